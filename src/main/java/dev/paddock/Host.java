@@ -1,0 +1,90 @@
+package dev.paddock;
+
+import dev.paddock.api.ApiServer;
+import dev.paddock.api.ApiToken;
+import dev.paddock.api.InstanceFile;
+import dev.paddock.common.PaddockException;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.Workspace;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Paddock (the panel or {@code paddock serve}): the store and services from
+ * {@link Wiring}, the background probes, and the loopback API announced in {@code instance.json}.
+ */
+public final class Host implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Host.class);
+
+    private final Wiring wiring;
+    private final ApiServer api;
+    private final InstanceFile instance;
+
+    private Host(Wiring wiring, ApiServer api, InstanceFile instance) {
+        this.wiring = wiring;
+        this.api = api;
+        this.instance = instance;
+    }
+
+    /**
+     * Opens the store, starts the environment probes and the API, and writes {@code instance.json}.
+     *
+     * @param mode {@code panel} or {@code serve}
+     * @throws PaddockException when the store is held by another Paddock or cannot be opened, or the
+     *     API cannot start
+     */
+    public static Host start(PaddockHome home, String mode) throws PaddockException {
+        Wiring wiring = Wiring.open(home);
+        try {
+            wiring.environment().start();
+            ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
+            ApiServer api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), mode);
+            InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
+                    Instant.now());
+            instance.write(home.instanceFile());
+            LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
+            return new Host(wiring, api, instance);
+        } catch (IOException e) {
+            wiring.close();
+            throw new PaddockException("Cannot start Paddock's local API: " + e.getMessage(), e);
+        } catch (PaddockException | RuntimeException e) {
+            wiring.close();
+            throw e;
+        }
+    }
+
+    private static RepositoryStatus status(Workspace workspace, Path repo) throws PaddockException {
+        if (repo != null) {
+            return workspace.statusOf(repo);
+        }
+        Optional<RepoRecord> current = workspace.mostRecentWatched();
+        if (current.isEmpty()) {
+            throw new PaddockException("No repository is open in the running Paddock; pass --repo PATH.");
+        }
+        return workspace.status(current.get().id());
+    }
+
+    public Wiring wiring() {
+        return wiring;
+    }
+
+    /** The loopback port of the API. */
+    public int apiPort() {
+        return instance.port();
+    }
+
+    /** Stops the API, removes {@code instance.json}, stops the services and closes the store. */
+    @Override
+    public void close() {
+        api.close();
+        instance.deleteIfOurs(wiring.home().instanceFile());
+        wiring.close();
+        LOG.info("Paddock {} stopped", instance.mode());
+    }
+}

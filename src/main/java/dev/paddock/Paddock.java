@@ -1,0 +1,43 @@
+package dev.paddock;
+
+import dev.paddock.cli.PaddockCommand;
+import dev.paddock.common.PaddockException;
+import dev.paddock.common.Utf8Locale;
+import dev.paddock.ui.shell.PanelLauncher;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * Paddock's entry point: {@code paddock} opens the panel, {@code paddock <command>} runs a CLI
+ * command. A plain class on purpose: a main class that extends {@code Application} fails with
+ * "JavaFX runtime components are missing" when JavaFX is on the class path (STACK.md).
+ */
+public final class Paddock {
+    private Paddock() {
+    }
+
+    public static void main(String[] args) {
+        Utf8Locale.relaunchIfNeeded(Paddock.class, args);
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs Paddock with {@code args} and returns the exit code: 0 success, 1 failure (the message is
+     * printed on stderr), 2 bad usage.
+     */
+    public static int run(String[] args) {
+        CommandLine cli = new CommandLine(new PaddockCommand(PanelLauncher::run));
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof PaddockException) {
+                cmd.getErr().println("paddock: " + e.getMessage());
+                return 1;
+            }
+            // A bug, not a user error: keep the trace in the log, give the user one line.
+            LoggerFactory.getLogger(Paddock.class).error("Unexpected failure", e);
+            cmd.getErr().println("paddock: unexpected error: " + e + " (details in the log under "
+                    + System.getProperty("paddock.home", "~/.paddock") + "/logs)");
+            return 1;
+        });
+        return cli.execute(args);
+    }
+}

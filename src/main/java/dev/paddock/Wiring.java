@@ -1,0 +1,116 @@
+package dev.paddock;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.container.DockerEngine;
+import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoService;
+import dev.paddock.repo.RepoStore;
+import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.SandboxStore;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.CountsQuery;
+import dev.paddock.status.EnvironmentMonitor;
+import dev.paddock.status.StatusService;
+import dev.paddock.status.Workspace;
+import dev.paddock.store.Database;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.RepositoryLocator;
+import dev.paddock.worktree.WorktreeLister;
+import dev.paddock.worktree.WorktreeSeenStore;
+import java.time.Clock;
+
+/**
+ * The one place where Paddock's long-lived objects are built and connected. The panel, the server
+ * and the CLI commands that need the store all start here; nothing else calls constructors of
+ * services.
+ */
+public final class Wiring implements AutoCloseable {
+    private final PaddockHome home;
+    private final Clock clock;
+    private final Database db;
+    private final GitCli git;
+    private final WorktreeLister lister;
+    private final RepoStore repoStore;
+    private final EventLog events;
+    private final SandboxStore sandboxes;
+    private final RepoService repoService;
+    private final StatusService status;
+    private final EnvironmentMonitor environment;
+    private final Workspace workspace;
+
+    private Wiring(PaddockHome home, Database db, Clock clock) {
+        this.home = home;
+        this.clock = clock;
+        this.db = db;
+        this.git = new GitCli();
+        this.lister = new WorktreeLister(git);
+        this.repoStore = new RepoStore(db, clock);
+        this.events = new EventLog(db, clock);
+        this.sandboxes = new SandboxStore(db);
+        this.repoService = new RepoService(new RepositoryLocator(git), git, repoStore, events);
+        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, clock);
+        this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), new BubblewrapProbe());
+        this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
+                status, environment, clock);
+    }
+
+    /**
+     * Opens the store in {@code home} and builds every service. Background work (monitors, probes)
+     * starts only when asked.
+     *
+     * @throws PaddockException when the store cannot be opened (another Paddock holds it, the file is
+     *     damaged, a migration fails)
+     */
+    public static Wiring open(PaddockHome home) throws PaddockException {
+        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+    }
+
+    public PaddockHome home() {
+        return home;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Database database() {
+        return db;
+    }
+
+    public RepoService repoService() {
+        return repoService;
+    }
+
+    public RepoStore repoStore() {
+        return repoStore;
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    public SandboxStore sandboxes() {
+        return sandboxes;
+    }
+
+    public StatusService status() {
+        return status;
+    }
+
+    public EnvironmentMonitor environment() {
+        return environment;
+    }
+
+    public Workspace workspace() {
+        return workspace;
+    }
+
+    /** Stops monitors and probes, then closes the store. */
+    @Override
+    public void close() {
+        workspace.close();
+        environment.close();
+        lister.close();
+        db.close();
+    }
+}

@@ -1,0 +1,73 @@
+package dev.paddock.cli;
+
+import dev.paddock.status.Counts;
+import dev.paddock.status.RepositoryStatus;
+import java.nio.file.Path;
+
+/** Renders a {@link RepositoryStatus} as plain text for a terminal. */
+final class StatusText {
+    private StatusText() {
+    }
+
+    static String render(RepositoryStatus s) {
+        StringBuilder b = new StringBuilder();
+        RepositoryStatus.Repository r = s.repository();
+        b.append("Repository  ").append(r.path()).append("  (base ").append(r.baseBranch())
+                .append(r.registered() ? "" : ", not registered").append(")\n");
+        Counts c = s.counts();
+        b.append(String.format("Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d%n",
+                c.active(), c.pending(), c.failed24h(), c.merged24h(), c.awaitingHuman()));
+        RepositoryStatus.Environment env = s.environment();
+        b.append("Isolation   docker ").append(env.docker().reachable() ? "ready " + env.docker().version()
+                : "unreachable").append(" · bubblewrap ").append(env.bubblewrap().usable() ? "ready"
+                : env.bubblewrap().installed() ? "unusable" : "missing").append("\n\n");
+
+        b.append("Worktrees (").append(s.worktrees().size()).append(")\n");
+        Path main = Path.of(r.path());
+        int w = 8;
+        for (RepositoryStatus.Worktree t : s.worktrees()) {
+            w = Math.max(w, display(main, t).length());
+        }
+        String fmt = "  %-" + w + "s  %-28s  %-8s  %s%n";
+        b.append(String.format(fmt, "PATH", "BRANCH", "HEAD", "STATE"));
+        for (RepositoryStatus.Worktree t : s.worktrees()) {
+            String branch = t.branch() != null ? t.branch() : t.detached() ? "(detached HEAD)" : "(no branch)";
+            String head = t.head() == null ? "" : t.head().substring(0, Math.min(8, t.head().length()));
+            b.append(String.format(fmt, display(main, t), branch, head, state(t)));
+        }
+        if (s.worktreeError() != null) {
+            b.append("  ! ").append(s.worktreeError()).append('\n');
+        }
+        b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
+        for (RepositoryStatus.Sandbox x : s.sandboxes()) {
+            b.append(String.format("  %-32s  %-10s  %-14s  %s%n", x.id(), x.tier(), x.state(), x.branch()));
+        }
+        return b.toString();
+    }
+
+    private static String display(Path main, RepositoryStatus.Worktree t) {
+        Path p = Path.of(t.path());
+        if (t.main()) {
+            return ". (main)";
+        }
+        return p.startsWith(main) ? main.relativize(p).toString() : p.toString();
+    }
+
+    private static String state(RepositoryStatus.Worktree t) {
+        StringBuilder s = new StringBuilder();
+        if (t.dirty() == null) {
+            s.append("?");
+        } else if (t.dirty()) {
+            s.append("dirty (").append(t.changedFiles()).append(")");
+        } else {
+            s.append("clean");
+        }
+        if (t.locked()) {
+            s.append(", locked");
+        }
+        if (t.prunable()) {
+            s.append(", prunable");
+        }
+        return s.toString();
+    }
+}

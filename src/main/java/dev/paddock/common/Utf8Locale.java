@@ -1,0 +1,69 @@
+package dev.paddock.common;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Makes sure Paddock runs with UTF-8 file names. Java 17 encodes file names with the charset of
+ * the process locale ({@code sun.jnu.encoding}); under the C/POSIX locale that is ASCII and any path
+ * such as {@code Проекты/My Répo} throws {@code InvalidPathException}. The property cannot be changed
+ * once the JVM runs, so in that case Paddock starts itself again with {@code LC_ALL=C.UTF-8}.
+ */
+public final class Utf8Locale {
+    /** Set in the relaunched process so it never relaunches twice. */
+    static final String GUARD = "PADDOCK_UTF8_RELAUNCHED";
+
+    private Utf8Locale() {
+    }
+
+    /** Whether file names are encoded as UTF-8 in this JVM. */
+    public static boolean fileNamesAreUtf8() {
+        String enc = System.getProperty("sun.jnu.encoding", "UTF-8");
+        try {
+            return Charset.forName(enc).equals(StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * On Linux and macOS, when file names are not UTF-8, runs the same program again in a child JVM
+     * with {@code LC_ALL=C.UTF-8} and exits with its exit code. Returns normally when no relaunch is
+     * needed or possible.
+     */
+    public static void relaunchIfNeeded(Class<?> mainClass, String[] args) {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (fileNamesAreUtf8() || os.contains("win") || System.getenv(GUARD) != null) {
+            return;
+        }
+        String java = ProcessHandle.current().info().command().orElse(null);
+        if (java == null) {
+            return;
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(mainClass.getName());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        pb.environment().put(GUARD, "1");
+        try {
+            Process child = pb.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(child::destroy, "utf8-relaunch"));
+            System.exit(child.waitFor());
+        } catch (java.io.IOException e) {
+            System.err.println("paddock: warning: the locale is not UTF-8 and Paddock could not restart itself"
+                    + " with LC_ALL=C.UTF-8 (" + e.getMessage() + "); paths with non-ASCII characters will fail.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.exit(130);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.paddock.container;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Version;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection to a Docker engine through docker-java. The only class outside this package that
+ * knows a Docker engine exists; no other package imports docker-java.
+ *
+ * <p>The endpoint follows the docker CLI's rules as docker-java implements them: {@code DOCKER_HOST},
+ * else the current docker context ({@code DOCKER_CONTEXT} or {@code currentContext} in
+ * {@code ~/.docker/config.json}), else the local socket.
+ */
+public final class DockerEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DockerEngine.class);
+    /** Time to connect to the engine before a call fails. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Time an ordinary call (ping, version) may take. */
+    static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Clock clock;
+    private final String endpoint;
+    private final DockerClient client;
+    private final String configError;
+
+    public DockerEngine(Clock clock) {
+        this.clock = clock;
+        DockerClient c = null;
+        String ep = null;
+        String err = null;
+        try {
+            DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+            ep = config.getDockerHost().toString();
+            ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
+                    .dockerHost(config.getDockerHost())
+                    .sslConfig(config.getSSLConfig())
+                    .connectionTimeout(CONNECT_TIMEOUT)
+                    .responseTimeout(RESPONSE_TIMEOUT)
+                    .maxConnections(100)
+                    .build();
+            c = DockerClientImpl.getInstance(config, http);
+        } catch (RuntimeException e) {
+            err = "Docker configuration is not usable: " + e.getMessage();
+            LOG.warn(err);
+        }
+        this.client = c;
+        this.endpoint = ep;
+        this.configError = err;
+    }
+
+    /**
+     * Pings the engine and reads its version. Never throws: an unreachable engine is a status.
+     * Blocks up to about {@link #CONNECT_TIMEOUT} + {@link #RESPONSE_TIMEOUT}; call it off the UI thread.
+     */
+    public EngineStatus check() {
+        if (client == null) {
+            return new EngineStatus(false, endpoint, null, configError, clock.instant());
+        }
+        try {
+            client.pingCmd().exec();
+            Version v = client.versionCmd().exec();
+            return new EngineStatus(true, endpoint, v.getVersion(), null, clock.instant());
+        } catch (RuntimeException e) {
+            return new EngineStatus(false, endpoint, null, describe(e), clock.instant());
+        }
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String msg = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return msg.length() > 200 ? msg.substring(0, 200) + "…" : msg;
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            try {
+                client.close();
+            } catch (IOException e) {
+                LOG.debug("Closing the docker client: {}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.paddock.events;
+
+/** The event kinds Paddock writes. Dotted: the part before the dot names the feature. */
+public final class EventKinds {
+    public static final String REPOSITORY_REGISTERED = "repository.registered";
+    public static final String REPOSITORY_OPENED = "repository.opened";
+    public static final String WORKTREE_ADDED = "worktree.added";
+    public static final String WORKTREE_REMOVED = "worktree.removed";
+    public static final String WORKTREE_HEAD_MOVED = "worktree.head_moved";
+    public static final String WORKTREE_BRANCH_CHANGED = "worktree.branch_changed";
+    public static final String WORKTREE_DIRTY = "worktree.dirty";
+    public static final String WORKTREE_CLEAN = "worktree.clean";
+    public static final String WORKTREE_LOCKED = "worktree.locked";
+    public static final String WORKTREE_UNLOCKED = "worktree.unlocked";
+    public static final String WORKTREE_PRUNABLE = "worktree.prunable";
+
+    private EventKinds() {
+    }
+}

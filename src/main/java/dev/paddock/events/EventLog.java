@@ -1,0 +1,81 @@
+package dev.paddock.events;
+
+import dev.paddock.store.Database;
+import dev.paddock.store.Jdbc;
+import dev.paddock.store.StoreException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The append-only audit log. Events are only ever inserted; nothing updates or deletes them
+ * (except detaching a forgotten repository).
+ */
+public final class EventLog {
+    private static final String COLUMNS = "id, at, repository_id, sandbox_id, kind, message, details";
+
+    private final Jdbc jdbc;
+    private final Clock clock;
+
+    public EventLog(Database db, Clock clock) {
+        this.jdbc = db.jdbc();
+        this.clock = clock;
+    }
+
+    /** Appends events in one transaction of their own. */
+    public void append(List<EventDraft> drafts) throws StoreException {
+        if (drafts.isEmpty()) {
+            return;
+        }
+        jdbc.inTransaction(tx -> {
+            for (EventDraft d : drafts) {
+                append(tx, d);
+            }
+            return null;
+        });
+    }
+
+    /** Appends one event in its own transaction. */
+    public void append(EventDraft draft) throws StoreException {
+        append(List.of(draft));
+    }
+
+    /**
+     * Appends an event inside a caller's transaction, so a state change and its event commit
+     * together or not at all.
+     */
+    public long append(Jdbc.Tx tx, EventDraft d) throws SQLException {
+        return tx.insert("INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
+                        + " VALUES (?, ?, ?, ?, ?, ?)",
+                clock.instant(), d.repositoryId(), d.sandboxId(), d.kind(), d.message(), d.details());
+    }
+
+    /**
+     * The newest events of a repository (and events with no repository), newest first.
+     *
+     * @param limit maximum number of events returned
+     */
+    public List<Event> recent(long repositoryId, int limit) throws StoreException {
+        return jdbc.query("SELECT " + COLUMNS + " FROM events WHERE repository_id = ? OR repository_id IS NULL"
+                + " ORDER BY id DESC LIMIT ?", EventLog::map, repositoryId, limit);
+    }
+
+    /** Events of one sandbox, oldest first. */
+    public List<Event> ofSandbox(String sandboxId) throws StoreException {
+        return jdbc.query("SELECT " + COLUMNS + " FROM events WHERE sandbox_id = ? ORDER BY id", EventLog::map,
+                sandboxId);
+    }
+
+    /** Number of events of a kind since a time, for a repository. */
+    public long countSince(long repositoryId, String kind, Instant since) throws StoreException {
+        return jdbc.queryOne("SELECT COUNT(*) FROM events WHERE repository_id = ? AND kind = ? AND at >= ?",
+                rs -> rs.getLong(1), repositoryId, kind, since).orElse(0L);
+    }
+
+    private static Event map(ResultSet rs) throws SQLException {
+        return new Event(rs.getLong("id"), Jdbc.instant(rs, "at"), Jdbc.nullableLong(rs, "repository_id"),
+                rs.getString("sandbox_id"), rs.getString("kind"), rs.getString("message"), rs.getString("details"));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.paddock.repo;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventKinds;
+import dev.paddock.events.EventLog;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.RepositoryLocator;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Opens repositories: finds the git repository of a path and registers it in the store. */
+public final class RepoService {
+    private final RepositoryLocator locator;
+    private final GitCli git;
+    private final RepoStore repos;
+    private final EventLog events;
+
+    public RepoService(RepositoryLocator locator, GitCli git, RepoStore repos, EventLog events) {
+        this.locator = locator;
+        this.git = git;
+        this.repos = repos;
+        this.events = events;
+    }
+
+    /** A repository both located on disk and registered in the store. */
+    public record OpenedRepo(RepoRecord record, GitRepository git) {
+    }
+
+    /**
+     * Locates the repository containing {@code path} and registers it (or marks it as just opened).
+     *
+     * @throws GitException when the path is not in a usable git repository (see {@link RepositoryLocator})
+     * @throws PaddockException when the store cannot be written
+     */
+    public OpenedRepo open(Path path) throws PaddockException {
+        GitRepository repo = locator.locate(path);
+        RepoStore.Registration reg = repos.register(repo.mainWorktree(), baseBranch(repo));
+        if (reg.created()) {
+            events.append(EventDraft.of(reg.repo().id(), null, EventKinds.REPOSITORY_REGISTERED,
+                    "Registered " + repo.mainWorktree() + " (base branch " + reg.repo().baseBranch() + ")",
+                    Map.of("path", repo.mainWorktree().toString(), "baseBranch", reg.repo().baseBranch())));
+        }
+        return new OpenedRepo(reg.repo(), repo);
+    }
+
+    /**
+     * Locates a repository without registering it (for read-only commands such as {@code status}).
+     */
+    public GitRepository locate(Path path) throws GitException {
+        return locator.locate(path);
+    }
+
+    /** All registered repositories, most recently opened first. */
+    public List<RepoRecord> recent() throws PaddockException {
+        return repos.recent();
+    }
+
+    /**
+     * The base branch for a newly registered repository: the branch checked out in its main
+     * worktree, else {@code main} or {@code master} when such a branch exists, else {@code main}.
+     */
+    String baseBranch(GitRepository repo) throws GitException {
+        if (repo.currentBranch() != null) {
+            return repo.currentBranch();
+        }
+        for (String candidate : List.of("main", "master", "trunk", "develop")) {
+            if (git.run(repo.mainWorktree(), "show-ref", "--verify", "--quiet", "refs/heads/" + candidate).ok()) {
+                return candidate;
+            }
+        }
+        return "main";
+    }
+}

@@ -1,0 +1,91 @@
+package dev.paddock.settings;
+
+import dev.paddock.common.PaddockException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The directory where Paddock keeps its state: the H2 database, the API token, the instance file
+ * of the running panel or server, and the logs.
+ *
+ * <p>Resolution order: {@code --home DIR}, then the {@code PADDOCK_HOME} environment variable,
+ * then {@code ~/.paddock}.
+ */
+public final class PaddockHome {
+    /** Environment variable that moves the home directory. */
+    public static final String ENV = "PADDOCK_HOME";
+
+    private final Path dir;
+
+    private PaddockHome(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * Resolves the home directory, creating it when missing, and checks that it is writable.
+     *
+     * @param explicit the {@code --home} option, or null
+     * @param env the process environment (passed in so tests can vary it)
+     * @throws PaddockException when the directory cannot be created or written, with a message
+     *     that names the directory and how to choose another one
+     */
+    public static PaddockHome resolve(Path explicit, Map<String, String> env) throws PaddockException {
+        Path dir;
+        if (explicit != null) {
+            dir = explicit;
+        } else if (env.get(ENV) != null && !env.get(ENV).isBlank()) {
+            dir = Path.of(env.get(ENV));
+        } else {
+            dir = Path.of(System.getProperty("user.home"), ".paddock");
+        }
+        dir = dir.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(dir);
+            Files.createDirectories(dir.resolve("logs"));
+            Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | SecurityException e) {
+            throw new PaddockException("Paddock home " + dir + " is not writable (" + describe(e)
+                    + "). Choose another directory with --home DIR or the " + ENV
+                    + " environment variable.", e);
+        }
+        return new PaddockHome(dir);
+    }
+
+    private static String describe(Exception e) {
+        String kind = e.getClass().getSimpleName().replace("Exception", "");
+        return e.getMessage() == null ? kind : kind + ": " + e.getMessage();
+    }
+
+    /** The home directory itself (absolute, normalised). */
+    public Path dir() {
+        return dir;
+    }
+
+    /** H2 database path prefix ({@code paddock} → {@code paddock.mv.db} on disk). */
+    public Path databaseBase() {
+        return dir.resolve("paddock");
+    }
+
+    /** The file holding the API's bearer token, readable by its owner alone. */
+    public Path tokenFile() {
+        return dir.resolve("api-token");
+    }
+
+    /** The file where a running panel or server writes its API port and process id. */
+    public Path instanceFile() {
+        return dir.resolve("instance.json");
+    }
+
+    /** Directory for log files. */
+    public Path logDir() {
+        return dir.resolve("logs");
+    }
+
+    @Override
+    public String toString() {
+        return dir.toString();
+    }
+}

@@ -1,0 +1,13 @@
+package dev.paddock.status;
+
+/**
+ * The dashboard's header tiles (BRIEF "Dashboard").
+ *
+ * @param active sandboxes running, retrying, merging or cleaning
+ * @param pending sandboxes created but not started
+ * @param failed24h sandboxes that ended failed or timed out in the last 24 hours
+ * @param merged24h merge requests merged in the last 24 hours
+ * @param awaitingHuman sandboxes waiting for a person (awaiting_human, conflict) plus pending approvals
+ */
+public record Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman) {
+}

@@ -1,0 +1,39 @@
+package dev.paddock.status;
+
+import dev.paddock.store.Database;
+import dev.paddock.store.Jdbc;
+import dev.paddock.store.StoreException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Computes the header tiles from the store in one transaction. */
+public final class CountsQuery {
+    private static final Duration DAY = Duration.ofHours(24);
+
+    private final Jdbc jdbc;
+    private final Clock clock;
+
+    public CountsQuery(Database db, Clock clock) {
+        this.jdbc = db.jdbc();
+        this.clock = clock;
+    }
+
+    /** The tiles of one repository, as of now. */
+    public Counts of(long repositoryId) throws StoreException {
+        Instant since = clock.instant().minus(DAY);
+        return jdbc.inTransaction(tx -> new Counts(
+                tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
+                        + " AND state IN ('running', 'retrying', 'merging', 'cleaning')", repositoryId),
+                tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ? AND state = 'pending'",
+                        repositoryId),
+                tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
+                        + " AND state IN ('failed', 'timeout') AND finished_at >= ?", repositoryId, since),
+                tx.queryLong("SELECT COUNT(*) FROM merge_requests WHERE repository_id = ?"
+                        + " AND state = 'merged' AND finished_at >= ?", repositoryId, since),
+                tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
+                        + " AND state IN ('awaiting_human', 'conflict')", repositoryId)
+                        + tx.queryLong("SELECT COUNT(*) FROM approvals WHERE repository_id = ? AND state = 'pending'",
+                        repositoryId)));
+    }
+}

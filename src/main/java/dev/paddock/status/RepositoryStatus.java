@@ -1,0 +1,62 @@
+package dev.paddock.status;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything the dashboard shows for one repository, as one immutable snapshot. This is also the
+ * JSON printed by {@code paddock status --json} and served at {@code GET /v1/status}, so its field
+ * names are a public interface: add fields, never rename them.
+ *
+ * @param generatedAt when the snapshot was made
+ * @param repository the repository shown
+ * @param worktrees every worktree git knows of, main first
+ * @param worktreeError why the last worktree listing failed, or null
+ * @param sandboxes the sandboxes that are not closed, newest first
+ * @param counts the header tiles
+ * @param recentEvents the newest events, newest first
+ * @param environment what the isolation tiers can use here
+ */
+public record RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees,
+                               String worktreeError, List<Sandbox> sandboxes, Counts counts,
+                               List<EventLine> recentEvents, Environment environment) {
+
+    /**
+     * @param id store id, or null when the repository is not registered
+     * @param path absolute path of the main worktree
+     */
+    public record Repository(Long id, String path, String name, String baseBranch, boolean registered) {
+    }
+
+    /**
+     * One worktree. See {@link dev.paddock.worktree.WorktreeInfo} for the meaning of each field.
+     *
+     * @param sandboxId the sandbox that owns this worktree, or null
+     */
+    public record Worktree(String path, String branch, boolean detached, boolean main, String head, String subject,
+                           Boolean dirty, int changedFiles, boolean locked, String lockedReason, boolean prunable,
+                           String prunableReason, String sandboxId) {
+    }
+
+    /** One sandbox row of the dashboard. Times are UTC; {@code leaseExpiresAt} is null when not running. */
+    public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                          Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                          int retryCount, Integer exitCode, String lastError) {
+    }
+
+    /** One line of the recent-events list. */
+    public record EventLine(long id, Instant at, String kind, String message, String sandboxId) {
+    }
+
+    /** What the tiers can use: a Docker engine and bubblewrap. */
+    public record Environment(Docker docker, Bubblewrap bubblewrap) {
+    }
+
+    /** Docker engine status; {@code error} says why it is unreachable. */
+    public record Docker(boolean reachable, String endpoint, String version, String error) {
+    }
+
+    /** bubblewrap status; {@code problem} says why the namespace tier cannot be used. */
+    public record Bubblewrap(boolean installed, boolean usable, String version, String problem) {
+    }
+}

@@ -1,0 +1,83 @@
+package dev.paddock.status;
+
+import dev.paddock.container.EngineStatus;
+import dev.paddock.events.Event;
+import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxStore;
+import dev.paddock.store.StoreException;
+import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.WorktreeInfo;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds {@link RepositoryStatus} snapshots from the store and a worktree listing. */
+public final class StatusService {
+    /** Number of events in a snapshot. */
+    public static final int RECENT_EVENTS = 200;
+
+    private final SandboxStore sandboxes;
+    private final CountsQuery counts;
+    private final EventLog events;
+    private final Clock clock;
+
+    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, Clock clock) {
+        this.sandboxes = sandboxes;
+        this.counts = counts;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Builds the snapshot of one repository.
+     *
+     * @param record the registered repository, or null when it is not registered (then no sandboxes,
+     *     zero counts and no events)
+     * @param git the repository on disk
+     * @param worktrees the latest worktree listing
+     * @param worktreeError why the listing failed, or null
+     * @throws StoreException when the store cannot be read
+     */
+    public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
+                                  String worktreeError, EngineStatus docker, BubblewrapProbe.Status bwrap)
+            throws StoreException {
+        List<SandboxRecord> open = record == null ? List.of() : sandboxes.listOpen(record.id());
+        Map<Path, String> owners = new HashMap<>();
+        for (SandboxRecord s : open) {
+            if (s.worktreePath() != null) {
+                owners.put(Path.of(s.worktreePath()), s.id());
+            }
+        }
+        List<RepositoryStatus.Worktree> wts = worktrees.stream().map(w -> new RepositoryStatus.Worktree(
+                w.path().toString(), w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
+                w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
+                owners.get(w.path()))).toList();
+        List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),
+                s.tier().id(), s.state().id(), s.branch(), s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(),
+                s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError())).toList();
+        Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
+        List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
+        List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),
+                e.at(), e.kind(), e.message(), e.sandboxId())).toList();
+        RepositoryStatus.Repository repo = new RepositoryStatus.Repository(record == null ? null : record.id(),
+                git.mainWorktree().toString(), record == null ? name(git.mainWorktree()) : record.name(),
+                record == null ? git.currentBranch() : record.baseBranch(), record != null);
+        return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
+                environment(docker, bwrap));
+    }
+
+    static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {
+        return new RepositoryStatus.Environment(
+                new RepositoryStatus.Docker(docker.reachable(), docker.endpoint(), docker.version(), docker.error()),
+                new RepositoryStatus.Bubblewrap(bwrap.installed(), bwrap.usable(), bwrap.version(), bwrap.problem()));
+    }
+
+    private static String name(Path p) {
+        return p.getFileName() == null ? p.toString() : p.getFileName().toString();
+    }
+}

@@ -1,0 +1,150 @@
+package dev.paddock.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.h2.api.ErrorCode;
+import org.h2.jdbcx.JdbcConnectionPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Paddock's embedded H2 file database, migrated by Flyway on open.
+ *
+ * <p>One process owns the file at a time (H2's file lock). Another Paddock that tries to open it
+ * gets a {@link DatabaseInUseException}; CLI commands then talk to the owner's API instead.
+ */
+public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    /** How long {@link #open} keeps retrying a locked file before giving up, in ms. */
+    static final long LOCK_WAIT_MS = 2_000;
+
+    private final Path file;
+    private final JdbcConnectionPool pool;
+    private final Jdbc jdbc;
+
+    private Database(Path file, JdbcConnectionPool pool) {
+        this.file = file;
+        this.pool = pool;
+        this.jdbc = new Jdbc(pool);
+    }
+
+    /**
+     * Opens (creating when missing) the database at {@code base} ({@code base.mv.db} on disk) and
+     * applies pending migrations from {@code classpath:db/migration}.
+     *
+     * @param base path prefix of the database file, e.g. {@code ~/.paddock/paddock}
+     * @throws DatabaseInUseException when another process holds the file after a short wait
+     * @throws StoreException when the file cannot be opened, is not a Paddock database, or a
+     *     migration fails
+     */
+    public static Database open(Path base) throws StoreException {
+        String path = base.toAbsolutePath().normalize().toString();
+        if (path.contains(";")) {
+            throw new StoreException("The database path " + path + " contains ';', which H2 cannot"
+                    + " take in a file name. Choose a Paddock home without ';'.");
+        }
+        String url = "jdbc:h2:file:" + path + ";DB_CLOSE_ON_EXIT=FALSE";
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
+        pool.setMaxConnections(16);
+        try {
+            firstConnection(pool, path);
+            migrate(pool, path);
+        } catch (StoreException e) {
+            pool.dispose();
+            throw e;
+        }
+        LOG.info("Opened store {}", path);
+        return new Database(Path.of(path + ".mv.db"), pool);
+    }
+
+    private static void firstConnection(JdbcConnectionPool pool, String path) throws StoreException {
+        long deadline = System.nanoTime() + LOCK_WAIT_MS * 1_000_000;
+        while (true) {
+            try (Connection c = pool.getConnection()) {
+                return;
+            } catch (SQLException e) {
+                if (isLocked(e) && System.nanoTime() < deadline) {
+                    sleep(100);
+                    continue;
+                }
+                if (isLocked(e)) {
+                    throw new DatabaseInUseException("The Paddock store " + path + ".mv.db is in use"
+                            + " by another Paddock (a panel or `paddock serve`). Use that one, or start"
+                            + " with --home DIR for a separate store.", e);
+                }
+                throw new StoreException("Cannot open the Paddock store " + path + ".mv.db: "
+                        + firstLine(e.getMessage()), e);
+            }
+        }
+    }
+
+    private static void migrate(JdbcConnectionPool pool, String path) throws StoreException {
+        try {
+            Flyway.configure()
+                    .dataSource(pool)
+                    .locations("classpath:db/migration")
+                    .validateMigrationNaming(true)
+                    .load()
+                    .migrate();
+        } catch (FlywayException e) {
+            throw new StoreException("The Paddock store " + path + ".mv.db could not be migrated: "
+                    + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private static boolean isLocked(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getErrorCode() == ErrorCode.DATABASE_ALREADY_OPEN_1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static void sleep(long ms) throws StoreException {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("Interrupted while waiting for the store", e);
+        }
+    }
+
+    /** The database file on disk ({@code ....mv.db}). */
+    public Path file() {
+        return file;
+    }
+
+    /** Whether the file exists on disk. */
+    public boolean exists() {
+        return Files.exists(file);
+    }
+
+    /** Query and transaction helper over this database's pool. */
+    public Jdbc jdbc() {
+        return jdbc;
+    }
+
+    /** Closes the pool and the database; H2 writes its last changes and releases the file lock. */
+    @Override
+    public void close() {
+        try (Connection c = pool.getConnection()) {
+            c.createStatement().execute("SHUTDOWN");
+        } catch (SQLException e) {
+            LOG.warn("Store shutdown: {}", e.getMessage());
+        }
+        pool.dispose();
+    }
+}

@@ -1,0 +1,27 @@
+package dev.paddock.ui.common;
+
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.Ikon;
+
+/** The placeholder of an empty list: an icon, a title and one or two sentences saying what will appear. */
+public final class EmptyState extends VBox {
+    /** Style class of the whole placeholder. */
+    public static final String STYLE = "pd-empty";
+
+    public EmptyState(Ikon icon, String title, String text) {
+        super(6);
+        getStyleClass().add(STYLE);
+        setAlignment(Pos.CENTER);
+        setFillWidth(false);
+        Label t = new Label(title);
+        t.getStyleClass().add("pd-empty-title");
+        Label body = new Label(text);
+        body.getStyleClass().add("pd-empty-text");
+        body.setWrapText(true);
+        body.setMaxWidth(420);
+        body.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
+        getChildren().addAll(Icons.of(icon, 28), t, body);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.paddock.ui.common;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/** Short, human formats for the panel: ages, clock times, sizes. */
+public final class Formats {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter DAY_CLOCK = DateTimeFormatter.ofPattern("MMM d HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    private Formats() {
+    }
+
+    /** "12 s ago", "3 min ago", "2 h ago", "4 d ago"; empty for null. */
+    public static String ago(Instant then, Instant now) {
+        if (then == null) {
+            return "";
+        }
+        long s = Math.max(0, Duration.between(then, now).getSeconds());
+        if (s < 60) {
+            return s + " s ago";
+        }
+        if (s < 3600) {
+            return s / 60 + " min ago";
+        }
+        if (s < 86_400) {
+            return s / 3600 + " h ago";
+        }
+        return s / 86_400 + " d ago";
+    }
+
+    /** "4:05 left", "expired"; empty for null. */
+    public static String left(Instant until, Instant now) {
+        if (until == null) {
+            return "";
+        }
+        long s = Duration.between(now, until).getSeconds();
+        if (s <= 0) {
+            return "expired";
+        }
+        return s >= 3600 ? String.format("%d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60)
+                : String.format("%d:%02d left", s / 60, s % 60);
+    }
+
+    /** Local clock time of an instant today ("14:03:07"), or day and time when older than a day. */
+    public static String clock(Instant t, Instant now) {
+        if (t == null) {
+            return "";
+        }
+        return Duration.between(t, now).toHours() < 20 ? CLOCK.format(t) : DAY_CLOCK.format(t);
+    }
+}

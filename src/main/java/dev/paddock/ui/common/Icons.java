@@ -1,0 +1,23 @@
+package dev.paddock.ui.common;
+
+import org.kordamp.ikonli.Ikon;
+import org.kordamp.ikonli.javafx.FontIcon;
+
+/** Ikonli icons, sized in pixels, with a style class for theming. */
+public final class Icons {
+    private Icons() {
+    }
+
+    /** An icon of {@code size} pixels. */
+    public static FontIcon of(Ikon ikon, int size) {
+        FontIcon icon = new FontIcon(ikon);
+        icon.setIconSize(size);
+        icon.getStyleClass().add("pd-icon");
+        return icon;
+    }
+
+    /** An icon of 16 pixels. */
+    public static FontIcon of(Ikon ikon) {
+        return of(ikon, 16);
+    }
+}

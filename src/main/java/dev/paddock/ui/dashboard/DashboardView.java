@@ -1,0 +1,113 @@
+package dev.paddock.ui.dashboard;
+
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.ui.common.Card;
+import dev.paddock.ui.common.EmptyState;
+import java.nio.file.Path;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+
+/**
+ * The dashboard of one repository (BRIEF "Dashboard", seed 000 §6.9): header tiles, the sandboxes
+ * and worktrees tables, the approval and conflict queues, and the recent events. Binds to a
+ * {@link DashboardViewModel}; never calls services.
+ */
+public final class DashboardView extends VBox {
+    private final TabPane tabs;
+
+    public DashboardView(DashboardViewModel vm) {
+        getStyleClass().add("pd-dashboard");
+
+        HBox tiles = new HBox(12,
+                new TileView(MaterialDesignP.PLAY_CIRCLE_OUTLINE, "Active", "accent", vm.activeProperty(),
+                        "Sandboxes running, retrying, merging or cleaning up"),
+                new TileView(MaterialDesignC.CLOCK_OUTLINE, "Pending", "neutral", vm.pendingProperty(),
+                        "Sandboxes created and waiting to start"),
+                new TileView(MaterialDesignA.ALERT_CIRCLE_OUTLINE, "Failed (24 h)", "danger", vm.failed24hProperty(),
+                        "Sandboxes that failed or timed out in the last 24 hours"),
+                new TileView(MaterialDesignS.SOURCE_MERGE, "Merged (24 h)", "success", vm.merged24hProperty(),
+                        "Branches the merge queue brought home in the last 24 hours"),
+                new TileView(MaterialDesignA.ACCOUNT_CLOCK_OUTLINE, "Awaiting human", "warning",
+                        vm.awaitingHumanProperty(), "Sandboxes, conflicts and approvals waiting for you"));
+        tiles.getStyleClass().add("pd-tiles");
+        tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
+
+        SandboxTable sandboxes = new SandboxTable(vm.sandboxes(), vm.nowProperty());
+        WorktreeTable worktrees = new WorktreeTable(vm.worktrees(), () -> mainWorktree(vm));
+        Tab sandboxTab = new Tab(null, sandboxes);
+        sandboxTab.textProperty().bind(Bindings.size(vm.sandboxes()).asString("Sandboxes (%d)"));
+        sandboxTab.setId("tab-sandboxes");
+        Tab worktreeTab = new Tab(null, worktrees);
+        worktreeTab.textProperty().bind(Bindings.size(vm.worktrees()).asString("Worktrees (%d)"));
+        worktreeTab.setId("tab-worktrees");
+        tabs = new TabPane(sandboxTab, worktreeTab);
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        tabs.getStyleClass().add("pd-tabs");
+        // With no sandboxes yet, the worktrees are the interesting part: open on them.
+        tabs.getSelectionModel().select(worktreeTab);
+
+        Label problem = new Label();
+        problem.getStyleClass().add("pd-problem");
+        problem.textProperty().bind(vm.problemProperty());
+        problem.visibleProperty().bind(vm.problemProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        problem.setWrapText(true);
+
+        VBox main = new VBox(8, problem, tabs);
+        VBox.setVgrow(tabs, Priority.ALWAYS);
+
+        Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals",
+                new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
+                        "When an agent asks to run a command your policy marks as risky (say, git push), it"
+                                + " waits here until you approve (A) or deny (D)."));
+        approvals.setId("approvals-pane");
+        Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts",
+                new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
+                        "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
+                                + " here for a three-way resolution."));
+        conflicts.setId("conflicts-pane");
+        VBox side = new VBox(12, approvals, conflicts);
+        side.getStyleClass().add("pd-side");
+        VBox.setVgrow(approvals, Priority.ALWAYS);
+        VBox.setVgrow(conflicts, Priority.ALWAYS);
+
+        SplitPane upper = new SplitPane(main, side);
+        upper.setDividerPositions(0.70);
+        SplitPane.setResizableWithParent(side, false);
+
+        Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))
+                .withBadge(Bindings.size(vm.events()));
+        events.setId("events-pane");
+        events.getStyleClass().add("pd-events-card");
+
+        SplitPane body = new SplitPane(upper, events);
+        body.setOrientation(Orientation.VERTICAL);
+        body.setDividerPositions(0.66);
+        body.getStyleClass().add("pd-body");
+        VBox.setVgrow(body, Priority.ALWAYS);
+
+        getChildren().addAll(tiles, body);
+    }
+
+    /** Selects the worktrees tab (Ctrl+2) or the sandboxes tab (Ctrl+1). */
+    public void selectTab(int index) {
+        tabs.getSelectionModel().select(index);
+    }
+
+    private static Path mainWorktree(DashboardViewModel vm) {
+        RepositoryStatus s = vm.latestProperty().get();
+        return s == null ? null : Path.of(s.repository().path());
+    }
+}

@@ -1,0 +1,181 @@
+package dev.paddock.ui.dashboard;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.status.Counts;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.common.KeyedListSync;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dashboard of one repository: rows and tiles as JavaFX properties, refreshed from a
+ * {@link StatusSource} every {@link #REFRESH_MS} ms and whenever the source reports a change.
+ * Loading runs on the {@code dashboard-refresh} thread; only applying the snapshot runs on the FX
+ * thread, at most once per pulse.
+ */
+public final class DashboardViewModel implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardViewModel.class);
+    /** Period of the regular refresh, in ms (the dashboard is live within a second). */
+    public static final long REFRESH_MS = 1_000;
+
+    // Properties
+    private final ObservableList<RepositoryStatus.Worktree> worktrees = FXCollections.observableArrayList();
+    private final ObservableList<RepositoryStatus.Sandbox> sandboxes = FXCollections.observableArrayList();
+    private final ObservableList<RepositoryStatus.EventLine> events = FXCollections.observableArrayList();
+    private final ObservableList<RepositoryStatus.Worktree> worktreesView =
+            FXCollections.unmodifiableObservableList(worktrees);
+    private final ObservableList<RepositoryStatus.Sandbox> sandboxesView =
+            FXCollections.unmodifiableObservableList(sandboxes);
+    private final ObservableList<RepositoryStatus.EventLine> eventsView = FXCollections.unmodifiableObservableList(events);
+    private final ReadOnlyLongWrapper active = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper pending = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper failed24h = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper merged24h = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper awaitingHuman = new ReadOnlyLongWrapper();
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<RepositoryStatus> latest = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
+
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "dashboard-refresh");
+        t.setDaemon(true);
+        return t;
+    });
+    private final FxCoalescer<Object> toFx = new FxCoalescer<>(this::apply);
+    private volatile StatusSource source;
+    private Runnable unsubscribe = () -> { };
+    private ScheduledFuture<?> ticking;
+
+    // Properties --------------------------------------------------------------------------------
+
+    public ObservableList<RepositoryStatus.Worktree> worktrees() {
+        return worktreesView;
+    }
+
+    public ObservableList<RepositoryStatus.Sandbox> sandboxes() {
+        return sandboxesView;
+    }
+
+    public ObservableList<RepositoryStatus.EventLine> events() {
+        return eventsView;
+    }
+
+    public ReadOnlyLongProperty activeProperty() {
+        return active.getReadOnlyProperty();
+    }
+
+    public ReadOnlyLongProperty pendingProperty() {
+        return pending.getReadOnlyProperty();
+    }
+
+    public ReadOnlyLongProperty failed24hProperty() {
+        return failed24h.getReadOnlyProperty();
+    }
+
+    public ReadOnlyLongProperty merged24hProperty() {
+        return merged24h.getReadOnlyProperty();
+    }
+
+    public ReadOnlyLongProperty awaitingHumanProperty() {
+        return awaitingHuman.getReadOnlyProperty();
+    }
+
+    /** Why the last refresh or worktree listing failed, or null. */
+    public ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    /** The newest snapshot applied. */
+    public ReadOnlyObjectProperty<RepositoryStatus> latestProperty() {
+        return latest.getReadOnlyProperty();
+    }
+
+    /** The time of the last refresh: cells showing ages re-render when it changes. */
+    public ReadOnlyObjectProperty<Instant> nowProperty() {
+        return now.getReadOnlyProperty();
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Shows another repository: clears the rows and starts refreshing from {@code newSource}. */
+    public void show(StatusSource newSource) {
+        unsubscribe.run();
+        source = newSource;
+        worktrees.clear();
+        sandboxes.clear();
+        events.clear();
+        latest.set(null);
+        problem.set(null);
+        unsubscribe = newSource.onChange(this::refresh);
+        if (ticking == null) {
+            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
+        } else {
+            refresh();
+        }
+    }
+
+    /** Asks for a refresh now (from any thread). */
+    public void refresh() {
+        if (!refresher.isShutdown()) {
+            refresher.execute(this::load);
+        }
+    }
+
+    private void load() {
+        StatusSource s = source;
+        if (s == null) {
+            return;
+        }
+        try {
+            RepositoryStatus status = s.load();
+            if (s == source) {
+                toFx.publish(status);
+            }
+        } catch (PaddockException | RuntimeException e) {
+            LOG.warn("Dashboard refresh failed: {}", e.getMessage());
+            toFx.publish(e);
+        }
+    }
+
+    private void apply(Object value) {
+        now.set(Instant.now());
+        if (value instanceof Exception e) {
+            problem.set(e.getMessage());
+            return;
+        }
+        RepositoryStatus s = (RepositoryStatus) value;
+        latest.set(s);
+        problem.set(s.worktreeError());
+        KeyedListSync.sync(worktrees, s.worktrees(), RepositoryStatus.Worktree::path);
+        KeyedListSync.sync(sandboxes, s.sandboxes(), RepositoryStatus.Sandbox::id);
+        KeyedListSync.sync(events, s.recentEvents(), RepositoryStatus.EventLine::id);
+        Counts c = s.counts();
+        active.set(c.active());
+        pending.set(c.pending());
+        failed24h.set(c.failed24h());
+        merged24h.set(c.merged24h());
+        awaitingHuman.set(c.awaitingHuman());
+    }
+
+    /** Stops refreshing. */
+    @Override
+    public void close() {
+        unsubscribe.run();
+        source = null;
+        refresher.shutdownNow();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.paddock.ui.dashboard;
+
+import dev.paddock.status.RepositoryStatus.EventLine;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.common.Formats;
+import java.time.Instant;
+import java.util.Locale;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+
+/** Recent events, newest first: time, a kind chip coloured by feature, and the message. */
+final class EventList extends ListView<EventLine> {
+    /** Node id, for tests and styling. */
+    static final String ID = "event-list";
+
+    EventList(ObservableList<EventLine> rows, ReadOnlyObjectProperty<Instant> now) {
+        super(rows);
+        setId(ID);
+        getStyleClass().add("pd-events");
+        setPlaceholder(new EmptyState(MaterialDesignH.HISTORY, "No events yet",
+                "Everything that happens is recorded here, newest first: worktrees added or removed, commits,"
+                        + " sandbox state changes, approvals and merges."));
+        setCellFactory(v -> new ListCell<>() {
+            private final Label time = new Label();
+            private final Label kind = new Label();
+            private final Label message = new Label();
+            private final HBox box = new HBox(10, time, kind, message);
+
+            {
+                time.getStyleClass().add("pd-event-time");
+                kind.getStyleClass().add("pd-chip");
+                message.getStyleClass().add("pd-event-message");
+                HBox.setHgrow(message, Priority.ALWAYS);
+                message.setMaxWidth(Double.MAX_VALUE);
+                box.setAlignment(Pos.CENTER_LEFT);
+            }
+
+            @Override
+            protected void updateItem(EventLine e, boolean empty) {
+                super.updateItem(e, empty);
+                if (empty || e == null) {
+                    setGraphic(null);
+                    setTooltip(null);
+                    return;
+                }
+                time.setText(Formats.clock(e.at(), now.get()));
+                kind.setText(e.kind());
+                String feature = e.kind().contains(".") ? e.kind().substring(0, e.kind().indexOf('.')) : e.kind();
+                kind.getStyleClass().removeIf(s -> s.startsWith("pd-kind-"));
+                kind.getStyleClass().add("pd-kind-" + feature.toLowerCase(Locale.ROOT));
+                message.setText(e.message());
+                setTooltip(new Tooltip(e.at() + "\n" + e.message()));
+                setGraphic(box);
+            }
+        });
+    }
+}

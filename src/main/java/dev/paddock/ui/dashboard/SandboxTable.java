@@ -1,0 +1,102 @@
+package dev.paddock.ui.dashboard;
+
+import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.common.Formats;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
+
+/**
+ * The sandboxes of the repository (BRIEF "Dashboard"): id, task, tier, state, branch, CPU, memory,
+ * last heartbeat with progress, and lease time left. Ages re-render with every refresh.
+ */
+final class SandboxTable extends TableView<Sandbox> {
+    /** Node id, for tests and styling. */
+    static final String ID = "sandbox-table";
+
+    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now) {
+        super(rows);
+        setId(ID);
+        getStyleClass().addAll("pd-table", "striped");
+        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        setPlaceholder(new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandboxes yet",
+                "Each agent you start gets a sandbox here: its own worktree and branch, with its state,"
+                        + " heartbeat, lease and resource use. Sandboxes that are closed leave this list."));
+
+        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 200);
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 220);
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 90);
+        TableColumn<Sandbox, String> state = column("State", Sandbox::state, 120);
+        state.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(null);
+                if (empty || s == null) {
+                    setGraphic(null);
+                    return;
+                }
+                Label chip = new Label(s.replace('_', ' '));
+                chip.getStyleClass().addAll("pd-chip", "pd-state-" + s);
+                setGraphic(chip);
+            }
+        });
+        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 170);
+        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 70);
+        TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 80);
+        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 220);
+        heartbeat.setCellFactory(c -> new TableCell<>() {
+            {
+                now.addListener((o, a, b) -> render(getItem(), isEmpty()));
+            }
+
+            @Override
+            protected void updateItem(Sandbox s, boolean empty) {
+                super.updateItem(s, empty);
+                render(s, empty);
+            }
+
+            private void render(Sandbox s, boolean empty) {
+                if (empty || s == null) {
+                    setText(null);
+                    return;
+                }
+                String ago = s.lastHeartbeatAt() == null ? "none yet" : Formats.ago(s.lastHeartbeatAt(), now.get());
+                setText(s.progress() == null || s.progress().isBlank() ? ago : ago + " · " + s.progress());
+            }
+        });
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 90);
+        lease.setCellFactory(c -> new TableCell<>() {
+            {
+                now.addListener((o, a, b) -> render(getItem(), isEmpty()));
+            }
+
+            @Override
+            protected void updateItem(Sandbox s, boolean empty) {
+                super.updateItem(s, empty);
+                render(s, empty);
+            }
+
+            private void render(Sandbox s, boolean empty) {
+                setText(empty || s == null ? null : Formats.left(s.leaseExpiresAt(), now.get()));
+            }
+        });
+        getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+    }
+
+    private static <T> TableColumn<Sandbox, T> column(String title, Function<Sandbox, T> value, double width) {
+        TableColumn<Sandbox, T> c = new TableColumn<>(title);
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(value.apply(f.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+}

@@ -1,0 +1,141 @@
+package dev.paddock.ui.dashboard;
+
+import dev.paddock.status.RepositoryStatus.Worktree;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.common.Icons;
+import java.nio.file.Path;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+
+/** The worktrees of the repository: one row per worktree git knows of, main first. */
+final class WorktreeTable extends TableView<Worktree> {
+    /** Node id, for tests and styling. */
+    static final String ID = "worktree-table";
+
+    WorktreeTable(ObservableList<Worktree> rows, java.util.function.Supplier<Path> mainWorktree) {
+        super(rows);
+        setId(ID);
+        getStyleClass().addAll("pd-table", "striped");
+        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        setPlaceholder(new EmptyState(MaterialDesignS.SOURCE_BRANCH, "No worktrees listed yet",
+                "Every worktree of the repository appears here: the main one and each linked worktree"
+                        + " (git worktree add), with its branch, head commit and whether it is dirty."));
+
+        TableColumn<Worktree, Worktree> path = column("Worktree", w -> w, 240);
+        path.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Worktree w, boolean empty) {
+                super.updateItem(w, empty);
+                if (empty || w == null) {
+                    setGraphic(null);
+                    setText(null);
+                    return;
+                }
+                Path main = mainWorktree.get();
+                Path p = Path.of(w.path());
+                String shown = w.main() ? p.getFileName() + "  (main)"
+                        : main != null && p.startsWith(main) ? main.relativize(p).toString() : w.path();
+                setText(shown);
+                setGraphic(Icons.of(w.main() ? MaterialDesignH.HOME_OUTLINE : MaterialDesignS.SOURCE_BRANCH));
+                setTooltip(new Tooltip(w.path()));
+            }
+        });
+
+        TableColumn<Worktree, Worktree> branch = column("Branch", w -> w, 180);
+        branch.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Worktree w, boolean empty) {
+                super.updateItem(w, empty);
+                getStyleClass().remove("pd-muted");
+                if (empty || w == null) {
+                    setText(null);
+                    return;
+                }
+                if (w.branch() != null) {
+                    setText(w.branch());
+                } else {
+                    setText(w.detached() ? "detached HEAD" : "no branch");
+                    getStyleClass().add("pd-muted");
+                }
+            }
+        });
+
+        TableColumn<Worktree, String> head = column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 100);
+        head.setMinWidth(90);
+        head.getStyleClass().add("pd-mono-column");
+
+        TableColumn<Worktree, String> subject = column("Last commit", w -> w.subject() == null ? "" : w.subject(), 260);
+
+        TableColumn<Worktree, Worktree> state = column("State", w -> w, 230);
+        state.setMinWidth(180);
+        state.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Worktree w, boolean empty) {
+                super.updateItem(w, empty);
+                setText(null);
+                if (empty || w == null) {
+                    setGraphic(null);
+                    return;
+                }
+                HBox box = new HBox(6);
+                box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+                box.getChildren().add(dirtyChip(w));
+                if (w.locked()) {
+                    box.getChildren().add(chip("locked", "pd-chip-warning", MaterialDesignL.LOCK_OUTLINE,
+                            w.lockedReason() == null || w.lockedReason().isEmpty() ? "Locked (git worktree lock)"
+                                    : "Locked: " + w.lockedReason()));
+                }
+                if (w.prunable()) {
+                    box.getChildren().add(chip("prunable", "pd-chip-danger", MaterialDesignA.ALERT_OUTLINE,
+                            "git worktree prune would remove it: " + w.prunableReason()));
+                }
+                setGraphic(box);
+            }
+        });
+
+        TableColumn<Worktree, String> sandbox = column("Sandbox", w -> w.sandboxId() == null ? "" : w.sandboxId(), 150);
+
+        getColumns().setAll(java.util.List.of(path, branch, head, subject, state, sandbox));
+    }
+
+    private static Label dirtyChip(Worktree w) {
+        if (w.dirty() == null) {
+            return chip("checking", "pd-chip-muted", MaterialDesignP.PROGRESS_CLOCK, "Dirty state not known yet");
+        }
+        if (w.dirty()) {
+            String n = w.changedFiles() + (w.changedFiles() == 1 ? " change" : " changes");
+            return chip(n, "pd-chip-accent", MaterialDesignP.PENCIL_OUTLINE,
+                    "Uncommitted changes or untracked files (git status)");
+        }
+        return chip("clean", "pd-chip-success", MaterialDesignC.CHECK, "Nothing to commit");
+    }
+
+    private static Label chip(String text, String style, org.kordamp.ikonli.Ikon icon, String tip) {
+        Label l = new Label(text, Icons.of(icon, 12));
+        l.getStyleClass().addAll("pd-chip", style);
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        l.setTooltip(new Tooltip(tip));
+        return l;
+    }
+
+    private static <T> TableColumn<Worktree, T> column(String title, Function<Worktree, T> value, double width) {
+        TableColumn<Worktree, T> c = new TableColumn<>(title);
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(value.apply(f.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+}

@@ -1,0 +1,225 @@
+package dev.paddock.ui.shell;
+
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.dashboard.DashboardView;
+import dev.paddock.ui.theme.Theme;
+import java.io.File;
+import java.util.function.Consumer;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.Window;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
+
+/**
+ * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
+ * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2 sandboxes or
+ * worktrees, Ctrl+Shift+L light/dark, Ctrl+Q quit.
+ */
+public final class MainWindow extends BorderPane {
+    private final ShellViewModel vm;
+    private final DashboardView dashboard;
+    private final WelcomeView welcome;
+    private final StackPane center = new StackPane();
+    private Consumer<Theme> onThemeChange = t -> { };
+    private Theme theme;
+
+    public MainWindow(ShellViewModel vm, Theme theme) {
+        this.vm = vm;
+        this.theme = theme;
+        getStyleClass().add("pd-root");
+        dashboard = new DashboardView(vm.dashboard());
+        welcome = new WelcomeView(vm, this::chooseFolder, vm::select);
+        setTop(header());
+        setCenter(center);
+        setBottom(new StatusBarView(vm));
+        vm.phaseProperty().addListener((o, a, b) -> showCenter());
+        vm.currentProperty().addListener((o, a, b) -> showCenter());
+        vm.openErrorProperty().addListener((o, a, b) -> showCenter());
+        showCenter();
+    }
+
+    /** Called with the new theme when the user toggles it. */
+    public void setOnThemeChange(Consumer<Theme> listener) {
+        this.onThemeChange = listener;
+    }
+
+    /** Installs the keyboard shortcuts on the scene. */
+    public void installShortcuts(Scene scene) {
+        var acc = scene.getAccelerators();
+        acc.put(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), this::chooseFolder);
+        acc.put(new KeyCodeCombination(KeyCode.F5), vm::refresh);
+        acc.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm::refresh);
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
+        acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                this::toggleTheme);
+        acc.put(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), () -> {
+            Window w = scene.getWindow();
+            if (w != null) {
+                w.fireEvent(new javafx.stage.WindowEvent(w, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST));
+                if (w.isShowing()) {
+                    w.hide();
+                }
+            }
+        });
+    }
+
+    private Node header() {
+        Label brand = new Label("Paddock");
+        brand.getStyleClass().add("pd-brand");
+        brand.setGraphic(AppIcons.logo(22));
+
+        ComboBox<RepoRecord> repos = new ComboBox<>(vm.recents());
+        repos.setId("repository-switcher");
+        repos.setPromptText("No repository open");
+        repos.setPrefWidth(340);
+        repos.setCellFactory(v -> new RepoCell());
+        repos.setButtonCell(new RepoCell());
+        vm.currentProperty().addListener((o, a, b) -> repos.getSelectionModel().select(b));
+        repos.setOnAction(e -> {
+            RepoRecord picked = repos.getSelectionModel().getSelectedItem();
+            if (picked != null) {
+                vm.select(picked);
+            }
+        });
+        repos.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
+        repos.setTooltip(new Tooltip("Switch between registered repositories"));
+
+        Button open = iconButton(MaterialDesignF.FOLDER_OPEN_OUTLINE, "Open repository… (Ctrl+O)", this::chooseFolder);
+        open.setId("header-open");
+        open.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
+        Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
+        Button themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
+        themeButton.setId("theme-toggle");
+
+        ProgressIndicator busy = new ProgressIndicator();
+        busy.setPrefSize(18, 18);
+        busy.visibleProperty().bind(vm.busyProperty());
+
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox bar = new HBox(10, brand, repos, open, busy, spacer, refresh, themeButton);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.getStyleClass().add("pd-header");
+        return bar;
+    }
+
+    private static Button iconButton(org.kordamp.ikonli.Ikon icon, String tip, Runnable action) {
+        Button b = new Button(null, Icons.of(icon, 18));
+        b.getStyleClass().addAll("button-icon", "flat");
+        b.setTooltip(new Tooltip(tip));
+        b.setOnAction(e -> action.run());
+        return b;
+    }
+
+    private void toggleTheme() {
+        theme = theme.toggled();
+        if (getScene() != null) {
+            theme.apply(getScene());
+        }
+        onThemeChange.accept(theme);
+    }
+
+    private void chooseFolder() {
+        if (vm.phaseProperty().get() != ShellViewModel.Phase.READY) {
+            return;
+        }
+        DirectoryChooser chooser = new DirectoryChooser();
+        chooser.setTitle("Open a git repository");
+        RepoRecord cur = vm.currentProperty().get();
+        if (cur != null && cur.path().getParent() != null && cur.path().getParent().toFile().isDirectory()) {
+            chooser.setInitialDirectory(cur.path().getParent().toFile());
+        }
+        File dir = chooser.showDialog(getScene() == null ? null : getScene().getWindow());
+        if (dir != null) {
+            vm.open(dir.toPath());
+        }
+    }
+
+    private void showCenter() {
+        Node content = switch (vm.phaseProperty().get()) {
+            case STARTING -> starting();
+            case FAILED -> failed();
+            case READY -> vm.currentProperty().get() == null ? welcome : dashboardWithErrorBar();
+        };
+        if (center.getChildren().size() != 1 || center.getChildren().get(0) != content) {
+            center.getChildren().setAll(content);
+        }
+    }
+
+    private VBox dashboardWrapper;
+
+    private Node dashboardWithErrorBar() {
+        if (dashboardWrapper == null) {
+            Label error = new Label(null, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE));
+            error.setId("dashboard-open-error");
+            error.getStyleClass().add("pd-problem");
+            error.setWrapText(true);
+            error.textProperty().bind(vm.openErrorProperty());
+            error.visibleProperty().bind(vm.openErrorProperty().isNotEmpty());
+            error.managedProperty().bind(error.visibleProperty());
+            dashboardWrapper = new VBox(error, dashboard);
+            VBox.setVgrow(dashboard, Priority.ALWAYS);
+        }
+        return dashboardWrapper;
+    }
+
+    private static Node starting() {
+        ProgressIndicator p = new ProgressIndicator();
+        p.setPrefSize(40, 40);
+        Label l = new Label("Opening Paddock's store…");
+        VBox box = new VBox(12, p, l);
+        box.setId("starting");
+        box.setAlignment(Pos.CENTER);
+        return box;
+    }
+
+    private Node failed() {
+        Label title = new Label("Paddock cannot start");
+        title.getStyleClass().add("pd-welcome-title");
+        Label msg = new Label();
+        msg.setId("startup-error");
+        msg.textProperty().bind(vm.startupErrorProperty());
+        msg.setWrapText(true);
+        msg.setMaxWidth(620);
+        Button quit = new Button("Quit");
+        quit.setOnAction(e -> {
+            if (getScene() != null && getScene().getWindow() != null) {
+                getScene().getWindow().hide();
+            }
+        });
+        VBox box = new VBox(14, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 48), title, msg, quit);
+        box.getStyleClass().add("pd-failed");
+        box.setAlignment(Pos.CENTER);
+        return box;
+    }
+
+    private static final class RepoCell extends ListCell<RepoRecord> {
+        @Override
+        protected void updateItem(RepoRecord r, boolean empty) {
+            super.updateItem(r, empty);
+            setText(empty || r == null ? null : r.name() + "  —  " + r.path());
+        }
+    }
+}

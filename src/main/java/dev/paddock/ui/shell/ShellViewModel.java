@@ -1,0 +1,211 @@
+package dev.paddock.ui.shell;
+
+import dev.paddock.Host;
+import dev.paddock.common.PaddockException;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.EnvironmentMonitor;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.Workspace;
+import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.ui.dashboard.DashboardViewModel;
+import dev.paddock.ui.dashboard.StatusSource;
+import dev.paddock.worktree.GitException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The panel's shell: starting Paddock (store, API, probes) in the background, the registered
+ * repositories, which one is shown, and the environment for the status bar. Commands run off the
+ * FX thread; properties change on it.
+ */
+public final class ShellViewModel implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShellViewModel.class);
+
+    /** Where the panel is in its start-up. */
+    public enum Phase { STARTING, READY, FAILED }
+
+    // Properties
+    private final ReadOnlyObjectWrapper<Phase> phase = new ReadOnlyObjectWrapper<>(Phase.STARTING);
+    private final ReadOnlyStringWrapper startupError = new ReadOnlyStringWrapper();
+    private final ObservableList<RepoRecord> recents = FXCollections.observableArrayList();
+    private final ObservableList<RepoRecord> recentsView = FXCollections.unmodifiableObservableList(recents);
+    private final ReadOnlyObjectWrapper<RepoRecord> current = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper openError = new ReadOnlyStringWrapper();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<EnvironmentMonitor.Snapshot> environment = new ReadOnlyObjectWrapper<>();
+    private final DashboardViewModel dashboard = new DashboardViewModel();
+
+    private volatile Host host;
+
+    public ReadOnlyObjectProperty<Phase> phaseProperty() {
+        return phase.getReadOnlyProperty();
+    }
+
+    /** Why the panel could not start (store in use, home not writable, ...), or null. */
+    public ReadOnlyStringProperty startupErrorProperty() {
+        return startupError.getReadOnlyProperty();
+    }
+
+    /** Registered repositories, most recently opened first. */
+    public ObservableList<RepoRecord> recents() {
+        return recentsView;
+    }
+
+    /** The repository shown, or null while none is open. */
+    public ReadOnlyObjectProperty<RepoRecord> currentProperty() {
+        return current.getReadOnlyProperty();
+    }
+
+    /** Why the last attempt to open a repository failed, or null. */
+    public ReadOnlyStringProperty openErrorProperty() {
+        return openError.getReadOnlyProperty();
+    }
+
+    /** True while a repository is being opened. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** Docker engine and bubblewrap, for the status bar (null until the first probe). */
+    public ReadOnlyObjectProperty<EnvironmentMonitor.Snapshot> environmentProperty() {
+        return environment.getReadOnlyProperty();
+    }
+
+    public DashboardViewModel dashboard() {
+        return dashboard;
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /**
+     * Starts Paddock in the background, then opens {@code repo} (errors shown on the welcome page), or
+     * the repository of the current directory when {@code repo} is null (silently skipped when the
+     * current directory is not in one).
+     *
+     * @return completes on the FX thread once start-up finished, either way
+     */
+    public CompletableFuture<Void> start(PaddockHome home, Path repo) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Path target = repo != null ? repo : Path.of("").toAbsolutePath();
+        UiExecutor.run(() -> {
+            Host h = Host.start(home, "panel");
+            host = h;
+            h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
+            Opened opened = tryOpen(h.wiring().workspace(), target, repo != null);
+            return opened;
+        }, opened -> {
+            environment.set(host.wiring().environment().snapshot());
+            phase.set(Phase.READY);
+            showOpened(opened);
+            done.complete(null);
+        }, error -> {
+            LOG.error("Paddock could not start", error);
+            startupError.set(error.getMessage());
+            phase.set(Phase.FAILED);
+            done.complete(null);
+        });
+        return done;
+    }
+
+    /** Opens (registers and shows) the repository containing {@code path}. */
+    public CompletableFuture<Void> open(Path path) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Host h = host;
+        if (h == null) {
+            done.complete(null);
+            return done;
+        }
+        busy.set(true);
+        UiExecutor.run(() -> tryOpen(h.wiring().workspace(), path, true), opened -> {
+            busy.set(false);
+            showOpened(opened);
+            done.complete(null);
+        }, error -> {
+            busy.set(false);
+            openError.set(error.getMessage());
+            done.complete(null);
+        });
+        return done;
+    }
+
+    /** Shows a registered repository. */
+    public CompletableFuture<Void> select(RepoRecord repo) {
+        if (repo == null || current.get() != null && current.get().id() == repo.id()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return open(repo.path());
+    }
+
+    /** Refreshes the dashboard now (F5). */
+    public void refresh() {
+        dashboard.refresh();
+        Host h = host;
+        RepoRecord r = current.get();
+        if (h != null && r != null) {
+            h.wiring().workspace().monitor(r.id()).ifPresent(m -> m.poke());
+        }
+    }
+
+    /** Result of an open attempt, computed off the FX thread. */
+    private record Opened(RepoRecord repo, List<RepoRecord> recents, String error) {
+    }
+
+    private static Opened tryOpen(Workspace workspace, Path path, boolean reportErrors) throws PaddockException {
+        RepoRecord repo = null;
+        String error = null;
+        try {
+            repo = workspace.open(path);
+        } catch (GitException e) {
+            if (reportErrors) {
+                error = e.getMessage();
+            }
+        }
+        return new Opened(repo, workspace.recent(), error);
+    }
+
+    private void showOpened(Opened opened) {
+        recents.setAll(opened.recents());
+        openError.set(opened.error());
+        if (opened.repo() == null) {
+            return;
+        }
+        RepoRecord repo = opened.repo();
+        current.set(repo);
+        Workspace ws = host.wiring().workspace();
+        dashboard.show(new StatusSource() {
+            @Override
+            public RepositoryStatus load() throws PaddockException {
+                return ws.status(repo.id());
+            }
+
+            @Override
+            public Runnable onChange(Runnable callback) {
+                return ws.monitor(repo.id()).map(m -> m.addListener(s -> callback.run())).orElse(() -> { });
+            }
+        });
+    }
+
+    /** Stops refreshing and shuts Paddock down (API, monitors, store). */
+    @Override
+    public void close() {
+        dashboard.close();
+        Host h = host;
+        host = null;
+        if (h != null) {
+            h.close();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.paddock.ui.shell;
+
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.status.EnvironmentMonitor;
+import dev.paddock.ui.common.Icons;
+import javafx.scene.control.Label;
+import javafx.scene.control.Separator;
+import javafx.scene.control.Tooltip;
+import org.controlsfx.control.StatusBar;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignD;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+
+/**
+ * The status bar (ControlsFX): the repository and its base branch on the left; whether a Docker
+ * engine answers and whether bubblewrap can be used on the right.
+ */
+final class StatusBarView extends StatusBar {
+    StatusBarView(ShellViewModel vm) {
+        setId("status-bar");
+        getStyleClass().add("pd-status-bar");
+        Label repo = new Label();
+        repo.setId("status-repository");
+        repo.setGraphic(Icons.of(MaterialDesignS.SOURCE_BRANCH, 14));
+        repo.textProperty().bind(vm.currentProperty().map(StatusBarView::describe).orElse("No repository open"));
+        setText("");
+        getLeftItems().add(repo);
+
+        Label docker = new Label("Docker: checking…", Icons.of(MaterialDesignD.DOCKER, 14));
+        docker.setId("status-docker");
+        Label bwrap = new Label("bubblewrap: checking…", Icons.of(MaterialDesignL.LINUX, 14));
+        bwrap.setId("status-bubblewrap");
+        vm.environmentProperty().addListener((o, a, s) -> show(s, docker, bwrap));
+        show(vm.environmentProperty().get(), docker, bwrap);
+        getRightItems().addAll(docker, new Separator(javafx.geometry.Orientation.VERTICAL), bwrap);
+    }
+
+    private static String describe(RepoRecord r) {
+        return r.path() + "   ·   base " + r.baseBranch();
+    }
+
+    private static void show(EnvironmentMonitor.Snapshot s, Label docker, Label bwrap) {
+        if (s == null) {
+            return;
+        }
+        docker.getStyleClass().removeAll("pd-ok", "pd-bad");
+        bwrap.getStyleClass().removeAll("pd-ok", "pd-bad");
+        if (s.docker().reachable()) {
+            docker.setText("Docker " + s.docker().version());
+            docker.getStyleClass().add("pd-ok");
+            docker.setTooltip(new Tooltip("Engine at " + s.docker().endpoint() + " answers."));
+        } else {
+            docker.setText(s.docker().checkedAt().getEpochSecond() == 0 ? "Docker: checking…" : "Docker unreachable");
+            docker.getStyleClass().add("pd-bad");
+            docker.setTooltip(new Tooltip("No engine answers at " + s.docker().endpoint() + ": " + s.docker().error()
+                    + "\nContainer sandboxes need one; the other tiers keep working."));
+        }
+        BubblewrapProbe.Status b = s.bubblewrap();
+        bwrap.setText(b.summary());
+        bwrap.getStyleClass().add(b.usable() ? "pd-ok" : "pd-bad");
+        bwrap.setTooltip(new Tooltip(b.usable() ? "The namespace tier can be used." : b.problem()));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.paddock.ui.shell;
+
+import dev.paddock.ui.theme.Theme;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Small look-and-feel preferences (theme, window size) in {@code ui.properties} in the Paddock home.
+ * Read before the store opens, so the first frame already has the right theme. A missing or damaged
+ * file gives the defaults.
+ */
+final class UiPreferences {
+    private static final Logger LOG = LoggerFactory.getLogger(UiPreferences.class);
+
+    private final Path file;
+    private final Properties props = new Properties();
+
+    UiPreferences(Path file) {
+        this.file = file;
+        if (Files.isRegularFile(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                props.load(in);
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.warn("Ignoring unreadable {}: {}", file, e.getMessage());
+            }
+        }
+    }
+
+    Theme theme() {
+        return "dark".equalsIgnoreCase(props.getProperty("theme")) ? Theme.DARK : Theme.LIGHT;
+    }
+
+    void setTheme(Theme theme) {
+        props.setProperty("theme", theme.name().toLowerCase(java.util.Locale.ROOT));
+        save();
+    }
+
+    double width() {
+        return number("window.width", 1360);
+    }
+
+    double height() {
+        return number("window.height", 860);
+    }
+
+    void setSize(double w, double h) {
+        props.setProperty("window.width", Long.toString(Math.round(w)));
+        props.setProperty("window.height", Long.toString(Math.round(h)));
+        save();
+    }
+
+    private double number(String key, double fallback) {
+        try {
+            double v = Double.parseDouble(props.getProperty(key, ""));
+            return v >= 400 && v <= 10_000 ? v : fallback;
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private void save() {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            props.store(out, "Paddock panel preferences");
+        } catch (IOException e) {
+            LOG.warn("Cannot save {}: {}", file, e.getMessage());
+        }
+    }
+}

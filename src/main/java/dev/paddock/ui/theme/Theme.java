@@ -1,0 +1,35 @@
+package dev.paddock.ui.theme;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import javafx.application.Application;
+import javafx.scene.Scene;
+
+/**
+ * Light and dark looks: AtlantaFX's Primer themes as the user-agent stylesheet, plus Paddock's own
+ * {@code paddock.css} (with a {@code .dark} root class for the few colours Paddock sets itself).
+ */
+public enum Theme {
+    LIGHT, DARK;
+
+    private static final String PADDOCK_CSS = Theme.class.getResource("/dev/paddock/ui/theme/paddock.css")
+            .toExternalForm();
+
+    /** Applies this theme to the application and to {@code scene}. Call on the FX thread. */
+    public void apply(Scene scene) {
+        Application.setUserAgentStylesheet(this == DARK ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+        if (!scene.getStylesheets().contains(PADDOCK_CSS)) {
+            scene.getStylesheets().add(PADDOCK_CSS);
+        }
+        scene.getRoot().getStyleClass().remove("dark");
+        if (this == DARK) {
+            scene.getRoot().getStyleClass().add("dark");
+        }
+    }
+
+    /** The other one. */
+    public Theme toggled() {
+        return this == DARK ? LIGHT : DARK;
+    }
+}

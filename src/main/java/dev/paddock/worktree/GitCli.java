@@ -1,0 +1,135 @@
+package dev.paddock.worktree;
+
+import dev.paddock.common.Processes;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the git command-line tool with an argument list (never a shell string), for what JGit
+ * lacks (worktree add/list/remove, see STACK.md) and what must match the user's own git exactly.
+ *
+ * <p>Variables that would redirect git to another repository ({@code GIT_DIR}, {@code GIT_WORK_TREE},
+ * ...) are removed from the child's environment; prompts are disabled; output is read as UTF-8.
+ */
+public final class GitCli {
+    private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+            "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+            "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM");
+    /** Default time a git command may take before it is killed. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final ExecutorService PIPES = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "git-pipe");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final String executable;
+
+    public GitCli() {
+        this("git");
+    }
+
+    public GitCli(String executable) {
+        this.executable = executable;
+    }
+
+    /** Output of a finished git command. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        public boolean ok() {
+            return exitCode == 0;
+        }
+
+        /** The first non-empty line of stderr, without git's "fatal: " or "error: " prefix. */
+        public String errorLine() {
+            for (String line : stderr.split("\n")) {
+                String l = line.strip();
+                if (!l.isEmpty()) {
+                    return l.replaceFirst("^(fatal|error): ", "");
+                }
+            }
+            return "git exited with " + exitCode;
+        }
+    }
+
+    /**
+     * Runs {@code git -C dir args...} and waits for it.
+     *
+     * @throws GitException when git cannot be started or runs past {@code timeout} (it is then killed)
+     */
+    public Result run(Path dir, List<String> args, Duration timeout) throws GitException {
+        List<String> cmd = new ArrayList<>(args.size() + 3);
+        cmd.add(executable);
+        cmd.add("-C");
+        cmd.add(dir.toString());
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(Processes.NO_INPUT);
+        Map<String, String> env = pb.environment();
+        REDIRECTING_VARS.forEach(env::remove);
+        env.put("GIT_TERMINAL_PROMPT", "0");
+        env.put("LC_ALL", "C");
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new GitException("Cannot run git (" + e.getMessage() + "). Is git installed and on PATH?", e);
+        }
+        // Both pipes are drained on their own threads so a chatty child never blocks on a full pipe,
+        // and this thread can enforce the timeout.
+        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), PIPES);
+        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), PIPES);
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new GitException("git " + String.join(" ", args) + " took longer than "
+                        + timeout.toSeconds() + " s and was stopped");
+            }
+            return new Result(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
+                    new String(err.join(), StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new GitException("Interrupted while running git " + String.join(" ", args), e);
+        }
+    }
+
+    /** Runs with the default timeout. */
+    public Result run(Path dir, String... args) throws GitException {
+        return run(dir, List.of(args), DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Runs and requires exit code 0.
+     *
+     * @throws GitException with git's own error line when it fails
+     */
+    public String runOk(Path dir, String... args) throws GitException {
+        Result r = run(dir, args);
+        if (!r.ok()) {
+            throw new GitException("git " + args[0] + " failed in " + dir + ": " + r.errorLine());
+        }
+        return r.stdout();
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try (in) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            in.transferTo(buf);
+            return buf.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
