@@ -18,7 +18,7 @@ public final class Paddock {
 
     public static void main(String[] args) {
         Utf8Locale.relaunchIfNeeded(Paddock.class, args);
-        System.exit(run(args));
+        System.exit(run(Utf8Locale.arguments(args)));
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.paddock.common;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +18,12 @@ import java.util.Locale;
 public final class Utf8Locale {
     /** Set in the relaunched process so it never relaunches twice. */
     static final String GUARD = "PADDOCK_UTF8_RELAUNCHED";
+    /**
+     * Names a file holding the original arguments, NUL-separated, in UTF-8. Arguments cannot travel on
+     * the child's command line: this JVM already decoded them as ASCII and would encode them as ASCII
+     * again, losing every other character. Linux keeps the raw bytes in /proc/self/cmdline.
+     */
+    static final String ARGS_FILE = "PADDOCK_UTF8_ARGS_FILE";
 
     private Utf8Locale() {
     }
@@ -27,6 +35,42 @@ public final class Utf8Locale {
             return Charset.forName(enc).equals(StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return false;
+        }
+    }
+
+    /**
+     * The arguments of this run: those handed over by the parent of a relaunch (the file is then
+     * deleted), else {@code args} as given.
+     */
+    public static String[] arguments(String[] args) {
+        String file = System.getenv(ARGS_FILE);
+        if (file == null || System.getenv(GUARD) == null) {
+            return args;
+        }
+        try {
+            Path p = Path.of(file);
+            String all = new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
+            Files.deleteIfExists(p);
+            return all.isEmpty() ? new String[0] : all.split("\0", -1);
+        } catch (java.io.IOException | RuntimeException e) {
+            return args;
+        }
+    }
+
+    /** The last {@code count} entries of /proc/self/cmdline decoded as UTF-8; empty when unavailable. */
+    private static List<String> rawArguments(int count) {
+        if (count == 0) {
+            return List.of();
+        }
+        try {
+            byte[] bytes = Files.readAllBytes(Path.of("/proc/self/cmdline"));
+            String[] all = new String(bytes, StandardCharsets.UTF_8).split("\0");
+            if (all.length < count) {
+                return List.of();
+            }
+            return List.of(all).subList(all.length - count, all.length);
+        } catch (java.io.IOException | RuntimeException e) {
+            return List.of();
         }
     }
 
@@ -50,11 +94,18 @@ public final class Utf8Locale {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(mainClass.getName());
-        cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         pb.environment().put("LC_ALL", "C.UTF-8");
         pb.environment().put(GUARD, "1");
         try {
+            List<String> raw = rawArguments(args.length);
+            if (raw.isEmpty()) {
+                cmd.addAll(List.of(args));
+            } else {
+                Path file = Files.createTempFile("paddock-args", ".bin");
+                Files.write(file, String.join("\0", raw).getBytes(StandardCharsets.UTF_8));
+                pb.environment().put(ARGS_FILE, file.toString());
+            }
             Process child = pb.start();
             Runtime.getRuntime().addShutdownHook(new Thread(child::destroy, "utf8-relaunch"));
             System.exit(child.waitFor());

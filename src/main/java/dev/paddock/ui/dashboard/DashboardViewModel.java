@@ -28,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * thread, at most once per pulse.
  */
 public final class DashboardViewModel implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(DashboardViewModel.class);
+    // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
+    private static Logger log() {
+        return LoggerFactory.getLogger(DashboardViewModel.class);
+    }
     /** Period of the regular refresh, in ms (the dashboard is live within a second). */
     public static final long REFRESH_MS = 1_000;
 
@@ -146,7 +149,7 @@ public final class DashboardViewModel implements AutoCloseable {
                 toFx.publish(status);
             }
         } catch (PaddockException | RuntimeException e) {
-            LOG.warn("Dashboard refresh failed: {}", e.getMessage());
+            log().warn("Dashboard refresh failed: {}", e.getMessage());
             toFx.publish(e);
         }
     }

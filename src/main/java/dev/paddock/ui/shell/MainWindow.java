@@ -64,6 +64,11 @@ public final class MainWindow extends BorderPane {
         this.onThemeChange = listener;
     }
 
+    /** Keeps the window title on the repository shown: "project — Paddock". */
+    public void bindTitle(javafx.stage.Stage stage) {
+        stage.titleProperty().bind(vm.currentProperty().map(r -> r.name() + " — Paddock").orElse("Paddock"));
+    }
+
     /** Installs the keyboard shortcuts on the scene. */
     public void installShortcuts(Scene scene) {
         var acc = scene.getAccelerators();

@@ -1,8 +1,10 @@
 package dev.paddock.ui.shell;
 
+import dev.paddock.Host;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.ui.theme.Theme;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -15,13 +17,15 @@ import javafx.stage.Stage;
 public final class PaddockApp extends Application {
     private static volatile PaddockHome home;
     private static volatile Path repo;
+    private static volatile CompletableFuture<Host> starting;
 
     private ShellViewModel vm;
 
     /** Arguments for the next launch (set by {@link PanelLauncher}: {@code Application.launch} takes none). */
-    static void configure(PaddockHome paddockHome, Path repository) {
+    static void configure(PaddockHome paddockHome, Path repository, CompletableFuture<Host> host) {
         home = paddockHome;
         repo = repository;
+        starting = host;
     }
 
     @Override
@@ -35,15 +39,14 @@ public final class PaddockApp extends Application {
         theme.apply(scene);
         window.installShortcuts(scene);
         stage.setScene(scene);
-        stage.setTitle("Paddock");
+        window.bindTitle(stage);
         stage.getIcons().setAll(AppIcons.windowIcons());
         stage.setMinWidth(900);
         stage.setMinHeight(560);
-        vm.currentProperty().addListener((o, a, r) -> stage.setTitle(r == null ? "Paddock" : r.name() + " — Paddock"));
         stage.setOnCloseRequest(e -> prefs.setSize(scene.getWidth(), scene.getHeight()));
         StartupProbe.watch(scene, vm);
         stage.show();
-        vm.start(home, repo);
+        vm.start(starting, repo);
     }
 
     @Override

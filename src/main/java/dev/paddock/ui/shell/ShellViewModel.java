@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * FX thread; properties change on it.
  */
 public final class ShellViewModel implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ShellViewModel.class);
+    // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
+    private static Logger log() {
+        return LoggerFactory.getLogger(ShellViewModel.class);
+    }
 
     /** Where the panel is in its start-up. */
     public enum Phase { STARTING, READY, FAILED }
@@ -49,6 +52,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final DashboardViewModel dashboard = new DashboardViewModel();
 
     private volatile Host host;
+    private volatile CompletableFuture<Host> hostFuture;
 
     public ReadOnlyObjectProperty<Phase> phaseProperty() {
         return phase.getReadOnlyProperty();
@@ -91,33 +95,70 @@ public final class ShellViewModel implements AutoCloseable {
     // Commands ----------------------------------------------------------------------------------
 
     /**
-     * Starts Paddock in the background, then opens {@code repo} (errors shown on the welcome page), or
-     * the repository of the current directory when {@code repo} is null (silently skipped when the
-     * current directory is not in one).
+     * Starts Paddock (store, API, probes) on a background thread; see {@link #start(CompletableFuture, Path)}.
+     */
+    public CompletableFuture<Void> start(PaddockHome home, Path repo) {
+        return start(startHost(home), repo);
+    }
+
+    /**
+     * Starts Paddock on its own thread ({@code host-start}) so that the store opens while JavaFX starts.
+     *
+     * @return completes with the running host, or with the reason it could not start
+     */
+    public static CompletableFuture<Host> startHost(PaddockHome home) {
+        CompletableFuture<Host> future = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                future.complete(Host.start(home, "panel"));
+            } catch (Throwable e) {
+                future.completeExceptionally(e);
+            }
+        }, "host-start");
+        t.setDaemon(true);
+        t.start();
+        return future;
+    }
+
+    /**
+     * Waits (off the FX thread) for {@code starting}, then opens {@code repo} (errors shown on the welcome
+     * page), or the repository of the current directory when {@code repo} is null (silently skipped when
+     * the current directory is not in one).
      *
      * @return completes on the FX thread once start-up finished, either way
      */
-    public CompletableFuture<Void> start(PaddockHome home, Path repo) {
+    public CompletableFuture<Void> start(CompletableFuture<Host> starting, Path repo) {
+        hostFuture = starting;
         CompletableFuture<Void> done = new CompletableFuture<>();
         Path target = repo != null ? repo : Path.of("").toAbsolutePath();
         UiExecutor.run(() -> {
-            Host h = Host.start(home, "panel");
+            Host h = join(starting);
             host = h;
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
-            Opened opened = tryOpen(h.wiring().workspace(), target, repo != null);
-            return opened;
+            return tryOpen(h.wiring().workspace(), target, repo != null);
         }, opened -> {
             environment.set(host.wiring().environment().snapshot());
             phase.set(Phase.READY);
             showOpened(opened);
             done.complete(null);
         }, error -> {
-            LOG.error("Paddock could not start", error);
+            log().error("Paddock could not start", error);
             startupError.set(error.getMessage());
             phase.set(Phase.FAILED);
             done.complete(null);
         });
         return done;
+    }
+
+    private static Host join(CompletableFuture<Host> starting) throws Exception {
+        try {
+            return starting.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /** Opens (registers and shows) the repository containing {@code path}. */
@@ -206,6 +247,9 @@ public final class ShellViewModel implements AutoCloseable {
         host = null;
         if (h != null) {
             h.close();
+        } else if (hostFuture != null) {
+            // closed while still starting: shut it down once it is up
+            hostFuture.thenAccept(Host::close);
         }
     }
 }

@@ -16,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * file gives the defaults.
  */
 final class UiPreferences {
-    private static final Logger LOG = LoggerFactory.getLogger(UiPreferences.class);
+    // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
+    private static Logger log() {
+        return LoggerFactory.getLogger(UiPreferences.class);
+    }
 
     private final Path file;
     private final Properties props = new Properties();
@@ -27,7 +30,7 @@ final class UiPreferences {
             try (InputStream in = Files.newInputStream(file)) {
                 props.load(in);
             } catch (IOException | IllegalArgumentException e) {
-                LOG.warn("Ignoring unreadable {}: {}", file, e.getMessage());
+                log().warn("Ignoring unreadable {}: {}", file, e.getMessage());
             }
         }
     }
@@ -68,7 +71,7 @@ final class UiPreferences {
         try (OutputStream out = Files.newOutputStream(file)) {
             props.store(out, "Paddock panel preferences");
         } catch (IOException e) {
-            LOG.warn("Cannot save {}: {}", file, e.getMessage());
+            log().warn("Cannot save {}: {}", file, e.getMessage());
         }
     }
 }

@@ -1,0 +1,95 @@
+package dev.paddock.common;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.filter.ThresholdFilter;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import ch.qos.logback.core.util.FileSize;
+import java.nio.file.Path;
+
+/**
+ * Paddock's logging set-up, in code rather than {@code logback.xml}: Logback's XML configurator
+ * costs about half a second at start-up, which the panel's first frame cannot afford.
+ *
+ * <p>Writes INFO and above to {@code <home>/logs/paddock.log} (rolled daily and at 10 MB, 14 days,
+ * 200 MB in all) and ERROR lines to stderr; stdout stays clean for commands that print JSON. The
+ * home is the system property {@code paddock.home}, set by the launcher before anything logs, else
+ * {@code $PADDOCK_HOME}, else {@code ~/.paddock}. When a {@code logback-test.xml} is on the class
+ * path (the tests) it steps aside and Logback reads that file instead.
+ *
+ * <p>Registered through {@code META-INF/services/ch.qos.logback.classic.spi.Configurator}.
+ */
+public final class LogConfigurator extends ContextAwareBase implements Configurator {
+    private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{30} - %msg%n";
+
+    @Override
+    public ExecutionStatus configure(LoggerContext ctx) {
+        if (LogConfigurator.class.getResource("/logback-test.xml") != null) {
+            return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+        }
+        Path logDir = home().resolve("logs");
+
+        RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
+        file.setContext(ctx);
+        file.setName("FILE");
+        file.setFile(logDir.resolve("paddock.log").toString());
+        SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
+        policy.setContext(ctx);
+        policy.setParent(file);
+        policy.setFileNamePattern(logDir.resolve("paddock.%d{yyyy-MM-dd}.%i.log.gz").toString());
+        policy.setMaxFileSize(FileSize.valueOf("10MB"));
+        policy.setMaxHistory(14);
+        policy.setTotalSizeCap(FileSize.valueOf("200MB"));
+        policy.start();
+        file.setRollingPolicy(policy);
+        file.setEncoder(encoder(ctx, PATTERN));
+        file.start();
+
+        ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+        stderr.setContext(ctx);
+        stderr.setName("STDERR");
+        stderr.setTarget("System.err");
+        ThresholdFilter errorsOnly = new ThresholdFilter();
+        errorsOnly.setLevel("ERROR");
+        errorsOnly.start();
+        stderr.addFilter(errorsOnly);
+        stderr.setEncoder(encoder(ctx, "paddock: %msg%n"));
+        stderr.start();
+
+        Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(file);
+        root.addAppender(stderr);
+        for (String noisy : new String[] {"org.flywaydb", "com.github.dockerjava", "org.apache.hc", "org.eclipse.jgit"}) {
+            ctx.getLogger(noisy).setLevel(Level.WARN);
+        }
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    private static PatternLayoutEncoder encoder(LoggerContext ctx, String pattern) {
+        PatternLayoutEncoder e = new PatternLayoutEncoder();
+        e.setContext(ctx);
+        e.setPattern(pattern);
+        e.start();
+        return e;
+    }
+
+    private static Path home() {
+        String prop = System.getProperty("paddock.home");
+        if (prop != null && !prop.isBlank()) {
+            return Path.of(prop);
+        }
+        String env = System.getenv("PADDOCK_HOME");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        return Path.of(System.getProperty("user.home"), ".paddock");
+    }
+}

@@ -1,0 +1,111 @@
+package dev.paddock.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Helpers shared by the benchmarks (run with {@code mvn -B -Pbench verify}). */
+final class BenchSupport {
+    private BenchSupport() {
+    }
+
+    /** The packaged jar; the bench profile runs after {@code package}. */
+    static Path jar() {
+        Path jar = Path.of("target", "paddock.jar").toAbsolutePath();
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("target/paddock.jar is missing: run the benchmarks with mvn -Pbench verify");
+        }
+        return jar;
+    }
+
+    /** The java executable of this JVM. */
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Runs a command and fails when it fails. */
+    static String run(Path dir, String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
+        }
+        return out;
+    }
+
+    /** A repository with one commit and {@code linked} linked worktrees on branches agent/N. */
+    static Path repositoryWithWorktrees(Path dir, int linked) throws IOException, InterruptedException {
+        Path repo = dir.resolve("repo");
+        Files.createDirectories(repo);
+        run(repo, "git", "init", "-q", "-b", "main");
+        for (int i = 0; i < 50; i++) {
+            Files.writeString(repo.resolve("file" + i + ".txt"), "line " + i + "\n");
+        }
+        run(repo, "git", "add", ".");
+        run(repo, "git", "commit", "-q", "-m", "Initial commit");
+        for (int i = 1; i <= linked; i++) {
+            run(repo, "git", "worktree", "add", "-q", "-b", "agent/" + i, dir.resolve("wt" + i).toString());
+        }
+        return repo;
+    }
+
+    /**
+     * The X display to use: $DISPLAY when set, otherwise a private Xvfb started here (stopped at exit).
+     */
+    static String display() throws IOException, InterruptedException {
+        String d = System.getenv("DISPLAY");
+        if (d != null && !d.isBlank()) {
+            return d;
+        }
+        String display = ":" + (90 + (int) (ProcessHandle.current().pid() % 9));
+        Process xvfb = new ProcessBuilder("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(xvfb::destroy));
+        Thread.sleep(1000);
+        if (!xvfb.isAlive()) {
+            throw new IllegalStateException("Xvfb could not start (apt-get install xvfb)");
+        }
+        return display;
+    }
+
+    /** Resident set size of a process in bytes (Linux /proc). */
+    static long rssBytes(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("no VmRSS for " + pid);
+    }
+
+    /** CPU time (user + system) a process has used so far, in ms (Linux /proc, clock ticks of 10 ms). */
+    static long cpuMillis(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        return ticks * 10;
+    }
+
+    /** Min, median and max of a list of figures. */
+    static String summary(List<Long> values) {
+        long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        return "min " + v[0] + ", median " + v[v.length / 2] + ", max " + v[v.length - 1] + " (n=" + v.length + ")";
+    }
+
+    /** Prints a result line and appends it to target/bench/results.txt. */
+    static void report(String line) throws IOException {
+        System.out.println("BENCH " + line);
+        Path out = Path.of("target", "bench", "results.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    static List<String> command(String... parts) {
+        return new ArrayList<>(Arrays.asList(parts));
+    }
+}

@@ -1,0 +1,214 @@
+package dev.paddock.ui.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.ui.theme.Theme;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The main window on real repositories, in a real (headless) JavaFX scene. */
+@ExtendWith(ApplicationExtension.class)
+class MainWindowTest {
+    @TempDir
+    static Path temp;
+
+    private ShellViewModel vm;
+    private Stage stage;
+    private Path repo;
+    private PaddockHome home;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void makeRepository() throws Exception {
+        Path dir = Files.createTempDirectory(temp, "case");
+        repo = dir.resolve("project");
+        Files.createDirectories(repo);
+        git(repo, "init", "-q", "-b", "main");
+        Files.writeString(repo.resolve("README.md"), "hello\n");
+        git(repo, "add", "README.md");
+        git(repo, "commit", "-q", "-m", "Initial commit");
+        git(repo, "worktree", "add", "-q", "-b", "feature/login", dir.resolve("wt-login").toString());
+        git(repo, "worktree", "add", "-q", "--detach", dir.resolve("wt-detached").toString());
+        git(repo, "worktree", "lock", "--reason", "agent at work", dir.resolve("wt-detached").toString());
+        home = PaddockHome.resolve(dir.resolve("home"), Map.of());
+    }
+
+    @AfterEach
+    void closeWindow(FxRobot robot) {
+        robot.interact(() -> {
+            stage.titleProperty().unbind();
+            stage.hide();
+        });
+        if (vm != null) {
+            vm.close();
+        }
+    }
+
+    private void show(Path repoArg) throws Exception {
+        vm = new ShellViewModel();
+        WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.asyncFx(() -> {
+            MainWindow window = new MainWindow(vm, Theme.LIGHT);
+            Scene scene = new Scene(window, 1280, 800);
+            Theme.LIGHT.apply(scene);
+            window.installShortcuts(scene);
+            window.bindTitle(stage);
+            stage.setScene(scene);
+            stage.show();
+        }).get(10, TimeUnit.SECONDS);
+        vm.start(home, repoArg).get(30, TimeUnit.SECONDS);
+    }
+
+    @SuppressWarnings("unchecked")
+    private TableView<RepositoryStatus.Worktree> worktreeTable(FxRobot robot) throws TimeoutException {
+        // The table lives in a tab: it joins the scene graph once the tab pane's skin exists.
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#worktree-table").tryQuery().isPresent());
+        return robot.lookup("#worktree-table").queryAs(TableView.class);
+    }
+
+    @Test
+    void opensOnTheRepositoryAndListsEveryWorktree(FxRobot robot) throws Exception {
+        show(repo);
+        TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+
+        List<RepositoryStatus.Worktree> rows = List.copyOf(table.getItems());
+        assertThat(rows.get(0).main()).isTrue();
+        assertThat(rows.get(0).branch()).isEqualTo("main");
+        assertThat(rows).extracting(RepositoryStatus.Worktree::branch).contains("feature/login");
+        RepositoryStatus.Worktree detached = rows.stream().filter(RepositoryStatus.Worktree::detached).findFirst()
+                .orElseThrow();
+        assertThat(detached.locked()).isTrue();
+        assertThat(detached.lockedReason()).isEqualTo("agent at work");
+        assertThat(rows).allSatisfy(w -> assertThat(w.subject()).isEqualTo("Initial commit"));
+
+        Label repoLabel = robot.lookup("#status-repository").queryAs(Label.class);
+        assertThat(repoLabel.getText()).contains(repo.toRealPath().toString()).contains("base main");
+        assertThat(robot.lookup("#tile-active").tryQuery()).isPresent();
+        assertThat(robot.lookup("Worktrees (3)").tryQuery()).isPresent();
+        assertThat(stage.getTitle()).isEqualTo("project — Paddock");
+    }
+
+    @Test
+    void aWorktreeAddedFromATerminalAppearsAndIsRecordedAsAnEvent(FxRobot robot) throws Exception {
+        show(repo);
+        TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+
+        Path added = repo.resolveSibling("wt-new");
+        git(repo, "worktree", "add", "-q", "-b", "agent/fix-42", added.toString());
+
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 4);
+        assertThat(table.getItems()).extracting(RepositoryStatus.Worktree::branch).contains("agent/fix-42");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
+                .anyMatch(e -> e.kind().equals("worktree.added") && e.message().contains("agent/fix-42")));
+
+        git(repo, "worktree", "remove", added.toString());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
+                .anyMatch(e -> e.kind().equals("worktree.removed")));
+    }
+
+    @Test
+    void outsideARepositoryItShowsTheWelcomePageAndWhyThePathWasRefused(FxRobot robot) throws Exception {
+        Path notARepo = Files.createDirectories(repo.resolveSibling("plain-folder"));
+        show(notARepo);
+
+        assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
+        Label error = robot.lookup("#open-error").queryAs(Label.class);
+        assertThat(error.getText()).contains("not inside a git repository");
+        assertThat(robot.lookup("#open-repository").tryQuery()).isPresent();
+
+        vm.open(repo).get(30, TimeUnit.SECONDS);
+        TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+        assertThat(vm.recents()).extracting(r -> r.path().toString()).contains(repo.toRealPath().toString());
+    }
+
+    @Test
+    void switchesBetweenRegisteredRepositories(FxRobot robot) throws Exception {
+        Path other = repo.resolveSibling("other");
+        Files.createDirectories(other);
+        git(other, "init", "-q", "-b", "trunk");
+        Files.writeString(other.resolve("a.txt"), "a\n");
+        git(other, "add", "a.txt");
+        git(other, "commit", "-q", "-m", "Other project");
+
+        show(repo);
+        TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+
+        vm.open(other).get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 1
+                && "trunk".equals(table.getItems().get(0).branch()));
+        assertThat(vm.recents()).hasSize(2);
+
+        vm.select(vm.recents().stream().filter(r -> r.name().equals("project")).findFirst().orElseThrow())
+                .get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+    }
+
+    @Test
+    void theThemeToggleSwitchesToDarkAndBack(FxRobot robot) throws Exception {
+        show(repo);
+        robot.clickOn("#theme-toggle");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(stage.getScene().getRoot().getStyleClass()).contains("dark");
+        robot.clickOn("#theme-toggle");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(stage.getScene().getRoot().getStyleClass()).doesNotContain("dark");
+    }
+
+    @Test
+    void aStoreHeldByAnotherPaddockGivesAClearMessageInsteadOfTheDashboard(FxRobot robot) throws Exception {
+        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home", home.dir().toString(),
+                "serve").redirectErrorStream(true).redirectOutput(home.dir().resolve("other.log").toFile()).start();
+        try {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> Files.exists(home.instanceFile()));
+            show(repo);
+            assertThat(vm.phaseProperty().get()).isEqualTo(ShellViewModel.Phase.FAILED);
+            Label message = robot.lookup("#startup-error").queryAs(Label.class);
+            assertThat(message.getText()).contains("in use by another Paddock").contains("--home");
+        } finally {
+            other.destroy();
+            if (!other.waitFor(10, TimeUnit.SECONDS)) {
+                other.destroyForcibly();
+            }
+        }
+    }
+
+    static void git(Path dir, String... args) throws IOException, InterruptedException, TimeoutException {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException("git " + String.join(" ", args) + " failed: " + out);
+        }
+    }
+}
