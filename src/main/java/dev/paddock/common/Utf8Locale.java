@@ -84,16 +84,19 @@ public final class Utf8Locale {
         if (fileNamesAreUtf8() || os.contains("win") || System.getenv(GUARD) != null) {
             return;
         }
-        String java = ProcessHandle.current().info().command().orElse(null);
-        if (java == null) {
-            return;
-        }
         List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(mainClass.getName());
+        String appLauncher = System.getProperty("jpackage.app-path");
+        if (appLauncher != null) {
+            // An installed package: its launcher adds the JVM options itself, and the bundled runtime
+            // has no bin/java.
+            cmd.add(appLauncher);
+        } else {
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(mainClass.getName());
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         pb.environment().put("LC_ALL", "C.UTF-8");
         pb.environment().put(GUARD, "1");

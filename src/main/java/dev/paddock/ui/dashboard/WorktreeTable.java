@@ -35,7 +35,7 @@ final class WorktreeTable extends TableView<Worktree> {
                 "Every worktree of the repository appears here: the main one and each linked worktree"
                         + " (git worktree add), with its branch, head commit and whether it is dirty."));
 
-        TableColumn<Worktree, Worktree> path = column("Worktree", w -> w, 240);
+        TableColumn<Worktree, Worktree> path = column("Worktree", w -> w, 230);
         path.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -45,17 +45,13 @@ final class WorktreeTable extends TableView<Worktree> {
                     setText(null);
                     return;
                 }
-                Path main = mainWorktree.get();
-                Path p = Path.of(w.path());
-                String shown = w.main() ? p.getFileName() + "  (main)"
-                        : main != null && p.startsWith(main) ? main.relativize(p).toString() : w.path();
-                setText(shown);
+                setText(displayName(mainWorktree.get(), w));
                 setGraphic(Icons.of(w.main() ? MaterialDesignH.HOME_OUTLINE : MaterialDesignS.SOURCE_BRANCH));
                 setTooltip(new Tooltip(w.path()));
             }
         });
 
-        TableColumn<Worktree, Worktree> branch = column("Branch", w -> w, 180);
+        TableColumn<Worktree, Worktree> branch = column("Branch", w -> w, 210);
         branch.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -78,10 +74,10 @@ final class WorktreeTable extends TableView<Worktree> {
         head.setMinWidth(90);
         head.getStyleClass().add("pd-mono-column");
 
-        TableColumn<Worktree, String> subject = column("Last commit", w -> w.subject() == null ? "" : w.subject(), 260);
+        TableColumn<Worktree, String> subject = column("Last commit", w -> w.subject() == null ? "" : w.subject(), 230);
 
-        TableColumn<Worktree, Worktree> state = column("State", w -> w, 230);
-        state.setMinWidth(180);
+        TableColumn<Worktree, Worktree> state = column("State", w -> w, 190);
+        state.setMinWidth(170);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -107,9 +103,29 @@ final class WorktreeTable extends TableView<Worktree> {
             }
         });
 
-        TableColumn<Worktree, String> sandbox = column("Sandbox", w -> w.sandboxId() == null ? "" : w.sandboxId(), 150);
+        TableColumn<Worktree, String> sandbox = column("Sandbox", w -> w.sandboxId() == null ? "" : w.sandboxId(), 120);
 
         getColumns().setAll(java.util.List.of(path, branch, head, subject, state, sandbox));
+    }
+
+    /**
+     * The name shown for a worktree: the main one by its folder name; Paddock's own layout
+     * {@code .worktrees/<sandbox-id>/<branch>} by the sandbox id; others by their path relative to
+     * the main worktree (or absolute when outside it).
+     */
+    static String displayName(Path main, Worktree w) {
+        Path p = Path.of(w.path());
+        if (w.main()) {
+            return p.getFileName() + "  (main)";
+        }
+        if (main == null || !p.startsWith(main)) {
+            return w.path();
+        }
+        Path rel = main.relativize(p);
+        if (rel.getNameCount() >= 2 && rel.getName(0).toString().equals(".worktrees")) {
+            return rel.getName(1).toString();
+        }
+        return rel.toString();
     }
 
     private static Label dirtyChip(Worktree w) {
