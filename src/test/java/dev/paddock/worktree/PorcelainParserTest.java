@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PorcelainParserTest {
     private static final String HEAD_A = "6845ecc0cbd6d418d5f366968954a2d053a9f3ae";
@@ -172,6 +173,34 @@ class PorcelainParserTest {
     void emptyOutputGivesNoEntries() {
         assertThat(PorcelainParser.parse("", true)).isEmpty();
         assertThat(PorcelainParser.parse("", false)).isEmpty();
+    }
+
+    @Test
+    void lockReasonQuotedByGitInTheNewlineFormIsUnquoted() {
+        // Without -z git quotes an unusual lock reason like core.quotePath does (git-worktree(1)):
+        // this is git 2.39's output for the reason `busy: "agent" ünï<newline>line2`.
+        String out = "worktree /repo\nHEAD " + HEAD_A + "\nbranch refs/heads/main\n\n"
+                + "worktree /wt\nHEAD " + HEAD_A + "\nbranch refs/heads/feature/login\n"
+                + "locked \"busy: \\\"agent\\\" \\303\\274n\\303\\257\\nline2\"\n\n";
+
+        WorktreeInfo w = PorcelainParser.parse(out, false).get(1).info();
+
+        assertThat(w.lockedReason()).isEqualTo("busy: \"agent\" ünï\nline2");
+    }
+
+    @Test
+    void realGitLockReasonReadsTheSameInBothForms(@TempDir Path tmp) {
+        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        Path wt = repo.addWorktree(tmp.resolve("wt"), "agent");
+        String reason = "agent \\o/ said \"wait\"\tü\nsecond line";
+        repo.git("worktree", "lock", "--reason", reason, wt.toString());
+
+        WorktreeInfo viaNewline = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain"), false).get(1).info();
+        WorktreeInfo viaNul = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain", "-z"), true).get(1).info();
+
+        assertThat(viaNul.lockedReason()).isEqualTo(reason);
+        assertThat(viaNewline.lockedReason()).isEqualTo(reason);
+        assertThat(viaNewline).isEqualTo(viaNul);
     }
 
     @Test
