@@ -95,7 +95,10 @@ public final class WorktreeLister implements AutoCloseable {
         }
     }
 
-    /** Counts entries of {@code git status --porcelain=v1 -z}: renames and copies carry an extra path. */
+    /**
+     * Counts entries of {@code git status --porcelain=v1 -z}: renames and copies carry an extra path, in
+     * the index column (staged) or in the worktree column (e.g. a rename of an intent-to-add file).
+     */
     static int countStatusEntries(String z) {
         int count = 0;
         String[] tokens = z.split("\0");
@@ -105,12 +108,15 @@ public final class WorktreeLister implements AutoCloseable {
                 continue;
             }
             count++;
-            char x = t.charAt(0);
-            if (x == 'R' || x == 'C') {
+            if (isRenameOrCopy(t.charAt(0)) || isRenameOrCopy(t.charAt(1))) {
                 i++; // the next token is the source path
             }
         }
         return count;
+    }
+
+    private static boolean isRenameOrCopy(char status) {
+        return status == 'R' || status == 'C';
     }
 
     private List<PorcelainParser.Entry> porcelain(Path dir) throws GitException {

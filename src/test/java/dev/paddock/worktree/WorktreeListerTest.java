@@ -176,6 +176,19 @@ class WorktreeListerTest {
     }
 
     @Test
+    void renameDetectedInTheWorkingTreeCountsOnce() throws IOException, GitException {
+        // `git add -N` makes git status report a rename in the worktree column (" R new -> old").
+        Files.move(repo.dir().resolve("src/App.java"), repo.dir().resolve("src/Application.java"));
+        repo.git("add", "-N", "src/Application.java");
+        assertThat(repo.git("status", "--porcelain=v1")).startsWith(" R ");
+
+        WorktreeInfo main = lister.withStatus(at(lister.listQuick(gitRepo), repo.dir()));
+
+        assertThat(main.dirty()).isTrue();
+        assertThat(main.changedFiles()).isEqualTo(1);
+    }
+
+    @Test
     void worktreeWhoseDirectoryWasDeletedIsPrunableWithUnknownDirtyState() throws GitException {
         GitFixture.deleteTree(detached);
 
@@ -260,5 +273,11 @@ class WorktreeListerTest {
         assertThat(WorktreeLister.countStatusEntries("RM new-name.txt\0old-name.txt\0?? x.txt\0")).isEqualTo(2);
         assertThat(WorktreeLister.countStatusEntries("C  copy.txt\0original.txt\0 M other.txt\0")).isEqualTo(2);
         assertThat(WorktreeLister.countStatusEntries("R  b\0a\0")).isEqualTo(1);
+    }
+
+    @Test
+    void countStatusEntriesSkipsTheSourcePathOfWorktreeRenames() {
+        assertThat(WorktreeLister.countStatusEntries(" R renamed-long.txt\0long-name.txt\0")).isEqualTo(1);
+        assertThat(WorktreeLister.countStatusEntries(" R new.txt\0old.txt\0?? untracked.txt\0")).isEqualTo(2);
     }
 }
