@@ -99,6 +99,22 @@ public final class GitFixture {
         return revParse(worktree, "HEAD");
     }
 
+    /**
+     * Adds {@code .worktrees/} to {@code .git/info/exclude}, as the BRIEF has Paddock do for its sandbox
+     * directory; without it, worktrees nested there show as untracked files of the main worktree.
+     */
+    public GitFixture excludeWorktreesDir() {
+        try {
+            Path exclude = dir.resolve(".git/info/exclude");
+            Files.createDirectories(exclude.getParent());
+            Files.writeString(exclude, "/.worktrees/\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@code git worktree add -b branch path} from the main worktree; returns the real path. */
     public Path addWorktree(Path path, String newBranch) {
         git("worktree", "add", "-q", "-b", newBranch, path.toString());
