@@ -45,7 +45,7 @@ public final class WorktreeMonitor implements AutoCloseable {
 
     private volatile WorktreeSnapshot last;
     private List<WorktreeInfo> recorded;   // what the store holds; touched on the monitor thread only
-    private long nextStatusAtNanos;
+    private long nextStatusAtNanos = System.nanoTime(); // a System.nanoTime() value: compare by difference
     private String lastError;
 
     public WorktreeMonitor(GitRepository repo, long repositoryId, WorktreeLister lister, WorktreeSeenStore seen,
@@ -160,7 +160,7 @@ public final class WorktreeMonitor implements AutoCloseable {
         Map<java.nio.file.Path, WorktreeInfo> previous = new HashMap<>();
         last.worktrees().forEach(w -> previous.put(w.path(), w));
         long now = System.nanoTime();
-        boolean due = now >= nextStatusAtNanos;
+        boolean due = now - nextStatusAtNanos >= 0; // nanoTime may be negative and may overflow
         long started = now;
         List<WorktreeInfo> out = new java.util.ArrayList<>(listed.size());
         for (WorktreeInfo w : listed) {
