@@ -15,7 +15,32 @@ import java.util.List;
  * escapes for bytes), and this parser unquotes it. Format: git-worktree(1), "Porcelain Format".
  */
 final class PorcelainParser {
+    /** Whether this git understands {@code worktree list -z} (git 2.36+); null until first asked. */
+    private static volatile Boolean nulSupported;
+
     private PorcelainParser() {
+    }
+
+    /**
+     * Runs {@code git worktree list --porcelain}, with {@code -z} when this git has it (paths may then
+     * hold any character), and parses the answer.
+     *
+     * @throws GitException when git cannot list the worktrees of {@code dir}
+     */
+    static List<Entry> list(GitCli git, Path dir) throws GitException {
+        if (!Boolean.FALSE.equals(nulSupported)) {
+            GitCli.Result r = git.run(dir, "worktree", "list", "--porcelain", "-z");
+            if (r.ok()) {
+                nulSupported = true;
+                return parse(r.stdout(), true);
+            }
+            if (nulSupported == null && r.stderr().contains("unknown switch")) {
+                nulSupported = false; // git older than 2.36
+            } else {
+                throw new GitException("Cannot list the worktrees of " + dir + ": " + r.errorLine());
+            }
+        }
+        return parse(git.runOk(dir, "worktree", "list", "--porcelain"), false);
     }
 
     /** A parsed record before Paddock adds subject and dirty state. Bare entries are marked. */

@@ -50,8 +50,7 @@ public final class RepositoryLocator {
                     + " my-checkout`) and open the clone.");
         }
         // The main worktree is the first record of `git worktree list`, whatever core.worktree says.
-        String listing = git.runOk(p, "worktree", "list", "--porcelain");
-        List<PorcelainParser.Entry> entries = PorcelainParser.parse(listing, false);
+        List<PorcelainParser.Entry> entries = PorcelainParser.list(git, p);
         if (entries.isEmpty() || entries.get(0).bare()) {
             throw new GitException(p + " belongs to a bare repository (" + commonDir + "). Paddock needs a"
                     + " repository with a main working tree: clone it and open the clone.");

@@ -38,7 +38,6 @@ public final class WorktreeLister implements AutoCloseable {
                     return size() > SUBJECT_CACHE_SIZE;
                 }
             });
-    private volatile Boolean nulSupported;
 
     public WorktreeLister(GitCli git) {
         this.git = git;
@@ -120,19 +119,7 @@ public final class WorktreeLister implements AutoCloseable {
     }
 
     private List<PorcelainParser.Entry> porcelain(Path dir) throws GitException {
-        if (!Boolean.FALSE.equals(nulSupported)) {
-            GitCli.Result r = git.run(dir, "worktree", "list", "--porcelain", "-z");
-            if (r.ok()) {
-                nulSupported = true;
-                return PorcelainParser.parse(r.stdout(), true);
-            }
-            if (nulSupported == null && r.stderr().contains("unknown switch")) {
-                nulSupported = false; // git older than 2.36
-            } else {
-                throw new GitException("Cannot list the worktrees of " + dir + ": " + r.errorLine());
-            }
-        }
-        return PorcelainParser.parse(git.runOk(dir, "worktree", "list", "--porcelain"), false);
+        return PorcelainParser.list(git, dir);
     }
 
     private String subject(GitRepository repo, String head) {

@@ -46,6 +46,7 @@ public final class WorktreeMonitor implements AutoCloseable {
     private volatile WorktreeSnapshot last;
     private List<WorktreeInfo> recorded;   // what the store holds; touched on the monitor thread only
     private long nextStatusAtNanos = System.nanoTime(); // a System.nanoTime() value: compare by difference
+    private volatile boolean statusDueNow = true;
     private String lastError;
 
     public WorktreeMonitor(GitRepository repo, long repositoryId, WorktreeLister lister, WorktreeSeenStore seen,
@@ -94,9 +95,20 @@ public final class WorktreeMonitor implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::safeScan, 0, LIST_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Asks for a scan as soon as possible (e.g. after Paddock itself changed a worktree). */
+    /**
+     * Asks for a scan as soon as possible, with fresh dirty states (e.g. the user pressed refresh, or
+     * Paddock itself changed a worktree).
+     */
     public void poke() {
-        timer.execute(this::safeScan);
+        timer.execute(() -> {
+            refreshDirtyStateNextScan();
+            safeScan();
+        });
+    }
+
+    /** Makes the next scan run {@code git status} in every worktree, whatever the back-off says. */
+    void refreshDirtyStateNextScan() {
+        statusDueNow = true;
     }
 
     private void safeScan() {
@@ -114,9 +126,13 @@ public final class WorktreeMonitor implements AutoCloseable {
     void scan() {
         List<WorktreeInfo> current;
         try {
-            current = lister.listQuick(repo);
+            current = settled(lister.listQuick(repo));
         } catch (GitException e) {
             publishError(e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            // e.g. a path this JVM cannot represent: say so once instead of failing every second
+            publishError("Cannot list the worktrees: " + e);
             return;
         }
         try {
@@ -156,27 +172,45 @@ public final class WorktreeMonitor implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves out worktrees that {@code git worktree add} is still checking out: git lists them as
+     * locked with the reason "initializing" until it is done. They appear on a later scan, once, as added.
+     */
+    private static List<WorktreeInfo> settled(List<WorktreeInfo> listed) {
+        return listed.stream().filter(w -> !INITIALIZING.equals(w.lockedReason())).toList();
+    }
+
+    /** The lock reason git gives a worktree while {@code git worktree add} fills it (builtin/worktree.c). */
+    static final String INITIALIZING = "initializing";
+
     private List<WorktreeInfo> withDirtyState(List<WorktreeInfo> listed) {
         Map<java.nio.file.Path, WorktreeInfo> previous = new HashMap<>();
         last.worktrees().forEach(w -> previous.put(w.path(), w));
-        long now = System.nanoTime();
-        boolean due = now - nextStatusAtNanos >= 0; // nanoTime may be negative and may overflow
-        long started = now;
+        long started = System.nanoTime();
+        boolean due = statusDueNow || started - nextStatusAtNanos >= 0; // nanoTime may be negative and may overflow
+        statusDueNow = false;
         List<WorktreeInfo> out = new java.util.ArrayList<>(listed.size());
         for (WorktreeInfo w : listed) {
             WorktreeInfo before = previous.get(w.path());
             boolean moved = before == null || !Objects.equals(before.head(), w.head())
                     || !Objects.equals(before.branch(), w.branch());
-            if (due || moved) {
-                out.add(lister.withStatus(w));
+            if (w.prunable()) {
+                out.add(w.withDetails(w.subject(), null, 0));
+            } else if (due || moved) {
+                WorktreeInfo checked = lister.withStatus(w);
+                if (checked.dirty() == null && before != null && before.dirty() != null) {
+                    // git status failed this once (a directory briefly gone, a lock): keep what we knew
+                    checked = checked.withDetails(checked.subject(), before.dirty(), before.changedFiles());
+                }
+                out.add(checked);
             } else {
                 out.add(w.withDetails(w.subject(), before.dirty(), before.changedFiles()));
             }
         }
         if (due) {
+            // The next full pass may start ten pass-durations after this one started: at most a tenth of a core.
             long took = System.nanoTime() - started;
-            nextStatusAtNanos = System.nanoTime() + Math.max(0, 10 * took - TimeUnit.MILLISECONDS.toNanos(
-                    LIST_INTERVAL_MS));
+            nextStatusAtNanos = started + 10 * took;
         }
         return out;
     }
@@ -191,7 +225,7 @@ public final class WorktreeMonitor implements AutoCloseable {
         for (WorktreeInfo w : b) {
             WorktreeInfo o = byPath.get(w.path());
             if (o == null || !Objects.equals(o.head(), w.head()) || !Objects.equals(o.branch(), w.branch())
-                    || o.locked() != w.locked() || o.prunable() != w.prunable()
+                    || o.detached() != w.detached() || o.locked() != w.locked() || o.prunable() != w.prunable()
                     || !Objects.equals(o.dirty(), w.dirty())) {
                 return false;
             }

@@ -167,6 +167,23 @@ class WorktreeMonitorTest {
     }
 
     @Test
+    void aWorktreeThatGitIsStillCheckingOutIsLeftOutUntilItIsReady() throws Exception {
+        WorktreeMonitor m = newMonitor();
+        m.scan();
+        newEvents();
+        // `git worktree add` holds this lock while it checks files out (builtin/worktree.c).
+        Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/slow");
+        repo.git("worktree", "lock", "--reason", WorktreeMonitor.INITIALIZING, wt.toString());
+        m.scan();
+        assertThat(newEvents()).isEmpty();
+        assertThat(m.snapshot().worktrees()).extracting(WorktreeInfo::path).containsExactly(repo.dir());
+
+        repo.git("worktree", "unlock", wt.toString());
+        m.scan();
+        assertThat(kinds(newEvents())).containsExactly(EventKinds.WORKTREE_ADDED);
+    }
+
+    @Test
     void commitInAWorktreeIsRecordedAsHeadMoved() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
         WorktreeMonitor m = newMonitor();
