@@ -1,0 +1,247 @@
+package dev.paddock.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.paddock.events.Event;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventKinds;
+import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoStore;
+import dev.paddock.testing.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The H2 file store: real files, real Flyway migrations, real second processes. */
+class DatabaseTest {
+    private static final Instant T0 = Instant.parse("2026-11-30T10:15:30.123456Z");
+    private static final Clock CLOCK = Clock.fixed(T0, ZoneOffset.UTC);
+    private static final List<String> V1_TABLES = List.of("REPOSITORIES", "SANDBOXES", "EVENTS", "APPROVALS",
+            "MERGE_REQUESTS", "CONFLICTS", "CHECKPOINTS", "WORKTREES_SEEN");
+
+    @TempDir
+    Path tmp;
+
+    private Path base() {
+        return tmp.resolve("paddock");
+    }
+
+    @Test
+    void aRegisteredRepositoryAndItsEventsReadBackFromTheFile() throws Exception {
+        try (Database db = Database.open(base())) {
+            RepoStore repos = new RepoStore(db, CLOCK);
+            EventLog events = new EventLog(db, CLOCK);
+
+            RepoStore.Registration reg = repos.register(Path.of("/work/shop"), "main");
+            long id = reg.repo().id();
+            events.append(EventDraft.of(id, null, EventKinds.REPOSITORY_REGISTERED, "Registered /work/shop",
+                    Map.of("path", "/work/shop")));
+            events.append(List.of(
+                    EventDraft.of(id, "fix-auth-20261130-001", EventKinds.WORKTREE_ADDED, "Worktree added: ü ✓", null),
+                    new EventDraft(null, null, "paddock.started", "no repository", null)));
+
+            assertThat(reg.created()).isTrue();
+            assertThat(reg.repo()).isEqualTo(new RepoRecord(id, Path.of("/work/shop"), "shop", "main", "merge",
+                    null, T0, T0));
+            List<Event> recent = events.recent(id, 10);
+            assertThat(recent).extracting(Event::kind)
+                    .containsExactly("paddock.started", EventKinds.WORKTREE_ADDED, EventKinds.REPOSITORY_REGISTERED);
+            Event first = recent.get(2);
+            assertThat(first.at()).isEqualTo(T0);
+            assertThat(first.repositoryId()).isEqualTo(id);
+            assertThat(first.sandboxId()).isNull();
+            assertThat(first.details()).isEqualTo("{\"path\":\"/work/shop\"}");
+            assertThat(recent.get(1).message()).isEqualTo("Worktree added: ü ✓");
+            assertThat(events.ofSandbox("fix-auth-20261130-001")).hasSize(1);
+            assertThat(events.countSince(id, EventKinds.WORKTREE_ADDED, T0)).isEqualTo(1);
+        }
+        assertThat(Files.isRegularFile(tmp.resolve("paddock.mv.db"))).isTrue();
+    }
+
+    @Test
+    void reopeningTheStoreKeepsEveryRecord() throws Exception {
+        long id;
+        try (Database db = Database.open(base())) {
+            id = new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "develop").repo().id();
+            EventLog events = new EventLog(db, CLOCK);
+            for (int i = 0; i < 50; i++) {
+                events.append(EventDraft.of(id, null, "test.tick", "tick " + i, Map.of("i", i)));
+            }
+        }
+        try (Database db = Database.open(base())) {
+            RepoStore repos = new RepoStore(db, CLOCK);
+            assertThat(repos.findByPath(Path.of("/work/shop"))).get()
+                    .extracting(RepoRecord::id, RepoRecord::baseBranch, RepoRecord::createdAt)
+                    .containsExactly(id, "develop", T0);
+            List<Event> events = new EventLog(db, CLOCK).recent(id, 100);
+            assertThat(events).hasSize(50);
+            assertThat(events.get(0).message()).isEqualTo("tick 49");
+            assertThat(events.get(49).details()).isEqualTo("{\"i\":0}");
+        }
+    }
+
+    @Test
+    void registeringAKnownPathAgainKeepsOneRecordAndItsBaseBranch() throws Exception {
+        try (Database db = Database.open(base())) {
+            Instant later = T0.plusSeconds(60);
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+            RepoStore.Registration again = new RepoStore(db, Clock.fixed(later, ZoneOffset.UTC))
+                    .register(Path.of("/work/shop"), "other");
+
+            assertThat(again.created()).isFalse();
+            assertThat(again.repo().baseBranch()).isEqualTo("main");
+            assertThat(again.repo().createdAt()).isEqualTo(T0);
+            assertThat(again.repo().lastOpenedAt()).isEqualTo(later);
+            assertThat(new RepoStore(db, CLOCK).recent()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aNewFileInAMissingDirectoryGetsEveryTableOfTheFirstMigration() throws Exception {
+        Path base = tmp.resolve("not").resolve("there").resolve("paddock");
+        try (Database db = Database.open(base)) {
+            assertThat(db.exists()).isTrue();
+            assertThat(db.file()).isEqualTo(base.resolveSibling("paddock.mv.db"));
+            assertThat(tables(db)).containsAll(V1_TABLES);
+            assertThat(history(db)).containsExactly("1 true");
+        }
+    }
+
+    @Test
+    void reopeningDoesNotApplyTheMigrationAgain() throws Exception {
+        Database.open(base()).close();
+        try (Database db = Database.open(base())) {
+            assertThat(history(db)).containsExactly("1 true");
+            assertThat(tables(db)).containsAll(V1_TABLES);
+        }
+    }
+
+    @Test
+    void aFailedTransactionLeavesNoTrace() throws Exception {
+        try (Database db = Database.open(base())) {
+            EventLog events = new EventLog(db, CLOCK);
+            assertThatThrownBy(() -> db.jdbc().inTransaction(tx -> {
+                events.append(tx, new EventDraft(null, null, "test.one", "first", null));
+                tx.update("INSERT INTO no_such_table VALUES (1)");
+                return null;
+            })).isInstanceOf(StoreException.class).hasMessageContaining("NO_SUCH_TABLE");
+
+            assertThat(db.jdbc().queryOne("SELECT COUNT(*) FROM events", rs -> rs.getLong(1))).contains(0L);
+        }
+    }
+
+    @Test
+    void aStoreHeldByAnotherProcessGivesDatabaseInUseWithAClearMessage() throws Exception {
+        try (ChildJvm holder = ChildJvm.start(tmp.resolve("child"), HoldStore.class, base().toString())) {
+            holder.awaitStdout("OPEN", Duration.ofSeconds(20));
+
+            assertThatThrownBy(() -> Database.open(base()))
+                    .isInstanceOf(DatabaseInUseException.class)
+                    .hasMessage("The Paddock store " + base() + ".mv.db is in use by another Paddock (a panel or"
+                            + " `paddock serve`). Use that one, or start with --home DIR for a separate store.");
+        }
+    }
+
+    @Test
+    void theStoreOpensOnceTheOtherProcessHasClosedIt() throws Exception {
+        try (ChildJvm holder = ChildJvm.start(tmp.resolve("child"), HoldStore.class, base().toString())) {
+            holder.awaitStdout("OPEN", Duration.ofSeconds(20));
+            holder.closeStdin();
+            assertThat(holder.waitFor(Duration.ofSeconds(10))).as(holder.report()).isZero();
+            assertThat(holder.stdout()).contains("CLOSED");
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(history(db)).containsExactly("1 true");
+        }
+    }
+
+    @Test
+    void aProcessKilledWhileHoldingTheStoreDoesNotLockItForever() throws Exception {
+        try (ChildJvm holder = ChildJvm.start(tmp.resolve("child"), HoldStore.class, base().toString())) {
+            holder.awaitStdout("OPEN", Duration.ofSeconds(20));
+            holder.process().destroyForcibly().waitFor();
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(tables(db)).containsAll(V1_TABLES);
+        }
+    }
+
+    @Test
+    void aFileOfGarbageGivesAReadableStoreException() throws Exception {
+        byte[] garbage = new byte[64 * 1024];
+        new Random(42).nextBytes(garbage);
+        Files.write(tmp.resolve("paddock.mv.db"), garbage);
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .isNotInstanceOf(DatabaseInUseException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("Cannot open the Paddock store " + base() + ".mv.db: ")
+                        .doesNotContain("\n")
+                        .doesNotContain("\tat "));
+    }
+
+    @Test
+    void aTextFileInPlaceOfTheStoreGivesAReadableStoreException() throws Exception {
+        Files.writeString(tmp.resolve("paddock.mv.db"), "this is not a database\n".repeat(200));
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("Cannot open the Paddock store " + base() + ".mv.db: ")
+                        .doesNotContain("\n"));
+    }
+
+    @Test
+    void anH2FileOfAnotherProgramIsRefusedWithoutTouchingIt() throws Exception {
+        try (var c = java.sql.DriverManager.getConnection("jdbc:h2:file:" + base(), "paddock", "")) {
+            c.createStatement().execute("CREATE TABLE invoices (id INT PRIMARY KEY, total DECIMAL(10,2))");
+            c.createStatement().execute("INSERT INTO invoices VALUES (1, 9.99)");
+        }
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
+                        .doesNotContain("\n"));
+        try (var c = java.sql.DriverManager.getConnection("jdbc:h2:file:" + base(), "paddock", "");
+             var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM information_schema.tables"
+                     + " WHERE table_schema = 'PUBLIC'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("tables in the foreign file").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPathWithASemicolonIsRefusedBeforeH2SeesIt() throws IOException {
+        Path odd = Files.createDirectories(tmp.resolve("a;b"));
+
+        assertThatThrownBy(() -> Database.open(odd.resolve("paddock")))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("contains ';'")
+                .isNotInstanceOf(DatabaseInUseException.class);
+        assertThat(odd).isEmptyDirectory();
+    }
+
+    private static List<String> tables(Database db) throws StoreException {
+        return db.jdbc().query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'PUBLIC'",
+                rs -> rs.getString(1));
+    }
+
+    private static List<String> history(Database db) throws StoreException {
+        return db.jdbc().query("SELECT \"version\", \"success\" FROM \"flyway_schema_history\""
+                + " WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"",
+                rs -> rs.getString(1) + " " + rs.getBoolean(2));
+    }
+}
