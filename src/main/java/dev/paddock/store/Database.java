@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.h2.api.ErrorCode;
@@ -25,6 +26,7 @@ public final class Database implements AutoCloseable {
     private final Path file;
     private final JdbcConnectionPool pool;
     private final Jdbc jdbc;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Database(Path file, JdbcConnectionPool pool) {
         this.file = file;
@@ -137,9 +139,15 @@ public final class Database implements AutoCloseable {
         return jdbc;
     }
 
-    /** Closes the pool and the database; H2 writes its last changes and releases the file lock. */
+    /**
+     * Closes the pool and the database; H2 writes its last changes and releases the file lock. Safe to
+     * call more than once (later calls do nothing).
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try (Connection c = pool.getConnection()) {
             c.createStatement().execute("SHUTDOWN");
         } catch (SQLException e) {

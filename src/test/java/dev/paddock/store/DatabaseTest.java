@@ -234,6 +234,16 @@ class DatabaseTest {
         assertThat(odd).isEmptyDirectory();
     }
 
+    @Test
+    void closingTheStoreTwiceIsHarmless() throws Exception {
+        Database db = Database.open(base());
+        db.close();
+        db.close();
+        try (Database again = Database.open(base())) {
+            assertThat(again.exists()).isTrue();
+        }
+    }
+
     private static List<String> tables(Database db) throws StoreException {
         return db.jdbc().query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'PUBLIC'",
                 rs -> rs.getString(1));
