@@ -1,0 +1,122 @@
+package dev.paddock.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.paddock.common.PaddockException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where Paddock keeps its state: --home, then PADDOCK_HOME, then ~/.paddock. */
+class PaddockHomeTest {
+    @TempDir
+    Path tmp;
+
+    private String savedUserHome;
+
+    @BeforeEach
+    void pointUserHomeAtTheTempDir() throws IOException {
+        savedUserHome = System.getProperty("user.home");
+        System.setProperty("user.home", Files.createDirectories(tmp.resolve("user")).toString());
+    }
+
+    @AfterEach
+    void restoreUserHome() {
+        System.setProperty("user.home", savedUserHome);
+    }
+
+    @Test
+    void theHomeOptionWinsOverTheEnvironmentVariable() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(tmp.resolve("explicit"), Map.of(PaddockHome.ENV, tmp.resolve("env")
+                .toString()));
+
+        assertThat(home.dir()).isEqualTo(tmp.resolve("explicit"));
+        assertThat(tmp.resolve("env")).doesNotExist();
+    }
+
+    @Test
+    void theEnvironmentVariableWinsOverTheUserHome() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(null, Map.of(PaddockHome.ENV, tmp.resolve("env").toString()));
+
+        assertThat(home.dir()).isEqualTo(tmp.resolve("env"));
+        assertThat(tmp.resolve("user").resolve(".paddock")).doesNotExist();
+    }
+
+    @Test
+    void withNeitherItIsDotPaddockInTheUserHome() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(null, Map.of());
+
+        assertThat(home.dir()).isEqualTo(tmp.resolve("user").resolve(".paddock"));
+        assertThat(home.dir()).isDirectory();
+    }
+
+    @Test
+    void aBlankEnvironmentVariableCountsAsUnset() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(null, Map.of(PaddockHome.ENV, "  "));
+
+        assertThat(home.dir()).isEqualTo(tmp.resolve("user").resolve(".paddock"));
+    }
+
+    @Test
+    void aMissingHomeIsCreatedWithItsLogDirectoryAndNamesItsFiles() throws PaddockException {
+        Path dir = tmp.resolve("deep").resolve("er").resolve("home");
+
+        PaddockHome home = PaddockHome.resolve(dir, Map.of());
+
+        assertThat(home.dir()).isDirectory();
+        assertThat(home.logDir()).isEqualTo(dir.resolve("logs")).isDirectory();
+        assertThat(home.databaseBase()).isEqualTo(dir.resolve("paddock"));
+        assertThat(home.tokenFile()).isEqualTo(dir.resolve("api-token"));
+        assertThat(home.instanceFile()).isEqualTo(dir.resolve("instance.json"));
+        assertThat(home.toString()).isEqualTo(dir.toString());
+        assertThat(dir).isDirectoryNotContaining(p -> p.getFileName().toString().startsWith(".write-check"));
+    }
+
+    @Test
+    void theHomeIsAbsoluteAndNormalised() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(tmp.resolve("a").resolve("..").resolve("b").resolve("."), Map.of());
+
+        assertThat(home.dir()).isEqualTo(tmp.resolve("b"));
+        assertThat(home.dir().isAbsolute()).isTrue();
+    }
+
+    @Test
+    void aHomeThatCannotBeCreatedIsRefusedNamingTheDirectoryAndHowToChooseAnother() throws IOException {
+        // A directory under a regular file cannot be created, not even by root (chmod would not stop root).
+        Path file = Files.writeString(tmp.resolve("plain-file"), "not a directory");
+        Path dir = file.resolve("sub");
+
+        assertThatThrownBy(() -> PaddockHome.resolve(dir, Map.of()))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageStartingWith("Paddock home " + dir + " is not writable")
+                .hasMessageContaining("--home DIR")
+                .hasMessageContaining(PaddockHome.ENV);
+    }
+
+    @Test
+    void anUnusableHomeFromTheEnvironmentIsRefusedToo() throws IOException {
+        Path file = Files.writeString(tmp.resolve("plain-file"), "not a directory");
+
+        assertThatThrownBy(() -> PaddockHome.resolve(null, Map.of(PaddockHome.ENV, file.resolve("sub").toString())))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageContaining(file.resolve("sub").toString())
+                .hasMessageContaining("--home DIR");
+    }
+
+    @Test
+    void aHomeThatIsARegularFileIsRefused() throws IOException {
+        Path file = Files.writeString(tmp.resolve("plain-file"), "not a directory");
+
+        assertThatThrownBy(() -> PaddockHome.resolve(file, Map.of()))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageStartingWith("Paddock home " + file + " is not writable")
+                .hasMessageContaining("--home DIR");
+        assertThat(file).hasContent("not a directory");
+    }
+}
