@@ -88,30 +88,38 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange ex) throws IOException {
+        // The 500 answer is sent inside the try-with-resources: its catch clause would run after the
+        // exchange is closed, and the client would get a dropped connection instead of JSON.
         try (ex) {
-            String auth = ex.getRequestHeaders().getFirst("Authorization");
-            String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
-            if (!token.matches(presented)) {
-                send(ex, 401, error(presented == null ? "missing bearer token" : "invalid token"));
-                return;
+            try {
+                route(ex);
+            } catch (RuntimeException e) {
+                LOG.warn("API request {} failed", ex.getRequestURI(), e);
+                send(ex, 500, error("internal error: " + e));
             }
-            String path = ex.getRequestURI().getPath();
-            String method = ex.getRequestMethod();
-            if (path.equals("/v1/health") && method.equals("GET")) {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("ok", true);
-                body.put("mode", mode);
-                body.put("pid", ProcessHandle.current().pid());
-                body.put("time", Instant.now().toString());
-                send(ex, 200, body);
-            } else if (path.equals("/v1/status") && method.equals("GET")) {
-                status(ex);
-            } else {
-                send(ex, 404, error("no route " + method + " " + path));
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("API request {} failed", ex.getRequestURI(), e);
-            send(ex, 500, error("internal error: " + e));
+        }
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
+        if (!token.matches(presented)) {
+            send(ex, 401, error(presented == null ? "missing bearer token" : "invalid token"));
+            return;
+        }
+        String path = ex.getRequestURI().getPath();
+        String method = ex.getRequestMethod();
+        if (path.equals("/v1/health") && method.equals("GET")) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("ok", true);
+            body.put("mode", mode);
+            body.put("pid", ProcessHandle.current().pid());
+            body.put("time", Instant.now().toString());
+            send(ex, 200, body);
+        } else if (path.equals("/v1/status") && method.equals("GET")) {
+            status(ex);
+        } else {
+            send(ex, 404, error("no route " + method + " " + path));
         }
     }
 

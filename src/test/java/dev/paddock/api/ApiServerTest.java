@@ -240,6 +240,25 @@ class ApiServerTest {
         assertThat(json(r).get("error").asText()).contains("POST");
     }
 
+    @Test
+    void anUnexpectedFailureBehindTheApiIs500WithAJsonError() throws Exception {
+        // A store closed under the server makes the status call fail with an unchecked exception.
+        PaddockHome home = PaddockHome.resolve(tmp.resolve("broken-home"), Map.of());
+        try (Wiring broken = Wiring.open(home)) {
+            ApiServer server = ApiServer.start(token, r -> broken.workspace().statusOf(r), "serve");
+            try {
+                broken.database().close();
+
+                HttpResponse<String> r = get(server, "/v1/status?repo=" + q(repo.dir()), "Bearer " + token.value());
+
+                assertThat(r.statusCode()).isEqualTo(500);
+                assertThat(json(r).get("error").asText()).startsWith("internal error: ");
+            } finally {
+                server.close();
+            }
+        }
+    }
+
     private static List<String> paths(JsonNode status) {
         List<String> out = new ArrayList<>();
         status.get("worktrees").forEach(w -> out.add(w.get("path").asText()));
