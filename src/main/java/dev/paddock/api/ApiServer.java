@@ -76,7 +76,9 @@ public final class ApiServer implements AutoCloseable {
         });
         server.setExecutor(executor);
         ApiServer api = new ApiServer(server, executor, token, backend, mode);
-        server.createContext("/v1/", api::handle);
+        // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
+        // JDK's own 404 for a path without a context is HTML and asks for no token).
+        server.createContext("/", api::handle);
         server.start();
         LOG.info("API listening on {}", server.getAddress());
         return api;

@@ -241,6 +241,17 @@ class ApiServerTest {
     }
 
     @Test
+    void aPathOutsideTheApiNeedsTheTokenTooAndAnswersJson() throws Exception {
+        HttpResponse<String> anonymous = get("/", null);
+        HttpResponse<String> withToken = authorized("/v2/status");
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(json(anonymous).get("error").asText()).isEqualTo("missing bearer token");
+        assertThat(withToken.statusCode()).isEqualTo(404);
+        assertThat(json(withToken).get("error").asText()).isEqualTo("no route GET /v2/status");
+    }
+
+    @Test
     void anUnexpectedFailureBehindTheApiIs500WithAJsonError() throws Exception {
         // A store closed under the server makes the status call fail with an unchecked exception.
         PaddockHome home = PaddockHome.resolve(tmp.resolve("broken-home"), Map.of());
