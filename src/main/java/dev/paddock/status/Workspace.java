@@ -86,10 +86,16 @@ public final class Workspace implements AutoCloseable {
         if (w == null) {
             throw new PaddockException("Repository " + repositoryId + " is not open in this Paddock.");
         }
-        WorktreeSnapshot snap = w.monitor().snapshot();
+        WorktreeMonitor monitor = w.monitor();
         RepoRecord record = repoStore.find(repositoryId).orElse(w.record());
         EnvironmentMonitor.Snapshot env = environment.snapshot();
-        return status.build(record, w.monitor().repository(), snap.worktrees(), snap.error(), env.docker(),
+        if (!monitor.hasSnapshot()) {
+            // Just opened, first scan still running: list now rather than answer "no worktrees".
+            return status.build(record, monitor.repository(), lister.list(monitor.repository()), null,
+                    env.docker(), env.bubblewrap());
+        }
+        WorktreeSnapshot snap = monitor.snapshot();
+        return status.build(record, monitor.repository(), snap.worktrees(), snap.error(), env.docker(),
                 env.bubblewrap());
     }
 

@@ -43,6 +43,7 @@ public final class WorktreeMonitor implements AutoCloseable {
     private final List<Consumer<WorktreeSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer;
 
+    private final WorktreeSnapshot placeholder;
     private volatile WorktreeSnapshot last;
     private List<WorktreeInfo> recorded;   // what the store holds; touched on the monitor thread only
     private long nextStatusAtNanos = System.nanoTime(); // a System.nanoTime() value: compare by difference
@@ -62,7 +63,8 @@ public final class WorktreeMonitor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.last = new WorktreeSnapshot(repositoryId, List.of(), clock.instant(), null);
+        this.placeholder = new WorktreeSnapshot(repositoryId, List.of(), clock.instant(), null);
+        this.last = placeholder;
     }
 
     /** The repository watched. */
@@ -88,6 +90,14 @@ public final class WorktreeMonitor implements AutoCloseable {
     /** The latest snapshot (empty until the first scan finished). */
     public WorktreeSnapshot snapshot() {
         return last;
+    }
+
+    /**
+     * Whether {@link #snapshot()} holds a scan's result (a listing or an error). False until the first
+     * scan has finished: the snapshot is then an empty placeholder, not "no worktrees".
+     */
+    public boolean hasSnapshot() {
+        return last != placeholder;
     }
 
     /** Starts scanning: the first scan runs at once, then one every {@link #LIST_INTERVAL_MS}. */
