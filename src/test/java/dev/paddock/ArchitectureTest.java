@@ -1,0 +1,74 @@
+package dev.paddock;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The package rules of CONVENTIONS.md ("Layout: packages by feature"), checked on the compiled main
+ * classes. Packages that do not exist yet (policy, approval, merge, checkpoint) are named so the rules
+ * hold for them as soon as they appear.
+ */
+@AnalyzeClasses(packages = "dev.paddock", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+    private static final String[] FEATURES = {"dev.paddock.sandbox..", "dev.paddock.worktree..",
+        "dev.paddock.container..", "dev.paddock.repo..", "dev.paddock.events..", "dev.paddock.status..",
+        "dev.paddock.store..", "dev.paddock.settings..", "dev.paddock.common..", "dev.paddock.policy..",
+        "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint.."};
+
+    @ArchTest
+    static final ArchRule featurePackagesDoNotDependOnTheUiApiOrCli = noClasses()
+            .that().resideInAnyPackage(FEATURES)
+            .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.ui..", "dev.paddock.api..",
+                    "dev.paddock.cli..")
+            .because("ui, api and cli are thin layers over the same services; a feature that knew one of"
+                    + " them could not be used by the other two (CONVENTIONS.md, JabRef ADR 0062)");
+
+    @ArchTest
+    static final ArchRule featurePackagesDoNotDependOnTheRootWiring = noClasses()
+            .that().resideInAnyPackage(FEATURES)
+            .should().dependOnClassesThat().resideInAPackage("dev.paddock")
+            .because("Paddock, Wiring and Host build and connect the services; a service that reached back"
+                    + " for them would hide its real dependencies and tie every test to the whole graph");
+
+    @ArchTest
+    static final ArchRule onlyTheContainerPackageUsesDockerJava = noClasses()
+            .that().resideOutsideOfPackage("dev.paddock.container..")
+            .should().dependOnClassesThat().resideInAPackage("com.github.dockerjava..")
+            .because("one owner per library: Docker engine details (and docker-java's slow start and SLF4J 1.7"
+                    + " baggage) stay behind the container package, so Paddock works where Docker is absent");
+
+    @ArchTest
+    static final ArchRule onlyWorktreeMergeAndCheckpointUseJGit = noClasses()
+            .that().resideOutsideOfPackages("dev.paddock.worktree..", "dev.paddock.merge..",
+                    "dev.paddock.checkpoint..")
+            .should().dependOnClassesThat().resideInAPackage("org.eclipse.jgit..")
+            .because("one owner per library: git access goes through the packages that know JGit's gaps"
+                    + " (no worktree add/list/remove; it checks out a branch used by another worktree)");
+
+    @ArchTest
+    static final ArchRule onlyTheUiUsesJavaFx = noClasses()
+            .that().resideOutsideOfPackage("dev.paddock.ui..")
+            .should().dependOnClassesThat().resideInAPackage("javafx..")
+            .because("the services, the API and the CLI must run headless (paddock serve, paddock status) and"
+                    + " be testable without an FX toolkit; the UI gets immutable snapshots from them");
+
+    @ArchTest
+    static final ArchRule featurePackagesAreFreeOfCycles = slices()
+            .matching("dev.paddock.(*)..")
+            .should().beFreeOfCycles()
+            .because("features are layered (store below events below worktree below repo below status, ...);"
+                    + " a cycle would make them impossible to build, test or reason about one at a time."
+                    + " The root package (Paddock, Wiring, Host) wires everything and is not in any slice");
+
+    @ArchTest
+    static final ArchRule uiFeaturesAreFreeOfCycles = slices()
+            .matching("dev.paddock.ui.(*)..")
+            .should().beFreeOfCycles()
+            .because("each UI feature (shell, dashboard, ...) builds on ui.common and the theme, not on another"
+                    + " feature that builds on it");
+}
