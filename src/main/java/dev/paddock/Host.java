@@ -41,22 +41,31 @@ public final class Host implements AutoCloseable {
      */
     public static Host start(PaddockHome home, String mode) throws PaddockException {
         Wiring wiring = Wiring.open(home);
+        ApiServer api = null;
         try {
             wiring.environment().start();
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
-            ApiServer api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), mode);
+            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), mode);
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {
-            wiring.close();
+            closeAfterFailedStart(api, wiring);
             throw new PaddockException("Cannot start Paddock's local API: " + e.getMessage(), e);
         } catch (PaddockException | RuntimeException e) {
-            wiring.close();
+            closeAfterFailedStart(api, wiring);
             throw e;
         }
+    }
+
+    /** Stops what a failed start had already started: a server left running would outlive the store. */
+    private static void closeAfterFailedStart(ApiServer api, Wiring wiring) {
+        if (api != null) {
+            api.close();
+        }
+        wiring.close();
     }
 
     private static RepositoryStatus status(Workspace workspace, Path repo) throws PaddockException {

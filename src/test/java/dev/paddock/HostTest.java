@@ -123,4 +123,26 @@ class HostTest {
             assertThat(home.instanceFile()).doesNotExist();
         }
     }
+
+    @Test
+    void whenInstanceJsonCannotBeWrittenStartFailsAndLeavesNoServerRunning() throws Exception {
+        // instance.json is written through instance.json.tmp: a directory in its way makes the write fail.
+        java.nio.file.Files.createDirectories(home.dir().resolve("instance.json.tmp"));
+        long serversBefore = httpDispatchers();
+
+        assertThatThrownBy(() -> Host.start(home, "serve"))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageStartingWith("Cannot start Paddock's local API");
+
+        assertThat(httpDispatchers()).as("HTTP servers still running").isEqualTo(serversBefore);
+        try (Database db = Database.open(home.databaseBase())) {
+            assertThat(db.exists()).as("the store was released").isTrue();
+        }
+    }
+
+    /** Live threads of the JDK's HTTP server (one dispatcher per running server). */
+    private static long httpDispatchers() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("HTTP-Dispatcher")).count();
+    }
 }
