@@ -176,11 +176,28 @@ class StatusCommandTest {
             assertThat(worktreeFacts(s)).isEqualTo(worktreeFacts(alone.json()));
             assertThat(s.get("recentEvents").findValuesAsText("kind")).contains("repository.registered");
 
+            Run second = paddock("--home", home.toString(), "serve");
+            assertThat(second.exit()).as(second.describe()).isEqualTo(1);
+            assertThat(second.err()).contains("is in use by another Paddock");
+
             serve.close();
             assertThat(serve.isAlive()).isFalse();
             assertThat(home.resolve("instance.json")).as("removed by the shutdown hook" + serve.report())
                     .doesNotExist();
         }
+    }
+
+    @Test
+    void anInstanceFileLeftByACrashedServerDoesNotGetInTheWay() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Files.createDirectories(home);
+        new InstanceFile(gone.pid(), 9, "serve", java.time.Instant.now()).write(home.resolve("instance.json"));
+
+        Run run = statusJson(repo.dir());
+
+        assertThat(run.exit()).as(run.describe()).isZero();
+        assertThat(run.json().get("worktrees")).hasSize(3);
     }
 
     @Test
