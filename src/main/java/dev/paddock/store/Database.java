@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.slf4j.Logger;
@@ -92,6 +93,12 @@ public final class Database implements AutoCloseable {
                     .validateMigrationNaming(true)
                     .load()
                     .migrate();
+        } catch (FlywayValidateException e) {
+            // Flyway's first line is only "Validate failed: Migrations have failed validation"; the
+            // next ones say which migration differs (e.g. a store made by an older development build).
+            throw new StoreException("The Paddock store " + path + ".mv.db could not be migrated: "
+                    + firstLines(e.getMessage(), 2) + ". Its schema history does not match this build of Paddock: move it"
+                    + " away, or start with --home DIR for a separate store.", e);
         } catch (FlywayException e) {
             throw new StoreException("The Paddock store " + path + ".mv.db could not be migrated: "
                     + firstLine(e.getMessage()), e);
@@ -105,6 +112,14 @@ public final class Database implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** The first {@code n} non-blank lines of {@code s}, joined with "; ". */
+    private static String firstLines(String s, int n) {
+        if (s == null) {
+            return "unknown error";
+        }
+        return String.join("; ", s.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(n).toList());
     }
 
     private static String firstLine(String s) {

@@ -224,6 +224,22 @@ class DatabaseTest {
     }
 
     @Test
+    void aStoreMigratedByADifferentBuildSaysWhichMigrationDiffersAndWhatToDo() throws Exception {
+        try (Database db = Database.open(base())) {
+            // What a store made before V1__initial_schema.sql was edited looks like to Flyway.
+            db.jdbc().update("UPDATE \"flyway_schema_history\" SET \"checksum\" = 12345 WHERE \"version\" = '1'");
+        }
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
+                        .contains("checksum mismatch for migration version 1")
+                        .contains("--home DIR")
+                        .doesNotContain("\n"));
+    }
+
+    @Test
     void aPathWithASemicolonIsRefusedBeforeH2SeesIt() throws IOException {
         Path odd = Files.createDirectories(tmp.resolve("a;b"));
 
