@@ -33,8 +33,9 @@ import java.util.concurrent.TimeUnit;
  *       prints in {@code git worktree list}, so they compare equal to what Paddock reports.</li>
  *   <li>The repository has its own {@code user.name}/{@code user.email} (also used by code under test
  *       that commits in it), {@code commit.gpgsign=false} and initial branch {@code main}.</li>
- *   <li>Variables that would point git elsewhere ({@code GIT_DIR}, {@code GIT_WORK_TREE}, ...) are
- *       removed; prompts are off; {@code LC_ALL=C} keeps git's messages in English.</li>
+ *   <li>Its git commands ignore the global and system git configuration; variables that would point
+ *       git elsewhere ({@code GIT_DIR}, {@code GIT_WORK_TREE}, ...) are removed; prompts are off;
+ *       {@code LC_ALL=C} keeps git's messages in English.</li>
  *   <li>A failing git command throws {@link GitFailure} with the command, exit code and stderr.</li>
  * </ul>
  */
@@ -230,6 +231,10 @@ public final class TempRepo {
         REDIRECTING_VARS.forEach(env::remove);
         env.put("GIT_TERMINAL_PROMPT", "0");
         env.put("LC_ALL", "C");
+        // Hermetic: the machine's global and system git configuration (hooks, gpg signing, default
+        // branch, autocrlf...) cannot change what a test builds. Paddock's own git calls still read them.
+        env.put("GIT_CONFIG_NOSYSTEM", "1");
+        env.put("GIT_CONFIG_GLOBAL", "/dev/null");
         try {
             Process p = pb.start();
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
