@@ -7,6 +7,7 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.status.Workspace;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -74,7 +75,7 @@ public final class Host implements AutoCloseable {
         }
         Optional<RepoRecord> current = workspace.mostRecentWatched();
         if (current.isEmpty()) {
-            throw new PaddockException("No repository is open in the running Paddock; pass --repo PATH.");
+            throw new UnknownRepositoryException("No repository is open in the running Paddock; pass --repo PATH.");
         }
         return workspace.status(current.get().id());
     }

@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.UnknownRepositoryException;
+import dev.paddock.worktree.GitException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -41,7 +43,8 @@ public final class ApiServer implements AutoCloseable {
          * The status of the repository containing {@code repo}, or of the most recently opened one
          * when {@code repo} is null.
          *
-         * @throws PaddockException when there is no such repository (answered as 404)
+         * @throws PaddockException a {@code GitException} or {@code UnknownRepositoryException} when there is
+         *     no such repository (answered 404); anything else, such as a store failure, is answered 500
          */
         RepositoryStatus status(Path repo) throws PaddockException;
     }
@@ -128,12 +131,19 @@ public final class ApiServer implements AutoCloseable {
     private void status(HttpExchange ex) throws IOException {
         String repo = query(ex, "repo");
         try {
-            RepositoryStatus s = backend.status(repo == null ? null : Path.of(repo));
+            Path path = repo == null ? null : Path.of(repo);
+            if (path != null && !path.isAbsolute()) {
+                send(ex, 400, error("repo must be an absolute path: " + repo));
+                return;
+            }
+            RepositoryStatus s = backend.status(path);
             send(ex, 200, s);
         } catch (InvalidPathException e) {
             send(ex, 400, error("not a valid path: " + repo));
-        } catch (PaddockException e) {
+        } catch (GitException | UnknownRepositoryException e) {
             send(ex, 404, error(e.getMessage()));
+        } catch (PaddockException e) {
+            send(ex, 500, error(e.getMessage()));
         }
     }
 

@@ -58,8 +58,19 @@ public record InstanceFile(long pid, int port, String mode, Instant startedAt) {
         }
     }
 
-    /** Reads the file and keeps it only when its process is alive. */
+    /**
+     * Reads the file and keeps it only when its process is alive and is the one that wrote it: a
+     * crashed Paddock leaves the file behind, and its pid may since belong to another program, which
+     * then started after the file was written.
+     */
     public static Optional<InstanceFile> live(Path file) {
-        return read(file).filter(i -> ProcessHandle.of(i.pid()).map(ProcessHandle::isAlive).orElse(false));
+        return read(file).filter(i -> ProcessHandle.of(i.pid()).filter(ProcessHandle::isAlive)
+                .map(p -> startedBefore(p, i.startedAt())).orElse(false));
+    }
+
+    private static boolean startedBefore(ProcessHandle p, Instant written) {
+        Optional<Instant> start = p.info().startInstant();
+        // Clock tick granularity and rounding: allow a little slack.
+        return written == null || start.isEmpty() || !start.get().isAfter(written.plusSeconds(2));
     }
 }

@@ -44,35 +44,39 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() throws PaddockException {
         PaddockHome home = root.resolveHome();
         Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
-        String body = fetch(home, target);
+        RepositoryStatus status = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(body);
-        } else {
             try {
-                out.print(StatusText.render(Json.mapper().readValue(body, RepositoryStatus.class)));
+                out.println(Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
             } catch (JsonProcessingException e) {
-                throw new PaddockException("Unexpected status answer: " + e.getOriginalMessage(), e);
+                throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
             }
+        } else {
+            out.print(StatusText.render(status));
         }
         out.flush();
         return 0;
     }
 
-    private static String fetch(PaddockHome home, Path target) throws PaddockException {
+    /** From the running Paddock when there is one (it holds the store), else from the store itself. */
+    private static RepositoryStatus fetch(PaddockHome home, Path target) throws PaddockException {
         Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
         if (api.isPresent()) {
-            return api.get().status(target);
+            String body = api.get().status(target);
+            try {
+                return Json.mapper().readValue(body, RepositoryStatus.class);
+            } catch (JsonProcessingException e) {
+                throw new PaddockException("The running Paddock gave an unexpected status answer: "
+                        + e.getOriginalMessage(), e);
+            }
         }
         try (Wiring wiring = Wiring.open(home)) {
             wiring.environment().probeNow();
-            RepositoryStatus s = wiring.workspace().statusOf(target);
-            return Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s);
+            return wiring.workspace().statusOf(target);
         } catch (DatabaseInUseException e) {
             throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
                     + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        } catch (JsonProcessingException e) {
-            throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -64,7 +64,12 @@ public final class Utf8Locale {
         }
         try {
             byte[] bytes = Files.readAllBytes(Path.of("/proc/self/cmdline"));
-            String[] all = new String(bytes, StandardCharsets.UTF_8).split("\0");
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            if (text.endsWith("\0")) {
+                text = text.substring(0, text.length() - 1); // every entry ends with NUL, the last too
+            }
+            String[] all = text.split("\0", -1); // -1: keep empty arguments such as --repo ""
+
             if (all.length < count) {
                 return List.of();
             }

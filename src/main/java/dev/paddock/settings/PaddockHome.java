@@ -4,6 +4,7 @@ import dev.paddock.common.PaddockException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /**
@@ -42,7 +43,9 @@ public final class PaddockHome {
         }
         dir = dir.toAbsolutePath().normalize();
         try {
-            Files.createDirectories(dir);
+            if (!Files.exists(dir)) {
+                createPrivate(dir);
+            }
             Files.createDirectories(dir.resolve("logs"));
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
             Files.delete(probe);
@@ -52,6 +55,26 @@ public final class PaddockHome {
                     + " environment variable.", e);
         }
         return new PaddockHome(dir);
+    }
+
+    /**
+     * Creates the home (and missing parents) with mode 700 where the file system has POSIX
+     * permissions: the store and the logs hold the commands agents ran.
+     */
+    private static void createPrivate(Path dir) throws IOException {
+        if (dir.getParent() != null) {
+            Files.createDirectories(dir.getParent());
+        }
+        try {
+            if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectory(dir);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            // another Paddock created it a moment ago
+        }
     }
 
     private static String describe(Exception e) {

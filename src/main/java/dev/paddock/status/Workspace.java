@@ -84,7 +84,7 @@ public final class Workspace implements AutoCloseable {
     public RepositoryStatus status(long repositoryId) throws PaddockException {
         Watched w = watched.get(repositoryId);
         if (w == null) {
-            throw new PaddockException("Repository " + repositoryId + " is not open in this Paddock.");
+            throw new UnknownRepositoryException("Repository " + repositoryId + " is not open in this Paddock.");
         }
         WorktreeMonitor monitor = w.monitor();
         RepoRecord record = repoStore.find(repositoryId).orElse(w.record());

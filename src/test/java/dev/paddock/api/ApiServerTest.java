@@ -221,6 +221,13 @@ class ApiServerTest {
     }
 
     @Test
+    void aRelativeRepositoryPathIs400BecauseTheServerHasAnotherWorkingDirectory() throws Exception {
+        HttpResponse<String> r = authorized("/v1/status?repo=some/relative/dir");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(json(r).get("error").asText()).contains("absolute path");
+    }
+
+    @Test
     void anUnknownRouteIs404WithAJsonError() throws Exception {
         HttpResponse<String> r = authorized("/v1/nope");
 

@@ -65,6 +65,18 @@ class InstanceFileTest {
     }
 
     @Test
+    void aFileWhosePidNowBelongsToALaterProcessIsNotLive() throws Exception {
+        // The file says it was written long before this process (alive, same pid) started: a crashed
+        // Paddock's pid reused by another program.
+        InstanceFile stale = new InstanceFile(ProcessHandle.current().pid(), 4242, "panel",
+                Instant.parse("2001-01-01T00:00:00Z"));
+        stale.write(file());
+
+        assertThat(InstanceFile.read(file())).isPresent();
+        assertThat(InstanceFile.live(file())).isEmpty();
+    }
+
+    @Test
     void aFileLeftByADeadProcessIsNotLive() throws Exception {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();

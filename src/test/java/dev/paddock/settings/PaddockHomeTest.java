@@ -64,6 +64,13 @@ class PaddockHomeTest {
     }
 
     @Test
+    void aHomeCreatedByPaddockIsReadableByItsOwnerOnly() throws Exception {
+        PaddockHome home = PaddockHome.resolve(tmp.resolve("fresh"), Map.of());
+        assertThat(java.nio.file.Files.getPosixFilePermissions(home.dir()))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    }
+
+    @Test
     void aMissingHomeIsCreatedWithItsLogDirectoryAndNamesItsFiles() throws PaddockException {
         Path dir = tmp.resolve("deep").resolve("er").resolve("home");
 
