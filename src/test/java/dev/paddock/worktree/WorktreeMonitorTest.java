@@ -9,6 +9,7 @@ import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,7 +35,7 @@ class WorktreeMonitorTest {
     @TempDir
     Path tmp;
 
-    private GitFixture repo;
+    private TempRepo repo;
     private Database db;
     private EventLog events;
     private WorktreeSeenStore seen;
@@ -46,7 +47,7 @@ class WorktreeMonitorTest {
 
     @BeforeEach
     void openRepositoryAndStore() throws Exception {
-        repo = GitFixture.withInitialCommit(tmp.resolve("repo")).excludeWorktreesDir();
+        repo = TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir();
         db = Database.open(tmp.resolve("store").resolve("paddock"));
         events = new EventLog(db, CLOCK);
         seen = new WorktreeSeenStore(db, CLOCK);
@@ -122,7 +123,7 @@ class WorktreeMonitorTest {
         assertThat(written.get(0).repositoryId()).isEqualTo(repoId);
         assertThat(seen.load(repoId)).singleElement().satisfies(w -> {
             assertThat(w.path()).isEqualTo(repo.dir());
-            assertThat(w.head()).isEqualTo(repo.gitLine("rev-parse", "HEAD"));
+            assertThat(w.head()).isEqualTo(repo.head());
             assertThat(w.branch()).isEqualTo("main");
             assertThat(w.detached()).isFalse();
             assertThat(w.dirty()).isFalse();
@@ -190,8 +191,8 @@ class WorktreeMonitorTest {
         m.scan();
         newEvents();
 
-        GitFixture.write(wt, "feature.txt", "work\n");
-        String head = GitFixture.commitAll(wt, "Implement the feature");
+        TempRepo.write(wt, "feature.txt", "work\n");
+        String head = TempRepo.commitAll(wt, "Implement the feature");
         m.scan();
 
         List<Event> written = newEvents();
@@ -208,14 +209,14 @@ class WorktreeMonitorTest {
         m.scan();
         newEvents();
 
-        GitFixture.write(wt, "README.md", "# edited by an agent\n");
+        TempRepo.write(wt, "README.md", "# edited by an agent\n");
         List<Event> dirty = scanUntil(m, EventKinds.WORKTREE_DIRTY);
         assertThat(kinds(dirty)).containsExactly(EventKinds.WORKTREE_DIRTY);
         assertThat(dirty.get(0).message()).isEqualTo(wt + " has uncommitted changes (1 path)");
         assertThat(stored(wt).dirty()).isTrue();
         assertThat(m.snapshot().worktrees().get(1).changedFiles()).isEqualTo(1);
 
-        GitFixture.commitAll(wt, "Edit readme");
+        TempRepo.commitAll(wt, "Edit readme");
         m.scan(); // head moved: its dirty state is checked again at once, whatever the back-off
 
         assertThat(kinds(newEvents())).containsExactly(EventKinds.WORKTREE_HEAD_MOVED, EventKinds.WORKTREE_CLEAN);
@@ -265,10 +266,10 @@ class WorktreeMonitorTest {
         m.scan();
         newEvents();
 
-        GitFixture.run(wt, "switch", "-q", "-c", "agent/two");
+        TempRepo.git(wt, "switch", "-q", "-c", "agent/two");
         m.scan();
         List<Event> switched = newEvents();
-        GitFixture.run(wt, "switch", "-q", "--detach");
+        TempRepo.git(wt, "switch", "-q", "--detach");
         m.scan();
         List<Event> detached = newEvents();
 
@@ -286,7 +287,7 @@ class WorktreeMonitorTest {
         m.scan();
         newEvents();
 
-        GitFixture.deleteTree(wt);
+        TempRepo.deleteTree(wt);
         assertThatCode(m::scan).doesNotThrowAnyException();
         List<Event> prunable = newEvents();
         repo.git("worktree", "prune");
@@ -326,13 +327,13 @@ class WorktreeMonitorTest {
 
     @Test
     void newMonitorOnAnUnchangedRepositoryRecordsNothing() throws Exception {
-        Path det = repo.addDetachedWorktree(tmp.resolve("detached"), "HEAD");
+        Path det = repo.addDetachedWorktree(tmp.resolve("detached"));
         Path locked = repo.addWorktree(tmp.resolve("locked"), "agent/locked");
         repo.git("worktree", "lock", "--reason", "keep", locked.toString());
         Path dirty = repo.addWorktree(tmp.resolve("dirty"), "agent/dirty");
-        GitFixture.write(dirty, "wip.txt", "wip\n");
+        TempRepo.write(dirty, "wip.txt", "wip\n");
         Path gone = repo.addWorktree(tmp.resolve("gone"), "agent/gone");
-        GitFixture.deleteTree(gone);
+        TempRepo.deleteTree(gone);
         WorktreeMonitor first = newMonitor();
         first.scan();
         newEvents();
@@ -378,7 +379,7 @@ class WorktreeMonitorTest {
         newEvents();
         List<WorktreeInfo> lastGood = m.snapshot().worktrees();
 
-        GitFixture.deleteTree(repo.dir());
+        TempRepo.deleteTree(repo.dir());
         assertThatCode(m::scan).doesNotThrowAnyException();
         assertThatCode(m::scan).doesNotThrowAnyException();
 
