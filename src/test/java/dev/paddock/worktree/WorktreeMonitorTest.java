@@ -73,6 +73,14 @@ class WorktreeMonitorTest {
         return m;
     }
 
+    /** A new monitor that has made its first scan; the events of that scan are already read. */
+    private WorktreeMonitor scannedMonitor() throws Exception {
+        WorktreeMonitor m = newMonitor();
+        m.scan();
+        newEvents();
+        return m;
+    }
+
     /** Events written since the last call, oldest first. */
     private List<Event> newEvents() throws Exception {
         List<Event> fresh = new ArrayList<>(events.recent(repoId, 1000).stream()
@@ -139,9 +147,7 @@ class WorktreeMonitorTest {
 
     @Test
     void scanWithoutChangesRecordsNothing() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         m.scan();
         m.scan();
@@ -151,9 +157,7 @@ class WorktreeMonitorTest {
 
     @Test
     void worktreeAddedFromATerminalIsRecordedOnTheNextScan() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         Path wt = repo.addWorktree(repo.dir().resolve(".worktrees/fix-auth-001/feature/login"), "feature/login");
         m.scan();
@@ -169,9 +173,7 @@ class WorktreeMonitorTest {
 
     @Test
     void aWorktreeThatGitIsStillCheckingOutIsLeftOutUntilItIsReady() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
         // `git worktree add` holds this lock while it checks files out (builtin/worktree.c).
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/slow");
         repo.git("worktree", "lock", "--reason", WorktreeMonitor.INITIALIZING, wt.toString());
@@ -187,9 +189,7 @@ class WorktreeMonitorTest {
     @Test
     void commitInAWorktreeIsRecordedAsHeadMoved() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         TempRepo.write(wt, "feature.txt", "work\n");
         String head = TempRepo.commitAll(wt, "Implement the feature");
@@ -205,9 +205,7 @@ class WorktreeMonitorTest {
     @Test
     void editingAFileIsRecordedAsDirtyAndCommittingAsHeadMovedAndClean() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         TempRepo.write(wt, "README.md", "# edited by an agent\n");
         List<Event> dirty = scanUntil(m, EventKinds.WORKTREE_DIRTY);
@@ -226,9 +224,7 @@ class WorktreeMonitorTest {
     @Test
     void worktreeRemovedFromATerminalIsRecorded() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         repo.git("worktree", "remove", wt.toString());
         m.scan();
@@ -242,9 +238,7 @@ class WorktreeMonitorTest {
     @Test
     void lockAndUnlockAreRecorded() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         repo.git("worktree", "lock", "--reason", "agent running", wt.toString());
         m.scan();
@@ -262,9 +256,7 @@ class WorktreeMonitorTest {
     @Test
     void switchingBranchInAWorktreeIsRecordedAsBranchChanged() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         TempRepo.git(wt, "switch", "-q", "-c", "agent/two");
         m.scan();
@@ -283,9 +275,7 @@ class WorktreeMonitorTest {
     @Test
     void deletedWorktreeDirectoryIsRecordedAsPrunableThenPruneAsRemoved() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         TempRepo.deleteTree(wt);
         assertThatCode(m::scan).doesNotThrowAnyException();
@@ -303,10 +293,7 @@ class WorktreeMonitorTest {
     @Test
     void changesMadeWhileNoMonitorRanAreRecordedOnTheNextMonitorsFirstScan() throws Exception {
         Path old = repo.addWorktree(tmp.resolve("old"), "agent/old");
-        WorktreeMonitor first = newMonitor();
-        first.scan();
-        newEvents();
-        first.close();
+        scannedMonitor().close();
 
         Path added = repo.addWorktree(tmp.resolve("new"), "agent/new");
         repo.write("CHANGELOG.md", "- more\n");
@@ -334,10 +321,7 @@ class WorktreeMonitorTest {
         TempRepo.write(dirty, "wip.txt", "wip\n");
         Path gone = repo.addWorktree(tmp.resolve("gone"), "agent/gone");
         TempRepo.deleteTree(gone);
-        WorktreeMonitor first = newMonitor();
-        first.scan();
-        newEvents();
-        first.close();
+        scannedMonitor().close();
 
         WorktreeMonitor second = newMonitor();
         second.scan();
