@@ -1,5 +1,6 @@
 package dev.paddock.bench;
 
+import dev.paddock.testing.TempRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +8,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** Helpers shared by the benchmarks (run with {@code mvn -B -Pbench verify}). */
 final class BenchSupport {
@@ -28,30 +28,20 @@ final class BenchSupport {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** Runs a command and fails when it fails. */
-    static String run(Path dir, String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
-        }
-        return out;
-    }
-
-    /** A repository with one commit and {@code linked} linked worktrees on branches agent/N. */
-    static Path repositoryWithWorktrees(Path dir, int linked) throws IOException, InterruptedException {
-        Path repo = dir.resolve("repo");
-        Files.createDirectories(repo);
-        run(repo, "git", "init", "-q", "-b", "main");
+    /**
+     * A repository (real path) with one commit of 50 files and {@code linked} linked worktrees on
+     * branches agent/N.
+     */
+    static Path repositoryWithWorktrees(Path dir, int linked) {
+        TempRepo repo = TempRepo.initEmpty(dir.resolve("repo"));
         for (int i = 0; i < 50; i++) {
-            Files.writeString(repo.resolve("file" + i + ".txt"), "line " + i + "\n");
+            repo.write("file" + i + ".txt", "line " + i + "\n");
         }
-        run(repo, "git", "add", ".");
-        run(repo, "git", "commit", "-q", "-m", "Initial commit");
+        repo.commitAll("Initial commit");
         for (int i = 1; i <= linked; i++) {
-            run(repo, "git", "worktree", "add", "-q", "-b", "agent/" + i, dir.resolve("wt" + i).toString());
+            repo.addWorktree(dir.resolve("wt" + i), "agent/" + i);
         }
-        return repo;
+        return repo.dir();
     }
 
     /**

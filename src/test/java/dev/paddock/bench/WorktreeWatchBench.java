@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
+import dev.paddock.testing.TempRepo;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,11 +61,11 @@ class WorktreeWatchBench {
             for (int i = 0; i < ROUNDS; i++) {
                 Path wt = temp.resolve("bench-wt-" + i);
                 long t0 = System.nanoTime();
-                BenchSupport.run(repo, "git", "worktree", "add", "-q", "-b", "bench/" + i, wt.toString());
+                TempRepo.git(repo, "worktree", "add", "-q", "-b", "bench/" + i, wt.toString());
                 waitForWorktrees(http, status, token, 21);
                 addLatency.add((System.nanoTime() - t0) / 1_000_000);
                 t0 = System.nanoTime();
-                BenchSupport.run(repo, "git", "worktree", "remove", wt.toString());
+                TempRepo.git(repo, "worktree", "remove", wt.toString());
                 waitForWorktrees(http, status, token, 20);
                 removeLatency.add((System.nanoTime() - t0) / 1_000_000);
             }

@@ -2,10 +2,9 @@ package dev.paddock.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.paddock.testing.TempRepo;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,11 +17,7 @@ class Utf8LocaleTest {
     @Test
     void underTheCLocalePaddockRelaunchesItselfAndKeepsNonAsciiArguments() throws Exception {
         Path repo = temp.resolve("Проекты").resolve("My Répo");
-        Files.createDirectories(repo);
-        git(repo, "init", "-q", "-b", "main");
-        Files.writeString(repo.resolve("a.txt"), "a\n");
-        git(repo, "add", "a.txt");
-        git(repo, "commit", "-q", "-m", "première");
+        TempRepo.initEmpty(repo).commitFile("a.txt", "a\n", "première");
 
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home",
@@ -37,15 +32,5 @@ class Utf8LocaleTest {
 
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("\"path\" : \"" + repo + "\"").contains("première");
-    }
-
-    private static void git(Path dir, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("git failed: " + out);
-        }
     }
 }

@@ -8,11 +8,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real git repository in a test's temporary directory, driven through the git command-line tool
@@ -24,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  * TempRepo repo = TempRepo.init(tmp.resolve("repo"));          // branch main, one commit
  * repo.commitFile("src/App.java", "class App {}", "Add App");
  * Path wt = repo.addWorktree(tmp.resolve("wt-login"), "feature/login");
+ * TempRepo.write(wt, "src/Login.java", "class Login {}");         // any worktree: static write/commitAll
+ * TempRepo.commitAll(wt, "Add Login");
  * repo.lockWorktree(wt, "agent running");
  * }</pre>
  *
@@ -124,11 +129,15 @@ public final class TempRepo {
 
     /** Writes a file (UTF-8) relative to the main worktree, creating parent directories. */
     public TempRepo write(String relativePath, String content) {
-        return write(dir, relativePath, content);
+        write(dir, relativePath, content);
+        return this;
     }
 
-    /** Writes a file (UTF-8) relative to any worktree, creating parent directories. */
-    public TempRepo write(Path worktree, String relativePath, String content) {
+    /**
+     * Writes a file (UTF-8) relative to any directory, such as a linked worktree, creating parent
+     * directories; returns the file.
+     */
+    public static Path write(Path worktree, String relativePath, String content) {
         Path file = worktree.resolve(relativePath);
         try {
             Files.createDirectories(file.getParent());
@@ -136,7 +145,7 @@ public final class TempRepo {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return this;
+        return file;
     }
 
     /** Stages everything in the main worktree and commits; returns the new commit id. */
@@ -145,10 +154,10 @@ public final class TempRepo {
     }
 
     /** Stages everything in {@code worktree} and commits there; returns the new commit id. */
-    public String commitAll(Path worktree, String message) {
+    public static String commitAll(Path worktree, String message) {
         git(worktree, "add", "--all");
         git(worktree, "commit", "--quiet", "--allow-empty", "-m", message);
-        return git(worktree, "rev-parse", "HEAD").strip();
+        return revParse(worktree, "HEAD");
     }
 
     /** Writes one file in the main worktree and commits it; returns the new commit id. */
@@ -159,7 +168,12 @@ public final class TempRepo {
 
     /** The commit id of the main worktree's HEAD. */
     public String head() {
-        return git("rev-parse", "HEAD").strip();
+        return revParse(dir, "HEAD");
+    }
+
+    /** The full commit id {@code rev} resolves to in {@code worktree}. */
+    public static String revParse(Path worktree, String rev) {
+        return git(worktree, "rev-parse", rev).strip();
     }
 
     /** Creates a branch at the current HEAD without checking it out. */
@@ -185,7 +199,12 @@ public final class TempRepo {
 
     /** Adds a linked worktree at {@code path} with a detached HEAD at the current commit; returns its real path. */
     public Path addDetachedWorktree(Path path) {
-        git("worktree", "add", "--quiet", "--detach", path.toString());
+        return addDetachedWorktree(path, "HEAD");
+    }
+
+    /** Adds a linked worktree at {@code path} with a detached HEAD at {@code commit}; returns its real path. */
+    public Path addDetachedWorktree(Path path, String commit) {
+        git("worktree", "add", "--quiet", "--detach", path.toString(), commit);
         return realPath(path);
     }
 
@@ -207,6 +226,36 @@ public final class TempRepo {
             git("worktree", "remove", worktree.toString());
         }
         return this;
+    }
+
+    /**
+     * Adds {@code /.worktrees/} to {@code .git/info/exclude}, so that worktrees nested there (where
+     * Paddock puts its sandboxes) do not show as untracked files of the main worktree.
+     */
+    public TempRepo excludeWorktreesDir() {
+        try {
+            Path exclude = dir.resolve(".git/info/exclude");
+            Files.createDirectories(exclude.getParent());
+            Files.writeString(exclude, "/.worktrees/\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Deletes a directory tree if it exists, e.g. a worktree or the whole repository behind git's back. */
+    public static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Runs {@code git -C dir args...}, requires exit code 0, and returns stdout. */

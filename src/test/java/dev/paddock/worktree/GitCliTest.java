@@ -3,6 +3,7 @@ package dev.paddock.worktree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,13 +20,13 @@ class GitCliTest {
 
     @Test
     void runsInTheGivenDirectoryWithArgumentsPassedVerbatim() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         String message = "it's \"quoted\" $HOME; `no shell` && ünï";
 
         GitCli.Result r = git.run(repo.dir(), "log", "-1", "--format=%H%n" + message);
 
         assertThat(r.ok()).isTrue();
-        assertThat(r.stdout().lines().toList()).containsExactly(repo.gitLine("rev-parse", "HEAD"), message);
+        assertThat(r.stdout().lines().toList()).containsExactly(repo.head(), message);
     }
 
     @Test
@@ -76,7 +77,7 @@ class GitCliTest {
 
     @Test
     void outputLargerThanAPipeBufferIsReadCompletely() throws Exception {
-        GitFixture repo = GitFixture.init(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.initEmpty(tmp.resolve("repo"));
         for (int i = 0; i < 3000; i++) {
             repo.write("files/file-with-a-long-name-" + i + ".txt", "x");
         }

@@ -2,6 +2,7 @@ package dev.paddock.worktree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -190,7 +191,7 @@ class PorcelainParserTest {
 
     @Test
     void realGitLockReasonReadsTheSameInBothForms(@TempDir Path tmp) {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent");
         String reason = "agent \\o/ said \"wait\"\tü\nsecond line";
         repo.git("worktree", "lock", "--reason", reason, wt.toString());

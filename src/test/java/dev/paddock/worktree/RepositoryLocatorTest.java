@@ -9,6 +9,7 @@ import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +25,7 @@ class RepositoryLocatorTest {
 
     @Test
     void everyPlaceInsideTheRepositoryLocatesTheSameMainWorktreeAndCommonDir() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.write("src/main/App.java", "class App {}\n");
         repo.commitAll("Add app");
         Path linked = repo.addWorktree(tmp.resolve("linked"), "feature/login");
@@ -40,7 +41,7 @@ class RepositoryLocatorTest {
 
     @Test
     void relativeAndUnnormalisedPathsAreResolved() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Files.createDirectories(repo.dir().resolve("docs"));
 
         GitRepository found = locator.locate(repo.dir().resolve("docs/../docs/."));
@@ -50,7 +51,7 @@ class RepositoryLocatorTest {
 
     @Test
     void currentBranchIsTheMainWorktreesBranchEvenFromALinkedWorktree() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.git("switch", "-q", "-c", "develop");
         Path linked = repo.addWorktree(tmp.resolve("linked"), "agent/one");
 
@@ -59,7 +60,7 @@ class RepositoryLocatorTest {
 
     @Test
     void detachedMainWorktreeHasNoCurrentBranch() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.git("switch", "-q", "--detach");
 
         assertThat(locator.locate(repo.dir()).currentBranch()).isNull();
@@ -67,7 +68,7 @@ class RepositoryLocatorTest {
 
     @Test
     void unbornRepositoryIsLocated() throws Exception {
-        GitFixture repo = GitFixture.init(tmp.resolve("fresh"));
+        TempRepo repo = TempRepo.initEmpty(tmp.resolve("fresh"));
 
         GitRepository found = locator.locate(repo.dir());
 
@@ -93,7 +94,7 @@ class RepositoryLocatorTest {
     @Test
     void bareRepositoryIsRefusedWithAMessageAboutBare() {
         Path bare = tmp.resolve("project.git");
-        GitFixture.run(tmp, "init", "-q", "--bare", bare.toString());
+        TempRepo.initBare(bare, false);
 
         assertThatThrownBy(() -> locator.locate(bare)).isInstanceOf(GitException.class)
                 .hasMessageContaining("bare")
@@ -104,11 +105,11 @@ class RepositoryLocatorTest {
 
     @Test
     void linkedWorktreeOfABareRepositoryIsRefusedWithAMessageAboutBare() {
-        GitFixture source = GitFixture.withInitialCommit(tmp.resolve("source"));
+        TempRepo source = TempRepo.init(tmp.resolve("source"));
         Path bare = tmp.resolve("project.git");
-        GitFixture.run(tmp, "clone", "-q", "--bare", source.dir().toString(), bare.toString());
+        TempRepo.git(tmp, "clone", "-q", "--bare", source.dir().toString(), bare.toString());
         Path wt = tmp.resolve("checkout");
-        GitFixture.run(bare, "worktree", "add", "-q", wt.toString(), "main");
+        TempRepo.git(bare, "worktree", "add", "-q", wt.toString(), "main");
 
         assertThatThrownBy(() -> locator.locate(wt)).isInstanceOf(GitException.class)
                 .hasMessageContaining("bare repository");
@@ -118,9 +119,9 @@ class RepositoryLocatorTest {
     void repositoryUnderNonAsciiPathWithSpacesIsLocatedAndListed() throws Exception {
         assertThat(System.getProperty("sun.jnu.encoding"))
                 .as("file names must be UTF-8 in the test JVM (run with LC_ALL=C.UTF-8)").isEqualTo("UTF-8");
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("Проекты").resolve("My Répo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("Проекты").resolve("My Répo"));
         Path linked = repo.addWorktree(repo.dir().resolve(".worktrees/fix-ünï 001/agent"), "agent/ünï");
-        GitFixture.write(linked, "Заметки.txt", "x\n");
+        TempRepo.write(linked, "Заметки.txt", "x\n");
 
         GitRepository found = locator.locate(linked);
         try (WorktreeLister lister = new WorktreeLister(git)) {
@@ -148,7 +149,7 @@ class RepositoryLocatorTest {
 
     @Test
     void baseBranchIsTheBranchCheckedOutInTheMainWorktree() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.git("switch", "-q", "-c", "develop");
 
         assertThat(registeredBaseBranch(repo.dir())).isEqualTo("develop");
@@ -156,7 +157,7 @@ class RepositoryLocatorTest {
 
     @Test
     void detachedMainWorktreeTakesMainAsBaseBranch() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.git("branch", "-q", "topic");
         repo.git("switch", "-q", "--detach", "topic");
 
@@ -165,7 +166,7 @@ class RepositoryLocatorTest {
 
     @Test
     void detachedMainWorktreeTakesMasterWhenThereIsNoMain() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.git("branch", "-q", "-m", "main", "master");
         repo.git("branch", "-q", "alpha");
         repo.git("switch", "-q", "--detach", "alpha");
@@ -175,7 +176,7 @@ class RepositoryLocatorTest {
 
     @Test
     void openingFromALinkedWorktreeRegistersTheMainWorktreeOnce() throws Exception {
-        GitFixture repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path linked = repo.addWorktree(tmp.resolve("linked"), "agent/one");
         try (Database db = Database.open(tmp.resolve("store").resolve("paddock"))) {
             EventLog events = new EventLog(db, Clock.systemUTC());

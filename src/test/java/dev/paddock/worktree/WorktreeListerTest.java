@@ -3,6 +3,7 @@ package dev.paddock.worktree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.paddock.testing.TempRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class WorktreeListerTest {
     @TempDir
     Path tmp;
 
-    private GitFixture repo;
+    private TempRepo repo;
     private GitRepository gitRepo;
     private Path detached;
     private Path login;
@@ -28,15 +29,15 @@ class WorktreeListerTest {
 
     @BeforeEach
     void createRepositoryWithTwoLinkedWorktrees() throws GitException {
-        repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
-        firstCommit = repo.gitLine("rev-parse", "HEAD");
+        repo = TempRepo.init(tmp.resolve("repo"));
+        firstCommit = repo.head();
         repo.write("src/App.java", "class App {}\n");
         repo.commitAll("Add the app\n\nA body paragraph that is not part of the subject.");
 
         detached = repo.addDetachedWorktree(tmp.resolve("wt-detached"), firstCommit);
         login = repo.addWorktree(tmp.resolve("wt-login"), "feature/login");
-        GitFixture.write(login, "src/Login.java", "class Login {}\n");
-        GitFixture.commitAll(login, LOGIN_SUBJECT);
+        TempRepo.write(login, "src/Login.java", "class Login {}\n");
+        TempRepo.commitAll(login, LOGIN_SUBJECT);
         repo.git("worktree", "lock", "--reason", "agent fix-auth-001 is running", login.toString());
 
         gitRepo = new RepositoryLocator(new GitCli()).locate(repo.dir());
@@ -62,7 +63,7 @@ class WorktreeListerTest {
         WorktreeInfo main = list.get(0);
         assertThat(main.branch()).isEqualTo("main");
         assertThat(main.detached()).isFalse();
-        assertThat(main.head()).isEqualTo(GitFixture.revParse(repo.dir(), "HEAD"));
+        assertThat(main.head()).isEqualTo(TempRepo.revParse(repo.dir(), "HEAD"));
         assertThat(main.locked()).isFalse();
         assertThat(main.prunable()).isFalse();
 
@@ -70,12 +71,12 @@ class WorktreeListerTest {
         assertThat(det.detached()).isTrue();
         assertThat(det.branch()).isNull();
         assertThat(det.branchLabel()).isEqualTo("(detached HEAD)");
-        assertThat(det.head()).isEqualTo(GitFixture.revParse(detached, "HEAD")).isEqualTo(firstCommit);
+        assertThat(det.head()).isEqualTo(TempRepo.revParse(detached, "HEAD")).isEqualTo(firstCommit);
 
         WorktreeInfo feature = at(list, login);
         assertThat(feature.branch()).isEqualTo("feature/login");
         assertThat(feature.detached()).isFalse();
-        assertThat(feature.head()).isEqualTo(GitFixture.revParse(login, "HEAD"));
+        assertThat(feature.head()).isEqualTo(TempRepo.revParse(login, "HEAD"));
         assertThat(feature.locked()).isTrue();
         assertThat(feature.lockedReason()).isEqualTo("agent fix-auth-001 is running");
     }
@@ -115,8 +116,8 @@ class WorktreeListerTest {
     @Test
     void subjectFollowsANewCommitMadeAfterTheFirstListing() throws GitException {
         lister.listQuick(gitRepo);
-        GitFixture.write(detached, "notes.txt", "n\n");
-        String head = GitFixture.commitAll(detached, "Write notes");
+        TempRepo.write(detached, "notes.txt", "n\n");
+        String head = TempRepo.commitAll(detached, "Write notes");
 
         WorktreeInfo det = at(lister.listQuick(gitRepo), detached);
 
@@ -134,7 +135,7 @@ class WorktreeListerTest {
 
     @Test
     void modifiedTrackedFileMakesOnlyThatWorktreeDirty() throws GitException {
-        GitFixture.write(login, "src/Login.java", "class Login { int changed; }\n");
+        TempRepo.write(login, "src/Login.java", "class Login { int changed; }\n");
 
         List<WorktreeInfo> list = lister.list(gitRepo);
 
@@ -146,8 +147,8 @@ class WorktreeListerTest {
 
     @Test
     void untrackedFileMakesTheWorktreeDirtyAndCounts() throws GitException {
-        GitFixture.write(detached, "README.md", "# changed\n");
-        GitFixture.write(detached, "scratch.txt", "new\n");
+        TempRepo.write(detached, "README.md", "# changed\n");
+        TempRepo.write(detached, "scratch.txt", "new\n");
 
         WorktreeInfo det = lister.withStatus(at(lister.listQuick(gitRepo), detached));
 
@@ -157,7 +158,7 @@ class WorktreeListerTest {
 
     @Test
     void withStatusKeepsEverythingElse() throws GitException {
-        GitFixture.write(login, "scratch.txt", "new\n");
+        TempRepo.write(login, "scratch.txt", "new\n");
         WorktreeInfo quick = at(lister.listQuick(gitRepo), login);
 
         WorktreeInfo full = lister.withStatus(quick);
@@ -190,7 +191,7 @@ class WorktreeListerTest {
 
     @Test
     void worktreeWhoseDirectoryWasDeletedIsPrunableWithUnknownDirtyState() throws GitException {
-        GitFixture.deleteTree(detached);
+        TempRepo.deleteTree(detached);
 
         List<WorktreeInfo> list = lister.list(gitRepo);
 
@@ -206,7 +207,7 @@ class WorktreeListerTest {
     @Test
     void withStatusOfAMissingDirectoryDoesNotThrow() throws GitException {
         WorktreeInfo quick = at(lister.listQuick(gitRepo), login);
-        GitFixture.deleteTree(login);
+        TempRepo.deleteTree(login);
 
         assertThatCode(() -> lister.withStatus(quick)).doesNotThrowAnyException();
         assertThat(lister.withStatus(quick).dirty()).isNull();
@@ -214,7 +215,7 @@ class WorktreeListerTest {
 
     @Test
     void lockedWorktreeWhoseDirectoryWasDeletedIsNotPrunable() throws GitException {
-        GitFixture.deleteTree(login);
+        TempRepo.deleteTree(login);
 
         WorktreeInfo gone = at(lister.list(gitRepo), login);
 
@@ -226,7 +227,7 @@ class WorktreeListerTest {
     @Test
     void worktreePathWithSpacesAndNewlineIsListedExactly() throws GitException {
         Path odd = repo.addWorktree(tmp.resolve("agent sandboxes/odd\nname"), "odd");
-        GitFixture.write(odd, "x.txt", "x\n");
+        TempRepo.write(odd, "x.txt", "x\n");
 
         WorktreeInfo w = at(lister.list(gitRepo), odd);
 
@@ -237,7 +238,7 @@ class WorktreeListerTest {
 
     @Test
     void unbornBranchHasNoHeadNoSubjectAndAKnownDirtyState(@TempDir Path other) throws GitException {
-        GitFixture fresh = GitFixture.init(other.resolve("fresh"));
+        TempRepo fresh = TempRepo.initEmpty(other.resolve("fresh"));
         GitRepository freshRepo = new RepositoryLocator(new GitCli()).locate(fresh.dir());
 
         WorktreeInfo clean = lister.list(freshRepo).get(0);
@@ -254,7 +255,7 @@ class WorktreeListerTest {
 
     @Test
     void listingAVanishedRepositoryThrowsGitException() {
-        GitFixture.deleteTree(repo.dir());
+        TempRepo.deleteTree(repo.dir());
 
         assertThatCode(() -> lister.listQuick(gitRepo)).isInstanceOf(GitException.class)
                 .hasMessageContaining("Cannot list the worktrees");

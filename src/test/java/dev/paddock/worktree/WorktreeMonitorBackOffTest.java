@@ -8,6 +8,7 @@ import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,7 +32,7 @@ class WorktreeMonitorBackOffTest {
     @TempDir
     Path tmp;
 
-    private GitFixture repo;
+    private TempRepo repo;
     private Database db;
     private EventLog events;
     private WorktreeLister slowLister;
@@ -41,7 +42,7 @@ class WorktreeMonitorBackOffTest {
 
     @BeforeEach
     void watchRepositoryWithSlowStatus() throws Exception {
-        repo = GitFixture.withInitialCommit(tmp.resolve("repo"));
+        repo = TempRepo.init(tmp.resolve("repo"));
         Path slowGit = tmp.resolve("slow-status-git");
         Files.writeString(slowGit, "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = status ]; then sleep 0.4; break; fi\n"
                 + "done\nexec git \"$@\"\n");

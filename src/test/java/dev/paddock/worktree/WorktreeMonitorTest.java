@@ -9,6 +9,7 @@ import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,7 +35,7 @@ class WorktreeMonitorTest {
     @TempDir
     Path tmp;
 
-    private GitFixture repo;
+    private TempRepo repo;
     private Database db;
     private EventLog events;
     private WorktreeSeenStore seen;
@@ -46,7 +47,7 @@ class WorktreeMonitorTest {
 
     @BeforeEach
     void openRepositoryAndStore() throws Exception {
-        repo = GitFixture.withInitialCommit(tmp.resolve("repo")).excludeWorktreesDir();
+        repo = TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir();
         db = Database.open(tmp.resolve("store").resolve("paddock"));
         events = new EventLog(db, CLOCK);
         seen = new WorktreeSeenStore(db, CLOCK);
@@ -69,6 +70,14 @@ class WorktreeMonitorTest {
     private WorktreeMonitor newMonitor() {
         WorktreeMonitor m = new WorktreeMonitor(gitRepo, repoId, lister, seen, events, CLOCK);
         monitors.add(m);
+        return m;
+    }
+
+    /** A new monitor that has made its first scan; the events of that scan are already read. */
+    private WorktreeMonitor scannedMonitor() throws Exception {
+        WorktreeMonitor m = newMonitor();
+        m.scan();
+        newEvents();
         return m;
     }
 
@@ -122,7 +131,7 @@ class WorktreeMonitorTest {
         assertThat(written.get(0).repositoryId()).isEqualTo(repoId);
         assertThat(seen.load(repoId)).singleElement().satisfies(w -> {
             assertThat(w.path()).isEqualTo(repo.dir());
-            assertThat(w.head()).isEqualTo(repo.gitLine("rev-parse", "HEAD"));
+            assertThat(w.head()).isEqualTo(repo.head());
             assertThat(w.branch()).isEqualTo("main");
             assertThat(w.detached()).isFalse();
             assertThat(w.dirty()).isFalse();
@@ -138,9 +147,7 @@ class WorktreeMonitorTest {
 
     @Test
     void scanWithoutChangesRecordsNothing() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         m.scan();
         m.scan();
@@ -150,9 +157,7 @@ class WorktreeMonitorTest {
 
     @Test
     void worktreeAddedFromATerminalIsRecordedOnTheNextScan() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         Path wt = repo.addWorktree(repo.dir().resolve(".worktrees/fix-auth-001/feature/login"), "feature/login");
         m.scan();
@@ -168,9 +173,7 @@ class WorktreeMonitorTest {
 
     @Test
     void aWorktreeThatGitIsStillCheckingOutIsLeftOutUntilItIsReady() throws Exception {
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
         // `git worktree add` holds this lock while it checks files out (builtin/worktree.c).
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/slow");
         repo.git("worktree", "lock", "--reason", WorktreeMonitor.INITIALIZING, wt.toString());
@@ -186,12 +189,10 @@ class WorktreeMonitorTest {
     @Test
     void commitInAWorktreeIsRecordedAsHeadMoved() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
-        GitFixture.write(wt, "feature.txt", "work\n");
-        String head = GitFixture.commitAll(wt, "Implement the feature");
+        TempRepo.write(wt, "feature.txt", "work\n");
+        String head = TempRepo.commitAll(wt, "Implement the feature");
         m.scan();
 
         List<Event> written = newEvents();
@@ -204,18 +205,16 @@ class WorktreeMonitorTest {
     @Test
     void editingAFileIsRecordedAsDirtyAndCommittingAsHeadMovedAndClean() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
-        GitFixture.write(wt, "README.md", "# edited by an agent\n");
+        TempRepo.write(wt, "README.md", "# edited by an agent\n");
         List<Event> dirty = scanUntil(m, EventKinds.WORKTREE_DIRTY);
         assertThat(kinds(dirty)).containsExactly(EventKinds.WORKTREE_DIRTY);
         assertThat(dirty.get(0).message()).isEqualTo(wt + " has uncommitted changes (1 path)");
         assertThat(stored(wt).dirty()).isTrue();
         assertThat(m.snapshot().worktrees().get(1).changedFiles()).isEqualTo(1);
 
-        GitFixture.commitAll(wt, "Edit readme");
+        TempRepo.commitAll(wt, "Edit readme");
         m.scan(); // head moved: its dirty state is checked again at once, whatever the back-off
 
         assertThat(kinds(newEvents())).containsExactly(EventKinds.WORKTREE_HEAD_MOVED, EventKinds.WORKTREE_CLEAN);
@@ -225,9 +224,7 @@ class WorktreeMonitorTest {
     @Test
     void worktreeRemovedFromATerminalIsRecorded() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         repo.git("worktree", "remove", wt.toString());
         m.scan();
@@ -241,9 +238,7 @@ class WorktreeMonitorTest {
     @Test
     void lockAndUnlockAreRecorded() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
         repo.git("worktree", "lock", "--reason", "agent running", wt.toString());
         m.scan();
@@ -261,14 +256,12 @@ class WorktreeMonitorTest {
     @Test
     void switchingBranchInAWorktreeIsRecordedAsBranchChanged() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
-        GitFixture.run(wt, "switch", "-q", "-c", "agent/two");
+        TempRepo.git(wt, "switch", "-q", "-c", "agent/two");
         m.scan();
         List<Event> switched = newEvents();
-        GitFixture.run(wt, "switch", "-q", "--detach");
+        TempRepo.git(wt, "switch", "-q", "--detach");
         m.scan();
         List<Event> detached = newEvents();
 
@@ -282,11 +275,9 @@ class WorktreeMonitorTest {
     @Test
     void deletedWorktreeDirectoryIsRecordedAsPrunableThenPruneAsRemoved() throws Exception {
         Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/one");
-        WorktreeMonitor m = newMonitor();
-        m.scan();
-        newEvents();
+        WorktreeMonitor m = scannedMonitor();
 
-        GitFixture.deleteTree(wt);
+        TempRepo.deleteTree(wt);
         assertThatCode(m::scan).doesNotThrowAnyException();
         List<Event> prunable = newEvents();
         repo.git("worktree", "prune");
@@ -302,10 +293,7 @@ class WorktreeMonitorTest {
     @Test
     void changesMadeWhileNoMonitorRanAreRecordedOnTheNextMonitorsFirstScan() throws Exception {
         Path old = repo.addWorktree(tmp.resolve("old"), "agent/old");
-        WorktreeMonitor first = newMonitor();
-        first.scan();
-        newEvents();
-        first.close();
+        scannedMonitor().close();
 
         Path added = repo.addWorktree(tmp.resolve("new"), "agent/new");
         repo.write("CHANGELOG.md", "- more\n");
@@ -326,17 +314,14 @@ class WorktreeMonitorTest {
 
     @Test
     void newMonitorOnAnUnchangedRepositoryRecordsNothing() throws Exception {
-        Path det = repo.addDetachedWorktree(tmp.resolve("detached"), "HEAD");
+        Path det = repo.addDetachedWorktree(tmp.resolve("detached"));
         Path locked = repo.addWorktree(tmp.resolve("locked"), "agent/locked");
         repo.git("worktree", "lock", "--reason", "keep", locked.toString());
         Path dirty = repo.addWorktree(tmp.resolve("dirty"), "agent/dirty");
-        GitFixture.write(dirty, "wip.txt", "wip\n");
+        TempRepo.write(dirty, "wip.txt", "wip\n");
         Path gone = repo.addWorktree(tmp.resolve("gone"), "agent/gone");
-        GitFixture.deleteTree(gone);
-        WorktreeMonitor first = newMonitor();
-        first.scan();
-        newEvents();
-        first.close();
+        TempRepo.deleteTree(gone);
+        scannedMonitor().close();
 
         WorktreeMonitor second = newMonitor();
         second.scan();
@@ -378,7 +363,7 @@ class WorktreeMonitorTest {
         newEvents();
         List<WorktreeInfo> lastGood = m.snapshot().worktrees();
 
-        GitFixture.deleteTree(repo.dir());
+        TempRepo.deleteTree(repo.dir());
         assertThatCode(m::scan).doesNotThrowAnyException();
         assertThatCode(m::scan).doesNotThrowAnyException();
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.testing.TempRepo;
 import dev.paddock.ui.theme.Theme;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +34,9 @@ class MainWindowTest {
 
     private ShellViewModel vm;
     private Stage stage;
+    /** The repository as a user would name it, not resolved to a real path. */
     private Path repo;
+    private TempRepo project;
     private PaddockHome home;
 
     @Start
@@ -46,14 +48,10 @@ class MainWindowTest {
     void makeRepository() throws Exception {
         Path dir = Files.createTempDirectory(temp, "case");
         repo = dir.resolve("project");
-        Files.createDirectories(repo);
-        git(repo, "init", "-q", "-b", "main");
-        Files.writeString(repo.resolve("README.md"), "hello\n");
-        git(repo, "add", "README.md");
-        git(repo, "commit", "-q", "-m", "Initial commit");
-        git(repo, "worktree", "add", "-q", "-b", "feature/login", dir.resolve("wt-login").toString());
-        git(repo, "worktree", "add", "-q", "--detach", dir.resolve("wt-detached").toString());
-        git(repo, "worktree", "lock", "--reason", "agent at work", dir.resolve("wt-detached").toString());
+        project = TempRepo.init(repo); // branch main, one commit "Initial commit"
+        project.addWorktree(dir.resolve("wt-login"), "feature/login");
+        Path detached = project.addDetachedWorktree(dir.resolve("wt-detached"));
+        project.lockWorktree(detached, "agent at work");
         home = PaddockHome.resolve(dir.resolve("home"), Map.of());
     }
 
@@ -120,14 +118,14 @@ class MainWindowTest {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
 
         Path added = repo.resolveSibling("wt-new");
-        git(repo, "worktree", "add", "-q", "-b", "agent/fix-42", added.toString());
+        project.addWorktree(added, "agent/fix-42");
 
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 4);
         assertThat(table.getItems()).extracting(RepositoryStatus.Worktree::branch).contains("agent/fix-42");
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
                 .anyMatch(e -> e.kind().equals("worktree.added") && e.message().contains("agent/fix-42")));
 
-        git(repo, "worktree", "remove", added.toString());
+        project.removeWorktree(added, false);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
                 .anyMatch(e -> e.kind().equals("worktree.removed")));
@@ -152,11 +150,9 @@ class MainWindowTest {
     @Test
     void switchesBetweenRegisteredRepositories(FxRobot robot) throws Exception {
         Path other = repo.resolveSibling("other");
-        Files.createDirectories(other);
-        git(other, "init", "-q", "-b", "trunk");
-        Files.writeString(other.resolve("a.txt"), "a\n");
-        git(other, "add", "a.txt");
-        git(other, "commit", "-q", "-m", "Other project");
+        TempRepo otherRepo = TempRepo.initEmpty(other);
+        otherRepo.commitFile("a.txt", "a\n", "Other project");
+        otherRepo.git("branch", "-m", "main", "trunk");
 
         show(repo);
         TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
@@ -199,16 +195,6 @@ class MainWindowTest {
             if (!other.waitFor(10, TimeUnit.SECONDS)) {
                 other.destroyForcibly();
             }
-        }
-    }
-
-    static void git(Path dir, String... args) throws IOException, InterruptedException, TimeoutException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("git " + String.join(" ", args) + " failed: " + out);
         }
     }
 }
