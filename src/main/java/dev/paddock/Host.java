@@ -11,6 +11,7 @@ import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.status.Workspace;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Host implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Host.class);
+    /** How long the panel waits before probing Docker and bubblewrap (after its first frame). */
+    static final Duration PANEL_PROBE_DELAY = Duration.ofMillis(2500);
 
     private final Wiring wiring;
     private final ApiServer api;
@@ -44,7 +47,7 @@ public final class Host implements AutoCloseable {
         Wiring wiring = Wiring.open(home);
         ApiServer api = null;
         try {
-            wiring.environment().start();
+            wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), mode);
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,

@@ -3,6 +3,7 @@ package dev.paddock.status;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.sandbox.BubblewrapProbe;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -43,10 +44,16 @@ public final class EnvironmentMonitor implements AutoCloseable {
         this.bubblewrap = bubblewrap;
     }
 
-    /** Starts probing at once and then periodically. */
-    public void start() {
-        timer.execute(() -> update(new Snapshot(last.docker(), bubblewrap.probe())));
-        timer.scheduleWithFixedDelay(this::pingDocker, 0, DOCKER_INTERVAL_S, TimeUnit.SECONDS);
+    /**
+     * Starts probing after {@code delay}, then periodically. The panel waits a moment: loading
+     * docker-java and its HTTP client costs about a second of CPU, which the first frame should not
+     * share on a small machine.
+     */
+    public void start(Duration delay) {
+        timer.schedule(() -> update(new Snapshot(last.docker(), bubblewrap.probe())), delay.toMillis(),
+                TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::pingDocker, delay.toMillis(), DOCKER_INTERVAL_S * 1000,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Probes both now, on the calling thread, and returns the result (for one-shot CLI use). */

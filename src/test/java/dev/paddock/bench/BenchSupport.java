@@ -23,6 +23,15 @@ final class BenchSupport {
         return jar;
     }
 
+    /** The launcher {@code mvn package} writes next to the jar (see src/main/dist/paddock). */
+    static Path launcher() {
+        Path launcher = Path.of("target", "paddock").toAbsolutePath();
+        if (!Files.isExecutable(launcher)) {
+            throw new IllegalStateException("target/paddock is missing: run the benchmarks with mvn -Pbench verify");
+        }
+        return launcher;
+    }
+
     /** The java executable of this JVM. */
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -17,9 +17,7 @@ public final class PanelLauncher {
      * @return the process exit code (0)
      */
     public static int run(PaddockHome home, Path repo) {
-        // The store and the API start while JavaFX starts: both take a few hundred ms on a small machine.
-        PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize(),
-                ShellViewModel.startHost(home));
+        PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize());
         Application.launch(PaddockApp.class);
         return 0;
     }

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
-import java.time.Instant;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.collections.ListChangeListener;
@@ -14,9 +12,11 @@ import javafx.scene.Scene;
 
 /**
  * Start-up timing for the benchmark (inactive unless {@code -Dpaddock.bench.startupFile=FILE}):
- * appends one line {@code firstFrameMs=N dashboardMs=M} to FILE, measured from the process start,
+ * appends one line {@code firstFrameAt=T1 dashboardAt=T2} to FILE, wall-clock times in epoch ms,
  * where the first frame is the first pulse after the window is shown and the dashboard is the
- * moment the worktree table first has rows. With {@code -Dpaddock.bench.exit=true} the panel then quits.
+ * moment the worktree table first has rows. The benchmark subtracts the time it started the
+ * process (the kernel's process start time is only known to the second). With
+ * {@code -Dpaddock.bench.exit=true} the panel then quits.
  */
 final class StartupProbe {
     private StartupProbe() {
@@ -27,12 +27,11 @@ final class StartupProbe {
         if (file == null) {
             return;
         }
-        Instant processStart = ProcessHandle.current().info().startInstant().orElse(Instant.now());
         long[] firstFrame = {-1};
         new AnimationTimer() {
             @Override
             public void handle(long now) {
-                firstFrame[0] = Duration.between(processStart, Instant.now()).toMillis();
+                firstFrame[0] = System.currentTimeMillis();
                 stop();
             }
         }.start();
@@ -43,9 +42,9 @@ final class StartupProbe {
                     return;
                 }
                 vm.dashboard().worktrees().removeListener(this);
-                long dashboard = Duration.between(processStart, Instant.now()).toMillis();
+                long dashboard = System.currentTimeMillis();
                 try {
-                    Files.writeString(Path.of(file), "firstFrameMs=" + firstFrame[0] + " dashboardMs=" + dashboard
+                    Files.writeString(Path.of(file), "firstFrameAt=" + firstFrame[0] + " dashboardAt=" + dashboard
                             + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                 } catch (IOException e) {
                     System.err.println("paddock: cannot write " + file + ": " + e.getMessage());
