@@ -31,13 +31,26 @@ public final class DockerEngine implements AutoCloseable {
     private final DockerClient client;
     private final String configError;
 
+    /** Connects to the engine the docker CLI would use. */
     public DockerEngine(Clock clock) {
+        this(clock, null);
+    }
+
+    /**
+     * Connects to the engine at {@code dockerHost} ({@code unix:///var/run/docker.sock},
+     * {@code tcp://host:2376}, ...), or to the docker CLI's default when null.
+     */
+    public DockerEngine(Clock clock, String dockerHost) {
         this.clock = clock;
         DockerClient c = null;
         String ep = null;
         String err = null;
         try {
-            DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+            DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
+            if (dockerHost != null) {
+                builder.withDockerHost(dockerHost);
+            }
+            DefaultDockerClientConfig config = builder.build();
             ep = config.getDockerHost().toString();
             ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
                     .dockerHost(config.getDockerHost())
