@@ -2,7 +2,6 @@ package dev.paddock.cli;
 
 import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
-import java.nio.file.Path;
 
 /** Renders a {@link RepositoryStatus} as plain text for a terminal. */
 final class StatusText {
@@ -23,17 +22,16 @@ final class StatusText {
                 : env.bubblewrap().installed() ? "unusable" : "missing").append("\n\n");
 
         b.append("Worktrees (").append(s.worktrees().size()).append(")\n");
-        Path main = Path.of(r.path());
         int w = 8;
         for (RepositoryStatus.Worktree t : s.worktrees()) {
-            w = Math.max(w, display(main, t).length());
+            w = Math.max(w, display(t).length());
         }
         String fmt = "  %-" + w + "s  %-28s  %-8s  %s%n";
         b.append(String.format(fmt, "PATH", "BRANCH", "HEAD", "STATE"));
         for (RepositoryStatus.Worktree t : s.worktrees()) {
             String branch = t.branch() != null ? t.branch() : t.detached() ? "(detached HEAD)" : "(no branch)";
             String head = t.head() == null ? "" : t.head().substring(0, Math.min(8, t.head().length()));
-            b.append(String.format(fmt, display(main, t), branch, head, state(t)));
+            b.append(String.format(fmt, display(t), branch, head, state(t)));
         }
         if (s.worktreeError() != null) {
             b.append("  ! ").append(s.worktreeError()).append('\n');
@@ -45,12 +43,8 @@ final class StatusText {
         return b.toString();
     }
 
-    private static String display(Path main, RepositoryStatus.Worktree t) {
-        Path p = Path.of(t.path());
-        if (t.main()) {
-            return ". (main)";
-        }
-        return p.startsWith(main) ? main.relativize(p).toString() : p.toString();
+    private static String display(RepositoryStatus.Worktree t) {
+        return t.main() ? t.name() + " (main)" : t.name();
     }
 
     private static String state(RepositoryStatus.Worktree t) {

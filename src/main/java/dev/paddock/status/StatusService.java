@@ -9,6 +9,7 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.StoreException;
 import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.WorktreeChanges;
 import dev.paddock.worktree.WorktreeInfo;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,7 +55,8 @@ public final class StatusService {
             }
         }
         List<RepositoryStatus.Worktree> wts = worktrees.stream().map(w -> new RepositoryStatus.Worktree(
-                w.path().toString(), w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
+                w.path().toString(), w.main() ? name(w.path()) : WorktreeChanges.display(git.mainWorktree(), w.path()),
+                w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
                 w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
                 owners.get(w.path()))).toList();
         List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),

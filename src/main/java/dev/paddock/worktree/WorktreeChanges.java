@@ -71,12 +71,23 @@ public final class WorktreeChanges {
         return events;
     }
 
-    /** A worktree path relative to the main worktree when inside it, else absolute. */
+    /**
+     * The short name of a worktree, as the panel, the CLI and event messages show it: "main worktree";
+     * for Paddock's own layout {@code <main>/.worktrees/<sandbox-id>/<branch>}, the sandbox id; for
+     * other worktrees inside the main one, the relative path; else the absolute path.
+     */
     public static String display(Path mainWorktree, Path path) {
         if (path.equals(mainWorktree)) {
             return "main worktree";
         }
-        return path.startsWith(mainWorktree) ? mainWorktree.relativize(path).toString() : path.toString();
+        if (!path.startsWith(mainWorktree)) {
+            return path.toString();
+        }
+        Path rel = mainWorktree.relativize(path);
+        if (rel.getNameCount() >= 2 && rel.getName(0).toString().equals(".worktrees")) {
+            return rel.getName(1).toString();
+        }
+        return rel.toString();
     }
 
     private static String at(WorktreeInfo w) {

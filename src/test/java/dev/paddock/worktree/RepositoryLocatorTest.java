@@ -133,7 +133,7 @@ class RepositoryLocatorTest {
             assertThat(list).extracting(WorktreeInfo::path).containsExactly(repo.dir(), linked);
             assertThat(list.get(1).branch()).isEqualTo("agent/ünï");
             assertThat(list.get(1).dirty()).isTrue();
-            assertThat(WorktreeChanges.display(found.mainWorktree(), linked)).isEqualTo(".worktrees/fix-ünï 001/agent");
+            assertThat(WorktreeChanges.display(found.mainWorktree(), linked)).isEqualTo("fix-ünï 001");
         }
     }
 

@@ -73,7 +73,7 @@ class WorktreeChangesTest {
         assertThat(e.repositoryId()).isEqualTo(REPO);
         assertThat(e.sandboxId()).isNull();
         assertThat(e.message())
-                .isEqualTo("Worktree added: .worktrees/fix-auth-001/feature/login on feature/login at aaaaaaaa");
+                .isEqualTo("Worktree added: fix-auth-001 on feature/login at aaaaaaaa");
         JsonNode details = Json.mapper().readTree(e.details());
         assertThat(details.get("path").asText()).isEqualTo(AGENT.toString());
         assertThat(details.get("branch").asText()).isEqualTo("feature/login");
@@ -87,7 +87,7 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(main()), List.of(main(), unborn))).singleElement()
                 .extracting(EventDraft::message)
-                .isEqualTo("Worktree added: .worktrees/fix-auth-001/feature/login on feature/login");
+                .isEqualTo("Worktree added: fix-auth-001 on feature/login");
     }
 
     @Test
@@ -104,7 +104,7 @@ class WorktreeChangesTest {
     void missingWorktreeIsRemovedWithTheBranchItWasOn() {
         assertThat(between(List.of(main(), agent()), List.of(main()))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_REMOVED);
-            assertThat(e.message()).isEqualTo("Worktree removed: .worktrees/fix-auth-001/feature/login"
+            assertThat(e.message()).isEqualTo("Worktree removed: fix-auth-001"
                     + " (was on feature/login)");
         });
     }
@@ -115,7 +115,7 @@ class WorktreeChangesTest {
 
         assertThat(events).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_HEAD_MOVED);
-            assertThat(e.message()).isEqualTo("HEAD moved on feature/login in .worktrees/fix-auth-001/feature/login:"
+            assertThat(e.message()).isEqualTo("HEAD moved on feature/login in fix-auth-001:"
                     + " aaaaaaaa → bbbbbbbb \"Add login form\"");
         });
     }
@@ -133,7 +133,7 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(agent()), List.of(switched))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_BRANCH_CHANGED);
-            assertThat(e.message()).isEqualTo("Branch changed in .worktrees/fix-auth-001/feature/login:"
+            assertThat(e.message()).isEqualTo("Branch changed in fix-auth-001:"
                     + " feature/login → feature/signup");
         });
     }
@@ -154,7 +154,7 @@ class WorktreeChangesTest {
     void cleanToDirtyCountsThePaths() {
         assertThat(between(List.of(agent()), List.of(withDirty(agent(), true, 3)))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_DIRTY);
-            assertThat(e.message()).isEqualTo(".worktrees/fix-auth-001/feature/login has uncommitted changes (3 paths)");
+            assertThat(e.message()).isEqualTo("fix-auth-001 has uncommitted changes (3 paths)");
         });
         assertThat(between(List.of(main()), List.of(withDirty(main(), true, 1)))).singleElement()
                 .extracting(EventDraft::message).isEqualTo("main worktree has uncommitted changes (1 path)");
@@ -165,7 +165,7 @@ class WorktreeChangesTest {
         assertThat(between(List.of(withDirty(agent(), true, 2)), List.of(agent()))).singleElement()
                 .satisfies(e -> {
                     assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_CLEAN);
-                    assertThat(e.message()).isEqualTo(".worktrees/fix-auth-001/feature/login is clean");
+                    assertThat(e.message()).isEqualTo("fix-auth-001 is clean");
                 });
     }
 
@@ -189,19 +189,19 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(agent()), List.of(locked))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_LOCKED);
-            assertThat(e.message()).isEqualTo(".worktrees/fix-auth-001/feature/login was locked:"
+            assertThat(e.message()).isEqualTo("fix-auth-001 was locked:"
                     + " agent fix-auth-001 is running");
         });
         assertThat(between(List.of(locked), List.of(agent()))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_UNLOCKED);
-            assertThat(e.message()).isEqualTo(".worktrees/fix-auth-001/feature/login was unlocked");
+            assertThat(e.message()).isEqualTo("fix-auth-001 was unlocked");
         });
     }
 
     @Test
     void lockWithoutReasonHasNoColon() {
         assertThat(between(List.of(agent()), List.of(withLock(agent(), "")))).singleElement()
-                .extracting(EventDraft::message).isEqualTo(".worktrees/fix-auth-001/feature/login was locked");
+                .extracting(EventDraft::message).isEqualTo("fix-auth-001 was locked");
     }
 
     @Test
@@ -215,7 +215,7 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(agent()), List.of(prunable))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_PRUNABLE);
-            assertThat(e.message()).isEqualTo(".worktrees/fix-auth-001/feature/login is prunable:"
+            assertThat(e.message()).isEqualTo("fix-auth-001 is prunable:"
                     + " gitdir file points to non-existent location");
             assertThat(e.details()).doesNotContain("\"dirty\"");
         });

@@ -165,7 +165,7 @@ class WorktreeMonitorTest {
         List<Event> written = newEvents();
         assertThat(kinds(written)).containsExactly(EventKinds.WORKTREE_ADDED);
         assertThat(written.get(0).message()).startsWith(
-                "Worktree added: .worktrees/fix-auth-001/feature/login on feature/login at ");
+                "Worktree added: fix-auth-001 on feature/login at ");
         assertThat(written.get(0).details()).contains("\"branch\":\"feature/login\"");
         assertThat(stored(wt).branch()).isEqualTo("feature/login");
         assertThat(m.snapshot().worktrees()).extracting(WorktreeInfo::path).containsExactly(repo.dir(), wt);

@@ -12,6 +12,8 @@ public final class Icons {
     public static FontIcon of(Ikon ikon, int size) {
         FontIcon icon = new FontIcon(ikon);
         icon.setIconSize(size);
+        // Also as a style class (see paddock.css): the theme's own icon rules would shrink it otherwise.
+        icon.getStyleClass().add("pd-icon-" + size);
         icon.getStyleClass().add("pd-icon");
         return icon;
     }

@@ -1,9 +1,7 @@
 package dev.paddock.ui.dashboard;
 
-import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.common.EmptyState;
-import java.nio.file.Path;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
@@ -45,7 +43,7 @@ public final class DashboardView extends VBox {
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
         SandboxTable sandboxes = new SandboxTable(vm.sandboxes(), vm.nowProperty());
-        WorktreeTable worktrees = new WorktreeTable(vm.worktrees(), () -> mainWorktree(vm));
+        WorktreeTable worktrees = new WorktreeTable(vm.worktrees());
         Tab sandboxTab = new Tab(null, sandboxes);
         sandboxTab.textProperty().bind(Bindings.size(vm.sandboxes()).asString("Sandboxes (%d)"));
         sandboxTab.setId("tab-sandboxes");
@@ -104,10 +102,5 @@ public final class DashboardView extends VBox {
     /** Selects the worktrees tab (Ctrl+2) or the sandboxes tab (Ctrl+1). */
     public void selectTab(int index) {
         tabs.getSelectionModel().select(index);
-    }
-
-    private static Path mainWorktree(DashboardViewModel vm) {
-        RepositoryStatus s = vm.latestProperty().get();
-        return s == null ? null : Path.of(s.repository().path());
     }
 }

@@ -14,6 +14,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
 
 /** Recent events, newest first: time, a kind chip coloured by feature, and the message. */
@@ -41,6 +42,11 @@ final class EventList extends ListView<EventLine> {
                 HBox.setHgrow(message, Priority.ALWAYS);
                 message.setMaxWidth(Double.MAX_VALUE);
                 box.setAlignment(Pos.CENTER_LEFT);
+                // Cells take the list's width and cut long messages with an ellipsis (the tooltip has
+                // them whole) instead of growing a horizontal scroll bar.
+                setPrefWidth(0);
+                kind.setMinWidth(Region.USE_PREF_SIZE);
+                time.setMinWidth(Region.USE_PREF_SIZE);
             }
 
             @Override

@@ -3,7 +3,6 @@ package dev.paddock.ui.dashboard;
 import dev.paddock.status.RepositoryStatus.Worktree;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Icons;
-import java.nio.file.Path;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ObservableList;
@@ -26,7 +25,7 @@ final class WorktreeTable extends TableView<Worktree> {
     /** Node id, for tests and styling. */
     static final String ID = "worktree-table";
 
-    WorktreeTable(ObservableList<Worktree> rows, java.util.function.Supplier<Path> mainWorktree) {
+    WorktreeTable(ObservableList<Worktree> rows) {
         super(rows);
         setId(ID);
         getStyleClass().addAll("pd-table", "striped");
@@ -35,7 +34,7 @@ final class WorktreeTable extends TableView<Worktree> {
                 "Every worktree of the repository appears here: the main one and each linked worktree"
                         + " (git worktree add), with its branch, head commit and whether it is dirty."));
 
-        TableColumn<Worktree, Worktree> path = column("Worktree", w -> w, 230);
+        TableColumn<Worktree, Worktree> path = column("Worktree", w -> w, 290);
         path.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -45,13 +44,13 @@ final class WorktreeTable extends TableView<Worktree> {
                     setText(null);
                     return;
                 }
-                setText(displayName(mainWorktree.get(), w));
+                setText(w.main() ? w.name() + "  (main)" : w.name());
                 setGraphic(Icons.of(w.main() ? MaterialDesignH.HOME_OUTLINE : MaterialDesignS.SOURCE_BRANCH));
                 setTooltip(new Tooltip(w.path()));
             }
         });
 
-        TableColumn<Worktree, Worktree> branch = column("Branch", w -> w, 210);
+        TableColumn<Worktree, Worktree> branch = column("Branch", w -> w, 200);
         branch.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -70,14 +69,14 @@ final class WorktreeTable extends TableView<Worktree> {
             }
         });
 
-        TableColumn<Worktree, String> head = column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 100);
+        TableColumn<Worktree, String> head = column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 90);
         head.setMinWidth(90);
         head.getStyleClass().add("pd-mono-column");
 
         TableColumn<Worktree, String> subject = column("Last commit", w -> w.subject() == null ? "" : w.subject(), 230);
 
-        TableColumn<Worktree, Worktree> state = column("State", w -> w, 190);
-        state.setMinWidth(170);
+        TableColumn<Worktree, Worktree> state = column("State", w -> w, 170);
+        state.setMinWidth(160);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
@@ -103,29 +102,7 @@ final class WorktreeTable extends TableView<Worktree> {
             }
         });
 
-        TableColumn<Worktree, String> sandbox = column("Sandbox", w -> w.sandboxId() == null ? "" : w.sandboxId(), 120);
-
-        getColumns().setAll(java.util.List.of(path, branch, head, subject, state, sandbox));
-    }
-
-    /**
-     * The name shown for a worktree: the main one by its folder name; Paddock's own layout
-     * {@code .worktrees/<sandbox-id>/<branch>} by the sandbox id; others by their path relative to
-     * the main worktree (or absolute when outside it).
-     */
-    static String displayName(Path main, Worktree w) {
-        Path p = Path.of(w.path());
-        if (w.main()) {
-            return p.getFileName() + "  (main)";
-        }
-        if (main == null || !p.startsWith(main)) {
-            return w.path();
-        }
-        Path rel = main.relativize(p);
-        if (rel.getNameCount() >= 2 && rel.getName(0).toString().equals(".worktrees")) {
-            return rel.getName(1).toString();
-        }
-        return rel.toString();
+        getColumns().setAll(java.util.List.of(path, branch, state, head, subject));
     }
 
     private static Label dirtyChip(Worktree w) {
