@@ -17,8 +17,8 @@ public final class Paddock {
     }
 
     public static void main(String[] args) {
-        Utf8Locale.relaunchIfNeeded(Paddock.class, args);
-        System.exit(run(Utf8Locale.arguments(args)));
+        Utf8Locale.relaunchIfNeeded();
+        System.exit(run(args));
     }
 
     /**

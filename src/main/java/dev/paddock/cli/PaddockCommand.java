@@ -26,7 +26,7 @@ public final class PaddockCommand implements Callable<Integer> {
     }
 
     @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
-            description = "Paddock's state directory (default: $PADDOCK_HOME, else ~/.paddock).")
+            description = "State directory; default $PADDOCK_HOME or ~/.paddock.")
     Path home;
 
     @Option(names = "--repo", paramLabel = "PATH",

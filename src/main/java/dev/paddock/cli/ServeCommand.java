@@ -57,7 +57,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         var out = spec.commandLine().getOut();
         out.println("Paddock serving on 127.0.0.1:" + host.apiPort() + " (home " + home + ", "
-                + toWatch.size() + " repositories). Stop with Ctrl+C.");
+                + toWatch.size() + (toWatch.size() == 1 ? " repository" : " repositories") + "). Stop with Ctrl+C.");
         out.flush();
         err.flush();
         stopped.await();

@@ -5,6 +5,11 @@ import dev.paddock.status.RepositoryStatus;
 
 /** Renders a {@link RepositoryStatus} as plain text for a terminal. */
 final class StatusText {
+    /** Events in the text output; the JSON has all the snapshot holds. */
+    static final int RECENT_EVENTS = 10;
+    private static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
+
     private StatusText() {
     }
 
@@ -22,16 +27,17 @@ final class StatusText {
                 : env.bubblewrap().installed() ? "unusable" : "missing").append("\n\n");
 
         b.append("Worktrees (").append(s.worktrees().size()).append(")\n");
-        int w = 8;
+        int nameWidth = 8;
+        int branchWidth = 6;
         for (RepositoryStatus.Worktree t : s.worktrees()) {
-            w = Math.max(w, display(t).length());
+            nameWidth = Math.max(nameWidth, display(t).length());
+            branchWidth = Math.max(branchWidth, branch(t).length());
         }
-        String fmt = "  %-" + w + "s  %-28s  %-8s  %s%n";
-        b.append(String.format(fmt, "PATH", "BRANCH", "HEAD", "STATE"));
+        String fmt = "  %-" + nameWidth + "s  %-" + branchWidth + "s  %-8s  %s%n";
+        b.append(String.format(fmt, "NAME", "BRANCH", "HEAD", "STATE"));
         for (RepositoryStatus.Worktree t : s.worktrees()) {
-            String branch = t.branch() != null ? t.branch() : t.detached() ? "(detached HEAD)" : "(no branch)";
             String head = t.head() == null ? "" : t.head().substring(0, Math.min(8, t.head().length()));
-            b.append(String.format(fmt, display(t), branch, head, state(t)));
+            b.append(String.format(fmt, display(t), branch(t), head, state(t)));
         }
         if (s.worktreeError() != null) {
             b.append("  ! ").append(s.worktreeError()).append('\n');
@@ -40,7 +46,16 @@ final class StatusText {
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
             b.append(String.format("  %-32s  %-10s  %-14s  %s%n", x.id(), x.tier(), x.state(), x.branch()));
         }
+        int shown = Math.min(RECENT_EVENTS, s.recentEvents().size());
+        b.append("\nRecent events (").append(shown).append(" of ").append(s.recentEvents().size()).append(")\n");
+        for (RepositoryStatus.EventLine e : s.recentEvents().subList(0, shown)) {
+            b.append("  ").append(CLOCK.format(e.at())).append("  ").append(e.message()).append('\n');
+        }
         return b.toString();
+    }
+
+    private static String branch(RepositoryStatus.Worktree t) {
+        return t.branch() != null ? t.branch() : t.detached() ? "(detached HEAD)" : "(no branch)";
     }
 
     private static String display(RepositoryStatus.Worktree t) {

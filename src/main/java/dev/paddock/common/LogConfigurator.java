@@ -60,7 +60,7 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         errorsOnly.setLevel("ERROR");
         errorsOnly.start();
         stderr.addFilter(errorsOnly);
-        stderr.setEncoder(encoder(ctx, "paddock: %msg%n"));
+        stderr.setEncoder(encoder(ctx, "paddock: %msg%n%nopex")); // one line; the trace is in the file
         stderr.start();
 
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);

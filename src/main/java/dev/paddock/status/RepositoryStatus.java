@@ -31,8 +31,8 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
     /**
      * One worktree. See {@link dev.paddock.worktree.WorktreeInfo} for the meaning of each field.
      *
-     * @param name short name to show: the folder name for the main worktree, the sandbox id for
-     *     Paddock's {@code .worktrees/<id>/<branch>} layout, else the path relative to the main worktree
+     * @param name short name to show: the sandbox id for Paddock's {@code .worktrees/<id>/<branch>}
+     *     layout, the path relative to the main worktree for other worktrees inside it, else the folder name
      * @param sandboxId the sandbox that owns this worktree, or null
      */
     public record Worktree(String path, String name, String branch, boolean detached, boolean main, String head, String subject,

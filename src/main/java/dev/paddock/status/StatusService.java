@@ -55,7 +55,7 @@ public final class StatusService {
             }
         }
         List<RepositoryStatus.Worktree> wts = worktrees.stream().map(w -> new RepositoryStatus.Worktree(
-                w.path().toString(), w.main() ? name(w.path()) : WorktreeChanges.display(git.mainWorktree(), w.path()),
+                w.path().toString(), WorktreeChanges.shortName(git.mainWorktree(), w.path()),
                 w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
                 w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
                 owners.get(w.path()))).toList();

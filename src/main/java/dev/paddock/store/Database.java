@@ -50,7 +50,11 @@ public final class Database implements AutoCloseable {
             throw new StoreException("The database path " + path + " contains ';', which H2 cannot"
                     + " take in a file name. Choose a Paddock home without ';'.");
         }
-        String url = "jdbc:h2:file:" + path + ";DB_CLOSE_ON_EXIT=FALSE";
+        // WRITE_DELAY=0: every commit reaches the file before commit() returns. H2's default (500 ms)
+        // loses the last half second of commits when the process is killed (measured: 6 kills out of
+        // 6 lost a just-committed row); a commit now costs ~0.25 ms instead of ~0.1 ms.
+        // TRACE_LEVEL_FILE=0: no paddock.trace.db beside the store; Paddock logs store errors itself.
+        String url = "jdbc:h2:file:" + path + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;TRACE_LEVEL_FILE=0";
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
         pool.setMaxConnections(16);
         try {

@@ -65,24 +65,37 @@ public final class WorktreeChanges {
         for (WorktreeInfo w : before) {
             if (!now.containsKey(w.path())) {
                 events.add(event(repositoryId, EventKinds.WORKTREE_REMOVED, "Worktree removed: "
-                        + display(mainWorktree, w.path()) + " (was on " + w.branchLabel() + ")", w));
+                        + display(mainWorktree, w.path()) + " (was on "
+                        + (w.branch() != null ? w.branch() : w.detached() ? "a detached HEAD" : "no branch") + ")", w));
             }
         }
         return events;
     }
 
     /**
-     * The short name of a worktree, as the panel, the CLI and event messages show it: "main worktree";
-     * for Paddock's own layout {@code <main>/.worktrees/<sandbox-id>/<branch>}, the sandbox id; for
-     * other worktrees inside the main one, the relative path; else the absolute path.
+     * How event messages name a worktree: "main worktree"; for Paddock's own layout
+     * {@code <main>/.worktrees/<sandbox-id>/<branch>}, the sandbox id; for other worktrees inside the
+     * main one, the relative path; else the absolute path.
      */
     public static String display(Path mainWorktree, Path path) {
         if (path.equals(mainWorktree)) {
             return "main worktree";
         }
-        if (!path.startsWith(mainWorktree)) {
-            return path.toString();
+        return path.startsWith(mainWorktree) ? inside(mainWorktree, path) : path.toString();
+    }
+
+    /**
+     * How the dashboard's table names a worktree: like {@link #display}, but the folder name for the
+     * main worktree and for worktrees outside it (the row's tooltip has the full path).
+     */
+    public static String shortName(Path mainWorktree, Path path) {
+        if (path.equals(mainWorktree) || !path.startsWith(mainWorktree)) {
+            return path.getFileName() == null ? path.toString() : path.getFileName().toString();
         }
+        return inside(mainWorktree, path);
+    }
+
+    private static String inside(Path mainWorktree, Path path) {
         Path rel = mainWorktree.relativize(path);
         if (rel.getNameCount() >= 2 && rel.getName(0).toString().equals(".worktrees")) {
             return rel.getName(1).toString();

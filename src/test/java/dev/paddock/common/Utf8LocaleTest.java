@@ -33,4 +33,33 @@ class Utf8LocaleTest {
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("\"path\" : \"" + repo + "\"").contains("première");
     }
+
+    @Test
+    void underTheCLocaleItAlsoWorksFromInsideANonAsciiFolderWithNoArgumentsNamingIt() throws Exception {
+        Path repo = temp.resolve("Проекты").resolve("Dépôt");
+        TempRepo.initEmpty(repo).commitFile("a.txt", "a\n", "первый");
+
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home",
+                temp.resolve("home").toString(), "status", "--json").directory(repo.toFile());
+        pb.environment().remove("LC_ALL");
+        pb.environment().remove("LC_CTYPE");
+        pb.environment().put("LANG", "C");
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("\"path\" : \"" + repo.toRealPath() + "\"").contains("первый");
+    }
+
+    @Test
+    void theRelaunchScriptQuotesEveryWordAndKeepsItsBytes() {
+        byte[] cmdline = "java\0-jar\0/tmp/Проекты/p.jar\0it's\0\0last\0".getBytes(StandardCharsets.UTF_8);
+
+        String script = new String(Utf8Locale.script(cmdline), StandardCharsets.UTF_8);
+
+        assertThat(script).isEqualTo("rm -f \"$0\"\nexec 'java' '-jar' '/tmp/Проекты/p.jar' 'it'\\''s' '' 'last'\n");
+    }
 }

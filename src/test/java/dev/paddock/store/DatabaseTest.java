@@ -178,6 +178,19 @@ class DatabaseTest {
     }
 
     @Test
+    void aCommitSurvivesTheProcessBeingKilledRightAfterIt() throws Exception {
+        try (ChildJvm writer = ChildJvm.start(tmp.resolve("writer"), CommitAndWait.class, base().toString(),
+                "written just before the kill")) {
+            writer.awaitStdout("COMMITTED", Duration.ofSeconds(30));
+            writer.process().destroyForcibly().waitFor();
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(db.jdbc().query("SELECT message FROM events WHERE kind = 'test.committed'",
+                    rs -> rs.getString(1))).containsExactly("written just before the kill");
+        }
+    }
+
+    @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
         new Random(42).nextBytes(garbage);

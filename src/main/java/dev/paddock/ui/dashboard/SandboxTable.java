@@ -27,15 +27,15 @@ final class SandboxTable extends TableView<Sandbox> {
         super(rows);
         setId(ID);
         getStyleClass().addAll("pd-table", "striped");
-        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         setPlaceholder(new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandboxes yet",
                 "Each agent you start gets a sandbox here: its own worktree and branch, with its state,"
                         + " heartbeat, lease and resource use. Sandboxes that are closed leave this list."));
 
-        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 200);
-        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 220);
-        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 90);
-        TableColumn<Sandbox, String> state = column("State", Sandbox::state, 120);
+        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 190);
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 180);
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 80);
+        TableColumn<Sandbox, String> state = column("State", Sandbox::state, 110);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String s, boolean empty) {
@@ -50,10 +50,10 @@ final class SandboxTable extends TableView<Sandbox> {
                 setGraphic(chip);
             }
         });
-        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 170);
-        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 70);
+        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
+        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 60);
         TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 80);
-        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 220);
+        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 200);
         heartbeat.setCellFactory(c -> new TableCell<>() {
             {
                 now.addListener((o, a, b) -> render(getItem(), isEmpty()));
@@ -74,7 +74,7 @@ final class SandboxTable extends TableView<Sandbox> {
                 setText(s.progress() == null || s.progress().isBlank() ? ago : ago + " · " + s.progress());
             }
         });
-        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 90);
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 80);
         lease.setCellFactory(c -> new TableCell<>() {
             {
                 now.addListener((o, a, b) -> render(getItem(), isEmpty()));
@@ -97,6 +97,8 @@ final class SandboxTable extends TableView<Sandbox> {
         TableColumn<Sandbox, T> c = new TableColumn<>(title);
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(value.apply(f.getValue())));
         c.setPrefWidth(width);
+        // Columns shrink with the window, but never below what their header needs.
+        c.setMinWidth(Math.min(width, 12 + 8.5 * title.length()));
         return c;
     }
 }

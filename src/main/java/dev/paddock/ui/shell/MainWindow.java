@@ -42,6 +42,7 @@ public final class MainWindow extends BorderPane {
     private final WelcomeView welcome;
     private final StackPane center = new StackPane();
     private Consumer<Theme> onThemeChange = t -> { };
+    private Button themeButton;
     private Theme theme;
 
     public MainWindow(ShellViewModel vm, Theme theme) {
@@ -115,8 +116,10 @@ public final class MainWindow extends BorderPane {
         open.setId("header-open");
         open.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
         Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
-        Button themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
+        refresh.disableProperty().bind(vm.currentProperty().isNull());
+        themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
         themeButton.setId("theme-toggle");
+        showThemeIcon();
 
         ProgressIndicator busy = new ProgressIndicator();
         busy.setPrefSize(18, 18);
@@ -143,7 +146,16 @@ public final class MainWindow extends BorderPane {
         if (getScene() != null) {
             theme.apply(getScene());
         }
+        showThemeIcon();
         onThemeChange.accept(theme);
+    }
+
+    /** The button shows the theme it switches to: a moon in light mode, a sun in dark mode. */
+    private void showThemeIcon() {
+        if (themeButton != null) {
+            themeButton.setGraphic(Icons.of(theme == Theme.DARK ? MaterialDesignW.WHITE_BALANCE_SUNNY
+                    : MaterialDesignW.WEATHER_NIGHT, 18));
+        }
     }
 
     private void chooseFolder() {

@@ -22,6 +22,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 public final class PaddockApp extends Application {
     private static volatile PaddockHome home;
     private static volatile Path repo;
+    private static volatile boolean startupFailed;
     private CompletableFuture<Host> starting;
 
     private ShellViewModel vm;
@@ -30,6 +31,12 @@ public final class PaddockApp extends Application {
     static void configure(PaddockHome paddockHome, Path repository) {
         home = paddockHome;
         repo = repository;
+        startupFailed = false;
+    }
+
+    /** Whether the last run could not start Paddock (store in use, ...). */
+    static boolean startupFailed() {
+        return startupFailed;
     }
 
     /**
@@ -56,6 +63,10 @@ public final class PaddockApp extends Application {
     public void start(Stage stage) {
         UiPreferences prefs = new UiPreferences(home.dir().resolve("ui.properties"));
         vm = new ShellViewModel();
+        vm.phaseProperty().addListener((o, a, phase) -> startupFailed = phase == ShellViewModel.Phase.FAILED);
+        // SIGTERM (or Ctrl+C in the terminal) ends the JVM without stop(): close the store and remove
+        // instance.json all the same.
+        Runtime.getRuntime().addShutdownHook(new Thread(vm::close, "panel-shutdown"));
         Theme theme = prefs.theme();
         MainWindow window = new MainWindow(vm, theme);
         window.setOnThemeChange(prefs::setTheme);

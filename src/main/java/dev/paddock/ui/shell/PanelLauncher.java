@@ -2,10 +2,19 @@ package dev.paddock.ui.shell;
 
 import dev.paddock.settings.PaddockHome;
 import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javafx.application.Application;
 
 /** Starts the JavaFX panel from the command line. */
 public final class PanelLauncher {
+    /**
+     * JavaFX's own logger. At start it warns on stderr "Unsupported JavaFX configuration: classes were
+     * loaded from 'unnamed module'", which is how Paddock ships (class path, like jpackage apps); stderr
+     * stays for Paddock's own messages. Held here: java.util.logging keeps loggers only weakly.
+     */
+    private static final Logger JAVAFX_LOG = Logger.getLogger("javafx");
+
     private PanelLauncher() {
     }
 
@@ -14,11 +23,13 @@ public final class PanelLauncher {
      *
      * @param home Paddock's state directory
      * @param repo repository to open, or null for the one containing the current directory
-     * @return the process exit code (0)
+     * @return the process exit code: 0, or 1 when Paddock could not start (the window said why, and so
+     *     did a line on stderr)
      */
     public static int run(PaddockHome home, Path repo) {
+        JAVAFX_LOG.setLevel(Level.SEVERE);
         PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize());
         Application.launch(PaddockApp.class);
-        return 0;
+        return PaddockApp.startupFailed() ? 1 : 0;
     }
 }

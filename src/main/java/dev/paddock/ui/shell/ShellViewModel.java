@@ -52,6 +52,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final DashboardViewModel dashboard = new DashboardViewModel();
 
     private volatile Host host;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<Host> hostFuture;
 
     public ReadOnlyObjectProperty<Phase> phaseProperty() {
@@ -142,7 +143,7 @@ public final class ShellViewModel implements AutoCloseable {
             showOpened(opened);
             done.complete(null);
         }, error -> {
-            log().error("Paddock could not start", error);
+            log().error("Paddock could not start: {}", error.getMessage(), error);
             startupError.set(error.getMessage());
             phase.set(Phase.FAILED);
             done.complete(null);
@@ -239,9 +240,12 @@ public final class ShellViewModel implements AutoCloseable {
         });
     }
 
-    /** Stops refreshing and shuts Paddock down (API, monitors, store). */
+    /** Stops refreshing and shuts Paddock down (API, monitors, store). Safe to call more than once. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         dashboard.close();
         Host h = host;
         host = null;

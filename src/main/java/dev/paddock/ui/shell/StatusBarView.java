@@ -32,6 +32,12 @@ final class StatusBarView extends StatusBar {
         Label bwrap = new Label("bubblewrap: checking…", Icons.of(MaterialDesignL.LINUX, 14));
         bwrap.setId("status-bubblewrap");
         vm.environmentProperty().addListener((o, a, s) -> show(s, docker, bwrap));
+        vm.phaseProperty().addListener((o, a, phase) -> {
+            if (phase == ShellViewModel.Phase.FAILED) {
+                docker.setText("Docker: not checked");
+                bwrap.setText("bubblewrap: not checked");
+            }
+        });
         show(vm.environmentProperty().get(), docker, bwrap);
         getRightItems().addAll(docker, new Separator(javafx.geometry.Orientation.VERTICAL), bwrap);
     }

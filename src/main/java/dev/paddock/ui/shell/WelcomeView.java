@@ -31,8 +31,9 @@ final class WelcomeView extends VBox {
 
         Label title = new Label("Open a repository");
         title.getStyleClass().add("pd-welcome-title");
-        Label text = new Label("Paddock watches one git repository at a time: its worktrees, the sandboxes of your"
-                + " agents, their approvals and merges. Choose the folder of a repository to start.");
+        Label text = new Label("Paddock shows one git repository at a time: its worktrees, the sandboxes of your"
+                + " agents, their approvals and merges. Choose the folder of a repository to start; the ones you"
+                + " open are listed below and in the switcher at the top.");
         text.setWrapText(true);
         text.setMaxWidth(560);
         text.getStyleClass().add("pd-welcome-text");
@@ -58,6 +59,7 @@ final class WelcomeView extends VBox {
         ListView<RepoRecord> recent = new ListView<>(vm.recents());
         recent.setId("recent-repositories");
         recent.setPrefSize(560, 260);
+        recent.setFixedCellSize(36);
         recent.setPlaceholder(new Label("Repositories you open are remembered here."));
         recent.setCellFactory(v -> new ListCell<>() {
             @Override
