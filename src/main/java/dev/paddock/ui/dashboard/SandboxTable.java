@@ -54,43 +54,38 @@ final class SandboxTable extends TableView<Sandbox> {
         TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 60);
         TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 80);
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 200);
-        heartbeat.setCellFactory(c -> new TableCell<>() {
-            {
-                now.addListener((o, a, b) -> render(getItem(), isEmpty()));
-            }
-
-            @Override
-            protected void updateItem(Sandbox s, boolean empty) {
-                super.updateItem(s, empty);
-                render(s, empty);
-            }
-
-            private void render(Sandbox s, boolean empty) {
-                if (empty || s == null) {
-                    setText(null);
-                    return;
-                }
-                String ago = s.lastHeartbeatAt() == null ? "none yet" : Formats.ago(s.lastHeartbeatAt(), now.get());
-                setText(s.progress() == null || s.progress().isBlank() ? ago : ago + " · " + s.progress());
-            }
-        });
+        heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
+            String ago = sb.lastHeartbeatAt() == null ? "none yet" : Formats.ago(sb.lastHeartbeatAt(), at);
+            return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
+        }));
         TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 80);
-        lease.setCellFactory(c -> new TableCell<>() {
-            {
-                now.addListener((o, a, b) -> render(getItem(), isEmpty()));
-            }
-
-            @Override
-            protected void updateItem(Sandbox s, boolean empty) {
-                super.updateItem(s, empty);
-                render(s, empty);
-            }
-
-            private void render(Sandbox s, boolean empty) {
-                setText(empty || s == null ? null : Formats.left(s.leaseExpiresAt(), now.get()));
-            }
-        });
+        lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> Formats.left(sb.leaseExpiresAt(), at)));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+    }
+
+    /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
+    private static final class LiveCell extends TableCell<Sandbox, Sandbox> {
+        private final ReadOnlyObjectProperty<Instant> now;
+        private final java.util.function.BiFunction<Sandbox, Instant, String> text;
+
+        LiveCell(ReadOnlyObjectProperty<Instant> now, java.util.function.BiFunction<Sandbox, Instant, String> text) {
+            this.now = now;
+            this.text = text;
+            now.addListener(new javafx.beans.value.WeakChangeListener<>(onTick));
+        }
+
+        private final javafx.beans.value.ChangeListener<Instant> onTick = (o, a, b) -> render();
+
+        @Override
+        protected void updateItem(Sandbox s, boolean empty) {
+            super.updateItem(s, empty);
+            render();
+        }
+
+        private void render() {
+            Sandbox s = getItem();
+            setText(isEmpty() || s == null ? null : text.apply(s, now.get()));
+        }
     }
 
     private static <T> TableColumn<Sandbox, T> column(String title, Function<Sandbox, T> value, double width) {
