@@ -47,11 +47,6 @@ public final class ApiClient {
         return Optional.of(new ApiClient(live.get(), ApiToken.read(tokenFile)));
     }
 
-    /** The instance this client talks to. */
-    public InstanceFile instance() {
-        return instance;
-    }
-
     /**
      * {@code GET /v1/status}, the body as JSON text.
      *

@@ -6,7 +6,6 @@ import dev.paddock.store.StoreException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -66,12 +65,6 @@ public final class EventLog {
     public List<Event> ofSandbox(String sandboxId) throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM events WHERE sandbox_id = ? ORDER BY id", EventLog::map,
                 sandboxId);
-    }
-
-    /** Number of events of a kind since a time, for a repository. */
-    public long countSince(long repositoryId, String kind, Instant since) throws StoreException {
-        return jdbc.queryOne("SELECT COUNT(*) FROM events WHERE repository_id = ? AND kind = ? AND at >= ?",
-                rs -> rs.getLong(1), repositoryId, kind, since).orElse(0L);
     }
 
     private static Event map(ResultSet rs) throws SQLException {

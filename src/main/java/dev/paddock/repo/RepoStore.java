@@ -70,18 +70,6 @@ public final class RepoStore {
                 RepoStore::map);
     }
 
-    /** Forgets a repository that has no sandboxes (the git repository itself is not touched). */
-    public boolean forget(long id) throws StoreException {
-        return jdbc.inTransaction(tx -> {
-            if (tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?", id) > 0) {
-                return false;
-            }
-            tx.update("DELETE FROM worktrees_seen WHERE repository_id = ?", id);
-            tx.update("UPDATE events SET repository_id = NULL WHERE repository_id = ?", id);
-            return tx.update("DELETE FROM repositories WHERE id = ?", id) == 1;
-        });
-    }
-
     private static RepoRecord map(ResultSet rs) throws SQLException {
         return new RepoRecord(rs.getLong("id"), Path.of(rs.getString("path")), rs.getString("name"),
                 rs.getString("base_branch"), rs.getString("merge_strategy"), rs.getString("test_command"),

@@ -120,14 +120,6 @@ public final class Workspace implements AutoCloseable {
                 .max(java.util.Comparator.comparing(RepoRecord::lastOpenedAt));
     }
 
-    /** Stops watching one repository (it stays registered). */
-    public void close(long repositoryId) {
-        Watched w = watched.remove(repositoryId);
-        if (w != null) {
-            w.monitor().close();
-        }
-    }
-
     @Override
     public void close() {
         watched.values().forEach(w -> w.monitor().close());
