@@ -37,7 +37,8 @@ public final class Host implements AutoCloseable {
     }
 
     /**
-     * Opens the store, starts the environment probes and the API, and writes {@code instance.json}.
+     * Opens the store, starts the environment probes and the API, writes {@code instance.json}, and
+     * starts the sandbox supervisor.
      *
      * @param mode {@code panel} or {@code serve}
      * @throws PaddockException when the store is held by another Paddock or cannot be opened, or the
@@ -53,6 +54,8 @@ public final class Host implements AutoCloseable {
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());
+            wiring.setApiUrl("http://127.0.0.1:" + instance.port());
+            wiring.supervisor().start();
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

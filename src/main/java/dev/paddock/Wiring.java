@@ -5,7 +5,15 @@ import dev.paddock.container.DockerEngine;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
+import dev.paddock.sandbox.AgentLauncher;
+import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.SandboxCreator;
+import dev.paddock.sandbox.SandboxService;
+import dev.paddock.sandbox.Supervisor;
+import dev.paddock.sandbox.TierChecks;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.worktree.WorktreeManager;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.CountsQuery;
@@ -37,6 +45,12 @@ public final class Wiring implements AutoCloseable {
     private final StatusService status;
     private final EnvironmentMonitor environment;
     private final Workspace workspace;
+    private final SettingsStore settings;
+    private final WorktreeManager worktrees;
+    private final Supervisor supervisor;
+    private final SandboxService sandboxService;
+    private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
+    private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
         this.home = home;
@@ -46,12 +60,21 @@ public final class Wiring implements AutoCloseable {
         this.lister = new WorktreeLister(git);
         this.repoStore = new RepoStore(db, clock);
         this.events = new EventLog(db, clock);
-        this.sandboxes = new SandboxStore(db);
-        this.repoService = new RepoService(new RepositoryLocator(git), git, repoStore, events);
+        this.sandboxes = new SandboxStore(db, events, clock);
+        RepositoryLocator locator = new RepositoryLocator(git);
+        this.repoService = new RepoService(locator, git, repoStore, events);
         this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, clock);
-        this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), new BubblewrapProbe());
+        this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), bubblewrap);
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
+        this.settings = new SettingsStore(db);
+        this.worktrees = new WorktreeManager(git);
+        this.supervisor = new Supervisor(sandboxes, repoStore, locator,
+                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), settings, clock,
+                home.logDir().resolve("sandboxes"), () -> apiUrl);
+        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, new TierChecks(bubblewrap),
+                clock);
+        this.sandboxService = new SandboxService(creator, supervisor, sandboxes, events, worktrees);
     }
 
     /**
@@ -105,9 +128,27 @@ public final class Wiring implements AutoCloseable {
         return workspace;
     }
 
+    public SettingsStore settings() {
+        return settings;
+    }
+
+    public Supervisor supervisor() {
+        return supervisor;
+    }
+
+    public SandboxService sandboxService() {
+        return sandboxService;
+    }
+
+    /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
+    public void setApiUrl(String url) {
+        this.apiUrl = url;
+    }
+
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        supervisor.close();
         workspace.close();
         environment.close();
         lister.close();

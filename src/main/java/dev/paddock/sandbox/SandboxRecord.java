@@ -1,21 +1,45 @@
 package dev.paddock.sandbox;
 
+import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * A sandbox as stored (BRIEF "Objects"). Immutable snapshot; the store is the source of truth.
+ * A sandbox as stored (BRIEF "Objects"). An immutable snapshot; the store is the source of truth and
+ * every change goes through {@link SandboxStore}. The API token is not part of it on purpose.
  *
  * @param id sandbox id, like {@code fix-auth-20261130-001}
- * @param worktreePath absolute path of its worktree, or null before creation
+ * @param repositoryId store id of the repository
+ * @param task what the agent was asked to do
+ * @param agentCommand shell command line the agent runs with ({@code /bin/sh -c})
+ * @param branch the sandbox's branch
+ * @param baseBranch branch it started from and merges back into
+ * @param baseCommit commit id of {@code baseBranch} when the sandbox was created
+ * @param worktreePath absolute path of its worktree ({@code <repo>/.worktrees/<id>/<branch>})
+ * @param version bumped by every transition; transitions compare and set it
+ * @param pid process id of the running agent (of its wrapper), or null
+ * @param pidStartedAt when that process started (tells a reused pid apart), or null
  * @param leaseMs lease length in ms; a running sandbox with no heartbeat for this long times out
+ * @param leaseExpiresAt when the lease runs out, or null when not running
+ * @param iteration how many times the agent was started
+ * @param retryCount automatic retries used so far
+ * @param maxRetries automatic retries allowed before a person is asked
+ * @param exitCode exit code of the last run, or null
+ * @param lastError why the last run failed or was stopped, or null
+ * @param networkGranted whether the namespace and container tiers give it a network
  * @param cpuLimitNanos CPU limit in billionths of one CPU (1e9 = one CPU), or null
  * @param memoryLimitBytes memory limit in bytes (memory = memory + swap), or null
+ * @param pidsLimit process limit, or null
  */
 public record SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
                             String branch, String baseBranch, String baseCommit, String worktreePath,
                             String containerId, SandboxState state, long version, Instant createdAt,
-                            Instant startedAt, Instant finishedAt, Instant lastHeartbeatAt, String progress,
-                            long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount, int maxRetries,
-                            Integer exitCode, String lastError, Long cpuLimitNanos, Long memoryLimitBytes,
-                            Long pidsLimit) {
+                            Instant startedAt, Instant finishedAt, Instant stateChangedAt, Instant lastHeartbeatAt,
+                            String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
+                            int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
+                            boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit) {
+
+    /** The worktree as a path, or null when it has none yet. */
+    public Path worktree() {
+        return worktreePath == null ? null : Path.of(worktreePath);
+    }
 }

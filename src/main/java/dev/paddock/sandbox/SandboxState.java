@@ -1,12 +1,18 @@
 package dev.paddock.sandbox;
 
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Lifecycle states of a sandbox (BRIEF "Sandbox lifecycle", seed 000 §6.7.6):
  * {@code pending → running → done | failed | timeout}; {@code failed|timeout → retrying → running}
  * while retries remain, else {@code awaiting_human}; {@code done → merging → merged | conflict};
  * {@code conflict → awaiting_human}; {@code merged → cleaning → closed}. Only {@code closed} is terminal.
+ *
+ * <p>Two kinds of edges are added for people: stopping a pending, running or retrying sandbox
+ * ({@code → awaiting_human}), retrying one that waits ({@code awaiting_human|failed|timeout|done →
+ * retrying}), and removing any sandbox that is not running ({@code → cleaning → closed}).
  */
 public enum SandboxState {
     PENDING, RUNNING, DONE, FAILED, TIMEOUT, RETRYING, AWAITING_HUMAN, MERGING, MERGED, CONFLICT, CLEANING, CLOSED;
@@ -29,6 +35,32 @@ public enum SandboxState {
     /** Whether it ended badly and may be retried. */
     public boolean isFailure() {
         return this == FAILED || this == TIMEOUT;
+    }
+
+    /** Whether an agent process may be alive in this state. */
+    public boolean mayHaveProcess() {
+        return this == RUNNING;
+    }
+
+    /** Whether the transition {@code this → next} is an edge of the state machine. */
+    public boolean canBecome(SandboxState next) {
+        return next(this).contains(next);
+    }
+
+    private static Set<SandboxState> next(SandboxState s) {
+        return switch (s) {
+            case PENDING -> EnumSet.of(RUNNING, AWAITING_HUMAN, CLEANING, FAILED);
+            case RUNNING -> EnumSet.of(DONE, FAILED, TIMEOUT, AWAITING_HUMAN);
+            case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING);
+            case FAILED, TIMEOUT -> EnumSet.of(RETRYING, AWAITING_HUMAN, CLEANING);
+            case RETRYING -> EnumSet.of(RUNNING, AWAITING_HUMAN, FAILED, CLEANING);
+            case AWAITING_HUMAN -> EnumSet.of(RETRYING, CLEANING);
+            case MERGING -> EnumSet.of(MERGED, CONFLICT, DONE);
+            case MERGED -> EnumSet.of(CLEANING);
+            case CONFLICT -> EnumSet.of(AWAITING_HUMAN, MERGING, CLEANING);
+            case CLEANING -> EnumSet.of(CLOSED);
+            case CLOSED -> EnumSet.noneOf(SandboxState.class);
+        };
     }
 
     /** The name stored and shown: lower case with underscores, e.g. {@code awaiting_human}. */

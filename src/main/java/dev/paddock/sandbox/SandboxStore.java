@@ -1,23 +1,146 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
 import dev.paddock.store.Jdbc;
 import dev.paddock.store.StoreException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Sandbox records in the store. */
+/**
+ * Sandbox records in the store. Every state change is a compare-and-set on the state column with
+ * its event in the same transaction ({@link #transition}); nothing else changes the state.
+ */
 public final class SandboxStore {
     private static final String COLUMNS = "id, repository_id, task, agent_command, tier, branch, base_branch,"
             + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
-            + " last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count, max_retries,"
-            + " exit_code, last_error, cpu_limit_nanos, memory_limit_bytes, pids_limit";
+            + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
+            + " max_retries, pid, pid_started_at, exit_code, last_error, network_granted, cpu_limit_nanos,"
+            + " memory_limit_bytes, pids_limit";
 
     private final Jdbc jdbc;
+    private final EventLog events;
+    private final Clock clock;
 
-    public SandboxStore(Database db) {
+    public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Stores a new sandbox (state {@code pending}) with its token, fingerprint and the events of its
+     * creation, all in one transaction.
+     *
+     * @throws StoreException when the id is taken or the store fails
+     */
+    public void insert(SandboxRecord s, String token, String fingerprintJson, List<EventDraft> creationEvents)
+            throws StoreException {
+        jdbc.inTransaction(tx -> {
+            tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
+                            + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
+                            + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
+                            + " pids_limit, token, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?,"
+                            + " ?, ?, ?, ?, ?, ?)",
+                    s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
+                    s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
+                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), token,
+                    fingerprintJson);
+            for (EventDraft e : creationEvents) {
+                events.append(tx, e);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Applies a transition if, and only if, the sandbox is still in {@code t.from()}: the state, the
+     * columns of {@code t} and the version change together, and the event is written in the same
+     * transaction.
+     *
+     * @return whether it happened (false: the sandbox is gone or was already moved by someone else)
+     */
+    public boolean transition(String id, Transition t) throws StoreException {
+        Instant now = clock.instant();
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("UPDATE sandboxes SET state = ?, version = version + 1, state_changed_at = ?");
+        params.add(t.to());
+        params.add(now);
+        for (Map.Entry<Transition.Column, Object> c : t.values().entrySet()) {
+            sql.append(", ").append(c.getKey().sql).append(" = ?");
+            params.add(c.getValue());
+        }
+        sql.append(" WHERE id = ? AND state = ?");
+        params.add(id);
+        params.add(t.from());
+        return jdbc.inTransaction(tx -> {
+            if (tx.update(sql.toString(), params.toArray()) != 1) {
+                return false;
+            }
+            Long repositoryId = tx.queryOne("SELECT repository_id FROM sandboxes WHERE id = ?", rs -> rs.getLong(1), id)
+                    .orElse(null);
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("from", t.from().id());
+            details.put("to", t.to().id());
+            details.putAll(t.details());
+            events.append(tx, EventDraft.of(repositoryId, id, "sandbox." + t.to().id(), t.eventMessage(id), details));
+            return true;
+        });
+    }
+
+    /**
+     * Records a heartbeat of a running sandbox: its time, its progress text, and a renewed lease
+     * ({@code now + lease_ms}). No event: heartbeats come every few minutes per agent, and the row
+     * keeps the last one.
+     *
+     * @return false when the sandbox is not running (the heartbeat is then ignored)
+     */
+    public boolean heartbeat(String id, String progress) throws StoreException {
+        Instant now = clock.instant();
+        return jdbc.inTransaction(tx -> {
+            Optional<Long> leaseMs = tx.queryOne("SELECT lease_ms FROM sandboxes WHERE id = ? AND state = 'running'",
+                    rs -> rs.getLong(1), id);
+            if (leaseMs.isEmpty()) {
+                return false;
+            }
+            return tx.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?, lease_expires_at = ?"
+                    + " WHERE id = ? AND state = 'running'", now, progress, now.plusMillis(leaseMs.get()), id) == 1;
+        });
+    }
+
+    /** Forgets the pid of a sandbox once its process tree is gone (only if it still names that pid). */
+    public void clearPid(String id, long pid) throws StoreException {
+        jdbc.update("UPDATE sandboxes SET pid = NULL, pid_started_at = NULL WHERE id = ? AND pid = ?", id, pid);
+    }
+
+    /** The sandbox with this id. */
+    public Optional<SandboxRecord> find(String id) throws StoreException {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM sandboxes WHERE id = ?", SandboxStore::map, id);
+    }
+
+    /** Whether a sandbox with this id exists (in any state, closed too). */
+    public boolean exists(String id) throws StoreException {
+        return find(id).isPresent();
+    }
+
+    /**
+     * The ids starting with {@code prefix}, for numbering new ones.
+     *
+     * @param prefix letters, digits and dashes only (no LIKE wildcards)
+     */
+    public List<String> idsStartingWith(String prefix) throws StoreException {
+        if (!prefix.matches("[a-z0-9-]*")) {
+            throw new IllegalArgumentException("not an id prefix: " + prefix);
+        }
+        return jdbc.query("SELECT id FROM sandboxes WHERE id LIKE ?", rs -> rs.getString(1), prefix + "%");
     }
 
     /** The sandboxes of a repository that are not closed, newest first. */
@@ -26,16 +149,45 @@ public final class SandboxStore {
                 + " ORDER BY created_at DESC, id DESC", SandboxStore::map, repositoryId);
     }
 
+    /** Every sandbox not closed, in every repository (what the supervisor looks at), oldest first. */
+    public List<SandboxRecord> listLive() throws StoreException {
+        return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE state <> 'closed' ORDER BY created_at, id",
+                SandboxStore::map);
+    }
+
+    /**
+     * The sandbox a bearer token belongs to. Tokens are 256 random bits, looked up through an index.
+     *
+     * @return empty when no sandbox has this token
+     */
+    public Optional<String> sandboxOfToken(String token) throws StoreException {
+        if (token == null || token.isBlank()) {
+            return Optional.empty();
+        }
+        return jdbc.queryOne("SELECT id FROM sandboxes WHERE token = ?", rs -> rs.getString(1), token);
+    }
+
+    /** The token of a sandbox (handed to its agent at every start). */
+    public Optional<String> tokenOf(String id) throws StoreException {
+        return jdbc.queryOne("SELECT token FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id);
+    }
+
+    /** The health fingerprint recorded at creation (JSON), if any. */
+    public Optional<String> fingerprintOf(String id) throws StoreException {
+        return jdbc.queryOne("SELECT fingerprint FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id);
+    }
+
     static SandboxRecord map(ResultSet rs) throws SQLException {
         return new SandboxRecord(rs.getString("id"), rs.getLong("repository_id"), rs.getString("task"),
                 rs.getString("agent_command"), Tier.of(rs.getString("tier")), rs.getString("branch"),
                 rs.getString("base_branch"), rs.getString("base_commit"), rs.getString("worktree_path"),
                 rs.getString("container_id"), SandboxState.of(rs.getString("state")), rs.getLong("version"),
                 Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at"),
-                Jdbc.instant(rs, "last_heartbeat_at"), rs.getString("progress"), rs.getLong("lease_ms"),
-                Jdbc.instant(rs, "lease_expires_at"), rs.getInt("iteration"), rs.getInt("retry_count"),
-                rs.getInt("max_retries"), Jdbc.nullableInt(rs, "exit_code"), rs.getString("last_error"),
-                Jdbc.nullableLong(rs, "cpu_limit_nanos"), Jdbc.nullableLong(rs, "memory_limit_bytes"),
-                Jdbc.nullableLong(rs, "pids_limit"));
+                Jdbc.instant(rs, "state_changed_at"), Jdbc.instant(rs, "last_heartbeat_at"), rs.getString("progress"),
+                rs.getLong("lease_ms"), Jdbc.instant(rs, "lease_expires_at"), rs.getInt("iteration"),
+                rs.getInt("retry_count"), rs.getInt("max_retries"), Jdbc.nullableLong(rs, "pid"),
+                Jdbc.instant(rs, "pid_started_at"), Jdbc.nullableInt(rs, "exit_code"), rs.getString("last_error"),
+                rs.getBoolean("network_granted"), Jdbc.nullableLong(rs, "cpu_limit_nanos"),
+                Jdbc.nullableLong(rs, "memory_limit_bytes"), Jdbc.nullableLong(rs, "pids_limit"));
     }
 }

@@ -29,6 +29,8 @@ public final class GitCli {
             "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM");
     /** Default time a git command may take before it is killed. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** Time for commands that check out or delete whole trees (worktree add/remove). */
+    public static final Duration LONG_TIMEOUT = Duration.ofMinutes(10);
 
     private static final ExecutorService PIPES = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "git-pipe");

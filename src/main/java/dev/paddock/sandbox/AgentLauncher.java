@@ -1,0 +1,145 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.Processes;
+import dev.paddock.worktree.GitRepository;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts a sandbox's agent: {@code /bin/sh -c <agent command>} in the worktree, as a host process
+ * (tier {@code worktree}) or inside bubblewrap (tier {@code namespace}). Every agent runs under a small
+ * wrapper in a session and process group of its own ({@code setsid}), with stdin closed, stdout and
+ * stderr appended to its log file, and a scrubbed environment plus {@code PADDOCK_SANDBOX_ID},
+ * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone) and {@code PADDOCK_HEARTBEAT_FILE}.
+ * The wrapper writes the agent's exit code to the sandbox's exit-code file, so the supervisor learns
+ * it even when Paddock was restarted in between.
+ */
+public final class AgentLauncher {
+    /** Variables kept from Paddock's own environment; everything else is scrubbed. */
+    static final List<String> KEPT_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL",
+            "LC_CTYPE", "TZ", "TMPDIR", "JAVA_HOME");
+    /**
+     * The wrapper: runs its arguments, then writes their exit status to the file named first, atomically.
+     * POSIX sh; $1 = exit-code file, the rest = what to run.
+     */
+    static final String WRAPPER = "f=$1; shift; \"$@\"; code=$?; printf '%s\\n' \"$code\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $code";
+
+    private final String setsid;
+    private final BubblewrapCommand bubblewrap;
+
+    /**
+     * @param setsid path of setsid(1), or null where there is none (macOS): the agent then shares
+     *     Paddock's process group and is killed through its descendants only
+     */
+    public AgentLauncher(String setsid, BubblewrapCommand bubblewrap) {
+        this.setsid = setsid;
+        this.bubblewrap = bubblewrap;
+    }
+
+    /** Finds setsid(1) on the usual paths. */
+    public static String findSetsid() {
+        for (String p : List.of("/usr/bin/setsid", "/bin/setsid", "/usr/local/bin/setsid")) {
+            if (Files.isExecutable(Path.of(p))) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What a start needs besides the sandbox.
+     *
+     * @param apiUrl base URL of Paddock's loopback API, e.g. {@code http://127.0.0.1:41234}
+     * @param logFile where the agent's output is appended
+     */
+    public record Launch(SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl,
+                         Path logFile) {
+    }
+
+    /** A started agent: the wrapper's pid (= its process group) and its start time. */
+    public record Started(long pid, Instant startedAt, Process process) {
+    }
+
+    /**
+     * Starts the agent.
+     *
+     * @throws SandboxException when it cannot be started (no /bin/sh, bwrap missing, log not writable)
+     */
+    public Started start(Launch l) throws SandboxException {
+        try {
+            Files.createDirectories(l.logFile().getParent());
+            Files.createDirectories(l.layout().controlDir());
+            Files.deleteIfExists(l.layout().exitCodeFile());
+            Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
+                    + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            ProcessBuilder pb = new ProcessBuilder(command(l)).directory(l.layout().worktree().toFile())
+                    .redirectInput(Processes.NO_INPUT).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(l.logFile().toFile()));
+            pb.environment().clear();
+            pb.environment().putAll(environment(l));
+            Process p = pb.start();
+            Instant startedAt = p.info().startInstant().orElse(Instant.now());
+            return new Started(p.pid(), startedAt, p);
+        } catch (IOException e) {
+            throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The command line: [setsid] /bin/sh -c WRAPPER paddock-agent EXITFILE [bwrap ... --] /bin/sh -c CMD. */
+    List<String> command(Launch l) throws IOException {
+        List<String> agent = List.of("/bin/sh", "-c", l.sandbox().agentCommand());
+        List<String> inner = switch (l.sandbox().tier()) {
+            case WORKTREE -> agent;
+            case NAMESPACE -> bubblewrap.command(l.layout().worktree(), l.git().commonDir(),
+                    worktreeGitDir(l.layout().worktree()), l.layout().controlDir(), environment(l),
+                    l.sandbox().networkGranted(), agent);
+            case CONTAINER -> throw new IOException("the container tier does not run through this launcher");
+        };
+        List<String> c = new ArrayList<>();
+        if (setsid != null) {
+            c.add(setsid);
+        }
+        c.addAll(List.of("/bin/sh", "-c", WRAPPER, "paddock-agent", l.layout().exitCodeFile().toString()));
+        c.addAll(inner);
+        return c;
+    }
+
+    /** The agent's environment: the kept variables of Paddock's own, and Paddock's. */
+    Map<String, String> environment(Launch l) {
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> own = System.getenv();
+        for (String k : KEPT_ENV) {
+            if (own.containsKey(k)) {
+                env.put(k, own.get(k));
+            }
+        }
+        env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+        env.putIfAbsent("LANG", "C.UTF-8");
+        env.put("TERM", "dumb");
+        env.put("PADDOCK_SANDBOX_ID", l.sandbox().id());
+        env.put("PADDOCK_API", l.apiUrl());
+        env.put("PADDOCK_TOKEN", l.token());
+        env.put("PADDOCK_HEARTBEAT_FILE", l.layout().heartbeatFile().toString());
+        env.put("PADDOCK_WORKTREE", l.layout().worktree().toString());
+        return env;
+    }
+
+    /** {@code <worktree>/.git} is a file naming the worktree's admin directory ("gitdir: ..."). */
+    static Path worktreeGitDir(Path worktree) throws IOException {
+        String line = Files.readString(worktree.resolve(".git"), StandardCharsets.UTF_8).strip();
+        if (!line.startsWith("gitdir:")) {
+            throw new IOException(worktree.resolve(".git") + " does not name a git directory");
+        }
+        Path dir = Path.of(line.substring("gitdir:".length()).strip());
+        return dir.isAbsolute() ? dir : worktree.resolve(dir).normalize();
+    }
+}

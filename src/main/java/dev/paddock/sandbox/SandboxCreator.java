@@ -1,0 +1,243 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoService;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.WorktreeManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates sandboxes (BRIEF "Sandbox lifecycle", creation): checks everything first, then creates the
+ * branch and the worktree under {@code <repo>/.worktrees/<id>/<branch>}, gives it the agent's identity,
+ * writes the state file, records the health fingerprint, and stores the sandbox as {@code pending}
+ * with an event per step. When a step fails, what the earlier steps made is taken back: a failed
+ * creation changes nothing.
+ */
+public final class SandboxCreator {
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxCreator.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final RepoService repos;
+    private final WorktreeManager worktrees;
+    private final SandboxStore store;
+    private final SettingsStore settings;
+    private final TierCheck tiers;
+    private final Clock clock;
+
+    public SandboxCreator(RepoService repos, WorktreeManager worktrees, SandboxStore store, SettingsStore settings,
+                          TierCheck tiers, Clock clock) {
+        this.repos = repos;
+        this.worktrees = worktrees;
+        this.store = store;
+        this.settings = settings;
+        this.tiers = tiers;
+        this.clock = clock;
+    }
+
+    /**
+     * Creates a sandbox in state {@code pending}; the supervisor starts it.
+     *
+     * @throws SandboxException for a request that cannot be honoured (empty command, invalid id or branch
+     *     name, target directory present, branch checked out elsewhere, tier unavailable), with nothing changed
+     * @throws PaddockException when git or the store fail on the way (what was made is taken back)
+     */
+    public SandboxRecord create(NewSandbox req) throws PaddockException {
+        if (req.agentCommand() == null || req.agentCommand().isBlank()) {
+            throw new SandboxException("The agent command is empty: say what the agent runs (e.g. --cmd 'claude -p ...').");
+        }
+        if (req.task() == null || req.task().isBlank()) {
+            throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
+        }
+        Tier tier = req.tier() == null ? Tier.WORKTREE : req.tier();
+        Optional<String> unavailable = tiers.unavailable(tier);
+        if (unavailable.isPresent()) {
+            throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
+        }
+        RepoService.OpenedRepo opened = repos.open(req.repository());
+        RepoRecord repo = opened.record();
+        GitRepository git = opened.git();
+        Path main = git.mainWorktree();
+
+        String base = req.baseBranch() == null || req.baseBranch().isBlank() ? repo.baseBranch() : req.baseBranch();
+        String baseCommit = worktrees.resolveCommit(main, base);
+        String id = req.id() == null || req.id().isBlank() ? nextId(req.task(), main) : req.id();
+        SandboxIds.check(id);
+        if (store.exists(id)) {
+            throw new SandboxException("A sandbox with the id " + id + " exists already.");
+        }
+        String branch = worktrees.checkBranchName(main, req.branch() == null || req.branch().isBlank()
+                ? suggestBranch(main, req.task()) : req.branch());
+        Optional<Path> checkedOut = worktrees.checkedOutIn(main, branch);
+        if (checkedOut.isPresent()) {
+            throw new SandboxException("The branch " + branch + " is already checked out in " + checkedOut.get()
+                    + "; git allows a branch in one worktree only. Choose another branch.");
+        }
+        SandboxLayout layout = new SandboxLayout(main, id, branch);
+        if (Files.exists(layout.sandboxDir())) {
+            throw new SandboxException("The directory " + layout.sandboxDir() + " exists already; remove it or choose"
+                    + " another id.");
+        }
+        boolean newBranch = !worktrees.branchExists(main, branch);
+        long leaseMs = req.leaseMs() != null ? req.leaseMs() : settings.get(SettingsStore.SANDBOX_LEASE_MS);
+        if (leaseMs < 1_000) {
+            throw new SandboxException("The lease must be at least one second (got " + leaseMs + " ms).");
+        }
+        int maxRetries = req.maxRetries() != null ? req.maxRetries() : settings.get(SettingsStore.SANDBOX_MAX_RETRIES);
+
+        List<EventDraft> steps = new ArrayList<>();
+        boolean worktreeAdded = false;
+        try {
+            worktrees.excludeWorktreesDir(git);
+            Files.createDirectories(layout.controlDir());
+            worktrees.add(main, layout.worktree(), branch, newBranch, baseCommit);
+            worktreeAdded = true;
+            steps.add(step(repo, id, newBranch ? "sandbox.branch_created" : "sandbox.branch_reused",
+                    (newBranch ? "Created branch " + branch + " at " + shortId(baseCommit) + " (" + base + ")"
+                            : "Checked out the existing branch " + branch), Map.of("branch", branch, "base", base,
+                            "baseCommit", baseCommit)));
+            steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
+                    Map.of("path", layout.worktree().toString())));
+            worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
+            steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are signed "
+                    + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
+            Instant now = clock.instant();
+            SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), req.agentCommand(), tier, branch,
+                    base, baseCommit, layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now,
+                    null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), null, null, null);
+            writeStateFile(layout, record);
+            steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
+                    Map.of("path", layout.stateFile().toString())));
+            WorktreeManager.Fingerprint fp = worktrees.fingerprint(layout.worktree());
+            String fingerprint = Json.mapper().writeValueAsString(fp);
+            steps.add(step(repo, id, "sandbox.fingerprint_recorded", "Health fingerprint: " + fp.branch() + " at "
+                    + shortId(fp.head()) + ", " + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"),
+                    Json.mapper().convertValue(fp, Map.class)));
+            steps.add(step(repo, id, "sandbox.created", "Created sandbox " + id + " (" + tier.id() + ") for \""
+                    + abbreviate(record.task()) + "\"", Map.of("tier", tier.id(), "branch", branch,
+                    "leaseMs", leaseMs, "maxRetries", maxRetries)));
+            store.insert(record, newToken(), fingerprint, steps);
+            LOG.info("Created sandbox {} in {}", id, layout.worktree());
+            return record;
+        } catch (IOException | PaddockException | RuntimeException e) {
+            undo(main, layout, branch, newBranch, worktreeAdded);
+            if (e instanceof PaddockException p) {
+                throw p;
+            }
+            throw new SandboxException("Cannot create the sandbox " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void undo(Path main, SandboxLayout layout, String branch, boolean newBranch, boolean worktreeAdded) {
+        try {
+            if (worktreeAdded) {
+                worktrees.remove(main, layout.worktree(), true);
+            }
+            if (newBranch && worktrees.branchExists(main, branch)) {
+                worktrees.deleteBranch(main, branch, true);
+            }
+        } catch (GitException e) {
+            LOG.warn("Could not take back a failed sandbox creation in {}: {}", layout.sandboxDir(), e.getMessage());
+        }
+        deleteTree(layout.sandboxDir());
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", dir, e.getMessage());
+        }
+    }
+
+    private String nextId(String task, Path main) throws PaddockException {
+        java.time.LocalDate day = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
+        List<String> taken = new ArrayList<>(store.idsStartingWith(SandboxIds.prefix(task, day)));
+        Path root = main.resolve(SandboxLayout.ROOT);
+        if (Files.isDirectory(root)) {
+            try (Stream<Path> dirs = Files.list(root)) {
+                dirs.map(p -> p.getFileName().toString()).forEach(taken::add);
+            } catch (IOException e) {
+                throw new SandboxException("Cannot list " + root + ": " + e.getMessage(), e);
+            }
+        }
+        return SandboxIds.next(task, day, taken);
+    }
+
+    private String suggestBranch(Path main, String task) throws GitException {
+        String suggested = SandboxIds.suggestBranch(task);
+        String candidate = suggested;
+        for (int n = 2; worktrees.branchExists(main, candidate); n++) {
+            candidate = suggested + "-" + n;
+        }
+        return candidate;
+    }
+
+    /** The name an agent's commits carry. */
+    public static String agentName(String id) {
+        return "Paddock agent " + id;
+    }
+
+    /** The e-mail an agent's commits carry ({@code .invalid}: never a real address). */
+    public static String agentEmail(String id) {
+        return id + "@agents.paddock.invalid";
+    }
+
+    private static void writeStateFile(SandboxLayout layout, SandboxRecord r) throws IOException {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("id", r.id());
+        state.put("task", r.task());
+        state.put("tier", r.tier().id());
+        state.put("branch", r.branch());
+        state.put("baseBranch", r.baseBranch());
+        state.put("baseCommit", r.baseCommit());
+        state.put("worktree", r.worktreePath());
+        state.put("createdAt", r.createdAt().toString());
+        state.put("leaseMs", r.leaseMs());
+        Path tmp = layout.stateFile().resolveSibling("sandbox.json.tmp");
+        Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(state));
+        Files.move(tmp, layout.stateFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static EventDraft step(RepoRecord repo, String id, String kind, String message, Map<String, ?> details) {
+        return EventDraft.of(repo.id(), id, kind, message, details);
+    }
+
+    private static String newToken() {
+        byte[] raw = new byte[32];
+        RANDOM.nextBytes(raw);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    }
+
+    private static String shortId(String commit) {
+        return commit == null ? "" : commit.substring(0, Math.min(8, commit.length()));
+    }
+
+    private static String abbreviate(String text) {
+        String oneLine = text.replaceAll("\\s+", " ");
+        return oneLine.length() > 80 ? oneLine.substring(0, 79) + "…" : oneLine;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.paddock.sandbox;
+
+import java.nio.file.Path;
+
+/**
+ * Where a sandbox lives on disk (seed 000 §6.2): {@code <repo>/.worktrees/<id>/<branch>} is its
+ * worktree; {@code <repo>/.worktrees/<id>/.paddock/} holds Paddock's files about it (the state file,
+ * the exit code and heartbeat files of the running agent). No branch can collide with {@code .paddock}:
+ * git refuses ref components that start with a dot.
+ *
+ * <p>Also the guard against deleting the wrong thing: Paddock only ever removes a path that
+ * {@link #isSandboxWorktree} accepts.
+ */
+public final class SandboxLayout {
+    /** The directory under the main worktree that holds every sandbox. */
+    public static final String ROOT = ".worktrees";
+    /** The directory, inside a sandbox's own directory, with Paddock's files about it. */
+    public static final String CONTROL = ".paddock";
+
+    private final Path mainWorktree;
+    private final String id;
+    private final String branch;
+
+    /**
+     * @throws SandboxException when the id is not a plain folder name or the branch would lead the
+     *     worktree out of the sandbox's directory
+     */
+    public SandboxLayout(Path mainWorktree, String id, String branch) throws SandboxException {
+        SandboxIds.check(id);
+        this.mainWorktree = mainWorktree.toAbsolutePath().normalize();
+        this.id = id;
+        this.branch = branch;
+        Path wt = worktree();
+        if (!wt.startsWith(sandboxDir()) || wt.equals(sandboxDir()) || wt.startsWith(controlDir())) {
+            throw new SandboxException("The branch \"" + branch + "\" would put the worktree outside " + sandboxDir()
+                    + ".");
+        }
+    }
+
+    /** {@code <repo>/.worktrees}. */
+    public Path root() {
+        return mainWorktree.resolve(ROOT);
+    }
+
+    /** {@code <repo>/.worktrees/<id>}. */
+    public Path sandboxDir() {
+        return root().resolve(id);
+    }
+
+    /** {@code <repo>/.worktrees/<id>/<branch>}: the worktree. */
+    public Path worktree() {
+        return sandboxDir().resolve(branch).normalize();
+    }
+
+    /** {@code <repo>/.worktrees/<id>/.paddock}. */
+    public Path controlDir() {
+        return sandboxDir().resolve(CONTROL);
+    }
+
+    /** The state file: what the sandbox is, for people and tools looking at the folder. */
+    public Path stateFile() {
+        return controlDir().resolve("sandbox.json");
+    }
+
+    /** Where the agent's wrapper writes the agent's exit code when it ends. */
+    public Path exitCodeFile() {
+        return controlDir().resolve("exit-code");
+    }
+
+    /**
+     * Where an agent without network (namespace tier) writes its progress text; Paddock reads it as a
+     * heartbeat.
+     */
+    public Path heartbeatFile() {
+        return controlDir().resolve("heartbeat");
+    }
+
+    /**
+     * Whether {@code path} may be deleted as a sandbox's worktree of the repository at {@code mainWorktree}:
+     * a non-empty path strictly inside {@code <repo>/.worktrees/<id>/}, never the repository itself, never
+     * {@code .worktrees} or a sandbox directory itself.
+     */
+    public static boolean isSandboxWorktree(Path mainWorktree, String path) {
+        if (path == null || path.isBlank()) {
+            return false;
+        }
+        Path main = mainWorktree.toAbsolutePath().normalize();
+        Path p = Path.of(path).toAbsolutePath().normalize();
+        Path root = main.resolve(ROOT);
+        return p.startsWith(root) && !p.equals(main) && p.getNameCount() >= root.getNameCount() + 2;
+    }
+}

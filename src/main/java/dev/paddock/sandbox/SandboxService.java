@@ -1,0 +1,125 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.Event;
+import dev.paddock.events.EventLog;
+import dev.paddock.worktree.WorktreeManager;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What people and scripts do with sandboxes, in one place for the panel, the API and the CLI: create,
+ * stop, retry, look at (record, history, log, changes) and send heartbeats.
+ */
+public final class SandboxService {
+    /** Bytes of a log shown at most by {@link #logTail}. */
+    public static final int LOG_TAIL_BYTES = 64 * 1024;
+
+    private final SandboxCreator creator;
+    private final Supervisor supervisor;
+    private final SandboxStore store;
+    private final EventLog events;
+    private final WorktreeManager worktrees;
+
+    public SandboxService(SandboxCreator creator, Supervisor supervisor, SandboxStore store, EventLog events,
+                          WorktreeManager worktrees) {
+        this.creator = creator;
+        this.supervisor = supervisor;
+        this.store = store;
+        this.events = events;
+        this.worktrees = worktrees;
+    }
+
+    /** Creates a sandbox and lets the supervisor start it at once. See {@link SandboxCreator#create}. */
+    public SandboxRecord create(NewSandbox request) throws PaddockException {
+        SandboxRecord created = creator.create(request);
+        supervisor.poke();
+        return created;
+    }
+
+    /** See {@link Supervisor#stop}. */
+    public SandboxRecord stop(String id, String who) throws PaddockException {
+        return supervisor.stop(id, who);
+    }
+
+    /** See {@link Supervisor#retry}. */
+    public SandboxRecord retry(String id, String who) throws PaddockException {
+        return supervisor.retry(id, who);
+    }
+
+    /**
+     * Records a heartbeat with a progress text (trimmed to 500 characters).
+     *
+     * @throws SandboxException when there is no such sandbox or it is not running
+     */
+    public void heartbeat(String id, String progress) throws PaddockException {
+        String text = progress == null ? "" : progress.strip();
+        if (text.length() > 500) {
+            text = text.substring(0, 500);
+        }
+        if (!store.heartbeat(id, text)) {
+            SandboxRecord s = find(id);
+            throw new SandboxException(id + " is " + s.state().id() + ", not running: the heartbeat was not recorded.");
+        }
+    }
+
+    /**
+     * The sandbox with this id.
+     *
+     * @throws SandboxException when there is none
+     */
+    public SandboxRecord find(String id) throws PaddockException {
+        return store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+    }
+
+    /** The events of a sandbox, oldest first: its state history and everything else recorded about it. */
+    public List<Event> history(String id) throws PaddockException {
+        return events.ofSandbox(id);
+    }
+
+    /** The last {@link #LOG_TAIL_BYTES} bytes of the agent's log (empty before its first run). */
+    public String logTail(String id) throws PaddockException {
+        Path log = supervisor.logFile(id);
+        if (!Files.exists(log)) {
+            return "";
+        }
+        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+            long start = Math.max(0, f.length() - LOG_TAIL_BYTES);
+            byte[] bytes = new byte[(int) (f.length() - start)];
+            f.seek(start);
+            f.readFully(bytes);
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            return start == 0 ? text : text.substring(Math.max(0, text.indexOf('\n') + 1));
+        } catch (IOException e) {
+            throw new SandboxException("Cannot read the log of " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The log file of a sandbox's agent. */
+    public Path logFile(String id) {
+        return supervisor.logFile(id);
+    }
+
+    /** What the sandbox's worktree changed since its base commit (added / modified / deleted). */
+    public WorktreeManager.ChangeList changes(String id) throws PaddockException {
+        SandboxRecord s = find(id);
+        if (s.worktree() == null || !Files.isDirectory(s.worktree())) {
+            throw new SandboxException("The worktree of " + id + " is gone.");
+        }
+        return worktrees.changes(s.worktree(), s.baseCommit());
+    }
+
+    /** The sandbox a bearer token belongs to, if any. */
+    public java.util.Optional<String> sandboxOfToken(String token) throws PaddockException {
+        return store.sandboxOfToken(token);
+    }
+
+    /** Sandboxes of a repository that are not closed, newest first. */
+    public List<SandboxRecord> listOpen(long repositoryId) throws PaddockException {
+        return store.listOpen(repositoryId);
+    }
+}

@@ -1,0 +1,397 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoStore;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.store.StoreException;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.RepositoryLocator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives every sandbox through its lifecycle (BRIEF "Sandbox lifecycle", seed 000 §6.7.7): a tick
+ * about once a second reads the stored records and takes each one step — start what is pending or
+ * retrying, notice agents that ended (exit code 0 → done, else failed), time out those whose lease
+ * ran out (and kill their process tree), retry failures while retries remain, else hand them to a
+ * person. The tick only acts on what the store says, and every step is a compare-and-set, so it is
+ * idempotent and a restarted Paddock resumes where it stopped.
+ *
+ * <p>Runs on its own thread ({@code supervisor}); process trees are killed on another
+ * ({@code process-reaper}) so a slow kill never holds up the tick.
+ */
+public final class Supervisor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+    /** Period of the tick, in ms. */
+    public static final long TICK_MS = 1_000;
+    private static final int PROGRESS_MAX = 500;
+
+    private final SandboxStore store;
+    private final RepoStore repos;
+    private final RepositoryLocator locator;
+    private final AgentLauncher launcher;
+    private final SettingsStore settings;
+    private final Clock clock;
+    private final Path logDir;
+    private final Supplier<String> apiUrl;
+    private final Map<String, Process> children = new ConcurrentHashMap<>();
+    private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
+    private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
+    private final ExecutorService reaper = Executors.newCachedThreadPool(r -> daemon(r, "process-reaper"));
+
+    /**
+     * @param logDir directory of the agents' log files ({@code <id>.log})
+     * @param apiUrl base URL of the loopback API handed to agents
+     */
+    public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
+                      SettingsStore settings, Clock clock, Path logDir, Supplier<String> apiUrl) {
+        this.store = store;
+        this.repos = repos;
+        this.locator = locator;
+        this.launcher = launcher;
+        this.settings = settings;
+        this.clock = clock;
+        this.logDir = logDir;
+        this.apiUrl = apiUrl;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Starts ticking: at once, then every {@link #TICK_MS}. */
+    public void start() {
+        timer.scheduleWithFixedDelay(this::safeTick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Asks for a tick as soon as possible (a sandbox was created, an agent ended). */
+    public void poke() {
+        if (!timer.isShutdown()) {
+            timer.execute(this::safeTick);
+        }
+    }
+
+    /** Registers a callback run (on the supervisor thread) after a tick that changed something. */
+    public void addListener(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /** The log file of a sandbox's agent. */
+    public Path logFile(String sandboxId) {
+        return logDir.resolve(sandboxId + ".log");
+    }
+
+    private void safeTick() {
+        try {
+            if (tick() > 0) {
+                listeners.forEach(Runnable::run);
+            }
+        } catch (RuntimeException | StoreException e) {
+            LOG.warn("Supervisor tick failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * One tick over every sandbox that is not closed. Package-private so tests drive it directly.
+     *
+     * @return how many sandboxes changed state
+     */
+    int tick() throws StoreException {
+        int changed = 0;
+        for (SandboxRecord s : store.listLive()) {
+            try {
+                if (step(s)) {
+                    changed++;
+                }
+            } catch (PaddockException | RuntimeException e) {
+                LOG.warn("Supervisor step for {} failed: {}", s.id(), e.toString());
+            }
+        }
+        return changed;
+    }
+
+    private boolean step(SandboxRecord s) throws PaddockException {
+        return switch (s.state()) {
+            case PENDING, RETRYING -> startAgent(s);
+            case RUNNING -> watch(s);
+            case FAILED, TIMEOUT -> retryOrAskHuman(s);
+            default -> killLeftover(s);
+        };
+    }
+
+    private boolean startAgent(SandboxRecord s) throws PaddockException {
+        SandboxLayout layout = layout(s);
+        if (!Files.isDirectory(layout.worktree())) {
+            return store.transition(s.id(), Transition.of(s.state(), s.state() == SandboxState.PENDING
+                    ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
+                    .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
+                    .message(s.id() + " cannot start: its worktree is gone"));
+        }
+        String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
+        AgentLauncher.Started started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token,
+                apiUrl.get(), logFile(s.id())));
+        Instant now = clock.instant();
+        boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
+                .set(Transition.Column.PID, started.pid())
+                .set(Transition.Column.PID_STARTED_AT, started.startedAt())
+                .set(Transition.Column.STARTED_AT, now)
+                .set(Transition.Column.FINISHED_AT, null)
+                .set(Transition.Column.EXIT_CODE, null)
+                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
+                .set(Transition.Column.PROGRESS, null)
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.ITERATION, s.iteration() + 1)
+                .message(s.id() + " started (run " + (s.iteration() + 1) + ", pid " + started.pid() + ")")
+                .detail("pid", started.pid()).detail("tier", s.tier().id()).detail("run", s.iteration() + 1));
+        if (!moved) {
+            // Someone (a person stopping it) moved it meanwhile: this run must not live.
+            kill(s.id(), started.pid(), "started while the sandbox was moved elsewhere");
+            return false;
+        }
+        children.put(s.id(), started.process());
+        started.process().onExit().thenRun(this::poke);
+        return true;
+    }
+
+    private boolean watch(SandboxRecord s) throws PaddockException {
+        Optional<AgentExit> exit = exitOf(s);
+        Instant now = clock.instant();
+        if (exit.isPresent()) {
+            AgentExit e = exit.get();
+            children.remove(s.id());
+            SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
+            return store.transition(s.id(), Transition.of(SandboxState.RUNNING, to)
+                    .set(Transition.Column.EXIT_CODE, e.code())
+                    .set(Transition.Column.FINISHED_AT, now)
+                    .set(Transition.Column.PID, null)
+                    .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
+                    .message(s.id() + (e.succeeded() ? " is done: the agent exited with 0"
+                            : " failed: the agent " + e.explanation()))
+                    .detail("exitCode", e.code()));
+        }
+        readHeartbeatFile(s);
+        SandboxRecord fresh = store.find(s.id()).orElse(s);
+        if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
+            Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
+                    : fresh.startedAt() != null ? fresh.startedAt() : now, now);
+            String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.leaseMs() / 1000
+                    + " s ran out";
+            boolean moved = store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.TIMEOUT)
+                    .set(Transition.Column.FINISHED_AT, now)
+                    .set(Transition.Column.LAST_ERROR, why)
+                    .set(Transition.Column.STOP_REASON, "lease expired")
+                    .message(s.id() + " timed out: " + why + "; its processes are being killed"));
+            if (moved && fresh.pid() != null) {
+                kill(s.id(), fresh.pid(), "lease expired");
+            }
+            return moved;
+        }
+        return false;
+    }
+
+    private boolean retryOrAskHuman(SandboxRecord s) throws PaddockException {
+        if (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+            return false; // still being killed
+        }
+        if (s.retryCount() < s.maxRetries()) {
+            return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
+                    .set(Transition.Column.RETRY_COUNT, s.retryCount() + 1)
+                    .message(s.id() + " will be retried (" + (s.retryCount() + 1) + " of " + s.maxRetries() + ")"));
+        }
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
+                        : "its " + s.maxRetries() + (s.maxRetries() == 1 ? " retry" : " retries") + " are used up")
+                        + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
+    }
+
+    /** A sandbox that should have no process any more but still names a live one: kill it. */
+    private boolean killLeftover(SandboxRecord s) {
+        if (s.pid() != null) {
+            if (ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+                kill(s.id(), s.pid(), "left running in state " + s.state().id());
+            } else if (!dying.contains(s.pid())) {
+                clearPid(s.id(), s.pid());
+            }
+        }
+        return false;
+    }
+
+    /**
+     * How the current run ended, if it did: from the process handle when this Paddock started it,
+     * else (after a restart) from the pid and the exit-code file.
+     */
+    private Optional<AgentExit> exitOf(SandboxRecord s) throws PaddockException {
+        Process p = children.get(s.id());
+        Path exitFile = layout(s).exitCodeFile();
+        if (p != null) {
+            if (p.isAlive()) {
+                return Optional.empty();
+            }
+            return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> AgentExit.of(p.exitValue())));
+        }
+        if (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+            return Optional.empty(); // adopted after a restart: still running
+        }
+        return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> new AgentExit(null,
+                "ended while Paddock was not watching it, without leaving an exit code")));
+    }
+
+    /** An agent without network writes its progress to its heartbeat file; a newer file is a heartbeat. */
+    private void readHeartbeatFile(SandboxRecord s) throws PaddockException {
+        Path file = layout(s).heartbeatFile();
+        try {
+            if (!Files.exists(file)) {
+                return;
+            }
+            Instant modified = Files.getLastModifiedTime(file).toInstant();
+            Instant since = s.lastHeartbeatAt() != null ? s.lastHeartbeatAt() : s.startedAt();
+            if (since != null && !modified.isAfter(since)) {
+                return;
+            }
+            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+            int nl = text.indexOf('\n');
+            String progress = nl < 0 ? text : text.substring(0, nl);
+            store.heartbeat(s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX) : progress);
+        } catch (IOException e) {
+            LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
+        }
+    }
+
+    /**
+     * Stops a sandbox for a person (or a script): its agent's process tree is killed before this returns,
+     * and the sandbox waits for a person (retry or remove).
+     *
+     * @throws SandboxException when it is not pending, running or retrying
+     */
+    public SandboxRecord stop(String id, String who) throws PaddockException {
+        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+        if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
+                && s.state() != SandboxState.RETRYING) {
+            throw new SandboxException(id + " is " + s.state().id() + ", not running: there is nothing to stop.");
+        }
+        String reason = "stopped by " + who;
+        boolean moved = store.transition(id, Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                .set(Transition.Column.STOP_REASON, reason)
+                .set(Transition.Column.LAST_ERROR, reason)
+                .set(Transition.Column.FINISHED_AT, clock.instant())
+                .message(id + " was " + reason));
+        if (!moved) {
+            return stop(id, who); // it moved meanwhile (e.g. started): look again
+        }
+        if (s.pid() != null) {
+            ProcessTree.kill(s.pid(), grace());
+            clearPid(id, s.pid());
+        }
+        children.remove(id);
+        poke();
+        return store.find(id).orElseThrow();
+    }
+
+    /**
+     * Runs a sandbox again for a person: one that waits for a person, failed, timed out or is done.
+     *
+     * @throws SandboxException when it is in another state
+     */
+    public SandboxRecord retry(String id, String who) throws PaddockException {
+        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+        if (!s.state().canBecome(SandboxState.RETRYING)) {
+            throw new SandboxException(id + " is " + s.state().id() + "; only a sandbox that failed, timed out, is done"
+                    + " or waits for a person can be retried.");
+        }
+        if (!store.transition(id, Transition.of(s.state(), SandboxState.RETRYING).message(id + " retried by " + who))) {
+            throw new SandboxException(id + " changed state meanwhile; look again.");
+        }
+        poke();
+        return store.find(id).orElseThrow();
+    }
+
+    /** Kills a process tree on the reaper thread (once per pid), then forgets the pid in the store. */
+    private void kill(String id, long pid, String why) {
+        if (!dying.add(pid)) {
+            return;
+        }
+        LOG.info("Killing the process tree {} of {} ({})", pid, id, why);
+        reaper.execute(() -> {
+            try {
+                ProcessTree.kill(pid, grace());
+                clearPid(id, pid);
+            } finally {
+                dying.remove(pid);
+                poke();
+            }
+        });
+    }
+
+    private void clearPid(String id, long pid) {
+        try {
+            store.clearPid(id, pid);
+        } catch (StoreException e) {
+            LOG.warn("Cannot forget pid {} of {}: {}", pid, id, e.getMessage());
+        }
+    }
+
+    private Duration grace() {
+        try {
+            return Duration.ofMillis(settings.get(SettingsStore.SANDBOX_KILL_GRACE_MS));
+        } catch (StoreException e) {
+            return Duration.ofSeconds(3);
+        }
+    }
+
+    private SandboxLayout layout(SandboxRecord s) throws PaddockException {
+        return new SandboxLayout(gitOf(s).mainWorktree(), s.id(), s.branch());
+    }
+
+    private GitRepository gitOf(SandboxRecord s) throws PaddockException {
+        GitRepository cached = gitRepos.get(s.repositoryId());
+        if (cached != null) {
+            return cached;
+        }
+        RepoRecord repo = repos.find(s.repositoryId())
+                .orElseThrow(() -> new SandboxException("The repository of " + s.id() + " is not registered."));
+        try {
+            GitRepository git = locator.locate(repo.path());
+            gitRepos.put(s.repositoryId(), git);
+            return git;
+        } catch (GitException e) {
+            throw new SandboxException("The repository of " + s.id() + " (" + repo.path() + ") cannot be read: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Stops ticking. Agents keep running; a restarted Paddock adopts them. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        reaper.shutdown();
+        try {
+            timer.awaitTermination(2, TimeUnit.SECONDS);
+            reaper.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.paddock.sandbox;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One edge of the lifecycle to apply with {@link SandboxStore#transition}: from which state to which,
+ * the columns that change with it, and the event that records it.
+ */
+public final class Transition {
+    /** Columns a transition may set, by their SQL names. */
+    public enum Column {
+        PID("pid"), PID_STARTED_AT("pid_started_at"), STARTED_AT("started_at"), FINISHED_AT("finished_at"),
+        LEASE_EXPIRES_AT("lease_expires_at"), LAST_HEARTBEAT_AT("last_heartbeat_at"), PROGRESS("progress"),
+        ITERATION("iteration"), RETRY_COUNT("retry_count"), EXIT_CODE("exit_code"), LAST_ERROR("last_error"),
+        STOP_REASON("stop_reason"), CONTAINER_ID("container_id");
+
+        final String sql;
+
+        Column(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    private final SandboxState from;
+    private final SandboxState to;
+    private final Map<Column, Object> values = new LinkedHashMap<>();
+    private String message;
+    private final Map<String, Object> details = new LinkedHashMap<>();
+
+    private Transition(SandboxState from, SandboxState to) {
+        if (!from.canBecome(to)) {
+            throw new IllegalArgumentException(from.id() + " → " + to.id() + " is not an edge of the lifecycle");
+        }
+        this.from = from;
+        this.to = to;
+    }
+
+    /**
+     * Starts describing {@code from → to}.
+     *
+     * @throws IllegalArgumentException when the lifecycle has no such edge
+     */
+    public static Transition of(SandboxState from, SandboxState to) {
+        return new Transition(from, to);
+    }
+
+    /** Sets a column with the transition (null clears it). */
+    public Transition set(Column column, Object value) {
+        values.put(column, value);
+        return this;
+    }
+
+    /** The event message; the default says "{from} → {to}". */
+    public Transition message(String text) {
+        this.message = text;
+        return this;
+    }
+
+    /** Adds a fact to the event's details. */
+    public Transition detail(String key, Object value) {
+        details.put(key, value);
+        return this;
+    }
+
+    public SandboxState from() {
+        return from;
+    }
+
+    public SandboxState to() {
+        return to;
+    }
+
+    Map<Column, Object> values() {
+        return Collections.unmodifiableMap(values);
+    }
+
+    String eventMessage(String sandboxId) {
+        return Objects.requireNonNullElse(message, sandboxId + ": " + from.id() + " → " + to.id());
+    }
+
+    Map<String, Object> details() {
+        return details;
+    }
+}

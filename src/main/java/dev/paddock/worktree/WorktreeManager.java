@@ -1,0 +1,242 @@
+package dev.paddock.worktree;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The git operations behind a sandbox's worktree: validating a branch name the way git does,
+ * creating the branch and the worktree, giving the worktree its own identity, telling what would be
+ * lost by removing it, and removing it. Everything goes through the git CLI with argument lists
+ * (JGit has no worktree API, and git's own rules are the ones that count).
+ */
+public final class WorktreeManager {
+    /** What Paddock adds to {@code .git/info/exclude} so sandboxes never show as untracked files. */
+    public static final String EXCLUDE_LINE = "/.worktrees/";
+
+    private final GitCli git;
+
+    public WorktreeManager(GitCli git) {
+        this.git = git;
+    }
+
+    /**
+     * Checks a branch name with {@code git check-ref-format --branch}, git's own rules.
+     *
+     * @return the name as git normalises it
+     * @throws GitException with git's refusal when the name is not valid
+     */
+    public String checkBranchName(Path repo, String branch) throws GitException {
+        if (branch == null || branch.isBlank()) {
+            throw new GitException("The branch name is empty.");
+        }
+        GitCli.Result r = git.run(repo, "check-ref-format", "--branch", branch);
+        if (!r.ok() || branch.startsWith("-")) {
+            throw new GitException("\"" + branch + "\" is not a valid branch name (git check-ref-format refuses it).");
+        }
+        return r.stdout().strip();
+    }
+
+    /**
+     * The commit a revision names ({@code main}, a commit id, a tag).
+     *
+     * @throws GitException when it names no commit
+     */
+    public String resolveCommit(Path repo, String revision) throws GitException {
+        GitCli.Result r = git.run(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}");
+        if (!r.ok() || r.stdout().isBlank()) {
+            throw new GitException("\"" + revision + "\" names no commit in " + repo + ".");
+        }
+        return r.stdout().strip();
+    }
+
+    /** Whether the local branch exists. */
+    public boolean branchExists(Path repo, String branch) throws GitException {
+        return git.run(repo, "show-ref", "--verify", "--quiet", "refs/heads/" + branch).ok();
+    }
+
+    /** The worktree where {@code branch} is checked out, if any. */
+    public Optional<Path> checkedOutIn(Path repo, String branch) throws GitException {
+        for (PorcelainParser.Entry e : PorcelainParser.list(git, repo)) {
+            if (branch.equals(e.info().branch())) {
+                return Optional.of(e.info().path());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Adds {@link #EXCLUDE_LINE} to the repository's {@code info/exclude} unless it is there: local to
+     * this clone, nothing to commit.
+     */
+    public void excludeWorktreesDir(GitRepository repo) throws GitException {
+        Path exclude = repo.commonDir().resolve("info").resolve("exclude");
+        try {
+            List<String> lines = Files.exists(exclude) ? Files.readAllLines(exclude, StandardCharsets.UTF_8) : List.of();
+            if (lines.stream().map(String::strip).anyMatch(l -> l.equals(EXCLUDE_LINE) || l.equals(".worktrees/")
+                    || l.equals(".worktrees") || l.equals("/.worktrees"))) {
+                return;
+            }
+            Files.createDirectories(exclude.getParent());
+            String prefix = Files.exists(exclude) && Files.size(exclude) > 0 && !endsWithNewline(exclude) ? "\n" : "";
+            Files.writeString(exclude, prefix + "# Paddock's sandboxes (worktrees)\n" + EXCLUDE_LINE + "\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new GitException("Cannot update " + exclude + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean endsWithNewline(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        return bytes.length == 0 || bytes[bytes.length - 1] == '\n';
+    }
+
+    /**
+     * {@code git worktree add}: creates {@code branch} at {@code startCommit} when {@code newBranch},
+     * else checks out the existing branch.
+     *
+     * @throws GitException with git's reason when it refuses (path exists, branch checked out elsewhere, ...)
+     */
+    public void add(Path repo, Path worktree, String branch, boolean newBranch, String startCommit) throws GitException {
+        List<String> args = new ArrayList<>(List.of("worktree", "add", "--quiet"));
+        if (newBranch) {
+            args.addAll(List.of("-b", branch, "--", worktree.toString(), startCommit));
+        } else {
+            args.addAll(List.of("--", worktree.toString(), branch));
+        }
+        GitCli.Result r = git.run(repo, args, GitCli.LONG_TIMEOUT);
+        if (!r.ok()) {
+            throw new GitException("git worktree add failed: " + r.errorLine());
+        }
+    }
+
+    /**
+     * Gives the worktree its own {@code user.name} and {@code user.email}, so the agent's commits say
+     * who made them: per-worktree configuration ({@code extensions.worktreeConfig}, git 2.20+), which
+     * leaves the repository's and the user's identity alone.
+     */
+    public void setIdentity(Path worktree, String name, String email) throws GitException {
+        GitCli.Result ext = git.run(worktree, "config", "--get", "extensions.worktreeConfig");
+        if (!ext.ok() || !ext.stdout().strip().equals("true")) {
+            git.runOk(worktree, "config", "extensions.worktreeConfig", "true");
+        }
+        git.runOk(worktree, "config", "--worktree", "user.name", name);
+        git.runOk(worktree, "config", "--worktree", "user.email", email);
+    }
+
+    /**
+     * The health fingerprint of a worktree (seed 000 §6.2): where git says its top level is, the branch
+     * and commit checked out, its status, and the identity it commits with.
+     */
+    public Fingerprint fingerprint(Path worktree) throws GitException {
+        String toplevel = git.runOk(worktree, "rev-parse", "--show-toplevel").strip();
+        GitCli.Result branch = git.run(worktree, "symbolic-ref", "--quiet", "--short", "HEAD");
+        String head = git.runOk(worktree, "rev-parse", "HEAD").strip();
+        String status = git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v1", "-z");
+        GitCli.Result name = git.run(worktree, "config", "user.name");
+        GitCli.Result email = git.run(worktree, "config", "user.email");
+        return new Fingerprint(toplevel, branch.ok() ? branch.stdout().strip() : null, head,
+                WorktreeLister.countStatusEntries(status), name.ok() ? name.stdout().strip() : null,
+                email.ok() ? email.stdout().strip() : null);
+    }
+
+    /**
+     * A worktree's health fingerprint.
+     *
+     * @param changedFiles uncommitted or untracked paths (0 = clean)
+     */
+    public record Fingerprint(String toplevel, String branch, String head, int changedFiles, String userName,
+                              String userEmail) {
+    }
+
+    /** Uncommitted and untracked paths of a worktree, as {@code git status --porcelain} lines ("XY path"). */
+    public List<String> uncommitted(Path worktree) throws GitException {
+        String out = git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all");
+        return out.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /** Commits on {@code branch} that {@code baseBranch} does not contain, as "short-id subject", newest first. */
+    public List<String> unmergedCommits(Path repo, String branch, String baseBranch) throws GitException {
+        GitCli.Result r = git.run(repo, "log", "--format=%h %s", "refs/heads/" + baseBranch + "..refs/heads/" + branch, "--");
+        if (!r.ok()) {
+            throw new GitException("Cannot compare " + branch + " with " + baseBranch + ": " + r.errorLine());
+        }
+        return r.stdout().lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /** Whether every commit of {@code branch} is in {@code baseBranch}. */
+    public boolean isMerged(Path repo, String branch, String baseBranch) throws GitException {
+        return git.run(repo, "merge-base", "--is-ancestor", "refs/heads/" + branch, "refs/heads/" + baseBranch).ok();
+    }
+
+    /** {@code git worktree remove [--force]}. */
+    public void remove(Path repo, Path worktree, boolean force) throws GitException {
+        List<String> args = new ArrayList<>(List.of("worktree", "remove"));
+        if (force) {
+            args.addAll(List.of("--force", "--force")); // twice: also when locked
+        }
+        args.add(worktree.toString());
+        GitCli.Result r = git.run(repo, args, GitCli.LONG_TIMEOUT);
+        if (!r.ok()) {
+            throw new GitException("git worktree remove failed: " + r.errorLine());
+        }
+    }
+
+    /** Deletes a local branch; {@code force} also when it is not merged ({@code -D}). */
+    public void deleteBranch(Path repo, String branch, boolean force) throws GitException {
+        GitCli.Result r = git.run(repo, "branch", force ? "-D" : "-d", "--", branch);
+        if (!r.ok()) {
+            throw new GitException("git branch " + (force ? "-D" : "-d") + " " + branch + " failed: " + r.errorLine());
+        }
+    }
+
+    /** {@code git worktree prune}: forgets worktrees whose directories are gone. */
+    public void prune(Path repo) throws GitException {
+        git.runOk(repo, "worktree", "prune");
+    }
+
+    /**
+     * What a worktree changed since {@code baseCommit}: committed, staged, unstaged and untracked,
+     * as added, modified and deleted repository-relative paths (renames count as a deletion and an
+     * addition).
+     */
+    public ChangeList changes(Path worktree, String baseCommit) throws GitException {
+        List<String> added = new ArrayList<>();
+        List<String> modified = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        // Tracked changes against the base, committed or not: diff of the working tree.
+        String diff = git.runOk(worktree, "--no-optional-locks", "diff", "--name-status", "-z", "--no-renames",
+                baseCommit, "--");
+        String[] t = diff.split("\0");
+        for (int i = 0; i + 1 < t.length; i += 2) {
+            String code = t[i];
+            String path = t[i + 1];
+            if (code.startsWith("A")) {
+                added.add(path);
+            } else if (code.startsWith("D")) {
+                deleted.add(path);
+            } else {
+                modified.add(path);
+            }
+        }
+        String untracked = git.runOk(worktree, "--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z");
+        for (String p : untracked.split("\0")) {
+            if (!p.isEmpty()) {
+                added.add(p);
+            }
+        }
+        return new ChangeList(List.copyOf(added), List.copyOf(modified), List.copyOf(deleted));
+    }
+
+    /** Paths a worktree added, modified and deleted (seed 004's structured change list). */
+    public record ChangeList(List<String> added, List<String> modified, List<String> deleted) {
+        public int size() {
+            return added.size() + modified.size() + deleted.size();
+        }
+    }
+}
