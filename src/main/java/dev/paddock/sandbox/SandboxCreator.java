@@ -57,8 +57,12 @@ public final class SandboxCreator {
     /**
      * Creates a sandbox in state {@code pending}; the supervisor starts it.
      *
-     * @throws SandboxException for a request that cannot be honoured (empty command, invalid id or branch
-     *     name, target directory present, branch checked out elsewhere, tier unavailable), with nothing changed
+     * @throws SandboxConflictException when the id or the target directory is taken, or the branch is checked
+     *     out elsewhere, with nothing changed
+     * @throws SandboxException for a request that cannot be honoured (empty command or task, invalid id, lease
+     *     under a second, tier unavailable), with nothing changed
+     * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
+     *     the branch name ({@code git check-ref-format}), with nothing changed
      * @throws PaddockException when git or the store fail on the way (what was made is taken back)
      */
     public SandboxRecord create(NewSandbox req) throws PaddockException {
@@ -83,18 +87,18 @@ public final class SandboxCreator {
         String id = req.id() == null || req.id().isBlank() ? nextId(req.task(), main) : req.id();
         SandboxIds.check(id);
         if (store.exists(id)) {
-            throw new SandboxException("A sandbox with the id " + id + " exists already.");
+            throw new SandboxConflictException("A sandbox with the id " + id + " exists already.");
         }
         String branch = worktrees.checkBranchName(main, req.branch() == null || req.branch().isBlank()
                 ? suggestBranch(main, req.task()) : req.branch());
         Optional<Path> checkedOut = worktrees.checkedOutIn(main, branch);
         if (checkedOut.isPresent()) {
-            throw new SandboxException("The branch " + branch + " is already checked out in " + checkedOut.get()
+            throw new SandboxConflictException("The branch " + branch + " is already checked out in " + checkedOut.get()
                     + "; git allows a branch in one worktree only. Choose another branch.");
         }
         SandboxLayout layout = new SandboxLayout(main, id, branch);
         if (Files.exists(layout.sandboxDir())) {
-            throw new SandboxException("The directory " + layout.sandboxDir() + " exists already; remove it or choose"
+            throw new SandboxConflictException("The directory " + layout.sandboxDir() + " exists already; remove it or choose"
                     + " another id.");
         }
         boolean newBranch = !worktrees.branchExists(main, branch);

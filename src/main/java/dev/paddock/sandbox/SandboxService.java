@@ -54,7 +54,8 @@ public final class SandboxService {
     /**
      * Records a heartbeat with a progress text (trimmed to 500 characters).
      *
-     * @throws SandboxException when there is no such sandbox or it is not running
+     * @throws SandboxNotFoundException when there is no such sandbox
+     * @throws SandboxConflictException when it is not running
      */
     public void heartbeat(String id, String progress) throws PaddockException {
         String text = progress == null ? "" : progress.strip();
@@ -63,17 +64,17 @@ public final class SandboxService {
         }
         if (!store.heartbeat(id, text)) {
             SandboxRecord s = find(id);
-            throw new SandboxException(id + " is " + s.state().id() + ", not running: the heartbeat was not recorded.");
+            throw new SandboxConflictException(id + " is " + s.state().id() + ", not running: the heartbeat was not recorded.");
         }
     }
 
     /**
      * The sandbox with this id.
      *
-     * @throws SandboxException when there is none
+     * @throws SandboxNotFoundException when there is none
      */
     public SandboxRecord find(String id) throws PaddockException {
-        return store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+        return store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
     }
 
     /** The events of a sandbox, oldest first: its state history and everything else recorded about it. */

@@ -284,13 +284,14 @@ public final class Supervisor implements AutoCloseable {
      * Stops a sandbox for a person (or a script): its agent's process tree is killed before this returns,
      * and the sandbox waits for a person (retry or remove).
      *
-     * @throws SandboxException when it is not pending, running or retrying
+     * @throws SandboxNotFoundException when there is no such sandbox
+     * @throws SandboxConflictException when it is not pending, running or retrying
      */
     public SandboxRecord stop(String id, String who) throws PaddockException {
-        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
         if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
                 && s.state() != SandboxState.RETRYING) {
-            throw new SandboxException(id + " is " + s.state().id() + ", not running: there is nothing to stop.");
+            throw new SandboxConflictException(id + " is " + s.state().id() + ", not running: there is nothing to stop.");
         }
         String reason = "stopped by " + who;
         boolean moved = store.transition(id, Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
@@ -313,16 +314,17 @@ public final class Supervisor implements AutoCloseable {
     /**
      * Runs a sandbox again for a person: one that waits for a person, failed, timed out or is done.
      *
-     * @throws SandboxException when it is in another state
+     * @throws SandboxNotFoundException when there is no such sandbox
+     * @throws SandboxConflictException when it is in another state
      */
     public SandboxRecord retry(String id, String who) throws PaddockException {
-        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxException("No sandbox " + id + "."));
+        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
         if (!s.state().canBecome(SandboxState.RETRYING)) {
-            throw new SandboxException(id + " is " + s.state().id() + "; only a sandbox that failed, timed out, is done"
+            throw new SandboxConflictException(id + " is " + s.state().id() + "; only a sandbox that failed, timed out, is done"
                     + " or waits for a person can be retried.");
         }
         if (!store.transition(id, Transition.of(s.state(), SandboxState.RETRYING).message(id + " retried by " + who))) {
-            throw new SandboxException(id + " changed state meanwhile; look again.");
+            throw new SandboxConflictException(id + " changed state meanwhile; look again.");
         }
         poke();
         return store.find(id).orElseThrow();
