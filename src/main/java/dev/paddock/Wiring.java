@@ -9,6 +9,7 @@ import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
 import dev.paddock.sandbox.SandboxCreator;
+import dev.paddock.sandbox.SandboxReclaimer;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.sandbox.Supervisor;
 import dev.paddock.sandbox.TierChecks;
@@ -74,7 +75,8 @@ public final class Wiring implements AutoCloseable {
                 home.logDir().resolve("sandboxes"), () -> apiUrl);
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, new TierChecks(bubblewrap),
                 clock);
-        this.sandboxService = new SandboxService(creator, supervisor, sandboxes, events, worktrees);
+        this.sandboxService = new SandboxService(creator, supervisor, new SandboxReclaimer(), sandboxes, events,
+                worktrees, repoService);
     }
 
     /**

@@ -54,6 +54,16 @@ public final class RepoService {
         return locator.locate(path);
     }
 
+    /**
+     * The registered repository containing {@code path}, without registering it when it is not.
+     *
+     * @return empty when the repository is not registered
+     * @throws GitException when the path is not in a usable git repository
+     */
+    public java.util.Optional<RepoRecord> registered(Path path) throws PaddockException {
+        return repos.findByPath(locator.locate(path).mainWorktree());
+    }
+
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws PaddockException {
         return repos.recent();

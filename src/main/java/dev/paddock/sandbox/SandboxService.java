@@ -3,6 +3,8 @@ package dev.paddock.sandbox;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoService;
 import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -10,10 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What people and scripts do with sandboxes, in one place for the panel, the API and the CLI: create,
- * stop, retry, look at (record, history, log, changes) and send heartbeats.
+ * stop, retry, remove, look at (record, history, log, changes, what removal would lose) and send heartbeats.
  */
 public final class SandboxService {
     /** Bytes of a log shown at most by {@link #logTail}. */
@@ -21,17 +24,21 @@ public final class SandboxService {
 
     private final SandboxCreator creator;
     private final Supervisor supervisor;
+    private final SandboxReclaimer reclaimer;
     private final SandboxStore store;
     private final EventLog events;
     private final WorktreeManager worktrees;
+    private final RepoService repos;
 
-    public SandboxService(SandboxCreator creator, Supervisor supervisor, SandboxStore store, EventLog events,
-                          WorktreeManager worktrees) {
+    public SandboxService(SandboxCreator creator, Supervisor supervisor, SandboxReclaimer reclaimer, SandboxStore store,
+                          EventLog events, WorktreeManager worktrees, RepoService repos) {
         this.creator = creator;
         this.supervisor = supervisor;
+        this.reclaimer = reclaimer;
         this.store = store;
         this.events = events;
         this.worktrees = worktrees;
+        this.repos = repos;
     }
 
     /** Creates a sandbox and lets the supervisor start it at once. See {@link SandboxCreator#create}. */
@@ -49,6 +56,18 @@ public final class SandboxService {
     /** See {@link Supervisor#retry}. */
     public SandboxRecord retry(String id, String who) throws PaddockException {
         return supervisor.retry(id, who);
+    }
+
+    /** What removing the sandbox would lose. See {@link SandboxReclaimer#plan}. */
+    public RemovalPlan plan(String id) throws PaddockException {
+        return reclaimer.plan(id);
+    }
+
+    /** Removes a sandbox (strict by default: nothing is lost silently). See {@link SandboxReclaimer#remove}. */
+    public SandboxRecord remove(String id, RemoveMode mode, boolean deleteBranch, String who) throws PaddockException {
+        SandboxRecord removed = reclaimer.remove(id, mode, deleteBranch, who);
+        supervisor.poke();
+        return removed;
     }
 
     /**
@@ -115,12 +134,28 @@ public final class SandboxService {
     }
 
     /** The sandbox a bearer token belongs to, if any. */
-    public java.util.Optional<String> sandboxOfToken(String token) throws PaddockException {
+    public Optional<String> sandboxOfToken(String token) throws PaddockException {
         return store.sandboxOfToken(token);
     }
 
     /** Sandboxes of a repository that are not closed, newest first. */
     public List<SandboxRecord> listOpen(long repositoryId) throws PaddockException {
         return store.listOpen(repositoryId);
+    }
+
+    /**
+     * Sandboxes that are not closed, newest first: those of the repository containing {@code repo} (none when
+     * it is not registered), or of every repository when {@code repo} is null. Registers nothing.
+     *
+     * @throws dev.paddock.worktree.GitException when {@code repo} is not in a usable git repository
+     */
+    public List<SandboxRecord> list(Path repo) throws PaddockException {
+        if (repo == null) {
+            List<SandboxRecord> all = new java.util.ArrayList<>(store.listLive());
+            java.util.Collections.reverse(all);
+            return all;
+        }
+        Optional<RepoRecord> registered = repos.registered(repo);
+        return registered.isEmpty() ? List.of() : store.listOpen(registered.get().id());
     }
 }
