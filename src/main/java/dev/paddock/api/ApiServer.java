@@ -1,19 +1,15 @@
 package dev.paddock.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.SandboxService;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,12 +23,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Paddock's HTTP API, bound to the loopback interface only (127.0.0.1) on a free port, and
- * requiring the install's bearer token on every request. The port is published in
- * {@code instance.json} so CLI commands find it.
+ * Paddock's HTTP API, bound to the loopback interface only (127.0.0.1) on a free port. The port is
+ * published in {@code instance.json} so CLI commands find it.
  *
- * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}.
- * Errors are JSON objects {@code {"error": "..."}} with a 4xx or 5xx status.
+ * <p>Every request needs a bearer token: the install's ({@code api-token}, for the CLI and the panel's
+ * user), which may do everything, or a sandbox's own ({@code PADDOCK_TOKEN}, given to its agent), which may
+ * only send that sandbox's heartbeats ({@code POST /v1/sandboxes/{id}/heartbeat}) and gets 403 anywhere
+ * else. No token or an unknown one gets 401.
+ *
+ * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
+ * sandbox routes of {@link SandboxRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
+ * 5xx status.
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
@@ -53,23 +54,31 @@ public final class ApiServer implements AutoCloseable {
     private final ExecutorService executor;
     private final ApiToken token;
     private final Backend backend;
+    private final SandboxService sandboxes;
+    private final SandboxRoutes sandboxRoutes;
     private final String mode;
 
-    private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend, String mode) {
+    private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
+                      SandboxService sandboxes, String mode) {
         this.server = server;
         this.executor = executor;
         this.token = token;
         this.backend = backend;
+        this.sandboxes = sandboxes;
+        this.sandboxRoutes = new SandboxRoutes(sandboxes);
         this.mode = mode;
     }
 
     /**
      * Starts the API on 127.0.0.1 and a free port.
      *
+     * @param backend answers {@code /v1/status}
+     * @param sandboxes answers {@code /v1/sandboxes/...} and knows the sandboxes' own tokens
      * @param mode {@code panel} or {@code serve}, reported by {@code /v1/health}
      * @throws IOException when no loopback port can be bound
      */
-    public static ApiServer start(ApiToken token, Backend backend, String mode) throws IOException {
+    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, String mode)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         AtomicInteger n = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
@@ -78,7 +87,7 @@ public final class ApiServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, token, backend, mode);
+        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
         // JDK's own 404 for a path without a context is HTML and asks for no token).
         server.createContext("/", api::handle);
@@ -98,86 +107,77 @@ public final class ApiServer implements AutoCloseable {
         try (ex) {
             try {
                 route(ex);
+            } catch (ApiError e) {
+                HttpIo.json(ex, e.status(), HttpIo.error(e.getMessage()));
             } catch (RuntimeException e) {
                 LOG.warn("API request {} failed", ex.getRequestURI(), e);
-                send(ex, 500, error("internal error: " + e));
+                HttpIo.json(ex, 500, HttpIo.error("internal error: " + e));
             }
         }
     }
 
-    private void route(HttpExchange ex) throws IOException {
-        String auth = ex.getRequestHeaders().getFirst("Authorization");
-        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
-        if (!token.matches(presented)) {
-            send(ex, 401, error(presented == null ? "missing bearer token" : "invalid token"));
-            return;
-        }
+    private void route(HttpExchange ex) throws IOException, ApiError {
+        Caller caller = authenticate(ex);
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
-        if (path.equals("/v1/health") && method.equals("GET")) {
+        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null) {
+            throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat)");
+        }
+        if (SandboxRoutes.matches(path)) {
+            sandboxRoutes.handle(ex, caller);
+        } else if (path.equals("/v1/health") && method.equals("GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("ok", true);
             body.put("mode", mode);
             body.put("pid", ProcessHandle.current().pid());
             body.put("time", Instant.now().toString());
-            send(ex, 200, body);
+            HttpIo.json(ex, 200, body);
         } else if (path.equals("/v1/status") && method.equals("GET")) {
             status(ex);
+        } else if (path.equals("/v1/status") || path.equals("/v1/health")) {
+            throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET");
         } else {
-            send(ex, 404, error("no route " + method + " " + path));
+            throw ApiError.notFound("no route " + method + " " + path);
         }
     }
 
-    private void status(HttpExchange ex) throws IOException {
-        String repo = query(ex, "repo");
+    /**
+     * The caller of a request: the install token, or a sandbox's own token.
+     *
+     * @throws ApiError 401 when there is no bearer token or it is neither
+     */
+    private Caller authenticate(HttpExchange ex) throws ApiError {
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
+        if (presented == null) {
+            throw new ApiError(401, "missing bearer token");
+        }
+        if (token.matches(presented)) {
+            return Caller.INSTALL;
+        }
+        try {
+            return sandboxes.sandboxOfToken(presented).map(Caller::sandbox)
+                    .orElseThrow(() -> new ApiError(401, "invalid token"));
+        } catch (PaddockException e) {
+            throw new ApiError(500, e.getMessage());
+        }
+    }
+
+    private void status(HttpExchange ex) throws IOException, ApiError {
+        String repo = HttpIo.query(ex, "repo");
         try {
             Path path = repo == null ? null : Path.of(repo);
             if (path != null && !path.isAbsolute()) {
-                send(ex, 400, error("repo must be an absolute path: " + repo));
-                return;
+                throw ApiError.badRequest("repo must be an absolute path: " + repo);
             }
-            RepositoryStatus s = backend.status(path);
-            send(ex, 200, s);
+            HttpIo.json(ex, 200, backend.status(path));
         } catch (InvalidPathException e) {
-            send(ex, 400, error("not a valid path: " + repo));
+            throw ApiError.badRequest("not a valid path: " + repo);
         } catch (GitException | UnknownRepositoryException e) {
-            send(ex, 404, error(e.getMessage()));
+            throw ApiError.notFound(e.getMessage());
         } catch (PaddockException e) {
-            send(ex, 500, error(e.getMessage()));
-        }
-    }
-
-    private static String query(HttpExchange ex, String name) {
-        String q = ex.getRequestURI().getRawQuery();
-        if (q == null) {
-            return null;
-        }
-        for (String pair : q.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            if (k.equals(name)) {
-                return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            }
-        }
-        return null;
-    }
-
-    private static Map<String, String> error(String message) {
-        return Map.of("error", message);
-    }
-
-    private static void send(HttpExchange ex, int status, Object body) throws IOException {
-        byte[] bytes;
-        try {
-            bytes = Json.mapper().writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            bytes = ("{\"error\":\"cannot serialise the answer\"}").getBytes(StandardCharsets.UTF_8);
-            status = 500;
-        }
-        ex.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
+            throw new ApiError(500, e.getMessage());
         }
     }
 

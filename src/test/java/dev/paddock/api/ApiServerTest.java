@@ -58,7 +58,7 @@ class ApiServerTest {
         PaddockHome home = PaddockHome.resolve(shared.resolve("home"), Map.of());
         wiring = Wiring.open(home);
         token = ApiToken.loadOrCreate(home.tokenFile());
-        api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), "serve");
+        api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), "serve");
     }
 
     @AfterAll
@@ -263,7 +263,8 @@ class ApiServerTest {
         // A store closed under the server makes the status call fail with an unchecked exception.
         PaddockHome home = PaddockHome.resolve(tmp.resolve("broken-home"), Map.of());
         try (Wiring broken = Wiring.open(home)) {
-            ApiServer server = ApiServer.start(token, r -> broken.workspace().statusOf(r), "serve");
+            ApiServer server = ApiServer.start(token, r -> broken.workspace().statusOf(r), broken.sandboxService(),
+                    "serve");
             try {
                 broken.database().close();
 
