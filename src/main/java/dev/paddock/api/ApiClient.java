@@ -15,8 +15,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Talks to the API of the Paddock running with the same home (a panel or {@code paddock serve}),
- * for CLI commands.
+ * Talks to the API of a running Paddock (a panel or {@code paddock serve}): the one of the same home, for
+ * CLI commands ({@link #discover}), or the one named by {@code PADDOCK_API} with a sandbox's token, for
+ * agents ({@link #of}).
  */
 public final class ApiClient {
     /** Time a request may take, in seconds. */
@@ -24,13 +25,13 @@ public final class ApiClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI base;
-    private final ApiToken token;
-    private final InstanceFile instance;
+    private final String token;
+    private final String description;
 
-    private ApiClient(InstanceFile instance, ApiToken token) {
-        this.instance = instance;
-        this.base = URI.create("http://127.0.0.1:" + instance.port());
+    private ApiClient(URI base, String token, String description) {
+        this.base = base;
         this.token = token;
+        this.description = description;
     }
 
     /**
@@ -44,7 +45,26 @@ public final class ApiClient {
         if (live.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ApiClient(live.get(), ApiToken.read(tokenFile)));
+        InstanceFile i = live.get();
+        return Optional.of(new ApiClient(URI.create("http://127.0.0.1:" + i.port()), ApiToken.read(tokenFile).value(),
+                "The running Paddock (" + i.mode() + ", pid " + i.pid() + ") on port " + i.port()));
+    }
+
+    /**
+     * A client for the API at {@code baseUrl} (e.g. {@code http://127.0.0.1:41234}) with a bearer token.
+     *
+     * @throws PaddockException when {@code baseUrl} is not an http URL
+     */
+    public static ApiClient of(String baseUrl, String token) throws PaddockException {
+        try {
+            URI uri = URI.create(baseUrl.strip());
+            if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                throw new IllegalArgumentException("not an http URL");
+            }
+            return new ApiClient(uri, token, "Paddock's API at " + baseUrl);
+        } catch (IllegalArgumentException e) {
+            throw new PaddockException("\"" + baseUrl + "\" is not the URL of Paddock's API (" + e.getMessage() + ").", e);
+        }
     }
 
     /**
@@ -54,27 +74,50 @@ public final class ApiClient {
      * @throws PaddockException when the API cannot be reached or answers an error (its message)
      */
     public String status(Path repo) throws PaddockException {
-        String q = repo == null ? "" : "?repo=" + URLEncoder.encode(repo.toString(), StandardCharsets.UTF_8);
-        return get("/v1/status" + q);
+        return get("/v1/status" + (repo == null ? "" : "?repo=" + encode(repo.toString())));
     }
 
-    /** Sends a GET and returns the body of a 2xx answer. */
+    /** Sends a GET and returns the body of a 2xx answer. See {@link #send}. */
     public String get(String pathAndQuery) throws PaddockException {
-        HttpRequest req = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(TIMEOUT)
-                .header("Authorization", "Bearer " + token.value()).GET().build();
+        return send("GET", pathAndQuery, null);
+    }
+
+    /**
+     * Sends a request and returns the body of a 2xx answer.
+     *
+     * @param jsonBody the request body (JSON), or null for none
+     * @throws ApiUnreachableException when nothing answers (no connection, timeout)
+     * @throws ApiAnswerException when the API answers an error status (its {@code error} message)
+     */
+    public String send(String method, String pathAndQuery, String jsonBody) throws PaddockException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(TIMEOUT)
+                .header("Authorization", "Bearer " + token)
+                .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+        if (jsonBody != null) {
+            b.header("Content-Type", "application/json; charset=utf-8");
+        }
         try {
-            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             if (r.statusCode() / 100 != 2) {
-                throw new PaddockException(errorOf(r.body(), r.statusCode()));
+                throw new ApiAnswerException(r.statusCode(), errorOf(r.body(), r.statusCode()));
             }
             return r.body();
         } catch (IOException e) {
-            throw new PaddockException("The running Paddock (" + instance.mode() + ", pid " + instance.pid()
-                    + ") does not answer on port " + instance.port() + ": " + e.getMessage(), e);
+            throw new ApiUnreachableException(description + " does not answer: " + describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PaddockException("Interrupted while asking the running Paddock", e);
         }
+    }
+
+    /** URL-encodes a query parameter value. */
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private static String errorOf(String body, int status) {

@@ -1,0 +1,90 @@
+package dev.paddock.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.RemovalPlan;
+import dev.paddock.sandbox.RemoveMode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The sandbox routes of Paddock's API as Java calls (see {@link SandboxRoutes} for the routes). Every
+ * call throws {@link ApiUnreachableException} when nothing answers and {@link ApiAnswerException} with
+ * the API's message when it refuses.
+ */
+public final class SandboxClient {
+    private final ApiClient api;
+
+    public SandboxClient(ApiClient api) {
+        this.api = api;
+    }
+
+    /** {@code POST /v1/sandboxes}: the created sandbox (pending; the supervisor starts it). */
+    public SandboxView create(CreateSandboxRequest request) throws PaddockException {
+        return read(api.send("POST", SandboxRoutes.PREFIX, write(request)), SandboxView.class);
+    }
+
+    /** {@code GET /v1/sandboxes[?repo=]}: sandboxes not closed, newest first (of every repository when null). */
+    public List<SandboxView> list(Path repo) throws PaddockException {
+        String body = api.get(SandboxRoutes.PREFIX + (repo == null ? "" : "?repo=" + ApiClient.encode(repo.toString())));
+        JavaType type = Json.mapper().getTypeFactory().constructMapType(Map.class,
+                Json.mapper().constructType(String.class),
+                Json.mapper().getTypeFactory().constructCollectionType(List.class, SandboxView.class));
+        Map<String, List<SandboxView>> answer = read(body, type);
+        return answer.getOrDefault("sandboxes", List.of());
+    }
+
+    /** {@code POST /v1/sandboxes/{id}/stop}. */
+    public SandboxView stop(String id, String by) throws PaddockException {
+        return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by))), SandboxView.class);
+    }
+
+    /** {@code POST /v1/sandboxes/{id}/retry}. */
+    public SandboxView retry(String id, String by) throws PaddockException {
+        return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by))), SandboxView.class);
+    }
+
+    /** {@code GET /v1/sandboxes/{id}/removal}: what removing it would lose. */
+    public RemovalPlan removal(String id) throws PaddockException {
+        return read(api.get(path(id) + "/removal"), RemovalPlan.class);
+    }
+
+    /** {@code DELETE /v1/sandboxes/{id}}: removes it ({@link RemoveMode#STRICT} refuses to lose work, 409). */
+    public SandboxView remove(String id, RemoveMode mode, boolean deleteBranch, String by) throws PaddockException {
+        return read(api.send("DELETE", path(id) + "?mode=" + mode.name().toLowerCase(Locale.ROOT) + "&deleteBranch="
+                + deleteBranch + "&by=" + ApiClient.encode(by), null), SandboxView.class);
+    }
+
+    /** {@code POST /v1/sandboxes/{id}/heartbeat} with a progress text. */
+    public void heartbeat(String id, String progress) throws PaddockException {
+        api.send("POST", path(id) + "/heartbeat", write(Map.of("progress", progress == null ? "" : progress)));
+    }
+
+    private static String path(String id) {
+        return SandboxRoutes.PREFIX + "/" + ApiClient.encode(id);
+    }
+
+    private static String write(Object body) throws PaddockException {
+        try {
+            return Json.mapper().writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new PaddockException("Cannot write the request: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static <T> T read(String body, Class<T> type) throws PaddockException {
+        return read(body, Json.mapper().constructType(type));
+    }
+
+    private static <T> T read(String body, JavaType type) throws PaddockException {
+        try {
+            return Json.mapper().readValue(body, type);
+        } catch (JsonProcessingException e) {
+            throw new PaddockException("The running Paddock gave an unexpected answer: " + e.getOriginalMessage(), e);
+        }
+    }
+}

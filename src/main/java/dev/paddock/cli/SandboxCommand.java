@@ -1,0 +1,29 @@
+package dev.paddock.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code paddock sandbox new|list|stop|retry|rm}: the agents' sandboxes, through the running panel or
+ * server (which runs them).
+ */
+@Command(name = "sandbox", mixinStandardHelpOptions = true,
+        description = "Create, list, stop, retry and remove sandboxes (through the running Paddock).",
+        subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
+            SandboxRetryCommand.class, SandboxRmCommand.class})
+public final class SandboxCommand implements Runnable {
+    @ParentCommand
+    PaddockCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry or rm.");
+    }
+}

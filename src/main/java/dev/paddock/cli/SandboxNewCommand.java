@@ -1,0 +1,77 @@
+package dev.paddock.cli;
+
+import dev.paddock.api.CreateSandboxRequest;
+import dev.paddock.api.SandboxView;
+import dev.paddock.common.PaddockException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code paddock sandbox new}: creates a sandbox in the running Paddock, which starts its agent. */
+@Command(name = "new", mixinStandardHelpOptions = true,
+        description = "Create a sandbox (branch and worktree under .worktrees/) and start its agent.")
+public final class SandboxNewCommand implements Callable<Integer> {
+    @ParentCommand
+    SandboxCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--repo", paramLabel = "PATH",
+            description = "Repository (default: the one containing the current directory).")
+    Path repo;
+
+    @Option(names = "--task", required = true, paramLabel = "TEXT", description = "What the agent should do.")
+    String task;
+
+    @Option(names = "--cmd", required = true, paramLabel = "CMD",
+            description = "The agent's command line (run with /bin/sh -c in the worktree).")
+    String command;
+
+    @Option(names = "--tier", paramLabel = "TIER", description = "worktree (default) or namespace (bubblewrap).")
+    String tier;
+
+    @Option(names = "--branch", paramLabel = "B", description = "Branch (default: agent/<words of the task>).")
+    String branch;
+
+    @Option(names = "--base", paramLabel = "B", description = "Base branch (default: the repository's).")
+    String base;
+
+    @Option(names = "--id", paramLabel = "ID", description = "Sandbox id (default: <words>-<yyyymmdd>-<nnn>).")
+    String id;
+
+    @Option(names = "--lease-minutes", paramLabel = "N",
+            description = "Lease: minutes without a heartbeat before the agent times out (default 15).")
+    Integer leaseMinutes;
+
+    @Option(names = "--retries", paramLabel = "N", description = "Automatic retries after a failure or timeout.")
+    Integer retries;
+
+    @Option(names = "--network", description = "Give a namespace sandbox a network.")
+    boolean network;
+
+    @Option(names = "--json", description = "Print the new sandbox as JSON (as POST /v1/sandboxes answers).")
+    boolean json;
+
+    @Override
+    public Integer call() throws PaddockException {
+        var home = parent.root.resolveHome();
+        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Long leaseMs = leaseMinutes == null ? null : leaseMinutes * 60_000L;
+        SandboxView s = RunningPaddock.require(home).create(new CreateSandboxRequest(target.toString(), task, command,
+                tier, branch, base, id, leaseMs, retries, network));
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(SandboxText.json(s));
+        } else {
+            out.print(SandboxText.created(s));
+        }
+        out.flush();
+        return 0;
+    }
+}

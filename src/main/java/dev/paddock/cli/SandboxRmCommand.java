@@ -1,0 +1,74 @@
+package dev.paddock.cli;
+
+import dev.paddock.api.ApiAnswerException;
+import dev.paddock.api.SandboxClient;
+import dev.paddock.api.SandboxView;
+import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.RemovalPlan;
+import dev.paddock.sandbox.RemoveMode;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code paddock sandbox rm ID [--commit|--force] [--delete-branch]}: removes a sandbox's worktree and
+ * closes it. Strict by default: when the worktree holds work that would be lost, nothing is removed, the
+ * command prints what would be lost and how to go on, and exits with 1.
+ */
+@Command(name = "rm", mixinStandardHelpOptions = true,
+        description = "Remove a sandbox: stop its agent, remove its worktree, close its record. Refuses when work"
+                + " would be lost unless --commit or --force says what to do with it.")
+public final class SandboxRmCommand implements Callable<Integer> {
+    @ParentCommand
+    SandboxCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "The sandbox.")
+    String id;
+
+    @ArgGroup(exclusive = true)
+    Leftovers leftovers;
+
+    @Option(names = "--delete-branch", description = "Also delete its branch when it is not merged.")
+    boolean deleteBranch;
+
+    /** What to do with work the worktree holds: one of the two, or neither (strict). */
+    static final class Leftovers {
+        @Option(names = "--commit", required = true,
+                description = "Commit uncommitted files on the sandbox's branch (kept), then remove the worktree.")
+        boolean commit;
+
+        @Option(names = "--force", required = true, description = "Remove the worktree whatever it holds.")
+        boolean force;
+    }
+
+    @Override
+    public Integer call() throws PaddockException {
+        SandboxClient client = RunningPaddock.require(parent.root.resolveHome());
+        RemoveMode mode = leftovers == null ? RemoveMode.STRICT : leftovers.commit ? RemoveMode.COMMIT : RemoveMode.FORCE;
+        try {
+            SandboxView s = client.remove(id, mode, deleteBranch, RunningPaddock.who());
+            spec.commandLine().getOut().println("Removed " + s.id() + " (" + s.state() + ").");
+            spec.commandLine().getOut().flush();
+            return 0;
+        } catch (ApiAnswerException refused) {
+            if (refused.status() != 409 || mode != RemoveMode.STRICT) {
+                throw refused;
+            }
+            RemovalPlan plan = client.removal(id);
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("paddock: " + refused.getMessage());
+            err.print(SandboxText.wouldLose(id, plan));
+            err.flush();
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.paddock.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.paddock.api.SandboxView;
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.RemovalPlan;
+import java.util.List;
+
+/** Renders sandboxes, lists of them and removal plans as text for a terminal, or as indented JSON. */
+final class SandboxText {
+    private SandboxText() {
+    }
+
+    /** Indented JSON of any answer of the API. */
+    static String json(Object value) throws PaddockException {
+        try {
+            return Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new PaddockException("Cannot write JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** What {@code sandbox new} prints: the id, the branch and the worktree. */
+    static String created(SandboxView s) {
+        return "Created sandbox " + s.id() + " (" + s.tier() + " tier); Paddock starts its agent now.\n"
+                + "  branch    " + s.branch() + " (from " + s.baseBranch() + " at " + shortId(s.baseCommit()) + ")\n"
+                + "  worktree  " + s.worktreePath() + "\n";
+    }
+
+    /** One line per sandbox under a header; a sentence when there is none. */
+    static String table(List<SandboxView> list) {
+        if (list.isEmpty()) {
+            return "No open sandboxes.\n";
+        }
+        int idWidth = 2;
+        int branchWidth = 6;
+        for (SandboxView s : list) {
+            idWidth = Math.max(idWidth, s.id().length());
+            branchWidth = Math.max(branchWidth, s.branch().length());
+        }
+        String fmt = "%-" + idWidth + "s  %-9s  %-14s  %-" + branchWidth + "s  %s%n";
+        StringBuilder b = new StringBuilder(String.format(fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
+        for (SandboxView s : list) {
+            String note = s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
+            b.append(String.format(fmt, s.id(), s.tier(), s.state(), s.branch(), note));
+        }
+        return b.toString();
+    }
+
+    /** What a strict removal refused to lose, and the commands that go on from there. */
+    static String wouldLose(String id, RemovalPlan plan) {
+        StringBuilder b = new StringBuilder("Removing " + id + " would lose:\n");
+        if (!plan.uncommitted().isEmpty()) {
+            b.append("  ").append(count(plan.uncommitted().size(), "uncommitted file")).append(":\n");
+            plan.uncommitted().forEach(l -> b.append("    ").append(l).append('\n'));
+        }
+        if (!plan.unmergedCommits().isEmpty()) {
+            b.append("  ").append(count(plan.unmergedCommits().size(), "commit")).append(" not merged into the base"
+                    + " branch:\n");
+            plan.unmergedCommits().forEach(l -> b.append("    ").append(l).append('\n'));
+        }
+        if (plan.losesNothing()) {
+            b.append("  nothing any more (look again: paddock sandbox rm ").append(id).append(")\n");
+        }
+        b.append("Nothing was removed. To go on:\n")
+                .append("  paddock sandbox rm ").append(id).append(" --commit   keep the work: commit it on the"
+                        + " sandbox's branch (kept), then remove the worktree\n")
+                .append("  paddock sandbox rm ").append(id).append(" --force    throw the work away\n");
+        return b.toString();
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static String shortId(String commit) {
+        return commit == null ? "?" : commit.substring(0, Math.min(8, commit.length()));
+    }
+}

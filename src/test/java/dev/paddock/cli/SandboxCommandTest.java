@@ -1,0 +1,303 @@
+package dev.paddock.cli;
+
+import static dev.paddock.cli.StatusCommandTest.paddock;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.Paddock;
+import dev.paddock.api.ApiClient;
+import dev.paddock.api.SandboxClient;
+import dev.paddock.api.SandboxView;
+import dev.paddock.cli.StatusCommandTest.Run;
+import dev.paddock.testing.ChildJvm;
+import dev.paddock.testing.TempRepo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code paddock sandbox new|list|stop|retry|rm} and {@code paddock heartbeat}, run in-process through
+ * {@link Paddock#run} (or as child processes where the environment matters) against a real
+ * {@code paddock serve} process, real repositories and real agents; agents that run {@code paddock
+ * heartbeat} find a {@code paddock} script on their PATH.
+ */
+class SandboxCommandTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path shared;
+
+    private static Path home;
+    private static ChildJvm serve;
+    private static SandboxClient client;
+
+    @TempDir
+    Path tmp;
+
+    private TempRepo repo;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        home = shared.resolve("home");
+        Path bin = paddockScript(shared.resolve("bin"));
+        serve = ChildJvm.start(shared.resolve("serve-out"), Map.of("PATH", bin + ":" + System.getenv("PATH")),
+                Paddock.class.getName(), List.of("--home", home.toString(), "serve"));
+        serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
+        client = new SandboxClient(ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token"))
+                .orElseThrow());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        serve.close();
+    }
+
+    @BeforeEach
+    void makeRepository() {
+        repo = TempRepo.init(tmp.resolve("repo"));
+    }
+
+    /** Agents outlive the server (a restart adopts them): stop every one this test left running. */
+    @AfterEach
+    void stopAgents() throws Exception {
+        for (SandboxView s : client.list(null)) {
+            if (List.of("pending", "running", "retrying").contains(s.state())) {
+                client.stop(s.id(), "the test's clean-up");
+            }
+        }
+    }
+
+    @Test
+    void newListStopAndRetryDriveASandboxThroughTheRunningServer() throws Exception {
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Write the docs", "--cmd", "sleep 300",
+                "--branch", "docs/write", "--lease-minutes", "5", "--retries", "0");
+
+        assertThat(created.exit()).as(created.describe() + serve.report()).isZero();
+        String id = created.out().lines().findFirst().orElseThrow().replaceAll("Created sandbox (\\S+) .*", "$1");
+        assertThat(id).matches("write-docs-\\d{8}-\\d{3}");
+        Path worktree = repo.dir().resolve(".worktrees").resolve(id).resolve("docs/write");
+        assertThat(created.out()).isEqualTo("Created sandbox " + id + " (worktree tier); Paddock starts its agent now.\n"
+                + "  branch    docs/write (from main at " + repo.head().substring(0, 8) + ")\n"
+                + "  worktree  " + worktree + "\n");
+        assertThat(worktree).isDirectory();
+
+        Run json = sandbox("new", "--repo", repo.dir().toString(), "--task", "Check the links", "--cmd", "sleep 300",
+                "--json");
+
+        assertThat(json.exit()).as(json.describe()).isZero();
+        JsonNode second = json.json();
+        assertThat(second.get("branch").asText()).isEqualTo("agent/check-links");
+        assertThat(second.get("leaseMs").asLong()).isEqualTo(15 * 60_000L);
+        String other = second.get("id").asText();
+        SandboxView first = awaitSandbox(id, s -> s.state().equals("running"));
+        assertThat(first.leaseMs()).isEqualTo(5 * 60_000L);
+        assertThat(first.maxRetries()).isZero();
+
+        Run list = sandbox("list", "--repo", repo.dir().toString());
+        Run listJson = sandbox("list", "--repo", worktree.toString(), "--json");
+
+        assertThat(list.exit()).as(list.describe()).isZero();
+        assertThat(list.out()).startsWith("ID").contains(id).contains(other).contains("docs/write");
+        assertThat(listJson.json().get("sandboxes").findValuesAsText("id")).containsExactly(other, id);
+
+        Run stop = sandbox("stop", id);
+        Run stopAgain = sandbox("stop", id);
+
+        assertThat(stop.exit()).as(stop.describe()).isZero();
+        assertThat(stop.out()).startsWith("Stopped " + id + "; it is awaiting_human");
+        assertThat(client.list(repo.dir()).stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow().state())
+                .isEqualTo("awaiting_human");
+        assertThat(stopAgain.exit()).isEqualTo(1);
+        assertThat(stopAgain.err()).isEqualTo("paddock: " + id + " is awaiting_human, not running: there is nothing"
+                + " to stop.\n");
+
+        Run retry = sandbox("retry", id);
+
+        assertThat(retry.exit()).as(retry.describe()).isZero();
+        assertThat(retry.out()).isEqualTo("Retrying " + id + " (run 2).\n");
+        assertThat(awaitSandbox(id, s -> s.state().equals("running") && s.iteration() == 2).pid()).isNotNull();
+    }
+
+    @Test
+    void badInputIsRefusedWithTheServersMessageAndExitCode1() throws Exception {
+        Run badBranch = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--branch",
+                "no spaces allowed");
+        Run badId = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--id", "a/../b");
+        Run emptyCmd = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "");
+        Run ghost = sandbox("rm", "ghost");
+        Run both = sandbox("rm", "ghost", "--commit", "--force");
+
+        assertThat(badBranch.exit()).isEqualTo(1);
+        assertThat(badBranch.err()).isEqualTo("paddock: \"no spaces allowed\" is not a valid branch name"
+                + " (git check-ref-format refuses it).\n");
+        assertThat(badId.exit()).isEqualTo(1);
+        assertThat(badId.err()).startsWith("paddock: \"a/../b\" is not a valid sandbox id");
+        assertThat(emptyCmd.exit()).isEqualTo(1);
+        assertThat(emptyCmd.err()).startsWith("paddock: The agent command is empty");
+        assertThat(ghost.exit()).isEqualTo(1);
+        assertThat(ghost.err()).isEqualTo("paddock: No sandbox ghost.\n");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--commit", "--force").contains("mutually exclusive");
+        assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
+        assertThat(client.list(repo.dir())).isEmpty();
+    }
+
+    @Test
+    void anAgentReportsProgressWithPaddockHeartbeat() throws Exception {
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compile things", "--json", "--cmd",
+                "paddock heartbeat compiling — step 1 && sleep 300");
+        String id = created.json().get("id").asText();
+
+        SandboxView beat = awaitSandbox(id, s -> "compiling — step 1".equals(s.progress()));
+
+        assertThat(beat.state()).isEqualTo("running");
+        assertThat(beat.lastHeartbeatAt()).isNotNull();
+        assertThat(beat.leaseExpiresAt()).isEqualTo(beat.lastHeartbeatAt().plusMillis(beat.leaseMs()));
+        assertThat(awaitLog(id, "Heartbeat sent for " + id + ".")).isNotEmpty();
+    }
+
+    @Test
+    void anAgentThatCannotReachTheApiLeavesItsProgressInTheHeartbeatFile() throws Exception {
+        // As in a namespace sandbox without network: the API's address answers nothing.
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Offline work", "--json", "--cmd",
+                "PADDOCK_API=http://127.0.0.1:9 paddock heartbeat offline, 40 % && sleep 300");
+        String id = created.json().get("id").asText();
+
+        SandboxView beat = awaitSandbox(id, s -> "offline, 40 %".equals(s.progress()));
+
+        assertThat(beat.lastHeartbeatAt()).isNotNull();
+        Path file = repo.dir().resolve(".worktrees").resolve(id).resolve(".paddock/heartbeat");
+        assertThat(Files.readString(file)).isEqualTo("offline, 40 %\n");
+        assertThat(awaitLog(id, "(Paddock reads it)."))
+                .contains("Paddock's API at http://127.0.0.1:9 does not answer")
+                .contains("wrote the progress to " + file + " instead (Paddock reads it).");
+    }
+
+    @Test
+    void heartbeatOutsideASandboxSaysWhatIsMissingAndExits1() throws Exception {
+        Map<String, String> bare = new HashMap<>();
+        for (String v : List.of("PADDOCK_API", "PADDOCK_TOKEN", "PADDOCK_SANDBOX_ID", "PADDOCK_HEARTBEAT_FILE")) {
+            bare.put(v, null);
+        }
+        Map<String, String> unreachable = new HashMap<>(bare);
+        unreachable.putAll(Map.of("PADDOCK_API", "http://127.0.0.1:9", "PADDOCK_TOKEN", "t", "PADDOCK_SANDBOX_ID", "x"));
+
+        try (ChildJvm nothing = heartbeat(bare, "hello");
+             ChildJvm noFile = heartbeat(unreachable, "hello")) {
+            assertThat(nothing.waitFor(WAIT)).isEqualTo(1);
+            assertThat(nothing.stderr()).isEqualTo("paddock: paddock heartbeat runs inside a sandbox: PADDOCK_API,"
+                    + " PADDOCK_TOKEN and PADDOCK_SANDBOX_ID (or PADDOCK_HEARTBEAT_FILE) are not set. Paddock sets"
+                    + " them for every agent it starts.\n");
+            assertThat(noFile.waitFor(WAIT)).isEqualTo(1);
+            assertThat(noFile.stderr()).startsWith("paddock: Paddock's API at http://127.0.0.1:9 does not answer")
+                    .endsWith("; and PADDOCK_HEARTBEAT_FILE is not set, so the heartbeat was not recorded.\n");
+        }
+    }
+
+    @Test
+    void commandsThatNeedTheSupervisorSayWhenNoPaddockIsRunning() throws Exception {
+        Path idle = tmp.resolve("idle-home");
+        String expected = "paddock: No Paddock is running for " + idle + ": start the panel (paddock) or the server"
+                + " (paddock serve).\n";
+
+        List<Run> runs = List.of(
+                paddock("--home", idle.toString(), "sandbox", "new", "--repo", repo.dir().toString(), "--task", "T",
+                        "--cmd", "true"),
+                paddock("--home", idle.toString(), "sandbox", "stop", "some-id"),
+                paddock("--home", idle.toString(), "sandbox", "retry", "some-id"),
+                paddock("--home", idle.toString(), "sandbox", "rm", "some-id", "--force"));
+
+        assertThat(runs).allSatisfy(r -> {
+            assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+            assertThat(r.err()).isEqualTo(expected);
+            assertThat(r.out()).isEmpty();
+        });
+        assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
+
+        Run list = paddock("--home", idle.toString(), "sandbox", "list", "--repo", repo.dir().toString());
+        assertThat(list.exit()).as("list reads the store itself: " + list.describe()).isZero();
+        assertThat(list.out()).isEqualTo("No open sandboxes.\n");
+    }
+
+    // --- helpers ---------------------------------------------------------------------------------------
+
+    private static Run sandbox(String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "--home";
+        all[1] = home.toString();
+        all[2] = "sandbox";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return paddock(all);
+    }
+
+    private ChildJvm heartbeat(Map<String, String> env, String progress) {
+        return ChildJvm.start(tmp.resolve("heartbeat-out"), env, Paddock.class.getName(), List.of("heartbeat", progress));
+    }
+
+    /** Polls the server until sandbox {@code id} satisfies {@code condition}; returns it. */
+    private static SandboxView awaitSandbox(String id, Predicate<SandboxView> condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        SandboxView last = null;
+        while (System.nanoTime() < deadline) {
+            last = client.list(null).stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
+            if (last != null && condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("sandbox " + id + " never got there; last seen: " + last + "\nlog:\n"
+                + readOrEmpty(home.resolve("logs/sandboxes").resolve(id + ".log")) + serve.report());
+    }
+
+    /** Waits until the agent's log contains {@code text} (the agent writes it after the server saw its work). */
+    private static String awaitLog(String id, String text) throws InterruptedException {
+        Path log = home.resolve("logs/sandboxes").resolve(id + ".log");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!readOrEmpty(log).contains(text)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the log of " + id + " never said \"" + text + "\":\n" + readOrEmpty(log));
+            }
+            Thread.sleep(50);
+        }
+        return readOrEmpty(log);
+    }
+
+    /**
+     * A {@code paddock} command for agents: a script running {@code java -cp <the test class path>
+     * dev.paddock.Paddock "$@"}.
+     */
+    private static Path paddockScript(Path bin) throws IOException {
+        Files.createDirectories(bin);
+        Path script = bin.resolve("paddock");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.writeString(script, "#!/bin/sh\nexec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto -cp "
+                + quote(System.getProperty("java.class.path")) + " " + Paddock.class.getName() + " \"$@\"\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return bin;
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    private static String readOrEmpty(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
