@@ -20,8 +20,13 @@ import java.util.Optional;
  * agents ({@link #of}).
  */
 public final class ApiClient {
-    /** Time a request may take, in seconds. */
+    /** Time a request may take. */
     static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Time a request that changes sandboxes may take: creating one runs git, stopping one waits until its
+     * process tree is gone (a grace period, then SIGKILL), removing one also deletes its worktree.
+     */
+    public static final Duration SLOW_TIMEOUT = Duration.ofSeconds(60);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI base;
@@ -82,15 +87,21 @@ public final class ApiClient {
         return send("GET", pathAndQuery, null);
     }
 
+    /** Sends a request that must answer within {@link #TIMEOUT}. See {@link #send(String, String, String, Duration)}. */
+    public String send(String method, String pathAndQuery, String jsonBody) throws PaddockException {
+        return send(method, pathAndQuery, jsonBody, TIMEOUT);
+    }
+
     /**
      * Sends a request and returns the body of a 2xx answer.
      *
      * @param jsonBody the request body (JSON), or null for none
+     * @param timeout how long the answer may take
      * @throws ApiUnreachableException when nothing answers (no connection, timeout)
      * @throws ApiAnswerException when the API answers an error status (its {@code error} message)
      */
-    public String send(String method, String pathAndQuery, String jsonBody) throws PaddockException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(TIMEOUT)
+    public String send(String method, String pathAndQuery, String jsonBody, Duration timeout) throws PaddockException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));

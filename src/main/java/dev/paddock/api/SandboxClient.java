@@ -25,7 +25,7 @@ public final class SandboxClient {
 
     /** {@code POST /v1/sandboxes}: the created sandbox (pending; the supervisor starts it). */
     public SandboxView create(CreateSandboxRequest request) throws PaddockException {
-        return read(api.send("POST", SandboxRoutes.PREFIX, write(request)), SandboxView.class);
+        return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
     /** {@code GET /v1/sandboxes[?repo=]}: sandboxes not closed, newest first (of every repository when null). */
@@ -40,12 +40,12 @@ public final class SandboxClient {
 
     /** {@code POST /v1/sandboxes/{id}/stop}. */
     public SandboxView stop(String id, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by))), SandboxView.class);
+        return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
     /** {@code POST /v1/sandboxes/{id}/retry}. */
     public SandboxView retry(String id, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by))), SandboxView.class);
+        return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
     /** {@code GET /v1/sandboxes/{id}/removal}: what removing it would lose. */
@@ -56,7 +56,7 @@ public final class SandboxClient {
     /** {@code DELETE /v1/sandboxes/{id}}: removes it ({@link RemoveMode#STRICT} refuses to lose work, 409). */
     public SandboxView remove(String id, RemoveMode mode, boolean deleteBranch, String by) throws PaddockException {
         return read(api.send("DELETE", path(id) + "?mode=" + mode.name().toLowerCase(Locale.ROOT) + "&deleteBranch="
-                + deleteBranch + "&by=" + ApiClient.encode(by), null), SandboxView.class);
+                + deleteBranch + "&by=" + ApiClient.encode(by), null, ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
     /** {@code POST /v1/sandboxes/{id}/heartbeat} with a progress text. */
