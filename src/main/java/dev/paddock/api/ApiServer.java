@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    private static final String NODELAY = "sun.net.httpserver.nodelay";
 
     /** What the API asks of the running Paddock. */
     public interface Backend {
@@ -57,6 +59,12 @@ public final class ApiServer implements AutoCloseable {
     private final SandboxService sandboxes;
     private final SandboxRoutes sandboxRoutes;
     private final String mode;
+    /**
+     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
+     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
+     * not kept.
+     */
+    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
 
     private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
                       SandboxService sandboxes, String mode) {
@@ -79,6 +87,12 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, String mode)
             throws IOException {
+        // The JDK server writes the headers and the body of an answer separately; with Nagle's algorithm on,
+        // the body then waits for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
+        // Read once, when the server's configuration class loads: set it before the first server starts.
+        if (System.getProperty(NODELAY) == null) {
+            System.setProperty(NODELAY, "true");
+        }
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         AtomicInteger n = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
@@ -156,9 +170,14 @@ public final class ApiServer implements AutoCloseable {
         if (token.matches(presented)) {
             return Caller.INSTALL;
         }
+        String known = sandboxTokens.get(presented);
+        if (known != null) {
+            return Caller.sandbox(known);
+        }
         try {
-            return sandboxes.sandboxOfToken(presented).map(Caller::sandbox)
-                    .orElseThrow(() -> new ApiError(401, "invalid token"));
+            String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
+            sandboxTokens.put(presented, id);
+            return Caller.sandbox(id);
         } catch (PaddockException e) {
             throw new ApiError(500, e.getMessage());
         }
