@@ -11,6 +11,7 @@ import dev.paddock.worktree.RepositoryLocator;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Opens repositories: finds the git repository of a path and registers it in the store. */
 public final class RepoService {
@@ -37,7 +38,15 @@ public final class RepoService {
      * @throws PaddockException when the store cannot be written
      */
     public OpenedRepo open(Path path) throws PaddockException {
-        GitRepository repo = locator.locate(path);
+        return register(locator.locate(path));
+    }
+
+    /**
+     * Registers an already located repository (or marks it as just opened).
+     *
+     * @throws PaddockException when the store cannot be written
+     */
+    public OpenedRepo register(GitRepository repo) throws PaddockException {
         RepoStore.Registration reg = repos.register(repo.mainWorktree(), baseBranch(repo));
         if (reg.created()) {
             events.append(EventDraft.of(reg.repo().id(), null, EventKinds.REPOSITORY_REGISTERED,
@@ -60,13 +69,22 @@ public final class RepoService {
      * @return empty when the repository is not registered
      * @throws GitException when the path is not in a usable git repository
      */
-    public java.util.Optional<RepoRecord> registered(Path path) throws PaddockException {
+    public Optional<RepoRecord> registered(Path path) throws PaddockException {
         return repos.findByPath(locator.locate(path).mainWorktree());
     }
 
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws PaddockException {
         return repos.recent();
+    }
+
+    /**
+     * The base branch of a repository: the registered one, or for a repository not registered yet the one
+     * it would get (see {@link #baseBranch}). Registers nothing.
+     */
+    public String baseBranchOf(GitRepository repo) throws PaddockException {
+        Optional<RepoRecord> registered = repos.findByPath(repo.mainWorktree());
+        return registered.isPresent() ? registered.get().baseBranch() : baseBranch(repo);
     }
 
     /**

@@ -77,12 +77,11 @@ public final class SandboxCreator {
         if (unavailable.isPresent()) {
             throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
         }
-        RepoService.OpenedRepo opened = repos.open(req.repository());
-        RepoRecord repo = opened.record();
-        GitRepository git = opened.git();
+        // Located, not registered yet: a refused request must not leave a registration behind.
+        GitRepository git = repos.locate(req.repository());
         Path main = git.mainWorktree();
 
-        String base = req.baseBranch() == null || req.baseBranch().isBlank() ? repo.baseBranch() : req.baseBranch();
+        String base = req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
         String baseCommit = worktrees.resolveCommit(main, base);
         String id = req.id() == null || req.id().isBlank() ? nextId(req.task(), main) : req.id();
         SandboxIds.check(id);
@@ -111,6 +110,7 @@ public final class SandboxCreator {
         List<EventDraft> steps = new ArrayList<>();
         boolean worktreeAdded = false;
         try {
+            RepoRecord repo = repos.register(git).record();
             worktrees.excludeWorktreesDir(git);
             Files.createDirectories(layout.controlDir());
             worktrees.add(main, layout.worktree(), branch, newBranch, baseCommit);

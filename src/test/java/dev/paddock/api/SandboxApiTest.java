@@ -276,6 +276,15 @@ class SandboxApiTest {
     }
 
     @Test
+    void aRefusedRequestLeavesTheRepositoryUnregistered() throws Exception {
+        assertThat(snapshot()).startsWith("registered: false");
+
+        assertRefusedAndNothingChanged(request("Bad branch", "true").put("branch", "-x"), 400,
+                "\"-x\" is not a valid branch name (git check-ref-format refuses it).");
+        assertThat(snapshot()).startsWith("registered: false");
+    }
+
+    @Test
     void malformedRequestsAre400WithTheReason() throws Exception {
         HttpResponse<String> notJson = call("POST", "/v1/sandboxes", "{not json", installToken);
         HttpResponse<String> empty = call("POST", "/v1/sandboxes", "", installToken);
@@ -340,9 +349,13 @@ class SandboxApiTest {
         assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).isEmpty();
     }
 
-    /** Branches, worktrees and every path under .worktrees/ of the test's repository. */
-    private String snapshot() throws IOException {
+    /**
+     * Whether the test's repository is registered, its branches, worktrees and every path under .worktrees/.
+     */
+    private String snapshot() throws Exception {
         StringBuilder b = new StringBuilder();
+        HttpResponse<String> status = call("GET", "/v1/status?repo=" + q(repo.dir()), null, installToken);
+        b.append("registered: ").append(json(status).at("/repository/registered").asBoolean()).append('\n');
         b.append(repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"));
         b.append(repo.git("worktree", "list", "--porcelain"));
         Path root = repo.dir().resolve(".worktrees");
