@@ -60,7 +60,7 @@ public final class SandboxCreator {
      * @throws SandboxConflictException when the id or the target directory is taken, or the branch is checked
      *     out elsewhere, with nothing changed
      * @throws SandboxException for a request that cannot be honoured (empty command or task, invalid id, lease
-     *     under a second, tier unavailable), with nothing changed
+     *     under a second, negative retries, tier unavailable), with nothing changed
      * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
      *     the branch name ({@code git check-ref-format}), with nothing changed
      * @throws PaddockException when git or the store fail on the way (what was made is taken back)
@@ -106,6 +106,9 @@ public final class SandboxCreator {
             throw new SandboxException("The lease must be at least one second (got " + leaseMs + " ms).");
         }
         int maxRetries = req.maxRetries() != null ? req.maxRetries() : settings.get(SettingsStore.SANDBOX_MAX_RETRIES);
+        if (maxRetries < 0) {
+            throw new SandboxException("The number of retries cannot be negative (got " + maxRetries + ").");
+        }
 
         List<EventDraft> steps = new ArrayList<>();
         boolean worktreeAdded = false;

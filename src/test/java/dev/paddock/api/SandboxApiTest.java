@@ -276,6 +276,12 @@ class SandboxApiTest {
     }
 
     @Test
+    void aNegativeNumberOfRetriesIs400AndChangesNothing() throws Exception {
+        assertRefusedAndNothingChanged(request("Retry forever", "true").put("maxRetries", -1), 400,
+                "The number of retries cannot be negative (got -1).");
+    }
+
+    @Test
     void aRefusedRequestLeavesTheRepositoryUnregistered() throws Exception {
         assertThat(snapshot()).startsWith("registered: false");
 
