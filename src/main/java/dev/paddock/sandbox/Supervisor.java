@@ -116,11 +116,12 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * One tick over every sandbox that is not closed. Package-private so tests drive it directly.
+     * One tick over every sandbox that is not closed. Package-private so tests drive it directly;
+     * synchronized so two ticks never overlap (an agent is started before its compare-and-set).
      *
      * @return how many sandboxes changed state
      */
-    int tick() throws StoreException {
+    synchronized int tick() throws StoreException {
         int changed = 0;
         for (SandboxRecord s : store.listLive()) {
             try {
@@ -213,8 +214,8 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean retryOrAskHuman(SandboxRecord s) throws PaddockException {
-        if (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
-            return false; // still being killed
+        if (s.pid() != null && (dying.contains(s.pid()) || ProcessTree.isAlive(s.pid(), s.pidStartedAt()))) {
+            return false; // its process tree is still being killed
         }
         if (s.retryCount() < s.maxRetries()) {
             return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
@@ -277,7 +278,7 @@ public final class Supervisor implements AutoCloseable {
             }
             adopted.put(s.id(), h);
         }
-        return h.isAlive();
+        return ProcessTree.isRunning(h);
     }
 
     /**

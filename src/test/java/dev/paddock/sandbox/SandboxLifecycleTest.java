@@ -127,8 +127,8 @@ class SandboxLifecycleTest {
         assertThat(waiting.lastError()).contains("the lease of 1 s ran out");
         assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.timeout", "sandbox.awaiting_human");
         long sleeper = Long.parseLong(Files.readString(pids).strip());
-        assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).as("the agent's child").isFalse();
-        assertThat(ProcessHandle.of(wrapper).map(ProcessHandle::isAlive).orElse(false)).as("the wrapper").isFalse();
+        assertThat(ProcessTree.isRunning(sleeper)).as("the agent's child").isFalse();
+        assertThat(ProcessTree.isRunning(wrapper)).as("the wrapper").isFalse();
     }
 
     @Test
