@@ -153,8 +153,17 @@ public final class Supervisor implements AutoCloseable {
                     .message(s.id() + " cannot start: its worktree is gone"));
         }
         String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
-        AgentLauncher.Started started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token,
-                apiUrl.get(), logFile(s.id())));
+        AgentLauncher.Started started;
+        try {
+            started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
+                    logFile(s.id())));
+        } catch (SandboxException e) {
+            // Counts as a failed run: retried while retries remain, then a person looks.
+            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                    .set(Transition.Column.LAST_ERROR, e.getMessage())
+                    .set(Transition.Column.FINISHED_AT, clock.instant())
+                    .message(s.id() + " could not start: " + e.getMessage()));
+        }
         Instant now = clock.instant();
         boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
                 .set(Transition.Column.PID, started.pid())
