@@ -2,6 +2,8 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.Processes;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +31,7 @@ public final class ProcessTree {
     /** Whether process {@code pid} is alive and is the one that started at {@code startedAt} (±2 s). */
     public static boolean isAlive(long pid, Instant startedAt) {
         Optional<ProcessHandle> h = ProcessHandle.of(pid);
-        if (h.isEmpty() || !h.get().isAlive()) {
+        if (h.isEmpty() || !isRunning(h.get())) {
             return false;
         }
         if (startedAt == null) {
@@ -38,6 +40,31 @@ public final class ProcessTree {
         // The kernel knows the start to the clock tick, Java's boot time to the second.
         return h.get().info().startInstant().map(s -> Duration.between(s, startedAt).abs().getSeconds() <= 2)
                 .orElse(true);
+    }
+
+    /**
+     * Whether a process still runs: alive and not a zombie. Java counts a zombie (ended, not yet reaped)
+     * as alive; where the init process does not reap orphans promptly (some containers and VMs), killed
+     * agents' children linger as zombies although they hold nothing any more.
+     */
+    public static boolean isRunning(ProcessHandle h) {
+        if (!h.isAlive()) {
+            return false;
+        }
+        Path stat = Path.of("/proc", Long.toString(h.pid()), "stat");
+        try {
+            String text = Files.readString(stat);
+            int close = text.lastIndexOf(')');
+            char state = close >= 0 && close + 2 < text.length() ? text.charAt(close + 2) : '?';
+            return state != 'Z' && state != 'X';
+        } catch (IOException e) {
+            return Files.exists(stat.getParent()) || !Files.exists(Path.of("/proc/self")); // no /proc: trust Java
+        }
+    }
+
+    /** {@link #isRunning(ProcessHandle)} by pid. */
+    public static boolean isRunning(long pid) {
+        return ProcessHandle.of(pid).map(ProcessTree::isRunning).orElse(false);
     }
 
     /** The start time of a live process, if the OS tells it. */
@@ -70,7 +97,7 @@ public final class ProcessTree {
         boolean gone = waitGone(members, Duration.ofSeconds(5));
         if (!gone) {
             LOG.warn("Processes of tree {} survived SIGKILL: {}", pid,
-                    members.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList());
+                    members.stream().filter(ProcessTree::isRunning).map(ProcessHandle::pid).toList());
         }
         return gone;
     }
@@ -78,7 +105,7 @@ public final class ProcessTree {
     private static boolean waitGone(List<ProcessHandle> members, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (members.stream().noneMatch(ProcessHandle::isAlive)) {
+            if (members.stream().noneMatch(ProcessTree::isRunning)) {
                 return true;
             }
             try {
@@ -88,7 +115,7 @@ public final class ProcessTree {
                 return false;
             }
         }
-        return members.stream().noneMatch(ProcessHandle::isAlive);
+        return members.stream().noneMatch(ProcessTree::isRunning);
     }
 
     /** {@code kill -s SIG -- -pgid}: the whole process group; no-op where there is no kill(1). */

@@ -55,6 +55,7 @@ public final class Supervisor implements AutoCloseable {
     private final Supplier<String> apiUrl;
     private final Map<String, Process> children = new ConcurrentHashMap<>();
     private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
+    private final Map<String, ProcessHandle> adopted = new ConcurrentHashMap<>();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
@@ -115,11 +116,12 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * One tick over every sandbox that is not closed. Package-private so tests drive it directly.
+     * One tick over every sandbox that is not closed. Package-private so tests drive it directly;
+     * synchronized so two ticks never overlap (an agent is started before its compare-and-set).
      *
      * @return how many sandboxes changed state
      */
-    int tick() throws StoreException {
+    synchronized int tick() throws StoreException {
         int changed = 0;
         for (SandboxRecord s : store.listLive()) {
             try {
@@ -151,8 +153,17 @@ public final class Supervisor implements AutoCloseable {
                     .message(s.id() + " cannot start: its worktree is gone"));
         }
         String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
-        AgentLauncher.Started started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token,
-                apiUrl.get(), logFile(s.id())));
+        AgentLauncher.Started started;
+        try {
+            started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
+                    logFile(s.id())));
+        } catch (SandboxException e) {
+            // Counts as a failed run: retried while retries remain, then a person looks.
+            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                    .set(Transition.Column.LAST_ERROR, e.getMessage())
+                    .set(Transition.Column.FINISHED_AT, clock.instant())
+                    .message(s.id() + " could not start: " + e.getMessage()));
+        }
         Instant now = clock.instant();
         boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
                 .set(Transition.Column.PID, started.pid())
@@ -192,8 +203,7 @@ public final class Supervisor implements AutoCloseable {
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
         }
-        readHeartbeatFile(s);
-        SandboxRecord fresh = store.find(s.id()).orElse(s);
+        SandboxRecord fresh = readHeartbeatFile(s) ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
                     : fresh.startedAt() != null ? fresh.startedAt() : now, now);
@@ -213,8 +223,8 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean retryOrAskHuman(SandboxRecord s) throws PaddockException {
-        if (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
-            return false; // still being killed
+        if (s.pid() != null && (dying.contains(s.pid()) || ProcessTree.isAlive(s.pid(), s.pidStartedAt()))) {
+            return false; // its process tree is still being killed
         }
         if (s.retryCount() < s.maxRetries()) {
             return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
@@ -252,31 +262,59 @@ public final class Supervisor implements AutoCloseable {
             }
             return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> AgentExit.of(p.exitValue())));
         }
-        if (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+        if (s.pid() != null && adoptedAlive(s)) {
             return Optional.empty(); // adopted after a restart: still running
         }
+        adopted.remove(s.id());
         return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> new AgentExit(null,
                 "ended while Paddock was not watching it, without leaving an exit code")));
     }
 
-    /** An agent without network writes its progress to its heartbeat file; a newer file is a heartbeat. */
-    private void readHeartbeatFile(SandboxRecord s) throws PaddockException {
+    /**
+     * Whether the process of an agent this Paddock did not start (it was running before a restart) is
+     * still alive. Its identity (pid and start time) is checked once; the handle kept then notices by
+     * itself when the pid is reused, and asking it is one cheap read of /proc per tick.
+     */
+    private boolean adoptedAlive(SandboxRecord s) {
+        ProcessHandle h = adopted.get(s.id());
+        if (h == null || h.pid() != s.pid()) {
+            if (!ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+                return false;
+            }
+            h = ProcessHandle.of(s.pid()).orElse(null);
+            if (h == null) {
+                return false;
+            }
+            adopted.put(s.id(), h);
+        }
+        return ProcessTree.isRunning(h);
+    }
+
+    /**
+     * An agent without network writes its progress to its heartbeat file; a file newer than the last
+     * heartbeat is a heartbeat.
+     *
+     * @return whether one was recorded
+     */
+    private boolean readHeartbeatFile(SandboxRecord s) throws PaddockException {
         Path file = layout(s).heartbeatFile();
         try {
             if (!Files.exists(file)) {
-                return;
+                return false;
             }
             Instant modified = Files.getLastModifiedTime(file).toInstant();
             Instant since = s.lastHeartbeatAt() != null ? s.lastHeartbeatAt() : s.startedAt();
             if (since != null && !modified.isAfter(since)) {
-                return;
+                return false;
             }
             String text = Files.readString(file, StandardCharsets.UTF_8).strip();
             int nl = text.indexOf('\n');
             String progress = nl < 0 ? text : text.substring(0, nl);
-            store.heartbeat(s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX) : progress);
+            return store.heartbeat(s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX)
+                    : progress);
         } catch (IOException e) {
             LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
+            return false;
         }
     }
 

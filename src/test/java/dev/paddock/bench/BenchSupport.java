@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Helpers shared by the benchmarks (run with {@code mvn -B -Pbench verify}). */
-final class BenchSupport {
+public final class BenchSupport {
     private BenchSupport() {
     }
 
@@ -91,13 +91,13 @@ final class BenchSupport {
     }
 
     /** Min, median and max of a list of figures. */
-    static String summary(List<Long> values) {
+    public static String summary(List<Long> values) {
         long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
         return "min " + v[0] + ", median " + v[v.length / 2] + ", max " + v[v.length - 1] + " (n=" + v.length + ")";
     }
 
     /** Prints a result line and appends it to target/bench/results.txt. */
-    static void report(String line) throws IOException {
+    public static void report(String line) throws IOException {
         System.out.println("BENCH " + line);
         Path out = Path.of("target", "bench", "results.txt");
         Files.createDirectories(out.getParent());

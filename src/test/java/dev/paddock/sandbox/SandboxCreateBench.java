@@ -1,0 +1,63 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.Wiring;
+import dev.paddock.bench.BenchSupport;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.TempRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 3's benchmark: creating a sandbox (worktree tier: validation, branch, worktree, identity, state
+ * file, fingerprint, store) against a plain {@code git worktree add -b} of the same repository, a
+ * generated one of 10,000 files. Target: ratio of medians ≤ 1.2. Runs alternate so both see the same
+ * page cache.
+ */
+class SandboxCreateBench {
+    private static final int FILES = 10_000;
+    private static final int RUNS = 7;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void createAgainstPlainWorktreeAdd() throws Exception {
+        TempRepo repo = TempRepo.init(tmp.resolve("big"));
+        for (int i = 0; i < FILES; i++) {
+            Path f = repo.dir().resolve("src/pkg" + (i / 100) + "/File" + i + ".java");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "class File" + i + " { int value = " + i + "; }\n");
+        }
+        repo.commitAll("10,000 files");
+        repo.excludeWorktreesDir();
+        try (Wiring wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()))) {
+            // Warm both paths once (JIT, page cache).
+            repo.git("worktree", "add", "-q", "-b", "warm/plain", repo.dir().resolve(".worktrees/warm-plain").toString(), "main");
+            wiring.sandboxService().create(NewSandbox.of(repo.dir(), "warm up", "true").withId("warm-up"));
+
+            List<Long> plain = new ArrayList<>();
+            List<Long> paddock = new ArrayList<>();
+            for (int i = 0; i < RUNS; i++) {
+                long t0 = System.nanoTime();
+                repo.git("worktree", "add", "-q", "-b", "plain/" + i,
+                        repo.dir().resolve(".worktrees/plain-" + i + "/plain/" + i).toString(), "main");
+                plain.add((System.nanoTime() - t0) / 1_000_000);
+
+                t0 = System.nanoTime();
+                wiring.sandboxService().create(NewSandbox.of(repo.dir(), "bench " + i, "true").withId("bench-" + i));
+                paddock.add((System.nanoTime() - t0) / 1_000_000);
+            }
+            plain.sort(null);
+            paddock.sort(null);
+            BenchSupport.report("git worktree add on 10,000 files, ms: " + BenchSupport.summary(plain));
+            BenchSupport.report("sandbox create (worktree tier) on 10,000 files, ms: " + BenchSupport.summary(paddock));
+            BenchSupport.report(String.format("sandbox create / git worktree add, ratio of medians: %.2f",
+                    paddock.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
+        }
+    }
+}

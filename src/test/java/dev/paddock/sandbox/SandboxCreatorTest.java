@@ -1,0 +1,161 @@
+package dev.paddock.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.paddock.Wiring;
+import dev.paddock.common.PaddockException;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.TempRepo;
+import dev.paddock.worktree.GitException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Creating sandboxes on a real repository: what is made, and bad input that changes nothing. */
+class SandboxCreatorTest {
+    @TempDir
+    Path tmp;
+
+    TempRepo repo;
+    Wiring wiring;
+
+    @BeforeEach
+    void open() throws Exception {
+        repo = TempRepo.init(tmp.resolve("My Répo"));
+        repo.commitFile("README.md", "hello\n", "Add readme");
+        wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()));
+    }
+
+    @AfterEach
+    void close() {
+        wiring.close();
+    }
+
+    SandboxRecord create(NewSandbox request) throws PaddockException {
+        return wiring.sandboxService().create(request);
+    }
+
+    NewSandbox request() {
+        return NewSandbox.of(repo.dir(), "Fix the auth timeout", "true");
+    }
+
+    /** Everything that bad input must leave untouched. */
+    record Snapshot(String branches, String worktrees, List<String> dirs, long records) {
+    }
+
+    Snapshot snapshot() throws Exception {
+        Path root = repo.dir().resolve(".worktrees");
+        List<String> dirs = Files.isDirectory(root) ? Files.list(root).map(p -> p.getFileName().toString()).sorted().toList()
+                : List.of();
+        long records = wiring.database().jdbc().queryOne("SELECT COUNT(*) FROM sandboxes", rs -> rs.getLong(1)).orElseThrow();
+        return new Snapshot(repo.git("branch", "--list"), repo.git("worktree", "list", "--porcelain"), dirs, records);
+    }
+
+    @Test
+    void aSandboxGetsAnIdABranchAWorktreeAnIdentityAStateFileAndAFingerprint() throws Exception {
+        SandboxRecord s = create(request());
+
+        assertThat(s.id()).matches("fix-auth-timeout-\\d{8}-001");
+        assertThat(s.branch()).isEqualTo("agent/fix-auth-timeout");
+        assertThat(s.baseBranch()).isEqualTo("main");
+        assertThat(s.baseCommit()).isEqualTo(repo.head());
+        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/agent/fix-auth-timeout"));
+        assertThat(repo.git("worktree", "list", "--porcelain")).contains("worktree " + s.worktree());
+        assertThat(TempRepo.git(s.worktree(), "config", "user.name").strip()).isEqualTo("Paddock agent " + s.id());
+        assertThat(repo.git("config", "--get", "user.name").strip()).as("the repository's own identity stays")
+                .isEqualTo(TempRepo.USER_NAME);
+        Path stateFile = repo.dir().resolve(".worktrees/" + s.id() + "/.paddock/sandbox.json");
+        assertThat(Files.readString(stateFile)).contains("\"id\" : \"" + s.id() + "\"").contains("\"baseCommit\"");
+        assertThat(wiring.sandboxes().fingerprintOf(s.id()).orElseThrow()).contains("\"branch\":\"agent/fix-auth-timeout\"")
+                .contains("\"changedFiles\":0");
+        assertThat(Files.readString(repo.dir().resolve(".git/info/exclude"))).contains("/.worktrees/");
+
+        SandboxRecord second = create(request());
+        assertThat(second.id()).endsWith("-002");
+        assertThat(second.branch()).isEqualTo("agent/fix-auth-timeout-2");
+    }
+
+    @Test
+    void aBranchNameWithSlashesNestsTheWorktree() throws Exception {
+        SandboxRecord s = create(request().withBranch("team/alice/fix-42"));
+        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/team/alice/fix-42"));
+        assertThat(Files.isDirectory(s.worktree().resolve(".git")) || Files.isRegularFile(s.worktree().resolve(".git")))
+                .isTrue();
+    }
+
+    @Test
+    void anInvalidBranchNameIsRefusedAndChangesNothing() throws Exception {
+        Snapshot before = snapshot();
+        for (String bad : List.of("fix..auth", "has space", "-leading-dash", "ends.lock", "a~b", "refs/../x")) {
+            assertThatThrownBy(() -> create(request().withBranch(bad)))
+                    .as(bad).isInstanceOf(GitException.class).hasMessageContaining("not a valid branch name");
+        }
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void anIdThatWouldLeaveDotWorktreesIsRefusedAndChangesNothing() throws Exception {
+        Snapshot before = snapshot();
+        for (String bad : List.of("..", "../escape", "a/b", "UPPER", "x..y/../..", "")) {
+            if (bad.isEmpty()) {
+                continue; // empty means "make one up"
+            }
+            assertThatThrownBy(() -> create(request().withId(bad)))
+                    .as(bad).isInstanceOf(SandboxException.class).hasMessageContaining("not a valid sandbox id");
+        }
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void anExistingTargetDirectoryIsRefusedAndChangesNothing() throws Exception {
+        Files.createDirectories(repo.dir().resolve(".worktrees/taken-001/something"));
+        Snapshot before = snapshot();
+
+        assertThatThrownBy(() -> create(request().withId("taken-001")))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("exists already");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void anEmptyAgentCommandOrTaskIsRefusedAndChangesNothing() throws Exception {
+        Snapshot before = snapshot();
+        assertThatThrownBy(() -> create(NewSandbox.of(repo.dir(), "A task", "   ")))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("agent command is empty");
+        assertThatThrownBy(() -> create(NewSandbox.of(repo.dir(), "", "true")))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("task is empty");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void aBranchCheckedOutElsewhereIsRefusedAndChangesNothing() throws Exception {
+        repo.addWorktree(tmp.resolve("elsewhere"), "agent/busy");
+        Snapshot before = snapshot();
+
+        assertThatThrownBy(() -> create(request().withBranch("agent/busy")))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("already checked out in");
+        assertThatThrownBy(() -> create(request().withBranch("main")))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("already checked out in");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void anExistingBranchNotCheckedOutIsReused() throws Exception {
+        repo.branch("agent/resume");
+        SandboxRecord s = create(request().withBranch("agent/resume"));
+        assertThat(wiring.sandboxService().history(s.id())).extracting(e -> e.kind()).contains("sandbox.branch_reused");
+    }
+
+    @Test
+    void aBaseThatNamesNoCommitIsRefusedAndChangesNothing() throws Exception {
+        Snapshot before = snapshot();
+        assertThatThrownBy(() -> create(request().withBase("no-such-branch")))
+                .isInstanceOf(GitException.class).hasMessageContaining("names no commit");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+}
