@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
-import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,11 +45,6 @@ public final class SandboxClient {
     /** {@code POST /v1/sandboxes/{id}/retry}. */
     public SandboxView retry(String id, String by) throws PaddockException {
         return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
-    }
-
-    /** {@code GET /v1/sandboxes/{id}/removal}: what removing it would lose. */
-    public RemovalPlan removal(String id) throws PaddockException {
-        return read(api.get(path(id) + "/removal"), RemovalPlan.class);
     }
 
     /** {@code DELETE /v1/sandboxes/{id}}: removes it ({@link RemoveMode#STRICT} refuses to lose work, 409). */

@@ -103,7 +103,10 @@ final class SandboxRoutes {
                     sandboxes.find(id);
                     HttpIo.text(ex, 200, sandboxes.logTail(id));
                 }
-                case "removal" -> HttpIo.json(ex, 200, sandboxes.plan(id));
+                case "removal" -> {
+                    sandboxes.find(id);
+                    HttpIo.json(ex, 200, sandboxes.plan(id));
+                }
                 case "stop" -> HttpIo.json(ex, 200, SandboxView.of(sandboxes.stop(id, who(ex))));
                 case "retry" -> HttpIo.json(ex, 200, SandboxView.of(sandboxes.retry(id, who(ex))));
                 default -> heartbeat(ex, caller, id);

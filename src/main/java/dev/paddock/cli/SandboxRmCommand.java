@@ -4,7 +4,6 @@ import dev.paddock.api.ApiAnswerException;
 import dev.paddock.api.SandboxClient;
 import dev.paddock.api.SandboxView;
 import dev.paddock.common.PaddockException;
-import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -19,7 +18,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code paddock sandbox rm ID [--commit|--force] [--delete-branch]}: removes a sandbox's worktree and
  * closes it. Strict by default: when the worktree holds work that would be lost, nothing is removed, the
- * command prints what would be lost and how to go on, and exits with 1.
+ * command prints what would be lost (the refusal's message lists the files and commits) and how to go on,
+ * and exits with 1.
  */
 @Command(name = "rm", mixinStandardHelpOptions = true,
         description = "Remove a sandbox: stop its agent, remove its worktree, close its record. Refuses when work"
@@ -63,10 +63,10 @@ public final class SandboxRmCommand implements Callable<Integer> {
             if (refused.status() != 409 || mode != RemoveMode.STRICT) {
                 throw refused;
             }
-            RemovalPlan plan = client.removal(id);
+            // The refusal says what would be lost (files, commits); the command line adds how to go on.
             PrintWriter err = spec.commandLine().getErr();
             err.println("paddock: " + refused.getMessage());
-            err.print(SandboxText.wouldLose(id, plan));
+            err.print(SandboxText.howToGoOn(id));
             err.flush();
             return 1;
         }

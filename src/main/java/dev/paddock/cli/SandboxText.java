@@ -5,10 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.paddock.api.SandboxView;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
-import dev.paddock.sandbox.RemovalPlan;
 import java.util.List;
 
-/** Renders sandboxes, lists of them and removal plans as text for a terminal, or as indented JSON. */
+/** Renders sandboxes and lists of them as text for a terminal, or as indented JSON. */
 final class SandboxText {
     private SandboxText() {
     }
@@ -49,30 +48,12 @@ final class SandboxText {
         return b.toString();
     }
 
-    /** What a strict removal refused to lose, and the commands that go on from there. */
-    static String wouldLose(String id, RemovalPlan plan) {
-        StringBuilder b = new StringBuilder("Removing " + id + " would lose:\n");
-        if (!plan.uncommitted().isEmpty()) {
-            b.append("  ").append(count(plan.uncommitted().size(), "uncommitted file")).append(":\n");
-            plan.uncommitted().forEach(l -> b.append("    ").append(l).append('\n'));
-        }
-        if (!plan.unmergedCommits().isEmpty()) {
-            b.append("  ").append(count(plan.unmergedCommits().size(), "commit")).append(" not merged into the base"
-                    + " branch:\n");
-            plan.unmergedCommits().forEach(l -> b.append("    ").append(l).append('\n'));
-        }
-        if (plan.losesNothing()) {
-            b.append("  nothing any more (look again: paddock sandbox rm ").append(id).append(")\n");
-        }
-        b.append("Nothing was removed. To go on:\n")
-                .append("  paddock sandbox rm ").append(id).append(" --commit   keep the work: commit it on the"
-                        + " sandbox's branch (kept), then remove the worktree\n")
-                .append("  paddock sandbox rm ").append(id).append(" --force    throw the work away\n");
-        return b.toString();
-    }
-
-    private static String count(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
+    /** The commands that go on from a refused strict removal. */
+    static String howToGoOn(String id) {
+        return "Nothing was removed. To go on:\n"
+                + "  paddock sandbox rm " + id + " --commit   keep the work: commit it on the sandbox's branch (kept),"
+                + " then remove the worktree\n"
+                + "  paddock sandbox rm " + id + " --force    throw the work away\n";
     }
 
     private static String shortId(String commit) {

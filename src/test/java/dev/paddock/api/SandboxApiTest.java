@@ -315,6 +315,7 @@ class SandboxApiTest {
         List<HttpResponse<String>> answers = List.of(
                 call("GET", "/v1/sandboxes/ghost", null, installToken),
                 call("GET", "/v1/sandboxes/ghost/log", null, installToken),
+                call("GET", "/v1/sandboxes/ghost/removal", null, installToken),
                 call("POST", "/v1/sandboxes/ghost/stop", null, installToken),
                 call("POST", "/v1/sandboxes/ghost/retry", null, installToken),
                 call("DELETE", "/v1/sandboxes/ghost", null, installToken));
