@@ -35,6 +35,8 @@ class HeartbeatApiBench {
     private static final Duration WARM_UP = Duration.ofSeconds(5);
     private static final Duration MEASURED = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Time the server is watched doing nothing but its supervisor and monitors, for its baseline CPU. */
+    private static final Duration IDLE = Duration.ofSeconds(10);
 
     @TempDir
     Path temp;
@@ -63,6 +65,9 @@ class HeartbeatApiBench {
                 tokens.add(awaitToken(repo.dir(), id));
             }
 
+            long idleBefore = BenchSupport.cpuMillis(serve.pid());
+            Thread.sleep(IDLE.toMillis());
+            long idle = BenchSupport.cpuMillis(serve.pid()) - idleBefore;
             run(ids, tokens, WARM_UP);
             String loadBefore = loadAverage();
             long cpuBefore = BenchSupport.cpuMillis(serve.pid());
@@ -74,10 +79,10 @@ class HeartbeatApiBench {
             long[] ms = r.latenciesMicros();
             BenchSupport.report(String.format("heartbeat API, %d/s for %d s, %d running sandboxes, own tokens:"
                             + " p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d, target p99 <= 20 ms: %s); serve CPU %d ms"
-                            + " (%.0f %% of one core); load average before/after %s / %s",
+                            + " (%.0f %% of one core; idle with its sandboxes %.0f %%); load average before/after %s / %s",
                     RATE_PER_SECOND, MEASURED.toSeconds(), SANDBOXES, pct(ms, 50) / 1000.0, pct(ms, 99) / 1000.0,
                     ms[ms.length - 1] / 1000.0, ms.length, pct(ms, 99) <= 20_000 ? "met" : "MISSED", cpu,
-                    100.0 * cpu / MEASURED.toMillis(), loadBefore, loadAverage()));
+                    100.0 * cpu / MEASURED.toMillis(), 100.0 * idle / IDLE.toMillis(), loadBefore, loadAverage()));
         } finally {
             for (String id : ids) {
                 send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}", installToken);
