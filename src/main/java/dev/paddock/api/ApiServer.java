@@ -15,9 +15,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -54,25 +55,22 @@ public final class ApiServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService executor;
-    private final ApiToken token;
+    private final Gate gate;
     private final Backend backend;
-    private final SandboxService sandboxes;
     private final SandboxRoutes sandboxRoutes;
     private final String mode;
     /**
-     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
-     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
-     * not kept.
+     * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
+     * dying process; only the install's owner can send them).
      */
-    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
+    private final ExecutorService slow = Executors.newCachedThreadPool(daemons("api-slow-"));
 
     private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
                       SandboxService sandboxes, String mode) {
         this.server = server;
         this.executor = executor;
-        this.token = token;
+        this.gate = new Gate(token, sandboxes);
         this.backend = backend;
-        this.sandboxes = sandboxes;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
         this.mode = mode;
     }
@@ -94,12 +92,7 @@ public final class ApiServer implements AutoCloseable {
             System.setProperty(NODELAY, "true");
         }
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
-            Thread t = new Thread(r, "api-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService executor = Executors.newFixedThreadPool(4, daemons("api-"));
         server.setExecutor(executor);
         ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
@@ -115,29 +108,69 @@ public final class ApiServer implements AutoCloseable {
         return server.getAddress();
     }
 
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Answers one request. Who sends it is settled here, on a server thread; requests that may take seconds
+     * (creating, stopping, retrying, removing sandboxes) then go on on threads of their own, so they never
+     * hold up heartbeats and reads, which must answer in milliseconds.
+     */
     private void handle(HttpExchange ex) throws IOException {
+        Caller caller;
+        try {
+            caller = gate.admit(ex);
+        } catch (ApiError e) {
+            answer(ex, e.status(), HttpIo.error(e.getMessage()));
+            return;
+        } catch (RuntimeException e) {
+            LOG.warn("API request {} failed", ex.getRequestURI(), e);
+            answer(ex, 500, HttpIo.error("internal error: " + e));
+            return;
+        }
+        if (caller.isInstall() && SandboxRoutes.isSlow(ex.getRequestMethod(), ex.getRequestURI().getPath())) {
+            try {
+                slow.execute(() -> serve(ex, caller));
+            } catch (RejectedExecutionException closing) {
+                ex.close();
+            }
+        } else {
+            serve(ex, caller);
+        }
+    }
+
+    private void serve(HttpExchange ex, Caller caller) {
         // The 500 answer is sent inside the try-with-resources: its catch clause would run after the
         // exchange is closed, and the client would get a dropped connection instead of JSON.
         try (ex) {
             try {
-                route(ex);
+                route(ex, caller);
             } catch (ApiError e) {
                 HttpIo.json(ex, e.status(), HttpIo.error(e.getMessage()));
             } catch (RuntimeException e) {
                 LOG.warn("API request {} failed", ex.getRequestURI(), e);
                 HttpIo.json(ex, 500, HttpIo.error("internal error: " + e));
             }
+        } catch (IOException e) {
+            LOG.debug("API answer to {} not sent: {}", ex.getRequestURI(), e.toString());
         }
     }
 
-    private void route(HttpExchange ex) throws IOException, ApiError {
-        Caller caller = authenticate(ex);
+    private static void answer(HttpExchange ex, int status, Object body) throws IOException {
+        try (ex) {
+            HttpIo.json(ex, status, body);
+        }
+    }
+
+    private void route(HttpExchange ex, Caller caller) throws IOException, ApiError {
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
-        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null) {
-            throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat)");
-        }
         if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
@@ -153,33 +186,6 @@ public final class ApiServer implements AutoCloseable {
             throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET");
         } else {
             throw ApiError.notFound("no route " + method + " " + path);
-        }
-    }
-
-    /**
-     * The caller of a request: the install token, or a sandbox's own token.
-     *
-     * @throws ApiError 401 when there is no bearer token or it is neither
-     */
-    private Caller authenticate(HttpExchange ex) throws ApiError {
-        String auth = ex.getRequestHeaders().getFirst("Authorization");
-        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
-        if (presented == null) {
-            throw new ApiError(401, "missing bearer token");
-        }
-        if (token.matches(presented)) {
-            return Caller.INSTALL;
-        }
-        String known = sandboxTokens.get(presented);
-        if (known != null) {
-            return Caller.sandbox(known);
-        }
-        try {
-            String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
-            sandboxTokens.put(presented, id);
-            return Caller.sandbox(id);
-        } catch (PaddockException e) {
-            throw new ApiError(500, e.getMessage());
         }
     }
 
@@ -204,6 +210,7 @@ public final class ApiServer implements AutoCloseable {
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        slow.shutdownNow();
         try {
             executor.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

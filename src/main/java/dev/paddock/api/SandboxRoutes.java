@@ -49,6 +49,19 @@ final class SandboxRoutes {
         return path.equals(PREFIX) || path.startsWith(PREFIX + "/");
     }
 
+    /**
+     * Whether the request may take seconds: creating (git), stopping and retrying (waits for a process tree
+     * to die), removing (both).
+     */
+    static boolean isSlow(String method, String path) {
+        List<String> seg = segments(path);
+        if (!matches(path)) {
+            return false;
+        }
+        return (seg.isEmpty() && method.equals("POST")) || (seg.size() == 1 && method.equals("DELETE"))
+                || (seg.size() == 2 && method.equals("POST") && (seg.get(1).equals("stop") || seg.get(1).equals("retry")));
+    }
+
     /** The sandbox id of {@code POST /v1/sandboxes/{id}/heartbeat}, or null for any other request. */
     static String heartbeatTarget(String method, String path) {
         List<String> seg = segments(path);

@@ -196,6 +196,38 @@ class SandboxApiTest {
     }
 
     @Test
+    void slowStopsDoNotHoldUpHeartbeats() throws Exception {
+        // Agents that ignore SIGTERM: each stop waits the whole grace period (3 s), then kills.
+        List<String> stubborn = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            stubborn.add(json(create(request("Stubborn " + i, "trap '' TERM; sleep 300"))).get("id").asText());
+        }
+        String beating = json(create(request("Beating", "sleep 300"))).get("id").asText();
+        for (String id : stubborn) {
+            awaitState(id, "running");
+        }
+        awaitState(beating, "running");
+        String token = host.wiring().sandboxes().tokenOf(beating).orElseThrow();
+
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> stops = new ArrayList<>();
+        for (String id : stubborn) {
+            stops.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort()
+                    + "/v1/sandboxes/" + id + "/stop")).header("Authorization", "Bearer " + installToken)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        Thread.sleep(300); // the stops have reached the server and wait for their grace period
+
+        HttpResponse<String> beat = call("POST", "/v1/sandboxes/" + beating + "/heartbeat", progress("still here"),
+                token);
+
+        assertThat(beat.statusCode()).as(beat.body()).isEqualTo(200);
+        assertThat(stops).as("the heartbeat was answered while every stop still waited").allMatch(f -> !f.isDone());
+        for (var f : stops) {
+            assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void aSandboxTokenIsRefusedOnEveryRouteButItsOwnHeartbeat() throws Exception {
         String a = json(create(request("Agent charlie", "sleep 300"))).get("id").asText();
         awaitState(a, "running");

@@ -1,0 +1,70 @@
+package dev.paddock.api;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.SandboxService;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
+ * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} (the route itself checks
+ * the id); anything else is refused.
+ */
+final class Gate {
+    private final ApiToken token;
+    private final SandboxService sandboxes;
+    /**
+     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
+     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
+     * not kept.
+     */
+    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
+
+    Gate(ApiToken token, SandboxService sandboxes) {
+        this.token = token;
+        this.sandboxes = sandboxes;
+    }
+
+    /**
+     * The caller of a request, once it may make it: a sandbox's token is good for its heartbeats only.
+     *
+     * @throws ApiError 401 without a known token, 403 for a sandbox's token on any other route
+     */
+    Caller admit(HttpExchange ex) throws ApiError {
+        Caller caller = authenticate(ex);
+        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(ex.getRequestMethod(), ex.getRequestURI().getPath())
+                == null) {
+            throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat)");
+        }
+        return caller;
+    }
+
+    /**
+     * The caller of a request: the install token, or a sandbox's own token.
+     *
+     * @throws ApiError 401 when there is no bearer token or it is neither
+     */
+    private Caller authenticate(HttpExchange ex) throws ApiError {
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
+        if (presented == null) {
+            throw new ApiError(401, "missing bearer token");
+        }
+        if (token.matches(presented)) {
+            return Caller.INSTALL;
+        }
+        String known = sandboxTokens.get(presented);
+        if (known != null) {
+            return Caller.sandbox(known);
+        }
+        try {
+            String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
+            sandboxTokens.put(presented, id);
+            return Caller.sandbox(id);
+        } catch (PaddockException e) {
+            throw new ApiError(500, e.getMessage());
+        }
+    }
+}
