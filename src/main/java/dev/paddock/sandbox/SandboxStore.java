@@ -105,15 +105,10 @@ public final class SandboxStore {
      */
     public boolean heartbeat(String id, String progress) throws StoreException {
         Instant now = clock.instant();
-        return jdbc.inTransaction(tx -> {
-            Optional<Long> leaseMs = tx.queryOne("SELECT lease_ms FROM sandboxes WHERE id = ? AND state = 'running'",
-                    rs -> rs.getLong(1), id);
-            if (leaseMs.isEmpty()) {
-                return false;
-            }
-            return tx.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?, lease_expires_at = ?"
-                    + " WHERE id = ? AND state = 'running'", now, progress, now.plusMillis(leaseMs.get()), id) == 1;
-        });
+        // One statement: heartbeats are the API's most frequent request (hundreds a second with many agents).
+        return jdbc.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
+                + " lease_expires_at = DATEADD(MILLISECOND, lease_ms, CAST(? AS TIMESTAMP WITH TIME ZONE))"
+                + " WHERE id = ? AND state = 'running'", now, progress, now, id) == 1;
     }
 
     /** Forgets the pid of a sandbox once its process tree is gone (only if it still names that pid). */
