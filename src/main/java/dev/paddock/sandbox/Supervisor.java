@@ -60,6 +60,7 @@ public final class Supervisor implements AutoCloseable {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
     private final ExecutorService reaper = Executors.newCachedThreadPool(r -> daemon(r, "process-reaper"));
+    private volatile boolean ticking;
 
     /**
      * @param logDir directory of the agents' log files ({@code <id>.log})
@@ -85,12 +86,16 @@ public final class Supervisor implements AutoCloseable {
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
     public void start() {
+        ticking = true;
         timer.scheduleWithFixedDelay(this::safeTick, 0, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Asks for a tick as soon as possible (a sandbox was created, an agent ended). */
+    /**
+     * Asks for a tick as soon as possible (a sandbox was created, an agent ended). Does nothing before
+     * {@link #start()}: a process that only opened the store (a CLI command) must not start agents.
+     */
     public void poke() {
-        if (!timer.isShutdown()) {
+        if (ticking && !timer.isShutdown()) {
             timer.execute(this::safeTick);
         }
     }
