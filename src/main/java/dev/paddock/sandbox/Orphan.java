@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,9 +60,9 @@ public record Orphan(Path path, Kind kind, String name, Path mainWorktree, Strin
         if (kind == Kind.DIRECTORY) {
             return path + " is not a git worktree (git lists none in it), so there is nothing to adopt; remove it.";
         }
-        if (prunable()) {
-            return "The folder of the worktree " + path + " is gone (" + prunableReason + "); remove it to prune"
-                    + " git's record of it.";
+        if (prunable() || !Files.isDirectory(path)) {
+            return "The folder of the worktree " + path + " is gone" + (prunable() ? " (" + prunableReason + ")" : "")
+                    + "; remove it to make git forget it.";
         }
         if (branch == null) {
             return "The worktree " + path + " has a detached HEAD; check out a branch in it first (git -C " + path

@@ -42,7 +42,7 @@ public final class OrphanScanner {
     }
 
     /**
-     * The orphans of one repository, worktrees first (in git's order), then bare folders (by name).
+     * The orphans of one repository, worktrees first, then folders with no worktree, each by path.
      *
      * @param mainWorktree the repository's main worktree
      * @param listed what {@code git worktree list} said (a failed listing must not be passed as empty)
@@ -68,6 +68,7 @@ public final class OrphanScanner {
             out.add(new Orphan(p, Orphan.Kind.WORKTREE, name, main, w.branch(), w.head(), w.lockedReason(),
                     w.prunableReason()));
         }
+        out.sort(java.util.Comparator.comparing(Orphan::path));
         for (String name : folders(root)) {
             if (!withWorktree.contains(name) && !owned.contains(name) && !young(root.resolve(name))) {
                 out.add(new Orphan(root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null));
