@@ -44,6 +44,8 @@ final class SandboxRig implements AutoCloseable {
     final OrphanService orphans;
     final Reconciler reconciler;
     final Path logDir;
+    private final RepositoryLocator locator;
+    private final OrphanScanner scanner;
 
     /**
      * @param dir a temporary directory: the repository goes in {@code dir/repo}, the store in {@code dir/home}
@@ -61,20 +63,31 @@ final class SandboxRig implements AutoCloseable {
         this.store = new SandboxStore(db, events, clock);
         this.repos = new RepoStore(db, clock);
         GitCli git = new GitCli();
-        RepositoryLocator locator = new RepositoryLocator(git);
+        this.locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repos, events);
         this.settings = new SettingsStore(db);
         settings.put(SettingsStore.SANDBOX_KILL_GRACE_MS, 500L);
         this.worktrees = new WorktreeManager(git);
         this.creator = new SandboxCreator(repoService, worktrees, store, settings, tier -> Optional.empty(), clock);
         this.logDir = dir.resolve("home").resolve("logs").resolve("sandboxes");
-        this.supervisor = new Supervisor(store, repos, locator, new AgentLauncher(AgentLauncher.findSetsid(),
-                new BubblewrapCommand("bwrap")), settings, clock, logDir, () -> "http://127.0.0.1:9");
+        this.supervisor = newSupervisor();
         this.reclaimer = new SandboxReclaimer(store, supervisor, worktrees, new SandboxRepositories(repos, locator),
                 events);
-        OrphanScanner scanner = new OrphanScanner(clock, Duration.ZERO);
+        this.scanner = new OrphanScanner(clock, Duration.ZERO);
         this.orphans = new OrphanService(repoService, store, worktrees, scanner, events, settings, clock);
-        this.reconciler = new Reconciler(store, repos, locator, worktrees, scanner, reclaimer, events, settings, clock);
+        this.reconciler = newReconciler();
+    }
+
+    /** A supervisor as a freshly started Paddock has it: knowing no agent process of its own. */
+    Supervisor newSupervisor() {
+        return new Supervisor(store, repos, locator, new AgentLauncher(AgentLauncher.findSetsid(),
+                new BubblewrapCommand("bwrap")), settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
+    }
+
+    /** A reconciler as a freshly started Paddock has it: everything before now was left by an earlier one. */
+    Reconciler newReconciler() {
+        return new Reconciler(store, repos, locator, worktrees, scanner, reclaimer, events, settings,
+                Clock.systemUTC());
     }
 
     /** Creates a pending sandbox with this id and branch; its agent runs {@code command} once ticked. */
