@@ -157,6 +157,11 @@ public final class Supervisor implements AutoCloseable {
                     .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
                     .message(s.id() + " cannot start: its worktree is gone"));
         }
+        Optional<AgentLauncher.UnrecordedRun> unrecorded = launcher.unrecordedRun(layout,
+                s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt());
+        if (unrecorded.isPresent()) {
+            return adoptUnrecordedRun(s, unrecorded.get());
+        }
         String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
         AgentLauncher.Started started;
         try {
@@ -190,6 +195,31 @@ public final class Supervisor implements AutoCloseable {
         children.put(s.id(), started.process());
         started.process().onExit().thenRun(this::poke);
         return true;
+    }
+
+    /**
+     * A Paddock started this run and was killed before recording it: the run is recorded now (running), not
+     * started a second time beside it. The next tick watches it like any other, and learns from its exit-code
+     * file how it ended if it ended already.
+     */
+    private boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run) throws PaddockException {
+        Instant now = clock.instant();
+        int runNo = s.iteration() + 1;
+        LOG.info("Adopting run {} of {} (pid {}), started by a Paddock that did not record it", runNo, s.id(), run.pid());
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
+                .set(Transition.Column.PID, run.pid())
+                .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
+                .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
+                .set(Transition.Column.FINISHED_AT, null)
+                .set(Transition.Column.EXIT_CODE, null)
+                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
+                .set(Transition.Column.PROGRESS, null)
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.ITERATION, runNo)
+                .message(s.id() + ": run " + runNo + " was started by a Paddock that stopped before recording it; "
+                        + (run.pid() != null ? "its agent (pid " + run.pid() + ") runs on and is watched again"
+                        : "its agent has ended already"))
+                .detail("pid", run.pid()).detail("run", runNo).detail("adopted", true));
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {

@@ -2,9 +2,12 @@ package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.RepositoryLocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,6 +86,37 @@ class SupervisorRestartTest {
     }
 
     @Test
+    void aRunStartedButNotRecordedBeforePaddockWasKilledIsAdoptedNotStartedTwice() throws Exception {
+        SandboxRecord running = rig.create("unrec-001", "agent/unrec", UP + "exec sleep 60");
+        SandboxRecord ended = rig.create("unrec-002", "agent/unrec-2", UP + "exit 3");
+        // What a Paddock killed between starting the agents and recording them leaves: the agents, pending records.
+        long pid = launch(running).pid();
+        launch(ended);
+        awaitFile(layout("unrec-001", "agent/unrec").heartbeatFile());
+        awaitFile(layout("unrec-002", "agent/unrec-2").exitCodeFile());
+
+        restarted = rig.newSupervisor();
+        restarted.tick();
+        restarted.tick();
+
+        SandboxRecord adopted = rig.find("unrec-001");
+        assertThat(adopted.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(adopted.pid()).isEqualTo(pid);
+        assertThat(adopted.iteration()).isEqualTo(1);
+        assertThat(agentsOf("unrec-001", "agent/unrec")).as("agent processes of unrec-001").isEqualTo(1);
+        assertThat(rig.events.ofSandbox("unrec-001")).last().satisfies(e -> assertThat(e.message())
+                .isEqualTo("unrec-001: run 1 was started by a Paddock that stopped before recording it; its agent"
+                        + " (pid " + pid + ") runs on and is watched again"));
+        SandboxRecord failed = rig.find("unrec-002");
+        assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
+        assertThat(failed.exitCode()).isEqualTo(3);
+        for (String id : new String[] {"unrec-001", "unrec-002"}) {
+            assertThat(Files.readAllLines(rig.supervisor.logFile(id))).as("runs started of " + id)
+                    .filteredOn(l -> l.startsWith("=== ")).hasSize(1);
+        }
+    }
+
+    @Test
     void aSupervisorThatWasNeverStartedStartsNoAgentWhenPoked() throws Exception {
         rig.create("quiet-001", "agent/quiet");
 
@@ -91,6 +125,21 @@ class SupervisorRestartTest {
 
         assertThat(rig.find("quiet-001").state()).isEqualTo(SandboxState.PENDING);
         assertThat(rig.find("quiet-001").pid()).isNull();
+    }
+
+    /** Starts a sandbox's agent the way the supervisor does, without recording it. */
+    private AgentLauncher.Started launch(SandboxRecord s) throws Exception {
+        AgentLauncher launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
+        return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.branch()),
+                new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.tokenOf(s.id()).orElseThrow(),
+                "http://127.0.0.1:9", rig.supervisor.logFile(s.id())));
+    }
+
+    /** Live processes whose command line names the sandbox's exit-code file: its agent wrappers. */
+    private long agentsOf(String id, String branch) throws SandboxException {
+        String exitFile = layout(id, branch).exitCodeFile().toString();
+        return ProcessHandle.allProcesses().filter(ProcessTree::isRunning)
+                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile)).orElse(false)).count();
     }
 
     private SandboxLayout layout(String id, String branch) throws SandboxException {
