@@ -174,6 +174,7 @@ final class SandboxRig implements AutoCloseable {
                 if (s.pid() != null) {
                     ProcessTree.kill(s.pid(), Duration.ofMillis(200));
                 }
+                killAgentsOf(s);
             }
         } catch (PaddockException e) {
             throw new IllegalStateException(e);
@@ -182,5 +183,17 @@ final class SandboxRig implements AutoCloseable {
             supervisor.close();
             db.close();
         }
+    }
+
+    /** Kills every live process whose command line names the sandbox's exit-code file (recorded or not). */
+    private void killAgentsOf(SandboxRecord s) {
+        String exitFile;
+        try {
+            exitFile = new SandboxLayout(repo.dir(), s.id(), s.branch()).exitCodeFile().toString();
+        } catch (SandboxException e) {
+            return; // a deliberately broken record
+        }
+        ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile))
+                .orElse(false)).forEach(h -> ProcessTree.kill(h.pid(), Duration.ofMillis(200)));
     }
 }
