@@ -83,9 +83,9 @@ public final class Wiring implements AutoCloseable {
                 home.logDir().resolve("sandboxes"), () -> apiUrl);
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, new TierChecks(bubblewrap),
                 clock);
-        this.sandboxService = new SandboxService(creator, supervisor, sandboxes, events, worktrees);
         this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
                 events);
+        this.sandboxService = new SandboxService(creator, supervisor, sandboxes, events, worktrees);
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
                 settings, clock);
