@@ -9,7 +9,7 @@ import java.util.List;
  * @param running whether its agent still runs (it is stopped first)
  * @param worktreePresent whether its worktree is still on disk
  * @param uncommitted uncommitted or untracked paths ({@code git status --porcelain} lines, e.g. {@code "?? notes.md"});
- *     for a folder that is not a git worktree (any more), every file in it
+ *     for a folder that is not a git worktree (any more), the files in it (up to 200)
  * @param unmergedCommits commits of its branch that the base branch does not have ("short-id subject"), then
  *     commits that only a detached HEAD of the worktree reaches (marked "(detached HEAD)")
  * @param branchMerged whether its branch is fully merged into the base branch (then it may be deleted)
