@@ -223,6 +223,7 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {
+        boolean takenOver = !children.containsKey(s.id()) && !adopted.containsKey(s.id());
         Optional<AgentExit> exit = exitOf(s);
         Instant now = clock.instant();
         if (exit.isPresent()) {
@@ -238,7 +239,8 @@ public final class Supervisor implements AutoCloseable {
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
         }
-        SandboxRecord fresh = readHeartbeatFile(s) ? store.find(s.id()).orElse(s) : s;
+        boolean heartbeat = readHeartbeatFile(s);
+        SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
                     : fresh.startedAt() != null ? fresh.startedAt() : now, now);
@@ -321,8 +323,21 @@ public final class Supervisor implements AutoCloseable {
                 return false;
             }
             adopted.put(s.id(), h);
+            renewLeaseOnAdoption(s);
         }
         return ProcessTree.isRunning(h);
+    }
+
+    /**
+     * An agent that outlived a previous Paddock could not send heartbeats while none ran: its lease is
+     * renewed once when this Paddock takes it over, so it is not timed out for Paddock's own absence.
+     */
+    private void renewLeaseOnAdoption(SandboxRecord s) {
+        try {
+            store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
+        } catch (StoreException e) {
+            LOG.warn("Cannot renew the lease of adopted {}: {}", s.id(), e.getMessage());
+        }
     }
 
     /**

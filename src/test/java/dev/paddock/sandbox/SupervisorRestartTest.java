@@ -86,6 +86,23 @@ class SupervisorRestartTest {
     }
 
     @Test
+    void anAgentWhoseLeaseRanOutWhilePaddockWasAwayGetsAFreshLeaseInsteadOfATimeout() throws Exception {
+        rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", UP + "exec sleep 60").withId("long-001")
+                .withBranch("agent/long").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.tickUntil("long-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+        awaitFile(layout("long-001", "agent/long").heartbeatFile());
+        rig.supervisor.close();
+        Thread.sleep(2_000); // longer than the lease: no Paddock to send heartbeats to
+
+        restarted = rig.newSupervisor();
+        restarted.tick();
+
+        SandboxRecord s = rig.find("long-001");
+        assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(s.leaseExpiresAt()).isAfter(java.time.Instant.now());
+    }
+
+    @Test
     void aRunStartedButNotRecordedBeforePaddockWasKilledIsAdoptedNotStartedTwice() throws Exception {
         SandboxRecord running = rig.create("unrec-001", "agent/unrec", UP + "exec sleep 60");
         SandboxRecord ended = rig.create("unrec-002", "agent/unrec-2", UP + "exit 3");
