@@ -1,7 +1,6 @@
-package dev.paddock.ui.dashboard;
+package dev.paddock.ui.sandboxes;
 
 import dev.paddock.status.RepositoryStatus.Sandbox;
-import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Formats;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +12,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 
 /**
  * The sandboxes of the repository (BRIEF "Dashboard"): id, task, tier, state, branch, CPU, memory,
@@ -23,44 +21,78 @@ final class SandboxTable extends TableView<Sandbox> {
     /** Node id, for tests and styling. */
     static final String ID = "sandbox-table";
 
-    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now) {
+    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now, javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
         getStyleClass().addAll("pd-table", "striped");
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
-        setPlaceholder(new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandboxes yet",
-                "Each agent you start gets a sandbox here: its own worktree and branch, with its state,"
-                        + " heartbeat, lease and resource use. Sandboxes that are closed leave this list."));
+        getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        setPlaceholder(placeholder);
 
-        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 190);
-        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 180);
-        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 80);
-        TableColumn<Sandbox, String> state = column("State", Sandbox::state, 110);
-        state.setCellFactory(c -> new TableCell<>() {
+        setTableMenuButtonVisible(true); // columns can be hidden, e.g. CPU and memory without containers
+        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 200);
+        id.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty ? null : s);
+                setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+            }
+        });
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 170);
+        task.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty || s == null ? null : s.replaceAll("\\s+", " "));
+                setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+            }
+        });
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 84);
+        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 110);
+        state.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Sandbox s, boolean empty) {
                 super.updateItem(s, empty);
                 setText(null);
                 if (empty || s == null) {
                     setGraphic(null);
+                    setTooltip(null);
                     return;
                 }
-                Label chip = new Label(s.replace('_', ' '));
-                chip.getStyleClass().addAll("pd-chip", "pd-state-" + s);
-                setGraphic(chip);
+                setGraphic(stateChip(s.state()));
+                setTooltip(s.lastError() == null ? null : new javafx.scene.control.Tooltip(s.lastError()
+                        + (s.exitCode() == null ? "" : " (exit " + s.exitCode() + ")")
+                        + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
         });
         TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
-        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 60);
-        TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 80);
-        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 200);
+        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 52);
+        TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 72);
+        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 190);
         heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
-            String ago = sb.lastHeartbeatAt() == null ? "none yet" : Formats.ago(sb.lastHeartbeatAt(), at);
+            String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
+                    : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
             return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
         }));
-        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 80);
-        lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> Formats.left(sb.leaseExpiresAt(), at)));
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 86);
+        lease.setMinWidth(84); // "14:52 left"
+        state.setMinWidth(120); // "awaiting human"
+        tier.setMinWidth(70);
+        cpu.setMinWidth(50);
+        mem.setMinWidth(86);
+        // A lease only means something while the agent runs (the record may keep the last expiry).
+        lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
+                ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+    }
+
+    /** A coloured chip for a state ("awaiting human"). */
+    static Label stateChip(String state) {
+        Label chip = new Label(state.replace('_', ' '));
+        chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
+        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return chip;
     }
 
     /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
