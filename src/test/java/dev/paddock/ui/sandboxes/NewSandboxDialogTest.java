@@ -158,8 +158,9 @@ class NewSandboxDialogTest {
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> !create.isDisabled());
         robot.clickOn(create);
 
+        javafx.scene.Node box = robot.lookup("#new-sandbox-error").query();
         Label message = node(robot, "#new-sandbox-error .pd-error-message", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> message.isVisible() && message.getText() != null);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(box::isVisible));
         assertThat(message.getText()).contains("main").contains("already checked out");
         assertThat(robot.lookup("#new-sandbox-dialog").tryQuery()).isPresent();
         assertThat(robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText()).isEqualTo("Work on main");
