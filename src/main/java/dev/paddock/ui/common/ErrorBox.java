@@ -56,7 +56,9 @@ public final class ErrorBox extends VBox {
         }
         details.setEditable(false);
         details.getStyleClass().add("pd-mono");
-        details.setPrefRowCount(8);
+        details.setPrefRowCount(6);
+        details.setMinHeight(96); // a few lines even where space is short (the form above scrolls)
+        details.setWrapText(true);
         details.visibleProperty().bind(detailsToggle.selectedProperty());
         details.managedProperty().bind(details.visibleProperty());
         getChildren().addAll(row, details);

@@ -26,13 +26,17 @@ public record UiError(String message, String details) {
         String msg = error.getMessage() == null || error.getMessage().isBlank()
                 ? error.getClass().getSimpleName() : error.getMessage();
         StringBuilder details = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            details.append(t == error ? "" : "caused by: ").append(t.getClass().getName()).append(": ")
-                    .append(t.getMessage()).append('\n');
+        if (error.getCause() != null) {
+            // the chain first: with git or the store behind an error, the cause says the most
+            for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                details.append(t == error ? "" : "caused by: ").append(t.getClass().getName()).append(": ")
+                        .append(t.getMessage()).append('\n');
+            }
+            details.append('\n');
         }
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        details.append('\n').append(trace);
+        details.append(trace);
         return new UiError(doing == null ? msg : doing + ": " + msg, details.toString());
     }
 }

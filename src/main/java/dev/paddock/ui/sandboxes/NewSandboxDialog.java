@@ -63,11 +63,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         setResizable(true);
         getDialogPane().setId("new-sandbox-dialog");
         getDialogPane().setUserData(this); // the dialog of a pane found in the scene graph (tests, tools)
-        getDialogPane().getStyleClass().add("pd-dialog");
+        getDialogPane().getStyleClass().addAll("pd-dialog", "pd-dialog-scrolling");
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(CREATE, ButtonType.CANCEL);
         getDialogPane().setContent(form());
-        getDialogPane().setPrefWidth(680);
 
         Button create = (Button) getDialogPane().lookupButton(CREATE);
         create.setId("new-sandbox-create");
@@ -98,15 +97,6 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         });
         setResultConverter(b -> b == CREATE ? vm.createdProperty().get() : null);
         vm.load();
-    }
-
-    private void fitWindow() {
-        javafx.application.Platform.runLater(() -> {
-            javafx.scene.Scene scene = getDialogPane().getScene();
-            if (scene != null && scene.getWindow() != null && scene.getWindow().isShowing()) {
-                scene.getWindow().sizeToScene();
-            }
-        });
     }
 
     /** The dialog's ViewModel. */
@@ -143,6 +133,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         branchCheck.setId("new-sandbox-branch-check");
         branchCheck.setWrapText(true);
         branchCheck.getStyleClass().add("pd-field-message");
+        branchCheck.setMinHeight(Region.USE_PREF_SIZE);
         vm.branchCheckProperty().addListener((o, a, c) -> showCheck(branchCheck, c));
         vm.branchFollowsTaskProperty().addListener((o, a, follows) -> showCheck(branchCheck,
                 vm.branchCheckProperty().get()));
@@ -156,6 +147,8 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         ColumnConstraints fields = new ColumnConstraints();
         fields.setHgrow(Priority.ALWAYS);
         fields.setFillWidth(true);
+        // A set width, so wrapped hints are measured at the width they get (the dialog is as wide as this).
+        fields.setPrefWidth(520);
         grid.getColumnConstraints().addAll(labels, fields);
         int row = 0;
         row = add(grid, row, "Task", task);
@@ -166,11 +159,6 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         row = add(grid, row, "Limits", limits());
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
-        // The window was sized for the form without them: grow it when an error, its details or the
-        // progress line appear.
-        error.visibleProperty().addListener((o, a, b) -> fitWindow());
-        error.detailsShownProperty().addListener((o, a, b) -> fitWindow());
-        vm.busyProperty().addListener((o, a, b) -> fitWindow());
         error.setId("new-sandbox-error");
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
@@ -180,8 +168,19 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         working.visibleProperty().bind(vm.busyProperty());
         working.managedProperty().bind(working.visibleProperty());
 
-        VBox box = new VBox(12, grid, error, working);
-        box.setPadding(new Insets(4, 0, 0, 0));
+        // The form scrolls when the window is too small for it (a small screen, an error with its details
+        // unfolded); the error and the progress stay in view above the buttons. The window itself is not
+        // resized: not every window manager follows a dialog that grows.
+        grid.getStyleClass().add("pd-dialog-form");
+        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(grid);
+        scroll.setFitToWidth(true);
+        scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
+        scroll.getStyleClass().addAll("edge-to-edge", "pd-dialog-scroll");
+        scroll.setMinHeight(120);
+        VBox bottom = new VBox(8, error, working);
+        bottom.getStyleClass().add("pd-dialog-bottom");
+        VBox box = new VBox(scroll, bottom);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
         grid.disableProperty().bind(vm.busyProperty());
         task.sceneProperty().addListener((o, a, s) -> {
             if (s != null) {
@@ -307,6 +306,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         Label l = new Label(text);
         l.getStyleClass().add("pd-field-message");
         l.setWrapText(true);
+        l.setMinHeight(Region.USE_PREF_SIZE);
         return l;
     }
 

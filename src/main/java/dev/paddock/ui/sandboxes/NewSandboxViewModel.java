@@ -321,8 +321,11 @@ public final class NewSandboxViewModel {
             BranchCheck result;
             try {
                 String normalised = backend.checkBranchName(repository, name);
-                result = exists ? new BranchCheck(BranchState.EXISTS, "The branch " + normalised
-                        + " exists: the sandbox continues on it (it must not be checked out elsewhere).")
+                Optional<Path> busyIn = exists ? backend.checkedOutIn(repository, normalised) : Optional.empty();
+                result = busyIn.isPresent() ? new BranchCheck(BranchState.INVALID, "The branch " + normalised
+                        + " is checked out in " + busyIn.get() + "; git allows a branch in one worktree only.")
+                        : exists ? new BranchCheck(BranchState.EXISTS, "The branch " + normalised
+                        + " exists: the sandbox continues on it.")
                         : new BranchCheck(BranchState.VALID, "A new branch " + normalised + " will start at "
                                 + (base == null ? "the base branch" : base) + ".");
             } catch (Exception e) {

@@ -64,6 +64,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         tree.setId("removal-plan");
         tree.setShowRoot(false);
         tree.setPrefHeight(220);
+        tree.setMinHeight(80);
 
         CheckBox deleteBranch = new CheckBox();
         deleteBranch.setId("removal-delete-branch");
@@ -100,11 +101,6 @@ public final class RemovalDialog extends Dialog<Boolean> {
         working.managedProperty().bind(working.visibleProperty());
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
-        // The window was sized for the form without them: grow it when an error, its details or the
-        // progress line appear.
-        error.visibleProperty().addListener((o, a, b) -> fitWindow());
-        error.detailsShownProperty().addListener((o, a, b) -> fitWindow());
-        vm.busyProperty().addListener((o, a, b) -> fitWindow());
         error.setId("removal-error");
 
         VBox content = new VBox(10, summary, tree, deleteBranch, branchWarning, modes, working, error);
@@ -133,15 +129,6 @@ public final class RemovalDialog extends Dialog<Boolean> {
         showPlans();
     }
 
-    private void fitWindow() {
-        javafx.application.Platform.runLater(() -> {
-            javafx.scene.Scene scene = getDialogPane().getScene();
-            if (scene != null && scene.getWindow() != null && scene.getWindow().isShowing()) {
-                scene.getWindow().sizeToScene();
-            }
-        });
-    }
-
     /** The dialog's ViewModel. */
     public RemovalViewModel viewModel() {
         return vm;
@@ -156,7 +143,6 @@ public final class RemovalDialog extends Dialog<Boolean> {
         }
         summary.setText(summaryText(plans));
         buttons(plans);
-        fitWindow();
     }
 
     private String summaryText(List<RemovalPlan> plans) {

@@ -36,6 +36,9 @@ public interface SandboxBackend {
      */
     String checkBranchName(Path repository, String branch) throws PaddockException;
 
+    /** The worktree where {@code branch} is checked out, if any (git allows one worktree per branch). */
+    Optional<Path> checkedOutIn(Path repository, String branch) throws PaddockException;
+
     /** Why a tier cannot be used on this machine, or empty when it can. */
     Optional<String> tierUnavailable(Tier tier);
 

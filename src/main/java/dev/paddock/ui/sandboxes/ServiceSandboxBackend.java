@@ -66,6 +66,11 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     }
 
     @Override
+    public Optional<Path> checkedOutIn(Path repository, String branch) throws PaddockException {
+        return worktrees.checkedOutIn(repository, branch);
+    }
+
+    @Override
     public Optional<String> tierUnavailable(Tier tier) {
         return tiers.unavailable(tier);
     }

@@ -147,12 +147,33 @@ class NewSandboxDialogTest {
     }
 
     @Test
-    void anErrorFromCreationIsShownInTheDialogAndNothingTypedIsLost(FxRobot robot) throws Exception {
+    void aBranchCheckedOutElsewhereIsRefusedInline(FxRobot robot) throws Exception {
         openDialog(robot);
         robot.clickOn("#new-sandbox-task").write("Work on main");
         setCommand(robot, "echo hi");
         TextField branch = robot.lookup("#new-sandbox-branch").queryAs(TextField.class);
-        robot.interact(() -> branch.setText("main")); // valid, but checked out in the main worktree
+        robot.interact(() -> branch.setText("main"));
+
+        Button create = robot.lookup("#new-sandbox-create").queryAs(Button.class);
+        Label check = robot.lookup("#new-sandbox-branch-check").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, create::isDisabled);
+        assertThat(fx(check::getText)).isEqualTo("The branch main is checked out in " + panel.repo.dir()
+                + "; git allows a branch in one worktree only.");
+        robot.interact(() -> branch.setText("feature/payments"));
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(check::getText)
+                .equals("The branch feature/payments exists: the sandbox continues on it."));
+        assertThat(create.isDisabled()).isFalse();
+    }
+
+    @Test
+    void anErrorFromCreationIsShownInTheDialogAndNothingTypedIsLost(FxRobot robot) throws Exception {
+        openDialog(robot);
+        robot.clickOn("#new-sandbox-task").write("Build on payments");
+        setCommand(robot, "echo hi");
+        robot.interact(() -> robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel()
+                .select("feature/payments"));
+        // the base branch goes away after the dialog listed it
+        panel.repo.git("branch", "-D", "feature/payments");
 
         Button create = robot.lookup("#new-sandbox-create").queryAs(Button.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> !create.isDisabled());
@@ -161,25 +182,27 @@ class NewSandboxDialogTest {
         javafx.scene.Node box = robot.lookup("#new-sandbox-error").query();
         Label message = node(robot, "#new-sandbox-error .pd-error-message", Label.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(box::isVisible));
-        assertThat(message.getText()).contains("main").contains("already checked out");
+        assertThat(fx(message::getText)).isEqualTo("\"feature/payments\" names no commit in " + panel.repo.dir() + ".");
         assertThat(robot.lookup("#new-sandbox-dialog").tryQuery()).isPresent();
-        assertThat(robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText()).isEqualTo("Work on main");
+        assertThat(robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText()).isEqualTo("Build on payments");
         assertThat(robot.lookup("#new-sandbox-command").queryAs(TextField.class).getText()).isEqualTo("echo hi");
         assertThat(panel.host.wiring().sandboxService().listOpen(panel.vm.currentProperty().get().id())).isEmpty();
+        // the whole message shows (the form above it gives way)
+        assertThat(fx(() -> message.getHeight() >= message.prefHeight(message.getWidth()) - 1)).isTrue();
 
         // the details unfold
         robot.clickOn("#new-sandbox-error .toggle-button");
         TextArea details = robot.lookup("#new-sandbox-error .text-area").queryAs(TextArea.class);
         assertThat(details.isVisible()).isTrue();
-        assertThat(details.getText()).contains("SandboxException");
+        assertThat(details.getText()).contains("GitException");
 
         // fixed and tried again
-        robot.interact(() -> branch.setText("agent/work-on-main"));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> !create.isDisabled());
+        robot.interact(() -> robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel()
+                .select("main"));
         robot.clickOn(create);
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty());
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxes().stream()
-                .anyMatch(s -> s.branch().equals("agent/work-on-main"))));
+                .anyMatch(s -> s.branch().equals("agent/build-payments"))));
     }
 
     @Test
