@@ -128,7 +128,7 @@ final class SandboxDetailsView extends VBox {
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
         lastError.setVisible(failed);
-        lastError.setText(failed ? s.lastError() + (s.exitCode() == null ? "" : " (exit " + s.exitCode() + ")") : null);
+        lastError.setText(failed ? SandboxTable.describeError(s) : null);
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
     }
 

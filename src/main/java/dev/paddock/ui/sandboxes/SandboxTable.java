@@ -61,8 +61,7 @@ final class SandboxTable extends TableView<Sandbox> {
                     return;
                 }
                 setGraphic(stateChip(s.state()));
-                setTooltip(s.lastError() == null ? null : new javafx.scene.control.Tooltip(s.lastError()
-                        + (s.exitCode() == null ? "" : " (exit " + s.exitCode() + ")")
+                setTooltip(s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
                         + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
         });
@@ -85,6 +84,12 @@ final class SandboxTable extends TableView<Sandbox> {
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
                 ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+    }
+
+    /** The last error, with the exit code unless the error already says it. */
+    static String describeError(Sandbox s) {
+        String e = s.lastError() == null ? "" : s.lastError();
+        return s.exitCode() == null || e.contains("exited with " + s.exitCode()) ? e : e + " (exit " + s.exitCode() + ")";
     }
 
     /** A coloured chip for a state ("awaiting human"). */
@@ -114,9 +119,15 @@ final class SandboxTable extends TableView<Sandbox> {
             render();
         }
 
+        private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+
         private void render() {
             Sandbox s = getItem();
-            setText(isEmpty() || s == null ? null : text.apply(s, now.get()));
+            String t = isEmpty() || s == null ? null : text.apply(s, now.get());
+            setText(t);
+            // the whole text (a long progress line is cut by the column)
+            tip.setText(t);
+            setTooltip(t == null || t.isEmpty() || t.equals("—") ? null : tip);
         }
     }
 

@@ -145,14 +145,20 @@ public final class SandboxesView extends VBox {
         split.setDividerPositions(0.5);
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
-        vm.details().shownProperty().addListener((o, a, shown) -> {
-            if (shown && !split.getItems().contains(detailsView)) {
+        // No details pane while it is switched off, or while there is no sandbox to show: the table's
+        // placeholder (with its New sandbox button) then gets the room.
+        Runnable layoutSplit = () -> {
+            boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty();
+            if (want && !split.getItems().contains(detailsView)) {
                 split.getItems().add(detailsView);
                 split.setDividerPositions(0.5);
-            } else if (!shown) {
+            } else if (!want) {
                 split.getItems().remove(detailsView);
             }
-        });
+        };
+        vm.details().shownProperty().addListener((o, a, shown) -> layoutSplit.run());
+        vm.rows().addListener((ListChangeListener<Sandbox>) c -> layoutSplit.run());
+        layoutSplit.run();
         VBox.setVgrow(split, Priority.ALWAYS);
         getChildren().addAll(toolbar, error, split);
     }
