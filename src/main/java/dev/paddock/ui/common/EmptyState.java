@@ -23,7 +23,6 @@ public final class EmptyState extends VBox {
         body.getStyleClass().add("pd-empty-text");
         body.setWrapText(true);
         body.setMaxWidth(420);
-        body.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         body.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
         getChildren().addAll(Icons.of(icon, 28), t, body);
     }

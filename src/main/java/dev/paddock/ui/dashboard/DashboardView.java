@@ -101,7 +101,7 @@ public final class DashboardView extends VBox {
 
         SplitPane body = new SplitPane(upper, events);
         body.setOrientation(Orientation.VERTICAL);
-        body.setDividerPositions(0.70);
+        body.setDividerPositions(0.74);
         body.getStyleClass().add("pd-body");
         VBox.setVgrow(body, Priority.ALWAYS);
 

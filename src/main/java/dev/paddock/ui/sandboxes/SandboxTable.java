@@ -77,7 +77,7 @@ final class SandboxTable extends TableView<Sandbox> {
         TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 86);
         lease.setMinWidth(84); // "14:52 left"
         state.setMinWidth(120); // "awaiting human"
-        tier.setMinWidth(70);
+        tier.setMinWidth(88); // "namespace"
         cpu.setMinWidth(50);
         mem.setMinWidth(86);
         // A lease only means something while the agent runs (the record may keep the last expiry).

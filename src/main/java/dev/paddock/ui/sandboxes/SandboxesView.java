@@ -142,7 +142,7 @@ public final class SandboxesView extends VBox {
         SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.5);
+        split.setDividerPositions(0.46);
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
         // No details pane while it is switched off, or while there is no sandbox to show: the table's
@@ -151,7 +151,7 @@ public final class SandboxesView extends VBox {
             boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
                 split.getItems().add(detailsView);
-                split.setDividerPositions(0.5);
+                split.setDividerPositions(0.46);
             } else if (!want) {
                 split.getItems().remove(detailsView);
             }
