@@ -110,7 +110,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
         vm.plans().addListener((ListChangeListener<RemovalPlan>) c -> showPlans());
         vm.loadingProperty().addListener((o, a, b) -> showPlans());
         vm.errorProperty().addListener((o, a, b) -> showPlans());
-        tree.visibleProperty().bind(Bindings.isNotEmpty(vm.plans()));
+        // Shown while the plans load too: the window is sized once, when it opens (a window manager may not
+        // follow a dialog that grows), so it must have its full size from the start. Only a failed look hides it.
+        tree.visibleProperty().bind(vm.loadingProperty().or(Bindings.isNotEmpty(vm.plans())));
         tree.managedProperty().bind(tree.visibleProperty());
         deleteBranch.visibleProperty().bind(tree.visibleProperty());
         deleteBranch.managedProperty().bind(tree.visibleProperty());
@@ -139,7 +141,8 @@ public final class RemovalDialog extends Dialog<Boolean> {
         tree.getRoot().getChildren().setAll(plans.stream().map(RemovalDialog::item).toList());
         // What would be lost is shown unfolded; a clean sandbox among several stays folded.
         for (int i = 0; i < plans.size(); i++) {
-            expandAll(tree.getRoot().getChildren().get(i), plans.size() == 1 || !plans.get(i).losesNothing());
+            expandAll(tree.getRoot().getChildren().get(i), plans.size() == 1
+                    || !RemovalViewModel.removableStrictly(plans.get(i)));
         }
         summary.setText(summaryText(plans));
         buttons(plans);
@@ -153,22 +156,31 @@ public final class RemovalDialog extends Dialog<Boolean> {
             return vm.errorProperty().get() != null ? "Paddock could not look at what removing would lose, so"
                     + " nothing will be removed." : "Nothing left to remove.";
         }
-        long losing = plans.stream().filter(p -> !p.losesNothing()).count();
+        long losing = plans.stream().filter(p -> !RemovalViewModel.removableStrictly(p)).count();
         if (losing == 0) {
             return plans.size() == 1 ? "Nothing would be lost: the worktree is clean and every commit of its branch"
                     + " is in the base branch. Its record is kept (closed) with its history."
                     : "Nothing would be lost in any of the " + plans.size() + " sandboxes.";
         }
         if (plans.size() == 1) {
-            return "Removing " + plans.get(0).sandboxId() + " would lose work. Keep it, commit the files first, or"
-                    + " force the removal.";
+            RemovalPlan p = plans.get(0);
+            if (p.losesNothing()) {
+                return p.sandboxId() + " loses nothing, but git has its worktree locked" + lockReason(p)
+                        + ": only Force remove takes it.";
+            }
+            return "Removing " + p.sandboxId() + " would lose work. Keep it, commit the files first, or force the"
+                    + " removal.";
         }
-        return losing + " of the " + plans.size() + " sandboxes hold work that removing would lose. \"Remove\""
-                + " takes only the others.";
+        return losing + " of the " + plans.size() + " sandboxes hold work that removing would lose (or are locked)."
+                + " \"Remove\" takes only the others.";
+    }
+
+    private static String lockReason(RemovalPlan p) {
+        return p.lockedReason() == null || p.lockedReason().isBlank() ? "" : " (\"" + p.lockedReason() + "\")";
     }
 
     private void buttons(List<RemovalPlan> plans) {
-        long clean = plans.stream().filter(RemovalPlan::losesNothing).count();
+        long clean = plans.stream().filter(RemovalViewModel::removableStrictly).count();
         boolean uncommitted = plans.stream().anyMatch(p -> !p.uncommitted().isEmpty());
         List<ButtonType> types = new ArrayList<>();
         if (!vm.loadingProperty().get() && !plans.isEmpty()) {
@@ -190,7 +202,11 @@ public final class RemovalDialog extends Dialog<Boolean> {
         wire(REMOVE, RemoveMode.STRICT, clean == plans.size() ? "Remove" : "Remove the clean ones (" + clean + ")",
                 clean == plans.size(), "Remove what would lose nothing (strict)");
         wire(COMMIT, RemoveMode.COMMIT, null, false, "Commit the uncommitted files on the sandbox's branch, keep the"
-                + " branch, then remove the worktree");
+                + " branch, then remove the worktree (not with \"delete the branch\": that would throw the commit away)");
+        Button commit = (Button) getDialogPane().lookupButton(COMMIT);
+        if (commit != null) {
+            commit.disableProperty().bind(vm.busyProperty().or(vm.deleteBranchProperty()));
+        }
         wire(FORCE, RemoveMode.FORCE, null, false, "Remove the worktree with whatever it holds");
         Button keep = (Button) getDialogPane().lookupButton(KEEP);
         keep.setId("removal-keep");
@@ -225,6 +241,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
         if (p.losesNothing()) {
             notes.add("nothing would be lost");
         }
+        if (p.locked()) {
+            notes.add("locked by git");
+        }
         if (!p.uncommitted().isEmpty()) {
             notes.add(count(p.uncommitted().size(), "uncommitted file"));
         }
@@ -238,7 +257,13 @@ public final class RemovalDialog extends Dialog<Boolean> {
             notes.add("its worktree is gone already");
         }
         TreeItem<String> root = new TreeItem<>(p.sandboxId() + "  —  " + String.join(", ", notes),
-                Icons.of(p.losesNothing() ? MaterialDesignC.CHECK_CIRCLE_OUTLINE : MaterialDesignA.ALERT_OUTLINE, 14));
+                Icons.of(RemovalViewModel.removableStrictly(p) ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
+                        : MaterialDesignA.ALERT_OUTLINE, 14));
+        if (p.locked()) {
+            root.getChildren().add(new TreeItem<>("Locked (git worktree lock)" + lockReason(p)
+                    + ": a strict removal refuses it", Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignL.LOCK_OUTLINE,
+                    14)));
+        }
         if (!p.uncommitted().isEmpty()) {
             TreeItem<String> files = new TreeItem<>("Uncommitted files (" + p.uncommitted().size() + ")",
                     Icons.of(MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE, 14));

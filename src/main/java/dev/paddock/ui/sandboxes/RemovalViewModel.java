@@ -50,8 +50,9 @@ public final class RemovalViewModel {
         this.backend = backend;
         this.ids = List.copyOf(ids);
         this.io = io;
-        anyLoses = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(p -> !p.losesNothing()), plans);
-        anyClean = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(RemovalPlan::losesNothing), plans);
+        anyLoses = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(p -> !removableStrictly(p)), plans);
+        anyClean = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(RemovalViewModel::removableStrictly),
+                plans);
         anyUncommitted = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(p -> !p.uncommitted().isEmpty()),
                 plans);
         allBranchesMerged = Bindings.createBooleanBinding(() -> !plans.isEmpty()
@@ -63,6 +64,11 @@ public final class RemovalViewModel {
         RemovalViewModel vm = new RemovalViewModel(backend, known.stream().map(RemovalPlan::sandboxId).toList(), io);
         vm.plans.setAll(known);
         return vm;
+    }
+
+    /** Whether a strict removal takes this sandbox: it loses nothing and git has not locked its worktree. */
+    public static boolean removableStrictly(RemovalPlan p) {
+        return p.losesNothing() && !p.locked();
     }
 
     // Properties --------------------------------------------------------------------------------
@@ -102,12 +108,12 @@ public final class RemovalViewModel {
         return done.getReadOnlyProperty();
     }
 
-    /** Whether some removal would lose uncommitted files or unmerged commits. */
+    /** Whether some sandbox cannot be removed strictly (it would lose work, or its worktree is locked). */
     public BooleanBinding anyLosesProperty() {
         return anyLoses;
     }
 
-    /** Whether some sandbox can be removed without losing anything. */
+    /** Whether some sandbox can be removed strictly (nothing lost, not locked). */
     public BooleanBinding anyCleanProperty() {
         return anyClean;
     }
@@ -164,7 +170,8 @@ public final class RemovalViewModel {
      */
     public CompletableFuture<Void> remove(RemoveMode mode) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
-        List<RemovalPlan> targets = plans.stream().filter(p -> mode != RemoveMode.STRICT || p.losesNothing()).toList();
+        List<RemovalPlan> targets = plans.stream().filter(p -> mode != RemoveMode.STRICT || removableStrictly(p))
+                .toList();
         if (targets.isEmpty() || busy.get()) {
             finished.complete(null);
             return finished;

@@ -203,8 +203,8 @@ public final class SandboxesView extends VBox {
         if (removal == null) {
             return;
         }
+        removal.load(); // first: the dialog opens in its loading state, at its full size
         showRemoval(removal);
-        removal.load();
     }
 
     /** Shows the removal dialog for a removal (plans loaded or loading). */

@@ -7,7 +7,6 @@ import dev.paddock.sandbox.BubblewrapProbe;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;
-import dev.paddock.sandbox.SandboxException;
 import dev.paddock.sandbox.SandboxReclaimer;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxService;
@@ -29,7 +28,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final TierCheck tiers;
     private final GitCli git = new GitCli();
     private final WorktreeManager worktrees = new WorktreeManager(git);
-    private final SandboxReclaimer reclaimer = new SandboxReclaimer();
+    private final SandboxReclaimer reclaimer;
     private final String who;
 
     /** The backend of a running Paddock; tiers are checked with the machine's own bubblewrap. */
@@ -40,6 +39,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     /** @param tiers tells which tiers this machine can run */
     public ServiceSandboxBackend(Wiring wiring, TierCheck tiers) {
         this.service = wiring.sandboxService();
+        this.reclaimer = wiring.reclaimer();
         this.settings = wiring.settings();
         this.tiers = tiers;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
@@ -90,23 +90,15 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         return service.retry(id, who);
     }
 
-    // Reclaim goes through SandboxReclaimer until SandboxService offers plan/remove itself.
+    // The reclaimer directly until SandboxService offers plan and remove itself.
     @Override
     public RemovalPlan plan(String id) throws PaddockException {
-        try {
-            return reclaimer.plan(id);
-        } catch (UnsupportedOperationException e) {
-            throw new SandboxException("Removing sandboxes is not available in this build of Paddock yet.", e);
-        }
+        return reclaimer.plan(id);
     }
 
     @Override
     public SandboxRecord remove(String id, RemoveMode mode, boolean deleteBranch) throws PaddockException {
-        try {
-            return reclaimer.remove(id, mode, deleteBranch, who);
-        } catch (UnsupportedOperationException e) {
-            throw new SandboxException("Removing sandboxes is not available in this build of Paddock yet.", e);
-        }
+        return reclaimer.remove(id, mode, deleteBranch, who);
     }
 
     @Override

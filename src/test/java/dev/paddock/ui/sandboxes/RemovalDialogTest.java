@@ -28,15 +28,17 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * The removal dialog's contents and choices. The plans are built here (SandboxReclaimer.plan is not
- * built yet); removing goes to the real services of a running Paddock.
+ * The removal dialog's contents and choices for every kind of plan, built here (SandboxesViewTest takes
+ * real plans of real sandboxes through it); removing goes to the real services of a running Paddock.
  */
 @ExtendWith(ApplicationExtension.class)
 class RemovalDialogTest {
     private static final RemovalPlan LOSES_WORK = new RemovalPlan("fix-auth-20261130-001", true, true,
-            List.of("?? notes.txt", " M README.md"), List.of("abc1234 Add notes"), false);
+            List.of("?? notes.txt", " M README.md"), List.of("abc1234 Add notes"), false, null);
     private static final RemovalPlan CLEAN = new RemovalPlan("docs-20261130-001", false, true, List.of(), List.of(),
-            true);
+            true, null);
+    private static final RemovalPlan LOCKED = new RemovalPlan("locked-20261130-001", false, true, List.of(), List.of(),
+            false, "agent at work");
 
     @TempDir
     Path temp;
@@ -111,8 +113,11 @@ class RemovalDialogTest {
         assertThat(deleteBranch.isSelected()).isFalse();
         Label warning = robot.lookup("#removal-branch-warning").queryAs(Label.class);
         assertThat(warning.isVisible()).isFalse();
+        Button commit = (Button) d.getDialogPane().lookupButton(RemovalDialog.COMMIT);
+        assertThat(commit.isDisabled()).isFalse();
         robot.clickOn(deleteBranch);
         assertThat(warning.isVisible()).isTrue();
+        assertThat(commit.isDisabled()).as("commit keeps the work on the branch: not with delete-branch").isTrue();
     }
 
     @Test
@@ -137,6 +142,18 @@ class RemovalDialogTest {
                 .isEqualTo("Remove the clean ones (1)");
         assertThat(buttons(d)).contains("Force remove", "Commit and remove", "Keep");
         assertThat(treeTexts(robot)).contains("docs-20261130-001  —  nothing would be lost");
+    }
+
+    @Test
+    void aLockedWorktreeIsOnlyForceRemoved(FxRobot robot) throws Exception {
+        RemovalDialog d = show(robot, LOCKED);
+
+        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+                .isEqualTo("locked-20261130-001 loses nothing, but git has its worktree locked (\"agent at work\"): only"
+                        + " Force remove takes it.");
+        assertThat(buttons(d)).containsExactlyInAnyOrder("Force remove", "Keep");
+        assertThat(treeTexts(robot)).contains("Locked (git worktree lock) (\"agent at work\"): a strict removal refuses"
+                + " it");
     }
 
     @Test

@@ -183,7 +183,51 @@ class SandboxesViewTest {
     }
 
     @Test
-    void deleteAsksBeforeRemovingTheSelectedSandboxes(FxRobot robot) throws Exception {
+    void deleteShowsAnUncommittedFileAndForceRemovesTheSandbox(FxRobot robot) throws Exception {
+        SandboxRecord s = panel.create("Take notes", "echo notes > notes.txt; exit 0");
+        panel.show();
+        panel.waitForState(s.id(), "done", 20);
+        select(robot, s.id());
+
+        robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
+
+        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        assertThat(fx(dialog::getTitle)).isEqualTo("Remove " + s.id());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
+        assertThat(treeTexts(robot)).contains("Uncommitted files (1)", "notes.txt  (untracked)");
+        assertThat(fx(() -> dialog.getDialogPane().getButtonTypes())).containsExactlyInAnyOrder(RemovalDialog.FORCE,
+                RemovalDialog.COMMIT, RemovalDialog.KEEP);
+
+        robot.clickOn("#removal-force");
+
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
+        assertThat(s.worktree()).doesNotExist();
+        assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state().id()).isEqualTo("closed");
+        assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
+                .isEqualTo("Removed " + s.id() + ".");
+    }
+
+    @Test
+    void commitAndRemoveKeepsTheWorkOnTheBranch(FxRobot robot) throws Exception {
+        SandboxRecord s = panel.create("Write a plan", "echo 'step one' > plan.txt; exit 0");
+        panel.show();
+        panel.waitForState(s.id(), "done", 20);
+        select(robot, s.id());
+
+        robot.clickOn("#sandbox-remove");
+        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
+        robot.clickOn("#removal-commit");
+
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
+        assertThat(s.worktree()).doesNotExist();
+        assertThat(panel.repo.git("show", s.branch() + ":plan.txt")).isEqualTo("step one\n");
+    }
+
+    @Test
+    void severalCleanSandboxesAreRemovedTogether(FxRobot robot) throws Exception {
         SandboxRecord a = panel.create("First job", "exit 0");
         SandboxRecord b = panel.create("Second job", "exit 0");
         panel.show();
@@ -191,21 +235,41 @@ class SandboxesViewTest {
         panel.waitForState(b.id(), "done", 20);
 
         select(robot, a.id());
-        robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
-        RemovalDialog one = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
-        assertThat(fx(one::getTitle)).isEqualTo("Remove " + a.id());
-        assertThat(one.viewModel().ids()).containsExactly(a.id());
-        robot.interact(one::close);
-
-        // both: the second with Ctrl held, then the toolbar's Remove
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
         robot.press(KeyCode.CONTROL).clickOn(Panel.tableRow(robot, b.id())).release(KeyCode.CONTROL);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds()
                 .size() == 2));
         robot.clickOn("#sandbox-remove");
-        RemovalDialog both = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
-        assertThat(fx(both::getTitle)).isEqualTo("Remove 2 sandboxes");
-        assertThat(both.viewModel().ids()).containsExactlyInAnyOrder(a.id(), b.id());
+
+        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        assertThat(fx(dialog::getTitle)).isEqualTo("Remove 2 sandboxes");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> dialog.viewModel().plans().size() == 2));
+        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+                .isEqualTo("Nothing would be lost in any of the 2 sandboxes.");
+        robot.clickOn("#removal-strict");
+
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(a.id()).isEmpty() && panel.row(b.id()).isEmpty());
+        assertThat(a.worktree()).doesNotExist();
+        assertThat(b.worktree()).doesNotExist();
+        assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
+                .isEqualTo("Removed 2 sandboxes.");
+    }
+
+    private static List<String> treeTexts(FxRobot robot) throws Exception {
+        @SuppressWarnings("unchecked")
+        javafx.scene.control.TreeView<String> tree = robot.lookup("#removal-plan")
+                .queryAs(javafx.scene.control.TreeView.class);
+        return fx(() -> {
+            List<String> out = new java.util.ArrayList<>();
+            java.util.ArrayDeque<javafx.scene.control.TreeItem<String>> todo = new java.util.ArrayDeque<>(
+                    tree.getRoot().getChildren());
+            while (!todo.isEmpty()) {
+                javafx.scene.control.TreeItem<String> i = todo.poll();
+                out.add(i.getValue());
+                todo.addAll(i.getChildren());
+            }
+            return out;
+        });
     }
 
     @Test
