@@ -38,7 +38,7 @@ public final class Host implements AutoCloseable {
 
     /**
      * Opens the store, starts the environment probes and the API, writes {@code instance.json}, and
-     * starts the sandbox supervisor.
+     * starts the sandbox supervisor, then the reconciler (orphans, vanished worktrees, removals to finish).
      *
      * @param mode {@code panel} or {@code serve}
      * @throws PaddockException when the store is held by another Paddock or cannot be opened, or the
@@ -56,6 +56,7 @@ public final class Host implements AutoCloseable {
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
             wiring.supervisor().start();
+            wiring.reconciler().start();
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

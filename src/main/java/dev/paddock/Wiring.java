@@ -8,8 +8,12 @@ import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.OrphanScanner;
+import dev.paddock.sandbox.OrphanService;
+import dev.paddock.sandbox.Reconciler;
 import dev.paddock.sandbox.SandboxCreator;
 import dev.paddock.sandbox.SandboxReclaimer;
+import dev.paddock.sandbox.SandboxRepositories;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.sandbox.Supervisor;
 import dev.paddock.sandbox.TierChecks;
@@ -50,6 +54,9 @@ public final class Wiring implements AutoCloseable {
     private final WorktreeManager worktrees;
     private final Supervisor supervisor;
     private final SandboxService sandboxService;
+    private final SandboxReclaimer reclaimer;
+    private final OrphanService orphans;
+    private final Reconciler reconciler;
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private volatile String apiUrl = "http://127.0.0.1:0";
 
@@ -64,7 +71,8 @@ public final class Wiring implements AutoCloseable {
         this.sandboxes = new SandboxStore(db, events, clock);
         RepositoryLocator locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repoStore, events);
-        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, clock);
+        OrphanScanner orphanScanner = new OrphanScanner(clock, OrphanScanner.SETTLE);
+        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner, clock);
         this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), bubblewrap);
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
@@ -75,8 +83,13 @@ public final class Wiring implements AutoCloseable {
                 home.logDir().resolve("sandboxes"), () -> apiUrl);
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, new TierChecks(bubblewrap),
                 clock);
-        this.sandboxService = new SandboxService(creator, supervisor, new SandboxReclaimer(), sandboxes, events,
-                worktrees, repoService);
+        this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
+                events);
+        this.sandboxService = new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees,
+                repoService);
+        this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
+        this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
+                settings, clock);
     }
 
     /**
@@ -142,6 +155,21 @@ public final class Wiring implements AutoCloseable {
         return sandboxService;
     }
 
+    /** Removes sandboxes (plan, strict / commit / force, bulk). */
+    public SandboxReclaimer reclaimer() {
+        return reclaimer;
+    }
+
+    /** Lists, adopts and removes orphan worktrees. */
+    public OrphanService orphans() {
+        return orphans;
+    }
+
+    /** Compares records, worktrees, folders and processes at start and periodically. */
+    public Reconciler reconciler() {
+        return reconciler;
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -150,6 +178,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        reconciler.close();
         supervisor.close();
         workspace.close();
         environment.close();

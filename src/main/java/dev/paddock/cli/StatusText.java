@@ -46,6 +46,13 @@ final class StatusText {
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
             b.append(String.format("  %-32s  %-10s  %-14s  %s%n", x.id(), x.tier(), x.state(), x.branch()));
         }
+        if (s.orphans() != null && !s.orphans().isEmpty()) {
+            b.append("\nOrphans (").append(s.orphans().size()).append(")\n");
+            for (RepositoryStatus.Orphan o : s.orphans()) {
+                b.append("  ").append(o.description()).append(o.actions().isEmpty() ? ""
+                        : " [" + String.join(", ", o.actions()) + "]").append('\n');
+            }
+        }
         int shown = Math.min(RECENT_EVENTS, s.recentEvents().size());
         b.append("\nRecent events (").append(shown).append(" of ").append(s.recentEvents().size()).append(")\n");
         for (RepositoryStatus.EventLine e : s.recentEvents().subList(0, shown)) {

@@ -5,6 +5,7 @@ import dev.paddock.worktree.GitRepository;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Starts a sandbox's agent: {@code /bin/sh -c <agent command>} in the worktree, as a host process
@@ -19,18 +21,21 @@ import java.util.Map;
  * wrapper in a session and process group of its own ({@code setsid}), with stdin closed, stdout and
  * stderr appended to its log file, and a scrubbed environment plus {@code PADDOCK_SANDBOX_ID},
  * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone) and {@code PADDOCK_HEARTBEAT_FILE}.
- * The wrapper writes the agent's exit code to the sandbox's exit-code file, so the supervisor learns
- * it even when Paddock was restarted in between.
+ * The wrapper writes its own pid to the sandbox's pid file before anything else, and the agent's exit code
+ * to its exit-code file at the end, so the supervisor finds a run and learns how it ended even when Paddock
+ * was killed or restarted in between.
  */
 public final class AgentLauncher {
     /** Variables kept from Paddock's own environment; everything else is scrubbed. */
     static final List<String> KEPT_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL",
             "LC_CTYPE", "TZ", "TMPDIR", "JAVA_HOME");
     /**
-     * The wrapper: runs its arguments, then writes their exit status to the file named first, atomically.
-     * POSIX sh; $1 = exit-code file, the rest = what to run.
+     * The wrapper: writes its pid to the file named second, runs its other arguments, then writes their exit
+     * status to the file named first; both files atomically. POSIX sh; $1 = exit-code file, $2 = pid file, the
+     * rest = what to run.
      */
-    static final String WRAPPER = "f=$1; shift; \"$@\"; code=$?; printf '%s\\n' \"$code\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $code";
+    static final String WRAPPER = "f=$1; p=$2; shift 2; echo $$ > \"$p.tmp\" && mv -f \"$p.tmp\" \"$p\";"
+            + " \"$@\"; code=$?; printf '%s\\n' \"$code\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $code";
 
     private final String setsid;
     private final BubblewrapCommand bubblewrap;
@@ -78,6 +83,7 @@ public final class AgentLauncher {
             Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
             Files.deleteIfExists(l.layout().exitCodeFile());
+            Files.deleteIfExists(l.layout().agentPidFile());
             Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
                     + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -94,7 +100,7 @@ public final class AgentLauncher {
         }
     }
 
-    /** The command line: [setsid] /bin/sh -c WRAPPER paddock-agent EXITFILE [bwrap ... --] /bin/sh -c CMD. */
+    /** The command line: [setsid] /bin/sh -c WRAPPER paddock-agent EXITFILE PIDFILE [bwrap ... --] /bin/sh -c CMD. */
     List<String> command(Launch l) throws IOException {
         List<String> agent = List.of("/bin/sh", "-c", l.sandbox().agentCommand());
         List<String> inner = switch (l.sandbox().tier()) {
@@ -108,9 +114,47 @@ public final class AgentLauncher {
         if (setsid != null) {
             c.add(setsid);
         }
-        c.addAll(List.of("/bin/sh", "-c", WRAPPER, "paddock-agent", l.layout().exitCodeFile().toString()));
+        c.addAll(List.of("/bin/sh", "-c", WRAPPER, "paddock-agent", l.layout().exitCodeFile().toString(),
+                l.layout().agentPidFile().toString()));
         c.addAll(inner);
         return c;
+    }
+
+    /**
+     * A run that a Paddock started after {@code since} but that the store does not know of (that Paddock was
+     * killed between starting the agent and recording it), found through the wrapper's pid file.
+     *
+     * @param pid the wrapper's pid while it still runs, or null once the run ended (its exit-code file then says
+     *     how, if the wrapper lived to write it)
+     * @param startedAt when the wrapper started (from the OS while it runs, else when it wrote its pid file)
+     */
+    public record UnrecordedRun(Long pid, Instant startedAt) {
+    }
+
+    /**
+     * Looks for an {@link UnrecordedRun} of a sandbox: a pid file written after {@code since}. A live process
+     * counts only when its command line names this sandbox's exit-code file (a reused pid does not).
+     */
+    public Optional<UnrecordedRun> unrecordedRun(SandboxLayout layout, Instant since) {
+        Path pidFile = layout.agentPidFile();
+        try {
+            Instant written = Files.getLastModifiedTime(pidFile).toInstant();
+            if (since != null && !written.isAfter(since)) {
+                return Optional.empty();
+            }
+            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).strip());
+            Optional<ProcessHandle> h = ProcessHandle.of(pid).filter(ProcessTree::isRunning);
+            String exitFile = layout.exitCodeFile().toString();
+            boolean ours = h.flatMap(x -> x.info().arguments()).map(a -> List.of(a).contains(exitFile)).orElse(false);
+            if (ours) {
+                return Optional.of(new UnrecordedRun(pid, h.get().info().startInstant().orElse(written)));
+            }
+            return Optional.of(new UnrecordedRun(null, written));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | NumberFormatException e) {
+            return Optional.of(new UnrecordedRun(null, null));
+        }
     }
 
     /** The agent's environment: the kept variables of Paddock's own, and Paddock's. */

@@ -212,7 +212,8 @@ public final class SandboxCreator {
         return id + "@agents.paddock.invalid";
     }
 
-    private static void writeStateFile(SandboxLayout layout, SandboxRecord r) throws IOException {
+    /** Writes the state file of a sandbox atomically (for people and tools looking at its folder). */
+    static void writeStateFile(SandboxLayout layout, SandboxRecord r) throws IOException {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("id", r.id());
         state.put("task", r.task());
@@ -233,7 +234,8 @@ public final class SandboxCreator {
         return EventDraft.of(repo.id(), id, kind, message, details);
     }
 
-    private static String newToken() {
+    /** A new API token for one sandbox: 256 random bits, URL-safe base64. */
+    static String newToken() {
         byte[] raw = new byte[32];
         RANDOM.nextBytes(raw);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);

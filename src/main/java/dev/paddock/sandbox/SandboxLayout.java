@@ -68,6 +68,14 @@ public final class SandboxLayout {
     }
 
     /**
+     * Where the agent's wrapper writes its own pid before it starts the agent: a run that a Paddock started but
+     * did not live to record (killed in between) is found there, not started twice.
+     */
+    public Path agentPidFile() {
+        return controlDir().resolve("agent-pid");
+    }
+
+    /**
      * Where an agent without network (namespace tier) writes its progress text; Paddock reads it as a
      * heartbeat.
      */

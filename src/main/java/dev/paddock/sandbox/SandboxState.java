@@ -13,6 +13,8 @@ import java.util.Set;
  * <p>Two kinds of edges are added for people: stopping a pending, running or retrying sandbox
  * ({@code → awaiting_human}), retrying one that waits ({@code awaiting_human|failed|timeout|done →
  * retrying}), and removing any sandbox that is not running ({@code → cleaning → closed}).
+ * A finished sandbox whose worktree vanished also goes to a person ({@code done → awaiting_human}): its
+ * work can no longer be merged from there.
  */
 public enum SandboxState {
     PENDING, RUNNING, DONE, FAILED, TIMEOUT, RETRYING, AWAITING_HUMAN, MERGING, MERGED, CONFLICT, CLEANING, CLOSED;
@@ -51,7 +53,7 @@ public enum SandboxState {
         return switch (s) {
             case PENDING -> EnumSet.of(RUNNING, AWAITING_HUMAN, CLEANING, FAILED);
             case RUNNING -> EnumSet.of(DONE, FAILED, TIMEOUT, AWAITING_HUMAN);
-            case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING);
+            case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING, AWAITING_HUMAN);
             case FAILED, TIMEOUT -> EnumSet.of(RETRYING, AWAITING_HUMAN, CLEANING);
             case RETRYING -> EnumSet.of(RUNNING, AWAITING_HUMAN, FAILED, CLEANING);
             case AWAITING_HUMAN -> EnumSet.of(RETRYING, CLEANING);

@@ -111,6 +111,11 @@ public final class SandboxStore {
                 + " WHERE id = ? AND state = 'running'", now, progress, now, id) == 1;
     }
 
+    /** Sets the lease of a running sandbox to run out at {@code until} (no event). */
+    public void renewLease(String id, Instant until) throws StoreException {
+        jdbc.update("UPDATE sandboxes SET lease_expires_at = ? WHERE id = ? AND state = 'running'", until, id);
+    }
+
     /** Forgets the pid of a sandbox once its process tree is gone (only if it still names that pid). */
     public void clearPid(String id, long pid) throws StoreException {
         jdbc.update("UPDATE sandboxes SET pid = NULL, pid_started_at = NULL WHERE id = ? AND pid = ?", id, pid);

@@ -60,6 +60,7 @@ public final class Supervisor implements AutoCloseable {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
     private final ExecutorService reaper = Executors.newCachedThreadPool(r -> daemon(r, "process-reaper"));
+    private volatile boolean ticking;
 
     /**
      * @param logDir directory of the agents' log files ({@code <id>.log})
@@ -85,12 +86,16 @@ public final class Supervisor implements AutoCloseable {
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
     public void start() {
+        ticking = true;
         timer.scheduleWithFixedDelay(this::safeTick, 0, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Asks for a tick as soon as possible (a sandbox was created, an agent ended). */
+    /**
+     * Asks for a tick as soon as possible (a sandbox was created, an agent ended). Does nothing before
+     * {@link #start()}: a process that only opened the store (a CLI command) must not start agents.
+     */
     public void poke() {
-        if (!timer.isShutdown()) {
+        if (ticking && !timer.isShutdown()) {
             timer.execute(this::safeTick);
         }
     }
@@ -152,6 +157,11 @@ public final class Supervisor implements AutoCloseable {
                     .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
                     .message(s.id() + " cannot start: its worktree is gone"));
         }
+        Optional<AgentLauncher.UnrecordedRun> unrecorded = launcher.unrecordedRun(layout,
+                s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt());
+        if (unrecorded.isPresent()) {
+            return adoptUnrecordedRun(s, unrecorded.get());
+        }
         String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
         AgentLauncher.Started started;
         try {
@@ -187,7 +197,33 @@ public final class Supervisor implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A Paddock started this run and was killed before recording it: the run is recorded now (running), not
+     * started a second time beside it. The next tick watches it like any other, and learns from its exit-code
+     * file how it ended if it ended already.
+     */
+    private boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run) throws PaddockException {
+        Instant now = clock.instant();
+        int runNo = s.iteration() + 1;
+        LOG.info("Adopting run {} of {} (pid {}), started by a Paddock that did not record it", runNo, s.id(), run.pid());
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
+                .set(Transition.Column.PID, run.pid())
+                .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
+                .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
+                .set(Transition.Column.FINISHED_AT, null)
+                .set(Transition.Column.EXIT_CODE, null)
+                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
+                .set(Transition.Column.PROGRESS, null)
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.ITERATION, runNo)
+                .message(s.id() + ": run " + runNo + " was started by a Paddock that stopped before recording it; "
+                        + (run.pid() != null ? "its agent (pid " + run.pid() + ") runs on and is watched again"
+                        : "its agent has ended already"))
+                .detail("pid", run.pid()).detail("run", runNo).detail("adopted", true));
+    }
+
     private boolean watch(SandboxRecord s) throws PaddockException {
+        boolean takenOver = !children.containsKey(s.id()) && !adopted.containsKey(s.id());
         Optional<AgentExit> exit = exitOf(s);
         Instant now = clock.instant();
         if (exit.isPresent()) {
@@ -203,7 +239,8 @@ public final class Supervisor implements AutoCloseable {
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
         }
-        SandboxRecord fresh = readHeartbeatFile(s) ? store.find(s.id()).orElse(s) : s;
+        boolean heartbeat = readHeartbeatFile(s);
+        SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
                     : fresh.startedAt() != null ? fresh.startedAt() : now, now);
@@ -286,8 +323,21 @@ public final class Supervisor implements AutoCloseable {
                 return false;
             }
             adopted.put(s.id(), h);
+            renewLeaseOnAdoption(s);
         }
         return ProcessTree.isRunning(h);
+    }
+
+    /**
+     * An agent that outlived a previous Paddock could not send heartbeats while none ran: its lease is
+     * renewed once when this Paddock takes it over, so it is not timed out for Paddock's own absence.
+     */
+    private void renewLeaseOnAdoption(SandboxRecord s) {
+        try {
+            store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
+        } catch (StoreException e) {
+            LOG.warn("Cannot renew the lease of adopted {}: {}", s.id(), e.getMessage());
+        }
     }
 
     /**

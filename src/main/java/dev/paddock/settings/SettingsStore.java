@@ -14,6 +14,13 @@ public final class SettingsStore {
     /** Grace period between SIGTERM and SIGKILL when stopping an agent's process tree, in ms. */
     public static final Setting<Long> SANDBOX_KILL_GRACE_MS = new Setting<>("sandbox.killGraceMs", 3_000L, Long::valueOf);
 
+    /**
+     * Period of the reconciler, in ms: how often records, {@code git worktree list}, the folders under
+     * {@code .worktrees/} and live processes are compared (BRIEF "Zombies"; also once at start).
+     */
+    public static final Setting<Long> RECONCILE_INTERVAL_MS = new Setting<>("reconcile.intervalMs", 5 * 60_000L,
+            Long::valueOf);
+
     /** A named setting with its default and parser. */
     public record Setting<T>(String name, T defaultValue, java.util.function.Function<String, T> parse) {
     }

@@ -16,10 +16,19 @@ import java.util.List;
  * @param counts the header tiles
  * @param recentEvents the newest events, newest first
  * @param environment what the isolation tiers can use here
+ * @param orphans worktrees and folders under {@code .worktrees/} that no open sandbox owns (empty for a
+ *     repository that is not registered, or when the worktree listing failed)
  */
 public record RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees,
                                String worktreeError, List<Sandbox> sandboxes, Counts counts,
-                               List<EventLine> recentEvents, Environment environment) {
+                               List<EventLine> recentEvents, Environment environment, List<Orphan> orphans) {
+
+    /** A snapshot without orphans (the shape before orphans were added). */
+    public RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees, String worktreeError,
+                            List<Sandbox> sandboxes, Counts counts, List<EventLine> recentEvents,
+                            Environment environment) {
+        this(generatedAt, repository, worktrees, worktreeError, sandboxes, counts, recentEvents, environment, List.of());
+    }
 
     /**
      * @param id store id, or null when the repository is not registered
@@ -44,6 +53,20 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
                           int retryCount, Integer exitCode, String lastError) {
+    }
+
+    /**
+     * An orphan: a worktree or folder under {@code .worktrees/} that no open sandbox owns (see
+     * {@link dev.paddock.sandbox.Orphan}).
+     *
+     * @param kind {@code worktree} (git lists it) or {@code directory} (a folder with no worktree in it)
+     * @param name its folder under {@code .worktrees/} (the sandbox id it would be adopted as)
+     * @param actions what can be done: {@code adopt}, {@code remove} (for a prunable worktree: prune)
+     * @param description one line for people
+     */
+    public record Orphan(String path, String kind, String name, String branch, String head, boolean locked,
+                         String lockedReason, boolean prunable, String prunableReason, List<String> actions,
+                         String description) {
     }
 
     /** One line of the recent-events list. */

@@ -5,6 +5,8 @@ import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.Orphan;
+import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.StoreException;
@@ -25,12 +27,15 @@ public final class StatusService {
     private final SandboxStore sandboxes;
     private final CountsQuery counts;
     private final EventLog events;
+    private final OrphanScanner orphans;
     private final Clock clock;
 
-    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, Clock clock) {
+    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans,
+                         Clock clock) {
         this.sandboxes = sandboxes;
         this.counts = counts;
         this.events = events;
+        this.orphans = orphans;
         this.clock = clock;
     }
 
@@ -69,8 +74,17 @@ public final class StatusService {
         RepositoryStatus.Repository repo = new RepositoryStatus.Repository(record == null ? null : record.id(),
                 git.mainWorktree().toString(), record == null ? name(git.mainWorktree()) : record.name(),
                 record == null ? git.currentBranch() : record.baseBranch(), record != null);
+        // A failed listing is no evidence: every sandbox folder would look like an orphan.
+        List<RepositoryStatus.Orphan> orphanRows = record == null || worktreeError != null ? List.of()
+                : orphans.scan(git.mainWorktree(), worktrees, open).stream().map(StatusService::orphan).toList();
         return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
-                environment(docker, bwrap));
+                environment(docker, bwrap), orphanRows);
+    }
+
+    private static RepositoryStatus.Orphan orphan(Orphan o) {
+        return new RepositoryStatus.Orphan(o.path().toString(), o.kind().name().toLowerCase(java.util.Locale.ROOT),
+                o.name(), o.branch(), o.head(), o.locked(), o.lockedReason(), o.prunable(), o.prunableReason(),
+                o.actions(), o.describe());
     }
 
     static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {

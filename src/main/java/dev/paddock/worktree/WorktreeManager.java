@@ -174,6 +174,75 @@ public final class WorktreeManager {
         return git.run(repo, "merge-base", "--is-ancestor", "refs/heads/" + branch, "refs/heads/" + baseBranch).ok();
     }
 
+    /**
+     * The worktrees git knows of ({@code git worktree list --porcelain}), main first, bare entries left out;
+     * locked and prunable ones included with their reasons. No subjects, no dirty state.
+     *
+     * @throws GitException when git cannot list them
+     */
+    public List<WorktreeInfo> list(Path repo) throws GitException {
+        return PorcelainParser.list(git, repo).stream().filter(e -> !e.bare()).map(PorcelainParser.Entry::info)
+                .toList();
+    }
+
+    /**
+     * Whether {@code dir} is the top level of a git worktree itself (not merely a folder inside another
+     * repository's work tree, where git would answer for that repository).
+     */
+    public boolean isWorktreeRoot(Path dir) throws GitException {
+        if (!Files.isDirectory(dir) || !Files.exists(dir.resolve(".git"))) {
+            return false;
+        }
+        GitCli.Result r = git.run(dir, "rev-parse", "--path-format=absolute", "--show-toplevel");
+        if (!r.ok()) {
+            return false;
+        }
+        try {
+            return Path.of(r.stdout().strip()).toRealPath().equals(dir.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The branch checked out in a worktree, or null when its HEAD is detached. */
+    public String headBranch(Path worktree) throws GitException {
+        GitCli.Result r = git.run(worktree, "symbolic-ref", "--quiet", "--short", "HEAD");
+        return r.ok() ? r.stdout().strip() : null;
+    }
+
+    /**
+     * Commits that only the worktree's HEAD reaches, no branch ("short-id subject", newest first): what a
+     * detached HEAD would take with it when the worktree goes. Empty when HEAD is on a branch.
+     */
+    public List<String> commitsOnlyInHead(Path worktree) throws GitException {
+        GitCli.Result r = git.run(worktree, "log", "--format=%h %s", "HEAD", "--not", "--branches", "--");
+        if (!r.ok()) {
+            throw new GitException("Cannot list the commits of " + worktree + ": " + r.errorLine());
+        }
+        return r.stdout().lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    /** The best common ancestor of two revisions, if they have one. */
+    public Optional<String> mergeBase(Path repo, String a, String b) throws GitException {
+        GitCli.Result r = git.run(repo, "merge-base", "--end-of-options", a, b);
+        return r.ok() && !r.stdout().isBlank() ? Optional.of(r.stdout().strip()) : Optional.empty();
+    }
+
+    /**
+     * Stages everything in a worktree ({@code git add -A}) and commits it with the worktree's own identity.
+     * Hooks are off ({@code --no-verify}, no hooks path): a hook an agent wrote must not run in Paddock's
+     * process; signing is off too, the commit is the agent's, not the user's.
+     *
+     * @return the new commit id
+     * @throws GitException when git refuses (nothing to commit, no identity, ...)
+     */
+    public String commitAll(Path worktree, String message) throws GitException {
+        git.runOk(worktree, "add", "-A");
+        git.runOk(worktree, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet",
+                "--no-verify", "-m", message);
+        return git.runOk(worktree, "rev-parse", "HEAD").strip();
+    }
+
     /** {@code git worktree remove [--force]}. */
     public void remove(Path repo, Path worktree, boolean force) throws GitException {
         List<String> args = new ArrayList<>(List.of("worktree", "remove"));

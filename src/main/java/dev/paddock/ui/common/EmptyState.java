@@ -14,7 +14,9 @@ public final class EmptyState extends VBox {
         super(6);
         getStyleClass().add(STYLE);
         setAlignment(Pos.CENTER);
-        setFillWidth(false);
+        // Children take the placeholder's width (up to their maximum), so a wrapped text gets the height
+        // it needs at that width instead of being cut with an ellipsis in a narrow card.
+        setFillWidth(true);
         Label t = new Label(title);
         t.getStyleClass().add("pd-empty-title");
         Label body = new Label(text);

@@ -2,6 +2,7 @@ package dev.paddock.ui.dashboard;
 
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.sandboxes.SandboxesView;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
@@ -24,6 +25,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 public final class DashboardView extends VBox {
     private final TabPane tabs;
+    private final SandboxesView sandboxes;
 
     public DashboardView(DashboardViewModel vm) {
         getStyleClass().add("pd-dashboard");
@@ -42,7 +44,7 @@ public final class DashboardView extends VBox {
         tiles.getStyleClass().add("pd-tiles");
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
-        SandboxTable sandboxes = new SandboxTable(vm.sandboxes(), vm.nowProperty());
+        sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty());
         WorktreeTable worktrees = new WorktreeTable(vm.worktrees());
         Tab sandboxTab = new Tab(null, sandboxes);
         sandboxTab.textProperty().bind(Bindings.size(vm.sandboxes()).asString("Sandboxes (%d)"));
@@ -55,6 +57,13 @@ public final class DashboardView extends VBox {
         tabs.getStyleClass().add("pd-tabs");
         // With no sandboxes yet, the worktrees are the interesting part: open on them.
         tabs.getSelectionModel().select(worktreeTab);
+        vm.latestProperty().addListener((o, before, now) -> {
+            if (before == null && now != null) {
+                tabs.getSelectionModel().select(now.sandboxes().isEmpty() ? worktreeTab : sandboxTab);
+            }
+        });
+        sandboxes.activeProperty().bind(sandboxTab.selectedProperty());
+        sandboxes.setOnNewSandbox(() -> tabs.getSelectionModel().select(sandboxTab));
 
         Label problem = new Label();
         problem.getStyleClass().add("pd-problem");
@@ -82,7 +91,7 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(conflicts, Priority.ALWAYS);
 
         SplitPane upper = new SplitPane(main, side);
-        upper.setDividerPositions(0.70);
+        upper.setDividerPositions(0.74);
         SplitPane.setResizableWithParent(side, false);
 
         Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))
@@ -92,11 +101,16 @@ public final class DashboardView extends VBox {
 
         SplitPane body = new SplitPane(upper, events);
         body.setOrientation(Orientation.VERTICAL);
-        body.setDividerPositions(0.66);
+        body.setDividerPositions(0.74);
         body.getStyleClass().add("pd-body");
         VBox.setVgrow(body, Priority.ALWAYS);
 
         getChildren().addAll(tiles, body);
+    }
+
+    /** Shows the sandboxes tab and opens the New Sandbox dialog (Ctrl+N). */
+    public void newSandbox() {
+        sandboxes.newSandbox();
     }
 
     /** Selects the worktrees tab (Ctrl+2) or the sandboxes tab (Ctrl+1). */

@@ -4,7 +4,10 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,6 +62,12 @@ public final class DashboardViewModel implements AutoCloseable {
         return t;
     });
     private final FxCoalescer<Object> toFx = new FxCoalescer<>(this::apply);
+    private final SandboxesViewModel sandboxPanel = new SandboxesViewModel(sandboxesView, UiExecutor.io(),
+            new DesktopOpener());
+
+    {
+        sandboxPanel.setOnChanged(this::refresh);
+    }
     private volatile StatusSource source;
     private Runnable unsubscribe = () -> { };
     private ScheduledFuture<?> ticking;
@@ -95,6 +104,11 @@ public final class DashboardViewModel implements AutoCloseable {
 
     public ReadOnlyLongProperty awaitingHumanProperty() {
         return awaitingHuman.getReadOnlyProperty();
+    }
+
+    /** The sandboxes tab: selection, row actions, details. */
+    public SandboxesViewModel sandboxPanel() {
+        return sandboxPanel;
     }
 
     /** Why the last refresh or worktree listing failed, or null. */
@@ -177,6 +191,7 @@ public final class DashboardViewModel implements AutoCloseable {
     /** Stops refreshing. */
     @Override
     public void close() {
+        sandboxPanel.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

@@ -62,6 +62,12 @@ final class EventList extends ListView<EventLine> {
                 String feature = e.kind().contains(".") ? e.kind().substring(0, e.kind().indexOf('.')) : e.kind();
                 kind.getStyleClass().removeIf(s -> s.startsWith("pd-kind-"));
                 kind.getStyleClass().add("pd-kind-" + feature.toLowerCase(Locale.ROOT));
+                // Failures stand out whatever feature they belong to.
+                if (e.kind().endsWith(".failed") || e.kind().endsWith(".timeout")) {
+                    kind.getStyleClass().add("pd-kind-danger");
+                } else if (e.kind().endsWith(".awaiting_human")) {
+                    kind.getStyleClass().add("pd-kind-warning");
+                }
                 message.setText(e.message());
                 setTooltip(new Tooltip(e.at() + "\n" + e.message()));
                 setGraphic(box);

@@ -3,6 +3,7 @@ package dev.paddock.ui.shell;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.dashboard.DashboardView;
+import dev.paddock.ui.sandboxes.SandboxesView;
 import dev.paddock.ui.theme.Theme;
 import java.io.File;
 import java.util.function.Consumer;
@@ -34,7 +35,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 /**
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
  * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2 sandboxes or
- * worktrees, Ctrl+Shift+L light/dark, Ctrl+Q quit.
+ * worktrees, Ctrl+N new sandbox, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
+ * actions' keys, see {@link SandboxesView}).
  */
 public final class MainWindow extends BorderPane {
     private final ShellViewModel vm;
@@ -76,6 +78,11 @@ public final class MainWindow extends BorderPane {
         acc.put(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), this::chooseFolder);
         acc.put(new KeyCodeCombination(KeyCode.F5), vm::refresh);
         acc.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm::refresh);
+        acc.put(SandboxesView.NEW, () -> {
+            if (vm.currentProperty().get() != null && vm.phaseProperty().get() == ShellViewModel.Phase.READY) {
+                dashboard.newSandbox();
+            }
+        });
         acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
         acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),

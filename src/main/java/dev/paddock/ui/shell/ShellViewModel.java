@@ -10,6 +10,7 @@ import dev.paddock.status.Workspace;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardViewModel;
 import dev.paddock.ui.dashboard.StatusSource;
+import dev.paddock.ui.sandboxes.ServiceSandboxBackend;
 import dev.paddock.worktree.GitException;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,6 +53,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final DashboardViewModel dashboard = new DashboardViewModel();
 
     private volatile Host host;
+    private volatile ServiceSandboxBackend sandboxBackend;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<Host> hostFuture;
 
@@ -135,7 +137,10 @@ public final class ShellViewModel implements AutoCloseable {
         UiExecutor.run(() -> {
             Host h = join(starting);
             host = h;
+            sandboxBackend = new ServiceSandboxBackend(h.wiring());
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
+            // A state change shows at once, not at the next regular refresh.
+            h.wiring().supervisor().addListener(dashboard::refresh);
             return tryOpen(h.wiring().workspace(), target, repo != null);
         }, opened -> {
             environment.set(host.wiring().environment().snapshot());
@@ -226,6 +231,7 @@ public final class ShellViewModel implements AutoCloseable {
         }
         RepoRecord repo = opened.repo();
         current.set(repo);
+        dashboard.sandboxPanel().connect(sandboxBackend, repo);
         Workspace ws = host.wiring().workspace();
         dashboard.show(new StatusSource() {
             @Override

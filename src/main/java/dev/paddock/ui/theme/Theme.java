@@ -29,6 +29,20 @@ public enum Theme {
         }
     }
 
+    /**
+     * Gives a dialog or another window the look of the window it belongs to: Paddock's stylesheet and,
+     * when {@code owner} is dark, the dark root class. Call on the FX thread.
+     */
+    public static void adopt(javafx.scene.Parent root, Scene owner) {
+        if (!root.getStylesheets().contains(PADDOCK_CSS)) {
+            root.getStylesheets().add(PADDOCK_CSS);
+        }
+        root.getStyleClass().remove("dark");
+        if (owner != null && owner.getRoot() != null && owner.getRoot().getStyleClass().contains("dark")) {
+            root.getStyleClass().add("dark");
+        }
+    }
+
     /** The other one. */
     public Theme toggled() {
         return this == DARK ? LIGHT : DARK;

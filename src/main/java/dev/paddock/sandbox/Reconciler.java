@@ -1,0 +1,286 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoStore;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.store.StoreException;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.RepositoryLocator;
+import dev.paddock.worktree.WorktreeInfo;
+import dev.paddock.worktree.WorktreeManager;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Zombies and recovery (BRIEF "Zombies", seed 000 §6.7.5): at start and every few minutes
+ * ({@link SettingsStore#RECONCILE_INTERVAL_MS}), for every registered repository with open sandboxes or a
+ * {@code .worktrees/} folder, compares the records, {@code git worktree list --porcelain}, the folders under
+ * {@code .worktrees/} and live processes:
+ * <ul>
+ *   <li>worktrees and folders no open record owns are orphans: reported once each (an event), shown in the
+ *       status, adopted or removed by a person through {@link OrphanService};</li>
+ *   <li>a record whose worktree vanished goes to {@code awaiting_human} with last error
+ *       {@value #VANISHED}, and its process tree is killed;</li>
+ *   <li>a removal left in {@code cleaning} by an earlier Paddock is finished ({@link SandboxReclaimer#resume});</li>
+ *   <li>on the first pass, a running agent that outlived the previous Paddock is recorded as adopted (the
+ *       supervisor watches it again; one whose process died meanwhile the supervisor marks failed).</li>
+ * </ul>
+ * A repository that cannot be read is skipped (never taken for "every worktree vanished"). Runs on its own
+ * daemon thread ({@code reconciler}); every state change is a compare-and-set, so it never fights the
+ * supervisor.
+ */
+public final class Reconciler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    /** The last error of a sandbox whose worktree vanished. */
+    public static final String VANISHED = "worktree vanished";
+    private static final String WHO = "reconciler";
+    /** How long a removal of this Paddock may sit in cleaning before a pass finishes it. */
+    static final Duration STALE_CLEANING = Duration.ofMinutes(1);
+
+    private final SandboxStore store;
+    private final RepoStore repos;
+    private final RepositoryLocator locator;
+    private final WorktreeManager worktrees;
+    private final OrphanScanner scanner;
+    private final SandboxReclaimer reclaimer;
+    private final EventLog events;
+    private final SettingsStore settings;
+    private final Clock clock;
+    private final Instant startedAt;
+    private final Set<Path> reportedOrphans = ConcurrentHashMap.newKeySet();
+    private final Set<Long> unreadable = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "reconciler");
+        t.setDaemon(true);
+        return t;
+    });
+    private boolean firstPassDone;
+
+    /** What one pass found and did, for tests and logs. Ids and paths in the order met. */
+    public record Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
+                         List<String> skippedRepositories) {
+    }
+
+    public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
+                      OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
+                      Clock clock) {
+        this.store = store;
+        this.repos = repos;
+        this.locator = locator;
+        this.worktrees = worktrees;
+        this.scanner = scanner;
+        this.reclaimer = reclaimer;
+        this.events = events;
+        this.settings = settings;
+        this.clock = clock;
+        this.startedAt = clock.instant();
+    }
+
+    /** Runs a pass at once, then one every {@link SettingsStore#RECONCILE_INTERVAL_MS} (read before each wait). */
+    public void start() {
+        timer.execute(this::passAndReschedule);
+    }
+
+    private void passAndReschedule() {
+        try {
+            Report r = reconcile();
+            if (!r.vanished().isEmpty() || !r.resumed().isEmpty() || !r.adopted().isEmpty()) {
+                LOG.info("Reconciled: {} orphans, vanished {}, resumed {}, adopted {}", r.orphans().size(),
+                        r.vanished(), r.resumed(), r.adopted());
+            }
+        } catch (StoreException | RuntimeException e) {
+            LOG.warn("Reconciliation failed: {}", e.toString());
+        }
+        if (!timer.isShutdown()) {
+            timer.schedule(this::passAndReschedule, interval().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private Duration interval() {
+        try {
+            return Duration.ofMillis(Math.max(1_000, settings.get(SettingsStore.RECONCILE_INTERVAL_MS)));
+        } catch (StoreException e) {
+            return Duration.ofMillis(SettingsStore.RECONCILE_INTERVAL_MS.defaultValue());
+        }
+    }
+
+    /**
+     * One pass over every registered repository. Idempotent; failures of one repository or sandbox are logged
+     * and do not stop the others.
+     *
+     * @throws StoreException when the list of repositories cannot be read
+     */
+    public synchronized Report reconcile() throws StoreException {
+        Report report = new Report(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                new ArrayList<>());
+        for (RepoRecord repo : repos.recent()) {
+            try {
+                reconcile(repo, report);
+            } catch (PaddockException | RuntimeException e) {
+                LOG.warn("Reconciling {} failed: {}", repo.path(), e.toString());
+                report.skippedRepositories().add(repo.path().toString());
+            }
+        }
+        firstPassDone = true;
+        return report;
+    }
+
+    private void reconcile(RepoRecord repo, Report report) throws PaddockException {
+        List<SandboxRecord> open = store.listOpen(repo.id());
+        if (open.isEmpty() && !Files.isDirectory(repo.path().resolve(SandboxLayout.ROOT))) {
+            return;
+        }
+        GitRepository git;
+        List<WorktreeInfo> listed;
+        try {
+            git = locator.locate(repo.path());
+            listed = worktrees.list(git.mainWorktree());
+        } catch (GitException e) {
+            if (unreadable.add(repo.id())) {
+                LOG.warn("Not reconciling {}: {}", repo.path(), e.getMessage());
+            }
+            report.skippedRepositories().add(repo.path().toString());
+            return;
+        }
+        unreadable.remove(repo.id());
+        Path main = git.mainWorktree();
+        List<Orphan> orphans = scanner.scan(main, listed, open);
+        report.orphans().addAll(orphans);
+        reportNewOrphans(repo, orphans);
+        for (SandboxRecord s : open) {
+            try {
+                check(s, report);
+            } catch (PaddockException | RuntimeException e) {
+                LOG.warn("Reconciling sandbox {} failed: {}", s.id(), e.getMessage());
+            }
+        }
+    }
+
+    private void check(SandboxRecord s, Report report) throws PaddockException {
+        if (s.state() == SandboxState.CLEANING) {
+            // Removals an earlier Paddock left behind, or that failed a while ago; never one under way.
+            if (s.stateChangedAt() == null || s.stateChangedAt().isBefore(startedAt)
+                    || s.stateChangedAt().isBefore(clock.instant().minus(STALE_CLEANING))) {
+                resume(s, report);
+            }
+            return;
+        }
+        if (vanished(s)) {
+            markVanished(s, report);
+        } else if (!firstPassDone && s.state() == SandboxState.RUNNING && s.pid() != null
+                && s.startedAt() != null && s.startedAt().isBefore(startedAt)
+                && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+            events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.adopted_process", s.id() + ": its agent"
+                    + " (pid " + s.pid() + ") outlived the previous Paddock and runs on; watching it again",
+                    Map.of("pid", s.pid())));
+            report.adopted().add(s.id());
+        }
+    }
+
+    private void resume(SandboxRecord s, Report report) {
+        try {
+            reclaimer.resume(s.id(), WHO);
+            report.resumed().add(s.id());
+        } catch (PaddockException e) {
+            LOG.info("Could not finish removing {}: {}", s.id(), e.getMessage());
+        }
+    }
+
+    private static boolean vanished(SandboxRecord s) {
+        if (s.worktreePath() == null || s.worktreePath().isBlank()) {
+            return false; // a broken record: shown as it is, never judged
+        }
+        try {
+            return !Files.exists(Path.of(s.worktreePath()), LinkOption.NOFOLLOW_LINKS);
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    private void markVanished(SandboxRecord s, Report report) throws PaddockException {
+        boolean alive = s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt());
+        if (s.state() == SandboxState.AWAITING_HUMAN || !s.state().canBecome(SandboxState.AWAITING_HUMAN)) {
+            // Already with a person (the supervisor kills what still runs), or the merge queue's to settle.
+            return;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("path", s.worktreePath());
+        details.put("pid", alive ? s.pid() : null);
+        Transition t = Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                .set(Transition.Column.LAST_ERROR, VANISHED)
+                .set(Transition.Column.STOP_REASON, VANISHED)
+                .message(s.id() + ": its worktree " + s.worktreePath() + " vanished"
+                        + (alive ? "; its processes are being killed" : "") + "; a person decides (remove it, or"
+                        + " recreate the worktree and retry)");
+        details.forEach(t::detail);
+        if (s.state() == SandboxState.RUNNING) {
+            t.set(Transition.Column.FINISHED_AT, clock.instant());
+        }
+        if (!store.transition(s.id(), t)) {
+            return; // moved meanwhile; the next pass looks again
+        }
+        report.vanished().add(s.id());
+        if (alive) {
+            ProcessTree.kill(s.pid(), grace());
+            store.clearPid(s.id(), s.pid());
+        }
+    }
+
+    private void reportNewOrphans(RepoRecord repo, List<Orphan> orphans) throws PaddockException {
+        Set<Path> now = ConcurrentHashMap.newKeySet();
+        for (Orphan o : orphans) {
+            now.add(o.path());
+            if (reportedOrphans.add(o.path())) {
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("path", o.path().toString());
+                details.put("kind", o.kind().name().toLowerCase(java.util.Locale.ROOT));
+                details.put("branch", o.branch());
+                details.put("locked", o.locked());
+                details.put("prunable", o.prunable());
+                details.put("actions", o.actions());
+                events.append(EventDraft.of(repo.id(), null, "sandbox.orphan_found", "Orphan " + o.describe()
+                        + (o.actions().isEmpty() ? "" : "; " + String.join(" or ", o.actions()) + " it"), details));
+            }
+        }
+        reportedOrphans.removeIf(p -> p.startsWith(repo.path()) && !now.contains(p));
+    }
+
+    private Duration grace() {
+        try {
+            return Duration.ofMillis(settings.get(SettingsStore.SANDBOX_KILL_GRACE_MS));
+        } catch (StoreException e) {
+            return Duration.ofSeconds(3);
+        }
+    }
+
+    /** Stops the passes (a pass under way finishes first, up to a few seconds). */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

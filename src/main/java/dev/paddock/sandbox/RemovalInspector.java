@@ -1,0 +1,132 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.WorktreeInfo;
+import dev.paddock.worktree.WorktreeManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Looks at a sandbox before it is removed: whether its recorded worktree path may be deleted at all (the
+ * guard), and what removing it would lose.
+ */
+final class RemovalInspector {
+    /** Files listed at most for a folder that is not a git worktree. */
+    static final int FILES_MAX = 200;
+
+    private final WorktreeManager worktrees;
+
+    RemovalInspector(WorktreeManager worktrees) {
+        this.worktrees = worktrees;
+    }
+
+    /**
+     * What removal would lose, with what the reclaimer needs besides the plan.
+     *
+     * @param isWorktree whether the worktree folder is a git worktree of its own
+     * @param headBranch the branch checked out in it, or null (detached, or no worktree)
+     * @param detachedCommits commits only its detached HEAD reaches
+     */
+    record Inspection(RemovalPlan plan, boolean isWorktree, String headBranch, List<String> detachedCommits) {
+    }
+
+    /**
+     * The worktree path of a sandbox, if Paddock may delete it: absolute, strictly inside
+     * {@code <repo>/.worktrees/<id>/} ({@link SandboxLayout#isSandboxWorktree} and the sandbox's own folder).
+     *
+     * @throws SandboxException otherwise (empty, relative, outside {@code .worktrees/}, the repository itself,
+     *     another sandbox's folder), saying that nothing was changed
+     */
+    static Path guardedWorktree(SandboxRecord s, Path main) throws SandboxException {
+        SandboxIds.check(s.id());
+        String p = s.worktreePath();
+        Path root = main.toAbsolutePath().normalize().resolve(SandboxLayout.ROOT);
+        String why = null;
+        Path path = null;
+        if (p == null || p.isBlank()) {
+            why = "its record names no worktree path";
+        } else {
+            try {
+                path = Path.of(p);
+            } catch (InvalidPathException e) {
+                why = "its worktree path \"" + p + "\" is not a valid path here";
+            }
+        }
+        if (why == null && !path.isAbsolute()) {
+            why = "its worktree path \"" + p + "\" is relative";
+        } else if (why == null && path.normalize().equals(main.toAbsolutePath().normalize())) {
+            why = "its worktree path " + p + " is the repository itself";
+        } else if (why == null && !SandboxLayout.isSandboxWorktree(main, p)) {
+            why = "its worktree path " + p + " is not inside " + root + "/<sandbox id>/";
+        } else if (why == null && !path.normalize().startsWith(root.resolve(s.id()))) {
+            why = "its worktree path " + p + " is not inside " + root.resolve(s.id()) + "/, the folder of this sandbox";
+        }
+        if (why != null) {
+            throw new SandboxException("Paddock will not remove " + s.id() + ": " + why + ". Paddock only ever deletes"
+                    + " worktrees under " + root + "/<sandbox id>/, so nothing was changed. Look at that path"
+                    + " yourself; if it really is this sandbox's worktree, move or delete it by hand.");
+        }
+        return path.normalize();
+    }
+
+    /** Inspects the sandbox's worktree (already guarded) and branch in the repository at {@code main}. */
+    Inspection inspect(SandboxRecord s, Path main, Path worktree) throws PaddockException {
+        boolean present = Files.exists(worktree, LinkOption.NOFOLLOW_LINKS);
+        boolean isWorktree = present && worktrees.isWorktreeRoot(worktree);
+        List<String> uncommitted = List.of();
+        List<String> detached = List.of();
+        String headBranch = null;
+        if (isWorktree) {
+            uncommitted = worktrees.uncommitted(worktree);
+            headBranch = worktrees.headBranch(worktree);
+            detached = worktrees.commitsOnlyInHead(worktree);
+        } else if (present) {
+            uncommitted = filesOf(worktree);
+        }
+        List<String> unmerged = new ArrayList<>();
+        boolean merged = false;
+        if (s.branch() != null && worktrees.branchExists(main, s.branch())) {
+            if (!worktrees.branchExists(main, s.baseBranch())) {
+                throw new SandboxException("The base branch " + s.baseBranch() + " of " + s.id() + " does not exist"
+                        + " any more, so Paddock cannot tell which commits of " + s.branch() + " would be unmerged;"
+                        + " nothing was changed. Recreate " + s.baseBranch() + ", or remove with force (the branch "
+                        + s.branch() + " is kept).");
+            }
+            unmerged.addAll(worktrees.unmergedCommits(main, s.branch(), s.baseBranch()));
+            merged = worktrees.isMerged(main, s.branch(), s.baseBranch());
+        }
+        detached.forEach(c -> unmerged.add(c + " (detached HEAD)"));
+        boolean running = s.state().mayHaveProcess()
+                || (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt()));
+        String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
+        RemovalPlan plan = new RemovalPlan(s.id(), running, present, uncommitted, List.copyOf(unmerged), merged,
+                locked);
+        return new Inspection(plan, isWorktree, headBranch, detached);
+    }
+
+    /** The entry git keeps for {@code worktree}, if it lists one. */
+    Optional<WorktreeInfo> listed(Path main, Path worktree) throws GitException {
+        for (WorktreeInfo w : worktrees.list(main)) {
+            if (w.path().toAbsolutePath().normalize().equals(worktree)) {
+                return Optional.of(w);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> filesOf(Path folder) throws SandboxException {
+        try {
+            return Trees.files(folder, FILES_MAX).stream().map(f -> "?? " + f).toList();
+        } catch (IOException e) {
+            throw new SandboxException("Cannot list the files in " + folder + ": " + e.getMessage()
+                    + "; nothing was changed.", e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.paddock.sandbox;
+
+import java.util.List;
+
+/** The words a person reads when a removal is refused: what would be lost, and what they can choose. */
+final class RemovalMessages {
+    /** Entries of a list shown at most; the rest are counted. */
+    static final int LISTED_MAX = 20;
+
+    private RemovalMessages() {
+    }
+
+    /** Why a strict removal was refused, listing the uncommitted paths and unmerged commits. */
+    static String wouldLose(SandboxRecord s, RemovalPlan plan, boolean stopped) {
+        StringBuilder m = new StringBuilder("Removing ").append(s.id()).append(" would lose work, so nothing was removed");
+        m.append(stopped ? " (its agent was stopped first):" : ":");
+        if (!plan.uncommitted().isEmpty()) {
+            m.append("\n- ").append(count(plan.uncommitted().size(), "uncommitted path")).append(" in ")
+                    .append(s.worktreePath()).append(": ").append(list(plan.uncommitted(), ", "));
+        }
+        if (!plan.unmergedCommits().isEmpty()) {
+            m.append("\n- ").append(count(plan.unmergedCommits().size(), "commit")).append(" that ")
+                    .append(s.baseBranch()).append(" does not have: ").append(list(plan.unmergedCommits(), "; "));
+        }
+        m.append("\n").append(choices(s));
+        return m.toString();
+    }
+
+    /** Why a strict removal of a locked worktree was refused. */
+    static String locked(SandboxRecord s, RemovalPlan plan) {
+        return "The worktree of " + s.id() + " is locked" + (plan.lockedReason().isBlank() ? ""
+                : " (\"" + plan.lockedReason() + "\")") + ", so nothing was removed. Unlock it (git worktree unlock "
+                + s.worktreePath() + ") or remove with force.";
+    }
+
+    /** Why a commit-mode removal cannot keep everything on the sandbox's branch. */
+    static String cannotCommit(SandboxRecord s, RemovalInspector.Inspection in) {
+        String where = in.headBranch() == null ? "a detached HEAD" : "the branch " + in.headBranch();
+        StringBuilder m = new StringBuilder("Paddock cannot keep the work of ").append(s.id()).append(" on its branch ")
+                .append(s.branch()).append(": its worktree has ").append(where).append(" checked out");
+        if (!in.detachedCommits().isEmpty()) {
+            m.append(", with ").append(count(in.detachedCommits().size(), "commit")).append(" on no branch: ")
+                    .append(list(in.detachedCommits(), "; "));
+        }
+        return m.append(". Nothing was removed. Commit or branch the work there yourself (e.g. git -C ")
+                .append(s.worktreePath()).append(" switch -c keep-").append(s.id())
+                .append("), or remove with force to discard it.").toString();
+    }
+
+    static String choices(SandboxRecord s) {
+        return "Choose: keep it (do nothing); commit (Paddock commits the leftovers on " + s.branch()
+                + ", keeps the branch, then removes the worktree); or force (removes the worktree with everything in"
+                + " it; the branch " + s.branch() + " is kept unless you also ask to delete it).";
+    }
+
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    static String list(List<String> items, String separator) {
+        String shown = String.join(separator, items.subList(0, Math.min(LISTED_MAX, items.size())));
+        return items.size() > LISTED_MAX ? shown + separator + "… and " + (items.size() - LISTED_MAX) + " more" : shown;
+    }
+}

@@ -1,0 +1,324 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.ui.common.ErrorBox;
+import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Theme;
+import javafx.event.ActionEvent;
+import javafx.geometry.HPos;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.geometry.VPos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.RadioButton;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.Modality;
+import javafx.stage.Window;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
+
+/**
+ * The New Sandbox dialog (Ctrl+N): task, agent command, base branch, branch name (suggested from the
+ * task, checked as you type), isolation tier, network, lease and retries. Create (or Ctrl+Enter) runs
+ * off the FX thread with a progress indicator; a failure is shown here and everything typed stays, so
+ * it can be fixed and tried again. The dialog's result is the sandbox created, or null when cancelled.
+ */
+public final class NewSandboxDialog extends Dialog<SandboxRecord> {
+    /** The Create button's type. */
+    public static final ButtonType CREATE = new ButtonType("Create", ButtonBar.ButtonData.OK_DONE);
+
+    private final NewSandboxViewModel vm;
+
+    public NewSandboxDialog(NewSandboxViewModel vm, Window owner) {
+        this.vm = vm;
+        setTitle("New sandbox");
+        if (owner != null) {
+            initOwner(owner);
+            initModality(Modality.WINDOW_MODAL);
+        }
+        setResizable(true);
+        getDialogPane().setId("new-sandbox-dialog");
+        getDialogPane().setUserData(this); // the dialog of a pane found in the scene graph (tests, tools)
+        getDialogPane().getStyleClass().addAll("pd-dialog", "pd-dialog-scrolling");
+        Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
+        getDialogPane().getButtonTypes().setAll(CREATE, ButtonType.CANCEL);
+        getDialogPane().setContent(form());
+
+        Button create = (Button) getDialogPane().lookupButton(CREATE);
+        create.setId("new-sandbox-create");
+        create.setGraphic(Icons.of(MaterialDesignP.PLAY_OUTLINE));
+        create.getStyleClass().add("accent");
+        create.setTooltip(new Tooltip("Create the sandbox and start the agent (Ctrl+Enter)"));
+        create.disableProperty().bind(vm.canCreateProperty().not());
+        create.addEventFilter(ActionEvent.ACTION, e -> {
+            e.consume(); // the dialog stays open until the sandbox exists; a failure is shown here
+            vm.create();
+        });
+        Button cancel = (Button) getDialogPane().lookupButton(ButtonType.CANCEL);
+        cancel.setId("new-sandbox-cancel");
+        cancel.disableProperty().bind(vm.busyProperty());
+        // Closing while git works would leave the person unsure whether the sandbox exists.
+        setOnCloseRequest(e -> {
+            if (vm.busyProperty().get()) {
+                e.consume();
+            }
+        });
+        getDialogPane().getScene().getAccelerators().put(
+                new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), create::fire);
+        vm.createdProperty().addListener((o, a, record) -> {
+            if (record != null) {
+                setResult(record);
+                close();
+            }
+        });
+        setResultConverter(b -> b == CREATE ? vm.createdProperty().get() : null);
+        vm.load();
+    }
+
+    /** The dialog's ViewModel. */
+    public NewSandboxViewModel viewModel() {
+        return vm;
+    }
+
+    private Node form() {
+        TextArea task = new TextArea();
+        task.setId("new-sandbox-task");
+        task.setPromptText("What should the agent do? E.g. Fix the flaky login test and explain the cause.");
+        task.setWrapText(true);
+        task.setPrefRowCount(3);
+        task.textProperty().bindBidirectional(vm.taskProperty());
+
+        TextField command = new TextField();
+        command.setId("new-sandbox-command");
+        command.getStyleClass().add("pd-mono");
+        command.setPromptText("claude -p \"...\"   or   ./scripts/agent.sh");
+        command.textProperty().bindBidirectional(vm.commandProperty());
+        Label commandHint = hint("Runs with /bin/sh -c in the sandbox's worktree; its output goes to the log.");
+
+        ComboBox<String> base = new ComboBox<>(vm.branches());
+        base.setId("new-sandbox-base");
+        base.setMaxWidth(Double.MAX_VALUE);
+        base.valueProperty().bindBidirectional(vm.baseBranchProperty());
+        base.setTooltip(new Tooltip("The branch the sandbox starts from and later merges back into"));
+
+        TextField branch = new TextField();
+        branch.setId("new-sandbox-branch");
+        branch.getStyleClass().add("pd-mono");
+        branch.textProperty().bindBidirectional(vm.branchProperty());
+        Label branchCheck = new Label();
+        branchCheck.setId("new-sandbox-branch-check");
+        branchCheck.setWrapText(true);
+        branchCheck.getStyleClass().add("pd-field-message");
+        branchCheck.setMinHeight(Region.USE_PREF_SIZE);
+        vm.branchCheckProperty().addListener((o, a, c) -> showCheck(branchCheck, c));
+        vm.branchFollowsTaskProperty().addListener((o, a, follows) -> showCheck(branchCheck,
+                vm.branchCheckProperty().get()));
+        showCheck(branchCheck, vm.branchCheckProperty().get());
+
+        GridPane grid = new GridPane();
+        grid.setHgap(12);
+        grid.setVgap(6);
+        ColumnConstraints labels = new ColumnConstraints();
+        labels.setHalignment(HPos.RIGHT);
+        ColumnConstraints fields = new ColumnConstraints();
+        fields.setHgrow(Priority.ALWAYS);
+        fields.setFillWidth(true);
+        // A set width, so wrapped hints are measured at the width they get (the dialog is as wide as this).
+        fields.setPrefWidth(520);
+        grid.getColumnConstraints().addAll(labels, fields);
+        int row = 0;
+        row = add(grid, row, "Task", task);
+        row = add(grid, row, "Agent command", new VBox(3, command, commandHint));
+        row = add(grid, row, "Base branch", base);
+        row = add(grid, row, "Branch", new VBox(3, branch, branchCheck));
+        row = add(grid, row, "Isolation", tiers());
+        row = add(grid, row, "Limits", limits());
+
+        ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
+        error.setId("new-sandbox-error");
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        Label working = new Label("Creating the sandbox: branch, worktree, identity, state file…", spinner);
+        working.setId("new-sandbox-progress");
+        working.getStyleClass().add("pd-muted");
+        working.visibleProperty().bind(vm.busyProperty());
+        working.managedProperty().bind(working.visibleProperty());
+
+        // The form scrolls when the window is too small for it (a small screen, an error with its details
+        // unfolded); the error and the progress stay in view above the buttons. The window itself is not
+        // resized: not every window manager follows a dialog that grows.
+        grid.getStyleClass().add("pd-dialog-form");
+        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(grid);
+        scroll.setFitToWidth(true);
+        scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
+        scroll.getStyleClass().addAll("edge-to-edge", "pd-dialog-scroll");
+        scroll.setMinHeight(120);
+        VBox bottom = new VBox(8, error, working);
+        bottom.getStyleClass().add("pd-dialog-bottom");
+        VBox box = new VBox(scroll, bottom);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        grid.disableProperty().bind(vm.busyProperty());
+        task.sceneProperty().addListener((o, a, s) -> {
+            if (s != null) {
+                javafx.application.Platform.runLater(task::requestFocus);
+            }
+        });
+        return box;
+    }
+
+    private Node tiers() {
+        ToggleGroup group = new ToggleGroup();
+        RadioButton worktree = tierButton(group, Tier.WORKTREE, "Worktree",
+                "A host process in the worktree, in its own process group, with a scrubbed environment.");
+        RadioButton namespace = tierButton(group, Tier.NAMESPACE, "Namespace (bubblewrap)",
+                "System folders read-only, only the worktree writable, a private /tmp, no network unless granted.");
+        RadioButton container = tierButton(group, Tier.CONTAINER, "Container (Docker)", NewSandboxViewModel.CONTAINER_LATER);
+        container.setDisable(true);
+
+        Label namespaceProblem = new Label();
+        namespaceProblem.setId("tier-namespace-problem");
+        namespaceProblem.setWrapText(true);
+        namespaceProblem.getStyleClass().addAll("pd-field-message", "pd-field-warning");
+        namespaceProblem.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
+        namespaceProblem.textProperty().bind(vm.namespaceProblemProperty());
+        namespaceProblem.visibleProperty().bind(vm.namespaceProblemProperty().isNotNull());
+        namespaceProblem.managedProperty().bind(namespaceProblem.visibleProperty());
+        namespace.disableProperty().bind(vm.namespaceProblemProperty().isNotNull());
+        Label containerLater = new Label("coming later");
+        containerLater.getStyleClass().addAll("pd-chip", "pd-chip-muted");
+
+        CheckBox network = new CheckBox("Give the agent a network");
+        network.setId("new-sandbox-network");
+        network.selectedProperty().bindBidirectional(vm.networkProperty());
+        network.disableProperty().bind(vm.tierProperty().isEqualTo(Tier.WORKTREE));
+        network.setTooltip(new Tooltip("Namespace sandboxes have no network unless granted; a worktree sandbox"
+                + " always shares the host's network."));
+        VBox namespaceBox = new VBox(3, namespace, namespaceProblem, indent(network));
+
+        group.selectedToggleProperty().addListener((o, a, t) -> {
+            if (t != null) {
+                vm.tierProperty().set((Tier) t.getUserData());
+            }
+        });
+        vm.tierProperty().addListener((o, a, t) -> select(group, t));
+        select(group, vm.tierProperty().get());
+        HBox containerRow = new HBox(8, container, containerLater);
+        containerRow.setAlignment(Pos.CENTER_LEFT);
+        return new VBox(8, worktree, namespaceBox, containerRow);
+    }
+
+    private static void select(ToggleGroup group, Tier t) {
+        group.getToggles().stream().filter(x -> x.getUserData() == t).findFirst().ifPresent(group::selectToggle);
+    }
+
+    private static RadioButton tierButton(ToggleGroup group, Tier tier, String text, String help) {
+        RadioButton b = new RadioButton(text);
+        b.setId("tier-" + tier.id());
+        b.setUserData(tier);
+        b.setToggleGroup(group);
+        b.setTooltip(new Tooltip(help));
+        return b;
+    }
+
+    private Node limits() {
+        Spinner<Integer> lease = new Spinner<>();
+        lease.setId("new-sandbox-lease");
+        lease.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 24 * 60, 15));
+        lease.getValueFactory().valueProperty().bindBidirectional(vm.leaseMinutesProperty());
+        lease.setEditable(true);
+        lease.setPrefWidth(90);
+        lease.setTooltip(new Tooltip("A running agent that sends no heartbeat for this long times out"));
+        Spinner<Integer> retries = new Spinner<>();
+        retries.setId("new-sandbox-retries");
+        retries.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(0, 20, 2));
+        retries.getValueFactory().valueProperty().bindBidirectional(vm.retriesProperty());
+        retries.setEditable(true);
+        retries.setPrefWidth(80);
+        retries.setTooltip(new Tooltip("Automatic retries after a failure or timeout before a person is asked"));
+        HBox box = new HBox(8, lease, new Label("min lease"), spacer(16), retries, new Label("automatic retries"));
+        box.setAlignment(Pos.CENTER_LEFT);
+        return box;
+    }
+
+    private static void showCheck(Label label, NewSandboxViewModel.BranchCheck c) {
+        if (c != null && c.state() == NewSandboxViewModel.BranchState.CHECKING) {
+            if (label.getGraphic() == null) {
+                label.setText(c.message());
+            }
+            return;
+        }
+        label.getStyleClass().removeAll("pd-field-error", "pd-field-ok");
+        if (c == null) {
+            label.setText("Suggested from the task until you edit it.");
+            label.setGraphic(null);
+            return;
+        }
+        // While the next verdict is computed the last one stays (above): no flicker as the person types.
+        label.setText(c.message());
+        switch (c.state()) {
+            case INVALID -> {
+                label.getStyleClass().add("pd-field-error");
+                label.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
+            }
+            default -> {
+                label.getStyleClass().add("pd-field-ok");
+                label.setGraphic(Icons.of(MaterialDesignC.CHECK, 14));
+            }
+        }
+    }
+
+    private static int add(GridPane grid, int row, String label, Node field) {
+        Label l = new Label(label);
+        l.getStyleClass().add("pd-form-label");
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        GridPane.setValignment(l, VPos.TOP);
+        GridPane.setMargin(l, new Insets(5, 0, 0, 0));
+        grid.add(l, 0, row);
+        grid.add(field, 1, row);
+        return row + 1;
+    }
+
+    private static Label hint(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().add("pd-field-message");
+        l.setWrapText(true);
+        l.setMinHeight(Region.USE_PREF_SIZE);
+        return l;
+    }
+
+    private static Node indent(Node n) {
+        HBox box = new HBox(n);
+        box.setPadding(new Insets(0, 0, 0, 26));
+        return box;
+    }
+
+    private static javafx.scene.layout.Region spacer(double w) {
+        javafx.scene.layout.Region r = new javafx.scene.layout.Region();
+        r.setMinWidth(w);
+        return r;
+    }
+}

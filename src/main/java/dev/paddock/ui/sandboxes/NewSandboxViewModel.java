@@ -1,0 +1,346 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.sandbox.NewSandbox;
+import dev.paddock.sandbox.SandboxIds;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.ui.common.UiError;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import javafx.animation.PauseTransition;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.util.Duration;
+
+/**
+ * The New Sandbox dialog's state: what the person typed, the branch name suggested from the task (it
+ * follows the task until the person edits it), the branch name checked with git as they type
+ * (debounced, off the FX thread), which tiers this machine can run, and the creation itself (off the
+ * FX thread; a failure keeps everything typed so it can be fixed and tried again). Use on the FX thread.
+ */
+public final class NewSandboxViewModel {
+    /** Wait after the last keystroke before the branch name is checked, in ms. */
+    static final long CHECK_DELAY_MS = 250;
+    /** Shown for the container tier until container sandboxes exist. */
+    public static final String CONTAINER_LATER = "Coming later: Docker sandboxes with CPU, memory and network limits.";
+
+    /** Where the branch name check stands. */
+    public enum BranchState { CHECKING, VALID, EXISTS, INVALID }
+
+    /** The inline message under the branch field. */
+    public record BranchCheck(BranchState state, String message) {
+    }
+
+    private final SandboxBackend backend;
+    private final Path repository;
+    private final Executor io;
+
+    // Properties (edited by the view)
+    private final StringProperty task = new SimpleStringProperty("");
+    private final StringProperty command = new SimpleStringProperty("");
+    private final StringProperty baseBranch = new SimpleStringProperty();
+    private final StringProperty branch = new SimpleStringProperty("");
+    private final ObjectProperty<Tier> tier = new SimpleObjectProperty<>(Tier.WORKTREE);
+    private final ObjectProperty<Integer> leaseMinutes = new SimpleObjectProperty<>(15);
+    private final ObjectProperty<Integer> retries = new SimpleObjectProperty<>(2);
+    private final BooleanProperty network = new SimpleBooleanProperty(false);
+    // Properties (read-only)
+    private final ObservableList<String> branches = FXCollections.observableArrayList();
+    private final ObservableList<String> branchesView = FXCollections.unmodifiableObservableList(branches);
+    private final ReadOnlyBooleanWrapper branchFollowsTask = new ReadOnlyBooleanWrapper(true);
+    private final ReadOnlyObjectWrapper<BranchCheck> branchCheck = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper namespaceProblem = new ReadOnlyStringWrapper("Checking whether bubblewrap works here…");
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<SandboxRecord> created = new ReadOnlyObjectWrapper<>();
+    private final BooleanBinding canCreate;
+
+    private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
+    private boolean suggesting;
+    private long checkSeq;
+
+    /**
+     * @param repository main worktree of the repository the sandbox is made in
+     * @param defaultBase the repository's base branch, preselected
+     * @param io where git and the store are called (tests may pass {@code Runnable::run})
+     */
+    public NewSandboxViewModel(SandboxBackend backend, Path repository, String defaultBase, Executor io) {
+        this.backend = backend;
+        this.repository = repository;
+        this.io = io;
+        baseBranch.set(defaultBase);
+        if (defaultBase != null) {
+            branches.add(defaultBase);
+        }
+        task.addListener((o, a, t) -> followTask());
+        branch.addListener((o, a, b) -> {
+            if (!suggesting) {
+                branchFollowsTask.set(false);
+            }
+            scheduleCheck();
+        });
+        baseBranch.addListener((o, a, b) -> scheduleCheck());
+        tier.addListener((o, a, t) -> {
+            if (t == Tier.WORKTREE) {
+                network.set(false);
+            }
+        });
+        checkLater.setOnFinished(e -> checkBranch());
+        canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get()) && !isBlank(command.get())
+                        && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID),
+                busy, task, command, branchCheck);
+        followTask();
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** What the agent is asked to do (multi-line). */
+    public StringProperty taskProperty() {
+        return task;
+    }
+
+    /** The agent's command line, run with {@code /bin/sh -c} in the worktree. */
+    public StringProperty commandProperty() {
+        return command;
+    }
+
+    /** The branch the sandbox starts from. */
+    public StringProperty baseBranchProperty() {
+        return baseBranch;
+    }
+
+    /** The sandbox's own branch. Suggested from the task until the person edits it. */
+    public StringProperty branchProperty() {
+        return branch;
+    }
+
+    public ObjectProperty<Tier> tierProperty() {
+        return tier;
+    }
+
+    /** Lease length in minutes: a running agent with no heartbeat for this long times out. */
+    public ObjectProperty<Integer> leaseMinutesProperty() {
+        return leaseMinutes;
+    }
+
+    /** Automatic retries after a failure or timeout before a person is asked. */
+    public ObjectProperty<Integer> retriesProperty() {
+        return retries;
+    }
+
+    /** Whether the namespace tier gives the agent a network. */
+    public BooleanProperty networkProperty() {
+        return network;
+    }
+
+    /** The repository's local branches (the base branch choices), sorted. */
+    public ObservableList<String> branches() {
+        return branchesView;
+    }
+
+    /** Whether the branch name still follows the task. */
+    public ReadOnlyBooleanProperty branchFollowsTaskProperty() {
+        return branchFollowsTask.getReadOnlyProperty();
+    }
+
+    /** The result of checking the branch name, or null before the first check. */
+    public ReadOnlyObjectProperty<BranchCheck> branchCheckProperty() {
+        return branchCheck.getReadOnlyProperty();
+    }
+
+    /** Why the namespace tier cannot be used here, or null when it can. */
+    public ReadOnlyStringProperty namespaceProblemProperty() {
+        return namespaceProblem.getReadOnlyProperty();
+    }
+
+    /** True while the sandbox is being created. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** Why the last attempt to create failed, or null. */
+    public ReadOnlyObjectProperty<UiError> errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** The sandbox created, once it is. */
+    public ReadOnlyObjectProperty<SandboxRecord> createdProperty() {
+        return created.getReadOnlyProperty();
+    }
+
+    /** Whether Create can be pressed: task and command given, branch name not refused, not busy. */
+    public BooleanBinding canCreateProperty() {
+        return canCreate;
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Loads the choices (branches, defaults, tier availability) in the background. */
+    public CompletableFuture<Void> load() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return new Choices(backend.localBranches(repository), backend.defaults(),
+                        backend.tierUnavailable(Tier.NAMESPACE), null);
+            } catch (Exception e) {
+                return new Choices(List.of(), null, Optional.empty(), e);
+            }
+        }, io).thenAccept(c -> Platform.runLater(() -> {
+            apply(c);
+            done.complete(null);
+        }));
+        return done;
+    }
+
+    private record Choices(List<String> branches, SandboxBackend.Defaults defaults, Optional<String> namespace,
+                           Exception error) {
+    }
+
+    private void apply(Choices c) {
+        if (c.error() != null) {
+            error.set(UiError.of("Cannot read the repository's branches", c.error()));
+            namespaceProblem.set(null);
+            return;
+        }
+        String base = baseBranch.get();
+        branches.setAll(c.branches());
+        if (base != null && !branches.contains(base)) {
+            branches.add(0, base);
+        }
+        baseBranch.set(base);
+        leaseMinutes.set((int) Math.max(1, c.defaults().leaseMs() / 60_000));
+        retries.set(c.defaults().maxRetries());
+        namespaceProblem.set(c.namespace().orElse(null));
+        if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
+            tier.set(Tier.WORKTREE);
+        }
+        followTask();
+        scheduleCheck();
+    }
+
+    /** Creates the sandbox off the FX thread; on success {@link #createdProperty()} is set. */
+    public CompletableFuture<SandboxRecord> create() {
+        CompletableFuture<SandboxRecord> result = new CompletableFuture<>();
+        if (!canCreate.get()) {
+            result.cancel(false);
+            return result;
+        }
+        NewSandbox request = request();
+        busy.set(true);
+        error.set(null);
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return backend.create(request);
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        }, io).whenComplete((record, e) -> Platform.runLater(() -> {
+            busy.set(false);
+            if (e != null) {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        ? e.getCause() : e;
+                error.set(UiError.of(cause));
+                result.completeExceptionally(cause);
+            } else {
+                created.set(record);
+                result.complete(record);
+            }
+        }));
+        return result;
+    }
+
+    /** The request the form describes now. */
+    NewSandbox request() {
+        Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
+        String b = branch.get() == null || branch.get().isBlank() ? null : branch.get().strip();
+        Integer minutes = leaseMinutes.get();
+        return new NewSandbox(repository, task.get().strip(), command.get().strip(), t, b, baseBranch.get(), null,
+                minutes == null ? null : minutes * 60_000L, retries.get(), t != Tier.WORKTREE && network.get());
+    }
+
+    // Branch suggestion and check ---------------------------------------------------------------------
+
+    private void followTask() {
+        if (!branchFollowsTask.get()) {
+            return;
+        }
+        suggesting = true;
+        try {
+            branch.set(isBlank(task.get()) ? "" : freeBranch(SandboxIds.suggestBranch(task.get())));
+        } finally {
+            suggesting = false;
+        }
+    }
+
+    /** {@code agent/<slug>}, or with -2, -3, ... when that branch exists (as SandboxCreator does). */
+    private String freeBranch(String suggested) {
+        String candidate = suggested;
+        for (int n = 2; branches.contains(candidate); n++) {
+            candidate = suggested + "-" + n;
+        }
+        return candidate;
+    }
+
+    private void scheduleCheck() {
+        checkSeq++;
+        String name = branch.get();
+        if (isBlank(name)) {
+            checkLater.stop();
+            branchCheck.set(isBlank(task.get()) ? null : new BranchCheck(BranchState.VALID,
+                    "A branch named after the task will be created."));
+            return;
+        }
+        branchCheck.set(new BranchCheck(BranchState.CHECKING, "Checking the name…"));
+        checkLater.playFromStart();
+    }
+
+    private void checkBranch() {
+        long seq = checkSeq;
+        String name = branch.get();
+        String base = baseBranch.get();
+        boolean exists = branches.contains(name);
+        io.execute(() -> {
+            BranchCheck result;
+            try {
+                String normalised = backend.checkBranchName(repository, name);
+                Optional<Path> busyIn = exists ? backend.checkedOutIn(repository, normalised) : Optional.empty();
+                result = busyIn.isPresent() ? new BranchCheck(BranchState.INVALID, "The branch " + normalised
+                        + " is checked out in " + busyIn.get() + "; git allows a branch in one worktree only.")
+                        : exists ? new BranchCheck(BranchState.EXISTS, "The branch " + normalised
+                        + " exists: the sandbox continues on it.")
+                        : new BranchCheck(BranchState.VALID, "A new branch " + normalised + " will start at "
+                                + (base == null ? "the base branch" : base) + ".");
+            } catch (Exception e) {
+                result = new BranchCheck(BranchState.INVALID, e.getMessage());
+            }
+            BranchCheck r = result;
+            Platform.runLater(() -> {
+                if (seq == checkSeq) {
+                    branchCheck.set(r);
+                }
+            });
+        });
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.Event;
+import dev.paddock.sandbox.NewSandbox;
+import dev.paddock.sandbox.RemovalPlan;
+import dev.paddock.sandbox.RemoveMode;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.worktree.WorktreeManager;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the sandbox views need from Paddock's services, in one small interface: the panel's
+ * ViewModels call it off the FX thread (every method may block on git, the store or the disk). The
+ * panel's implementation is {@link ServiceSandboxBackend}.
+ */
+public interface SandboxBackend {
+    /** Defaults for a new sandbox: lease in ms and automatic retries (from the settings). */
+    record Defaults(long leaseMs, int maxRetries) {
+    }
+
+    /** The lease and retries a new sandbox gets unless the person changes them. */
+    Defaults defaults() throws PaddockException;
+
+    /** The repository's local branches, sorted by name. */
+    List<String> localBranches(Path repository) throws PaddockException;
+
+    /**
+     * Checks a branch name the way git does ({@code git check-ref-format --branch}).
+     *
+     * @return the name as git normalises it
+     * @throws PaddockException with git's refusal when it is not a valid branch name
+     */
+    String checkBranchName(Path repository, String branch) throws PaddockException;
+
+    /** The worktree where {@code branch} is checked out, if any (git allows one worktree per branch). */
+    Optional<Path> checkedOutIn(Path repository, String branch) throws PaddockException;
+
+    /** Why a tier cannot be used on this machine, or empty when it can. */
+    Optional<String> tierUnavailable(Tier tier);
+
+    /** Creates a sandbox (the supervisor starts it at once). */
+    SandboxRecord create(NewSandbox request) throws PaddockException;
+
+    /** Stops a pending, running or retrying sandbox; it then waits for a person. */
+    SandboxRecord stop(String id) throws PaddockException;
+
+    /** Runs a sandbox that failed, timed out, is done or waits for a person again. */
+    SandboxRecord retry(String id) throws PaddockException;
+
+    /** What removing a sandbox would lose. */
+    RemovalPlan plan(String id) throws PaddockException;
+
+    /** Removes a sandbox (see {@link RemoveMode}); {@code deleteBranch} also deletes an unmerged branch. */
+    SandboxRecord remove(String id, RemoveMode mode, boolean deleteBranch) throws PaddockException;
+
+    /** The sandbox's events, oldest first. */
+    List<Event> history(String id) throws PaddockException;
+
+    /** The agent's log file (it may not exist yet). */
+    Path logFile(String id);
+
+    /** What the sandbox's worktree changed against its base commit. */
+    WorktreeManager.ChangeList changes(String id) throws PaddockException;
+}

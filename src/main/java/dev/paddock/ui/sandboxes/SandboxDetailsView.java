@@ -1,0 +1,325 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.events.Event;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.common.ErrorBox;
+import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.common.Icons;
+import dev.paddock.worktree.WorktreeManager;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.IndexRange;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
+
+/**
+ * The details of the selected sandbox: a header (id, state, branch, last error) over three tabs — the
+ * agent's log followed live (kept at the bottom unless the person scrolled up), the state history, and
+ * the worktree's change list against its base.
+ */
+final class SandboxDetailsView extends VBox {
+    static final String ID = "sandbox-details";
+
+    private final SandboxDetailsViewModel vm;
+    private final TextArea log = new TextArea();
+    private final Label title = new Label();
+    private final HBox stateBox = new HBox();
+    private final Label subtitle = new Label();
+    private final Label lastError = new Label();
+
+    SandboxDetailsView(SandboxDetailsViewModel vm) {
+        this.vm = vm;
+        setId(ID);
+        getStyleClass().add("pd-details");
+
+        title.setId("sandbox-details-title");
+        title.getStyleClass().add("pd-details-title");
+        subtitle.getStyleClass().add("pd-muted");
+        subtitle.setMinWidth(0);
+        lastError.setId("sandbox-details-error");
+        lastError.getStyleClass().add("pd-details-error");
+        lastError.setMinWidth(0);
+        lastError.managedProperty().bind(lastError.visibleProperty());
+        title.setMinWidth(Region.USE_PREF_SIZE);
+        stateBox.setMinWidth(Region.USE_PREF_SIZE);
+        lastError.setWrapText(true);
+        lastError.setMaxHeight(40);
+        HBox firstLine = new HBox(10, title, stateBox, subtitle);
+        firstLine.setAlignment(Pos.CENTER_LEFT);
+        VBox header = new VBox(2, firstLine, lastError);
+        header.getStyleClass().add("pd-details-header");
+
+        log.setId("sandbox-log");
+        log.setEditable(false);
+        log.setWrapText(false);
+        log.getStyleClass().addAll("pd-mono", "pd-log");
+        log.setPromptText("The agent's output appears here as it runs.");
+        vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
+
+        Tab logTab = new Tab("Log", log);
+        logTab.setId("details-tab-log");
+        logTab.setGraphic(Icons.of(MaterialDesignT.TEXT_BOX_OUTLINE, 14));
+        Tab historyTab = new Tab("History", history());
+        historyTab.setId("details-tab-history");
+        historyTab.setGraphic(Icons.of(MaterialDesignH.HISTORY, 14));
+        Tab changesTab = new Tab("Changes", changes());
+        changesTab.setId("details-tab-changes");
+        changesTab.setGraphic(Icons.of(MaterialDesignF.FILE_COMPARE, 14));
+        TabPane tabs = new TabPane(logTab, historyTab, changesTab);
+        tabs.setId("sandbox-details-tabs");
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        tabs.getStyleClass().addAll("pd-details-tabs", "dense");
+        tabs.getSelectionModel().selectedIndexProperty().addListener((o, a, i) ->
+                vm.sectionProperty().set(SandboxDetailsViewModel.Section.values()[i.intValue()]));
+        VBox.setVgrow(tabs, Priority.ALWAYS);
+
+        ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
+        error.setId("sandbox-details-problem");
+
+        VBox content = new VBox(6, header, error, tabs);
+        VBox.setVgrow(content, Priority.ALWAYS);
+        EmptyState none = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandbox selected",
+                "Select a sandbox above to follow its agent's log, see its state history and what it changed.");
+        StackPane stack = new StackPane(content, none);
+        VBox.setVgrow(stack, Priority.ALWAYS);
+        content.visibleProperty().bind(vm.sandboxProperty().isNotNull());
+        none.visibleProperty().bind(vm.sandboxProperty().isNull());
+        getChildren().add(stack);
+
+        vm.sandboxProperty().addListener((o, a, s) -> showHeader(s));
+        showHeader(vm.sandboxProperty().get());
+    }
+
+    private void showHeader(RepositoryStatus.Sandbox s) {
+        if (s == null) {
+            title.setText(null);
+            stateBox.getChildren().clear();
+            subtitle.setText(null);
+            lastError.setVisible(false);
+            return;
+        }
+        title.setText(s.id());
+        stateBox.getChildren().setAll(SandboxTable.stateChip(s.state()));
+        subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
+        subtitle.setTooltip(new Tooltip(s.worktreePath()));
+        boolean failed = s.lastError() != null && !s.lastError().isBlank();
+        lastError.setVisible(failed);
+        lastError.setText(failed ? SandboxTable.describeError(s) : null);
+        lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
+    }
+
+    // Log -----------------------------------------------------------------------------------------
+
+    /**
+     * Brings the text area to the new log text: appends when the text grew, replaces it otherwise. The
+     * view stays at the bottom if it was there; else the scroll position and the selection are kept.
+     */
+    private void showLog(String old, String text) {
+        boolean atBottom = isAtBottom();
+        double top = log.getScrollTop();
+        IndexRange sel = log.getSelection();
+        int anchor = log.getAnchor();
+        int caret = log.getCaretPosition();
+        String shown = log.getText();
+        if (text.length() >= shown.length() && text.startsWith(shown)) {
+            log.appendText(text.substring(shown.length()));
+            if (sel.getLength() > 0) {
+                log.selectRange(anchor, caret);
+            }
+        } else {
+            log.setText(text);
+        }
+        if (atBottom) {
+            log.positionCaret(log.getLength());
+            scrollToBottom();
+        } else {
+            if (sel.getLength() == 0) {
+                log.positionCaret(Math.min(caret, log.getLength()));
+            }
+            log.setScrollTop(top);
+        }
+    }
+
+    private void scrollToBottom() {
+        log.applyCss();
+        log.layout();
+        ScrollPane sp = (ScrollPane) log.lookup(".scroll-pane");
+        if (sp != null) {
+            sp.setVvalue(sp.getVmax());
+        }
+    }
+
+    /** Whether the log shows its last line (or all of it fits). */
+    boolean isAtBottom() {
+        ScrollPane sp = (ScrollPane) log.lookup(".scroll-pane");
+        if (sp == null || sp.getContent() == null) {
+            return true;
+        }
+        double content = sp.getContent().getLayoutBounds().getHeight();
+        double viewport = sp.getViewportBounds().getHeight();
+        return content <= viewport + 1 || sp.getVvalue() >= sp.getVmax() - 0.001;
+    }
+
+    // History -------------------------------------------------------------------------------------
+
+    private ListView<Event> history() {
+        // Newest first, like the dashboard's recent events.
+        ListView<Event> list = new ListView<>(new javafx.collections.transformation.SortedList<>(vm.history(),
+                java.util.Comparator.comparingLong(Event::id).reversed()));
+        list.setId("sandbox-history");
+        list.getStyleClass().add("pd-events");
+        list.setPlaceholder(new Label("No events yet."));
+        list.setCellFactory(v -> new ListCell<>() {
+            private final Label time = new Label();
+            private final Label kind = new Label();
+            private final Label message = new Label();
+            private final HBox box = new HBox(10, time, kind, message);
+
+            {
+                time.getStyleClass().add("pd-event-time");
+                time.setMinWidth(Region.USE_PREF_SIZE);
+                kind.getStyleClass().addAll("pd-chip", "pd-kind-sandbox");
+                kind.setMinWidth(Region.USE_PREF_SIZE);
+                message.setMaxWidth(Double.MAX_VALUE);
+                HBox.setHgrow(message, Priority.ALWAYS);
+                box.setAlignment(Pos.CENTER_LEFT);
+                setPrefWidth(0);
+            }
+
+            @Override
+            protected void updateItem(Event e, boolean empty) {
+                super.updateItem(e, empty);
+                if (empty || e == null) {
+                    setGraphic(null);
+                    setTooltip(null);
+                    return;
+                }
+                time.setText(Formats.clock(e.at(), Instant.now()));
+                String k = e.kind().startsWith("sandbox.") ? e.kind().substring("sandbox.".length()) : e.kind();
+                kind.setText(k.replace('_', ' '));
+                kind.getStyleClass().removeIf(c -> c.startsWith("pd-kind-"));
+                kind.getStyleClass().add(kindStyle(k));
+                message.setText(e.message());
+                setTooltip(new Tooltip(e.at() + "\n" + e.message() + (e.details() == null ? "" : "\n" + e.details())));
+                setGraphic(box);
+            }
+        });
+        return list;
+    }
+
+    private static String kindStyle(String kind) {
+        String k = kind.toLowerCase(Locale.ROOT);
+        if (k.contains("fail") || k.contains("timeout") || k.contains("timed")) {
+            return "pd-kind-danger";
+        }
+        if (k.contains("awaiting") || k.contains("stop")) {
+            return "pd-kind-warning";
+        }
+        return "pd-kind-sandbox";
+    }
+
+    // Changes -------------------------------------------------------------------------------------
+
+    /** One line of the change list. */
+    record Change(char kind, String path) {
+    }
+
+    private VBox changes() {
+        ObservableList<Change> rows = FXCollections.observableArrayList();
+        ListView<Change> list = new ListView<>(rows);
+        list.setId("sandbox-changes");
+        list.setPlaceholder(new Label("No changes against the base commit."));
+        list.setCellFactory(v -> new ListCell<>() {
+            @Override
+            protected void updateItem(Change c, boolean empty) {
+                super.updateItem(c, empty);
+                if (empty || c == null) {
+                    setText(null);
+                    setGraphic(null);
+                    return;
+                }
+                Label chip = new Label(switch (c.kind()) {
+                    case 'A' -> "added";
+                    case 'D' -> "deleted";
+                    default -> "modified";
+                });
+                chip.getStyleClass().addAll("pd-chip", switch (c.kind()) {
+                    case 'A' -> "pd-chip-success";
+                    case 'D' -> "pd-chip-danger";
+                    default -> "pd-chip-accent";
+                });
+                chip.setMinWidth(64);
+                chip.setAlignment(Pos.CENTER);
+                setGraphic(chip);
+                setText(c.path());
+                getStyleClass().add("pd-mono-cell");
+            }
+        });
+        Label summary = new Label("Looking at the worktree…");
+        summary.setId("sandbox-changes-summary");
+        summary.getStyleClass().add("pd-muted");
+        Button refresh = new Button(null, Icons.of(MaterialDesignR.REFRESH, 14));
+        refresh.setId("sandbox-changes-refresh");
+        refresh.getStyleClass().addAll("flat", "button-icon", "small");
+        refresh.setTooltip(new Tooltip("Look again now (it refreshes every few seconds while shown)"));
+        refresh.setOnAction(e -> vm.refreshChanges());
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox bar = new HBox(8, Icons.of(MaterialDesignS.SOURCE_BRANCH, 14), summary, spacer, refresh);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        vm.changesProperty().addListener((o, a, c) -> {
+            rows.setAll(rowsOf(c));
+            summary.setText(describe(c));
+        });
+        vm.changesAtProperty().addListener((o, a, at) -> summary.setText(describe(vm.changesProperty().get())));
+        VBox box = new VBox(6, bar, list);
+        VBox.setVgrow(list, Priority.ALWAYS);
+        box.getStyleClass().add("pd-changes");
+        return box;
+    }
+
+    private String describe(WorktreeManager.ChangeList c) {
+        if (c == null) {
+            return "Looking at the worktree…";
+        }
+        Instant at = vm.changesAtProperty().get();
+        return c.added().size() + " added · " + c.modified().size() + " modified · " + c.deleted().size()
+                + " deleted, against the base commit" + (at == null ? "" : "  (as of " + Formats.clock(at, Instant.now())
+                + ")");
+    }
+
+    private static List<Change> rowsOf(WorktreeManager.ChangeList c) {
+        List<Change> out = new ArrayList<>();
+        if (c != null) {
+            c.added().forEach(p -> out.add(new Change('A', p)));
+            c.modified().forEach(p -> out.add(new Change('M', p)));
+            c.deleted().forEach(p -> out.add(new Change('D', p)));
+            out.sort(java.util.Comparator.comparing(Change::path));
+        }
+        return out;
+    }
+}

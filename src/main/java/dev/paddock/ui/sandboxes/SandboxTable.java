@@ -1,0 +1,142 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.common.Formats;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+
+/**
+ * The sandboxes of the repository (BRIEF "Dashboard"): id, task, tier, state, branch, CPU, memory,
+ * last heartbeat with progress, and lease time left. Ages re-render with every refresh.
+ */
+final class SandboxTable extends TableView<Sandbox> {
+    /** Node id, for tests and styling. */
+    static final String ID = "sandbox-table";
+
+    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now, javafx.scene.Node placeholder) {
+        super(rows);
+        setId(ID);
+        getStyleClass().addAll("pd-table", "striped");
+        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
+        getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        setPlaceholder(placeholder);
+
+        setTableMenuButtonVisible(true); // columns can be hidden, e.g. CPU and memory without containers
+        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 200);
+        id.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty ? null : s);
+                setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+            }
+        });
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 170);
+        task.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty || s == null ? null : s.replaceAll("\\s+", " "));
+                setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+            }
+        });
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 84);
+        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 110);
+        state.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(Sandbox s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(null);
+                if (empty || s == null) {
+                    setGraphic(null);
+                    setTooltip(null);
+                    return;
+                }
+                setGraphic(stateChip(s.state()));
+                setTooltip(s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
+                        + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
+            }
+        });
+        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
+        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 52);
+        TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 72);
+        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 190);
+        heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
+            String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
+                    : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
+            return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
+        }));
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 86);
+        lease.setMinWidth(84); // "14:52 left"
+        state.setMinWidth(120); // "awaiting human"
+        tier.setMinWidth(88); // "namespace"
+        cpu.setMinWidth(50);
+        mem.setMinWidth(86);
+        // A lease only means something while the agent runs (the record may keep the last expiry).
+        lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
+                ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
+        getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+    }
+
+    /** The last error, with the exit code unless the error already says it. */
+    static String describeError(Sandbox s) {
+        String e = s.lastError() == null ? "" : s.lastError();
+        return s.exitCode() == null || e.contains("exited with " + s.exitCode()) ? e : e + " (exit " + s.exitCode() + ")";
+    }
+
+    /** A coloured chip for a state ("awaiting human"). */
+    static Label stateChip(String state) {
+        Label chip = new Label(state.replace('_', ' '));
+        chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
+        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return chip;
+    }
+
+    /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
+    private static final class LiveCell extends TableCell<Sandbox, Sandbox> {
+        private final ReadOnlyObjectProperty<Instant> now;
+        private final java.util.function.BiFunction<Sandbox, Instant, String> text;
+
+        LiveCell(ReadOnlyObjectProperty<Instant> now, java.util.function.BiFunction<Sandbox, Instant, String> text) {
+            this.now = now;
+            this.text = text;
+            now.addListener(new javafx.beans.value.WeakChangeListener<>(onTick));
+        }
+
+        private final javafx.beans.value.ChangeListener<Instant> onTick = (o, a, b) -> render();
+
+        @Override
+        protected void updateItem(Sandbox s, boolean empty) {
+            super.updateItem(s, empty);
+            render();
+        }
+
+        private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+
+        private void render() {
+            Sandbox s = getItem();
+            String t = isEmpty() || s == null ? null : text.apply(s, now.get());
+            setText(t);
+            // the whole text (a long progress line is cut by the column)
+            tip.setText(t);
+            setTooltip(t == null || t.isEmpty() || t.equals("—") ? null : tip);
+        }
+    }
+
+    private static <T> TableColumn<Sandbox, T> column(String title, Function<Sandbox, T> value, double width) {
+        TableColumn<Sandbox, T> c = new TableColumn<>(title);
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(value.apply(f.getValue())));
+        c.setPrefWidth(width);
+        // Columns shrink with the window, but never below what their header needs.
+        c.setMinWidth(Math.min(width, 12 + 8.5 * title.length()));
+        return c;
+    }
+}

@@ -1,0 +1,351 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.common.ErrorBox;
+import dev.paddock.ui.common.Icons;
+import java.time.Instant;
+import java.util.List;
+import javafx.application.Platform;
+import javafx.beans.binding.BooleanExpression;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.Separator;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.Window;
+import org.kordamp.ikonli.Ikon;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignD;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+
+/**
+ * The sandboxes tab: a toolbar (new, stop, retry, remove, open folder, open terminal, details), the
+ * table with the same actions in its context menu, and the details pane of the selected sandbox below
+ * it. Keyboard: Ctrl+N new, Ctrl+. stop, Ctrl+Shift+R retry, Delete remove, Ctrl+E open folder,
+ * Ctrl+T terminal, Ctrl+I details pane — the row actions only while this tab shows.
+ */
+public final class SandboxesView extends VBox {
+    /** Keys of the actions (shown in tooltips and menus). */
+    public static final KeyCombination NEW = new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination STOP = new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination RETRY = new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
+            KeyCombination.SHIFT_DOWN);
+    public static final KeyCombination REMOVE = new KeyCodeCombination(KeyCode.DELETE);
+    public static final KeyCombination OPEN_FOLDER = new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination OPEN_TERMINAL = new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination DETAILS = new KeyCodeCombination(KeyCode.I, KeyCombination.SHORTCUT_DOWN);
+
+    private final SandboxesViewModel vm;
+    private final SandboxTable table;
+    private final BooleanProperty active = new SimpleBooleanProperty(true);
+    private NewSandboxDialog newDialog;
+    private RemovalDialog removalDialog;
+    private Runnable beforeNew = () -> { };
+
+    /**
+     * @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it
+     */
+    public SandboxesView(SandboxesViewModel vm, ReadOnlyObjectProperty<Instant> now) {
+        this.vm = vm;
+        getStyleClass().add("pd-sandboxes");
+        setId("sandboxes-view");
+
+        Button create = new Button("New sandbox", Icons.of(MaterialDesignP.PLUS, 16));
+        create.setId("sandbox-new");
+        create.getStyleClass().add("accent");
+        create.setTooltip(new Tooltip("Start an agent in a new sandbox (" + NEW.getDisplayText() + ")"));
+        create.setOnAction(e -> newSandbox());
+        create.disableProperty().bind(vm.canCreateProperty().not());
+
+        Button stop = tool("sandbox-stop", MaterialDesignS.STOP_CIRCLE_OUTLINE, "Stop",
+                "Stop the agent and its whole process tree; the sandbox then waits for you", STOP,
+                vm.canStopProperty(), vm::stop);
+        Button retry = tool("sandbox-retry", MaterialDesignR.RESTART, "Retry", "Run the agent again", RETRY,
+                vm.canRetryProperty(), vm::retry);
+        Button remove = tool("sandbox-remove", MaterialDesignD.DELETE_OUTLINE, "Remove…",
+                "Remove the selected sandboxes (you see what would be lost first)", REMOVE, vm.canRemoveProperty(),
+                this::remove);
+        Button folder = tool("sandbox-open-folder", MaterialDesignF.FOLDER_OPEN_OUTLINE, null,
+                "Open the worktree in the file manager", OPEN_FOLDER, vm.canOpenProperty(), vm::openFolder);
+        Button terminal = tool("sandbox-open-terminal", MaterialDesignC.CONSOLE, null, "Open a terminal in the worktree",
+                OPEN_TERMINAL, vm.canOpenProperty(), vm::openTerminal);
+
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(16, 16);
+        Label status = new Label();
+        status.setId("sandbox-action-status");
+        status.getStyleClass().add("pd-muted");
+        status.setMinWidth(0);
+        status.textProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty()).then(vm.progressProperty())
+                .otherwise(vm.noticeProperty()));
+        status.graphicProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
+                .<javafx.scene.Node>then(spinner).otherwise((javafx.scene.Node) null));
+
+        ToggleButton details = new ToggleButton(null, Icons.of(MaterialDesignP.PAGE_LAYOUT_FOOTER, 16));
+        details.setId("sandbox-details-toggle");
+        details.getStyleClass().addAll("button-icon", "flat");
+        details.setTooltip(new Tooltip("Show or hide the details pane (" + DETAILS.getDisplayText() + ")"));
+        details.selectedProperty().bindBidirectional(vm.details().shownProperty());
+
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox toolbar = new HBox(6, create, separator(), stop, retry, remove, separator(), folder, terminal, spacer,
+                status, details);
+        // Only the status text gives way when the tab is narrow.
+        toolbar.getChildren().stream().filter(n -> n != status && n instanceof Region)
+                .forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE));
+        spacer.setMinWidth(8);
+        toolbar.setAlignment(Pos.CENTER_LEFT);
+        toolbar.getStyleClass().add("pd-toolbar");
+
+        ErrorBox error = new ErrorBox(vm::dismissError).bindTo(vm.errorProperty());
+        error.setId("sandbox-action-error");
+
+        // Registered before the table's own listeners, so it runs first: a row replaced by a refresh may
+        // drop out of the table's selection for a moment; that is not the person unselecting it.
+        vm.rows().addListener((ListChangeListener<Sandbox>) c -> {
+            if (!rowsChanging) {
+                rowsChanging = true;
+                Platform.runLater(() -> {
+                    rowsChanging = false;
+                    keepSelection();
+                });
+            }
+        });
+        table = new SandboxTable(vm.rows(), now, placeholder());
+        table.setContextMenu(contextMenu());
+        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
+        vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
+
+        SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
+        SplitPane split = new SplitPane(table, detailsView);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.46);
+        split.getStyleClass().add("pd-sandbox-split");
+        SplitPane.setResizableWithParent(detailsView, false);
+        // No details pane while it is switched off, or while there is no sandbox to show: the table's
+        // placeholder (with its New sandbox button) then gets the room.
+        Runnable layoutSplit = () -> {
+            boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty();
+            if (want && !split.getItems().contains(detailsView)) {
+                split.getItems().add(detailsView);
+                split.setDividerPositions(0.46);
+            } else if (!want) {
+                split.getItems().remove(detailsView);
+            }
+        };
+        vm.details().shownProperty().addListener((o, a, shown) -> layoutSplit.run());
+        vm.rows().addListener((ListChangeListener<Sandbox>) c -> layoutSplit.run());
+        layoutSplit.run();
+        VBox.setVgrow(split, Priority.ALWAYS);
+        getChildren().addAll(toolbar, error, split);
+    }
+
+    /** Whether this tab shows: the row actions' keys act only then. */
+    public BooleanProperty activeProperty() {
+        return active;
+    }
+
+    /** Run before the New Sandbox dialog opens (the dashboard shows this tab). */
+    public void setOnNewSandbox(Runnable r) {
+        beforeNew = r == null ? () -> { } : r;
+    }
+
+    /** Opens the New Sandbox dialog (or brings it to the front). */
+    public void newSandbox() {
+        beforeNew.run();
+        if (newDialog != null && newDialog.isShowing()) {
+            ((javafx.stage.Stage) newDialog.getDialogPane().getScene().getWindow()).toFront();
+            return;
+        }
+        NewSandboxViewModel form = vm.newSandbox();
+        if (form == null) {
+            return;
+        }
+        newDialog = new NewSandboxDialog(form, window());
+        newDialog.setOnHidden(e -> {
+            if (newDialog.getResult() != null) {
+                vm.created(newDialog.getResult().id());
+            }
+            table.requestFocus();
+        });
+        newDialog.show();
+    }
+
+    /** Asks how to remove the selected sandboxes (showing what would be lost). */
+    public void remove() {
+        if (!active.get() || (removalDialog != null && removalDialog.isShowing())) {
+            return;
+        }
+        RemovalViewModel removal = vm.removal();
+        if (removal == null) {
+            return;
+        }
+        removal.load(); // first: the dialog opens in its loading state, at its full size
+        showRemoval(removal);
+    }
+
+    /** Shows the removal dialog for a removal (plans loaded or loading). */
+    RemovalDialog showRemoval(RemovalViewModel removal) {
+        removalDialog = new RemovalDialog(removal, window());
+        removalDialog.setOnHidden(e -> {
+            if (Boolean.TRUE.equals(removalDialog.getResult())) {
+                vm.removed(removal.ids());
+            }
+            table.requestFocus();
+        });
+        removalDialog.show();
+        return removalDialog;
+    }
+
+    private Window window() {
+        return getScene() == null ? null : getScene().getWindow();
+    }
+
+    private Button tool(String id, Ikon icon, String text, String help, KeyCombination key, BooleanExpression enabled,
+                        Runnable action) {
+        Button b = new Button(text, Icons.of(icon, 16));
+        b.setId(id);
+        b.getStyleClass().add("flat");
+        if (text == null) {
+            b.getStyleClass().add("button-icon");
+        }
+        b.setTooltip(new Tooltip(help + " (" + key.getDisplayText() + ")"));
+        b.disableProperty().bind(enabled.not());
+        b.setOnAction(e -> action.run());
+        return b;
+    }
+
+    private ContextMenu contextMenu() {
+        ContextMenu menu = new ContextMenu(
+                item("menu-stop", "Stop", MaterialDesignS.STOP_CIRCLE_OUTLINE, STOP, vm.canStopProperty(), vm::stop),
+                item("menu-retry", "Retry", MaterialDesignR.RESTART, RETRY, vm.canRetryProperty(), vm::retry),
+                item("menu-remove", "Remove…", MaterialDesignD.DELETE_OUTLINE, REMOVE, vm.canRemoveProperty(),
+                        this::remove),
+                new SeparatorMenuItem(),
+                item("menu-open-folder", "Open folder", MaterialDesignF.FOLDER_OPEN_OUTLINE, OPEN_FOLDER,
+                        vm.canOpenProperty(), vm::openFolder),
+                item("menu-open-terminal", "Open terminal here", MaterialDesignC.CONSOLE, OPEN_TERMINAL,
+                        vm.canOpenProperty(), vm::openTerminal),
+                new SeparatorMenuItem(),
+                item("menu-new", "New sandbox…", MaterialDesignP.PLUS, NEW, vm.canCreateProperty(), this::newSandbox,
+                        false),
+                item("menu-details", "Details pane", MaterialDesignP.PAGE_LAYOUT_FOOTER, DETAILS,
+                        new SimpleBooleanProperty(true), () -> vm.details().shownProperty().set(
+                                !vm.details().shownProperty().get())));
+        menu.setId("sandbox-menu");
+        return menu;
+    }
+
+    /**
+     * A context-menu item. Its key is also the scene's accelerator (JavaFX installs a control's context
+     * menu accelerators in its scene): it acts only while this tab shows.
+     */
+    private MenuItem item(String id, String text, Ikon icon, KeyCombination key, BooleanExpression enabled,
+                          Runnable action) {
+        return item(id, text, icon, key, enabled, action, true);
+    }
+
+    private MenuItem item(String id, String text, Ikon icon, KeyCombination key, BooleanExpression enabled,
+                          Runnable action, boolean onlyWhileShown) {
+        MenuItem m = new MenuItem(text, Icons.of(icon, 14));
+        m.setId(id);
+        m.setAccelerator(key);
+        m.disableProperty().bind(enabled.not());
+        m.setOnAction(e -> {
+            if (active.get() || !onlyWhileShown) {
+                action.run();
+            }
+        });
+        return m;
+    }
+
+    private VBox placeholder() {
+        EmptyState empty = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandboxes yet",
+                "Each agent you start gets a sandbox here: its own worktree and branch, with its state,"
+                        + " heartbeat, lease and log. Sandboxes that are removed leave this list.");
+        Button create = new Button("New sandbox…", Icons.of(MaterialDesignP.PLUS, 16));
+        create.setId("sandbox-new-empty");
+        create.setTooltip(new Tooltip(NEW.getDisplayText()));
+        create.setOnAction(e -> newSandbox());
+        create.disableProperty().bind(vm.canCreateProperty().not());
+        empty.getChildren().add(create);
+        return empty;
+    }
+
+    private static Separator separator() {
+        Separator s = new Separator(Orientation.VERTICAL);
+        s.setPrefHeight(20);
+        return s;
+    }
+
+    private boolean restoring;
+    private boolean rowsChanging;
+
+    private void reportSelection() {
+        if (restoring || rowsChanging) {
+            return;
+        }
+        vm.select(table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
+                .map(Sandbox::id).toList());
+    }
+
+    /**
+     * Rows are replaced as they refresh: selects the rows of the selected ids again when the table lost
+     * them, and the row of a sandbox just created once it appears.
+     */
+    private void keepSelection() {
+        String created = vm.createdIdProperty().get();
+        List<String> want = vm.selectedIds();
+        if (created != null && vm.rows().stream().anyMatch(r -> r.id().equals(created))) {
+            want = List.of(created);
+            vm.createdShown();
+        }
+        List<String> have = table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
+                .map(Sandbox::id).toList();
+        if (have.equals(want)) {
+            return;
+        }
+        List<String> target = List.copyOf(want);
+        restoring = true;
+        try {
+            table.getSelectionModel().clearSelection();
+            for (int i = 0; i < vm.rows().size(); i++) {
+                if (target.contains(vm.rows().get(i).id())) {
+                    table.getSelectionModel().select(i);
+                }
+            }
+        } finally {
+            restoring = false;
+        }
+        reportSelection();
+        if (target.size() == 1) {
+            int i = table.getSelectionModel().getSelectedIndex();
+            if (i >= 0) {
+                table.scrollTo(i);
+            }
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.sandbox.SandboxState;
+import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.common.DesktopOpener;
+import dev.paddock.ui.common.UiError;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+
+/**
+ * The sandboxes tab: which sandboxes are selected, the row actions (stop, retry, remove, open the
+ * folder or a terminal there), their progress and errors, and the details of the selected sandbox.
+ * Actions run off the FX thread; properties change on it.
+ */
+public final class SandboxesViewModel implements AutoCloseable {
+    private final ObservableList<Sandbox> rows;
+    private final Executor io;
+    private final DesktopOpener desktop;
+    private final SandboxDetailsViewModel details = new SandboxDetailsViewModel();
+
+    // Properties
+    private final ReadOnlyObjectWrapper<SandboxBackend> backend = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<RepoRecord> repository = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<String> selectedIds = FXCollections.observableArrayList();
+    private final ObservableList<String> selectedIdsView = FXCollections.unmodifiableObservableList(selectedIds);
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper progress = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper createdId = new ReadOnlyStringWrapper();
+    private final BooleanBinding canStop;
+    private final BooleanBinding canRetry;
+    private final BooleanBinding canRemove;
+    private final BooleanBinding canOpen;
+    private final BooleanBinding canCreate;
+    private Runnable onChanged = () -> { };
+    private int running;
+
+    /**
+     * @param rows the dashboard's sandbox rows (kept up to date by the dashboard)
+     * @param io where the services are called
+     * @param desktop opens folders and terminals
+     */
+    public SandboxesViewModel(ObservableList<Sandbox> rows, Executor io, DesktopOpener desktop) {
+        this.rows = rows;
+        this.io = io;
+        this.desktop = desktop;
+        canStop = selectedMatch(SandboxesViewModel::canStop);
+        canRetry = selectedMatch(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING));
+        canRemove = Bindings.createBooleanBinding(() -> backend.get() != null && !selectedIds.isEmpty(), backend,
+                selectedIds);
+        canOpen = Bindings.createBooleanBinding(() -> selected().size() == 1 && selected().get(0).worktreePath() != null,
+                selectedIds, rows);
+        canCreate = backend.isNotNull().and(repository.isNotNull());
+        rows.addListener((ListChangeListener<Sandbox>) c -> showDetails());
+        selectedIds.addListener((ListChangeListener<String>) c -> showDetails());
+    }
+
+    private BooleanBinding selectedMatch(Predicate<Sandbox> test) {
+        return Bindings.createBooleanBinding(() -> backend.get() != null && selected().stream().anyMatch(test),
+                backend, selectedIds, rows);
+    }
+
+    private static boolean canStop(Sandbox s) {
+        SandboxState st = SandboxState.of(s.state());
+        return st == SandboxState.PENDING || st == SandboxState.RUNNING || st == SandboxState.RETRYING;
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** The rows shown. */
+    public ObservableList<Sandbox> rows() {
+        return rows;
+    }
+
+    /** The details pane of the first selected sandbox. */
+    public SandboxDetailsViewModel details() {
+        return details;
+    }
+
+    /** The ids of the selected sandboxes, in selection order. */
+    public ObservableList<String> selectedIds() {
+        return selectedIdsView;
+    }
+
+    /** The repository shown, or null. */
+    public ReadOnlyObjectProperty<RepoRecord> repositoryProperty() {
+        return repository.getReadOnlyProperty();
+    }
+
+    /** True while an action runs. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** What the running action does ("Stopping x…"), or null. */
+    public ReadOnlyStringProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    /** A short note about the last action that succeeded ("Opened xterm in ..."), or null. */
+    public ReadOnlyStringProperty noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    /** Why the last action failed, or null. */
+    public ReadOnlyObjectProperty<UiError> errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** The id of the sandbox created last from this tab (the view selects its row when it appears). */
+    public ReadOnlyStringProperty createdIdProperty() {
+        return createdId.getReadOnlyProperty();
+    }
+
+    public BooleanBinding canStopProperty() {
+        return canStop;
+    }
+
+    public BooleanBinding canRetryProperty() {
+        return canRetry;
+    }
+
+    public BooleanBinding canRemoveProperty() {
+        return canRemove;
+    }
+
+    /** Whether exactly one sandbox with a worktree is selected. */
+    public BooleanBinding canOpenProperty() {
+        return canOpen;
+    }
+
+    /** Whether a sandbox can be created (Paddock runs and a repository is open). */
+    public BooleanBinding canCreateProperty() {
+        return canCreate;
+    }
+
+    /** The selected rows (their latest versions), in selection order. */
+    public List<Sandbox> selected() {
+        List<Sandbox> out = new ArrayList<>();
+        for (String id : selectedIds) {
+            rows.stream().filter(r -> r.id().equals(id)).findFirst().ifPresent(out::add);
+        }
+        return out;
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Connects to a running Paddock and the repository shown (either may be null). */
+    public void connect(SandboxBackend b, RepoRecord repo) {
+        backend.set(b);
+        details.setBackend(b);
+        if (!Objects.equals(repository.get() == null ? null : repository.get().id(), repo == null ? null : repo.id())) {
+            selectedIds.clear();
+            error.set(null);
+            notice.set(null);
+        }
+        repository.set(repo);
+    }
+
+    /** Called after every action that changed sandboxes (the dashboard refreshes). */
+    public void setOnChanged(Runnable r) {
+        onChanged = r == null ? () -> { } : r;
+    }
+
+    /** The view reports the table's selection. */
+    public void select(List<String> ids) {
+        if (!selectedIds.equals(ids)) {
+            selectedIds.setAll(ids);
+        }
+    }
+
+    /** Clears the last error (the close button of the error bar). */
+    public void dismissError() {
+        error.set(null);
+    }
+
+    /** A fresh New Sandbox form for the repository shown, or null when none is open. */
+    public NewSandboxViewModel newSandbox() {
+        SandboxBackend b = backend.get();
+        RepoRecord repo = repository.get();
+        if (b == null || repo == null) {
+            return null;
+        }
+        return new NewSandboxViewModel(b, repo.path(), repo.baseBranch(), io);
+    }
+
+    /** Tells that the New Sandbox dialog created {@code id}: the dashboard refreshes and the row gets selected. */
+    public void created(String id) {
+        createdId.set(id);
+        notice.set("Created " + id + ".");
+        onChanged.run();
+    }
+
+    /** Tells that the row of the sandbox created last is selected. */
+    public void createdShown() {
+        createdId.set(null);
+    }
+
+    /** A removal of the selected sandboxes (plans not loaded yet), or null when none is selected. */
+    public RemovalViewModel removal() {
+        SandboxBackend b = backend.get();
+        if (b == null || selectedIds.isEmpty()) {
+            return null;
+        }
+        return new RemovalViewModel(b, List.copyOf(selectedIds), io);
+    }
+
+    /** Tells that a removal dialog finished (the dashboard refreshes). */
+    public void removed(List<String> ids) {
+        notice.set(ids.size() == 1 ? "Removed " + ids.get(0) + "." : "Removed " + ids.size() + " sandboxes.");
+        onChanged.run();
+    }
+
+    /** Stops the selected sandboxes that run (their process trees are killed). */
+    public CompletableFuture<Void> stop() {
+        List<String> ids = selected().stream().filter(SandboxesViewModel::canStop).map(Sandbox::id).toList();
+        return each(ids, "Stopping", "Cannot stop", (b, id) -> b.stop(id), n -> "Stopped " + n + ".");
+    }
+
+    /** Runs the selected sandboxes that failed, timed out, are done or wait for a person again. */
+    public CompletableFuture<Void> retry() {
+        List<String> ids = selected().stream()
+                .filter(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING)).map(Sandbox::id).toList();
+        return each(ids, "Retrying", "Cannot retry", (b, id) -> b.retry(id), n -> "Retrying " + n + ".");
+    }
+
+    /** Opens the selected sandbox's worktree in the file manager. */
+    public CompletableFuture<Void> openFolder() {
+        return open("Cannot open the folder", desktop::openFolder, (tool, dir) -> "Opened " + dir + " with " + tool + ".");
+    }
+
+    /** Opens a terminal in the selected sandbox's worktree. */
+    public CompletableFuture<Void> openTerminal() {
+        return open("Cannot open a terminal", desktop::openTerminal, (tool, dir) -> "Opened " + tool + " in " + dir + ".");
+    }
+
+    @FunctionalInterface
+    private interface Action {
+        void run(SandboxBackend backend, String id) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        String open(Path dir) throws Exception;
+    }
+
+    private CompletableFuture<Void> open(String failure, Opener opener,
+                                         java.util.function.BiFunction<String, Path, String> said) {
+        List<Sandbox> sel = selected();
+        if (sel.size() != 1 || sel.get(0).worktreePath() == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Path dir = Path.of(sel.get(0).worktreePath());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        started("Opening " + dir.getFileName() + "…");
+        io.execute(() -> {
+            UiError e = null;
+            String tool = null;
+            try {
+                tool = opener.open(dir);
+            } catch (Exception ex) {
+                e = UiError.of(failure, ex);
+            }
+            UiError err = e;
+            String t = tool;
+            Platform.runLater(() -> {
+                finished(err, err == null ? said.apply(t, dir) : null);
+                done.complete(null);
+            });
+        });
+        return done;
+    }
+
+    private CompletableFuture<Void> each(List<String> ids, String doing, String failure, Action action,
+                                         java.util.function.Function<String, String> said) {
+        SandboxBackend b = backend.get();
+        if (b == null || ids.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        started(doing + " " + (ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes") + "…");
+        io.execute(() -> {
+            List<String> failed = new ArrayList<>();
+            List<String> failedIds = new ArrayList<>();
+            Exception last = null;
+            for (String id : ids) {
+                try {
+                    action.run(b, id);
+                } catch (Exception e) {
+                    failed.add(id + ": " + e.getMessage());
+                    failedIds.add(id);
+                    last = e;
+                }
+            }
+            Exception cause = last;
+            Platform.runLater(() -> {
+                UiError err = cause == null ? null : failed.size() == 1 ? UiError.of(failure + " " + failedIds.get(0), cause)
+                        : new UiError(failure + " " + failed.size() + " sandboxes: " + String.join("; ", failed),
+                        UiError.of(cause).details());
+                finished(err, cause == null ? said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes")
+                        : null);
+                onChanged.run();
+                done.complete(null);
+            });
+        });
+        return done;
+    }
+
+    private void started(String what) {
+        running++;
+        busy.set(true);
+        progress.set(what);
+        error.set(null);
+        notice.set(null);
+    }
+
+    private void finished(UiError e, String note) {
+        running = Math.max(0, running - 1);
+        busy.set(running > 0);
+        if (running == 0) {
+            progress.set(null);
+        }
+        if (e != null) {
+            error.set(e);
+        }
+        if (note != null) {
+            notice.set(note);
+        }
+    }
+
+    private void showDetails() {
+        String first = selectedIds.isEmpty() ? null : selectedIds.get(0);
+        Sandbox row = first == null ? null : rows.stream().filter(r -> r.id().equals(first)).findFirst().orElse(null);
+        details.show(row);
+    }
+
+    @Override
+    public void close() {
+        details.close();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.Wiring;
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.Event;
+import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.NewSandbox;
+import dev.paddock.sandbox.RemovalPlan;
+import dev.paddock.sandbox.RemoveMode;
+import dev.paddock.sandbox.SandboxReclaimer;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxService;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.sandbox.TierCheck;
+import dev.paddock.sandbox.TierChecks;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.WorktreeManager;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** {@link SandboxBackend} over the running Paddock's services. Actions are recorded as done by the local user. */
+public final class ServiceSandboxBackend implements SandboxBackend {
+    private final SandboxService service;
+    private final SettingsStore settings;
+    private final TierCheck tiers;
+    private final GitCli git = new GitCli();
+    private final WorktreeManager worktrees = new WorktreeManager(git);
+    private final SandboxReclaimer reclaimer;
+    private final String who;
+
+    /** The backend of a running Paddock; tiers are checked with the machine's own bubblewrap. */
+    public ServiceSandboxBackend(Wiring wiring) {
+        this(wiring, new TierChecks(new BubblewrapProbe()));
+    }
+
+    /** @param tiers tells which tiers this machine can run */
+    public ServiceSandboxBackend(Wiring wiring, TierCheck tiers) {
+        this.service = wiring.sandboxService();
+        this.reclaimer = wiring.reclaimer();
+        this.settings = wiring.settings();
+        this.tiers = tiers;
+        this.who = System.getProperty("user.name", "someone") + " (panel)";
+    }
+
+    @Override
+    public Defaults defaults() throws PaddockException {
+        return new Defaults(settings.get(SettingsStore.SANDBOX_LEASE_MS), settings.get(SettingsStore.SANDBOX_MAX_RETRIES));
+    }
+
+    @Override
+    public List<String> localBranches(Path repository) throws PaddockException {
+        GitCli.Result r = git.run(repository, "for-each-ref", "--sort=refname", "--format=%(refname:short)",
+                "refs/heads/");
+        if (!r.ok()) {
+            throw new GitException("Cannot list the branches of " + repository + ": " + r.errorLine());
+        }
+        return r.stdout().lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    @Override
+    public String checkBranchName(Path repository, String branch) throws PaddockException {
+        return worktrees.checkBranchName(repository, branch);
+    }
+
+    @Override
+    public Optional<Path> checkedOutIn(Path repository, String branch) throws PaddockException {
+        return worktrees.checkedOutIn(repository, branch);
+    }
+
+    @Override
+    public Optional<String> tierUnavailable(Tier tier) {
+        return tiers.unavailable(tier);
+    }
+
+    @Override
+    public SandboxRecord create(NewSandbox request) throws PaddockException {
+        return service.create(request);
+    }
+
+    @Override
+    public SandboxRecord stop(String id) throws PaddockException {
+        return service.stop(id, who);
+    }
+
+    @Override
+    public SandboxRecord retry(String id) throws PaddockException {
+        return service.retry(id, who);
+    }
+
+    // The reclaimer directly until SandboxService offers plan and remove itself.
+    @Override
+    public RemovalPlan plan(String id) throws PaddockException {
+        return reclaimer.plan(id);
+    }
+
+    @Override
+    public SandboxRecord remove(String id, RemoveMode mode, boolean deleteBranch) throws PaddockException {
+        return reclaimer.remove(id, mode, deleteBranch, who);
+    }
+
+    @Override
+    public List<Event> history(String id) throws PaddockException {
+        return service.history(id);
+    }
+
+    @Override
+    public Path logFile(String id) {
+        return service.logFile(id);
+    }
+
+    @Override
+    public WorktreeManager.ChangeList changes(String id) throws PaddockException {
+        return service.changes(id);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.paddock.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.RepositoryLocator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Paddock that stops and starts again while agents run (in this JVM: a second supervisor and reconciler
+ * over the same store, knowing no process of their own). Agents still running are adopted; agents that
+ * ended meanwhile get their state from the exit-code file, or fail when they left none.
+ */
+class SupervisorRestartTest {
+    private static final String UP = "echo up > \"$PADDOCK_HEARTBEAT_FILE\"; ";
+    /** Waits for a "go" file beside the heartbeat file, which the test writes once Paddock is gone. */
+    private static final String AWAIT_GO = "while [ ! -e \"$PADDOCK_HEARTBEAT_FILE.go\" ]; do sleep 0.05; done; ";
+
+    @TempDir
+    Path tmp;
+
+    private SandboxRig rig;
+    private Supervisor restarted;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        rig = new SandboxRig(tmp);
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (restarted != null) {
+            restarted.close();
+        }
+        rig.close();
+    }
+
+    @Test
+    void agentsStillRunningAreAdoptedAndThoseThatEndedMeanwhileAreDoneOrFailed() throws Exception {
+        rig.create("alive-001", "agent/alive", UP + "exec sleep 60");
+        rig.create("killed-001", "agent/killed", UP + "exec sleep 60");
+        rig.create("exit3-001", "agent/exit3", UP + AWAIT_GO + "exit 3");
+        rig.create("exit0-001", "agent/exit0", UP + AWAIT_GO + "exit 0");
+        for (String id : new String[] {"alive-001", "killed-001", "exit3-001", "exit0-001"}) {
+            rig.tickUntil(id, SandboxState.RUNNING, Duration.ofSeconds(10));
+        }
+        SandboxRecord alive = rig.find("alive-001");
+        SandboxRecord killed = rig.find("killed-001");
+        awaitFile(layout("alive-001", "agent/alive").heartbeatFile());
+        awaitFile(layout("killed-001", "agent/killed").heartbeatFile());
+
+        rig.supervisor.close(); // Paddock goes away; its agents do not
+        ProcessTree.kill(killed.pid(), Duration.ofMillis(500));
+        Files.writeString(Path.of(layout("exit3-001", "agent/exit3").heartbeatFile() + ".go"), "");
+        Files.writeString(Path.of(layout("exit0-001", "agent/exit0").heartbeatFile() + ".go"), "");
+        awaitFile(layout("exit3-001", "agent/exit3").exitCodeFile());
+        awaitFile(layout("exit0-001", "agent/exit0").exitCodeFile());
+
+        restarted = rig.newSupervisor();
+        Reconciler.Report report = rig.newReconciler().reconcile();
+        restarted.tick();
+
+        assertThat(report.adopted()).containsExactly("alive-001");
+        SandboxRecord stillRunning = rig.find("alive-001");
+        assertThat(stillRunning.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(stillRunning.pid()).isEqualTo(alive.pid());
+        assertThat(ProcessTree.isAlive(alive.pid(), alive.pidStartedAt())).isTrue();
+        assertThat(rig.kinds("alive-001")).endsWith("sandbox.running", "sandbox.adopted_process");
+        SandboxRecord failed = rig.find("killed-001");
+        assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
+        assertThat(failed.lastError()).startsWith("the agent ");
+        SandboxRecord exit3 = rig.find("exit3-001");
+        assertThat(exit3.state()).isEqualTo(SandboxState.FAILED);
+        assertThat(exit3.exitCode()).isEqualTo(3);
+        assertThat(exit3.lastError()).isEqualTo("the agent exited with 3");
+        SandboxRecord exit0 = rig.find("exit0-001");
+        assertThat(exit0.state()).isEqualTo(SandboxState.DONE);
+        assertThat(exit0.exitCode()).isZero();
+    }
+
+    @Test
+    void anAgentWhoseLeaseRanOutWhilePaddockWasAwayGetsAFreshLeaseInsteadOfATimeout() throws Exception {
+        rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", "exec sleep 60").withId("long-001")
+                .withBranch("agent/long").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.tickUntil("long-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+        rig.supervisor.close();
+        Thread.sleep(2_000); // longer than the lease: no Paddock to send heartbeats to
+
+        restarted = rig.newSupervisor();
+        restarted.tick();
+
+        SandboxRecord s = rig.find("long-001");
+        assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(s.leaseExpiresAt()).isAfter(java.time.Instant.now());
+    }
+
+    @Test
+    void aRunStartedButNotRecordedBeforePaddockWasKilledIsAdoptedNotStartedTwice() throws Exception {
+        SandboxRecord running = rig.create("unrec-001", "agent/unrec", UP + "exec sleep 60");
+        SandboxRecord ended = rig.create("unrec-002", "agent/unrec-2", UP + "exit 3");
+        // What a Paddock killed between starting the agents and recording them leaves: the agents, pending records.
+        long pid = launch(running).pid();
+        launch(ended);
+        awaitFile(layout("unrec-001", "agent/unrec").heartbeatFile());
+        awaitFile(layout("unrec-002", "agent/unrec-2").exitCodeFile());
+
+        restarted = rig.newSupervisor();
+        restarted.tick();
+        restarted.tick();
+
+        SandboxRecord adopted = rig.find("unrec-001");
+        assertThat(adopted.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(adopted.pid()).isEqualTo(pid);
+        assertThat(adopted.iteration()).isEqualTo(1);
+        assertThat(agentsOf("unrec-001", "agent/unrec")).as("agent processes of unrec-001").isEqualTo(1);
+        assertThat(rig.events.ofSandbox("unrec-001")).last().satisfies(e -> assertThat(e.message())
+                .isEqualTo("unrec-001: run 1 was started by a Paddock that stopped before recording it; its agent"
+                        + " (pid " + pid + ") runs on and is watched again"));
+        SandboxRecord failed = rig.find("unrec-002");
+        assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
+        assertThat(failed.exitCode()).isEqualTo(3);
+        for (String id : new String[] {"unrec-001", "unrec-002"}) {
+            assertThat(Files.readAllLines(rig.supervisor.logFile(id))).as("runs started of " + id)
+                    .filteredOn(l -> l.startsWith("=== ")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aSupervisorThatWasNeverStartedStartsNoAgentWhenPoked() throws Exception {
+        rig.create("quiet-001", "agent/quiet");
+
+        rig.supervisor.poke();
+        Thread.sleep(1_500);
+
+        assertThat(rig.find("quiet-001").state()).isEqualTo(SandboxState.PENDING);
+        assertThat(rig.find("quiet-001").pid()).isNull();
+    }
+
+    /** Starts a sandbox's agent the way the supervisor does, without recording it. */
+    private AgentLauncher.Started launch(SandboxRecord s) throws Exception {
+        AgentLauncher launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
+        return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.branch()),
+                new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.tokenOf(s.id()).orElseThrow(),
+                "http://127.0.0.1:9", rig.supervisor.logFile(s.id())));
+    }
+
+    /** Live processes whose command line names the sandbox's exit-code file: its agent wrappers. */
+    private long agentsOf(String id, String branch) throws SandboxException {
+        String exitFile = layout(id, branch).exitCodeFile().toString();
+        return ProcessHandle.allProcesses().filter(ProcessTree::isRunning)
+                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile)).orElse(false)).count();
+    }
+
+    private SandboxLayout layout(String id, String branch) throws SandboxException {
+        return new SandboxLayout(rig.repo.dir(), id, branch);
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        SandboxRig.await(file.toString(), () -> Files.exists(file), Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,151 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.Host;
+import dev.paddock.sandbox.NewSandbox;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.testing.TempRepo;
+import dev.paddock.ui.shell.MainWindow;
+import dev.paddock.ui.shell.ShellViewModel;
+import dev.paddock.ui.theme.Theme;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The whole panel on a real repository, for TestFX tests: a temp repository (TempRepo), a real Host
+ * (store, supervisor, API) with its own home, and the main window in the test's stage.
+ */
+final class Panel implements AutoCloseable {
+    final TempRepo repo;
+    final Host host;
+    final ShellViewModel vm = new ShellViewModel();
+    private final Stage stage;
+
+    private Panel(TempRepo repo, Host host, Stage stage) {
+        this.repo = repo;
+        this.host = host;
+        this.stage = stage;
+    }
+
+    /** A repository with two commits and a second branch, and a running Paddock (nothing shown yet). */
+    static Panel start(Path dir, Stage stage) throws Exception {
+        TempRepo repo = TempRepo.init(dir.resolve("project"));
+        repo.commitFile("src/App.java", "class App {}\n", "Add App");
+        repo.branch("feature/payments");
+        PaddockHome home = PaddockHome.resolve(dir.resolve("home"), Map.of());
+        return new Panel(repo, Host.start(home, "panel"), stage);
+    }
+
+    /** Creates a sandbox through the service (as the CLI would). */
+    SandboxRecord create(String task, String command) throws Exception {
+        return host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), task, command));
+    }
+
+    /** Shows the main window on the repository and waits until the dashboard shows it. */
+    Panel show() throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> {
+            MainWindow window = new MainWindow(vm, Theme.LIGHT);
+            Scene scene = new Scene(window, 1280, 800);
+            Theme.LIGHT.apply(scene);
+            window.installShortcuts(scene);
+            stage.setScene(scene);
+            stage.show();
+            stage.toFront();
+        }).get(10, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
+        return this;
+    }
+
+    /** Runs on the FX thread and returns the result. */
+    static <T> T fx(Callable<T> c) throws Exception {
+        return WaitForAsyncUtils.asyncFx(c).get(10, TimeUnit.SECONDS);
+    }
+
+    /** The dashboard row of a sandbox, if it is listed. */
+    Optional<RepositoryStatus.Sandbox> row(String id) throws Exception {
+        return fx(() -> vm.dashboard().sandboxes().stream().filter(s -> s.id().equals(id)).findFirst());
+    }
+
+    /** Waits until the row of {@code id} is in {@code state}. */
+    void waitForState(String id, String state, int seconds) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS,
+                    () -> row(id).map(r -> r.state().equals(state)).orElse(false));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(id + " did not reach " + state + " within " + seconds + " s; it is "
+                    + row(id).map(RepositoryStatus.Sandbox::state).orElse("not listed"), e);
+        }
+    }
+
+    /** Waits for a node to exist and returns it. */
+    static <T extends Node> T node(FxRobot robot, String query, Class<T> type) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).queryAs(type);
+    }
+
+    /** The table row (node) showing the sandbox {@code id}. */
+    @SuppressWarnings("unchecked")
+    static TableRow<RepositoryStatus.Sandbox> tableRow(FxRobot robot, String id) throws Exception {
+        Predicate<Node> showsIt = n -> n instanceof TableRow<?> r && r.getItem() instanceof RepositoryStatus.Sandbox s
+                && s.id().equals(id) && n.isVisible();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#sandbox-table").queryAs(TableView.class)
+                != null && robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class)).lookup(showsIt)
+                .tryQuery().isPresent());
+        return (TableRow<RepositoryStatus.Sandbox>) robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
+                .lookup(showsIt).query();
+    }
+
+    /** Windows other than the main one that show (dialogs, menus). */
+    List<Window> otherWindows() throws Exception {
+        return fx(() -> Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).toList());
+    }
+
+    /** A file in the sandbox's worktree. */
+    static Path inWorktree(SandboxRecord s, String relative) {
+        return s.worktree().resolve(relative);
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p);
+    }
+
+    /** Hides the window and stops Paddock (agents still running are stopped first). */
+    @Override
+    public void close() throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> {
+            for (Window w : List.copyOf(Window.getWindows())) {
+                if (w != stage && w.isShowing()) {
+                    w.hide();
+                }
+            }
+            stage.hide();
+        }).get(10, TimeUnit.SECONDS);
+        for (var s : host.wiring().sandboxes().listLive()) {
+            if (s.state().mayHaveProcess()) {
+                try {
+                    host.wiring().sandboxService().stop(s.id(), "test");
+                } catch (Exception ignored) {
+                    // it ended meanwhile
+                }
+            }
+        }
+        vm.close();
+    }
+}
