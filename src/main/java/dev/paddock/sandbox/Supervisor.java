@@ -44,6 +44,8 @@ public final class Supervisor implements AutoCloseable {
     /** Period of the tick, in ms. */
     public static final long TICK_MS = 1_000;
     private static final int PROGRESS_MAX = 500;
+    /** How often {@link #stop} looks again when the state moved under it before giving up. */
+    private static final int STOP_ATTEMPTS = 5;
 
     private final SandboxStore store;
     private final RepoStore repos;
@@ -373,23 +375,32 @@ public final class Supervisor implements AutoCloseable {
      * and the sandbox waits for a person (retry or remove).
      *
      * @throws SandboxNotFoundException when there is no such sandbox
-     * @throws SandboxConflictException when it is not pending, running or retrying
+     * @throws SandboxConflictException when it is not pending, running or retrying, or when its state kept
+     *         changing under the stop (the supervisor moved it between each look, 5 times)
      */
     public SandboxRecord stop(String id, String who) throws PaddockException {
-        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
-        if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
-                && s.state() != SandboxState.RETRYING) {
-            throw new SandboxConflictException(id + " is " + s.state().id() + ", not running: there is nothing to stop.");
-        }
         String reason = "stopped by " + who;
-        boolean moved = store.transition(id, Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                .set(Transition.Column.STOP_REASON, reason)
-                .set(Transition.Column.LAST_ERROR, reason)
-                .set(Transition.Column.FINISHED_AT, clock.instant())
-                .message(id + " was " + reason));
-        if (!moved) {
-            return stop(id, who); // it moved meanwhile (e.g. started): look again
+        for (int attempt = 0; attempt < STOP_ATTEMPTS; attempt++) {
+            SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
+            if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
+                    && s.state() != SandboxState.RETRYING) {
+                throw new SandboxConflictException(id + " is " + s.state().id()
+                        + ", not running: there is nothing to stop.");
+            }
+            boolean moved = store.transition(id, Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                    .set(Transition.Column.STOP_REASON, reason)
+                    .set(Transition.Column.LAST_ERROR, reason)
+                    .set(Transition.Column.FINISHED_AT, clock.instant())
+                    .message(id + " was " + reason));
+            if (moved) {
+                return killStopped(id, s);
+            }
+            // It moved meanwhile (e.g. the tick started it): look again.
         }
+        throw new SandboxConflictException(id + " kept changing state while being stopped; try again.");
+    }
+
+    private SandboxRecord killStopped(String id, SandboxRecord s) throws PaddockException {
         if (s.pid() != null) {
             ProcessTree.kill(s.pid(), grace());
             clearPid(id, s.pid());
