@@ -62,6 +62,86 @@ public final class ProcessTree {
         }
     }
 
+    /**
+     * A process watched over many ticks: its pid and its start in clock ticks since boot (field 22 of
+     * {@code /proc/<pid>/stat}, see proc(5)), taken once. {@link #running()} then costs one read of that
+     * file, where {@link #isRunning(ProcessHandle)} costs two (Java's own liveness check reads it too).
+     * Without {@code /proc} it falls back to the handle.
+     */
+    public static final class Watched {
+        private final ProcessHandle handle;
+        private final long startTicks;
+
+        private Watched(ProcessHandle handle, long startTicks) {
+            this.handle = handle;
+            this.startTicks = startTicks;
+        }
+
+        /** Starts watching a live process; empty when it is gone or a zombie already. */
+        public static Optional<Watched> of(long pid) {
+            Optional<ProcessHandle> h = ProcessHandle.of(pid);
+            if (h.isEmpty() || !isRunning(h.get())) {
+                return Optional.empty();
+            }
+            long ticks = procStat(pid).map(ProcStat::startTicks).orElse(-1L);
+            return Optional.of(new Watched(h.get(), ticks));
+        }
+
+        /** The pid watched. */
+        public long pid() {
+            return handle.pid();
+        }
+
+        /**
+         * Whether it still runs: not gone, not a zombie, and its pid not taken by another process since
+         * (the start ticks differ then).
+         */
+        public boolean running() {
+            if (startTicks < 0) {
+                return isRunning(handle);
+            }
+            Optional<ProcStat> stat = procStat(handle.pid());
+            return stat.isPresent() && stat.get().startTicks() == startTicks && stat.get().state() != 'Z'
+                    && stat.get().state() != 'X';
+        }
+    }
+
+    /** The state letter (field 3) and start time in clock ticks since boot (field 22) of /proc/pid/stat. */
+    record ProcStat(char state, long startTicks) {
+    }
+
+    /** One read of {@code /proc/<pid>/stat}; empty when the process is gone or there is no such file. */
+    static Optional<ProcStat> procStat(long pid) {
+        String text;
+        // One read(2) of a buffer the line always fits in (comm is at most 16 bytes, the 52 numbers
+        // below 1 KiB): the kernel builds the line afresh for every read, so no second read to EOF.
+        try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/" + pid + "/stat")) {
+            byte[] buf = new byte[1024];
+            int n = in.read(buf);
+            if (n <= 0) {
+                return Optional.empty();
+            }
+            text = new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        // "pid (comm) S ppid ...": comm may hold spaces and parentheses, so fields count from the last ')'.
+        int close = text.lastIndexOf(')');
+        if (close < 0 || close + 2 >= text.length()) {
+            return Optional.empty();
+        }
+        String[] fields = text.substring(close + 2).split(" ", 21);
+        if (fields.length < 20) {
+            return Optional.empty();
+        }
+        try {
+            // fields[0] is field 3 (state); field 22 (starttime) is fields[19].
+            return Optional.of(new ProcStat(fields[0].charAt(0), Long.parseLong(fields[19])));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
     /** {@link #isRunning(ProcessHandle)} by pid. */
     public static boolean isRunning(long pid) {
         return ProcessHandle.of(pid).map(ProcessTree::isRunning).orElse(false);

@@ -57,7 +57,7 @@ public final class Supervisor implements AutoCloseable {
     private final Supplier<String> apiUrl;
     private final Map<String, Process> children = new ConcurrentHashMap<>();
     private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
-    private final Map<String, ProcessHandle> adopted = new ConcurrentHashMap<>();
+    private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
@@ -226,7 +226,8 @@ public final class Supervisor implements AutoCloseable {
 
     private boolean watch(SandboxRecord s) throws PaddockException {
         boolean takenOver = !children.containsKey(s.id()) && !adopted.containsKey(s.id());
-        Optional<AgentExit> exit = exitOf(s);
+        SandboxLayout layout = layout(s);
+        Optional<AgentExit> exit = exitOf(s, layout);
         Instant now = clock.instant();
         if (exit.isPresent()) {
             AgentExit e = exit.get();
@@ -241,7 +242,7 @@ public final class Supervisor implements AutoCloseable {
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
         }
-        boolean heartbeat = readHeartbeatFile(s);
+        boolean heartbeat = readHeartbeatFile(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
@@ -292,9 +293,9 @@ public final class Supervisor implements AutoCloseable {
      * How the current run ended, if it did: from the process handle when this Paddock started it,
      * else (after a restart) from the pid and the exit-code file.
      */
-    private Optional<AgentExit> exitOf(SandboxRecord s) throws PaddockException {
+    private Optional<AgentExit> exitOf(SandboxRecord s, SandboxLayout layout) {
         Process p = children.get(s.id());
-        Path exitFile = layout(s).exitCodeFile();
+        Path exitFile = layout.exitCodeFile();
         if (p != null) {
             if (p.isAlive()) {
                 return Optional.empty();
@@ -311,23 +312,23 @@ public final class Supervisor implements AutoCloseable {
 
     /**
      * Whether the process of an agent this Paddock did not start (it was running before a restart) is
-     * still alive. Its identity (pid and start time) is checked once; the handle kept then notices by
-     * itself when the pid is reused, and asking it is one cheap read of /proc per tick.
+     * still alive. Its identity (pid and start time) is checked once; the {@link ProcessTree.Watched} kept
+     * then notices when the pid is reused, and asking it is one read of /proc per tick.
      */
     private boolean adoptedAlive(SandboxRecord s) {
-        ProcessHandle h = adopted.get(s.id());
-        if (h == null || h.pid() != s.pid()) {
+        ProcessTree.Watched w = adopted.get(s.id());
+        if (w == null || w.pid() != s.pid()) {
             if (!ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
                 return false;
             }
-            h = ProcessHandle.of(s.pid()).orElse(null);
-            if (h == null) {
+            w = ProcessTree.Watched.of(s.pid()).orElse(null);
+            if (w == null) {
                 return false;
             }
-            adopted.put(s.id(), h);
+            adopted.put(s.id(), w);
             renewLeaseOnAdoption(s);
         }
-        return ProcessTree.isRunning(h);
+        return w.running();
     }
 
     /**
@@ -348,11 +349,11 @@ public final class Supervisor implements AutoCloseable {
      *
      * @return whether one was recorded
      */
-    private boolean readHeartbeatFile(SandboxRecord s) throws PaddockException {
-        Path file = layout(s).heartbeatFile();
+    private boolean readHeartbeatFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
+        Path file = layout.heartbeatFile();
         try {
             if (!Files.exists(file)) {
-                return false;
+                return false; // (not an exception per sandbox per tick: those cost more than the check)
             }
             Instant modified = Files.getLastModifiedTime(file).toInstant();
             Instant since = s.lastHeartbeatAt() != null ? s.lastHeartbeatAt() : s.startedAt();

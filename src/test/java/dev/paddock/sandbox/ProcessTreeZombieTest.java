@@ -40,6 +40,50 @@ class ProcessTreeZombieTest {
         }
     }
 
+    @Test
+    void aWatchedProcessRunsUntilItBecomesAZombie() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
+        Process parent = new ProcessBuilder("/bin/sh", "-c", "sleep 1 & echo $!; exec sleep 6")
+                .redirectErrorStream(true).start();
+        try {
+            long child;
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                child = Long.parseLong(out.readLine().strip());
+            }
+            ProcessTree.Watched watched = ProcessTree.Watched.of(child).orElseThrow();
+            assertThat(watched.running()).as("while it sleeps").isTrue();
+
+            awaitZombie(child, Duration.ofSeconds(4));
+
+            assertThat(watched.running()).as("once it ended, unreaped").isFalse();
+            assertThat(ProcessTree.Watched.of(child)).as("a zombie is not watched").isEmpty();
+        } finally {
+            parent.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void procStatReadsStateAndStartAfterACommandNameWithSpacesAndParentheses(@org.junit.jupiter.api.io.TempDir
+            Path temp) throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
+        Path odd = temp.resolve("a) b (c");
+        Files.copy(Path.of("/bin/sleep"), odd);
+        odd.toFile().setExecutable(true);
+        Process p = new ProcessBuilder(odd.toString(), "5").start();
+        try {
+            ProcessTree.ProcStat stat = ProcessTree.procStat(p.pid()).orElseThrow();
+            assertThat(Files.readString(Path.of("/proc", Long.toString(p.pid()), "comm")).strip()).isEqualTo("a) b (c");
+            assertThat(stat.state()).isIn('S', 'R', 'D');
+            assertThat(stat.startTicks()).isEqualTo(ProcessTree.procStat(p.pid()).orElseThrow().startTicks())
+                    .isGreaterThan(ProcessTree.procStat(1).orElseThrow().startTicks() - 1);
+            p.destroyForcibly().waitFor();
+            assertThat(ProcessTree.procStat(p.pid())).as("gone and reaped").isEmpty();
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
     private static void awaitZombie(long pid, Duration timeout) throws Exception {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
         long deadline = System.nanoTime() + timeout.toNanos();
