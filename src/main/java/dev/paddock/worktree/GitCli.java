@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
  * ...) are removed from the child's environment; prompts are disabled; output is read as UTF-8.
  */
 public final class GitCli {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GitCli.class);
     private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
             "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
             "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM");
@@ -82,6 +83,7 @@ public final class GitCli {
         REDIRECTING_VARS.forEach(env::remove);
         env.put("GIT_TERMINAL_PROMPT", "0");
         env.put("LC_ALL", "C");
+        long t0 = System.nanoTime();
         Process p;
         try {
             p = pb.start();
@@ -98,8 +100,13 @@ public final class GitCli {
                 throw new GitException("git " + String.join(" ", args) + " took longer than "
                         + timeout.toSeconds() + " s and was stopped");
             }
-            return new Result(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
+            Result r = new Result(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
                     new String(err.join(), StandardCharsets.UTF_8));
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("git {} -> {} in {} ms", String.join(" ", args), r.exitCode(),
+                        (System.nanoTime() - t0) / 1_000_000);
+            }
+            return r;
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
