@@ -5,7 +5,8 @@ package dev.paddock.status;
  *
  * @param active sandboxes running, retrying, merging or cleaning
  * @param pending sandboxes created but not started
- * @param failed24h sandboxes that ended failed or timed out in the last 24 hours
+ * @param failed24h sandboxes with a run that failed or timed out in the last 24 hours, whatever their state now
+ *     (a failed run moves on at once: retrying, or awaiting a person)
  * @param merged24h merge requests merged in the last 24 hours
  * @param awaitingHuman sandboxes waiting for a person (awaiting_human, conflict) plus pending approvals
  */

@@ -27,8 +27,9 @@ public final class CountsQuery {
                         + " AND state IN ('running', 'retrying', 'merging', 'cleaning')", repositoryId),
                 tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ? AND state = 'pending'",
                         repositoryId),
-                tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
-                        + " AND state IN ('failed', 'timeout') AND finished_at >= ?", repositoryId, since),
+                // From the events: a failed run moves on at once (retrying, or awaiting a person).
+                tx.queryLong("SELECT COUNT(DISTINCT sandbox_id) FROM events WHERE repository_id = ?"
+                        + " AND kind IN ('sandbox.failed', 'sandbox.timeout') AND at >= ?", repositoryId, since),
                 tx.queryLong("SELECT COUNT(*) FROM merge_requests WHERE repository_id = ?"
                         + " AND state = 'merged' AND finished_at >= ?", repositoryId, since),
                 tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"

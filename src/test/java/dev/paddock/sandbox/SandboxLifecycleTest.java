@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.Wiring;
 import dev.paddock.events.Event;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.status.CountsQuery;
 import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +114,8 @@ class SandboxLifecycleTest {
         assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.failed", "sandbox.retrying",
                 "sandbox.running", "sandbox.failed", "sandbox.awaiting_human");
         assertThat(repo.git("log", "--format=%s", "agent/break-build").lines()).startsWith("Break it", "Break it");
+        assertThat(new CountsQuery(wiring.database(), wiring.clock()).of(s.repositoryId()).failed24h())
+                .as("the Failed (24 h) tile counts it though it waits for a person now").isEqualTo(1);
     }
 
     @Test
@@ -129,6 +132,8 @@ class SandboxLifecycleTest {
         long sleeper = Long.parseLong(Files.readString(pids).strip());
         assertThat(ProcessTree.isRunning(sleeper)).as("the agent's child").isFalse();
         assertThat(ProcessTree.isRunning(wrapper)).as("the wrapper").isFalse();
+        assertThat(new CountsQuery(wiring.database(), wiring.clock()).of(s.repositoryId()).failed24h())
+                .as("a timeout counts as a failure of the last 24 h").isEqualTo(1);
     }
 
     @Test

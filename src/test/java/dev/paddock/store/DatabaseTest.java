@@ -113,7 +113,7 @@ class DatabaseTest {
             assertThat(db.exists()).isTrue();
             assertThat(db.file()).isEqualTo(base.resolveSibling("paddock.mv.db"));
             assertThat(tables(db)).containsAll(V1_TABLES);
-            assertThat(history(db)).containsExactly("1 true", "2 true");
+            assertThat(history(db)).containsExactly("1 true", "2 true", "3 true");
         }
     }
 
@@ -121,7 +121,7 @@ class DatabaseTest {
     void reopeningDoesNotApplyTheMigrationAgain() throws Exception {
         Database.open(base()).close();
         try (Database db = Database.open(base())) {
-            assertThat(history(db)).containsExactly("1 true", "2 true");
+            assertThat(history(db)).containsExactly("1 true", "2 true", "3 true");
             assertThat(tables(db)).containsAll(V1_TABLES);
         }
     }
@@ -161,7 +161,7 @@ class DatabaseTest {
             assertThat(holder.stdout()).contains("CLOSED");
         }
         try (Database db = Database.open(base())) {
-            assertThat(history(db)).containsExactly("1 true", "2 true");
+            assertThat(history(db)).containsExactly("1 true", "2 true", "3 true");
         }
     }
 

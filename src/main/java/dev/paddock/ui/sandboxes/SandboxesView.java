@@ -145,10 +145,11 @@ public final class SandboxesView extends VBox {
         split.setDividerPositions(0.46);
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
-        // No details pane while it is switched off, or while there is no sandbox to show: the table's
-        // placeholder (with its New sandbox button) then gets the room.
+        // No details pane while it is switched off, or while no sandbox is selected: the table (or its
+        // placeholder, with its New sandbox button) then gets the room.
         Runnable layoutSplit = () -> {
-            boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty();
+            boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty()
+                    && !vm.selectedIds().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
                 split.getItems().add(detailsView);
                 split.setDividerPositions(0.46);
@@ -158,6 +159,8 @@ public final class SandboxesView extends VBox {
         };
         vm.details().shownProperty().addListener((o, a, shown) -> layoutSplit.run());
         vm.rows().addListener((ListChangeListener<Sandbox>) c -> layoutSplit.run());
+        // The view model's selection, which a refresh that replaces rows does not drop for a moment.
+        vm.selectedIds().addListener((ListChangeListener<String>) c -> layoutSplit.run());
         layoutSplit.run();
         VBox.setVgrow(split, Priority.ALWAYS);
         getChildren().addAll(toolbar, error, split);
