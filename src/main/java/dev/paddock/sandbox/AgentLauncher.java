@@ -106,8 +106,8 @@ public final class AgentLauncher {
         List<String> inner = switch (l.sandbox().tier()) {
             case WORKTREE -> agent;
             case NAMESPACE -> bubblewrap.command(l.layout().worktree(), l.git().commonDir(),
-                    worktreeGitDir(l.layout().worktree()), l.layout().controlDir(), environment(l),
-                    l.sandbox().networkGranted(), agent);
+                    worktreeGitDir(l.layout().worktree()), l.layout().controlDir(), l.sandbox().networkGranted(),
+                    agent);
             case CONTAINER -> throw new IOException("the container tier does not run through this launcher");
         };
         List<String> c = new ArrayList<>();

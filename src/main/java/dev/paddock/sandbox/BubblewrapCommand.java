@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code bwrap} command line of the namespace tier (BRIEF "Isolation tiers", seed 003): system
@@ -29,18 +28,20 @@ public final class BubblewrapCommand {
     }
 
     /**
-     * The full command: {@code bwrap <options> -- <argv>}.
+     * The full command: {@code bwrap <options> -- <argv>}. The environment inside is the one bwrap is
+     * started with (the launcher scrubs it), with only HOME and TMPDIR set here: secrets such as the
+     * sandbox's token never appear on a command line, which every local user can read in
+     * {@code /proc/<pid>/cmdline}.
      *
      * @param worktree the sandbox's worktree (writable, the working directory)
      * @param commonDir the repository's common {@code .git} directory
      * @param worktreeGitDir this worktree's admin directory ({@code <commonDir>/worktrees/<name>})
      * @param controlDir Paddock's directory of the sandbox (writable: the heartbeat file)
-     * @param env the environment inside (nothing else is passed)
      * @param network whether to keep the host's network
      * @param argv what to run inside
      */
     public List<String> command(Path worktree, Path commonDir, Path worktreeGitDir, Path controlDir,
-                                Map<String, String> env, boolean network, List<String> argv) throws IOException {
+                                boolean network, List<String> argv) throws IOException {
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (network) {
             c.add("--share-net");
@@ -65,8 +66,6 @@ public final class BubblewrapCommand {
         c.addAll(List.of("--bind", worktreeGitDir.toString(), worktreeGitDir.toString()));
         c.addAll(List.of("--bind", worktree.toString(), worktree.toString()));
         c.addAll(List.of("--bind", controlDir.toString(), controlDir.toString()));
-        c.add("--clearenv");
-        env.forEach((k, v) -> c.addAll(List.of("--setenv", k, v)));
         c.addAll(List.of("--setenv", "HOME", "/tmp/home", "--setenv", "TMPDIR", "/tmp"));
         c.addAll(List.of("--chdir", worktree.toString(), "--"));
         c.addAll(argv);

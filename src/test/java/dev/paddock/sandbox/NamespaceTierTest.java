@@ -88,4 +88,31 @@ class NamespaceTierTest {
         assertThat(Files.exists(tmp.resolve("outside.txt"))).as("nothing reached the host's folder").isFalse();
         assertThat(Files.exists(Path.of("/tmp/mine.txt"))).as("the agent's /tmp is private").isFalse();
     }
+
+    @Test
+    void theAgentGetsItsTokenThroughTheEnvironmentNeverOnACommandLine() throws Exception {
+        SandboxRecord s = run("Look at the token", "echo TOKEN-LEN=${#PADDOCK_TOKEN}; echo ID=$PADDOCK_SANDBOX_ID;"
+                + " cat /proc/1/cmdline /proc/$$/cmdline | tr '\\0' ' '; echo; sleep 30", SandboxState.RUNNING);
+        String token = wiring.sandboxes().tokenOf(s.id()).orElseThrow();
+        // Every process of the sandbox's tree, as any local user sees it in /proc/<pid>/cmdline.
+        java.util.List<String> cmdlines = new java.util.ArrayList<>();
+        ProcessHandle.of(s.pid()).ifPresent(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root),
+                root.descendants()).forEach(h -> {
+                    try {
+                        cmdlines.add(Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline"))
+                                .replace('\0', ' '));
+                    } catch (java.io.IOException gone) {
+                        // ended meanwhile
+                    }
+                }));
+        assertThat(cmdlines).as("the wrapper, bwrap and the agent").hasSizeGreaterThanOrEqualTo(3)
+                .anySatisfy(c -> assertThat(c).contains("bwrap"))
+                .noneSatisfy(c -> assertThat(c).contains(token));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!wiring.sandboxService().logTail(s.id()).contains("ID=") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(wiring.sandboxService().logTail(s.id())).contains("TOKEN-LEN=" + token.length(), "ID=" + s.id());
+        wiring.supervisor().stop(s.id(), "the test");
+    }
 }
