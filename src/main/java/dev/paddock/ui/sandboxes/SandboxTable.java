@@ -84,7 +84,20 @@ final class SandboxTable extends TableView<Sandbox> {
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
                 ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
+        // CPU and memory are measured for containers only: their columns show while the repository has
+        // container sandboxes (switched when that changes, so a person's own choice in the menu stands).
+        containerColumns = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> getItems().stream().anyMatch(s -> "container".equals(s.tier())), getItems());
+        cpu.setVisible(containerColumns.get());
+        mem.setVisible(containerColumns.get());
+        containerColumns.addListener((o, was, any) -> {
+            cpu.setVisible(any);
+            mem.setVisible(any);
+        });
     }
+
+    /** Whether some row is a container sandbox (kept in a field: a binding only its listener holds may be collected). */
+    private final javafx.beans.binding.BooleanBinding containerColumns;
 
     /** The last error, with the exit code unless the error already says it. */
     static String describeError(Sandbox s) {

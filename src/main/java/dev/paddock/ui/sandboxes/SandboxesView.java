@@ -142,7 +142,7 @@ public final class SandboxesView extends VBox {
         SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.46);
+        split.setDividerPositions(0.5);
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
         // No details pane while it is switched off, or while no sandbox is selected: the table (or its
@@ -152,7 +152,15 @@ public final class SandboxesView extends VBox {
                     && !vm.selectedIds().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
                 split.getItems().add(detailsView);
-                split.setDividerPositions(0.46);
+                split.setDividerPositions(0.5);
+                // The table just lost half its height: lay it out now and keep the selected row in view.
+                int selected = table.getSelectionModel().getSelectedIndex();
+                if (selected >= 0 && split.getScene() != null) {
+                    split.applyCss();
+                    split.layout();
+                    table.layout();
+                    table.scrollTo(Math.max(0, selected - 1));
+                }
             } else if (!want) {
                 split.getItems().remove(detailsView);
             }
