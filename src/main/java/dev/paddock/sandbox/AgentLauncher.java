@@ -84,6 +84,9 @@ public final class AgentLauncher {
             Files.createDirectories(l.layout().controlDir());
             Files.deleteIfExists(l.layout().exitCodeFile());
             Files.deleteIfExists(l.layout().agentPidFile());
+            // A heartbeat file left by an earlier run must not count for this one (the supervisor takes any
+            // file present once the run is recorded without a heartbeat).
+            Files.deleteIfExists(l.layout().heartbeatFile());
             Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
                     + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);

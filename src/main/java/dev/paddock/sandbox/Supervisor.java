@@ -356,7 +356,9 @@ public final class Supervisor implements AutoCloseable {
                 return false; // (not an exception per sandbox per tick: those cost more than the check)
             }
             Instant modified = Files.getLastModifiedTime(file).toInstant();
-            Instant since = s.lastHeartbeatAt() != null ? s.lastHeartbeatAt() : s.startedAt();
+            // Before this run's first heartbeat, any file counts: the launcher deleted the last run's, and a
+            // fast agent may write its first one before the run's start is recorded.
+            Instant since = s.lastHeartbeatAt();
             if (since != null && !modified.isAfter(since)) {
                 return false;
             }

@@ -19,8 +19,8 @@ class InstanceFileTest {
 
     @Test
     void whatIsWrittenReadsBackAndIsLiveWhileItsProcessRuns() throws Exception {
-        InstanceFile ours = new InstanceFile(ProcessHandle.current().pid(), 4242, "panel",
-                Instant.parse("2026-11-30T10:15:30.123456789Z"));
+        // Live means: that pid runs and started before the file was written (not a reused pid).
+        InstanceFile ours = new InstanceFile(ProcessHandle.current().pid(), 4242, "panel", Instant.now());
 
         ours.write(file());
 
