@@ -25,7 +25,7 @@ public final class ClaudeSettingsImport {
      * What was imported.
      *
      * @param rules the rule texts of each list, valid ones only, in file order
-     * @param skipped each rule left out, with its line, column and reason
+     * @param skipped each rule left out, with its line, column and reason, in file order
      */
     public record Imported(Map<RuleList, List<String>> rules, List<String> skipped) {
         public Imported {
@@ -60,18 +60,22 @@ public final class ClaudeSettingsImport {
             throw new PolicyFileException(settingsFile + " " + String.join("; ", raw.errors()), null);
         }
         Map<RuleList, List<String>> rules = new EnumMap<>(RuleList.class);
-        List<String> skipped = new ArrayList<>();
+        List<PermissionsReader.Located> bad = new ArrayList<>();
         for (RuleList list : RuleList.values()) {
             List<String> texts = new ArrayList<>();
             for (PermissionsReader.Located l : raw.rules().get(list)) {
                 try {
                     texts.add(RuleParser.parse(l.text()).text());
                 } catch (RuleSyntaxException e) {
-                    skipped.add("line " + l.line() + ", column " + l.column() + ": " + e.getMessage());
+                    bad.add(new PermissionsReader.Located(e.getMessage(), l.line(), l.column()));
                 }
             }
             rules.put(list, texts);
         }
+        bad.sort(java.util.Comparator.comparingInt(PermissionsReader.Located::line)
+                .thenComparingInt(PermissionsReader.Located::column));
+        List<String> skipped = bad.stream().map(l -> "line " + l.line() + ", column " + l.column() + ": " + l.text())
+                .toList();
         return new Imported(rules, skipped);
     }
 }
