@@ -5,11 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.policy.shell.ShellParser;
 import dev.paddock.policy.shell.ShellScript;
 import dev.paddock.policy.shell.SimpleCommand;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The shell parser on its own: which simple commands a command line runs, and what it cannot read. */
 class ShellParserTest {
+    private static Rule parse(String rule) {
+        try {
+            return RuleParser.parse(rule);
+        } catch (RuleSyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static List<List<String>> commands(String source) {
         return ShellParser.parse(source).commands().stream().map(SimpleCommand::values).toList();
     }
@@ -128,5 +140,31 @@ class ShellParserTest {
             deep = "$(echo " + deep + ")";
         }
         assertThat(ShellParser.parse(deep).problems()).anyMatch(p -> p.contains("nested more than"));
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void arbitraryInputNeverThrowsOrHangsAndIsNeverAllowedWhenUnreadable() {
+        String alphabet = "ab $`'\"\\(){}[]<>|&;#*?~=\n\t-!0123456789";
+        Random random = new Random(20261130L);
+        PolicyEngine engine = new PolicyEngine(Policy.of(List.of(new PolicyRule(parse("Bash"), RuleList.ALLOW, "test")),
+                Verdict.ASK, null, Path.of("/home/u")));
+        int unreadable = 0;
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = random.nextInt(40);
+            for (int k = 0; k < n; k++) {
+                sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String input = sb.toString();
+            ShellScript script = ShellParser.parse(input);
+            assertThat(script.commands()).as(input).doesNotContainNull();
+            Decision d = engine.decide(ToolRequest.bash(input, Path.of("/w")));
+            if (!engine.analyze(input, Path.of("/w")).problems().isEmpty()) {
+                unreadable++;
+                assertThat(d.verdict()).as(input).isNotEqualTo(Verdict.ALLOW); // even under a bare Bash allow
+            }
+        }
+        assertThat(unreadable).as("the generator produces unreadable input often").isGreaterThan(1_000);
     }
 }
