@@ -26,7 +26,12 @@ import java.util.stream.Collectors;
  * parsed recursively. An absolute program path is reduced to its name ({@code /usr/bin/git} is
  * {@code git}); git's global options ({@code -C dir}, {@code -c k=v}, {@code --git-dir=...},
  * {@code --no-pager}...) are dropped so {@code git -C x push} is {@code git push}. {@code cd DIR} moves the
- * directory that later relative paths resolve against.
+ * directory that later relative paths resolve against. Files: redirections ({@code > f}, {@code >> f},
+ * {@code &> f}, {@code < f}; {@code /dev/null}, {@code /dev/stdout}, {@code /dev/stderr}, {@code /dev/tty}
+ * and {@code /dev/fd/N} exempt), {@code tee FILE}, {@code time -o FILE}, {@code xargs -a FILE},
+ * {@code find -fprint FILE}; and, checked against deny and ask rules only, the operands of known readers
+ * ({@code cat}, {@code head}, {@code grep}...), writers ({@code rm}, {@code touch}, {@code chmod}...) and
+ * copiers ({@code cp}, {@code mv}...: the last operand is written).
  *
  * <p>Problems (never allowed automatically): {@code eval}; {@code source}/{@code .}; a shell running a
  * script file or its standard input; a program name that expands at run time ({@code $X},
@@ -43,6 +48,14 @@ public final class BashAnalyzer {
             "BASHOPTS", "PS4", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_PAGER", "PAGER", "EDITOR",
             "VISUAL", "GIT_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
             "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "NODE_OPTIONS", "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT");
+    /** Programs whose operands are files they read. */
+    private static final Set<String> READERS = Set.of("cat", "head", "tail", "less", "more", "nl", "base64", "xxd",
+            "od", "strings", "wc", "sort", "uniq", "diff", "cmp", "grep", "egrep", "fgrep", "rg");
+    /** Programs whose operands are files they change or delete. */
+    private static final Set<String> WRITERS = Set.of("rm", "rmdir", "touch", "truncate", "shred", "unlink", "chmod",
+            "chown", "chgrp", "mkdir");
+    /** Programs that read their first operands and write the last one. */
+    private static final Set<String> COPIERS = Set.of("cp", "mv", "install", "ln", "rsync", "scp");
     private static final Set<String> EXEMPT_FILES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
 
     private final Path home;
@@ -260,11 +273,41 @@ public final class BashAnalyzer {
                     access(PathAccess.Kind.WRITE, f);
                 }
             }
-            default -> {
-                // judged as written
-            }
+            default -> operandFiles(name, words);
         }
         emit(words, openEnded);
+    }
+
+    /**
+     * Files named as operands of known readers, writers and copiers: checked against deny and ask rules
+     * only (see {@link PathAccess#argument()}). Options and words that expand are skipped.
+     */
+    private void operandFiles(String name, List<Word> words) {
+        boolean reader = READERS.contains(name);
+        boolean copier = COPIERS.contains(name);
+        if (!reader && !copier && !WRITERS.contains(name)) {
+            return;
+        }
+        List<Word> operands = new ArrayList<>();
+        boolean endOfOptions = false;
+        for (Word w : words.subList(1, words.size())) {
+            if (!endOfOptions && w.value().equals("--")) {
+                endOfOptions = true;
+            } else if (endOfOptions || !w.value().startsWith("-")) {
+                operands.add(w);
+            }
+        }
+        for (int i = 0; i < operands.size(); i++) {
+            Word w = operands.get(i);
+            boolean writes = !reader && (!copier || i == operands.size() - 1 && operands.size() > 1);
+            if (w.isStatic() && !EXEMPT_FILES.contains(w.value())) {
+                Path p = resolve(w.value());
+                if (p != null) {
+                    accesses.add(new PathAccess(writes ? PathAccess.Kind.WRITE : PathAccess.Kind.READ, p, w.value(),
+                            true));
+                }
+            }
+        }
     }
 
     private void emit(List<Word> words, boolean openEnded) {
@@ -367,7 +410,7 @@ public final class BashAnalyzer {
         if (p == null) {
             problems.add("it " + verb + " `" + v + "` in a directory known only at run time");
         } else {
-            accesses.add(new PathAccess(kind, p, v));
+            accesses.add(new PathAccess(kind, p, v, false));
         }
     }
 

@@ -65,8 +65,16 @@ public final class PolicyEngine {
         }
         for (PathAccess acc : a.accesses()) {
             String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
-            parts.add(judge(acc.kind().tool(), (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
-                    policy.home()), what));
+            BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
+                    policy.home());
+            if (acc.argument()) {
+                Decision d = judge(acc.kind().tool(), matches, what, RuleList.DENY, RuleList.ASK);
+                if (d != null) {
+                    parts.add(d);
+                }
+            } else {
+                parts.add(judge(acc.kind().tool(), matches, what));
+            }
         }
         for (String problem : a.problems()) {
             parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: "
@@ -116,7 +124,13 @@ public final class PolicyEngine {
 
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what) {
-        for (RuleList list : RuleList.values()) {
+        Decision d = judge(tool, matches, what, RuleList.values());
+        return d != null ? d : unmatched(what);
+    }
+
+    /** The first rule of {@code order} that matches, or null. */
+    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
+        for (RuleList list : order) {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : lists.get(list)) {
                 if (r.rule().appliesTo(tool) && matches.test(r.rule(), broad)) {
@@ -124,7 +138,7 @@ public final class PolicyEngine {
                 }
             }
         }
-        return unmatched(what);
+        return null;
     }
 
     private Decision unmatched(String what) {
