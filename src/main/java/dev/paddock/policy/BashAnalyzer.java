@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -56,6 +57,15 @@ public final class BashAnalyzer {
             "chown", "chgrp", "mkdir");
     /** Programs that read their first operands and write the last one. */
     private static final Set<String> COPIERS = Set.of("cp", "mv", "install", "ln", "rsync", "scp");
+    private static final Pattern ASSIGNED_NAME = Pattern.compile("(\\[.*)?\\+?=.*", Pattern.DOTALL);
+    private static final Pattern ENV_ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*", Pattern.DOTALL);
+    private static final Pattern GIT_OPTION_WITH_VALUE = Pattern.compile(
+            "--(git-dir|work-tree|namespace|exec-path|config-env|super-prefix)=.*", Pattern.DOTALL);
+    private static final Set<String> GIT_OPTIONS_TAKING_A_WORD = Set.of("-C", "-c", "--git-dir", "--work-tree",
+            "--namespace", "--config-env", "--super-prefix");
+    private static final Set<String> GIT_FLAGS = Set.of("--no-pager", "-p", "--paginate", "-P", "--bare",
+            "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+            "--icase-pathspecs", "--no-optional-locks", "--no-lazy-fetch", "--no-advice", "--exec-path");
     private static final Set<String> EXEMPT_FILES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
 
     private final Path home;
@@ -106,7 +116,7 @@ public final class BashAnalyzer {
 
     private void assignments(List<Word> assignments) {
         for (Word w : assignments) {
-            String name = w.value().replaceFirst("(\\[.*)?\\+?=.*", "");
+            String name = ASSIGNED_NAME.matcher(w.value()).replaceFirst("");
             if (RISKY_VARIABLES.contains(name)) {
                 problems.add("`" + w.raw() + "` changes what later commands run");
             }
@@ -215,7 +225,7 @@ public final class BashAnalyzer {
             problems.add("`env -S` splits a string into a command at run time");
         }
         List<Word> assignments = new ArrayList<>();
-        while (i < args.size() && args.get(i).value().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+        while (i < args.size() && ENV_ASSIGNMENT.matcher(args.get(i).value()).matches()) {
             assignments.add(args.get(i++));
         }
         assignments(assignments);
@@ -312,11 +322,15 @@ public final class BashAnalyzer {
 
     private void emit(List<Word> words, boolean openEnded) {
         List<String> values = new ArrayList<>(words.size());
+        Set<Integer> dynamic = new java.util.HashSet<>();
         for (Word x : words) {
+            if (x.expands() || !x.isStatic() && !x.value().isEmpty() && "*?[{".indexOf(x.value().charAt(0)) >= 0) {
+                dynamic.add(values.size()); // could become anything, an option included
+            }
             values.add(x.value());
         }
         values.set(0, programName(values.get(0)));
-        invocations.add(new Invocation(values, openEnded));
+        invocations.add(new Invocation(values, openEnded, dynamic));
     }
 
     /** Drops git's global options so the subcommand follows {@code git}. */
@@ -324,18 +338,15 @@ public final class BashAnalyzer {
         int i = 1;
         while (i < words.size()) {
             String v = words.get(i).value();
-            if (Set.of("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix")
-                    .contains(v)) {
+            if (GIT_OPTIONS_TAKING_A_WORD.contains(v)) {
                 if (i + 1 < words.size()) {
                     gitOption(v, words.get(i + 1).value());
                 }
                 i += 2;
-            } else if (v.matches("--(git-dir|work-tree|namespace|exec-path|config-env|super-prefix)=.*")) {
+            } else if (GIT_OPTION_WITH_VALUE.matcher(v).matches()) {
                 gitOption(v.substring(0, v.indexOf('=')), v.substring(v.indexOf('=') + 1));
                 i++;
-            } else if (Set.of("--no-pager", "-p", "--paginate", "-P", "--bare", "--no-replace-objects",
-                    "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
-                    "--no-optional-locks", "--no-lazy-fetch", "--no-advice", "--exec-path").contains(v)) {
+            } else if (GIT_FLAGS.contains(v)) {
                 i++;
             } else {
                 break;

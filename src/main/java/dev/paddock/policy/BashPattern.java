@@ -28,12 +28,14 @@ final class BashPattern {
 
     private final Kind kind;
     private final FlagNormaliser.Canonical canonical;
+    private final List<String> ruleWords;
     private final Pattern wildcard;
     private final boolean endsWithWildcard;
 
     private BashPattern(Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard) {
         this.kind = kind;
         this.canonical = canonical;
+        this.ruleWords = canonical == null ? null : canonical.words();
         this.wildcard = wildcard;
         this.endsWithWildcard = endsWithWildcard;
     }
@@ -110,9 +112,12 @@ final class BashPattern {
             }
             return wildcard.matcher(inv.canonicalText()).matches() || broad && wildcard.matcher(inv.text()).matches();
         }
+        List<String> cmd = inv.canonicalWords();
+        List<String> rule = ruleWords;
+        if (cmd.isEmpty() || !cmd.get(0).equals(rule.get(0))) {
+            return false; // every way to match needs the same program (most rules stop here)
+        }
         FlagNormaliser.Canonical c = inv.canonical();
-        List<String> cmd = c.words();
-        List<String> rule = canonical.words();
         if (broad && inv.openEnded() && startsWith(rule, cmd)) {
             return true;
         }
@@ -123,6 +128,29 @@ final class BashPattern {
             return false;
         }
         return cmd.equals(rule) || broad && c.hasAtLeast(canonical, false);
+    }
+
+    /**
+     * Whether this rule could match {@code inv} once its run-time words are known: the rule's command
+     * (program and subcommand for a normalised command, else all its words) agrees with the command's
+     * words up to the first run-time word. {@code rm -f $F} could be {@code rm -rf}. Wildcard rules are not
+     * considered.
+     */
+    boolean couldMatch(Invocation inv) {
+        if (inv.dynamic().isEmpty() || kind == Kind.WILDCARD) {
+            return false;
+        }
+        List<String> rule = canonical.normalised() ? canonical.head() : ruleWords;
+        List<String> words = inv.words();
+        for (int i = 0; i < words.size(); i++) {
+            if (inv.dynamic().contains(i)) {
+                return true;
+            }
+            if (i < rule.size() && !words.get(i).equals(rule.get(i))) {
+                return false;
+            }
+        }
+        return false;
     }
 
     private static boolean startsWith(List<String> list, List<String> prefix) {

@@ -61,7 +61,8 @@ public final class PolicyEngine {
         BashAnalysis a = analyze(request.input(), cwd);
         List<Decision> parts = new ArrayList<>();
         for (Invocation inv : a.invocations()) {
-            parts.add(judge("Bash", (r, broad) -> r.matchesCommand(inv, broad), "`" + inv.text() + "`"));
+            Decision d = judge("Bash", (r, broad) -> r.matchesCommand(inv, broad), "`" + inv.text() + "`");
+            parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
         }
         for (PathAccess acc : a.accesses()) {
             String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
@@ -98,6 +99,22 @@ public final class PolicyEngine {
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * {@code allowed}, unless a deny or ask rule could match {@code inv} once its run-time words are known:
+     * then ask (no deciding rule: the rule that could match is named in the reason).
+     */
+    private Decision notCompletable(Invocation inv, Decision allowed) {
+        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+            for (PolicyRule r : lists.get(list)) {
+                if (r.rule().couldMatchCommand(inv)) {
+                    return new Decision(Verdict.ASK, "`" + inv.text() + "` could match the " + r.describe()
+                            + " once its run-time words are known", null);
+                }
+            }
+        }
+        return allowed;
     }
 
     private Decision file(ToolRequest request) {

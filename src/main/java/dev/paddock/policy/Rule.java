@@ -82,6 +82,11 @@ public final class Rule {
         return specifier == null || bash != null && bash.matches(inv, broad);
     }
 
+    /** Whether this Bash rule could match {@code inv} once its run-time words are known. */
+    boolean couldMatchCommand(Invocation inv) {
+        return bash != null && bash.couldMatch(inv);
+    }
+
     /** Whether this rule matches a file (absolute, normalised). */
     boolean matchesPath(Path file, Path cwd, Path project, Path home) {
         return specifier == null || path != null && path.matches(file, cwd, project, home);

@@ -238,6 +238,11 @@ class PolicyDecisionTableTest {
                 ask("git -c core.pager='sh -c id' log"),
                 ask("git -c alias.st='!rm -rf x' st"),
                 ask("cd $DIR && cat < file"),
+                ask("rm -f $TMPFILE"),
+                ask("rm -f \"$(ls | head -1)\""),
+                ask("rm *"),
+                allow("rm -f build/*.o", "Bash(rm:*)"),
+                ask("git $SUB origin --force"),
                 ask("echo $((1 + $(rm -rf x)))"),
                 ask(""),
                 // other tools

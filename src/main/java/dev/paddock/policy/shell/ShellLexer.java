@@ -20,6 +20,10 @@ import java.util.regex.Pattern;
 public final class ShellLexer {
     private static final Pattern BRACE_EXPANSION = Pattern.compile("\\{[^{}\\s]*(,|\\.\\.)[^{}\\s]*}");
 
+    private static final String[] MULTI_CHAR_OPERATORS = {"&&", "||", "|&", ";;&", ";;", ";&"};
+    private static final String[] REDIRECTIONS = {"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&",
+        ">|", ">"};
+
     private final String s;
     private int pos;
     private final List<String> problems = new ArrayList<>();
@@ -105,7 +109,7 @@ public final class ShellLexer {
                 return new Token(Token.Kind.ARITHMETIC, text, null, -1);
             }
         }
-        for (String op : new String[] {"&&", "||", "|&", ";;&", ";;", ";&"}) {
+        for (String op : MULTI_CHAR_OPERATORS) {
             if (s.startsWith(op, pos)) {
                 pos += op.length();
                 return Token.operator(op);
@@ -136,8 +140,7 @@ public final class ShellLexer {
             return null; // process substitution: a word
         }
         int fd = p > pos ? Integer.parseInt(s.substring(pos, Math.min(p, pos + 9))) : -1;
-        String[] ops = {"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">"};
-        for (String op : ops) {
+        for (String op : REDIRECTIONS) {
             if (s.startsWith(op, p)) {
                 pos = p + op.length();
                 if (op.equals("<<") || op.equals("<<-")) {

@@ -141,7 +141,7 @@ public final class ShellParser {
             }
             problems.add("unmatched `esac`");
             next();
-        } else if (SKIPPED_KEYWORDS.stream().anyMatch(t::isWord)) {
+        } else if (!t.word().quoted() && !t.word().expands() && SKIPPED_KEYWORDS.contains(t.word().value())) {
             next();
         } else if (t.isWord("{")) {
             next();
