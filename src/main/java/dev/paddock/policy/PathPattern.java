@@ -1,0 +1,163 @@
+package dev.paddock.policy;
+
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * The specifier of a {@code Read(...)} or {@code Edit(...)} rule: a gitignore-style path pattern, as in
+ * Claude Code (https://code.claude.com/docs/en/permissions, "Read and Edit"; the gitignore rules are
+ * https://git-scm.com/docs/gitignore):
+ * <ul>
+ *   <li>{@code //path}: absolute ({@code Read(//etc/**)} is {@code /etc/**});</li>
+ *   <li>{@code ~/path}: under the home directory;</li>
+ *   <li>{@code /path}: relative to the project root (the repository the policy belongs to);</li>
+ *   <li>{@code ./path} or {@code path}: relative to the request's working directory.</li>
+ * </ul>
+ * {@code *} matches within one path segment, {@code **} across segments, {@code ?} one character,
+ * {@code [a-z]} a class. A pattern with no {@code /} but a trailing one ({@code *.env}, {@code secrets/})
+ * matches at any depth below its base; any other is anchored. As in gitignore, a pattern that matches a
+ * directory covers everything inside it ({@code Edit(./.git)} covers {@code .git/config}). A trailing
+ * {@code /} is accepted and means the same (no file system access is made to tell directories apart).
+ * Paths are compared as strings after normalisation ({@code ..} removed), case-sensitively; symbolic links
+ * are not followed.
+ */
+final class PathPattern {
+    private enum Anchor { ABSOLUTE, HOME, PROJECT, CWD }
+
+    private final Anchor anchor;
+    private final int up;
+    private final Pattern regex;
+
+    private PathPattern(Anchor anchor, int up, Pattern regex) {
+        this.anchor = anchor;
+        this.up = up;
+        this.regex = regex;
+    }
+
+    /** Parses a specifier. */
+    static PathPattern parse(String spec) throws RuleSyntaxException {
+        String s = spec.strip();
+        if (s.contains(":*")) {
+            throw new RuleSyntaxException("`:*` is for Bash rules; a path rule takes a gitignore-style pattern such as"
+                    + " ./.env, ./.env.* or ./secrets/**");
+        }
+        Anchor anchor;
+        String body;
+        boolean anchored = true;
+        if (s.startsWith("//")) {
+            anchor = Anchor.ABSOLUTE;
+            body = s.substring(2);
+        } else if (s.equals("~") || s.startsWith("~/")) {
+            anchor = Anchor.HOME;
+            body = s.length() > 1 ? s.substring(2) : "";
+        } else if (s.startsWith("~")) {
+            throw new RuleSyntaxException("`" + s + "`: only ~/ (your own home) is supported, not ~user");
+        } else if (s.startsWith("/")) {
+            anchor = Anchor.PROJECT;
+            body = s.substring(1);
+        } else if (s.startsWith("./") || s.equals(".")) {
+            anchor = Anchor.CWD;
+            body = s.length() > 1 ? s.substring(2) : "";
+        } else {
+            anchor = Anchor.CWD;
+            body = s;
+            String trimmed = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+            anchored = trimmed.contains("/");
+        }
+        int up = 0;
+        while (body.startsWith("../")) {
+            up++;
+            body = body.substring(3);
+        }
+        if (body.equals("..")) {
+            up++;
+            body = "";
+        }
+        while (body.endsWith("/")) {
+            body = body.substring(0, body.length() - 1);
+        }
+        if (body.contains("/../") || body.endsWith("/..") || body.startsWith("../")) {
+            throw new RuleSyntaxException("`" + s + "`: `..` is only allowed at the start of a pattern");
+        }
+        String re = glob(body, s);
+        return new PathPattern(anchor, up, Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re));
+    }
+
+    private static String glob(String body, String spec) throws RuleSyntaxException {
+        StringBuilder re = new StringBuilder();
+        int i = 0;
+        while (i < body.length()) {
+            char c = body.charAt(i);
+            if (body.startsWith("**/", i)) {
+                re.append("(?:.*/)?");
+                i += 3;
+            } else if (body.startsWith("**", i)) {
+                re.append(".*");
+                i += 2;
+            } else if (c == '*') {
+                re.append("[^/]*");
+                i++;
+            } else if (c == '?') {
+                re.append("[^/]");
+                i++;
+            } else if (c == '[') {
+                int end = body.indexOf(']', i + 2);
+                if (end < 0) {
+                    throw new RuleSyntaxException("`" + spec + "`: `[` without its `]`");
+                }
+                String cls = body.substring(i + 1, end);
+                if (cls.startsWith("!")) {
+                    cls = "^" + cls.substring(1);
+                }
+                re.append('[').append(cls.replace("\\", "\\\\").replace("[", "\\[")).append(']');
+                i = end + 1;
+            } else if (c == '\\' && i + 1 < body.length()) {
+                re.append(Pattern.quote(String.valueOf(body.charAt(i + 1))));
+                i += 2;
+            } else {
+                re.append(Pattern.quote(String.valueOf(c)));
+                i++;
+            }
+        }
+        return re.toString();
+    }
+
+    /**
+     * Whether {@code file} (absolute, normalised) matches.
+     *
+     * @param cwd the request's working directory
+     * @param project the project root for {@code /path} patterns (the working directory when null)
+     * @param home the home directory for {@code ~/path}
+     */
+    boolean matches(Path file, Path cwd, Path project, Path home) {
+        Path base = switch (anchor) {
+            case ABSOLUTE -> file.getRoot() == null ? Path.of("/") : file.getRoot();
+            case HOME -> home;
+            case PROJECT -> project != null ? project : cwd;
+            case CWD -> cwd;
+        };
+        for (int i = 0; i < up && base != null; i++) {
+            base = base.getParent();
+        }
+        if (base == null || !file.startsWith(base)) {
+            return false;
+        }
+        String rel = base.relativize(file).toString().replace('\\', '/');
+        if (regex.pattern().isEmpty()) {
+            return true;
+        }
+        if (rel.isEmpty()) {
+            return false;
+        }
+        // gitignore: a pattern matching a directory excludes everything inside it
+        int slash = -1;
+        do {
+            slash = rel.indexOf('/', slash + 1);
+            String prefix = slash < 0 ? rel : rel.substring(0, slash);
+            if (regex.matcher(prefix).matches()) {
+                return true;
+            }
+        } while (slash >= 0);
+        return false;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.paddock.policy;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.stream.Collectors;
+
+/**
+ * Decides requests against a {@link Policy}: pure logic, no I/O, thread-safe (immutable after
+ * construction). The lists are consulted deny, then ask, then allow; a request no rule matches gets the
+ * policy's unmatched verdict (ask unless configured to deny). A Bash command is split by
+ * {@link BashAnalyzer} into the programs it runs, the files it reads or writes (judged as {@code Read}
+ * and {@code Edit} requests) and what cannot be known without running it (at least ask); every part is
+ * judged and the strictest decision wins, so a compound command is allowed only when every part is.
+ */
+public final class PolicyEngine {
+    private final Policy policy;
+    private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
+
+    /** An engine for {@code policy}. */
+    public PolicyEngine(Policy policy) {
+        this.policy = policy;
+        for (RuleList l : RuleList.values()) {
+            lists.put(l, policy.list(l));
+        }
+    }
+
+    /** The policy this engine decides with. */
+    public Policy policy() {
+        return policy;
+    }
+
+    /** Decides {@code request}. Never throws for any input; a broken policy denies. */
+    public Decision decide(ToolRequest request) {
+        if (policy.isBroken()) {
+            return new Decision(Verdict.DENY, "the policy cannot be used, so everything is denied until it is fixed: "
+                    + policy.broken(), null);
+        }
+        String tool = request.tool();
+        if (tool.equals("Bash")) {
+            return bash(request);
+        }
+        if (Rule.EDIT_TOOLS.contains(tool) || Rule.READ_TOOLS.contains(tool)) {
+            return file(request);
+        }
+        return judge(tool, (r, broad) -> r.matchesInput(request.input()),
+                tool + (request.input().isEmpty() ? "" : " `" + request.input() + "`"));
+    }
+
+    /** What {@link #decide} sees in a Bash command line (for the panel's "try a command" box). */
+    public BashAnalysis analyze(String command, Path cwd) {
+        return BashAnalyzer.analyze(command, cwd, policy.home());
+    }
+
+    private Decision bash(ToolRequest request) {
+        Path cwd = request.cwd();
+        BashAnalysis a = analyze(request.input(), cwd);
+        List<Decision> parts = new ArrayList<>();
+        for (Invocation inv : a.invocations()) {
+            Decision d = judge("Bash", (r, broad) -> r.matchesCommand(inv, broad), "`" + inv.text() + "`");
+            parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
+        }
+        for (PathAccess acc : a.accesses()) {
+            String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
+            BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
+                    policy.home());
+            if (acc.argument()) {
+                Decision d = judge(acc.kind().tool(), matches, what, RuleList.DENY, RuleList.ASK);
+                if (d != null) {
+                    parts.add(d);
+                }
+            } else {
+                parts.add(judge(acc.kind().tool(), matches, what));
+            }
+        }
+        for (String problem : a.problems()) {
+            parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: "
+                    + problem, null));
+        }
+        if (parts.isEmpty()) {
+            return unmatched("the empty command");
+        }
+        Decision strictest = parts.get(0);
+        for (Decision d : parts) {
+            if (d.verdict().isStricterThan(strictest.verdict())) {
+                strictest = d;
+            }
+        }
+        if (parts.size() == 1) {
+            return strictest;
+        }
+        if (strictest.verdict() == Verdict.ALLOW) {
+            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: "
+                    + parts.stream().map(Decision::reason).collect(Collectors.joining("; ")), strictest.rule());
+        }
+        return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
+                + " parts)", strictest.rule());
+    }
+
+    /**
+     * {@code allowed}, unless a deny or ask rule could match {@code inv} once its run-time words are known:
+     * then ask (no deciding rule: the rule that could match is named in the reason).
+     */
+    private Decision notCompletable(Invocation inv, Decision allowed) {
+        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+            for (PolicyRule r : lists.get(list)) {
+                if (r.rule().couldMatchCommand(inv)) {
+                    return new Decision(Verdict.ASK, "`" + inv.text() + "` could match the " + r.describe()
+                            + " once its run-time words are known", null);
+                }
+            }
+        }
+        return allowed;
+    }
+
+    private Decision file(ToolRequest request) {
+        String input = request.input().strip();
+        if (input.isEmpty()) {
+            return judge(request.tool(), (r, broad) -> r.specifier() == null, request.tool());
+        }
+        Path file;
+        try {
+            Path home = policy.home();
+            if (input.equals("~") || input.startsWith("~/")) {
+                file = input.length() < 2 ? home : home.resolve(input.substring(2));
+            } else {
+                file = request.cwd().resolve(input);
+            }
+        } catch (InvalidPathException e) {
+            return new Decision(Verdict.ASK.strictest(policy.unmatched()), "`" + input + "` is not a path: "
+                    + e.getMessage(), null);
+        }
+        Path normal = file.normalize();
+        return judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
+                policy.home()), request.tool() + " `" + input + "`");
+    }
+
+    /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
+    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what) {
+        Decision d = judge(tool, matches, what, RuleList.values());
+        return d != null ? d : unmatched(what);
+    }
+
+    /** The first rule of {@code order} that matches, or null. */
+    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
+        for (RuleList list : order) {
+            boolean broad = list != RuleList.ALLOW;
+            for (PolicyRule r : lists.get(list)) {
+                if (r.rule().appliesTo(tool) && matches.test(r.rule(), broad)) {
+                    return new Decision(list.verdict(), what + " matches the " + r.describe(), r);
+                }
+            }
+        }
+        return null;
+    }
+
+    private Decision unmatched(String what) {
+        return new Decision(policy.unmatched(), "no rule matches " + what + "; unmatched requests are "
+                + (policy.unmatched() == Verdict.DENY ? "denied" : "asked"), null);
+    }
+}
