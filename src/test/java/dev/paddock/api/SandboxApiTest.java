@@ -200,11 +200,13 @@ class SandboxApiTest {
         // Agents that ignore SIGTERM: each stop waits the whole grace period (3 s), then kills.
         List<String> stubborn = new ArrayList<>();
         for (int i = 1; i <= 4; i++) {
-            stubborn.add(json(create(request("Stubborn " + i, "trap '' TERM; sleep 300"))).get("id").asText());
+            stubborn.add(json(create(request("Stubborn " + i, "trap '' TERM; echo armed; sleep 300"))).get("id")
+                    .asText());
         }
         String beating = json(create(request("Beating", "sleep 300"))).get("id").asText();
         for (String id : stubborn) {
             awaitState(id, "running");
+            awaitLog(id, "armed"); // running is recorded before the agent's shell has set its trap
         }
         awaitState(beating, "running");
         String token = host.wiring().sandboxes().tokenOf(beating).orElseThrow();
@@ -431,6 +433,16 @@ class SandboxApiTest {
     }
 
     /** Polls {@code GET /v1/sandboxes/{id}} until its state is {@code state}; returns that answer. */
+    private static void awaitLog(String id, String line) throws Exception {
+        long deadline = System.nanoTime() + AGENT_TIMEOUT.toNanos();
+        while (!host.wiring().sandboxService().logTail(id).lines().anyMatch(line::equals)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(id + " did not print " + line + " within " + AGENT_TIMEOUT);
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private static JsonNode awaitState(String id, String state) throws Exception {
         long deadline = System.nanoTime() + AGENT_TIMEOUT.toNanos();
         JsonNode last = null;
