@@ -15,7 +15,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "paddock", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "A control panel for many coding agents, each in its own sandbox.%n"
                 + "With no command, opens the panel on the repository of --repo or of the current directory.",
-        subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, HeartbeatCommand.class})
+        subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, HeartbeatCommand.class,
+            ConfigCommand.class})
 public final class PaddockCommand implements Callable<Integer> {
 
     /** Starts the panel; given by the launcher so this package does not depend on the UI. */
