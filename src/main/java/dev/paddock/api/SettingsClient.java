@@ -16,6 +16,7 @@ import java.util.Map;
 public final class SettingsClient {
     private final ApiClient api;
 
+    /** Settings calls over {@code api} (the install token's client: sandbox tokens get 403 here). */
     public SettingsClient(ApiClient api) {
         this.api = api;
     }
