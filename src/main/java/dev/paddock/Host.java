@@ -50,7 +50,8 @@ public final class Host implements AutoCloseable {
         try {
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
-            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(), mode);
+            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
+                    wiring.settings(), mode);
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());

@@ -76,7 +76,7 @@ public final class Wiring implements AutoCloseable {
         this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), bubblewrap);
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
-        this.settings = new SettingsStore(db);
+        this.settings = new SettingsStore(db, events);
         this.worktrees = new WorktreeManager(git);
         this.supervisor = new Supervisor(sandboxes, repoStore, locator,
                 new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), settings, clock,

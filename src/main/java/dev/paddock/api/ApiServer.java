@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxService;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * else. No token or an unknown one gets 401.
  *
  * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
- * sandbox routes of {@link SandboxRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
+ * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
 public final class ApiServer implements AutoCloseable {
@@ -58,6 +59,7 @@ public final class ApiServer implements AutoCloseable {
     private final Gate gate;
     private final Backend backend;
     private final SandboxRoutes sandboxRoutes;
+    private final SettingsRoutes settingsRoutes;
     private final String mode;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
@@ -66,12 +68,13 @@ public final class ApiServer implements AutoCloseable {
     private final ExecutorService slow = Executors.newCachedThreadPool(daemons("api-slow-"));
 
     private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
-                      SandboxService sandboxes, String mode) {
+                      SandboxService sandboxes, SettingsStore settings, String mode) {
         this.server = server;
         this.executor = executor;
         this.gate = new Gate(token, sandboxes);
         this.backend = backend;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
+        this.settingsRoutes = new SettingsRoutes(settings);
         this.mode = mode;
     }
 
@@ -80,11 +83,12 @@ public final class ApiServer implements AutoCloseable {
      *
      * @param backend answers {@code /v1/status}
      * @param sandboxes answers {@code /v1/sandboxes/...} and knows the sandboxes' own tokens
+     * @param settings answers {@code /v1/settings/...} (install token only)
      * @param mode {@code panel} or {@code serve}, reported by {@code /v1/health}
      * @throws IOException when no loopback port can be bound
      */
-    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, String mode)
-            throws IOException {
+    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
+                                  String mode) throws IOException {
         // The JDK server writes the headers and the body of an answer separately; with Nagle's algorithm on,
         // the body then waits for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
         // Read once, when the server's configuration class loads: set it before the first server starts.
@@ -94,7 +98,7 @@ public final class ApiServer implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         ExecutorService executor = Executors.newFixedThreadPool(4, daemons("api-"));
         server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, mode);
+        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, settings, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
         // JDK's own 404 for a path without a context is HTML and asks for no token).
         server.createContext("/", api::handle);
@@ -173,6 +177,8 @@ public final class ApiServer implements AutoCloseable {
         String method = ex.getRequestMethod();
         if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
+        } else if (SettingsRoutes.matches(path)) {
+            settingsRoutes.handle(ex);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("ok", true);

@@ -1,57 +1,199 @@
 package dev.paddock.settings;
 
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventKinds;
+import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
 import dev.paddock.store.Jdbc;
 import dev.paddock.store.StoreException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Small named settings in the store ({@code settings} table), with defaults in code. */
+/**
+ * Paddock's settings: the registry of known ones ({@link #KNOWN}, defaults in code) and their values in
+ * the store ({@code settings} table, one row per setting changed from its default).
+ *
+ * <p>Readers call {@link #get} each time they need a value, so a change takes effect without a restart:
+ * {@code sandbox.maxRetries} and {@code sandbox.leaseMs} for the next sandbox created (a sandbox keeps the
+ * values it was created with), {@code sandbox.killGraceMs} for the next stop, {@code reconcile.intervalMs}
+ * from the wait after the reconciler's next pass.
+ */
 public final class SettingsStore {
-    /** Automatic retries of a failed or timed-out sandbox before a person is asked. */
-    public static final Setting<Integer> SANDBOX_MAX_RETRIES = new Setting<>("sandbox.maxRetries", 2, Integer::valueOf);
-    /** Default lease of a sandbox, in ms (BRIEF: 15 minutes). */
-    public static final Setting<Long> SANDBOX_LEASE_MS = new Setting<>("sandbox.leaseMs", 15 * 60_000L, Long::valueOf);
-    /** Grace period between SIGTERM and SIGKILL when stopping an agent's process tree, in ms. */
-    public static final Setting<Long> SANDBOX_KILL_GRACE_MS = new Setting<>("sandbox.killGraceMs", 3_000L, Long::valueOf);
+    private static final Logger LOG = LoggerFactory.getLogger(SettingsStore.class);
+
+    /** Automatic retries of a failed or timed-out sandbox before a person is asked: 0 to 100. */
+    public static final Setting<Integer> SANDBOX_MAX_RETRIES = Setting.ofInt("sandbox.maxRetries", 2, 0, 100,
+            "retries", "Automatic retries of a failed or timed-out sandbox before a person is asked.");
+
+    /** Default lease of a sandbox, in ms (15 minutes): 1 s to 24 h. */
+    public static final Setting<Long> SANDBOX_LEASE_MS = Setting.ofLong("sandbox.leaseMs", 15 * 60_000L, 1_000L,
+            24 * 3_600_000L, "ms", "Lease of a new sandbox: how long its agent may go without a heartbeat.");
+
+    /** Grace period between SIGTERM and SIGKILL when stopping an agent's process tree, in ms: 0 to 10 min. */
+    public static final Setting<Long> SANDBOX_KILL_GRACE_MS = Setting.ofLong("sandbox.killGraceMs", 3_000L, 0L,
+            600_000L, "ms", "Time an agent's processes get between SIGTERM and SIGKILL when stopped.");
 
     /**
-     * Period of the reconciler, in ms: how often records, {@code git worktree list}, the folders under
-     * {@code .worktrees/} and live processes are compared (BRIEF "Zombies"; also once at start).
+     * Period of the reconciler, in ms (5 minutes): 10 s to 24 h. How often records, {@code git worktree list},
+     * the folders under {@code .worktrees/} and live processes are compared (also once at start).
      */
-    public static final Setting<Long> RECONCILE_INTERVAL_MS = new Setting<>("reconcile.intervalMs", 5 * 60_000L,
-            Long::valueOf);
+    public static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.ofLong("reconcile.intervalMs", 5 * 60_000L,
+            10_000L, 24 * 3_600_000L, "ms", "How often records, worktrees, folders and processes are compared.");
 
-    /** A named setting with its default and parser. */
-    public record Setting<T>(String name, T defaultValue, java.util.function.Function<String, T> parse) {
-    }
+    /** Every known setting, by name. */
+    public static final List<Setting<?>> KNOWN = List.of(RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS,
+            SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
 
     private final Jdbc jdbc;
+    private final EventLog events;
 
+    /** Settings of {@code db}; changes are recorded in its event log. */
     public SettingsStore(Database db) {
+        this(db, new EventLog(db, Clock.systemUTC()));
+    }
+
+    /** Settings of {@code db}; changes are recorded in {@code events}. */
+    public SettingsStore(Database db, EventLog events) {
         this.jdbc = db.jdbc();
+        this.events = events;
     }
 
-    /** The stored value, or the default when unset or unreadable. */
+    /**
+     * The known setting called {@code name}.
+     *
+     * @throws UnknownSettingException when there is none; its message lists the known names
+     */
+    public static Setting<?> known(String name) throws UnknownSettingException {
+        return KNOWN.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
+                new UnknownSettingException(name, KNOWN.stream().map(Setting::name).toList()));
+    }
+
+    /**
+     * The value in effect: the stored one, or the default when none is stored or the stored text is not
+     * a value the setting allows (logged).
+     *
+     * @throws StoreException when the store cannot be read
+     */
     public <T> T get(Setting<T> setting) throws StoreException {
-        Optional<String> raw = jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1),
-                setting.name());
-        if (raw.isEmpty()) {
-            return setting.defaultValue();
-        }
-        try {
-            return setting.parse().apply(raw.get());
-        } catch (RuntimeException e) {
-            return setting.defaultValue();
-        }
+        return effective(setting, jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?",
+                rs -> rs.getString(1), setting.name()));
     }
 
-    /** Stores a value. */
+    /**
+     * Stores a value (for code; people's text goes through {@link #set}). Records no event.
+     *
+     * @throws IllegalArgumentException when the value is out of the setting's bounds (nothing is stored)
+     * @throws StoreException when the store cannot be written
+     */
     public <T> void put(Setting<T> setting, T value) throws StoreException {
+        T checked = setting.check(value);
         jdbc.inTransaction(tx -> {
-            if (tx.update("UPDATE settings SET setting_value = ? WHERE name = ?", String.valueOf(value), setting.name()) == 0) {
-                tx.update("INSERT INTO settings (name, setting_value) VALUES (?, ?)", setting.name(), String.valueOf(value));
-            }
+            write(tx, setting, checked);
             return null;
         });
+    }
+
+    /**
+     * Every known setting with the value in effect, by name.
+     *
+     * @throws StoreException when the store cannot be read
+     */
+    public List<SettingEntry> all() throws StoreException {
+        Map<String, String> stored = jdbc.query("SELECT name, setting_value FROM settings",
+                rs -> Map.entry(rs.getString(1), rs.getString(2))).stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+        return KNOWN.stream().map(s -> entry(s, Optional.ofNullable(stored.get(s.name())))).toList();
+    }
+
+    /**
+     * One setting with the value in effect.
+     *
+     * @throws UnknownSettingException when no setting has that name
+     * @throws StoreException when the store cannot be read
+     */
+    public SettingEntry entry(String name) throws PaddockException {
+        Setting<?> s = known(name);
+        return entry(s, jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1),
+                s.name()));
+    }
+
+    /**
+     * Changes a setting from people's text and records the change as an event ("Setting sandbox.maxRetries
+     * changed 2 → 5 by ann") when the value in effect changes. Setting the default value is the same as
+     * {@link #reset}, except for the event's kind.
+     *
+     * @param who who asks, for the event, e.g. "ann via the CLI"
+     * @return the setting with its new value
+     * @throws UnknownSettingException when no setting has that name (nothing changed)
+     * @throws InvalidSettingValueException when the text is not a value it allows (nothing changed)
+     * @throws StoreException when the store cannot be written (nothing changed)
+     */
+    public SettingEntry set(String name, String text, String who) throws PaddockException {
+        return change(known(name), text, who);
+    }
+
+    /**
+     * Puts a setting back to its default and records the change as an event when the value in effect
+     * changes.
+     *
+     * @param who who asks, for the event
+     * @return the setting with its default value
+     * @throws UnknownSettingException when no setting has that name (nothing changed)
+     * @throws StoreException when the store cannot be written (nothing changed)
+     */
+    public SettingEntry reset(String name, String who) throws PaddockException {
+        return change(known(name), null, who);
+    }
+
+    /** {@code text} null means: back to the default. */
+    private <T> SettingEntry change(Setting<T> s, String text, String who) throws PaddockException {
+        T next = text == null ? s.defaultValue() : s.parse(text);
+        String kind = text == null ? EventKinds.SETTING_RESET : EventKinds.SETTING_CHANGED;
+        return jdbc.inTransaction(tx -> {
+            T before = effective(s, tx.queryOne("SELECT setting_value FROM settings WHERE name = ?",
+                    rs -> rs.getString(1), s.name()));
+            write(tx, s, next);
+            if (!before.equals(next)) {
+                String verb = text == null ? " reset " : " changed ";
+                String note = text == null ? " (the default)" : "";
+                events.append(tx, EventDraft.of(null, null, kind, "Setting " + s.name() + verb + before + " → " + next
+                        + note + " by " + who, Map.of("name", s.name(), "from", String.valueOf(before),
+                        "to", String.valueOf(next), "by", who)));
+            }
+            return SettingEntry.of(s, next);
+        });
+    }
+
+    /** Stores {@code value}, or removes the row when it is the default (so a later default applies). */
+    private static <T> void write(Jdbc.Tx tx, Setting<T> s, T value) throws SQLException {
+        if (value.equals(s.defaultValue())) {
+            tx.update("DELETE FROM settings WHERE name = ?", s.name());
+        } else if (tx.update("UPDATE settings SET setting_value = ? WHERE name = ?", String.valueOf(value), s.name()) == 0) {
+            tx.update("INSERT INTO settings (name, setting_value) VALUES (?, ?)", s.name(), String.valueOf(value));
+        }
+    }
+
+    private static <T> SettingEntry entry(Setting<T> s, Optional<String> raw) {
+        return SettingEntry.of(s, effective(s, raw));
+    }
+
+    private static <T> T effective(Setting<T> s, Optional<String> raw) {
+        if (raw.isEmpty()) {
+            return s.defaultValue();
+        }
+        try {
+            return s.parse(raw.get());
+        } catch (InvalidSettingValueException e) {
+            LOG.warn("Stored value ignored, the default {} applies: {}", s.defaultValue(), e.getMessage());
+            return s.defaultValue();
+        }
     }
 }

@@ -58,7 +58,8 @@ class ApiServerTest {
         PaddockHome home = PaddockHome.resolve(shared.resolve("home"), Map.of());
         wiring = Wiring.open(home);
         token = ApiToken.loadOrCreate(home.tokenFile());
-        api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), "serve");
+        api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), wiring.settings(),
+                "serve");
     }
 
     @AfterAll
@@ -264,7 +265,7 @@ class ApiServerTest {
         PaddockHome home = PaddockHome.resolve(tmp.resolve("broken-home"), Map.of());
         try (Wiring broken = Wiring.open(home)) {
             ApiServer server = ApiServer.start(token, r -> broken.workspace().statusOf(r), broken.sandboxService(),
-                    "serve");
+                    broken.settings(), "serve");
             try {
                 broken.database().close();
 

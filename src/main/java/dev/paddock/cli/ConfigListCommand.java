@@ -1,0 +1,28 @@
+package dev.paddock.cli;
+
+import dev.paddock.common.PaddockException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code paddock config list}: every setting with its value, default and meaning. */
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List the settings: NAME VALUE DEFAULT"
+        + " DESCRIPTION.")
+public final class ConfigListCommand implements Callable<Integer> {
+    @ParentCommand
+    ConfigCommand parent;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "Print JSON (as GET /v1/settings answers).")
+    boolean json;
+
+    @Override
+    public Integer call() throws PaddockException {
+        return ConfigCommand.list(parent, spec, json);
+    }
+}

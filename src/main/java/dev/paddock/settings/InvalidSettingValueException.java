@@ -1,0 +1,13 @@
+package dev.paddock.settings;
+
+import dev.paddock.common.PaddockException;
+
+/** A value a setting does not allow (not a whole number, or out of bounds); nothing was changed. */
+public class InvalidSettingValueException extends PaddockException {
+    private static final long serialVersionUID = 1L;
+
+    /** "Setting {name} cannot be "{text}": it takes {allowed}." */
+    public InvalidSettingValueException(Setting<?> setting, String text) {
+        super("Setting " + setting.name() + " cannot be \"" + text + "\": it takes " + setting.allowed() + ".");
+    }
+}

@@ -1,0 +1,157 @@
+package dev.paddock.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.paddock.events.Event;
+import dev.paddock.events.EventLog;
+import dev.paddock.store.Database;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The settings registry over a real H2 file: listing, changing, resetting, refusing bad input. */
+class SettingsStoreTest {
+    @TempDir
+    Path tmp;
+
+    private Database db;
+    private EventLog events;
+    private SettingsStore settings;
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(tmp.resolve("paddock"));
+        events = new EventLog(db, Clock.systemUTC());
+        settings = new SettingsStore(db, events);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    @Test
+    void allListsEveryKnownSettingWithItsDefaultUnitAndBounds() throws Exception {
+        List<SettingEntry> all = settings.all();
+
+        assertThat(all).extracting(SettingEntry::name).containsExactly("reconcile.intervalMs", "sandbox.killGraceMs",
+                "sandbox.leaseMs", "sandbox.maxRetries");
+        assertThat(all).allSatisfy(e -> {
+            assertThat(e.isDefault()).isTrue();
+            assertThat(e.value()).isEqualTo(e.defaultValue());
+            assertThat(e.type()).isEqualTo("integer");
+            assertThat(e.description()).isNotBlank();
+        });
+        assertThat(all.get(3)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
+                SettingsStore.SANDBOX_MAX_RETRIES.description(), "a whole number from 0 to 100 (retries)", true));
+        assertThat(all.get(2).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(1).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
+        assertThat(all.get(0).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+    }
+
+    @Test
+    void setGetAndResetRoundTripAndEachChangeIsAnEvent() throws Exception {
+        SettingEntry changed = settings.set("sandbox.maxRetries", " 5 ", "ann via the CLI");
+
+        assertThat(changed.value()).isEqualTo("5");
+        assertThat(changed.isDefault()).isFalse();
+        assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(5);
+        assertThat(settings.entry("sandbox.maxRetries")).isEqualTo(changed);
+
+        SettingEntry reset = settings.reset("sandbox.maxRetries", "bob");
+
+        assertThat(reset.value()).isEqualTo("2");
+        assertThat(reset.isDefault()).isTrue();
+        assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
+        assertThat(events.recent(-1, 10)).extracting(Event::kind, Event::message).containsExactly(
+                tuple("setting.reset",
+                        "Setting sandbox.maxRetries reset 5 → 2 (the default) by bob"),
+                tuple("setting.changed",
+                        "Setting sandbox.maxRetries changed 2 → 5 by ann via the CLI"));
+    }
+
+    @Test
+    void settingTheValueInEffectAgainRecordsNoEvent() throws Exception {
+        settings.set("sandbox.leaseMs", "60000", "ann");
+        settings.set("sandbox.leaseMs", "60000", "ann");
+        settings.reset("sandbox.killGraceMs", "ann");
+
+        assertThat(events.recent(-1, 10)).extracting(Event::message)
+                .containsExactly("Setting sandbox.leaseMs changed 900000 → 60000 by ann");
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheSettingTheValueAndWhatIsAllowedAndChangeNothing() throws Exception {
+        settings.set("sandbox.maxRetries", "7", "ann");
+
+        assertThatThrownBy(() -> settings.set("sandbox.maxRetries", "101", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class)
+                .hasMessage("Setting sandbox.maxRetries cannot be \"101\": it takes a whole number from 0 to 100"
+                        + " (retries).");
+        assertThatThrownBy(() -> settings.set("sandbox.maxRetries", "-1", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class);
+        assertThatThrownBy(() -> settings.set("sandbox.maxRetries", "three", "ann"))
+                .hasMessageContaining("cannot be \"three\"");
+        assertThatThrownBy(() -> settings.set("sandbox.maxRetries", "", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class);
+        assertThatThrownBy(() -> settings.set("sandbox.leaseMs", "999", "ann"))
+                .hasMessage("Setting sandbox.leaseMs cannot be \"999\": it takes a whole number from 1000 to 86400000"
+                        + " (ms).");
+        assertThatThrownBy(() -> settings.set("reconcile.intervalMs", "9999", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class);
+        assertThatThrownBy(() -> settings.set("sandbox.killGraceMs", "600001", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class);
+
+        assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(3);
+        assertThat(events.recent(-1, 10)).hasSize(1);
+    }
+
+    @Test
+    void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
+        String known = "Known settings: reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
+
+        assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))
+                .isInstanceOf(UnknownSettingException.class)
+                .hasMessage("There is no setting \"sandbox.maxretries\". " + known);
+        assertThatThrownBy(() -> settings.reset("nope", "ann")).isInstanceOf(UnknownSettingException.class);
+        assertThatThrownBy(() -> settings.entry("nope")).isInstanceOf(UnknownSettingException.class);
+        assertThat(settings.all()).allSatisfy(e -> assertThat(e.isDefault()).isTrue());
+        assertThat(events.recent(-1, 10)).isEmpty();
+    }
+
+    @Test
+    void putKeepsWorkingForCodeButRefusesOutOfBoundsValues() throws Exception {
+        settings.put(SettingsStore.SANDBOX_KILL_GRACE_MS, 500L);
+
+        assertThat(settings.get(SettingsStore.SANDBOX_KILL_GRACE_MS)).isEqualTo(500L);
+        assertThatThrownBy(() -> settings.put(SettingsStore.SANDBOX_MAX_RETRIES, -3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sandbox.maxRetries cannot be \"-3\"");
+        assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
+    }
+
+    @Test
+    void aStoredValueThatIsNoLongerAllowedGivesTheDefault() throws Exception {
+        db.jdbc().update("INSERT INTO settings (name, setting_value) VALUES (?, ?)", "sandbox.maxRetries", "5000");
+
+        assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
+        assertThat(settings.entry("sandbox.maxRetries").isDefault()).isTrue();
+        assertThat(settings.set("sandbox.maxRetries", "3", "ann").value()).isEqualTo("3");
+    }
+
+    @Test
+    void aChangeSurvivesReopeningTheStore() throws Exception {
+        settings.set("reconcile.intervalMs", "60000", "ann");
+        db.close();
+        db = Database.open(tmp.resolve("paddock"));
+
+        assertThat(new SettingsStore(db).get(SettingsStore.RECONCILE_INTERVAL_MS)).isEqualTo(60_000L);
+    }
+}
