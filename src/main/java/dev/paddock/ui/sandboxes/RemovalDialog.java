@@ -61,6 +61,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
         summary.setId("removal-summary");
         summary.setWrapText(true);
+        // Wrapped labels in a VBox keep their full height (else they are cut to one line with "..."); the tree
+        // gives up the room.
+        summary.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         tree.setId("removal-plan");
         tree.setShowRoot(false);
         tree.setPrefHeight(220);
@@ -86,6 +89,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
                 + " the branch. Force remove deletes the worktree with whatever it holds.");
         modes.setId("removal-modes");
         modes.setWrapText(true);
+        modes.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         modes.getStyleClass().add("pd-field-message");
         modes.visibleProperty().bind(vm.anyLosesProperty());
         modes.managedProperty().bind(modes.visibleProperty());
