@@ -50,7 +50,9 @@ public final class Host implements AutoCloseable {
         try {
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
-            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(), mode);
+            wiring.approvals().start();
+            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
+                    wiring.approvals(), mode);
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());
@@ -99,6 +101,8 @@ public final class Host implements AutoCloseable {
     /** Stops the API, removes {@code instance.json}, stops the services and closes the store. */
     @Override
     public void close() {
+        // First: requests waiting for a person are released without being cancelled (they stay pending).
+        wiring.approvals().close();
         api.close();
         instance.deleteIfOurs(wiring.home().instanceFile());
         wiring.close();

@@ -21,6 +21,13 @@ public final class SettingsStore {
     public static final Setting<Long> RECONCILE_INTERVAL_MS = new Setting<>("reconcile.intervalMs", 5 * 60_000L,
             Long::valueOf);
 
+    /**
+     * How long a request the policy asks about waits for a person before it is denied, in ms (issue 5:
+     * 10 minutes). The Claude Code hook's own {@code timeout} must be longer (see {@code paddock hook install}).
+     */
+    public static final Setting<Long> APPROVAL_TIMEOUT_MS = new Setting<>("approval.timeoutMs", 10 * 60_000L,
+            Long::valueOf);
+
     /** A named setting with its default and parser. */
     public record Setting<T>(String name, T defaultValue, java.util.function.Function<String, T> parse) {
     }
