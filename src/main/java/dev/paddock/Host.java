@@ -3,6 +3,7 @@ package dev.paddock;
 import dev.paddock.api.ApiServer;
 import dev.paddock.api.ApiToken;
 import dev.paddock.api.InstanceFile;
+import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
@@ -57,6 +58,7 @@ public final class Host implements AutoCloseable {
                     Instant.now());
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
+            writeHookScript(home);
             wiring.supervisor().start();
             wiring.reconciler().start();
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
@@ -67,6 +69,15 @@ public final class Host implements AutoCloseable {
         } catch (PaddockException | RuntimeException e) {
             closeAfterFailedStart(api, wiring);
             throw e;
+        }
+    }
+
+    /** Writes the light Claude Code hook for this home; a failure is logged, not fatal (the JVM hook remains). */
+    private static void writeHookScript(PaddockHome home) {
+        try {
+            HookScript.write(home.dir());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot write the Claude Code hook script {}: {}", HookScript.path(home.dir()), e.toString());
         }
     }
 
