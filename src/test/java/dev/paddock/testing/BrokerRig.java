@@ -73,6 +73,11 @@ public final class BrokerRig implements AutoCloseable {
         host = Host.start(home, "serve");
     }
 
+    /** Starts another Paddock on the same home after {@code host().close()}. */
+    public void restartStopped() throws PaddockException {
+        host = Host.start(home, "serve");
+    }
+
     /** Sets the approval timeout, in ms. */
     public void approvalTimeout(long ms) throws PaddockException {
         host.wiring().settings().put(SettingsStore.APPROVAL_TIMEOUT_MS, ms);
