@@ -3,6 +3,7 @@ package dev.paddock;
 import dev.paddock.api.ApiServer;
 import dev.paddock.api.ApiToken;
 import dev.paddock.api.InstanceFile;
+import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
@@ -50,12 +51,14 @@ public final class Host implements AutoCloseable {
         try {
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
+            wiring.approvals().start();
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
-                    wiring.settings(), mode);
+                    wiring.settings(), wiring.approvals(), mode);
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
+            writeHookScript(home);
             wiring.supervisor().start();
             wiring.reconciler().start();
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
@@ -66,6 +69,15 @@ public final class Host implements AutoCloseable {
         } catch (PaddockException | RuntimeException e) {
             closeAfterFailedStart(api, wiring);
             throw e;
+        }
+    }
+
+    /** Writes the light Claude Code hook for this home; a failure is logged, not fatal (the JVM hook remains). */
+    private static void writeHookScript(PaddockHome home) {
+        try {
+            HookScript.write(home.dir());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot write the Claude Code hook script {}: {}", HookScript.path(home.dir()), e.toString());
         }
     }
 
@@ -100,6 +112,8 @@ public final class Host implements AutoCloseable {
     /** Stops the API, removes {@code instance.json}, stops the services and closes the store. */
     @Override
     public void close() {
+        // First: requests waiting for a person are released without being cancelled (they stay pending).
+        wiring.approvals().close();
         api.close();
         instance.deleteIfOurs(wiring.home().instanceFile());
         wiring.close();

@@ -1,5 +1,7 @@
 package dev.paddock;
 
+import dev.paddock.approval.ApprovalBroker;
+import dev.paddock.approval.ApprovalStore;
 import dev.paddock.common.PaddockException;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.events.EventLog;
@@ -30,6 +32,7 @@ import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import dev.paddock.worktree.WorktreeLister;
 import dev.paddock.worktree.WorktreeSeenStore;
+import java.nio.file.Path;
 import java.time.Clock;
 
 /**
@@ -57,6 +60,7 @@ public final class Wiring implements AutoCloseable {
     private final SandboxReclaimer reclaimer;
     private final OrphanService orphans;
     private final Reconciler reconciler;
+    private final ApprovalBroker approvals;
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private volatile String apiUrl = "http://127.0.0.1:0";
 
@@ -90,6 +94,8 @@ public final class Wiring implements AutoCloseable {
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
                 settings, clock);
+        this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
+                home.dir(), Path.of(System.getProperty("user.home")), clock);
     }
 
     /**
@@ -170,6 +176,11 @@ public final class Wiring implements AutoCloseable {
         return reconciler;
     }
 
+    /** Decides agents' requests with the policy and keeps the approval queue (issue 5). */
+    public ApprovalBroker approvals() {
+        return approvals;
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -178,6 +189,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        approvals.close();
         reconciler.close();
         supervisor.close();
         workspace.close();

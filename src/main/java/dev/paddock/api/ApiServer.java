@@ -2,6 +2,7 @@ package dev.paddock.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.settings.SettingsStore;
@@ -31,11 +32,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request needs a bearer token: the install's ({@code api-token}, for the CLI and the panel's
  * user), which may do everything, or a sandbox's own ({@code PADDOCK_TOKEN}, given to its agent), which may
- * only send that sandbox's heartbeats ({@code POST /v1/sandboxes/{id}/heartbeat}) and gets 403 anywhere
- * else. No token or an unknown one gets 401.
+ * only send that sandbox's heartbeats ({@code POST /v1/sandboxes/{id}/heartbeat}) and ask for its agent's
+ * decisions ({@link ApprovalRoutes}), and gets 403 anywhere else. No token or an unknown one gets 401.
  *
  * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
- * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
+ * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
+ * of {@link ApprovalRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
 public final class ApiServer implements AutoCloseable {
@@ -60,21 +62,28 @@ public final class ApiServer implements AutoCloseable {
     private final Backend backend;
     private final SandboxRoutes sandboxRoutes;
     private final SettingsRoutes settingsRoutes;
+    private final ApprovalRoutes approvalRoutes;
     private final String mode;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
      */
     private final ExecutorService slow = Executors.newCachedThreadPool(daemons("api-slow-"));
+    /**
+     * Threads for requests that wait for a person (an agent's request the policy asks about): one per
+     * waiting request, for as long as it waits (10 minutes by default).
+     */
+    private final ExecutorService waiting = Executors.newCachedThreadPool(daemons("api-wait-"));
 
     private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
-                      SandboxService sandboxes, SettingsStore settings, String mode) {
+                      SandboxService sandboxes, SettingsStore settings, ApprovalBroker approvals, String mode) {
         this.server = server;
         this.executor = executor;
         this.gate = new Gate(token, sandboxes);
         this.backend = backend;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
+        this.approvalRoutes = new ApprovalRoutes(approvals);
         this.mode = mode;
     }
 
@@ -89,6 +98,18 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
                                   String mode) throws IOException {
+        return start(token, backend, sandboxes, settings, null, mode);
+    }
+
+    /**
+     * Starts the API on 127.0.0.1 and a free port, with the approval routes.
+     *
+     * @param approvals answers {@code /v1/decide}, {@code /v1/hooks/claude} and {@code /v1/approvals}; null:
+     *     those answer 503
+     * @throws IOException when no loopback port can be bound
+     */
+    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
+                                  ApprovalBroker approvals, String mode) throws IOException {
         // The JDK server writes the headers and the body of an answer separately; with Nagle's algorithm on,
         // the body then waits for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
         // Read once, when the server's configuration class loads: set it before the first server starts.
@@ -98,7 +119,7 @@ public final class ApiServer implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         ExecutorService executor = Executors.newFixedThreadPool(4, daemons("api-"));
         server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, settings, mode);
+        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, settings, approvals, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
         // JDK's own 404 for a path without a context is HTML and asks for no token).
         server.createContext("/", api::handle);
@@ -138,9 +159,13 @@ public final class ApiServer implements AutoCloseable {
             answer(ex, 500, HttpIo.error("internal error: " + e));
             return;
         }
-        if (caller.isInstall() && SandboxRoutes.isSlow(ex.getRequestMethod(), ex.getRequestURI().getPath())) {
+        String method = ex.getRequestMethod();
+        String path = ex.getRequestURI().getPath();
+        ExecutorService own = ApprovalRoutes.waits(method, path) ? waiting
+                : caller.isInstall() && SandboxRoutes.isSlow(method, path) ? slow : null;
+        if (own != null) {
             try {
-                slow.execute(() -> serve(ex, caller));
+                own.execute(() -> serve(ex, caller));
             } catch (RejectedExecutionException closing) {
                 ex.close();
             }
@@ -179,6 +204,8 @@ public final class ApiServer implements AutoCloseable {
             sandboxRoutes.handle(ex, caller);
         } else if (SettingsRoutes.matches(path)) {
             settingsRoutes.handle(ex);
+        } else if (ApprovalRoutes.matches(path)) {
+            approvalRoutes.handle(ex, caller);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("ok", true);
@@ -217,6 +244,7 @@ public final class ApiServer implements AutoCloseable {
         server.stop(0);
         executor.shutdownNow();
         slow.shutdownNow();
+        waiting.shutdownNow();
         try {
             executor.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
- * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} (the route itself checks
- * the id); anything else is refused.
+ * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} and its agent's
+ * decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}; the routes themselves check the id);
+ * anything else is refused.
  */
 final class Gate {
     private final ApiToken token;
@@ -27,16 +28,20 @@ final class Gate {
     }
 
     /**
-     * The caller of a request, once it may make it: a sandbox's token is good for its heartbeats only.
+     * The caller of a request, once it may make it: a sandbox's token is good for its heartbeats and
+     * decisions only.
      *
      * @throws ApiError 401 without a known token, 403 for a sandbox's token on any other route
      */
     Caller admit(HttpExchange ex) throws ApiError {
         Caller caller = authenticate(ex);
-        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(ex.getRequestMethod(), ex.getRequestURI().getPath())
-                == null) {
+        String method = ex.getRequestMethod();
+        String path = ex.getRequestURI().getPath();
+        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
+                && !ApprovalRoutes.sandboxMay(method, path)) {
             throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat)");
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat) and ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude)");
         }
         return caller;
     }

@@ -17,6 +17,16 @@ public final class EventKinds {
     public static final String SETTING_CHANGED = "setting.changed";
     /** A person put a setting back to its default ({@code paddock config reset}). */
     public static final String SETTING_RESET = "setting.reset";
+    /** An agent's request waits for a person (approval queue). */
+    public static final String APPROVAL_REQUESTED = "approval.requested";
+    /** A request was allowed, by the policy or a person ({@code details.decidedBy}). */
+    public static final String APPROVAL_APPROVED = "approval.approved";
+    /** A request was refused, by the policy or a person ({@code details.decidedBy}). */
+    public static final String APPROVAL_DENIED = "approval.denied";
+    /** Nobody answered a request before its expiry: it was denied. */
+    public static final String APPROVAL_EXPIRED = "approval.expired";
+    /** A pending request lost its requester (gone, or its sandbox stopped). */
+    public static final String APPROVAL_CANCELLED = "approval.cancelled";
 
     private EventKinds() {
     }

@@ -48,9 +48,17 @@ public final class SettingsStore {
     public static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.ofLong("reconcile.intervalMs", 5 * 60_000L,
             10_000L, 24 * 3_600_000L, "ms", "How often records, worktrees, folders and processes are compared.");
 
+    /**
+     * How long a request the policy asks about waits for a person before it is denied, in ms (issue 5:
+     * 10 minutes): 5 s to 24 h. The Claude Code hook's own {@code timeout} must be longer (see
+     * {@code paddock hook install}).
+     */
+    public static final Setting<Long> APPROVAL_TIMEOUT_MS = Setting.ofLong("approval.timeoutMs", 10 * 60_000L,
+            5_000L, 24 * 3_600_000L, "ms", "How long an agent's request waits for a person before it is denied.");
+
     /** Every known setting, by name. */
-    public static final List<Setting<?>> KNOWN = List.of(RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS,
-            SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
+    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, RECONCILE_INTERVAL_MS,
+            SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
 
     private final Jdbc jdbc;
     private final EventLog events;

@@ -250,7 +250,8 @@ class SandboxApiTest {
         assertThat(refused).allSatisfy(r -> {
             assertThat(r.statusCode()).as(r.request().method() + " " + r.request().uri()).isEqualTo(403);
             assertThat(json(r).get("error").asText()).isEqualTo("a sandbox's token may only send that sandbox's"
-                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat)");
+                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat) and ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude)");
         });
         assertThat(detail(a).at("/sandbox/state").asText()).isEqualTo("running");
         assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).containsExactly(a);

@@ -1,0 +1,47 @@
+package dev.paddock.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * What an agent asks the broker: may it use this tool on this input?
+ *
+ * @param sandboxId the sandbox whose agent asks (required: it names the repository and its policy)
+ * @param tool Claude Code's tool name, e.g. {@code Bash}
+ * @param input the tool's main input as the policy sees it (see {@link #mainInput})
+ * @param cwd the agent's working directory (absolute), or null for the sandbox's worktree
+ * @param sessionId the Claude Code session, or null
+ */
+public record ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId) {
+    private static final Set<String> FILE_TOOLS = Set.of("Read", "Edit", "Write", "MultiEdit", "NotebookEdit");
+
+    public ApprovalRequest {
+        input = input == null ? "" : input;
+    }
+
+    /**
+     * The part of Claude Code's {@code tool_input} the policy judges: {@code command} for Bash,
+     * {@code file_path} for Read, Edit, Write and MultiEdit ({@code notebook_path} for NotebookEdit),
+     * {@code url} for WebFetch, nothing ("") for other tools, which are judged by name. Shapes from Claude
+     * Code's hooks reference ("PreToolUse input").
+     *
+     * @param toolInput the {@code tool_input} object; null or a missing field gives ""
+     */
+    public static String mainInput(String tool, JsonNode toolInput) {
+        if (toolInput == null || !toolInput.isObject() || tool == null) {
+            return "";
+        }
+        String field = switch (tool) {
+            case "Bash" -> "command";
+            case "WebFetch" -> "url";
+            case "NotebookEdit" -> toolInput.has("notebook_path") ? "notebook_path" : "file_path";
+            default -> FILE_TOOLS.contains(tool) ? "file_path" : null;
+        };
+        if (field == null) {
+            return "";
+        }
+        JsonNode v = toolInput.get(field);
+        return v == null || v.isNull() ? "" : v.isTextual() ? v.asText() : v.toString();
+    }
+}

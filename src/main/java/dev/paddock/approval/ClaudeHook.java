@@ -1,0 +1,118 @@
+package dev.paddock.approval;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.approval.ApprovalException.Kind;
+import dev.paddock.common.Json;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/**
+ * Claude Code's PreToolUse hook protocol (Claude Code hooks reference, "PreToolUse"): the JSON it writes
+ * on the hook's stdin and the JSON the hook prints on stdout.
+ *
+ * <p>Input: {@code {"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name":
+ * "PreToolUse", "tool_name", "tool_input": {...}, "tool_use_id"}}; only {@code tool_name},
+ * {@code tool_input}, {@code cwd}, {@code session_id} and {@code hook_event_name} are used.
+ *
+ * <p>Output: {@code {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision":
+ * "allow"|"deny", "permissionDecisionReason": "..."}}} with exit code 0; on deny the hook also exits 2 with
+ * the reason on stderr (exit 2 blocks the call and shows stderr to Claude even where the JSON is not read).
+ * Any other exit code is a "non-blocking error" to Claude Code and lets the call through, so Paddock's hooks
+ * never use one.
+ */
+public final class ClaudeHook {
+    /** The only event this hook answers. */
+    public static final String EVENT = "PreToolUse";
+
+    private ClaudeHook() {
+    }
+
+    /**
+     * What one PreToolUse payload asks.
+     *
+     * @param cwd absolute working directory, or null when the payload has none
+     * @param sessionId Claude Code's session id, or null
+     * @param toolInput the {@code tool_input} object as sent (for the API's {@code input})
+     */
+    public record Call(String tool, JsonNode toolInput, Path cwd, String sessionId) {
+        /** The request for the broker of {@code sandboxId}. */
+        public ApprovalRequest toRequest(String sandboxId) {
+            return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId);
+        }
+    }
+
+    /**
+     * Parses a payload.
+     *
+     * @throws ApprovalException (bad request) when it is not JSON, not a PreToolUse event, has no
+     *     {@code tool_name}, a {@code tool_input} that is not an object, or a relative {@code cwd}
+     */
+    public static Call parse(String payload) throws ApprovalException {
+        JsonNode n;
+        try {
+            n = payload == null || payload.isBlank() ? null : Json.mapper().readTree(payload);
+        } catch (JsonProcessingException e) {
+            throw bad("the hook's input is not JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (n == null || !n.isObject()) {
+            throw bad("the hook's input is not a JSON object (Claude Code sends one on stdin)");
+        }
+        String event = text(n, "hook_event_name");
+        if (event != null && !event.equals(EVENT)) {
+            throw bad("this hook answers PreToolUse events, not " + event);
+        }
+        String tool = text(n, "tool_name");
+        if (tool == null || tool.isBlank()) {
+            throw bad("the hook's input has no tool_name");
+        }
+        JsonNode input = n.get("tool_input");
+        if (input != null && !input.isNull() && !input.isObject()) {
+            throw bad("tool_input is not an object");
+        }
+        String cwd = text(n, "cwd");
+        Path dir = null;
+        if (cwd != null && !cwd.isBlank()) {
+            try {
+                dir = Path.of(cwd);
+            } catch (InvalidPathException e) {
+                throw bad("cwd is not a path: " + cwd);
+            }
+            if (!dir.isAbsolute()) {
+                throw bad("cwd is not an absolute path: " + cwd);
+            }
+        }
+        return new Call(tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
+                text(n, "session_id"));
+    }
+
+    /** The stdout JSON (one line) for a decision: {@code allow} when {@code allow}, else {@code deny}. */
+    public static String output(boolean allow, String reason) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode o = root.putObject("hookSpecificOutput");
+        o.put("hookEventName", EVENT);
+        o.put("permissionDecision", allow ? "allow" : "deny");
+        o.put("permissionDecisionReason", reason == null ? "" : reason);
+        return root.toString();
+    }
+
+    /** The exit code for a decision: 0 to allow, 2 to deny. */
+    public static int exitCode(boolean allow) {
+        return allow ? 0 : 2;
+    }
+
+    /** One line for stderr or a header: newlines and tabs become spaces. */
+    public static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("[\\r\\n\\t]+", " ").strip();
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private static ApprovalException bad(String why) {
+        return new ApprovalException(Kind.BAD_REQUEST, why);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.paddock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.approval.HookScript;
+import dev.paddock.common.Json;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.testing.BrokerRig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cost of the Claude Code hook per tool call (issue 5: light path p50 ≤ 15 ms, p99 ≤ 50 ms over 1,000
+ * calls), for an auto-allowed command ({@code git status}) against a running Paddock in this JVM with a
+ * running agent: the sh + curl script ({@code <home>/bin/paddock-hook-claude}, 1,000 calls after 50 to
+ * warm up) and, for comparison, {@code paddock hook claude} in a fresh JVM (20 calls, plain
+ * {@code java -cp}, no CDS archive). Each call is a new process fed a real PreToolUse payload, as Claude
+ * Code does it.
+ */
+class HookRoundTripBench {
+    private static final int WARM_UP = 50;
+    private static final int CALLS = 1000;
+    private static final int JVM_CALLS = 20;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void hookRoundTripForAnAllowedCommand() throws Exception {
+        try (BrokerRig rig = BrokerRig.start(tmp.resolve("home"))) {
+            SandboxRecord s = rig.runningSandbox(BrokerRig.repoWithPolicy(tmp.resolve("repo")), "Bench hook");
+            Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "PADDOCK_API", "http://127.0.0.1:"
+                    + rig.port(), "PADDOCK_TOKEN", rig.tokenOf(s.id()), "PADDOCK_SANDBOX_ID", s.id());
+            String payload = payload(s.worktree());
+            List<String> sh = List.of("sh", HookScript.path(rig.home().dir()).toString());
+            for (int i = 0; i < WARM_UP; i++) {
+                run(sh, env, payload);
+            }
+            List<Long> light = new ArrayList<>();
+            for (int i = 0; i < CALLS; i++) {
+                light.add(run(sh, env, payload));
+            }
+            List<String> jvm = List.of(BenchSupport.java(), "-cp", System.getProperty("java.class.path"),
+                    "dev.paddock.Paddock", "hook", "claude");
+            List<Long> heavy = new ArrayList<>();
+            for (int i = 0; i < JVM_CALLS; i++) {
+                heavy.add(run(jvm, env, payload));
+            }
+            BenchSupport.report("hook round trip, sh + curl, allowed command: " + percentiles(light));
+            BenchSupport.report("hook round trip, paddock hook claude (new JVM), allowed command: "
+                    + percentiles(heavy));
+        }
+    }
+
+    /** Runs one hook process; returns its wall time in µs. Asserts it allowed. */
+    private static long run(List<String> command, Map<String, String> env, String payload) throws Exception {
+        long t0 = System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            in.write(payload.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        long us = (System.nanoTime() - t0) / 1000;
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("\"permissionDecision\":\"allow\"");
+        return us;
+    }
+
+    private static String percentiles(List<Long> us) {
+        long[] v = us.stream().mapToLong(Long::longValue).sorted().toArray();
+        return String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)", v[v.length / 2] / 1000.0,
+                v[(int) Math.ceil(v.length * 0.99) - 1] / 1000.0, v[v.length - 1] / 1000.0, v.length);
+    }
+
+    private static String payload(Path cwd) {
+        ObjectNode n = Json.mapper().createObjectNode();
+        n.put("session_id", "bench");
+        n.put("cwd", cwd.toString());
+        n.put("hook_event_name", "PreToolUse");
+        n.put("tool_name", "Bash");
+        n.putObject("tool_input").put("command", "git status");
+        return n.toString();
+    }
+}

@@ -1,0 +1,172 @@
+package dev.paddock.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.Host;
+import dev.paddock.api.ApiToken;
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxState;
+import dev.paddock.settings.PaddockHome;
+import dev.paddock.settings.SettingsStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A real running Paddock ({@link Host}: store, supervisor, broker, API) on a home, for approval tests:
+ * repositories with a policy file, running sandboxes ({@code sleep 300} agents), HTTP calls.
+ *
+ * <p>The policy written by {@link #repoWithPolicy}: allow {@code Bash(git status)}, deny
+ * {@code Bash(rm -rf:*)}, ask {@code Bash(git push:*)}; anything else is asked (unmatched).
+ */
+public final class BrokerRig implements AutoCloseable {
+    public static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(git status)\"],"
+            + " \"deny\": [\"Bash(rm -rf:*)\"], \"ask\": [\"Bash(git push:*)\"]}, \"note\": \"keep me\"}";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final PaddockHome home;
+    private Host host;
+    private final String installToken;
+
+    private BrokerRig(PaddockHome home) throws PaddockException {
+        this.home = home;
+        this.host = Host.start(home, "serve");
+        this.installToken = ApiToken.read(home.tokenFile()).value();
+    }
+
+    /** Starts a Paddock on {@code homeDir}. */
+    public static BrokerRig start(Path homeDir) throws PaddockException {
+        return new BrokerRig(PaddockHome.resolve(homeDir, Map.of()));
+    }
+
+    public Host host() {
+        return host;
+    }
+
+    public PaddockHome home() {
+        return home;
+    }
+
+    public String installToken() {
+        return installToken;
+    }
+
+    public int port() {
+        return host.apiPort();
+    }
+
+    /** Stops this Paddock and starts another on the same home (the agents keep running). */
+    public void restart() throws PaddockException {
+        host.close();
+        host = Host.start(home, "serve");
+    }
+
+    /** Starts another Paddock on the same home after {@code host().close()}. */
+    public void restartStopped() throws PaddockException {
+        host = Host.start(home, "serve");
+    }
+
+    /** Sets the approval timeout, in ms. */
+    public void approvalTimeout(long ms) throws PaddockException {
+        host.wiring().settings().put(SettingsStore.APPROVAL_TIMEOUT_MS, ms);
+    }
+
+    /** A new repository at {@code dir} with {@link #POLICY} in {@code .paddock/policy.json}. */
+    public static TempRepo repoWithPolicy(Path dir) {
+        TempRepo repo = TempRepo.init(dir);
+        try {
+            Files.createDirectories(dir.resolve(".paddock"));
+            Files.writeString(dir.resolve(".paddock/policy.json"), POLICY);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return repo;
+    }
+
+    /** Creates a sandbox running {@code sleep 300} in {@code repo} and waits until it runs; returns it. */
+    public SandboxRecord runningSandbox(TempRepo repo, String task) throws Exception {
+        ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
+                .put("command", "sleep 300");
+        HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString(), installToken);
+        if (r.statusCode() != 201) {
+            throw new AssertionError("sandbox not created: " + r.statusCode() + " " + r.body());
+        }
+        String id = Json.mapper().readTree(r.body()).get("id").asText();
+        await("sandbox " + id + " running", () -> state(id) == SandboxState.RUNNING);
+        return host.wiring().sandboxes().find(id).orElseThrow();
+    }
+
+    /** The sandbox's own token (its agent's PADDOCK_TOKEN). */
+    public String tokenOf(String sandboxId) throws PaddockException {
+        return host.wiring().sandboxes().tokenOf(sandboxId).orElseThrow();
+    }
+
+    /** Stops every agent still running (they outlive a closed Paddock), then closes it. */
+    @Override
+    public void close() {
+        try {
+            for (SandboxRecord s : host.wiring().sandboxService().list(null)) {
+                if (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+                        || s.state() == SandboxState.RETRYING) {
+                    host.wiring().sandboxService().stop(s.id(), "the test's clean-up");
+                }
+            }
+        } catch (PaddockException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            host.close();
+        }
+    }
+
+    private SandboxState state(String id) {
+        try {
+            return host.wiring().sandboxes().find(id).map(SandboxRecord::state).orElse(null);
+        } catch (PaddockException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A request to this Paddock's API; {@code token} null sends none. */
+    public HttpResponse<String> call(String method, String pathAndQuery, String body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + pathAndQuery))
+                .timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** The body of an answer as JSON (leading keep-alive spaces allowed). */
+    public static JsonNode json(HttpResponse<String> r) {
+        try {
+            return Json.mapper().readTree(r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Polls {@code condition} every 20 ms for up to 30 s. */
+    public static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
