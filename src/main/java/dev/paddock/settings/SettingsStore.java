@@ -50,11 +50,11 @@ public final class SettingsStore {
 
     /**
      * How long a request the policy asks about waits for a person before it is denied, in ms (issue 5:
-     * 10 minutes): 5 s to 24 h. The Claude Code hook's own {@code timeout} must be longer (see
+     * 10 minutes): 1 s to 24 h. The Claude Code hook's own {@code timeout} must be longer (see
      * {@code paddock hook install}).
      */
     public static final Setting<Long> APPROVAL_TIMEOUT_MS = Setting.ofLong("approval.timeoutMs", 10 * 60_000L,
-            5_000L, 24 * 3_600_000L, "ms", "How long an agent's request waits for a person before it is denied.");
+            1_000L, 24 * 3_600_000L, "ms", "How long an agent's request waits for a person before it is denied.");
 
     /** Every known setting, by name. */
     public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, RECONCILE_INTERVAL_MS,
