@@ -82,6 +82,7 @@ public final class AgentLauncher {
         try {
             Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
+            AgentCommands.write(l.layout().binDir());
             Files.deleteIfExists(l.layout().exitCodeFile());
             Files.deleteIfExists(l.layout().agentPidFile());
             // A heartbeat file left by an earlier run must not count for this one (the supervisor takes any
@@ -170,6 +171,8 @@ public final class AgentLauncher {
             }
         }
         env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+        // Paddock's own commands for agents first: `paddock heartbeat` works in every tier (see AgentCommands).
+        env.put("PATH", l.layout().binDir() + ":" + env.get("PATH"));
         env.putIfAbsent("LANG", "C.UTF-8");
         env.put("TERM", "dumb");
         env.put("PADDOCK_SANDBOX_ID", l.sandbox().id());

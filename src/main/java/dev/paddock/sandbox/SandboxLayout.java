@@ -57,6 +57,11 @@ public final class SandboxLayout {
         return sandboxDir().resolve(CONTROL);
     }
 
+    /** Paddock's commands for the agent (on its PATH): {@code <control dir>/bin}. */
+    public Path binDir() {
+        return controlDir().resolve("bin");
+    }
+
     /** The state file: what the sandbox is, for people and tools looking at the folder. */
     public Path stateFile() {
         return controlDir().resolve("sandbox.json");

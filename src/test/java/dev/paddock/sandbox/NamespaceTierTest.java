@@ -115,4 +115,19 @@ class NamespaceTierTest {
         assertThat(wiring.sandboxService().logTail(s.id())).contains("TOKEN-LEN=" + token.length(), "ID=" + s.id());
         wiring.supervisor().stop(s.id(), "the test");
     }
+
+    @Test
+    void paddockHeartbeatWorksInsideTheNamespaceWithoutNetwork() throws Exception {
+        SandboxRecord s = run("Beat inside", "paddock heartbeat half way there && sleep 30", SandboxState.RUNNING);
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        SandboxRecord r = wiring.sandboxService().find(s.id());
+        while (!"half way there".equals(r.progress()) && System.nanoTime() < deadline) {
+            wiring.supervisor().tick();
+            Thread.sleep(100);
+            r = wiring.sandboxService().find(s.id());
+        }
+        assertThat(r.progress()).as("log:%n%s", wiring.sandboxService().logTail(s.id())).isEqualTo("half way there");
+        assertThat(r.lastHeartbeatAt()).isNotNull();
+        wiring.supervisor().stop(s.id(), "the test");
+    }
 }

@@ -73,7 +73,7 @@ class SandboxLifecycleTest {
 
     @Test
     void anAgentThatCommitsAndExitsZeroEndsDoneWithItsWorkOnTheBranch() throws Exception {
-        SandboxRecord s = create("Write the greeting", "echo 'hello from the agent'; echo 'halfway' > \"$PADDOCK_HEARTBEAT_FILE\";"
+        SandboxRecord s = create("Write the greeting", "echo 'hello from the agent'; paddock heartbeat halfway;"
                 + " sleep 1.5; printf 'hi\\n' > greeting.txt && git add greeting.txt && git commit -q -m 'Add greeting'",
                 Tier.WORKTREE, 60_000, 0);
         assertThat(s.state()).isEqualTo(SandboxState.PENDING);

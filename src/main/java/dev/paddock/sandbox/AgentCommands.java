@@ -1,0 +1,62 @@
+package dev.paddock.sandbox;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * The commands Paddock puts on an agent's PATH ({@code <control dir>/bin}, writable by nobody but Paddock's
+ * user): a small POSIX {@code sh} script named {@code paddock} that knows one subcommand,
+ * {@code paddock heartbeat [PROGRESS...]}. It writes the progress to {@code $PADDOCK_HEARTBEAT_FILE}
+ * (atomically, through a rename), which the supervisor reads within about a second. A file, not the API:
+ * it needs no JVM, no network (namespace sandboxes have none) and no Paddock launcher inside the sandbox,
+ * and works the same in every tier.
+ */
+public final class AgentCommands {
+    /** The script's text. */
+    static final String PADDOCK = """
+            #!/bin/sh
+            # Written by Paddock for agents in a sandbox: `paddock heartbeat [PROGRESS...]` renews this
+            # sandbox's lease with a progress text (through $PADDOCK_HEARTBEAT_FILE; no network needed).
+            if [ "$1" != heartbeat ]; then
+              echo "paddock: inside a sandbox only 'paddock heartbeat [PROGRESS...]' is available" >&2
+              exit 2
+            fi
+            shift
+            if [ -z "$PADDOCK_HEARTBEAT_FILE" ]; then
+              echo "paddock: PADDOCK_HEARTBEAT_FILE is not set: this does not run in a Paddock sandbox" >&2
+              exit 1
+            fi
+            tmp="$PADDOCK_HEARTBEAT_FILE.$$.tmp"
+            if printf '%s\\n' "$*" > "$tmp" && mv -f "$tmp" "$PADDOCK_HEARTBEAT_FILE"; then
+              exit 0
+            fi
+            rm -f "$tmp"
+            echo "paddock: cannot write $PADDOCK_HEARTBEAT_FILE" >&2
+            exit 1
+            """;
+
+    private AgentCommands() {
+    }
+
+    /**
+     * Writes the commands into {@code binDir} (mode 755), replacing older versions.
+     *
+     * @throws IOException when the directory or a file cannot be written
+     */
+    public static void write(Path binDir) throws IOException {
+        Files.createDirectories(binDir);
+        Path target = binDir.resolve("paddock");
+        Path tmp = binDir.resolve("paddock.tmp");
+        Files.writeString(tmp, PADDOCK, StandardCharsets.UTF_8);
+        try {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (UnsupportedOperationException notPosix) {
+            tmp.toFile().setExecutable(true);
+        }
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
