@@ -111,7 +111,7 @@ public final class ApiClient {
         try {
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             if (r.statusCode() / 100 != 2) {
-                throw new ApiAnswerException(r.statusCode(), errorOf(r.body(), r.statusCode()));
+                throw new ApiAnswerException(r.statusCode(), errorOf(r.body(), r.statusCode()), codeOf(r.body()));
             }
             return r.body();
         } catch (IOException e) {
@@ -129,6 +129,15 @@ public final class ApiClient {
 
     private static String describe(IOException e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static String codeOf(String body) {
+        try {
+            JsonNode n = Json.mapper().readTree(body);
+            return n != null && n.hasNonNull("code") ? n.get("code").asText() : null;
+        } catch (IOException | RuntimeException notJson) {
+            return null;
+        }
     }
 
     private static String errorOf(String body, int status) {

@@ -152,7 +152,7 @@ public final class ApiServer implements AutoCloseable {
         try {
             caller = gate.admit(ex);
         } catch (ApiError e) {
-            answer(ex, e.status(), HttpIo.error(e.getMessage()));
+            answer(ex, e.status(), HttpIo.error(e.getMessage(), e.code()));
             return;
         } catch (RuntimeException e) {
             LOG.warn("API request {} failed", ex.getRequestURI(), e);
@@ -181,7 +181,7 @@ public final class ApiServer implements AutoCloseable {
             try {
                 route(ex, caller);
             } catch (ApiError e) {
-                HttpIo.json(ex, e.status(), HttpIo.error(e.getMessage()));
+                HttpIo.json(ex, e.status(), HttpIo.error(e.getMessage(), e.code()));
             } catch (RuntimeException e) {
                 LOG.warn("API request {} failed", ex.getRequestURI(), e);
                 HttpIo.json(ex, 500, HttpIo.error("internal error: " + e));

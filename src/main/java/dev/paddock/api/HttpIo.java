@@ -62,6 +62,12 @@ final class HttpIo {
         return Map.of("error", message == null ? "unknown error" : message);
     }
 
+    /** {@code {"error": message, "code": code}} ({@code code} left out when null). */
+    static Map<String, String> error(String message, String code) {
+        return code == null ? error(message) : Map.of("error", message == null ? "unknown error" : message,
+                "code", code);
+    }
+
     /** Answers {@code body} as JSON ({@code application/json; charset=utf-8}). */
     static void json(HttpExchange ex, int status, Object body) throws IOException {
         byte[] bytes;

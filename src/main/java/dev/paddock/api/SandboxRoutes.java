@@ -238,6 +238,9 @@ final class SandboxRoutes {
         if (e instanceof SandboxNotFoundException || e instanceof UnknownRepositoryException) {
             return ApiError.notFound(e.getMessage());
         }
+        if (e instanceof dev.paddock.sandbox.RemovalRefusedException) {
+            return new ApiError(409, e.getMessage(), ApiAnswerException.REMOVAL_REFUSED);
+        }
         if (e instanceof SandboxConflictException) {
             return ApiError.conflict(e.getMessage());
         }

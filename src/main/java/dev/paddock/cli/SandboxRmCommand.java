@@ -60,7 +60,7 @@ public final class SandboxRmCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             return 0;
         } catch (ApiAnswerException refused) {
-            if (refused.status() != 409 || mode != RemoveMode.STRICT) {
+            if (!ApiAnswerException.REMOVAL_REFUSED.equals(refused.code())) {
                 throw refused;
             }
             // The refusal says what would be lost (files, commits); the command line adds how to go on.

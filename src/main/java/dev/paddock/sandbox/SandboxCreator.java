@@ -125,7 +125,7 @@ public final class SandboxCreator {
             steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
                     Map.of("path", layout.worktree().toString())));
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
-            steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are signed "
+            steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
             Instant now = clock.instant();
             SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), req.agentCommand(), tier, branch,

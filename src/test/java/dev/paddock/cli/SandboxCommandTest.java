@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code paddock sandbox new|list|stop|retry|rm} and {@code paddock heartbeat}, run in-process through
  * {@link Paddock#run} (or as child processes where the environment matters) against a real
- * {@code paddock serve} process, real repositories and real agents; agents that run {@code paddock
- * heartbeat} find a {@code paddock} script on their PATH.
+ * {@code paddock serve} process, real repositories and real agents. The agents here run the JVM's
+ * {@code paddock heartbeat} by its path (on their PATH, {@code paddock} is the sandbox's own small script,
+ * which writes the heartbeat file; SandboxLifecycleTest and NamespaceTierTest cover that one).
  */
 class SandboxCommandTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -42,6 +43,8 @@ class SandboxCommandTest {
 
     private static Path home;
     private static ChildJvm serve;
+    /** The test's launcher of this build's {@code paddock} (a JVM). */
+    private static String paddock;
     private static SandboxClient client;
 
     @TempDir
@@ -53,6 +56,7 @@ class SandboxCommandTest {
     static void startServer() throws Exception {
         home = shared.resolve("home");
         Path bin = paddockScript(shared.resolve("bin"));
+        paddock = quote(bin.resolve("paddock").toString());
         serve = ChildJvm.start(shared.resolve("serve-out"), Map.of("PATH", bin + ":" + System.getenv("PATH")),
                 Paddock.class.getName(), List.of("--home", home.toString(), "serve"));
         serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
@@ -158,7 +162,7 @@ class SandboxCommandTest {
     @Test
     void anAgentReportsProgressWithPaddockHeartbeat() throws Exception {
         Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compile things", "--json", "--cmd",
-                "paddock heartbeat compiling — step 1 && sleep 300");
+                paddock + " heartbeat compiling — step 1 && sleep 300");
         String id = created.json().get("id").asText();
 
         SandboxView beat = awaitSandbox(id, s -> "compiling — step 1".equals(s.progress()));
@@ -173,7 +177,7 @@ class SandboxCommandTest {
     void anAgentThatCannotReachTheApiLeavesItsProgressInTheHeartbeatFile() throws Exception {
         // As in a namespace sandbox without network: the API's address answers nothing.
         Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Offline work", "--json", "--cmd",
-                "PADDOCK_API=http://127.0.0.1:9 paddock heartbeat offline, 40 % && sleep 300");
+                "PADDOCK_API=http://127.0.0.1:9 " + paddock + " heartbeat offline, 40 % && sleep 300");
         String id = created.json().get("id").asText();
 
         SandboxView beat = awaitSandbox(id, s -> "offline, 40 %".equals(s.progress()));
