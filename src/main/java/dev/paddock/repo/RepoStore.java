@@ -68,8 +68,8 @@ public final class RepoStore {
      * The container image of a repository's container sandboxes (column {@code container_image}), if set.
      */
     public Optional<String> containerImage(long id) throws StoreException {
-        return jdbc.queryOne("SELECT container_image FROM repositories WHERE id = ?", rs -> rs.getString(1), id)
-                .filter(s -> s != null && !s.isBlank());
+        return jdbc.queryOne("SELECT container_image FROM repositories WHERE id = ? AND container_image IS NOT NULL",
+                rs -> rs.getString(1), id).filter(s -> !s.isBlank());
     }
 
     /**

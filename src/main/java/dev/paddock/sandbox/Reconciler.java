@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a removal left in {@code cleaning} by an earlier Paddock is finished ({@link SandboxReclaimer#resume});</li>
  *   <li>on the first pass, a running agent that outlived the previous Paddock is recorded as adopted (the
  *       supervisor watches it again; one whose process died meanwhile the supervisor marks failed);</li>
- *   <li>a container labelled {@code paddock.sandbox=<id>} older than {@link OrphanScanner#SETTLE} whose
+ *   <li>a container labelled {@code paddock.sandbox=<id>} older than the scanner's settle time whose
  *       sandbox has no open record, or whose open record names another container, is an orphan container:
  *       reported once (an event) and listed in the report. Containers are looked at only once this Paddock
  *       has connected to an engine (a Paddock without container sandboxes never loads docker-java), with one
@@ -183,7 +183,7 @@ public final class Reconciler implements AutoCloseable {
             LOG.debug("Not looking at containers: {}", e.getMessage());
             return;
         }
-        Instant settled = clock.instant().minus(OrphanScanner.SETTLE);
+        Instant settled = clock.instant().minus(scanner.settle());
         Set<String> seen = new java.util.HashSet<>();
         for (LabelledContainer c : labelled) {
             seen.add(c.id());
