@@ -204,7 +204,7 @@ public final class Reconciler implements AutoCloseable {
                 details.put("sandbox", c.sandboxId());
                 details.put("repository", c.repository());
                 details.put("state", c.state());
-                Long repoId = owner.map(SandboxRecord::repositoryId).orElse(null);
+                Long repoId = owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c));
                 events.append(EventDraft.of(repoId, null, "sandbox.orphan_container_found", "Orphan container "
                         + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state() + ") labelled "
                         + c.sandboxId() + (owner.isEmpty() ? ", a sandbox Paddock has no record of"
@@ -263,6 +263,18 @@ public final class Reconciler implements AutoCloseable {
                     + " (pid " + s.pid() + ") outlived the previous Paddock and runs on; watching it again",
                     Map.of("pid", s.pid())));
             report.adopted().add(s.id());
+        }
+    }
+
+    /** The registered repository a container's {@code paddock.repo} label names, or null. */
+    private Long repositoryOf(LabelledContainer c) throws StoreException {
+        if (c.repository() == null) {
+            return null;
+        }
+        try {
+            return repos.findByPath(Path.of(c.repository())).map(RepoRecord::id).orElse(null);
+        } catch (InvalidPathException e) {
+            return null;
         }
     }
 

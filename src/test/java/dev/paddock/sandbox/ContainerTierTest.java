@@ -227,6 +227,56 @@ class ContainerTierTest {
     }
 
     @Test
+    void aRestartedPaddockFollowsTheRunningContainerAgainAndLearnsHowItEnded() throws Exception {
+        SandboxRecord s = tickUntil(create("Outlive Paddock", "echo before; sleep 4; echo after; exit 3", null).id(),
+                SandboxState.RUNNING);
+        SandboxRig.await("the agent's first line", () -> logHas(s.id(), "before"), Duration.ofSeconds(20));
+        wiring.close(); // the container runs on
+        assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.containerId());
+
+        wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()));
+        SandboxRecord ended = tickUntil(s.id(), SandboxState.FAILED);
+
+        assertThat(ended.exitCode()).isEqualTo(3);
+        assertThat(ended.lastError()).isEqualTo("the agent exited with 3");
+        assertThat(printed(s.id())).as("each line once, none lost").containsExactly("before", "after");
+        awaitRemovedAfterTheRun(s.id());
+    }
+
+    private boolean logHas(String id, String line) {
+        try {
+            return printed(id).contains(line);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aLabelledContainerWithNoRecordIsAnOrphanForTheReconciler() throws Exception {
+        SandboxRecord mine = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
+        DockerTests.Result ghost = DockerTests.docker("create", "--label", "paddock.sandbox=ghost-20261130-001",
+                "--label", "paddock.repo=" + repo.dir(), DockerTests.GIT_IMAGE, "true");
+        assertThat(ghost.code()).as(ghost.out()).isZero();
+        String ghostId = ghost.out().strip();
+        dev.paddock.worktree.GitCli git = new dev.paddock.worktree.GitCli();
+        Reconciler reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(),
+                new dev.paddock.worktree.RepositoryLocator(git), new dev.paddock.worktree.WorktreeManager(git),
+                new OrphanScanner(java.time.Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(), wiring.events(),
+                wiring.settings(), wiring.containers(), java.time.Clock.systemUTC());
+
+        Reconciler.Report report = reconciler.reconcile();
+        reconciler.reconcile(); // reported once, not once per pass
+
+        assertThat(report.orphanContainers()).extracting(dev.paddock.container.LabelledContainer::id)
+                .containsExactly(ghostId);
+        assertThat(report.orphanContainers().get(0).sandboxId()).isEqualTo("ghost-20261130-001");
+        assertThat(wiring.events().recent(wiring.repoStore().findByPath(repo.dir()).orElseThrow().id(), 100)
+                .stream().map(Event::kind).filter("sandbox.orphan_container_found"::equals).count()).isEqualTo(1);
+        assertThat(DockerTests.containers("paddock.sandbox=" + mine.id())).containsExactly(mine.containerId());
+        reconciler.close();
+    }
+
+    @Test
     void noImageOrAMissingImageIsAClearErrorAndNothingIsLeftBehind() throws Exception {
         List<String> branches = List.of(repo.git("branch", "--list").split("\n"));
 
