@@ -27,11 +27,22 @@ import org.slf4j.LoggerFactory;
  * <p>The stream asks for timestamps ({@code docker logs -t}): each line's timestamp is stripped before it is
  * written and remembered, so a re-attached stream ({@code since} is whole seconds) skips what was written
  * already. Lines go to the file as the engine sends them; stdout and stderr are interleaved.
+ *
+ * <p>A container killed by SIGKILL (exit 137) without {@code State.OOMKilled} is looked at a few more times
+ * ({@value #OOM_LOOKS} × {@value #OOM_PAUSE_MS} ms) before its end is told: on this machine's engine (20.10,
+ * cgroup v1) the flag was seen unset right at the end of the stream and set a moment later.
  */
 public final class ContainerFollow implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ContainerFollow.class);
     private static final long FIRST_PAUSE_MS = 200;
     private static final long MAX_PAUSE_MS = 10_000;
+    /**
+     * How often a SIGKILLed container (exit 137) without {@code OOMKilled} is looked at again, and how long
+     * apart: the engine handles the kernel's OOM event and the container's exit separately, so for a moment
+     * after the exit the flag may not be set yet.
+     */
+    static final int OOM_LOOKS = 5;
+    static final long OOM_PAUSE_MS = 200;
 
     private final DockerClient client;
     private final DockerContainers containers;
@@ -44,6 +55,7 @@ public final class ContainerFollow implements AutoCloseable {
     private volatile Instant last;
     private volatile ResultCallback.Adapter<Frame> current;
     private long pauseMs = FIRST_PAUSE_MS;
+    private int oomLooks;
 
     ContainerFollow(DockerClient client, DockerContainers containers, ScheduledExecutorService watcher,
                     String containerId, Path logFile, Instant since, Consumer<ContainerExit> onExit) {
@@ -173,6 +185,10 @@ public final class ContainerFollow implements AutoCloseable {
         }
         try {
             var exit = containers.exitOf(containerId);
+            if (exit.isPresent() && mayStillLearnOfOom(exit.get()) && oomLooks++ < OOM_LOOKS) {
+                watcher.schedule(this::lookAtTheEnd, OOM_PAUSE_MS, TimeUnit.MILLISECONDS);
+                return;
+            }
             if (exit.isPresent()) {
                 if (ended.compareAndSet(false, true)) {
                     onExit.accept(exit.get());
@@ -189,6 +205,10 @@ public final class ContainerFollow implements AutoCloseable {
         if (!watcher.isShutdown()) {
             watcher.schedule(this::attach, pause, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private static boolean mayStillLearnOfOom(ContainerExit e) {
+        return e.code() != null && e.code() == 137 && !e.oomKilled();
     }
 
     /** Stops following (the container is not touched). */
