@@ -338,7 +338,7 @@ class SandboxApiTest {
         assertThat(json(notJson).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(empty).get("error").asText()).startsWith("the request body is empty");
         assertThat(json(relative).get("error").asText()).isEqualTo("repo must be an absolute path: some/dir");
-        assertThat(json(tier).get("error").asText()).isEqualTo("unknown tier \"vm\": use worktree or namespace");
+        assertThat(json(tier).get("error").asText()).isEqualTo("unknown tier \"vm\": use worktree, namespace or container");
         assertThat(json(lease).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(mode).get("error").asText()).isEqualTo("unknown mode \"gently\": use strict, commit or force");
         assertThat(Files.exists(repo.dir().resolve(".worktrees"))).isFalse();
