@@ -235,9 +235,20 @@ public final class DockerContainers implements AutoCloseable {
      * @throws ContainerException when the engine does not answer
      */
     public List<LabelledContainer> labelled() throws ContainerException {
+        return labelled(null);
+    }
+
+    /**
+     * The containers labelled {@code paddock.sandbox=<sandboxId>} (running or not), oldest first; every
+     * labelled container when {@code sandboxId} is null.
+     *
+     * @throws ContainerException when the engine does not answer
+     */
+    public List<LabelledContainer> labelled(String sandboxId) throws ContainerException {
         try {
-            List<Container> found = engine.client().listContainersCmd().withShowAll(true)
-                    .withLabelFilter(List.of(SANDBOX_LABEL)).exec();
+            var cmd = engine.client().listContainersCmd().withShowAll(true);
+            List<Container> found = (sandboxId == null ? cmd.withLabelFilter(List.of(SANDBOX_LABEL))
+                    : cmd.withLabelFilter(Map.of(SANDBOX_LABEL, sandboxId))).exec();
             List<LabelledContainer> out = new ArrayList<>();
             for (Container c : found) {
                 Map<String, String> labels = c.getLabels() == null ? Map.of() : Map.copyOf(c.getLabels());

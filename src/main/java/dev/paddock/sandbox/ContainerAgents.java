@@ -174,7 +174,11 @@ public final class ContainerAgents implements AutoCloseable {
      * to record shows up here.
      */
     List<LabelledContainer> containersOf(String sandboxId) throws SandboxException {
-        return labelled().stream().filter(c -> sandboxId.equals(c.sandboxId())).toList();
+        try {
+            return containers().labelled(sandboxId);
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
     }
 
     /**

@@ -168,6 +168,28 @@ class ContainerTierTest {
     }
 
     @Test
+    void theHeartbeatFileWorksWithoutNetworkAndASilentAgentTimesOutAndLosesItsContainer() throws Exception {
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Beat once", "sleep 1;"
+                + " echo 'half way' > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 120").withTier(Tier.CONTAINER)
+                .withLeaseMs(3_000L).withMaxRetries(0));
+        SandboxRecord running = tickUntil(created.id(), SandboxState.RUNNING);
+        SandboxRig.await("the heartbeat from inside", () -> {
+            try {
+                wiring.supervisor().tick();
+                return "half way".equals(wiring.sandboxService().find(created.id()).progress());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, Duration.ofSeconds(20));
+
+        SandboxRecord timedOut = tickUntil(created.id(), SandboxState.TIMEOUT);
+
+        assertThat(timedOut.lastError()).contains("the lease of 3 s ran out");
+        assertThat(timedOut.lastHeartbeatAt()).isAfter(running.startedAt());
+        awaitRemovedAfterTheRun(created.id());
+    }
+
+    @Test
     void removingARunningContainerSandboxRemovesItsContainer() throws Exception {
         SandboxRecord s = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
         assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.containerId());
