@@ -115,6 +115,12 @@ public final class ContainerAgents implements AutoCloseable {
         }
     }
 
+    /** Whether this Paddock follows the container the sandbox's record names. */
+    boolean following(SandboxRecord s) {
+        Watch w = watches.get(s.id());
+        return w != null && w.follow().containerId().equals(s.containerId());
+    }
+
     /**
      * How the recorded container of a running sandbox ended, or empty while it runs. A container this Paddock
      * does not follow yet (it was started before a restart) is followed from now on; its log continues after

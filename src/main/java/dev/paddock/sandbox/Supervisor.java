@@ -59,6 +59,7 @@ public final class Supervisor implements AutoCloseable {
     private final Map<String, Process> children = new ConcurrentHashMap<>();
     private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> removing = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> removalFailed = ConcurrentHashMap.newKeySet();
     private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -295,7 +296,11 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {
-        boolean takenOver = !children.containsKey(s.id()) && !adopted.containsKey(s.id());
+        boolean takenOver = s.tier() == Tier.CONTAINER ? !containers.following(s)
+                : !children.containsKey(s.id()) && !adopted.containsKey(s.id());
+        if (takenOver && s.tier() == Tier.CONTAINER && s.containerId() != null) {
+            renewLeaseOnAdoption(s); // its container ran on while no Paddock could take its heartbeats
+        }
         SandboxLayout layout = layout(s);
         Optional<AgentExit> exit = exitOf(s, layout);
         Instant now = clock.instant();
@@ -541,16 +546,22 @@ public final class Supervisor implements AutoCloseable {
         if (!removing.add(containerId)) {
             return;
         }
-        LOG.info("Removing the container {} of {} ({})", dev.paddock.container.DockerContainers.shortId(containerId),
-                id, why);
+        if (!removalFailed.contains(containerId)) {
+            LOG.info("Removing the container {} of {} ({})",
+                    dev.paddock.container.DockerContainers.shortId(containerId), id, why);
+        }
         reaper.execute(() -> {
             try {
                 containers.remove(id, containerId, grace());
                 store.clearContainer(id, containerId);
+                removalFailed.remove(containerId);
                 poke();
             } catch (PaddockException | RuntimeException e) {
-                // No poke: the next regular tick tries again (an engine that is away must not make a busy loop).
-                LOG.warn("Could not remove the container of {}: {}", id, e.getMessage());
+                // No poke: the next regular tick tries again (an engine that is away must not make a busy loop),
+                // and says so once, not every second.
+                if (removalFailed.add(containerId)) {
+                    LOG.warn("Could not remove the container of {} (trying again every tick): {}", id, e.getMessage());
+                }
             } finally {
                 removing.remove(containerId);
             }
