@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * else. No token or an unknown one gets 401.
  *
  * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
- * sandbox routes of {@link SandboxRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
+ * sandbox routes of {@link SandboxRoutes}; {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
 public final class ApiServer implements AutoCloseable {
@@ -58,6 +58,7 @@ public final class ApiServer implements AutoCloseable {
     private final Gate gate;
     private final Backend backend;
     private final SandboxRoutes sandboxRoutes;
+    private final RepositoryRoutes repositoryRoutes;
     private final String mode;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
@@ -72,6 +73,7 @@ public final class ApiServer implements AutoCloseable {
         this.gate = new Gate(token, sandboxes);
         this.backend = backend;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
+        this.repositoryRoutes = new RepositoryRoutes(sandboxes);
         this.mode = mode;
     }
 
@@ -173,6 +175,8 @@ public final class ApiServer implements AutoCloseable {
         String method = ex.getRequestMethod();
         if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
+        } else if (RepositoryRoutes.matches(path)) {
+            repositoryRoutes.handle(ex);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("ok", true);

@@ -467,6 +467,30 @@ class SandboxApiTest {
         return out;
     }
 
+    @Test
+    void theRepositorysContainerImageIsSetAndClearedThroughTheApi() throws Exception {
+        String body = Json.mapper().writeValueAsString(Map.of("repo", repo.dir().toString(),
+                "image", " node:22 "));
+        HttpResponse<String> set = call("PUT", "/v1/repositories/container-image", body, installToken);
+
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        assertThat(json(set).get("repo").asText()).isEqualTo(repo.dir().toString());
+        assertThat(json(set).get("image").asText()).isEqualTo("node:22");
+        long id = host.wiring().repoStore().findByPath(repo.dir()).orElseThrow().id();
+        assertThat(host.wiring().repoStore().containerImage(id)).contains("node:22");
+
+        HttpResponse<String> cleared = call("PUT", "/v1/repositories/container-image",
+                "{\"repo\": \"" + repo.dir() + "\", \"image\": null}", installToken);
+        assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+        assertThat(host.wiring().repoStore().containerImage(id)).isEmpty();
+
+        HttpResponse<String> noRepo = call("PUT", "/v1/repositories/container-image", "{\"image\": \"x\"}",
+                installToken);
+        assertThat(noRepo.statusCode()).isEqualTo(400);
+        assertThat(json(noRepo).get("error").asText()).startsWith("repo is missing");
+        assertThat(call("GET", "/v1/repositories/container-image", null, installToken).statusCode()).isEqualTo(405);
+    }
+
     private static HttpResponse<String> call(String method, String pathAndQuery, String body, String token)
             throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort() + pathAndQuery))
