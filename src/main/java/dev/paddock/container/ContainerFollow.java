@@ -54,7 +54,7 @@ public final class ContainerFollow implements AutoCloseable {
     private volatile boolean closed;
     private volatile Instant last;
     private volatile ResultCallback.Adapter<Frame> current;
-    private long pauseMs = FIRST_PAUSE_MS;
+    private volatile long pauseMs = FIRST_PAUSE_MS;
     private int oomLooks;
 
     ContainerFollow(DockerClient client, DockerContainers containers, ScheduledExecutorService watcher,

@@ -7,13 +7,12 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
-import com.github.dockerjava.api.model.AccessMode;
-import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.Ulimit;
-import com.github.dockerjava.api.model.Volume;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -135,13 +134,16 @@ public final class DockerContainers implements AutoCloseable {
     }
 
     static HostConfig hostConfig(ContainerSpec spec) {
-        List<Bind> binds = new ArrayList<>();
+        // Structured mounts, not "host:target:ro" bind strings: a path with a colon or comma stays one path, and
+        // a missing source is an error instead of an empty directory the engine creates.
+        List<Mount> mounts = new ArrayList<>();
         for (ContainerSpec.Mount m : spec.mounts()) {
-            binds.add(new Bind(m.host().toString(), new Volume(m.target()), m.readOnly() ? AccessMode.ro : AccessMode.rw));
+            mounts.add(new Mount().withType(MountType.BIND).withSource(m.host().toString()).withTarget(m.target())
+                    .withReadOnly(m.readOnly()));
         }
         ResourceLimits l = spec.limits();
         return HostConfig.newHostConfig()
-                .withBinds(binds)
+                .withMounts(mounts)
                 .withNanoCPUs(l.nanoCpus())
                 .withMemory(l.memoryBytes())
                 .withMemorySwap(l.memoryBytes())
