@@ -277,6 +277,25 @@ class ContainerTierTest {
     }
 
     @Test
+    void aRunStartedByAPaddockThatDiedBeforeRecordingItIsAdoptedNotStartedTwice() throws Exception {
+        SandboxRecord s = create("Started but not recorded", "echo started by this Paddock", null);
+        // What a Paddock killed between "docker start" and its compare-and-set leaves: the run's container.
+        DockerTests.Result left = DockerTests.docker("run", "-d", "--label", "paddock.sandbox=" + s.id(),
+                "--label", "paddock.repo=" + repo.dir(), "--label", "paddock.run=1", DockerTests.GIT_IMAGE,
+                "sh", "-c", "sleep 1; echo started by the Paddock that died");
+        assertThat(left.code()).as(left.out()).isZero();
+        String leftId = left.out().strip();
+
+        SandboxRecord done = tickUntil(s.id(), SandboxState.DONE);
+
+        assertThat(wiring.sandboxService().history(s.id())).filteredOn(e -> e.kind().equals("sandbox.running"))
+                .singleElement().satisfies(e -> assertThat(e.details()).contains(leftId));
+        assertThat(printed(s.id())).containsExactly("started by the Paddock that died");
+        assertThat(done.iteration()).isEqualTo(1);
+        awaitRemovedAfterTheRun(s.id());
+    }
+
+    @Test
     void aLabelledContainerWithNoRecordIsAnOrphanForTheReconciler() throws Exception {
         SandboxRecord mine = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
         DockerTests.Result ghost = DockerTests.docker("create", "--label", "paddock.sandbox=ghost-20261130-001",
