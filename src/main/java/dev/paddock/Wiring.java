@@ -3,6 +3,7 @@ package dev.paddock;
 import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.approval.ApprovalStore;
 import dev.paddock.common.PaddockException;
+import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
@@ -10,6 +11,7 @@ import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.OrphanService;
 import dev.paddock.sandbox.Reconciler;
@@ -62,6 +64,8 @@ public final class Wiring implements AutoCloseable {
     private final Reconciler reconciler;
     private final ApprovalBroker approvals;
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
+    private final ContainerAgents containers;
+    private final TierChecks tierChecks;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
@@ -82,18 +86,20 @@ public final class Wiring implements AutoCloseable {
                 status, environment, clock);
         this.settings = new SettingsStore(db, events);
         this.worktrees = new WorktreeManager(git);
+        // Connected on first use: a Paddock without container sandboxes never loads docker-java.
+        this.containers = new ContainerAgents(() -> new DockerContainers(new DockerEngine(clock)));
         this.supervisor = new Supervisor(sandboxes, repoStore, locator,
-                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), settings, clock,
-                home.logDir().resolve("sandboxes"), () -> apiUrl);
-        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, new TierChecks(bubblewrap),
-                clock);
+                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, settings,
+                clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
+        this.tierChecks = new TierChecks(bubblewrap, containers);
+        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks, clock);
         this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
                 events);
         this.sandboxService = new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees,
                 repoService);
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
-                settings, clock);
+                settings, containers, clock);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
     }
@@ -181,6 +187,16 @@ public final class Wiring implements AutoCloseable {
         return approvals;
     }
 
+    /** The agents of container sandboxes (connects to the Docker engine on first use). */
+    public ContainerAgents containers() {
+        return containers;
+    }
+
+    /** Which isolation tiers this machine can run now. */
+    public TierChecks tierChecks() {
+        return tierChecks;
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -192,6 +208,7 @@ public final class Wiring implements AutoCloseable {
         approvals.close();
         reconciler.close();
         supervisor.close();
+        containers.close();
         workspace.close();
         environment.close();
         lister.close();

@@ -43,6 +43,16 @@ class ArchitectureTest {
                     + " baggage) stay behind the container package, so Paddock works where Docker is absent");
 
     @ArchTest
+    static final ArchRule theContainerPackageKnowsNoOtherFeature = noClasses()
+            .that().resideInAPackage("dev.paddock.container..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.sandbox..", "dev.paddock.worktree..",
+                    "dev.paddock.repo..", "dev.paddock.status..", "dev.paddock.store..", "dev.paddock.events..",
+                    "dev.paddock.settings..")
+            .because("the container package only speaks to the Docker engine (images, containers, logs); the sandbox"
+                    + " package decides what a sandbox's container is (ContainerPlan), so docker-java stays in one"
+                    + " place that a remote or second engine can replace");
+
+    @ArchTest
     static final ArchRule onlyWorktreeMergeAndCheckpointUseJGit = noClasses()
             .that().resideOutsideOfPackages("dev.paddock.worktree..", "dev.paddock.merge..",
                     "dev.paddock.checkpoint..")

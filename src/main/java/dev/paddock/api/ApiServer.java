@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
  * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
- * of {@link ApprovalRoutes}. Errors are JSON objects {@code {"error": "..."}} with a 4xx or
+ * of {@link ApprovalRoutes}; {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
+ * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
 public final class ApiServer implements AutoCloseable {
@@ -63,6 +64,7 @@ public final class ApiServer implements AutoCloseable {
     private final SandboxRoutes sandboxRoutes;
     private final SettingsRoutes settingsRoutes;
     private final ApprovalRoutes approvalRoutes;
+    private final RepositoryRoutes repositoryRoutes;
     private final String mode;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
@@ -84,6 +86,7 @@ public final class ApiServer implements AutoCloseable {
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
         this.approvalRoutes = new ApprovalRoutes(approvals);
+        this.repositoryRoutes = new RepositoryRoutes(sandboxes);
         this.mode = mode;
     }
 
@@ -206,6 +209,8 @@ public final class ApiServer implements AutoCloseable {
             settingsRoutes.handle(ex);
         } else if (ApprovalRoutes.matches(path)) {
             approvalRoutes.handle(ex, caller);
+        } else if (RepositoryRoutes.matches(path)) {
+            repositoryRoutes.handle(ex);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("ok", true);

@@ -1,5 +1,6 @@
 package dev.paddock.api;
 
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.Tier;
 import java.nio.file.InvalidPathException;
@@ -12,16 +13,22 @@ import java.util.Locale;
  *
  * @param repo absolute path of the repository (or of any folder inside it)
  * @param command the agent's shell command line
- * @param tier {@code worktree} (default) or {@code namespace}
+ * @param tier {@code worktree} (default), {@code namespace} or {@code container}
  * @param branch branch name (default: from the task)
  * @param base base branch (default: the repository's)
  * @param id sandbox id (default: from the task and the day)
  * @param leaseMs lease in ms (default: the setting, 15 min)
  * @param maxRetries automatic retries (default: the setting)
- * @param network whether a namespace sandbox gets a network (default false)
+ * @param network whether a namespace or container sandbox gets a network (default false)
+ * @param image container tier: the image instead of the repository's (default: the repository's)
+ * @param cpus container tier: CPUs, e.g. 1.5 (default 2)
+ * @param memoryMiB container tier: memory in MiB, memory + swap alike (default 4096)
+ * @param pids container tier: process limit (default 512)
+ * @param nofile container tier: open files per process (default 4096)
  */
 public record CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
-                                   String id, Long leaseMs, Integer maxRetries, Boolean network) {
+                                   String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
+                                   Double cpus, Long memoryMiB, Long pids, Long nofile) {
 
     /**
      * The request for {@link dev.paddock.sandbox.SandboxService#create}.
@@ -42,7 +49,20 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
             throw ApiError.badRequest("repo must be an absolute path: " + repo);
         }
         return new NewSandbox(path, task, command, parsedTier(), branch, base, id, leaseMs, maxRetries,
-                Boolean.TRUE.equals(network));
+                Boolean.TRUE.equals(network), image == null || image.isBlank() ? null : image.strip(), limits());
+    }
+
+    /** The container limits asked for, defaults for the rest; null when none is asked for. */
+    private ResourceLimits limits() throws ApiError {
+        if (cpus == null && memoryMiB == null && pids == null && nofile == null) {
+            return null;
+        }
+        try {
+            return ResourceLimits.orDefaults(cpus == null ? null : Math.round(cpus * ResourceLimits.ONE_CPU),
+                    memoryMiB == null ? null : memoryMiB * ResourceLimits.MIB, pids, nofile);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
     }
 
     private Tier parsedTier() throws ApiError {
@@ -52,7 +72,7 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
         try {
             return Tier.of(tier.strip().toLowerCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ApiError.badRequest("unknown tier \"" + tier + "\": use worktree or namespace");
+            throw ApiError.badRequest("unknown tier \"" + tier + "\": use worktree, namespace or container");
         }
     }
 }

@@ -37,6 +37,20 @@ public final class SandboxClient {
         return answer.getOrDefault("sandboxes", List.of());
     }
 
+    /**
+     * {@code PUT /v1/repositories/container-image}: the image of the repository's container sandboxes (null
+     * clears it).
+     *
+     * @return the repository's main worktree, as Paddock registered it
+     */
+    public String setContainerImage(Path repo, String image) throws PaddockException {
+        Map<String, String> body = new java.util.HashMap<>();
+        body.put("repo", repo.toString());
+        body.put("image", image);
+        return read(api.send("PUT", RepositoryRoutes.CONTAINER_IMAGE, write(body), ApiClient.SLOW_TIMEOUT),
+                com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+    }
+
     /** {@code POST /v1/sandboxes/{id}/stop}. */
     public SandboxView stop(String id, String by) throws PaddockException {
         return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);

@@ -19,7 +19,8 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                           Instant createdAt, Instant startedAt, Instant finishedAt, Instant stateChangedAt,
                           Instant lastHeartbeatAt, String progress, long leaseMs, Instant leaseExpiresAt,
                           int iteration, int retryCount, int maxRetries, Long pid, Integer exitCode,
-                          String lastError, boolean networkGranted) {
+                          String lastError, boolean networkGranted, String containerId, String image,
+                          Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit) {
 
     /** The view of a stored sandbox. */
     public static SandboxView of(SandboxRecord s) {
@@ -27,6 +28,7 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                 s.branch(), s.baseBranch(), s.baseCommit(), s.worktreePath(), s.createdAt(), s.startedAt(),
                 s.finishedAt(), s.stateChangedAt(), s.lastHeartbeatAt(), s.progress(), s.leaseMs(),
                 s.leaseExpiresAt(), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(), s.exitCode(),
-                s.lastError(), s.networkGranted());
+                s.lastError(), s.networkGranted(), s.containerId(), s.image(), s.cpuLimitNanos(),
+                s.memoryLimitBytes(), s.pidsLimit());
     }
 }

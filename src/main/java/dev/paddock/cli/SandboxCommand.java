@@ -11,9 +11,9 @@ import picocli.CommandLine.Spec;
  * server (which runs them).
  */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
-        description = "Create, list, stop, retry and remove sandboxes (through the running Paddock).",
+        description = "Create, list, stop, retry and remove sandboxes, set the container image (through the running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
-            SandboxRetryCommand.class, SandboxRmCommand.class})
+            SandboxRetryCommand.class, SandboxRmCommand.class, SandboxImageCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -24,6 +24,6 @@ public final class SandboxCommand implements Runnable {
     /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry or rm.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, rm or image.");
     }
 }

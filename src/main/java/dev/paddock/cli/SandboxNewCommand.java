@@ -33,7 +33,8 @@ public final class SandboxNewCommand implements Callable<Integer> {
             description = "The agent's command line (run with /bin/sh -c in the worktree).")
     String command;
 
-    @Option(names = "--tier", paramLabel = "TIER", description = "worktree (default) or namespace (bubblewrap).")
+    @Option(names = "--tier", paramLabel = "TIER",
+            description = "worktree (default), namespace (bubblewrap) or container (Docker).")
     String tier;
 
     @Option(names = "--branch", paramLabel = "B", description = "Branch (default: agent/<words of the task>).")
@@ -52,8 +53,25 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Option(names = "--retries", paramLabel = "N", description = "Automatic retries after a failure or timeout.")
     Integer retries;
 
-    @Option(names = "--network", description = "Give a namespace sandbox a network.")
+    @Option(names = "--network", description = "Give a namespace or container sandbox a network.")
     boolean network;
+
+    @Option(names = "--image", paramLabel = "IMAGE",
+            description = "Container tier: the image to run in (default: the repository's). Never pulled.")
+    String image;
+
+    @Option(names = "--cpus", paramLabel = "N", description = "Container tier: CPUs, e.g. 1.5 (default 2).")
+    Double cpus;
+
+    @Option(names = "--memory-mib", paramLabel = "MIB",
+            description = "Container tier: memory in MiB, swap included (default 4096).")
+    Long memoryMiB;
+
+    @Option(names = "--pids", paramLabel = "N", description = "Container tier: process limit (default 512).")
+    Long pids;
+
+    @Option(names = "--nofile", paramLabel = "N", description = "Container tier: open files per process (default 4096).")
+    Long nofile;
 
     @Option(names = "--json", description = "Print the new sandbox as JSON (as POST /v1/sandboxes answers).")
     boolean json;
@@ -64,7 +82,7 @@ public final class SandboxNewCommand implements Callable<Integer> {
         Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
         Long leaseMs = leaseMinutes == null ? null : leaseMinutes * 60_000L;
         SandboxView s = RunningPaddock.require(home).create(new CreateSandboxRequest(target.toString(), task, command,
-                tier, branch, base, id, leaseMs, retries, network));
+                tier, branch, base, id, leaseMs, retries, network, image, cpus, memoryMiB, pids, nofile));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(SandboxText.json(s));

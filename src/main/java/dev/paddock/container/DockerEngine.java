@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connection to a Docker engine through docker-java. The only class outside this package that
- * knows a Docker engine exists; no other package imports docker-java.
+ * The connection to a Docker engine through docker-java. Only this package imports docker-java; the
+ * other packages use {@link DockerEngine} (status) and {@link DockerContainers} (containers).
  *
  * <p>The endpoint follows the docker CLI's rules as docker-java implements them: {@code DOCKER_HOST},
  * else the current docker context ({@code DOCKER_CONTEXT} or {@code currentContext} in
@@ -30,6 +30,8 @@ public final class DockerEngine implements AutoCloseable {
     private final String endpoint;
     private final DockerClient client;
     private final String configError;
+    private DefaultDockerClientConfig config;
+    private DockerClient streaming;
 
     /** Connects to the engine the docker CLI would use. */
     public DockerEngine(Clock clock) {
@@ -50,7 +52,7 @@ public final class DockerEngine implements AutoCloseable {
             if (dockerHost != null) {
                 builder.withDockerHost(dockerHost);
             }
-            DefaultDockerClientConfig config = builder.build();
+            config = builder.build();
             ep = config.getDockerHost().toString();
             ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
                     .dockerHost(config.getDockerHost())
@@ -86,7 +88,44 @@ public final class DockerEngine implements AutoCloseable {
         }
     }
 
-    private static String describe(Throwable e) {
+    /** The engine's address, or null when the docker configuration is not usable. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * The client for ordinary calls (each bounded by {@link #RESPONSE_TIMEOUT}).
+     *
+     * @throws ContainerException when the docker configuration is not usable
+     */
+    DockerClient client() throws ContainerException {
+        if (client == null) {
+            throw new ContainerException(configError);
+        }
+        return client;
+    }
+
+    /**
+     * A second client without a response timeout, for streams that stay quiet for minutes (a container's log
+     * followed while its agent thinks); built on first use.
+     *
+     * @throws ContainerException when the docker configuration is not usable
+     */
+    synchronized DockerClient streamingClient() throws ContainerException {
+        client();
+        if (streaming == null) {
+            ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
+                    .dockerHost(config.getDockerHost())
+                    .sslConfig(config.getSSLConfig())
+                    .connectionTimeout(CONNECT_TIMEOUT)
+                    .maxConnections(500)
+                    .build();
+            streaming = DockerClientImpl.getInstance(config, http);
+        }
+        return streaming;
+    }
+
+    static String describe(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
@@ -97,6 +136,15 @@ public final class DockerEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (streaming != null) {
+                try {
+                    streaming.close();
+                } catch (IOException e) {
+                    LOG.debug("Closing the docker streaming client: {}", e.getMessage());
+                }
+            }
+        }
         if (client != null) {
             try {
                 client.close();

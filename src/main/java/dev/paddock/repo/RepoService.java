@@ -73,6 +73,32 @@ public final class RepoService {
         return repos.findByPath(locator.locate(path).mainWorktree());
     }
 
+    /**
+     * Sets the image the repository's container sandboxes are made from (a sandbox may name another), or
+     * clears it with null. Registers the repository when it is not yet. Whether the engine has the image is
+     * checked when a sandbox is created, not here (the image may be built later).
+     *
+     * @throws GitException when the path is not in a usable git repository
+     * @throws PaddockException when the store cannot be written
+     */
+    public OpenedRepo setContainerImage(Path path, String image) throws PaddockException {
+        OpenedRepo r = open(path);
+        repos.setContainerImage(r.record().id(), image);
+        events.append(EventDraft.of(r.record().id(), null, "repository.container_image_set", image == null
+                || image.isBlank() ? "Cleared the container image of " + r.git().mainWorktree()
+                : "Container sandboxes of " + r.git().mainWorktree() + " use the image " + image.strip(),
+                Map.of("image", image == null ? "" : image.strip())));
+        return r;
+    }
+
+    /**
+     * The container image of the repository containing {@code path}, if it is registered and has one.
+     */
+    public Optional<String> containerImageOf(GitRepository repo) throws PaddockException {
+        Optional<RepoRecord> r = repos.findByPath(repo.mainWorktree());
+        return r.isEmpty() ? Optional.empty() : repos.containerImage(r.get().id());
+    }
+
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws PaddockException {
         return repos.recent();

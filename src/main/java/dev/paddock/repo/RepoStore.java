@@ -64,6 +64,24 @@ public final class RepoStore {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE id = ?", RepoStore::map, id);
     }
 
+    /**
+     * The container image of a repository's container sandboxes (column {@code container_image}), if set.
+     */
+    public Optional<String> containerImage(long id) throws StoreException {
+        return jdbc.queryOne("SELECT container_image FROM repositories WHERE id = ? AND container_image IS NOT NULL",
+                rs -> rs.getString(1), id).filter(s -> !s.isBlank());
+    }
+
+    /**
+     * Sets (or with null clears) the container image of a repository.
+     *
+     * @return whether the repository exists
+     */
+    public boolean setContainerImage(long id, String image) throws StoreException {
+        return jdbc.update("UPDATE repositories SET container_image = ? WHERE id = ?",
+                image == null || image.isBlank() ? null : image.strip(), id) == 1;
+    }
+
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM repositories ORDER BY last_opened_at DESC, id DESC",

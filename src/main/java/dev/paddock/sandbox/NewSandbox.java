@@ -1,11 +1,12 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.container.ResourceLimits;
 import java.nio.file.Path;
 
 /**
  * What a person or a script asks for when creating a sandbox. Null fields take defaults: the id and
  * branch are made from the task, the base is the repository's base branch, the lease and retries come
- * from the settings.
+ * from the settings, the image is the repository's, the limits are {@link ResourceLimits#DEFAULTS}.
  *
  * @param repository any path inside the repository
  * @param task what the agent is asked to do (required)
@@ -14,9 +15,18 @@ import java.nio.file.Path;
  * @param leaseMs lease in ms, or null for the default (15 min)
  * @param maxRetries automatic retries, or null for the default
  * @param network whether the namespace or container tier gives the agent a network
+ * @param image container tier: the image to use instead of the repository's, or null
+ * @param limits container tier: CPU, memory, pids and open-file limits, or null for the defaults
  */
 public record NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
-                         String id, Long leaseMs, Integer maxRetries, boolean network) {
+                         String id, Long leaseMs, Integer maxRetries, boolean network, String image,
+                         ResourceLimits limits) {
+
+    /** A request without image or limits (the defaults). */
+    public NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
+                      String id, Long leaseMs, Integer maxRetries, boolean network) {
+        this(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries, network, null, null);
+    }
 
     /** A request with only the required parts; everything else defaults. */
     public static NewSandbox of(Path repository, String task, String agentCommand) {
@@ -24,30 +34,49 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
     }
 
     public NewSandbox withTier(Tier newTier) {
-        return new NewSandbox(repository, task, agentCommand, newTier, branch, baseBranch, id, leaseMs, maxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, newTier, branch, baseBranch, id, leaseMs, maxRetries,
+                network, image, limits);
     }
 
     public NewSandbox withBranch(String newBranch) {
-        return new NewSandbox(repository, task, agentCommand, tier, newBranch, baseBranch, id, leaseMs, maxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, tier, newBranch, baseBranch, id, leaseMs, maxRetries,
+                network, image, limits);
     }
 
     public NewSandbox withBase(String newBase) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, newBase, id, leaseMs, maxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, tier, branch, newBase, id, leaseMs, maxRetries, network,
+                image, limits);
     }
 
     public NewSandbox withId(String newId) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, newId, leaseMs, maxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, newId, leaseMs, maxRetries,
+                network, image, limits);
     }
 
     public NewSandbox withLeaseMs(Long newLeaseMs) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, newLeaseMs, maxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, newLeaseMs, maxRetries,
+                network, image, limits);
     }
 
     public NewSandbox withMaxRetries(Integer newMaxRetries) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, newMaxRetries, network);
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, newMaxRetries,
+                network, image, limits);
     }
 
     public NewSandbox withNetwork(boolean newNetwork) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries, newNetwork);
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
+                newNetwork, image, limits);
+    }
+
+    /** Container tier: this image instead of the repository's. */
+    public NewSandbox withImage(String newImage) {
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
+                network, newImage, limits);
+    }
+
+    /** Container tier: these limits instead of the defaults. */
+    public NewSandbox withLimits(ResourceLimits newLimits) {
+        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
+                network, image, newLimits);
     }
 }

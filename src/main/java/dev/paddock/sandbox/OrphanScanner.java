@@ -41,6 +41,11 @@ public final class OrphanScanner {
         this.settle = settle;
     }
 
+    /** How old a folder (or a labelled container) must be to count as an orphan. */
+    public Duration settle() {
+        return settle;
+    }
+
     /**
      * The orphans of one repository, worktrees first, then folders with no worktree, each by path.
      *

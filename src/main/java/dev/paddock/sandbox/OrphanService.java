@@ -94,7 +94,7 @@ public final class OrphanService {
         SandboxRecord record = new SandboxRecord(id, r.record().id(), ADOPTED_TASK, placeholderCommand(id),
                 Tier.WORKTREE, o.branch(), base, baseCommit, o.path().toString(), null, SandboxState.AWAITING_HUMAN, 0,
                 now, null, null, now, null, null, settings.get(SettingsStore.SANDBOX_LEASE_MS), null, 0, 0, 0, null,
-                null, null, null, false, null, null, null);
+                null, null, null, false, null, null, null, null, null);
         try {
             Files.createDirectories(layout.controlDir());
             SandboxCreator.writeStateFile(layout, record);

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoRecord;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -43,7 +45,12 @@ import org.slf4j.LoggerFactory;
  *       {@value #VANISHED}, and its process tree is killed;</li>
  *   <li>a removal left in {@code cleaning} by an earlier Paddock is finished ({@link SandboxReclaimer#resume});</li>
  *   <li>on the first pass, a running agent that outlived the previous Paddock is recorded as adopted (the
- *       supervisor watches it again; one whose process died meanwhile the supervisor marks failed).</li>
+ *       supervisor watches it again; one whose process died meanwhile the supervisor marks failed);</li>
+ *   <li>a container labelled {@code paddock.sandbox=<id>} older than the scanner's settle time whose
+ *       sandbox has no open record, or whose open record names another container, is an orphan container:
+ *       reported once (an event) and listed in the report. Containers are looked at only once this Paddock
+ *       has connected to an engine (a Paddock without container sandboxes never loads docker-java), with one
+ *       list call per pass.</li>
  * </ul>
  * A repository that cannot be read is skipped (never taken for "every worktree vanished"). Runs on its own
  * daemon thread ({@code reconciler}); every state change is a compare-and-set, so it never fights the
@@ -65,9 +72,11 @@ public final class Reconciler implements AutoCloseable {
     private final SandboxReclaimer reclaimer;
     private final EventLog events;
     private final SettingsStore settings;
+    private final ContainerAgents containers;
     private final Clock clock;
     private final Instant startedAt;
     private final Set<Path> reportedOrphans = ConcurrentHashMap.newKeySet();
+    private final Set<String> reportedContainers = ConcurrentHashMap.newKeySet();
     private final Set<Long> unreadable = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "reconciler");
@@ -78,12 +87,25 @@ public final class Reconciler implements AutoCloseable {
 
     /** What one pass found and did, for tests and logs. Ids and paths in the order met. */
     public record Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
-                         List<String> skippedRepositories) {
+                         List<String> skippedRepositories, List<LabelledContainer> orphanContainers) {
+        public Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
+                      List<String> skippedRepositories) {
+            this(orphans, vanished, resumed, adopted, skippedRepositories, new ArrayList<>());
+        }
     }
 
+    /** Without containers (none are ever looked at). */
     public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
                       OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
                       Clock clock) {
+        this(store, repos, locator, worktrees, scanner, reclaimer, events, settings, ContainerAgents.none(), clock);
+    }
+
+    /** @param containers lists the labelled containers of the engine once this Paddock uses one */
+    public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
+                      OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
+                      ContainerAgents containers, Clock clock) {
+        this.containers = containers;
         this.store = store;
         this.repos = repos;
         this.locator = locator;
@@ -141,8 +163,55 @@ public final class Reconciler implements AutoCloseable {
                 report.skippedRepositories().add(repo.path().toString());
             }
         }
+        reconcileContainers(report);
         firstPassDone = true;
         return report;
+    }
+
+    /**
+     * Orphan containers: labelled by Paddock, settled, and not the container an open record names. An engine
+     * that does not answer is skipped (its containers are looked at on a later pass).
+     */
+    private void reconcileContainers(Report report) throws StoreException {
+        if (!containers.connected()) {
+            return;
+        }
+        List<LabelledContainer> labelled;
+        try {
+            labelled = containers.labelled();
+        } catch (SandboxException e) {
+            LOG.debug("Not looking at containers: {}", e.getMessage());
+            return;
+        }
+        Instant settled = clock.instant().minus(scanner.settle());
+        Set<String> seen = new java.util.HashSet<>();
+        for (LabelledContainer c : labelled) {
+            seen.add(c.id());
+            if (c.createdAt().isAfter(settled)) {
+                continue;
+            }
+            Optional<SandboxRecord> owner = c.sandboxId() == null ? Optional.empty() : store.find(c.sandboxId());
+            boolean orphan = owner.isEmpty() || owner.get().state() == SandboxState.CLOSED
+                    || (!c.id().equals(owner.get().containerId()) && owner.get().state() != SandboxState.PENDING
+                    && owner.get().state() != SandboxState.RETRYING);
+            if (!orphan) {
+                continue;
+            }
+            report.orphanContainers().add(c);
+            if (reportedContainers.add(c.id())) {
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("containerId", c.id());
+                details.put("sandbox", c.sandboxId());
+                details.put("repository", c.repository());
+                details.put("state", c.state());
+                Long repoId = owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c));
+                events.append(EventDraft.of(repoId, null, "sandbox.orphan_container_found", "Orphan container "
+                        + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state() + ") labelled "
+                        + c.sandboxId() + (owner.isEmpty() ? ", a sandbox Paddock has no record of"
+                        : ", which its sandbox does not name") + "; remove it with docker rm -f", details));
+            }
+        }
+        reportedContainers.retainAll(seen);
     }
 
     private void reconcile(RepoRecord repo, Report report) throws PaddockException {
@@ -194,6 +263,18 @@ public final class Reconciler implements AutoCloseable {
                     + " (pid " + s.pid() + ") outlived the previous Paddock and runs on; watching it again",
                     Map.of("pid", s.pid())));
             report.adopted().add(s.id());
+        }
+    }
+
+    /** The registered repository a container's {@code paddock.repo} label names, or null. */
+    private Long repositoryOf(LabelledContainer c) throws StoreException {
+        if (c.repository() == null) {
+            return null;
+        }
+        try {
+            return repos.findByPath(Path.of(c.repository())).map(RepoRecord::id).orElse(null);
+        } catch (InvalidPathException e) {
+            return null;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.events.EventDraft;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoService;
@@ -60,7 +61,8 @@ public final class SandboxCreator {
      * @throws SandboxConflictException when the id or the target directory is taken, or the branch is checked
      *     out elsewhere, with nothing changed
      * @throws SandboxException for a request that cannot be honoured (empty command or task, invalid id, lease
-     *     under a second, negative retries, tier unavailable), with nothing changed
+     *     under a second, negative retries, tier unavailable; container tier: no image, or the engine lacks it),
+     *     with nothing changed
      * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
      *     the branch name ({@code git check-ref-format}), with nothing changed
      * @throws PaddockException when git or the store fail on the way (what was made is taken back)
@@ -100,6 +102,7 @@ public final class SandboxCreator {
             throw new SandboxConflictException("The directory " + layout.sandboxDir() + " exists already; remove it or choose"
                     + " another id.");
         }
+        ContainerChoice container = tier == Tier.CONTAINER ? containerChoice(req, git) : ContainerChoice.NONE;
         boolean newBranch = !worktrees.branchExists(main, branch);
         long leaseMs = req.leaseMs() != null ? req.leaseMs() : settings.get(SettingsStore.SANDBOX_LEASE_MS);
         if (leaseMs < 1_000) {
@@ -130,7 +133,8 @@ public final class SandboxCreator {
             Instant now = clock.instant();
             SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), req.agentCommand(), tier, branch,
                     base, baseCommit, layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now,
-                    null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), null, null, null);
+                    null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), container.nanoCpus(),
+                    container.memoryBytes(), container.pids(), container.nofile(), container.image());
             writeStateFile(layout, record);
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
@@ -152,6 +156,28 @@ public final class SandboxCreator {
             }
             throw new SandboxException("Cannot create the sandbox " + id + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The image and limits of a container sandbox (all null for the other tiers). */
+    private record ContainerChoice(String image, Long nanoCpus, Long memoryBytes, Long pids, Long nofile) {
+        static final ContainerChoice NONE = new ContainerChoice(null, null, null, null, null);
+    }
+
+    /**
+     * The sandbox's image (its own, else the repository's) and limits (its own, else the defaults), after
+     * checking that the engine has the image.
+     *
+     * @throws SandboxException when there is no image or the engine does not have it
+     */
+    private ContainerChoice containerChoice(NewSandbox req, GitRepository git) throws PaddockException {
+        String image = req.image() != null && !req.image().isBlank() ? req.image().strip()
+                : repos.containerImageOf(git).orElse(null);
+        Optional<String> problem = tiers.imageProblem(image);
+        if (problem.isPresent()) {
+            throw new SandboxException("Cannot create a container sandbox: " + problem.get());
+        }
+        ResourceLimits l = req.limits() != null ? req.limits() : ResourceLimits.DEFAULTS;
+        return new ContainerChoice(image, l.nanoCpus(), l.memoryBytes(), l.pids(), l.nofile());
     }
 
     private void undo(Path main, SandboxLayout layout, String branch, boolean newBranch, boolean worktreeAdded) {

@@ -109,6 +109,7 @@ public final class SandboxReclaimer {
             if (s.state() != SandboxState.CLEANING) {
                 s = prepare(s, main, worktree, m, deleteBranch, who);
             }
+            supervisor.removeContainer(id); // its container (and every process in it) goes before its worktree
             teardown.removeWorktree(s, main, worktree, m != RemoveMode.STRICT);
             teardown.deleteSandboxDir(s, main, worktree);
             teardown.settleBranch(s, main, deleteBranch, who);

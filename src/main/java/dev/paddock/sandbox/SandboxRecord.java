@@ -29,6 +29,8 @@ import java.time.Instant;
  * @param cpuLimitNanos CPU limit in billionths of one CPU (1e9 = one CPU), or null
  * @param memoryLimitBytes memory limit in bytes (memory = memory + swap), or null
  * @param pidsLimit process limit, or null
+ * @param nofileLimit open files per process (container tier), or null
+ * @param image the container image (container tier: the sandbox's own or the repository's at creation), or null
  */
 public record SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
                             String branch, String baseBranch, String baseCommit, String worktreePath,
@@ -36,7 +38,8 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
                             Instant startedAt, Instant finishedAt, Instant stateChangedAt, Instant lastHeartbeatAt,
                             String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
                             int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
-                            boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit) {
+                            boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit,
+                            Long nofileLimit, String image) {
 
     /** The worktree as a path, or null when it has none yet. */
     public Path worktree() {

@@ -48,6 +48,17 @@ public final class SandboxService {
         return created;
     }
 
+    /**
+     * Sets the image the container sandboxes of the repository containing {@code repo} are made from (null
+     * clears it); registers the repository if needed.
+     *
+     * @return the repository's main worktree
+     * @throws dev.paddock.worktree.GitException when {@code repo} is not in a usable git repository
+     */
+    public Path setContainerImage(Path repo, String image) throws PaddockException {
+        return repos.setContainerImage(repo, image).git().mainWorktree();
+    }
+
     /** See {@link Supervisor#stop}. */
     public SandboxRecord stop(String id, String who) throws PaddockException {
         return supervisor.stop(id, who);

@@ -24,7 +24,7 @@ public final class SandboxStore {
             + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
             + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
             + " max_retries, pid, pid_started_at, exit_code, last_error, network_granted, cpu_limit_nanos,"
-            + " memory_limit_bytes, pids_limit";
+            + " memory_limit_bytes, pids_limit, nofile_limit, image";
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -48,11 +48,11 @@ public final class SandboxStore {
             tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, token, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?,"
-                            + " ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, token, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
+                            + " ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
                     s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
-                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), token,
+                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(), token,
                     fingerprintJson);
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
@@ -119,6 +119,11 @@ public final class SandboxStore {
     /** Forgets the pid of a sandbox once its process tree is gone (only if it still names that pid). */
     public void clearPid(String id, long pid) throws StoreException {
         jdbc.update("UPDATE sandboxes SET pid = NULL, pid_started_at = NULL WHERE id = ? AND pid = ?", id, pid);
+    }
+
+    /** Forgets the container of a sandbox once it is removed (only if the record still names that one). */
+    public void clearContainer(String id, String containerId) throws StoreException {
+        jdbc.update("UPDATE sandboxes SET container_id = NULL WHERE id = ? AND container_id = ?", id, containerId);
     }
 
     /** The sandbox with this id. */
@@ -188,6 +193,7 @@ public final class SandboxStore {
                 rs.getInt("retry_count"), rs.getInt("max_retries"), Jdbc.nullableLong(rs, "pid"),
                 Jdbc.instant(rs, "pid_started_at"), Jdbc.nullableInt(rs, "exit_code"), rs.getString("last_error"),
                 rs.getBoolean("network_granted"), Jdbc.nullableLong(rs, "cpu_limit_nanos"),
-                Jdbc.nullableLong(rs, "memory_limit_bytes"), Jdbc.nullableLong(rs, "pids_limit"));
+                Jdbc.nullableLong(rs, "memory_limit_bytes"), Jdbc.nullableLong(rs, "pids_limit"),
+                Jdbc.nullableLong(rs, "nofile_limit"), rs.getString("image"));
     }
 }

@@ -51,12 +51,15 @@ public final class Supervisor implements AutoCloseable {
     private final RepoStore repos;
     private final RepositoryLocator locator;
     private final AgentLauncher launcher;
+    private final ContainerAgents containers;
     private final SettingsStore settings;
     private final Clock clock;
     private final Path logDir;
     private final Supplier<String> apiUrl;
     private final Map<String, Process> children = new ConcurrentHashMap<>();
     private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> removing = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> removalFailed = ConcurrentHashMap.newKeySet();
     private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -70,6 +73,18 @@ public final class Supervisor implements AutoCloseable {
      */
     public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
                       SettingsStore settings, Clock clock, Path logDir, Supplier<String> apiUrl) {
+        this(store, repos, locator, launcher, ContainerAgents.none(), settings, clock, logDir, apiUrl);
+    }
+
+    /**
+     * @param containers runs the agents of container-tier sandboxes
+     * @param logDir directory of the agents' log files ({@code <id>.log})
+     * @param apiUrl base URL of the loopback API handed to agents
+     */
+    public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
+                      ContainerAgents containers, SettingsStore settings, Clock clock, Path logDir,
+                      Supplier<String> apiUrl) {
+        this.containers = containers;
         this.store = store;
         this.repos = repos;
         this.locator = locator;
@@ -159,6 +174,9 @@ public final class Supervisor implements AutoCloseable {
                     .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
                     .message(s.id() + " cannot start: its worktree is gone"));
         }
+        if (s.tier() == Tier.CONTAINER) {
+            return startContainer(s, layout);
+        }
         Optional<AgentLauncher.UnrecordedRun> unrecorded = launcher.unrecordedRun(layout,
                 s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt());
         if (unrecorded.isPresent()) {
@@ -200,6 +218,59 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
+     * Starts a container-tier run: first adopts a container of this sandbox that a Paddock started after the
+     * sandbox's last state change but did not live to record (older ones are removed), else starts a new
+     * container. A start that fails counts as a failed run.
+     */
+    private boolean startContainer(SandboxRecord s, SandboxLayout layout) throws PaddockException {
+        Instant since = s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt();
+        int runNo = s.iteration() + 1;
+        String cid = null;
+        try {
+            for (dev.paddock.container.LabelledContainer c : containers.containersOf(s.id())) {
+                if (cid == null && !c.createdAt().isBefore(since.minusSeconds(1))
+                        && c.labels().getOrDefault("paddock.run", "").equals(Integer.toString(runNo))) {
+                    cid = c.id();
+                    LOG.info("Adopting the container {} of {}, started by a Paddock that did not record it", c.id(), s.id());
+                } else {
+                    containers.remove(s.id(), c.id(), grace());
+                }
+            }
+            if (cid == null) {
+                String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
+                cid = containers.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
+                        logFile(s.id())), runNo, this::poke);
+            }
+        } catch (SandboxException e) {
+            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                    .set(Transition.Column.LAST_ERROR, e.getMessage())
+                    .set(Transition.Column.FINISHED_AT, clock.instant())
+                    .message(s.id() + " could not start: " + e.getMessage()));
+        }
+        Instant now = clock.instant();
+        String shortId = dev.paddock.container.DockerContainers.shortId(cid);
+        boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
+                .set(Transition.Column.CONTAINER_ID, cid)
+                .set(Transition.Column.PID, null)
+                .set(Transition.Column.PID_STARTED_AT, null)
+                .set(Transition.Column.STARTED_AT, now)
+                .set(Transition.Column.FINISHED_AT, null)
+                .set(Transition.Column.EXIT_CODE, null)
+                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
+                .set(Transition.Column.PROGRESS, null)
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.ITERATION, runNo)
+                .message(s.id() + " started (run " + runNo + ", container " + shortId + " from " + s.image() + ")")
+                .detail("containerId", cid).detail("image", s.image()).detail("tier", s.tier().id())
+                .detail("run", runNo));
+        if (!moved) {
+            // Someone (a person stopping it) moved it meanwhile: this run must not live.
+            removeContainerLater(s.id(), cid, "started while the sandbox was moved elsewhere");
+        }
+        return moved;
+    }
+
+    /**
      * A Paddock started this run and was killed before recording it: the run is recorded now (running), not
      * started a second time beside it. The next tick watches it like any other, and learns from its exit-code
      * file how it ended if it ended already.
@@ -225,7 +296,11 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {
-        boolean takenOver = !children.containsKey(s.id()) && !adopted.containsKey(s.id());
+        boolean takenOver = s.tier() == Tier.CONTAINER ? !containers.following(s)
+                : !children.containsKey(s.id()) && !adopted.containsKey(s.id());
+        if (takenOver && s.tier() == Tier.CONTAINER && s.containerId() != null) {
+            renewLeaseOnAdoption(s); // its container ran on while no Paddock could take its heartbeats
+        }
         SandboxLayout layout = layout(s);
         Optional<AgentExit> exit = exitOf(s, layout);
         Instant now = clock.instant();
@@ -233,7 +308,7 @@ public final class Supervisor implements AutoCloseable {
             AgentExit e = exit.get();
             children.remove(s.id());
             SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
-            return store.transition(s.id(), Transition.of(SandboxState.RUNNING, to)
+            boolean ended = store.transition(s.id(), Transition.of(SandboxState.RUNNING, to)
                     .set(Transition.Column.EXIT_CODE, e.code())
                     .set(Transition.Column.FINISHED_AT, now)
                     .set(Transition.Column.PID, null)
@@ -241,6 +316,10 @@ public final class Supervisor implements AutoCloseable {
                     .message(s.id() + (e.succeeded() ? " is done: the agent exited with 0"
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
+            if (ended && s.containerId() != null) {
+                removeContainerLater(s.id(), s.containerId(), "its agent ended");
+            }
+            return ended;
         }
         boolean heartbeat = readHeartbeatFile(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
@@ -257,6 +336,9 @@ public final class Supervisor implements AutoCloseable {
             if (moved && fresh.pid() != null) {
                 kill(s.id(), fresh.pid(), "lease expired");
             }
+            if (moved && fresh.containerId() != null) {
+                removeContainerLater(s.id(), fresh.containerId(), "lease expired");
+            }
             return moved;
         }
         return false;
@@ -265,6 +347,10 @@ public final class Supervisor implements AutoCloseable {
     private boolean retryOrAskHuman(SandboxRecord s) throws PaddockException {
         if (s.pid() != null && (dying.contains(s.pid()) || ProcessTree.isAlive(s.pid(), s.pidStartedAt()))) {
             return false; // its process tree is still being killed
+        }
+        if (s.containerId() != null) {
+            removeContainerLater(s.id(), s.containerId(), "its run is over");
+            return false; // a retry gets a new container once this one is gone
         }
         if (s.retryCount() < s.maxRetries()) {
             return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
@@ -279,6 +365,9 @@ public final class Supervisor implements AutoCloseable {
 
     /** A sandbox that should have no process any more but still names a live one: kill it. */
     private boolean killLeftover(SandboxRecord s) {
+        if (s.containerId() != null) {
+            removeContainerLater(s.id(), s.containerId(), "left in state " + s.state().id());
+        }
         if (s.pid() != null) {
             if (ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
                 kill(s.id(), s.pid(), "left running in state " + s.state().id());
@@ -293,7 +382,11 @@ public final class Supervisor implements AutoCloseable {
      * How the current run ended, if it did: from the process handle when this Paddock started it,
      * else (after a restart) from the pid and the exit-code file.
      */
-    private Optional<AgentExit> exitOf(SandboxRecord s, SandboxLayout layout) {
+    private Optional<AgentExit> exitOf(SandboxRecord s, SandboxLayout layout) throws SandboxException {
+        if (s.tier() == Tier.CONTAINER) {
+            return s.containerId() == null ? Optional.of(new AgentExit(null, "has no container on record"))
+                    : containers.exitOf(s, logFile(s.id()), this::poke);
+        }
         Process p = children.get(s.id());
         Path exitFile = layout.exitCodeFile();
         if (p != null) {
@@ -408,6 +501,10 @@ public final class Supervisor implements AutoCloseable {
             ProcessTree.kill(s.pid(), grace());
             clearPid(id, s.pid());
         }
+        if (s.containerId() != null) {
+            containers.remove(id, s.containerId(), grace());
+            store.clearContainer(id, s.containerId());
+        }
         children.remove(id);
         poke();
         return store.find(id).orElseThrow();
@@ -430,6 +527,47 @@ public final class Supervisor implements AutoCloseable {
         }
         poke();
         return store.find(id).orElseThrow();
+    }
+
+    /**
+     * Stops and removes the container a sandbox's record names, if any, before this returns (its processes
+     * die with it), and forgets it in the record. For removal of a sandbox that is not running.
+     *
+     * @throws SandboxException when the engine does not answer or refuses
+     */
+    public void removeContainer(String id) throws PaddockException {
+        SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
+        if (s.containerId() != null) {
+            containers.remove(id, s.containerId(), grace());
+            store.clearContainer(id, s.containerId());
+        }
+    }
+
+    /** Stops and removes a container on the reaper thread (once at a time), then forgets it in the store. */
+    private void removeContainerLater(String id, String containerId, String why) {
+        if (!removing.add(containerId)) {
+            return;
+        }
+        if (!removalFailed.contains(containerId)) {
+            LOG.info("Removing the container {} of {} ({})",
+                    dev.paddock.container.DockerContainers.shortId(containerId), id, why);
+        }
+        reaper.execute(() -> {
+            try {
+                containers.remove(id, containerId, grace());
+                store.clearContainer(id, containerId);
+                removalFailed.remove(containerId);
+                poke();
+            } catch (PaddockException | RuntimeException e) {
+                // No poke: the next regular tick tries again (an engine that is away must not make a busy loop),
+                // and says so once, not every second.
+                if (removalFailed.add(containerId)) {
+                    LOG.warn("Could not remove the container of {} (trying again every tick): {}", id, e.getMessage());
+                }
+            } finally {
+                removing.remove(containerId);
+            }
+        });
     }
 
     /** Kills a process tree on the reaper thread (once per pid), then forgets the pid in the store. */

@@ -341,7 +341,7 @@ class SandboxApiTest {
         assertThat(json(notJson).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(empty).get("error").asText()).startsWith("the request body is empty");
         assertThat(json(relative).get("error").asText()).isEqualTo("repo must be an absolute path: some/dir");
-        assertThat(json(tier).get("error").asText()).isEqualTo("unknown tier \"vm\": use worktree or namespace");
+        assertThat(json(tier).get("error").asText()).isEqualTo("unknown tier \"vm\": use worktree, namespace or container");
         assertThat(json(lease).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(mode).get("error").asText()).isEqualTo("unknown mode \"gently\": use strict, commit or force");
         assertThat(Files.exists(repo.dir().resolve(".worktrees"))).isFalse();
@@ -478,6 +478,30 @@ class SandboxApiTest {
         List<String> out = new ArrayList<>();
         json(list).get("sandboxes").forEach(s -> out.add(s.get("id").asText()));
         return out;
+    }
+
+    @Test
+    void theRepositorysContainerImageIsSetAndClearedThroughTheApi() throws Exception {
+        String body = Json.mapper().writeValueAsString(Map.of("repo", repo.dir().toString(),
+                "image", " node:22 "));
+        HttpResponse<String> set = call("PUT", "/v1/repositories/container-image", body, installToken);
+
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        assertThat(json(set).get("repo").asText()).isEqualTo(repo.dir().toString());
+        assertThat(json(set).get("image").asText()).isEqualTo("node:22");
+        long id = host.wiring().repoStore().findByPath(repo.dir()).orElseThrow().id();
+        assertThat(host.wiring().repoStore().containerImage(id)).contains("node:22");
+
+        HttpResponse<String> cleared = call("PUT", "/v1/repositories/container-image",
+                "{\"repo\": \"" + repo.dir() + "\", \"image\": null}", installToken);
+        assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+        assertThat(host.wiring().repoStore().containerImage(id)).isEmpty();
+
+        HttpResponse<String> noRepo = call("PUT", "/v1/repositories/container-image", "{\"image\": \"x\"}",
+                installToken);
+        assertThat(noRepo.statusCode()).isEqualTo(400);
+        assertThat(json(noRepo).get("error").asText()).startsWith("repo is missing");
+        assertThat(call("GET", "/v1/repositories/container-image", null, installToken).statusCode()).isEqualTo(405);
     }
 
     private static HttpResponse<String> call(String method, String pathAndQuery, String body, String token)

@@ -236,6 +236,21 @@ class SandboxCommandTest {
         assertThat(list.out()).isEqualTo("No open sandboxes.\n");
     }
 
+    @Test
+    void theContainerImageOfARepositoryIsSetAndClearedFromTheCommandLine() {
+        Run set = sandbox("image", "--repo", repo.dir().toString(), "paddock-test:git");
+        assertThat(set.exit()).as(set.describe()).isZero();
+        assertThat(set.out()).isEqualTo("Container sandboxes of " + repo.dir() + " run in paddock-test:git.\n");
+
+        Run cleared = sandbox("image", "--repo", repo.dir().toString(), "--clear");
+        assertThat(cleared.exit()).as(cleared.describe()).isZero();
+        assertThat(cleared.out()).startsWith("Container sandboxes of " + repo.dir() + " have no image now");
+
+        Run neither = sandbox("image", "--repo", repo.dir().toString());
+        assertThat(neither.exit()).isEqualTo(2);
+        assertThat(neither.err()).contains("Give an IMAGE, or --clear.");
+    }
+
     // --- helpers ---------------------------------------------------------------------------------------
 
     private static Run sandbox(String... args) {

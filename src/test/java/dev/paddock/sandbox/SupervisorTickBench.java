@@ -39,7 +39,7 @@ class SupervisorTickBench {
                 SandboxRecord r = new SandboxRecord(id, opened.record().id(), "bench", "sleep 600", Tier.WORKTREE,
                         "agent/" + id, "main", repo.head(), repo.dir().resolve(".worktrees/" + id + "/agent/" + id).toString(),
                         null, SandboxState.PENDING, 0, now, null, null, now, null, null, 3_600_000L, null, 0, 0, 0, null,
-                        null, null, null, false, null, null, null);
+                        null, null, null, false, null, null, null, null, null);
                 wiring.sandboxes().insert(r, "token-" + id, null, List.<EventDraft>of());
                 wiring.sandboxes().transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING)
                         .set(Transition.Column.PID, sleeper.pid())

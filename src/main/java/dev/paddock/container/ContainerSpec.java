@@ -1,0 +1,43 @@
+package dev.paddock.container;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a sandbox's container is made of. {@link DockerContainers#run} adds what every Paddock container
+ * has whatever the spec: a read-only root with a tmpfs {@code /tmp}, an init process, no capabilities, no new
+ * privileges.
+ *
+ * @param name container name (unique on the engine), e.g. {@code paddock-fix-auth-20261130-001-r3}
+ * @param image image reference, e.g. {@code node:22}; never pulled (the engine must have it)
+ * @param command the argv run in the container (the image's entrypoint is replaced by it)
+ * @param env environment variables inside (the image's own are kept unless named here)
+ * @param workingDir working directory inside
+ * @param user {@code uid:gid} the command runs as
+ * @param mounts bind mounts from the host, in order
+ * @param limits CPU, memory, pids and open-file limits
+ * @param network true: the engine's default network; false: {@code none} (loopback only)
+ * @param labels labels, e.g. {@code paddock.sandbox=<id>}
+ */
+public record ContainerSpec(String name, String image, List<String> command, Map<String, String> env,
+                            String workingDir, String user, List<Mount> mounts, ResourceLimits limits,
+                            boolean network, Map<String, String> labels) {
+
+    /**
+     * A bind mount.
+     *
+     * @param host absolute path on the engine's host (a local engine: this machine)
+     * @param target absolute path inside the container
+     * @param readOnly whether the container may only read it
+     */
+    public record Mount(Path host, String target, boolean readOnly) {
+        public static Mount readWrite(Path host, String target) {
+            return new Mount(host, target, false);
+        }
+
+        public static Mount readOnly(Path host, String target) {
+            return new Mount(host, target, true);
+        }
+    }
+}

@@ -1,0 +1,296 @@
+package dev.paddock.container;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
+import com.github.dockerjava.api.model.Ulimit;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs, follows, stops and lists Paddock's containers on one Docker engine (BRIEF "Isolation tiers",
+ * seed 001 §3). Every container gets, beyond its {@link ContainerSpec}: a read-only root file system with a
+ * tmpfs {@code /tmp} (mode 1777), docker's init as PID 1 (so a stop's SIGTERM reaches the agent and zombies
+ * are reaped), all capabilities dropped and {@code no-new-privileges}. Nothing is ever pulled.
+ *
+ * <p>Errors are {@link ContainerException}s whose message says what to do: the engine does not answer, the
+ * image is not on the engine, the engine refused the container. A container that was created but could not
+ * be started is removed again: a failed {@link #run} leaves nothing behind.
+ */
+public final class DockerContainers implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DockerContainers.class);
+    /** The label naming the sandbox a container belongs to. */
+    public static final String SANDBOX_LABEL = "paddock.sandbox";
+    /** The label naming the repository (its main worktree's path) a container belongs to. */
+    public static final String REPO_LABEL = "paddock.repo";
+    /** Size of the tmpfs {@code /tmp}, in bytes (it also counts against the memory limit). */
+    static final long TMP_BYTES = 512L * ResourceLimits.MIB;
+
+    private final DockerEngine engine;
+    private final ScheduledExecutorService watcher;
+
+    /** @param engine the engine to use; closed by {@link #close()} */
+    public DockerContainers(DockerEngine engine) {
+        this.engine = engine;
+        AtomicInteger n = new AtomicInteger();
+        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "container-watch-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The engine's address, for messages. */
+    public String endpoint() {
+        return engine.endpoint();
+    }
+
+    /** Why containers cannot run now (the engine does not answer), or empty when they can. */
+    public Optional<String> unavailable() {
+        EngineStatus s = engine.check();
+        return s.reachable() ? Optional.empty()
+                : Optional.of("the Docker engine at " + s.endpoint() + " does not answer (" + s.error() + ").");
+    }
+
+    /**
+     * Why {@code image} cannot be used, or empty when the engine has it. Paddock never pulls: a missing image
+     * must be built or pulled by a person first.
+     */
+    public Optional<String> imageProblem(String image) {
+        if (image == null || image.isBlank()) {
+            return Optional.of("no container image is set: set one for the repository, or give one for the sandbox"
+                    + " (--image).");
+        }
+        try {
+            engine.client().inspectImageCmd(image).exec();
+            return Optional.empty();
+        } catch (NotFoundException e) {
+            return Optional.of("the image " + image + " is not on the Docker engine at " + endpoint()
+                    + "; Paddock pulls nothing: pull or build it first (docker pull " + image + ").");
+        } catch (ContainerException | RuntimeException e) {
+            return Optional.of("the Docker engine at " + endpoint() + " cannot be asked about " + image + ": "
+                    + DockerEngine.describe(e));
+        }
+    }
+
+    /**
+     * Creates and starts a container.
+     *
+     * @return the container's full id
+     * @throws ContainerException when the engine does not answer, the image is missing, a container with that
+     *     name exists, or the engine refuses the container (e.g. a mount source is missing); nothing is left
+     */
+    public String run(ContainerSpec spec) throws ContainerException {
+        DockerClient c = engine.client();
+        String id;
+        try {
+            CreateContainerResponse created = c.createContainerCmd(spec.image())
+                    .withName(spec.name())
+                    .withEntrypoint(spec.command())
+                    .withCmd(List.of())
+                    .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
+                    .withWorkingDir(spec.workingDir())
+                    .withUser(spec.user())
+                    .withLabels(spec.labels())
+                    .withHostConfig(hostConfig(spec))
+                    .exec();
+            id = created.getId();
+        } catch (NotFoundException e) {
+            throw new ContainerException("The image " + spec.image() + " is not on the Docker engine at " + endpoint()
+                    + "; Paddock pulls nothing: pull or build it first.", e);
+        } catch (ConflictException e) {
+            throw new ContainerException("A container named " + spec.name() + " exists already on the engine: "
+                    + DockerEngine.describe(e), e);
+        } catch (RuntimeException e) {
+            throw failure("create a container from " + spec.image(), e);
+        }
+        try {
+            c.startContainerCmd(id).exec();
+            return id;
+        } catch (RuntimeException e) {
+            removeQuietly(id);
+            throw failure("start the container " + shortId(id), e);
+        }
+    }
+
+    static HostConfig hostConfig(ContainerSpec spec) {
+        // Structured mounts, not "host:target:ro" bind strings: a path with a colon or comma stays one path, and
+        // a missing source is an error instead of an empty directory the engine creates.
+        List<Mount> mounts = new ArrayList<>();
+        for (ContainerSpec.Mount m : spec.mounts()) {
+            mounts.add(new Mount().withType(MountType.BIND).withSource(m.host().toString()).withTarget(m.target())
+                    .withReadOnly(m.readOnly()));
+        }
+        ResourceLimits l = spec.limits();
+        return HostConfig.newHostConfig()
+                .withMounts(mounts)
+                .withNanoCPUs(l.nanoCpus())
+                .withMemory(l.memoryBytes())
+                .withMemorySwap(l.memoryBytes())
+                .withPidsLimit(l.pids())
+                .withUlimits(List.of(new Ulimit("nofile", l.nofile(), l.nofile())))
+                .withNetworkMode(spec.network() ? "default" : "none")
+                .withReadonlyRootfs(true)
+                .withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,mode=1777,size=" + TMP_BYTES))
+                .withInit(true)
+                .withCapDrop(Capability.ALL)
+                .withSecurityOpts(List.of("no-new-privileges"));
+    }
+
+    /**
+     * Follows a container's output (stdout and stderr, interleaved as written) into {@code logFile} and tells
+     * {@code onExit} once how it ended. One stream per container; when it ends, one {@code inspect} tells
+     * whether the container stopped (then {@code onExit}) or the stream merely broke (engine restart, network):
+     * then it attaches again, with growing pauses while the engine is away, without writing a line twice.
+     *
+     * @param since write only output produced after this instant (a Paddock restarting takes the log file's
+     *     last modification), or null for everything
+     * @param onExit called once, on a docker-java or watcher thread
+     * @return the follow; closing it stops following (the container runs on)
+     */
+    public ContainerFollow follow(String containerId, Path logFile, Instant since, Consumer<ContainerExit> onExit)
+            throws ContainerException {
+        ContainerFollow f = new ContainerFollow(engine.streamingClient(), this, watcher, containerId, logFile, since,
+                onExit);
+        f.attach();
+        return f;
+    }
+
+    /**
+     * How the container ended, or empty while it runs.
+     *
+     * @return {@link ContainerExit#vanished()} when the engine does not know it
+     * @throws ContainerException when the engine does not answer
+     */
+    public Optional<ContainerExit> exitOf(String containerId) throws ContainerException {
+        try {
+            InspectContainerResponse r = engine.client().inspectContainerCmd(containerId).exec();
+            InspectContainerResponse.ContainerState s = r.getState();
+            if (s != null && (Boolean.TRUE.equals(s.getRunning()) || "created".equals(s.getStatus()))) {
+                return Optional.empty();
+            }
+            Long code = s == null ? null : s.getExitCodeLong();
+            Long memory = r.getHostConfig() == null ? null : r.getHostConfig().getMemory();
+            return Optional.of(new ContainerExit(code, s != null && Boolean.TRUE.equals(s.getOOMKilled()), memory));
+        } catch (NotFoundException e) {
+            return Optional.of(ContainerExit.vanished());
+        } catch (RuntimeException e) {
+            throw failure("inspect the container " + shortId(containerId), e);
+        }
+    }
+
+    /**
+     * Stops the container (SIGTERM to its init, which passes it on; SIGKILL after {@code grace}, rounded up to
+     * whole seconds) and removes it with its anonymous volumes. Every process inside dies with it. A container
+     * that is gone already is fine.
+     *
+     * @throws ContainerException when the engine does not answer or refuses
+     */
+    public void stopAndRemove(String containerId, Duration grace) throws ContainerException {
+        DockerClient c = engine.client();
+        int seconds = (int) Math.max(1, (grace.toMillis() + 999) / 1000);
+        try {
+            c.stopContainerCmd(containerId).withTimeout(seconds).exec();
+        } catch (NotFoundException e) {
+            return;
+        } catch (NotModifiedException e) {
+            // stopped already
+        } catch (RuntimeException e) {
+            throw failure("stop the container " + shortId(containerId), e);
+        }
+        try {
+            c.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+        } catch (NotFoundException e) {
+            // removed meanwhile
+        } catch (ConflictException e) {
+            if (!DockerEngine.describe(e).contains("already in progress")) {
+                throw failure("remove the container " + shortId(containerId), e);
+            }
+        } catch (RuntimeException e) {
+            throw failure("remove the container " + shortId(containerId), e);
+        }
+    }
+
+    /**
+     * Every container (running or not) that carries {@link #SANDBOX_LABEL}, oldest first.
+     *
+     * @throws ContainerException when the engine does not answer
+     */
+    public List<LabelledContainer> labelled() throws ContainerException {
+        return labelled(null);
+    }
+
+    /**
+     * The containers labelled {@code paddock.sandbox=<sandboxId>} (running or not), oldest first; every
+     * labelled container when {@code sandboxId} is null.
+     *
+     * @throws ContainerException when the engine does not answer
+     */
+    public List<LabelledContainer> labelled(String sandboxId) throws ContainerException {
+        try {
+            var cmd = engine.client().listContainersCmd().withShowAll(true);
+            List<Container> found = (sandboxId == null ? cmd.withLabelFilter(List.of(SANDBOX_LABEL))
+                    : cmd.withLabelFilter(Map.of(SANDBOX_LABEL, sandboxId))).exec();
+            List<LabelledContainer> out = new ArrayList<>();
+            for (Container c : found) {
+                Map<String, String> labels = c.getLabels() == null ? Map.of() : Map.copyOf(c.getLabels());
+                out.add(new LabelledContainer(c.getId(), labels.get(SANDBOX_LABEL), labels.get(REPO_LABEL), c.getState(),
+                        c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()), labels));
+            }
+            out.sort(java.util.Comparator.comparing(LabelledContainer::createdAt));
+            return out;
+        } catch (RuntimeException e) {
+            throw failure("list Paddock's containers", e);
+        }
+    }
+
+    private void removeQuietly(String id) {
+        try {
+            engine.client().removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+        } catch (ContainerException | RuntimeException e) {
+            LOG.warn("Could not remove the container {} that failed to start: {}", shortId(id), e.toString());
+        }
+    }
+
+    /** A docker-java failure as a message for people: what Paddock tried, where, and the engine's reason. */
+    ContainerException failure(String what, RuntimeException e) {
+        String why = DockerEngine.describe(e);
+        if (!(e instanceof DockerException)) {
+            return new ContainerException("Cannot " + what + ": the Docker engine at " + endpoint() + " does not answer ("
+                    + why + ").", e);
+        }
+        return new ContainerException("Cannot " + what + " on the Docker engine at " + endpoint() + ": " + why, e);
+    }
+
+    /** The 12-character form docker shows. */
+    public static String shortId(String id) {
+        return id == null ? "" : id.substring(0, Math.min(12, id.length()));
+    }
+
+    /** Stops the watcher and closes the engine's clients. Containers run on. */
+    @Override
+    public void close() {
+        watcher.shutdownNow();
+        engine.close();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.paddock.container;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A container that carries Paddock's label, as the engine lists it.
+ *
+ * @param id full container id
+ * @param sandboxId the value of its {@code paddock.sandbox} label
+ * @param repository the value of its {@code paddock.repo} label (the repository's path), or null
+ * @param state the engine's state word: {@code created}, {@code running}, {@code exited}, ...
+ * @param createdAt when the engine created it
+ * @param labels all its labels
+ */
+public record LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
+                                Map<String, String> labels) {
+
+    /** Whether it is running (or paused, or restarting: its processes exist). */
+    public boolean running() {
+        return "running".equals(state) || "paused".equals(state) || "restarting".equals(state);
+    }
+}

@@ -1,0 +1,217 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.container.ContainerException;
+import dev.paddock.container.ContainerExit;
+import dev.paddock.container.ContainerFollow;
+import dev.paddock.container.DockerContainers;
+import dev.paddock.container.LabelledContainer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The agents of container-tier sandboxes (the container counterpart of {@link AgentLauncher}): starts a run's
+ * container ({@link ContainerPlan}), follows its output into the sandbox's log file, and knows how it ended
+ * without asking the engine every tick (the follow tells, see {@link ContainerFollow}). After a Paddock
+ * restart, {@link #exitOf} attaches to a recorded container again. Stops and removes containers.
+ *
+ * <p>The Docker connection is made on first use: a Paddock with no container sandboxes never loads docker-java.
+ */
+public final class ContainerAgents implements AutoCloseable {
+    private final Supplier<DockerContainers> factory;
+    private final Map<String, Watch> watches = new ConcurrentHashMap<>();
+    private DockerContainers containers;
+
+    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit) {
+    }
+
+    /** @param factory connects to the engine (called once, on first use); null: no container tier here */
+    public ContainerAgents(Supplier<DockerContainers> factory) {
+        this.factory = factory;
+    }
+
+    /** A Paddock without the container tier: every operation says so. */
+    public static ContainerAgents none() {
+        return new ContainerAgents(null);
+    }
+
+    private synchronized DockerContainers containers() throws SandboxException {
+        if (factory == null) {
+            throw new SandboxException("This Paddock has no container tier set up.");
+        }
+        if (containers == null) {
+            containers = factory.get();
+        }
+        return containers;
+    }
+
+    /** Why container sandboxes cannot run now (no engine answers), or empty when they can. */
+    public Optional<String> unavailable() {
+        try {
+            return containers().unavailable();
+        } catch (SandboxException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Why {@code image} cannot be used (none given, not on the engine), or empty when it can. */
+    public Optional<String> imageProblem(String image) {
+        try {
+            return containers().imageProblem(image);
+        } catch (SandboxException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /**
+     * Starts run {@code run} of a sandbox's agent in a new container and follows it.
+     *
+     * @param onExit called (on another thread) when the container ends
+     * @return the container's id
+     * @throws SandboxException when the container cannot be made or started (the message says why; nothing is
+     *     left on the engine)
+     */
+    String start(AgentLauncher.Launch l, int run, Runnable onExit) throws SandboxException {
+        String id;
+        try {
+            Files.createDirectories(l.logFile().getParent());
+            Files.createDirectories(l.layout().controlDir());
+            Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + run + " of " + l.sandbox().id() + " in "
+                    + l.sandbox().image() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            id = containers().run(ContainerPlan.spec(l, run));
+        } catch (IOException | ContainerException e) {
+            throw new SandboxException("Cannot start the container of " + l.sandbox().id() + ": " + e.getMessage(), e);
+        }
+        follow(l.sandbox().id(), id, l.logFile(), null, onExit);
+        return id;
+    }
+
+    private void follow(String sandboxId, String containerId, Path logFile, Instant since, Runnable onExit)
+            throws SandboxException {
+        AtomicReference<ContainerExit> exit = new AtomicReference<>();
+        ContainerFollow f;
+        try {
+            f = containers().follow(containerId, logFile, since, e -> {
+                exit.set(e);
+                onExit.run();
+            });
+        } catch (ContainerException e) {
+            throw new SandboxException("Cannot follow the container of " + sandboxId + ": " + e.getMessage(), e);
+        }
+        Watch old = watches.put(sandboxId, new Watch(f, exit));
+        if (old != null) {
+            old.follow().close();
+        }
+    }
+
+    /** Whether this Paddock follows the container the sandbox's record names. */
+    boolean following(SandboxRecord s) {
+        Watch w = watches.get(s.id());
+        return w != null && w.follow().containerId().equals(s.containerId());
+    }
+
+    /**
+     * How the recorded container of a running sandbox ended, or empty while it runs. A container this Paddock
+     * does not follow yet (it was started before a restart) is followed from now on; its log continues after
+     * what the log file holds already.
+     */
+    Optional<AgentExit> exitOf(SandboxRecord s, Path logFile, Runnable onExit) throws SandboxException {
+        Watch w = watches.get(s.id());
+        if (w == null || !w.follow().containerId().equals(s.containerId())) {
+            follow(s.id(), s.containerId(), logFile, lastWrite(logFile), onExit);
+            return Optional.empty();
+        }
+        ContainerExit e = w.exit().get();
+        return e == null ? Optional.empty() : Optional.of(explain(e));
+    }
+
+    private static Instant lastWrite(Path logFile) {
+        try {
+            return Files.getLastModifiedTime(logFile).toInstant();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** A container's end in the words of {@link AgentExit}; out of memory says so, with the limit. */
+    static AgentExit explain(ContainerExit e) {
+        if (e.code() == null) {
+            return new AgentExit(null, "lost its container: it was removed before Paddock saw it end");
+        }
+        if (e.outOfMemory()) {
+            return new AgentExit(e.code().intValue(), "was killed: " + e.outOfMemoryText());
+        }
+        return AgentExit.of(e.code().intValue());
+    }
+
+    /**
+     * Stops and removes a sandbox's container (its processes die with it) and stops following it. A container
+     * that is gone already is fine.
+     *
+     * @throws SandboxException when the engine does not answer or refuses
+     */
+    void remove(String sandboxId, String containerId, Duration grace) throws SandboxException {
+        Watch w = watches.get(sandboxId);
+        if (w != null && w.follow().containerId().equals(containerId)) {
+            watches.remove(sandboxId, w);
+            w.follow().close();
+        }
+        try {
+            containers().stopAndRemove(containerId, grace);
+        } catch (ContainerException e) {
+            throw new SandboxException("Cannot remove the container " + DockerContainers.shortId(containerId) + " of "
+                    + sandboxId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Containers labelled with this sandbox's id (oldest first): a run that a Paddock started but did not live
+     * to record shows up here.
+     */
+    List<LabelledContainer> containersOf(String sandboxId) throws SandboxException {
+        try {
+            return containers().labelled(sandboxId);
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Every container with Paddock's sandbox label, oldest first.
+     *
+     * @throws SandboxException when the engine does not answer (or there is no container tier)
+     */
+    public List<LabelledContainer> labelled() throws SandboxException {
+        try {
+            return containers().labelled();
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
+    }
+
+    /** Whether this Paddock has connected to an engine (a Paddock that never did has no containers to look at). */
+    public synchronized boolean connected() {
+        return containers != null;
+    }
+
+    /** Stops following; containers run on (a restarted Paddock follows them again). */
+    @Override
+    public synchronized void close() {
+        watches.values().forEach(w -> w.follow().close());
+        watches.clear();
+        if (containers != null) {
+            containers.close();
+        }
+    }
+}

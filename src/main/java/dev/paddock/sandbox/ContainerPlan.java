@@ -1,0 +1,102 @@
+package dev.paddock.sandbox;
+
+import dev.paddock.container.ContainerSpec;
+import dev.paddock.container.DockerContainers;
+import dev.paddock.container.ResourceLimits;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The container of a container-tier sandbox (BRIEF "Isolation tiers"): {@code /bin/sh -c <agent command>} in
+ * {@code /workspace}, with only what the agent needs from the host.
+ *
+ * <p><b>Mounts.</b> The worktree, read-write, at {@value #WORKSPACE} (the fixed path agents are told about)
+ * <em>and</em> at its host path. Git needs the second: the worktree's {@code .git} file names its admin
+ * directory by host path, and that directory's {@code gitdir} file names the worktree by host path. With the
+ * worktree only at {@code /workspace}, git inside would think its own worktree gone, and {@code git worktree
+ * prune} (or a {@code git gc} that prunes worktrees) would empty this worktree's admin directory on the host.
+ * Mounting cleverly instead of rewriting: nothing in {@code .git} is changed. The repository's common
+ * {@code .git} directory is mounted read-only at its host path, so the {@code .git} file is valid as it is;
+ * over it, read-write, only what a commit writes: {@code objects}, {@code refs}, {@code logs} and this
+ * worktree's admin directory {@code worktrees/<name>}. Other worktrees' admin directories, the config, the
+ * packed refs and {@code gc.pid} stay read-only, so git inside cannot prune or rewrite the host's other
+ * worktrees (a {@code git gc} fails to take its lock and changes nothing). Paddock's control directory of the
+ * sandbox is mounted read-write at {@value #CONTROL}, so {@code PADDOCK_HEARTBEAT_FILE} works without a
+ * network. No home directory: {@code HOME} is {@code /tmp}, a tmpfs.
+ *
+ * <p><b>User.</b> The owner ({@code uid:gid}) of the worktree directory, which Paddock's git created: the files
+ * the agent writes stay owned by the person running Paddock, and the shared object store stays writable to
+ * it. It need not exist in the image's {@code /etc/passwd}. When Paddock itself runs as root (CI), that is
+ * 0:0; the container then still has no capabilities and no new privileges ({@link DockerContainers}).
+ *
+ * <p>Not shared with the agent: Paddock's API ({@code PADDOCK_API} is not set: the container has no route to
+ * the host's loopback), the host's environment.
+ */
+final class ContainerPlan {
+    /** Where the worktree appears inside the container. */
+    static final String WORKSPACE = "/workspace";
+    /** Where Paddock's control directory of the sandbox appears inside. */
+    static final String CONTROL = "/paddock";
+
+    private ContainerPlan() {
+    }
+
+    /**
+     * The container for one run of the sandbox's agent.
+     *
+     * @param run the run's number (the container's name carries it: a retry makes a new container)
+     * @throws IOException when the worktree's {@code .git} file or its owner cannot be read
+     */
+    static ContainerSpec spec(AgentLauncher.Launch l, int run) throws IOException {
+        SandboxRecord s = l.sandbox();
+        Path worktree = l.layout().worktree();
+        Path common = l.git().commonDir().toAbsolutePath().normalize();
+        Path adminDir = AgentLauncher.worktreeGitDir(worktree);
+        List<ContainerSpec.Mount> mounts = new ArrayList<>();
+        mounts.add(ContainerSpec.Mount.readOnly(common, common.toString()));
+        Files.createDirectories(common.resolve("logs")); // a first reflog would otherwise be refused
+        for (String writable : List.of("objects", "refs", "logs")) {
+            Path p = common.resolve(writable);
+            if (Files.isDirectory(p)) {
+                mounts.add(ContainerSpec.Mount.readWrite(p, p.toString()));
+            }
+        }
+        mounts.add(ContainerSpec.Mount.readWrite(adminDir, adminDir.toString()));
+        mounts.add(ContainerSpec.Mount.readWrite(worktree, worktree.toString()));
+        mounts.add(ContainerSpec.Mount.readWrite(worktree, WORKSPACE));
+        mounts.add(ContainerSpec.Mount.readWrite(l.layout().controlDir(), CONTROL));
+
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HOME", "/tmp");
+        env.put("TMPDIR", "/tmp");
+        env.put("LANG", "C.UTF-8");
+        env.put("TERM", "dumb");
+        env.put("PADDOCK_SANDBOX_ID", s.id());
+        env.put("PADDOCK_TOKEN", l.token());
+        env.put("PADDOCK_HEARTBEAT_FILE", CONTROL + "/" + l.layout().heartbeatFile().getFileName());
+        env.put("PADDOCK_WORKTREE", WORKSPACE);
+
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(DockerContainers.SANDBOX_LABEL, s.id());
+        labels.put(DockerContainers.REPO_LABEL, l.git().mainWorktree().toString());
+        labels.put("paddock.run", Integer.toString(run));
+
+        ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
+                s.nofileLimit());
+        return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), List.of("/bin/sh", "-c", s.agentCommand()),
+                env, WORKSPACE, owner(worktree), mounts, limits, s.networkGranted(), labels);
+    }
+
+    /** {@code uid:gid} of the owner of {@code path}. */
+    static String owner(Path path) throws IOException {
+        Object uid = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        Object gid = Files.getAttribute(path, "unix:gid", LinkOption.NOFOLLOW_LINKS);
+        return uid + ":" + gid;
+    }
+}
