@@ -86,6 +86,7 @@ public final class ContainerAgents implements AutoCloseable {
         try {
             Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
+            AgentCommands.write(l.layout().binDir());
             Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + run + " of " + l.sandbox().id() + " in "
                     + l.sandbox().image() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);

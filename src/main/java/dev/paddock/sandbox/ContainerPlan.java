@@ -89,7 +89,7 @@ final class ContainerPlan {
 
         ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
                 s.nofileLimit());
-        return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), List.of("/bin/sh", "-c", s.agentCommand()),
+        return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), agentArgv(s.agentCommand()),
                 env, WORKSPACE, owner(worktree), mounts, limits, s.networkGranted(), labels);
     }
 
@@ -98,5 +98,14 @@ final class ContainerPlan {
         Object uid = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
         Object gid = Files.getAttribute(path, "unix:gid", LinkOption.NOFOLLOW_LINKS);
         return uid + ":" + gid;
+    }
+
+    /**
+     * {@code /bin/sh -c CMD} with Paddock's commands for agents ({@code <control>/bin}: {@code paddock heartbeat})
+     * put in front of the image's own PATH, which is kept (an image's PATH may hold its toolchain).
+     */
+    static List<String> agentArgv(String agentCommand) {
+        return List.of("/bin/sh", "-c", "PATH=\"" + CONTROL + "/bin:$PATH\"; export PATH; exec /bin/sh -c \"$1\"",
+                "paddock-agent", agentCommand);
     }
 }

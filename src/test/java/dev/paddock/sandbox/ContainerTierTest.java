@@ -168,9 +168,9 @@ class ContainerTierTest {
     }
 
     @Test
-    void theHeartbeatFileWorksWithoutNetworkAndASilentAgentTimesOutAndLosesItsContainer() throws Exception {
+    void paddockHeartbeatWorksWithoutNetworkAndASilentAgentTimesOutAndLosesItsContainer() throws Exception {
         SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Beat once", "sleep 1;"
-                + " echo 'half way' > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 120").withTier(Tier.CONTAINER)
+                + " paddock heartbeat half way; sleep 120").withTier(Tier.CONTAINER)
                 .withLeaseMs(3_000L).withMaxRetries(0));
         SandboxRecord running = tickUntil(created.id(), SandboxState.RUNNING);
         SandboxRig.await("the heartbeat from inside", () -> {
