@@ -105,12 +105,20 @@ public final class SandboxCreator {
         ContainerChoice container = tier == Tier.CONTAINER ? containerChoice(req, git) : ContainerChoice.NONE;
         boolean newBranch = !worktrees.branchExists(main, branch);
         long leaseMs = req.leaseMs() != null ? req.leaseMs() : settings.get(SettingsStore.SANDBOX_LEASE_MS);
-        if (leaseMs < 1_000) {
+        if (leaseMs < SettingsStore.SANDBOX_LEASE_MS.min()) {
             throw new SandboxException("The lease must be at least one second (got " + leaseMs + " ms).");
+        }
+        if (leaseMs > SettingsStore.SANDBOX_LEASE_MS.max()) {
+            throw new SandboxException("The lease can be at most 24 hours (" + SettingsStore.SANDBOX_LEASE_MS.max()
+                    + " ms; got " + leaseMs + " ms): an agent that long silent is better stopped.");
         }
         int maxRetries = req.maxRetries() != null ? req.maxRetries() : settings.get(SettingsStore.SANDBOX_MAX_RETRIES);
         if (maxRetries < 0) {
             throw new SandboxException("The number of retries cannot be negative (got " + maxRetries + ").");
+        }
+        if (maxRetries > SettingsStore.SANDBOX_MAX_RETRIES.max()) {
+            throw new SandboxException("The number of retries can be at most " + SettingsStore.SANDBOX_MAX_RETRIES.max()
+                    + " (got " + maxRetries + ").");
         }
 
         List<EventDraft> steps = new ArrayList<>();

@@ -319,6 +319,15 @@ class SandboxApiTest {
     }
 
     @Test
+    void retriesOrALeaseBeyondTheSettingsBoundsAre400AndChangeNothing() throws Exception {
+        assertRefusedAndNothingChanged(request("Retry a lot", "true").put("maxRetries", 1000), 400,
+                "The number of retries can be at most 100 (got 1000).");
+        assertRefusedAndNothingChanged(request("Sleep long", "true").put("leaseMs", 120_000_000L), 400,
+                "The lease can be at most 24 hours (86400000 ms; got 120000000 ms): an agent that long silent is"
+                        + " better stopped.");
+    }
+
+    @Test
     void aRefusedRequestLeavesTheRepositoryUnregistered() throws Exception {
         assertThat(snapshot()).startsWith("registered: false");
 

@@ -55,13 +55,8 @@ public final class DashboardView extends VBox {
         tabs = new TabPane(sandboxTab, worktreeTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("pd-tabs");
-        // With no sandboxes yet, the worktrees are the interesting part: open on them.
-        tabs.getSelectionModel().select(worktreeTab);
-        vm.latestProperty().addListener((o, before, now) -> {
-            if (before == null && now != null) {
-                tabs.getSelectionModel().select(now.sandboxes().isEmpty() ? worktreeTab : sandboxTab);
-            }
-        });
+        // Opens on the sandboxes (Paddock's reason to be; with none yet, its empty state offers New sandbox).
+        tabs.getSelectionModel().select(sandboxTab);
         sandboxes.activeProperty().bind(sandboxTab.selectedProperty());
         sandboxes.setOnNewSandbox(() -> tabs.getSelectionModel().select(sandboxTab));
 

@@ -111,6 +111,16 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         task.setWrapText(true);
         task.setPrefRowCount(3);
         task.textProperty().bindBidirectional(vm.taskProperty());
+        // Tab moves on to the next field, as in the other fields (a task has no use for tab characters):
+        // a TextArea moves focus on Ctrl+Tab, so Tab is passed on as that.
+        task.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.TAB && !e.isControlDown()) {
+                e.consume();
+                task.fireEvent(new javafx.scene.input.KeyEvent(e.getSource(), e.getTarget(), e.getEventType(),
+                        e.getCharacter(), e.getText(), e.getCode(), e.isShiftDown(), true, e.isAltDown(),
+                        e.isMetaDown()));
+            }
+        });
 
         TextField command = new TextField();
         command.setId("new-sandbox-command");

@@ -72,10 +72,12 @@ public final class RemovalDialog extends Dialog<Boolean> {
         CheckBox deleteBranch = new CheckBox();
         deleteBranch.setId("removal-delete-branch");
         deleteBranch.textProperty().bind(Bindings.createStringBinding(() -> vm.allBranchesMergedProperty().get()
-                ? (vm.ids().size() == 1 ? "Delete the branch too (it is merged: it is deleted anyway)"
-                : "Delete the branches too (they are merged: deleted anyway)")
+                ? (vm.ids().size() == 1 ? "The branch is merged: it is deleted with the worktree"
+                : "The branches are merged: they are deleted with the worktrees")
                 : vm.ids().size() == 1 ? "Delete the branch too" : "Delete the branches too", vm.allBranchesMergedProperty()));
         deleteBranch.selectedProperty().bindBidirectional(vm.deleteBranchProperty());
+        // Merged branches go anyway: nothing to choose then.
+        deleteBranch.disableProperty().bind(vm.allBranchesMergedProperty());
         deleteBranch.setTooltip(new Tooltip("Unchecked, a branch that is not merged is kept, with its commits."));
         Label branchWarning = new Label("Commits that are on no other branch are lost with the branch.",
                 Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
@@ -85,8 +87,13 @@ public final class RemovalDialog extends Dialog<Boolean> {
                 () -> vm.plans().stream().anyMatch(p -> !p.unmergedCommits().isEmpty()), vm.plans())));
         branchWarning.managedProperty().bind(branchWarning.visibleProperty());
 
-        Label modes = new Label("Commit and remove commits the uncommitted files on the sandbox's branch and keeps"
-                + " the branch. Force remove deletes the worktree with whatever it holds.");
+        Label modes = new Label();
+        // Commit is offered only where there are uncommitted files: the text names only the buttons shown.
+        modes.textProperty().bind(Bindings.createStringBinding(() -> vm.anyUncommittedProperty().get()
+                ? "Commit and remove commits the uncommitted files on the sandbox's branch and keeps the branch."
+                        + " Force remove deletes the worktree with whatever it holds."
+                : "Force remove deletes the worktree; the branch keeps its commits unless you also delete it.",
+                vm.anyUncommittedProperty()));
         modes.setId("removal-modes");
         modes.setWrapText(true);
         modes.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);

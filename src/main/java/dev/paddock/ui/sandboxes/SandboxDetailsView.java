@@ -127,8 +127,15 @@ final class SandboxDetailsView extends VBox {
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
+        // While it runs again (or waits to), the error is the previous run's: said so, and not in red.
+        boolean again = List.of("running", "pending", "retrying").contains(s.state());
         lastError.setVisible(failed);
-        lastError.setText(failed ? SandboxTable.describeError(s) : null);
+        lastError.setText(failed ? (again ? "Previous run: " : "") + SandboxTable.describeError(s) : null);
+        if (again) {
+            lastError.getStyleClass().remove("pd-details-error");
+        } else if (!lastError.getStyleClass().contains("pd-details-error")) {
+            lastError.getStyleClass().add("pd-details-error");
+        }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
     }
 

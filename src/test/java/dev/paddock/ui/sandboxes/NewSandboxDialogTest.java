@@ -100,6 +100,18 @@ class NewSandboxDialogTest {
     }
 
     @Test
+    void tabLeavesTheTaskForTheCommandInsteadOfTypingATab(FxRobot robot) throws Exception {
+        openDialog(robot);
+        TextArea task = robot.lookup("#new-sandbox-task").queryAs(TextArea.class);
+        robot.clickOn("#new-sandbox-task").write("Tidy up");
+
+        robot.press(KeyCode.TAB).release(KeyCode.TAB);
+
+        assertThat(fx(() -> task.getText())).isEqualTo("Tidy up");
+        assertThat(fx(() -> task.getScene().getFocusOwner().getId())).isEqualTo("new-sandbox-command");
+    }
+
+    @Test
     void theBranchNameFollowsTheTaskUntilEdited(FxRobot robot) throws Exception {
         openDialog(robot);
         TextField branch = robot.lookup("#new-sandbox-branch").queryAs(TextField.class);

@@ -128,7 +128,9 @@ class RemovalDialogTest {
                 .startsWith("Nothing would be lost");
         assertThat(buttons(d)).containsExactlyInAnyOrder("Remove", "Keep");
         assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.REMOVE)).isDefaultButton())).isTrue();
-        assertThat(robot.lookup("#removal-delete-branch").queryAs(CheckBox.class).getText()).contains("merged");
+        CheckBox deleteBranch = robot.lookup("#removal-delete-branch").queryAs(CheckBox.class);
+        assertThat(deleteBranch.getText()).isEqualTo("The branch is merged: it is deleted with the worktree");
+        assertThat(deleteBranch.isDisabled()).as("nothing to choose").isTrue();
     }
 
     @Test
