@@ -246,6 +246,8 @@ class HookClaudeTest {
         Process p = pb.start();
         try (var in = p.getOutputStream()) {
             in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException brokenPipe) {
+            // The script may answer (deny) without reading its input, e.g. when the token is missing.
         }
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
         byte[] out = p.getInputStream().readAllBytes();
