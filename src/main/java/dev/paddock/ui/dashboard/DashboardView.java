@@ -1,5 +1,6 @@
 package dev.paddock.ui.dashboard;
 
+import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.sandboxes.SandboxesView;
@@ -76,9 +77,7 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals",
-                new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
-                        "When an agent asks to run a command your policy marks as risky (say, git push), it"
-                                + " waits here until you approve (A) or deny (D)."));
+                new ApprovalsView(vm.approvals())).withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
         Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts",
                 new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
