@@ -77,7 +77,7 @@ final class ApprovalCell extends ListCell<Approval> {
         left.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox head = new HBox(8, tool, sandbox, spacer, left);
+        HBox head = new HBox(8, tool, sandbox);
         head.setAlignment(Pos.CENTER_LEFT);
 
         cwd.setGraphic(Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14));
@@ -106,7 +106,10 @@ final class ApprovalCell extends ListCell<Approval> {
         FlowPane buttons = new FlowPane(6, 6, approve, decide, allow);
         buttons.setAlignment(Pos.CENTER_LEFT);
 
-        box = new VBox(6, head, command, rule, cwd, age, buttons);
+        age.setMinWidth(Region.USE_PREF_SIZE);
+        HBox times = new HBox(6, age, spacer, left);
+        times.setAlignment(Pos.CENTER_LEFT);
+        box = new VBox(6, head, command, rule, cwd, times, buttons);
         box.getStyleClass().add("pd-approval");
         // Cells take the list's width: long text wraps or is cut instead of growing a horizontal bar.
         setPrefWidth(0);
@@ -168,13 +171,14 @@ final class ApprovalCell extends ListCell<Approval> {
             return;
         }
         Instant t = now.get();
-        age.setText("asked " + Formats.ago(a.requestedAt(), t) + " · " + Formats.clock(a.requestedAt(), t));
+        age.setText("asked " + Formats.ago(a.requestedAt(), t));
+        age.setTooltip(new Tooltip("Asked at " + Formats.clock(a.requestedAt(), t)));
         if (a.expiresAt() == null) {
             left.setText("");
             return;
         }
         String l = Formats.left(a.expiresAt(), t);
-        left.setText(l.equals("expired") ? "denying now" : l.replace(" left", "") + " to deny");
+        left.setText(l.equals("expired") ? "denied now" : "denied in " + l.replace(" left", ""));
         left.setTooltip(new Tooltip("Denied automatically at " + Formats.clock(a.expiresAt(), t)
                 + " unless someone decides (setting approval.timeoutMs)"));
         boolean soon = Duration.between(t, a.expiresAt()).compareTo(SOON) < 0;

@@ -6,7 +6,9 @@ import java.util.function.Consumer;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.util.Duration;
+import dev.paddock.ui.common.Icons;
 import org.controlsfx.control.Notifications;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
  * The desktop notification of new approval requests (ControlsFX {@link Notifications}, in the corner of
@@ -45,8 +47,10 @@ final class ApprovalNotifier {
         }
         for (Approval a : arrived) {
             String what = a.request() == null || a.request().isBlank() ? a.tool() : a.request().strip();
-            if (what.length() > 140) {
-                what = what.substring(0, 137) + "…";
+            // The notification does not wrap: one short line, the queue has the rest.
+            what = what.lines().findFirst().orElse("");
+            if (what.length() > 70) {
+                what = what.substring(0, 69) + "…";
             }
             show("Approval requested: " + a.tool() + " in " + a.sandboxId(), what, a);
         }
@@ -55,10 +59,10 @@ final class ApprovalNotifier {
     private void show(String title, String text, Approval a) {
         Notifications n = Notifications.create().title(title).text(text).owner(owner.getScene().getWindow())
                 .position(Pos.BOTTOM_RIGHT).hideAfter(SHOWN).onAction(e -> onOpen.accept(a))
-                .styleClass(STYLE);
+                .graphic(Icons.of(MaterialDesignS.SHIELD_ALERT_OUTLINE, 32)).styleClass(STYLE);
         if (owner.getScene().getRoot().getStyleClass().contains("dark")) {
             n.darkStyle();
         }
-        n.showWarning();
+        n.show();
     }
 }

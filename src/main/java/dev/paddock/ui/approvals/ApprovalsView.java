@@ -118,7 +118,8 @@ public final class ApprovalsView extends VBox {
         elsewhere.visibleProperty().bind(vm.elsewhereProperty().greaterThan(0));
         elsewhere.managedProperty().bind(elsewhere.visibleProperty());
 
-        getChildren().addAll(note, error, problem, list, elsewhere);
+        // The note goes below the list: appearing above it, it would move the buttons under the pointer.
+        getChildren().addAll(error, problem, list, note, elsewhere);
 
         ApprovalNotifier notifier = new ApprovalNotifier(this, this::reveal);
         vm.setOnArrived(notifier::announce);

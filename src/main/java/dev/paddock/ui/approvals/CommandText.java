@@ -35,13 +35,14 @@ final class CommandText extends TextArea {
     protected double computePrefHeight(double width) {
         double w = width > 0 ? width : getWidth() > 0 ? getWidth() : 280;
         Insets in = getInsets();
-        // The skin's content area has its own padding and a possible scroll bar: leave room for both.
-        double textWidth = Math.max(40, w - in.getLeft() - in.getRight() - 22);
+        // The skin's content area (the theme pads it) holds the text; leave room for a scroll bar too.
+        Insets pad = lookup(".content") instanceof javafx.scene.layout.Region c ? c.getInsets() : new Insets(6, 8, 6, 8);
+        double textWidth = Math.max(40, w - in.getLeft() - in.getRight() - pad.getLeft() - pad.getRight() - 14);
         measure.setFont(getFont());
         measure.setWrappingWidth(textWidth);
         measure.setText(getText() == null || getText().isEmpty() ? " " : getText());
         double lineHeight = measure.getFont().getSize() * 1.35;
         double h = Math.min(measure.getLayoutBounds().getHeight(), lineHeight * MAX_LINES);
-        return Math.ceil(h + in.getTop() + in.getBottom() + 10);
+        return Math.ceil(h + in.getTop() + in.getBottom() + pad.getTop() + pad.getBottom() + 4);
     }
 }
