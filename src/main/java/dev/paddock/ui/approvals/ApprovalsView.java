@@ -38,6 +38,8 @@ public final class ApprovalsView extends VBox {
 
     private final ApprovalsViewModel vm;
     private final ListView<Approval> list;
+    /** The request whose Shift+D is down: its reason field opens when D is released. */
+    private Approval reasonAsked;
 
     public ApprovalsView(ApprovalsViewModel vm) {
         this.vm = vm;
@@ -99,6 +101,15 @@ public final class ApprovalsView extends VBox {
             }
         }));
         list.addEventHandler(KeyEvent.KEY_PRESSED, this::onKey);
+        // Shift+D opens the reason field on release: opened on press, the field would get the key's "D".
+        list.addEventHandler(KeyEvent.KEY_RELEASED, e -> {
+            if (e.getCode() == KeyCode.D && reasonAsked != null) {
+                Approval a = reasonAsked;
+                reasonAsked = null;
+                e.consume();
+                askReason(a, selectedCell());
+            }
+        });
         // A click anywhere in a request but its command text selects it and gives the list the keys.
         list.addEventFilter(MouseEvent.MOUSE_PRESSED, e -> {
             if (!(insideTextInput(e.getTarget()))) {
@@ -143,7 +154,7 @@ public final class ApprovalsView extends VBox {
             e.consume();
         } else if (e.getCode() == KeyCode.D) {
             if (e.isShiftDown()) {
-                askReason(a, selectedCell());
+                reasonAsked = a;
             } else {
                 vm.deny(a, null);
             }
