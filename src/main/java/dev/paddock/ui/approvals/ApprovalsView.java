@@ -41,6 +41,7 @@ public final class ApprovalsView extends VBox {
     /** The request whose Shift+D is down: its reason field opens when D is released. */
     private Approval reasonAsked;
 
+    /** The queue of {@code vm}; notifications are shown over this view's window. */
     public ApprovalsView(ApprovalsViewModel vm) {
         this.vm = vm;
         getStyleClass().add("pd-approvals");

@@ -40,7 +40,10 @@ import org.slf4j.LoggerFactory;
  * runs on the FX thread, at most once per pulse. Decisions run on the {@code io} executor.
  */
 public final class ApprovalsViewModel implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ApprovalsViewModel.class);
+    // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
+    private static Logger log() {
+        return LoggerFactory.getLogger(ApprovalsViewModel.class);
+    }
     /** Period of the regular reload, and of the countdowns, in ms. */
     public static final long REFRESH_MS = 1_000;
     /** At most this many pending requests are loaded. */
@@ -269,7 +272,7 @@ public final class ApprovalsViewModel implements AutoCloseable {
         try {
             toFx.publish(new Snapshot(b.pending(LIMIT), Instant.now(), null));
         } catch (PaddockException | RuntimeException e) {
-            LOG.warn("Cannot read the approval queue: {}", e.getMessage());
+            log().warn("Cannot read the approval queue: {}", e.getMessage());
             toFx.publish(new Snapshot(null, Instant.now(), e));
         }
     }
