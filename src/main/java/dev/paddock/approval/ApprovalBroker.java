@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +65,7 @@ public final class ApprovalBroker implements AutoCloseable {
     private final Clock clock;
     private final PolicyCache policies;
     private final Map<Long, Waiter> waiters = new HashMap<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "approval-timer");
         t.setDaemon(true);
@@ -138,12 +140,12 @@ public final class ApprovalBroker implements AutoCloseable {
         String rule = d.rule() == null ? null : d.rule().text();
         if (d.verdict() != Verdict.ASK) {
             boolean allow = d.verdict() == Verdict.ALLOW;
-            return Ticket.done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
+            return done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
                     cwd.toString(), rule, allow ? ApprovalState.APPROVED : ApprovalState.DENIED, allow ? "allow" : "deny",
                     "policy", null, d.reason(), r.sessionId(), now, null, now)));
         }
         if (!sandbox.state().mayHaveProcess()) {
-            return Ticket.done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
+            return done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
                     cwd.toString(), rule, ApprovalState.CANCELLED, null, null, null, "sandbox " + sandbox.id() + " is "
                     + sandbox.state().id() + ", not running: nobody would receive an answer, so it is not queued ("
                     + d.reason() + ")", r.sessionId(), now, null, now)));
@@ -165,6 +167,7 @@ public final class ApprovalBroker implements AutoCloseable {
                     ApprovalState.PENDING, null, null, null, reason, r.sessionId(), now, now.plusMillis(timeoutMs),
                     null));
             armExpiry(a);
+            changed();
         }
         Waiter w = waiters.computeIfAbsent(a.id(), id -> new Waiter());
         w.requesters++;
@@ -310,7 +313,7 @@ public final class ApprovalBroker implements AutoCloseable {
         return store.find(id).map(a -> a.state().id()).orElse("gone");
     }
 
-    /** Hands a final approval to everyone waiting for it. */
+    /** Hands a final approval to everyone waiting for it, and tells the listeners. */
     private void release(Approval done) {
         Waiter w;
         synchronized (this) {
@@ -318,6 +321,35 @@ public final class ApprovalBroker implements AutoCloseable {
         }
         if (w != null) {
             w.future.complete(done);
+        }
+        changed();
+    }
+
+    private Ticket done(Approval decided) {
+        changed();
+        return Ticket.done(decided);
+    }
+
+    /**
+     * Registers a callback run after a request was stored (queued, or decided at once by the policy) and
+     * after a pending one reached its final state, whoever decided it (a person in the panel, the API, the
+     * timeout, a stopped sandbox). It runs on the thread that made the change, so it must be quick (the
+     * panel only schedules a reload).
+     *
+     * @return a handle that unregisters the callback
+     */
+    public Runnable addListener(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    private void changed() {
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                LOG.warn("An approval listener failed: {}", e.getMessage(), e);
+            }
         }
     }
 

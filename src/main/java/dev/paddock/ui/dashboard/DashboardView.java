@@ -1,5 +1,6 @@
 package dev.paddock.ui.dashboard;
 
+import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.sandboxes.SandboxesView;
@@ -71,22 +72,26 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals",
-                new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
-                        "When an agent asks to run a command your policy marks as risky (say, git push), it"
-                                + " waits here until you approve (A) or deny (D)."));
+                new ApprovalsView(vm.approvals())).withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
-        Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts",
-                new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
-                        "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
-                                + " here for a three-way resolution."));
+        EmptyState noConflicts = new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
+                "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
+                        + " here for a three-way resolution.");
+        // While requests wait, the approval queue needs the height more than this explanation.
+        noConflicts.visibleProperty().bind(Bindings.isEmpty(vm.approvals().rows()));
+        noConflicts.managedProperty().bind(noConflicts.visibleProperty());
+        Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", noConflicts);
         conflicts.setId("conflicts-pane");
         VBox side = new VBox(12, approvals, conflicts);
         side.getStyleClass().add("pd-side");
+        // The approval queue gets the height; the conflict queue (not built yet) keeps its empty state's.
         VBox.setVgrow(approvals, Priority.ALWAYS);
-        VBox.setVgrow(conflicts, Priority.ALWAYS);
+        VBox.setVgrow(conflicts, Priority.NEVER);
+        conflicts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
 
         SplitPane upper = new SplitPane(main, side);
-        upper.setDividerPositions(0.74);
+        // The side gets about a third: a pending request's command, rule and buttons need the room.
+        upper.setDividerPositions(0.67);
         SplitPane.setResizableWithParent(side, false);
 
         Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))

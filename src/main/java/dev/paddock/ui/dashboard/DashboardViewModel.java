@@ -3,6 +3,7 @@ package dev.paddock.ui.dashboard;
 import dev.paddock.common.PaddockException;
 import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.ui.approvals.ApprovalsViewModel;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
@@ -65,6 +66,8 @@ public final class DashboardViewModel implements AutoCloseable {
     private final SandboxesViewModel sandboxPanel = new SandboxesViewModel(sandboxesView, UiExecutor.io(),
             new DesktopOpener());
 
+    private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
+
     {
         sandboxPanel.setOnChanged(this::refresh);
     }
@@ -109,6 +112,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** The sandboxes tab: selection, row actions, details. */
     public SandboxesViewModel sandboxPanel() {
         return sandboxPanel;
+    }
+
+    /** The approval queue of the repository shown. */
+    public ApprovalsViewModel approvals() {
+        return approvals;
     }
 
     /** Why the last refresh or worktree listing failed, or null. */
@@ -192,6 +200,7 @@ public final class DashboardViewModel implements AutoCloseable {
     @Override
     public void close() {
         sandboxPanel.close();
+        approvals.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

@@ -36,7 +36,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
  * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2 sandboxes or
  * worktrees, Ctrl+N new sandbox, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
- * actions' keys, see {@link SandboxesView}).
+ * actions' keys, see {@link SandboxesView}; the approval list has A / D / Shift+D while it has the focus,
+ * see {@link dev.paddock.ui.approvals.ApprovalsView}).
  */
 public final class MainWindow extends BorderPane {
     private final ShellViewModel vm;

@@ -7,6 +7,7 @@ import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.Workspace;
+import dev.paddock.ui.approvals.BrokerApprovalBackend;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardViewModel;
 import dev.paddock.ui.dashboard.StatusSource;
@@ -54,6 +55,7 @@ public final class ShellViewModel implements AutoCloseable {
 
     private volatile Host host;
     private volatile ServiceSandboxBackend sandboxBackend;
+    private volatile BrokerApprovalBackend approvalBackend;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<Host> hostFuture;
 
@@ -138,9 +140,12 @@ public final class ShellViewModel implements AutoCloseable {
             Host h = join(starting);
             host = h;
             sandboxBackend = new ServiceSandboxBackend(h.wiring());
+            approvalBackend = new BrokerApprovalBackend(h.wiring().approvals());
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
             // A state change shows at once, not at the next regular refresh.
             h.wiring().supervisor().addListener(dashboard::refresh);
+            // A request queued or decided shows in the tiles and the events at once too.
+            h.wiring().approvals().addListener(dashboard::refresh);
             return tryOpen(h.wiring().workspace(), target, repo != null);
         }, opened -> {
             environment.set(host.wiring().environment().snapshot());
@@ -232,6 +237,7 @@ public final class ShellViewModel implements AutoCloseable {
         RepoRecord repo = opened.repo();
         current.set(repo);
         dashboard.sandboxPanel().connect(sandboxBackend, repo);
+        dashboard.approvals().connect(approvalBackend, repo.id());
         Workspace ws = host.wiring().workspace();
         dashboard.show(new StatusSource() {
             @Override

@@ -1,0 +1,209 @@
+package dev.paddock.ui.approvals;
+
+import dev.paddock.approval.Approval;
+import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.common.Icons;
+import java.time.Duration;
+import java.time.Instant;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.collections.SetChangeListener;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.Ikon;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
+
+/**
+ * One pending request: tool and sandbox, time left before it is denied, the full command (selectable),
+ * its working directory, the rule that asked, its age, and the buttons that decide it. Ages and the
+ * countdown follow the view model's clock.
+ */
+final class ApprovalCell extends ListCell<Approval> {
+    /** Node ids inside a cell (unique per cell, not per scene), for tests. */
+    static final String APPROVE = "approval-approve";
+    static final String DENY = "approval-deny";
+    static final String DENY_REASON = "approval-deny-reason-open";
+    static final String ALLOW = "approval-allow";
+    /** Below this much time left, the countdown turns red. */
+    private static final Duration SOON = Duration.ofMinutes(1);
+
+    /** What the buttons of a cell do. */
+    interface Actions {
+        void approve(Approval a);
+
+        void deny(Approval a);
+
+        void denyWithReason(Approval a, javafx.scene.Node anchor);
+
+        void approveAndAllow(Approval a);
+    }
+
+    private final ReadOnlyObjectProperty<Instant> now;
+    private final javafx.collections.ObservableSet<Long> deciding;
+    private final Label tool = new Label();
+    private final Label sandbox = new Label();
+    private final Label left = new Label();
+    private final CommandText command = new CommandText();
+    private final Label cwd = new Label();
+    private final Label rule = new Label();
+    private final Label age = new Label();
+    private final Button approve;
+    private final Button deny;
+    private final Button denyReason;
+    private final Button allow;
+    private final VBox box;
+
+    ApprovalCell(ReadOnlyObjectProperty<Instant> now, javafx.collections.ObservableSet<Long> deciding,
+                 Actions actions) {
+        this.now = now;
+        this.deciding = deciding;
+        getStyleClass().add("pd-approval-cell");
+        tool.getStyleClass().addAll("pd-chip", "pd-chip-warning");
+        tool.setMinWidth(Region.USE_PREF_SIZE);
+        sandbox.getStyleClass().add("pd-approval-sandbox");
+        sandbox.setMinWidth(0);
+        left.getStyleClass().add("pd-approval-left");
+        left.setMinWidth(Region.USE_PREF_SIZE);
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox head = new HBox(8, tool, sandbox);
+        head.setAlignment(Pos.CENTER_LEFT);
+
+        cwd.setGraphic(Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14));
+        rule.setGraphic(Icons.of(MaterialDesignS.SHIELD_OUTLINE, 14));
+        age.setGraphic(Icons.of(MaterialDesignC.CLOCK_OUTLINE, 14));
+        for (Label l : new Label[] {cwd, rule, age}) {
+            l.getStyleClass().addAll("pd-muted", "pd-approval-detail");
+            l.setMinWidth(0);
+            l.setMaxWidth(Double.MAX_VALUE);
+        }
+        // Long paths keep their end (the interesting part) and the tooltip has them whole.
+        cwd.setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
+
+        approve = button(APPROVE, "Approve", MaterialDesignC.CHECK, "success",
+                "Let the agent run this once (A)", () -> actions.approve(getItem()));
+        deny = button(DENY, "Deny", MaterialDesignC.CLOSE, "danger",
+                "Refuse; the agent is told \"denied by you in the panel\" (D)", () -> actions.deny(getItem()));
+        denyReason = button(DENY_REASON, null, MaterialDesignM.MESSAGE_TEXT_OUTLINE, null,
+                "Deny with a reason for the agent (Shift+D)", null);
+        denyReason.setOnAction(e -> actions.denyWithReason(getItem(), denyReason));
+        allow = button(ALLOW, "Approve & always allow", MaterialDesignS.SHIELD_CHECK_OUTLINE, null,
+                "Approve, and write an allow rule for commands like this one to the repository's"
+                        + " .paddock/policy.json, so they no longer ask", () -> actions.approveAndAllow(getItem()));
+        HBox decide = new HBox(0, deny, denyReason);
+        decide.getStyleClass().add("pd-approval-deny-group");
+        FlowPane buttons = new FlowPane(6, 6, approve, decide, allow);
+        buttons.setAlignment(Pos.CENTER_LEFT);
+
+        age.setMinWidth(Region.USE_PREF_SIZE);
+        HBox times = new HBox(6, age, spacer, left);
+        times.setAlignment(Pos.CENTER_LEFT);
+        box = new VBox(6, head, command, rule, cwd, times, buttons);
+        box.getStyleClass().add("pd-approval");
+        // Cells take the list's width: long text wraps or is cut instead of growing a horizontal bar.
+        setPrefWidth(0);
+        now.addListener((o, a, b) -> showTimes());
+        deciding.addListener((SetChangeListener<Long>) c -> showDeciding());
+    }
+
+    private Button button(String id, String text, Ikon icon, String style, String tip, Runnable action) {
+        Button b = new Button(text, Icons.of(icon, 14));
+        b.setId(id);
+        b.getStyleClass().add("small");
+        if (style != null) {
+            b.getStyleClass().add(style);
+        }
+        if (text == null) {
+            b.getStyleClass().add("button-icon");
+        }
+        b.setTooltip(new Tooltip(tip));
+        b.setMinWidth(Region.USE_PREF_SIZE);
+        if (action != null) {
+            b.setOnAction(e -> {
+                if (getItem() != null) {
+                    action.run();
+                }
+            });
+        }
+        return b;
+    }
+
+    @Override
+    protected void updateItem(Approval a, boolean empty) {
+        super.updateItem(a, empty);
+        if (empty || a == null) {
+            setGraphic(null);
+            return;
+        }
+        tool.setText(a.tool());
+        tool.setGraphic(Icons.of(toolIcon(a.tool()), 14));
+        sandbox.setText(a.sandboxId());
+        sandbox.setTooltip(new Tooltip("Sandbox " + a.sandboxId() + (a.sessionId() == null ? ""
+                : "\nClaude Code session " + a.sessionId())));
+        String what = a.request() == null || a.request().isEmpty() ? "(" + a.tool() + " with no command or path)"
+                : a.request();
+        if (!what.equals(command.getText())) {
+            command.setText(what);
+        }
+        cwd.setText(a.cwd());
+        cwd.setTooltip(new Tooltip("Working directory: " + a.cwd()));
+        rule.setText(a.matchedRule() == null ? "no rule matched: unlisted commands ask" : "asked by " + a.matchedRule());
+        rule.setTooltip(new Tooltip(a.reason() == null ? rule.getText() : a.reason()));
+        showTimes();
+        showDeciding();
+        setGraphic(box);
+    }
+
+    private void showTimes() {
+        Approval a = getItem();
+        if (a == null) {
+            return;
+        }
+        Instant t = now.get();
+        age.setText("asked " + Formats.ago(a.requestedAt(), t));
+        age.setTooltip(new Tooltip("Asked at " + Formats.clock(a.requestedAt(), t)));
+        if (a.expiresAt() == null) {
+            left.setText("");
+            return;
+        }
+        String l = Formats.left(a.expiresAt(), t);
+        left.setText(l.equals("expired") ? "denied now" : "denied in " + l.replace(" left", ""));
+        left.setTooltip(new Tooltip("Denied automatically at " + Formats.clock(a.expiresAt(), t)
+                + " unless someone decides (setting approval.timeoutMs)"));
+        boolean soon = Duration.between(t, a.expiresAt()).compareTo(SOON) < 0;
+        left.getStyleClass().removeAll("pd-approval-left-soon");
+        if (soon) {
+            left.getStyleClass().add("pd-approval-left-soon");
+        }
+    }
+
+    private void showDeciding() {
+        Approval a = getItem();
+        boolean busy = a != null && deciding.contains(a.id());
+        approve.setDisable(busy);
+        deny.setDisable(busy);
+        denyReason.setDisable(busy);
+        allow.setDisable(busy);
+    }
+
+    private static Ikon toolIcon(String tool) {
+        return switch (tool) {
+            case "Bash" -> MaterialDesignC.CONSOLE;
+            case "Read" -> MaterialDesignF.FILE_EYE_OUTLINE;
+            case "Edit", "Write", "MultiEdit", "NotebookEdit" -> MaterialDesignF.FILE_EDIT_OUTLINE;
+            case "WebFetch", "WebSearch" -> MaterialDesignW.WEB;
+            default -> MaterialDesignS.SHIELD_ACCOUNT_OUTLINE;
+        };
+    }
+}

@@ -1,0 +1,311 @@
+package dev.paddock.ui.approvals;
+
+import dev.paddock.approval.Approval;
+import dev.paddock.approval.ApprovalBroker.AllowResult;
+import dev.paddock.approval.ApprovalException;
+import dev.paddock.common.PaddockException;
+import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.UiError;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.ObservableSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The approval queue of the repository shown: its pending requests (oldest first), the clock their ages
+ * and countdowns are shown against, and the decisions a person makes (approve, deny, approve and always
+ * allow).
+ *
+ * <p>Pending requests are reloaded on the {@code approvals-refresh} thread every {@link #REFRESH_MS} ms (one
+ * indexed query for the pending rows) and at once when the broker reports a change; only applying them
+ * runs on the FX thread, at most once per pulse. Decisions run on the {@code io} executor.
+ */
+public final class ApprovalsViewModel implements AutoCloseable {
+    // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
+    private static Logger log() {
+        return LoggerFactory.getLogger(ApprovalsViewModel.class);
+    }
+    /** Period of the regular reload, and of the countdowns, in ms. */
+    public static final long REFRESH_MS = 1_000;
+    /** At most this many pending requests are loaded. */
+    static final int LIMIT = 500;
+
+    /** A short message about the last decision; {@code warning} when it did not happen as asked. */
+    public record Note(String text, boolean warning) {
+    }
+
+    /** One reload: every pending request and when it was read. */
+    private record Snapshot(List<Approval> pending, Instant at, Exception error) {
+    }
+
+    private final Executor io;
+    // Properties
+    private final ObservableList<Approval> rows = FXCollections.observableArrayList();
+    private final ObservableList<Approval> rowsView = FXCollections.unmodifiableObservableList(rows);
+    private final ObservableSet<Long> deciding = FXCollections.observableSet(new HashSet<>());
+    private final ObservableSet<Long> decidingView = FXCollections.unmodifiableObservableSet(deciding);
+    private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
+    private final ReadOnlyIntegerWrapper elsewhere = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyObjectWrapper<Note> note = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
+
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "approvals-refresh");
+        t.setDaemon(true);
+        return t;
+    });
+    private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
+    private volatile ApprovalBackend backend;
+    private Long repositoryId;
+    private Set<Long> known;
+    /** Decided here: kept out of a reload that was read before the decision and applied after it. */
+    private final Set<Long> decided = new HashSet<>();
+    private Consumer<List<Approval>> onArrived = a -> { };
+    private Runnable unsubscribe = () -> { };
+    private ScheduledFuture<?> ticking;
+
+    /** @param io where the broker's decisions run */
+    public ApprovalsViewModel(Executor io) {
+        this.io = io;
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** Pending requests of the repository shown, oldest first. */
+    public ObservableList<Approval> rows() {
+        return rowsView;
+    }
+
+    /** Ids of the requests whose decision is being sent (their buttons are disabled meanwhile). */
+    public ObservableSet<Long> deciding() {
+        return decidingView;
+    }
+
+    /** The time of the last reload (about every second): ages and countdowns re-render with it. */
+    public ReadOnlyObjectProperty<Instant> nowProperty() {
+        return now.getReadOnlyProperty();
+    }
+
+    /** How many requests wait in other repositories than the one shown. */
+    public ReadOnlyIntegerProperty elsewhereProperty() {
+        return elsewhere.getReadOnlyProperty();
+    }
+
+    /** What the last decision did, or null. */
+    public ReadOnlyObjectProperty<Note> noteProperty() {
+        return note.getReadOnlyProperty();
+    }
+
+    /** Why the last decision failed, or null. */
+    public ReadOnlyObjectProperty<UiError> errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** Why the queue cannot be read, or null. */
+    public ReadOnlyObjectProperty<String> problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    /** Who decisions are recorded as ("ann in the panel"). */
+    public String who() {
+        ApprovalBackend b = backend;
+        return b == null ? "you" : b.who();
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /**
+     * Shows the queue of a repository, read through {@code b} (null disconnects). Requests already pending
+     * at the first reload are not announced; later ones are, once each, to {@link #setOnArrived}.
+     */
+    public void connect(ApprovalBackend b, Long repository) {
+        boolean sameRepository = Objects.equals(repository, repositoryId) && b == backend;
+        unsubscribe.run();
+        backend = b;
+        repositoryId = repository;
+        if (!sameRepository) {
+            rows.clear();
+            note.set(null);
+            error.set(null);
+        }
+        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        if (ticking == null && !refresher.isShutdown()) {
+            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
+        } else {
+            refresh();
+        }
+    }
+
+    /** Called on the FX thread with the requests that arrived since the last reload (in any repository). */
+    public void setOnArrived(Consumer<List<Approval>> c) {
+        onArrived = c == null ? a -> { } : c;
+    }
+
+    /** Reloads now (from any thread). */
+    public void refresh() {
+        if (!refresher.isShutdown()) {
+            refresher.execute(this::load);
+        }
+    }
+
+    /** Clears the note (it is transient). */
+    public void dismissNote() {
+        note.set(null);
+    }
+
+    /** Clears the error (the close button of the error box). */
+    public void dismissError() {
+        error.set(null);
+    }
+
+    /** The agent of {@code a} is told "allow". */
+    public CompletableFuture<Void> approve(Approval a) {
+        return decide(a, "Cannot approve", b -> b.approve(a.id()), x -> "Approved " + label(a) + ".");
+    }
+
+    /**
+     * The agent of {@code a} is told "deny".
+     *
+     * @param reason why, for the agent; blank for the default ("denied by ann in the panel")
+     */
+    public CompletableFuture<Void> deny(Approval a, String reason) {
+        String why = reason == null || reason.isBlank() ? null : reason.strip();
+        return decide(a, "Cannot deny", b -> b.deny(a.id(), why), x -> "Denied " + label(a)
+                + (why == null ? "." : ": " + why));
+    }
+
+    /** Approves {@code a} and writes an allow rule for its prefix to its repository's policy file. */
+    public CompletableFuture<Void> approveAndAllow(Approval a) {
+        return decide(a, "Cannot allow", b -> b.approveAndAllow(a.id()), x -> {
+            AllowResult r = (AllowResult) x;
+            return "Approved " + label(a) + " and allowed from now on: " + r.rule() + " written to "
+                    + r.policyFile() + ".";
+        });
+    }
+
+    /** A decision, sent to the broker. */
+    @FunctionalInterface
+    private interface Decision {
+        Object send(ApprovalBackend b) throws PaddockException;
+    }
+
+    private CompletableFuture<Void> decide(Approval a, String failed, Decision d,
+                                           java.util.function.Function<Object, String> said) {
+        ApprovalBackend b = backend;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (b == null || a == null || !deciding.add(a.id())) {
+            done.complete(null);
+            return done;
+        }
+        error.set(null);
+        io.execute(() -> {
+            Object result = null;
+            Exception failure = null;
+            try {
+                result = d.send(b);
+            } catch (PaddockException | RuntimeException e) {
+                failure = e;
+            }
+            Object r = result;
+            Exception f = failure;
+            Platform.runLater(() -> {
+                deciding.remove(a.id());
+                finished(a, failed, r, f, said);
+                done.complete(null);
+            });
+        });
+        return done;
+    }
+
+    private void finished(Approval a, String failed, Object result, Exception failure,
+                          java.util.function.Function<Object, String> said) {
+        if (failure == null) {
+            decided.add(a.id());
+            rows.removeIf(x -> x.id() == a.id());
+            note.set(new Note(said.apply(result), false));
+        } else if (failure instanceof ApprovalException ae && ae.kind() != ApprovalException.Kind.BAD_REQUEST) {
+            // Decided elsewhere (API, CLI, timeout, stopped sandbox) or gone: nothing to do here any more.
+            decided.add(a.id());
+            rows.removeIf(x -> x.id() == a.id());
+            note.set(new Note("Already decided elsewhere: " + ae.getMessage(), true));
+        } else {
+            error.set(UiError.of(failed + " " + label(a), failure));
+        }
+        refresh();
+    }
+
+    /** "#12 (git push origin main)": the id and the start of the request, for messages. */
+    static String label(Approval a) {
+        String what = a.request() == null || a.request().isBlank() ? a.tool() : a.request().strip();
+        String line = what.lines().findFirst().orElse("");
+        if (line.length() > 60 || what.lines().count() > 1) {
+            line = line.substring(0, Math.min(line.length(), 57)) + "…";
+        }
+        return "#" + a.id() + " (" + line + ")";
+    }
+
+    private void load() {
+        ApprovalBackend b = backend;
+        if (b == null) {
+            return;
+        }
+        try {
+            toFx.publish(new Snapshot(b.pending(LIMIT), Instant.now(), null));
+        } catch (PaddockException | RuntimeException e) {
+            log().warn("Cannot read the approval queue: {}", e.getMessage());
+            toFx.publish(new Snapshot(null, Instant.now(), e));
+        }
+    }
+
+    private void apply(Snapshot s) {
+        now.set(s.at());
+        if (s.error() != null) {
+            problem.set("Cannot read the approval queue: " + s.error().getMessage());
+            return;
+        }
+        problem.set(null);
+        Long repo = repositoryId;
+        Set<Long> pendingIds = new HashSet<>();
+        s.pending().forEach(a -> pendingIds.add(a.id()));
+        decided.retainAll(pendingIds);
+        List<Approval> mine = s.pending().stream().filter(a -> !decided.contains(a.id()))
+                .filter(a -> repo == null || repo.equals(a.repositoryId())).toList();
+        KeyedListSync.sync(rows, mine, Approval::id);
+        elsewhere.set((int) s.pending().stream().filter(a -> repo != null && !repo.equals(a.repositoryId())).count());
+        if (known != null) {
+            List<Approval> arrived = s.pending().stream().filter(a -> !known.contains(a.id())).toList();
+            if (!arrived.isEmpty()) {
+                onArrived.accept(arrived);
+            }
+        }
+        known = pendingIds;
+    }
+
+    /** Stops reloading. */
+    @Override
+    public void close() {
+        unsubscribe.run();
+        backend = null;
+        refresher.shutdownNow();
+    }
+}

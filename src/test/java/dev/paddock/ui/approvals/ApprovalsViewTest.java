@@ -1,0 +1,276 @@
+package dev.paddock.ui.approvals;
+
+import static dev.paddock.testing.BrokerRig.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.approval.Approval;
+import dev.paddock.approval.ApprovalState;
+import dev.paddock.common.Json;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.testing.BrokerRig;
+import dev.paddock.testing.TempRepo;
+import dev.paddock.ui.shell.MainWindow;
+import dev.paddock.ui.shell.ShellViewModel;
+import dev.paddock.ui.theme.Theme;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The approval queue of the real panel against a real running Paddock ({@link BrokerRig}: store, broker,
+ * API), a real repository with a policy file (ask {@code Bash(git push:*)}, unlisted commands ask) and a
+ * real running agent ({@code sleep 300}); requests are real {@code POST /v1/decide} calls that wait for the
+ * panel's answer.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ApprovalsViewTest {
+    private static final String WHO = System.getProperty("user.name", "someone") + " in the panel";
+
+    @TempDir
+    Path temp;
+
+    private Stage stage;
+    private BrokerRig rig;
+    private TempRepo repo;
+    private SandboxRecord sandbox;
+    private final ShellViewModel vm = new ShellViewModel();
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @BeforeEach
+    void startPanel() throws Exception {
+        rig = BrokerRig.start(temp.resolve("home"));
+        repo = BrokerRig.repoWithPolicy(temp.resolve("project"));
+        rig.approvalTimeout(120_000);
+        sandbox = rig.runningSandbox(repo, "Ship it");
+        WaitForAsyncUtils.asyncFx(() -> {
+            MainWindow window = new MainWindow(vm, Theme.LIGHT);
+            Scene scene = new Scene(window, 1280, 800);
+            Theme.LIGHT.apply(scene);
+            window.installShortcuts(scene);
+            stage.setScene(scene);
+            stage.show();
+            stage.toFront();
+        }).get(10, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(rig.host()), repo.dir()).get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
+    }
+
+    @AfterEach
+    void closePanel() throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> {
+            for (Window w : List.copyOf(Window.getWindows())) {
+                w.hide();
+            }
+        }).get(10, TimeUnit.SECONDS);
+        vm.dashboard().close();
+        rig.close();
+    }
+
+    @Test
+    void aRequestShowsWithItsCommandAndRuleAndKeyAApprovesIt(FxRobot robot) throws Exception {
+        CompletableFuture<HttpResponse<String>> answer = ask("git push origin main");
+        Approval a = awaitRow("git push origin main");
+
+        Node cell = cell(robot, a.id());
+        assertThat(robot.from(cell).lookup("." + CommandText.STYLE).queryAs(TextArea.class).getText())
+                .isEqualTo("git push origin main");
+        assertThat(texts(robot, cell)).contains(sandbox.id(), "Bash", "asked by Bash(git push:*)", a.cwd())
+                .anyMatch(t -> t.startsWith("denied in 1:5") || t.startsWith("denied in 2:00"));
+        assertThat(badge(robot)).isEqualTo("1");
+        java.util.function.Predicate<Node> notification = n -> n.getStyleClass().contains(ApprovalNotifier.STYLE);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
+
+        robot.clickOn(robot.from(cell).lookup(".pd-approval-sandbox").queryAs(Label.class));
+        robot.type(KeyCode.A);
+
+        JsonNode decided = json(answer.get(15, TimeUnit.SECONDS));
+        assertThat(decided.get("decision").asText()).isEqualTo("allow");
+        assertThat(decided.get("reason").asText()).isEqualTo("approved by " + WHO);
+        awaitNoRows();
+        assertThat(note(robot)).startsWith("Approved #" + a.id() + " (git push origin main)");
+        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
+    }
+
+    @Test
+    void theDenyButtonDeniesWithTheDefaultReasonAndKeyDWithNone(FxRobot robot) throws Exception {
+        CompletableFuture<HttpResponse<String>> first = ask("make deploy");
+        Approval a = awaitRow("make deploy");
+        assertThat(texts(robot, cell(robot, a.id()))).contains("no rule matched: unlisted commands ask");
+
+        robot.clickOn(button(robot, a.id(), ApprovalCell.DENY));
+
+        JsonNode denied = json(first.get(15, TimeUnit.SECONDS));
+        assertThat(denied.get("decision").asText()).isEqualTo("deny");
+        assertThat(denied.get("reason").asText()).isEqualTo("denied by " + WHO);
+        awaitNoRows();
+        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.DENIED);
+    }
+
+    @Test
+    void shiftDAsksForAReasonThatTheAgentReads(FxRobot robot) throws Exception {
+        CompletableFuture<HttpResponse<String>> answer = ask("git push --force origin main");
+        Approval a = awaitRow("git push --force origin main");
+        robot.clickOn(robot.from(cell(robot, a.id())).lookup(".pd-approval-sandbox").queryAs(Label.class));
+
+        robot.press(KeyCode.SHIFT, KeyCode.D).release(KeyCode.D, KeyCode.SHIFT);
+        TextField reason = waitFor(robot, "#" + DenyReasonPopOver.FIELD_ID, TextField.class);
+        // Typing in the reason field must not approve or deny anything by itself: a and d are letters here.
+        robot.clickOn(reason).write("no force pushes, add a commit instead");
+        assertThat(answer).isNotDone();
+        robot.type(KeyCode.ENTER);
+
+        JsonNode denied = json(answer.get(15, TimeUnit.SECONDS));
+        assertThat(denied.get("decision").asText()).isEqualTo("deny");
+        assertThat(denied.get("reason").asText()).isEqualTo("denied by " + WHO + ": no force pushes, add a commit instead");
+        awaitNoRows();
+    }
+
+    @Test
+    void approveAndAlwaysAllowWritesTheRuleToTheRepositoryPolicy(FxRobot robot) throws Exception {
+        CompletableFuture<HttpResponse<String>> answer = ask("npm run test -- --watch");
+        Approval a = awaitRow("npm run test -- --watch");
+
+        robot.clickOn(button(robot, a.id(), ApprovalCell.ALLOW));
+
+        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        Path policy = repo.dir().resolve(".paddock/policy.json");
+        JsonNode written = Json.mapper().readTree(Files.readString(policy));
+        assertThat(written.get("permissions").get("allow").toString()).contains("Bash(npm run test:*)");
+        assertThat(written.get("note").asText()).isEqualTo("keep me");
+        awaitNoRows();
+        assertThat(note(robot)).contains("Bash(npm run test:*)").contains(policy.toString());
+        // From now on the policy allows it at once: nothing new in the queue.
+        JsonNode again = json(rig.call("POST", "/v1/decide", body("npm run test -- --ci").toString(), rig.tokenOf(sandbox.id())));
+        assertThat(again.get("decision").asText()).isEqualTo("allow");
+        assertThat(again.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
+    }
+
+    @Test
+    void aRequestDecidedElsewhereDisappearsAndAStaleClickSaysSo(FxRobot robot) throws Exception {
+        CompletableFuture<HttpResponse<String>> viaApi = ask("git push origin release");
+        CompletableFuture<HttpResponse<String>> other = ask("make release");
+        Approval decidedElsewhere = awaitRow("git push origin release");
+        awaitRow("make release");
+
+        HttpResponse<String> r = rig.call("POST", "/v1/approvals/" + decidedElsewhere.id() + "/approve",
+                "{\"by\": \"ann\"}", rig.installToken());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+
+        long t0 = System.nanoTime();
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().stream()
+                .noneMatch(x -> x.id() == decidedElsewhere.id())));
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("ms until it left the queue").isLessThan(1_500);
+        assertThat(json(viaApi.get(15, TimeUnit.SECONDS)).get("reason").asText()).isEqualTo("approved by ann");
+        assertThat(badge(robot)).isEqualTo("1");
+
+        // A click that was already on its way when the API decided: a clear note, no error, nothing breaks.
+        fx(() -> vm.dashboard().approvals().deny(decidedElsewhere, null)).get(15, TimeUnit.SECONDS);
+        assertThat(note(robot)).startsWith("Already decided elsewhere:").contains("approved");
+        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
+        assertThat(rig.host().wiring().approvals().find(decidedElsewhere.id()).orElseThrow().state())
+                .isEqualTo(ApprovalState.APPROVED);
+        assertThat(other).isNotDone();
+        assertThat(fx(() -> vm.dashboard().approvals().rows().size())).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private ObjectNode body(String command) {
+        ObjectNode n = Json.mapper().createObjectNode();
+        n.put("tool", "Bash");
+        n.putObject("input").put("command", command);
+        n.put("cwd", sandbox.worktree().toString());
+        n.put("sessionId", "session-ui");
+        return n;
+    }
+
+    /** Sends a request as the agent would; it waits (long poll) for the panel's answer. */
+    private CompletableFuture<HttpResponse<String>> ask(String command) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return rig.call("POST", "/v1/decide", body(command).toString(), rig.tokenOf(sandbox.id()));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private Approval awaitRow(String command) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().stream()
+                .anyMatch(a -> a.request().equals(command))));
+        return fx(() -> vm.dashboard().approvals().rows().stream().filter(a -> a.request().equals(command))
+                .findFirst().orElseThrow());
+    }
+
+    private void awaitNoRows() throws Exception {
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().isEmpty()));
+    }
+
+    private static Node cell(FxRobot robot, long id) throws Exception {
+        ListView<?> list = waitFor(robot, "#" + ApprovalsView.LIST_ID, ListView.class);
+        java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c && c.getItem() != null
+                && c.getItem().id() == id && c.isVisible();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.from((Node) list).lookup(showsIt).tryQuery()
+                .isPresent());
+        return robot.from((Node) list).lookup(showsIt).query();
+    }
+
+    private static Button button(FxRobot robot, long id, String buttonId) throws Exception {
+        return robot.from(cell(robot, id)).lookup("#" + buttonId).queryAs(Button.class);
+    }
+
+    private static List<String> texts(FxRobot robot, Node cell) throws Exception {
+        java.util.function.Predicate<Node> label = n -> n instanceof Label;
+        return fx(() -> robot.from(cell).lookup(label).queryAllAs(Label.class).stream()
+                .map(Label::getText).filter(t -> t != null).toList());
+    }
+
+    private static String badge(FxRobot robot) throws Exception {
+        return fx(() -> robot.from(robot.lookup("#approvals-pane").<Node>query()).lookup(".pd-badge").queryAs(Label.class)
+                .getText());
+    }
+
+    private static String note(FxRobot robot) throws Exception {
+        Label note = waitFor(robot, "#" + ApprovalsView.NOTE_ID, Label.class);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(note::isVisible));
+        return fx(note::getText);
+    }
+
+    private static <T extends Node> T waitFor(FxRobot robot, String query, Class<T> type) throws Exception {
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).queryAs(type);
+    }
+
+    private static <T> T fx(Callable<T> c) throws Exception {
+        return WaitForAsyncUtils.asyncFx(c).get(10, TimeUnit.SECONDS);
+    }
+}
