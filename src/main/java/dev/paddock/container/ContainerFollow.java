@@ -68,6 +68,25 @@ public final class ContainerFollow implements AutoCloseable {
         this.onExit = onExit;
     }
 
+    /**
+     * Where the engine's timestamp of the last line written to {@code logFile} is kept ({@code <log>.pos}), so a
+     * Paddock that restarts resumes after exactly that line. The log file's own modification time is not
+     * enough: the kernel stamps files with a coarse clock (a few ms behind), so a line written within
+     * those ms of its engine timestamp looked new again and was written twice.
+     */
+    public static Path positionFile(Path logFile) {
+        return logFile.resolveSibling(logFile.getFileName() + ".pos");
+    }
+
+    /** The timestamp of the last line written to {@code logFile}, if a follower recorded one. */
+    public static java.util.Optional<Instant> lastPosition(Path logFile) {
+        try {
+            return java.util.Optional.ofNullable(parse(java.nio.file.Files.readString(positionFile(logFile)).strip()));
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The container followed. */
     public String containerId() {
         return containerId;
@@ -151,6 +170,14 @@ public final class ContainerFollow implements AutoCloseable {
         try {
             out.write(keep.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
+            Instant at = last;
+            if (at != null) {
+                Path pos = positionFile(logFile);
+                Path tmp = pos.resolveSibling(pos.getFileName() + ".tmp");
+                java.nio.file.Files.writeString(tmp, at.toString());
+                java.nio.file.Files.move(tmp, pos, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
         } catch (IOException e) {
             LOG.debug("Writing the log of {}: {}", DockerContainers.shortId(containerId), e.getMessage());
         }

@@ -138,6 +138,10 @@ public final class ContainerAgents implements AutoCloseable {
     }
 
     private static Instant lastWrite(Path logFile) {
+        java.util.Optional<Instant> recorded = ContainerFollow.lastPosition(logFile);
+        if (recorded.isPresent()) {
+            return recorded.get();
+        }
         try {
             return Files.getLastModifiedTime(logFile).toInstant();
         } catch (IOException e) {
