@@ -55,6 +55,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         getDialogPane().setId("policy-dialog");
         getDialogPane().setUserData(this);
         getDialogPane().getStyleClass().add("pd-dialog");
+        getDialogPane().setPrefWidth(820);
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(SAVE, ButtonType.CLOSE);
         getDialogPane().setContent(content());
@@ -97,6 +98,13 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         editor.setPrefRowCount(16);
         editor.textProperty().bindBidirectional(vm.textProperty());
         VBox.setVgrow(editor, Priority.ALWAYS);
+        // Tab indents (two spaces, as the file is written); Ctrl+Tab moves on to the next field.
+        editor.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.TAB && !e.isControlDown() && !e.isShiftDown() && !e.isAltDown()) {
+                e.consume();
+                editor.replaceSelection("  ");
+            }
+        });
 
         Label check = new Label();
         check.setId("policy-check");
@@ -107,7 +115,8 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         showValidation(check, null);
 
         VBox box = new VBox(8, new VBox(2, file, global), editor, check, tryBox(), actions(), messages());
-        box.setPrefWidth(760);
+        box.setPrefWidth(780);
+        box.setMinWidth(640); // the dialog pane alone sizes to its shortest line (wrapped labels)
         editor.sceneProperty().addListener((o, a, s) -> {
             if (s != null) {
                 javafx.application.Platform.runLater(editor::requestFocus);
@@ -124,7 +133,8 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         TextField input = new TextField();
         input.setId("policy-try-input");
         input.getStyleClass().add("pd-mono");
-        input.setPromptText("A command, a path or a URL, e.g. git push origin main");
+        input.setPromptText("git push origin main   ·   ./src/App.java   ·   https://example.com");
+        input.setPrefColumnCount(40);
         input.textProperty().bindBidirectional(vm.tryInputProperty());
         HBox.setHgrow(input, Priority.ALWAYS);
         Label heading = new Label("Try a command");
@@ -136,16 +146,19 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         Label verdict = new Label();
         verdict.setId("policy-try-verdict");
         verdict.setMinWidth(Region.USE_PREF_SIZE);
+        verdict.managedProperty().bind(verdict.visibleProperty());
         Label rule = new Label();
         rule.setId("policy-try-rule");
         rule.getStyleClass().add("pd-mono");
         Label reason = hint("");
         reason.setId("policy-try-reason");
-        HBox.setHgrow(reason, Priority.ALWAYS);
-        VBox detail = new VBox(2, rule, reason);
-        HBox.setHgrow(detail, Priority.ALWAYS);
-        HBox result = new HBox(10, verdict, detail);
-        result.setAlignment(Pos.TOP_LEFT);
+        rule.managedProperty().bind(rule.visibleProperty());
+        HBox chipAndRule = new HBox(10, verdict, rule);
+        chipAndRule.setAlignment(Pos.CENTER_LEFT);
+        chipAndRule.managedProperty().bind(verdict.visibleProperty());
+        chipAndRule.visibleProperty().bind(verdict.visibleProperty());
+        // A VBox, not an HBox: it gives a wrapped label the height of its lines at the width it has.
+        VBox result = new VBox(3, chipAndRule, reason);
         vm.decisionProperty().addListener((o, a, d) -> showDecision(verdict, rule, reason, d));
         showDecision(verdict, rule, reason, null);
         return new VBox(6, row, result);
@@ -172,8 +185,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
     private Node messages() {
         Label message = hint("");
         message.setId("policy-message");
-        message.setGraphic(Icons.of(MaterialDesignC.CHECK, 14));
-        message.getStyleClass().add("pd-field-ok");
+        message.setGraphic(Icons.of(MaterialDesignI.INFORMATION_OUTLINE, 14));
         message.textProperty().bind(vm.messageProperty());
         message.visibleProperty().bind(vm.messageProperty().isNotNull());
         message.managedProperty().bind(message.visibleProperty());
@@ -208,6 +220,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
             return;
         }
         verdict.setVisible(true);
+        rule.setVisible(true);
         verdict.setText(d.verdict().word());
         verdict.getStyleClass().addAll("pd-chip", switch (d.verdict()) {
             case ALLOW -> "pd-chip-success";

@@ -393,7 +393,7 @@ public final class PolicyEditorViewModel {
                         }
                     }
                 }
-                String merged = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+                String merged = Json.mapper().writer(new Printer()).writeValueAsString(root) + "\n";
                 StringBuilder m = new StringBuilder("Imported " + added + (added == 1 ? " rule" : " rules") + " from "
                         + settings);
                 if (present > 0) {
@@ -418,6 +418,38 @@ public final class PolicyEditorViewModel {
             }
         });
         return result;
+    }
+
+    /** Pretty-prints as people write these files: one rule a line, {@code "key": value}, {@code []}. */
+    private static final class Printer extends com.fasterxml.jackson.core.util.DefaultPrettyPrinter {
+        private static final long serialVersionUID = 1L;
+
+        Printer() {
+            com.fasterxml.jackson.core.util.DefaultIndenter lines =
+                    new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n");
+            _arrayIndenter = lines;
+            _objectIndenter = lines;
+        }
+
+        @Override
+        public Printer createInstance() {
+            return new Printer();
+        }
+
+        @Override
+        public void writeObjectFieldValueSeparator(com.fasterxml.jackson.core.JsonGenerator g) throws IOException {
+            g.writeRaw(": ");
+        }
+
+        @Override
+        public void writeEndArray(com.fasterxml.jackson.core.JsonGenerator g, int values) throws IOException {
+            if (values == 0) {
+                _nesting--;
+                g.writeRaw(']');
+            } else {
+                super.writeEndArray(g, values);
+            }
+        }
     }
 
     private static ObjectNode editedObject(String current) throws PaddockException {
