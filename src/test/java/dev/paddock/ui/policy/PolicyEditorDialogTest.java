@@ -226,6 +226,8 @@ class PolicyEditorDialogTest {
         assertThat(merged.at("/permissions/allow").toString())
                 .isEqualTo("[\"Bash(npm test)\",\"Bash(npm run lint:*)\",\"Read(./src/**)\"]");
         assertThat(merged.at("/permissions/deny").toString()).isEqualTo("[\"Bash(git push:*)\"]");
+        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
+                .contains("\"ask\": []").contains("\"allow\": [\n      \"Bash(npm test)\",\n");
         assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isFalse();
 
         robot.clickOn("#policy-import"); // twice: nothing more is added
