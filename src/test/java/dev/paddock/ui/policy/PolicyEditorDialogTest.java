@@ -129,6 +129,17 @@ class PolicyEditorDialogTest {
     }
 
     @Test
+    void theHeaderButtonOpensTheDialogAndCloseClosesIt(FxRobot robot) throws Exception {
+        robot.clickOn("#header-policy");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isPresent());
+        robot.clickOn("#policy-close");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        open(robot); // and it opens again with Ctrl+P
+        assertThat(fx(() -> robot.lookup("#policy-file").queryAs(Label.class).getText()))
+                .isEqualTo(policyFile().toString());
+    }
+
+    @Test
     void typingABadRuleDisablesSaveAndNamesIt(FxRobot robot) throws Exception {
         PolicyEditorViewModel model = open(robot);
         TextArea editor = robot.lookup("#policy-editor").queryAs(TextArea.class);
