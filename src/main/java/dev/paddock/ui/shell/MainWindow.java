@@ -2,7 +2,10 @@ package dev.paddock.ui.shell;
 
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardView;
+import dev.paddock.ui.policy.PolicyEditorDialog;
+import dev.paddock.ui.policy.PolicyEditorViewModel;
 import dev.paddock.ui.sandboxes.SandboxesView;
 import dev.paddock.ui.theme.Theme;
 import java.io.File;
@@ -30,12 +33,13 @@ import javafx.stage.Window;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 
 /**
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
  * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2 sandboxes or
- * worktrees, Ctrl+N new sandbox, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
+ * worktrees, Ctrl+N new sandbox, Ctrl+P the repository's policy, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
  * actions' keys, see {@link SandboxesView}; the approval list has A / D / Shift+D while it has the focus,
  * see {@link dev.paddock.ui.approvals.ApprovalsView}).
  */
@@ -47,6 +51,10 @@ public final class MainWindow extends BorderPane {
     private Consumer<Theme> onThemeChange = t -> { };
     private Button themeButton;
     private Theme theme;
+    private boolean policyOpen;
+
+    /** Opens the policy editor of the repository shown: Ctrl+P. */
+    public static final KeyCodeCombination POLICY = new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN);
 
     public MainWindow(ShellViewModel vm, Theme theme) {
         this.vm = vm;
@@ -84,6 +92,7 @@ public final class MainWindow extends BorderPane {
                 dashboard.newSandbox();
             }
         });
+        acc.put(POLICY, this::openPolicy);
         acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
         acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
@@ -123,6 +132,11 @@ public final class MainWindow extends BorderPane {
         Button open = iconButton(MaterialDesignF.FOLDER_OPEN_OUTLINE, "Open repository… (Ctrl+O)", this::chooseFolder);
         open.setId("header-open");
         open.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
+        Button policy = iconButton(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Command policy of this repository… (Ctrl+P)",
+                this::openPolicy);
+        policy.setId("header-policy");
+        policy.disableProperty().bind(vm.currentProperty().isNull()
+                .or(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY)));
         Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
         refresh.disableProperty().bind(vm.currentProperty().isNull());
         themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
@@ -135,7 +149,7 @@ public final class MainWindow extends BorderPane {
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(10, brand, repos, open, busy, spacer, refresh, themeButton);
+        HBox bar = new HBox(10, brand, repos, open, busy, spacer, policy, refresh, themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("pd-header");
         return bar;
@@ -147,6 +161,20 @@ public final class MainWindow extends BorderPane {
         b.setTooltip(new Tooltip(tip));
         b.setOnAction(e -> action.run());
         return b;
+    }
+
+    /** Opens the Policy dialog for the repository shown (nothing when none is, or one is already open). */
+    public void openPolicy() {
+        RepoRecord repo = vm.currentProperty().get();
+        java.nio.file.Path home = vm.paddockHome();
+        if (repo == null || home == null || vm.phaseProperty().get() != ShellViewModel.Phase.READY || policyOpen) {
+            return;
+        }
+        policyOpen = true;
+        PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), home,
+                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
+        dialog.setOnHidden(e -> policyOpen = false);
+        dialog.show();
     }
 
     private void toggleTheme() {

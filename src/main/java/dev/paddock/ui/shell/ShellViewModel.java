@@ -93,6 +93,13 @@ public final class ShellViewModel implements AutoCloseable {
         return environment.getReadOnlyProperty();
     }
 
+    /** Paddock's home directory once started (global policy, hook script), else null. */
+    public Path paddockHome() {
+        Host h = host;
+        return h == null ? null : h.wiring().home().dir();
+    }
+
+    /** The dashboard's ViewModel. */
     public DashboardViewModel dashboard() {
         return dashboard;
     }

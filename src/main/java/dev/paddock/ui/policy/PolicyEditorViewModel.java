@@ -1,0 +1,512 @@
+package dev.paddock.ui.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.approval.ClaudeHookInstaller;
+import dev.paddock.approval.HookScript;
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import dev.paddock.policy.ClaudeSettingsImport;
+import dev.paddock.policy.Decision;
+import dev.paddock.policy.Policy;
+import dev.paddock.policy.PolicyEngine;
+import dev.paddock.policy.PolicyFile;
+import dev.paddock.policy.PolicyRule;
+import dev.paddock.policy.RuleList;
+import dev.paddock.policy.ToolRequest;
+import dev.paddock.policy.Verdict;
+import dev.paddock.ui.common.UiError;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import javafx.animation.PauseTransition;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.util.Duration;
+
+/**
+ * The policy editor's state: the text of {@code <repo>/.paddock/policy.json} being edited (a template
+ * with empty lists when the file is missing), checked as it is typed (debounced, off the FX thread), the
+ * "try a command" decision against that text merged with the global file, and the commands Save (atomic,
+ * with a {@code .bak} of the previous file), Import from {@code .claude/settings.json} and Install hook.
+ * Use on the FX thread.
+ */
+public final class PolicyEditorViewModel {
+    /** Wait after the last keystroke before the text is checked, in ms. */
+    static final long CHECK_DELAY_MS = 300;
+    /** The tools the try box offers. */
+    public static final List<String> TOOLS = List.of("Bash", "Read", "Edit", "WebFetch");
+    /** The contents of a new policy file. */
+    public static final String TEMPLATE = "{\n  \"permissions\": {\n    \"allow\": [],\n    \"ask\": [],\n"
+            + "    \"deny\": []\n  }\n}\n";
+
+    /** The check of the edited text: its errors (empty when it can be saved) and how many rules it has. */
+    public record Validation(List<String> errors, int rules) {
+        public Validation {
+            errors = List.copyOf(errors);
+        }
+
+        /** Whether the text can be saved. */
+        public boolean isValid() {
+            return errors.isEmpty();
+        }
+    }
+
+    /** Result of a check: the validation and the try box's decision (null when the input is empty). */
+    private record Checked(Validation validation, Decision decision) {
+    }
+
+    private final Path repository;
+    private final Path paddockHome;
+    private final Path userHome;
+    private final Executor io;
+    private final Path file;
+    private final Path globalFile;
+
+    private final StringProperty text = new SimpleStringProperty("");
+    private final ObjectProperty<String> tool = new SimpleObjectProperty<>("Bash");
+    private final StringProperty tryInput = new SimpleStringProperty("");
+    private final ReadOnlyObjectWrapper<Validation> validation = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Decision> decision = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper globalNote = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(true);
+    private final ReadOnlyBooleanWrapper checking = new ReadOnlyBooleanWrapper();
+    private final BooleanBinding canSave;
+    private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
+    private volatile PolicyFile.Contents global;
+    private long checkSeq;
+
+    /**
+     * @param repository the repository whose policy is edited
+     * @param paddockHome Paddock's home (for the global file and the hook script)
+     * @param io where files are read and written (tests may pass {@code Runnable::run})
+     */
+    public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io) {
+        this.repository = repository.toAbsolutePath().normalize();
+        this.paddockHome = paddockHome;
+        this.userHome = Path.of(System.getProperty("user.home"));
+        this.io = io;
+        this.file = PolicyFile.repositoryFile(this.repository);
+        this.globalFile = PolicyFile.globalFile(paddockHome);
+        text.addListener((o, a, b) -> scheduleCheck());
+        tool.addListener((o, a, b) -> scheduleCheck());
+        tryInput.addListener((o, a, b) -> scheduleCheck());
+        checkLater.setOnFinished(e -> check());
+        canSave = Bindings.createBooleanBinding(() -> !busy.get() && !checking.get() && validation.get() != null
+                && validation.get().isValid(), busy, checking, validation);
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** The text being edited. */
+    public StringProperty textProperty() {
+        return text;
+    }
+
+    /** The tool of the try box: Bash, Read, Edit or WebFetch. */
+    public ObjectProperty<String> toolProperty() {
+        return tool;
+    }
+
+    /** The try box's input: a command line, a path or a URL. */
+    public StringProperty tryInputProperty() {
+        return tryInput;
+    }
+
+    /** The last check of the text, or null before the first. */
+    public ReadOnlyObjectProperty<Validation> validationProperty() {
+        return validation.getReadOnlyProperty();
+    }
+
+    /** The try box's decision, or null while its input is empty. */
+    public ReadOnlyObjectProperty<Decision> decisionProperty() {
+        return decision.getReadOnlyProperty();
+    }
+
+    /** Which global file also applies, and what it holds. */
+    public ReadOnlyStringProperty globalNoteProperty() {
+        return globalNote.getReadOnlyProperty();
+    }
+
+    /** What the last command did (saved, imported, installed), or null. */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** Why the last command failed, or null. */
+    public ReadOnlyObjectProperty<UiError> errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** True while the file is loaded or a command runs. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** True from a keystroke until its check is done. */
+    public ReadOnlyBooleanProperty checkingProperty() {
+        return checking.getReadOnlyProperty();
+    }
+
+    /** Whether Save can be pressed: the text is checked and valid, nothing running. */
+    public BooleanBinding canSaveProperty() {
+        return canSave;
+    }
+
+    /** The file edited: {@code <repo>/.paddock/policy.json}. */
+    public Path file() {
+        return file;
+    }
+
+    /** The global file, which applies too. */
+    public Path globalFile() {
+        return globalFile;
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Reads the file (or the template) and the global file in the background. */
+    public CompletableFuture<Void> load() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        busy.set(true);
+        io.execute(() -> {
+            String content;
+            Exception failure = null;
+            try {
+                content = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                content = TEMPLATE;
+            } catch (IOException e) {
+                content = null;
+                failure = e;
+            }
+            PolicyFile.Contents g;
+            try {
+                g = PolicyFile.read(globalFile);
+            } catch (IOException e) {
+                g = new PolicyFile.Contents(globalFile, List.of(), null, List.of("cannot read " + globalFile + ": " + e));
+            }
+            global = g;
+            String note = globalNote(g);
+            String c = content;
+            Exception f = failure;
+            Platform.runLater(() -> {
+                globalNote.set(note);
+                busy.set(false);
+                if (f != null) {
+                    error.set(UiError.of("Cannot read " + file, f));
+                } else {
+                    text.set(c);
+                    if (!Files.exists(file)) {
+                        message.set(file + " does not exist yet: Save creates it from this template.");
+                    }
+                }
+                scheduleCheck();
+                done.complete(null);
+            });
+        });
+        return done;
+    }
+
+    private static String globalNote(PolicyFile.Contents g) {
+        if (!Files.exists(g.file())) {
+            return "Also applies: " + g.file() + " (not present: no global rules).";
+        }
+        if (!g.isSound()) {
+            return "Also applies: " + g.file() + ", which has errors and makes every request denied: "
+                    + String.join("; ", g.errors());
+        }
+        return "Also applies: " + g.file() + " (" + g.rules().size() + (g.rules().size() == 1 ? " rule" : " rules")
+                + "); deny beats ask beats allow across both files.";
+    }
+
+    /** Checks the text now, skipping the delay (the view calls it before Save). */
+    public void checkNow() {
+        checkLater.stop();
+        check();
+    }
+
+    private void scheduleCheck() {
+        checkSeq++;
+        checking.set(true);
+        checkLater.playFromStart();
+    }
+
+    private void check() {
+        long seq = checkSeq;
+        String t = text.get();
+        String tl = tool.get();
+        String in = tryInput.get();
+        io.execute(() -> {
+            Checked r = evaluate(t, tl, in);
+            Platform.runLater(() -> {
+                if (seq == checkSeq) {
+                    validation.set(r.validation());
+                    decision.set(r.decision());
+                    checking.set(false);
+                }
+            });
+        });
+    }
+
+    private Checked evaluate(String t, String tl, String in) {
+        PolicyFile.Contents c = PolicyFile.parse(t == null ? "" : t, file);
+        List<String> errors = new ArrayList<>(c.errors());
+        if (t == null || t.isBlank()) {
+            errors.add("The file is empty: it needs at least {}.");
+        }
+        Validation v = new Validation(errors.stream().map(this::shorten).toList(), c.rules().size());
+        Decision d = null;
+        if (in != null && !in.isBlank() && tl != null) {
+            PolicyFile.Contents g = global;
+            List<PolicyRule> rules = new ArrayList<>();
+            List<String> broken = new ArrayList<>();
+            Verdict unmatched = Verdict.ASK;
+            for (PolicyFile.Contents part : g == null ? List.of(c) : List.of(g, c)) {
+                rules.addAll(part.rules());
+                broken.addAll(part.errors());
+                if (part.unmatched() != null) {
+                    unmatched = unmatched.strictest(part.unmatched());
+                }
+            }
+            if (!v.isValid()) {
+                broken.addAll(v.errors());
+            }
+            Policy policy = broken.isEmpty() ? Policy.of(rules, unmatched, repository, userHome)
+                    : Policy.broken(String.join("; ", new LinkedHashSet<>(broken)), userHome);
+            try {
+                d = new PolicyEngine(policy).decide(new ToolRequest(tl, in, repository));
+            } catch (RuntimeException e) {
+                d = new Decision(Verdict.DENY, "Cannot judge this: " + e.getMessage(), null);
+            }
+        }
+        return new Checked(v, d);
+    }
+
+    /** Errors name the file being edited: shown in its own editor, "line L, column C: ..." is enough. */
+    private String shorten(String e) {
+        String prefix = file.toString();
+        return e.startsWith(prefix) ? e.substring(prefix.length()).strip() : e;
+    }
+
+    /**
+     * Writes the text to the file: the previous file is copied to {@code policy.json.bak}, the new one
+     * goes through a temporary file and an atomic move. Does nothing while the text is invalid.
+     */
+    public CompletableFuture<Path> save() {
+        CompletableFuture<Path> result = new CompletableFuture<>();
+        if (!canSave.get()) {
+            result.cancel(false);
+            return result;
+        }
+        String content = text.get().endsWith("\n") ? text.get() : text.get() + "\n";
+        run(() -> {
+            boolean backup = writeAtomically(file, content);
+            return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
+        }, "Cannot save the policy", result, file);
+        return result;
+    }
+
+    /** Writes {@code content} to {@code file} with a {@code .bak} of the old file; whether there was one. */
+    static boolean writeAtomically(Path file, String content) throws IOException {
+        Files.createDirectories(file.getParent());
+        boolean existed = Files.exists(file);
+        if (existed) {
+            Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, content, StandardCharsets.UTF_8);
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return existed;
+    }
+
+    /**
+     * Merges the rules of {@code <repo>/.claude/settings.json} into the text (each list keeps its rules; a
+     * rule already there is not added again) and says how many were added and what was skipped. The text
+     * must be valid JSON; it is not saved.
+     */
+    public CompletableFuture<String> importClaudeSettings() {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        String current = text.get();
+        Path settings = ClaudeHookInstaller.settingsFile(repository);
+        busy.set(true);
+        error.set(null);
+        message.set(null);
+        io.execute(() -> {
+            try {
+                if (!Files.exists(settings)) {
+                    throw new PaddockException("There is no " + settings + " to import from.");
+                }
+                ClaudeSettingsImport.Imported imported = ClaudeSettingsImport.read(settings);
+                ObjectNode root = editedObject(current);
+                JsonNode p = root.get("permissions");
+                if (p != null && !p.isObject()) {
+                    throw new PaddockException("\"permissions\" in the editor is not an object; fix it, then import.");
+                }
+                ObjectNode perms = p == null ? root.putObject("permissions") : (ObjectNode) p;
+                int added = 0;
+                int present = 0;
+                for (RuleList list : List.of(RuleList.ALLOW, RuleList.ASK, RuleList.DENY)) {
+                    JsonNode l = perms.get(list.key());
+                    if (l != null && !l.isArray()) {
+                        throw new PaddockException("\"permissions." + list.key() + "\" in the editor is not a list;"
+                                + " fix it, then import.");
+                    }
+                    ArrayNode arr = l == null ? perms.putArray(list.key()) : (ArrayNode) l;
+                    Set<String> have = new LinkedHashSet<>();
+                    arr.forEach(n -> have.add(n.asText().strip()));
+                    for (String rule : imported.list(list)) {
+                        if (have.add(rule.strip())) {
+                            arr.add(rule);
+                            added++;
+                        } else {
+                            present++;
+                        }
+                    }
+                }
+                String merged = Json.mapper().writer(new Printer()).writeValueAsString(root) + "\n";
+                StringBuilder m = new StringBuilder("Imported " + added + (added == 1 ? " rule" : " rules") + " from "
+                        + settings);
+                if (present > 0) {
+                    m.append(" (").append(present).append(" already here)");
+                }
+                m.append(imported.skipped().isEmpty() ? "; nothing skipped." : "; skipped "
+                        + imported.skipped().size() + ": " + String.join("; ", imported.skipped()) + ".");
+                m.append(" Review, then Save.");
+                String msg = m.toString();
+                Platform.runLater(() -> {
+                    busy.set(false);
+                    text.set(merged);
+                    message.set(msg);
+                    result.complete(msg);
+                });
+            } catch (Exception e) {
+                Platform.runLater(() -> {
+                    busy.set(false);
+                    error.set(UiError.of("Cannot import from " + settings, e));
+                    result.completeExceptionally(e);
+                });
+            }
+        });
+        return result;
+    }
+
+    /** Pretty-prints as people write these files: one rule a line, {@code "key": value}, {@code []}. */
+    private static final class Printer extends com.fasterxml.jackson.core.util.DefaultPrettyPrinter {
+        private static final long serialVersionUID = 1L;
+
+        Printer() {
+            com.fasterxml.jackson.core.util.DefaultIndenter lines =
+                    new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n");
+            _arrayIndenter = lines;
+            _objectIndenter = lines;
+        }
+
+        @Override
+        public Printer createInstance() {
+            return new Printer();
+        }
+
+        @Override
+        public void writeObjectFieldValueSeparator(com.fasterxml.jackson.core.JsonGenerator g) throws IOException {
+            g.writeRaw(": ");
+        }
+
+        @Override
+        public void writeEndArray(com.fasterxml.jackson.core.JsonGenerator g, int values) throws IOException {
+            if (values == 0) {
+                _nesting--;
+                g.writeRaw(']');
+            } else {
+                super.writeEndArray(g, values);
+            }
+        }
+    }
+
+    private static ObjectNode editedObject(String current) throws PaddockException {
+        JsonNode n;
+        try {
+            n = current == null || current.isBlank() ? Json.mapper().createObjectNode() : Json.mapper().readTree(current);
+        } catch (IOException e) {
+            throw new PaddockException("The text in the editor is not valid JSON; fix it, then import.", e);
+        }
+        if (n == null || !n.isObject()) {
+            throw new PaddockException("The text in the editor is not a JSON object; fix it, then import.");
+        }
+        return (ObjectNode) n;
+    }
+
+    /**
+     * Writes the hook script to Paddock's home and merges its PreToolUse entry into
+     * {@code <repo>/.claude/settings.json} (the user's other settings kept, a {@code .bak} of the old file).
+     */
+    public CompletableFuture<String> installHook() {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        run(() -> {
+            Path script = HookScript.write(paddockHome);
+            ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
+                    ClaudeHookInstaller.DEFAULT_TIMEOUT_S);
+            return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
+                    + "; the previous file, if any, is kept as settings.json.bak)."
+                    : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";
+        }, "Cannot install the hook", result, null);
+        return result;
+    }
+
+    private interface Work {
+        String run() throws Exception;
+    }
+
+    private <T> void run(Work work, String doing, CompletableFuture<T> result, T value) {
+        busy.set(true);
+        error.set(null);
+        message.set(null);
+        io.execute(() -> {
+            try {
+                String msg = work.run();
+                Platform.runLater(() -> {
+                    busy.set(false);
+                    message.set(msg);
+                    @SuppressWarnings("unchecked")
+                    T v = value == null ? (T) msg : value;
+                    result.complete(v);
+                });
+            } catch (Exception e) {
+                Platform.runLater(() -> {
+                    busy.set(false);
+                    error.set(UiError.of(doing, e));
+                    result.completeExceptionally(e);
+                });
+            }
+        });
+    }
+}
