@@ -40,6 +40,14 @@ final class BashPattern {
         this.endsWithWildcard = endsWithWildcard;
     }
 
+    /**
+     * The program every command this pattern matches must run (its first word), or null for a wildcard
+     * pattern, which may match any program.
+     */
+    String program() {
+        return kind == Kind.WILDCARD ? null : ruleWords.get(0);
+    }
+
     /** Parses a specifier (the text between the parentheses). */
     static BashPattern parse(String spec) throws RuleSyntaxException {
         String s = spec.strip();

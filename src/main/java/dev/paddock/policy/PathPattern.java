@@ -1,5 +1,6 @@
 package dev.paddock.policy;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
@@ -122,6 +123,20 @@ final class PathPattern {
         return re.toString();
     }
 
+    /** {@code file} relative to {@code base} (which it starts with), with {@code /} separators. */
+    private static String relative(Path base, Path file) {
+        String b = base.toString();
+        String f = file.toString();
+        if (File.separatorChar == '/' && !b.contains("/.") && f.startsWith(b)) {
+            // the cheap equivalent of relativize for a plain base
+            if (f.length() == b.length()) {
+                return "";
+            }
+            return b.endsWith("/") ? f.substring(b.length()) : f.substring(b.length() + 1);
+        }
+        return base.relativize(file).toString().replace('\\', '/');
+    }
+
     /**
      * Whether {@code file} (absolute, normalised) matches.
      *
@@ -142,7 +157,7 @@ final class PathPattern {
         if (base == null || !file.startsWith(base)) {
             return false;
         }
-        String rel = base.relativize(file).toString().replace('\\', '/');
+        String rel = relative(base, file);
         if (regex.pattern().isEmpty()) {
             return true;
         }

@@ -77,6 +77,14 @@ public final class Rule {
         return false;
     }
 
+    /**
+     * For a {@code Bash(...)} rule that is not a wildcard: the program (first word) a command must run to
+     * match it; null when the rule may match any program (a bare tool name, a wildcard, another tool).
+     */
+    String bashProgram() {
+        return bash == null ? null : bash.program();
+    }
+
     /** Whether this rule matches a program run of a Bash command ({@code broad} for deny and ask lists). */
     boolean matchesCommand(Invocation inv, boolean broad) {
         return specifier == null || bash != null && bash.matches(inv, broad);

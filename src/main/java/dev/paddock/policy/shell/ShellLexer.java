@@ -233,7 +233,7 @@ public final class ShellLexer {
                 }
             }
         }
-        boolean braces = BRACE_EXPANSION.matcher(unquotedShape).find();
+        boolean braces = unquotedShape.indexOf("{") >= 0 && BRACE_EXPANSION.matcher(unquotedShape).find();
         return new Word(value.toString(), s.substring(start, pos), quoted, expands, glob, braces, subs);
     }
 
