@@ -108,7 +108,8 @@ public final class PolicyEngine {
         if (Rule.EDIT_TOOLS.contains(tool) || Rule.READ_TOOLS.contains(tool)) {
             return file(request);
         }
-        return judge(tool, (r, broad) -> r.matchesInput(request.input()),
+        String host = tool.equals("WebFetch") ? DomainPattern.host(request.input()) : null; // only WebFetch has domain rules
+        return judge(tool, (r, broad) -> r.matchesInput(request.input(), host),
                 tool + (request.input().isEmpty() ? "" : " `" + request.input() + "`"));
     }
 

@@ -100,6 +100,20 @@ public final class Rule {
         return specifier == null || path != null && path.matches(file, cwd, project, home);
     }
 
+    /**
+     * {@link #matchesInput(String)} with the input's host already worked out ({@link DomainPattern#host},
+     * computed once per request rather than once per rule).
+     */
+    boolean matchesInput(String input, String host) {
+        if (specifier == null) {
+            return true;
+        }
+        if (domain != null) {
+            return domain.matchesHost(host);
+        }
+        return other != null && other.matcher(input).matches();
+    }
+
     /** Whether this rule matches a request's input that is neither a command nor a path (URL, query...). */
     boolean matchesInput(String input) {
         if (specifier == null) {
