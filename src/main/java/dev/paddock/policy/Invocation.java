@@ -73,7 +73,7 @@ public final class Invocation {
     /** The canonical words as a command line (what wildcard rules match). */
     public String canonicalText() {
         if (canonicalText == null) {
-            canonicalText = render(canonicalWords);
+            canonicalText = canonicalWords.equals(words) ? text() : render(canonicalWords);
         }
         return canonicalText;
     }
@@ -85,7 +85,7 @@ public final class Invocation {
 
     /** Joins words with single spaces, single-quoting words that are empty or hold special characters. */
     static String render(List<String> words) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(64);
         for (String w : words) {
             if (sb.length() > 0) {
                 sb.append(' ');
