@@ -343,7 +343,7 @@ public final class BashAnalyzer {
                     gitOption(v, words.get(i + 1).value());
                 }
                 i += 2;
-            } else if (GIT_OPTION_WITH_VALUE.matcher(v).matches()) {
+            } else if (v.startsWith("--") && GIT_OPTION_WITH_VALUE.matcher(v).matches()) {
                 gitOption(v.substring(0, v.indexOf('=')), v.substring(v.indexOf('=') + 1));
                 i++;
             } else if (GIT_FLAGS.contains(v)) {

@@ -31,13 +31,42 @@ final class BashPattern {
     private final List<String> ruleWords;
     private final Pattern wildcard;
     private final boolean endsWithWildcard;
+    /** For a wildcard: the text every command line it matches starts with (up to the first {@code *}). */
+    private final String literal;
+    /** The program (first word) every command this pattern matches runs, or null when it could be any. */
+    private final String program;
 
-    private BashPattern(Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard) {
+    private BashPattern(Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard,
+            String core) {
         this.kind = kind;
         this.canonical = canonical;
         this.ruleWords = canonical == null ? null : canonical.words();
         this.wildcard = wildcard;
         this.endsWithWildcard = endsWithWildcard;
+        if (kind != Kind.WILDCARD) {
+            this.literal = null;
+            this.program = ruleWords.get(0);
+        } else {
+            int star = core.indexOf('*');
+            this.literal = star < 0 ? core : core.substring(0, star);
+            int space = literal.indexOf(' ');
+            // the rendered first word, when the rule fixes it: a plain word (rendered as is) ends at a space
+            String first = space >= 0 ? literal.substring(0, space) : star < 0 ? core : null;
+            this.program = first != null && !first.isEmpty() && Invocation.render(List.of(first)).equals(first)
+                    ? first : null;
+        }
+    }
+
+    private BashPattern(Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard) {
+        this(kind, canonical, wildcard, endsWithWildcard, null);
+    }
+
+    /**
+     * The program every command this pattern matches must run (its first word), or null when it may match
+     * any program (a wildcard before the first space, e.g. {@code Bash(*test*)}).
+     */
+    String program() {
+        return program;
     }
 
     /** Parses a specifier (the text between the parentheses). */
@@ -76,7 +105,8 @@ final class BashPattern {
         if (optionalTail) {
             re.append("(?: .*)?");
         }
-        return new BashPattern(Kind.WILDCARD, null, Pattern.compile(re.toString(), Pattern.DOTALL), s.endsWith("*"));
+        return new BashPattern(Kind.WILDCARD, null, Pattern.compile(re.toString(), Pattern.DOTALL), s.endsWith("*"),
+                core);
     }
 
     /** The words of a rule's command, quotes removed; an operator or an unreadable quote is an error. */
@@ -110,7 +140,16 @@ final class BashPattern {
             if (inv.openEnded() && !broad && !endsWithWildcard) {
                 return false;
             }
-            return wildcard.matcher(inv.canonicalText()).matches() || broad && wildcard.matcher(inv.text()).matches();
+            // a match starts with the literal text before the first `*` (checked before the regex)
+            String ct = inv.canonicalText();
+            if (ct.startsWith(literal) && wildcard.matcher(ct).matches()) {
+                return true;
+            }
+            if (!broad) {
+                return false;
+            }
+            String t = inv.text();
+            return t.startsWith(literal) && wildcard.matcher(t).matches();
         }
         List<String> cmd = inv.canonicalWords();
         List<String> rule = ruleWords;

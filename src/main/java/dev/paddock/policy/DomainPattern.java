@@ -34,11 +34,16 @@ final class DomainPattern {
 
     /** Whether {@code url} is on this domain; a URL that does not parse or has no host does not match. */
     boolean matches(String url) {
-        String h = host(url);
+        return matchesHost(host(url));
+    }
+
+    /** Whether a URL whose {@link #host(String)} is {@code h} (null: none) is on this domain. */
+    boolean matchesHost(String h) {
         if (h == null) {
             return false;
         }
-        return subdomains ? h.endsWith("." + host) : h.equals(host);
+        return subdomains ? h.length() > host.length() && h.endsWith(host) && h.charAt(h.length() - host.length() - 1)
+                == '.' : h.equals(host);
     }
 
     /** The lower-case host of {@code url}, or null. */

@@ -2,8 +2,6 @@ package dev.paddock.policy;
 
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * One program run found in a Bash command line, after wrappers ({@code env}, {@code timeout},
@@ -17,8 +15,6 @@ import java.util.stream.Collectors;
  * complete keeps the command from being allowed. Immutable (texts are computed on first use).
  */
 public final class Invocation {
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./{}*?\\[\\]^~$-]+");
-
     private final List<String> words;
     private final boolean openEnded;
     private final Set<Integer> dynamic;
@@ -77,7 +73,7 @@ public final class Invocation {
     /** The canonical words as a command line (what wildcard rules match). */
     public String canonicalText() {
         if (canonicalText == null) {
-            canonicalText = render(canonicalWords);
+            canonicalText = canonicalWords.equals(words) ? text() : render(canonicalWords);
         }
         return canonicalText;
     }
@@ -89,7 +85,29 @@ public final class Invocation {
 
     /** Joins words with single spaces, single-quoting words that are empty or hold special characters. */
     static String render(List<String> words) {
-        return words.stream().map(w -> PLAIN.matcher(w).matches() ? w : "'" + w.replace("'", "'\\''") + "'")
-                .collect(Collectors.joining(" "));
+        StringBuilder sb = new StringBuilder(64);
+        for (String w : words) {
+            if (sb.length() > 0) {
+                sb.append(' ');
+            }
+            sb.append(plain(w) ? w : "'" + w.replace("'", "'\\''") + "'");
+        }
+        return sb.toString();
+    }
+
+    /** Whether {@code w} needs no quotes: only {@code A-Za-z0-9_@%+=:,./{}*?[]^~$-}, not empty. */
+    private static boolean plain(String w) {
+        if (w.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < w.length(); i++) {
+            char c = w.charAt(i);
+            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+                    || "_@%+=:,./{}*?[]^~$-".indexOf(c) >= 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.policy;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
@@ -27,11 +28,17 @@ final class PathPattern {
     private final Anchor anchor;
     private final int up;
     private final Pattern regex;
+    /** For an anchored pattern, the text every match starts with (up to its first glob character); else null. */
+    private final String literalPrefix;
+    /** Whether an anchored pattern has no glob character at all (then it matches just its literal). */
+    private final boolean literal;
 
-    private PathPattern(Anchor anchor, int up, Pattern regex) {
+    private PathPattern(Anchor anchor, int up, Pattern regex, String literalPrefix, boolean literal) {
         this.anchor = anchor;
         this.up = up;
         this.regex = regex;
+        this.literalPrefix = literalPrefix;
+        this.literal = literal;
     }
 
     /** Parses a specifier. */
@@ -80,7 +87,13 @@ final class PathPattern {
             throw new RuleSyntaxException("`" + s + "`: `..` is only allowed at the start of a pattern");
         }
         String re = glob(body, s);
-        return new PathPattern(anchor, up, Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re));
+        int glob = 0;
+        while (glob < body.length() && "*?[\\".indexOf(body.charAt(glob)) < 0) {
+            glob++;
+        }
+        boolean lit = anchored && glob == body.length();
+        return new PathPattern(anchor, up, Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re),
+                anchored ? body.substring(0, glob) : null, lit);
     }
 
     private static String glob(String body, String spec) throws RuleSyntaxException {
@@ -122,6 +135,20 @@ final class PathPattern {
         return re.toString();
     }
 
+    /** {@code file} relative to {@code base} (which it starts with), with {@code /} separators. */
+    private static String relative(Path base, Path file) {
+        String b = base.toString();
+        String f = file.toString();
+        if (File.separatorChar == '/' && !b.contains("/.") && f.startsWith(b)) {
+            // the cheap equivalent of relativize for a plain base
+            if (f.length() == b.length()) {
+                return "";
+            }
+            return b.endsWith("/") ? f.substring(b.length()) : f.substring(b.length() + 1);
+        }
+        return base.relativize(file).toString().replace('\\', '/');
+    }
+
     /**
      * Whether {@code file} (absolute, normalised) matches.
      *
@@ -142,12 +169,21 @@ final class PathPattern {
         if (base == null || !file.startsWith(base)) {
             return false;
         }
-        String rel = base.relativize(file).toString().replace('\\', '/');
+        String rel = relative(base, file);
         if (regex.pattern().isEmpty()) {
             return true;
         }
         if (rel.isEmpty()) {
             return false;
+        }
+        if (literalPrefix != null) {
+            // every prefix of rel that could match starts with the literal part (checked without a regex)
+            if (!rel.startsWith(literalPrefix)) {
+                return false;
+            }
+            if (literal) {
+                return rel.length() == literalPrefix.length() || rel.charAt(literalPrefix.length()) == '/';
+            }
         }
         // gitignore: a pattern matching a directory excludes everything inside it
         int slash = -1;

@@ -4,8 +4,10 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 
@@ -18,15 +20,74 @@ import java.util.stream.Collectors;
  * judged and the strictest decision wins, so a compound command is allowed only when every part is.
  */
 public final class PolicyEngine {
+    /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
+    private static final int MAX_CACHED_TOOLS = 256;
+
     private final Policy policy;
     private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
+    /** Per list: the rules that apply to a request tool, in list order (filled on first use). */
+    private final Map<RuleList, Map<String, PolicyRule[]>> byTool = new EnumMap<>(RuleList.class);
+    /** Per list: the Bash rules that may match a program run (its own rules and the any-program ones), in order. */
+    private final Map<RuleList, Map<String, PolicyRule[]>> bashByProgram = new EnumMap<>(RuleList.class);
+    /** Per list: the Bash rules that may match any program (bare {@code Bash}, wildcards), in order. */
+    private final Map<RuleList, PolicyRule[]> bashAnyProgram = new EnumMap<>(RuleList.class);
 
     /** An engine for {@code policy}. */
     public PolicyEngine(Policy policy) {
         this.policy = policy;
         for (RuleList l : RuleList.values()) {
-            lists.put(l, policy.list(l));
+            List<PolicyRule> list = policy.list(l);
+            lists.put(l, list);
+            byTool.put(l, new ConcurrentHashMap<>());
+            List<PolicyRule> any = new ArrayList<>();
+            Map<String, List<PolicyRule>> programs = new HashMap<>();
+            for (PolicyRule r : list) {
+                if (r.rule().appliesTo("Bash")) {
+                    String program = r.rule().bashProgram();
+                    if (program == null) {
+                        any.add(r);
+                    } else {
+                        programs.putIfAbsent(program, new ArrayList<>());
+                    }
+                }
+            }
+            Map<String, PolicyRule[]> index = new HashMap<>();
+            for (String program : programs.keySet()) {
+                List<PolicyRule> rules = new ArrayList<>();
+                for (PolicyRule r : list) {
+                    if (r.rule().appliesTo("Bash")
+                            && (r.rule().bashProgram() == null || program.equals(r.rule().bashProgram()))) {
+                        rules.add(r);
+                    }
+                }
+                index.put(program, rules.toArray(PolicyRule[]::new));
+            }
+            bashByProgram.put(l, index);
+            bashAnyProgram.put(l, any.toArray(PolicyRule[]::new));
         }
+    }
+
+    /** The rules of {@code list} that apply to requests of {@code tool}, in list order. */
+    private PolicyRule[] rulesFor(RuleList list, String tool) {
+        Map<String, PolicyRule[]> cache = byTool.get(list);
+        PolicyRule[] rules = cache.get(tool);
+        if (rules == null) {
+            rules = lists.get(list).stream().filter(r -> r.rule().appliesTo(tool)).toArray(PolicyRule[]::new);
+            if (cache.size() < MAX_CACHED_TOOLS) {
+                cache.put(tool, rules);
+            }
+        }
+        return rules;
+    }
+
+    /**
+     * The Bash rules of {@code list} that could match {@code inv}, in list order: a rule that is not a
+     * wildcard matches only commands running its own program (see {@link BashPattern#matches}).
+     */
+    private PolicyRule[] bashRulesFor(RuleList list, Invocation inv) {
+        List<String> words = inv.canonicalWords();
+        PolicyRule[] rules = words.isEmpty() ? null : bashByProgram.get(list).get(words.get(0));
+        return rules != null ? rules : bashAnyProgram.get(list);
     }
 
     /** The policy this engine decides with. */
@@ -47,7 +108,8 @@ public final class PolicyEngine {
         if (Rule.EDIT_TOOLS.contains(tool) || Rule.READ_TOOLS.contains(tool)) {
             return file(request);
         }
-        return judge(tool, (r, broad) -> r.matchesInput(request.input()),
+        String host = tool.equals("WebFetch") ? DomainPattern.host(request.input()) : null; // only WebFetch has domain rules
+        return judge(tool, (r, broad) -> r.matchesInput(request.input(), host),
                 tool + (request.input().isEmpty() ? "" : " `" + request.input() + "`"));
     }
 
@@ -61,7 +123,7 @@ public final class PolicyEngine {
         BashAnalysis a = analyze(request.input(), cwd);
         List<Decision> parts = new ArrayList<>();
         for (Invocation inv : a.invocations()) {
-            Decision d = judge("Bash", (r, broad) -> r.matchesCommand(inv, broad), "`" + inv.text() + "`");
+            Decision d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
         }
         for (PathAccess acc : a.accesses()) {
@@ -106,6 +168,9 @@ public final class PolicyEngine {
      * then ask (no deciding rule: the rule that could match is named in the reason).
      */
     private Decision notCompletable(Invocation inv, Decision allowed) {
+        if (inv.dynamic().isEmpty()) {
+            return allowed; // no run-time words: no rule could match once they are known
+        }
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
             for (PolicyRule r : lists.get(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
@@ -139,6 +204,19 @@ public final class PolicyEngine {
                 policy.home()), request.tool() + " `" + input + "`");
     }
 
+    /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */
+    private Decision judgeCommand(Invocation inv) {
+        for (RuleList list : RuleList.values()) {
+            boolean broad = list != RuleList.ALLOW;
+            for (PolicyRule r : bashRulesFor(list, inv)) {
+                if (r.rule().matchesCommand(inv, broad)) {
+                    return new Decision(list.verdict(), "`" + inv.text() + "` matches the " + r.describe(), r);
+                }
+            }
+        }
+        return unmatched("`" + inv.text() + "`");
+    }
+
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what) {
         Decision d = judge(tool, matches, what, RuleList.values());
@@ -149,8 +227,8 @@ public final class PolicyEngine {
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
         for (RuleList list : order) {
             boolean broad = list != RuleList.ALLOW;
-            for (PolicyRule r : lists.get(list)) {
-                if (r.rule().appliesTo(tool) && matches.test(r.rule(), broad)) {
+            for (PolicyRule r : rulesFor(list, tool)) {
+                if (matches.test(r.rule(), broad)) {
                     return new Decision(list.verdict(), what + " matches the " + r.describe(), r);
                 }
             }

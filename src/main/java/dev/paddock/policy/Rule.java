@@ -77,6 +77,14 @@ public final class Rule {
         return false;
     }
 
+    /**
+     * For a {@code Bash(...)} rule that is not a wildcard: the program (first word) a command must run to
+     * match it; null when the rule may match any program (a bare tool name, a wildcard, another tool).
+     */
+    String bashProgram() {
+        return bash == null ? null : bash.program();
+    }
+
     /** Whether this rule matches a program run of a Bash command ({@code broad} for deny and ask lists). */
     boolean matchesCommand(Invocation inv, boolean broad) {
         return specifier == null || bash != null && bash.matches(inv, broad);
@@ -90,6 +98,20 @@ public final class Rule {
     /** Whether this rule matches a file (absolute, normalised). */
     boolean matchesPath(Path file, Path cwd, Path project, Path home) {
         return specifier == null || path != null && path.matches(file, cwd, project, home);
+    }
+
+    /**
+     * {@link #matchesInput(String)} with the input's host already worked out ({@link DomainPattern#host},
+     * computed once per request rather than once per rule).
+     */
+    boolean matchesInput(String input, String host) {
+        if (specifier == null) {
+            return true;
+        }
+        if (domain != null) {
+            return domain.matchesHost(host);
+        }
+        return other != null && other.matcher(input).matches();
     }
 
     /** Whether this rule matches a request's input that is neither a command nor a path (URL, query...). */

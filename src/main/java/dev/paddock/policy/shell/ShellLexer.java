@@ -101,6 +101,9 @@ public final class ShellLexer {
     }
 
     private Token operator() {
+        if ("&|;()".indexOf(s.charAt(pos)) < 0) {
+            return null; // every operator starts with one of these (checked before the string comparisons)
+        }
         if (s.startsWith("((", pos)) {
             int end = findArithmeticEnd(pos + 2);
             if (end >= 0) {
@@ -233,7 +236,7 @@ public final class ShellLexer {
                 }
             }
         }
-        boolean braces = BRACE_EXPANSION.matcher(unquotedShape).find();
+        boolean braces = unquotedShape.indexOf("{") >= 0 && BRACE_EXPANSION.matcher(unquotedShape).find();
         return new Word(value.toString(), s.substring(start, pos), quoted, expands, glob, braces, subs);
     }
 

@@ -188,7 +188,8 @@ public final class ShellParser {
             if (t.kind() == Token.Kind.WORD) {
                 next();
                 substitutions(t.word());
-                if (words.isEmpty() && !t.word().quoted() && ASSIGNMENT.matcher(t.word().raw()).matches()) {
+                if (words.isEmpty() && !t.word().quoted() && t.word().raw().indexOf('=') > 0
+                        && ASSIGNMENT.matcher(t.word().raw()).matches()) {
                     assignments.add(t.word());
                 } else {
                     words.add(t.word());

@@ -22,7 +22,7 @@ public record Word(String value, String raw, boolean quoted, boolean expands, bo
         List<String> substitutions) {
 
     public Word {
-        substitutions = List.copyOf(substitutions);
+        substitutions = substitutions.isEmpty() ? List.of() : List.copyOf(substitutions);
     }
 
     /** A word whose value is known before running: no expansion, no glob, no brace expansion. */
