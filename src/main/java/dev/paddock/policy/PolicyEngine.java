@@ -148,7 +148,9 @@ public final class PolicyEngine {
         }
         Decision strictest = parts.get(0);
         for (Decision d : parts) {
-            if (d.verdict().isStricterThan(strictest.verdict())) {
+            // On a tie, a part a rule decided explains more than one no rule matched.
+            if (d.verdict().isStricterThan(strictest.verdict()) || d.verdict() == strictest.verdict()
+                    && strictest.rule() == null && d.rule() != null) {
                 strictest = d;
             }
         }

@@ -53,6 +53,17 @@ class PolicyPrecedenceTest {
     }
 
     @Test
+    void onATieTheReasonNamesThePartARuleDecided() throws IOException {
+        write(global, "{\"permissions\": {\"ask\": [\"Bash(git push:*)\"]}}");
+
+        Decision d = decide("cd src && git push --force origin main");
+
+        assertThat(d.verdict()).isEqualTo(Verdict.ASK);
+        assertThat(d.rule().rule()).hasToString("Bash(git push:*)");
+        assertThat(d.reason()).startsWith("`git push --force origin main` matches the ask rule Bash(git push:*)");
+    }
+
+    @Test
     void aRepositoryRuleCannotLoosenAGlobalDeny() throws IOException {
         write(global, "{\"permissions\": {\"deny\": [\"Bash(git push --force:*)\"]}}");
         write(PolicyFile.repositoryFile(repo), "{\"permissions\": {\"allow\": [\"Bash(git push:*)\"]}}");
