@@ -62,22 +62,39 @@ public final class JsonFiles {
      * @throws PaddockException when it cannot be written (nothing is changed then, except maybe the backup)
      */
     public static void writeWithBackup(Path file, JsonNode content) throws PaddockException {
+        String text;
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            if (Files.exists(file)) {
-                Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.COPY_ATTRIBUTES);
-            }
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(content) + "\n",
-                    StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            text = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(content) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new PaddockException("Cannot write " + file + ": " + e.getOriginalMessage(), e);
+        }
+        try {
+            writeTextWithBackup(file, text);
         } catch (IOException e) {
             throw new PaddockException("Cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Writes {@code text} as it is (a person's own formatting kept) the way {@link #writeWithBackup} does.
+     *
+     * @return whether there was a previous file (now kept as {@code <name>.bak})
+     * @throws IOException when it cannot be written
+     */
+    public static boolean writeTextWithBackup(Path file, String text) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        boolean existed = Files.exists(file);
+        if (existed) {
+            Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return existed;
     }
 }

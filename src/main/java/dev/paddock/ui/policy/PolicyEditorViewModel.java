@@ -19,11 +19,9 @@ import dev.paddock.policy.Verdict;
 import dev.paddock.ui.common.UiError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -196,10 +194,12 @@ public final class PolicyEditorViewModel {
         io.execute(() -> {
             String content;
             Exception failure = null;
+            boolean missing = false;
             try {
                 content = Files.readString(file, StandardCharsets.UTF_8);
             } catch (NoSuchFileException e) {
                 content = TEMPLATE;
+                missing = true;
             } catch (IOException e) {
                 content = null;
                 failure = e;
@@ -214,6 +214,7 @@ public final class PolicyEditorViewModel {
             String note = globalNote(g);
             String c = content;
             Exception f = failure;
+            boolean fromTemplate = missing;
             Platform.runLater(() -> {
                 globalNote.set(note);
                 busy.set(false);
@@ -221,7 +222,7 @@ public final class PolicyEditorViewModel {
                     error.set(UiError.of("Cannot read " + file, f));
                 } else {
                     text.set(c);
-                    if (!Files.exists(file)) {
+                    if (fromTemplate) {
                         message.set(file + " does not exist yet: Save creates it from this template.");
                     }
                 }
@@ -325,28 +326,10 @@ public final class PolicyEditorViewModel {
         }
         String content = text.get().endsWith("\n") ? text.get() : text.get() + "\n";
         run(() -> {
-            boolean backup = writeAtomically(file, content);
+            boolean backup = dev.paddock.common.JsonFiles.writeTextWithBackup(file, content);
             return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
         }, "Cannot save the policy", result, file);
         return result;
-    }
-
-    /** Writes {@code content} to {@code file} with a {@code .bak} of the old file; whether there was one. */
-    static boolean writeAtomically(Path file, String content) throws IOException {
-        Files.createDirectories(file.getParent());
-        boolean existed = Files.exists(file);
-        if (existed) {
-            Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.COPY_ATTRIBUTES);
-        }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, content, StandardCharsets.UTF_8);
-        try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return existed;
     }
 
     /**
