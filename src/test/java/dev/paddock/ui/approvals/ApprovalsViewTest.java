@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
@@ -109,7 +108,7 @@ class ApprovalsViewTest {
         java.util.function.Predicate<Node> notification = n -> n.getStyleClass().contains(ApprovalNotifier.STYLE);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
 
-        robot.clickOn(robot.from(cell).lookup(".pd-approval-sandbox").queryAs(Label.class));
+        clickIn(robot, a.id(), ".pd-approval-sandbox");
         robot.type(KeyCode.A);
 
         JsonNode decided = json(answer.get(15, TimeUnit.SECONDS));
@@ -126,7 +125,7 @@ class ApprovalsViewTest {
         Approval a = awaitRow("make deploy");
         assertThat(texts(robot, cell(robot, a.id()))).contains("no rule matched: unlisted commands ask");
 
-        robot.clickOn(button(robot, a.id(), ApprovalCell.DENY));
+        clickIn(robot, a.id(), "#" + ApprovalCell.DENY);
 
         JsonNode denied = json(first.get(15, TimeUnit.SECONDS));
         assertThat(denied.get("decision").asText()).isEqualTo("deny");
@@ -139,7 +138,7 @@ class ApprovalsViewTest {
     void shiftDAsksForAReasonThatTheAgentReads(FxRobot robot) throws Exception {
         CompletableFuture<HttpResponse<String>> answer = ask("git push --force origin main");
         Approval a = awaitRow("git push --force origin main");
-        robot.clickOn(robot.from(cell(robot, a.id())).lookup(".pd-approval-sandbox").queryAs(Label.class));
+        clickIn(robot, a.id(), ".pd-approval-sandbox");
 
         robot.press(KeyCode.SHIFT, KeyCode.D).release(KeyCode.D, KeyCode.SHIFT);
         TextField reason = waitFor(robot, "#" + DenyReasonPopOver.FIELD_ID, TextField.class);
@@ -159,7 +158,7 @@ class ApprovalsViewTest {
         CompletableFuture<HttpResponse<String>> answer = ask("npm run test -- --watch");
         Approval a = awaitRow("npm run test -- --watch");
 
-        robot.clickOn(button(robot, a.id(), ApprovalCell.ALLOW));
+        clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
 
         assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
         Path policy = repo.dir().resolve(".paddock/policy.json");
@@ -244,8 +243,30 @@ class ApprovalsViewTest {
         return robot.from((Node) list).lookup(showsIt).query();
     }
 
-    private static Button button(FxRobot robot, long id, String buttonId) throws Exception {
-        return robot.from(cell(robot, id)).lookup("#" + buttonId).queryAs(Button.class);
+    /**
+     * Clicks the part {@code query} of the row of approval {@code id}. The list view rebuilds its cells once when
+     * its first item arrives (ListViewSkin.updateItemCount going from 0 items), so a node looked up just before
+     * that layout pass can leave the scene before the robot reaches it: look it up again after the pending FX
+     * events, and once more if it was detached on the way.
+     */
+    private static void clickIn(FxRobot robot, long id, String query) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            WaitForAsyncUtils.waitForFxEvents();
+            Node part = robot.from(cell(robot, id)).lookup(query).query();
+            try {
+                if (fx(() -> part.getScene() != null)) {
+                    robot.clickOn(part);
+                    return;
+                }
+            } catch (NullPointerException detached) {
+                if (attempt >= 5) {
+                    throw detached;
+                }
+            }
+            if (attempt >= 5) {
+                throw new AssertionError(query + " of approval #" + id + " never stayed in the scene");
+            }
+        }
     }
 
     private static List<String> texts(FxRobot robot, Node cell) throws Exception {
