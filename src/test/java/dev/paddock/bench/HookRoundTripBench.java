@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Cost of the Claude Code hook per tool call (issue 5: light path p50 ≤ 15 ms, p99 ≤ 50 ms over 1,000
  * calls), for an auto-allowed command ({@code git status}) against a running Paddock in this JVM with a
- * running agent: the sh + curl script ({@code <home>/bin/paddock-hook-claude}, 1,000 calls after 50 to
- * warm up) and, for comparison, {@code paddock hook claude} in a fresh JVM (20 calls, plain
+ * running agent: the script ({@code <home>/bin/paddock-hook-claude}, 1,000 calls after 50 to warm up) run
+ * directly as Claude Code runs it (bash and {@code /dev/tcp}) and under plain sh (curl), and, for comparison, {@code paddock hook claude} in a fresh JVM (20 calls, plain
  * {@code java -cp}, no CDS archive). Each call is a new process fed a real PreToolUse payload, as Claude
  * Code does it.
  */
@@ -39,24 +39,33 @@ class HookRoundTripBench {
             Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "PADDOCK_API", "http://127.0.0.1:"
                     + rig.port(), "PADDOCK_TOKEN", rig.tokenOf(s.id()), "PADDOCK_SANDBOX_ID", s.id());
             String payload = payload(s.worktree());
-            List<String> sh = List.of("sh", HookScript.path(rig.home().dir()).toString());
-            for (int i = 0; i < WARM_UP; i++) {
-                run(sh, env, payload);
-            }
-            List<Long> light = new ArrayList<>();
-            for (int i = 0; i < CALLS; i++) {
-                light.add(run(sh, env, payload));
-            }
+            String script = HookScript.path(rig.home().dir()).toString();
+            List<Long> light = calls(List.of(script), env, payload);
+            List<Long> curl = calls(List.of("sh", script), env, payload);
             List<String> jvm = List.of(BenchSupport.java(), "-cp", System.getProperty("java.class.path"),
                     "dev.paddock.Paddock", "hook", "claude");
             List<Long> heavy = new ArrayList<>();
             for (int i = 0; i < JVM_CALLS; i++) {
                 heavy.add(run(jvm, env, payload));
             }
-            BenchSupport.report("hook round trip, sh + curl, allowed command: " + percentiles(light));
+            BenchSupport.report("hook round trip, script run directly (bash, /dev/tcp), allowed command: "
+                    + percentiles(light));
+            BenchSupport.report("hook round trip, script under sh (curl), allowed command: " + percentiles(curl));
             BenchSupport.report("hook round trip, paddock hook claude (new JVM), allowed command: "
                     + percentiles(heavy));
         }
+    }
+
+    /** {@link #WARM_UP} calls, then {@link #CALLS} measured ones; wall times in µs. */
+    private static List<Long> calls(List<String> command, Map<String, String> env, String payload) throws Exception {
+        for (int i = 0; i < WARM_UP; i++) {
+            run(command, env, payload);
+        }
+        List<Long> us = new ArrayList<>();
+        for (int i = 0; i < CALLS; i++) {
+            us.add(run(command, env, payload));
+        }
+        return us;
     }
 
     /** Runs one hook process; returns its wall time in µs. Asserts it allowed. */

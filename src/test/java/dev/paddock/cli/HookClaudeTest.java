@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -118,26 +120,32 @@ class HookClaudeTest {
         assertThat(none.err()).contains("no running Paddock");
     }
 
-    // ---- the sh + curl script ----
+    // ---- the script: run directly (bash, /dev/tcp) and under plain sh (curl) ----
+
+    static final String DIRECT = "run directly";
+    static final String UNDER_SH = "under sh (curl)";
 
     @Test
     void theScriptIsWrittenAtStartForItsOwnerAlone() throws Exception {
         assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
-        assertThat(Files.readString(script)).startsWith("#!/bin/sh\n").doesNotContain("jq");
+        assertThat(Files.readString(script)).startsWith(Files.isExecutable(Path.of("/bin/bash")) ? "#!/bin/bash\n" : "#!/bin/sh\n")
+                .doesNotContain("jq");
     }
 
-    @Test
-    void theScriptAllowsWhatThePolicyAllows() throws Exception {
-        Run r = sh(sandboxEnv(), payload("Bash", "git status"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptAllowsWhatThePolicyAllows(String how) throws Exception {
+        Run r = hook(how, sandboxEnv(), payload("Bash", "git status"));
 
         assertThat(r.exit()).as(r.describe()).isZero();
         assertThat(r.output().get("permissionDecision").asText()).isEqualTo("allow");
         assertThat(r.err()).isEmpty();
     }
 
-    @Test
-    void theScriptDeniesWithExit2AndTheReasonOnStderr() throws Exception {
-        Run r = sh(sandboxEnv(), payload("Bash", "rm -rf /"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptDeniesWithExit2AndTheReasonOnStderr(String how) throws Exception {
+        Run r = hook(how, sandboxEnv(), payload("Bash", "rm -rf /"));
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.output().get("permissionDecision").asText()).isEqualTo("deny");
@@ -145,17 +153,19 @@ class HookClaudeTest {
         assertThat(r.err()).contains("Bash(rm -rf:*)");
     }
 
-    @Test
-    void theScriptDeniesMalformedInput() throws Exception {
-        Run r = sh(sandboxEnv(), "this is not json");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptDeniesMalformedInput(String how) throws Exception {
+        Run r = hook(how, sandboxEnv(), "this is not json");
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.output().get("permissionDecision").asText()).isEqualTo("deny");
         assertThat(r.err()).contains("not JSON");
     }
 
-    @Test
-    void theScriptDeniesWhenTheBrokerIsDownOrTheTokenMissingOrWrong() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptDeniesWhenTheBrokerIsDownOrTheTokenMissingOrWrong(String how) throws Exception {
         Map<String, String> down = sandboxEnv();
         down.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
         Map<String, String> noToken = sandboxEnv();
@@ -164,9 +174,9 @@ class HookClaudeTest {
         Map<String, String> wrong = sandboxEnv();
         wrong.put("PADDOCK_TOKEN", "not-a-token");
 
-        Run r = sh(down, payload("Bash", "git status"));
-        Run t = sh(noToken, payload("Bash", "git status"));
-        Run w = sh(wrong, payload("Bash", "git status"));
+        Run r = hook(how, down, payload("Bash", "git status"));
+        Run t = hook(how, noToken, payload("Bash", "git status"));
+        Run w = hook(how, wrong, payload("Bash", "git status"));
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.output().get("permissionDecision").asText()).isEqualTo("deny");
@@ -177,19 +187,21 @@ class HookClaudeTest {
         assertThat(w.err()).contains("HTTP 401");
     }
 
-    @Test
-    void theScriptOutsideASandboxFindsTheRunningPaddockOfItsHome() throws Exception {
-        Run r = sh(new HashMap<>(Map.of("PATH", System.getenv("PATH"))), payload("Bash", "git status"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptOutsideASandboxFindsTheRunningPaddockOfItsHome(String how) throws Exception {
+        Run r = hook(how, new HashMap<>(Map.of("PATH", System.getenv("PATH"))), payload("Bash", "git status"));
 
         assertThat(r.exit()).as(r.describe()).isZero();
         assertThat(r.output().get("permissionDecision").asText()).isEqualTo("allow");
     }
 
-    @Test
-    void theScriptWaitsForAPersonOnAnAsk() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptWaitsForAPersonOnAnAsk(String how) throws Exception {
         CompletableFuture<Run> waiting = CompletableFuture.supplyAsync(() -> {
             try {
-                return sh(sandboxEnv(), payload("Bash", "git push origin main"));
+                return hook(how, sandboxEnv(), payload("Bash", "git push origin main"));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -239,8 +251,10 @@ class HookClaudeTest {
         return env;
     }
 
-    private static Run sh(Map<String, String> env, String stdin) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("sh", script.toString());
+    /** Runs the script as Claude Code does (its shebang: bash and /dev/tcp), or under plain sh (curl). */
+    private static Run hook(String how, Map<String, String> env, String stdin) throws Exception {
+        ProcessBuilder pb = how.equals(UNDER_SH) ? new ProcessBuilder("sh", script.toString())
+                : new ProcessBuilder(script.toString());
         pb.environment().clear();
         pb.environment().putAll(env);
         Process p = pb.start();
