@@ -78,7 +78,7 @@ class ApprovalsViewTest {
             stage.setScene(scene);
             stage.show();
             stage.toFront();
-        }).get(10, TimeUnit.SECONDS);
+        }).get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(rig.host()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
     }
@@ -173,6 +173,44 @@ class ApprovalsViewTest {
         assertThat(again.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }
 
+    /**
+     * End to end as Claude Code runs it: the hook script Paddock wrote (a real process fed a real PreToolUse
+     * payload) waits on an ask until a person clicks Approve in the panel, then prints the allow and exits 0.
+     */
+    @Test
+    void theClaudeHookWaitsForAClickOnApprove(FxRobot robot) throws Exception {
+        CompletableFuture<HookRun> hook = claudeHook("git push origin feature/login");
+        Approval a = awaitRow("git push origin feature/login");
+        assertThat(hook).isNotDone();
+
+        clickIn(robot, a.id(), "#" + ApprovalCell.APPROVE);
+
+        HookRun r = hook.get(30, TimeUnit.SECONDS);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        JsonNode out = Json.mapper().readTree(r.out()).get("hookSpecificOutput");
+        assertThat(out.get("hookEventName").asText()).isEqualTo("PreToolUse");
+        assertThat(out.get("permissionDecision").asText()).isEqualTo("allow");
+        assertThat(out.get("permissionDecisionReason").asText()).contains("approved by " + WHO);
+        awaitNoRows();
+        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.APPROVED);
+    }
+
+    /** An ask nobody answers: the hook denies with exit 2 once the approval timeout passes, and the row leaves. */
+    @Test
+    void theClaudeHookDeniesWhenNobodyAnswersInTime(FxRobot robot) throws Exception {
+        rig.approvalTimeout(2_000);
+        CompletableFuture<HookRun> hook = claudeHook("git push origin main --tags");
+
+        HookRun r = hook.get(30, TimeUnit.SECONDS);
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        JsonNode out = Json.mapper().readTree(r.out()).get("hookSpecificOutput");
+        assertThat(out.get("permissionDecision").asText()).isEqualTo("deny");
+        assertThat(r.err()).isNotBlank();
+        awaitNoRows();
+        assertThat(rig.host().wiring().approvals().list(ApprovalState.EXPIRED, 10)).extracting(Approval::request)
+                .containsExactly("git push origin main --tags");
+    }
+
     @Test
     void aRequestDecidedElsewhereDisappearsAndAStaleClickSaysSo(FxRobot robot) throws Exception {
         CompletableFuture<HttpResponse<String>> viaApi = ask("git push origin release");
@@ -210,6 +248,48 @@ class ApprovalsViewTest {
         n.put("cwd", sandbox.worktree().toString());
         n.put("sessionId", "session-ui");
         return n;
+    }
+
+    private record HookRun(int exit, String out, String err) {
+    }
+
+    /** Runs {@code <home>/bin/paddock-hook-claude} as Claude Code would, in the sandbox's environment. */
+    private CompletableFuture<HookRun> claudeHook(String command) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                ObjectNode payload = Json.mapper().createObjectNode();
+                payload.put("session_id", "session-hook");
+                payload.put("cwd", sandbox.worktree().toString());
+                payload.put("hook_event_name", "PreToolUse");
+                payload.put("tool_name", "Bash");
+                payload.putObject("tool_input").put("command", command);
+                ProcessBuilder pb = new ProcessBuilder(dev.paddock.approval.HookScript.path(rig.home().dir()).toString());
+                pb.environment().clear();
+                pb.environment().put("PATH", System.getenv("PATH"));
+                pb.environment().put("PADDOCK_API", "http://127.0.0.1:" + rig.port());
+                pb.environment().put("PADDOCK_TOKEN", rig.tokenOf(sandbox.id()));
+                pb.environment().put("PADDOCK_SANDBOX_ID", sandbox.id());
+                Process p = pb.start();
+                try (var in = p.getOutputStream()) {
+                    in.write(payload.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return p.getErrorStream().readAllBytes();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("the hook did not end");
+                }
+                return new HookRun(p.exitValue(), out, new String(err.get(), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** Sends a request as the agent would; it waits (long poll) for the panel's answer. */
