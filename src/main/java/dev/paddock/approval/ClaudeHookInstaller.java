@@ -24,6 +24,20 @@ import java.util.regex.Pattern;
 public final class ClaudeHookInstaller {
     /** Default hook timeout, in seconds: the default approval timeout (600 s) and a minute to spare. */
     public static final int DEFAULT_TIMEOUT_S = 660;
+
+    /** Seconds the hook's {@code timeout} gets beyond Paddock's approval timeout. */
+    public static final int SPARE_S = 60;
+
+    /**
+     * The hook {@code timeout} for an approval timeout: the approval timeout rounded up to whole seconds, plus
+     * {@link #SPARE_S}, so Paddock's deny always reaches Claude Code before Claude Code gives up on the hook.
+     *
+     * @param approvalTimeoutMs Paddock's {@code approval.timeoutMs}, in ms
+     * @return seconds
+     */
+    public static int timeoutFor(long approvalTimeoutMs) {
+        return (int) Math.min(Integer.MAX_VALUE, (Math.max(0, approvalTimeoutMs) + 999) / 1000 + SPARE_S);
+    }
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9/._+@%:,-]+");
 
     private ClaudeHookInstaller() {

@@ -1,17 +1,30 @@
 package dev.paddock.cli;
 
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.ClaudeHookInstaller;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.HookScript;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
+import dev.paddock.settings.SettingsStore;
 import java.io.IOException;
+import dev.paddock.settings.SettingsStore;
 import java.io.PrintWriter;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.Files;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
+import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.Callable;
+import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Command;
+import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Model.CommandSpec;
+import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Option;
+import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.ParentCommand;
+import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Spec;
 
 /**
@@ -34,8 +47,8 @@ public final class HookInstallCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Claude Code's timeout for the hook, in seconds; must exceed Paddock's approval timeout"
-                    + " (default: ${DEFAULT-VALUE}).")
-    int timeout = ClaudeHookInstaller.DEFAULT_TIMEOUT_S;
+                    + " (default: approval.timeoutMs + " + ClaudeHookInstaller.SPARE_S + " s).")
+    Integer timeout;
 
     @Override
     public Integer call() throws PaddockException {
@@ -49,13 +62,21 @@ public final class HookInstallCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new PaddockException("Cannot write the hook script: " + e.getMessage(), e);
         }
-        ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(dir, script, timeout);
+        int seconds = timeout != null ? timeout : ClaudeHookInstaller.timeoutFor(approvalTimeoutMs());
+        ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(dir, script, seconds);
         PrintWriter out = spec.commandLine().getOut();
         out.println(r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (previous file kept as"
                 + " settings.json.bak if there was one)." : "The PreToolUse hook is already installed in "
                 + r.settingsFile() + "; nothing changed.");
-        out.println("Hook command: " + r.command() + " (timeout " + timeout + " s)");
+        out.println("Hook command: " + r.command() + " (timeout " + seconds + " s)");
         out.flush();
         return 0;
+    }
+
+    /** Paddock's approval timeout, ms: from the running Paddock, else from the store of the home. */
+    private long approvalTimeoutMs() throws PaddockException {
+        String name = SettingsStore.APPROVAL_TIMEOUT_MS.name();
+        return SettingsAccess.run(parent.root.resolveHome(), c -> Long.parseLong(c.get(name).value()),
+                s -> s.get(SettingsStore.APPROVAL_TIMEOUT_MS));
     }
 }

@@ -74,6 +74,21 @@ class HookInstallTest {
     }
 
     @Test
+    void theHooksTimeoutFollowsTheApprovalTimeoutWithAMinuteToSpare() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        String home = tmp.resolve("home").toString();
+        Run set = paddock("--home", home, "config", "set", "approval.timeoutMs", "1800000");
+        assertThat(set.exit()).as(set.describe()).isZero();
+
+        Run r = paddock("--home", home, "hook", "install", "--repo", repo.toString());
+
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.out()).contains("(timeout 1860 s)");
+        JsonNode s = Json.mapper().readTree(repo.resolve(".claude/settings.json").toFile());
+        assertThat(s.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt()).isEqualTo(1860);
+    }
+
+    @Test
     void aCorruptSettingsFileIsRefusedWithLineAndColumnAndLeftUntouched() throws Exception {
         Path repo = Files.createDirectories(tmp.resolve("repo"));
         Path settings = Files.createDirectories(repo.resolve(".claude")).resolve("settings.json");

@@ -1,47 +1,133 @@
 package dev.paddock.ui.policy;
 
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.ClaudeHookInstaller;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.HookScript;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.Json;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.ClaudeSettingsImport;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.Decision;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.Policy;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyEngine;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyFile;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyRule;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.RuleList;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.ToolRequest;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.Verdict;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.common.UiError;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.io.IOException;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.Files;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.NoSuchFileException;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.ArrayList;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.LinkedHashSet;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.List;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.Set;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.animation.PauseTransition;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.application.Platform;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.binding.Bindings;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.binding.BooleanBinding;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ObjectProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.SimpleObjectProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.SimpleStringProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.StringProperty;
+import java.util.function.LongSupplier;
+import dev.paddock.settings.SettingsStore;
 import javafx.util.Duration;
 
 /**
@@ -96,6 +182,7 @@ public final class PolicyEditorViewModel {
     private final BooleanBinding canSave;
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private volatile PolicyFile.Contents global;
+    private final LongSupplier approvalTimeoutMs;
     private long checkSeq;
 
     /**
@@ -104,6 +191,17 @@ public final class PolicyEditorViewModel {
      * @param io where files are read and written (tests may pass {@code Runnable::run})
      */
     public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io) {
+        this(repository, paddockHome, io, () -> SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue());
+    }
+
+    /**
+     * @param repository the repository whose policy is edited
+     * @param paddockHome Paddock's home (for the global file and the hook script)
+     * @param io where files are read and written (tests may pass {@code Runnable::run})
+     * @param approvalTimeoutMs reads Paddock's approval timeout (ms) on {@code io}, for the hook's own timeout
+     */
+    public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io, LongSupplier approvalTimeoutMs) {
+        this.approvalTimeoutMs = approvalTimeoutMs;
         this.repository = repository.toAbsolutePath().normalize();
         this.paddockHome = paddockHome;
         this.userHome = Path.of(System.getProperty("user.home"));
@@ -457,7 +555,7 @@ public final class PolicyEditorViewModel {
         run(() -> {
             Path script = HookScript.write(paddockHome);
             ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
-                    ClaudeHookInstaller.DEFAULT_TIMEOUT_S);
+                    ClaudeHookInstaller.timeoutFor(approvalTimeoutMs.getAsLong()));
             return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
                     + "; the previous file, if any, is kept as settings.json.bak)."
                     : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";

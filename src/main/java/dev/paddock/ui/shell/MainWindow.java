@@ -172,7 +172,7 @@ public final class MainWindow extends BorderPane {
         }
         policyOpen = true;
         PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), home,
-                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
+                UiExecutor.io(), vm::approvalTimeoutMs), getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> policyOpen = false);
         dialog.show();
     }

@@ -1,31 +1,57 @@
 package dev.paddock.ui.shell;
 
 import dev.paddock.Host;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.repo.RepoRecord;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.EnvironmentMonitor;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.Workspace;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.approvals.BrokerApprovalBackend;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.dashboard.DashboardViewModel;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.dashboard.StatusSource;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.sandboxes.ServiceSandboxBackend;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.GitException;
+import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
+import dev.paddock.settings.SettingsStore;
 import java.util.List;
+import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.CompletableFuture;
+import dev.paddock.settings.SettingsStore;
 import javafx.application.Platform;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanProperty;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringProperty;
+import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import dev.paddock.settings.SettingsStore;
 import javafx.collections.FXCollections;
+import dev.paddock.settings.SettingsStore;
 import javafx.collections.ObservableList;
+import dev.paddock.settings.SettingsStore;
 import org.slf4j.Logger;
+import dev.paddock.settings.SettingsStore;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -111,6 +137,20 @@ public final class ShellViewModel implements AutoCloseable {
      */
     public CompletableFuture<Void> start(PaddockHome home, Path repo) {
         return start(startHost(home), repo);
+    }
+
+    /**
+     * Paddock's approval timeout in ms (setting {@code approval.timeoutMs}); its default when Paddock is not
+     * running or the store cannot be read. Reads the store: call it off the FX thread.
+     */
+    public long approvalTimeoutMs() {
+        Host h = host;
+        try {
+            return h == null ? SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue()
+                    : h.wiring().settings().get(SettingsStore.APPROVAL_TIMEOUT_MS);
+        } catch (dev.paddock.store.StoreException e) {
+            return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
+        }
     }
 
     /**

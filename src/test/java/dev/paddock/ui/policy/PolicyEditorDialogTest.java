@@ -73,7 +73,7 @@ class PolicyEditorDialogTest {
             stage.setScene(scene);
             stage.show();
             stage.toFront();
-        }).get(10, TimeUnit.SECONDS);
+        }).get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }

@@ -67,7 +67,7 @@ final class Panel implements AutoCloseable {
             stage.setScene(scene);
             stage.show();
             stage.toFront();
-        }).get(10, TimeUnit.SECONDS);
+        }).get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
         return this;
