@@ -75,7 +75,35 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         getDialogPane().getScene().getAccelerators().put(
                 new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), save::fire);
         setResultConverter(b -> null);
+        setOnCloseRequest(e -> {
+            if (vm.unsavedProperty().get() && !confirmDiscard()) {
+                e.consume();
+            }
+        });
         vm.load();
+    }
+
+    /** The unsaved-changes question's id, and its buttons. */
+    public static final String UNSAVED_ID = "policy-unsaved";
+    /** Leaves without saving. */
+    public static final ButtonType DISCARD = new ButtonType("Discard changes", ButtonBar.ButtonData.NO);
+    /** Stays in the editor. */
+    public static final ButtonType KEEP_EDITING = new ButtonType("Keep editing", ButtonBar.ButtonData.CANCEL_CLOSE);
+
+    /**
+     * Asks whether unsaved edits may be dropped (Close, Escape or the window's close box with edits not saved).
+     *
+     * @return true to close and drop them
+     */
+    private boolean confirmDiscard() {
+        javafx.scene.control.Alert ask = new javafx.scene.control.Alert(javafx.scene.control.Alert.AlertType.CONFIRMATION,
+                "Your edits to " + vm.file() + " are not saved. Close anyway and lose them?", DISCARD, KEEP_EDITING);
+        ask.initOwner(getDialogPane().getScene().getWindow());
+        ask.setTitle("Unsaved policy");
+        ask.setHeaderText("The policy has unsaved changes");
+        ask.getDialogPane().setId(UNSAVED_ID);
+        Theme.adopt(ask.getDialogPane(), getDialogPane().getScene());
+        return ask.showAndWait().filter(DISCARD::equals).isPresent();
     }
 
     /** The dialog's ViewModel. */

@@ -180,6 +180,9 @@ public final class PolicyEditorViewModel {
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(true);
     private final ReadOnlyBooleanWrapper checking = new ReadOnlyBooleanWrapper();
     private final BooleanBinding canSave;
+    /** The text as last loaded or saved; null until loaded. */
+    private final javafx.beans.property.SimpleStringProperty saved = new javafx.beans.property.SimpleStringProperty();
+    private final BooleanBinding unsaved;
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private volatile PolicyFile.Contents global;
     private final LongSupplier approvalTimeoutMs;
@@ -212,6 +215,8 @@ public final class PolicyEditorViewModel {
         tool.addListener((o, a, b) -> scheduleCheck());
         tryInput.addListener((o, a, b) -> scheduleCheck());
         checkLater.setOnFinished(e -> check());
+        unsaved = Bindings.createBooleanBinding(() -> saved.get() != null && !sameText(saved.get(), text.get()),
+                saved, text);
         canSave = Bindings.createBooleanBinding(() -> !busy.get() && !checking.get() && validation.get() != null
                 && validation.get().isValid(), busy, checking, validation);
     }
@@ -256,6 +261,18 @@ public final class PolicyEditorViewModel {
     /** Why the last command failed, or null. */
     public ReadOnlyObjectProperty<UiError> errorProperty() {
         return error.getReadOnlyProperty();
+    }
+
+    /** Whether the text differs from what was last loaded or saved (the template counts as loaded). */
+    public BooleanBinding unsavedProperty() {
+        return unsaved;
+    }
+
+    /** Equal but for a final newline, which Save adds. */
+    private static boolean sameText(String a, String b) {
+        String x = a == null ? "" : a.endsWith("\n") ? a.substring(0, a.length() - 1) : a;
+        String y = b == null ? "" : b.endsWith("\n") ? b.substring(0, b.length() - 1) : b;
+        return x.equals(y);
     }
 
     /** True while the file is loaded or a command runs. */
@@ -320,6 +337,7 @@ public final class PolicyEditorViewModel {
                     error.set(UiError.of("Cannot read " + file, f));
                 } else {
                     text.set(c);
+                    saved.set(c);
                     if (fromTemplate) {
                         message.set(file + " does not exist yet: Save creates it from this template.");
                     }
@@ -427,6 +445,7 @@ public final class PolicyEditorViewModel {
             boolean backup = dev.paddock.common.JsonFiles.writeTextWithBackup(file, content);
             return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
         }, "Cannot save the policy", result, file);
+        result.thenRun(() -> saved.set(content)); // completed on the FX thread by run(...)
         return result;
     }
 

@@ -82,6 +82,13 @@ class PolicyEditorDialogTest {
     void closePanel() throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
             for (Window w : List.copyOf(Window.getWindows())) {
+                // Edits a test left unsaved would ask "discard?" and wait for an answer: tear down without it.
+                javafx.scene.Node pane = w.getScene() == null ? null : w.getScene().getRoot().lookup("#policy-dialog");
+                if (pane != null && pane.getUserData() instanceof PolicyEditorDialog d) {
+                    d.setOnCloseRequest(null);
+                }
+            }
+            for (Window w : List.copyOf(Window.getWindows())) {
                 w.hide();
             }
         }).get(10, TimeUnit.SECONDS);
@@ -137,6 +144,42 @@ class PolicyEditorDialogTest {
         open(robot); // and it opens again with Ctrl+P
         assertThat(fx(() -> robot.lookup("#policy-file").queryAs(Label.class).getText()))
                 .isEqualTo(policyFile().toString());
+    }
+
+    @Test
+    void closingWithUnsavedEditsAsksFirstAndKeepsThemUntilDiscarded(FxRobot robot) throws Exception {
+        PolicyEditorViewModel model = open(robot);
+        setText(robot, "{\"permissions\": {\"deny\": [\"Bash(rm -rf:*)\"]}}");
+        assertThat(fx(() -> model.unsavedProperty().get())).isTrue();
+
+        robot.clickOn("#policy-close");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
+                .isPresent());
+        robot.clickOn(PolicyEditorDialog.KEEP_EDITING.getText());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#policy-dialog").tryQuery()).isPresent();
+        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText())).contains("rm -rf");
+
+        robot.clickOn("#policy-close");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
+                .isPresent());
+        robot.clickOn(PolicyEditorDialog.DISCARD.getText());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        assertThat(policyFile()).doesNotExist();
+    }
+
+    @Test
+    void afterSavingCloseAsksNothing(FxRobot robot) throws Exception {
+        PolicyEditorViewModel model = open(robot);
+        setText(robot, "{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}}");
+        waitChecked(model);
+        robot.clickOn("#policy-save");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !model.unsavedProperty().get()));
+
+        robot.clickOn("#policy-close");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        assertThat(robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()).isEmpty();
+        assertThat(policyFile()).content().contains("Bash(npm test)");
     }
 
     @Test
