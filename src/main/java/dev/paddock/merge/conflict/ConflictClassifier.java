@@ -28,8 +28,6 @@ import org.eclipse.jgit.lib.RepositoryCache;
 import org.eclipse.jgit.merge.MergeAlgorithm;
 import org.eclipse.jgit.merge.MergeChunk;
 import org.eclipse.jgit.merge.MergeResult;
-import org.eclipse.jgit.merge.MergeStrategy;
-import org.eclipse.jgit.merge.ResolveMerger;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevTree;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -41,12 +39,13 @@ import org.eclipse.jgit.util.FS;
 /**
  * Finds and classifies the conflicts of merging {@code theirs} into {@code ours} without changing the
  * repository: JGit's recursive merger runs in core on a {@link MemoryInserter} (no ref, index, working-tree
- * or object-store change), its unmerged paths are the conflicted files, and JGit's {@link MergeAlgorithm}
+ * or object-store change; {@link BaseCapturingMerger} keeps the base it used), its unmerged paths are the conflicted files, and JGit's {@link MergeAlgorithm}
  * gives each text file's conflict hunks (base/ours/theirs line ranges). JGit's merger does not detect
  * renames, so this class runs JGit's {@link RenameDetector} on base→ours and base→theirs: a file renamed
  * differently on both sides is {@link FileConflictKind#RENAME_RENAME}; a file renamed on one side and
  * changed on the other is merged as git would (reported at the new path only if hunks remain).
- * Each hunk is judged by {@link HunkClassifier}. Thread-safe (no state).
+ * Each hunk is judged by {@link HunkClassifier}. For a criss-cross history the report's base is the virtual
+ * merge base JGit builds from the several merge bases (an id not stored in the repository). Thread-safe (no state).
  */
 public final class ConflictClassifier {
 
@@ -79,10 +78,10 @@ public final class ConflictClassifier {
 
     private ConflictReport classify(Repository db, MemoryInserter inserter, ObjectReader reader, RevWalk walk,
                                     RevCommit ours, RevCommit theirs) throws IOException {
-        ResolveMerger merger = (ResolveMerger) MergeStrategy.RECURSIVE.newMerger(inserter, db.getConfig());
+        BaseCapturingMerger merger = new BaseCapturingMerger(inserter, db.getConfig());
         boolean clean = merger.merge(ours, theirs);
-        ObjectId baseId = merger.getBaseCommitId();
-        RevTree baseTree = baseId == null ? null : walk.parseCommit(baseId).getTree();
+        RevCommit base = merger.base();
+        RevTree baseTree = base == null ? null : base.getTree();
         Sides trees = new Sides(reader, baseTree, ours.getTree(), theirs.getTree());
         DiffConfig diffConfig = db.getConfig().get(DiffConfig.KEY);
         Map<String, String> oursRenames = renames(reader, diffConfig, baseTree, ours.getTree());
@@ -100,7 +99,9 @@ public final class ConflictClassifier {
         }
         if (!clean) {
             TreeSet<String> paths = new TreeSet<>(merger.getUnmergedPaths());
-            paths.addAll(merger.getFailingPaths().keySet());
+            if (merger.getFailingPaths() != null) {
+                paths.addAll(merger.getFailingPaths().keySet());
+            }
             Map<String, String> oursSources = inverse(oursRenames);
             Map<String, String> theirsSources = inverse(theirsRenames);
             for (String path : paths) {
@@ -112,7 +113,7 @@ public final class ConflictClassifier {
             }
         }
         out.sort(Comparator.comparing(ConflictFile::path));
-        return new ConflictReport(ours.name(), theirs.name(), baseId == null ? null : baseId.name(), out);
+        return new ConflictReport(ours.name(), theirs.name(), base == null ? null : base.name(), out);
     }
 
     /** Opens a working tree (its {@code .git} directory or file) or a bare repository. */
@@ -149,10 +150,11 @@ public final class ConflictClassifier {
         } catch (RevisionSyntaxException e) {
             throw new ConflictClassifyException("the " + side + " revision \"" + revision + "\" is not a valid"
                     + " revision: " + e.getMessage(), true, e);
-        } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+        } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException
+                 | org.eclipse.jgit.errors.MissingObjectException e) {
             id = null;
         }
-        if (id == null) {
+        if (id == null || !db.getObjectDatabase().has(id)) {
             throw new ConflictClassifyException("unknown revision \"" + revision + "\" for " + side + ": no branch,"
                     + " tag or commit of that name in " + db.getIdentifier(), true, null);
         }

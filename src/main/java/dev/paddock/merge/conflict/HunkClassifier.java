@@ -82,11 +82,13 @@ public final class HunkClassifier {
         return null;
     }
 
-    /** The first risky changed line (signature or lock), ours before theirs. */
+    /** The first risky changed line (signature or lock): added lines (ours, then theirs) before removed base lines. */
     private static Optional<String> risk(List<String> base, List<String> ours, List<String> theirs,
                                          EditList oursEdits, EditList theirsEdits) {
-        List<String> touched = new ArrayList<>(LineEdits.touched(base, ours, oursEdits));
-        touched.addAll(LineEdits.touched(base, theirs, theirsEdits));
+        List<String> touched = new ArrayList<>(LineEdits.added(ours, oursEdits));
+        touched.addAll(LineEdits.added(theirs, theirsEdits));
+        touched.addAll(LineEdits.removed(base, oursEdits));
+        touched.addAll(LineEdits.removed(base, theirsEdits));
         for (String line : touched) {
             Optional<String> r = RiskyLines.reason(line);
             if (r.isPresent()) {

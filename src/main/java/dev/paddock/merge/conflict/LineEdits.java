@@ -107,12 +107,20 @@ final class LineEdits {
         return out;
     }
 
-    /** The lines an edit list touches: removed base lines and added side lines. */
-    static List<String> touched(List<String> base, List<String> side, EditList edits) {
+    /** The lines an edit list adds (the side's lines in its edits). */
+    static List<String> added(List<String> side, EditList edits) {
+        List<String> out = new ArrayList<>();
+        for (Edit e : edits) {
+            out.addAll(side.subList(e.getBeginB(), e.getEndB()));
+        }
+        return out;
+    }
+
+    /** The base lines an edit list removes or replaces. */
+    static List<String> removed(List<String> base, EditList edits) {
         List<String> out = new ArrayList<>();
         for (Edit e : edits) {
             out.addAll(base.subList(e.getBeginA(), e.getEndA()));
-            out.addAll(side.subList(e.getBeginB(), e.getEndB()));
         }
         return out;
     }
