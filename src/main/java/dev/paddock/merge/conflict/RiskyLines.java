@@ -42,7 +42,11 @@ public final class RiskyLines {
                     + "|partial|readonly|strictfp|transient|volatile|export|declare|get|set)\\s+)*"
                     + "(?:<[^()]*>\\s+)?([\\w$.:]+(?:<[^()]*>)?(?:\\[\\])*[*&?]*)\\s+[*&]*(~?[\\w$]+)\\s*\\("),
             // Constructors and TS/JS methods after an access modifier: public Name( / private async load(
-            Pattern.compile("^(?:(?:public|private|protected|internal|static|async|override)\\s+)+(~?[\\w$]+)\\s*[(<]"));
+            Pattern.compile("^(?:(?:public|private|protected|internal|static|async|override)\\s+)+(~?[\\w$]+)\\s*[(<]"),
+            // A bare declaration opening a body: Name(int x) {  /  pay(amount) {  /  load(id: string): Promise<X> {
+            Pattern.compile("^(~?[\\w$]+)\\s*\\([^;]*\\)\\s*(:\\s*[^;{=]+)?(throws\\s+[\\w.,\\s]+)?\\{\\s*$"));
+    /** Index of the "Type name(" pattern, whose type and name groups are checked against keywords. */
+    private static final int TYPED = 7;
 
     private static final Pattern LOCK = Pattern.compile(
             "(?i)(\\b(lock|unlock|trylock|rlock|runlock|lockinterruptibly|acquire|release)\\s*\\(|monitor\\.(enter|exit)\\b"
@@ -74,14 +78,14 @@ public final class RiskyLines {
             if (!m.find()) {
                 continue;
             }
-            if (i == KEYWORD_DECLARATIONS.size() - 2) {
+            if (i == TYPED) {
                 String type = m.group(1);
                 String name = m.group(2);
                 String firstWord = t.split("[\\s(<]", 2)[0];
                 if (NOT_A_TYPE.contains(type) || NOT_A_TYPE.contains(firstWord) || NOT_A_NAME.contains(name)) {
                     continue;
                 }
-            } else if (i == KEYWORD_DECLARATIONS.size() - 1 && NOT_A_NAME.contains(m.group(1))) {
+            } else if (i > TYPED && NOT_A_NAME.contains(m.group(1))) {
                 continue;
             }
             return true;
