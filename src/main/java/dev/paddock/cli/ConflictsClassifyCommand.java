@@ -35,7 +35,8 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (a working tree or a bare repository; default: the current directory).")
+            description = "Repository: a working tree or a bare repository (default: the one containing the"
+                    + " current directory).")
     Path repo;
 
     @Parameters(index = "0", paramLabel = "OURS", description = "The side merged into (e.g. main): a branch or commit.")
@@ -46,10 +47,10 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws ConflictClassifyException, JsonProcessingException {
-        Path dir = repo == null ? Path.of("") : repo;
+        Path dir = repo != null ? repo.toAbsolutePath().normalize() : enclosingRepository();
         ConflictReport report;
         try {
-            report = new ConflictClassifier().classify(dir.toAbsolutePath().normalize(), ours, theirs);
+            report = new ConflictClassifier().classify(dir, ours, theirs);
         } catch (ConflictClassifyException e) {
             if (!e.isBadInput()) {
                 throw e;
@@ -63,5 +64,16 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
                 .writeValueAsString(ConflictsJson.of(report)));
         out.flush();
         return 0;
+    }
+
+    /** The nearest directory at or above the current one that holds {@code .git} (else the current one). */
+    private static Path enclosingRepository() {
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        for (Path p = cwd; p != null; p = p.getParent()) {
+            if (java.nio.file.Files.exists(p.resolve(".git"))) {
+                return p;
+            }
+        }
+        return cwd;
     }
 }

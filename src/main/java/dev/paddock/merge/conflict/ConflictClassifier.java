@@ -16,6 +16,7 @@ import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.diff.RenameDetector;
+import org.eclipse.jgit.diff.Sequence;
 import org.eclipse.jgit.errors.AmbiguousObjectException;
 import org.eclipse.jgit.errors.NoMergeBaseException;
 import org.eclipse.jgit.errors.RevisionSyntaxException;
@@ -88,7 +89,7 @@ public final class ConflictClassifier {
         Map<String, String> theirsRenames = renames(reader, diffConfig, baseTree, theirs.getTree());
         DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig().getEnum(ConfigConstants.CONFIG_DIFF_SECTION,
                 null, ConfigConstants.CONFIG_KEY_ALGORITHM, SupportedAlgorithm.HISTOGRAM));
-        FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees);
+        FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees, merger.getMergeResults());
 
         List<ConflictFile> out = new ArrayList<>();
         for (Map.Entry<String, String> r : oursRenames.entrySet()) {
@@ -203,10 +204,13 @@ public final class ConflictClassifier {
     private static final class FileClassifier {
         private final MergeAlgorithm mergeAlgorithm;
         private final Sides trees;
+        private final Map<String, MergeResult<? extends Sequence>> mergerResults;
 
-        FileClassifier(MergeAlgorithm mergeAlgorithm, Sides trees) {
+        FileClassifier(MergeAlgorithm mergeAlgorithm, Sides trees,
+                       Map<String, MergeResult<? extends Sequence>> mergerResults) {
             this.mergeAlgorithm = mergeAlgorithm;
             this.trees = trees;
+            this.mergerResults = mergerResults == null ? Map.of() : mergerResults;
         }
 
         ConflictFile renameRename(String basePath, String oursPath, String theirsPath) throws IOException {
@@ -246,7 +250,9 @@ public final class ConflictClassifier {
             FileVersion theirs = FileVersion.read(trees.reader(), trees.theirs(), theirsPath);
             FileConflictKind kind = kindOf(base, ours, theirs);
             if (kind == FileConflictKind.CONTENT || kind == FileConflictKind.ADD_ADD) {
-                List<ConflictHunk> hunks = hunks(reportPath, base, ours, theirs);
+                boolean asMerged = basePath.equals(path) && oursPath.equals(path) && theirsPath.equals(path);
+                List<ConflictHunk> hunks = hunks(reportPath, base, ours, theirs,
+                        asMerged ? mergerResults.get(path) : null);
                 if (hunks.isEmpty() && (!reportPath.equals(path) || !basePath.equals(path))) {
                     return null; // the rename-aware merge is clean, as git would make it
                 }
@@ -273,12 +279,21 @@ public final class ConflictClassifier {
             return v.isBinary() ? null : v.text();
         }
 
-        /** The conflict hunks of a text merge, from JGit's merge chunks (0 = base, 1 = ours, 2 = theirs). */
-        private List<ConflictHunk> hunks(String path, FileVersion base, FileVersion ours, FileVersion theirs) {
+        /**
+         * The conflict hunks of a text merge, from JGit's merge chunks (0 = base, 1 = ours, 2 = theirs): the
+         * merger's own result for the path when it has one, else a merge of the three versions here.
+         */
+        private List<ConflictHunk> hunks(String path, FileVersion base, FileVersion ours, FileVersion theirs,
+                                         MergeResult<? extends Sequence> mergerResult) {
             RawText baseRaw = base.isBlob() ? new RawText(base.bytes()) : RawText.EMPTY_TEXT;
             RawText oursRaw = new RawText(ours.bytes());
             RawText theirsRaw = new RawText(theirs.bytes());
-            MergeResult<RawText> result = mergeAlgorithm.merge(RawTextComparator.DEFAULT, baseRaw, oursRaw, theirsRaw);
+            MergeResult<? extends Sequence> result = mergerResult != null && mergerResult.getSequences().size() == 3
+                    && mergerResult.getSequences().get(1).size() == oursRaw.size()
+                    && mergerResult.getSequences().get(2).size() == theirsRaw.size()
+                    && mergerResult.getSequences().get(0).size() == baseRaw.size()
+                    ? mergerResult
+                    : mergeAlgorithm.merge(RawTextComparator.DEFAULT, baseRaw, oursRaw, theirsRaw);
             if (!result.containsConflicts()) {
                 return List.of();
             }
