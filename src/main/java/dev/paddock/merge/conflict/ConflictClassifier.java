@@ -269,7 +269,9 @@ public final class ConflictClassifier {
                 return submodule && ours.present() && theirs.present() ? FileConflictKind.BINARY
                         : FileConflictKind.DELETE_MODIFY;
             }
-            if (base.isBinary() || ours.isBinary() || theirs.isBinary()) {
+            if (base.isBinary() || ours.isBinary() || theirs.isBinary() || ours.mode() == FileMode.SYMLINK
+                    || theirs.mode() == FileMode.SYMLINK) {
+                // A symbolic link's target is not text to merge line by line either.
                 return FileConflictKind.BINARY;
             }
             return base.present() ? FileConflictKind.CONTENT : FileConflictKind.ADD_ADD;
