@@ -380,4 +380,18 @@ class ConflictClassifierTest {
         assertThat(new String(r.files().get(0).oursText().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
                 .isEqualTo("b\n");
     }
+
+    @Test
+    void worksOnABareRepositoryAndOnAFastForward() throws Exception {
+        MergeScenario m = MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
+        Path bare = tmp.resolve("bare.git");
+        TempRepo.git(tmp, "clone", "--quiet", "--bare", m.dir().toString(), bare.toString());
+
+        ConflictReport conflicted = classifier.classify(bare, "main", "agent");
+        ConflictReport fastForward = classifier.classify(bare, "main~1", "main");
+
+        assertThat(conflicted.files()).extracting(ConflictFile::path).containsExactly("a.txt");
+        assertThat(fastForward.isClean()).isTrue();
+        assertThat(fastForward.base()).isEqualTo(TempRepo.revParse(m.dir(), "main~1"));
+    }
 }
