@@ -202,6 +202,9 @@ public final class ConflictClassifier {
 
     /** Turns one unmerged path into a {@link ConflictFile}. */
     private static final class FileClassifier {
+        /** Lines of ours above a hunk read to find a signature whose parameter list the hunk edits. */
+        private static final int ABOVE = 8;
+
         private final MergeAlgorithm mergeAlgorithm;
         private final Sides trees;
         private final Map<String, MergeResult<? extends Sequence>> mergerResults;
@@ -331,7 +334,8 @@ public final class ConflictClassifier {
                     Math.min(base.end(), baseLines.size()));
             List<String> o = oursLines.subList(ours.start(), ours.end());
             List<String> t = theirsLines.subList(theirs.start(), theirs.end());
-            HunkClassifier.Judgement j = HunkClassifier.classify(path, b, o, t);
+            List<String> above = oursLines.subList(Math.max(0, ours.start() - ABOVE), ours.start());
+            HunkClassifier.Judgement j = HunkClassifier.classify(path, b, o, t, above);
             return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why());
         }
 

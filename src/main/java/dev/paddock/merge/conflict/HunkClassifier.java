@@ -37,10 +37,20 @@ public final class HunkClassifier {
      * in Python/YAML/Makefiles). Lines are without terminators.
      */
     public static Judgement classify(String path, List<String> base, List<String> ours, List<String> theirs) {
+        return classify(path, base, ours, theirs, List.of());
+    }
+
+    /**
+     * Like {@link #classify(String, List, List, List)}, also reading the lines of ours just above the hunk
+     * ({@code above}, nearest last): a hunk inside a signature's open parameter list is a person's decision.
+     */
+    public static Judgement classify(String path, List<String> base, List<String> ours, List<String> theirs,
+                                     List<String> above) {
         EditList oursEdits = LineEdits.diff(base, ours);
         EditList theirsEdits = LineEdits.diff(base, theirs);
         Judgement safe = safeJudgement(path, base, ours, theirs, oursEdits, theirsEdits);
-        Optional<String> risk = risk(base, ours, theirs, oursEdits, theirsEdits);
+        Optional<String> risk = risk(base, ours, theirs, oursEdits, theirsEdits)
+                .or(() -> RiskyLines.openSignature(above));
         if (safe != null && risk.isEmpty()) {
             return safe;
         }

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * "two sides changed one function in semantically different ways — never resolve automatically"): a
  * method or function signature, and a lock/release call. Heuristic, by regular expressions per language
  * family; it errs on the side of flagging (a false alarm costs a look, a miss can merge a broken contract).
- * Not recognised: a signature spread over several lines whose changed line holds only parameters.
+ * A signature spread over several lines is caught by {@link #openSignature}: the changed lines sit inside the
+ * parentheses a signature line above them opened.
  */
 public final class RiskyLines {
     /** Words that start statements which look like "Type name(" but are not declarations. */
@@ -91,6 +92,34 @@ public final class RiskyLines {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Whether the lines just above a hunk leave a signature's parameter list open (so the hunk edits
+     * parameters): scanning up from the last line, the first line with an unclosed {@code (} is a signature.
+     * Stops at a statement boundary (a line ending with {@code ;}, <code>{</code> or <code>}</code>).
+     *
+     * @param above the lines above the hunk, nearest last (a few are enough)
+     * @return why the hunk is risky, or empty
+     */
+    public static Optional<String> openSignature(List<String> above) {
+        int balance = 0;
+        for (int i = above.size() - 1; i >= 0; i--) {
+            String t = above.get(i).strip();
+            if (t.endsWith(";") || t.endsWith("{") || t.endsWith("}")) {
+                return Optional.empty();
+            }
+            for (int c = t.length() - 1; c >= 0; c--) {
+                char ch = t.charAt(c);
+                if (ch == ')') {
+                    balance++;
+                } else if (ch == '(' && --balance < 0) {
+                    return isSignature(t) ? Optional.of("it changes the parameters of a method signature (`"
+                            + shorten(t) + "`)") : Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static String shorten(String t) {

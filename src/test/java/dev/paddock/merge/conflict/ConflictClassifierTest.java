@@ -394,4 +394,18 @@ class ConflictClassifierTest {
         assertThat(fastForward.isClean()).isTrue();
         assertThat(fastForward.base()).isEqualTo(TempRepo.revParse(m.dir(), "main~1"));
     }
+
+    @Test
+    void parametersOfASignatureSpreadOverLinesGoToAHuman() throws Exception {
+        String base = lines("class Shop {", "    int pay(", "            int amount,", "            int fee,",
+                "            String currency) {", "        return amount + fee;", "    }", "}");
+        MergeScenario m = MergeScenario.in(tmp).file("Shop.java", base,
+                base.replace("int amount,", "long amount,"), base.replace("int fee,", "long fee,")).build();
+
+        ConflictHunk h = onlyHunk(classify(m));
+
+        assertThat(m.gitConflicts()).isEqualTo("Shop.java");
+        assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(h.why()).contains("parameters of a method signature (`int pay(`)");
+    }
 }

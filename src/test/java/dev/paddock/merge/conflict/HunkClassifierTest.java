@@ -150,4 +150,13 @@ class HunkClassifierTest {
     void lockAndReleaseCallsAreRisky(String line) {
         assertThat(RiskyLines.reason("    " + line)).as(line).hasValueSatisfying(r -> assertThat(r).contains("lock"));
     }
+
+    @Test
+    void anOpenParameterListAboveMakesAHunkRiskyButACallDoesNot() {
+        assertThat(RiskyLines.openSignature(List.of("}", "", "public int pay(int amount,"))).isPresent();
+        assertThat(RiskyLines.openSignature(List.of("def pay(", "        amount,"))).isPresent();
+        assertThat(RiskyLines.openSignature(List.of("    total = pay(amount,"))).isEmpty();
+        assertThat(RiskyLines.openSignature(List.of("int pay(int a) {", "    int x = 1;"))).isEmpty();
+        assertThat(RiskyLines.openSignature(List.of())).isEmpty();
+    }
 }
