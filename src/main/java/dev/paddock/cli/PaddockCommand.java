@@ -16,7 +16,8 @@ import picocli.CommandLine.ScopeType;
         description = "A control panel for many coding agents, each in its own sandbox.%n"
                 + "With no command, opens the panel on the repository of --repo or of the current directory.",
         subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, HeartbeatCommand.class,
-            PolicyCommand.class, ConfigCommand.class, HookCommand.class})
+            PolicyCommand.class, ConfigCommand.class, HookCommand.class,
+            ConflictsCommand.class})
 public final class PaddockCommand implements Callable<Integer> {
 
     /** Starts the panel; given by the launcher so this package does not depend on the UI. */

@@ -1,0 +1,162 @@
+package dev.paddock.merge.conflict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.paddock.merge.conflict.HunkClassifier.Judgement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@link HunkClassifier} and its rules ({@link RiskyLines}, {@link ImportLines}) on hunk lines. */
+class HunkClassifierTest {
+    private static Judgement classify(String path, List<String> base, List<String> ours, List<String> theirs) {
+        return HunkClassifier.classify(path, base, ours, theirs);
+    }
+
+    @Test
+    void identicalChangeOnBothSidesProposesIt() {
+        Judgement j = classify("a.txt", List.of("x = 1"), List.of("x = 2", "y = 3"), List.of("x = 2", "y = 3"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.IDENTICAL);
+        assertThat(j.proposed()).containsExactly("x = 2", "y = 3");
+    }
+
+    @Test
+    void oneSideEqualToBaseTakesTheOtherSide() {
+        Judgement theirsWins = classify("a.txt", List.of("a", "b"), List.of("a", "b"), List.of("a", "c"));
+        Judgement oursWins = classify("a.txt", List.of("a", "b"), List.of("z"), List.of("a", "b"));
+
+        assertThat(theirsWins.hunkClass()).isEqualTo(HunkClass.ONE_SIDE_EQUALS_BASE);
+        assertThat(theirsWins.proposed()).containsExactly("a", "c");
+        assertThat(oursWins.hunkClass()).isEqualTo(HunkClass.ONE_SIDE_EQUALS_BASE);
+        assertThat(oursWins.proposed()).containsExactly("z");
+    }
+
+    @Test
+    void whitespaceAndLineBreaksOnlyKeepOurs() {
+        Judgement j = classify("Shop.java", List.of("total = price * qty;"),
+                List.of("total = price", "        * qty;"), List.of("total  =  price * qty;  "));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
+        assertThat(j.proposed()).containsExactly("total = price", "        * qty;");
+    }
+
+    @Test
+    void indentationIsNotWhitespaceOnlyWherePythonReadsIt() {
+        Judgement j = classify("shop.py", List.of("if x:", "    pay()"), List.of("if x:", "  pay()", "log()"),
+                List.of("if x:", "pay()", "log()"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+    }
+
+    @Test
+    void importUnionDropsWhatOneSideRemovedAndSorts() {
+        List<String> base = List.of("import java.util.List;", "import java.util.Map;");
+        List<String> ours = List.of("import java.util.List;", "import java.util.Set;");
+        List<String> theirs = List.of("import java.util.List;", "import java.util.Map;", "import java.io.File;");
+
+        Judgement j = classify("A.java", base, ours, theirs);
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(j.proposed()).containsExactly("import java.io.File;", "import java.util.List;",
+                "import java.util.Set;");
+    }
+
+    @Test
+    void importUnionKeepsBlankLineGroupsWhenOursHasThem() {
+        List<String> ours = List.of("import java.util.List;", "", "import org.slf4j.Logger;");
+        List<String> theirs = List.of("import java.util.Map;", "", "import org.junit.Test;");
+
+        Judgement j = classify("A.java", List.of(), ours, theirs);
+
+        assertThat(j.proposed()).containsExactly("import java.util.List;", "import java.util.Map;", "",
+                "import org.junit.Test;", "import org.slf4j.Logger;");
+    }
+
+    @Test
+    void importStylesOfOtherLanguagesAreRecognised() {
+        assertThat(classify("m.py", List.of("import os"), List.of("import os", "import sys"),
+                List.of("import os", "from pathlib import Path")).proposed())
+                .containsExactly("from pathlib import Path", "import os", "import sys");
+        assertThat(classify("a.ts", List.of(), List.of("import { a } from './a';"),
+                List.of("import b from \"./b\";")).hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify("a.c", List.of(), List.of("#include <stdio.h>"), List.of("#include \"shop.h\""))
+                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify("a.go", List.of("\t\"fmt\""), List.of("\t\"fmt\"", "\t\"os\""),
+                List.of("\t\"fmt\"", "\tlog \"github.com/x/log\"")).hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify("a.rs", List.of(), List.of("use std::io;"), List.of("use crate::shop::{Cart, Item};"))
+                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify("A.cs", List.of(), List.of("using System.IO;"), List.of("using System.Linq;"))
+                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        // A quoted string outside a Go file is not an import.
+        assertThat(classify("a.txt", List.of(), List.of("\"a\""), List.of("\"b\"")).hunkClass())
+                .isEqualTo(HunkClass.HUMAN);
+    }
+
+    @Test
+    void nonOverlappingEditsAreBothApplied() {
+        List<String> base = List.of("a", "b", "c", "d");
+        Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d"), List.of("a", "b", "C", "d", "e"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.NON_OVERLAPPING);
+        assertThat(j.proposed()).containsExactly("a", "B", "C", "d", "e");
+    }
+
+    @Test
+    void insertionsAtTheSamePlaceOverlap() {
+        Judgement j = classify("a.txt", List.of("a", "b"), List.of("a", "x", "b"), List.of("a", "y", "b"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.why()).isEqualTo("Both sides changed the same lines differently.");
+    }
+
+    @Test
+    void aLockInAnOtherwiseIdenticalChangeGoesToAHuman() {
+        Judgement j = classify("A.java", List.of("count++;"), List.of("lock.lock();", "count++;"),
+                List.of("lock.lock();", "count++;"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.why()).startsWith("Would be identical, but it touches a lock/release pair (`lock.lock();`)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "public static int add(int a, int b) {", "private List<String> names() {", "Foo(int x) {",
+        "public Foo(int x) {", "def total(self, items):", "async def fetch(url):", "func (s *Shop) Pay(amount int) error {",
+        "func main() {", "pub fn parse(input: &str) -> Result<Ast> {", "fn main() {", "function pay(amount) {",
+        "export async function load() {", "const pay = (amount) => {", "export const f = async x => x",
+        "fun pay(amount: Int): Boolean {", "override fun toString(): String =", "static void *worker(void *arg)",
+        "int main(int argc, char **argv)", "public async Task<int> PayAsync(int amount)", "def pay", "private async load(id: string) {"})
+    void signaturesAreRisky(String line) {
+        assertThat(RiskyLines.reason("    " + line)).as(line).hasValueSatisfying(r -> assertThat(r).contains("signature"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "return add(a, b);", "int x = add(a, b);", "System.out.println(x);", "if (x > 0) {", "} else if (y) {",
+        "for (int i = 0; i < n; i++) {", "while (running()) {", "foo.bar(baz);", "new Thread(r).start();",
+        "throw new IllegalStateException(\"x\");", "x = compute(y)", "print(total)", "// int add(int a, int b) {",
+        "} catch (IOException e) {", "assert valid(x);", "import java.util.List;", "total += price * qty;"})
+    void callsAndStatementsAreNotSignatures(String line) {
+        assertThat(RiskyLines.reason("    " + line)).as(line).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "lock.lock();", "lock.unlock();", "mu.Lock()", "defer mu.Unlock()", "sem.acquire();", "sem.release()",
+        "synchronized (this) {", "with self._lock:", "with lock:", "pthread_mutex_lock(&m);",
+        "std::lock_guard<std::mutex> g(m);", "lock (sync) {", "Monitor.Enter(obj);", "rw.RLock()"})
+    void lockAndReleaseCallsAreRisky(String line) {
+        assertThat(RiskyLines.reason("    " + line)).as(line).hasValueSatisfying(r -> assertThat(r).contains("lock"));
+    }
+
+    @Test
+    void anOpenParameterListAboveMakesAHunkRiskyButACallDoesNot() {
+        assertThat(RiskyLines.openSignature(List.of("}", "", "public int pay(int amount,"))).isPresent();
+        assertThat(RiskyLines.openSignature(List.of("def pay(", "        amount,"))).isPresent();
+        assertThat(RiskyLines.openSignature(List.of("    total = pay(amount,"))).isEmpty();
+        assertThat(RiskyLines.openSignature(List.of("int pay(int a) {", "    int x = 1;"))).isEmpty();
+        assertThat(RiskyLines.openSignature(List.of())).isEmpty();
+    }
+}
