@@ -1,0 +1,70 @@
+package dev.paddock.ui.conflicts;
+
+import java.util.Collection;
+import java.util.List;
+import javafx.scene.control.Label;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import org.fxmisc.flowless.VirtualizedScrollPane;
+import org.fxmisc.richtext.CodeArea;
+import org.fxmisc.richtext.LineNumberFactory;
+
+/**
+ * One text of the three-way view: a caption over a RichTextFX {@link CodeArea} (virtualized: only the
+ * visible lines have nodes, so a 5,000-line file costs what a screenful does) with line numbers. Lines
+ * of conflict hunks carry paragraph style classes ({@link #styleLines}).
+ */
+final class CodePane extends VBox {
+    private final CodeArea area = new CodeArea();
+    private final Label caption = new Label();
+
+    /** @param id the node id of the code area (for tests and styling) */
+    CodePane(String id, boolean editable) {
+        getStyleClass().add("pd-code-pane");
+        caption.getStyleClass().add("pd-code-caption");
+        caption.setMaxWidth(Double.MAX_VALUE);
+        area.setId(id);
+        area.setEditable(editable);
+        area.getStyleClass().add("pd-code");
+        area.setParagraphGraphicFactory(LineNumberFactory.get(area));
+        VirtualizedScrollPane<CodeArea> scroll = new VirtualizedScrollPane<>(area);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        getChildren().addAll(caption, scroll);
+    }
+
+    CodeArea area() {
+        return area;
+    }
+
+    Label caption() {
+        return caption;
+    }
+
+    /** Replaces the whole text (and forgets the undo history: there is nothing before it). */
+    void setText(String text) {
+        area.replaceText(text == null ? "" : text);
+        area.getUndoManager().forgetHistory();
+        area.moveTo(0);
+    }
+
+    /** Gives lines {@code [from, to)} (clipped to the text) the paragraph style classes {@code styles}. */
+    void styleLines(int from, int to, Collection<String> styles) {
+        int n = area.getParagraphs().size();
+        for (int p = Math.max(0, from); p < Math.min(to, n); p++) {
+            if (!area.getParagraph(p).getParagraphStyle().equals(styles)) {
+                area.setParagraphStyle(p, styles);
+            }
+        }
+    }
+
+    /** Removes the paragraph style of line {@code p}, if it exists. */
+    void clearLine(int p) {
+        styleLines(p, p + 1, List.of());
+    }
+
+    /** Scrolls so line {@code line} shows a few lines below the top. */
+    void reveal(int line) {
+        int n = area.getParagraphs().size();
+        area.showParagraphAtTop(Math.max(0, Math.min(line, n - 1) - 3));
+    }
+}
