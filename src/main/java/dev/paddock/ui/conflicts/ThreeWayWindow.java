@@ -21,7 +21,9 @@ public final class ThreeWayWindow {
         ThreeWayView view = new ThreeWayView(vm);
         Stage stage = new Stage();
         stage.setTitle("Resolve conflicts: " + what + " · Paddock");
-        Scene scene = new Scene(view, 1400, 900);
+        // Large enough for four texts side by side, but never beyond the screen.
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        Scene scene = new Scene(view, Math.min(1400, screen.getWidth()), Math.min(900, screen.getHeight()));
         if (owner != null && owner.getScene() != null) {
             Theme.adopt(view, owner.getScene());
             stage.initOwner(owner);

@@ -249,6 +249,6 @@ class ThreeWayViewTest {
     }
 
     private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(10, TimeUnit.SECONDS);
+        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
     }
 }
