@@ -125,6 +125,7 @@ public final class ThreeWayView extends BorderPane {
             revealHunk();
         });
         vm.setOnSplice(this::applySplice);
+        vm.setPreparer(ThreeWayView::prepare);
         vm.setOnHunksChanged(this::restyle);
         result.area().plainTextChanges().subscribe(c -> {
             if (!applying) {
@@ -256,16 +257,24 @@ public final class ThreeWayView extends BorderPane {
         boolean text = f != null && !f.kind().needsHuman();
         result.setVisible(f == null || text);
         wholeFile.setVisible(f != null && !text);
-        base.setText(f == null ? "" : f.baseText());
-        ours.setText(f == null ? "" : f.oursText());
-        theirs.setText(f == null ? "" : f.theirsText());
+        Prepared ready = f == null ? null : (Prepared) vm.takePrepared(vm.fileIndexProperty().get());
+        if (ready == null && f != null) {
+            ready = prepare(f, null);
+        }
+        base.setDocument(ready == null ? CodePane.document("", i -> List.of()) : ready.base());
+        ours.setDocument(ready == null ? CodePane.document("", i -> List.of()) : ready.ours());
+        theirs.setDocument(ready == null ? CodePane.document("", i -> List.of()) : ready.theirs());
         base.caption().setText("Base" + absent(f, f == null ? "" : f.baseText()));
         ours.caption().setText("Ours: the base branch" + absent(f, f == null ? "" : f.oursText()));
         theirs.caption().setText("Theirs: the agent's branch" + absent(f, f == null ? "" : f.theirsText()));
         result.caption().setText(f == null ? "Result" : "Result: " + f.path() + " (editable)");
         applying = true;
         try {
-            result.setText(text ? vm.resultText() : "");
+            if (ready != null && ready.result() != null) {
+                result.setDocument(ready.result());
+            } else {
+                result.setText(text ? vm.resultText() : "");
+            }
         } finally {
             applying = false;
         }
@@ -281,6 +290,39 @@ public final class ThreeWayView extends BorderPane {
             restyle(all);
             revealHunk();
         }
+    }
+
+    /** The four documents of a file as first shown, built off the FX thread when the conflicts are read. */
+    private record Prepared(CodePane.Doc base, CodePane.Doc ours, CodePane.Doc theirs, CodePane.Doc result) {
+    }
+
+    /**
+     * The documents of {@code f} with every hunk styled unresolved and the first outlined (how a file
+     * starts); {@code r} null when it has no result yet (then the result is filled and styled on show).
+     */
+    private static Prepared prepare(ConflictFile f, FileResolution r) {
+        int n = f.hunks().size();
+        java.util.function.Function<java.util.function.IntFunction<int[]>, java.util.function.IntFunction<List<String>>>
+                styler = span -> {
+                    java.util.Map<Integer, List<String>> byLine = new java.util.HashMap<>();
+                    for (int h = 0; h < n; h++) {
+                        int[] s = span.apply(h);
+                        for (int line = s[0]; line < s[1]; line++) {
+                            byLine.put(line, h == 0 ? List.of(UNRESOLVED, CURRENT) : List.of(UNRESOLVED));
+                        }
+                    }
+                    return line -> byLine.getOrDefault(line, List.of());
+                };
+        List<ConflictHunk> hs = f.hunks();
+        return new Prepared(
+                CodePane.document(f.baseText(), styler.apply(h -> range(hs.get(h).base()))),
+                CodePane.document(f.oursText(), styler.apply(h -> range(hs.get(h).ours()))),
+                CodePane.document(f.theirsText(), styler.apply(h -> range(hs.get(h).theirs()))),
+                r == null ? null : CodePane.document(r.text(), styler.apply(h -> new int[] {r.start(h), r.end(h)})));
+    }
+
+    private static int[] range(LineRange r) {
+        return new int[] {r.start(), r.end()};
     }
 
     private static String absent(ConflictFile f, String text) {

@@ -62,6 +62,8 @@ public final class ThreeWayViewModel {
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
 
     private List<FileResolution> results = List.of();
+    private List<Object> prepared = new ArrayList<>();
+    private java.util.function.BiFunction<ConflictFile, FileResolution, Object> preparer = (f, r) -> null;
     private Consumer<FileResolution.Splice> onSplice = s -> { };
     private Consumer<List<Integer>> onHunksChanged = h -> { };
 
@@ -173,6 +175,19 @@ public final class ThreeWayViewModel {
         onHunksChanged = c == null ? h -> { } : c;
     }
 
+    /**
+     * Sets what is prepared off the FX thread for each file when the conflicts are read (the view builds
+     * its documents there); the result is handed out once by {@link #takePrepared}.
+     */
+    void setPreparer(java.util.function.BiFunction<ConflictFile, FileResolution, Object> p) {
+        preparer = p == null ? (f, r) -> null : p;
+    }
+
+    /** What was prepared for file {@code i} at load, once; null after (or when nothing was). */
+    Object takePrepared(int i) {
+        return i < 0 || i >= prepared.size() ? null : prepared.set(i, null);
+    }
+
     // Commands ----------------------------------------------------------------------------------
 
     /** Reads the conflicts and builds the starting results (off the FX thread); shows the first file. */
@@ -184,11 +199,15 @@ public final class ThreeWayViewModel {
             try {
                 ConflictReport r = backend.conflicts(mergeRequestId);
                 List<FileResolution> built = new ArrayList<>();
+                List<Object> ready = new ArrayList<>();
                 for (ConflictFile f : r.files()) {
-                    built.add(f.kind().needsHuman() ? null : new FileResolution(f));
+                    FileResolution res = f.kind().needsHuman() ? null : new FileResolution(f);
+                    built.add(res);
+                    ready.add(preparer.apply(f, res));
                 }
                 Platform.runLater(() -> {
                     busy.set(false);
+                    prepared = ready;
                     loaded(r, built);
                     done.complete(null);
                 });
