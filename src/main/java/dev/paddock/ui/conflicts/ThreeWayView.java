@@ -97,6 +97,7 @@ public final class ThreeWayView extends BorderPane {
         vm.fileIndexProperty().addListener((o, a, i) -> fileList.getSelectionModel().select(i.intValue()));
         Label filesCaption = new Label("Conflicted files");
         filesCaption.getStyleClass().add("pd-code-caption");
+        filesCaption.setMaxWidth(Double.MAX_VALUE);
         VBox left = new VBox(filesCaption, fileList);
         VBox.setVgrow(fileList, Priority.ALWAYS);
 
@@ -195,6 +196,9 @@ public final class ThreeWayView extends BorderPane {
         why.getStyleClass().add("pd-muted");
         why.textProperty().bind(Bindings.createStringBinding(this::whyText, vm.hunkProperty(), vm.fileProperty()));
         why.setMinWidth(0);
+        Tooltip whyTip = new Tooltip();
+        whyTip.textProperty().bind(why.textProperty());
+        why.setTooltip(whyTip);
         why.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(why, Priority.ALWAYS);
         HBox bar = new HBox(6, prev, next, where, why,
