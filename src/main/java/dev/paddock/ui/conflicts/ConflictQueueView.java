@@ -23,6 +23,7 @@ public final class ConflictQueueView extends VBox {
     private final ConflictQueueViewModel vm;
     private final ListView<ConflictQueueRow> list;
 
+    /** The queue of {@code vm}; notifications are shown over this view's window. */
     public ConflictQueueView(ConflictQueueViewModel vm) {
         this.vm = vm;
         getStyleClass().add("pd-conflicts");

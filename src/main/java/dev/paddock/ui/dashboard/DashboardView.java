@@ -76,6 +76,11 @@ public final class DashboardView extends VBox {
         approvals.setId("approvals-pane");
         ConflictQueueView conflictQueue = new ConflictQueueView(vm.conflicts());
         conflictQueue.setPrefHeight(170);
+        // While requests wait and no conflict does, the approval queue needs the height more than the
+        // conflict queue's empty state: the card shrinks to its header.
+        conflictQueue.visibleProperty().bind(Bindings.isNotEmpty(vm.conflicts().rows())
+                .or(Bindings.isEmpty(vm.approvals().rows())));
+        conflictQueue.managedProperty().bind(conflictQueue.visibleProperty());
         Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", conflictQueue)
                 .withBadge(Bindings.size(vm.conflicts().rows()));
         conflicts.setId("conflicts-pane");
