@@ -2,7 +2,7 @@ package dev.paddock.ui.dashboard;
 
 import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
-import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.conflicts.ConflictQueueView;
 import dev.paddock.ui.sandboxes.SandboxesView;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
@@ -74,19 +74,23 @@ public final class DashboardView extends VBox {
         Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals",
                 new ApprovalsView(vm.approvals())).withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
-        EmptyState noConflicts = new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
-                "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
-                        + " here for a three-way resolution.");
-        // While requests wait, the approval queue needs the height more than this explanation.
-        noConflicts.visibleProperty().bind(Bindings.isEmpty(vm.approvals().rows()));
-        noConflicts.managedProperty().bind(noConflicts.visibleProperty());
-        Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", noConflicts);
+        ConflictQueueView conflictQueue = new ConflictQueueView(vm.conflicts());
+        conflictQueue.setPrefHeight(170);
+        // While requests wait and no conflict does, the approval queue needs the height more than the
+        // conflict queue's empty state: the card shrinks to its header.
+        conflictQueue.visibleProperty().bind(Bindings.isNotEmpty(vm.conflicts().rows())
+                .or(Bindings.isEmpty(vm.approvals().rows())));
+        conflictQueue.managedProperty().bind(conflictQueue.visibleProperty());
+        Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", conflictQueue)
+                .withBadge(Bindings.size(vm.conflicts().rows()));
         conflicts.setId("conflicts-pane");
         VBox side = new VBox(12, approvals, conflicts);
         side.getStyleClass().add("pd-side");
-        // The approval queue gets the height; the conflict queue (not built yet) keeps its empty state's.
+        // The approval queue gets the height; the conflict queue keeps its own unless entries wait there.
         VBox.setVgrow(approvals, Priority.ALWAYS);
         VBox.setVgrow(conflicts, Priority.NEVER);
+        vm.conflicts().rows().addListener((javafx.collections.ListChangeListener<Object>) c ->
+                VBox.setVgrow(conflicts, vm.conflicts().rows().isEmpty() ? Priority.NEVER : Priority.ALWAYS));
         conflicts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
 
         SplitPane upper = new SplitPane(main, side);

@@ -5,6 +5,7 @@ import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.approvals.ApprovalsViewModel;
 import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.UiExecutor;
@@ -67,6 +68,7 @@ public final class DashboardViewModel implements AutoCloseable {
             new DesktopOpener());
 
     private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
+    private final ConflictQueueViewModel conflicts = new ConflictQueueViewModel(UiExecutor.io());
 
     {
         sandboxPanel.setOnChanged(this::refresh);
@@ -117,6 +119,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** The approval queue of the repository shown. */
     public ApprovalsViewModel approvals() {
         return approvals;
+    }
+
+    /** The conflict queue (merge requests waiting for a three-way resolution). */
+    public ConflictQueueViewModel conflicts() {
+        return conflicts;
     }
 
     /** Why the last refresh or worktree listing failed, or null. */
@@ -201,6 +208,7 @@ public final class DashboardViewModel implements AutoCloseable {
     public void close() {
         sandboxPanel.close();
         approvals.close();
+        conflicts.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

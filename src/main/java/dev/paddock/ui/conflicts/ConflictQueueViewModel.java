@@ -1,0 +1,159 @@
+package dev.paddock.ui.conflicts;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.common.KeyedListSync;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The conflict queue of the dashboard: merge requests waiting for a three-way resolution, oldest
+ * first. Reloaded on the {@code conflicts-refresh} thread every {@link #REFRESH_MS} ms and at once when
+ * the backend reports a change; applied on the FX thread at most once per pulse. Entries that arrive
+ * after the first reload are announced once each to {@link #setOnArrived}.
+ */
+public final class ConflictQueueViewModel implements AutoCloseable {
+    /** Period of the regular reload, in ms. */
+    public static final long REFRESH_MS = 1_000;
+
+    /** One reload: the queue, or why it could not be read. */
+    private record Snapshot(List<ConflictQueueRow> rows, Instant at, Exception error) {
+    }
+
+    private final Executor io;
+    // Properties
+    private final ObservableList<ConflictQueueRow> rows = FXCollections.observableArrayList();
+    private final ObservableList<ConflictQueueRow> rowsView = FXCollections.unmodifiableObservableList(rows);
+    private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
+    private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
+
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "conflicts-refresh");
+        t.setDaemon(true);
+        return t;
+    });
+    private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
+    private volatile ConflictBackend backend;
+    private Set<Long> known;
+    private Consumer<List<ConflictQueueRow>> onArrived = a -> { };
+    private Runnable unsubscribe = () -> { };
+    private ScheduledFuture<?> ticking;
+
+    /** @param io where the three-way views it opens read and send (their backend calls) */
+    public ConflictQueueViewModel(Executor io) {
+        this.io = io;
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** Merge requests in the conflict queue, oldest first. */
+    public ObservableList<ConflictQueueRow> rows() {
+        return rowsView;
+    }
+
+    /** The time of the last reload: ages re-render with it. */
+    public ReadOnlyObjectProperty<Instant> nowProperty() {
+        return now.getReadOnlyProperty();
+    }
+
+    /** Why the queue cannot be read, or null. */
+    public ReadOnlyObjectProperty<String> problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Shows the queue read through {@code b} (null disconnects and empties it). */
+    public void connect(ConflictBackend b) {
+        unsubscribe.run();
+        backend = b;
+        rows.clear();
+        known = null;
+        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        if (b != null && ticking == null && !refresher.isShutdown()) {
+            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
+        } else {
+            refresh();
+        }
+    }
+
+    /** Called on the FX thread with entries that arrived since the last reload. */
+    public void setOnArrived(Consumer<List<ConflictQueueRow>> c) {
+        onArrived = c == null ? a -> { } : c;
+    }
+
+    /** Reloads now (from any thread). */
+    public void refresh() {
+        if (!refresher.isShutdown()) {
+            refresher.execute(this::load);
+        }
+    }
+
+    /**
+     * The three-way resolution of {@code row}, not loaded yet; when it finishes (resolved or aborted)
+     * the queue reloads.
+     *
+     * @return null when no backend is connected
+     */
+    public ThreeWayViewModel open(ConflictQueueRow row) {
+        ConflictBackend b = backend;
+        if (b == null || row == null) {
+            return null;
+        }
+        ThreeWayViewModel vm = new ThreeWayViewModel(b, row.mergeRequestId(), io);
+        vm.finishedProperty().addListener((o, a, done) -> refresh());
+        vm.abortedProperty().addListener((o, a, done) -> refresh());
+        return vm;
+    }
+
+    private void load() {
+        ConflictBackend b = backend;
+        if (b == null) {
+            return;
+        }
+        try {
+            toFx.publish(new Snapshot(b.queue(), Instant.now(), null));
+        } catch (PaddockException | RuntimeException e) {
+            toFx.publish(new Snapshot(null, Instant.now(), e));
+        }
+    }
+
+    private void apply(Snapshot s) {
+        now.set(s.at());
+        if (s.error() != null) {
+            problem.set("Cannot read the conflict queue: " + s.error().getMessage());
+            return;
+        }
+        problem.set(null);
+        KeyedListSync.sync(rows, s.rows(), ConflictQueueRow::mergeRequestId);
+        Set<Long> ids = new HashSet<>();
+        s.rows().forEach(r -> ids.add(r.mergeRequestId()));
+        if (known != null) {
+            List<ConflictQueueRow> arrived = s.rows().stream().filter(r -> !known.contains(r.mergeRequestId())).toList();
+            if (!arrived.isEmpty()) {
+                onArrived.accept(arrived);
+            }
+        }
+        known = ids;
+    }
+
+    /** Stops reloading. */
+    @Override
+    public void close() {
+        unsubscribe.run();
+        backend = null;
+        refresher.shutdownNow();
+    }
+}

@@ -1,0 +1,165 @@
+package dev.paddock.ui.conflicts;
+
+import dev.paddock.merge.conflict.ConflictFile;
+import dev.paddock.merge.conflict.ConflictHunk;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The result of one conflicted text file while a person resolves it: the result text, the lines each
+ * conflict hunk occupies in it, and how each hunk was resolved. Pure logic (no FX): the view applies
+ * the {@link Splice}s it returns to its editor and reports hand edits back through {@link #edited}.
+ *
+ * <p>Hunk spans follow edits the usual way of merge tools: an edit wholly before a hunk moves it, one
+ * wholly after leaves it, and one touching its lines grows it to cover the edit and marks it
+ * {@link HunkChoice#EDITED} (resolved by hand).
+ */
+final class FileResolution {
+    /**
+     * A replacement of the result text: characters {@code [from, to)} become {@code text}.
+     *
+     * @param hunk the hunk it resolves
+     */
+    record Splice(int hunk, int from, int to, String text) {
+    }
+
+    private final ConflictFile file;
+    private final StringBuilder text;
+    private final int[] start;
+    private final int[] end;
+    private final HunkChoice[] choices;
+
+    /** The starting result of {@code file} (a text kind): every hunk unresolved. */
+    FileResolution(ConflictFile file) {
+        this.file = file;
+        LineMerge.Start s = LineMerge.start(file);
+        this.text = new StringBuilder(Lines.join(s.lines(), s.trailingNewline()));
+        int n = file.hunks().size();
+        start = new int[n];
+        end = new int[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = s.spans().get(i)[0];
+            end[i] = s.spans().get(i)[1];
+        }
+        choices = new HunkChoice[n];
+        Arrays.fill(choices, HunkChoice.UNRESOLVED);
+    }
+
+    /** The file. */
+    ConflictFile file() {
+        return file;
+    }
+
+    /** The whole result text now. */
+    String text() {
+        return text.toString();
+    }
+
+    /** Number of hunks. */
+    int hunks() {
+        return choices.length;
+    }
+
+    /** First result line of hunk {@code h} (0-based). */
+    int start(int h) {
+        return start[h];
+    }
+
+    /** End (exclusive) result line of hunk {@code h}. */
+    int end(int h) {
+        return end[h];
+    }
+
+    /** How hunk {@code h} is resolved. */
+    HunkChoice choice(int h) {
+        return choices[h];
+    }
+
+    /** Hunks not resolved yet. */
+    int unresolved() {
+        return (int) Arrays.stream(choices).filter(c -> !c.isResolved()).count();
+    }
+
+    /** The hunk whose lines include result line {@code line}, or -1. */
+    int hunkAtLine(int line) {
+        for (int h = 0; h < choices.length; h++) {
+            if (line >= start[h] && line < end[h]) {
+                return h;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Resolves hunk {@code h} with {@code choice}'s lines: replaces its lines in the result.
+     *
+     * @return the replacement, for the editor
+     * @throws IllegalArgumentException as {@link HunkChoice#lines}
+     */
+    Splice choose(int h, HunkChoice choice) {
+        ConflictHunk hunk = file.hunks().get(h);
+        List<String> lines = choice == HunkChoice.UNRESOLVED ? LineMerge.startingLines(hunk) : choice.lines(hunk);
+        int paragraphs = Lines.breaks(text, 0, text.length()) + 1;
+        int from = lineStart(start[h]);
+        int to;
+        String insert;
+        if (end[h] < paragraphs) {
+            to = lineStart(end[h]);
+            insert = lines.isEmpty() ? "" : String.join("\n", lines) + "\n";
+        } else { // the hunk ends the text, which has no final line break
+            to = text.length();
+            insert = String.join("\n", lines);
+            if (lines.isEmpty() && from > 0) {
+                from--; // the line break before the hunk goes with it
+            }
+        }
+        text.replace(from, to, insert);
+        int delta = lines.size() - (end[h] - start[h]);
+        end[h] = start[h] + lines.size();
+        for (int k = 0; k < choices.length; k++) {
+            if (k > h) { // spans keep the hunks' order
+                start[k] += delta;
+                end[k] += delta;
+            }
+        }
+        choices[h] = choice;
+        return new Splice(h, from, to, insert);
+    }
+
+    /**
+     * A hand edit of the result: characters {@code [position, position + removed.length())} were
+     * replaced by {@code inserted}.
+     *
+     * @return the hunks whose lines the edit touched (now {@link HunkChoice#EDITED}), in order
+     */
+    List<Integer> edited(int position, String removed, String inserted) {
+        int line = Lines.breaks(text, 0, position);
+        int removedBreaks = Lines.breaks(removed, 0, removed.length());
+        int insertedBreaks = Lines.breaks(inserted, 0, inserted.length());
+        text.replace(position, position + removed.length(), inserted);
+        int delta = insertedBreaks - removedBreaks;
+        int last = line + removedBreaks; // last old line the edit touched
+        List<Integer> touched = new ArrayList<>();
+        for (int h = 0; h < choices.length; h++) {
+            if (last < start[h]) {
+                start[h] += delta;
+                end[h] += delta;
+            } else if (line < end[h]) {
+                start[h] = Math.min(start[h], line);
+                end[h] = Math.max(end[h], last + 1) + delta;
+                choices[h] = HunkChoice.EDITED;
+                touched.add(h);
+            }
+        }
+        return touched;
+    }
+
+    private int lineStart(int line) {
+        int pos = 0;
+        for (int l = 0; l < line; l++) {
+            pos = text.indexOf("\n", pos) + 1;
+        }
+        return pos;
+    }
+}
