@@ -4,6 +4,7 @@ import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.approval.ApprovalStore;
 import dev.paddock.common.PaddockException;
 import dev.paddock.container.DockerContainers;
+import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
@@ -73,6 +74,10 @@ public final class Wiring implements AutoCloseable {
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
+        this(home, db, clock, null);
+    }
+
+    private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker) {
         this.home = home;
         this.clock = clock;
         this.db = db;
@@ -85,14 +90,16 @@ public final class Wiring implements AutoCloseable {
         this.repoService = new RepoService(locator, git, repoStore, events);
         OrphanScanner orphanScanner = new OrphanScanner(clock, OrphanScanner.SETTLE);
         this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner, clock);
-        this.engineWatch = new EngineWatch(() -> new DockerEngine(clock));
+        java.util.function.Supplier<DockerEngine> engines = () -> docker == null ? new DockerEngine(clock)
+                : new DockerEngine(clock, docker);
+        this.engineWatch = new EngineWatch(engines);
         this.environment = new EnvironmentMonitor(engineWatch, bubblewrap);
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
         this.settings = new SettingsStore(db, events);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
-        this.containers = new ContainerAgents(() -> new DockerContainers(new DockerEngine(clock)), engineWatch);
+        this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
         this.supervisor = new Supervisor(sandboxes, repoStore, locator,
                 new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, settings,
                 clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
@@ -128,6 +135,16 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home) throws PaddockException {
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+    }
+
+    /**
+     * Like {@link #open(PaddockHome)}, with the Docker engine at {@code docker} instead of the one the docker CLI
+     * would choose (tests run a private engine; null: the CLI's choice).
+     *
+     * @throws PaddockException when the store cannot be opened
+     */
+    public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
+        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker);
     }
 
     public PaddockHome home() {
