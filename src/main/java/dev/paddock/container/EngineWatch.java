@@ -112,10 +112,10 @@ public final class EngineWatch implements AutoCloseable {
         if (before.status().reachable() != s.reachable() || before.status().checked() != s.checked()
                 || !Objects.equals(before.status().version(), s.version())
                 || !Objects.equals(before.status().error(), s.error())) {
-            if (before.status().reachable() != s.reachable()) {
-                LOG.info(s.reachable() ? "Docker engine at {} answers again (Docker {})"
-                        : "Docker engine at {} does not answer: {}", s.endpointText(),
-                        s.reachable() ? s.version() : s.error());
+            if (before.status().reachable() != s.reachable() || !before.status().checked()) {
+                LOG.info(s.reachable() ? (before.away() ? "Docker engine at {} answers again (Docker {})"
+                        : "Docker engine at {} answers (Docker {})") : "Docker engine at {} does not answer: {}",
+                        s.endpointText(), s.reachable() ? s.version() : s.error());
             }
             for (BiConsumer<State, State> l : listeners) {
                 try {

@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A second Docker engine of the test's own (a {@code dockerd} with its own socket, data root, exec root and
- * containerd, no bridge and no iptables rules), so a test can stop and start an engine without touching the
+ * A second Docker engine of the test's own (a {@code dockerd} with its own socket, data root, exec root,
+ * containerd and network namespace, no bridge and no iptables rules), so a test can stop and start an engine without touching the
  * machine's main one that other tests use. Everything lives under a short folder in /tmp (a unix socket path
- * may have at most 107 bytes). Needs root and {@code dockerd} on the PATH: without them the test fails when
+ * may have at most 107 bytes). Needs root, {@code dockerd} and {@code unshare} on the PATH: without them the test fails when
  * {@code PADDOCK_REQUIRE_DOCKER=1}, else it is skipped.
  */
 public final class PrivateDockerd implements AutoCloseable {
@@ -39,13 +39,13 @@ public final class PrivateDockerd implements AutoCloseable {
      */
     public static PrivateDockerd start(boolean liveRestore) throws IOException {
         boolean root = "root".equals(System.getProperty("user.name"));
-        boolean installed = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-                .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, "dockerd")));
+        boolean installed = Stream.of("dockerd", "unshare").allMatch(tool -> Stream.of(System.getenv()
+                .getOrDefault("PATH", "").split(":")).anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool))));
         if (REQUIRED) {
-            assertThat(root && installed).as("PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s) and dockerd"
-                    + " on the PATH (%s)", root, installed).isTrue();
+            assertThat(root && installed).as("PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s), and dockerd"
+                    + " and unshare on the PATH (%s)", root, installed).isTrue();
         }
-        assumeTrue(root && installed, "a private dockerd needs root and dockerd on the PATH");
+        assumeTrue(root && installed, "a private dockerd needs root, dockerd and unshare on the PATH");
         PrivateDockerd d = new PrivateDockerd(Files.createTempDirectory(Path.of("/tmp"), "pdk"), liveRestore);
         d.startEngine();
         return d;
@@ -57,7 +57,9 @@ public final class PrivateDockerd implements AutoCloseable {
     }
 
     private void startEngine() throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("dockerd", "--host", host(), "--data-root",
+        // In a network namespace of its own: a dockerd without a bridge deletes the host's docker0 at start
+        // (removeDefaultBridgeInterface), which would cut the main engine's containers off their network.
+        List<String> cmd = new ArrayList<>(List.of("unshare", "--net", "--", "dockerd", "--host", host(), "--data-root",
                 dir.resolve("data").toString(), "--exec-root", dir.resolve("x").toString(), "--pidfile",
                 dir.resolve("d.pid").toString(), "--bridge", "none", "--iptables=false", "--ip6tables=false"));
         if (liveRestore) {
