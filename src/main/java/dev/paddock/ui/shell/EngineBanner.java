@@ -24,6 +24,7 @@ final class EngineBanner extends Label {
         getStyleClass().addAll("pd-problem", "pd-banner");
         setWrapText(true);
         setMaxWidth(Double.MAX_VALUE);
+        setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wrap the whole text, never cut it short
         setGraphic(Icons.of(MaterialDesignD.DOCKER, 18));
         StringBinding text = Bindings.createStringBinding(() -> EngineBannerText.message(vm.environmentProperty().get(),
                 vm.dashboard().sandboxes(), ZoneId.systemDefault()), vm.environmentProperty(), vm.dashboard().sandboxes());
