@@ -60,6 +60,7 @@ public final class EngineWatch implements AutoCloseable {
         return t;
     });
     private volatile State state = State.initial();
+    private volatile boolean started;
     private DockerEngine engine;
     private Duration retry = FIRST_RETRY;
 
@@ -70,6 +71,7 @@ public final class EngineWatch implements AutoCloseable {
 
     /** Starts watching: the first ping after {@code delay}, the next ones as the class says. */
     public void start(Duration delay) {
+        started = true;
         timer.schedule(this::checkAndReschedule, delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -132,6 +134,14 @@ public final class EngineWatch implements AutoCloseable {
     static Duration nextRetry(Duration pause) {
         Duration twice = pause.multipliedBy(2);
         return twice.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : twice;
+    }
+
+    /**
+     * Whether {@link #start} was called: this process watches the engine (a panel or server), as opposed to a
+     * one-shot {@link #checkNow()} of a CLI command, whose result must not change any sandbox.
+     */
+    public boolean started() {
+        return started;
     }
 
     /** The latest state (never null). */

@@ -73,9 +73,16 @@ public final class ContainerEngineLifecycle {
         this.afterReconnect = afterReconnect;
     }
 
-    /** Listens to {@code watch}: an outage and a return are handled as the class says. */
+    /**
+     * Listens to {@code watch}: an outage and a return are handled as the class says, once the watch is started
+     * (a CLI command's one-shot check changes nothing).
+     */
     public void attach(EngineWatch watch) {
-        watch.addListener(this::changed);
+        watch.addListener((before, now) -> {
+            if (watch.started()) {
+                changed(before, now);
+            }
+        });
     }
 
     private void changed(EngineWatch.State before, EngineWatch.State now) {
