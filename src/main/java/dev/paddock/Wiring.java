@@ -4,7 +4,9 @@ import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.approval.ApprovalStore;
 import dev.paddock.common.PaddockException;
 import dev.paddock.container.DockerContainers;
+import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.DockerEngine;
+import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
@@ -12,6 +14,7 @@ import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
 import dev.paddock.sandbox.ContainerAgents;
+import dev.paddock.sandbox.ContainerEngineLifecycle;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.OrphanService;
 import dev.paddock.sandbox.Reconciler;
@@ -65,10 +68,16 @@ public final class Wiring implements AutoCloseable {
     private final ApprovalBroker approvals;
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private final ContainerAgents containers;
+    private final EngineWatch engineWatch;
+    private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
+        this(home, db, clock, null);
+    }
+
+    private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker) {
         this.home = home;
         this.clock = clock;
         this.db = db;
@@ -81,13 +90,16 @@ public final class Wiring implements AutoCloseable {
         this.repoService = new RepoService(locator, git, repoStore, events);
         OrphanScanner orphanScanner = new OrphanScanner(clock, OrphanScanner.SETTLE);
         this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner, clock);
-        this.environment = new EnvironmentMonitor(() -> new DockerEngine(clock), bubblewrap);
+        java.util.function.Supplier<DockerEngine> engines = () -> docker == null ? new DockerEngine(clock)
+                : new DockerEngine(clock, docker);
+        this.engineWatch = new EngineWatch(engines);
+        this.environment = new EnvironmentMonitor(engineWatch, bubblewrap);
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
         this.settings = new SettingsStore(db, events);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
-        this.containers = new ContainerAgents(() -> new DockerContainers(new DockerEngine(clock)));
+        this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
         this.supervisor = new Supervisor(sandboxes, repoStore, locator,
                 new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, settings,
                 clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
@@ -100,6 +112,16 @@ public final class Wiring implements AutoCloseable {
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
                 settings, containers, clock);
+        this.engineLifecycle = new ContainerEngineLifecycle(sandboxes, containers, events, clock, () -> {
+            try {
+                reconciler.reconcile();
+            } catch (dev.paddock.store.StoreException e) {
+                org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("Reconciling after the engine came back: {}",
+                        e.getMessage());
+            }
+            supervisor.poke();
+        });
+        engineLifecycle.attach(engineWatch);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
     }
@@ -113,6 +135,16 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home) throws PaddockException {
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+    }
+
+    /**
+     * Like {@link #open(PaddockHome)}, with the Docker engine at {@code docker} instead of the one the docker CLI
+     * would choose (tests run a private engine; null: the CLI's choice).
+     *
+     * @throws PaddockException when the store cannot be opened
+     */
+    public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
+        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker);
     }
 
     public PaddockHome home() {
@@ -192,6 +224,11 @@ public final class Wiring implements AutoCloseable {
         return containers;
     }
 
+    /** What container sandboxes go through when the Docker engine goes away and comes back. */
+    public ContainerEngineLifecycle engineLifecycle() {
+        return engineLifecycle;
+    }
+
     /** Which isolation tiers this machine can run now. */
     public TierChecks tierChecks() {
         return tierChecks;
@@ -211,6 +248,7 @@ public final class Wiring implements AutoCloseable {
         containers.close();
         workspace.close();
         environment.close();
+        engineWatch.close();
         lister.close();
         db.close();
     }

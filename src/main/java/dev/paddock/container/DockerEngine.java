@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * The connection to a Docker engine through docker-java. Only this package imports docker-java; the
  * other packages use {@link DockerEngine} (status) and {@link DockerContainers} (containers).
  *
- * <p>The endpoint follows the docker CLI's rules as docker-java implements them: {@code DOCKER_HOST},
- * else the current docker context ({@code DOCKER_CONTEXT} or {@code currentContext} in
- * {@code ~/.docker/config.json}), else the local socket.
+ * <p>The endpoint follows the docker CLI's rules ({@link DockerEndpoint}): {@code DOCKER_HOST}, else the
+ * current docker context ({@code DOCKER_CONTEXT} or {@code currentContext} in {@code ~/.docker/config.json}),
+ * else the local socket.
  */
 public final class DockerEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DockerEngine.class);
@@ -28,29 +28,40 @@ public final class DockerEngine implements AutoCloseable {
 
     private final Clock clock;
     private final String endpoint;
+    private final String source;
     private final DockerClient client;
     private final String configError;
     private DefaultDockerClientConfig config;
     private DockerClient streaming;
 
-    /** Connects to the engine the docker CLI would use. */
+    /** Connects to the engine the docker CLI would use ({@link DockerEndpoint#current()}). */
     public DockerEngine(Clock clock) {
-        this(clock, null);
+        this(clock, DockerEndpoint.current());
     }
 
     /**
      * Connects to the engine at {@code dockerHost} ({@code unix:///var/run/docker.sock},
-     * {@code tcp://host:2376}, ...), or to the docker CLI's default when null.
+     * {@code tcp://host:2376}, ...), or to the docker CLI's choice when null.
      */
     public DockerEngine(Clock clock, String dockerHost) {
+        this(clock, dockerHost == null ? DockerEndpoint.current() : new DockerEndpoint(dockerHost, "given", null, null));
+    }
+
+    /**
+     * Connects to {@code endpoint}. An endpoint docker-java cannot use (an {@code ssh://} context, a malformed
+     * address) or a context that could not be read is not an exception: {@link #check()} reports it.
+     */
+    public DockerEngine(Clock clock, DockerEndpoint endpoint) {
         this.clock = clock;
+        this.source = endpoint.source();
         DockerClient c = null;
-        String ep = null;
+        String ep = endpoint.host();
         String err = null;
         try {
-            DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
-            if (dockerHost != null) {
-                builder.withDockerHost(dockerHost);
+            DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder()
+                    .withDockerHost(endpoint.host());
+            if (endpoint.tlsDir() != null) {
+                builder.withDockerTlsVerify(true).withDockerCertPath(endpoint.tlsDir().toString());
             }
             config = builder.build();
             ep = config.getDockerHost().toString();
@@ -63,8 +74,14 @@ public final class DockerEngine implements AutoCloseable {
                     .build();
             c = DockerClientImpl.getInstance(config, http);
         } catch (RuntimeException e) {
-            err = "Docker configuration is not usable: " + e.getMessage();
+            err = "Docker configuration is not usable"
+                    + (ep.startsWith("ssh://") ? " (Paddock's Docker client speaks unix:// and tcp:// only; forward"
+                    + " the remote socket, e.g. ssh -L, and use DOCKER_HOST)" : "") + ": " + DockerEngine.describe(e);
             LOG.warn(err);
+        }
+        if (endpoint.problem() != null) {
+            err = (err == null ? "" : err + "; ") + endpoint.problem();
+            LOG.warn("Docker endpoint: {}", endpoint.problem());
         }
         this.client = c;
         this.endpoint = ep;
@@ -77,20 +94,29 @@ public final class DockerEngine implements AutoCloseable {
      */
     public EngineStatus check() {
         if (client == null) {
-            return new EngineStatus(false, endpoint, null, configError, clock.instant());
+            return new EngineStatus(false, endpoint, null, configError, clock.instant(), source);
         }
         try {
             client.pingCmd().exec();
             Version v = client.versionCmd().exec();
-            return new EngineStatus(true, endpoint, v.getVersion(), null, clock.instant());
+            return new EngineStatus(true, endpoint, v.getVersion(), null, clock.instant(), source);
         } catch (RuntimeException e) {
-            return new EngineStatus(false, endpoint, null, describe(e), clock.instant());
+            String why = describe(e);
+            if (configError != null) {
+                why = why + " (" + configError + ")"; // e.g. a broken context, so the default socket was tried
+            }
+            return new EngineStatus(false, endpoint, null, why, clock.instant(), source);
         }
     }
 
-    /** The engine's address, or null when the docker configuration is not usable. */
+    /** The engine's address. */
     public String endpoint() {
         return endpoint;
+    }
+
+    /** Where the address came from ({@link DockerEndpoint#source()}). */
+    public String source() {
+        return source;
     }
 
     /**

@@ -11,8 +11,26 @@ import java.time.Instant;
  * @param version the engine's version when reachable, else null
  * @param error why it is not reachable, else null
  * @param checkedAt when the check ran
+ * @param source where the endpoint came from ({@link DockerEndpoint#source()}: {@code DOCKER_HOST},
+ *     {@code context NAME}, {@code default socket}, {@code given}), or null when not known
  */
-public record EngineStatus(boolean reachable, String endpoint, String version, String error, Instant checkedAt) {
+public record EngineStatus(boolean reachable, String endpoint, String version, String error, Instant checkedAt,
+                           String source) {
+
+    /** A status whose endpoint's origin is not known. */
+    public EngineStatus(boolean reachable, String endpoint, String version, String error, Instant checkedAt) {
+        this(reachable, endpoint, version, error, checkedAt, null);
+    }
+
+    /** Whether a check ran (false for {@link #unknown()}). */
+    public boolean checked() {
+        return checkedAt.isAfter(Instant.EPOCH);
+    }
+
+    /** "unix:///var/run/docker.sock (default socket)", or the bare endpoint when its origin is unknown. */
+    public String endpointText() {
+        return endpoint == null ? "an unknown address" : source == null ? endpoint : endpoint + " (" + source + ")";
+    }
 
     /** A status saying the engine has not been checked yet. */
     public static EngineStatus unknown() {

@@ -4,6 +4,8 @@ import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerFollow;
 import dev.paddock.container.DockerContainers;
+import dev.paddock.container.EngineStatus;
+import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,8 @@ import java.util.function.Supplier;
  */
 public final class ContainerAgents implements AutoCloseable {
     private final Supplier<DockerContainers> factory;
+    private final EngineWatch engineWatch;
+    private volatile boolean reconciling;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
     private DockerContainers containers;
 
@@ -37,7 +41,64 @@ public final class ContainerAgents implements AutoCloseable {
 
     /** @param factory connects to the engine (called once, on first use); null: no container tier here */
     public ContainerAgents(Supplier<DockerContainers> factory) {
+        this(factory, null);
+    }
+
+    /**
+     * @param factory connects to the engine (called once, on first use); null: no container tier here
+     * @param engineWatch tells whether the engine answers, or null (then it is taken to answer until a call fails)
+     */
+    public ContainerAgents(Supplier<DockerContainers> factory, EngineWatch engineWatch) {
         this.factory = factory;
+        this.engineWatch = engineWatch;
+    }
+
+    /**
+     * The engine's last check when it did not answer, else empty (it answers, or was not checked yet). While
+     * this is present, the state of container sandboxes is unknown: the supervisor leaves them as they are.
+     */
+    public Optional<EngineStatus> engineAway() {
+        EngineWatch w = engineWatch;
+        if (w == null || factory == null) {
+            return Optional.empty();
+        }
+        EngineWatch.State s = w.state();
+        return s.away() ? Optional.of(s.status()) : Optional.empty();
+    }
+
+    /**
+     * Whether the state of container sandboxes is unknown now: the engine does not answer, or it is back and
+     * the outage is being reconciled ({@link #holdWhileReconciling}).
+     */
+    public boolean stateUnknown() {
+        return reconciling || engineAway().isPresent();
+    }
+
+    /**
+     * Holds (true) or releases (false) the supervisor's decisions on container sandboxes while an outage is
+     * reconciled, so the reconciliation's verdict (with its reason) is the one recorded.
+     */
+    void holdWhileReconciling(boolean hold) {
+        reconciling = hold;
+    }
+
+    /** The watch of the engine, or null when this Paddock has none. */
+    public EngineWatch engineWatch() {
+        return engineWatch;
+    }
+
+    /**
+     * How the container ended, asked of the engine now (one {@code inspect}), or empty while it runs; a container
+     * the engine does not know has {@link ContainerExit#vanished()}.
+     *
+     * @throws SandboxException when the engine does not answer
+     */
+    Optional<ContainerExit> inspectExit(String containerId) throws SandboxException {
+        try {
+            return containers().exitOf(containerId);
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
     }
 
     /** A Paddock without the container tier: every operation says so. */

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * person. The tick only acts on what the store says, and every step is a compare-and-set, so it is
  * idempotent and a restarted Paddock resumes where it stopped.
  *
+ * <p>Container sandboxes are left as they are while the Docker engine does not answer
+ * ({@link ContainerAgents#stateUnknown()}): their state is unknown then, not failed.
+ *
  * <p>Runs on its own thread ({@code supervisor}); process trees are killed on another
  * ({@code process-reaper}) so a slow kill never holds up the tick.
  */
@@ -158,6 +161,13 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean step(SandboxRecord s) throws PaddockException {
+        if (s.tier() == Tier.CONTAINER && containers.stateUnknown() && (s.state() == SandboxState.PENDING
+                || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING)) {
+            // The engine does not answer (or its return is being reconciled): nothing is known of the container,
+            // so nothing is decided. No start that would fail, no timeout for heartbeats the engine's absence
+            // may have held up, no kill. See ContainerEngineLifecycle.
+            return false;
+        }
         return switch (s.state()) {
             case PENDING, RETRYING -> startAgent(s);
             case RUNNING -> watch(s);

@@ -2,6 +2,7 @@ package dev.paddock.status;
 
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineStatus;
+import dev.paddock.container.EngineWatch;
 import dev.paddock.sandbox.BubblewrapProbe;
 import java.time.Duration;
 import java.util.List;
@@ -13,19 +14,32 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Keeps track of what the isolation tiers can use: pings the Docker engine every
- * {@link #DOCKER_INTERVAL_S} seconds and probes bubblewrap once at start. Runs on a daemon thread
- * ({@code environment-probe}); listeners are called there when something changed.
+ * Keeps track of what the isolation tiers can use: whether the Docker engine answers (an {@link EngineWatch}:
+ * a ping every 5 s, with back-off from 1 s to 30 s while it does not answer) and whether bubblewrap works
+ * (probed once at start, on a daemon thread {@code environment-probe}). Listeners are called on those threads
+ * when something changed.
  */
 public final class EnvironmentMonitor implements AutoCloseable {
-    /** Seconds between two Docker pings. */
-    public static final long DOCKER_INTERVAL_S = 5;
+    /** Seconds between two Docker pings while the engine answers. */
+    public static final long DOCKER_INTERVAL_S = EngineWatch.UP_INTERVAL.toSeconds();
 
-    /** The latest known state of both. */
-    public record Snapshot(EngineStatus docker, BubblewrapProbe.Status bubblewrap) {
+    /**
+     * The latest known state of both.
+     *
+     * @param docker the last engine check
+     * @param bubblewrap the bubblewrap probe
+     * @param engine the engine watch's state (outage start, next ping), {@link EngineWatch.State#initial()} before
+     *     the first check
+     */
+    public record Snapshot(EngineStatus docker, BubblewrapProbe.Status bubblewrap, EngineWatch.State engine) {
+        /** A snapshot without the watch's details. */
+        public Snapshot(EngineStatus docker, BubblewrapProbe.Status bubblewrap) {
+            this(docker, bubblewrap, new EngineWatch.State(docker, null, null, docker.reachable()));
+        }
     }
 
-    private final Supplier<DockerEngine> engineFactory;
+    private final EngineWatch engineWatch;
+    private final boolean ownsWatch;
     private final BubblewrapProbe bubblewrap;
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -33,15 +47,26 @@ public final class EnvironmentMonitor implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private volatile Snapshot last = new Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked());
-    private DockerEngine engine; // created lazily on the probe thread: docker-java is slow to load
+    private volatile Snapshot last = new Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked(),
+            EngineWatch.State.initial());
 
     /**
-     * @param engineFactory makes the docker-java connection (called once, on the probe thread)
+     * @param engineFactory makes the docker-java connection (called once, on the watch thread)
      */
     public EnvironmentMonitor(Supplier<DockerEngine> engineFactory, BubblewrapProbe bubblewrap) {
-        this.engineFactory = engineFactory;
+        this(new EngineWatch(engineFactory), true, bubblewrap);
+    }
+
+    /** @param engineWatch the engine watch shared with the container tier (closed by its owner) */
+    public EnvironmentMonitor(EngineWatch engineWatch, BubblewrapProbe bubblewrap) {
+        this(engineWatch, false, bubblewrap);
+    }
+
+    private EnvironmentMonitor(EngineWatch engineWatch, boolean ownsWatch, BubblewrapProbe bubblewrap) {
+        this.engineWatch = engineWatch;
+        this.ownsWatch = ownsWatch;
         this.bubblewrap = bubblewrap;
+        engineWatch.addListener((before, now) -> update(new Snapshot(now.status(), last.bubblewrap(), now)));
     }
 
     /**
@@ -50,18 +75,15 @@ public final class EnvironmentMonitor implements AutoCloseable {
      * share on a small machine.
      */
     public void start(Duration delay) {
-        timer.schedule(() -> update(new Snapshot(last.docker(), bubblewrap.probe())), delay.toMillis(),
+        timer.schedule(() -> update(new Snapshot(last.docker(), bubblewrap.probe(), last.engine())), delay.toMillis(),
                 TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(this::pingDocker, delay.toMillis(), DOCKER_INTERVAL_S * 1000,
-                TimeUnit.MILLISECONDS);
+        engineWatch.start(delay);
     }
 
     /** Probes both now, on the calling thread, and returns the result (for one-shot CLI use). */
     public Snapshot probeNow() {
-        if (engine == null) {
-            engine = engineFactory.get();
-        }
-        Snapshot s = new Snapshot(engine.check(), bubblewrap.probe());
+        EngineWatch.State e = engineWatch.checkNow();
+        Snapshot s = new Snapshot(e.status(), bubblewrap.probe(), e);
         update(s);
         return s;
     }
@@ -71,21 +93,20 @@ public final class EnvironmentMonitor implements AutoCloseable {
         return last;
     }
 
-    public void addListener(Consumer<Snapshot> listener) {
-        listeners.add(listener);
+    /** The engine watch behind {@link Snapshot#docker()}. */
+    public EngineWatch engineWatch() {
+        return engineWatch;
     }
 
-    private void pingDocker() {
-        if (engine == null) {
-            engine = engineFactory.get();
-        }
-        update(new Snapshot(engine.check(), last.bubblewrap()));
+    public void addListener(Consumer<Snapshot> listener) {
+        listeners.add(listener);
     }
 
     private synchronized void update(Snapshot s) {
         Snapshot before = last;
         last = s;
         boolean changed = before.docker().reachable() != s.docker().reachable()
+                || before.docker().checked() != s.docker().checked()
                 || !java.util.Objects.equals(before.docker().version(), s.docker().version())
                 || !java.util.Objects.equals(before.docker().error(), s.docker().error())
                 || !before.bubblewrap().equals(s.bubblewrap());
@@ -102,8 +123,8 @@ public final class EnvironmentMonitor implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (engine != null) {
-            engine.close();
+        if (ownsWatch) {
+            engineWatch.close();
         }
     }
 }

@@ -49,10 +49,29 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
                            String prunableReason, String sandboxId) {
     }
 
-    /** One sandbox row of the dashboard. Times are UTC; {@code leaseExpiresAt} is null when not running. */
+    /**
+     * One sandbox row of the dashboard. Times are UTC; {@code leaseExpiresAt} is null when not running.
+     *
+     * @param engineUnreachable true for a pending, running or retrying container sandbox while the Docker engine
+     *     does not answer: its state is unknown and shown so; {@code state} is the last one known (see
+     *     {@link dev.paddock.sandbox.ContainerEngineLifecycle} for why this is a flag, not a state)
+     */
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                          int retryCount, Integer exitCode, String lastError) {
+                          int retryCount, Integer exitCode, String lastError, boolean engineUnreachable) {
+
+        /** A row whose state is known. */
+        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                       int retryCount, Integer exitCode, String lastError) {
+            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
+                    retryCount, exitCode, lastError, false);
+        }
+
+        /** The state to show: {@code unknown} while {@link #engineUnreachable}, else {@link #state}. */
+        public String shownState() {
+            return engineUnreachable ? "unknown" : state;
+        }
     }
 
     /**
@@ -77,8 +96,19 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
     public record Environment(Docker docker, Bubblewrap bubblewrap) {
     }
 
-    /** Docker engine status; {@code error} says why it is unreachable. */
-    public record Docker(boolean reachable, String endpoint, String version, String error) {
+    /**
+     * Docker engine status; {@code error} says why it is unreachable.
+     *
+     * @param source where {@code endpoint} came from: {@code DOCKER_HOST}, {@code context NAME},
+     *     {@code default socket}, or null
+     * @param awaySince when the engine stopped answering (this outage), else null
+     */
+    public record Docker(boolean reachable, String endpoint, String version, String error, String source,
+                         Instant awaySince) {
+        /** Without source and outage start. */
+        public Docker(boolean reachable, String endpoint, String version, String error) {
+            this(reachable, endpoint, version, error, null, null);
+        }
     }
 
     /** bubblewrap status; {@code problem} says why the namespace tier cannot be used. */

@@ -8,6 +8,7 @@ import dev.paddock.sandbox.BubblewrapProbe;
 import dev.paddock.sandbox.Orphan;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.StoreException;
 import dev.paddock.worktree.GitRepository;
@@ -52,6 +53,20 @@ public final class StatusService {
     public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
                                   String worktreeError, EngineStatus docker, BubblewrapProbe.Status bwrap)
             throws StoreException {
+        return build(record, git, worktrees, worktreeError, docker, null, bwrap);
+    }
+
+    /**
+     * Builds the snapshot of one repository; container sandboxes that are pending, running or retrying are
+     * flagged {@code engineUnreachable} while {@code docker} says the engine does not answer.
+     *
+     * @param dockerAwaySince when the engine stopped answering (this outage), or null
+     * @throws StoreException when the store cannot be read
+     */
+    public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
+                                  String worktreeError, EngineStatus docker, java.time.Instant dockerAwaySince,
+                                  BubblewrapProbe.Status bwrap) throws StoreException {
+        boolean engineAway = docker.checked() && !docker.reachable();
         List<SandboxRecord> open = record == null ? List.of() : sandboxes.listOpen(record.id());
         Map<Path, String> owners = new HashMap<>();
         for (SandboxRecord s : open) {
@@ -66,7 +81,9 @@ public final class StatusService {
                 owners.get(w.path()))).toList();
         List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),
                 s.tier().id(), s.state().id(), s.branch(), s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(),
-                s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError())).toList();
+                s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError(),
+                engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
+                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING))).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),
@@ -78,7 +95,7 @@ public final class StatusService {
         List<RepositoryStatus.Orphan> orphanRows = record == null || worktreeError != null ? List.of()
                 : orphans.scan(git.mainWorktree(), worktrees, open).stream().map(StatusService::orphan).toList();
         return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
-                environment(docker, bwrap), orphanRows);
+                environment(docker, dockerAwaySince, bwrap), orphanRows);
     }
 
     private static RepositoryStatus.Orphan orphan(Orphan o) {
@@ -88,8 +105,14 @@ public final class StatusService {
     }
 
     static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {
+        return environment(docker, null, bwrap);
+    }
+
+    static RepositoryStatus.Environment environment(EngineStatus docker, java.time.Instant awaySince,
+                                                    BubblewrapProbe.Status bwrap) {
         return new RepositoryStatus.Environment(
-                new RepositoryStatus.Docker(docker.reachable(), docker.endpoint(), docker.version(), docker.error()),
+                new RepositoryStatus.Docker(docker.reachable(), docker.endpoint(), docker.version(), docker.error(),
+                        docker.source(), docker.reachable() ? null : awaySince),
                 new RepositoryStatus.Bubblewrap(bwrap.installed(), bwrap.usable(), bwrap.version(), bwrap.problem()));
     }
 

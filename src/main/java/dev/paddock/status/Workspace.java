@@ -92,11 +92,11 @@ public final class Workspace implements AutoCloseable {
         if (!monitor.hasSnapshot()) {
             // Just opened, first scan still running: list now rather than answer "no worktrees".
             return status.build(record, monitor.repository(), lister.list(monitor.repository()), null,
-                    env.docker(), env.bubblewrap());
+                    env.docker(), env.engine().awaySince(), env.bubblewrap());
         }
         WorktreeSnapshot snap = monitor.snapshot();
         return status.build(record, monitor.repository(), snap.worktrees(), snap.error(), env.docker(),
-                env.bubblewrap());
+                env.engine().awaySince(), env.bubblewrap());
     }
 
     /**
@@ -111,7 +111,8 @@ public final class Workspace implements AutoCloseable {
         }
         List<WorktreeInfo> worktrees = lister.list(git);
         EnvironmentMonitor.Snapshot env = environment.snapshot();
-        return status.build(record.orElse(null), git, worktrees, null, env.docker(), env.bubblewrap());
+        return status.build(record.orElse(null), git, worktrees, null, env.docker(), env.engine().awaySince(),
+                env.bubblewrap());
     }
 
     /** The most recently opened watched repository, if any (the API's default for {@code status}). */

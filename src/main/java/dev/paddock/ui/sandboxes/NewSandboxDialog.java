@@ -43,7 +43,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 
 /**
  * The New Sandbox dialog (Ctrl+N): task, agent command, base branch, branch name (suggested from the
- * task, checked as you type), isolation tier, network, lease and retries. Create (or Ctrl+Enter) runs
+ * task, checked as you type), isolation tier (container only when a Docker engine answers, with its image and
+ * CPU, memory and process limits), network, lease and retries. Create (or Ctrl+Enter) runs
  * off the FX thread with a progress indicator; a failure is shown here and everything typed stays, so
  * it can be fixed and tried again. The dialog's result is the sandbox created, or null when cancelled.
  */
@@ -206,28 +207,25 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 "A host process in the worktree, in its own process group, with a scrubbed environment.");
         RadioButton namespace = tierButton(group, Tier.NAMESPACE, "Namespace (bubblewrap)",
                 "System folders read-only, only the worktree writable, a private /tmp, no network unless granted.");
-        RadioButton container = tierButton(group, Tier.CONTAINER, "Container (Docker)", NewSandboxViewModel.CONTAINER_LATER);
-        container.setDisable(true);
+        RadioButton container = tierButton(group, Tier.CONTAINER, "Container (Docker)",
+                "A Docker container from the repository's image: only the worktree mounted read-write, no host home,"
+                        + " a read-only root with a private /tmp, CPU, memory and process limits, no network unless"
+                        + " granted.");
 
-        Label namespaceProblem = new Label();
-        namespaceProblem.setId("tier-namespace-problem");
-        namespaceProblem.setWrapText(true);
-        namespaceProblem.getStyleClass().addAll("pd-field-message", "pd-field-warning");
-        namespaceProblem.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
-        namespaceProblem.textProperty().bind(vm.namespaceProblemProperty());
-        namespaceProblem.visibleProperty().bind(vm.namespaceProblemProperty().isNotNull());
-        namespaceProblem.managedProperty().bind(namespaceProblem.visibleProperty());
+        Label namespaceProblem = problemLabel("tier-namespace-problem", vm.namespaceProblemProperty());
         namespace.disableProperty().bind(vm.namespaceProblemProperty().isNotNull());
-        Label containerLater = new Label("coming later");
-        containerLater.getStyleClass().addAll("pd-chip", "pd-chip-muted");
+        Label containerProblem = problemLabel("tier-container-problem", vm.containerProblemProperty());
+        container.disableProperty().bind(vm.containerProblemProperty().isNotNull());
+        Node containerOptions = containerOptions();
+        containerOptions.visibleProperty().bind(vm.tierProperty().isEqualTo(Tier.CONTAINER));
+        containerOptions.managedProperty().bind(containerOptions.visibleProperty());
 
         CheckBox network = new CheckBox("Give the agent a network");
         network.setId("new-sandbox-network");
         network.selectedProperty().bindBidirectional(vm.networkProperty());
         network.disableProperty().bind(vm.tierProperty().isEqualTo(Tier.WORKTREE));
-        network.setTooltip(new Tooltip("Namespace sandboxes have no network unless granted; a worktree sandbox"
-                + " always shares the host's network."));
-        VBox namespaceBox = new VBox(3, namespace, namespaceProblem, indent(network));
+        network.setTooltip(new Tooltip("Namespace and container sandboxes have no network (only loopback) unless"
+                + " granted; a worktree sandbox always shares the host's network."));
 
         group.selectedToggleProperty().addListener((o, a, t) -> {
             if (t != null) {
@@ -236,9 +234,70 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         });
         vm.tierProperty().addListener((o, a, t) -> select(group, t));
         select(group, vm.tierProperty().get());
-        HBox containerRow = new HBox(8, container, containerLater);
-        containerRow.setAlignment(Pos.CENTER_LEFT);
-        return new VBox(8, worktree, namespaceBox, containerRow);
+        return new VBox(8, worktree, new VBox(3, namespace, namespaceProblem),
+                new VBox(3, container, containerProblem, indent(containerOptions)), network);
+    }
+
+    private static Label problemLabel(String id, javafx.beans.value.ObservableStringValue text) {
+        Label l = new Label();
+        l.setId(id);
+        l.setWrapText(true);
+        l.getStyleClass().addAll("pd-field-message", "pd-field-warning");
+        l.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
+        l.setMinHeight(Region.USE_PREF_SIZE);
+        l.textProperty().bind(text);
+        l.visibleProperty().bind(javafx.beans.binding.Bindings.isNotNull(text));
+        l.managedProperty().bind(l.visibleProperty());
+        return l;
+    }
+
+    /** Image and limits of a container sandbox, with the reason Create is disabled when one is wrong. */
+    private Node containerOptions() {
+        TextField image = new TextField();
+        image.setId("new-sandbox-image");
+        image.getStyleClass().add("pd-mono");
+        image.textProperty().bindBidirectional(vm.imageProperty());
+        image.promptTextProperty().bind(vm.defaultImageProperty().map(d -> "repository default: " + d)
+                .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
+        image.setTooltip(new Tooltip("The image the agent runs in; the repository's (paddock sandbox image) unless"
+                + " changed here. Paddock never pulls: the engine must have it."));
+        TextField cpus = smallField("new-sandbox-cpus", vm.cpusProperty(), 60,
+                "CPU time the container may use, in CPUs (docker --cpus): 2, 0.5");
+        TextField memory = smallField("new-sandbox-memory", vm.memoryMibProperty(), 80,
+                "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
+        TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), 70,
+                "Processes and threads at once (docker --pids-limit)");
+        HBox limits = new HBox(6, cpus, new Label("CPUs"), spacer(10), memory, new Label("MiB memory"), spacer(10),
+                pids, new Label("processes"));
+        limits.setAlignment(Pos.CENTER_LEFT);
+        Label problem = new Label();
+        problem.setId("new-sandbox-container-check");
+        problem.setWrapText(true);
+        problem.setMinHeight(Region.USE_PREF_SIZE);
+        problem.getStyleClass().addAll("pd-field-message", "pd-field-error");
+        problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
+        // The engine's absence is said above, next to the tier; here only what the person can fix.
+        javafx.beans.binding.StringBinding fixable = javafx.beans.binding.Bindings.createStringBinding(
+                () -> vm.containerProblemProperty().get() != null ? null : vm.containerFormProblemProperty().get(),
+                vm.containerProblemProperty(), vm.containerFormProblemProperty());
+        problem.textProperty().bind(fixable);
+        problem.visibleProperty().bind(fixable.isNotNull());
+        problem.managedProperty().bind(problem.visibleProperty());
+        HBox imageRow = new HBox(6, new Label("Image"), image);
+        imageRow.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(image, Priority.ALWAYS);
+        return new VBox(6, imageRow, limits, problem);
+    }
+
+    private static TextField smallField(String id, javafx.beans.property.StringProperty value, double width,
+                                        String help) {
+        TextField f = new TextField();
+        f.setId(id);
+        f.setPrefColumnCount(5);
+        f.setPrefWidth(width);
+        f.textProperty().bindBidirectional(value);
+        f.setTooltip(new Tooltip(help));
+        return f;
     }
 
     private static void select(ToggleGroup group, Tier t) {

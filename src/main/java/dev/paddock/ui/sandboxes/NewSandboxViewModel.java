@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.SandboxIds;
 import dev.paddock.sandbox.SandboxRecord;
@@ -39,8 +40,8 @@ import javafx.util.Duration;
 public final class NewSandboxViewModel {
     /** Wait after the last keystroke before the branch name is checked, in ms. */
     static final long CHECK_DELAY_MS = 250;
-    /** Shown for the container tier until container sandboxes exist. */
-    public static final String CONTAINER_LATER = "Coming later: Docker sandboxes with CPU, memory and network limits.";
+    /** Shown for the container tier while the engine is being asked. */
+    public static final String CONTAINER_CHECKING = "Checking whether a Docker engine answers…";
 
     /** Where the branch name check stands. */
     public enum BranchState { CHECKING, VALID, EXISTS, INVALID }
@@ -62,6 +63,14 @@ public final class NewSandboxViewModel {
     private final ObjectProperty<Integer> leaseMinutes = new SimpleObjectProperty<>(15);
     private final ObjectProperty<Integer> retries = new SimpleObjectProperty<>(2);
     private final BooleanProperty network = new SimpleBooleanProperty(false);
+    private final StringProperty image = new SimpleStringProperty("");
+    private final StringProperty cpus = new SimpleStringProperty(cpusText(ResourceLimits.DEFAULTS.nanoCpus()));
+    private final StringProperty memoryMib = new SimpleStringProperty(
+            Long.toString(ResourceLimits.DEFAULTS.memoryBytes() / ResourceLimits.MIB));
+    private final StringProperty pids = new SimpleStringProperty(Long.toString(ResourceLimits.DEFAULTS.pids()));
+    private final ReadOnlyStringWrapper containerProblem = new ReadOnlyStringWrapper(CONTAINER_CHECKING);
+    private final ReadOnlyStringWrapper defaultImage = new ReadOnlyStringWrapper();
+    private final javafx.beans.binding.StringBinding containerFormProblem;
     // Properties (read-only)
     private final ObservableList<String> branches = FXCollections.observableArrayList();
     private final ObservableList<String> branchesView = FXCollections.unmodifiableObservableList(branches);
@@ -104,9 +113,13 @@ public final class NewSandboxViewModel {
             }
         });
         checkLater.setOnFinished(e -> checkBranch());
+        containerFormProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
+                : containerProblem.get() != null ? containerProblem.get() : containerFormProblem(),
+                tier, containerProblem, image, cpus, memoryMib, pids);
         canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get()) && !isBlank(command.get())
-                        && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID),
-                busy, task, command, branchCheck);
+                        && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
+                        && containerFormProblem.get() == null,
+                busy, task, command, branchCheck, containerFormProblem);
         followTask();
     }
 
@@ -149,6 +162,45 @@ public final class NewSandboxViewModel {
     /** Whether the namespace tier gives the agent a network. */
     public BooleanProperty networkProperty() {
         return network;
+    }
+
+    /** Container tier: the image; the repository's configured image until the person types another. */
+    public StringProperty imageProperty() {
+        return image;
+    }
+
+    /** Container tier: CPUs as typed ("2", "0.5"); docker's {@code --cpus}. */
+    public StringProperty cpusProperty() {
+        return cpus;
+    }
+
+    /** Container tier: memory in MiB as typed (swap included: memory + swap is set to the same value). */
+    public StringProperty memoryMibProperty() {
+        return memoryMib;
+    }
+
+    /** Container tier: at most this many processes and threads at once; docker's {@code --pids-limit}. */
+    public StringProperty pidsProperty() {
+        return pids;
+    }
+
+    /** Why the container tier cannot be used (no engine answers), or null when it can. */
+    public ReadOnlyStringProperty containerProblemProperty() {
+        return containerProblem.getReadOnlyProperty();
+    }
+
+    /** The repository's configured container image ({@code paddock sandbox image}), or null when none is set. */
+    public ReadOnlyStringProperty defaultImageProperty() {
+        return defaultImage.getReadOnlyProperty();
+    }
+
+    /**
+     * What is wrong with the container part of the form (no engine, no image, a limit that is not a number or
+     * that docker would refuse), or null when the tier is not chosen or all is well. Create stays disabled while
+     * it is not null.
+     */
+    public javafx.beans.binding.StringBinding containerFormProblemProperty() {
+        return containerFormProblem;
     }
 
     /** The repository's local branches (the base branch choices), sorted. */
@@ -199,9 +251,10 @@ public final class NewSandboxViewModel {
         CompletableFuture.supplyAsync(() -> {
             try {
                 return new Choices(backend.localBranches(repository), backend.defaults(),
-                        backend.tierUnavailable(Tier.NAMESPACE), null);
+                        backend.tierUnavailable(Tier.NAMESPACE), backend.tierUnavailable(Tier.CONTAINER),
+                        backend.containerImage(repository), null);
             } catch (Exception e) {
-                return new Choices(List.of(), null, Optional.empty(), e);
+                return new Choices(List.of(), null, Optional.empty(), Optional.empty(), Optional.empty(), e);
             }
         }, io).thenAccept(c -> Platform.runLater(() -> {
             apply(c);
@@ -211,13 +264,14 @@ public final class NewSandboxViewModel {
     }
 
     private record Choices(List<String> branches, SandboxBackend.Defaults defaults, Optional<String> namespace,
-                           Exception error) {
+                           Optional<String> container, Optional<String> image, Exception error) {
     }
 
     private void apply(Choices c) {
         if (c.error() != null) {
             error.set(UiError.of("Cannot read the repository's branches", c.error()));
             namespaceProblem.set(null);
+            containerProblem.set("Cannot tell whether a Docker engine answers: the repository could not be read.");
             return;
         }
         String base = baseBranch.get();
@@ -230,6 +284,14 @@ public final class NewSandboxViewModel {
         retries.set(c.defaults().maxRetries());
         namespaceProblem.set(c.namespace().orElse(null));
         if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
+            tier.set(Tier.WORKTREE);
+        }
+        containerProblem.set(c.container().map(NewSandboxViewModel::sentence).orElse(null));
+        defaultImage.set(c.image().orElse(null));
+        if (isBlank(image.get()) && c.image().isPresent()) {
+            image.set(c.image().get());
+        }
+        if (tier.get() == Tier.CONTAINER && c.container().isPresent()) {
             tier.set(Tier.WORKTREE);
         }
         followTask();
@@ -272,8 +334,76 @@ public final class NewSandboxViewModel {
         Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
         String b = branch.get() == null || branch.get().isBlank() ? null : branch.get().strip();
         Integer minutes = leaseMinutes.get();
-        return new NewSandbox(repository, task.get().strip(), command.get().strip(), t, b, baseBranch.get(), null,
-                minutes == null ? null : minutes * 60_000L, retries.get(), t != Tier.WORKTREE && network.get());
+        NewSandbox r = new NewSandbox(repository, task.get().strip(), command.get().strip(), t, b, baseBranch.get(),
+                null, minutes == null ? null : minutes * 60_000L, retries.get(), t != Tier.WORKTREE && network.get());
+        if (t == Tier.CONTAINER) {
+            r = r.withImage(image.get().strip()).withLimits(limits());
+        }
+        return r;
+    }
+
+    // Container limits ------------------------------------------------------------------------------
+
+    /**
+     * The limits the form describes.
+     *
+     * @throws IllegalArgumentException with a message for the person when a field is not a number or docker would
+     *     refuse the value
+     */
+    ResourceLimits limits() {
+        double c = number(cpus.get(), "CPUs", "a number such as 2 or 0.5");
+        if (!(c >= 0.01)) {
+            throw new IllegalArgumentException("CPUs must be at least 0.01 (docker's smallest --cpus).");
+        }
+        long mib = whole(memoryMib.get(), "Memory");
+        long p = whole(pids.get(), "Processes");
+        return ResourceLimits.DEFAULTS.withNanoCpus(Math.round(c * ResourceLimits.ONE_CPU))
+                .withMemoryBytes(Math.multiplyExact(mib, ResourceLimits.MIB)).withPids(p);
+    }
+
+    private String containerFormProblem() {
+        if (isBlank(image.get())) {
+            return "Give an image: this repository has none set (paddock sandbox image IMAGE sets one).";
+        }
+        try {
+            limits();
+            return null;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return e instanceof ArithmeticException ? "Memory is too large." : e.getMessage();
+        }
+    }
+
+    private static double number(String text, String field, String example) {
+        try {
+            double d = Double.parseDouble(text == null ? "" : text.strip());
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(field + " must be " + example + " (got \"" + text + "\").");
+        }
+    }
+
+    private static long whole(String text, String field) {
+        try {
+            long n = Long.parseLong(text == null ? "" : text.strip());
+            if (n <= 0) {
+                throw new IllegalArgumentException(field + " must be a whole number above 0 (got " + n + ").");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(field + " must be a whole number such as 512 (got \"" + text + "\").");
+        }
+    }
+
+    /** "2" for two CPUs, "0.5" for half of one. */
+    static String cpusText(long nanoCpus) {
+        return java.math.BigDecimal.valueOf(nanoCpus, 9).stripTrailingZeros().toPlainString();
+    }
+
+    private static String sentence(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     // Branch suggestion and check ---------------------------------------------------------------------

@@ -42,6 +42,15 @@ public interface SandboxBackend {
     /** Why a tier cannot be used on this machine, or empty when it can. */
     Optional<String> tierUnavailable(Tier tier);
 
+    /**
+     * The image the repository's container sandboxes run in ({@code paddock sandbox image}), if one is set.
+     *
+     * @throws PaddockException when the repository or the store cannot be read
+     */
+    default Optional<String> containerImage(Path repository) throws PaddockException {
+        return Optional.empty();
+    }
+
     /** Creates a sandbox (the supervisor starts it at once). */
     SandboxRecord create(NewSandbox request) throws PaddockException;
 

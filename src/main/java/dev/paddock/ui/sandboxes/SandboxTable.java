@@ -60,8 +60,11 @@ final class SandboxTable extends TableView<Sandbox> {
                     setTooltip(null);
                     return;
                 }
-                setGraphic(stateChip(s.state()));
-                setTooltip(s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
+                setGraphic(stateChip(s.shownState()));
+                setTooltip(s.engineUnreachable() ? new javafx.scene.control.Tooltip("The Docker engine does not"
+                        + " answer, so this container's state is unknown (last known: " + s.state().replace('_', ' ')
+                        + "). It is not failed or stopped; Paddock checks again when the engine is back.")
+                        : s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
                         + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
         });

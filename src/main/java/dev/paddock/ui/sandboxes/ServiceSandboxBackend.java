@@ -25,15 +25,19 @@ import java.util.Optional;
 public final class ServiceSandboxBackend implements SandboxBackend {
     private final SandboxService service;
     private final SettingsStore settings;
+    private final dev.paddock.repo.RepoService repoService;
     private final TierCheck tiers;
     private final GitCli git = new GitCli();
     private final WorktreeManager worktrees = new WorktreeManager(git);
     private final SandboxReclaimer reclaimer;
     private final String who;
 
-    /** The backend of a running Paddock; tiers are checked with the machine's own bubblewrap. */
+    /**
+     * The backend of a running Paddock; tiers are checked with the machine's own bubblewrap and the Paddock's
+     * Docker engine.
+     */
     public ServiceSandboxBackend(Wiring wiring) {
-        this(wiring, new TierChecks(new BubblewrapProbe()));
+        this(wiring, wiring.tierChecks());
     }
 
     /** @param tiers tells which tiers this machine can run */
@@ -41,6 +45,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         this.service = wiring.sandboxService();
         this.reclaimer = wiring.reclaimer();
         this.settings = wiring.settings();
+        this.repoService = wiring.repoService();
         this.tiers = tiers;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
     }
@@ -73,6 +78,11 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public Optional<String> tierUnavailable(Tier tier) {
         return tiers.unavailable(tier);
+    }
+
+    @Override
+    public Optional<String> containerImage(Path repository) throws PaddockException {
+        return repoService.containerImageOf(repoService.locate(repository));
     }
 
     @Override

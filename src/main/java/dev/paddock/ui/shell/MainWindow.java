@@ -232,7 +232,7 @@ public final class MainWindow extends BorderPane {
             error.textProperty().bind(vm.openErrorProperty());
             error.visibleProperty().bind(vm.openErrorProperty().isNotEmpty());
             error.managedProperty().bind(error.visibleProperty());
-            dashboardWrapper = new VBox(error, dashboard);
+            dashboardWrapper = new VBox(error, new EngineBanner(vm), dashboard);
             VBox.setVgrow(dashboard, Priority.ALWAYS);
         }
         return dashboardWrapper;

@@ -46,6 +46,20 @@ final class StatusBarView extends StatusBar {
         return r.path() + "   ·   base " + r.baseBranch();
     }
 
+    /**
+     * The engine's address, short: "local socket" for the default one, the address with its context's name for a
+     * context ("tcp://build:2375 (context remote)"), else the address.
+     */
+    static String endpoint(dev.paddock.container.EngineStatus d) {
+        if (d.endpoint() == null) {
+            return "no address";
+        }
+        if ("default socket".equals(d.source()) && dev.paddock.container.DockerEndpoint.DEFAULT_HOST.equals(d.endpoint())) {
+            return "local socket";
+        }
+        return d.source() != null && d.source().startsWith("context ") ? d.endpointText() : d.endpoint();
+    }
+
     private static void show(EnvironmentMonitor.Snapshot s, Label docker, Label bwrap) {
         if (s == null) {
             return;
@@ -53,14 +67,16 @@ final class StatusBarView extends StatusBar {
         docker.getStyleClass().removeAll("pd-ok", "pd-bad");
         bwrap.getStyleClass().removeAll("pd-ok", "pd-bad");
         if (s.docker().reachable()) {
-            docker.setText("Docker " + s.docker().version());
+            docker.setText("Docker " + s.docker().version() + " · " + endpoint(s.docker()));
             docker.getStyleClass().add("pd-ok");
-            docker.setTooltip(new Tooltip("Engine at " + s.docker().endpoint() + " answers."));
+            docker.setTooltip(new Tooltip("Engine at " + s.docker().endpointText() + " answers."));
         } else {
-            docker.setText(s.docker().checkedAt().getEpochSecond() == 0 ? "Docker: checking…" : "Docker unreachable");
+            docker.setText(s.docker().checkedAt().getEpochSecond() == 0 ? "Docker: checking…"
+                    : "Docker unreachable · " + endpoint(s.docker()));
             docker.getStyleClass().add("pd-bad");
-            docker.setTooltip(new Tooltip("No engine answers at " + s.docker().endpoint() + ": " + s.docker().error()
-                    + "\nContainer sandboxes need one; the other tiers keep working."));
+            docker.setTooltip(new Tooltip("No engine answers at " + s.docker().endpointText() + ": "
+                    + s.docker().error() + "\nContainer sandboxes need one; the other tiers keep working."
+                    + " Paddock keeps trying."));
         }
         BubblewrapProbe.Status b = s.bubblewrap();
         bwrap.setText(b.summary());
