@@ -88,6 +88,11 @@ public final class DockerEngine implements AutoCloseable {
         }
     }
 
+    /** The clock of this engine's statuses and samples. */
+    Clock clock() {
+        return clock;
+    }
+
     /** The engine's address, or null when the docker configuration is not usable. */
     public String endpoint() {
         return endpoint;

@@ -3,6 +3,8 @@ package dev.paddock.sandbox;
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerFollow;
+import dev.paddock.container.ContainerMetricsBoard;
+import dev.paddock.container.ContainerStatsStream;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.LabelledContainer;
 import java.io.IOException;
@@ -30,14 +32,30 @@ import java.util.function.Supplier;
 public final class ContainerAgents implements AutoCloseable {
     private final Supplier<DockerContainers> factory;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
+    private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
     private DockerContainers containers;
 
-    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit) {
+    /** A followed container: its log, how it ended, and its stats stream (null when it could not be opened). */
+    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit, ContainerStatsStream stats) {
+        void close() {
+            follow.close();
+            if (stats != null) {
+                stats.close();
+            }
+        }
     }
 
     /** @param factory connects to the engine (called once, on first use); null: no container tier here */
     public ContainerAgents(Supplier<DockerContainers> factory) {
         this.factory = factory;
+    }
+
+    /**
+     * Live CPU and memory of the followed containers, by sandbox id: one stats stream per running container,
+     * opened when it is followed and closed when it ends or is removed (a stopped one shows stopped).
+     */
+    public ContainerMetricsBoard metrics() {
+        return metrics;
     }
 
     /** A Paddock without the container tier: every operation says so. */
@@ -101,18 +119,36 @@ public final class ContainerAgents implements AutoCloseable {
     private void follow(String sandboxId, String containerId, Path logFile, Instant since, Runnable onExit)
             throws SandboxException {
         AtomicReference<ContainerExit> exit = new AtomicReference<>();
+        AtomicReference<ContainerStatsStream> stats = new AtomicReference<>();
         ContainerFollow f;
         try {
             f = containers().follow(containerId, logFile, since, e -> {
                 exit.set(e);
+                ContainerStatsStream st = stats.get();
+                if (st != null) {
+                    st.close();
+                }
+                metrics.stopped(sandboxId, containerId);
                 onExit.run();
             });
         } catch (ContainerException e) {
             throw new SandboxException("Cannot follow the container of " + sandboxId + ": " + e.getMessage(), e);
         }
-        Watch old = watches.put(sandboxId, new Watch(f, exit));
+        if (exit.get() == null) {
+            try {
+                stats.set(containers().watchStats(sandboxId, containerId, metrics));
+            } catch (ContainerException e) {
+                // the agent runs on without figures; the table shows none for it
+                org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).warn("No CPU and memory figures for {}: {}",
+                        sandboxId, e.getMessage());
+            }
+            if (exit.get() != null && stats.get() != null) {
+                stats.get().close(); // it ended while the stream opened
+            }
+        }
+        Watch old = watches.put(sandboxId, new Watch(f, exit, stats.get()));
         if (old != null) {
-            old.follow().close();
+            old.close();
         }
     }
 
@@ -170,8 +206,9 @@ public final class ContainerAgents implements AutoCloseable {
         Watch w = watches.get(sandboxId);
         if (w != null && w.follow().containerId().equals(containerId)) {
             watches.remove(sandboxId, w);
-            w.follow().close();
+            w.close();
         }
+        metrics.stopped(sandboxId, containerId);
         try {
             containers().stopAndRemove(containerId, grace);
         } catch (ContainerException e) {
@@ -213,8 +250,9 @@ public final class ContainerAgents implements AutoCloseable {
     /** Stops following; containers run on (a restarted Paddock follows them again). */
     @Override
     public synchronized void close() {
-        watches.values().forEach(w -> w.follow().close());
+        watches.values().forEach(Watch::close);
         watches.clear();
+        metrics.close();
         if (containers != null) {
             containers.close();
         }
