@@ -308,6 +308,11 @@ public final class DockerContainers implements AutoCloseable {
         return new ContainerException("Cannot " + what + " on the Docker engine at " + endpoint() + ": " + why, e);
     }
 
+    /** The engine, for tests in this package that read raw samples. */
+    DockerEngine engineForTests() {
+        return engine;
+    }
+
     /** The 12-character form docker shows. */
     public static String shortId(String id) {
         return id == null ? "" : id.substring(0, Math.min(12, id.length()));

@@ -71,10 +71,10 @@ class StatsFormulaTest {
     @Test
     void withoutOnlineCpusTheNumberOfPerCpuCountersCounts() throws IOException {
         Statistics s = sample("stats-v1-busy-half-cpu.json");
-        s.getCpuStats().getCpuUsage();
         Statistics noOnline = MAPPER.readValue(MAPPER.writeValueAsString(s).replace("\"online_cpus\":2", "\"online_cpus\":0"),
                 Statistics.class);
 
+        assertThat(noOnline.getCpuStats().getOnlineCpus()).isZero();
         assertThat(StatsFormula.onlineCpus(noOnline.getCpuStats())).isEqualTo(2);
         assertThat(StatsFormula.cpuPercentOfOneCpu(noOnline)).hasValueCloseTo(
                 StatsFormula.cpuPercentOfOneCpu(s).getAsDouble(), within(1e-9));
