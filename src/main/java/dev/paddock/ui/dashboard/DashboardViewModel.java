@@ -8,6 +8,7 @@ import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.ui.containers.ContainersViewModel;
 import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -67,9 +68,11 @@ public final class DashboardViewModel implements AutoCloseable {
             new DesktopOpener());
 
     private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
+    private final ContainersViewModel containers = new ContainersViewModel();
 
     {
         sandboxPanel.setOnChanged(this::refresh);
+        sandboxPanel.showContainerMetrics(containers.metricsProperty());
     }
     private volatile StatusSource source;
     private Runnable unsubscribe = () -> { };
@@ -112,6 +115,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** The sandboxes tab: selection, row actions, details. */
     public SandboxesViewModel sandboxPanel() {
         return sandboxPanel;
+    }
+
+    /** Live CPU and memory of Paddock's containers (the containers tab and the table's CPU and memory). */
+    public ContainersViewModel containers() {
+        return containers;
     }
 
     /** The approval queue of the repository shown. */
@@ -201,6 +209,7 @@ public final class DashboardViewModel implements AutoCloseable {
     public void close() {
         sandboxPanel.close();
         approvals.close();
+        containers.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

@@ -1,0 +1,154 @@
+package dev.paddock.ui.containers;
+
+import dev.paddock.container.ContainerMetrics;
+import dev.paddock.container.ContainerMetricsBoard;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import javafx.collections.ObservableList;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.util.StringConverter;
+
+/**
+ * One live chart: a line per container over the last {@link #WINDOW_S} seconds, one point appended per tick
+ * (the board's one-second snapshot) and the oldest dropped, so each series stays a fixed-length window. The x
+ * axis is the wall clock (seconds, labelled HH:mm:ss); it slides with the newest sample.
+ */
+final class ContainerCharts {
+    /** How many seconds a chart shows: the board's whole history, five minutes. */
+    static final int WINDOW_S = ContainerMetricsBoard.HISTORY;
+    /** Above this many containers the legend would crowd the chart out: the table names them instead. */
+    static final int MAX_LEGEND = 12;
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    private final LineChart<Number, Number> chart;
+    private final NumberAxis time = new NumberAxis();
+    private final ToDoubleFunction<ContainerMetrics> value;
+    private final Map<String, XYChart.Series<Number, Number>> bySandbox = new HashMap<>();
+    private final Map<String, Instant> lastAt = new HashMap<>();
+
+    /**
+     * @param title the chart's title, e.g. "CPU (% of limit)"
+     * @param value the figure drawn, in the unit of the y axis
+     */
+    ContainerCharts(String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value) {
+        this.value = value;
+        time.setAutoRanging(false);
+        time.setForceZeroInRange(false);
+        time.setTickUnit(60);
+        time.setMinorTickVisible(false);
+        time.setTickLabelFormatter(new StringConverter<>() {
+            @Override
+            public String toString(Number n) {
+                return CLOCK.format(Instant.ofEpochSecond(n.longValue()));
+            }
+
+            @Override
+            public Number fromString(String s) {
+                throw new UnsupportedOperationException();
+            }
+        });
+        NumberAxis y = new NumberAxis();
+        y.setLabel(yLabel);
+        y.setForceZeroInRange(true);
+        chart = new LineChart<>(time, y);
+        chart.setId(id);
+        chart.setTitle(title);
+        chart.setAnimated(false);
+        chart.setCreateSymbols(false);
+        chart.getStyleClass().add("pd-container-chart");
+        slide(Instant.now());
+    }
+
+    LineChart<Number, Number> node() {
+        return chart;
+    }
+
+    /** Draws every sandbox's history afresh (the view became visible). */
+    void reset(Map<String, ContainerMetrics> latest, Function<String, List<ContainerMetrics>> history, Instant now) {
+        chart.getData().clear();
+        bySandbox.clear();
+        lastAt.clear();
+        for (String sandboxId : latest.keySet()) {
+            for (ContainerMetrics m : history.apply(sandboxId)) {
+                append(m);
+            }
+        }
+        slide(now);
+    }
+
+    /** Appends each running container's newest sample (when newer than its last point); drops gone sandboxes. */
+    void tick(Map<String, ContainerMetrics> latest, Instant now) {
+        bySandbox.keySet().removeIf(id -> {
+            if (!latest.containsKey(id)) {
+                chart.getData().remove(bySandbox.get(id));
+                lastAt.remove(id);
+                return true;
+            }
+            return false;
+        });
+        for (ContainerMetrics m : latest.values()) {
+            if (m.running()) {
+                append(m);
+            } else {
+                XYChart.Series<Number, Number> s = bySandbox.get(m.sandboxId());
+                if (s != null && !s.getName().endsWith(" (stopped)")) {
+                    s.setName(s.getName() + " (stopped)");
+                }
+            }
+        }
+        slide(now);
+    }
+
+    private void append(ContainerMetrics m) {
+        Instant prev = lastAt.get(m.sandboxId());
+        if (prev != null && !m.at().isAfter(prev)) {
+            return;
+        }
+        lastAt.put(m.sandboxId(), m.at());
+        XYChart.Series<Number, Number> s = bySandbox.computeIfAbsent(m.sandboxId(), id -> {
+            XYChart.Series<Number, Number> n = new XYChart.Series<>();
+            n.setName(id);
+            chart.getData().add(n);
+            return n;
+        });
+        if (s.getName().endsWith(" (stopped)")) {
+            s.setName(m.sandboxId()); // a new run of the sandbox
+        }
+        ObservableList<XYChart.Data<Number, Number>> points = s.getData();
+        double x = m.at().toEpochMilli() / 1000.0;
+        if (points.size() >= WINDOW_S) {
+            points.remove(0, points.size() - WINDOW_S + 1);
+        }
+        points.add(new XYChart.Data<>(x, value.applyAsDouble(m)));
+        chart.setLegendVisible(bySandbox.size() <= MAX_LEGEND);
+    }
+
+    /** The x axis shows the last {@link #WINDOW_S} seconds up to {@code now}. */
+    private void slide(Instant now) {
+        double upper = Math.ceil(now.toEpochMilli() / 1000.0);
+        time.setUpperBound(upper);
+        time.setLowerBound(upper - WINDOW_S);
+    }
+
+    /** How many points the series of a sandbox has (tests). */
+    int points(String sandboxId) {
+        XYChart.Series<Number, Number> s = bySandbox.get(sandboxId);
+        return s == null ? 0 : s.getData().size();
+    }
+
+    /** The newest y value of a sandbox's series, or NaN (tests). */
+    double newest(String sandboxId) {
+        XYChart.Series<Number, Number> s = bySandbox.get(sandboxId);
+        return s == null || s.getData().isEmpty() ? Double.NaN
+                : s.getData().get(s.getData().size() - 1).getYValue().doubleValue();
+    }
+}
