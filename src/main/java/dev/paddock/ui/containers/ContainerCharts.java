@@ -138,17 +138,4 @@ final class ContainerCharts {
         time.setUpperBound(upper);
         time.setLowerBound(upper - WINDOW_S);
     }
-
-    /** How many points the series of a sandbox has (tests). */
-    int points(String sandboxId) {
-        XYChart.Series<Number, Number> s = bySandbox.get(sandboxId);
-        return s == null ? 0 : s.getData().size();
-    }
-
-    /** The newest y value of a sandbox's series, or NaN (tests). */
-    double newest(String sandboxId) {
-        XYChart.Series<Number, Number> s = bySandbox.get(sandboxId);
-        return s == null || s.getData().isEmpty() ? Double.NaN
-                : s.getData().get(s.getData().size() - 1).getYValue().doubleValue();
-    }
 }

@@ -206,14 +206,4 @@ public final class ContainersView extends VBox {
         });
         return c;
     }
-
-    /** How many points a sandbox's line has in the CPU chart (tests). */
-    int cpuPoints(String sandboxId) {
-        return cpu.points(sandboxId);
-    }
-
-    /** The newest memory point of a sandbox, in MiB, or NaN (tests). */
-    double newestMemoryMib(String sandboxId) {
-        return memory.newest(sandboxId);
-    }
 }
