@@ -24,8 +24,13 @@ import javafx.util.StringConverter;
 final class ContainerCharts {
     /** How many seconds a chart shows: the board's whole history, five minutes. */
     static final int WINDOW_S = ContainerMetricsBoard.HISTORY;
-    /** Above this many containers the legend would crowd the chart out: the table names them instead. */
-    static final int MAX_LEGEND = 12;
+    /**
+     * At most this many lines: the containers with the highest figures (50 lines would be noise, and drawing them
+     * costs the panel's CPU); the table lists every container.
+     */
+    static final int MAX_LINES = 8;
+    /** The busiest containers are chosen again every this many ticks (not every tick: lines would flicker). */
+    static final int RANK_EVERY = 10;
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
@@ -34,6 +39,9 @@ final class ContainerCharts {
     private final ToDoubleFunction<ContainerMetrics> value;
     private final Map<String, XYChart.Series<Number, Number>> bySandbox = new HashMap<>();
     private final Map<String, Instant> lastAt = new HashMap<>();
+    private final String title;
+    private java.util.Set<String> shown = java.util.Set.of();
+    private int ticks;
 
     /**
      * @param title the chart's title, e.g. "CPU (% of limit)"
@@ -41,6 +49,7 @@ final class ContainerCharts {
      */
     ContainerCharts(String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value) {
         this.value = value;
+        this.title = title;
         time.setAutoRanging(false);
         time.setForceZeroInRange(false);
         time.setTickUnit(60);
@@ -72,23 +81,41 @@ final class ContainerCharts {
         return chart;
     }
 
-    /** Draws every sandbox's history afresh (the view became visible). */
+    /** Draws the busiest sandboxes' history afresh (the view became visible). */
     void reset(Map<String, ContainerMetrics> latest, Function<String, List<ContainerMetrics>> history, Instant now) {
         chart.getData().clear();
         bySandbox.clear();
         lastAt.clear();
-        for (String sandboxId : latest.keySet()) {
+        shown = busiest(latest);
+        for (String sandboxId : shown) {
             for (ContainerMetrics m : history.apply(sandboxId)) {
                 append(m);
             }
         }
+        ticks = 0;
+        showTitle(latest.size());
         slide(now);
     }
 
-    /** Appends each running container's newest sample (when newer than its last point); drops gone sandboxes. */
-    void tick(Map<String, ContainerMetrics> latest, Instant now) {
+    /**
+     * Appends each shown container's newest sample (when newer than its last point); drops gone sandboxes; every
+     * {@link #RANK_EVERY} ticks shows the busiest containers again (a newcomer is drawn from its history).
+     */
+    void tick(Map<String, ContainerMetrics> latest, Function<String, List<ContainerMetrics>> history, Instant now) {
+        if (++ticks % RANK_EVERY == 0 || shown.size() < Math.min(MAX_LINES, latest.size())) {
+            java.util.Set<String> next = busiest(latest);
+            if (!next.equals(shown)) {
+                for (String id : next) {
+                    if (!shown.contains(id)) {
+                        history.apply(id).forEach(this::append);
+                    }
+                }
+                shown = next;
+            }
+            showTitle(latest.size());
+        }
         bySandbox.keySet().removeIf(id -> {
-            if (!latest.containsKey(id)) {
+            if (!shown.contains(id)) {
                 chart.getData().remove(bySandbox.get(id));
                 lastAt.remove(id);
                 return true;
@@ -96,6 +123,9 @@ final class ContainerCharts {
             return false;
         });
         for (ContainerMetrics m : latest.values()) {
+            if (!shown.contains(m.sandboxId())) {
+                continue;
+            }
             if (m.running()) {
                 append(m);
             } else {
@@ -129,7 +159,19 @@ final class ContainerCharts {
             points.remove(0, points.size() - WINDOW_S + 1);
         }
         points.add(new XYChart.Data<>(x, value.applyAsDouble(m)));
-        chart.setLegendVisible(bySandbox.size() <= MAX_LEGEND);
+    }
+
+    /** The {@link #MAX_LINES} sandboxes with the highest figure now (running ones first; ties by id). */
+    private java.util.Set<String> busiest(Map<String, ContainerMetrics> latest) {
+        return latest.values().stream()
+                .sorted(java.util.Comparator.comparing((ContainerMetrics m) -> !m.running())
+                        .thenComparing(m -> -value.applyAsDouble(m)).thenComparing(ContainerMetrics::sandboxId))
+                .limit(MAX_LINES).map(ContainerMetrics::sandboxId)
+                .collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new));
+    }
+
+    private void showTitle(int containers) {
+        chart.setTitle(containers > MAX_LINES ? title + " — the " + MAX_LINES + " highest of " + containers : title);
     }
 
     /** The x axis shows the last {@link #WINDOW_S} seconds up to {@code now}. */

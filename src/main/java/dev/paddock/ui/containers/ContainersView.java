@@ -115,8 +115,8 @@ public final class ContainersView extends VBox {
             cpu.reset(latest, vm::history, now);
             memory.reset(latest, vm::history, now);
         } else {
-            cpu.tick(latest, now);
-            memory.tick(latest, now);
+            cpu.tick(latest, vm::history, now);
+            memory.tick(latest, vm::history, now);
         }
     }
 
