@@ -73,6 +73,8 @@ final class ContainerCharts {
         chart.setTitle(title);
         chart.setAnimated(false);
         chart.setCreateSymbols(false);
+        chart.setLegendVisible(true);
+        chart.setLegendSide(javafx.geometry.Side.BOTTOM);
         chart.getStyleClass().add("pd-container-chart");
         slide(Instant.now());
     }

@@ -74,10 +74,15 @@ public final class ContainersView extends VBox {
         HBox charts = new HBox(12, cpu.node(), memory.node());
         HBox.setHgrow(cpu.node(), Priority.ALWAYS);
         HBox.setHgrow(memory.node(), Priority.ALWAYS);
-        charts.setMinHeight(220);
+        // No minimum above what the split gives: a chart taller than its pane was clipped, legend first.
+        charts.setMinHeight(0);
+        cpu.node().setMinSize(0, 0);
+        memory.node().setMinSize(0, 0);
+        cpu.node().setPrefWidth(10);
+        memory.node().setPrefWidth(10); // the two charts share the width equally
         SplitPane split = new SplitPane(table, charts);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.38);
+        split.setDividerPositions(0.4);
         split.getStyleClass().add("pd-body");
 
         EmptyState empty = new EmptyState(MaterialDesignC.CUBE_OUTLINE, "No containers",
@@ -160,12 +165,13 @@ public final class ContainersView extends VBox {
         t.getStyleClass().addAll("pd-table", "striped");
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         t.getColumns().setAll(List.of(
-                column("Sandbox", ContainerMetrics::sandboxId, 200),
-                column("Container", m -> MetricsText.shortId(m.containerId()), 110),
-                figure("CPU (one CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 110),
-                figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 100),
-                figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 100),
-                figure("Memory", m -> MetricsText.memory(m), 160)));
+                column("Sandbox", ContainerMetrics::sandboxId, 210),
+                column("Container", m -> MetricsText.shortId(m.containerId()), 100),
+                figure("CPU (1 CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 90),
+                figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 85),
+                figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 85),
+                figure("Memory", m -> MetricsText.memory(m), 150)));
+        t.setFixedCellSize(30);
         return t;
     }
 

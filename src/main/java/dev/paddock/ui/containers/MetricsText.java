@@ -31,12 +31,20 @@ public final class MetricsText {
         return String.format(Locale.ROOT, "%.1f GiB", b / (1024.0 * 1024 * 1024));
     }
 
-    /** The CPU cell of the sandboxes table: "96 % · 24 % host" (of the limit, of the host), or "stopped". */
+    /**
+     * The CPU cell of the sandboxes table: percent of the container's CPU limit ("96 %"; its tooltip, see
+     * {@link #details}, gives one CPU and the host too), or "stopped".
+     */
     public static String cpu(ContainerMetrics m) {
-        return m.running() ? percent(m.cpuPercentOfLimit()) + " · " + percent(m.cpuPercentOfHost()) + " host" : STOPPED;
+        return m.running() ? percent(m.cpuPercentOfLimit()) : STOPPED;
     }
 
-    /** The memory cell: "212 MiB / 4.0 GiB", or "stopped". */
+    /** The memory cell of the sandboxes table: "212 MiB" (the limit is in the tooltip), or "stopped". */
+    public static String memoryUsed(ContainerMetrics m) {
+        return m.running() ? bytes(m.memoryBytes()) : STOPPED;
+    }
+
+    /** Memory with its limit: "212 MiB / 4.0 GiB", or "stopped". */
     public static String memory(ContainerMetrics m) {
         return m.running() ? bytes(m.memoryBytes()) + " / " + bytes(m.memoryLimitBytes()) : STOPPED;
     }

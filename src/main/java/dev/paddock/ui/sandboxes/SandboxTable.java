@@ -73,12 +73,12 @@ final class SandboxTable extends TableView<Sandbox> {
             }
         });
         TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
-        TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 130);
+        TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 70); // percent of the container's CPU limit
         cpu.setId("sandbox-cpu");
         cpu.setCellFactory(c -> new MetricsCell(metrics, MetricsText::cpu));
-        TableColumn<Sandbox, Sandbox> mem = column("Memory", s -> s, 130);
+        TableColumn<Sandbox, Sandbox> mem = column("Memory", s -> s, 80);
         mem.setId("sandbox-memory");
-        mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memory));
+        mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memoryUsed));
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 190);
         heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
             String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
@@ -89,8 +89,8 @@ final class SandboxTable extends TableView<Sandbox> {
         lease.setMinWidth(84); // "14:52 left"
         state.setMinWidth(120); // "awaiting human"
         tier.setMinWidth(88); // "namespace"
-        cpu.setMinWidth(110); // "100 % · 25 % host"
-        mem.setMinWidth(110); // "212 MiB / 4.0 GiB"
+        cpu.setMinWidth(66); // "100 %", "stopped"
+        mem.setMinWidth(86); // "Memory", "212 MiB"
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
                 ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
