@@ -35,6 +35,8 @@ final class ContainerCharts {
             .withZone(ZoneId.systemDefault());
 
     private final LineChart<Number, Number> chart;
+    private final javafx.scene.layout.FlowPane legend = new javafx.scene.layout.FlowPane(10, 2);
+    private final javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(0);
     private final NumberAxis time = new NumberAxis();
     private final ToDoubleFunction<ContainerMetrics> value;
     private final Map<String, XYChart.Series<Number, Number>> bySandbox = new HashMap<>();
@@ -73,14 +75,38 @@ final class ContainerCharts {
         chart.setTitle(title);
         chart.setAnimated(false);
         chart.setCreateSymbols(false);
-        chart.setLegendVisible(true);
-        chart.setLegendSide(javafx.geometry.Side.BOTTOM);
+        // JavaFX's own legend did not show in the pane's height (seen on the screenshot): a flow of labels below
+        // the chart, each with its line's colour (the same default-colorN style class), does.
+        chart.setLegendVisible(false);
+        legend.getStyleClass().add("pd-chart-legend");
+        legend.setId(id + "-legend");
+        box.getChildren().setAll(chart, legend);
+        javafx.scene.layout.VBox.setVgrow(chart, javafx.scene.layout.Priority.ALWAYS);
         chart.getStyleClass().add("pd-container-chart");
         slide(Instant.now());
     }
 
-    LineChart<Number, Number> node() {
-        return chart;
+    /** The chart with its legend below. */
+    javafx.scene.layout.VBox node() {
+        return box;
+    }
+
+    /** One entry per line: its colour (the series' {@code default-colorN}) and the sandbox id. */
+    private void showLegend() {
+        List<javafx.scene.Node> items = new java.util.ArrayList<>();
+        for (XYChart.Series<Number, Number> s : chart.getData()) {
+            javafx.scene.layout.Region swatch = new javafx.scene.layout.Region();
+            swatch.getStyleClass().add("chart-legend-item-symbol");
+            swatch.getStyleClass().add("chart-line-symbol");
+            if (s.getNode() != null) {
+                s.getNode().getStyleClass().stream().filter(c -> c.startsWith("default-color")).findFirst()
+                        .ifPresent(swatch.getStyleClass()::add);
+            }
+            javafx.scene.control.Label item = new javafx.scene.control.Label(s.getName(), swatch);
+            item.getStyleClass().add("pd-chart-legend-item");
+            items.add(item);
+        }
+        legend.getChildren().setAll(items);
     }
 
     /** Draws the busiest sandboxes' history afresh (the view became visible). */
@@ -96,6 +122,7 @@ final class ContainerCharts {
         }
         ticks = 0;
         showTitle(latest.size());
+        showLegend();
         slide(now);
     }
 
@@ -134,11 +161,18 @@ final class ContainerCharts {
                 XYChart.Series<Number, Number> s = bySandbox.get(m.sandboxId());
                 if (s != null && !s.getName().endsWith(" (stopped)")) {
                     s.setName(s.getName() + " (stopped)");
+                    renamed = true;
                 }
             }
         }
+        if (legend.getChildren().size() != chart.getData().size() || renamed) {
+            showLegend();
+            renamed = false;
+        }
         slide(now);
     }
+
+    private boolean renamed;
 
     private void append(ContainerMetrics m) {
         Instant prev = lastAt.get(m.sandboxId());
@@ -154,6 +188,7 @@ final class ContainerCharts {
         });
         if (s.getName().endsWith(" (stopped)")) {
             s.setName(m.sandboxId()); // a new run of the sandbox
+            renamed = true;
         }
         ObservableList<XYChart.Data<Number, Number>> points = s.getData();
         double x = m.at().toEpochMilli() / 1000.0;

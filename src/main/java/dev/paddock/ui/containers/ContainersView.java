@@ -80,6 +80,8 @@ public final class ContainersView extends VBox {
         memory.node().setMinSize(0, 0);
         cpu.node().setPrefWidth(10);
         memory.node().setPrefWidth(10); // the two charts share the width equally
+        cpu.node().setMaxWidth(Double.MAX_VALUE);
+        memory.node().setMaxWidth(Double.MAX_VALUE);
         SplitPane split = new SplitPane(table, charts);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.4);
