@@ -33,14 +33,21 @@ public final class ContainerAgents implements AutoCloseable {
     private final Supplier<DockerContainers> factory;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
     private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
+    /** When a stats stream that ended was last opened again, by sandbox id (System.nanoTime). */
+    private final Map<String, Long> statsRetries = new ConcurrentHashMap<>();
+    private static final long STATS_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private DockerContainers containers;
 
-    /** A followed container: its log, how it ended, and its stats stream (null when it could not be opened). */
-    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit, ContainerStatsStream stats) {
+    /**
+     * A followed container: its log, how it ended, and its stats stream (null while none could be opened).
+     */
+    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit,
+                         AtomicReference<ContainerStatsStream> stats) {
         void close() {
             follow.close();
-            if (stats != null) {
-                stats.close();
+            ContainerStatsStream st = stats.get();
+            if (st != null) {
+                st.close();
             }
         }
     }
@@ -146,7 +153,7 @@ public final class ContainerAgents implements AutoCloseable {
                 stats.get().close(); // it ended while the stream opened
             }
         }
-        Watch old = watches.put(sandboxId, new Watch(f, exit, stats.get()));
+        Watch old = watches.put(sandboxId, new Watch(f, exit, stats));
         if (old != null) {
             old.close();
         }
@@ -170,7 +177,36 @@ public final class ContainerAgents implements AutoCloseable {
             return Optional.empty();
         }
         ContainerExit e = w.exit().get();
+        if (e == null) {
+            reopenStats(s.id(), w);
+        }
         return e == null ? Optional.empty() : Optional.of(explain(e));
+    }
+
+    /**
+     * Opens the stats stream again when it ended while the container runs on (the engine restarted, the
+     * connection broke); the log follow re-attaches by itself, the stats stream here, at the supervisor's tick.
+     */
+    private void reopenStats(String sandboxId, Watch w) {
+        ContainerStatsStream st = w.stats().get();
+        if (st != null && !st.ended()) {
+            return;
+        }
+        long now = System.nanoTime();
+        Long last = statsRetries.get(sandboxId);
+        if (last != null && now - last < STATS_RETRY_NANOS) {
+            return; // not every tick: with the engine away each try may wait for its connect timeout
+        }
+        statsRetries.put(sandboxId, now);
+        try {
+            ContainerStatsStream fresh = containers().watchStats(sandboxId, w.follow().containerId(), metrics);
+            if (!w.stats().compareAndSet(st, fresh) || w.exit().get() != null) {
+                fresh.close();
+            }
+        } catch (ContainerException | SandboxException ex) {
+            org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).debug("No CPU and memory figures for {} yet: {}",
+                    sandboxId, ex.getMessage());
+        }
     }
 
     private static Instant lastWrite(Path logFile) {

@@ -113,10 +113,13 @@ public final class ContainersView extends VBox {
     }
 
     private void show(Map<String, ContainerMetrics> latest, boolean redraw) {
-        KeyedListSync.sync(rows, new ArrayList<>(latest.values()), ContainerMetrics::sandboxId);
         if (!active.get()) {
-            return;
+            if (rows.isEmpty() != latest.isEmpty()) {
+                KeyedListSync.sync(rows, new ArrayList<>(latest.values()), ContainerMetrics::sandboxId);
+            }
+            return; // a hidden tab's table and charts catch up when it shows
         }
+        KeyedListSync.sync(rows, new ArrayList<>(latest.values()), ContainerMetrics::sandboxId);
         Instant now = Instant.now();
         if (redraw) {
             cpu.reset(latest, vm::history, now);
