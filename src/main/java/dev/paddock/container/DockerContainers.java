@@ -177,6 +177,32 @@ public final class DockerContainers implements AutoCloseable {
     }
 
     /**
+     * Opens the stats stream of a running container (one stream, kept open; the engine sends a sample a second)
+     * into {@code board}, under {@code sandboxId}. One {@code inspect} reads its CPU limit first.
+     *
+     * @return the stream; closing it ends the stream and shows the container stopped
+     * @throws ContainerException when the engine does not answer or does not know the container
+     */
+    public ContainerStatsStream watchStats(String sandboxId, String containerId, ContainerMetricsBoard board)
+            throws ContainerException {
+        long nanoCpus;
+        try {
+            InspectContainerResponse r = engine.client().inspectContainerCmd(containerId).exec();
+            Long n = r.getHostConfig() == null ? null : r.getHostConfig().getNanoCPUs();
+            nanoCpus = n == null ? 0 : n;
+        } catch (RuntimeException e) {
+            throw failure("inspect the container " + shortId(containerId), e);
+        }
+        ContainerStatsStream s = new ContainerStatsStream(board, engine.clock(), sandboxId, containerId, nanoCpus);
+        try {
+            s.open(engine.streamingClient());
+        } catch (RuntimeException e) {
+            throw failure("read the stats of the container " + shortId(containerId), e);
+        }
+        return s;
+    }
+
+    /**
      * How the container ended, or empty while it runs.
      *
      * @return {@link ContainerExit#vanished()} when the engine does not know it
@@ -280,6 +306,11 @@ public final class DockerContainers implements AutoCloseable {
                     + why + ").", e);
         }
         return new ContainerException("Cannot " + what + " on the Docker engine at " + endpoint() + ": " + why, e);
+    }
+
+    /** The engine, for tests in this package that read raw samples. */
+    DockerEngine engineForTests() {
+        return engine;
     }
 
     /** The 12-character form docker shows. */

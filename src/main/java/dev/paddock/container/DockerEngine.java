@@ -109,6 +109,11 @@ public final class DockerEngine implements AutoCloseable {
         }
     }
 
+    /** The clock of this engine's statuses and samples. */
+    Clock clock() {
+        return clock;
+    }
+
     /** The engine's address. */
     public String endpoint() {
         return endpoint;

@@ -3,6 +3,8 @@ package dev.paddock.sandbox;
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerFollow;
+import dev.paddock.container.ContainerMetricsBoard;
+import dev.paddock.container.ContainerStatsStream;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
@@ -34,9 +36,24 @@ public final class ContainerAgents implements AutoCloseable {
     private final EngineWatch engineWatch;
     private volatile boolean reconciling;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
+    private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
+    /** When a stats stream that ended was last opened again, by sandbox id (System.nanoTime). */
+    private final Map<String, Long> statsRetries = new ConcurrentHashMap<>();
+    private static final long STATS_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private DockerContainers containers;
 
-    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit) {
+    /**
+     * A followed container: its log, how it ended, and its stats stream (null while none could be opened).
+     */
+    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit,
+                         AtomicReference<ContainerStatsStream> stats) {
+        void close() {
+            follow.close();
+            ContainerStatsStream st = stats.get();
+            if (st != null) {
+                st.close();
+            }
+        }
     }
 
     /** @param factory connects to the engine (called once, on first use); null: no container tier here */
@@ -101,6 +118,14 @@ public final class ContainerAgents implements AutoCloseable {
         }
     }
 
+    /**
+     * Live CPU and memory of the followed containers, by sandbox id: one stats stream per running container,
+     * opened when it is followed and closed when it ends or is removed (a stopped one shows stopped).
+     */
+    public ContainerMetricsBoard metrics() {
+        return metrics;
+    }
+
     /** A Paddock without the container tier: every operation says so. */
     public static ContainerAgents none() {
         return new ContainerAgents(null);
@@ -162,18 +187,36 @@ public final class ContainerAgents implements AutoCloseable {
     private void follow(String sandboxId, String containerId, Path logFile, Instant since, Runnable onExit)
             throws SandboxException {
         AtomicReference<ContainerExit> exit = new AtomicReference<>();
+        AtomicReference<ContainerStatsStream> stats = new AtomicReference<>();
         ContainerFollow f;
         try {
             f = containers().follow(containerId, logFile, since, e -> {
                 exit.set(e);
+                ContainerStatsStream st = stats.get();
+                if (st != null) {
+                    st.close();
+                }
+                metrics.stopped(sandboxId, containerId);
                 onExit.run();
             });
         } catch (ContainerException e) {
             throw new SandboxException("Cannot follow the container of " + sandboxId + ": " + e.getMessage(), e);
         }
-        Watch old = watches.put(sandboxId, new Watch(f, exit));
+        if (exit.get() == null) {
+            try {
+                stats.set(containers().watchStats(sandboxId, containerId, metrics));
+            } catch (ContainerException e) {
+                // the agent runs on without figures; the table shows none for it
+                org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).warn("No CPU and memory figures for {}: {}",
+                        sandboxId, e.getMessage());
+            }
+            if (exit.get() != null && stats.get() != null) {
+                stats.get().close(); // it ended while the stream opened
+            }
+        }
+        Watch old = watches.put(sandboxId, new Watch(f, exit, stats));
         if (old != null) {
-            old.follow().close();
+            old.close();
         }
     }
 
@@ -195,7 +238,36 @@ public final class ContainerAgents implements AutoCloseable {
             return Optional.empty();
         }
         ContainerExit e = w.exit().get();
+        if (e == null) {
+            reopenStats(s.id(), w);
+        }
         return e == null ? Optional.empty() : Optional.of(explain(e));
+    }
+
+    /**
+     * Opens the stats stream again when it ended while the container runs on (the engine restarted, the
+     * connection broke); the log follow re-attaches by itself, the stats stream here, at the supervisor's tick.
+     */
+    private void reopenStats(String sandboxId, Watch w) {
+        ContainerStatsStream st = w.stats().get();
+        if (st != null && !st.ended()) {
+            return;
+        }
+        long now = System.nanoTime();
+        Long last = statsRetries.get(sandboxId);
+        if (last != null && now - last < STATS_RETRY_NANOS) {
+            return; // not every tick: with the engine away each try may wait for its connect timeout
+        }
+        statsRetries.put(sandboxId, now);
+        try {
+            ContainerStatsStream fresh = containers().watchStats(sandboxId, w.follow().containerId(), metrics);
+            if (!w.stats().compareAndSet(st, fresh) || w.exit().get() != null) {
+                fresh.close();
+            }
+        } catch (ContainerException | SandboxException ex) {
+            org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).debug("No CPU and memory figures for {} yet: {}",
+                    sandboxId, ex.getMessage());
+        }
     }
 
     private static Instant lastWrite(Path logFile) {
@@ -231,8 +303,9 @@ public final class ContainerAgents implements AutoCloseable {
         Watch w = watches.get(sandboxId);
         if (w != null && w.follow().containerId().equals(containerId)) {
             watches.remove(sandboxId, w);
-            w.follow().close();
+            w.close();
         }
+        metrics.stopped(sandboxId, containerId);
         try {
             containers().stopAndRemove(containerId, grace);
         } catch (ContainerException e) {
@@ -274,8 +347,9 @@ public final class ContainerAgents implements AutoCloseable {
     /** Stops following; containers run on (a restarted Paddock follows them again). */
     @Override
     public synchronized void close() {
-        watches.values().forEach(w -> w.follow().close());
+        watches.values().forEach(Watch::close);
         watches.clear();
+        metrics.close();
         if (containers != null) {
             containers.close();
         }

@@ -551,6 +551,7 @@ public final class Supervisor implements AutoCloseable {
             containers.remove(id, s.containerId(), grace());
             store.clearContainer(id, s.containerId());
         }
+        containers.metrics().forget(id); // the sandbox goes: its figures leave the table and the charts
     }
 
     /** Stops and removes a container on the reaper thread (once at a time), then forgets it in the store. */

@@ -3,6 +3,8 @@ package dev.paddock.ui.dashboard;
 import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.conflicts.ConflictQueueView;
+import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.containers.ContainersView;
 import dev.paddock.ui.sandboxes.SandboxesView;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
@@ -53,7 +55,13 @@ public final class DashboardView extends VBox {
         Tab worktreeTab = new Tab(null, worktrees);
         worktreeTab.textProperty().bind(Bindings.size(vm.worktrees()).asString("Worktrees (%d)"));
         worktreeTab.setId("tab-worktrees");
-        tabs = new TabPane(sandboxTab, worktreeTab);
+        ContainersView containerView = new ContainersView(vm.containers());
+        Tab containerTab = new Tab(null, containerView);
+        containerTab.textProperty().bind(Bindings.createStringBinding(() -> "Containers ("
+                + vm.containers().totalsProperty().get().running() + ")", vm.containers().totalsProperty()));
+        containerTab.setId("tab-containers");
+        containerView.activeProperty().bind(containerTab.selectedProperty());
+        tabs = new TabPane(sandboxTab, worktreeTab, containerTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("pd-tabs");
         // Opens on the sandboxes (Paddock's reason to be; with none yet, its empty state offers New sandbox).
@@ -117,7 +125,7 @@ public final class DashboardView extends VBox {
         sandboxes.newSandbox();
     }
 
-    /** Selects the worktrees tab (Ctrl+2) or the sandboxes tab (Ctrl+1). */
+    /** Selects the sandboxes tab (0, Ctrl+1), the worktrees tab (1, Ctrl+2) or the containers tab (2, Ctrl+3). */
     public void selectTab(int index) {
         tabs.getSelectionModel().select(index);
     }

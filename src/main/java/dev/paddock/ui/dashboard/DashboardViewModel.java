@@ -9,6 +9,7 @@ import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.ui.containers.ContainersViewModel;
 import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -69,9 +70,11 @@ public final class DashboardViewModel implements AutoCloseable {
 
     private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
     private final ConflictQueueViewModel conflicts = new ConflictQueueViewModel(UiExecutor.io());
+    private final ContainersViewModel containers = new ContainersViewModel();
 
     {
         sandboxPanel.setOnChanged(this::refresh);
+        sandboxPanel.showContainerMetrics(containers.metricsProperty());
     }
     private volatile StatusSource source;
     private Runnable unsubscribe = () -> { };
@@ -114,6 +117,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** The sandboxes tab: selection, row actions, details. */
     public SandboxesViewModel sandboxPanel() {
         return sandboxPanel;
+    }
+
+    /** Live CPU and memory of Paddock's containers (the containers tab and the table's CPU and memory). */
+    public ContainersViewModel containers() {
+        return containers;
     }
 
     /** The approval queue of the repository shown. */
@@ -209,6 +217,7 @@ public final class DashboardViewModel implements AutoCloseable {
         sandboxPanel.close();
         approvals.close();
         conflicts.close();
+        containers.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

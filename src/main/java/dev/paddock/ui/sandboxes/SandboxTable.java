@@ -1,6 +1,8 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.container.ContainerMetrics;
 import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.containers.MetricsText;
 import dev.paddock.ui.common.Formats;
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +23,12 @@ final class SandboxTable extends TableView<Sandbox> {
     /** Node id, for tests and styling. */
     static final String ID = "sandbox-table";
 
-    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now, javafx.scene.Node placeholder) {
+    /**
+     * @param metrics live CPU and memory of container sandboxes by sandbox id: the CPU and memory cells
+     *     re-render when it changes
+     */
+    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now,
+                 ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics, javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
         getStyleClass().addAll("pd-table", "striped");
@@ -69,8 +76,12 @@ final class SandboxTable extends TableView<Sandbox> {
             }
         });
         TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
-        TableColumn<Sandbox, String> cpu = column("CPU", s -> "—", 52);
-        TableColumn<Sandbox, String> mem = column("Memory", s -> "—", 72);
+        TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 70); // percent of the container's CPU limit
+        cpu.setId("sandbox-cpu");
+        cpu.setCellFactory(c -> new MetricsCell(metrics, MetricsText::cpu));
+        TableColumn<Sandbox, Sandbox> mem = column("Memory", s -> s, 80);
+        mem.setId("sandbox-memory");
+        mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memoryUsed));
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 190);
         heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
             String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
@@ -81,8 +92,8 @@ final class SandboxTable extends TableView<Sandbox> {
         lease.setMinWidth(84); // "14:52 left"
         state.setMinWidth(120); // "awaiting human"
         tier.setMinWidth(88); // "namespace"
-        cpu.setMinWidth(50);
-        mem.setMinWidth(86);
+        cpu.setMinWidth(66); // "100 %", "stopped"
+        mem.setMinWidth(86); // "Memory", "212 MiB"
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
                 ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
@@ -144,6 +155,48 @@ final class SandboxTable extends TableView<Sandbox> {
             // the whole text (a long progress line is cut by the column)
             tip.setText(t);
             setTooltip(t == null || t.isEmpty() || t.equals("—") ? null : tip);
+        }
+    }
+
+    /**
+     * A container sandbox's CPU or memory, live from the metrics snapshot: the figure while its container runs,
+     * "stopped" once it stopped, "—" for other tiers and containers not measured (yet).
+     */
+    private static final class MetricsCell extends TableCell<Sandbox, Sandbox> {
+        private final ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics;
+        private final Function<ContainerMetrics, String> text;
+        private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+        private final javafx.beans.value.ChangeListener<java.util.Map<String, ContainerMetrics>> onSample =
+                (o, a, b) -> render();
+
+        MetricsCell(ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+                    Function<ContainerMetrics, String> text) {
+            this.metrics = metrics;
+            this.text = text;
+            metrics.addListener(new javafx.beans.value.WeakChangeListener<>(onSample));
+        }
+
+        @Override
+        protected void updateItem(Sandbox s, boolean empty) {
+            super.updateItem(s, empty);
+            render();
+        }
+
+        private void render() {
+            Sandbox s = getItem();
+            ContainerMetrics m = isEmpty() || s == null ? null : metrics.get().get(s.id());
+            getStyleClass().remove("pd-stopped");
+            if (m == null) {
+                setText(isEmpty() || s == null ? null : "—");
+                setTooltip(null);
+                return;
+            }
+            setText(text.apply(m));
+            if (!m.running()) {
+                getStyleClass().add("pd-stopped");
+            }
+            tip.setText(MetricsText.details(m));
+            setTooltip(tip);
         }
     }
 

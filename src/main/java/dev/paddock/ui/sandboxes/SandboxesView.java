@@ -134,7 +134,7 @@ public final class SandboxesView extends VBox {
                 });
             }
         });
-        table = new SandboxTable(vm.rows(), now, placeholder());
+        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), placeholder());
         table.setContextMenu(contextMenu());
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());

@@ -46,6 +46,8 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper createdId = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<java.util.Map<String, dev.paddock.container.ContainerMetrics>> containerMetrics =
+            new ReadOnlyObjectWrapper<>(java.util.Map.of());
     private final BooleanBinding canStop;
     private final BooleanBinding canRetry;
     private final BooleanBinding canRemove;
@@ -124,6 +126,20 @@ public final class SandboxesViewModel implements AutoCloseable {
     /** Why the last action failed, or null. */
     public ReadOnlyObjectProperty<UiError> errorProperty() {
         return error.getReadOnlyProperty();
+    }
+
+    /**
+     * Live CPU and memory of container sandboxes, by sandbox id (a stopped container is an entry with
+     * {@code running == false}); empty when there are none.
+     */
+    public ReadOnlyObjectProperty<java.util.Map<String, dev.paddock.container.ContainerMetrics>> containerMetricsProperty() {
+        return containerMetrics.getReadOnlyProperty();
+    }
+
+    /** Shows the figures of {@code source} (the containers tab's snapshot) in the table. */
+    public void showContainerMetrics(javafx.beans.value.ObservableValue<java.util.Map<String,
+            dev.paddock.container.ContainerMetrics>> source) {
+        containerMetrics.bind(source);
     }
 
     /** The id of the sandbox created last from this tab (the view selects its row when it appears). */

@@ -196,6 +196,7 @@ public final class ShellViewModel implements AutoCloseable {
             return tryOpen(h.wiring().workspace(), target, repo != null);
         }, opened -> {
             environment.set(host.wiring().environment().snapshot());
+            dashboard.containers().connect(host.wiring().containers().metrics());
             phase.set(Phase.READY);
             showOpened(opened);
             done.complete(null);
