@@ -6,6 +6,13 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.events.EventLog;
+import dev.paddock.merge.MergeGit;
+import dev.paddock.merge.MergeQueue;
+import dev.paddock.merge.MergeService;
+import dev.paddock.merge.MergeStore;
+import dev.paddock.merge.MergeTreeConflicts;
+import dev.paddock.merge.ResolutionService;
+import dev.paddock.merge.TestRunner;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
@@ -66,6 +73,8 @@ public final class Wiring implements AutoCloseable {
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private final ContainerAgents containers;
     private final TierChecks tierChecks;
+    private final MergeService merges;
+    private final ResolutionService resolutions;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
@@ -100,6 +109,11 @@ public final class Wiring implements AutoCloseable {
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
                 settings, containers, clock);
+        // The conflict port: MergeTreeConflicts until merge.conflict's classifier is wired in its place.
+        MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
+                new MergeTreeConflicts(git), TestRunner.create(), home.logDir().resolve("merges"), null);
+        this.merges = new MergeService(mergeQueue, repoService);
+        this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
     }
@@ -197,6 +211,16 @@ public final class Wiring implements AutoCloseable {
         return tierChecks;
     }
 
+    /** The merge queue: list, enqueue, cancel, retry, repository merge settings (issue 6). */
+    public MergeService merges() {
+        return merges;
+    }
+
+    /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
+    public ResolutionService resolutions() {
+        return resolutions;
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -207,6 +231,7 @@ public final class Wiring implements AutoCloseable {
     public void close() {
         approvals.close();
         reconciler.close();
+        merges.queue().close();
         supervisor.close();
         containers.close();
         workspace.close();
