@@ -333,6 +333,11 @@ public final class MergeQueue implements AutoCloseable {
                     throw new Failure(ours.isEmpty() ? "the base branch " + repo.baseBranch() + " does not exist"
                             : "the branch " + e.branch() + " does not exist");
                 }
+                String message = "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? ""
+                        : " (sandbox " + e.sandboxId() + ")") + " through the Paddock merge queue";
+                if (!st.hasTest() && st.strategy() == MergeStrategy.MERGE && inCore(ours.get(), theirs.get(), message)) {
+                    return;
+                }
                 git.addWorktree(main, wt, ours.get());
                 String mergeWhat = theirs.get();
                 if (st.strategy() == MergeStrategy.REBASE) {
@@ -350,8 +355,6 @@ public final class MergeQueue implements AutoCloseable {
                 }
                 checkCancelled();
                 runTests(st, wt);
-                String message = "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? ""
-                        : " (sandbox " + e.sandboxId() + ")") + " through the Paddock merge queue";
                 String candidate = git.commit(wt, message);
                 moveBase(ours.get(), candidate);
             } catch (Failure f) {
@@ -401,6 +404,28 @@ public final class MergeQueue implements AutoCloseable {
                 sandboxes.move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " still needs a person: "
                         + f.getMessage());
             }
+        }
+
+        /**
+         * Without a test command nobody reads the result's files, so a clean merge is made in core
+         * ({@code git merge-tree --write-tree}, the same ort merge as {@code git merge}) and committed with
+         * {@code git commit-tree -p base -p branch}: no checkout of the whole tree. A conflict (or a git that cannot)
+         * falls back to the merge worktree, which keeps the conflicted state for a person.
+         *
+         * @return whether the entry was finished here
+         */
+        private boolean inCore(String ours, String theirs, String message) throws PaddockException {
+            if (git.isAncestor(main, theirs, ours)) {
+                finishMerged(ours, null, "nothing to merge: " + e.branch() + " is already in " + repo.baseBranch());
+                return true;
+            }
+            Optional<String> tree = git.mergeTree(main, ours, theirs);
+            if (tree.isEmpty() || tree.get().isEmpty()) {
+                return false;
+            }
+            store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
+            moveBase(ours, git.commitTree(main, tree.get(), message, ours, theirs));
+            return true;
         }
 
         /** Step testing. @throws Failure when the test fails, times out or the entry is cancelled */

@@ -28,11 +28,12 @@ final class MergeRig implements AutoCloseable {
     final long repoId;
 
     MergeRig(Path tmp) throws Exception {
-        this(tmp, null);
+        this(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir());
     }
 
-    MergeRig(Path tmp, MergeQueue.StepListener steps) throws Exception {
-        repo = TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir();
+    /** A rig over an existing repository (its base branch is the one checked out). */
+    MergeRig(Path tmp, Path existing) throws Exception {
+        repo = TempRepo.open(existing);
         db = Database.open(tmp.resolve("db").resolve("paddock"));
         Clock clock = Clock.systemUTC();
         events = new EventLog(db, clock);
@@ -42,7 +43,7 @@ final class MergeRig implements AutoCloseable {
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
         queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
-                new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), steps);
+                new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }
