@@ -45,6 +45,16 @@ public final class MergeGit {
         return r.ok() ? Optional.of(r.stdout().strip()) : Optional.empty();
     }
 
+    /** Commit ids of two revisions in one git call (each empty when it names nothing). */
+    public List<Optional<String>> resolveBoth(Path dir, String a, String b) throws GitException {
+        GitCli.Result pair = git.run(dir, "rev-parse", "--revs-only", a + "^{commit}", b + "^{commit}");
+        List<String> ids = pair.ok() ? pair.stdout().lines().map(String::strip).toList() : List.of();
+        if (ids.size() == 2 && ids.stream().allMatch(id -> id.matches("[0-9a-f]{40,64}"))) {
+            return List.of(Optional.of(ids.get(0)), Optional.of(ids.get(1)));
+        }
+        return List.of(resolve(dir, a), resolve(dir, b)); // one is missing: say which
+    }
+
     /** Whether {@code ancestor} is an ancestor of (or equal to) {@code commit}. */
     public boolean isAncestor(Path dir, String ancestor, String commit) throws GitException {
         return git.run(dir, "merge-base", "--is-ancestor", ancestor, commit).ok();
@@ -72,6 +82,13 @@ public final class MergeGit {
             deleteTree(wt);
         }
         git.run(repo, "worktree", "prune");
+    }
+
+    /** {@link #remove} only when the folder exists (no git call otherwise). */
+    public void removeIfPresent(Path repo, Path wt) throws GitException {
+        if (Files.exists(wt)) {
+            remove(repo, wt);
+        }
     }
 
     /** The merge worktrees on disk (folders under {@code .worktrees/.merge}), by entry id. */
@@ -220,8 +237,7 @@ public final class MergeGit {
         if (!r.ok()) {
             throw new GitException("Cannot update the files of " + tree + " to " + to + ": " + r.errorLine());
         }
-        git.run(tree, "update-index", "-q", "--refresh");
-        return true;
+        return true; // read-tree -u records the stat data of what it writes: no refresh needed
     }
 
     /** Writes the staged state as a tree and returns its id. */
@@ -239,14 +255,17 @@ public final class MergeGit {
 
     /** A commit of {@code tree} with the given parents (first parent first). */
     public String commitTree(Path repo, String tree, String message, String... parents) throws GitException {
-        List<String> args = new ArrayList<>(IDENTITY.size() + 6);
-        args.addAll(identity(repo));
-        args.addAll(List.of("commit-tree", tree, "-m", message));
+        List<String> args = new ArrayList<>(List.of("commit-tree", tree, "-m", message));
         for (String p : parents) {
             args.add("-p");
             args.add(p);
         }
         GitCli.Result r = git.run(repo, args, GitCli.DEFAULT_TIMEOUT);
+        if (!r.ok()) { // most often: no identity configured; the queue's own then
+            List<String> withId = new ArrayList<>(IDENTITY);
+            withId.addAll(args);
+            r = git.run(repo, withId, GitCli.DEFAULT_TIMEOUT);
+        }
         if (!r.ok()) {
             throw new GitException("git commit-tree failed: " + r.errorLine());
         }

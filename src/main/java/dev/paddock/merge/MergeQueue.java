@@ -253,7 +253,8 @@ public final class MergeQueue implements AutoCloseable {
         RepoRecord repo = repos.find(repositoryId).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
                 "no repository with id " + repositoryId));
         MergeEntry e = next.get();
-        if (refusedForDirtyTree(repo, e)) {
+        Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
+        if (refusedForDirtyTree(repo, e, checkedOut)) {
             return false;
         }
         Optional<SandboxState> sb = sandboxes.stateOf(e.sandboxId());
@@ -264,7 +265,7 @@ public final class MergeQueue implements AutoCloseable {
                     e.label() + " left the merge queue: its sandbox is " + sb.map(SandboxState::id).orElse("gone")));
             return true;
         }
-        new Attempt(repo, e).run();
+        new Attempt(repo, e, checkedOut).run();
         return true;
     }
 
@@ -272,8 +273,7 @@ public final class MergeQueue implements AutoCloseable {
      * Whether base's checked-out tree has uncommitted changes to tracked files: the queue then waits (the entry
      * stays queued, its result names the files, one event per new list) instead of touching the user's files.
      */
-    private boolean refusedForDirtyTree(RepoRecord repo, MergeEntry e) throws PaddockException {
-        Optional<Path> tree = git.checkedOutAt(repo.path(), repo.baseBranch());
+    private boolean refusedForDirtyTree(RepoRecord repo, MergeEntry e, Optional<Path> tree) throws PaddockException {
         List<String> dirty = tree.isPresent() ? git.changedTrackedFiles(tree.get()) : List.of();
         if (dirty.isEmpty()) {
             lastRefusal.remove(repo.id());
@@ -304,18 +304,22 @@ public final class MergeQueue implements AutoCloseable {
     private final class Attempt {
         private final RepoRecord repo;
         private final Path main;
+        /** Where base was checked out (and clean) when the attempt started; null: look again before moving base. */
+        private final Optional<Path> checkedOutAtStart;
         private MergeEntry e;
 
-        Attempt(RepoRecord repo, MergeEntry e) {
+        Attempt(RepoRecord repo, MergeEntry e, Optional<Path> checkedOutAtStart) {
             this.repo = repo;
             this.main = repo.path();
             this.e = e;
+            this.checkedOutAtStart = checkedOutAtStart;
         }
 
         void run() throws PaddockException {
             MergeSettings st = store.settings(repo.id());
-            Optional<String> ours = git.resolve(main, "refs/heads/" + repo.baseBranch());
-            Optional<String> theirs = git.resolve(main, "refs/heads/" + e.branch());
+            List<Optional<String>> tips = git.resolveBoth(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.branch());
+            Optional<String> ours = tips.get(0);
+            Optional<String> theirs = tips.get(1);
             Path wt = MergeGit.worktreeOf(main, e.id());
             if (!store.move(e.id(), MergeState.QUEUED, MergeState.RUNNING, cols("step", MergeStep.UPDATING.id(),
                     "started_at", store.now(), "step_started_at", store.now(), "base_before", ours.orElse(null),
@@ -356,7 +360,7 @@ public final class MergeQueue implements AutoCloseable {
                 checkCancelled();
                 runTests(st, wt);
                 String candidate = git.commit(wt, message);
-                moveBase(ours.get(), candidate);
+                moveBase(ours.get(), candidate, null);
             } catch (Failure f) {
                 fail(f.getMessage(), f.counts);
             } catch (GitException | MergeException ex) {
@@ -396,7 +400,7 @@ public final class MergeQueue implements AutoCloseable {
                     ours = baseNow;
                 }
                 runTests(store.settings(repo.id()), wt);
-                moveBase(ours, candidate);
+                moveBase(ours, candidate, null);
             } catch (Failure | GitException | MergeException f) {
                 store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
                         f.getMessage()), event(e, EventKinds.MERGE_FAILED, e.label() + " could not be finished after"
@@ -424,7 +428,8 @@ public final class MergeQueue implements AutoCloseable {
                 return false;
             }
             store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
-            moveBase(ours, git.commitTree(main, tree.get(), message, ours, theirs));
+            // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
+            moveBase(ours, git.commitTree(main, tree.get(), message, ours, theirs), checkedOutAtStart);
             return true;
         }
 
@@ -452,12 +457,12 @@ public final class MergeQueue implements AutoCloseable {
         }
 
         /** Step merging: the compare-and-set of base, then the checked-out tree's files. */
-        private void moveBase(String ours, String candidate) throws PaddockException {
+        private void moveBase(String ours, String candidate, Optional<Path> checkedClean) throws PaddockException {
             step(MergeStep.MERGING, e.label() + ": moving " + repo.baseBranch() + " to the merge commit "
                     + candidate.substring(0, 12));
-            Optional<Path> tree = git.checkedOutAt(main, repo.baseBranch());
+            Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
             if (tree.isPresent()) {
-                List<String> dirty = git.changedTrackedFiles(tree.get());
+                List<String> dirty = checkedClean != null ? List.of() : git.changedTrackedFiles(tree.get());
                 List<String> inTheWay = git.untrackedInTheWay(tree.get(), ours, candidate);
                 if (!dirty.isEmpty() || !inTheWay.isEmpty()) {
                     String why = !dirty.isEmpty() ? refusal(repo, tree.get(), dirty)
@@ -497,7 +502,7 @@ public final class MergeQueue implements AutoCloseable {
                     "merge_commit", commit, "result", result, "worktree_path", null),
                     event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
             sandboxes.move(e.sandboxId(), SandboxState.MERGED, e.sandboxId() + " is merged into " + repo.baseBranch());
-            git.remove(main, MergeGit.worktreeOf(main, e.id()));
+            git.removeIfPresent(main, MergeGit.worktreeOf(main, e.id()));
         }
 
         private void conflict(String ours, String theirs, Path wt) throws PaddockException {
@@ -664,7 +669,7 @@ public final class MergeQueue implements AutoCloseable {
     void completeResolved(RepoRecord repo, MergeEntry e) {
         onQueue(repo.id(), () -> {
             try {
-                new Attempt(repo, e).completeResolved();
+                new Attempt(repo, e, null).completeResolved();
             } catch (PaddockException | RuntimeException ex) {
                 LOG.warn("Finishing the resolved merge of {} failed: {}", e.label(), ex.toString());
             }
