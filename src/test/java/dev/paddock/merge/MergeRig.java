@@ -26,6 +26,7 @@ final class MergeRig implements AutoCloseable {
     final MergeService service;
     final ResolutionService resolution;
     final long repoId;
+    private final RepoService repoService;
 
     MergeRig(Path tmp) throws Exception {
         this(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir());
@@ -39,13 +40,18 @@ final class MergeRig implements AutoCloseable {
         events = new EventLog(db, clock);
         RepoStore repos = new RepoStore(db, clock);
         GitCli git = new GitCli();
-        RepoService repoService = new RepoService(new RepositoryLocator(git), git, repos, events);
+        repoService = new RepoService(new RepositoryLocator(git), git, repos, events);
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
         queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
                 new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
+    }
+
+    /** Registers another repository in the same store; returns its id. */
+    long register(Path other) throws Exception {
+        return repoService.open(other).record().id();
     }
 
     /** A branch from main's tip with one commit writing {@code file}. */
