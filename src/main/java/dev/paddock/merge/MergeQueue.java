@@ -387,8 +387,13 @@ public final class MergeQueue implements AutoCloseable {
                 String ours = e.baseBefore();
                 String message = "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? ""
                         : " (sandbox " + e.sandboxId() + ")") + " through the Paddock merge queue (conflicts resolved)";
-                String candidate = git.resolve(wt, "MERGE_HEAD").isPresent() ? git.commit(wt, message)
-                        : git.resolve(wt, "HEAD").orElseThrow();
+                String candidate;
+                if (git.resolve(wt, "MERGE_HEAD").isPresent()) {
+                    candidate = git.commit(wt, message);
+                } else { // finished once before (tests failed, or Paddock stopped): commit what is staged now
+                    candidate = git.commitTree(main, git.writeTree(wt), message, ours, e.theirsCommit());
+                    git.checkoutDetached(wt, candidate);
+                }
                 String baseNow = git.resolve(main, "refs/heads/" + repo.baseBranch())
                         .orElseThrow(() -> new Failure("the base branch " + repo.baseBranch() + " does not exist"));
                 if (!baseNow.equals(ours)) {
@@ -602,6 +607,15 @@ public final class MergeQueue implements AutoCloseable {
                         event(e, EventKinds.MERGE_MERGED, e.label() + " was merged before Paddock stopped;"
                                 + " recorded after the restart"));
                 sandboxes.move(e.sandboxId(), SandboxState.MERGED, e.sandboxId() + " is merged into " + repo.baseBranch());
+            } else if (!store.conflicts(e.id()).isEmpty() && e.worktree() != null
+                    && java.nio.file.Files.isDirectory(e.worktree())) {
+                // It was finishing a person's resolution: keep the resolved worktree, back to the conflict queue.
+                store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "merge_commit", null,
+                        "test_pid", null, "test_pid_started_at", null, "main_tree_pending", false, "result",
+                        "Paddock stopped while finishing the resolved merge; mark a file resolved again to finish it"),
+                        event(e, EventKinds.MERGE_CONFLICT, e.label() + " goes back to the conflict queue with its"
+                                + " resolutions: Paddock stopped while finishing it; " + repo.baseBranch() + " is unchanged"));
+                sandboxes.move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " waits for a person again");
             } else {
                 git.remove(main, MergeGit.worktreeOf(main, e.id()));
                 String step = e.step() == null ? "its attempt" : e.step().id();

@@ -233,4 +233,18 @@ class MergeQueueTest {
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("a\n");
         assertThat(TempRepo.git(rig.repo.dir(), "merge-base", "--is-ancestor", "main~1", parents.get(2))).isEmpty();
     }
+
+    @Test
+    void theMergedTileCountsRealMergesOnly() throws Exception {
+        rig.branch("agent/a", "a.txt", "a\n");
+        rig.repo.git("branch", "agent/old", "main"); // nothing new: merged without a merge commit
+        rig.enqueue("agent/a");
+        MergeEntry old = rig.enqueue("agent/old");
+        rig.drain();
+
+        assertThat(rig.entry(old.id()).state()).isEqualTo(MergeState.MERGED);
+        assertThat(rig.entry(old.id()).result()).startsWith("nothing to merge");
+        assertThat(new dev.paddock.status.CountsQuery(rig.db, java.time.Clock.systemUTC()).of(rig.repoId).merged24h())
+                .isEqualTo(1);
+    }
 }
