@@ -365,6 +365,9 @@ public final class MergeQueue implements AutoCloseable {
                 fail(f.getMessage(), f.counts);
             } catch (GitException | MergeException ex) {
                 fail(ex.getMessage(), true);
+            } catch (RuntimeException ex) {
+                LOG.warn("Merge attempt of {} failed unexpectedly", e.label(), ex);
+                fail("unexpected error: " + ex, true); // never leave the entry running until a restart
             }
         }
 
@@ -451,8 +454,8 @@ public final class MergeQueue implements AutoCloseable {
             TestRunner.Outcome o = tests.run(wt, st.testCommand(), st.testTimeout(), log,
                     (pid, at) -> store.set(e.id(), cols("test_pid", pid, "test_pid_started_at", at)),
                     () -> cancelRequested.contains(e.id()));
-            store.set(e.id(), cols("test_pid", null, "test_pid_started_at", null,
-                    "last_test_passed", o.cancelled() ? e.lastTestPassed() : o.passed()));
+            Boolean passed = o.cancelled() ? e.lastTestPassed() : Boolean.valueOf(o.passed());
+            store.set(e.id(), cols("test_pid", null, "test_pid_started_at", null, "last_test_passed", passed));
             if (o.cancelled()) {
                 throw new Cancelled();
             }

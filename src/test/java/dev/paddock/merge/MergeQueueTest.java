@@ -247,4 +247,56 @@ class MergeQueueTest {
         assertThat(new dev.paddock.status.CountsQuery(rig.db, java.time.Clock.systemUTC()).of(rig.repoId).merged24h())
                 .isEqualTo(1);
     }
+
+    @Test
+    void aResolutionFinishedAfterBaseMovedOnIsRebuiltOnTheNewBase() throws Exception {
+        rig.branch("agent/a", "Calc.java", CODE.replace("return a + b;", "return b + a;"));
+        String b = rig.branch("agent/b", "Calc.java", CODE.replace("return a + b;", "return Math.addExact(a, b);"));
+        rig.enqueue("agent/a");
+        MergeEntry eb = rig.enqueue("agent/b");
+        rig.drain();
+        rig.branch("agent/c", "other.txt", "c\n");
+        rig.enqueue("agent/c");
+        rig.drain(); // the queue goes on while agent/b waits for a person
+        String baseNow = rig.main();
+
+        String resolved = CODE.replace("return a + b;", "return Math.addExact(b, a);");
+        rig.resolution.markResolved(eb.id(), "Calc.java", resolved, "carol");
+
+        MergeEntry after = rig.entry(eb.id());
+        assertThat(after.state()).as(after.result()).isEqualTo(MergeState.MERGED);
+        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+                .containsExactly(after.mergeCommit(), baseNow, b);
+        assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(resolved);
+        assertThat(rig.repo.git("show", "main:other.txt")).isEqualTo("c\n");
+    }
+
+    @Test
+    void cancellingARunningEntryKillsItsTestAndLeavesBaseAlone() throws Exception {
+        rig.branch("agent/a", "a.txt", "a\n");
+        Path started = tmp.resolve("started");
+        rig.settings("touch " + started + "; sleep 300", 120_000, 3);
+        String before = rig.main();
+        MergeEntry e = rig.enqueue("agent/a");
+        Thread worker = new Thread(() -> {
+            try {
+                rig.queue.runNext(rig.repoId);
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        }, "test-merge-worker");
+        worker.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Files.exists(started) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(rig.service.cancel(e.id(), "dave").state()).isEqualTo(MergeState.RUNNING);
+        worker.join(30_000);
+
+        assertThat(worker.isAlive()).isFalse();
+        assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.CANCELLED);
+        assertThat(rig.entry(e.id()).attempts()).isZero();
+        assertThat(rig.main()).isEqualTo(before);
+        assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).isNullOrEmpty();
+    }
 }
