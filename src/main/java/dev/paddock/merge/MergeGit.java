@@ -210,16 +210,20 @@ public final class MergeGit {
         return out.lines().filter(l -> l.length() > 3).map(l -> l.substring(3)).toList();
     }
 
-    /** Untracked files in {@code tree} that the change {@code from → to} would add (git would refuse to overwrite). */
-    public List<String> untrackedInTheWay(Path tree, String from, String to) throws GitException {
-        String added = git.runOk(tree, "diff", "--name-only", "--no-renames", "--diff-filter=A", from, to);
-        List<String> out = new ArrayList<>();
-        for (String p : added.lines().filter(l -> !l.isBlank()).toList()) {
-            if (Files.exists(tree.resolve(p))) {
-                out.add(p);
-            }
+    /**
+     * Whether {@code git read-tree -m -u from to} would refuse in {@code tree} (a dry run, {@code -n}: nothing
+     * changes): an untracked file where the change adds one, a local change in a file it changes, an index that
+     * does not match {@code from}.
+     *
+     * @return git's reasons, one per line, or null when it would succeed
+     */
+    public String followRefRefusal(Path tree, String from, String to) throws GitException {
+        GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", "-n", from, to), GitCli.LONG_TIMEOUT);
+        if (r.ok()) {
+            return null;
         }
-        return out;
+        return String.join("; ", r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty())
+                .map(l -> l.replaceFirst("^(fatal|error): ", "")).toList());
     }
 
     /**
@@ -230,7 +234,15 @@ public final class MergeGit {
      * @return false when the index no longer matches {@code from} (nothing was touched)
      */
     public boolean followRef(Path tree, String from, String to) throws GitException {
-        if (!git.run(tree, "diff-index", "--cached", "--quiet", from).ok()) {
+        return followRef(tree, from, to, true);
+    }
+
+    /**
+     * {@link #followRef(Path, String, String)}, with the index check skipped when a dry run
+     * ({@link #followRefRefusal}) has just checked it.
+     */
+    public boolean followRef(Path tree, String from, String to, boolean checkIndex) throws GitException {
+        if (checkIndex && !git.run(tree, "diff-index", "--cached", "--quiet", from).ok()) {
             return false;
         }
         GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", from, to), GitCli.LONG_TIMEOUT);

@@ -471,12 +471,13 @@ public final class MergeQueue implements AutoCloseable {
             Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
             if (tree.isPresent()) {
                 List<String> dirty = checkedClean != null ? List.of() : git.changedTrackedFiles(tree.get());
-                List<String> inTheWay = git.untrackedInTheWay(tree.get(), ours, candidate);
-                if (!dirty.isEmpty() || !inTheWay.isEmpty()) {
-                    String why = !dirty.isEmpty() ? refusal(repo, tree.get(), dirty)
-                            : "The merge adds " + String.join(", ", inTheWay) + ", which exist untracked in " + tree.get()
-                            + "; move them away (Paddock never overwrites your files).";
-                    throw new Failure(why, false);
+                if (!dirty.isEmpty()) {
+                    throw new Failure(refusal(repo, tree.get(), dirty), false);
+                }
+                String refused = git.followRefRefusal(tree.get(), ours, candidate);
+                if (refused != null) {
+                    throw new Failure("The files of " + tree.get() + " cannot follow the merge: " + refused
+                            + ". Move them away (Paddock never overwrites your files).", true); // counts: no spin
                 }
             }
             store.set(e.id(), cols("merge_commit", candidate, "main_tree_pending", tree.isPresent()));
@@ -484,7 +485,7 @@ public final class MergeQueue implements AutoCloseable {
                 throw new Failure(repo.baseBranch() + " moved while " + e.label() + " was being merged", false);
             }
             if (tree.isPresent()) {
-                followTree(tree.get(), ours, candidate, e.id());
+                followTree(tree.get(), ours, candidate, e.id(), false);
             }
             finishMerged(ours, candidate, "merged into " + repo.baseBranch() + " as " + candidate.substring(0, 12));
         }
@@ -568,9 +569,9 @@ public final class MergeQueue implements AutoCloseable {
     }
 
     /** Lets the files of base's checked-out tree follow the ref, then clears the entry's pending flag. */
-    private void followTree(Path tree, String from, String to, long entryId) throws PaddockException {
+    private void followTree(Path tree, String from, String to, long entryId, boolean checkIndex) throws PaddockException {
         try {
-            if (!git.followRef(tree, from, to)) {
+            if (!git.followRef(tree, from, to, checkIndex)) {
                 LOG.warn("Not updating the files of {}: its index no longer matches {}", tree, from);
             }
         } catch (GitException ex) {
@@ -600,7 +601,7 @@ public final class MergeQueue implements AutoCloseable {
                 if (e.mainTreePending()) {
                     Optional<Path> tree = git.checkedOutAt(main, repo.baseBranch());
                     if (tree.isPresent()) {
-                        followTree(tree.get(), e.baseBefore(), e.mergeCommit(), e.id());
+                        followTree(tree.get(), e.baseBefore(), e.mergeCommit(), e.id(), true);
                     }
                 }
                 store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, cols("step", null, "finished_at", store.now(),

@@ -299,4 +299,20 @@ class MergeQueueTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).isNullOrEmpty();
     }
+
+    @Test
+    void anUntrackedFileWhereTheMergeAddsOneIsNeverOverwritten() throws Exception {
+        rig.branch("agent/a", "notes.txt", "from the agent\n");
+        Files.writeString(rig.repo.dir().resolve("notes.txt"), "my own notes\n");
+        String before = rig.main();
+        MergeEntry e = rig.enqueue("agent/a");
+
+        rig.drain();
+
+        MergeEntry after = rig.entry(e.id());
+        assertThat(after.state()).isEqualTo(MergeState.FAILED);
+        assertThat(after.result()).contains("notes.txt", "never overwrites");
+        assertThat(rig.main()).isEqualTo(before);
+        assertThat(Files.readString(rig.repo.dir().resolve("notes.txt"))).isEqualTo("my own notes\n");
+    }
 }
