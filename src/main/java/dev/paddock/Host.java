@@ -61,6 +61,8 @@ public final class Host implements AutoCloseable {
             writeHookScript(home);
             wiring.supervisor().start();
             wiring.reconciler().start();
+            wiring.merges().queue().start();
+            api.serveMerges(wiring.merges(), wiring.resolutions());
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

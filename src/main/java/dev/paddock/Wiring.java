@@ -8,6 +8,15 @@ import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
+import dev.paddock.merge.ClassifiedConflicts;
+import dev.paddock.merge.conflict.ConflictClassifier;
+import dev.paddock.merge.MergeGit;
+import dev.paddock.merge.MergeQueue;
+import dev.paddock.merge.MergeService;
+import dev.paddock.merge.MergeStore;
+import dev.paddock.merge.MergeTreeConflicts;
+import dev.paddock.merge.ResolutionService;
+import dev.paddock.merge.TestRunner;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
@@ -71,6 +80,8 @@ public final class Wiring implements AutoCloseable {
     private final EngineWatch engineWatch;
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
+    private final MergeService merges;
+    private final ResolutionService resolutions;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
@@ -122,6 +133,11 @@ public final class Wiring implements AutoCloseable {
             supervisor.poke();
         });
         engineLifecycle.attach(engineWatch);
+        // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
+        MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
+                new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git)), TestRunner.create(), home.logDir().resolve("merges"), null);
+        this.merges = new MergeService(mergeQueue, repoService);
+        this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
     }
@@ -234,6 +250,16 @@ public final class Wiring implements AutoCloseable {
         return tierChecks;
     }
 
+    /** The merge queue: list, enqueue, cancel, retry, repository merge settings (issue 6). */
+    public MergeService merges() {
+        return merges;
+    }
+
+    /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
+    public ResolutionService resolutions() {
+        return resolutions;
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -244,6 +270,7 @@ public final class Wiring implements AutoCloseable {
     public void close() {
         approvals.close();
         reconciler.close();
+        merges.queue().close();
         supervisor.close();
         containers.close();
         workspace.close();

@@ -66,6 +66,8 @@ public final class ApiServer implements AutoCloseable {
     private final ApprovalRoutes approvalRoutes;
     private final RepositoryRoutes repositoryRoutes;
     private final String mode;
+    /** The merge queue's routes, once the host hands them the services ({@link #serveMerges}); 503 before. */
+    private volatile MergeRoutes mergeRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -129,6 +131,11 @@ public final class ApiServer implements AutoCloseable {
         server.start();
         LOG.info("API listening on {}", server.getAddress());
         return api;
+    }
+
+    /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */
+    public void serveMerges(dev.paddock.merge.MergeService merges, dev.paddock.merge.ResolutionService resolutions) {
+        this.mergeRoutes = new MergeRoutes(merges, resolutions);
     }
 
     /** The bound address (always a loopback address). */
@@ -209,6 +216,12 @@ public final class ApiServer implements AutoCloseable {
             settingsRoutes.handle(ex);
         } else if (ApprovalRoutes.matches(path)) {
             approvalRoutes.handle(ex, caller);
+        } else if (MergeRoutes.matches(path)) {
+            MergeRoutes routes = mergeRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "the merge queue is not running in this Paddock");
+            }
+            routes.handle(ex);
         } else if (RepositoryRoutes.matches(path)) {
             repositoryRoutes.handle(ex);
         } else if (path.equals("/v1/health") && method.equals("GET")) {

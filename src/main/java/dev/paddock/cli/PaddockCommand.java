@@ -15,8 +15,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "paddock", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "A control panel for many coding agents, each in its own sandbox.%n"
                 + "With no command, opens the panel on the repository of --repo or of the current directory.",
-        subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, HeartbeatCommand.class,
-            PolicyCommand.class, ConfigCommand.class, HookCommand.class,
+        subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, MergeCommand.class,
+            HeartbeatCommand.class, PolicyCommand.class, ConfigCommand.class, HookCommand.class,
             ConflictsCommand.class})
 public final class PaddockCommand implements Callable<Integer> {
 

@@ -28,6 +28,33 @@ public final class EventKinds {
     /** A pending request lost its requester (gone, or its sandbox stopped). */
     public static final String APPROVAL_CANCELLED = "approval.cancelled";
 
+    /** A branch entered its repository's merge queue (by a finished sandbox or a person). */
+    public static final String MERGE_ENQUEUED = "merge.enqueued";
+    /** The queue took an entry: bringing its branch up to date with base. */
+    public static final String MERGE_UPDATING = "merge.updating";
+    /** The queue runs the repository's test command on the candidate result. */
+    public static final String MERGE_TESTING = "merge.testing";
+    /** The queue commits the merge and moves base. */
+    public static final String MERGE_MERGING = "merge.merging";
+    /** Base now holds the branch (a --no-ff merge commit). */
+    public static final String MERGE_MERGED = "merge.merged";
+    /** The merge stopped on conflicts: the entry waits in the conflict queue. */
+    public static final String MERGE_CONFLICT = "merge.conflict";
+    /** An attempt failed (tests, timeout, git): back in the queue, or to a person after the last attempt. */
+    public static final String MERGE_FAILED = "merge.failed";
+    /** The queue waits: base's checked-out tree has uncommitted changes (named in the message). */
+    public static final String MERGE_REFUSED = "merge.refused";
+    /** An attempt was put back in the queue without counting (base moved, Paddock restarted). */
+    public static final String MERGE_REQUEUED = "merge.requeued";
+    /** A person cancelled an entry. */
+    public static final String MERGE_CANCELLED = "merge.cancelled";
+    /** A person put an entry back in the queue. */
+    public static final String MERGE_RETRIED = "merge.retried";
+    /** A person resolved a conflicted file ({@code details.path}, {@code details.by}). */
+    public static final String MERGE_RESOLVED = "merge.resolved";
+    /** A person aborted a conflicted merge: base untouched, the merge worktree removed. */
+    public static final String MERGE_ABORTED = "merge.aborted";
+
     private EventKinds() {
     }
 }

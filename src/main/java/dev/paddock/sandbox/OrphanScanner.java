@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  * the settle time is never an orphan. Reads one directory listing; runs no git.
  */
 public final class OrphanScanner {
+    /** The merge queue's folder under {@code .worktrees/} (its private merge worktrees): never an orphan. */
+    static final String MERGE_DIR = ".merge";
     private static final Logger LOG = LoggerFactory.getLogger(OrphanScanner.class);
     /** Settle time used by Paddock: creation takes a second or two. */
     public static final Duration SETTLE = Duration.ofSeconds(30);
@@ -67,6 +69,9 @@ public final class OrphanScanner {
             }
             String name = root.relativize(p).getName(0).toString();
             withWorktree.add(name);
+            if (MERGE_DIR.equals(name)) {
+                continue; // the merge queue's own worktrees (merge package): it cleans them itself
+            }
             if (owned.contains(name) || INITIALIZING.equals(w.lockedReason()) || young(root.resolve(name))) {
                 continue;
             }
@@ -75,7 +80,8 @@ public final class OrphanScanner {
         }
         out.sort(java.util.Comparator.comparing(Orphan::path));
         for (String name : folders(root)) {
-            if (!withWorktree.contains(name) && !owned.contains(name) && !young(root.resolve(name))) {
+            if (!withWorktree.contains(name) && !owned.contains(name) && !MERGE_DIR.equals(name)
+                    && !young(root.resolve(name))) {
                 out.add(new Orphan(root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null));
             }
         }

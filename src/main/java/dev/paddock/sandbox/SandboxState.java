@@ -15,6 +15,9 @@ import java.util.Set;
  * retrying}), and removing any sandbox that is not running ({@code → cleaning → closed}).
  * A finished sandbox whose worktree vanished also goes to a person ({@code done → awaiting_human}): its
  * work can no longer be merged from there.
+ *
+ * <p>The merge queue adds two more: a branch that failed its last merge attempt waits for a person
+ * ({@code merging → awaiting_human}), and a person puts it back in the queue ({@code awaiting_human → merging}).
  */
 public enum SandboxState {
     PENDING, RUNNING, DONE, FAILED, TIMEOUT, RETRYING, AWAITING_HUMAN, MERGING, MERGED, CONFLICT, CLEANING, CLOSED;
@@ -56,8 +59,8 @@ public enum SandboxState {
             case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING, AWAITING_HUMAN);
             case FAILED, TIMEOUT -> EnumSet.of(RETRYING, AWAITING_HUMAN, CLEANING);
             case RETRYING -> EnumSet.of(RUNNING, AWAITING_HUMAN, FAILED, CLEANING);
-            case AWAITING_HUMAN -> EnumSet.of(RETRYING, CLEANING);
-            case MERGING -> EnumSet.of(MERGED, CONFLICT, DONE);
+            case AWAITING_HUMAN -> EnumSet.of(RETRYING, CLEANING, MERGING);
+            case MERGING -> EnumSet.of(MERGED, CONFLICT, DONE, AWAITING_HUMAN);
             case MERGED -> EnumSet.of(CLEANING);
             case CONFLICT -> EnumSet.of(AWAITING_HUMAN, MERGING, CLEANING);
             case CLEANING -> EnumSet.of(CLOSED);

@@ -30,8 +30,9 @@ public final class CountsQuery {
                 // From the events: a failed run moves on at once (retrying, or awaiting a person).
                 tx.queryLong("SELECT COUNT(DISTINCT sandbox_id) FROM events WHERE repository_id = ?"
                         + " AND kind IN ('sandbox.failed', 'sandbox.timeout') AND at >= ?", repositoryId, since),
+                // Real merges only: an entry whose branch was already in base is merged without a merge commit.
                 tx.queryLong("SELECT COUNT(*) FROM merge_requests WHERE repository_id = ?"
-                        + " AND state = 'merged' AND finished_at >= ?", repositoryId, since),
+                        + " AND state = 'merged' AND merge_commit IS NOT NULL AND finished_at >= ?", repositoryId, since),
                 tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
                         + " AND state IN ('awaiting_human', 'conflict')", repositoryId)
                         + tx.queryLong("SELECT COUNT(*) FROM approvals WHERE repository_id = ? AND state = 'pending'",

@@ -91,6 +91,15 @@ public final class TempRepo {
         return repo;
     }
 
+    /** An existing repository made by this helper (e.g. a copy of one), at its real path. */
+    public static TempRepo open(Path dir) {
+        try {
+            return new TempRepo(dir.toRealPath());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Creates {@code dir} and a repository in it on branch {@code main} with no commit yet. */
     public static TempRepo initEmpty(Path dir) {
         Path real = createDirectories(dir);

@@ -1,0 +1,66 @@
+package dev.paddock.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.common.Json;
+import dev.paddock.common.PaddockException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The merge queue routes ({@link MergeRoutes}) for the CLI. */
+public final class MergeClient {
+    private final ApiClient api;
+
+    public MergeClient(ApiClient api) {
+        this.api = api;
+    }
+
+    /** {@code GET /v1/merges?repo=}. */
+    public List<MergeView> list(Path repo) throws PaddockException {
+        JsonNode n = read(api.get(MergeRoutes.MERGES + "?repo=" + ApiClient.encode(repo.toString())));
+        List<MergeView> out = new ArrayList<>();
+        for (JsonNode m : n.path("merges")) {
+            out.add(Json.mapper().convertValue(m, MergeView.class));
+        }
+        return out;
+    }
+
+    /** {@code POST /v1/merges} with a sandbox, or with a repository and branch when {@code sandbox} is null. */
+    public MergeView enqueue(String sandbox, Path repo, String branch, String by) throws PaddockException {
+        Map<String, String> body = new HashMap<>();
+        body.put("sandbox", sandbox);
+        body.put("repo", repo == null ? null : repo.toString());
+        body.put("branch", branch);
+        body.put("by", by);
+        return view(api.send("POST", MergeRoutes.MERGES, write(body), ApiClient.SLOW_TIMEOUT));
+    }
+
+    /** {@code POST /v1/merges/{id}/cancel} or {@code .../retry}. */
+    public MergeView act(long id, String action, String by) throws PaddockException {
+        return view(api.send("POST", MergeRoutes.MERGES + "/" + id + "/" + action, write(Map.of("by", by)),
+                ApiClient.SLOW_TIMEOUT));
+    }
+
+    private static MergeView view(String body) throws PaddockException {
+        return Json.mapper().convertValue(read(body), MergeView.class);
+    }
+
+    private static JsonNode read(String body) throws PaddockException {
+        try {
+            return Json.mapper().readTree(body);
+        } catch (IOException e) {
+            throw new PaddockException("The running Paddock answered something that is not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static String write(Object o) throws PaddockException {
+        try {
+            return Json.mapper().writeValueAsString(o);
+        } catch (IOException e) {
+            throw new PaddockException("Cannot write the request: " + e.getMessage(), e);
+        }
+    }
+}

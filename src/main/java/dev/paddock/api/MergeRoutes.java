@@ -1,0 +1,206 @@
+package dev.paddock.api;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.paddock.common.PaddockException;
+import dev.paddock.merge.MergeEntry;
+import dev.paddock.merge.MergeException;
+import dev.paddock.merge.MergeService;
+import dev.paddock.merge.MergeState;
+import dev.paddock.merge.MergeStore;
+import dev.paddock.merge.ResolutionService;
+import dev.paddock.status.UnknownRepositoryException;
+import dev.paddock.worktree.GitException;
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The merge queue routes, over {@link MergeService}:
+ * <ul>
+ *   <li>{@code GET /v1/merges?repo=PATH[&limit=N]} → {@code {"merges": [MergeView...]}}: running, then queued in
+ *       queue order, then the latest others</li>
+ *   <li>{@code POST /v1/merges} ({@link EnqueueRequest}: a sandbox, or a repository and branch) → 201 MergeView</li>
+ *   <li>{@code POST /v1/merges/{id}/cancel}, {@code POST /v1/merges/{id}/retry} (body {@code {"by"}}) → MergeView</li>
+ *   <li>{@code GET /v1/conflicts[?repo=PATH]} → {@code {"conflicts": [{"entry": MergeView, "files": [...]}]}}</li>
+ * </ul>
+ * Errors: 400 bad input, 404 no such entry, sandbox or repository, 405 wrong method, 409 the entry's state refuses.
+ */
+final class MergeRoutes {
+    static final String MERGES = "/v1/merges";
+    static final String CONFLICTS = "/v1/conflicts";
+    private static final int DEFAULT_LIMIT = 100;
+
+    private final MergeService merges;
+
+    MergeRoutes(MergeService merges, ResolutionService resolutions) {
+        this.merges = merges;
+    }
+
+    /** Whether {@code path} is one of these routes. */
+    static boolean matches(String path) {
+        return path.equals(MERGES) || path.startsWith(MERGES + "/") || path.equals(CONFLICTS);
+    }
+
+    /**
+     * Body of {@code POST /v1/merges}.
+     *
+     * @param sandbox the sandbox whose branch to merge; or
+     * @param repo absolute path of the repository and
+     * @param branch the branch to merge
+     * @param by who asks (shown in the event)
+     */
+    record EnqueueRequest(String sandbox, String repo, String branch, String by) {
+    }
+
+    /** Optional body of cancel and retry. */
+    record ActionRequest(String by) {
+    }
+
+    void handle(HttpExchange ex) throws ApiError, IOException {
+        String method = ex.getRequestMethod();
+        String path = ex.getRequestURI().getPath();
+        try {
+            if (path.equals(CONFLICTS)) {
+                require(method, "GET", path);
+                conflicts(ex);
+                return;
+            }
+            List<String> seg = Arrays.stream(path.substring(MERGES.length()).split("/")).filter(s -> !s.isEmpty()).toList();
+            if (seg.isEmpty()) {
+                switch (method) {
+                    case "GET" -> list(ex);
+                    case "POST" -> enqueue(ex);
+                    default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or POST");
+                }
+            } else if (seg.size() == 2 && (seg.get(1).equals("cancel") || seg.get(1).equals("retry"))) {
+                require(method, "POST", path);
+                long id = id(seg.get(0));
+                ActionRequest req = HttpIo.body(ex, ActionRequest.class);
+                String by = req == null || req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
+                MergeEntry e = seg.get(1).equals("cancel") ? merges.cancel(id, by) : merges.retry(id, by);
+                HttpIo.json(ex, 200, MergeView.of(e, null, Instant.now()));
+            } else if (seg.size() == 1) {
+                require(method, "GET", path);
+                HttpIo.json(ex, 200, MergeView.of(merges.get(id(seg.get(0))), null, Instant.now()));
+            } else {
+                throw ApiError.notFound("no route " + method + " " + path);
+            }
+        } catch (PaddockException e) {
+            throw map(e);
+        }
+    }
+
+    private void list(HttpExchange ex) throws ApiError, IOException, PaddockException {
+        Path repo = repo(HttpIo.query(ex, "repo"), true);
+        int limit = DEFAULT_LIMIT;
+        String l = HttpIo.query(ex, "limit");
+        if (l != null) {
+            try {
+                limit = Integer.parseInt(l);
+            } catch (NumberFormatException e) {
+                throw ApiError.badRequest("limit must be a number: " + l);
+            }
+        }
+        HttpIo.json(ex, 200, Map.of("merges", views(merges.list(repo, limit))));
+    }
+
+    /** Views with queue positions: 0 for the running entry, 1.. for queued ones in order. */
+    static List<MergeView> views(List<MergeEntry> entries) {
+        Instant now = Instant.now();
+        List<MergeView> out = new ArrayList<>();
+        int pos = 0;
+        for (MergeEntry e : entries) {
+            Integer p = e.state() == MergeState.RUNNING ? Integer.valueOf(0)
+                    : e.state() == MergeState.QUEUED ? Integer.valueOf(++pos) : null;
+            out.add(MergeView.of(e, p, now));
+        }
+        return out;
+    }
+
+    private void enqueue(HttpExchange ex) throws ApiError, IOException, PaddockException {
+        EnqueueRequest req = HttpIo.body(ex, EnqueueRequest.class);
+        if (req == null || ((req.sandbox() == null || req.sandbox().isBlank())
+                && (req.repo() == null || req.branch() == null))) {
+            throw ApiError.badRequest("send {\"sandbox\": \"ID\"} or {\"repo\": \"/abs/path\", \"branch\": \"name\"}");
+        }
+        String by = req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
+        MergeEntry e = req.sandbox() != null && !req.sandbox().isBlank() ? merges.enqueueSandbox(req.sandbox(), by)
+                : merges.enqueueBranch(repo(req.repo(), true), req.branch(), by);
+        HttpIo.json(ex, 201, MergeView.of(e, null, Instant.now()));
+    }
+
+    private void conflicts(HttpExchange ex) throws ApiError, IOException, PaddockException {
+        Path repo = repo(HttpIo.query(ex, "repo"), false);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (MergeEntry e : merges.conflicted(repo)) {
+            List<Map<String, Object>> files = new ArrayList<>();
+            for (MergeStore.StoredConflict c : merges.conflictFiles(e.id())) {
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("path", c.path());
+                f.put("kind", c.kind());
+                f.put("class", c.conflictClass());
+                f.put("resolvedBy", c.resolvedBy());
+                f.put("resolvedAt", c.resolvedAt());
+                files.add(f);
+            }
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("entry", MergeView.of(e, null, Instant.now()));
+            item.put("files", files);
+            out.add(item);
+        }
+        HttpIo.json(ex, 200, Map.of("conflicts", out));
+    }
+
+    private static Path repo(String text, boolean required) throws ApiError {
+        if (text == null || text.isBlank()) {
+            if (required) {
+                throw ApiError.badRequest("repo is missing: pass the repository's absolute path");
+            }
+            return null;
+        }
+        try {
+            Path p = Path.of(text);
+            if (!p.isAbsolute()) {
+                throw ApiError.badRequest("repo must be an absolute path: " + text);
+            }
+            return p;
+        } catch (InvalidPathException e) {
+            throw ApiError.badRequest("not a valid path: " + text);
+        }
+    }
+
+    private static long id(String text) throws ApiError {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw ApiError.notFound("no merge queue entry " + text + " (ids are numbers)");
+        }
+    }
+
+    private static void require(String method, String expected, String path) throws ApiError {
+        if (!method.equals(expected)) {
+            throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use " + expected);
+        }
+    }
+
+    static ApiError map(PaddockException e) {
+        if (e instanceof MergeException m) {
+            return switch (m.kind()) {
+                case NOT_FOUND -> ApiError.notFound(e.getMessage());
+                case CONFLICT -> ApiError.conflict(e.getMessage());
+                case BAD_REQUEST -> ApiError.badRequest(e.getMessage());
+                case FAILED -> new ApiError(500, e.getMessage());
+            };
+        }
+        if (e instanceof GitException || e instanceof UnknownRepositoryException) {
+            return ApiError.notFound(e.getMessage());
+        }
+        return new ApiError(500, e.getMessage());
+    }
+}

@@ -1,0 +1,130 @@
+package dev.paddock.cli;
+
+import dev.paddock.api.ApiClient;
+import dev.paddock.api.MergeClient;
+import dev.paddock.common.PaddockException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code paddock merge list|enqueue|cancel|retry}: the merge queue, through the running panel or server. */
+@Command(name = "merge", mixinStandardHelpOptions = true,
+        description = "List, enqueue, cancel and retry merge queue entries (through the running Paddock).",
+        subcommands = {MergeCommand.ListCmd.class, MergeCommand.Enqueue.class, MergeCommand.Cancel.class,
+            MergeCommand.Retry.class})
+public final class MergeCommand implements Runnable {
+    @ParentCommand
+    PaddockCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    /** {@code paddock merge} alone is a usage error. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel or retry.");
+    }
+
+    MergeClient client() throws PaddockException {
+        var home = root.resolveHome();
+        ApiClient api = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow(() ->
+                new PaddockException("No Paddock is running for " + home + ": start the panel (paddock) or the"
+                        + " server (paddock serve)."));
+        return new MergeClient(api);
+    }
+
+    /** {@code paddock merge list [--repo PATH] [--json]}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the merge queue of a repository.")
+    static final class ListCmd implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        MergeCommand parent;
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH",
+                description = "Repository (default: the one containing the current directory).")
+        java.nio.file.Path repo;
+        @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges answers).")
+        boolean json;
+
+        @Override
+        public Integer call() throws PaddockException {
+            java.nio.file.Path target = (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+            var list = parent.client().list(target);
+            var out = spec.commandLine().getOut();
+            out.print(json ? SandboxText.json(java.util.Map.of("merges", list)) + "\n" : MergeText.table(list));
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code paddock merge enqueue SANDBOX} or {@code paddock merge enqueue --repo PATH --branch NAME}. */
+    @Command(name = "enqueue", mixinStandardHelpOptions = true,
+            description = "Put a done sandbox's branch (or a branch of a repository) in the merge queue.")
+    static final class Enqueue implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        MergeCommand parent;
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Parameters(paramLabel = "SANDBOX", arity = "0..1", description = "The sandbox.")
+        String sandbox;
+        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH", description = "Repository of --branch.")
+        java.nio.file.Path repo;
+        @picocli.CommandLine.Option(names = "--branch", paramLabel = "NAME", description = "A branch no sandbox owns.")
+        String branch;
+
+        @Override
+        public Integer call() throws PaddockException {
+            if ((sandbox == null) == (branch == null)) {
+                throw new ParameterException(spec.commandLine(), "Name a SANDBOX, or a --branch (with --repo).");
+            }
+            java.nio.file.Path target = branch == null ? null
+                    : (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+            var v = parent.client().enqueue(sandbox, target, branch, RunningPaddock.who());
+            spec.commandLine().getOut().println("Queued #" + v.id() + " " + v.branch() + ".");
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /** {@code paddock merge cancel ID}. */
+    @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Take an entry out of the merge queue.")
+    static final class Cancel implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        MergeCommand parent;
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Parameters(paramLabel = "ID", description = "The entry (a number).")
+        long id;
+
+        @Override
+        public Integer call() throws PaddockException {
+            var v = parent.client().act(id, "cancel", RunningPaddock.who());
+            spec.commandLine().getOut().println("#" + v.id() + " " + v.branch() + " is " + v.state()
+                    + (v.state().equals("running") ? " (stopping before it moves base)" : "") + ".");
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /** {@code paddock merge retry ID}. */
+    @Command(name = "retry", mixinStandardHelpOptions = true,
+            description = "Put a failed, cancelled or conflicted entry back in the merge queue.")
+    static final class Retry implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        MergeCommand parent;
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Parameters(paramLabel = "ID", description = "The entry (a number).")
+        long id;
+
+        @Override
+        public Integer call() throws PaddockException {
+            var v = parent.client().act(id, "retry", RunningPaddock.who());
+            spec.commandLine().getOut().println("#" + v.id() + " " + v.branch() + " is back in the queue.");
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+}

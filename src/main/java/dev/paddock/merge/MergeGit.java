@@ -1,0 +1,336 @@
+package dev.paddock.merge;
+
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.GitException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The git work of the merge queue, through the git CLI (argument lists, never a shell string): the private merge
+ * worktree {@code <repo>/.worktrees/.merge/<entry-id>} detached at base, the {@code --no-ff --no-commit} merge in
+ * it, the commit, and the compare-and-set move of base ({@code git update-ref refs/heads/<base> <new> <old>}).
+ */
+public final class MergeGit {
+    /** Folder of the merge worktrees inside {@code <repo>/.worktrees/}. */
+    public static final String MERGE_DIR = ".merge";
+    /** Identity of the queue's merge commits when the repository has none configured. */
+    static final List<String> IDENTITY = List.of("-c", "user.name=Paddock merge queue",
+            "-c", "user.email=merge-queue@paddock.invalid");
+
+    private final GitCli git;
+
+    public MergeGit(GitCli git) {
+        this.git = git;
+    }
+
+    /** {@code <repo>/.worktrees/.merge}. */
+    public static Path mergeRoot(Path repo) {
+        return repo.resolve(".worktrees").resolve(MERGE_DIR);
+    }
+
+    /** The merge worktree of an entry. */
+    public static Path worktreeOf(Path repo, long entryId) {
+        return mergeRoot(repo).resolve(Long.toString(entryId));
+    }
+
+    /** Commit id of a ref or revision, or empty when it names nothing. */
+    public Optional<String> resolve(Path dir, String rev) throws GitException {
+        GitCli.Result r = git.run(dir, "rev-parse", "-q", "--verify", rev + "^{commit}");
+        return r.ok() ? Optional.of(r.stdout().strip()) : Optional.empty();
+    }
+
+    /** Commit ids of two revisions in one git call (each empty when it names nothing). */
+    public List<Optional<String>> resolveBoth(Path dir, String a, String b) throws GitException {
+        GitCli.Result pair = git.run(dir, "rev-parse", "--revs-only", a + "^{commit}", b + "^{commit}");
+        List<String> ids = pair.ok() ? pair.stdout().lines().map(String::strip).toList() : List.of();
+        if (ids.size() == 2 && ids.stream().allMatch(id -> id.matches("[0-9a-f]{40,64}"))) {
+            return List.of(Optional.of(ids.get(0)), Optional.of(ids.get(1)));
+        }
+        return List.of(resolve(dir, a), resolve(dir, b)); // one is missing: say which
+    }
+
+    /** Whether {@code ancestor} is an ancestor of (or equal to) {@code commit}. */
+    public boolean isAncestor(Path dir, String ancestor, String commit) throws GitException {
+        return git.run(dir, "merge-base", "--is-ancestor", ancestor, commit).ok();
+    }
+
+    /** Creates the merge worktree detached at {@code commit} (removing a leftover one first). */
+    public void addWorktree(Path repo, Path wt, String commit) throws GitException {
+        remove(repo, wt);
+        try {
+            Files.createDirectories(wt.getParent());
+        } catch (IOException e) {
+            throw new GitException("Cannot create " + wt.getParent() + ": " + e.getMessage(), e);
+        }
+        GitCli.Result r = git.run(repo, List.of("worktree", "add", "--detach", wt.toString(), commit),
+                GitCli.LONG_TIMEOUT);
+        if (!r.ok()) {
+            throw new GitException("Cannot create the merge worktree " + wt + ": " + r.errorLine());
+        }
+    }
+
+    /** Removes a merge worktree (forced: it is Paddock's own) and its registration; nothing when absent. */
+    public void remove(Path repo, Path wt) throws GitException {
+        if (Files.exists(wt)) {
+            git.run(repo, List.of("worktree", "remove", "--force", "--force", wt.toString()), GitCli.LONG_TIMEOUT);
+            deleteTree(wt);
+        }
+        git.run(repo, "worktree", "prune");
+    }
+
+    /** {@link #remove} only when the folder exists (no git call otherwise). */
+    public void removeIfPresent(Path repo, Path wt) throws GitException {
+        if (Files.exists(wt)) {
+            remove(repo, wt);
+        }
+    }
+
+    /** The merge worktrees on disk (folders under {@code .worktrees/.merge}), by entry id. */
+    public List<Long> leftoverIds(Path repo) {
+        Path root = mergeRoot(repo);
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        List<Long> ids = new ArrayList<>();
+        try (Stream<Path> s = Files.list(root)) {
+            s.forEach(p -> {
+                try {
+                    ids.add(Long.parseLong(p.getFileName().toString()));
+                } catch (NumberFormatException ignored) {
+                    // not ours
+                }
+            });
+        } catch (IOException e) {
+            return List.of();
+        }
+        return ids;
+    }
+
+    /** Outcome of the merge step. */
+    public enum MergeOutcome {
+        /** Merged without conflict, not committed yet. */
+        CLEAN,
+        /** Stopped on conflicts; the worktree holds the conflicted state. */
+        CONFLICT,
+        /** Nothing to merge: the branch is already in base. */
+        UP_TO_DATE
+    }
+
+    /**
+     * {@code git merge --no-ff --no-commit <theirs>} in the merge worktree (ours = its HEAD, base).
+     *
+     * @throws GitException when git fails for another reason than conflicts
+     */
+    public MergeOutcome mergeNoCommit(Path wt, String theirs) throws GitException {
+        if (isAncestor(wt, theirs, "HEAD")) {
+            return MergeOutcome.UP_TO_DATE;
+        }
+        GitCli.Result r = git.run(wt, withIdentity(wt, "merge", "--no-ff", "--no-commit", "--no-edit", theirs),
+                GitCli.LONG_TIMEOUT);
+        if (r.ok()) {
+            return MergeOutcome.CLEAN;
+        }
+        if (!unmerged(wt).isEmpty()) {
+            return MergeOutcome.CONFLICT;
+        }
+        throw new GitException("git merge failed in " + wt + ": " + r.errorLine());
+    }
+
+    /**
+     * Rebases a detached copy of {@code theirs} onto {@code onto} in the merge worktree and returns the rebased
+     * tip, then leaves the worktree detached at {@code onto} again. The agent's branch is not moved.
+     *
+     * @return empty when the rebase stops on a conflict (it is aborted; the merge then shows the conflicts)
+     */
+    public Optional<String> rebased(Path wt, String onto, String theirs) throws GitException {
+        run(wt, "checkout", "-q", "--detach", theirs);
+        GitCli.Result r = git.run(wt, withIdentity(wt, "rebase", "-q", onto), GitCli.LONG_TIMEOUT);
+        Optional<String> tip = Optional.empty();
+        if (r.ok()) {
+            tip = resolve(wt, "HEAD");
+        } else {
+            git.run(wt, "rebase", "--abort");
+        }
+        run(wt, "checkout", "-q", "--detach", onto);
+        return tip;
+    }
+
+    /** Paths git left unmerged in the worktree. */
+    public List<String> unmerged(Path wt) throws GitException {
+        String out = git.run(wt, "diff", "--name-only", "--diff-filter=U").stdout();
+        return out.lines().filter(l -> !l.isBlank()).distinct().toList();
+    }
+
+    /** Commits what is staged in the merge worktree (the merge's parents come from MERGE_HEAD) and returns it. */
+    public String commit(Path wt, String message) throws GitException {
+        GitCli.Result r = git.run(wt, withIdentity(wt, "commit", "-q", "--no-verify", "-m", message),
+                GitCli.LONG_TIMEOUT);
+        if (!r.ok()) {
+            throw new GitException("Cannot commit the merge in " + wt + ": " + r.errorLine());
+        }
+        return resolve(wt, "HEAD").orElseThrow();
+    }
+
+    /**
+     * Moves {@code refs/heads/<branch>} from {@code expected} to {@code to} only if it still is at {@code expected}
+     * (git locks the ref and compares: the compare-and-set that keeps base whole).
+     *
+     * @return whether it moved
+     */
+    public boolean moveRef(Path repo, String branch, String to, String expected, String reason) throws GitException {
+        return git.run(repo, "update-ref", "-m", reason, "refs/heads/" + branch, to, expected).ok();
+    }
+
+    /** The worktree that has {@code branch} checked out, if any (main or linked). */
+    public Optional<Path> checkedOutAt(Path repo, String branch) throws GitException {
+        String out = git.runOk(repo, "worktree", "list", "--porcelain");
+        Path current = null;
+        for (String line : out.split("\n")) {
+            if (line.startsWith("worktree ")) {
+                current = Path.of(line.substring("worktree ".length()));
+            } else if (line.equals("branch refs/heads/" + branch) && current != null) {
+                return Optional.of(current);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Tracked files with uncommitted changes in a worktree ({@code git status --porcelain}, untracked files not
+     * counted), as paths.
+     */
+    public List<String> changedTrackedFiles(Path tree) throws GitException {
+        String out = git.runOk(tree, "status", "--porcelain=v1", "--untracked-files=no");
+        return out.lines().filter(l -> l.length() > 3).map(l -> l.substring(3)).toList();
+    }
+
+    /**
+     * Whether {@code git read-tree -m -u from to} would refuse in {@code tree} (a dry run, {@code -n}: nothing
+     * changes): an untracked file where the change adds one, a local change in a file it changes, an index that
+     * does not match {@code from}.
+     *
+     * @return git's reasons, one per line, or null when it would succeed
+     */
+    public String followRefRefusal(Path tree, String from, String to) throws GitException {
+        GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", "-n", from, to), GitCli.LONG_TIMEOUT);
+        if (r.ok()) {
+            return null;
+        }
+        return String.join("; ", r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty())
+                .map(l -> l.replaceFirst("^(fatal|error): ", "")).toList());
+    }
+
+    /**
+     * Brings a clean worktree's index and files from {@code from} to {@code to} after its branch ref moved:
+     * {@code git read-tree -m -u from to}, a two-tree merge that changes only the files that differ between the
+     * two commits and refuses to overwrite anything it would lose.
+     *
+     * @return false when the index no longer matches {@code from} (nothing was touched)
+     */
+    public boolean followRef(Path tree, String from, String to) throws GitException {
+        return followRef(tree, from, to, true);
+    }
+
+    /**
+     * {@link #followRef(Path, String, String)}, with the index check skipped when a dry run
+     * ({@link #followRefRefusal}) has just checked it.
+     */
+    public boolean followRef(Path tree, String from, String to, boolean checkIndex) throws GitException {
+        if (checkIndex && !git.run(tree, "diff-index", "--cached", "--quiet", from).ok()) {
+            return false;
+        }
+        GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", from, to), GitCli.LONG_TIMEOUT);
+        if (!r.ok()) {
+            throw new GitException("Cannot update the files of " + tree + " to " + to + ": " + r.errorLine());
+        }
+        return true; // read-tree -u records the stat data of what it writes: no refresh needed
+    }
+
+    /** Writes the staged state as a tree and returns its id. */
+    public String writeTree(Path wt) throws GitException {
+        return git.runOk(wt, "write-tree").strip();
+    }
+
+    /**
+     * Merges in core ({@code git merge-tree --write-tree}) and returns the result tree, or empty on conflicts.
+     */
+    public Optional<String> mergeTree(Path repo, String ours, String theirs) throws GitException {
+        GitCli.Result r = git.run(repo, "merge-tree", "--write-tree", ours, theirs);
+        return r.ok() ? Optional.of(r.stdout().lines().findFirst().orElse("").strip()) : Optional.empty();
+    }
+
+    /** A commit of {@code tree} with the given parents (first parent first). */
+    public String commitTree(Path repo, String tree, String message, String... parents) throws GitException {
+        List<String> args = new ArrayList<>(List.of("commit-tree", tree, "-m", message));
+        for (String p : parents) {
+            args.add("-p");
+            args.add(p);
+        }
+        GitCli.Result r = git.run(repo, args, GitCli.DEFAULT_TIMEOUT);
+        if (!r.ok()) { // most often: no identity configured; the queue's own then
+            List<String> withId = new ArrayList<>(IDENTITY);
+            withId.addAll(args);
+            r = git.run(repo, withId, GitCli.DEFAULT_TIMEOUT);
+        }
+        if (!r.ok()) {
+            throw new GitException("git commit-tree failed: " + r.errorLine());
+        }
+        return r.stdout().strip();
+    }
+
+    /** Checks the merge worktree out detached at {@code commit}, forced. */
+    public void checkoutDetached(Path wt, String commit) throws GitException {
+        run(wt, "checkout", "-q", "-f", "--detach", commit);
+    }
+
+    /** Aborts a merge in progress, if any. */
+    public void abortMerge(Path wt) throws GitException {
+        git.run(wt, "merge", "--abort");
+    }
+
+    /** Stages a file (written or deleted). */
+    public void stage(Path wt, String path, boolean deleted) throws GitException {
+        if (deleted) {
+            run(wt, "rm", "-q", "-f", "--ignore-unmatch", "--", path);
+        } else {
+            run(wt, "add", "--", path);
+        }
+    }
+
+    private void run(Path dir, String... args) throws GitException {
+        git.runOk(dir, args);
+    }
+
+    private List<String> withIdentity(Path dir, String... args) throws GitException {
+        List<String> out = new ArrayList<>(identity(dir));
+        out.addAll(List.of(args));
+        return out;
+    }
+
+    private List<String> identity(Path dir) throws GitException {
+        return git.run(dir, "config", "user.email").ok() ? List.of() : IDENTITY;
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort: prune drops the registration anyway
+                }
+            });
+        } catch (IOException ignored) {
+            // gone meanwhile
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.paddock.merge;
+
+import static dev.paddock.merge.MergeStore.cols;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventKinds;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.repo.RepoService;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What people (API, CLI, panel) do with the merge queue: list, enqueue a sandbox or a branch, cancel, retry, and
+ * set a repository's merge settings. The queue's own work is {@link MergeQueue}'s.
+ */
+public final class MergeService {
+    private final MergeQueue queue;
+    private final MergeStore store;
+    private final RepoService repos;
+
+    public MergeService(MergeQueue queue, RepoService repos) {
+        this.queue = queue;
+        this.store = queue.store();
+        this.repos = repos;
+    }
+
+    /** The queue underneath (for wiring and the resolution service). */
+    public MergeQueue queue() {
+        return queue;
+    }
+
+    /**
+     * A repository's entries: running and queued first (in queue order), then the latest others, at most {@code limit}.
+     *
+     * @throws PaddockException when the path is not in a git repository
+     */
+    public List<MergeEntry> list(Path repo, int limit) throws PaddockException {
+        Optional<RepoRecord> r = repos.registered(repo);
+        return r.isEmpty() ? List.of() : store.list(r.get().id(), limit);
+    }
+
+    /** One entry. @throws MergeException NOT_FOUND */
+    public MergeEntry get(long id) throws PaddockException {
+        return store.find(id).orElseThrow(() -> notFound(id));
+    }
+
+    /**
+     * Enqueues a sandbox's branch (a person pressing Merge): the sandbox must be done, waiting for a person or in
+     * conflict, and not already queued.
+     *
+     * @throws MergeException NOT_FOUND for an unknown sandbox, CONFLICT when it cannot be merged now
+     */
+    public MergeEntry enqueueSandbox(String sandboxId, String who) throws PaddockException {
+        SandboxRecord s = queue.sandboxLink().find(sandboxId).orElseThrow(() -> new MergeException(
+                MergeException.Kind.NOT_FOUND, "no sandbox " + sandboxId));
+        if (s.state() != SandboxState.DONE && s.state() != SandboxState.AWAITING_HUMAN
+                && s.state() != SandboxState.MERGING) {
+            throw new MergeException(MergeException.Kind.CONFLICT, sandboxId + " is " + s.state().id()
+                    + "; only a done sandbox (or one waiting for a person) can be merged.");
+        }
+        Optional<MergeEntry> open = store.openOf(sandboxId);
+        if (open.isPresent()) {
+            throw new MergeException(MergeException.Kind.CONFLICT, sandboxId + " already has entry " + open.get().label()
+                    + " (" + open.get().state().id() + ")" + (open.get().state() == MergeState.CONFLICT
+                    ? "; resolve or abort it, or retry it." : "."));
+        }
+        RepoRecord repo = queue.repos().find(s.repositoryId()).orElseThrow();
+        return queue.enqueue(repo, sandboxId, s.branch(), who);
+    }
+
+    /**
+     * Enqueues a branch of a repository that no sandbox owns.
+     *
+     * @throws MergeException BAD_REQUEST when the branch does not exist or is the base branch
+     */
+    public MergeEntry enqueueBranch(Path repoPath, String branch, String who) throws PaddockException {
+        RepoRecord repo = repos.open(repoPath).record();
+        if (branch == null || branch.isBlank() || branch.equals(repo.baseBranch())) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, "name a branch other than the base branch "
+                    + repo.baseBranch());
+        }
+        if (queue.git().resolve(repo.path(), "refs/heads/" + branch).isEmpty()) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, "no branch " + branch + " in " + repo.path());
+        }
+        return queue.enqueue(repo, null, branch, who);
+    }
+
+    /**
+     * Cancels an entry: a queued one leaves the queue, a running one is stopped (its test killed) before it moves
+     * base, a conflicted one has its merge aborted. Its sandbox goes back to done (awaiting a person for a conflict).
+     *
+     * @throws MergeException NOT_FOUND, or CONFLICT when it is merged, failed or cancelled already
+     */
+    public MergeEntry cancel(long id, String who) throws PaddockException {
+        MergeEntry e = get(id);
+        switch (e.state()) {
+            case QUEUED -> {
+                if (!store.move(id, MergeState.QUEUED, MergeState.CANCELLED, cols("finished_at", store.now(),
+                        "result", "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
+                        e.label() + " was cancelled by " + who))) {
+                    return cancel(id, who); // taken by the queue meanwhile
+                }
+                queue.sandboxLink().move(e.sandboxId(), SandboxState.DONE, e.sandboxId() + " left the merge queue");
+            }
+            case RUNNING -> queue.requestCancel(id);
+            case CONFLICT -> new ResolutionService(queue).cancelConflict(e, who);
+            default -> throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
+                    + ": there is nothing to cancel.");
+        }
+        return get(id);
+    }
+
+    /**
+     * Puts a failed, cancelled or conflicted entry back in the queue with its attempts reset (a conflicted one's
+     * merge worktree is removed first; the merge is tried afresh).
+     *
+     * @throws MergeException NOT_FOUND, or CONFLICT in any other state
+     */
+    public MergeEntry retry(long id, String who) throws PaddockException {
+        MergeEntry e = get(id);
+        if (!e.state().isRetryable()) {
+            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
+                    + "; only a failed, cancelled or conflicted entry can be retried.");
+        }
+        RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
+        if (e.state() == MergeState.CONFLICT && e.worktree() != null) {
+            queue.git().remove(repo.path(), e.worktree());
+        }
+        if (!store.move(id, e.state(), MergeState.QUEUED, cols("attempts", 0, "step", null, "finished_at", null,
+                "worktree_path", null, "merge_commit", null, "result", "retried by " + who),
+                MergeQueue.event(e, EventKinds.MERGE_RETRIED, e.label() + " was put back in the queue by " + who))) {
+            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
+        }
+        store.replaceConflicts(id, List.of());
+        queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is back in the merge queue");
+        queue.poke();
+        return get(id);
+    }
+
+    /** The merge settings of the repository containing {@code repo} (registering it). */
+    public MergeSettings settings(Path repo) throws PaddockException {
+        return store.settings(repos.open(repo).record().id());
+    }
+
+    /**
+     * Sets a repository's merge settings; null arguments keep the current value, a blank test command clears it.
+     *
+     * @throws MergeException BAD_REQUEST for an unknown strategy, a timeout under 1 s or fewer than 1 attempt
+     */
+    public MergeSettings configure(Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts)
+            throws PaddockException {
+        long id = repos.open(repo).record().id();
+        MergeSettings cur = store.settings(id);
+        MergeStrategy st;
+        try {
+            st = strategy == null ? cur.strategy() : MergeStrategy.of(strategy);
+        } catch (IllegalArgumentException e) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, e.getMessage());
+        }
+        if (timeoutMs != null && timeoutMs < 1000) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, "the test timeout must be at least 1000 ms");
+        }
+        if (maxAttempts != null && maxAttempts < 1) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, "at least 1 attempt is needed");
+        }
+        MergeSettings next = new MergeSettings(st, testCommand == null ? cur.testCommand() : testCommand,
+                timeoutMs == null ? cur.testTimeout() : Duration.ofMillis(timeoutMs),
+                maxAttempts == null ? cur.maxAttempts() : maxAttempts);
+        store.setSettings(id, next);
+        return store.settings(id);
+    }
+
+    /** Entries waiting in the conflict queue (state conflict) of the repository, or of all repositories for null. */
+    public List<MergeEntry> conflicted(Path repo) throws PaddockException {
+        List<MergeEntry> all = store.inState(MergeState.CONFLICT);
+        if (repo == null) {
+            return all;
+        }
+        Optional<RepoRecord> r = repos.registered(repo);
+        return r.isEmpty() ? List.of() : all.stream().filter(e -> e.repositoryId() == r.get().id()).toList();
+    }
+
+    /** The stored conflicted files of an entry. */
+    public List<MergeStore.StoredConflict> conflictFiles(long id) throws PaddockException {
+        get(id);
+        return store.conflicts(id);
+    }
+
+    static MergeException notFound(long id) {
+        return new MergeException(MergeException.Kind.NOT_FOUND, "no merge queue entry #" + id);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.paddock.merge;
+
+import java.time.Duration;
+
+/**
+ * A repository's merge settings (columns of {@code repositories}).
+ *
+ * @param strategy how a branch is brought up to date ({@code merge} by default)
+ * @param testCommand shell command ({@code /bin/sh -c}) run in the candidate result; null or blank: no test
+ * @param testTimeout how long the test may run before its whole process tree is killed (a failure)
+ * @param maxAttempts failed attempts after which the entry leaves the queue for a person (default 3)
+ */
+public record MergeSettings(MergeStrategy strategy, String testCommand, Duration testTimeout, int maxAttempts) {
+    /** Whether a test command is set. */
+    public boolean hasTest() {
+        return testCommand != null && !testCommand.isBlank();
+    }
+}

@@ -1,0 +1,254 @@
+package dev.paddock.merge;
+
+import dev.paddock.common.Json;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventLog;
+import dev.paddock.store.Database;
+import dev.paddock.store.Jdbc;
+import dev.paddock.store.StoreException;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The merge queue's rows: entries ({@code merge_requests}), their conflicted files ({@code conflicts}) and the
+ * repositories' merge settings. Every state change is a compare-and-set on the state and writes its event in
+ * the same transaction.
+ */
+public final class MergeStore {
+    private static final String COLUMNS = "id, repository_id, sandbox_id, branch, state, step, attempts,"
+            + " last_test_passed, result, merge_commit, base_before, theirs_commit, strategy, requested_by,"
+            + " worktree_path, test_log, test_pid, test_pid_started_at, main_tree_pending, enqueued_at, started_at,"
+            + " step_started_at, finished_at";
+    /** Order of the queue: entries whose last test passed first (seed 000 §6.6.2 tip), then oldest first. */
+    private static final String QUEUE_ORDER =
+            " ORDER BY CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id";
+
+    private final Jdbc jdbc;
+    private final EventLog events;
+    private final Clock clock;
+
+    public MergeStore(Database db, EventLog events, Clock clock) {
+        this.jdbc = db.jdbc();
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** Now, by the store's clock. */
+    Instant now() {
+        return clock.instant();
+    }
+
+    /** Inserts a queued entry and its event; returns it. */
+    public MergeEntry insert(long repositoryId, String sandboxId, String branch, MergeStrategy strategy, String who,
+                             EventDraft event) throws StoreException {
+        long id = jdbc.inTransaction(tx -> {
+            long newId = tx.insert("INSERT INTO merge_requests (repository_id, sandbox_id, branch, state, attempts,"
+                    + " strategy, requested_by, enqueued_at) VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)",
+                    repositoryId, sandboxId, branch, strategy.id(), who, clock.instant());
+            events.append(tx, withEntry(event, newId));
+            return newId;
+        });
+        return find(id).orElseThrow();
+    }
+
+    /** One entry. */
+    public Optional<MergeEntry> find(long id) throws StoreException {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE id = ?", MergeStore::map, id);
+    }
+
+    /** A repository's entries, queued ones first in queue order, then the others newest first; at most limit. */
+    public List<MergeEntry> list(long repositoryId, int limit) throws StoreException {
+        List<MergeEntry> out = new ArrayList<>(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE"
+                + " repository_id = ? AND state IN ('running', 'queued') ORDER BY CASE WHEN state = 'running' THEN 0"
+                + " ELSE 1 END, CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id", MergeStore::map,
+                repositoryId));
+        out.addAll(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
+                + " ('running', 'queued') ORDER BY id DESC LIMIT ?", MergeStore::map, repositoryId,
+                Math.max(0, limit - out.size())));
+        return out;
+    }
+
+    /** Every entry in one state, oldest first. */
+    public List<MergeEntry> inState(MergeState state) throws StoreException {
+        return jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE state = ? ORDER BY id", MergeStore::map,
+                state.id());
+    }
+
+    /** The next entry the repository's queue takes, if any. */
+    public Optional<MergeEntry> next(long repositoryId) throws StoreException {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state = 'queued'"
+                + QUEUE_ORDER + " LIMIT 1", MergeStore::map, repositoryId);
+    }
+
+    /** Repositories with queued entries. */
+    public List<Long> repositoriesWithQueued() throws StoreException {
+        return jdbc.query("SELECT DISTINCT repository_id FROM merge_requests WHERE state = 'queued'",
+                rs -> rs.getLong(1));
+    }
+
+    /** Whether the sandbox has an entry enqueued at or after {@code since} (its current run is already handled). */
+    public boolean hasEntrySince(String sandboxId, Instant since) throws StoreException {
+        return jdbc.queryOne("SELECT 1 FROM merge_requests WHERE sandbox_id = ? AND enqueued_at >= ? LIMIT 1",
+                rs -> 1, sandboxId, since).isPresent();
+    }
+
+    /** The sandbox's entry that is queued, running or in conflict, if any. */
+    public Optional<MergeEntry> openOf(String sandboxId) throws StoreException {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
+                + " ('queued', 'running', 'conflict') ORDER BY id DESC LIMIT 1", MergeStore::map, sandboxId);
+    }
+
+    /**
+     * Moves an entry from {@code from} to {@code to} with the given columns (SQL name → value), only if it is
+     * still in {@code from}; writes {@code event} (may be null) in the same transaction.
+     *
+     * @return whether it happened
+     */
+    public boolean move(long id, MergeState from, MergeState to, Map<String, Object> columns, EventDraft event)
+            throws StoreException {
+        StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
+        List<Object> params = new ArrayList<>();
+        params.add(to.id());
+        columns.forEach((k, v) -> {
+            sql.append(", ").append(k).append(" = ?");
+            params.add(v);
+        });
+        sql.append(" WHERE id = ? AND state = ?");
+        params.add(id);
+        params.add(from.id());
+        return jdbc.inTransaction(tx -> {
+            if (tx.update(sql.toString(), params.toArray()) != 1) {
+                return false;
+            }
+            if (event != null) {
+                events.append(tx, withEntry(event, id));
+            }
+            return true;
+        });
+    }
+
+    /** Sets columns of an entry whatever its state (facts of the running attempt, not a state change). */
+    public void set(long id, Map<String, Object> columns) throws StoreException {
+        StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
+        List<Object> params = new ArrayList<>();
+        columns.forEach((k, v) -> {
+            sql.append(params.isEmpty() ? "" : ", ").append(k).append(" = ?");
+            params.add(v);
+        });
+        sql.append(" WHERE id = ?");
+        params.add(id);
+        jdbc.update(sql.toString(), params.toArray());
+    }
+
+    /** Appends an event about an entry. */
+    public void event(long id, EventDraft event) throws StoreException {
+        events.append(withEntry(event, id));
+    }
+
+    /** Builds a column map (keeps order; values may be null). */
+    public static Map<String, Object> cols(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    // --- conflicts -------------------------------------------------------------------------------------------
+
+    /** A stored conflicted file (row of {@code conflicts}). */
+    public record StoredConflict(long id, long mergeRequestId, String path, String kind, String conflictClass,
+                                 String hunksJson, String resolution, String resolvedBy, Instant resolvedAt) {
+        /** Whether a person (or the queue) resolved it. */
+        public boolean resolved() {
+            return resolvedAt != null;
+        }
+    }
+
+    /** Replaces the conflicted files of an entry. */
+    public void replaceConflicts(long mergeRequestId, List<StoredConflict> files) throws StoreException {
+        jdbc.inTransaction(tx -> {
+            tx.update("DELETE FROM conflicts WHERE merge_request_id = ?", mergeRequestId);
+            for (StoredConflict c : files) {
+                tx.insert("INSERT INTO conflicts (merge_request_id, path, kind, conflict_class, hunks) VALUES (?, ?, ?, ?, ?)",
+                        mergeRequestId, c.path(), c.kind(), c.conflictClass(), c.hunksJson());
+            }
+            return null;
+        });
+    }
+
+    /** The conflicted files of an entry, by path. */
+    public List<StoredConflict> conflicts(long mergeRequestId) throws StoreException {
+        return jdbc.query("SELECT id, merge_request_id, path, kind, conflict_class, hunks, resolution, resolved_by,"
+                + " resolved_at FROM conflicts WHERE merge_request_id = ? ORDER BY path", rs -> new StoredConflict(
+                rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                rs.getString(7), rs.getString(8), Jdbc.instant(rs, "resolved_at")), mergeRequestId);
+    }
+
+    /** Records a file's resolution and its event. @return whether the file is a conflicted file of the entry */
+    public boolean resolve(long mergeRequestId, String path, String resolution, String who, EventDraft event)
+            throws StoreException {
+        return jdbc.inTransaction(tx -> {
+            if (tx.update("UPDATE conflicts SET resolution = ?, resolved_by = ?, resolved_at = ? WHERE"
+                    + " merge_request_id = ? AND path = ?", resolution, who, clock.instant(), mergeRequestId, path) == 0) {
+                return false;
+            }
+            events.append(tx, withEntry(event, mergeRequestId));
+            return true;
+        });
+    }
+
+    // --- repository settings -------------------------------------------------------------------------------
+
+    /** A repository's merge settings. @throws StoreException also when there is no such repository */
+    public MergeSettings settings(long repositoryId) throws StoreException {
+        return jdbc.queryOne("SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts FROM"
+                + " repositories WHERE id = ?", rs -> new MergeSettings(MergeStrategy.of(rs.getString(1)),
+                rs.getString(2), Duration.ofMillis(rs.getLong(3)), rs.getInt(4)), repositoryId)
+                .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
+    }
+
+    /** Stores a repository's merge settings. */
+    public void setSettings(long repositoryId, MergeSettings s) throws StoreException {
+        jdbc.update("UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
+                + " max_merge_attempts = ? WHERE id = ?", s.strategy().id(), s.hasTest() ? s.testCommand().strip() : null,
+                s.testTimeout().toMillis(), s.maxAttempts(), repositoryId);
+    }
+
+    /** The event with {@code mergeRequestId} added to its details (the feed links it to the entry). */
+    private static EventDraft withEntry(EventDraft e, long id) {
+        try {
+            com.fasterxml.jackson.databind.node.ObjectNode n = e.details() == null || e.details().isBlank()
+                    ? Json.mapper().createObjectNode()
+                    : (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(e.details());
+            n.put("mergeRequestId", id);
+            return new EventDraft(e.repositoryId(), e.sandboxId(), e.kind(), e.message(),
+                    Json.mapper().writeValueAsString(n));
+        } catch (java.io.IOException | ClassCastException ex) {
+            throw new IllegalArgumentException("event details are not a JSON object: " + e.details(), ex);
+        }
+    }
+
+    private static MergeEntry map(ResultSet rs) throws SQLException {
+        String wt = rs.getString("worktree_path");
+        String log = rs.getString("test_log");
+        return new MergeEntry(rs.getLong("id"), rs.getLong("repository_id"), rs.getString("sandbox_id"),
+                rs.getString("branch"), MergeState.of(rs.getString("state")), MergeStep.of(rs.getString("step")),
+                rs.getInt("attempts"), Jdbc.nullableBoolean(rs, "last_test_passed"), rs.getString("result"),
+                rs.getString("merge_commit"), rs.getString("base_before"), rs.getString("theirs_commit"),
+                MergeStrategy.of(rs.getString("strategy")), rs.getString("requested_by"),
+                wt == null ? null : Path.of(wt), log == null ? null : Path.of(log), Jdbc.nullableLong(rs, "test_pid"),
+                Jdbc.instant(rs, "test_pid_started_at"), rs.getBoolean("main_tree_pending"),
+                Jdbc.instant(rs, "enqueued_at"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "step_started_at"),
+                Jdbc.instant(rs, "finished_at"));
+    }
+}

@@ -1,0 +1,135 @@
+package dev.paddock.merge;
+
+import static dev.paddock.merge.MergeStore.cols;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
+import dev.paddock.events.EventKinds;
+import dev.paddock.merge.conflict.ConflictReport;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.sandbox.SandboxState;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the three-way view asks of the conflict queue: the conflicts of an entry, marking a file resolved (the
+ * result is written into the entry's merge worktree and staged; once every file is, the queue tests, commits the
+ * two-parent merge and moves base), and aborting (the merge worktree goes, base never moved). Each resolution
+ * and who made it is stored and written to the events feed.
+ */
+public final class ResolutionService {
+    private final MergeQueue queue;
+    private final MergeStore store;
+
+    public ResolutionService(MergeQueue queue) {
+        this.queue = queue;
+        this.store = queue.store();
+    }
+
+    /**
+     * The files of an entry that still conflict, with their three texts and hunks (from {@link ConflictAnalysis}).
+     *
+     * @throws MergeException NOT_FOUND, or CONFLICT when the entry is not in the conflict queue or was aborted
+     */
+    public ConflictReport conflicts(long mergeRequestId) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        RepoRecord repo = repo(e);
+        Set<String> unresolved = store.conflicts(e.id()).stream().filter(c -> !c.resolved())
+                .map(MergeStore.StoredConflict::path).collect(Collectors.toSet());
+        ConflictReport full = queue.analysis().classify(repo.path(), e.baseBefore(), e.theirsCommit());
+        return new ConflictReport(full.ours(), full.theirs(), full.base(),
+                full.files().stream().filter(f -> unresolved.contains(f.path())).toList());
+    }
+
+    /**
+     * Marks one conflicted file resolved: writes {@code resultText} (UTF-8) into the merge worktree, or deletes the
+     * file when it is null, stages it, and stores the resolution with {@code who} and the time. When it was the
+     * last unresolved file, the merge is finished on the repository's queue thread (tests, commit, base).
+     *
+     * @throws MergeException NOT_FOUND; BAD_REQUEST when the path is not a conflicted file of the entry or leaves
+     *     the worktree; CONFLICT when the entry is not waiting for a resolution; FAILED when the file cannot be written
+     */
+    public void markResolved(long mergeRequestId, String path, String resultText, String who) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        List<MergeStore.StoredConflict> files = store.conflicts(e.id());
+        if (files.stream().noneMatch(c -> c.path().equals(path))) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
+        }
+        Path target = e.worktree().resolve(path).normalize();
+        if (!target.startsWith(e.worktree())) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " leaves the merge worktree");
+        }
+        try {
+            if (resultText == null) {
+                Files.deleteIfExists(target);
+            } else {
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, resultText, StandardCharsets.UTF_8);
+            }
+        } catch (IOException ex) {
+            throw new MergeException(MergeException.Kind.FAILED, "Cannot write " + target + ": " + ex.getMessage(), ex);
+        }
+        queue.git().stage(e.worktree(), path, resultText == null);
+        store.resolve(e.id(), path, resultText == null ? "deleted" : resultText, who, EventDraft.of(e.repositoryId(),
+                e.sandboxId(), EventKinds.MERGE_RESOLVED, who + " resolved " + path + (resultText == null
+                        ? " (deleted)" : "") + " in " + e.label(), Map.of("path", path, "by", who)));
+        boolean all = store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved);
+        if (all) {
+            queue.completeResolved(repo(e), store.find(e.id()).orElseThrow());
+        }
+    }
+
+    /**
+     * Aborts a conflicted merge: {@code git merge --abort}, the merge worktree removed, base untouched. The entry
+     * stays in state conflict (without worktree) and its sandbox waits for a person, who may retry it.
+     *
+     * @throws MergeException NOT_FOUND, or CONFLICT when it is not a conflict with a merge in progress
+     */
+    public void abort(long mergeRequestId, String who) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        RepoRecord repo = repo(e);
+        queue.git().abortMerge(e.worktree());
+        queue.git().remove(repo.path(), e.worktree());
+        store.move(e.id(), MergeState.CONFLICT, MergeState.CONFLICT, cols("worktree_path", null, "result",
+                "merge aborted by " + who + "; retry to merge afresh"), EventDraft.of(e.repositoryId(), e.sandboxId(),
+                EventKinds.MERGE_ABORTED, who + " aborted the merge of " + e.label() + "; " + repo.baseBranch()
+                        + " is unchanged", Map.of("by", who)));
+        queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
+                + " waits for a person: its merge was aborted by " + who);
+    }
+
+    /** Cancel of a conflicted entry: abort if a merge is in progress, then cancelled. */
+    void cancelConflict(MergeEntry e, String who) throws PaddockException {
+        RepoRecord repo = repo(e);
+        if (e.worktree() != null) {
+            queue.git().abortMerge(e.worktree());
+            queue.git().remove(repo.path(), e.worktree());
+        }
+        store.move(e.id(), MergeState.CONFLICT, MergeState.CANCELLED, cols("worktree_path", null, "finished_at",
+                store.now(), "result", "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
+                e.label() + " was cancelled by " + who + "; " + repo.baseBranch() + " is unchanged"));
+        queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
+                + " waits for a person: its merge was cancelled by " + who);
+    }
+
+    private MergeEntry open(long id) throws PaddockException {
+        MergeEntry e = store.find(id).orElseThrow(() -> MergeService.notFound(id));
+        if (e.state() != MergeState.CONFLICT || e.worktree() == null) {
+            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
+                    + (e.state() == MergeState.CONFLICT ? " but its merge was aborted; retry it first" : "")
+                    + ": no conflict waits for a resolution.");
+        }
+        return e;
+    }
+
+    private RepoRecord repo(MergeEntry e) throws PaddockException {
+        return queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
+                "no repository with id " + e.repositoryId()));
+    }
+}

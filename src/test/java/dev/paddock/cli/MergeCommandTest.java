@@ -1,0 +1,107 @@
+package dev.paddock.cli;
+
+import static dev.paddock.cli.StatusCommandTest.paddock;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.Paddock;
+import dev.paddock.api.ApiClient;
+import dev.paddock.cli.StatusCommandTest.Run;
+import dev.paddock.common.Json;
+import dev.paddock.testing.ChildJvm;
+import dev.paddock.testing.TempRepo;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code paddock merge list|enqueue|cancel|retry} and {@code GET /v1/conflicts} against a real {@code paddock
+ * serve}, whose merge queue merges real branches; the Merged (24 h) tile counts the merges.
+ */
+class MergeCommandTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path tmp;
+    private Path home;
+    private ChildJvm serve;
+    private TempRepo repo;
+
+    @BeforeEach
+    void setUp() {
+        home = tmp.resolve("home");
+        repo = TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir();
+        repo.commitFile("f.txt", "one\n", "Add f");
+        for (String b : List.of("agent/a", "agent/b")) {
+            repo.git("branch", b, "main");
+            Path wt = repo.addWorktreeOnBranch(tmp.resolve(b.replace('/', '-')), b);
+            TempRepo.write(wt, "f.txt", "edited on " + b + "\n");
+            TempRepo.commitAll(wt, "edit on " + b);
+        }
+        serve = ChildJvm.start(tmp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+                List.of("--home", home.toString(), "serve"));
+        serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
+    }
+
+    @AfterEach
+    void tearDown() {
+        serve.close();
+    }
+
+    private Run merge(String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "--home";
+        all[1] = home.toString();
+        all[2] = "merge";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return paddock(all);
+    }
+
+    @Test
+    void enqueueMergesTheFirstSendsTheSecondToTheConflictQueueAndTheTileCountsTheMerge() throws Exception {
+        Run a = merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/a");
+        assertThat(a.exit()).as(a.describe()).isZero();
+        assertThat(a.out()).startsWith("Queued #1 agent/a.");
+        serve.await("agent/a merged", () -> states().contains("merged"), WAIT);
+        Run b = merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/b");
+        assertThat(b.exit()).as(b.describe()).isZero();
+        serve.await("agent/b in conflict", () -> states().contains("conflict"), WAIT);
+
+        Run table = merge("list", "--repo", repo.dir().toString());
+        assertThat(table.out()).contains("#1", "merged", "#2", "conflict", "conflicts in f.txt");
+        ApiClient api = ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token")).orElseThrow();
+        JsonNode conflicts = Json.mapper().readTree(api.get("/v1/conflicts"));
+        assertThat(conflicts.at("/conflicts/0/entry/branch").asText()).isEqualTo("agent/b");
+        assertThat(conflicts.at("/conflicts/0/files/0/path").asText()).isEqualTo("f.txt");
+        JsonNode status = Json.mapper().readTree(api.status(repo.dir()));
+        assertThat(status.findValue("merged24h").asLong()).isEqualTo(1);
+
+        Run cancelMerged = merge("cancel", "1");
+        assertThat(cancelMerged.exit()).isNotZero();
+        assertThat(cancelMerged.err()).contains("nothing to cancel");
+        Run cancelConflict = merge("cancel", "2");
+        assertThat(cancelConflict.exit()).as(cancelConflict.describe()).isZero();
+        assertThat(cancelConflict.out()).contains("#2 agent/b is cancelled");
+        Run retry = merge("retry", "2");
+        assertThat(retry.exit()).as(retry.describe()).isZero();
+        serve.await("agent/b in conflict again", () -> states().contains("conflict"), WAIT);
+        Run unknown = merge("retry", "99");
+        assertThat(unknown.err()).contains("no merge queue entry #99");
+        Run usage = merge("enqueue");
+        assertThat(usage.exit()).isEqualTo(2);
+    }
+
+    private List<String> states() {
+        Run r = merge("list", "--repo", repo.dir().toString(), "--json");
+        try {
+            return Json.mapper().readTree(r.out()).findValuesAsText("state");
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
+    }
+}
