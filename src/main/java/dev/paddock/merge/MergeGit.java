@@ -303,6 +303,23 @@ public final class MergeGit {
         }
     }
 
+    /**
+     * Resolves {@code path} in a conflicted merge worktree by keeping one side's version byte for byte
+     * ({@code git checkout --ours|--theirs}, then staged); a side that deleted the file deletes it.
+     *
+     * @return false when that side has no such file (it was deleted there) and the file was removed
+     * @throws GitException when git fails for another reason
+     */
+    public boolean keepSide(Path wt, String path, boolean theirs) throws GitException {
+        GitCli.Result r = git.run(wt, "checkout", theirs ? "--theirs" : "--ours", "--", path);
+        if (r.ok()) {
+            run(wt, "add", "--", path);
+            return true;
+        }
+        run(wt, "rm", "-q", "-f", "--ignore-unmatch", "--", path);
+        return false;
+    }
+
     private void run(Path dir, String... args) throws GitException {
         git.runOk(dir, args);
     }

@@ -132,6 +132,11 @@ public final class MergeQueue implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** Stops telling {@code listener} of changes. */
+    public void removeListener(Runnable listener) {
+        listeners.remove(listener);
+    }
+
     /** The test log of an entry. */
     public Path logFile(long entryId) {
         return logDir.resolve(entryId + ".log");

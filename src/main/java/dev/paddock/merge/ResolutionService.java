@@ -86,6 +86,32 @@ public final class ResolutionService {
     }
 
     /**
+     * Marks one conflicted file resolved by keeping ours' or theirs' version as is (binary files, or when the bytes
+     * matter): {@code git checkout --ours|--theirs} in the merge worktree, staged; a side that deleted the file
+     * deletes it. Stored, announced and completed like {@link #markResolved}.
+     *
+     * @param theirs true for the agent's branch, false for base's
+     * @throws MergeException as {@link #markResolved}
+     */
+    public void keepSide(long mergeRequestId, String path, boolean theirs, String who) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        if (store.conflicts(e.id()).stream().noneMatch(c -> c.path().equals(path))) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
+        }
+        if (!e.worktree().resolve(path).normalize().startsWith(e.worktree())) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " leaves the merge worktree");
+        }
+        String side = theirs ? "theirs (" + e.branch() + ")" : "ours (base)";
+        boolean kept = queue.git().keepSide(e.worktree(), path, theirs);
+        String what = kept ? "kept " + side : "deleted, as in " + side;
+        store.resolve(e.id(), path, what, who, EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_RESOLVED,
+                who + " resolved " + path + " (" + what + ") in " + e.label(), Map.of("path", path, "by", who)));
+        if (store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
+            queue.completeResolved(repo(e), store.find(e.id()).orElseThrow());
+        }
+    }
+
+    /**
      * Aborts a conflicted merge: {@code git merge --abort}, the merge worktree removed, base untouched. The entry
      * stays in state conflict (without worktree) and its sandbox waits for a person, who may retry it.
      *

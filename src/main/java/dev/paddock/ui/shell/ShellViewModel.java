@@ -1,5 +1,6 @@
 package dev.paddock.ui.shell;
 
+import dev.paddock.ui.conflicts.MergeConflictBackend;
 import dev.paddock.Host;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
@@ -82,6 +83,7 @@ public final class ShellViewModel implements AutoCloseable {
     private volatile Host host;
     private volatile ServiceSandboxBackend sandboxBackend;
     private volatile BrokerApprovalBackend approvalBackend;
+    private volatile MergeConflictBackend conflictBackend;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<Host> hostFuture;
 
@@ -188,6 +190,10 @@ public final class ShellViewModel implements AutoCloseable {
             host = h;
             sandboxBackend = new ServiceSandboxBackend(h.wiring());
             approvalBackend = new BrokerApprovalBackend(h.wiring().approvals());
+            conflictBackend = new MergeConflictBackend(h.wiring().merges(), h.wiring().resolutions(),
+                    System.getProperty("user.name", "someone") + " in the panel");
+            // A merge step, conflict or resolution shows in the tiles and the events at once.
+            h.wiring().merges().queue().addListener(dashboard::refresh);
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
             // A state change shows at once, not at the next regular refresh.
             h.wiring().supervisor().addListener(dashboard::refresh);
@@ -286,6 +292,7 @@ public final class ShellViewModel implements AutoCloseable {
         current.set(repo);
         dashboard.sandboxPanel().connect(sandboxBackend, repo);
         dashboard.approvals().connect(approvalBackend, repo.id());
+        dashboard.conflicts().connect(conflictBackend);
         Workspace ws = host.wiring().workspace();
         dashboard.show(new StatusSource() {
             @Override
