@@ -150,7 +150,9 @@ class NewSandboxDialogTest {
         robot.clickOn(branch).press(KeyCode.END).release(KeyCode.END).write("..lock");
 
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, create::isDisabled);
-        assertThat(check.getText()).contains("agent/tidy-up..lock").contains("not a valid branch name");
+        // Create goes off as soon as the text changes; the check (git check-ref-format) answers a moment later.
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> check.getText().contains("agent/tidy-up..lock"));
+        assertThat(check.getText()).contains("not a valid branch name");
         assertThat(check.getStyleClass()).contains("pd-field-error");
 
         robot.interact(() -> branch.setText("agent/tidy-up-ok"));
