@@ -64,8 +64,9 @@ class EngineWatchTest {
                 assertThat(System.nanoTime()).isLessThan(deadline);
                 Thread.sleep(20);
             }
+            // Other tests' hosts in this JVM may still have their own watch thread: every one must be a daemon.
             assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().equals("docker-engine-watch"))
-                    .singleElement().satisfies(t -> assertThat(t.isDaemon()).isTrue());
+                    .isNotEmpty().allSatisfy(t -> assertThat(t.isDaemon()).isTrue());
         }
     }
 }
