@@ -521,6 +521,11 @@ public final class ThreeWayView extends BorderPane {
         }
     }
 
+    /** The model this view shows (tests wait on its state). */
+    public ThreeWayViewModel viewModel() {
+        return vm;
+    }
+
     /** The code area of the result (tests read and type into it). */
     public org.fxmisc.richtext.CodeArea resultArea() {
         return result.area();
