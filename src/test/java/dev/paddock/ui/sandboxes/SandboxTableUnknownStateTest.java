@@ -34,7 +34,7 @@ class SandboxTableUnknownStateTest {
                 new RepositoryStatus.Sandbox("plain-20261130-001", "On the host", "worktree", "running", "agent/plain",
                         "/w/plain", NOW, null, null, NOW.plusSeconds(600), 0, null, null, false));
         SandboxTable table = new SandboxTable(FXCollections.observableArrayList(rows),
-                new SimpleObjectProperty<>(NOW), new Label("none"));
+                new SimpleObjectProperty<>(NOW), new SimpleObjectProperty<>(java.util.Map.of()), new Label("none"));
         Scene scene = new Scene(table, 1100, 300);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
         stage.setScene(scene);
