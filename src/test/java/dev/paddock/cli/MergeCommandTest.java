@@ -114,7 +114,7 @@ class MergeCommandTest {
         Run a = merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/a");
         assertThat(a.exit()).as(a.describe()).isZero();
         serve.await("agent/a merged", () -> states().contains("merged"), WAIT);
-        assertThat(merge("list", "--repo", repo.dir().toString(), "--json").out()).contains("\"lastTestPassed\":true");
+        assertThat(merge("list", "--repo", repo.dir().toString(), "--json").out()).contains("\"lastTestPassed\" : true");
 
         Run bad = merge("config", "--repo", repo.dir().toString(), "--strategy", "squash");
         assertThat(bad.exit()).isNotZero();
