@@ -38,6 +38,20 @@ public final class MergeClient {
         return view(api.send("POST", MergeRoutes.MERGES, write(body), ApiClient.SLOW_TIMEOUT));
     }
 
+    /** {@code GET /v1/merges/settings?repo=}: the repository's merge settings. */
+    public MergeRoutes.SettingsView settings(Path repo) throws PaddockException {
+        return Json.mapper().convertValue(read(api.get(MergeRoutes.MERGES + "/settings?repo="
+                + ApiClient.encode(repo.toString()))), MergeRoutes.SettingsView.class);
+    }
+
+    /** {@code PUT /v1/merges/settings?repo=}: null arguments keep their value; a blank test command clears it. */
+    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
+                                              Integer maxAttempts) throws PaddockException {
+        String body = write(new MergeRoutes.SettingsRequest(strategy, testCommand, testTimeoutMs, maxAttempts));
+        return Json.mapper().convertValue(read(api.send("PUT", MergeRoutes.MERGES + "/settings?repo="
+                + ApiClient.encode(repo.toString()), body, ApiClient.SLOW_TIMEOUT)), MergeRoutes.SettingsView.class);
+    }
+
     /** {@code POST /v1/merges/{id}/cancel} or {@code .../retry}. */
     public MergeView act(long id, String action, String by) throws PaddockException {
         return view(api.send("POST", MergeRoutes.MERGES + "/" + id + "/" + action, write(Map.of("by", by)),

@@ -27,6 +27,9 @@ import java.util.Map;
  *       queue order, then the latest others</li>
  *   <li>{@code POST /v1/merges} ({@link EnqueueRequest}: a sandbox, or a repository and branch) → 201 MergeView</li>
  *   <li>{@code POST /v1/merges/{id}/cancel}, {@code POST /v1/merges/{id}/retry} (body {@code {"by"}}) → MergeView</li>
+ *   <li>{@code GET /v1/merges/settings?repo=PATH} → {@link SettingsView}; {@code PUT} the same with a
+ *   {@link SettingsRequest} body (absent fields keep their value, a blank test command clears it) → the new
+ *   {@link SettingsView}</li>
  *   <li>{@code GET /v1/conflicts[?repo=PATH]} → {@code {"conflicts": [{"entry": MergeView, "files": [...]}]}}</li>
  * </ul>
  * Errors: 400 bad input, 404 no such entry, sandbox or repository, 405 wrong method, 409 the entry's state refuses.
@@ -58,6 +61,25 @@ final class MergeRoutes {
     record EnqueueRequest(String sandbox, String repo, String branch, String by) {
     }
 
+    /**
+     * A repository's merge settings as the API shows them.
+     *
+     * @param strategy      {@code merge} or {@code rebase}
+     * @param testCommand   the test command ({@code /bin/sh -c}), or null for none
+     * @param testTimeoutMs how long a test may run, ms
+     * @param maxAttempts   failed attempts before the entry waits for a person
+     */
+    public record SettingsView(String strategy, String testCommand, long testTimeoutMs, int maxAttempts) {
+        static SettingsView of(dev.paddock.merge.MergeSettings s) {
+            return new SettingsView(s.strategy().id(), s.hasTest() ? s.testCommand() : null, s.testTimeout().toMillis(),
+                    s.maxAttempts());
+        }
+    }
+
+    /** Body of {@code PUT /v1/merges/settings}: null fields keep their value. */
+    public record SettingsRequest(String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts) {
+    }
+
     /** Optional body of cancel and retry. */
     record ActionRequest(String by) {
     }
@@ -72,7 +94,22 @@ final class MergeRoutes {
                 return;
             }
             List<String> seg = Arrays.stream(path.substring(MERGES.length()).split("/")).filter(s -> !s.isEmpty()).toList();
-            if (seg.isEmpty()) {
+            if (seg.size() == 1 && seg.get(0).equals("settings")) {
+                Path repo = repo(HttpIo.query(ex, "repo"), true);
+                switch (method) {
+                    case "GET" -> HttpIo.json(ex, 200, SettingsView.of(merges.settings(repo)));
+                    case "PUT" -> {
+                        SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
+                        if (req == null) {
+                            throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
+                                    + " \"maxAttempts\"} (any of them)");
+                        }
+                        HttpIo.json(ex, 200, SettingsView.of(merges.configure(repo, req.strategy(), req.testCommand(),
+                                req.testTimeoutMs(), req.maxAttempts())));
+                    }
+                    default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or PUT");
+                }
+            } else if (seg.isEmpty()) {
                 switch (method) {
                     case "GET" -> list(ex);
                     case "POST" -> enqueue(ex);

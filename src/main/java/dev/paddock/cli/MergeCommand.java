@@ -9,11 +9,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code paddock merge list|enqueue|cancel|retry}: the merge queue, through the running panel or server. */
+/** {@code paddock merge list|enqueue|cancel|retry|config}: the merge queue, through the running panel or server. */
 @Command(name = "merge", mixinStandardHelpOptions = true,
         description = "List, enqueue, cancel and retry merge queue entries (through the running Paddock).",
         subcommands = {MergeCommand.ListCmd.class, MergeCommand.Enqueue.class, MergeCommand.Cancel.class,
-            MergeCommand.Retry.class})
+            MergeCommand.Retry.class, MergeCommand.Config.class})
 public final class MergeCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -24,7 +24,7 @@ public final class MergeCommand implements Runnable {
     /** {@code paddock merge} alone is a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel or retry.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel, retry or config.");
     }
 
     MergeClient client() throws PaddockException {
@@ -104,6 +104,56 @@ public final class MergeCommand implements Runnable {
             spec.commandLine().getOut().println("#" + v.id() + " " + v.branch() + " is " + v.state()
                     + (v.state().equals("running") ? " (stopping before it moves base)" : "") + ".");
             spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /**
+     * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
+     * [--max-attempts N] [--json]}: shows a repository's merge settings, changing the ones given first.
+     */
+    @Command(name = "config", mixinStandardHelpOptions = true,
+            description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
+                    + " test timeout, attempts.")
+    static final class Config implements java.util.concurrent.Callable<Integer> {
+        @ParentCommand
+        MergeCommand parent;
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH",
+                description = "Repository (default: the one containing the current directory).")
+        java.nio.file.Path repo;
+        @picocli.CommandLine.Option(names = "--strategy", paramLabel = "merge|rebase",
+                description = "How a branch is brought up to date with base.")
+        String strategy;
+        @picocli.CommandLine.Option(names = "--test-command", paramLabel = "CMD",
+                description = "Run with /bin/sh -c in the candidate merge before base moves; \"\" for none.")
+        String testCommand;
+        @picocli.CommandLine.Option(names = "--test-timeout", paramLabel = "MS",
+                description = "After this many ms the test's whole process tree is killed (a failure).")
+        Long testTimeoutMs;
+        @picocli.CommandLine.Option(names = "--max-attempts", paramLabel = "N",
+                description = "Failed attempts after which an entry leaves the queue for a person.")
+        Integer maxAttempts;
+        @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges/settings answers).")
+        boolean json;
+
+        @Override
+        public Integer call() throws PaddockException {
+            java.nio.file.Path target = (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+            boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null;
+            var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts)
+                    : parent.client().settings(target);
+            var out = spec.commandLine().getOut();
+            if (json) {
+                out.println(SandboxText.json(v));
+            } else {
+                out.println("strategy      " + v.strategy());
+                out.println("test command  " + (v.testCommand() == null ? "(none)" : v.testCommand()));
+                out.println("test timeout  " + v.testTimeoutMs() + " ms");
+                out.println("max attempts  " + v.maxAttempts());
+            }
+            out.flush();
             return 0;
         }
     }

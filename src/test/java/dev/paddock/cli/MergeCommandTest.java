@@ -96,6 +96,33 @@ class MergeCommandTest {
         assertThat(usage.exit()).isEqualTo(2);
     }
 
+    @Test
+    void configShowsAndChangesTheRepositorysMergeSettingsAndRefusesBadOnes() throws Exception {
+        Run shown = merge("config", "--repo", repo.dir().toString());
+        assertThat(shown.exit()).as(shown.describe()).isZero();
+        assertThat(shown.out()).contains("strategy      merge", "test command  (none)", "max attempts  3");
+
+        Run set = merge("config", "--repo", repo.dir().toString(), "--strategy", "rebase", "--test-command",
+                "test -f f.txt", "--test-timeout", "60000", "--max-attempts", "2", "--json");
+        assertThat(set.exit()).as(set.describe()).isZero();
+        JsonNode v = Json.mapper().readTree(set.out());
+        assertThat(v.get("strategy").asText()).isEqualTo("rebase");
+        assertThat(v.get("testCommand").asText()).isEqualTo("test -f f.txt");
+        assertThat(v.get("testTimeoutMs").asLong()).isEqualTo(60_000);
+        assertThat(v.get("maxAttempts").asInt()).isEqualTo(2);
+        // Kept across calls, and the queue uses it: the test command runs and passes before base moves.
+        Run a = merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/a");
+        assertThat(a.exit()).as(a.describe()).isZero();
+        serve.await("agent/a merged", () -> states().contains("merged"), WAIT);
+        assertThat(merge("list", "--repo", repo.dir().toString(), "--json").out()).contains("\"lastTestPassed\" : true");
+
+        Run bad = merge("config", "--repo", repo.dir().toString(), "--strategy", "squash");
+        assertThat(bad.exit()).isNotZero();
+        assertThat(bad.err()).contains("squash");
+        Run cleared = merge("config", "--repo", repo.dir().toString(), "--test-command", "");
+        assertThat(cleared.out()).contains("test command  (none)", "strategy      rebase");
+    }
+
     private List<String> states() {
         Run r = merge("list", "--repo", repo.dir().toString(), "--json");
         try {
