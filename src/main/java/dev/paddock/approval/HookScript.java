@@ -143,7 +143,8 @@ public final class HookScript {
                   200:deny) printf '%%s\\n' "$out"; printf '%%s\\n' "$reason" >&2; exit 2 ;;
                   401:*) deny "Paddock hook: the broker refused the token (HTTP 401), so the call is denied" ;;
                   403:*) deny "Paddock hook: this token may not ask for that sandbox (HTTP 403), so the call is denied" ;;
-                  *) deny "Paddock hook: unexpected answer from the broker (HTTP $code), so the call is denied" ;;
+                  *) msg=$(printf '%%s' "$verdict" | sed -n 's/.*"error" *: *"\\([^"\\\\]*\\).*/\\1/p' 2>/dev/null)
+                     deny "Paddock hook: the broker answered HTTP ${code:-none}${msg:+ ($msg)}, so the call is denied" ;;
                 esac
                 """.formatted(shellQuote(paddockHome.toString()));
     }

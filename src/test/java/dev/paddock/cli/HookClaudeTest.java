@@ -198,6 +198,18 @@ class HookClaudeTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptOutsideEverySandboxDeniesAndSaysWhy(String how) throws Exception {
+        String outside = payload("Bash", "git status").replace(sandbox.worktree().toString(),
+                System.getProperty("java.io.tmpdir"));
+        Run r = hook(how, new HashMap<>(Map.of("PATH", System.getenv("PATH"))), outside);
+
+        assertThat(r.exit()).as(r.describe()).isEqualTo(2);
+        assertThat(r.output().get("permissionDecision").asText()).isEqualTo("deny");
+        assertThat(r.err()).contains("HTTP 400").contains("no live sandbox");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
     void theScriptWaitsForAPersonOnAnAsk(String how) throws Exception {
         CompletableFuture<Run> waiting = CompletableFuture.supplyAsync(() -> {
             try {

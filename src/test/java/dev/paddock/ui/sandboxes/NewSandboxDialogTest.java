@@ -94,7 +94,7 @@ class NewSandboxDialogTest {
         assertThat(Files.isDirectory(Path.of(row.worktreePath()))).isTrue();
         // the new row is selected and shown in the table
         TableView<?> table = robot.lookup("#sandbox-table").queryAs(TableView.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel().getSelectedItem()
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel().getSelectedItem()
                 instanceof RepositoryStatus.Sandbox s && s.id().equals(id)));
         assertThat(fx(() -> panel.vm.dashboard().sandboxPanel().details().sandboxProperty().get().id())).isEqualTo(id);
     }
