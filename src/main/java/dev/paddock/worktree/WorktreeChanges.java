@@ -19,6 +19,21 @@ public final class WorktreeChanges {
     }
 
     /**
+     * Where the merge queue keeps its private worktrees, relative to the main worktree
+     * ({@code <repo>/.worktrees/.merge/<entry id>}): they come and go with every merge and the queue writes its
+     * own events for them, so they are not reported here.
+     */
+    public static final Path MERGE_WORKTREES = Path.of(".worktrees", ".merge");
+
+    private static List<WorktreeInfo> withoutMergeWorktrees(Path mainWorktree, List<WorktreeInfo> list) {
+        if (mainWorktree == null) {
+            return list;
+        }
+        Path dir = mainWorktree.resolve(MERGE_WORKTREES);
+        return list.stream().filter(w -> w.path() == null || !w.path().startsWith(dir)).toList();
+    }
+
+    /**
      * Events for the differences between {@code before} and {@code after}.
      *
      * @param repositoryId store id of the repository the events belong to
@@ -26,6 +41,8 @@ public final class WorktreeChanges {
      */
     public static List<EventDraft> between(long repositoryId, Path mainWorktree, List<WorktreeInfo> before,
                                            List<WorktreeInfo> after) {
+        before = withoutMergeWorktrees(mainWorktree, before);
+        after = withoutMergeWorktrees(mainWorktree, after);
         Map<Path, WorktreeInfo> old = byPath(before);
         Map<Path, WorktreeInfo> now = byPath(after);
         List<EventDraft> events = new ArrayList<>();

@@ -59,6 +59,16 @@ class WorktreeChangesTest {
     }
 
     @Test
+    void theMergeQueuesPrivateWorktreesComeAndGoWithoutEvents() {
+        WorktreeInfo merge = new WorktreeInfo(MAIN.resolve(".worktrees/.merge/12"), H2, null, true, false, null, null,
+                "Merge agent/x", false, 0);
+
+        assertThat(between(List.of(main(), agent()), List.of(main(), agent(), merge))).isEmpty();
+        assertThat(between(List.of(main(), agent(), merge), List.of(main()))).extracting(EventDraft::kind)
+                .containsExactly(EventKinds.WORKTREE_REMOVED);
+    }
+
+    @Test
     void orderOfTheListingDoesNotMatter() {
         assertThat(between(List.of(main(), agent()), List.of(agent(), main()))).isEmpty();
     }
