@@ -169,6 +169,13 @@ public final class ThreeWayView extends BorderPane {
         mark.disableProperty().bind(vm.busyProperty().or(vm.fileProperty().isNull())
                 .or(Bindings.createBooleanBinding(this::currentFileDone, vm.fileIndexProperty(), vm.files())));
         mark.setOnAction(e -> markResolved());
+        // The buttons keep their labels; the title and the status give way (ellipsis, full text in a tooltip).
+        abort.setMinWidth(Region.USE_PREF_SIZE);
+        mark.setMinWidth(Region.USE_PREF_SIZE);
+        title.setMinWidth(0);
+        Tooltip statusTip = new Tooltip();
+        statusTip.textProperty().bind(status.textProperty());
+        status.setTooltip(statusTip);
         HBox bar = new HBox(10, title, status, progress, abort, mark);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("pd-threeway-header");

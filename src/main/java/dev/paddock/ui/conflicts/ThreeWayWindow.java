@@ -29,6 +29,9 @@ public final class ThreeWayWindow {
             stage.initOwner(owner);
         }
         stage.setScene(scene);
+        // Closing only closes the window: the merge stays in the conflict queue and opens again from there.
+        scene.getAccelerators().put(new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.W,
+                javafx.scene.input.KeyCombination.SHORTCUT_DOWN), stage::close);
         vm.abortedProperty().addListener((o, a, aborted) -> {
             if (aborted) {
                 stage.close();

@@ -251,6 +251,13 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         return l;
     }
 
+    /** A unit after a number field: never shortened to "...", the fields give way instead. */
+    private static Label unit(String text) {
+        Label l = new Label(text);
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        return l;
+    }
+
     /** Image and limits of a container sandbox, with the reason Create is disabled when one is wrong. */
     private Node containerOptions() {
         TextField image = new TextField();
@@ -267,8 +274,8 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
         TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), 70,
                 "Processes and threads at once (docker --pids-limit)");
-        HBox limits = new HBox(6, cpus, new Label("CPUs"), spacer(10), memory, new Label("MiB memory"), spacer(10),
-                pids, new Label("processes"));
+        HBox limits = new HBox(6, cpus, unit("CPUs"), spacer(8), memory, unit("MiB memory"), spacer(8),
+                pids, unit("processes"));
         limits.setAlignment(Pos.CENTER_LEFT);
         Label problem = new Label();
         problem.setId("new-sandbox-container-check");
