@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The merged text of a conflicted file: ours' text outside the hunks, each hunk replaced by the lines of its
- * {@link HunkChoice}. A hunk without a choice is written with git's diff3 conflict markers ({@code <<<<<<<
+ * The merged text of a conflicted file: outside the hunks the lines git merged cleanly ({@link CleanMerge}: ours'
+ * and theirs' edits together), each hunk replaced by the lines of its {@link HunkChoice}. A hunk without a choice is written with git's diff3 conflict markers ({@code <<<<<<<
  * ours}, {@code ||||||| base}, {@code =======}, {@code >>>>>>> theirs}), so an editor can start from it.
  * Lines end with ours' terminator ({@code \r\n} when ours' first line ends so, else {@code \n}); the text
  * ends with a terminator when ours' does. Pure logic.
@@ -51,16 +51,24 @@ public final class ResolvedText {
                         + file.hunks().size() + ")");
             }
         }
+        List<String> base = Lines.split(file.baseText());
         List<String> ours = Lines.split(file.oursText());
+        List<String> theirs = Lines.split(file.theirsText());
         List<String> out = new ArrayList<>(ours.size());
-        int pos = 0;
+        int b = 0;
+        int o = 0;
+        int t = 0;
         for (ConflictHunk h : file.hunks()) {
-            out.addAll(ours.subList(pos, h.ours().start()));
+            out.addAll(CleanMerge.merge(base.subList(b, h.base().start()), ours.subList(o, h.ours().start()),
+                    theirs.subList(t, h.theirs().start())));
             HunkChoice c = choices.get(h.index());
             out.addAll(c == null ? markers(h) : c.linesFor(h));
-            pos = h.ours().end();
+            b = h.base().end();
+            o = h.ours().end();
+            t = h.theirs().end();
         }
-        out.addAll(ours.subList(pos, ours.size()));
+        out.addAll(CleanMerge.merge(base.subList(b, base.size()), ours.subList(o, ours.size()),
+                theirs.subList(t, theirs.size())));
         if (!terminated) {
             return out;
         }

@@ -25,7 +25,18 @@ class ResolvedTextTest {
     }
 
     @Test
-    void eachChoiceReplacesItsHunkAndOursTextStaysOutside() {
+    void cleanEditsOfBothSidesOutsideTheHunksAreKept() {
+        // Only line 1 conflicts; ours changed line 3 and theirs line 5 cleanly (git merged those).
+        ConflictHunk h0 = hunk(0, 1, "b", "B1", "B2", HunkClass.HUMAN, null);
+        ConflictFile f = new ConflictFile("f.txt", FileConflictKind.CONTENT, "a\nb\nc\nd\ne\nf\n",
+                "a\nB1\nc\nD-ours\ne\nf\n", "a\nB2\nc\nd\ne\nF-theirs\n", List.of(h0));
+
+        assertThat(ResolvedText.resolve(f, Map.of(0, HunkChoice.of(Take.THEIRS))))
+                .isEqualTo("a\nB2\nc\nD-ours\ne\nF-theirs\n");
+    }
+
+    @Test
+    void eachChoiceReplacesItsHunkAndTheCleanLinesStayOutside() {
         ConflictFile f = file("a\nB1\nc\nd\nE1\n");
 
         assertThat(ResolvedText.resolve(f, Map.of(0, HunkChoice.of(Take.THEIRS), 1, HunkChoice.of(Take.OURS))))
