@@ -27,6 +27,11 @@ public final class MergeCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel, retry or config.");
     }
 
+    /** {@code --repo} made absolute, or the current directory when it is absent. */
+    static java.nio.file.Path repoOrCwd(java.nio.file.Path repo) {
+        return (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+    }
+
     MergeClient client() throws PaddockException {
         var home = root.resolveHome();
         ApiClient api = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow(() ->
@@ -50,7 +55,7 @@ public final class MergeCommand implements Runnable {
 
         @Override
         public Integer call() throws PaddockException {
-            java.nio.file.Path target = (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+            java.nio.file.Path target = repoOrCwd(repo);
             var list = parent.client().list(target);
             var out = spec.commandLine().getOut();
             out.print(json ? SandboxText.json(java.util.Map.of("merges", list)) + "\n" : MergeText.table(list));
@@ -80,7 +85,7 @@ public final class MergeCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), "Name a SANDBOX, or a --branch (with --repo).");
             }
             java.nio.file.Path target = branch == null ? null
-                    : (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+                    : repoOrCwd(repo);
             var v = parent.client().enqueue(sandbox, target, branch, RunningPaddock.who());
             spec.commandLine().getOut().println("Queued #" + v.id() + " " + v.branch() + ".");
             spec.commandLine().getOut().flush();
@@ -140,7 +145,7 @@ public final class MergeCommand implements Runnable {
 
         @Override
         public Integer call() throws PaddockException {
-            java.nio.file.Path target = (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
+            java.nio.file.Path target = repoOrCwd(repo);
             boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null;
             var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts)
                     : parent.client().settings(target);

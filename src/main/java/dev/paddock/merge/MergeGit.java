@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  */
 public final class MergeGit {
     /** Folder of the merge worktrees inside {@code <repo>/.worktrees/}. */
-    public static final String MERGE_DIR = ".merge";
+    public static final String MERGE_DIR = dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
     /** Identity of the queue's merge commits when the repository has none configured. */
     static final List<String> IDENTITY = List.of("-c", "user.name=Paddock merge queue",
             "-c", "user.email=merge-queue@paddock.invalid");
@@ -31,7 +31,7 @@ public final class MergeGit {
 
     /** {@code <repo>/.worktrees/.merge}. */
     public static Path mergeRoot(Path repo) {
-        return repo.resolve(".worktrees").resolve(MERGE_DIR);
+        return repo.resolve(dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES);
     }
 
     /** The merge worktree of an entry. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrphanScanner {
     /** The merge queue's folder under {@code .worktrees/} (its private merge worktrees): never an orphan. */
-    static final String MERGE_DIR = ".merge";
+    static final String MERGE_DIR = dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
     private static final Logger LOG = LoggerFactory.getLogger(OrphanScanner.class);
     /** Settle time used by Paddock: creation takes a second or two. */
     public static final Duration SETTLE = Duration.ofSeconds(30);
