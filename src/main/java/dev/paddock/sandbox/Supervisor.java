@@ -523,6 +523,8 @@ public final class Supervisor implements AutoCloseable {
     /**
      * Runs a sandbox again for a person: one that waits for a person, failed, timed out or is done.
      *
+     * @return the record as it entered {@code retrying} (its iteration is the finished run's; the next run starts
+     *     on the tick this pokes)
      * @throws SandboxNotFoundException when there is no such sandbox
      * @throws SandboxConflictException when it is in another state
      */
@@ -535,8 +537,10 @@ public final class Supervisor implements AutoCloseable {
         if (!store.transition(id, Transition.of(s.state(), SandboxState.RETRYING).message(id + " retried by " + who))) {
             throw new SandboxConflictException(id + " changed state meanwhile; look again.");
         }
+        // Read before poking: the poked tick may start the run at once, and the caller describes the retry.
+        SandboxRecord retrying = store.find(id).orElseThrow();
         poke();
-        return store.find(id).orElseThrow();
+        return retrying;
     }
 
     /**
