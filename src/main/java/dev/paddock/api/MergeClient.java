@@ -47,7 +47,19 @@ public final class MergeClient {
     /** {@code PUT /v1/merges/settings?repo=}: null arguments keep their value; a blank test command clears it. */
     public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
                                               Integer maxAttempts) throws PaddockException {
-        String body = write(new MergeRoutes.SettingsRequest(strategy, testCommand, testTimeoutMs, maxAttempts));
+        return configure(repo, strategy, testCommand, testTimeoutMs, maxAttempts, null);
+    }
+
+    /**
+     * {@code PUT /v1/merges/settings?repo=}: null arguments keep their value; a blank test command clears it.
+     *
+     * @param autoResolve {@code propose} or {@code apply}; null keeps it
+     * @throws PaddockException with the server's message for a bad value (nothing changed)
+     */
+    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
+                                              Integer maxAttempts, String autoResolve) throws PaddockException {
+        String body = write(new MergeRoutes.SettingsRequest(strategy, testCommand, testTimeoutMs, maxAttempts,
+                autoResolve));
         return Json.mapper().convertValue(read(api.send("PUT", MergeRoutes.MERGES + "/settings?repo="
                 + ApiClient.encode(repo.toString()), body, ApiClient.SLOW_TIMEOUT)), MergeRoutes.SettingsView.class);
     }

@@ -68,16 +68,19 @@ final class MergeRoutes {
      * @param testCommand   the test command ({@code /bin/sh -c}), or null for none
      * @param testTimeoutMs how long a test may run, ms
      * @param maxAttempts   failed attempts before the entry waits for a person
+     * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
      */
-    public record SettingsView(String strategy, String testCommand, long testTimeoutMs, int maxAttempts) {
+    public record SettingsView(String strategy, String testCommand, long testTimeoutMs, int maxAttempts,
+                               String autoResolve) {
         static SettingsView of(dev.paddock.merge.MergeSettings s) {
             return new SettingsView(s.strategy().id(), s.hasTest() ? s.testCommand() : null, s.testTimeout().toMillis(),
-                    s.maxAttempts());
+                    s.maxAttempts(), s.autoResolve().id());
         }
     }
 
     /** Body of {@code PUT /v1/merges/settings}: null fields keep their value. */
-    public record SettingsRequest(String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts) {
+    public record SettingsRequest(String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts,
+                                  String autoResolve) {
     }
 
     /** Optional body of cancel and retry. */
@@ -102,10 +105,10 @@ final class MergeRoutes {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
-                                    + " \"maxAttempts\"} (any of them)");
+                                    + " \"maxAttempts\", \"autoResolve\"} (any of them)");
                         }
                         HttpIo.json(ex, 200, SettingsView.of(merges.configure(repo, req.strategy(), req.testCommand(),
-                                req.testTimeoutMs(), req.maxAttempts())));
+                                req.testTimeoutMs(), req.maxAttempts(), req.autoResolve())));
                     }
                     default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or PUT");
                 }

@@ -115,11 +115,12 @@ public final class MergeCommand implements Runnable {
 
     /**
      * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
-     * [--max-attempts N] [--json]}: shows a repository's merge settings, changing the ones given first.
+     * [--max-attempts N] [--auto-resolve propose|apply] [--json]}: shows a repository's merge settings, changing the
+     * ones given first.
      */
     @Command(name = "config", mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
-                    + " test timeout, attempts.")
+                    + " test timeout, attempts, auto-resolve.")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
@@ -140,15 +141,20 @@ public final class MergeCommand implements Runnable {
         @picocli.CommandLine.Option(names = "--max-attempts", paramLabel = "N",
                 description = "Failed attempts after which an entry leaves the queue for a person.")
         Integer maxAttempts;
+        @picocli.CommandLine.Option(names = "--auto-resolve", paramLabel = "propose|apply",
+                description = "What the queue does with a conflict whose every hunk is safe: propose (a person"
+                        + " confirms, the default) or apply (resolved, tested and merged automatically).")
+        String autoResolve;
         @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges/settings answers).")
         boolean json;
 
         @Override
         public Integer call() throws PaddockException {
             java.nio.file.Path target = repoOrCwd(repo);
-            boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null;
-            var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts)
-                    : parent.client().settings(target);
+            boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null
+                    || autoResolve != null;
+            var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts,
+                    autoResolve) : parent.client().settings(target);
             var out = spec.commandLine().getOut();
             if (json) {
                 out.println(SandboxText.json(v));
@@ -157,6 +163,7 @@ public final class MergeCommand implements Runnable {
                 out.println("test command  " + (v.testCommand() == null ? "(none)" : v.testCommand()));
                 out.println("test timeout  " + v.testTimeoutMs() + " ms");
                 out.println("max attempts  " + v.maxAttempts());
+                out.println("auto-resolve  " + v.autoResolve());
             }
             out.flush();
             return 0;

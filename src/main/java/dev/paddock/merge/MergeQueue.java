@@ -524,14 +524,36 @@ public final class MergeQueue implements AutoCloseable {
             List<String> unmerged = git.unmerged(wt);
             List<MergeStore.StoredConflict> rows = ConflictRows.of(e.id(), report, unmerged);
             store.replaceConflicts(e.id(), rows);
+            AutoResolver auto = new AutoResolver(store, git);
+            AutoResolver.Decision decision = auto.decide(store.settings(repo.id()).autoResolve(), report, unmerged, wt);
             String paths = String.join(", ", rows.stream().map(MergeStore.StoredConflict::path).toList());
             store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
                     "conflicts in " + paths), EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_CONFLICT,
                     e.label() + " conflicts with " + repo.baseBranch() + " in " + rows.size()
-                            + (rows.size() == 1 ? " file: " : " files: ") + paths,
+                            + (rows.size() == 1 ? " file: " : " files: ") + paths + decision.note(),
                     Map.of("paths", rows.stream().map(MergeStore.StoredConflict::path).toList(), "worktree", wt.toString())));
             sandboxes.move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " conflicts with "
                     + repo.baseBranch() + " in " + paths);
+            if (decision.applies() && !cancelRequested.contains(e.id())) {
+                resolveAutomatically(auto, decision);
+            }
+        }
+
+        /**
+         * Applies safe resolutions ({@link AutoResolver}) and finishes the merge as after a person's resolution; when
+         * they cannot be applied the entry stays in the conflict queue for a person.
+         */
+        private void resolveAutomatically(AutoResolver auto, AutoResolver.Decision decision) throws PaddockException {
+            try {
+                auto.apply(store.find(e.id()).orElseThrow(), decision.files());
+            } catch (PaddockException | RuntimeException ex) {
+                LOG.warn("Resolving the conflicts of {} automatically failed: {}", e.label(), ex.toString());
+                store.event(e.id(), event(e, EventKinds.MERGE_CONFLICT, e.label() + " was not resolved automatically ("
+                        + ex.getMessage() + "); it waits for a person"));
+                return;
+            }
+            e = store.find(e.id()).orElseThrow();
+            completeResolved();
         }
 
         private void fail(String why, boolean counts) throws PaddockException {

@@ -3,6 +3,7 @@ package dev.paddock.merge;
 import static dev.paddock.merge.MergeStore.cols;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoService;
@@ -11,6 +12,7 @@ import dev.paddock.sandbox.SandboxState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -148,16 +150,34 @@ public final class MergeService {
 
     /**
      * Sets a repository's merge settings; null arguments keep the current value, a blank test command clears it.
+     * Same as {@link #configure(Path, String, String, Long, Integer, String)} without the auto-resolve mode.
      *
      * @throws MergeException BAD_REQUEST for an unknown strategy, a timeout under 1 s or fewer than 1 attempt
      */
     public MergeSettings configure(Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts)
             throws PaddockException {
-        long id = repos.open(repo).record().id();
+        return configure(repo, strategy, testCommand, timeoutMs, maxAttempts, null);
+    }
+
+    /**
+     * Sets a repository's merge settings; null arguments keep the current value, a blank test command clears it.
+     * Every value is checked before anything is stored; each setting whose value changes writes a
+     * {@code setting.changed} event (as {@code paddock config set} does for the global settings).
+     *
+     * @param autoResolve {@code propose} or {@code apply} ({@link AutoResolveMode}); null keeps it
+     * @throws MergeException BAD_REQUEST for an unknown strategy or auto-resolve mode, a timeout under 1 s or fewer
+     *     than 1 attempt (nothing changed)
+     */
+    public MergeSettings configure(Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts,
+                                   String autoResolve) throws PaddockException {
+        RepoRecord record = repos.open(repo).record();
+        long id = record.id();
         MergeSettings cur = store.settings(id);
         MergeStrategy st;
+        AutoResolveMode auto;
         try {
             st = strategy == null ? cur.strategy() : MergeStrategy.of(strategy);
+            auto = autoResolve == null ? cur.autoResolve() : AutoResolveMode.of(autoResolve);
         } catch (IllegalArgumentException e) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, e.getMessage());
         }
@@ -169,9 +189,29 @@ public final class MergeService {
         }
         MergeSettings next = new MergeSettings(st, testCommand == null ? cur.testCommand() : testCommand,
                 timeoutMs == null ? cur.testTimeout() : Duration.ofMillis(timeoutMs),
-                maxAttempts == null ? cur.maxAttempts() : maxAttempts);
-        store.setSettings(id, next);
+                maxAttempts == null ? cur.maxAttempts() : maxAttempts, auto);
+        store.setSettings(id, next, changes(record, cur, next));
         return store.settings(id);
+    }
+
+    /** One {@code setting.changed} event per merge setting whose value differs (names as the CLI options). */
+    private static List<EventDraft> changes(RepoRecord repo, MergeSettings from, MergeSettings to) {
+        List<EventDraft> out = new java.util.ArrayList<>();
+        change(out, repo, "strategy", from.strategy().id(), to.strategy().id());
+        change(out, repo, "test-command", from.hasTest() ? from.testCommand().strip() : "(none)",
+                to.hasTest() ? to.testCommand().strip() : "(none)");
+        change(out, repo, "test-timeout", from.testTimeout().toMillis() + " ms", to.testTimeout().toMillis() + " ms");
+        change(out, repo, "max-attempts", String.valueOf(from.maxAttempts()), String.valueOf(to.maxAttempts()));
+        change(out, repo, "auto-resolve", from.autoResolve().id(), to.autoResolve().id());
+        return out;
+    }
+
+    private static void change(List<EventDraft> out, RepoRecord repo, String name, String from, String to) {
+        if (!from.equals(to)) {
+            out.add(EventDraft.of(repo.id(), null, EventKinds.SETTING_CHANGED, "Merge setting " + name + " of "
+                    + repo.path() + " changed " + from + " → " + to, Map.of("name", "merge." + name, "from", from,
+                    "to", to, "repository", repo.path().toString())));
+        }
     }
 
     /** Entries waiting in the conflict queue (state conflict) of the repository, or of all repositories for null. */

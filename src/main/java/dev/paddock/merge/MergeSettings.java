@@ -9,8 +9,11 @@ import java.time.Duration;
  * @param testCommand shell command ({@code /bin/sh -c}) run in the candidate result; null or blank: no test
  * @param testTimeout how long the test may run before its whole process tree is killed (a failure)
  * @param maxAttempts failed attempts after which the entry leaves the queue for a person (default 3)
+ * @param autoResolve whether a conflict whose every hunk is safe is resolved without a person ({@code propose}
+ *                    by default: the proposals wait for a person's confirmation)
  */
-public record MergeSettings(MergeStrategy strategy, String testCommand, Duration testTimeout, int maxAttempts) {
+public record MergeSettings(MergeStrategy strategy, String testCommand, Duration testTimeout, int maxAttempts,
+                            AutoResolveMode autoResolve) {
     /** Whether a test command is set. */
     public boolean hasTest() {
         return testCommand != null && !testCommand.isBlank();

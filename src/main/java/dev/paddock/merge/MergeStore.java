@@ -211,17 +211,30 @@ public final class MergeStore {
 
     /** A repository's merge settings. @throws StoreException also when there is no such repository */
     public MergeSettings settings(long repositoryId) throws StoreException {
-        return jdbc.queryOne("SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts FROM"
-                + " repositories WHERE id = ?", rs -> new MergeSettings(MergeStrategy.of(rs.getString(1)),
-                rs.getString(2), Duration.ofMillis(rs.getLong(3)), rs.getInt(4)), repositoryId)
+        return jdbc.queryOne("SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve"
+                + " FROM repositories WHERE id = ?", rs -> new MergeSettings(MergeStrategy.of(rs.getString(1)),
+                rs.getString(2), Duration.ofMillis(rs.getLong(3)), rs.getInt(4), AutoResolveMode.of(rs.getString(5))),
+                repositoryId)
                 .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
     }
 
     /** Stores a repository's merge settings. */
     public void setSettings(long repositoryId, MergeSettings s) throws StoreException {
-        jdbc.update("UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
-                + " max_merge_attempts = ? WHERE id = ?", s.strategy().id(), s.hasTest() ? s.testCommand().strip() : null,
-                s.testTimeout().toMillis(), s.maxAttempts(), repositoryId);
+        setSettings(repositoryId, s, List.of());
+    }
+
+    /** Stores a repository's merge settings and, in the same transaction, the events saying what changed. */
+    public void setSettings(long repositoryId, MergeSettings s, List<EventDraft> changes) throws StoreException {
+        jdbc.inTransaction(tx -> {
+            tx.update("UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
+                    + " max_merge_attempts = ?, auto_resolve = ? WHERE id = ?", s.strategy().id(),
+                    s.hasTest() ? s.testCommand().strip() : null, s.testTimeout().toMillis(), s.maxAttempts(),
+                    s.autoResolve().id(), repositoryId);
+            for (EventDraft e : changes) {
+                events.append(tx, e);
+            }
+            return null;
+        });
     }
 
     /** The event with {@code mergeRequestId} added to its details (the feed links it to the entry). */

@@ -2,6 +2,7 @@ package dev.paddock.merge;
 
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
+import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.SandboxStore;
@@ -34,6 +35,15 @@ final class MergeRig implements AutoCloseable {
 
     /** A rig over an existing repository (its base branch is the one checked out). */
     MergeRig(Path tmp, Path existing) throws Exception {
+        this(tmp, existing, false);
+    }
+
+    /** A rig whose queue classifies conflicts as Wiring's does (hunks, classes, proposals), for auto-resolve. */
+    static MergeRig classified(Path tmp) throws Exception {
+        return new MergeRig(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir(), true);
+    }
+
+    private MergeRig(Path tmp, Path existing, boolean classified) throws Exception {
         repo = TempRepo.open(existing);
         db = Database.open(tmp.resolve("db").resolve("paddock"));
         Clock clock = Clock.systemUTC();
@@ -44,7 +54,8 @@ final class MergeRig implements AutoCloseable {
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
         queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
-                new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
+                classified ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
+                        : new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }

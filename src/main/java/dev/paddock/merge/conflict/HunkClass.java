@@ -23,6 +23,18 @@ public enum HunkClass {
         return this != HUMAN;
     }
 
+    /** A few words for people (the events feed): e.g. {@code import-block union}. */
+    public String describe() {
+        return switch (this) {
+            case IDENTICAL -> "identical change on both sides";
+            case ONE_SIDE_EQUALS_BASE -> "one side equal to base";
+            case WHITESPACE_ONLY -> "whitespace/format-only";
+            case IMPORT_BLOCK -> "import-block union";
+            case NON_OVERLAPPING -> "non-overlapping edits";
+            case HUMAN -> "a person's decision";
+        };
+    }
+
     /** The name used in JSON and the store: lower case with underscores. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
