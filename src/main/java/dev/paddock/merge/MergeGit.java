@@ -311,7 +311,25 @@ public final class MergeGit {
      * @throws GitException when git fails for another reason
      */
     public boolean keepSide(Path wt, String path, boolean theirs) throws GitException {
-        GitCli.Result r = git.run(wt, "checkout", theirs ? "--theirs" : "--ours", "--", path);
+        return keepSide(wt, path, theirs ? "--theirs" : "--ours");
+    }
+
+    /**
+     * Resolves {@code path} in a merge worktree by keeping its version in {@code commit} byte for byte
+     * ({@code git checkout <commit> -- path}, which also stages it); absent there, the file is removed. Unlike
+     * {@code --ours}/{@code --theirs} this still works after the merge was committed once (a finish whose test
+     * failed), when the index no longer holds the two sides and {@code --theirs} would silently keep what is staged.
+     *
+     * @param commit the side's commit (ours: base as the merge started; theirs: the branch tip merged)
+     * @return false when that side has no such file and the file was removed
+     * @throws GitException when git fails for another reason
+     */
+    public boolean keepVersion(Path wt, String path, String commit) throws GitException {
+        return keepSide(wt, path, commit);
+    }
+
+    private boolean keepSide(Path wt, String path, String source) throws GitException {
+        GitCli.Result r = git.run(wt, "checkout", source, "--", path);
         if (r.ok()) {
             run(wt, "add", "--", path);
             return true;

@@ -87,8 +87,9 @@ public final class ResolutionService {
 
     /**
      * Marks one conflicted file resolved by keeping ours' or theirs' version as is (binary files, or when the bytes
-     * matter): {@code git checkout --ours|--theirs} in the merge worktree, staged; a side that deleted the file
-     * deletes it. Stored, announced and completed like {@link #markResolved}.
+     * matter): that side's commit's version ({@code git checkout <commit> -- path}, so it also works after a finish
+     * whose test failed) in the merge worktree, staged; a side that deleted the file deletes it. Stored, announced
+     * and completed like {@link #markResolved}.
      *
      * @param theirs true for the agent's branch, false for base's
      * @throws MergeException as {@link #markResolved}
@@ -102,7 +103,9 @@ public final class ResolutionService {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " leaves the merge worktree");
         }
         String side = theirs ? "theirs (" + e.branch() + ")" : "ours (base)";
-        boolean kept = queue.git().keepSide(e.worktree(), path, theirs);
+        String commit = theirs ? e.theirsCommit() : e.baseBefore();
+        boolean kept = commit != null ? queue.git().keepVersion(e.worktree(), path, commit)
+                : queue.git().keepSide(e.worktree(), path, theirs);
         String what = kept ? "kept " + side : "deleted, as in " + side;
         store.resolve(e.id(), path, what, who, EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_RESOLVED,
                 who + " resolved " + path + " (" + what + ") in " + e.label(), Map.of("path", path, "by", who)));
