@@ -100,7 +100,8 @@ class MergeCommandTest {
     void configShowsAndChangesTheRepositorysMergeSettingsAndRefusesBadOnes() throws Exception {
         Run shown = merge("config", "--repo", repo.dir().toString());
         assertThat(shown.exit()).as(shown.describe()).isZero();
-        assertThat(shown.out()).contains("strategy      merge", "test command  (none)", "max attempts  3");
+        assertThat(shown.out()).contains("strategy      merge", "test command  (none)", "max attempts  3",
+                "auto-resolve  propose");
 
         Run set = merge("config", "--repo", repo.dir().toString(), "--strategy", "rebase", "--test-command",
                 "test -f f.txt", "--test-timeout", "60000", "--max-attempts", "2", "--json");
@@ -121,6 +122,16 @@ class MergeCommandTest {
         assertThat(bad.err()).contains("squash");
         Run cleared = merge("config", "--repo", repo.dir().toString(), "--test-command", "");
         assertThat(cleared.out()).contains("test command  (none)", "strategy      rebase");
+
+        Run badAuto = merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "always", "--max-attempts", "5");
+        assertThat(badAuto.exit()).isNotZero();
+        assertThat(badAuto.err()).contains("\"always\"", "propose", "apply");
+        Run unchanged = merge("config", "--repo", repo.dir().toString());
+        assertThat(unchanged.out()).as("nothing changed").contains("auto-resolve  propose", "max attempts  2");
+        Run auto = merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "apply", "--json");
+        assertThat(auto.exit()).as(auto.describe()).isZero();
+        assertThat(Json.mapper().readTree(auto.out()).get("autoResolve").asText()).isEqualTo("apply");
+        assertThat(merge("config", "--repo", repo.dir().toString()).out()).contains("auto-resolve  apply");
     }
 
     private List<String> states() {
