@@ -179,4 +179,36 @@ class AutoResolveTest {
         assertThat(changes).extracting(Event::message).anyMatch(m -> m.startsWith("Merge setting auto-resolve of ")
                 && m.endsWith("propose → apply"));
     }
+
+    @Test
+    void aSafeConflictInAFileThatIsNotUtf8IsLeftToAPerson() throws Exception {
+        java.nio.charset.Charset latin1 = java.nio.charset.StandardCharsets.ISO_8859_1;
+        String base = "// D\u00e9j\u00e0 vu\n" + BASE;
+        rig.repo.commitFile(PATH, "", "placeholder");
+        Files.write(rig.repo.dir().resolve(PATH), base.getBytes(latin1));
+        dev.paddock.testing.TempRepo.commitAll(rig.repo.dir(), "A in Latin-1");
+        rig.repo.git("branch", "agent/a", "main");
+        Path wt = rig.repo.addWorktreeOnBranch(rig.repo.dir().resolve(".worktrees").resolve("agent-a"), "agent/a");
+        Files.write(wt.resolve(PATH), base.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.time.Instant;\n")
+                .getBytes(latin1));
+        dev.paddock.testing.TempRepo.commitAll(wt, "Instant on agent/a");
+        Files.write(rig.repo.dir().resolve(PATH), base.replace("import java.util.Map;\n",
+                "import java.util.Map;\nimport java.util.Optional;\n").getBytes(latin1));
+        dev.paddock.testing.TempRepo.commitAll(rig.repo.dir(), "Optional on main");
+        configure("apply", "touch " + testRan);
+        String before = rig.main();
+        MergeEntry e = rig.enqueue("agent/a");
+
+        rig.drain();
+
+        MergeEntry after = rig.entry(e.id());
+        assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
+        assertThat(rig.main()).isEqualTo(before);
+        assertThat(testRan).doesNotExist();
+        assertThat(rig.store.conflicts(e.id()).get(0).conflictClass()).as("safe, but not written as UTF-8")
+                .isEqualTo("import_block");
+        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.conflict")
+                && ev.message().contains(PATH + " is not UTF-8 text"));
+        assertThat(Files.readAllBytes(after.worktree().resolve(PATH))).as("bytes untouched").contains(0xE9);
+    }
 }
