@@ -90,9 +90,9 @@ public final class SandboxCreator {
         if (store.exists(id)) {
             throw new SandboxConflictException("A sandbox with the id " + id + " exists already.");
         }
-        String branch = worktrees.checkBranchName(main, req.branch() == null || req.branch().isBlank()
-                ? suggestBranch(main, req.task()) : req.branch());
-        Optional<Path> checkedOut = worktrees.checkedOutIn(main, branch);
+        String suggested = req.branch() == null || req.branch().isBlank() ? suggestBranch(main, req.task()) : null;
+        String branch = worktrees.checkBranchName(main, suggested != null ? suggested : req.branch());
+        Optional<Path> checkedOut = worktrees.checkedOutIn(git, branch);
         if (checkedOut.isPresent()) {
             throw new SandboxConflictException("The branch " + branch + " is already checked out in " + checkedOut.get()
                     + "; git allows a branch in one worktree only. Choose another branch.");
@@ -103,7 +103,8 @@ public final class SandboxCreator {
                     + " another id.");
         }
         ContainerChoice container = tier == Tier.CONTAINER ? containerChoice(req, git) : ContainerChoice.NONE;
-        boolean newBranch = !worktrees.branchExists(main, branch);
+        // A suggested name was chosen because no branch has it (should git normalise it, ask again).
+        boolean newBranch = branch.equals(suggested) || !worktrees.branchExists(main, branch);
         long leaseMs = req.leaseMs() != null ? req.leaseMs() : settings.get(SettingsStore.SANDBOX_LEASE_MS);
         if (leaseMs < SettingsStore.SANDBOX_LEASE_MS.min()) {
             throw new SandboxException("The lease must be at least one second (got " + leaseMs + " ms).");

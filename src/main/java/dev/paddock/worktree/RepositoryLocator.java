@@ -55,9 +55,9 @@ public final class RepositoryLocator {
             throw new GitException(p + " belongs to a bare repository (" + commonDir + "). Paddock needs a"
                     + " repository with a main working tree: clone it and open the clone.");
         }
-        Path main = entries.get(0).info().path();
-        GitCli.Result branch = git.run(main, "symbolic-ref", "--quiet", "--short", "HEAD");
-        return new GitRepository(main, commonDir, branch.ok() ? branch.stdout().strip() : null);
+        // git's list names the main worktree's branch (null when detached): no second git process for it.
+        WorktreeInfo first = entries.get(0).info();
+        return new GitRepository(first.path(), commonDir, first.detached() ? null : first.branch());
     }
 
     private static Path toPath(String s) throws GitException {

@@ -8,16 +8,34 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jgit.errors.ConfigInvalidException;
+import org.eclipse.jgit.storage.file.FileBasedConfig;
+import org.eclipse.jgit.util.FS;
 
 /**
  * The git operations behind a sandbox's worktree: validating a branch name the way git does,
  * creating the branch and the worktree, giving the worktree its own identity, telling what would be
- * lost by removing it, and removing it. Everything goes through the git CLI with argument lists
- * (JGit has no worktree API, and git's own rules are the ones that count).
+ * lost by removing it, and removing it. Git's decisions go through the git CLI with argument lists
+ * (JGit has no worktree API, and git's own rules are the ones that count); a few plain reads and writes
+ * of git's files (which branch a worktree has checked out, a worktree's own config) are done in-process.
  */
 public final class WorktreeManager {
     /** What Paddock adds to {@code .git/info/exclude} so sandboxes never show as untracked files. */
     public static final String EXCLUDE_LINE = "/.worktrees/";
+
+    /** Runs the git processes of one fingerprint side by side (daemon threads, idle ones end after 60 s). */
+    private static final ExecutorService SIDE_BY_SIDE = new ThreadPoolExecutor(0, 4, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "git-fingerprint");
+                t.setDaemon(true);
+                return t;
+            }, new ThreadPoolExecutor.CallerRunsPolicy());
 
     private final GitCli git;
 
@@ -60,7 +78,45 @@ public final class WorktreeManager {
         return git.run(repo, "show-ref", "--verify", "--quiet", "refs/heads/" + branch).ok();
     }
 
-    /** The worktree where {@code branch} is checked out, if any. */
+    /**
+     * The worktree where {@code branch} is checked out, if any, read in-process from the files git keeps for
+     * it (the common directory's {@code HEAD} for the main worktree, {@code worktrees/<name>/HEAD} and
+     * {@code gitdir} for linked ones: what git's own "already checked out" check reads), without starting git.
+     * A branch being rebased or bisected in a worktree is not seen here; {@code git worktree add} still
+     * refuses it.
+     *
+     * @throws GitException when those files cannot be read
+     */
+    public Optional<Path> checkedOutIn(GitRepository repo, String branch) throws GitException {
+        String ref = "ref: refs/heads/" + branch;
+        try {
+            if (ref.equals(readHead(repo.commonDir().resolve("HEAD")))) {
+                return Optional.of(repo.mainWorktree());
+            }
+            Path admin = repo.commonDir().resolve("worktrees");
+            if (!Files.isDirectory(admin)) {
+                return Optional.empty();
+            }
+            try (var dirs = Files.list(admin)) {
+                for (Path d : (Iterable<Path>) dirs::iterator) {
+                    if (ref.equals(readHead(d.resolve("HEAD"))) && Files.isRegularFile(d.resolve("gitdir"))) {
+                        Path dotGit = Path.of(Files.readString(d.resolve("gitdir"), StandardCharsets.UTF_8).strip());
+                        Path wt = dotGit.isAbsolute() ? dotGit : d.resolve(dotGit).normalize();
+                        return Optional.of(wt.getParent());
+                    }
+                }
+            }
+            return Optional.empty();
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new GitException("Cannot read the worktrees of " + repo.mainWorktree() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String readHead(Path head) throws IOException {
+        return Files.isRegularFile(head) ? Files.readString(head, StandardCharsets.UTF_8).strip() : null;
+    }
+
+    /** The worktree where {@code branch} is checked out, if any (asks {@code git worktree list}). */
     public Optional<Path> checkedOutIn(Path repo, String branch) throws GitException {
         for (PorcelainParser.Entry e : PorcelainParser.list(git, repo)) {
             if (branch.equals(e.info().branch())) {
@@ -98,12 +154,14 @@ public final class WorktreeManager {
 
     /**
      * {@code git worktree add}: creates {@code branch} at {@code startCommit} when {@code newBranch},
-     * else checks out the existing branch.
+     * else checks out the existing branch, writing the files with one checkout worker per core.
      *
      * @throws GitException with git's reason when it refuses (path exists, branch checked out elsewhere, ...)
      */
     public void add(Path repo, Path worktree, String branch, boolean newBranch, String startCommit) throws GitException {
-        List<String> args = new ArrayList<>(List.of("worktree", "add", "--quiet"));
+        // Parallel checkout (git 2.32+, git-config(1) checkout.workers: below one = one worker per logical core;
+        // only used above checkout.thresholdForParallelism files, 100 by default); older gits ignore the key.
+        List<String> args = new ArrayList<>(List.of("-c", "checkout.workers=0", "worktree", "add", "--quiet"));
         if (newBranch) {
             args.addAll(List.of("-b", branch, "--", worktree.toString(), startCommit));
         } else {
@@ -118,31 +176,118 @@ public final class WorktreeManager {
     /**
      * Gives the worktree its own {@code user.name} and {@code user.email}, so the agent's commits say
      * who made them: per-worktree configuration ({@code extensions.worktreeConfig}, git 2.20+), which
-     * leaves the repository's and the user's identity alone.
+     * leaves the repository's and the user's identity alone. The worktree's {@code config.worktree} is
+     * written in-process with JGit's config writer (under git's lock file, {@code config.worktree.lock});
+     * git itself sets the extension the first time a repository needs it.
+     *
+     * @throws GitException when the worktree's git files cannot be read or written
      */
     public void setIdentity(Path worktree, String name, String email) throws GitException {
-        GitCli.Result ext = git.run(worktree, "config", "--get", "extensions.worktreeConfig");
-        if (!ext.ok() || !ext.stdout().strip().equals("true")) {
-            git.runOk(worktree, "config", "extensions.worktreeConfig", "true");
+        Path gitDir = gitDirOf(worktree);
+        Path common = commonDirOf(gitDir);
+        try {
+            FileBasedConfig shared = new FileBasedConfig(common.resolve("config").toFile(), FS.DETECTED);
+            shared.load();
+            if (!shared.getBoolean("extensions", "worktreeConfig", false)) {
+                git.runOk(worktree, "config", "extensions.worktreeConfig", "true");
+            }
+            FileBasedConfig own = new FileBasedConfig(gitDir.resolve("config.worktree").toFile(), FS.DETECTED);
+            own.load();
+            own.setString("user", null, "name", name);
+            own.setString("user", null, "email", email);
+            own.save();
+        } catch (IOException | ConfigInvalidException e) {
+            throw new GitException("Cannot set the identity of " + worktree + ": " + e.getMessage(), e);
         }
-        git.runOk(worktree, "config", "--worktree", "user.name", name);
-        git.runOk(worktree, "config", "--worktree", "user.email", email);
+    }
+
+    /** The git directory of a worktree: {@code .git} itself, or where its {@code .git} file points. */
+    private static Path gitDirOf(Path worktree) throws GitException {
+        Path dotGit = worktree.resolve(".git");
+        try {
+            if (Files.isDirectory(dotGit)) {
+                return dotGit;
+            }
+            String line = Files.readString(dotGit, StandardCharsets.UTF_8).strip();
+            if (!line.startsWith("gitdir:")) {
+                throw new GitException(dotGit + " does not name a git directory.");
+            }
+            Path dir = Path.of(line.substring("gitdir:".length()).strip());
+            return dir.isAbsolute() ? dir : worktree.resolve(dir).normalize();
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new GitException("Cannot read " + dotGit + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The common directory a git directory shares ({@code commondir} file), or the directory itself. */
+    private static Path commonDirOf(Path gitDir) throws GitException {
+        Path file = gitDir.resolve("commondir");
+        try {
+            if (!Files.isRegularFile(file)) {
+                return gitDir;
+            }
+            Path dir = Path.of(Files.readString(file, StandardCharsets.UTF_8).strip());
+            return dir.isAbsolute() ? dir : gitDir.resolve(dir).normalize();
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new GitException("Cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /**
      * The health fingerprint of a worktree (seed 000 §6.2): where git says its top level is, the branch
-     * and commit checked out, its status, and the identity it commits with.
+     * and commit checked out, its status, and the identity it commits with. Three git processes run side by
+     * side: {@code status --porcelain=v2 --branch} (branch, commit and changes in one answer),
+     * {@code rev-parse --show-toplevel} and {@code config --get-regexp user.(name|email)}.
+     *
+     * @throws GitException when git cannot read the worktree
      */
     public Fingerprint fingerprint(Path worktree) throws GitException {
-        String toplevel = git.runOk(worktree, "rev-parse", "--show-toplevel").strip();
-        GitCli.Result branch = git.run(worktree, "symbolic-ref", "--quiet", "--short", "HEAD");
-        String head = git.runOk(worktree, "rev-parse", "HEAD").strip();
-        String status = git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v1", "-z");
-        GitCli.Result name = git.run(worktree, "config", "user.name");
-        GitCli.Result email = git.run(worktree, "config", "user.email");
-        return new Fingerprint(toplevel, branch.ok() ? branch.stdout().strip() : null, head,
-                WorktreeLister.countStatusEntries(status), name.ok() ? name.stdout().strip() : null,
-                email.ok() ? email.stdout().strip() : null);
+        CompletableFuture<GitCli.Result> top = async(() -> git.run(worktree, "rev-parse", "--show-toplevel"));
+        CompletableFuture<GitCli.Result> ident = async(() -> git.run(worktree, "config", "--get-regexp",
+                "^user\\.(name|email)$"));
+        StatusV2 status = StatusV2.parse(git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v2",
+                "--branch", "-z"));
+        GitCli.Result toplevel = await(top);
+        if (!toplevel.ok()) {
+            throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": " + toplevel.errorLine());
+        }
+        String name = null;
+        String email = null;
+        for (String line : await(ident).stdout().split("\n")) { // several scopes: the last one wins, as in git
+            int sp = line.indexOf(' ');
+            if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.name")) {
+                name = line.substring(sp + 1);
+            } else if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.email")) {
+                email = line.substring(sp + 1);
+            }
+        }
+        return new Fingerprint(toplevel.stdout().strip(), status.branch(), status.head(), status.changedFiles(),
+                name, email);
+    }
+
+    private interface GitCall {
+        GitCli.Result call() throws GitException;
+    }
+
+    private static CompletableFuture<GitCli.Result> async(GitCall call) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return call.call();
+            } catch (GitException e) {
+                throw new CompletionException(e);
+            }
+        }, SIDE_BY_SIDE);
+    }
+
+    private static GitCli.Result await(CompletableFuture<GitCli.Result> f) throws GitException {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof GitException g) {
+                throw g;
+            }
+            throw e;
+        }
     }
 
     /**
