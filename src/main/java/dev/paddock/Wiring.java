@@ -9,6 +9,7 @@ import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
 import dev.paddock.merge.ClassifiedConflicts;
+import dev.paddock.merge.RememberedConflicts;
 import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.merge.MergeGit;
 import dev.paddock.merge.MergeQueue;
@@ -135,7 +136,8 @@ public final class Wiring implements AutoCloseable {
         engineLifecycle.attach(engineWatch);
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
-                new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git)), TestRunner.create(), home.logDir().resolve("merges"), null);
+                new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
+                TestRunner.create(), home.logDir().resolve("merges"), null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,

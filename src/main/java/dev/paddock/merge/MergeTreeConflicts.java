@@ -32,7 +32,8 @@ public final class MergeTreeConflicts implements ConflictAnalysis {
             GitCli.Result base = git.run(repo, "merge-base", ours, theirs);
             String baseId = base.ok() ? base.stdout().strip() : null;
             GitCli.Result r = git.run(repo, "merge-tree", "--write-tree", "--name-only", ours, theirs);
-            if (r.exitCode() != 0 && r.exitCode() != 1) {
+            // 1 means "conflicts" only with a tree id on stdout; git also exits 1 for a commit it cannot find.
+            if (r.exitCode() != 0 && r.exitCode() != 1 || r.stdout().isBlank()) {
                 throw new MergeException(MergeException.Kind.FAILED, "git merge-tree failed in " + repo + ": "
                         + r.errorLine());
             }

@@ -3,6 +3,10 @@ package dev.paddock.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.merge.ClassifiedConflicts;
+import dev.paddock.merge.MergeTreeConflicts;
+import dev.paddock.merge.RememberedConflicts;
+import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.merge.conflict.ConflictFile;
 import dev.paddock.merge.conflict.ConflictReport;
 import dev.paddock.testing.ConflictRepo;
@@ -17,6 +21,7 @@ import dev.paddock.ui.conflicts.ThreeWayView;
 import dev.paddock.ui.conflicts.ThreeWayViewModel;
 import dev.paddock.ui.conflicts.ThreeWayWindow;
 import dev.paddock.ui.theme.Theme;
+import dev.paddock.worktree.GitCli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,9 +41,10 @@ import org.testfx.util.WaitForAsyncUtils;
  * ≤ 500 ms until it responds). The conflict is a real merge in a real repository
  * ({@link ConflictScenarios#largeFile}). Timed from just before the window and view are built to the
  * end of a {@code runLater} posted after the first layout pulse that shows the loaded file: then the
- * window has drawn the file and the FX thread answers input. Two figures: with the conflicts already
+ * window has drawn the file and the FX thread answers input. Three figures: with the conflicts already
  * read (the view's own cost: starting result, four code areas, hunk styles), and with them read from the
- * repository (git index stages plus JGit's merge, what a backend does). Also timed: one "take theirs"
+ * repository (git index stages plus JGit's merge, what a backend does after a restart), and as the panel opens a
+ * conflict the queue has just classified (the remembered analysis of {@code Wiring}). Also timed: one "take theirs"
  * on the loaded file, to the next pulse. Figures are reported, not asserted.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -60,7 +66,15 @@ class ThreeWayOpenBench {
         ConflictFile f = report.files().get(0);
         assertThat(f.hunks()).hasSize(HUNKS);
         assertThat(f.oursText().lines().count()).isEqualTo(LINES);
-        ConflictBackend cached = new Cached(git, report);
+        ConflictBackend cached = new Cached(git, () -> report);
+        // The panel's path: the queue classified the conflict when it arose (through the same remembered analysis
+        // as in Wiring), and the view asks that analysis again for the same two commits.
+        String ours = repo.git("rev-parse", "HEAD").strip();
+        String theirs = repo.git("rev-parse", "MERGE_HEAD").strip();
+        RememberedConflicts analysis = new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(),
+                new MergeTreeConflicts(new GitCli())));
+        assertThat(analysis.classify(repo.dir(), ours, theirs).files().get(0).hunks()).hasSize(HUNKS);
+        ConflictBackend remembered = new Cached(git, () -> analysis.classify(repo.dir(), ours, theirs));
         Stage owner = WaitForAsyncUtils.asyncFx(() -> {
             Stage panel = new Stage();
             Scene scene = new Scene(new javafx.scene.layout.StackPane(), 400, 300);
@@ -72,17 +86,21 @@ class ThreeWayOpenBench {
 
         List<Long> readAlready = new ArrayList<>();
         List<Long> readFromRepo = new ArrayList<>();
+        List<Long> throughQueue = new ArrayList<>();
         List<Long> takeTheirs = new ArrayList<>();
         List<Long> fxCpu = new ArrayList<>();
         for (int i = 0; i < WARMUP + RUNS; i++) {
             Opened a = open(owner, cached);
             Opened b = open(owner, git);
+            Opened c = open(owner, remembered);
             long choose = choose(a.vm);
             close(a);
             close(b);
+            close(c);
             if (i >= WARMUP) {
                 readAlready.add(a.millis);
                 readFromRepo.add(b.millis);
+                throughQueue.add(c.millis);
                 takeTheirs.add(choose);
                 fxCpu.add(a.fxCpuMillis);
             }
@@ -91,6 +109,8 @@ class ThreeWayOpenBench {
                 + BenchSupport.summary(readAlready));
         BenchSupport.report("three-way view open, 5,000 lines / 50 hunks, conflicts read from the repository, ms: "
                 + BenchSupport.summary(readFromRepo));
+        BenchSupport.report("three-way view open, 5,000 lines / 50 hunks, as the panel opens a conflict the queue"
+                + " classified (remembered analysis), ms: " + BenchSupport.summary(throughQueue));
         BenchSupport.report("three-way view open, conflicts read already, CPU time of the FX thread, ms: "
                 + BenchSupport.summary(fxCpu) + "; load average " + String.format("%.1f",
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()) + " on "
@@ -157,16 +177,21 @@ class ThreeWayOpenBench {
         WaitForAsyncUtils.asyncFx(o.stage::close).get(10, TimeUnit.SECONDS);
     }
 
+    /** Where {@link Cached} gets its report. */
+    private interface ReportSource {
+        ConflictReport report() throws PaddockException;
+    }
+
     /** The backend with its conflicts read once: the view's own cost. */
-    private record Cached(GitConflictBackend git, ConflictReport report) implements ConflictBackend {
+    private record Cached(GitConflictBackend git, ReportSource source) implements ConflictBackend {
         @Override
         public List<ConflictQueueRow> queue() {
             return git.queue();
         }
 
         @Override
-        public ConflictReport conflicts(long mergeRequestId) {
-            return report;
+        public ConflictReport conflicts(long mergeRequestId) throws PaddockException {
+            return source.report();
         }
 
         @Override
