@@ -4,6 +4,7 @@ import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
+import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.Database;
 import dev.paddock.testing.TempRepo;
@@ -34,6 +35,11 @@ final class MergeRig implements AutoCloseable {
 
     /** A rig over an existing repository (its base branch is the one checked out). */
     MergeRig(Path tmp, Path existing) throws Exception {
+        this(tmp, existing, ContainerAgents.none());
+    }
+
+    /** A rig whose queue runs container-tier tests with {@code containers}. */
+    MergeRig(Path tmp, Path existing, ContainerAgents containers) throws Exception {
         repo = TempRepo.open(existing);
         db = Database.open(tmp.resolve("db").resolve("paddock"));
         Clock clock = Clock.systemUTC();
@@ -44,7 +50,7 @@ final class MergeRig implements AutoCloseable {
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
         queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
-                new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
+                new MergeTreeConflicts(git), TierTestRunner.create(containers), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }
