@@ -14,7 +14,9 @@ import java.util.List;
  * <p>What git needs, writable: the shared object store, the refs, the reflogs and this worktree's own
  * admin directory ({@code .git/worktrees/<name>}); the rest of the common {@code .git} directory (other
  * worktrees' admin directories, the config) is mounted read-only. No home directory is mounted: HOME is
- * a directory in the private {@code /tmp}.
+ * a directory in the private {@code /tmp}. Writes anywhere else fail ({@code EROFS}) instead of landing unseen:
+ * the root is remounted read-only, and the main checkout that holds {@code .worktrees/} is an empty read-only
+ * tmpfs (its files are not visible; only the mounts above show through).
  */
 public final class BubblewrapCommand {
     /** Top-level system directories mounted read-only when present (symlinks are recreated as symlinks). */
@@ -63,6 +65,20 @@ public final class BubblewrapCommand {
         return command(LinkedWorktree.of(worktree), writes, List.of(), network, argv);
     }
 
+    /**
+     * The main checkout ({@code <common>/..}) when the worktree lies inside it (Paddock's {@code .worktrees/}):
+     * it gets an empty read-only tmpfs, so a write to the user's own files fails instead of landing unseen in
+     * the sandbox's private root; null otherwise, or when it is {@code /} or {@code /tmp}.
+     */
+    private static Path mainCheckout(LinkedWorktree wt) {
+        Path main = wt.commonDir().getParent();
+        if (main == null || main.getNameCount() == 0 || main.equals(Path.of("/tmp"))
+                || !wt.worktree().startsWith(main) || wt.worktree().equals(main)) {
+            return null;
+        }
+        return main;
+    }
+
     private List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
                                  List<String> argv) throws IOException {
         Path commonDir = wt.commonDir();
@@ -80,6 +96,10 @@ public final class BubblewrapCommand {
         }
         c.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp",
                 "--dir", "/tmp/home"));
+        Path main = mainCheckout(wt);
+        if (main != null) {
+            c.addAll(List.of("--tmpfs", main.toString())); // hides the main checkout's files; read-only below
+        }
         c.addAll(List.of("--ro-bind", commonDir.toString(), commonDir.toString()));
         for (String writable : writes.dirs()) {
             Path p = commonDir.resolve(writable);
@@ -92,6 +112,10 @@ public final class BubblewrapCommand {
         for (Path p : alsoWritable) {
             c.addAll(List.of("--bind", p.toString(), p.toString()));
         }
+        if (main != null) {
+            c.addAll(List.of("--remount-ro", main.toString()));
+        }
+        c.addAll(List.of("--remount-ro", "/"));
         c.addAll(List.of("--setenv", "HOME", "/tmp/home", "--setenv", "TMPDIR", "/tmp"));
         c.addAll(List.of("--chdir", wt.worktree().toString(), "--"));
         c.addAll(argv);

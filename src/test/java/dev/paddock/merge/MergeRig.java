@@ -27,6 +27,7 @@ final class MergeRig implements AutoCloseable {
     final MergeService service;
     final ResolutionService resolution;
     final long repoId;
+    final SandboxStore sandboxes;
     private final RepoService repoService;
 
     MergeRig(Path tmp) throws Exception {
@@ -49,7 +50,8 @@ final class MergeRig implements AutoCloseable {
         repoService = new RepoService(new RepositoryLocator(git), git, repos, events);
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
-        queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
+        sandboxes = new SandboxStore(db, events, clock);
+        queue = new MergeQueue(store, repos, sandboxes, new MergeGit(git),
                 new MergeTreeConflicts(git), TierTestRunner.create(containers), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
