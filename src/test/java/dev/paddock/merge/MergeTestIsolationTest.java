@@ -105,6 +105,29 @@ class MergeTestIsolationTest {
     }
 
     @Test
+    void aHangingTestInBubblewrapIsKilledAtItsTimeoutWithItsWholeTree() throws Exception {
+        open();
+        rig.branch("agent/hang", "h.txt", "h\n");
+        SandboxRecords.done(rig, "ns-004", "agent/hang", Tier.NAMESPACE, false, null, null);
+        String marker = "hang-" + UUID.randomUUID();
+        rig.settings("echo STARTED; sleep 300 & wait; echo " + marker, 3_000, 1);
+        String before = rig.main();
+
+        MergeEntry e = rig.service.enqueueSandbox("ns-004", "tester");
+        rig.drain();
+
+        MergeEntry after = rig.entry(e.id());
+        assertThat(after.state()).isEqualTo(MergeState.FAILED);
+        assertThat(after.result()).contains("ran past its timeout of 3 s and was killed");
+        assertThat(rig.main()).isEqualTo(before);
+        assertThat(after.testPid()).isNull();
+        assertThat(ProcessHandle.allProcesses().filter(h -> h.info().arguments()
+                .map(a -> String.join(" ", a).contains(marker)).orElse(false)).toList())
+                .as("bwrap and the shell inside are gone").isEmpty();
+        assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("STARTED", "killed after the timeout");
+    }
+
+    @Test
     void aNamespaceSandboxGrantedNetworkKeepsItInItsTest() throws Exception {
         open();
         rig.branch("agent/net", "n.txt", "n\n");
