@@ -17,7 +17,7 @@ import dev.paddock.merge.MergeService;
 import dev.paddock.merge.MergeStore;
 import dev.paddock.merge.MergeTreeConflicts;
 import dev.paddock.merge.ResolutionService;
-import dev.paddock.merge.TestRunner;
+import dev.paddock.merge.TierTestRunner;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
@@ -137,7 +137,7 @@ public final class Wiring implements AutoCloseable {
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
                 new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TestRunner.create(), home.logDir().resolve("merges"), null);
+                TierTestRunner.create(containers), home.logDir().resolve("merges"), null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,

@@ -13,6 +13,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.Ulimit;
+import dev.paddock.common.PaddockException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,11 @@ public final class DockerContainers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DockerContainers.class);
     /** The label naming the sandbox a container belongs to. */
     public static final String SANDBOX_LABEL = "paddock.sandbox";
+    /**
+     * The label of a container that runs a merge queue entry's test ({@code paddock.merge=<entry id>}); such a
+     * container carries no {@link #SANDBOX_LABEL}, so the sandbox supervisor and the orphan scan leave it alone.
+     */
+    public static final String MERGE_LABEL = "paddock.merge";
     /** The label naming the repository (its main worktree's path) a container belongs to. */
     public static final String REPO_LABEL = "paddock.repo";
     /** Size of the tmpfs {@code /tmp}, in bytes (it also counts against the memory limit). */
@@ -131,6 +137,54 @@ public final class DockerContainers implements AutoCloseable {
             removeQuietly(id);
             throw failure("start the container " + shortId(id), e);
         }
+    }
+
+    /** Told the id of a container as soon as it was started (to record it, so a restart can remove it). */
+    public interface Started {
+        /** @throws PaddockException when it cannot be recorded: the run is then stopped and the container removed */
+        void started(String containerId) throws PaddockException;
+    }
+
+    /**
+     * Runs a container to its end: creates and starts it ({@link #run}), tells {@code started}, follows its output
+     * (stdout and stderr, interleaved) into {@code logFile} (appended), and waits. Past {@code timeout}, or when
+     * {@code cancelled} says so (polled every 100 ms) or the thread is interrupted, it is stopped (SIGTERM, SIGKILL
+     * after {@code grace}). The container is removed afterwards in every case, also when this throws.
+     *
+     * @return how it ended
+     * @throws ContainerException when the engine does not answer, the image is missing or the engine refuses the
+     *     container (nothing is left), or when following it failed (the container is removed)
+     * @throws PaddockException what {@code started} threw (the container is removed)
+     */
+    public ContainerRunEnd runToEnd(ContainerSpec spec, Path logFile, Duration timeout, Duration grace,
+                                    java.util.function.BooleanSupplier cancelled, Started started)
+            throws PaddockException {
+        return ContainerRunToEnd.run(this, spec, logFile, timeout, grace, cancelled, started);
+    }
+
+    /**
+     * Stops and removes every container (running or not) labelled {@code label=value} and, unless null,
+     * {@link #REPO_LABEL}{@code =repository}.
+     *
+     * @return how many were removed
+     * @throws ContainerException when the engine does not answer or refuses
+     */
+    public int removeLabelled(String label, String value, String repository, Duration grace) throws ContainerException {
+        Map<String, String> filter = new java.util.LinkedHashMap<>();
+        filter.put(label, value);
+        if (repository != null) {
+            filter.put(REPO_LABEL, repository);
+        }
+        List<Container> found;
+        try {
+            found = engine.client().listContainersCmd().withShowAll(true).withLabelFilter(filter).exec();
+        } catch (RuntimeException e) {
+            throw failure("list the containers labelled " + label + "=" + value, e);
+        }
+        for (Container c : found) {
+            stopAndRemove(c.getId(), grace);
+        }
+        return found.size();
     }
 
     static HostConfig hostConfig(ContainerSpec spec) {

@@ -15,11 +15,15 @@ import java.time.Instant;
  * @param theirsCommit the branch's commit being merged (theirs)
  * @param worktree the private merge worktree while one exists (kept for a conflict), else null
  * @param testLog the test command's output file of the last run, or null
+ * @param testPid the running test's process (host or bubblewrap run; its process group), or null
+ * @param testPidStartedAt when that process started (tells a reused pid apart), or null
+ * @param testContainer the id of the container the test runs in (container-tier sandbox), or null
  */
 public record MergeEntry(long id, long repositoryId, String sandboxId, String branch, MergeState state,
                          MergeStep step, int attempts, Boolean lastTestPassed, String result, String mergeCommit,
                          String baseBefore, String theirsCommit, MergeStrategy strategy, String requestedBy,
-                         Path worktree, Path testLog, Long testPid, Instant testPidStartedAt, boolean mainTreePending,
+                         Path worktree, Path testLog, Long testPid, Instant testPidStartedAt, String testContainer,
+                         boolean mainTreePending,
                          Instant enqueuedAt, Instant startedAt, Instant stepStartedAt, Instant finishedAt) {
 
     /** Short text naming the entry in messages: {@code #12 agent/fix (fix-001)}. */

@@ -8,7 +8,6 @@ import dev.paddock.events.EventKinds;
 import dev.paddock.merge.conflict.ConflictReport;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
-import dev.paddock.sandbox.ProcessTree;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
@@ -73,7 +72,7 @@ public final class MergeQueue implements AutoCloseable {
     private final SandboxLink sandboxes;
     private final MergeGit git;
     private final ConflictAnalysis analysis;
-    private final TestRunner tests;
+    private final TierTestRunner tests;
     private final Path logDir;
     private final StepListener stepListener;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -85,11 +84,12 @@ public final class MergeQueue implements AutoCloseable {
     private volatile boolean started;
 
     /**
+     * @param tests runs the test command in the tier of the entry's sandbox
      * @param logDir folder of the test logs ({@code <entry id>.log})
      * @param stepListener told of each step (null: nobody)
      */
     public MergeQueue(MergeStore store, RepoStore repos, SandboxStore sandboxes, MergeGit git, ConflictAnalysis analysis,
-                      TestRunner tests, Path logDir, StepListener stepListener) {
+                      TierTestRunner tests, Path logDir, StepListener stepListener) {
         this.store = store;
         this.repos = repos;
         this.sandboxStore = sandboxes;
@@ -452,15 +452,16 @@ public final class MergeQueue implements AutoCloseable {
                 store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
                 return;
             }
-            step(MergeStep.TESTING, e.label() + ": running the test command (timeout "
+            TestIsolation isolation = TestIsolation.of(sandboxes.find(e.sandboxId()));
+            step(MergeStep.TESTING, e.label() + ": running the test command " + isolation.describe() + " (timeout "
                     + st.testTimeout().toSeconds() + " s)");
             Path log = logFile(e.id());
-            store.set(e.id(), cols("test_log", log.toString()));
-            TestRunner.Outcome o = tests.run(wt, st.testCommand(), st.testTimeout(), log,
-                    (pid, at) -> store.set(e.id(), cols("test_pid", pid, "test_pid_started_at", at)),
-                    () -> cancelRequested.contains(e.id()));
+            store.set(e.id(), cols("test_log", log.toString(), "test_container", null));
+            TestRunner.Outcome o = tests.run(isolation, e, main, wt, st.testCommand(), st.testTimeout(), log,
+                    new TestRunRecord(store, e.id()), () -> cancelRequested.contains(e.id()));
             Boolean passed = o.cancelled() ? e.lastTestPassed() : Boolean.valueOf(o.passed());
-            store.set(e.id(), cols("test_pid", null, "test_pid_started_at", null, "last_test_passed", passed));
+            store.set(e.id(), cols("test_pid", null, "test_pid_started_at", null, "test_container", null,
+                    "last_test_passed", passed));
             if (o.cancelled()) {
                 throw new Cancelled();
             }
@@ -619,9 +620,7 @@ public final class MergeQueue implements AutoCloseable {
             if (repo == null) {
                 continue;
             }
-            if (e.testPid() != null && ProcessTree.isAlive(e.testPid(), e.testPidStartedAt())) {
-                ProcessTree.kill(e.testPid(), TestRunner.GRACE);
-            }
+            tests.killLeftover(e, TestIsolation.of(sandboxes.find(e.sandboxId())), repo.path());
             Path main = repo.path();
             Optional<String> base = git.resolve(main, "refs/heads/" + repo.baseBranch());
             if (e.mergeCommit() != null && base.isPresent() && git.isAncestor(main, e.mergeCommit(), base.get())) {
@@ -734,7 +733,7 @@ public final class MergeQueue implements AutoCloseable {
         return sandboxes;
     }
 
-    TestRunner tests() {
+    TierTestRunner tests() {
         return tests;
     }
 

@@ -26,8 +26,8 @@ import java.util.Optional;
 public final class MergeStore {
     private static final String COLUMNS = "id, repository_id, sandbox_id, branch, state, step, attempts,"
             + " last_test_passed, result, merge_commit, base_before, theirs_commit, strategy, requested_by,"
-            + " worktree_path, test_log, test_pid, test_pid_started_at, main_tree_pending, enqueued_at, started_at,"
-            + " step_started_at, finished_at";
+            + " worktree_path, test_log, test_pid, test_pid_started_at, test_container, main_tree_pending, enqueued_at,"
+            + " started_at, step_started_at, finished_at";
     /** Order of the queue: entries whose last test passed first (seed 000 §6.6.2 tip), then oldest first. */
     private static final String QUEUE_ORDER =
             " ORDER BY CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id";
@@ -260,7 +260,8 @@ public final class MergeStore {
                 rs.getString("merge_commit"), rs.getString("base_before"), rs.getString("theirs_commit"),
                 MergeStrategy.of(rs.getString("strategy")), rs.getString("requested_by"),
                 wt == null ? null : Path.of(wt), log == null ? null : Path.of(log), Jdbc.nullableLong(rs, "test_pid"),
-                Jdbc.instant(rs, "test_pid_started_at"), rs.getBoolean("main_tree_pending"),
+                Jdbc.instant(rs, "test_pid_started_at"), rs.getString("test_container"),
+                rs.getBoolean("main_tree_pending"),
                 Jdbc.instant(rs, "enqueued_at"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "step_started_at"),
                 Jdbc.instant(rs, "finished_at"));
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -78,21 +79,40 @@ public final class TestRunner {
      */
     public Outcome run(Path dir, String command, Duration timeout, Path log, Started started, BooleanSupplier cancelled)
             throws MergeException {
+        return run(dir, List.of("/bin/sh", "-c", command), null, command, timeout, log, started, cancelled);
+    }
+
+    /**
+     * Runs {@code argv} (e.g. {@code bwrap ... -- /bin/sh -c <command>}) in {@code dir} in a process group of its
+     * own, and waits for it, at most {@code timeout}; as {@link #run(Path, String, Duration, Path, Started,
+     * BooleanSupplier)} otherwise.
+     *
+     * @param env the whole environment, or null for Paddock's own without git's redirecting variables
+     * @param what the command as the log's first line names it
+     * @throws MergeException when the command cannot be started
+     */
+    Outcome run(Path dir, List<String> argv, Map<String, String> env, String what, Duration timeout, Path log,
+                Started started, BooleanSupplier cancelled) throws MergeException {
         List<String> cmd = new ArrayList<>();
         if (setsid != null) {
             cmd.add(setsid);
         }
-        cmd.addAll(List.of("/bin/sh", "-c", command));
+        cmd.addAll(argv);
         long t0 = System.nanoTime();
         Process p;
         try {
             Files.createDirectories(log.getParent());
-            Files.writeString(log, "=== " + Instant.now() + " in " + dir + ": " + command + "\n", StandardCharsets.UTF_8,
+            Files.writeString(log, "=== " + Instant.now() + " in " + dir + ": " + what + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectInput(Processes.NO_INPUT)
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            REDIRECTING_VARS.forEach(pb.environment()::remove);
-            pb.environment().put("PADDOCK_MERGE_WORKTREE", dir.toString());
+            if (env != null) {
+                pb.environment().clear();
+                pb.environment().putAll(env);
+            } else {
+                REDIRECTING_VARS.forEach(pb.environment()::remove);
+                pb.environment().put("PADDOCK_MERGE_WORKTREE", dir.toString());
+            }
             p = pb.start();
         } catch (IOException e) {
             throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command in " + dir + ": "
@@ -131,7 +151,8 @@ public final class TestRunner {
         }
     }
 
-    private static void note(Path log, String line) {
+    /** Appends a line of Paddock's own to the test log (a failure to write is ignored: the outcome is stored). */
+    static void note(Path log, String line) {
         try {
             Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException ignored) {

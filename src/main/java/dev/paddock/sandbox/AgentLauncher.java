@@ -163,14 +163,7 @@ public final class AgentLauncher {
 
     /** The agent's environment: the kept variables of Paddock's own, and Paddock's. */
     Map<String, String> environment(Launch l) {
-        Map<String, String> env = new LinkedHashMap<>();
-        Map<String, String> own = System.getenv();
-        for (String k : KEPT_ENV) {
-            if (own.containsKey(k)) {
-                env.put(k, own.get(k));
-            }
-        }
-        env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+        Map<String, String> env = keptEnvironment();
         // Paddock's own commands for agents first: `paddock heartbeat` works in every tier (see AgentCommands).
         env.put("PATH", l.layout().binDir() + ":" + env.get("PATH"));
         env.putIfAbsent("LANG", "C.UTF-8");
@@ -180,6 +173,22 @@ public final class AgentLauncher {
         env.put("PADDOCK_TOKEN", l.token());
         env.put("PADDOCK_HEARTBEAT_FILE", l.layout().heartbeatFile().toString());
         env.put("PADDOCK_WORKTREE", l.layout().worktree().toString());
+        return env;
+    }
+
+    /**
+     * The scrubbed base of an isolated run's environment: only the {@link #KEPT_ENV} variables of Paddock's own
+     * environment, with a default PATH when it has none. A new mutable map, in that order.
+     */
+    public static Map<String, String> keptEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> own = System.getenv();
+        for (String k : KEPT_ENV) {
+            if (own.containsKey(k)) {
+                env.put(k, own.get(k));
+            }
+        }
+        env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
         return env;
     }
 

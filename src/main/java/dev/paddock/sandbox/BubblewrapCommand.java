@@ -14,7 +14,9 @@ import java.util.List;
  * <p>What git needs, writable: the shared object store, the refs, the reflogs and this worktree's own
  * admin directory ({@code .git/worktrees/<name>}); the rest of the common {@code .git} directory (other
  * worktrees' admin directories, the config) is mounted read-only. No home directory is mounted: HOME is
- * a directory in the private {@code /tmp}.
+ * a directory in the private {@code /tmp}. Writes anywhere else fail ({@code EROFS}) instead of landing unseen:
+ * the root is remounted read-only, and the main checkout that holds {@code .worktrees/} is an empty read-only
+ * tmpfs (its files are not visible; only the mounts above show through).
  */
 public final class BubblewrapCommand {
     /** Top-level system directories mounted read-only when present (symlinks are recreated as symlinks). */
@@ -23,12 +25,13 @@ public final class BubblewrapCommand {
 
     private final String bwrap;
 
+    /** @param bwrap the bwrap executable (a name looked up on the PATH, or a path) */
     public BubblewrapCommand(String bwrap) {
         this.bwrap = bwrap;
     }
 
     /**
-     * The full command: {@code bwrap <options> -- <argv>}. The environment inside is the one bwrap is
+     * The full command of an agent: {@code bwrap <options> -- <argv>}. The environment inside is the one bwrap is
      * started with (the launcher scrubs it), with only HOME and TMPDIR set here: secrets such as the
      * sandbox's token never appear on a command line, which every local user can read in
      * {@code /proc/<pid>/cmdline}.
@@ -42,6 +45,43 @@ public final class BubblewrapCommand {
      */
     public List<String> command(Path worktree, Path commonDir, Path worktreeGitDir, Path controlDir,
                                 boolean network, List<String> argv) throws IOException {
+        return command(new LinkedWorktree(worktree, worktreeGitDir, commonDir), GitWrites.COMMIT, List.of(controlDir),
+                network, argv);
+    }
+
+    /**
+     * The full command for {@code argv} run in another linked worktree with an agent's isolation (the merge
+     * queue's test run in its merge worktree): the same read-only system, private {@code /tmp} and HOME, unshared
+     * namespaces and death with the parent; writable only the worktree, its admin directory and {@code writes}.
+     *
+     * @param worktree a linked worktree ({@link LinkedWorktree#of} reads where its git state is)
+     * @param writes what of the common {@code .git} directory may be written
+     * @param network whether to keep the host's network
+     * @param argv what to run inside (the working directory is {@code worktree})
+     * @throws IOException when {@code worktree} is not a linked worktree
+     */
+    public List<String> inWorktree(Path worktree, GitWrites writes, boolean network, List<String> argv)
+            throws IOException {
+        return command(LinkedWorktree.of(worktree), writes, List.of(), network, argv);
+    }
+
+    /**
+     * The main checkout ({@code <common>/..}) when the worktree lies inside it (Paddock's {@code .worktrees/}):
+     * it gets an empty read-only tmpfs, so a write to the user's own files fails instead of landing unseen in
+     * the sandbox's private root; null otherwise, or when it is {@code /} or {@code /tmp}.
+     */
+    private static Path mainCheckout(LinkedWorktree wt) {
+        Path main = wt.commonDir().getParent();
+        if (main == null || main.getNameCount() == 0 || main.equals(Path.of("/tmp"))
+                || !wt.worktree().startsWith(main) || wt.worktree().equals(main)) {
+            return null;
+        }
+        return main;
+    }
+
+    private List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
+                                 List<String> argv) throws IOException {
+        Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (network) {
             c.add("--share-net");
@@ -56,18 +96,28 @@ public final class BubblewrapCommand {
         }
         c.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp",
                 "--dir", "/tmp/home"));
+        Path main = mainCheckout(wt);
+        if (main != null) {
+            c.addAll(List.of("--tmpfs", main.toString())); // hides the main checkout's files; read-only below
+        }
         c.addAll(List.of("--ro-bind", commonDir.toString(), commonDir.toString()));
-        for (String writable : List.of("objects", "refs", "logs")) {
+        for (String writable : writes.dirs()) {
             Path p = commonDir.resolve(writable);
             if (Files.isDirectory(p)) {
                 c.addAll(List.of("--bind", p.toString(), p.toString()));
             }
         }
-        c.addAll(List.of("--bind", worktreeGitDir.toString(), worktreeGitDir.toString()));
-        c.addAll(List.of("--bind", worktree.toString(), worktree.toString()));
-        c.addAll(List.of("--bind", controlDir.toString(), controlDir.toString()));
+        c.addAll(List.of("--bind", wt.adminDir().toString(), wt.adminDir().toString()));
+        c.addAll(List.of("--bind", wt.worktree().toString(), wt.worktree().toString()));
+        for (Path p : alsoWritable) {
+            c.addAll(List.of("--bind", p.toString(), p.toString()));
+        }
+        if (main != null) {
+            c.addAll(List.of("--remount-ro", main.toString()));
+        }
+        c.addAll(List.of("--remount-ro", "/"));
         c.addAll(List.of("--setenv", "HOME", "/tmp/home", "--setenv", "TMPDIR", "/tmp"));
-        c.addAll(List.of("--chdir", worktree.toString(), "--"));
+        c.addAll(List.of("--chdir", wt.worktree().toString(), "--"));
         c.addAll(argv);
         return c;
     }

@@ -4,11 +4,14 @@ import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerFollow;
 import dev.paddock.container.ContainerMetricsBoard;
+import dev.paddock.container.ContainerRunEnd;
+import dev.paddock.container.ContainerSpec;
 import dev.paddock.container.ContainerStatsStream;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
+import dev.paddock.common.PaddockException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -311,6 +314,48 @@ public final class ContainerAgents implements AutoCloseable {
         } catch (ContainerException e) {
             throw new SandboxException("Cannot remove the container " + DockerContainers.shortId(containerId) + " of "
                     + sandboxId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs a command once to its end in a new container made like the sandbox's ({@link WorktreeRun}; see
+     * {@link DockerContainers#runToEnd}): output appended to {@code logFile}, stopped after {@code timeout} or
+     * when {@code cancelled}, removed afterwards in every case. Only objects of the repository's git directory are
+     * writable ({@link GitWrites#OBJECTS}).
+     *
+     * @throws SandboxException when the container cannot be made, started or followed (the engine does not
+     *     answer, the image is missing, the sandbox has none, the worktree is not a linked worktree); the message
+     *     says why, and nothing is left on the engine
+     * @throws PaddockException what {@code started} threw
+     */
+    public ContainerRunEnd runToEnd(WorktreeRun run, Path logFile, Duration timeout, Duration grace,
+                                    java.util.function.BooleanSupplier cancelled, DockerContainers.Started started)
+            throws PaddockException {
+        ContainerSpec spec;
+        try {
+            spec = ContainerPlan.spec(run, GitWrites.OBJECTS);
+        } catch (IOException e) {
+            throw new SandboxException("Cannot make the container for " + run.worktree() + ": " + e.getMessage(), e);
+        }
+        try {
+            return containers().runToEnd(spec, logFile, timeout, grace, cancelled, started);
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stops and removes every container labelled {@code label=value} (and {@code paddock.repo=repository} unless
+     * null): what a killed Paddock left of a {@link #runToEnd} run.
+     *
+     * @return how many were removed
+     * @throws SandboxException when the engine does not answer (or there is no container tier)
+     */
+    public int removeLabelled(String label, String value, String repository, Duration grace) throws SandboxException {
+        try {
+            return containers().removeLabelled(label, value, repository, grace);
+        } catch (ContainerException e) {
+            throw new SandboxException(e.getMessage(), e);
         }
     }
 

@@ -57,19 +57,9 @@ final class ContainerPlan {
         SandboxRecord s = l.sandbox();
         Path worktree = l.layout().worktree();
         Path common = l.git().commonDir().toAbsolutePath().normalize();
-        Path adminDir = AgentLauncher.worktreeGitDir(worktree);
-        List<ContainerSpec.Mount> mounts = new ArrayList<>();
-        mounts.add(ContainerSpec.Mount.readOnly(common, common.toString()));
         Files.createDirectories(common.resolve("logs")); // a first reflog would otherwise be refused
-        for (String writable : List.of("objects", "refs", "logs")) {
-            Path p = common.resolve(writable);
-            if (Files.isDirectory(p)) {
-                mounts.add(ContainerSpec.Mount.readWrite(p, p.toString()));
-            }
-        }
-        mounts.add(ContainerSpec.Mount.readWrite(adminDir, adminDir.toString()));
-        mounts.add(ContainerSpec.Mount.readWrite(worktree, worktree.toString()));
-        mounts.add(ContainerSpec.Mount.readWrite(worktree, WORKSPACE));
+        List<ContainerSpec.Mount> mounts = worktreeMounts(new LinkedWorktree(worktree, AgentLauncher.worktreeGitDir(worktree),
+                common), GitWrites.COMMIT);
         mounts.add(ContainerSpec.Mount.readWrite(l.layout().controlDir(), CONTROL));
 
         Map<String, String> env = new LinkedHashMap<>();
@@ -91,6 +81,54 @@ final class ContainerPlan {
                 s.nofileLimit());
         return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), agentArgv(s.agentCommand()),
                 env, WORKSPACE, owner(worktree), mounts, limits, s.networkGranted(), labels);
+    }
+
+    /**
+     * The container for {@link WorktreeRun}: {@code /bin/sh -c <command>} in {@value #WORKSPACE}, the run's
+     * worktree mounted as an agent's is (at {@value #WORKSPACE} and at its host path, the common {@code .git}
+     * read-only with only {@code writes} and the worktree's admin directory writable), the sandbox's image,
+     * limits and network grant, the worktree owner as user, no control directory and no token.
+     *
+     * @throws IOException when the worktree is not a linked worktree or its owner cannot be read
+     * @throws SandboxException when the sandbox has no image
+     */
+    static ContainerSpec spec(WorktreeRun run, GitWrites writes) throws IOException, SandboxException {
+        SandboxRecord s = run.sandbox();
+        if (s.image() == null || s.image().isBlank()) {
+            throw new SandboxException("The sandbox " + s.id() + " has no container image.");
+        }
+        LinkedWorktree wt = LinkedWorktree.of(run.worktree());
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HOME", "/tmp");
+        env.put("TMPDIR", "/tmp");
+        env.put("LANG", "C.UTF-8");
+        env.put("TERM", "dumb");
+        env.putAll(run.env());
+        ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
+                s.nofileLimit());
+        return new ContainerSpec(run.name(), s.image(), List.of("/bin/sh", "-c", run.command()), env, WORKSPACE,
+                owner(wt.worktree()), worktreeMounts(wt, writes), limits, s.networkGranted(), run.labels());
+    }
+
+    /**
+     * The mounts of a worktree, in order: the common {@code .git} read-only at its host path, over it read-write
+     * {@code writes} and the worktree's admin directory, then the worktree read-write at its host path and at
+     * {@value #WORKSPACE}. A new mutable list.
+     */
+    static List<ContainerSpec.Mount> worktreeMounts(LinkedWorktree wt, GitWrites writes) {
+        Path common = wt.commonDir();
+        List<ContainerSpec.Mount> mounts = new ArrayList<>();
+        mounts.add(ContainerSpec.Mount.readOnly(common, common.toString()));
+        for (String writable : writes.dirs()) {
+            Path p = common.resolve(writable);
+            if (Files.isDirectory(p)) {
+                mounts.add(ContainerSpec.Mount.readWrite(p, p.toString()));
+            }
+        }
+        mounts.add(ContainerSpec.Mount.readWrite(wt.adminDir(), wt.adminDir().toString()));
+        mounts.add(ContainerSpec.Mount.readWrite(wt.worktree(), wt.worktree().toString()));
+        mounts.add(ContainerSpec.Mount.readWrite(wt.worktree(), WORKSPACE));
+        return mounts;
     }
 
     /** {@code uid:gid} of the owner of {@code path}. */

@@ -5,6 +5,7 @@ import dev.paddock.events.EventLog;
 import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
+import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.Database;
 import dev.paddock.testing.TempRepo;
@@ -27,6 +28,7 @@ final class MergeRig implements AutoCloseable {
     final MergeService service;
     final ResolutionService resolution;
     final long repoId;
+    final SandboxStore sandboxes;
     private final RepoService repoService;
 
     MergeRig(Path tmp) throws Exception {
@@ -35,15 +37,21 @@ final class MergeRig implements AutoCloseable {
 
     /** A rig over an existing repository (its base branch is the one checked out). */
     MergeRig(Path tmp, Path existing) throws Exception {
-        this(tmp, existing, false);
+        this(tmp, existing, ContainerAgents.none(), false);
+    }
+
+    /** A rig whose queue runs container-tier tests with {@code containers}. */
+    MergeRig(Path tmp, Path existing, ContainerAgents containers) throws Exception {
+        this(tmp, existing, containers, false);
     }
 
     /** A rig whose queue classifies conflicts as Wiring's does (hunks, classes, proposals), for auto-resolve. */
     static MergeRig classified(Path tmp) throws Exception {
-        return new MergeRig(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir(), true);
+        return new MergeRig(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir(), ContainerAgents.none(),
+                true);
     }
 
-    private MergeRig(Path tmp, Path existing, boolean classified) throws Exception {
+    private MergeRig(Path tmp, Path existing, ContainerAgents containers, boolean classified) throws Exception {
         repo = TempRepo.open(existing);
         db = Database.open(tmp.resolve("db").resolve("paddock"));
         Clock clock = Clock.systemUTC();
@@ -53,9 +61,10 @@ final class MergeRig implements AutoCloseable {
         repoService = new RepoService(new RepositoryLocator(git), git, repos, events);
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
-        queue = new MergeQueue(store, repos, new SandboxStore(db, events, clock), new MergeGit(git),
+        sandboxes = new SandboxStore(db, events, clock);
+        queue = new MergeQueue(store, repos, sandboxes, new MergeGit(git),
                 classified ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
-                        : new MergeTreeConflicts(git), TestRunner.create(), tmp.resolve("logs"), null);
+                        : new MergeTreeConflicts(git), TierTestRunner.create(containers), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }

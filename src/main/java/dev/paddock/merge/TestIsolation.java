@@ -1,0 +1,56 @@
+package dev.paddock.merge;
+
+import dev.paddock.container.ResourceLimits;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.Tier;
+import java.util.Optional;
+
+/**
+ * How a merge queue entry's test command is isolated: as the entry's sandbox is (BRIEF "Merge queue and
+ * conflicts": the test command runs "in the sandbox (same tier as the sandbox; output kept)"). An entry without a
+ * sandbox (a branch a person enqueued) runs its test as a host process, as the worktree tier does.
+ *
+ * @param sandbox the entry's sandbox (tier, network grant, image, limits), or null: a host process
+ */
+public record TestIsolation(SandboxRecord sandbox) {
+    /** A host process in a process group of its own (worktree tier, or no sandbox). */
+    public static final TestIsolation HOST = new TestIsolation(null);
+
+    /** The isolation of an entry whose sandbox is {@code sandbox} (empty: none or gone, a host process). */
+    public static TestIsolation of(Optional<SandboxRecord> sandbox) {
+        return sandbox.map(TestIsolation::new).orElse(HOST);
+    }
+
+    /** The tier the test runs in. */
+    public Tier tier() {
+        return sandbox == null ? Tier.WORKTREE : sandbox.tier();
+    }
+
+    /** Whether the test gets the host's network (namespace and container tiers only when the sandbox has it). */
+    public boolean network() {
+        return sandbox != null && sandbox.networkGranted();
+    }
+
+    /**
+     * For people: "as a host process", "in bubblewrap without network", "in a container of node:22 (2 CPUs,
+     * 4096 MiB, 512 processes, no network)".
+     */
+    public String describe() {
+        return switch (tier()) {
+            case WORKTREE -> "as a host process";
+            case NAMESPACE -> "in bubblewrap " + (network() ? "with" : "without") + " network";
+            case CONTAINER -> {
+                ResourceLimits l = ResourceLimits.orDefaults(sandbox.cpuLimitNanos(), sandbox.memoryLimitBytes(),
+                        sandbox.pidsLimit(), sandbox.nofileLimit());
+                yield "in a container of " + sandbox.image() + " (" + cpus(l.nanoCpus()) + " CPUs, "
+                        + l.memoryBytes() / ResourceLimits.MIB + " MiB, " + l.pids() + " processes, "
+                        + (network() ? "network" : "no network") + ")";
+            }
+        };
+    }
+
+    private static String cpus(long nanoCpus) {
+        return nanoCpus % ResourceLimits.ONE_CPU == 0 ? Long.toString(nanoCpus / ResourceLimits.ONE_CPU)
+                : java.math.BigDecimal.valueOf(nanoCpus, 9).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.paddock.sandbox;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where git keeps the state of a linked worktree ({@code git worktree add}), read from the worktree's own files
+ * as git reads them ({@code gitrepository-layout(5)}): {@code <worktree>/.git} is a file {@code gitdir: <admin>}
+ * naming its admin directory ({@code <common>/worktrees/<name>}: HEAD, index, its reflog), and the admin
+ * directory's {@code commondir} file names the repository's common {@code .git} directory (objects, refs,
+ * config), usually as {@code ../..}.
+ *
+ * @param worktree the worktree (absolute)
+ * @param adminDir its admin directory (absolute)
+ * @param commonDir the repository's common {@code .git} directory (absolute, normalised)
+ */
+public record LinkedWorktree(Path worktree, Path adminDir, Path commonDir) {
+
+    /**
+     * Reads the two files.
+     *
+     * @throws IOException when {@code worktree} is not a linked worktree (no {@code .git} file naming a directory)
+     *     or its admin directory has no {@code commondir}
+     */
+    public static LinkedWorktree of(Path worktree) throws IOException {
+        Path wt = worktree.toAbsolutePath().normalize();
+        Path admin = AgentLauncher.worktreeGitDir(wt);
+        Path commondirFile = admin.resolve("commondir");
+        if (!Files.isRegularFile(commondirFile)) {
+            throw new IOException(admin + " has no commondir file: " + wt + " is not a linked worktree");
+        }
+        Path common = Path.of(Files.readString(commondirFile, StandardCharsets.UTF_8).strip());
+        return new LinkedWorktree(wt, admin, (common.isAbsolute() ? common : admin.resolve(common))
+                .toAbsolutePath().normalize());
+    }
+}

@@ -1,0 +1,36 @@
+package dev.paddock.merge;
+
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxState;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.sandbox.Transition;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Finished sandboxes written straight into a rig's real store (as the supervisor leaves them: {@code done}), so
+ * that merge tests can give an entry a sandbox of any tier without running its agent.
+ */
+final class SandboxRecords {
+    private SandboxRecords() {
+    }
+
+    /**
+     * Stores sandbox {@code id} on {@code branch} of the rig's repository, moved pending → running → done.
+     *
+     * @param memoryLimitBytes container memory limit, or null (default)
+     * @param image container image, or null
+     */
+    static SandboxRecord done(MergeRig rig, String id, String branch, Tier tier, boolean network, Long memoryLimitBytes,
+                              String image) throws Exception {
+        Instant now = Instant.now();
+        SandboxRecord s = new SandboxRecord(id, rig.repoId, "task of " + id, "true", tier, branch, "main",
+                rig.main(), rig.repo.dir().resolve(".worktrees").resolve(id).toString(), null, SandboxState.PENDING, 0,
+                now, null, null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, network, null,
+                memoryLimitBytes, null, null, image);
+        rig.sandboxes.insert(s, "token-" + id, "{}", List.of());
+        rig.sandboxes.transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING).message(id + " runs"));
+        rig.sandboxes.transition(id, Transition.of(SandboxState.RUNNING, SandboxState.DONE).message(id + " is done"));
+        return rig.sandboxes.find(id).orElseThrow();
+    }
+}
