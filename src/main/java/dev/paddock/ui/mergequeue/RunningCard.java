@@ -34,6 +34,7 @@ final class RunningCard extends HBox {
     static final String TOTAL_TIME_ID = "merge-running-total";
     static final String CANCEL_ID = "merge-running-cancel";
     static final String LOG_ID = "merge-running-log";
+    static final String IDLE_ID = "merge-running-idle";
 
     private final MergeQueueViewModel vm;
     private final Label step = new Label();
@@ -89,6 +90,7 @@ final class RunningCard extends HBox {
         details = new HBox(14, step, who, times, cancel, log);
         details.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(details, Priority.ALWAYS);
+        idle.setId(IDLE_ID);
         idle.getStyleClass().add("pd-muted");
         idle.setGraphic(Icons.of(MaterialDesignS.SLEEP, 16));
         getChildren().addAll(idle, details);
