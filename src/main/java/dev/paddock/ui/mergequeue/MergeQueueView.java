@@ -83,7 +83,8 @@ public final class MergeQueueView extends VBox {
         Label queuedTitle = new Label();
         queuedTitle.getStyleClass().add("pd-merge-section");
         queuedTitle.textProperty().bind(Bindings.size(vm.queued()).asString("Queued (%d) — in the order they run"));
-        Label historyTitle = new Label("History");
+        Label historyTitle = new Label();
+        historyTitle.textProperty().bind(Bindings.size(vm.history()).asString("History (%d) — newest first"));
         historyTitle.getStyleClass().add("pd-merge-section");
         VBox queuedBox = new VBox(4, queuedTitle, queued);
         VBox historyBox = new VBox(4, historyTitle, history);
