@@ -8,14 +8,12 @@ import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.collections.ListChangeListener;
-import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
@@ -56,6 +54,9 @@ public final class MergeQueueView extends VBox {
     static final String RETRY_ID = "merge-retry";
     static final String LOG_ID = "merge-open-log";
     static final String EMPTY_ID = "merge-queue-empty";
+    /** Height of a table's column header, px (AtlantaFX's), and the most queued rows shown without scrolling. */
+    private static final double HEADER_HEIGHT = 36;
+    private static final int MAX_QUEUED_ROWS = 5;
 
     private final MergeQueueViewModel vm;
     private final TableView<QueueRow> queued;
@@ -65,7 +66,7 @@ public final class MergeQueueView extends VBox {
         this.vm = vm;
         setId("merge-queue-view");
         getStyleClass().add("pd-merge-queue");
-        setSpacing(8);
+        setSpacing(6);
         var css = MergeQueueView.class.getResource("/dev/paddock/ui/mergequeue/mergequeue.css");
         if (css != null) {
             getStylesheets().add(css.toExternalForm());
@@ -88,17 +89,18 @@ public final class MergeQueueView extends VBox {
         historyTitle.getStyleClass().add("pd-merge-section");
         VBox queuedBox = new VBox(4, queuedTitle, queued);
         VBox historyBox = new VBox(4, historyTitle, history);
-        VBox.setVgrow(queued, Priority.ALWAYS);
+        // The queue is short most of the time: its table is as tall as its rows (one to five, then it scrolls),
+        // and the history takes the rest of the height.
+        queued.prefHeightProperty().bind(Bindings.createDoubleBinding(() -> HEADER_HEIGHT
+                + queued.getFixedCellSize() * Math.max(1, Math.min(MAX_QUEUED_ROWS, vm.queued().size())) + 4,
+                vm.queued()));
+        queued.setMinHeight(HEADER_HEIGHT + queued.getFixedCellSize() + 4);
+        history.setPrefHeight(120); // small: the queue gets its rows first, the history grows into the rest
         VBox.setVgrow(history, Priority.ALWAYS);
-        queuedBox.setMinHeight(90);
-        historyBox.setMinHeight(90);
-        SplitPane split = new SplitPane(queuedBox, historyBox);
-        split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.42);
-        split.getStyleClass().add("pd-body");
+        VBox.setVgrow(historyBox, Priority.ALWAYS);
+        historyBox.setMinHeight(HEADER_HEIGHT + 2 * history.getFixedCellSize() + 24);
 
-        VBox content = new VBox(10, new RunningCard(vm), split);
-        VBox.setVgrow(split, Priority.ALWAYS);
+        VBox content = new VBox(8, new RunningCard(vm), queuedBox, historyBox);
         EmptyState empty = new EmptyState(MaterialDesignS.SOURCE_MERGE, "The merge queue is empty",
                 "Finished sandboxes whose branch has new commits enter the queue by themselves (or run"
                         + " 'paddock merge enqueue'). Here you will see the branch being merged with its step"

@@ -34,16 +34,14 @@ final class QueueTables {
         TableView<QueueRow> t = table(rows, QUEUED_ID);
         t.getColumns().setAll(List.of(
                 text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
-                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 56),
-                text("Branch", "merge-col-branch", r -> r.entry().branch(), 200, 120),
-                text("Sandbox", "merge-col-sandbox", r -> orDash(r.entry().sandboxId()), 170, 90),
-                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.duration(
+                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                branchAndSandbox(230),
+                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
                         r.entry().waitingSince() == null ? null
-                                : java.time.Duration.between(r.entry().waitingSince(), at)), 76),
-                text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 80, 70),
-                text("Attempts", "merge-col-attempts", r -> QueueText.failedAttempts(r.entry()) + " of "
-                        + r.maxAttempts(), 100, 90),
-                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 300, 120)));
+                                : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
+                text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78, 78),
+                text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
+                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80)));
         return t;
     }
 
@@ -53,8 +51,8 @@ final class QueueTables {
         TableColumn<QueueRow, QueueRow> state = new TableColumn<>("Result");
         state.setId("merge-col-state");
         state.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
-        state.setPrefWidth(96);
-        state.setMinWidth(96);
+        state.setPrefWidth(92);
+        state.setMinWidth(92);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(QueueRow r, boolean empty) {
@@ -64,14 +62,13 @@ final class QueueTables {
             }
         });
         t.getColumns().setAll(List.of(state,
-                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 56),
-                text("Branch", "merge-col-branch", r -> r.entry().branch(), 190, 110),
-                text("Sandbox", "merge-col-sandbox", r -> orDash(r.entry().sandboxId()), 160, 90),
-                text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 320, 140),
-                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()), 100, 96)),
-                ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at), 90),
-                text("Duration", "merge-col-duration", r -> QueueText.duration(r.entry().elapsed(Instant.now())), 76, 70),
-                text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(), 80, 74)));
+                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                branchAndSandbox(250),
+                text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230, 90),
+                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()), 98, 98)),
+                ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at), 82),
+                text("Duration", "merge-col-duration", r -> QueueText.span(r.entry().elapsed(Instant.now())), 96, 90),
+                text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(), 88, 88)));
         return t;
     }
 
@@ -88,16 +85,62 @@ final class QueueTables {
         return chip;
     }
 
-    private static String orDash(String s) {
-        return s == null ? "—" : s;
+    /**
+     * Branch (bold) over its sandbox id (muted, "no sandbox" for a branch a person enqueued): one column that takes
+     * the width left, each line cut with an ellipsis and whole in the tooltip. Its cells' text is the branch.
+     */
+    private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
+        TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
+        c.setId("merge-col-branch");
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
+        c.setPrefWidth(width);
+        c.setMinWidth(120);
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label branch = new Label();
+            private final Label sandbox = new Label();
+            private final javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(0, branch, sandbox);
+            private final Tooltip tip = new Tooltip();
+
+            {
+                branch.getStyleClass().add("pd-merge-branch");
+                sandbox.getStyleClass().addAll("pd-muted", "pd-merge-sandbox");
+                branch.setMinWidth(0);
+                sandbox.setMinWidth(0);
+                box.setMinWidth(0);
+            }
+
+            @Override
+            protected void updateItem(QueueRow r, boolean empty) {
+                super.updateItem(r, empty);
+                if (empty || r == null) {
+                    setText(null);
+                    setGraphic(null);
+                    setTooltip(null);
+                    return;
+                }
+                String sb = r.entry().sandboxId() == null ? "no sandbox" : r.entry().sandboxId();
+                branch.setText(r.entry().branch());
+                sandbox.setText(sb);
+                setText(null);
+                setGraphic(box);
+                tip.setText(r.entry().branch() + "\n" + sb);
+                setTooltip(tip);
+            }
+        });
+        return c;
+    }
+
+    /** The branch shown in a cell of {@link #branchAndSandbox} (for tests). */
+    static String branchOf(TableCell<?, ?> cell) {
+        return cell.getItem() instanceof QueueRow r ? r.entry().branch() : cell.getText();
     }
 
     private static TableView<QueueRow> table(ObservableList<QueueRow> rows, String id) {
         TableView<QueueRow> t = new TableView<>(rows);
         t.setId(id);
         t.getStyleClass().addAll("pd-table", "striped");
-        t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        t.setFixedCellSize(30);
+        t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
+        t.setFixedCellSize(38); // two lines: branch over sandbox
         return t;
     }
 

@@ -21,6 +21,21 @@ public final class QueueText {
                 : String.format("%d:%02d", s / 60, s % 60);
     }
 
+    /** A length in words: "0 s", "42 s", "17 min 06 s", "1 h 05 min" (not a clock time); empty for null. */
+    public static String span(Duration d) {
+        if (d == null) {
+            return "";
+        }
+        long s = Math.max(0, d.getSeconds());
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return String.format("%d min %02d s", s / 60, s % 60);
+        }
+        return String.format("%d h %02d min", s / 3600, s / 60 % 60);
+    }
+
     /** The first {@link #SHORT_COMMIT} characters of a commit id; empty for null. */
     public static String shortCommit(String commit) {
         return commit == null ? "" : commit.substring(0, Math.min(SHORT_COMMIT, commit.length()));
@@ -34,10 +49,5 @@ public final class QueueText {
     /** "attempt 2 of 3" for a running entry. */
     public static String attemptOf(MergeEntry e, int max) {
         return "attempt " + e.attemptsMade() + " of " + max;
-    }
-
-    /** "none yet", "1 failed", "2 failed" for a queued entry. */
-    public static String failedAttempts(MergeEntry e) {
-        return e.attempts() == 0 ? "none failed" : e.attempts() + " failed";
     }
 }

@@ -35,6 +35,7 @@ final class RunningCard extends HBox {
     static final String CANCEL_ID = "merge-running-cancel";
     static final String LOG_ID = "merge-running-log";
     static final String IDLE_ID = "merge-running-idle";
+    static final String ATTEMPT_ID = "merge-running-attempt";
 
     private final MergeQueueViewModel vm;
     private final Label step = new Label();
@@ -42,6 +43,7 @@ final class RunningCard extends HBox {
     private final Label meta = new Label();
     private final Label stepTime = new Label();
     private final Label total = new Label();
+    private final Label attempt = new Label();
     private final Label idle = new Label("Nothing is being merged now.");
     private final HBox details;
 
@@ -70,7 +72,12 @@ final class RunningCard extends HBox {
         total.setId(TOTAL_TIME_ID);
         total.getStyleClass().add("pd-muted");
         total.setMinWidth(Region.USE_PREF_SIZE);
-        VBox times = new VBox(0, stepTime, total);
+        attempt.setId(ATTEMPT_ID);
+        attempt.getStyleClass().add("pd-muted");
+        attempt.setMinWidth(Region.USE_PREF_SIZE);
+        HBox totalLine = new HBox(0, total, attempt);
+        totalLine.setAlignment(Pos.CENTER_RIGHT);
+        VBox times = new VBox(0, stepTime, totalLine);
         times.setAlignment(Pos.CENTER_RIGHT);
         times.setMinWidth(Region.USE_PREF_SIZE);
 
@@ -124,8 +131,9 @@ final class RunningCard extends HBox {
         step.setGraphic(Icons.of(icon(s), 14));
         step.getStyleClass().setAll("label", "pd-chip", "pd-step", "pd-step-" + name);
         branch.setText(e.branch());
-        meta.setText((e.sandboxId() == null ? "no sandbox" : "sandbox " + e.sandboxId()) + "  ·  #" + e.id() + "  ·  "
-                + QueueText.attemptOf(e, r.maxAttempts()) + "  ·  " + e.strategy().id());
+        meta.setText("entry #" + e.id() + "  ·  " + (e.sandboxId() == null ? "no sandbox" : "sandbox " + e.sandboxId())
+                + "  ·  " + e.strategy().id() + " strategy");
+        attempt.setText("  ·  " + QueueText.attemptOf(e, r.maxAttempts()));
         showTimes();
         showSelected();
     }

@@ -117,7 +117,8 @@ class MergeQueueViewTest {
                         && c.getTableRow() != null && c.getTableRow().getItem() instanceof QueueRow r && r.id() == id)
                 .tryQuery().map(n -> {
                     TableCell<?, ?> c = (TableCell<?, ?>) n;
-                    return c.getGraphic() instanceof Label l ? l.getText() : c.getText();
+                    return c.getGraphic() instanceof Label l ? l.getText()
+                            : "merge-col-branch".equals(columnId) ? QueueTables.branchOf(c) : c.getText();
                 }));
     }
 
@@ -158,7 +159,8 @@ class MergeQueueViewTest {
         waitFor("agent/slow shows in its testing step", 60, () -> "testing".equals(text(robot, RunningCard.STEP_ID))
                 && fx(() -> robot.lookup("#" + RunningCard.STEP_ID).query().isVisible()));
         assertThat(text(robot, RunningCard.BRANCH_ID)).isEqualTo("agent/slow");
-        assertThat(text(robot, RunningCard.META_ID)).contains("#" + slow.id(), "attempt 1 of 3");
+        assertThat(text(robot, RunningCard.META_ID)).contains("#" + slow.id());
+        assertThat(text(robot, RunningCard.ATTEMPT_ID)).contains("attempt 1 of 3");
         assertThat(fx(() -> robot.lookup("#" + MergeQueueView.EMPTY_ID).query().isVisible())).isFalse();
         int first = totalSeconds(text(robot, RunningCard.TOTAL_TIME_ID));
         waitFor("the elapsed time ticks", 15, () -> totalSeconds(text(robot, RunningCard.TOTAL_TIME_ID)) >= first + 2);
