@@ -153,12 +153,10 @@ final class MergeRoutes {
     /** Views with queue positions: 0 for the running entry, 1.. for queued ones in order. */
     static List<MergeView> views(List<MergeEntry> entries) {
         Instant now = Instant.now();
+        Map<Long, Integer> positions = MergeService.positions(entries);
         List<MergeView> out = new ArrayList<>();
-        int pos = 0;
         for (MergeEntry e : entries) {
-            Integer p = e.state() == MergeState.RUNNING ? Integer.valueOf(0)
-                    : e.state() == MergeState.QUEUED ? Integer.valueOf(++pos) : null;
-            out.add(MergeView.of(e, p, now));
+            out.add(MergeView.of(e, positions.get(e.id()), now));
         }
         return out;
     }

@@ -8,7 +8,10 @@ final class MergeText {
     private MergeText() {
     }
 
-    /** One line per entry: id, position, state/step, attempts, branch, elapsed, result. */
+    /**
+     * One line per entry: id, position, state/step, attempts made (counting the one under way or that merged),
+     * branch, elapsed ({@code MergeEntry#elapsed}: stops when the entry leaves running), result.
+     */
     static String table(List<MergeView> list) {
         if (list.isEmpty()) {
             return "The merge queue is empty.\n";
@@ -18,7 +21,7 @@ final class MergeText {
         for (MergeView v : list) {
             b.append(String.format("%-6s %-4s %-18s %-8d %-30s %-8s %s%n", "#" + v.id(),
                     v.position() == null ? "" : v.position() == 0 ? "now" : v.position().toString(),
-                    v.state() + (v.step() == null ? "" : "/" + v.step()), v.attempts(), v.branch(),
+                    v.state() + (v.step() == null ? "" : "/" + v.step()), v.attemptsMade(), v.branch(),
                     v.elapsedMs() == null ? "" : (v.elapsedMs() / 1000) + " s", v.result() == null ? "" : v.result()));
         }
         return b.toString();

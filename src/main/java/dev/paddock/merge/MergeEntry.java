@@ -1,6 +1,7 @@
 package dev.paddock.merge;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -18,6 +19,10 @@ import java.time.Instant;
  * @param testPid the running test's process (host or bubblewrap run; its process group), or null
  * @param testPidStartedAt when that process started (tells a reused pid apart), or null
  * @param testContainer the id of the container the test runs in (container-tier sandbox), or null
+ * @param stepStartedAt when the running entry entered its step; with no step (not running), when it last left
+ *                      running (the same instant as {@code finishedAt} when that move finished it), or when a
+ *                      person retried it; null before it first ran
+ * @param finishedAt when it was merged, failed for good or cancelled (null for a conflict: it waits for a person)
  */
 public record MergeEntry(long id, long repositoryId, String sandboxId, String branch, MergeState state,
                          MergeStep step, int attempts, Boolean lastTestPassed, String result, String mergeCommit,
@@ -25,6 +30,62 @@ public record MergeEntry(long id, long repositoryId, String sandboxId, String br
                          Path worktree, Path testLog, Long testPid, Instant testPidStartedAt, String testContainer,
                          boolean mainTreePending,
                          Instant enqueuedAt, Instant startedAt, Instant stepStartedAt, Instant finishedAt) {
+
+    /**
+     * How long the current attempt has run (running: up to {@code now}), or how long the last one ran, from
+     * {@code startedAt} to the moment it left running (merged, failed, conflict, cancelled, or back in the queue).
+     * The one definition for the CLI, the API and the panel.
+     *
+     * @return a non-negative duration; null when it never ran, while it waits in the queue (see {@link #waitingSince}),
+     *         or after a retry (the last attempt's end is no longer known)
+     */
+    public Duration elapsed(Instant now) {
+        if (startedAt == null) {
+            return null;
+        }
+        Instant end;
+        if (state == MergeState.RUNNING) {
+            end = now;
+        } else if (state == MergeState.QUEUED) {
+            return null;
+        } else {
+            end = stepStartedAt != null && step == null ? stepStartedAt : finishedAt;
+        }
+        return end == null || end.isBefore(startedAt) ? null : Duration.between(startedAt, end);
+    }
+
+    /** How long a running entry has been in its step, up to {@code now}; null otherwise. */
+    public Duration stepElapsed(Instant now) {
+        return state != MergeState.RUNNING || stepStartedAt == null ? null
+                : Duration.between(stepStartedAt, now).isNegative() ? Duration.ZERO : Duration.between(stepStartedAt, now);
+    }
+
+    /**
+     * Since when a queued entry waits: its enqueuing, or later, when it went back in the queue (a failed attempt,
+     * a retry); null for an entry that is not queued.
+     */
+    public Instant waitingSince() {
+        if (state != MergeState.QUEUED) {
+            return null;
+        }
+        return step == null && stepStartedAt != null && enqueuedAt != null && stepStartedAt.isAfter(enqueuedAt)
+                ? stepStartedAt : enqueuedAt;
+    }
+
+    /**
+     * The attempts made, counting the one under way or the one it ended with ({@code attempts} counts failed ones
+     * only): running, merged or in conflict, the failed ones plus this one; failed for good or queued, the failed
+     * ones; cancelled while running, the failed ones plus the cancelled one (its {@code finishedAt} equals the
+     * moment it left running), else the failed ones.
+     */
+    public int attemptsMade() {
+        return switch (state) {
+            case RUNNING, MERGED, CONFLICT -> attempts + 1;
+            case FAILED, QUEUED -> attempts;
+            case CANCELLED -> attempts + (finishedAt != null && finishedAt.equals(stepStartedAt) && startedAt != null
+                    && !startedAt.isAfter(finishedAt) ? 1 : 0);
+        };
+    }
 
     /** Short text naming the entry in messages: {@code #12 agent/fix (fix-001)}. */
     public String label() {

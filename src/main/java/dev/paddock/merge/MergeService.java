@@ -45,6 +45,25 @@ public final class MergeService {
         return r.isEmpty() ? List.of() : store.list(r.get().id(), limit);
     }
 
+    /**
+     * Queue positions of entries as {@link #list} returns them (running first, then queued in the queue's own
+     * order: last test passed first, then oldest): 0 for the running entry, 1, 2, ... for the queued ones.
+     *
+     * @return entry id → position, for running and queued entries only
+     */
+    public static java.util.Map<Long, Integer> positions(List<MergeEntry> listed) {
+        java.util.Map<Long, Integer> out = new java.util.LinkedHashMap<>();
+        int pos = 0;
+        for (MergeEntry e : listed) {
+            if (e.state() == MergeState.RUNNING) {
+                out.put(e.id(), 0);
+            } else if (e.state() == MergeState.QUEUED) {
+                out.put(e.id(), ++pos);
+            }
+        }
+        return out;
+    }
+
     /** One entry. @throws MergeException NOT_FOUND */
     public MergeEntry get(long id) throws PaddockException {
         return store.find(id).orElseThrow(() -> notFound(id));
@@ -132,7 +151,7 @@ public final class MergeService {
         if (e.state() == MergeState.CONFLICT && e.worktree() != null) {
             queue.git().remove(repo.path(), e.worktree());
         }
-        if (!store.move(id, e.state(), MergeState.QUEUED, cols("attempts", 0, "step", null, "finished_at", null,
+        if (!store.move(id, e.state(), MergeState.QUEUED, cols("attempts", 0, "step", null, "step_started_at", store.now(), "finished_at", null,
                 "worktree_path", null, "merge_commit", null, "result", "retried by " + who),
                 MergeQueue.event(e, EventKinds.MERGE_RETRIED, e.label() + " was put back in the queue by " + who))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");

@@ -109,12 +109,19 @@ public final class MergeStore {
 
     /**
      * Moves an entry from {@code from} to {@code to} with the given columns (SQL name → value), only if it is
-     * still in {@code from}; writes {@code event} (may be null) in the same transaction.
+     * still in {@code from}; writes {@code event} (may be null) in the same transaction. A move out of running
+     * also sets {@code step_started_at} to the moment it left running, unless {@code columns} sets it.
      *
      * @return whether it happened
      */
     public boolean move(long id, MergeState from, MergeState to, Map<String, Object> columns, EventDraft event)
             throws StoreException {
+        if (from == MergeState.RUNNING && to != MergeState.RUNNING && !columns.containsKey("step_started_at")) {
+            // With no step, step_started_at says when it left running (MergeEntry#elapsed); the instant of
+            // finished_at when this move finishes it, so that both name the same moment.
+            columns = new LinkedHashMap<>(columns);
+            columns.put("step_started_at", columns.get("finished_at") instanceof Instant at ? at : clock.instant());
+        }
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
         List<Object> params = new ArrayList<>();
         params.add(to.id());

@@ -74,6 +74,12 @@ class MergeCommandTest {
 
         Run table = merge("list", "--repo", repo.dir().toString());
         assertThat(table.out()).contains("#1", "merged", "#2", "conflict", "conflicts in f.txt");
+        assertThat(table.out()).as("ATTEMPTS counts the attempt that merged").containsPattern(
+                "(?m)^#1\\s+merged\\s+1\\s+agent/a\\s");
+        Thread.sleep(1500);
+        String conflictLine = line(table.out(), "#2 ");
+        assertThat(line(merge("list", "--repo", repo.dir().toString()).out(), "#2 "))
+                .as("ELAPSED of a conflict stops when it left running").isEqualTo(conflictLine);
         ApiClient api = ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token")).orElseThrow();
         JsonNode conflicts = Json.mapper().readTree(api.get("/v1/conflicts"));
         assertThat(conflicts.at("/conflicts/0/entry/branch").asText()).isEqualTo("agent/b");
@@ -94,6 +100,11 @@ class MergeCommandTest {
         assertThat(unknown.err()).contains("no merge queue entry #99");
         Run usage = merge("enqueue");
         assertThat(usage.exit()).isEqualTo(2);
+    }
+
+    private static String line(String table, String prefix) {
+        return table.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() ->
+                new AssertionError("no line " + prefix + " in\n" + table));
     }
 
     @Test

@@ -14,9 +14,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Opens a folder in the desktop's file manager or a terminal in it, through the platform's own tools
- * started with {@link ProcessBuilder} ({@code HostServices.showDocument} crashes under Monocle and
- * cannot open a terminal). Blocks for up to {@link #SETTLE_MS} ms to catch a tool that fails at once:
+ * Opens a folder in the desktop's file manager, a file in its application, or a terminal in a folder,
+ * through the platform's own tools started with {@link ProcessBuilder} ({@code HostServices.showDocument}
+ * crashes under Monocle and cannot open a terminal). Blocks for up to {@link #SETTLE_MS} ms to catch a tool that fails at once:
  * call it off the FX thread.
  *
  * <p>Linux: {@code xdg-open} for folders; the first of {@code x-terminal-emulator}, {@code gnome-terminal},
@@ -65,6 +65,24 @@ public final class DesktopOpener {
         Path exe = find(tool).orElseThrow(() -> new PaddockException("Cannot open the folder: " + tool
                 + " is not installed" + (mac ? "" : " (it comes with xdg-utils)") + ". The folder is " + dir + "."));
         start(List.of(exe.toString(), dir.toString()), dir, tool);
+        return tool;
+    }
+
+    /**
+     * Opens {@code file} with the desktop's application for its type (a text editor for a {@code .log}).
+     *
+     * @return the command that was started, e.g. {@code xdg-open}
+     * @throws PaddockException when the file is gone, no opener is installed, or it fails at once
+     */
+    public String openFile(Path file) throws PaddockException {
+        if (file == null || !Files.isRegularFile(file)) {
+            throw new PaddockException("The file " + file + " does not exist (any more).");
+        }
+        String tool = mac ? "open" : "xdg-open";
+        Path exe = find(tool).orElseThrow(() -> new PaddockException("Cannot open the file: " + tool
+                + " is not installed" + (mac ? "" : " (it comes with xdg-utils)") + ". The file is " + file + "."));
+        Path dir = file.toAbsolutePath().getParent();
+        start(List.of(exe.toString(), file.toString()), dir, tool);
         return tool;
     }
 

@@ -23,7 +23,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
  * The dashboard of one repository (BRIEF "Dashboard", seed 000 §6.9): header tiles, the sandboxes
- * and worktrees tables, the approval and conflict queues, and the recent events. Binds to a
+ * and worktrees tables, the containers and the merge queue tabs, the approval and conflict queues, and the recent events. Binds to a
  * {@link DashboardViewModel}; never calls services.
  */
 public final class DashboardView extends VBox {
@@ -61,7 +61,10 @@ public final class DashboardView extends VBox {
                 + vm.containers().totalsProperty().get().running() + ")", vm.containers().totalsProperty()));
         containerTab.setId("tab-containers");
         containerView.activeProperty().bind(containerTab.selectedProperty());
-        tabs = new TabPane(sandboxTab, worktreeTab, containerTab);
+        Tab mergeTab = new Tab(null, new dev.paddock.ui.mergequeue.MergeQueueView(vm.mergeQueue()));
+        mergeTab.textProperty().bind(vm.mergeQueue().activeProperty().asString("Merge queue (%d)"));
+        mergeTab.setId("tab-merge-queue");
+        tabs = new TabPane(sandboxTab, worktreeTab, containerTab, mergeTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("pd-tabs");
         // Opens on the sandboxes (Paddock's reason to be; with none yet, its empty state offers New sandbox).
@@ -125,7 +128,10 @@ public final class DashboardView extends VBox {
         sandboxes.newSandbox();
     }
 
-    /** Selects the sandboxes tab (0, Ctrl+1), the worktrees tab (1, Ctrl+2) or the containers tab (2, Ctrl+3). */
+    /**
+     * Selects the sandboxes tab (0, Ctrl+1), the worktrees tab (1, Ctrl+2), the containers tab (2, Ctrl+3) or the
+     * merge queue tab (3, Ctrl+4).
+     */
     public void selectTab(int index) {
         tabs.getSelectionModel().select(index);
     }

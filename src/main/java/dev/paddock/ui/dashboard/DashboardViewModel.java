@@ -71,6 +71,8 @@ public final class DashboardViewModel implements AutoCloseable {
     private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
     private final ConflictQueueViewModel conflicts = new ConflictQueueViewModel(UiExecutor.io());
     private final ContainersViewModel containers = new ContainersViewModel();
+    private final dev.paddock.ui.mergequeue.MergeQueueViewModel mergeQueue =
+            new dev.paddock.ui.mergequeue.MergeQueueViewModel(UiExecutor.io(), new DesktopOpener());
 
     {
         sandboxPanel.setOnChanged(this::refresh);
@@ -122,6 +124,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** Live CPU and memory of Paddock's containers (the containers tab and the table's CPU and memory). */
     public ContainersViewModel containers() {
         return containers;
+    }
+
+    /** The merge queue of the repository shown (the merge queue tab). */
+    public dev.paddock.ui.mergequeue.MergeQueueViewModel mergeQueue() {
+        return mergeQueue;
     }
 
     /** The approval queue of the repository shown. */
@@ -218,6 +225,7 @@ public final class DashboardViewModel implements AutoCloseable {
         approvals.close();
         conflicts.close();
         containers.close();
+        mergeQueue.close();
         unsubscribe.run();
         source = null;
         refresher.shutdownNow();

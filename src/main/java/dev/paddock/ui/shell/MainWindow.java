@@ -38,8 +38,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 
 /**
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
- * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2/Ctrl+3 sandboxes,
- * worktrees or containers, Ctrl+N new sandbox, Ctrl+P the repository's policy, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
+ * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2/Ctrl+3/Ctrl+4 sandboxes,
+ * worktrees, containers or merge queue (its keys: see {@link dev.paddock.ui.mergequeue.MergeQueueView}), Ctrl+N new sandbox, Ctrl+P the repository's policy, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
  * actions' keys, see {@link SandboxesView}; the approval list has A / D / Shift+D while it has the focus,
  * see {@link dev.paddock.ui.approvals.ApprovalsView}).
  */
@@ -96,6 +96,7 @@ public final class MainWindow extends BorderPane {
         acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(2));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(3));
         acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 this::toggleTheme);
         acc.put(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), () -> {

@@ -84,6 +84,7 @@ public final class ShellViewModel implements AutoCloseable {
     private volatile ServiceSandboxBackend sandboxBackend;
     private volatile BrokerApprovalBackend approvalBackend;
     private volatile MergeConflictBackend conflictBackend;
+    private volatile dev.paddock.ui.mergequeue.ServiceMergeQueueBackend mergeQueueBackend;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<Host> hostFuture;
 
@@ -192,6 +193,8 @@ public final class ShellViewModel implements AutoCloseable {
             approvalBackend = new BrokerApprovalBackend(h.wiring().approvals());
             conflictBackend = new MergeConflictBackend(h.wiring().merges(), h.wiring().resolutions(),
                     System.getProperty("user.name", "someone") + " in the panel");
+            mergeQueueBackend = new dev.paddock.ui.mergequeue.ServiceMergeQueueBackend(h.wiring().merges(),
+                    System.getProperty("user.name", "someone") + " in the panel");
             // A merge step, conflict or resolution shows in the tiles and the events at once.
             h.wiring().merges().queue().addListener(dashboard::refresh);
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
@@ -293,6 +296,7 @@ public final class ShellViewModel implements AutoCloseable {
         dashboard.sandboxPanel().connect(sandboxBackend, repo);
         dashboard.approvals().connect(approvalBackend, repo.id());
         dashboard.conflicts().connect(conflictBackend);
+        dashboard.mergeQueue().connect(mergeQueueBackend, repo.path());
         Workspace ws = host.wiring().workspace();
         dashboard.show(new StatusSource() {
             @Override

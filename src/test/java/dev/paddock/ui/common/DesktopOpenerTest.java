@@ -102,6 +102,16 @@ class DesktopOpenerTest {
     }
 
     @Test
+    void aFileOpensWithXdgOpenFromItsFolderAndAGoneOneIsRefused() throws Exception {
+        recorder("xdg-open");
+        Path log = Files.writeString(folder.resolve("7.log"), "test output\n");
+        assertThat(new DesktopOpener(false, bin.toString()).openFile(log)).isEqualTo("xdg-open");
+        assertThat(recorded()).isEqualTo(folder + "\n" + log + "\n");
+        assertThatThrownBy(() -> new DesktopOpener(false, bin.toString()).openFile(folder.resolve("8.log")))
+                .hasMessageContaining("8.log does not exist");
+    }
+
+    @Test
     void withoutXdgOpenItSaysWhatToInstall() {
         assertThatThrownBy(() -> new DesktopOpener(false, bin.toString()).openFolder(folder))
                 .hasMessageContaining("xdg-open is not installed").hasMessageContaining("xdg-utils");

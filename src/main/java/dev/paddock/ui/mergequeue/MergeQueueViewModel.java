@@ -1,0 +1,335 @@
+package dev.paddock.ui.mergequeue;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.merge.MergeEntry;
+import dev.paddock.ui.common.DesktopOpener;
+import dev.paddock.ui.common.FxCoalescer;
+import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.UiError;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The merge queue tab of one repository (issue "The queue view shows position, step, elapsed time and history,
+ * with cancel and retry"): the running entry, the queued ones in the queue's order, the history, and the
+ * commands cancel, retry and open test log on the selected entry.
+ *
+ * <p>Read on the {@code merge-queue-view} thread every {@link #REFRESH_MS} ms (so elapsed times tick each second)
+ * and at once when the queue reports a change; applied on the FX thread at most once per pulse
+ * ({@link FxCoalescer}). Commands run on the given executor; their result shows on the FX thread.
+ */
+public final class MergeQueueViewModel implements AutoCloseable {
+    /** Period of the regular read, in ms: the elapsed times tick with it. */
+    public static final long REFRESH_MS = 1_000;
+    /** Most entries read (running and queued ones always, then the newest of the history). */
+    public static final int LIMIT = 200;
+
+    /** One read: the snapshot, or why the queue could not be read. */
+    private record Read(QueueSnapshot snapshot, Exception error, Object source) {
+    }
+
+    private final Executor io;
+    private final DesktopOpener desktop;
+    // Properties
+    private final ReadOnlyObjectWrapper<QueueSnapshot> snapshot = new ReadOnlyObjectWrapper<>(QueueSnapshot.EMPTY);
+    private final ReadOnlyObjectWrapper<QueueRow> running = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<QueueRow> queued = FXCollections.observableArrayList();
+    private final ObservableList<QueueRow> history = FXCollections.observableArrayList();
+    private final ObservableList<QueueRow> queuedView = FXCollections.unmodifiableObservableList(queued);
+    private final ObservableList<QueueRow> historyView = FXCollections.unmodifiableObservableList(history);
+    private final ReadOnlyIntegerWrapper active = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
+    private final ReadOnlyObjectWrapper<UiError> problem = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<QueueRow> selected = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper canCancel = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canRetry = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canOpenLog = new ReadOnlyBooleanWrapper();
+
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "merge-queue-view");
+        t.setDaemon(true);
+        return t;
+    });
+    private final FxCoalescer<Read> toFx = new FxCoalescer<>(this::apply);
+    private volatile MergeQueueBackend backend;
+    private volatile Path repo;
+    private Long selectedId;
+    private Runnable unsubscribe = () -> { };
+    private ScheduledFuture<?> ticking;
+
+    /**
+     * @param io      where cancel, retry and open-log run (they block on the store, git or the desktop's opener)
+     * @param desktop opens a test log in the desktop's application
+     */
+    public MergeQueueViewModel(Executor io, DesktopOpener desktop) {
+        this.io = io;
+        this.desktop = desktop;
+    }
+
+    // Properties --------------------------------------------------------------------------------
+
+    /** The newest snapshot applied. */
+    public ReadOnlyObjectProperty<QueueSnapshot> snapshotProperty() {
+        return snapshot.getReadOnlyProperty();
+    }
+
+    /** The entry being merged, or null. */
+    public ReadOnlyObjectProperty<QueueRow> runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    /** Queued entries in the queue's order (position 1 first). */
+    public ObservableList<QueueRow> queued() {
+        return queuedView;
+    }
+
+    /** Merged, failed, cancelled and conflicted entries, newest first. */
+    public ObservableList<QueueRow> history() {
+        return historyView;
+    }
+
+    /** Entries running or queued (the tab's count). */
+    public ReadOnlyIntegerProperty activeProperty() {
+        return active.getReadOnlyProperty();
+    }
+
+    /** When the newest snapshot was read: elapsed and waiting times are counted up to it. */
+    public ReadOnlyObjectProperty<Instant> nowProperty() {
+        return now.getReadOnlyProperty();
+    }
+
+    /** Why the queue cannot be read, or null. */
+    public ReadOnlyObjectProperty<UiError> problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    /** Why the last command failed, or null. */
+    public ReadOnlyObjectProperty<UiError> errorProperty() {
+        return error.getReadOnlyProperty();
+    }
+
+    /** True while a command runs. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** What the last command did ("Cancelled #4 agent/fix."), or what runs now. */
+    public ReadOnlyStringProperty noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    /** The selected entry as the newest snapshot has it, or null. */
+    public ReadOnlyObjectProperty<QueueRow> selectedProperty() {
+        return selected.getReadOnlyProperty();
+    }
+
+    /** Whether the selected entry can be cancelled now. */
+    public ReadOnlyBooleanProperty canCancelProperty() {
+        return canCancel.getReadOnlyProperty();
+    }
+
+    /** Whether the selected entry can be retried now. */
+    public ReadOnlyBooleanProperty canRetryProperty() {
+        return canRetry.getReadOnlyProperty();
+    }
+
+    /** Whether the selected entry has a test log to open. */
+    public ReadOnlyBooleanProperty canOpenLogProperty() {
+        return canOpenLog.getReadOnlyProperty();
+    }
+
+    // Commands ----------------------------------------------------------------------------------
+
+    /** Shows the queue of {@code repository} read through {@code b} (null for either empties it). Call on the FX thread. */
+    public void connect(MergeQueueBackend b, Path repository) {
+        unsubscribe.run();
+        backend = b;
+        repo = repository;
+        selectedId = null;
+        error.set(null);
+        apply(new Read(QueueSnapshot.EMPTY, null, null));
+        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        if (b != null && ticking == null && !refresher.isShutdown()) {
+            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
+        } else {
+            refresh();
+        }
+    }
+
+    /** Reads the queue now (from any thread). */
+    public void refresh() {
+        if (!refresher.isShutdown()) {
+            try {
+                refresher.execute(this::load);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /** Selects the entry {@code id} (null: none); the selection follows the entry across reads. */
+    public void select(Long id) {
+        selectedId = id;
+        showSelection();
+    }
+
+    /** Clears the last command's error (the close button of its bar). */
+    public void dismissError() {
+        error.set(null);
+    }
+
+    /** Cancels the selected entry. */
+    public CompletableFuture<Void> cancel() {
+        return cancel(selected.get());
+    }
+
+    /** Retries the selected entry. */
+    public CompletableFuture<Void> retry() {
+        return retry(selected.get());
+    }
+
+    /** Opens the selected entry's test log. */
+    public CompletableFuture<Void> openLog() {
+        return openLog(selected.get());
+    }
+
+    /**
+     * Cancels {@code row}: queued, it leaves the queue; running, its test is killed and it stops before it moves
+     * base; in conflict, its merge is aborted. Does nothing for a row that cannot be cancelled.
+     */
+    public CompletableFuture<Void> cancel(QueueRow row) {
+        MergeQueueBackend b = backend;
+        if (b == null || row == null || !row.cancellable()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return command("Cancelling " + row.entry().label() + "…", "Cannot cancel " + row.entry().label(),
+                () -> b.cancel(row.id(), b.who()), e -> e.state() == dev.paddock.merge.MergeState.RUNNING
+                        ? e.label() + " stops before it moves base." : e.label() + " is " + e.state().id() + ".");
+    }
+
+    /** Puts {@code row} back in the queue (failed, cancelled or conflicted); does nothing otherwise. */
+    public CompletableFuture<Void> retry(QueueRow row) {
+        MergeQueueBackend b = backend;
+        if (b == null || row == null || !row.retryable()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return command("Retrying " + row.entry().label() + "…", "Cannot retry " + row.entry().label(),
+                () -> b.retry(row.id(), b.who()), e -> e.label() + " is back in the queue.");
+    }
+
+    /** Opens the test log of {@code row}'s last run in the desktop's application. */
+    public CompletableFuture<Void> openLog(QueueRow row) {
+        if (row == null || row.entry().testLog() == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Path log = row.entry().testLog();
+        return command("Opening the test log…", "Cannot open the test log of " + row.entry().label(), () -> {
+            desktop.openFile(log);
+            return row.entry();
+        }, e -> "Opened " + log.getFileName() + ".");
+    }
+
+    private interface Op {
+        MergeEntry run() throws PaddockException;
+    }
+
+    private CompletableFuture<Void> command(String progress, String failure, Op op,
+                                            java.util.function.Function<MergeEntry, String> done) {
+        busy.set(true);
+        notice.set(progress);
+        error.set(null);
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return op.run();
+            } catch (PaddockException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        }, io).whenCompleteAsync((entry, ex) -> {
+            busy.set(false);
+            Throwable cause = ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null
+                    ? ex.getCause() : ex;
+            if (cause != null) {
+                notice.set(null);
+                error.set(UiError.of(failure, cause));
+            } else {
+                notice.set(done.apply(entry));
+            }
+            refresh();
+            finished.complete(null);
+        }, Platform::runLater);
+        return finished;
+    }
+
+    private void load() {
+        MergeQueueBackend b = backend;
+        Path r = repo;
+        if (b == null || r == null) {
+            return;
+        }
+        try {
+            Instant at = Instant.now();
+            QueueSnapshot s = QueueSnapshot.of(b.entries(r, LIMIT), b.maxAttempts(r), at);
+            toFx.publish(new Read(s, null, b));
+        } catch (PaddockException | RuntimeException e) {
+            toFx.publish(new Read(null, e, b));
+        }
+    }
+
+    private void apply(Read read) {
+        if (read.source() != null && read.source() != backend) {
+            return; // read before a switch of repository
+        }
+        if (read.error() != null) {
+            now.set(Instant.now());
+            problem.set(UiError.of("Cannot read the merge queue", read.error()));
+            return;
+        }
+        problem.set(null);
+        QueueSnapshot s = read.snapshot();
+        now.set(s == QueueSnapshot.EMPTY ? Instant.now() : s.at());
+        snapshot.set(s);
+        running.set(s.running());
+        KeyedListSync.sync(queued, s.queued(), QueueRow::id);
+        KeyedListSync.sync(history, s.history(), QueueRow::id);
+        active.set(s.active());
+        showSelection();
+    }
+
+    private void showSelection() {
+        QueueRow row = selectedId == null ? null : snapshot.get().find(selectedId);
+        selected.set(row);
+        canCancel.set(row != null && row.cancellable());
+        canRetry.set(row != null && row.retryable());
+        canOpenLog.set(row != null && row.hasTestLog());
+    }
+
+    /** Stops reading. */
+    @Override
+    public void close() {
+        unsubscribe.run();
+        unsubscribe = () -> { };
+        backend = null;
+        refresher.shutdownNow();
+    }
+}

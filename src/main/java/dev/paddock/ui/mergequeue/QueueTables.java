@@ -1,0 +1,186 @@
+package dev.paddock.ui.mergequeue;
+
+import dev.paddock.merge.MergeEntry;
+import dev.paddock.ui.common.Formats;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.ObservableList;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+
+/**
+ * The two tables of the merge queue tab: the queued entries (position, entry, branch, sandbox, waiting time, last
+ * test, failed attempts, note) and the history (result chip, entry, branch, sandbox, result text, merge commit,
+ * finished, duration, attempts). Times re-render with the view model's clock.
+ */
+final class QueueTables {
+    /** Node ids, for tests. */
+    static final String QUEUED_ID = "merge-queued-table";
+    static final String HISTORY_ID = "merge-history-table";
+
+    private QueueTables() {
+    }
+
+    /** The queued entries, position 1 first. */
+    static TableView<QueueRow> queued(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
+        TableView<QueueRow> t = table(rows, QUEUED_ID);
+        t.getColumns().setAll(List.of(
+                text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
+                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                branchAndSandbox(230),
+                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
+                        r.entry().waitingSince() == null ? null
+                                : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
+                text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78, 78),
+                text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
+                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80)));
+        return t;
+    }
+
+    /** Merged, failed, cancelled and conflicted entries, newest first. */
+    static TableView<QueueRow> history(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
+        TableView<QueueRow> t = table(rows, HISTORY_ID);
+        TableColumn<QueueRow, QueueRow> state = new TableColumn<>("Result");
+        state.setId("merge-col-state");
+        state.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
+        state.setPrefWidth(92);
+        state.setMinWidth(92);
+        state.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(QueueRow r, boolean empty) {
+                super.updateItem(r, empty);
+                setText(null);
+                setGraphic(empty || r == null ? null : chip(r.entry()));
+            }
+        });
+        t.getColumns().setAll(List.of(state,
+                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                branchAndSandbox(250),
+                text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230, 90),
+                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()), 98, 98)),
+                ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at), 82),
+                text("Duration", "merge-col-duration", r -> QueueText.span(r.entry().elapsed(Instant.now())), 96, 90),
+                text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(), 88, 88)));
+        return t;
+    }
+
+    /** When the entry left the queue's hands: finished, or (a conflict) when it left running. */
+    static Instant finished(MergeEntry e) {
+        return e.finishedAt() != null ? e.finishedAt() : e.step() == null ? e.stepStartedAt() : null;
+    }
+
+    /** A coloured chip for an entry's state ("merged", "conflict"). */
+    static Label chip(MergeEntry e) {
+        Label chip = new Label(e.state().id());
+        chip.getStyleClass().addAll("pd-chip", "pd-state-" + e.state().id());
+        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return chip;
+    }
+
+    /**
+     * Branch (bold) over its sandbox id (muted, "no sandbox" for a branch a person enqueued): one column that takes
+     * the width left, each line cut with an ellipsis and whole in the tooltip. Its cells' text is the branch.
+     */
+    private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
+        TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
+        c.setId("merge-col-branch");
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
+        c.setPrefWidth(width);
+        c.setMinWidth(120);
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label branch = new Label();
+            private final Label sandbox = new Label();
+            private final javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(0, branch, sandbox);
+            private final Tooltip tip = new Tooltip();
+
+            {
+                branch.getStyleClass().add("pd-merge-branch");
+                sandbox.getStyleClass().addAll("pd-muted", "pd-merge-sandbox");
+                branch.setMinWidth(0);
+                sandbox.setMinWidth(0);
+                box.setMinWidth(0);
+            }
+
+            @Override
+            protected void updateItem(QueueRow r, boolean empty) {
+                super.updateItem(r, empty);
+                if (empty || r == null) {
+                    setText(null);
+                    setGraphic(null);
+                    setTooltip(null);
+                    return;
+                }
+                String sb = r.entry().sandboxId() == null ? "no sandbox" : r.entry().sandboxId();
+                branch.setText(r.entry().branch());
+                sandbox.setText(sb);
+                setText(null);
+                setGraphic(box);
+                tip.setText(r.entry().branch() + "\n" + sb);
+                setTooltip(tip);
+            }
+        });
+        return c;
+    }
+
+    /** The branch shown in a cell of {@link #branchAndSandbox} (for tests). */
+    static String branchOf(TableCell<?, ?> cell) {
+        return cell.getItem() instanceof QueueRow r ? r.entry().branch() : cell.getText();
+    }
+
+    private static TableView<QueueRow> table(ObservableList<QueueRow> rows, String id) {
+        TableView<QueueRow> t = new TableView<>(rows);
+        t.setId(id);
+        t.getStyleClass().addAll("pd-table", "striped");
+        t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
+        t.setFixedCellSize(38); // two lines: branch over sandbox
+        return t;
+    }
+
+    private static TableColumn<QueueRow, String> text(String title, String id, Function<QueueRow, String> text,
+                                                      double width, double min) {
+        TableColumn<QueueRow, String> c = new TableColumn<>(title);
+        c.setId(id);
+        c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(f.getValue())));
+        c.setPrefWidth(width);
+        c.setMinWidth(min);
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Tooltip tip = new Tooltip();
+
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty ? null : s);
+                tip.setText(s);
+                setTooltip(empty || s == null || s.isEmpty() ? null : tip);
+            }
+        });
+        return c;
+    }
+
+    private static TableColumn<QueueRow, String> mono(TableColumn<QueueRow, String> c) {
+        c.getStyleClass().add("pd-mono-column");
+        return c;
+    }
+
+    /** A column whose text depends on the clock: it re-renders whenever {@code now} changes. */
+    private static TableColumn<QueueRow, String> ticking(String title, String id, ReadOnlyObjectProperty<Instant> now,
+                                                         BiFunction<QueueRow, Instant, String> text, double width) {
+        TableColumn<QueueRow, String> c = new TableColumn<>(title);
+        c.setId(id);
+        c.setCellValueFactory(f -> {
+            QueueRow r = f.getValue();
+            return Bindings.createStringBinding(() -> text.apply(r, now.get()), now);
+        });
+        c.setPrefWidth(width);
+        c.setMinWidth(width - 6);
+        return c;
+    }
+}

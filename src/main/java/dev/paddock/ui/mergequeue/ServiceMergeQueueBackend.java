@@ -1,0 +1,53 @@
+package dev.paddock.ui.mergequeue;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.merge.MergeEntry;
+import dev.paddock.merge.MergeService;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The merge queue tab over Paddock's own {@link MergeService}. */
+public final class ServiceMergeQueueBackend implements MergeQueueBackend {
+    private final MergeService merges;
+    private final String who;
+
+    /**
+     * @param merges the merge queue's service
+     * @param who    who cancels and retries are recorded as ("ann in the panel")
+     */
+    public ServiceMergeQueueBackend(MergeService merges, String who) {
+        this.merges = merges;
+        this.who = who;
+    }
+
+    @Override
+    public List<MergeEntry> entries(Path repo, int limit) throws PaddockException {
+        return merges.list(repo, limit);
+    }
+
+    @Override
+    public int maxAttempts(Path repo) throws PaddockException {
+        return merges.settings(repo).maxAttempts();
+    }
+
+    @Override
+    public MergeEntry cancel(long id, String who) throws PaddockException {
+        return merges.cancel(id, who);
+    }
+
+    @Override
+    public MergeEntry retry(long id, String who) throws PaddockException {
+        return merges.retry(id, who);
+    }
+
+    @Override
+    public Runnable onChange(Runnable callback) {
+        merges.queue().addListener(callback);
+        return () -> merges.queue().removeListener(callback);
+    }
+
+    @Override
+    public String who() {
+        return who;
+    }
+}
