@@ -50,6 +50,8 @@ public final class PaddockApp extends Application {
     @Override
     public void init() {
         starting = ShellViewModel.startHost(home);
+        // Before the warm-up touches a control: else Control's static initialiser may queue Modena after our theme.
+        new UiPreferences(home.dir().resolve("ui.properties")).theme().useAsUserAgentStylesheet();
         Thread warmUp = new Thread(() -> {
             new FontIcon(MaterialDesignS.SOURCE_BRANCH);
             new TableView<Object>();

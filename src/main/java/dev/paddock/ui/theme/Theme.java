@@ -15,11 +15,20 @@ public enum Theme {
     private static final String PADDOCK_CSS = Theme.class.getResource("/dev/paddock/ui/theme/paddock.css")
             .toExternalForm();
 
-    /** Applies this theme to the application and to {@code scene}. Call on the FX thread. */
-    public void apply(Scene scene) {
+    /**
+     * Makes this theme the application's user-agent stylesheet. Call it before any control class is first used
+     * off the FX thread: {@code Control}'s static initialiser installs Modena when no stylesheet is set yet, and from
+     * another thread it does so through {@code runLater}, which could land after this theme and win.
+     */
+    public void useAsUserAgentStylesheet() {
         // The binary stylesheet: parsing the 170 KB CSS text costs ~300 ms before the first frame.
         Application.setUserAgentStylesheet(this == DARK ? new PrimerDark().getUserAgentStylesheetBSS()
                 : new PrimerLight().getUserAgentStylesheetBSS());
+    }
+
+    /** Applies this theme to the application and to {@code scene}. Call on the FX thread. */
+    public void apply(Scene scene) {
+        useAsUserAgentStylesheet();
         if (!scene.getStylesheets().contains(PADDOCK_CSS)) {
             scene.getStylesheets().add(PADDOCK_CSS);
         }
