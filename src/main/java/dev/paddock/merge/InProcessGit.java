@@ -1,14 +1,12 @@
 package dev.paddock.merge;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.dircache.DirCacheTree;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
@@ -18,12 +16,10 @@ import org.eclipse.jgit.revwalk.filter.RevFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
-import org.eclipse.jgit.util.FS;
 
 /**
  * The merge queue's read-only git questions answered in this process with JGit (no git process to start): the
- * commits two branches point at, whether one is in the other, and whether {@code git read-tree -m -u} in base's
- * checked-out tree certainly will not refuse. It never writes: refs, merges, commits and the checked-out tree
+ * commits two branches point at, whether one is in the other, and which files a merge adds. It never writes: refs, merges, commits and the checked-out tree
  * stay with the git CLI ({@link MergeGit}). Every method throws {@link IOException} (or a runtime exception from
  * JGit) when JGit cannot read the repository, for instance a SHA-256 one; the caller then asks git.
  */
@@ -94,57 +90,42 @@ final class InProcessGit {
     }
 
     /**
-     * Whether {@code git read-tree -m -u from to} in {@code tree} certainly succeeds, so git's own dry run
-     * ({@code -n}) can be skipped. True only when all of these hold, else false (unsure: ask git):
-     * <ul>
-     *   <li>the index is exactly {@code from}'s tree: its cache tree (git's {@code TREE} extension, invalidated by
-     *       git on every change to the index) is valid at the root and names that tree; no entry is skip-worktree
-     *       (sparse checkout) or intent-to-add;</li>
-     *   <li>no change between the two trees touches a submodule or swaps a file and a folder;</li>
-     *   <li>nothing is on disk where {@code to} adds a file, and no parent folder of such a file is on disk as
-     *       something else than a folder (an untracked or ignored file there makes read-tree refuse);</li>
-     *   <li>every such path is ASCII (so its name on disk is the name git would write).</li>
-     * </ul>
-     * Whether the tracked files match the index is not looked at here: the caller checked that with
-     * {@code git status} before.
+     * The files {@code to} adds to {@code from} (paths relative to the worktree root), for checking before base
+     * moves that nothing untracked is in their way ({@link #freeOnDisk}) instead of git's dry run of
+     * {@code read-tree -m -u}. Empty (unsure: ask git) when a change touches a submodule, swaps a file and a
+     * folder, or adds a path that is not printable ASCII (whose name on disk could differ from git's bytes).
+     *
+     * @param from a commit or tree id
+     * @param to a commit or tree id
      */
-    static boolean followCannotRefuse(Path repo, Path tree, String from, String to) throws IOException {
-        Path gitDir = WorktreeHeads.gitDirOf(tree);
-        if (gitDir == null) {
-            return false;
+    static Optional<List<String>> addedPaths(Path repo, String from, String to) throws IOException {
+        try (Repository r = open(repo); RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
+            tw.addTree(walk.parseTree(ObjectId.fromString(from)));
+            tw.addTree(walk.parseTree(ObjectId.fromString(to)));
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            List<String> added = new ArrayList<>();
+            while (tw.next()) {
+                int before = tw.getRawMode(0);
+                int after = tw.getRawMode(1);
+                if (isOdd(before) || isOdd(after) || before == 0 && !isPrintableAscii(tw.getRawPath())) {
+                    return Optional.empty();
+                }
+                if (before == 0) {
+                    added.add(tw.getPathString());
+                }
+            }
+            return Optional.of(added);
         }
-        DirCache index = DirCache.read(gitDir.resolve("index").toFile(), FS.DETECTED);
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
-            ObjectId fromTree = walk.parseCommit(ObjectId.fromString(from)).getTree();
-            ObjectId toTree = walk.parseCommit(ObjectId.fromString(to)).getTree();
-            DirCacheTree root = index.getCacheTree(false);
-            if (root == null || !root.isValid() || !fromTree.equals(root.getObjectId())) {
+    }
+
+    private static boolean isPrintableAscii(byte[] raw) {
+        for (byte b : raw) {
+            if (b < 0x20 || b > 0x7e) { // negative: non-ASCII
                 return false;
             }
-            for (int i = 0; i < index.getEntryCount(); i++) {
-                DirCacheEntry e = index.getEntry(i);
-                if (e.getStage() != 0 || e.isSkipWorkTree() || e.isIntentToAdd()) {
-                    return false;
-                }
-            }
-            try (TreeWalk tw = new TreeWalk(r)) {
-                tw.addTree(fromTree);
-                tw.addTree(toTree);
-                tw.setRecursive(true);
-                tw.setFilter(TreeFilter.ANY_DIFF);
-                while (tw.next()) {
-                    int before = tw.getRawMode(0);
-                    int after = tw.getRawMode(1);
-                    if (isOdd(before) || isOdd(after)) {
-                        return false;
-                    }
-                    if (before == 0 && !freeOnDisk(tree, tw.getRawPath())) {
-                        return false;
-                    }
-                }
-            }
-            return true;
         }
+        return true;
     }
 
     /** A submodule or a folder entry (a file/folder swap) between the two trees. */
@@ -152,14 +133,13 @@ final class InProcessGit {
         return mode != 0 && (FileMode.GITLINK.equals(mode) || FileMode.TREE.equals(mode));
     }
 
-    /** Whether a file can be written at {@code rawPath} under {@code tree} without meeting anything on disk. */
-    private static boolean freeOnDisk(Path tree, byte[] rawPath) {
-        for (byte b : rawPath) {
-            if (b < 0x20 || b > 0x7e) { // negative: non-ASCII
-                return false;
-            }
-        }
-        Path p = tree.resolve(new String(rawPath, StandardCharsets.US_ASCII));
+    /**
+     * Whether a file can be written at {@code path} (from {@link #addedPaths}) under {@code tree} without meeting
+     * anything on disk: nothing there (file, folder or link), and no parent folder on the way that is a file or a
+     * link (an untracked or ignored file there makes {@code git read-tree -m -u} refuse).
+     */
+    static boolean freeOnDisk(Path tree, String path) {
+        Path p = tree.resolve(path);
         if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
             return false;
         }

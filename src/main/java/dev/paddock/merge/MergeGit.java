@@ -279,27 +279,38 @@ public final class MergeGit {
      * changes): an untracked file where the change adds one, a local change in a file it changes, an index that
      * does not match {@code from}.
      *
-     * The dry run is skipped when {@link InProcessGit#followCannotRefuse} shows in this process that read-tree
-     * cannot refuse (the index is {@code from}, nothing is on disk where {@code to} adds a file); the caller must
-     * have found the tracked files clean just before.
-     *
-     * @param repo the repository (its objects are read)
      * @return git's reasons, one per line, or null when it would succeed
      */
-    public String followRefRefusal(Path repo, Path tree, String from, String to) throws GitException {
-        try {
-            if (InProcessGit.followCannotRefuse(repo, tree, from, to)) {
-                return null;
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("JGit cannot read the index of {} ({}); asking git", tree, e.toString());
-        }
+    public String followRefRefusal(Path tree, String from, String to) throws GitException {
         GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", "-n", from, to), GitCli.LONG_TIMEOUT);
         if (r.ok()) {
             return null;
         }
         return String.join("; ", r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty())
                 .map(l -> l.replaceFirst("^(fatal|error): ", "")).toList());
+    }
+
+    /**
+     * {@link #followRefRefusal(Path, String, String)} without git's dry run when it cannot refuse: the caller has
+     * just found the tree clean with {@code git status} (its index is base's tree, which the compare-and-set of
+     * base then holds to) and {@code added} (the files the merge adds, {@link InProcessGit#addedPaths}) all have
+     * nothing in their way on disk. Otherwise (or with {@code added} null) git's dry run says why.
+     */
+    public String followRefRefusal(Path tree, String from, String to, List<String> added) throws GitException {
+        if (added != null && added.stream().allMatch(p -> InProcessGit.freeOnDisk(tree, p))) {
+            return null;
+        }
+        return followRefRefusal(tree, from, to);
+    }
+
+    /** The files {@code to} adds to {@code from}; null when that cannot be told in this process. */
+    List<String> addedPaths(Path repo, String from, String to) {
+        try {
+            return InProcessGit.addedPaths(repo, from, to).orElse(null);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("JGit cannot read {} ({}); git's dry run decides", repo, e.toString());
+            return null;
+        }
     }
 
     /**

@@ -477,7 +477,8 @@ public final class MergeQueue implements AutoCloseable {
             String candidate = pre != null ? pre.candidate() : git.commitTree(main, tree.get(), message, ours, theirs);
             // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
             moveBase(ours, candidate, checkedOutAtStart, List.of(
-                    event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped")));
+                    event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped")),
+                    pre != null ? pre.added() : null);
             return true;
         }
 
@@ -506,17 +507,23 @@ public final class MergeQueue implements AutoCloseable {
 
         /** Step merging: the compare-and-set of base, then the checked-out tree's files. */
         private void moveBase(String ours, String candidate, Optional<Path> checkedClean) throws PaddockException {
-            moveBase(ours, candidate, checkedClean, List.of());
+            moveBase(ours, candidate, checkedClean, List.of(), null);
         }
 
         /**
          * Step merging. The candidate and whether the checked-out tree must follow are recorded with the step (one
          * transaction, with the events in {@code before} first) before anything is looked at: a refusal or a
          * failed compare-and-set clears them again ({@link #fail}); a kill before the compare-and-set leaves a
-         * candidate that is not in base, which {@link #recover()} puts back in the queue.
+         * candidate that is not in base, which {@link #recover()} puts back in the queue. Should the checked-out
+         * tree still refuse to follow after base moved (it changed in the few milliseconds between the look and
+         * the move), base is moved back by a second compare-and-set and the attempt fails: base is the old commit
+         * or the whole merge with its files, never a moved ref with a tree left behind.
+         *
+         * @param added the files the merge adds, when known ({@link MergeGit#followRefRefusal(Path, String,
+         *     String, List)}); null: git's dry run checks the tree
          */
-        private void moveBase(String ours, String candidate, Optional<Path> checkedClean, List<EventDraft> before)
-                throws PaddockException {
+        private void moveBase(String ours, String candidate, Optional<Path> checkedClean, List<EventDraft> before,
+                              List<String> added) throws PaddockException {
             checkCancelled();
             Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
             step(MergeStep.MERGING, e.label() + ": moving " + repo.baseBranch() + " to the merge commit "
@@ -527,7 +534,7 @@ public final class MergeQueue implements AutoCloseable {
                 if (!dirty.isEmpty()) {
                     throw new Failure(refusal(repo, tree.get(), dirty), false);
                 }
-                String refused = git.followRefRefusal(main, tree.get(), ours, candidate);
+                String refused = git.followRefRefusal(tree.get(), ours, candidate, added);
                 if (refused != null) {
                     throw new Failure("The files of " + tree.get() + " cannot follow the merge: " + refused
                             + ". Move them away (Paddock never overwrites your files).", true); // counts: no spin
@@ -536,9 +543,15 @@ public final class MergeQueue implements AutoCloseable {
             if (!git.moveRef(main, repo.baseBranch(), candidate, ours, "paddock merge queue: " + e.label())) {
                 throw new Failure(repo.baseBranch() + " moved while " + e.label() + " was being merged", false);
             }
-            if (tree.isPresent()) {
-                followFiles(tree.get(), ours, candidate, false); // finishMerged clears main_tree_pending
-            }
+            String behind = tree.isPresent() ? followFiles(tree.get(), ours, candidate, false) : null;
+            if (behind != null) {
+                if (git.moveRef(main, repo.baseBranch(), ours, candidate, "paddock merge queue: undo " + e.label()
+                        + " (the checked-out tree cannot follow)")) {
+                    throw new Failure("The files of " + tree.get() + " cannot follow the merge: " + behind
+                            + "; " + repo.baseBranch() + " was moved back. Paddock never overwrites your files.", true);
+                }
+                LOG.warn("{} stays merged although {} did not follow: {}", repo.baseBranch(), tree.get(), behind);
+            } // else finishMerged clears main_tree_pending
             finishMerged(ours, candidate, "merged into " + repo.baseBranch() + " as " + candidate.substring(0, 12));
         }
 
@@ -635,14 +648,21 @@ public final class MergeQueue implements AutoCloseable {
         store.set(entryId, cols("main_tree_pending", false));
     }
 
-    /** Lets the files of base's checked-out tree follow the ref ({@link MergeGit#followRef}); a refusal is logged. */
-    private void followFiles(Path tree, String from, String to, boolean checkIndex) {
+    /**
+     * Lets the files of base's checked-out tree follow the ref ({@link MergeGit#followRef}); a refusal is logged.
+     *
+     * @return why they did not follow, or null when they did
+     */
+    private String followFiles(Path tree, String from, String to, boolean checkIndex) {
         try {
             if (!git.followRef(tree, from, to, checkIndex)) {
                 LOG.warn("Not updating the files of {}: its index no longer matches {}", tree, from);
+                return "its index no longer matches " + from;
             }
+            return null;
         } catch (GitException ex) {
             LOG.warn("{}", ex.getMessage());
+            return ex.getMessage();
         }
     }
 

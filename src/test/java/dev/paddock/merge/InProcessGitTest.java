@@ -94,7 +94,7 @@ class InProcessGitTest {
     }
 
     @Test
-    void theDryRunIsSkippedOnlyWhenReadTreeCannotRefuse() throws Exception {
+    void theDryRunIsSkippedOnlyWhenNothingIsInTheWayOfTheAddedFiles() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.commitFile("src/kept.txt", "kept\n", "kept");
         String from = repo.head();
@@ -104,30 +104,30 @@ class InProcessGitTest {
         repo.git("checkout", "-q", "main");
         Path main = repo.dir();
 
-        assertThat(InProcessGit.followCannotRefuse(main, main, from, to)).as("clean, nothing in the way").isTrue();
-        assertThat(git.followRefRefusal(main, main, from, to)).isNull();
+        List<String> added = InProcessGit.addedPaths(main, from, to).orElseThrow();
+        assertThat(added).containsExactlyInAnyOrder("src/new/added.txt", "notes.txt");
+        assertThat(git.addedPaths(main, from, repo.git("rev-parse", to + "^{tree}").strip())).as("a tree id as well")
+                .containsExactlyInAnyOrderElementsOf(added);
+        assertThat(git.followRefRefusal(main, from, to, added)).isNull();
         assertThat(TempRepo.run(main, "read-tree", "-m", "-u", "-n", from, to).ok()).as("git agrees").isTrue();
 
         Files.writeString(main.resolve("notes.txt"), "my own notes\n"); // untracked where the merge adds a file
-        assertThat(InProcessGit.followCannotRefuse(main, main, from, to)).isFalse();
-        assertThat(git.followRefRefusal(main, main, from, to)).contains("notes.txt");
+        assertThat(InProcessGit.freeOnDisk(main, "notes.txt")).isFalse();
+        assertThat(git.followRefRefusal(main, from, to, added)).as("git's own words").contains("notes.txt");
         Files.delete(main.resolve("notes.txt"));
 
         Files.writeString(main.resolve("src/new"), "a file where a folder must go\n");
-        assertThat(InProcessGit.followCannotRefuse(main, main, from, to)).isFalse();
-        assertThat(git.followRefRefusal(main, main, from, to)).isNotNull();
+        assertThat(InProcessGit.freeOnDisk(main, "src/new/added.txt")).isFalse();
+        assertThat(git.followRefRefusal(main, from, to, added)).isNotNull();
         Files.delete(main.resolve("src/new"));
+        assertThat(InProcessGit.freeOnDisk(main, "src/new/added.txt")).isTrue();
 
-        repo.write("src/kept.txt", "staged\n");
-        repo.git("add", "src/kept.txt"); // the index is no longer `from`
-        assertThat(InProcessGit.followCannotRefuse(main, main, from, to)).isFalse();
-        repo.git("reset", "-q", "--hard");
-        assertThat(InProcessGit.followCannotRefuse(main, main, from, to)).isTrue();
-
-        assertThat(InProcessGit.followCannotRefuse(main, main, to, from)).as("the index is not the `from` asked for")
-                .isFalse();
-        Path linked = repo.addWorktree(tmp.resolve("linked"), "other");
-        assertThat(InProcessGit.followCannotRefuse(main, linked, from, to)).as("a linked worktree's own index").isTrue();
-        assertThat(Optional.ofNullable(git.followRefRefusal(main, linked, from, to))).isEmpty();
+        repo.git("checkout", "-q", "-b", "agent/swap", from); // a file becomes a folder: left to git
+        repo.git("rm", "-q", "src/kept.txt");
+        repo.write("src/kept.txt/inner.txt", "inner\n");
+        String swap = repo.commitAll("swap");
+        repo.git("checkout", "-q", "main");
+        assertThat(InProcessGit.freeOnDisk(main, "src/kept.txt/inner.txt")).isFalse();
+        assertThat(InProcessGit.addedPaths(main, from, swap).orElseThrow()).containsExactly("src/kept.txt/inner.txt");
     }
 }
