@@ -59,6 +59,14 @@ public final class MergeGit {
         return resolveCli(dir, rev);
     }
 
+    /**
+     * Whether {@code refs/heads/<branch>} exists: seen in git's ref files ({@link WorktreeHeads#branchFileExists}),
+     * else resolved ({@link #resolve}).
+     */
+    public boolean branchExists(Path repo, String branch) throws GitException {
+        return WorktreeHeads.branchFileExists(repo, branch) || resolve(repo, "refs/heads/" + branch).isPresent();
+    }
+
     private Optional<String> resolveCli(Path dir, String rev) throws GitException {
         GitCli.Result r = git.run(dir, "rev-parse", "-q", "--verify", rev + "^{commit}");
         return r.ok() ? Optional.of(r.stdout().strip()) : Optional.empty();

@@ -87,7 +87,7 @@ public final class MergeService {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "name a branch other than the base branch "
                     + repo.baseBranch());
         }
-        if (queue.git().resolve(repo.path(), "refs/heads/" + branch).isEmpty()) {
+        if (!queue.git().branchExists(repo.path(), branch)) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "no branch " + branch + " in " + repo.path());
         }
         return queue.enqueue(repo, null, branch, who);

@@ -95,6 +95,39 @@ final class WorktreeHeads {
     }
 
     /**
+     * Whether the branch certainly exists by git's ref files: a loose {@code refs/heads/<branch>} file holding a
+     * commit id, or a line for it in {@code packed-refs}. False means "not seen here" (a reftable store, an odd
+     * name, a symbolic ref...): ask git.
+     */
+    static boolean branchFileExists(Path repo, String branch) {
+        if (branch.isEmpty() || branch.startsWith("/") || branch.contains("..") || branch.contains("\0")
+                || branch.contains("\\")) {
+            return false;
+        }
+        try {
+            Path gitDir = gitDirOf(repo);
+            if (gitDir == null) {
+                return false;
+            }
+            Path common = commonDirOf(gitDir);
+            String ref = "refs/heads/" + branch;
+            Path loose = common.resolve(ref);
+            if (Files.isRegularFile(loose) && read(loose).strip().matches("[0-9a-f]{40}|[0-9a-f]{64}")) {
+                return true;
+            }
+            Path packed = common.resolve("packed-refs");
+            if (Files.isRegularFile(packed)) {
+                try (Stream<String> lines = Files.lines(packed, StandardCharsets.UTF_8)) {
+                    return lines.anyMatch(l -> l.endsWith(" " + ref) && l.matches("[0-9a-f]{40,64} .*"));
+                }
+            }
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * The git dir of a worktree: its {@code .git} folder, or where its {@code .git} file ({@code gitdir: <path>})
      * points; null when it has neither.
      */

@@ -94,6 +94,20 @@ class InProcessGitTest {
     }
 
     @Test
+    void branchesAreSeenInLooseAndPackedRefFiles() throws Exception {
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
+        repo.git("branch", "agent/loose");
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent/loose")).isTrue();
+        repo.git("pack-refs", "--all");
+        assertThat(repo.dir().resolve(".git/refs/heads/agent/loose")).doesNotExist();
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent/loose")).as("packed").isTrue();
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent")).isFalse();
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "../../HEAD")).as("never outside refs").isFalse();
+        assertThat(git.branchExists(repo.dir(), "agent/loose")).isTrue();
+        assertThat(git.branchExists(repo.dir(), "agent/none")).isFalse();
+    }
+
+    @Test
     void theDryRunIsSkippedOnlyWhenNothingIsInTheWayOfTheAddedFiles() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.commitFile("src/kept.txt", "kept\n", "kept");
