@@ -357,12 +357,23 @@ public final class MergeQueue implements AutoCloseable {
             Optional<String> ours = tips.ours();
             Optional<String> theirs = tips.theirs();
             Path wt = MergeGit.worktreeOf(main, e.id());
-            Optional<MergeEntry> started = store.moveAndRead(e.id(), MergeState.QUEUED, MergeState.RUNNING, cols("step", MergeStep.UPDATING.id(),
+            // The early merge is clean and committed: updating, (no) testing and merging enter in one transaction.
+            boolean prepared = pre != null && pre.candidate() != null && mergesInCore(st) && checkedOutAtStart != null;
+            Map<String, Object> columns = cols("step", MergeStep.UPDATING.id(),
                     "started_at", store.now(), "step_started_at", store.now(), "base_before", ours.orElse(null),
                     "theirs_commit", theirs.orElse(null), "worktree_path", wt.toString(), "merge_commit", null,
-                    "result", null, "strategy", st.strategy().id(), "main_tree_pending", false),
-                    event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
-                            + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempts() + 1) + ")"));
+                    "result", null, "strategy", st.strategy().id(), "main_tree_pending", false);
+            EventDraft updating = event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
+                    + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempts() + 1) + ")");
+            List<EventDraft> more = List.of();
+            if (prepared) {
+                columns.putAll(cols("step", MergeStep.MERGING.id(), "merge_commit", pre.candidate(),
+                        "main_tree_pending", checkedOutAtStart.isPresent()));
+                more = List.of(event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"),
+                        event(e, EventKinds.MERGE_MERGING, movingMessage(pre.candidate())));
+            }
+            Optional<MergeEntry> started = store.moveAndRead(e.id(), MergeState.QUEUED, MergeState.RUNNING, columns,
+                    updating, more);
             if (started.isEmpty()) {
                 return; // cancelled meanwhile
             }
@@ -370,6 +381,13 @@ public final class MergeQueue implements AutoCloseable {
             sandboxes.move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is being merged");
             stepListener.entered(e, MergeStep.UPDATING);
             try {
+                if (prepared) {
+                    changed();
+                    stepListener.entered(e, MergeStep.MERGING);
+                    checkCancelled();
+                    moveBaseEntered(ours.get(), pre.candidate(), checkedOutAtStart, true, pre.added());
+                    return;
+                }
                 if (ours.isEmpty() || theirs.isEmpty()) {
                     throw new Failure(ours.isEmpty() ? "the base branch " + repo.baseBranch() + " does not exist"
                             : "the branch " + e.branch() + " does not exist");
@@ -526,11 +544,26 @@ public final class MergeQueue implements AutoCloseable {
                               List<String> added) throws PaddockException {
             checkCancelled();
             Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
-            step(MergeStep.MERGING, e.label() + ": moving " + repo.baseBranch() + " to the merge commit "
-                    + candidate.substring(0, 12), before, cols("merge_commit", candidate, "main_tree_pending",
-                    tree.isPresent()));
+            step(MergeStep.MERGING, movingMessage(candidate), before, cols("merge_commit", candidate,
+                    "main_tree_pending", tree.isPresent()));
+            moveBaseEntered(ours, candidate, tree, checkedClean != null, added);
+        }
+
+        private String movingMessage(String candidate) {
+            return e.label() + ": moving " + repo.baseBranch() + " to the merge commit " + candidate.substring(0, 12);
+        }
+
+        /**
+         * Step merging once entered (recorded with the candidate): the checks of the checked-out tree, the
+         * compare-and-set, the files.
+         *
+         * @param tree where base is checked out
+         * @param clean whether {@code tree} was just found clean (no second {@code git status})
+         */
+        private void moveBaseEntered(String ours, String candidate, Optional<Path> tree, boolean clean,
+                                     List<String> added) throws PaddockException {
             if (tree.isPresent()) {
-                List<String> dirty = checkedClean != null ? List.of() : git.changedTrackedFiles(tree.get());
+                List<String> dirty = clean ? List.of() : git.changedTrackedFiles(tree.get());
                 if (!dirty.isEmpty()) {
                     throw new Failure(refusal(repo, tree.get(), dirty), false);
                 }

@@ -119,7 +119,7 @@ public final class MergeStore {
      */
     public boolean move(long id, MergeState from, MergeState to, Map<String, Object> columns, EventDraft event)
             throws StoreException {
-        return moveTx(id, from, to, columns, event, false).moved();
+        return moveTx(id, from, to, columns, event, List.of(), false).moved();
     }
 
     /**
@@ -129,7 +129,13 @@ public final class MergeStore {
      */
     public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
                                             EventDraft event) throws StoreException {
-        Moved m = moveTx(id, from, to, columns, event, true);
+        return moveAndRead(id, from, to, columns, event, List.of());
+    }
+
+    /** {@link #moveAndRead}, with more events after {@code event} in the same transaction. */
+    public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
+                                            EventDraft event, List<EventDraft> more) throws StoreException {
+        Moved m = moveTx(id, from, to, columns, event, more, true);
         return m.moved() ? Optional.of(m.entry()) : Optional.empty();
     }
 
@@ -138,7 +144,7 @@ public final class MergeStore {
     }
 
     private Moved moveTx(long id, MergeState from, MergeState to, Map<String, Object> columns,
-                         EventDraft event, boolean read) throws StoreException {
+                         EventDraft event, List<EventDraft> more, boolean read) throws StoreException {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
         List<Object> params = new ArrayList<>();
         params.add(to.id());
@@ -155,6 +161,9 @@ public final class MergeStore {
             }
             if (event != null) {
                 events.append(tx, withEntry(event, id));
+            }
+            for (EventDraft ev : more) {
+                events.append(tx, withEntry(ev, id));
             }
             return new Moved(true, read ? read(tx, id) : null);
         });
