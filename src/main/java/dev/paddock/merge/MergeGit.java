@@ -15,6 +15,9 @@ import java.util.stream.Stream;
  * The git work of the merge queue, through the git CLI (argument lists, never a shell string): the private merge
  * worktree {@code <repo>/.worktrees/.merge/<entry-id>} detached at base, the {@code --no-ff --no-commit} merge in
  * it, the commit, and the compare-and-set move of base ({@code git update-ref refs/heads/<base> <new> <old>}).
+ * Read-only questions (the tips of base and a branch, ancestry, where base is checked out, whether the checked-out
+ * tree can follow a merge) are answered in this process when that is certain ({@link InProcessGit},
+ * {@link WorktreeHeads}), else by git; everything that writes stays with git.
  */
 public final class MergeGit {
     /** Folder of the merge worktrees inside {@code <repo>/.worktrees/}. */
@@ -22,6 +25,8 @@ public final class MergeGit {
     /** Identity of the queue's merge commits when the repository has none configured. */
     static final List<String> IDENTITY = List.of("-c", "user.name=Paddock merge queue",
             "-c", "user.email=merge-queue@paddock.invalid");
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MergeGit.class);
 
     private final GitCli git;
 
@@ -39,8 +44,30 @@ public final class MergeGit {
         return mergeRoot(repo).resolve(Long.toString(entryId));
     }
 
-    /** Commit id of a ref or revision, or empty when it names nothing. */
+    /**
+     * Commit id of a ref or revision, or empty when it names nothing. A branch ({@code refs/heads/...}) is read in
+     * this process; anything else, or a repository JGit cannot read, by {@code git rev-parse}.
+     */
     public Optional<String> resolve(Path dir, String rev) throws GitException {
+        if (rev.startsWith("refs/heads/")) {
+            try {
+                return InProcessGit.resolve(dir, rev);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("JGit cannot resolve {} in {} ({}); asking git", rev, dir, e.toString());
+            }
+        }
+        return resolveCli(dir, rev);
+    }
+
+    /**
+     * Whether {@code refs/heads/<branch>} exists: seen in git's ref files ({@link WorktreeHeads#branchFileExists}),
+     * else resolved ({@link #resolve}).
+     */
+    public boolean branchExists(Path repo, String branch) throws GitException {
+        return WorktreeHeads.branchFileExists(repo, branch) || resolve(repo, "refs/heads/" + branch).isPresent();
+    }
+
+    private Optional<String> resolveCli(Path dir, String rev) throws GitException {
         GitCli.Result r = git.run(dir, "rev-parse", "-q", "--verify", rev + "^{commit}");
         return r.ok() ? Optional.of(r.stdout().strip()) : Optional.empty();
     }
@@ -52,11 +79,47 @@ public final class MergeGit {
         if (ids.size() == 2 && ids.stream().allMatch(id -> id.matches("[0-9a-f]{40,64}"))) {
             return List.of(Optional.of(ids.get(0)), Optional.of(ids.get(1)));
         }
-        return List.of(resolve(dir, a), resolve(dir, b)); // one is missing: say which
+        return List.of(resolveCli(dir, a), resolveCli(dir, b)); // one is missing: say which
     }
 
-    /** Whether {@code ancestor} is an ancestor of (or equal to) {@code commit}. */
+    /**
+     * The tips of base and of a branch (refs, e.g. {@code refs/heads/main}) and whether the branch's tip is already
+     * in base, read in this process; by git ({@code rev-parse}, {@code merge-base --is-ancestor}) when JGit cannot
+     * read the repository.
+     */
+    InProcessGit.Tips tips(Path repo, String oursRef, String theirsRef) throws GitException {
+        try {
+            return InProcessGit.tips(repo, oursRef, theirsRef);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("JGit cannot read {} ({}); asking git", repo, e.toString());
+        }
+        List<Optional<String>> both = resolveBoth(repo, oursRef, theirsRef);
+        boolean in = both.get(0).isPresent() && both.get(1).isPresent()
+                && isAncestorCli(repo, both.get(1).get(), both.get(0).get());
+        return new InProcessGit.Tips(both.get(0), both.get(1), in);
+    }
+
+    /**
+     * Whether {@code ancestor} is an ancestor of (or equal to) {@code commit}: two commit ids are answered in this
+     * process, revisions (HEAD, ...) and repositories JGit cannot read by {@code git merge-base --is-ancestor}.
+     */
     public boolean isAncestor(Path dir, String ancestor, String commit) throws GitException {
+        if (isId(ancestor) && isId(commit)) {
+            try {
+                return InProcessGit.isAncestor(dir, ancestor, commit);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("JGit cannot read {} ({}); asking git", dir, e.toString());
+            }
+        }
+        return isAncestorCli(dir, ancestor, commit);
+    }
+
+    /** A full SHA-1 commit id (what JGit reads; anything else goes to git). */
+    private static boolean isId(String s) {
+        return s != null && s.length() == 40 && s.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
+    }
+
+    private boolean isAncestorCli(Path dir, String ancestor, String commit) throws GitException {
         return git.run(dir, "merge-base", "--is-ancestor", ancestor, commit).ok();
     }
 
@@ -187,8 +250,17 @@ public final class MergeGit {
         return git.run(repo, "update-ref", "-m", reason, "refs/heads/" + branch, to, expected).ok();
     }
 
-    /** The worktree that has {@code branch} checked out, if any (main or linked). */
+    /**
+     * The worktree that has {@code branch} checked out, if any (main or linked): read from git's admin files
+     * ({@link WorktreeHeads}), or from {@code git worktree list --porcelain} when they cannot be read with certainty.
+     */
     public Optional<Path> checkedOutAt(Path repo, String branch) throws GitException {
+        WorktreeHeads.Answer a = WorktreeHeads.find(repo, branch);
+        return a.known() ? a.checkout() : checkedOutAtCli(repo, branch);
+    }
+
+    /** {@link #checkedOutAt} by {@code git worktree list --porcelain}. */
+    Optional<Path> checkedOutAtCli(Path repo, String branch) throws GitException {
         String out = git.runOk(repo, "worktree", "list", "--porcelain");
         Path current = null;
         for (String line : out.split("\n")) {
@@ -224,6 +296,29 @@ public final class MergeGit {
         }
         return String.join("; ", r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty())
                 .map(l -> l.replaceFirst("^(fatal|error): ", "")).toList());
+    }
+
+    /**
+     * {@link #followRefRefusal(Path, String, String)} without git's dry run when it cannot refuse: the caller has
+     * just found the tree clean with {@code git status} (its index is base's tree, which the compare-and-set of
+     * base then holds to) and {@code added} (the files the merge adds, {@link InProcessGit#addedPaths}) all have
+     * nothing in their way on disk. Otherwise (or with {@code added} null) git's dry run says why.
+     */
+    public String followRefRefusal(Path tree, String from, String to, List<String> added) throws GitException {
+        if (added != null && added.stream().allMatch(p -> InProcessGit.freeOnDisk(tree, p))) {
+            return null;
+        }
+        return followRefRefusal(tree, from, to);
+    }
+
+    /** The files {@code to} adds to {@code from}; null when that cannot be told in this process. */
+    List<String> addedPaths(Path repo, String from, String to) {
+        try {
+            return InProcessGit.addedPaths(repo, from, to).orElse(null);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("JGit cannot read {} ({}); git's dry run decides", repo, e.toString());
+            return null;
+        }
     }
 
     /**

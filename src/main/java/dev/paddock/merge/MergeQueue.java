@@ -81,6 +81,8 @@ public final class MergeQueue implements AutoCloseable {
     private final Set<Long> cancelRequested = ConcurrentHashMap.newKeySet();
     private final Map<Long, String> lastRefusal = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "merge-queue"));
+    /** Runs {@link EarlyMerge}s beside the queue threads. */
+    private final ExecutorService prepare = Executors.newCachedThreadPool(r -> daemon(r, "merge-queue-prepare"));
     private volatile boolean started;
 
     /**
@@ -258,7 +260,12 @@ public final class MergeQueue implements AutoCloseable {
         RepoRecord repo = repos.find(repositoryId).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
                 "no repository with id " + repositoryId));
         MergeEntry e = next.get();
+        MergeSettings st = store.settings(repositoryId);
         Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
+        // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
+        // while the queue keeps refusing a dirty checkout (each would leave a commit object nobody points at).
+        EarlyMerge early = checkedOut.isPresent() && mergesInCore(st) && !lastRefusal.containsKey(repositoryId)
+                ? EarlyMerge.start(git, repo.path(), repo.baseBranch(), e.branch(), mergeMessage(e), prepare) : null;
         if (refusedForDirtyTree(repo, e, checkedOut)) {
             return false;
         }
@@ -270,8 +277,19 @@ public final class MergeQueue implements AutoCloseable {
                     e.label() + " left the merge queue: its sandbox is " + sb.map(SandboxState::id).orElse("gone")));
             return true;
         }
-        new Attempt(repo, e, checkedOut).run();
+        new Attempt(repo, e, checkedOut, st, early).run();
         return true;
+    }
+
+    /** Whether a clean merge under these settings is made in core (no test command, merge strategy). */
+    private static boolean mergesInCore(MergeSettings st) {
+        return !st.hasTest() && st.strategy() == MergeStrategy.MERGE;
+    }
+
+    /** The message of an entry's merge commit. */
+    private static String mergeMessage(MergeEntry e) {
+        return "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? "" : " (sandbox " + e.sandboxId() + ")")
+                + " through the Paddock merge queue";
     }
 
     /**
@@ -311,40 +329,71 @@ public final class MergeQueue implements AutoCloseable {
         private final Path main;
         /** Where base was checked out (and clean) when the attempt started; null: look again before moving base. */
         private final Optional<Path> checkedOutAtStart;
+        /** The repository's settings as read by runNext (null: read them). */
+        private final MergeSettings settings;
+        /** The in-core merge started while the checkout was checked (null: none). */
+        private final EarlyMerge early;
         private MergeEntry e;
 
         Attempt(RepoRecord repo, MergeEntry e, Optional<Path> checkedOutAtStart) {
+            this(repo, e, checkedOutAtStart, null, null);
+        }
+
+        Attempt(RepoRecord repo, MergeEntry e, Optional<Path> checkedOutAtStart, MergeSettings settings,
+                EarlyMerge early) {
             this.repo = repo;
             this.main = repo.path();
             this.e = e;
             this.checkedOutAtStart = checkedOutAtStart;
+            this.settings = settings;
+            this.early = early;
         }
 
         void run() throws PaddockException {
-            MergeSettings st = store.settings(repo.id());
-            List<Optional<String>> tips = git.resolveBoth(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.branch());
-            Optional<String> ours = tips.get(0);
-            Optional<String> theirs = tips.get(1);
+            MergeSettings st = settings != null ? settings : store.settings(repo.id());
+            EarlyMerge.Result pre = early != null ? early.result() : null;
+            InProcessGit.Tips tips = pre != null ? pre.tips()
+                    : git.tips(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.branch());
+            Optional<String> ours = tips.ours();
+            Optional<String> theirs = tips.theirs();
             Path wt = MergeGit.worktreeOf(main, e.id());
-            if (!store.move(e.id(), MergeState.QUEUED, MergeState.RUNNING, cols("step", MergeStep.UPDATING.id(),
+            // The early merge is clean and committed: updating, (no) testing and merging enter in one transaction.
+            boolean prepared = pre != null && pre.candidate() != null && mergesInCore(st) && checkedOutAtStart != null;
+            Map<String, Object> columns = cols("step", MergeStep.UPDATING.id(),
                     "started_at", store.now(), "step_started_at", store.now(), "base_before", ours.orElse(null),
                     "theirs_commit", theirs.orElse(null), "worktree_path", wt.toString(), "merge_commit", null,
-                    "result", null, "strategy", st.strategy().id(), "main_tree_pending", false),
-                    event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
-                            + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempts() + 1) + ")"))) {
+                    "result", null, "strategy", st.strategy().id(), "main_tree_pending", false);
+            EventDraft updating = event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
+                    + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempts() + 1) + ")");
+            List<EventDraft> more = List.of();
+            if (prepared) {
+                columns.putAll(cols("step", MergeStep.MERGING.id(), "merge_commit", pre.candidate(),
+                        "main_tree_pending", checkedOutAtStart.isPresent()));
+                more = List.of(event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"),
+                        event(e, EventKinds.MERGE_MERGING, movingMessage(pre.candidate())));
+            }
+            Optional<MergeEntry> started = store.moveAndRead(e.id(), MergeState.QUEUED, MergeState.RUNNING, columns,
+                    updating, more);
+            if (started.isEmpty()) {
                 return; // cancelled meanwhile
             }
-            e = store.find(e.id()).orElseThrow();
+            e = started.get();
             sandboxes.move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is being merged");
             stepListener.entered(e, MergeStep.UPDATING);
             try {
+                if (prepared) {
+                    changed();
+                    stepListener.entered(e, MergeStep.MERGING);
+                    checkCancelled();
+                    moveBaseEntered(ours.get(), pre.candidate(), checkedOutAtStart, true, pre.added());
+                    return;
+                }
                 if (ours.isEmpty() || theirs.isEmpty()) {
                     throw new Failure(ours.isEmpty() ? "the base branch " + repo.baseBranch() + " does not exist"
                             : "the branch " + e.branch() + " does not exist");
                 }
-                String message = "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? ""
-                        : " (sandbox " + e.sandboxId() + ")") + " through the Paddock merge queue";
-                if (!st.hasTest() && st.strategy() == MergeStrategy.MERGE && inCore(ours.get(), theirs.get(), message)) {
+                String message = mergeMessage(e);
+                if (mergesInCore(st) && inCore(ours.get(), theirs.get(), tips.theirsInOurs(), message, pre)) {
                     return;
                 }
                 git.addWorktree(main, wt, ours.get());
@@ -429,20 +478,25 @@ public final class MergeQueue implements AutoCloseable {
          * {@code git commit-tree -p base -p branch}: no checkout of the whole tree. A conflict (or a git that cannot)
          * falls back to the merge worktree, which keeps the conflicted state for a person.
          *
+         * @param theirsInOurs whether the branch's tip is already in base (nothing to merge)
+         * @param pre the same merge made early ({@link EarlyMerge}) from these tips; null: make it now
          * @return whether the entry was finished here
          */
-        private boolean inCore(String ours, String theirs, String message) throws PaddockException {
-            if (git.isAncestor(main, theirs, ours)) {
+        private boolean inCore(String ours, String theirs, boolean theirsInOurs, String message, EarlyMerge.Result pre)
+                throws PaddockException {
+            if (theirsInOurs) {
                 finishMerged(ours, null, "nothing to merge: " + e.branch() + " is already in " + repo.baseBranch());
                 return true;
             }
-            Optional<String> tree = git.mergeTree(main, ours, theirs);
+            Optional<String> tree = pre != null ? pre.tree() : git.mergeTree(main, ours, theirs);
             if (tree.isEmpty() || tree.get().isEmpty()) {
                 return false;
             }
-            store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
+            String candidate = pre != null ? pre.candidate() : git.commitTree(main, tree.get(), message, ours, theirs);
             // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
-            moveBase(ours, git.commitTree(main, tree.get(), message, ours, theirs), checkedOutAtStart);
+            moveBase(ours, candidate, checkedOutAtStart, List.of(
+                    event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped")),
+                    pre != null ? pre.added() : null);
             return true;
         }
 
@@ -472,36 +526,83 @@ public final class MergeQueue implements AutoCloseable {
 
         /** Step merging: the compare-and-set of base, then the checked-out tree's files. */
         private void moveBase(String ours, String candidate, Optional<Path> checkedClean) throws PaddockException {
-            step(MergeStep.MERGING, e.label() + ": moving " + repo.baseBranch() + " to the merge commit "
-                    + candidate.substring(0, 12));
+            moveBase(ours, candidate, checkedClean, List.of(), null);
+        }
+
+        /**
+         * Step merging. The candidate and whether the checked-out tree must follow are recorded with the step (one
+         * transaction, with the events in {@code before} first) before anything is looked at: a refusal or a
+         * failed compare-and-set clears them again ({@link #fail}); a kill before the compare-and-set leaves a
+         * candidate that is not in base, which {@link #recover()} puts back in the queue. Should the checked-out
+         * tree still refuse to follow after base moved (it changed in the few milliseconds between the look and
+         * the move), base is moved back by a second compare-and-set and the attempt fails: base is the old commit
+         * or the whole merge with its files, never a moved ref with a tree left behind.
+         *
+         * @param added the files the merge adds, when known ({@link MergeGit#followRefRefusal(Path, String,
+         *     String, List)}); null: git's dry run checks the tree
+         */
+        private void moveBase(String ours, String candidate, Optional<Path> checkedClean, List<EventDraft> before,
+                              List<String> added) throws PaddockException {
+            checkCancelled();
             Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
+            step(MergeStep.MERGING, movingMessage(candidate), before, cols("merge_commit", candidate,
+                    "main_tree_pending", tree.isPresent()));
+            moveBaseEntered(ours, candidate, tree, checkedClean != null, added);
+        }
+
+        private String movingMessage(String candidate) {
+            return e.label() + ": moving " + repo.baseBranch() + " to the merge commit " + candidate.substring(0, 12);
+        }
+
+        /**
+         * Step merging once entered (recorded with the candidate): the checks of the checked-out tree, the
+         * compare-and-set, the files.
+         *
+         * @param tree where base is checked out
+         * @param clean whether {@code tree} was just found clean (no second {@code git status})
+         */
+        private void moveBaseEntered(String ours, String candidate, Optional<Path> tree, boolean clean,
+                                     List<String> added) throws PaddockException {
             if (tree.isPresent()) {
-                List<String> dirty = checkedClean != null ? List.of() : git.changedTrackedFiles(tree.get());
+                List<String> dirty = clean ? List.of() : git.changedTrackedFiles(tree.get());
                 if (!dirty.isEmpty()) {
                     throw new Failure(refusal(repo, tree.get(), dirty), false);
                 }
-                String refused = git.followRefRefusal(tree.get(), ours, candidate);
+                String refused = git.followRefRefusal(tree.get(), ours, candidate, added);
                 if (refused != null) {
                     throw new Failure("The files of " + tree.get() + " cannot follow the merge: " + refused
                             + ". Move them away (Paddock never overwrites your files).", true); // counts: no spin
                 }
             }
-            store.set(e.id(), cols("merge_commit", candidate, "main_tree_pending", tree.isPresent()));
             if (!git.moveRef(main, repo.baseBranch(), candidate, ours, "paddock merge queue: " + e.label())) {
                 throw new Failure(repo.baseBranch() + " moved while " + e.label() + " was being merged", false);
             }
-            if (tree.isPresent()) {
-                followTree(tree.get(), ours, candidate, e.id(), false);
-            }
+            String behind = tree.isPresent() ? followFiles(tree.get(), ours, candidate, false) : null;
+            if (behind != null) {
+                if (git.moveRef(main, repo.baseBranch(), ours, candidate, "paddock merge queue: undo " + e.label()
+                        + " (the checked-out tree cannot follow)")) {
+                    throw new Failure("The files of " + tree.get() + " cannot follow the merge: " + behind
+                            + "; " + repo.baseBranch() + " was moved back. Paddock never overwrites your files.", true);
+                }
+                LOG.warn("{} stays merged although {} did not follow: {}", repo.baseBranch(), tree.get(), behind);
+            } // else finishMerged clears main_tree_pending
             finishMerged(ours, candidate, "merged into " + repo.baseBranch() + " as " + candidate.substring(0, 12));
         }
 
         private void step(MergeStep step, String message) throws PaddockException {
+            step(step, message, List.of(), Map.of());
+        }
+
+        /** Enters a step: its columns, {@code facts}, the events in {@code before} and its own, in one transaction. */
+        private void step(MergeStep step, String message, List<EventDraft> before, Map<String, Object> facts)
+                throws PaddockException {
             checkCancelled();
             EventDraft ev = event(e, step == MergeStep.TESTING ? EventKinds.MERGE_TESTING : EventKinds.MERGE_MERGING, message);
-            store.set(e.id(), cols("step", step.id(), "step_started_at", store.now()));
-            store.event(e.id(), ev);
-            e = store.find(e.id()).orElseThrow();
+            Map<String, Object> columns = cols("step", step.id(), "step_started_at", store.now());
+            columns.putAll(facts);
+            List<EventDraft> events = new java.util.ArrayList<>(before);
+            events.add(ev);
+            e = store.update(e.id(), columns, events);
             changed();
             stepListener.entered(e, step);
         }
@@ -514,7 +615,7 @@ public final class MergeQueue implements AutoCloseable {
 
         private void finishMerged(String ours, String commit, String result) throws PaddockException {
             store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, cols("step", null, "finished_at", store.now(),
-                    "merge_commit", commit, "result", result, "worktree_path", null),
+                    "merge_commit", commit, "result", result, "worktree_path", null, "main_tree_pending", false),
                     event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
             sandboxes.move(e.sandboxId(), SandboxState.MERGED, e.sandboxId() + " is merged into " + repo.baseBranch());
             git.removeIfPresent(main, MergeGit.worktreeOf(main, e.id()));
@@ -589,7 +690,8 @@ public final class MergeQueue implements AutoCloseable {
 
         private void cancelled(MergeEntry now) throws PaddockException {
             store.move(now.id(), MergeState.RUNNING, MergeState.CANCELLED, cols("step", null, "finished_at",
-                    store.now(), "merge_commit", null, "worktree_path", null, "result", "cancelled"),
+                    store.now(), "merge_commit", null, "worktree_path", null, "main_tree_pending", false,
+                    "result", "cancelled"),
                     event(now, EventKinds.MERGE_CANCELLED, now.label() + " was cancelled; " + repo.baseBranch()
                             + " is unchanged"));
             sandboxes.move(now.sandboxId(), SandboxState.DONE, now.sandboxId() + " left the merge queue");
@@ -598,14 +700,26 @@ public final class MergeQueue implements AutoCloseable {
 
     /** Lets the files of base's checked-out tree follow the ref, then clears the entry's pending flag. */
     private void followTree(Path tree, String from, String to, long entryId, boolean checkIndex) throws PaddockException {
+        followFiles(tree, from, to, checkIndex);
+        store.set(entryId, cols("main_tree_pending", false));
+    }
+
+    /**
+     * Lets the files of base's checked-out tree follow the ref ({@link MergeGit#followRef}); a refusal is logged.
+     *
+     * @return why they did not follow, or null when they did
+     */
+    private String followFiles(Path tree, String from, String to, boolean checkIndex) {
         try {
             if (!git.followRef(tree, from, to, checkIndex)) {
                 LOG.warn("Not updating the files of {}: its index no longer matches {}", tree, from);
+                return "its index no longer matches " + from;
             }
+            return null;
         } catch (GitException ex) {
             LOG.warn("{}", ex.getMessage());
+            return ex.getMessage();
         }
-        store.set(entryId, cols("main_tree_pending", false));
     }
 
     /**
@@ -707,6 +821,7 @@ public final class MergeQueue implements AutoCloseable {
         started = false;
         timer.shutdownNow();
         workers.values().forEach(ExecutorService::shutdownNow);
+        prepare.shutdownNow();
     }
 
     /** Finishes a resolved conflict of an entry on its repository's queue thread (see Attempt#completeResolved). */

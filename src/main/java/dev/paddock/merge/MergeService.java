@@ -94,20 +94,34 @@ public final class MergeService {
     }
 
     /**
-     * Enqueues a branch of a repository that no sandbox owns.
+     * Enqueues a branch of a repository that no sandbox owns. A registered repository named by its main worktree's
+     * path is not located again (no git process; it is not marked as just opened either).
      *
      * @throws MergeException BAD_REQUEST when the branch does not exist or is the base branch
      */
     public MergeEntry enqueueBranch(Path repoPath, String branch, String who) throws PaddockException {
-        RepoRecord repo = repos.open(repoPath).record();
+        RepoRecord repo = registeredAt(repoPath).orElse(null);
+        if (repo == null) {
+            repo = repos.open(repoPath).record();
+        }
         if (branch == null || branch.isBlank() || branch.equals(repo.baseBranch())) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "name a branch other than the base branch "
                     + repo.baseBranch());
         }
-        if (queue.git().resolve(repo.path(), "refs/heads/" + branch).isEmpty()) {
+        if (!queue.git().branchExists(repo.path(), branch)) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "no branch " + branch + " in " + repo.path());
         }
         return queue.enqueue(repo, null, branch, who);
+    }
+
+    /**
+     * The repository registered with exactly this main worktree path (absolute, normalized), read from the store
+     * without locating it with git again; empty for any other path (a subfolder, a linked worktree, a symbolic
+     * link), which {@link RepoService#open} then locates.
+     */
+    private Optional<RepoRecord> registeredAt(Path repoPath) throws PaddockException {
+        Path p = repoPath.toAbsolutePath().normalize();
+        return java.nio.file.Files.isDirectory(p.resolve(".git")) ? queue.repos().findByPath(p) : Optional.empty();
     }
 
     /**

@@ -47,17 +47,21 @@ public final class MergeStore {
         return clock.instant();
     }
 
-    /** Inserts a queued entry and its event; returns it. */
+    /** Inserts a queued entry and its event; returns it (read back in the same transaction). */
     public MergeEntry insert(long repositoryId, String sandboxId, String branch, MergeStrategy strategy, String who,
                              EventDraft event) throws StoreException {
-        long id = jdbc.inTransaction(tx -> {
+        return jdbc.inTransaction(tx -> {
             long newId = tx.insert("INSERT INTO merge_requests (repository_id, sandbox_id, branch, state, attempts,"
                     + " strategy, requested_by, enqueued_at) VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)",
                     repositoryId, sandboxId, branch, strategy.id(), who, clock.instant());
             events.append(tx, withEntry(event, newId));
-            return newId;
+            return read(tx, newId);
         });
-        return find(id).orElseThrow();
+    }
+
+    private static MergeEntry read(Jdbc.Tx tx, long id) throws SQLException {
+        return tx.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE id = ?", MergeStore::map, id)
+                .orElseThrow(() -> new SQLException("merge request " + id + " vanished inside its transaction"));
     }
 
     /** One entry. */
@@ -116,6 +120,32 @@ public final class MergeStore {
      */
     public boolean move(long id, MergeState from, MergeState to, Map<String, Object> columns, EventDraft event)
             throws StoreException {
+        return moveTx(id, from, to, columns, event, List.of(), false).moved();
+    }
+
+    /**
+     * {@link #move}, and the entry as it is after the move, read in the same transaction.
+     *
+     * @return the moved entry, empty when it was not in {@code from} (nothing written)
+     */
+    public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
+                                            EventDraft event) throws StoreException {
+        return moveAndRead(id, from, to, columns, event, List.of());
+    }
+
+    /** {@link #moveAndRead}, with more events after {@code event} in the same transaction. */
+    public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
+                                            EventDraft event, List<EventDraft> more) throws StoreException {
+        Moved m = moveTx(id, from, to, columns, event, more, true);
+        return m.moved() ? Optional.of(m.entry()) : Optional.empty();
+    }
+
+    /** Whether a move happened, and the entry read back after it (null when not asked for). */
+    private record Moved(boolean moved, MergeEntry entry) {
+    }
+
+    private Moved moveTx(long id, MergeState from, MergeState to, Map<String, Object> columns,
+                         EventDraft event, List<EventDraft> more, boolean read) throws StoreException {
         if (from == MergeState.RUNNING && to != MergeState.RUNNING && !columns.containsKey("step_started_at")) {
             // With no step, step_started_at says when it left running (MergeEntry#elapsed); the instant of
             // finished_at when this move finishes it, so that both name the same moment.
@@ -134,12 +164,42 @@ public final class MergeStore {
         params.add(from.id());
         return jdbc.inTransaction(tx -> {
             if (tx.update(sql.toString(), params.toArray()) != 1) {
-                return false;
+                return new Moved(false, null);
             }
             if (event != null) {
                 events.append(tx, withEntry(event, id));
             }
-            return true;
+            for (EventDraft ev : more) {
+                events.append(tx, withEntry(ev, id));
+            }
+            return new Moved(true, read ? read(tx, id) : null);
+        });
+    }
+
+    /**
+     * Sets columns of an entry whatever its state and appends its events, in one transaction, and returns the
+     * entry as it is then (one write per step of the queue instead of one per fact).
+     *
+     * @param drafts the events, in order; may be empty
+     * @throws StoreException also when there is no such entry (nothing written)
+     */
+    public MergeEntry update(long id, Map<String, Object> columns, List<EventDraft> drafts) throws StoreException {
+        StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
+        List<Object> params = new ArrayList<>();
+        columns.forEach((k, v) -> {
+            sql.append(params.isEmpty() ? "" : ", ").append(k).append(" = ?");
+            params.add(v);
+        });
+        sql.append(" WHERE id = ?");
+        params.add(id);
+        return jdbc.inTransaction(tx -> {
+            if (tx.update(sql.toString(), params.toArray()) != 1) {
+                throw new SQLException("no merge request " + id);
+            }
+            for (EventDraft ev : drafts) {
+                events.append(tx, withEntry(ev, id));
+            }
+            return read(tx, id);
         });
     }
 

@@ -73,7 +73,10 @@ class MergeQueueBench {
                 queuedWithWorktree.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
     }
 
-    /** Time from enqueue to merged entry, ms (registering the copy is not timed). */
+    /**
+     * Time from enqueue to merged entry, ms (registering the copy is not timed). The rig's queue is not started:
+     * {@code runNext} runs the entry on this thread at once, so no tick or poll interval is in the figure.
+     */
     private static long throughQueue(MergeRig rig, Path repoCopy, String testCommand) throws Exception {
         long repoId = rig.register(repoCopy);
         rig.service.configure(repoCopy, null, testCommand == null ? "" : testCommand, 60_000L, 3);
