@@ -58,6 +58,8 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
     private final MergeSettingsViewModel vm;
     private boolean saved;
+    /** Has the focus once shown (the dialog itself focuses a button). */
+    private TextField firstField;
 
     /** A dialog over {@code owner} (may be null) for the view model's repository; loads its settings. */
     public MergeSettingsDialog(MergeSettingsViewModel vm, Window owner) {
@@ -71,6 +73,8 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         getDialogPane().setId("merge-settings-dialog");
         getDialogPane().setUserData(this);
         getDialogPane().getStyleClass().add("pd-dialog");
+        // AtlantaFX caps .dialog-pane at 600 px (-fx-max-width), under this form's minimum: computed instead.
+        getDialogPane().setStyle("-fx-max-width: -1;");
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(SAVE, ButtonType.CANCEL);
         getDialogPane().setContent(content());
@@ -97,7 +101,31 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                 e.consume();
             }
         });
+        // The first size is taken before the wrapped explanations are laid out at their width (too tall by a
+        // line or two): fit the window to the laid-out form once it shows.
+        setOnShown(e -> javafx.application.Platform.runLater(() -> {
+            getDialogPane().getScene().getWindow().sizeToScene();
+            firstField.requestFocus();
+        }));
+        // A message under a field or the error box makes the form taller: the window grows to keep the buttons.
+        javafx.beans.InvalidationListener grow = o -> javafx.application.Platform.runLater(this::growToFit);
+        vm.timeoutMessageProperty().addListener(grow);
+        vm.attemptsMessageProperty().addListener(grow);
+        vm.errorProperty().addListener(grow);
         vm.load();
+    }
+
+    /** Makes the window as tall as the form needs when it needs more than it has (it never shrinks it). */
+    private void growToFit() {
+        javafx.scene.Scene scene = getDialogPane().getScene();
+        Window w = scene == null ? null : scene.getWindow();
+        if (w == null || !w.isShowing()) {
+            return;
+        }
+        double need = getDialogPane().prefHeight(getDialogPane().getWidth());
+        if (need > scene.getHeight()) {
+            w.sizeToScene(); // one resize of both sides: GTK refuses a height alone without a window manager
+        }
     }
 
     /** The dialog's ViewModel. */
@@ -148,15 +176,14 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         ColumnConstraints fields = new ColumnConstraints();
         fields.setHgrow(Priority.ALWAYS);
         fields.setFillWidth(true);
-        fields.setPrefWidth(520); // wrapped hints are measured at the width they get
+        fields.setPrefWidth(590); // wrapped hints are measured at the width they get (the dialog is as wide)
         grid.getColumnConstraints().addAll(labels, fields);
         int row = 0;
         row = add(grid, row, "Strategy", choices(vm.strategyProperty(),
                 choice("merge-settings-strategy-merge", MergeStrategy.MERGE, "Merge",
                         "One three-way merge of base and the branch; the branch's commits stay as they are."),
                 choice("merge-settings-strategy-rebase", MergeStrategy.REBASE, "Rebase",
-                        "The branch's commits are replayed onto base first (on a copy: the agent's branch is not"
-                                + " rewritten).")));
+                        "The branch's commits are replayed onto base first, on a copy: the agent's branch stays.")));
         row = add(grid, row, "Test command", new VBox(3, command, hint(TEST_HINT)));
         row = add(grid, row, "Test timeout", new VBox(3, withUnit(timeout, "seconds"),
                 fieldMessage("merge-settings-timeout-message", vm.timeoutMessageProperty())));
@@ -171,15 +198,11 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("merge-settings-error");
+        error.setPrefWidth(0); // the form sets the width; a long message wraps instead of widening the window
         VBox box = new VBox(14, top, grid, error);
         box.setMinWidth(640);
-        box.setPrefWidth(700);
         grid.disableProperty().bind(vm.busyProperty());
-        command.sceneProperty().addListener((o, a, s) -> {
-            if (s != null) {
-                javafx.application.Platform.runLater(command::requestFocus);
-            }
-        });
+        firstField = command;
         return box;
     }
 
