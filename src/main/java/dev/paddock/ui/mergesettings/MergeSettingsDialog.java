@@ -40,8 +40,9 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
  * The Merge settings dialog (Ctrl+Shift+M): one repository's merge strategy, test command, test timeout,
  * maximum attempts and auto-resolve mode, the same settings as {@code paddock merge config} and
  * {@code /v1/merges/settings}. Fields are checked as they are typed (a message under the field; Save is
- * disabled while one is invalid or nothing changed). Save stores the changes off the FX thread and closes; when
- * the backend refuses, its message is shown here and the dialog stays open. Cancel with unsaved edits asks first.
+ * disabled while one is invalid or nothing changed). Save (Enter or Ctrl+S) stores the changes off the FX
+ * thread and closes; when the backend refuses, its message is shown here and the dialog stays open. Cancel
+ * (or Escape) with unsaved edits asks first.
  */
 public final class MergeSettingsDialog extends Dialog<Void> {
     /** The Save button's type. */
@@ -93,6 +94,8 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                 close();
             });
         });
+        getDialogPane().getScene().getAccelerators().put(new javafx.scene.input.KeyCodeCombination(
+                javafx.scene.input.KeyCode.S, javafx.scene.input.KeyCombination.SHORTCUT_DOWN), save::fire);
         Button cancel = (Button) getDialogPane().lookupButton(ButtonType.CANCEL);
         cancel.setId("merge-settings-cancel");
         setResultConverter(b -> null);
@@ -164,7 +167,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                 + " only when it exits 0"));
 
         TextField timeout = numberField("merge-settings-timeout", vm.timeoutSecondsProperty());
-        timeout.setTooltip(new Tooltip("After this long the test's whole process tree is killed and the attempt fails"));
+        timeout.setTooltip(new Tooltip("After this long the test's whole process tree is killed; the attempt fails"));
         TextField attempts = numberField("merge-settings-attempts", vm.maxAttemptsProperty());
         attempts.setTooltip(new Tooltip("Failed attempts after which the entry leaves the queue for a person"));
 

@@ -197,7 +197,7 @@ class MergeSettingsDialogTest {
         type(robot, "#merge-settings-timeout", "1.5");
         assertThat(visibleLabel(robot, "#merge-settings-timeout-message")).isNull();
         assertThat(saveDisabled(robot)).isFalse();
-        robot.clickOn("#merge-settings-save");
+        robot.press(KeyCode.CONTROL, KeyCode.S).release(KeyCode.S, KeyCode.CONTROL); // Ctrl+S saves too
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
                 .isEmpty());
         assertThat(stored().testTimeout()).isEqualTo(Duration.ofMillis(1500));
