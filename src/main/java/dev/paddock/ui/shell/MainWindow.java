@@ -4,6 +4,8 @@ import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardView;
+import dev.paddock.ui.mergesettings.MergeSettingsDialog;
+import dev.paddock.ui.mergesettings.MergeSettingsViewModel;
 import dev.paddock.ui.policy.PolicyEditorDialog;
 import dev.paddock.ui.policy.PolicyEditorViewModel;
 import dev.paddock.ui.sandboxes.SandboxesView;
@@ -39,7 +41,9 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 /**
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
  * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2/Ctrl+3/Ctrl+4 sandboxes,
- * worktrees, containers or merge queue (its keys: see {@link dev.paddock.ui.mergequeue.MergeQueueView}), Ctrl+N new sandbox, Ctrl+P the repository's policy, Ctrl+Shift+L light/dark, Ctrl+Q quit (the sandboxes tab adds its row
+ * worktrees, containers or merge queue (its keys: see {@link dev.paddock.ui.mergequeue.MergeQueueView}), Ctrl+N new
+ * sandbox, Ctrl+P the repository's policy, Ctrl+Shift+M its merge settings, Ctrl+Shift+L light/dark, Ctrl+Q quit
+ * (the sandboxes tab adds its row
  * actions' keys, see {@link SandboxesView}; the approval list has A / D / Shift+D while it has the focus,
  * see {@link dev.paddock.ui.approvals.ApprovalsView}).
  */
@@ -52,9 +56,14 @@ public final class MainWindow extends BorderPane {
     private Button themeButton;
     private Theme theme;
     private boolean policyOpen;
+    private boolean mergeSettingsOpen;
 
     /** Opens the policy editor of the repository shown: Ctrl+P. */
     public static final KeyCodeCombination POLICY = new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN);
+
+    /** Opens the merge settings of the repository shown: Ctrl+Shift+M. */
+    public static final KeyCodeCombination MERGE_SETTINGS = new KeyCodeCombination(KeyCode.M,
+            KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
 
     public MainWindow(ShellViewModel vm, Theme theme) {
         this.vm = vm;
@@ -93,6 +102,7 @@ public final class MainWindow extends BorderPane {
             }
         });
         acc.put(POLICY, this::openPolicy);
+        acc.put(MERGE_SETTINGS, this::openMergeSettings);
         acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
         acc.put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(2));
@@ -139,6 +149,10 @@ public final class MainWindow extends BorderPane {
         policy.setId("header-policy");
         policy.disableProperty().bind(vm.currentProperty().isNull()
                 .or(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY)));
+        Button mergeSettings = iconButton(MaterialDesignS.SOURCE_MERGE,
+                "Merge settings of this repository… (Ctrl+Shift+M)", this::openMergeSettings);
+        mergeSettings.setId("header-merge-settings");
+        mergeSettings.disableProperty().bind(policy.disableProperty());
         Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
         refresh.disableProperty().bind(vm.currentProperty().isNull());
         themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
@@ -151,7 +165,7 @@ public final class MainWindow extends BorderPane {
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(10, brand, repos, open, busy, spacer, policy, refresh, themeButton);
+        HBox bar = new HBox(10, brand, repos, open, busy, spacer, policy, mergeSettings, refresh, themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("pd-header");
         return bar;
@@ -176,6 +190,21 @@ public final class MainWindow extends BorderPane {
         PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), home,
                 UiExecutor.io(), vm::approvalTimeoutMs), getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> policyOpen = false);
+        dialog.show();
+    }
+
+    /** Opens the Merge settings dialog for the repository shown (nothing when none is, or one is already open). */
+    public void openMergeSettings() {
+        RepoRecord repo = vm.currentProperty().get();
+        dev.paddock.ui.mergesettings.MergeSettingsBackend backend = vm.mergeSettings();
+        if (repo == null || backend == null || vm.phaseProperty().get() != ShellViewModel.Phase.READY
+                || mergeSettingsOpen) {
+            return;
+        }
+        mergeSettingsOpen = true;
+        MergeSettingsDialog dialog = new MergeSettingsDialog(new MergeSettingsViewModel(repo.path(), backend,
+                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
+        dialog.setOnHidden(e -> mergeSettingsOpen = false);
         dialog.show();
     }
 

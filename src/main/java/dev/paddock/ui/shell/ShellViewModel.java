@@ -128,6 +128,12 @@ public final class ShellViewModel implements AutoCloseable {
         return h == null ? null : h.wiring().home().dir();
     }
 
+    /** The merge settings of the repositories, once Paddock started; else null. */
+    public dev.paddock.ui.mergesettings.MergeSettingsBackend mergeSettings() {
+        Host h = host;
+        return h == null ? null : new dev.paddock.ui.mergesettings.ServiceMergeSettingsBackend(h.wiring().merges());
+    }
+
     /** The dashboard's ViewModel. */
     public DashboardViewModel dashboard() {
         return dashboard;
