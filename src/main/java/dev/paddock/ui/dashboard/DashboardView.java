@@ -55,13 +55,18 @@ public final class DashboardView extends VBox {
         Tab worktreeTab = new Tab(null, worktrees);
         worktreeTab.textProperty().bind(Bindings.size(vm.worktrees()).asString("Worktrees (%d)"));
         worktreeTab.setId("tab-worktrees");
-        ContainersView containerView = new ContainersView(vm.containers());
-        Tab containerTab = new Tab(null, containerView);
+        Tab containerTab = new Tab();
         containerTab.textProperty().bind(Bindings.createStringBinding(() -> "Containers ("
                 + vm.containers().totalsProperty().get().running() + ")", vm.containers().totalsProperty()));
         containerTab.setId("tab-containers");
-        containerView.activeProperty().bind(containerTab.selectedProperty());
-        Tab mergeTab = new Tab(null, new dev.paddock.ui.mergequeue.MergeQueueView(vm.mergeQueue()));
+        // Built when first shown: the charts and tables of these two tabs are not needed for the first frame.
+        buildWhenSelected(containerTab, () -> {
+            ContainersView containerView = new ContainersView(vm.containers());
+            containerView.activeProperty().bind(containerTab.selectedProperty());
+            return containerView;
+        });
+        Tab mergeTab = new Tab();
+        buildWhenSelected(mergeTab, () -> new dev.paddock.ui.mergequeue.MergeQueueView(vm.mergeQueue()));
         mergeTab.textProperty().bind(vm.mergeQueue().activeProperty().asString("Merge queue (%d)"));
         mergeTab.setId("tab-merge-queue");
         tabs = new TabPane(sandboxTab, worktreeTab, containerTab, mergeTab);
@@ -121,6 +126,20 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(body, Priority.ALWAYS);
 
         getChildren().addAll(tiles, body);
+    }
+
+    /** Gives {@code tab} the content {@code build} makes, the first time the tab is selected. */
+    private static void buildWhenSelected(Tab tab, java.util.function.Supplier<javafx.scene.Node> build) {
+        javafx.beans.value.ChangeListener<Boolean> once = new javafx.beans.value.ChangeListener<>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean selected) {
+                if (selected && tab.getContent() == null) {
+                    tab.selectedProperty().removeListener(this);
+                    tab.setContent(build.get());
+                }
+            }
+        };
+        tab.selectedProperty().addListener(once);
     }
 
     /** Shows the sandboxes tab and opens the New Sandbox dialog (Ctrl+N). */
