@@ -121,6 +121,11 @@ public final class ThreeWayView extends BorderPane {
         setCenter(body);
 
         vm.fileProperty().addListener((o, a, f) -> showFile(f));
+        // A file marked resolved is written: its result is no longer edited here.
+        vm.files().addListener((javafx.collections.ListChangeListener<Object>) c -> {
+            ConflictFile f = vm.fileProperty().get();
+            result.area().setEditable(f != null && !f.kind().needsHuman() && !vm.currentFileResolved());
+        });
         vm.hunkProperty().addListener((o, a, h) -> {
             restyle(List.of(a.intValue(), h.intValue()));
             revealHunk();
@@ -238,7 +243,7 @@ public final class ThreeWayView extends BorderPane {
         b.setMinWidth(Region.USE_PREF_SIZE);
         b.setOnAction(e -> vm.choose(choice));
         b.disableProperty().bind(Bindings.createBooleanBinding(() -> !vm.canChoose(choice), vm.hunkProperty(),
-                vm.fileProperty(), vm.busyProperty()));
+                vm.fileProperty(), vm.busyProperty(), vm.files()));
         return b;
     }
 
@@ -289,7 +294,7 @@ public final class ThreeWayView extends BorderPane {
         } finally {
             applying = false;
         }
-        result.area().setEditable(text);
+        result.area().setEditable(text && !vm.currentFileResolved());
         if (f != null && !text) {
             describeWholeFile(f);
         }

@@ -289,7 +289,7 @@ public final class ThreeWayViewModel {
     /** Whether {@code choice} applies to the hunk shown (PROPOSED only for a safe class). */
     public boolean canChoose(HunkChoice choice) {
         ConflictHunk h = currentHunk();
-        if (h == null || current() == null || busy.get()) {
+        if (h == null || current() == null || busy.get() || currentFileResolved()) {
             return false;
         }
         return choice != HunkChoice.PROPOSED || h.proposed() != null;
@@ -450,6 +450,12 @@ public final class ThreeWayViewModel {
                 return;
             }
         }
+    }
+
+    /** Whether the file shown was marked resolved (its result is written: nothing more to choose or edit). */
+    public boolean currentFileResolved() {
+        int i = fileIndexProperty().get();
+        return i >= 0 && i < files.size() && files.get(i).resolved();
     }
 
     /** Clears the error (the close button of the error box). */

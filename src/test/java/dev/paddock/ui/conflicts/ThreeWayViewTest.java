@@ -123,6 +123,10 @@ class ThreeWayViewTest {
         assertThat(repo.git("rev-list", "--parents", "-n", "1", "HEAD").strip().split(" ")).hasSize(3);
         assertThat(fx(() -> vm.finishedProperty().get())).isTrue();
         assertThat(fx(() -> robot.lookup("#" + ThreeWayView.MARK_ID).queryButton().isDisabled())).isTrue();
+        // The file is written: nothing more to choose or type in this window.
+        assertThat(fx(() -> robot.lookup("#threeway-take-theirs").queryButton().isDisabled())).isTrue();
+        assertThat(fx(() -> robot.lookup("#threeway-take-ours").queryButton().isDisabled())).isTrue();
+        assertThat(fx(() -> result.isEditable())).isFalse();
     }
 
     @Test
