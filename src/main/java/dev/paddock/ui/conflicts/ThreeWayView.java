@@ -478,7 +478,8 @@ public final class ThreeWayView extends BorderPane {
         }
         int left = vm.unresolvedProperty().get();
         if (left > 0 && !confirm("Mark " + f.path() + " resolved?", left + (left == 1 ? " conflict is" : " conflicts are")
-                + " still unresolved: the result keeps their base text as it shows now.", "Mark resolved")) {
+                + " still unresolved: the result keeps their text as it shows now (base's lines, or ours where base"
+                + " has none).", "Mark resolved")) {
             return;
         }
         vm.markResolved();
