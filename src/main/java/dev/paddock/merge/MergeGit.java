@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.worktree.WorktreeHeads;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
 import java.io.IOException;

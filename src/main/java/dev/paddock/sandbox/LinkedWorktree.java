@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.worktree.WorktreeHeads;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,8 +32,6 @@ public record LinkedWorktree(Path worktree, Path adminDir, Path commonDir) {
         if (!Files.isRegularFile(commondirFile)) {
             throw new IOException(admin + " has no commondir file: " + wt + " is not a linked worktree");
         }
-        Path common = Path.of(Files.readString(commondirFile, StandardCharsets.UTF_8).strip());
-        return new LinkedWorktree(wt, admin, (common.isAbsolute() ? common : admin.resolve(common))
-                .toAbsolutePath().normalize());
+        return new LinkedWorktree(wt, admin, WorktreeHeads.commonDirOf(admin).toAbsolutePath().normalize());
     }
 }

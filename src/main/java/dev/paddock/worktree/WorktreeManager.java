@@ -79,41 +79,14 @@ public final class WorktreeManager {
     }
 
     /**
-     * The worktree where {@code branch} is checked out, if any, read in-process from the files git keeps for
-     * it (the common directory's {@code HEAD} for the main worktree, {@code worktrees/<name>/HEAD} and
-     * {@code gitdir} for linked ones: what git's own "already checked out" check reads), without starting git.
-     * A branch being rebased or bisected in a worktree is not seen here; {@code git worktree add} still
-     * refuses it.
+     * The worktree where {@code branch} is checked out, if any: read in-process from git's own files
+     * ({@link WorktreeHeads}), or from {@code git worktree list} where those files cannot be read with certainty.
      *
-     * @throws GitException when those files cannot be read
+     * @throws GitException when git cannot list the worktrees
      */
     public Optional<Path> checkedOutIn(GitRepository repo, String branch) throws GitException {
-        String ref = "ref: refs/heads/" + branch;
-        try {
-            if (ref.equals(readHead(repo.commonDir().resolve("HEAD")))) {
-                return Optional.of(repo.mainWorktree());
-            }
-            Path admin = repo.commonDir().resolve("worktrees");
-            if (!Files.isDirectory(admin)) {
-                return Optional.empty();
-            }
-            try (var dirs = Files.list(admin)) {
-                for (Path d : (Iterable<Path>) dirs::iterator) {
-                    if (ref.equals(readHead(d.resolve("HEAD"))) && Files.isRegularFile(d.resolve("gitdir"))) {
-                        Path dotGit = Path.of(Files.readString(d.resolve("gitdir"), StandardCharsets.UTF_8).strip());
-                        Path wt = dotGit.isAbsolute() ? dotGit : d.resolve(dotGit).normalize();
-                        return Optional.of(wt.getParent());
-                    }
-                }
-            }
-            return Optional.empty();
-        } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new GitException("Cannot read the worktrees of " + repo.mainWorktree() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String readHead(Path head) throws IOException {
-        return Files.isRegularFile(head) ? Files.readString(head, StandardCharsets.UTF_8).strip() : null;
+        WorktreeHeads.Answer a = WorktreeHeads.find(repo.mainWorktree(), branch);
+        return a.known() ? a.checkout() : checkedOutIn(repo.mainWorktree(), branch);
     }
 
     /** The worktree where {@code branch} is checked out, if any (asks {@code git worktree list}). */
@@ -184,8 +157,8 @@ public final class WorktreeManager {
      */
     public void setIdentity(Path worktree, String name, String email) throws GitException {
         Path gitDir = gitDirOf(worktree);
-        Path common = commonDirOf(gitDir);
         try {
+            Path common = WorktreeHeads.commonDirOf(gitDir);
             FileBasedConfig shared = new FileBasedConfig(common.resolve("config").toFile(), FS.DETECTED);
             shared.load();
             if (!shared.getBoolean("extensions", "worktreeConfig", false)) {
@@ -201,35 +174,16 @@ public final class WorktreeManager {
         }
     }
 
-    /** The git directory of a worktree: {@code .git} itself, or where its {@code .git} file points. */
+    /** The git directory of a worktree ({@link WorktreeHeads#gitDirOf}). */
     private static Path gitDirOf(Path worktree) throws GitException {
-        Path dotGit = worktree.resolve(".git");
         try {
-            if (Files.isDirectory(dotGit)) {
-                return dotGit;
+            Path dir = WorktreeHeads.gitDirOf(worktree);
+            if (dir == null) {
+                throw new GitException(worktree + " has no .git folder or file naming its git directory.");
             }
-            String line = Files.readString(dotGit, StandardCharsets.UTF_8).strip();
-            if (!line.startsWith("gitdir:")) {
-                throw new GitException(dotGit + " does not name a git directory.");
-            }
-            Path dir = Path.of(line.substring("gitdir:".length()).strip());
-            return dir.isAbsolute() ? dir : worktree.resolve(dir).normalize();
+            return dir;
         } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new GitException("Cannot read " + dotGit + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The common directory a git directory shares ({@code commondir} file), or the directory itself. */
-    private static Path commonDirOf(Path gitDir) throws GitException {
-        Path file = gitDir.resolve("commondir");
-        try {
-            if (!Files.isRegularFile(file)) {
-                return gitDir;
-            }
-            Path dir = Path.of(Files.readString(file, StandardCharsets.UTF_8).strip());
-            return dir.isAbsolute() ? dir : gitDir.resolve(dir).normalize();
-        } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new GitException("Cannot read " + file + ": " + e.getMessage(), e);
+            throw new GitException("Cannot read " + worktree.resolve(".git") + ": " + e.getMessage(), e);
         }
     }
 

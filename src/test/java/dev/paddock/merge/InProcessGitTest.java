@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.worktree.WorktreeHeads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.testing.TempRepo;

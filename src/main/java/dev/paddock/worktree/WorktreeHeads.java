@@ -1,4 +1,4 @@
-package dev.paddock.merge;
+package dev.paddock.worktree;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * {@code HEAD} file only says {@code refs/heads/.invalid}, unreadable files) answer {@link Answer#UNKNOWN}: the
  * caller then asks git.
  */
-final class WorktreeHeads {
+public final class WorktreeHeads {
     private static final String REF_PREFIX = "ref: ";
 
     private WorktreeHeads() {
@@ -34,10 +34,11 @@ final class WorktreeHeads {
      * @param known whether they could be read with certainty (false: ask git)
      * @param tree the worktree holding the branch; null when none does (or when not known)
      */
-    record Answer(boolean known, Path tree) {
-        static final Answer UNKNOWN = new Answer(false, null);
+    public record Answer(boolean known, Path tree) {
+        public static final Answer UNKNOWN = new Answer(false, null);
 
-        Optional<Path> checkout() {
+        /** The worktree holding the branch, if known and any. */
+        public Optional<Path> checkout() {
             return Optional.ofNullable(tree);
         }
     }
@@ -46,7 +47,7 @@ final class WorktreeHeads {
      * The worktree of {@code repo} (a main or linked worktree path) whose {@code HEAD} is
      * {@code refs/heads/<branch>}: the main worktree first, then linked ones by admin folder name.
      */
-    static Answer find(Path repo, String branch) {
+    public static Answer find(Path repo, String branch) {
         try {
             Path gitDir = gitDirOf(repo);
             if (gitDir == null) {
@@ -99,7 +100,7 @@ final class WorktreeHeads {
      * commit id, or a line for it in {@code packed-refs}. False means "not seen here" (a reftable store, an odd
      * name, a symbolic ref...): ask git.
      */
-    static boolean branchFileExists(Path repo, String branch) {
+    public static boolean branchFileExists(Path repo, String branch) {
         if (branch.isEmpty() || branch.startsWith("/") || branch.contains("..") || branch.contains("\0")
                 || branch.contains("\\")) {
             return false;
@@ -131,7 +132,7 @@ final class WorktreeHeads {
      * The git dir of a worktree: its {@code .git} folder, or where its {@code .git} file ({@code gitdir: <path>})
      * points; null when it has neither.
      */
-    static Path gitDirOf(Path worktree) throws IOException {
+    public static Path gitDirOf(Path worktree) throws IOException {
         Path dotGit = worktree.toAbsolutePath().normalize().resolve(".git");
         if (Files.isDirectory(dotGit)) {
             return dotGit;
@@ -147,7 +148,7 @@ final class WorktreeHeads {
     }
 
     /** The common dir of a git dir: where its {@code commondir} file points, else the git dir itself. */
-    static Path commonDirOf(Path gitDir) throws IOException {
+    public static Path commonDirOf(Path gitDir) throws IOException {
         Path file = gitDir.resolve("commondir");
         return Files.isRegularFile(file) ? gitDir.resolve(read(file).strip()).normalize() : gitDir;
     }
