@@ -144,7 +144,8 @@ public final class MergeQueue implements AutoCloseable {
         return logDir.resolve(entryId + ".log");
     }
 
-    private void changed() {
+    /** Tells the listeners that something changed (also for changes made by {@link MergeService} directly). */
+    void changed() {
         listeners.forEach(l -> {
             try {
                 l.run();
@@ -243,6 +244,7 @@ public final class MergeQueue implements AutoCloseable {
                 EventDraft.of(repo.id(), sandboxId, EventKinds.MERGE_ENQUEUED, branch + " entered the merge queue of "
                         + repo.baseBranch() + " (by " + who + ")", Map.of("branch", branch, "by", who)));
         sandboxes.move(sandboxId, SandboxState.MERGING, sandboxId + " entered the merge queue");
+        changed();
         poke();
         return e;
     }

@@ -31,13 +31,16 @@ import javafx.collections.ObservableList;
  * with cancel and retry"): the running entry, the queued ones in the queue's order, the history, and the
  * commands cancel, retry and open test log on the selected entry.
  *
- * <p>Read on the {@code merge-queue-view} thread every {@link #REFRESH_MS} ms (so elapsed times tick each second)
- * and at once when the queue reports a change; applied on the FX thread at most once per pulse
- * ({@link FxCoalescer}). Commands run on the given executor; their result shows on the FX thread.
+ * <p>Read on the {@code merge-queue-view} thread when the queue reports a change, and every
+ * {@link #REREAD_TICKS} ticks as a safety net; applied on the FX thread at most once per pulse
+ * ({@link FxCoalescer}). Between reads only the clock ticks (every {@link #REFRESH_MS} ms), so elapsed times move
+ * without reading the store. Commands run on the given executor; their result shows on the FX thread.
  */
 public final class MergeQueueViewModel implements AutoCloseable {
-    /** Period of the regular read, in ms: the elapsed times tick with it. */
+    /** Period of the clock, in ms: the elapsed times tick with it. */
     public static final long REFRESH_MS = 1_000;
+    /** Ticks between two reads of the store when the queue reported no change. */
+    static final int REREAD_TICKS = 10;
     /** Most entries read (running and queued ones always, then the newest of the history). */
     public static final int LIMIT = 200;
 
@@ -56,6 +59,8 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private final ObservableList<QueueRow> historyView = FXCollections.unmodifiableObservableList(history);
     private final ReadOnlyIntegerWrapper active = new ReadOnlyIntegerWrapper();
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
+    /** Clock ticks so far (refresher thread only). */
+    private long ticks;
     private final ReadOnlyObjectWrapper<UiError> problem = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
@@ -170,7 +175,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
         apply(new Read(QueueSnapshot.EMPTY, null, null));
         unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
         if (b != null && ticking == null && !refresher.isShutdown()) {
-            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
+            ticking = refresher.scheduleWithFixedDelay(this::tick, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
         } else {
             refresh();
         }
@@ -279,6 +284,15 @@ public final class MergeQueueViewModel implements AutoCloseable {
             finished.complete(null);
         }, Platform::runLater);
         return finished;
+    }
+
+    /** One tick of the clock (on the refresher thread): the time moves; every {@link #REREAD_TICKS}th, a read. */
+    private void tick() {
+        if (ticks++ % REREAD_TICKS == 0) {
+            load();
+        } else {
+            Platform.runLater(() -> now.set(Instant.now()));
+        }
     }
 
     private void load() {
