@@ -49,9 +49,13 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
  */
 public final class MainWindow extends BorderPane {
     private final ShellViewModel vm;
-    private final DashboardView dashboard;
-    private final WelcomeView welcome;
+    /** Built when first needed, or by {@link #prepareViews} after the first frame (it never shows in it). */
+    private DashboardView dashboard;
+    private WelcomeView welcome;
     private final StackPane center = new StackPane();
+    private final StackPane switcherSlot = new StackPane();
+    private final StackPane busySlot = new StackPane();
+    private ComboBox<RepoRecord> switcher;
     private Consumer<Theme> onThemeChange = t -> { };
     private Button themeButton;
     private Theme theme;
@@ -69,8 +73,6 @@ public final class MainWindow extends BorderPane {
         this.vm = vm;
         this.theme = theme;
         getStyleClass().add("pd-root");
-        dashboard = new DashboardView(vm.dashboard());
-        welcome = new WelcomeView(vm, this::chooseFolder, vm::select);
         setTop(header());
         setCenter(center);
         setBottom(new StatusBarView(vm));
@@ -78,6 +80,31 @@ public final class MainWindow extends BorderPane {
         vm.currentProperty().addListener((o, a, b) -> showCenter());
         vm.openErrorProperty().addListener((o, a, b) -> showCenter());
         showCenter();
+    }
+
+    /**
+     * Builds the dashboard (about 2,600 classes' worth of views on a first start, half a second on two cores),
+     * the repository switcher and the busy spinner now, if they are not built yet. The first frame shows the
+     * header, the status bar and "Opening Paddock's store…" only; the panel calls this in the pulse after it,
+     * while the store still opens on another thread.
+     */
+    public void prepareViews() {
+        buildHeaderControls();
+        dashboard();
+    }
+
+    private DashboardView dashboard() {
+        if (dashboard == null) {
+            dashboard = new DashboardView(vm.dashboard());
+        }
+        return dashboard;
+    }
+
+    private WelcomeView welcome() {
+        if (welcome == null) {
+            welcome = new WelcomeView(vm, this::chooseFolder, vm::select);
+        }
+        return welcome;
     }
 
     /** Called with the new theme when the user toggles it. */
@@ -98,15 +125,15 @@ public final class MainWindow extends BorderPane {
         acc.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm::refresh);
         acc.put(SandboxesView.NEW, () -> {
             if (vm.currentProperty().get() != null && vm.phaseProperty().get() == ShellViewModel.Phase.READY) {
-                dashboard.newSandbox();
+                dashboard().newSandbox();
             }
         });
         acc.put(POLICY, this::openPolicy);
         acc.put(MERGE_SETTINGS, this::openMergeSettings);
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(0));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(1));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(2));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN), () -> dashboard.selectTab(3));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(0));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(1));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(2));
+        acc.put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(3));
         acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 this::toggleTheme);
         acc.put(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), () -> {
@@ -125,21 +152,15 @@ public final class MainWindow extends BorderPane {
         brand.getStyleClass().add("pd-brand");
         brand.setGraphic(AppIcons.logo(22));
 
-        ComboBox<RepoRecord> repos = new ComboBox<>(vm.recents());
-        repos.setId("repository-switcher");
-        repos.setPromptText("No repository open");
-        repos.setPrefWidth(340);
-        repos.setCellFactory(v -> new RepoCell());
-        repos.setButtonCell(new RepoCell());
-        vm.currentProperty().addListener((o, a, b) -> repos.getSelectionModel().select(b));
-        repos.setOnAction(e -> {
-            RepoRecord picked = repos.getSelectionModel().getSelectedItem();
-            if (picked != null) {
-                vm.select(picked);
-            }
-        });
-        repos.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
-        repos.setTooltip(new Tooltip("Switch between registered repositories"));
+        // The switcher (a combo box: its list and skin cost a tenth of a second on a first start) and the busy
+        // spinner come in the pulse after the first frame (prepareViews); both wait for the store anyway.
+        Button placeholder = new Button("No repository open");
+        placeholder.setId("repository-switcher-placeholder");
+        placeholder.setPrefWidth(340);
+        placeholder.setAlignment(Pos.CENTER_LEFT);
+        placeholder.setDisable(true);
+        switcherSlot.getChildren().setAll(placeholder);
+        busySlot.setPrefSize(18, 18);
 
         Button open = iconButton(MaterialDesignF.FOLDER_OPEN_OUTLINE, "Open repository… (Ctrl+O)", this::chooseFolder);
         open.setId("header-open");
@@ -159,16 +180,41 @@ public final class MainWindow extends BorderPane {
         themeButton.setId("theme-toggle");
         showThemeIcon();
 
-        ProgressIndicator busy = new ProgressIndicator();
-        busy.setPrefSize(18, 18);
-        busy.visibleProperty().bind(vm.busyProperty());
-
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(10, brand, repos, open, busy, spacer, policy, mergeSettings, refresh, themeButton);
+        HBox bar = new HBox(10, brand, switcherSlot, open, busySlot, spacer, policy, mergeSettings, refresh, themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("pd-header");
         return bar;
+    }
+
+    /** Puts the repository switcher and the busy spinner in the header, once. */
+    private void buildHeaderControls() {
+        if (switcher != null) {
+            return;
+        }
+        switcher = new ComboBox<>(vm.recents());
+        switcher.setId("repository-switcher");
+        switcher.setPromptText("No repository open");
+        switcher.setPrefWidth(340);
+        switcher.setCellFactory(v -> new RepoCell());
+        switcher.setButtonCell(new RepoCell());
+        switcher.getSelectionModel().select(vm.currentProperty().get());
+        vm.currentProperty().addListener((o, a, b) -> switcher.getSelectionModel().select(b));
+        switcher.setOnAction(e -> {
+            RepoRecord picked = switcher.getSelectionModel().getSelectedItem();
+            if (picked != null) {
+                vm.select(picked);
+            }
+        });
+        switcher.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
+        switcher.setTooltip(new Tooltip("Switch between registered repositories"));
+        switcherSlot.getChildren().setAll(switcher);
+
+        ProgressIndicator busy = new ProgressIndicator();
+        busy.setPrefSize(18, 18);
+        busy.visibleProperty().bind(vm.busyProperty());
+        busySlot.getChildren().setAll(busy);
     }
 
     private static Button iconButton(org.kordamp.ikonli.Ikon icon, String tip, Runnable action) {
@@ -242,10 +288,13 @@ public final class MainWindow extends BorderPane {
     }
 
     private void showCenter() {
+        if (vm.phaseProperty().get() != ShellViewModel.Phase.STARTING) {
+            buildHeaderControls();
+        }
         Node content = switch (vm.phaseProperty().get()) {
             case STARTING -> starting();
             case FAILED -> failed();
-            case READY -> vm.currentProperty().get() == null ? welcome : dashboardWithErrorBar();
+            case READY -> vm.currentProperty().get() == null ? welcome() : dashboardWithErrorBar();
         };
         if (center.getChildren().size() != 1 || center.getChildren().get(0) != content) {
             center.getChildren().setAll(content);
@@ -263,8 +312,8 @@ public final class MainWindow extends BorderPane {
             error.textProperty().bind(vm.openErrorProperty());
             error.visibleProperty().bind(vm.openErrorProperty().isNotEmpty());
             error.managedProperty().bind(error.visibleProperty());
-            dashboardWrapper = new VBox(error, new EngineBanner(vm), dashboard);
-            VBox.setVgrow(dashboard, Priority.ALWAYS);
+            dashboardWrapper = new VBox(error, new EngineBanner(vm), dashboard());
+            VBox.setVgrow(dashboard(), Priority.ALWAYS);
         }
         return dashboardWrapper;
     }

@@ -9,7 +9,6 @@ import javafx.application.Application;
 import javafx.animation.AnimationTimer;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.kordamp.ikonli.javafx.FontIcon;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
@@ -43,9 +42,9 @@ public final class PaddockApp extends Application {
      * Runs on the launcher thread once the toolkit is up, before {@link #start}. Starts Paddock (store,
      * API) on its own thread: started any earlier, it competes with the toolkit's own start for two
      * cores; started after the first frame, the dashboard comes 0.7 s later (bench profile). Also
-     * warms up the costly first uses of Ikonli (its 1 MB icon font) and of the controls on another
-     * thread, while the window is being built. Nodes may be created off the FX thread while no scene
-     * shows them.
+     * warms up the costly first uses of Ikonli (its 1 MB icon font) and of a label on another thread,
+     * while the window is being built (warming a table up too made the first frame later: the table
+     * now waits for the pulse after it). Nodes may be created off the FX thread while no scene shows them.
      */
     @Override
     public void init() {
@@ -54,7 +53,6 @@ public final class PaddockApp extends Application {
         new UiPreferences(home.dir().resolve("ui.properties")).theme().useAsUserAgentStylesheet();
         Thread warmUp = new Thread(() -> {
             new FontIcon(MaterialDesignS.SOURCE_BRANCH);
-            new TableView<Object>();
             new Label("warm-up");
         }, "ui-warm-up");
         warmUp.setDaemon(true);
@@ -83,8 +81,12 @@ public final class PaddockApp extends Application {
         StartupProbe.watch(scene, vm);
         vm.start(starting, repo);
         stage.show();
-        // Decoding five PNGs is not needed for the first frame.
-        afterFirstFrame(() -> stage.getIcons().setAll(AppIcons.windowIcons()));
+        // Decoding five PNGs and building the dashboard (shown once the store is open) are not needed for the
+        // first frame.
+        afterFirstFrame(() -> {
+            stage.getIcons().setAll(AppIcons.windowIcons());
+            window.prepareViews();
+        });
     }
 
     /** Runs {@code action} on the FX thread in the first pulse after the window shows. */

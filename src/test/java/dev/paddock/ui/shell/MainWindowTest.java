@@ -2,6 +2,7 @@ package dev.paddock.ui.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.testing.TempRepo;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javafx.scene.Scene;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -166,6 +168,41 @@ class MainWindowTest {
         vm.select(vm.recents().stream().filter(r -> r.name().equals("project")).findFirst().orElseThrow())
                 .get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+    }
+
+    @Test
+    void untilTheStoreOpensTheWindowShowsOnlyTheHeaderAndTheStatusBarAndBuildsTheRestAfterItsFirstFrame(FxRobot robot)
+            throws Exception {
+        vm = new ShellViewModel();
+        MainWindow[] window = new MainWindow[1];
+        WaitForAsyncUtils.asyncFx(() -> {
+            window[0] = new MainWindow(vm, Theme.LIGHT);
+            Scene scene = new Scene(window[0], 1280, 800);
+            Theme.LIGHT.apply(scene);
+            stage.setScene(scene);
+            stage.show();
+        }).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+        // The first frame: header with a disabled stand-in for the switcher, "Opening Paddock's store…", status bar.
+        assertThat(robot.lookup("#starting").tryQuery()).isPresent();
+        assertThat(robot.lookup("#repository-switcher-placeholder").queryButton().isDisabled()).isTrue();
+        assertThat(robot.lookup("#repository-switcher").tryQuery()).isEmpty();
+        assertThat(robot.lookup("#status-bar").tryQuery()).isPresent();
+        assertThat(robot.lookup("#tab-sandboxes").tryQuery()).isEmpty();
+
+        robot.interact(window[0]::prepareViews); // what the panel does in the pulse after its first frame
+        @SuppressWarnings("unchecked")
+        ComboBox<RepoRecord> switcher = robot.lookup("#repository-switcher").queryAs(ComboBox.class);
+        assertThat(switcher.isDisabled()).as("no switching before the store is open").isTrue();
+        assertThat(robot.lookup("#repository-switcher-placeholder").tryQuery()).isEmpty();
+        assertThat(robot.lookup("#starting").tryQuery()).as("still opening the store").isPresent();
+
+        vm.start(home, repo).get(30, TimeUnit.SECONDS);
+        TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(switcher.isDisabled()).isFalse();
+        assertThat(switcher.getSelectionModel().getSelectedItem()).extracting(RepoRecord::name).isEqualTo("project");
     }
 
     @Test
