@@ -9,6 +9,7 @@ import dev.paddock.repo.RepoService;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.GitRepository;
+import dev.paddock.worktree.SideBySide;
 import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,14 +86,18 @@ public final class SandboxCreator {
         Path main = git.mainWorktree();
 
         String base = req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
-        String baseCommit = worktrees.resolveCommit(main, base);
+        // The base commit and the branch are asked of git side by side (read-only, a few ms each); their
+        // errors come out in the order they would in a row: base first.
+        CompletableFuture<String> baseCommitAnswer = SideBySide.start(() -> worktrees.resolveCommit(main, base));
+        CompletableFuture<BranchChoice> branchAnswer = SideBySide.start(() -> chooseBranch(main, req));
+        String baseCommit = SideBySide.await(baseCommitAnswer);
         String id = req.id() == null || req.id().isBlank() ? nextId(req.task(), main) : req.id();
         SandboxIds.check(id);
         if (store.exists(id)) {
             throw new SandboxConflictException("A sandbox with the id " + id + " exists already.");
         }
-        String suggested = req.branch() == null || req.branch().isBlank() ? suggestBranch(main, req.task()) : null;
-        String branch = worktrees.checkBranchName(main, suggested != null ? suggested : req.branch());
+        BranchChoice choice = SideBySide.await(branchAnswer);
+        String branch = choice.branch();
         Optional<Path> checkedOut = worktrees.checkedOutIn(git, branch);
         if (checkedOut.isPresent()) {
             throw new SandboxConflictException("The branch " + branch + " is already checked out in " + checkedOut.get()
@@ -103,8 +109,7 @@ public final class SandboxCreator {
                     + " another id.");
         }
         ContainerChoice container = tier == Tier.CONTAINER ? containerChoice(req, git) : ContainerChoice.NONE;
-        // A suggested name was chosen because no branch has it (should git normalise it, ask again).
-        boolean newBranch = branch.equals(suggested) || !worktrees.branchExists(main, branch);
+        boolean newBranch = choice.newBranch();
         long leaseMs = req.leaseMs() != null ? req.leaseMs() : settings.get(SettingsStore.SANDBOX_LEASE_MS);
         if (leaseMs < SettingsStore.SANDBOX_LEASE_MS.min()) {
             throw new SandboxException("The lease must be at least one second (got " + leaseMs + " ms).");
@@ -136,6 +141,8 @@ public final class SandboxCreator {
                             "baseCommit", baseCommit)));
             steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
                     Map.of("path", layout.worktree().toString())));
+            // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the identity.
+            WorktreeManager.FingerprintProbe probe = worktrees.startFingerprint(layout.worktree());
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
@@ -147,7 +154,7 @@ public final class SandboxCreator {
             writeStateFile(layout, record);
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
-            WorktreeManager.Fingerprint fp = worktrees.fingerprint(layout.worktree());
+            WorktreeManager.Fingerprint fp = probe.finish();
             String fingerprint = Json.mapper().writeValueAsString(fp);
             steps.add(step(repo, id, "sandbox.fingerprint_recorded", "Health fingerprint: " + fp.branch() + " at "
                     + shortId(fp.head()) + ", " + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"),
@@ -165,6 +172,26 @@ public final class SandboxCreator {
             }
             throw new SandboxException("Cannot create the sandbox " + id + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The branch a sandbox gets: the one asked for, as git normalises it, or one suggested from the task
+     * that no branch has yet; {@code newBranch} when it is to be created.
+     */
+    private record BranchChoice(String branch, boolean newBranch) {
+    }
+
+    /**
+     * Chooses the branch (git calls only, nothing written).
+     *
+     * @throws GitException when git refuses the name ({@code git check-ref-format --branch})
+     */
+    private BranchChoice chooseBranch(Path main, NewSandbox req) throws GitException {
+        String suggested = req.branch() == null || req.branch().isBlank() ? suggestBranch(main, req.task()) : null;
+        String branch = worktrees.checkBranchName(main, suggested != null ? suggested : req.branch());
+        // A suggested name was chosen because no branch has it (should git normalise it, ask again).
+        boolean newBranch = branch.equals(suggested) || !worktrees.branchExists(main, branch);
+        return new BranchChoice(branch, newBranch);
     }
 
     /** The image and limits of a container sandbox (all null for the other tiers). */

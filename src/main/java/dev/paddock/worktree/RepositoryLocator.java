@@ -30,6 +30,10 @@ public final class RepositoryLocator {
         if (!Files.isDirectory(p)) {
             p = p.getParent();
         }
+        // git's worktree list is asked beside the probe; it is used only when the probe finds a repository.
+        Path dir = p;
+        java.util.concurrent.CompletableFuture<List<PorcelainParser.Entry>> listed =
+                SideBySide.start(() -> PorcelainParser.list(git, dir));
         GitCli.Result probe = git.run(p, "rev-parse", "--path-format=absolute", "--is-bare-repository",
                 "--git-common-dir");
         if (!probe.ok()) {
@@ -50,7 +54,7 @@ public final class RepositoryLocator {
                     + " my-checkout`) and open the clone.");
         }
         // The main worktree is the first record of `git worktree list`, whatever core.worktree says.
-        List<PorcelainParser.Entry> entries = PorcelainParser.list(git, p);
+        List<PorcelainParser.Entry> entries = SideBySide.awaitGit(listed);
         if (entries.isEmpty() || entries.get(0).bare()) {
             throw new GitException(p + " belongs to a bare repository (" + commonDir + "). Paddock needs a"
                     + " repository with a main working tree: clone it and open the clone.");

@@ -9,11 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
@@ -28,14 +23,6 @@ import org.eclipse.jgit.util.FS;
 public final class WorktreeManager {
     /** What Paddock adds to {@code .git/info/exclude} so sandboxes never show as untracked files. */
     public static final String EXCLUDE_LINE = "/.worktrees/";
-
-    /** Runs the git processes of one fingerprint side by side (daemon threads, idle ones end after 60 s). */
-    private static final ExecutorService SIDE_BY_SIDE = new ThreadPoolExecutor(0, 4, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "git-fingerprint");
-                t.setDaemon(true);
-                return t;
-            }, new ThreadPoolExecutor.CallerRunsPolicy());
 
     private final GitCli git;
 
@@ -196,51 +183,59 @@ public final class WorktreeManager {
      * @throws GitException when git cannot read the worktree
      */
     public Fingerprint fingerprint(Path worktree) throws GitException {
-        CompletableFuture<GitCli.Result> top = async(() -> git.run(worktree, "rev-parse", "--show-toplevel"));
-        CompletableFuture<GitCli.Result> ident = async(() -> git.run(worktree, "config", "--get-regexp",
-                "^user\\.(name|email)$"));
-        StatusV2 status = StatusV2.parse(git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v2",
-                "--branch", "-z"));
-        GitCli.Result toplevel = await(top);
-        if (!toplevel.ok()) {
-            throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": " + toplevel.errorLine());
+        return startFingerprint(worktree).finish();
+    }
+
+    /**
+     * Starts the parts of a worktree's fingerprint that do not depend on its identity ({@code status} and
+     * {@code rev-parse --show-toplevel}) on other threads, so the caller can set the identity meanwhile;
+     * {@link FingerprintProbe#finish} then reads the identity and waits for the rest.
+     */
+    public FingerprintProbe startFingerprint(Path worktree) {
+        return new FingerprintProbe(worktree,
+                SideBySide.start(() -> git.run(worktree, "rev-parse", "--show-toplevel")),
+                SideBySide.start(() -> StatusV2.parse(git.runOk(worktree, "--no-optional-locks", "status",
+                        "--porcelain=v2", "--branch", "-z"))));
+    }
+
+    /** A fingerprint being taken ({@link #startFingerprint}). */
+    public final class FingerprintProbe {
+        private final Path worktree;
+        private final CompletableFuture<GitCli.Result> top;
+        private final CompletableFuture<StatusV2> status;
+
+        private FingerprintProbe(Path worktree, CompletableFuture<GitCli.Result> top,
+                                 CompletableFuture<StatusV2> status) {
+            this.worktree = worktree;
+            this.top = top;
+            this.status = status;
         }
-        String name = null;
-        String email = null;
-        for (String line : await(ident).stdout().split("\n")) { // several scopes: the last one wins, as in git
-            int sp = line.indexOf(' ');
-            if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.name")) {
-                name = line.substring(sp + 1);
-            } else if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.email")) {
-                email = line.substring(sp + 1);
-            }
-        }
-        return new Fingerprint(toplevel.stdout().strip(), status.branch(), status.head(), status.changedFiles(),
-                name, email);
-    }
 
-    private interface GitCall {
-        GitCli.Result call() throws GitException;
-    }
-
-    private static CompletableFuture<GitCli.Result> async(GitCall call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return call.call();
-            } catch (GitException e) {
-                throw new CompletionException(e);
+        /**
+         * Reads the identity the worktree commits with (as git resolves it now) and waits for the status and
+         * the top level.
+         *
+         * @throws GitException when git cannot read the worktree
+         */
+        public Fingerprint finish() throws GitException {
+            GitCli.Result ident = git.run(worktree, "config", "--get-regexp", "^user\\.(name|email)$");
+            GitCli.Result toplevel = SideBySide.awaitGit(top);
+            StatusV2 st = SideBySide.awaitGit(status);
+            if (!toplevel.ok()) {
+                throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": "
+                        + toplevel.errorLine());
             }
-        }, SIDE_BY_SIDE);
-    }
-
-    private static GitCli.Result await(CompletableFuture<GitCli.Result> f) throws GitException {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof GitException g) {
-                throw g;
+            String name = null;
+            String email = null;
+            for (String line : ident.stdout().split("\n")) { // several scopes: the last one wins, as in git
+                int sp = line.indexOf(' ');
+                if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.name")) {
+                    name = line.substring(sp + 1);
+                } else if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.email")) {
+                    email = line.substring(sp + 1);
+                }
             }
-            throw e;
+            return new Fingerprint(toplevel.stdout().strip(), st.branch(), st.head(), st.changedFiles(), name, email);
         }
     }
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * generated one of 10,000 files. Target: ratio of medians ≤ 1.2. Runs alternate so both see the same
  * page cache. Paddock's worktree add writes the files with parallel checkout ({@code checkout.workers=0}); the
  * ratio is also given against a plain add with that same setting, which isolates Paddock's own overhead.
+ * Each timed run starts after {@code sync} (untimed), so no run pays for writing back the files of the
+ * one before it (on this VM that write-back made single runs take 2-6 s instead of 0.3 s).
  */
 class SandboxCreateBench {
     private static final int FILES = 10_000;
@@ -45,16 +47,19 @@ class SandboxCreateBench {
             List<Long> parallel = new ArrayList<>();
             List<Long> paddock = new ArrayList<>();
             for (int i = 0; i < RUNS; i++) {
+                settle();
                 long t0 = System.nanoTime();
                 repo.git("worktree", "add", "-q", "-b", "plain/" + i,
                         repo.dir().resolve(".worktrees/plain-" + i + "/plain/" + i).toString(), "main");
                 plain.add((System.nanoTime() - t0) / 1_000_000);
 
+                settle();
                 t0 = System.nanoTime();
                 repo.git("-c", "checkout.workers=0", "worktree", "add", "-q", "-b", "parallel/" + i,
                         repo.dir().resolve(".worktrees/parallel-" + i + "/parallel/" + i).toString(), "main");
                 parallel.add((System.nanoTime() - t0) / 1_000_000);
 
+                settle();
                 t0 = System.nanoTime();
                 wiring.sandboxService().create(NewSandbox.of(repo.dir(), "bench " + i, "true").withId("bench-" + i));
                 paddock.add((System.nanoTime() - t0) / 1_000_000);
@@ -70,6 +75,14 @@ class SandboxCreateBench {
                     paddock.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
             BenchSupport.report(String.format("sandbox create / git -c checkout.workers=0 worktree add, ratio of"
                     + " medians: %.2f", paddock.get(RUNS / 2) / (double) parallel.get(RUNS / 2)));
+        }
+    }
+
+    /** Writes dirty pages back to disk ({@code sync}), so the next timed run starts from a quiet disk. */
+    private static void settle() throws Exception {
+        Process p = new ProcessBuilder("sync").inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("sync failed");
         }
     }
 }
