@@ -4,6 +4,7 @@ import dev.paddock.cli.PaddockCommand;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Utf8Locale;
 import dev.paddock.ui.shell.PanelLauncher;
+import java.io.PrintWriter;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -26,18 +27,30 @@ public final class Paddock {
      * printed on stderr), 2 bad usage.
      */
     public static int run(String[] args) {
-        CommandLine cli = new CommandLine(new PaddockCommand(PanelLauncher::run));
-        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof PaddockException) {
-                cmd.getErr().println("paddock: " + e.getMessage());
-                return 1;
+        PaddockCommand panelOnly = PaddockCommand.forPanelOnly(PanelLauncher::run, args);
+        if (panelOnly != null) {
+            PrintWriter err = new PrintWriter(System.err, true);
+            try {
+                return panelOnly.call();
+            } catch (Exception e) {
+                return failure(e, err);
             }
-            // A bug, not a user error: keep the trace in the log, give the user one line.
-            LoggerFactory.getLogger(Paddock.class).error("Unexpected failure", e);
-            cmd.getErr().println("paddock: unexpected error: " + e + " (details in the log under "
-                    + System.getProperty("paddock.home", "~/.paddock") + "/logs)");
-            return 1;
-        });
+        }
+        CommandLine cli = new CommandLine(new PaddockCommand(PanelLauncher::run));
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> failure(e, cmd.getErr()));
         return cli.execute(args);
+    }
+
+    /** Reports a command's failure on {@code err} and returns its exit code (1). */
+    private static int failure(Exception e, PrintWriter err) {
+        if (e instanceof PaddockException) {
+            err.println("paddock: " + e.getMessage());
+            return 1;
+        }
+        // A bug, not a user error: keep the trace in the log, give the user one line.
+        LoggerFactory.getLogger(Paddock.class).error("Unexpected failure", e);
+        err.println("paddock: unexpected error: " + e + " (details in the log under "
+                + System.getProperty("paddock.home", "~/.paddock") + "/logs)");
+        return 1;
     }
 }

@@ -24,12 +24,19 @@ public final class PanelLauncher {
      * @param home Paddock's state directory
      * @param repo repository to open, or null for the one containing the current directory
      * @return the process exit code: 0, or 1 when Paddock could not start (the window said why, and so
-     *     did a line on stderr)
+     *     did a line on stderr) or there is no display to open a window on (stderr says so)
      */
     public static int run(PaddockHome home, Path repo) {
         JAVAFX_LOG.setLevel(Level.SEVERE);
         PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize());
-        Application.launch(PaddockApp.class);
+        try {
+            Application.launch(PaddockApp.class);
+        } catch (UnsupportedOperationException e) {
+            // GTK's answer when there is no X display ("Unable to open DISPLAY").
+            System.err.println("paddock: cannot open the panel: " + e.getMessage() + ". Run it in a desktop session"
+                    + " (or set DISPLAY), or run Paddock without a window: paddock serve");
+            return 1;
+        }
         return PaddockApp.startupFailed() ? 1 : 0;
     }
 }
