@@ -142,7 +142,7 @@ public final class SandboxCreator {
             steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
                     Map.of("path", layout.worktree().toString())));
             // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the identity.
-            WorktreeManager.FingerprintProbe probe = worktrees.startFingerprint(layout.worktree());
+            WorktreeManager.FingerprintProbe probe = worktrees.startFingerprint(layout.worktree(), true);
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));

@@ -127,9 +127,21 @@ public final class GitCli {
     public String runOk(Path dir, String... args) throws GitException {
         Result r = run(dir, args);
         if (!r.ok()) {
-            throw new GitException("git " + args[0] + " failed in " + dir + ": " + r.errorLine());
+            throw new GitException("git " + subcommand(args) + " failed in " + dir + ": " + r.errorLine());
         }
         return r.stdout();
+    }
+
+    /** The git command among {@code args} ({@code status} in {@code -c k=v --no-optional-locks status ...}). */
+    static String subcommand(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("-c") || args[i].equals("-C")) {
+                i++;
+            } else if (!args[i].startsWith("-")) {
+                return args[i];
+            }
+        }
+        return args.length > 0 ? args[0] : "";
     }
 
     private static byte[] readAll(InputStream in) {

@@ -48,6 +48,14 @@ class GitCliTest {
     }
 
     @Test
+    void runOkNamesTheGitCommandAfterGlobalOptions() throws Exception {
+        Path plain = Files.createDirectories(tmp.resolve("plain2"));
+
+        assertThatThrownBy(() -> git.runOk(plain, "-c", "core.preloadIndex=false", "--no-optional-locks", "status"))
+                .isInstanceOf(GitException.class).hasMessageContaining("git status failed in " + plain);
+    }
+
+    @Test
     void errorLineFallsBackToTheExitCodeWhenStderrIsEmpty() {
         assertThat(new GitCli.Result(3, "", "\n  \n").errorLine()).isEqualTo("git exited with 3");
         assertThat(new GitCli.Result(1, "", "\nerror: pathspec 'x' did not match\n").errorLine())
