@@ -56,7 +56,7 @@ public final class BenchSupport {
     /**
      * The X display to use: $DISPLAY when set, otherwise a private Xvfb started here (stopped at exit).
      */
-    static String display() throws IOException, InterruptedException {
+    public static String display() throws IOException, InterruptedException {
         String d = System.getenv("DISPLAY");
         if (d != null && !d.isBlank()) {
             return d;

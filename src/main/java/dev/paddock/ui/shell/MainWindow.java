@@ -49,7 +49,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
  */
 public final class MainWindow extends BorderPane {
     private final ShellViewModel vm;
-    /** Built when first needed, or by {@link #prepareViews} after the first frame (it never shows in it). */
+    /** Built when first needed: once the store is open (the first frame shows "Opening Paddock's store…"). */
     private DashboardView dashboard;
     private WelcomeView welcome;
     private final StackPane center = new StackPane();
@@ -80,17 +80,6 @@ public final class MainWindow extends BorderPane {
         vm.currentProperty().addListener((o, a, b) -> showCenter());
         vm.openErrorProperty().addListener((o, a, b) -> showCenter());
         showCenter();
-    }
-
-    /**
-     * Builds the dashboard (about 2,600 classes' worth of views on a first start, half a second on two cores),
-     * the repository switcher and the busy spinner now, if they are not built yet. The first frame shows the
-     * header, the status bar and "Opening Paddock's store…" only; the panel calls this in the pulse after it,
-     * while the store still opens on another thread.
-     */
-    public void prepareViews() {
-        buildHeaderControls();
-        dashboard();
     }
 
     private DashboardView dashboard() {
@@ -153,7 +142,7 @@ public final class MainWindow extends BorderPane {
         brand.setGraphic(AppIcons.logo(22));
 
         // The switcher (a combo box: its list and skin cost a tenth of a second on a first start) and the busy
-        // spinner come in the pulse after the first frame (prepareViews); both wait for the store anyway.
+        // spinner come when the store is open: until then the first frame has a disabled stand-in.
         Button placeholder = new Button("No repository open");
         placeholder.setId("repository-switcher-placeholder");
         placeholder.setPrefWidth(340);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Scene;
@@ -13,7 +12,8 @@ import javafx.scene.Scene;
 /**
  * Start-up timing for the benchmark (inactive unless {@code -Dpaddock.bench.startupFile=FILE}):
  * appends one line {@code firstFrameAt=T1 dashboardAt=T2} to FILE, wall-clock times in epoch ms,
- * where the first frame is the first pulse after the window is shown and the dashboard is the
+ * where the first frame is the moment the window's first frame has been drawn ({@link FirstFrame}: after
+ * the second pulse, which waits for the first one's drawing) and the dashboard is the
  * moment the worktree table first has rows. The benchmark subtracts the time it started the
  * process (the kernel's process start time is only known to the second). With
  * {@code -Dpaddock.bench.exit=true} the panel then quits.
@@ -28,13 +28,8 @@ final class StartupProbe {
             return;
         }
         long[] firstFrame = {-1};
-        new AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                firstFrame[0] = System.currentTimeMillis();
-                stop();
-            }
-        }.start();
+        // Registered before the panel's own after-first-frame work, so it runs first (runLater keeps order).
+        FirstFrame.afterDrawn(() -> firstFrame[0] = System.currentTimeMillis());
         vm.dashboard().worktrees().addListener(new ListChangeListener<RepositoryStatus.Worktree>() {
             @Override
             public void onChanged(Change<? extends RepositoryStatus.Worktree> c) {
