@@ -315,6 +315,8 @@ public final class Supervisor implements AutoCloseable {
         Optional<AgentExit> exit = exitOf(s, layout);
         Instant now = clock.instant();
         if (exit.isPresent()) {
+            // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
+            readHeartbeatFile(s, layout);
             AgentExit e = exit.get();
             children.remove(s.id());
             SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;

@@ -74,7 +74,8 @@ class SandboxLifecycleTest {
     @Test
     void anAgentThatCommitsAndExitsZeroEndsDoneWithItsWorkOnTheBranch() throws Exception {
         SandboxRecord s = create("Write the greeting", "echo 'hello from the agent'; paddock heartbeat halfway;"
-                + " sleep 1.5; printf 'hi\\n' > greeting.txt && git add greeting.txt && git commit -q -m 'Add greeting'",
+                + " sleep 1.5; printf 'hi\\n' > greeting.txt && git add greeting.txt && git commit -q -m 'Add greeting'"
+                + " && paddock heartbeat committed",
                 Tier.WORKTREE, 60_000, 0);
         assertThat(s.state()).isEqualTo(SandboxState.PENDING);
         assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees").resolve(s.id()).resolve("agent/write-greeting"));
@@ -86,6 +87,7 @@ class SandboxLifecycleTest {
         SandboxRecord done = tickUntil(s.id(), in(SandboxState.DONE));
 
         assertThat(done.exitCode()).isZero();
+        assertThat(done.progress()).as("the heartbeat just before the exit").isEqualTo("committed");
         assertThat(done.iteration()).isEqualTo(1);
         assertThat(done.pid()).isNull();
         assertThat(kinds(s.id())).containsSubsequence("sandbox.branch_created", "sandbox.worktree_added",
