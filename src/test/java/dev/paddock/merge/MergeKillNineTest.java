@@ -104,7 +104,9 @@ class MergeKillNineTest {
         assertThat(point == KillPoint.MERGING_AFTER_CAS ? !killedBase.equals(base) : killedBase.equals(base)).isTrue();
 
         ChildJvm second = serve();
-        second.await("the entry to be merged", this::apiSaysMerged, PATIENCE);
+        // The entry is recorded as merged first, then its merge worktree is removed: wait for both, or closing
+        // the second Paddock can cut the removal short (the third would clear the leftover; none is started).
+        second.await("the entry to be merged and its merge worktree removed", this::mergedAndCleanedUp, PATIENCE);
         second.close();
 
         Stored stored = read();
@@ -141,6 +143,11 @@ class MergeKillNineTest {
     }
 
     /** Whether the running Paddock's API shows a merged entry. */
+    private boolean mergedAndCleanedUp() {
+        String[] left = MergeGit.mergeRoot(repo.dir()).toFile().list();
+        return (left == null || left.length == 0) && apiSaysMerged();
+    }
+
     private boolean apiSaysMerged() {
         try {
             var api = dev.paddock.api.ApiClient.discover(home.instanceFile(), home.tokenFile());
