@@ -23,6 +23,7 @@ import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.sandbox.FingerprintRecorder;
 import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.ContainerEngineLifecycle;
 import dev.paddock.sandbox.OrphanScanner;
@@ -64,6 +65,7 @@ public final class Wiring implements AutoCloseable {
     private final RepoStore repoStore;
     private final EventLog events;
     private final SandboxStore sandboxes;
+    private final FingerprintRecorder fingerprints;
     private final RepoService repoService;
     private final StatusService status;
     private final EnvironmentMonitor environment;
@@ -112,11 +114,14 @@ public final class Wiring implements AutoCloseable {
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
+        this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
         this.supervisor = new Supervisor(sandboxes, repoStore, locator,
-                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, settings,
-                clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
+                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, fingerprints,
+                settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
         this.tierChecks = new TierChecks(bubblewrap, containers);
-        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks, clock);
+        fingerprints.onRecorded(supervisor::poke);
+        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
+                fingerprints, clock);
         this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
                 events);
         this.sandboxService = new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees,
@@ -191,6 +196,11 @@ public final class Wiring implements AutoCloseable {
 
     public SandboxStore sandboxes() {
         return sandboxes;
+    }
+
+    /** Records new sandboxes' health fingerprints just after they are stored (tests wait on it). */
+    public FingerprintRecorder fingerprints() {
+        return fingerprints;
     }
 
     public StatusService status() {

@@ -97,8 +97,11 @@ public final class OrphanService {
                 null, null, null, false, null, null, null, null, null);
         try {
             Files.createDirectories(layout.controlDir());
-            SandboxCreator.writeStateFile(layout, record);
-            String fingerprint = Json.mapper().writeValueAsString(worktrees.fingerprint(o.path()));
+            WorktreeManager.Fingerprint fp = worktrees.fingerprint(o.path());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> fpDetails = Json.mapper().convertValue(fp, Map.class);
+            SandboxCreator.writeStateFile(layout, record, java.util.Optional.of(fpDetails));
+            String fingerprint = Json.mapper().writeValueAsString(fp);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("path", o.path().toString());
             details.put("branch", o.branch());

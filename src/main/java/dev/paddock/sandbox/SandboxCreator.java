@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates sandboxes (BRIEF "Sandbox lifecycle", creation): checks everything first, then creates the
  * branch and the worktree under {@code <repo>/.worktrees/<id>/<branch>}, gives it the agent's identity,
- * writes the state file, records the health fingerprint, and stores the sandbox as {@code pending}
- * with an event per step. When a step fails, what the earlier steps made is taken back: a failed
- * creation changes nothing.
+ * writes the state file and stores the sandbox as {@code pending} with an event per step. When a step
+ * fails, what the earlier steps made is taken back: a failed creation changes nothing. The health
+ * fingerprint is started right after the checkout and recorded just after the sandbox is stored, before
+ * its agent starts ({@link FingerprintRecorder}).
  */
 public final class SandboxCreator {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxCreator.class);
@@ -45,10 +46,12 @@ public final class SandboxCreator {
     private final SandboxStore store;
     private final SettingsStore settings;
     private final TierCheck tiers;
+    private final FingerprintRecorder fingerprints;
     private final Clock clock;
 
     public SandboxCreator(RepoService repos, WorktreeManager worktrees, SandboxStore store, SettingsStore settings,
-                          TierCheck tiers, Clock clock) {
+                          TierCheck tiers, FingerprintRecorder fingerprints, Clock clock) {
+        this.fingerprints = fingerprints;
         this.repos = repos;
         this.worktrees = worktrees;
         this.store = store;
@@ -141,7 +144,8 @@ public final class SandboxCreator {
                             "baseCommit", baseCommit)));
             steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
                     Map.of("path", layout.worktree().toString())));
-            // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the identity.
+            // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the
+            // identity, and is finished after the sandbox is stored (FingerprintRecorder), before its agent starts.
             WorktreeManager.FingerprintProbe probe = worktrees.startFingerprint(layout.worktree(), true);
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
@@ -151,18 +155,20 @@ public final class SandboxCreator {
                     base, baseCommit, layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now,
                     null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), container.nanoCpus(),
                     container.memoryBytes(), container.pids(), container.nofile(), container.image());
-            writeStateFile(layout, record);
+            writeStateFile(layout, record, Optional.empty());
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
-            WorktreeManager.Fingerprint fp = probe.finish();
-            String fingerprint = Json.mapper().writeValueAsString(fp);
-            steps.add(step(repo, id, "sandbox.fingerprint_recorded", "Health fingerprint: " + fp.branch() + " at "
-                    + shortId(fp.head()) + ", " + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"),
-                    Json.mapper().convertValue(fp, Map.class)));
             steps.add(step(repo, id, "sandbox.created", "Created sandbox " + id + " (" + tier.id() + ") for \""
                     + abbreviate(record.task()) + "\"", Map.of("tier", tier.id(), "branch", branch,
                     "leaseMs", leaseMs, "maxRetries", maxRetries)));
-            store.insert(record, newToken(), fingerprint, steps);
+            fingerprints.expect(id);
+            try {
+                store.insert(record, newToken(), null, steps);
+            } catch (PaddockException | RuntimeException e) {
+                fingerprints.forget(id);
+                throw e;
+            }
+            fingerprints.finishInBackground(record, layout, probe);
             LOG.info("Created sandbox {} in {}", id, layout.worktree());
             return record;
         } catch (IOException | PaddockException | RuntimeException e) {
@@ -275,7 +281,12 @@ public final class SandboxCreator {
     }
 
     /** Writes the state file of a sandbox atomically (for people and tools looking at its folder). */
-    static void writeStateFile(SandboxLayout layout, SandboxRecord r) throws IOException {
+    /**
+     * Writes the sandbox's state file ({@code .worktrees/<id>/sandbox.json}, replaced atomically): what it is
+     * for and where it came from, and its health fingerprint once recorded (seed 000 §6.2 keeps it there).
+     */
+    static void writeStateFile(SandboxLayout layout, SandboxRecord r, Optional<Map<String, Object>> fingerprint)
+            throws IOException {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("id", r.id());
         state.put("task", r.task());
@@ -286,6 +297,7 @@ public final class SandboxCreator {
         state.put("worktree", r.worktreePath());
         state.put("createdAt", r.createdAt().toString());
         state.put("leaseMs", r.leaseMs());
+        fingerprint.ifPresent(fp -> state.put("fingerprint", fp));
         Path tmp = layout.stateFile().resolveSibling("sandbox.json.tmp");
         Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(state));
         Files.move(tmp, layout.stateFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,

@@ -177,9 +177,26 @@ public final class SandboxStore {
         return jdbc.queryOne("SELECT token FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id);
     }
 
+    /**
+     * Records the health fingerprint of a sandbox (JSON) with its event, in one transaction; the first one
+     * recorded stays.
+     *
+     * @return false when the sandbox is gone or has a fingerprint already (nothing written then)
+     */
+    public boolean recordFingerprint(String id, String fingerprintJson, EventDraft event) throws StoreException {
+        return jdbc.inTransaction(tx -> {
+            if (tx.update("UPDATE sandboxes SET fingerprint = ? WHERE id = ? AND fingerprint IS NULL",
+                    fingerprintJson, id) != 1) {
+                return false;
+            }
+            events.append(tx, event);
+            return true;
+        });
+    }
+
     /** The health fingerprint recorded at creation (JSON), if any. */
     public Optional<String> fingerprintOf(String id) throws StoreException {
-        return jdbc.queryOne("SELECT fingerprint FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id);
+        return jdbc.queryOne("SELECT fingerprint FROM sandboxes WHERE id = ? AND fingerprint IS NOT NULL", rs -> rs.getString(1), id);
     }
 
     static SandboxRecord map(ResultSet rs) throws SQLException {

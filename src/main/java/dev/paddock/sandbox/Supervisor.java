@@ -55,6 +55,7 @@ public final class Supervisor implements AutoCloseable {
     private final RepositoryLocator locator;
     private final AgentLauncher launcher;
     private final ContainerAgents containers;
+    private final FingerprintRecorder fingerprints;
     private final SettingsStore settings;
     private final Clock clock;
     private final Path logDir;
@@ -75,19 +76,22 @@ public final class Supervisor implements AutoCloseable {
      * @param apiUrl base URL of the loopback API handed to agents
      */
     public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
-                      SettingsStore settings, Clock clock, Path logDir, Supplier<String> apiUrl) {
-        this(store, repos, locator, launcher, ContainerAgents.none(), settings, clock, logDir, apiUrl);
+                      FingerprintRecorder fingerprints, SettingsStore settings, Clock clock, Path logDir,
+                      Supplier<String> apiUrl) {
+        this(store, repos, locator, launcher, ContainerAgents.none(), fingerprints, settings, clock, logDir, apiUrl);
     }
 
     /**
      * @param containers runs the agents of container-tier sandboxes
+     * @param fingerprints no agent of a new sandbox starts before its health fingerprint is recorded
      * @param logDir directory of the agents' log files ({@code <id>.log})
      * @param apiUrl base URL of the loopback API handed to agents
      */
     public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
-                      ContainerAgents containers, SettingsStore settings, Clock clock, Path logDir,
-                      Supplier<String> apiUrl) {
+                      ContainerAgents containers, FingerprintRecorder fingerprints, SettingsStore settings,
+                      Clock clock, Path logDir, Supplier<String> apiUrl) {
         this.containers = containers;
+        this.fingerprints = fingerprints;
         this.store = store;
         this.repos = repos;
         this.locator = locator;
@@ -183,6 +187,16 @@ public final class Supervisor implements AutoCloseable {
                     ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
                     .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
                     .message(s.id() + " cannot start: its worktree is gone"));
+        }
+        try {
+            if (!fingerprints.ready(s, layout)) {
+                return false; // being taken; the recorder pokes when it is stored
+            }
+        } catch (PaddockException e) {
+            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                    .set(Transition.Column.LAST_ERROR, "its health fingerprint could not be taken: " + e.getMessage())
+                    .set(Transition.Column.FINISHED_AT, clock.instant())
+                    .message(s.id() + " could not start: its health fingerprint could not be taken: " + e.getMessage()));
         }
         if (s.tier() == Tier.CONTAINER) {
             return startContainer(s, layout);

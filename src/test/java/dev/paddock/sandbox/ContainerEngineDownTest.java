@@ -58,7 +58,7 @@ class ContainerEngineDownTest {
     @Test
     void aContainerSandboxIsRefusedBeforeAnythingIsMadeAndAWorktreeSandboxStillWorks() throws Exception {
         SandboxCreator creator = new SandboxCreator(rig.repoService, rig.worktrees, rig.store, rig.settings,
-                new TierChecks(new BubblewrapProbe(), agents), Clock.systemUTC());
+                new TierChecks(new BubblewrapProbe(), agents), rig.fingerprints, Clock.systemUTC());
         String branchesBefore = rig.repo.git("branch", "--list");
 
         assertThatThrownBy(() -> creator.create(NewSandbox.of(rig.repo.dir(), "In a box", "true")

@@ -37,8 +37,11 @@ class SandboxCreatorTest {
         wiring.close();
     }
 
-    SandboxRecord create(NewSandbox request) throws PaddockException {
-        return wiring.sandboxService().create(request);
+    /** Creates a sandbox and waits for its health fingerprint (taken just after the create returns). */
+    SandboxRecord create(NewSandbox request) throws Exception {
+        SandboxRecord s = wiring.sandboxService().create(request);
+        assertThat(wiring.fingerprints().await(s.id(), java.time.Duration.ofSeconds(30))).isTrue();
+        return s;
     }
 
     NewSandbox request() {
@@ -71,9 +74,10 @@ class SandboxCreatorTest {
         assertThat(repo.git("config", "--get", "user.name").strip()).as("the repository's own identity stays")
                 .isEqualTo(TempRepo.USER_NAME);
         Path stateFile = repo.dir().resolve(".worktrees/" + s.id() + "/.paddock/sandbox.json");
-        assertThat(Files.readString(stateFile)).contains("\"id\" : \"" + s.id() + "\"").contains("\"baseCommit\"");
         assertThat(wiring.sandboxes().fingerprintOf(s.id()).orElseThrow()).contains("\"branch\":\"agent/fix-auth-timeout\"")
-                .contains("\"changedFiles\":0");
+                .contains("\"changedFiles\":0").contains("\"toplevel\":\"" + s.worktree() + "\"");
+        assertThat(Files.readString(stateFile)).contains("\"id\" : \"" + s.id() + "\"").contains("\"baseCommit\"")
+                .contains("\"fingerprint\" : {").contains("\"userName\" : \"Paddock agent " + s.id() + "\"");
         assertThat(Files.readString(repo.dir().resolve(".git/info/exclude"))).contains("/.worktrees/");
 
         SandboxRecord second = create(request());

@@ -91,7 +91,7 @@ class SandboxLifecycleTest {
         assertThat(done.iteration()).isEqualTo(1);
         assertThat(done.pid()).isNull();
         assertThat(kinds(s.id())).containsSubsequence("sandbox.branch_created", "sandbox.worktree_added",
-                "sandbox.identity_set", "sandbox.state_file_written", "sandbox.fingerprint_recorded", "sandbox.created",
+                "sandbox.identity_set", "sandbox.state_file_written", "sandbox.created", "sandbox.fingerprint_recorded",
                 "sandbox.running", "sandbox.done");
         assertThat(repo.git("log", "-1", "--format=%an <%ae> %s", "agent/write-greeting").strip())
                 .isEqualTo("Paddock agent " + s.id() + " <" + s.id() + "@agents.paddock.invalid> Add greeting");

@@ -38,6 +38,7 @@ final class SandboxRig implements AutoCloseable {
     final RepoService repoService;
     final SettingsStore settings;
     final WorktreeManager worktrees;
+    final FingerprintRecorder fingerprints;
     final SandboxCreator creator;
     final Supervisor supervisor;
     final SandboxReclaimer reclaimer;
@@ -68,9 +69,11 @@ final class SandboxRig implements AutoCloseable {
         this.settings = new SettingsStore(db);
         settings.put(SettingsStore.SANDBOX_KILL_GRACE_MS, 500L);
         this.worktrees = new WorktreeManager(git);
-        this.creator = new SandboxCreator(repoService, worktrees, store, settings, tier -> Optional.empty(), clock);
+        this.fingerprints = new FingerprintRecorder(worktrees, store);
+        this.creator = new SandboxCreator(repoService, worktrees, store, settings, tier -> Optional.empty(),
+                fingerprints, clock);
         this.logDir = dir.resolve("home").resolve("logs").resolve("sandboxes");
-        this.supervisor = newSupervisor();
+        this.supervisor = newSupervisor(fingerprints);
         this.reclaimer = new SandboxReclaimer(store, supervisor, worktrees, new SandboxRepositories(repos, locator),
                 events);
         this.scanner = new OrphanScanner(clock, Duration.ZERO);
@@ -78,10 +81,17 @@ final class SandboxRig implements AutoCloseable {
         this.reconciler = newReconciler();
     }
 
-    /** A supervisor as a freshly started Paddock has it: knowing no agent process of its own. */
+    /**
+     * A supervisor as a freshly started Paddock has it: knowing no agent process of its own, and no health
+     * fingerprint being taken.
+     */
     Supervisor newSupervisor() {
+        return newSupervisor(new FingerprintRecorder(worktrees, store));
+    }
+
+    private Supervisor newSupervisor(FingerprintRecorder recorder) {
         return new Supervisor(store, repos, locator, new AgentLauncher(AgentLauncher.findSetsid(),
-                new BubblewrapCommand("bwrap")), settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
+                new BubblewrapCommand("bwrap")), recorder, settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
     }
 
     /** A reconciler as a freshly started Paddock has it: everything before now was left by an earlier one. */
@@ -92,8 +102,22 @@ final class SandboxRig implements AutoCloseable {
 
     /** Creates a pending sandbox with this id and branch; its agent runs {@code command} once ticked. */
     SandboxRecord create(String id, String branch, String command) throws PaddockException {
-        return creator.create(NewSandbox.of(repo.dir(), "task of " + id, command).withId(id).withBranch(branch)
-                .withMaxRetries(0));
+        SandboxRecord s = creator.create(NewSandbox.of(repo.dir(), "task of " + id, command).withId(id)
+                .withBranch(branch).withMaxRetries(0));
+        awaitFingerprint(id);
+        return s;
+    }
+
+    /** Waits until the health fingerprint of a sandbox just created is recorded (it is taken in the background). */
+    void awaitFingerprint(String id) {
+        try {
+            if (!fingerprints.await(id, java.time.Duration.ofSeconds(30))) {
+                throw new AssertionError("the fingerprint of " + id + " was not recorded within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     /** A pending sandbox whose agent would only sleep (tests that never tick). */

@@ -86,6 +86,33 @@ class SupervisorRestartTest {
     }
 
     @Test
+    void noAgentStartsBeforeItsSandboxsHealthFingerprintIsRecordedEvenAfterARestart() throws Exception {
+        SandboxRecord s = rig.create("fp-001", "agent/fp", UP + "exec sleep 60");
+        assertThat(rig.fingerprints.await("fp-001", Duration.ofSeconds(30))).isTrue();
+        assertThat(rig.store.fingerprintOf("fp-001")).isPresent();
+        // What a Paddock killed between storing the sandbox and recording its fingerprint leaves behind.
+        rig.db.jdbc().update("UPDATE sandboxes SET fingerprint = NULL WHERE id = ?", "fp-001");
+        Files.writeString(s.worktree().resolve("dropped-in.txt"), "written after the checkout\n");
+
+        rig.fingerprints.expect("fp-001"); // this Paddock is still taking it
+        rig.tick();
+        assertThat(rig.find("fp-001").state()).as("waits for the fingerprint").isEqualTo(SandboxState.PENDING);
+        assertThat(rig.store.fingerprintOf("fp-001")).isEmpty();
+
+        rig.supervisor.close();
+        restarted = rig.newSupervisor(); // a Paddock started again: nothing is being taken
+        restarted.tick();
+
+        SandboxRecord running = rig.find("fp-001");
+        assertThat(running.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(rig.store.fingerprintOf("fp-001").orElseThrow()).contains("\"branch\":\"agent/fp\"")
+                .contains("\"changedFiles\":1");
+        assertThat(rig.kinds("fp-001")).containsSubsequence("sandbox.created", "sandbox.fingerprint_recorded",
+                "sandbox.fingerprint_recorded", "sandbox.running");
+        assertThat(Files.readString(layout("fp-001", "agent/fp").stateFile())).contains("\"changedFiles\" : 1");
+    }
+
+    @Test
     void anAgentWhoseLeaseRanOutWhilePaddockWasAwayGetsAFreshLeaseInsteadOfATimeout() throws Exception {
         rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", "exec sleep 60").withId("long-001")
                 .withBranch("agent/long").withMaxRetries(0).withLeaseMs(1_500L));
