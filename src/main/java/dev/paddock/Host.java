@@ -7,6 +7,7 @@ import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.store.DatabaseInUseException;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.status.Workspace;
@@ -46,7 +47,12 @@ public final class Host implements AutoCloseable {
      *     API cannot start
      */
     public static Host start(PaddockHome home, String mode) throws PaddockException {
-        Wiring wiring = Wiring.open(home);
+        Wiring wiring;
+        try {
+            wiring = Wiring.open(home);
+        } catch (DatabaseInUseException e) {
+            throw heldBy(home, e);
+        }
         ApiServer api = null;
         try {
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
@@ -72,6 +78,22 @@ public final class Host implements AutoCloseable {
             closeAfterFailedStart(api, wiring);
             throw e;
         }
+    }
+
+    /**
+     * Why the store of {@code home} cannot be opened when another process holds it: names the Paddock running on
+     * this home (its mode and pid, from a live {@code instance.json}), e.g. "Another Paddock (`paddock serve`,
+     * pid 4242) is running on this home (/home/ann/.paddock) and holds its store /home/ann/.paddock/paddock.mv.db.
+     * Use that one, or start with --home DIR for a separate store."; else {@code e} itself (the holder has not
+     * written its {@code instance.json} yet).
+     */
+    static DatabaseInUseException heldBy(PaddockHome home, DatabaseInUseException e) {
+        return InstanceFile.live(home.instanceFile()).filter(i -> i.pid() != ProcessHandle.current().pid())
+                .map(i -> new DatabaseInUseException("Another Paddock ("
+                        + ("serve".equals(i.mode()) ? "`paddock serve`" : "a panel") + ", pid " + i.pid()
+                        + ") is running on this home (" + home + ") and holds its store " + home.databaseBase()
+                        + ".mv.db. Use that one, or start with --home DIR for a separate store.", e))
+                .orElse(e);
     }
 
     /** Writes the light Claude Code hook for this home; a failure is logged, not fatal (the JVM hook remains). */

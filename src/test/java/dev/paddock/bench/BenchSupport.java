@@ -53,13 +53,19 @@ public final class BenchSupport {
         return repo.dir();
     }
 
+    /** The private Xvfb's display once started (one per JVM: a second one on the same number cannot start). */
+    private static String privateDisplay;
+
     /**
-     * The X display to use: $DISPLAY when set, otherwise a private Xvfb started here (stopped at exit).
+     * The X display to use: $DISPLAY when set, otherwise a private Xvfb started here on first use (stopped at exit).
      */
-    public static String display() throws IOException, InterruptedException {
+    public static synchronized String display() throws IOException, InterruptedException {
         String d = System.getenv("DISPLAY");
         if (d != null && !d.isBlank()) {
             return d;
+        }
+        if (privateDisplay != null) {
+            return privateDisplay;
         }
         String display = ":" + (90 + (int) (ProcessHandle.current().pid() % 9));
         Process xvfb = new ProcessBuilder("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
@@ -69,6 +75,7 @@ public final class BenchSupport {
         if (!xvfb.isAlive()) {
             throw new IllegalStateException("Xvfb could not start (apt-get install xvfb)");
         }
+        privateDisplay = display;
         return display;
     }
 

@@ -178,7 +178,8 @@ class StatusCommandTest {
 
             Run second = paddock("--home", home.toString(), "serve");
             assertThat(second.exit()).as(second.describe()).isEqualTo(1);
-            assertThat(second.err()).contains("is in use by another Paddock");
+            assertThat(second.err()).contains("Another Paddock (`paddock serve`, pid " + serve.pid()
+                    + ") is running on this home (" + home + ") and holds its store");
 
             serve.close();
             assertThat(serve.isAlive()).isFalse();

@@ -326,6 +326,11 @@ public final class MainWindow extends BorderPane {
         msg.setWrapText(true);
         msg.setMaxWidth(620);
         Button quit = new Button("Quit");
+        quit.setId("startup-quit");
+        // The only thing left to do: Enter and Escape quit (the theme toggle, first in the header, had the focus).
+        quit.setDefaultButton(true);
+        quit.setCancelButton(true);
+        focusWhenShown(quit);
         quit.setOnAction(e -> {
             if (getScene() != null && getScene().getWindow() != null) {
                 getScene().getWindow().hide();
@@ -335,6 +340,24 @@ public final class MainWindow extends BorderPane {
         box.getStyleClass().add("pd-failed");
         box.setAlignment(Pos.CENTER);
         return box;
+    }
+
+    /** Gives {@code node} the keyboard focus once it is in a scene (now, when it already is). */
+    private static void focusWhenShown(Node node) {
+        if (node.getScene() != null) {
+            node.requestFocus();
+            return;
+        }
+        node.sceneProperty().addListener(new javafx.beans.value.ChangeListener<Scene>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Scene> o, Scene before, Scene now) {
+                if (now != null) {
+                    node.sceneProperty().removeListener(this);
+                    // After the layout pass that adds it: a node not yet laid out may refuse the focus.
+                    javafx.application.Platform.runLater(node::requestFocus);
+                }
+            }
+        });
     }
 
     private static final class RepoCell extends ListCell<RepoRecord> {

@@ -68,7 +68,13 @@ public final class PaddockApp extends Application {
     public void start(Stage stage) {
         UiPreferences prefs = new UiPreferences(home.dir().resolve("ui.properties"));
         vm = new ShellViewModel();
-        vm.phaseProperty().addListener((o, a, phase) -> startupFailed = phase == ShellViewModel.Phase.FAILED);
+        // ui.properties is written only once this panel owns the home: one refused (another Paddock runs on it)
+        // leaves that Paddock's file alone.
+        prefs.setWritable(false);
+        vm.phaseProperty().addListener((o, a, phase) -> {
+            startupFailed = phase == ShellViewModel.Phase.FAILED;
+            prefs.setWritable(phase == ShellViewModel.Phase.READY);
+        });
         // SIGTERM (or Ctrl+C in the terminal) ends the JVM without stop(): close the store and remove
         // instance.json all the same.
         Runtime.getRuntime().addShutdownHook(new Thread(vm::close, "panel-shutdown"));

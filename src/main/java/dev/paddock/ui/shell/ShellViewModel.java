@@ -216,12 +216,28 @@ public final class ShellViewModel implements AutoCloseable {
             showOpened(opened);
             done.complete(null);
         }, error -> {
-            log().error("Paddock could not start: {}", error.getMessage(), error);
+            // Logback's stderr line reads "paddock: cannot start: another Paddock (...) is running on this home ...".
+            log().error("{}", failureLine(error.getMessage()), error);
             startupError.set(error.getMessage());
             phase.set(Phase.FAILED);
             done.complete(null);
         });
         return done;
+    }
+
+    /**
+     * The one line saying why the panel could not start, after Logback's "paddock: " on stderr: "cannot start: "
+     * and the reason with its first letter in lower case ("cannot start: another Paddock (`paddock serve`, pid 42)
+     * is running on this home ..."); a reason that already begins with "Cannot start" is not prefixed again.
+     */
+    static String failureLine(String reason) {
+        if (reason == null || reason.isBlank()) {
+            return "cannot start (no reason given; see the log)";
+        }
+        String line = reason.length() > 1 && Character.isUpperCase(reason.charAt(0))
+                && Character.isLowerCase(reason.charAt(1))
+                ? Character.toLowerCase(reason.charAt(0)) + reason.substring(1) : reason;
+        return line.startsWith("cannot start") ? line : "cannot start: " + line;
     }
 
     private static Host join(CompletableFuture<Host> starting) throws Exception {

@@ -60,19 +60,25 @@ final class StatusBarView extends StatusBar {
         return d.source() != null && d.source().startsWith("context ") ? d.endpointText() : d.endpoint();
     }
 
-    private static void show(EnvironmentMonitor.Snapshot s, Label docker, Label bwrap) {
+    /**
+     * Shows {@code s} on the two labels: green ({@code pd-ok}) when usable, red ({@code pd-bad}) when a check
+     * failed, neither (the plain icon) while a check has not run yet ("checking…"). Nothing when {@code s} is null.
+     */
+    static void show(EnvironmentMonitor.Snapshot s, Label docker, Label bwrap) {
         if (s == null) {
             return;
         }
         docker.getStyleClass().removeAll("pd-ok", "pd-bad");
         bwrap.getStyleClass().removeAll("pd-ok", "pd-bad");
-        if (s.docker().reachable()) {
+        if (!s.docker().checked()) {
+            docker.setText("Docker: checking…");
+            docker.setTooltip(new Tooltip("Paddock is checking whether a Docker engine answers."));
+        } else if (s.docker().reachable()) {
             docker.setText("Docker " + s.docker().version() + " · " + endpoint(s.docker()));
             docker.getStyleClass().add("pd-ok");
             docker.setTooltip(new Tooltip("Engine at " + s.docker().endpointText() + " answers."));
         } else {
-            docker.setText(s.docker().checkedAt().getEpochSecond() == 0 ? "Docker: checking…"
-                    : "Docker unreachable · " + endpoint(s.docker()));
+            docker.setText("Docker unreachable · " + endpoint(s.docker()));
             docker.getStyleClass().add("pd-bad");
             docker.setTooltip(new Tooltip("No engine answers at " + s.docker().endpointText() + ": "
                     + s.docker().error() + "\nContainer sandboxes need one; the other tiers keep working."
@@ -80,6 +86,10 @@ final class StatusBarView extends StatusBar {
         }
         BubblewrapProbe.Status b = s.bubblewrap();
         bwrap.setText(b.summary());
+        if (b.equals(BubblewrapProbe.Status.notChecked())) {
+            bwrap.setTooltip(new Tooltip("Paddock is checking whether bubblewrap can be used."));
+            return;
+        }
         bwrap.getStyleClass().add(b.usable() ? "pd-ok" : "pd-bad");
         bwrap.setTooltip(new Tooltip(b.usable() ? "The namespace tier can be used." : b.problem()));
     }

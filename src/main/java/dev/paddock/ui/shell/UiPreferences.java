@@ -23,6 +23,8 @@ final class UiPreferences {
 
     private final Path file;
     private final Properties props = new Properties();
+    private boolean writable = true;
+    private boolean unsaved;
 
     UiPreferences(Path file) {
         this.file = file;
@@ -32,6 +34,18 @@ final class UiPreferences {
             } catch (IOException | IllegalArgumentException e) {
                 log().warn("Ignoring unreadable {}: {}", file, e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Whether changes may be written to the file (true at first). While not, they are kept and written once it is:
+     * the panel allows it only once its Paddock started, so that a panel refused on a home another Paddock owns
+     * writes nothing there.
+     */
+    void setWritable(boolean writable) {
+        this.writable = writable;
+        if (writable && unsaved) {
+            save();
         }
     }
 
@@ -68,6 +82,11 @@ final class UiPreferences {
     }
 
     private void save() {
+        if (!writable) {
+            unsaved = true;
+            return;
+        }
+        unsaved = false;
         try (OutputStream out = Files.newOutputStream(file)) {
             props.store(out, "Paddock panel preferences");
         } catch (IOException e) {

@@ -218,21 +218,29 @@ class MainWindowTest {
     }
 
     @Test
-    void aStoreHeldByAnotherPaddockGivesAClearMessageInsteadOfTheDashboard(FxRobot robot) throws Exception {
-        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home", home.dir().toString(),
-                "serve").redirectErrorStream(true).redirectOutput(home.dir().resolve("other.log").toFile()).start();
-        try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> Files.exists(home.instanceFile()));
+    void aStoreHeldByAnotherPaddockGivesAClearMessageNamingItAndAFocusedQuitButton(FxRobot robot) throws Exception {
+        // LC_ALL=C.UTF-8 (ChildJvm): the server does not relaunch itself, its pid is the child's.
+        try (dev.paddock.testing.ChildJvm other = dev.paddock.testing.ChildJvm.start(home.dir().resolveSibling("other"),
+                Map.of(), "dev.paddock.Paddock", List.of("--home", home.dir().toString(), "serve"))) {
+            other.awaitStdout("Paddock serving on", java.time.Duration.ofSeconds(60));
             show(repo);
             assertThat(vm.phaseProperty().get()).isEqualTo(ShellViewModel.Phase.FAILED);
             Label message = robot.lookup("#startup-error").queryAs(Label.class);
-            assertThat(message.getText()).contains("in use by another Paddock").contains("--home");
-        } finally {
-            other.destroy();
-            if (!other.waitFor(10, TimeUnit.SECONDS)) {
-                other.destroyForcibly();
-            }
+            assertThat(message.getText()).startsWith("Another Paddock (`paddock serve`, pid " + other.pid() + ")"
+                    + " is running on this home (" + home + ")").contains("--home");
+            // Nothing else to do but quit: the Quit button has the focus, and Enter as well as Escape press it.
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(stage.getScene().getFocusOwner()).isSameAs(robot.lookup("#startup-quit").queryButton());
+            robot.type(javafx.scene.input.KeyCode.ENTER);
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(stage.isShowing()).as("Enter quits").isFalse();
+            assertThat(stage.getScene().getRoot().getStyleClass()).as("Enter did not switch the theme")
+                    .doesNotContain("dark");
+            robot.interact(stage::show);
+            WaitForAsyncUtils.waitForFxEvents();
+            robot.type(javafx.scene.input.KeyCode.ESCAPE);
+            WaitForAsyncUtils.waitForFxEvents();
+            assertThat(stage.isShowing()).as("Escape quits").isFalse();
         }
     }
 }

@@ -2,19 +2,31 @@ package dev.paddock.ui.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.paddock.Paddock;
+import dev.paddock.api.InstanceFile;
 import dev.paddock.bench.BenchSupport;
+import dev.paddock.testing.ChildJvm;
 import dev.paddock.testing.TempRepo;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real panel in its own JVM, started as a user starts it ({@code paddock --home DIR --repo PATH}) on a
  * real X display (Xvfb): its first frame is drawn, then Paddock starts behind it and the dashboard gets the
- * repository's worktrees. Guards the start-up order (Paddock starts only after the first frame is drawn).
+ * repository's worktrees. Guards the start-up order (Paddock starts only after the first frame is drawn). A panel
+ * refused because another Paddock owns its home is driven with real key presses ({@code xdotool}, which must be
+ * installed).
  */
 class PanelProcessTest {
     @TempDir
@@ -49,5 +61,89 @@ class PanelProcessTest {
         // Paddock started behind the window: its store exists and recorded the repository.
         List<Path> store = Files.list(home).filter(p -> p.getFileName().toString().startsWith("paddock")).toList();
         assertThat(store).as("store files in " + home).isNotEmpty();
+    }
+
+    @Test
+    void aPanelRefusedOnAHomeAnotherPaddockOwnsSaysWhyInOneLineQuitsOnEnterWithExitCode1AndLeavesThatHomeAlone()
+            throws Exception {
+        Path home = temp.resolve("owned home");
+        String display = BenchSupport.display();
+        try (ChildJvm serve = ChildJvm.start(temp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+                List.of("--home", home.toString(), "serve"))) {
+            serve.awaitStdout("Paddock serving on", Duration.ofSeconds(60));
+            assertThat(InstanceFile.live(home.resolve("instance.json"))).isPresent();
+            // Without the test classes: their logback-test.xml would replace Paddock's own logging, which writes
+            // the refusal on stderr.
+            String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                    .filter(e -> !Path.of(e).endsWith("test-classes")).collect(Collectors.joining(File.pathSeparator));
+            Path err = temp.resolve("panel.err");
+            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", classPath, "dev.paddock.Paddock", "--home", home.toString());
+            pb.environment().put("DISPLAY", display);
+            pb.environment().put("LC_ALL", "C.UTF-8"); // no relaunch: the window belongs to this pid
+            pb.redirectOutput(temp.resolve("panel.out").toFile()).redirectError(err.toFile());
+            Process panel = pb.start();
+            try {
+                String window = awaitWindow(panel, display, err);
+                // Paddock starts once the first frame is drawn; the refusal is logged just before the window shows it.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!Files.readString(err).contains("cannot start") && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                Thread.sleep(1000); // the window's next pulses: the message shows and Quit takes the focus
+                // Light / dark is switched (kept in memory, not saved), then Enter presses the focused Quit button.
+                xdotool(display, "key", "--window", window, "ctrl+shift+l");
+                xdotool(display, "key", "--window", window, "Return");
+
+                assertThat(panel.waitFor(30, TimeUnit.SECONDS)).as("Enter quits: " + Files.readString(err)).isTrue();
+                assertThat(panel.exitValue()).isEqualTo(1);
+                List<String> lines = Files.readString(err).lines().filter(l -> l.startsWith("paddock:")).toList();
+                assertThat(lines).containsExactly("paddock: cannot start: another Paddock (`paddock serve`, pid "
+                        + serve.pid() + ") is running on this home (" + home + ") and holds its store "
+                        + home.resolve("paddock.mv.db") + ". Use that one, or start with --home DIR for a separate"
+                        + " store.");
+                assertThat(home.resolve("ui.properties")).as("the refused panel's preferences").doesNotExist();
+            } finally {
+                panel.destroyForcibly();
+            }
+            assertThat(serve.isAlive()).as("the owner keeps running").isTrue();
+        }
+    }
+
+    /** The id of the panel's window that shows (its other one is GTK's hidden leader), once it exists. */
+    private static String awaitWindow(Process panel, String display, Path err) throws IOException,
+            InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && panel.isAlive()) {
+            ProcessBuilder pb = new ProcessBuilder("xdotool", "search", "--onlyvisible", "--pid",
+                    Long.toString(panel.pid())).redirectErrorStream(true);
+            pb.environment().put("DISPLAY", display);
+            Process search = start(pb);
+            String out = new String(search.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (search.waitFor() == 0 && out.matches("\\d+(\\s+\\d+)*")) {
+                return out.lines().reduce((a, b) -> b).orElseThrow();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no window of the panel (pid " + panel.pid() + ") on " + display + ": "
+                + Files.readString(err));
+    }
+
+    private static void xdotool(String display, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("xdotool"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("DISPLAY", display);
+        Process p = start(pb);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+    }
+
+    private static Process start(ProcessBuilder xdotool) {
+        try {
+            return xdotool.start();
+        } catch (IOException e) {
+            throw new AssertionError("this test presses keys with xdotool: apt-get install xdotool", e);
+        }
     }
 }

@@ -1,0 +1,46 @@
+package dev.paddock.ui.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.paddock.ui.theme.Theme;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ui.properties on a real file: written only while allowed (a refused panel must not write another's home). */
+class UiPreferencesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void changesMadeWhileNotWritableAreKeptOutOfTheFileUntilItIs() {
+        Path file = dir.resolve("ui.properties");
+        UiPreferences prefs = new UiPreferences(file);
+        prefs.setWritable(false);
+        prefs.setTheme(Theme.DARK);
+        prefs.setSize(1200, 700);
+        assertThat(file).doesNotExist();
+
+        prefs.setWritable(true);
+        UiPreferences reread = new UiPreferences(file);
+        assertThat(reread.theme()).isEqualTo(Theme.DARK);
+        assertThat(reread.width()).isEqualTo(1200);
+        assertThat(reread.height()).isEqualTo(700);
+    }
+
+    @Test
+    void aPanelThatNeverMayWriteLeavesTheFileAsItWas() throws Exception {
+        Path file = dir.resolve("ui.properties");
+        UiPreferences owner = new UiPreferences(file);
+        owner.setTheme(Theme.LIGHT);
+        String before = java.nio.file.Files.readString(file);
+
+        UiPreferences refused = new UiPreferences(file);
+        refused.setWritable(false);
+        refused.setTheme(Theme.DARK);
+        refused.setSize(900, 600);
+
+        assertThat(java.nio.file.Files.readString(file)).isEqualTo(before);
+        assertThat(new UiPreferences(file).theme()).isEqualTo(Theme.LIGHT);
+    }
+}
