@@ -123,7 +123,7 @@ public final class NewSandboxViewModel {
         checkLater.setOnFinished(e -> checkBranch());
         containerFormProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
                 : containerProblem.get() != null ? containerProblem.get() : containerFormProblem(),
-                tier, containerProblem, image, cpus, memoryMib, pids);
+                tier, containerProblem, image, defaultImage, cpus, memoryMib, pids);
         canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get()) && !isBlank(command.get())
                         && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
                         && containerFormProblem.get() == null,
@@ -394,7 +394,9 @@ public final class NewSandboxViewModel {
 
     private String containerFormProblem() {
         if (isBlank(image.get())) {
-            return "Give an image: this repository has none set (paddock sandbox image IMAGE sets one).";
+            return defaultImage.get() == null
+                    ? "Give an image: this repository has none set (paddock sandbox image IMAGE sets one)."
+                    : "Give an image: the repository's is " + defaultImage.get() + ".";
         }
         try {
             limits();
