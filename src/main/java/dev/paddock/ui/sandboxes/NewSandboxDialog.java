@@ -51,11 +51,27 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 public final class NewSandboxDialog extends Dialog<SandboxRecord> {
     /** The Create button's type. */
     public static final ButtonType CREATE = new ButtonType("Create", ButtonBar.ButtonData.OK_DONE);
+    /** The id of the question asked before what was typed is dropped (Escape, Cancel, the close box). */
+    public static final String DISCARD_ID = "new-sandbox-discard";
+    /** Closes the dialog and drops what was typed. */
+    public static final ButtonType DISCARD = new ButtonType("Discard", ButtonBar.ButtonData.NO);
+    /** Stays in the dialog (the question's default, and what Escape answers). */
+    public static final ButtonType KEEP_EDITING = new ButtonType("Keep editing", ButtonBar.ButtonData.CANCEL_CLOSE);
+
+    /** The widest values a person is likely to type in the limit fields (CPUs, MiB, processes). */
+    private static final String CPUS_SAMPLE = "12.5";
+    private static final String MEMORY_SAMPLE = "131072";
+    private static final String PIDS_SAMPLE = "32768";
 
     private final NewSandboxViewModel vm;
+    private final ErrorBox errorBox;
+    private final javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane();
+    private final VBox bottom = new VBox(8);
+    private final FormWindowFit fit;
 
     public NewSandboxDialog(NewSandboxViewModel vm, Window owner) {
         this.vm = vm;
+        this.errorBox = new ErrorBox(null).bindTo(vm.errorProperty());
         setTitle("New sandbox");
         if (owner != null) {
             initOwner(owner);
@@ -68,6 +84,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(CREATE, ButtonType.CANCEL);
         getDialogPane().setContent(form());
+        fit = new FormWindowFit(getDialogPane(), scroll, bottom);
 
         Button create = (Button) getDialogPane().lookupButton(CREATE);
         create.setId("new-sandbox-create");
@@ -82,9 +99,12 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         Button cancel = (Button) getDialogPane().lookupButton(ButtonType.CANCEL);
         cancel.setId("new-sandbox-cancel");
         cancel.disableProperty().bind(vm.busyProperty());
-        // Closing while git works would leave the person unsure whether the sandbox exists.
+        // Closing while git works would leave the person unsure whether the sandbox exists; closing a form with
+        // something typed in it asks first (Escape is quickly pressed, and a task can be long).
         setOnCloseRequest(e -> {
             if (vm.busyProperty().get()) {
+                e.consume();
+            } else if (vm.createdProperty().get() == null && vm.editedProperty().get() && !confirmDiscard()) {
                 e.consume();
             }
         });
@@ -97,7 +117,50 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
             }
         });
         setResultConverter(b -> b == CREATE ? vm.createdProperty().get() : null);
+        // The container part, a warning next to a tier, a message under a field or the error box change the form's
+        // height: the window follows, as far as its screen allows (the form scrolls beyond that). It shrinks only
+        // after the choices load and when the tier changes, never as the person types.
+        javafx.beans.value.ChangeListener<Object> grow = (o, a, b) -> javafx.application.Platform.runLater(
+                () -> fit.fit(false));
+        javafx.beans.value.ChangeListener<Object> refit = (o, a, b) -> javafx.application.Platform.runLater(
+                () -> fit.fit(true));
+        // The first size is taken before wrapped lines are laid out at their width: fit once it shows.
+        setOnShown(e -> javafx.application.Platform.runLater(() -> fit.fit(true)));
+        // JavaFX closes a dialog's window on its close box even when the dialog refused to close (HeavyweightDialog
+        // does not consume the request): the request is taken here and passed to close(), which may ask first.
+        getDialogPane().getScene().getWindow().addEventFilter(javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST, e -> {
+            e.consume();
+            close();
+        });
+        vm.tierProperty().addListener(refit);
+        vm.containerProblemProperty().addListener(refit);
+        vm.namespaceProblemProperty().addListener(refit);
+        vm.errorProperty().addListener(grow);
+        vm.containerFormProblemProperty().addListener(grow);
+        vm.branchCheckProperty().addListener(grow);
+        errorBox.detailsShownProperty().addListener(grow);
         vm.load();
+    }
+
+    /**
+     * Asks whether what was typed may be dropped; Keep editing is the default (Enter) and Escape's answer.
+     *
+     * @return true to close and drop it
+     */
+    private boolean confirmDiscard() {
+        javafx.scene.control.Alert ask = new javafx.scene.control.Alert(
+                javafx.scene.control.Alert.AlertType.CONFIRMATION,
+                "What you typed for this sandbox (its task, command and settings) will be lost.", DISCARD,
+                KEEP_EDITING);
+        ask.initOwner(getDialogPane().getScene().getWindow());
+        ask.setTitle("New sandbox");
+        ask.setHeaderText("Discard this new sandbox?");
+        ask.getDialogPane().setId(DISCARD_ID);
+        Theme.adopt(ask.getDialogPane(), getDialogPane().getScene());
+        Button keep = (Button) ask.getDialogPane().lookupButton(KEEP_EDITING);
+        keep.setDefaultButton(true);
+        ask.setOnShown(e -> keep.requestFocus());
+        return ask.showAndWait().filter(DISCARD::equals).isPresent();
     }
 
     /** The dialog's ViewModel. */
@@ -169,7 +232,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         row = add(grid, row, "Isolation", tiers());
         row = add(grid, row, "Limits", limits());
 
-        ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
+        ErrorBox error = errorBox;
         error.setId("new-sandbox-error");
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
@@ -180,15 +243,15 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         working.managedProperty().bind(working.visibleProperty());
 
         // The form scrolls when the window is too small for it (a small screen, an error with its details
-        // unfolded); the error and the progress stay in view above the buttons. The window itself is not
-        // resized: not every window manager follows a dialog that grows.
+        // unfolded); the error and the progress stay in view above the buttons. The window grows up to its
+        // screen's height (FormWindowFit), in one resize of both sides, which window managers follow.
         grid.getStyleClass().add("pd-dialog-form");
-        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(grid);
+        scroll.setContent(grid);
         scroll.setFitToWidth(true);
         scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
         scroll.getStyleClass().addAll("edge-to-edge", "pd-dialog-scroll");
         scroll.setMinHeight(120);
-        VBox bottom = new VBox(8, error, working);
+        bottom.getChildren().setAll(error, working);
         bottom.getStyleClass().add("pd-dialog-bottom");
         VBox box = new VBox(scroll, bottom);
         VBox.setVgrow(scroll, Priority.ALWAYS);
@@ -235,7 +298,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         vm.tierProperty().addListener((o, a, t) -> select(group, t));
         select(group, vm.tierProperty().get());
         return new VBox(8, worktree, new VBox(3, namespace, namespaceProblem),
-                new VBox(3, container, containerProblem, indent(containerOptions)), network);
+                new VBox(3, container, containerProblem, containerOptions), network);
     }
 
     private static Label problemLabel(String id, javafx.beans.value.ObservableStringValue text) {
@@ -268,15 +331,15 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
         image.setTooltip(new Tooltip("The image the agent runs in; the repository's (paddock sandbox image) unless"
                 + " changed here. Paddock never pulls: the engine must have it."));
-        TextField cpus = smallField("new-sandbox-cpus", vm.cpusProperty(), 60,
+        TextField cpus = smallField("new-sandbox-cpus", vm.cpusProperty(), CPUS_SAMPLE,
                 "CPU time the container may use, in CPUs (docker --cpus): 2, 0.5");
-        TextField memory = smallField("new-sandbox-memory", vm.memoryMibProperty(), 80,
+        TextField memory = smallField("new-sandbox-memory", vm.memoryMibProperty(), MEMORY_SAMPLE,
                 "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
-        TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), 70,
+        TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), PIDS_SAMPLE,
                 "Processes and threads at once (docker --pids-limit)");
-        HBox limits = new HBox(6, cpus, unit("CPUs"), spacer(8), memory, unit("MiB memory"), spacer(8),
-                pids, unit("processes"));
-        limits.setAlignment(Pos.CENTER_LEFT);
+        // Each field keeps its unit beside it; a pair that does not fit goes to the next line (never squeezed).
+        javafx.scene.layout.FlowPane limits = new javafx.scene.layout.FlowPane(14, 6, withUnit(cpus, "CPUs"),
+                withUnit(memory, "MiB memory"), withUnit(pids, "processes"));
         Label problem = new Label();
         problem.setId("new-sandbox-container-check");
         problem.setWrapText(true);
@@ -293,15 +356,24 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         HBox imageRow = new HBox(6, new Label("Image"), image);
         imageRow.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(image, Priority.ALWAYS);
-        return new VBox(6, imageRow, limits, problem);
+        VBox options = new VBox(6, imageRow, limits, problem);
+        options.setPadding(new Insets(0, 0, 0, 26)); // under the radio button's text
+        return options;
     }
 
-    private static TextField smallField(String id, javafx.beans.property.StringProperty value, double width,
+    private static HBox withUnit(Node field, String unit) {
+        HBox pair = new HBox(6, field, unit(unit));
+        pair.setAlignment(Pos.CENTER_LEFT);
+        pair.setMinWidth(Region.USE_PREF_SIZE);
+        return pair;
+    }
+
+    /** A number field as wide as {@link FieldWidths#fitText} makes it for {@code widest}. */
+    private static TextField smallField(String id, javafx.beans.property.StringProperty value, String widest,
                                         String help) {
         TextField f = new TextField();
         f.setId(id);
-        f.setPrefColumnCount(5);
-        f.setPrefWidth(width);
+        FieldWidths.fitText(f, widest);
         f.textProperty().bindBidirectional(value);
         f.setTooltip(new Tooltip(help));
         return f;
@@ -326,18 +398,17 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         lease.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 24 * 60, 15));
         lease.getValueFactory().valueProperty().bindBidirectional(vm.leaseMinutesProperty());
         lease.setEditable(true);
-        lease.setPrefWidth(90);
+        FieldWidths.fitSpinner(lease, "1440"); // 24 h, the longest lease
         lease.setTooltip(new Tooltip("A running agent that sends no heartbeat for this long times out"));
         Spinner<Integer> retries = new Spinner<>();
         retries.setId("new-sandbox-retries");
         retries.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(0, 20, 2));
         retries.getValueFactory().valueProperty().bindBidirectional(vm.retriesProperty());
         retries.setEditable(true);
-        retries.setPrefWidth(80);
+        FieldWidths.fitSpinner(retries, "20"); // the most retries
         retries.setTooltip(new Tooltip("Automatic retries after a failure or timeout before a person is asked"));
-        HBox box = new HBox(8, lease, new Label("min lease"), spacer(16), retries, new Label("automatic retries"));
-        box.setAlignment(Pos.CENTER_LEFT);
-        return box;
+        return new javafx.scene.layout.FlowPane(14, 6, withUnit(lease, "min lease"),
+                withUnit(retries, "automatic retries"));
     }
 
     private static void showCheck(Label label, NewSandboxViewModel.BranchCheck c) {
@@ -384,17 +455,5 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         l.setWrapText(true);
         l.setMinHeight(Region.USE_PREF_SIZE);
         return l;
-    }
-
-    private static Node indent(Node n) {
-        HBox box = new HBox(n);
-        box.setPadding(new Insets(0, 0, 0, 26));
-        return box;
-    }
-
-    private static javafx.scene.layout.Region spacer(double w) {
-        javafx.scene.layout.Region r = new javafx.scene.layout.Region();
-        r.setMinWidth(w);
-        return r;
     }
 }

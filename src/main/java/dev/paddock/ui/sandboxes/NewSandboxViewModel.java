@@ -43,6 +43,11 @@ public final class NewSandboxViewModel {
     /** Shown for the container tier while the engine is being asked. */
     public static final String CONTAINER_CHECKING = "Checking whether a Docker engine answers…";
 
+    private static final String DEFAULT_CPUS = cpusText(ResourceLimits.DEFAULTS.nanoCpus());
+    private static final String DEFAULT_MEMORY_MIB = Long.toString(ResourceLimits.DEFAULTS.memoryBytes()
+            / ResourceLimits.MIB);
+    private static final String DEFAULT_PIDS = Long.toString(ResourceLimits.DEFAULTS.pids());
+
     /** Where the branch name check stands. */
     public enum BranchState { CHECKING, VALID, EXISTS, INVALID }
 
@@ -64,10 +69,9 @@ public final class NewSandboxViewModel {
     private final ObjectProperty<Integer> retries = new SimpleObjectProperty<>(2);
     private final BooleanProperty network = new SimpleBooleanProperty(false);
     private final StringProperty image = new SimpleStringProperty("");
-    private final StringProperty cpus = new SimpleStringProperty(cpusText(ResourceLimits.DEFAULTS.nanoCpus()));
-    private final StringProperty memoryMib = new SimpleStringProperty(
-            Long.toString(ResourceLimits.DEFAULTS.memoryBytes() / ResourceLimits.MIB));
-    private final StringProperty pids = new SimpleStringProperty(Long.toString(ResourceLimits.DEFAULTS.pids()));
+    private final StringProperty cpus = new SimpleStringProperty(DEFAULT_CPUS);
+    private final StringProperty memoryMib = new SimpleStringProperty(DEFAULT_MEMORY_MIB);
+    private final StringProperty pids = new SimpleStringProperty(DEFAULT_PIDS);
     private final ReadOnlyStringWrapper containerProblem = new ReadOnlyStringWrapper(CONTAINER_CHECKING);
     private final ReadOnlyStringWrapper defaultImage = new ReadOnlyStringWrapper();
     private final javafx.beans.binding.StringBinding containerFormProblem;
@@ -81,6 +85,10 @@ public final class NewSandboxViewModel {
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<SandboxRecord> created = new ReadOnlyObjectWrapper<>();
     private final BooleanBinding canCreate;
+    private final BooleanBinding edited;
+    // Lease and retries as loaded (the settings' defaults): a spinner moved from them is an edit.
+    private int loadedLeaseMinutes = 15;
+    private int loadedRetries = 2;
 
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private boolean suggesting;
@@ -115,11 +123,13 @@ public final class NewSandboxViewModel {
         checkLater.setOnFinished(e -> checkBranch());
         containerFormProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
                 : containerProblem.get() != null ? containerProblem.get() : containerFormProblem(),
-                tier, containerProblem, image, cpus, memoryMib, pids);
+                tier, containerProblem, image, defaultImage, cpus, memoryMib, pids);
         canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get()) && !isBlank(command.get())
                         && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
                         && containerFormProblem.get() == null,
                 busy, task, command, branchCheck, containerFormProblem);
+        edited = Bindings.createBooleanBinding(this::hasEdits, task, command, branch, branchFollowsTask, image,
+                defaultImage, cpus, memoryMib, pids, leaseMinutes, retries);
         followTask();
     }
 
@@ -243,6 +253,25 @@ public final class NewSandboxViewModel {
         return canCreate;
     }
 
+    /**
+     * Whether the form holds something the person typed that closing would lose: a task, a command, a branch
+     * name of their own, an image other than the repository's, or limits, lease or retries changed from their
+     * defaults. Choices (tier, base branch, network) do not count: they are one click to make again.
+     */
+    public BooleanBinding editedProperty() {
+        return edited;
+    }
+
+    private boolean hasEdits() {
+        return !isBlank(task.get()) || !isBlank(command.get())
+                || (!branchFollowsTask.get() && !isBlank(branch.get()))
+                || (!isBlank(image.get()) && !image.get().strip().equals(defaultImage.get()))
+                || !DEFAULT_CPUS.equals(cpus.get()) || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
+                || !DEFAULT_PIDS.equals(pids.get())
+                || !java.util.Objects.equals(leaseMinutes.get(), loadedLeaseMinutes)
+                || !java.util.Objects.equals(retries.get(), loadedRetries);
+    }
+
     // Commands ----------------------------------------------------------------------------------
 
     /** Loads the choices (branches, defaults, tier availability) in the background. */
@@ -280,8 +309,10 @@ public final class NewSandboxViewModel {
             branches.add(0, base);
         }
         baseBranch.set(base);
-        leaseMinutes.set((int) Math.max(1, c.defaults().leaseMs() / 60_000));
-        retries.set(c.defaults().maxRetries());
+        loadedLeaseMinutes = (int) Math.max(1, c.defaults().leaseMs() / 60_000);
+        loadedRetries = c.defaults().maxRetries();
+        leaseMinutes.set(loadedLeaseMinutes);
+        retries.set(loadedRetries);
         namespaceProblem.set(c.namespace().orElse(null));
         if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
             tier.set(Tier.WORKTREE);
@@ -363,7 +394,9 @@ public final class NewSandboxViewModel {
 
     private String containerFormProblem() {
         if (isBlank(image.get())) {
-            return "Give an image: this repository has none set (paddock sandbox image IMAGE sets one).";
+            return defaultImage.get() == null
+                    ? "Give an image: this repository has none set (paddock sandbox image IMAGE sets one)."
+                    : "Give an image: the repository's is " + defaultImage.get() + ".";
         }
         try {
             limits();

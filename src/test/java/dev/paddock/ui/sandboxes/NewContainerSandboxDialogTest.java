@@ -129,7 +129,7 @@ class NewContainerSandboxDialogTest {
         assertThat(check(robot)).isEqualTo("Processes must be a whole number above 0 (got -4).");
         type(robot, "#new-sandbox-pids", "100");
         type(robot, "#new-sandbox-image", " ");
-        assertThat(check(robot)).startsWith("Give an image:");
+        assertThat(check(robot)).isEqualTo("Give an image: the repository's is " + IMAGE + ".");
         type(robot, "#new-sandbox-image", IMAGE);
         assertThat(check(robot)).isNull();
         assertThat(create.isDisabled()).isFalse();
