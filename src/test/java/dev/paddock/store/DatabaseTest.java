@@ -195,6 +195,31 @@ class DatabaseTest {
         }
     }
 
+    /**
+     * Round after round, a Paddock starts on the store a killed one left, commits for two seconds and is killed
+     * too; every commit must be there at the end, and the store's header must say "not closed cleanly" after
+     * each kill (what {@link Database#open} relies on to close and reopen a recovered store). A panel killed in
+     * such rounds lost its last seconds of commits in 2 of 23 kills before that reopen (0 of 40 after); this
+     * plainer loop did not reproduce the loss on the old code, so it guards durability, not that fix.
+     */
+    @Test
+    void commitsSurviveRoundsOfKillsEachOnTheStoreTheLastKillLeft() throws Exception {
+        int rounds = 6;
+        for (int r = 1; r <= rounds; r++) {
+            try (ChildJvm writer = ChildJvm.start(tmp.resolve("writer-" + r), CommitAndWait.class, base().toString(),
+                    "round " + r, "20")) {
+                writer.awaitStdout("COMMITTED", Duration.ofSeconds(60));
+                writer.process().destroyForcibly().waitFor();
+            }
+            assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after kill " + r).isFalse();
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(db.jdbc().query("SELECT message FROM events WHERE kind = 'test.committed'",
+                    rs -> rs.getString(1))).hasSize(rounds * 20).contains("round 1 #1", "round " + rounds + " #20");
+        }
+        assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after a normal close").isTrue();
+    }
+
     @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
