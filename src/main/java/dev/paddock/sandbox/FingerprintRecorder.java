@@ -125,9 +125,14 @@ public final class FingerprintRecorder {
         }
     }
 
+    /** A fingerprint as the JSON object kept in the state file and the event's details. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> details(WorktreeManager.Fingerprint fp) {
+        return Json.mapper().convertValue(fp, Map.class);
+    }
+
     private void record(SandboxRecord s, SandboxLayout layout, WorktreeManager.Fingerprint fp) throws PaddockException {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> details = Json.mapper().convertValue(fp, Map.class);
+        Map<String, Object> details = details(fp);
         String json;
         try {
             json = Json.mapper().writeValueAsString(fp);
@@ -136,7 +141,7 @@ public final class FingerprintRecorder {
             throw new SandboxException("Cannot write the fingerprint of " + s.id() + " into "
                     + layout.stateFile() + ": " + e.getMessage(), e);
         }
-        String head = fp.head() == null ? "" : fp.head().substring(0, Math.min(8, fp.head().length()));
+        String head = SandboxCreator.shortId(fp.head());
         store.recordFingerprint(s.id(), json, EventDraft.of(s.repositoryId(), s.id(), "sandbox.fingerprint_recorded",
                 "Health fingerprint: " + fp.branch() + " at " + head + ", "
                         + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"), details));

@@ -98,9 +98,7 @@ public final class OrphanService {
         try {
             Files.createDirectories(layout.controlDir());
             WorktreeManager.Fingerprint fp = worktrees.fingerprint(o.path());
-            @SuppressWarnings("unchecked")
-            Map<String, Object> fpDetails = Json.mapper().convertValue(fp, Map.class);
-            SandboxCreator.writeStateFile(layout, record, java.util.Optional.of(fpDetails));
+            SandboxCreator.writeStateFile(layout, record, java.util.Optional.of(FingerprintRecorder.details(fp)));
             String fingerprint = Json.mapper().writeValueAsString(fp);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("path", o.path().toString());

@@ -315,7 +315,7 @@ public final class SandboxCreator {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
     }
 
-    private static String shortId(String commit) {
+    static String shortId(String commit) {
         return commit == null ? "" : commit.substring(0, Math.min(8, commit.length()));
     }
 

@@ -58,10 +58,9 @@ public final class Database implements AutoCloseable {
         // A store a killed process left is recovered on open; it is then closed cleanly and opened again, so its
         // header names the recovered chunk. Without it, a panel killed a few seconds after starting on such a store
         // came back without those seconds of commits in 2 of 23 kills (whole rows, and the identity sequence: H2
-        // took an older chunk); with it, 0 of 40 (/work/notes/kill9-loss-repro.sh). Root cause in H2 not known.
+        // took an older chunk); with it, 0 of 98. Root cause in H2 not known.
         boolean unclean = !closedCleanly(Path.of(path + ".mv.db"));
-        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
-        pool.setMaxConnections(16);
+        JdbcConnectionPool pool = newPool(url);
         try {
             firstConnection(pool, path);
             if (unclean) {
@@ -73,8 +72,7 @@ public final class Database implements AutoCloseable {
                             + firstLine(e.getMessage()), e);
                 }
                 pool.dispose();
-                pool = JdbcConnectionPool.create(url, "paddock", "");
-                pool.setMaxConnections(16);
+                pool = newPool(url);
                 firstConnection(pool, path);
             }
             migrate(pool, path);
@@ -86,7 +84,16 @@ public final class Database implements AutoCloseable {
         return new Database(Path.of(path + ".mv.db"), pool);
     }
 
-    /** Whether the store file's header says it was closed cleanly (H2 MVStore writes {@code clean:1}); a missing or unreadable file counts as clean (nothing to recover). */
+    private static JdbcConnectionPool newPool(String url) {
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
+        pool.setMaxConnections(16);
+        return pool;
+    }
+
+    /**
+     * Whether the store file's header says it was closed cleanly (H2's MVStore writes {@code clean:1} there);
+     * a missing or unreadable file counts as clean (nothing to recover).
+     */
     static boolean closedCleanly(Path mvDb) {
         if (!Files.exists(mvDb)) {
             return true;

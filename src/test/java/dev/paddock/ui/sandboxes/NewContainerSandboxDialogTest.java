@@ -74,11 +74,7 @@ class NewContainerSandboxDialogTest {
     }
 
     private NewSandboxViewModel openDialog(FxRobot robot) throws Exception {
-        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
-        javafx.scene.Node pane = node(robot, "#new-sandbox-dialog", javafx.scene.Node.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
-                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
-        return fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
+        return Panel.openNewSandboxDialog(robot);
     }
 
     private static void type(FxRobot robot, String id, String text) {

@@ -60,10 +60,7 @@ class NewSandboxDialogCloseTest {
     }
 
     private void openDialog(FxRobot robot) throws Exception {
-        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
-        node(robot, "#new-sandbox-dialog", Node.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
-                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
+        Panel.openNewSandboxDialog(robot);
     }
 
     private static boolean present(FxRobot robot, String query) {

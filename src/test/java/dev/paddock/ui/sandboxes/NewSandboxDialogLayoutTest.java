@@ -64,11 +64,7 @@ class NewSandboxDialogLayoutTest {
 
     /** Opens the dialog with Ctrl+N, waits for its choices and shows the container part. */
     private NewSandboxViewModel openOnContainerTier(FxRobot robot) throws Exception {
-        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
-        Node pane = node(robot, "#new-sandbox-dialog", Node.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
-                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
-        NewSandboxViewModel vm = fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
+        NewSandboxViewModel vm = Panel.openNewSandboxDialog(robot);
         robot.interact(() -> vm.tierProperty().set(Tier.CONTAINER));
         WaitForAsyncUtils.waitForFxEvents();
         return vm;

@@ -60,11 +60,7 @@ class NewSandboxDialogTest {
     }
 
     private void openDialog(FxRobot robot) throws Exception {
-        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
-        node(robot, "#new-sandbox-dialog", javafx.scene.Node.class);
-        // the choices (branches, defaults, tiers) load in the background
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
-                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
+        Panel.openNewSandboxDialog(robot);
     }
 
     private static void setCommand(FxRobot robot, String command) {

@@ -20,8 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.testfx.api.FxRobot;
@@ -92,6 +94,18 @@ final class Panel implements AutoCloseable {
             throw new AssertionError(id + " did not reach " + state + " within " + seconds + " s; it is "
                     + row(id).map(RepositoryStatus.Sandbox::state).orElse("not listed"), e);
         }
+    }
+
+    /**
+     * Opens the New Sandbox dialog with Ctrl+N and waits for its choices (branches, defaults, tiers), which load
+     * in the background; returns the dialog's view model.
+     */
+    static NewSandboxViewModel openNewSandboxDialog(FxRobot robot) throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
+        Node pane = node(robot, "#new-sandbox-dialog", Node.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
+                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
+        return fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
     }
 
     /** Waits for a node to exist and returns it. */
