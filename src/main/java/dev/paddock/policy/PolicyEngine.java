@@ -1,5 +1,6 @@
 package dev.paddock.policy;
 
+import dev.paddock.policy.shell.Snippet;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
 public final class PolicyEngine {
     /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
     private static final int MAX_CACHED_TOOLS = 256;
+    /** Parts named in the reason of an allowed compound command; the rest are counted. */
+    private static final int MAX_LISTED_PARTS = 10;
 
     private final Policy policy;
     private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
@@ -115,7 +118,7 @@ public final class PolicyEngine {
 
     /** What {@link #decide} sees in a Bash command line (for the panel's "try a command" box). */
     public BashAnalysis analyze(String command, Path cwd) {
-        return BashAnalyzer.analyze(command, cwd, policy.home());
+        return BashAnalyzer.analyze(command, cwd, policy.home(), policy.projectRoot());
     }
 
     private Decision bash(ToolRequest request) {
@@ -127,16 +130,9 @@ public final class PolicyEngine {
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
         }
         for (PathAccess acc : a.accesses()) {
-            String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
-            BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
-                    policy.home());
-            if (acc.argument()) {
-                Decision d = judge(acc.kind().tool(), matches, what, RuleList.DENY, RuleList.ASK);
-                if (d != null) {
-                    parts.add(d);
-                }
-            } else {
-                parts.add(judge(acc.kind().tool(), matches, what));
+            Decision d = access(acc, cwd);
+            if (d != null) {
+                parts.add(d);
             }
         }
         for (String problem : a.problems()) {
@@ -158,11 +154,64 @@ public final class PolicyEngine {
             return strictest;
         }
         if (strictest.verdict() == Verdict.ALLOW) {
-            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: "
-                    + parts.stream().map(Decision::reason).collect(Collectors.joining("; ")), strictest.rule());
+            String listed = parts.stream().limit(MAX_LISTED_PARTS).map(Decision::reason)
+                    .collect(Collectors.joining("; "));
+            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: " + listed
+                    + (parts.size() > MAX_LISTED_PARTS ? "; and " + (parts.size() - MAX_LISTED_PARTS) + " more" : ""),
+                    strictest.rule());
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * The decision for one file a command reads or writes, or null when no rule speaks about it (an argument
+     * access no deny or ask rule matches). A redirection is judged by every list; a program's argument by deny
+     * and ask only; a whole tree, a glob or a file named at run time is asked when a deny or ask rule could
+     * match a file among them, and takes the rule's verdict when the rule covers every file of the tree.
+     */
+    private Decision access(PathAccess acc, Path cwd) {
+        String tool = acc.kind().tool();
+        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
+        Path root = policy.projectRoot();
+        Path home = policy.home();
+        switch (acc.scope()) {
+            case FILE -> {
+                BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
+                return acc.argument() ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
+                        : judge(tool, matches, what);
+            }
+            case TREE -> {
+                Decision d = judge(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
+                        || r.coversAllUnder(acc.path(), cwd, root, home), what + " (and everything under it)",
+                        RuleList.DENY, RuleList.ASK);
+                return d != null ? d : could(tool, (r, broad) -> r.couldMatchUnder(acc.path(), cwd, root, home),
+                        what + " and everything under it", "covers files there");
+            }
+            case PATTERN -> {
+                return could(tool, (r, broad) -> r.couldMatchGlob(acc.path(), cwd, root, home), what
+                        + " (a glob)", "could match a file it names");
+            }
+            case MENTION -> {
+                return could(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home), "`"
+                        + Snippet.of(acc.written()) + "`, named in the arguments of a program whose file arguments"
+                        + " Paddock does not model (it may read or write it)", "matches it");
+            }
+            default -> {
+                return could(tool, (r, broad) -> true, what + ", a file named only at run time",
+                        "could match that file");
+            }
+        }
+    }
+
+    /** Asks when a deny or ask rule of {@code tool} satisfies {@code could}; else null. */
+    private Decision could(String tool, BiPredicate<Rule, Boolean> could, String what, String how) {
+        Decision d = judge(tool, could, what, RuleList.DENY, RuleList.ASK);
+        if (d == null) {
+            return null;
+        }
+        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + what
+                + ", and the " + d.rule().describe() + " " + how, null);
     }
 
     /**
@@ -176,7 +225,7 @@ public final class PolicyEngine {
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
             for (PolicyRule r : lists.get(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
-                    return new Decision(Verdict.ASK, "`" + inv.text() + "` could match the " + r.describe()
+                    return new Decision(Verdict.ASK, "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
                             + " once its run-time words are known", null);
                 }
             }
@@ -212,11 +261,11 @@ public final class PolicyEngine {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : bashRulesFor(list, inv)) {
                 if (r.rule().matchesCommand(inv, broad)) {
-                    return new Decision(list.verdict(), "`" + inv.text() + "` matches the " + r.describe(), r);
+                    return new Decision(list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
                 }
             }
         }
-        return unmatched("`" + inv.text() + "`");
+        return unmatched("`" + Snippet.of(inv.text()) + "`");
     }
 
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
