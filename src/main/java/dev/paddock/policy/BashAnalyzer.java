@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * Turns a Bash command line into what it would run ({@link Invocation}s), the files it would read or write
  * ({@link PathAccess}es) and what cannot be known without running it (problems, each keeping the command from
  * being allowed automatically). Why it parses instead of matching text:
- * docs/decisions/0002-parse-shell-instead-of-matching.md.
+ * docs/decisions/0006-parse-shell-instead-of-matching.md.
  *
  * <p>Wrappers are stripped and the command inside judged ({@code env}, {@code timeout}, {@code time},
  * {@code nice}, {@code nohup}, {@code stdbuf}, {@code setsid}, {@code ionice}, {@code command}, {@code builtin},
