@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
 import dev.paddock.api.ApiToken;
+import dev.paddock.api.HookAuth;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxRecord;
@@ -111,6 +112,11 @@ public final class BrokerRig implements AutoCloseable {
     /** The sandbox's own token (its agent's PADDOCK_TOKEN). */
     public String tokenOf(String sandboxId) throws PaddockException {
         return host.wiring().sandboxes().tokenOf(sandboxId).orElseThrow();
+    }
+
+    /** The sandbox's hook key (its agent's PADDOCK_HOOK_KEY). */
+    public String hookKeyOf(String sandboxId) {
+        return HookAuth.sandboxKey(installToken, sandboxId);
     }
 
     /** Stops every agent still running (they outlive a closed Paddock), then closes it. */
