@@ -177,6 +177,9 @@ public final class ApiServer implements AutoCloseable {
             gate.permit(caller, method, path);
             ex.setStreams(new ByteArrayInputStream(body), null);
         } catch (ApiError e) {
+            // Then closed: a client that sends request after request on one connection and never reads the
+            // refusals could otherwise fill the socket's buffers and hold this thread in a write.
+            ex.getResponseHeaders().set("Connection", "close");
             answer(ex, e.status(), HttpIo.error(e.getMessage(), e.code()));
             return;
         } catch (IOException e) {

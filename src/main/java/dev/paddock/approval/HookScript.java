@@ -31,9 +31,9 @@ import java.nio.file.attribute.PosixFilePermissions;
  *
  * <p>In time: connecting, sending and the first answer must fit in {@value #ANSWER_S} s (a watchdog child
  * bounds the connect; every read has {@code read -t}); while a person decides, the broker sends a space every
- * second and the hook denies after {@value #QUIET_S} s without one, or when its whole time is up: Claude Code's
- * hook timeout (the script's {@code --timeout SECONDS}, which the installer passes) less a margin of up to 15 s,
- * or, without it, the approval timeout at the time of writing plus 30 s.
+ * half second and the hook denies after {@value #QUIET_S} s without one (curl: within 8 s), or when its
+ * whole time is up: Claude Code's hook timeout (the script's {@code --timeout SECONDS}, which the installer
+ * passes) less a margin of up to 15 s, or, without it, the approval timeout at the time of writing plus 30 s.
  *
  * <p>Fail-closed: no broker (and no curl to try), no key, an HTTP error, an answer without the proof or one it
  * cannot read all print a deny and exit 2. It never exits with another code: Claude Code takes any other code as
@@ -44,7 +44,10 @@ public final class HookScript {
     public static final String NAME = "paddock-hook-claude";
     /** Seconds for connecting, sending and the broker's first answer. */
     public static final int ANSWER_S = 10;
-    /** Longest silence of the broker while a person decides, in seconds (it sends a sign every second). */
+    /**
+     * Longest silence of the broker while a person decides, in seconds (it sends a sign twice a second). Under
+     * curl, which takes its speed over its last 5 s, a silence is noticed 3 to 8 s after the last byte.
+     */
     public static final int QUIET_S = 5;
     private static final String RESOURCE = "paddock-hook-claude.sh";
 

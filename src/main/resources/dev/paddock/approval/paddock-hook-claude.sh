@@ -6,7 +6,7 @@
 # Code would take as "go ahead".
 #
 # In time: connecting, sending and the broker's first answer must fit in answer_s seconds; while a person
-# decides, the broker sends a space every second and the hook denies after quiet_s seconds without one,
+# decides, the broker sends a space twice a second and the hook denies after quiet_s seconds without one,
 # or when its whole time (cap) is up, which stays below Claude Code's own hook timeout (--timeout N, the
 # seconds Claude Code gives the hook): Claude Code lets a call through when its hook times out.
 #
@@ -86,12 +86,18 @@ path=/v1/hooks/claude
 
 body=
 if [ -n "${BASH_VERSION:-}" ]; then
-  IFS= read -r -d '' body || [ -n "$body" ] || deny "Paddock hook: no PreToolUse input on stdin, so the call is denied"
+  # bash reads a pipe a byte at a time (about a second a megabyte): the first 4 KiB, which hold most calls,
+  # without a process, the rest through cat.
+  IFS= read -r -N 4096 body
+  if [ "${#body}" -ge 4096 ]; then
+    rest=$(cat; printf x)
+    body=$body${rest%x}
+  fi
 else
   body=$(cat; printf x)
   body=${body%x}
-  [ -n "$body" ] || deny "Paddock hook: no PreToolUse input on stdin, so the call is denied"
 fi
+[ -n "$body" ] || deny "Paddock hook: no PreToolUse input on stdin, so the call is denied"
 
 nonce=
 if [ -n "${SRANDOM:-}" ]; then
@@ -202,9 +208,10 @@ else
   [ -z "${BASH_VERSION:-}" ] || { printf x >&9; exec 9>&-; } 2>/dev/null
   command -v curl >/dev/null 2>&1 || deny "Paddock hook: Paddock's broker cannot be reached at $hostport (and curl is not installed), so the call is denied"
   # curl bounds the connect (answer_s), the whole call (cap), and silence: less than one byte a second
-  # (the broker's spaces) for quiet_s seconds ends it.
+  # (the broker sends two while waiting) for 3 s ends it. curl takes the speed over its last 5 s, counting
+  # what it sent as well, so it notices silence 3 to 8 s after the last byte, within answer_s at the start.
   resp=$(printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
-    --speed-limit 1 --speed-time "$quiet_s" -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
+    --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
 Paddock-Auth: v1 $keyid $ts $nonce $mac
 Content-Type: application/json
 Expect:

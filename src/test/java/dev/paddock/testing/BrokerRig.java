@@ -98,8 +98,13 @@ public final class BrokerRig implements AutoCloseable {
 
     /** Creates a sandbox running {@code sleep 300} in {@code repo} and waits until it runs; returns it. */
     public SandboxRecord runningSandbox(TempRepo repo, String task) throws Exception {
+        return runningSandbox(repo, task, "sleep 300");
+    }
+
+    /** Creates a sandbox running {@code command} in {@code repo} and waits until it runs; returns it. */
+    public SandboxRecord runningSandbox(TempRepo repo, String task, String command) throws Exception {
         ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
-                .put("command", "sleep 300");
+                .put("command", command);
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString(), installToken);
         if (r.statusCode() != 201) {
             throw new AssertionError("sandbox not created: " + r.statusCode() + " " + r.body());
