@@ -24,7 +24,9 @@ import java.util.Locale;
  */
 public final class HookClient {
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int MAX_LINE = 1 << 20;
+    /** Longest answer line kept, and most headers taken: a peer that streams without end must not fill memory. */
+    private static final int MAX_LINE = 1 << 16;
+    private static final int MAX_HEADERS = 64;
 
     private final String host;
     private final int port;
@@ -113,7 +115,11 @@ public final class HookClient {
                 String[] parts = status.split(" ", 3);
                 int code = parts.length >= 2 && parts[1].matches("[0-9]{3}") ? Integer.parseInt(parts[1]) : 0;
                 String got = null;
+                int headers = 0;
                 for (String h = line(in); !h.isEmpty(); h = line(in)) {
+                    if (++headers > MAX_HEADERS) {
+                        throw new PaddockException("the server on " + hostPort + " sent too many headers");
+                    }
                     socket.setSoTimeout(millisLeft(answerEnd));
                     int colon = h.indexOf(':');
                     if (colon > 0 && h.substring(0, colon).strip().equalsIgnoreCase(HookAuth.PROOF_HEADER)) {

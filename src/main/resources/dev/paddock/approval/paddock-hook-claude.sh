@@ -162,13 +162,18 @@ if [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null
     writer=$!
   fi
   t=$((answer_s - SECONDS))
-  [ "$t" -gt 0 ] && IFS= read -r -t "$t" status <&3 \
+  # Every read is bounded in time and length: a peer that streams an endless line must not grow this shell
+  # until the system kills it (an exit Claude Code would take as "go ahead").
+  [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 1024 status <&3 \
     || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
   code=${status#* }
   code=${code%% *}
+  headers=0
   while :; do
     t=$((answer_s - SECONDS))
-    [ "$t" -gt 0 ] && IFS= read -r -t "$t" header <&3 \
+    headers=$((headers + 1))
+    [ "$headers" -le 64 ] || deny "Paddock hook: the server on $hostport sent too many headers, so the call is denied"
+    [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 4096 header <&3 \
       || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
     header=${header%$'\r'}
     [ -n "$header" ] || break
@@ -193,12 +198,12 @@ if [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null
       [ "$rc" -le 128 ] || deny "Paddock hook: Paddock's broker gave no sign for ${t} s while waiting, so the call is denied"
       [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker closed the connection without an answer, so the call is denied"
     done
-    IFS= read -r -t "$quiet_s" verdict <&3
+    IFS= read -r -t "$quiet_s" -n 16 verdict <&3
     verdict=$c$verdict
-    IFS= read -r -t "$quiet_s" out <&3
-    IFS= read -r -t "$quiet_s" reason <&3
+    IFS= read -r -t "$quiet_s" -n 65536 out <&3
+    IFS= read -r -t "$quiet_s" -n 65536 reason <&3
   else
-    IFS= read -r -t "$quiet_s" error <&3
+    IFS= read -r -t "$quiet_s" -n 65536 error <&3
   fi
   exec 3<&-
   [ -z "$writer" ] || wait "$writer" 2>/dev/null
@@ -210,15 +215,18 @@ else
   # curl bounds the connect (answer_s), the whole call (cap), and silence: less than one byte a second
   # (the broker sends two while waiting) for 3 s ends it. curl takes the speed over its last 5 s, counting
   # what it sent as well, so it notices silence 3 to 8 s after the last byte, within answer_s at the start.
-  resp=$(printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
+  # At most 1 MiB of answer is kept (a peer that streams without end must not grow this shell); an answer
+  # cut there loses curl's exit code at its end, and is denied.
+  resp=$({ printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
     --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
 Paddock-Auth: v1 $keyid $ts $nonce $mac
 Content-Type: application/json
 Expect:
 EOF
-  printf 'x%s' "$?")
+  printf 'x%s' "$?"; } | head -c 1048576)
   rc=${resp##*x}
   resp=${resp%x*}
+  case $rc in ''|*[!0-9]*) rc="none: the answer is longer than 1 MiB" ;; esac
   [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker cannot be reached or did not answer in time (curl exit $rc), so the call is denied"
   cr=$(printf '\r')
   part=status

@@ -117,6 +117,18 @@ class HookPeerTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Shell.class)
+    void aServerThatAnswersWithoutEndIsDeniedBeforeTheHookGrowsWithoutBound(Shell shell) throws Exception {
+        try (RecordingServer flood = RecordingServer.start(RecordingServer.Mode.FLOOD)) {
+            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(flood.port(), sandbox.id(), "unused",
+                    rig.hookKeyOf(sandbox.id())), HookRun.payload(sandbox.worktree(), "rm -rf build"), List.of(), LIMIT);
+
+            assertThat(r.exit()).as(r.describe()).isEqualTo(2);
+            assertThat(r.decision()).isEqualTo("deny");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Shell.class)
     void aRelayToTheRealPaddockIsRefusedThere(Shell shell) throws Exception {
         try (RecordingServer relay = RecordingServer.start(RecordingServer.Mode.RELAY, 0, rig.port())) {
             String command = "git status --relayed-" + shell.name();

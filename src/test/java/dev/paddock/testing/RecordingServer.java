@@ -16,13 +16,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A server on a loopback port that is not Paddock, for the hook to meet: it records every byte it receives,
- * and either never answers, answers every request with {@code 200} and an "allow" in the broker's format, or
+ * and either never answers, answers every request with {@code 200} and an "allow" in the broker's format, answers
+ * {@code 200} and then one header line that never ends, as fast as the client takes it ({@link Mode#FLOOD}), or
  * passes the bytes on to another port (a relay to the real broker, which also rewrites the {@code Host} header
  * to name that port, as a careful attacker would) and its answers back.
  */
 public final class RecordingServer implements AutoCloseable {
     /** What it does with a connection. */
-    public enum Mode { NEVER_ANSWER, ALLOW, RELAY }
+    public enum Mode { NEVER_ANSWER, ALLOW, RELAY, FLOOD }
 
     /** The broker's hook answer for an allowed call, as Paddock sends it, with an HTTP/1.0 head. */
     public static final String ALLOW = "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nallow\n"
@@ -114,6 +115,13 @@ public final class RecordingServer implements AutoCloseable {
             for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
                 record(buf, n);
                 seen.append(new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+                if (mode == Mode.FLOOD && complete(seen.toString())) {
+                    out.write("HTTP/1.1 200 OK\r\nX-Flood: ".getBytes(StandardCharsets.US_ASCII));
+                    byte[] a = "a".repeat(65536).getBytes(StandardCharsets.US_ASCII);
+                    while (true) {
+                        out.write(a);
+                    }
+                }
                 if (mode == Mode.ALLOW && complete(seen.toString())) {
                     out.write(ALLOW.getBytes(StandardCharsets.UTF_8));
                     out.flush();
