@@ -115,6 +115,22 @@ class HookPeerTest {
         }
     }
 
+    @Test
+    void theJvmHookDeniesInTimeWhenTheServerNeverAnswers() throws Exception {
+        try (RecordingServer silent = RecordingServer.start(RecordingServer.Mode.NEVER_ANSWER)) {
+            Path home = homeNamingPort("jvm-silent", silent.port(), "silent-test-install-token-0123456789abcdefg");
+            long t0 = System.nanoTime();
+
+            int[] exit = {0};
+            String err = jvmHook(home, HookRun.payload(sandbox.worktree(), "git status"), exit);
+
+            assertThat(exit[0]).as(err).isEqualTo(2);
+            assertThat(err).contains("did not answer");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .isLessThan(Duration.ofSeconds(HookScript.ANSWER_S + 4));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @EnumSource(Shell.class)
     void aServerThatAnswersWithoutEndIsDeniedBeforeTheHookGrowsWithoutBound(Shell shell) throws Exception {
