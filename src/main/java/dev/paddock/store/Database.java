@@ -1,5 +1,6 @@
 package dev.paddock.store;
 
+import dev.paddock.common.PrivateFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -60,6 +61,7 @@ public final class Database implements AutoCloseable {
         // came back without those seconds of commits in 2 of 23 kills (whole rows, and the identity sequence: H2
         // took an older chunk); with it, 0 of 98. Root cause in H2 not known.
         boolean unclean = !closedCleanly(Path.of(path + ".mv.db"));
+        createOwnerOnly(Path.of(path + ".mv.db"));
         JdbcConnectionPool pool = newPool(url);
         try {
             firstConnection(pool, path);
@@ -84,6 +86,20 @@ public final class Database implements AutoCloseable {
         return new Database(Path.of(path + ".mv.db"), pool);
     }
 
+    /**
+     * Creates a missing store file empty with mode 600 before H2 opens it: H2 takes an empty file as a new store
+     * and keeps the file (and its mode), so no row is ever written to a file others could read. H2's other files
+     * (a {@code .trace.db}, temporary files) are created by H2 with the process's umask; the home directory's
+     * mode 700 keeps them private.
+     */
+    private static void createOwnerOnly(Path mvDb) throws StoreException {
+        try {
+            PrivateFiles.createFile(mvDb);
+        } catch (java.io.IOException e) {
+            throw new StoreException("Cannot create the Paddock store " + mvDb + ": " + e.getMessage(), e);
+        }
+    }
+
     private static JdbcConnectionPool newPool(String url) {
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
         pool.setMaxConnections(16);
@@ -92,10 +108,14 @@ public final class Database implements AutoCloseable {
 
     /**
      * Whether the store file's header says it was closed cleanly (H2's MVStore writes {@code clean:1} there);
-     * a missing or unreadable file counts as clean (nothing to recover).
+     * a missing, empty or unreadable file counts as clean (nothing to recover).
      */
     static boolean closedCleanly(Path mvDb) {
-        if (!Files.exists(mvDb)) {
+        try {
+            if (!Files.exists(mvDb) || Files.size(mvDb) == 0) {
+                return true;
+            }
+        } catch (java.io.IOException e) {
             return true;
         }
         try (java.io.InputStream in = Files.newInputStream(mvDb)) {
