@@ -62,11 +62,17 @@ public final class AgentLauncher {
     /**
      * What a start needs besides the sandbox.
      *
+     * @param token the run's token, for the agent's {@code PADDOCK_TOKEN} (nowhere else: not stored, not logged)
      * @param apiUrl base URL of Paddock's loopback API, e.g. {@code http://127.0.0.1:41234}
      * @param logFile where the agent's output is appended
      */
     public record Launch(SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl,
                          Path logFile) {
+        /** Without the token, which must never reach a log or a message. */
+        @Override
+        public String toString() {
+            return "Launch[" + sandbox.id() + ", api " + apiUrl + ", log " + logFile + "]";
+        }
     }
 
     /** A started agent: the wrapper's pid (= its process group) and its start time. */

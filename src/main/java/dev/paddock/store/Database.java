@@ -1,6 +1,7 @@
 package dev.paddock.store;
 
 import dev.paddock.common.PrivateFiles;
+import dev.paddock.store.migration.HashSandboxTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,17 +68,15 @@ public final class Database implements AutoCloseable {
             firstConnection(pool, path);
             if (unclean) {
                 LOG.info("The store {} was not closed cleanly; recovered, closing and opening it again", path);
-                try (Connection c = pool.getConnection()) {
-                    c.createStatement().execute("SHUTDOWN");
-                } catch (SQLException e) {
-                    throw new StoreException("Cannot close the recovered store " + path + ".mv.db: "
-                            + firstLine(e.getMessage()), e);
-                }
-                pool.dispose();
-                pool = newPool(url);
-                firstConnection(pool, path);
+                pool = reopen(pool, "SHUTDOWN", url, path);
             }
-            migrate(pool, path);
+            if (migrate(pool, path)) {
+                // The tokens a store kept in plain text are hashed now, but MVStore appends: their old pages stay in
+                // the file until reused. SHUTDOWN COMPACT rewrites the file with the live pages alone.
+                LOG.info("The store {} held sandbox tokens; they are hashed, and the file is rewritten without them",
+                        path);
+                pool = reopen(pool, "SHUTDOWN COMPACT", url, path);
+            }
         } catch (StoreException e) {
             pool.dispose();
             throw e;
@@ -98,6 +97,30 @@ public final class Database implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new StoreException("Cannot create the Paddock store " + mvDb + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Closes the store with {@code shutdown} ({@code SHUTDOWN} or {@code SHUTDOWN COMPACT}) and opens it again.
+     * A compacted store is a new file H2 wrote with the process's umask: it is made owner-only again before anyone
+     * else could reach it through the home's directory (mode 700).
+     */
+    private static JdbcConnectionPool reopen(JdbcConnectionPool pool, String shutdown, String url, String path)
+            throws StoreException {
+        try (Connection c = pool.getConnection()) {
+            c.createStatement().execute(shutdown);
+        } catch (SQLException e) {
+            throw new StoreException("Cannot close the store " + path + ".mv.db (" + shutdown + "): "
+                    + firstLine(e.getMessage()), e);
+        }
+        pool.dispose();
+        try {
+            PrivateFiles.restrict(Path.of(path + ".mv.db"), PrivateFiles.FILE);
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            LOG.warn("Cannot make the store {}.mv.db owner-only: {}", path, e.getMessage());
+        }
+        JdbcConnectionPool again = newPool(url);
+        firstConnection(again, path);
+        return again;
     }
 
     private static JdbcConnectionPool newPool(String url) {
@@ -147,14 +170,22 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void migrate(JdbcConnectionPool pool, String path) throws StoreException {
+    /**
+     * Applies pending migrations: the SQL ones of {@code classpath:db/migration} and the Java ones named here.
+     *
+     * @return whether sandbox tokens were hashed just now ({@link HashSandboxTokens}): the file still holds them
+     */
+    private static boolean migrate(JdbcConnectionPool pool, String path) throws StoreException {
+        HashSandboxTokens hashTokens = new HashSandboxTokens();
         try {
             Flyway.configure()
                     .dataSource(pool)
                     .locations("classpath:db/migration")
+                    .javaMigrations(hashTokens)
                     .validateMigrationNaming(true)
                     .load()
                     .migrate();
+            return hashTokens.hashed() > 0;
         } catch (FlywayValidateException e) {
             // Flyway's first line is only "Validate failed: Migrations have failed validation"; the
             // next ones say which migration differs (e.g. a store made by an older development build).
