@@ -28,7 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * answered with a reason of bounded length.
  */
 class LongCommandApiTest {
-    private static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(echo:*)\"],"
+    /** A rule longer than the 1,024 characters approvals.matched_rule first took. */
+    private static final String LONG_RULE = "Bash(printf " + "%s-".repeat(600) + ":*)";
+    private static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(echo:*)\", \"" + LONG_RULE + "\"],"
             + " \"ask\": [\"Bash(git push:*)\"]}}";
     private static final Pattern APPROVAL_ID = Pattern.compile("\\(approval (\\d+)\\)");
 
@@ -113,6 +115,47 @@ class LongCommandApiTest {
         assertThat(stored.request()).isEqualTo(command);
         assertThat(stored.state().id()).isEqualTo("approved");
         assertThat(stored.decider()).isEqualTo("ann");
+    }
+
+    @Test
+    void aLongWorkingDirectorySessionAndRuleAreStoredWhole() throws Exception {
+        String command = "printf " + "%s-".repeat(600) + " done";
+        String cwd = sandbox.worktree().resolve("deep/".repeat(1200) + "end").toString();
+        ObjectNode body = decideBody(command).put("cwd", cwd).put("sessionId", "session-" + "x".repeat(5000));
+
+        HttpResponse<String> r = rig.call("POST", "/v1/decide", body.toString(), token);
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(json(r).get("decision").asText()).isEqualTo("allow");
+        Approval stored = stored(json(r).get("approvalId").asLong());
+        assertThat(stored.matchedRule()).isEqualTo(LONG_RULE);
+        assertThat(stored.cwd()).isEqualTo(cwd);
+        assertThat(stored.sessionId()).isEqualTo("session-" + "x".repeat(5000));
+        assertThat(stored.request()).isEqualTo(command);
+    }
+
+    @Test
+    void aPersonsLongDenyReasonIsStoredShortenedAndTheAgentIsTold() throws Exception {
+        String command = "git push origin refs/heads/deny-me";
+        CompletableFuture<HttpResponse<String>> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return rig.call("POST", "/v1/decide", decideBody(command).toString(), token);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long id = awaitPending().get("id").asLong();
+        String why = "not this one, because ".repeat(1000);
+
+        HttpResponse<String> denied = rig.call("POST", "/v1/approvals/" + id + "/deny",
+                Json.mapper().createObjectNode().put("by", "bob").put("reason", why).toString(), rig.installToken());
+
+        assertThat(denied.statusCode()).as(denied.body()).isEqualTo(200);
+        String told = json(waiting.get()).get("reason").asText();
+        assertThat(told).startsWith("denied by bob: not this one").endsWith("(shortened from " + (15 + why.strip().length())
+                + " characters)").hasSizeLessThanOrEqualTo(4096);
+        assertThat(stored(id).reason()).isEqualTo(told);
+        assertThat(stored(id).state().id()).isEqualTo("denied");
     }
 
     /** {@code echo word; echo word; ...} of about {@code size} bytes: many parts, each allowed. */
