@@ -103,6 +103,10 @@ public final class PrivateFiles {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp); // left by a crash; it may have a wider mode
         try (FileChannel ch = open(tmp, mode, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            if (mode != null && posix(tmp)) {
+                // The umask narrowed the mode it was created with (never widened it): a kept 660 stays 660.
+                Files.setPosixFilePermissions(tmp, mode);
+            }
             ByteBuffer b = ByteBuffer.wrap(bytes);
             while (b.hasRemaining()) {
                 ch.write(b);
