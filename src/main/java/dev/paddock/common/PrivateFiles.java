@@ -101,7 +101,9 @@ public final class PrivateFiles {
     public static void write(Path file, byte[] bytes, Set<PosixFilePermission> mode) throws IOException {
         createParent(file);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp); // left by a crash; it may have a wider mode
+        if (!Files.isDirectory(tmp, LinkOption.NOFOLLOW_LINKS)) {
+            Files.deleteIfExists(tmp); // left by a crash (it may have a wider mode), or a link: never written through
+        }
         try (FileChannel ch = open(tmp, mode, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             if (mode != null && posix(tmp)) {
                 // The umask narrowed the mode it was created with (never widened it): a kept 660 stays 660.

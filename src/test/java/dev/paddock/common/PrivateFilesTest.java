@@ -88,6 +88,19 @@ class PrivateFilesTest {
     }
 
     @Test
+    void aLinkPlantedAsTheTemporaryFileIsReplacedNotWrittenThrough() throws Exception {
+        Path victim = Files.writeString(tmp.resolve("victim"), "keep me");
+        Path repo = Files.createDirectories(tmp.resolve("repo/.paddock"));
+        Files.createSymbolicLink(repo.resolve("policy.json.tmp"), victim);
+
+        JsonFiles.writeWithBackup(repo.resolve("policy.json"), Json.mapper().createObjectNode().put("a", 1));
+
+        assertThat(victim).hasContent("keep me");
+        assertThat(repo.resolve("policy.json")).content().contains("\"a\" : 1");
+        assertThat(repo.resolve("policy.json.tmp")).doesNotExist();
+    }
+
+    @Test
     void aLoosenedHomeIsTightenedExceptWhatIsNotPaddocksAndSymbolicLinks() throws Exception {
         Path home = Files.createDirectory(tmp.resolve("home"));
         Path outside = Files.writeString(tmp.resolve("outside.txt"), "x");
