@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.api.InstanceFile;
 import dev.paddock.common.Json;
-import dev.paddock.common.PrivateFiles;
 import dev.paddock.testing.BrokerRig;
 import dev.paddock.testing.ChildJvm;
 import dev.paddock.testing.TempRepo;
@@ -107,11 +106,20 @@ class HomeModesTest {
             for (Path p : all.toList()) {
                 String name = home.relativize(p).toString();
                 boolean dir = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
-                modes.put(dir ? (name.isEmpty() ? "./" : name + "/") : name,
-                        PrivateFiles.octal(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS)));
+                modes.put(dir ? (name.isEmpty() ? "./" : name + "/") : name, octal(p));
             }
         }
         return modes;
+    }
+
+    /** The mode of {@code p} as three octal digits, e.g. "644". */
+    private static String octal(Path p) throws Exception {
+        String rwx = PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+        int mode = 0;
+        for (int i = 0; i < 9; i++) {
+            mode = mode << 1 | (rwx.charAt(i) == '-' ? 0 : 1);
+        }
+        return String.format("%03o", mode);
     }
 
     private ChildJvm serve(Path home) {

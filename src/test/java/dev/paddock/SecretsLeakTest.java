@@ -85,7 +85,7 @@ class SecretsLeakTest {
                 call("GET", path, null, install);
             }
             for (List<String> args : List.of(List.of("status", "--json", "--repo", repo.dir().toString()),
-                    List.of("sandbox", "list", "--json"))) {
+                    List.of("sandbox", "list", "--json", "--repo", repo.dir().toString()))) {
                 List<String> all = new ArrayList<>(List.of("--home", home.toString()));
                 all.addAll(args);
                 try (ChildJvm cli = ChildJvm.startWithOwnLogging(tmp.resolve("cli-out"), Map.of(),
