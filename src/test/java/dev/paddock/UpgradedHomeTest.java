@@ -64,7 +64,7 @@ class UpgradedHomeTest {
     void anOldStoresPlainTokensAreHashedAndItsRunningAgentKeepsWorkingWithTheTokenItHas() throws Exception {
         Path home = tmp.resolve("home");
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
-        String oldToken = "old-plain-token-" + TokenHash.of("seed").substring(0, 24);
+        String oldToken = "old-plain-token-" + TokenHash.of("an older Paddock").substring(0, 24);
         oldStore(home, repo, oldToken);
         assertThat(raw(home.resolve("paddock.mv.db"))).as("the old store keeps the token in plain text")
                 .contains(oldToken);
