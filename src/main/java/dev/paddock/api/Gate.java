@@ -3,8 +3,6 @@ package dev.paddock.api;
 import com.sun.net.httpserver.HttpExchange;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxService;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
@@ -15,12 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Gate {
     private final ApiToken token;
     private final SandboxService sandboxes;
-    /**
-     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
-     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
-     * not kept.
-     */
-    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
 
     Gate(ApiToken token, SandboxService sandboxes) {
         this.token = token;
@@ -60,13 +52,9 @@ final class Gate {
         if (token.matches(presented)) {
             return Caller.INSTALL;
         }
-        String known = sandboxTokens.get(presented);
-        if (known != null) {
-            return Caller.sandbox(known);
-        }
         try {
+            // By the token's hash (the store keeps no token); recent ones are remembered by the store.
             String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
-            sandboxTokens.put(presented, id);
             return Caller.sandbox(id);
         } catch (PaddockException e) {
             throw new ApiError(500, e.getMessage());

@@ -14,12 +14,10 @@ import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SandboxCreator {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxCreator.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RepoService repos;
     private final WorktreeManager worktrees;
@@ -163,7 +160,7 @@ public final class SandboxCreator {
                     "leaseMs", leaseMs, "maxRetries", maxRetries)));
             fingerprints.expect(id);
             try {
-                store.insert(record, newToken(), null, steps);
+                store.insert(record, null, steps);
             } catch (PaddockException | RuntimeException e) {
                 fingerprints.forget(id);
                 throw e;
@@ -306,13 +303,6 @@ public final class SandboxCreator {
 
     private static EventDraft step(RepoRecord repo, String id, String kind, String message, Map<String, ?> details) {
         return EventDraft.of(repo.id(), id, kind, message, details);
-    }
-
-    /** A new API token for one sandbox: 256 random bits, URL-safe base64. */
-    static String newToken() {
-        byte[] raw = new byte[32];
-        RANDOM.nextBytes(raw);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
     }
 
     static String shortId(String commit) {

@@ -93,7 +93,7 @@ class NamespaceTierTest {
     void theAgentGetsItsTokenThroughTheEnvironmentNeverOnACommandLine() throws Exception {
         SandboxRecord s = run("Look at the token", "echo TOKEN-LEN=${#PADDOCK_TOKEN}; echo ID=$PADDOCK_SANDBOX_ID;"
                 + " cat /proc/1/cmdline /proc/$$/cmdline | tr '\\0' ' '; echo; sleep 30", SandboxState.RUNNING);
-        String token = wiring.sandboxes().tokenOf(s.id()).orElseThrow();
+        String token = dev.paddock.testing.AgentEnvironment.token(s);
         // Every process of the sandbox's tree, as any local user sees it in /proc/<pid>/cmdline.
         java.util.List<String> cmdlines = new java.util.ArrayList<>();
         ProcessHandle.of(s.pid()).ifPresent(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root),

@@ -279,7 +279,7 @@ class SandboxReclaimerTest {
         Instant now = Instant.now();
         rig.store.insert(new SandboxRecord("broken-001", repoId, "broken", "true", Tier.WORKTREE, "main", "main", null,
                 path, null, SandboxState.AWAITING_HUMAN, 0, now, null, null, now, null, null, 60_000, null, 0, 0, 0,
-                null, null, null, null, false, null, null, null, null, null), "token-broken", null, List.of());
+                null, null, null, null, false, null, null, null, null, null), null, List.of());
         List<String> disk = SandboxRig.tree(tmp);
         SandboxRecord before = rig.find("broken-001");
 
@@ -304,7 +304,7 @@ class SandboxReclaimerTest {
         rig.store.insert(new SandboxRecord("intruder-001", other.repositoryId(), "broken", "true", Tier.WORKTREE,
                 "agent/other", "main", null, other.worktreePath(), null, SandboxState.AWAITING_HUMAN, 0, now, null,
                 null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null),
-                "token-intruder", null, List.of());
+                null, List.of());
 
         assertThatThrownBy(() -> rig.reclaimer.remove("intruder-001", RemoveMode.FORCE, true, "test"))
                 .hasMessageContaining("is not inside " + rig.worktreesRoot().resolve("intruder-001"));
