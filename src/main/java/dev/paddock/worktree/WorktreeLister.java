@@ -28,6 +28,7 @@ public final class WorktreeLister implements AutoCloseable {
     private static final int SUBJECT_CACHE_SIZE = 4096;
 
     private final GitCli git;
+    private final Submodules submodules;
     private final Map<Path, Repository> jgitRepos = new ConcurrentHashMap<>();
     private final Map<String, String> subjects = Collections.synchronizedMap(
             new LinkedHashMap<>(256, 0.75f, true) {
@@ -41,6 +42,7 @@ public final class WorktreeLister implements AutoCloseable {
 
     public WorktreeLister(GitCli git) {
         this.git = git;
+        this.submodules = new Submodules(git);
     }
 
     /**
@@ -73,7 +75,10 @@ public final class WorktreeLister implements AutoCloseable {
 
     /**
      * Fills in the dirty state of one worktree. Prunable worktrees and worktrees whose directory is
-     * gone are left unknown (dirty = null).
+     * gone are left unknown (dirty = null). Submodules count: one changed path for each initialised one with
+     * changes of its own (a moved HEAD, modified or untracked files in it, whatever the configuration's
+     * {@code ignore} says), and each file in the folder of one that is not initialised, which git does not see
+     * ({@link Submodules}).
      */
     public WorktreeInfo withStatus(WorktreeInfo w) {
         if (w.prunable() || !Files.isDirectory(w.path())) {
@@ -81,12 +86,12 @@ public final class WorktreeLister implements AutoCloseable {
         }
         try {
             GitCli.Result r = git.run(w.path(), List.of("--no-optional-locks", "status", "--porcelain=v1", "-z",
-                    "--untracked-files=normal", "--ignore-submodules=dirty"), GitCli.DEFAULT_TIMEOUT);
+                    "--untracked-files=normal", "--ignore-submodules=none"), GitCli.DEFAULT_TIMEOUT);
             if (!r.ok()) {
                 LOG.debug("git status failed in {}: {}", w.path(), r.errorLine());
                 return w.withDetails(w.subject(), null, 0);
             }
-            int changed = countStatusEntries(r.stdout());
+            int changed = countStatusEntries(r.stdout()) + submodules.uncountedFiles(w.path());
             return w.withDetails(w.subject(), changed > 0, changed);
         } catch (GitException e) {
             LOG.debug("git status failed in {}: {}", w.path(), e.getMessage());
