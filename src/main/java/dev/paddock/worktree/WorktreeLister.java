@@ -47,7 +47,7 @@ public final class WorktreeLister implements AutoCloseable {
 
     /**
      * Lists the worktrees without dirty state (one git process): path, head, branch, lock and prune
-     * flags and the head commit's subject. Cheap enough to call every second.
+     * flags, whether the folder is missing, and the head commit's subject. Cheap enough to call every second.
      *
      * @throws GitException when git cannot list the worktrees
      */
@@ -57,7 +57,7 @@ public final class WorktreeLister implements AutoCloseable {
             if (e.bare()) {
                 continue;
             }
-            WorktreeInfo w = e.info();
+            WorktreeInfo w = e.info().withMissingChecked();
             out.add(w.withDetails(subject(repo, w.head()), null, 0));
         }
         return out;
@@ -82,7 +82,7 @@ public final class WorktreeLister implements AutoCloseable {
      */
     public WorktreeInfo withStatus(WorktreeInfo w) {
         if (w.prunable() || !Files.isDirectory(w.path())) {
-            return w.withDetails(w.subject(), null, 0);
+            return w.withMissingChecked().withDetails(w.subject(), null, 0);
         }
         try {
             GitCli.Result r = git.run(w.path(), List.of("--no-optional-locks", "status", "--porcelain=v1", "-z",

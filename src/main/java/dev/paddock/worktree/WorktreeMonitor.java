@@ -204,7 +204,7 @@ public final class WorktreeMonitor implements AutoCloseable {
             WorktreeInfo before = previous.get(w.path());
             boolean moved = before == null || !Objects.equals(before.head(), w.head())
                     || !Objects.equals(before.branch(), w.branch());
-            if (w.prunable()) {
+            if (w.prunable() || w.missing()) {
                 out.add(w.withDetails(w.subject(), null, 0));
             } else if (due || moved) {
                 WorktreeInfo checked = lister.withStatus(w);
@@ -236,7 +236,7 @@ public final class WorktreeMonitor implements AutoCloseable {
             WorktreeInfo o = byPath.get(w.path());
             if (o == null || !Objects.equals(o.head(), w.head()) || !Objects.equals(o.branch(), w.branch())
                     || o.detached() != w.detached() || o.locked() != w.locked() || o.prunable() != w.prunable()
-                    || !Objects.equals(o.dirty(), w.dirty())) {
+                    || o.missing() != w.missing() || !Objects.equals(o.dirty(), w.dirty())) {
                 return false;
             }
         }
