@@ -45,6 +45,11 @@ public final class WorktreeLister implements AutoCloseable {
         this.submodules = new Submodules(git);
     }
 
+    /** The git this lister runs. */
+    GitCli git() {
+        return git;
+    }
+
     /**
      * Lists the worktrees without dirty state (one git process): path, head, branch, lock and prune
      * flags, whether the folder is missing, and the head commit's subject. Cheap enough to call every second.
