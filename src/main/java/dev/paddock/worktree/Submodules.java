@@ -41,6 +41,12 @@ public final class Submodules {
     /** Commits listed at most per submodule. */
     static final int COMMITS_MAX = 200;
     private static final int CACHE_MAX = 1024;
+    /**
+     * Given to every git run inside a submodule (and to a status that recurses into them): a submodule's config
+     * lives in the worktree's admin directory, which the namespace and container tiers let the agent write, and
+     * these keys would make Paddock's own git run a command of the agent's choosing outside its sandbox.
+     */
+    static final List<String> NO_COMMANDS = List.of("-c", "core.fsmonitor=false", "-c", "log.showSignature=false");
 
     private final GitCli git;
     private final Map<Path, CachedLinks> links = new ConcurrentHashMap<>();
@@ -138,7 +144,10 @@ public final class Submodules {
     public int uncountedFiles(Path worktree) throws GitException {
         int n = 0;
         for (String p : paths(worktree)) {
-            Path folder = worktree.resolve(p);
+            Path folder = worktree.resolve(p).normalize();
+            if (!folder.startsWith(worktree) || folder.equals(worktree)) {
+                continue;
+            }
             if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && !Files.exists(folder.resolve(".git"),
                     LinkOption.NOFOLLOW_LINKS)) {
                 n += countFiles(folder);
@@ -167,7 +176,10 @@ public final class Submodules {
             return;
         }
         for (String p : paths(tree)) {
-            Path folder = tree.resolve(p);
+            Path folder = tree.resolve(p).normalize();
+            if (!folder.startsWith(tree) || folder.equals(tree)) {
+                continue; // git never writes such a gitlink; a hand-made index might
+            }
             String shown = prefix + p;
             if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
                 continue; // a deleted submodule folder: git status of the superproject lists it (" D lib")
@@ -176,9 +188,9 @@ public final class Submodules {
                 listFiles(folder, shown, paths);
                 continue;
             }
-            GitCli.Result st = git.run(folder, List.of("--no-optional-locks", "status", "--porcelain=v1", "-z",
+            GitCli.Result st = git.run(folder, withNoCommands("--no-optional-locks", "status", "--porcelain=v1", "-z",
                     "--untracked-files=all", "--ignore-submodules=none"), GitCli.DEFAULT_TIMEOUT);
-            GitCli.Result log = st.ok() ? git.run(folder, List.of("log", "--format=%h %s",
+            GitCli.Result log = st.ok() ? git.run(folder, withNoCommands("log", "--no-show-signature", "--format=%h %s",
                     "--max-count=" + (COMMITS_MAX + 1), "HEAD", "--branches", "--not", "--remotes", "--"),
                     GitCli.DEFAULT_TIMEOUT) : st;
             if (!st.ok() || !log.ok()) {
@@ -194,6 +206,13 @@ public final class Submodules {
             }
             collect(folder, shown + "/", depth + 1, paths, commits, problems);
         }
+    }
+
+    /** {@link #NO_COMMANDS} followed by {@code args}. */
+    static List<String> withNoCommands(String... args) {
+        List<String> out = new ArrayList<>(NO_COMMANDS);
+        out.addAll(List.of(args));
+        return out;
     }
 
     /** {@code git status --porcelain=v1 -z} entries as {@code "XY prefix/path"} lines (a rename's source dropped). */

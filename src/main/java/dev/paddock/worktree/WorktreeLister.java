@@ -90,8 +90,9 @@ public final class WorktreeLister implements AutoCloseable {
             return w.withMissingChecked().withDetails(w.subject(), null, 0);
         }
         try {
-            GitCli.Result r = git.run(w.path(), List.of("--no-optional-locks", "status", "--porcelain=v1", "-z",
-                    "--untracked-files=normal", "--ignore-submodules=none"), GitCli.DEFAULT_TIMEOUT);
+            GitCli.Result r = git.run(w.path(), Submodules.withNoCommands("--no-optional-locks", "status",
+                    "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"),
+                    GitCli.DEFAULT_TIMEOUT);
             if (!r.ok()) {
                 LOG.debug("git status failed in {}: {}", w.path(), r.errorLine());
                 return w.withDetails(w.subject(), null, 0);

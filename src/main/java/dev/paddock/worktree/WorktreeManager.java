@@ -299,8 +299,9 @@ public final class WorktreeManager {
      * {@code ignore} says); what is inside it is {@link Submodules#work}.
      */
     public List<String> uncommitted(Path worktree) throws GitException {
-        String out = git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all",
-                "--ignore-submodules=none");
+        List<String> args = Submodules.withNoCommands("--no-optional-locks", "status", "--porcelain=v1",
+                "--untracked-files=all", "--ignore-submodules=none");
+        String out = git.runOk(worktree, args.toArray(String[]::new));
         return out.lines().filter(l -> !l.isBlank()).toList();
     }
 

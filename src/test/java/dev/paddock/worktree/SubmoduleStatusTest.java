@@ -112,4 +112,24 @@ class SubmoduleStatusTest {
         assertThat(work.problems()).singleElement().asString().startsWith("lib: ");
         assertThat(work.paths()).contains("?? lib/README.md", "?? lib/.gitmodules").doesNotContain("?? lib/.git");
     }
+
+    @Test
+    void aCommandTheAgentSetInASubmodulesConfigNeverRunsInPaddocksGit() throws Exception {
+        TempRepo.initSubmodules(wt);
+        Path marker = tmp.resolve("fsmonitor-ran");
+        Path hook = tmp.resolve("fsmonitor.sh");
+        java.nio.file.Files.writeString(hook, "#!/bin/sh\necho ran >> '" + marker + "'\nexit 1\n");
+        java.nio.file.Files.setPosixFilePermissions(hook, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        // The submodule's config is in the worktree's admin directory: writable by an agent in a namespace or
+        // container sandbox.
+        TempRepo.git(wt.resolve("lib"), "config", "core.fsmonitor", hook.toString());
+        TempRepo.git(wt.resolve("lib"), "config", "log.showSignature", "true");
+        TempRepo.git(wt.resolve("lib"), "config", "gpg.program", hook.toString());
+        TempRepo.write(wt, "lib/README.md", "edited\n");
+
+        assertThat(status().dirty()).isTrue();
+        assertThat(new WorktreeManager(cli).uncommitted(wt)).containsExactly(" M lib");
+        assertThat(submodules.work(wt).paths()).containsExactly(" M lib/README.md");
+        assertThat(marker).doesNotExist();
+    }
 }
