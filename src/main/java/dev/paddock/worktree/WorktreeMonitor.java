@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * changes anything that matters: an index, a HEAD, a ref, a lock, a worktree's admin directory, a file in a
  * worktree. {@value #SETTLE_MS} ms after the first notification (a commit writes several files), the monitor lists
  * the worktrees when a head, branch or lock may have moved (one {@code git worktree list} process) and runs
- * {@code git status} in the worktrees that changed, each at most every ten times its last status's duration (a
- * build writing files all the time costs a tenth of a core at most). Between notifications nothing runs but a
- * safety pass every {@link #SAFETY_INTERVAL_MS}: the full listing and every status, as when polling.
+ * {@code git status} in the worktrees that changed, each at most every ten times its last status's duration, and
+ * all such scans together within a tenth of a core over time ({@value #CHANGE_SCAN_BURST_MS} ms at once after a
+ * quiet spell): a change from a terminal is looked at at once, agents writing files all the time cost a tenth of
+ * a core at most. Between notifications nothing runs but a safety pass every {@link #SAFETY_INTERVAL_MS}: the full
+ * listing and every status, as when polling.
  *
  * <p><b>Polled.</b> Where there are no notifications (a system or JDK without them, the per-user limit of inotify
  * watches reached, a worktree with a huge number of folders), every {@link #LIST_INTERVAL_MS} it lists the
@@ -52,6 +54,13 @@ public final class WorktreeMonitor implements AutoCloseable {
     public static final long SAFETY_INTERVAL_MS = 10_000;
     /** Wait after a first notification before looking, in ms: git writes a commit's files within this. */
     static final long SETTLE_MS = 30;
+    /**
+     * Share of one core that scans after notifications may take over time, and the most they may take at once after
+     * a quiet spell, in ms: a change from a terminal is looked at at once, agents that write files all the time
+     * cost a tenth of a core.
+     */
+    static final double CHANGE_SCAN_SHARE = 0.1;
+    static final double CHANGE_SCAN_BURST_MS = 500;
 
     private final GitRepository repo;
     private final long repositoryId;
@@ -75,6 +84,8 @@ public final class WorktreeMonitor implements AutoCloseable {
     private final Set<Path> changedWorktrees = ConcurrentHashMap.newKeySet();
     private volatile boolean listingChanged;
     private final AtomicBoolean changeScanScheduled = new AtomicBoolean();
+    private double changeScanBudgetMs = CHANGE_SCAN_BURST_MS; // monitor thread only, as the two below
+    private long changeScanBudgetAt = System.nanoTime();
     // Per worktree: when an event-driven git status may run again (System.nanoTime(); monitor thread only).
     private final Map<Path, Long> nextStatusOf = new HashMap<>();
     /** Folders watched at most per worktree; set before {@link #start} (tests: a limit reached). */
@@ -186,6 +197,14 @@ public final class WorktreeMonitor implements AutoCloseable {
 
     private void changeScan() {
         changeScanScheduled.set(false);
+        long t0 = System.nanoTime();
+        changeScanBudgetMs = Math.min(CHANGE_SCAN_BURST_MS,
+                changeScanBudgetMs + (t0 - changeScanBudgetAt) / 1e6 * CHANGE_SCAN_SHARE);
+        changeScanBudgetAt = t0;
+        if (changeScanBudgetMs < 0) {
+            scheduleChangeScan((long) Math.ceil(-changeScanBudgetMs / CHANGE_SCAN_SHARE)); // what is asked waits
+            return;
+        }
         boolean listing = listingChanged;
         listingChanged = false;
         Set<Path> paths = new HashSet<>(changedWorktrees);
@@ -194,6 +213,8 @@ public final class WorktreeMonitor implements AutoCloseable {
             scan(listing || !hasSnapshot(), paths, false);
         } catch (RuntimeException e) {
             LOG.warn("Worktree scan of {} failed", repo.mainWorktree(), e);
+        } finally {
+            changeScanBudgetMs -= (System.nanoTime() - t0) / 1e6;
         }
     }
 

@@ -46,6 +46,7 @@ class WorktreeWatchTest {
     private WorktreeLister lister;
     private WorktreeMonitor monitor;
     private Path gitLog;
+    private Path gitTimes;
     private Path one;
     private Path two;
     private long repoId;
@@ -63,7 +64,9 @@ class WorktreeWatchTest {
         two = repo.addWorktree(tmp.resolve("two"), "agent/two");
         gitLog = tmp.resolve("git.log");
         loggingGit = tmp.resolve("logging-git");
-        Files.writeString(loggingGit, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + gitLog + "'\nexec git \"$@\"\n");
+        gitTimes = tmp.resolve("git.times");
+        Files.writeString(loggingGit, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + gitLog + "'\ns=$(date +%s%N)\n"
+                + "git \"$@\"\nrc=$?\necho \"$s $(date +%s%N)\" >> '" + gitTimes + "'\nexit $rc\n");
         Files.setPosixFilePermissions(loggingGit, PosixFilePermissions.fromString("rwx------"));
         db = Database.open(tmp.resolve("store").resolve("paddock"));
         events = new EventLog(db, CLOCK);
@@ -131,6 +134,20 @@ class WorktreeWatchTest {
 
     private void clearGitLog() throws Exception {
         Files.deleteIfExists(gitLog);
+        Files.deleteIfExists(gitTimes);
+    }
+
+    /** How long the git commands the monitor ran since the log was last cleared took together, in ms. */
+    private long gitMillis() throws Exception {
+        if (!Files.exists(gitTimes)) {
+            return 0;
+        }
+        long total = 0;
+        for (String line : Files.readAllLines(gitTimes)) {
+            String[] t = line.strip().split(" ");
+            total += (Long.parseLong(t[1]) - Long.parseLong(t[0])) / 1_000_000;
+        }
+        return total;
     }
 
     @Test
@@ -234,5 +251,30 @@ class WorktreeWatchTest {
 
         assertThat(listings).as("polled: a listing every second").isGreaterThanOrEqualTo(2);
         awaitEvent(EventKinds.WORKTREE_DIRTY, two);
+    }
+
+    @Test
+    void agentsWritingFilesAllTheTimeCostATenthOfACoreOverTime() throws Exception {
+        List<Path> busy = new ArrayList<>(List.of(one, two));
+        for (int n = 0; n < 6; n++) {
+            Path wt = repo.addWorktree(tmp.resolve("busy" + n), "agent/busy" + n);
+            awaitEvent(EventKinds.WORKTREE_ADDED, wt);
+            busy.add(wt);
+        }
+        Thread.sleep(1_000);
+        clearGitLog();
+        long seconds = 6;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (int i = 0; System.nanoTime() < end; i++) { // eight builds at once
+            for (Path wt : busy) {
+                TempRepo.write(wt, "build-output/" + (i % 50) + ".txt", "round " + i);
+            }
+            Thread.sleep(5);
+        }
+
+        long budget = (long) (WorktreeMonitor.CHANGE_SCAN_BURST_MS + seconds * 1000 * WorktreeMonitor.CHANGE_SCAN_SHARE);
+        assertThat(gitMillis()).as("git time over %d s of constant writes (budget %d ms, one scan more)", seconds,
+                budget).isLessThan(budget + 200);
+        assertThat(gitRuns().stream().filter(l -> l.contains(" status "))).as("still looked").isNotEmpty();
     }
 }
