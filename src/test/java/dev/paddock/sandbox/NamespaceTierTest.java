@@ -44,6 +44,11 @@ class NamespaceTierTest {
     SandboxRecord run(String task, String command, SandboxState until) throws Exception {
         SandboxRecord s = wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command)
                 .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+        return awaitState(s.id(), until);
+    }
+
+    SandboxRecord awaitState(String id, SandboxState until) throws Exception {
+        SandboxRecord s = wiring.sandboxService().find(id);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         Predicate<SandboxRecord> done = r -> r.state() == until;
         SandboxRecord r = wiring.sandboxService().find(s.id());
@@ -67,6 +72,25 @@ class NamespaceTierTest {
         assertThat(Files.readString(s.worktree().resolve("inside.txt"))).isEqualTo("inside\n");
         assertThat(wiring.sandboxService().history(s.id())).extracting(Event::kind)
                 .containsSubsequence("sandbox.created", "sandbox.running", "sandbox.done");
+    }
+
+    @Test
+    void gitWorksInAnInitialisedSubmoduleAndItsCommitsReachTheHost() throws Exception {
+        TempRepo library = TempRepo.init(tmp.resolve("lib-origin"));
+        repo.addSubmodule(library, "lib");
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Fix the library",
+                "git status --porcelain && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed inside'"
+                        + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK")
+                .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+        TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
+
+        SandboxRecord s = awaitState(created.id(), SandboxState.DONE);
+
+        assertThat(wiring.sandboxService().logTail(s.id())).contains("GIT-OK");
+        Path lib = s.worktree().resolve("lib");
+        assertThat(TempRepo.git(lib, "log", "-1", "--format=%s").strip()).isEqualTo("Fixed inside");
+        assertThat(repo.git("ls-tree", s.branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
+        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain").strip()).isEmpty();
     }
 
     @Test
