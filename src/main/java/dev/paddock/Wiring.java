@@ -38,6 +38,7 @@ import dev.paddock.sandbox.TierChecks;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.WorktreeManager;
 import dev.paddock.sandbox.SandboxStore;
+import dev.paddock.settings.HomePermissions;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.CountsQuery;
 import dev.paddock.status.EnvironmentMonitor;
@@ -158,7 +159,20 @@ public final class Wiring implements AutoCloseable {
      *     damaged, a migration fails)
      */
     public static Wiring open(PaddockHome home) throws PaddockException {
+        tightenHome(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+    }
+
+    /**
+     * Makes a home an older Paddock left readable by others owner-only before its store is opened, and says in
+     * the log what changed (nothing is logged for a home that is owner-only already).
+     */
+    private static void tightenHome(PaddockHome home) {
+        java.util.List<String> changes = HomePermissions.tighten(home.dir(), Path.of(System.getProperty("user.home")));
+        if (!changes.isEmpty()) {
+            org.slf4j.LoggerFactory.getLogger(Wiring.class).info("Made the Paddock home {} owner-only ({} {}): {}",
+                    home.dir(), changes.size(), changes.size() == 1 ? "entry" : "entries", String.join("; ", changes));
+        }
     }
 
     /**
@@ -168,6 +182,7 @@ public final class Wiring implements AutoCloseable {
      * @throws PaddockException when the store cannot be opened
      */
     public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
+        tightenHome(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker);
     }
 

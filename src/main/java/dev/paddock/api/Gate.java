@@ -6,8 +6,6 @@ import dev.paddock.sandbox.SandboxService;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
@@ -20,12 +18,6 @@ final class Gate {
     private final ApiToken token;
     private final SandboxService sandboxes;
     private final ReplayGuard replays;
-    /**
-     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
-     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
-     * not kept.
-     */
-    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
 
     Gate(ApiToken token, SandboxService sandboxes, Clock clock) {
         this.token = token;
@@ -53,13 +45,9 @@ final class Gate {
         if (token.matches(presented)) {
             return Caller.INSTALL;
         }
-        String known = sandboxTokens.get(presented);
-        if (known != null) {
-            return Caller.sandbox(known);
-        }
         try {
+            // By the token's hash (the store keeps no token); recent ones are remembered by the store.
             String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
-            sandboxTokens.put(presented, id);
             return Caller.sandbox(id);
         } catch (PaddockException e) {
             throw new ApiError(500, e.getMessage());

@@ -1,14 +1,12 @@
 package dev.paddock.approval;
 
+import dev.paddock.common.PrivateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The light path of the Claude Code hook: a shell script (no JVM, no {@code jq}) that Paddock writes to
@@ -74,18 +72,10 @@ public final class HookScript {
                 && Files.isExecutable(file)) {
             return file;
         }
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(NAME + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try {
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            tmp.toFile().setExecutable(true, true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        // Created with mode 700 (its directory too): the script names the home and is run by Claude Code as is.
+        PrivateFiles.write(file, text.getBytes(StandardCharsets.UTF_8), PrivateFiles.DIR);
+        if (!PrivateFiles.posix(file)) {
+            file.toFile().setExecutable(true, true);
         }
         return file;
     }

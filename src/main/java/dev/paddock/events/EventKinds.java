@@ -13,6 +13,8 @@ public final class EventKinds {
     public static final String WORKTREE_LOCKED = "worktree.locked";
     public static final String WORKTREE_UNLOCKED = "worktree.unlocked";
     public static final String WORKTREE_PRUNABLE = "worktree.prunable";
+    /** A worktree's folder disappeared from disk while git still lists it (e.g. locked, so never prunable). */
+    public static final String WORKTREE_MISSING = "worktree.missing";
     /** A person changed a setting ({@code paddock config set}, {@code PUT /v1/settings/{name}}). */
     public static final String SETTING_CHANGED = "setting.changed";
     /** A person put a setting back to its default ({@code paddock config reset}). */

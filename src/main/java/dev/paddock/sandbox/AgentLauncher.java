@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.Processes;
 import dev.paddock.worktree.GitRepository;
 import java.io.IOException;
@@ -7,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -76,11 +76,17 @@ public final class AgentLauncher {
     /**
      * What a start needs besides the sandbox.
      *
+     * @param token the run's token, for the agent's {@code PADDOCK_TOKEN} (nowhere else: not stored, not logged)
      * @param apiUrl base URL of Paddock's loopback API, e.g. {@code http://127.0.0.1:41234}
      * @param logFile where the agent's output is appended
      */
     public record Launch(SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl,
                          Path logFile) {
+        /** Without the token, which must never reach a log or a message. */
+        @Override
+        public String toString() {
+            return "Launch[" + sandbox.id() + ", api " + apiUrl + ", log " + logFile + "]";
+        }
     }
 
     /** A started agent: the wrapper's pid (= its process group) and its start time. */
@@ -94,7 +100,6 @@ public final class AgentLauncher {
      */
     public Started start(Launch l) throws SandboxException {
         try {
-            Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
             AgentCommands.write(l.layout().binDir());
             Files.deleteIfExists(l.layout().exitCodeFile());
@@ -102,9 +107,9 @@ public final class AgentLauncher {
             // A heartbeat file left by an earlier run must not count for this one (the supervisor takes any
             // file present once the run is recorded without a heartbeat).
             Files.deleteIfExists(l.layout().heartbeatFile());
-            Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
-                    + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            // Owner-only (600, its directory 700): an agent's output may show anything it read.
+            PrivateFiles.append(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
+                    + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n");
             ProcessBuilder pb = new ProcessBuilder(command(l)).directory(l.layout().worktree().toFile())
                     .redirectInput(Processes.NO_INPUT).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(l.logFile().toFile()));

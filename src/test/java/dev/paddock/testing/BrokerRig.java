@@ -86,10 +86,15 @@ public final class BrokerRig implements AutoCloseable {
 
     /** A new repository at {@code dir} with {@link #POLICY} in {@code .paddock/policy.json}. */
     public static TempRepo repoWithPolicy(Path dir) {
+        return repoWithPolicy(dir, POLICY);
+    }
+
+    /** A new repository at {@code dir} with {@code policy} (JSON text) in {@code .paddock/policy.json}. */
+    public static TempRepo repoWithPolicy(Path dir, String policy) {
         TempRepo repo = TempRepo.init(dir);
         try {
             Files.createDirectories(dir.resolve(".paddock"));
-            Files.writeString(dir.resolve(".paddock/policy.json"), POLICY);
+            Files.writeString(dir.resolve(".paddock/policy.json"), policy);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -114,9 +119,9 @@ public final class BrokerRig implements AutoCloseable {
         return host.wiring().sandboxes().find(id).orElseThrow();
     }
 
-    /** The sandbox's own token (its agent's PADDOCK_TOKEN). */
+    /** The sandbox's own token, as its running agent got it ({@code PADDOCK_TOKEN} in its environment). */
     public String tokenOf(String sandboxId) throws PaddockException {
-        return host.wiring().sandboxes().tokenOf(sandboxId).orElseThrow();
+        return AgentEnvironment.token(host.wiring().sandboxes().find(sandboxId).orElseThrow());
     }
 
     /** The sandbox's hook key (its agent's PADDOCK_HOOK_KEY). */
