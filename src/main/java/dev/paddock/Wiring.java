@@ -87,6 +87,7 @@ public final class Wiring implements AutoCloseable {
     private final MergeService merges;
     private final ResolutionService resolutions;
     private volatile String apiUrl = "http://127.0.0.1:0";
+    private final AgentLauncher launcher;
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
         this(home, db, clock, null);
@@ -116,8 +117,8 @@ public final class Wiring implements AutoCloseable {
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
-        this.supervisor = new Supervisor(sandboxes, repoStore, locator,
-                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, fingerprints,
+        this.launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
+        this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, containers, fingerprints,
                 settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
         this.tierChecks = new TierChecks(bubblewrap, containers);
         fingerprints.onRecorded(supervisor::poke);
@@ -290,6 +291,11 @@ public final class Wiring implements AutoCloseable {
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
+    }
+
+    /** Tells the launcher each sandbox's hook key (agents get it as PADDOCK_HOOK_KEY). */
+    public void setHookKeys(java.util.function.Function<String, String> keyOfSandbox) {
+        launcher.hookKeys(keyOfSandbox);
     }
 
     /** Stops monitors and probes, then closes the store. */

@@ -46,6 +46,8 @@ class SecretsLeakTest {
 
     private Path home;
     private final List<String> answers = new ArrayList<>();
+    /** The sandbox's hook key (the same for every run: it is derived from the install token and the id). */
+    private String hookKey;
 
     @Test
     void noSandboxTokenIsInALogTheStoreAnEventAnAnswerOrTheSandboxFolder() throws Exception {
@@ -69,6 +71,7 @@ class SecretsLeakTest {
             id = Json.mapper().readTree(created.body()).get("id").asText();
 
             first = tokenOfRun(id, 1);
+            hookKey = hookKeyOfRun(id);
             exercise(id, first, repo);
 
             assertThat(call("POST", "/v1/sandboxes/" + id + "/stop", null, install).statusCode()).isEqualTo(200);
@@ -101,6 +104,7 @@ class SecretsLeakTest {
         Map<String, String> secrets = new LinkedHashMap<>();
         secrets.put("the first run's token", first);
         secrets.put("the second run's token", second);
+        secrets.put("the sandbox's hook key", hookKey);
 
         Map<String, String> places = new LinkedHashMap<>();
         places.putAll(files(home));
@@ -143,7 +147,8 @@ class SecretsLeakTest {
             ProcessBuilder pb = new ProcessBuilder(script.toString());
             pb.environment().clear();
             pb.environment().putAll(Map.of("PATH", System.getenv("PATH"), "PADDOCK_API", "http://127.0.0.1:" + port(),
-                    "PADDOCK_TOKEN", token, "PADDOCK_SANDBOX_ID", id, "HOME", tmp.toString()));
+                    "PADDOCK_TOKEN", token, "PADDOCK_HOOK_KEY", hookKey, "PADDOCK_SANDBOX_ID", id, "HOME",
+                    tmp.toString()));
             pb.redirectErrorStream(true);
             Process p = pb.start();
             try (var in = p.getOutputStream()) {
@@ -169,6 +174,15 @@ class SecretsLeakTest {
             }
         });
         return AgentEnvironment.of(s[0].get("pid").asLong()).get("PADDOCK_TOKEN");
+    }
+
+    /** The hook key of the sandbox's running agent, from its environment. */
+    private String hookKeyOfRun(String id) throws Exception {
+        JsonNode s = Json.mapper().readTree(call("GET", "/v1/sandboxes/" + id, null,
+                Files.readString(home.resolve("api-token")).strip()).body()).get("sandbox");
+        String key = AgentEnvironment.of(s.get("pid").asLong()).get("PADDOCK_HOOK_KEY");
+        assertThat(key).as("the agent's PADDOCK_HOOK_KEY").isNotBlank();
+        return key;
     }
 
     private String worktree(String id) throws Exception {

@@ -14,13 +14,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Starts a sandbox's agent: {@code /bin/sh -c <agent command>} in the worktree, as a host process
  * (tier {@code worktree}) or inside bubblewrap (tier {@code namespace}). Every agent runs under a small
  * wrapper in a session and process group of its own ({@code setsid}), with stdin closed, stdout and
  * stderr appended to its log file, and a scrubbed environment plus {@code PADDOCK_SANDBOX_ID},
- * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone) and {@code PADDOCK_HEARTBEAT_FILE}.
+ * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone), {@code PADDOCK_HOOK_KEY} (the key its
+ * Claude Code hook signs requests with and checks the broker's answers by) and {@code PADDOCK_HEARTBEAT_FILE}.
  * The wrapper writes its own pid to the sandbox's pid file before anything else, and the agent's exit code
  * to its exit-code file at the end, so the supervisor finds a run and learns how it ended even when Paddock
  * was killed or restarted in between.
@@ -39,6 +41,8 @@ public final class AgentLauncher {
 
     private final String setsid;
     private final BubblewrapCommand bubblewrap;
+    /** A sandbox's hook key by its id, once the API runs; null before (no key is given then). */
+    private volatile Function<String, String> hookKeys;
 
     /**
      * @param setsid path of setsid(1), or null where there is none (macOS): the agent then shares
@@ -47,6 +51,16 @@ public final class AgentLauncher {
     public AgentLauncher(String setsid, BubblewrapCommand bubblewrap) {
         this.setsid = setsid;
         this.bubblewrap = bubblewrap;
+    }
+
+    /**
+     * Gives agents started from now on their sandbox's hook key ({@code PADDOCK_HOOK_KEY}): the key their
+     * Claude Code hook proves itself with and checks the broker's answers by.
+     *
+     * @param keyOfSandbox sandbox id → its key (64 hex digits)
+     */
+    public void hookKeys(Function<String, String> keyOfSandbox) {
+        this.hookKeys = keyOfSandbox;
     }
 
     /** Finds setsid(1) on the usual paths. */
@@ -176,6 +190,10 @@ public final class AgentLauncher {
         env.put("PADDOCK_SANDBOX_ID", l.sandbox().id());
         env.put("PADDOCK_API", l.apiUrl());
         env.put("PADDOCK_TOKEN", l.token());
+        Function<String, String> keys = hookKeys;
+        if (keys != null) {
+            env.put("PADDOCK_HOOK_KEY", keys.apply(l.sandbox().id()));
+        }
         env.put("PADDOCK_HEARTBEAT_FILE", l.layout().heartbeatFile().toString());
         env.put("PADDOCK_WORKTREE", l.layout().worktree().toString());
         return env;

@@ -58,7 +58,7 @@ class PrivateFilesTest {
         Path home = Files.createDirectory(tmp.resolve("home"));
         new InstanceFile(42, 4242, "serve", Instant.now()).write(home.resolve("instance.json"));
 
-        Path script = HookScript.write(home);
+        Path script = HookScript.write(home, 600_000);
 
         assertThat(mode(home.resolve("instance.json"))).isEqualTo("600");
         assertThat(mode(script)).isEqualTo("700");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
 import dev.paddock.api.ApiToken;
+import dev.paddock.api.HookAuth;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxRecord;
@@ -102,8 +103,13 @@ public final class BrokerRig implements AutoCloseable {
 
     /** Creates a sandbox running {@code sleep 300} in {@code repo} and waits until it runs; returns it. */
     public SandboxRecord runningSandbox(TempRepo repo, String task) throws Exception {
+        return runningSandbox(repo, task, "sleep 300");
+    }
+
+    /** Creates a sandbox running {@code command} in {@code repo} and waits until it runs; returns it. */
+    public SandboxRecord runningSandbox(TempRepo repo, String task, String command) throws Exception {
         ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
-                .put("command", "sleep 300");
+                .put("command", command);
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString(), installToken);
         if (r.statusCode() != 201) {
             throw new AssertionError("sandbox not created: " + r.statusCode() + " " + r.body());
@@ -116,6 +122,11 @@ public final class BrokerRig implements AutoCloseable {
     /** The sandbox's own token, as its running agent got it ({@code PADDOCK_TOKEN} in its environment). */
     public String tokenOf(String sandboxId) throws PaddockException {
         return AgentEnvironment.token(host.wiring().sandboxes().find(sandboxId).orElseThrow());
+    }
+
+    /** The sandbox's hook key (its agent's PADDOCK_HOOK_KEY). */
+    public String hookKeyOf(String sandboxId) {
+        return HookAuth.sandboxKey(installToken, sandboxId);
     }
 
     /** Stops every agent still running (they outlive a closed Paddock), then closes it. */

@@ -572,9 +572,10 @@ public final class PolicyEditorViewModel {
     public CompletableFuture<String> installHook() {
         CompletableFuture<String> result = new CompletableFuture<>();
         run(() -> {
-            Path script = HookScript.write(paddockHome);
+            long approvalMs = approvalTimeoutMs.getAsLong();
+            Path script = HookScript.write(paddockHome, approvalMs);
             ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
-                    ClaudeHookInstaller.timeoutFor(approvalTimeoutMs.getAsLong()));
+                    ClaudeHookInstaller.timeoutFor(approvalMs));
             return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
                     + "; the previous file, if any, is kept as settings.json.bak)."
                     : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";

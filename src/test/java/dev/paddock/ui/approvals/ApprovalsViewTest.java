@@ -289,6 +289,7 @@ class ApprovalsViewTest {
                 pb.environment().put("PATH", System.getenv("PATH"));
                 pb.environment().put("PADDOCK_API", "http://127.0.0.1:" + rig.port());
                 pb.environment().put("PADDOCK_TOKEN", rig.tokenOf(sandbox.id()));
+                pb.environment().put("PADDOCK_HOOK_KEY", rig.hookKeyOf(sandbox.id()));
                 pb.environment().put("PADDOCK_SANDBOX_ID", sandbox.id());
                 Process p = pb.start();
                 try (var in = p.getOutputStream()) {
