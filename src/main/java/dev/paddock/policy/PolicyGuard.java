@@ -1,0 +1,266 @@
+package dev.paddock.policy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.text.Normalizer;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What an agent may never change, whatever its policy says: Paddock's own policy and hook configuration. The one
+ * list of those files, used by the built-in rule of {@link PolicyEngine} (an agent's write there is denied, a
+ * command naming them is asked) and by the merge queue (a branch that changes them waits for a person's review).
+ *
+ * <ul>
+ *   <li>{@link #CONFIG_DIRECTORIES} in any repository and any of its worktrees, at any depth:
+ *       {@code .paddock/} holds the repository's policy ({@code .paddock/policy.json}) and, under
+ *       {@code .worktrees/<id>/.paddock/}, Paddock's own files about a sandbox (its state, exit code, heartbeat);
+ *       {@code .claude/} holds Claude Code's settings, which install the hook that asks Paddock
+ *       ({@code settings.json}, {@code settings.local.json}) and the hook scripts they may run. The user's
+ *       {@code ~/.claude/} is covered by the same name. Paddock itself writes these files for a person (the policy
+ *       editor, Approve &amp; always allow, hook install), never through an agent's request.</li>
+ *   <li>The Paddock home, whole: the global {@code policy.json}, {@code bin/} (the hook script), {@code api-token}
+ *       (the install token, which may approve anything), {@code instance.json}, the store and the logs. Agents may
+ *       neither write nor read there.</li>
+ * </ul>
+ * Names are compared after folding what a file system may treat as the same name: case (macOS and Windows
+ * volumes are case-insensitive), Unicode compatibility forms, invisible format characters (which HFS+ ignores) and
+ * trailing dots and spaces (which Windows drops). Symbolic links on the way are followed, so a link to a protected
+ * file is protected too. Immutable and thread-safe; looks at the file system only to resolve links.
+ */
+public final class PolicyGuard {
+    /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
+    public static final List<String> CONFIG_DIRECTORIES = List.of(".paddock", ".claude");
+
+    private static final String BUILT_IN = "a built-in rule that no policy can override";
+
+    private final Path paddockHome;
+    private final Path paddockHomeReal;
+
+    /**
+     * @param paddockHome Paddock's home (protected whole), or null when unknown: then only
+     *     {@link #CONFIG_DIRECTORIES} are protected, which covers the default home {@code ~/.paddock}
+     */
+    public PolicyGuard(Path paddockHome) {
+        this.paddockHome = paddockHome == null ? null : paddockHome.toAbsolutePath().normalize();
+        this.paddockHomeReal = this.paddockHome == null ? null : real(this.paddockHome);
+    }
+
+    /** The Paddock home this guard protects, or null. */
+    public Path paddockHome() {
+        return paddockHome;
+    }
+
+    /**
+     * Whether a path inside a repository (as git names it: relative, {@code /}-separated) is policy or hook
+     * configuration: one of its parts is a {@link #CONFIG_DIRECTORIES} name (the directory itself, a file in it,
+     * or a link or submodule in its place).
+     */
+    public static boolean isConfigPath(String repositoryPath) {
+        if (repositoryPath == null) {
+            return false;
+        }
+        for (String part : repositoryPath.split("[/\\\\]")) {
+            if (isConfigName(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether one file name is a {@link #CONFIG_DIRECTORIES} name, once folded (see the class comment). */
+    static boolean isConfigName(String name) {
+        return CONFIG_DIRECTORIES.contains(fold(name));
+    }
+
+    /** A file name as a case-insensitive, normalising file system may see it. */
+    static String fold(String name) {
+        String n = Normalizer.normalize(name, Normalizer.Form.NFKC);
+        StringBuilder b = new StringBuilder(n.length());
+        n.codePoints().filter(c -> Character.getType(c) != Character.FORMAT).forEach(b::appendCodePoint);
+        int end = b.length();
+        while (end > 0 && (b.charAt(end - 1) == '.' || b.charAt(end - 1) == ' ')) {
+            end--;
+        }
+        // A name of dots alone (".", "..") keeps them: it is no config directory either way.
+        String s = end == 0 ? b.toString() : b.substring(0, end);
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The built-in answer to an agent writing {@code path}: deny when it is protected, else null (the policy
+     * decides).
+     *
+     * @param path the path as the request names it, made absolute (may hold {@code ..} and links)
+     * @param what the request in words, for the reason ("writing to `x`", "Edit `x`")
+     */
+    public Decision write(Path path, String what) {
+        String why = protectedWrite(path);
+        return why == null ? null : new Decision(Verdict.DENY, what + " is denied: " + why
+                + "; agents may never change it (" + BUILT_IN + ")", null);
+    }
+
+    /** The built-in answer to an agent reading {@code path}: deny inside the Paddock home, else null. */
+    public Decision read(Path path, String what) {
+        String why = inPaddockHome(candidates(path));
+        return why == null ? null : new Decision(Verdict.DENY, what + " is denied: " + why
+                + "; agents may never read it (" + BUILT_IN + ")", null);
+    }
+
+    /**
+     * The built-in answer to a program run whose arguments name protected configuration (a program Paddock does
+     * not model might write it: {@code git checkout -- .claude}, {@code python fix.py .paddock/policy.json}):
+     * ask, else null.
+     *
+     * @param inv the run
+     * @param cwd where it runs, for relative paths
+     * @param home the user's home, for {@code ~}
+     */
+    public Decision names(Invocation inv, Path cwd, Path home) {
+        List<String> words = inv.words();
+        for (int i = 1; i < words.size(); i++) {
+            String w = words.get(i);
+            for (String candidate : wordPaths(w)) {
+                String why = protectedWrite(resolve(candidate, cwd, home));
+                if (why == null && isConfigPath(candidate)) {
+                    why = "it is policy or hook configuration";
+                }
+                if (why != null) {
+                    return new Decision(Verdict.ASK, "`" + inv.text() + "` names `" + candidate + "`: " + why
+                            + ", which a program might change, so a person decides (" + BUILT_IN + ")", null);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The texts of a word that could be paths: the word, and what follows an {@code =} ({@code --file=x}). */
+    private static List<String> wordPaths(String w) {
+        int eq = w.indexOf('=');
+        return eq >= 0 && eq + 1 < w.length() ? List.of(w, w.substring(eq + 1)) : List.of(w);
+    }
+
+    /** {@code text} as a path: {@code ~} and {@code ~/x} from the home, else against {@code cwd}; null if none. */
+    static Path resolve(String text, Path cwd, Path home) {
+        try {
+            if (home != null && (text.equals("~") || text.startsWith("~/"))) {
+                return text.length() < 2 ? home : home.resolve(text.substring(2));
+            }
+            return cwd.resolve(text);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /** Why writing {@code path} touches protected configuration, or null. */
+    private String protectedWrite(Path path) {
+        if (path == null) {
+            return null;
+        }
+        Set<Path> all = candidates(path);
+        String home = inPaddockHome(all);
+        if (home != null) {
+            return home;
+        }
+        for (Path p : all) {
+            for (Path part : p) {
+                if (isConfigName(part.toString())) {
+                    return "it is policy or hook configuration (`" + p + "` is in a " + fold(part.toString())
+                            + " directory)";
+                }
+            }
+        }
+        return null;
+    }
+
+    private String inPaddockHome(Set<Path> all) {
+        if (paddockHome == null) {
+            return null;
+        }
+        for (Path p : all) {
+            if (p.startsWith(paddockHome) || paddockHomeReal != null && p.startsWith(paddockHomeReal)) {
+                return "it is in Paddock's home " + paddockHome + " (its policy, hook script, install token and"
+                        + " store)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The places {@code path} may mean: as written but normalised, and as the kernel would resolve it (links on
+     * the way followed, a link before a {@code ..} followed first, a dangling link to where it would create a file).
+     */
+    private static Set<Path> candidates(Path path) {
+        Set<Path> out = new LinkedHashSet<>();
+        Path abs = path.toAbsolutePath();
+        out.add(abs.normalize());
+        Path resolved = followLinks(abs);
+        if (resolved != null) {
+            out.add(resolved);
+        }
+        return out;
+    }
+
+    /** Most links followed while resolving one path (the kernel's own limit is 40). */
+    private static final int MAX_LINKS = 40;
+
+    /**
+     * {@code abs} resolved one name at a time as the kernel does, following every symbolic link (also one whose
+     * target does not exist yet); null when there are too many links or one cannot be read.
+     */
+    static Path followLinks(Path abs) {
+        Path cur = abs.getRoot();
+        if (cur == null) {
+            return null;
+        }
+        java.util.Deque<Path> rest = new java.util.ArrayDeque<>();
+        abs.forEach(rest::addLast);
+        int links = 0;
+        while (!rest.isEmpty()) {
+            Path name = rest.pollFirst();
+            String n = name.toString();
+            if (n.equals(".") || n.isEmpty()) {
+                continue;
+            }
+            if (n.equals("..")) {
+                cur = cur.getParent() == null ? cur : cur.getParent();
+                continue;
+            }
+            Path next = cur.resolve(name);
+            if (!Files.isSymbolicLink(next)) {
+                cur = next;
+                continue;
+            }
+            if (++links > MAX_LINKS) {
+                return null;
+            }
+            Path target;
+            try {
+                target = Files.readSymbolicLink(next);
+            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                return null;
+            }
+            java.util.List<Path> parts = new java.util.ArrayList<>();
+            target.forEach(parts::add);
+            for (int i = parts.size() - 1; i >= 0; i--) {
+                rest.addFirst(parts.get(i));
+            }
+            if (target.isAbsolute()) {
+                cur = target.getRoot();
+            }
+        }
+        return cur;
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+}
