@@ -119,6 +119,45 @@ final class InProcessGit {
         }
     }
 
+    /**
+     * Every path whose entry differs between two commits (or trees), repository-relative, {@code /}-separated: files,
+     * links and submodules, with the old and new path of a rename both listed (no rename detection).
+     *
+     * @param from a commit or tree id, or null for the empty tree
+     * @param to a commit or tree id
+     */
+    static List<String> changedPaths(Path repo, String from, String to) throws IOException {
+        try (Repository r = open(repo); RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
+            if (from == null) {
+                tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+            } else {
+                tw.addTree(walk.parseTree(ObjectId.fromString(from)));
+            }
+            tw.addTree(walk.parseTree(ObjectId.fromString(to)));
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            List<String> paths = new ArrayList<>();
+            while (tw.next()) {
+                paths.add(tw.getPathString());
+            }
+            return paths;
+        }
+    }
+
+    /** Every merge base of two commits (several after criss-cross merges; none for unrelated histories). */
+    static List<String> mergeBases(Path repo, String a, String b) throws IOException {
+        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+            walk.setRevFilter(RevFilter.MERGE_BASE);
+            walk.markStart(walk.parseCommit(ObjectId.fromString(a)));
+            walk.markStart(walk.parseCommit(ObjectId.fromString(b)));
+            List<String> bases = new ArrayList<>();
+            for (RevCommit c = walk.next(); c != null; c = walk.next()) {
+                bases.add(c.name());
+            }
+            return bases;
+        }
+    }
+
     private static boolean isPrintableAscii(byte[] raw) {
         for (byte b : raw) {
             if (b < 0x20 || b > 0x7e) { // negative: non-ASCII

@@ -5,10 +5,19 @@ import java.util.Locale;
 /**
  * State of a merge queue entry (column {@code merge_requests.state}): {@code queued → running → merged |
  * conflict | failed | queued}; a person cancels ({@code → cancelled}) or retries ({@code failed | conflict |
- * cancelled → queued}).
+ * cancelled → queued}). A branch that changes Paddock's policy or hook configuration
+ * ({@link dev.paddock.policy.PolicyGuard#isConfigPath}) goes {@code queued | running → policy_review} and waits
+ * there, across restarts, for a person: approved, it goes back to {@code queued} bound to the commit reviewed;
+ * rejected, {@code → cancelled}.
  */
 public enum MergeState {
-    QUEUED, RUNNING, MERGED, CONFLICT, FAILED, CANCELLED;
+    QUEUED, RUNNING, MERGED, CONFLICT, FAILED, CANCELLED,
+    /**
+     * Waits for a person to review the branch's change to policy or hook configuration (stored
+     * {@code policy_review}): neither finished (the queue takes it again once approved) nor retryable (approve
+     * or reject it instead).
+     */
+    POLICY_REVIEW;
 
     /** Whether the queue will do nothing more with it unless a person retries it. */
     public boolean isFinished() {
@@ -18,6 +27,11 @@ public enum MergeState {
     /** Whether a person may retry it. */
     public boolean isRetryable() {
         return this == FAILED || this == CONFLICT || this == CANCELLED;
+    }
+
+    /** Whether it waits for a person's decision (a conflict to resolve, a policy change to review). */
+    public boolean waitsForPerson() {
+        return this == CONFLICT || this == POLICY_REVIEW;
     }
 
     /** The stored name, lower case. */
