@@ -46,13 +46,11 @@ final class PolicyCache {
 
     private final Path paddockHome;
     private final Path userHome;
-    private final PolicyGuard guard;
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
 
     PolicyCache(Path paddockHome, Path userHome) {
         this.paddockHome = paddockHome;
         this.userHome = userHome;
-        this.guard = new PolicyGuard(paddockHome);
     }
 
     /**
@@ -70,7 +68,7 @@ final class PolicyCache {
             return e.engine();
         }
         PolicyEngine engine = new PolicyEngine(PolicyFile.loadStandard(paddockHome, repository, projectRoot,
-                userHome), guard);
+                userHome), new PolicyGuard(paddockHome, repository));
         // Stamps taken before the load: a write during the load is seen on the next lookup.
         entries.put(key, new Entry(now, engine));
         return engine;

@@ -100,7 +100,7 @@ public final class PolicyCheckCommand implements Callable<Integer> {
             };
             policy = Policy.of(policy.rules(), v, policy.projectRoot(), policy.home());
         }
-        Decision d = new PolicyEngine(policy, new PolicyGuard(paddockHome))
+        Decision d = new PolicyEngine(policy, new PolicyGuard(paddockHome, repository))
                 .decide(new ToolRequest(tool, String.join(" ", input), dir));
         PrintWriter out = spec.commandLine().getOut();
         out.println(d.verdict().word());

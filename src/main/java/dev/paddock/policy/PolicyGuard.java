@@ -30,7 +30,10 @@ import java.util.Set;
  * Names are compared after folding what a file system may treat as the same name: case (macOS and Windows
  * volumes are case-insensitive), Unicode compatibility forms, invisible format characters (which HFS+ ignores) and
  * trailing dots and spaces (which Windows drops). Symbolic links on the way are followed, so a link to a protected
- * file is protected too. Immutable and thread-safe; looks at the file system only to resolve links.
+ * file is protected too. A write to a directory that holds the Paddock home or the repository's configuration
+ * ({@code rm -r}, {@code mv} of a parent) and a read of a directory that holds the Paddock home ({@code grep -r},
+ * {@code tar} of {@code ~}) are asked. Immutable and thread-safe; looks at the file system only to resolve links and
+ * to tell directories.
  */
 public final class PolicyGuard {
     /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
@@ -40,14 +43,43 @@ public final class PolicyGuard {
 
     private final Path paddockHome;
     private final Path paddockHomeReal;
+    /** The home and the repository's configuration directories, as written and resolved: what a parent holds. */
+    private final List<Path> roots;
 
     /**
      * @param paddockHome Paddock's home (protected whole), or null when unknown: then only
      *     {@link #CONFIG_DIRECTORIES} are protected, which covers the default home {@code ~/.paddock}
      */
     public PolicyGuard(Path paddockHome) {
+        this(paddockHome, null);
+    }
+
+    /**
+     * @param paddockHome Paddock's home (protected whole), or null when unknown
+     * @param repository the main worktree whose {@code .paddock/} and {@code .claude/} a write to one of their
+     *     parents would reach, or null
+     */
+    public PolicyGuard(Path paddockHome, Path repository) {
         this.paddockHome = paddockHome == null ? null : paddockHome.toAbsolutePath().normalize();
         this.paddockHomeReal = this.paddockHome == null ? null : real(this.paddockHome);
+        List<Path> r = new java.util.ArrayList<>();
+        if (this.paddockHome != null) {
+            r.add(this.paddockHome);
+            if (paddockHomeReal != null) {
+                r.add(paddockHomeReal);
+            }
+        }
+        if (repository != null) {
+            Path repo = repository.toAbsolutePath().normalize();
+            Path repoReal = real(repo);
+            for (String dir : CONFIG_DIRECTORIES) {
+                r.add(repo.resolve(dir));
+                if (repoReal != null) {
+                    r.add(repoReal.resolve(dir));
+                }
+            }
+        }
+        this.roots = List.copyOf(r);
     }
 
     /** The Paddock home this guard protects, or null. */
@@ -100,15 +132,45 @@ public final class PolicyGuard {
      */
     public Decision write(Path path, String what) {
         String why = protectedWrite(path);
-        return why == null ? null : new Decision(Verdict.DENY, what + " is denied: " + why
-                + "; agents may never change it (" + BUILT_IN + ")", null);
+        if (why != null) {
+            return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never change it ("
+                    + BUILT_IN + ")", null);
+        }
+        Path held = holds(candidates(path), roots);
+        return held == null ? null : new Decision(Verdict.ASK, what + " reaches " + held + ", Paddock's policy or hook"
+                + " configuration inside it, so a person decides (" + BUILT_IN + ")", null);
     }
 
-    /** The built-in answer to an agent reading {@code path}: deny inside the Paddock home, else null. */
+    /**
+     * The built-in answer to an agent reading {@code path}: deny inside the Paddock home, ask for a directory that
+     * holds it, else null.
+     */
     public Decision read(Path path, String what) {
-        String why = inPaddockHome(candidates(path));
-        return why == null ? null : new Decision(Verdict.DENY, what + " is denied: " + why
-                + "; agents may never read it (" + BUILT_IN + ")", null);
+        Set<Path> all = candidates(path);
+        String why = inPaddockHome(all);
+        if (why != null) {
+            return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN
+                    + ")", null);
+        }
+        Path held = paddockHome == null ? null : holds(all, paddockHomeReal == null ? List.of(paddockHome)
+                : List.of(paddockHome, paddockHomeReal));
+        return held == null ? null : new Decision(Verdict.ASK, what + " may read into " + held + ", Paddock's home"
+                + " with its install token, so a person decides (" + BUILT_IN + ")", null);
+    }
+
+    /** The first of {@code protectedRoots} inside one of the directories {@code all} names, or null. */
+    private static Path holds(Set<Path> all, List<Path> protectedRoots) {
+        for (Path p : all) {
+            if (!Files.isDirectory(p)) {
+                continue;
+            }
+            for (Path root : protectedRoots) {
+                if (root.startsWith(p) && !root.equals(p)) {
+                    return root;
+                }
+            }
+        }
+        return null;
     }
 
     /**

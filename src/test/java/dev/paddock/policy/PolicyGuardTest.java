@@ -44,7 +44,7 @@ class PolicyGuardTest {
         Files.writeString(repo.resolve(".claude/settings.json"), "{}");
         Policy p = PolicyFile.loadStandard(paddockHome, repo, worktree, home);
         assertThat(p.broken()).isNull();
-        engine = new PolicyEngine(p, new PolicyGuard(paddockHome));
+        engine = new PolicyEngine(p, new PolicyGuard(paddockHome, repo));
     }
 
     private Decision tool(String tool, String input) {
@@ -64,7 +64,7 @@ class PolicyGuardTest {
     @Test
     void editAndWriteOfPolicyAndHookFilesAreDeniedWhateverThePolicyAllows() {
         assertBuiltInDeny(tool("Write", ".paddock/policy.json")); // the worktree's own
-        assertBuiltInDeny(tool("Edit", "../../../.paddock/policy.json")); // the main worktree's, by ..
+        assertBuiltInDeny(tool("Edit", "../../../../.paddock/policy.json")); // the main worktree's, by ..
         assertBuiltInDeny(tool("Write", repo.resolve(".claude/settings.json").toString())); // absolute
         assertBuiltInDeny(tool("MultiEdit", ".claude/settings.local.json"));
         assertBuiltInDeny(tool("Write", "~/.claude/settings.json")); // the user's Claude Code settings
@@ -97,13 +97,13 @@ class PolicyGuardTest {
     @Test
     void bashWritesToPolicyAndHookFilesAreDenied() {
         assertBuiltInDeny(bash("echo '{\"permissions\":{\"allow\":[\"Bash\"]}}' > .paddock/policy.json"));
-        assertBuiltInDeny(bash("printf x >> ../../../.claude/settings.json"));
+        assertBuiltInDeny(bash("printf x >> ../../../../.claude/settings.json"));
         assertBuiltInDeny(bash("echo x > ~/.claude/settings.json"));
         assertBuiltInDeny(bash("echo x > " + PolicyFile.globalFile(paddockHome)));
         assertBuiltInDeny(bash("ls && echo x > " + repo + "/.paddock/policy.json"));
         assertBuiltInDeny(bash("tee .claude/settings.json < /dev/null"));
         assertBuiltInDeny(bash("rm -f .claude/settings.json"));
-        assertBuiltInDeny(bash("cp evil.json ../../../.paddock/policy.json"));
+        assertBuiltInDeny(bash("cp evil.json ../../../../.paddock/policy.json"));
     }
 
     @Test
@@ -119,12 +119,26 @@ class PolicyGuardTest {
     @Test
     void aCommandNamingPolicyOrHookFilesIsAskedEvenWhenAllowed() {
         for (String command : new String[] {"python3 fix.py .paddock/policy.json", "git checkout HEAD -- .claude",
-                "node tool.js --config=../../../.claude/settings.json", "git restore --source=HEAD~1 .claude/",
+                "node tool.js --config=../../../../.claude/settings.json", "git restore --source=HEAD~1 .claude/",
                 "ls -la " + paddockHome}) {
             Decision d = bash(command);
             assertThat(d.verdict()).as(command + ": " + d.reason()).isEqualTo(Verdict.ASK);
             assertThat(d.reason()).contains("a person decides", "built-in rule");
         }
+    }
+
+    @Test
+    void writingOrReadingAFolderThatHoldsTheConfigurationIsAsked() {
+        for (String command : new String[] {"rm -rf ../../../..", "rm -rf " + tmp, "chmod -R 777 " + repo}) {
+            Decision d = bash(command);
+            assertThat(d.verdict()).as(command + ": " + d.reason()).isEqualTo(Verdict.ASK);
+            assertThat(d.reason()).contains("a person decides");
+        }
+        Decision search = tool("Grep", tmp.toString());
+        assertThat(search.verdict()).as(search.reason()).isEqualTo(Verdict.ASK);
+        assertThat(search.reason()).contains("install token");
+        assertThat(bash("rm -rf build").verdict()).isEqualTo(Verdict.ALLOW);
+        assertThat(tool("Grep", "src").verdict()).isEqualTo(Verdict.ALLOW);
     }
 
     @Test

@@ -418,7 +418,7 @@ public final class PolicyEditorViewModel {
             Policy policy = broken.isEmpty() ? Policy.of(rules, unmatched, repository, userHome)
                     : Policy.broken(String.join("; ", new LinkedHashSet<>(broken)), userHome);
             try {
-                d = new PolicyEngine(policy, new dev.paddock.policy.PolicyGuard(paddockHome))
+                d = new PolicyEngine(policy, new dev.paddock.policy.PolicyGuard(paddockHome, repository))
                         .decide(new ToolRequest(tl, in, repository));
             } catch (RuntimeException e) {
                 d = new Decision(Verdict.DENY, "Cannot judge this: " + e.getMessage(), null);
