@@ -39,8 +39,6 @@ final class PolicyGate {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyGate.class);
     /** Most characters of diff a review shows; longer diffs are cut with a note. */
     static final int MAX_DIFF_CHARS = 200_000;
-    /** Git's empty tree (SHA-1 repositories): the "before" of a branch with no history in common with base. */
-    private static final String EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
     /** The candidate changes configuration nobody approved for the commit being merged. */
     static final class NeedsReview extends RuntimeException {
@@ -65,13 +63,18 @@ final class PolicyGate {
 
     /** The configuration files {@code theirs} changes since it left {@code ours} (its diff from every merge base). */
     List<String> branchChanges(Path repo, String ours, String theirs) throws GitException {
+        try {
+            return List.copyOf(config(List.copyOf(InProcessGit.changedSinceMergeBases(repo, ours, theirs))));
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("JGit cannot diff in {} ({}); asking git", repo, e.toString());
+        }
         List<String> bases = mergeBases(repo, ours, theirs);
         TreeSet<String> out = new TreeSet<>();
         if (bases.isEmpty()) {
-            out.addAll(config(changedPaths(repo, null, theirs))); // unrelated histories: all of it is new
+            out.addAll(config(changedPathsCli(repo, null, theirs))); // unrelated histories: all of it is new
         }
         for (String b : bases) {
-            out.addAll(config(changedPaths(repo, b, theirs)));
+            out.addAll(config(changedPathsCli(repo, b, theirs)));
         }
         return List.copyOf(out);
     }
@@ -216,7 +219,7 @@ final class PolicyGate {
         RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
         String base = git.resolve(repo.path(), "refs/heads/" + repo.baseBranch()).orElse(null);
         List<String> args = new ArrayList<>(List.of("--literal-pathspecs", "diff", "--no-color", "--no-ext-diff",
-                "--no-textconv", "--no-renames", base == null ? EMPTY_TREE : base, r.reviewCommit(), "--"));
+                "--no-textconv", "--no-renames", base == null ? emptyTree(repo.path()) : base, r.reviewCommit(), "--"));
         args.addAll(r.files());
         GitCli.Result d = git.cli().run(repo.path(), args, GitCli.DEFAULT_TIMEOUT);
         if (!d.ok()) {
@@ -255,8 +258,12 @@ final class PolicyGate {
         } catch (IOException | RuntimeException e) {
             LOG.debug("JGit cannot diff in {} ({}); asking git", repo, e.toString());
         }
+        return changedPathsCli(repo, from, to);
+    }
+
+    private List<String> changedPathsCli(Path repo, String from, String to) throws GitException {
         GitCli.Result r = git.cli().run(repo, List.of("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
-                from == null ? EMPTY_TREE : from, to), GitCli.DEFAULT_TIMEOUT);
+                from == null ? emptyTree(repo) : from, to), GitCli.DEFAULT_TIMEOUT);
         if (!r.ok()) {
             throw new GitException("Cannot list the files changed between " + shortId(from) + " and " + shortId(to)
                     + ": " + r.errorLine());
@@ -264,12 +271,12 @@ final class PolicyGate {
         return List.of(r.stdout().split("\0")).stream().filter(s -> !s.isEmpty()).toList();
     }
 
+    /** The empty tree's id in the repository's object format: the "before" of a branch with no common history. */
+    private String emptyTree(Path repo) throws GitException {
+        return git.cli().runOk(repo, "hash-object", "-t", "tree", "--stdin").strip(); // stdin is empty
+    }
+
     private List<String> mergeBases(Path repo, String a, String b) throws GitException {
-        try {
-            return InProcessGit.mergeBases(repo, a, b);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("JGit cannot find the merge bases in {} ({}); asking git", repo, e.toString());
-        }
         GitCli.Result r = git.cli().run(repo, "merge-base", "--all", a, b);
         if (r.exitCode() == 1 && r.stdout().isBlank()) {
             return List.of(); // unrelated histories

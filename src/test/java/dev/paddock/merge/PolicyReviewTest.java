@@ -326,6 +326,32 @@ class PolicyReviewTest {
     }
 
     @Test
+    void aRepositoryJGitCannotReadIsCheckedByGitItself() throws Exception {
+        rig.close();
+        Path dir = tmp.resolve("sha256");
+        Files.createDirectories(dir);
+        TempRepo.git(dir, "init", "-q", "--object-format=sha256", "--initial-branch=main");
+        TempRepo.git(dir, "config", "user.name", TempRepo.USER_NAME);
+        TempRepo.git(dir, "config", "user.email", TempRepo.USER_EMAIL);
+        TempRepo.write(dir, POLICY, STRICT);
+        TempRepo.write(dir, ".git/info/exclude", "/.worktrees/\n");
+        TempRepo.commitAll(dir, "The policy");
+        rig = new MergeRig(tmp.resolve("sha256-rig"), dir);
+        String tip = rig.branch("agent/open", POLICY, OPEN);
+        assertThat(tip).hasSize(64);
+        MergeEntry e = rig.enqueue("agent/open");
+
+        rig.drain();
+
+        assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.POLICY_REVIEW);
+        assertThat(rig.service.policyDiff(e.id()).text()).contains("+" + OPEN.strip());
+        rig.service.approvePolicy(e.id(), "ann", tip);
+        rig.drain();
+        assertThat(rig.entry(e.id()).state()).as(rig.entry(e.id()).result()).isEqualTo(MergeState.MERGED);
+        assertThat(Files.readString(dir.resolve(POLICY))).isEqualTo(OPEN);
+    }
+
+    @Test
     void aBranchThatLeavesConfigurationAloneIsMergedWithoutAReview() throws Exception {
         rig.branch("agent/code", "src/App.java", "class App {}\n");
         MergeEntry e = rig.enqueue("agent/code");
