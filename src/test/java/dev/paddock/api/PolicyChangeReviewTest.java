@@ -167,6 +167,51 @@ class PolicyChangeReviewTest {
         assertThat(decision(s, "git status")).isEqualTo("deny");
     }
 
+    @Test
+    void aPersonStillWritesThePolicyWithApproveAndAlwaysAllowWhileTheAgentCannot() throws Exception {
+        Path policy = PolicyFile.repositoryFile(repo.dir());
+        Files.writeString(policy, "{\"permissions\": {\"allow\": [\"Write\", \"Edit\", \"Bash(echo:*)\"]}}");
+        rig.approvalTimeout(30_000); // unmatched requests are asked
+        SandboxRecord s = rig.runningSandbox(repo, "Install things");
+        ObjectNode write = Json.mapper().createObjectNode().put("tool", "Write").put("cwd", s.worktree().toString());
+        write.putObject("input").put("file_path", policy.toString()).put("content", OPEN);
+        HttpResponse<String> agentWrite = rig.call("POST", "/v1/decide", write.toString(), rig.tokenOf(s.id()));
+        assertThat(BrokerRig.json(agentWrite).get("decision").asText()).as(agentWrite.body()).isEqualTo("deny");
+        assertThat(BrokerRig.json(agentWrite).get("reason").asText()).contains("built-in rule");
+        assertThat(decision(s, "echo '" + OPEN + "' > " + policy)).isEqualTo("deny");
+
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> asked =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return decide(s, "npm install left-pad");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        long[] id = {0};
+        BrokerRig.await("the npm install request is pending", () -> {
+            try {
+                JsonNode list = BrokerRig.json(rig.call("GET", "/v1/approvals?state=pending", null,
+                        rig.installToken())).get("approvals");
+                id[0] = list.size() == 0 ? 0 : list.get(0).get("id").asLong();
+                return id[0] != 0;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        HttpResponse<String> allow = rig.call("POST", "/v1/approvals/" + id[0] + "/allow", "{\"by\": \"ann\"}",
+                rig.installToken());
+
+        assertThat(allow.statusCode()).as(allow.body()).isEqualTo(200);
+        assertThat(BrokerRig.json(asked.get()).get("decision").asText()).isEqualTo("allow");
+        String rule = BrokerRig.json(allow).get("rule").asText();
+        assertThat(rule).startsWith("Bash(npm install");
+        assertThat(Files.readString(policy)).contains(rule);
+        assertThat(decision(s, "npm install other")).isEqualTo("allow");
+        assertThat(BrokerRig.json(rig.call("POST", "/v1/decide", write.toString(), rig.tokenOf(s.id())))
+                .get("decision").asText()).as("the agent still cannot write it").isEqualTo("deny");
+    }
+
     /** The hook's call as the script sends it; returns the three-line answer. */
     private String hook(String sandbox, Path cwd, String token) throws Exception {
         ObjectNode n = Json.mapper().createObjectNode().put("hook_event_name", "PreToolUse").put("tool_name", "Bash")
