@@ -144,11 +144,13 @@ public final class PolicyEngine {
         }
         for (PathAccess acc : a.accesses()) {
             String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
+            // As written (a link before a .. is followed first), and as the analysis resolved it if that differs.
             Path asWritten = PolicyGuard.resolve(acc.written(), cwd, policy.home());
-            Decision builtIn = acc.kind() == PathAccess.Kind.WRITE ? guard.write(acc.path(), what)
-                    : guard.read(acc.path(), what);
-            if (builtIn == null && asWritten != null) {
-                builtIn = acc.kind() == PathAccess.Kind.WRITE ? guard.write(asWritten, what) : guard.read(asWritten, what);
+            boolean write = acc.kind() == PathAccess.Kind.WRITE;
+            Path first = asWritten != null ? asWritten : acc.path();
+            Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+            if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
+                builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
             }
             if (builtIn != null) {
                 parts.add(builtIn);

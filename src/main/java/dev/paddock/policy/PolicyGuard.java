@@ -29,11 +29,12 @@ import java.util.Set;
  * </ul>
  * Names are compared after folding what a file system may treat as the same name: case (macOS and Windows
  * volumes are case-insensitive), Unicode compatibility forms, invisible format characters (which HFS+ ignores) and
- * trailing dots and spaces (which Windows drops). Symbolic links on the way are followed, so a link to a protected
- * file is protected too. A write to a directory that holds the Paddock home or the repository's configuration
- * ({@code rm -r}, {@code mv} of a parent) and a read of a directory that holds the Paddock home ({@code grep -r},
- * {@code tar} of {@code ~}) are asked. Immutable and thread-safe; looks at the file system only to resolve links and
- * to tell directories.
+ * trailing dots and spaces (which Windows drops). For a write, symbolic links on the way are followed (one
+ * {@code lstat} per name), so a link to a protected file is protected too; reads and a command's words are judged
+ * by name alone, since they are most requests and a link's creation that names a protected file is itself asked. A
+ * write to a directory that holds the Paddock home or the repository's configuration ({@code rm -r}, {@code mv} of a
+ * parent) and a read of a directory that holds the Paddock home ({@code grep -r}, {@code tar} of {@code ~}) are
+ * asked. Immutable and thread-safe.
  */
 public final class PolicyGuard {
     /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
@@ -43,6 +44,9 @@ public final class PolicyGuard {
 
     private final Path paddockHome;
     private final Path paddockHomeReal;
+    /** The home's folder name, which a command's word must hold to name a file in it (from outside it). */
+    private final String homeName;
+    private final String realHomeName;
     /** The home and the repository's configuration directories, as written and resolved: what a parent holds. */
     private final List<Path> roots;
 
@@ -62,6 +66,10 @@ public final class PolicyGuard {
     public PolicyGuard(Path paddockHome, Path repository) {
         this.paddockHome = paddockHome == null ? null : paddockHome.toAbsolutePath().normalize();
         this.paddockHomeReal = this.paddockHome == null ? null : real(this.paddockHome);
+        this.homeName = this.paddockHome == null || this.paddockHome.getFileName() == null ? ""
+                : this.paddockHome.getFileName().toString();
+        this.realHomeName = paddockHomeReal == null || paddockHomeReal.getFileName() == null ? ""
+                : paddockHomeReal.getFileName().toString();
         List<Path> r = new java.util.ArrayList<>();
         if (this.paddockHome != null) {
             r.add(this.paddockHome);
@@ -96,9 +104,13 @@ public final class PolicyGuard {
         if (repositoryPath == null) {
             return false;
         }
-        for (String part : repositoryPath.split("[/\\\\]")) {
-            if (isConfigName(part)) {
-                return true;
+        int start = 0;
+        for (int i = 0; i <= repositoryPath.length(); i++) {
+            if (i == repositoryPath.length() || repositoryPath.charAt(i) == '/' || repositoryPath.charAt(i) == '\\') {
+                if (i > start && isConfigName(repositoryPath.substring(start, i))) {
+                    return true;
+                }
+                start = i + 1;
             }
         }
         return false;
@@ -106,7 +118,24 @@ public final class PolicyGuard {
 
     /** Whether one file name is a {@link #CONFIG_DIRECTORIES} name, once folded (see the class comment). */
     static boolean isConfigName(String name) {
-        return CONFIG_DIRECTORIES.contains(fold(name));
+        int end = name.length();
+        boolean ascii = true;
+        for (int i = 0; i < end && ascii; i++) {
+            ascii = name.charAt(i) < 0x80;
+        }
+        if (!ascii) {
+            return CONFIG_DIRECTORIES.contains(fold(name));
+        }
+        // Most names: plain ASCII, where folding is dropping trailing dots and spaces and the case.
+        while (end > 0 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ')) {
+            end--;
+        }
+        for (String dir : CONFIG_DIRECTORIES) {
+            if (end == dir.length() && name.regionMatches(true, 0, dir, 0, end)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A file name as a case-insensitive, normalising file system may see it. */
@@ -131,12 +160,16 @@ public final class PolicyGuard {
      * @param what the request in words, for the reason ("writing to `x`", "Edit `x`")
      */
     public Decision write(Path path, String what) {
-        String why = protectedWrite(path);
+        if (path == null) {
+            return null;
+        }
+        Set<Path> all = candidates(path);
+        String why = protectedWrite(all);
         if (why != null) {
             return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never change it ("
                     + BUILT_IN + ")", null);
         }
-        Path held = holds(candidates(path), roots);
+        Path held = holds(all, roots);
         return held == null ? null : new Decision(Verdict.ASK, what + " reaches " + held + ", Paddock's policy or hook"
                 + " configuration inside it, so a person decides (" + BUILT_IN + ")", null);
     }
@@ -146,7 +179,9 @@ public final class PolicyGuard {
      * holds it, else null.
      */
     public Decision read(Path path, String what) {
-        Set<Path> all = candidates(path);
+        // By name only: reads are most requests, and a link that leads into the home has to exist before (its
+        // creation, naming the home, is asked), so the disk is not asked here.
+        Set<Path> all = Set.of(path.toAbsolutePath().normalize());
         String why = inPaddockHome(all);
         if (why != null) {
             return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN
@@ -161,11 +196,8 @@ public final class PolicyGuard {
     /** The first of {@code protectedRoots} inside one of the directories {@code all} names, or null. */
     private static Path holds(Set<Path> all, List<Path> protectedRoots) {
         for (Path p : all) {
-            if (!Files.isDirectory(p)) {
-                continue;
-            }
             for (Path root : protectedRoots) {
-                if (root.startsWith(p) && !root.equals(p)) {
+                if (root.startsWith(p) && !root.equals(p) && Files.isDirectory(p)) {
                     return root;
                 }
             }
@@ -184,12 +216,17 @@ public final class PolicyGuard {
      */
     public Decision names(Invocation inv, Path cwd, Path home) {
         List<String> words = inv.words();
+        boolean inHome = paddockHome != null && inPaddockHome(Set.of(cwd.toAbsolutePath().normalize())) != null;
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             for (String candidate : wordPaths(w)) {
-                String why = protectedWrite(resolve(candidate, cwd, home));
-                if (why == null && isConfigPath(candidate)) {
-                    why = "it is policy or hook configuration";
+                // By name only, no look at the disk: this runs for every word of every command. A word can reach
+                // the home only by naming its folder (or from a working directory inside it).
+                String why = isConfigPath(candidate) ? "it is policy or hook configuration" : null;
+                if (why == null && paddockHome != null && (inHome || candidate.contains(homeName)
+                        || !realHomeName.isEmpty() && candidate.contains(realHomeName))) {
+                    Path p = resolve(candidate, cwd, home);
+                    why = p == null ? null : inPaddockHome(Set.of(p.normalize()));
                 }
                 if (why != null) {
                     return new Decision(Verdict.ASK, "`" + inv.text() + "` names `" + candidate + "`: " + why
@@ -218,22 +255,27 @@ public final class PolicyGuard {
         }
     }
 
-    /** Why writing {@code path} touches protected configuration, or null. */
-    private String protectedWrite(Path path) {
-        if (path == null) {
-            return null;
+    /** Why writing to one of the places {@code all} touches protected configuration, or null. */
+    private String protectedWrite(Set<Path> all) {
+        for (Path p : all) {
+            String why = lexical(p);
+            if (why != null) {
+                return why;
+            }
         }
-        Set<Path> all = candidates(path);
-        String home = inPaddockHome(all);
+        return null;
+    }
+
+    /** Why the normalised absolute {@code p} is protected by its name alone, or null. */
+    private String lexical(Path p) {
+        String home = inPaddockHome(Set.of(p));
         if (home != null) {
             return home;
         }
-        for (Path p : all) {
-            for (Path part : p) {
-                if (isConfigName(part.toString())) {
-                    return "it is policy or hook configuration (`" + p + "` is in a " + fold(part.toString())
-                            + " directory)";
-                }
+        for (Path part : p) {
+            if (isConfigName(part.toString())) {
+                return "it is policy or hook configuration (`" + p + "` is in a " + fold(part.toString())
+                        + " directory)";
             }
         }
         return null;
@@ -253,14 +295,15 @@ public final class PolicyGuard {
     }
 
     /**
-     * The places {@code path} may mean: as written but normalised, and as the kernel would resolve it (links on
-     * the way followed, a link before a {@code ..} followed first, a dangling link to where it would create a file).
+     * The places a write to {@code path} may land: as written but normalised, and as the kernel would resolve it
+     * (links on the way followed, a link before a {@code ..} followed first, a dangling link followed to where the
+     * write would create its file).
      */
     private static Set<Path> candidates(Path path) {
         Set<Path> out = new LinkedHashSet<>();
         Path abs = path.toAbsolutePath();
         out.add(abs.normalize());
-        Path resolved = followLinks(abs);
+        Path resolved = resolveLinks(abs);
         if (resolved != null) {
             out.add(resolved);
         }
@@ -272,9 +315,12 @@ public final class PolicyGuard {
 
     /**
      * {@code abs} resolved one name at a time as the kernel does, following every symbolic link (also one whose
-     * target does not exist yet); null when there are too many links or one cannot be read.
+     * target does not exist yet: a write creates it there), from the root down to the
+     * first name that does not exist (nothing below it can be a link); null when there are too many links or one
+     * cannot be read. One {@code lstat} per name: chosen over {@code realpath}, which starts again from the root for
+     * every missing name at the end of a path to a new file.
      */
-    static Path followLinks(Path abs) {
+    static Path resolveLinks(Path abs) {
         Path cur = abs.getRoot();
         if (cur == null) {
             return null;
@@ -282,6 +328,7 @@ public final class PolicyGuard {
         java.util.Deque<Path> rest = new java.util.ArrayDeque<>();
         abs.forEach(rest::addLast);
         int links = 0;
+        boolean missing = false;
         while (!rest.isEmpty()) {
             Path name = rest.pollFirst();
             String n = name.toString();
@@ -290,10 +337,26 @@ public final class PolicyGuard {
             }
             if (n.equals("..")) {
                 cur = cur.getParent() == null ? cur : cur.getParent();
+                missing = false; // back in a folder that exists (mkdir -p may make the missing one first)
                 continue;
             }
             Path next = cur.resolve(name);
-            if (!Files.isSymbolicLink(next)) {
+            if (missing) {
+                cur = next;
+                continue;
+            }
+            java.nio.file.attribute.BasicFileAttributes attrs;
+            try {
+                attrs = Files.readAttributes(next, java.nio.file.attribute.BasicFileAttributes.class,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            } catch (java.nio.file.NoSuchFileException e) {
+                missing = true;
+                cur = next;
+                continue;
+            } catch (IOException | SecurityException e) {
+                return null;
+            }
+            if (!attrs.isSymbolicLink()) {
                 cur = next;
                 continue;
             }
