@@ -29,11 +29,6 @@ public enum MergeState {
         return this == FAILED || this == CONFLICT || this == CANCELLED;
     }
 
-    /** Whether it waits for a person's decision (a conflict to resolve, a policy change to review). */
-    public boolean waitsForPerson() {
-        return this == CONFLICT || this == POLICY_REVIEW;
-    }
-
     /** The stored name, lower case. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);

@@ -153,8 +153,7 @@ public final class PolicyEngine {
                 builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
             }
             if (builtIn != null) {
-                parts.add(builtIn);
-                continue;
+                parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
             }
             BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
                     policy.home());
@@ -232,12 +231,14 @@ public final class PolicyEngine {
         boolean edits = Rule.EDIT_TOOLS.contains(request.tool());
         Decision builtIn = edits ? guard.write(file, request.tool() + " `" + input + "`")
                 : guard.read(file, request.tool() + " `" + input + "`");
-        if (builtIn != null) {
+        if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
             return builtIn;
         }
         Path normal = file.normalize();
-        return judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
+        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
                 policy.home()), request.tool() + " `" + input + "`");
+        // The built-in rule only makes a decision stricter, never looser than the policy's.
+        return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */

@@ -142,6 +142,18 @@ class PolicyGuardTest {
     }
 
     @Test
+    void theBuiltInRuleNeverLoosensWhatThePolicyDenies() throws IOException {
+        Files.writeString(PolicyFile.repositoryFile(repo), "{\"permissions\": {\"deny\": [\"Bash(rm -rf:*)\","
+                + " \"Grep\", \"Edit(//**)\"]}}");
+        PolicyEngine strict = new PolicyEngine(PolicyFile.loadStandard(paddockHome, repo, worktree, home),
+                new PolicyGuard(paddockHome, repo));
+
+        assertThat(strict.decide(ToolRequest.bash("rm -rf ../../../..", worktree)).verdict()).isEqualTo(Verdict.DENY);
+        assertThat(strict.decide(ToolRequest.bash("chmod -R 777 " + repo, worktree)).verdict()).isEqualTo(Verdict.DENY);
+        assertThat(strict.decide(new ToolRequest("Grep", tmp.toString(), worktree)).verdict()).isEqualTo(Verdict.DENY);
+    }
+
+    @Test
     void ordinaryWorkIsLeftToThePolicy() {
         assertThat(bash("echo notes > notes.txt && cat README.md").verdict()).isEqualTo(Verdict.ALLOW);
         assertThat(tool("Write", "src/App.java").verdict()).isEqualTo(Verdict.ALLOW);
