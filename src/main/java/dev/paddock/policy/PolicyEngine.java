@@ -17,13 +17,16 @@ import java.util.stream.Collectors;
  * policy's unmatched verdict (ask unless configured to deny). A Bash command is split by
  * {@link BashAnalyzer} into the programs it runs, the files it reads or writes (judged as {@code Read}
  * and {@code Edit} requests) and what cannot be known without running it (at least ask); every part is
- * judged and the strictest decision wins, so a compound command is allowed only when every part is.
+ * judged and the strictest decision wins, so a compound command is allowed only when every part is. Before any
+ * rule, the built-in rule of {@link PolicyGuard} holds: writes to Paddock's own policy and hook configuration are
+ * denied and commands naming it asked, whatever the lists say.
  */
 public final class PolicyEngine {
     /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
     private static final int MAX_CACHED_TOOLS = 256;
 
     private final Policy policy;
+    private final PolicyGuard guard;
     private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
     /** Per list: the rules that apply to a request tool, in list order (filled on first use). */
     private final Map<RuleList, Map<String, PolicyRule[]>> byTool = new EnumMap<>(RuleList.class);
@@ -32,9 +35,18 @@ public final class PolicyEngine {
     /** Per list: the Bash rules that may match any program (bare {@code Bash}, wildcards), in order. */
     private final Map<RuleList, PolicyRule[]> bashAnyProgram = new EnumMap<>(RuleList.class);
 
-    /** An engine for {@code policy}. */
+    /**
+     * An engine for {@code policy} whose built-in rule protects the default Paddock home ({@code ~/.paddock}, of
+     * the policy's home) besides every {@link PolicyGuard#CONFIG_DIRECTORIES} directory.
+     */
     public PolicyEngine(Policy policy) {
+        this(policy, new PolicyGuard(policy.home() == null ? null : policy.home().resolve(".paddock")));
+    }
+
+    /** An engine for {@code policy} with the built-in rule of {@code guard} (of the Paddock home in use). */
+    public PolicyEngine(Policy policy, PolicyGuard guard) {
         this.policy = policy;
+        this.guard = guard;
         for (RuleList l : RuleList.values()) {
             List<PolicyRule> list = policy.list(l);
             lists.put(l, list);
@@ -125,9 +137,24 @@ public final class PolicyEngine {
         for (Invocation inv : a.invocations()) {
             Decision d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
+            Decision named = guard.names(inv, cwd, policy.home());
+            if (named != null) {
+                parts.add(named);
+            }
         }
         for (PathAccess acc : a.accesses()) {
             String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
+            // As written (a link before a .. is followed first), and as the analysis resolved it if that differs.
+            Path asWritten = PolicyGuard.resolve(acc.written(), cwd, policy.home());
+            boolean write = acc.kind() == PathAccess.Kind.WRITE;
+            Path first = asWritten != null ? asWritten : acc.path();
+            Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+            if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
+                builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
+            }
+            if (builtIn != null) {
+                parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
+            }
             BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
                     policy.home());
             if (acc.argument()) {
@@ -201,9 +228,17 @@ public final class PolicyEngine {
             return new Decision(Verdict.ASK.strictest(policy.unmatched()), "`" + input + "` is not a path: "
                     + e.getMessage(), null);
         }
+        boolean edits = Rule.EDIT_TOOLS.contains(request.tool());
+        Decision builtIn = edits ? guard.write(file, request.tool() + " `" + input + "`")
+                : guard.read(file, request.tool() + " `" + input + "`");
+        if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
+            return builtIn;
+        }
         Path normal = file.normalize();
-        return judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
+        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
                 policy.home()), request.tool() + " `" + input + "`");
+        // The built-in rule only makes a decision stricter, never looser than the policy's.
+        return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */

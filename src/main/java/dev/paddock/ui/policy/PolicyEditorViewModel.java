@@ -205,7 +205,9 @@ public final class PolicyEditorViewModel {
      */
     public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io, LongSupplier approvalTimeoutMs) {
         this.approvalTimeoutMs = approvalTimeoutMs;
-        this.repository = repository.toAbsolutePath().normalize();
+        // Never a sandbox's worktree: its files are the agent's, and the policy is read from the main worktree.
+        Path normal = repository.toAbsolutePath().normalize();
+        this.repository = dev.paddock.worktree.MainWorktree.ofSandboxArea(normal).orElse(normal);
         this.paddockHome = paddockHome;
         this.userHome = Path.of(System.getProperty("user.home"));
         this.io = io;
@@ -416,7 +418,8 @@ public final class PolicyEditorViewModel {
             Policy policy = broken.isEmpty() ? Policy.of(rules, unmatched, repository, userHome)
                     : Policy.broken(String.join("; ", new LinkedHashSet<>(broken)), userHome);
             try {
-                d = new PolicyEngine(policy).decide(new ToolRequest(tl, in, repository));
+                d = new PolicyEngine(policy, new dev.paddock.policy.PolicyGuard(paddockHome, repository))
+                        .decide(new ToolRequest(tl, in, repository));
             } catch (RuntimeException e) {
                 d = new Decision(Verdict.DENY, "Cannot judge this: " + e.getMessage(), null);
             }
