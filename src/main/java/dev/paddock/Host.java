@@ -2,6 +2,7 @@ package dev.paddock;
 
 import dev.paddock.api.ApiServer;
 import dev.paddock.api.ApiToken;
+import dev.paddock.api.HookAuth;
 import dev.paddock.api.InstanceFile;
 import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
@@ -64,7 +65,8 @@ public final class Host implements AutoCloseable {
                     Instant.now());
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
-            writeHookScript(home);
+            wiring.setHookKeys(id -> HookAuth.sandboxKey(token.value(), id));
+            writeHookScript(home, wiring.settings().get(dev.paddock.settings.SettingsStore.APPROVAL_TIMEOUT_MS));
             wiring.supervisor().start();
             wiring.reconciler().start();
             wiring.merges().queue().start();
@@ -97,9 +99,9 @@ public final class Host implements AutoCloseable {
     }
 
     /** Writes the light Claude Code hook for this home; a failure is logged, not fatal (the JVM hook remains). */
-    private static void writeHookScript(PaddockHome home) {
+    private static void writeHookScript(PaddockHome home, long approvalTimeoutMs) {
         try {
-            HookScript.write(home.dir());
+            HookScript.write(home.dir(), approvalTimeoutMs);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot write the Claude Code hook script {}: {}", HookScript.path(home.dir()), e.toString());
         }

@@ -38,6 +38,7 @@ import dev.paddock.sandbox.TierChecks;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.WorktreeManager;
 import dev.paddock.sandbox.SandboxStore;
+import dev.paddock.settings.HomePermissions;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.CountsQuery;
 import dev.paddock.status.EnvironmentMonitor;
@@ -86,6 +87,7 @@ public final class Wiring implements AutoCloseable {
     private final MergeService merges;
     private final ResolutionService resolutions;
     private volatile String apiUrl = "http://127.0.0.1:0";
+    private final AgentLauncher launcher;
 
     private Wiring(PaddockHome home, Database db, Clock clock) {
         this(home, db, clock, null);
@@ -115,8 +117,8 @@ public final class Wiring implements AutoCloseable {
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
-        this.supervisor = new Supervisor(sandboxes, repoStore, locator,
-                new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap")), containers, fingerprints,
+        this.launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
+        this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, containers, fingerprints,
                 settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
         this.tierChecks = new TierChecks(bubblewrap, containers);
         fingerprints.onRecorded(supervisor::poke);
@@ -157,7 +159,20 @@ public final class Wiring implements AutoCloseable {
      *     damaged, a migration fails)
      */
     public static Wiring open(PaddockHome home) throws PaddockException {
+        tightenHome(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+    }
+
+    /**
+     * Makes a home an older Paddock left readable by others owner-only before its store is opened, and says in
+     * the log what changed (nothing is logged for a home that is owner-only already).
+     */
+    private static void tightenHome(PaddockHome home) {
+        java.util.List<String> changes = HomePermissions.tighten(home.dir(), Path.of(System.getProperty("user.home")));
+        if (!changes.isEmpty()) {
+            org.slf4j.LoggerFactory.getLogger(Wiring.class).info("Made the Paddock home {} owner-only ({} {}): {}",
+                    home.dir(), changes.size(), changes.size() == 1 ? "entry" : "entries", String.join("; ", changes));
+        }
     }
 
     /**
@@ -167,6 +182,7 @@ public final class Wiring implements AutoCloseable {
      * @throws PaddockException when the store cannot be opened
      */
     public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
+        tightenHome(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker);
     }
 
@@ -275,6 +291,11 @@ public final class Wiring implements AutoCloseable {
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
+    }
+
+    /** Tells the launcher each sandbox's hook key (agents get it as PADDOCK_HOOK_KEY). */
+    public void setHookKeys(java.util.function.Function<String, String> keyOfSandbox) {
+        launcher.hookKeys(keyOfSandbox);
     }
 
     /** Stops monitors and probes, then closes the store. */

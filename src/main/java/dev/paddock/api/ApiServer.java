@@ -9,11 +9,13 @@ import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +45,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
-    private static final String NODELAY = "sun.net.httpserver.nodelay";
+    /** Workers for admitted quick requests. */
+    private static final int WORKERS = 4;
+    /** Connections the kernel queues while the dispatcher is busy accepting. */
+    private static final int BACKLOG = 256;
 
     /** What the API asks of the running Paddock. */
     public interface Backend {
@@ -58,7 +63,11 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final ExecutorService executor;
+    /** Reads requests (headers, then the whole body) and settles who sent them: see {@link #handle}. */
+    private final ExecutorService readers;
+    /** Answers the quick requests of admitted callers: heartbeats, reads, settings. */
+    private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, daemons("api-"));
+    private final RequestIntake intake;
     private final Gate gate;
     private final Backend backend;
     private final SandboxRoutes sandboxRoutes;
@@ -79,11 +88,12 @@ public final class ApiServer implements AutoCloseable {
      */
     private final ExecutorService waiting = Executors.newCachedThreadPool(daemons("api-wait-"));
 
-    private ApiServer(HttpServer server, ExecutorService executor, ApiToken token, Backend backend,
+    private ApiServer(HttpServer server, ExecutorService readers, ApiToken token, Backend backend,
                       SandboxService sandboxes, SettingsStore settings, ApprovalBroker approvals, String mode) {
         this.server = server;
-        this.executor = executor;
-        this.gate = new Gate(token, sandboxes);
+        this.readers = readers;
+        this.intake = new RequestIntake(server.getAddress().getPort());
+        this.gate = new Gate(token, sandboxes, Clock.systemUTC());
         this.backend = backend;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
@@ -115,16 +125,11 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
                                   ApprovalBroker approvals, String mode) throws IOException {
-        // The JDK server writes the headers and the body of an answer separately; with Nagle's algorithm on,
-        // the body then waits for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
-        // Read once, when the server's configuration class loads: set it before the first server starts.
-        if (System.getProperty(NODELAY) == null) {
-            System.setProperty(NODELAY, "true");
-        }
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        ExecutorService executor = Executors.newFixedThreadPool(4, daemons("api-"));
-        server.setExecutor(executor);
-        ApiServer api = new ApiServer(server, executor, token, backend, sandboxes, settings, approvals, mode);
+        ServerLimits.apply();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+        ExecutorService readers = ServerLimits.readers(daemons("api-read-"));
+        server.setExecutor(readers);
+        ApiServer api = new ApiServer(server, readers, token, backend, sandboxes, settings, approvals, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
         // JDK's own 404 for a path without a context is HTML and asks for no token).
         server.createContext("/", api::handle);
@@ -153,34 +158,50 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * Answers one request. Who sends it is settled here, on a server thread; requests that may take seconds
-     * (creating, stopping, retrying, removing sandboxes) then go on on threads of their own, so they never
-     * hold up heartbeats and reads, which must answer in milliseconds.
+     * Takes one request, on a reader thread (the JDK server reads the headers on the thread it hands the
+     * exchange to): checks its {@code Host}, reads its whole body and settles who sent it, so a slow or
+     * unknown client never reaches a worker. Admitted requests then go on on a worker; those that may take
+     * seconds (creating, stopping, retrying, removing sandboxes) or wait for a person on threads of their own,
+     * so they never hold up heartbeats, hooks and reads, which must answer in milliseconds.
      */
     private void handle(HttpExchange ex) throws IOException {
+        String method = ex.getRequestMethod();
+        String path = ex.getRequestURI().getPath();
         Caller caller;
         try {
-            caller = gate.admit(ex);
+            intake.checkHost(ex);
+            boolean keyed = Gate.usesHookKey(ex);
+            Caller byToken = keyed ? null : gate.bearer(ex);
+            byte[] body = intake.body(ex);
+            caller = keyed ? gate.hookKey(ex, body) : byToken;
+            gate.permit(caller, method, path);
+            ex.setStreams(new ByteArrayInputStream(body), null);
         } catch (ApiError e) {
+            // Then closed: a client that sends request after request on one connection and never reads the
+            // refusals could otherwise fill the socket's buffers and hold this thread in a write.
+            ex.getResponseHeaders().set("Connection", "close");
             answer(ex, e.status(), HttpIo.error(e.getMessage(), e.code()));
+            return;
+        } catch (IOException e) {
+            LOG.debug("API request {} not read: {}", ex.getRequestURI(), e.toString());
+            ex.close();
             return;
         } catch (RuntimeException e) {
             LOG.warn("API request {} failed", ex.getRequestURI(), e);
             answer(ex, 500, HttpIo.error("internal error: " + e));
             return;
         }
-        String method = ex.getRequestMethod();
-        String path = ex.getRequestURI().getPath();
+        if (!caller.isInstall()) {
+            // One answer a connection for agents: one that sent request after request without reading the answers
+            // would otherwise fill the socket's buffers and hold a worker in a write for good.
+            ex.getResponseHeaders().set("Connection", "close");
+        }
         ExecutorService own = ApprovalRoutes.waits(method, path) ? waiting
-                : caller.isInstall() && SandboxRoutes.isSlow(method, path) ? slow : null;
-        if (own != null) {
-            try {
-                own.execute(() -> serve(ex, caller));
-            } catch (RejectedExecutionException closing) {
-                ex.close();
-            }
-        } else {
-            serve(ex, caller);
+                : caller.isInstall() && SandboxRoutes.isSlow(method, path) ? slow : workers;
+        try {
+            own.execute(() -> serve(ex, caller));
+        } catch (RejectedExecutionException closing) {
+            ex.close();
         }
     }
 
@@ -260,11 +281,12 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        executor.shutdownNow();
+        readers.shutdownNow();
+        workers.shutdownNow();
         slow.shutdownNow();
         waiting.shutdownNow();
         try {
-            executor.awaitTermination(2, TimeUnit.SECONDS);
+            workers.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

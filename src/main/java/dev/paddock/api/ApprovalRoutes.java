@@ -44,16 +44,20 @@ import java.util.function.Function;
  *       token only.</li>
  * </ul>
  * Requests the policy asks about are long-polled: the answer's headers (200, chunked) go out at once, then
- * one space every second while a person decides (leading whitespace is valid JSON, and is skipped by the
- * shell hook); a failed write means the requester went away and cancels the request. They run on threads
+ * one space every {@value #KEEPALIVE_MS} ms while a person decides (leading whitespace is valid JSON, and is
+ * skipped by the shell hook, which denies when they stop); a failed write means the requester went away and
+ * cancels the request. They run on threads
  * of their own ({@link #waits}), never holding up other requests.
  */
 final class ApprovalRoutes {
     static final String DECIDE = "/v1/decide";
     static final String HOOK = "/v1/hooks/claude";
     static final String PREFIX = "/v1/approvals";
-    /** Interval of the keep-alive spaces on a long-polled answer, in ms. */
-    static final long KEEPALIVE_MS = 1000;
+    /**
+     * Interval of the keep-alive spaces on a long-polled answer, in ms: two a second, so the curl hook's speed
+     * limit of one byte a second (averaged over curl's last seconds) holds while they flow.
+     */
+    static final long KEEPALIVE_MS = 500;
     private static final int LIST_LIMIT = 500;
 
     private final ApprovalBroker broker;

@@ -3,55 +3,40 @@ package dev.paddock.api;
 import com.sun.net.httpserver.HttpExchange;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxService;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
 
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
  * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} and its agent's
  * decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}; the routes themselves check the id);
- * anything else is refused.
+ * a hook key ({@link HookAuth}: the install's or a sandbox's, never sent, only its MAC) only
+ * {@code POST /v1/hooks/claude}; anything else is refused.
  */
 final class Gate {
     private final ApiToken token;
     private final SandboxService sandboxes;
-    /**
-     * Sandbox tokens already looked up, and their sandbox: a token never changes and a sandbox record is
-     * never deleted (only closed), so a heartbeat costs one store transaction, not two. Unknown tokens are
-     * not kept.
-     */
-    private final Map<String, String> sandboxTokens = new ConcurrentHashMap<>();
+    private final ReplayGuard replays;
 
-    Gate(ApiToken token, SandboxService sandboxes) {
+    Gate(ApiToken token, SandboxService sandboxes, Clock clock) {
         this.token = token;
         this.sandboxes = sandboxes;
+        this.replays = new ReplayGuard(clock);
+    }
+
+    /** Whether the request is to be recognised by its hook MAC (which needs its body) rather than a token. */
+    static boolean usesHookKey(HttpExchange ex) {
+        return ex.getRequestHeaders().containsKey(HookAuth.AUTH_HEADER);
     }
 
     /**
-     * The caller of a request, once it may make it: a sandbox's token is good for its heartbeats and
-     * decisions only.
-     *
-     * @throws ApiError 401 without a known token, 403 for a sandbox's token on any other route
-     */
-    Caller admit(HttpExchange ex) throws ApiError {
-        Caller caller = authenticate(ex);
-        String method = ex.getRequestMethod();
-        String path = ex.getRequestURI().getPath();
-        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
-                && !ApprovalRoutes.sandboxMay(method, path)) {
-            throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat) and ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude)");
-        }
-        return caller;
-    }
-
-    /**
-     * The caller of a request: the install token, or a sandbox's own token.
+     * The caller of a request by its bearer token: the install token, or a sandbox's own token. Reads headers
+     * only, so a request without a good token is refused before its body is read.
      *
      * @throws ApiError 401 when there is no bearer token or it is neither
      */
-    private Caller authenticate(HttpExchange ex) throws ApiError {
+    Caller bearer(HttpExchange ex) throws ApiError {
         String auth = ex.getRequestHeaders().getFirst("Authorization");
         String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
         if (presented == null) {
@@ -60,16 +45,69 @@ final class Gate {
         if (token.matches(presented)) {
             return Caller.INSTALL;
         }
-        String known = sandboxTokens.get(presented);
-        if (known != null) {
-            return Caller.sandbox(known);
-        }
         try {
+            // By the token's hash (the store keeps no token); recent ones are remembered by the store.
             String id = sandboxes.sandboxOfToken(presented).orElseThrow(() -> new ApiError(401, "invalid token"));
-            sandboxTokens.put(presented, id);
             return Caller.sandbox(id);
         } catch (PaddockException e) {
             throw new ApiError(500, e.getMessage());
         }
+    }
+
+    /**
+     * The caller of a request by its {@code Paddock-Auth} MAC over {@code body}, once: the same request is not
+     * taken twice. On success every answer to it carries the broker's {@code Paddock-Proof}; a request that
+     * fails gets none, so the broker proves nothing to whoever does not hold the key.
+     *
+     * @throws ApiError 401 when the header is malformed, the MAC is wrong (for this server's own address), or the
+     *     request is stale or replayed
+     */
+    Caller hookKey(HttpExchange ex, byte[] body) throws ApiError {
+        HookAuth.Presented p;
+        try {
+            p = HookAuth.parse(ex.getRequestHeaders().getFirst(HookAuth.AUTH_HEADER));
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(401, e.getMessage(), "bad_hook_auth");
+        }
+        String sandbox = p.sandboxId();
+        String key = sandbox == null ? token.value() : HookAuth.sandboxKey(token.value(), sandbox);
+        String hostPort = hostPort(ex.getLocalAddress());
+        URI uri = ex.getRequestURI();
+        String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        String expected = HookAuth.requestMac(key, p.keyId(), p.ts(), p.nonce(), hostPort, ex.getRequestMethod(), target,
+                body);
+        if (!HookAuth.same(expected, p.mac())) {
+            throw new ApiError(401, "the hook's MAC does not match: wrong key, or sent to another address than "
+                    + hostPort, "bad_hook_auth");
+        }
+        replays.accept(p.keyId(), p.ts(), p.nonce());
+        ex.getResponseHeaders().set(HookAuth.PROOF_HEADER, HookAuth.answerProof(key, p.keyId(), p.nonce(), hostPort));
+        return new Caller(sandbox, true);
+    }
+
+    /**
+     * Refuses what the caller may not do: a sandbox's token is good for its heartbeats and decisions only, a
+     * hook key for the hook route only.
+     *
+     * @throws ApiError 403
+     */
+    void permit(Caller caller, String method, String path) throws ApiError {
+        if (caller.viaHookKey()) {
+            if (!(method.equals("POST") && path.equals(ApprovalRoutes.HOOK))) {
+                throw ApiError.forbidden("a hook key may only ask for decisions through POST " + ApprovalRoutes.HOOK);
+            }
+            return;
+        }
+        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
+                && !ApprovalRoutes.sandboxMay(method, path)) {
+            throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat) and ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude)");
+        }
+    }
+
+    /** {@code 127.0.0.1:41234}: the address a request reached, as the hook names what it dialled. */
+    static String hostPort(InetSocketAddress a) {
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 }

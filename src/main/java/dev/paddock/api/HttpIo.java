@@ -12,7 +12,10 @@ import java.util.Map;
 
 /** Reading requests and writing answers of the JDK HTTP server: query parameters, JSON bodies, JSON and text. */
 final class HttpIo {
-    /** Largest request body read, in bytes; larger ones are refused with 400. */
+    /**
+     * Largest request body read, in bytes; larger ones are refused with 400. The store's columns for a request's
+     * text (migration 8.1) take this many characters, so whatever is read here can be stored whole.
+     */
     static final int MAX_BODY_BYTES = 1 << 20;
 
     private HttpIo() {

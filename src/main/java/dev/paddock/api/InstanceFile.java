@@ -2,11 +2,10 @@ package dev.paddock.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
+import dev.paddock.common.PrivateFiles;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -21,15 +20,9 @@ import java.util.Optional;
  */
 public record InstanceFile(long pid, int port, String mode, Instant startedAt) {
 
-    /** Writes the file atomically. */
+    /** Writes the file atomically, readable by its owner alone (mode 600). */
     public void write(Path file) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, Json.mapper().writeValueAsString(this));
-        try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        PrivateFiles.writeString(file, Json.mapper().writeValueAsString(this));
     }
 
     /** Deletes the file if it still names this process. */

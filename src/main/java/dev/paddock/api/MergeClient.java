@@ -70,6 +70,28 @@ public final class MergeClient {
                 ApiClient.SLOW_TIMEOUT));
     }
 
+    /** {@code POST /v1/merges/{id}/approve}: approves the policy change under review, bound to {@code commit}. */
+    public MergeView approve(long id, String by, String commit) throws PaddockException {
+        Map<String, String> body = new HashMap<>();
+        body.put("by", by);
+        body.put("commit", commit);
+        return view(api.send("POST", MergeRoutes.MERGES + "/" + id + "/approve", write(body), ApiClient.SLOW_TIMEOUT));
+    }
+
+    /** {@code POST /v1/merges/{id}/reject}: rejects the policy change under review ({@code reason} may be null). */
+    public MergeView reject(long id, String by, String reason) throws PaddockException {
+        Map<String, String> body = new HashMap<>();
+        body.put("by", by);
+        body.put("reason", reason);
+        return view(api.send("POST", MergeRoutes.MERGES + "/" + id + "/reject", write(body), ApiClient.SLOW_TIMEOUT));
+    }
+
+    /** {@code GET /v1/merges/{id}/review}: the policy change to review. */
+    public MergeReviewView review(long id) throws PaddockException {
+        return Json.mapper().convertValue(read(api.get(MergeRoutes.MERGES + "/" + id + "/review")),
+                MergeReviewView.class);
+    }
+
     private static MergeView view(String body) throws PaddockException {
         return Json.mapper().convertValue(read(body), MergeView.class);
     }

@@ -27,6 +27,12 @@ import java.util.Map;
  *       queue order, then the latest others</li>
  *   <li>{@code POST /v1/merges} ({@link EnqueueRequest}: a sandbox, or a repository and branch) → 201 MergeView</li>
  *   <li>{@code POST /v1/merges/{id}/cancel}, {@code POST /v1/merges/{id}/retry} (body {@code {"by"}}) → MergeView</li>
+ *   <li>{@code GET /v1/merges/{id}/review} → {@code {entry: MergeView, files, baseBranch, baseCommit, reviewCommit,
+ *       diff, truncated, approvedCommit, approvedBy, approvedAt}}: what a person reviews for an entry stopped by a
+ *       change to policy or hook configuration; {@code POST /v1/merges/{id}/approve} (body {@code {"by", "commit"}},
+ *       {@code commit} the reviewed one: 409 when the entry waits with another) and {@code POST
+ *       /v1/merges/{id}/reject} (body {@code {"by", "reason"}}) → MergeView. Like every route here, the install
+ *       token only: a sandbox's token never approves its own policy change.</li>
  *   <li>{@code GET /v1/merges/settings?repo=PATH} → {@link SettingsView}; {@code PUT} the same with a
  *   {@link SettingsRequest} body (absent fields keep their value, a blank test command clears it) → the new
  *   {@link SettingsView}</li>
@@ -38,6 +44,7 @@ final class MergeRoutes {
     static final String MERGES = "/v1/merges";
     static final String CONFLICTS = "/v1/conflicts";
     private static final int DEFAULT_LIMIT = 100;
+    private static final java.util.Set<String> ACTIONS = java.util.Set.of("cancel", "retry", "approve", "reject");
 
     private final MergeService merges;
 
@@ -83,8 +90,14 @@ final class MergeRoutes {
                                   String autoResolve) {
     }
 
-    /** Optional body of cancel and retry. */
-    record ActionRequest(String by) {
+    /**
+     * Optional body of cancel, retry, approve and reject.
+     *
+     * @param by who acts (shown in the event)
+     * @param commit for approve: the commit the person reviewed (null: the one under review)
+     * @param reason for reject: why (may be null)
+     */
+    record ActionRequest(String by, String commit, String reason) {
     }
 
     void handle(HttpExchange ex) throws ApiError, IOException {
@@ -118,13 +131,21 @@ final class MergeRoutes {
                     case "POST" -> enqueue(ex);
                     default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or POST");
                 }
-            } else if (seg.size() == 2 && (seg.get(1).equals("cancel") || seg.get(1).equals("retry"))) {
+            } else if (seg.size() == 2 && ACTIONS.contains(seg.get(1))) {
                 require(method, "POST", path);
                 long id = id(seg.get(0));
                 ActionRequest req = HttpIo.body(ex, ActionRequest.class);
                 String by = req == null || req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
-                MergeEntry e = seg.get(1).equals("cancel") ? merges.cancel(id, by) : merges.retry(id, by);
+                MergeEntry e = switch (seg.get(1)) {
+                    case "cancel" -> merges.cancel(id, by);
+                    case "retry" -> merges.retry(id, by);
+                    case "approve" -> merges.approvePolicy(id, by, req == null ? null : req.commit());
+                    default -> merges.rejectPolicy(id, by, req == null ? null : req.reason());
+                };
                 HttpIo.json(ex, 200, MergeView.of(e, null, Instant.now()));
+            } else if (seg.size() == 2 && seg.get(1).equals("review")) {
+                require(method, "GET", path);
+                review(ex, id(seg.get(0)));
             } else if (seg.size() == 1) {
                 require(method, "GET", path);
                 HttpIo.json(ex, 200, MergeView.of(merges.get(id(seg.get(0))), null, Instant.now()));
@@ -171,6 +192,14 @@ final class MergeRoutes {
         MergeEntry e = req.sandbox() != null && !req.sandbox().isBlank() ? merges.enqueueSandbox(req.sandbox(), by)
                 : merges.enqueueBranch(repo(req.repo(), true), req.branch(), by);
         HttpIo.json(ex, 201, MergeView.of(e, null, Instant.now()));
+    }
+
+    private void review(HttpExchange ex, long id) throws ApiError, IOException, PaddockException {
+        dev.paddock.merge.PolicyDiff d = merges.policyDiff(id);
+        dev.paddock.merge.PolicyReview r = merges.review(id);
+        HttpIo.json(ex, 200, new MergeReviewView(MergeView.of(merges.get(id), null, Instant.now()), d.files(),
+                d.baseBranch(), d.baseCommit(), d.reviewCommit(), d.text(), d.truncated(), r.approvedCommit(),
+                r.approvedBy(), r.approvedAt()));
     }
 
     private void conflicts(HttpExchange ex) throws ApiError, IOException, PaddockException {

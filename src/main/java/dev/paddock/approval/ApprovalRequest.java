@@ -23,7 +23,8 @@ public record ApprovalRequest(String sandboxId, String tool, String input, Path 
     /**
      * The part of Claude Code's {@code tool_input} the policy judges: {@code command} for Bash,
      * {@code file_path} for Read, Edit, Write and MultiEdit ({@code notebook_path} for NotebookEdit),
-     * {@code url} for WebFetch, nothing ("") for other tools, which are judged by name. Shapes from Claude
+     * {@code path} for Grep, Glob and LS (absent: "", the working directory), {@code url} for WebFetch, nothing
+     * ("") for other tools, which are judged by name. Shapes from Claude
      * Code's hooks reference ("PreToolUse input").
      *
      * @param toolInput the {@code tool_input} object; null or a missing field gives ""
@@ -36,6 +37,7 @@ public record ApprovalRequest(String sandboxId, String tool, String input, Path 
             case "Bash" -> "command";
             case "WebFetch" -> "url";
             case "NotebookEdit" -> toolInput.has("notebook_path") ? "notebook_path" : "file_path";
+            case "Grep", "Glob", "LS" -> "path"; // the folder searched, judged as a Read of it
             default -> FILE_TOOLS.contains(tool) ? "file_path" : null;
         };
         if (field == null) {

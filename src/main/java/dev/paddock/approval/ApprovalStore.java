@@ -43,12 +43,14 @@ public final class ApprovalStore {
     }
 
     /**
-     * Stores a new request, pending or already decided by the policy, with its event, in one transaction.
+     * Stores a new request, pending or already decided by the policy, with its event, in one transaction. The
+     * request's text is stored whole; its reason is {@link Reasons#bounded bounded}.
      *
-     * @param a the request; its id is ignored
-     * @return the stored request with its id
+     * @param request the request; its id is ignored
+     * @return the stored request with its id (and its reason as stored)
      */
-    public Approval insert(Approval a) throws StoreException {
+    public Approval insert(Approval request) throws StoreException {
+        Approval a = withReason(request, Reasons.bounded(request.reason()));
         return jdbc.inTransaction(tx -> {
             long id = tx.insert("INSERT INTO approvals (sandbox_id, repository_id, tool, request, cwd, matched_rule,"
                             + " state, decision, decided_by, decider, reason, session_id, requested_at, expires_at,"
@@ -76,7 +78,7 @@ public final class ApprovalStore {
         return jdbc.inTransaction(tx -> {
             int n = tx.update("UPDATE approvals SET state = ?, decision = ?, decided_by = ?, decider = ?, reason = ?,"
                     + " decided_at = ? WHERE id = ? AND state = 'pending'", o.state().id(), o.decision(), o.decidedBy(),
-                    o.decider(), o.reason(), now, id);
+                    o.decider(), Reasons.bounded(o.reason()), now, id);
             if (n != 1) {
                 return Optional.empty();
             }
@@ -183,6 +185,12 @@ public final class ApprovalStore {
     private static String abbreviate(String s) {
         String one = s.replace('\n', ' ');
         return one.length() <= 200 ? one : one.substring(0, 199) + "…";
+    }
+
+    private static Approval withReason(Approval a, String reason) {
+        return new Approval(a.id(), a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(),
+                a.state(), a.decision(), a.decidedBy(), a.decider(), reason, a.sessionId(), a.requestedAt(),
+                a.expiresAt(), a.decidedAt());
     }
 
     private static Approval withId(Approval a, long id) {

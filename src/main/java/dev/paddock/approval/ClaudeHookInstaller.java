@@ -12,14 +12,16 @@ import java.util.regex.Pattern;
  * "Install hook in this repository": merges Paddock's PreToolUse hook into
  * {@code <repository>/.claude/settings.json} (Claude Code's project settings):
  * <pre>{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
- *   "command": "/home/me/.paddock/bin/paddock-hook-claude", "timeout": 660}]}]}}</pre>
+ *   "command": "/home/me/.paddock/bin/paddock-hook-claude --timeout 660", "timeout": 660}]}]}}</pre>
  * Every other key, hook and matcher of the user's file is kept; an entry already pointing at a
  * {@code paddock-hook-claude} script is updated in place rather than added again, so installing twice
  * changes nothing; the previous file is kept as {@code settings.json.bak}. A file that does not parse is
  * refused with its line and column and left untouched.
  *
  * <p>{@code timeout} is in seconds (Claude Code hooks reference); it must be longer than Paddock's approval
- * timeout, or Claude Code stops waiting first and, for a timed-out hook, lets the call through.
+ * timeout, or Claude Code stops waiting first and, for a timed-out hook, lets the call through. The same number
+ * goes to the script as {@code --timeout}: the script then denies by itself before Claude Code gives up (up to
+ * 15 s before), whatever the approval timeout has become since, and whatever the server on its port does.
  */
 public final class ClaudeHookInstaller {
     /** Default hook timeout, in seconds: the default approval timeout (600 s) and a minute to spare. */
@@ -64,7 +66,7 @@ public final class ClaudeHookInstaller {
             throw new PaddockException("The hook timeout must be at least 1 second, not " + timeoutSeconds + ".");
         }
         Path file = settingsFile(repository);
-        String command = shellWord(script.toAbsolutePath().toString());
+        String command = shellWord(script.toAbsolutePath().toString()) + " --timeout " + timeoutSeconds;
         ObjectNode root = JsonFiles.readObject(file);
         ArrayNode pre = preToolUse(root, file);
         ObjectNode ours = findOurs(pre);
@@ -97,16 +99,26 @@ public final class ClaudeHookInstaller {
         return pre == null ? h.putArray("PreToolUse") : (ArrayNode) pre;
     }
 
-    /** The hook object of an entry that already runs a {@code paddock-hook-claude} script, or null. */
+    /**
+     * The hook object of an entry that already runs a {@code paddock-hook-claude} script (with or without
+     * arguments), or null.
+     */
     private static ObjectNode findOurs(ArrayNode pre) {
         for (JsonNode entry : pre) {
             for (JsonNode hook : entry.path("hooks")) {
-                if (hook.isObject() && hook.path("command").asText().replace("'", "").strip().endsWith(HookScript.NAME)) {
+                if (hook.isObject() && runsOurScript(hook.path("command").asText())) {
                     return (ObjectNode) hook;
                 }
             }
         }
         return null;
+    }
+
+    private static boolean runsOurScript(String command) {
+        String c = command.strip();
+        int args = c.indexOf(" --timeout");
+        String program = (args < 0 ? c : c.substring(0, args)).replace("'", "").strip();
+        return program.endsWith("/" + HookScript.NAME) || program.equals(HookScript.NAME);
     }
 
     private static String shellWord(String path) {

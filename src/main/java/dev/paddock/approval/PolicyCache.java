@@ -2,6 +2,7 @@ package dev.paddock.approval;
 
 import dev.paddock.policy.PolicyEngine;
 import dev.paddock.policy.PolicyFile;
+import dev.paddock.policy.PolicyGuard;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code <paddock home>/policy.json}, the repository's {@code .paddock/policy.json}) changes: each lookup
  * compares the files' modification time and size with those seen at load (two {@code stat} calls), so an
  * edit takes effect on the next request. Loading never fails: a broken file gives a deny-all policy (see
- * {@link PolicyFile#load}).
+ * {@link PolicyFile#load}), and a repository path in a sandbox's worktree is never read
+ * ({@link PolicyFile#loadStandard}). Every engine carries the built-in rule protecting this Paddock home and the
+ * policy and hook configuration of every repository ({@link PolicyGuard}).
  */
 final class PolicyCache {
     private record Key(Path repository, Path projectRoot) {
@@ -53,6 +56,7 @@ final class PolicyCache {
     /**
      * The engine for requests of a sandbox of {@code repository}.
      *
+     * @param repository the repository's main worktree, as registered
      * @param projectRoot where {@code /path} rules are anchored (the sandbox's worktree)
      */
     PolicyEngine engine(Path repository, Path projectRoot) {
@@ -63,7 +67,8 @@ final class PolicyCache {
         if (e != null && e.stamps().equals(now)) {
             return e.engine();
         }
-        PolicyEngine engine = new PolicyEngine(PolicyFile.load(files, projectRoot, userHome));
+        PolicyEngine engine = new PolicyEngine(PolicyFile.loadStandard(paddockHome, repository, projectRoot,
+                userHome), new PolicyGuard(paddockHome, repository));
         // Stamps taken before the load: a write during the load is seen on the next lookup.
         entries.put(key, new Entry(now, engine));
         return engine;

@@ -1,13 +1,14 @@
 package dev.paddock.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.api.ApiAnswerException;
-import dev.paddock.api.ApiClient;
+import dev.paddock.api.ApiToken;
 import dev.paddock.api.ApiUnreachableException;
+import dev.paddock.api.HookAuth;
+import dev.paddock.api.HookClient;
+import dev.paddock.api.InstanceFile;
 import dev.paddock.approval.ApprovalException;
 import dev.paddock.approval.ClaudeHook;
-import dev.paddock.common.Json;
+import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import java.io.IOException;
@@ -20,18 +21,20 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code paddock hook claude}: Claude Code's PreToolUse hook (Claude Code hooks reference). Reads the
- * event's JSON on stdin, asks Paddock's broker ({@code POST /v1/decide}) and prints
+ * event's JSON on stdin, asks Paddock's broker ({@code POST /v1/hooks/claude}, through {@link HookClient}, which
+ * never sends a token and believes only an answer with the broker's proof) and prints
  * {@code {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"deny",
  * "permissionDecisionReason": "..."}}}; exit 0 on allow, exit 2 with the reason on stderr on deny.
  *
- * <p>The broker: {@code PADDOCK_API} with {@code PADDOCK_TOKEN} (and {@code PADDOCK_SANDBOX_ID}), which
+ * <p>The broker: {@code PADDOCK_API} with {@code PADDOCK_HOOK_KEY} and {@code PADDOCK_SANDBOX_ID}, which
  * Paddock gives every agent; otherwise the running Paddock of the home ({@code instance.json},
- * {@code api-token}). Fail-closed: malformed input, no broker, no token, an error answer or any failure
+ * {@code api-token}). The deadlines are the shell hook's ({@link HookScript}). Fail-closed: malformed input, no broker, no token, an error answer or any failure
  * of this command denies with exit 2. It never exits with another code, which Claude Code would take as a
  * non-blocking error and let the call through. A request the policy asks about waits until a person
  * decides or the approval timeout passes.
@@ -40,8 +43,12 @@ import picocli.CommandLine.Spec;
         description = "Claude Code PreToolUse hook: reads the event on stdin, prints the decision (exit 0 allow,"
                 + " 2 deny).")
 public final class HookClaudeCommand implements Callable<Integer> {
-    /** How long the broker may take: bounded by the approval timeout on its side. */
+    /** How long the broker may take without {@code --timeout}: bounded by the approval timeout on its side. */
     static final Duration WAIT = Duration.ofDays(1);
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Claude Code's timeout for this hook: the hook denies by itself up to 15 s before it.")
+    Integer timeout;
 
     @ParentCommand
     HookCommand parent;
@@ -78,15 +85,16 @@ public final class HookClaudeCommand implements Callable<Integer> {
     }
 
     private Answer decide(InputStream stdin, Map<String, String> env) throws IOException {
-        ClaudeHook.Call call;
+        byte[] payload = stdin.readAllBytes();
         try {
-            call = ClaudeHook.parse(new String(stdin.readAllBytes(), StandardCharsets.UTF_8));
+            ClaudeHook.parse(new String(payload, StandardCharsets.UTF_8));
         } catch (ApprovalException e) {
             return Answer.deny("Paddock hook: " + e.getMessage() + "; the call is denied");
         }
-        Optional<ApiClient> client;
+        String sandbox = blankToNull(env.get(HeartbeatCommand.SANDBOX));
+        Optional<HookClient> client;
         try {
-            client = client(env);
+            client = client(env, sandbox);
         } catch (PaddockException e) {
             return Answer.deny("Paddock hook: " + e.getMessage() + "; the call is denied");
         }
@@ -94,50 +102,55 @@ public final class HookClaudeCommand implements Callable<Integer> {
             return Answer.deny("Paddock hook: no running Paddock found (PADDOCK_API is not set and no Paddock runs"
                     + " for this home), so the call is denied");
         }
-        ObjectNode body = Json.mapper().createObjectNode();
-        String sandbox = blankToNull(env.get(HeartbeatCommand.SANDBOX));
-        if (sandbox != null) {
-            body.put("sandboxId", sandbox);
-        }
-        body.put("tool", call.tool());
-        body.set("input", call.toolInput());
-        if (call.cwd() != null) {
-            body.put("cwd", call.cwd().toString());
-        }
-        if (call.sessionId() != null) {
-            body.put("sessionId", call.sessionId());
-        }
         try {
-            JsonNode answer = Json.mapper().readTree(client.get().send("POST", "/v1/decide", body.toString(), WAIT));
-            boolean allow = "allow".equals(answer.path("decision").asText());
-            String why = answer.path("reason").asText("");
-            String rule = answer.path("rule").asText("");
-            String text = "Paddock: " + why + (rule.isEmpty() || why.contains(rule) ? "" : " [" + rule + "]")
-                    + (answer.has("approvalId") ? " (approval " + answer.get("approvalId").asText() + ")" : "");
-            return new Answer(allow, text);
+            HookClient.Decision d = client.get().ask(payload, sandbox, cap());
+            return new Answer(d.allow(), d.reason());
         } catch (ApiUnreachableException e) {
-            return Answer.deny("Paddock hook: the broker cannot be reached (" + e.getMessage() + "), so the call is"
-                    + " denied");
+            return Answer.deny("Paddock hook: the broker cannot be reached or did not answer in time (" + e.getMessage()
+                    + "), so the call is denied");
         } catch (ApiAnswerException e) {
-            return Answer.deny("Paddock hook: the broker refused the request (" + e.getMessage() + "), so the call is"
-                    + " denied");
+            return Answer.deny("Paddock hook: the broker refused the request (HTTP " + e.status() + ": " + e.getMessage()
+                    + "), so the call is denied");
         } catch (PaddockException e) {
             return Answer.deny("Paddock hook: " + e.getMessage() + "; the call is denied");
         }
     }
 
-    /** The broker named by the environment, else the running Paddock of the home. */
-    private Optional<ApiClient> client(Map<String, String> env) throws PaddockException {
+    /** The whole time a call may take: Claude Code's timeout less a margin, as the shell hook reckons it. */
+    private Duration cap() {
+        if (timeout == null || timeout < 1) {
+            return WAIT;
+        }
+        int margin = Math.min(15, timeout / 4);
+        return Duration.ofSeconds(Math.max(1, timeout - margin));
+    }
+
+    /**
+     * The broker named by the environment (with the sandbox's hook key), else the running Paddock of the home
+     * (with the install's token as the key).
+     */
+    private Optional<HookClient> client(Map<String, String> env, String sandbox) throws PaddockException {
         String api = blankToNull(env.get(HeartbeatCommand.API));
-        String token = blankToNull(env.get(HeartbeatCommand.TOKEN));
+        Duration answer = Duration.ofSeconds(HookScript.ANSWER_S);
+        Duration quiet = Duration.ofSeconds(HookScript.QUIET_S);
         if (api != null) {
-            if (token == null) {
-                throw new PaddockException(HeartbeatCommand.API + " is set but " + HeartbeatCommand.TOKEN + " is not");
+            String key = blankToNull(env.get(HookAuth.KEY_VARIABLE));
+            if (key == null) {
+                throw new PaddockException(HookAuth.KEY_VARIABLE + " is not set, so this hook cannot tell Paddock from"
+                        + " another program on its port");
             }
-            return Optional.of(ApiClient.of(api, token));
+            if (sandbox == null) {
+                throw new PaddockException(HeartbeatCommand.API + " is set but " + HeartbeatCommand.SANDBOX + " is not");
+            }
+            return Optional.of(new HookClient(api, HookAuth.SANDBOX_PREFIX + sandbox, key, answer, quiet));
         }
         PaddockHome home = parent.root.resolveHome();
-        return ApiClient.discover(home.instanceFile(), home.tokenFile());
+        Optional<InstanceFile> live = InstanceFile.live(home.instanceFile());
+        if (live.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new HookClient("http://127.0.0.1:" + live.get().port(), HookAuth.INSTALL,
+                ApiToken.read(home.tokenFile()).value(), answer, quiet));
     }
 
     private static String blankToNull(String s) {

@@ -56,13 +56,14 @@ public final class HookInstallCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new PaddockException(dir + " is not a directory.");
         }
+        long approvalMs = approvalTimeoutMs();
         Path script;
         try {
-            script = HookScript.write(parent.root.resolveHome().dir());
+            script = HookScript.write(parent.root.resolveHome().dir(), approvalMs);
         } catch (IOException e) {
             throw new PaddockException("Cannot write the hook script: " + e.getMessage(), e);
         }
-        int seconds = timeout != null ? timeout : ClaudeHookInstaller.timeoutFor(approvalTimeoutMs());
+        int seconds = timeout != null ? timeout : ClaudeHookInstaller.timeoutFor(approvalMs);
         ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(dir, script, seconds);
         PrintWriter out = spec.commandLine().getOut();
         out.println(r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (previous file kept as"

@@ -9,11 +9,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code paddock merge list|enqueue|cancel|retry|config}: the merge queue, through the running panel or server. */
+/**
+ * {@code paddock merge list|enqueue|cancel|retry|review|approve|reject|config}: the merge queue, through the running
+ * panel or server.
+ */
 @Command(name = "merge", mixinStandardHelpOptions = true,
-        description = "List, enqueue, cancel and retry merge queue entries (through the running Paddock).",
+        description = "List, enqueue, cancel and retry merge queue entries, review policy changes (through the running"
+                + " Paddock).",
         subcommands = {MergeCommand.ListCmd.class, MergeCommand.Enqueue.class, MergeCommand.Cancel.class,
-            MergeCommand.Retry.class, MergeCommand.Config.class})
+            MergeCommand.Retry.class, MergeReviewCommand.Review.class, MergeReviewCommand.Approve.class,
+            MergeReviewCommand.Reject.class, MergeCommand.Config.class})
 public final class MergeCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -24,7 +29,8 @@ public final class MergeCommand implements Runnable {
     /** {@code paddock merge} alone is a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel, retry or config.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel, retry, review,"
+                + " approve, reject or config.");
     }
 
     /** {@code --repo} made absolute, or the current directory when it is absent. */

@@ -5,8 +5,10 @@ import dev.paddock.policy.Decision;
 import dev.paddock.policy.Policy;
 import dev.paddock.policy.PolicyEngine;
 import dev.paddock.policy.PolicyFile;
+import dev.paddock.policy.PolicyGuard;
 import dev.paddock.policy.ToolRequest;
 import dev.paddock.policy.Verdict;
+import dev.paddock.worktree.MainWorktree;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +28,10 @@ import picocli.CommandLine.Spec;
  * (or {@code no rule matched}) on the second, the reason on the third.
  *
  * <p>Policy files: {@code --policy FILE} instead of the global {@code <home>/policy.json}, plus the
- * repository's {@code .paddock/policy.json} (repository from {@code --repo}, else the nearest directory
- * above the working directory holding {@code .git}). Exit codes: 0 whenever a decision is printed, deny
+ * repository's {@code .paddock/policy.json} (repository from {@code --repo}, else the one around the working
+ * directory; from inside a sandbox's worktree, or any linked worktree, that is the main worktree's file, never the
+ * worktree's own: see {@link MainWorktree}). The built-in rule protecting Paddock's own configuration
+ * ({@link PolicyGuard}) applies as for agents. Exit codes: 0 whenever a decision is printed, deny
  * included, and a corrupt policy prints {@code deny} and the error (fail-closed); 1 when the file given to
  * {@code --policy} cannot be read at all (missing, a directory, no permission); 2 bad usage. Needs no
  * running Paddock and no store.
@@ -67,7 +71,9 @@ public final class PolicyCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         Path dir = (cwd == null ? Path.of("") : cwd).toAbsolutePath().normalize();
-        Path repository = repo != null ? repo.toAbsolutePath().normalize() : findRepository(dir);
+        Path given = repo != null ? repo.toAbsolutePath().normalize() : dir;
+        Path repository = MainWorktree.of(given).orElse(repo != null ? given : null);
+        Path paddockHome = parent.root.resolveHome().dir();
         List<Path> files = new ArrayList<>();
         if (policyFile != null) {
             Path f = policyFile.toAbsolutePath().normalize();
@@ -77,12 +83,14 @@ public final class PolicyCheckCommand implements Callable<Integer> {
             }
             files.add(f);
         } else {
-            files.add(PolicyFile.globalFile(parent.root.resolveHome().dir()));
+            files.add(PolicyFile.globalFile(paddockHome));
         }
         if (repository != null) {
             files.add(PolicyFile.repositoryFile(repository));
         }
-        Policy policy = PolicyFile.load(files, repository, Path.of(System.getProperty("user.home")));
+        Path userHome = Path.of(System.getProperty("user.home"));
+        String refused = PolicyFile.refusal(repository);
+        Policy policy = refused != null ? Policy.broken(refused, userHome) : PolicyFile.load(files, repository, userHome);
         if (unmatched != null && !policy.isBroken()) {
             Verdict v = switch (unmatched) {
                 case "ask" -> Verdict.ASK;
@@ -92,7 +100,8 @@ public final class PolicyCheckCommand implements Callable<Integer> {
             };
             policy = Policy.of(policy.rules(), v, policy.projectRoot(), policy.home());
         }
-        Decision d = new PolicyEngine(policy).decide(new ToolRequest(tool, String.join(" ", input), dir));
+        Decision d = new PolicyEngine(policy, new PolicyGuard(paddockHome, repository))
+                .decide(new ToolRequest(tool, String.join(" ", input), dir));
         PrintWriter out = spec.commandLine().getOut();
         out.println(d.verdict().word());
         out.println(d.rule() == null ? "no rule matched" : d.rule().text() + "  (" + d.list().key() + " list, "
@@ -100,15 +109,5 @@ public final class PolicyCheckCommand implements Callable<Integer> {
         out.println(d.reason());
         out.flush();
         return 0;
-    }
-
-    /** The nearest directory at or above {@code dir} that holds {@code .git}, or null. */
-    private static Path findRepository(Path dir) {
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.exists(p.resolve(".git"))) {
-                return p;
-            }
-        }
-        return null;
     }
 }

@@ -44,7 +44,8 @@ final class StatusText {
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
-            b.append(String.format("  %-32s  %-10s  %-14s  %s%n", x.id(), x.tier(), x.state(), x.branch()));
+            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%n", x.id(), x.tier(), x.state(), x.branch(),
+                    x.worktreeMissing() ? "  (worktree folder missing)" : ""));
         }
         if (s.orphans() != null && !s.orphans().isEmpty()) {
             b.append("\nOrphans (").append(s.orphans().size()).append(")\n");
@@ -71,7 +72,9 @@ final class StatusText {
 
     private static String state(RepositoryStatus.Worktree t) {
         StringBuilder s = new StringBuilder();
-        if (t.dirty() == null) {
+        if (t.missing()) {
+            s.append("folder missing");
+        } else if (t.dirty() == null) {
             s.append("?");
         } else if (t.dirty()) {
             s.append("dirty (").append(t.changedFiles()).append(")");

@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 
 /**
  * Editing a user's JSON file without clobbering it: read the whole object (keys keep their order), change
@@ -82,19 +83,33 @@ public final class JsonFiles {
      * @throws IOException when it cannot be written
      */
     public static boolean writeTextWithBackup(Path file, String text) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
         boolean existed = Files.exists(file);
         if (existed) {
+            // COPY_ATTRIBUTES: the backup is created with the file's own mode (an owner-only file stays so).
             Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.COPY_ATTRIBUTES);
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        PrivateFiles.write(file, text.getBytes(StandardCharsets.UTF_8), modeFor(file, parent));
         return existed;
+    }
+
+    /**
+     * The mode of the new file: the old file's when there is one (a person's choice is kept), else 600 in a
+     * directory only its owner may enter (the Paddock home: its {@code policy.json}), else null: the process's
+     * umask decides, as for the repository's other files (a repository's {@code .paddock/policy.json} or
+     * {@code .claude/settings.json}).
+     */
+    private static Set<PosixFilePermission> modeFor(Path file, Path parent) throws IOException {
+        if (!PrivateFiles.posix(file)) {
+            return PrivateFiles.FILE;
+        }
+        if (Files.exists(file)) {
+            return Files.getPosixFilePermissions(file);
+        }
+        Set<PosixFilePermission> dir = Files.getPosixFilePermissions(parent);
+        boolean shared = dir.contains(PosixFilePermission.GROUP_EXECUTE) || dir.contains(PosixFilePermission.OTHERS_EXECUTE);
+        return shared ? null : PrivateFiles.FILE;
     }
 }

@@ -19,7 +19,9 @@ import java.nio.file.Path;
  * costs about half a second at start-up, which the panel's first frame cannot afford.
  *
  * <p>Writes INFO and above to {@code <home>/logs/paddock.log} (rolled daily and at 10 MB, 14 days,
- * 200 MB in all) and ERROR lines to stderr; stdout stays clean for commands that print JSON. The
+ * 200 MB in all) and ERROR lines to stderr. The log and its directory are owner-only (600, 700): each log file
+ * is created with that mode before Logback opens it, and rolled files are renamed, not compressed, so they keep
+ * it (Logback's compressor would write a new file with the process's umask); stdout stays clean for commands that print JSON. The
  * home is the system property {@code paddock.home}, set by the launcher before anything logs, else
  * {@code $PADDOCK_HOME}, else {@code ~/.paddock}. When a {@code logback-test.xml} is on the class
  * path (the tests) it steps aside and Logback reads that file instead.
@@ -36,14 +38,19 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         }
         Path logDir = home().resolve("logs");
 
-        RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
+        try {
+            PrivateFiles.createDirectories(logDir);
+        } catch (java.io.IOException e) {
+            addWarn("Cannot create " + logDir + ": " + e.getMessage());
+        }
+        RollingFileAppender<ILoggingEvent> file = new OwnerOnlyFileAppender();
         file.setContext(ctx);
         file.setName("FILE");
         file.setFile(logDir.resolve("paddock.log").toString());
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(ctx);
         policy.setParent(file);
-        policy.setFileNamePattern(logDir.resolve("paddock.%d{yyyy-MM-dd}.%i.log.gz").toString());
+        policy.setFileNamePattern(logDir.resolve("paddock.%d{yyyy-MM-dd}.%i.log").toString());
         policy.setMaxFileSize(FileSize.valueOf("10MB"));
         policy.setMaxHistory(14);
         policy.setTotalSizeCap(FileSize.valueOf("200MB"));
@@ -71,6 +78,15 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
             ctx.getLogger(noisy).setLevel(Level.WARN);
         }
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /** A rolling appender whose every (re)opened file is created with mode 600 first. */
+    static final class OwnerOnlyFileAppender extends RollingFileAppender<ILoggingEvent> {
+        @Override
+        public void openFile(String fileName) throws java.io.IOException {
+            PrivateFiles.createFile(Path.of(fileName));
+            super.openFile(fileName);
+        }
     }
 
     private static PatternLayoutEncoder encoder(LoggerContext ctx, String pattern) {

@@ -1,5 +1,6 @@
 package dev.paddock.container;
 
+import dev.paddock.common.PrivateFiles;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
@@ -8,7 +9,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -103,8 +103,7 @@ public final class ContainerFollow implements AutoCloseable {
         }
         OutputStream out;
         try {
-            Files.createDirectories(logFile.getParent());
-            out = Files.newOutputStream(logFile, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            out = PrivateFiles.openAppend(logFile);
         } catch (IOException e) {
             LOG.warn("Cannot write the log of container {} to {}: {}", DockerContainers.shortId(containerId), logFile,
                     e.getMessage());

@@ -24,6 +24,14 @@ public record ContainerSpec(String name, String image, List<String> command, Map
                             String workingDir, String user, List<Mount> mounts, ResourceLimits limits,
                             boolean network, Map<String, String> labels) {
 
+    /** Like a record's, with the environment's values left out: they may hold a sandbox's token. */
+    @Override
+    public String toString() {
+        return "ContainerSpec[name=" + name + ", image=" + image + ", command=" + command + ", env=" + env.keySet()
+                + ", workingDir=" + workingDir + ", user=" + user + ", mounts=" + mounts + ", limits=" + limits
+                + ", network=" + network + ", labels=" + labels + "]";
+    }
+
     /**
      * A bind mount.
      *

@@ -13,6 +13,8 @@ public final class EventKinds {
     public static final String WORKTREE_LOCKED = "worktree.locked";
     public static final String WORKTREE_UNLOCKED = "worktree.unlocked";
     public static final String WORKTREE_PRUNABLE = "worktree.prunable";
+    /** A worktree's folder disappeared from disk while git still lists it (e.g. locked, so never prunable). */
+    public static final String WORKTREE_MISSING = "worktree.missing";
     /** A person changed a setting ({@code paddock config set}, {@code PUT /v1/settings/{name}}). */
     public static final String SETTING_CHANGED = "setting.changed";
     /** A person put a setting back to its default ({@code paddock config reset}). */
@@ -54,6 +56,15 @@ public final class EventKinds {
     public static final String MERGE_RESOLVED = "merge.resolved";
     /** A person aborted a conflicted merge: base untouched, the merge worktree removed. */
     public static final String MERGE_ABORTED = "merge.aborted";
+    /**
+     * A branch changes policy or hook configuration and waits for a person's review ({@code details.files},
+     * {@code details.commit}: the commit under review).
+     */
+    public static final String MERGE_POLICY_REVIEW = "merge.policy_review";
+    /** A person approved an entry's policy change at {@code details.commit}: it is back in the queue. */
+    public static final String MERGE_POLICY_APPROVED = "merge.policy_approved";
+    /** A person rejected an entry's policy change: it is cancelled, base unchanged. */
+    public static final String MERGE_POLICY_REJECTED = "merge.policy_rejected";
 
     private EventKinds() {
     }

@@ -14,6 +14,8 @@ import java.util.List;
  */
 public final class EventLog {
     private static final String COLUMNS = "id, at, repository_id, sandbox_id, kind, message, details";
+    /** Longest message stored ({@code events.message} is VARCHAR(4096)), in characters. */
+    public static final int MESSAGE_MAX = 4096;
 
     private final Jdbc jdbc;
     private final Clock clock;
@@ -48,7 +50,23 @@ public final class EventLog {
     public long append(Jdbc.Tx tx, EventDraft d) throws SQLException {
         return tx.insert("INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
                         + " VALUES (?, ?, ?, ?, ?, ?)",
-                clock.instant(), d.repositoryId(), d.sandboxId(), d.kind(), d.message(), d.details());
+                clock.instant(), d.repositoryId(), d.sandboxId(), d.kind(), bounded(d.message()), d.details());
+    }
+
+    /**
+     * A message of at most {@link #MESSAGE_MAX} characters: a message is a sentence for people (what it is about is
+     * in the details), but some quote a text that came from outside (an error, a reason), and a long one must not
+     * make the change it records fail with it.
+     */
+    static String bounded(String message) {
+        if (message == null || message.length() <= MESSAGE_MAX) {
+            return message;
+        }
+        int cut = MESSAGE_MAX - 1;
+        if (Character.isHighSurrogate(message.charAt(cut - 1))) {
+            cut--;
+        }
+        return message.substring(0, cut) + "…";
     }
 
     /**

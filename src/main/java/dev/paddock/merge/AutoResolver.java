@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
 /**
  * Resolves a conflicted merge without a person (issue "safe conflicts may be resolved automatically when the
  * repository setting allows"): only when the repository's mode is {@link AutoResolveMode#APPLY} and every file git
- * left conflicted is a UTF-8 text file the classifier also lists, whose every hunk is safe with a proposal. Then
+ * left conflicted is a UTF-8 text file the classifier also lists, whose every hunk is safe with a proposal, and none
+ * is policy or hook configuration ({@link dev.paddock.policy.PolicyGuard#isConfigPath}). Then
  * each file's {@link ResolvedText#resolveProposed} (the proposals plus both sides' clean edits) is written into the
  * merge worktree and staged, and stored as a resolution by {@code paddock (auto: <class ids>)} with a
  * {@code merge.resolved} event, as {@link ResolutionService} stores a person's. Anything else: nothing is written
@@ -128,6 +129,10 @@ final class AutoResolver {
 
     /** Why a file cannot be resolved automatically; null when it can. */
     private static String whyNot(ConflictFile f, Path wt) {
+        if (dev.paddock.policy.PolicyGuard.isConfigPath(f.path())) {
+            // Its merged text is neither side a person approved: a person writes it.
+            return f.path() + " is policy or hook configuration, which a person resolves";
+        }
         if (f.kind().needsHuman() || f.oursText() == null) {
             return f.path() + " is a " + f.kind().id().replace('_', '/') + " conflict";
         }

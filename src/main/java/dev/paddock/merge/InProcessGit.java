@@ -119,6 +119,67 @@ final class InProcessGit {
         }
     }
 
+    /**
+     * Every path whose entry differs between two commits (or trees), repository-relative, {@code /}-separated: files,
+     * links and submodules, with the old and new path of a rename both listed (no rename detection).
+     *
+     * @param from a commit or tree id, or null for the empty tree
+     * @param to a commit or tree id
+     */
+    static List<String> changedPaths(Path repo, String from, String to) throws IOException {
+        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+            return changedPaths(r, from == null ? null : walk.parseTree(ObjectId.fromString(from)),
+                    walk.parseTree(ObjectId.fromString(to)));
+        }
+    }
+
+    /** {@link #changedPaths(Path, String, String)} between two trees of an open repository ({@code from} null: empty). */
+    private static List<String> changedPaths(Repository r, ObjectId from, ObjectId to) throws IOException {
+        try (TreeWalk tw = new TreeWalk(r)) {
+            if (from == null) {
+                tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+            } else {
+                tw.addTree(from);
+            }
+            tw.addTree(to);
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            List<String> paths = new ArrayList<>();
+            while (tw.next()) {
+                paths.add(tw.getPathString());
+            }
+            return paths;
+        }
+    }
+
+    /**
+     * Every path {@code theirs} changes since it left {@code ours}: its diff from each merge base of the two (several
+     * after criss-cross merges), or from the empty tree when they share no history; one repository opening.
+     */
+    static java.util.Set<String> changedSinceMergeBases(Path repo, String ours, String theirs) throws IOException {
+        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+            walk.setRevFilter(RevFilter.MERGE_BASE);
+            walk.markStart(walk.parseCommit(ObjectId.fromString(ours)));
+            RevCommit tip = walk.parseCommit(ObjectId.fromString(theirs));
+            walk.markStart(tip);
+            List<RevCommit> bases = new ArrayList<>();
+            for (RevCommit c = walk.next(); c != null; c = walk.next()) {
+                bases.add(c);
+            }
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            try (RevWalk trees = new RevWalk(r)) {
+                ObjectId to = trees.parseTree(tip);
+                if (bases.isEmpty()) {
+                    out.addAll(changedPaths(r, null, to));
+                }
+                for (RevCommit b : bases) {
+                    out.addAll(changedPaths(r, trees.parseTree(b), to));
+                }
+            }
+            return out;
+        }
+    }
+
     private static boolean isPrintableAscii(byte[] raw) {
         for (byte b : raw) {
             if (b < 0x20 || b > 0x7e) { // negative: non-ASCII

@@ -75,13 +75,14 @@ public record MergeEntry(long id, long repositoryId, String sandboxId, String br
     /**
      * The attempts made, counting the one under way or the one it ended with ({@code attempts} counts failed ones
      * only): running, merged or in conflict, the failed ones plus this one; failed for good or queued, the failed
-     * ones; cancelled while running, the failed ones plus the cancelled one (its {@code finishedAt} equals the
-     * moment it left running), else the failed ones.
+     * ones, and so while it waits for a policy review (stopped before an attempt that counts); cancelled while
+     * running, the failed ones plus the cancelled one (its {@code finishedAt} equals the moment it left running),
+     * else the failed ones.
      */
     public int attemptsMade() {
         return switch (state) {
             case RUNNING, MERGED, CONFLICT -> attempts + 1;
-            case FAILED, QUEUED -> attempts;
+            case FAILED, QUEUED, POLICY_REVIEW -> attempts;
             case CANCELLED -> attempts + (finishedAt != null && finishedAt.equals(stepStartedAt) && startedAt != null
                     && !startedAt.isAfter(finishedAt) ? 1 : 0);
         };

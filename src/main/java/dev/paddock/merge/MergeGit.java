@@ -35,6 +35,11 @@ public final class MergeGit {
         this.git = git;
     }
 
+    /** The git CLI underneath (for {@link PolicyGate}'s own read-only questions). */
+    GitCli cli() {
+        return git;
+    }
+
     /** {@code <repo>/.worktrees/.merge}. */
     public static Path mergeRoot(Path repo) {
         return repo.resolve(dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES);

@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *       the ref move stays one compare-and-set that a crash cannot split, and a flag on the entry
  *       ({@code main_tree_pending}) lets a restart finish the file update.</li>
  * </ol>
- * Any failure leaves base as it was; the attempt counts, and after the repository's maximum the entry leaves the
+ * A branch that changes policy or hook configuration waits for a person's review before its attempt and again,
+ * should the result change it otherwise, before base moves ({@link PolicyGate}). Any failure leaves base as it was; the attempt counts, and after the repository's maximum the entry leaves the
  * queue for a person (sandbox {@code awaiting_human}). Conflicts go to the conflict queue with the report of
  * {@link ConflictAnalysis}; the merge worktree is kept for {@link ResolutionService}. Entries whose last test
  * passed go first. At start, {@link #recover()} finishes or requeues what a killed Paddock left running and
@@ -75,6 +76,7 @@ public final class MergeQueue implements AutoCloseable {
     private final TierTestRunner tests;
     private final Path logDir;
     private final StepListener stepListener;
+    private final PolicyGate gate;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, ExecutorService> workers = new ConcurrentHashMap<>();
     private final Set<Long> busy = ConcurrentHashMap.newKeySet();
@@ -101,6 +103,7 @@ public final class MergeQueue implements AutoCloseable {
         this.tests = tests;
         this.logDir = logDir;
         this.stepListener = stepListener == null ? (e, s) -> { } : stepListener;
+        this.gate = new PolicyGate(this);
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -360,6 +363,10 @@ public final class MergeQueue implements AutoCloseable {
             Optional<String> theirs = tips.theirs();
             Path wt = MergeGit.worktreeOf(main, e.id());
             // The early merge is clean and committed: updating, (no) testing and merging enter in one transaction.
+            if (ours.isPresent() && theirs.isPresent() && !tips.theirsInOurs()
+                    && gate.holdsBeforeAttempt(repo, e, ours.get(), theirs.get())) {
+                return; // waits for a person's review of its policy change
+            }
             boolean prepared = pre != null && pre.candidate() != null && mergesInCore(st) && checkedOutAtStart != null;
             Map<String, Object> columns = cols("step", MergeStep.UPDATING.id(),
                     "started_at", store.now(), "step_started_at", store.now(), "base_before", ours.orElse(null),
@@ -417,6 +424,8 @@ public final class MergeQueue implements AutoCloseable {
                 runTests(st, wt);
                 String candidate = git.commit(wt, message);
                 moveBase(ours.get(), candidate, null);
+            } catch (PolicyGate.NeedsReview r) {
+                gate.holdRunning(repo, e, r.files);
             } catch (Failure f) {
                 fail(f.getMessage(), f.counts);
             } catch (GitException | MergeException ex) {
@@ -465,6 +474,8 @@ public final class MergeQueue implements AutoCloseable {
                 }
                 runTests(store.settings(repo.id()), wt);
                 moveBase(ours, candidate, null);
+            } catch (PolicyGate.NeedsReview r) {
+                gate.holdRunning(repo, e, r.files);
             } catch (Failure | GitException | MergeException f) {
                 store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
                         f.getMessage()), event(e, EventKinds.MERGE_FAILED, e.label() + " could not be finished after"
@@ -565,6 +576,7 @@ public final class MergeQueue implements AutoCloseable {
          */
         private void moveBaseEntered(String ours, String candidate, Optional<Path> tree, boolean clean,
                                      List<String> added) throws PaddockException {
+            gate.checkCandidate(main, e, ours, candidate); // whatever produced the candidate
             if (tree.isPresent()) {
                 List<String> dirty = clean ? List.of() : git.changedTrackedFiles(tree.get());
                 if (!dirty.isEmpty()) {
@@ -835,6 +847,11 @@ public final class MergeQueue implements AutoCloseable {
                 LOG.warn("Finishing the resolved merge of {} failed: {}", e.label(), ex.toString());
             }
         });
+    }
+
+    /** The gate for policy and hook configuration (reviews, approvals). */
+    PolicyGate policyGate() {
+        return gate;
     }
 
     /** For {@link ResolutionService}: the pieces it shares with the queue. */

@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What people (API, CLI, panel) do with the merge queue: list, enqueue a sandbox or a branch, cancel, retry, and
- * set a repository's merge settings. The queue's own work is {@link MergeQueue}'s.
+ * What people (API, CLI, panel) do with the merge queue: list, enqueue a sandbox or a branch, cancel, retry, review
+ * and approve or reject a branch's change to policy or hook configuration, and set a repository's merge settings.
+ * The queue's own work is {@link MergeQueue}'s.
  */
 public final class MergeService {
     private final MergeQueue queue;
@@ -126,7 +127,8 @@ public final class MergeService {
 
     /**
      * Cancels an entry: a queued one leaves the queue, a running one is stopped (its test killed) before it moves
-     * base, a conflicted one has its merge aborted. Its sandbox goes back to done (awaiting a person for a conflict).
+     * base, a conflicted one has its merge aborted, one waiting for a policy review has its change rejected. Its
+     * sandbox goes back to done (awaiting a person for a conflict).
      *
      * @throws MergeException NOT_FOUND, or CONFLICT when it is merged, failed or cancelled already
      */
@@ -143,6 +145,7 @@ public final class MergeService {
             }
             case RUNNING -> queue.requestCancel(id);
             case CONFLICT -> new ResolutionService(queue).cancelConflict(e, who);
+            case POLICY_REVIEW -> queue.policyGate().reject(id, who, "cancelled");
             default -> throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
                     + ": there is nothing to cancel.");
         }
@@ -176,6 +179,47 @@ public final class MergeService {
         queue.changed();
         queue.poke();
         return get(id);
+    }
+
+    /**
+     * A person approves the change to policy or hook configuration of an entry waiting for its review: it goes back
+     * in the queue and is merged as usual (tests, then base), as long as its branch stays at the reviewed commit;
+     * should the branch move, it waits for a review again.
+     *
+     * @param commit the commit the person reviewed ({@link PolicyDiff#reviewCommit()}, or a prefix of at least 7),
+     *     or null for the one under review now
+     * @throws MergeException NOT_FOUND; CONFLICT when it does not wait for a review or {@code commit} is not the one
+     *     under review
+     */
+    public MergeEntry approvePolicy(long id, String who, String commit) throws PaddockException {
+        return queue.policyGate().approve(id, who, commit);
+    }
+
+    /**
+     * A person rejects the change to policy or hook configuration of an entry waiting for its review: it is
+     * cancelled and base keeps nothing of it.
+     *
+     * @param reason why (may be null)
+     * @throws MergeException NOT_FOUND; CONFLICT when it does not wait for a review
+     */
+    public MergeEntry rejectPolicy(long id, String who, String reason) throws PaddockException {
+        return queue.policyGate().reject(id, who, reason);
+    }
+
+    /**
+     * What to review for an entry stopped for its policy change: the configuration files and their diff from base
+     * to the commit under review.
+     *
+     * @throws MergeException NOT_FOUND; CONFLICT when it was never stopped for a review
+     */
+    public PolicyDiff policyDiff(long id) throws PaddockException {
+        return queue.policyGate().diff(id);
+    }
+
+    /** The review and approval facts of an entry. @throws MergeException NOT_FOUND */
+    public PolicyReview review(long id) throws PaddockException {
+        get(id);
+        return store.review(id).orElseThrow(() -> notFound(id));
     }
 
     /** The merge settings of the repository containing {@code repo} (registering it). */

@@ -5,10 +5,19 @@ import java.util.Locale;
 /**
  * State of a merge queue entry (column {@code merge_requests.state}): {@code queued → running → merged |
  * conflict | failed | queued}; a person cancels ({@code → cancelled}) or retries ({@code failed | conflict |
- * cancelled → queued}).
+ * cancelled → queued}). A branch that changes Paddock's policy or hook configuration
+ * ({@link dev.paddock.policy.PolicyGuard#isConfigPath}) goes {@code queued | running → policy_review} and waits
+ * there, across restarts, for a person: approved, it goes back to {@code queued} bound to the commit reviewed;
+ * rejected, {@code → cancelled}.
  */
 public enum MergeState {
-    QUEUED, RUNNING, MERGED, CONFLICT, FAILED, CANCELLED;
+    QUEUED, RUNNING, MERGED, CONFLICT, FAILED, CANCELLED,
+    /**
+     * Waits for a person to review the branch's change to policy or hook configuration (stored
+     * {@code policy_review}): neither finished (the queue takes it again once approved) nor retryable (approve
+     * or reject it instead).
+     */
+    POLICY_REVIEW;
 
     /** Whether the queue will do nothing more with it unless a person retries it. */
     public boolean isFinished() {

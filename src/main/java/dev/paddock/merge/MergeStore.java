@@ -69,14 +69,17 @@ public final class MergeStore {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE id = ?", MergeStore::map, id);
     }
 
-    /** A repository's entries, queued ones first in queue order, then the others newest first; at most limit. */
+    /**
+     * A repository's entries: the running one, those waiting for a policy review, the queued ones in queue order
+     * (all of these whatever the limit), then the others newest first up to {@code limit} in all.
+     */
     public List<MergeEntry> list(long repositoryId, int limit) throws StoreException {
         List<MergeEntry> out = new ArrayList<>(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE"
-                + " repository_id = ? AND state IN ('running', 'queued') ORDER BY CASE WHEN state = 'running' THEN 0"
-                + " ELSE 1 END, CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id", MergeStore::map,
-                repositoryId));
+                + " repository_id = ? AND state IN ('running', 'policy_review', 'queued') ORDER BY CASE WHEN state ="
+                + " 'running' THEN 0 WHEN state = 'policy_review' THEN 1 ELSE 2 END, CASE WHEN last_test_passed = TRUE"
+                + " THEN 0 ELSE 1 END, enqueued_at, id", MergeStore::map, repositoryId));
         out.addAll(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
-                + " ('running', 'queued') ORDER BY id DESC LIMIT ?", MergeStore::map, repositoryId,
+                + " ('running', 'policy_review', 'queued') ORDER BY id DESC LIMIT ?", MergeStore::map, repositoryId,
                 Math.max(0, limit - out.size())));
         return out;
     }
@@ -105,10 +108,39 @@ public final class MergeStore {
                 rs -> 1, sandboxId, since).isPresent();
     }
 
-    /** The sandbox's entry that is queued, running or in conflict, if any. */
+    /** The sandbox's entry that is queued, running, in conflict or waiting for a policy review, if any. */
     public Optional<MergeEntry> openOf(String sandboxId) throws StoreException {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
-                + " ('queued', 'running', 'conflict') ORDER BY id DESC LIMIT 1", MergeStore::map, sandboxId);
+                + " ('queued', 'running', 'conflict', 'policy_review') ORDER BY id DESC LIMIT 1", MergeStore::map,
+                sandboxId);
+    }
+
+    /** The policy review facts of an entry (empty lists and nulls when it never needed one). */
+    public Optional<PolicyReview> review(long id) throws StoreException {
+        return jdbc.queryOne("SELECT review_commit, review_files, approved_commit, approved_by, approved_at FROM"
+                + " merge_requests WHERE id = ?", rs -> new PolicyReview(id, rs.getString(1), files(rs.getString(2)),
+                rs.getString(3), rs.getString(4), Jdbc.instant(rs, "approved_at")), id);
+    }
+
+    /** The review columns' JSON array of files, as stored by {@link #filesJson}. */
+    private static List<String> files(String json) throws SQLException {
+        if (json == null || json.isBlank()) {
+            return List.of();
+        }
+        try {
+            return List.of(Json.mapper().readValue(json, String[].class));
+        } catch (java.io.IOException e) {
+            throw new SQLException("review_files is not a JSON array of paths: " + json, e);
+        }
+    }
+
+    /** {@code files} as the JSON array stored in {@code review_files}. */
+    static String filesJson(List<String> files) {
+        try {
+            return Json.mapper().writeValueAsString(files);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     /**

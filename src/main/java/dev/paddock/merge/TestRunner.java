@@ -1,13 +1,11 @@
 package dev.paddock.merge;
 
+import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.Processes;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.ProcessTree;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,9 +99,7 @@ public final class TestRunner {
         long t0 = System.nanoTime();
         Process p;
         try {
-            Files.createDirectories(log.getParent());
-            Files.writeString(log, "=== " + Instant.now() + " in " + dir + ": " + what + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            PrivateFiles.append(log, "=== " + Instant.now() + " in " + dir + ": " + what + "\n");
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectInput(Processes.NO_INPUT)
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             if (env != null) {
@@ -154,7 +150,7 @@ public final class TestRunner {
     /** Appends a line of Paddock's own to the test log (a failure to write is ignored: the outcome is stored). */
     static void note(Path log, String line) {
         try {
-            Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            PrivateFiles.append(log, line + "\n");
         } catch (IOException ignored) {
             // the log is a convenience; the outcome is stored
         }

@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.PaddockException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerRunEnd;
@@ -13,10 +14,7 @@ import dev.paddock.sandbox.SandboxException;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.WorktreeRun;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -152,9 +150,7 @@ public final class TierTestRunner {
 
     private static void header(Path log, String line) throws MergeException {
         try {
-            Files.createDirectories(log.getParent());
-            Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            PrivateFiles.append(log, line + "\n");
         } catch (IOException ex) {
             throw new MergeException(MergeException.Kind.FAILED, "Cannot write the test log " + log + ": "
                     + ex.getMessage(), ex);

@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
  * policy's unmatched verdict (ask unless configured to deny). A Bash command is split by
  * {@link BashAnalyzer} into the programs it runs, the files it reads or writes (judged as {@code Read}
  * and {@code Edit} requests) and what cannot be known without running it (at least ask); every part is
- * judged and the strictest decision wins, so a compound command is allowed only when every part is.
+ * judged and the strictest decision wins, so a compound command is allowed only when every part is. Before any
+ * rule, the built-in rule of {@link PolicyGuard} holds: writes to Paddock's own policy and hook configuration are
+ * denied and commands naming it asked, whatever the lists say.
  */
 public final class PolicyEngine {
     /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
@@ -27,6 +29,7 @@ public final class PolicyEngine {
     private static final int MAX_LISTED_PARTS = 10;
 
     private final Policy policy;
+    private final PolicyGuard guard;
     private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
     /** Per list: the rules that apply to a request tool, in list order (filled on first use). */
     private final Map<RuleList, Map<String, PolicyRule[]>> byTool = new EnumMap<>(RuleList.class);
@@ -35,9 +38,18 @@ public final class PolicyEngine {
     /** Per list: the Bash rules that may match any program (bare {@code Bash}, wildcards), in order. */
     private final Map<RuleList, PolicyRule[]> bashAnyProgram = new EnumMap<>(RuleList.class);
 
-    /** An engine for {@code policy}. */
+    /**
+     * An engine for {@code policy} whose built-in rule protects the default Paddock home ({@code ~/.paddock}, of
+     * the policy's home) besides every {@link PolicyGuard#CONFIG_DIRECTORIES} directory.
+     */
     public PolicyEngine(Policy policy) {
+        this(policy, new PolicyGuard(policy.home() == null ? null : policy.home().resolve(".paddock")));
+    }
+
+    /** An engine for {@code policy} with the built-in rule of {@code guard} (of the Paddock home in use). */
+    public PolicyEngine(Policy policy, PolicyGuard guard) {
         this.policy = policy;
+        this.guard = guard;
         for (RuleList l : RuleList.values()) {
             List<PolicyRule> list = policy.list(l);
             lists.put(l, list);
@@ -128,8 +140,16 @@ public final class PolicyEngine {
         for (Invocation inv : a.invocations()) {
             Decision d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
+            Decision named = guard.names(inv, cwd, policy.home());
+            if (named != null) {
+                parts.add(named);
+            }
         }
         for (PathAccess acc : a.accesses()) {
+            Decision builtIn = guard(acc, cwd);
+            if (builtIn != null) {
+                parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
+            }
             Decision d = access(acc, cwd);
             if (d != null) {
                 parts.add(d);
@@ -162,6 +182,30 @@ public final class PolicyEngine {
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * The built-in rule of {@link PolicyGuard} for one file a command reads or writes, or null. A file is checked
+     * as written (a link before a {@code ..} is followed first) and as the analysis resolved it if that differs;
+     * a tree or a glob by its resolved path (a write to a directory that holds the configuration reaches it). A
+     * file named only at run time has no path, and one an unmodelled program mentions is left to
+     * {@link PolicyGuard#names}.
+     */
+    private Decision guard(PathAccess acc, Path cwd) {
+        if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
+            return null;
+        }
+        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `")
+                + Snippet.of(acc.written()) + "`";
+        boolean write = acc.kind() == PathAccess.Kind.WRITE;
+        Path asWritten = acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home())
+                : null;
+        Path first = asWritten != null ? asWritten : acc.path();
+        Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+        if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
+            builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
+        }
+        return builtIn;
     }
 
     /**
@@ -250,9 +294,17 @@ public final class PolicyEngine {
             return new Decision(Verdict.ASK.strictest(policy.unmatched()), "`" + input + "` is not a path: "
                     + e.getMessage(), null);
         }
+        boolean edits = Rule.EDIT_TOOLS.contains(request.tool());
+        Decision builtIn = edits ? guard.write(file, request.tool() + " `" + input + "`")
+                : guard.read(file, request.tool() + " `" + input + "`");
+        if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
+            return builtIn;
+        }
         Path normal = file.normalize();
-        return judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
+        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
                 policy.home()), request.tool() + " `" + input + "`");
+        // The built-in rule only makes a decision stricter, never looser than the policy's.
+        return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */

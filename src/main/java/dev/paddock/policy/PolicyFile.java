@@ -126,6 +126,59 @@ public final class PolicyFile {
         return Policy.of(rules, unmatched, projectRoot, home);
     }
 
+    /**
+     * The policy in force for the sandboxes of {@code repository}: {@link #standardFiles} loaded as {@link #load}
+     * does, but never from a sandbox's worktree. A {@code repository} inside another repository's sandbox folder
+     * ({@code <repo>/.worktrees/...}), or a {@code .paddock/policy.json} that is a link into that folder, gives a
+     * broken policy (everything denied, saying why): the agents write those files, so they are never its source.
+     *
+     * @param repository the main worktree of the repository (null: the global file alone)
+     * @param projectRoot where {@code /path} rules are anchored (null: the request's cwd)
+     * @param home the user's home directory
+     */
+    public static Policy loadStandard(Path paddockHome, Path repository, Path projectRoot, Path home) {
+        String refused = refusal(repository);
+        return refused != null ? Policy.broken(refused, home)
+                : load(standardFiles(paddockHome, repository), projectRoot, home);
+    }
+
+    /**
+     * Why the policy of {@code repository} must not be read ({@link #loadStandard}), or null when it may.
+     *
+     * @param repository a main worktree, or null (nothing to refuse)
+     */
+    public static String refusal(Path repository) {
+        if (repository == null) {
+            return null;
+        }
+        Path repo = repository.toAbsolutePath().normalize();
+        java.util.Optional<Path> outer = dev.paddock.worktree.MainWorktree.ofSandboxArea(repo);
+        if (outer.isPresent()) {
+            return "refusing to read a policy from " + repo + ": it lies in the sandbox folder of " + outer.get()
+                    + ", which agents write; the repository's policy is " + repositoryFile(outer.get());
+        }
+        return linkIntoSandboxes(repo);
+    }
+
+    /** Why {@code <repo>/.paddock/policy.json} must not be read (a link into the sandbox folder), or null. */
+    private static String linkIntoSandboxes(Path repo) {
+        Path file = repositoryFile(repo);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        try {
+            Path real = file.toRealPath();
+            Path sandboxes = repo.toRealPath().resolve(dev.paddock.worktree.MainWorktree.SANDBOXES);
+            if (real.startsWith(sandboxes)) {
+                return "refusing to read the policy " + file + ": it is a link to " + real + ", inside the sandbox"
+                        + " folder that agents write";
+            }
+        } catch (IOException e) {
+            return null; // unreadable: load() reports it and denies
+        }
+        return null;
+    }
+
     /** The global and repository files for {@code repository} (null: the global file alone). */
     public static List<Path> standardFiles(Path paddockHome, Path repository) {
         return repository == null ? List.of(globalFile(paddockHome))

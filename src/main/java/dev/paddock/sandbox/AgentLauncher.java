@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.Processes;
 import dev.paddock.worktree.GitRepository;
 import java.io.IOException;
@@ -7,20 +8,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Starts a sandbox's agent: {@code /bin/sh -c <agent command>} in the worktree, as a host process
  * (tier {@code worktree}) or inside bubblewrap (tier {@code namespace}). Every agent runs under a small
  * wrapper in a session and process group of its own ({@code setsid}), with stdin closed, stdout and
  * stderr appended to its log file, and a scrubbed environment plus {@code PADDOCK_SANDBOX_ID},
- * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone) and {@code PADDOCK_HEARTBEAT_FILE}.
+ * {@code PADDOCK_API}, {@code PADDOCK_TOKEN} (this sandbox's alone), {@code PADDOCK_HOOK_KEY} (the key its
+ * Claude Code hook signs requests with and checks the broker's answers by) and {@code PADDOCK_HEARTBEAT_FILE}.
  * The wrapper writes its own pid to the sandbox's pid file before anything else, and the agent's exit code
  * to its exit-code file at the end, so the supervisor finds a run and learns how it ended even when Paddock
  * was killed or restarted in between.
@@ -39,6 +41,8 @@ public final class AgentLauncher {
 
     private final String setsid;
     private final BubblewrapCommand bubblewrap;
+    /** A sandbox's hook key by its id, once the API runs; null before (no key is given then). */
+    private volatile Function<String, String> hookKeys;
 
     /**
      * @param setsid path of setsid(1), or null where there is none (macOS): the agent then shares
@@ -47,6 +51,16 @@ public final class AgentLauncher {
     public AgentLauncher(String setsid, BubblewrapCommand bubblewrap) {
         this.setsid = setsid;
         this.bubblewrap = bubblewrap;
+    }
+
+    /**
+     * Gives agents started from now on their sandbox's hook key ({@code PADDOCK_HOOK_KEY}): the key their
+     * Claude Code hook proves itself with and checks the broker's answers by.
+     *
+     * @param keyOfSandbox sandbox id → its key (64 hex digits)
+     */
+    public void hookKeys(Function<String, String> keyOfSandbox) {
+        this.hookKeys = keyOfSandbox;
     }
 
     /** Finds setsid(1) on the usual paths. */
@@ -62,11 +76,17 @@ public final class AgentLauncher {
     /**
      * What a start needs besides the sandbox.
      *
+     * @param token the run's token, for the agent's {@code PADDOCK_TOKEN} (nowhere else: not stored, not logged)
      * @param apiUrl base URL of Paddock's loopback API, e.g. {@code http://127.0.0.1:41234}
      * @param logFile where the agent's output is appended
      */
     public record Launch(SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl,
                          Path logFile) {
+        /** Without the token, which must never reach a log or a message. */
+        @Override
+        public String toString() {
+            return "Launch[" + sandbox.id() + ", api " + apiUrl + ", log " + logFile + "]";
+        }
     }
 
     /** A started agent: the wrapper's pid (= its process group) and its start time. */
@@ -80,7 +100,6 @@ public final class AgentLauncher {
      */
     public Started start(Launch l) throws SandboxException {
         try {
-            Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
             AgentCommands.write(l.layout().binDir());
             Files.deleteIfExists(l.layout().exitCodeFile());
@@ -88,9 +107,9 @@ public final class AgentLauncher {
             // A heartbeat file left by an earlier run must not count for this one (the supervisor takes any
             // file present once the run is recorded without a heartbeat).
             Files.deleteIfExists(l.layout().heartbeatFile());
-            Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
-                    + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            // Owner-only (600, its directory 700): an agent's output may show anything it read.
+            PrivateFiles.append(l.logFile(), "=== " + Instant.now() + " run " + (l.sandbox().iteration() + 1) + " of "
+                    + l.sandbox().id() + ": " + l.sandbox().agentCommand() + "\n");
             ProcessBuilder pb = new ProcessBuilder(command(l)).directory(l.layout().worktree().toFile())
                     .redirectInput(Processes.NO_INPUT).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(l.logFile().toFile()));
@@ -171,6 +190,10 @@ public final class AgentLauncher {
         env.put("PADDOCK_SANDBOX_ID", l.sandbox().id());
         env.put("PADDOCK_API", l.apiUrl());
         env.put("PADDOCK_TOKEN", l.token());
+        Function<String, String> keys = hookKeys;
+        if (keys != null) {
+            env.put("PADDOCK_HOOK_KEY", keys.apply(l.sandbox().id()));
+        }
         env.put("PADDOCK_HEARTBEAT_FILE", l.layout().heartbeatFile().toString());
         env.put("PADDOCK_WORKTREE", l.layout().worktree().toString());
         return env;

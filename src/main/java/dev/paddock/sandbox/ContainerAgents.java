@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.PrivateFiles;
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
 import dev.paddock.container.ContainerFollow;
@@ -13,10 +14,8 @@ import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.common.PaddockException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -173,12 +172,10 @@ public final class ContainerAgents implements AutoCloseable {
     String start(AgentLauncher.Launch l, int run, Runnable onExit) throws SandboxException {
         String id;
         try {
-            Files.createDirectories(l.logFile().getParent());
             Files.createDirectories(l.layout().controlDir());
             AgentCommands.write(l.layout().binDir());
-            Files.writeString(l.logFile(), "=== " + Instant.now() + " run " + run + " of " + l.sandbox().id() + " in "
-                    + l.sandbox().image() + ": " + l.sandbox().agentCommand() + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            PrivateFiles.append(l.logFile(), "=== " + Instant.now() + " run " + run + " of " + l.sandbox().id() + " in "
+                    + l.sandbox().image() + ": " + l.sandbox().agentCommand() + "\n");
             id = containers().run(ContainerPlan.spec(l, run));
         } catch (IOException | ContainerException e) {
             throw new SandboxException("Cannot start the container of " + l.sandbox().id() + ": " + e.getMessage(), e);

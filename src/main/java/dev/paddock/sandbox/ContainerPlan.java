@@ -14,21 +14,27 @@ import java.util.Map;
 
 /**
  * The container of a container-tier sandbox (BRIEF "Isolation tiers"): {@code /bin/sh -c <agent command>} in
- * {@code /workspace}, with only what the agent needs from the host.
+ * its worktree (at the worktree's host path), with only what the agent needs from the host.
  *
- * <p><b>Mounts.</b> The worktree, read-write, at {@value #WORKSPACE} (the fixed path agents are told about)
- * <em>and</em> at its host path. Git needs the second: the worktree's {@code .git} file names its admin
- * directory by host path, and that directory's {@code gitdir} file names the worktree by host path. With the
- * worktree only at {@code /workspace}, git inside would think its own worktree gone, and {@code git worktree
- * prune} (or a {@code git gc} that prunes worktrees) would empty this worktree's admin directory on the host.
+ * <p><b>Mounts.</b> The worktree, read-write, at its host path, where the agent works ({@code PADDOCK_WORKTREE} and
+ * the working directory), <em>and</em> at {@value #WORKSPACE}, a fixed alias. Git needs the host path: the
+ * worktree's {@code .git} file names its admin directory by host path, and that directory's {@code gitdir} file
+ * names the worktree by host path. With the worktree only at {@code /workspace}, git inside would think its own
+ * worktree gone, and {@code git worktree prune} (or a {@code git gc} that prunes worktrees) would empty this
+ * worktree's admin directory on the host. Submodules need the agent to <em>work</em> at the host path too: git
+ * links an initialised submodule's folder and its repository ({@code <admin>/modules/<name>}) by relative paths
+ * ({@code lib/.git}: {@code gitdir: ../../../../.git/worktrees/<name>/modules/lib}, and {@code core.worktree} back),
+ * which resolve from the host path only; from {@code /workspace/lib} every git command fails ("not a git
+ * repository"), and a submodule initialised from {@code /workspace} would get links the host cannot follow.
  * Mounting cleverly instead of rewriting: nothing in {@code .git} is changed. The repository's common
  * {@code .git} directory is mounted read-only at its host path, so the {@code .git} file is valid as it is;
  * over it, read-write, only what a commit writes: {@code objects}, {@code refs}, {@code logs} and this
  * worktree's admin directory {@code worktrees/<name>}. Other worktrees' admin directories, the config, the
- * packed refs and {@code gc.pid} stay read-only, so git inside cannot prune or rewrite the host's other
- * worktrees (a {@code git gc} fails to take its lock and changes nothing). Paddock's control directory of the
- * sandbox is mounted read-write at {@value #CONTROL}, so {@code PADDOCK_HEARTBEAT_FILE} works without a
- * network. No home directory: {@code HOME} is {@code /tmp}, a tmpfs.
+ * packed refs and {@code gc.pid} stay read-only, so git inside cannot prune or rewrite the host's other worktrees
+ * (a {@code git gc} fails to take its lock and changes nothing). This worktree's submodule repositories live in
+ * its admin directory, so commits in them work; the main worktree's own ({@code <common>/modules}) stay read-only.
+ * Paddock's control directory of the sandbox is mounted read-write at {@value #CONTROL}, so
+ * {@code PADDOCK_HEARTBEAT_FILE} works without a network. No home directory: {@code HOME} is {@code /tmp}, a tmpfs.
  *
  * <p><b>User.</b> The owner ({@code uid:gid}) of the worktree directory, which Paddock's git created: the files
  * the agent writes stay owned by the person running Paddock, and the shared object store stays writable to
@@ -39,7 +45,7 @@ import java.util.Map;
  * the host's loopback), the host's environment.
  */
 final class ContainerPlan {
-    /** Where the worktree appears inside the container. */
+    /** A fixed alias of the worktree inside the container (agents work at its host path, see above). */
     static final String WORKSPACE = "/workspace";
     /** Where Paddock's control directory of the sandbox appears inside. */
     static final String CONTROL = "/paddock";
@@ -70,7 +76,7 @@ final class ContainerPlan {
         env.put("PADDOCK_SANDBOX_ID", s.id());
         env.put("PADDOCK_TOKEN", l.token());
         env.put("PADDOCK_HEARTBEAT_FILE", CONTROL + "/" + l.layout().heartbeatFile().getFileName());
-        env.put("PADDOCK_WORKTREE", WORKSPACE);
+        env.put("PADDOCK_WORKTREE", worktree.toString());
 
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(DockerContainers.SANDBOX_LABEL, s.id());
@@ -80,7 +86,7 @@ final class ContainerPlan {
         ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
                 s.nofileLimit());
         return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), agentArgv(s.agentCommand()),
-                env, WORKSPACE, owner(worktree), mounts, limits, s.networkGranted(), labels);
+                env, worktree.toString(), owner(worktree), mounts, limits, s.networkGranted(), labels);
     }
 
     /**

@@ -18,9 +18,16 @@ import java.util.List;
  * @param head its head commit, or null
  * @param lockedReason null when not locked; git's lock reason (possibly empty) when locked
  * @param prunableReason null when not prunable; git's reason (e.g. its folder is gone) otherwise
+ * @param missing whether the folder of a worktree git lists is not on disk (prunable, or locked so git keeps it)
  */
 public record Orphan(Path path, Kind kind, String name, Path mainWorktree, String branch, String head,
-                     String lockedReason, String prunableReason) {
+                     String lockedReason, String prunableReason, boolean missing) {
+
+    /** An orphan whose folder is on disk unless git says it is prunable. */
+    public Orphan(Path path, Kind kind, String name, Path mainWorktree, String branch, String head,
+                  String lockedReason, String prunableReason) {
+        this(path, kind, name, mainWorktree, branch, head, lockedReason, prunableReason, prunableReason != null);
+    }
 
     /** What an orphan is. */
     public enum Kind {
@@ -60,7 +67,7 @@ public record Orphan(Path path, Kind kind, String name, Path mainWorktree, Strin
         if (kind == Kind.DIRECTORY) {
             return path + " is not a git worktree (git lists none in it), so there is nothing to adopt; remove it.";
         }
-        if (prunable() || !Files.isDirectory(path)) {
+        if (prunable() || missing || !Files.isDirectory(path)) {
             return "The folder of the worktree " + path + " is gone" + (prunable() ? " (" + prunableReason + ")" : "")
                     + "; remove it to make git forget it.";
         }
@@ -95,7 +102,7 @@ public record Orphan(Path path, Kind kind, String name, Path mainWorktree, Strin
         String what = switch (kind) {
             case WORKTREE -> "worktree" + (branch == null ? " (detached HEAD)" : " on " + branch)
                     + (locked() ? ", locked" + (lockedReason.isBlank() ? "" : " (" + lockedReason + ")") : "")
-                    + (prunable() ? ", its folder gone" : "");
+                    + (missing || prunable() ? ", its folder is missing" : "");
             case DIRECTORY -> "folder with no git worktree in it";
         };
         return mainWorktree.relativize(path) + ": " + what + "; no open sandbox owns it";

@@ -76,13 +76,14 @@ public final class OrphanScanner {
                 continue;
             }
             out.add(new Orphan(p, Orphan.Kind.WORKTREE, name, main, w.branch(), w.head(), w.lockedReason(),
-                    w.prunableReason()));
+                    w.prunableReason(), w.missing() || !Files.isDirectory(p)));
         }
         out.sort(java.util.Comparator.comparing(Orphan::path));
         for (String name : folders(root)) {
             if (!withWorktree.contains(name) && !owned.contains(name) && !MERGE_DIR.equals(name)
                     && !young(root.resolve(name))) {
-                out.add(new Orphan(root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null));
+                out.add(new Orphan(root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null,
+                        false));
             }
         }
         return out;

@@ -106,7 +106,7 @@ public final class OrphanService {
             details.put("base", base);
             details.put("baseCommit", baseCommit);
             details.put("by", who);
-            store.insert(record, SandboxCreator.newToken(), fingerprint, List.of(EventDraft.of(r.record().id(), id,
+            store.insert(record, fingerprint, List.of(EventDraft.of(r.record().id(), id,
                     "sandbox.adopted", "Adopted the orphan worktree " + main.relativize(o.path()) + " as " + id
                             + " (branch " + o.branch() + ", base " + base + "); it waits for a person", details)));
         } catch (IOException e) {

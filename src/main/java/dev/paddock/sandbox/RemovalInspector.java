@@ -2,6 +2,7 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.Submodules;
 import dev.paddock.worktree.WorktreeInfo;
 import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
@@ -33,8 +34,12 @@ final class RemovalInspector {
      * @param isWorktree whether the worktree folder is a git worktree of its own
      * @param headBranch the branch checked out in it, or null (detached, or no worktree)
      * @param detachedCommits commits only its detached HEAD reaches
+     * @param submodules what its submodules hold (their paths are in the plan's uncommitted ones too): work that no
+     *     commit on the sandbox's branch can keep
+     * @param base what the branch was compared with, or null when it has no branch (any more)
      */
-    record Inspection(RemovalPlan plan, boolean isWorktree, String headBranch, List<String> detachedCommits) {
+    record Inspection(RemovalPlan plan, boolean isWorktree, String headBranch, List<String> detachedCommits,
+                      Submodules.Work submodules, BaseComparison base) {
     }
 
     /**
@@ -80,35 +85,37 @@ final class RemovalInspector {
     Inspection inspect(SandboxRecord s, Path main, Path worktree) throws PaddockException {
         boolean present = Files.exists(worktree, LinkOption.NOFOLLOW_LINKS);
         boolean isWorktree = present && worktrees.isWorktreeRoot(worktree);
-        List<String> uncommitted = List.of();
+        List<String> uncommitted = new ArrayList<>();
         List<String> detached = List.of();
         String headBranch = null;
+        Submodules.Work submodules = Submodules.Work.NONE;
         if (isWorktree) {
-            uncommitted = worktrees.uncommitted(worktree);
+            uncommitted.addAll(worktrees.uncommitted(worktree));
+            submodules = worktrees.submodules().work(worktree);
+            uncommitted.addAll(submodules.paths());
             headBranch = worktrees.headBranch(worktree);
             detached = worktrees.commitsOnlyInHead(worktree);
         } else if (present) {
-            uncommitted = filesOf(worktree);
+            uncommitted.addAll(filesOf(worktree));
         }
         List<String> unmerged = new ArrayList<>();
         boolean merged = false;
+        BaseComparison base = null;
         if (s.branch() != null && worktrees.branchExists(main, s.branch())) {
-            if (!worktrees.branchExists(main, s.baseBranch())) {
-                throw new SandboxException("The base branch " + s.baseBranch() + " of " + s.id() + " does not exist"
-                        + " any more, so Paddock cannot tell which commits of " + s.branch() + " would be unmerged;"
-                        + " nothing was changed. Recreate " + s.baseBranch() + ", or remove with force (the branch "
-                        + s.branch() + " is kept).");
-            }
-            unmerged.addAll(worktrees.unmergedCommits(main, s.branch(), s.baseBranch()));
-            merged = worktrees.isMerged(main, s.branch(), s.baseBranch());
+            base = BaseComparison.of(worktrees, main, s).orElseThrow(() -> new SandboxException("The base "
+                    + s.baseBranch() + " of " + s.id() + " is not a branch here and the commit it started from is"
+                    + " not known, so Paddock cannot tell which commits of " + s.branch() + " would be unmerged;"
+                    + " nothing was changed. Remove with force (the branch " + s.branch() + " is kept)."));
+            unmerged.addAll(worktrees.unmergedCommits(main, s.branch(), base.revision()));
+            merged = worktrees.isMerged(main, s.branch(), base.revision());
         }
         detached.forEach(c -> unmerged.add(c + " (detached HEAD)"));
         boolean running = s.state().mayHaveProcess()
                 || (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt()));
         String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
-        RemovalPlan plan = new RemovalPlan(s.id(), running, present, uncommitted, List.copyOf(unmerged), merged,
-                locked);
-        return new Inspection(plan, isWorktree, headBranch, detached);
+        RemovalPlan plan = new RemovalPlan(s.id(), running, present, List.copyOf(uncommitted), List.copyOf(unmerged),
+                merged, locked, submodules.commits(), base == null ? null : base.label());
+        return new Inspection(plan, isWorktree, headBranch, detached, submodules, base);
     }
 
     /** The entry git keeps for {@code worktree}, if it lists one. */

@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.worktree.Submodules;
 import java.util.List;
 
 /** The words a person reads when a removal is refused: what would be lost, and what they can choose. */
@@ -20,10 +21,47 @@ final class RemovalMessages {
         }
         if (!plan.unmergedCommits().isEmpty()) {
             m.append("\n- ").append(count(plan.unmergedCommits().size(), "commit")).append(" that ")
-                    .append(s.baseBranch()).append(" does not have: ").append(list(plan.unmergedCommits(), "; "));
+                    .append(plan.comparedWith() != null ? plan.comparedWith() : s.baseBranch()).append(" does not have: ")
+                    .append(list(plan.unmergedCommits(), "; "));
+        }
+        if (!plan.submoduleCommits().isEmpty()) {
+            m.append("\n- ").append(count(plan.submoduleCommits().size(), "commit")).append(" in submodules that no"
+                    + " remote of theirs has (the submodules' repositories go with the worktree): ")
+                    .append(list(plan.submoduleCommits(), "; "));
         }
         m.append("\n").append(choices(s));
         return m.toString();
+    }
+
+    /**
+     * Why a commit-mode removal stops at work inside submodules: a commit on the sandbox's branch records a
+     * submodule's commit, never the submodule's own changes, and the submodule's repository is deleted with the
+     * worktree.
+     *
+     * @param committed the commit made of what could be committed, or null when there was nothing
+     */
+    static String submoduleWork(SandboxRecord s, Submodules.Work work, String committed) {
+        StringBuilder m = new StringBuilder();
+        if (committed != null) {
+            m.append("Committed what ").append(s.id()).append(" left uncommitted on ").append(s.branch()).append(" (")
+                    .append(SandboxCreator.shortId(committed)).append("). ");
+        }
+        m.append("What is inside its submodules cannot be kept by a commit on ").append(s.branch())
+                .append(", so nothing was removed:");
+        if (!work.paths().isEmpty()) {
+            m.append("\n- ").append(count(work.paths().size(), "path")).append(" inside submodules: ")
+                    .append(list(work.paths(), ", "));
+        }
+        if (!work.commits().isEmpty()) {
+            m.append("\n- ").append(count(work.commits().size(), "commit")).append(" in submodules that no remote of"
+                    + " theirs has: ").append(list(work.commits(), "; "));
+        }
+        return m.append("\nChanges in a submodule need a commit in the submodule itself (git -C ")
+                .append(s.worktreePath()).append("/<submodule> commit -a), and that commit pushed to the submodule's"
+                        + " remote, because the submodule's repository is deleted with the worktree; files in the folder"
+                        + " of a submodule that is not initialised belong to no repository: move them out, or"
+                        + " initialise it (git submodule update --init) and commit them there. Then remove again, or"
+                        + " remove with force to discard it all.").toString();
     }
 
     /** Why a strict removal of a locked worktree was refused. */

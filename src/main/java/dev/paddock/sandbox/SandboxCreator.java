@@ -14,12 +14,10 @@ import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SandboxCreator {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxCreator.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RepoService repos;
     private final WorktreeManager worktrees;
@@ -68,6 +65,8 @@ public final class SandboxCreator {
      * @throws SandboxException for a request that cannot be honoured (empty command or task, invalid id, lease
      *     under a second, negative retries, tier unavailable; container tier: no image, or the engine lacks it),
      *     with nothing changed
+     * @throws SandboxException also when the base is not a local branch ({@link SandboxBase}: a detached HEAD, a
+     *     commit id, a tag, a remote-tracking branch), with nothing changed
      * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
      *     the branch name ({@code git check-ref-format}), with nothing changed
      * @throws PaddockException when git or the store fail on the way (what was made is taken back)
@@ -88,12 +87,14 @@ public final class SandboxCreator {
         GitRepository git = repos.locate(req.repository());
         Path main = git.mainWorktree();
 
-        String base = req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
-        // The base commit and the branch are asked of git side by side (read-only, a few ms each); their
-        // errors come out in the order they would in a row: base first.
-        CompletableFuture<String> baseCommitAnswer = SideBySide.start(() -> worktrees.resolveCommit(main, base));
+        String asked = req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
+        // The base and the branch are asked of git side by side (read-only, a few ms each); their errors come out
+        // in the order they would in a row: base first.
+        CompletableFuture<SandboxBase> baseAnswer = SideBySide.start(() -> SandboxBase.resolve(worktrees, main, asked));
         CompletableFuture<BranchChoice> branchAnswer = SideBySide.start(() -> chooseBranch(main, req));
-        String baseCommit = SideBySide.await(baseCommitAnswer);
+        SandboxBase resolvedBase = SideBySide.await(baseAnswer);
+        String base = resolvedBase.branch();
+        String baseCommit = resolvedBase.commit();
         String id = req.id() == null || req.id().isBlank() ? nextId(req.task(), main) : req.id();
         SandboxIds.check(id);
         if (store.exists(id)) {
@@ -163,7 +164,7 @@ public final class SandboxCreator {
                     "leaseMs", leaseMs, "maxRetries", maxRetries)));
             fingerprints.expect(id);
             try {
-                store.insert(record, newToken(), null, steps);
+                store.insert(record, null, steps);
             } catch (PaddockException | RuntimeException e) {
                 fingerprints.forget(id);
                 throw e;
@@ -306,13 +307,6 @@ public final class SandboxCreator {
 
     private static EventDraft step(RepoRecord repo, String id, String kind, String message, Map<String, ?> details) {
         return EventDraft.of(repo.id(), id, kind, message, details);
-    }
-
-    /** A new API token for one sandbox: 256 random bits, URL-safe base64. */
-    static String newToken() {
-        byte[] raw = new byte[32];
-        RANDOM.nextBytes(raw);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
     }
 
     static String shortId(String commit) {

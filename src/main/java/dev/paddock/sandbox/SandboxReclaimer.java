@@ -190,8 +190,18 @@ public final class SandboxReclaimer {
                 in = inspector.inspect(s, main, worktree); // the agent may have left more behind before it ended
                 refuseIfLosing(s, in, mode, true);
             }
-            if (mode == RemoveMode.COMMIT && !in.plan().uncommitted().isEmpty()) {
-                commitLeftovers(s, worktree, in.plan(), who);
+            if (mode == RemoveMode.COMMIT && (!in.plan().uncommitted().isEmpty() || !in.submodules().isEmpty())) {
+                String committed = in.plan().uncommitted().isEmpty() ? null : commitLeftovers(s, worktree, in, who);
+                // The worktree goes with --force: only once the commit left nothing behind.
+                RemovalInspector.Inspection after = inspector.inspect(find(s.id()), main, worktree);
+                if (!after.submodules().isEmpty()) {
+                    throw new RemovalRefusedException(RemovalMessages.submoduleWork(s, after.submodules(), committed),
+                            after.plan());
+                }
+                if (!after.plan().uncommitted().isEmpty()) {
+                    throw new RemovalRefusedException("A commit did not keep everything: "
+                            + RemovalMessages.wouldLose(s, after.plan(), false), after.plan());
+                }
             }
             if (s.state().canBecome(SandboxState.CLEANING) && store.transition(s.id(),
                     Transition.of(s.state(), SandboxState.CLEANING)
@@ -239,13 +249,24 @@ public final class SandboxReclaimer {
         }
     }
 
-    private void commitLeftovers(SandboxRecord s, Path worktree, RemovalPlan plan, String who)
+    /**
+     * Commits what {@code git add -A} stages (not what is inside submodules).
+     *
+     * @return the commit, or null when nothing could be staged
+     */
+    private String commitLeftovers(SandboxRecord s, Path worktree, RemovalInspector.Inspection in, String who)
             throws PaddockException {
-        String commit = worktrees.commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted");
+        String commit = worktrees.commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted")
+                .orElse(null);
+        if (commit == null) {
+            return null;
+        }
+        int paths = in.plan().uncommitted().size() - in.submodules().paths().size();
         events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.leftovers_committed", s.id() + ": committed "
-                + RemovalMessages.count(plan.uncommitted().size(), "leftover path") + " on " + s.branch() + " ("
+                + RemovalMessages.count(paths, "leftover path") + " on " + s.branch() + " ("
                 + commit.substring(0, 8) + ") before removing it", Map.of("commit", commit, "branch", s.branch(),
-                "paths", plan.uncommitted().size(), "by", who)));
+                "paths", paths, "by", who)));
+        return commit;
     }
 
     private SandboxRecord find(String id) throws PaddockException {

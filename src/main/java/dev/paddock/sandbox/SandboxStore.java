@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.TokenHash;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
@@ -29,6 +30,7 @@ public final class SandboxStore {
     private final Jdbc jdbc;
     private final EventLog events;
     private final Clock clock;
+    private final SandboxTokens.Cache tokens = new SandboxTokens.Cache();
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
@@ -37,22 +39,22 @@ public final class SandboxStore {
     }
 
     /**
-     * Stores a new sandbox (state {@code pending}) with its token, fingerprint and the events of its
-     * creation, all in one transaction.
+     * Stores a new sandbox (state {@code pending}) with its fingerprint and the events of its creation, all in one
+     * transaction. It has no token until its agent first starts ({@link #issueToken}).
      *
      * @throws StoreException when the id is taken or the store fails
      */
-    public void insert(SandboxRecord s, String token, String fingerprintJson, List<EventDraft> creationEvents)
+    public void insert(SandboxRecord s, String fingerprintJson, List<EventDraft> creationEvents)
             throws StoreException {
         jdbc.inTransaction(tx -> {
             tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, nofile_limit, image, token, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
-                            + " ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
+                            + " ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
                     s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
-                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(), token,
+                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(),
                     fingerprintJson);
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
@@ -161,20 +163,41 @@ public final class SandboxStore {
     }
 
     /**
-     * The sandbox a bearer token belongs to. Tokens are 256 random bits, looked up through an index.
+     * Gives a sandbox a new token, for the run about to start: the token's hash replaces the previous one in the
+     * store (so the previous run's token stops working) and the token itself is returned, to go into the agent's
+     * environment and nowhere else.
      *
-     * @return empty when no sandbox has this token
+     * @return the new token (256 random bits, URL-safe base64)
+     * @throws SandboxNotFoundException when there is no such sandbox
+     */
+    public String issueToken(String id) throws StoreException, SandboxNotFoundException {
+        String token = SandboxTokens.newToken();
+        if (jdbc.update("UPDATE sandboxes SET token_hash = ? WHERE id = ?", TokenHash.of(token), id) != 1) {
+            throw new SandboxNotFoundException(id);
+        }
+        tokens.forget(id);
+        return token;
+    }
+
+    /**
+     * The sandbox a presented bearer token belongs to, found by the token's hash (unique index; the last few
+     * thousand found are remembered, so a heartbeat costs no lookup).
+     *
+     * @return empty when no sandbox has this token (or it was replaced by a newer run's)
      */
     public Optional<String> sandboxOfToken(String token) throws StoreException {
         if (token == null || token.isBlank()) {
             return Optional.empty();
         }
-        return jdbc.queryOne("SELECT id FROM sandboxes WHERE token = ?", rs -> rs.getString(1), token);
-    }
-
-    /** The token of a sandbox (handed to its agent at every start). */
-    public Optional<String> tokenOf(String id) throws StoreException {
-        return jdbc.queryOne("SELECT token FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id);
+        String hash = TokenHash.of(token);
+        Optional<String> known = tokens.get(hash);
+        if (known.isPresent()) {
+            return known;
+        }
+        long generation = tokens.generation();
+        Optional<String> id = jdbc.queryOne("SELECT id FROM sandboxes WHERE token_hash = ?", rs -> rs.getString(1), hash);
+        id.ifPresent(x -> tokens.put(hash, x, generation));
+        return id;
     }
 
     /**

@@ -206,7 +206,8 @@ public final class Supervisor implements AutoCloseable {
         if (unrecorded.isPresent()) {
             return adoptUnrecordedRun(s, unrecorded.get());
         }
-        String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
+        // A new token for every run: the store keeps its hash; the token itself goes to the agent only.
+        String token = store.issueToken(s.id());
         AgentLauncher.Started started;
         try {
             started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
@@ -261,7 +262,7 @@ public final class Supervisor implements AutoCloseable {
                 }
             }
             if (cid == null) {
-                String token = store.tokenOf(s.id()).orElseThrow(() -> new SandboxException("no token for " + s.id()));
+                String token = store.issueToken(s.id());
                 cid = containers.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
                         logFile(s.id())), runNo, this::poke);
             }

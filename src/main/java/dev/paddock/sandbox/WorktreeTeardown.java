@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,6 +36,12 @@ final class WorktreeTeardown {
      * {@code git worktree remove} ({@code --force} twice when {@code force}: also dirty or locked ones), when
      * git still lists the worktree.
      *
+     * <p>Without force, git refuses every worktree with an initialised submodule ("working trees containing
+     * submodules cannot be moved or removed"): it cannot tell whether the submodule's repository, which lives in
+     * the worktree's admin directory and goes with it, holds work. Paddock can ({@link RemovalInspector}): when
+     * the worktree and its submodules hold nothing uncommitted, no submodule commit that no remote has, and git has
+     * no lock on it, it removes the worktree with force.
+     *
      * @throws SandboxException when git refuses; the sandbox stays in {@code cleaning}
      */
     void removeWorktree(SandboxRecord s, Path main, Path worktree, boolean force) throws PaddockException {
@@ -41,15 +49,47 @@ final class WorktreeTeardown {
         if (listed.isEmpty()) {
             return;
         }
+        boolean withSubmodules = false;
         try {
             worktrees.remove(main, worktree, force);
         } catch (GitException e) {
-            throw new SandboxException("Could not remove the worktree " + worktree + " of " + s.id() + ": "
-                    + e.getMessage() + ". " + s.id() + " stays in cleaning; remove it again to retry"
-                    + (force ? "." : ", or with force."), e);
+            if (force || !WorktreeManager.refusedForSubmodules(e)) {
+                throw notRemoved(s, worktree, force, e.getMessage(), e);
+            }
+            RemovalPlan now = inspector.inspect(s, main, worktree).plan();
+            if (!now.uncommitted().isEmpty() || !now.submoduleCommits().isEmpty() || now.locked()) {
+                throw notRemoved(s, worktree, false, "it holds work again (" + RemovalMessages.list(
+                        concat(now.uncommitted(), now.submoduleCommits()), ", ") + ")" + (now.locked() ? ", or git"
+                        + " locked it" : ""), e);
+            }
+            try {
+                worktrees.remove(main, worktree, true);
+            } catch (GitException again) {
+                throw notRemoved(s, worktree, false, again.getMessage(), again);
+            }
+            withSubmodules = true;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("path", worktree.toString());
+        details.put("forced", force);
+        if (withSubmodules) {
+            details.put("submodules", true);
         }
         event(s, "sandbox.worktree_removed", "Removed the worktree " + main.relativize(worktree)
-                + (force ? " (forced)" : ""), Map.of("path", worktree.toString(), "forced", force));
+                + (force ? " (forced)" : withSubmodules ? " with its submodules' repositories (nothing in them was"
+                + " lost)" : ""), details);
+    }
+
+    private static SandboxException notRemoved(SandboxRecord s, Path worktree, boolean force, String why,
+                                               Exception cause) {
+        return new SandboxException("Could not remove the worktree " + worktree + " of " + s.id() + ": " + why + ". "
+                + s.id() + " stays in cleaning; remove it again to retry" + (force ? "." : ", or with force."), cause);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
@@ -91,11 +131,16 @@ final class WorktreeTeardown {
                 kept(s, "it is checked out in " + elsewhere.get());
                 return;
             }
-            boolean merged = worktrees.branchExists(main, s.baseBranch())
-                    && worktrees.isMerged(main, branch, s.baseBranch());
+            Optional<BaseComparison> base = BaseComparison.of(worktrees, main, s);
+            boolean merged = base.isPresent() && worktrees.isMerged(main, branch, base.get().revision());
             if (!merged && !deleteBranch) {
-                int commits = worktrees.unmergedCommits(main, branch, s.baseBranch()).size();
-                kept(s, "it has " + RemovalMessages.count(commits, "commit") + " that " + s.baseBranch()
+                if (base.isEmpty()) {
+                    kept(s, "its base " + s.baseBranch() + " is not a branch and the commit it started from is not"
+                            + " known, so Paddock cannot tell whether it is merged");
+                    return;
+                }
+                int commits = worktrees.unmergedCommits(main, branch, base.get().revision()).size();
+                kept(s, "it has " + RemovalMessages.count(commits, "commit") + " that " + base.get().label()
                         + " does not have");
                 return;
             }
@@ -107,7 +152,8 @@ final class WorktreeTeardown {
             details.put("merged", merged);
             details.put("by", who);
             event(s, "sandbox.branch_deleted", "Deleted the branch " + branch + " (at " + tip.substring(0, 8) + ")"
-                    + (merged ? ": merged into " + s.baseBranch() : " on request of " + who + ", though not merged"),
+                    + (!merged ? " on request of " + who + ", though not merged" : base.get().isBranch()
+                    ? ": merged into " + s.baseBranch() : ": it has no commit since " + base.get().label()),
                     details);
         } catch (GitException e) {
             kept(s, "git could not delete it: " + e.getMessage());

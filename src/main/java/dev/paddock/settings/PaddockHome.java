@@ -1,10 +1,10 @@
 package dev.paddock.settings;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /**
@@ -13,6 +13,9 @@ import java.util.Map;
  *
  * <p>Resolution order: {@code --home DIR}, then the {@code PADDOCK_HOME} environment variable,
  * then {@code ~/.paddock}.
+ *
+ * <p>Everything in it is its owner's alone: directories 700, files 600 ({@link PrivateFiles} at creation,
+ * {@link HomePermissions} for a home an older Paddock left wider).
  */
 public final class PaddockHome {
     /** Environment variable that moves the home directory. */
@@ -46,7 +49,7 @@ public final class PaddockHome {
             if (!Files.exists(dir)) {
                 createPrivate(dir);
             }
-            Files.createDirectories(dir.resolve("logs"));
+            PrivateFiles.createDirectories(dir.resolve("logs"));
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
             Files.delete(probe);
         } catch (IOException | SecurityException e) {
@@ -58,23 +61,14 @@ public final class PaddockHome {
     }
 
     /**
-     * Creates the home (and missing parents) with mode 700 where the file system has POSIX
-     * permissions: the store and the logs hold the commands agents ran.
+     * Creates the home with mode 700 where the file system has POSIX permissions (its missing parents get the
+     * usual mode): the store and the logs hold the commands agents ran.
      */
     private static void createPrivate(Path dir) throws IOException {
         if (dir.getParent() != null) {
             Files.createDirectories(dir.getParent());
         }
-        try {
-            if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
-            } else {
-                Files.createDirectory(dir);
-            }
-        } catch (java.nio.file.FileAlreadyExistsException raced) {
-            // another Paddock created it a moment ago
-        }
+        PrivateFiles.createDirectories(dir);
     }
 
     private static String describe(Exception e) {

@@ -43,10 +43,19 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param name short name to show: the sandbox id for Paddock's {@code .worktrees/<id>/<branch>}
      *     layout, the path relative to the main worktree for other worktrees inside it, else the folder name
      * @param sandboxId the sandbox that owns this worktree, or null
+     * @param missing whether its folder is not on disk (git still lists it)
      */
     public record Worktree(String path, String name, String branch, boolean detached, boolean main, String head, String subject,
                            Boolean dirty, int changedFiles, boolean locked, String lockedReason, boolean prunable,
-                           String prunableReason, String sandboxId) {
+                           String prunableReason, String sandboxId, boolean missing) {
+
+        /** A worktree whose folder is on disk. */
+        public Worktree(String path, String name, String branch, boolean detached, boolean main, String head,
+                        String subject, Boolean dirty, int changedFiles, boolean locked, String lockedReason,
+                        boolean prunable, String prunableReason, String sandboxId) {
+            this(path, name, branch, detached, main, head, subject, dirty, changedFiles, locked, lockedReason, prunable,
+                    prunableReason, sandboxId, false);
+        }
     }
 
     /**
@@ -55,10 +64,21 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param engineUnreachable true for a pending, running or retrying container sandbox while the Docker engine
      *     does not answer: its state is unknown and shown so; {@code state} is the last one known (see
      *     {@link dev.paddock.sandbox.ContainerEngineLifecycle} for why this is a flag, not a state)
+     * @param worktreeMissing whether its worktree's folder is not on disk (deleted behind Paddock's back, or gone
+     *     after a merge): its state says what it last did, this says its folder is gone
      */
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                          int retryCount, Integer exitCode, String lastError, boolean engineUnreachable) {
+                          int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
+                          boolean worktreeMissing) {
+
+        /** A row whose worktree is on disk. */
+        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable) {
+            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
+                    retryCount, exitCode, lastError, engineUnreachable, false);
+        }
 
         /** A row whose state is known. */
         public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
@@ -82,10 +102,19 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param name its folder under {@code .worktrees/} (the sandbox id it would be adopted as)
      * @param actions what can be done: {@code adopt}, {@code remove} (for a prunable worktree: prune)
      * @param description one line for people
+     * @param missing whether its folder is not on disk (a worktree git still lists)
      */
     public record Orphan(String path, String kind, String name, String branch, String head, boolean locked,
                          String lockedReason, boolean prunable, String prunableReason, List<String> actions,
-                         String description) {
+                         String description, boolean missing) {
+
+        /** An orphan whose folder is on disk. */
+        public Orphan(String path, String kind, String name, String branch, String head, boolean locked,
+                      String lockedReason, boolean prunable, String prunableReason, List<String> actions,
+                      String description) {
+            this(path, kind, name, branch, head, locked, lockedReason, prunable, prunableReason, actions, description,
+                    false);
+        }
     }
 
     /** One line of the recent-events list. */

@@ -14,6 +14,7 @@ import dev.paddock.store.StoreException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.WorktreeChanges;
 import dev.paddock.worktree.WorktreeInfo;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -78,12 +79,13 @@ public final class StatusService {
                 w.path().toString(), WorktreeChanges.shortName(git.mainWorktree(), w.path()),
                 w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
                 w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
-                owners.get(w.path()))).toList();
+                owners.get(w.path()), w.missing())).toList();
         List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),
                 s.tier().id(), s.state().id(), s.branch(), s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(),
                 s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError(),
                 engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
-                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING))).toList();
+                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
+                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())))).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),
@@ -101,7 +103,7 @@ public final class StatusService {
     private static RepositoryStatus.Orphan orphan(Orphan o) {
         return new RepositoryStatus.Orphan(o.path().toString(), o.kind().name().toLowerCase(java.util.Locale.ROOT),
                 o.name(), o.branch(), o.head(), o.locked(), o.lockedReason(), o.prunable(), o.prunableReason(),
-                o.actions(), o.describe());
+                o.actions(), o.describe(), o.missing());
     }
 
     static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {

@@ -1,5 +1,7 @@
 package dev.paddock.store;
 
+import dev.paddock.common.PrivateFiles;
+import dev.paddock.store.migration.HashSandboxTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -60,28 +62,65 @@ public final class Database implements AutoCloseable {
         // came back without those seconds of commits in 2 of 23 kills (whole rows, and the identity sequence: H2
         // took an older chunk); with it, 0 of 98. Root cause in H2 not known.
         boolean unclean = !closedCleanly(Path.of(path + ".mv.db"));
+        createOwnerOnly(Path.of(path + ".mv.db"));
         JdbcConnectionPool pool = newPool(url);
         try {
             firstConnection(pool, path);
             if (unclean) {
                 LOG.info("The store {} was not closed cleanly; recovered, closing and opening it again", path);
-                try (Connection c = pool.getConnection()) {
-                    c.createStatement().execute("SHUTDOWN");
-                } catch (SQLException e) {
-                    throw new StoreException("Cannot close the recovered store " + path + ".mv.db: "
-                            + firstLine(e.getMessage()), e);
-                }
-                pool.dispose();
-                pool = newPool(url);
-                firstConnection(pool, path);
+                pool = reopen(pool, "SHUTDOWN", url, path);
             }
-            migrate(pool, path);
+            if (migrate(pool, path)) {
+                // The tokens a store kept in plain text are hashed now, but MVStore appends: their old pages stay in
+                // the file until reused. SHUTDOWN COMPACT rewrites the file with the live pages alone.
+                LOG.info("The store {} held sandbox tokens; they are hashed, and the file is rewritten without them",
+                        path);
+                pool = reopen(pool, "SHUTDOWN COMPACT", url, path);
+            }
         } catch (StoreException e) {
             pool.dispose();
             throw e;
         }
         LOG.info("Opened store {}", path);
         return new Database(Path.of(path + ".mv.db"), pool);
+    }
+
+    /**
+     * Creates a missing store file empty with mode 600 before H2 opens it: H2 takes an empty file as a new store
+     * and keeps the file (and its mode), so no row is ever written to a file others could read. H2's other files
+     * (a {@code .trace.db}, temporary files) are created by H2 with the process's umask; the home directory's
+     * mode 700 keeps them private.
+     */
+    private static void createOwnerOnly(Path mvDb) throws StoreException {
+        try {
+            PrivateFiles.createFile(mvDb);
+        } catch (java.io.IOException e) {
+            throw new StoreException("Cannot create the Paddock store " + mvDb + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Closes the store with {@code shutdown} ({@code SHUTDOWN} or {@code SHUTDOWN COMPACT}) and opens it again.
+     * A compacted store is a new file H2 wrote with the process's umask: it is made owner-only again before anyone
+     * else could reach it through the home's directory (mode 700).
+     */
+    private static JdbcConnectionPool reopen(JdbcConnectionPool pool, String shutdown, String url, String path)
+            throws StoreException {
+        try (Connection c = pool.getConnection()) {
+            c.createStatement().execute(shutdown);
+        } catch (SQLException e) {
+            throw new StoreException("Cannot close the store " + path + ".mv.db (" + shutdown + "): "
+                    + firstLine(e.getMessage()), e);
+        }
+        pool.dispose();
+        try {
+            PrivateFiles.restrict(Path.of(path + ".mv.db"), PrivateFiles.FILE);
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            LOG.warn("Cannot make the store {}.mv.db owner-only: {}", path, e.getMessage());
+        }
+        JdbcConnectionPool again = newPool(url);
+        firstConnection(again, path);
+        return again;
     }
 
     private static JdbcConnectionPool newPool(String url) {
@@ -92,10 +131,14 @@ public final class Database implements AutoCloseable {
 
     /**
      * Whether the store file's header says it was closed cleanly (H2's MVStore writes {@code clean:1} there);
-     * a missing or unreadable file counts as clean (nothing to recover).
+     * a missing, empty or unreadable file counts as clean (nothing to recover).
      */
     static boolean closedCleanly(Path mvDb) {
-        if (!Files.exists(mvDb)) {
+        try {
+            if (!Files.exists(mvDb) || Files.size(mvDb) == 0) {
+                return true;
+            }
+        } catch (java.io.IOException e) {
             return true;
         }
         try (java.io.InputStream in = Files.newInputStream(mvDb)) {
@@ -127,14 +170,22 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void migrate(JdbcConnectionPool pool, String path) throws StoreException {
+    /**
+     * Applies pending migrations: the SQL ones of {@code classpath:db/migration} and the Java ones named here.
+     *
+     * @return whether sandbox tokens were hashed just now ({@link HashSandboxTokens}): the file still holds them
+     */
+    private static boolean migrate(JdbcConnectionPool pool, String path) throws StoreException {
+        HashSandboxTokens hashTokens = new HashSandboxTokens();
         try {
             Flyway.configure()
                     .dataSource(pool)
                     .locations("classpath:db/migration")
+                    .javaMigrations(hashTokens)
                     .validateMigrationNaming(true)
                     .load()
                     .migrate();
+            return hashTokens.hashed() > 0;
         } catch (FlywayValidateException e) {
             // Flyway's first line is only "Validate failed: Migrations have failed validation"; the
             // next ones say which migration differs (e.g. a store made by an older development build).

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * Finds the git repository that contains a path: from the main worktree, a linked worktree, a
- * subdirectory, or the {@code .git} directory itself, it answers the same repository.
+ * subdirectory, or the {@code .git} directory itself, it answers the same repository. A path in a repository's
+ * sandbox folder ({@code <repo>/.worktrees/...}) is located from that repository's main worktree, never from
+ * the sandbox's own {@code .git} file, which its agent could point anywhere ({@link MainWorktree}).
  */
 public final class RepositoryLocator {
     private final GitCli git;
@@ -30,6 +32,7 @@ public final class RepositoryLocator {
         if (!Files.isDirectory(p)) {
             p = p.getParent();
         }
+        p = MainWorktree.ofSandboxArea(p).orElse(p);
         // git's worktree list is asked beside the probe; it is used only when the probe finds a repository.
         Path dir = p;
         java.util.concurrent.CompletableFuture<List<PorcelainParser.Entry>> listed =

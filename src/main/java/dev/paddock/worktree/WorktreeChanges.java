@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * Compares two listings of a repository's worktrees and describes each difference as an event:
- * added, removed, head moved, branch changed, dirty/clean, locked/unlocked, prunable.
+ * added, removed, head moved, branch changed, dirty/clean, locked/unlocked, folder missing, prunable.
  * Pure: no I/O, so it is easy to test and cheap to run every second.
  */
 public final class WorktreeChanges {
@@ -74,6 +74,10 @@ public final class WorktreeChanges {
                                 + (w.lockedReason().isEmpty() ? "" : ": " + w.lockedReason()), w)
                         : event(repositoryId, EventKinds.WORKTREE_UNLOCKED, name + " was unlocked", w));
             }
+            if (!was.missing() && w.missing()) {
+                events.add(event(repositoryId, EventKinds.WORKTREE_MISSING, "The folder of " + name + " is missing"
+                        + (w.locked() ? " (git keeps it: the worktree is locked)" : ""), w));
+            }
             if (!was.prunable() && w.prunable()) {
                 events.add(event(repositoryId, EventKinds.WORKTREE_PRUNABLE, name + " is prunable"
                         + (w.prunableReason().isEmpty() ? "" : ": " + w.prunableReason()), w));
@@ -132,6 +136,7 @@ public final class WorktreeChanges {
         details.put("detached", w.detached());
         details.put("locked", w.locked());
         details.put("prunable", w.prunable());
+        details.put("missing", w.missing());
         if (w.dirty() != null) {
             details.put("dirty", w.dirty());
             details.put("changedFiles", w.changedFiles());

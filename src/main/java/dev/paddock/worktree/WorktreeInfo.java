@@ -1,5 +1,6 @@
 package dev.paddock.worktree;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -16,10 +17,18 @@ import java.nio.file.Path;
  * @param dirty whether the worktree has uncommitted changes or untracked files; null when not checked
  *     (prunable worktrees, or a check that failed)
  * @param changedFiles number of changed or untracked paths (0 when clean or unknown)
+ * @param missing whether its folder is not on disk (deleted behind git's back): git still lists it, as prunable,
+ *     or, when it is locked, as nothing special at all
  */
 public record WorktreeInfo(Path path, String head, String branch, boolean detached, boolean main,
                            String lockedReason, String prunableReason, String subject, Boolean dirty,
-                           int changedFiles) {
+                           int changedFiles, boolean missing) {
+
+    /** A worktree whose folder is on disk. */
+    public WorktreeInfo(Path path, String head, String branch, boolean detached, boolean main, String lockedReason,
+                        String prunableReason, String subject, Boolean dirty, int changedFiles) {
+        this(path, head, branch, detached, main, lockedReason, prunableReason, subject, dirty, changedFiles, false);
+    }
 
     public boolean locked() {
         return lockedReason != null;
@@ -45,6 +54,13 @@ public record WorktreeInfo(Path path, String head, String branch, boolean detach
     /** A copy with the subject and dirty state filled in. */
     public WorktreeInfo withDetails(String newSubject, Boolean newDirty, int newChangedFiles) {
         return new WorktreeInfo(path, head, branch, detached, main, lockedReason, prunableReason, newSubject,
-                newDirty, newChangedFiles);
+                newDirty, newChangedFiles, missing);
+    }
+
+    /** A copy saying whether its folder is on disk now (one {@code stat}). */
+    public WorktreeInfo withMissingChecked() {
+        boolean gone = !Files.isDirectory(path);
+        return gone == missing ? this : new WorktreeInfo(path, head, branch, detached, main, lockedReason,
+                prunableReason, subject, dirty, changedFiles, gone);
     }
 }

@@ -28,6 +28,7 @@ public final class WorktreeLister implements AutoCloseable {
     private static final int SUBJECT_CACHE_SIZE = 4096;
 
     private final GitCli git;
+    private final Submodules submodules;
     private final Map<Path, Repository> jgitRepos = new ConcurrentHashMap<>();
     private final Map<String, String> subjects = Collections.synchronizedMap(
             new LinkedHashMap<>(256, 0.75f, true) {
@@ -41,11 +42,17 @@ public final class WorktreeLister implements AutoCloseable {
 
     public WorktreeLister(GitCli git) {
         this.git = git;
+        this.submodules = new Submodules(git);
+    }
+
+    /** The git this lister runs. */
+    GitCli git() {
+        return git;
     }
 
     /**
      * Lists the worktrees without dirty state (one git process): path, head, branch, lock and prune
-     * flags and the head commit's subject. Cheap enough to call every second.
+     * flags, whether the folder is missing, and the head commit's subject. Cheap enough to call every second.
      *
      * @throws GitException when git cannot list the worktrees
      */
@@ -55,7 +62,7 @@ public final class WorktreeLister implements AutoCloseable {
             if (e.bare()) {
                 continue;
             }
-            WorktreeInfo w = e.info();
+            WorktreeInfo w = e.info().withMissingChecked();
             out.add(w.withDetails(subject(repo, w.head()), null, 0));
         }
         return out;
@@ -73,20 +80,24 @@ public final class WorktreeLister implements AutoCloseable {
 
     /**
      * Fills in the dirty state of one worktree. Prunable worktrees and worktrees whose directory is
-     * gone are left unknown (dirty = null).
+     * gone are left unknown (dirty = null). Submodules count: one changed path for each initialised one with
+     * changes of its own (a moved HEAD, modified or untracked files in it, whatever the configuration's
+     * {@code ignore} says), and each file in the folder of one that is not initialised, which git does not see
+     * ({@link Submodules}).
      */
     public WorktreeInfo withStatus(WorktreeInfo w) {
         if (w.prunable() || !Files.isDirectory(w.path())) {
-            return w.withDetails(w.subject(), null, 0);
+            return w.withMissingChecked().withDetails(w.subject(), null, 0);
         }
         try {
-            GitCli.Result r = git.run(w.path(), List.of("--no-optional-locks", "status", "--porcelain=v1", "-z",
-                    "--untracked-files=normal", "--ignore-submodules=dirty"), GitCli.DEFAULT_TIMEOUT);
+            GitCli.Result r = git.run(w.path(), Submodules.withNoCommands("--no-optional-locks", "status",
+                    "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"),
+                    GitCli.DEFAULT_TIMEOUT);
             if (!r.ok()) {
                 LOG.debug("git status failed in {}: {}", w.path(), r.errorLine());
                 return w.withDetails(w.subject(), null, 0);
             }
-            int changed = countStatusEntries(r.stdout());
+            int changed = countStatusEntries(r.stdout()) + submodules.uncountedFiles(w.path());
             return w.withDetails(w.subject(), changed > 0, changed);
         } catch (GitException e) {
             LOG.debug("git status failed in {}: {}", w.path(), e.getMessage());

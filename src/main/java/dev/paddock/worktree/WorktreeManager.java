@@ -25,26 +25,62 @@ public final class WorktreeManager {
     public static final String EXCLUDE_LINE = "/.worktrees/";
 
     private final GitCli git;
+    private final Submodules submodules;
 
     public WorktreeManager(GitCli git) {
         this.git = git;
+        this.submodules = new Submodules(git);
     }
 
+    /** What the submodules of worktrees hold ({@link Submodules}). */
+    public Submodules submodules() {
+        return submodules;
+    }
+
+    /** How a branch's full ref name starts. */
+    public static final String HEADS = "refs/heads/";
+
     /**
-     * Checks a branch name with {@code git check-ref-format --branch}, git's own rules.
+     * Checks a branch name with {@code git check-ref-format --branch}, git's own rules, and normalises it: a
+     * branch's full ref name ({@code refs/heads/zz}) means the branch {@code zz} (git itself would create
+     * {@code refs/heads/refs/heads/zz}). Other {@code refs/...} names (a tag, a remote-tracking branch) and names
+     * that git expands to a commit id ({@code @{-1}} after a detached checkout) are refused.
      *
-     * @return the name as git normalises it
-     * @throws GitException with git's refusal when the name is not valid
+     * @return the short branch name as git normalises it
+     * @throws GitException with the reason when the name is not valid
      */
     public String checkBranchName(Path repo, String branch) throws GitException {
         if (branch == null || branch.isBlank()) {
             throw new GitException("The branch name is empty.");
         }
-        GitCli.Result r = git.run(repo, "check-ref-format", "--branch", branch);
-        if (!r.ok() || branch.startsWith("-")) {
+        String name = branch.startsWith(HEADS) ? branch.substring(HEADS.length()) : branch;
+        GitCli.Result r = git.run(repo, "check-ref-format", "--branch", name);
+        if (!r.ok() || name.startsWith("-") || name.isEmpty()) {
             throw new GitException("\"" + branch + "\" is not a valid branch name (git check-ref-format refuses it).");
         }
-        return r.stdout().strip();
+        String normalised = r.stdout().strip();
+        if (normalised.startsWith("refs/")) {
+            throw new GitException("\"" + branch + "\" is not a branch name: it would make the branch " + HEADS
+                    + normalised + ". Give the branch's short name (e.g. zz for " + HEADS + "zz).");
+        }
+        if (normalised.matches("[0-9a-f]{40}|[0-9a-f]{64}")) {
+            throw new GitException("\"" + branch + "\" names the commit " + normalised + ", not a branch; give a"
+                    + " branch name.");
+        }
+        return normalised;
+    }
+
+    /**
+     * The full ref name git gives a revision ({@code git rev-parse --symbolic-full-name}): {@code refs/heads/main}
+     * for {@code main}, {@code HEAD} on a branch or {@code refs/heads/main}; {@code refs/remotes/origin/main} for
+     * {@code origin/main}; {@code refs/tags/v1} for a tag; {@code HEAD} for a detached HEAD. Empty when the
+     * revision is no ref (a commit id, {@code main~2}) or names nothing.
+     */
+    public Optional<String> fullRefName(Path repo, String revision) throws GitException {
+        GitCli.Result r = git.run(repo, "rev-parse", "--verify", "--quiet", "--symbolic-full-name", "--end-of-options",
+                revision);
+        String full = r.ok() ? r.stdout().strip() : "";
+        return full.isEmpty() ? Optional.empty() : Optional.of(full);
     }
 
     /**
@@ -257,24 +293,38 @@ public final class WorktreeManager {
                               String userEmail) {
     }
 
-    /** Uncommitted and untracked paths of a worktree, as {@code git status --porcelain} lines ("XY path"). */
+    /**
+     * Uncommitted and untracked paths of a worktree, as {@code git status --porcelain} lines ("XY path"). A
+     * submodule with changes of its own is one line ({@code " M lib"}, whatever the configuration's
+     * {@code ignore} says); what is inside it is {@link Submodules#work}.
+     */
     public List<String> uncommitted(Path worktree) throws GitException {
-        String out = git.runOk(worktree, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all");
+        List<String> args = Submodules.withNoCommands("--no-optional-locks", "status", "--porcelain=v1",
+                "--untracked-files=all", "--ignore-submodules=none");
+        String out = git.runOk(worktree, args.toArray(String[]::new));
         return out.lines().filter(l -> !l.isBlank()).toList();
     }
 
-    /** Commits on {@code branch} that {@code baseBranch} does not contain, as "short-id subject", newest first. */
-    public List<String> unmergedCommits(Path repo, String branch, String baseBranch) throws GitException {
-        GitCli.Result r = git.run(repo, "log", "--format=%h %s", "refs/heads/" + baseBranch + "..refs/heads/" + branch, "--");
+    /**
+     * Commits on {@code branch} that {@code base} does not contain, as "short-id subject", newest first.
+     *
+     * @param base a full ref name ({@code refs/heads/main}) or a commit id
+     */
+    public List<String> unmergedCommits(Path repo, String branch, String base) throws GitException {
+        GitCli.Result r = git.run(repo, "log", "--format=%h %s", HEADS + branch, "--not", base, "--");
         if (!r.ok()) {
-            throw new GitException("Cannot compare " + branch + " with " + baseBranch + ": " + r.errorLine());
+            throw new GitException("Cannot compare " + branch + " with " + base + ": " + r.errorLine());
         }
         return r.stdout().lines().filter(l -> !l.isBlank()).toList();
     }
 
-    /** Whether every commit of {@code branch} is in {@code baseBranch}. */
-    public boolean isMerged(Path repo, String branch, String baseBranch) throws GitException {
-        return git.run(repo, "merge-base", "--is-ancestor", "refs/heads/" + branch, "refs/heads/" + baseBranch).ok();
+    /**
+     * Whether every commit of {@code branch} is in {@code base}.
+     *
+     * @param base a full ref name ({@code refs/heads/main}) or a commit id
+     */
+    public boolean isMerged(Path repo, String branch, String base) throws GitException {
+        return git.run(repo, "merge-base", "--is-ancestor", HEADS + branch, base).ok();
     }
 
     /**
@@ -336,14 +386,21 @@ public final class WorktreeManager {
      * Hooks are off ({@code --no-verify}, no hooks path): a hook an agent wrote must not run in Paddock's
      * process; signing is off too, the commit is the agent's, not the user's.
      *
-     * @return the new commit id
-     * @throws GitException when git refuses (nothing to commit, no identity, ...)
+     * <p>Changes inside a submodule are not staged by {@code git add -A} (only a submodule's moved HEAD is, as its
+     * new gitlink), nor are files in an uninitialised submodule's folder: when that is all there is, nothing is
+     * committed.
+     *
+     * @return the new commit id, or empty when nothing could be staged
+     * @throws GitException when git refuses (no identity, ...)
      */
-    public String commitAll(Path worktree, String message) throws GitException {
+    public Optional<String> commitAll(Path worktree, String message) throws GitException {
         git.runOk(worktree, "add", "-A");
+        if (git.run(worktree, "diff", "--cached", "--quiet", "--ignore-submodules=none").ok()) {
+            return Optional.empty();
+        }
         git.runOk(worktree, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet",
                 "--no-verify", "-m", message);
-        return git.runOk(worktree, "rev-parse", "HEAD").strip();
+        return Optional.of(git.runOk(worktree, "rev-parse", "HEAD").strip());
     }
 
     /** {@code git worktree remove [--force]}. */
@@ -357,6 +414,17 @@ public final class WorktreeManager {
         if (!r.ok()) {
             throw new GitException("git worktree remove failed: " + r.errorLine());
         }
+    }
+
+    /** What git says when it refuses to remove a worktree with an initialised submodule without force. */
+    static final String SUBMODULES_REFUSAL = "working trees containing submodules cannot be moved or removed";
+
+    /**
+     * Whether {@link #remove} failed because the worktree has an initialised submodule: git refuses those without
+     * force, whether or not they hold work (builtin/worktree.c, {@code validate_no_submodules}).
+     */
+    public static boolean refusedForSubmodules(GitException e) {
+        return e.getMessage() != null && e.getMessage().contains(SUBMODULES_REFUSAL);
     }
 
     /** Deletes a local branch; {@code force} also when it is not merged ({@code -D}). */
@@ -375,7 +443,7 @@ public final class WorktreeManager {
     /**
      * What a worktree changed since {@code baseCommit}: committed, staged, unstaged and untracked,
      * as added, modified and deleted repository-relative paths (renames count as a deletion and an
-     * addition).
+     * addition); inside submodules, what their own status lists.
      */
     public ChangeList changes(Path worktree, String baseCommit) throws GitException {
         List<String> added = new ArrayList<>();
@@ -401,6 +469,11 @@ public final class WorktreeManager {
             if (!p.isEmpty()) {
                 added.add(p);
             }
+        }
+        for (String line : submodules.work(worktree).paths()) { // inside submodules: git diff shows only "M lib"
+            String code = line.substring(0, 2);
+            String path = line.substring(3);
+            (code.equals("??") || code.contains("A") ? added : code.contains("D") ? deleted : modified).add(path);
         }
         return new ChangeList(List.copyOf(added), List.copyOf(modified), List.copyOf(deleted));
     }

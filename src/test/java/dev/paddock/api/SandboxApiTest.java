@@ -10,6 +10,7 @@ import dev.paddock.sandbox.ProcessTree;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.AgentEnvironment;
 import dev.paddock.testing.TempRepo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -159,8 +160,8 @@ class SandboxApiTest {
         String b = json(create(request("Agent bravo", "sleep 300"))).get("id").asText();
         awaitState(a, "running");
         JsonNode before = awaitState(b, "running");
-        String tokenA = host.wiring().sandboxes().tokenOf(a).orElseThrow();
-        String tokenB = host.wiring().sandboxes().tokenOf(b).orElseThrow();
+        String tokenA = AgentEnvironment.awaitToken(host.wiring().sandboxes(), a);
+        String tokenB = AgentEnvironment.awaitToken(host.wiring().sandboxes(), b);
         String path = "/v1/sandboxes/" + a + "/heartbeat";
 
         HttpResponse<String> none = call("POST", path, progress("from nobody"), null);
@@ -209,7 +210,7 @@ class SandboxApiTest {
             awaitLog(id, "armed"); // running is recorded before the agent's shell has set its trap
         }
         awaitState(beating, "running");
-        String token = host.wiring().sandboxes().tokenOf(beating).orElseThrow();
+        String token = AgentEnvironment.awaitToken(host.wiring().sandboxes(), beating);
 
         List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> stops = new ArrayList<>();
         for (String id : stubborn) {
@@ -233,7 +234,7 @@ class SandboxApiTest {
     void aSandboxTokenIsRefusedOnEveryRouteButItsOwnHeartbeat() throws Exception {
         String a = json(create(request("Agent charlie", "sleep 300"))).get("id").asText();
         awaitState(a, "running");
-        String tokenA = host.wiring().sandboxes().tokenOf(a).orElseThrow();
+        String tokenA = AgentEnvironment.awaitToken(host.wiring().sandboxes(), a);
 
         List<HttpResponse<String>> refused = List.of(
                 call("GET", "/v1/health", null, tokenA),
@@ -259,9 +260,12 @@ class SandboxApiTest {
 
     @Test
     void aHeartbeatForASandboxThatIsNotRunningIs409AndForNoSandbox404() throws Exception {
-        String id = json(create(request("Quick job", "exit 0"))).get("id").asText();
+        // The agent keeps its token where the test finds it after the agent ended (the store has its hash only).
+        Path kept = tmp.resolve("token");
+        String id = json(create(request("Quick job", "printf %s \"$PADDOCK_TOKEN\" > '" + kept + "'; exit 0")))
+                .get("id").asText();
         awaitState(id, "done");
-        String token = host.wiring().sandboxes().tokenOf(id).orElseThrow();
+        String token = Files.readString(kept);
 
         HttpResponse<String> late = call("POST", "/v1/sandboxes/" + id + "/heartbeat", progress("late"), token);
         HttpResponse<String> nobody = call("POST", "/v1/sandboxes/no-such-thing/heartbeat", progress("x"), installToken);

@@ -10,6 +10,7 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.settings.SettingsStore;
+import dev.paddock.testing.AgentEnvironment;
 import dev.paddock.testing.TempRepo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -154,7 +155,7 @@ class SettingsApiTest {
     void aSandboxTokenIsRefused403AndNoTokenIs401OnEverySettingsRoute() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         String id = json(create(repo, null)).get("id").asText();
-        String sandboxToken = host.wiring().sandboxes().tokenOf(id).orElseThrow();
+        String sandboxToken = AgentEnvironment.awaitToken(host.wiring().sandboxes(), id);
 
         for (String token : new String[] {sandboxToken, null}) {
             List<HttpResponse<String>> answers = List.of(

@@ -165,17 +165,16 @@ class HookClaudeTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {DIRECT, UNDER_SH})
-    void theScriptDeniesWhenTheBrokerIsDownOrTheTokenMissingOrWrong(String how) throws Exception {
+    void theScriptDeniesWhenTheBrokerIsDownOrTheKeyMissingOrWrong(String how) throws Exception {
         Map<String, String> down = sandboxEnv();
         down.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
-        Map<String, String> noToken = sandboxEnv();
-        noToken.remove("PADDOCK_TOKEN");
-        noToken.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
+        Map<String, String> noKey = sandboxEnv();
+        noKey.remove("PADDOCK_HOOK_KEY");
         Map<String, String> wrong = sandboxEnv();
-        wrong.put("PADDOCK_TOKEN", "not-a-token");
+        wrong.put("PADDOCK_HOOK_KEY", "0".repeat(64));
 
         Run r = hook(how, down, payload("Bash", "git status"));
-        Run t = hook(how, noToken, payload("Bash", "git status"));
+        Run t = hook(how, noKey, payload("Bash", "git status"));
         Run w = hook(how, wrong, payload("Bash", "git status"));
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
@@ -183,6 +182,7 @@ class HookClaudeTest {
         assertThat(r.err()).contains("cannot be reached");
         assertThat(t.exit()).as(t.describe()).isEqualTo(2);
         assertThat(t.output().get("permissionDecision").asText()).isEqualTo("deny");
+        assertThat(t.err()).contains("PADDOCK_HOOK_KEY is not set");
         assertThat(w.exit()).as(w.describe()).isEqualTo(2);
         assertThat(w.err()).contains("HTTP 401");
     }
@@ -259,6 +259,7 @@ class HookClaudeTest {
         env.put("PATH", System.getenv("PATH"));
         env.put("PADDOCK_API", "http://127.0.0.1:" + rig.port());
         env.put("PADDOCK_TOKEN", rig.tokenOf(sandbox.id()));
+        env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(sandbox.id()));
         env.put("PADDOCK_SANDBOX_ID", sandbox.id());
         return env;
     }

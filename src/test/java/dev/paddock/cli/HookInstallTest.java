@@ -46,7 +46,7 @@ class HookInstallTest {
         assertThat(ours.get("matcher").asText()).isEqualTo("*");
         assertThat(ours.at("/hooks/0/type").asText()).isEqualTo("command");
         Path script = HookScript.path(tmp.resolve("home").toAbsolutePath());
-        assertThat(ours.at("/hooks/0/command").asText()).isEqualTo(script.toString());
+        assertThat(ours.at("/hooks/0/command").asText()).isEqualTo(script + " --timeout 660");
         assertThat(ours.at("/hooks/0/timeout").asInt()).isEqualTo(660);
         assertThat(script).isExecutable();
         assertThat(settings.resolveSibling("settings.json.bak")).hasContent(USERS);
@@ -86,6 +86,24 @@ class HookInstallTest {
         assertThat(r.out()).contains("(timeout 1860 s)");
         JsonNode s = Json.mapper().readTree(repo.resolve(".claude/settings.json").toFile());
         assertThat(s.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt()).isEqualTo(1860);
+        assertThat(s.at("/hooks/PreToolUse/0/hooks/0/command").asText()).endsWith("paddock-hook-claude --timeout 1860");
+    }
+
+    @Test
+    void anEntryWrittenWithoutTheTimeoutArgumentIsUpdatedInPlace() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Path script = HookScript.path(tmp.resolve("home").toAbsolutePath());
+        Path settings = Files.createDirectories(repo.resolve(".claude")).resolve("settings.json");
+        Files.writeString(settings, "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\":"
+                + " \"command\", \"command\": \"" + script + "\", \"timeout\": 660}]}]}}");
+
+        Run r = paddock("--home", tmp.resolve("home").toString(), "hook", "install", "--repo", repo.toString());
+
+        assertThat(r.exit()).as(r.describe()).isZero();
+        JsonNode s = Json.mapper().readTree(settings.toFile());
+        assertThat(s.at("/hooks/PreToolUse")).hasSize(1);
+        assertThat(s.at("/hooks/PreToolUse/0/hooks")).hasSize(1);
+        assertThat(s.at("/hooks/PreToolUse/0/hooks/0/command").asText()).isEqualTo(script + " --timeout 660");
     }
 
     @Test

@@ -145,6 +145,48 @@ class MergeCommandTest {
         assertThat(merge("config", "--repo", repo.dir().toString()).out()).contains("auto-resolve  apply");
     }
 
+    @Test
+    void aPolicyChangeIsReviewedApprovedAndRejectedFromTheCommandLine() throws Exception {
+        repo.commitFile(".paddock/policy.json", "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}\n", "Add the policy");
+        String before = repo.git("rev-parse", "main").strip();
+        String[] tips = new String[2];
+        for (int i = 0; i < 2; i++) {
+            String b = "agent/p" + i;
+            repo.git("branch", b, "main");
+            Path wt = repo.addWorktreeOnBranch(tmp.resolve("wt-p" + i), b);
+            TempRepo.write(wt, ".paddock/policy.json", "{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": " + i + "}\n");
+            tips[i] = TempRepo.commitAll(wt, "Open the policy " + i);
+        }
+
+        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p0").exit()).isZero();
+        serve.await("agent/p0 waits for a review", () -> states().contains("policy_review"), WAIT);
+        Run table = merge("list", "--repo", repo.dir().toString());
+        assertThat(line(table.out(), "#1 ")).contains("policy_review", ".paddock/policy.json");
+        Run review = merge("review", "1");
+        assertThat(review.exit()).as(review.describe()).isZero();
+        assertThat(review.out()).contains("changes   .paddock/policy.json", "reviewed  " + tips[0],
+                "+{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": 0}", "paddock merge approve 1 --commit " + tips[0]);
+        assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(before);
+
+        Run stale = merge("approve", "1", "--commit", tips[1]);
+        assertThat(stale.exit()).isEqualTo(1);
+        assertThat(stale.err()).contains("look at its diff again");
+        Run approve = merge("approve", "1", "--commit", tips[0].substring(0, 12));
+        assertThat(approve.exit()).as(approve.describe()).isZero();
+        assertThat(approve.out()).startsWith("Approved the policy change of #1 agent/p0");
+        serve.await("agent/p0 merged", () -> states().contains("merged"), WAIT);
+
+        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p1").exit()).isZero();
+        serve.await("agent/p1 waits for a review", () -> states().contains("policy_review"), WAIT);
+        Run reject = merge("reject", "2", "--reason", "not this one");
+        assertThat(reject.exit()).as(reject.describe()).isZero();
+        assertThat(reject.out()).contains("is cancelled and base is unchanged");
+        assertThat(repo.git("show", "main:.paddock/policy.json")).contains("\"n\": 0");
+        Run again = merge("reject", "2");
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.err()).contains("only an entry waiting for a policy review");
+    }
+
     private List<String> states() {
         Run r = merge("list", "--repo", repo.dir().toString(), "--json");
         try {

@@ -119,6 +119,37 @@ class PolicyCheckCommandTest {
     }
 
     @Test
+    void fromASandboxWorktreeOrAnyLinkedWorktreeTheMainWorktreesPolicyApplies() throws IOException {
+        dev.paddock.testing.TempRepo main = dev.paddock.testing.TempRepo.init(tmp.resolve("project"))
+                .excludeWorktreesDir();
+        Path mainPolicy = dev.paddock.policy.PolicyFile.repositoryFile(main.dir());
+        Files.createDirectories(mainPolicy.getParent());
+        Files.writeString(mainPolicy, "{\"permissions\": {\"deny\": [\"Bash(touch:*)\"]}}");
+        Path sandbox = main.addWorktree(main.dir().resolve(".worktrees/s1/agent/fix"), "agent/fix");
+        Path linked = main.addWorktree(tmp.resolve("elsewhere"), "other");
+        for (Path wt : new Path[] {sandbox, linked}) {
+            // What an agent would write in its own worktree: never the policy in force.
+            Files.createDirectories(wt.resolve(".paddock"));
+            Files.writeString(dev.paddock.policy.PolicyFile.repositoryFile(wt),
+                    "{\"permissions\": {\"allow\": [\"Bash(touch:*)\"]}}");
+        }
+
+        for (String[] args : new String[][] {{"--cwd", sandbox.toString()}, {"--cwd", sandbox.resolve("src").toString()},
+                {"--repo", sandbox.toString(), "--cwd", sandbox.toString()}, {"--cwd", linked.toString()}}) {
+            String[] all = new String[args.length + 4];
+            System.arraycopy(args, 0, all, 0, args.length);
+            all[args.length] = "--";
+            all[args.length + 1] = "touch";
+            all[args.length + 2] = "x";
+            all[args.length + 3] = "y";
+            Run run = check(all);
+            assertThat(run.exit()).as(run.describe()).isZero();
+            assertThat(run.out().lines().toList()).as(String.join(" ", args)).startsWith("deny",
+                    "Bash(touch:*)  (deny list, " + mainPolicy + ")");
+        }
+    }
+
+    @Test
     void aMissingCommandIsAUsageError() {
         Run run = check("--policy", policy.toString());
 

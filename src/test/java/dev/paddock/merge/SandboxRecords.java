@@ -28,7 +28,7 @@ final class SandboxRecords {
                 rig.main(), rig.repo.dir().resolve(".worktrees").resolve(id).toString(), null, SandboxState.PENDING, 0,
                 now, null, null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, network, null,
                 memoryLimitBytes, null, null, image);
-        rig.sandboxes.insert(s, "token-" + id, "{}", List.of());
+        rig.sandboxes.insert(s, "{}", List.of());
         rig.sandboxes.transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING).message(id + " runs"));
         rig.sandboxes.transition(id, Transition.of(SandboxState.RUNNING, SandboxState.DONE).message(id + " is done"));
         return rig.sandboxes.find(id).orElseThrow();

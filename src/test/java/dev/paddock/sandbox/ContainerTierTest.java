@@ -98,10 +98,32 @@ class ContainerTierTest {
                 .as("the agent's files are the worktree owner's")
                 .isEqualTo(Files.getAttribute(s.worktree(), "unix:uid", LinkOption.NOFOLLOW_LINKS));
         assertThat(repo.git("-C", s.worktree().toString(), "status", "--porcelain").strip()).isEmpty();
-        assertThat(printed(s.id())).contains("WORKTREE=/workspace PWD=/workspace");
+        assertThat(printed(s.id())).contains("WORKTREE=" + s.worktree() + " PWD=" + s.worktree());
         assertThat(s.exitCode()).isZero();
         assertThat(wiring.sandboxService().history(s.id())).extracting(Event::kind)
                 .containsSubsequence("sandbox.created", "sandbox.running", "sandbox.done");
+        awaitRemovedAfterTheRun(s.id());
+    }
+
+    @Test
+    void gitWorksInAnInitialisedSubmoduleAndItsCommitsReachTheHost() throws Exception {
+        TempRepo library = TempRepo.init(tmp.resolve("lib-origin"));
+        repo.addSubmodule(library, "lib");
+        SandboxRecord created = create("Fix the library", "cd \"$PADDOCK_WORKTREE\" && git status --porcelain"
+                + " && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed in a container'"
+                + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK;"
+                + " echo WORKTREE=$PADDOCK_WORKTREE PWD=$(pwd)", null);
+        TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
+
+        SandboxRecord s = tickUntil(created.id(), SandboxState.DONE);
+
+        assertThat(printed(s.id())).as(wiring.sandboxService().logTail(s.id())).contains("GIT-OK")
+                .contains("WORKTREE=" + s.worktree() + " PWD=" + s.worktree());
+        assertThat(repo.git("log", "-1", "--format=%s", s.branch()).strip()).isEqualTo("Use the fixed library");
+        Path lib = s.worktree().resolve("lib");
+        assertThat(TempRepo.git(lib, "log", "-1", "--format=%s").strip()).isEqualTo("Fixed in a container");
+        assertThat(repo.git("ls-tree", s.branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
+        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain").strip()).as("git on the host agrees").isEmpty();
         awaitRemovedAfterTheRun(s.id());
     }
 
@@ -145,7 +167,7 @@ class ContainerTierTest {
                 Files.getAttribute(s.worktree(), "unix:uid") + ":" + Files.getAttribute(s.worktree(), "unix:gid"));
         assertThat(config.get("Image").asText()).isEqualTo(DockerTests.GIT_IMAGE);
         assertThat(config.get("Env").toString()).contains("PADDOCK_SANDBOX_ID=" + s.id(),
-                "PADDOCK_HEARTBEAT_FILE=/paddock/heartbeat", "PADDOCK_WORKTREE=/workspace", "HOME=/tmp");
+                "PADDOCK_HEARTBEAT_FILE=/paddock/heartbeat", "PADDOCK_WORKTREE=" + s.worktree(), "HOME=/tmp");
         // Read-write: only the worktree (twice), what a commit writes, and the control directory.
         Path common = repo.dir().resolve(".git");
         List<String> writable = new java.util.ArrayList<>();

@@ -44,6 +44,11 @@ class NamespaceTierTest {
     SandboxRecord run(String task, String command, SandboxState until) throws Exception {
         SandboxRecord s = wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command)
                 .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+        return awaitState(s.id(), until);
+    }
+
+    SandboxRecord awaitState(String id, SandboxState until) throws Exception {
+        SandboxRecord s = wiring.sandboxService().find(id);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         Predicate<SandboxRecord> done = r -> r.state() == until;
         SandboxRecord r = wiring.sandboxService().find(s.id());
@@ -70,6 +75,25 @@ class NamespaceTierTest {
     }
 
     @Test
+    void gitWorksInAnInitialisedSubmoduleAndItsCommitsReachTheHost() throws Exception {
+        TempRepo library = TempRepo.init(tmp.resolve("lib-origin"));
+        repo.addSubmodule(library, "lib");
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Fix the library",
+                "git status --porcelain && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed inside'"
+                        + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK")
+                .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+        TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
+
+        SandboxRecord s = awaitState(created.id(), SandboxState.DONE);
+
+        assertThat(wiring.sandboxService().logTail(s.id())).contains("GIT-OK");
+        Path lib = s.worktree().resolve("lib");
+        assertThat(TempRepo.git(lib, "log", "-1", "--format=%s").strip()).isEqualTo("Fixed inside");
+        assertThat(repo.git("ls-tree", s.branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
+        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain").strip()).isEmpty();
+    }
+
+    @Test
     void outsideItsWorktreeTheAgentCannotWriteAndSeesNoNetworkButLoopback() throws Exception {
         Path mainFile = repo.dir().resolve("src/app.txt");
         SandboxRecord s = run("Try to escape", "if echo changed >> " + mainFile + "; then echo WROTE-MAIN; fi;"
@@ -93,7 +117,7 @@ class NamespaceTierTest {
     void theAgentGetsItsTokenThroughTheEnvironmentNeverOnACommandLine() throws Exception {
         SandboxRecord s = run("Look at the token", "echo TOKEN-LEN=${#PADDOCK_TOKEN}; echo ID=$PADDOCK_SANDBOX_ID;"
                 + " cat /proc/1/cmdline /proc/$$/cmdline | tr '\\0' ' '; echo; sleep 30", SandboxState.RUNNING);
-        String token = wiring.sandboxes().tokenOf(s.id()).orElseThrow();
+        String token = dev.paddock.testing.AgentEnvironment.token(s);
         // Every process of the sandbox's tree, as any local user sees it in /proc/<pid>/cmdline.
         java.util.List<String> cmdlines = new java.util.ArrayList<>();
         ProcessHandle.of(s.pid()).ifPresent(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root),

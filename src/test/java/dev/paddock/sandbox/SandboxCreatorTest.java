@@ -156,6 +156,61 @@ class SandboxCreatorTest {
     }
 
     @Test
+    void aBranchGivenAsItsFullRefNameIsThatBranchNotOneNestedUnderRefsHeads() throws Exception {
+        SandboxRecord s = create(request().withBranch("refs/heads/zz"));
+
+        assertThat(s.branch()).isEqualTo("zz");
+        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/zz"));
+        assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/")).contains("refs/heads/zz\n")
+                .doesNotContain("refs/heads/refs/");
+    }
+
+    @Test
+    void aBranchNamedLikeAnotherKindOfRefIsRefusedAndChangesNothing() throws Exception {
+        Snapshot before = snapshot();
+        assertThatThrownBy(() -> create(request().withBranch("refs/tags/v1")))
+                .isInstanceOf(GitException.class).hasMessageContaining("is not a branch name: it would make the branch"
+                        + " refs/heads/refs/tags/v1");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void baseHeadWhileTheMainWorktreeIsOnABranchMeansThatBranch() throws Exception {
+        repo.git("switch", "--quiet", "-c", "develop");
+        String develop = repo.commitFile("dev.txt", "d\n", "Develop");
+
+        SandboxRecord s = create(request().withBase("HEAD"));
+
+        assertThat(s.baseBranch()).isEqualTo("develop");
+        assertThat(s.baseCommit()).isEqualTo(develop);
+        assertThat(create(request().withBase("refs/heads/main")).baseBranch()).isEqualTo("main");
+    }
+
+    @Test
+    void aBaseThatIsNoLocalBranchIsRefusedSayingWhatItIsAndChangesNothing() throws Exception {
+        String head = repo.head();
+        repo.git("tag", "v1");
+        repo.git("update-ref", "refs/remotes/origin/main", head);
+        repo.git("switch", "--quiet", "--detach");
+        Snapshot before = snapshot();
+
+        assertThatThrownBy(() -> create(request().withBase("HEAD"))).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("The base \"HEAD\" is a detached HEAD in " + repo.dir()
+                        + ": there is no branch to merge the sandbox's work back into. Give a local branch as the base");
+        assertThatThrownBy(() -> create(request().withBase(head))).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("names the commit " + head.substring(0, 8) + ", not a branch")
+                .hasMessageContaining("git branch NAME " + head);
+        assertThatThrownBy(() -> create(request().withBase("main~0"))).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("names the commit");
+        assertThatThrownBy(() -> create(request().withBase("origin/main"))).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("is the remote-tracking branch origin/main: only git fetch moves it")
+                .hasMessageContaining("git branch --track NAME origin/main");
+        assertThatThrownBy(() -> create(request().withBase("v1"))).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("is the tag v1, not a branch");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
     void aBaseThatNamesNoCommitIsRefusedAndChangesNothing() throws Exception {
         Snapshot before = snapshot();
         assertThatThrownBy(() -> create(request().withBase("no-such-branch")))

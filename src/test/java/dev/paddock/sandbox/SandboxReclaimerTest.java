@@ -137,6 +137,47 @@ class SandboxReclaimerTest {
     }
 
     @Test
+    void aSandboxWhoseBaseBranchWasDeletedIsComparedWithTheCommitItStartedFrom() throws Exception {
+        rig.repo.branch("feature");
+        SandboxRecord idle = rig.creator.create(NewSandbox.of(rig.repo.dir(), "idle", "true").withId("gone-001")
+                .withBranch("agent/gone").withBase("feature"));
+        rig.awaitFingerprint("gone-001");
+        SandboxRecord busy = rig.creator.create(NewSandbox.of(rig.repo.dir(), "busy", "true").withId("gone-002")
+                .withBranch("agent/gone2").withBase("feature"));
+        rig.awaitFingerprint("gone-002");
+        TempRepo.write(busy.worktree(), "a.txt", "a");
+        String commit = TempRepo.commitAll(busy.worktree(), "Add a");
+        rig.repo.git("branch", "-D", "feature");
+
+        assertThat(rig.reclaimer.plan("gone-002").comparedWith())
+                .isEqualTo("the commit " + idle.baseCommit().substring(0, 8) + " it started from");
+        assertThatThrownBy(() -> rig.reclaimer.remove("gone-002", RemoveMode.STRICT, false, "test"))
+                .isInstanceOf(RemovalRefusedException.class)
+                .hasMessageContaining("1 commit that the commit " + idle.baseCommit().substring(0, 8)
+                        + " it started from does not have: " + commit.substring(0, 7) + " Add a");
+        rig.reclaimer.remove("gone-002", RemoveMode.FORCE, false, "test");
+        assertThat(TempRepo.revParse(rig.repo.dir(), "agent/gone2")).as("kept: not merged").isEqualTo(commit);
+
+        rig.reclaimer.remove("gone-001", RemoveMode.STRICT, false, "test");
+        assertThat(rig.find("gone-001").state()).isEqualTo(SandboxState.CLOSED);
+        assertThat(branchExists("agent/gone")).as("no commit of its own since it started").isFalse();
+    }
+
+    @Test
+    void aSandboxRecordedWithABaseThatIsNoBranchIsRemovedAgainstItsStartCommit() throws Exception {
+        SandboxRecord s = rig.create("legacy-001", "agent/legacy");
+        for (String legacy : List.of("HEAD", "origin/main", s.baseCommit())) {
+            rig.db.jdbc().update("UPDATE sandboxes SET base_branch = ? WHERE id = ?", legacy, s.id());
+            assertThat(rig.reclaimer.plan("legacy-001").losesNothing()).as(legacy).isTrue();
+        }
+
+        rig.reclaimer.remove("legacy-001", RemoveMode.STRICT, false, "test");
+
+        assertThat(rig.find("legacy-001").state()).isEqualTo(SandboxState.CLOSED);
+        assertThat(s.worktree()).doesNotExist();
+    }
+
+    @Test
     void commitModeKeepsTheLeftoversOnTheBranchWithTheAgentsIdentity() throws Exception {
         SandboxRecord s = rig.create("keep-001", "agent/keep");
         TempRepo.write(s.worktree(), "notes.md", "scratch");
@@ -279,7 +320,7 @@ class SandboxReclaimerTest {
         Instant now = Instant.now();
         rig.store.insert(new SandboxRecord("broken-001", repoId, "broken", "true", Tier.WORKTREE, "main", "main", null,
                 path, null, SandboxState.AWAITING_HUMAN, 0, now, null, null, now, null, null, 60_000, null, 0, 0, 0,
-                null, null, null, null, false, null, null, null, null, null), "token-broken", null, List.of());
+                null, null, null, null, false, null, null, null, null, null), null, List.of());
         List<String> disk = SandboxRig.tree(tmp);
         SandboxRecord before = rig.find("broken-001");
 
@@ -304,7 +345,7 @@ class SandboxReclaimerTest {
         rig.store.insert(new SandboxRecord("intruder-001", other.repositoryId(), "broken", "true", Tier.WORKTREE,
                 "agent/other", "main", null, other.worktreePath(), null, SandboxState.AWAITING_HUMAN, 0, now, null,
                 null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null),
-                "token-intruder", null, List.of());
+                null, List.of());
 
         assertThatThrownBy(() -> rig.reclaimer.remove("intruder-001", RemoveMode.FORCE, true, "test"))
                 .hasMessageContaining("is not inside " + rig.worktreesRoot().resolve("intruder-001"));

@@ -174,7 +174,7 @@ class SupervisorRestartTest {
     private AgentLauncher.Started launch(SandboxRecord s) throws Exception {
         AgentLauncher launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
         return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.branch()),
-                new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.tokenOf(s.id()).orElseThrow(),
+                new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.issueToken(s.id()),
                 "http://127.0.0.1:9", rig.supervisor.logFile(s.id())));
     }
 

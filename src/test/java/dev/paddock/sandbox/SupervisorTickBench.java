@@ -40,7 +40,7 @@ class SupervisorTickBench {
                         "agent/" + id, "main", repo.head(), repo.dir().resolve(".worktrees/" + id + "/agent/" + id).toString(),
                         null, SandboxState.PENDING, 0, now, null, null, now, null, null, 3_600_000L, null, 0, 0, 0, null,
                         null, null, null, false, null, null, null, null, null);
-                wiring.sandboxes().insert(r, "token-" + id, null, List.<EventDraft>of());
+                wiring.sandboxes().insert(r, null, List.<EventDraft>of());
                 wiring.sandboxes().transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING)
                         .set(Transition.Column.PID, sleeper.pid())
                         .set(Transition.Column.PID_STARTED_AT, sleeperStart)

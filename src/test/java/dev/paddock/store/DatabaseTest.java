@@ -314,11 +314,15 @@ class DatabaseTest {
                 rs -> rs.getString(1) + " " + rs.getBoolean(2));
     }
 
+    /** "VERSION true" of every SQL migration file and of the Java migrations ({@code HashSandboxTokens}), in order. */
     private static java.util.List<String> everyMigrationApplied() {
         try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of("src/main/resources/db/migration"))) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
-                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).sorted()
-                    .map(v -> v + " true").toList();
+            java.util.stream.Stream<org.flywaydb.core.api.MigrationVersion> sql = files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("V\\d+(_\\d+)*__.*\\.sql"))
+                    .map(n -> org.flywaydb.core.api.MigrationVersion.fromVersion(n.substring(1, n.indexOf("__"))));
+            return java.util.stream.Stream.concat(sql, java.util.stream.Stream.of(
+                            dev.paddock.store.migration.HashSandboxTokens.VERSION)).sorted()
+                    .map(v -> v.getVersion() + " true").toList();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

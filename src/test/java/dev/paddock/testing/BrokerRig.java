@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
 import dev.paddock.api.ApiToken;
+import dev.paddock.api.HookAuth;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxRecord;
@@ -85,10 +86,15 @@ public final class BrokerRig implements AutoCloseable {
 
     /** A new repository at {@code dir} with {@link #POLICY} in {@code .paddock/policy.json}. */
     public static TempRepo repoWithPolicy(Path dir) {
+        return repoWithPolicy(dir, POLICY);
+    }
+
+    /** A new repository at {@code dir} with {@code policy} (JSON text) in {@code .paddock/policy.json}. */
+    public static TempRepo repoWithPolicy(Path dir, String policy) {
         TempRepo repo = TempRepo.init(dir);
         try {
             Files.createDirectories(dir.resolve(".paddock"));
-            Files.writeString(dir.resolve(".paddock/policy.json"), POLICY);
+            Files.writeString(dir.resolve(".paddock/policy.json"), policy);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -97,8 +103,13 @@ public final class BrokerRig implements AutoCloseable {
 
     /** Creates a sandbox running {@code sleep 300} in {@code repo} and waits until it runs; returns it. */
     public SandboxRecord runningSandbox(TempRepo repo, String task) throws Exception {
+        return runningSandbox(repo, task, "sleep 300");
+    }
+
+    /** Creates a sandbox running {@code command} in {@code repo} and waits until it runs; returns it. */
+    public SandboxRecord runningSandbox(TempRepo repo, String task, String command) throws Exception {
         ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
-                .put("command", "sleep 300");
+                .put("command", command);
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString(), installToken);
         if (r.statusCode() != 201) {
             throw new AssertionError("sandbox not created: " + r.statusCode() + " " + r.body());
@@ -108,9 +119,14 @@ public final class BrokerRig implements AutoCloseable {
         return host.wiring().sandboxes().find(id).orElseThrow();
     }
 
-    /** The sandbox's own token (its agent's PADDOCK_TOKEN). */
+    /** The sandbox's own token, as its running agent got it ({@code PADDOCK_TOKEN} in its environment). */
     public String tokenOf(String sandboxId) throws PaddockException {
-        return host.wiring().sandboxes().tokenOf(sandboxId).orElseThrow();
+        return AgentEnvironment.token(host.wiring().sandboxes().find(sandboxId).orElseThrow());
+    }
+
+    /** The sandbox's hook key (its agent's PADDOCK_HOOK_KEY). */
+    public String hookKeyOf(String sandboxId) {
+        return HookAuth.sandboxKey(installToken, sandboxId);
     }
 
     /** Stops every agent still running (they outlive a closed Paddock), then closes it. */

@@ -57,12 +57,30 @@ public final class ChildJvm implements AutoCloseable {
      * @param env variables added to (or, with a null value, removed from) the inherited environment
      */
     public static ChildJvm start(Path outputDir, Map<String, String> env, String mainClass, List<String> args) {
+        return start(outputDir, env, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    /**
+     * Starts {@code mainClass} like {@link #start(Path, Map, String, List)}, without the test classes on the class
+     * path: their {@code logback-test.xml} would replace Paddock's own logging, which writes
+     * {@code <home>/logs/paddock.log} (and its main classes are the same).
+     */
+    public static ChildJvm startWithOwnLogging(Path outputDir, Map<String, String> env, String mainClass,
+                                               List<String> args) {
+        String classPath = java.util.stream.Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(e -> !Path.of(e).endsWith("test-classes"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+        return start(outputDir, env, classPath, mainClass, args);
+    }
+
+    private static ChildJvm start(Path outputDir, Map<String, String> env, String classPath, String mainClass,
+                                  List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1"); // short-lived: start fast rather than run fast
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath);
         cmd.add(mainClass);
         cmd.addAll(args);
         try {

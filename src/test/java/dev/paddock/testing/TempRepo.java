@@ -253,6 +253,34 @@ public final class TempRepo {
         return this;
     }
 
+    /**
+     * Adds {@code library} (a repository made by this helper) as a submodule at {@code path} of the main worktree
+     * through a {@code file://} URL, and commits it ("Add submodule PATH"); returns the new commit id. git refuses
+     * file:// submodules by default since 2.38.1; {@code protocol.file.allow=always} is given on this command only.
+     */
+    public String addSubmodule(TempRepo library, String path) {
+        git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", library.dir().toUri().toString(), path);
+        git("commit", "--quiet", "-m", "Add submodule " + path);
+        return head();
+    }
+
+    /**
+     * Initialises and checks out every submodule of {@code worktree} ({@code git submodule update --init
+     * --recursive}) and gives each the helper's identity, so tests can commit in them.
+     */
+    public static void initSubmodules(Path worktree) {
+        git(worktree, "-c", "protocol.file.allow=always", "submodule", "--quiet", "update", "--init", "--recursive");
+        for (String line : git(worktree, "submodule", "status", "--recursive").split("\n")) {
+            String[] parts = line.strip().split(" ");
+            if (parts.length >= 2) {
+                Path sub = worktree.resolve(parts[1]);
+                git(sub, "config", "user.name", USER_NAME);
+                git(sub, "config", "user.email", USER_EMAIL);
+                git(sub, "config", "commit.gpgsign", "false");
+            }
+        }
+    }
+
     /** Deletes a directory tree if it exists, e.g. a worktree or the whole repository behind git's back. */
     public static void deleteTree(Path root) {
         if (!Files.exists(root)) {

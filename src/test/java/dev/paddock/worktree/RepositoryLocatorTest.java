@@ -40,6 +40,21 @@ class RepositoryLocatorTest {
     }
 
     @Test
+    void aSandboxWorktreeWhoseGitFileAnAgentRepointedStillLocatesItsMainWorktree() throws Exception {
+        TempRepo repo = TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir();
+        Path sandbox = repo.addWorktree(repo.dir().resolve(".worktrees/s1/agent/fix"), "agent/fix");
+        // The agent makes a repository of its own inside its worktree and points the worktree's .git file at it.
+        TempRepo own = TempRepo.init(sandbox.resolve("own"));
+        Files.writeString(sandbox.resolve(".git"), "gitdir: " + own.dir().resolve(".git") + "\n");
+        assertThat(TempRepo.git(sandbox, "rev-parse", "--show-toplevel").strip()).as("git itself is fooled")
+                .isEqualTo(sandbox.toString());
+
+        assertThat(locator.locate(sandbox).mainWorktree()).isEqualTo(repo.dir());
+        assertThat(locator.locate(sandbox.resolve("own")).mainWorktree()).isEqualTo(repo.dir());
+        assertThat(MainWorktree.of(sandbox.resolve("own/src"))).contains(repo.dir());
+    }
+
+    @Test
     void relativeAndUnnormalisedPathsAreResolved() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Files.createDirectories(repo.dir().resolve("docs"));

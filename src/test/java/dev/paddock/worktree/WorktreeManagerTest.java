@@ -114,4 +114,17 @@ class WorktreeManagerTest {
                 .isEqualTo(new StatusV2("abc", null, 0));
         assertThat(Optional.of(StatusV2.parse("")).map(StatusV2::changedFiles)).contains(0);
     }
+
+    @Test
+    void checkBranchNameTakesABranchsFullRefNameAsTheBranchAndRefusesOtherRefs() throws Exception {
+        TempRepo repo = TempRepo.init(tmp.resolve("names"));
+
+        assertThat(worktrees.checkBranchName(repo.dir(), "refs/heads/zz")).isEqualTo("zz");
+        assertThat(worktrees.checkBranchName(repo.dir(), "refs/heads/team/zz")).isEqualTo("team/zz");
+        assertThat(worktrees.checkBranchName(repo.dir(), "zz")).isEqualTo("zz");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> worktrees.checkBranchName(repo.dir(), "refs/remotes/o/x"))
+                .isInstanceOf(GitException.class).hasMessageContaining("is not a branch name");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> worktrees.checkBranchName(repo.dir(), "refs/heads/"))
+                .isInstanceOf(GitException.class).hasMessageContaining("not a valid branch name");
+    }
 }

@@ -284,10 +284,37 @@ class WorktreeMonitorTest {
         m.scan();
         List<Event> pruned = newEvents();
 
-        assertThat(kinds(prunable)).containsExactly(EventKinds.WORKTREE_PRUNABLE);
-        assertThat(prunable.get(0).message()).startsWith(wt + " is prunable: ");
+        assertThat(kinds(prunable)).containsExactly(EventKinds.WORKTREE_MISSING, EventKinds.WORKTREE_PRUNABLE);
+        assertThat(prunable.get(1).message()).startsWith(wt + " is prunable: ");
         assertThat(m.snapshot().error()).isNull();
         assertThat(kinds(pruned)).containsExactly(EventKinds.WORKTREE_REMOVED);
+    }
+
+    @Test
+    void aLockedWorktreeWhoseFolderWasDeletedIsRecordedAsMissingOnceAndItsDirtyStateIsUnknown() throws Exception {
+        Path wt = repo.addWorktree(tmp.resolve("wt"), "agent/locked");
+        repo.lockWorktree(wt, "agent running");
+        WorktreeMonitor m = scannedMonitor();
+        assertThat(m.snapshot().worktrees().get(1).dirty()).isFalse();
+
+        TempRepo.deleteTree(wt);
+        m.scan();
+        List<Event> gone = newEvents();
+        m.scan();
+        WorktreeMonitor restarted = newMonitor();
+        restarted.scan();
+
+        assertThat(kinds(gone)).as("git does not call a locked worktree prunable")
+                .containsExactly(EventKinds.WORKTREE_MISSING);
+        assertThat(gone.get(0).message()).isEqualTo("The folder of " + wt + " is missing (git keeps it: the worktree is"
+                + " locked)");
+        WorktreeInfo w = m.snapshot().worktrees().get(1);
+        assertThat(w.missing()).isTrue();
+        assertThat(w.dirty()).as("not \"clean\": nothing is there to be clean").isNull();
+        assertThat(w.locked()).isTrue();
+        assertThat(w.prunable()).isFalse();
+        assertThat(stored(wt).missing()).isTrue();
+        assertThat(newEvents()).as("once, also across a restart").isEmpty();
     }
 
     @Test

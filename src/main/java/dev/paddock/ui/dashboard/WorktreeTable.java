@@ -88,7 +88,10 @@ final class WorktreeTable extends TableView<Worktree> {
                 }
                 HBox box = new HBox(6);
                 box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-                box.getChildren().add(dirtyChip(w));
+                box.getChildren().add(w.missing() ? chip("folder missing", "pd-chip-danger",
+                        MaterialDesignA.ALERT_OUTLINE, "The folder " + w.path() + " is not on disk; git still lists"
+                                + " the worktree" + (w.locked() ? " (it is locked, so git keeps it)" : ""))
+                        : dirtyChip(w));
                 if (w.locked()) {
                     box.getChildren().add(chip("locked", "pd-chip-warning", MaterialDesignL.LOCK_OUTLINE,
                             w.lockedReason() == null || w.lockedReason().isEmpty() ? "Locked (git worktree lock)"

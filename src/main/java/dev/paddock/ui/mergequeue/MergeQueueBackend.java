@@ -2,6 +2,7 @@ package dev.paddock.ui.mergequeue;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.merge.MergeEntry;
+import dev.paddock.merge.PolicyDiff;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -39,6 +40,27 @@ public interface MergeQueueBackend {
      * @throws PaddockException when it is gone or in another state
      */
     MergeEntry retry(long id, String who) throws PaddockException;
+
+    /**
+     * What to review for an entry waiting for a policy review: its configuration files and their diff.
+     *
+     * @throws PaddockException when it is gone or was never stopped for a review, or git cannot show the diff
+     */
+    PolicyDiff policyDiff(long id) throws PaddockException;
+
+    /**
+     * Approves the policy change of an entry waiting for a review, bound to {@code commit}, the one reviewed.
+     *
+     * @throws PaddockException when it is gone, no longer waits, or waits with another commit
+     */
+    MergeEntry approvePolicy(long id, String who, String commit) throws PaddockException;
+
+    /**
+     * Rejects the policy change of an entry waiting for a review: it is cancelled.
+     *
+     * @throws PaddockException when it is gone or no longer waits
+     */
+    MergeEntry rejectPolicy(long id, String who) throws PaddockException;
 
     /**
      * Registers a callback run (on a merge queue thread) after the queue changed something.

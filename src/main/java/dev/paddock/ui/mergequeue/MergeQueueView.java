@@ -32,13 +32,14 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The merge queue tab: a toolbar (cancel, retry, open test log) acting on the selected entry, the entry being
- * merged on top ({@link RunningCard}), the queued entries in the queue's order with their position and waiting
+ * The merge queue tab: a toolbar (cancel, retry, open test log) acting on the selected entry, the entries waiting
+ * for a person to review their change to policy or hook configuration with the diff and Approve / Reject
+ * ({@link ReviewPane}, only while there are some), the entry being merged ({@link RunningCard}), the queued entries in the queue's order with their position and waiting
  * time, and the history (merged, failed, cancelled, conflict) with result, merge commit, finished time and
  * duration; an empty state says what will appear. Binds to a {@link MergeQueueViewModel}; never calls services.
  *
  * <p>Keyboard, as on the sandboxes tab: Delete or Ctrl+. cancel, Ctrl+Shift+R retry, and Ctrl+L opens the test
- * log, while the focus is in this tab. They are key handlers of this view, not scene accelerators, and its
+ * log, Ctrl+Shift+A approves and Ctrl+Shift+X rejects a policy change, while the focus is in this tab. They are key handlers of this view, not scene accelerators, and its
  * context menus show the keys without registering them: the sandboxes tab's Delete, Ctrl+. and Ctrl+Shift+R
  * accelerators stay its own (JavaFX keeps one accelerator per key in a scene).
  */
@@ -61,6 +62,7 @@ public final class MergeQueueView extends VBox {
     private final MergeQueueViewModel vm;
     private final TableView<QueueRow> queued;
     private final TableView<QueueRow> history;
+    private final ReviewPane review;
 
     public MergeQueueView(MergeQueueViewModel vm) {
         this.vm = vm;
@@ -76,10 +78,13 @@ public final class MergeQueueView extends VBox {
         queued.setPlaceholder(muted("No entry waits: the next finished branch starts at once."));
         history = QueueTables.history(vm.history(), vm.nowProperty());
         history.setPlaceholder(muted("Merged, failed, cancelled and conflicted entries appear here."));
-        followSelection(queued, history);
-        followSelection(history, queued);
+        review = new ReviewPane(vm);
+        followSelection(queued, history, review.table());
+        followSelection(history, queued, review.table());
+        followSelection(review.table(), queued, history);
         queued.setContextMenu(contextMenu());
         history.setContextMenu(contextMenu());
+        review.table().setContextMenu(contextMenu());
 
         Label queuedTitle = new Label();
         queuedTitle.getStyleClass().add("pd-merge-section");
@@ -100,7 +105,7 @@ public final class MergeQueueView extends VBox {
         VBox.setVgrow(historyBox, Priority.ALWAYS);
         historyBox.setMinHeight(HEADER_HEIGHT + 2 * history.getFixedCellSize() + 24);
 
-        VBox content = new VBox(8, new RunningCard(vm), queuedBox, historyBox);
+        VBox content = new VBox(8, review, new RunningCard(vm), queuedBox, historyBox);
         EmptyState empty = new EmptyState(MaterialDesignS.SOURCE_MERGE, "The merge queue is empty",
                 "Finished sandboxes whose branch has new commits enter the queue by themselves (or run"
                         + " 'paddock merge enqueue'). Here you will see the branch being merged with its step"
@@ -109,8 +114,14 @@ public final class MergeQueueView extends VBox {
         empty.setId(EMPTY_ID);
         empty.visibleProperty().bind(Bindings.createBooleanBinding(() -> vm.snapshotProperty().get().isEmpty(),
                 vm.snapshotProperty()));
-        content.visibleProperty().bind(empty.visibleProperty().not());
-        StackPane body = new StackPane(content, empty);
+        // A small screen scrolls instead of squeezing: the review pane keeps its height, the others their minimum.
+        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(content);
+        scroll.setFitToWidth(true);
+        scroll.setFitToHeight(true);
+        scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
+        scroll.getStyleClass().addAll("edge-to-edge", "pd-merge-scroll");
+        scroll.visibleProperty().bind(empty.visibleProperty().not());
+        StackPane body = new StackPane(scroll, empty);
         VBox.setVgrow(body, Priority.ALWAYS);
 
         ErrorBox problem = new ErrorBox(null).bindTo(vm.problemProperty());
@@ -127,6 +138,11 @@ public final class MergeQueueView extends VBox {
         return queued;
     }
 
+    /** The table of entries waiting for a policy review (to focus it, or for tests). */
+    public TableView<QueueRow> reviewTable() {
+        return review.table();
+    }
+
     /** The history's table (to focus it, or for tests). */
     public TableView<QueueRow> historyTable() {
         return history;
@@ -139,6 +155,10 @@ public final class MergeQueueView extends VBox {
             vm.retry();
         } else if (OPEN_LOG.match(e)) {
             vm.openLog();
+        } else if (ReviewPane.APPROVE.match(e)) {
+            vm.approve();
+        } else if (ReviewPane.REJECT.match(e)) {
+            vm.reject();
         } else {
             return;
         }
@@ -193,7 +213,11 @@ public final class MergeQueueView extends VBox {
                         + CANCEL.getDisplayText(), vm.canCancelProperty(), vm::cancel),
                 item("Retry", MaterialDesignR.RESTART, RETRY.getDisplayText(), vm.canRetryProperty(), vm::retry),
                 item("Open test log", MaterialDesignF.FILE_DOCUMENT_OUTLINE, OPEN_LOG.getDisplayText(),
-                        vm.canOpenLogProperty(), vm::openLog));
+                        vm.canOpenLogProperty(), vm::openLog),
+                item("Approve policy change", MaterialDesignC.CHECK_DECAGRAM_OUTLINE,
+                        ReviewPane.APPROVE.getDisplayText(), vm.canApproveProperty(), vm::approve),
+                item("Reject policy change", MaterialDesignC.CLOSE_OCTAGON_OUTLINE, ReviewPane.REJECT.getDisplayText(),
+                        vm.canRejectProperty(), vm::reject));
     }
 
     /** A menu item showing its keys in its text: an accelerator would take the key from the sandboxes tab. */
@@ -206,15 +230,18 @@ public final class MergeQueueView extends VBox {
     }
 
     /**
-     * A row picked in {@code table} becomes the view model's selection and clears {@code other}'s; a row that a
-     * read replaced is selected again.
+     * A row picked in {@code table} becomes the view model's selection and clears the {@code others}' ones; a row that
+     * a read replaced is selected again.
      */
-    private void followSelection(TableView<QueueRow> table, TableView<QueueRow> other) {
+    @SafeVarargs
+    private void followSelection(TableView<QueueRow> table, TableView<QueueRow>... others) {
         table.getSelectionModel().selectedItemProperty().addListener((o, was, row) -> {
             if (row != null) {
                 vm.select(row.id());
-                if (other.getSelectionModel().getSelectedItem() != null) {
-                    other.getSelectionModel().clearSelection();
+                for (TableView<QueueRow> other : others) {
+                    if (other.getSelectionModel().getSelectedItem() != null) {
+                        other.getSelectionModel().clearSelection();
+                    }
                 }
             }
         });

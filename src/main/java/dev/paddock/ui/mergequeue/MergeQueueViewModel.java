@@ -2,6 +2,7 @@ package dev.paddock.ui.mergequeue;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.merge.MergeEntry;
+import dev.paddock.merge.PolicyDiff;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
@@ -28,8 +29,10 @@ import javafx.collections.ObservableList;
 
 /**
  * The merge queue tab of one repository (issue "The queue view shows position, step, elapsed time and history,
- * with cancel and retry"): the running entry, the queued ones in the queue's order, the history, and the
- * commands cancel, retry and open test log on the selected entry.
+ * with cancel and retry"): the running entry, the entries waiting for a person to review their change to policy or
+ * hook configuration, the queued ones in the queue's order, the history, and the commands cancel, retry, open test
+ * log, and approve or reject a policy change, on the selected entry. The diff of a selected entry waiting for a
+ * review is read for it; Approve is possible only once that diff shows, and is bound to the commit it shows.
  *
  * <p>Read on the {@code merge-queue-view} thread when the queue reports a change, and every
  * {@link #REREAD_TICKS} ticks as a safety net; applied on the FX thread at most once per pulse
@@ -53,6 +56,14 @@ public final class MergeQueueViewModel implements AutoCloseable {
     // Properties
     private final ReadOnlyObjectWrapper<QueueSnapshot> snapshot = new ReadOnlyObjectWrapper<>(QueueSnapshot.EMPTY);
     private final ReadOnlyObjectWrapper<QueueRow> running = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<QueueRow> review = FXCollections.observableArrayList();
+    private final ObservableList<QueueRow> reviewView = FXCollections.unmodifiableObservableList(review);
+    private final ReadOnlyObjectWrapper<PolicyDiff> diff = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper canApprove = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canReject = new ReadOnlyBooleanWrapper();
+    /** Entry and commit of the diff last asked for, and the number of that request (FX thread only). */
+    private String diffAsked;
+    private long diffRequests;
     private final ObservableList<QueueRow> queued = FXCollections.observableArrayList();
     private final ObservableList<QueueRow> history = FXCollections.observableArrayList();
     private final ObservableList<QueueRow> queuedView = FXCollections.unmodifiableObservableList(queued);
@@ -101,6 +112,26 @@ public final class MergeQueueViewModel implements AutoCloseable {
     /** The entry being merged, or null. */
     public ReadOnlyObjectProperty<QueueRow> runningProperty() {
         return running.getReadOnlyProperty();
+    }
+
+    /** Entries waiting for a person to review their change to policy or hook configuration, oldest first. */
+    public ObservableList<QueueRow> review() {
+        return reviewView;
+    }
+
+    /** The diff of the selected entry waiting for a review, once read; null otherwise. */
+    public ReadOnlyObjectProperty<PolicyDiff> diffProperty() {
+        return diff.getReadOnlyProperty();
+    }
+
+    /** Whether the selected entry's policy change can be approved now (it waits, and its diff shows). */
+    public ReadOnlyBooleanProperty canApproveProperty() {
+        return canApprove.getReadOnlyProperty();
+    }
+
+    /** Whether the selected entry's policy change can be rejected now. */
+    public ReadOnlyBooleanProperty canRejectProperty() {
+        return canReject.getReadOnlyProperty();
     }
 
     /** Queued entries in the queue's order (position 1 first). */
@@ -218,6 +249,88 @@ public final class MergeQueueViewModel implements AutoCloseable {
         return openLog(selected.get());
     }
 
+    /** Approves the selected entry's policy change. */
+    public CompletableFuture<Void> approve() {
+        return approve(selected.get());
+    }
+
+    /** Rejects the selected entry's policy change. */
+    public CompletableFuture<Void> reject() {
+        return reject(selected.get());
+    }
+
+    /**
+     * Approves the change to policy or hook configuration of {@code row}, bound to the commit of the diff shown: it
+     * goes back in the queue. Does nothing unless {@code row} waits for a review and its diff is the one shown.
+     */
+    public CompletableFuture<Void> approve(QueueRow row) {
+        MergeQueueBackend b = backend;
+        PolicyDiff shown = diff.get();
+        if (b == null || !diffShownFor(row, shown)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return command("Approving the policy change of " + row.entry().label() + "…", "Cannot approve the policy"
+                + " change of " + row.entry().label(), () -> b.approvePolicy(row.id(), b.who(), shown.reviewCommit()),
+                e -> "Approved the policy change of " + e.label() + " at " + QueueText.shortCommit(shown.reviewCommit())
+                        + "; it is back in the queue.");
+    }
+
+    /** Rejects the change to policy or hook configuration of {@code row}: it is cancelled. */
+    public CompletableFuture<Void> reject(QueueRow row) {
+        MergeQueueBackend b = backend;
+        if (b == null || row == null || !row.awaitsReview()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return command("Rejecting the policy change of " + row.entry().label() + "…", "Cannot reject the policy"
+                + " change of " + row.entry().label(), () -> b.rejectPolicy(row.id(), b.who()),
+                e -> "Rejected the policy change of " + e.label() + "; it is cancelled and base is unchanged.");
+    }
+
+    /** Whether {@code shown} is the diff of {@code row} as it waits now (same entry, same commit under review). */
+    private static boolean diffShownFor(QueueRow row, PolicyDiff shown) {
+        return row != null && row.awaitsReview() && shown != null && shown.entryId() == row.id()
+                && java.util.Objects.equals(shown.reviewCommit(), row.entry().theirsCommit());
+    }
+
+    /** Reads the diff of the selected entry when it waits for a review and its diff is not shown or asked yet. */
+    private void followDiff(QueueRow row) {
+        if (row == null || !row.awaitsReview()) {
+            diffAsked = null;
+            diffRequests++;
+            diff.set(null);
+            return;
+        }
+        String key = row.id() + " " + row.entry().theirsCommit();
+        if (key.equals(diffAsked)) {
+            return;
+        }
+        diffAsked = key;
+        diff.set(null);
+        long request = ++diffRequests;
+        MergeQueueBackend b = backend;
+        if (b == null) {
+            return;
+        }
+        CompletableFuture.supplyAsync(() -> {
+            try {
+                return b.policyDiff(row.id());
+            } catch (PaddockException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        }, io).whenCompleteAsync((d, ex) -> {
+            if (request != diffRequests) {
+                return; // another entry was selected meanwhile
+            }
+            if (ex != null) { // not asked again for the same commit: select the entry again to retry
+                error.set(UiError.of("Cannot show the policy change of " + row.entry().label(),
+                        ex.getCause() != null ? ex.getCause() : ex));
+            } else {
+                diff.set(d);
+            }
+            showSelection();
+        }, Platform::runLater);
+    }
+
     /**
      * Cancels {@code row}: queued, it leaves the queue; running, its test is killed and it stops before it moves
      * base; in conflict, its merge is aborted. Does nothing for a row that cannot be cancelled.
@@ -324,6 +437,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
         now.set(s == QueueSnapshot.EMPTY ? Instant.now() : s.at());
         snapshot.set(s);
         running.set(s.running());
+        KeyedListSync.sync(review, s.review(), QueueRow::id);
         KeyedListSync.sync(queued, s.queued(), QueueRow::id);
         KeyedListSync.sync(history, s.history(), QueueRow::id);
         active.set(s.active());
@@ -336,6 +450,11 @@ public final class MergeQueueViewModel implements AutoCloseable {
         canCancel.set(row != null && row.cancellable());
         canRetry.set(row != null && row.retryable());
         canOpenLog.set(row != null && row.hasTestLog());
+        canReject.set(row != null && row.awaitsReview());
+        if (!diffShownFor(row, diff.get())) {
+            followDiff(row);
+        }
+        canApprove.set(diffShownFor(row, diff.get()));
     }
 
     /** Stops reading. */

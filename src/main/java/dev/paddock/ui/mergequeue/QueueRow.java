@@ -28,6 +28,11 @@ public record QueueRow(MergeEntry entry, Integer position, int maxAttempts, bool
         return entry.state().isRetryable();
     }
 
+    /** Whether it waits for a person to approve or reject its change to policy or hook configuration. */
+    public boolean awaitsReview() {
+        return entry.state() == MergeState.POLICY_REVIEW;
+    }
+
     /** Whether there is a test log to open (read off the FX thread, with the entry). */
     public boolean hasTestLog() {
         return testLogPresent;

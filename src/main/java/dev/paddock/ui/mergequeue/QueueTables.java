@@ -25,6 +25,7 @@ final class QueueTables {
     /** Node ids, for tests. */
     static final String QUEUED_ID = "merge-queued-table";
     static final String HISTORY_ID = "merge-history-table";
+    static final String REVIEW_ID = "merge-review-table";
 
     private QueueTables() {
     }
@@ -42,6 +43,20 @@ final class QueueTables {
                 text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78, 78),
                 text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
                 text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80)));
+        return t;
+    }
+
+    /** The entries waiting for a person to review their policy change: entry, branch, commit, waiting time, note. */
+    static TableView<QueueRow> review(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
+        TableView<QueueRow> t = table(rows, REVIEW_ID);
+        t.getColumns().setAll(List.of(
+                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                branchAndSandbox(230),
+                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().theirsCommit()), 98, 98)),
+                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
+                        r.entry().stepStartedAt() == null ? null
+                                : java.time.Duration.between(r.entry().stepStartedAt(), at)), 96),
+                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 300, 80)));
         return t;
     }
 

@@ -3,6 +3,7 @@ package dev.paddock.ui.mergequeue;
 import dev.paddock.common.PaddockException;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeService;
+import dev.paddock.merge.PolicyDiff;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -38,6 +39,21 @@ public final class ServiceMergeQueueBackend implements MergeQueueBackend {
     @Override
     public MergeEntry retry(long id, String who) throws PaddockException {
         return merges.retry(id, who);
+    }
+
+    @Override
+    public PolicyDiff policyDiff(long id) throws PaddockException {
+        return merges.policyDiff(id);
+    }
+
+    @Override
+    public MergeEntry approvePolicy(long id, String who, String commit) throws PaddockException {
+        return merges.approvePolicy(id, who, commit);
+    }
+
+    @Override
+    public MergeEntry rejectPolicy(long id, String who) throws PaddockException {
+        return merges.rejectPolicy(id, who, null);
     }
 
     @Override

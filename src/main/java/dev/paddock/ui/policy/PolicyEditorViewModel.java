@@ -205,7 +205,9 @@ public final class PolicyEditorViewModel {
      */
     public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io, LongSupplier approvalTimeoutMs) {
         this.approvalTimeoutMs = approvalTimeoutMs;
-        this.repository = repository.toAbsolutePath().normalize();
+        // Never a sandbox's worktree: its files are the agent's, and the policy is read from the main worktree.
+        Path normal = repository.toAbsolutePath().normalize();
+        this.repository = dev.paddock.worktree.MainWorktree.ofSandboxArea(normal).orElse(normal);
         this.paddockHome = paddockHome;
         this.userHome = Path.of(System.getProperty("user.home"));
         this.io = io;
@@ -416,7 +418,8 @@ public final class PolicyEditorViewModel {
             Policy policy = broken.isEmpty() ? Policy.of(rules, unmatched, repository, userHome)
                     : Policy.broken(String.join("; ", new LinkedHashSet<>(broken)), userHome);
             try {
-                d = new PolicyEngine(policy).decide(new ToolRequest(tl, in, repository));
+                d = new PolicyEngine(policy, new dev.paddock.policy.PolicyGuard(paddockHome, repository))
+                        .decide(new ToolRequest(tl, in, repository));
             } catch (RuntimeException e) {
                 d = new Decision(Verdict.DENY, "Cannot judge this: " + e.getMessage(), null);
             }
@@ -572,9 +575,10 @@ public final class PolicyEditorViewModel {
     public CompletableFuture<String> installHook() {
         CompletableFuture<String> result = new CompletableFuture<>();
         run(() -> {
-            Path script = HookScript.write(paddockHome);
+            long approvalMs = approvalTimeoutMs.getAsLong();
+            Path script = HookScript.write(paddockHome, approvalMs);
             ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
-                    ClaudeHookInstaller.timeoutFor(approvalTimeoutMs.getAsLong()));
+                    ClaudeHookInstaller.timeoutFor(approvalMs));
             return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
                     + "; the previous file, if any, is kept as settings.json.bak)."
                     : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";

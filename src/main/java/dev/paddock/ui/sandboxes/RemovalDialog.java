@@ -261,6 +261,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
         if (!p.unmergedCommits().isEmpty()) {
             notes.add(count(p.unmergedCommits().size(), "commit") + " not in the base branch");
         }
+        if (!p.submoduleCommits().isEmpty()) {
+            notes.add(count(p.submoduleCommits().size(), "submodule commit") + " no remote has");
+        }
         if (p.running()) {
             notes.add("its agent runs: it is stopped first");
         }
@@ -285,6 +288,13 @@ public final class RemovalDialog extends Dialog<Boolean> {
             TreeItem<String> commits = new TreeItem<>("Commits not in the base branch (" + p.unmergedCommits().size()
                     + ")", Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
             p.unmergedCommits().forEach(c -> commits.getChildren().add(new TreeItem<>(c)));
+            root.getChildren().add(commits);
+        }
+        if (!p.submoduleCommits().isEmpty()) {
+            TreeItem<String> commits = new TreeItem<>("Commits in submodules that no remote has ("
+                    + p.submoduleCommits().size() + "): their repositories go with the worktree",
+                    Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
+            p.submoduleCommits().forEach(c -> commits.getChildren().add(new TreeItem<>(c)));
             root.getChildren().add(commits);
         }
         if (p.running()) {

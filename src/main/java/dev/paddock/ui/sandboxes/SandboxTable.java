@@ -67,7 +67,18 @@ final class SandboxTable extends TableView<Sandbox> {
                     setTooltip(null);
                     return;
                 }
-                setGraphic(stateChip(s.shownState()));
+                if (s.worktreeMissing()) {
+                    Label gone = new Label("folder missing");
+                    gone.getStyleClass().addAll("pd-chip", "pd-chip-danger");
+                    gone.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+                    gone.setTooltip(new javafx.scene.control.Tooltip("The worktree " + s.worktreePath()
+                            + " is not on disk"));
+                    javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, stateChip(s.shownState()), gone);
+                    box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+                    setGraphic(box);
+                } else {
+                    setGraphic(stateChip(s.shownState()));
+                }
                 setTooltip(s.engineUnreachable() ? new javafx.scene.control.Tooltip("The Docker engine does not"
                         + " answer, so this container's state is unknown (last known: " + s.state().replace('_', ' ')
                         + "). It is not failed or stopped; Paddock checks again when the engine is back.")

@@ -3,7 +3,6 @@ package dev.paddock.ui.shell;
 import dev.paddock.ui.theme.Theme;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -87,8 +86,10 @@ final class UiPreferences {
             return;
         }
         unsaved = false;
-        try (OutputStream out = Files.newOutputStream(file)) {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             props.store(out, "Paddock panel preferences");
+            dev.paddock.common.PrivateFiles.write(file, out.toByteArray(), dev.paddock.common.PrivateFiles.FILE);
         } catch (IOException e) {
             log().warn("Cannot save {}: {}", file, e.getMessage());
         }

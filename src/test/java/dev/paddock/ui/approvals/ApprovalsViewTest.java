@@ -95,6 +95,27 @@ class ApprovalsViewTest {
     }
 
     @Test
+    void aCommandOf100KbShowsWholeInTheQueueAndKeyAApprovesIt(FxRobot robot) throws Exception {
+        String command = "git push origin " + "refs/heads/a-long-topic-name:".repeat(100 * 1024 / 29) + "main";
+        CompletableFuture<HttpResponse<String>> answer = ask(command);
+        Approval a = awaitRow(command);
+
+        Node cell = cell(robot, a.id());
+        assertThat(robot.from(cell).lookup("." + CommandText.STYLE).queryAs(TextArea.class).getText())
+                .isEqualTo(command);
+        clickIn(robot, a.id(), ".pd-approval-sandbox");
+        robot.type(KeyCode.A);
+
+        JsonNode decided = json(answer.get(15, TimeUnit.SECONDS));
+        assertThat(decided.get("decision").asText()).isEqualTo("allow");
+        awaitNoRows();
+        assertThat(note(robot)).startsWith("Approved #" + a.id() + " (git push origin refs/heads/a-long-topic-name");
+        Approval stored = rig.host().wiring().approvals().find(a.id()).orElseThrow();
+        assertThat(stored.request()).isEqualTo(command);
+        assertThat(stored.state()).isEqualTo(ApprovalState.APPROVED);
+    }
+
+    @Test
     void aRequestShowsWithItsCommandAndRuleAndKeyAApprovesIt(FxRobot robot) throws Exception {
         CompletableFuture<HttpResponse<String>> answer = ask("git push origin main");
         Approval a = awaitRow("git push origin main");
@@ -268,6 +289,7 @@ class ApprovalsViewTest {
                 pb.environment().put("PATH", System.getenv("PATH"));
                 pb.environment().put("PADDOCK_API", "http://127.0.0.1:" + rig.port());
                 pb.environment().put("PADDOCK_TOKEN", rig.tokenOf(sandbox.id()));
+                pb.environment().put("PADDOCK_HOOK_KEY", rig.hookKeyOf(sandbox.id()));
                 pb.environment().put("PADDOCK_SANDBOX_ID", sandbox.id());
                 Process p = pb.start();
                 try (var in = p.getOutputStream()) {

@@ -301,7 +301,8 @@ class PolicyEditorDialogTest {
                 .contains("Installed the PreToolUse hook").contains(settings.toString());
         JsonNode written = Json.mapper().readTree(settings.toFile());
         assertThat(written.path("model").asText()).isEqualTo("opus");
-        assertThat(written.at("/hooks/PreToolUse/0/hooks/0/command").asText()).endsWith("paddock-hook-claude");
+        assertThat(written.at("/hooks/PreToolUse/0/hooks/0/command").asText())
+                .endsWith("paddock-hook-claude --timeout " + written.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt());
         assertThat(home.resolve("bin/paddock-hook-claude")).isExecutable();
         assertThat(settings.resolveSibling("settings.json.bak")).exists();
 

@@ -29,6 +29,16 @@ class UiPreferencesTest {
     }
 
     @Test
+    void theFileIsWrittenOwnerOnly() throws Exception {
+        Path file = dir.resolve("ui.properties");
+
+        new UiPreferences(file).setTheme(Theme.DARK);
+
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
+
+    @Test
     void aPanelThatNeverMayWriteLeavesTheFileAsItWas() throws Exception {
         Path file = dir.resolve("ui.properties");
         UiPreferences owner = new UiPreferences(file);
