@@ -50,6 +50,7 @@ public final class BashAnalyzer {
     private final Path root;
     private final List<Invocation> invocations = new ArrayList<>();
     private final List<PathAccess> accesses = new ArrayList<>();
+    private final List<PathAccess> arguments = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private final FileAccesses files;
     /** Quoted text that holds {@code $(}, backticks or <code>${</code>: code if bash expands it later. */
@@ -69,7 +70,7 @@ public final class BashAnalyzer {
     private BashAnalyzer(Path cwd, Path home, Path root) {
         this.home = home;
         this.root = root;
-        this.files = new FileAccesses(cwd, home, accesses, problems);
+        this.files = new FileAccesses(cwd, home, accesses, arguments, problems);
     }
 
     /** {@link #analyze(String, Path, Path, Path)} with the working directory as the project root. */
@@ -90,7 +91,7 @@ public final class BashAnalyzer {
         a.script(command, 0);
         a.latentCode();
         a.files.gitDirectoryWrites();
-        return new BashAnalysis(a.invocations, a.accesses, a.problems);
+        return new BashAnalysis(a.invocations, a.accesses, a.problems, a.arguments);
     }
 
     private void script(String source, int depth) {

@@ -21,14 +21,16 @@ final class FileAccesses {
 
     private final Path home;
     private final List<PathAccess> accesses;
+    private final List<PathAccess> arguments;
     private final List<String> problems;
     private Directories dirs;
     private List<Word> findRoots;
 
-    FileAccesses(Path cwd, Path home, List<PathAccess> accesses, List<String> problems) {
+    FileAccesses(Path cwd, Path home, List<PathAccess> accesses, List<PathAccess> arguments, List<String> problems) {
         this.dirs = new Directories(cwd);
         this.home = home;
         this.accesses = accesses;
+        this.arguments = arguments;
         this.problems = problems;
     }
 
@@ -96,18 +98,20 @@ final class FileAccesses {
         }
         List<Path> paths = s == Scope.UNKNOWN ? null : dirs.resolve(v, home);
         if (paths == null) {
-            accesses.add(new PathAccess(kind, null, w.raw(), true, Scope.UNKNOWN));
+            arguments.add(new PathAccess(kind, null, w.raw(), true, Scope.UNKNOWN));
             return;
         }
         for (Path p : paths) {
-            accesses.add(new PathAccess(kind, p, v, true, s));
+            arguments.add(new PathAccess(kind, p, v, true, s));
         }
     }
 
     /** A write inside any .git directory (a nested repository's too) is never allowed automatically. */
     void gitDirectoryWrites() {
         Set<Path> seen = new HashSet<>();
-        for (PathAccess a : accesses) {
+        List<PathAccess> all = new java.util.ArrayList<>(accesses);
+        all.addAll(arguments);
+        for (PathAccess a : all) {
             if (a.kind() == Kind.WRITE && a.path() != null && a.scope() != Scope.TREE && seen.add(a.path())) {
                 for (Path part : a.path()) {
                     if (part.toString().equals(".git")) {

@@ -145,7 +145,9 @@ public final class PolicyEngine {
                 parts.add(named);
             }
         }
-        for (PathAccess acc : a.accesses()) {
+        List<PathAccess> files = new ArrayList<>(a.accesses());
+        files.addAll(a.arguments());
+        for (PathAccess acc : files) {
             Decision builtIn = guard(acc, cwd);
             if (builtIn != null) {
                 parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
