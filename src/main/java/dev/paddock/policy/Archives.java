@@ -11,7 +11,7 @@ import java.util.Set;
  * Programs whose operands mean different things by position or option: {@code sort -o}, {@code uniq in out},
  * {@code xxd in out}, {@code base64}, {@code dd if= of=}, {@code tar} (the archive of {@code -f}, the members,
  * {@code -C}: extraction writes a whole tree, whatever the archive holds), {@code zip}/{@code unzip},
- * {@code cpio}, {@code less -o}, {@code split}, {@code patch} (writes the files the patch names) and the
+ * {@code cpio}, {@code 7z}/{@code ar}/{@code jar} extraction, {@code less -o}, {@code split}, {@code patch} (writes the files the patch names) and the
  * downloaders {@code curl}/{@code wget} (their output files, and the files they upload).
  */
 final class Archives {
@@ -60,7 +60,23 @@ final class Archives {
                     }
                 }
             }
-            case "tar" -> tar(args, fx);
+            case "tar", "bsdtar", "gtar" -> tar(args, fx);
+            case "7z", "7za", "7zr", "ar", "jar" -> {
+                String mode = args.isEmpty() ? "" : args.get(0).value();
+                boolean extract = program.startsWith("7z") ? mode.equals("x") || mode.equals("e")
+                        : mode.replace("-", "").contains("x");
+                if (extract) {
+                    Word out = null;
+                    for (Word w : args) {
+                        if (w.value().startsWith("-o") && w.value().length() > 2 && program.startsWith("7z")) {
+                            out = LoadingCheck.part(w, w.value().substring(2));
+                        }
+                    }
+                    extract(out == null ? Word.of(".") : out, List.of(), fx);
+                }
+                args.stream().skip(1).filter(w -> !w.value().startsWith("-"))
+                        .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
+            }
             case "zip" -> {
                 Argv a = Argv.parse(args, "bnPtx", Set.of("--temp-path", "--password", "--exclude"));
                 List<Word> ops = a.operands();

@@ -79,8 +79,9 @@ final class Copiers {
         }
         for (Word s : sources) {
             fx.path(Kind.READ, tree, s);
-            if (program.equals("mv") || program.equals("ln")) {
-                fx.path(Kind.WRITE, Scope.FILE, s);
+            boolean links = program.equals("cp") && a.has("-l", "--link", "-s", "--symbolic-link");
+            if (program.equals("mv") || program.equals("ln") || links) {
+                fx.path(Kind.WRITE, Scope.FILE, s); // moved away, or reachable under the link's name
             }
         }
     }

@@ -91,7 +91,8 @@ final class PathArguments {
     static boolean models(String program) {
         return READERS.containsKey(program) || WRITERS.containsKey(program) || COPIERS.contains(program)
                 || COMPRESSORS.contains(program) || Set.of("sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip",
-                "less", "split", "patch", "curl", "wget", "cpio").contains(program) || TextPrograms.models(program);
+                "less", "split", "patch", "curl", "wget", "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar")
+                .contains(program) || TextPrograms.models(program);
     }
 
     /** Whether {@code program} reads files (so an unknown operand, as from {@code xargs}, is an unknown read). */
@@ -126,7 +127,7 @@ final class PathArguments {
         }
         Spec wr = WRITERS.get(program);
         if (wr != null) {
-            writers(program, Argv.parse(args, wr.shortWithValue(), wr.longWithValue()), fx);
+            writers(program, Argv.parse(modesAsOperands(program, args), wr.shortWithValue(), wr.longWithValue()), fx);
             return;
         }
         if (COPIERS.contains(program)) {
@@ -146,6 +147,29 @@ final class PathArguments {
             return;
         }
         Archives.check(program, args, fx);
+    }
+
+    /**
+     * chmod's symbolic modes may start with a dash ({@code chmod -x f}): such a word is its mode, not options,
+     * so it is passed on after {@code --} (and what follows it as operands too).
+     */
+    private static List<Word> modesAsOperands(String program, List<Word> args) {
+        if (!program.equals("chmod")) {
+            return args;
+        }
+        for (int i = 0; i < args.size(); i++) {
+            String v = args.get(i).value();
+            if (v.matches("-[rwxXstugo]*[rwxXst][rwxXstugo]*(,.*)?")) {
+                List<Word> out = new java.util.ArrayList<>(args.subList(0, i));
+                out.add(Word.of("--"));
+                out.addAll(args.subList(i, args.size()));
+                return out;
+            }
+            if (!v.startsWith("-")) {
+                return args;
+            }
+        }
+        return args;
     }
 
     private static void writers(String program, Argv a, ArgumentEffects fx) {

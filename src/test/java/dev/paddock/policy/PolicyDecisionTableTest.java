@@ -295,6 +295,11 @@ class PolicyDecisionTableTest {
                 deny("git format-patch -o .git/hooks HEAD~1", "Edit(./.git/**)"),
                 deny("cd .git && tee hooks/pre-commit < x", "Edit(./.git/**)"),
                 deny("rm -r .git", "Edit(./.git/**)"),
+                deny("chmod -x .git/hooks/pre-commit", "Edit(./.git/**)"),
+                deny("chmod -w,u+x .git/hooks", "Edit(./.git/**)"),
+                deny("cp -l .git/config notes.txt", "Edit(./.git/**)"),
+                ask("7z x evil.7z"),
+                ask("jar xf evil.jar"),
                 // other tools
                 tool(Verdict.ALLOW, "Read", "src/Main.java", "Read(./**)"),
                 tool(Verdict.DENY, "Read", "secrets/key.pem", "Read(./secrets/**)"),
