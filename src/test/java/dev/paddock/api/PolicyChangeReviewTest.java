@@ -82,25 +82,31 @@ class PolicyChangeReviewTest {
         SandboxRecord asker = rig.runningSandbox(repo, "Ask things");
         String before = repo.git("rev-parse", "main").strip();
         assertThat(decision(asker, "touch pwned")).isEqualTo("deny");
+        // The agent ends before the review, so it leaves its token where the test can read it (the store keeps
+        // only the token's hash).
+        Path tokenFile = tmp.resolve("agent-token");
         ObjectNode create = Json.mapper().createObjectNode().put("repo", repo.dir().toString())
-                .put("task", "Open up the policy").put("command", "printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
+                .put("task", "Open up the policy").put("command", "printf %s \"$PADDOCK_TOKEN\" > '" + tokenFile
+                        + "' && printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
                         + " && git add -A && git commit -qm 'Allow everything'");
         HttpResponse<String> created = rig.call("POST", "/v1/sandboxes", create.toString(), rig.installToken());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String agent = BrokerRig.json(created).get("id").asText();
 
         BrokerRig.await("the agent's entry waits for a policy review", () -> "policy_review".equals(stateOf(agent)));
+        String agentToken = Files.readString(tokenFile);
+        assertThat(agentToken).isNotBlank();
 
         long id = entryOf(agent).get("id").asLong();
         assertThat(repo.git("rev-parse", "main").strip()).as("base unchanged").isEqualTo(before);
         assertThat(Files.readString(PolicyFile.repositoryFile(repo.dir())).strip()).isEqualTo(STRICT);
         assertThat(decision(asker, "touch pwned")).as("the policy in force is the old one").isEqualTo("deny");
         HttpResponse<String> asAgent = rig.call("POST", "/v1/merges/" + id + "/approve", "{\"by\": \"me\"}",
-                rig.tokenOf(agent));
+                agentToken);
         HttpResponse<String> asOther = rig.call("POST", "/v1/merges/" + id + "/approve", "{}", rig.tokenOf(asker.id()));
         assertThat(asAgent.statusCode()).isEqualTo(403);
         assertThat(asOther.statusCode()).isEqualTo(403);
-        assertThat(rig.call("GET", "/v1/merges/" + id + "/review", null, rig.tokenOf(agent)).statusCode())
+        assertThat(rig.call("GET", "/v1/merges/" + id + "/review", null, agentToken).statusCode())
                 .isEqualTo(403);
         assertThat(stateOf(agent)).isEqualTo("policy_review");
 
