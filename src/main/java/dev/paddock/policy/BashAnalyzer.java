@@ -1,82 +1,81 @@
 package dev.paddock.policy;
 
+import dev.paddock.policy.PathAccess.Kind;
+import dev.paddock.policy.PathAccess.Scope;
 import dev.paddock.policy.shell.Redirect;
+import dev.paddock.policy.shell.Expansions;
 import dev.paddock.policy.shell.ShellParser;
 import dev.paddock.policy.shell.ShellScript;
 import dev.paddock.policy.shell.SimpleCommand;
+import dev.paddock.policy.shell.Snippet;
 import dev.paddock.policy.shell.Word;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * Turns a Bash command line into what it would run ({@link Invocation}s), the files it would read or write
- * ({@link PathAccess}es) and what cannot be known without running it (problems).
+ * ({@link PathAccess}es) and what cannot be known without running it (problems, each keeping the command from
+ * being allowed automatically). Why it parses instead of matching text:
+ * docs/decisions/0006-parse-shell-instead-of-matching.md.
  *
- * <p>On top of {@link ShellParser}'s simple commands it strips, and judges the command inside instead:
- * leading {@code VAR=value} assignments; {@code env [-i] [-u N] [VAR=x]...}; {@code timeout [opts] N};
- * {@code time [-p] [-o FILE]}; {@code nice [-n N]}; {@code nohup}; {@code stdbuf -oL}; {@code command}
- * (not with {@code -v}); {@code builtin}; {@code exec}; {@code xargs [opts]} (its command gets arguments
- * at run time: open-ended); {@code find ... -exec/-execdir/-ok/-okdir cmd ... ;|+} (find itself is judged
- * too); {@code sudo}/{@code doas} (judged both as themselves and for the inner command). The bodies of
- * {@code sh|bash|zsh|dash|ksh -c} (also {@code -lc}, {@code -ec}...), {@code eval} and {@code trap} are
- * parsed recursively. An absolute program path is reduced to its name ({@code /usr/bin/git} is
- * {@code git}); git's global options ({@code -C dir}, {@code -c k=v}, {@code --git-dir=...},
- * {@code --no-pager}...) are dropped so {@code git -C x push} is {@code git push}. {@code cd DIR} moves the
- * directory that later relative paths resolve against. Files: redirections ({@code > f}, {@code >> f},
- * {@code &> f}, {@code < f}; {@code /dev/null}, {@code /dev/stdout}, {@code /dev/stderr}, {@code /dev/tty}
- * and {@code /dev/fd/N} exempt), {@code tee FILE}, {@code time -o FILE}, {@code xargs -a FILE},
- * {@code find -fprint FILE}; and, checked against deny and ask rules only, the operands of known readers
- * ({@code cat}, {@code head}, {@code grep}...), writers ({@code rm}, {@code touch}, {@code chmod}...) and
- * copiers ({@code cp}, {@code mv}...: the last operand is written).
- *
- * <p>Problems (never allowed automatically): {@code eval}; {@code source}/{@code .}; a shell running a
- * script file or its standard input; a program name that expands at run time ({@code $X},
- * {@code ${IFS}}, {@code $(...)}, a glob or brace expansion); a redirection or {@code tee} target that
- * expands; assignments to variables that change what later commands run ({@code PATH},
- * {@code LD_PRELOAD}, {@code GIT_SSH_COMMAND}...); {@code git -c} keys that run commands ({@code alias.*},
- * {@code core.sshCommand}, {@code core.pager}...); and everything {@link ShellParser} reports
- * (unterminated quotes, here-documents without an end, process substitution...).
+ * <p>Wrappers are stripped and the command inside judged ({@code env}, {@code timeout}, {@code time},
+ * {@code nice}, {@code nohup}, {@code stdbuf}, {@code setsid}, {@code ionice}, {@code command}, {@code builtin},
+ * {@code exec}, {@code xargs} (open-ended), {@code find -exec}, {@code sudo}/{@code doas}, {@code watch}); a word
+ * only known at run time among a wrapper's options is a problem (it could change the command). The bodies of
+ * {@code sh -c}, {@code eval}, {@code trap}, {@code watch} and {@code mapfile -C} are parsed recursively. An
+ * absolute program path is reduced to its name, and is a problem outside the system's program directories
+ * ({@code /tmp/x/git} need not be git). git, the shells, npm, node, make, tar and others are checked against
+ * {@link LoadingOptions}; environment assignments against its environment rule ({@link Assignments}); builtins
+ * that evaluate names or arithmetic by {@link EvaluatingBuiltins}. Files: redirections (judged by every rule
+ * list), and the operands modelled by {@link PathArguments} and {@link GitArguments} (judged by deny and ask
+ * rules, see {@link PathAccess#files.argument()}). {@code cd} adds to the possible directories ({@link Directories});
+ * git run anywhere but the project root is a problem (it would load a repository placed there). A write inside
+ * any {@code .git} directory is a problem. Everything {@link ShellParser} reports is a problem too.
  */
 public final class BashAnalyzer {
     private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
-    private static final Set<String> RISKY_VARIABLES = Set.of("PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT",
-            "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "IFS", "SHELLOPTS",
-            "BASHOPTS", "PS4", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_PAGER", "PAGER", "EDITOR",
-            "VISUAL", "GIT_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-            "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "NODE_OPTIONS", "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT");
-    /** Programs whose operands are files they read. */
-    private static final Set<String> READERS = Set.of("cat", "head", "tail", "less", "more", "nl", "base64", "xxd",
-            "od", "strings", "wc", "sort", "uniq", "diff", "cmp", "grep", "egrep", "fgrep", "rg");
-    /** Programs whose operands are files they change or delete. */
-    private static final Set<String> WRITERS = Set.of("rm", "rmdir", "touch", "truncate", "shred", "unlink", "chmod",
-            "chown", "chgrp", "mkdir");
-    /** Programs that read their first operands and write the last one. */
-    private static final Set<String> COPIERS = Set.of("cp", "mv", "install", "ln", "rsync", "scp");
-    private static final Pattern ASSIGNED_NAME = Pattern.compile("(\\[.*)?\\+?=.*", Pattern.DOTALL);
-    private static final Pattern ENV_ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*", Pattern.DOTALL);
-    private static final Pattern GIT_OPTION_WITH_VALUE = Pattern.compile(
-            "--(git-dir|work-tree|namespace|exec-path|config-env|super-prefix)=.*", Pattern.DOTALL);
-    private static final Set<String> GIT_OPTIONS_TAKING_A_WORD = Set.of("-C", "-c", "--git-dir", "--work-tree",
-            "--namespace", "--config-env", "--super-prefix");
-    private static final Set<String> GIT_FLAGS = Set.of("--no-pager", "-p", "--paginate", "-P", "--bare",
-            "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
-            "--icase-pathspecs", "--no-optional-locks", "--no-lazy-fetch", "--no-advice", "--exec-path");
-    private static final Set<String> EXEMPT_FILES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty");
+    /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
+    private static final Set<Path> SYSTEM_DIRS = Set.of(Path.of("/bin"), Path.of("/sbin"), Path.of("/usr/bin"),
+            Path.of("/usr/sbin"), Path.of("/usr/local/bin"), Path.of("/usr/local/sbin"), Path.of("/opt/homebrew/bin"),
+            Path.of("/opt/homebrew/sbin"), Path.of("/usr/lib/git-core"), Path.of("/usr/libexec/git-core"),
+            Path.of("/snap/bin"), Path.of("/run/current-system/sw/bin"));
+    /** Quoted strings kept for {@link #latentCode()}; more are not judged as code (the command is asked anyway). */
+    private static final int MAX_LATENT = 1000;
 
     private final Path home;
-    private Path cwd;
+    private final Path root;
     private final List<Invocation> invocations = new ArrayList<>();
     private final List<PathAccess> accesses = new ArrayList<>();
+    private final List<PathAccess> arguments = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    private final FileAccesses files;
+    /** Quoted text that holds {@code $(}, backticks or <code>${</code>: code if bash expands it later. */
+    private final List<String> latent = new ArrayList<>();
+    private final ArgumentEffects fx = new ArgumentEffects() {
+        @Override
+        public void problem(String problem) {
+            problems.add(problem);
+        }
 
-    private BashAnalyzer(Path cwd, Path home) {
-        this.cwd = cwd;
+        @Override
+        public void path(Kind kind, Scope scope, Word path) {
+            files.argument(kind, scope, path);
+        }
+    };
+
+    private BashAnalyzer(Path cwd, Path home, Path root) {
         this.home = home;
+        this.root = root;
+        this.files = new FileAccesses(cwd, home, accesses, arguments, problems);
+    }
+
+    /** {@link #analyze(String, Path, Path, Path)} with the working directory as the project root. */
+    public static BashAnalysis analyze(String command, Path cwd, Path home) {
+        return analyze(command, cwd, home, null);
     }
 
     /**
@@ -84,11 +83,15 @@ public final class BashAnalyzer {
      *
      * @param cwd the directory it runs in (absolute), against which relative paths resolve
      * @param home the user's home directory, for {@code ~}
+     * @param projectRoot the repository's root (the only place git may run without asking); null: {@code cwd}
      */
-    public static BashAnalysis analyze(String command, Path cwd, Path home) {
-        BashAnalyzer a = new BashAnalyzer(cwd.toAbsolutePath().normalize(), home);
+    public static BashAnalysis analyze(String command, Path cwd, Path home, Path projectRoot) {
+        Path start = cwd.toAbsolutePath().normalize();
+        BashAnalyzer a = new BashAnalyzer(start, home, projectRoot == null ? start : projectRoot.normalize());
         a.script(command, 0);
-        return new BashAnalysis(a.invocations, a.accesses, a.problems);
+        a.latentCode();
+        a.files.gitDirectoryWrites();
+        return new BashAnalysis(a.invocations, a.accesses, a.problems, a.arguments);
     }
 
     private void script(String source, int depth) {
@@ -100,39 +103,39 @@ public final class BashAnalyzer {
     }
 
     private void simple(SimpleCommand c, int depth) {
-        assignments(c.assignments());
+        for (Word w : c.words()) {
+            noteLatent(w);
+        }
+        for (Word w : c.assignments()) {
+            noteLatent(w);
+            Assignments.check(w, Assignments.name(w), !c.words().isEmpty(), fx);
+        }
         for (Redirect r : c.redirects()) {
             if (r.writesFile()) {
-                access(PathAccess.Kind.WRITE, r.target());
+                files.redirect(Kind.WRITE, r.target());
             }
             if (r.readsFile()) {
-                access(PathAccess.Kind.READ, r.target());
+                files.redirect(Kind.READ, r.target());
             }
         }
         if (!c.words().isEmpty()) {
-            unwrap(c.words(), depth, false);
-        }
-    }
-
-    private void assignments(List<Word> assignments) {
-        for (Word w : assignments) {
-            String name = ASSIGNED_NAME.matcher(w.value()).replaceFirst("");
-            if (RISKY_VARIABLES.contains(name)) {
-                problems.add("`" + w.raw() + "` changes what later commands run");
-            }
+            Directories outer = files.dirs();
+            unwrap(c.words(), depth, false, c.repeated());
+            files.dirs(outer); // env -C changes it for that command only (cd changes it in place)
         }
     }
 
     /** Strips wrappers from {@code w} until a program that is judged by itself remains. */
-    private void unwrap(List<Word> w, int depth, boolean openEnded) {
+    private void unwrap(List<Word> w, int depth, boolean openEnded, boolean repeated) {
         while (!w.isEmpty()) {
             Word prog = w.get(0);
             if (!prog.isStatic()) {
-                problems.add("the program `" + prog.raw() + "` is only known at run time");
+                problems.add("the program `" + Snippet.of(prog.raw()) + "` is only known at run time");
                 return;
             }
             String name = programName(prog.value());
             List<Word> args = w.subList(1, w.size());
+            int skip = -1;
             switch (name) {
                 case "eval" -> {
                     problems.add("`eval` runs a string built at run time");
@@ -141,12 +144,11 @@ public final class BashAnalyzer {
                 }
                 case "source", "." -> {
                     problems.add("`" + name + "` runs the commands of the file " + (args.isEmpty() ? "it is given"
-                            : "`" + args.get(0).raw() + "`"));
+                            : "`" + Snippet.of(args.get(0).raw()) + "`"));
                     return;
                 }
-                case "exec" -> w = args.subList(Options.skip(args, "cl", "a", Set.of(), Set.of()), args.size());
-                case "builtin", "nohup" -> w = args.subList(args.isEmpty() || !args.get(0).value().equals("--")
-                        ? 0 : 1, args.size());
+                case "exec" -> skip = Options.skip(args, "cl", "a", Set.of(), Set.of());
+                case "builtin", "nohup" -> skip = args.isEmpty() || !args.get(0).value().equals("--") ? 0 : 1;
                 case "env" -> {
                     List<Word> inner = env(args);
                     if (inner == null) {
@@ -154,39 +156,36 @@ public final class BashAnalyzer {
                         return;
                     }
                     w = inner;
+                    continue;
                 }
-                case "timeout" -> {
-                    int i = Options.skip(args, "v", "ks", Set.of("--preserve-status", "--foreground", "--verbose"),
-                            Set.of("--kill-after", "--signal"));
-                    w = args.subList(Math.min(i + 1, args.size()), args.size());
-                }
+                case "timeout" -> skip = Math.min(Options.skip(args, "v", "ks", Set.of("--preserve-status",
+                        "--foreground", "--verbose"), Set.of("--kill-after", "--signal")) + 1, args.size());
                 case "time" -> {
-                    int i = Options.skip(args, "pvaq", "fo", Set.of("--portability", "--verbose", "--append",
+                    skip = Options.skip(args, "pvaq", "fo", Set.of("--portability", "--verbose", "--append",
                             "--quiet"), Set.of("--format", "--output"));
-                    Word out = Options.value(args.subList(0, i), 'o', "--output");
+                    Word out = Options.value(args.subList(0, skip), 'o', "--output");
                     if (out != null) {
-                        access(PathAccess.Kind.WRITE, out);
+                        files.redirect(Kind.WRITE, out);
                     }
-                    w = args.subList(i, args.size());
                 }
-                case "nice" -> w = args.subList(Options.skip(args, "", "n", Set.of(), Set.of("--adjustment")),
-                        args.size());
-                case "stdbuf" -> w = args.subList(Options.skip(args, "", "ioe", Set.of(),
-                        Set.of("--input", "--output", "--error")), args.size());
+                case "nice" -> skip = Options.skip(args, "", "n", Set.of(), Set.of("--adjustment"));
+                case "stdbuf" -> skip = Options.skip(args, "", "ioe", Set.of(), Set.of("--input", "--output",
+                        "--error"));
+                case "setsid" -> skip = Options.skip(args, "cfw", "", Set.of(), Set.of());
+                case "ionice" -> skip = Options.skip(args, "t", "cnpPu", Set.of(), Set.of("--class",
+                        "--classdata", "--pid", "--pgid", "--uid"));
                 case "command" -> {
-                    int i = Options.skip(args, "pvV", "", Set.of(), Set.of());
-                    if (args.subList(0, i).stream().anyMatch(a -> a.value().contains("v")
-                            || a.value().contains("V"))) {
+                    skip = Options.skip(args, "pvV", "", Set.of(), Set.of());
+                    if (args.subList(0, skip).stream().anyMatch(a -> a.value().matches("-.*[vV].*"))) {
                         emit(w, openEnded); // command -v only looks the name up
                         return;
                     }
-                    w = args.subList(i, args.size());
                 }
                 case "sudo", "doas" -> {
                     emit(w, openEnded);
-                    w = args.subList(Options.skip(args, "AbEeHiKklnPSsV", "CDghpRrtTUu", Set.of(),
-                            Set.of("--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type",
-                                    "--other-user", "--close-from", "--command-timeout")), args.size());
+                    skip = Options.skip(args, "AbEeHiKklnPSsV", "CDghpRrtTUu", Set.of(), Set.of("--user",
+                            "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user",
+                            "--close-from", "--command-timeout"));
                 }
                 case "xargs" -> {
                     int i = Options.skip(args, "0prtxile", "EILnPsda", Set.of(), Set.of("--arg-file", "--delimiter",
@@ -194,10 +193,22 @@ public final class BashAnalyzer {
                             "--process-slot-var"));
                     Word file = Options.value(args.subList(0, i), 'a', "--arg-file");
                     if (file != null) {
-                        access(PathAccess.Kind.READ, file);
+                        files.redirect(Kind.READ, file);
                     }
+                    wrapperWords(name, args.subList(0, i));
                     w = i < args.size() ? args.subList(i, args.size()) : List.of(Word.of("echo"));
                     openEnded = true;
+                    continue;
+                }
+                case "watch" -> {
+                    int i = Options.skip(args, "bcdeghptx", "nq", Set.of(), Set.of("--interval", "--differences"));
+                    wrapperWords(name, args.subList(0, i));
+                    if (args.subList(0, i).stream().anyMatch(a -> a.value().matches("-[a-z]*x.*|--exec"))) {
+                        w = args.subList(i, args.size());
+                        continue;
+                    }
+                    script(values(args.subList(i, args.size())), depth + 1); // watch runs its words with sh -c
+                    return;
                 }
                 case "trap" -> {
                     if (!args.isEmpty() && !args.get(0).value().startsWith("-")) {
@@ -207,12 +218,25 @@ public final class BashAnalyzer {
                 }
                 default -> {
                     if (SHELLS.contains(name)) {
-                        shell(name, args, depth);
+                        ShellCommand.check(name, args, fx, body -> script(body, depth + 1));
                     } else {
-                        program(name, w, depth, openEnded);
+                        program(name, w, depth, openEnded, repeated);
                     }
                     return;
                 }
+            }
+            wrapperWords(name, args.subList(0, skip));
+            w = args.subList(skip, args.size());
+        }
+    }
+
+    /** A wrapper's own words: one only known at run time could turn into an option or another command. */
+    private void wrapperWords(String wrapper, List<Word> words) {
+        for (Word x : words) {
+            if (!x.isStatic()) {
+                problems.add("`" + wrapper + " " + Snippet.of(x.raw()) + "`: a word only known at run time among its"
+                        + " options could change the command it runs");
+                return;
             }
         }
     }
@@ -221,159 +245,126 @@ public final class BashAnalyzer {
     private List<Word> env(List<Word> args) {
         int i = Options.skip(args, "i0v", "uCS", Set.of("--ignore-environment", "--null", "--debug"),
                 Set.of("--unset", "--chdir", "--split-string"));
-        if (Options.value(args.subList(0, i), 'S', "--split-string") != null) {
-            problems.add("`env -S` splits a string into a command at run time");
+        wrapperWords("env", args.subList(0, i));
+        for (LoadingCheck.Found f : LoadingCheck.scan("env", args, 0, i).found()) {
+            problems.add("`env " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
+            if (f.option().spelling().contains("C") || f.option().spelling().equals("--chdir")) {
+                List<Path> to = f.value() == null || !f.value().isStatic() ? null : files.resolve(f.value().value());
+                files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
+            }
         }
-        List<Word> assignments = new ArrayList<>();
-        while (i < args.size() && ENV_ASSIGNMENT.matcher(args.get(i).value()).matches()) {
-            assignments.add(args.get(i++));
+        while (i < args.size() && args.get(i).value().matches("(?s)[A-Za-z_][A-Za-z0-9_]*=.*")) {
+            Word a = args.get(i++);
+            Assignments.check(a, Assignments.name(a), true, fx);
         }
-        assignments(assignments);
         return i < args.size() ? args.subList(i, args.size()) : null;
     }
 
-    /** {@code bash -c BODY}: the body is parsed; a script file or standard input cannot be judged. */
-    private void shell(String name, List<Word> args, int depth) {
-        boolean c = false;
-        int i = 0;
-        while (i < args.size()) {
-            String v = args.get(i).value();
-            if (v.equals("--") || v.equals("-")) {
-                i++;
-                break;
-            }
-            if (Set.of("-o", "+o", "-O", "+O", "--rcfile", "--init-file").contains(v)) {
-                i += 2;
-            } else if (v.startsWith("--")) {
-                i++;
-            } else if ((v.startsWith("-") || v.startsWith("+")) && v.length() > 1) {
-                c |= v.indexOf('c') > 0;
-                i++;
-            } else {
-                break;
-            }
-        }
-        if (c && i < args.size()) {
-            Word body = args.get(i);
-            if (body.expands()) {
-                problems.add("the command `" + name + " -c` runs is only known at run time");
-            }
-            script(body.value(), depth + 1);
-        } else if (c) {
-            problems.add("`" + name + " -c` without a command");
-        } else if (i < args.size()) {
-            problems.add("`" + name + "` runs the commands of the file `" + args.get(i).raw() + "`");
-        } else {
-            problems.add("`" + name + "` runs commands read from its standard input");
-        }
-    }
-
-    /** A program judged by itself; git, find, cd and tee get their special handling first. */
-    private void program(String name, List<Word> w, int depth, boolean openEnded) {
+    /** A program judged by itself: its options, its files, then its words for the rules. */
+    private void program(String name, List<Word> w, int depth, boolean openEnded, boolean repeated) {
         List<Word> words = new ArrayList<>(w);
         words.set(0, Word.of(name));
+        List<Word> args = words.subList(1, words.size());
+        String key = LoadingCheck.key(name);
         switch (name) {
             case "git" -> words = git(words);
             case "find" -> find(words, depth);
-            case "cd", "pushd" -> cd(words);
+            case "cd", "pushd" -> cd(args, repeated);
             case "tee" -> {
-                int i = Options.skip(words.subList(1, words.size()), "aip", "", Set.of("--append",
-                        "--ignore-interrupts"), Set.of());
-                for (Word f : words.subList(1 + i, words.size())) {
-                    access(PathAccess.Kind.WRITE, f);
+                int i = Options.skip(args, "aip", "", Set.of("--append", "--ignore-interrupts"), Set.of());
+                for (Word f : args.subList(i, args.size())) {
+                    files.redirect(Kind.WRITE, f);
                 }
             }
-            default -> operandFiles(name, words);
+            default -> {
+                if (LoadingCheck.hasEntries(key)) {
+                    loading(name, key, args);
+                }
+                if (EvaluatingBuiltins.NAMES.contains(name)) {
+                    EvaluatingBuiltins.check(name, args, builtinEffects(depth));
+                }
+                PathArguments.mentioned(name, args, fx);
+                if (PathArguments.models(name)) {
+                    PathArguments.check(name, args, fx);
+                    if (openEnded && (PathArguments.reads(name) || PathArguments.writes(name))) {
+                        files.argument(PathArguments.writes(name) ? Kind.WRITE : Kind.READ, Scope.UNKNOWN,
+                                Word.of("the files xargs adds"));
+                    }
+                }
+            }
         }
         emit(words, openEnded);
     }
 
-    /**
-     * Files named as operands of known readers, writers and copiers: checked against deny and ask rules
-     * only (see {@link PathAccess#argument()}). Options and words that expand are skipped.
-     */
-    private void operandFiles(String name, List<Word> words) {
-        boolean reader = READERS.contains(name);
-        boolean copier = COPIERS.contains(name);
-        if (!reader && !copier && !WRITERS.contains(name)) {
-            return;
-        }
-        List<Word> operands = new ArrayList<>();
-        boolean endOfOptions = false;
-        for (Word w : words.subList(1, words.size())) {
-            if (!endOfOptions && w.value().equals("--")) {
-                endOfOptions = true;
-            } else if (endOfOptions || !w.value().startsWith("-")) {
-                operands.add(w);
+    private void loading(String name, String key, List<Word> args) {
+        LoadingCheck.Findings found = LoadingCheck.scan(key, args, 0, args.size());
+        for (LoadingCheck.Found f : found.found()) {
+            problems.add("`" + name + " " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
+            if (f.option().path() != null && f.value() != null) {
+                files.argument(f.option().path(), Scope.FILE, f.value());
             }
         }
-        for (int i = 0; i < operands.size(); i++) {
-            Word w = operands.get(i);
-            boolean writes = !reader && (!copier || i == operands.size() - 1 && operands.size() > 1);
-            if (w.isStatic() && !EXEMPT_FILES.contains(w.value())) {
-                Path p = resolve(w.value());
-                if (p != null) {
-                    accesses.add(new PathAccess(writes ? PathAccess.Kind.WRITE : PathAccess.Kind.READ, p, w.value(),
-                            true));
-                }
-            }
+        for (Word u : found.unknown()) {
+            problems.add("`" + name + " " + Snippet.of(u.raw()) + "`: a word only known at run time could be one of"
+                    + " the options that make " + name + " load or run another program");
         }
     }
 
-    private void emit(List<Word> words, boolean openEnded) {
-        List<String> values = new ArrayList<>(words.size());
-        Set<Integer> dynamic = new java.util.HashSet<>();
-        for (Word x : words) {
-            if (x.expands() || !x.isStatic() && !x.value().isEmpty() && "*?[{".indexOf(x.value().charAt(0)) >= 0) {
-                dynamic.add(values.size()); // could become anything, an option included
+    private EvaluatingBuiltins.Effects builtinEffects(int depth) {
+        return new EvaluatingBuiltins.Effects() {
+            @Override
+            public void problem(String problem) {
+                problems.add(problem);
             }
-            values.add(x.value());
-        }
-        values.set(0, programName(values.get(0)));
-        invocations.add(new Invocation(values, openEnded, dynamic));
+
+            @Override
+            public void assignment(Word word, String name, boolean exported) {
+                Assignments.check(word, name, exported, fx);
+            }
+
+            @Override
+            public void write(Word file) {
+                files.argument(Kind.WRITE, Scope.FILE, file);
+            }
+
+            @Override
+            public void script(String source) {
+                BashAnalyzer.this.script(source, depth + 1);
+            }
+        };
     }
 
-    /** Drops git's global options so the subcommand follows {@code git}. */
+    /** git: its options and files, and where it runs; answers the words rules match. */
     private List<Word> git(List<Word> words) {
-        int i = 1;
-        while (i < words.size()) {
-            String v = words.get(i).value();
-            if (GIT_OPTIONS_TAKING_A_WORD.contains(v)) {
-                if (i + 1 < words.size()) {
-                    gitOption(v, words.get(i + 1).value());
-                }
-                i += 2;
-            } else if (v.startsWith("--") && GIT_OPTION_WITH_VALUE.matcher(v).matches()) {
-                gitOption(v.substring(0, v.indexOf('=')), v.substring(v.indexOf('=') + 1));
-                i++;
-            } else if (GIT_FLAGS.contains(v)) {
-                i++;
-            } else {
-                break;
-            }
+        GitArguments.Parsed p = GitArguments.parse(words, fx);
+        Directories outer = files.dirs();
+        for (Word d : p.directories()) {
+            List<Path> to = d.isStatic() ? files.resolve(d.value()) : null;
+            files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
         }
-        List<Word> out = new ArrayList<>();
-        out.add(words.get(0));
-        out.addAll(words.subList(i, words.size()));
-        return out;
+        Directories dirs = files.dirs();
+        if (p.directories().isEmpty() && (dirs.unknown() || !dirs.all().equals(Set.of(root)))) {
+            problems.add("git runs in " + (dirs.unknown() ? "a directory known only at run time" : "`"
+                    + dirs.all().stream().filter(d -> !d.equals(root)).findFirst().orElse(root) + "`")
+                    + ", not the project root: it looks for its repository from there upward, and one placed there"
+                    + " (a .git or a bare repository) would run programs from its configuration");
+        }
+        GitArguments.paths(p, fx);
+        files.dirs(outer);
+        return p.words();
     }
 
-    private void gitOption(String option, String value) {
-        if (option.equals("-c")) {
-            String key = value.replaceFirst("=.*", "").toLowerCase(Locale.ROOT);
-            if (key.startsWith("alias.") || key.startsWith("filter.") || key.startsWith("credential.")
-                    || key.matches(".*(command|pager|editor|fsmonitor|hookspath|proxy|askpass|program|hook|helper"
-                            + "|exec).*")) {
-                problems.add("`git -c " + value + "` can make git run another program");
-            }
-        } else if (option.equals("--config-env") || option.equals("--exec-path")) {
-            problems.add("`git " + option + "` can make git run another program");
-        }
-    }
-
-    /** {@code find ... -exec cmd ... ;}: the command is judged too; {@code -fprint FILE} writes. */
+    /** {@code find ... -exec cmd ... ;}: the command is judged too; {@code -delete} and {@code -fprint} write. */
     private void find(List<Word> words, int depth) {
-        for (int i = 1; i < words.size(); i++) {
+        List<Word> roots = new ArrayList<>();
+        int i = 1;
+        while (i < words.size() && !words.get(i).value().matches("[-(!)].*|,")) {
+            roots.add(words.get(i++));
+        }
+        if (roots.isEmpty()) {
+            roots.add(Word.of("."));
+        }
+        for (; i < words.size(); i++) {
             String v = words.get(i).value();
             if (Set.of("-exec", "-execdir", "-ok", "-okdir").contains(v)) {
                 int j = i + 1;
@@ -384,66 +375,96 @@ public final class BashAnalyzer {
                 if (j >= words.size()) {
                     problems.add("`find " + v + "` without its terminating `;` or `+`");
                 }
-                if (j > i + 1) {
-                    unwrap(words.subList(i + 1, j), depth, false);
+                if (depth > ShellParser.MAX_DEPTH) {
+                    problems.add("`find -exec` nested more than " + ShellParser.MAX_DEPTH + " levels deep");
+                } else if (j > i + 1) {
+                    List<Word> outerRoots = files.findRoots();
+                    Directories outerDirs = files.dirs();
+                    files.findRoots(roots);
+                    if (v.endsWith("dir")) {
+                        files.dirs(Directories.only(null)); // runs in each found file's directory
+                    }
+                    unwrap(words.subList(i + 1, j), depth + 1, false, true);
+                    files.findRoots(outerRoots);
+                    files.dirs(outerDirs);
                 }
                 i = j;
             } else if (Set.of("-fprint", "-fprint0", "-fls", "-fprintf").contains(v) && i + 1 < words.size()) {
-                access(PathAccess.Kind.WRITE, words.get(i + 1));
+                files.redirect(Kind.WRITE, words.get(i + 1));
+            } else if (v.equals("-delete")) {
+                roots.forEach(r -> files.argument(Kind.WRITE, Scope.TREE, r));
             }
         }
     }
 
-    private void cd(List<Word> words) {
-        List<Word> args = words.subList(1, words.size());
+    private void cd(List<Word> args, boolean repeated) {
         int i = Options.skip(args, "LPe@", "", Set.of(), Set.of());
         if (i >= args.size()) {
-            cwd = home;
-        } else if (!args.get(i).isStatic() || args.get(i).value().equals("-")) {
-            cwd = null;
+            files.dirs().cd("", repeated, home);
         } else {
-            Path p = resolve(args.get(i).value());
-            cwd = p; // null when relative to an unknown directory
+            files.dirs().cd(args.get(i).isStatic() ? args.get(i).value() : null, repeated, home);
         }
     }
 
-    private void access(PathAccess.Kind kind, Word target) {
-        String verb = kind == PathAccess.Kind.WRITE ? "writes to" : "reads";
-        if (!target.isStatic()) {
-            problems.add("it " + verb + " `" + target.raw() + "`, a file named only at run time");
+    private void emit(List<Word> words, boolean openEnded) {
+        List<String> values = new ArrayList<>(words.size());
+        Set<Integer> dynamic = new HashSet<>();
+        for (Word x : words) {
+            if (x.expands() || x.couldBeOption()) {
+                dynamic.add(values.size()); // could become anything, an option included
+            }
+            values.add(x.value());
+        }
+        values.set(0, baseName(values.get(0)));
+        invocations.add(new Invocation(values, openEnded, dynamic));
+    }
+
+    private void noteLatent(Word w) {
+        String v = w.value();
+        if (w.quoted() && (v.contains("$(") || v.contains("`") || v.contains("${") || v.contains("$["))
+                && latent.size() < MAX_LATENT) {
+            latent.add(v);
+        }
+    }
+
+    /**
+     * Once anything in the command cannot be judged (a re-expansion such as {@code ${_@P}}, {@code $((_))},
+     * {@code ${!x}}, {@code eval}, an evaluating builtin, all of which are problems), the quoted strings that
+     * hold code are judged as code: bash may expand them later ({@code ls '$(rm -rf b)'; ls ${_@P}} runs the
+     * {@code rm}), so a deny rule their commands meet denies the command. Without a problem nothing re-expands
+     * them and they stay text ({@code git commit -m 'fix $(x)'}).
+     */
+    private void latentCode() {
+        if (problems.isEmpty()) {
             return;
         }
-        String v = target.value();
-        if (EXEMPT_FILES.contains(v) || v.startsWith("/dev/fd/")) {
-            return;
+        List<String> subs = new ArrayList<>();
+        for (String text : latent) {
+            Expansions.scan(text, subs, new ArrayList<>(), 0);
         }
-        Path p = resolve(v);
-        if (p == null) {
-            problems.add("it " + verb + " `" + v + "` in a directory known only at run time");
-        } else {
-            accesses.add(new PathAccess(kind, p, v, false));
+        for (String sub : subs) {
+            script(sub, 1);
         }
     }
 
-    /** {@code v} as an absolute path, expanding {@code ~}; null when it is relative to an unknown cwd. */
-    private Path resolve(String v) {
-        if (v.equals("~")) {
-            return home;
+    /**
+     * The program's name: the last part of an absolute path ({@code /usr/bin/git} is {@code git}). A path
+     * outside the system's program directories is reduced too (deny rules still apply to it) but is a
+     * problem: nothing says {@code /tmp/x/git} is the git an allow rule means.
+     */
+    private String programName(String value) {
+        String name = baseName(value);
+        if (!name.equals(value)) {
+            Path dir = Path.of(value).normalize().getParent();
+            if (dir == null || !SYSTEM_DIRS.contains(dir)) {
+                problems.add("it runs `" + Snippet.of(value) + "`, a program outside the system's program directories:"
+                        + " not necessarily the `" + name + "` a rule names");
+            }
         }
-        if (v.startsWith("~/")) {
-            return home.resolve(v.substring(2)).normalize();
-        }
-        if (v.startsWith("/")) {
-            return Path.of(v).normalize();
-        }
-        if (v.startsWith("~")) {
-            return null; // ~user: another user's home
-        }
-        return cwd == null ? null : cwd.resolve(v).normalize();
+        return name;
     }
 
-    /** The program's name: the last part of an absolute path ({@code /usr/bin/git} → {@code git}). */
-    static String programName(String value) {
+    static String baseName(String value) {
         if (value.startsWith("/") && value.length() > 1 && !value.endsWith("/")) {
             return value.substring(value.lastIndexOf('/') + 1);
         }

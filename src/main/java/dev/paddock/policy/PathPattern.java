@@ -33,12 +33,16 @@ final class PathPattern {
     /** Whether an anchored pattern has no glob character at all (then it matches just its literal). */
     private final boolean literal;
 
-    private PathPattern(Anchor anchor, int up, Pattern regex, String literalPrefix, boolean literal) {
+    /** The pattern after its anchor and leading {@code ../} parts ({@code .git/**}), for glob comparisons. */
+    private final String body;
+
+    private PathPattern(Anchor anchor, int up, Pattern regex, String literalPrefix, boolean literal, String body) {
         this.anchor = anchor;
         this.up = up;
         this.regex = regex;
         this.literalPrefix = literalPrefix;
         this.literal = literal;
+        this.body = body;
     }
 
     /** Parses a specifier. */
@@ -93,7 +97,7 @@ final class PathPattern {
         }
         boolean lit = anchored && glob == body.length();
         return new PathPattern(anchor, up, Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re),
-                anchored ? body.substring(0, glob) : null, lit);
+                anchored ? body.substring(0, glob) : null, lit, body);
     }
 
     private static String glob(String body, String spec) throws RuleSyntaxException {
@@ -157,15 +161,7 @@ final class PathPattern {
      * @param home the home directory for {@code ~/path}
      */
     boolean matches(Path file, Path cwd, Path project, Path home) {
-        Path base = switch (anchor) {
-            case ABSOLUTE -> file.getRoot() == null ? Path.of("/") : file.getRoot();
-            case HOME -> home;
-            case PROJECT -> project != null ? project : cwd;
-            case CWD -> cwd;
-        };
-        for (int i = 0; i < up && base != null; i++) {
-            base = base.getParent();
-        }
+        Path base = base(file, cwd, project, home);
         if (base == null || !file.startsWith(base)) {
             return false;
         }
@@ -195,5 +191,123 @@ final class PathPattern {
             }
         } while (slash >= 0);
         return false;
+    }
+
+    /** The directory the pattern is relative to, or null (above the root). */
+    private Path base(Path file, Path cwd, Path project, Path home) {
+        Path base = switch (anchor) {
+            case ABSOLUTE -> file.getRoot() == null ? Path.of("/") : file.getRoot();
+            case HOME -> home;
+            case PROJECT -> project != null ? project : cwd;
+            case CWD -> cwd;
+        };
+        for (int i = 0; i < up && base != null; i++) {
+            base = base.getParent();
+        }
+        return base;
+    }
+
+    /**
+     * Whether the pattern matches every entry of directory {@code dir} (absolute, normalised), as
+     * {@code secrets/**} does for {@code secrets}: probed with a name no specific pattern names.
+     */
+    boolean coversAllUnder(Path dir, Path cwd, Path project, Path home) {
+        return matches(dir.resolve("\u0001probe"), cwd, project, home);
+    }
+
+    /**
+     * Whether the pattern could match {@code dir} or something inside it: true when the area it speaks about
+     * and the directory overlap at all (a pattern without a {@code /} matches at any depth below its base).
+     */
+    boolean couldMatchUnder(Path dir, Path cwd, Path project, Path home) {
+        if (matches(dir, cwd, project, home)) {
+            return true;
+        }
+        Path base = base(dir, cwd, project, home);
+        if (base == null) {
+            return false;
+        }
+        if (base.startsWith(dir)) {
+            return true; // all the pattern can match lies inside dir
+        }
+        if (!dir.startsWith(base)) {
+            return false;
+        }
+        if (regex.pattern().isEmpty() || literalPrefix == null) {
+            return true;
+        }
+        String rel = relative(base, dir) + "/";
+        return literalPrefix.startsWith(rel) || !literal && rel.startsWith(literalPrefix);
+    }
+
+    /**
+     * Whether the pattern could match a file that shell glob {@code glob} (absolute) names: its fixed directory
+     * must overlap the pattern's area, and then each glob segment must be able to meet the pattern's segment
+     * ({@code .e*} meets {@code .env}, {@code *.md} does not meet {@code *.pem}). A glob's {@code *} is taken to
+     * match a leading dot too ({@code shopt -s dotglob} may be on).
+     */
+    boolean couldMatchGlob(Path glob, Path cwd, Path project, Path home) {
+        String g = glob.toString();
+        int first = firstGlobChar(g);
+        int slash = g.lastIndexOf('/', Math.max(first, 0));
+        Path dir = slash <= 0 ? glob.getRoot() : Path.of(g.substring(0, slash));
+        if (dir == null || !couldMatchUnder(dir, cwd, project, home)) {
+            return false;
+        }
+        String[] gs = g.substring(1).split("/");
+        if (literalPrefix == null) {
+            return mayMeet(gs[gs.length - 1], body.endsWith("/") ? body.substring(0, body.length() - 1) : body);
+        }
+        Path base = base(glob, cwd, project, home);
+        String ruleAbsolute = (base == null ? "" : base.toString()) + (body.isEmpty() ? "" : "/" + body);
+        String[] rs = ruleAbsolute.substring(1).split("/");
+        for (int i = 0; i < gs.length; i++) {
+            if (i >= rs.length || rs[i].equals("**")) {
+                return true; // the pattern covers everything below its last segment
+            }
+            if (!mayMeet(gs[i], rs[i])) {
+                return false;
+            }
+        }
+        return gs.length == rs.length;
+    }
+
+    private static int firstGlobChar(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if ("*?[".indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether two single-segment globs could name the same file name. */
+    static boolean mayMeet(String a, String b) {
+        boolean ga = firstGlobChar(a) >= 0;
+        boolean gb = firstGlobChar(b) >= 0;
+        try {
+            if (!ga) {
+                return !gb ? a.equals(b) : Pattern.compile(glob(b, b)).matcher(a).matches();
+            }
+            if (!gb) {
+                return Pattern.compile(glob(a, a)).matcher(b).matches();
+            }
+        } catch (RuleSyntaxException e) {
+            return true;
+        }
+        String pa = a.substring(0, firstGlobChar(a));
+        String pb = b.substring(0, firstGlobChar(b));
+        String sa = a.substring(lastGlobChar(a) + 1);
+        String sb = b.substring(lastGlobChar(b) + 1);
+        return (pa.startsWith(pb) || pb.startsWith(pa)) && (sa.endsWith(sb) || sb.endsWith(sa));
+    }
+
+    private static int lastGlobChar(String s) {
+        for (int i = s.length() - 1; i >= 0; i--) {
+            if ("*?]".indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.policy;
 
+import dev.paddock.policy.shell.Snippet;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +25,8 @@ import java.util.stream.Collectors;
 public final class PolicyEngine {
     /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
     private static final int MAX_CACHED_TOOLS = 256;
+    /** Parts named in the reason of an allowed compound command; the rest are counted. */
+    private static final int MAX_LISTED_PARTS = 10;
 
     private final Policy policy;
     private final PolicyGuard guard;
@@ -127,7 +130,7 @@ public final class PolicyEngine {
 
     /** What {@link #decide} sees in a Bash command line (for the panel's "try a command" box). */
     public BashAnalysis analyze(String command, Path cwd) {
-        return BashAnalyzer.analyze(command, cwd, policy.home());
+        return BashAnalyzer.analyze(command, cwd, policy.home(), policy.projectRoot());
     }
 
     private Decision bash(ToolRequest request) {
@@ -142,28 +145,16 @@ public final class PolicyEngine {
                 parts.add(named);
             }
         }
-        for (PathAccess acc : a.accesses()) {
-            String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + acc.written() + "`";
-            // As written (a link before a .. is followed first), and as the analysis resolved it if that differs.
-            Path asWritten = PolicyGuard.resolve(acc.written(), cwd, policy.home());
-            boolean write = acc.kind() == PathAccess.Kind.WRITE;
-            Path first = asWritten != null ? asWritten : acc.path();
-            Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
-            if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
-                builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
-            }
+        List<PathAccess> files = new ArrayList<>(a.accesses());
+        files.addAll(a.arguments());
+        for (PathAccess acc : files) {
+            Decision builtIn = guard(acc, cwd);
             if (builtIn != null) {
                 parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
             }
-            BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, policy.projectRoot(),
-                    policy.home());
-            if (acc.argument()) {
-                Decision d = judge(acc.kind().tool(), matches, what, RuleList.DENY, RuleList.ASK);
-                if (d != null) {
-                    parts.add(d);
-                }
-            } else {
-                parts.add(judge(acc.kind().tool(), matches, what));
+            Decision d = access(acc, cwd);
+            if (d != null) {
+                parts.add(d);
             }
         }
         for (String problem : a.problems()) {
@@ -185,11 +176,88 @@ public final class PolicyEngine {
             return strictest;
         }
         if (strictest.verdict() == Verdict.ALLOW) {
-            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: "
-                    + parts.stream().map(Decision::reason).collect(Collectors.joining("; ")), strictest.rule());
+            String listed = parts.stream().limit(MAX_LISTED_PARTS).map(Decision::reason)
+                    .collect(Collectors.joining("; "));
+            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: " + listed
+                    + (parts.size() > MAX_LISTED_PARTS ? "; and " + (parts.size() - MAX_LISTED_PARTS) + " more" : ""),
+                    strictest.rule());
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * The built-in rule of {@link PolicyGuard} for one file a command reads or writes, or null. A file is checked
+     * as written (a link before a {@code ..} is followed first) and as the analysis resolved it if that differs;
+     * a tree or a glob by its resolved path (a write to a directory that holds the configuration reaches it). A
+     * file named only at run time has no path, and one an unmodelled program mentions is left to
+     * {@link PolicyGuard#names}.
+     */
+    private Decision guard(PathAccess acc, Path cwd) {
+        if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
+            return null;
+        }
+        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `")
+                + Snippet.of(acc.written()) + "`";
+        boolean write = acc.kind() == PathAccess.Kind.WRITE;
+        Path asWritten = acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home())
+                : null;
+        Path first = asWritten != null ? asWritten : acc.path();
+        Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+        if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
+            builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
+        }
+        return builtIn;
+    }
+
+    /**
+     * The decision for one file a command reads or writes, or null when no rule speaks about it (an argument
+     * access no deny or ask rule matches). A redirection is judged by every list; a program's argument by deny
+     * and ask only; a whole tree, a glob or a file named at run time is asked when a deny or ask rule could
+     * match a file among them, and takes the rule's verdict when the rule covers every file of the tree.
+     */
+    private Decision access(PathAccess acc, Path cwd) {
+        String tool = acc.kind().tool();
+        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
+        Path root = policy.projectRoot();
+        Path home = policy.home();
+        switch (acc.scope()) {
+            case FILE -> {
+                BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
+                return acc.argument() ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
+                        : judge(tool, matches, what);
+            }
+            case TREE -> {
+                Decision d = judge(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
+                        || r.coversAllUnder(acc.path(), cwd, root, home), what + " (and everything under it)",
+                        RuleList.DENY, RuleList.ASK);
+                return d != null ? d : could(tool, (r, broad) -> r.couldMatchUnder(acc.path(), cwd, root, home),
+                        what + " and everything under it", "covers files there");
+            }
+            case PATTERN -> {
+                return could(tool, (r, broad) -> r.couldMatchGlob(acc.path(), cwd, root, home), what
+                        + " (a glob)", "could match a file it names");
+            }
+            case MENTION -> {
+                return could(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home), "`"
+                        + Snippet.of(acc.written()) + "`, named in the arguments of a program whose file arguments"
+                        + " Paddock does not model (it may read or write it)", "matches it");
+            }
+            default -> {
+                return could(tool, (r, broad) -> true, what + ", a file named only at run time",
+                        "could match that file");
+            }
+        }
+    }
+
+    /** Asks when a deny or ask rule of {@code tool} satisfies {@code could}; else null. */
+    private Decision could(String tool, BiPredicate<Rule, Boolean> could, String what, String how) {
+        Decision d = judge(tool, could, what, RuleList.DENY, RuleList.ASK);
+        if (d == null) {
+            return null;
+        }
+        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + what
+                + ", and the " + d.rule().describe() + " " + how, null);
     }
 
     /**
@@ -203,7 +271,7 @@ public final class PolicyEngine {
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
             for (PolicyRule r : lists.get(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
-                    return new Decision(Verdict.ASK, "`" + inv.text() + "` could match the " + r.describe()
+                    return new Decision(Verdict.ASK, "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
                             + " once its run-time words are known", null);
                 }
             }
@@ -247,11 +315,11 @@ public final class PolicyEngine {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : bashRulesFor(list, inv)) {
                 if (r.rule().matchesCommand(inv, broad)) {
-                    return new Decision(list.verdict(), "`" + inv.text() + "` matches the " + r.describe(), r);
+                    return new Decision(list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
                 }
             }
         }
-        return unmatched("`" + inv.text() + "`");
+        return unmatched("`" + Snippet.of(inv.text()) + "`");
     }
 
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */

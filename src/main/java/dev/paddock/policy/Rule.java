@@ -100,6 +100,21 @@ public final class Rule {
         return specifier == null || path != null && path.matches(file, cwd, project, home);
     }
 
+    /** Whether this rule matches every entry of directory {@code dir} ({@code Read(./secrets/**)} for secrets). */
+    boolean coversAllUnder(Path dir, Path cwd, Path project, Path home) {
+        return specifier == null || path != null && path.coversAllUnder(dir, cwd, project, home);
+    }
+
+    /** Whether this rule could match {@code dir} or a file inside it (see {@link PathPattern#couldMatchUnder}). */
+    boolean couldMatchUnder(Path dir, Path cwd, Path project, Path home) {
+        return specifier == null || path != null && path.couldMatchUnder(dir, cwd, project, home);
+    }
+
+    /** Whether this rule could match a file the shell glob {@code glob} names. */
+    boolean couldMatchGlob(Path glob, Path cwd, Path project, Path home) {
+        return specifier == null || path != null && path.couldMatchGlob(glob, cwd, project, home);
+    }
+
     /**
      * {@link #matchesInput(String)} with the input's host already worked out ({@link DomainPattern#host},
      * computed once per request rather than once per rule).

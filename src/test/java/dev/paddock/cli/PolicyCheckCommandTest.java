@@ -49,7 +49,8 @@ class PolicyCheckCommandTest {
         assertThat(run.exit()).as(run.describe()).isZero();
         assertThat(run.out().lines().toList()).containsExactly("deny",
                 "Bash(git push --force:*)  (deny list, " + policy + ")",
-                "`git push --force` matches the deny rule Bash(git push --force:*) from " + policy);
+                "`git push --force` matches the deny rule Bash(git push --force:*) from " + policy
+                        + " (the strictest of 2 parts)"); // the other part: -C makes git work in another repository
     }
 
     @Test

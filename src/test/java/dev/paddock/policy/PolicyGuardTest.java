@@ -118,7 +118,9 @@ class PolicyGuardTest {
 
     @Test
     void aCommandNamingPolicyOrHookFilesIsAskedEvenWhenAllowed() {
-        for (String command : new String[] {"python3 fix.py .paddock/policy.json", "git checkout HEAD -- .claude",
+        // git checkout -- PATHS is known to write its paths: denied as any other write (see the deny test)
+        assertBuiltInDeny(bash("git checkout HEAD -- .claude"));
+        for (String command : new String[] {"python3 fix.py .paddock/policy.json", "git stash push -- .claude",
                 "node tool.js --config=../../../../.claude/settings.json", "git restore --source=HEAD~1 .claude/",
                 "ls -la " + paddockHome}) {
             Decision d = bash(command);

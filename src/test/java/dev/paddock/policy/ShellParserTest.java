@@ -143,6 +143,104 @@ class ShellParserTest {
     }
 
     @Test
+    void aCarriageReturnStaysInTheWordAsInBash() {
+        assertThat(commands("ls\r -la")).containsExactly(List.of("ls\r", "-la"));
+    }
+
+    @Test
+    void ansiCQuotesKeepUnknownEscapesAndEndAtANul() {
+        assertThat(commands("x $'\\q' $'a\\x00b'c $'\\x'")).containsExactly(List.of("x", "\\q", "ac", "\\x"));
+    }
+
+    @Test
+    void aLoneBracketIsTheTestCommandNotAGlob() {
+        SimpleCommand c = ShellParser.parse("[ -f x ]").commands().get(0);
+        assertThat(c.words()).allMatch(w -> w.isStatic());
+        assertThat(ShellParser.parse("ls [ab]").commands().get(0).words().get(1).glob()).isTrue();
+    }
+
+    @Test
+    void quotesAfterTheEqualsSignStillMakeAnAssignment() {
+        SimpleCommand c = ShellParser.parse("PS4='$(x)' A=\"b c\" ls 'B'=d").commands().get(0);
+        assertThat(c.assignments()).extracting(w -> w.value()).containsExactly("PS4=$(x)", "A=b c");
+        assertThat(c.values()).containsExactly("ls", "B=d");
+    }
+
+    @Test
+    void anArrayAssignmentIsOneWordWhoseElementsAreParsed() {
+        ShellScript s = ShellParser.parse("a=(1 \"b c\" $(d) [2]=e) ls");
+        assertThat(s.commands()).extracting(SimpleCommand::values).containsExactly(List.of("d"), List.of("ls"));
+        assertThat(s.commands().get(1).assignments()).singleElement().extracting(w -> w.raw())
+                .isEqualTo("a=(1 \"b c\" $(d) [2]=e)");
+        assertThat(s.problems()).isEmpty();
+        assertThat(ShellParser.parse("a=([x]=1)").problems()).singleElement().asString().contains("evaluates `x`");
+    }
+
+    @Test
+    void specialParametersAreProblemsWhereverTheyAppear() {
+        for (String p : List.of("$_", "$0", "$1", "$@", "$*", "$#", "$?", "$$", "$!", "$-", "${_}", "${10}", "${#}",
+                "\"$@\"", "${_@P}")) {
+            assertThat(ShellParser.parse("ls " + p).problems()).as(p).anyMatch(x -> x.contains("special parameter"));
+        }
+        assertThat(ShellParser.parse("ls $x ${y} ${#z} ${z[0]} ${z[@]} ${!z[@]} ${!pre*} ${z:1:2} ${z%.c}").problems())
+                .isEmpty();
+    }
+
+    @Test
+    void reExpandingExpansionsAreProblems() {
+        for (String e : List.of("${!x}", "${x@P}", "${x@Q}", "${x@E}", "${x@A}", "${x[i]}", "${x:i}", "${x:0:n}",
+                "$((x))", "$((x + 1))", "$[x]", "$(( $(cat f) ))", "$((a[1]))")) {
+            assertThat(ShellParser.parse("ls " + e).problems()).as(e).isNotEmpty();
+        }
+        for (String clean : List.of("$((1 + 2))", "$[3 * 4]", "$((16#ff))", "$((0x1F << 2))", "${#x}")) {
+            assertThat(ShellParser.parse("ls " + clean).problems()).as(clean).isEmpty();
+        }
+    }
+
+    @Test
+    void theWordsOfParameterExpansionsAreScannedForSubstitutions() {
+        assertThat(commands("ls ${x:-$(a)} ${x/$(b)/y} \"${x:-'$(c)'}\" ${x:+`d`}")).extracting(l -> l.get(0))
+                .containsExactly("a", "b", "c", "d", "ls");
+    }
+
+    @Test
+    void arithmeticCommandsAndConditionalsEvaluateOnlyLiterals() {
+        assertThat(ShellParser.parse("(( 1 + 2 )); [[ 3 -eq 3 ]]; [[ ${#a[@]} -gt 0 ]]; [[ -v name ]]").problems())
+                .isEmpty();
+        for (String c : List.of("(( x ))", "for ((i = 0; i < 3; i++)); do :; done", "[[ $x -eq 1 ]]",
+                "[[ 1 -lt n ]]", "[[ -v 'a[$(x)]' ]]", "[[ -v $n ]]")) {
+            assertThat(ShellParser.parse(c).problems()).as(c).isNotEmpty();
+        }
+        assertThat(commands("(( $(a) )); [[ $(b) -eq 1 ]]")).extracting(l -> l.get(0)).containsExactly("a", "b");
+    }
+
+    @Test
+    void aHereDocumentInsideASubstitutionIsSkippedWhenLookingForItsEnd() {
+        ShellScript s = ShellParser.parse("git commit -m \"$(cat <<'EOF'\nFix: don't ) crash\nEOF\n)\" && ls");
+        assertThat(s.problems()).isEmpty();
+        assertThat(s.commands()).extracting(l -> l.values().get(0)).containsExactly("cat", "git", "ls");
+    }
+
+    @Test
+    void commandsInLoopsAndFunctionBodiesMayRunMoreThanOnce() {
+        ShellScript s = ShellParser.parse("a; while b; do c; done; d; f() { e; }; g; for x in 1; do h $(i); done; j");
+        assertThat(s.commands()).extracting(c -> c.values().get(0) + "=" + c.repeated())
+                .containsExactly("a=false", "b=true", "c=true", "d=false", "e=true", "g=false", "i=true", "h=true",
+                        "j=false");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void nestingTensOfThousandsDeepIsAProblemNotAStackOverflow() {
+        for (String unit : List.of("( ", "{ ", "$(", "\"$(", "${x:-", "$((", "((", "$[", "case x in x) ",
+                "a=(", "${x:-\"${y:-")) {
+            String deep = unit.repeat(50_000) + "ls";
+            ShellScript s = ShellParser.parse(deep);
+            assertThat(s.problems()).as(unit).isNotEmpty();
+        }
+    }
+
+    @Test
     @Timeout(value = 20, unit = TimeUnit.SECONDS)
     void arbitraryInputNeverThrowsOrHangsAndIsNeverAllowedWhenUnreadable() {
         String alphabet = "ab $`'\"\\(){}[]<>|&;#*?~=\n\t-!0123456789";

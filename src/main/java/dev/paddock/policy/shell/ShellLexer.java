@@ -7,15 +7,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Splits a bash command line into words, operators and redirections, the way bash's own tokenizer does
- * for the parts that matter to a policy: single, double and ANSI-C ({@code $'\x72m'}) quotes, backslash
- * escapes and line continuations, comments, {@code $(...)}, backticks, {@code ${...}},
- * {@code $((...))}, process substitution {@code <(...)}, and here-documents (their bodies are read at
- * the next newline; command substitutions in an unquoted body are collected too).
- *
- * <p>It never throws on bad input: what it cannot read (an unterminated quote, a here-document without
- * its end marker) is added to {@link #problems()} and the rest is read as well as it can, so the commands
- * that were recognised can still be judged.
+ * Splits a bash command line into words, operators and redirections as bash's tokenizer does for what matters
+ * to a policy: single, double and ANSI-C ({@code $'\x72m'}) quotes, escapes and line continuations, comments,
+ * {@code $(...)}, backticks, <code>${...}</code> ({@link ParameterExpansion}), arithmetic ({@link Arithmetic}),
+ * array assignments {@code a=(...)}, process substitution and here-documents (read at the next newline). A
+ * carriage return is part of a word, as in bash. Never throws: what it cannot read is a problem, and the rest
+ * is read as well as it can.
  */
 public final class ShellLexer {
     private static final Pattern BRACE_EXPANSION = Pattern.compile("\\{[^{}\\s]*(,|\\.\\.)[^{}\\s]*}");
@@ -24,20 +21,31 @@ public final class ShellLexer {
     private static final String[] REDIRECTIONS = {"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&",
         ">|", ">"};
 
+    private static final Pattern COMPOUND_TARGET = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=");
+
     private final String s;
+    private final ShellScan scan;
+    /** How deep in other expansions this source is (bounds the checks' recursion). */
+    private final int depth;
     private int pos;
+    /** While reading a word: whether its value starts with an expansion or a glob (could be an option). */
+    private boolean dynamicStart;
+    private boolean inCompound;
     private final List<String> problems = new ArrayList<>();
     private final List<String> heredocSubstitutions = new ArrayList<>();
-    private final Deque<Heredoc> pendingHeredocs = new ArrayDeque<>();
+    private final Deque<Heredocs.Pending> pendingHeredocs = new ArrayDeque<>();
     private boolean expectDelimiter;
     private boolean stripTabs;
 
-    private record Heredoc(String delimiter, boolean quoted, boolean stripTabs) {
-    }
-
     /** A lexer over {@code source}; call {@link #next()} until it answers {@link Token.Kind#END}. */
     public ShellLexer(String source) {
+        this(source, 0);
+    }
+
+    ShellLexer(String source, int depth) {
         this.s = source;
+        this.scan = new ShellScan(source);
+        this.depth = depth;
     }
 
     /** What could not be read, each a sentence for the user; empty when everything was understood. */
@@ -64,7 +72,8 @@ public final class ShellLexer {
         char c = s.charAt(pos);
         if (c == '\n') {
             pos++;
-            readHeredocBodies();
+            pos = Heredocs.read(s, pos, pendingHeredocs, problems,
+                    body -> Expansions.scan(body, heredocSubstitutions, problems, depth));
             return Token.operator("\n");
         }
         Token op = operator();
@@ -78,7 +87,7 @@ public final class ShellLexer {
         Word w = word();
         if (expectDelimiter) {
             expectDelimiter = false;
-            pendingHeredocs.add(new Heredoc(w.value(), w.quoted(), stripTabs));
+            pendingHeredocs.add(new Heredocs.Pending(w.value(), w.quoted(), stripTabs));
         }
         return new Token(Token.Kind.WORD, w.raw(), w, -1);
     }
@@ -86,7 +95,7 @@ public final class ShellLexer {
     private void skipBlanks() {
         while (pos < s.length()) {
             char c = s.charAt(pos);
-            if (c == ' ' || c == '\t' || c == '\r') {
+            if (c == ' ' || c == '\t') {
                 pos++;
             } else if (c == '\\' && pos + 1 < s.length() && s.charAt(pos + 1) == '\n') {
                 pos += 2;
@@ -105,7 +114,7 @@ public final class ShellLexer {
             return null; // every operator starts with one of these (checked before the string comparisons)
         }
         if (s.startsWith("((", pos)) {
-            int end = findArithmeticEnd(pos + 2);
+            int end = scan.arithmeticEnd(pos + 1);
             if (end >= 0) {
                 String text = s.substring(pos + 2, end);
                 pos = end + 2;
@@ -156,9 +165,10 @@ public final class ShellLexer {
         return null;
     }
 
-    private static boolean isMeta(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '&' || c == '|' || c == '('
-                || c == ')' || c == '<' || c == '>';
+    /** Characters that end a word. A carriage return is not one (bash keeps it in the word). */
+    static boolean isMeta(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
+                || c == '<' || c == '>';
     }
 
     /** Reads one word starting at {@code pos}. */
@@ -170,14 +180,19 @@ public final class ShellLexer {
         boolean quoted = false;
         boolean expands = false;
         boolean glob = false;
+        boolean splits = false;
+        dynamicStart = false;
         if ((s.charAt(pos) == '<' || s.charAt(pos) == '>') && pos + 1 < s.length() && s.charAt(pos + 1) == '(') {
-            int end = findClosingParen(pos + 2);
-            problems.add("process substitution `" + s.substring(pos, end < 0 ? s.length() : end + 1)
+            int end = scan.closeParen(pos + 2);
+            problems.add("process substitution `" + Snippet.of(s.substring(pos, end < 0 ? s.length() : end + 1))
                     + "` feeds a command's output in as a file");
-            subs.add(s.substring(pos + 2, end < 0 ? s.length() : end));
+            if (end >= 0) {
+                subs.add(s.substring(pos + 2, end));
+            }
             value.append(s, pos, end < 0 ? s.length() : end + 1);
             pos = end < 0 ? s.length() : end + 1;
             expands = true;
+            dynamicStart = true;
         }
         while (pos < s.length() && !isMeta(s.charAt(pos))) {
             char c = s.charAt(pos);
@@ -216,19 +231,25 @@ public final class ShellLexer {
                     int kind = dollar(value, subs, false);
                     if (kind == DOLLAR_QUOTED) {
                         quoted = true;
+                    } else if (kind == DOLLAR_QUOTED_EXPANSION) {
+                        quoted = true;
+                        expands = true;
                     } else if (kind == DOLLAR_EXPANSION) {
                         expands = true;
+                        splits = true; // unquoted: word splitting can make several words of it
                     } else {
                         unquotedShape.append(value, before, value.length());
                     }
                 }
                 case '`' -> {
                     expands = true;
+                    splits = true;
                     backtick(value, subs);
                 }
                 default -> {
-                    if (c == '*' || c == '?' || c == '[') {
-                        glob = true;
+                    if (c == '*' || c == '?' || c == '[' && scan.closesBracket(pos + 1)) {
+                        glob = true; // a lone [ (the test command) is no pattern
+                        dynamicStart |= value.length() == 0;
                     }
                     value.append(c);
                     unquotedShape.append(c);
@@ -236,8 +257,67 @@ public final class ShellLexer {
                 }
             }
         }
+        if (!inCompound && pos < s.length() && s.charAt(pos) == '('
+                && COMPOUND_TARGET.matcher(s.substring(start, pos)).matches()) {
+            expands |= compound(value, subs);
+        }
         boolean braces = unquotedShape.indexOf("{") >= 0 && BRACE_EXPANSION.matcher(unquotedShape).find();
-        return new Word(value.toString(), s.substring(start, pos), quoted, expands, glob, braces, subs);
+        return new Word(value.toString(), s.substring(start, pos), quoted, expands, glob, braces, subs,
+                splits || braces, dynamicStart || braces && s.charAt(start) == '{');
+    }
+
+    /**
+     * The elements of an array assignment {@code name=(...)} after its name, up to and including the
+     * {@code )}. A subscript {@code [expr]=value} is arithmetic (for an indexed array) and checked as such;
+     * the elements' substitutions are collected. Answers whether an element expands.
+     */
+    private boolean compound(StringBuilder value, List<String> subs) {
+        boolean expands = false;
+        value.append('(');
+        pos++;
+        inCompound = true;
+        try {
+            while (true) {
+                while (pos < s.length() && (" \t\n".indexOf(s.charAt(pos)) >= 0 || s.startsWith("\\\n", pos))) {
+                    pos += s.charAt(pos) == '\\' ? 2 : 1;
+                }
+                if (pos < s.length() && s.charAt(pos) == '#') {
+                    while (pos < s.length() && s.charAt(pos) != '\n') {
+                        pos++;
+                    }
+                    continue;
+                }
+                if (pos >= s.length()) {
+                    problems.add("array assignment `(` without its `)`");
+                    return expands;
+                }
+                char c = s.charAt(pos);
+                if (c == ')') {
+                    value.append(')');
+                    pos++;
+                    return expands;
+                }
+                if (isMeta(c)) {
+                    problems.add("unexpected `" + c + "` in an array assignment");
+                    pos++;
+                    continue;
+                }
+                Word element = word();
+                subs.addAll(element.substitutions());
+                expands |= element.expands() || element.glob() || element.braces();
+                value.append(element.raw()).append(' ');
+                String raw = element.raw();
+                int end = raw.startsWith("[") ? new ShellScan(raw).closeBracket(1) : -1;
+                if (end > 0 && (raw.startsWith("=", end + 1) || raw.startsWith("+=", end + 1))) {
+                    String sub = raw.substring(1, end);
+                    if (!Arithmetic.isLiteralInteger(sub)) {
+                        Arithmetic.check(sub, "[" + sub + "]=", new ArrayList<>(), problems, depth + 1);
+                    }
+                }
+            }
+        } finally {
+            inCompound = false;
+        }
     }
 
     /** Reads a double-quoted part after its opening quote; answers whether it holds an expansion. */
@@ -263,7 +343,7 @@ public final class ShellLexer {
                 value.append(c);
                 pos++;
             } else if (c == '$') {
-                expands |= dollar(value, subs, true) == DOLLAR_EXPANSION;
+                expands |= dollar(value, subs, true) != DOLLAR_LITERAL;
             } else if (c == '`') {
                 expands = true;
                 backtick(value, subs);
@@ -279,37 +359,42 @@ public final class ShellLexer {
     private static final int DOLLAR_LITERAL = 0;
     private static final int DOLLAR_QUOTED = 1;
     private static final int DOLLAR_EXPANSION = 2;
+    private static final int DOLLAR_QUOTED_EXPANSION = 3;
 
-    /** Reads what follows a {@code $} at {@code pos}. */
+    /**
+     * Reads what follows a {@code $} at {@code pos}: an ANSI-C or locale quote, or an expansion. Expansions
+     * that run code or use a value set by the agent's earlier text are problems (see {@link Arithmetic} and
+     * {@link ParameterExpansion}); command substitutions are collected in {@code subs}.
+     */
     private int dollar(StringBuilder value, List<String> subs, boolean inDouble) {
         int start = pos;
+        boolean atStart = value.length() == 0;
         char n = pos + 1 < s.length() ? s.charAt(pos + 1) : '\0';
         if (n == '\'' && !inDouble) {
-            pos += 2;
-            ansiC(value);
+            int end = AnsiC.decode(s, pos + 2, value);
+            if (end < 0) {
+                problems.add("unterminated $'...' quote");
+            }
+            pos = end < 0 ? s.length() : end;
             return DOLLAR_QUOTED;
         }
         if (n == '"' && !inDouble) {
             pos += 2;
-            return doubleQuoted(value, subs) ? DOLLAR_EXPANSION : DOLLAR_QUOTED;
+            return doubleQuoted(value, subs) ? DOLLAR_QUOTED_EXPANSION : DOLLAR_QUOTED;
         }
-        if (n == '(' && pos + 2 < s.length() && s.charAt(pos + 2) == '(') {
-            int end = findArithmeticEnd(pos + 3);
-            if (end >= 0) {
-                String inner = s.substring(pos + 3, end);
-                if (inner.contains("$(") || inner.contains("`")) {
-                    problems.add("command substitution inside arithmetic `$((" + inner + "))`");
-                }
-                pos = end + 2;
-                value.append(s, start, pos);
-                return DOLLAR_EXPANSION;
-            }
+        dynamicStart |= atStart;
+        if (n == '(' && pos + 2 < s.length() && s.charAt(pos + 2) == '(' && scan.arithmeticEnd(pos + 2) >= 0) {
+            int end = scan.arithmeticEnd(pos + 2);
+            String inner = s.substring(pos + 3, end);
+            Arithmetic.check(inner, "$((" + inner + "))", subs, problems, depth);
+            pos = end + 2;
+            value.append(s, start, pos);
+            return DOLLAR_EXPANSION;
         }
         if (n == '(') {
-            int end = findClosingParen(pos + 2);
-            if (end < 0) {
-                problems.add("unterminated command substitution `" + s.substring(pos) + "`");
-                subs.add(s.substring(pos + 2));
+            int end = scan.closeParen(pos + 2);
+            if (end < 0) { // bash runs nothing of it (a syntax error), so its body is not judged: asked
+                problems.add("unterminated command substitution `" + Snippet.of(s.substring(pos)) + "`");
                 value.append(s, pos, s.length());
                 pos = s.length();
             } else {
@@ -319,20 +404,23 @@ public final class ShellLexer {
             }
             return DOLLAR_EXPANSION;
         }
-        if (n == '{') {
-            int end = findClosingBrace(pos + 2);
+        if (n == '{' || n == '[') {
+            int end = n == '{' ? scan.closeBrace(pos + 2) : scan.closeBracket(pos + 2);
             if (end < 0) {
-                problems.add("unterminated parameter expansion `" + s.substring(pos) + "`");
+                problems.add("unterminated " + (n == '{' ? "parameter expansion `" : "arithmetic `")
+                        + Snippet.of(s.substring(pos)) + "`");
                 value.append(s, pos, s.length());
                 pos = s.length();
-            } else {
-                String inner = s.substring(pos + 2, end);
-                if (inner.contains("$(") || inner.contains("`")) {
-                    problems.add("command substitution inside the parameter expansion `${" + inner + "}`");
-                }
-                pos = end + 1;
-                value.append(s, start, pos);
+                return DOLLAR_EXPANSION;
             }
+            String inner = s.substring(pos + 2, end);
+            if (n == '{') {
+                ParameterExpansion.check(inner, subs, problems, depth);
+            } else {
+                Arithmetic.check(inner, "$[" + inner + "]", subs, problems, depth);
+            }
+            pos = end + 1;
+            value.append(s, start, pos);
             return DOLLAR_EXPANSION;
         }
         if (Character.isLetter(n) || n == '_') {
@@ -341,76 +429,26 @@ public final class ShellLexer {
                 pos++;
             }
             value.append(s, start, pos);
+            if (pos - start == 2 && n == '_') {
+                problems.add(ParameterExpansion.special("_", "$_"));
+            }
             return DOLLAR_EXPANSION;
         }
         if (Character.isDigit(n) || "@*#?$!-".indexOf(n) >= 0 && n != '\0') {
             pos += 2;
             value.append(s, start, pos);
+            problems.add(ParameterExpansion.special(String.valueOf(n), "$" + n));
             return DOLLAR_EXPANSION;
         }
+        dynamicStart &= !atStart;
         value.append('$');
         pos++;
         return DOLLAR_LITERAL;
     }
 
-    /** Decodes an ANSI-C quoted part ({@code $'...'}) after its opening quote. */
-    private void ansiC(StringBuilder value) {
-        while (pos < s.length()) {
-            char c = s.charAt(pos);
-            if (c == '\'') {
-                pos++;
-                return;
-            }
-            if (c != '\\' || pos + 1 >= s.length()) {
-                value.append(c);
-                pos++;
-                continue;
-            }
-            char e = s.charAt(pos + 1);
-            pos += 2;
-            switch (e) {
-                case 'n' -> value.append('\n');
-                case 't' -> value.append('\t');
-                case 'r' -> value.append('\r');
-                case 'a' -> value.append('\u0007');
-                case 'b' -> value.append('\b');
-                case 'e', 'E' -> value.append('\u001b');
-                case 'f' -> value.append('\f');
-                case 'v' -> value.append('\u000b');
-                case 'x' -> value.append((char) number(16, 2));
-                case 'u' -> value.appendCodePoint(number(16, 4));
-                case 'U' -> value.appendCodePoint(Math.min(number(16, 8), Character.MAX_CODE_POINT));
-                case 'c' -> {
-                    if (pos < s.length()) {
-                        value.append((char) (s.charAt(pos++) & 0x1f));
-                    }
-                }
-                default -> {
-                    if (e >= '0' && e <= '7') {
-                        pos--;
-                        value.append((char) number(8, 3));
-                    } else {
-                        value.append(e); // \\ \' \" \? and unknown escapes keep the character
-                    }
-                }
-            }
-        }
-        problems.add("unterminated $'...' quote");
-    }
-
-    private int number(int radix, int maxDigits) {
-        int v = 0;
-        int digits = 0;
-        while (digits < maxDigits && pos < s.length() && Character.digit(s.charAt(pos), radix) >= 0) {
-            v = v * radix + Character.digit(s.charAt(pos), radix);
-            pos++;
-            digits++;
-        }
-        return v;
-    }
-
     /** Reads a backtick substitution at {@code pos}; its unescaped body is added to {@code subs}. */
     private void backtick(StringBuilder value, List<String> subs) {
+        dynamicStart |= value.length() == 0;
         int start = pos;
         pos++;
         StringBuilder body = new StringBuilder();
@@ -428,187 +466,20 @@ public final class ShellLexer {
             problems.add("unterminated backtick substitution");
         } else {
             pos++;
+            subs.add(body.toString());
         }
-        subs.add(body.toString());
         value.append(s, start, pos);
     }
 
-    /**
-     * The index of the {@code )} closing a {@code $(} or {@code (} whose body starts at {@code from}, or -1.
-     * Quotes, escapes, nested substitutions and comments are skipped; a {@code case} pattern's lone
-     * {@code )} inside a substitution is not understood (it ends the substitution early).
-     */
-    private int findClosingParen(int from) {
-        int depth = 1;
-        int p = from;
-        while (p < s.length()) {
-            char c = s.charAt(p);
-            switch (c) {
-                case '\\' -> p += 2;
-                case '\'' -> {
-                    int end = s.indexOf('\'', p + 1);
-                    if (end < 0) {
-                        return -1;
-                    }
-                    p = end + 1;
-                }
-                case '"' -> {
-                    p = skipDouble(p + 1);
-                    if (p < 0) {
-                        return -1;
-                    }
-                }
-                case '`' -> {
-                    int end = p + 1;
-                    while (end < s.length() && s.charAt(end) != '`') {
-                        end += s.charAt(end) == '\\' ? 2 : 1;
-                    }
-                    if (end >= s.length()) {
-                        return -1;
-                    }
-                    p = end + 1;
-                }
-                case '(' -> {
-                    depth++;
-                    p++;
-                }
-                case ')' -> {
-                    depth--;
-                    if (depth == 0) {
-                        return p;
-                    }
-                    p++;
-                }
-                default -> p++;
-            }
-        }
-        return -1;
-    }
-
-    /** The index after the closing quote of a double-quoted part whose body starts at {@code from}, or -1. */
-    private int skipDouble(int from) {
-        int p = from;
-        while (p < s.length()) {
-            char c = s.charAt(p);
-            if (c == '\\') {
-                p += 2;
-            } else if (c == '"') {
-                return p + 1;
-            } else if (c == '$' && p + 1 < s.length() && s.charAt(p + 1) == '(') {
-                int end = findClosingParen(p + 2);
-                if (end < 0) {
-                    return -1;
-                }
-                p = end + 1;
-            } else {
-                p++;
-            }
-        }
-        return -1;
-    }
-
-    private int findClosingBrace(int from) {
-        int depth = 1;
-        int p = from;
-        while (p < s.length()) {
-            char c = s.charAt(p);
-            if (c == '\\') {
-                p += 2;
-                continue;
-            }
-            if (c == '\'') {
-                int end = s.indexOf('\'', p + 1);
-                if (end < 0) {
-                    return -1;
-                }
-                p = end + 1;
-                continue;
-            }
-            if (c == '"') {
-                p = skipDouble(p + 1);
-                if (p < 0) {
-                    return -1;
-                }
-                continue;
-            }
-            if (c == '{') {
-                depth++;
-            } else if (c == '}' && --depth == 0) {
-                return p;
-            }
-            p++;
-        }
-        return -1;
-    }
-
-    /** The index of the first {@code )} of the {@code ))} ending an arithmetic body starting at {@code from}. */
-    private int findArithmeticEnd(int from) {
-        int depth = 0;
-        for (int p = from; p + 1 < s.length(); p++) {
-            char c = s.charAt(p);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                if (depth == 0) {
-                    return s.charAt(p + 1) == ')' ? p : -1;
-                }
-                depth--;
-            } else if (c == '\n') {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    /** After a newline: reads the bodies of the here-documents opened on the line just ended. */
-    private void readHeredocBodies() {
-        while (!pendingHeredocs.isEmpty()) {
-            Heredoc h = pendingHeredocs.poll();
-            boolean found = false;
-            int bodyStart = pos;
-            int bodyEnd = pos;
-            while (pos < s.length()) {
-                int eol = s.indexOf('\n', pos);
-                int lineEnd = eol < 0 ? s.length() : eol;
-                String line = s.substring(pos, lineEnd);
-                if (h.stripTabs()) {
-                    line = line.replaceFirst("^\t+", "");
-                }
-                int next = eol < 0 ? s.length() : eol + 1;
-                if (line.equals(h.delimiter())) {
-                    bodyEnd = pos;
-                    pos = next;
-                    found = true;
-                    break;
-                }
-                pos = next;
-            }
-            if (!found) {
-                problems.add("here-document without its end marker `" + h.delimiter() + "`");
-                bodyEnd = s.length();
-            }
-            if (!h.quoted()) {
-                collectSubstitutions(s.substring(bodyStart, bodyEnd));
-            }
-        }
-    }
-
-    /** Finds {@code $(...)} and backtick substitutions in an unquoted here-document body. */
-    private void collectSubstitutions(String body) {
-        ShellLexer inner = new ShellLexer(body);
+    /** Reads one expansion or backtick at the cursor (for {@link Expansions}); answers the cursor after it. */
+    int expansionAt(int at, List<String> subs) {
+        pos = at;
         StringBuilder ignored = new StringBuilder();
-        while (inner.pos < body.length()) {
-            char c = body.charAt(inner.pos);
-            if (c == '\\') {
-                inner.pos += 2;
-            } else if (c == '$') {
-                inner.dollar(ignored, heredocSubstitutions, true);
-            } else if (c == '`') {
-                inner.backtick(ignored, heredocSubstitutions);
-            } else {
-                inner.pos++;
-            }
+        if (s.charAt(pos) == '$') {
+            dollar(ignored, subs, true);
+        } else {
+            backtick(ignored, subs);
         }
-        problems.addAll(inner.problems);
+        return pos;
     }
 }

@@ -19,6 +19,11 @@ import java.util.regex.Pattern;
 public final class ShellParser {
     /** Deeper nesting of substitutions than this is a problem, not a stack overflow. */
     public static final int MAX_DEPTH = 12;
+    /** Deeper nesting of subshells, groups and case commands than this is a problem; the rest is read flat. */
+    public static final int MAX_NESTING = 100;
+    private static final Set<String> ARITHMETIC_TESTS = Set.of("-eq", "-ne", "-lt", "-le", "-gt", "-ge");
+    private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[(@|\\*|-?[0-9]+)])?");
+    private static final Pattern LENGTH = Pattern.compile("\\$\\{#[A-Za-z_][A-Za-z0-9_]*(\\[[@*]])?}");
 
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=.*",
             Pattern.DOTALL);
@@ -32,10 +37,37 @@ public final class ShellParser {
     private final List<Token> lookahead = new ArrayList<>();
     private final List<SimpleCommand> commands = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    /** Whether everything here may run more than once (a substitution inside a loop or function). */
+    private final boolean inheritedRepeated;
+    private int nesting;
+    private boolean nestingReported;
+    private int loops;
+    private int functionBodies;
+    /** A function's name was read; its body is the next compound command. */
+    private boolean functionPending;
+    /** A function body that is not a group: its end is not tracked, so all that follows counts as repeated. */
+    private boolean functionUnbounded;
 
-    private ShellParser(String source, int depth) {
+    private ShellParser(String source, int depth, boolean repeated) {
         this.lexer = new ShellLexer(source);
         this.depth = depth;
+        this.inheritedRepeated = repeated;
+    }
+
+    private boolean repeated() {
+        return inheritedRepeated || loops > 0 || functionBodies > 0 || functionUnbounded;
+    }
+
+    /** Whether a subshell or group may open here; past {@link #MAX_NESTING} it is a problem and read flat. */
+    private boolean mayNest() {
+        if (nesting < MAX_NESTING) {
+            return true;
+        }
+        if (!nestingReported) {
+            problems.add("commands nested more than " + MAX_NESTING + " levels deep");
+            nestingReported = true;
+        }
+        return false;
     }
 
     /** Parses {@code source}, a bash command line (several lines allowed). */
@@ -45,10 +77,14 @@ public final class ShellParser {
 
     /** Parses {@code source} found {@code depth} substitutions or {@code sh -c} bodies deep. */
     public static ShellScript parse(String source, int depth) {
+        return parse(source, depth, false);
+    }
+
+    private static ShellScript parse(String source, int depth, boolean repeated) {
         if (depth > MAX_DEPTH) {
             return new ShellScript(List.of(), List.of("commands nested more than " + MAX_DEPTH + " levels deep"));
         }
-        ShellParser p = new ShellParser(source, depth);
+        ShellParser p = new ShellParser(source, depth, repeated);
         p.list(Stop.END);
         for (String sub : p.lexer.heredocSubstitutions()) {
             p.substitution(sub);
@@ -97,7 +133,14 @@ public final class ShellParser {
                         next();
                     } else if (t.isOperator("(")) {
                         next();
+                        if (!mayNest()) {
+                            continue;
+                        }
+                        boolean body = startBody();
+                        nesting++;
                         list(Stop.PAREN);
+                        nesting--;
+                        endBody(body);
                         if (peek().isOperator(")")) {
                             next();
                         } else {
@@ -143,9 +186,22 @@ public final class ShellParser {
             next();
         } else if (!t.word().quoted() && !t.word().expands() && SKIPPED_KEYWORDS.contains(t.word().value())) {
             next();
+            String w = t.word().value();
+            if (w.equals("while") || w.equals("until")) {
+                loops++;
+            } else if (w.equals("done")) {
+                loops = Math.max(0, loops - 1);
+            }
         } else if (t.isWord("{")) {
             next();
+            if (!mayNest()) {
+                return true;
+            }
+            boolean body = startBody();
+            nesting++;
             list(Stop.BRACE);
+            nesting--;
+            endBody(body);
             if (peek().isWord("}")) {
                 next();
             } else {
@@ -153,15 +209,23 @@ public final class ShellParser {
             }
             trailingRedirects();
         } else if (t.isWord("for") || t.isWord("select")) {
+            loops++; // until its `done`
             forHeader();
         } else if (t.isWord("case")) {
+            if (!mayNest()) {
+                next();
+                return true;
+            }
+            nesting++;
             caseCommand();
+            nesting--;
         } else if (t.isWord("function")) {
             next();
             if (peek().kind() == Token.Kind.WORD) {
                 next();
             }
             skipEmptyParens();
+            functionPending = true;
         } else if (t.isWord("time")) {
             next();
             if (peek().isWord("-p")) {
@@ -173,9 +237,29 @@ public final class ShellParser {
             problems.add("`coproc` runs a command in the background with pipes to it");
             next();
         } else {
+            if (functionPending) {
+                functionPending = false;
+                functionUnbounded = true;
+            }
             command();
         }
         return true;
+    }
+
+    /** Before a group or subshell: whether it is a function's body (then it may run more than once). */
+    private boolean startBody() {
+        boolean body = functionPending;
+        functionPending = false;
+        if (body) {
+            functionBodies++;
+        }
+        return body;
+    }
+
+    private void endBody(boolean body) {
+        if (body) {
+            functionBodies--;
+        }
     }
 
     /** A simple command: assignments, words and redirections up to an operator. */
@@ -188,8 +272,8 @@ public final class ShellParser {
             if (t.kind() == Token.Kind.WORD) {
                 next();
                 substitutions(t.word());
-                if (words.isEmpty() && !t.word().quoted() && t.word().raw().indexOf('=') > 0
-                        && ASSIGNMENT.matcher(t.word().raw()).matches()) {
+                if (words.isEmpty() && t.word().raw().indexOf('=') > 0 && ASSIGNMENT.matcher(t.word().raw()).matches()) {
+                    // NAME=... as written (quotes may follow the =, as in PS4='$(x)'): an assignment
                     assignments.add(t.word());
                 } else {
                     words.add(t.word());
@@ -197,6 +281,7 @@ public final class ShellParser {
                 if (words.size() == 1 && assignments.isEmpty() && peek().isOperator("(")
                         && peek(1).isOperator(")")) {
                     skipEmptyParens(); // name() { body; }: the body follows as the next command
+                    functionPending = true;
                     return;
                 }
             } else if (t.kind() == Token.Kind.REDIRECT) {
@@ -207,7 +292,7 @@ public final class ShellParser {
             }
         }
         if (!words.isEmpty() || !assignments.isEmpty() || !redirects.isEmpty()) {
-            commands.add(new SimpleCommand(assignments, words, redirects));
+            commands.add(new SimpleCommand(assignments, words, redirects, repeated()));
         }
     }
 
@@ -228,7 +313,7 @@ public final class ShellParser {
             redirect(next(), redirects);
         }
         if (!redirects.isEmpty()) {
-            commands.add(new SimpleCommand(List.of(), List.of(), redirects));
+            commands.add(new SimpleCommand(List.of(), List.of(), redirects, repeated()));
         }
     }
 
@@ -303,9 +388,15 @@ public final class ShellParser {
         }
     }
 
-    /** {@code [[ ... ]]}: nothing runs but the substitutions in its words. */
+    /**
+     * {@code [[ ... ]]}: nothing runs but the substitutions in its words, except that the operands of
+     * {@code -eq -ne -lt -le -gt -ge} are evaluated as arithmetic and the operand of {@code -v} as a variable
+     * name whose subscript is arithmetic: those must be integer literals (or lengths) and plain names.
+     */
     private void conditional() {
         next();
+        Word previous = null;
+        String expect = null;
         while (true) {
             Token t = next();
             if (t.kind() == Token.Kind.END) {
@@ -315,16 +406,50 @@ public final class ShellParser {
             if (t.isWord("]]")) {
                 return;
             }
-            if (t.kind() == Token.Kind.WORD) {
-                substitutions(t.word());
+            if (t.kind() != Token.Kind.WORD) {
+                previous = null;
+                expect = null;
+                continue;
+            }
+            Word w = t.word();
+            substitutions(w);
+            if (!w.quoted() && ARITHMETIC_TESTS.contains(w.value())) {
+                if (previous != null) {
+                    arithmeticOperand(previous);
+                }
+                expect = "arithmetic";
+            } else if (!w.quoted() && w.value().equals("-v")) {
+                expect = "name";
+            } else {
+                if ("arithmetic".equals(expect)) {
+                    arithmeticOperand(w);
+                } else if ("name".equals(expect) && !(w.isStatic() && VARIABLE_NAME.matcher(w.value()).matches())) {
+                    problems.add("`[[ -v " + Snippet.of(w.raw()) + " ]]` evaluates the subscript of a name only"
+                            + " known at run time as arithmetic");
+                }
+                expect = null;
+                previous = w;
             }
         }
     }
 
-    private void arithmetic(String text) {
-        if (text.contains("$(") || text.contains("`")) {
-            problems.add("command substitution inside arithmetic `((" + text + "))`");
+    private void arithmeticOperand(Word w) {
+        if (w.isStatic()) {
+            if (!Arithmetic.isLiteralInteger(w.value())) {
+                List<String> subs = new ArrayList<>();
+                Arithmetic.check(w.value(), "[[ " + w.raw() + " ]]", subs, problems, 0);
+                subs.forEach(this::substitution);
+            }
+        } else if (!LENGTH.matcher(w.raw()).matches() && !LENGTH.matcher(w.raw().replace("\"", "")).matches()) {
+            problems.add("`[[ ... " + Snippet.of(w.raw()) + " ... ]]` compares it as a number: bash evaluates its"
+                    + " run-time value as arithmetic (an array subscript in it runs `$(...)`)");
         }
+    }
+
+    private void arithmetic(String text) {
+        List<String> subs = new ArrayList<>();
+        Arithmetic.check(text, "((" + text + "))", subs, problems, 0);
+        subs.forEach(this::substitution);
     }
 
     private void substitutions(Word w) {
@@ -334,7 +459,7 @@ public final class ShellParser {
     }
 
     private void substitution(String source) {
-        ShellScript inner = parse(source, depth + 1);
+        ShellScript inner = parse(source, depth + 1, repeated());
         commands.addAll(inner.commands());
         problems.addAll(inner.problems());
     }

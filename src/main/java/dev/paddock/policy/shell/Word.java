@@ -17,17 +17,32 @@ import java.util.List;
  * @param glob whether an unquoted {@code * ? [} makes it a file-name pattern
  * @param braces whether an unquoted {@code {a,b}} or {@code {1..3}} brace expansion applies
  * @param substitutions the sources of command and process substitutions in the word
+ * @param splits whether it may become several words at run time (an unquoted expansion, which word splitting
+ *     breaks up, or a brace expansion)
+ * @param dynamicStart whether its value begins with an expansion or a glob, so that its first character (a
+ *     {@code -} making it an option, say) is only known at run time
  */
 public record Word(String value, String raw, boolean quoted, boolean expands, boolean glob, boolean braces,
-        List<String> substitutions) {
+        List<String> substitutions, boolean splits, boolean dynamicStart) {
 
     public Word {
         substitutions = substitutions.isEmpty() ? List.of() : List.copyOf(substitutions);
     }
 
+    /** A word whose splitting and first character are taken as unknown whenever it expands (the safe side). */
+    public Word(String value, String raw, boolean quoted, boolean expands, boolean glob, boolean braces,
+            List<String> substitutions) {
+        this(value, raw, quoted, expands, glob, braces, substitutions, expands || braces, expands || glob || braces);
+    }
+
     /** A word whose value is known before running: no expansion, no glob, no brace expansion. */
     public boolean isStatic() {
         return !expands && !glob && !braces;
+    }
+
+    /** Whether this word could turn into an option (or into several words) at run time. */
+    public boolean couldBeOption() {
+        return splits || dynamicStart;
     }
 
     /** Whether this is an unquoted, plain word equal to {@code s} (how reserved words are recognised). */
@@ -37,6 +52,6 @@ public record Word(String value, String raw, boolean quoted, boolean expands, bo
 
     /** A plain static word, for tests and for words made by Paddock itself. */
     public static Word of(String value) {
-        return new Word(value, value, false, false, false, false, List.of());
+        return new Word(value, value, false, false, false, false, List.of(), false, false);
     }
 }

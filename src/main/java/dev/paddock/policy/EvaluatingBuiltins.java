@@ -1,0 +1,301 @@
+package dev.paddock.policy;
+
+import dev.paddock.policy.shell.Arithmetic;
+import dev.paddock.policy.shell.Snippet;
+import dev.paddock.policy.shell.Word;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Builtins that evaluate their arguments later or differently than as plain text: names with array subscripts
+ * (arithmetic, so {@code declare 'a[$(touch x)]=1'}, {@code read}, {@code printf -v}, {@code unset},
+ * {@code test -v} run the substitution), arithmetic ({@code let}, {@code declare -i}), name references
+ * ({@code declare -n}), callbacks and word lists ({@code mapfile -C}, {@code compgen -W}), and builtins that
+ * change what later commands mean ({@code alias}, {@code hash -p}, {@code enable}, {@code fc}, {@code set},
+ * {@code shopt}). Each is a problem unless its arguments are plain names and literal numbers; exported
+ * assignments go through the environment rule (see {@link LoadingOptions}).
+ */
+final class EvaluatingBuiltins {
+    /** What the checks report back to the analysis. */
+    interface Effects {
+        void problem(String problem);
+
+        /** {@code NAME=value} assigned by a builtin; {@code exported} when it reaches child environments. */
+        void assignment(Word word, String name, boolean exported);
+
+        /** A file a builtin writes. */
+        void write(Word file);
+
+        /** Source that runs as commands (a callback, a substitution inside a subscript). */
+        void script(String source);
+    }
+
+    static final Set<String> NAMES = Set.of("declare", "typeset", "local", "export", "readonly", "let", "unset",
+            "test", "[", "read", "printf", "mapfile", "readarray", "alias", "hash", "enable", "fc", "history",
+            "compgen", "complete", "bind", "set", "shopt");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** A word starting with a plain name and {@code =} as written (no quotes or expansions before the =). */
+    private static final Pattern STATIC_NAME = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\+?=");
+    private static final Pattern PLAIN_REFERENCE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[(@|\\*|-?[0-9]+)])?");
+
+    private EvaluatingBuiltins() {
+    }
+
+    /** Checks builtin {@code name} with its {@code args}; see the class description. */
+    static void check(String name, List<Word> args, Effects fx) {
+        switch (name) {
+            case "declare", "typeset", "local", "export", "readonly" -> declare(name, args, fx);
+            case "let" -> {
+                for (Word w : args) {
+                    arithmetic(w, "let " + w.raw(), fx);
+                }
+            }
+            case "unset" -> {
+                for (Word w : args) {
+                    if (!w.isStatic() || !w.value().startsWith("-")) {
+                        reference(w, "unset", fx);
+                    }
+                }
+            }
+            case "test", "[" -> {
+                for (int i = 0; i + 1 < args.size(); i++) {
+                    if (args.get(i).is("-v")) {
+                        reference(args.get(i + 1), name + " -v", fx);
+                    }
+                }
+            }
+            case "read" -> read(args, fx);
+            case "printf" -> {
+                if (!args.isEmpty() && args.get(0).is("-v") && args.size() > 1) {
+                    reference(args.get(1), "printf -v", fx);
+                } else if (!args.isEmpty() && args.get(0).value().startsWith("-v") && args.get(0).value().length() > 2) {
+                    reference(LoadingCheck.part(args.get(0), args.get(0).value().substring(2)), "printf -v", fx);
+                }
+            }
+            case "mapfile", "readarray" -> {
+                Word callback = option(args, "-C");
+                if (callback != null) {
+                    fx.problem("`" + name + " -C " + Snippet.of(callback.raw()) + "` runs the callback for lines it"
+                            + " reads");
+                    fx.script(callback.value());
+                }
+            }
+            case "alias" -> {
+                if (args.stream().anyMatch(w -> !w.isStatic() || w.value().contains("="))) {
+                    fx.problem("`alias` defines names that later commands run as other text (with expand_aliases"
+                            + " or in an interactive shell)");
+                }
+            }
+            case "hash" -> {
+                if (args.stream().anyMatch(w -> w.value().startsWith("-") && w.value().contains("p"))) {
+                    fx.problem("`hash -p` makes a command name run another program");
+                }
+            }
+            case "enable" -> {
+                if (args.stream().anyMatch(w -> !w.value().startsWith("-") || w.value().matches("-.*[fnd].*"))) {
+                    fx.problem("`enable` turns builtins off (the name then runs a program) or loads one from a"
+                            + " shared library (-f)");
+                }
+            }
+            case "fc" -> {
+                if (args.stream().noneMatch(w -> w.value().startsWith("-") && w.value().contains("l"))) {
+                    fx.problem("`fc` runs commands again from the history, text known only at run time");
+                }
+            }
+            case "history" -> history(args, fx);
+            case "compgen", "complete" -> {
+                if (args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*[WCF].*"))) {
+                    fx.problem("`" + name + " -W/-C/-F` expands a word list or runs a command or function");
+                }
+            }
+            case "bind" -> {
+                if (args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*x.*"))) {
+                    fx.problem("`bind -x` binds a key to a shell command");
+                }
+            }
+            case "set" -> set(args, fx);
+            case "shopt" -> shopt(args, fx);
+            default -> {
+            }
+        }
+    }
+
+    private static void declare(String name, List<Word> args, Effects fx) {
+        boolean exported = name.equals("export");
+        int i = 0;
+        for (; i < args.size(); i++) {
+            Word w = args.get(i);
+            String v = w.value();
+            if (!w.isStatic() || v.length() < 2 || v.charAt(0) != '-' && v.charAt(0) != '+') {
+                break;
+            }
+            if (v.equals("--")) {
+                i++;
+                break;
+            }
+            if (v.charAt(0) == '-' && v.indexOf('f') > 0 && (v.indexOf('x') > 0 || name.equals("export"))) {
+                fx.problem("`" + name + " " + v + "` exports functions: child bash processes run them in place of the"
+                        + " commands they are named after");
+            }
+            boolean unexport = name.equals("export") && v.indexOf('n') > 0;
+            if (v.charAt(0) == '-' && (v.indexOf('i') > 0 || v.indexOf('n') > 0 && !unexport)) {
+                fx.problem("`" + name + " " + v + "`: " + (v.indexOf('i') > 0
+                        ? "assignments to these variables (later ones too) are evaluated as arithmetic"
+                        : "a name reference expands the variable it names, subscript included")
+                        + ", which runs the `$(...)` an array subscript holds");
+            }
+            exported |= v.charAt(0) == '-' && v.indexOf('x') > 0;
+            exported &= !unexport;
+        }
+        for (Word w : args.subList(i, args.size())) {
+            Matcher assigned = STATIC_NAME.matcher(w.raw());
+            if (!w.isStatic() && assigned.lookingAt()) {
+                fx.assignment(w, assigned.group(1), exported); // a run-time value is only text, the name is plain
+                continue;
+            }
+            if (!w.isStatic()) {
+                fx.problem("`" + name + " " + Snippet.of(w.raw()) + "`: a name only known at run time can hold an"
+                        + " array subscript, which bash evaluates (and runs the `$(...)` in it)");
+                continue;
+            }
+            String v = w.value();
+            int eq = v.indexOf('=');
+            String target = eq < 0 ? v : v.substring(0, v.charAt(Math.max(eq - 1, 0)) == '+' ? eq - 1 : eq);
+            reference(Word.of(target), name, fx);
+            if (eq >= 0 && v.startsWith("(", eq + 1) && v.substring(eq + 1).matches("(?s).*[\\[$`].*")) {
+                fx.problem("`" + name + " " + Snippet.of(v) + "`: the subscripts of an array value are evaluated"
+                        + " as arithmetic");
+            }
+            String variable = target.contains("[") ? target.substring(0, target.indexOf('[')) : target;
+            if (eq >= 0 || exported) {
+                fx.assignment(w, variable, exported);
+            }
+        }
+    }
+
+    private static void read(List<Word> args, Effects fx) {
+        for (int i = 0; i < args.size(); i++) {
+            Word w = args.get(i);
+            String v = w.value();
+            if (w.isStatic() && v.startsWith("-") && v.length() > 1) {
+                char last = v.charAt(v.length() - 1);
+                if ("adinNptu".indexOf(last) >= 0 && i + 1 < args.size()) {
+                    if (last == 'a') {
+                        reference(args.get(i + 1), "read -a", fx);
+                    }
+                    i++;
+                }
+                continue;
+            }
+            reference(w, "read", fx);
+        }
+    }
+
+    private static void history(List<Word> args, Effects fx) {
+        for (int i = 0; i < args.size(); i++) {
+            String v = args.get(i).value();
+            if (v.matches("-[A-Za-z]*[wa][A-Za-z]*") && i + 1 < args.size()) {
+                fx.write(args.get(i + 1));
+            }
+        }
+    }
+
+    private static void set(List<Word> args, Effects fx) {
+        for (int i = 0; i < args.size(); i++) {
+            Word w = args.get(i);
+            String v = w.value();
+            if (!w.isStatic() && i == 0) {
+                fx.problem("`set " + Snippet.of(w.raw()) + "`: options only known at run time");
+                return;
+            }
+            if (!w.isStatic() || v.equals("--") || v.equals("-") || !v.startsWith("-") && !v.startsWith("+")) {
+                return; // the rest are positional parameters
+            }
+            if (v.equals("-o") || v.equals("+o")) {
+                if (i + 1 < args.size()) {
+                    Word o = args.get(++i);
+                    if (v.equals("-o") && !(o.isStatic() && ShellOptions.harmless(o.value()))) {
+                        fx.problem("`set -o " + Snippet.of(o.raw()) + "` changes how bash reads or runs the commands"
+                                + " after it");
+                    }
+                }
+                continue;
+            }
+            if (v.startsWith("-")) {
+                for (char c : v.substring(1).toCharArray()) {
+                    if (ShellOptions.HARMLESS_SET_LETTERS.indexOf(c) < 0 && c != 'o') {
+                        fx.problem("`set -" + c + "` changes how bash runs the commands after it (-a exports every"
+                                + " assignment, -k makes NAME=value arguments environment)");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void shopt(List<Word> args, Effects fx) {
+        boolean on = args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*s[A-Za-z]*"));
+        if (!on) {
+            return;
+        }
+        for (Word w : args) {
+            if (!w.isStatic()) {
+                fx.problem("`shopt -s " + Snippet.of(w.raw()) + "`: an option only known at run time");
+            } else if (!w.value().startsWith("-") && !ShellOptions.harmless(w.value())) {
+                fx.problem("`shopt -s " + w.value() + "` changes how bash reads or runs the commands after it");
+            }
+        }
+    }
+
+    /** A variable name (with an optional subscript) that bash resolves: plain, or a problem. */
+    private static void reference(Word w, String what, Effects fx) {
+        if (!w.isStatic()) {
+            fx.problem("`" + what + " " + Snippet.of(w.raw()) + "`: a variable name only known at run time can hold"
+                    + " an array subscript, which bash evaluates (and runs the `$(...)` in it)");
+            return;
+        }
+        String v = w.value();
+        if (PLAIN_REFERENCE.matcher(v).matches()) {
+            return;
+        }
+        int open = v.indexOf('[');
+        if (open > 0 && v.endsWith("]") && NAME.matcher(v.substring(0, open)).matches()) {
+            List<String> subs = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            Arithmetic.check(v.substring(open + 1, v.length() - 1), what + " " + v, subs, problems, 0);
+            problems.forEach(fx::problem);
+            subs.forEach(fx::script);
+            return;
+        }
+        fx.problem("`" + what + " " + Snippet.of(v) + "`: not a plain variable name");
+    }
+
+    private static void arithmetic(Word w, String shown, Effects fx) {
+        if (!w.isStatic()) {
+            fx.problem("`" + Snippet.of(shown) + "` evaluates text only known at run time as arithmetic (an array"
+                    + " subscript in it runs `$(...)`)");
+            return;
+        }
+        List<String> subs = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        Arithmetic.check(w.value(), shown, subs, problems, 0);
+        problems.forEach(fx::problem);
+        subs.forEach(fx::script);
+    }
+
+    /** The value of option {@code flag} ({@code -C cb} or {@code -Ccb}) among {@code args}, or null. */
+    private static Word option(List<Word> args, String flag) {
+        for (int i = 0; i < args.size(); i++) {
+            String v = args.get(i).value();
+            if (v.equals(flag)) {
+                return i + 1 < args.size() ? args.get(i + 1) : null;
+            }
+            if (v.startsWith(flag) && v.length() > flag.length()) {
+                return LoadingCheck.part(args.get(i), v.substring(flag.length()));
+            }
+        }
+        return null;
+    }
+}
