@@ -9,7 +9,6 @@ import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.RepositoryLocator;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -65,6 +64,7 @@ public final class Supervisor implements AutoCloseable {
     private final java.util.Set<String> removing = ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> removalFailed = ConcurrentHashMap.newKeySet();
     private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
+    private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
@@ -332,6 +332,7 @@ public final class Supervisor implements AutoCloseable {
         if (exit.isPresent()) {
             // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
             readHeartbeatFile(s, layout);
+            heartbeatFiles.forget(s.id());
             AgentExit e = exit.get();
             children.remove(s.id());
             SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
@@ -464,29 +465,22 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * An agent without network writes its progress to its heartbeat file; a file newer than the last
-     * heartbeat is a heartbeat.
+     * An agent without network writes its progress to its heartbeat file; a file whose content changed since the
+     * last one taken is a heartbeat ({@link HeartbeatFile}).
      *
      * @return whether one was recorded
      */
     private boolean readHeartbeatFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
-        Path file = layout.heartbeatFile();
         try {
-            if (!Files.exists(file)) {
-                return false; // (not an exception per sandbox per tick: those cost more than the check)
-            }
-            Instant modified = Files.getLastModifiedTime(file).toInstant();
-            // Before this run's first heartbeat, any file counts: the launcher deleted the last run's, and a
-            // fast agent may write its first one before the run's start is recorded.
-            Instant since = s.lastHeartbeatAt();
-            if (since != null && !modified.isAfter(since)) {
+            Optional<HeartbeatFile.Beat> beat = heartbeatFiles.poll(s, layout.heartbeatFile());
+            if (beat.isEmpty()) {
                 return false;
             }
-            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-            int nl = text.indexOf('\n');
-            String progress = nl < 0 ? text : text.substring(0, nl);
-            return store.heartbeat(s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX)
-                    : progress);
+            String progress = beat.get().progress();
+            boolean recorded = store.heartbeat(s.id(), progress.length() > PROGRESS_MAX
+                    ? progress.substring(0, PROGRESS_MAX) : progress);
+            heartbeatFiles.taken(beat.get());
+            return recorded;
         } catch (IOException e) {
             LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
             return false;
