@@ -229,19 +229,21 @@ public final class MergeQueue implements AutoCloseable {
                 continue;
             }
             Path main = repo.get().path();
+            RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
             Optional<String> tip = git.resolve(main, "refs/heads/" + s.branch());
-            Optional<String> base = git.resolve(main, "refs/heads/" + repo.get().baseBranch());
+            Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
             if (tip.isEmpty() || base.isEmpty() || git.isAncestor(main, tip.get(), base.get())) {
                 continue;
             }
-            enqueue(repo.get(), s.id(), s.branch(), "supervisor");
+            enqueue(target, s.id(), s.branch(), "supervisor");
             n++;
         }
         return n;
     }
 
     /** Inserts a queued entry (and moves its sandbox to merging). */
-    MergeEntry enqueue(RepoRecord repo, String sandboxId, String branch, String who) throws PaddockException {
+    MergeEntry enqueue(RepoRecord registered, String sandboxId, String branch, String who) throws PaddockException {
+        RepoRecord repo = sandboxes.targetOf(registered, sandboxId);
         MergeSettings st = store.settings(repo.id());
         MergeEntry e = store.insert(repo.id(), sandboxId, branch, st.strategy(), who,
                 EventDraft.of(repo.id(), sandboxId, EventKinds.MERGE_ENQUEUED, branch + " entered the merge queue of "
@@ -262,9 +264,10 @@ public final class MergeQueue implements AutoCloseable {
         if (next.isEmpty()) {
             return false;
         }
-        RepoRecord repo = repos.find(repositoryId).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
-                "no repository with id " + repositoryId));
+        RepoRecord registered = repos.find(repositoryId).orElseThrow(() -> new MergeException(
+                MergeException.Kind.NOT_FOUND, "no repository with id " + repositoryId));
         MergeEntry e = next.get();
+        RepoRecord repo = sandboxes.targetOf(registered, e.sandboxId());
         MergeSettings st = store.settings(repositoryId);
         Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
         // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
@@ -744,10 +747,11 @@ public final class MergeQueue implements AutoCloseable {
      */
     public void recover() throws PaddockException {
         for (MergeEntry e : store.inState(MergeState.RUNNING)) {
-            RepoRecord repo = repos.find(e.repositoryId()).orElse(null);
-            if (repo == null) {
+            RepoRecord registered = repos.find(e.repositoryId()).orElse(null);
+            if (registered == null) {
                 continue;
             }
+            RepoRecord repo = sandboxes.targetOf(registered, e.sandboxId());
             tests.killLeftover(e, TestIsolation.of(sandboxes.find(e.sandboxId())), repo.path());
             Path main = repo.path();
             Optional<String> base = git.resolve(main, "refs/heads/" + repo.baseBranch());
@@ -842,7 +846,7 @@ public final class MergeQueue implements AutoCloseable {
     void completeResolved(RepoRecord repo, MergeEntry e) {
         onQueue(repo.id(), () -> {
             try {
-                new Attempt(repo, e, null).completeResolved();
+                new Attempt(sandboxes.targetOf(repo, e.sandboxId()), e, null).completeResolved();
             } catch (PaddockException | RuntimeException ex) {
                 LOG.warn("Finishing the resolved merge of {} failed: {}", e.label(), ex.toString());
             }

@@ -158,7 +158,7 @@ public final class ResolutionService {
     }
 
     private RepoRecord repo(MergeEntry e) throws PaddockException {
-        return queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
-                "no repository with id " + e.repositoryId()));
+        return queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(
+                MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())), e.sandboxId());
     }
 }
