@@ -321,7 +321,8 @@ class ContainerTierTest {
     void aLabelledContainerWithNoRecordIsAnOrphanForTheReconciler() throws Exception {
         SandboxRecord mine = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
         DockerTests.Result ghost = DockerTests.docker("create", "--label", "paddock.sandbox=ghost-20261130-001",
-                "--label", "paddock.repo=" + repo.dir(), DockerTests.GIT_IMAGE, "true");
+                "--label", "paddock.repo=" + repo.dir(), "--label", "paddock.home=" + wiring.home().id(),
+                DockerTests.GIT_IMAGE, "true");
         assertThat(ghost.code()).as(ghost.out()).isZero();
         String ghostId = ghost.out().strip();
         dev.paddock.worktree.GitCli git = new dev.paddock.worktree.GitCli();
