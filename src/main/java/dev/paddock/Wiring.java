@@ -145,7 +145,7 @@ public final class Wiring implements AutoCloseable {
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
                 new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TierTestRunner.create(containers), home.logDir().resolve("merges"), null);
+                TierTestRunner.create(containers, homeId), home.logDir().resolve("merges"), null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,

@@ -742,10 +742,12 @@ public final class MergeQueue implements AutoCloseable {
     /**
      * What a killed Paddock left: an entry left running whose candidate already is base (the kill came after the
      * compare-and-set) is finished as merged; any other running entry goes back to the queue without counting an
-     * attempt (its test process tree is killed, its merge worktree removed); a merged entry whose checked-out tree
+     * attempt (its test process tree is killed, its merge worktree removed); every test process this home left
+     * running, found by its marker, is killed first; a merged entry whose checked-out tree
      * still shows the old files gets them updated; merge worktrees no conflict keeps are removed.
      */
     public void recover() throws PaddockException {
+        tests.killAllLeftovers();
         for (MergeEntry e : store.inState(MergeState.RUNNING)) {
             RepoRecord registered = repos.find(e.repositoryId()).orElse(null);
             if (registered == null) {
