@@ -96,6 +96,11 @@ public final class PaddockHome {
         return dir.resolve("instance.json");
     }
 
+    /** The file holding the port the API had at the last start, taken again at the next when it is free. */
+    public Path apiPortFile() {
+        return dir.resolve("api-port");
+    }
+
     /** The file holding the home's identity ({@link #id()}). */
     public Path idFile() {
         return dir.resolve("home-id");
