@@ -86,11 +86,18 @@ public final class ContainerAgents implements AutoCloseable {
     }
 
     /**
-     * Whether the state of container sandboxes is unknown now: the engine does not answer, or it is back and
-     * the outage is being reconciled ({@link #holdWhileReconciling}).
+     * Whether the state of container sandboxes is unknown now: the engine does not answer, has not answered yet
+     * since this Paddock began watching it, or it is back and the outage is being reconciled
+     * ({@link #holdWhileReconciling}).
      */
     public boolean stateUnknown() {
-        return reconciling || engineAway().isPresent();
+        return reconciling || engineAway().isPresent() || notKnownYet();
+    }
+
+    /** Whether the engine is watched and its first check has not ended yet. */
+    private boolean notKnownYet() {
+        EngineWatch w = engineWatch;
+        return w != null && factory != null && w.started() && !w.state().status().checked();
     }
 
     /**

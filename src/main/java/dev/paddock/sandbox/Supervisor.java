@@ -167,9 +167,13 @@ public final class Supervisor implements AutoCloseable {
     private boolean step(SandboxRecord s) throws PaddockException {
         if (s.tier() == Tier.CONTAINER && containers.stateUnknown() && (s.state() == SandboxState.PENDING
                 || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING)) {
-            // The engine does not answer (or its return is being reconciled): nothing is known of the container,
-            // so nothing is decided. No start that would fail, no timeout for heartbeats the engine's absence
-            // may have held up, no kill. See ContainerEngineLifecycle.
+            // The engine does not answer (or has not yet, or its return is being reconciled): nothing is known of
+            // the container, so nothing is decided. No start that would fail, no timeout, no kill. See
+            // ContainerEngineLifecycle. Its heartbeat file is on the host, though: heartbeats are still taken, so
+            // the lease of an agent that works on is not found run out when the engine is back.
+            if (s.state() == SandboxState.RUNNING) {
+                readHeartbeatFile(s, layout(s));
+            }
             return false;
         }
         return switch (s.state()) {
