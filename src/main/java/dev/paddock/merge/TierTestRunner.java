@@ -163,8 +163,10 @@ public final class TierTestRunner {
             throw new MergeException(MergeException.Kind.FAILED, "the test's container "
                     + DockerContainers.shortId(end.containerId()) + " was removed by someone else before it ended");
         }
-        if (exit.outOfMemory()) {
+        if (exit.killedForMemory()) {
             TestRunner.note(log, "=== killed: " + exit.outOfMemoryText());
+        } else if (exit.outOfMemory()) {
+            TestRunner.note(log, "=== " + exit.processKilledText().replace("sandbox", "test's container"));
         }
         TestRunner.note(log, "=== exit code " + exit.code());
         return new TestRunner.Outcome(exit.code().intValue(), false, false, end.elapsed());

@@ -289,15 +289,20 @@ public final class ContainerAgents implements AutoCloseable {
         }
     }
 
-    /** A container's end in the words of {@link AgentExit}; out of memory says so, with the limit. */
+    /**
+     * A container's end in the words of {@link AgentExit}; out of memory says so, with the limit: the agent's own
+     * death, or a process of it killed while the agent went on ("exited with 3; a process in the sandbox was killed
+     * for memory (limit 64 MiB)").
+     */
     static AgentExit explain(ContainerExit e) {
         if (e.code() == null) {
             return new AgentExit(null, "lost its container: it was removed before Paddock saw it end");
         }
-        if (e.outOfMemory()) {
+        if (e.killedForMemory()) {
             return new AgentExit(e.code().intValue(), "was killed: " + e.outOfMemoryText());
         }
-        return AgentExit.of(e.code().intValue());
+        AgentExit a = AgentExit.of(e.code().intValue());
+        return e.outOfMemory() ? new AgentExit(a.code(), a.explanation() + "; " + e.processKilledText()) : a;
     }
 
     /**

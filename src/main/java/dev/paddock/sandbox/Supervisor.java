@@ -345,7 +345,7 @@ public final class Supervisor implements AutoCloseable {
                     .set(Transition.Column.FINISHED_AT, now)
                     .set(Transition.Column.PID, null)
                     .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
-                    .message(s.id() + (e.succeeded() ? " is done: the agent exited with 0"
+                    .message(s.id() + (e.succeeded() ? " is done: the agent " + e.explanation()
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
             if (ended && s.containerId() != null) {
