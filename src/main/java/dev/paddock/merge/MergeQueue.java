@@ -696,7 +696,7 @@ public final class MergeQueue implements AutoCloseable {
                         false, "result", why), event(e, EventKinds.MERGE_FAILED, e.label() + " failed attempt "
                         + attempts + " of " + max + " and leaves the queue for a person: " + why));
                 sandboxes.move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + " needs a person: its"
-                        + " merge failed " + attempts + " times (" + why + ")");
+                        + " merge failed " + dev.paddock.common.Words.times(attempts) + " (" + why + ")");
             } else {
                 store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, cols("step", null, "attempts", attempts,
                         "merge_commit", null, "worktree_path", null, "main_tree_pending", false, "result", why),

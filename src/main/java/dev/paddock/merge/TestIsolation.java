@@ -43,7 +43,7 @@ public record TestIsolation(SandboxRecord sandbox) {
                 ResourceLimits l = ResourceLimits.orDefaults(sandbox.cpuLimitNanos(), sandbox.memoryLimitBytes(),
                         sandbox.pidsLimit(), sandbox.nofileLimit());
                 yield "in a container of " + sandbox.image() + " (" + cpus(l.nanoCpus()) + " CPUs, "
-                        + l.memoryBytes() / ResourceLimits.MIB + " MiB, " + l.pids() + " processes, "
+                        + l.memoryBytes() / ResourceLimits.MIB + " MiB, " + dev.paddock.common.Words.count(l.pids(), "process", "processes") + ", "
                         + (network() ? "network" : "no network") + ")";
             }
         };

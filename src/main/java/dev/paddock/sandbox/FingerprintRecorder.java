@@ -144,6 +144,7 @@ public final class FingerprintRecorder {
         String head = SandboxCreator.shortId(fp.head());
         store.recordFingerprint(s.id(), json, EventDraft.of(s.repositoryId(), s.id(), "sandbox.fingerprint_recorded",
                 "Health fingerprint: " + fp.branch() + " at " + head + ", "
-                        + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"), details));
+                        + (fp.changedFiles() == 0 ? "clean"
+                        : dev.paddock.common.Words.count(fp.changedFiles(), "change", "changes")), details));
     }
 }

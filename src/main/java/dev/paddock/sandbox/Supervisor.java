@@ -391,7 +391,7 @@ public final class Supervisor implements AutoCloseable {
         }
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
                 .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
-                        : "its " + s.maxRetries() + (s.maxRetries() == 1 ? " retry" : " retries") + " are used up")
+                        : "its " + dev.paddock.common.Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
                         + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
     }
 

@@ -243,7 +243,8 @@ public final class Submodules {
         files.sort(null);
         files.forEach(f -> out.add("?? " + shown + "/" + f));
         if (total[0] > FILES_MAX) {
-            out.add("?? " + shown + "/ (" + (total[0] - FILES_MAX) + " more files)");
+            out.add("?? " + shown + "/ (" + dev.paddock.common.Words.count(total[0] - FILES_MAX, "more file", "more files")
+                    + ")");
         }
     }
 

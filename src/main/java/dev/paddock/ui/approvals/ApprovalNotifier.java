@@ -41,8 +41,9 @@ final class ApprovalNotifier {
         }
         if (arrived.size() > SINGLE_MAX) {
             show("Approvals: " + arrived.size() + " requests wait for you",
-                    "Agents in " + arrived.stream().map(Approval::sandboxId).distinct().count()
-                            + " sandboxes ask to run commands your policy marks as risky.", arrived.get(0));
+                    "Agents in " + dev.paddock.common.Words.count(arrived.stream().map(Approval::sandboxId).distinct()
+                            .count(), "sandbox", "sandboxes") + " ask to run commands your policy marks as risky.",
+                    arrived.get(0));
             return;
         }
         for (Approval a : arrived) {
