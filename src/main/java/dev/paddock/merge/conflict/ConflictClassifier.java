@@ -305,6 +305,7 @@ public final class ConflictClassifier {
             List<String> baseLines = lines(base.text(), baseRaw);
             List<String> oursLines = lines(ours.text(), oursRaw);
             List<String> theirsLines = lines(theirs.text(), theirsRaw);
+            FileContext context = FileContext.of(path, baseLines, oursLines, theirsLines);
             List<ConflictHunk> hunks = new ArrayList<>();
             LineRange oursRange = null;
             LineRange baseRange = null;
@@ -316,7 +317,7 @@ public final class ConflictClassifier {
                     case NEXT_CONFLICTING_RANGE -> {
                         LineRange theirsRange = new LineRange(chunk.getBegin(), chunk.getEnd());
                         LineRange b = baseRange == null ? new LineRange(0, 0) : baseRange;
-                        hunks.add(hunk(path, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines,
+                        hunks.add(hunk(context, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines,
                                 theirsLines));
                         oursRange = null;
                         baseRange = null;
@@ -328,15 +329,16 @@ public final class ConflictClassifier {
             return hunks;
         }
 
-        private static ConflictHunk hunk(String path, int index, LineRange base, LineRange ours, LineRange theirs,
+        private static ConflictHunk hunk(FileContext context, int index, LineRange base, LineRange ours, LineRange theirs,
                                          List<String> baseLines, List<String> oursLines, List<String> theirsLines) {
             List<String> b = baseLines.subList(Math.min(base.start(), baseLines.size()),
                     Math.min(base.end(), baseLines.size()));
             List<String> o = oursLines.subList(ours.start(), ours.end());
             List<String> t = theirsLines.subList(theirs.start(), theirs.end());
             List<String> above = oursLines.subList(Math.max(0, ours.start() - ABOVE), ours.start());
-            HunkClassifier.Judgement j = HunkClassifier.classify(path, b, o, t, above);
-            return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why());
+            HunkClassifier.Judgement j = HunkClassifier.classify(context, b, o, t, above);
+            return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why(),
+                    j.suggested(), j.confidence());
         }
 
         /** The lines of a side; split from the decoded text, or per RawText line if the counts disagree. */

@@ -15,11 +15,11 @@ final class Proposals {
 
     /** The first suggestion, safe or not; null when there is none. */
     static List<String> first(ConflictHunk h) {
-        return safe(h);
+        return h.suggested();
     }
 
     /** The confidence in the first suggestion. */
     static double confidence(ConflictHunk h) {
-        return safe(h) == null ? 0 : 1;
+        return h.confidence();
     }
 }
