@@ -4,7 +4,8 @@ package dev.paddock.merge.conflict;
  * How a conflict hunk is judged. A class is safe when its proposal is what a careful person would write with near
  * certainty ({@code docs/decisions/0010-what-safe-means-for-a-conflict-hunk.md}): only then is the proposal
  * offered as a resolution; every other hunk is {@link #HUMAN} (or {@link #LOCKFILE}) with a suggestion ranked
- * first. Whether a safe class may also be applied without a person is {@link #appliesAutomatically()}.
+ * first ({@link #IMPORT_BLOCK}, {@link #LOCKFILE} and {@link #HUMAN} are not safe). Whether a safe class may also be
+ * applied without a person is {@link #appliesAutomatically()}.
  */
 public enum HunkClass {
     /** Both sides made the same change. */
@@ -13,7 +14,10 @@ public enum HunkClass {
     ONE_SIDE_EQUALS_BASE,
     /** The two sides differ only in whitespace, and the file's style or the side that reformatted decides. */
     WHITESPACE_ONLY,
-    /** Both sides changed an import block in a way that merges line by line: additions kept, deletions kept deleted. */
+    /**
+     * Only import lines changed: the suggestion merges the block line by line (additions kept in the block's order,
+     * deletions kept deleted, nothing twice), but people's merges show it is not certain enough to be safe.
+     */
     IMPORT_BLOCK,
     /** The two sides edited different lines, with an untouched line between every edit of one and of the other. */
     NON_OVERLAPPING,
@@ -24,7 +28,7 @@ public enum HunkClass {
 
     /** Whether a resolution may be proposed as the hunk's resolution (not just suggested to a person). */
     public boolean isSafe() {
-        return this != HUMAN && this != LOCKFILE;
+        return this == IDENTICAL || this == ONE_SIDE_EQUALS_BASE || this == WHITESPACE_ONLY || this == NON_OVERLAPPING;
     }
 
     /**
@@ -33,7 +37,7 @@ public enum HunkClass {
      * conflict corpus ({@code ConflictCorpusBench} checks that they still do).
      */
     public boolean appliesAutomatically() {
-        return this == IDENTICAL || this == ONE_SIDE_EQUALS_BASE || this == IMPORT_BLOCK;
+        return this == ONE_SIDE_EQUALS_BASE;
     }
 
     /** A few words for people (the events feed): e.g. {@code import-block merge}. */
@@ -42,7 +46,7 @@ public enum HunkClass {
             case IDENTICAL -> "identical change on both sides";
             case ONE_SIDE_EQUALS_BASE -> "one side equal to base";
             case WHITESPACE_ONLY -> "whitespace-only, decided by the file's style";
-            case IMPORT_BLOCK -> "import-block merge";
+            case IMPORT_BLOCK -> "import block (line-by-line merge suggested)";
             case NON_OVERLAPPING -> "non-overlapping edits";
             case LOCKFILE -> "lockfile: take a side and regenerate";
             case HUMAN -> "a person's decision";

@@ -86,6 +86,13 @@ public final class HunkClassifier {
         if (ours.equals(theirs)) {
             return Judgement.safe(HunkClass.IDENTICAL, ours, "Both sides made the same change, so it is kept once.");
         }
+        if ((ours.equals(base) || theirs.equals(base)) && base.isEmpty()) {
+            boolean oursAdds = !ours.isEmpty();
+            return new Judgement(HunkClass.HUMAN, null, "Only " + (oursAdds ? "ours" : "theirs") + " inserts lines"
+                    + " here, but the other side changed the lines right next to them, which may make them wrong."
+                    + " Suggested: " + (oursAdds ? "ours" : "theirs") + "' insertion.", oursAdds ? ours : theirs,
+                    Confidence.LONE_INSERTION);
+        }
         if (ours.equals(base)) {
             return Judgement.safe(HunkClass.ONE_SIDE_EQUALS_BASE, theirs,
                     "Ours left these lines as in base, so theirs' change is taken.");
@@ -97,13 +104,20 @@ public final class HunkClassifier {
         if (sameIgnoringWhitespace(file.path(), ours, theirs)) {
             return whitespace(file, ours, theirs);
         }
+        if (sameIgnoringWhitespace(file.path(), ours, base) != sameIgnoringWhitespace(file.path(), theirs, base)) {
+            boolean oursReal = sameIgnoringWhitespace(file.path(), theirs, base);
+            return new Judgement(HunkClass.HUMAN, null, (oursReal ? "Theirs" : "Ours") + " only changed whitespace"
+                    + " here and " + (oursReal ? "ours" : "theirs") + " changed the text, which a person may want"
+                    + " reformatted. Suggested: " + (oursReal ? "ours" : "theirs") + ".", oursReal ? ours : theirs,
+                    Confidence.WHITESPACE_AGAINST_CHANGE);
+        }
         if (ImportLines.allImports(file.path(), base, ours, theirs)) {
             ImportLines.Merge m = ImportLines.merge(base, ours, theirs);
-            if (m.proven()) {
-                return Judgement.safe(HunkClass.IMPORT_BLOCK, m.lines(), "Only import lines changed: " + m.why() + ".");
-            }
-            return new Judgement(HunkClass.HUMAN, null, "Only import lines changed, but " + m.why()
-                    + ". Suggested: the line-by-line merge of the block.", m.lines(), Confidence.IMPORT_SUGGESTION);
+            return new Judgement(HunkClass.IMPORT_BLOCK, null, "Only import lines changed; people often also drop"
+                    + " or keep imports for reasons outside the block, so a person decides"
+                    + (m.proven() ? "" : " (" + m.why() + ")") + ". Suggested: the line-by-line merge: "
+                    + m.why().replace(", which a person combines", "") + ".", m.lines(),
+                    m.proven() ? Confidence.IMPORT_SUGGESTION : Confidence.IMPORT_CLASH);
         }
         if (!LineEdits.anyOverlap(oursEdits, theirsEdits)) {
             List<String> both = LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsEdits);
@@ -139,7 +153,7 @@ public final class HunkClassifier {
                     + " indentation and trailing-space style, so they are kept.");
         }
         return new Judgement(HunkClass.HUMAN, null, "The sides differ only in whitespace, and neither the file's"
-                + " style nor a reformatting of the whole file tells which to keep. Suggested: theirs.", theirs,
+                + " style nor a reformatting of the whole file tells which to keep. Suggested: ours.", ours,
                 Confidence.WHITESPACE_UNDECIDED);
     }
 

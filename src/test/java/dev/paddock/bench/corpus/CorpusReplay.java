@@ -168,7 +168,11 @@ public final class CorpusReplay {
         for (Outcome o : all) {
             repos.computeIfAbsent("repo " + o.row().repo(), k -> new ArrayList<>()).add(o);
         }
-        for (Map<String, List<Outcome>> m : List.of(groups, families, repos, Map.of("all", all))) {
+        Map<String, List<Outcome>> confidence = new TreeMap<>();
+        for (Outcome o : all) {
+            confidence.computeIfAbsent(String.format("confidence %.2f", o.confidence()), k -> new ArrayList<>()).add(o);
+        }
+        for (Map<String, List<Outcome>> m : List.of(groups, confidence, families, repos, Map.of("all", all))) {
             for (Map.Entry<String, List<Outcome>> e : m.entrySet()) {
                 s.append(line(e.getKey(), e.getValue(), baselines)).append('\n');
             }
