@@ -64,7 +64,7 @@ final class ImportLines {
     /**
      * The line-level three-way merge of an import block.
      *
-     * @param lines  the merged lines
+     * @param lines  the merged lines (ours' lines when not proven: one line of the two edits is kept, never both)
      * @param proven whether it is certain: no import both sides added for the same name or module (two edits of one
      *               import, which a person combines); otherwise the lines are only a suggestion
      * @param why    what was done, or why it is not certain, in words
@@ -75,8 +75,10 @@ final class ImportLines {
     /**
      * Merges an import block line by line, keeping the file's order and grouping: ours' lines in ours' order, less
      * the imports theirs deleted from base; then each import theirs added (not in base, not in ours) goes in
-     * sorted place when both sides' blocks are sorted, else just after the import it follows in theirs (before the
-     * one it precedes when it is theirs' first). An import either side deleted stays deleted; no import appears twice.
+     * sorted place when the block was sorted in base (two imports or more) and still is on both sides, else just
+     * after the import it follows in theirs (before the one it precedes when it is theirs' first; last when
+     * neither is kept). Where base has no import here (both sides inserted at one place), ours' lines come first,
+     * then theirs' (with their blank-line groups). An import either side deleted stays deleted; no import appears twice.
      */
     static Merge merge(List<String> base, List<String> ours, List<String> theirs) {
         Set<String> baseSet = keys(base);
@@ -95,15 +97,21 @@ final class ImportLines {
             }
             out.add(line);
         }
-        boolean sorted = isSorted(ours) && isSorted(theirs);
+        boolean together = baseSet.isEmpty(); // both inserted at one place: ours' lines, then theirs' (git's union)
+        boolean sorted = base.stream().filter(l -> !l.isBlank()).count() >= 2 && isSorted(base) && isSorted(ours)
+                && isSorted(theirs);
         List<String> added = new ArrayList<>();
         for (int i = 0; i < theirs.size(); i++) {
             String line = theirs.get(i);
+            if (together && line.isBlank()) {
+                out.add(line);
+                continue;
+            }
             String k = key(line);
             if (line.isBlank() || baseSet.contains(k) || present.contains(k)) {
                 continue;
             }
-            int at = sorted ? sortedPlace(out, k) : anchoredPlace(out, theirs, i);
+            int at = together ? out.size() : sorted ? sortedPlace(out, k) : anchoredPlace(out, theirs, i);
             out.add(at, line);
             present.add(k);
             added.add(k);
@@ -114,7 +122,7 @@ final class ImportLines {
         for (String t : added) {
             for (String o : oursAdded) {
                 if (target(o).equals(target(t))) {
-                    return new Merge(out, false, "both sides added an import of " + target(t) + " (`" + o + "` and `"
+                    return new Merge(ours, false, "both sides added an import of " + target(t) + " (`" + o + "` and `"
                             + t + "`), which a person combines");
                 }
             }
