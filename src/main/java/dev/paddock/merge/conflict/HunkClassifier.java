@@ -67,10 +67,11 @@ public final class HunkClassifier {
         if (risk.isEmpty()) {
             return j;
         }
-        String would = j.hunkClass().isSafe() ? "Would be " + j.hunkClass().id().replace('_', ' ') + ", but "
-                : j.why().replaceFirst("\\.$", "") + "; also, ";
-        return new Judgement(HunkClass.HUMAN, null, would + risk.get() + ", so a person decides. Suggested: "
-                + (j.hunkClass().isSafe() ? lower(j.why()) : "as above."), j.suggested(),
+        String why = j.hunkClass().isSafe()
+                ? "Would be " + j.hunkClass().id().replace('_', ' ') + ", but " + risk.get() + ", so a person decides."
+                        + " Suggested: " + lower(j.why())
+                : j.why() + " It also " + risk.get().replaceFirst("^it ", "") + ".";
+        return new Judgement(HunkClass.HUMAN, null, why, j.suggested(),
                 Math.min(j.confidence(), Confidence.RISKY));
     }
 
