@@ -21,10 +21,10 @@ import java.util.TreeMap;
  */
 public final class CorpusReplay {
     /** What one tool did with one hunk. */
-    enum Verdict {
+    public enum Verdict {
         CORRECT, WRONG, LEFT;
 
-        static Verdict of(List<String> proposal, List<String> human) {
+        public static Verdict of(List<String> proposal, List<String> human) {
             return proposal == null ? LEFT : proposal.equals(human) ? CORRECT : WRONG;
         }
     }
