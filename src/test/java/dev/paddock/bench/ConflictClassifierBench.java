@@ -110,7 +110,10 @@ class ConflictClassifierBench {
         return sorted.get(sorted.size() / 2);
     }
 
-    /** A package-lock.json of about 3 MB whose version lines both sides bump differently in a few places. */
+    /**
+     * A package-lock.json of about 3 MB where ours bumps every third package and theirs every fourth (as two
+     * regenerations do): every twelfth package conflicts, about 1,500 hunks.
+     */
     private static MergeScenario lockfile(Path dir) {
         StringBuilder base = new StringBuilder("{\n  \"name\": \"shop\",\n  \"lockfileVersion\": 3,\n"
                 + "  \"packages\": {\n");
@@ -122,8 +125,8 @@ class ConflictClassifierBench {
                     + "      \"integrity\": \"sha512-" + Integer.toHexString(i * 7919) + "abcdefghijklmnopqrstuvwxyz0123456789\",\n"
                     + "      \"license\": \"MIT\"\n    },\n";
             base.append(entry);
-            ours.append(i % 500 == 0 ? entry.replace("\"1.0." + i + "\"", "\"2.0." + i + "\"") : entry);
-            theirs.append(i % 500 == 0 ? entry.replace("\"1.0." + i + "\"", "\"1.1." + i + "\"") : entry);
+            ours.append(i % 3 == 0 ? entry.replace("1.0." + i, "2.0." + i) : entry);
+            theirs.append(i % 4 == 0 ? entry.replace("1.0." + i, "1.1." + i) : entry);
         }
         for (StringBuilder b : List.of(base, ours, theirs)) {
             b.append("    \"\": {}\n  }\n}\n");

@@ -88,8 +88,10 @@ public final class ConflictClassifier {
         List<DiffEntry> oursChanges = changes(reader, baseTree, ours.getTree());
         List<DiffEntry> theirsChanges = changes(reader, baseTree, theirs.getTree());
         java.util.Set<String> unmerged = new java.util.HashSet<>(merger.getUnmergedPaths());
-        Map<String, String> oursRenames = renames(reader, diffConfig, oursChanges, unmerged, deleted(theirsChanges));
-        Map<String, String> theirsRenames = renames(reader, diffConfig, theirsChanges, unmerged, deleted(oursChanges));
+        java.util.Set<String> oursDeleted = deleted(oursChanges); // before rename detection, which rewrites entries
+        java.util.Set<String> theirsDeleted = deleted(theirsChanges);
+        Map<String, String> oursRenames = renames(reader, diffConfig, oursChanges, unmerged, theirsDeleted);
+        Map<String, String> theirsRenames = renames(reader, diffConfig, theirsChanges, unmerged, oursDeleted);
         DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig().getEnum(ConfigConstants.CONFIG_DIFF_SECTION,
                 null, ConfigConstants.CONFIG_KEY_ALGORITHM, SupportedAlgorithm.HISTOGRAM));
         FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees, merger.getMergeResults());
@@ -347,8 +349,11 @@ public final class ConflictClassifier {
             for (MergeChunk chunk : result) {
                 switch (chunk.getConflictState()) {
                     case FIRST_CONFLICTING_RANGE -> oursRange = new LineRange(chunk.getBegin(), chunk.getEnd());
-                    case BASE_CONFLICTING_RANGE -> baseRange = new LineRange(chunk.getBegin(),
-                            Math.max(chunk.getBegin(), chunk.getEnd()));
+                    case BASE_CONFLICTING_RANGE -> {
+                        // JGit can place it past base's end (after a line both sides appended): keep it inside.
+                        int begin = Math.min(chunk.getBegin(), baseLines.size());
+                        baseRange = new LineRange(begin, Math.min(Math.max(begin, chunk.getEnd()), baseLines.size()));
+                    }
                     case NEXT_CONFLICTING_RANGE -> {
                         LineRange theirsRange = new LineRange(chunk.getBegin(), chunk.getEnd());
                         LineRange b = baseRange == null ? new LineRange(0, 0) : baseRange;

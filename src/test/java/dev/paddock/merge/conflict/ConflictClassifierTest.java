@@ -410,4 +410,25 @@ class ConflictClassifierTest {
         assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(h.why()).contains("parameters of a method signature (`int pay(`)");
     }
+
+    /**
+     * Both sides append the same line at the end of the file and ours one more (psf/requests' AUTHORS.rst in merge
+     * 613f61d77c0ddc185054fcbb114c07ce3f2f4cb8 has this shape): JGit places the hunk's base range past base's last
+     * line; the report keeps it inside the file, so the merged text can be written.
+     */
+    @Test
+    void aHunkAfterALineBothSidesAppendedStaysInsideTheBaseFile() throws Exception {
+        MergeScenario m = MergeScenario.in(tmp).file("AUTHORS.rst", "- Ann\n- Bob\n", "- Ann\n- Bob\n- Eve\n- Kim\n",
+                "- Ann\n- Bob\n- Eve\n").build();
+
+        ConflictReport r = classify(m);
+
+        assertThat(r.files()).hasSize(1);
+        ConflictFile f = r.files().get(0);
+        for (ConflictHunk h : f.hunks()) {
+            assertThat(h.base().end()).as("base range %s of a 2-line base", h.base()).isLessThanOrEqualTo(2);
+        }
+        assertThat(ResolvedText.resolve(f, java.util.Map.of(0, HunkChoice.of(HunkChoice.Take.OURS))))
+                .isEqualTo("- Ann\n- Bob\n- Eve\n- Kim\n");
+    }
 }
