@@ -112,7 +112,7 @@ class ConflictClassifierBench {
 
     /**
      * A package-lock.json of about 3 MB where ours bumps every third package and theirs every fourth (as two
-     * regenerations do): every twelfth package conflicts, about 1,500 hunks.
+     * regenerations do): every twelfth package conflicts, about 1,000 hunks.
      */
     private static MergeScenario lockfile(Path dir) {
         StringBuilder base = new StringBuilder("{\n  \"name\": \"shop\",\n  \"lockfileVersion\": 3,\n"
