@@ -234,6 +234,11 @@ public final class ScriptedAnthropic implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The port it listens on. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
     /** Every request so far, in order. */
     public List<Request> requests() {
         return List.copyOf(requests);
