@@ -110,6 +110,7 @@ public final class ClaudeSettingsWriter {
      */
     public Result write(Path worktree, Spec spec) throws PaddockException {
         Path file = worktree.resolve(RELATIVE);
+        refuseLinks(worktree, file);
         ObjectNode root = JsonFiles.readObject(file);
         String before = root.toString();
         Path note = notePath(worktree);
@@ -159,21 +160,40 @@ public final class ClaudeSettingsWriter {
         try {
             if (changed) {
                 Files.createDirectories(file.getParent());
-                Path tmp = file.resolveSibling(".settings.local.json." + ProcessHandle.current().pid() + ".tmp");
-                Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n",
-                        StandardCharsets.UTF_8);
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                replace(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
             }
             WorktreeExclude.How how = new WorktreeExclude(git).keepOut(worktree, RELATIVE);
             ObjectNode n = Json.mapper().createObjectNode();
             ArrayNode d = n.putArray("deny");
             spec.denyRules().forEach(d::add);
             n.put("sandbox", spec.sandbox() != null);
-            Files.writeString(note, n + "\n", StandardCharsets.UTF_8);
+            replace(note, n + "\n");
             return new Result(file, changed, how);
         } catch (IOException e) {
             throw new PaddockException("Cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Refuses a {@code .claude} folder or settings file that is a symbolic link: the worktree is the agent's to
+     * write, and a link would make Paddock read another file into the worktree (where the agent reads it) or write
+     * outside it. Paddock writes the settings before it starts the agent, so nothing swaps the link in between.
+     */
+    private static void refuseLinks(Path worktree, Path file) throws PaddockException {
+        for (Path p : List.of(worktree.resolve(".claude"), file)) {
+            if (Files.isSymbolicLink(p)) {
+                throw new PaddockException(p + " is a symbolic link; Paddock does not follow links in a sandbox's"
+                        + " worktree. Remove it, then start the agent again.");
+            }
+        }
+    }
+
+    /** Replaces {@code file} with {@code text} through a new file and a rename (a link in its place is replaced, not followed). */
+    private static void replace(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        Files.deleteIfExists(tmp);
+        Files.writeString(tmp, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The note of what Paddock wrote, in the worktree's own git folder (never part of the worktree). */

@@ -171,6 +171,29 @@ class ClaudeSettingsWriterTest {
     }
 
     @Test
+    void linksInTheWorktreeAreNeitherFollowedNorWrittenThrough() throws Exception {
+        Path secret = TempRepo.write(tmp, "elsewhere/config.json", "{\"auths\": {\"registry\": \"s3cr3t\"}}");
+        Files.createDirectories(worktree.resolve(".claude"));
+        Files.createSymbolicLink(worktree.resolve(ClaudeSettingsWriter.RELATIVE), secret);
+        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null))).isInstanceOf(PaddockException.class)
+                .hasMessageContaining("symbolic link").hasMessageNotContaining("s3cr3t");
+        Files.delete(worktree.resolve(ClaudeSettingsWriter.RELATIVE));
+        Files.delete(worktree.resolve(".claude"));
+        Files.createSymbolicLink(worktree.resolve(".claude"), secret.getParent());
+        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null))).hasMessageContaining("symbolic link");
+        assertThat(secret.getParent().resolve("settings.local.json")).doesNotExist();
+        assertThat(secret).hasContent("{\"auths\": {\"registry\": \"s3cr3t\"}}");
+
+        // The note in the worktree's git folder: a link put there is replaced, its target left alone.
+        Files.delete(worktree.resolve(".claude"));
+        Path gitDir = Path.of(TempRepo.git(worktree, "rev-parse", "--path-format=absolute", "--git-dir").strip());
+        Files.createSymbolicLink(gitDir.resolve("paddock-claude-settings.json"), secret);
+        writer.write(worktree, spec(List.of("WebFetch"), null));
+        assertThat(secret).hasContent("{\"auths\": {\"registry\": \"s3cr3t\"}}");
+        assertThat(Files.isSymbolicLink(gitDir.resolve("paddock-claude-settings.json"))).isFalse();
+    }
+
+    @Test
     void onlyDenyRulesClaudeReadsTheSameWayAreCompiled() throws Exception {
         List<PolicyRule> rules = new ArrayList<>();
         for (String text : List.of("Bash(git push:*)", "Bash(npm publish)", "Bash(* --force)", "Bash(git * --force)",
