@@ -205,6 +205,7 @@ public final class ScriptedAnthropic implements AutoCloseable {
     private final ExecutorService executor;
     private final Script script;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final List<Turn> turns = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     private ScriptedAnthropic(Script script) throws IOException {
@@ -244,16 +245,9 @@ public final class ScriptedAnthropic implements AutoCloseable {
         return List.copyOf(requests);
     }
 
-    /** The {@code POST /v1/messages} requests that were the agent's turns. */
+    /** The agent's turns the script answered, in order (a request refused for its key is not one). */
     public List<Turn> turns() {
-        List<Turn> out = new ArrayList<>();
-        for (Request r : requests) {
-            JsonNode j = r.json();
-            if (isMessages(r) && j != null && offersBash(j)) {
-                out.add(new Turn(j));
-            }
-        }
-        return out;
+        return List.copyOf(turns);
     }
 
     @Override
@@ -271,7 +265,9 @@ public final class ScriptedAnthropic implements AutoCloseable {
                     new String(in, StandardCharsets.UTF_8));
             requests.add(r);
             String path = ex.getRequestURI().getPath();
-            if (!"POST".equals(r.method())) {
+            if ("HEAD".equals(r.method())) {
+                ex.sendResponseHeaders(200, -1);
+            } else if (!"POST".equals(r.method())) {
                 json(ex, 200, path.equals("/v1/models") ? "{\"data\":[],\"has_more\":false}" : "{}");
             } else if (path.equals("/v1/messages/count_tokens")) {
                 json(ex, 200, "{\"input_tokens\":" + Math.max(1, in.length / 4) + "}");
@@ -293,7 +289,14 @@ public final class ScriptedAnthropic implements AutoCloseable {
             json(ex, 400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"not JSON\"}}");
             return;
         }
-        Reply reply = offersBash(body) ? script.reply(new Turn(body)) : Reply.text("Scripted side answer.");
+        Reply reply;
+        if (offersBash(body)) {
+            Turn turn = new Turn(body);
+            turns.add(turn);
+            reply = script.reply(turn);
+        } else {
+            reply = Reply.text("Scripted side answer.");
+        }
         String model = body.path("model").asText("claude-scripted");
         String id = "msg_scripted_" + ids.incrementAndGet();
         List<ObjectNode> blocks = new ArrayList<>();
