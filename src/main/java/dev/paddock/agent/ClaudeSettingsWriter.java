@@ -34,7 +34,8 @@ import java.util.Set;
  *              "filesystem": {"allowWrite": [...]}, "network": {"deniedDomains": ["*"]}}}</pre>
  * ({@code sandbox} only when a {@link ClaudeSandboxGrant} is given.) Paddock's deny rules and hook entries are
  * recognised on a rewrite (the rules through a note in the worktree's own git folder, the hooks by their script's
- * name) and replaced, never doubled.
+ * name) and replaced, never doubled. Why this file and these rules:
+ * {@code docs/decisions/0007-real-agents-per-sandbox-claude-settings.md}.
  *
  * <p>Checked against Claude Code 2.1.x (2.1.332) on 2026-12-05 with the real binary and a scripted Messages API:
  * <ul>
@@ -66,6 +67,8 @@ import java.util.Set;
  *     file); hooks run outside that sandbox and still reach Paddock.</li>
  * <li>{@code --resume ID -p TEXT} in the same directory continues the session (same id; the earlier messages are
  *     sent again, SessionStart says {@code "source": "resume"}).</li>
+ * <li>{@code permissions.disableBypassPermissionsMode: "disable"} from this file makes the CLI ignore
+ *     {@code --dangerously-skip-permissions} (it runs in {@code default} mode).</li>
  * </ul>
  */
 public final class ClaudeSettingsWriter {
