@@ -41,7 +41,10 @@ public final class ClaudeCli {
         return bin.get();
     }
 
-    /** Whether Claude Code's own Bash sandbox can run here (bubblewrap and socat); required like the binary. */
+    /**
+     * Whether Claude Code's own Bash sandbox can run here: bubblewrap and socat are required like the binary; a
+     * machine whose kernel refuses bubblewrap its namespaces skips, as the namespace tier's tests do.
+     */
     public static void requireSandboxTools() {
         boolean ok = onPath("bwrap") && onPath("socat");
         String why = "Claude Code's sandbox needs bubblewrap and socat (.ci/run installs both)";
@@ -49,6 +52,8 @@ public final class ClaudeCli {
             assertThat(ok).as("PADDOCK_REQUIRE_CLAUDE=1 but " + why).isTrue();
         }
         assumeTrue(ok, why);
+        dev.paddock.sandbox.BubblewrapProbe.Status bwrap = new dev.paddock.sandbox.BubblewrapProbe().probe();
+        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
     }
 
     /** What a run printed and how it ended. */
