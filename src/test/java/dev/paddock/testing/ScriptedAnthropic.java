@@ -38,7 +38,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Only requests that offer the {@code Bash} tool are the agent's turns and go to the script; any other
  * {@code /v1/messages} call (a title, a summary, a classifier) gets a short text answer. {@code count_tokens}
  * answers a count; {@code GET /v1/models} an empty list; every other route answers {@code 200 {}} (a health probe,
- * telemetry). Everything is recorded ({@link #requests()}), so a test can see what the CLI called.
+ * telemetry). Everything is recorded ({@link #requests()}), so a test can see what the CLI called. Claude Code
+ * 2.1.332 with {@code -p} and the no-traffic variables {@link ClaudeCli} sets calls {@code POST /v1/messages?beta=true}
+ * only (one request per turn, {@code "stream": true}, the key as {@code x-api-key}); without them it first probes
+ * {@code HEAD /api/hello}.
  */
 public final class ScriptedAnthropic implements AutoCloseable {
     /** The API key the CLI must send (as {@code x-api-key}). */
