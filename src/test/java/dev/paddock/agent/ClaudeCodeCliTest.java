@@ -171,14 +171,21 @@ class ClaudeCodeCliTest {
         Path allow = script("allow.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
                 + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
         GitCli git = new GitCli();
-        new ClaudeSettingsWriter(git).write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null,
-                List.of("Bash(touch:*)"), null));
+        List<String> deny = new java.util.ArrayList<>(ClaudePermissions.denyRules(null, repo, tmp.resolve("ph")));
+        deny.add("Bash(touch:*)");
+        new ClaudeSettingsWriter(git).write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null, deny, null));
         try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("touch denied.txt"),
-                Reply.text("ok")))) {
+                Reply.write(repo.resolve(".claude/agent-wrote.json").toString(), "{}"),
+                Reply.write(repo.resolve("allowed.txt").toString(), "fine"), Reply.text("ok")))) {
             ClaudeCli.Run run = start(api, "touch it", UUID.randomUUID().toString(), Map.of());
             assertThat(run.exitCode()).as(run.stderr()).isZero();
             assertThat(repo.resolve("denied.txt")).doesNotExist();
             assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("denied");
+            // Edit(//<worktree>/.claude/**) is read as an absolute path and denies ("denied"); without it Claude Code
+            // refuses in -p too, but as a question nobody answers ("... which is a sensitive file").
+            assertThat(repo.resolve(".claude/agent-wrote.json")).doesNotExist();
+            assertThat(api.turns().get(2).lastToolResults()).singleElement().asString().contains("denied");
+            assertThat(repo.resolve("allowed.txt")).hasContent("fine");
         }
         // A hook that cannot start: onFailure "block" refuses the call instead of falling through.
         new ClaudeSettingsWriter(git).write(repo, new ClaudeSettingsWriter.Spec(
