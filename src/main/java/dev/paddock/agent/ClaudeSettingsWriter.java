@@ -67,6 +67,9 @@ import java.util.Set;
  *     file); hooks run outside that sandbox and still reach Paddock.</li>
  * <li>{@code --resume ID -p TEXT} in the same directory continues the session (same id; the earlier messages are
  *     sent again, SessionStart says {@code "source": "resume"}).</li>
+ * <li>Files under {@code .claude/} are "sensitive" to Claude Code itself: a write there is asked about even after a
+ *     hook's allow, so refused in {@code -p}; Paddock's compiled {@code Edit(//<worktree>/.claude/**)} denies it
+ *     outright.</li>
  * <li>{@code permissions.disableBypassPermissionsMode: "disable"} from this file makes the CLI ignore
  *     {@code --dangerously-skip-permissions} (it runs in {@code default} mode).</li>
  * </ul>
