@@ -35,7 +35,7 @@ import java.util.Set;
  * ({@code sandbox} only when a {@link ClaudeSandboxGrant} is given.) Paddock's deny rules and hook entries are
  * recognised on a rewrite (the rules through a note in the worktree's own git folder, the hooks by their script's
  * name) and replaced, never doubled. Why this file and these rules:
- * {@code docs/decisions/0007-real-agents-per-sandbox-claude-settings.md}.
+ * {@code docs/decisions/0008-real-agents-per-sandbox-claude-settings.md}.
  *
  * <p>Checked against Claude Code 2.1.x (2.1.332) on 2026-12-05 with the real binary and a scripted Messages API:
  * <ul>
