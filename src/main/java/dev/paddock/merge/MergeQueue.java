@@ -3,6 +3,7 @@ package dev.paddock.merge;
 import static dev.paddock.merge.MergeStore.cols;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Words;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
 import dev.paddock.merge.conflict.ConflictReport;
@@ -712,7 +713,7 @@ public final class MergeQueue implements AutoCloseable {
                         false, "result", why), event(e, EventKinds.MERGE_FAILED, e.label() + " failed attempt "
                         + attempts + " of " + max + " and leaves the queue for a person: " + why));
                 sandboxes.move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + " needs a person: its"
-                        + " merge failed " + dev.paddock.common.Words.times(attempts) + " (" + why + ")");
+                        + " merge failed " + Words.times(attempts) + " (" + why + ")");
             } else {
                 store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, cols("step", null, "attempts", attempts,
                         "merge_commit", null, "worktree_path", null, "main_tree_pending", false, "result", why),

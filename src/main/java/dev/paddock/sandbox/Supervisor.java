@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Words;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
@@ -391,7 +392,7 @@ public final class Supervisor implements AutoCloseable {
         }
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
                 .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
-                        : "its " + dev.paddock.common.Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
+                        : "its " + Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
                         + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
     }
 

@@ -1,6 +1,7 @@
 package dev.paddock.ui.approvals;
 
 import dev.paddock.approval.Approval;
+import dev.paddock.common.Words;
 import java.util.List;
 import java.util.function.Consumer;
 import javafx.geometry.Pos;
@@ -41,7 +42,7 @@ final class ApprovalNotifier {
         }
         if (arrived.size() > SINGLE_MAX) {
             show("Approvals: " + arrived.size() + " requests wait for you",
-                    "Agents in " + dev.paddock.common.Words.count(arrived.stream().map(Approval::sandboxId).distinct()
+                    "Agents in " + Words.count(arrived.stream().map(Approval::sandboxId).distinct()
                             .count(), "sandbox", "sandboxes") + " ask to run commands your policy marks as risky.",
                     arrived.get(0));
             return;
