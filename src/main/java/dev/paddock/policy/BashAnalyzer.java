@@ -211,9 +211,7 @@ public final class BashAnalyzer {
                     return;
                 }
                 case "trap" -> {
-                    if (!args.isEmpty() && !args.get(0).value().startsWith("-")) {
-                        script(args.get(0).value(), depth + 1);
-                    }
+                    trap(args, depth);
                     return;
                 }
                 default -> {
@@ -227,6 +225,41 @@ public final class BashAnalyzer {
             }
             wrapperWords(name, args.subList(0, skip));
             w = args.subList(skip, args.size());
+        }
+    }
+
+    /**
+     * {@code trap [-lpP] [--] [ACTION SIGNAL...]}: the action is a script bash runs later. Options end at
+     * {@code --} or the first word that is not one; {@code -l}, {@code -p} and {@code -P} only print; one
+     * operand alone, or the action {@code -}, resets. A word only known at run time among the options could be
+     * {@code --} or nothing, so every operand after it may be the action.
+     */
+    private void trap(List<Word> args, int depth) {
+        int i = 0;
+        boolean prints = false;
+        boolean unknown = false;
+        for (; i < args.size(); i++) {
+            Word a = args.get(i);
+            String v = a.value();
+            if (!a.isStatic()) {
+                problems.add("`trap " + Snippet.of(a.raw()) + "`: a word only known at run time where its options are");
+                unknown = true;
+                break;
+            }
+            if (v.equals("--")) {
+                i++;
+                break;
+            }
+            if (!v.matches("-[lpP]+")) {
+                break;
+            }
+            prints = true;
+        }
+        List<Word> operands = args.subList(i, args.size());
+        if (unknown) {
+            operands.stream().filter(Word::isStatic).forEach(o -> script(o.value(), depth + 1));
+        } else if (!prints && operands.size() >= 2 && !operands.get(0).value().equals("-")) {
+            script(operands.get(0).value(), depth + 1);
         }
     }
 

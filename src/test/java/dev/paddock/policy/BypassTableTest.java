@@ -353,7 +353,11 @@ class BypassTableTest {
                 issue(deny, RMRF, "cat <(rm -rf build)", deleted("build")),
                 issue(deny, RMRF, "coproc rm -rf build; wait", deleted("build")),
                 issue(ask, NO_RULE, "bash <<< 'rm -rf build'", deleted("build")),
-                issue(deny, RMRF, "trap 'rm -rf build' EXIT", deleted("build")));
+                issue(deny, RMRF, "trap 'rm -rf build' EXIT", deleted("build")),
+                // trap's options: -- ends them, the action after it is judged
+                issue(deny, RMRF, "trap -- 'rm -rf build' EXIT; ls", deleted("build")),
+                open(deny, RMRF, "trap -- 'rm -rf build' EXIT INT; ls", deleted("build")),
+                open(deny, RMRF, "trap -p; trap -- 'ls; rm -rf build' EXIT", deleted("build")));
     }
 
     /** The engine of {@code policyName} for the copy at {@code base} (kept for the shared copy). */
