@@ -47,6 +47,7 @@ final class BypassFixture {
         write(evil.resolve(".bash_profile"), "touch ../m\n");
         write(t.resolve("rc"), "touch ../m\n");
         executable(t.resolve("evilsh"), TOUCH);
+        executable(t.resolve("runner"), "#!/bin/sh\nexec \"$@\"\n");
         executable(Files.createDirectories(t.resolve("evilbin")).resolve("ls"), TOUCH);
         executable(Files.createDirectories(t.resolve("xp")).resolve("git-remote-https"), TOUCH);
         Path np = Files.createDirectories(t.resolve("np"));
