@@ -31,6 +31,8 @@ public final class PolicyEngine {
     private static final int MAX_LISTED_PARTS = 10;
     /** Most suffixes and embedded commands judged by the suffix rule per request; past that it is asked. */
     private static final int MAX_LATENT = 512;
+    /** Most files of one request looked up on the disk for symbolic links; past that it is asked. */
+    private static final int MAX_LINK_LOOKUPS = 256;
 
     private final Policy policy;
     private final PolicyGuard guard;
@@ -152,6 +154,7 @@ public final class PolicyEngine {
         latentCommands(a, parts);
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
+        throughLinks(files, cwd, parts);
         for (PathAccess acc : files) {
             Decision builtIn = guard(acc, cwd);
             if (builtIn != null) {
@@ -189,6 +192,41 @@ public final class PolicyEngine {
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * Adds to {@code files} each file (or tree) as the kernel would reach it when a symbolic link on its way, one
+     * already on the disk, leads elsewhere ({@code notes -> .env}, {@code g -> .git}, a link into
+     * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
+     * at most {@link #MAX_LINK_LOOKUPS} files; past that the command is asked.
+     */
+    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts) {
+        int n = files.size();
+        int lookups = 0;
+        Path dir = cwd.toAbsolutePath().normalize();
+        for (int i = 0; i < n; i++) {
+            PathAccess acc = files.get(i);
+            if (acc.path() == null || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE) {
+                continue;
+            }
+            if (++lookups > MAX_LINK_LOOKUPS) {
+                parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs:"
+                        + " more than " + MAX_LINK_LOOKUPS + " files to look up for symbolic links", null));
+                return;
+            }
+            Path real = PolicyGuard.resolveLinks(acc.path(), dir);
+            if (real != null && !real.equals(acc.path())) {
+                files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
+                boolean intoGit = acc.kind() == PathAccess.Kind.WRITE && acc.scope() == PathAccess.Scope.FILE
+                        && java.util.stream.StreamSupport.stream(real.spliterator(), false)
+                                .anyMatch(name -> name.toString().equals(".git"));
+                if (intoGit) {
+                    parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it"
+                            + " runs: writing to `" + Snippet.of(acc.written()) + "` reaches " + real + " through a"
+                            + " symbolic link, inside a .git directory (hooks and configuration run programs)", null));
+                }
+            }
+        }
     }
 
     /**

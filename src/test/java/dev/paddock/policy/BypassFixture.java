@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A throwaway world for running bypass commands under the real {@code /bin/bash}: a repository {@code repo/}
  * (two commits, the second one committing {@code .env}; {@code build/}, a Makefile, a package.json whose test
- * script is {@code true}), an empty {@code home/}, and what an attacker would have planted beside it: a home
+ * script is {@code true}; symbolic links {@code notes -> .env} and {@code g -> .git}, as a checkout or an
+ * archive could leave them), a {@code home/} holding Paddock's home {@code .paddock/api-token}, and what an attacker would have planted beside it: a home
  * {@code evil/} whose git configuration, {@code .bashrc} and {@code .bash_profile} run {@code touch ../m}, a
  * repository {@code other/} whose configuration does the same (core.fsmonitor), a repository planted inside
  * the worktree ({@code repo/nested/.git}), a start-up file {@code rc}, a shell {@code evilsh}, a directory
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class BypassFixture {
     static final String SECRET = "SECRET=hunter2";
+    /** What Paddock's home ({@code home/.paddock}) holds in {@code api-token}. */
+    static final String TOKEN = "paddock-token-0123";
     private static final String TOUCH = "#!/bin/sh\ntouch ../m\n";
 
     private final Path template;
@@ -71,6 +74,9 @@ final class BypassFixture {
         write(repo.resolve(".env"), SECRET + "\n");
         git(repo, "add", "-f", ".env");
         git(repo, "commit", "-q", "-m", "two: commits a secret");
+        Files.createSymbolicLink(repo.resolve("notes"), Path.of(".env"));
+        Files.createSymbolicLink(repo.resolve("g"), Path.of(".git"));
+        write(Files.createDirectories(t.resolve("home/.paddock")).resolve("api-token"), TOKEN + "\n");
         Path nested = repo.resolve("nested");
         git(repo, "init", "-q", "--template=", "nested");
         Files.writeString(nested.resolve(".git/config"), fsmonitor.replace("../m", "../../m"), StandardOpenOption.APPEND);

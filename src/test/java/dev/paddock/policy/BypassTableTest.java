@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Two policies. {@code ISSUE}: allow {@code Bash(ls:*)}, {@code Bash(git status:*)}, {@code Bash(npm test)};
  * ask {@code Bash(git push:*)}; deny {@code Bash(rm -rf:*)}, {@code Read(./.env)}, {@code Edit(./.git/**)}.
  * {@code OPEN}: the same deny and ask rules under a bare {@code Bash} allow (every program allowed), so only the
- * analysis and the deny rules stand between the command and its effect.
+ * analysis and the deny rules stand between the command and its effect. {@code WORK}: {@code OPEN} with reading
+ * the worktree allowed ({@code Read(./**)}).
  */
 class BypassTableTest {
     private static final String ISSUE = """
@@ -31,6 +32,10 @@ class BypassTableTest {
                              "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
     private static final String OPEN = """
             {"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)"],
+                             "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
+    /** OPEN, and reading the worktree allowed (as agents usually may). */
+    private static final String WORK = """
+            {"permissions": {"allow": ["Bash", "Read(./**)"], "ask": ["Bash(git push:*)"],
                              "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
     private static final String RMRF = "Bash(rm -rf:*)";
     private static final String ENV = "Read(./.env)";
@@ -122,6 +127,10 @@ class BypassTableTest {
 
     private static Arguments open(Verdict v, String rule, String command, Effect effect) {
         return Arguments.of("open", v, rule, command, effect);
+    }
+
+    private static Arguments work(Verdict v, String rule, String command, Effect effect) {
+        return Arguments.of("work", v, rule, command, effect);
     }
 
     static Stream<Arguments> table() {
@@ -322,6 +331,25 @@ class BypassTableTest {
                 open(ask, NO_RULE, "git grep --no-index hunter", printsSecret()),
                 open(ask, NO_RULE, "iconv -f utf-8 -t utf-8 .env", printsSecret()),
                 open(ask, NO_RULE, "shuf -o .git/hooks/pre-commit ../evilsh", written(".git/hooks/pre-commit")),
+                // other names of files: /proc/self/cwd, /proc/self/root, descriptors, symbolic links
+                issue(deny, ENV, "cat /proc/self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "tac /proc/thread-self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cat /proc/self/root%BASE%/repo/.env", printsSecret()),
+                issue(deny, ENV, "cat < /proc/self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cd build && tac /proc/self/cwd/../.env", printsSecret()),
+                open(deny, GIT, "cp ../evilsh /proc/self/cwd/.git/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "cp ../evilsh /proc/self/root%BASE%/repo/.git/hooks/pre-commit",
+                        written(".git/hooks/pre-commit")),
+                issue(deny, NO_RULE, "cat /proc/self/root%BASE%/home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                issue(deny, NO_RULE, "cat /proc/self/cwd/../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                work(ask, NO_RULE, "exec 3<.git; cp ../evilsh /dev/fd/3/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                work(ask, NO_RULE, "exec 3<build; cat /dev/fd/3/../.env", printsSecret()),
+                work(ask, NO_RULE, "cat /proc/*/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cat notes", printsSecret()),
+                open(deny, ENV, "tac g/../notes", printsSecret()),
+                open(deny, GIT, "cp ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, ENV, "ln -s ../.env build/x && tac build/x", printsSecret().fresh()),
+                open(deny, ENV, "ln -st build ../.env && tac build/.env", printsSecret().fresh()),
                 // further cases from public reports on Claude Code and Codex permission checks
                 issue(deny, RMRF, "ls && rm -rf build", deleted("build")),
                 issue(deny, RMRF, "true; ".repeat(60) + "rm -rf build", deleted("build")),
@@ -393,7 +421,11 @@ class BypassTableTest {
         PolicyEngine e = ENGINES.get(key);
         if (e == null) {
             Path file = PolicyFile.globalFile(Files.createDirectories(base.resolve("paddock-" + policyName)));
-            Files.writeString(file, policyName.equals("issue") ? ISSUE : OPEN);
+            Files.writeString(file, switch (policyName) {
+                case "issue" -> ISSUE;
+                case "work" -> WORK;
+                default -> OPEN;
+            });
             Policy policy = PolicyFile.load(List.of(file), base.resolve("repo"), base.resolve("home"));
             assertThat(policy.broken()).isNull();
             e = new PolicyEngine(policy);
