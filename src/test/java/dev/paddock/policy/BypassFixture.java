@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code evil/} whose git configuration, {@code .bashrc} and {@code .bash_profile} run {@code touch ../m}, a
  * repository {@code other/} whose configuration does the same (core.fsmonitor), a repository planted inside
  * the worktree ({@code repo/nested/.git}), a start-up file {@code rc}, a shell {@code evilsh}, a directory
- * {@code evilbin/} with a fake {@code ls}, a git exec-path {@code xp/}, a node module, a makefile and an
+ * {@code evilbin/} with a fake {@code ls}, a time zone file {@code zone} (UTC+9, named XYZ), a git exec-path {@code xp/}, a node module, a makefile and an
  * archive holding {@code .git/hooks/pre-commit}. Every planted program creates the marker {@code m} next to
  * {@code repo/} (relative paths: programs run in {@code repo/} or {@code other/}).
  *
@@ -57,6 +57,7 @@ final class BypassFixture {
         write(np.resolve("x.js"), "require('fs').writeFileSync('../m', '')\n");
         write(np.resolve("package.json"), "{\"name\": \"np\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"touch ../m\"}}\n");
         write(t.resolve("evil.mk"), "test:\n\ttouch ../m\n");
+        Files.write(t.resolve("zone"), zone());
 
         Path other = t.resolve("other");
         git(t, "init", "-q", "--template=", "other");
@@ -85,6 +86,16 @@ final class BypassFixture {
         executable(stage.resolve("pre-commit"), TOUCH);
         run(dir.resolve("stage"), List.of("tar", "-cf", t.resolve("hooks.tar").toString(), ".git/hooks/pre-commit"));
         return new BypassFixture(t);
+    }
+
+    /** A time zone file (TZif, version 1) of one zone, UTC+9 named XYZ: what a planted zone file shows. */
+    private static byte[] zone() {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(44 + 6 + 4);
+        b.put("TZif".getBytes(StandardCharsets.US_ASCII)).put(new byte[16]);
+        b.putInt(0).putInt(0).putInt(0).putInt(0).putInt(1).putInt(4); // one type, four bytes of names
+        b.putInt(9 * 3600).put((byte) 0).put((byte) 0);
+        b.put("XYZ\0".getBytes(StandardCharsets.US_ASCII));
+        return b.array();
     }
 
     /** A fresh copy of the template in {@code dir} (one {@code cp -a}); answers it. */

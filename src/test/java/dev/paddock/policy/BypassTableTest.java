@@ -223,6 +223,10 @@ class BypassTableTest {
                 open(ask, NO_RULE, "unset CDPATH; echo ${CDPATH=.git} && cd hooks && cp ../../../evilsh pre-commit",
                         written(".git/hooks/pre-commit")),
                 open(ask, NO_RULE, "cd ../evilbin && unset PATH && ls", marker()),
+                // TZ names a zone of the system's; a path is a file of the agent's
+                issue(ask, NO_RULE, "TZ=%BASE%/zone ls -l --time-style=+%Z package.json", prints("XYZ")),
+                issue(ask, NO_RULE, "TZ=:%BASE%/zone ls -l --time-style=+%Z package.json", prints("XYZ")),
+                open(ask, NO_RULE, "export TZ=%BASE%/zone; ls -l --time-style=+%Z package.json", prints("XYZ")),
                 // options that make an allowed program load the agent's code
                 issue(ask, NO_RULE, "git -C ../other status", marker()),
                 issue(ask, NO_RULE, "git --git-dir=../other/.git status", marker()),
