@@ -198,7 +198,8 @@ public final class PolicyEngine {
      * Adds to {@code files} each file (or tree) as the kernel would reach it when a symbolic link on its way, one
      * already on the disk, leads elsewhere ({@code notes -> .env}, {@code g -> .git}, a link into
      * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
-     * at most {@link #MAX_LINK_LOOKUPS} files; past that the command is asked.
+     * at most {@link #MAX_LINK_LOOKUPS} files (those a rule of the policy could judge); past that the command is
+     * asked.
      */
     private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts) {
         int n = files.size();
@@ -206,8 +207,9 @@ public final class PolicyEngine {
         Path dir = cwd.toAbsolutePath().normalize();
         for (int i = 0; i < n; i++) {
             PathAccess acc = files.get(i);
-            if (acc.path() == null || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE) {
-                continue;
+            if (acc.path() == null || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE
+                    || !hasRules(acc)) {
+                continue; // no rule could tell the real file from the one named
             }
             if (++lookups > MAX_LINK_LOOKUPS) {
                 parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs:"
@@ -227,6 +229,16 @@ public final class PolicyEngine {
                 }
             }
         }
+    }
+
+    /** Whether a rule could judge {@code acc} (an argument: a deny or ask rule of its tool; else any). */
+    private boolean hasRules(PathAccess acc) {
+        for (RuleList list : acc.argument() ? List.of(RuleList.DENY, RuleList.ASK) : List.of(RuleList.values())) {
+            if (rulesFor(list, acc.kind().tool()).length > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
