@@ -52,6 +52,11 @@ class BypassTableTest {
 
     @BeforeAll
     static void buildFixture() throws Exception {
+        Path check = Files.createDirectories(tmp.resolve("check/repo")).getParent();
+        BypassFixture.Result bash = BypassFixture.bash(check, "echo \"${BASH_VERSINFO[0]}\"; command -v rsync");
+        assertThat(bash.out().lines().findFirst().orElse("")).as("the rows are run under bash 5 (%s)", bash)
+                .matches("[5-9]|[1-9][0-9]+");
+        assertThat(bash.out()).as("rsync is installed (.ci/run installs it): its rows run it").contains("/rsync");
         fixture = BypassFixture.build(Files.createDirectories(tmp.resolve("fixture")));
         shared = fixture.copy(Files.createDirectories(tmp.resolve("shared"))).toRealPath();
     }
@@ -295,6 +300,14 @@ class BypassTableTest {
                 open(ask, NO_RULE, "find . -delete", deleted(".git")),
                 open(ask, NO_RULE, "printf '[core]\\n\\tfsmonitor = x\\n' >> nested/.git/config",
                         contains("nested/.git/config", "fsmonitor = x")),
+                // rsync copies like cp, and runs the programs -e and --rsync-path name
+                open(deny, GIT, "rsync ../evilsh .git/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "rsync -r ../xp/ .git/hooks/", written(".git/hooks/git-remote-https")),
+                open(deny, GIT, "rsync -a ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "rsync --log-file=.git/hooks/pre-commit package.json copied.json",
+                        written(".git/hooks/pre-commit")),
+                open(deny, ENV, "rsync .env leak3 && tac leak3", printsSecret().fresh()),
+                open(ask, NO_RULE, "rsync -e 'sh -c \"touch ../m; false\"' package.json h:x", marker()),
                 // reads of the denied file by other programs
                 issue(deny, ENV, "cat .env", printsSecret()),
                 issue(deny, ENV, "tac .env", printsSecret()),
