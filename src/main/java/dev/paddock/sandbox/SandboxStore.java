@@ -31,11 +31,32 @@ public final class SandboxStore {
     private final EventLog events;
     private final Clock clock;
     private final SandboxTokens.Cache tokens = new SandboxTokens.Cache();
+    private final java.util.Set<String> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
         this.events = events;
         this.clock = clock;
+    }
+
+    /**
+     * Claims the removal of a sandbox in this process: while claimed, nothing else starts acting on it (the merge
+     * queue does not take a done sandbox whose leftovers the removal is committing).
+     *
+     * @return false when a removal of it is under way already
+     */
+    public boolean claimRemoval(String id) {
+        return removing.add(id);
+    }
+
+    /** Ends a removal claimed by {@link #claimRemoval}. */
+    public void releaseRemoval(String id) {
+        removing.remove(id);
+    }
+
+    /** Whether a removal of the sandbox is under way in this process. */
+    public boolean isBeingRemoved(String id) {
+        return removing.contains(id);
     }
 
     /**
