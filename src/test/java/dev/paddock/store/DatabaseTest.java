@@ -220,6 +220,26 @@ class DatabaseTest {
         assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after a normal close").isTrue();
     }
 
+    /**
+     * Ids people type stay dense across kills: each killed Paddock registered a repository and queued a merge, and
+     * the next one's ids are the last ones plus one (H2 used to jump 32 ahead after each unclean stop).
+     */
+    @Test
+    void mergeAndRepositoryIdsGoOnByOneAfterAKill() throws Exception {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            try (ChildJvm child = ChildJvm.start(tmp.resolve("child-" + r), EnqueueAndWait.class, base().toString(),
+                    "/work/shop-" + r, "agent/" + r)) {
+                child.awaitStdout("MERGE ", Duration.ofSeconds(60));
+                child.process().destroyForcibly().waitFor();
+                ids.addAll(child.stdout().lines().filter(l -> l.startsWith("REPOSITORY ") || l.startsWith("MERGE "))
+                        .toList());
+            }
+        }
+        assertThat(ids).containsExactly("REPOSITORY 1", "MERGE 1", "REPOSITORY 2", "MERGE 2", "REPOSITORY 3",
+                "MERGE 3");
+    }
+
     @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
