@@ -241,6 +241,64 @@ class DatabaseTest {
     }
 
     @Test
+    void anEmptyStoreFileIsRefusedNotReplacedByANewStore() throws Exception {
+        try (Database db = Database.open(base())) {
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+        }
+        Files.copy(tmp.resolve("paddock.mv.db"), tmp.resolve("paddock.mv.db.bak"));
+        Files.write(tmp.resolve("paddock.mv.db"), new byte[0]);
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db is empty (0 bytes)")
+                        .contains("The backup " + base() + ".mv.db.bak (")
+                        .contains("cp '" + base() + ".mv.db.bak' '" + base() + ".mv.db'")
+                        .doesNotContain("\n"));
+        assertThat(Files.size(tmp.resolve("paddock.mv.db"))).as("left as it was").isZero();
+    }
+
+    /**
+     * A migration that fails halfway (here V5, on a store where an index of the name it creates last exists) must
+     * leave the store as it was: H2 commits each DDL statement, so V5's new columns stayed, Flyway recorded nothing,
+     * and every later start failed on V5 again ("Column REQUESTED_BY already exists") even once the cause was gone.
+     */
+    @Test
+    void aMigrationThatFailsHalfwayPutsTheStoreBackAndItsBackupStaysBeside() throws Exception {
+        org.flywaydb.core.Flyway.configure().dataSource(Database.url(base().toString()), "paddock", "")
+                .locations("classpath:db/migration").target("4").load().migrate();
+        try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "")) {
+            c.createStatement().execute("INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
+                    + " VALUES ('/work/shop', 'shop', 'main', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)");
+            c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
+            c.createStatement().execute("SHUTDOWN");
+        }
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
+                        .contains("V5__merge_queue.sql")
+                        .endsWith("The store was put back as it was before the migration, from its backup "
+                                + base() + ".mv.db.bak.")
+                        .doesNotContain("\n"));
+        assertThat(tmp.resolve("paddock.mv.db.bak")).isRegularFile();
+
+        try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "");
+             var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM information_schema.columns"
+                     + " WHERE table_name = 'MERGE_REQUESTS' AND column_name = 'REQUESTED_BY'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("V5's first column, undone").isZero();
+            c.createStatement().execute("DROP INDEX conflicts_by_merge_request");
+            c.createStatement().execute("SHUTDOWN");
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(history(db)).containsExactlyElementsOf(EVERY_MIGRATION_APPLIED);
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop"))).isPresent();
+        }
+    }
+
+    @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
         new Random(42).nextBytes(garbage);
