@@ -58,6 +58,9 @@ public final class Database implements AutoCloseable {
         // A store a killed process left is recovered on open; it is then closed cleanly and opened again, so its
         // header names the recovered chunk (see docs/decisions/0007-how-the-store-is-opened-and-recovered.md).
         boolean unclean = !StoreFiles.closedCleanly(files.file());
+        if (unclean) {
+            StoreRecovery.recover(files.file());
+        }
         createOwnerOnly(files.file());
         StoreHealth health = new StoreHealth(files.file());
         Opening o = new Opening(url(path), path, files);
@@ -65,6 +68,7 @@ public final class Database implements AutoCloseable {
             o.connect();
             if (unclean) {
                 LOG.info("The store {} was not closed cleanly; recovered, closing and opening it again", path);
+                o.realignIdentities();
                 o.reopen("SHUTDOWN");
             }
             o.migrate(fresh);
@@ -99,6 +103,15 @@ public final class Database implements AutoCloseable {
             this.url = url;
             this.path = path;
             this.files = files;
+        }
+
+        void realignIdentities() throws StoreException {
+            try (Connection c = pool.getConnection()) {
+                StoreRecovery.realignIdentities(c);
+            } catch (SQLException e) {
+                throw new StoreException("Cannot check the identity columns of the recovered store " + path
+                        + ".mv.db: " + StoreErrors.firstLine(e.getMessage()), e);
+            }
         }
 
         void connect() throws StoreException {
