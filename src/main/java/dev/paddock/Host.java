@@ -62,6 +62,8 @@ public final class Host implements AutoCloseable {
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
                     wiring.settings(), wiring.approvals(), mode);
             api.watchStore(wiring.database().health()::problem);
+            wiring.database().startMaintenance();
+            wiring.eventRetention().start();
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());

@@ -26,6 +26,7 @@ public final class Database implements AutoCloseable {
     private final JdbcConnectionPool pool;
     private final Jdbc jdbc;
     private final StoreHealth health;
+    private final StoreMaintenance maintenance;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
@@ -33,6 +34,20 @@ public final class Database implements AutoCloseable {
         this.pool = pool;
         this.health = health;
         this.jdbc = new Jdbc(pool, health);
+        this.maintenance = new StoreMaintenance(pool);
+    }
+
+    /**
+     * Starts compacting the file in the background while it is sparse (see {@link StoreMaintenance}); for a Paddock
+     * that keeps the store open (the panel, {@code paddock serve}).
+     */
+    public void startMaintenance() {
+        maintenance.start();
+    }
+
+    /** Compacts the file now if it is sparse (what the background maintenance does); for tests and benchmarks. */
+    public void compactIfSparse() {
+        maintenance.compactIfSparse();
     }
 
     /**
@@ -305,6 +320,7 @@ public final class Database implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        maintenance.close();
         try (Connection c = pool.getConnection()) {
             c.createStatement().execute("SHUTDOWN");
         } catch (SQLException e) {
