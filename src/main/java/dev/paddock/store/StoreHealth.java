@@ -29,7 +29,8 @@ public final class StoreHealth {
         if (!StoreErrors.storeUnusable(e)) {
             return;
         }
-        String why = StoreErrors.diskFull(e, file.getParent()) ? StoreErrors.diskFullMessage(file.getParent(), MIN_FREE_BYTES)
+        String why = StoreErrors.diskFull(e, file.getParent())
+                ? StoreErrors.diskFullMessage(file.getParent(), MIN_FREE_BYTES)
                 : "The store " + file + " cannot be written: " + StoreErrors.firstLine(e.getMessage())
                         + ". Records made from now on are lost until Paddock is restarted.";
         if (failure.compareAndSet(null, why)) {

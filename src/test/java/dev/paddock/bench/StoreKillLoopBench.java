@@ -109,6 +109,7 @@ class StoreKillLoopBench {
             if (!missing.isEmpty()) {
                 roundsWithLoss++;
                 lostTotal += missing.size();
+                Files.createDirectories(Path.of("target", "bench"));
                 Files.copy(home.resolve("paddock.mv.db"), Path.of("target", "bench", "kill-loop-lost-" + round
                         + ".mv.db"), StandardCopyOption.REPLACE_EXISTING);
                 losses.add("round " + round + " (" + (panel ? "panel" : "serve") + ", killed at " + killAfter
@@ -117,6 +118,7 @@ class StoreKillLoopBench {
             System.out.printf("round %d %s killed at %d ms: %d commits returned, %d missing%n", round,
                     panel ? "panel" : "serve", killAfter, snapshot.size(), missing.size());
         }
+        killAgents(repo.dir());
         for (String l : losses) {
             System.out.println("LOST " + l);
         }
@@ -265,6 +267,16 @@ class StoreKillLoopBench {
             }
         }
         return missing;
+    }
+
+    /** The agents (the runner sleeps a day) outlive each Paddock by design: end them with the benchmark. */
+    private static void killAgents(Path repo) {
+        String marker = repo.resolve(".worktrees").toString();
+        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .forEach(h -> {
+                    h.descendants().forEach(ProcessHandle::destroyForcibly);
+                    h.destroyForcibly();
+                });
     }
 
     /** "round R beat N" as a number that orders heartbeats: R * 10^6 + N. */
