@@ -249,8 +249,9 @@ class StoreKillLoopBench {
                     rs -> rs.getString(1))) {
                 values.add(Json.mapper().readTree(details).path("to").asText());
             }
-            String progress = db.jdbc().queryOne("SELECT progress FROM sandboxes WHERE id = ?", rs -> rs.getString(1),
-                    RUNNER).orElse(null);
+            List<String> progresses = db.jdbc().query("SELECT progress FROM sandboxes WHERE id = ?",
+                    rs -> rs.getString(1), RUNNER);
+            String progress = progresses.isEmpty() ? null : progresses.get(0);
             Committed lastDue = null;
             for (Committed c : done) {
                 if (c.kind().equals("sandbox") && !sandboxes.contains(c.key())) {

@@ -326,6 +326,30 @@ class DatabaseTest {
         }
     }
 
+    /**
+     * What a person sees when a migration fails: one line from Paddock saying the store was put back (the test class
+     * path logs everything to stderr too; the packaged Paddock keeps Flyway's lines in its log file).
+     */
+    @Test
+    void aFailedMigrationIsOneLineOnTheTerminal() throws Exception {
+        Path home = tmp.resolve("home");
+        String url = Database.url(home.resolve("paddock").toString());
+        org.flywaydb.core.Flyway.configure().dataSource(url, "paddock", "").locations("classpath:db/migration")
+                .target("4").load().migrate();
+        try (var c = java.sql.DriverManager.getConnection(url, "paddock", "")) {
+            c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
+            c.createStatement().execute("SHUTDOWN");
+        }
+        try (ChildJvm paddock = ChildJvm.start(tmp.resolve("cli"), Map.of(), dev.paddock.Paddock.class.getName(),
+                List.of("--home", home.toString(), "config"))) {
+            assertThat(paddock.waitFor(Duration.ofSeconds(60))).isNotZero();
+            assertThat(paddock.stderr().lines().filter(l -> l.startsWith("paddock:")).toList()).singleElement()
+                    .asString()
+                    .startsWith("paddock: The Paddock store " + home.resolve("paddock") + ".mv.db could not be migrated")
+                    .endsWith("from its backup " + home.resolve("paddock") + ".mv.db.bak.");
+        }
+    }
+
     @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
