@@ -115,8 +115,13 @@ class StoreKillLoopBench {
                 losses.add("round " + round + " (" + (panel ? "panel" : "serve") + ", killed at " + killAfter
                         + " ms): " + missing.size() + " missing, e.g. " + missing.subList(0, Math.min(3, missing.size())));
             }
-            System.out.printf("round %d %s killed at %d ms: %d commits returned, %d missing%n", round,
-                    panel ? "panel" : "serve", killAfter, snapshot.size(), missing.size());
+            String line = String.format("round %d %s killed at %d ms: %d commits returned, %d missing %s", round,
+                    panel ? "panel" : "serve", killAfter, snapshot.size(), missing.size(),
+                    missing.subList(0, Math.min(3, missing.size())));
+            System.out.println(line);
+            Files.createDirectories(Path.of("target", "bench"));
+            Files.writeString(Path.of("target", "bench", "kill-loop-rounds.txt"), line + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         }
         killAgents(repo.dir());
         for (String l : losses) {
