@@ -169,7 +169,7 @@ public final class Database implements AutoCloseable {
          */
         void migrate(boolean fresh) throws StoreException {
             Migrations migrations = new Migrations(files.file().toString());
-            int pending = migrations.pending(pool);
+            int pending = fresh ? -1 : migrations.pending(pool); // a new store: all of them, no need to ask Flyway
             if (pending == 0) {
                 migrations.migrate(pool); // validates the history (a store of another build is refused)
                 return;
