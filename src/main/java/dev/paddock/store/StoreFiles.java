@@ -14,8 +14,8 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * The store's file and its backup, beside it: {@code paddock.mv.db} and {@code paddock.mv.db.bak}, the store as it
- * was before the last migration. Refuses a store file that is empty rather than letting H2 take it for a new store
- * (every record would be gone without a word).
+ * was before the last migration. Refuses a store file that is empty or cut short rather than letting H2 take it for
+ * a new store (every record would be gone without a word).
  */
 final class StoreFiles {
     /** Room a migration needs beyond the backup: H2 rewrites a table it alters, so about the store's size again. */
@@ -43,8 +43,9 @@ final class StoreFiles {
     }
 
     /**
-     * Refuses a store file that exists but is empty: H2 would make a new, empty store of it. Such a file is what a
-     * store becomes when the disk filled up or the machine stopped while it was being rewritten.
+     * Refuses a store file that exists but is empty, or whose headers are whole but which holds nothing after them:
+     * H2 would make a new, empty store of either. Such a file is what a store becomes when the disk filled up or the
+     * machine stopped while it was being rewritten or copied.
      *
      * @throws StoreException naming the file, the backup if there is one, and what to do
      */
@@ -63,6 +64,12 @@ final class StoreFiles {
                     + " it (a full disk or a crash while it was written can do that). Paddock does not start on it,"
                     + " so that nothing replaces it. " + backupAdvice() + " To start with an empty store instead,"
                     + " move " + file.getFileName() + " away.");
+        }
+        if (StoreRecovery.holdsNothing(file)) {
+            throw new StoreException("The Paddock store " + file + " is damaged (" + StoreErrors.size(size)
+                    + "): H2 finds no records in it, not even its own (a file cut short by a full disk or a crash"
+                    + " looks so). Paddock does not start on it, so that nothing replaces it. " + backupAdvice()
+                    + " To start with an empty store instead, move " + file.getFileName() + " away.");
         }
     }
 

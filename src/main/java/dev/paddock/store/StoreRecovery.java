@@ -96,6 +96,25 @@ final class StoreRecovery {
         return moved;
     }
 
+    /**
+     * Whether the store file, read-only, holds no map at all: not even H2's own, which it writes when it creates a
+     * database. A store file cut short after its headers looks so, and H2 would open it as a new, empty store. False
+     * when the file cannot be read (the open that follows reports it) or is held by another process.
+     */
+    static boolean holdsNothing(Path mvDb) {
+        MVStore store;
+        try {
+            store = new MVStore.Builder().fileName(mvDb.toString()).readOnly().open();
+        } catch (MVStoreException | IllegalStateException e) {
+            return false;
+        }
+        try {
+            return store.getMapNames().isEmpty();
+        } finally {
+            store.closeImmediately();
+        }
+    }
+
     /** Reads the unclean store twice, read-only: see {@link Versions}. */
     static Versions versions(Path mvDb) {
         return new Versions(lastVersion(mvDb, false), lastVersion(mvDb, true));

@@ -350,6 +350,39 @@ class DatabaseTest {
         }
     }
 
+    /**
+     * A store file cut short (what a full disk or a crash during a copy leaves) whose H2 header is whole: H2 found no
+     * chunk in it and opened it as a new, empty store, and Paddock migrated that from V1 with a word only in the
+     * log: every earlier record gone. It must be refused like an empty file, and left as it was.
+     */
+    @Test
+    void aStoreFileCutShortIsRefusedNotStartedAfresh() throws Exception {
+        try (Database db = Database.open(base())) {
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+        }
+        Path file = tmp.resolve("paddock.mv.db");
+        for (int keep : new int[] {8192, 12288}) {
+            Path whole = tmp.resolve("whole.mv.db");
+            Files.copy(file, whole, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            byte[] cut = java.util.Arrays.copyOf(Files.readAllBytes(whole), keep);
+            Files.write(file, cut);
+
+            assertThatThrownBy(() -> Database.open(base()))
+                    .as("a store cut to %d bytes", keep)
+                    .isInstanceOf(StoreException.class)
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .startsWith("The Paddock store " + base() + ".mv.db is damaged (")
+                            .contains("There is no backup of it")
+                            .contains("move paddock.mv.db away")
+                            .doesNotContain("\n"));
+            assertThat(Files.readAllBytes(file)).as("left as it was").isEqualTo(cut);
+            Files.move(whole, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(new RepoStore(db, CLOCK).recent()).hasSize(1);
+        }
+    }
+
     @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];
