@@ -92,7 +92,7 @@ class StoreDiskFullTest {
         disk.free();
         try (Database db = Database.open(base())) {
             assertThat(db.jdbc().query("SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\""
-                    + " ORDER BY \"installed_rank\" DESC LIMIT 1", rs -> rs.getString(1))).containsExactly("11");
+                    + " ORDER BY \"installed_rank\" DESC LIMIT 1", rs -> rs.getString(1))).containsExactly("13");
         }
         assertThat(backup()).isRegularFile();
     }
