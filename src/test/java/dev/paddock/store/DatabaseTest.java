@@ -361,23 +361,20 @@ class DatabaseTest {
             new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
         }
         Path file = tmp.resolve("paddock.mv.db");
-        for (int keep : new int[] {8192, 12288}) {
-            Path whole = tmp.resolve("whole.mv.db");
-            Files.copy(file, whole, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            byte[] cut = java.util.Arrays.copyOf(Files.readAllBytes(whole), keep);
-            Files.write(file, cut);
+        Path whole = tmp.resolve("whole.mv.db");
+        Files.copy(file, whole);
+        byte[] cut = java.util.Arrays.copyOf(Files.readAllBytes(whole), 8192); // H2's two header blocks, no chunk
+        Files.write(file, cut);
 
-            assertThatThrownBy(() -> Database.open(base()))
-                    .as("a store cut to %d bytes", keep)
-                    .isInstanceOf(StoreException.class)
-                    .satisfies(e -> assertThat(e.getMessage())
-                            .startsWith("The Paddock store " + base() + ".mv.db is damaged (")
-                            .contains("There is no backup of it")
-                            .contains("move paddock.mv.db away")
-                            .doesNotContain("\n"));
-            assertThat(Files.readAllBytes(file)).as("left as it was").isEqualTo(cut);
-            Files.move(whole, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db is damaged (")
+                        .contains("There is no backup of it")
+                        .contains("move paddock.mv.db away")
+                        .doesNotContain("\n"));
+        assertThat(Files.readAllBytes(file)).as("left as it was").isEqualTo(cut);
+        Files.move(whole, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         try (Database db = Database.open(base())) {
             assertThat(new RepoStore(db, CLOCK).recent()).hasSize(1);
         }
