@@ -63,6 +63,9 @@ public final class Host implements AutoCloseable {
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
                     wiring.settings(), wiring.approvals(), mode, ApiPort.read(home.apiPortFile()));
             ApiPort.write(home.apiPortFile(), api.address().getPort());
+            api.watchStore(wiring.database().health()::problem);
+            wiring.database().startMaintenance();
+            wiring.eventRetention().start();
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());
