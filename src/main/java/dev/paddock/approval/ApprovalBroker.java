@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The approval broker (issue 5, item 3): decides what an agent may do, with the repository's policy, and
+ * The approval broker: decides what an agent may do, with the repository's policy, and
  * parks what the policy asks about until a person decides.
  *
  * <ul>

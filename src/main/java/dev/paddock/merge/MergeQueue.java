@@ -29,9 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The merge queue (BRIEF "Merge queue and conflicts", seed 000 §6.6.2): one serial queue per repository, each
- * on its own daemon thread ({@code merge-queue-<repository id>}), fed by a tick ({@code merge-queue}, about once
- * a second) that enqueues finished sandboxes whose branch has commits base lacks.
+ * The merge queue (see docs/decisions/0001-merge-queue-private-worktree-and-cas.md): one serial queue per
+ * repository, each on its own daemon thread ({@code merge-queue-<repository id>}), fed by a tick
+ * ({@code merge-queue}, about once a second) that enqueues finished sandboxes whose branch has commits base lacks.
  *
  * <p>An entry goes through three steps, all in a private worktree {@code <repo>/.worktrees/.merge/<id>} detached
  * at base, never in the user's or the agent's worktree:

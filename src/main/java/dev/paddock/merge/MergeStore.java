@@ -28,7 +28,7 @@ public final class MergeStore {
             + " last_test_passed, result, merge_commit, base_before, theirs_commit, strategy, requested_by,"
             + " worktree_path, test_log, test_pid, test_pid_started_at, test_container, main_tree_pending, enqueued_at,"
             + " started_at, step_started_at, finished_at";
-    /** Order of the queue: entries whose last test passed first (seed 000 §6.6.2 tip), then oldest first. */
+    /** Order of the queue: entries whose last test passed first, then oldest first. */
     private static final String QUEUE_ORDER =
             " ORDER BY CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id";
 

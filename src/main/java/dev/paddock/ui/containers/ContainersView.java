@@ -33,7 +33,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The containers tab (issue 4, "Live metrics"): header totals (containers running, their CPU together, their
+ * The containers tab: header totals (containers running, their CPU together, their
  * memory together), a table of every container sandbox with its live figures ("stopped" for a stopped one),
  * and two charts over the last five minutes, CPU in percent of each container's limit and memory in MiB, one
  * line per container. Charts are fed only while the tab shows; when it shows again they are redrawn from the

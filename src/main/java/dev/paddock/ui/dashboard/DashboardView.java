@@ -22,7 +22,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The dashboard of one repository (BRIEF "Dashboard", seed 000 §6.9): header tiles, the sandboxes
+ * The dashboard of one repository: header tiles, the sandboxes
  * and worktrees tables, the containers and the merge queue tabs, the approval and conflict queues, and the recent events. Binds to a
  * {@link DashboardViewModel}; never calls services.
  */

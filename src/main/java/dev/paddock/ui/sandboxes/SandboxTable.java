@@ -16,7 +16,7 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
 /**
- * The sandboxes of the repository (BRIEF "Dashboard"): id, task, tier, state, branch, CPU, memory,
+ * The sandboxes of the repository: id, task, tier, state, branch, CPU, memory,
  * last heartbeat with progress, and lease time left. Ages re-render with every refresh.
  */
 final class SandboxTable extends TableView<Sandbox> {
