@@ -198,8 +198,9 @@ public final class ApprovalsViewModel implements AutoCloseable {
     public CompletableFuture<Void> approveAndAllow(Approval a) {
         return decide(a, "Cannot allow", b -> b.approveAndAllow(a.id()), x -> {
             AllowResult r = (AllowResult) x;
-            return "Approved " + label(a) + " and allowed from now on: " + r.rule() + " written to "
-                    + r.policyFile() + ".";
+            return "Approved " + label(a) + ". From now on the " + r.deciding() + " allows such requests"
+                    + (r.droppedAsks().isEmpty() ? "." : "; the " + String.join(", the ", r.droppedAsks())
+                    + " that asked about them was removed.");
         });
     }
 

@@ -194,6 +194,47 @@ class ApprovalsViewTest {
         assertThat(again.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }
 
+    @Test
+    void alwaysAllowingARequestItsOwnAskRuleDecidesRemovesThatRuleAndNamesTheRuleThatDecidesNow(FxRobot robot)
+            throws Exception {
+        CompletableFuture<HttpResponse<String>> answer = ask("git push origin main");
+        Approval a = awaitRow("git push origin main");
+
+        clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
+
+        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        Path policy = repo.dir().resolve(".paddock/policy.json");
+        awaitNoRows();
+        assertThat(note(robot)).isEqualTo("Approved #" + a.id() + " (git push origin main). From now on the allow rule"
+                + " Bash(git push:*) from " + policy + " allows such requests; the ask rule Bash(git push:*) from "
+                + policy + " that asked about them was removed.");
+        // The same request again is allowed at once: nothing new in the queue.
+        JsonNode again = json(rig.call("POST", "/v1/decide", body("git push origin main").toString(),
+                rig.tokenOf(sandbox.id())));
+        assertThat(again.get("decision").asText()).isEqualTo("allow");
+        assertThat(again.get("rule").asText()).isEqualTo("Bash(git push:*)");
+    }
+
+    @Test
+    void alwaysAllowingARequestABroaderAskRuleDecidesSaysWhichRuleAndLeavesItWaiting(FxRobot robot)
+            throws Exception {
+        Path policy = repo.dir().resolve(".paddock/policy.json");
+        Files.writeString(policy, "{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
+        CompletableFuture<HttpResponse<String>> answer = ask("git fetch origin");
+        Approval a = awaitRow("git fetch origin");
+
+        clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
+
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#approval-error").query()
+                .isVisible()));
+        assertThat(fx(() -> robot.lookup("#approval-error .pd-error-message").queryAs(Label.class).getText()))
+                .startsWith("Cannot allow #" + a.id() + " (git fetch origin): No allow rule written: the ask rule"
+                        + " Bash(git:*) from " + policy + " would still ask about this request");
+        assertThat(Files.readString(policy)).isEqualTo("{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
+        assertThat(answer).isNotDone();
+        assertThat(fx(() -> vm.dashboard().approvals().rows().stream().anyMatch(x -> x.id() == a.id()))).isTrue();
+    }
+
     /**
      * End to end as Claude Code runs it: the hook script Paddock wrote (a real process fed a real PreToolUse
      * payload) waits on an ask until a person clicks Approve in the panel, then prints the allow and exits 0.
