@@ -2,7 +2,6 @@ package dev.paddock.ui.conflicts;
 
 import dev.paddock.merge.conflict.ConflictFile;
 import dev.paddock.merge.conflict.ConflictHunk;
-import dev.paddock.merge.conflict.ConflictReport;
 import dev.paddock.merge.conflict.FileConflictKind;
 import dev.paddock.merge.conflict.LineRange;
 import dev.paddock.ui.common.ErrorBox;
@@ -18,20 +17,15 @@ import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
-import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignD;
@@ -402,8 +396,11 @@ public final class ThreeWayView extends BorderPane {
     }
 
     private void confirmAbort() {
-        if (confirm("Abort this merge?", "Every resolution made here is dropped and everything is restored as it"
-                + " was before the merge started. The branch waits for a human.", "Abort merge")) {
+        // Cancel is the default: Enter out of habit must not drop every resolution.
+        if (dev.paddock.ui.common.SafeQuestion.ask(getScene(), "threeway-abort-question", "Paddock", "Abort this merge?",
+                "Every resolution made here is dropped and everything is restored as it was before the merge started."
+                        + " The branch waits for a human.", new ButtonType("Abort merge",
+                        javafx.scene.control.ButtonBar.ButtonData.OK_DONE), ButtonType.CANCEL)) {
             vm.abort();
         }
     }

@@ -216,6 +216,18 @@ class ThreeWayViewTest {
     }
 
     @Test
+    void enterOnTheAbortQuestionCancels(FxRobot robot) throws Exception {
+        robot.clickOn("#" + ThreeWayView.ABORT_ID);
+        Node cancel = dialogButton(robot, "Cancel");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(cancel::isFocused));
+        assertThat(fx(() -> ((Button) cancel).isDefaultButton())).isTrue();
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
+        assertThat(backend.aborts()).isEmpty();
+        assertThat(fx(() -> vm.abortedProperty().get())).isFalse();
+    }
+
+    @Test
     void aFailedResolutionShowsItsMessageAndDetailsAndKeepsTheFileOpen(FxRobot robot) throws Exception {
         backend.failNext("the merge request is no longer in conflict");
         robot.clickOn("#threeway-keep-theirs");
