@@ -31,6 +31,11 @@ public final class DashboardView extends VBox {
     private final SandboxesView sandboxes;
 
     public DashboardView(DashboardViewModel vm) {
+        this(vm, dev.paddock.ui.common.LayoutMemory.inMemory());
+    }
+
+    /** @param layout where the dividers a person moves are kept from one run to the next */
+    public DashboardView(DashboardViewModel vm, dev.paddock.ui.common.LayoutMemory layout) {
         getStyleClass().add("pd-dashboard");
 
         HBox tiles = new HBox(12,
@@ -47,7 +52,7 @@ public final class DashboardView extends VBox {
         tiles.getStyleClass().add("pd-tiles");
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
-        sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty());
+        sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty(), layout);
         WorktreeTable worktrees = new WorktreeTable(vm.worktrees());
         Tab sandboxTab = new Tab(null, sandboxes);
         sandboxTab.textProperty().bind(Bindings.size(vm.sandboxes()).asString("Sandboxes (%d)"));
