@@ -289,6 +289,11 @@ public final class ApprovalBroker implements AutoCloseable {
         return store.list(state, limit);
     }
 
+    /** The name of a registered repository (its folder's, as the panel shows it), if there is one with this id. */
+    public Optional<String> repositoryName(long repositoryId) throws PaddockException {
+        return repos.find(repositoryId).map(RepoRecord::name);
+    }
+
     /** The request with this id. */
     public Optional<Approval> find(long id) throws PaddockException {
         return store.find(id);
