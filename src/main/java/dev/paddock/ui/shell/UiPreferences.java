@@ -63,12 +63,34 @@ final class UiPreferences implements LayoutMemory {
         save();
     }
 
+    /** The window's width last time, or the first width on a screen {@code screenWidth} px wide ({@link #defaultSize}). */
+    synchronized double width(double screenWidth) {
+        return number("window.width", defaultSize(screenWidth, 1360, 1600, 1440));
+    }
+
+    /** The window's height last time, or the first height on a screen {@code screenHeight} px high. */
+    synchronized double height(double screenHeight) {
+        return number("window.height", defaultSize(screenHeight, 860, 1000, 900));
+    }
+
     synchronized double width() {
-        return number("window.width", 1360);
+        return width(0);
     }
 
     synchronized double height() {
-        return number("window.height", 860);
+        return height(0);
+    }
+
+    /**
+     * The first size of the window along one side of a screen {@code screen} px long: all of it up to {@code fullUpTo}
+     * (a laptop's 1366 × 768 or 1440 × 900 is not too much for the panel), beyond that the screen less 80 px, at most
+     * {@code max}; {@code unknown} when the screen is not known ({@code screen} 0).
+     */
+    static double defaultSize(double screen, double unknown, double max, double fullUpTo) {
+        if (screen <= 0) {
+            return unknown;
+        }
+        return Math.max(400, screen <= fullUpTo ? screen : Math.min(max, screen - 80));
     }
 
     synchronized void setSize(double w, double h) {

@@ -78,4 +78,22 @@ class UiPreferencesTest {
         assertThat(java.nio.file.Files.getLastModifiedTime(file).toMillis()).isZero();
         assertThat(written.toMillis()).isPositive();
     }
+
+    @Test
+    void theFirstWindowFillsALaptopScreenAndStaysModestOnALargeOne() {
+        UiPreferences prefs = new UiPreferences(dir.resolve("ui.properties"));
+        assertThat(prefs.width(1366)).isEqualTo(1366);
+        assertThat(prefs.height(768)).isEqualTo(768);
+        assertThat(prefs.width(1440)).isEqualTo(1440);
+        assertThat(prefs.height(900)).isEqualTo(900);
+        assertThat(prefs.width(1920)).isEqualTo(1600);
+        assertThat(prefs.height(1080)).isEqualTo(1000);
+        assertThat(prefs.width(1680)).isEqualTo(1600);
+        assertThat(prefs.height(1050)).isEqualTo(970);
+        assertThat(prefs.width()).as("screen not known").isEqualTo(1360);
+        assertThat(prefs.height()).isEqualTo(860);
+        prefs.setSize(1200, 700);
+        assertThat(prefs.width(1920)).as("a size a person chose wins").isEqualTo(1200);
+        assertThat(prefs.height(1080)).isEqualTo(700);
+    }
 }
