@@ -15,10 +15,11 @@ import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 
 /**
- * The bar above the three-way view's texts: previous / next conflict hunk, which hunk shows and how many are left,
- * its class and why, and the choices for it (ours, theirs, both in either order, the proposed resolution).
+ * The bar above the three-way view's texts: previous / next conflict hunk, which hunk shows and how many are left, the
+ * choices for it (ours, theirs, both in either order, the proposed resolution), and on a line of its own its class and
+ * why.
  */
-final class HunkBar extends HBox {
+final class HunkBar extends javafx.scene.layout.VBox {
     private final ThreeWayViewModel vm;
 
     HunkBar(ThreeWayViewModel vm) {
@@ -37,13 +38,16 @@ final class HunkBar extends HBox {
         why.setId("threeway-why");
         why.getStyleClass().add("pd-muted");
         why.textProperty().bind(Bindings.createStringBinding(this::whyText, vm.hunkProperty(), vm.fileProperty()));
-        why.setMinWidth(0);
-        Tooltip whyTip = new Tooltip();
-        whyTip.textProperty().bind(why.textProperty());
-        why.setTooltip(whyTip);
+        // Its own line under the buttons, wrapped: why a hunk needs a person is worth reading whole.
+        why.setWrapText(true);
         why.setMaxWidth(Double.MAX_VALUE);
-        HBox.setHgrow(why, Priority.ALWAYS);
-        getChildren().addAll(prev, next, where, why,
+        why.setMinHeight(Region.USE_PREF_SIZE);
+        why.setPadding(new javafx.geometry.Insets(0, 0, 0, 4));
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox row = new HBox(6);
+        row.setAlignment(Pos.CENTER_LEFT);
+        row.getChildren().addAll(prev, next, where, gap,
                 choiceButton("Ours", HunkChoice.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
                 choiceButton("Theirs", HunkChoice.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
                 choiceButton("Ours + theirs", HunkChoice.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
@@ -52,8 +56,8 @@ final class HunkBar extends HBox {
                         "threeway-take-theirs-ours"),
                 choiceButton("Apply proposed", HunkChoice.PROPOSED,
                         "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
-        setSpacing(6);
-        setAlignment(Pos.CENTER_LEFT);
+        getChildren().addAll(row, why);
+        setSpacing(2);
         getStyleClass().add("pd-threeway-hunkbar");
     }
 

@@ -48,7 +48,7 @@ final class ThreeWayHeader extends HBox {
         title.getStyleClass().add("pd-threeway-title");
         title.textProperty().bind(vm.reportProperty().map(this::titleOf).orElse("Reading the conflicts…"));
         title.setTooltip(new Tooltip());
-        title.getTooltip().textProperty().bind(title.textProperty());
+        title.getTooltip().textProperty().bind(vm.reportProperty().map(this::detailsOf).orElse(""));
         Label status = new Label();
         status.setId(STATUS_ID);
         status.getStyleClass().add("pd-muted");
@@ -120,8 +120,13 @@ final class ThreeWayHeader extends HBox {
     }
 
     private String titleOf(ConflictReport r) {
-        return "Merge request #" + vm.mergeRequestId() + ": theirs " + shortId(r.theirs()) + " into ours "
-                + shortId(r.ours()) + (r.base() == null ? " (no merge base)" : ", base " + shortId(r.base()));
+        return "Merge #" + vm.mergeRequestId() + ": theirs " + shortId(r.theirs()) + " into ours " + shortId(r.ours());
+    }
+
+    private String detailsOf(ConflictReport r) {
+        return "Merge request #" + vm.mergeRequestId() + "\ntheirs (the agent's branch): " + r.theirs()
+                + "\nours (the base branch): " + r.ours() + "\nbase: " + (r.base() == null ? "none (unrelated histories)"
+                : r.base());
     }
 
     static String shortId(String id) {
