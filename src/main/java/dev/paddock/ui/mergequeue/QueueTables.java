@@ -38,7 +38,7 @@ final class QueueTables {
                 fit(text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
                         "Position: the order the queue takes them (entries whose last test passed first)", "99"),
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                fit(branchAndSandbox(230), null, "agent/fix-login"),
+                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
                 fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
                         r.entry().waitingSince() == null ? null
                                 : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
@@ -58,7 +58,7 @@ final class QueueTables {
         TableView<QueueRow> t = table(rows, REVIEW_ID);
         t.getColumns().setAll(List.of(
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                fit(branchAndSandbox(230), null, "agent/fix-login"),
+                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
                 Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().theirsCommit()),
                         98, 98)), "The branch's commit under review", 14, "0123456789"),
                 fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
@@ -91,7 +91,7 @@ final class QueueTables {
                 "cancelled", "conflict");
         t.getColumns().setAll(List.of(state,
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                fit(branchAndSandbox(250), null, "agent/fix-login"),
+                Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, BRANCH_SAMPLE),
                 fit(text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230,
                         90), "What happened (whole in the tooltip)", "merged into"),
                 Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()),
@@ -123,6 +123,10 @@ final class QueueTables {
      * Branch (bold) over its sandbox id (muted, "no sandbox" for a branch a person enqueued): one column that takes
      * the width left, each line cut with an ellipsis and whole in the tooltip. Its cells' text is the branch.
      */
+    /** A branch the branch column shows whole, and the room its bold type takes beyond the cell's usual text. */
+    private static final String BRANCH_SAMPLE = "agent/fix-typos-readme";
+    private static final double BRANCH_BOLD = 12;
+
     private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
         TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
         c.setId("merge-col-branch");
@@ -139,6 +143,8 @@ final class QueueTables {
                 branch.getStyleClass().add("pd-merge-branch");
                 sandbox.getStyleClass().addAll("pd-muted", "pd-merge-sandbox");
                 branch.setMinWidth(0);
+                // Branches share their start ("agent/"): when narrow the end, which tells them apart, shows.
+                branch.setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
                 sandbox.setMinWidth(0);
                 box.setMinWidth(0);
             }
