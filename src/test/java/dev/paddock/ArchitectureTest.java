@@ -18,7 +18,7 @@ class ArchitectureTest {
     private static final String[] FEATURES = {"dev.paddock.sandbox..", "dev.paddock.worktree..",
         "dev.paddock.container..", "dev.paddock.repo..", "dev.paddock.events..", "dev.paddock.status..",
         "dev.paddock.store..", "dev.paddock.settings..", "dev.paddock.common..", "dev.paddock.policy..",
-        "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint.."};
+        "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint..", "dev.paddock.agent.."};
 
     @ArchTest
     static final ArchRule featurePackagesDoNotDependOnTheUiApiOrCli = noClasses()

@@ -58,8 +58,21 @@ public final class MergeClient {
      */
     public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
                                               Integer maxAttempts, String autoResolve) throws PaddockException {
+        return configure(repo, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, null);
+    }
+
+    /**
+     * {@code PUT /v1/merges/settings?repo=}: null arguments keep their value; a blank test command clears it.
+     *
+     * @param autoResolve {@code propose} or {@code apply}; null keeps it
+     * @param regenerate  file → command regenerating it (a blank command removes it); null or empty changes none
+     * @throws PaddockException with the server's message for a bad value
+     */
+    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
+                                              Integer maxAttempts, String autoResolve, Map<String, String> regenerate)
+            throws PaddockException {
         String body = write(new MergeRoutes.SettingsRequest(strategy, testCommand, testTimeoutMs, maxAttempts,
-                autoResolve));
+                autoResolve, regenerate));
         return Json.mapper().convertValue(read(api.send("PUT", MergeRoutes.MERGES + "/settings?repo="
                 + ApiClient.encode(repo.toString()), body, ApiClient.SLOW_TIMEOUT)), MergeRoutes.SettingsView.class);
     }

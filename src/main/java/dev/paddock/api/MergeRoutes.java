@@ -76,18 +76,22 @@ final class MergeRoutes {
      * @param testTimeoutMs how long a test may run, ms
      * @param maxAttempts   failed attempts before the entry waits for a person
      * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
+     * @param regenerate    lockfile or generated file (name or path) → the command that regenerates it
      */
     public record SettingsView(String strategy, String testCommand, long testTimeoutMs, int maxAttempts,
-                               String autoResolve) {
-        static SettingsView of(dev.paddock.merge.MergeSettings s) {
+                               String autoResolve, java.util.Map<String, String> regenerate) {
+        static SettingsView of(dev.paddock.merge.MergeSettings s, java.util.Map<String, String> regenerate) {
             return new SettingsView(s.strategy().id(), s.hasTest() ? s.testCommand() : null, s.testTimeout().toMillis(),
-                    s.maxAttempts(), s.autoResolve().id());
+                    s.maxAttempts(), s.autoResolve().id(), regenerate);
         }
     }
 
-    /** Body of {@code PUT /v1/merges/settings}: null fields keep their value. */
+    /**
+     * Body of {@code PUT /v1/merges/settings}: null fields keep their value; in {@code regenerate}, a file with a
+     * blank command loses its command and files not named keep theirs.
+     */
     public record SettingsRequest(String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts,
-                                  String autoResolve) {
+                                  String autoResolve, java.util.Map<String, String> regenerate) {
     }
 
     /**
@@ -113,15 +117,25 @@ final class MergeRoutes {
             if (seg.size() == 1 && seg.get(0).equals("settings")) {
                 Path repo = repo(HttpIo.query(ex, "repo"), true);
                 switch (method) {
-                    case "GET" -> HttpIo.json(ex, 200, SettingsView.of(merges.settings(repo)));
+                    case "GET" -> HttpIo.json(ex, 200, SettingsView.of(merges.settings(repo),
+                            merges.regenerateCommands(repo)));
                     case "PUT" -> {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
-                                    + " \"maxAttempts\", \"autoResolve\"} (any of them)");
+                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\"} (any of them)");
                         }
-                        HttpIo.json(ex, 200, SettingsView.of(merges.configure(repo, req.strategy(), req.testCommand(),
-                                req.testTimeoutMs(), req.maxAttempts(), req.autoResolve())));
+                        java.util.Map<String, String> regen = req.regenerate() == null ? java.util.Map.of()
+                                : req.regenerate();
+                        for (String file : regen.keySet()) {
+                            dev.paddock.merge.MergeService.regenerateFile(file);
+                        }
+                        dev.paddock.merge.MergeSettings s = merges.configure(repo, req.strategy(), req.testCommand(),
+                                req.testTimeoutMs(), req.maxAttempts(), req.autoResolve());
+                        for (java.util.Map.Entry<String, String> r : regen.entrySet()) {
+                            merges.regenerate(repo, r.getKey(), r.getValue());
+                        }
+                        HttpIo.json(ex, 200, SettingsView.of(s, merges.regenerateCommands(repo)));
                     }
                     default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or PUT");
                 }

@@ -66,7 +66,7 @@ public final class ClaudeHookInstaller {
             throw new PaddockException("The hook timeout must be at least 1 second, not " + timeoutSeconds + ".");
         }
         Path file = settingsFile(repository);
-        String command = shellWord(script.toAbsolutePath().toString()) + " --timeout " + timeoutSeconds;
+        String command = hookCommand(script, timeoutSeconds);
         ObjectNode root = JsonFiles.readObject(file);
         ArrayNode pre = preToolUse(root, file);
         ObjectNode ours = findOurs(pre);
@@ -84,6 +84,19 @@ public final class ClaudeHookInstaller {
         ours.put("timeout", timeoutSeconds);
         JsonFiles.writeWithBackup(file, root);
         return new Result(file, true, command);
+    }
+
+    /**
+     * The hook's {@code command}: the script's absolute path (single-quoted for sh when it needs it) and
+     * {@code --timeout SECONDS}.
+     */
+    public static String hookCommand(Path script, int timeoutSeconds) {
+        return shellWord(script.toAbsolutePath().toString()) + " --timeout " + timeoutSeconds;
+    }
+
+    /** Whether a hook {@code command} runs a {@code paddock-hook-claude} script (with or without arguments). */
+    public static boolean isPaddockHook(String command) {
+        return runsOurScript(command);
     }
 
     private static ArrayNode preToolUse(ObjectNode root, Path file) throws PaddockException {

@@ -39,15 +39,21 @@ record ConflictsJson(String lineNumbers, String ours, String theirs, String base
     /**
      * One hunk.
      *
-     * @param index    0-based position of the hunk in its file
-     * @param hunkClass identical, one_side_equals_base, whitespace_only, import_block, non_overlapping or human
-     * @param safe     whether a resolution is proposed
-     * @param why      the reason, one sentence
-     * @param proposed the lines that would replace the hunk, null when a person must decide
+     * @param index      0-based position of the hunk in its file
+     * @param hunkClass  identical, one_side_equals_base, whitespace_only, import_block, non_overlapping, lockfile
+     *                   or human
+     * @param safe       whether a resolution is proposed
+     * @param autoApply  whether {@code auto-resolve apply} may apply it (after the tests pass on the result)
+     * @param confidence how likely the first suggestion is what a careful person writes, 0 to 1
+     * @param why        the reason, in words: why this class, and what the proposal or suggestion does
+     * @param proposed   the lines that would replace the hunk, null when a person must decide
+     * @param suggested  the resolution ranked first (the proposal when safe), null when there is none (a lockfile
+     *                   is regenerated instead)
      */
     record HunkJson(int index, @com.fasterxml.jackson.annotation.JsonProperty("class") String hunkClass, boolean safe,
-                    String why, RangeJson base, RangeJson ours, RangeJson theirs, List<String> baseLines,
-                    List<String> oursLines, List<String> theirsLines, List<String> proposed) {
+                    boolean autoApply, double confidence, String why, RangeJson base, RangeJson ours, RangeJson theirs,
+                    List<String> baseLines, List<String> oursLines, List<String> theirsLines, List<String> proposed,
+                    List<String> suggested) {
     }
 
     /** A 1-based inclusive line range and its line count. */
@@ -67,8 +73,9 @@ record ConflictsJson(String lineNumbers, String ours, String theirs, String base
     }
 
     private static HunkJson hunk(ConflictHunk h) {
-        return new HunkJson(h.index(), h.hunkClass().id(), h.hunkClass().isSafe(), h.why(), RangeJson.of(h.base()),
-                RangeJson.of(h.ours()), RangeJson.of(h.theirs()), h.baseLines(), h.oursLines(), h.theirsLines(),
-                h.proposed());
+        return new HunkJson(h.index(), h.hunkClass().id(), h.hunkClass().isSafe(),
+                h.hunkClass().appliesAutomatically() && h.proposed() != null, Math.round(h.confidence() * 100) / 100.0,
+                h.why(), RangeJson.of(h.base()), RangeJson.of(h.ours()), RangeJson.of(h.theirs()), h.baseLines(),
+                h.oursLines(), h.theirsLines(), h.proposed(), h.suggested());
     }
 }

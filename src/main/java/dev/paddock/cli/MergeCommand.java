@@ -121,12 +121,12 @@ public final class MergeCommand implements Runnable {
 
     /**
      * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
-     * [--max-attempts N] [--auto-resolve propose|apply] [--json]}: shows a repository's merge settings, changing the
-     * ones given first.
+     * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--json]}: shows a
+     * repository's merge settings, changing the ones given first.
      */
     @Command(name = "config", mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
-                    + " test timeout, attempts, auto-resolve.")
+                    + " test timeout, attempts, auto-resolve, lockfile regenerate commands.")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
@@ -151,16 +151,30 @@ public final class MergeCommand implements Runnable {
                 description = "What the queue does with a conflict whose every hunk is safe: propose (a person"
                         + " confirms, the default) or apply (resolved, tested and merged automatically).")
         String autoResolve;
+        @picocli.CommandLine.Option(names = "--regenerate", paramLabel = "FILE=COMMAND",
+                description = "When the lockfile or generated FILE (a name such as package-lock.json, or a path)"
+                        + " conflicts, take ours' file and run COMMAND (/bin/sh -c, in the sandbox's tier) instead of"
+                        + " merging it as text; FILE= removes it. Repeatable.")
+        java.util.List<String> regenerate;
         @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges/settings answers).")
         boolean json;
 
         @Override
         public Integer call() throws PaddockException {
             java.nio.file.Path target = repoOrCwd(repo);
+            java.util.Map<String, String> regen = new java.util.LinkedHashMap<>();
+            for (String r : regenerate == null ? java.util.List.<String>of() : regenerate) {
+                int eq = r.indexOf('=');
+                if (eq <= 0) {
+                    throw new ParameterException(spec.commandLine(), "--regenerate needs FILE=COMMAND (e.g."
+                            + " 'package-lock.json=npm install --package-lock-only'), not \"" + r + "\"");
+                }
+                regen.put(r.substring(0, eq).strip(), r.substring(eq + 1));
+            }
             boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null
-                    || autoResolve != null;
+                    || autoResolve != null || !regen.isEmpty();
             var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts,
-                    autoResolve) : parent.client().settings(target);
+                    autoResolve, regen) : parent.client().settings(target);
             var out = spec.commandLine().getOut();
             if (json) {
                 out.println(SandboxText.json(v));
@@ -170,6 +184,11 @@ public final class MergeCommand implements Runnable {
                 out.println("test timeout  " + v.testTimeoutMs() + " ms");
                 out.println("max attempts  " + v.maxAttempts());
                 out.println("auto-resolve  " + v.autoResolve());
+                var commands = v.regenerate() == null ? java.util.Map.<String, String>of() : v.regenerate();
+                if (commands.isEmpty()) {
+                    out.println("regenerate    (none)");
+                }
+                commands.forEach((file, command) -> out.println("regenerate    " + file + " = " + command));
             }
             out.flush();
             return 0;

@@ -36,13 +36,20 @@ final class ConflictRows {
         return out;
     }
 
-    /** The file's class: human when a person must decide, else the hunks' common class, else {@code safe}. */
+    /**
+     * The file's class: the hunks' common class (e.g. {@code import_block} or {@code lockfile}, which a person or
+     * a regenerate command decides), else human when a person must decide, else {@code safe}; human for a kind
+     * without hunks.
+     */
     static String classOf(ConflictFile f) {
-        if (f.needsHuman() || f.hunks().isEmpty()) {
+        if (f.kind().needsHuman() || f.hunks().isEmpty()) {
             return HunkClass.HUMAN.id();
         }
         HunkClass first = f.hunks().get(0).hunkClass();
-        return f.hunks().stream().allMatch(h -> h.hunkClass() == first) ? first.id() : "safe";
+        if (f.hunks().stream().allMatch(h -> h.hunkClass() == first)) {
+            return first.id();
+        }
+        return f.needsHuman() ? HunkClass.HUMAN.id() : "safe";
     }
 
     static String hunksJson(List<ConflictHunk> hunks) {

@@ -648,7 +648,8 @@ public final class MergeQueue implements AutoCloseable {
             List<MergeStore.StoredConflict> rows = ConflictRows.of(e.id(), report, unmerged);
             store.replaceConflicts(e.id(), rows);
             AutoResolver auto = new AutoResolver(store, git);
-            AutoResolver.Decision decision = auto.decide(store.settings(repo.id()).autoResolve(), report, unmerged, wt);
+            AutoResolver.Decision decision = auto.decide(store.settings(repo.id()), store.regenerateCommands(repo.id()),
+                    report, unmerged, wt);
             String paths = String.join(", ", rows.stream().map(MergeStore.StoredConflict::path).toList());
             store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
                     "conflicts in " + paths), EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_CONFLICT,
@@ -668,7 +669,7 @@ public final class MergeQueue implements AutoCloseable {
          */
         private void resolveAutomatically(AutoResolver auto, AutoResolver.Decision decision) throws PaddockException {
             try {
-                auto.apply(store.find(e.id()).orElseThrow(), decision.files());
+                auto.apply(store.find(e.id()).orElseThrow(), decision.files(), this::regenerate);
             } catch (PaddockException | RuntimeException ex) {
                 LOG.warn("Resolving the conflicts of {} automatically failed: {}", e.label(), ex.toString());
                 store.event(e.id(), event(e, EventKinds.MERGE_CONFLICT, e.label() + " was not resolved automatically ("
@@ -677,6 +678,21 @@ public final class MergeQueue implements AutoCloseable {
             }
             e = store.find(e.id()).orElseThrow();
             completeResolved();
+        }
+
+        /** Runs a lockfile's regenerate command in the merge worktree, in the tier of the entry's sandbox. */
+        private void regenerate(MergeEntry entry, Path wt, String path, String command) throws PaddockException {
+            MergeSettings st = store.settings(repo.id());
+            Path log = logDir.resolve(entry.id() + "-regenerate.log");
+            store.event(entry.id(), event(entry, EventKinds.MERGE_TESTING, entry.label() + ": regenerating " + path
+                    + " with `" + command + "` (log: " + log + ")"));
+            TestRunner.Outcome o = tests.run(TestIsolation.of(sandboxes.find(entry.sandboxId())), entry, main, wt,
+                    command, st.testTimeout(), log, new TestRunRecord(store, entry.id()),
+                    () -> cancelRequested.contains(entry.id()));
+            if (!o.passed()) {
+                throw new MergeException(MergeException.Kind.FAILED, "regenerating " + path + " with `" + command
+                        + "` " + o.describe(st.testTimeout()) + " (log: " + log + ")");
+            }
         }
 
         private void fail(String why, boolean counts) throws PaddockException {

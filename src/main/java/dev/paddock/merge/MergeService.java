@@ -273,6 +273,46 @@ public final class MergeService {
         return store.settings(id);
     }
 
+    /** The commands that regenerate a repository's lockfiles and generated files: file → command, sorted. */
+    public java.util.SortedMap<String, String> regenerateCommands(Path repo) throws PaddockException {
+        return store.regenerateCommands(repos.open(repo).record().id());
+    }
+
+    /**
+     * Sets the command that regenerates a lockfile or generated file of a repository when its merge conflicts
+     * (the queue takes ours' file whole and runs the command in the merge worktree, never merging it as text); a
+     * blank command removes it. Writes a {@code setting.changed} event when it changes.
+     *
+     * @param file a file name ({@code package-lock.json}: that name anywhere) or a repository-relative path
+     * @throws MergeException BAD_REQUEST for an empty file, an absolute path or one with {@code ..} (nothing changed)
+     */
+    public java.util.SortedMap<String, String> regenerate(Path repo, String file, String command)
+            throws PaddockException {
+        String f = regenerateFile(file);
+        RepoRecord record = repos.open(repo).record();
+        String next = command == null || command.isBlank() ? null : command.strip();
+        String was = store.regenerateCommands(record.id()).get(f);
+        List<EventDraft> events = new java.util.ArrayList<>();
+        change(events, record, "regenerate " + f, was == null ? "(none)" : was, next == null ? "(none)" : next);
+        store.setRegenerateCommand(record.id(), f, next, events);
+        return store.regenerateCommands(record.id());
+    }
+
+    /**
+     * The file of a regenerate setting, checked and with {@code /} separators.
+     *
+     * @throws MergeException BAD_REQUEST for an empty file, an absolute path or one with {@code ..}
+     */
+    public static String regenerateFile(String file) throws MergeException {
+        String f = file == null ? "" : file.strip().replace('\\', '/');
+        if (f.isEmpty() || f.startsWith("/") || f.equals("..") || f.startsWith("../") || f.contains("/../")
+                || f.endsWith("/..") || f.endsWith("/")) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, "regenerate needs FILE=COMMAND with FILE a file"
+                    + " name (package-lock.json) or a path inside the repository, not \"" + file + "\"");
+        }
+        return f;
+    }
+
     /** One {@code setting.changed} event per merge setting whose value differs (names as the CLI options). */
     private static List<EventDraft> changes(RepoRecord repo, MergeSettings from, MergeSettings to) {
         List<EventDraft> out = new java.util.ArrayList<>();

@@ -359,6 +359,34 @@ public final class MergeStore {
         });
     }
 
+    /** A repository's regenerate commands: file name or path → command, sorted by file. */
+    public java.util.SortedMap<String, String> regenerateCommands(long repositoryId) throws StoreException {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        jdbc.query("SELECT file_pattern, command FROM merge_regenerate_commands WHERE repository_id = ?",
+                rs -> new String[] {rs.getString(1), rs.getString(2)}, repositoryId).forEach(r -> out.put(r[0], r[1]));
+        return out;
+    }
+
+    /**
+     * Sets (or, for a null command, removes) the command that regenerates a file of a repository, with the events
+     * saying what changed, in one transaction.
+     */
+    public void setRegenerateCommand(long repositoryId, String file, String command, List<EventDraft> changes)
+            throws StoreException {
+        jdbc.inTransaction(tx -> {
+            tx.update("DELETE FROM merge_regenerate_commands WHERE repository_id = ? AND file_pattern = ?",
+                    repositoryId, file);
+            if (command != null) {
+                tx.update("INSERT INTO merge_regenerate_commands (repository_id, file_pattern, command)"
+                        + " VALUES (?, ?, ?)", repositoryId, file, command);
+            }
+            for (EventDraft e : changes) {
+                events.append(tx, e);
+            }
+            return null;
+        });
+    }
+
     /** The event with {@code mergeRequestId} added to its details (the feed links it to the entry). */
     private static EventDraft withEntry(EventDraft e, long id) {
         try {

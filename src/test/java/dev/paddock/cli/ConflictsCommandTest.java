@@ -66,7 +66,9 @@ class ConflictsCommandTest {
         assertThat(cart.get("kind").asText()).isEqualTo("content");
         JsonNode imports = cart.get("hunks").get(0);
         assertThat(imports.get("class").asText()).isEqualTo("import_block");
-        assertThat(imports.get("safe").asBoolean()).isTrue();
+        assertThat(imports.get("safe").asBoolean()).isFalse();
+        assertThat(imports.get("autoApply").asBoolean()).isFalse();
+        assertThat(imports.get("confidence").asDouble()).isBetween(0.01, 0.99);
         // "import java.util.List;" is line 3 of every side; each side added one line after it, at line 4.
         assertThat(imports.at("/ours/start").asInt()).isEqualTo(4);
         assertThat(imports.at("/ours/end").asInt()).isEqualTo(4);
@@ -74,13 +76,18 @@ class ConflictsCommandTest {
         assertThat(imports.at("/base/count").asInt()).isZero();
         assertThat(imports.at("/base/start").asInt()).isEqualTo(4);
         assertThat(imports.at("/base/end").asInt()).isEqualTo(3);
-        assertThat(imports.get("proposed").toString()).isEqualTo("[\"import java.io.File;\",\"import java.util.Map;\"]");
+        assertThat(imports.get("proposed").isNull()).isTrue();
+        // both sides inserted at one place: ours' import, then theirs', as suggestion
+        assertThat(imports.get("suggested")).hasSize(2);
+        assertThat(imports.get("suggested").get(0).asText()).isEqualTo(imports.get("oursLines").get(0).asText());
+        assertThat(imports.get("suggested").get(1).asText()).isEqualTo(imports.get("theirsLines").get(0).asText());
 
         JsonNode body = cart.get("hunks").get(1);
         assertThat(body.get("class").asText()).isEqualTo("human");
         assertThat(body.get("safe").asBoolean()).isFalse();
         assertThat(body.get("proposed").isNull()).isTrue();
-        assertThat(body.get("why").asText()).isNotBlank();
+        assertThat(body.get("why").asText()).contains("Suggested: ours");
+        assertThat(body.get("suggested").get(0).asText()).isEqualTo("        return 1;");
         assertThat(body.at("/base/start").asInt()).isEqualTo(7);
         assertThat(body.at("/base/end").asInt()).isEqualTo(7);
         assertThat(body.at("/ours/start").asInt()).isEqualTo(8);

@@ -142,7 +142,23 @@ class MergeCommandTest {
         Run auto = merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "apply", "--json");
         assertThat(auto.exit()).as(auto.describe()).isZero();
         assertThat(Json.mapper().readTree(auto.out()).get("autoResolve").asText()).isEqualTo("apply");
-        assertThat(merge("config", "--repo", repo.dir().toString()).out()).contains("auto-resolve  apply");
+        assertThat(merge("config", "--repo", repo.dir().toString()).out()).contains("auto-resolve  apply",
+                "regenerate    (none)");
+
+        Run regen = merge("config", "--repo", repo.dir().toString(), "--regenerate",
+                "package-lock.json=npm install --package-lock-only", "--regenerate", "go.sum=go mod tidy");
+        assertThat(regen.exit()).as(regen.describe()).isZero();
+        assertThat(regen.out()).contains("regenerate    go.sum = go mod tidy",
+                "regenerate    package-lock.json = npm install --package-lock-only");
+        Run regenJson = merge("config", "--repo", repo.dir().toString(), "--regenerate", "go.sum=", "--json");
+        assertThat(Json.mapper().readTree(regenJson.out()).get("regenerate").toString())
+                .isEqualTo("{\"package-lock.json\":\"npm install --package-lock-only\"}");
+        Run badRegen = merge("config", "--repo", repo.dir().toString(), "--regenerate", "npm install");
+        assertThat(badRegen.exit()).isNotZero();
+        assertThat(badRegen.err()).contains("FILE=COMMAND");
+        Run outside = merge("config", "--repo", repo.dir().toString(), "--regenerate", "../x.lock=true");
+        assertThat(outside.exit()).isNotZero();
+        assertThat(outside.err()).contains("FILE=COMMAND");
     }
 
     @Test

@@ -66,10 +66,22 @@ public final class AgentEnvironment {
         if (s.pid() == null) {
             throw new AssertionError("sandbox " + s.id() + " has no agent process (state " + s.state().id() + ")");
         }
-        String token = of(s.pid()).get("PADDOCK_TOKEN");
-        if (token == null) {
-            throw new AssertionError("the agent of " + s.id() + " (pid " + s.pid() + ") has no PADDOCK_TOKEN");
+        // The wrapper may still be between its fork and the exec that gives it the agent's environment.
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        while (true) {
+            String token = of(s.pid()).get("PADDOCK_TOKEN");
+            if (token != null) {
+                return token;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the agent of " + s.id() + " (pid " + s.pid() + ") has no PADDOCK_TOKEN");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while reading the environment of pid " + s.pid(), e);
+            }
         }
-        return token;
     }
 }

@@ -253,6 +253,19 @@ class WorktreeWatchTest {
         awaitEvent(EventKinds.WORKTREE_DIRTY, two);
     }
 
+    /** The longest single git command the monitor ran since the log was last cleared, in ms. */
+    private long longestGitMillis() throws Exception {
+        if (!Files.exists(gitTimes)) {
+            return 0;
+        }
+        long longest = 0;
+        for (String line : Files.readAllLines(gitTimes)) {
+            String[] t = line.strip().split(" ");
+            longest = Math.max(longest, (Long.parseLong(t[1]) - Long.parseLong(t[0])) / 1_000_000);
+        }
+        return longest;
+    }
+
     @Test
     void agentsWritingFilesAllTheTimeCostATenthOfACoreOverTime() throws Exception {
         List<Path> busy = new ArrayList<>(List.of(one, two));
@@ -272,9 +285,12 @@ class WorktreeWatchTest {
             Thread.sleep(5);
         }
 
+        // The monitor starts a scan while it is within its budget, so the last one may run past it: allow the
+        // longest scan seen (on a loaded machine one git status takes several hundred ms).
         long budget = (long) (WorktreeMonitor.CHANGE_SCAN_BURST_MS + seconds * 1000 * WorktreeMonitor.CHANGE_SCAN_SHARE);
-        assertThat(gitMillis()).as("git time over %d s of constant writes (budget %d ms, one scan more)", seconds,
-                budget).isLessThan(budget + 200);
+        long longest = longestGitMillis();
+        assertThat(gitMillis()).as("git time over %d s of constant writes (budget %d ms, one scan of %d ms more)",
+                seconds, budget, longest).isLessThan(budget + Math.max(200, longest));
         assertThat(gitRuns().stream().filter(l -> l.contains(" status "))).as("still looked").isNotEmpty();
     }
 }

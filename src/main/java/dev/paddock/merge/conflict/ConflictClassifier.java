@@ -85,8 +85,13 @@ public final class ConflictClassifier {
         RevTree baseTree = base == null ? null : base.getTree();
         Sides trees = new Sides(reader, baseTree, ours.getTree(), theirs.getTree());
         DiffConfig diffConfig = db.getConfig().get(DiffConfig.KEY);
-        Map<String, String> oursRenames = renames(reader, diffConfig, baseTree, ours.getTree());
-        Map<String, String> theirsRenames = renames(reader, diffConfig, baseTree, theirs.getTree());
+        List<DiffEntry> oursChanges = changes(reader, baseTree, ours.getTree());
+        List<DiffEntry> theirsChanges = changes(reader, baseTree, theirs.getTree());
+        java.util.Set<String> unmerged = new java.util.HashSet<>(merger.getUnmergedPaths());
+        java.util.Set<String> oursDeleted = deleted(oursChanges); // before rename detection, which rewrites entries
+        java.util.Set<String> theirsDeleted = deleted(theirsChanges);
+        Map<String, String> oursRenames = renames(reader, diffConfig, oursChanges, unmerged, theirsDeleted);
+        Map<String, String> theirsRenames = renames(reader, diffConfig, theirsChanges, unmerged, oursDeleted);
         DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig().getEnum(ConfigConstants.CONFIG_DIFF_SECTION,
                 null, ConfigConstants.CONFIG_KEY_ALGORITHM, SupportedAlgorithm.HISTOGRAM));
         FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees, merger.getMergeResults());
@@ -162,29 +167,61 @@ public final class ConflictClassifier {
         return id;
     }
 
-    /** Renames from {@code base} to {@code side}: old path → new path (empty without a base). */
-    private static Map<String, String> renames(ObjectReader reader, DiffConfig config, RevTree base, RevTree side)
-            throws IOException {
-        Map<String, String> out = new HashMap<>();
+    /** The files that differ between {@code base} and {@code side} (none without a base). */
+    private static List<DiffEntry> changes(ObjectReader reader, RevTree base, RevTree side) throws IOException {
         if (base == null) {
-            return out;
+            return List.of();
         }
         try (TreeWalk tw = new TreeWalk(reader)) {
             tw.setRecursive(true);
             tw.addTree(base);
             tw.addTree(side);
             tw.setFilter(TreeFilter.ANY_DIFF);
-            List<DiffEntry> entries = DiffEntry.scan(tw);
-            if (entries.stream().noneMatch(e -> e.getChangeType() == DiffEntry.ChangeType.ADD)
-                    || entries.stream().noneMatch(e -> e.getChangeType() == DiffEntry.ChangeType.DELETE)) {
-                return out;
+            return DiffEntry.scan(tw);
+        }
+    }
+
+    private static java.util.Set<String> deleted(List<DiffEntry> changes) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (DiffEntry e : changes) {
+            if (e.getChangeType() == DiffEntry.ChangeType.DELETE) {
+                out.add(e.getOldPath());
             }
-            RenameDetector rd = new RenameDetector(reader, config);
-            rd.addAll(entries);
-            for (DiffEntry e : rd.compute()) {
-                if (e.getChangeType() == DiffEntry.ChangeType.RENAME) {
-                    out.put(e.getOldPath(), e.getNewPath());
-                }
+        }
+        return out;
+    }
+
+    /**
+     * Renames from base to a side that matter to the conflicts: old path → new path. Only a deleted path that the
+     * in-core merge left unmerged (the other side changed it: a rename/modify) or that the other side deleted too
+     * (a rename/rename, or the same rename) is looked for among the side's added files; a side that moved
+     * thousands of files the other did not touch merges cleanly without rename detection, so none runs.
+     */
+    private static Map<String, String> renames(ObjectReader reader, DiffConfig config, List<DiffEntry> changes,
+                                               java.util.Set<String> unmerged, java.util.Set<String> deletedByOther)
+            throws IOException {
+        Map<String, String> out = new HashMap<>();
+        List<DiffEntry> candidates = new ArrayList<>();
+        boolean anyDelete = false;
+        boolean anyAdd = false;
+        for (DiffEntry e : changes) {
+            if (e.getChangeType() == DiffEntry.ChangeType.ADD) {
+                candidates.add(e);
+                anyAdd = true;
+            } else if (e.getChangeType() == DiffEntry.ChangeType.DELETE
+                    && (unmerged.contains(e.getOldPath()) || deletedByOther.contains(e.getOldPath()))) {
+                candidates.add(e);
+                anyDelete = true;
+            }
+        }
+        if (!anyDelete || !anyAdd) {
+            return out;
+        }
+        RenameDetector rd = new RenameDetector(reader, config);
+        rd.addAll(candidates);
+        for (DiffEntry e : rd.compute()) {
+            if (e.getChangeType() == DiffEntry.ChangeType.RENAME) {
+                out.put(e.getOldPath(), e.getNewPath());
             }
         }
         return out;
@@ -305,18 +342,22 @@ public final class ConflictClassifier {
             List<String> baseLines = lines(base.text(), baseRaw);
             List<String> oursLines = lines(ours.text(), oursRaw);
             List<String> theirsLines = lines(theirs.text(), theirsRaw);
+            FileContext context = FileContext.of(path, baseLines, oursLines, theirsLines);
             List<ConflictHunk> hunks = new ArrayList<>();
             LineRange oursRange = null;
             LineRange baseRange = null;
             for (MergeChunk chunk : result) {
                 switch (chunk.getConflictState()) {
                     case FIRST_CONFLICTING_RANGE -> oursRange = new LineRange(chunk.getBegin(), chunk.getEnd());
-                    case BASE_CONFLICTING_RANGE -> baseRange = new LineRange(chunk.getBegin(),
-                            Math.max(chunk.getBegin(), chunk.getEnd()));
+                    case BASE_CONFLICTING_RANGE -> {
+                        // JGit can place it past base's end (after a line both sides appended): keep it inside.
+                        int begin = Math.min(chunk.getBegin(), baseLines.size());
+                        baseRange = new LineRange(begin, Math.min(Math.max(begin, chunk.getEnd()), baseLines.size()));
+                    }
                     case NEXT_CONFLICTING_RANGE -> {
                         LineRange theirsRange = new LineRange(chunk.getBegin(), chunk.getEnd());
                         LineRange b = baseRange == null ? new LineRange(0, 0) : baseRange;
-                        hunks.add(hunk(path, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines,
+                        hunks.add(hunk(context, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines,
                                 theirsLines));
                         oursRange = null;
                         baseRange = null;
@@ -328,15 +369,16 @@ public final class ConflictClassifier {
             return hunks;
         }
 
-        private static ConflictHunk hunk(String path, int index, LineRange base, LineRange ours, LineRange theirs,
+        private static ConflictHunk hunk(FileContext context, int index, LineRange base, LineRange ours, LineRange theirs,
                                          List<String> baseLines, List<String> oursLines, List<String> theirsLines) {
             List<String> b = baseLines.subList(Math.min(base.start(), baseLines.size()),
                     Math.min(base.end(), baseLines.size()));
             List<String> o = oursLines.subList(ours.start(), ours.end());
             List<String> t = theirsLines.subList(theirs.start(), theirs.end());
             List<String> above = oursLines.subList(Math.max(0, ours.start() - ABOVE), ours.start());
-            HunkClassifier.Judgement j = HunkClassifier.classify(path, b, o, t, above);
-            return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why());
+            HunkClassifier.Judgement j = HunkClassifier.classify(context, b, o, t, above);
+            return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why(),
+                    j.suggested(), j.confidence());
         }
 
         /** The lines of a side; split from the decoded text, or per RawText line if the counts disagree. */

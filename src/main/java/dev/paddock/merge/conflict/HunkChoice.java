@@ -23,7 +23,7 @@ public record HunkChoice(Take take, List<String> custom) {
         THEIRS_THEN_OURS,
         /** The merge base's lines (both changes dropped). */
         BASE,
-        /** The classifier's proposed resolution (only for safe hunks). */
+        /** The classifier's proposed resolution, or for a person's hunk the suggestion ranked first. */
         PROPOSED,
         /** Lines a person wrote ({@link HunkChoice#custom()}). */
         CUSTOM
@@ -58,11 +58,11 @@ public record HunkChoice(Take take, List<String> custom) {
             case THEIRS_THEN_OURS -> concat(hunk.theirsLines(), hunk.oursLines());
             case BASE -> hunk.baseLines();
             case PROPOSED -> {
-                if (hunk.proposed() == null) {
+                if (hunk.suggested() == null) {
                     throw new IllegalArgumentException("hunk " + hunk.index() + " has no proposed resolution ("
                             + hunk.hunkClass().id() + "): a person must choose");
                 }
-                yield hunk.proposed();
+                yield hunk.suggested();
             }
             case CUSTOM -> custom;
         };

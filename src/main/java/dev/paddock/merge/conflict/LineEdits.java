@@ -83,6 +83,22 @@ final class LineEdits {
     }
 
     /**
+     * Whether every edit of {@code ours} is apart from every edit of {@code theirs}: at least one base line that
+     * neither side changed lies between them. Then the merge is proven at the line level: no line of one side is
+     * next to, or part of, a line the other side changed.
+     */
+    static boolean separated(EditList ours, EditList theirs) {
+        for (Edit o : ours) {
+            for (Edit t : theirs) {
+                if (!(o.getEndA() < t.getBeginA() || t.getEndA() < o.getBeginA())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Base with both sides' edits applied; requires {@code !anyOverlap(oursEdits, theirsEdits)}. At one base
      * position an insertion goes before a replacement that starts there.
      */

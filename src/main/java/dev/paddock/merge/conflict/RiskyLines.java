@@ -7,8 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Recognises changed lines that make a hunk a person's decision whatever its class (issue 6; seed 000 §6.6.6:
- * "two sides changed one function in semantically different ways — never resolve automatically"): a
+ * Recognises changed lines that make a hunk a person's decision whatever its class ("two sides changed one
+ * function in semantically different ways: never resolve automatically"): a
  * method or function signature, and a lock/release call. Heuristic, by regular expressions per language
  * family; it errs on the side of flagging (a false alarm costs a look, a miss can merge a broken contract).
  * A signature spread over several lines is caught by {@link #openSignature}: the changed lines sit inside the

@@ -100,8 +100,17 @@ final class HunkBar extends javafx.scene.layout.VBox {
             return "";
         }
         HunkChoice c = vm.choice(h.index());
-        return h.hunkClass().id().replace('_', ' ') + (h.why() == null ? "" : ": " + h.why())
+        return h.hunkClass().id().replace('_', ' ') + confidenceText(h) + (h.why() == null ? "" : ": " + h.why())
                 + (c.isResolved() ? " · resolved: " + c.label() : "");
+    }
+
+    /** " · proposal 100% sure" for a safe hunk, " · suggestion 40% sure" for a person's, "" without either. */
+    static String confidenceText(ConflictHunk h) {
+        if (h.suggested() == null) {
+            return "";
+        }
+        return (h.proposed() != null ? " · proposal " : " · suggestion ") + Math.round(h.confidence() * 100)
+                + "% sure";
     }
 
 }

@@ -16,7 +16,7 @@ public enum HunkChoice {
     OURS_THEN_THEIRS("ours, then theirs"),
     /** Theirs' lines, then ours'. */
     THEIRS_THEN_OURS("theirs, then ours"),
-    /** The resolution proposed for a safe class. */
+    /** The resolution proposed for a safe class, or the suggestion ranked first for a person's hunk. */
     PROPOSED("proposed resolution"),
     /** Edited by hand in the result. */
     EDITED("edited by hand");
@@ -41,7 +41,7 @@ public enum HunkChoice {
      * The lines this choice puts in the result for {@code h}.
      *
      * @throws IllegalArgumentException for UNRESOLVED and EDITED (no lines of their own), and PROPOSED
-     *     on a hunk without a proposed resolution (class human)
+     *     on a hunk with neither a proposal nor a suggestion (a lockfile)
      */
     public List<String> lines(ConflictHunk h) {
         return switch (this) {
@@ -50,11 +50,11 @@ public enum HunkChoice {
             case OURS_THEN_THEIRS -> concat(h.oursLines(), h.theirsLines());
             case THEIRS_THEN_OURS -> concat(h.theirsLines(), h.oursLines());
             case PROPOSED -> {
-                if (h.proposed() == null) {
+                if (h.suggested() == null) {
                     throw new IllegalArgumentException("hunk " + (h.index() + 1) + " (class "
                             + h.hunkClass().id() + ") has no proposed resolution");
                 }
-                yield h.proposed();
+                yield h.suggested();
             }
             default -> throw new IllegalArgumentException(name() + " has no lines of its own");
         };

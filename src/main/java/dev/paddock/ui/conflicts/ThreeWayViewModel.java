@@ -309,13 +309,13 @@ public final class ThreeWayViewModel {
         }
     }
 
-    /** Whether {@code choice} applies to the hunk shown (PROPOSED only for a safe class). */
+    /** Whether {@code choice} applies to the hunk shown (PROPOSED only with a proposal or a suggestion). */
     public boolean canChoose(HunkChoice choice) {
         ConflictHunk h = currentHunk();
         if (h == null || current() == null || busy.get() || currentFileResolved() || isOver()) {
             return false;
         }
-        return choice != HunkChoice.PROPOSED || h.proposed() != null;
+        return choice != HunkChoice.PROPOSED || h.suggested() != null;
     }
 
     /** Resolves the hunk shown with {@code choice}'s lines (UNRESOLVED restores its starting text). */

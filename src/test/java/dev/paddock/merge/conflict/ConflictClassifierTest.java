@@ -75,7 +75,7 @@ class ConflictClassifierTest {
     }
 
     @Test
-    void whitespaceOnlyDifferenceIsSafeAndKeepsOurs() throws Exception {
+    void whitespaceOnlyDifferenceWithNothingToDecideIsAPersonsWithOursSuggested() throws Exception {
         MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
                 CALC_BASE.replace("        return 2 * x;", "\t\treturn 2 * x;"),
                 CALC_BASE.replace("        return 2 * x;", "        return 2  *  x;   ")).build();
@@ -83,12 +83,14 @@ class ConflictClassifierTest {
         ConflictHunk h = onlyHunk(classify(m));
 
         assertThat(m.gitConflicts()).isEqualTo("Calc.java");
-        assertThat(h.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
-        assertThat(h.proposed()).containsExactly("\t\treturn 2 * x;");
+        assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(h.proposed()).isNull();
+        assertThat(h.suggested()).containsExactly("\t\treturn 2 * x;");
+        assertThat(h.why()).contains("differ only in whitespace");
     }
 
     @Test
-    void importOnlyConflictInAJavaFileProposesTheSortedUnion() throws Exception {
+    void importOnlyConflictInAJavaFileSuggestsOursThenTheirsWithoutResorting() throws Exception {
         String base = lines("package shop;", "", "import java.util.List;", "import java.util.Map;", "",
                 "class Cart {", "}");
         MergeScenario m = MergeScenario.in(tmp).file("src/Cart.java", base,
@@ -101,16 +103,14 @@ class ConflictClassifierTest {
 
         assertThat(m.gitConflicts()).isEqualTo("src/Cart.java");
         assertThat(h.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
-        assertThat(h.proposed()).containsExactly("import java.time.Instant;", "import java.util.ArrayList;",
-                "import java.util.Optional;");
-        assertThat(r.allSafe()).isTrue();
-        assertThat(ResolvedText.resolveProposed(r.files().get(0))).isEqualTo(lines("package shop;", "",
-                "import java.util.List;", "import java.util.Map;", "import java.time.Instant;",
-                "import java.util.ArrayList;", "import java.util.Optional;", "", "class Cart {", "}"));
+        assertThat(h.proposed()).isNull();
+        assertThat(h.suggested()).containsExactly("import java.util.Optional;", "import java.time.Instant;",
+                "import java.util.ArrayList;");
+        assertThat(r.allSafe()).isFalse();
     }
 
     @Test
-    void editsToAdjacentLinesThatGitLeavesConflictedAreNonOverlapping() throws Exception {
+    void editsToAdjacentLinesThatGitLeavesConflictedAreAPersonsWithBothSuggested() throws Exception {
         MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
                 CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);"),
                 CALC_BASE.replace("return sum;", "return sum; // never negative here")).build();
@@ -119,12 +119,14 @@ class ConflictClassifierTest {
         ConflictHunk h = onlyHunk(r);
 
         assertThat(m.gitConflicts()).isEqualTo("Calc.java"); // git, too, leaves adjacent edits in one conflict
-        assertThat(h.hunkClass()).as(h.why()).isEqualTo(HunkClass.NON_OVERLAPPING);
-        assertThat(h.proposed()).containsExactly("        int sum = Math.addExact(a, b);",
+        assertThat(h.hunkClass()).as(h.why()).isEqualTo(HunkClass.HUMAN);
+        assertThat(h.proposed()).isNull();
+        assertThat(h.suggested()).containsExactly("        int sum = Math.addExact(a, b);",
                 "        return sum; // never negative here");
-        assertThat(ResolvedText.resolveProposed(r.files().get(0))).isEqualTo(CALC_BASE
-                .replace("int sum = a + b;", "int sum = Math.addExact(a, b);")
-                .replace("return sum;", "return sum; // never negative here"));
+        assertThat(ResolvedText.resolve(r.files().get(0), java.util.Map.of(0,
+                dev.paddock.merge.conflict.HunkChoice.of(dev.paddock.merge.conflict.HunkChoice.Take.PROPOSED))))
+                .isEqualTo(CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);")
+                        .replace("return sum;", "return sum; // never negative here"));
     }
 
     @Test
@@ -152,7 +154,7 @@ class ConflictClassifierTest {
         assertThat(m.gitConflicts()).isEqualTo("Calc.java");
         assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(h.proposed()).isNull();
-        assertThat(h.why()).contains("non overlapping").contains("method signature")
+        assertThat(h.why()).contains("neighbouring lines").contains("method signature")
                 .contains("long add(long a, long b)");
     }
 
@@ -407,5 +409,26 @@ class ConflictClassifierTest {
         assertThat(m.gitConflicts()).isEqualTo("Shop.java");
         assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(h.why()).contains("parameters of a method signature (`int pay(`)");
+    }
+
+    /**
+     * Both sides append the same line at the end of the file and ours one more (psf/requests' AUTHORS.rst in merge
+     * 613f61d77c0ddc185054fcbb114c07ce3f2f4cb8 has this shape): JGit places the hunk's base range past base's last
+     * line; the report keeps it inside the file, so the merged text can be written.
+     */
+    @Test
+    void aHunkAfterALineBothSidesAppendedStaysInsideTheBaseFile() throws Exception {
+        MergeScenario m = MergeScenario.in(tmp).file("AUTHORS.rst", "- Ann\n- Bob\n", "- Ann\n- Bob\n- Eve\n- Kim\n",
+                "- Ann\n- Bob\n- Eve\n").build();
+
+        ConflictReport r = classify(m);
+
+        assertThat(r.files()).hasSize(1);
+        ConflictFile f = r.files().get(0);
+        for (ConflictHunk h : f.hunks()) {
+            assertThat(h.base().end()).as("base range %s of a 2-line base", h.base()).isLessThanOrEqualTo(2);
+        }
+        assertThat(ResolvedText.resolve(f, java.util.Map.of(0, HunkChoice.of(HunkChoice.Take.OURS))))
+                .isEqualTo("- Ann\n- Bob\n- Eve\n- Kim\n");
     }
 }

@@ -34,12 +34,42 @@ class HunkClassifierTest {
     }
 
     @Test
-    void whitespaceAndLineBreaksOnlyKeepOurs() {
+    void whitespaceAndLineBreaksOnlyWithNothingToDecideAreLeftToAPersonSuggestingOurs() {
         Judgement j = classify("Shop.java", List.of("total = price * qty;"),
                 List.of("total = price", "        * qty;"), List.of("total  =  price * qty;  "));
 
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactly("total = price", "        * qty;");
+        assertThat(j.why()).contains("differ only in whitespace").contains("Suggested: ours");
+        assertThat(j.confidence()).isBetween(0.0, 0.9);
+    }
+
+    @Test
+    void whitespaceOnlyTakesTheSideThatReformattedTheWholeFile() {
+        List<String> tabs = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "\tx" + i + "();").toList();
+        List<String> spaces = tabs.stream().map(l -> l.replace("\t", "    ")).toList();
+        FileContext file = FileContext.of("Shop.java", tabs, tabs, spaces);
+
+        Judgement j = HunkClassifier.classify(file, List.of("\tpay();"), List.of("\tpay(1);"), List.of("    pay(1);"),
+                List.of());
+
         assertThat(j.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
-        assertThat(j.proposed()).containsExactly("total = price", "        * qty;");
+        assertThat(j.proposed()).containsExactly("    pay(1);");
+        assertThat(j.why()).contains("theirs reformatted the whole file");
+    }
+
+    @Test
+    void whitespaceOnlyTakesTheSideThatFitsTheFilesStyle() {
+        List<String> spaces = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "    x" + i + "();").toList();
+        FileContext file = FileContext.of("Shop.java", spaces, spaces, spaces);
+
+        Judgement j = HunkClassifier.classify(file, List.of("    pay();"), List.of("\tpay(1);"), List.of("    pay(1);"),
+                List.of());
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
+        assertThat(j.proposed()).containsExactly("    pay(1);");
+        assertThat(j.why()).contains("only theirs' lines follow the file's indentation");
     }
 
     @Test
@@ -51,7 +81,7 @@ class HunkClassifierTest {
     }
 
     @Test
-    void importUnionDropsWhatOneSideRemovedAndSorts() {
+    void importMergeKeepsDeletionsDeletedAndTheBlocksOrderAndIsOnlySuggested() {
         List<String> base = List.of("import java.util.List;", "import java.util.Map;");
         List<String> ours = List.of("import java.util.List;", "import java.util.Set;");
         List<String> theirs = List.of("import java.util.List;", "import java.util.Map;", "import java.io.File;");
@@ -59,26 +89,28 @@ class HunkClassifierTest {
         Judgement j = classify("A.java", base, ours, theirs);
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
-        assertThat(j.proposed()).containsExactly("import java.io.File;", "import java.util.List;",
+        assertThat(j.hunkClass().isSafe()).isFalse();
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactly("import java.util.List;", "import java.io.File;",
                 "import java.util.Set;");
     }
 
     @Test
-    void importUnionKeepsBlankLineGroupsWhenOursHasThem() {
+    void importsBothSidesInsertedAtOnePlaceKeepOursThenTheirsWithTheirGroups() {
         List<String> ours = List.of("import java.util.List;", "", "import org.slf4j.Logger;");
         List<String> theirs = List.of("import java.util.Map;", "", "import org.junit.Test;");
 
         Judgement j = classify("A.java", List.of(), ours, theirs);
 
-        assertThat(j.proposed()).containsExactly("import java.util.List;", "import java.util.Map;", "",
-                "import org.junit.Test;", "import org.slf4j.Logger;");
+        assertThat(j.suggested()).containsExactly("import java.util.List;", "", "import org.slf4j.Logger;",
+                "import java.util.Map;", "", "import org.junit.Test;");
     }
 
     @Test
     void importStylesOfOtherLanguagesAreRecognised() {
         assertThat(classify("m.py", List.of("import os"), List.of("import os", "import sys"),
-                List.of("import os", "from pathlib import Path")).proposed())
-                .containsExactly("from pathlib import Path", "import os", "import sys");
+                List.of("import os", "from pathlib import Path")).suggested())
+                .containsExactly("import os", "from pathlib import Path", "import sys");
         assertThat(classify("a.ts", List.of(), List.of("import { a } from './a';"),
                 List.of("import b from \"./b\";")).hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(classify("a.c", List.of(), List.of("#include <stdio.h>"), List.of("#include \"shop.h\""))
@@ -95,12 +127,23 @@ class HunkClassifierTest {
     }
 
     @Test
-    void nonOverlappingEditsAreBothApplied() {
+    void editsWithAnUnchangedLineBetweenThemAreBothApplied() {
+        List<String> base = List.of("a", "b", "c", "d", "e");
+        Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d", "e"), List.of("a", "b", "c", "D", "e", "f"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.NON_OVERLAPPING);
+        assertThat(j.proposed()).containsExactly("a", "B", "c", "D", "e", "f");
+    }
+
+    @Test
+    void editsOfNeighbouringLinesAreLeftToAPersonWithBothSuggested() {
         List<String> base = List.of("a", "b", "c", "d");
         Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d"), List.of("a", "b", "C", "d", "e"));
 
-        assertThat(j.hunkClass()).isEqualTo(HunkClass.NON_OVERLAPPING);
-        assertThat(j.proposed()).containsExactly("a", "B", "C", "d", "e");
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactly("a", "B", "C", "d", "e");
+        assertThat(j.why()).contains("neighbouring lines");
     }
 
     @Test
@@ -108,7 +151,16 @@ class HunkClassifierTest {
         Judgement j = classify("a.txt", List.of("a", "b"), List.of("a", "x", "b"), List.of("a", "y", "b"));
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
-        assertThat(j.why()).isEqualTo("Both sides changed the same lines differently.");
+        assertThat(j.why()).startsWith("Both sides changed the same lines differently. Suggested: ours");
+        assertThat(j.suggested()).containsExactly("a", "x", "b");
+    }
+
+    @Test
+    void aLoneInsertionNextToTheOtherSidesChangeIsOnlySuggested() {
+        Judgement j = classify("a.txt", List.of(), List.of("x"), List.of());
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.suggested()).containsExactly("x");
     }
 
     @Test

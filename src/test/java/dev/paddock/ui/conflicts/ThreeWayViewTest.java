@@ -158,7 +158,7 @@ class ThreeWayViewTest {
         assertThat(fx(() -> List.copyOf(ours.getParagraph(oursLine).getParagraphStyle())))
                 .contains(ThreeWayView.UNRESOLVED, ThreeWayView.CURRENT);
         assertThat(robot.lookup("#threeway-why").queryAs(Label.class).getText())
-                .isEqualTo("import block: both sides changed the import block: the sorted union keeps both");
+                .isEqualTo("import block · proposal 100% sure: both sides changed the import block: the sorted union keeps both");
     }
 
     @Test

@@ -220,7 +220,7 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
         robot.clickOn("#removal-commit");
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
         assertThat(s.worktree()).doesNotExist();
         assertThat(panel.repo.git("show", s.branch() + ":plan.txt")).isEqualTo("step one\n");
