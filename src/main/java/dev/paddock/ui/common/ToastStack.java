@@ -117,7 +117,9 @@ public final class ToastStack {
         }
         Label t = new Label(title);
         t.getStyleClass().add("pd-toast-title");
-        t.setWrapText(false);
+        // Wrapped, never cut: a long sandbox id would otherwise take the end of "… asks for approval".
+        t.setWrapText(true);
+        t.setMinHeight(Region.USE_PREF_SIZE);
         t.setMinWidth(0);
         Label body = new Label(text);
         body.getStyleClass().add("pd-toast-text");

@@ -258,6 +258,13 @@ class ApprovalsViewTest {
             javafx.geometry.Bounds b = fx(() -> n.localToScreen(n.getBoundsInLocal()));
             assertThat(window.contains(b.getMinX(), b.getMinY()) && window.contains(b.getMaxX(), b.getMaxY()))
                     .as("toast at " + b + " inside the window " + window).isTrue();
+            // Its title and text drawn whole (a cut label draws an ellipsis instead of its text).
+            for (Node l : fx(() -> List.copyOf(n.lookupAll(".label")))) {
+                String drawn = fx(() -> ((Label) l).getChildrenUnmodifiable().stream()
+                        .filter(c -> c instanceof javafx.scene.text.Text).map(c -> ((javafx.scene.text.Text) c).getText())
+                        .collect(java.util.stream.Collectors.joining()));
+                assertThat(drawn.replace("\n", " ")).as("a toast's label").isEqualTo(fx(((Label) l)::getText));
+            }
         }
         // Decided elsewhere: its toast goes at once, and one counted in the summary comes off the count.
         Approval first = awaitRow(commands.get(0));
