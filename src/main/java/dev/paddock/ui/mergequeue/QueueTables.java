@@ -125,7 +125,7 @@ final class QueueTables {
      */
     /** A branch the branch column shows whole, and the room its bold type takes beyond the cell's usual text. */
     private static final String BRANCH_SAMPLE = "agent/fix-typos-readme";
-    private static final double BRANCH_BOLD = 12;
+    private static final double BRANCH_BOLD = 24;
 
     private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
         TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
