@@ -61,6 +61,9 @@ public final class Host implements AutoCloseable {
             wiring.approvals().start();
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
                     wiring.settings(), wiring.approvals(), mode);
+            api.watchStore(wiring.database().health()::problem);
+            wiring.database().startMaintenance();
+            wiring.eventRetention().start();
             InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
                     Instant.now());
             instance.write(home.instanceFile());

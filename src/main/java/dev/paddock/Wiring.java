@@ -72,6 +72,7 @@ public final class Wiring implements AutoCloseable {
     private final EnvironmentMonitor environment;
     private final Workspace workspace;
     private final SettingsStore settings;
+    private final dev.paddock.events.EventRetention eventRetention;
     private final WorktreeManager worktrees;
     private final Supervisor supervisor;
     private final SandboxService sandboxService;
@@ -113,6 +114,13 @@ public final class Wiring implements AutoCloseable {
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
         this.settings = new SettingsStore(db, events);
+        this.eventRetention = new dev.paddock.events.EventRetention(events, () -> {
+            try {
+                return settings.get(SettingsStore.EVENTS_RETENTION_DAYS);
+            } catch (dev.paddock.store.StoreException e) {
+                return 0; // the store cannot be read: delete nothing
+            }
+        }, clock);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
@@ -196,6 +204,11 @@ public final class Wiring implements AutoCloseable {
 
     public Database database() {
         return db;
+    }
+
+    /** Deletes events older than {@code events.retentionDays}, hourly once started. */
+    public dev.paddock.events.EventRetention eventRetention() {
+        return eventRetention;
     }
 
     public RepoService repoService() {
@@ -301,6 +314,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        eventRetention.close();
         approvals.close();
         reconciler.close();
         merges.queue().close();
@@ -310,6 +324,7 @@ public final class Wiring implements AutoCloseable {
         environment.close();
         engineWatch.close();
         lister.close();
+        sandboxes.close();
         db.close();
     }
 }

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * only send that sandbox's heartbeats ({@code POST /v1/sandboxes/{id}/heartbeat}) and ask for its agent's
  * decisions ({@link ApprovalRoutes}), and gets 403 anywhere else. No token or an unknown one gets 401.
  *
- * <p>Routes: {@code GET /v1/health}; {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
+ * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
  * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
@@ -75,6 +75,8 @@ public final class ApiServer implements AutoCloseable {
     private final ApprovalRoutes approvalRoutes;
     private final RepositoryRoutes repositoryRoutes;
     private final String mode;
+    /** Why the store cannot write, if it cannot ({@link #watchStore}): {@code /v1/health} then answers 503. */
+    private volatile java.util.function.Supplier<java.util.Optional<String>> storeProblem = java.util.Optional::empty;
     /** The merge queue's routes, once the host hands them the services ({@link #serveMerges}); 503 before. */
     private volatile MergeRoutes mergeRoutes;
     /**
@@ -141,6 +143,14 @@ public final class ApiServer implements AutoCloseable {
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */
     public void serveMerges(dev.paddock.merge.MergeService merges, dev.paddock.merge.ResolutionService resolutions) {
         this.mergeRoutes = new MergeRoutes(merges, resolutions);
+    }
+
+    /**
+     * Makes {@code GET /v1/health} answer 503 with {@code problem}'s text while it has one (the store cannot write:
+     * a full disk, a closed store), so a monitor sees what agents' heartbeats and hooks would run into.
+     */
+    public void watchStore(java.util.function.Supplier<java.util.Optional<String>> problem) {
+        this.storeProblem = problem;
     }
 
     /** The bound address (always a loopback address). */
@@ -246,12 +256,14 @@ public final class ApiServer implements AutoCloseable {
         } else if (RepositoryRoutes.matches(path)) {
             repositoryRoutes.handle(ex);
         } else if (path.equals("/v1/health") && method.equals("GET")) {
+            java.util.Optional<String> problem = storeProblem.get();
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("ok", true);
+            body.put("ok", problem.isEmpty());
             body.put("mode", mode);
             body.put("pid", ProcessHandle.current().pid());
             body.put("time", Instant.now().toString());
-            HttpIo.json(ex, 200, body);
+            problem.ifPresent(p -> body.put("error", p));
+            HttpIo.json(ex, problem.isEmpty() ? 200 : 503, body);
         } else if (path.equals("/v1/status") && method.equals("GET")) {
             status(ex);
         } else if (path.equals("/v1/status") || path.equals("/v1/health")) {

@@ -67,6 +67,17 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         errorsOnly.setLevel("ERROR");
         errorsOnly.start();
         stderr.addFilter(errorsOnly);
+        // Flyway's "Migration ... failed! Please restore backups ..." is for people running Flyway by hand: Paddock
+        // puts its own backup back and says so in one line (docs/decisions/0007); the file log keeps Flyway's words.
+        ch.qos.logback.core.filter.Filter<ILoggingEvent> notFlyway = new ch.qos.logback.core.filter.Filter<>() {
+            @Override
+            public ch.qos.logback.core.spi.FilterReply decide(ILoggingEvent event) {
+                return event.getLoggerName().startsWith("org.flywaydb") ? ch.qos.logback.core.spi.FilterReply.DENY
+                        : ch.qos.logback.core.spi.FilterReply.NEUTRAL;
+            }
+        };
+        notFlyway.start();
+        stderr.addFilter(notFlyway);
         stderr.setEncoder(encoder(ctx, "paddock: %msg%n%nopex")); // one line; the trace is in the file
         stderr.start();
 

@@ -9,8 +9,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The append-only audit log. Events are only ever inserted; nothing updates or deletes them
- * (except detaching a forgotten repository).
+ * The append-only audit log. Events are only ever inserted; nothing updates them, and they are deleted only when
+ * older than the retention the settings give ({@link EventRetention}) or when a forgotten repository is detached.
  */
 public final class EventLog {
     private static final String COLUMNS = "id, at, repository_id, sandbox_id, kind, message, details";
@@ -67,6 +67,15 @@ public final class EventLog {
             cut--;
         }
         return message.substring(0, cut) + "…";
+    }
+
+    /**
+     * Deletes the events older than {@code cutoff}, at most {@code limit} of them in one transaction.
+     *
+     * @return how many were deleted
+     */
+    public int deleteOlderThan(java.time.Instant cutoff, int limit) throws StoreException {
+        return jdbc.update("DELETE FROM events WHERE at < ? LIMIT ?", cutoff, limit);
     }
 
     /**

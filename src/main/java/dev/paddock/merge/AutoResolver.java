@@ -121,6 +121,11 @@ final class AutoResolver {
         if (settings.autoResolve() != AutoResolveMode.APPLY) {
             return Decision.PROPOSE;
         }
+        for (ConflictFile f : report.files()) { // the strongest reason first: a person writes these whatever the tests
+            if (dev.paddock.policy.PolicyGuard.isConfigPath(f.path())) {
+                return Decision.no(f.path() + " is policy or hook configuration, which a person resolves");
+            }
+        }
         if (!settings.hasTest()) {
             return Decision.no("no test command is set, and proposals are applied automatically only when the tests"
                     + " pass on the result, so a person decides");

@@ -217,8 +217,8 @@ public final class MergeQueue implements AutoCloseable {
     public int enqueueFinished() throws PaddockException {
         int n = 0;
         for (SandboxRecord s : sandboxStore.listLive()) {
-            if (s.state() != SandboxState.DONE) {
-                continue;
+            if (s.state() != SandboxState.DONE || sandboxStore.isBeingRemoved(s.id())) {
+                continue; // a removal's own commit of leftovers is kept on the branch, not merged
             }
             java.time.Instant since = s.finishedAt() != null ? s.finishedAt() : s.createdAt();
             if (store.hasEntrySince(s.id(), since)) {

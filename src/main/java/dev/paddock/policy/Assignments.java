@@ -13,7 +13,12 @@ import java.util.regex.Pattern;
  * The environment rule of {@link LoadingOptions} applied to one assignment: {@code VAR=x cmd},
  * {@code env VAR=x}, {@code export VAR=x} and {@code declare -x} reach a program's environment and are allowed
  * only for harmless variables with plain values; a plain {@code VAR=x} in the script is asked for listed and
- * upper-case names. A variable naming a file a program writes is also an Edit of that file.
+ * upper-case names, and for harmless ones without a plain value (the variable may be exported already). Every
+ * other way a variable is set or removed is judged the same way as a plain assignment whose value is only known
+ * at run time: a loop variable ({@code for}, {@code select}), {@code read}, {@code printf -v}, {@code mapfile},
+ * {@code getopts}, {@code wait -p}, {@code declare} and its kin without a value, {@code unset}, {@code coproc NAME},
+ * a descriptor variable ({@code {NAME}>file}) and the default assignments <code>${NAME=x}</code> and
+ * <code>${NAME:=x}</code>. A variable naming a file a program writes is also an Edit of that file.
  */
 final class Assignments {
     private static final Pattern NO_FILE = Pattern.compile("(?i)|[0-9]|true|false|yes|no|on|off");
@@ -62,11 +67,14 @@ final class Assignments {
                         + (v != null ? v.reason() : HARMLESS));
             }
         } else if (v != null && v.effect() != EnvEffect.HARMLESS) {
-            fx.problem("`" + Snippet.of(w.raw()) + "` sets " + name + ", which the commands after it get when it is"
-                    + " exported (as it usually is): " + v.reason());
+            fx.problem("`" + Snippet.of(w.raw()) + "` changes " + name + ", which the commands after it get when it"
+                    + " is exported (as it usually is): " + v.reason());
+        } else if (v != null && (value == null || !v.value().matcher(value).matches())) {
+            fx.problem("`" + Snippet.of(w.raw()) + "` changes " + name + ", which the commands after it get when it"
+                    + " is exported (as it often is), and it is harmless only with a plain value (" + v.reason() + ")");
         } else if (v == null && upperCase(name)) {
-            fx.problem("`" + Snippet.of(w.raw()) + "` sets " + name + ", a name written as environment variables are"
-                    + " (the commands after it get it when it is exported): " + HARMLESS);
+            fx.problem("`" + Snippet.of(w.raw()) + "` changes " + name + ", a name written as environment variables"
+                    + " are (the commands after it get it when it is exported): " + HARMLESS);
         }
         if (v != null && v.effect() == EnvEffect.WRITES_FILE) {
             writesFile(w, value, fx);

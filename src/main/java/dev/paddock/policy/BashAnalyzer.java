@@ -22,22 +22,25 @@ import java.util.stream.Collectors;
  * being allowed automatically). Why it parses instead of matching text:
  * docs/decisions/0006-parse-shell-instead-of-matching.md.
  *
- * <p>Wrappers are stripped and the command inside judged ({@code env}, {@code timeout}, {@code time},
- * {@code nice}, {@code nohup}, {@code stdbuf}, {@code setsid}, {@code ionice}, {@code command}, {@code builtin},
- * {@code exec}, {@code xargs} (open-ended), {@code find -exec}, {@code sudo}/{@code doas}, {@code watch}); a word
- * only known at run time among a wrapper's options is a problem (it could change the command). The bodies of
- * {@code sh -c}, {@code eval}, {@code trap}, {@code watch} and {@code mapfile -C} are parsed recursively. An
+ * <p>Programs that run a command given in their arguments are looked through and the command inside judged
+ * ({@link Runners}: {@code env}, {@code xargs} and GNU {@code parallel} (open-ended), {@code watch}, {@code busybox},
+ * {@code find -exec}, and the wrappers of {@link WrapperTable}: {@code timeout}, {@code nice}, {@code flock},
+ * {@code taskset}, {@code chrt}, {@code prlimit}, {@code setpriv}, {@code unshare}, {@code script -c},
+ * {@code sudo}, {@code chroot}, {@code strace}, {@code gdb --args}...); a word only known at run time among a
+ * wrapper's options is a problem (it could change the command). Any other program that may run its arguments is
+ * kept as a carrier ({@link BashAnalysis#carriers()}) for the engine's suffix rule. The bodies of {@code sh -c},
+ * {@code eval}, {@code trap}, {@code watch} and {@code mapfile -C} are parsed recursively. An
  * absolute program path is reduced to its name, and is a problem outside the system's program directories
  * ({@code /tmp/x/git} need not be git). git, the shells, npm, node, make, tar and others are checked against
  * {@link LoadingOptions}; environment assignments against its environment rule ({@link Assignments}); builtins
  * that evaluate names or arithmetic by {@link EvaluatingBuiltins}. Files: redirections (judged by every rule
  * list), and the operands modelled by {@link PathArguments} and {@link GitArguments} (judged by deny and ask
- * rules, see {@link PathAccess#files.argument()}). {@code cd} adds to the possible directories ({@link Directories});
+ * rules, see {@link PathAccess#argument()}). {@code cd} adds to the possible directories ({@link Directories});
  * git run anywhere but the project root is a problem (it would load a repository placed there). A write inside
  * any {@code .git} directory is a problem. Everything {@link ShellParser} reports is a problem too.
  */
 public final class BashAnalyzer {
-    private static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
+    static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
     /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
     private static final Set<Path> SYSTEM_DIRS = Set.of(Path.of("/bin"), Path.of("/sbin"), Path.of("/usr/bin"),
             Path.of("/usr/sbin"), Path.of("/usr/local/bin"), Path.of("/usr/local/sbin"), Path.of("/opt/homebrew/bin"),
@@ -46,16 +49,28 @@ public final class BashAnalyzer {
     /** Quoted strings kept for {@link #latentCode()}; more are not judged as code (the command is asked anyway). */
     private static final int MAX_LATENT = 1000;
 
+    /** Programs that never run their arguments as a command (beside those whose arguments are modelled). */
+    private static final Set<String> RUNS_NO_ARGUMENTS = Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap",
+            "eval", "source", ".");
+    /** Text that may be shell code: blanks, operators, quotes or expansions. */
+    static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[\\s;|&<>()`$'\"]");
+    /** Most carriers and embedded commands kept; past that the command is asked. */
+    private static final int MAX_CARRIERS = 2000;
+
+    private final Path start;
     private final Path home;
     private final Path root;
+    private final List<Invocation> carriers = new ArrayList<>();
+    private final List<Invocation> embedded = new ArrayList<>();
     private final List<Invocation> invocations = new ArrayList<>();
     private final List<PathAccess> accesses = new ArrayList<>();
     private final List<PathAccess> arguments = new ArrayList<>();
-    private final List<String> problems = new ArrayList<>();
-    private final FileAccesses files;
+    final List<String> problems = new ArrayList<>();
+    final FileAccesses files;
     /** Quoted text that holds {@code $(}, backticks or <code>${</code>: code if bash expands it later. */
     private final List<String> latent = new ArrayList<>();
-    private final ArgumentEffects fx = new ArgumentEffects() {
+    private final Runners runners = new Runners(this);
+    final ArgumentEffects fx = new ArgumentEffects() {
         @Override
         public void problem(String problem) {
             problems.add(problem);
@@ -68,6 +83,7 @@ public final class BashAnalyzer {
     };
 
     private BashAnalyzer(Path cwd, Path home, Path root) {
+        this.start = cwd;
         this.home = home;
         this.root = root;
         this.files = new FileAccesses(cwd, home, accesses, arguments, problems);
@@ -91,10 +107,13 @@ public final class BashAnalyzer {
         a.script(command, 0);
         a.latentCode();
         a.files.gitDirectoryWrites();
-        return new BashAnalysis(a.invocations, a.accesses, a.problems, a.arguments);
+        if (a.carriers.size() + a.embedded.size() > MAX_CARRIERS) {
+            a.problems.add("more than " + MAX_CARRIERS + " commands whose arguments may hold a command to judge");
+        }
+        return new BashAnalysis(a.invocations, a.accesses, a.problems, a.arguments, a.carriers, a.embedded);
     }
 
-    private void script(String source, int depth) {
+    void script(String source, int depth) {
         ShellScript script = ShellParser.parse(source, depth);
         problems.addAll(script.problems());
         for (SimpleCommand c : script.commands()) {
@@ -126,7 +145,8 @@ public final class BashAnalyzer {
     }
 
     /** Strips wrappers from {@code w} until a program that is judged by itself remains. */
-    private void unwrap(List<Word> w, int depth, boolean openEnded, boolean repeated) {
+    void unwrap(List<Word> w, int depth, boolean openEnded, boolean repeated) {
+        carrier(w, depth);
         while (!w.isEmpty()) {
             Word prog = w.get(0);
             if (!prog.isStatic()) {
@@ -134,134 +154,16 @@ public final class BashAnalyzer {
                 return;
             }
             String name = programName(prog.value());
-            List<Word> args = w.subList(1, w.size());
-            int skip = -1;
-            switch (name) {
-                case "eval" -> {
-                    problems.add("`eval` runs a string built at run time");
-                    script(values(args), depth + 1);
-                    return;
-                }
-                case "source", "." -> {
-                    problems.add("`" + name + "` runs the commands of the file " + (args.isEmpty() ? "it is given"
-                            : "`" + Snippet.of(args.get(0).raw()) + "`"));
-                    return;
-                }
-                case "exec" -> skip = Options.skip(args, "cl", "a", Set.of(), Set.of());
-                case "builtin", "nohup" -> skip = args.isEmpty() || !args.get(0).value().equals("--") ? 0 : 1;
-                case "env" -> {
-                    List<Word> inner = env(args);
-                    if (inner == null) {
-                        emit(w, openEnded);
-                        return;
-                    }
-                    w = inner;
-                    continue;
-                }
-                case "timeout" -> skip = Math.min(Options.skip(args, "v", "ks", Set.of("--preserve-status",
-                        "--foreground", "--verbose"), Set.of("--kill-after", "--signal")) + 1, args.size());
-                case "time" -> {
-                    skip = Options.skip(args, "pvaq", "fo", Set.of("--portability", "--verbose", "--append",
-                            "--quiet"), Set.of("--format", "--output"));
-                    Word out = Options.value(args.subList(0, skip), 'o', "--output");
-                    if (out != null) {
-                        files.redirect(Kind.WRITE, out);
-                    }
-                }
-                case "nice" -> skip = Options.skip(args, "", "n", Set.of(), Set.of("--adjustment"));
-                case "stdbuf" -> skip = Options.skip(args, "", "ioe", Set.of(), Set.of("--input", "--output",
-                        "--error"));
-                case "setsid" -> skip = Options.skip(args, "cfw", "", Set.of(), Set.of());
-                case "ionice" -> skip = Options.skip(args, "t", "cnpPu", Set.of(), Set.of("--class",
-                        "--classdata", "--pid", "--pgid", "--uid"));
-                case "command" -> {
-                    skip = Options.skip(args, "pvV", "", Set.of(), Set.of());
-                    if (args.subList(0, skip).stream().anyMatch(a -> a.value().matches("-.*[vV].*"))) {
-                        emit(w, openEnded); // command -v only looks the name up
-                        return;
-                    }
-                }
-                case "sudo", "doas" -> {
-                    emit(w, openEnded);
-                    skip = Options.skip(args, "AbEeHiKklnPSsV", "CDghpRrtTUu", Set.of(), Set.of("--user",
-                            "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user",
-                            "--close-from", "--command-timeout"));
-                }
-                case "xargs" -> {
-                    int i = Options.skip(args, "0prtxile", "EILnPsda", Set.of(), Set.of("--arg-file", "--delimiter",
-                            "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
-                            "--process-slot-var"));
-                    Word file = Options.value(args.subList(0, i), 'a', "--arg-file");
-                    if (file != null) {
-                        files.redirect(Kind.READ, file);
-                    }
-                    wrapperWords(name, args.subList(0, i));
-                    w = i < args.size() ? args.subList(i, args.size()) : List.of(Word.of("echo"));
-                    openEnded = true;
-                    continue;
-                }
-                case "watch" -> {
-                    int i = Options.skip(args, "bcdeghptx", "nq", Set.of(), Set.of("--interval", "--differences"));
-                    wrapperWords(name, args.subList(0, i));
-                    if (args.subList(0, i).stream().anyMatch(a -> a.value().matches("-[a-z]*x.*|--exec"))) {
-                        w = args.subList(i, args.size());
-                        continue;
-                    }
-                    script(values(args.subList(i, args.size())), depth + 1); // watch runs its words with sh -c
-                    return;
-                }
-                case "trap" -> {
-                    if (!args.isEmpty() && !args.get(0).value().startsWith("-")) {
-                        script(args.get(0).value(), depth + 1);
-                    }
-                    return;
-                }
-                default -> {
-                    if (SHELLS.contains(name)) {
-                        ShellCommand.check(name, args, fx, body -> script(body, depth + 1));
-                    } else {
-                        program(name, w, depth, openEnded, repeated);
-                    }
-                    return;
-                }
-            }
-            wrapperWords(name, args.subList(0, skip));
-            w = args.subList(skip, args.size());
-        }
-    }
-
-    /** A wrapper's own words: one only known at run time could turn into an option or another command. */
-    private void wrapperWords(String wrapper, List<Word> words) {
-        for (Word x : words) {
-            if (!x.isStatic()) {
-                problems.add("`" + wrapper + " " + Snippet.of(x.raw()) + "`: a word only known at run time among its"
-                        + " options could change the command it runs");
+            Runners.Step next = runners.step(name, w, w.subList(1, w.size()), depth, openEnded, repeated);
+            if (next == null) {
                 return;
             }
+            w = next.words();
+            openEnded = next.openEnded();
         }
     }
-
-    /** {@code env}'s arguments after options and assignments, or null when it runs nothing (prints). */
-    private List<Word> env(List<Word> args) {
-        int i = Options.skip(args, "i0v", "uCS", Set.of("--ignore-environment", "--null", "--debug"),
-                Set.of("--unset", "--chdir", "--split-string"));
-        wrapperWords("env", args.subList(0, i));
-        for (LoadingCheck.Found f : LoadingCheck.scan("env", args, 0, i).found()) {
-            problems.add("`env " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
-            if (f.option().spelling().contains("C") || f.option().spelling().equals("--chdir")) {
-                List<Path> to = f.value() == null || !f.value().isStatic() ? null : files.resolve(f.value().value());
-                files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
-            }
-        }
-        while (i < args.size() && args.get(i).value().matches("(?s)[A-Za-z_][A-Za-z0-9_]*=.*")) {
-            Word a = args.get(i++);
-            Assignments.check(a, Assignments.name(a), true, fx);
-        }
-        return i < args.size() ? args.subList(i, args.size()) : null;
-    }
-
     /** A program judged by itself: its options, its files, then its words for the rules. */
-    private void program(String name, List<Word> w, int depth, boolean openEnded, boolean repeated) {
+    void program(String name, List<Word> w, int depth, boolean openEnded, boolean repeated) {
         List<Word> words = new ArrayList<>(w);
         words.set(0, Word.of(name));
         List<Word> args = words.subList(1, words.size());
@@ -406,7 +308,11 @@ public final class BashAnalyzer {
         }
     }
 
-    private void emit(List<Word> words, boolean openEnded) {
+    void emit(List<Word> words, boolean openEnded) {
+        invocations.add(invocation(words, openEnded));
+    }
+
+    private static Invocation invocation(List<Word> words, boolean openEnded) {
         List<String> values = new ArrayList<>(words.size());
         Set<Integer> dynamic = new HashSet<>();
         for (Word x : words) {
@@ -416,7 +322,51 @@ public final class BashAnalyzer {
             values.add(x.value());
         }
         values.set(0, baseName(values.get(0)));
-        invocations.add(new Invocation(values, openEnded, dynamic));
+        return new Invocation(values, openEnded, dynamic);
+    }
+
+    /**
+     * A command whose program may run some of its arguments as a command ({@code flock f rm -rf x}, a wrapper the
+     * analysis models wrongly, a program it does not know): kept whole as a carrier, whose suffixes the engine
+     * judges by deny and ask rules; its arguments that look like shell code ({@code foo -c 'rm -rf x'}, the value of
+     * {@code --cmd='...'}) are parsed, and the commands in them kept as embedded commands. Programs known never to
+     * run their arguments are left out: those that only take names or text ({@code echo}), those whose arguments
+     * are modelled as files ({@code cat}, {@code cp}), git, find, the shells and the builtins whose arguments are
+     * judged.
+     */
+    private void carrier(List<Word> w, int depth) {
+        if (w.isEmpty() || !w.get(0).isStatic() || carriers.size() + embedded.size() > MAX_CARRIERS) {
+            return;
+        }
+        String name = baseName(w.get(0).value());
+        if (PathArguments.namesOnly(name) || PathArguments.models(name) || RUNS_NO_ARGUMENTS.contains(name)
+                || SHELLS.contains(name) || EvaluatingBuiltins.NAMES.contains(name)) {
+            return;
+        }
+        carriers.add(invocation(w, false));
+        for (Word x : w.subList(1, w.size())) {
+            String v = x.value();
+            if (!x.isStatic() || !CODE.matcher(v).find()) {
+                continue;
+            }
+            embedded(v, depth);
+            int eq = v.indexOf('=');
+            if (eq > 0 && CODE.matcher(v.substring(eq + 1)).find()) {
+                embedded(v.substring(eq + 1), depth); // --cmd='rm -rf x', CMD='rm -rf x'
+            }
+        }
+    }
+
+    /** The commands in {@code text}, an argument that may be run as shell code: kept as embedded commands. */
+    private void embedded(String text, int depth) {
+        if (depth >= ShellParser.MAX_DEPTH) {
+            return;
+        }
+        BashAnalyzer inner = new BashAnalyzer(start, home, root);
+        inner.script(text, depth + 1);
+        embedded.addAll(inner.invocations);
+        embedded.addAll(inner.embedded);
+        carriers.addAll(inner.carriers);
     }
 
     private void noteLatent(Word w) {
@@ -471,7 +421,7 @@ public final class BashAnalyzer {
         return value;
     }
 
-    private static String values(List<Word> words) {
+    static String values(List<Word> words) {
         return words.stream().map(Word::value).collect(Collectors.joining(" "));
     }
 }

@@ -84,6 +84,35 @@ final class Copiers {
                 fx.path(Kind.WRITE, Scope.FILE, s); // moved away, or reachable under the link's name
             }
         }
+        boolean symbolic = program.equals("ln") && a.has("-s", "--symbolic") && !a.has("-r", "--relative");
+        if (symbolic) {
+            Word dest = targetDir != null ? targetDir : operands.size() >= 2 ? operands.get(operands.size() - 1) : null;
+            for (Word s : sources) {
+                linkRelative(s, dest, targetDir != null, fx);
+            }
+        }
+    }
+
+    /**
+     * A relative target of {@code ln -s} is resolved from the link's directory, not the working directory
+     * ({@code ln -s ../.env build/x} links to {@code .env}): the target is also judged from there, the link being
+     * {@code dest} itself or a link inside it when it is a directory (the analysis does not know which).
+     */
+    private static void linkRelative(Word target, Word dest, boolean destIsDir, ArgumentEffects fx) {
+        String t = target.value();
+        if (dest == null || !target.isStatic() || !dest.isStatic() || t.startsWith("/") || t.startsWith("~")) {
+            return;
+        }
+        String d = dest.value();
+        String parent = d.contains("/") ? d.substring(0, d.lastIndexOf('/') + 1) : "";
+        List<String> dirs = destIsDir ? List.of(d + "/") : List.of(parent, d + "/");
+        for (String dir : dirs) {
+            if (!dir.isEmpty()) {
+                Word from = Word.of(dir + t);
+                fx.path(Kind.READ, Scope.FILE, from);
+                fx.path(Kind.WRITE, Scope.FILE, from);
+            }
+        }
     }
 
     /** {@code host:path}, {@code user@host:path}, {@code rsync://...}: not a local file. */

@@ -52,21 +52,34 @@ final class Directories {
      * possible directory; null when it is relative and the directory unknown, or names another user's home.
      */
     List<Path> resolve(String v, Path home) {
+        List<Path> raw = resolveRaw(v, home);
+        if (raw == null) {
+            return null;
+        }
+        List<Path> out = new ArrayList<>(raw.size());
+        for (Path p : raw) {
+            out.add(p.normalize());
+        }
+        return out;
+    }
+
+    /** {@link #resolve} without applying {@code .} and {@code ..} (which {@link ProcPaths} has to see). */
+    List<Path> resolveRaw(String v, Path home) {
         if (v.equals("~")) {
             return List.of(home);
         }
         if (v.startsWith("~/")) {
-            return List.of(home.resolve(v.substring(2)).normalize());
+            return List.of(home.resolve(v.substring(2)));
         }
         if (v.startsWith("/")) {
-            return List.of(Path.of(v).normalize());
+            return List.of(Path.of(v));
         }
         if (v.startsWith("~") || unknown) {
             return null;
         }
         List<Path> out = new ArrayList<>(dirs.size());
         for (Path d : dirs) {
-            out.add(d.resolve(v).normalize());
+            out.add(d.resolve(v));
         }
         return out;
     }
@@ -85,10 +98,25 @@ final class Directories {
             unknown = true;
             return;
         }
-        List<Path> to = target.isEmpty() ? List.of(home) : resolve(target, home);
-        if (to == null) {
+        List<Path> raw = target.isEmpty() ? List.of(home) : resolveRaw(target, home);
+        if (raw == null) {
             unknown = true;
             return;
+        }
+        List<Path> to = new ArrayList<>();
+        for (Path p : raw) {
+            if (ProcPaths.of(p).kind() == ProcPaths.Kind.PLAIN) {
+                to.add(p.normalize());
+                continue;
+            }
+            for (Path d : dirs) {
+                Path q = ProcPaths.plain(p, d); // cd /proc/self/cwd/x is cd x
+                if (q == null) {
+                    unknown = true;
+                    return;
+                }
+                to.add(q);
+            }
         }
         dirs.addAll(to);
         if (dirs.size() > MAX) {

@@ -35,7 +35,7 @@ final class EvaluatingBuiltins {
 
     static final Set<String> NAMES = Set.of("declare", "typeset", "local", "export", "readonly", "let", "unset",
             "test", "[", "read", "printf", "mapfile", "readarray", "alias", "hash", "enable", "fc", "history",
-            "compgen", "complete", "bind", "set", "shopt");
+            "compgen", "complete", "bind", "set", "shopt", "getopts", "wait");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** A word starting with a plain name and {@code =} as written (no quotes or expansions before the =). */
     private static final Pattern STATIC_NAME = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\+?=");
@@ -54,9 +54,15 @@ final class EvaluatingBuiltins {
                 }
             }
             case "unset" -> {
+                boolean functions = false;
                 for (Word w : args) {
-                    if (!w.isStatic() || !w.value().startsWith("-")) {
-                        reference(w, "unset", fx);
+                    if (w.isStatic() && w.value().startsWith("-")) {
+                        functions |= w.value().indexOf('f') > 0;
+                        continue;
+                    }
+                    reference(w, "unset", fx);
+                    if (!functions) {
+                        sets(w, "unset", fx); // removing a variable changes what later commands get, as assigning does
                     }
                 }
             }
@@ -69,13 +75,36 @@ final class EvaluatingBuiltins {
             }
             case "read" -> read(args, fx);
             case "printf" -> {
+                Word target = null;
                 if (!args.isEmpty() && args.get(0).is("-v") && args.size() > 1) {
-                    reference(args.get(1), "printf -v", fx);
+                    target = args.get(1);
                 } else if (!args.isEmpty() && args.get(0).value().startsWith("-v") && args.get(0).value().length() > 2) {
-                    reference(LoadingCheck.part(args.get(0), args.get(0).value().substring(2)), "printf -v", fx);
+                    target = LoadingCheck.part(args.get(0), args.get(0).value().substring(2));
+                }
+                if (target != null) {
+                    reference(target, "printf -v", fx);
+                    sets(target, "printf -v", fx);
+                }
+            }
+            case "getopts" -> {
+                if (args.size() > 1) {
+                    reference(args.get(1), "getopts", fx);
+                    sets(args.get(1), "getopts " + args.get(0).raw(), fx);
+                }
+            }
+            case "wait" -> {
+                Word target = option(args, "-p");
+                if (target != null) {
+                    reference(target, "wait -p", fx);
+                    sets(target, "wait -p", fx);
                 }
             }
             case "mapfile", "readarray" -> {
+                Word array = operand(args, "dnOsuCc");
+                if (array != null) {
+                    reference(array, name, fx);
+                    sets(array, name, fx);
+                }
                 Word callback = option(args, "-C");
                 if (callback != null) {
                     fx.problem("`" + name + " -C " + Snippet.of(callback.raw()) + "` runs the callback for lines it"
@@ -125,6 +154,7 @@ final class EvaluatingBuiltins {
 
     private static void declare(String name, List<Word> args, Effects fx) {
         boolean exported = name.equals("export");
+        boolean printing = false;
         int i = 0;
         for (; i < args.size(); i++) {
             Word w = args.get(i);
@@ -149,6 +179,7 @@ final class EvaluatingBuiltins {
             }
             exported |= v.charAt(0) == '-' && v.indexOf('x') > 0;
             exported &= !unexport;
+            printing |= v.charAt(0) == '-' && (v.indexOf('p') > 0 || v.indexOf('f') > 0 || v.indexOf('F') > 0);
         }
         for (Word w : args.subList(i, args.size())) {
             Matcher assigned = STATIC_NAME.matcher(w.raw());
@@ -172,6 +203,8 @@ final class EvaluatingBuiltins {
             String variable = target.contains("[") ? target.substring(0, target.indexOf('[')) : target;
             if (eq >= 0 || exported) {
                 fx.assignment(w, variable, exported);
+            } else if (!printing) {
+                sets(Word.of(variable), name, fx); // declared (a local one hides the caller's), unexported...
             }
         }
     }
@@ -180,17 +213,36 @@ final class EvaluatingBuiltins {
         for (int i = 0; i < args.size(); i++) {
             Word w = args.get(i);
             String v = w.value();
+            if (w.isStatic() && v.equals("--")) {
+                names(args.subList(i + 1, args.size()), fx);
+                return;
+            }
             if (w.isStatic() && v.startsWith("-") && v.length() > 1) {
-                char last = v.charAt(v.length() - 1);
-                if ("adinNptu".indexOf(last) >= 0 && i + 1 < args.size()) {
-                    if (last == 'a') {
-                        reference(args.get(i + 1), "read -a", fx);
+                for (int k = 1; k < v.length(); k++) {
+                    char c = v.charAt(k);
+                    if ("adinNptu".indexOf(c) < 0) {
+                        continue;
                     }
-                    i++;
+                    Word value = k < v.length() - 1 ? LoadingCheck.part(w, v.substring(k + 1))
+                            : i + 1 < args.size() ? args.get(++i) : null;
+                    if (c == 'a' && value != null) {
+                        reference(value, "read -a", fx);
+                        sets(value, "read -a", fx);
+                    }
+                    break; // the rest of the word, or the next word, is the option's value
                 }
                 continue;
             }
+            names(args.subList(i, args.size()), fx);
+            return;
+        }
+    }
+
+    /** The variables {@code read} assigns. */
+    private static void names(List<Word> names, Effects fx) {
+        for (Word w : names) {
             reference(w, "read", fx);
+            sets(w, "read", fx);
         }
     }
 
@@ -283,6 +335,44 @@ final class EvaluatingBuiltins {
         Arithmetic.check(w.value(), shown, subs, problems, 0);
         problems.forEach(fx::problem);
         subs.forEach(fx::script);
+    }
+
+    /**
+     * Variable {@code target} set (or removed) by builtin {@code shown} with a value known only at run time: judged
+     * as an assignment is (see {@link Assignments}), since a variable already exported, as {@code HOME} and
+     * {@code PATH} are, passes the new value to every later command.
+     */
+    private static void sets(Word target, String shown, Effects fx) {
+        if (!target.isStatic()) {
+            return; // a name only known at run time is a problem already (see reference)
+        }
+        String v = target.value();
+        String variable = v.contains("[") ? v.substring(0, v.indexOf('[')) : v;
+        if (!NAME.matcher(variable).matches()) {
+            return;
+        }
+        fx.assignment(new Word(variable + "=", shown + " " + target.raw(), false, true, false, false, List.of()),
+                variable, false);
+    }
+
+    /** The first operand after options, those of {@code withValue} taking the next word (or the rest). */
+    private static Word operand(List<Word> args, String withValue) {
+        for (int i = 0; i < args.size(); i++) {
+            String v = args.get(i).value();
+            if (v.equals("--")) {
+                return i + 1 < args.size() ? args.get(i + 1) : null;
+            }
+            if (!args.get(i).isStatic() || !v.startsWith("-") || v.length() < 2) {
+                return args.get(i);
+            }
+            for (int k = 1; k < v.length(); k++) {
+                if (withValue.indexOf(v.charAt(k)) >= 0) {
+                    i += k == v.length() - 1 ? 1 : 0; // -u 3 takes the next word, -u3 and -dn hold their value
+                    break;
+                }
+            }
+        }
+        return null;
     }
 
     /** The value of option {@code flag} ({@code -C cb} or {@code -Ccb}) among {@code args}, or null. */

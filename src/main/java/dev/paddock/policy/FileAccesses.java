@@ -17,7 +17,8 @@ import java.util.Set;
  */
 final class FileAccesses {
     private static final Set<String> EXEMPT_FILES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
-            "/dev/stdin", "-");
+            "/dev/stdin", "-", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/0", "/proc/self/fd/1",
+            "/proc/self/fd/2");
 
     private final Path home;
     private final List<PathAccess> accesses;
@@ -50,9 +51,34 @@ final class FileAccesses {
         findRoots = roots;
     }
 
-    /** {@code v} resolved against the possible directories (see {@link Directories#resolve}). */
+    /**
+     * {@code v} resolved against the possible directories (see {@link Directories#resolve}), the names of
+     * {@link ProcPaths} rewritten; null when unknown.
+     */
     List<Path> resolve(String v) {
-        return dirs.resolve(v, home);
+        List<Path> raw = dirs.resolveRaw(v, home);
+        if (raw == null) {
+            return null;
+        }
+        List<Path> out = new java.util.ArrayList<>(raw.size());
+        for (Path p : raw) {
+            boolean plain = ProcPaths.of(p).kind() == ProcPaths.Kind.PLAIN;
+            if (plain) {
+                out.add(p.normalize());
+                continue;
+            }
+            if (dirs.unknown()) {
+                return null;
+            }
+            for (Path d : dirs.all()) {
+                Path q = ProcPaths.plain(p, d);
+                if (q == null) {
+                    return null;
+                }
+                out.add(q);
+            }
+        }
+        return out;
     }
 
     Path home() {
@@ -67,12 +93,11 @@ final class FileAccesses {
             return;
         }
         String v = target.value();
-        if (EXEMPT_FILES.contains(v) || v.startsWith("/dev/fd/")) {
+        if (EXEMPT_FILES.contains(v)) {
             return;
         }
-        List<Path> paths = dirs.resolve(v, home);
+        List<Path> paths = plain(dirs.resolveRaw(v, home), v, verb, Scope.FILE);
         if (paths == null) {
-            problems.add("it " + verb + " `" + Snippet.of(v) + "` in a directory known only at run time");
             return;
         }
         for (Path p : paths) {
@@ -89,14 +114,15 @@ final class FileAccesses {
             }
             return;
         }
-        if (w.isStatic() && (EXEMPT_FILES.contains(v) || v.startsWith("/dev/fd/"))) {
+        if (w.isStatic() && EXEMPT_FILES.contains(v)) {
             return;
         }
         Scope s = scope;
         if (s != Scope.UNKNOWN && !w.isStatic()) {
             s = w.glob() && !w.expands() && !w.braces() ? Scope.PATTERN : Scope.UNKNOWN;
         }
-        List<Path> paths = s == Scope.UNKNOWN ? null : dirs.resolve(v, home);
+        List<Path> paths = s == Scope.UNKNOWN ? null : plain(dirs.resolveRaw(v, home), v,
+                kind == Kind.WRITE ? "writes to" : "reads", s);
         if (paths == null) {
             arguments.add(new PathAccess(kind, null, w.raw(), true, Scope.UNKNOWN));
             return;
@@ -104,6 +130,58 @@ final class FileAccesses {
         for (Path p : paths) {
             arguments.add(new PathAccess(kind, p, v, true, s));
         }
+    }
+
+    /**
+     * {@code raw} (the resolved paths of {@code v}) with the names of {@link ProcPaths} rewritten: a path in a
+     * process's working directory against every possible directory, a process's root as {@code /}. Null, with a
+     * problem, when the directory is unknown or the file is reached through a descriptor (or a glob under
+     * {@code /proc}, which could name any process's files); another process's directory is a problem too.
+     */
+    private List<Path> plain(List<Path> raw, String v, String verb, Scope scope) {
+        if (raw == null) {
+            problems.add("it " + verb + " `" + Snippet.of(v) + "` in a directory known only at run time");
+            return null;
+        }
+        List<Path> out = new java.util.ArrayList<>(raw.size());
+        for (Path p : raw) {
+            String text = p.normalize().toString();
+            if (scope == Scope.PATTERN && (text.startsWith("/proc/") || text.startsWith("/dev/fd"))) {
+                problems.add("it " + verb + " `" + Snippet.of(v) + "`, a glob over the files of processes");
+                return null;
+            }
+            ProcPaths.Alias a = ProcPaths.of(p);
+            if (a.otherProcess()) {
+                problems.add("it " + verb + " `" + Snippet.of(v) + "`, in another process's directory or root");
+            }
+            switch (a.kind()) {
+                case PLAIN -> out.add(a.path());
+                case CWD -> {
+                    if (dirs.unknown()) {
+                        problems.add("it " + verb + " `" + Snippet.of(v) + "`, in the working directory, which is"
+                                + " only known at run time");
+                        return null;
+                    }
+                    for (Path d : dirs.all()) {
+                        Path q = ProcPaths.plain(d.resolve(a.path()), d);
+                        if (q == null) {
+                            return descriptor(v, verb);
+                        }
+                        out.add(q);
+                    }
+                }
+                default -> {
+                    return descriptor(v, verb);
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<Path> descriptor(String v, String verb) {
+        problems.add("it " + verb + " `" + Snippet.of(v) + "`, a file reached through a file descriptor"
+                + " (/proc/*/fd, /dev/fd), which the analysis cannot name");
+        return null;
     }
 
     /** A write inside any .git directory (a nested repository's too) is never allowed automatically. */

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  *
  * <p><b>Environment.</b> An assignment that reaches a program's environment ({@code VAR=x cmd},
  * {@code env VAR=x cmd}, {@code export VAR=x}, {@code declare -x}) is allowed only for the
- * {@link EnvEffect#HARMLESS} variables below, and only with a plain value (no {@code /}, no expansion); any
+ * {@link EnvEffect#HARMLESS} variables below, and only with a plain value (no file path, no expansion); any
  * other variable makes the command asked, with the entry's reason when it has one. A plain assignment in the
  * script ({@code VAR=x; cmd}) is asked for the listed variables and for any name in upper case (the
  * convention for environment variables: one already exported, as {@code HOME} and {@code PATH} are, passes the
@@ -55,7 +55,8 @@ final class LoadingOptions {
     }
 
     private static final Pattern LOCALE = Pattern.compile("[A-Za-z0-9_.@+-]*");
-    private static final Pattern ZONE = Pattern.compile("[A-Za-z0-9_+:/-]*");
+    /** A zone name ({@code Europe/Paris}, {@code :UTC}) under the system's zone directory: no leading / or dot. */
+    private static final Pattern ZONE = Pattern.compile(":?([A-Za-z0-9_+-][A-Za-z0-9_+:/-]*)?");
     private static final Pattern FLAG = Pattern.compile("[A-Za-z0-9_-]*");
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,6}");
 
@@ -92,7 +93,8 @@ final class LoadingOptions {
                     + " by name"),
             harmless("LC_", true, LOCALE, "one category of the locale, by name (LC_ALL, LC_CTYPE...)"),
             harmless("TZ", false, ZONE, "the time zone by name (Europe/Paris) or offset; the zone data is the"
-                    + " system's, and a value with a dot (a file of the agent's) is not harmless"),
+                    + " system's, and a path (a leading /) or a value with a dot (a file of the agent's) is not"
+                    + " harmless"),
             harmless("NO_COLOR", false, FLAG, "turns colour output off"),
             harmless("FORCE_COLOR", false, FLAG, "turns colour output on"),
             harmless("CLICOLOR", false, FLAG, "turns colour output on (BSD tools)"),

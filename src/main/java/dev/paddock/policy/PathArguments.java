@@ -87,6 +87,11 @@ final class PathArguments {
         }
     }
 
+    /** Whether {@code program} only takes names or text ({@code echo}, {@code ls}, {@code test}...). */
+    static boolean namesOnly(String program) {
+        return NAMES_ONLY.contains(program);
+    }
+
     /** Whether {@code program}'s arguments are modelled here. */
     static boolean models(String program) {
         return READERS.containsKey(program) || WRITERS.containsKey(program) || COPIERS.contains(program)

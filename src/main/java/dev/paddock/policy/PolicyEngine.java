@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
@@ -27,6 +29,10 @@ public final class PolicyEngine {
     private static final int MAX_CACHED_TOOLS = 256;
     /** Parts named in the reason of an allowed compound command; the rest are counted. */
     private static final int MAX_LISTED_PARTS = 10;
+    /** Most suffixes and embedded commands judged by the suffix rule per request; past that it is asked. */
+    private static final int MAX_LATENT = 512;
+    /** Most files of one request looked up on the disk for symbolic links; past that it is asked. */
+    private static final int MAX_LINK_LOOKUPS = 256;
 
     private final Policy policy;
     private final PolicyGuard guard;
@@ -153,8 +159,10 @@ public final class PolicyEngine {
                 parts.add(named);
             }
         }
+        latentCommands(a, parts);
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
+        throughLinks(files, cwd, parts);
         for (PathAccess acc : files) {
             Decision builtIn = guard(acc, cwd);
             if (builtIn != null) {
@@ -192,6 +200,53 @@ public final class PolicyEngine {
         }
         return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
                 + " parts)", strictest.rule());
+    }
+
+    /**
+     * Adds to {@code files} each file (or tree) as the kernel would reach it when a symbolic link on its way, one
+     * already on the disk, leads elsewhere ({@code notes -> .env}, {@code g -> .git}, a link into
+     * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
+     * at most {@link #MAX_LINK_LOOKUPS} files (those a rule of the policy could judge); past that the command is
+     * asked.
+     */
+    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts) {
+        int n = files.size();
+        int lookups = 0;
+        Path dir = cwd.toAbsolutePath().normalize();
+        for (int i = 0; i < n; i++) {
+            PathAccess acc = files.get(i);
+            if (acc.path() == null || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE
+                    || !hasRules(acc)) {
+                continue; // no rule could tell the real file from the one named
+            }
+            if (++lookups > MAX_LINK_LOOKUPS) {
+                parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs:"
+                        + " more than " + MAX_LINK_LOOKUPS + " files to look up for symbolic links", null));
+                return;
+            }
+            Path real = PolicyGuard.resolveLinks(acc.path(), dir);
+            if (real != null && !real.equals(acc.path())) {
+                files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
+                boolean intoGit = acc.kind() == PathAccess.Kind.WRITE && acc.scope() == PathAccess.Scope.FILE
+                        && java.util.stream.StreamSupport.stream(real.spliterator(), false)
+                                .anyMatch(name -> name.toString().equals(".git"));
+                if (intoGit) {
+                    parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it"
+                            + " runs: writing to `" + Snippet.of(acc.written()) + "` reaches " + real + " through a"
+                            + " symbolic link, inside a .git directory (hooks and configuration run programs)", null));
+                }
+            }
+        }
+    }
+
+    /** Whether a rule could judge {@code acc} (an argument: a deny or ask rule of its tool; else any). */
+    private boolean hasRules(PathAccess acc) {
+        for (RuleList list : acc.argument() ? List.of(RuleList.DENY, RuleList.ASK) : List.of(RuleList.values())) {
+            if (rulesFor(list, acc.kind().tool()).length > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -266,6 +321,90 @@ public final class PolicyEngine {
         }
         return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + what
                 + ", and the " + d.rule().describe() + " " + how, null);
+    }
+
+    /**
+     * The suffix rule: a command whose program may run some of its arguments as a command (see
+     * {@link BashAnalysis#carriers()}) is asked when a suffix of its words starting at a word a deny or ask rule
+     * names ({@code flock f rm -rf x}: {@code rm -rf x}) is matched by such a rule, and so is a command found in an
+     * argument string ({@link BashAnalysis#embedded()}). Asked, not denied: the analysis does not know that the
+     * program runs it. At most {@link #MAX_LATENT} suffixes are built; past that the command is asked.
+     */
+    private void latentCommands(BashAnalysis a, List<Decision> parts) {
+        int budget = MAX_LATENT;
+        for (Invocation e : a.embedded()) {
+            if (--budget < 0) {
+                parts.add(tooManyLatent());
+                return;
+            }
+            Decision d = strictRule(e);
+            if (d != null) {
+                parts.add(latent(e, e, d));
+            }
+        }
+        for (Invocation c : a.carriers()) {
+            List<String> words = c.words();
+            for (int i = 1; i < words.size(); i++) {
+                String name = BashAnalyzer.baseName(words.get(i));
+                if (c.dynamic().contains(i) || name.isEmpty() || name.startsWith("-") || !namedByStrictRule(name)) {
+                    continue;
+                }
+                if (--budget < 0) {
+                    parts.add(tooManyLatent());
+                    return;
+                }
+                Set<Integer> dynamic = new HashSet<>();
+                for (int d : c.dynamic()) {
+                    if (d >= i) {
+                        dynamic.add(d - i);
+                    }
+                }
+                List<String> suffixWords = new ArrayList<>(words.subList(i, words.size()));
+                suffixWords.set(0, name);
+                Invocation suffix = new Invocation(suffixWords, c.openEnded(), dynamic);
+                Decision d = strictRule(suffix);
+                if (d != null) {
+                    parts.add(latent(c, suffix, d));
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Whether a deny or ask Bash rule names {@code program}, or may match any program. */
+    private boolean namedByStrictRule(String program) {
+        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+            if (bashByProgram.get(list).containsKey(program) || bashAnyProgram.get(list).length > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first deny, then ask, Bash rule (with a specifier) that matches {@code inv} or could; else null. */
+    private Decision strictRule(Invocation inv) {
+        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+            for (PolicyRule r : bashRulesFor(list, inv)) {
+                if (r.rule().specifier() != null && (r.rule().matchesCommand(inv, true)
+                        || r.rule().couldMatchCommand(inv))) {
+                    return new Decision(list.verdict(), r.describe(), r);
+                }
+            }
+        }
+        return null;
+    }
+
+    private Decision latent(Invocation carrier, Invocation inner, Decision rule) {
+        String how = carrier == inner ? "`" + Snippet.of(inner.text()) + "` is in an argument of a program that may"
+                + " run it as a command" : "`" + Snippet.of(carrier.text()) + "` may run `" + Snippet.of(inner.text())
+                + "` (Paddock does not know which of `" + carrier.words().get(0) + "`'s arguments it runs)";
+        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + how
+                + ", which the " + rule.reason() + " matches", null);
+    }
+
+    private Decision tooManyLatent() {
+        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: more than "
+                + MAX_LATENT + " words that could start a command a deny or ask rule matches", null);
     }
 
     /**

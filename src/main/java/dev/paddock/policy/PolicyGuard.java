@@ -243,13 +243,20 @@ public final class PolicyGuard {
         return eq >= 0 && eq + 1 < w.length() ? List.of(w, w.substring(eq + 1)) : List.of(w);
     }
 
-    /** {@code text} as a path: {@code ~} and {@code ~/x} from the home, else against {@code cwd}; null if none. */
+    /**
+     * {@code text} as a path: {@code ~} and {@code ~/x} from the home, else against {@code cwd}, with the names of
+     * {@link ProcPaths} rewritten ({@code /proc/self/cwd/x} is {@code x} in {@code cwd}); null if none.
+     */
     static Path resolve(String text, Path cwd, Path home) {
         try {
+            Path p;
             if (home != null && (text.equals("~") || text.startsWith("~/"))) {
-                return text.length() < 2 ? home : home.resolve(text.substring(2));
+                p = text.length() < 2 ? home : home.resolve(text.substring(2));
+            } else {
+                p = cwd.resolve(text);
             }
-            return cwd.resolve(text);
+            Path plain = p.isAbsolute() ? ProcPaths.plain(p, cwd.toAbsolutePath().normalize()) : null;
+            return plain != null ? plain : p;
         } catch (InvalidPathException e) {
             return null;
         }
@@ -321,6 +328,15 @@ public final class PolicyGuard {
      * every missing name at the end of a path to a new file.
      */
     static Path resolveLinks(Path abs) {
+        return resolveLinks(abs, null);
+    }
+
+    /**
+     * {@link #resolveLinks(Path)} for a process working in {@code cwd}: a link into {@code /proc/self/cwd} or
+     * {@code /proc/self/root} (see {@link ProcPaths}) is followed as that process would; without {@code cwd}, or
+     * through a descriptor, such a path cannot be resolved (null): {@code /proc/self} here is Paddock's.
+     */
+    static Path resolveLinks(Path abs, Path cwd) {
         Path cur = abs.getRoot();
         if (cur == null) {
             return null;
@@ -362,6 +378,22 @@ public final class PolicyGuard {
             }
             if (++links > MAX_LINKS) {
                 return null;
+            }
+            if (next.startsWith("/proc") || next.startsWith("/dev/fd")) {
+                // /proc/self here is this process's, not the agent's: rewrite the rest of the path instead
+                Path lexical = next;
+                for (Path r : rest) {
+                    lexical = lexical.resolve(r);
+                }
+                Path plain = cwd == null ? null : ProcPaths.plain(lexical, cwd);
+                if (plain == null || plain.startsWith("/proc") || plain.startsWith("/dev/fd")) {
+                    return null;
+                }
+                rest.clear();
+                plain.forEach(rest::addLast);
+                cur = plain.getRoot();
+                missing = false;
+                continue;
             }
             Path target;
             try {

@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +38,6 @@ public final class SandboxReclaimer {
     private final EventLog events;
     private final RemovalInspector inspector;
     private final WorktreeTeardown teardown;
-    private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
 
     /**
      * @param supervisor stops a sandbox's agent (kills its process tree) before its worktree goes
@@ -94,7 +91,7 @@ public final class SandboxReclaimer {
                     + " would throw that work away. Nothing was removed: commit without deleting the branch, or"
                     + " force with delete-branch to discard it.");
         }
-        if (!inProgress.add(id)) {
+        if (!store.claimRemoval(id)) {
             throw new SandboxConflictException(id + " is being removed already; wait for that to finish.");
         }
         try {
@@ -119,7 +116,7 @@ public final class SandboxReclaimer {
             LOG.info("Removed sandbox {} ({})", id, m);
             return find(id);
         } finally {
-            inProgress.remove(id);
+            store.releaseRemoval(id);
         }
     }
 

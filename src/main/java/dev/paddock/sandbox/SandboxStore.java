@@ -20,7 +20,7 @@ import java.util.Optional;
  * Sandbox records in the store. Every state change is a compare-and-set on the state column with
  * its event in the same transaction ({@link #transition}); nothing else changes the state.
  */
-public final class SandboxStore {
+public final class SandboxStore implements AutoCloseable {
     private static final String COLUMNS = "id, repository_id, task, agent_command, tier, branch, base_branch,"
             + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
             + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
@@ -31,11 +31,33 @@ public final class SandboxStore {
     private final EventLog events;
     private final Clock clock;
     private final SandboxTokens.Cache tokens = new SandboxTokens.Cache();
+    private final java.util.Set<String> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final HeartbeatBuffer beats = new HeartbeatBuffer(this::writeBeats);
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
         this.events = events;
         this.clock = clock;
+    }
+
+    /**
+     * Claims the removal of a sandbox in this process: while claimed, nothing else starts acting on it (the merge
+     * queue does not take a done sandbox whose leftovers the removal is committing).
+     *
+     * @return false when a removal of it is under way already
+     */
+    public boolean claimRemoval(String id) {
+        return removing.add(id);
+    }
+
+    /** Ends a removal claimed by {@link #claimRemoval}. */
+    public void releaseRemoval(String id) {
+        removing.remove(id);
+    }
+
+    /** Whether a removal of the sandbox is under way in this process. */
+    public boolean isBeingRemoved(String id) {
+        return removing.contains(id);
     }
 
     /**
@@ -83,7 +105,12 @@ public final class SandboxStore {
         sql.append(" WHERE id = ? AND state = ?");
         params.add(id);
         params.add(t.from());
-        return jdbc.inTransaction(tx -> {
+        java.util.Optional<HeartbeatBuffer.Beat> beat = beats.pending(id);
+        boolean moved = jdbc.inTransaction(tx -> {
+            // The sandbox's last heartbeat (its progress: "done", say) is written before it leaves running.
+            if (beat.isPresent()) {
+                writeBeat(tx, id, beat.get());
+            }
             if (tx.update(sql.toString(), params.toArray()) != 1) {
                 return false;
             }
@@ -96,21 +123,53 @@ public final class SandboxStore {
             events.append(tx, EventDraft.of(repositoryId, id, "sandbox." + t.to().id(), t.eventMessage(id), details));
             return true;
         });
+        beat.ifPresent(b -> beats.written(id, b));
+        return moved;
     }
 
     /**
      * Records a heartbeat of a running sandbox: its time, its progress text, and a renewed lease
-     * ({@code now + lease_ms}). No event: heartbeats come every few minutes per agent, and the row
-     * keeps the last one.
+     * ({@code now + lease_ms}). No event: the row keeps the last one. Kept in memory and written with the others
+     * within {@link HeartbeatBuffer#FLUSH_MS} ms (reads of the record see it at once): heartbeats are the API's most
+     * frequent request, and a commit each grew the store by several KB.
      *
      * @return false when the sandbox is not running (the heartbeat is then ignored)
      */
     public boolean heartbeat(String id, String progress) throws StoreException {
         Instant now = clock.instant();
-        // One statement: heartbeats are the API's most frequent request (hundreds a second with many agents).
-        return jdbc.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
+        boolean running = jdbc.queryOne("SELECT state FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id)
+                .map(SandboxState.RUNNING.id()::equals).orElse(false);
+        if (running) {
+            beats.put(id, new HeartbeatBuffer.Beat(now, progress));
+        }
+        return running;
+    }
+
+    /** Writes the pending heartbeats, in one transaction (of sandboxes still running). */
+    private void writeBeats(Map<String, HeartbeatBuffer.Beat> pending) throws StoreException {
+        jdbc.inTransaction(tx -> {
+            for (Map.Entry<String, HeartbeatBuffer.Beat> e : pending.entrySet()) {
+                writeBeat(tx, e.getKey(), e.getValue());
+            }
+            return null;
+        });
+    }
+
+    private static void writeBeat(Jdbc.Tx tx, String id, HeartbeatBuffer.Beat b) throws SQLException {
+        tx.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
                 + " lease_expires_at = DATEADD(MILLISECOND, lease_ms, CAST(? AS TIMESTAMP WITH TIME ZONE))"
-                + " WHERE id = ? AND state = 'running'", now, progress, now, id) == 1;
+                + " WHERE id = ? AND state = 'running'", b.at(), b.progress(), b.at(), id);
+    }
+
+    /** Writes the heartbeats not written yet now (before the store is closed). */
+    public void flushHeartbeats() {
+        beats.flush();
+    }
+
+    /** Stops writing heartbeats in the background, after writing the pending ones. */
+    @Override
+    public void close() {
+        beats.close();
     }
 
     /** Sets the lease of a running sandbox to run out at {@code until} (no event). */
@@ -130,7 +189,8 @@ public final class SandboxStore {
 
     /** The sandbox with this id. */
     public Optional<SandboxRecord> find(String id) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM sandboxes WHERE id = ?", SandboxStore::map, id);
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM sandboxes WHERE id = ?", SandboxStore::map, id)
+                .map(beats::overlay);
     }
 
     /** Whether a sandbox with this id exists (in any state, closed too). */
@@ -153,13 +213,14 @@ public final class SandboxStore {
     /** The sandboxes of a repository that are not closed, newest first. */
     public List<SandboxRecord> listOpen(long repositoryId) throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE repository_id = ? AND state <> 'closed'"
-                + " ORDER BY created_at DESC, id DESC", SandboxStore::map, repositoryId);
+                + " ORDER BY created_at DESC, id DESC", SandboxStore::map, repositoryId).stream().map(beats::overlay)
+                .toList();
     }
 
     /** Every sandbox not closed, in every repository (what the supervisor looks at), oldest first. */
     public List<SandboxRecord> listLive() throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE state <> 'closed' ORDER BY created_at, id",
-                SandboxStore::map);
+                SandboxStore::map).stream().map(beats::overlay).toList();
     }
 
     /**

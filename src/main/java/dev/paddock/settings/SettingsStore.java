@@ -56,9 +56,16 @@ public final class SettingsStore {
     public static final Setting<Long> APPROVAL_TIMEOUT_MS = Setting.ofLong("approval.timeoutMs", 10 * 60_000L,
             1_000L, 24 * 3_600_000L, "ms", "How long an agent's request waits for a person before it is denied.");
 
+    /**
+     * How long the event log keeps an event, in days (a year): 0 keeps every event. Older ones are deleted once an
+     * hour, so the store does not grow with the log for ever.
+     */
+    public static final Setting<Integer> EVENTS_RETENTION_DAYS = Setting.ofInt("events.retentionDays", 365, 0, 36_500,
+            "days", "Events older than this are deleted, once an hour (0 keeps them all).");
+
     /** Every known setting, by name. */
-    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, RECONCILE_INTERVAL_MS,
-            SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
+    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, EVENTS_RETENTION_DAYS,
+            RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
 
     private final Jdbc jdbc;
     private final EventLog events;

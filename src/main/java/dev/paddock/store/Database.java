@@ -1,15 +1,11 @@
 package dev.paddock.store;
 
 import dev.paddock.common.PrivateFiles;
-import dev.paddock.store.migration.HashSandboxTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
-import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.h2.api.ErrorCode;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.slf4j.Logger;
@@ -29,22 +25,40 @@ public final class Database implements AutoCloseable {
     private final Path file;
     private final JdbcConnectionPool pool;
     private final Jdbc jdbc;
+    private final StoreHealth health;
+    private final StoreMaintenance maintenance;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Database(Path file, JdbcConnectionPool pool) {
+    private Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
         this.file = file;
         this.pool = pool;
-        this.jdbc = new Jdbc(pool);
+        this.health = health;
+        this.jdbc = new Jdbc(pool, health);
+        this.maintenance = new StoreMaintenance(pool);
+    }
+
+    /**
+     * Starts compacting the file in the background while it is sparse (see {@link StoreMaintenance}); for a Paddock
+     * that keeps the store open (the panel, {@code paddock serve}).
+     */
+    public void startMaintenance() {
+        maintenance.start();
+    }
+
+    /** Compacts the file now if it is sparse (what the background maintenance does); for tests and benchmarks. */
+    public void compactIfSparse() {
+        maintenance.compactIfSparse();
     }
 
     /**
      * Opens (creating when missing) the database at {@code base} ({@code base.mv.db} on disk) and
-     * applies pending migrations from {@code classpath:db/migration}.
+     * applies pending migrations from {@code classpath:db/migration}, after backing the store up beside it
+     * ({@code base.mv.db.bak}); a migration that fails puts the backup back, so a store is never left half migrated.
      *
      * @param base path prefix of the database file, e.g. {@code ~/.paddock/paddock}
      * @throws DatabaseInUseException when another process holds the file after a short wait
-     * @throws StoreException when the file cannot be opened, is not a Paddock database, or a
-     *     migration fails
+     * @throws StoreException when the file cannot be opened, is empty, is not a Paddock database, a migration fails,
+     *     or the disk is full (each said in one line naming the file or folder)
      */
     public static Database open(Path base) throws StoreException {
         String path = base.toAbsolutePath().normalize().toString();
@@ -52,37 +66,162 @@ public final class Database implements AutoCloseable {
             throw new StoreException("The database path " + path + " contains ';', which H2 cannot"
                     + " take in a file name. Choose a Paddock home without ';'.");
         }
-        // WRITE_DELAY=0: every commit reaches the file before commit() returns. H2's default (500 ms)
-        // loses the last half second of commits when the process is killed (measured: 6 kills out of
-        // 6 lost a just-committed row); a commit now costs ~0.25 ms instead of ~0.1 ms.
-        // TRACE_LEVEL_FILE=0: no paddock.trace.db beside the store; Paddock logs store errors itself.
-        String url = "jdbc:h2:file:" + path + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;TRACE_LEVEL_FILE=0";
+        StoreFiles files = new StoreFiles(Path.of(path + ".mv.db"));
+        files.refuseEmpty();
+        files.requireRoomToStart();
+        boolean fresh = !Files.exists(files.file());
         // A store a killed process left is recovered on open; it is then closed cleanly and opened again, so its
-        // header names the recovered chunk. Without it, a panel killed a few seconds after starting on such a store
-        // came back without those seconds of commits in 2 of 23 kills (whole rows, and the identity sequence: H2
-        // took an older chunk); with it, 0 of 98. Root cause in H2 not known.
-        boolean unclean = !closedCleanly(Path.of(path + ".mv.db"));
-        createOwnerOnly(Path.of(path + ".mv.db"));
-        JdbcConnectionPool pool = newPool(url);
+        // header names the recovered chunk (see docs/decisions/0007-how-the-store-is-opened-and-recovered.md).
+        boolean unclean = !StoreFiles.closedCleanly(files.file());
+        if (unclean) {
+            StoreRecovery.recover(files.file());
+        }
+        createOwnerOnly(files.file());
+        StoreHealth health = new StoreHealth(files.file());
+        Opening o = new Opening(url(path), path, files);
         try {
-            firstConnection(pool, path);
+            o.connect();
             if (unclean) {
                 LOG.info("The store {} was not closed cleanly; recovered, closing and opening it again", path);
-                pool = reopen(pool, "SHUTDOWN", url, path);
+                o.realignIdentities();
+                o.reopen("SHUTDOWN");
             }
-            if (migrate(pool, path)) {
+            o.migrate(fresh);
+        } catch (StoreException e) {
+            o.pool.dispose();
+            throw e;
+        }
+        LOG.info("Opened store {}", path);
+        return new Database(files.file(), o.pool, health);
+    }
+
+    /**
+     * The H2 URL of the store at {@code path}.
+     *
+     * <p>WRITE_DELAY=0: every commit reaches the file before commit() returns. H2's default (500 ms) loses the last
+     * half second of commits when the process is killed (measured: 6 kills out of 6 lost a just-committed row); a
+     * commit now costs ~0.25 ms instead of ~0.1 ms. TRACE_LEVEL_FILE=0: no paddock.trace.db beside the store;
+     * Paddock logs store errors itself.
+     */
+    static String url(String path) {
+        return "jdbc:h2:file:" + path + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;TRACE_LEVEL_FILE=0";
+    }
+
+    /** The pool while the store is being opened: closed, backed up and opened again as needed. */
+    private static final class Opening {
+        private final String url;
+        private final String path;
+        private final StoreFiles files;
+        private JdbcConnectionPool pool;
+
+        Opening(String url, String path, StoreFiles files) {
+            this.url = url;
+            this.path = path;
+            this.files = files;
+        }
+
+        void realignIdentities() throws StoreException {
+            try (Connection c = pool.getConnection()) {
+                StoreRecovery.realignIdentities(c);
+            } catch (SQLException e) {
+                throw new StoreException("Cannot check the identity columns of the recovered store " + path
+                        + ".mv.db: " + StoreErrors.firstLine(e.getMessage()), e);
+            }
+        }
+
+        void connect() throws StoreException {
+            pool = newPool(url);
+            firstConnection(pool, path, files);
+        }
+
+        /**
+         * Closes the store with {@code shutdown} ({@code SHUTDOWN} or {@code SHUTDOWN COMPACT}) and opens it again.
+         * A compacted store is a new file H2 wrote with the process's umask: it is made owner-only again before
+         * anyone else could reach it through the home's directory (mode 700).
+         */
+        void reopen(String shutdown) throws StoreException {
+            close(shutdown);
+            connect();
+        }
+
+        private void close(String shutdown) throws StoreException {
+            try (Connection c = pool.getConnection()) {
+                c.createStatement().execute(shutdown);
+            } catch (SQLException e) {
+                if (StoreErrors.diskFull(e, files.dir())) {
+                    throw new StoreException(StoreErrors.diskFullMessage(files.dir(), StoreHealth.MIN_FREE_BYTES), e);
+                }
+                throw new StoreException("Cannot close the store " + path + ".mv.db (" + shutdown + "): "
+                        + StoreErrors.firstLine(e.getMessage()), e);
+            }
+            pool.dispose();
+            try {
+                PrivateFiles.restrict(files.file(), PrivateFiles.FILE);
+            } catch (java.io.IOException | UnsupportedOperationException e) {
+                LOG.warn("Cannot make the store {} owner-only: {}", files.file(), e.getMessage());
+            }
+        }
+
+        /**
+         * Applies pending migrations. An existing store is closed, copied to {@link StoreFiles#backup} and opened
+         * again first; when a migration fails, the store is closed without writing and the backup put back (a store
+         * this start created is removed), so the next start finds it as it was.
+         */
+        void migrate(boolean fresh) throws StoreException {
+            Migrations migrations = new Migrations(files.file().toString());
+            int pending = fresh ? -1 : migrations.pending(pool); // a new store: all of them, no need to ask Flyway
+            if (pending == 0) {
+                migrations.migrate(pool); // validates the history (a store of another build is refused)
+                return;
+            }
+            if (!fresh) {
+                files.requireRoomToMigrate();
+                close("SHUTDOWN");
+                files.backUp();
+                LOG.info("The store {} has {} migration(s) to apply; backed up to {}", files.file(), pending,
+                        files.backup());
+                connect();
+            }
+            boolean hashed;
+            try {
+                hashed = migrations.migrate(pool);
+            } catch (StoreException e) {
+                throw undo(e, fresh);
+            }
+            if (hashed) {
                 // The tokens a store kept in plain text are hashed now, but MVStore appends: their old pages stay in
                 // the file until reused. SHUTDOWN COMPACT rewrites the file with the live pages alone.
                 LOG.info("The store {} held sandbox tokens; they are hashed, and the file is rewritten without them",
                         path);
-                pool = reopen(pool, "SHUTDOWN COMPACT", url, path);
+                reopen("SHUTDOWN COMPACT");
             }
-        } catch (StoreException e) {
-            pool.dispose();
-            throw e;
         }
-        LOG.info("Opened store {}", path);
-        return new Database(Path.of(path + ".mv.db"), pool);
+
+        /** Closes the store without writing and puts the backup back (or removes a store this start created). */
+        private StoreException undo(StoreException failure, boolean fresh) {
+            try (Connection c = pool.getConnection()) {
+                c.createStatement().execute("SHUTDOWN IMMEDIATELY");
+            } catch (SQLException alreadyClosed) {
+                // a failed write closed it already
+            }
+            pool.dispose();
+            String cause = StoreErrors.diskFull(failure, files.dir())
+                    ? StoreErrors.diskFullMessage(files.dir(), StoreFiles.MIGRATION_MARGIN_BYTES)
+                    : failure.getMessage();
+            if (fresh) {
+                files.removeNew();
+                return new StoreException(cause + " The new store was removed; nothing else was changed.", failure);
+            }
+            try {
+                files.restore();
+                return new StoreException(cause + " The store was put back as it was before the migration, from"
+                        + " its backup " + files.backup() + ".", failure);
+            } catch (java.io.IOException e) {
+                return new StoreException(cause + " The store may be half migrated and its backup could not be put"
+                        + " back (" + e.getMessage() + "): stop Paddock and run: cp '" + files.backup() + "' '"
+                        + files.file() + "'.", failure);
+            }
+        }
     }
 
     /**
@@ -99,57 +238,18 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /**
-     * Closes the store with {@code shutdown} ({@code SHUTDOWN} or {@code SHUTDOWN COMPACT}) and opens it again.
-     * A compacted store is a new file H2 wrote with the process's umask: it is made owner-only again before anyone
-     * else could reach it through the home's directory (mode 700).
-     */
-    private static JdbcConnectionPool reopen(JdbcConnectionPool pool, String shutdown, String url, String path)
-            throws StoreException {
-        try (Connection c = pool.getConnection()) {
-            c.createStatement().execute(shutdown);
-        } catch (SQLException e) {
-            throw new StoreException("Cannot close the store " + path + ".mv.db (" + shutdown + "): "
-                    + firstLine(e.getMessage()), e);
-        }
-        pool.dispose();
-        try {
-            PrivateFiles.restrict(Path.of(path + ".mv.db"), PrivateFiles.FILE);
-        } catch (java.io.IOException | UnsupportedOperationException e) {
-            LOG.warn("Cannot make the store {}.mv.db owner-only: {}", path, e.getMessage());
-        }
-        JdbcConnectionPool again = newPool(url);
-        firstConnection(again, path);
-        return again;
-    }
-
     private static JdbcConnectionPool newPool(String url) {
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "paddock", "");
         pool.setMaxConnections(16);
         return pool;
     }
 
-    /**
-     * Whether the store file's header says it was closed cleanly (H2's MVStore writes {@code clean:1} there);
-     * a missing, empty or unreadable file counts as clean (nothing to recover).
-     */
+    /** See {@link StoreFiles#closedCleanly}. */
     static boolean closedCleanly(Path mvDb) {
-        try {
-            if (!Files.exists(mvDb) || Files.size(mvDb) == 0) {
-                return true;
-            }
-        } catch (java.io.IOException e) {
-            return true;
-        }
-        try (java.io.InputStream in = Files.newInputStream(mvDb)) {
-            String header = new String(in.readNBytes(256), java.nio.charset.StandardCharsets.ISO_8859_1);
-            return header.contains(",clean:1,");
-        } catch (java.io.IOException e) {
-            return true;
-        }
+        return StoreFiles.closedCleanly(mvDb);
     }
 
-    private static void firstConnection(JdbcConnectionPool pool, String path) throws StoreException {
+    private static void firstConnection(JdbcConnectionPool pool, String path, StoreFiles files) throws StoreException {
         long deadline = System.nanoTime() + LOCK_WAIT_MS * 1_000_000;
         while (true) {
             try (Connection c = pool.getConnection()) {
@@ -164,37 +264,12 @@ public final class Database implements AutoCloseable {
                             + " by another Paddock (a panel or `paddock serve`). Use that one, or start"
                             + " with --home DIR for a separate store.", e);
                 }
+                if (StoreErrors.diskFull(e, files.dir())) {
+                    throw new StoreException(StoreErrors.diskFullMessage(files.dir(), StoreHealth.MIN_FREE_BYTES), e);
+                }
                 throw new StoreException("Cannot open the Paddock store " + path + ".mv.db: "
-                        + firstLine(e.getMessage()), e);
+                        + StoreErrors.firstLine(e.getMessage()) + ". " + files.backupAdvice(), e);
             }
-        }
-    }
-
-    /**
-     * Applies pending migrations: the SQL ones of {@code classpath:db/migration} and the Java ones named here.
-     *
-     * @return whether sandbox tokens were hashed just now ({@link HashSandboxTokens}): the file still holds them
-     */
-    private static boolean migrate(JdbcConnectionPool pool, String path) throws StoreException {
-        HashSandboxTokens hashTokens = new HashSandboxTokens();
-        try {
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations("classpath:db/migration")
-                    .javaMigrations(hashTokens)
-                    .validateMigrationNaming(true)
-                    .load()
-                    .migrate();
-            return hashTokens.hashed() > 0;
-        } catch (FlywayValidateException e) {
-            // Flyway's first line is only "Validate failed: Migrations have failed validation"; the
-            // next ones say which migration differs (e.g. a store made by an older development build).
-            throw new StoreException("The Paddock store " + path + ".mv.db could not be migrated: "
-                    + firstLines(e.getMessage(), 2) + ". Its schema history does not match this build of Paddock: move it"
-                    + " away, or start with --home DIR for a separate store.", e);
-        } catch (FlywayException e) {
-            throw new StoreException("The Paddock store " + path + ".mv.db could not be migrated: "
-                    + firstLine(e.getMessage()), e);
         }
     }
 
@@ -205,22 +280,6 @@ public final class Database implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    /** The first {@code n} non-blank lines of {@code s}, joined with "; ". */
-    private static String firstLines(String s, int n) {
-        if (s == null) {
-            return "unknown error";
-        }
-        return String.join("; ", s.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(n).toList());
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private static void sleep(long ms) throws StoreException {
@@ -242,6 +301,11 @@ public final class Database implements AutoCloseable {
         return Files.exists(file);
     }
 
+    /** Whether the store can write (see {@link StoreHealth}). */
+    public StoreHealth health() {
+        return health;
+    }
+
     /** Query and transaction helper over this database's pool. */
     public Jdbc jdbc() {
         return jdbc;
@@ -256,6 +320,7 @@ public final class Database implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        maintenance.close();
         try (Connection c = pool.getConnection()) {
             c.createStatement().execute("SHUTDOWN");
         } catch (SQLException e) {

@@ -19,9 +19,11 @@ import javax.sql.DataSource;
  */
 public final class Jdbc {
     private final DataSource dataSource;
+    private final StoreHealth health;
 
-    Jdbc(DataSource dataSource) {
+    Jdbc(DataSource dataSource, StoreHealth health) {
         this.dataSource = dataSource;
+        this.health = health;
     }
 
     /** Maps the current row of a result set. */
@@ -53,6 +55,10 @@ public final class Jdbc {
                 throw e;
             }
         } catch (SQLException e) {
+            health.failed(e);
+            if (health.problem().filter(p -> p.startsWith("Disk full")).isPresent()) {
+                throw new StoreException(health.problem().get(), e);
+            }
             throw new StoreException("Store error: " + e.getMessage(), e);
         }
     }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The settings routes over real HTTP against a real running Paddock ({@link Host}) and a real H2 file. */
 class SettingsApiTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final String KNOWN = "Known settings: approval.timeoutMs, reconcile.intervalMs, sandbox.killGraceMs,"
-            + " sandbox.leaseMs, sandbox.maxRetries.";
+    private static final String KNOWN = "Known settings: approval.timeoutMs, events.retentionDays,"
+            + " reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
 
     @TempDir
     static Path shared;
@@ -76,8 +76,8 @@ class SettingsApiTest {
 
         assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
         assertThat(json(list).get("settings").findValuesAsText("name")).containsExactly("approval.timeoutMs",
-                "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
-        JsonNode retries = json(list).get("settings").get(4);
+                "events.retentionDays", "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
+        JsonNode retries = json(list).get("settings").get(5);
         assertThat(retries.get("value").asText()).isEqualTo("2");
         assertThat(retries.get("defaultValue").asText()).isEqualTo("2");
         assertThat(retries.get("unit").asText()).isEqualTo("retries");

@@ -83,6 +83,36 @@ class SlowClientsTest {
     }
 
     @Test
+    void hookDecisionsUnder200SlowHeaderConnectionsComeWellWithinTheHooksDeadline() throws Exception {
+        Path script = HookScript.path(rig.home().dir());
+        var env = HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id()));
+        List<Long> hookMs = new ArrayList<>();
+        // 200 connections whose request line and headers never end, one byte a second each: all of them hold a
+        // reading thread until the server's request limit cuts them, and are opened again at once.
+        try (SlowClients slow = SlowClients.start(rig.port(), 200, 0, 0, 1000)) {
+            Thread.sleep(2000);
+            assertThat(slow.open()).as("slow connections open before the hooks run").isGreaterThan(190);
+            for (int i = 0; i < 20; i++) {
+                // a deny and an allow: the decision is the policy's, not the hook's own deadline running out
+                boolean deny = i % 2 == 0;
+                HookRun.Result r = HookRun.run(script, HookRun.Shell.BASH, env,
+                        HookRun.payload(sandbox.worktree(), deny ? "rm -rf build" : "git status"), List.of(),
+                        Duration.ofSeconds(60));
+                assertThat(r.exit()).as("a deny exits 2, as Claude Code expects: " + r.describe()).isEqualTo(deny ? 2 : 0);
+                assertThat(r.decision()).as(r.describe()).isEqualTo(deny ? "deny" : "allow");
+                if (deny) {
+                    assertThat(r.output().path("permissionDecisionReason").asText()).as(r.describe())
+                            .contains("Bash(rm -rf:*)");
+                }
+                hookMs.add(r.took().toMillis());
+            }
+            BrokerRig.await("slow header connections cut and reopened", () -> slow.closedByServer() >= 200);
+        }
+        assertThat(hookMs).allSatisfy(ms -> assertThat(ms).isLessThan(HookScript.ANSWER_S * 1000L / 2));
+        System.out.println("hooks under 200 slow-header connections, ms: " + hookMs);
+    }
+
+    @Test
     void aRequestWhoseHeadersArriveTooSlowlyIsCut() throws Exception {
         try (Socket s = connect()) {
             long t0 = System.nanoTime();

@@ -14,11 +14,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A throwaway world for running bypass commands under the real {@code /bin/bash}: a repository {@code repo/}
  * (two commits, the second one committing {@code .env}; {@code build/}, a Makefile, a package.json whose test
- * script is {@code true}), an empty {@code home/}, and what an attacker would have planted beside it: a home
+ * script is {@code true}; symbolic links {@code notes -> .env} and {@code g -> .git}, as a checkout or an
+ * archive could leave them), a {@code home/} holding Paddock's home {@code .paddock/api-token}, and what an attacker would have planted beside it: a home
  * {@code evil/} whose git configuration, {@code .bashrc} and {@code .bash_profile} run {@code touch ../m}, a
  * repository {@code other/} whose configuration does the same (core.fsmonitor), a repository planted inside
  * the worktree ({@code repo/nested/.git}), a start-up file {@code rc}, a shell {@code evilsh}, a directory
- * {@code evilbin/} with a fake {@code ls}, a git exec-path {@code xp/}, a node module, a makefile and an
+ * {@code evilbin/} with a fake {@code ls}, a time zone file {@code zone} (UTC+9, named XYZ), a git exec-path {@code xp/}, a node module, a makefile and an
  * archive holding {@code .git/hooks/pre-commit}. Every planted program creates the marker {@code m} next to
  * {@code repo/} (relative paths: programs run in {@code repo/} or {@code other/}).
  *
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class BypassFixture {
     static final String SECRET = "SECRET=hunter2";
+    /** What Paddock's home ({@code home/.paddock}) holds in {@code api-token}. */
+    static final String TOKEN = "paddock-token-0123";
     private static final String TOUCH = "#!/bin/sh\ntouch ../m\n";
 
     private final Path template;
@@ -47,12 +50,14 @@ final class BypassFixture {
         write(evil.resolve(".bash_profile"), "touch ../m\n");
         write(t.resolve("rc"), "touch ../m\n");
         executable(t.resolve("evilsh"), TOUCH);
+        executable(t.resolve("runner"), "#!/bin/sh\nexec \"$@\"\n");
         executable(Files.createDirectories(t.resolve("evilbin")).resolve("ls"), TOUCH);
         executable(Files.createDirectories(t.resolve("xp")).resolve("git-remote-https"), TOUCH);
         Path np = Files.createDirectories(t.resolve("np"));
         write(np.resolve("x.js"), "require('fs').writeFileSync('../m', '')\n");
         write(np.resolve("package.json"), "{\"name\": \"np\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"touch ../m\"}}\n");
         write(t.resolve("evil.mk"), "test:\n\ttouch ../m\n");
+        Files.write(t.resolve("zone"), zone());
 
         Path other = t.resolve("other");
         git(t, "init", "-q", "--template=", "other");
@@ -70,6 +75,9 @@ final class BypassFixture {
         write(repo.resolve(".env"), SECRET + "\n");
         git(repo, "add", "-f", ".env");
         git(repo, "commit", "-q", "-m", "two: commits a secret");
+        Files.createSymbolicLink(repo.resolve("notes"), Path.of(".env"));
+        Files.createSymbolicLink(repo.resolve("g"), Path.of(".git"));
+        write(Files.createDirectories(t.resolve("home/.paddock")).resolve("api-token"), TOKEN + "\n");
         Path nested = repo.resolve("nested");
         git(repo, "init", "-q", "--template=", "nested");
         Files.writeString(nested.resolve(".git/config"), fsmonitor.replace("../m", "../../m"), StandardOpenOption.APPEND);
@@ -78,6 +86,16 @@ final class BypassFixture {
         executable(stage.resolve("pre-commit"), TOUCH);
         run(dir.resolve("stage"), List.of("tar", "-cf", t.resolve("hooks.tar").toString(), ".git/hooks/pre-commit"));
         return new BypassFixture(t);
+    }
+
+    /** A time zone file (TZif, version 1) of one zone, UTC+9 named XYZ: what a planted zone file shows. */
+    private static byte[] zone() {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(44 + 6 + 4);
+        b.put("TZif".getBytes(StandardCharsets.US_ASCII)).put(new byte[16]);
+        b.putInt(0).putInt(0).putInt(0).putInt(0).putInt(1).putInt(4); // one type, four bytes of names
+        b.putInt(9 * 3600).put((byte) 0).put((byte) 0);
+        b.put("XYZ\0".getBytes(StandardCharsets.US_ASCII));
+        return b.array();
     }
 
     /** A fresh copy of the template in {@code dir} (one {@code cp -a}); answers it. */

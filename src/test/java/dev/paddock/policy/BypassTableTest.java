@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Two policies. {@code ISSUE}: allow {@code Bash(ls:*)}, {@code Bash(git status:*)}, {@code Bash(npm test)};
  * ask {@code Bash(git push:*)}; deny {@code Bash(rm -rf:*)}, {@code Read(./.env)}, {@code Edit(./.git/**)}.
  * {@code OPEN}: the same deny and ask rules under a bare {@code Bash} allow (every program allowed), so only the
- * analysis and the deny rules stand between the command and its effect.
+ * analysis and the deny rules stand between the command and its effect. {@code WORK}: {@code OPEN} with reading
+ * the worktree allowed ({@code Read(./**)}).
  */
 class BypassTableTest {
     private static final String ISSUE = """
@@ -31,6 +32,10 @@ class BypassTableTest {
                              "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
     private static final String OPEN = """
             {"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)"],
+                             "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
+    /** OPEN, and reading the worktree allowed (as agents usually may). */
+    private static final String WORK = """
+            {"permissions": {"allow": ["Bash", "Read(./**)"], "ask": ["Bash(git push:*)"],
                              "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
     private static final String RMRF = "Bash(rm -rf:*)";
     private static final String ENV = "Read(./.env)";
@@ -47,6 +52,11 @@ class BypassTableTest {
 
     @BeforeAll
     static void buildFixture() throws Exception {
+        Path check = Files.createDirectories(tmp.resolve("check/repo")).getParent();
+        BypassFixture.Result bash = BypassFixture.bash(check, "echo \"${BASH_VERSINFO[0]}\"; command -v rsync");
+        assertThat(bash.out().lines().findFirst().orElse("")).as("the rows are run under bash 5 (%s)", bash)
+                .matches("[5-9]|[1-9][0-9]+");
+        assertThat(bash.out()).as("rsync is installed (.ci/run installs it): its rows run it").contains("/rsync");
         fixture = BypassFixture.build(Files.createDirectories(tmp.resolve("fixture")));
         shared = fixture.copy(Files.createDirectories(tmp.resolve("shared"))).toRealPath();
     }
@@ -124,6 +134,10 @@ class BypassTableTest {
         return Arguments.of("open", v, rule, command, effect);
     }
 
+    private static Arguments work(Verdict v, String rule, String command, Effect effect) {
+        return Arguments.of("work", v, rule, command, effect);
+    }
+
     static Stream<Arguments> table() {
         Verdict ask = Verdict.ASK;
         Verdict deny = Verdict.DENY;
@@ -199,6 +213,25 @@ class BypassTableTest {
                 issue(ask, NO_RULE, "HOME=../evil bash -ic ls", marker()),
                 open(ask, NO_RULE, "GIT_SSH_COMMAND='touch ../m; false' git ls-remote ssh://example.invalid/r", marker()),
                 open(ask, NO_RULE, "GIT_EXTERNAL_DIFF='touch ../m; :' git diff HEAD~1", marker()),
+                // variables set otherwise than by NAME=value are judged as assignments
+                open(ask, NO_RULE, "for HOME in ../evil; do git status; done", marker()),
+                open(ask, NO_RULE, "select HOME in ../evil; do git status; break; done <<< 1", marker()),
+                open(ask, NO_RULE, "read HOME <<< ../evil; git status", marker()),
+                open(ask, NO_RULE, "read -rdx HOME <<< ../evilx; git status", marker()),
+                open(ask, NO_RULE, "printf -v HOME ../evil; git status", marker()),
+                open(ask, NO_RULE, "mapfile -t PS4 <<< '$(touch ../m)'; set -x; ls", marker()),
+                open(ask, NO_RULE, "readarray -td, PS4 <<< '$(touch ../m),'; set -x; ls", marker()),
+                open(ask, NO_RULE, "cp -r ../evil e; getopts e HOME -e; git status", marker().fresh()),
+                open(ask, NO_RULE, "cp -r ../evil 10; exec {HOME}>/dev/null; git status", marker().fresh()),
+                open(ask, NO_RULE, ": ${CDPATH:=.git}; cd hooks && cp ../../../evilsh pre-commit",
+                        written(".git/hooks/pre-commit")),
+                open(ask, NO_RULE, "unset CDPATH; echo ${CDPATH=.git} && cd hooks && cp ../../../evilsh pre-commit",
+                        written(".git/hooks/pre-commit")),
+                open(ask, NO_RULE, "cd ../evilbin && unset PATH && ls", marker()),
+                // TZ names a zone of the system's; a path is a file of the agent's
+                issue(ask, NO_RULE, "TZ=%BASE%/zone ls -l --time-style=+%Z package.json", prints("XYZ")),
+                issue(ask, NO_RULE, "TZ=:%BASE%/zone ls -l --time-style=+%Z package.json", prints("XYZ")),
+                open(ask, NO_RULE, "export TZ=%BASE%/zone; ls -l --time-style=+%Z package.json", prints("XYZ")),
                 // options that make an allowed program load the agent's code
                 issue(ask, NO_RULE, "git -C ../other status", marker()),
                 issue(ask, NO_RULE, "git --git-dir=../other/.git status", marker()),
@@ -267,6 +300,14 @@ class BypassTableTest {
                 open(ask, NO_RULE, "find . -delete", deleted(".git")),
                 open(ask, NO_RULE, "printf '[core]\\n\\tfsmonitor = x\\n' >> nested/.git/config",
                         contains("nested/.git/config", "fsmonitor = x")),
+                // rsync copies like cp, and runs the programs -e and --rsync-path name
+                open(deny, GIT, "rsync ../evilsh .git/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "rsync -r ../xp/ .git/hooks/", written(".git/hooks/git-remote-https")),
+                open(deny, GIT, "rsync -a ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "rsync --log-file=.git/hooks/pre-commit package.json copied.json",
+                        written(".git/hooks/pre-commit")),
+                open(deny, ENV, "rsync .env leak3 && tac leak3", printsSecret().fresh()),
+                open(ask, NO_RULE, "rsync -e 'sh -c \"touch ../m; false\"' package.json h:x", marker()),
                 // reads of the denied file by other programs
                 issue(deny, ENV, "cat .env", printsSecret()),
                 issue(deny, ENV, "tac .env", printsSecret()),
@@ -307,13 +348,61 @@ class BypassTableTest {
                 open(ask, NO_RULE, "git grep --no-index hunter", printsSecret()),
                 open(ask, NO_RULE, "iconv -f utf-8 -t utf-8 .env", printsSecret()),
                 open(ask, NO_RULE, "shuf -o .git/hooks/pre-commit ../evilsh", written(".git/hooks/pre-commit")),
-                // further cases from public reports on Claude Code and Codex permission checks
+                // other names of files: /proc/self/cwd, /proc/self/root, descriptors, symbolic links
+                issue(deny, ENV, "cat /proc/self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "tac /proc/thread-self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cat /proc/self/root%BASE%/repo/.env", printsSecret()),
+                issue(deny, ENV, "cat < /proc/self/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cd build && tac /proc/self/cwd/../.env", printsSecret()),
+                open(deny, GIT, "cp ../evilsh /proc/self/cwd/.git/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, GIT, "cp ../evilsh /proc/self/root%BASE%/repo/.git/hooks/pre-commit",
+                        written(".git/hooks/pre-commit")),
+                issue(deny, NO_RULE, "cat /proc/self/root%BASE%/home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                issue(deny, NO_RULE, "cat /proc/self/cwd/../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                work(ask, NO_RULE, "exec 3<.git; cp ../evilsh /dev/fd/3/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                work(ask, NO_RULE, "exec 3<build; cat /dev/fd/3/../.env", printsSecret()),
+                work(ask, NO_RULE, "cat /proc/*/cwd/.env", printsSecret()),
+                issue(deny, ENV, "cat notes", printsSecret()),
+                open(deny, ENV, "tac g/../notes", printsSecret()),
+                open(deny, GIT, "cp ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                open(deny, ENV, "ln -s ../.env build/x && tac build/x", printsSecret().fresh()),
+                open(deny, ENV, "ln -st build ../.env && tac build/.env", printsSecret().fresh()),
+                // further cases from public reports on Claude Code and Codex permission checks (2025-2026).
+                // A prefix rule matched the whole compound command:
+                // https://github.com/anthropics/claude-code/issues/4956,
+                // https://github.com/anthropics/claude-code/issues/28784,
+                // https://github.com/anthropics/claude-code/issues/94314
                 issue(deny, RMRF, "ls && rm -rf build", deleted("build")),
+                issue(deny, RMRF, "cd build && rm -rf ../build", deleted("build")),
+                issue(deny, RMRF, "ls; rm -rf build; echo done", deleted("build")),
                 issue(deny, RMRF, "true; ".repeat(60) + "rm -rf build", deleted("build")),
+                // bash -c around a write the direct form was stopped for:
+                // https://github.com/anthropics/claude-code/issues/43085
                 issue(deny, RMRF, "bash -c 'ls; rm -rf build'", deleted("build")),
                 issue(deny, GIT, "bash -c 'echo x >> .git/hooks/pre-commit'", written(".git/hooks/pre-commit")),
+                // an environment assignment in front of a denied command:
+                // https://github.com/anthropics/claude-code/issues/31558
+                issue(deny, RMRF, "FOO=1 rm -rf build", deleted("build")),
+                issue(deny, RMRF, "LC_ALL=C rm -rf build", deleted("build")),
+                // a brace group or a process substitution around a denied read:
+                // https://github.com/anthropics/claude-code/issues/70369
+                issue(deny, ENV, "{ cat .env; }", printsSecret()),
+                issue(deny, ENV, "cat <(ls) .env", printsSecret()),
+                // a wrapper outside a fixed unwrap list (more in the wrapper rows below):
+                // https://github.com/anthropics/claude-code/issues/92542
                 issue(deny, RMRF, "setsid rm -rf build", deleted("build")),
                 issue(deny, RMRF, "ionice -c 3 rm -rf build", deleted("build")),
+                // a program named like an allowed one but elsewhere:
+                // https://github.com/openai/codex/issues/37078
+                issue(ask, NO_RULE, "../evilbin/ls", marker()),
+                issue(ask, NO_RULE, "cd ../evilbin && ./ls", marker()),
+                // git's global options that move its configuration, repository or helpers (the -C, -c,
+                // --git-dir and --exec-path rows above): https://github.com/openai/codex/pull/15796
+                issue(ask, NO_RULE, "git --work-tree=. --git-dir=../other/.git status", marker()),
+                // find's actions that write or run (the -delete, -fprint and -exec rows above and below):
+                // https://github.com/openai/codex/pull/482; indirect reads of a denied file:
+                // https://github.com/anthropics/claude-code/issues/6036
+                open(ask, NO_RULE, "find . -name .env -execdir cat {} \\;", printsSecret()),
                 issue(ask, NO_RULE, "sed -n '1e touch ../m' package.json", marker()),
                 issue(ask, NO_RULE, "sed 's/.*/touch ..\\/m/e' package.json", marker()),
                 issue(ask, NO_RULE, "awk 'BEGIN { system(\"touch ../m\") }'", marker()),
@@ -338,7 +427,38 @@ class BypassTableTest {
                 issue(deny, RMRF, "cat <(rm -rf build)", deleted("build")),
                 issue(deny, RMRF, "coproc rm -rf build; wait", deleted("build")),
                 issue(ask, NO_RULE, "bash <<< 'rm -rf build'", deleted("build")),
-                issue(deny, RMRF, "trap 'rm -rf build' EXIT", deleted("build")));
+                issue(deny, RMRF, "trap 'rm -rf build' EXIT", deleted("build")),
+                // programs that run their arguments as a command: modelled ones strip to the command inside
+                open(deny, RMRF, "flock /tmp/paddock-bypass.lock rm -rf build", deleted("build")),
+                open(deny, RMRF, "flock -w 5 /tmp/paddock-bypass.lock -c 'rm -rf build'", deleted("build")),
+                open(deny, RMRF, "taskset 1 rm -rf build", deleted("build")),
+                open(deny, RMRF, "taskset -c 0 rm -rf build", deleted("build")),
+                open(deny, RMRF, "chrt -o 0 rm -rf build", deleted("build")),
+                open(deny, RMRF, "prlimit --nofile=10 rm -rf build", deleted("build")),
+                open(deny, RMRF, "setpriv --reuid=0 rm -rf build", deleted("build")),
+                open(deny, RMRF, "unshare rm -rf build", deleted("build")),
+                open(deny, RMRF, "script -qc 'rm -rf build' /dev/null", deleted("build")),
+                open(deny, RMRF, "/usr/sbin/chroot --skip-chdir / rm -rf build", deleted("build")),
+                open(deny, RMRF, "/usr/sbin/runuser -u root -- rm -rf build", deleted("build")),
+                open(deny, RMRF, "su root -c 'rm -rf build'", deleted("build")),
+                open(deny, RMRF, "sg root 'rm -rf build'", deleted("build")),
+                open(deny, RMRF, "busybox rm -rf build", deleted("build")),
+                open(deny, RMRF, "bwrap --dev-bind / / rm -rf build", deleted("build")),
+                open(deny, RMRF, "ld.so /bin/rm -rf build", deleted("build")),
+                open(deny, RMRF, "linux64 rm -rf build", deleted("build")),
+                open(deny, RMRF, "nsenter -- rm -rf build", deleted("build")),
+                open(deny, RMRF, "timeout --sig KILL 5 rm -rf build", deleted("build")),
+                open(deny, RMRF, "nice --adj 5 rm -rf build", deleted("build")),
+                issue(deny, RMRF, "flock /tmp/paddock-bypass.lock rm -rf build", deleted("build")),
+                // ... and any other program: a suffix a deny or ask rule matches makes it asked
+                open(ask, NO_RULE, "../runner rm -rf build", deleted("build")),
+                open(ask, NO_RULE, "../runner sh -c 'ls; rm -rf build'", deleted("build")),
+                open(ask, NO_RULE, "../runner env -i /bin/rm -rf build", deleted("build")),
+                open(ask, NO_RULE, "/usr/sbin/logsave /dev/null rm -rf build", deleted("build")),
+                // trap's options: -- ends them, the action after it is judged
+                issue(deny, RMRF, "trap -- 'rm -rf build' EXIT; ls", deleted("build")),
+                open(deny, RMRF, "trap -- 'rm -rf build' EXIT INT; ls", deleted("build")),
+                open(deny, RMRF, "trap -p; trap -- 'ls; rm -rf build' EXIT", deleted("build")));
     }
 
     /** The engine of {@code policyName} for the copy at {@code base} (kept for the shared copy). */
@@ -347,7 +467,11 @@ class BypassTableTest {
         PolicyEngine e = ENGINES.get(key);
         if (e == null) {
             Path file = PolicyFile.globalFile(Files.createDirectories(base.resolve("paddock-" + policyName)));
-            Files.writeString(file, policyName.equals("issue") ? ISSUE : OPEN);
+            Files.writeString(file, switch (policyName) {
+                case "issue" -> ISSUE;
+                case "work" -> WORK;
+                default -> OPEN;
+            });
             Policy policy = PolicyFile.load(List.of(file), base.resolve("repo"), base.resolve("home"));
             assertThat(policy.broken()).isNull();
             e = new PolicyEngine(policy);

@@ -63,6 +63,8 @@ class LoadingOptionsTest {
             assertThat(decide(e, "env " + name + "=1 ls").verdict()).isEqualTo(Verdict.ALLOW);
             assertThat(decide(e, name + "=$X ls").verdict()).as("a value only known at run time").isEqualTo(Verdict.ASK);
             assertThat(decide(e, name + "=../x/y.z ls").verdict()).as("a path").isEqualTo(Verdict.ASK);
+            assertThat(decide(e, name + "=/tmp/x ls").verdict()).as("an absolute path").isEqualTo(Verdict.ASK);
+            assertThat(decide(e, name + "=:/tmp/x ls").verdict()).as("an absolute path").isEqualTo(Verdict.ASK);
             return;
         }
         for (String command : List.of(name + "=x ls", "env " + name + "=x ls", "export " + name + "=x; ls",
@@ -87,6 +89,17 @@ class LoadingOptionsTest {
         assertThat(d.verdict()).as(o.example() + ": " + d.reason()).isNotEqualTo(Verdict.ALLOW);
         assertThat(e.analyze(o.example(), REPO).problems()).as(o.example()).anyMatch(p -> p.contains(o.reason()));
         assertThat(o.reason()).isNotBlank();
+    }
+
+    @Test
+    void aTimeZoneIsNamedUnderTheSystemsZoneDirectory() {
+        PolicyEngine e = engine("Bash(ls:*)");
+        for (String zone : List.of("UTC", "Europe/Paris", ":America/New_York", "Etc/GMT+2", "")) {
+            assertThat(decide(e, "TZ=" + zone + " ls").verdict()).as(zone).isEqualTo(Verdict.ALLOW);
+        }
+        for (String path : List.of("/tmp/zone", ":/tmp/zone", "//x", "::/x", "../zone", "$Z")) {
+            assertThat(decide(e, "TZ=" + path + " ls").verdict()).as(path).isEqualTo(Verdict.ASK);
+        }
     }
 
     @Test

@@ -22,8 +22,27 @@ class ShellParserTest {
         }
     }
 
+    /** The words of the commands that run a program (not those of assignments alone). */
     private static List<List<String>> commands(String source) {
-        return ShellParser.parse(source).commands().stream().map(SimpleCommand::values).toList();
+        return ShellParser.parse(source).commands().stream().filter(c -> !c.words().isEmpty())
+                .map(SimpleCommand::values).toList();
+    }
+
+    /** The names assigned, in order, by the commands that only assign. */
+    private static List<String> assigned(String source) {
+        return ShellParser.parse(source).commands().stream().filter(c -> c.words().isEmpty())
+                .flatMap(c -> c.assignments().stream()).map(w -> w.value().substring(0, w.value().indexOf('=')))
+                .toList();
+    }
+
+    @Test
+    void namesSetOtherwiseThanByAnAssignmentAreListedAsAssignments() {
+        assertThat(assigned("for HOME in x; do :; done; select PATH in y; do :; done; exec {GIT_DIR}>f 3>g"))
+                .containsExactly("HOME", "PATH", "GIT_DIR");
+        assertThat(assigned("coproc HOME { ls; }")).containsExactly("HOME", "HOME_PID");
+        assertThat(commands("coproc HOME { ls; }")).containsExactly(List.of("ls"));
+        assertThat(assigned(": ${HOME:=a} ${CDPATH=b} ${x:-c}")).containsExactly("HOME", "CDPATH");
+        assertThat(commands("exec {fd}>out")).containsExactly(List.of("exec"));
     }
 
     @Test
@@ -224,7 +243,7 @@ class ShellParserTest {
     @Test
     void commandsInLoopsAndFunctionBodiesMayRunMoreThanOnce() {
         ShellScript s = ShellParser.parse("a; while b; do c; done; d; f() { e; }; g; for x in 1; do h $(i); done; j");
-        assertThat(s.commands()).extracting(c -> c.values().get(0) + "=" + c.repeated())
+        assertThat(s.commands()).filteredOn(c -> !c.words().isEmpty()).extracting(c -> c.values().get(0) + "=" + c.repeated())
                 .containsExactly("a=false", "b=true", "c=true", "d=false", "e=true", "g=false", "i=true", "h=true",
                         "j=false");
     }

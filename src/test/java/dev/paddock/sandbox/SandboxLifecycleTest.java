@@ -154,6 +154,30 @@ class SandboxLifecycleTest {
         wiring.sandboxService().stop(s.id(), "the test");
     }
 
+    /**
+     * Heartbeats do not grow the store with their count: each used to be a commit that appended several KB to the
+     * file (3,000 heartbeats: about 20 MB). The latest one per sandbox is written every few seconds; reads see it at
+     * once, and a sandbox leaving "running" takes its last progress with it.
+     */
+    @Test
+    void heartbeatsDoNotGrowTheStoreWithTheirCount() throws Exception {
+        SandboxRecord s = create("Report often", "sleep 300", Tier.WORKTREE, 600_000, 0);
+        tickUntil(s.id(), in(SandboxState.RUNNING));
+        long before = Files.size(wiring.database().file());
+
+        for (int i = 1; i <= 3_000; i++) {
+            wiring.sandboxService().heartbeat(s.id(), "step " + i + " of a long task, reported as agents do");
+        }
+
+        long grown = Files.size(wiring.database().file()) - before;
+        assertThat(grown).as("bytes the store grew by").isLessThan(1_000_000);
+        assertThat(wiring.sandboxService().find(s.id()).progress()).startsWith("step 3000 ");
+        SandboxRecord stopped = wiring.sandboxService().stop(s.id(), "the test");
+        assertThat(stopped.progress()).startsWith("step 3000 ");
+        assertThat(wiring.database().jdbc().queryOne("SELECT progress FROM sandboxes WHERE id = ?",
+                rs -> rs.getString(1), s.id())).get().asString().startsWith("step 3000 ");
+    }
+
     @Test
     void stoppingKillsTheTreeSoAServerTheAgentStartedLetsGoOfItsPort() throws Exception {
         int port;

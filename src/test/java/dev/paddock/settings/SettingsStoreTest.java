@@ -40,19 +40,19 @@ class SettingsStoreTest {
     void allListsEveryKnownSettingWithItsDefaultUnitAndBounds() throws Exception {
         List<SettingEntry> all = settings.all();
 
-        assertThat(all).extracting(SettingEntry::name).containsExactly("approval.timeoutMs", "reconcile.intervalMs",
-                "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
+        assertThat(all).extracting(SettingEntry::name).containsExactly("approval.timeoutMs", "events.retentionDays",
+                "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
         assertThat(all).allSatisfy(e -> {
             assertThat(e.isDefault()).isTrue();
             assertThat(e.value()).isEqualTo(e.defaultValue());
             assertThat(e.type()).isEqualTo("integer");
             assertThat(e.description()).isNotBlank();
         });
-        assertThat(all.get(4)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
+        assertThat(all.get(5)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
                 SettingsStore.SANDBOX_MAX_RETRIES.description(), "a whole number from 0 to 100 (retries)", true));
-        assertThat(all.get(3).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
-        assertThat(all.get(2).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
-        assertThat(all.get(1).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+        assertThat(all.get(4).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(3).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
+        assertThat(all.get(2).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
         assertThat(all.get(0).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
     }
 
@@ -110,14 +110,14 @@ class SettingsStoreTest {
                 .isInstanceOf(InvalidSettingValueException.class);
 
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
-        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(4);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(5);
         assertThat(events.recent(-1, 10)).hasSize(1);
     }
 
     @Test
     void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
-        String known = "Known settings: approval.timeoutMs, reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs,"
-                + " sandbox.maxRetries.";
+        String known = "Known settings: approval.timeoutMs, events.retentionDays, reconcile.intervalMs,"
+                + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
 
         assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))
                 .isInstanceOf(UnknownSettingException.class)

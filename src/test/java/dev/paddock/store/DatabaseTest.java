@@ -220,6 +220,166 @@ class DatabaseTest {
         assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after a normal close").isTrue();
     }
 
+    /**
+     * Ids people type stay dense across kills: each killed Paddock registered a repository and queued a merge, and
+     * the next one's ids are the last ones plus one (H2 used to jump 32 ahead after each unclean stop).
+     */
+    @Test
+    void mergeAndRepositoryIdsGoOnByOneAfterAKill() throws Exception {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            try (ChildJvm child = ChildJvm.start(tmp.resolve("child-" + r), EnqueueAndWait.class, base().toString(),
+                    "/work/shop-" + r, "agent/" + r)) {
+                child.awaitStdout("MERGE ", Duration.ofSeconds(60));
+                child.process().destroyForcibly().waitFor();
+                ids.addAll(child.stdout().lines().filter(l -> l.startsWith("REPOSITORY ") || l.startsWith("MERGE "))
+                        .toList());
+            }
+        }
+        assertThat(ids).containsExactly("REPOSITORY 1", "MERGE 1", "REPOSITORY 2", "MERGE 2", "REPOSITORY 3",
+                "MERGE 3");
+    }
+
+    /**
+     * A store whose file is mostly dead chunks (each commit appends one; a row updated again and again leaves them
+     * behind) is compacted while open: the file shrinks, and every record is still there.
+     */
+    @Test
+    void aSparseStoreFileIsCompactedWhileItIsOpen() throws Exception {
+        try (Database db = Database.open(base())) {
+            long id = new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main").repo().id();
+            EventLog events = new EventLog(db, CLOCK);
+            for (int i = 0; i < 200; i++) {
+                events.append(EventDraft.of(id, null, "test.kept", "kept " + i, Map.of("pad", "x".repeat(500))));
+            }
+            for (int i = 0; i < 3_000; i++) {
+                db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make test " + i, id);
+            }
+            long sparse = Files.size(db.file());
+
+            db.compactIfSparse();
+
+            long compacted = Files.size(db.file());
+            assertThat(compacted).as("compacted from %d bytes", sparse).isLessThan(sparse / 4);
+            assertThat(db.jdbc().query("SELECT COUNT(*) FROM events WHERE kind = 'test.kept'", rs -> rs.getLong(1)))
+                    .containsExactly(200L);
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop"))).get()
+                    .extracting(RepoRecord::testCommand).isEqualTo("make test 2999");
+        }
+    }
+
+    @Test
+    void anEmptyStoreFileIsRefusedNotReplacedByANewStore() throws Exception {
+        try (Database db = Database.open(base())) {
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+        }
+        Files.copy(tmp.resolve("paddock.mv.db"), tmp.resolve("paddock.mv.db.bak"));
+        Files.write(tmp.resolve("paddock.mv.db"), new byte[0]);
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db is empty (0 bytes)")
+                        .contains("The backup " + base() + ".mv.db.bak (")
+                        .contains("cp '" + base() + ".mv.db.bak' '" + base() + ".mv.db'")
+                        .doesNotContain("\n"));
+        assertThat(Files.size(tmp.resolve("paddock.mv.db"))).as("left as it was").isZero();
+    }
+
+    /**
+     * A migration that fails halfway (here V5, on a store where an index of the name it creates last exists) must
+     * leave the store as it was: H2 commits each DDL statement, so V5's new columns stayed, Flyway recorded nothing,
+     * and every later start failed on V5 again ("Column REQUESTED_BY already exists") even once the cause was gone.
+     */
+    @Test
+    void aMigrationThatFailsHalfwayPutsTheStoreBackAndItsBackupStaysBeside() throws Exception {
+        org.flywaydb.core.Flyway.configure().dataSource(Database.url(base().toString()), "paddock", "")
+                .locations("classpath:db/migration").target("4").load().migrate();
+        try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "")) {
+            c.createStatement().execute("INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
+                    + " VALUES ('/work/shop', 'shop', 'main', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)");
+            c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
+            c.createStatement().execute("SHUTDOWN");
+        }
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
+                        .contains("V5__merge_queue.sql")
+                        .endsWith("The store was put back as it was before the migration, from its backup "
+                                + base() + ".mv.db.bak.")
+                        .doesNotContain("\n"));
+        assertThat(tmp.resolve("paddock.mv.db.bak")).isRegularFile();
+
+        try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "");
+             var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM information_schema.columns"
+                     + " WHERE table_name = 'MERGE_REQUESTS' AND column_name = 'REQUESTED_BY'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("V5's first column, undone").isZero();
+            c.createStatement().execute("DROP INDEX conflicts_by_merge_request");
+            c.createStatement().execute("SHUTDOWN");
+        }
+        try (Database db = Database.open(base())) {
+            assertThat(history(db)).containsExactlyElementsOf(EVERY_MIGRATION_APPLIED);
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop"))).isPresent();
+        }
+    }
+
+    /**
+     * What a person sees when a migration fails: one line from Paddock saying the store was put back (the test class
+     * path logs everything to stderr too; the packaged Paddock keeps Flyway's lines in its log file).
+     */
+    @Test
+    void aFailedMigrationIsOneLineOnTheTerminal() throws Exception {
+        Path home = tmp.resolve("home");
+        String url = Database.url(home.resolve("paddock").toString());
+        org.flywaydb.core.Flyway.configure().dataSource(url, "paddock", "").locations("classpath:db/migration")
+                .target("4").load().migrate();
+        try (var c = java.sql.DriverManager.getConnection(url, "paddock", "")) {
+            c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
+            c.createStatement().execute("SHUTDOWN");
+        }
+        try (ChildJvm paddock = ChildJvm.start(tmp.resolve("cli"), Map.of(), dev.paddock.Paddock.class.getName(),
+                List.of("--home", home.toString(), "config"))) {
+            assertThat(paddock.waitFor(Duration.ofSeconds(60))).isNotZero();
+            assertThat(paddock.stderr().lines().filter(l -> l.startsWith("paddock:")).toList()).singleElement()
+                    .asString()
+                    .startsWith("paddock: The Paddock store " + home.resolve("paddock") + ".mv.db could not be migrated")
+                    .endsWith("from its backup " + home.resolve("paddock") + ".mv.db.bak.");
+        }
+    }
+
+    /**
+     * A store file cut short (what a full disk or a crash during a copy leaves) whose H2 header is whole: H2 found no
+     * chunk in it and opened it as a new, empty store, and Paddock migrated that from V1 with a word only in the
+     * log: every earlier record gone. It must be refused like an empty file, and left as it was.
+     */
+    @Test
+    void aStoreFileCutShortIsRefusedNotStartedAfresh() throws Exception {
+        try (Database db = Database.open(base())) {
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+        }
+        Path file = tmp.resolve("paddock.mv.db");
+        Path whole = tmp.resolve("whole.mv.db");
+        Files.copy(file, whole);
+        byte[] cut = java.util.Arrays.copyOf(Files.readAllBytes(whole), 8192); // H2's two header blocks, no chunk
+        Files.write(file, cut);
+
+        assertThatThrownBy(() -> Database.open(base()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + base() + ".mv.db is damaged (")
+                        .contains("There is no backup of it")
+                        .contains("move paddock.mv.db away")
+                        .doesNotContain("\n"));
+        assertThat(Files.readAllBytes(file)).as("left as it was").isEqualTo(cut);
+        Files.move(whole, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (Database db = Database.open(base())) {
+            assertThat(new RepoStore(db, CLOCK).recent()).hasSize(1);
+        }
+    }
+
     @Test
     void aFileOfGarbageGivesAReadableStoreException() throws Exception {
         byte[] garbage = new byte[64 * 1024];

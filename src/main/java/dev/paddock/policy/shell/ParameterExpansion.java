@@ -20,7 +20,9 @@ import java.util.List;
  * </ul>
  * The word of {@code ${x:-word}}, {@code ${x/pattern/string}} and the like is expanded by bash, so the command
  * substitutions in it are collected (and judged) and its own expansions checked the same way; single quotes in
- * it are not taken as quoting, since inside double quotes they are plain characters.
+ * it are not taken as quoting, since inside double quotes they are plain characters. {@code ${x=word}} and
+ * {@code ${x:=word}} also assign: the assignment {@code x='word'} is collected with the substitutions, as a command
+ * that runs, so that the variable is judged as any assignment is.
  */
 final class ParameterExpansion {
     private ParameterExpansion() {
@@ -87,6 +89,13 @@ final class ParameterExpansion {
                         + name + "`'s value, which can run code (an array subscript in it runs `$(...)`)");
             }
             return;
+        }
+        if (identifier && (rest.startsWith("=") || rest.startsWith(":="))) {
+            // ${x=word} and ${x:=word} assign word to x: listed as the assignment command bash performs, to be
+            // judged as any assignment (its value as text; the expansions in it are judged below)
+            String word = rest.substring(rest.indexOf('=') + 1);
+            subs.add(name + (subscript == null ? "" : "[" + subscript + "]") + "='" + word.replace("'", "'\\''")
+                    + "'");
         }
         operator(rest, shown, subs, problems, depth);
     }

@@ -29,6 +29,10 @@ public final class ShellParser {
             Pattern.DOTALL);
     private static final Set<String> SKIPPED_KEYWORDS = Set.of("if", "then", "elif", "else", "fi", "do", "done",
             "while", "until", "!");
+    private static final Set<String> COMPOUND_STARTS = Set.of("if", "while", "until", "for", "select", "case",
+            "[[");
+    /** {@code {NAME}} before a redirection: bash stores the descriptor it opens in variable NAME. */
+    private static final Pattern DESCRIPTOR_VARIABLE = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
     private enum Stop { END, PAREN, BRACE, CASE_ITEM }
 
@@ -236,6 +240,15 @@ public final class ShellParser {
         } else if (t.isWord("coproc")) {
             problems.add("`coproc` runs a command in the background with pipes to it");
             next();
+            Token name = peek();
+            if (name.kind() == Token.Kind.WORD && !SKIPPED_KEYWORDS.contains(name.word().value())
+                    && (peek(1).isWord("{") || peek(1).isOperator("(") || peek(1).kind() == Token.Kind.ARITHMETIC
+                    || peek(1).kind() == Token.Kind.WORD && COMPOUND_STARTS.contains(peek(1).word().value()))) {
+                next(); // coproc NAME compound-command: NAME (and NAME_PID) are set to its descriptors and pid
+                assigned(name.word(), "coproc " + name.word().raw());
+                assigned(new Word(name.word().value() + "_PID", name.word().raw() + "_PID", false, false, false,
+                        false, List.of()), "coproc " + name.word().raw());
+            }
         } else {
             if (functionPending) {
                 functionPending = false;
@@ -272,6 +285,11 @@ public final class ShellParser {
             if (t.kind() == Token.Kind.WORD) {
                 next();
                 substitutions(t.word());
+                java.util.regex.Matcher fdVariable = DESCRIPTOR_VARIABLE.matcher(t.word().raw());
+                if (peek().kind() == Token.Kind.REDIRECT && fdVariable.matches()) {
+                    assigned(Word.of(fdVariable.group(1)), t.word().raw() + peek().text());
+                    continue; // {NAME}>file: not a word of the command
+                }
                 if (words.isEmpty() && t.word().raw().indexOf('=') > 0 && ASSIGNMENT.matcher(t.word().raw()).matches()) {
                     // NAME=... as written (quotes may follow the =, as in PS4='$(x)'): an assignment
                     assignments.add(t.word());
@@ -294,6 +312,16 @@ public final class ShellParser {
         if (!words.isEmpty() || !assignments.isEmpty() || !redirects.isEmpty()) {
             commands.add(new SimpleCommand(assignments, words, redirects, repeated()));
         }
+    }
+
+    /**
+     * A variable that {@code shown} sets otherwise than by {@code NAME=value} (a loop variable, a coprocess, a
+     * descriptor variable): listed as a command of that one assignment, its value only known at run time, so
+     * that it is judged as any assignment is.
+     */
+    private void assigned(Word name, String shown) {
+        Word assignment = new Word(name.value() + "=", shown, name.quoted(), true, false, false, List.of());
+        commands.add(new SimpleCommand(List.of(assignment), List.of(), List.of(), repeated()));
     }
 
     private void redirect(Token op, List<Redirect> into) {
@@ -324,15 +352,20 @@ public final class ShellParser {
         }
     }
 
-    /** {@code for NAME in WORDS;} or {@code for ((...))}: the words may hold substitutions. */
+    /**
+     * {@code for NAME in WORDS;}, {@code select NAME in WORDS;} or {@code for ((...))}: the words may hold
+     * substitutions, and NAME is assigned each of them.
+     */
     private void forHeader() {
-        next();
+        String keyword = next().word().value();
         if (peek().kind() == Token.Kind.ARITHMETIC) {
             arithmetic(next().text());
             return;
         }
         if (peek().kind() == Token.Kind.WORD) {
-            next();
+            Word name = next().word();
+            substitutions(name);
+            assigned(name, keyword + " " + name.raw());
         }
         if (peek().isWord("in")) {
             next();

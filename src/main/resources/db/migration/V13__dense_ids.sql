@@ -1,0 +1,9 @@
+-- Ids people read and type (`paddock merge approve 7`, `POST /v1/approvals/12/allow`, a repository's number) are
+-- dense: H2 keeps 32 values of an identity column ahead in memory by default, and a Paddock that was killed came
+-- back 32 further on. NO CACHE writes each value with the row that takes it, so the next id after any stop is the
+-- last one plus one. The event log keeps H2's cache: its ids only order events, and it is written most often.
+ALTER TABLE repositories ALTER COLUMN id SET NO CACHE;
+ALTER TABLE approvals ALTER COLUMN id SET NO CACHE;
+ALTER TABLE merge_requests ALTER COLUMN id SET NO CACHE;
+ALTER TABLE conflicts ALTER COLUMN id SET NO CACHE;
+ALTER TABLE checkpoints ALTER COLUMN id SET NO CACHE;
