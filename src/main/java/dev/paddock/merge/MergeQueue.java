@@ -449,6 +449,13 @@ public final class MergeQueue implements AutoCloseable {
                     + ": every conflict is resolved; finishing the merge"))) {
                 return;
             }
+            if (!store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
+                // A person reopened a file between the last resolution and this move (MergeStore#unresolve).
+                store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
+                        "a resolved file was reopened"), event(e,
+                        EventKinds.MERGE_CONFLICT, e.label() + ": a file was reopened; it waits for a person again"));
+                return;
+            }
             e = store.find(e.id()).orElseThrow();
             sandboxes.move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is being merged");
             try {
