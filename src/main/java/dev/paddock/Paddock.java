@@ -11,7 +11,7 @@ import picocli.CommandLine;
 /**
  * Paddock's entry point: {@code paddock} opens the panel, {@code paddock <command>} runs a CLI
  * command. A plain class on purpose: a main class that extends {@code Application} fails with
- * "JavaFX runtime components are missing" when JavaFX is on the class path (STACK.md).
+ * "JavaFX runtime components are missing" when JavaFX is on the class path.
  */
 public final class Paddock {
     private Paddock() {

@@ -282,7 +282,7 @@ public final class Wiring implements AutoCloseable {
         return reconciler;
     }
 
-    /** Decides agents' requests with the policy and keeps the approval queue (issue 5). */
+    /** Decides agents' requests with the policy and keeps the approval queue. */
     public ApprovalBroker approvals() {
         return approvals;
     }
@@ -302,7 +302,7 @@ public final class Wiring implements AutoCloseable {
         return tierChecks;
     }
 
-    /** The merge queue: list, enqueue, cancel, retry, repository merge settings (issue 6). */
+    /** The merge queue: list, enqueue, cancel, retry, repository merge settings. */
     public MergeService merges() {
         return merges;
     }

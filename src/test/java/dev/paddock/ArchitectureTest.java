@@ -9,7 +9,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The package rules of CONVENTIONS.md ("Layout: packages by feature"), checked on the compiled main
+ * The package rules (packages by feature; features never import ui, api or cli), checked on the compiled main
  * classes. Packages that do not exist yet (policy, approval, merge, checkpoint) are named so the rules
  * hold for them as soon as they appear.
  */
@@ -26,7 +26,7 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.ui..", "dev.paddock.api..",
                     "dev.paddock.cli..")
             .because("ui, api and cli are thin layers over the same services; a feature that knew one of"
-                    + " them could not be used by the other two (CONVENTIONS.md, JabRef ADR 0062)");
+                    + " them could not be used by the other two (as in JabRef ADR 0062)");
 
     @ArchTest
     static final ArchRule featurePackagesDoNotDependOnTheRootWiring = noClasses()

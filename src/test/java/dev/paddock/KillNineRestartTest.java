@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kill -9} of a real {@code paddock serve} (BRIEF "Zombies", issue 3 "Done means") while its agent works:
+ * {@code kill -9} of a real {@code paddock serve} while its agent works:
  * a second {@code paddock serve} on the same home finds the sandbox in the right state — still running and
  * adopted when its agent outlived the first, failed when it died in between — and nothing on disk is lost.
  */

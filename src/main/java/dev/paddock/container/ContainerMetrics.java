@@ -3,8 +3,8 @@ package dev.paddock.container;
 import java.time.Instant;
 
 /**
- * One sample of a container's CPU and memory, as the sandboxes table and the containers view show it (issue 4,
- * "Live metrics"). Immutable; made on a stats stream's thread and read on the FX thread.
+ * One sample of a container's CPU and memory, as the sandboxes table and the containers view show it.
+ * Immutable; made on a stats stream's thread and read on the FX thread.
  *
  * <p>A stopped container is a sample with {@code running == false} and every figure zero: a person sees
  * "stopped", never the last values it had (see {@link #stopped}).

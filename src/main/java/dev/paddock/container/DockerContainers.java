@@ -29,10 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs, follows, stops and lists Paddock's containers on one Docker engine (BRIEF "Isolation tiers",
- * seed 001 §3). Every container gets, beyond its {@link ContainerSpec}: a read-only root file system with a
- * tmpfs {@code /tmp} (mode 1777), docker's init as PID 1 (so a stop's SIGTERM reaches the agent and zombies
- * are reaped), all capabilities dropped and {@code no-new-privileges}. Nothing is ever pulled.
+ * Runs, follows, stops and lists Paddock's containers on one Docker engine (see
+ * docs/decisions/0009-three-isolation-tiers.md). Every container gets, beyond its {@link ContainerSpec}: a
+ * read-only root file system with a tmpfs {@code /tmp} (mode 1777), docker's init as PID 1 (so a stop's SIGTERM
+ * reaches the agent and zombies are reaped), all capabilities dropped and {@code no-new-privileges}. Nothing is
+ * ever pulled.
  *
  * <p>Errors are {@link ContainerException}s whose message says what to do: the engine does not answer, the
  * image is not on the engine, the engine refused the container. A container that was created but could not

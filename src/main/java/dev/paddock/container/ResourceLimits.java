@@ -1,7 +1,7 @@
 package dev.paddock.container;
 
 /**
- * The limits of one container (BRIEF "Isolation tiers"; docker's {@code --cpus}, {@code --memory},
+ * The limits of one container (docker's {@code --cpus}, {@code --memory},
  * {@code --memory-swap}, {@code --pids-limit}, {@code --ulimit nofile}).
  *
  * @param nanoCpus CPU time in billionths of one CPU: 2_000_000_000 = two CPUs ({@code HostConfig.NanoCPUs})

@@ -3,8 +3,8 @@ package dev.paddock.merge;
 import java.util.Locale;
 
 /**
- * What the merge queue does with a conflict whose every hunk is safe (repository column {@code auto_resolve},
- * issue "safe conflicts may be resolved automatically when the repository setting allows").
+ * What the merge queue does with a conflict whose every hunk is safe (repository column {@code auto_resolve}):
+ * such a conflict is resolved automatically only when the repository's setting allows it.
  */
 public enum AutoResolveMode {
     /** The proposals are shown in the conflict queue and a person confirms them (the default). */

@@ -4,7 +4,7 @@ import dev.paddock.merge.conflict.ConflictReport;
 import java.nio.file.Path;
 
 /**
- * The port through which the merge queue learns what conflicts and how (issue 6 part 2). The queue calls it
+ * The port through which the merge queue learns what conflicts and how. The queue calls it
  * when its merge step stops on conflicts; the three-way view shows its report. {@link MergeTreeConflicts} is
  * the minimal implementation (conflicted paths and their kinds, no hunks); the conflict classifier of
  * {@code merge.conflict} replaces it in {@code Wiring} once it exists.

@@ -30,9 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The merge queue (BRIEF "Merge queue and conflicts", seed 000 §6.6.2): one serial queue per repository, each
- * on its own daemon thread ({@code merge-queue-<repository id>}), fed by a tick ({@code merge-queue}, about once
- * a second) that enqueues finished sandboxes whose branch has commits base lacks.
+ * The merge queue (see docs/decisions/0001-merge-queue-private-worktree-and-cas.md): one serial queue per
+ * repository, each on its own daemon thread ({@code merge-queue-<repository id>}), fed by a tick
+ * ({@code merge-queue}, about once a second) that enqueues finished sandboxes whose branch has commits base lacks.
  *
  * <p>An entry goes through three steps, all in a private worktree {@code <repo>/.worktrees/.merge/<id>} detached
  * at base, never in the user's or the agent's worktree:
@@ -451,6 +451,13 @@ public final class MergeQueue implements AutoCloseable {
             if (!store.move(e.id(), MergeState.CONFLICT, MergeState.RUNNING, cols("step", MergeStep.MERGING.id(),
                     "step_started_at", store.now(), "result", null), event(e, EventKinds.MERGE_MERGING, e.label()
                     + ": every conflict is resolved; finishing the merge"))) {
+                return;
+            }
+            if (!store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
+                // A person reopened a file between the last resolution and this move (MergeStore#unresolve).
+                store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
+                        "a resolved file was reopened"), event(e,
+                        EventKinds.MERGE_CONFLICT, e.label() + ": a file was reopened; it waits for a person again"));
                 return;
             }
             e = store.find(e.id()).orElseThrow();

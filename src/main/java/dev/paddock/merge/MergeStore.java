@@ -28,7 +28,7 @@ public final class MergeStore {
             + " last_test_passed, result, merge_commit, base_before, theirs_commit, strategy, requested_by,"
             + " worktree_path, test_log, test_pid, test_pid_started_at, test_container, main_tree_pending, enqueued_at,"
             + " started_at, step_started_at, finished_at";
-    /** Order of the queue: entries whose last test passed first (seed 000 §6.6.2 tip), then oldest first. */
+    /** Order of the queue: entries whose last test passed first, then oldest first. */
     private static final String QUEUE_ORDER =
             " ORDER BY CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id";
 
@@ -299,6 +299,29 @@ public final class MergeStore {
         return jdbc.inTransaction(tx -> {
             if (tx.update("UPDATE conflicts SET resolution = ?, resolved_by = ?, resolved_at = ? WHERE"
                     + " merge_request_id = ? AND path = ?", resolution, who, clock.instant(), mergeRequestId, path) == 0) {
+                return false;
+            }
+            events.append(tx, withEntry(event, mergeRequestId));
+            return true;
+        });
+    }
+
+    /**
+     * Reopens a resolved file of an entry waiting in the conflict queue: its resolution is cleared and {@code event}
+     * appended, in one transaction that first takes the entry's row while it is in state conflict. The queue's move
+     * to running that finishes a resolved merge takes the same row, so either the file is reopened before it (and the
+     * finish sees an unresolved file) or the finish started and nothing is reopened.
+     *
+     * @return false when the entry is not in state conflict or the file is not a resolved file of it (nothing written)
+     */
+    public boolean unresolve(long mergeRequestId, String path, EventDraft event) throws StoreException {
+        return jdbc.inTransaction(tx -> {
+            if (tx.update("UPDATE merge_requests SET state = state WHERE id = ? AND state = ?", mergeRequestId,
+                    MergeState.CONFLICT.id()) != 1) {
+                return false;
+            }
+            if (tx.update("UPDATE conflicts SET resolution = NULL, resolved_by = NULL, resolved_at = NULL WHERE"
+                    + " merge_request_id = ? AND path = ? AND resolved_at IS NOT NULL", mergeRequestId, path) != 1) {
                 return false;
             }
             events.append(tx, withEntry(event, mergeRequestId));

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * How the queue brings a branch up to date with base (repository column {@code merge_strategy}).
- * Either way the result goes into base as a {@code --no-ff} merge commit (BRIEF "Merge queue").
+ * Either way the result goes into base as a {@code --no-ff} merge commit.
  */
 public enum MergeStrategy {
     /** Merge base and the branch in one three-way merge (the tree equals "merge base into the branch"). */

@@ -7,8 +7,8 @@ import dev.paddock.sandbox.Tier;
 import java.util.Optional;
 
 /**
- * How a merge queue entry's test command is isolated: as the entry's sandbox is (BRIEF "Merge queue and
- * conflicts": the test command runs "in the sandbox (same tier as the sandbox; output kept)"). An entry without a
+ * How a merge queue entry's test command is isolated: as the entry's sandbox is (the test command
+ * runs in the sandbox, in the sandbox's tier, and its output is kept). An entry without a
  * sandbox (a branch a person enqueued) runs its test as a host process, as the worktree tier does.
  *
  * @param sandbox the entry's sandbox (tier, network grant, image, limits), or null: a host process

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code bwrap} command line of the namespace tier (BRIEF "Isolation tiers", seed 003): system
+ * The {@code bwrap} command line of the namespace tier (see docs/decisions/0009-three-isolation-tiers.md): system
  * directories read-only, the worktree and what git needs to commit writable, a private {@code /tmp},
  * every namespace unshared (no network unless granted), a new session, and death with its parent.
  *

@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What container sandboxes go through when the Docker engine goes away and comes back (BRIEF "Isolation tiers":
- * "Docker unavailable → a clear state on the dashboard, other tiers keep working"; issue 4 "Engine lifecycle").
+ * What container sandboxes go through when the Docker engine goes away and comes back: while Docker is
+ * unavailable the dashboard shows a clear state and the other tiers keep working (see
+ * docs/decisions/0009-three-isolation-tiers.md).
  *
  * <p><b>Unknown is not a state.</b> While the engine does not answer, a container sandbox keeps the state its
  * record has (running, pending, retrying) and is <em>shown</em> as unknown: the status snapshot flags it

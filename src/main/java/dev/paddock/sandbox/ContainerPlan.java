@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The container of a container-tier sandbox (BRIEF "Isolation tiers"): {@code /bin/sh -c <agent command>} in
- * its worktree (at the worktree's host path), with only what the agent needs from the host.
+ * The container of a container-tier sandbox: {@code /bin/sh -c <agent command>} in its worktree (at the
+ * worktree's host path), with only what the agent needs from the host (see
+ * docs/decisions/0009-three-isolation-tiers.md).
  *
  * <p><b>Mounts.</b> The worktree, read-write, at its host path, where the agent works ({@code PADDOCK_WORKTREE} and
  * the working directory), <em>and</em> at {@value #WORKSPACE}, a fixed alias. Git needs the host path: the

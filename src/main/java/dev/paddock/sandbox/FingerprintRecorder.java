@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records a new sandbox's health fingerprint (seed 000 §6.2: {@code git status}, the top level, the branch
- * and the identity, "the environment fingerprint before the agent starts"; BRIEF "Sandbox lifecycle").
+ * Records a new sandbox's health fingerprint ({@code git status}, the top level, the branch and the identity:
+ * the environment as it is before the agent starts).
  *
  * <p>The fingerprint's {@code git status} of a fresh 10,000-file checkout takes 50-130 ms (git reads again
  * every file written in the same second as the index), so it is finished here, after the sandbox is

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A worktree or folder under {@code <repo>/.worktrees/} that no open sandbox record owns (BRIEF "Zombies"):
+ * A worktree or folder under {@code <repo>/.worktrees/} that no open sandbox record owns:
  * left by a crash between creating a worktree and storing its record, by a record closed while its folder
  * stayed, or made by hand. A person adopts it (it becomes a sandbox waiting for them) or removes it.
  *

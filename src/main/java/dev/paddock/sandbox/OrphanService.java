@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a person does about orphans (BRIEF "Zombies": prune / adopt / remove), for the panel, the API and the
+ * What a person does about orphans (prune, adopt or remove), for the panel, the API and the
  * CLI: list them, adopt one as a sandbox waiting for a person, or remove one (its branch is kept).
  */
 public final class OrphanService {

@@ -34,7 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Zombies and recovery (BRIEF "Zombies", seed 000 §6.7.5): at start and every few minutes
+ * Zombies and recovery: at start and every few minutes
  * ({@link SettingsStore#RECONCILE_INTERVAL_MS}), for every registered repository with open sandboxes or a
  * {@code .worktrees/} folder, compares the records, {@code git worktree list --porcelain}, the folders under
  * {@code .worktrees/} and live processes:

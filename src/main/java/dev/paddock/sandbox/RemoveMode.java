@@ -1,7 +1,7 @@
 package dev.paddock.sandbox;
 
 /**
- * How to remove a sandbox whose worktree holds work (BRIEF "Reclaim": strict by default).
+ * How to remove a sandbox whose worktree holds work (strict by default).
  */
 public enum RemoveMode {
     /** Refuse when anything would be lost (uncommitted files, unmerged commits). */

@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates sandboxes (BRIEF "Sandbox lifecycle", creation): checks everything first, then creates the
+ * Creates sandboxes: checks everything first, then creates the
  * branch and the worktree under {@code <repo>/.worktrees/<id>/<branch>}, gives it the agent's identity,
  * writes the state file and stores the sandbox as {@code pending} with an event per step. When a step
  * fails, what the earlier steps made is taken back: a failed creation changes nothing. The health
@@ -284,7 +284,7 @@ public final class SandboxCreator {
     /** Writes the state file of a sandbox atomically (for people and tools looking at its folder). */
     /**
      * Writes the sandbox's state file ({@code .worktrees/<id>/sandbox.json}, replaced atomically): what it is
-     * for and where it came from, and its health fingerprint once recorded (seed 000 §6.2 keeps it there).
+     * for and where it came from, and its health fingerprint once recorded.
      */
     static void writeStateFile(SandboxLayout layout, SandboxRecord r, Optional<Map<String, Object>> fingerprint)
             throws IOException {

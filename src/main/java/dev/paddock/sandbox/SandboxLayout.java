@@ -3,7 +3,7 @@ package dev.paddock.sandbox;
 import java.nio.file.Path;
 
 /**
- * Where a sandbox lives on disk (seed 000 §6.2): {@code <repo>/.worktrees/<id>/<branch>} is its
+ * Where a sandbox lives on disk: {@code <repo>/.worktrees/<id>/<branch>} is its
  * worktree; {@code <repo>/.worktrees/<id>/.paddock/} holds Paddock's files about it (the state file,
  * the exit code and heartbeat files of the running agent). No branch can collide with {@code .paddock}:
  * git refuses ref components that start with a dot.

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reclaims sandboxes (BRIEF "Reclaim", seed 000 §6.7.3): tells what removal would lose, and removes — stops
+ * Reclaims sandboxes: tells what removal would lose, and removes — stops
  * the agent, removes the worktree (strict by default), deletes the branch only once merged or on explicit
  * request, and closes the record (never deletes it; the agent's log stays too). Never deletes a path outside
  * {@code <repo>/.worktrees/<id>/}.

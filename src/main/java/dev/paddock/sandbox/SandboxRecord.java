@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * A sandbox as stored (BRIEF "Objects"). An immutable snapshot; the store is the source of truth and
+ * A sandbox as stored. An immutable snapshot; the store is the source of truth and
  * every change goes through {@link SandboxStore}. The API token is not part of it on purpose.
  *
  * @param id sandbox id, like {@code fix-auth-20261130-001}

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Lifecycle states of a sandbox (BRIEF "Sandbox lifecycle", seed 000 §6.7.6):
+ * Lifecycle states of a sandbox:
  * {@code pending → running → done | failed | timeout}; {@code failed|timeout → retrying → running}
  * while retries remain, else {@code awaiting_human}; {@code done → merging → merged | conflict};
  * {@code conflict → awaiting_human}; {@code merged → cleaning → closed}. Only {@code closed} is terminal.

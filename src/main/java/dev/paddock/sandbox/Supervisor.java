@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives every sandbox through its lifecycle (BRIEF "Sandbox lifecycle", seed 000 §6.7.7): a tick
+ * Drives every sandbox through its lifecycle: a tick
  * about once a second reads the stored records and takes each one step — start what is pending or
  * retrying, notice agents that ended (exit code 0 → done, else failed), time out those whose lease
  * ran out (and kill their process tree), retry failures while retries remain, else hand them to a

@@ -2,7 +2,10 @@ package dev.paddock.sandbox;
 
 import java.util.Locale;
 
-/** Isolation tiers (BRIEF "Isolation tiers"): host process, bubblewrap namespace, or Docker container. */
+/**
+ * Isolation tiers: host process, bubblewrap namespace, or Docker container (see
+ * docs/decisions/0009-three-isolation-tiers.md).
+ */
 public enum Tier {
     WORKTREE, NAMESPACE, CONTAINER;
 

@@ -49,7 +49,7 @@ public final class SettingsStore {
             10_000L, 24 * 3_600_000L, "ms", "How often records, worktrees, folders and processes are compared.");
 
     /**
-     * How long a request the policy asks about waits for a person before it is denied, in ms (issue 5:
+     * How long a request the policy asks about waits for a person before it is denied, in ms (default
      * 10 minutes): 1 s to 24 h. The Claude Code hook's own {@code timeout} must be longer (see
      * {@code paddock hook install}).
      */

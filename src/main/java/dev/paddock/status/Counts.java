@@ -1,7 +1,7 @@
 package dev.paddock.status;
 
 /**
- * The dashboard's header tiles (BRIEF "Dashboard").
+ * The dashboard's header tiles.
  *
  * @param active sandboxes running, retrying, merging or cleaning
  * @param pending sandboxes created but not started

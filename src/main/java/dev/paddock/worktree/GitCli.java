@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the git command-line tool with an argument list (never a shell string), for what JGit
- * lacks (worktree add/list/remove, see STACK.md) and what must match the user's own git exactly.
+ * lacks (worktree add/list/remove) and what must match the user's own git exactly.
  *
  * <p>Variables that would redirect git to another repository ({@code GIT_DIR}, {@code GIT_WORK_TREE},
  * ...) are removed from the child's environment; prompts are disabled; output is read as UTF-8.

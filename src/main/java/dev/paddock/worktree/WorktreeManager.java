@@ -211,7 +211,7 @@ public final class WorktreeManager {
     }
 
     /**
-     * The health fingerprint of a worktree (seed 000 §6.2): where git says its top level is, the branch
+     * The health fingerprint of a worktree: where git says its top level is, the branch
      * and commit checked out, its status, and the identity it commits with. Three git processes run side by
      * side: {@code status --porcelain=v2 --branch} (branch, commit and changes in one answer),
      * {@code rev-parse --show-toplevel} and {@code config --get-regexp user.(name|email)}.
@@ -478,7 +478,7 @@ public final class WorktreeManager {
         return new ChangeList(List.copyOf(added), List.copyOf(modified), List.copyOf(deleted));
     }
 
-    /** Paths a worktree added, modified and deleted (seed 004's structured change list). */
+    /** Paths a worktree added, modified and deleted: a structured change list. */
     public record ChangeList(List<String> added, List<String> modified, List<String> deleted) {
         public int size() {
             return added.size() + modified.size() + deleted.size();

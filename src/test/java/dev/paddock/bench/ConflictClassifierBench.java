@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Conflict classification speed (issue 6: well under 200 ms for a 5,000-line file with 50 conflict hunks):
+ * Conflict classification speed (target: well under 200 ms for a 5,000-line file with 50 conflict hunks):
  * {@link ConflictClassifier#classify} end to end (open the repository, in-core recursive merge, rename
  * detection, hunks, classes), in this JVM, on a real repository. The 50 hunks cycle through human, whitespace,
  * non-overlapping (adjacent lines), import and signature cases. Reports the first (cold) call and the median

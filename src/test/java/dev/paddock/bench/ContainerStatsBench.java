@@ -30,7 +30,7 @@ import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * Live container metrics at scale (issue 4): {@value #CONTAINERS} running busybox containers, each with its stats
+ * Live container metrics at scale: {@value #CONTAINERS} running busybox containers, each with its stats
  * stream (a sample a second), and the dashboard open on the containers tab (charts drawn) in this JVM. Measures
  * this JVM's CPU (percent of one core, from /proc/self/stat over {@value #MEASURE_S} s) and its resident memory
  * (targets: ≤ 5 % and ≤ 300 MB), then compares Paddock's CPU % with {@code docker stats --no-stream} on the same

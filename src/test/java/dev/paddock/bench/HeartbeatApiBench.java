@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Heartbeat API latency (issue 3: p99 ≤ 20 ms under 200 heartbeats per second): a real {@code paddock
+ * Heartbeat API latency (target: p99 ≤ 20 ms under 200 heartbeats per second): a real {@code paddock
  * serve} (the packaged launcher) with 20 running sandboxes whose agents sleep, each heartbeat sent with the
  * sandbox's own token at a fixed rate (open loop: latency counts from the moment a request was due, so a
  * slow answer delays nothing and hides nothing).

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 2's benchmark: cold start of the panel to its first frame (target ≤ 1.5 s on this 2-core
+ * Benchmark: cold start of the panel to its first frame (target ≤ 1.5 s on this 2-core
  * machine), and resident memory after one minute idle on a repository with 20 worktrees
  * (target ≤ 300 MB). The panel runs as a real process under X (Xvfb), started the way the README
  * says ({@code target/paddock}, the launcher with its JVM options and class-data archive) and, for

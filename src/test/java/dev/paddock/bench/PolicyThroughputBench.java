@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Policy evaluation throughput (issue 5: at least 200,000 decisions per second with 200 rules),
+ * Policy evaluation throughput (target: at least 200,000 decisions per second with 200 rules),
  * single-threaded, in this JVM: 200 rules (Bash prefix, exact and wildcard rules; Read and Edit paths;
  * WebFetch domains; across deny, ask and allow) against a mix of about 50 requests (simple and compound
  * command lines, wrappers, {@code sh -c}, redirections, file and web requests). Warms up for 10 s, then

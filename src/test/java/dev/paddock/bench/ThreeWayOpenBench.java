@@ -37,7 +37,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * Issue 6's benchmark: opening the three-way view on a 5,000-line file with 50 conflict hunks (target
+ * Benchmark: opening the three-way view on a 5,000-line file with 50 conflict hunks (target
  * ≤ 500 ms until it responds). The conflict is a real merge in a real repository
  * ({@link ConflictScenarios#largeFile}). Timed from just before the window and view are built to the
  * end of a {@code runLater} posted after the first layout pulse that shows the loaded file: then the
@@ -192,6 +192,21 @@ class ThreeWayOpenBench {
         @Override
         public ConflictReport conflicts(long mergeRequestId) throws PaddockException {
             return source.report();
+        }
+
+        @Override
+        public List<ResolvedFile> resolvedFiles(long id) {
+            return git.resolvedFiles(id);
+        }
+
+        @Override
+        public void unresolve(long id, String path, String who) throws PaddockException {
+            git.unresolve(id, path, who);
+        }
+
+        @Override
+        public Progress progress(long id) {
+            return git.progress(id);
         }
 
         @Override

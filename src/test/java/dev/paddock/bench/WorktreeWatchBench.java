@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How soon a worktree added from a terminal shows in what Paddock serves (issue 2: within 2 s),
+ * How soon a worktree added from a terminal shows in what Paddock serves (target: within 2 s),
  * and how long {@code paddock status --json} takes as a whole process, with and without a running
  * Paddock to ask. Uses a real {@code paddock serve} process and the real git CLI.
  */

@@ -82,7 +82,7 @@ class ContainerStatsTest {
     }
 
     /**
-     * The issue's check: a busy loop under a 0.5-CPU limit reads 50 % ± 5 of one CPU, averaged over a few
+     * The target: a busy loop under a 0.5-CPU limit reads 50 % ± 5 of one CPU, averaged over a few
      * seconds of samples. That holds when the host has half a CPU to spare; on a loaded host (this machine runs
      * several builds at once) the loop gets less, so the reading is also checked against the CPU time the
      * kernel counted in the container's cgroup over the same seconds, which holds under any load.

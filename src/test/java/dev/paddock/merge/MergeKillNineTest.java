@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * "Nothing lost" (issue 6): a real {@code paddock serve} merges a finished sandbox through its queue and is killed
+ * "Nothing lost": a real {@code paddock serve} merges a finished sandbox through its queue and is killed
  * with SIGKILL inside each step; a second one on the same home finishes the job. Git's own hooks hold the first
  * Paddock inside a step until the kill: {@code post-checkout} (the merge worktree being made: updating), the
  * test command (testing), {@code post-commit} (the merge commit made, base not moved yet: merging) and

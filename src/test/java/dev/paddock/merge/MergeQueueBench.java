@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6's benchmark: a clean merge through the queue (no test command, so the test's own time is excluded:
+ * Benchmark: a clean merge through the queue (no test command, so the test's own time is excluded:
  * enqueue, take, merge, compare-and-set of base, main checkout updated, entry recorded) against
  * {@code git merge --no-ff} of the same branch in the main checkout, each on a fresh copy of the same repository
  * (2,000 files; the branch changes 5 of them). Target: ratio of medians ≤ 1.5. Also reported: the same with a

@@ -17,11 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The merge queue runs an entry's test command in the tier of its sandbox (BRIEF: "in the sandbox (same tier as
- * the sandbox; output kept)"): for a namespace sandbox inside bubblewrap with the agent's isolation (CI installs
- * bubblewrap; without it these fail, as the tier is part of the product), for a worktree sandbox as a host
- * process. A container sandbox whose Docker engine does not answer fails clearly (no engine needed here; the
- * real container runs are in {@link MergeTestContainerTest}).
+ * The merge queue runs an entry's test command in the tier of its sandbox, its output kept: for a namespace
+ * sandbox inside bubblewrap with the agent's isolation (CI installs bubblewrap; without it these fail, as the tier
+ * is part of the product), for a worktree sandbox as a host process. A container sandbox whose Docker engine does
+ * not answer fails clearly (no engine needed here; the real container runs are in {@link MergeTestContainerTest}).
  */
 class MergeTestIsolationTest {
     @TempDir

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Zombies (BRIEF "Zombies", seed 000 §6.7.5) on a real repository, store and processes: orphan worktrees and
+ * Zombies on a real repository, store and processes: orphan worktrees and
  * folders found, adopted and removed; records whose worktree vanished marked and their agents killed;
  * locked and prunable worktrees handled; removals cut short finished.
  */

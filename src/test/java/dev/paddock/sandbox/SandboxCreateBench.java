@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3's benchmark: creating a sandbox (worktree tier: validation, branch, worktree, identity, state
+ * Benchmark: creating a sandbox (worktree tier: validation, branch, worktree, identity, state
  * file, store) against a plain {@code git worktree add -b} of the same repository, a generated one of
  * 10,000 files. Target: ratio of medians ≤ 1.2. The health fingerprint is recorded just after the create
  * returns ({@link FingerprintRecorder}); the time until it is recorded is given too, as its own ratio. Runs alternate so both see the same

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Removing sandboxes (BRIEF "Reclaim") on a real repository, a real H2 store and real agent processes:
+ * Removing sandboxes on a real repository, a real H2 store and real agent processes:
  * strict by default, commit or force on request, the branch deleted only once merged or when asked, the
  * record closed and never deleted, and paths outside {@code .worktrees/<id>/} never touched.
  */

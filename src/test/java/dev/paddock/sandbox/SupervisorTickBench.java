@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 3's benchmark: one supervisor tick over 500 sandbox records (target ≤ 20 ms). The records
+ * Benchmark: one supervisor tick over 500 sandbox records (target ≤ 20 ms). The records
  * are running sandboxes whose agent is alive (they all name one real {@code sleep} process), the
  * steady state the tick spends its life in: each is checked for an exit, a heartbeat file and its lease.
  */

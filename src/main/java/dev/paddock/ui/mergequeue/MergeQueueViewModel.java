@@ -28,8 +28,8 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * The merge queue tab of one repository (issue "The queue view shows position, step, elapsed time and history,
- * with cancel and retry"): the running entry, the entries waiting for a person to review their change to policy or
+ * The merge queue tab of one repository (each entry's position, step, elapsed time and history, with cancel and
+ * retry): the running entry, the entries waiting for a person to review their change to policy or
  * hook configuration, the queued ones in the queue's order, the history, and the commands cancel, retry, open test
  * log, and approve or reject a policy change, on the selected entry. The diff of a selected entry waiting for a
  * review is read for it; Approve is possible only once that diff shows, and is bound to the commit it shows.

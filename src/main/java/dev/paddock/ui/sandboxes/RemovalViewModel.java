@@ -22,7 +22,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * Removing one or more sandboxes (BRIEF "Reclaim": strict by default): first what each removal would
+ * Removing one or more sandboxes (strict by default): first what each removal would
  * lose (its {@link RemovalPlan}), then the person's choice — keep, remove (only what loses nothing),
  * commit and remove, or force — and whether to delete the branches too. Plans and removals run off the
  * FX thread; a sandbox that could not be removed stays listed with the reason.
