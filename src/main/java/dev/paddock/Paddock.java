@@ -36,6 +36,7 @@ public final class Paddock {
                 return failure(e, err);
             }
         }
+        PaddockCommand.presetHomeForLogging(args);
         CommandLine cli = new CommandLine(new PaddockCommand(PanelLauncher::run));
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> failure(e, cmd.getErr()));
         return cli.execute(args);

@@ -42,6 +42,36 @@ public final class PaddockCommand implements Callable<Integer> {
     }
 
     /**
+     * Tells the logging configuration the home named by {@code --home DIR} (or {@code --home=DIR}) among the options
+     * before the command's name, before picocli builds its model: building it loads classes whose first logger
+     * starts logging, which would otherwise write into the default home's log. {@link #resolveHome} sets the
+     * same property again once the home is checked. A value this system cannot represent is left to picocli.
+     */
+    public static void presetHomeForLogging(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value = null;
+            if (a.equals("--home") && i + 1 < args.length) {
+                value = args[++i];
+            } else if (a.startsWith("--home=")) {
+                value = a.substring("--home=".length());
+            } else if (a.equals("--repo")) {
+                i++;
+                continue;
+            } else if (!a.startsWith("-")) {
+                return; // the command's name: --home is an option of the root command only
+            }
+            if (value != null && !value.isBlank()) {
+                try {
+                    System.setProperty("paddock.home", Path.of(value).toAbsolutePath().normalize().toString());
+                } catch (java.nio.file.InvalidPathException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
      * The command for arguments that only open the panel: none, or only {@code --home DIR} and
      * {@code --repo PATH} (either form, each with its value). The panel starts without picocli: building its
      * model (type converters, every subcommand's annotations) takes about 0.3 s of a 2-core machine's start,
