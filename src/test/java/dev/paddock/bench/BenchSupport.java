@@ -67,16 +67,30 @@ public final class BenchSupport {
         if (privateDisplay != null) {
             return privateDisplay;
         }
-        String display = ":" + (90 + (int) (ProcessHandle.current().pid() % 9));
-        Process xvfb = new ProcessBuilder("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        // -displayfd: Xvfb takes a free display number itself and prints it once it accepts connections.
+        Process xvfb = new ProcessBuilder("Xvfb", "-displayfd", "1", "-screen", "0", "1440x900x24", "-nolisten", "tcp")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         Runtime.getRuntime().addShutdownHook(new Thread(xvfb::destroy));
-        Thread.sleep(1000);
-        if (!xvfb.isAlive()) {
+        java.util.concurrent.CompletableFuture<String> number = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(xvfb.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII))) {
+                return r.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        String n;
+        try {
+            n = number.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            n = null;
+        }
+        if (n == null || !n.strip().matches("[0-9]+") || !xvfb.isAlive()) {
+            xvfb.destroy();
             throw new IllegalStateException("Xvfb could not start (apt-get install xvfb)");
         }
-        privateDisplay = display;
-        return display;
+        privateDisplay = ":" + n.strip();
+        return privateDisplay;
     }
 
     /** Resident set size of a process in bytes (Linux /proc). */
