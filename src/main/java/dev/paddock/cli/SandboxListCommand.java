@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -31,20 +32,19 @@ public final class SandboxListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
-    @Option(names = "--json", description = "Print JSON (as GET /v1/sandboxes answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         PaddockHome home = parent.root.resolveHome();
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         List<SandboxView> list = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list));
+        out.print(json.on() ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list));
         out.flush();
         return 0;
     }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -33,20 +34,19 @@ public final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
-    @Option(names = "--json", description = "Print JSON (the shape of GET /v1/status) instead of text.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         PaddockHome home = root.resolveHome();
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         RepositoryStatus status = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             try {
                 out.println(Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
             } catch (JsonProcessingException e) {
