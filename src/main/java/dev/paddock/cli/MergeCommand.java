@@ -1,6 +1,5 @@
 package dev.paddock.cli;
 
-import dev.paddock.api.ApiClient;
 import dev.paddock.api.MergeClient;
 import dev.paddock.common.PaddockException;
 import picocli.CommandLine.Command;
@@ -35,11 +34,7 @@ public final class MergeCommand implements Runnable {
     }
 
     MergeClient client() throws PaddockException {
-        var home = root.resolveHome();
-        ApiClient api = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow(() ->
-                new PaddockException("No Paddock is running for " + home + ": start the panel (paddock) or the"
-                        + " server (paddock serve)."));
-        return new MergeClient(api);
+        return new MergeClient(RunningPaddock.api(root.resolveHome()));
     }
 
     /** {@code paddock merge list [--repo PATH] [--json]}. */

@@ -1,22 +1,17 @@
 package dev.paddock.cli;
 
-import dev.paddock.Wiring;
-import dev.paddock.api.ApiClient;
 import dev.paddock.api.SandboxClient;
 import dev.paddock.api.SandboxView;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
-import dev.paddock.store.DatabaseInUseException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -50,15 +45,7 @@ public final class SandboxListCommand implements Callable<Integer> {
     }
 
     private static List<SandboxView> fetch(PaddockHome home, Path target) throws PaddockException {
-        Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
-        if (api.isPresent()) {
-            return new SandboxClient(api.get()).list(target);
-        }
-        try (Wiring wiring = Wiring.open(home)) {
-            return wiring.sandboxService().list(target).stream().map(SandboxView::of).toList();
-        } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        }
+        return RunningPaddock.apiElseStore(home, api -> new SandboxClient(api).list(target),
+                wiring -> wiring.sandboxService().list(target).stream().map(SandboxView::of).toList());
     }
 }

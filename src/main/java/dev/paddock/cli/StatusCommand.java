@@ -2,21 +2,16 @@ package dev.paddock.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.paddock.Wiring;
-import dev.paddock.api.ApiClient;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
-import dev.paddock.store.DatabaseInUseException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -61,22 +56,17 @@ public final class StatusCommand implements Callable<Integer> {
 
     /** From the running Paddock when there is one (it holds the store), else from the store itself. */
     private static RepositoryStatus fetch(PaddockHome home, Path target) throws PaddockException {
-        Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
-        if (api.isPresent()) {
-            String body = api.get().status(target);
+        return RunningPaddock.apiElseStore(home, api -> {
+            String body = api.status(target);
             try {
                 return Json.mapper().readValue(body, RepositoryStatus.class);
             } catch (JsonProcessingException e) {
                 throw new PaddockException("The running Paddock gave an unexpected status answer: "
                         + e.getOriginalMessage(), e);
             }
-        }
-        try (Wiring wiring = Wiring.open(home)) {
+        }, wiring -> {
             wiring.environment().probeNow();
             return wiring.workspace().statusOf(target);
-        } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        }
+        });
     }
 }
