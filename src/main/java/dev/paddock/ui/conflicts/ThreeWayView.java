@@ -214,13 +214,13 @@ public final class ThreeWayView extends BorderPane {
         why.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(why, Priority.ALWAYS);
         HBox bar = new HBox(6, prev, next, where, why,
-                choiceButton("Ours", HunkChoice.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
-                choiceButton("Theirs", HunkChoice.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
-                choiceButton("Ours + theirs", HunkChoice.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
+                choiceButton("Ours", HunkState.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
+                choiceButton("Theirs", HunkState.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
+                choiceButton("Ours + theirs", HunkState.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
                         "threeway-take-ours-theirs"),
-                choiceButton("Theirs + ours", HunkChoice.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
+                choiceButton("Theirs + ours", HunkState.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
                         "threeway-take-theirs-ours"),
-                choiceButton("Apply proposed", HunkChoice.PROPOSED,
+                choiceButton("Apply proposed", HunkState.PROPOSED,
                         "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("pd-threeway-hunkbar");
@@ -236,7 +236,7 @@ public final class ThreeWayView extends BorderPane {
         return b;
     }
 
-    private Button choiceButton(String text, HunkChoice choice, String tip, String id) {
+    private Button choiceButton(String text, HunkState choice, String tip, String id) {
         Button b = new Button(text);
         b.setId(id);
         b.setTooltip(new Tooltip(tip));
@@ -382,7 +382,7 @@ public final class ThreeWayView extends BorderPane {
         if (h == null) {
             return "";
         }
-        HunkChoice c = vm.choice(h.index());
+        HunkState c = vm.choice(h.index());
         return h.hunkClass().id().replace('_', ' ') + confidenceText(h) + (h.why() == null ? "" : ": " + h.why())
                 + (c.isResolved() ? " · resolved: " + c.label() : "");
     }
@@ -526,15 +526,15 @@ public final class ThreeWayView extends BorderPane {
         } else if (e.isShortcutDown() && (k == KeyCode.S || k == KeyCode.ENTER)) {
             action = this::markResolved;
         } else if (e.isAltDown() && !e.isShortcutDown()) {
-            Function<KeyCode, HunkChoice> keys = c -> switch (c) {
-                case O -> HunkChoice.OURS;
-                case T -> HunkChoice.THEIRS;
-                case B -> HunkChoice.OURS_THEN_THEIRS;
-                case R -> HunkChoice.THEIRS_THEN_OURS;
-                case P -> HunkChoice.PROPOSED;
+            Function<KeyCode, HunkState> keys = c -> switch (c) {
+                case O -> HunkState.OURS;
+                case T -> HunkState.THEIRS;
+                case B -> HunkState.OURS_THEN_THEIRS;
+                case R -> HunkState.THEIRS_THEN_OURS;
+                case P -> HunkState.PROPOSED;
                 default -> null;
             };
-            HunkChoice c = keys.apply(k);
+            HunkState c = keys.apply(k);
             action = c == null ? null : () -> vm.choose(c);
         }
         if (action != null) {
