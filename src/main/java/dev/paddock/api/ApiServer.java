@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
@@ -22,9 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +67,7 @@ public final class ApiServer implements AutoCloseable {
     /** Reads requests (headers, then the whole body) and settles who sent them: see {@link #handle}. */
     private final ExecutorService readers;
     /** Answers the quick requests of admitted callers: heartbeats, reads, settings. */
-    private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, daemons("api-"));
+    private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, Threads.numbered("api"));
     private final RequestIntake intake;
     private final Gate gate;
     private final Backend backend;
@@ -85,12 +84,12 @@ public final class ApiServer implements AutoCloseable {
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
      */
-    private final ExecutorService slow = Executors.newCachedThreadPool(daemons("api-slow-"));
+    private final ExecutorService slow = Executors.newCachedThreadPool(Threads.numbered("api-slow"));
     /**
      * Threads for requests that wait for a person (an agent's request the policy asks about): one per
      * waiting request, for as long as it waits (10 minutes by default).
      */
-    private final ExecutorService waiting = Executors.newCachedThreadPool(daemons("api-wait-"));
+    private final ExecutorService waiting = Executors.newCachedThreadPool(Threads.numbered("api-wait"));
 
     private ApiServer(HttpServer server, ExecutorService readers, ApiToken token, Backend backend,
                       SandboxService sandboxes, SettingsStore settings, ApprovalBroker approvals, String mode) {
@@ -143,7 +142,7 @@ public final class ApiServer implements AutoCloseable {
                                   ApprovalBroker approvals, String mode, int preferredPort) throws IOException {
         ServerLimits.apply();
         HttpServer server = bind(preferredPort);
-        ExecutorService readers = ServerLimits.readers(daemons("api-read-"));
+        ExecutorService readers = ServerLimits.readers(Threads.numbered("api-read"));
         server.setExecutor(readers);
         ApiServer api = new ApiServer(server, readers, token, backend, sandboxes, settings, approvals, mode);
         // Every path, not just /v1/: the token check and JSON errors then cover the whole port (the
@@ -182,15 +181,6 @@ public final class ApiServer implements AutoCloseable {
     /** The bound address (always a loopback address). */
     public InetSocketAddress address() {
         return server.getAddress();
-    }
-
-    private static ThreadFactory daemons(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**

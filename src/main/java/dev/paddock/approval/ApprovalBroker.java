@@ -3,6 +3,7 @@ package dev.paddock.approval;
 import dev.paddock.approval.ApprovalException.Kind;
 import dev.paddock.approval.ApprovalStore.Outcome;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.policy.Decision;
 import dev.paddock.policy.PolicyFile;
 import dev.paddock.policy.ToolRequest;
@@ -66,11 +67,7 @@ public final class ApprovalBroker implements AutoCloseable {
     private final Path paddockHome;
     private final Map<Long, Waiter> waiters = new HashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "approval-timer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
     private volatile boolean closing;
 
     /** Who waits for one pending approval: the future they share and how many requesters hold it. */

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -28,12 +28,12 @@ public final class ConfigCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print JSON (as GET /v1/settings answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
-        return list(this, spec, json);
+        return list(this, spec, json.on());
     }
 
     /** Prints every setting as a table, or as JSON; returns the exit code (0). */

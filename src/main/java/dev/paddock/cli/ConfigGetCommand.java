@@ -5,8 +5,8 @@ import dev.paddock.common.PaddockException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -23,15 +23,15 @@ public final class ConfigGetCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", description = "The setting, e.g. sandbox.maxRetries.")
     String name;
 
-    @Option(names = "--json", description = "Print JSON (as GET /v1/settings/NAME answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         SettingView s = SettingsAccess.run(parent.root.resolveHome(), c -> c.get(name),
                 store -> SettingView.of(store.entry(name)));
         PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? SandboxText.json(s) : s.value());
+        out.println(json.on() ? SandboxText.json(s) : s.value());
         out.flush();
         return 0;
     }

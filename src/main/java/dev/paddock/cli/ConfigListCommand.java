@@ -3,8 +3,8 @@ package dev.paddock.cli;
 import dev.paddock.common.PaddockException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -18,11 +18,11 @@ public final class ConfigListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print JSON (as GET /v1/settings answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
-        return ConfigCommand.list(parent, spec, json);
+        return ConfigCommand.list(parent, spec, json.on());
     }
 }

@@ -10,8 +10,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -34,10 +34,8 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository: a working tree or a bare repository (default: the one containing the"
-                    + " current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
     @Parameters(index = "0", paramLabel = "OURS", description = "The side merged into (e.g. main): a branch or commit.")
     String ours;
@@ -47,7 +45,7 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws ConflictClassifyException, JsonProcessingException {
-        Path dir = repo != null ? repo.toAbsolutePath().normalize() : enclosingRepository();
+        Path dir = repo.given() != null ? repo.orCurrentDirectory() : enclosingRepository();
         ConflictReport report;
         try {
             report = new ConflictClassifier().classify(dir, ours, theirs);

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Command;
 import dev.paddock.settings.SettingsStore;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Option;
@@ -42,8 +43,8 @@ public final class HookInstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH", description = "Repository (default: the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Claude Code's timeout for the hook, in seconds; must exceed Paddock's approval timeout"
@@ -52,7 +53,7 @@ public final class HookInstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
-        Path dir = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path dir = repo.orCurrentDirectory();
         if (!Files.isDirectory(dir)) {
             throw new PaddockException(dir + " is not a directory.");
         }

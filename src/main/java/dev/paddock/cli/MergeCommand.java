@@ -1,9 +1,9 @@
 package dev.paddock.cli;
 
-import dev.paddock.api.ApiClient;
 import dev.paddock.api.MergeClient;
 import dev.paddock.common.PaddockException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
@@ -33,17 +33,8 @@ public final class MergeCommand implements Runnable {
                 + " approve, reject or config.");
     }
 
-    /** {@code --repo} made absolute, or the current directory when it is absent. */
-    static java.nio.file.Path repoOrCwd(java.nio.file.Path repo) {
-        return (repo == null ? java.nio.file.Path.of("") : repo).toAbsolutePath().normalize();
-    }
-
     MergeClient client() throws PaddockException {
-        var home = root.resolveHome();
-        ApiClient api = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow(() ->
-                new PaddockException("No Paddock is running for " + home + ": start the panel (paddock) or the"
-                        + " server (paddock serve)."));
-        return new MergeClient(api);
+        return new MergeClient(RunningPaddock.api(root.resolveHome()));
     }
 
     /** {@code paddock merge list [--repo PATH] [--json]}. */
@@ -53,18 +44,17 @@ public final class MergeCommand implements Runnable {
         MergeCommand parent;
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH",
-                description = "Repository (default: the one containing the current directory).")
-        java.nio.file.Path repo;
-        @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges answers).")
-        boolean json;
+        @Mixin
+        RepoOption repo;
+        @Mixin
+        JsonOption json;
 
         @Override
         public Integer call() throws PaddockException {
-            java.nio.file.Path target = repoOrCwd(repo);
+            java.nio.file.Path target = repo.orCurrentDirectory();
             var list = parent.client().list(target);
             var out = spec.commandLine().getOut();
-            out.print(json ? SandboxText.json(java.util.Map.of("merges", list)) + "\n" : MergeText.table(list));
+            out.print(json.on() ? SandboxText.json(java.util.Map.of("merges", list)) + "\n" : MergeText.table(list));
             out.flush();
             return 0;
         }
@@ -80,8 +70,8 @@ public final class MergeCommand implements Runnable {
         CommandSpec spec;
         @picocli.CommandLine.Parameters(paramLabel = "SANDBOX", arity = "0..1", description = "The sandbox.")
         String sandbox;
-        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH", description = "Repository of --branch.")
-        java.nio.file.Path repo;
+        @Mixin
+        RepoOption repo;
         @picocli.CommandLine.Option(names = "--branch", paramLabel = "NAME", description = "A branch no sandbox owns.")
         String branch;
 
@@ -91,7 +81,7 @@ public final class MergeCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), "Name a SANDBOX, or a --branch (with --repo).");
             }
             java.nio.file.Path target = branch == null ? null
-                    : repoOrCwd(repo);
+                    : repo.orCurrentDirectory();
             var v = parent.client().enqueue(sandbox, target, branch, RunningPaddock.who());
             spec.commandLine().getOut().println("Queued #" + v.id() + " " + v.branch() + ".");
             spec.commandLine().getOut().flush();
@@ -132,9 +122,8 @@ public final class MergeCommand implements Runnable {
         MergeCommand parent;
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Option(names = "--repo", paramLabel = "PATH",
-                description = "Repository (default: the one containing the current directory).")
-        java.nio.file.Path repo;
+        @Mixin
+        RepoOption repo;
         @picocli.CommandLine.Option(names = "--strategy", paramLabel = "merge|rebase",
                 converter = OptionValues.Strategy.class,
                 description = "How a branch is brought up to date with base.")
@@ -158,12 +147,12 @@ public final class MergeCommand implements Runnable {
                         + " conflicts, take ours' file and run COMMAND (/bin/sh -c, in the sandbox's tier) instead of"
                         + " merging it as text; FILE= removes it. Repeatable.")
         java.util.List<String> regenerate;
-        @picocli.CommandLine.Option(names = "--json", description = "Print JSON (as GET /v1/merges/settings answers).")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public Integer call() throws PaddockException {
-            java.nio.file.Path target = repoOrCwd(repo);
+            java.nio.file.Path target = repo.orCurrentDirectory();
             java.util.Map<String, String> regen = new java.util.LinkedHashMap<>();
             for (String r : regenerate == null ? java.util.List.<String>of() : regenerate) {
                 int eq = r.indexOf('=');
@@ -178,7 +167,7 @@ public final class MergeCommand implements Runnable {
             var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts,
                     autoResolve, regen) : parent.client().settings(target);
             var out = spec.commandLine().getOut();
-            if (json) {
+            if (json.on()) {
                 out.println(SandboxText.json(v));
             } else {
                 out.println("strategy      " + v.strategy());

@@ -6,6 +6,7 @@ import dev.paddock.common.PaddockException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,14 +33,14 @@ final class MergeReviewCommand {
         CommandSpec spec;
         @Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
-        @Option(names = "--json", description = "Print JSON (as GET /v1/merges/ID/review answers).")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Override
         public Integer call() throws PaddockException {
             MergeReviewView r = parent.client().review(id);
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
+            if (json.on()) {
                 out.println(SandboxText.json(r));
             } else {
                 out.println("#" + r.entry().id() + " " + r.entry().branch() + " (" + r.entry().state() + ")");

@@ -13,6 +13,7 @@ import picocli.CommandLine.ScopeType;
  * Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage.
  */
 @Command(name = "paddock", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        resourceBundle = "dev.paddock.cli.OptionTexts",
         description = "A control panel for many coding agents, each in its own sandbox.%n"
                 + "With no command, opens the panel on the repository of --repo or of the current directory.",
         subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, MergeCommand.class,

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,9 +23,8 @@ public final class SandboxImageCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
     @Option(names = "--clear", description = "Forget the image.")
     boolean clear;
@@ -37,7 +37,7 @@ public final class SandboxImageCommand implements Callable<Integer> {
         if (clear == (image != null)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Give an IMAGE, or --clear.");
         }
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         String main = RunningPaddock.require(parent.root.resolveHome()).setContainerImage(target, clear ? null : image);
         PrintWriter out = spec.commandLine().getOut();
         out.println(clear ? "Container sandboxes of " + main + " have no image now (give one with --image)."

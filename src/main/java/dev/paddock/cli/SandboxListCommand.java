@@ -1,21 +1,17 @@
 package dev.paddock.cli;
 
-import dev.paddock.Wiring;
-import dev.paddock.api.ApiClient;
 import dev.paddock.api.SandboxClient;
 import dev.paddock.api.SandboxView;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
-import dev.paddock.store.DatabaseInUseException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -31,34 +27,25 @@ public final class SandboxListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
-    @Option(names = "--json", description = "Print JSON (as GET /v1/sandboxes answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         PaddockHome home = parent.root.resolveHome();
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         List<SandboxView> list = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list));
+        out.print(json.on() ? SandboxText.json(Map.of("sandboxes", list)) + "\n" : SandboxText.table(list));
         out.flush();
         return 0;
     }
 
     private static List<SandboxView> fetch(PaddockHome home, Path target) throws PaddockException {
-        Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
-        if (api.isPresent()) {
-            return new SandboxClient(api.get()).list(target);
-        }
-        try (Wiring wiring = Wiring.open(home)) {
-            return wiring.sandboxService().list(target).stream().map(SandboxView::of).toList();
-        } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        }
+        return RunningPaddock.apiElseStore(home, api -> new SandboxClient(api).list(target),
+                wiring -> wiring.sandboxService().list(target).stream().map(SandboxView::of).toList());
     }
 }

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -22,9 +23,8 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
     @Option(names = "--task", required = true, paramLabel = "TEXT", description = "What the agent should do.")
     String task;
@@ -73,18 +73,18 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Option(names = "--nofile", paramLabel = "N", description = "Container tier: open files per process (default 4096).")
     Long nofile;
 
-    @Option(names = "--json", description = "Print the new sandbox as JSON (as POST /v1/sandboxes answers).")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         var home = parent.root.resolveHome();
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         Long leaseMs = leaseMinutes == null ? null : leaseMinutes * 60_000L;
         SandboxView s = RunningPaddock.require(home).create(new CreateSandboxRequest(target.toString(), task, command,
                 tier, branch, base, id, leaseMs, retries, network, image, cpus, memoryMiB, pids, nofile));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(SandboxText.json(s));
         } else {
             out.print(SandboxText.created(s));

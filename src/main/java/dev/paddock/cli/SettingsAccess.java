@@ -1,17 +1,14 @@
 package dev.paddock.cli;
 
-import dev.paddock.Wiring;
-import dev.paddock.api.ApiClient;
 import dev.paddock.api.SettingsClient;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.settings.SettingsStore;
-import dev.paddock.store.DatabaseInUseException;
-import java.util.Optional;
 
 /**
  * Reaches the settings of a home for {@code paddock config}: through the running Paddock's API when one runs
- * (it owns the store), else by opening the store directly. Either way a change is recorded as an event.
+ * (it owns the store), else by opening the store directly ({@link RunningPaddock#apiElseStore}). Either way a
+ * change is recorded as an event.
  */
 final class SettingsAccess {
     private SettingsAccess() {
@@ -36,15 +33,7 @@ final class SettingsAccess {
      *     by a Paddock whose API does not answer
      */
     static <T> T run(PaddockHome home, ViaApi<T> api, ViaStore<T> store) throws PaddockException {
-        Optional<ApiClient> client = ApiClient.discover(home.instanceFile(), home.tokenFile());
-        if (client.isPresent()) {
-            return api.run(new SettingsClient(client.get()));
-        }
-        try (Wiring wiring = Wiring.open(home)) {
-            return store.run(wiring.settings());
-        } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        }
+        return RunningPaddock.apiElseStore(home, client -> api.run(new SettingsClient(client)),
+                wiring -> store.run(wiring.settings()));
     }
 }

@@ -2,20 +2,16 @@ package dev.paddock.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.paddock.Wiring;
-import dev.paddock.api.ApiClient;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
-import dev.paddock.store.DatabaseInUseException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -33,20 +29,19 @@ public final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
-            description = "Repository (default: the one containing the current directory).")
-    Path repo;
+    @Mixin
+    RepoOption repo;
 
-    @Option(names = "--json", description = "Print JSON (the shape of GET /v1/status) instead of text.")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() throws PaddockException {
         PaddockHome home = root.resolveHome();
-        Path target = (repo == null ? Path.of("") : repo).toAbsolutePath().normalize();
+        Path target = repo.orCurrentDirectory();
         RepositoryStatus status = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             try {
                 out.println(Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
             } catch (JsonProcessingException e) {
@@ -61,22 +56,17 @@ public final class StatusCommand implements Callable<Integer> {
 
     /** From the running Paddock when there is one (it holds the store), else from the store itself. */
     private static RepositoryStatus fetch(PaddockHome home, Path target) throws PaddockException {
-        Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
-        if (api.isPresent()) {
-            String body = api.get().status(target);
+        return RunningPaddock.apiElseStore(home, api -> {
+            String body = api.status(target);
             try {
                 return Json.mapper().readValue(body, RepositoryStatus.class);
             } catch (JsonProcessingException e) {
                 throw new PaddockException("The running Paddock gave an unexpected status answer: "
                         + e.getOriginalMessage(), e);
             }
-        }
-        try (Wiring wiring = Wiring.open(home)) {
+        }, wiring -> {
             wiring.environment().probeNow();
             return wiring.workspace().statusOf(target);
-        } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
-        }
+        });
     }
 }

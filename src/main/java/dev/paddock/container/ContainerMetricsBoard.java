@@ -1,5 +1,7 @@
 package dev.paddock.container;
 
+import dev.paddock.common.Threads;
+
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -11,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -45,12 +46,7 @@ public final class ContainerMetricsBoard implements AutoCloseable {
     /** @param clock the time of "stopped" entries */
     public ContainerMetricsBoard(Clock clock) {
         this.clock = clock;
-        AtomicInteger n = new AtomicInteger();
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "container-metrics-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.ticker = Executors.newSingleThreadScheduledExecutor(Threads.numbered("container-metrics"));
     }
 
     /** A new sample of a running container (from a stats stream's thread). A container that replaced another

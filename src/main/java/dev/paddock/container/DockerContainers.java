@@ -14,6 +14,7 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.Ulimit;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,12 +75,7 @@ public final class DockerContainers implements AutoCloseable {
     public DockerContainers(DockerEngine engine, String homeId) {
         this.engine = engine;
         this.homeId = homeId;
-        AtomicInteger n = new AtomicInteger();
-        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "container-watch-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.watcher = Executors.newSingleThreadScheduledExecutor(Threads.numbered("container-watch"));
     }
 
     /** The engine's address, for messages. */

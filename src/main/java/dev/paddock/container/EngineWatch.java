@@ -1,5 +1,7 @@
 package dev.paddock.container;
 
+import dev.paddock.common.Threads;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,11 +56,7 @@ public final class EngineWatch implements AutoCloseable {
 
     private final Supplier<DockerEngine> factory;
     private final List<BiConsumer<State, State>> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "docker-engine-watch");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("docker-engine-watch"));
     private volatile State state = State.initial();
     private volatile boolean started;
     private DockerEngine engine;

@@ -1,5 +1,6 @@
 package dev.paddock.events;
 
+import dev.paddock.common.Threads;
 import dev.paddock.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,11 +22,7 @@ public final class EventRetention implements AutoCloseable {
     private final EventLog events;
     private final IntSupplier retentionDays;
     private final Clock clock;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "event-retention");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("event-retention"));
 
     /**
      * @param retentionDays the retention in effect, read at each pass (a change applies from the next pass)

@@ -3,6 +3,7 @@ package dev.paddock.merge;
 import static dev.paddock.merge.MergeStore.cols;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.common.Words;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
@@ -83,9 +84,9 @@ public final class MergeQueue implements AutoCloseable {
     private final Set<Long> busy = ConcurrentHashMap.newKeySet();
     private final Set<Long> cancelRequested = ConcurrentHashMap.newKeySet();
     private final Map<Long, String> lastRefusal = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "merge-queue"));
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue"));
     /** Runs {@link EarlyMerge}s beside the queue threads. */
-    private final ExecutorService prepare = Executors.newCachedThreadPool(r -> daemon(r, "merge-queue-prepare"));
+    private final ExecutorService prepare = Executors.newCachedThreadPool(Threads.daemon("merge-queue-prepare"));
     private volatile boolean started;
 
     /**
@@ -105,12 +106,6 @@ public final class MergeQueue implements AutoCloseable {
         this.logDir = logDir;
         this.stepListener = stepListener == null ? (e, s) -> { } : stepListener;
         this.gate = new PolicyGate(this);
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 
     /** Recovers what a previous Paddock left (see {@link #recover()}), then ticks every {@link #TICK_MS}. */
@@ -176,7 +171,7 @@ public final class MergeQueue implements AutoCloseable {
             return;
         }
         try {
-            workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(r -> daemon(r, "merge-queue-" + id)))
+            workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                     .execute(() -> {
                         try {
                             while (started && runNext(repositoryId)) {
@@ -202,7 +197,7 @@ public final class MergeQueue implements AutoCloseable {
             work.run();
             return;
         }
-        workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(r -> daemon(r, "merge-queue-" + id)))
+        workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                 .execute(() -> {
                     work.run();
                     changed();

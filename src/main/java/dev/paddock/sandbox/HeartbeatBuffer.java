@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.Threads;
+
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -89,11 +91,7 @@ final class HeartbeatBuffer implements AutoCloseable {
         if (flusher != null || closed) {
             return;
         }
-        flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "heartbeat-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        flusher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("heartbeat-writer"));
         flusher.scheduleWithFixedDelay(this::flush, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
     }
 

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
@@ -80,11 +81,7 @@ public final class Reconciler implements AutoCloseable {
     private final Set<Path> reportedOrphans = ConcurrentHashMap.newKeySet();
     private final Set<String> reportedContainers = ConcurrentHashMap.newKeySet();
     private final Set<Long> unreadable = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "reconciler");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("reconciler"));
     private boolean firstPassDone;
 
     /**

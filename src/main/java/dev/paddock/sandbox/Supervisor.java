@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.common.Words;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
@@ -68,8 +69,8 @@ public final class Supervisor implements AutoCloseable {
     private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
-    private final ExecutorService reaper = Executors.newCachedThreadPool(r -> daemon(r, "process-reaper"));
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
+    private final ExecutorService reaper = Executors.newCachedThreadPool(Threads.daemon("process-reaper"));
     private volatile boolean ticking;
 
     /**
@@ -101,12 +102,6 @@ public final class Supervisor implements AutoCloseable {
         this.clock = clock;
         this.logDir = logDir;
         this.apiUrl = apiUrl;
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */

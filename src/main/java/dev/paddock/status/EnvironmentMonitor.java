@@ -1,5 +1,6 @@
 package dev.paddock.status;
 
+import dev.paddock.common.Threads;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
@@ -42,11 +43,7 @@ public final class EnvironmentMonitor implements AutoCloseable {
     private final boolean ownsWatch;
     private final BubblewrapProbe bubblewrap;
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "environment-probe");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("environment-probe"));
     private volatile Snapshot last = new Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked(),
             EngineWatch.State.initial());
 

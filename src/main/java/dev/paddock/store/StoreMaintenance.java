@@ -1,5 +1,7 @@
 package dev.paddock.store;
 
+import dev.paddock.common.Threads;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Executors;
@@ -32,11 +34,7 @@ final class StoreMaintenance implements AutoCloseable {
     static final int MAX_COMPACT_MS = 500;
 
     private final DataSource pool;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "store-maintenance");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("store-maintenance"));
 
     StoreMaintenance(DataSource pool) {
         this.pool = pool;

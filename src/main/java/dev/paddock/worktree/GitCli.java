@@ -1,6 +1,7 @@
 package dev.paddock.worktree;
 
 import dev.paddock.common.Processes;
+import dev.paddock.common.Threads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,11 +34,7 @@ public final class GitCli {
     /** Time for commands that check out or delete whole trees (worktree add/remove). */
     public static final Duration LONG_TIMEOUT = Duration.ofMinutes(10);
 
-    private static final ExecutorService PIPES = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "git-pipe");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService PIPES = Executors.newCachedThreadPool(Threads.daemon("git-pipe"));
 
     private final String executable;
 

@@ -1,6 +1,7 @@
 package dev.paddock.worktree;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -15,11 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SideBySide {
     private static final ExecutorService THREADS = new ThreadPoolExecutor(0, 8, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "git-side-by-side");
-                t.setDaemon(true);
-                return t;
-            }, new ThreadPoolExecutor.CallerRunsPolicy());
+            new SynchronousQueue<>(), Threads.daemon("git-side-by-side"), new ThreadPoolExecutor.CallerRunsPolicy());
 
     private SideBySide() {
     }

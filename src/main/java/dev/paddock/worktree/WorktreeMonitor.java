@@ -1,5 +1,6 @@
 package dev.paddock.worktree;
 
+import dev.paddock.common.Threads;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
 import dev.paddock.events.EventLog;
@@ -109,11 +110,7 @@ public final class WorktreeMonitor implements AutoCloseable {
         this.seen = seen;
         this.events = events;
         this.clock = clock;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "worktree-monitor");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("worktree-monitor"));
         this.placeholder = new WorktreeSnapshot(repositoryId, List.of(), clock.instant(), null);
         this.last = placeholder;
     }

@@ -16,7 +16,7 @@ import dev.paddock.testing.TempRepo;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.conflicts.ConflictBackend;
 import dev.paddock.ui.conflicts.ConflictQueueRow;
-import dev.paddock.ui.conflicts.HunkChoice;
+import dev.paddock.ui.conflicts.HunkState;
 import dev.paddock.ui.conflicts.ThreeWayView;
 import dev.paddock.ui.conflicts.ThreeWayViewModel;
 import dev.paddock.ui.conflicts.ThreeWayWindow;
@@ -150,7 +150,7 @@ class ThreeWayOpenBench {
         Platform.runLater(() -> {
             long t0 = System.nanoTime();
             vm.goTo(HUNKS / 2);
-            vm.choose(HunkChoice.THEIRS);
+            vm.choose(HunkState.THEIRS);
             Scene scene = findScene();
             afterNextPulse(scene, () -> done.complete((System.nanoTime() - t0) / 1_000_000));
         });

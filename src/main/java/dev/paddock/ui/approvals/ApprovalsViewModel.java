@@ -4,6 +4,7 @@ import dev.paddock.approval.Approval;
 import dev.paddock.approval.ApprovalBroker.AllowResult;
 import dev.paddock.approval.ApprovalException;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.UiError;
@@ -74,11 +75,7 @@ public final class ApprovalsViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "approvals-refresh");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approvals-refresh"));
     private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
     private volatile ApprovalBackend backend;
     private Long repositoryId;

@@ -1,9 +1,10 @@
 package dev.paddock.ui.common;
 
+import dev.paddock.common.Threads;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 
@@ -12,12 +13,7 @@ import javafx.application.Platform;
  * {@code supplyAsync(op, io).whenCompleteAsync(show, Platform::runLater)}.
  */
 public final class UiExecutor {
-    private static final AtomicInteger COUNT = new AtomicInteger();
-    private static final ExecutorService IO = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "ui-io-" + COUNT.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService IO = Executors.newCachedThreadPool(Threads.numbered("ui-io"));
 
     private UiExecutor() {
     }

@@ -1,6 +1,7 @@
 package dev.paddock.ui.conflicts;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
 import java.time.Instant;
@@ -39,11 +40,7 @@ public final class ConflictQueueViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "conflicts-refresh");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("conflicts-refresh"));
     private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
     private volatile ConflictBackend backend;
     private Set<Long> known;

@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>Hunk spans follow edits the usual way of merge tools: an edit wholly before a hunk moves it, one
  * wholly after leaves it, and one touching its lines grows it to cover the edit and marks it
- * {@link HunkChoice#EDITED} (resolved by hand).
+ * {@link HunkState#EDITED} (resolved by hand).
  */
 final class FileResolution {
     /**
@@ -28,13 +28,13 @@ final class FileResolution {
     private final StringBuilder text;
     private final int[] start;
     private final int[] end;
-    private final HunkChoice[] choices;
+    private final HunkState[] choices;
 
     /** The starting result of {@code file} (a text kind): every hunk unresolved. */
     FileResolution(ConflictFile file) {
         this.file = file;
         LineMerge.Start s = LineMerge.start(file);
-        this.text = new StringBuilder(Lines.join(s.lines(), s.trailingNewline()));
+        this.text = new StringBuilder(TextLines.join(s.lines(), s.trailingNewline()));
         int n = file.hunks().size();
         start = new int[n];
         end = new int[n];
@@ -42,11 +42,11 @@ final class FileResolution {
             start[i] = s.spans().get(i)[0];
             end[i] = s.spans().get(i)[1];
         }
-        choices = new HunkChoice[n];
-        Arrays.fill(choices, HunkChoice.UNRESOLVED);
+        choices = new HunkState[n];
+        Arrays.fill(choices, HunkState.UNRESOLVED);
     }
 
-    private FileResolution(ConflictFile file, String text, int[] start, int[] end, HunkChoice[] choices) {
+    private FileResolution(ConflictFile file, String text, int[] start, int[] end, HunkState[] choices) {
         this.file = file;
         this.text = new StringBuilder(text);
         this.start = start;
@@ -63,12 +63,12 @@ final class FileResolution {
     static FileResolution reopened(ConflictFile file, String resolvedText) {
         FileResolution s = new FileResolution(file);
         int n = s.hunks();
-        List<String> from = Lines.of(s.text()).lines();
-        List<String> to = Lines.of(resolvedText).lines();
+        List<String> from = TextLines.of(s.text()).lines();
+        List<String> to = TextLines.of(resolvedText).lines();
         int[] start = new int[n];
         int[] end = new int[n];
-        HunkChoice[] choices = new HunkChoice[n];
-        Arrays.fill(choices, HunkChoice.EDITED);
+        HunkState[] choices = new HunkState[n];
+        Arrays.fill(choices, HunkState.EDITED);
         if (!anchor(s, from, to, start, end)) {
             int prefix = 0;
             while (prefix < from.size() && prefix < to.size() && from.get(prefix).equals(to.get(prefix))) {
@@ -156,7 +156,7 @@ final class FileResolution {
     }
 
     /** How hunk {@code h} is resolved. */
-    HunkChoice choice(int h) {
+    HunkState choice(int h) {
         return choices[h];
     }
 
@@ -179,12 +179,12 @@ final class FileResolution {
      * Resolves hunk {@code h} with {@code choice}'s lines: replaces its lines in the result.
      *
      * @return the replacement, for the editor
-     * @throws IllegalArgumentException as {@link HunkChoice#lines}
+     * @throws IllegalArgumentException as {@link HunkState#lines}
      */
-    Splice choose(int h, HunkChoice choice) {
+    Splice choose(int h, HunkState choice) {
         ConflictHunk hunk = file.hunks().get(h);
-        List<String> lines = choice == HunkChoice.UNRESOLVED ? LineMerge.startingLines(hunk) : choice.lines(hunk);
-        int paragraphs = Lines.breaks(text, 0, text.length()) + 1;
+        List<String> lines = choice == HunkState.UNRESOLVED ? LineMerge.startingLines(hunk) : choice.lines(hunk);
+        int paragraphs = TextLines.breaks(text, 0, text.length()) + 1;
         int from = lineStart(start[h]);
         int to;
         String insert;
@@ -215,12 +215,12 @@ final class FileResolution {
      * A hand edit of the result: characters {@code [position, position + removed.length())} were
      * replaced by {@code inserted}.
      *
-     * @return the hunks whose lines the edit touched (now {@link HunkChoice#EDITED}), in order
+     * @return the hunks whose lines the edit touched (now {@link HunkState#EDITED}), in order
      */
     List<Integer> edited(int position, String removed, String inserted) {
-        int line = Lines.breaks(text, 0, position);
-        int removedBreaks = Lines.breaks(removed, 0, removed.length());
-        int insertedBreaks = Lines.breaks(inserted, 0, inserted.length());
+        int line = TextLines.breaks(text, 0, position);
+        int removedBreaks = TextLines.breaks(removed, 0, removed.length());
+        int insertedBreaks = TextLines.breaks(inserted, 0, inserted.length());
         text.replace(position, position + removed.length(), inserted);
         int delta = insertedBreaks - removedBreaks;
         int last = line + removedBreaks; // last old line the edit touched
@@ -232,7 +232,7 @@ final class FileResolution {
             } else if (line < end[h]) {
                 start[h] = Math.min(start[h], line);
                 end[h] = Math.max(end[h], last + 1) + delta;
-                choices[h] = HunkChoice.EDITED;
+                choices[h] = HunkState.EDITED;
                 touched.add(h);
             }
         }

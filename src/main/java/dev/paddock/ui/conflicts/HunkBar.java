@@ -48,13 +48,13 @@ final class HunkBar extends javafx.scene.layout.VBox {
         HBox row = new HBox(6);
         row.setAlignment(Pos.CENTER_LEFT);
         row.getChildren().addAll(prev, next, where, gap,
-                choiceButton("Ours", HunkChoice.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
-                choiceButton("Theirs", HunkChoice.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
-                choiceButton("Ours + theirs", HunkChoice.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
+                choiceButton("Ours", HunkState.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
+                choiceButton("Theirs", HunkState.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
+                choiceButton("Ours + theirs", HunkState.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
                         "threeway-take-ours-theirs"),
-                choiceButton("Theirs + ours", HunkChoice.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
+                choiceButton("Theirs + ours", HunkState.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
                         "threeway-take-theirs-ours"),
-                choiceButton("Apply proposed", HunkChoice.PROPOSED,
+                choiceButton("Apply proposed", HunkState.PROPOSED,
                         "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
         getChildren().addAll(row, why);
         setSpacing(2);
@@ -70,7 +70,7 @@ final class HunkBar extends javafx.scene.layout.VBox {
         return b;
     }
 
-    private Button choiceButton(String text, HunkChoice choice, String tip, String id) {
+    private Button choiceButton(String text, HunkState choice, String tip, String id) {
         Button b = new Button(text);
         b.setId(id);
         b.setTooltip(new Tooltip(tip));
@@ -99,7 +99,7 @@ final class HunkBar extends javafx.scene.layout.VBox {
         if (h == null) {
             return "";
         }
-        HunkChoice c = vm.choice(h.index());
+        HunkState c = vm.choice(h.index());
         return h.hunkClass().id().replace('_', ' ') + confidenceText(h) + (h.why() == null ? "" : ": " + h.why())
                 + (c.isResolved() ? " · resolved: " + c.label() : "");
     }

@@ -30,9 +30,9 @@ final class LineMerge {
 
     /** The starting result of {@code f} (a text kind: content or add/add). */
     static Start start(ConflictFile f) {
-        Lines base = Lines.of(f.baseText());
-        Lines ours = Lines.of(f.oursText());
-        Lines theirs = Lines.of(f.theirsText());
+        TextLines base = TextLines.of(f.baseText());
+        TextLines ours = TextLines.of(f.oursText());
+        TextLines theirs = TextLines.of(f.theirsText());
         List<String> out = new ArrayList<>(Math.max(ours.lines().size(), theirs.lines().size()) + 16);
         List<int[]> spans = new ArrayList<>();
         int b = 0;

@@ -432,15 +432,15 @@ public final class ThreeWayView extends BorderPane {
         } else if (e.isShortcutDown() && !e.isShiftDown() && k == KeyCode.U) {
             action = vm::unresolve;
         } else if (e.isAltDown() && !e.isShortcutDown()) {
-            Function<KeyCode, HunkChoice> keys = c -> switch (c) {
-                case O -> HunkChoice.OURS;
-                case T -> HunkChoice.THEIRS;
-                case B -> HunkChoice.OURS_THEN_THEIRS;
-                case R -> HunkChoice.THEIRS_THEN_OURS;
-                case P -> HunkChoice.PROPOSED;
+            Function<KeyCode, HunkState> keys = c -> switch (c) {
+                case O -> HunkState.OURS;
+                case T -> HunkState.THEIRS;
+                case B -> HunkState.OURS_THEN_THEIRS;
+                case R -> HunkState.THEIRS_THEN_OURS;
+                case P -> HunkState.PROPOSED;
                 default -> null;
             };
-            HunkChoice c = keys.apply(k);
+            HunkState c = keys.apply(k);
             action = c == null ? null : () -> vm.choose(c);
         }
         if (action != null) {

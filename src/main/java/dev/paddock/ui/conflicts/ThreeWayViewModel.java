@@ -151,9 +151,9 @@ public final class ThreeWayViewModel {
     }
 
     /** How hunk {@code h} of the file shown is resolved. */
-    public HunkChoice choice(int h) {
+    public HunkState choice(int h) {
         FileResolution r = current();
-        return r == null ? HunkChoice.UNRESOLVED : r.choice(h);
+        return r == null ? HunkState.UNRESOLVED : r.choice(h);
     }
 
     /** Result lines {start, end} of hunk {@code h} of the file shown. */
@@ -310,17 +310,17 @@ public final class ThreeWayViewModel {
     }
 
     /** Whether {@code choice} applies to the hunk shown (PROPOSED only with a proposal or a suggestion). */
-    public boolean canChoose(HunkChoice choice) {
+    public boolean canChoose(HunkState choice) {
         ConflictHunk h = currentHunk();
         if (h == null || current() == null || busy.get() || currentFileResolved() || isOver()) {
             return false;
         }
-        return choice != HunkChoice.PROPOSED || h.suggested() != null;
+        return choice != HunkState.PROPOSED || h.suggested() != null;
     }
 
     /** Resolves the hunk shown with {@code choice}'s lines (UNRESOLVED restores its starting text). */
-    public void choose(HunkChoice choice) {
-        if (!canChoose(choice) || choice == HunkChoice.EDITED) {
+    public void choose(HunkState choice) {
+        if (!canChoose(choice) || choice == HunkState.EDITED) {
             return;
         }
         FileResolution r = current();

@@ -1,6 +1,7 @@
 package dev.paddock.ui.dashboard;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.approvals.ApprovalsViewModel;
@@ -59,11 +60,7 @@ public final class DashboardViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<RepositoryStatus> latest = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "dashboard-refresh");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("dashboard-refresh"));
     private final FxCoalescer<Object> toFx = new FxCoalescer<>(this::apply);
     private final SandboxesViewModel sandboxPanel = new SandboxesViewModel(sandboxesView, UiExecutor.io(),
             new DesktopOpener());

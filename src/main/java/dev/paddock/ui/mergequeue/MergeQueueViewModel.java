@@ -1,6 +1,7 @@
 package dev.paddock.ui.mergequeue;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.PolicyDiff;
 import dev.paddock.ui.common.DesktopOpener;
@@ -81,11 +82,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper canRetry = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canOpenLog = new ReadOnlyBooleanWrapper();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "merge-queue-view");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue-view"));
     private final FxCoalescer<Read> toFx = new FxCoalescer<>(this::apply);
     private volatile MergeQueueBackend backend;
     private volatile Path repo;

@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.common.Threads;
 import dev.paddock.events.Event;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.UiError;
@@ -55,11 +56,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Instant> changesAt = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
 
-    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "sandbox-details");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private volatile SandboxBackend backend;
     private volatile String id;
     private volatile Section visible = Section.LOG;

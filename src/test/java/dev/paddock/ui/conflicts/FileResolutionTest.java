@@ -40,7 +40,7 @@ class FileResolutionTest {
             FileResolution r = new FileResolution(f);
             assertThat(r.unresolved()).isEqualTo(4);
             for (int h = 0; h < r.hunks(); h++) {
-                r.choose(h, side == 1 ? HunkChoice.OURS : HunkChoice.THEIRS);
+                r.choose(h, side == 1 ? HunkState.OURS : HunkState.THEIRS);
             }
             assertThat(r.unresolved()).isZero();
             assertThat(r.text()).isEqualTo(ConflictRepo.resolvedTaking(f, side))
@@ -52,13 +52,13 @@ class FileResolutionTest {
     void bothInEitherOrderAndTheProposedResolutionReplaceTheHunksLines() {
         ConflictFile f = service();
         FileResolution r = new FileResolution(f);
-        r.choose(0, HunkChoice.PROPOSED);
-        r.choose(1, HunkChoice.THEIRS_THEN_OURS);
-        r.choose(3, HunkChoice.OURS_THEN_THEIRS);
+        r.choose(0, HunkState.PROPOSED);
+        r.choose(1, HunkState.THEIRS_THEN_OURS);
+        r.choose(3, HunkState.OURS_THEN_THEIRS);
         assertThat(r.text()).contains("import java.util.List;\nimport java.util.Optional;\nimport java.util.Set;\n",
                 "        return \"Hi \" + name.strip();\n        return \"Hello, \" + name + \"!\";\n",
                 "        return \"Goodbye \" + name;\n        return \"See you \" + name;\n");
-        assertThat(r.choice(2)).isEqualTo(HunkChoice.UNRESOLVED);
+        assertThat(r.choice(2)).isEqualTo(HunkState.UNRESOLVED);
         assertThat(r.text().split("\n")[r.start(2)]).isEqualTo("    int retries = 3;"); // base's text until resolved
         assertThat(r.end(1) - r.start(1)).isEqualTo(2);
     }
@@ -78,12 +78,12 @@ class FileResolutionTest {
         int at = text.indexOf("        return \"Hello \" + name;");
         String old = "        return \"Hello \" + name;";
         assertThat(r.edited(at, old, "        return \"Hey \" + name;\n        // by hand")).containsExactly(1);
-        assertThat(r.choice(1)).isEqualTo(HunkChoice.EDITED);
+        assertThat(r.choice(1)).isEqualTo(HunkState.EDITED);
         assertThat(r.end(1) - r.start(1)).isEqualTo(2);
         assertThat(r.start(3)).isEqualTo(bye + 3);
         assertThat(r.unresolved()).isEqualTo(3);
         // a later choice still replaces exactly its own lines
-        r.choose(3, HunkChoice.THEIRS);
+        r.choose(3, HunkState.THEIRS);
         assertThat(r.text()).contains("        return \"Hey \" + name;\n        // by hand\n    }\n")
                 .contains("        return \"See you \" + name;\n    }\n").doesNotContain("Bye \"");
     }
@@ -95,11 +95,11 @@ class FileResolutionTest {
         FileResolution r = new FileResolution(f);
         assertThat(r.text()).isEqualTo("one\ntwo\nthree");
         assertThat(r.hunks()).isEqualTo(1);
-        r.choose(0, HunkChoice.THEIRS);
+        r.choose(0, HunkState.THEIRS);
         assertThat(r.text()).isEqualTo("one\ntwo\nTHREE");
         ConflictFile deleted = ConflictRepo.textFile("b.txt", FileConflictKind.CONTENT, "one\ntwo", "one", "one\n2");
         FileResolution d = new FileResolution(deleted);
-        d.choose(0, HunkChoice.OURS);
+        d.choose(0, HunkState.OURS);
         assertThat(d.text()).isEqualTo(ConflictRepo.resolvedTaking(deleted, 1).strip());
     }
 
@@ -107,9 +107,9 @@ class FileResolutionTest {
     void aReopenedResultFindsEachHunkBetweenTheLinesAroundItAndChoosingAgainReplacesExactlyThoseLines() {
         ConflictFile f = service();
         FileResolution before = new FileResolution(f);
-        before.choose(0, HunkChoice.THEIRS);
-        before.choose(1, HunkChoice.OURS_THEN_THEIRS);
-        before.choose(3, HunkChoice.OURS);
+        before.choose(0, HunkState.THEIRS);
+        before.choose(1, HunkState.OURS_THEN_THEIRS);
+        before.choose(3, HunkState.OURS);
 
         FileResolution r = FileResolution.reopened(f, before.text());
 
@@ -117,10 +117,10 @@ class FileResolutionTest {
         for (int h = 0; h < r.hunks(); h++) {
             assertThat(new int[] {r.start(h), r.end(h)}).as("hunk " + h)
                     .containsExactly(before.start(h), before.end(h));
-            assertThat(r.choice(h)).isEqualTo(HunkChoice.EDITED);
+            assertThat(r.choice(h)).isEqualTo(HunkState.EDITED);
         }
-        r.choose(1, HunkChoice.THEIRS);
-        before.choose(1, HunkChoice.THEIRS);
+        r.choose(1, HunkState.THEIRS);
+        before.choose(1, HunkState.THEIRS);
         assertThat(r.text()).isEqualTo(before.text());
     }
 

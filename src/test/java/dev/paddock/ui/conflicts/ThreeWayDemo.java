@@ -43,9 +43,9 @@ public final class ThreeWayDemo {
             stage.show();
             vm.load().thenRun(() -> Platform.runLater(() -> {
                 vm.selectFile(1);
-                vm.choose(HunkChoice.PROPOSED);
+                vm.choose(HunkState.PROPOSED);
                 vm.next();
-                vm.choose(HunkChoice.THEIRS);
+                vm.choose(HunkState.THEIRS);
             }));
         }
     }

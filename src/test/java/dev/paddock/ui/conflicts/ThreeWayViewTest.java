@@ -263,10 +263,10 @@ class ThreeWayViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         FileResolution expected = fx(() -> new FileResolution(vm.fileProperty().get()));
-        expected.choose(0, HunkChoice.THEIRS);
-        expected.choose(1, HunkChoice.OURS);
+        expected.choose(0, HunkState.THEIRS);
+        expected.choose(1, HunkState.OURS);
         assertThat(fx(() -> result.getText())).isEqualTo(expected.text());
-        assertThat(fx(() -> List.of(vm.choice(0), vm.choice(1)))).containsExactly(HunkChoice.THEIRS, HunkChoice.OURS);
+        assertThat(fx(() -> List.of(vm.choice(0), vm.choice(1)))).containsExactly(HunkState.THEIRS, HunkState.OURS);
 
         robot.press(KeyCode.CONTROL).type(KeyCode.S).release(KeyCode.CONTROL);
         robot.clickOn(dialogButton(robot, "Mark resolved")); // two hunks are still unresolved
@@ -305,7 +305,7 @@ class ThreeWayViewTest {
         assertThat(backend.reopened()).containsExactly("src/demo/Service.java");
         assertThat(fx(result::isEditable)).isTrue();
         assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
-        assertThat(fx(() -> vm.choice(0))).isEqualTo(HunkChoice.THEIRS); // how it was resolved is kept
+        assertThat(fx(() -> vm.choice(0))).isEqualTo(HunkState.THEIRS); // how it was resolved is kept
         assertThat(hunkLabel(robot)).endsWith("3 unresolved");
         assertThat(visible(robot, "#" + ThreeWayView.MARK_ID)).isTrue();
         assertThat(fx(() -> robot.lookup("#threeway-take-ours").queryButton().isDisabled())).isFalse();
@@ -354,7 +354,7 @@ class ThreeWayViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !again.files().get(1).resolved()));
         assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
         // Its hunks count as resolved by hand, each found where it sits in that text.
-        assertThat(fx(() -> again.choice(0))).isEqualTo(HunkChoice.EDITED);
+        assertThat(fx(() -> again.choice(0))).isEqualTo(HunkState.EDITED);
         assertThat(hunkLabel(robot)).isEqualTo("Conflict 1 of 4 · 0 unresolved");
         int[] first = fx(() -> again.resultSpan(0));
         assertThat(fx(() -> result.getText(first[0], 0, first[1] - 1, result.getParagraph(first[1] - 1).length())))

@@ -6,24 +6,25 @@ import java.util.List;
 /**
  * A text as lines: split on {@code \n} (a {@code \r} stays in its line), with whether the text ended
  * with a line break. Joining gives the text back exactly; the paragraphs of a code area showing the
- * text are the lines, plus one empty paragraph when {@code trailingNewline}.
+ * text are the lines, plus one empty paragraph when {@code trailingNewline}. (The classifier's
+ * {@code merge.conflict.Lines} drops {@code \r} instead, as JGit counts lines; the editor must keep every byte.)
  *
  * @param lines           the lines without their {@code \n}
  * @param trailingNewline whether the last line ended with {@code \n}
  */
-record Lines(List<String> lines, boolean trailingNewline) {
-    Lines {
+record TextLines(List<String> lines, boolean trailingNewline) {
+    TextLines {
         lines = List.copyOf(lines);
     }
 
     /** The lines of {@code text}; {@code null} (an absent version) and "" have none. */
-    static Lines of(String text) {
+    static TextLines of(String text) {
         if (text == null || text.isEmpty()) {
-            return new Lines(List.of(), false);
+            return new TextLines(List.of(), false);
         }
         boolean trailing = text.endsWith("\n");
         String body = trailing ? text.substring(0, text.length() - 1) : text;
-        return new Lines(Arrays.asList(body.split("\n", -1)), trailing);
+        return new TextLines(Arrays.asList(body.split("\n", -1)), trailing);
     }
 
     /** The text of {@code lines}. */

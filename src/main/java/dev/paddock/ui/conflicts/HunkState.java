@@ -4,8 +4,11 @@ import dev.paddock.merge.conflict.ConflictHunk;
 import java.util.ArrayList;
 import java.util.List;
 
-/** How a conflict hunk of the result was resolved, or that it is not yet. */
-public enum HunkChoice {
+/**
+ * How a conflict hunk of the result in the three-way editor was resolved, or that it is not yet (the editor's state;
+ * the queue's {@code merge.conflict.HunkChoice} is what a resolution asks for).
+ */
+public enum HunkState {
     /** Not resolved: the result holds its starting text (base's lines) and it is highlighted. */
     UNRESOLVED("unresolved"),
     /** Ours' lines (the base branch). */
@@ -23,7 +26,7 @@ public enum HunkChoice {
 
     private final String label;
 
-    HunkChoice(String label) {
+    HunkState(String label) {
         this.label = label;
     }
 
@@ -38,7 +41,7 @@ public enum HunkChoice {
     }
 
     /**
-     * The lines this choice puts in the result for {@code h}.
+     * The lines this state puts in the result for {@code h}.
      *
      * @throws IllegalArgumentException for UNRESOLVED and EDITED (no lines of their own), and PROPOSED
      *     on a hunk with neither a proposal nor a suggestion (a lockfile)
