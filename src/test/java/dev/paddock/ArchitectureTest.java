@@ -68,6 +68,15 @@ class ArchitectureTest {
                     + " be testable without an FX toolkit; the UI gets immutable snapshots from them");
 
     @ArchTest
+    static final ArchRule onlyTheSandboxPackageBuildsTransitions = noClasses()
+            .that().resideOutsideOfPackage("dev.paddock.sandbox")
+            .should().dependOnClassesThat().haveNameMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .because("a sandbox's state moves only along the lifecycle's named operations (SandboxLifecycle:"
+                    + " markMerged, needsHuman, ...), each one compare-and-set with its event; a package that built"
+                    + " its own Transition could set any column with any message and bypass what the lifecycle"
+                    + " promises");
+
+    @ArchTest
     static final ArchRule featurePackagesAreFreeOfCycles = slices()
             .matching("dev.paddock.(*)..")
             .should().beFreeOfCycles()
