@@ -1,5 +1,6 @@
 package dev.paddock;
 
+import dev.paddock.api.ApiPort;
 import dev.paddock.api.ApiServer;
 import dev.paddock.api.ApiToken;
 import dev.paddock.api.HookAuth;
@@ -60,7 +61,8 @@ public final class Host implements AutoCloseable {
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             wiring.approvals().start();
             api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
-                    wiring.settings(), wiring.approvals(), mode);
+                    wiring.settings(), wiring.approvals(), mode, ApiPort.read(home.apiPortFile()));
+            ApiPort.write(home.apiPortFile(), api.address().getPort());
             api.watchStore(wiring.database().health()::problem);
             wiring.database().startMaintenance();
             wiring.eventRetention().start();

@@ -123,7 +123,8 @@ public final class Wiring implements AutoCloseable {
         }, clock);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
-        this.containers = new ContainerAgents(() -> new DockerContainers(engines.get()), engineWatch);
+        String homeId = homeIdOf(home);
+        this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
         this.launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
         this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, containers, fingerprints,
@@ -152,11 +153,21 @@ public final class Wiring implements AutoCloseable {
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
                 new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TierTestRunner.create(containers), home.logDir().resolve("merges"), null);
+                TierTestRunner.create(containers, homeId), home.logDir().resolve("merges"), null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
+    }
+
+    /** The home's id, or null (logged) when its file cannot be made: containers then carry no home label. */
+    private static String homeIdOf(PaddockHome home) {
+        try {
+            return home.id();
+        } catch (PaddockException e) {
+            org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("{}", e.getMessage());
+            return null;
+        }
     }
 
     /**

@@ -29,8 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Paddock's HTTP API, bound to the loopback interface only (127.0.0.1) on a free port. The port is
- * published in {@code instance.json} so CLI commands find it.
+ * Paddock's HTTP API, bound to the loopback interface only (127.0.0.1): on the port this home's Paddock had last
+ * time ({@code api-port}) when it is free, so that agents which outlived a restart keep a working
+ * {@code PADDOCK_API}; else on a free port. The port is published in {@code instance.json} so CLI commands, and
+ * hooks whose {@code PADDOCK_API} no longer answers, find it.
  *
  * <p>Every request needs a bearer token: the install's ({@code api-token}, for the CLI and the panel's
  * user), which may do everything, or a sandbox's own ({@code PADDOCK_TOKEN}, given to its agent), which may
@@ -127,8 +129,20 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
                                   ApprovalBroker approvals, String mode) throws IOException {
+        return start(token, backend, sandboxes, settings, approvals, mode, 0);
+    }
+
+    /**
+     * Starts the API on 127.0.0.1, on {@code preferredPort} when it is free (the port this home's Paddock had
+     * last time: agents that outlived it keep {@code PADDOCK_API}), else on a free port.
+     *
+     * @param preferredPort 0 for any free port
+     * @throws IOException when no loopback port can be bound
+     */
+    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
+                                  ApprovalBroker approvals, String mode, int preferredPort) throws IOException {
         ServerLimits.apply();
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
+        HttpServer server = bind(preferredPort);
         ExecutorService readers = ServerLimits.readers(daemons("api-read-"));
         server.setExecutor(readers);
         ApiServer api = new ApiServer(server, readers, token, backend, sandboxes, settings, approvals, mode);
@@ -138,6 +152,18 @@ public final class ApiServer implements AutoCloseable {
         server.start();
         LOG.info("API listening on {}", server.getAddress());
         return api;
+    }
+
+    private static HttpServer bind(int preferredPort) throws IOException {
+        if (preferredPort > 0 && preferredPort <= 65535) {
+            try {
+                return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), preferredPort), BACKLOG);
+            } catch (java.net.BindException taken) {
+                LOG.info("The API's port {} of the last start is taken ({}); using another one (agents still"
+                        + " running find it through instance.json)", preferredPort, taken.getMessage());
+            }
+        }
+        return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
     }
 
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */

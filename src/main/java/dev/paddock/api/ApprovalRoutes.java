@@ -309,6 +309,8 @@ final class ApprovalRoutes {
                 body.put("approval", ApprovalView.of(r.approval()));
                 body.put("rule", r.rule());
                 body.put("policyFile", r.policyFile().toString());
+                body.put("deciding", r.deciding());
+                body.put("droppedAsks", r.droppedAsks());
                 HttpIo.json(ex, 200, body);
             }
             default -> throw ApiError.notFound("no route POST " + PREFIX + "/" + idText + "/" + action

@@ -65,6 +65,15 @@ public final class HookClient {
     public record Decision(boolean allow, String reason) {
     }
 
+    /** The server on the port did not prove it is the broker of this key (another program, another home). */
+    public static final class Unproven extends PaddockException {
+        private static final long serialVersionUID = 1L;
+
+        Unproven(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Asks the broker about one PreToolUse payload.
      *
@@ -127,7 +136,7 @@ public final class HookClient {
                     }
                 }
                 if (!HookAuth.same(proof, got)) {
-                    throw new PaddockException(code == 401 ? "the server on " + hostPort + " refused this hook's key"
+                    throw new Unproven(code == 401 ? "the server on " + hostPort + " refused this hook's key"
                             + " (HTTP 401): it is not this home's Paddock, or the key is wrong"
                             : "the server on " + hostPort + " did not prove it is this home's Paddock (HTTP " + code + ")");
                 }

@@ -4,7 +4,6 @@ import dev.paddock.approval.ApprovalException.Kind;
 import dev.paddock.approval.ApprovalStore.Outcome;
 import dev.paddock.common.PaddockException;
 import dev.paddock.policy.Decision;
-import dev.paddock.policy.PolicyEngine;
 import dev.paddock.policy.PolicyFile;
 import dev.paddock.policy.ToolRequest;
 import dev.paddock.policy.Verdict;
@@ -64,6 +63,7 @@ public final class ApprovalBroker implements AutoCloseable {
     private final SettingsStore settings;
     private final Clock clock;
     private final PolicyCache policies;
+    private final Path paddockHome;
     private final Map<Long, Waiter> waiters = new HashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -79,8 +79,17 @@ public final class ApprovalBroker implements AutoCloseable {
         int requesters;
     }
 
-    /** What {@link #approveAndAllow} did: the approval, the rule and the policy file it was written to. */
-    public record AllowResult(Approval approval, String rule, Path policyFile) {
+    /**
+     * What {@link #approveAndAllow} did.
+     *
+     * @param rule        the allow rule written
+     * @param policyFile  the file it was written to
+     * @param deciding    the rule that now decides such a request, e.g. {@code allow rule Bash(git push:*) from
+     *                    /repo/.paddock/policy.json}
+     * @param droppedAsks the ask rules removed because they read exactly like the allow rule (each with its file)
+     */
+    public record AllowResult(Approval approval, String rule, Path policyFile, String deciding,
+                              List<String> droppedAsks) {
     }
 
     /**
@@ -95,6 +104,7 @@ public final class ApprovalBroker implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.policies = new PolicyCache(paddockHome, userHome);
+        this.paddockHome = paddockHome;
     }
 
     /**
@@ -203,11 +213,15 @@ public final class ApprovalBroker implements AutoCloseable {
     /**
      * Approves a pending request and writes an allow rule for its prefix (see {@link AllowRules}) to the
      * repository's {@code .paddock/policy.json} (created if missing, other content kept, previous file in
-     * {@code policy.json.bak}), so the same kind of request is allowed from now on.
+     * {@code policy.json.bak}), so the same kind of request is allowed from now on. Only when the policy with that
+     * rule allows the request ({@link AllowPlan}): an ask rule reading exactly like the new allow rule, in the
+     * repository's or the global policy file, is removed; any other rule that would still ask or deny refuses it,
+     * naming that rule, and nothing is written. This is a person's action (the panel, or the API with the install
+     * token): an agent cannot reach it.
      *
-     * @throws ApprovalException no such request; no sensible rule for it or the policy file does not parse
-     *     (nothing changed); it stopped being pending meanwhile (conflict: the rule is written, the request
-     *     was not approved)
+     * @throws ApprovalException no such request; no sensible rule for it, the policy would still not allow it, or
+     *     a policy file does not parse (bad request or conflict; nothing changed); it stopped being pending
+     *     meanwhile (conflict: the rule is written, the request was not approved)
      */
     public AllowResult approveAndAllow(long id, String who) throws PaddockException {
         Approval a = pending(id);
@@ -216,19 +230,36 @@ public final class ApprovalBroker implements AutoCloseable {
         RepoRecord repo = repos.find(sandbox.repositoryId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
                 "The repository of sandbox " + a.sandboxId() + " is not known."));
         Path root = projectRoot(sandbox, repo);
-        PolicyEngine engine = policies.engine(repo.path(), root);
-        String rule = AllowRules.forApproval(a, engine, root);
         Path file = PolicyFile.repositoryFile(repo.path());
-        PolicyFileEditor.addAllow(file, rule);
+        AllowPlan plan = AllowPlan.of(a, policies.engine(repo.path(), root), root, file,
+                java.util.Set.copyOf(PolicyFile.standardFiles(paddockHome, repo.path())));
+        // The allow rule first: until the ask rule goes too, the request is still asked (never allowed by half).
+        PolicyFileEditor.addAllow(file, plan.rule());
+        List<String> dropped = new java.util.ArrayList<>();
+        for (dev.paddock.policy.PolicyRule ask : plan.dropped()) {
+            if (!dropped.contains(ask.describe())) {
+                PolicyFileEditor.removeAsk(Path.of(ask.source()), ask.text());
+                dropped.add(ask.describe());
+            }
+        }
         policies.invalidate();
+        Decision now = policies.engine(repo.path(), root).decide(new ToolRequest(a.tool(), a.request(),
+                Path.of(a.cwd())));
+        if (!now.isAllowed()) { // a policy file changed meanwhile
+            throw new ApprovalException(Kind.CONFLICT, "The rule " + plan.rule() + " was written to " + file
+                    + ", but the policy still does not allow request " + id + " (" + now.reason()
+                    + "); it still waits for you.");
+        }
+        String deciding = now.rule() == null ? plan.rule() : now.rule().describe();
         Optional<Approval> done = store.finish(id, Outcome.human(true, who(who), "approved by " + who(who)
-                + "; allowed from now on by " + rule + " in " + file));
+                + "; allowed from now on by the " + deciding + (dropped.isEmpty() ? "" : " (removed the "
+                + String.join(", the ", dropped) + ")")));
         if (done.isEmpty()) {
-            throw new ApprovalException(Kind.CONFLICT, "The rule " + rule + " was written to " + file + ", but request "
-                    + id + " was no longer pending (" + stateOf(id) + ").");
+            throw new ApprovalException(Kind.CONFLICT, "The rule " + plan.rule() + " was written to " + file
+                    + ", but request " + id + " was no longer pending (" + stateOf(id) + ").");
         }
         release(done.get());
-        return new AllowResult(done.get(), rule, file);
+        return new AllowResult(done.get(), plan.rule(), file, deciding, List.copyOf(dropped));
     }
 
     /**
@@ -256,6 +287,11 @@ public final class ApprovalBroker implements AutoCloseable {
     /** Requests in {@code state} (all when null): pending ones oldest first, others newest first. */
     public List<Approval> list(ApprovalState state, int limit) throws PaddockException {
         return store.list(state, limit);
+    }
+
+    /** The name of a registered repository (its folder's, as the panel shows it), if there is one with this id. */
+    public Optional<String> repositoryName(long repositoryId) throws PaddockException {
+        return repos.find(repositoryId).map(RepoRecord::name);
     }
 
     /** The request with this id. */

@@ -8,8 +8,8 @@ import dev.paddock.common.PaddockException;
 import java.nio.file.Path;
 
 /**
- * Adds an allow rule to a policy file ({@code <repository>/.paddock/policy.json}, created if missing):
- * every other key and rule is kept, the rule is not added twice, the previous file is kept as
+ * Adds an allow rule to a policy file ({@code <repository>/.paddock/policy.json}, created if missing), or removes an
+ * ask rule from one: every other key and rule is kept, the rule is not added twice, the previous file is kept as
  * {@code policy.json.bak}. A file that does not parse is refused and left untouched.
  */
 final class PolicyFileEditor {
@@ -46,6 +46,37 @@ final class PolicyFileEditor {
             return true;
         } catch (ApprovalException e) {
             throw e;
+        } catch (PaddockException e) {
+            throw new ApprovalException(ApprovalException.Kind.CONFLICT, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Removes every entry of {@code permissions.ask} of {@code file} that reads {@code rule} (ignoring surrounding
+     * blanks); other keys and rules are kept, the previous file is kept as {@code .bak}.
+     *
+     * @return how many entries were removed (0: the file is not rewritten)
+     * @throws ApprovalException as {@link #addAllow}; nothing is changed then
+     */
+    static int removeAsk(Path file, String rule) throws ApprovalException {
+        try {
+            ObjectNode root = JsonFiles.readObject(file);
+            JsonNode ask = root.path("permissions").get("ask");
+            if (ask == null || !ask.isArray()) {
+                return 0;
+            }
+            ArrayNode list = (ArrayNode) ask;
+            int removed = 0;
+            for (int i = list.size() - 1; i >= 0; i--) {
+                if (list.get(i).isTextual() && list.get(i).asText().strip().equals(rule.strip())) {
+                    list.remove(i);
+                    removed++;
+                }
+            }
+            if (removed > 0) {
+                JsonFiles.writeWithBackup(file, root);
+            }
+            return removed;
         } catch (PaddockException e) {
             throw new ApprovalException(ApprovalException.Kind.CONFLICT, e.getMessage(), e);
         }

@@ -4,6 +4,7 @@ import dev.paddock.api.ApiClient;
 import dev.paddock.api.ApiUnreachableException;
 import dev.paddock.api.SandboxClient;
 import dev.paddock.common.PaddockException;
+import dev.paddock.sandbox.HeartbeatFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +80,7 @@ public final class HeartbeatCommand implements Callable<Integer> {
     private static void writeFile(Path file, String progress) throws PaddockException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.writeString(tmp, progress.replace('\n', ' ') + "\n", StandardCharsets.UTF_8);
+            Files.writeString(tmp, HeartbeatFile.next(file, progress), StandardCharsets.UTF_8);
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

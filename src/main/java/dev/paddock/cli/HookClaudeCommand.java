@@ -103,7 +103,7 @@ public final class HookClaudeCommand implements Callable<Integer> {
                     + " for this home), so the call is denied");
         }
         try {
-            HookClient.Decision d = client.get().ask(payload, sandbox, cap());
+            HookClient.Decision d = askOrTheLivePaddock(client.get(), env, payload, sandbox);
             return new Answer(d.allow(), d.reason());
         } catch (ApiUnreachableException e) {
             return Answer.deny("Paddock hook: the broker cannot be reached or did not answer in time (" + e.getMessage()
@@ -113,6 +113,37 @@ public final class HookClaudeCommand implements Callable<Integer> {
                     + "), so the call is denied");
         } catch (PaddockException e) {
             return Answer.deny("Paddock hook: " + e.getMessage() + "; the call is denied");
+        }
+    }
+
+    /**
+     * Asks {@code client}; when that is an agent's {@code PADDOCK_API} which nothing answers, or where something
+     * answers that does not prove it is Paddock (an agent that outlived a restart of Paddock on another port), asks
+     * the live Paddock of the home ({@code instance.json}) with the same key instead. It has to prove itself the
+     * same way; no secret is sent to either.
+     */
+    private HookClient.Decision askOrTheLivePaddock(HookClient client, Map<String, String> env, byte[] payload,
+                                                    String sandbox) throws PaddockException {
+        try {
+            return client.ask(payload, sandbox, cap());
+        } catch (ApiUnreachableException | HookClient.Unproven e) {
+            boolean refused = e instanceof HookClient.Unproven || e.getCause() instanceof java.net.ConnectException;
+            String api = blankToNull(env.get(HeartbeatCommand.API));
+            if (!refused || api == null) {
+                throw e;
+            }
+            Optional<InstanceFile> live = InstanceFile.live(parent.root.resolveHome().instanceFile());
+            String other = live.map(i -> "http://127.0.0.1:" + i.port()).orElse(null);
+            if (other == null || other.equals(api.replace("localhost", "127.0.0.1").replaceAll("/+$", ""))) {
+                throw e;
+            }
+            try {
+                return new HookClient(other, HookAuth.SANDBOX_PREFIX + sandbox, env.get(HookAuth.KEY_VARIABLE).strip(),
+                        Duration.ofSeconds(HookScript.ANSWER_S), Duration.ofSeconds(HookScript.QUIET_S))
+                        .ask(payload, sandbox, cap());
+            } catch (ApiUnreachableException | HookClient.Unproven second) {
+                throw new PaddockException(e.getMessage() + "; and " + second.getMessage(), second);
+            }
         }
     }
 

@@ -136,6 +136,7 @@ public final class MergeCommand implements Runnable {
                 description = "Repository (default: the one containing the current directory).")
         java.nio.file.Path repo;
         @picocli.CommandLine.Option(names = "--strategy", paramLabel = "merge|rebase",
+                converter = OptionValues.Strategy.class,
                 description = "How a branch is brought up to date with base.")
         String strategy;
         @picocli.CommandLine.Option(names = "--test-command", paramLabel = "CMD",
@@ -148,6 +149,7 @@ public final class MergeCommand implements Runnable {
                 description = "Failed attempts after which an entry leaves the queue for a person.")
         Integer maxAttempts;
         @picocli.CommandLine.Option(names = "--auto-resolve", paramLabel = "propose|apply",
+                converter = OptionValues.AutoResolve.class,
                 description = "What the queue does with a conflict whose every hunk is safe: propose (a person"
                         + " confirms, the default) or apply (resolved, tested and merged automatically).")
         String autoResolve;

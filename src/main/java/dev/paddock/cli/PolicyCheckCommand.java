@@ -60,7 +60,7 @@ public final class PolicyCheckCommand implements Callable<Integer> {
     @Option(names = "--cwd", paramLabel = "DIR", description = "Working directory of the request (default: current).")
     Path cwd;
 
-    @Option(names = "--unmatched", paramLabel = "ask|deny",
+    @Option(names = "--unmatched", paramLabel = "ask|deny", converter = OptionValues.Unmatched.class,
             description = "What a request no rule matches gets (default: the policy's setting, else ask).")
     String unmatched;
 

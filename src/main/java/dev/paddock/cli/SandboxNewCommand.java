@@ -33,7 +33,7 @@ public final class SandboxNewCommand implements Callable<Integer> {
             description = "The agent's command line (run with /bin/sh -c in the worktree).")
     String command;
 
-    @Option(names = "--tier", paramLabel = "TIER",
+    @Option(names = "--tier", paramLabel = "TIER", converter = OptionValues.TierName.class,
             description = "worktree (default), namespace (bubblewrap) or container (Docker).")
     String tier;
 
@@ -46,11 +46,11 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "ID", description = "Sandbox id (default: <words>-<yyyymmdd>-<nnn>).")
     String id;
 
-    @Option(names = "--lease-minutes", paramLabel = "N",
+    @Option(names = "--lease-minutes", paramLabel = "N", converter = OptionValues.LeaseMinutes.class,
             description = "Lease: minutes without a heartbeat before the agent times out (default 15).")
     Integer leaseMinutes;
 
-    @Option(names = "--retries", paramLabel = "N", description = "Automatic retries after a failure or timeout.")
+    @Option(names = "--retries", paramLabel = "N", converter = OptionValues.Retries.class, description = "Automatic retries after a failure or timeout.")
     Integer retries;
 
     @Option(names = "--network", description = "Give a namespace or container sandbox a network.")

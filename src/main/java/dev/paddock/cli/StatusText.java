@@ -23,7 +23,7 @@ final class StatusText {
                 c.active(), c.pending(), c.failed24h(), c.merged24h(), c.awaitingHuman()));
         RepositoryStatus.Environment env = s.environment();
         b.append("Isolation   docker ").append(env.docker().reachable() ? "ready " + env.docker().version()
-                : "unreachable").append(" · bubblewrap ").append(env.bubblewrap().usable() ? "ready"
+                : dev.paddock.container.EngineStatus.NOT_CHECKED.equals(env.docker().error()) ? "not checked yet" : "unreachable").append(" · bubblewrap ").append(env.bubblewrap().usable() ? "ready"
                 : env.bubblewrap().installed() ? "unusable" : "missing").append("\n\n");
 
         b.append("Worktrees (").append(s.worktrees().size()).append(")\n");
@@ -44,7 +44,8 @@ final class StatusText {
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
-            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%n", x.id(), x.tier(), x.state(), x.branch(),
+            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
+                    x.engineUnreachable() ? "  (the Docker engine does not answer; last known " + x.state() + ")" : "",
                     x.worktreeMissing() ? "  (worktree folder missing)" : ""));
         }
         if (s.orphans() != null && !s.orphans().isEmpty()) {

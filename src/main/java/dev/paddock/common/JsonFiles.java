@@ -2,6 +2,7 @@ package dev.paddock.common;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -42,17 +43,77 @@ public final class JsonFiles {
         }
         JsonNode n;
         try {
-            n = Json.mapper().readTree(text);
+            // Whole text: "{...} and more" is not a JSON file either, and rewriting it would drop the rest.
+            n = Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
-            String where = l == null ? "" : " line " + l.getLineNr() + ", column " + l.getColumnNr();
-            throw new PaddockException(file + " is not valid JSON (" + where.strip() + ": " + e.getOriginalMessage()
-                    + "); it was left untouched. Fix it, then try again.", e);
+            String reason = endsEarly(text) ? "there is more text after the end of the JSON value" : plainReason(e);
+            String where = l == null || l.getLineNr() < 1 ? "" : " at line " + l.getLineNr() + ", column "
+                    + l.getColumnNr();
+            throw new PaddockException(file + " is not valid JSON" + where + ": " + reason
+                    + "; it was left untouched. Fix it, then try again.", e);
         }
         if (n == null || !n.isObject()) {
             throw new PaddockException(file + " does not hold a JSON object at its top level; it was left untouched.");
         }
         return (ObjectNode) n;
+    }
+
+    /** Whether a whole JSON value reads from the start of {@code text} (so what is wrong comes after it). */
+    private static boolean endsEarly(String text) {
+        try {
+            return Json.mapper().readTree(text) != null;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    /**
+     * What is wrong, in plain words, from the parser's message: without its internals (character codes, sources,
+     * markers, token types).
+     */
+    static String plainReason(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            return "the text ends before the JSON does (a {, [ or \" is not closed)";
+        }
+        String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (m.startsWith("Trailing token")) {
+            return "there is more text after the end of the JSON value";
+        }
+        java.util.regex.Matcher unexpected = java.util.regex.Pattern.compile(
+                "Unexpected character \\('(.+?)' \\(code \\d+\\)\\)(?:: was expecting (.+))?").matcher(m);
+        if (unexpected.lookingAt()) {
+            String expected = unexpected.group(2);
+            String c = unexpected.group(1);
+            return "found '" + c + "'" + (expected == null ? "" : " where " + expecting(expected) + " should be")
+                    + ("'".equals(c) ? " (JSON text takes double quotes)" : "");
+        }
+        java.util.regex.Matcher word = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
+        if (word.lookingAt()) {
+            return "'" + word.group(1) + "' is not a JSON value (text needs double quotes; true, false and null are"
+                    + " lower case)";
+        }
+        String first = m.lines().findFirst().orElse("").replaceAll(" \\(code \\d+\\)", "")
+                .replaceAll("\\s*\\(start marker at .*", "").replaceAll("\\s*at \\[Source.*", "").strip();
+        return first.isEmpty() ? "it cannot be read as JSON" : Character.toLowerCase(first.charAt(0)) + first.substring(1);
+    }
+
+    /** Jackson's "was expecting ..." as a noun phrase. */
+    private static String expecting(String what) {
+        String w = what.strip();
+        if (w.startsWith("double-quote to start field name")) {
+            return "a name in double quotes";
+        }
+        if (w.startsWith("comma to separate")) {
+            return "a comma";
+        }
+        if (w.startsWith("colon to separate")) {
+            return "a colon";
+        }
+        if (w.startsWith("(JSON String, Number, Array, Object")) {
+            return "a value";
+        }
+        return "something else";
     }
 
     /**

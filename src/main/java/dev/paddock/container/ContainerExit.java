@@ -16,14 +16,31 @@ public record ContainerExit(Long code, boolean oomKilled, Long memoryLimitBytes)
         return new ContainerExit(null, false, null);
     }
 
-    /** Whether it ran out of memory: exit 137 and {@code OOMKilled}. */
+    /**
+     * Whether a process of the container was killed for memory ({@code OOMKilled}), whatever the exit code: the
+     * main process may have outlived a child the kernel killed.
+     */
     public boolean outOfMemory() {
+        return oomKilled;
+    }
+
+    /** Whether the main process itself was killed for memory: {@code OOMKilled} and exit 137 (SIGKILL). */
+    public boolean killedForMemory() {
         return oomKilled && code != null && code == 137;
+    }
+
+    /** "a process in the sandbox was killed for memory (limit 64 MiB)"; the limit is left out when unknown. */
+    public String processKilledText() {
+        return "a process in the sandbox was killed for memory" + limitText();
     }
 
     /** "out of memory (limit 64 MiB)" for people; the limit is left out when unknown. */
     public String outOfMemoryText() {
-        return "out of memory" + (memoryLimitBytes == null || memoryLimitBytes <= 0 ? ""
-                : " (limit " + memoryLimitBytes / ResourceLimits.MIB + " MiB)");
+        return "out of memory" + limitText();
+    }
+
+    private String limitText() {
+        return memoryLimitBytes == null || memoryLimitBytes <= 0 ? ""
+                : " (limit " + memoryLimitBytes / ResourceLimits.MIB + " MiB)";
     }
 }

@@ -50,15 +50,31 @@ public final class DockerContainers implements AutoCloseable {
     public static final String MERGE_LABEL = "paddock.merge";
     /** The label naming the repository (its main worktree's path) a container belongs to. */
     public static final String REPO_LABEL = "paddock.repo";
+    /**
+     * The label naming the Paddock home that made a container ({@code paddock.home=<home id>}): several Paddocks
+     * (homes) may share one engine, and each looks after its own containers only.
+     */
+    public static final String HOME_LABEL = "paddock.home";
     /** Size of the tmpfs {@code /tmp}, in bytes (it also counts against the memory limit). */
     static final long TMP_BYTES = 512L * ResourceLimits.MIB;
 
     private final DockerEngine engine;
+    private final String homeId;
     private final ScheduledExecutorService watcher;
 
-    /** @param engine the engine to use; closed by {@link #close()} */
+    /** Containers of no particular home: none is labelled with one, and every labelled one is listed. */
     public DockerContainers(DockerEngine engine) {
+        this(engine, null);
+    }
+
+    /**
+     * @param engine the engine to use; closed by {@link #close()}
+     * @param homeId labels every container this makes ({@link #HOME_LABEL}); containers labelled with another home
+     *     are never listed or removed. Null: no home (tests).
+     */
+    public DockerContainers(DockerEngine engine, String homeId) {
         this.engine = engine;
+        this.homeId = homeId;
         AtomicInteger n = new AtomicInteger();
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "container-watch-" + n.incrementAndGet());
@@ -118,7 +134,7 @@ public final class DockerContainers implements AutoCloseable {
                     .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
                     .withWorkingDir(spec.workingDir())
                     .withUser(spec.user())
-                    .withLabels(spec.labels())
+                    .withLabels(labels(spec))
                     .withHostConfig(hostConfig(spec))
                     .exec();
             id = created.getId();
@@ -138,6 +154,20 @@ public final class DockerContainers implements AutoCloseable {
             removeQuietly(id);
             throw failure("start the container " + shortId(id), e);
         }
+    }
+
+    private Map<String, String> labels(ContainerSpec spec) {
+        if (homeId == null) {
+            return spec.labels();
+        }
+        Map<String, String> labels = new java.util.LinkedHashMap<>(spec.labels());
+        labels.put(HOME_LABEL, homeId);
+        return labels;
+    }
+
+    /** The home this labels its containers with, or null. */
+    public String homeId() {
+        return homeId;
     }
 
     /** Told the id of a container as soon as it was started (to record it, so a restart can remove it). */
@@ -164,8 +194,8 @@ public final class DockerContainers implements AutoCloseable {
     }
 
     /**
-     * Stops and removes every container (running or not) labelled {@code label=value} and, unless null,
-     * {@link #REPO_LABEL}{@code =repository}.
+     * Stops and removes every container (running or not) of this home ({@link #HOME_LABEL}) labelled
+     * {@code label=value} and, unless null, {@link #REPO_LABEL}{@code =repository}.
      *
      * @return how many were removed
      * @throws ContainerException when the engine does not answer or refuses
@@ -175,6 +205,9 @@ public final class DockerContainers implements AutoCloseable {
         filter.put(label, value);
         if (repository != null) {
             filter.put(REPO_LABEL, repository);
+        }
+        if (homeId != null) {
+            filter.put(HOME_LABEL, homeId);
         }
         List<Container> found;
         try {
@@ -313,7 +346,8 @@ public final class DockerContainers implements AutoCloseable {
     }
 
     /**
-     * Every container (running or not) that carries {@link #SANDBOX_LABEL}, oldest first.
+     * Every container (running or not) that carries {@link #SANDBOX_LABEL}, oldest first: this home's and those
+     * labelled with no home (made by a Paddock from before {@link #HOME_LABEL}); another home's are left out.
      *
      * @throws ContainerException when the engine does not answer
      */
@@ -323,7 +357,7 @@ public final class DockerContainers implements AutoCloseable {
 
     /**
      * The containers labelled {@code paddock.sandbox=<sandboxId>} (running or not), oldest first; every
-     * labelled container when {@code sandboxId} is null.
+     * labelled container when {@code sandboxId} is null. Another home's are left out (see {@link #labelled()}).
      *
      * @throws ContainerException when the engine does not answer
      */
@@ -335,6 +369,10 @@ public final class DockerContainers implements AutoCloseable {
             List<LabelledContainer> out = new ArrayList<>();
             for (Container c : found) {
                 Map<String, String> labels = c.getLabels() == null ? Map.of() : Map.copyOf(c.getLabels());
+                String home = labels.get(HOME_LABEL);
+                if (homeId != null && home != null && !home.equals(homeId)) {
+                    continue; // another Paddock's
+                }
                 out.add(new LabelledContainer(c.getId(), labels.get(SANDBOX_LABEL), labels.get(REPO_LABEL), c.getState(),
                         c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()), labels));
             }

@@ -32,9 +32,12 @@ public record EngineStatus(boolean reachable, String endpoint, String version, S
         return endpoint == null ? "an unknown address" : source == null ? endpoint : endpoint + " (" + source + ")";
     }
 
+    /** The error of {@link #unknown()}. */
+    public static final String NOT_CHECKED = "not checked yet";
+
     /** A status saying the engine has not been checked yet. */
     public static EngineStatus unknown() {
-        return new EngineStatus(false, null, null, "not checked yet", Instant.EPOCH);
+        return new EngineStatus(false, null, null, NOT_CHECKED, Instant.EPOCH);
     }
 
     /** One short line for a status bar. */

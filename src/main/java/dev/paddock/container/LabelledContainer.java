@@ -16,6 +16,11 @@ import java.util.Map;
 public record LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
                                 Map<String, String> labels) {
 
+    /** The home that made it ({@code paddock.home}), or null for a container of a Paddock from before that label. */
+    public String home() {
+        return labels.get(DockerContainers.HOME_LABEL);
+    }
+
     /** Whether it is running (or paused, or restarting: its processes exist). */
     public boolean running() {
         return "running".equals(state) || "paused".equals(state) || "restarting".equals(state);

@@ -54,6 +54,8 @@ public final class EventKinds {
     public static final String MERGE_RETRIED = "merge.retried";
     /** A person resolved a conflicted file ({@code details.path}, {@code details.by}). */
     public static final String MERGE_RESOLVED = "merge.resolved";
+    /** A person reopened a resolved file of a conflicted merge ({@code details.path}, {@code details.by}). */
+    public static final String MERGE_UNRESOLVED = "merge.unresolved";
     /** A person aborted a conflicted merge: base untouched, the merge worktree removed. */
     public static final String MERGE_ABORTED = "merge.aborted";
     /**

@@ -405,6 +405,16 @@ public final class MergeGit {
     }
 
     /**
+     * Puts a resolved file of a merge in progress back into the index as unmerged (the stages git recorded when it
+     * was staged: {@code git update-index --unresolve}); the work tree file keeps its resolved text.
+     *
+     * @return whether git could (false after the merge was committed once: there is nothing to restore then)
+     */
+    public boolean unstageResolution(Path wt, String path) throws GitException {
+        return git.run(wt, "update-index", "--unresolve", "./" + path).ok(); // it takes no "--"
+    }
+
+    /**
      * Resolves {@code path} in a conflicted merge worktree by keeping one side's version byte for byte
      * ({@code git checkout --ours|--theirs}, then staged); a side that deleted the file deletes it.
      *

@@ -3,6 +3,7 @@ package dev.paddock.merge;
 import static dev.paddock.merge.MergeStore.cols;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Words;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
 import dev.paddock.merge.conflict.ConflictReport;
@@ -229,19 +230,21 @@ public final class MergeQueue implements AutoCloseable {
                 continue;
             }
             Path main = repo.get().path();
+            RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
             Optional<String> tip = git.resolve(main, "refs/heads/" + s.branch());
-            Optional<String> base = git.resolve(main, "refs/heads/" + repo.get().baseBranch());
+            Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
             if (tip.isEmpty() || base.isEmpty() || git.isAncestor(main, tip.get(), base.get())) {
                 continue;
             }
-            enqueue(repo.get(), s.id(), s.branch(), "supervisor");
+            enqueue(target, s.id(), s.branch(), "supervisor");
             n++;
         }
         return n;
     }
 
     /** Inserts a queued entry (and moves its sandbox to merging). */
-    MergeEntry enqueue(RepoRecord repo, String sandboxId, String branch, String who) throws PaddockException {
+    MergeEntry enqueue(RepoRecord registered, String sandboxId, String branch, String who) throws PaddockException {
+        RepoRecord repo = sandboxes.targetOf(registered, sandboxId);
         MergeSettings st = store.settings(repo.id());
         MergeEntry e = store.insert(repo.id(), sandboxId, branch, st.strategy(), who,
                 EventDraft.of(repo.id(), sandboxId, EventKinds.MERGE_ENQUEUED, branch + " entered the merge queue of "
@@ -262,9 +265,10 @@ public final class MergeQueue implements AutoCloseable {
         if (next.isEmpty()) {
             return false;
         }
-        RepoRecord repo = repos.find(repositoryId).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
-                "no repository with id " + repositoryId));
+        RepoRecord registered = repos.find(repositoryId).orElseThrow(() -> new MergeException(
+                MergeException.Kind.NOT_FOUND, "no repository with id " + repositoryId));
         MergeEntry e = next.get();
+        RepoRecord repo = sandboxes.targetOf(registered, e.sandboxId());
         MergeSettings st = store.settings(repositoryId);
         Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
         // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
@@ -447,6 +451,13 @@ public final class MergeQueue implements AutoCloseable {
             if (!store.move(e.id(), MergeState.CONFLICT, MergeState.RUNNING, cols("step", MergeStep.MERGING.id(),
                     "step_started_at", store.now(), "result", null), event(e, EventKinds.MERGE_MERGING, e.label()
                     + ": every conflict is resolved; finishing the merge"))) {
+                return;
+            }
+            if (!store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
+                // A person reopened a file between the last resolution and this move (MergeStore#unresolve).
+                store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, cols("step", null, "result",
+                        "a resolved file was reopened"), event(e,
+                        EventKinds.MERGE_CONFLICT, e.label() + ": a file was reopened; it waits for a person again"));
                 return;
             }
             e = store.find(e.id()).orElseThrow();
@@ -709,7 +720,7 @@ public final class MergeQueue implements AutoCloseable {
                         false, "result", why), event(e, EventKinds.MERGE_FAILED, e.label() + " failed attempt "
                         + attempts + " of " + max + " and leaves the queue for a person: " + why));
                 sandboxes.move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + " needs a person: its"
-                        + " merge failed " + attempts + " times (" + why + ")");
+                        + " merge failed " + Words.times(attempts) + " (" + why + ")");
             } else {
                 store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, cols("step", null, "attempts", attempts,
                         "merge_commit", null, "worktree_path", null, "main_tree_pending", false, "result", why),
@@ -755,15 +766,18 @@ public final class MergeQueue implements AutoCloseable {
     /**
      * What a killed Paddock left: an entry left running whose candidate already is base (the kill came after the
      * compare-and-set) is finished as merged; any other running entry goes back to the queue without counting an
-     * attempt (its test process tree is killed, its merge worktree removed); a merged entry whose checked-out tree
+     * attempt (its test process tree is killed, its merge worktree removed); every test process this home left
+     * running, found by its marker, is killed first; a merged entry whose checked-out tree
      * still shows the old files gets them updated; merge worktrees no conflict keeps are removed.
      */
     public void recover() throws PaddockException {
+        tests.killAllLeftovers();
         for (MergeEntry e : store.inState(MergeState.RUNNING)) {
-            RepoRecord repo = repos.find(e.repositoryId()).orElse(null);
-            if (repo == null) {
+            RepoRecord registered = repos.find(e.repositoryId()).orElse(null);
+            if (registered == null) {
                 continue;
             }
+            RepoRecord repo = sandboxes.targetOf(registered, e.sandboxId());
             tests.killLeftover(e, TestIsolation.of(sandboxes.find(e.sandboxId())), repo.path());
             Path main = repo.path();
             Optional<String> base = git.resolve(main, "refs/heads/" + repo.baseBranch());
@@ -858,7 +872,7 @@ public final class MergeQueue implements AutoCloseable {
     void completeResolved(RepoRecord repo, MergeEntry e) {
         onQueue(repo.id(), () -> {
             try {
-                new Attempt(repo, e, null).completeResolved();
+                new Attempt(sandboxes.targetOf(repo, e.sandboxId()), e, null).completeResolved();
             } catch (PaddockException | RuntimeException ex) {
                 LOG.warn("Finishing the resolved merge of {} failed: {}", e.label(), ex.toString());
             }

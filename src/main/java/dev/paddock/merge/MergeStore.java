@@ -306,6 +306,29 @@ public final class MergeStore {
         });
     }
 
+    /**
+     * Reopens a resolved file of an entry waiting in the conflict queue: its resolution is cleared and {@code event}
+     * appended, in one transaction that first takes the entry's row while it is in state conflict. The queue's move
+     * to running that finishes a resolved merge takes the same row, so either the file is reopened before it (and the
+     * finish sees an unresolved file) or the finish started and nothing is reopened.
+     *
+     * @return false when the entry is not in state conflict or the file is not a resolved file of it (nothing written)
+     */
+    public boolean unresolve(long mergeRequestId, String path, EventDraft event) throws StoreException {
+        return jdbc.inTransaction(tx -> {
+            if (tx.update("UPDATE merge_requests SET state = state WHERE id = ? AND state = ?", mergeRequestId,
+                    MergeState.CONFLICT.id()) != 1) {
+                return false;
+            }
+            if (tx.update("UPDATE conflicts SET resolution = NULL, resolved_by = NULL, resolved_at = NULL WHERE"
+                    + " merge_request_id = ? AND path = ? AND resolved_at IS NOT NULL", mergeRequestId, path) != 1) {
+                return false;
+            }
+            events.append(tx, withEntry(event, mergeRequestId));
+            return true;
+        });
+    }
+
     // --- repository settings -------------------------------------------------------------------------------
 
     /** A repository's merge settings. @throws StoreException also when there is no such repository */

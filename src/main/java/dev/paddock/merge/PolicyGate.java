@@ -189,7 +189,8 @@ final class PolicyGate {
      */
     MergeEntry reject(long id, String who, String reason) throws PaddockException {
         MergeEntry e = waiting(id);
-        RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
+        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
+                e.sandboxId());
         String why = reason == null || reason.isBlank() ? "" : ": " + reason.strip();
         if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.CANCELLED, cols("finished_at", store.now(),
                 "approved_commit", null, "approved_by", null, "approved_at", null, "result", "policy change rejected by "
@@ -216,7 +217,8 @@ final class PolicyGate {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changes no policy or hook"
                     + " configuration: there is nothing to review.");
         }
-        RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
+        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
+                e.sandboxId());
         String base = git.resolve(repo.path(), "refs/heads/" + repo.baseBranch()).orElse(null);
         List<String> args = new ArrayList<>(List.of("--literal-pathspecs", "diff", "--no-color", "--no-ext-diff",
                 "--no-textconv", "--no-renames", base == null ? emptyTree(repo.path()) : base, r.reviewCommit(), "--"));

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,18 +35,88 @@ public final class ResolutionService {
     }
 
     /**
-     * The files of an entry that still conflict, with their three texts and hunks (from {@link ConflictAnalysis}).
+     * The conflicted files of an entry, resolved ones included ({@link #resolvedFiles} says which), with their three
+     * texts and hunks (from {@link ConflictAnalysis}).
      *
      * @throws MergeException NOT_FOUND, or CONFLICT when the entry is not in the conflict queue or was aborted
      */
     public ConflictReport conflicts(long mergeRequestId) throws PaddockException {
         MergeEntry e = open(mergeRequestId);
         RepoRecord repo = repo(e);
-        Set<String> unresolved = store.conflicts(e.id()).stream().filter(c -> !c.resolved())
-                .map(MergeStore.StoredConflict::path).collect(Collectors.toSet());
+        Set<String> conflicted = store.conflicts(e.id()).stream().map(MergeStore.StoredConflict::path)
+                .collect(Collectors.toSet());
         ConflictReport full = queue.analysis().classify(repo.path(), e.baseBefore(), e.theirsCommit());
         return new ConflictReport(full.ours(), full.theirs(), full.base(),
-                full.files().stream().filter(f -> unresolved.contains(f.path())).toList());
+                full.files().stream().filter(f -> conflicted.contains(f.path())).toList());
+    }
+
+    /**
+     * A file of a conflicted merge that was resolved, as it is in the merge worktree now.
+     *
+     * @param text its resolved text (UTF-8), or null when the resolution deleted it or it is not text
+     */
+    public record ResolvedFile(String path, String by, Instant at, String text) {
+    }
+
+    /**
+     * The resolved files of an entry in the conflict queue, by path, with their resolved text read from the merge
+     * worktree.
+     *
+     * @throws MergeException as {@link #conflicts}
+     */
+    public List<ResolvedFile> resolvedFiles(long mergeRequestId) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        List<ResolvedFile> out = new ArrayList<>();
+        for (MergeStore.StoredConflict c : store.conflicts(e.id())) {
+            if (c.resolved()) {
+                out.add(new ResolvedFile(c.path(), c.resolvedBy(), c.resolvedAt(), textIn(e.worktree(), c.path())));
+            }
+        }
+        return out;
+    }
+
+    private static String textIn(Path worktree, String path) {
+        Path f = worktree.resolve(path).normalize();
+        if (!f.startsWith(worktree) || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(f)))
+                    .toString();
+        } catch (IOException notText) {
+            return null; // unreadable, or not UTF-8 (CharacterCodingException)
+        }
+    }
+
+    /**
+     * Reopens a resolved file of an entry in the conflict queue: it counts as unresolved again, its resolved text stays
+     * in the merge worktree (the three-way view starts from it), and a person resolves it anew. Refused once the queue
+     * started finishing the merge (every file resolved): the finish and a reopening never both happen
+     * ({@link MergeStore#unresolve}).
+     *
+     * @throws MergeException NOT_FOUND; BAD_REQUEST when the path is not a conflicted file of the entry; CONFLICT when
+     *     the entry is no longer waiting for a resolution (finishing, merged, aborted) or the file is not resolved
+     */
+    public void unresolve(long mergeRequestId, String path, String who) throws PaddockException {
+        MergeEntry e = open(mergeRequestId);
+        List<MergeStore.StoredConflict> files = store.conflicts(e.id());
+        MergeStore.StoredConflict c = files.stream().filter(f -> f.path().equals(path)).findFirst().orElseThrow(() ->
+                new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label()));
+        if (!c.resolved()) {
+            throw new MergeException(MergeException.Kind.CONFLICT, path + " is not resolved in " + e.label());
+        }
+        if (!store.unresolve(e.id(), path, EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_UNRESOLVED,
+                who + " reopened " + path + " in " + e.label() + " (resolved before by " + c.resolvedBy() + ")",
+                Map.of("path", path, "by", who)))) {
+            MergeEntry now = store.find(e.id()).orElseThrow(() -> MergeService.notFound(e.id()));
+            throw new MergeException(MergeException.Kind.CONFLICT, path + " cannot be reopened: " + now.label() + " is "
+                    + now.state().id() + (now.state() == MergeState.RUNNING ? " (its merge is being finished)" : ""));
+        }
+        if (queue.git().resolve(e.worktree(), "MERGE_HEAD").isPresent()) {
+            // Only for git's own view of the merge worktree: the store decides what is resolved, and marking the
+            // file resolved again stages it again.
+            queue.git().unstageResolution(e.worktree(), path);
+        }
     }
 
     /**
@@ -158,7 +230,7 @@ public final class ResolutionService {
     }
 
     private RepoRecord repo(MergeEntry e) throws PaddockException {
-        return queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND,
-                "no repository with id " + e.repositoryId()));
+        return queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(
+                MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())), e.sandboxId());
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.repo.RepoRecord;
 import dev.paddock.sandbox.SandboxLifecycle;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
@@ -35,6 +36,20 @@ final class SandboxLink {
     /** The sandbox record, if any. */
     Optional<SandboxRecord> find(String sandboxId) throws StoreException {
         return sandboxId == null ? Optional.empty() : sandboxes.find(sandboxId);
+    }
+
+    /**
+     * The repository as an entry of sandbox {@code sandboxId} sees it: its base branch is the sandbox's own base,
+     * the branch the sandbox started from and is merged back into (docs/decisions/0005). Without a sandbox (a
+     * branch a person enqueued), or for a record that names no base, it is the repository's.
+     */
+    RepoRecord targetOf(RepoRecord repo, String sandboxId) throws StoreException {
+        Optional<String> base = find(sandboxId).map(SandboxRecord::baseBranch).filter(b -> !b.isBlank());
+        if (base.isEmpty() || base.get().equals(repo.baseBranch())) {
+            return repo;
+        }
+        return new RepoRecord(repo.id(), repo.path(), repo.name(), base.get(), repo.mergeStrategy(), repo.testCommand(),
+                repo.createdAt(), repo.lastOpenedAt());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.common.Words;
 import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
@@ -43,7 +44,8 @@ public record TestIsolation(SandboxRecord sandbox) {
                 ResourceLimits l = ResourceLimits.orDefaults(sandbox.cpuLimitNanos(), sandbox.memoryLimitBytes(),
                         sandbox.pidsLimit(), sandbox.nofileLimit());
                 yield "in a container of " + sandbox.image() + " (" + cpus(l.nanoCpus()) + " CPUs, "
-                        + l.memoryBytes() / ResourceLimits.MIB + " MiB, " + l.pids() + " processes, "
+                        + l.memoryBytes() / ResourceLimits.MIB + " MiB, "
+                        + Words.count(l.pids(), "process", "processes") + ", "
                         + (network() ? "network" : "no network") + ")";
             }
         };

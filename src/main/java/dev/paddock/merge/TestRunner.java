@@ -3,6 +3,7 @@ package dev.paddock.merge;
 import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.Processes;
 import dev.paddock.sandbox.AgentLauncher;
+import dev.paddock.sandbox.MarkedProcesses;
 import dev.paddock.sandbox.ProcessTree;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,6 +22,12 @@ import java.util.function.BooleanSupplier;
 public final class TestRunner {
     /** Time between SIGTERM and SIGKILL when a test run is stopped. */
     static final Duration GRACE = Duration.ofSeconds(2);
+    /**
+     * The variable that marks every process of a test run ({@code <home id>:<entry id>:<nonce>}), set before the
+     * command starts: a Paddock killed before it recorded the run's pid, or a process that left the run's group, is
+     * still found by it ({@link MarkedProcesses}).
+     */
+    public static final String RUN_MARKER = "PADDOCK_MERGE_RUN";
     private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
             "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR");
 
@@ -71,26 +78,38 @@ public final class TestRunner {
     /**
      * Runs {@code command} in {@code dir} and waits for it, at most {@code timeout}.
      *
+     * @param marker the value of {@link #RUN_MARKER} in its environment (unique to the run)
      * @param log file the output is appended to (created with its folder)
      * @param cancelled polled every 100 ms; true stops the run
      * @throws MergeException when the command cannot be started
      */
-    public Outcome run(Path dir, String command, Duration timeout, Path log, Started started, BooleanSupplier cancelled)
-            throws MergeException {
-        return run(dir, List.of("/bin/sh", "-c", command), null, command, timeout, log, started, cancelled);
+    public Outcome run(Path dir, String command, String marker, Duration timeout, Path log, Started started,
+                       BooleanSupplier cancelled) throws MergeException {
+        return run(dir, List.of("/bin/sh", "-c", command), null, command, marker, timeout, log, started, cancelled);
     }
 
     /**
      * Runs {@code argv} (e.g. {@code bwrap ... -- /bin/sh -c <command>}) in {@code dir} in a process group of its
-     * own, and waits for it, at most {@code timeout}; as {@link #run(Path, String, Duration, Path, Started,
-     * BooleanSupplier)} otherwise.
+     * own, and waits for it, at most {@code timeout}; as {@link #run(Path, String, String, Duration, Path, Started,
+     * BooleanSupplier)} otherwise. Whatever way it ends, every process still marked with {@code marker} is killed
+     * with it (a child that left the group, a daemon it started).
      *
      * @param env the whole environment, or null for Paddock's own without git's redirecting variables
      * @param what the command as the log's first line names it
      * @throws MergeException when the command cannot be started
      */
-    Outcome run(Path dir, List<String> argv, Map<String, String> env, String what, Duration timeout, Path log,
-                Started started, BooleanSupplier cancelled) throws MergeException {
+    Outcome run(Path dir, List<String> argv, Map<String, String> env, String what, String marker, Duration timeout,
+                Path log, Started started, BooleanSupplier cancelled) throws MergeException {
+        try {
+            return runMarked(dir, argv, env, what, marker, timeout, log, started, cancelled);
+        } finally {
+            MarkedProcesses.kill(RUN_MARKER, marker, GRACE);
+        }
+    }
+
+    private Outcome runMarked(Path dir, List<String> argv, Map<String, String> env, String what, String marker,
+                              Duration timeout, Path log, Started started, BooleanSupplier cancelled)
+            throws MergeException {
         List<String> cmd = new ArrayList<>();
         if (setsid != null) {
             cmd.add(setsid);
@@ -109,6 +128,7 @@ public final class TestRunner {
                 REDIRECTING_VARS.forEach(pb.environment()::remove);
                 pb.environment().put("PADDOCK_MERGE_WORKTREE", dir.toString());
             }
+            pb.environment().put(RUN_MARKER, marker);
             p = pb.start();
         } catch (IOException e) {
             throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command in " + dir + ": "

@@ -9,6 +9,7 @@ import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.BubblewrapCommand;
 import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.GitWrites;
+import dev.paddock.sandbox.MarkedProcesses;
 import dev.paddock.sandbox.ProcessTree;
 import dev.paddock.sandbox.SandboxException;
 import dev.paddock.sandbox.Tier;
@@ -49,21 +50,41 @@ public final class TierTestRunner {
     private final TestRunner host;
     private final BubblewrapCommand bubblewrap;
     private final ContainerAgents containers;
+    private final String homeId;
 
     /**
      * @param host runs host and bubblewrap processes
      * @param bubblewrap builds the namespace tier's command line
      * @param containers runs container-tier tests ({@link ContainerAgents#none()}: such a test fails, saying so)
+     * @param homeId the Paddock home's id, which starts every test's marker (see {@link #create})
      */
-    public TierTestRunner(TestRunner host, BubblewrapCommand bubblewrap, ContainerAgents containers) {
+    public TierTestRunner(TestRunner host, BubblewrapCommand bubblewrap, ContainerAgents containers, String homeId) {
         this.host = host;
         this.bubblewrap = bubblewrap;
         this.containers = containers;
+        // Without a home id, one of this runner's own: never the marker of another Paddock's tests.
+        this.homeId = homeId == null || homeId.isBlank()
+                ? "run-" + Long.toHexString(new java.security.SecureRandom().nextLong()) : homeId;
     }
 
-    /** A runner with the machine's setsid, {@code bwrap} from the PATH, and {@code containers}. */
-    public static TierTestRunner create(ContainerAgents containers) {
-        return new TierTestRunner(TestRunner.create(), new BubblewrapCommand("bwrap"), containers);
+    /**
+     * A runner with the machine's setsid, {@code bwrap} from the PATH, and {@code containers}.
+     *
+     * @param homeId the Paddock home's id: it starts the marker of every test process ({@link TestRunner#RUN_MARKER});
+     *     null: a random one, so only this runner's own processes are ever found by it
+     */
+    public static TierTestRunner create(ContainerAgents containers, String homeId) {
+        return new TierTestRunner(TestRunner.create(), new BubblewrapCommand("bwrap"), containers, homeId);
+    }
+
+    /** The marker of a new run of entry {@code e}'s test: this home, the entry, and a nonce. */
+    private String marker(MergeEntry e) {
+        return markerPrefix(e) + Long.toString(System.nanoTime() & Long.MAX_VALUE, 36)
+                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 30), 36);
+    }
+
+    private String markerPrefix(MergeEntry e) {
+        return homeId + ":" + e.id() + ":";
     }
 
     /**
@@ -80,13 +101,14 @@ public final class TierTestRunner {
     TestRunner.Outcome run(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command, Duration timeout,
                            Path log, TestRunRecord record, BooleanSupplier cancelled) throws PaddockException {
         return switch (isolation.tier()) {
-            case WORKTREE -> host.run(wt, command, timeout, log, record::process, cancelled);
-            case NAMESPACE -> inBubblewrap(isolation, wt, command, timeout, log, record, cancelled);
+            case WORKTREE -> host.run(wt, command, marker(e), timeout, log, record::process, cancelled);
+            case NAMESPACE -> inBubblewrap(isolation, e, wt, command, timeout, log, record, cancelled);
             case CONTAINER -> inContainer(isolation, e, repo, wt, command, timeout, log, record, cancelled);
         };
     }
 
-    private TestRunner.Outcome inBubblewrap(TestIsolation isolation, Path wt, String command, Duration timeout,
+    private TestRunner.Outcome inBubblewrap(TestIsolation isolation, MergeEntry e, Path wt, String command,
+                                            Duration timeout,
                                             Path log, TestRunRecord record, BooleanSupplier cancelled)
             throws MergeException {
         List<String> argv;
@@ -100,8 +122,8 @@ public final class TierTestRunner {
         env.putIfAbsent("LANG", "C.UTF-8");
         env.put("TERM", "dumb");
         env.put("PADDOCK_MERGE_WORKTREE", wt.toString());
-        return host.run(wt, argv, env, command + "  [" + isolation.describe() + "]", timeout, log, record::process,
-                cancelled);
+        return host.run(wt, argv, env, command + "  [" + isolation.describe() + "]", marker(e), timeout, log,
+                record::process, cancelled);
     }
 
     private TestRunner.Outcome inContainer(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command,
@@ -141,8 +163,10 @@ public final class TierTestRunner {
             throw new MergeException(MergeException.Kind.FAILED, "the test's container "
                     + DockerContainers.shortId(end.containerId()) + " was removed by someone else before it ended");
         }
-        if (exit.outOfMemory()) {
+        if (exit.killedForMemory()) {
             TestRunner.note(log, "=== killed: " + exit.outOfMemoryText());
+        } else if (exit.outOfMemory()) {
+            TestRunner.note(log, "=== " + exit.processKilledText().replace("sandbox", "test's container"));
         }
         TestRunner.note(log, "=== exit code " + exit.code());
         return new TestRunner.Outcome(exit.code().intValue(), false, false, end.elapsed());
@@ -158,8 +182,23 @@ public final class TierTestRunner {
     }
 
     /**
-     * Ends what a killed Paddock left of an entry's test run: its process tree (host or bubblewrap; a reused pid
-     * is told apart by its start time), and for a container-tier entry every container labelled with the entry
+     * Kills every test process of this home still running (found by {@link TestRunner#RUN_MARKER}): at start, before
+     * the queue runs anything, whatever remains was left by a Paddock that was killed, whichever entry it tested.
+     *
+     * @return how many processes were signalled
+     */
+    int killAllLeftovers() {
+        int n = MarkedProcesses.kill(TestRunner.RUN_MARKER, homeId + ":", TestRunner.GRACE);
+        if (n > 0) {
+            LOG.info("Killed {} leftover merge test process(es) of an earlier Paddock", n);
+        }
+        return n;
+    }
+
+    /**
+     * Ends what a killed Paddock left of an entry's test run: every process marked with the entry (host or
+     * bubblewrap: children that left the process group, and a run whose pid was never recorded, included), its
+     * recorded process tree (a reused pid is told apart by its start time), and for a container-tier entry every container labelled with the entry
      * (the one recorded, and one started but not yet recorded). An engine that does not answer is logged: its
      * container is then left for a person ({@code docker ps --filter label=paddock.merge}).
      *
@@ -168,6 +207,10 @@ public final class TierTestRunner {
     void killLeftover(MergeEntry e, TestIsolation isolation, Path repo) {
         if (e.testPid() != null && ProcessTree.isAlive(e.testPid(), e.testPidStartedAt())) {
             ProcessTree.kill(e.testPid(), TestRunner.GRACE);
+        }
+        int marked = MarkedProcesses.kill(TestRunner.RUN_MARKER, markerPrefix(e), TestRunner.GRACE);
+        if (marked > 0) {
+            LOG.info("Killed {} leftover test process(es) of merge entry {}", marked, e.label());
         }
         if (e.testContainer() == null && isolation.tier() != Tier.CONTAINER) {
             return;

@@ -116,6 +116,14 @@ public final class PolicyEngine {
         return policy;
     }
 
+    /**
+     * An engine for {@code other} with this engine's built-in rule: what the policy would decide with other rules
+     * (a rule about to be written, a rule about to be dropped), before any file changes.
+     */
+    public PolicyEngine withPolicy(Policy other) {
+        return new PolicyEngine(other, guard);
+    }
+
     /** Decides {@code request}. Never throws for any input; a broken policy denies. */
     public Decision decide(ToolRequest request) {
         if (policy.isBroken()) {

@@ -11,7 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * The commands Paddock puts on an agent's PATH ({@code <control dir>/bin}, writable by nobody but Paddock's
  * user): a small POSIX {@code sh} script named {@code paddock} that knows one subcommand,
  * {@code paddock heartbeat [PROGRESS...]}. It writes the progress to {@code $PADDOCK_HEARTBEAT_FILE}
- * (atomically, through a rename), which the supervisor reads within about a second. A file, not the API:
+ * (atomically, through a rename) with a sequence number ({@link HeartbeatFile}), which the supervisor reads within
+ * about a second. A file, not the API:
  * it needs no JVM, no network (namespace sandboxes have none) and no Paddock launcher inside the sandbox,
  * and works the same in every tier.
  */
@@ -30,8 +31,21 @@ public final class AgentCommands {
               echo "paddock: PADDOCK_HEARTBEAT_FILE is not set: this does not run in a Paddock sandbox" >&2
               exit 1
             fi
+            # The progress, then "seq N" one above the file's last: the same progress twice still differs.
+            seq=0
+            if [ -f "$PADDOCK_HEARTBEAT_FILE" ]; then
+              while IFS= read -r line; do
+                case "$line" in
+                  "seq "*) seq=${line#seq } ;;
+                esac
+              done < "$PADDOCK_HEARTBEAT_FILE"
+            fi
+            case "$seq" in
+              ''|*[!0-9]*|0?*) seq=0 ;;
+            esac
+            [ ${#seq} -gt 18 ] && seq=0
             tmp="$PADDOCK_HEARTBEAT_FILE.$$.tmp"
-            if printf '%s\\n' "$*" > "$tmp" && mv -f "$tmp" "$PADDOCK_HEARTBEAT_FILE"; then
+            if printf '%s\\nseq %s\\n' "$*" "$((seq + 1))" > "$tmp" && mv -f "$tmp" "$PADDOCK_HEARTBEAT_FILE"; then
               exit 0
             fi
             rm -f "$tmp"

@@ -86,11 +86,18 @@ public final class ContainerAgents implements AutoCloseable {
     }
 
     /**
-     * Whether the state of container sandboxes is unknown now: the engine does not answer, or it is back and
-     * the outage is being reconciled ({@link #holdWhileReconciling}).
+     * Whether the state of container sandboxes is unknown now: the engine does not answer, has not answered yet
+     * since this Paddock began watching it, or it is back and the outage is being reconciled
+     * ({@link #holdWhileReconciling}).
      */
     public boolean stateUnknown() {
-        return reconciling || engineAway().isPresent();
+        return reconciling || engineAway().isPresent() || notKnownYet();
+    }
+
+    /** Whether the engine is watched and its first check has not ended yet. */
+    private boolean notKnownYet() {
+        EngineWatch w = engineWatch;
+        return w != null && factory != null && w.started() && !w.state().status().checked();
     }
 
     /**
@@ -282,15 +289,20 @@ public final class ContainerAgents implements AutoCloseable {
         }
     }
 
-    /** A container's end in the words of {@link AgentExit}; out of memory says so, with the limit. */
+    /**
+     * A container's end in the words of {@link AgentExit}; out of memory says so, with the limit: the agent's own
+     * death, or a process of it killed while the agent went on ("exited with 3; a process in the sandbox was killed
+     * for memory (limit 64 MiB)").
+     */
     static AgentExit explain(ContainerExit e) {
         if (e.code() == null) {
             return new AgentExit(null, "lost its container: it was removed before Paddock saw it end");
         }
-        if (e.outOfMemory()) {
+        if (e.killedForMemory()) {
             return new AgentExit(e.code().intValue(), "was killed: " + e.outOfMemoryText());
         }
-        return AgentExit.of(e.code().intValue());
+        AgentExit a = AgentExit.of(e.code().intValue());
+        return e.outOfMemory() ? new AgentExit(a.code(), a.explanation() + "; " + e.processKilledText()) : a;
     }
 
     /**

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Unknown is not a state.</b> While the engine does not answer, a container sandbox keeps the state its
  * record has (running, pending, retrying) and is <em>shown</em> as unknown: the status snapshot flags it
  * ({@code RepositoryStatus.Sandbox.engineUnreachable}), the supervisor decides nothing about it
- * ({@link ContainerAgents#stateUnknown()}), and its lease is renewed when the engine is back. A stored state
+ * ({@link ContainerAgents#stateUnknown()}) except to take the heartbeats its agent writes to its heartbeat file
+ * (on the host), and its lease is renewed when the engine is back. The same holds before the engine's first answer
+ * after a start, so an engine lost at start and one lost later look alike. A stored state
  * "unknown" was rejected: it is a fact about the engine, not about each sandbox; it would need transitions in and
  * out of every live state that race with the supervisor's compare-and-sets, lose which state the sandbox was in
  * (a pending one must start, a running one must be watched), and leave stale records behind if Paddock stopped

@@ -2,6 +2,7 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Words;
 import dev.paddock.events.EventDraft;
 import dev.paddock.worktree.SideBySide;
 import dev.paddock.worktree.WorktreeManager;
@@ -144,6 +145,7 @@ public final class FingerprintRecorder {
         String head = SandboxCreator.shortId(fp.head());
         store.recordFingerprint(s.id(), json, EventDraft.of(s.repositoryId(), s.id(), "sandbox.fingerprint_recorded",
                 "Health fingerprint: " + fp.branch() + " at " + head + ", "
-                        + (fp.changedFiles() == 0 ? "clean" : fp.changedFiles() + " changes"), details));
+                        + (fp.changedFiles() == 0 ? "clean"
+                        : Words.count(fp.changedFiles(), "change", "changes")), details));
     }
 }

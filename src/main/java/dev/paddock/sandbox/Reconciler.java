@@ -46,9 +46,11 @@ import org.slf4j.LoggerFactory;
  *   <li>a removal left in {@code cleaning} by an earlier Paddock is finished ({@link SandboxReclaimer#resume});</li>
  *   <li>on the first pass, a running agent that outlived the previous Paddock is recorded as adopted (the
  *       supervisor watches it again; one whose process died meanwhile the supervisor marks failed);</li>
- *   <li>a container labelled {@code paddock.sandbox=<id>} older than the scanner's settle time whose
- *       sandbox has no open record, or whose open record names another container, is an orphan container:
- *       reported once (an event) and listed in the report. Containers are looked at only once this Paddock
+ *   <li>a container of this home ({@code paddock.home=<home id>}) labelled {@code paddock.sandbox=<id>} older
+ *       than the scanner's settle time whose sandbox has no open record, or whose open record names another
+ *       container, is an orphan container: reported once (an event) and listed in the report. One without a home
+ *       label (an older Paddock's, maybe another home's) is reported once as unlabelled, with no advice to remove
+ *       it; another home's containers are never looked at. Containers are looked at only once this Paddock
  *       has connected to an engine (a Paddock without container sandboxes never loads docker-java), with one
  *       list call per pass.</li>
  * </ul>
@@ -86,12 +88,19 @@ public final class Reconciler implements AutoCloseable {
     });
     private boolean firstPassDone;
 
-    /** What one pass found and did, for tests and logs. Ids and paths in the order met. */
+    /**
+     * What one pass found and did, for tests and logs. Ids and paths in the order met.
+     *
+     * @param orphanContainers this home's labelled containers that no open record names
+     * @param unlabelledContainers containers with Paddock's sandbox label but no home label (made by a Paddock from
+     *     before that label: this one's, or another home's on the same engine) that no open record here names
+     */
     public record Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
-                         List<String> skippedRepositories, List<LabelledContainer> orphanContainers) {
+                         List<String> skippedRepositories, List<LabelledContainer> orphanContainers,
+                         List<LabelledContainer> unlabelledContainers) {
         public Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
                       List<String> skippedRepositories) {
-            this(orphans, vanished, resumed, adopted, skippedRepositories, new ArrayList<>());
+            this(orphans, vanished, resumed, adopted, skippedRepositories, new ArrayList<>(), new ArrayList<>());
         }
     }
 
@@ -171,8 +180,10 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /**
-     * Orphan containers: labelled by Paddock, settled, and not the container an open record names. An engine
-     * that does not answer is skipped (its containers are looked at on a later pass).
+     * Orphan containers: labelled by this home, settled, and not the container an open record names. Another
+     * home's containers are not listed at all; one with no home label (an older Paddock's) is reported apart,
+     * without advice to remove it. An engine that does not answer is skipped (its containers are looked at on a
+     * later pass).
      */
     private void reconcileContainers(Report report) throws StoreException {
         if (!containers.connected()) {
@@ -199,7 +210,8 @@ public final class Reconciler implements AutoCloseable {
             if (!orphan) {
                 continue;
             }
-            report.orphanContainers().add(c);
+            boolean unlabelled = c.home() == null;
+            (unlabelled ? report.unlabelledContainers() : report.orphanContainers()).add(c);
             if (reportedContainers.add(c.id())) {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("containerId", c.id());
@@ -207,10 +219,17 @@ public final class Reconciler implements AutoCloseable {
                 details.put("repository", c.repository());
                 details.put("state", c.state());
                 Long repoId = owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c));
-                events.append(EventDraft.of(repoId, null, "sandbox.orphan_container_found", "Orphan container "
-                        + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state() + ") labelled "
-                        + c.sandboxId() + (owner.isEmpty() ? ", a sandbox Paddock has no record of"
-                        : ", which its sandbox does not name") + "; remove it with docker rm -f", details));
+                String which = "container " + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state()
+                        + ") labelled " + c.sandboxId();
+                events.append(unlabelled
+                        ? EventDraft.of(repoId, null, "sandbox.unlabelled_container_found", "Unlabelled " + which
+                                + (owner.isEmpty() ? ", a sandbox this Paddock has no record of"
+                                : ", which its sandbox does not name") + ": made by an older Paddock, maybe another"
+                                + " Paddock home's on the same engine, so it is left alone; remove it yourself if it"
+                                + " is no one's", details)
+                        : EventDraft.of(repoId, null, "sandbox.orphan_container_found", "Orphan " + which
+                                + (owner.isEmpty() ? ", a sandbox Paddock has no record of"
+                                : ", which its sandbox does not name") + "; remove it with docker rm -f", details));
             }
         }
         reportedContainers.retainAll(seen);

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Words;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
@@ -9,7 +10,6 @@ import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.RepositoryLocator;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -65,6 +65,7 @@ public final class Supervisor implements AutoCloseable {
     private final java.util.Set<String> removing = ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> removalFailed = ConcurrentHashMap.newKeySet();
     private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
+    private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "supervisor"));
@@ -167,9 +168,13 @@ public final class Supervisor implements AutoCloseable {
     private boolean step(SandboxRecord s) throws PaddockException {
         if (s.tier() == Tier.CONTAINER && containers.stateUnknown() && (s.state() == SandboxState.PENDING
                 || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING)) {
-            // The engine does not answer (or its return is being reconciled): nothing is known of the container,
-            // so nothing is decided. No start that would fail, no timeout for heartbeats the engine's absence
-            // may have held up, no kill. See ContainerEngineLifecycle.
+            // The engine does not answer (or has not yet, or its return is being reconciled): nothing is known of
+            // the container, so nothing is decided. No start that would fail, no timeout, no kill. See
+            // ContainerEngineLifecycle. Its heartbeat file is on the host, though: heartbeats are still taken, so
+            // the lease of an agent that works on is not found run out when the engine is back.
+            if (s.state() == SandboxState.RUNNING) {
+                readHeartbeatFile(s, layout(s));
+            }
             return false;
         }
         return switch (s.state()) {
@@ -332,6 +337,7 @@ public final class Supervisor implements AutoCloseable {
         if (exit.isPresent()) {
             // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
             readHeartbeatFile(s, layout);
+            heartbeatFiles.forget(s.id());
             AgentExit e = exit.get();
             children.remove(s.id());
             SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
@@ -340,7 +346,7 @@ public final class Supervisor implements AutoCloseable {
                     .set(Transition.Column.FINISHED_AT, now)
                     .set(Transition.Column.PID, null)
                     .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
-                    .message(s.id() + (e.succeeded() ? " is done: the agent exited with 0"
+                    .message(s.id() + (e.succeeded() ? " is done: the agent " + e.explanation()
                             : " failed: the agent " + e.explanation()))
                     .detail("exitCode", e.code()));
             if (ended && s.containerId() != null) {
@@ -386,7 +392,7 @@ public final class Supervisor implements AutoCloseable {
         }
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
                 .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
-                        : "its " + s.maxRetries() + (s.maxRetries() == 1 ? " retry" : " retries") + " are used up")
+                        : "its " + Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
                         + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
     }
 
@@ -464,29 +470,22 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * An agent without network writes its progress to its heartbeat file; a file newer than the last
-     * heartbeat is a heartbeat.
+     * An agent without network writes its progress to its heartbeat file; a file whose content changed since the
+     * last one taken is a heartbeat ({@link HeartbeatFile}).
      *
      * @return whether one was recorded
      */
     private boolean readHeartbeatFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
-        Path file = layout.heartbeatFile();
         try {
-            if (!Files.exists(file)) {
-                return false; // (not an exception per sandbox per tick: those cost more than the check)
-            }
-            Instant modified = Files.getLastModifiedTime(file).toInstant();
-            // Before this run's first heartbeat, any file counts: the launcher deleted the last run's, and a
-            // fast agent may write its first one before the run's start is recorded.
-            Instant since = s.lastHeartbeatAt();
-            if (since != null && !modified.isAfter(since)) {
+            Optional<HeartbeatFile.Beat> beat = heartbeatFiles.poll(s, layout.heartbeatFile());
+            if (beat.isEmpty()) {
                 return false;
             }
-            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-            int nl = text.indexOf('\n');
-            String progress = nl < 0 ? text : text.substring(0, nl);
-            return store.heartbeat(s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX)
-                    : progress);
+            String progress = beat.get().progress();
+            boolean recorded = store.heartbeat(s.id(), progress.length() > PROGRESS_MAX
+                    ? progress.substring(0, PROGRESS_MAX) : progress);
+            heartbeatFiles.taken(beat.get());
+            return recorded;
         } catch (IOException e) {
             LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
             return false;

@@ -18,14 +18,16 @@ import java.util.stream.Stream;
  * logs at 644 and its directories at 755; this runs when the store is opened, before H2 touches the file.
  *
  * <p>Only Paddock's own entries are touched: the home directory itself, the store's files ({@code paddock.*}),
- * {@code api-token}, {@code instance.json}, {@code ui.properties}, {@code policy.json} and their
+ * {@code api-token}, {@code instance.json}, {@code ui.properties}, {@code policy.json}, {@code home-id},
+ * {@code api-port} and their
  * {@code .tmp} / {@code .bak} siblings, and everything under {@code bin/} and {@code logs/}. Another file in the
  * home (a home pointed at a directory that holds other things) is left alone, and so is the home directory when
  * it is the user's own home directory. Symbolic links are never followed.
  */
 public final class HomePermissions {
     /** Top-level files Paddock writes into its home (besides the store's {@code paddock.*}). */
-    static final List<String> FILES = List.of("api-token", "instance.json", "ui.properties", "policy.json");
+    static final List<String> FILES = List.of("api-token", "instance.json", "ui.properties", "policy.json", "home-id",
+            "api-port");
     /** Top-level directories that hold only Paddock's files. */
     static final List<String> DIRS = List.of("bin", "logs");
 

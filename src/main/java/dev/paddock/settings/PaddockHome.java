@@ -96,6 +96,50 @@ public final class PaddockHome {
         return dir.resolve("instance.json");
     }
 
+    /** The file holding the port the API had at the last start, taken again at the next when it is free. */
+    public Path apiPortFile() {
+        return dir.resolve("api-port");
+    }
+
+    /** The file holding the home's identity ({@link #id()}). */
+    public Path idFile() {
+        return dir.resolve("home-id");
+    }
+
+    /**
+     * This home's identity: 16 random hex digits, kept in {@code home-id} (owner-only), made on first use. It tells
+     * this home's Docker containers ({@code paddock.home=<id>}) and merge test processes from those of any other
+     * Paddock home on the same machine or engine. A file another Paddock on this home wrote a moment ago wins.
+     *
+     * @throws PaddockException when the file cannot be read or written, or holds something else
+     */
+    public String id() throws PaddockException {
+        Path file = idFile();
+        try {
+            if (!Files.exists(file)) {
+                byte[] raw = new byte[8];
+                new java.security.SecureRandom().nextBytes(raw);
+                Path tmp = Files.createTempFile(dir, ".home-id", ".tmp"); // 600 (the JDK's default for temp files)
+                try {
+                    Files.writeString(tmp, java.util.HexFormat.of().formatHex(raw) + "\n");
+                    Files.createLink(file, tmp); // fails when another Paddock made it first: theirs is read below
+                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                    // read theirs
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+            }
+            String id = Files.readString(file).strip();
+            if (!id.matches("[0-9a-f]{16}")) {
+                throw new PaddockException("The file " + file + " does not hold a Paddock home id (16 hex digits);"
+                        + " delete it and Paddock makes a new one.");
+            }
+            return id;
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new PaddockException("Cannot read or create " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Directory for log files. */
     public Path logDir() {
         return dir.resolve("logs");

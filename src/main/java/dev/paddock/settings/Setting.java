@@ -47,12 +47,12 @@ public record Setting<T>(String name, T defaultValue, long min, long max, String
      *     the setting, the bad text and what is allowed
      */
     public T parse(String text) throws InvalidSettingValueException {
-        long v;
-        try {
-            v = Long.parseLong(text == null ? "" : text.strip());
-        } catch (NumberFormatException e) {
+        String t = text == null ? "" : text.strip();
+        // ASCII digits only: Long.parseLong also takes the digits of other scripts ("\u0665" is 5) and a plus sign.
+        if (!t.matches("-?[0-9]{1,18}")) {
             throw new InvalidSettingValueException(this, text);
         }
+        long v = Long.parseLong(t);
         if (v < min || v > max) {
             throw new InvalidSettingValueException(this, text);
         }

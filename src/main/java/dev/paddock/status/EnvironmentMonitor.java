@@ -66,7 +66,7 @@ public final class EnvironmentMonitor implements AutoCloseable {
         this.engineWatch = engineWatch;
         this.ownsWatch = ownsWatch;
         this.bubblewrap = bubblewrap;
-        engineWatch.addListener((before, now) -> update(new Snapshot(now.status(), last.bubblewrap(), now)));
+        engineWatch.addListener((before, now) -> updateEngine(now));
     }
 
     /**
@@ -75,17 +75,15 @@ public final class EnvironmentMonitor implements AutoCloseable {
      * share on a small machine.
      */
     public void start(Duration delay) {
-        timer.schedule(() -> update(new Snapshot(last.docker(), bubblewrap.probe(), last.engine())), delay.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.schedule(() -> updateBubblewrap(bubblewrap.probe()), delay.toMillis(), TimeUnit.MILLISECONDS);
         engineWatch.start(delay);
     }
 
     /** Probes both now, on the calling thread, and returns the result (for one-shot CLI use). */
     public Snapshot probeNow() {
-        EngineWatch.State e = engineWatch.checkNow();
-        Snapshot s = new Snapshot(e.status(), bubblewrap.probe(), e);
-        update(s);
-        return s;
+        engineWatch.checkNow();
+        updateBubblewrap(bubblewrap.probe());
+        return last;
     }
 
     /** The latest snapshot. */
@@ -100,6 +98,21 @@ public final class EnvironmentMonitor implements AutoCloseable {
 
     public void addListener(Consumer<Snapshot> listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * The engine's news with the bubblewrap status as it is now. Each half is merged into the latest snapshot
+     * under the lock: a probe that took seconds must not put back the engine state it began with (the watch tells
+     * only of changes, so a lost one would stay lost).
+     */
+    private synchronized void updateEngine(EngineWatch.State engine) {
+        update(new Snapshot(engine.status(), last.bubblewrap(), engine));
+    }
+
+    /** The bubblewrap probe's result with the engine's latest state. */
+    private synchronized void updateBubblewrap(BubblewrapProbe.Status probed) {
+        EngineWatch.State engine = engineWatch.state();
+        update(new Snapshot(engine.status(), probed, engine));
     }
 
     private synchronized void update(Snapshot s) {

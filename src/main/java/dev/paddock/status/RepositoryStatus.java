@@ -62,7 +62,7 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * One sandbox row of the dashboard. Times are UTC; {@code leaseExpiresAt} is null when not running.
      *
      * @param engineUnreachable true for a pending, running or retrying container sandbox while the Docker engine
-     *     does not answer: its state is unknown and shown so; {@code state} is the last one known (see
+     *     does not answer (or has not answered yet since Paddock started): its state is unknown and shown so; {@code state} is the last one known (see
      *     {@link dev.paddock.sandbox.ContainerEngineLifecycle} for why this is a flag, not a state)
      * @param worktreeMissing whether its worktree's folder is not on disk (deleted behind Paddock's back, or gone
      *     after a merge): its state says what it last did, this says its folder is gone

@@ -59,7 +59,8 @@ public final class StatusService {
 
     /**
      * Builds the snapshot of one repository; container sandboxes that are pending, running or retrying are
-     * flagged {@code engineUnreachable} while {@code docker} says the engine does not answer.
+     * flagged {@code engineUnreachable} while {@code docker} says the engine does not answer or has not answered
+     * yet.
      *
      * @param dockerAwaySince when the engine stopped answering (this outage), or null
      * @throws StoreException when the store cannot be read
@@ -67,7 +68,9 @@ public final class StatusService {
     public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
                                   String worktreeError, EngineStatus docker, java.time.Instant dockerAwaySince,
                                   BubblewrapProbe.Status bwrap) throws StoreException {
-        boolean engineAway = docker.checked() && !docker.reachable();
+        // Not answering, and not known yet (before the engine's first answer): either way a container's state is
+        // unknown, whether the engine was lost at start or later.
+        boolean engineAway = !docker.reachable();
         List<SandboxRecord> open = record == null ? List.of() : sandboxes.listOpen(record.id());
         Map<Path, String> owners = new HashMap<>();
         for (SandboxRecord s : open) {

@@ -1,5 +1,6 @@
 package dev.paddock.worktree;
 
+import dev.paddock.common.Words;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -243,7 +244,8 @@ public final class Submodules {
         files.sort(null);
         files.forEach(f -> out.add("?? " + shown + "/" + f));
         if (total[0] > FILES_MAX) {
-            out.add("?? " + shown + "/ (" + (total[0] - FILES_MAX) + " more files)");
+            out.add("?? " + shown + "/ (" + Words.count(total[0] - FILES_MAX, "more file", "more files")
+                    + ")");
         }
     }
 

@@ -40,13 +40,30 @@ case $limit in
 esac
 [ "$cap" -ge 1 ] || cap=1
 [ "$answer_s" -le "$cap" ] || answer_s=$cap
+# The watchdog (bash): a child that waits on a pipe from this shell and stops it (TERM, answered with a deny)
+# when answer_s passes first. Writing to the pipe or exiting (which closes it) releases the child, so it
+# never outlives the hook. It bounds what read -t cannot: the connect, and a stdin that never ends. Armed
+# again (for the time left) before a second broker is asked.
+watchdog() {
+  w=$((answer_s - SECONDS))
+  [ "$w" -gt 0 ] || deny "Paddock hook: Paddock did not answer within ${answer_s} s, so the call is denied"
+  eval 'exec 9> >(exec >/dev/null 2>&1; read -r -t "$w" -N 1; [ $? -gt 128 ] && kill -TERM $$)'
+}
 if [ -n "${BASH_VERSION:-}" ]; then
-  # The watchdog: a child that waits on a pipe from this shell and stops it (TERM, answered with a deny)
-  # when answer_s passes first. Writing to the pipe or exiting (which closes it) releases the child, so it
-  # never outlives the hook. It bounds what read -t cannot: the connect, and a stdin that never ends.
   trap 'deny "Paddock hook: Paddock did not answer within ${answer_s} s, so the call is denied"' TERM
-  eval 'exec 9> >(exec >/dev/null 2>&1; read -r -t "$answer_s" -N 1; [ $? -gt 128 ] && kill -TERM $$)'
+  watchdog
 fi
+
+# The port of this home's running Paddock, from instance.json (which holds nothing secret), or nothing.
+live_port() {
+  inst=
+  IFS= read -r inst 2>/dev/null < "$home/instance.json"
+  lp=${inst#*\"port\"}
+  lp=${lp#*:}
+  lp=${lp#"${lp%%[! ]*}"}
+  lp=${lp%%[!0-9]*}
+  case $inst in *'"port"'*) printf '%s' "$lp" ;; esac
+}
 
 api=${PADDOCK_API:-}
 sandbox=${PADDOCK_SANDBOX_ID:-}
@@ -56,13 +73,7 @@ if [ -n "$api" ]; then
   [ -n "$sandbox" ] || deny "Paddock hook: PADDOCK_API is set but PADDOCK_SANDBOX_ID is not, so the call is denied"
   keyid="sandbox/$sandbox"
 else
-  inst=
-  IFS= read -r inst 2>/dev/null < "$home/instance.json"
-  port=${inst#*\"port\"}
-  port=${port#*:}
-  port=${port#"${port%%[! ]*}"}
-  port=${port%%[!0-9]*}
-  case $inst in *'"port"'*) ;; *) port= ;; esac
+  port=$(live_port)
   [ -n "$port" ] || deny "Paddock hook: no running Paddock found (PADDOCK_API is not set and the Paddock home has no instance.json), so the call is denied"
   api="http://127.0.0.1:$port"
   key=
@@ -99,19 +110,6 @@ else
 fi
 [ -n "$body" ] || deny "Paddock hook: no PreToolUse input on stdin, so the call is denied"
 
-nonce=
-if [ -n "${SRANDOM:-}" ]; then
-  printf -v nonce '%08x%08x%08x%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
-else
-  for b in $(od -An -N16 -tx1 /dev/urandom 2>/dev/null); do nonce=$nonce$b; done
-fi
-case ${#nonce}:$nonce in
-  32:*[!0-9a-f]*) deny "Paddock hook: cannot make a random nonce, so the call is denied" ;;
-  32:*) ;;
-  *) deny "Paddock hook: cannot make a random nonce (no \$SRANDOM, no od), so the call is denied" ;;
-esac
-ts=${EPOCHSECONDS:-}
-[ -n "$ts" ] || ts=$(date +%s)
 if command -v sha256sum >/dev/null 2>&1; then
   sha=sha256sum
 elif command -v shasum >/dev/null 2>&1; then
@@ -119,8 +117,23 @@ elif command -v shasum >/dev/null 2>&1; then
 else
   deny "Paddock hook: neither sha256sum nor shasum is installed, so the hook cannot check it talks to Paddock; the call is denied"
 fi
-# The request's MAC, and the proof Paddock's answer must carry (dev.paddock.api.HookAuth).
-hashes=$($sha /dev/fd/4 /dev/fd/5 2>/dev/null 4<<EOF 5<<EOF
+# sign: a fresh nonce, the request's MAC and the proof Paddock's answer must carry, for $hostport
+# (dev.paddock.api.HookAuth).
+sign() {
+  nonce=
+  if [ -n "${SRANDOM:-}" ]; then
+    printf -v nonce '%08x%08x%08x%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
+  else
+    for b in $(od -An -N16 -tx1 /dev/urandom 2>/dev/null); do nonce=$nonce$b; done
+  fi
+  case ${#nonce}:$nonce in
+    32:*[!0-9a-f]*) deny "Paddock hook: cannot make a random nonce, so the call is denied" ;;
+    32:*) ;;
+    *) deny "Paddock hook: cannot make a random nonce (no \$SRANDOM, no od), so the call is denied" ;;
+  esac
+  ts=${EPOCHSECONDS:-}
+  [ -n "$ts" ] || ts=$(date +%s)
+  hashes=$($sha /dev/fd/4 /dev/fd/5 2>/dev/null 4<<EOF 5<<EOF
 paddock-request-v1
 $keyid
 $ts
@@ -137,123 +150,168 @@ $hostport
 $key
 EOF
 )
-mac=${hashes%%[!0-9a-f]*}
-proof=${hashes#*
+  mac=${hashes%%[!0-9a-f]*}
+  proof=${hashes#*
 }
-proof=${proof%%[!0-9a-f]*}
-[ "${#mac}" = 64 ] && [ "${#proof}" = 64 ] || deny "Paddock hook: $sha failed, so the call is denied"
+  proof=${proof%%[!0-9a-f]*}
+  [ "${#mac}" = 64 ] && [ "${#proof}" = 64 ] || deny "Paddock hook: $sha failed, so the call is denied"
+}
 
-code=
-got=
-verdict=
-out=
-reason=
-error=
-if [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
-  printf -v request 'POST %s HTTP/1.0\r\nHost: %s\r\nPaddock-Auth: v1 %s %s %s %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\n\r\n' \
-    "$path" "$hostport" "$keyid" "$ts" "$nonce" "$mac" "${#body}"
-  if [ $((${#request} + ${#body})) -le 65536 ]; then
-    # Fits the socket's buffers: written at once, even to a peer that never reads.
-    printf '%s%s' "$request" "$body" >&3 2>/dev/null \
-      || deny "Paddock hook: Paddock's broker cannot be reached, so the call is denied"
+# unproven: why the server on $hostport is not taken for this home's Paddock.
+unproven() {
+  if [ "$code" = 401 ]; then
+    why="the server on $hostport refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong"
   else
-    # Could block on a peer that never reads: written by a child the hook kills if it denies.
-    { printf '%s%s' "$request" "$body" >&3; } 2>/dev/null &
-    writer=$!
+    why="the server on $hostport did not prove it is this home's Paddock (HTTP ${code:-no answer})"
   fi
-  t=$((answer_s - SECONDS))
-  # Every read is bounded in time and length: a peer that streams an endless line must not grow this shell
-  # until the system kills it (an exit Claude Code would take as "go ahead").
-  [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 1024 status <&3 \
-    || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
-  code=${status#* }
-  code=${code%% *}
-  headers=0
-  while :; do
+}
+
+# ask: one request to $hostport. Returns 0 with code, verdict, out, reason and error from a server that proved it
+# is this home's Paddock; 1 with why when nothing there did (no connection, another program, a refused key);
+# denies at once when time runs out.
+ask() {
+  code=
+  got=
+  verdict=
+  out=
+  reason=
+  error=
+  if [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
+    printf -v request 'POST %s HTTP/1.0\r\nHost: %s\r\nPaddock-Auth: v1 %s %s %s %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\n\r\n' \
+      "$path" "$hostport" "$keyid" "$ts" "$nonce" "$mac" "${#body}"
+    if [ $((${#request} + ${#body})) -le 65536 ]; then
+      # Fits the socket's buffers: written at once, even to a peer that never reads.
+      printf '%s%s' "$request" "$body" >&3 2>/dev/null \
+        || deny "Paddock hook: Paddock's broker cannot be reached, so the call is denied"
+    else
+      # Could block on a peer that never reads: written by a child the hook kills if it denies.
+      { printf '%s%s' "$request" "$body" >&3; } 2>/dev/null &
+      writer=$!
+    fi
     t=$((answer_s - SECONDS))
-    headers=$((headers + 1))
-    [ "$headers" -le 64 ] || deny "Paddock hook: the server on $hostport sent too many headers, so the call is denied"
-    [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 4096 header <&3 \
+    # Every read is bounded in time and length: a peer that streams an endless line must not grow this shell
+    # until the system kills it (an exit Claude Code would take as "go ahead").
+    [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 1024 status <&3 \
       || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
-    header=${header%$'\r'}
-    [ -n "$header" ] || break
-    case $header in
-      [Pp][Aa][Dd][Dd][Oo][Cc][Kk]-[Pp][Rr][Oo][Oo][Ff]:*) got=${header#*:}; got=${got# } ;;
-    esac
-  done
-  [ "$got" = "$proof" ] || {
-    [ "$code" != 401 ] || deny "Paddock hook: the server on $hostport refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong; the call is denied"
-    deny "Paddock hook: the server on $hostport did not prove it is this home's Paddock (HTTP ${code:-no answer}), so the call is denied"
-  }
-  # The real Paddock answers: from here the wait is bounded by its signs (quiet_s) and by cap.
-  { printf x >&9; exec 9>&-; } 2>/dev/null
-  if [ "$code" = 200 ]; then
-    c=' '
-    while [ "$c" = ' ' ]; do
-      t=$((cap - SECONDS))
-      [ "$t" -gt 0 ] || deny "Paddock hook: no decision within ${cap} s (Claude Code's hook timeout is near), so the call is denied"
-      [ "$t" -le "$quiet_s" ] || t=$quiet_s
-      IFS= read -r -t "$t" -N 1 c <&3
-      rc=$?
-      [ "$rc" -le 128 ] || deny "Paddock hook: Paddock's broker gave no sign for ${t} s while waiting, so the call is denied"
-      [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker closed the connection without an answer, so the call is denied"
+    code=${status#* }
+    code=${code%% *}
+    headers=0
+    while :; do
+      t=$((answer_s - SECONDS))
+      headers=$((headers + 1))
+      [ "$headers" -le 64 ] || deny "Paddock hook: the server on $hostport sent too many headers, so the call is denied"
+      [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 4096 header <&3 \
+        || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
+      header=${header%$'\r'}
+      [ -n "$header" ] || break
+      case $header in
+        [Pp][Aa][Dd][Dd][Oo][Cc][Kk]-[Pp][Rr][Oo][Oo][Ff]:*) got=${header#*:}; got=${got# } ;;
+      esac
     done
-    IFS= read -r -t "$quiet_s" -n 16 verdict <&3
-    verdict=$c$verdict
-    IFS= read -r -t "$quiet_s" -n 65536 out <&3
-    IFS= read -r -t "$quiet_s" -n 65536 reason <&3
+    [ "$got" = "$proof" ] || {
+      exec 3<&-
+      [ -z "$writer" ] || kill "$writer" 2>/dev/null
+      writer=
+      unproven
+      return 1
+    }
+    # The real Paddock answers: from here the wait is bounded by its signs (quiet_s) and by cap.
+    { printf x >&9; exec 9>&-; } 2>/dev/null
+    if [ "$code" = 200 ]; then
+      c=' '
+      while [ "$c" = ' ' ]; do
+        t=$((cap - SECONDS))
+        [ "$t" -gt 0 ] || deny "Paddock hook: no decision within ${cap} s (Claude Code's hook timeout is near), so the call is denied"
+        [ "$t" -le "$quiet_s" ] || t=$quiet_s
+        IFS= read -r -t "$t" -N 1 c <&3
+        rc=$?
+        [ "$rc" -le 128 ] || deny "Paddock hook: Paddock's broker gave no sign for ${t} s while waiting, so the call is denied"
+        [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker closed the connection without an answer, so the call is denied"
+      done
+      IFS= read -r -t "$quiet_s" -n 16 verdict <&3
+      verdict=$c$verdict
+      IFS= read -r -t "$quiet_s" -n 65536 out <&3
+      IFS= read -r -t "$quiet_s" -n 65536 reason <&3
+    else
+      IFS= read -r -t "$quiet_s" -n 65536 error <&3
+    fi
+    exec 3<&-
+    [ -z "$writer" ] || wait "$writer" 2>/dev/null
+    writer=
   else
-    IFS= read -r -t "$quiet_s" -n 65536 error <&3
-  fi
-  exec 3<&-
-  [ -z "$writer" ] || wait "$writer" 2>/dev/null
-  writer=
-else
-  # curl has its own limits: the watchdog (bash only) is let go, or it would stop a long wait for a person.
-  [ -z "${BASH_VERSION:-}" ] || { printf x >&9; exec 9>&-; } 2>/dev/null
-  command -v curl >/dev/null 2>&1 || deny "Paddock hook: Paddock's broker cannot be reached at $hostport (and curl is not installed), so the call is denied"
-  # curl bounds the connect (answer_s), the whole call (cap), and silence: less than one byte a second
-  # (the broker sends two while waiting) for 3 s ends it. curl takes the speed over its last 5 s, counting
-  # what it sent as well, so it notices silence 3 to 8 s after the last byte, within answer_s at the start.
-  # At most 1 MiB of answer is kept (a peer that streams without end must not grow this shell); an answer
-  # cut there loses curl's exit code at its end, and is denied.
-  resp=$({ printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
-    --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
+    # curl has its own limits: the watchdog (bash only) is let go, or it would stop a long wait for a person.
+    [ -z "${BASH_VERSION:-}" ] || { printf x >&9; exec 9>&-; } 2>/dev/null
+    command -v curl >/dev/null 2>&1 || {
+      why="Paddock's broker cannot be reached at $hostport (and curl is not installed)"
+      return 1
+    }
+    # curl bounds the connect (answer_s), the whole call (cap), and silence: less than one byte a second
+    # (the broker sends two while waiting) for 3 s ends it. curl takes the speed over its last 5 s, counting
+    # what it sent as well, so it notices silence 3 to 8 s after the last byte, within answer_s at the start.
+    # At most 1 MiB of answer is kept (a peer that streams without end must not grow this shell); an answer
+    # cut there loses curl's exit code at its end, and is denied.
+    resp=$({ printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
+      --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
 Paddock-Auth: v1 $keyid $ts $nonce $mac
 Content-Type: application/json
 Expect:
 EOF
-  printf 'x%s' "$?"; } | head -c 1048576)
-  rc=${resp##*x}
-  resp=${resp%x*}
-  case $rc in ''|*[!0-9]*) rc="none: the answer is longer than 1 MiB" ;; esac
-  [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker cannot be reached or did not answer in time (curl exit $rc), so the call is denied"
-  cr=$(printf '\r')
-  part=status
-  while IFS= read -r line; do
-    line=${line%"$cr"}
-    case $part in
-      status) code=${line#* }; code=${code%% *}; part=headers ;;
-      headers)
-        case $line in
-          '') part=body ;;
-          [Pp][Aa][Dd][Dd][Oo][Cc][Kk]-[Pp][Rr][Oo][Oo][Ff]:*) got=${line#*:}; got=${got# } ;;
-        esac ;;
-      body)
-        if [ "$code" != 200 ]; then [ -n "$error" ] || error=$line
-        elif [ -z "$verdict" ]; then verdict=${line#"${line%%[! ]*}"}
-        elif [ -z "$out" ]; then out=$line
-        elif [ -z "$reason" ]; then reason=$line
-        fi ;;
-    esac
-  done <<EOF
+    printf 'x%s' "$?"; } | head -c 1048576)
+    rc=${resp##*x}
+    resp=${resp%x*}
+    case $rc in ''|*[!0-9]*) rc="none: the answer is longer than 1 MiB" ;; esac
+    if [ "$rc" = 7 ]; then
+      why="Paddock's broker cannot be reached at $hostport"
+      return 1
+    fi
+    [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker cannot be reached or did not answer in time (curl exit $rc), so the call is denied"
+    cr=$(printf '\r')
+    part=status
+    while IFS= read -r line; do
+      line=${line%"$cr"}
+      case $part in
+        status) code=${line#* }; code=${code%% *}; part=headers ;;
+        headers)
+          case $line in
+            '') part=body ;;
+            [Pp][Aa][Dd][Dd][Oo][Cc][Kk]-[Pp][Rr][Oo][Oo][Ff]:*) got=${line#*:}; got=${got# } ;;
+          esac ;;
+        body)
+          if [ "$code" != 200 ]; then [ -n "$error" ] || error=$line
+          elif [ -z "$verdict" ]; then verdict=${line#"${line%%[! ]*}"}
+          elif [ -z "$out" ]; then out=$line
+          elif [ -z "$reason" ]; then reason=$line
+          fi ;;
+      esac
+    done <<EOF
 $resp
 EOF
-  [ "$got" = "$proof" ] || {
-    [ "$code" != 401 ] || deny "Paddock hook: the server on $hostport refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong; the call is denied"
-    deny "Paddock hook: the server on $hostport did not prove it is this home's Paddock (HTTP ${code:-no answer}), so the call is denied"
-  }
+    [ "$got" = "$proof" ] || {
+      unproven
+      return 1
+    }
+  fi
+  return 0
+}
+
+sign
+if ! ask; then
+  first=$why
+  # An agent that outlived a restart of Paddock on another port: its PADDOCK_API is stale. This home's live
+  # Paddock is asked instead, with the same key; it has to prove itself the same way, and no secret travels.
+  alt=
+  [ -z "${PADDOCK_API:-}" ] || alt=$(live_port)
+  if [ -n "$alt" ] && [ "$alt" != "$port" ]; then
+    port=$alt
+    hostport="127.0.0.1:$port"
+    [ -z "${BASH_VERSION:-}" ] || watchdog
+    sign
+    ask || deny "Paddock hook: $first; and $why, so the call is denied"
+  else
+    deny "Paddock hook: $first, so the call is denied"
+  fi
 fi
+
 # Only the verified Paddock's answer gets here.
 case "$code:$verdict" in
   200:allow)

@@ -149,14 +149,38 @@ class HookPeerTest {
         try (RecordingServer relay = RecordingServer.start(RecordingServer.Mode.RELAY, 0, rig.port())) {
             String command = "git status --relayed-" + shell.name();
 
-            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
-                    rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
-                    HookRun.payload(sandbox.worktree(), command), List.of(), LIMIT);
+            // Without instance.json the hook has no other Paddock to ask: the relay's answer is all it gets.
+            Path instance = rig.home().instanceFile();
+            Path aside = instance.resolveSibling("instance.json.aside");
+            java.nio.file.Files.move(instance, aside);
+            HookRun.Result r;
+            try {
+                r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
+                        rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
+                        HookRun.payload(sandbox.worktree(), command), List.of(), LIMIT);
+            } finally {
+                java.nio.file.Files.move(aside, instance);
+            }
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.err()).contains("HTTP 401");
             assertThat(rig.host().wiring().approvals().list(null, 500)).as("requests the real Paddock decided")
                     .noneMatch(a -> a.request().contains(command));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Shell.class)
+    void behindARelayTheHookAsksTheLivePaddockOfItsHomeDirectly(Shell shell) throws Exception {
+        try (RecordingServer relay = RecordingServer.start(RecordingServer.Mode.RELAY, 0, rig.port())) {
+            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
+                    rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
+                    HookRun.payload(sandbox.worktree(), "git status"), List.of(), LIMIT);
+
+            assertThat(r.exit()).as(r.describe()).isZero();
+            assertThat(r.decision()).isEqualTo("allow");
+            assertThat(relay.connections()).as("PADDOCK_API was tried first").isGreaterThanOrEqualTo(1);
+            assertThat(relay.received()).doesNotContain(rig.hookKeyOf(sandbox.id())).doesNotContain(rig.installToken());
         }
     }
 

@@ -195,6 +195,21 @@ class ThreeWayOpenBench {
         }
 
         @Override
+        public List<ResolvedFile> resolvedFiles(long id) {
+            return git.resolvedFiles(id);
+        }
+
+        @Override
+        public void unresolve(long id, String path, String who) throws PaddockException {
+            git.unresolve(id, path, who);
+        }
+
+        @Override
+        public Progress progress(long id) {
+            return git.progress(id);
+        }
+
+        @Override
         public void markResolved(long id, String path, String text, String who) throws PaddockException {
             git.markResolved(id, path, text, who);
         }

@@ -173,7 +173,16 @@ class HookClaudeTest {
         Map<String, String> wrong = sandboxEnv();
         wrong.put("PADDOCK_HOOK_KEY", "0".repeat(64));
 
-        Run r = hook(how, down, payload("Bash", "git status"));
+        Run r;
+        // With no live Paddock to fall back on (instance.json gone), a PADDOCK_API that does not answer denies.
+        Path instance = rig.home().instanceFile();
+        Path aside = instance.resolveSibling("instance.json.aside");
+        java.nio.file.Files.move(instance, aside);
+        try {
+            r = hook(how, down, payload("Bash", "git status"));
+        } finally {
+            java.nio.file.Files.move(aside, instance);
+        }
         Run t = hook(how, noKey, payload("Bash", "git status"));
         Run w = hook(how, wrong, payload("Bash", "git status"));
 
@@ -185,6 +194,35 @@ class HookClaudeTest {
         assertThat(t.err()).contains("PADDOCK_HOOK_KEY is not set");
         assertThat(w.exit()).as(w.describe()).isEqualTo(2);
         assertThat(w.err()).contains("HTTP 401");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {DIRECT, UNDER_SH})
+    void theScriptOfAnAgentWhosePaddockMovedToAnotherPortFindsItThroughInstanceJson(String how) throws Exception {
+        Map<String, String> stale = sandboxEnv();
+        stale.put("PADDOCK_API", "http://127.0.0.1:" + closedPort()); // the port of a Paddock that was restarted
+
+        Run r = hook(how, stale, payload("Bash", "git status"));
+
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.output().get("permissionDecision").asText()).isEqualTo("allow");
+    }
+
+    @Test
+    void theJvmHookOfAnAgentWhosePaddockMovedToAnotherPortFindsItThroughInstanceJson() throws Exception {
+        Map<String, String> stale = sandboxEnv();
+        stale.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
+        stale.remove("PATH");
+        try (dev.paddock.testing.ChildJvm jvm = dev.paddock.testing.ChildJvm.start(shared.resolve("jvm-hook"), stale,
+                Paddock.class.getName(), List.of("--home", rig.home().dir().toString(), "hook", "claude"))) {
+            jvm.send(payload("Bash", "git status"));
+            jvm.closeStdin();
+            int exit = jvm.waitFor(java.time.Duration.ofSeconds(60));
+
+            assertThat(exit).as(jvm.report()).isZero();
+            assertThat(Json.mapper().readTree(jvm.stdout()).at("/hookSpecificOutput/permissionDecision").asText())
+                    .isEqualTo("allow");
+        }
     }
 
     @ParameterizedTest(name = "{0}")

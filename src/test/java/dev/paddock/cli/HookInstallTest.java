@@ -120,4 +120,29 @@ class HookInstallTest {
         assertThat(settings).hasContent(corrupt);
         assertThat(settings.resolveSibling("settings.json.bak")).doesNotExist();
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "{\"a\": 1,}                 | line 1, column 9  | a name in double quotes",
+        "{\"hooks\": {               | line 1, column 12 | ends before",
+        "not json                    | line 1, column 1  | 'not'",
+        "{\"a\": 1} and more         | line 1, column 10 | more text after",
+        "{\"a\": [1, 2 \"b\"]}        | line 1, column 13 | a comma",
+    })
+    void anyInvalidSettingsFileIsNamedInPlainWordsAndNothingChanges(String corrupt, String where, String why)
+            throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Path settings = Files.createDirectories(repo.resolve(".claude")).resolve("settings.json");
+        Files.writeString(settings, corrupt);
+
+        Run r = paddock("--home", tmp.resolve("home").toString(), "hook", "install", "--repo", repo.toString());
+
+        assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+        assertThat(r.err()).contains(settings + " is not valid JSON at " + where).contains(why)
+                .contains("left untouched");
+        assertThat(r.err()).as("no parser internals").doesNotContain("code ").doesNotContain("Source")
+                .doesNotContain("REDACTED").doesNotContain("marker").doesNotContain("Feature").doesNotContain("token");
+        assertThat(settings).hasContent(corrupt);
+        assertThat(settings.resolveSibling("settings.json.bak")).doesNotExist();
+    }
 }

@@ -184,7 +184,7 @@ class SandboxCommandTest {
 
         assertThat(beat.lastHeartbeatAt()).isNotNull();
         Path file = repo.dir().resolve(".worktrees").resolve(id).resolve(".paddock/heartbeat");
-        assertThat(Files.readString(file)).isEqualTo("offline, 40 %\n");
+        assertThat(Files.readString(file)).isEqualTo("offline, 40 %\nseq 1\n");
         assertThat(awaitLog(id, "(Paddock reads it)."))
                 .contains("Paddock's API at http://127.0.0.1:9 does not answer")
                 .contains("wrote the progress to " + file + " instead (Paddock reads it).");

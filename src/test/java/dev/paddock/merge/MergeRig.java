@@ -64,7 +64,7 @@ final class MergeRig implements AutoCloseable {
         sandboxes = new SandboxStore(db, events, clock);
         queue = new MergeQueue(store, repos, sandboxes, new MergeGit(git),
                 classified ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
-                        : new MergeTreeConflicts(git), TierTestRunner.create(containers), tmp.resolve("logs"), null);
+                        : new MergeTreeConflicts(git), TierTestRunner.create(containers, null), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }

@@ -23,9 +23,15 @@ final class SandboxRecords {
      */
     static SandboxRecord done(MergeRig rig, String id, String branch, Tier tier, boolean network, Long memoryLimitBytes,
                               String image) throws Exception {
+        return done(rig, id, branch, "main", tier, network, memoryLimitBytes, image);
+    }
+
+    /** As {@link #done(MergeRig, String, String, Tier, boolean, Long, String)}, based on {@code base}. */
+    static SandboxRecord done(MergeRig rig, String id, String branch, String base, Tier tier, boolean network,
+                              Long memoryLimitBytes, String image) throws Exception {
         Instant now = Instant.now();
-        SandboxRecord s = new SandboxRecord(id, rig.repoId, "task of " + id, "true", tier, branch, "main",
-                rig.main(), rig.repo.dir().resolve(".worktrees").resolve(id).toString(), null, SandboxState.PENDING, 0,
+        SandboxRecord s = new SandboxRecord(id, rig.repoId, "task of " + id, "true", tier, branch, base,
+                rig.repo.git("rev-parse", base).strip(), rig.repo.dir().resolve(".worktrees").resolve(id).toString(), null, SandboxState.PENDING, 0,
                 now, null, null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, network, null,
                 memoryLimitBytes, null, null, image);
         rig.sandboxes.insert(s, "{}", List.of());

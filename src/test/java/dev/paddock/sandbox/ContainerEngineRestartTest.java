@@ -108,7 +108,8 @@ class ContainerEngineRestartTest {
         SandboxRecord exits = runContainer("Runs into the outage", "sleep 600");
         SandboxRecord vanishes = runContainer("Loses its container", "sleep 600");
         String ghost = dockerd.docker("create", "--label", "paddock.sandbox=ghost-20261130-009", "--label",
-                "paddock.repo=" + repo.dir(), IMAGE, "true").out().strip();
+                "paddock.repo=" + repo.dir(), "--label", "paddock.home=" + wiring.home().id(), IMAGE, "true").out()
+                .strip();
 
         dockerd.kill(true);
         EngineWatch.State away = watch.checkNow();

@@ -248,6 +248,24 @@ class ContainerTierTest {
     }
 
     @Test
+    void aChildKilledForMemoryIsReportedWhateverTheAgentsExitCode() throws Exception {
+        // The agent's shell survives the child the kernel kills, and ends with its own code.
+        SandboxRecord failed = tickUntil(create("Child eats memory", "dd if=/dev/zero of=/dev/null bs=256M count=1;"
+                + " echo the shell goes on; exit 3", ResourceLimits.DEFAULTS.withMemoryBytes(64 * ResourceLimits.MIB))
+                .id(), SandboxState.FAILED);
+        SandboxRecord done = tickUntil(create("Child eats memory, agent fine", "dd if=/dev/zero of=/dev/null bs=256M"
+                + " count=1; exit 0", ResourceLimits.DEFAULTS.withMemoryBytes(64 * ResourceLimits.MIB)).id(),
+                SandboxState.DONE);
+
+        assertThat(failed.exitCode()).isEqualTo(3);
+        assertThat(failed.lastError()).isEqualTo("the agent exited with 3; a process in the sandbox was killed for"
+                + " memory (limit 64 MiB)");
+        assertThat(done.exitCode()).isZero();
+        assertThat(wiring.sandboxService().history(done.id())).extracting(Event::message)
+                .anySatisfy(m -> assertThat(m).contains("a process in the sandbox was killed for memory (limit 64 MiB)"));
+    }
+
+    @Test
     void gitGcAndWorktreePruneInsideLeaveTheHostsWorktreesAlone() throws Exception {
         Path other = repo.addWorktree(tmp.resolve("other"), "other");
         TempRepo.write(other, "theirs.txt", "work in progress\n");
@@ -321,7 +339,8 @@ class ContainerTierTest {
     void aLabelledContainerWithNoRecordIsAnOrphanForTheReconciler() throws Exception {
         SandboxRecord mine = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
         DockerTests.Result ghost = DockerTests.docker("create", "--label", "paddock.sandbox=ghost-20261130-001",
-                "--label", "paddock.repo=" + repo.dir(), DockerTests.GIT_IMAGE, "true");
+                "--label", "paddock.repo=" + repo.dir(), "--label", "paddock.home=" + wiring.home().id(),
+                DockerTests.GIT_IMAGE, "true");
         assertThat(ghost.code()).as(ghost.out()).isZero();
         String ghostId = ghost.out().strip();
         dev.paddock.worktree.GitCli git = new dev.paddock.worktree.GitCli();

@@ -116,6 +116,8 @@ class SandboxLifecycleTest {
         assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.failed", "sandbox.retrying",
                 "sandbox.running", "sandbox.failed", "sandbox.awaiting_human");
         assertThat(repo.git("log", "--format=%s", "agent/break-build").lines()).startsWith("Break it", "Break it");
+        assertThat(wiring.sandboxService().history(s.id())).extracting(dev.paddock.events.Event::message)
+                .anySatisfy(m -> assertThat(m).contains("needs a person: its 1 retry is used up"));
         assertThat(new CountsQuery(wiring.database(), wiring.clock()).of(s.repositoryId()).failed24h())
                 .as("the Failed (24 h) tile counts it though it waits for a person now").isEqualTo(1);
     }

@@ -205,6 +205,7 @@ final class SandboxRig implements AutoCloseable {
         } finally {
             reconciler.close();
             supervisor.close();
+            store.close(); // its heartbeat writer, before the store it writes to
             db.close();
         }
     }

@@ -109,6 +109,12 @@ class SettingsStoreTest {
         assertThatThrownBy(() -> settings.set("sandbox.killGraceMs", "600001", "ann"))
                 .isInstanceOf(InvalidSettingValueException.class);
 
+        // Digits of other scripts (Arabic-Indic 5, Devanagari 5, full-width 5) and signs are not whole numbers here.
+        for (String notAscii : new String[] {"\u0665", "\u096B", "\uFF15", "+5", "\u0031\u0660"}) {
+            assertThatThrownBy(() -> settings.set("sandbox.maxRetries", notAscii, "ann")).as(notAscii)
+                    .isInstanceOf(InvalidSettingValueException.class);
+        }
+
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
         assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(5);
         assertThat(events.recent(-1, 10)).hasSize(1);

@@ -29,8 +29,12 @@ public final class GitConflictBackend implements ConflictBackend {
     private final List<Resolution> resolutions = new CopyOnWriteArrayList<>();
     private final List<Long> aborts = new CopyOnWriteArrayList<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final java.util.Map<String, ResolvedFile> resolved = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> reopened = new CopyOnWriteArrayList<>();
+    private volatile ConflictReport report;
     private volatile String failNext;
     private volatile String commit;
+    private volatile boolean aborted;
 
     /** @param repo a repository whose merge is in progress and conflicted */
     public GitConflictBackend(TempRepo repo) {
@@ -69,9 +73,46 @@ public final class GitConflictBackend implements ConflictBackend {
         return List.copyOf(queue);
     }
 
+    /** Paths reopened ({@link #unresolve}), in order. */
+    public List<String> reopened() {
+        return List.copyOf(reopened);
+    }
+
+    /** The conflicted files as the merge left them (resolved ones included, as the merge queue reports them). */
     @Override
-    public ConflictReport conflicts(long mergeRequestId) {
-        return ConflictRepo.report(repo);
+    public synchronized ConflictReport conflicts(long mergeRequestId) {
+        if (report == null) {
+            report = ConflictRepo.report(repo);
+        }
+        return report;
+    }
+
+    @Override
+    public List<ResolvedFile> resolvedFiles(long mergeRequestId) {
+        return resolved.values().stream().sorted(java.util.Comparator.comparing(ResolvedFile::path)).toList();
+    }
+
+    /** Puts the file's unmerged stages back ({@code git update-index --unresolve}); its text stays in the work tree. */
+    @Override
+    public void unresolve(long mergeRequestId, String path, String who) throws PaddockException {
+        failIfAsked();
+        if (commit != null || aborted || resolved.remove(path) == null) {
+            throw new PaddockException(path + " is not resolved in a merge waiting for resolutions");
+        }
+        reopened.add(path);
+        repo.git("update-index", "--unresolve", "./" + path);
+    }
+
+    @Override
+    public Progress progress(long mergeRequestId) {
+        return commit != null ? new Progress(Stage.MERGED, commit, null)
+                : aborted ? new Progress(Stage.CLOSED, "aborted", null) : new Progress(Stage.RESOLVING, null, null);
+    }
+
+    /** Records the merge as finished elsewhere (merged with this commit), as the merge queue would, and tells the listeners. */
+    public void mergedElsewhere(String mergeCommit) {
+        commit = mergeCommit;
+        listeners.forEach(Runnable::run);
     }
 
     @Override
@@ -90,6 +131,7 @@ public final class GitConflictBackend implements ConflictBackend {
             throw new PaddockException("Cannot write " + path, e);
         }
         repo.git("add", "-A", "--", path);
+        resolved.put(path, new ResolvedFile(path, resultText, who));
         completeIfResolved(mergeRequestId);
     }
 
@@ -99,6 +141,7 @@ public final class GitConflictBackend implements ConflictBackend {
         resolutions.add(new Resolution(mergeRequestId, path, null, side, who));
         repo.git("checkout", side == Side.OURS ? "--ours" : "--theirs", "--", path);
         repo.git("add", "-A", "--", path);
+        resolved.put(path, new ResolvedFile(path, null, who));
         completeIfResolved(mergeRequestId);
     }
 
@@ -106,6 +149,7 @@ public final class GitConflictBackend implements ConflictBackend {
     public void abort(long mergeRequestId, String who) throws PaddockException {
         failIfAsked();
         aborts.add(mergeRequestId);
+        aborted = true;
         repo.git("merge", "--abort");
         dequeue(mergeRequestId);
     }

@@ -38,6 +38,9 @@ public interface ApprovalBackend {
      */
     AllowResult approveAndAllow(long id) throws PaddockException;
 
+    /** The name of the repository with this id ("shop"), for messages; the id itself when it is not known. */
+    String repositoryName(long repositoryId) throws PaddockException;
+
     /**
      * Registers a callback run (on any thread) when a request was queued or decided, by anyone.
      *

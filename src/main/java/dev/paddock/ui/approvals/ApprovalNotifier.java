@@ -1,25 +1,25 @@
 package dev.paddock.ui.approvals;
 
 import dev.paddock.approval.Approval;
+import dev.paddock.ui.common.ToastStack;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
-import javafx.geometry.Pos;
+import java.util.stream.Collectors;
 import javafx.scene.Node;
-import javafx.util.Duration;
-import dev.paddock.ui.common.Icons;
-import org.controlsfx.control.Notifications;
+import javafx.stage.Window;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The desktop notification of new approval requests (ControlsFX {@link Notifications}, in the corner of
- * the panel's screen): one per request, or one summary when many arrive at once. Call on the FX thread.
+ * The notifications of new approval requests, in the panel window's {@link ToastStack}: one per request (at most
+ * three show; more are counted in one "N more waiting" line), each taken away as soon as its request is decided,
+ * here or elsewhere. Call on the FX thread.
  */
 final class ApprovalNotifier {
     /** Style class of the notifications Paddock shows, for tests. */
     static final String STYLE = "pd-approval-notification";
-    /** More requests than this in one reload make one summary notification. */
-    private static final int SINGLE_MAX = 3;
-    private static final Duration SHOWN = Duration.seconds(12);
+    /** Key prefix of these toasts in the stack. */
+    static final String KEY = "approval-";
 
     private final Node owner;
     private final Consumer<Approval> onOpen;
@@ -35,34 +35,42 @@ final class ApprovalNotifier {
 
     /** Announces requests that just arrived. */
     void announce(List<Approval> arrived) {
-        if (owner.getScene() == null || owner.getScene().getWindow() == null
-                || !owner.getScene().getWindow().isShowing()) {
-            return;
-        }
-        if (arrived.size() > SINGLE_MAX) {
-            show("Approvals: " + arrived.size() + " requests wait for you",
-                    "Agents in " + arrived.stream().map(Approval::sandboxId).distinct().count()
-                            + " sandboxes ask to run commands your policy marks as risky.", arrived.get(0));
+        ToastStack stack = stack();
+        if (stack == null) {
             return;
         }
         for (Approval a : arrived) {
-            String what = a.request() == null || a.request().isBlank() ? a.tool() : a.request().strip();
-            // The notification does not wrap: one short line, the queue has the rest.
+            String what = a.request() == null || a.request().isBlank() ? a.tool()
+                    : a.tool().equals("Bash") ? a.request().strip() : a.tool() + " " + a.request().strip();
+            // At most two short lines: the queue has the rest.
             what = what.lines().findFirst().orElse("");
-            if (what.length() > 70) {
-                what = what.substring(0, 69) + "…";
+            if (what.length() > 90) {
+                what = what.substring(0, 89) + "…";
             }
-            show("Approval requested: " + a.tool() + " in " + a.sandboxId(), what, a);
+            stack.show(KEY + a.id(), STYLE, MaterialDesignS.SHIELD_ALERT_OUTLINE, a.sandboxId() + " asks for approval",
+                    what, () -> onOpen.accept(a));
         }
     }
 
-    private void show(String title, String text, Approval a) {
-        Notifications n = Notifications.create().title(title).text(text).owner(owner.getScene().getWindow())
-                .position(Pos.BOTTOM_RIGHT).hideAfter(SHOWN).onAction(e -> onOpen.accept(a))
-                .graphic(Icons.of(MaterialDesignS.SHIELD_ALERT_OUTLINE, 32)).styleClass(STYLE);
-        if (owner.getScene().getRoot().getStyleClass().contains("dark")) {
-            n.darkStyle();
+    /** Takes away the notifications of requests no longer pending ({@code pending}: the ids still pending). */
+    void pending(Set<Long> pending) {
+        ToastStack stack = stack();
+        if (stack != null) {
+            stack.keepOnly(KEY, pending.stream().map(id -> KEY + id).collect(Collectors.toSet()));
         }
-        n.show();
+    }
+
+    private ToastStack stack() {
+        Window w = owner.getScene() == null ? null : owner.getScene().getWindow();
+        if (w == null || !w.isShowing()) {
+            return null;
+        }
+        ToastStack stack = ToastStack.of(w);
+        stack.setOnSummary(() -> {
+            if (w instanceof javafx.stage.Stage s) {
+                s.toFront();
+            }
+        });
+        return stack;
     }
 }

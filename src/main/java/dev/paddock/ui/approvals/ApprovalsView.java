@@ -11,6 +11,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextInputControl;
+import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.input.MouseEvent;
@@ -124,9 +125,9 @@ public final class ApprovalsView extends VBox {
         elsewhere.setId(ELSEWHERE_ID);
         elsewhere.getStyleClass().add("pd-muted");
         elsewhere.setWrapText(true);
-        elsewhere.textProperty().bind(Bindings.createStringBinding(() -> vm.elsewhereProperty().get() == 1
-                ? "1 more request waits in another repository." : vm.elsewhereProperty().get()
-                + " more requests wait in other repositories.", vm.elsewhereProperty()));
+        elsewhere.textProperty().bind(vm.elsewhereTextProperty());
+        Tooltip elsewhereTip = new Tooltip("Open that repository (the box at the top of the window) to decide them");
+        elsewhere.setTooltip(elsewhereTip);
         elsewhere.visibleProperty().bind(vm.elsewhereProperty().greaterThan(0));
         elsewhere.managedProperty().bind(elsewhere.visibleProperty());
 
@@ -135,6 +136,7 @@ public final class ApprovalsView extends VBox {
 
         ApprovalNotifier notifier = new ApprovalNotifier(this, this::reveal);
         vm.setOnArrived(notifier::announce);
+        vm.setOnPending(notifier::pending);
     }
 
     /** The list of requests (to focus it, or for tests). */

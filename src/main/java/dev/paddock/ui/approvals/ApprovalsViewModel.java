@@ -24,6 +24,8 @@ import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.collections.ObservableSet;
@@ -53,8 +55,8 @@ public final class ApprovalsViewModel implements AutoCloseable {
     public record Note(String text, boolean warning) {
     }
 
-    /** One reload: every pending request and when it was read. */
-    private record Snapshot(List<Approval> pending, Instant at, Exception error) {
+    /** One reload: every pending request, the names of their repositories by id, and when it was read. */
+    private record Snapshot(List<Approval> pending, java.util.Map<Long, String> names, Instant at, Exception error) {
     }
 
     private final Executor io;
@@ -65,6 +67,9 @@ public final class ApprovalsViewModel implements AutoCloseable {
     private final ObservableSet<Long> decidingView = FXCollections.unmodifiableObservableSet(deciding);
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
     private final ReadOnlyIntegerWrapper elsewhere = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyStringWrapper elsewhereText = new ReadOnlyStringWrapper();
+    /** Names of repositories by id, read once each (off the FX thread). */
+    private final java.util.Map<Long, String> names = new java.util.concurrent.ConcurrentHashMap<>();
     private final ReadOnlyObjectWrapper<Note> note = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
@@ -81,6 +86,7 @@ public final class ApprovalsViewModel implements AutoCloseable {
     /** Decided here: kept out of a reload that was read before the decision and applied after it. */
     private final Set<Long> decided = new HashSet<>();
     private Consumer<List<Approval>> onArrived = a -> { };
+    private Consumer<Set<Long>> onPending = p -> { };
     private Runnable unsubscribe = () -> { };
     private ScheduledFuture<?> ticking;
 
@@ -109,6 +115,14 @@ public final class ApprovalsViewModel implements AutoCloseable {
     /** How many requests wait in other repositories than the one shown. */
     public ReadOnlyIntegerProperty elsewhereProperty() {
         return elsewhere.getReadOnlyProperty();
+    }
+
+    /**
+     * Which other repositories have requests waiting, and how many ("2 more requests wait in api (1) and docs (1)."),
+     * or null when none do.
+     */
+    public ReadOnlyStringProperty elsewhereTextProperty() {
+        return elsewhereText.getReadOnlyProperty();
     }
 
     /** What the last decision did, or null. */
@@ -161,6 +175,11 @@ public final class ApprovalsViewModel implements AutoCloseable {
         onArrived = c == null ? a -> { } : c;
     }
 
+    /** Called on the FX thread after every reload with the ids of every request still pending (any repository). */
+    public void setOnPending(Consumer<Set<Long>> c) {
+        onPending = c == null ? p -> { } : c;
+    }
+
     /** Reloads now (from any thread). */
     public void refresh() {
         if (!refresher.isShutdown()) {
@@ -198,8 +217,9 @@ public final class ApprovalsViewModel implements AutoCloseable {
     public CompletableFuture<Void> approveAndAllow(Approval a) {
         return decide(a, "Cannot allow", b -> b.approveAndAllow(a.id()), x -> {
             AllowResult r = (AllowResult) x;
-            return "Approved " + label(a) + " and allowed from now on: " + r.rule() + " written to "
-                    + r.policyFile() + ".";
+            return "Approved " + label(a) + ". From now on the " + r.deciding() + " allows such requests"
+                    + (r.droppedAsks().isEmpty() ? "." : "; the " + String.join(", the ", r.droppedAsks())
+                    + " that asked about them was removed.");
         });
     }
 
@@ -270,10 +290,16 @@ public final class ApprovalsViewModel implements AutoCloseable {
             return;
         }
         try {
-            toFx.publish(new Snapshot(b.pending(LIMIT), Instant.now(), null));
+            List<Approval> pending = b.pending(LIMIT);
+            for (Approval a : pending) {
+                if (!names.containsKey(a.repositoryId())) {
+                    names.put(a.repositoryId(), b.repositoryName(a.repositoryId()));
+                }
+            }
+            toFx.publish(new Snapshot(pending, java.util.Map.copyOf(names), Instant.now(), null));
         } catch (PaddockException | RuntimeException e) {
             log().warn("Cannot read the approval queue: {}", e.getMessage());
-            toFx.publish(new Snapshot(null, Instant.now(), e));
+            toFx.publish(new Snapshot(null, java.util.Map.of(), Instant.now(), e));
         }
     }
 
@@ -291,7 +317,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
         List<Approval> mine = s.pending().stream().filter(a -> !decided.contains(a.id()))
                 .filter(a -> repo == null || repo.equals(a.repositoryId())).toList();
         KeyedListSync.sync(rows, mine, Approval::id);
-        elsewhere.set((int) s.pending().stream().filter(a -> repo != null && !repo.equals(a.repositoryId())).count());
+        List<Approval> others = s.pending().stream().filter(a -> repo != null && !repo.equals(a.repositoryId())).toList();
+        elsewhere.set(others.size());
+        elsewhereText.set(elsewhereText(others, s.names()));
+        onPending.accept(pendingIds);
         if (known != null) {
             List<Approval> arrived = s.pending().stream().filter(a -> !known.contains(a.id())).toList();
             if (!arrived.isEmpty()) {
@@ -299,6 +328,31 @@ public final class ApprovalsViewModel implements AutoCloseable {
             }
         }
         known = pendingIds;
+    }
+
+    /**
+     * "1 more request waits in docs.", "3 more requests wait in api (2) and docs (1).": the requests of other
+     * repositories, named (the three with the most requests, then how many other repositories); null for none.
+     */
+    static String elsewhereText(List<Approval> others, java.util.Map<Long, String> names) {
+        if (others.isEmpty()) {
+            return null;
+        }
+        java.util.Map<String, Long> byRepo = others.stream().collect(java.util.stream.Collectors.groupingBy(
+                a -> names.getOrDefault(a.repositoryId(), "repository #" + a.repositoryId()),
+                java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        List<String> listed = byRepo.entrySet().stream()
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(3)
+                .map(e -> byRepo.size() == 1 ? e.getKey() : e.getKey() + " (" + e.getValue() + ")").toList();
+        List<String> parts = new java.util.ArrayList<>(listed);
+        if (byRepo.size() > listed.size()) {
+            int rest = byRepo.size() - listed.size();
+            parts.add(rest + (rest == 1 ? " other repository" : " other repositories"));
+        }
+        String where = parts.size() == 1 ? parts.get(0)
+                : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
+        return others.size() == 1 ? "1 more request waits in " + where + "."
+                : others.size() + " more requests wait in " + where + ".";
     }
 
     /** Stops reloading. */

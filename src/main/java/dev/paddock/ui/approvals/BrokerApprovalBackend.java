@@ -44,6 +44,11 @@ public final class BrokerApprovalBackend implements ApprovalBackend {
     }
 
     @Override
+    public String repositoryName(long repositoryId) throws PaddockException {
+        return broker.repositoryName(repositoryId).orElse("repository #" + repositoryId);
+    }
+
+    @Override
     public Runnable onChange(Runnable callback) {
         return broker.addListener(callback);
     }

@@ -1,23 +1,21 @@
 package dev.paddock.ui.conflicts;
 
-import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.common.ToastStack;
 import java.util.List;
 import java.util.function.Consumer;
-import javafx.geometry.Pos;
 import javafx.scene.Node;
-import javafx.util.Duration;
-import org.controlsfx.control.Notifications;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The desktop notification of merge requests entering the conflict queue (ControlsFX
- * {@link Notifications}): one per entry, or one summary when many arrive at once. Call on the FX thread.
+ * The notifications of merge requests entering the conflict queue, in the panel window's {@link ToastStack} (shared
+ * with the approval queue's): one per entry, taken away when the entry leaves the conflict queue. Call on the FX
+ * thread.
  */
 final class ConflictNotifier {
     /** Style class of the notifications, for tests. */
     static final String STYLE = "pd-conflict-notification";
-    private static final int SINGLE_MAX = 3;
-    private static final Duration SHOWN = Duration.seconds(12);
+    /** Key prefix of these toasts in the window's stack. */
+    static final String KEY = "conflict-";
 
     private final Node owner;
     private final Consumer<ConflictQueueRow> onOpen;
@@ -33,29 +31,28 @@ final class ConflictNotifier {
 
     /** Announces entries that just arrived. */
     void announce(List<ConflictQueueRow> arrived) {
-        if (owner.getScene() == null || owner.getScene().getWindow() == null
-                || !owner.getScene().getWindow().isShowing()) {
-            return;
-        }
-        if (arrived.size() > SINGLE_MAX) {
-            show("Conflicts: " + arrived.size() + " branches wait for you",
-                    "The merge queue could not merge them cleanly.", arrived.get(0));
+        ToastStack stack = stack();
+        if (stack == null) {
             return;
         }
         for (ConflictQueueRow r : arrived) {
-            show("Merge conflict: " + r.branch() + " in " + r.sandboxId(), r.files()
-                    + (r.files() == 1 ? " file" : " files") + ", " + r.humanHunks() + " for a person, "
-                    + r.safeHunks() + " safe. Open it to resolve.", r);
+            stack.show(KEY + r.mergeRequestId(), STYLE, MaterialDesignS.SOURCE_MERGE, "Merge conflict: "
+                    + (r.sandboxId() == null ? r.branch() : r.sandboxId()), r.branch() + ": " + r.files()
+                    + (r.files() == 1 ? " file" : " files") + ", " + r.humanHunks() + " for a person, " + r.safeHunks()
+                    + " safe. Open it to resolve.", () -> onOpen.accept(r));
         }
     }
 
-    private void show(String title, String text, ConflictQueueRow r) {
-        Notifications n = Notifications.create().title(title).text(text).owner(owner.getScene().getWindow())
-                .position(Pos.BOTTOM_RIGHT).hideAfter(SHOWN).onAction(e -> onOpen.accept(r))
-                .graphic(Icons.of(MaterialDesignS.SOURCE_MERGE, 32)).styleClass(STYLE);
-        if (owner.getScene().getRoot().getStyleClass().contains("dark")) {
-            n.darkStyle();
+    /** Takes away the notifications of entries no longer in the conflict queue ({@code waiting}: the ids still there). */
+    void waiting(java.util.Set<Long> waiting) {
+        ToastStack stack = stack();
+        if (stack != null) {
+            stack.keepOnly(KEY, waiting.stream().map(id -> KEY + id).collect(java.util.stream.Collectors.toSet()));
         }
-        n.show();
+    }
+
+    private ToastStack stack() {
+        javafx.stage.Window w = owner.getScene() == null ? null : owner.getScene().getWindow();
+        return w == null || !w.isShowing() ? null : ToastStack.of(w);
     }
 }

@@ -41,6 +41,8 @@ public final class ConflictQueueView extends VBox {
                 "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
                         + " here for a three-way resolution."));
         list.setCellFactory(v -> new ConflictQueueCell(vm.nowProperty()));
+        list.setMinHeight(0); // as tall as the dashboard gives it (its entries'), not a list's usual minimum
+        setMinHeight(0);
         list.addEventHandler(MouseEvent.MOUSE_CLICKED, e -> {
             if (e.getButton() == MouseButton.PRIMARY && e.getClickCount() == 2) {
                 open(list.getSelectionModel().getSelectedItem());
@@ -56,6 +58,8 @@ public final class ConflictQueueView extends VBox {
         getChildren().addAll(problem, list);
         ConflictNotifier notifier = new ConflictNotifier(this, this::open);
         vm.setOnArrived(notifier::announce);
+        vm.rows().addListener((javafx.collections.ListChangeListener<ConflictQueueRow>) c -> notifier.waiting(
+                vm.rows().stream().map(ConflictQueueRow::mergeRequestId).collect(java.util.stream.Collectors.toSet())));
     }
 
     /** The list of entries (to focus it, or for tests). */

@@ -46,6 +46,90 @@ final class FileResolution {
         Arrays.fill(choices, HunkChoice.UNRESOLVED);
     }
 
+    private FileResolution(ConflictFile file, String text, int[] start, int[] end, HunkChoice[] choices) {
+        this.file = file;
+        this.text = new StringBuilder(text);
+        this.start = start;
+        this.end = end;
+        this.choices = choices;
+    }
+
+    /**
+     * The result of {@code file} as resolved before ({@code resolvedText}), reopened: every hunk counts as resolved by
+     * hand. A hunk's lines are found between the lines around it in the starting result (the merged lines between
+     * hunks, which a person rarely touches), in order; where those cannot be found, the first hunk covers every
+     * line that differs from the starting result and the others are empty after it.
+     */
+    static FileResolution reopened(ConflictFile file, String resolvedText) {
+        FileResolution s = new FileResolution(file);
+        int n = s.hunks();
+        List<String> from = Lines.of(s.text()).lines();
+        List<String> to = Lines.of(resolvedText).lines();
+        int[] start = new int[n];
+        int[] end = new int[n];
+        HunkChoice[] choices = new HunkChoice[n];
+        Arrays.fill(choices, HunkChoice.EDITED);
+        if (!anchor(s, from, to, start, end)) {
+            int prefix = 0;
+            while (prefix < from.size() && prefix < to.size() && from.get(prefix).equals(to.get(prefix))) {
+                prefix++;
+            }
+            int suffix = 0;
+            while (suffix < from.size() - prefix && suffix < to.size() - prefix
+                    && from.get(from.size() - 1 - suffix).equals(to.get(to.size() - 1 - suffix))) {
+                suffix++;
+            }
+            Arrays.fill(start, to.size() - suffix);
+            Arrays.fill(end, to.size() - suffix);
+            if (n > 0) {
+                start[0] = Math.min(prefix, to.size() - suffix);
+            }
+        }
+        return new FileResolution(file, resolvedText, start, end, choices);
+    }
+
+    /** Finds the hunks of {@code s} in {@code to} by the lines between them; false when a gap is not there. */
+    private static boolean anchor(FileResolution s, List<String> from, List<String> to, int[] start, int[] end) {
+        int n = s.hunks();
+        int at = 0; // next line of `to` not yet matched
+        for (int h = 0; h <= n; h++) {
+            int gapFrom = h == 0 ? 0 : s.end[h - 1];
+            int gapTo = h == n ? from.size() : s.start[h];
+            List<String> gap = from.subList(gapFrom, gapTo);
+            int found;
+            if (h == 0) {
+                found = startsWith(to, 0, gap) ? 0 : -1;
+            } else if (h == n) {
+                found = to.size() - gap.size() >= at && startsWith(to, to.size() - gap.size(), gap)
+                        ? to.size() - gap.size() : -1;
+            } else {
+                found = indexOf(to, gap, at);
+            }
+            if (found < 0) {
+                return false;
+            }
+            if (h > 0) {
+                start[h - 1] = at;
+                end[h - 1] = found;
+            }
+            at = found + gap.size();
+        }
+        return true;
+    }
+
+    private static boolean startsWith(List<String> lines, int from, List<String> part) {
+        return from >= 0 && from + part.size() <= lines.size() && lines.subList(from, from + part.size()).equals(part);
+    }
+
+    private static int indexOf(List<String> lines, List<String> part, int from) {
+        for (int i = from; i + part.size() <= lines.size(); i++) {
+            if (startsWith(lines, i, part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The file. */
     ConflictFile file() {
         return file;

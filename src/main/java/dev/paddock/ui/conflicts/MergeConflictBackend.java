@@ -102,6 +102,30 @@ public final class MergeConflictBackend implements ConflictBackend {
     }
 
     @Override
+    public List<ResolvedFile> resolvedFiles(long mergeRequestId) throws PaddockException {
+        return resolutions.resolvedFiles(mergeRequestId).stream()
+                .map(f -> new ResolvedFile(f.path(), f.text(), f.by())).toList();
+    }
+
+    @Override
+    public void unresolve(long mergeRequestId, String path, String who) throws PaddockException {
+        resolutions.unresolve(mergeRequestId, path, who);
+    }
+
+    @Override
+    public Progress progress(long mergeRequestId) throws PaddockException {
+        MergeEntry e = merges.get(mergeRequestId);
+        return switch (e.state()) {
+            case CONFLICT -> new Progress(e.worktree() == null ? Stage.CLOSED : Stage.RESOLVING, e.result(),
+                    e.stepStartedAt());
+            case RUNNING -> new Progress(Stage.FINISHING, e.step() == null ? null : e.step().id(), e.stepStartedAt());
+            case MERGED -> new Progress(Stage.MERGED, e.mergeCommit(), e.finishedAt());
+            default -> new Progress(Stage.CLOSED, e.state().id() + (e.result() == null ? "" : ": " + e.result()),
+                    e.stepStartedAt());
+        };
+    }
+
+    @Override
     public void markResolved(long mergeRequestId, String path, String resultText, String who) throws PaddockException {
         resolutions.markResolved(mergeRequestId, path, resultText, who);
     }

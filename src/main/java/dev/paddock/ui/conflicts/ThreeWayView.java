@@ -2,7 +2,6 @@ package dev.paddock.ui.conflicts;
 
 import dev.paddock.merge.conflict.ConflictFile;
 import dev.paddock.merge.conflict.ConflictHunk;
-import dev.paddock.merge.conflict.ConflictReport;
 import dev.paddock.merge.conflict.FileConflictKind;
 import dev.paddock.merge.conflict.LineRange;
 import dev.paddock.ui.common.ErrorBox;
@@ -18,20 +17,15 @@ import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
-import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
-import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignD;
@@ -68,7 +62,7 @@ public final class ThreeWayView extends BorderPane {
     private final CodePane ours = new CodePane(OURS_ID, false);
     private final CodePane theirs = new CodePane(THEIRS_ID, false);
     private final CodePane result = new CodePane(RESULT_ID, true);
-    private final ListView<ThreeWayViewModel.FileRow> fileList;
+    private final ListView<FileRow> fileList;
     private final StackPane lower = new StackPane();
     private final VBox wholeFile = new VBox(10);
     private final Label wholeFileText = new Label();
@@ -77,10 +71,16 @@ public final class ThreeWayView extends BorderPane {
     private final Button delete = new Button("Delete file", Icons.of(MaterialDesignD.DELETE_OUTLINE));
     /** Set while the view itself changes the result text: such changes are not hand edits. */
     private boolean applying;
+    /** Set from a key press the view acted on until its key is released: its typed character is dropped. */
+    private boolean swallowTyped;
+    private final javafx.beans.binding.BooleanBinding over;
+    private final javafx.beans.binding.BooleanBinding currentDone;
 
     /** The view of {@code vm}; call {@link ThreeWayViewModel#load} to fill it. */
     public ThreeWayView(ThreeWayViewModel vm) {
         this.vm = vm;
+        over = Bindings.createBooleanBinding(vm::isOver, vm.progressProperty(), vm.abortedProperty());
+        currentDone = Bindings.createBooleanBinding(this::currentFileDone, vm.fileIndexProperty(), vm.files());
         getStyleClass().add("pd-threeway");
         getStylesheets().add(CSS);
 
@@ -109,7 +109,7 @@ public final class ThreeWayView extends BorderPane {
         texts.setOrientation(Orientation.VERTICAL);
         texts.setDividerPositions(0.45);
 
-        VBox center = new VBox(hunkBar(), texts);
+        VBox center = new VBox(new HunkBar(vm), texts);
         VBox.setVgrow(texts, Priority.ALWAYS);
         SplitPane body = new SplitPane(left, center);
         body.setDividerPositions(0.17);
@@ -117,15 +117,37 @@ public final class ThreeWayView extends BorderPane {
 
         ErrorBox error = new ErrorBox(vm::dismissError).bindTo(vm.errorProperty());
         error.setId("threeway-error");
-        setTop(new VBox(6, header(), error));
+        ThreeWayHeader header = new ThreeWayHeader(vm, over, currentDone, new ThreeWayHeader.Commands() {
+            @Override
+            public void markResolved() {
+                ThreeWayView.this.markResolved();
+            }
+
+            @Override
+            public void unresolve() {
+                vm.unresolve();
+            }
+
+            @Override
+            public void abort() {
+                confirmAbort();
+            }
+
+            @Override
+            public void close() {
+                if (getScene() != null && getScene().getWindow() != null) {
+                    getScene().getWindow().hide();
+                }
+            }
+        });
+        setTop(new VBox(6, header, error));
         setCenter(body);
 
         vm.fileProperty().addListener((o, a, f) -> showFile(f));
-        // A file marked resolved is written: its result is no longer edited here.
-        vm.files().addListener((javafx.collections.ListChangeListener<Object>) c -> {
-            ConflictFile f = vm.fileProperty().get();
-            result.area().setEditable(f != null && !f.kind().needsHuman() && !vm.currentFileResolved());
-        });
+        // A file marked resolved is written: its result is no longer edited here (until it is unresolved), nor
+        // anything once the merge is over.
+        vm.files().addListener((javafx.collections.ListChangeListener<Object>) c -> updateEditable());
+        over.addListener((o, a, b) -> updateEditable());
         vm.hunkProperty().addListener((o, a, h) -> {
             restyle(List.of(a.intValue(), h.intValue()));
             revealHunk();
@@ -144,107 +166,14 @@ public final class ThreeWayView extends BorderPane {
             }
         });
         addEventFilter(KeyEvent.KEY_PRESSED, this::onKey);
+        // A key this view acted on must not also type its letter into the result (Alt+O would insert "o").
+        addEventFilter(KeyEvent.KEY_TYPED, e -> {
+            if (swallowTyped || e.isAltDown() && !e.isShortcutDown()) {
+                e.consume();
+            }
+        });
+        addEventFilter(KeyEvent.KEY_RELEASED, e -> swallowTyped = false);
         showFile(null);
-    }
-
-    private HBox header() {
-        Label title = new Label(null, Icons.of(MaterialDesignS.SOURCE_MERGE, 20));
-        title.getStyleClass().add("pd-threeway-title");
-        title.textProperty().bind(vm.reportProperty().map(this::titleOf).orElse("Reading the conflicts…"));
-        Label status = new Label();
-        status.getStyleClass().add("pd-muted");
-        status.textProperty().bind(vm.statusProperty());
-        status.setMinWidth(0);
-        HBox.setHgrow(status, Priority.ALWAYS);
-        status.setMaxWidth(Double.MAX_VALUE);
-        ProgressIndicator progress = new ProgressIndicator();
-        progress.setPrefSize(20, 20);
-        progress.visibleProperty().bind(vm.busyProperty());
-        Button abort = new Button("Abort merge…", Icons.of(MaterialDesignC.CLOSE_OCTAGON_OUTLINE));
-        abort.setId(ABORT_ID);
-        abort.getStyleClass().add("danger");
-        abort.setTooltip(new Tooltip("Abandon this merge: everything is restored as it was before it started"));
-        abort.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()).or(vm.abortedProperty())
-                .or(vm.reportProperty().isNull()));
-        abort.setOnAction(e -> confirmAbort());
-        Button mark = new Button("Mark resolved", Icons.of(MaterialDesignC.CHECK_BOLD));
-        mark.setId(MARK_ID);
-        mark.getStyleClass().add("accent");
-        mark.setTooltip(new Tooltip("Hand this file's result to the merge queue (Ctrl+S or Ctrl+Enter)"));
-        mark.disableProperty().bind(vm.busyProperty().or(vm.fileProperty().isNull())
-                .or(Bindings.createBooleanBinding(this::currentFileDone, vm.fileIndexProperty(), vm.files())));
-        mark.setOnAction(e -> markResolved());
-        // The buttons keep their labels; the title and the status give way (ellipsis, full text in a tooltip).
-        abort.setMinWidth(Region.USE_PREF_SIZE);
-        mark.setMinWidth(Region.USE_PREF_SIZE);
-        title.setMinWidth(0);
-        Tooltip statusTip = new Tooltip();
-        statusTip.textProperty().bind(status.textProperty());
-        status.setTooltip(statusTip);
-        HBox bar = new HBox(10, title, status, progress, abort, mark);
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.getStyleClass().add("pd-threeway-header");
-        return bar;
-    }
-
-    private String titleOf(ConflictReport r) {
-        return "Merge request #" + vm.mergeRequestId() + ": theirs " + shortId(r.theirs()) + " into ours "
-                + shortId(r.ours()) + (r.base() == null ? " (no merge base)" : ", base " + shortId(r.base()));
-    }
-
-    private HBox hunkBar() {
-        Button prev = iconButton(MaterialDesignA.ARROW_UP, "Previous conflict (Shift+F7, Alt+Up)", vm::previous);
-        prev.setId("threeway-previous");
-        Button next = iconButton(MaterialDesignA.ARROW_DOWN, "Next conflict (F7, Alt+Down)", vm::next);
-        next.setId("threeway-next");
-        Label where = new Label();
-        where.setId(HUNK_LABEL_ID);
-        where.getStyleClass().add("pd-threeway-hunk");
-        where.textProperty().bind(Bindings.createStringBinding(this::hunkText, vm.hunkProperty(),
-                vm.unresolvedProperty(), vm.fileProperty()));
-        where.setMinWidth(Region.USE_PREF_SIZE);
-        Label why = new Label();
-        why.setId("threeway-why");
-        why.getStyleClass().add("pd-muted");
-        why.textProperty().bind(Bindings.createStringBinding(this::whyText, vm.hunkProperty(), vm.fileProperty()));
-        why.setMinWidth(0);
-        Tooltip whyTip = new Tooltip();
-        whyTip.textProperty().bind(why.textProperty());
-        why.setTooltip(whyTip);
-        why.setMaxWidth(Double.MAX_VALUE);
-        HBox.setHgrow(why, Priority.ALWAYS);
-        HBox bar = new HBox(6, prev, next, where, why,
-                choiceButton("Ours", HunkChoice.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
-                choiceButton("Theirs", HunkChoice.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
-                choiceButton("Ours + theirs", HunkChoice.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
-                        "threeway-take-ours-theirs"),
-                choiceButton("Theirs + ours", HunkChoice.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
-                        "threeway-take-theirs-ours"),
-                choiceButton("Apply proposed", HunkChoice.PROPOSED,
-                        "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
-        bar.setAlignment(Pos.CENTER_LEFT);
-        bar.getStyleClass().add("pd-threeway-hunkbar");
-        return bar;
-    }
-
-    private Button iconButton(Ikon icon, String tip, Runnable action) {
-        Button b = new Button(null, Icons.of(icon));
-        b.getStyleClass().add("button-icon");
-        b.setTooltip(new Tooltip(tip));
-        b.setOnAction(e -> action.run());
-        b.disableProperty().bind(vm.hunkProperty().lessThan(0));
-        return b;
-    }
-
-    private Button choiceButton(String text, HunkChoice choice, String tip, String id) {
-        Button b = new Button(text);
-        b.setId(id);
-        b.setTooltip(new Tooltip(tip));
-        b.setMinWidth(Region.USE_PREF_SIZE);
-        b.setOnAction(e -> vm.choose(choice));
-        b.disableProperty().bind(Bindings.createBooleanBinding(() -> !vm.canChoose(choice), vm.hunkProperty(),
-                vm.fileProperty(), vm.busyProperty(), vm.files()));
-        return b;
     }
 
     private void buildWholeFilePanel() {
@@ -259,8 +188,7 @@ public final class ThreeWayView extends BorderPane {
         keepTheirs.setOnAction(e -> vm.keep(ConflictBackend.Side.THEIRS));
         delete.setOnAction(e -> vm.deleteFile());
         for (Button b : List.of(keepOurs, keepTheirs, delete)) {
-            b.disableProperty().bind(vm.busyProperty()
-                    .or(Bindings.createBooleanBinding(this::currentFileDone, vm.fileIndexProperty(), vm.files())));
+            b.disableProperty().bind(vm.busyProperty().or(currentDone).or(over));
         }
         HBox buttons = new HBox(10, keepOurs, keepTheirs, delete);
         buttons.setAlignment(Pos.CENTER);
@@ -294,7 +222,7 @@ public final class ThreeWayView extends BorderPane {
         } finally {
             applying = false;
         }
-        result.area().setEditable(text && !vm.currentFileResolved());
+        updateEditable();
         if (f != null && !text) {
             describeWholeFile(f);
         }
@@ -362,38 +290,6 @@ public final class ThreeWayView extends BorderPane {
         keepOurs.setText(f.oursText() == null && f.kind() != FileConflictKind.BINARY ? "Keep ours (deleted)" : "Keep ours");
         keepTheirs.setText(f.theirsText() == null && f.kind() != FileConflictKind.BINARY
                 ? "Keep theirs (deleted)" : "Keep theirs");
-    }
-
-    private String hunkText() {
-        ConflictFile f = vm.fileProperty().get();
-        if (f == null) {
-            return "";
-        }
-        if (f.hunks().isEmpty()) {
-            return f.kind().needsHuman() ? f.kind().id().replace('_', '/') + ": no hunks" : "No conflict hunks";
-        }
-        int h = vm.hunkProperty().get();
-        return "Conflict " + (h + 1) + " of " + f.hunks().size() + " · " + vm.unresolvedProperty().get()
-                + " unresolved";
-    }
-
-    private String whyText() {
-        ConflictHunk h = vm.currentHunk();
-        if (h == null) {
-            return "";
-        }
-        HunkChoice c = vm.choice(h.index());
-        return h.hunkClass().id().replace('_', ' ') + confidenceText(h) + (h.why() == null ? "" : ": " + h.why())
-                + (c.isResolved() ? " · resolved: " + c.label() : "");
-    }
-
-    /** " · proposal 100% sure" for a safe hunk, " · suggestion 40% sure" for a person's, "" without either. */
-    static String confidenceText(ConflictHunk h) {
-        if (h.suggested() == null) {
-            return "";
-        }
-        return (h.proposed() != null ? " · proposal " : " · suggestion ") + Math.round(h.confidence() * 100)
-                + "% sure";
     }
 
     /** Restyles hunks {@code hunks} (ignoring -1) in the four texts. */
@@ -472,6 +368,11 @@ public final class ThreeWayView extends BorderPane {
 
     // Commands ------------------------------------------------------------------------------------
 
+    private void updateEditable() {
+        ConflictFile f = vm.fileProperty().get();
+        result.area().setEditable(f != null && !f.kind().needsHuman() && !vm.currentFileResolved() && !vm.isOver());
+    }
+
     private boolean currentFileDone() {
         int i = vm.fileIndexProperty().get();
         return i < 0 || i >= vm.files().size() || vm.files().get(i).resolved();
@@ -495,8 +396,11 @@ public final class ThreeWayView extends BorderPane {
     }
 
     private void confirmAbort() {
-        if (confirm("Abort this merge?", "Every resolution made here is dropped and everything is restored as it"
-                + " was before the merge started. The branch waits for a human.", "Abort merge")) {
+        // Cancel is the default: Enter out of habit must not drop every resolution.
+        if (dev.paddock.ui.common.SafeQuestion.ask(getScene(), "threeway-abort-question", "Paddock", "Abort this merge?",
+                "Every resolution made here is dropped and everything is restored as it was before the merge started."
+                        + " The branch waits for a human.", new ButtonType("Abort merge",
+                        javafx.scene.control.ButtonBar.ButtonData.OK_DONE), ButtonType.CANCEL)) {
             vm.abort();
         }
     }
@@ -525,6 +429,8 @@ public final class ThreeWayView extends BorderPane {
             action = vm::previous;
         } else if (e.isShortcutDown() && (k == KeyCode.S || k == KeyCode.ENTER)) {
             action = this::markResolved;
+        } else if (e.isShortcutDown() && !e.isShiftDown() && k == KeyCode.U) {
+            action = vm::unresolve;
         } else if (e.isAltDown() && !e.isShortcutDown()) {
             Function<KeyCode, HunkChoice> keys = c -> switch (c) {
                 case O -> HunkChoice.OURS;
@@ -539,6 +445,7 @@ public final class ThreeWayView extends BorderPane {
         }
         if (action != null) {
             e.consume();
+            swallowTyped = true;
             action.run();
         }
     }
@@ -553,28 +460,4 @@ public final class ThreeWayView extends BorderPane {
         return result.area();
     }
 
-    private static String shortId(String id) {
-        return id == null ? "?" : id.substring(0, Math.min(8, id.length()));
-    }
-
-    /** A conflicted file: an icon for its state, its path, its kind and what is left. */
-    private static final class FileCell extends ListCell<ThreeWayViewModel.FileRow> {
-        @Override
-        protected void updateItem(ThreeWayViewModel.FileRow r, boolean empty) {
-            super.updateItem(r, empty);
-            getStyleClass().removeAll("pd-file-resolved", "pd-file-open");
-            if (empty || r == null) {
-                setText(null);
-                setGraphic(null);
-                return;
-            }
-            String detail = r.resolved() ? "resolved"
-                    : !r.isText() ? r.kind().id().replace('_', '/')
-                    : r.unresolved() + " of " + r.hunks() + " unresolved";
-            setText(r.path() + "\n" + detail);
-            setGraphic(Icons.of(r.resolved() ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
-                    : r.isText() ? MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE : MaterialDesignF.FILE_ALERT_OUTLINE));
-            getStyleClass().add(r.resolved() ? "pd-file-resolved" : "pd-file-open");
-        }
-    }
 }

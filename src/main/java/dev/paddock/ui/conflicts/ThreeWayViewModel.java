@@ -25,25 +25,12 @@ import javafx.collections.ObservableList;
 /**
  * The three-way resolution of one merge request: its conflicted files, the file and conflict hunk
  * shown, the result of each text file ({@link FileResolution}), and the commands a person uses (take
- * ours / theirs / both per hunk, the proposed resolution, mark resolved, abort). Reading the conflicts,
+ * ours / theirs / both per hunk, the proposed resolution, mark resolved, unresolve, abort) and where the merge
+ * request stands in the merge queue (followed while shown: finishing, merged, closed elsewhere). Reading the conflicts,
  * building the starting results and every backend call run on the {@code io} executor; properties
  * change on the FX thread only.
  */
 public final class ThreeWayViewModel {
-    /**
-     * One conflicted file as the file list shows it.
-     *
-     * @param unresolved hunks not resolved yet (text kinds)
-     * @param resolved   whether its resolution was handed to the merge queue
-     */
-    public record FileRow(String path, FileConflictKind kind, int hunks, int unresolved, boolean resolved,
-                          boolean needsHuman) {
-        /** Whether the file has text to merge (content or add/add). */
-        public boolean isText() {
-            return !kind.needsHuman();
-        }
-    }
-
     private final ConflictBackend backend;
     private final long mergeRequestId;
     private final Executor io;
@@ -55,11 +42,13 @@ public final class ThreeWayViewModel {
     private final ReadOnlyObjectWrapper<ConflictFile> file = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyIntegerWrapper hunk = new ReadOnlyIntegerWrapper(-1);
     private final ReadOnlyIntegerWrapper unresolved = new ReadOnlyIntegerWrapper();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final BackendCalls calls;
+    private final ReadOnlyBooleanWrapper busy;
     private final ReadOnlyBooleanWrapper finished = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper aborted = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper();
-    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<UiError> error;
+    private final ProgressFollower progress;
 
     private List<FileResolution> results = List.of();
     private List<Object> prepared = new ArrayList<>();
@@ -76,6 +65,10 @@ public final class ThreeWayViewModel {
         this.backend = backend;
         this.mergeRequestId = mergeRequestId;
         this.io = io;
+        this.calls = new BackendCalls(io);
+        this.busy = calls.busy;
+        this.error = calls.error;
+        this.progress = new ProgressFollower(backend, mergeRequestId, io);
     }
 
     // Properties --------------------------------------------------------------------------------
@@ -140,6 +133,17 @@ public final class ThreeWayViewModel {
         return error.getReadOnlyProperty();
     }
 
+    /** Where the merge request stands in the merge queue (followed while the view shows it). */
+    public ReadOnlyObjectProperty<ConflictBackend.Progress> progressProperty() {
+        return progress.property();
+    }
+
+    /** Whether nothing more can be done here: the merge finished (merged) or ended elsewhere (aborted, cancelled). */
+    public boolean isOver() {
+        ConflictBackend.Stage s = progress.stage();
+        return s == ConflictBackend.Stage.MERGED || s == ConflictBackend.Stage.CLOSED || aborted.get();
+    }
+
     /** The result text of the file shown (text kinds), else null. */
     public String resultText() {
         FileResolution r = current();
@@ -197,18 +201,17 @@ public final class ThreeWayViewModel {
         CompletableFuture<Void> done = new CompletableFuture<>();
         io.execute(() -> {
             try {
-                ConflictReport r = backend.conflicts(mergeRequestId);
-                List<FileResolution> built = new ArrayList<>();
-                List<Object> ready = new ArrayList<>();
-                for (ConflictFile f : r.files()) {
-                    FileResolution res = f.kind().needsHuman() ? null : new FileResolution(f);
-                    built.add(res);
-                    ready.add(preparer.apply(f, res));
-                }
+                ConflictLoad l = ConflictLoad.read(backend, mergeRequestId, preparer);
                 Platform.runLater(() -> {
                     busy.set(false);
-                    prepared = ready;
-                    loaded(r, built);
+                    prepared = new ArrayList<>(l.prepared());
+                    loaded(l.report(), l.results(), l.resolved());
+                    progressed(l.progress());
+                    if (!files.isEmpty() && files.stream().allMatch(FileRow::resolved)
+                            && l.progress().stage() == ConflictBackend.Stage.RESOLVING) {
+                        status.set("Every file is resolved, but the merge could not be finished" + (l.progress().detail()
+                                == null ? "" : ": " + l.progress().detail()) + ". Unresolve a file to change it.");
+                    }
                     done.complete(null);
                 });
             } catch (Exception | LinkageError e) {
@@ -222,16 +225,36 @@ public final class ThreeWayViewModel {
         return done;
     }
 
-    private void loaded(ConflictReport r, List<FileResolution> built) {
-        results = built;
+    private void loaded(ConflictReport r, List<FileResolution> built, java.util.Set<String> resolvedBefore) {
+        results = new ArrayList<>(built);
         List<FileRow> rows = new ArrayList<>();
+        int first = -1;
         for (int i = 0; i < r.files().size(); i++) {
-            rows.add(row(r.files().get(i), built.get(i), false));
+            boolean done = resolvedBefore.contains(r.files().get(i).path());
+            rows.add(row(r.files().get(i), built.get(i), done));
+            if (!done && first < 0) {
+                first = i;
+            }
         }
         files.setAll(rows);
         report.set(r);
         status.set(r.isClean() ? "Nothing conflicts any more." : null);
-        selectFile(rows.isEmpty() ? -1 : 0);
+        selectFile(rows.isEmpty() ? -1 : Math.max(first, 0));
+        progress.follow(this::progressed);
+    }
+
+    private void progressed(ConflictBackend.Progress p) {
+        if (progress.apply(p, finished.get())) { // the test failed, or base moved: the files stay resolved
+            finished.set(false);
+            status.set("The merge could not be finished: " + p.detail() + ". Unresolve a file to change it.");
+        } else if (p.stage() != ConflictBackend.Stage.RESOLVING) {
+            status.set(ProgressFollower.describe(p));
+        }
+    }
+
+    /** Stops following the merge request (the window closed). */
+    public void close() {
+        progress.stop();
     }
 
     private static FileRow row(ConflictFile f, FileResolution r, boolean resolved) {
@@ -289,7 +312,7 @@ public final class ThreeWayViewModel {
     /** Whether {@code choice} applies to the hunk shown (PROPOSED only with a proposal or a suggestion). */
     public boolean canChoose(HunkChoice choice) {
         ConflictHunk h = currentHunk();
-        if (h == null || current() == null || busy.get() || currentFileResolved()) {
+        if (h == null || current() == null || busy.get() || currentFileResolved() || isOver()) {
             return false;
         }
         return choice != HunkChoice.PROPOSED || h.suggested() != null;
@@ -377,6 +400,40 @@ public final class ThreeWayViewModel {
                 () -> backend.markResolved(mergeRequestId, f.path(), null, backend.who()));
     }
 
+    /** Whether the file shown is resolved and may be reopened ({@link #unresolve}). */
+    public boolean canUnresolve() {
+        return currentFileResolved() && !busy.get() && !isOver() && progress.stage() == ConflictBackend.Stage.RESOLVING;
+    }
+
+    /**
+     * Reopens the file shown, resolved before: it is unresolved again, with its result as it was (the hunks keep how
+     * they were resolved), to edit and mark resolved anew.
+     *
+     * @return completes on the FX thread with whether it was reopened
+     */
+    public CompletableFuture<Boolean> unresolve() {
+        int i = fileIndex.get();
+        if (!canUnresolve()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        String path = files.get(i).path();
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        run("Cannot unresolve " + path, () -> backend.unresolve(mergeRequestId, path, backend.who()), ok -> {
+            if (ok) {
+                FileRow old = files.get(i);
+                FileResolution r = results.get(i);
+                finished.set(false);
+                progress.waitingAgain();
+                files.set(i, new FileRow(old.path(), old.kind(), old.hunks(), r == null ? old.unresolved()
+                        : r.unresolved(), false, old.needsHuman()));
+                status.set(path + " is unresolved again: change its result, then mark it resolved.");
+                selectFile(i);
+            }
+            done.complete(ok);
+        });
+        return done;
+    }
+
     /** Abandons the merge (the view asks first). */
     public CompletableFuture<Boolean> abort() {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
@@ -390,13 +447,7 @@ public final class ThreeWayViewModel {
         return done;
     }
 
-    /** A backend call. */
-    @FunctionalInterface
-    private interface Call {
-        void run() throws Exception;
-    }
-
-    private CompletableFuture<Boolean> send(String failed, String did, Call call) {
+    private CompletableFuture<Boolean> send(String failed, String did, BackendCalls.Call call) {
         int i = fileIndex.get();
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         run(failed, call, ok -> {
@@ -408,29 +459,8 @@ public final class ThreeWayViewModel {
         return done;
     }
 
-    private void run(String failed, Call call, Consumer<Boolean> after) {
-        if (busy.get()) {
-            after.accept(false);
-            return;
-        }
-        busy.set(true);
-        error.set(null);
-        io.execute(() -> {
-            Exception failure = null;
-            try {
-                call.run();
-            } catch (Exception e) {
-                failure = e;
-            }
-            Exception f = failure;
-            Platform.runLater(() -> {
-                busy.set(false);
-                if (f != null) {
-                    error.set(UiError.of(failed, f));
-                }
-                after.accept(f == null);
-            });
-        });
+    private void run(String failed, BackendCalls.Call call, Consumer<Boolean> after) {
+        calls.run(failed, call, after);
     }
 
     private void fileResolved(int i, String did) {

@@ -5,7 +5,11 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
-/** The window of a three-way resolution: one per merge request, closed when its merge is aborted. */
+/**
+ * The window of a three-way resolution: one per merge request, closed when its merge is aborted from it. When the merge
+ * finishes (or ends elsewhere) the view says so and offers only Close; the window stops following the merge request
+ * once it is closed.
+ */
 public final class ThreeWayWindow {
     private ThreeWayWindow() {
     }
@@ -37,6 +41,7 @@ public final class ThreeWayWindow {
                 stage.close();
             }
         });
+        stage.setOnHidden(e -> vm.close());
         stage.show();
         vm.load();
         return stage;

@@ -2,6 +2,7 @@ package dev.paddock.ui.containers;
 
 import dev.paddock.container.ContainerMetrics;
 import dev.paddock.container.ContainerMetricsBoard;
+import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.KeyedListSync;
@@ -131,7 +132,9 @@ public final class ContainersView extends VBox {
     }
 
     private void showTotals(ContainerMetricsBoard.Totals t) {
-        value("containers-running").setText(t.running() + (t.stopped() > 0 ? "  (" + t.stopped() + " stopped)" : ""));
+        // The figure alone in the big type; stopped ones in the caption, which has the room.
+        value("containers-running").setText(Integer.toString(t.running()));
+        caption("containers-running").setText(t.stopped() > 0 ? "Running · " + t.stopped() + " stopped" : "Running");
         value("containers-cpu-total").setText(MetricsText.percent(t.cpuPercentOfHost()) + " of host");
         caption("containers-cpu-total").setText("CPU, all containers: " + MetricsText.percent(t.cpuPercentOfOneCpu())
                 + " of one CPU");
@@ -170,12 +173,19 @@ public final class ContainersView extends VBox {
         t.getStyleClass().addAll("pd-table", "striped");
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         t.getColumns().setAll(List.of(
-                column("Sandbox", ContainerMetrics::sandboxId, 210),
-                column("Container", m -> MetricsText.shortId(m.containerId()), 100),
-                figure("CPU (1 CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 90),
-                figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 85),
-                figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 85),
-                figure("Memory", m -> MetricsText.memory(m), 150)));
+                Columns.fit(column("Sandbox", ContainerMetrics::sandboxId, 210), "The container sandbox's id", 0,
+                        "sandbox-00"),
+                Columns.fit(column("Container", m -> MetricsText.shortId(m.containerId()), 100), "The container's id",
+                        0, "0123456789ab"),
+                Columns.fit(figure("CPU (1 CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 90),
+                        "CPU in percent of one CPU (100 % is one CPU busy)", 0, "800.0 %", MetricsText.STOPPED),
+                Columns.fit(figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 85),
+                        "CPU in percent of the container's CPU limit", 0, "100.0 %", MetricsText.STOPPED),
+                Columns.fit(figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 85),
+                        "CPU in percent of every CPU of this machine", 0, "100.0 %", MetricsText.STOPPED),
+                Columns.fit(figure("Memory", m -> MetricsText.memory(m), 150),
+                        "Memory without page cache, of the container's limit", 0, "1023.9 MiB / 4.0 GiB")));
+        Columns.install(t);
         t.setFixedCellSize(30);
         return t;
     }

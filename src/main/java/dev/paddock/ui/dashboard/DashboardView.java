@@ -27,10 +27,28 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  * {@link DashboardViewModel}; never calls services.
  */
 public final class DashboardView extends VBox {
+    /** Where the dividers a person moved are kept ({@link dev.paddock.ui.common.LayoutMemory}). */
+    static final String SIDE_DIVIDER = "dashboard.sideDivider";
+    static final String EVENTS_DIVIDER = "dashboard.eventsDivider";
+    /** The side (approvals, conflicts) never narrower than a request's buttons need. */
+    static final double SIDE_MIN_WIDTH = 380;
+    /** The events pane keeps its title and about three events. */
+    static final double EVENTS_MIN_HEIGHT = 120;
+    /** Style class of the dashboard while it is shorter than {@link #COMPACT_BELOW} px. */
+    static final String COMPACT = "pd-compact";
+    static final double COMPACT_BELOW = 760;
+    /** Height of one entry of the conflict queue (two lines). */
+    private static final double CONFLICT_ROW = 52;
+
     private final TabPane tabs;
     private final SandboxesView sandboxes;
 
     public DashboardView(DashboardViewModel vm) {
+        this(vm, dev.paddock.ui.common.LayoutMemory.inMemory());
+    }
+
+    /** @param layout where the dividers a person moves are kept from one run to the next */
+    public DashboardView(DashboardViewModel vm, dev.paddock.ui.common.LayoutMemory layout) {
         getStyleClass().add("pd-dashboard");
 
         HBox tiles = new HBox(12,
@@ -47,7 +65,7 @@ public final class DashboardView extends VBox {
         tiles.getStyleClass().add("pd-tiles");
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
-        sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty());
+        sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty(), layout);
         WorktreeTable worktrees = new WorktreeTable(vm.worktrees());
         Tab sandboxTab = new Tab(null, sandboxes);
         sandboxTab.textProperty().bind(Bindings.size(vm.sandboxes()).asString("Sandboxes (%d)"));
@@ -91,7 +109,10 @@ public final class DashboardView extends VBox {
                 new ApprovalsView(vm.approvals())).withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
         ConflictQueueView conflictQueue = new ConflictQueueView(vm.conflicts());
-        conflictQueue.setPrefHeight(170);
+        // As tall as its entries (up to three; it scrolls past that), or its empty state: the approval queue above
+        // needs the height for a request's command, rule and buttons.
+        conflictQueue.prefHeightProperty().bind(Bindings.createDoubleBinding(() -> vm.conflicts().rows().isEmpty()
+                ? 170 : Math.min(3, vm.conflicts().rows().size()) * CONFLICT_ROW + 10, vm.conflicts().rows()));
         // While requests wait and no conflict does, the approval queue needs the height more than the
         // conflict queue's empty state: the card shrinks to its header.
         conflictQueue.visibleProperty().bind(Bindings.isNotEmpty(vm.conflicts().rows())
@@ -102,17 +123,32 @@ public final class DashboardView extends VBox {
         conflicts.setId("conflicts-pane");
         VBox side = new VBox(12, approvals, conflicts);
         side.getStyleClass().add("pd-side");
-        // The approval queue gets the height; the conflict queue keeps its own unless entries wait there.
+        // The approval queue gets the height; the conflict queue keeps what its entries need.
         VBox.setVgrow(approvals, Priority.ALWAYS);
         VBox.setVgrow(conflicts, Priority.NEVER);
-        vm.conflicts().rows().addListener((javafx.collections.ListChangeListener<Object>) c ->
-                VBox.setVgrow(conflicts, vm.conflicts().rows().isEmpty() ? Priority.NEVER : Priority.ALWAYS));
         conflicts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
 
         SplitPane upper = new SplitPane(main, side);
         // The side gets about a third: a pending request's command, rule and buttons need the room.
-        upper.setDividerPositions(0.67);
+        // The side's first width: 30 % of the window, but 400 to 560 px (a request's buttons; the tables the rest).
+        double remembered = layout.get(SIDE_DIVIDER, -1);
+        if (remembered > 0) {
+            upper.setDividerPositions(remembered);
+        } else {
+            upper.widthProperty().addListener(new javafx.beans.value.ChangeListener<>() {
+                @Override
+                public void changed(javafx.beans.value.ObservableValue<? extends Number> o, Number a, Number w) {
+                    if (w.doubleValue() > 0) {
+                        upper.widthProperty().removeListener(this);
+                        double side = Math.max(SIDE_MIN_WIDTH + 20, Math.min(560, w.doubleValue() * 0.3));
+                        upper.setDividerPositions(1 - side / w.doubleValue());
+                    }
+                }
+            });
+        }
         SplitPane.setResizableWithParent(side, false);
+        side.setMinWidth(SIDE_MIN_WIDTH);
+        remember(upper, layout, SIDE_DIVIDER);
 
         Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))
                 .withBadge(Bindings.size(vm.events()));
@@ -121,11 +157,34 @@ public final class DashboardView extends VBox {
 
         SplitPane body = new SplitPane(upper, events);
         body.setOrientation(Orientation.VERTICAL);
-        body.setDividerPositions(0.74);
+        body.setDividerPositions(layout.get(EVENTS_DIVIDER, 0.78));
+        SplitPane.setResizableWithParent(events, false);
+        events.setMinHeight(EVENTS_MIN_HEIGHT);
+        remember(body, layout, EVENTS_DIVIDER);
         body.getStyleClass().add("pd-body");
         VBox.setVgrow(body, Priority.ALWAYS);
 
         getChildren().addAll(tiles, body);
+        // On a short screen (1366×768) the tiles and gaps get smaller: the tables keep the height.
+        heightProperty().addListener((o, was, h) -> {
+            boolean compact = h.doubleValue() > 0 && h.doubleValue() < COMPACT_BELOW;
+            if (compact != getStyleClass().contains(COMPACT)) {
+                if (compact) {
+                    getStyleClass().add(COMPACT);
+                } else {
+                    getStyleClass().remove(COMPACT);
+                }
+            }
+        });
+    }
+
+    /** Keeps where a person drags {@code split}'s first divider under {@code key}. */
+    private static void remember(SplitPane split, dev.paddock.ui.common.LayoutMemory layout, String key) {
+        split.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_RELEASED, e -> {
+            if (split.getDividerPositions().length > 0) {
+                layout.put(key, split.getDividerPositions()[0]);
+            }
+        });
     }
 
     /** Gives {@code tab} the content {@code build} makes, the first time the tab is selected. */

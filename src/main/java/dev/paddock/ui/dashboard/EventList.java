@@ -1,10 +1,10 @@
 package dev.paddock.ui.dashboard;
 
+import dev.paddock.events.EventSeverity;
 import dev.paddock.status.RepositoryStatus.EventLine;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Formats;
 import java.time.Instant;
-import java.util.Locale;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
@@ -17,15 +17,20 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
 
-/** Recent events, newest first: time, a kind chip coloured by feature, and the message. */
+/**
+ * Recent events, newest first: time, a kind chip coloured by its severity ({@link EventSeverity}: info, success,
+ * warning, error), and the message.
+ */
 final class EventList extends ListView<EventLine> {
     /** Node id, for tests and styling. */
     static final String ID = "event-list";
+    /** Style class prefix of a kind chip's severity ("pd-severity-error"). */
+    static final String SEVERITY = "pd-severity-";
 
     EventList(ObservableList<EventLine> rows, ReadOnlyObjectProperty<Instant> now) {
         super(rows);
         setId(ID);
-        getStyleClass().add("pd-events");
+        getStyleClass().addAll("pd-events", "dense");
         setPlaceholder(new EmptyState(MaterialDesignH.HISTORY, "No events yet",
                 "Everything that happens is recorded here, newest first: worktrees added or removed, commits,"
                         + " sandbox state changes, approvals and merges."));
@@ -59,15 +64,8 @@ final class EventList extends ListView<EventLine> {
                 }
                 time.setText(Formats.clock(e.at(), now.get()));
                 kind.setText(e.kind());
-                String feature = e.kind().contains(".") ? e.kind().substring(0, e.kind().indexOf('.')) : e.kind();
-                kind.getStyleClass().removeIf(s -> s.startsWith("pd-kind-"));
-                kind.getStyleClass().add("pd-kind-" + feature.toLowerCase(Locale.ROOT));
-                // Failures stand out whatever feature they belong to.
-                if (e.kind().endsWith(".failed") || e.kind().endsWith(".timeout")) {
-                    kind.getStyleClass().add("pd-kind-danger");
-                } else if (e.kind().endsWith(".awaiting_human")) {
-                    kind.getStyleClass().add("pd-kind-warning");
-                }
+                kind.getStyleClass().removeIf(s -> s.startsWith(SEVERITY));
+                kind.getStyleClass().add(SEVERITY + EventSeverity.of(e.kind()).id());
                 message.setText(e.message());
                 setTooltip(new Tooltip(e.at() + "\n" + e.message()));
                 setGraphic(box);

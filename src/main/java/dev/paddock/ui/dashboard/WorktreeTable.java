@@ -1,6 +1,7 @@
 package dev.paddock.ui.dashboard;
 
 import dev.paddock.status.RepositoryStatus.Worktree;
+import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Icons;
 import java.util.function.Function;
@@ -28,7 +29,7 @@ final class WorktreeTable extends TableView<Worktree> {
     WorktreeTable(ObservableList<Worktree> rows) {
         super(rows);
         setId(ID);
-        getStyleClass().addAll("pd-table", "striped");
+        getStyleClass().addAll("pd-table", "striped", "dense"); // rows of 2em: more of them at 768 px
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         setPlaceholder(new EmptyState(MaterialDesignS.SOURCE_BRANCH, "No worktrees listed yet",
                 "Every worktree of the repository appears here: the main one and each linked worktree"
@@ -106,6 +107,12 @@ final class WorktreeTable extends TableView<Worktree> {
         });
 
         getColumns().setAll(java.util.List.of(path, branch, state, head, subject));
+        Columns.fit(path, "The worktree's folder (whole path in the tooltip)", 20, "agent-fix-login");
+        Columns.fit(branch, "The branch checked out there", 0, "agent/fix-login");
+        Columns.fitChips(state, "Clean, or how many files changed; locked; prunable", "12 changes");
+        Columns.fit(head, "The commit checked out", 14, "01234567");
+        Columns.fit(subject, "The subject of that commit", 0, "Fix the");
+        Columns.install(this);
     }
 
     private static Label dirtyChip(Worktree w) {

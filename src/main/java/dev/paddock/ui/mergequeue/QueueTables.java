@@ -1,6 +1,7 @@
 package dev.paddock.ui.mergequeue;
 
 import dev.paddock.merge.MergeEntry;
+import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.Formats;
 import java.time.Instant;
 import java.util.List;
@@ -34,15 +35,21 @@ final class QueueTables {
     static TableView<QueueRow> queued(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
         TableView<QueueRow> t = table(rows, QUEUED_ID);
         t.getColumns().setAll(List.of(
-                text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
-                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
-                branchAndSandbox(230),
-                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
+                fit(text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
+                        "Position: the order the queue takes them (entries whose last test passed first)", "99"),
+                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
+                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
+                fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
                         r.entry().waitingSince() == null ? null
                                 : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
-                text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78, 78),
-                text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
-                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80)));
+                        "How long it has waited in the queue", "59 min 59 s"),
+                fit(text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78,
+                        78), "Whether its last test run passed", "not run"),
+                fit(text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
+                        "Failed attempts, of the most before it waits for a person", "3 of 3"),
+                fit(text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80),
+                        "What the queue last said about it (whole in the tooltip)", "waits for")));
+        Columns.install(t);
         return t;
     }
 
@@ -50,13 +57,17 @@ final class QueueTables {
     static TableView<QueueRow> review(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
         TableView<QueueRow> t = table(rows, REVIEW_ID);
         t.getColumns().setAll(List.of(
-                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
-                branchAndSandbox(230),
-                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().theirsCommit()), 98, 98)),
-                ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
+                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
+                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
+                Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().theirsCommit()),
+                        98, 98)), "The branch's commit under review", 14, "0123456789"),
+                fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
                         r.entry().stepStartedAt() == null ? null
                                 : java.time.Duration.between(r.entry().stepStartedAt(), at)), 96),
-                text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 300, 80)));
+                        "How long it has waited for your review", "59 min 59 s"),
+                fit(text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 300, 80),
+                        "What the queue last said about it (whole in the tooltip)", "waits for")));
+        Columns.install(t);
         return t;
     }
 
@@ -76,14 +87,22 @@ final class QueueTables {
                 setGraphic(empty || r == null ? null : chip(r.entry()));
             }
         });
+        Columns.fitChips(state, "How it ended: merged, failed, cancelled, or a conflict waiting for a person",
+                "cancelled", "conflict");
         t.getColumns().setAll(List.of(state,
-                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
-                branchAndSandbox(250),
-                text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230, 90),
-                mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()), 98, 98)),
-                ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at), 82),
-                text("Duration", "merge-col-duration", r -> QueueText.span(r.entry().elapsed(Instant.now())), 96, 90),
-                text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(), 88, 88)));
+                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
+                Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, BRANCH_SAMPLE),
+                fit(text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230,
+                        90), "What happened (whole in the tooltip)", "merged into"),
+                Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()),
+                        98, 98)), "The merge commit on base", 14, "0123456789"),
+                fit(ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at),
+                        82), "When it left the queue (the date when not today)", "Dec 31 23:59"),
+                fit(text("Duration", "merge-col-duration", r -> QueueText.span(r.entry().elapsed(Instant.now())), 96,
+                        90), "How long its last attempt ran", "59 min 59 s"),
+                fit(text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(),
+                        88, 88), "Attempts made, of the most before it waits for a person", "3 of 3")));
+        Columns.install(t);
         return t;
     }
 
@@ -104,6 +123,10 @@ final class QueueTables {
      * Branch (bold) over its sandbox id (muted, "no sandbox" for a branch a person enqueued): one column that takes
      * the width left, each line cut with an ellipsis and whole in the tooltip. Its cells' text is the branch.
      */
+    /** A branch the branch column shows whole, and the room its bold type takes beyond the cell's usual text. */
+    private static final String BRANCH_SAMPLE = "agent/fix-typos-readme";
+    private static final double BRANCH_BOLD = 24;
+
     private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
         TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
         c.setId("merge-col-branch");
@@ -120,6 +143,8 @@ final class QueueTables {
                 branch.getStyleClass().add("pd-merge-branch");
                 sandbox.getStyleClass().addAll("pd-muted", "pd-merge-sandbox");
                 branch.setMinWidth(0);
+                // Branches share their start ("agent/"): when narrow the end, which tells them apart, shows.
+                branch.setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
                 sandbox.setMinWidth(0);
                 box.setMinWidth(0);
             }
@@ -178,6 +203,10 @@ final class QueueTables {
             }
         });
         return c;
+    }
+
+    private static <T> TableColumn<QueueRow, T> fit(TableColumn<QueueRow, T> c, String tooltip, String... samples) {
+        return Columns.fit(c, tooltip, 0, samples);
     }
 
     private static TableColumn<QueueRow, String> mono(TableColumn<QueueRow, String> c) {

@@ -62,6 +62,9 @@ final class RunningCard extends HBox {
         meta.setId(META_ID);
         meta.getStyleClass().add("pd-muted");
         meta.setMinWidth(60);
+        javafx.scene.control.Tooltip metaTip = new javafx.scene.control.Tooltip();
+        metaTip.textProperty().bind(meta.textProperty());
+        meta.setTooltip(metaTip); // whole when the card is narrow
         VBox who = new VBox(2, branch, meta);
         who.setMinWidth(0);
         HBox.setHgrow(who, Priority.ALWAYS);

@@ -13,7 +13,6 @@ import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.geometry.VPos;
 import javafx.scene.Node;
-import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -136,16 +135,11 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         return vm;
     }
 
-    /** Asks whether unsaved edits may be dropped; true to close and drop them. */
+    /** Asks whether unsaved edits may be dropped (Keep editing is the default); true to close and drop them. */
     private boolean confirmDiscard() {
-        Alert ask = new Alert(Alert.AlertType.CONFIRMATION, "Your changes to the merge settings of "
-                + vm.repository() + " are not saved. Close anyway and lose them?", DISCARD, KEEP_EDITING);
-        ask.initOwner(getDialogPane().getScene().getWindow());
-        ask.setTitle("Unsaved merge settings");
-        ask.setHeaderText("The merge settings have unsaved changes");
-        ask.getDialogPane().setId(UNSAVED_ID);
-        Theme.adopt(ask.getDialogPane(), getDialogPane().getScene());
-        return ask.showAndWait().filter(DISCARD::equals).isPresent();
+        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), UNSAVED_ID, "Unsaved merge settings",
+                "The merge settings have unsaved changes", "Your changes to the merge settings of " + vm.repository()
+                        + " are not saved. Close anyway and lose them?", DISCARD, KEEP_EDITING);
     }
 
     private Node content() {

@@ -91,19 +91,15 @@ public final class PolicyEditorDialog extends Dialog<Void> {
     public static final ButtonType KEEP_EDITING = new ButtonType("Keep editing", ButtonBar.ButtonData.CANCEL_CLOSE);
 
     /**
-     * Asks whether unsaved edits may be dropped (Close, Escape or the window's close box with edits not saved).
+     * Asks whether unsaved edits may be dropped (Close, Escape or the window's close box with edits not saved); Keep
+     * editing is the default (Enter) and Escape's answer.
      *
      * @return true to close and drop them
      */
     private boolean confirmDiscard() {
-        javafx.scene.control.Alert ask = new javafx.scene.control.Alert(javafx.scene.control.Alert.AlertType.CONFIRMATION,
-                "Your edits to " + vm.file() + " are not saved. Close anyway and lose them?", DISCARD, KEEP_EDITING);
-        ask.initOwner(getDialogPane().getScene().getWindow());
-        ask.setTitle("Unsaved policy");
-        ask.setHeaderText("The policy has unsaved changes");
-        ask.getDialogPane().setId(UNSAVED_ID);
-        Theme.adopt(ask.getDialogPane(), getDialogPane().getScene());
-        return ask.showAndWait().filter(DISCARD::equals).isPresent();
+        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), UNSAVED_ID, "Unsaved policy",
+                "The policy has unsaved changes", "Your edits to " + vm.file() + " are not saved. Close anyway and"
+                        + " lose them?", DISCARD, KEEP_EDITING);
     }
 
     /** The dialog's ViewModel. */

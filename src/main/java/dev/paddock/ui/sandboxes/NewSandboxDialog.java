@@ -148,19 +148,9 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
      * @return true to close and drop it
      */
     private boolean confirmDiscard() {
-        javafx.scene.control.Alert ask = new javafx.scene.control.Alert(
-                javafx.scene.control.Alert.AlertType.CONFIRMATION,
-                "What you typed for this sandbox (its task, command and settings) will be lost.", DISCARD,
-                KEEP_EDITING);
-        ask.initOwner(getDialogPane().getScene().getWindow());
-        ask.setTitle("New sandbox");
-        ask.setHeaderText("Discard this new sandbox?");
-        ask.getDialogPane().setId(DISCARD_ID);
-        Theme.adopt(ask.getDialogPane(), getDialogPane().getScene());
-        Button keep = (Button) ask.getDialogPane().lookupButton(KEEP_EDITING);
-        keep.setDefaultButton(true);
-        ask.setOnShown(e -> keep.requestFocus());
-        return ask.showAndWait().filter(DISCARD::equals).isPresent();
+        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), DISCARD_ID, "New sandbox",
+                "Discard this new sandbox?", "What you typed for this sandbox (its task, command and settings) will be"
+                        + " lost.", DISCARD, KEEP_EDITING);
     }
 
     /** The dialog's ViewModel. */

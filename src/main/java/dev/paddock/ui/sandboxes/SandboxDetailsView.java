@@ -10,7 +10,6 @@ import dev.paddock.worktree.WorktreeManager;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Pos;
@@ -198,7 +197,7 @@ final class SandboxDetailsView extends VBox {
         ListView<Event> list = new ListView<>(new javafx.collections.transformation.SortedList<>(vm.history(),
                 java.util.Comparator.comparingLong(Event::id).reversed()));
         list.setId("sandbox-history");
-        list.getStyleClass().add("pd-events");
+        list.getStyleClass().addAll("pd-events", "dense");
         list.setPlaceholder(new Label("No events yet."));
         list.setCellFactory(v -> new ListCell<>() {
             private final Label time = new Label();
@@ -209,7 +208,7 @@ final class SandboxDetailsView extends VBox {
             {
                 time.getStyleClass().add("pd-event-time");
                 time.setMinWidth(Region.USE_PREF_SIZE);
-                kind.getStyleClass().addAll("pd-chip", "pd-kind-sandbox");
+                kind.getStyleClass().add("pd-chip");
                 kind.setMinWidth(Region.USE_PREF_SIZE);
                 message.setMaxWidth(Double.MAX_VALUE);
                 HBox.setHgrow(message, Priority.ALWAYS);
@@ -228,25 +227,14 @@ final class SandboxDetailsView extends VBox {
                 time.setText(Formats.clock(e.at(), Instant.now()));
                 String k = e.kind().startsWith("sandbox.") ? e.kind().substring("sandbox.".length()) : e.kind();
                 kind.setText(k.replace('_', ' '));
-                kind.getStyleClass().removeIf(c -> c.startsWith("pd-kind-"));
-                kind.getStyleClass().add(kindStyle(k));
+                kind.getStyleClass().removeIf(c -> c.startsWith("pd-severity-"));
+                kind.getStyleClass().add("pd-severity-" + dev.paddock.events.EventSeverity.of(e.kind()).id());
                 message.setText(e.message());
                 setTooltip(new Tooltip(e.at() + "\n" + e.message() + (e.details() == null ? "" : "\n" + e.details())));
                 setGraphic(box);
             }
         });
         return list;
-    }
-
-    private static String kindStyle(String kind) {
-        String k = kind.toLowerCase(Locale.ROOT);
-        if (k.contains("fail") || k.contains("timeout") || k.contains("timed")) {
-            return "pd-kind-danger";
-        }
-        if (k.contains("awaiting") || k.contains("stop")) {
-            return "pd-kind-warning";
-        }
-        return "pd-kind-sandbox";
     }
 
     // Changes -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.container.ContainerMetrics;
 import dev.paddock.status.RepositoryStatus.Sandbox;
 import dev.paddock.ui.containers.MetricsText;
+import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.Formats;
 import java.time.Instant;
 import java.util.List;
@@ -31,14 +32,20 @@ final class SandboxTable extends TableView<Sandbox> {
                  ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics, javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
-        getStyleClass().addAll("pd-table", "striped");
+        getStyleClass().addAll("pd-table", "striped", "dense"); // rows of 2em: more of them at 768 px
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         setPlaceholder(placeholder);
 
         setTableMenuButtonVisible(true); // columns can be hidden, e.g. CPU and memory without containers
-        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 200);
+        TableColumn<Sandbox, String> id = column("Sandbox", Sandbox::id, 180);
+        // Ids made from a task ("rebuild-product-search-20261205-001") are long: a narrow column keeps their start
+        // (the task's words) and their end (the day and the number, which tell them apart).
         id.setCellFactory(c -> new TableCell<>() {
+            {
+                setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+            }
+
             @Override
             protected void updateItem(String s, boolean empty) {
                 super.updateItem(s, empty);
@@ -46,7 +53,7 @@ final class SandboxTable extends TableView<Sandbox> {
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
             }
         });
-        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 170);
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 220);
         task.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String s, boolean empty) {
@@ -55,8 +62,8 @@ final class SandboxTable extends TableView<Sandbox> {
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
             }
         });
-        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 84);
-        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 110);
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 90);
+        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 125);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Sandbox s, boolean empty) {
@@ -86,7 +93,20 @@ final class SandboxTable extends TableView<Sandbox> {
                         + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
         });
-        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 150);
+        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 190);
+        // Branches share their first part ("agent/"): a narrow column keeps the end, which tells them apart.
+        branch.setCellFactory(c -> new TableCell<>() {
+            {
+                setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
+            }
+
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty ? null : s);
+                setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+            }
+        });
         TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 70); // percent of the container's CPU limit
         cpu.setId("sandbox-cpu");
         cpu.setCellFactory(c -> new MetricsCell(metrics, MetricsText::cpu));
@@ -99,12 +119,30 @@ final class SandboxTable extends TableView<Sandbox> {
                     : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
             return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
         }));
-        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 86);
-        lease.setMinWidth(84); // "14:52 left"
-        state.setMinWidth(120); // "awaiting human"
-        tier.setMinWidth(88); // "namespace"
-        cpu.setMinWidth(66); // "100 %", "stopped"
-        mem.setMinWidth(86); // "Memory", "212 MiB"
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 90);
+        // What must show whole, measured in the table's fonts once it is styled (Columns); the rest gives way.
+        Columns.fit(id, "The sandbox's id", 0, ids(rows));
+        // Ids are shown whole up to 24 characters (longer ones lose their middle, whole in the tooltip): measured
+        // again when the set of ids changes.
+        rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
+            String[] current = ids(rows);
+            if (!java.util.Arrays.equals(current, measuredIds)) {
+                measuredIds = current;
+                Columns.fit(id, "The sandbox's id", 0, current);
+                javafx.application.Platform.runLater(() -> Columns.apply(this));
+            }
+        });
+        Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
+        Columns.fit(tier, "Isolation: worktree (host process), namespace (bubblewrap) or container (Docker)", 0,
+                "namespace", "container");
+        Columns.fitChips(state, "The sandbox's state; hover a failed one for its error", "awaiting human", "retrying");
+        Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
+                "…/fix-log");
+        Columns.fit(cpu, "CPU of a container sandbox, in percent of its CPU limit", 0, "100.0 %", "stopped");
+        Columns.fit(mem, "Memory of a container sandbox without page cache", 0, "999.9 MiB", "stopped");
+        Columns.fit(heartbeat, "When the agent last sent a heartbeat, and its progress text", 0, "59 min ago…");
+        Columns.fit(lease, "Time left before an agent without heartbeats is stopped", 0, "14:52 left");
+        Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
                 ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
@@ -209,6 +247,16 @@ final class SandboxTable extends TableView<Sandbox> {
             tip.setText(MetricsText.details(m));
             setTooltip(tip);
         }
+    }
+
+    /** The ids measured last for the id column's width. */
+    private String[] measuredIds = new String[0];
+
+    /** The rows' ids (their first 24 characters), sorted, with a short one for an empty table: samples to measure. */
+    private static String[] ids(ObservableList<Sandbox> rows) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of("sandbox-00"), rows.stream().map(Sandbox::id)
+                .filter(java.util.Objects::nonNull).map(v -> v.length() > 24 ? v.substring(0, 24) : v)).distinct()
+                .sorted().toArray(String[]::new);
     }
 
     private static <T> TableColumn<Sandbox, T> column(String title, Function<Sandbox, T> value, double width) {

@@ -4,6 +4,7 @@ import dev.paddock.status.RepositoryStatus.Sandbox;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.common.LayoutMemory;
 import java.time.Instant;
 import java.util.List;
 import javafx.application.Platform;
@@ -56,6 +57,13 @@ public final class SandboxesView extends VBox {
     public static final KeyCombination OPEN_FOLDER = new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination OPEN_TERMINAL = new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination DETAILS = new KeyCodeCombination(KeyCode.I, KeyCombination.SHORTCUT_DOWN);
+    /** Where the divider above the details pane is kept ({@link LayoutMemory}), and its first place. */
+    static final String DIVIDER_KEY = "sandboxes.detailsDivider";
+    static final double DIVIDER_DEFAULT = 0.62;
+    /** Height the table keeps at least while the details pane shows (its header and about four rows). */
+    static final double TABLE_MIN_HEIGHT = 170;
+    /** Height the details pane keeps at least (its tabs and a few lines of the log). */
+    static final double DETAILS_MIN_HEIGHT = 150;
 
     private final SandboxesViewModel vm;
     private final SandboxTable table;
@@ -64,10 +72,16 @@ public final class SandboxesView extends VBox {
     private RemovalDialog removalDialog;
     private Runnable beforeNew = () -> { };
 
-    /**
-     * @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it
-     */
+    /** @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it */
     public SandboxesView(SandboxesViewModel vm, ReadOnlyObjectProperty<Instant> now) {
+        this(vm, now, LayoutMemory.inMemory());
+    }
+
+    /**
+     * @param now    the time of the dashboard's last refresh: ages and lease countdowns re-render with it
+     * @param layout where the details pane's divider is kept when a person moves it
+     */
+    public SandboxesView(SandboxesViewModel vm, ReadOnlyObjectProperty<Instant> now, LayoutMemory layout) {
         this.vm = vm;
         getStyleClass().add("pd-sandboxes");
         setId("sandboxes-view");
@@ -142,9 +156,18 @@ public final class SandboxesView extends VBox {
         SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.5);
+        split.setDividerPositions(layout.get(DIVIDER_KEY, DIVIDER_DEFAULT));
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
+        // The table keeps a useful number of rows, the details pane its tabs and a few lines.
+        table.setMinHeight(TABLE_MIN_HEIGHT);
+        detailsView.setMinHeight(DETAILS_MIN_HEIGHT);
+        // Where a person drags the divider is kept (for this run, and in ui.properties for the next).
+        split.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_RELEASED, e -> {
+            if (split.getItems().contains(detailsView) && split.getDividerPositions().length == 1) {
+                layout.put(DIVIDER_KEY, split.getDividerPositions()[0]);
+            }
+        });
         // No details pane while it is switched off, or while no sandbox is selected: the table (or its
         // placeholder, with its New sandbox button) then gets the room.
         Runnable layoutSplit = () -> {
@@ -152,8 +175,8 @@ public final class SandboxesView extends VBox {
                     && !vm.selectedIds().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
                 split.getItems().add(detailsView);
-                split.setDividerPositions(0.5);
-                // The table just lost half its height: lay it out now and keep the selected row in view.
+                split.setDividerPositions(layout.get(DIVIDER_KEY, DIVIDER_DEFAULT));
+                // The table just lost part of its height: lay it out now and keep the selected row in view.
                 int selected = table.getSelectionModel().getSelectedIndex();
                 if (selected >= 0 && split.getScene() != null) {
                     split.applyCss();

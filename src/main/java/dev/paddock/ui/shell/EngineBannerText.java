@@ -28,11 +28,17 @@ final class EngineBannerText {
         }
         EngineStatus docker = env.docker();
         EngineWatch.State watch = env.engine();
-        if (!docker.checked() || docker.reachable()) {
+        if (docker.reachable()) {
             return null;
         }
         long containers = sandboxes.stream().filter(s -> "container".equals(s.tier())).count();
         long unknown = sandboxes.stream().filter(RepositoryStatus.Sandbox::engineUnreachable).count();
+        if (!docker.checked()) {
+            // Before the engine's first answer: only worth a word when container sandboxes wait for it.
+            return unknown == 0 ? null : "Paddock has not heard from the Docker engine yet: "
+                    + (unknown == 1 ? "1 container sandbox is" : unknown + " container sandboxes are")
+                    + " shown as unknown until it answers (not failed, not stopped).";
+        }
         boolean chosen = docker.source() != null && !"default socket".equals(docker.source());
         if (containers == 0 && !watch.everReachable() && !chosen) {
             return null;

@@ -57,6 +57,7 @@ public final class MainWindow extends BorderPane {
     private final StackPane busySlot = new StackPane();
     private ComboBox<RepoRecord> switcher;
     private Consumer<Theme> onThemeChange = t -> { };
+    private dev.paddock.ui.common.LayoutMemory layout = dev.paddock.ui.common.LayoutMemory.inMemory();
     private Button themeButton;
     private Theme theme;
     private boolean policyOpen;
@@ -84,7 +85,7 @@ public final class MainWindow extends BorderPane {
 
     private DashboardView dashboard() {
         if (dashboard == null) {
-            dashboard = new DashboardView(vm.dashboard());
+            dashboard = new DashboardView(vm.dashboard(), layout);
         }
         return dashboard;
     }
@@ -94,6 +95,11 @@ public final class MainWindow extends BorderPane {
             welcome = new WelcomeView(vm, this::chooseFolder, vm::select);
         }
         return welcome;
+    }
+
+    /** Where the dashboard keeps its layout choices (dividers) from one run to the next; before it is shown. */
+    public void setLayoutMemory(dev.paddock.ui.common.LayoutMemory memory) {
+        this.layout = memory;
     }
 
     /** Called with the new theme when the user toggles it. */

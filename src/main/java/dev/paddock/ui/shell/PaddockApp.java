@@ -30,6 +30,7 @@ public final class PaddockApp extends Application {
     private final CompletableFuture<Host> starting = new CompletableFuture<>();
 
     private ShellViewModel vm;
+    private UiPreferences prefs;
 
     /** Arguments for the next launch (set by {@link PanelLauncher}: {@code Application.launch} takes none). */
     static void configure(PaddockHome paddockHome, Path repository) {
@@ -67,6 +68,7 @@ public final class PaddockApp extends Application {
     @Override
     public void start(Stage stage) {
         UiPreferences prefs = new UiPreferences(home.dir().resolve("ui.properties"));
+        this.prefs = prefs;
         vm = new ShellViewModel();
         // ui.properties is written only once this panel owns the home: one refused (another Paddock runs on it)
         // leaves that Paddock's file alone.
@@ -78,17 +80,35 @@ public final class PaddockApp extends Application {
         // SIGTERM (or Ctrl+C in the terminal) ends the JVM without stop(): close the store and remove
         // instance.json all the same.
         Runtime.getRuntime().addShutdownHook(new Thread(vm::close, "panel-shutdown"));
+        // The window's size and layout are tracked as they change (below), so this needs nothing from the FX thread,
+        // which no longer runs then.
+        Runtime.getRuntime().addShutdownHook(new Thread(prefs::saveIfChanged, "panel-preferences"));
         Theme theme = prefs.theme();
         MainWindow window = new MainWindow(vm, theme);
         window.setOnThemeChange(prefs::setTheme);
-        Scene scene = new Scene(window, prefs.width(), prefs.height());
+        window.setLayoutMemory(prefs);
+        // Never larger than the screen (a size saved on a larger one, or the default on a 1366×768 laptop).
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        Scene scene = new Scene(window, Math.min(prefs.width(screen.getWidth()), screen.getWidth()),
+                Math.min(prefs.height(screen.getHeight()), screen.getHeight()));
         theme.apply(scene);
         window.installShortcuts(scene);
         stage.setScene(scene);
         window.bindTitle(stage);
         stage.setMinWidth(900);
         stage.setMinHeight(560);
-        stage.setOnCloseRequest(e -> prefs.setSize(scene.getWidth(), scene.getHeight()));
+        javafx.beans.InvalidationListener size = o -> {
+            if (!stage.isMaximized()) {
+                prefs.trackSize(scene.getWidth(), scene.getHeight());
+            }
+        };
+        scene.widthProperty().addListener(size);
+        scene.heightProperty().addListener(size);
+        stage.maximizedProperty().addListener((o, was, now) -> prefs.trackMaximized(now));
+        if (prefs.maximized()) {
+            stage.setMaximized(true);
+        }
+        stage.setOnCloseRequest(e -> prefs.saveIfChanged());
         StartupProbe.watch(scene, vm);
         vm.start(starting, repo);
         stage.show();
@@ -123,6 +143,9 @@ public final class PaddockApp extends Application {
 
     @Override
     public void stop() {
+        if (prefs != null) {
+            prefs.saveIfChanged();
+        }
         if (vm != null) {
             vm.close();
         }

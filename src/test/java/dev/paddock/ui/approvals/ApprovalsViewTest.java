@@ -194,6 +194,118 @@ class ApprovalsViewTest {
         assertThat(again.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }
 
+    @Test
+    void alwaysAllowingARequestItsOwnAskRuleDecidesRemovesThatRuleAndNamesTheRuleThatDecidesNow(FxRobot robot)
+            throws Exception {
+        CompletableFuture<HttpResponse<String>> answer = ask("git push origin main");
+        Approval a = awaitRow("git push origin main");
+
+        clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
+
+        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        Path policy = repo.dir().resolve(".paddock/policy.json");
+        awaitNoRows();
+        assertThat(note(robot)).isEqualTo("Approved #" + a.id() + " (git push origin main). From now on the allow rule"
+                + " Bash(git push:*) from " + policy + " allows such requests; the ask rule Bash(git push:*) from "
+                + policy + " that asked about them was removed.");
+        // The same request again is allowed at once: nothing new in the queue.
+        JsonNode again = json(rig.call("POST", "/v1/decide", body("git push origin main").toString(),
+                rig.tokenOf(sandbox.id())));
+        assertThat(again.get("decision").asText()).isEqualTo("allow");
+        assertThat(again.get("rule").asText()).isEqualTo("Bash(git push:*)");
+    }
+
+    @Test
+    void alwaysAllowingARequestABroaderAskRuleDecidesSaysWhichRuleAndLeavesItWaiting(FxRobot robot)
+            throws Exception {
+        Path policy = repo.dir().resolve(".paddock/policy.json");
+        Files.writeString(policy, "{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
+        CompletableFuture<HttpResponse<String>> answer = ask("git fetch origin");
+        Approval a = awaitRow("git fetch origin");
+
+        clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
+
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#approval-error").query()
+                .isVisible()));
+        assertThat(fx(() -> robot.lookup("#approval-error .pd-error-message").queryAs(Label.class).getText()))
+                .startsWith("Cannot allow #" + a.id() + " (git fetch origin): No allow rule written: the ask rule"
+                        + " Bash(git:*) from " + policy + " would still ask about this request");
+        assertThat(Files.readString(policy)).isEqualTo("{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
+        assertThat(answer).isNotDone();
+        assertThat(fx(() -> vm.dashboard().approvals().rows().stream().anyMatch(x -> x.id() == a.id()))).isTrue();
+    }
+
+    @Test
+    void atMostThreeToastsShowInsideTheWindowWithASummaryAndEachLeavesWhenItsRequestIsDecided(FxRobot robot)
+            throws Exception {
+        List<String> commands = List.of("git push origin one", "git push origin two", "git push origin three",
+                "git push origin four", "git push origin five");
+        List<CompletableFuture<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+        for (String c : commands) {
+            answers.add(ask(c));
+            awaitRow(c);
+        }
+        java.util.function.Predicate<Node> toast = n -> n.getStyleClass().contains(ApprovalNotifier.STYLE)
+                && n.getScene() != null && n.getScene().getWindow() != null && n.getScene().getWindow().isShowing();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(toast).queryAll().size() == 3));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup((Label l) -> "2 more waiting"
+                .equals(l.getText()) && l.getScene() != null && l.getScene().getWindow().isShowing()).tryQuery()
+                .isPresent()));
+        // Inside the panel's window, not over its edge.
+        javafx.geometry.Rectangle2D window = fx(() -> new javafx.geometry.Rectangle2D(stage.getX(), stage.getY(),
+                stage.getWidth(), stage.getHeight()));
+        for (Node n : fx(() -> List.<Node>copyOf(robot.lookup(toast).queryAll()))) {
+            javafx.geometry.Bounds b = fx(() -> n.localToScreen(n.getBoundsInLocal()));
+            assertThat(window.contains(b.getMinX(), b.getMinY()) && window.contains(b.getMaxX(), b.getMaxY()))
+                    .as("toast at " + b + " inside the window " + window).isTrue();
+            // Its title and text drawn whole (a cut label draws an ellipsis instead of its text).
+            for (Node l : fx(() -> List.copyOf(n.lookupAll(".label")))) {
+                String drawn = fx(() -> ((Label) l).getChildrenUnmodifiable().stream()
+                        .filter(c -> c instanceof javafx.scene.text.Text).map(c -> ((javafx.scene.text.Text) c).getText())
+                        .collect(java.util.stream.Collectors.joining()));
+                assertThat(drawn.replace("\n", " ")).as("a toast's label").isEqualTo(fx(((Label) l)::getText));
+            }
+        }
+        // Decided elsewhere: its toast goes at once, and one counted in the summary comes off the count.
+        Approval first = awaitRow(commands.get(0));
+        Approval last = awaitRow(commands.get(4));
+        rig.call("POST", "/v1/approvals/" + first.id() + "/approve", "{\"by\": \"ann\"}", rig.installToken());
+        rig.call("POST", "/v1/approvals/" + last.id() + "/deny", "{\"by\": \"ann\"}", rig.installToken());
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(toast).queryAll().stream()
+                .noneMatch(n -> texts(n).contains(commands.get(0)))));
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup((Label l) -> "1 more waiting"
+                .equals(l.getText()) && l.getScene() != null && l.getScene().getWindow().isShowing()).tryQuery()
+                .isPresent()));
+        assertThat(fx(() -> robot.lookup(toast).queryAll().size())).isEqualTo(2);
+        assertThat(json(answers.get(0).get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+    }
+
+    @Test
+    void requestsWaitingInOtherRepositoriesSayWhichRepository(FxRobot robot) throws Exception {
+        TempRepo docs = BrokerRig.repoWithPolicy(temp.resolve("docs-site"));
+        SandboxRecord other = rig.runningSandbox(docs, "Publish the docs");
+        ObjectNode n = Json.mapper().createObjectNode();
+        n.put("tool", "Bash");
+        n.putObject("input").put("command", "git push origin docs");
+        n.put("cwd", other.worktree().toString());
+        CompletableFuture<HttpResponse<String>> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return rig.call("POST", "/v1/decide", n.toString(), rig.tokenOf(other.id()));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Label elsewhere = waitFor(robot, "#" + ApprovalsView.ELSEWHERE_ID, Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(elsewhere::isVisible));
+        assertThat(fx(elsewhere::getText)).isEqualTo("1 more request waits in docs-site.");
+        assertThat(waiting).isNotDone();
+    }
+
+    private static String texts(Node n) {
+        return n.lookupAll(".label").stream().filter(l -> l instanceof Label).map(l -> ((Label) l).getText())
+                .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     /**
      * End to end as Claude Code runs it: the hook script Paddock wrote (a real process fed a real PreToolUse
      * payload) waits on an ask until a person clicks Approve in the panel, then prints the allow and exits 0.

@@ -166,6 +166,18 @@ class ConflictResolutionEndToEndTest {
         // It leaves the conflict queue, and the view shows it finished.
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().conflicts().rows().isEmpty()));
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> model.finishedProperty().get()));
+        // The window follows the entry: merged, it says so and offers only Close.
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> model.progressProperty().get().stage()
+                == ConflictBackend.Stage.MERGED));
+        assertThat(fx(() -> model.statusProperty().get())).isEqualTo("Merged as "
+                + merged.mergeCommit().substring(0, 12) + ": nothing is left to resolve here.");
+        assertThat(fx(() -> view.lookup("#" + ThreeWayHeader.CLOSE_ID).isVisible())).isTrue();
+        assertThat(fx(() -> view.lookup("#" + ThreeWayView.MARK_ID).isVisible())).isFalse();
+        fx(() -> {
+            ((javafx.scene.control.Button) view.lookup("#" + ThreeWayHeader.CLOSE_ID)).fire();
+            return null;
+        });
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> threeWay() == null));
     }
 
     private MergeEntry entry(long id) throws Exception {

@@ -102,4 +102,42 @@ class FileResolutionTest {
         d.choose(0, HunkChoice.OURS);
         assertThat(d.text()).isEqualTo(ConflictRepo.resolvedTaking(deleted, 1).strip());
     }
+
+    @Test
+    void aReopenedResultFindsEachHunkBetweenTheLinesAroundItAndChoosingAgainReplacesExactlyThoseLines() {
+        ConflictFile f = service();
+        FileResolution before = new FileResolution(f);
+        before.choose(0, HunkChoice.THEIRS);
+        before.choose(1, HunkChoice.OURS_THEN_THEIRS);
+        before.choose(3, HunkChoice.OURS);
+
+        FileResolution r = FileResolution.reopened(f, before.text());
+
+        assertThat(r.text()).isEqualTo(before.text());
+        for (int h = 0; h < r.hunks(); h++) {
+            assertThat(new int[] {r.start(h), r.end(h)}).as("hunk " + h)
+                    .containsExactly(before.start(h), before.end(h));
+            assertThat(r.choice(h)).isEqualTo(HunkChoice.EDITED);
+        }
+        r.choose(1, HunkChoice.THEIRS);
+        before.choose(1, HunkChoice.THEIRS);
+        assertThat(r.text()).isEqualTo(before.text());
+    }
+
+    @Test
+    void aReopenedResultEditedBetweenHunksGivesTheFirstHunkTheLinesThatDifferFromTheStartingResult() {
+        ConflictFile f = service();
+        FileResolution start = new FileResolution(f);
+        String text = start.text().replace("class Service {", "final class Service {");
+        int changed = (int) start.text().substring(0, start.text().indexOf("class Service {")).lines().count();
+
+        FileResolution r = FileResolution.reopened(f, text);
+
+        assertThat(r.text()).isEqualTo(text);
+        assertThat(new int[] {r.start(0), r.end(0)}).containsExactly(changed, changed + 1);
+        for (int h = 1; h < r.hunks(); h++) {
+            assertThat(r.start(h)).isEqualTo(r.end(h)).isEqualTo(changed + 1);
+        }
+        assertThat(r.unresolved()).isZero();
+    }
 }

@@ -216,6 +216,18 @@ class ThreeWayViewTest {
     }
 
     @Test
+    void enterOnTheAbortQuestionCancels(FxRobot robot) throws Exception {
+        robot.clickOn("#" + ThreeWayView.ABORT_ID);
+        Node cancel = dialogButton(robot, "Cancel");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(cancel::isFocused));
+        assertThat(fx(() -> ((Button) cancel).isDefaultButton())).isTrue();
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").tryQuery().isEmpty());
+        assertThat(backend.aborts()).isEmpty();
+        assertThat(fx(() -> vm.abortedProperty().get())).isFalse();
+    }
+
+    @Test
     void aFailedResolutionShowsItsMessageAndDetailsAndKeepsTheFileOpen(FxRobot robot) throws Exception {
         backend.failNext("the merge request is no longer in conflict");
         robot.clickOn("#threeway-keep-theirs");
@@ -226,6 +238,154 @@ class ThreeWayViewTest {
         assertThat(fx(() -> vm.fileIndexProperty().get())).isZero();
         assertThat(fx(() -> vm.files().get(0).resolved())).isFalse();
         assertThat(backend.resolutions()).isEmpty();
+    }
+
+    @Test
+    void altKeysInTheResultTakeASideWithoutTypingTheirLetterAndCtrlSWritesExactlyThatText(FxRobot robot)
+            throws Exception {
+        fx(() -> {
+            vm.selectFile(1);
+            return null;
+        });
+        CodeArea result = robot.lookup("#" + ThreeWayView.RESULT_ID).queryAs(CodeArea.class);
+        robot.clickOn(result);
+        assertThat(fx(result::isFocused)).isTrue();
+        fx(() -> {
+            vm.goTo(0);
+            return null;
+        });
+        robot.press(KeyCode.ALT).type(KeyCode.T).release(KeyCode.ALT);
+        fx(() -> {
+            vm.goTo(1);
+            return null;
+        });
+        robot.press(KeyCode.ALT).type(KeyCode.O).release(KeyCode.ALT);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        FileResolution expected = fx(() -> new FileResolution(vm.fileProperty().get()));
+        expected.choose(0, HunkChoice.THEIRS);
+        expected.choose(1, HunkChoice.OURS);
+        assertThat(fx(() -> result.getText())).isEqualTo(expected.text());
+        assertThat(fx(() -> List.of(vm.choice(0), vm.choice(1)))).containsExactly(HunkChoice.THEIRS, HunkChoice.OURS);
+
+        robot.press(KeyCode.CONTROL).type(KeyCode.S).release(KeyCode.CONTROL);
+        robot.clickOn(dialogButton(robot, "Mark resolved")); // two hunks are still unresolved
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> backend.resolutions().size() == 1);
+        assertThat(backend.resolutions().get(0).text()).isEqualTo(expected.text());
+        assertThat(Files.readString(repo.dir().resolve("src/demo/Service.java"), StandardCharsets.UTF_8))
+                .isEqualTo(expected.text());
+    }
+
+    @Test
+    void unresolveReopensAResolvedFileWithItsResultAndCtrlUDoesTheSame(FxRobot robot) throws Exception {
+        fx(() -> {
+            vm.selectFile(1);
+            return null;
+        });
+        robot.clickOn("#threeway-take-theirs");
+        robot.clickOn("#" + ThreeWayView.MARK_ID);
+        robot.clickOn(dialogButton(robot, "Mark resolved"));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> backend.resolutions().size() == 1);
+        String resolvedText = backend.resolutions().get(0).text();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.fileIndexProperty().get() == 0));
+        assertThat(visible(robot, "#" + ThreeWayHeader.UNRESOLVE_ID)).isFalse(); // notes.txt is not resolved
+
+        // Back to the resolved file: Unresolve takes Mark resolved's place; the result is read-only.
+        robot.clickOn(robot.lookup("#" + ThreeWayView.FILES_ID + " .list-cell").nth(1).queryAs(Node.class));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.fileIndexProperty().get() == 1));
+        CodeArea result = robot.lookup("#" + ThreeWayView.RESULT_ID).queryAs(CodeArea.class);
+        assertThat(visible(robot, "#" + ThreeWayView.MARK_ID)).isFalse();
+        assertThat(visible(robot, "#" + ThreeWayHeader.UNRESOLVE_ID)).isTrue();
+        assertThat(fx(result::isEditable)).isFalse();
+        assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
+
+        robot.clickOn(result);
+        robot.press(KeyCode.CONTROL).type(KeyCode.U).release(KeyCode.CONTROL);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !vm.files().get(1).resolved()));
+        assertThat(backend.reopened()).containsExactly("src/demo/Service.java");
+        assertThat(fx(result::isEditable)).isTrue();
+        assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
+        assertThat(fx(() -> vm.choice(0))).isEqualTo(HunkChoice.THEIRS); // how it was resolved is kept
+        assertThat(hunkLabel(robot)).endsWith("3 unresolved");
+        assertThat(visible(robot, "#" + ThreeWayView.MARK_ID)).isTrue();
+        assertThat(fx(() -> robot.lookup("#threeway-take-ours").queryButton().isDisabled())).isFalse();
+
+        // Changed and marked resolved again: that text is handed over.
+        robot.clickOn("#threeway-next");
+        robot.clickOn("#threeway-take-ours");
+        String edited = fx(() -> result.getText());
+        assertThat(edited).isNotEqualTo(resolvedText);
+        robot.press(KeyCode.CONTROL).type(KeyCode.S).release(KeyCode.CONTROL);
+        robot.clickOn(dialogButton(robot, "Mark resolved"));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> backend.resolutions().size() == 2);
+        assertThat(backend.resolutions().get(1).text()).isEqualTo(edited);
+    }
+
+    @Test
+    void aFileResolvedBeforeTheWindowOpenedIsListedResolvedWithItsTextAndCanBeReopened(FxRobot robot)
+            throws Exception {
+        fx(() -> {
+            vm.selectFile(1);
+            return null;
+        });
+        robot.clickOn("#threeway-take-theirs");
+        robot.clickOn("#" + ThreeWayView.MARK_ID);
+        robot.clickOn(dialogButton(robot, "Mark resolved"));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> backend.resolutions().size() == 1);
+        String resolvedText = backend.resolutions().get(0).text();
+
+        // A new window on the same merge request.
+        ThreeWayViewModel again = new ThreeWayViewModel(backend, ID, UiExecutor.io());
+        WaitForAsyncUtils.asyncFx(() -> {
+            view = new ThreeWayView(again);
+            stage.getScene().setRoot(view);
+        }).get(10, TimeUnit.SECONDS);
+        fx(again::load).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> again.files().stream().map(FileRow::resolved).toList())).containsExactly(false, true);
+        assertThat(fx(() -> again.fileIndexProperty().get())).as("opens on a file left to resolve").isZero();
+        fx(() -> {
+            again.selectFile(1);
+            return null;
+        });
+        CodeArea result = robot.lookup("#" + ThreeWayView.RESULT_ID).queryAs(CodeArea.class);
+        assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
+        robot.clickOn("#" + ThreeWayHeader.UNRESOLVE_ID);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !again.files().get(1).resolved()));
+        assertThat(fx(() -> result.getText())).isEqualTo(resolvedText);
+        // Its hunks count as resolved by hand, each found where it sits in that text.
+        assertThat(fx(() -> again.choice(0))).isEqualTo(HunkChoice.EDITED);
+        assertThat(hunkLabel(robot)).isEqualTo("Conflict 1 of 4 · 0 unresolved");
+        int[] first = fx(() -> again.resultSpan(0));
+        assertThat(fx(() -> result.getText(first[0], 0, first[1] - 1, result.getParagraph(first[1] - 1).length())))
+                .contains("import");
+    }
+
+    @Test
+    void whenTheMergeFinishesTheViewSaysMergedAndOffersOnlyClose(FxRobot robot) throws Exception {
+        assertThat(visible(robot, "#" + ThreeWayHeader.CLOSE_ID)).isFalse();
+        backend.mergedElsewhere("0123456789abcdef0123");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> visible(robot, "#" + ThreeWayHeader.CLOSE_ID)));
+        assertThat(fx(() -> robot.lookup("#" + ThreeWayHeader.STATUS_ID).queryAs(Label.class).getText()))
+                .isEqualTo("Merged as 0123456789ab: nothing is left to resolve here.");
+        for (String id : List.of(ThreeWayView.MARK_ID, ThreeWayView.ABORT_ID, ThreeWayHeader.UNRESOLVE_ID)) {
+            assertThat(visible(robot, "#" + id)).as(id).isFalse();
+        }
+        fx(() -> {
+            vm.selectFile(1);
+            return null;
+        });
+        assertThat(fx(() -> robot.lookup("#threeway-take-theirs").queryButton().isDisabled())).isTrue();
+        assertThat(fx(() -> robot.lookup("#" + ThreeWayView.RESULT_ID).queryAs(CodeArea.class).isEditable())).isFalse();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#" + ThreeWayHeader.CLOSE_ID)
+                .queryButton().isFocused()));
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !stage.isShowing()));
+    }
+
+    private static boolean visible(FxRobot robot, String query) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        return fx(() -> robot.lookup(query).tryQuery().map(n -> n.isVisible() && n.getScene() != null).orElse(false));
     }
 
     private static long styled(CodeArea area, String style) throws Exception {

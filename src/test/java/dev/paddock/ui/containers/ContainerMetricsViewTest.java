@@ -144,8 +144,9 @@ class ContainerMetricsViewTest {
         waitFor("the containers table says stopped", 30, () -> containersCell(robot, "CPU (1 CPU)", s.id())
                 .filter("stopped"::equals).isPresent());
         assertThat(containersCell(robot, "Memory", s.id())).contains("stopped");
-        assertThat(fx(() -> robot.lookup("#containers-running-value").queryAs(Label.class).getText()))
-                .isEqualTo("0  (1 stopped)");
+        assertThat(fx(() -> robot.lookup("#containers-running-value").queryAs(Label.class).getText())).isEqualTo("0");
+        assertThat(fx(() -> robot.lookup("#containers-running-label").queryAs(Label.class).getText()))
+                .isEqualTo("Running · 1 stopped");
         fx(() -> {
             robot.lookup(".tab-pane").queryAs(TabPane.class).getSelectionModel().select(0);
             return null;

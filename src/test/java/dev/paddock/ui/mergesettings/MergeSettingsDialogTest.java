@@ -243,6 +243,29 @@ class MergeSettingsDialogTest {
     }
 
     @Test
+    void enterOnTheUnsavedQuestionKeepsEditing(FxRobot robot) throws Exception {
+        MergeSettings before = stored();
+        open(robot);
+        type(robot, "#merge-settings-attempts", "7");
+
+        robot.clickOn("#merge-settings-cancel");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                .tryQuery().isPresent());
+        javafx.scene.control.DialogPane question = robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                .queryAs(javafx.scene.control.DialogPane.class);
+        javafx.scene.control.Button keep = fx(() -> (javafx.scene.control.Button) question.lookupButton(
+                MergeSettingsDialog.KEEP_EDITING));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(keep::isFocused));
+        assertThat(fx(keep::isDefaultButton)).isTrue();
+        robot.type(javafx.scene.input.KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                .tryQuery().isEmpty());
+        assertThat(robot.lookup("#merge-settings-dialog").tryQuery()).isPresent();
+        assertThat(text(robot, "#merge-settings-attempts")).isEqualTo("7");
+        assertThat(stored()).isEqualTo(before);
+    }
+
+    @Test
     void theHeaderButtonOpensItAndCancelWithoutEditsAsksNothing(FxRobot robot) throws Exception {
         robot.clickOn("#header-merge-settings");
         loaded(robot);

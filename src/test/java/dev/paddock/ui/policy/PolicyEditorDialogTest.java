@@ -169,6 +169,32 @@ class PolicyEditorDialogTest {
     }
 
     @Test
+    void enterOnTheUnsavedQuestionKeepsEditing(FxRobot robot) throws Exception {
+        PolicyEditorViewModel model = open(robot);
+        setText(robot, "{\"permissions\": {\"deny\": [\"Bash(rm -rf:*)\"]}}");
+        assertThat(fx(() -> model.unsavedProperty().get())).isTrue();
+
+        robot.clickOn("#policy-close");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
+                .isPresent());
+        javafx.scene.control.DialogPane question = robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                .queryAs(javafx.scene.control.DialogPane.class);
+        javafx.scene.control.Button keep = fx(() -> (javafx.scene.control.Button) question.lookupButton(
+                PolicyEditorDialog.KEEP_EDITING));
+        javafx.scene.control.Button discard = fx(() -> (javafx.scene.control.Button) question.lookupButton(
+                PolicyEditorDialog.DISCARD));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(keep::isFocused));
+        assertThat(fx(keep::isDefaultButton)).isTrue();
+        assertThat(fx(discard::isDefaultButton)).isFalse();
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                .tryQuery().isEmpty());
+        assertThat(robot.lookup("#policy-dialog").tryQuery()).isPresent();
+        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText())).contains("rm -rf");
+        assertThat(policyFile()).doesNotExist();
+    }
+
+    @Test
     void afterSavingCloseAsksNothing(FxRobot robot) throws Exception {
         PolicyEditorViewModel model = open(robot);
         setText(robot, "{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}}");

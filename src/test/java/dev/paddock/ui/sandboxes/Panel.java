@@ -61,9 +61,14 @@ final class Panel implements AutoCloseable {
 
     /** Shows the main window on the repository and waits until the dashboard shows it. */
     Panel show() throws Exception {
+        return show(1280, 800);
+    }
+
+    /** {@link #show()} in a window of {@code width} × {@code height}. */
+    Panel show(double width, double height) throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
             MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
+            Scene scene = new Scene(window, width, height);
             Theme.LIGHT.apply(scene);
             window.installShortcuts(scene);
             stage.setScene(scene);

@@ -50,6 +50,16 @@ class EngineBannerTest {
     }
 
     @Test
+    void beforeTheFirstAnswerContainerSandboxesShownAsUnknownAreExplained() {
+        EnvironmentMonitor.Snapshot notYet = new EnvironmentMonitor.Snapshot(EngineStatus.unknown(),
+                BubblewrapProbe.Status.notChecked());
+
+        assertThat(EngineBannerText.message(notYet, List.of(sandbox("a", "container", true),
+                sandbox("b", "worktree", false)), ZoneOffset.UTC)).isEqualTo("Paddock has not heard from the Docker"
+                + " engine yet: 1 container sandbox is shown as unknown until it answers (not failed, not stopped).");
+    }
+
+    @Test
     void someoneWhoNeverUsedDockerGetsNoBannerButAChosenEngineOrAContainerSandboxShowsIt() {
         assertThat(EngineBannerText.message(away("default socket", false), List.of(sandbox("c", "worktree", false)),
                 ZoneOffset.UTC)).isNull();

@@ -110,6 +110,53 @@ class PanelProcessTest {
         }
     }
 
+    @Test
+    void sigtermSavesTheWindowSizeAPersonLeftIt() throws Exception {
+        TempRepo repo = TempRepo.init(temp.resolve("repo"));
+        Path home = temp.resolve("home");
+        String display = BenchSupport.display();
+        Path err = temp.resolve("panel.err");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home", home.toString(),
+                "--repo", repo.dir().toString());
+        pb.environment().put("DISPLAY", display);
+        pb.environment().put("LC_ALL", "C.UTF-8"); // no relaunch: SIGTERM goes to the panel itself
+        pb.redirectOutput(temp.resolve("panel.out").toFile()).redirectError(err.toFile());
+        Process panel = pb.start();
+        try {
+            String window = awaitWindow(panel, display, err);
+            // Paddock started behind the window (it owns the home, so it may write there).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (InstanceFile.live(home.resolve("instance.json")).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(InstanceFile.live(home.resolve("instance.json"))).as(Files.readString(err)).isPresent();
+            xdotool(display, "windowsize", window, "1111", "666");
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String geometry = "";
+            while (!geometry.contains("1111x666") && System.nanoTime() < deadline) {
+                geometry = xdotoolOut(display, "getwindowgeometry", window);
+                Thread.sleep(100);
+            }
+            Thread.sleep(1500); // the panel's FX thread handles the resize
+
+            panel.destroy(); // SIGTERM, as systemd, a desktop logout or `kill` sends it
+            assertThat(panel.waitFor(60, TimeUnit.SECONDS)).as("the panel ends on SIGTERM").isTrue();
+        } finally {
+            panel.destroyForcibly();
+        }
+        Path prefs = home.resolve("ui.properties");
+        assertThat(prefs).as(Files.readString(err)).exists();
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newInputStream(prefs)) {
+            p.load(in);
+        }
+        assertThat(p.getProperty("window.width")).isEqualTo("1111");
+        assertThat(p.getProperty("window.height")).isEqualTo("666");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(prefs))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    }
+
     /** The id of the panel's window that shows (its other one is GTK's hidden leader), once it exists. */
     private static String awaitWindow(Process panel, String display, Path err) throws IOException,
             InterruptedException {
@@ -137,6 +184,17 @@ class PanelProcessTest {
         Process p = start(pb);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+    }
+
+    private static String xdotoolOut(String display, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("xdotool"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("DISPLAY", display);
+        Process p = start(pb);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
     }
 
     private static Process start(ProcessBuilder xdotool) {

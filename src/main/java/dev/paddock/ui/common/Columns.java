@@ -1,0 +1,135 @@
+package dev.paddock.ui.common;
+
+import java.util.List;
+import javafx.application.Platform;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableColumnBase;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.control.skin.TableColumnHeader;
+import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
+import javafx.scene.text.Text;
+
+/**
+ * Table columns whose header and key values are never cut: a column declares its header tooltip and samples of
+ * the text its cells must show whole ("awaiting human", "14:52 left"); once the table is styled, its minimum width
+ * becomes the widest of those (and of its header) as measured in the table's own fonts, plus the cell's padding.
+ * With a constrained resize policy the other columns then give way, down to their own minimum, and text that may be
+ * cut (a task, a progress line) is cut with an ellipsis and whole in its tooltip.
+ */
+public final class Columns {
+    private static final String TIP = "pd-header-tip";
+    private static final String SAMPLES = "pd-samples";
+    private static final String EXTRA = "pd-sample-extra";
+    private static final String CHIPS = "pd-sample-chips";
+    private static final String INSTALLED = "pd-columns-installed";
+    /** Room around a header's text: the header's padding, and a little air. */
+    private static final double HEADER_PAD = 22;
+    /** Room around a cell's text: the cell's padding and a little air. */
+    private static final double CELL_PAD = 16;
+    /** A chip's text size (of the cell's), and its own padding (paddock.css, .pd-chip). */
+    private static final double CHIP_SCALE = 0.85;
+    private static final double CHIP_PAD = 16;
+
+    private Columns() {
+    }
+
+    /**
+     * Declares what {@code c} must show whole.
+     *
+     * @param tooltip what the header means (shown over it), or null
+     * @param extra   room a cell adds around its text beyond the usual padding (a chip's own padding), in pixels
+     * @param samples the widest texts its cells must show whole (the header's own text always counts)
+     * @return {@code c}
+     */
+    public static <S, T> TableColumn<S, T> fit(TableColumn<S, T> c, String tooltip, double extra, String... samples) {
+        if (tooltip != null) {
+            c.getProperties().put(TIP, tooltip);
+        }
+        c.getProperties().put(SAMPLES, List.of(samples));
+        c.getProperties().put(EXTRA, extra);
+        return c;
+    }
+
+    /** {@link #fit} for a column whose cells show their text in a chip (smaller type, its own padding). */
+    public static <S, T> TableColumn<S, T> fitChips(TableColumn<S, T> c, String tooltip, String... samples) {
+        fit(c, tooltip, 0, samples);
+        c.getProperties().put(CHIPS, Boolean.TRUE);
+        return c;
+    }
+
+    /**
+     * Applies the declarations of {@link #fit} to {@code table}'s columns: measured minimum widths and header
+     * tooltips, now if it is styled, and again whenever its skin or its visible columns change.
+     */
+    public static void install(TableView<?> table) {
+        if (table.getProperties().put(INSTALLED, Boolean.TRUE) != null) {
+            return;
+        }
+        Runnable later = () -> Platform.runLater(() -> apply(table));
+        table.skinProperty().addListener((o, a, b) -> later.run());
+        table.getVisibleLeafColumns().addListener((ListChangeListener<Object>) c -> later.run());
+        table.sceneProperty().addListener((o, a, b) -> later.run());
+        if (table.getSkin() != null) {
+            later.run();
+        }
+    }
+
+    /** The width of {@code text} in {@code font}. */
+    public static double textWidth(String text, Font font) {
+        Text t = new Text(text);
+        t.setFont(font);
+        return Math.ceil(t.getLayoutBounds().getWidth());
+    }
+
+    /** Applies the measured widths and tooltips now (the table should be styled: shown, or after applyCss). */
+    public static void apply(TableView<?> table) {
+        Font headerFont = null;
+        for (Node n : table.lookupAll(".column-header")) {
+            if (!(n instanceof TableColumnHeader h) || h.getTableColumn() == null) {
+                continue;
+            }
+            TableColumnBase<?, ?> col = h.getTableColumn();
+            Label label = (Label) h.lookup(".label");
+            if (label != null && headerFont == null) {
+                headerFont = label.getFont();
+            }
+            Object tip = col.getProperties().get(TIP);
+            if (tip instanceof String s && !s.equals(h.getProperties().get(TIP))) {
+                Tooltip.install(h, new Tooltip(s));
+                h.getProperties().put(TIP, s);
+            }
+        }
+        Font header = headerFont != null ? headerFont : Font.font(Font.getDefault().getFamily(), FontWeight.BOLD,
+                Font.getDefault().getSize());
+        Font cell = Font.font(header.getFamily(), FontWeight.NORMAL, header.getSize());
+        for (TableColumn<?, ?> col : table.getColumns()) {
+            Object samples = col.getProperties().get(SAMPLES);
+            if (!(samples instanceof List<?> list)) {
+                continue;
+            }
+            double extra = col.getProperties().get(EXTRA) instanceof Double d ? d : 0;
+            double min = textWidth(col.getText() == null ? "" : col.getText(), header) + HEADER_PAD;
+            boolean chips = Boolean.TRUE.equals(col.getProperties().get(CHIPS));
+            Font f = chips ? Font.font(cell.getFamily(), cell.getSize() * CHIP_SCALE) : cell;
+            for (Object s : list) {
+                min = Math.max(min, textWidth(String.valueOf(s), f) + CELL_PAD + extra + (chips ? CHIP_PAD : 0));
+            }
+            col.setMinWidth(Math.ceil(min));
+            if (col.getPrefWidth() < min) {
+                col.setPrefWidth(Math.ceil(min));
+            }
+        }
+        // A constrained policy fits the columns to the table when the table resizes, not when a minimum changes:
+        // set it again so the columns fit now.
+        var policy = table.getColumnResizePolicy();
+        if (policy != TableView.UNCONSTRAINED_RESIZE_POLICY) {
+            table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+            table.setColumnResizePolicy((javafx.util.Callback) policy);
+        }
+    }
+}
