@@ -1,7 +1,9 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.Words;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.store.StoreException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -13,8 +15,9 @@ import java.util.Locale;
  *
  * <p>The merge queue moves a finished sandbox along with its entry: {@code done → merging → merged | conflict},
  * {@code merging | conflict → awaiting_human} when a person must look, {@code merging → done} when the entry
- * leaves the queue. The package-private operations below them are this package's own: removal
- * ({@link SandboxReclaimer}), the reconciler and the Docker engine's return ({@link ContainerEngineLifecycle}).
+ * leaves the queue. The package-private operations below them are this package's own: the supervisor's runs
+ * and a person's stop and retry ({@link Supervisor}), removal ({@link SandboxReclaimer}), the reconciler and the
+ * Docker engine's return ({@link ContainerEngineLifecycle}).
  */
 public final class SandboxLifecycle {
     private final SandboxStore store;
@@ -158,5 +161,135 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.LAST_ERROR, a.succeeded() ? null : why)
                 .message(s.id() + (a.succeeded() ? " is done: " : " failed: ") + why)
                 .detail("exitCode", a.code()).detail("containerId", s.containerId()).detail("reason", "exited"));
+    }
+
+    // The supervisor's moves: a run starts, ends, times out, is retried; a person stops or retries it.
+
+    /** {@code pending → failed} or {@code retrying → awaiting_human}: its worktree is gone before a run. */
+    boolean worktreeGoneAtStart(SandboxRecord s, Path worktree) throws StoreException {
+        return store.transition(s.id(), Transition.of(s.state(), s.state() == SandboxState.PENDING
+                ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
+                .set(Transition.Column.LAST_ERROR, "its worktree " + worktree + " is gone")
+                .message(s.id() + " cannot start: its worktree is gone"));
+    }
+
+    /** {@code s.state() → failed}: its health fingerprint could not be taken before its first run. */
+    boolean fingerprintFailed(SandboxRecord s, String error, Instant now) throws StoreException {
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                .set(Transition.Column.LAST_ERROR, "its health fingerprint could not be taken: " + error)
+                .set(Transition.Column.FINISHED_AT, now)
+                .message(s.id() + " could not start: its health fingerprint could not be taken: " + error));
+    }
+
+    /** {@code s.state() → failed}: its agent (or its container) could not be started; counts as a failed run. */
+    boolean failedToStart(SandboxRecord s, String error, Instant now) throws StoreException {
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
+                .set(Transition.Column.LAST_ERROR, error)
+                .set(Transition.Column.FINISHED_AT, now)
+                .message(s.id() + " could not start: " + error));
+    }
+
+    /** {@code s.state() → running}: run {@code iteration + 1} started as process {@code pid}, with a new lease. */
+    boolean markStarted(SandboxRecord s, long pid, Instant pidStartedAt, Instant now) throws StoreException {
+        int runNo = s.iteration() + 1;
+        return store.transition(s.id(), startedRun(s, runNo, now)
+                .set(Transition.Column.PID, pid)
+                .set(Transition.Column.PID_STARTED_AT, pidStartedAt)
+                .set(Transition.Column.STARTED_AT, now)
+                .message(s.id() + " started (run " + runNo + ", pid " + pid + ")")
+                .detail("pid", pid).detail("tier", s.tier().id()).detail("run", runNo));
+    }
+
+    /** {@code s.state() → running}: run {@code runNo} started in container {@code containerId}, with a new lease. */
+    boolean markStartedInContainer(SandboxRecord s, String containerId, int runNo, Instant now)
+            throws StoreException {
+        return store.transition(s.id(), startedRun(s, runNo, now)
+                .set(Transition.Column.CONTAINER_ID, containerId)
+                .set(Transition.Column.PID, null)
+                .set(Transition.Column.PID_STARTED_AT, null)
+                .set(Transition.Column.STARTED_AT, now)
+                .message(s.id() + " started (run " + runNo + ", container " + DockerContainers.shortId(containerId)
+                        + " from " + s.image() + ")")
+                .detail("containerId", containerId).detail("image", s.image()).detail("tier", s.tier().id())
+                .detail("run", runNo));
+    }
+
+    /**
+     * {@code s.state() → running}: run {@code iteration + 1} was started by a Paddock that stopped before
+     * recording it; it is recorded now (its agent's pid, or none when it has ended already).
+     */
+    boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run, Instant now) throws StoreException {
+        int runNo = s.iteration() + 1;
+        return store.transition(s.id(), startedRun(s, runNo, now)
+                .set(Transition.Column.PID, run.pid())
+                .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
+                .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
+                .message(s.id() + ": run " + runNo + " was started by a Paddock that stopped before recording it; "
+                        + (run.pid() != null ? "its agent (pid " + run.pid() + ") runs on and is watched again"
+                        : "its agent has ended already"))
+                .detail("pid", run.pid()).detail("run", runNo).detail("adopted", true));
+    }
+
+    /** The columns every start sets alike: no finish, exit or heartbeat yet, a new lease, the run's number. */
+    private static Transition startedRun(SandboxRecord s, int runNo, Instant now) {
+        return Transition.of(s.state(), SandboxState.RUNNING)
+                .set(Transition.Column.FINISHED_AT, null)
+                .set(Transition.Column.EXIT_CODE, null)
+                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
+                .set(Transition.Column.PROGRESS, null)
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.ITERATION, runNo);
+    }
+
+    /** {@code running → done | failed}: the agent ended with {@code e}. */
+    boolean agentEnded(SandboxRecord s, AgentExit e, Instant now) throws StoreException {
+        return store.transition(s.id(), Transition.of(SandboxState.RUNNING,
+                        e.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
+                .set(Transition.Column.EXIT_CODE, e.code())
+                .set(Transition.Column.FINISHED_AT, now)
+                .set(Transition.Column.PID, null)
+                .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
+                .message(s.id() + (e.succeeded() ? " is done: the agent " + e.explanation()
+                        : " failed: the agent " + e.explanation()))
+                .detail("exitCode", e.code()));
+    }
+
+    /** {@code running → timeout}: its lease ran out ({@code why}); its processes are about to be killed. */
+    boolean leaseExpired(SandboxRecord s, String why, Instant now) throws StoreException {
+        return store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.TIMEOUT)
+                .set(Transition.Column.FINISHED_AT, now)
+                .set(Transition.Column.LAST_ERROR, why)
+                .set(Transition.Column.STOP_REASON, "lease expired")
+                .message(s.id() + " timed out: " + why + "; its processes are being killed"));
+    }
+
+    /** {@code failed | timeout → retrying}: an automatic retry, counted. */
+    boolean scheduleRetry(SandboxRecord s) throws StoreException {
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
+                .set(Transition.Column.RETRY_COUNT, s.retryCount() + 1)
+                .message(s.id() + " will be retried (" + (s.retryCount() + 1) + " of " + s.maxRetries() + ")"));
+    }
+
+    /** {@code failed | timeout → awaiting_human}: no automatic retry is left. */
+    boolean retriesUsedUp(SandboxRecord s) throws StoreException {
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
+                        : "its " + Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
+                        + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
+    }
+
+    /** {@code from → awaiting_human}: {@code who} stopped it; its processes are about to be killed. */
+    boolean stoppedBy(String id, SandboxState from, String who, Instant now) throws StoreException {
+        String reason = "stopped by " + who;
+        return store.transition(id, Transition.of(from, SandboxState.AWAITING_HUMAN)
+                .set(Transition.Column.STOP_REASON, reason)
+                .set(Transition.Column.LAST_ERROR, reason)
+                .set(Transition.Column.FINISHED_AT, now)
+                .message(id + " was " + reason));
+    }
+
+    /** {@code from → retrying}: {@code who} runs it again (not counted against its automatic retries). */
+    boolean retriedBy(String id, SandboxState from, String who) throws StoreException {
+        return store.transition(id, Transition.of(from, SandboxState.RETRYING).message(id + " retried by " + who));
     }
 }
