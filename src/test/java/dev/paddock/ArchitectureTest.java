@@ -77,6 +77,17 @@ class ArchitectureTest {
                     + " promises");
 
     @ArchTest
+    static final ArchRule everySandboxMoveIsANamedOperation = noClasses()
+            .that().resideInAPackage("dev.paddock.sandbox")
+            .and().doNotHaveFullyQualifiedName("dev.paddock.sandbox.SandboxLifecycle")
+            .and().doNotHaveFullyQualifiedName("dev.paddock.sandbox.SandboxStore")
+            .and().haveNameNotMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .should().dependOnClassesThat().haveNameMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .because("inside sandbox too, the supervisor, the reconciler, removal and the engine watch move a"
+                    + " sandbox through SandboxLifecycle's operations: one class holds every edge the code takes,"
+                    + " with its columns and its words, and SandboxStore applies them");
+
+    @ArchTest
     static final ArchRule featurePackagesAreFreeOfCycles = slices()
             .matching("dev.paddock.(*)..")
             .should().beFreeOfCycles()
