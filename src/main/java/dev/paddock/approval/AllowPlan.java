@@ -25,7 +25,7 @@ import java.util.Set;
  * dropped or changed: an ask rule broader or other than the allow rule (it would stop asking about more than the
  * person approved), a deny rule, and Paddock's built-in rule (which no file holds) still decide, and the plan is
  * refused naming what decides. A rule can only allow, never exclude, so there is no narrower rewrite of a broader
- * ask rule that keeps asking about the rest. See docs/decisions/0007-approve-and-always-allow.md.
+ * ask rule that keeps asking about the rest. See docs/decisions/0011-approve-and-always-allow.md.
  *
  * @param rule     the allow rule to write to {@code file}
  * @param file     the repository's policy file

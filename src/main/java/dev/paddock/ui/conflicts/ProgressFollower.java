@@ -35,17 +35,22 @@ final class ProgressFollower {
         return progress.get().stage();
     }
 
-    /** Starts reading the progress at each change notice; {@code shown} gets it on the FX thread. */
+    /**
+     * Starts reading the progress at each change notice, and once at once (a change between the caller's last read
+     * and the subscription would be missed otherwise); {@code shown} gets it on the FX thread.
+     */
     void follow(Consumer<ConflictBackend.Progress> shown) {
         stop();
-        unsubscribe = backend.onChange(() -> io.execute(() -> {
+        Runnable read = () -> io.execute(() -> {
             try {
                 ConflictBackend.Progress p = backend.progress(mergeRequestId);
                 Platform.runLater(() -> shown.accept(p));
             } catch (Exception | LinkageError e) {
                 // Gone from the store or unreadable for now: the next change notice reads it again.
             }
-        }));
+        });
+        unsubscribe = backend.onChange(read);
+        read.run();
     }
 
     /** Stops following. */

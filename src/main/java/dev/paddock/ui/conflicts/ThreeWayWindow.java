@@ -7,10 +7,14 @@ import javafx.stage.Window;
 
 /**
  * The window of a three-way resolution: one per merge request, closed when its merge is aborted from it. When the merge
- * finishes (or ends elsewhere) the view says so and offers only Close; the window stops following the merge request
- * once it is closed.
+ * is merged the view says so and the window closes itself {@value #LINGER_MS} ms later (the merge queue and the events
+ * keep the record); when it ends elsewhere (cancelled) the view says why and offers only Close. The window stops
+ * following the merge request once it is closed.
  */
 public final class ThreeWayWindow {
+    /** How long a merged window stays, so the person sees "Merged as …" before it goes, in ms. */
+    static final long LINGER_MS = 2_000;
+
     private ThreeWayWindow() {
     }
 
@@ -41,7 +45,18 @@ public final class ThreeWayWindow {
                 stage.close();
             }
         });
-        stage.setOnHidden(e -> vm.close());
+        javafx.animation.PauseTransition linger = new javafx.animation.PauseTransition(
+                javafx.util.Duration.millis(LINGER_MS));
+        linger.setOnFinished(e -> stage.close());
+        vm.progressProperty().addListener((o, was, now) -> {
+            if (now != null && now.stage() == ConflictBackend.Stage.MERGED && stage.isShowing()) {
+                linger.playFromStart();
+            }
+        });
+        stage.setOnHidden(e -> {
+            linger.stop();
+            vm.close();
+        });
         stage.show();
         vm.load();
         return stage;

@@ -383,6 +383,20 @@ class ThreeWayViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !stage.isShowing()));
     }
 
+    @Test
+    void theWindowOfAMergeThatFinishedClosesItselfAfterSayingSo(FxRobot robot) throws Exception {
+        ThreeWayViewModel own = new ThreeWayViewModel(backend, ID, UiExecutor.io());
+        Stage window = fx(() -> ThreeWayWindow.show(null, own, "agent/notes (sb-7)"));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(window::isShowing));
+
+        backend.mergedElsewhere("0123456789abcdef0123");
+
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> own.progressProperty().get() != null
+                && own.progressProperty().get().stage() == ConflictBackend.Stage.MERGED));
+        assertThat(fx(window::isShowing)).as("it lingers so the person sees the merge happened").isTrue();
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !window.isShowing()));
+    }
+
     private static boolean visible(FxRobot robot, String query) throws Exception {
         WaitForAsyncUtils.waitForFxEvents();
         return fx(() -> robot.lookup(query).tryQuery().map(n -> n.isVisible() && n.getScene() != null).orElse(false));
