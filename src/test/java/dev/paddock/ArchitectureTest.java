@@ -68,6 +68,26 @@ class ArchitectureTest {
                     + " be testable without an FX toolkit; the UI gets immutable snapshots from them");
 
     @ArchTest
+    static final ArchRule onlyTheSandboxPackageBuildsTransitions = noClasses()
+            .that().resideOutsideOfPackage("dev.paddock.sandbox")
+            .should().dependOnClassesThat().haveNameMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .because("a sandbox's state moves only along the lifecycle's named operations (SandboxLifecycle:"
+                    + " markMerged, needsHuman, ...), each one compare-and-set with its event; a package that built"
+                    + " its own Transition could set any column with any message and bypass what the lifecycle"
+                    + " promises");
+
+    @ArchTest
+    static final ArchRule everySandboxMoveIsANamedOperation = noClasses()
+            .that().resideInAPackage("dev.paddock.sandbox")
+            .and().doNotHaveFullyQualifiedName("dev.paddock.sandbox.SandboxLifecycle")
+            .and().doNotHaveFullyQualifiedName("dev.paddock.sandbox.SandboxStore")
+            .and().haveNameNotMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .should().dependOnClassesThat().haveNameMatching("dev\\.paddock\\.sandbox\\.Transition(\\$.*)?")
+            .because("inside sandbox too, the supervisor, the reconciler, removal and the engine watch move a"
+                    + " sandbox through SandboxLifecycle's operations: one class holds every edge the code takes,"
+                    + " with its columns and its words, and SandboxStore applies them");
+
+    @ArchTest
     static final ArchRule featurePackagesAreFreeOfCycles = slices()
             .matching("dev.paddock.(*)..")
             .should().beFreeOfCycles()

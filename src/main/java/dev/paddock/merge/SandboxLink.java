@@ -1,10 +1,10 @@
 package dev.paddock.merge;
 
 import dev.paddock.repo.RepoRecord;
+import dev.paddock.sandbox.SandboxLifecycle;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
-import dev.paddock.sandbox.Transition;
 import dev.paddock.store.StoreException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -15,15 +15,17 @@ import org.slf4j.LoggerFactory;
  * {@code merging → awaiting_human} after the last failed attempt), each move a compare-and-set with its event.
  * A sandbox that is not where the entry expects it (a person moved it, Paddock stopped between two writes) is
  * taken through {@code merging} when that is an edge, and otherwise left alone: the entry's own state is the
- * record of the merge.
+ * record of the merge. The moves are {@link SandboxLifecycle}'s named operations.
  */
 final class SandboxLink {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxLink.class);
 
     private final SandboxStore sandboxes;
+    private final SandboxLifecycle lifecycle;
 
     SandboxLink(SandboxStore sandboxes) {
         this.sandboxes = sandboxes;
+        this.lifecycle = new SandboxLifecycle(sandboxes);
     }
 
     /** The sandbox's current state, or empty when it has none or it is gone. */
@@ -71,17 +73,28 @@ final class SandboxLink {
             if (!from.canBecome(to)) {
                 if (to != SandboxState.MERGING && from.canBecome(SandboxState.MERGING)
                         && SandboxState.MERGING.canBecome(to)) {
-                    sandboxes.transition(sandboxId, Transition.of(from, SandboxState.MERGING)
-                            .message(sandboxId + " is in the merge queue"));
+                    lifecycle.markMerging(sandboxId, from, sandboxId + " is in the merge queue");
                     continue;
                 }
                 LOG.info("Sandbox {} is {}, not moved to {} by the merge queue", sandboxId, from.id(), to.id());
                 return false;
             }
-            if (sandboxes.transition(sandboxId, Transition.of(from, to).message(message))) {
+            if (apply(sandboxId, from, to, message)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The lifecycle's operation that moves a sandbox of a merge queue entry to {@code to}. */
+    private boolean apply(String sandboxId, SandboxState from, SandboxState to, String message) throws StoreException {
+        return switch (to) {
+            case MERGING -> lifecycle.markMerging(sandboxId, from, message);
+            case MERGED -> lifecycle.markMerged(sandboxId, from, message);
+            case CONFLICT -> lifecycle.markConflicted(sandboxId, from, message);
+            case AWAITING_HUMAN -> lifecycle.needsHuman(sandboxId, from, message);
+            case DONE -> lifecycle.leaveMergeQueue(sandboxId, from, message);
+            default -> throw new IllegalArgumentException("the merge queue does not move a sandbox to " + to.id());
+        };
     }
 }

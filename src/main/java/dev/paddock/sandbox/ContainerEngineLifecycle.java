@@ -54,6 +54,7 @@ public final class ContainerEngineLifecycle {
     public static final String VANISHED = "container vanished while the engine was away";
 
     private final SandboxStore store;
+    private final SandboxLifecycle lifecycle;
     private final ContainerAgents containers;
     private final EventLog events;
     private final Clock clock;
@@ -70,6 +71,7 @@ public final class ContainerEngineLifecycle {
     public ContainerEngineLifecycle(SandboxStore store, ContainerAgents containers, EventLog events, Clock clock,
                                     Runnable afterReconnect) {
         this.store = store;
+        this.lifecycle = new SandboxLifecycle(store);
         this.containers = containers;
         this.events = events;
         this.clock = clock;
@@ -157,26 +159,12 @@ public final class ContainerEngineLifecycle {
         }
         ContainerExit e = exit.get();
         if (e.code() == null) {
-            if (store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.FAILED)
-                    .set(Transition.Column.LAST_ERROR, VANISHED)
-                    .set(Transition.Column.FINISHED_AT, clock.instant())
-                    .set(Transition.Column.EXIT_CODE, null)
-                    .message(s.id() + " failed: its " + VANISHED + " (container " + shortId + ")")
-                    .detail("containerId", s.containerId()).detail("reason", "vanished"))) {
+            if (lifecycle.containerVanished(s, clock.instant())) {
                 out.vanished().add(s.id());
             }
             return;
         }
-        AgentExit a = ContainerAgents.explain(e);
-        String why = "the agent " + a.explanation() + " while the engine was away";
-        SandboxState to = a.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
-        if (store.transition(s.id(), Transition.of(SandboxState.RUNNING, to)
-                .set(Transition.Column.EXIT_CODE, a.code())
-                .set(Transition.Column.FINISHED_AT, clock.instant())
-                .set(Transition.Column.PID, null)
-                .set(Transition.Column.LAST_ERROR, a.succeeded() ? null : why)
-                .message(s.id() + (a.succeeded() ? " is done: " : " failed: ") + why)
-                .detail("exitCode", a.code()).detail("containerId", s.containerId()).detail("reason", "exited"))) {
+        if (lifecycle.containerExitedWhileEngineAway(s, ContainerAgents.explain(e), clock.instant())) {
             out.exited().add(s.id());
         }
     }

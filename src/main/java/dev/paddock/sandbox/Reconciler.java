@@ -68,6 +68,7 @@ public final class Reconciler implements AutoCloseable {
     static final Duration STALE_CLEANING = Duration.ofMinutes(1);
 
     private final SandboxStore store;
+    private final SandboxLifecycle lifecycle;
     private final RepoStore repos;
     private final RepositoryLocator locator;
     private final WorktreeManager worktrees;
@@ -113,6 +114,7 @@ public final class Reconciler implements AutoCloseable {
                       ContainerAgents containers, Clock clock) {
         this.containers = containers;
         this.store = store;
+        this.lifecycle = new SandboxLifecycle(store);
         this.repos = repos;
         this.locator = locator;
         this.worktrees = worktrees;
@@ -320,20 +322,7 @@ public final class Reconciler implements AutoCloseable {
             // Already with a person (the supervisor kills what still runs), or the merge queue's to settle.
             return;
         }
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("path", s.worktreePath());
-        details.put("pid", alive ? s.pid() : null);
-        Transition t = Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                .set(Transition.Column.LAST_ERROR, VANISHED)
-                .set(Transition.Column.STOP_REASON, VANISHED)
-                .message(s.id() + ": its worktree " + s.worktreePath() + " vanished"
-                        + (alive ? "; its processes are being killed" : "") + "; a person decides (remove it, or"
-                        + " recreate the worktree and retry)");
-        details.forEach(t::detail);
-        if (s.state() == SandboxState.RUNNING) {
-            t.set(Transition.Column.FINISHED_AT, clock.instant());
-        }
-        if (!store.transition(s.id(), t)) {
+        if (!lifecycle.worktreeVanished(s, alive, clock.instant())) {
             return; // moved meanwhile; the next pass looks again
         }
         report.vanished().add(s.id());

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +31,7 @@ public final class SandboxReclaimer {
     static final String CLEANING_EVENT = "sandbox." + SandboxState.CLEANING.id();
 
     private final SandboxStore store;
+    private final SandboxLifecycle lifecycle;
     private final Supervisor supervisor;
     private final WorktreeManager worktrees;
     private final SandboxRepositories repos;
@@ -46,6 +46,7 @@ public final class SandboxReclaimer {
     public SandboxReclaimer(SandboxStore store, Supervisor supervisor, WorktreeManager worktrees,
                             SandboxRepositories repos, EventLog events) {
         this.store = store;
+        this.lifecycle = new SandboxLifecycle(store);
         this.supervisor = supervisor;
         this.worktrees = worktrees;
         this.repos = repos;
@@ -110,9 +111,7 @@ public final class SandboxReclaimer {
             teardown.removeWorktree(s, main, worktree, m != RemoveMode.STRICT);
             teardown.deleteSandboxDir(s, main, worktree);
             teardown.settleBranch(s, main, deleteBranch, who);
-            store.transition(id, Transition.of(SandboxState.CLEANING, SandboxState.CLOSED)
-                    .message(id + " is closed: its worktree is removed (removed by " + who + ")")
-                    .detail("by", who));
+            lifecycle.markClosed(id, who);
             LOG.info("Removed sandbox {} ({})", id, m);
             return find(id);
         } finally {
@@ -200,11 +199,8 @@ public final class SandboxReclaimer {
                             + RemovalMessages.wouldLose(s, after.plan(), false), after.plan());
                 }
             }
-            if (s.state().canBecome(SandboxState.CLEANING) && store.transition(s.id(),
-                    Transition.of(s.state(), SandboxState.CLEANING)
-                    .message(s.id() + " is being removed by " + who + " (" + mode.name().toLowerCase(Locale.ROOT)
-                            + (deleteBranch ? ", deleting its branch" : "") + ")")
-                    .detail("mode", mode.name()).detail("deleteBranch", deleteBranch).detail("by", who))) {
+            if (s.state().canBecome(SandboxState.CLEANING)
+                    && lifecycle.markCleaning(s.id(), s.state(), mode, deleteBranch, who)) {
                 return find(s.id());
             }
             s = find(s.id());

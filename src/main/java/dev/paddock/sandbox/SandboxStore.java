@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * Sandbox records in the store. Every state change is a compare-and-set on the state column with
- * its event in the same transaction ({@link #transition}); nothing else changes the state.
+ * its event in the same transaction ({@link #transition}); nothing else changes the state. Other packages
+ * move a sandbox through {@link SandboxLifecycle}.
  */
 public final class SandboxStore implements AutoCloseable {
     private static final String COLUMNS = "id, repository_id, task, agent_command, tier, branch, base_branch,"
@@ -92,7 +93,7 @@ public final class SandboxStore implements AutoCloseable {
      *
      * @return whether it happened (false: the sandbox is gone or was already moved by someone else)
      */
-    public boolean transition(String id, Transition t) throws StoreException {
+    boolean transition(String id, Transition t) throws StoreException {
         Instant now = clock.instant();
         List<Object> params = new ArrayList<>();
         StringBuilder sql = new StringBuilder("UPDATE sandboxes SET state = ?, version = version + 1, state_changed_at = ?");

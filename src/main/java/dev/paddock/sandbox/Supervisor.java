@@ -52,6 +52,7 @@ public final class Supervisor implements AutoCloseable {
     private static final int STOP_ATTEMPTS = 5;
 
     private final SandboxStore store;
+    private final SandboxLifecycle lifecycle;
     private final RepoStore repos;
     private final RepositoryLocator locator;
     private final AgentLauncher launcher;
@@ -95,6 +96,7 @@ public final class Supervisor implements AutoCloseable {
         this.containers = containers;
         this.fingerprints = fingerprints;
         this.store = store;
+        this.lifecycle = new SandboxLifecycle(store);
         this.repos = repos;
         this.locator = locator;
         this.launcher = launcher;
@@ -183,20 +185,14 @@ public final class Supervisor implements AutoCloseable {
     private boolean startAgent(SandboxRecord s) throws PaddockException {
         SandboxLayout layout = layout(s);
         if (!Files.isDirectory(layout.worktree())) {
-            return store.transition(s.id(), Transition.of(s.state(), s.state() == SandboxState.PENDING
-                    ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
-                    .set(Transition.Column.LAST_ERROR, "its worktree " + layout.worktree() + " is gone")
-                    .message(s.id() + " cannot start: its worktree is gone"));
+            return lifecycle.worktreeGoneAtStart(s, layout.worktree());
         }
         try {
             if (!fingerprints.ready(s, layout)) {
                 return false; // being taken; the recorder pokes when it is stored
             }
         } catch (PaddockException e) {
-            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
-                    .set(Transition.Column.LAST_ERROR, "its health fingerprint could not be taken: " + e.getMessage())
-                    .set(Transition.Column.FINISHED_AT, clock.instant())
-                    .message(s.id() + " could not start: its health fingerprint could not be taken: " + e.getMessage()));
+            return lifecycle.fingerprintFailed(s, e.getMessage(), clock.instant());
         }
         if (s.tier() == Tier.CONTAINER) {
             return startContainer(s, layout);
@@ -214,24 +210,9 @@ public final class Supervisor implements AutoCloseable {
                     logFile(s.id())));
         } catch (SandboxException e) {
             // Counts as a failed run: retried while retries remain, then a person looks.
-            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
-                    .set(Transition.Column.LAST_ERROR, e.getMessage())
-                    .set(Transition.Column.FINISHED_AT, clock.instant())
-                    .message(s.id() + " could not start: " + e.getMessage()));
+            return lifecycle.failedToStart(s, e.getMessage(), clock.instant());
         }
-        Instant now = clock.instant();
-        boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
-                .set(Transition.Column.PID, started.pid())
-                .set(Transition.Column.PID_STARTED_AT, started.startedAt())
-                .set(Transition.Column.STARTED_AT, now)
-                .set(Transition.Column.FINISHED_AT, null)
-                .set(Transition.Column.EXIT_CODE, null)
-                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
-                .set(Transition.Column.PROGRESS, null)
-                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
-                .set(Transition.Column.ITERATION, s.iteration() + 1)
-                .message(s.id() + " started (run " + (s.iteration() + 1) + ", pid " + started.pid() + ")")
-                .detail("pid", started.pid()).detail("tier", s.tier().id()).detail("run", s.iteration() + 1));
+        boolean moved = lifecycle.markStarted(s, started.pid(), started.startedAt(), clock.instant());
         if (!moved) {
             // Someone (a person stopping it) moved it meanwhile: this run must not live.
             kill(s.id(), started.pid(), "started while the sandbox was moved elsewhere");
@@ -267,27 +248,9 @@ public final class Supervisor implements AutoCloseable {
                         logFile(s.id())), runNo, this::poke);
             }
         } catch (SandboxException e) {
-            return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
-                    .set(Transition.Column.LAST_ERROR, e.getMessage())
-                    .set(Transition.Column.FINISHED_AT, clock.instant())
-                    .message(s.id() + " could not start: " + e.getMessage()));
+            return lifecycle.failedToStart(s, e.getMessage(), clock.instant());
         }
-        Instant now = clock.instant();
-        String shortId = dev.paddock.container.DockerContainers.shortId(cid);
-        boolean moved = store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
-                .set(Transition.Column.CONTAINER_ID, cid)
-                .set(Transition.Column.PID, null)
-                .set(Transition.Column.PID_STARTED_AT, null)
-                .set(Transition.Column.STARTED_AT, now)
-                .set(Transition.Column.FINISHED_AT, null)
-                .set(Transition.Column.EXIT_CODE, null)
-                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
-                .set(Transition.Column.PROGRESS, null)
-                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
-                .set(Transition.Column.ITERATION, runNo)
-                .message(s.id() + " started (run " + runNo + ", container " + shortId + " from " + s.image() + ")")
-                .detail("containerId", cid).detail("image", s.image()).detail("tier", s.tier().id())
-                .detail("run", runNo));
+        boolean moved = lifecycle.markStartedInContainer(s, cid, runNo, clock.instant());
         if (!moved) {
             // Someone (a person stopping it) moved it meanwhile: this run must not live.
             removeContainerLater(s.id(), cid, "started while the sandbox was moved elsewhere");
@@ -301,23 +264,9 @@ public final class Supervisor implements AutoCloseable {
      * file how it ended if it ended already.
      */
     private boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run) throws PaddockException {
-        Instant now = clock.instant();
-        int runNo = s.iteration() + 1;
-        LOG.info("Adopting run {} of {} (pid {}), started by a Paddock that did not record it", runNo, s.id(), run.pid());
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RUNNING)
-                .set(Transition.Column.PID, run.pid())
-                .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
-                .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
-                .set(Transition.Column.FINISHED_AT, null)
-                .set(Transition.Column.EXIT_CODE, null)
-                .set(Transition.Column.LAST_HEARTBEAT_AT, null)
-                .set(Transition.Column.PROGRESS, null)
-                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
-                .set(Transition.Column.ITERATION, runNo)
-                .message(s.id() + ": run " + runNo + " was started by a Paddock that stopped before recording it; "
-                        + (run.pid() != null ? "its agent (pid " + run.pid() + ") runs on and is watched again"
-                        : "its agent has ended already"))
-                .detail("pid", run.pid()).detail("run", runNo).detail("adopted", true));
+        LOG.info("Adopting run {} of {} (pid {}), started by a Paddock that did not record it", s.iteration() + 1,
+                s.id(), run.pid());
+        return lifecycle.adoptUnrecordedRun(s, run, clock.instant());
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {
@@ -335,15 +284,7 @@ public final class Supervisor implements AutoCloseable {
             heartbeatFiles.forget(s.id());
             AgentExit e = exit.get();
             children.remove(s.id());
-            SandboxState to = e.succeeded() ? SandboxState.DONE : SandboxState.FAILED;
-            boolean ended = store.transition(s.id(), Transition.of(SandboxState.RUNNING, to)
-                    .set(Transition.Column.EXIT_CODE, e.code())
-                    .set(Transition.Column.FINISHED_AT, now)
-                    .set(Transition.Column.PID, null)
-                    .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
-                    .message(s.id() + (e.succeeded() ? " is done: the agent " + e.explanation()
-                            : " failed: the agent " + e.explanation()))
-                    .detail("exitCode", e.code()));
+            boolean ended = lifecycle.agentEnded(s, e, now);
             if (ended && s.containerId() != null) {
                 removeContainerLater(s.id(), s.containerId(), "its agent ended");
             }
@@ -356,11 +297,7 @@ public final class Supervisor implements AutoCloseable {
                     : fresh.startedAt() != null ? fresh.startedAt() : now, now);
             String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.leaseMs() / 1000
                     + " s ran out";
-            boolean moved = store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.TIMEOUT)
-                    .set(Transition.Column.FINISHED_AT, now)
-                    .set(Transition.Column.LAST_ERROR, why)
-                    .set(Transition.Column.STOP_REASON, "lease expired")
-                    .message(s.id() + " timed out: " + why + "; its processes are being killed"));
+            boolean moved = lifecycle.leaseExpired(s, why, now);
             if (moved && fresh.pid() != null) {
                 kill(s.id(), fresh.pid(), "lease expired");
             }
@@ -381,14 +318,9 @@ public final class Supervisor implements AutoCloseable {
             return false; // a retry gets a new container once this one is gone
         }
         if (s.retryCount() < s.maxRetries()) {
-            return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
-                    .set(Transition.Column.RETRY_COUNT, s.retryCount() + 1)
-                    .message(s.id() + " will be retried (" + (s.retryCount() + 1) + " of " + s.maxRetries() + ")"));
+            return lifecycle.scheduleRetry(s);
         }
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
-                        : "its " + Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
-                        + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
+        return lifecycle.retriesUsedUp(s);
     }
 
     /** A sandbox that should have no process any more but still names a live one: kill it. */
@@ -496,7 +428,6 @@ public final class Supervisor implements AutoCloseable {
      *         changing under the stop (the supervisor moved it between each look, 5 times)
      */
     public SandboxRecord stop(String id, String who) throws PaddockException {
-        String reason = "stopped by " + who;
         for (int attempt = 0; attempt < STOP_ATTEMPTS; attempt++) {
             SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
             if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
@@ -504,11 +435,7 @@ public final class Supervisor implements AutoCloseable {
                 throw new SandboxConflictException(id + " is " + s.state().id()
                         + ", not running: there is nothing to stop.");
             }
-            boolean moved = store.transition(id, Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                    .set(Transition.Column.STOP_REASON, reason)
-                    .set(Transition.Column.LAST_ERROR, reason)
-                    .set(Transition.Column.FINISHED_AT, clock.instant())
-                    .message(id + " was " + reason));
+            boolean moved = lifecycle.stoppedBy(id, s.state(), who, clock.instant());
             if (moved) {
                 return killStopped(id, s);
             }
@@ -545,7 +472,7 @@ public final class Supervisor implements AutoCloseable {
             throw new SandboxConflictException(id + " is " + s.state().id() + "; only a sandbox that failed, timed out, is done"
                     + " or waits for a person can be retried.");
         }
-        if (!store.transition(id, Transition.of(s.state(), SandboxState.RETRYING).message(id + " retried by " + who))) {
+        if (!lifecycle.retriedBy(id, s.state(), who)) {
             throw new SandboxConflictException(id + " changed state meanwhile; look again.");
         }
         // Read before poking: the poked tick may start the run at once, and the caller describes the retry.

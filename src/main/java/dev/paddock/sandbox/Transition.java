@@ -7,11 +7,12 @@ import java.util.Objects;
 
 /**
  * One edge of the lifecycle to apply with {@link SandboxStore#transition}: from which state to which,
- * the columns that change with it, and the event that records it.
+ * the columns that change with it, and the event that records it. Package-private: other packages move a
+ * sandbox through {@link SandboxLifecycle}'s named operations.
  */
-public final class Transition {
+final class Transition {
     /** Columns a transition may set, by their SQL names. */
-    public enum Column {
+    enum Column {
         PID("pid"), PID_STARTED_AT("pid_started_at"), STARTED_AT("started_at"), FINISHED_AT("finished_at"),
         LEASE_EXPIRES_AT("lease_expires_at"), LAST_HEARTBEAT_AT("last_heartbeat_at"), PROGRESS("progress"),
         ITERATION("iteration"), RETRY_COUNT("retry_count"), EXIT_CODE("exit_code"), LAST_ERROR("last_error"),
@@ -43,33 +44,33 @@ public final class Transition {
      *
      * @throws IllegalArgumentException when the lifecycle has no such edge
      */
-    public static Transition of(SandboxState from, SandboxState to) {
+    static Transition of(SandboxState from, SandboxState to) {
         return new Transition(from, to);
     }
 
     /** Sets a column with the transition (null clears it). */
-    public Transition set(Column column, Object value) {
+    Transition set(Column column, Object value) {
         values.put(column, value);
         return this;
     }
 
     /** The event message; the default says "{from} → {to}". */
-    public Transition message(String text) {
+    Transition message(String text) {
         this.message = text;
         return this;
     }
 
     /** Adds a fact to the event's details. */
-    public Transition detail(String key, Object value) {
+    Transition detail(String key, Object value) {
         details.put(key, value);
         return this;
     }
 
-    public SandboxState from() {
+    SandboxState from() {
         return from;
     }
 
-    public SandboxState to() {
+    SandboxState to() {
         return to;
     }
 

@@ -1,9 +1,9 @@
 package dev.paddock.merge;
 
+import dev.paddock.sandbox.SandboxFixtures;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.Tier;
-import dev.paddock.sandbox.Transition;
 import java.time.Instant;
 import java.util.List;
 
@@ -35,8 +35,7 @@ final class SandboxRecords {
                 now, null, null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, network, null,
                 memoryLimitBytes, null, null, image);
         rig.sandboxes.insert(s, "{}", List.of());
-        rig.sandboxes.transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING).message(id + " runs"));
-        rig.sandboxes.transition(id, Transition.of(SandboxState.RUNNING, SandboxState.DONE).message(id + " is done"));
+        SandboxFixtures.runToDone(rig.sandboxes, id);
         return rig.sandboxes.find(id).orElseThrow();
     }
 }
