@@ -2,7 +2,6 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
-import dev.paddock.common.Words;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
