@@ -390,16 +390,11 @@ public final class WorktreeManager {
      * new gitlink), nor are files in an uninitialised submodule's folder: when that is all there is, nothing is
      * committed.
      *
+     * <p>{@code leaveOut} (paths relative to the worktree) stays unstaged: for example a submodule whose new commit
+     * exists only in this worktree, whose pointer must not be committed.
+     *
      * @return the new commit id, or empty when nothing could be staged
      * @throws GitException when git refuses (no identity, ...)
-     */
-    public Optional<String> commitAll(Path worktree, String message) throws GitException {
-        return commitAll(worktree, message, List.of());
-    }
-
-    /**
-     * Like {@link #commitAll(Path, String)}, leaving {@code leaveOut} (paths relative to the worktree) unstaged: for
-     * example a submodule whose new commit exists only in this worktree, whose pointer must not be committed.
      */
     public Optional<String> commitAll(Path worktree, String message, java.util.Collection<String> leaveOut)
             throws GitException {
