@@ -137,6 +137,8 @@ class ApprovalsViewTest {
         assertThat(decided.get("reason").asText()).isEqualTo("approved by " + WHO);
         awaitNoRows();
         assertThat(note(robot)).startsWith("Approved #" + a.id() + " (git push origin main)");
+        assertThat(fx(() -> List.copyOf(robot.lookup("#" + ApprovalsView.NOTE_ID).query().getStyleClass())))
+                .contains(ApprovalsView.NOTE_SUCCESS).doesNotContain(ApprovalsView.NOTE_ERROR);
         assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
     }
 
@@ -152,6 +154,13 @@ class ApprovalsViewTest {
         assertThat(denied.get("decision").asText()).isEqualTo("deny");
         assertThat(denied.get("reason").asText()).isEqualTo("denied by " + WHO);
         awaitNoRows();
+        // A denial is no success: the note says so in the error colours, with a "blocked" icon, not a check mark.
+        assertThat(note(robot)).startsWith("Denied #" + a.id() + " (make deploy)");
+        Label shown = robot.lookup("#" + ApprovalsView.NOTE_ID).queryAs(Label.class);
+        assertThat(fx(() -> List.copyOf(shown.getStyleClass()))).contains(ApprovalsView.NOTE_ERROR)
+                .doesNotContain(ApprovalsView.NOTE_SUCCESS);
+        assertThat(fx(() -> ((org.kordamp.ikonli.javafx.FontIcon) shown.getGraphic()).getIconCode()))
+                .isEqualTo(org.kordamp.ikonli.materialdesign2.MaterialDesignC.CANCEL);
         assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.DENIED);
     }
 
