@@ -243,14 +243,23 @@ public final class SandboxReclaimer {
     }
 
     /**
-     * Commits what {@code git add -A} stages (not what is inside submodules).
+     * Commits what {@code git add -A} stages (not what is inside submodules), but for the pointer of a submodule whose
+     * commit only this worktree holds: committed, that pointer would name a commit that goes with the worktree, and
+     * a merge of the branch would leave base pointing at a commit nobody has.
      *
      * @return the commit, or null when nothing could be staged
      */
     private String commitLeftovers(SandboxRecord s, Path worktree, RemovalInspector.Inspection in, String who)
             throws PaddockException {
-        String commit = worktrees.commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted")
-                .orElse(null);
+        java.util.Set<String> localOnly = new java.util.TreeSet<>();
+        for (String c : in.submodules().commits()) {
+            int colon = c.indexOf(": ");
+            if (colon > 0) {
+                localOnly.add(c.substring(0, colon));
+            }
+        }
+        String commit = worktrees.commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted",
+                localOnly).orElse(null);
         if (commit == null) {
             return null;
         }

@@ -394,7 +394,21 @@ public final class WorktreeManager {
      * @throws GitException when git refuses (no identity, ...)
      */
     public Optional<String> commitAll(Path worktree, String message) throws GitException {
+        return commitAll(worktree, message, List.of());
+    }
+
+    /**
+     * Like {@link #commitAll(Path, String)}, leaving {@code leaveOut} (paths relative to the worktree) unstaged: for
+     * example a submodule whose new commit exists only in this worktree, whose pointer must not be committed.
+     */
+    public Optional<String> commitAll(Path worktree, String message, java.util.Collection<String> leaveOut)
+            throws GitException {
         git.runOk(worktree, "add", "-A");
+        if (!leaveOut.isEmpty()) {
+            List<String> reset = new ArrayList<>(List.of("reset", "--quiet", "--"));
+            leaveOut.forEach(p -> reset.add(":(literal)" + p));
+            git.runOk(worktree, reset.toArray(String[]::new));
+        }
         if (git.run(worktree, "diff", "--cached", "--quiet", "--ignore-submodules=none").ok()) {
             return Optional.empty();
         }

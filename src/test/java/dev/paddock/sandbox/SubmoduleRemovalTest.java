@@ -147,6 +147,27 @@ class SubmoduleRemovalTest {
     }
 
     @Test
+    void commitModeNeverCommitsThePointerToASubmoduleCommitOnlyTheWorktreeHas() throws Exception {
+        SandboxRecord s = rig.create("dangling-001", "agent/dangling");
+        TempRepo.initSubmodules(s.worktree());
+        String before = rig.repo.git("ls-tree", "agent/dangling", "lib");
+        Path lib = s.worktree().resolve("lib");
+        TempRepo.write(lib, "fix.txt", "fixed");
+        String subCommit = TempRepo.commitAll(lib, "Fix the library");
+        TempRepo.write(s.worktree(), "notes.md", "kept by the commit");
+
+        assertThatThrownBy(() -> rig.reclaimer.remove("dangling-001", RemoveMode.COMMIT, false, "test"))
+                .isInstanceOf(RemovalRefusedException.class)
+                .hasMessageContaining("1 commit in submodules that no remote of theirs has: lib: ");
+
+        // The superproject's own leftover is kept; the pointer to a commit only this worktree has is not: merged,
+        // it would leave base naming a commit nobody has once the worktree goes.
+        assertThat(rig.repo.git("show", "agent/dangling:notes.md")).isEqualTo("kept by the commit");
+        assertThat(rig.repo.git("ls-tree", "agent/dangling", "lib")).isEqualTo(before).doesNotContain(subCommit);
+        assertThat(rig.reclaimer.plan("dangling-001").uncommitted()).contains(" M lib");
+    }
+
+    @Test
     void commitModeWithOnlySubmoduleEditsSaysWhatItCannotKeepAndKeepsTheWorktree() throws Exception {
         SandboxRecord s = rig.create("subedit-001", "agent/subedit");
         TempRepo.initSubmodules(s.worktree());
