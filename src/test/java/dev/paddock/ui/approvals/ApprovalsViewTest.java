@@ -291,8 +291,9 @@ class ApprovalsViewTest {
 
     /**
      * Three pending requests in the window at the sizes of common screens (the window resized after the cards
-     * were first laid out, as when it is maximised): no two cards overlap and every button of each card that
-     * shows lies inside the list's visible area.
+     * were first laid out, as when it is maximised), with the side pane at every width from 360 to 480 px: no
+     * card's content or buttons pass its end, no two cards overlap, the first card's top shows, and every button
+     * of a card shown whole lies inside the list's visible area.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} x {1}")
     @org.junit.jupiter.params.provider.CsvSource({"1366, 768", "1440, 900", "1920, 1080"})
