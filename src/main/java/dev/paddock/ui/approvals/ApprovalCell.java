@@ -165,6 +165,31 @@ final class ApprovalCell extends ListCell<Approval> {
         setGraphic(box);
     }
 
+    /*
+     * A cell lays its graphic out at the graphic's preferred width, but asks its height at the cell's whole width:
+     * where the box prefers less than the list gives, its buttons wrap to a second row the height has no room for,
+     * and the next card covers them. The box takes the cell's whole width here, and its height is asked at that
+     * same width.
+     */
+    @Override
+    protected double computePrefHeight(double width) {
+        if (getGraphic() != box) {
+            return super.computePrefHeight(width);
+        }
+        double w = width > 0 ? width : getWidth();
+        return snappedTopInset() + box.prefHeight(Math.max(0, w - snappedLeftInset() - snappedRightInset()))
+                + snappedBottomInset();
+    }
+
+    @Override
+    protected void layoutChildren() {
+        super.layoutChildren();
+        if (getGraphic() == box) {
+            double w = Math.max(0, getWidth() - snappedLeftInset() - snappedRightInset());
+            box.resizeRelocate(snappedLeftInset(), snappedTopInset(), w, box.prefHeight(w));
+        }
+    }
+
     private void showTimes() {
         Approval a = getItem();
         if (a == null) {

@@ -34,6 +34,10 @@ public final class ApprovalsView extends VBox {
     public static final String LIST_ID = "approval-list";
     static final String NOTE_ID = "approval-note";
     static final String ELSEWHERE_ID = "approval-elsewhere";
+    /** Style classes of the note, by the severity of the decision it tells of. */
+    static final String NOTE_SUCCESS = "pd-approval-note-success";
+    static final String NOTE_WARNING = "pd-approval-note-warning";
+    static final String NOTE_ERROR = "pd-approval-note-error";
     /** How long the note about the last decision shows. */
     static final Duration NOTE_SHOWN = Duration.seconds(12);
 
@@ -214,11 +218,25 @@ public final class ApprovalsView extends VBox {
 
     private static void showNote(Label note, ApprovalsViewModel.Note n) {
         note.setText(n == null ? null : n.text());
-        note.setGraphic(n == null ? null : Icons.of(n.warning() ? MaterialDesignA.ALERT_OUTLINE
-                : MaterialDesignC.CHECK_CIRCLE_OUTLINE, 14));
-        note.getStyleClass().removeAll("pd-approval-note-warning");
-        if (n != null && n.warning()) {
-            note.getStyleClass().add("pd-approval-note-warning");
+        note.getStyleClass().removeAll(NOTE_SUCCESS, NOTE_WARNING, NOTE_ERROR);
+        if (n == null) {
+            note.setGraphic(null);
+        } else {
+            switch (n.severity()) {
+                case SUCCESS -> {
+                    note.setGraphic(Icons.of(MaterialDesignC.CHECK_CIRCLE_OUTLINE, 14));
+                    note.getStyleClass().add(NOTE_SUCCESS);
+                }
+                case ERROR -> {
+                    note.setGraphic(Icons.of(MaterialDesignC.CANCEL, 14));
+                    note.getStyleClass().add(NOTE_ERROR);
+                }
+                case WARNING -> {
+                    note.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
+                    note.getStyleClass().add(NOTE_WARNING);
+                }
+                default -> note.setGraphic(Icons.of(MaterialDesignI.INFORMATION_OUTLINE, 14));
+            }
         }
         note.setVisible(n != null);
         note.setManaged(n != null);

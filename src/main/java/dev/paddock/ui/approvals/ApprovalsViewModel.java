@@ -5,6 +5,7 @@ import dev.paddock.approval.ApprovalBroker.AllowResult;
 import dev.paddock.approval.ApprovalException;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
+import dev.paddock.events.EventSeverity;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.UiError;
@@ -52,8 +53,12 @@ public final class ApprovalsViewModel implements AutoCloseable {
     /** At most this many pending requests are loaded. */
     static final int LIMIT = 500;
 
-    /** A short message about the last decision; {@code warning} when it did not happen as asked. */
-    public record Note(String text, boolean warning) {
+    /**
+     * A short message about the last decision, with its severity as the events of that decision have it
+     * ({@link EventSeverity}): an approval a success, a denial an error, a request decided
+     * elsewhere a warning (it did not happen as asked).
+     */
+    public record Note(String text, EventSeverity severity) {
     }
 
     /** One reload: every pending request, the names of their repositories by id, and when it was read. */
@@ -196,7 +201,8 @@ public final class ApprovalsViewModel implements AutoCloseable {
 
     /** The agent of {@code a} is told "allow". */
     public CompletableFuture<Void> approve(Approval a) {
-        return decide(a, "Cannot approve", b -> b.approve(a.id()), x -> "Approved " + label(a) + ".");
+        return decide(a, "Cannot approve", EventSeverity.SUCCESS, b -> b.approve(a.id()),
+                x -> "Approved " + label(a) + ".");
     }
 
     /**
@@ -206,13 +212,13 @@ public final class ApprovalsViewModel implements AutoCloseable {
      */
     public CompletableFuture<Void> deny(Approval a, String reason) {
         String why = reason == null || reason.isBlank() ? null : reason.strip();
-        return decide(a, "Cannot deny", b -> b.deny(a.id(), why), x -> "Denied " + label(a)
+        return decide(a, "Cannot deny", EventSeverity.ERROR, b -> b.deny(a.id(), why), x -> "Denied " + label(a)
                 + (why == null ? "." : ": " + why));
     }
 
     /** Approves {@code a} and writes an allow rule for its prefix to its repository's policy file. */
     public CompletableFuture<Void> approveAndAllow(Approval a) {
-        return decide(a, "Cannot allow", b -> b.approveAndAllow(a.id()), x -> {
+        return decide(a, "Cannot allow", EventSeverity.SUCCESS, b -> b.approveAndAllow(a.id()), x -> {
             AllowResult r = (AllowResult) x;
             return "Approved " + label(a) + ". From now on the " + r.deciding() + " allows such requests"
                     + (r.droppedAsks().isEmpty() ? "." : "; the " + String.join(", the ", r.droppedAsks())
@@ -226,7 +232,7 @@ public final class ApprovalsViewModel implements AutoCloseable {
         Object send(ApprovalBackend b) throws PaddockException;
     }
 
-    private CompletableFuture<Void> decide(Approval a, String failed, Decision d,
+    private CompletableFuture<Void> decide(Approval a, String failed, EventSeverity severity, Decision d,
                                            java.util.function.Function<Object, String> said) {
         ApprovalBackend b = backend;
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -247,24 +253,24 @@ public final class ApprovalsViewModel implements AutoCloseable {
             Exception f = failure;
             Platform.runLater(() -> {
                 deciding.remove(a.id());
-                finished(a, failed, r, f, said);
+                finished(a, failed, severity, r, f, said);
                 done.complete(null);
             });
         });
         return done;
     }
 
-    private void finished(Approval a, String failed, Object result, Exception failure,
+    private void finished(Approval a, String failed, EventSeverity severity, Object result, Exception failure,
                           java.util.function.Function<Object, String> said) {
         if (failure == null) {
             decided.add(a.id());
             rows.removeIf(x -> x.id() == a.id());
-            note.set(new Note(said.apply(result), false));
+            note.set(new Note(said.apply(result), severity));
         } else if (failure instanceof ApprovalException ae && ae.kind() != ApprovalException.Kind.BAD_REQUEST) {
             // Decided elsewhere (API, CLI, timeout, stopped sandbox) or gone: nothing to do here any more.
             decided.add(a.id());
             rows.removeIf(x -> x.id() == a.id());
-            note.set(new Note("Already decided elsewhere: " + ae.getMessage(), true));
+            note.set(new Note("Already decided elsewhere: " + ae.getMessage(), EventSeverity.WARNING));
         } else {
             error.set(UiError.of(failed + " " + label(a), failure));
         }

@@ -17,6 +17,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
@@ -40,6 +41,10 @@ public final class RemovalDialog extends Dialog<Boolean> {
     public static final ButtonType REMOVE = new ButtonType("Remove", ButtonBar.ButtonData.OK_DONE);
     public static final ButtonType COMMIT = new ButtonType("Commit and remove", ButtonBar.ButtonData.OTHER);
     public static final ButtonType FORCE = new ButtonType("Force remove", ButtonBar.ButtonData.OTHER);
+
+    /** The most room a failure takes, in px, and the least (a few lines; the rest scrolls). */
+    private static final double ERROR_HEIGHT = 160;
+    private static final double ERROR_MIN_HEIGHT = 64;
 
     private final RemovalViewModel vm;
     private final Label summary = new Label();
@@ -113,8 +118,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("removal-error");
+        ScrollPane errorArea = errorArea(error);
 
-        VBox content = new VBox(10, summary, tree, deleteBranch, branchWarning, modes, working, error);
+        VBox content = new VBox(10, summary, tree, deleteBranch, branchWarning, modes, working, errorArea);
         content.disableProperty().bind(vm.busyProperty());
         getDialogPane().setContent(content);
 
@@ -140,6 +146,36 @@ public final class RemovalDialog extends Dialog<Boolean> {
         });
         setResultConverter(b -> vm.doneProperty().get());
         showPlans();
+    }
+
+    /**
+     * The error box in an area of at most {@link #ERROR_HEIGHT} px that scrolls: the window is sized when it opens,
+     * so a long failure (a commit refused for several sandboxes, say) must neither push the buttons out of it nor be
+     * cut. The message wraps to the area's width and is always whole, scrolled to if need be.
+     */
+    private static ScrollPane errorArea(ErrorBox error) {
+        ScrollPane area = new ScrollPane(error);
+        area.setId("removal-error-area");
+        area.getStyleClass().add("pd-error-scroll");
+        area.setFitToWidth(true);
+        area.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
+        area.setMinHeight(ERROR_MIN_HEIGHT);
+        area.setMaxHeight(ERROR_HEIGHT);
+        Runnable fit = () -> {
+            double w = area.getViewportBounds().getWidth();
+            error.applyCss();
+            area.setPrefViewportHeight(Math.min(ERROR_HEIGHT, error.prefHeight(w > 0 ? w : 560)));
+        };
+        error.errorProperty().addListener((o, a, b) -> fit.run());
+        area.viewportBoundsProperty().addListener((o, a, b) -> {
+            if (a.getWidth() != b.getWidth()) {
+                fit.run();
+            }
+        });
+        error.detailsShownProperty().addListener((o, a, b) -> fit.run());
+        area.visibleProperty().bind(error.visibleProperty());
+        area.managedProperty().bind(area.visibleProperty());
+        return area;
     }
 
     /** The dialog's ViewModel. */

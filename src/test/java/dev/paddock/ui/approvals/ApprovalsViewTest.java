@@ -137,6 +137,8 @@ class ApprovalsViewTest {
         assertThat(decided.get("reason").asText()).isEqualTo("approved by " + WHO);
         awaitNoRows();
         assertThat(note(robot)).startsWith("Approved #" + a.id() + " (git push origin main)");
+        assertThat(fx(() -> List.copyOf(robot.lookup("#" + ApprovalsView.NOTE_ID).query().getStyleClass())))
+                .contains(ApprovalsView.NOTE_SUCCESS).doesNotContain(ApprovalsView.NOTE_ERROR);
         assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
     }
 
@@ -152,6 +154,13 @@ class ApprovalsViewTest {
         assertThat(denied.get("decision").asText()).isEqualTo("deny");
         assertThat(denied.get("reason").asText()).isEqualTo("denied by " + WHO);
         awaitNoRows();
+        // A denial is no success: the note says so in the error colours, with a "blocked" icon, not a check mark.
+        assertThat(note(robot)).startsWith("Denied #" + a.id() + " (make deploy)");
+        Label shown = robot.lookup("#" + ApprovalsView.NOTE_ID).queryAs(Label.class);
+        assertThat(fx(() -> List.copyOf(shown.getStyleClass()))).contains(ApprovalsView.NOTE_ERROR)
+                .doesNotContain(ApprovalsView.NOTE_SUCCESS);
+        assertThat(fx(() -> ((org.kordamp.ikonli.javafx.FontIcon) shown.getGraphic()).getIconCode()))
+                .isEqualTo(org.kordamp.ikonli.materialdesign2.MaterialDesignC.CANCEL);
         assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.DENIED);
     }
 
@@ -280,6 +289,55 @@ class ApprovalsViewTest {
         assertThat(json(answers.get(0).get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
     }
 
+    /**
+     * Three pending requests in the window at the sizes of common screens (the window resized after the cards
+     * were first laid out, as when it is maximised), with the side pane at every width from 360 to 480 px: no
+     * card's content or buttons pass its end, no two cards overlap, the first card's top shows, and every button
+     * of a card shown whole lies inside the list's visible area.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} x {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"1366, 768", "1440, 900", "1920, 1080"})
+    void cardsShowWholeWithoutOverlapAtCommonWindowSizes(int width, int height, FxRobot robot) throws Exception {
+        List<String> commands = List.of("git push origin HEAD:refs/heads/feature-1",
+                "git push origin HEAD:refs/heads/feature-2", "git push origin HEAD:refs/heads/feature-3");
+        for (String c : commands) {
+            ask(c);
+            awaitRow(c);
+        }
+        ListView<?> list = waitFor(robot, "#" + ApprovalsView.LIST_ID, ListView.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.lookupAll(".pd-approval-cell").stream()
+                .filter(n -> n instanceof ApprovalCell c && c.getItem() != null && c.isVisible()).count() >= 2));
+        // First at another size (a narrower list wraps the buttons to two rows, a wider one does not), then at this.
+        for (int[] size : new int[][] {width < 1920 ? new int[] {1920, 1080} : new int[] {1366, 768},
+                {width, height}}) {
+            WaitForAsyncUtils.asyncFx(() -> {
+                stage.setWidth(size[0]);
+                stage.setHeight(size[1]);
+            }).get(10, TimeUnit.SECONDS);
+            WaitForAsyncUtils.waitForFxEvents();
+            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+
+        List<String> problems = new java.util.ArrayList<>(overlaps(list));
+        // The side pane keeps the width it had (or the one a person gave it): every width it may have, from its
+        // least to a wide one, in steps of 3 px (the buttons wrap to a second row below some width).
+        javafx.scene.control.SplitPane upper = fx(() -> {
+            Node n = robot.lookup("#approvals-pane").query();
+            while (!(n instanceof javafx.scene.control.SplitPane)) {
+                n = n.getParent();
+            }
+            return (javafx.scene.control.SplitPane) n;
+        });
+        for (double side = 360; side <= 480; side += 3) {
+            double w = side;
+            WaitForAsyncUtils.asyncFx(() -> upper.setDividerPositions(1 - w / upper.getWidth())).get(10, TimeUnit.SECONDS);
+            WaitForAsyncUtils.waitForFxEvents();
+            problems.addAll(overlaps(list));
+        }
+        assertThat(problems).as("at " + width + " x " + height).isEmpty();
+    }
+
     @Test
     void requestsWaitingInOtherRepositoriesSayWhichRepository(FxRobot robot) throws Exception {
         TempRepo docs = BrokerRig.repoWithPolicy(temp.resolve("docs-site"));
@@ -299,6 +357,51 @@ class ApprovalsViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(elsewhere::isVisible));
         assertThat(fx(elsewhere::getText)).isEqualTo("1 more request waits in docs-site.");
         assertThat(waiting).isNotDone();
+    }
+
+    private static List<String> overlaps(ListView<?> list) throws Exception {
+        return fx(() -> {
+            List<String> out = new java.util.ArrayList<>();
+            Node clip = list.lookup(".clipped-container");
+            javafx.geometry.Bounds view = clip.localToScene(clip.getLayoutBounds());
+            List<ApprovalCell> cells = list.lookupAll(".pd-approval-cell").stream()
+                    .filter(n -> n instanceof ApprovalCell c && c.getItem() != null && c.isVisible())
+                    .map(n -> (ApprovalCell) n).toList();
+            for (ApprovalCell c : cells) {
+                javafx.geometry.Bounds b = c.localToScene(c.getLayoutBounds());
+                // The card proper: its content (the graphic), its own bounds included.
+                javafx.geometry.Bounds content = c.getGraphic().localToScene(c.getGraphic().getBoundsInLocal());
+                if (content.getMaxY() > b.getMaxY() + 0.5) {
+                    out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": its content reaches " + content.getMaxY()
+                            + " past the card's end at " + b.getMaxY());
+                }
+                for (ApprovalCell o : cells) {
+                    javafx.geometry.Bounds ob = o.localToScene(o.getLayoutBounds());
+                    if (o != c && c.getIndex() < o.getIndex() && b.getMaxY() > ob.getMinY() + 0.5
+                            && ob.getMaxY() > b.getMinY() + 0.5) {
+                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + " " + b + " overlaps #" + o.getItem().id() + " " + ob);
+                    }
+                }
+                boolean headShows = b.getMinY() >= view.getMinY() - 0.5;
+                if (c.getIndex() == 0 && !headShows) {
+                    out.add("list " + list.getWidth() + " px wide: the first card's top " + b.getMinY() + " is above the list's top " + view.getMinY());
+                }
+                for (String id : List.of(ApprovalCell.APPROVE, ApprovalCell.DENY, ApprovalCell.DENY_REASON,
+                        ApprovalCell.ALLOW)) {
+                    Node button = c.lookup("#" + id);
+                    javafx.geometry.Bounds bb = button.localToScene(button.getLayoutBounds());
+                    if (bb.getMaxY() > b.getMaxY() + 0.5) {
+                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": " + id + " ends at " + bb.getMaxY()
+                                + ", below its card's end " + b.getMaxY());
+                    }
+                    if (b.getMaxY() <= view.getMaxY() && !(bb.getMinY() >= view.getMinY() - 0.5
+                            && bb.getMaxY() <= view.getMaxY() + 0.5)) {
+                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": " + id + " at " + bb + " outside the list's view " + view);
+                    }
+                }
+            }
+            return out;
+        });
     }
 
     private static String texts(Node n) {

@@ -171,4 +171,68 @@ class RemovalDialogTest {
         assertThat(fx(d::isShowing)).isTrue();
         assertThat(fx(() -> d.viewModel().plans())).containsExactly(LOSES_WORK);
     }
+
+    /**
+     * A commit-and-remove that fails with a long message (here, for eight sandboxes Paddock does not know) in a
+     * window of 1366 x 768: the dialog, sized when it opened, keeps its buttons in view and the whole message
+     * readable (wrapped in a bounded area that scrolls, never cut with an ellipsis).
+     */
+    @Test
+    void aLongFailureOfCommitAndRemoveKeepsTheButtonsInViewAndTheMessageWhole(FxRobot robot) throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> {
+            stage.setWidth(1366);
+            stage.setHeight(768);
+        }).get(10, TimeUnit.SECONDS);
+        List<RemovalPlan> plans = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            plans.add(new RemovalPlan("submodule-edits-20261205-00" + i, false, true,
+                    List.of(" M extern/click/README.md"), List.of(), false, null));
+        }
+        RemovalDialog d = show(robot, plans.toArray(RemovalPlan[]::new));
+
+        robot.clickOn("#removal-commit");
+
+        javafx.scene.Node box = robot.lookup("#removal-error").query();
+        Label message = robot.lookup("#removal-error .pd-error-message").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(box::isVisible));
+        WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(message::getText)).startsWith("Could not remove 8 sandboxes: submodule-edits-20261205-001: ")
+                .hasSizeGreaterThan(400);
+        List<String> problems = fx(() -> {
+            List<String> out = new ArrayList<>();
+            javafx.scene.Scene scene = d.getDialogPane().getScene();
+            javafx.geometry.Bounds window = new javafx.geometry.BoundingBox(0, 0, scene.getWidth(), scene.getHeight());
+            for (ButtonType t : d.getDialogPane().getButtonTypes()) {
+                javafx.scene.Node b = d.getDialogPane().lookupButton(t);
+                javafx.geometry.Bounds bb = b.localToScene(b.getLayoutBounds());
+                if (!window.contains(bb)) {
+                    out.add("button " + t.getText() + " at " + bb + " outside the dialog " + window);
+                }
+            }
+            String drawn = message.getChildrenUnmodifiable().stream().filter(c -> c instanceof javafx.scene.text.Text
+                    && c != message.getGraphic()).map(c -> ((javafx.scene.text.Text) c).getText()).collect(java.util.stream.Collectors.joining());
+            if (!drawn.replace("\n", " ").equals(message.getText().replace("\n", " "))) {
+                out.add("the message is drawn cut: " + drawn);
+            }
+            double needed = message.prefHeight(message.getWidth());
+            if (message.getHeight() + 0.5 < needed) {
+                out.add("the message has " + message.getHeight() + " px of the " + needed + " it needs");
+            }
+            javafx.geometry.Bounds boxBounds = box.localToScene(box.getLayoutBounds());
+            javafx.geometry.Bounds pane = d.getDialogPane().localToScene(d.getDialogPane().getLayoutBounds());
+            javafx.scene.Node bar = d.getDialogPane().lookup(".button-bar");
+            javafx.geometry.Bounds barBounds = bar.localToScene(bar.getLayoutBounds());
+            if (boxBounds.getMinY() > barBounds.getMinY()) {
+                out.add("the error box starts at " + boxBounds.getMinY() + ", below the buttons at " + barBounds.getMinY());
+            }
+            if (pane.getMaxY() > scene.getHeight() + 0.5) {
+                out.add("the dialog's pane ends at " + pane.getMaxY() + " past its window's " + scene.getHeight());
+            }
+            return out;
+        });
+        assertThat(problems).isEmpty();
+        assertThat(fx(d::isShowing)).isTrue();
+    }
 }
