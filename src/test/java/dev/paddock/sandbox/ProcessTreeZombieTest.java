@@ -1,7 +1,6 @@
 package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -20,7 +19,7 @@ class ProcessTreeZombieTest {
 
     @Test
     void aZombieIsNotAliveThoughJavaSaysItIs() throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
+        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
         // The shell starts a short child, then becomes `sleep 5`, which never reaps it: a zombie for 5 s.
         Process parent = new ProcessBuilder("/bin/sh", "-c", "sleep 0.1 & echo $!; exec sleep 5")
                 .redirectErrorStream(true).start();
@@ -42,7 +41,7 @@ class ProcessTreeZombieTest {
 
     @Test
     void aWatchedProcessRunsUntilItBecomesAZombie() throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
+        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
         Process parent = new ProcessBuilder("/bin/sh", "-c", "sleep 1 & echo $!; exec sleep 6")
                 .redirectErrorStream(true).start();
         try {
@@ -66,7 +65,7 @@ class ProcessTreeZombieTest {
     @Test
     void procStatReadsStateAndStartAfterACommandNameWithSpacesAndParentheses(@org.junit.jupiter.api.io.TempDir
             Path temp) throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
+        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
         Path odd = temp.resolve("a) b (c");
         Files.copy(Path.of("/bin/sleep"), odd);
         odd.toFile().setExecutable(true);
