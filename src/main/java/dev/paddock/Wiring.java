@@ -8,6 +8,13 @@ import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
+import dev.paddock.isolation.IsolationRuntimes;
+import dev.paddock.isolation.bubblewrap.BubblewrapCommand;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapRuntime;
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.isolation.container.ContainerRuntime;
+import dev.paddock.isolation.host.HostRuntime;
 import dev.paddock.merge.ClassifiedConflicts;
 import dev.paddock.merge.RememberedConflicts;
 import dev.paddock.merge.conflict.ConflictClassifier;
@@ -21,10 +28,7 @@ import dev.paddock.merge.TierTestRunner;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
-import dev.paddock.sandbox.BubblewrapCommand;
-import dev.paddock.sandbox.BubblewrapProbe;
 import dev.paddock.sandbox.FingerprintRecorder;
-import dev.paddock.sandbox.ContainerAgents;
 import dev.paddock.sandbox.ContainerEngineLifecycle;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.OrphanService;
@@ -82,6 +86,7 @@ public final class Wiring implements AutoCloseable {
     private final ApprovalBroker approvals;
     private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
     private final ContainerAgents containers;
+    private final IsolationRuntimes runtimes;
     private final EngineWatch engineWatch;
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
@@ -126,10 +131,13 @@ public final class Wiring implements AutoCloseable {
         String homeId = homeIdOf(home);
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
-        this.launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
-        this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, containers, fingerprints,
+        String setsid = HostRuntime.findSetsid();
+        this.runtimes = new IsolationRuntimes(new HostRuntime(setsid),
+                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap), new ContainerRuntime(containers));
+        this.launcher = new AgentLauncher(runtimes);
+        this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, fingerprints,
                 settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
-        this.tierChecks = new TierChecks(bubblewrap, containers);
+        this.tierChecks = new TierChecks(runtimes);
         fingerprints.onRecorded(supervisor::poke);
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
                 fingerprints, clock);
@@ -139,8 +147,8 @@ public final class Wiring implements AutoCloseable {
                 repoService);
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
         this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
-                settings, containers, clock);
-        this.engineLifecycle = new ContainerEngineLifecycle(sandboxes, containers, events, clock, () -> {
+                settings, runtimes, clock);
+        this.engineLifecycle = new ContainerEngineLifecycle(sandboxes, runtimes.container(), events, clock, () -> {
             try {
                 reconciler.reconcile();
             } catch (dev.paddock.store.StoreException e) {
@@ -153,7 +161,7 @@ public final class Wiring implements AutoCloseable {
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
                 new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TierTestRunner.create(containers, homeId), home.logDir().resolve("merges"), null);
+                TierTestRunner.create(runtimes, homeId), home.logDir().resolve("merges"), null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
@@ -290,6 +298,11 @@ public final class Wiring implements AutoCloseable {
     /** The agents of container sandboxes (connects to the Docker engine on first use). */
     public ContainerAgents containers() {
         return containers;
+    }
+
+    /** The runtime of each isolation tier (host process group, bubblewrap, container). */
+    public IsolationRuntimes runtimes() {
+        return runtimes;
     }
 
     /** What container sandboxes go through when the Docker engine goes away and comes back. */

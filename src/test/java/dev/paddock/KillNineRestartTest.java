@@ -9,7 +9,7 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.sandbox.NewSandbox;
-import dev.paddock.sandbox.ProcessTree;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.settings.PaddockHome;

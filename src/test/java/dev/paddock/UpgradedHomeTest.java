@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.TokenHash;
 import dev.paddock.sandbox.AgentLauncher;
-import dev.paddock.sandbox.BubblewrapCommand;
+import dev.paddock.isolation.RunRef;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.sandbox.SandboxLayout;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
@@ -47,7 +48,7 @@ class UpgradedHomeTest {
     Path tmp;
 
     private BrokerRig rig;
-    private Process agent;
+    private ProcessHandle agent;
 
     @AfterEach
     void stop() {
@@ -129,10 +130,10 @@ class UpgradedHomeTest {
         SandboxRecord record = new SandboxRecord(ID, 1, "Old agent", "sleep 300", Tier.WORKTREE, BRANCH, "main",
                 repo.head(), layout.worktree().toString(), null, SandboxState.RUNNING, 1, now, now, null, now, null,
                 null, 900_000, now.plusSeconds(900), 1, 0, 2, null, null, null, null, false, null, null, null, null, null);
-        AgentLauncher.Started started = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"))
+        RunRef started = new AgentLauncher(TestRuntimes.local())
                 .start(new AgentLauncher.Launch(record, layout, new RepositoryLocator(new GitCli()).locate(repo.dir()),
-                        oldToken, "http://127.0.0.1:9", home.resolve("logs/sandboxes/" + ID + ".log")));
-        agent = started.process();
+                        oldToken, "http://127.0.0.1:9", home.resolve("logs/sandboxes/" + ID + ".log")), () -> { });
+        agent = ProcessHandle.of(started.pid()).orElseThrow();
         try (Connection c = DriverManager.getConnection(url, "paddock", "")) {
             try (PreparedStatement p = c.prepareStatement("INSERT INTO repositories (id, path, name, base_branch,"
                     + " created_at, last_opened_at) VALUES (1, ?, 'repo', 'main', ?, ?)")) {

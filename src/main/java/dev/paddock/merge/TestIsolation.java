@@ -51,6 +51,20 @@ public record TestIsolation(SandboxRecord sandbox) {
         };
     }
 
+    /** Where the test runs, for a message: "in <worktree>", "in bubblewrap", "in a container". */
+    public String place(java.nio.file.Path worktree) {
+        return switch (tier()) {
+            case WORKTREE -> "in " + worktree;
+            case NAMESPACE -> "in bubblewrap";
+            case CONTAINER -> "in a container";
+        };
+    }
+
+    /** The command as the test log's first line names it: with how it is isolated, unless a host process. */
+    public String logTitle(String command) {
+        return tier() == Tier.WORKTREE ? command : command + "  [" + describe() + "]";
+    }
+
     private static String cpus(long nanoCpus) {
         return nanoCpus % ResourceLimits.ONE_CPU == 0 ? Long.toString(nanoCpus / ResourceLimits.ONE_CPU)
                 : java.math.BigDecimal.valueOf(nanoCpus, 9).stripTrailingZeros().toPlainString();

@@ -1,80 +1,66 @@
 package dev.paddock.merge;
 
-import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.PaddockException;
-import dev.paddock.container.ContainerExit;
-import dev.paddock.container.ContainerRunEnd;
 import dev.paddock.container.DockerContainers;
-import dev.paddock.sandbox.AgentLauncher;
-import dev.paddock.sandbox.BubblewrapCommand;
-import dev.paddock.sandbox.ContainerAgents;
-import dev.paddock.sandbox.GitWrites;
-import dev.paddock.sandbox.MarkedProcesses;
-import dev.paddock.sandbox.ProcessTree;
-import dev.paddock.sandbox.SandboxException;
+import dev.paddock.container.ResourceLimits;
+import dev.paddock.isolation.GitWrites;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.IsolationRuntimes;
+import dev.paddock.isolation.RunEnd;
+import dev.paddock.isolation.RunId;
+import dev.paddock.isolation.RunRef;
+import dev.paddock.isolation.RunSpec;
+import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
-import dev.paddock.sandbox.WorktreeRun;
-import java.io.IOException;
+import dev.paddock.store.StoreException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a merge queue entry's test command in its merge worktree in the tier of the entry's sandbox
- * ({@link TestIsolation}), with the isolation its agent got:
+ * Runs a merge queue entry's test command in its merge worktree in the runtime of the entry's sandbox's tier
+ * ({@link TestIsolation}), with the isolation its agent got (see docs/decisions/0012-isolation-runtime.md):
  * <ul>
- *   <li><b>worktree</b> (and no sandbox): a host process in its own process group ({@link TestRunner}).</li>
- *   <li><b>namespace</b>: the same host run, inside bubblewrap built by the sandbox package's
- *       {@link BubblewrapCommand#inWorktree}: system read-only, writable only the merge worktree, its admin
- *       directory and the object store ({@link GitWrites#OBJECTS}: no ref, so base cannot move under the queue),
- *       private {@code /tmp} with HOME in it, no network unless the sandbox was granted it, death with its
- *       parent. The environment is scrubbed as an agent's ({@link AgentLauncher#keptEnvironment()}) and passed
- *       through the process environment, never on the command line.</li>
+ *   <li><b>worktree</b> (and no sandbox): a host process in its own process group.</li>
+ *   <li><b>namespace</b>: the same host run inside bubblewrap: system read-only, writable only the merge worktree,
+ *       its admin directory and the object store ({@link GitWrites#OBJECTS}: no ref, so base cannot move under the
+ *       queue), private {@code /tmp} with HOME in it, no network unless the sandbox was granted it, death with its
+ *       parent. The environment is scrubbed as an agent's and passed through the process environment, never on the
+ *       command line.</li>
  *   <li><b>container</b>: a new container from the sandbox's image with its CPU, memory, pids and open-file
- *       limits and network grant, the merge worktree at {@code /workspace} (and at its host path, for git), via
- *       {@link ContainerAgents#runToEnd}; labelled {@code paddock.merge=<entry id>} and {@code paddock.repo}, never
- *       {@code paddock.sandbox}. Stopped at the timeout or on cancel, removed afterwards in every case.</li>
+ *       limits and network grant, the merge worktree at {@code /workspace} (and at its host path, for git);
+ *       labelled {@code paddock.merge=<entry id>} and {@code paddock.repo}, never {@code paddock.sandbox}. Stopped
+ *       at the timeout or on cancel, removed afterwards in every case.</li>
  * </ul>
- * Every tier appends the output to the entry's test log and ends with the same {@link TestRunner.Outcome}.
+ * Every tier appends the output to the entry's test log and ends with the same {@link TestRunner.Outcome}; every
+ * process of a run carries the marker {@link TestRunner#RUN_MARKER}, so a killed Paddock's leftovers are found.
  */
 public final class TierTestRunner {
     private static final Logger LOG = LoggerFactory.getLogger(TierTestRunner.class);
-    /** Where the merge worktree appears in a container (as an agent's worktree does). */
-    static final String WORKSPACE = "/workspace";
 
-    private final TestRunner host;
-    private final BubblewrapCommand bubblewrap;
-    private final ContainerAgents containers;
+    private final IsolationRuntimes runtimes;
     private final String homeId;
 
     /**
-     * @param host runs host and bubblewrap processes
-     * @param bubblewrap builds the namespace tier's command line
-     * @param containers runs container-tier tests ({@link ContainerAgents#none()}: such a test fails, saying so)
-     * @param homeId the Paddock home's id, which starts every test's marker (see {@link #create})
+     * @param runtimes the runtime of each tier (one without an engine: a container test fails, saying so)
+     * @param homeId the Paddock home's id: it starts the marker of every test process ({@link TestRunner#RUN_MARKER});
+     *     null: a random one, so only this runner's own processes are ever found by it
      */
-    public TierTestRunner(TestRunner host, BubblewrapCommand bubblewrap, ContainerAgents containers, String homeId) {
-        this.host = host;
-        this.bubblewrap = bubblewrap;
-        this.containers = containers;
+    public TierTestRunner(IsolationRuntimes runtimes, String homeId) {
+        this.runtimes = runtimes;
         // Without a home id, one of this runner's own: never the marker of another Paddock's tests.
         this.homeId = homeId == null || homeId.isBlank()
                 ? "run-" + Long.toHexString(new java.security.SecureRandom().nextLong()) : homeId;
     }
 
-    /**
-     * A runner with the machine's setsid, {@code bwrap} from the PATH, and {@code containers}.
-     *
-     * @param homeId the Paddock home's id: it starts the marker of every test process ({@link TestRunner#RUN_MARKER});
-     *     null: a random one, so only this runner's own processes are ever found by it
-     */
-    public static TierTestRunner create(ContainerAgents containers, String homeId) {
-        return new TierTestRunner(TestRunner.create(), new BubblewrapCommand("bwrap"), containers, homeId);
+    /** {@link #TierTestRunner(IsolationRuntimes, String)}. */
+    public static TierTestRunner create(IsolationRuntimes runtimes, String homeId) {
+        return new TierTestRunner(runtimes, homeId);
     }
 
     /** The marker of a new run of entry {@code e}'s test: this home, the entry, and a nonce. */
@@ -100,84 +86,49 @@ public final class TierTestRunner {
      */
     TestRunner.Outcome run(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command, Duration timeout,
                            Path log, TestRunRecord record, BooleanSupplier cancelled) throws PaddockException {
-        return switch (isolation.tier()) {
-            case WORKTREE -> host.run(wt, command, marker(e), timeout, log, record::process, cancelled);
-            case NAMESPACE -> inBubblewrap(isolation, e, wt, command, timeout, log, record, cancelled);
-            case CONTAINER -> inContainer(isolation, e, repo, wt, command, timeout, log, record, cancelled);
-        };
+        IsolationRuntime runtime = isolation.tier().runtimeIn(runtimes);
+        RunEnd end;
+        try {
+            end = runtime.runToEnd(spec(isolation, e, repo, wt, command, log), timeout, TestRunner.GRACE, cancelled,
+                    ref -> record(record, ref));
+        } catch (IsolationException ex) {
+            throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command "
+                    + isolation.place(wt) + ": " + ex.getMessage(), ex);
+        }
+        if (end.vanished()) {
+            throw new MergeException(MergeException.Kind.FAILED, "the test's " + end.where()
+                    + " was removed by someone else before it ended");
+        }
+        return new TestRunner.Outcome(end.exitCode(), end.timedOut(), end.cancelled(), end.elapsed());
     }
 
-    private TestRunner.Outcome inBubblewrap(TestIsolation isolation, MergeEntry e, Path wt, String command,
-                                            Duration timeout,
-                                            Path log, TestRunRecord record, BooleanSupplier cancelled)
-            throws MergeException {
-        List<String> argv;
-        try {
-            argv = bubblewrap.inWorktree(wt, GitWrites.OBJECTS, isolation.network(), List.of("/bin/sh", "-c", command));
-        } catch (IOException ex) {
-            throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command in bubblewrap: "
-                    + ex.getMessage(), ex);
+    private RunSpec spec(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command, Path log) {
+        SandboxRecord s = isolation.sandbox();
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(DockerContainers.MERGE_LABEL, Long.toString(e.id()));
+        labels.put(DockerContainers.REPO_LABEL, repo.toString());
+        if (s != null) {
+            labels.put("paddock.merge.sandbox", s.id());
         }
-        Map<String, String> env = AgentLauncher.keptEnvironment();
-        env.putIfAbsent("LANG", "C.UTF-8");
-        env.put("TERM", "dumb");
-        env.put("PADDOCK_MERGE_WORKTREE", wt.toString());
-        return host.run(wt, argv, env, command + "  [" + isolation.describe() + "]", marker(e), timeout, log,
-                record::process, cancelled);
+        RunId id = new RunId(s != null ? s.id() : "merge-" + e.id(),
+                "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36), labels, null, log,
+                new RunId.Marker(TestRunner.RUN_MARKER, marker(e)));
+        ResourceLimits limits = s == null ? null : ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(),
+                s.pidsLimit(), s.nofileLimit());
+        return new RunSpec(RunSpec.Kind.TASK, id, wt, command, isolation.logTitle(command), GitWrites.OBJECTS,
+                Map.of("PADDOCK_MERGE_WORKTREE", wt.toString()), Map.of(), limits, isolation.network(),
+                s == null ? null : s.image());
     }
 
-    private TestRunner.Outcome inContainer(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command,
-                                           Duration timeout, Path log, TestRunRecord record, BooleanSupplier cancelled)
-            throws PaddockException {
-        String name = "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36);
-        WorktreeRun run = new WorktreeRun(isolation.sandbox(), wt, command, name,
-                Map.of(DockerContainers.MERGE_LABEL, Long.toString(e.id()), DockerContainers.REPO_LABEL, repo.toString(),
-                        "paddock.merge.sandbox", isolation.sandbox().id()),
-                Map.of("PADDOCK_MERGE_WORKTREE", WORKSPACE));
-        header(log, "=== " + Instant.now() + " in " + wt + ": " + command + "  [" + isolation.describe() + "]");
-        ContainerRunEnd end;
+    private static void record(TestRunRecord record, RunRef ref) throws MergeException {
         try {
-            end = containers.runToEnd(run, log, timeout, TestRunner.GRACE, cancelled, id -> {
-                try {
-                    record.container(id);
-                } catch (dev.paddock.store.StoreException ex) {
-                    throw new MergeException(MergeException.Kind.FAILED, "Cannot record the test run: "
-                            + ex.getMessage(), ex);
-                }
-            });
-        } catch (SandboxException ex) {
-            TestRunner.note(log, "=== " + ex.getMessage());
-            throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command in a container: "
-                    + ex.getMessage(), ex);
-        }
-        if (end.timedOut()) {
-            TestRunner.note(log, "=== killed after the timeout of " + timeout.toMillis() + " ms; container "
-                    + DockerContainers.shortId(end.containerId()) + " removed");
-            return new TestRunner.Outcome(null, true, false, end.elapsed());
-        }
-        if (end.cancelled()) {
-            return new TestRunner.Outcome(null, false, true, end.elapsed());
-        }
-        ContainerExit exit = end.exit();
-        if (exit.code() == null) {
-            throw new MergeException(MergeException.Kind.FAILED, "the test's container "
-                    + DockerContainers.shortId(end.containerId()) + " was removed by someone else before it ended");
-        }
-        if (exit.killedForMemory()) {
-            TestRunner.note(log, "=== killed: " + exit.outOfMemoryText());
-        } else if (exit.outOfMemory()) {
-            TestRunner.note(log, "=== " + exit.processKilledText().replace("sandbox", "test's container"));
-        }
-        TestRunner.note(log, "=== exit code " + exit.code());
-        return new TestRunner.Outcome(exit.code().intValue(), false, false, end.elapsed());
-    }
-
-    private static void header(Path log, String line) throws MergeException {
-        try {
-            PrivateFiles.append(log, line + "\n");
-        } catch (IOException ex) {
-            throw new MergeException(MergeException.Kind.FAILED, "Cannot write the test log " + log + ": "
-                    + ex.getMessage(), ex);
+            if (ref.engineId() != null) {
+                record.container(ref.engineId());
+            } else {
+                record.process(ref.pid(), ref.startedAt());
+            }
+        } catch (StoreException ex) {
+            throw new MergeException(MergeException.Kind.FAILED, "Cannot record the test run: " + ex.getMessage(), ex);
         }
     }
 
@@ -188,27 +139,45 @@ public final class TierTestRunner {
      * @return how many processes were signalled
      */
     int killAllLeftovers() {
-        int n = MarkedProcesses.kill(TestRunner.RUN_MARKER, homeId + ":", TestRunner.GRACE);
+        int n = endMarked(homeId + ":");
         if (n > 0) {
             LOG.info("Killed {} leftover merge test process(es) of an earlier Paddock", n);
         }
         return n;
     }
 
+    private int endMarked(String prefix) {
+        try {
+            return runtimes.host().endLeftovers(TestRunner.RUN_MARKER, prefix, Map.of(), TestRunner.GRACE);
+        } catch (IsolationException ex) {
+            LOG.warn("Cannot look for leftover test processes: {}", ex.getMessage());
+            return 0;
+        }
+    }
+
     /**
      * Ends what a killed Paddock left of an entry's test run: every process marked with the entry (host or
      * bubblewrap: children that left the process group, and a run whose pid was never recorded, included), its
-     * recorded process tree (a reused pid is told apart by its start time), and for a container-tier entry every container labelled with the entry
-     * (the one recorded, and one started but not yet recorded). An engine that does not answer is logged: its
-     * container is then left for a person ({@code docker ps --filter label=paddock.merge}).
+     * recorded process tree (a reused pid is told apart by its start time), and for a container-tier entry every
+     * container labelled with the entry (the one recorded, and one started but not yet recorded). An engine that
+     * does not answer is logged: its container is then left for a person
+     * ({@code docker ps --filter label=paddock.merge}).
      *
      * @param repo the repository's main worktree
      */
     void killLeftover(MergeEntry e, TestIsolation isolation, Path repo) {
-        if (e.testPid() != null && ProcessTree.isAlive(e.testPid(), e.testPidStartedAt())) {
-            ProcessTree.kill(e.testPid(), TestRunner.GRACE);
+        if (e.testPid() != null) {
+            RunRef ref = RunRef.process(e.testPid(), e.testPidStartedAt());
+            if (runtimes.host().remains(ref) == IsolationRuntime.Remains.ENDING) {
+                try {
+                    runtimes.host().stop("merge-" + e.id(), ref, TestRunner.GRACE);
+                } catch (IsolationException ex) {
+                    LOG.warn("Cannot kill the leftover test process {} of {}: {}", e.testPid(), e.label(),
+                            ex.getMessage());
+                }
+            }
         }
-        int marked = MarkedProcesses.kill(TestRunner.RUN_MARKER, markerPrefix(e), TestRunner.GRACE);
+        int marked = endMarked(markerPrefix(e));
         if (marked > 0) {
             LOG.info("Killed {} leftover test process(es) of merge entry {}", marked, e.label());
         }
@@ -216,12 +185,13 @@ public final class TierTestRunner {
             return;
         }
         try {
-            int n = containers.removeLabelled(DockerContainers.MERGE_LABEL, Long.toString(e.id()), repo.toString(),
+            int n = runtimes.container().endLeftovers(TestRunner.RUN_MARKER, markerPrefix(e), Map.of(
+                    DockerContainers.MERGE_LABEL, Long.toString(e.id()), DockerContainers.REPO_LABEL, repo.toString()),
                     TestRunner.GRACE);
             if (n > 0) {
                 LOG.info("Removed {} leftover test container(s) of merge entry {}", n, e.label());
             }
-        } catch (SandboxException ex) {
+        } catch (IsolationException ex) {
             LOG.warn("Cannot remove the leftover test container {} of {}: {}", e.testContainer(), e.label(),
                     ex.getMessage());
         }

@@ -1,12 +1,14 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
-import dev.paddock.container.ContainerExit;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.RunExit;
+import dev.paddock.isolation.RunRef;
 import dev.paddock.store.StoreException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Unknown is not a state.</b> While the engine does not answer, a container sandbox keeps the state its
  * record has (running, pending, retrying) and is <em>shown</em> as unknown: the status snapshot flags it
  * ({@code RepositoryStatus.Sandbox.engineUnreachable}), the supervisor decides nothing about it
- * ({@link ContainerAgents#stateUnknown()}) except to take the heartbeats its agent writes to its heartbeat file
+ * ({@link IsolationRuntime#stateUnknown()}) except to take the heartbeats its agent writes to its heartbeat file
  * (on the host), and its lease is renewed when the engine is back. The same holds before the engine's first answer
  * after a start, so an engine lost at start and one lost later look alike. A stored state
  * "unknown" was rejected: it is a fact about the engine, not about each sandbox; it would need transitions in and
@@ -55,7 +57,7 @@ public final class ContainerEngineLifecycle {
 
     private final SandboxStore store;
     private final SandboxLifecycle lifecycle;
-    private final ContainerAgents containers;
+    private final IsolationRuntime containers;
     private final EventLog events;
     private final Clock clock;
     private final Runnable afterReconnect;
@@ -68,7 +70,7 @@ public final class ContainerEngineLifecycle {
      * @param afterReconnect run after the running sandboxes were reconciled (the reconciler's pass and a
      *     supervisor tick)
      */
-    public ContainerEngineLifecycle(SandboxStore store, ContainerAgents containers, EventLog events, Clock clock,
+    public ContainerEngineLifecycle(SandboxStore store, IsolationRuntime containers, EventLog events, Clock clock,
                                     Runnable afterReconnect) {
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
@@ -147,7 +149,7 @@ public final class ContainerEngineLifecycle {
     }
 
     private void reconcile(SandboxRecord s, Outcome out) throws PaddockException {
-        Optional<ContainerExit> exit = containers.inspectExit(s.containerId());
+        Optional<RunExit> exit = containers.inspect(RunRef.engine(s.containerId()));
         String shortId = DockerContainers.shortId(s.containerId());
         if (exit.isEmpty()) {
             store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
@@ -157,14 +159,14 @@ public final class ContainerEngineLifecycle {
             out.runningOn().add(s.id());
             return;
         }
-        ContainerExit e = exit.get();
+        RunExit e = exit.get();
         if (e.code() == null) {
             if (lifecycle.containerVanished(s, clock.instant())) {
                 out.vanished().add(s.id());
             }
             return;
         }
-        if (lifecycle.containerExitedWhileEngineAway(s, ContainerAgents.explain(e), clock.instant())) {
+        if (lifecycle.containerExitedWhileEngineAway(s, e, clock.instant())) {
             out.exited().add(s.id());
         }
     }

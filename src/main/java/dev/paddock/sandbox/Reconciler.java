@@ -5,6 +5,10 @@ import dev.paddock.common.Threads;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.IsolationRuntimes;
+import dev.paddock.isolation.RunRef;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
@@ -76,7 +80,7 @@ public final class Reconciler implements AutoCloseable {
     private final SandboxReclaimer reclaimer;
     private final EventLog events;
     private final SettingsStore settings;
-    private final ContainerAgents containers;
+    private final IsolationRuntimes runtimes;
     private final Clock clock;
     private final Instant startedAt;
     private final Set<Path> reportedOrphans = ConcurrentHashMap.newKeySet();
@@ -101,18 +105,14 @@ public final class Reconciler implements AutoCloseable {
         }
     }
 
-    /** Without containers (none are ever looked at). */
+    /**
+     * @param runtimes the runtime of each tier: whether a sandbox's run still runs, and the container runtime's
+     *     labelled containers once this Paddock uses an engine
+     */
     public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
                       OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
-                      Clock clock) {
-        this(store, repos, locator, worktrees, scanner, reclaimer, events, settings, ContainerAgents.none(), clock);
-    }
-
-    /** @param containers lists the labelled containers of the engine once this Paddock uses one */
-    public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
-                      OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
-                      ContainerAgents containers, Clock clock) {
-        this.containers = containers;
+                      IsolationRuntimes runtimes, Clock clock) {
+        this.runtimes = runtimes;
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
         this.repos = repos;
@@ -183,13 +183,10 @@ public final class Reconciler implements AutoCloseable {
      * later pass).
      */
     private void reconcileContainers(Report report) throws StoreException {
-        if (!containers.connected()) {
-            return;
-        }
         List<LabelledContainer> labelled;
         try {
-            labelled = containers.labelled();
-        } catch (SandboxException e) {
+            labelled = runtimes.container().labelledRuns();
+        } catch (IsolationException e) {
             LOG.debug("Not looking at containers: {}", e.getMessage());
             return;
         }
@@ -276,7 +273,7 @@ public final class Reconciler implements AutoCloseable {
             markVanished(s, report);
         } else if (!firstPassDone && s.state() == SandboxState.RUNNING && s.pid() != null
                 && s.startedAt() != null && s.startedAt().isBefore(startedAt)
-                && ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
+                && runs(s)) {
             events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.adopted_process", s.id() + ": its agent"
                     + " (pid " + s.pid() + ") outlived the previous Paddock and runs on; watching it again",
                     Map.of("pid", s.pid())));
@@ -317,7 +314,7 @@ public final class Reconciler implements AutoCloseable {
     }
 
     private void markVanished(SandboxRecord s, Report report) throws PaddockException {
-        boolean alive = s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt());
+        boolean alive = s.pid() != null && runs(s);
         if (s.state() == SandboxState.AWAITING_HUMAN || !s.state().canBecome(SandboxState.AWAITING_HUMAN)) {
             // Already with a person (the supervisor kills what still runs), or the merge queue's to settle.
             return;
@@ -327,9 +324,15 @@ public final class Reconciler implements AutoCloseable {
         }
         report.vanished().add(s.id());
         if (alive) {
-            ProcessTree.kill(s.pid(), grace());
+            s.tier().runtimeIn(runtimes).stop(s.id(), RunRef.process(s.pid(), s.pidStartedAt()), grace());
             store.clearPid(s.id(), s.pid());
         }
+    }
+
+    /** Whether the process tree the record names still runs. */
+    private boolean runs(SandboxRecord s) {
+        return s.tier().runtimeIn(runtimes).remains(RunRef.process(s.pid(), s.pidStartedAt()))
+                == IsolationRuntime.Remains.ENDING;
     }
 
     private void reportNewOrphans(RepoRecord repo, List<Orphan> orphans) throws PaddockException {

@@ -23,9 +23,12 @@ final class RemovalInspector {
     static final int FILES_MAX = 200;
 
     private final WorktreeManager worktrees;
+    private final java.util.function.Predicate<SandboxRecord> runs;
 
-    RemovalInspector(WorktreeManager worktrees) {
+    /** @param runs whether the process tree a sandbox's record names still runs */
+    RemovalInspector(WorktreeManager worktrees, java.util.function.Predicate<SandboxRecord> runs) {
         this.worktrees = worktrees;
+        this.runs = runs;
     }
 
     /**
@@ -111,7 +114,7 @@ final class RemovalInspector {
         }
         detached.forEach(c -> unmerged.add(c + " (detached HEAD)"));
         boolean running = s.state().mayHaveProcess()
-                || (s.pid() != null && ProcessTree.isAlive(s.pid(), s.pidStartedAt()));
+                || (s.pid() != null && runs.test(s));
         String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
         RemovalPlan plan = new RemovalPlan(s.id(), running, present, List.copyOf(uncommitted), List.copyOf(unmerged),
                 merged, locked, submodules.commits(), base == null ? null : base.label());

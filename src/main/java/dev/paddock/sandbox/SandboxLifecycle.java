@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.RunExit;
+import dev.paddock.isolation.RunRef;
 import dev.paddock.common.Words;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.store.StoreException;
@@ -151,7 +153,7 @@ public final class SandboxLifecycle {
      *
      * @return whether it moved (false: it is gone or no longer running)
      */
-    boolean containerExitedWhileEngineAway(SandboxRecord s, AgentExit a, Instant now) throws StoreException {
+    boolean containerExitedWhileEngineAway(SandboxRecord s, RunExit a, Instant now) throws StoreException {
         String why = "the agent " + a.explanation() + " while the engine was away";
         return store.transition(s.id(), Transition.of(SandboxState.RUNNING,
                         a.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
@@ -189,6 +191,17 @@ public final class SandboxLifecycle {
                 .message(s.id() + " could not start: " + error));
     }
 
+    /**
+     * {@code s.state() → running}: run {@code runNo} started where {@code ref} says (a container, a process tree),
+     * or, {@code adopted}, was started by a Paddock that stopped before recording it.
+     */
+    boolean runStarted(SandboxRecord s, RunRef ref, int runNo, boolean adopted, Instant now) throws StoreException {
+        if (ref.engineId() != null) {
+            return markStartedInContainer(s, ref.engineId(), runNo, now);
+        }
+        return adopted ? adoptUnrecordedRun(s, ref, now) : markStarted(s, ref.pid(), ref.startedAt(), now);
+    }
+
     /** {@code s.state() → running}: run {@code iteration + 1} started as process {@code pid}, with a new lease. */
     boolean markStarted(SandboxRecord s, long pid, Instant pidStartedAt, Instant now) throws StoreException {
         int runNo = s.iteration() + 1;
@@ -218,7 +231,7 @@ public final class SandboxLifecycle {
      * {@code s.state() → running}: run {@code iteration + 1} was started by a Paddock that stopped before
      * recording it; it is recorded now (its agent's pid, or none when it has ended already).
      */
-    boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run, Instant now) throws StoreException {
+    boolean adoptUnrecordedRun(SandboxRecord s, RunRef run, Instant now) throws StoreException {
         int runNo = s.iteration() + 1;
         return store.transition(s.id(), startedRun(s, runNo, now)
                 .set(Transition.Column.PID, run.pid())
@@ -242,7 +255,7 @@ public final class SandboxLifecycle {
     }
 
     /** {@code running → done | failed}: the agent ended with {@code e}. */
-    boolean agentEnded(SandboxRecord s, AgentExit e, Instant now) throws StoreException {
+    boolean agentEnded(SandboxRecord s, RunExit e, Instant now) throws StoreException {
         return store.transition(s.id(), Transition.of(SandboxState.RUNNING,
                         e.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
                 .set(Transition.Column.EXIT_CODE, e.code())

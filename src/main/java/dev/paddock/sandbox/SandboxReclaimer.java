@@ -51,7 +51,7 @@ public final class SandboxReclaimer {
         this.worktrees = worktrees;
         this.repos = repos;
         this.events = events;
-        this.inspector = new RemovalInspector(worktrees);
+        this.inspector = new RemovalInspector(worktrees, supervisor::runs);
         this.teardown = new WorktreeTeardown(worktrees, inspector, events);
     }
 

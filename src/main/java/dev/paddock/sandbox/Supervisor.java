@@ -2,6 +2,11 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.RunExit;
+import dev.paddock.isolation.RunId;
+import dev.paddock.isolation.RunRef;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
@@ -20,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,14 +36,15 @@ import org.slf4j.LoggerFactory;
  * Drives every sandbox through its lifecycle: a tick
  * about once a second reads the stored records and takes each one step — start what is pending or
  * retrying, notice agents that ended (exit code 0 → done, else failed), time out those whose lease
- * ran out (and kill their process tree), retry failures while retries remain, else hand them to a
+ * ran out (and stop their run), retry failures while retries remain, else hand them to a
  * person. The tick only acts on what the store says, and every step is a compare-and-set, so it is
  * idempotent and a restarted Paddock resumes where it stopped.
  *
- * <p>Container sandboxes are left as they are while the Docker engine does not answer
- * ({@link ContainerAgents#stateUnknown()}): their state is unknown then, not failed.
+ * <p>Every tier's run goes through the runtime its tier picks ({@link Tier#runtimeIn}, see
+ * docs/decisions/0012-isolation-runtime.md). Sandboxes whose runtime knows nothing now (its engine does not answer,
+ * {@link IsolationRuntime#stateUnknown()}) are left as they are: their state is unknown then, not failed.
  *
- * <p>Runs on its own thread ({@code supervisor}); process trees are killed on another
+ * <p>Runs on its own thread ({@code supervisor}); runs are stopped on another
  * ({@code process-reaper}) so a slow kill never holds up the tick.
  */
 public final class Supervisor implements AutoCloseable {
@@ -55,44 +60,27 @@ public final class Supervisor implements AutoCloseable {
     private final RepoStore repos;
     private final RepositoryLocator locator;
     private final AgentLauncher launcher;
-    private final ContainerAgents containers;
     private final FingerprintRecorder fingerprints;
     private final SettingsStore settings;
     private final Clock clock;
     private final Path logDir;
     private final Supplier<String> apiUrl;
-    private final Map<String, Process> children = new ConcurrentHashMap<>();
-    private final java.util.Set<Long> dying = ConcurrentHashMap.newKeySet();
-    private final java.util.Set<String> removing = ConcurrentHashMap.newKeySet();
-    private final java.util.Set<String> removalFailed = ConcurrentHashMap.newKeySet();
-    private final Map<String, ProcessTree.Watched> adopted = new ConcurrentHashMap<>();
     private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
-    private final ExecutorService reaper = Executors.newCachedThreadPool(Threads.daemon("process-reaper"));
+    private final RunStopper stopper;
     private volatile boolean ticking;
 
     /**
+     * @param launcher describes agent runs and picks each tier's runtime
+     * @param fingerprints no agent of a new sandbox starts before its health fingerprint is recorded
      * @param logDir directory of the agents' log files ({@code <id>.log})
      * @param apiUrl base URL of the loopback API handed to agents
      */
     public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
                       FingerprintRecorder fingerprints, SettingsStore settings, Clock clock, Path logDir,
                       Supplier<String> apiUrl) {
-        this(store, repos, locator, launcher, ContainerAgents.none(), fingerprints, settings, clock, logDir, apiUrl);
-    }
-
-    /**
-     * @param containers runs the agents of container-tier sandboxes
-     * @param fingerprints no agent of a new sandbox starts before its health fingerprint is recorded
-     * @param logDir directory of the agents' log files ({@code <id>.log})
-     * @param apiUrl base URL of the loopback API handed to agents
-     */
-    public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
-                      ContainerAgents containers, FingerprintRecorder fingerprints, SettingsStore settings,
-                      Clock clock, Path logDir, Supplier<String> apiUrl) {
-        this.containers = containers;
         this.fingerprints = fingerprints;
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
@@ -103,6 +91,7 @@ public final class Supervisor implements AutoCloseable {
         this.clock = clock;
         this.logDir = logDir;
         this.apiUrl = apiUrl;
+        this.stopper = new RunStopper(store, this::grace, this::poke);
     }
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
@@ -162,10 +151,11 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean step(SandboxRecord s) throws PaddockException {
-        if (s.tier() == Tier.CONTAINER && containers.stateUnknown() && (s.state() == SandboxState.PENDING
-                || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING)) {
-            // The engine does not answer (or has not yet, or its return is being reconciled): nothing is known of
-            // the container, so nothing is decided. No start that would fail, no timeout, no kill. See
+        IsolationRuntime runtime = launcher.runtimeOf(s);
+        if (runtime.stateUnknown() && (s.state() == SandboxState.PENDING || s.state() == SandboxState.RUNNING
+                || s.state() == SandboxState.RETRYING)) {
+            // Its engine does not answer (or has not yet, or its return is being reconciled): nothing is known of
+            // the run, so nothing is decided. No start that would fail, no timeout, no kill. See
             // ContainerEngineLifecycle. Its heartbeat file is on the host, though: heartbeats are still taken, so
             // the lease of an agent that works on is not found run out when the engine is back.
             if (s.state() == SandboxState.RUNNING) {
@@ -174,14 +164,20 @@ public final class Supervisor implements AutoCloseable {
             return false;
         }
         return switch (s.state()) {
-            case PENDING, RETRYING -> startAgent(s);
-            case RUNNING -> watch(s);
-            case FAILED, TIMEOUT -> retryOrAskHuman(s);
-            default -> killLeftover(s);
+            case PENDING, RETRYING -> startAgent(s, runtime);
+            case RUNNING -> watch(s, runtime);
+            case FAILED, TIMEOUT -> retryOrAskHuman(s, runtime);
+            default -> killLeftover(s, runtime);
         };
     }
 
-    private boolean startAgent(SandboxRecord s) throws PaddockException {
+    /**
+     * Starts run {@code iteration + 1}: first adopts a run of this sandbox that a Paddock started after the
+     * sandbox's last state change but did not live to record (it is recorded now, not started a second time beside
+     * it; older leftovers are ended), else starts a new one with a new token. A start that fails counts as a failed
+     * run: retried while retries remain, then a person looks.
+     */
+    private boolean startAgent(SandboxRecord s, IsolationRuntime runtime) throws PaddockException {
         SandboxLayout layout = layout(s);
         if (!Files.isDirectory(layout.worktree())) {
             return lifecycle.worktreeGoneAtStart(s, layout.worktree());
@@ -193,99 +189,60 @@ public final class Supervisor implements AutoCloseable {
         } catch (PaddockException e) {
             return lifecycle.fingerprintFailed(s, e.getMessage(), clock.instant());
         }
-        if (s.tier() == Tier.CONTAINER) {
-            return startContainer(s, layout);
-        }
-        Optional<AgentLauncher.UnrecordedRun> unrecorded = launcher.unrecordedRun(layout,
-                s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt());
-        if (unrecorded.isPresent()) {
-            return adoptUnrecordedRun(s, unrecorded.get());
-        }
-        // A new token for every run: the store keeps its hash; the token itself goes to the agent only.
-        String token = store.issueToken(s.id());
-        AgentLauncher.Started started;
-        try {
-            started = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
-                    logFile(s.id())));
-        } catch (SandboxException e) {
-            // Counts as a failed run: retried while retries remain, then a person looks.
-            return lifecycle.failedToStart(s, e.getMessage(), clock.instant());
-        }
-        boolean moved = lifecycle.markStarted(s, started.pid(), started.startedAt(), clock.instant());
-        if (!moved) {
-            // Someone (a person stopping it) moved it meanwhile: this run must not live.
-            kill(s.id(), started.pid(), "started while the sandbox was moved elsewhere");
-            return false;
-        }
-        children.put(s.id(), started.process());
-        started.process().onExit().thenRun(this::poke);
-        return true;
-    }
-
-    /**
-     * Starts a container-tier run: first adopts a container of this sandbox that a Paddock started after the
-     * sandbox's last state change but did not live to record (older ones are removed), else starts a new
-     * container. A start that fails counts as a failed run.
-     */
-    private boolean startContainer(SandboxRecord s, SandboxLayout layout) throws PaddockException {
         Instant since = s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt();
         int runNo = s.iteration() + 1;
-        String cid = null;
+        RunRef ref;
+        boolean adopted;
         try {
-            for (dev.paddock.container.LabelledContainer c : containers.containersOf(s.id())) {
-                if (cid == null && !c.createdAt().isBefore(since.minusSeconds(1))
-                        && c.labels().getOrDefault("paddock.run", "").equals(Integer.toString(runNo))) {
-                    cid = c.id();
-                    LOG.info("Adopting the container {} of {}, started by a Paddock that did not record it", c.id(), s.id());
-                } else {
-                    containers.remove(s.id(), c.id(), grace());
-                }
-            }
-            if (cid == null) {
+            Optional<RunRef> unrecorded = runtime.unrecorded(runId(s, layout), since, grace());
+            adopted = unrecorded.isPresent();
+            if (adopted) {
+                ref = unrecorded.get();
+                LOG.info("Adopting run {} of {} ({}), started by a Paddock that did not record it", runNo, s.id(),
+                        ref.describe());
+            } else {
+                // A new token for every run: the store keeps its hash; the token itself goes to the agent only.
                 String token = store.issueToken(s.id());
-                cid = containers.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
-                        logFile(s.id())), runNo, this::poke);
+                ref = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
+                        logFile(s.id())), this::poke);
             }
-        } catch (SandboxException e) {
+        } catch (SandboxException | IsolationException e) {
             return lifecycle.failedToStart(s, e.getMessage(), clock.instant());
         }
-        boolean moved = lifecycle.markStartedInContainer(s, cid, runNo, clock.instant());
-        if (!moved) {
+        boolean moved = lifecycle.runStarted(s, ref, runNo, adopted, clock.instant());
+        if (!moved && ref.present()) {
             // Someone (a person stopping it) moved it meanwhile: this run must not live.
-            removeContainerLater(s.id(), cid, "started while the sandbox was moved elsewhere");
+            stopper.stopLater(runtime, s.id(), ref, "started while the sandbox was moved elsewhere");
         }
         return moved;
     }
 
     /**
-     * A Paddock started this run and was killed before recording it: the run is recorded now (running), not
-     * started a second time beside it. The next tick watches it like any other, and learns from its exit-code
-     * file how it ended if it ended already.
+     * Looks at a running sandbox's run: how it ended, if it did (from the runtime, which attaches again to a run
+     * started before a restart), else its heartbeats and its lease.
      */
-    private boolean adoptUnrecordedRun(SandboxRecord s, AgentLauncher.UnrecordedRun run) throws PaddockException {
-        LOG.info("Adopting run {} of {} (pid {}), started by a Paddock that did not record it", s.iteration() + 1,
-                s.id(), run.pid());
-        return lifecycle.adoptUnrecordedRun(s, run, clock.instant());
-    }
-
-    private boolean watch(SandboxRecord s) throws PaddockException {
-        boolean takenOver = s.tier() == Tier.CONTAINER ? !containers.following(s)
-                : !children.containsKey(s.id()) && !adopted.containsKey(s.id());
-        if (takenOver && s.tier() == Tier.CONTAINER && s.containerId() != null) {
-            renewLeaseOnAdoption(s); // its container ran on while no Paddock could take its heartbeats
-        }
+    private boolean watch(SandboxRecord s, IsolationRuntime runtime) throws PaddockException {
         SandboxLayout layout = layout(s);
-        Optional<AgentExit> exit = exitOf(s, layout);
+        RunId id = runId(s, layout);
+        RunRef ref = refOf(s);
+        boolean takenOver = !runtime.attached(id, ref);
+        Optional<RunExit> exit;
+        try {
+            exit = runtime.exitOf(id, ref, this::poke);
+        } catch (IsolationException e) {
+            throw new SandboxException(e.getMessage(), e);
+        }
+        if (takenOver && exit.isEmpty()) {
+            renewLeaseOnAdoption(s); // its run went on while no Paddock could take its heartbeats
+        }
         Instant now = clock.instant();
         if (exit.isPresent()) {
             // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
             readHeartbeatFile(s, layout);
             heartbeatFiles.forget(s.id());
-            AgentExit e = exit.get();
-            children.remove(s.id());
-            boolean ended = lifecycle.agentEnded(s, e, now);
-            if (ended && s.containerId() != null) {
-                removeContainerLater(s.id(), s.containerId(), "its agent ended");
+            boolean ended = lifecycle.agentEnded(s, exit.get(), now);
+            if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
+                stopper.stopLater(runtime, s.id(), ref, "its agent ended");
             }
             return ended;
         }
@@ -297,24 +254,31 @@ public final class Supervisor implements AutoCloseable {
             String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.leaseMs() / 1000
                     + " s ran out";
             boolean moved = lifecycle.leaseExpired(s, why, now);
-            if (moved && fresh.pid() != null) {
-                kill(s.id(), fresh.pid(), "lease expired");
-            }
-            if (moved && fresh.containerId() != null) {
-                removeContainerLater(s.id(), fresh.containerId(), "lease expired");
+            if (moved && refOf(fresh).present()) {
+                stopper.stopLater(runtime, s.id(), refOf(fresh), "lease expired");
             }
             return moved;
         }
         return false;
     }
 
-    private boolean retryOrAskHuman(SandboxRecord s) throws PaddockException {
-        if (s.pid() != null && (dying.contains(s.pid()) || ProcessTree.isAlive(s.pid(), s.pidStartedAt()))) {
-            return false; // its process tree is still being killed
-        }
-        if (s.containerId() != null) {
-            removeContainerLater(s.id(), s.containerId(), "its run is over");
-            return false; // a retry gets a new container once this one is gone
+    private boolean retryOrAskHuman(SandboxRecord s, IsolationRuntime runtime) throws PaddockException {
+        RunRef ref = refOf(s);
+        if (ref.present()) {
+            if (stopper.stopping(ref)) {
+                return false; // being stopped
+            }
+            switch (runtime.remains(ref)) {
+                case ENDING -> {
+                    return false; // its process tree is still being killed
+                }
+                case TO_REMOVE -> {
+                    stopper.stopLater(runtime, s.id(), ref, "its run is over");
+                    return false; // a retry gets a new container once this one is gone
+                }
+                default -> {
+                }
+            }
         }
         if (s.retryCount() < s.maxRetries()) {
             return lifecycle.scheduleRetry(s);
@@ -322,65 +286,33 @@ public final class Supervisor implements AutoCloseable {
         return lifecycle.retriesUsedUp(s);
     }
 
-    /** A sandbox that should have no process any more but still names a live one: kill it. */
-    private boolean killLeftover(SandboxRecord s) {
-        if (s.containerId() != null) {
-            removeContainerLater(s.id(), s.containerId(), "left in state " + s.state().id());
+    /** A sandbox that should have no run any more but still names a live one: stop it. */
+    private boolean killLeftover(SandboxRecord s, IsolationRuntime runtime) {
+        RunRef ref = refOf(s);
+        if (!ref.present()) {
+            return false;
         }
-        if (s.pid() != null) {
-            if (ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
-                kill(s.id(), s.pid(), "left running in state " + s.state().id());
-            } else if (!dying.contains(s.pid())) {
-                clearPid(s.id(), s.pid());
-            }
+        if (runtime.remains(ref) != IsolationRuntime.Remains.NONE) {
+            stopper.stopLater(runtime, s.id(), ref, "left in state " + s.state().id());
+        } else if (!stopper.stopping(ref)) {
+            stopper.clear(s.id(), ref);
         }
         return false;
     }
 
-    /**
-     * How the current run ended, if it did: from the process handle when this Paddock started it,
-     * else (after a restart) from the pid and the exit-code file.
-     */
-    private Optional<AgentExit> exitOf(SandboxRecord s, SandboxLayout layout) throws SandboxException {
-        if (s.tier() == Tier.CONTAINER) {
-            return s.containerId() == null ? Optional.of(new AgentExit(null, "has no container on record"))
-                    : containers.exitOf(s, logFile(s.id()), this::poke);
-        }
-        Process p = children.get(s.id());
-        Path exitFile = layout.exitCodeFile();
-        if (p != null) {
-            if (p.isAlive()) {
-                return Optional.empty();
-            }
-            return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> AgentExit.of(p.exitValue())));
-        }
-        if (s.pid() != null && adoptedAlive(s)) {
-            return Optional.empty(); // adopted after a restart: still running
-        }
-        adopted.remove(s.id());
-        return Optional.of(AgentExit.fromFile(exitFile).orElseGet(() -> new AgentExit(null,
-                "ended while Paddock was not watching it, without leaving an exit code")));
+    /** Who a sandbox's current (or next) run is, for its runtime. */
+    private RunId runId(SandboxRecord s, SandboxLayout layout) throws PaddockException {
+        return AgentLauncher.runId(s, layout, gitOf(s).mainWorktree(), logFile(s.id()));
     }
 
-    /**
-     * Whether the process of an agent this Paddock did not start (it was running before a restart) is
-     * still alive. Its identity (pid and start time) is checked once; the {@link ProcessTree.Watched} kept
-     * then notices when the pid is reused, and asking it is one read of /proc per tick.
-     */
-    private boolean adoptedAlive(SandboxRecord s) {
-        ProcessTree.Watched w = adopted.get(s.id());
-        if (w == null || w.pid() != s.pid()) {
-            if (!ProcessTree.isAlive(s.pid(), s.pidStartedAt())) {
-                return false;
-            }
-            w = ProcessTree.Watched.of(s.pid()).orElse(null);
-            if (w == null) {
-                return false;
-            }
-            adopted.put(s.id(), w);
-            renewLeaseOnAdoption(s);
-        }
-        return w.running();
+    /** Whether the process tree the sandbox's record names still runs (a container's is not a process tree here). */
+    boolean runs(SandboxRecord s) {
+        return launcher.runtimeOf(s).remains(refOf(s)) == IsolationRuntime.Remains.ENDING;
+    }
+
+    /** Where the record says the sandbox's run is. */
+    private static RunRef refOf(SandboxRecord s) {
+        return new RunRef(s.pid(), s.pidStartedAt(), s.containerId());
     }
 
     /**
@@ -444,15 +376,15 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private SandboxRecord killStopped(String id, SandboxRecord s) throws PaddockException {
-        if (s.pid() != null) {
-            ProcessTree.kill(s.pid(), grace());
-            clearPid(id, s.pid());
+        RunRef ref = refOf(s);
+        try {
+            launcher.runtimeOf(s).stop(id, ref, grace());
+        } catch (IsolationException e) {
+            throw new SandboxException(e.getMessage(), e);
         }
-        if (s.containerId() != null) {
-            containers.remove(id, s.containerId(), grace());
-            store.clearContainer(id, s.containerId());
+        if (ref.present()) {
+            stopper.clear(id, ref);
         }
-        children.remove(id);
         poke();
         return store.find(id).orElseThrow();
     }
@@ -481,70 +413,25 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * Stops and removes the container a sandbox's record names, if any, before this returns (its processes
-     * die with it), and forgets it in the record. For removal of a sandbox that is not running.
+     * Stops and removes what a sandbox's record names that outlives its run (its container: its processes die with
+     * it) before this returns, and forgets it in the record; then its runtime forgets the sandbox (its figures leave
+     * the table and the charts). For removal of a sandbox that is not running.
      *
      * @throws SandboxException when the engine does not answer or refuses
      */
     public void removeContainer(String id) throws PaddockException {
         SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
-        if (s.containerId() != null) {
-            containers.remove(id, s.containerId(), grace());
-            store.clearContainer(id, s.containerId());
-        }
-        containers.metrics().forget(id); // the sandbox goes: its figures leave the table and the charts
-    }
-
-    /** Stops and removes a container on the reaper thread (once at a time), then forgets it in the store. */
-    private void removeContainerLater(String id, String containerId, String why) {
-        if (!removing.add(containerId)) {
-            return;
-        }
-        if (!removalFailed.contains(containerId)) {
-            LOG.info("Removing the container {} of {} ({})",
-                    dev.paddock.container.DockerContainers.shortId(containerId), id, why);
-        }
-        reaper.execute(() -> {
+        IsolationRuntime runtime = launcher.runtimeOf(s);
+        RunRef ref = refOf(s);
+        if (runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
             try {
-                containers.remove(id, containerId, grace());
-                store.clearContainer(id, containerId);
-                removalFailed.remove(containerId);
-                poke();
-            } catch (PaddockException | RuntimeException e) {
-                // No poke: the next regular tick tries again (an engine that is away must not make a busy loop),
-                // and says so once, not every second.
-                if (removalFailed.add(containerId)) {
-                    LOG.warn("Could not remove the container of {} (trying again every tick): {}", id, e.getMessage());
-                }
-            } finally {
-                removing.remove(containerId);
+                runtime.stop(id, ref, grace());
+            } catch (IsolationException e) {
+                throw new SandboxException(e.getMessage(), e);
             }
-        });
-    }
-
-    /** Kills a process tree on the reaper thread (once per pid), then forgets the pid in the store. */
-    private void kill(String id, long pid, String why) {
-        if (!dying.add(pid)) {
-            return;
+            stopper.clear(id, ref);
         }
-        LOG.info("Killing the process tree {} of {} ({})", pid, id, why);
-        reaper.execute(() -> {
-            try {
-                ProcessTree.kill(pid, grace());
-                clearPid(id, pid);
-            } finally {
-                dying.remove(pid);
-                poke();
-            }
-        });
-    }
-
-    private void clearPid(String id, long pid) {
-        try {
-            store.clearPid(id, pid);
-        } catch (StoreException e) {
-            LOG.warn("Cannot forget pid {} of {}: {}", pid, id, e.getMessage());
-        }
+        runtime.forget(id);
     }
 
     private Duration grace() {
@@ -580,10 +467,9 @@ public final class Supervisor implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
-        reaper.shutdown();
+        stopper.close();
         try {
             timer.awaitTermination(2, TimeUnit.SECONDS);
-            reaper.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

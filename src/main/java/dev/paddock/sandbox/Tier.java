@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.IsolationRuntimes;
 import java.util.Locale;
 
 /**
@@ -12,6 +14,15 @@ public enum Tier {
     /** The stored and shown name, e.g. {@code namespace}. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The runtime that runs this tier's sandboxes and their merge tests: picked here, once. */
+    public IsolationRuntime runtimeIn(IsolationRuntimes runtimes) {
+        return switch (this) {
+            case WORKTREE -> runtimes.host();
+            case NAMESPACE -> runtimes.bubblewrap();
+            case CONTAINER -> runtimes.container();
+        };
     }
 
     /** Parses a stored name. @throws IllegalArgumentException for an unknown tier */

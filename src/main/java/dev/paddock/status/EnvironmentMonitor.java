@@ -4,7 +4,7 @@ import dev.paddock.common.Threads;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

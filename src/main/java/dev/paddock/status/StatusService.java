@@ -4,7 +4,7 @@ import dev.paddock.container.EngineStatus;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoRecord;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.Orphan;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.SandboxRecord;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
 import dev.paddock.common.Json;
-import dev.paddock.sandbox.ProcessTree;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.settings.PaddockHome;

@@ -1,11 +1,12 @@
 package dev.paddock.merge;
 
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
-import dev.paddock.sandbox.ContainerAgents;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.Database;
 import dev.paddock.testing.TempRepo;
@@ -64,7 +65,7 @@ final class MergeRig implements AutoCloseable {
         sandboxes = new SandboxStore(db, events, clock);
         queue = new MergeQueue(store, repos, sandboxes, new MergeGit(git),
                 classified ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
-                        : new MergeTreeConflicts(git), TierTestRunner.create(containers, null), tmp.resolve("logs"), null);
+                        : new MergeTreeConflicts(git), TierTestRunner.create(TestRuntimes.with(containers), null), tmp.resolve("logs"), null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.events.EventDraft;
-import dev.paddock.sandbox.ContainerAgents;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.testing.DockerTests;
 import dev.paddock.testing.TempRepo;

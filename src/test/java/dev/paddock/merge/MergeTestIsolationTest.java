@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
-import dev.paddock.sandbox.ContainerAgents;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.Tier;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.testing.TestRuntimes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +48,7 @@ class ContainerEngineDownTest {
 
     @Test
     void theContainerTierIsUnavailableWithTheEnginesAddressAndReason() {
-        TierChecks tiers = new TierChecks(new BubblewrapProbe(), agents);
+        TierChecks tiers = new TierChecks(TestRuntimes.with(agents));
 
         assertThat(tiers.unavailable(Tier.CONTAINER)).hasValueSatisfying(why -> assertThat(why)
                 .startsWith("the Docker engine at " + nowhere + " does not answer ("));
@@ -58,7 +60,7 @@ class ContainerEngineDownTest {
     @Test
     void aContainerSandboxIsRefusedBeforeAnythingIsMadeAndAWorktreeSandboxStillWorks() throws Exception {
         SandboxCreator creator = new SandboxCreator(rig.repoService, rig.worktrees, rig.store, rig.settings,
-                new TierChecks(new BubblewrapProbe(), agents), rig.fingerprints, Clock.systemUTC());
+                new TierChecks(TestRuntimes.with(agents)), rig.fingerprints, Clock.systemUTC());
         String branchesBefore = rig.repo.git("branch", "--list");
 
         assertThatThrownBy(() -> creator.create(NewSandbox.of(rig.repo.dir(), "In a box", "true")

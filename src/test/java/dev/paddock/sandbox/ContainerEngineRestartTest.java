@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.RunExit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.Wiring;
@@ -145,7 +146,7 @@ class ContainerEngineRestartTest {
         SandboxRecord exited = find(exits.id());
         assertThat(exited.state()).isEqualTo(SandboxState.FAILED);
         assertThat(exited.exitCode()).as("SIGTERM or SIGKILL from the engine's restart").isIn(137, 143);
-        assertThat(exited.lastError()).isEqualTo("the agent " + AgentExit.of(exited.exitCode()).explanation()
+        assertThat(exited.lastError()).isEqualTo("the agent " + RunExit.of(exited.exitCode()).explanation()
                 + " while the engine was away");
         SandboxRecord lost = find(vanishes.id());
         assertThat(lost.state()).isEqualTo(SandboxState.FAILED);
@@ -159,7 +160,7 @@ class ContainerEngineRestartTest {
         try (Reconciler reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(),
                 new dev.paddock.worktree.RepositoryLocator(git), new dev.paddock.worktree.WorktreeManager(git),
                 new OrphanScanner(Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(), wiring.events(),
-                wiring.settings(), wiring.containers(), Clock.systemUTC())) {
+                wiring.settings(), wiring.runtimes(), Clock.systemUTC())) {
             assertThat(reconciler.reconcile().orphanContainers()).extracting(LabelledContainer::id)
                     .containsExactly(ghost);
         }

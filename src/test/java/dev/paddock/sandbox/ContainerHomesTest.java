@@ -52,7 +52,7 @@ class ContainerHomesTest {
             GitCli git = new GitCli();
             reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(), new RepositoryLocator(git),
                     new WorktreeManager(git), new OrphanScanner(Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(),
-                    wiring.events(), wiring.settings(), wiring.containers(), Clock.systemUTC());
+                    wiring.events(), wiring.settings(), wiring.runtimes(), Clock.systemUTC());
         }
 
         String homeId() throws Exception {

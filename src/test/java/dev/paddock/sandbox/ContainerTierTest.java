@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.LinkedWorktree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -178,7 +179,7 @@ class ContainerTierTest {
         }
         assertThat(writable).containsExactlyInAnyOrder("/workspace", s.worktree().toString(), "/paddock",
                 common.resolve("objects").toString(), common.resolve("refs").toString(),
-                common.resolve("logs").toString(), AgentLauncher.worktreeGitDir(s.worktree()).toString());
+                common.resolve("logs").toString(), LinkedWorktree.adminDirOf(s.worktree()).toString());
 
         wiring.sandboxService().stop(s.id(), "the test");
         assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).as("stop removes the container").isEmpty();
@@ -347,7 +348,7 @@ class ContainerTierTest {
         Reconciler reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(),
                 new dev.paddock.worktree.RepositoryLocator(git), new dev.paddock.worktree.WorktreeManager(git),
                 new OrphanScanner(java.time.Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(), wiring.events(),
-                wiring.settings(), wiring.containers(), java.time.Clock.systemUTC());
+                wiring.settings(), wiring.runtimes(), java.time.Clock.systemUTC());
 
         Reconciler.Report report = reconciler.reconcile();
         reconciler.reconcile(); // reported once, not once per pass

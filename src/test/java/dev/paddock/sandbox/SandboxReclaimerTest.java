@@ -1,5 +1,6 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.host.ProcessTree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

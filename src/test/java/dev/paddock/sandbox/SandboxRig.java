@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.host.ProcessTree;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
@@ -90,14 +92,13 @@ final class SandboxRig implements AutoCloseable {
     }
 
     private Supervisor newSupervisor(FingerprintRecorder recorder) {
-        return new Supervisor(store, repos, locator, new AgentLauncher(AgentLauncher.findSetsid(),
-                new BubblewrapCommand("bwrap")), recorder, settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
+        return new Supervisor(store, repos, locator, new AgentLauncher(TestRuntimes.local()), recorder, settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
     }
 
     /** A reconciler as a freshly started Paddock has it: everything before now was left by an earlier one. */
     Reconciler newReconciler() {
         return new Reconciler(store, repos, locator, worktrees, scanner, reclaimer, events, settings,
-                Clock.systemUTC());
+                TestRuntimes.local(), Clock.systemUTC());
     }
 
     /** Creates a pending sandbox with this id and branch; its agent runs {@code command} once ticked. */

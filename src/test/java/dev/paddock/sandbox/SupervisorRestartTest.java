@@ -1,5 +1,8 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.isolation.host.ProcessTree;
+import dev.paddock.isolation.RunRef;
+import dev.paddock.testing.TestRuntimes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.worktree.GitCli;
@@ -171,11 +174,11 @@ class SupervisorRestartTest {
     }
 
     /** Starts a sandbox's agent the way the supervisor does, without recording it. */
-    private AgentLauncher.Started launch(SandboxRecord s) throws Exception {
-        AgentLauncher launcher = new AgentLauncher(AgentLauncher.findSetsid(), new BubblewrapCommand("bwrap"));
+    private RunRef launch(SandboxRecord s) throws Exception {
+        AgentLauncher launcher = new AgentLauncher(TestRuntimes.local());
         return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.branch()),
                 new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.issueToken(s.id()),
-                "http://127.0.0.1:9", rig.supervisor.logFile(s.id())));
+                "http://127.0.0.1:9", rig.supervisor.logFile(s.id())), () -> { });
     }
 
     /** Live processes whose command line names the sandbox's exit-code file: its agent wrappers. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.EngineWatch;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

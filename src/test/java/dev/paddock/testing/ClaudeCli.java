@@ -52,7 +52,7 @@ public final class ClaudeCli {
             assertThat(ok).as("PADDOCK_REQUIRE_CLAUDE=1 but " + why).isTrue();
         }
         assumeTrue(ok, why);
-        dev.paddock.sandbox.BubblewrapProbe.Status bwrap = new dev.paddock.sandbox.BubblewrapProbe().probe();
+        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap = new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
         assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
     }
 

@@ -3,7 +3,7 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.Wiring;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;

@@ -1,7 +1,7 @@
 package dev.paddock.ui.shell;
 
 import dev.paddock.repo.RepoRecord;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.ui.common.Icons;
 import javafx.scene.control.Label;

@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.testing.TestRuntimes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,8 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.ResourceLimits;
-import dev.paddock.sandbox.BubblewrapProbe;
-import dev.paddock.sandbox.ContainerAgents;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.TierChecks;
@@ -160,7 +160,7 @@ class NewContainerSandboxDialogTest {
                 nowhere)));
         try {
             ServiceSandboxBackend backend = new ServiceSandboxBackend(panel.host.wiring(),
-                    new TierChecks(new BubblewrapProbe(), agents));
+                    new TierChecks(TestRuntimes.with(agents)));
             NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());
             robot.interact(() -> new NewSandboxDialog(form, stage).show());
 

@@ -1,10 +1,12 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.testing.TestRuntimes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.TierChecks;
@@ -237,7 +239,8 @@ class NewSandboxDialogTest {
     void withoutBubblewrapTheNamespaceTierIsDisabledAndSaysWhy(FxRobot robot) throws Exception {
         // The real probe and tier check, pointed at a bwrap that is not there.
         ServiceSandboxBackend backend = new ServiceSandboxBackend(panel.host.wiring(),
-                new TierChecks(new BubblewrapProbe(temp.resolve("no-such-bwrap").toString())));
+                new TierChecks(TestRuntimes.with(new BubblewrapProbe(temp.resolve("no-such-bwrap").toString()),
+                        ContainerAgents.none())));
         NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());
         robot.interact(() -> new NewSandboxDialog(form, stage).show());
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.status.RepositoryStatus;
 import java.time.Instant;

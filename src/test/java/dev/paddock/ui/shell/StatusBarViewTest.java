@@ -3,7 +3,7 @@ package dev.paddock.ui.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.container.EngineStatus;
-import dev.paddock.sandbox.BubblewrapProbe;
+import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.ui.theme.Theme;
 import java.time.Instant;

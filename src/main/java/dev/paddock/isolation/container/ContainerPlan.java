@@ -1,6 +1,11 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.container;
 
 import dev.paddock.container.ContainerSpec;
+import dev.paddock.isolation.GitWrites;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.LinkedWorktree;
+import dev.paddock.isolation.RunId;
+import dev.paddock.isolation.RunSpec;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.ResourceLimits;
 import java.io.IOException;
@@ -55,66 +60,59 @@ final class ContainerPlan {
     }
 
     /**
-     * The container for one run of the sandbox's agent.
-     *
-     * @param run the run's number (the container's name carries it: a retry makes a new container)
-     * @throws IOException when the worktree's {@code .git} file or its owner cannot be read
-     */
-    static ContainerSpec spec(AgentLauncher.Launch l, int run) throws IOException {
-        SandboxRecord s = l.sandbox();
-        Path worktree = l.layout().worktree();
-        Path common = l.git().commonDir().toAbsolutePath().normalize();
-        Files.createDirectories(common.resolve("logs")); // a first reflog would otherwise be refused
-        List<ContainerSpec.Mount> mounts = worktreeMounts(new LinkedWorktree(worktree, AgentLauncher.worktreeGitDir(worktree),
-                common), GitWrites.COMMIT);
-        mounts.add(ContainerSpec.Mount.readWrite(l.layout().controlDir(), CONTROL));
-
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("HOME", "/tmp");
-        env.put("TMPDIR", "/tmp");
-        env.put("LANG", "C.UTF-8");
-        env.put("TERM", "dumb");
-        env.put("PADDOCK_SANDBOX_ID", s.id());
-        env.put("PADDOCK_TOKEN", l.token());
-        env.put("PADDOCK_HEARTBEAT_FILE", CONTROL + "/" + l.layout().heartbeatFile().getFileName());
-        env.put("PADDOCK_WORKTREE", worktree.toString());
-
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(DockerContainers.SANDBOX_LABEL, s.id());
-        labels.put(DockerContainers.REPO_LABEL, l.git().mainWorktree().toString());
-        labels.put("paddock.run", Integer.toString(run));
-
-        ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
-                s.nofileLimit());
-        return new ContainerSpec("paddock-" + s.id() + "-r" + run, s.image(), agentArgv(s.agentCommand()),
-                env, worktree.toString(), owner(worktree), mounts, limits, s.networkGranted(), labels);
-    }
-
-    /**
-     * The container for {@link WorktreeRun}: {@code /bin/sh -c <command>} in {@value #WORKSPACE}, the run's
-     * worktree mounted as an agent's is (at {@value #WORKSPACE} and at its host path, the common {@code .git}
-     * read-only with only {@code writes} and the worktree's admin directory writable), the sandbox's image,
-     * limits and network grant, the worktree owner as user, no control directory and no token.
+     * The container of a run. An agent's ({@link RunSpec.Kind#AGENT}): {@code /bin/sh -c <command>} at its
+     * worktree's host path, with Paddock's commands for agents first on the image's PATH, the control directory at
+     * {@value #CONTROL}, the name and labels of its {@link RunId}. A task's ({@link RunSpec.Kind#TASK}, the merge
+     * queue's test): the same in {@value #WORKSPACE}, with no control directory. Both: the worktree mounted as an
+     * agent's is (at {@value #WORKSPACE} and at its host path, the common {@code .git} read-only with only the
+     * spec's writes and the worktree's admin directory writable), the image, limits and network grant, the worktree
+     * owner as user; HOME, TMPDIR, LANG and TERM set, then the spec's own variables with host paths of the control
+     * directory and (for a task) of the worktree given as the container sees them. Never {@code hostEnv}.
      *
      * @throws IOException when the worktree is not a linked worktree or its owner cannot be read
-     * @throws SandboxException when the sandbox has no image
+     * @throws IsolationException when there is no image
      */
-    static ContainerSpec spec(WorktreeRun run, GitWrites writes) throws IOException, SandboxException {
-        SandboxRecord s = run.sandbox();
-        if (s.image() == null || s.image().isBlank()) {
-            throw new SandboxException("The sandbox " + s.id() + " has no container image.");
+    static ContainerSpec spec(RunSpec run) throws IOException, IsolationException {
+        RunId id = run.id();
+        if (run.image() == null || run.image().isBlank()) {
+            throw new IsolationException("The sandbox " + id.key() + " has no container image.");
         }
-        LinkedWorktree wt = LinkedWorktree.of(run.worktree());
+        LinkedWorktree wt = LinkedWorktree.of(run.workdir());
+        boolean agent = run.kind() == RunSpec.Kind.AGENT;
+        List<ContainerSpec.Mount> mounts = worktreeMounts(wt, run.writes());
+        if (agent) {
+            Files.createDirectories(wt.commonDir().resolve("logs")); // a first reflog would otherwise be refused
+        }
+        if (id.controlDir() != null) {
+            mounts.add(ContainerSpec.Mount.readWrite(id.controlDir(), CONTROL));
+        }
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HOME", "/tmp");
         env.put("TMPDIR", "/tmp");
         env.put("LANG", "C.UTF-8");
         env.put("TERM", "dumb");
-        env.putAll(run.env());
-        ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
-                s.nofileLimit());
-        return new ContainerSpec(run.name(), s.image(), List.of("/bin/sh", "-c", run.command()), env, WORKSPACE,
-                owner(wt.worktree()), worktreeMounts(wt, writes), limits, s.networkGranted(), run.labels());
+        run.env().forEach((k, v) -> env.put(k, inside(v, id.controlDir(), agent ? null : wt.worktree())));
+        ResourceLimits limits = run.limits() != null ? run.limits() : ResourceLimits.orDefaults(null, null, null, null);
+        List<String> argv = agent ? agentArgv(run.command()) : List.of("/bin/sh", "-c", run.command());
+        return new ContainerSpec(id.name(), run.image(), argv, env, agent ? wt.worktree().toString() : WORKSPACE,
+                owner(wt.worktree()), mounts, limits, run.network(), id.labels());
+    }
+
+    /** A host path under the control directory or the (aliased) worktree as the container sees it; else as is. */
+    private static String inside(String value, Path controlDir, Path aliasedWorktree) {
+        if (!value.startsWith("/") || value.indexOf('\0') >= 0) {
+            return value;
+        }
+        Path p = Path.of(value);
+        if (controlDir != null && p.startsWith(controlDir)) {
+            Path rel = controlDir.relativize(p);
+            return rel.toString().isEmpty() ? CONTROL : CONTROL + "/" + rel;
+        }
+        if (aliasedWorktree != null && p.startsWith(aliasedWorktree)) {
+            Path rel = aliasedWorktree.relativize(p);
+            return rel.toString().isEmpty() ? WORKSPACE : WORKSPACE + "/" + rel;
+        }
+        return value;
     }
 
     /**

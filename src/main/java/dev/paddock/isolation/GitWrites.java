@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.container;
 
 import dev.paddock.common.PrivateFiles;
 import dev.paddock.container.ContainerException;
@@ -13,6 +13,9 @@ import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.common.PaddockException;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.RunExit;
+import dev.paddock.isolation.RunSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The agents of container-tier sandboxes (the container counterpart of {@link AgentLauncher}): starts a run's
+ * The agents of container-tier sandboxes (used by {@link ContainerRuntime}): starts a run's
  * container ({@link ContainerPlan}), follows its output into the sandbox's log file, and knows how it ended
  * without asking the engine every tick (the follow tells, see {@link ContainerFollow}). After a Paddock
  * restart, {@link #exitOf} attaches to a recorded container again. Stops and removes containers.
@@ -117,13 +120,13 @@ public final class ContainerAgents implements AutoCloseable {
      * How the container ended, asked of the engine now (one {@code inspect}), or empty while it runs; a container
      * the engine does not know has {@link ContainerExit#vanished()}.
      *
-     * @throws SandboxException when the engine does not answer
+     * @throws IsolationException when the engine does not answer
      */
-    Optional<ContainerExit> inspectExit(String containerId) throws SandboxException {
+    Optional<ContainerExit> inspectExit(String containerId) throws IsolationException {
         try {
             return containers().exitOf(containerId);
         } catch (ContainerException e) {
-            throw new SandboxException(e.getMessage(), e);
+            throw new IsolationException(e.getMessage(), e);
         }
     }
 
@@ -140,9 +143,9 @@ public final class ContainerAgents implements AutoCloseable {
         return new ContainerAgents(null);
     }
 
-    private synchronized DockerContainers containers() throws SandboxException {
+    private synchronized DockerContainers containers() throws IsolationException {
         if (factory == null) {
-            throw new SandboxException("This Paddock has no container tier set up.");
+            throw new IsolationException("This Paddock has no container tier set up.");
         }
         if (containers == null) {
             containers = factory.get();
@@ -154,7 +157,7 @@ public final class ContainerAgents implements AutoCloseable {
     public Optional<String> unavailable() {
         try {
             return containers().unavailable();
-        } catch (SandboxException e) {
+        } catch (IsolationException e) {
             return Optional.of(e.getMessage());
         }
     }
@@ -163,36 +166,34 @@ public final class ContainerAgents implements AutoCloseable {
     public Optional<String> imageProblem(String image) {
         try {
             return containers().imageProblem(image);
-        } catch (SandboxException e) {
+        } catch (IsolationException e) {
             return Optional.of(e.getMessage());
         }
     }
 
     /**
-     * Starts run {@code run} of a sandbox's agent in a new container and follows it.
+     * Starts a run in a new container ({@link ContainerPlan}) and follows it.
      *
      * @param onExit called (on another thread) when the container ends
      * @return the container's id
-     * @throws SandboxException when the container cannot be made or started (the message says why; nothing is
+     * @throws IsolationException when the container cannot be made or started (the message says why; nothing is
      *     left on the engine)
      */
-    String start(AgentLauncher.Launch l, int run, Runnable onExit) throws SandboxException {
+    String start(RunSpec spec, Runnable onExit) throws IsolationException {
         String id;
         try {
-            Files.createDirectories(l.layout().controlDir());
-            AgentCommands.write(l.layout().binDir());
-            PrivateFiles.append(l.logFile(), "=== " + Instant.now() + " run " + run + " of " + l.sandbox().id() + " in "
-                    + l.sandbox().image() + ": " + l.sandbox().agentCommand() + "\n");
-            id = containers().run(ContainerPlan.spec(l, run));
+            PrivateFiles.append(spec.id().log(), "=== " + Instant.now() + " " + spec.title() + " in " + spec.image()
+                    + ": " + spec.command() + "\n");
+            id = containers().run(ContainerPlan.spec(spec));
         } catch (IOException | ContainerException e) {
-            throw new SandboxException("Cannot start the container of " + l.sandbox().id() + ": " + e.getMessage(), e);
+            throw new IsolationException("Cannot start the container of " + spec.id().key() + ": " + e.getMessage(), e);
         }
-        follow(l.sandbox().id(), id, l.logFile(), null, onExit);
+        follow(spec.id().key(), id, spec.id().log(), null, onExit);
         return id;
     }
 
     private void follow(String sandboxId, String containerId, Path logFile, Instant since, Runnable onExit)
-            throws SandboxException {
+            throws IsolationException {
         AtomicReference<ContainerExit> exit = new AtomicReference<>();
         AtomicReference<ContainerStatsStream> stats = new AtomicReference<>();
         ContainerFollow f;
@@ -207,7 +208,7 @@ public final class ContainerAgents implements AutoCloseable {
                 onExit.run();
             });
         } catch (ContainerException e) {
-            throw new SandboxException("Cannot follow the container of " + sandboxId + ": " + e.getMessage(), e);
+            throw new IsolationException("Cannot follow the container of " + sandboxId + ": " + e.getMessage(), e);
         }
         if (exit.get() == null) {
             try {
@@ -227,10 +228,10 @@ public final class ContainerAgents implements AutoCloseable {
         }
     }
 
-    /** Whether this Paddock follows the container the sandbox's record names. */
-    boolean following(SandboxRecord s) {
-        Watch w = watches.get(s.id());
-        return w != null && w.follow().containerId().equals(s.containerId());
+    /** Whether this Paddock follows container {@code containerId} as {@code key}'s. */
+    boolean following(String key, String containerId) {
+        Watch w = watches.get(key);
+        return w != null && w.follow().containerId().equals(containerId);
     }
 
     /**
@@ -238,15 +239,16 @@ public final class ContainerAgents implements AutoCloseable {
      * does not follow yet (it was started before a restart) is followed from now on; its log continues after
      * what the log file holds already.
      */
-    Optional<AgentExit> exitOf(SandboxRecord s, Path logFile, Runnable onExit) throws SandboxException {
-        Watch w = watches.get(s.id());
-        if (w == null || !w.follow().containerId().equals(s.containerId())) {
-            follow(s.id(), s.containerId(), logFile, lastWrite(logFile), onExit);
+    Optional<RunExit> exitOf(String key, String containerId, Path logFile, Runnable onExit)
+            throws IsolationException {
+        Watch w = watches.get(key);
+        if (w == null || !w.follow().containerId().equals(containerId)) {
+            follow(key, containerId, logFile, lastWrite(logFile), onExit);
             return Optional.empty();
         }
         ContainerExit e = w.exit().get();
         if (e == null) {
-            reopenStats(s.id(), w);
+            reopenStats(key, w);
         }
         return e == null ? Optional.empty() : Optional.of(explain(e));
     }
@@ -271,7 +273,7 @@ public final class ContainerAgents implements AutoCloseable {
             if (!w.stats().compareAndSet(st, fresh) || w.exit().get() != null) {
                 fresh.close();
             }
-        } catch (ContainerException | SandboxException ex) {
+        } catch (ContainerException | IsolationException ex) {
             org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).debug("No CPU and memory figures for {} yet: {}",
                     sandboxId, ex.getMessage());
         }
@@ -290,28 +292,28 @@ public final class ContainerAgents implements AutoCloseable {
     }
 
     /**
-     * A container's end in the words of {@link AgentExit}; out of memory says so, with the limit: the agent's own
+     * A container's end in the words of {@link RunExit}; out of memory says so, with the limit: the agent's own
      * death, or a process of it killed while the agent went on ("exited with 3; a process in the sandbox was killed
      * for memory (limit 64 MiB)").
      */
-    static AgentExit explain(ContainerExit e) {
+    public static RunExit explain(ContainerExit e) {
         if (e.code() == null) {
-            return new AgentExit(null, "lost its container: it was removed before Paddock saw it end");
+            return new RunExit(null, "lost its container: it was removed before Paddock saw it end");
         }
         if (e.killedForMemory()) {
-            return new AgentExit(e.code().intValue(), "was killed: " + e.outOfMemoryText());
+            return new RunExit(e.code().intValue(), "was killed: " + e.outOfMemoryText());
         }
-        AgentExit a = AgentExit.of(e.code().intValue());
-        return e.outOfMemory() ? new AgentExit(a.code(), a.explanation() + "; " + e.processKilledText()) : a;
+        RunExit a = RunExit.of(e.code().intValue());
+        return e.outOfMemory() ? new RunExit(a.code(), a.explanation() + "; " + e.processKilledText()) : a;
     }
 
     /**
      * Stops and removes a sandbox's container (its processes die with it) and stops following it. A container
      * that is gone already is fine.
      *
-     * @throws SandboxException when the engine does not answer or refuses
+     * @throws IsolationException when the engine does not answer or refuses
      */
-    void remove(String sandboxId, String containerId, Duration grace) throws SandboxException {
+    void remove(String sandboxId, String containerId, Duration grace) throws IsolationException {
         Watch w = watches.get(sandboxId);
         if (w != null && w.follow().containerId().equals(containerId)) {
             watches.remove(sandboxId, w);
@@ -321,35 +323,35 @@ public final class ContainerAgents implements AutoCloseable {
         try {
             containers().stopAndRemove(containerId, grace);
         } catch (ContainerException e) {
-            throw new SandboxException("Cannot remove the container " + DockerContainers.shortId(containerId) + " of "
+            throw new IsolationException("Cannot remove the container " + DockerContainers.shortId(containerId) + " of "
                     + sandboxId + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Runs a command once to its end in a new container made like the sandbox's ({@link WorktreeRun}; see
+     * Runs a task once to its end in a new container ({@link ContainerPlan}; see
      * {@link DockerContainers#runToEnd}): output appended to {@code logFile}, stopped after {@code timeout} or
      * when {@code cancelled}, removed afterwards in every case. Only objects of the repository's git directory are
-     * writable ({@link GitWrites#OBJECTS}).
+     * writable that the spec allows.
      *
-     * @throws SandboxException when the container cannot be made, started or followed (the engine does not
+     * @throws IsolationException when the container cannot be made, started or followed (the engine does not
      *     answer, the image is missing, the sandbox has none, the worktree is not a linked worktree); the message
      *     says why, and nothing is left on the engine
      * @throws PaddockException what {@code started} threw
      */
-    public ContainerRunEnd runToEnd(WorktreeRun run, Path logFile, Duration timeout, Duration grace,
-                                    java.util.function.BooleanSupplier cancelled, DockerContainers.Started started)
+    ContainerRunEnd runToEnd(RunSpec run, Path logFile, Duration timeout, Duration grace,
+                             java.util.function.BooleanSupplier cancelled, DockerContainers.Started started)
             throws PaddockException {
         ContainerSpec spec;
         try {
-            spec = ContainerPlan.spec(run, GitWrites.OBJECTS);
+            spec = ContainerPlan.spec(run);
         } catch (IOException e) {
-            throw new SandboxException("Cannot make the container for " + run.worktree() + ": " + e.getMessage(), e);
+            throw new IsolationException("Cannot make the container for " + run.workdir() + ": " + e.getMessage(), e);
         }
         try {
             return containers().runToEnd(spec, logFile, timeout, grace, cancelled, started);
         } catch (ContainerException e) {
-            throw new SandboxException(e.getMessage(), e);
+            throw new IsolationException(e.getMessage(), e);
         }
     }
 
@@ -358,13 +360,13 @@ public final class ContainerAgents implements AutoCloseable {
      * null): what a killed Paddock left of a {@link #runToEnd} run.
      *
      * @return how many were removed
-     * @throws SandboxException when the engine does not answer (or there is no container tier)
+     * @throws IsolationException when the engine does not answer (or there is no container tier)
      */
-    public int removeLabelled(String label, String value, String repository, Duration grace) throws SandboxException {
+    public int removeLabelled(String label, String value, String repository, Duration grace) throws IsolationException {
         try {
             return containers().removeLabelled(label, value, repository, grace);
         } catch (ContainerException e) {
-            throw new SandboxException(e.getMessage(), e);
+            throw new IsolationException(e.getMessage(), e);
         }
     }
 
@@ -372,24 +374,24 @@ public final class ContainerAgents implements AutoCloseable {
      * Containers labelled with this sandbox's id (oldest first): a run that a Paddock started but did not live
      * to record shows up here.
      */
-    List<LabelledContainer> containersOf(String sandboxId) throws SandboxException {
+    List<LabelledContainer> containersOf(String sandboxId) throws IsolationException {
         try {
             return containers().labelled(sandboxId);
         } catch (ContainerException e) {
-            throw new SandboxException(e.getMessage(), e);
+            throw new IsolationException(e.getMessage(), e);
         }
     }
 
     /**
      * Every container with Paddock's sandbox label, oldest first.
      *
-     * @throws SandboxException when the engine does not answer (or there is no container tier)
+     * @throws IsolationException when the engine does not answer (or there is no container tier)
      */
-    public List<LabelledContainer> labelled() throws SandboxException {
+    public List<LabelledContainer> labelled() throws IsolationException {
         try {
             return containers().labelled();
         } catch (ContainerException e) {
-            throw new SandboxException(e.getMessage(), e);
+            throw new IsolationException(e.getMessage(), e);
         }
     }
 

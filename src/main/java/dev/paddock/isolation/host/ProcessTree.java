@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.host;
 
 import dev.paddock.common.Processes;
 import java.io.IOException;

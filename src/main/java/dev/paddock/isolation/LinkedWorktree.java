@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation;
 
 import dev.paddock.worktree.WorktreeHeads;
 import java.io.IOException;
@@ -27,11 +27,25 @@ public record LinkedWorktree(Path worktree, Path adminDir, Path commonDir) {
      */
     public static LinkedWorktree of(Path worktree) throws IOException {
         Path wt = worktree.toAbsolutePath().normalize();
-        Path admin = AgentLauncher.worktreeGitDir(wt);
+        Path admin = adminDirOf(wt);
         Path commondirFile = admin.resolve("commondir");
         if (!Files.isRegularFile(commondirFile)) {
             throw new IOException(admin + " has no commondir file: " + wt + " is not a linked worktree");
         }
         return new LinkedWorktree(wt, admin, WorktreeHeads.commonDirOf(admin).toAbsolutePath().normalize());
+    }
+
+    /**
+     * The admin directory {@code <worktree>/.git} names ("gitdir: ...").
+     *
+     * @throws IOException when {@code .git} cannot be read or names no directory
+     */
+    public static Path adminDirOf(Path worktree) throws IOException {
+        String line = Files.readString(worktree.resolve(".git"), StandardCharsets.UTF_8).strip();
+        if (!line.startsWith("gitdir:")) {
+            throw new IOException(worktree.resolve(".git") + " does not name a git directory");
+        }
+        Path dir = Path.of(line.substring("gitdir:".length()).strip());
+        return dir.isAbsolute() ? dir : worktree.resolve(dir).normalize();
     }
 }

@@ -1,5 +1,7 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.bubblewrap;
 
+import dev.paddock.isolation.GitWrites;
+import dev.paddock.isolation.LinkedWorktree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,41 +33,6 @@ public final class BubblewrapCommand {
     }
 
     /**
-     * The full command of an agent: {@code bwrap <options> -- <argv>}. The environment inside is the one bwrap is
-     * started with (the launcher scrubs it), with only HOME and TMPDIR set here: secrets such as the
-     * sandbox's token never appear on a command line, which every local user can read in
-     * {@code /proc/<pid>/cmdline}.
-     *
-     * @param worktree the sandbox's worktree (writable, the working directory)
-     * @param commonDir the repository's common {@code .git} directory
-     * @param worktreeGitDir this worktree's admin directory ({@code <commonDir>/worktrees/<name>})
-     * @param controlDir Paddock's directory of the sandbox (writable: the heartbeat file)
-     * @param network whether to keep the host's network
-     * @param argv what to run inside
-     */
-    public List<String> command(Path worktree, Path commonDir, Path worktreeGitDir, Path controlDir,
-                                boolean network, List<String> argv) throws IOException {
-        return command(new LinkedWorktree(worktree, worktreeGitDir, commonDir), GitWrites.COMMIT, List.of(controlDir),
-                network, argv);
-    }
-
-    /**
-     * The full command for {@code argv} run in another linked worktree with an agent's isolation (the merge
-     * queue's test run in its merge worktree): the same read-only system, private {@code /tmp} and HOME, unshared
-     * namespaces and death with the parent; writable only the worktree, its admin directory and {@code writes}.
-     *
-     * @param worktree a linked worktree ({@link LinkedWorktree#of} reads where its git state is)
-     * @param writes what of the common {@code .git} directory may be written
-     * @param network whether to keep the host's network
-     * @param argv what to run inside (the working directory is {@code worktree})
-     * @throws IOException when {@code worktree} is not a linked worktree
-     */
-    public List<String> inWorktree(Path worktree, GitWrites writes, boolean network, List<String> argv)
-            throws IOException {
-        return command(LinkedWorktree.of(worktree), writes, List.of(), network, argv);
-    }
-
-    /**
      * The main checkout ({@code <common>/..}) when the worktree lies inside it (Paddock's {@code .worktrees/}):
      * it gets an empty read-only tmpfs, so a write to the user's own files fails instead of landing unseen in
      * the sandbox's private root; null otherwise, or when it is {@code /} or {@code /tmp}.
@@ -79,8 +46,20 @@ public final class BubblewrapCommand {
         return main;
     }
 
-    private List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
-                                 List<String> argv) throws IOException {
+    /**
+     * The full command for {@code argv} run in a linked worktree: {@code bwrap <options> -- <argv>}. The
+     * environment inside is the one bwrap is started with (the runtime scrubs it), with only HOME and TMPDIR set
+     * here: secrets such as a sandbox's token never appear on a command line, which every local user can read in
+     * {@code /proc/<pid>/cmdline}.
+     *
+     * @param wt the worktree (writable, the working directory) and where its git state is
+     * @param writes what of the common {@code .git} directory may be written
+     * @param alsoWritable more writable directories (an agent's control directory: its heartbeat file)
+     * @param network whether to keep the host's network
+     * @param argv what to run inside
+     */
+    public List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
+                                List<String> argv) throws IOException {
         Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (network) {

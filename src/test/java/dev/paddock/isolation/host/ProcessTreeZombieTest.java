@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

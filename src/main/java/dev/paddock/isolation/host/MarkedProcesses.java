@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.isolation.host;
 
 import java.io.IOException;
 import java.io.InputStream;
