@@ -18,7 +18,8 @@ class ArchitectureTest {
     private static final String[] FEATURES = {"dev.paddock.sandbox..", "dev.paddock.worktree..",
         "dev.paddock.container..", "dev.paddock.repo..", "dev.paddock.events..", "dev.paddock.status..",
         "dev.paddock.store..", "dev.paddock.settings..", "dev.paddock.common..", "dev.paddock.policy..",
-        "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint..", "dev.paddock.agent.."};
+        "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint..", "dev.paddock.agent..",
+        "dev.paddock.isolation.."};
 
     @ArchTest
     static final ArchRule featurePackagesDoNotDependOnTheUiApiOrCli = noClasses()
@@ -48,9 +49,35 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.sandbox..", "dev.paddock.worktree..",
                     "dev.paddock.repo..", "dev.paddock.status..", "dev.paddock.store..", "dev.paddock.events..",
                     "dev.paddock.settings..")
-            .because("the container package only speaks to the Docker engine (images, containers, logs); the sandbox"
-                    + " package decides what a sandbox's container is (ContainerPlan), so docker-java stays in one"
+            .because("the container package only speaks to the Docker engine (images, containers, logs); the isolation"
+                    + " package decides what a run's container is (ContainerPlan), so docker-java stays in one"
                     + " place that a remote or second engine can replace");
+
+    @ArchTest
+    static final ArchRule sandboxAndMergeUseOnlyTheIsolationInterface = noClasses()
+            .that().resideInAnyPackage("dev.paddock.sandbox..", "dev.paddock.merge..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.isolation.host..",
+                    "dev.paddock.isolation.bubblewrap..", "dev.paddock.isolation.container..")
+            .because("the supervisor and the merge queue's test runner drive every tier through IsolationRuntime and"
+                    + " its value types (docs/decisions/0012-isolation-runtime.md); the tier picks the runtime once,"
+                    + " so a remote engine or Kubernetes is a new implementation, not a new branch in them");
+
+    @ArchTest
+    static final ArchRule theIsolationPackageKnowsNoSandboxMergeOrFrontEnd = noClasses()
+            .that().resideInAPackage("dev.paddock.isolation..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.sandbox..", "dev.paddock.merge..",
+                    "dev.paddock.ui..", "dev.paddock.api..", "dev.paddock.cli..")
+            .because("isolation runs a command described by a RunSpec and knows nothing of sandboxes, merge entries"
+                    + " or who asked; the sandbox and merge packages say what to run, so both can use it and a test"
+                    + " of a runtime needs no store");
+
+    @ArchTest
+    static final ArchRule theIsolationInterfaceKnowsNoImplementation = noClasses()
+            .that().resideInAPackage("dev.paddock.isolation")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.paddock.isolation.host..",
+                    "dev.paddock.isolation.bubblewrap..", "dev.paddock.isolation.container..")
+            .because("the interface and its value types sit below every runtime; Wiring builds the runtimes and hands"
+                    + " them over as IsolationRuntimes");
 
     @ArchTest
     static final ArchRule onlyWorktreeMergeAndCheckpointUseJGit = noClasses()
