@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.common.PrivateFiles;
 import dev.paddock.common.TokenHash;
-import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.isolation.RunRef;
-import dev.paddock.testing.TestRuntimes;
+import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.SandboxLayout;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
@@ -15,6 +14,7 @@ import dev.paddock.sandbox.Tier;
 import dev.paddock.testing.AgentEnvironment;
 import dev.paddock.testing.BrokerRig;
 import dev.paddock.testing.TempRepo;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import java.net.http.HttpResponse;

@@ -1,9 +1,9 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.RunExit;
-import dev.paddock.isolation.RunRef;
 import dev.paddock.common.Words;
 import dev.paddock.container.DockerContainers;
+import dev.paddock.isolation.RunExit;
+import dev.paddock.isolation.RunRef;
 import dev.paddock.store.StoreException;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,15 +1,15 @@
 package dev.paddock.merge;
 
-import dev.paddock.testing.TestRuntimes;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
-import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.store.Database;
 import dev.paddock.testing.TempRepo;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.testing.TestRuntimes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerSpec;

@@ -1,7 +1,7 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.RunExit;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.paddock.isolation.RunExit;
 
 import dev.paddock.Wiring;
 import dev.paddock.container.DockerEndpoint;

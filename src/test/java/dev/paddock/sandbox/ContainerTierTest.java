@@ -1,8 +1,8 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.LinkedWorktree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.paddock.isolation.LinkedWorktree;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.Wiring;

@@ -1,7 +1,7 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.host.ProcessTree;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.paddock.isolation.host.ProcessTree;
 
 import dev.paddock.Wiring;
 import dev.paddock.events.Event;

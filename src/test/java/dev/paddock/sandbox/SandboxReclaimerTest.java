@@ -1,8 +1,8 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.host.ProcessTree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.paddock.isolation.host.ProcessTree;
 
 import dev.paddock.events.Event;
 import dev.paddock.testing.TempRepo;

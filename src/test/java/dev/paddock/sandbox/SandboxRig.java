@@ -1,15 +1,15 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.host.ProcessTree;
-import dev.paddock.testing.TestRuntimes;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.store.Database;
 import dev.paddock.testing.TempRepo;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import dev.paddock.worktree.WorktreeManager;

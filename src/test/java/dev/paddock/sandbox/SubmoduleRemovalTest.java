@@ -1,8 +1,8 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.LinkedWorktree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.paddock.isolation.LinkedWorktree;
 
 import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.paddock.sandbox;
 
-import dev.paddock.isolation.host.ProcessTree;
-import dev.paddock.isolation.RunRef;
-import dev.paddock.testing.TestRuntimes;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.paddock.isolation.RunRef;
+import dev.paddock.isolation.host.ProcessTree;
+import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;

@@ -1,5 +1,6 @@
 package dev.paddock.isolation.container;
 
+import dev.paddock.common.PaddockException;
 import dev.paddock.common.PrivateFiles;
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerExit;
@@ -12,7 +13,6 @@ import dev.paddock.container.DockerContainers;
 import dev.paddock.container.EngineStatus;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
-import dev.paddock.common.PaddockException;
 import dev.paddock.isolation.IsolationException;
 import dev.paddock.isolation.RunExit;
 import dev.paddock.isolation.RunSpec;

@@ -1,13 +1,13 @@
 package dev.paddock.isolation.container;
 
 import dev.paddock.container.ContainerSpec;
+import dev.paddock.container.DockerContainers;
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.isolation.GitWrites;
 import dev.paddock.isolation.IsolationException;
 import dev.paddock.isolation.LinkedWorktree;
 import dev.paddock.isolation.RunId;
 import dev.paddock.isolation.RunSpec;
-import dev.paddock.container.DockerContainers;
-import dev.paddock.container.ResourceLimits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,9 +1,9 @@
 package dev.paddock.ui.sandboxes;
 
-import dev.paddock.testing.TestRuntimes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;

@@ -1,10 +1,10 @@
 package dev.paddock.ui.sandboxes;
 
-import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.testing.TestRuntimes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.SandboxRecord;
