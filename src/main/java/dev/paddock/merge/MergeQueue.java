@@ -51,7 +51,11 @@ import org.slf4j.LoggerFactory;
  * queue for a person (sandbox {@code awaiting_human}). Conflicts go to the conflict queue with the report of
  * {@link ConflictAnalysis}; the merge worktree is kept for {@link ResolutionService}. Entries whose last test
  * passed go first. At start, {@link #recover()} finishes or requeues what a killed Paddock left running and
- * removes leftover merge worktrees.
+ * removes leftover merge worktrees ({@link MergeRecovery}).
+ *
+ * <p>This class is the scheduling: the tick, one serial worker per repository, enqueuing, the dirty-checkout
+ * refusal and cancel requests. One attempt at an entry is a {@link MergeAttempt}, which returns an
+ * {@link AttemptOutcome} after recording it.
  */
 public final class MergeQueue implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MergeQueue.class);
@@ -276,7 +280,8 @@ public final class MergeQueue implements AutoCloseable {
                     e.label() + " left the merge queue: its sandbox is " + sb.map(SandboxState::id).orElse("gone")));
             return true;
         }
-        new MergeAttempt(this, repo, e, checkedOut, st, early).run();
+        AttemptOutcome outcome = new MergeAttempt(this, repo, e, checkedOut, st, early).run();
+        LOG.debug("Attempt at {}: {}", e.label(), outcome);
         return true;
     }
 

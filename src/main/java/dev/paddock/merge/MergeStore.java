@@ -20,7 +20,8 @@ import java.util.Optional;
 /**
  * The merge queue's rows: entries ({@code merge_requests}), their conflicted files ({@code conflicts}) and the
  * repositories' merge settings. Every state change is a compare-and-set on the state and writes its event in
- * the same transaction.
+ * the same transaction. Callers name the columns they change with typed {@link MergeChange} columns; the SQL names
+ * live here and in {@link MergeChange}, and rows become {@link MergeEntry}s in one place ({@code map}).
  */
 public final class MergeStore {
     private static final String COLUMNS = "id, repository_id, sandbox_id, branch, state, step, attempts,"
