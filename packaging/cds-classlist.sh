@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates src/main/cds/paddock.classlist: the classes the panel loads from its start to its
-# first dashboard. `mvn package` dumps the class-data sharing archive (target/paddock.jsa) from it,
+# first dashboard, and those CLI commands load when they ask a running Paddock. `mvn package` dumps the class-data sharing archive (target/paddock.jsa) from it,
 # which the launcher (target/paddock) maps at start-up. Run it after changes that load many new
 # classes early (a new library, a new view); a stale list only makes start-up a little slower.
 #
 # Needs: git, Xvfb (apt-get install xvfb), a built jar (mvn -q -DskipTests package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 [ -f target/paddock.jar ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
 
 work=$(mktemp -d)
@@ -28,7 +29,19 @@ java -XX:DumpLoadedClassList="$work/classes.lst" \
   -Dpaddock.bench.startupFile="$work/startup.txt" -Dpaddock.bench.exit=true \
   -jar target/paddock.jar --home "$work/home" --repo "$work/repo" >/dev/null 2>&1
 
+# Then the CLI's path: commands that ask a running Paddock (here `paddock serve`) through its API.
+java -jar target/paddock.jar --home "$work/cli-home" serve >/dev/null 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do [ -s "$work/cli-home/instance.json" ] && break; sleep 0.2; done
+for cmd in "status --json" "status" "sandbox list"; do
+  # shellcheck disable=SC2086 # cmd is a list of words
+  (cd "$work/repo" && java -XX:DumpLoadedClassList="$work/cli-$RANDOM.lst" -jar "$root/target/paddock.jar" \
+    --home "$work/cli-home" $cmd >/dev/null 2>&1) || true
+done
+kill "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" 2>/dev/null || true
+
 # Lines starting with @ describe lambda proxies and hidden classes: OpenJDK 17.0.15 (Debian) crashes
 # dumping them (SystemDictionaryShared::adjust_lambda_proxy_class_dictionary), so they are left out.
-grep -v '^@' "$work/classes.lst" > src/main/cds/paddock.classlist
+cat "$work/classes.lst" "$work"/cli-*.lst | grep -v '^@' | awk '!seen[$0]++' > src/main/cds/paddock.classlist
 echo "src/main/cds/paddock.classlist: $(grep -vc '^#' src/main/cds/paddock.classlist) classes"

@@ -37,7 +37,7 @@ public final class Paddock {
             }
         }
         PaddockCommand.presetHomeForLogging(args);
-        CommandLine cli = new CommandLine(new PaddockCommand(PanelLauncher::run));
+        CommandLine cli = PaddockCommand.commandLine(PanelLauncher::run, args);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> failure(e, cmd.getErr()));
         return cli.execute(args);
     }

@@ -3,10 +3,13 @@ package dev.paddock;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
 
 /**
  * The package rules (packages by feature; features never import ui, api or cli), checked on the compiled main
@@ -113,6 +116,38 @@ class ArchitectureTest {
             .because("inside sandbox too, the supervisor, the reconciler, removal and the engine watch move a"
                     + " sandbox through SandboxLifecycle's operations: one class holds every edge the code takes,"
                     + " with its columns and its words, and SandboxStore applies them");
+
+    /** MergeStore's methods that write merge entries, their conflicted files or a repository's merge settings. */
+    private static final Set<String> MERGE_WRITES = Set.of("insert", "move", "moveAndRead", "update", "set",
+            "replaceConflicts", "resolve", "unresolve", "event", "setSettings", "setRegenerateCommand");
+
+    @ArchTest
+    static final ArchRule onlyTheMergePackageWritesMergeRows = noClasses()
+            .that().resideOutsideOfPackage("dev.paddock.merge")
+            .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("a method of MergeStore that writes") {
+                @Override
+                public boolean test(JavaMethodCall call) {
+                    return call.getTargetOwner().getFullName().equals("dev.paddock.merge.MergeStore")
+                            && MERGE_WRITES.contains(call.getName());
+                }
+            })
+            .because("a merge entry changes only through the merge package (queue, attempt, recovery, services):"
+                    + " each move a compare-and-set on its state with its event, as ADR 0001 needs for base;"
+                    + " ui, api and cli go through MergeService");
+
+    @ArchTest
+    static final ArchRule onlyMergeStoreTurnsMergeColumnsIntoSql = noClasses()
+            .that().doNotHaveFullyQualifiedName("dev.paddock.merge.MergeStore")
+            .and().doNotHaveFullyQualifiedName("dev.paddock.merge.MergeChange")
+            .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("MergeChange's SQL names") {
+                @Override
+                public boolean test(JavaMethodCall call) {
+                    return call.getTargetOwner().getName().startsWith("dev.paddock.merge.MergeChange")
+                            && call.getName().equals("sql");
+                }
+            })
+            .because("callers name typed columns (MergeChange.STEP, ...); the SQL names of merge_requests and the"
+                    + " mapping of its rows live in MergeStore alone");
 
     @ArchTest
     static final ArchRule featurePackagesAreFreeOfCycles = slices()

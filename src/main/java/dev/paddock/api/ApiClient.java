@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,9 @@ import java.util.Optional;
  * Talks to the API of a running Paddock (a panel or {@code paddock serve}): the one of the same home, for
  * CLI commands ({@link #discover}), or the one named by {@code PADDOCK_API} with a sandbox's token, for
  * agents ({@link #of}).
+ *
+ * <p>Through {@link HttpURLConnection}, not {@code java.net.http}: that client sets up TLS even for a plain
+ * {@code http} call, which was a fifth of a CLI command's time.
  */
 public final class ApiClient {
     /** Time a request may take. */
@@ -27,8 +31,9 @@ public final class ApiClient {
      * process tree is gone (a grace period, then SIGKILL), removing one also deletes its worktree.
      */
     public static final Duration SLOW_TIMEOUT = Duration.ofSeconds(60);
+    /** Time to connect: the API is on loopback, so a connection that takes longer will not come. */
+    private static final int CONNECT_TIMEOUT_MS = 2000;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI base;
     private final String token;
     private final String description;
@@ -101,24 +106,36 @@ public final class ApiClient {
      * @throws ApiAnswerException when the API answers an error status (its {@code error} message)
      */
     public String send(String method, String pathAndQuery, String jsonBody, Duration timeout) throws PaddockException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout)
-                .header("Authorization", "Bearer " + token)
-                .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
-        if (jsonBody != null) {
-            b.header("Content-Type", "application/json; charset=utf-8");
-        }
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            if (r.statusCode() / 100 != 2) {
-                throw new ApiAnswerException(r.statusCode(), errorOf(r.body(), r.statusCode()), codeOf(r.body()));
+            HttpURLConnection c = (HttpURLConnection) base.resolve(pathAndQuery).toURL().openConnection(Proxy.NO_PROXY);
+            c.setConnectTimeout(CONNECT_TIMEOUT_MS);
+            c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+            c.setUseCaches(false);
+            c.setInstanceFollowRedirects(false);
+            c.setRequestMethod(method);
+            c.setRequestProperty("Authorization", "Bearer " + token);
+            if (jsonBody != null) {
+                byte[] body = jsonBody.getBytes(StandardCharsets.UTF_8);
+                c.setRequestProperty("Content-Type", "application/json; charset=utf-8");
+                c.setDoOutput(true);
+                // Streamed with its length: never retried by HttpURLConnection, so a POST is sent once.
+                c.setFixedLengthStreamingMode(body.length);
+                try (OutputStream out = c.getOutputStream()) {
+                    out.write(body);
+                }
             }
-            return r.body();
+            int status = c.getResponseCode();
+            try (InputStream in = status / 100 == 2 ? c.getInputStream() : c.getErrorStream()) {
+                String answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                if (status / 100 != 2) {
+                    throw new ApiAnswerException(status, errorOf(answer, status), codeOf(answer));
+                }
+                return answer;
+            } finally {
+                c.disconnect();
+            }
         } catch (IOException e) {
             throw new ApiUnreachableException(description + " does not answer: " + describe(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new PaddockException("Interrupted while asking the running Paddock", e);
         }
     }
 

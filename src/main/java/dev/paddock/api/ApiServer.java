@@ -217,11 +217,11 @@ public final class ApiServer implements AutoCloseable {
             answer(ex, 500, HttpIo.error("internal error: " + e));
             return;
         }
-        if (!caller.isInstall()) {
-            // One answer a connection for agents: one that sent request after request without reading the answers
-            // would otherwise fill the socket's buffers and hold a worker in a write for good.
-            ex.getResponseHeaders().set("Connection", "close");
-        }
+        // One answer a connection, for everyone: an agent that sent request after request without reading the
+        // answers would otherwise fill the socket's buffers and hold a worker in a write for good; and a client
+        // that keeps connections alive (HttpURLConnection, the CLI's) must never send a request on one this
+        // server has meanwhile closed. Connecting on loopback costs a fraction of a millisecond.
+        ex.getResponseHeaders().set("Connection", "close");
         ExecutorService own = ApprovalRoutes.waits(method, path) ? waiting
                 : caller.isInstall() && SandboxRoutes.isSlow(method, path) ? slow : workers;
         try {

@@ -3,7 +3,11 @@ package dev.paddock.cli;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
@@ -15,11 +19,15 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "paddock", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         resourceBundle = "dev.paddock.cli.OptionTexts",
         description = "A control panel for many coding agents, each in its own sandbox.%n"
-                + "With no command, opens the panel on the repository of --repo or of the current directory.",
-        subcommands = {StatusCommand.class, ServeCommand.class, SandboxCommand.class, MergeCommand.class,
-            HeartbeatCommand.class, PolicyCommand.class, ConfigCommand.class, HookCommand.class,
-            ConflictsCommand.class})
+                + "With no command, opens the panel on the repository of --repo or of the current directory.")
 public final class PaddockCommand implements Callable<Integer> {
+
+    /**
+     * The commands, by name, in the order the help lists them. Added by {@link #commandLine}, not by the
+     * annotation: picocli builds the model of every command it is given, which loads every command's option
+     * types and took most of a CLI call's start.
+     */
+    static final Map<String, Class<?>> COMMANDS = commands();
 
     /** Starts the panel; given by the launcher so this package does not depend on the UI. */
     @FunctionalInterface
@@ -107,6 +115,50 @@ public final class PaddockCommand implements Callable<Integer> {
             return null;
         }
         return c;
+    }
+
+    private static Map<String, Class<?>> commands() {
+        Map<String, Class<?>> m = new LinkedHashMap<>();
+        m.put("status", StatusCommand.class);
+        m.put("serve", ServeCommand.class);
+        m.put("sandbox", SandboxCommand.class);
+        m.put("merge", MergeCommand.class);
+        m.put("heartbeat", HeartbeatCommand.class);
+        m.put("policy", PolicyCommand.class);
+        m.put("config", ConfigCommand.class);
+        m.put("hook", HookCommand.class);
+        m.put("conflicts", ConflictsCommand.class);
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The command line for {@code args}: when they name a command (the first word that is not an option or the
+     * value of {@code --home}/{@code --repo}), only that command is added, so picocli builds only its model;
+     * otherwise (no command, {@code --help}, a misspelt name) all of them, for the usage and picocli's
+     * suggestions.
+     */
+    public static CommandLine commandLine(PanelStarter panel, String... args) {
+        CommandLine cli = new CommandLine(new PaddockCommand(panel));
+        String named = commandName(args);
+        if (named != null && COMMANDS.containsKey(named)) {
+            cli.addSubcommand(named, COMMANDS.get(named));
+        } else {
+            COMMANDS.forEach(cli::addSubcommand);
+        }
+        return cli;
+    }
+
+    /** The first word of {@code args} that is neither an option nor the value of the root's options, or null. */
+    static String commandName(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--home") || a.equals("--repo")) {
+                i++;
+            } else if (!a.startsWith("-")) {
+                return a;
+            }
+        }
+        return null;
     }
 
     @Override

@@ -35,7 +35,7 @@ import java.util.stream.Collectors;
  * tier) and its result is staged. Each is stored as a resolution by {@code paddock (auto: <class ids>)} with a
  * {@code merge.resolved} event, as {@link ResolutionService} stores a person's. Anything else: nothing is written and
  * the entry waits for a person with the proposals shown. The queue then finishes the merge as after a person's
- * resolution ({@code MergeQueue.Attempt#completeResolved}), tests included; a failed test sends it back to the
+ * resolution ({@link MergeAttempt#completeResolved}), tests included; a failed test sends it back to the
  * conflict queue with the proposals pre-filled.
  */
 final class AutoResolver {

@@ -1,7 +1,5 @@
 package dev.paddock.merge;
 
-import static dev.paddock.merge.MergeStore.cols;
-
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
@@ -136,8 +134,8 @@ public final class MergeService {
         MergeEntry e = get(id);
         switch (e.state()) {
             case QUEUED -> {
-                if (!store.move(id, MergeState.QUEUED, MergeState.CANCELLED, cols("finished_at", store.now(),
-                        "result", "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
+                if (!store.move(id, MergeState.QUEUED, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
+                        store.now()).set(MergeChange.RESULT, "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
                         e.label() + " was cancelled by " + who))) {
                     return cancel(id, who); // taken by the queue meanwhile
                 }
@@ -169,8 +167,10 @@ public final class MergeService {
         if (e.state() == MergeState.CONFLICT && e.worktree() != null) {
             queue.git().remove(repo.path(), e.worktree());
         }
-        if (!store.move(id, e.state(), MergeState.QUEUED, cols("attempts", 0, "step", null, "step_started_at", store.now(), "finished_at", null,
-                "worktree_path", null, "merge_commit", null, "result", "retried by " + who),
+        if (!store.move(id, e.state(), MergeState.QUEUED, MergeChange.of(MergeChange.ATTEMPTS, 0)
+                .set(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
+                .set(MergeChange.FINISHED_AT, null).set(MergeChange.WORKTREE, null).set(MergeChange.MERGE_COMMIT, null)
+                .set(MergeChange.RESULT, "retried by " + who),
                 MergeQueue.event(e, EventKinds.MERGE_RETRIED, e.label() + " was put back in the queue by " + who))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }

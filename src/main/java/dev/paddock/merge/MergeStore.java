@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +20,8 @@ import java.util.Optional;
 /**
  * The merge queue's rows: entries ({@code merge_requests}), their conflicted files ({@code conflicts}) and the
  * repositories' merge settings. Every state change is a compare-and-set on the state and writes its event in
- * the same transaction.
+ * the same transaction. Callers name the columns they change with typed {@link MergeChange} columns; the SQL names
+ * live here and in {@link MergeChange}, and rows become {@link MergeEntry}s in one place ({@code map}).
  */
 public final class MergeStore {
     private static final String COLUMNS = "id, repository_id, sandbox_id, branch, state, step, attempts,"
@@ -144,31 +144,26 @@ public final class MergeStore {
     }
 
     /**
-     * Moves an entry from {@code from} to {@code to} with the given columns (SQL name → value), only if it is
-     * still in {@code from}; writes {@code event} (may be null) in the same transaction. A move out of running
-     * also sets {@code step_started_at} to the moment it left running, unless {@code columns} sets it.
+     * Moves an entry from {@code from} to {@code to} with the given change, only if it is still in {@code from};
+     * writes {@code event} (may be null) in the same transaction. A move out of running also sets
+     * {@code step_started_at} to the moment it left running, unless {@code change} sets it.
      *
      * @return whether it happened
      */
-    public boolean move(long id, MergeState from, MergeState to, Map<String, Object> columns, EventDraft event)
+    boolean move(long id, MergeState from, MergeState to, MergeChange change, EventDraft event)
             throws StoreException {
-        return moveTx(id, from, to, columns, event, List.of(), false).moved();
+        return moveTx(id, from, to, change, event, List.of(), false).moved();
     }
 
     /**
-     * {@link #move}, and the entry as it is after the move, read in the same transaction.
+     * {@link #move}, and the entry as it is after the move, read in the same transaction, with more events after
+     * {@code event}.
      *
      * @return the moved entry, empty when it was not in {@code from} (nothing written)
      */
-    public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
-                                            EventDraft event) throws StoreException {
-        return moveAndRead(id, from, to, columns, event, List.of());
-    }
-
-    /** {@link #moveAndRead}, with more events after {@code event} in the same transaction. */
-    public Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, Map<String, Object> columns,
-                                            EventDraft event, List<EventDraft> more) throws StoreException {
-        Moved m = moveTx(id, from, to, columns, event, more, true);
+    Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, MergeChange change,
+                                     EventDraft event, List<EventDraft> more) throws StoreException {
+        Moved m = moveTx(id, from, to, change, event, more, true);
         return m.moved() ? Optional.of(m.entry()) : Optional.empty();
     }
 
@@ -176,21 +171,19 @@ public final class MergeStore {
     private record Moved(boolean moved, MergeEntry entry) {
     }
 
-    private Moved moveTx(long id, MergeState from, MergeState to, Map<String, Object> columns,
+    private Moved moveTx(long id, MergeState from, MergeState to, MergeChange change,
                          EventDraft event, List<EventDraft> more, boolean read) throws StoreException {
-        if (from == MergeState.RUNNING && to != MergeState.RUNNING && !columns.containsKey("step_started_at")) {
+        if (from == MergeState.RUNNING && to != MergeState.RUNNING && !change.sets(MergeChange.STEP_STARTED_AT)) {
             // With no step, step_started_at says when it left running (MergeEntry#elapsed); the instant of
             // finished_at when this move finishes it, so that both name the same moment.
-            columns = new LinkedHashMap<>(columns);
-            columns.put("step_started_at", columns.get("finished_at") instanceof Instant at ? at : clock.instant());
+            Instant finished = change.get(MergeChange.FINISHED_AT);
+            change = MergeChange.of().with(change).set(MergeChange.STEP_STARTED_AT,
+                    finished != null ? finished : clock.instant());
         }
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
         List<Object> params = new ArrayList<>();
         params.add(to.id());
-        columns.forEach((k, v) -> {
-            sql.append(", ").append(k).append(" = ?");
-            params.add(v);
-        });
+        appendSets(sql, params, change, ", ");
         sql.append(" WHERE id = ? AND state = ?");
         params.add(id);
         params.add(from.id());
@@ -215,13 +208,10 @@ public final class MergeStore {
      * @param drafts the events, in order; may be empty
      * @throws StoreException also when there is no such entry (nothing written)
      */
-    public MergeEntry update(long id, Map<String, Object> columns, List<EventDraft> drafts) throws StoreException {
+    MergeEntry update(long id, MergeChange change, List<EventDraft> drafts) throws StoreException {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
         List<Object> params = new ArrayList<>();
-        columns.forEach((k, v) -> {
-            sql.append(params.isEmpty() ? "" : ", ").append(k).append(" = ?");
-            params.add(v);
-        });
+        appendSets(sql, params, change, "");
         sql.append(" WHERE id = ?");
         params.add(id);
         return jdbc.inTransaction(tx -> {
@@ -236,30 +226,33 @@ public final class MergeStore {
     }
 
     /** Sets columns of an entry whatever its state (facts of the running attempt, not a state change). */
-    public void set(long id, Map<String, Object> columns) throws StoreException {
+    void set(long id, MergeChange change) throws StoreException {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
         List<Object> params = new ArrayList<>();
-        columns.forEach((k, v) -> {
-            sql.append(params.isEmpty() ? "" : ", ").append(k).append(" = ?");
-            params.add(v);
-        });
+        appendSets(sql, params, change, "");
         sql.append(" WHERE id = ?");
         params.add(id);
         jdbc.update(sql.toString(), params.toArray());
     }
 
+    /**
+     * Appends {@code column = ?} for each column of {@code change} (the first after {@code first}, the others after a
+     * comma), and its stored value to {@code params}.
+     */
+    private static void appendSets(StringBuilder sql, List<Object> params, MergeChange change, String first) {
+        Map<String, Object> columns = change.sql();
+        if (columns.isEmpty() && first.isEmpty()) {
+            throw new IllegalArgumentException("a change of a merge request sets at least one column");
+        }
+        columns.forEach((column, value) -> {
+            sql.append(params.size() == (first.isEmpty() ? 0 : 1) ? first : ", ").append(column).append(" = ?");
+            params.add(value);
+        });
+    }
+
     /** Appends an event about an entry. */
     public void event(long id, EventDraft event) throws StoreException {
         events.append(withEntry(event, id));
-    }
-
-    /** Builds a column map (keeps order; values may be null). */
-    public static Map<String, Object> cols(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
     }
 
     // --- conflicts -------------------------------------------------------------------------------------------

@@ -1,7 +1,5 @@
 package dev.paddock.merge;
 
-import static dev.paddock.merge.MergeStore.cols;
-
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       stops the entry in {@link MergeState#POLICY_REVIEW} unless a person approved this very branch commit;</li>
  *   <li>before base moves, the files the candidate changes against base (after the merge, a rebase, an automatic
  *       or a person's conflict resolution, a rebuild on a moved base): a change there not approved for the commit
- *       being merged stops the entry the same way ({@link NeedsReview}). A rebase that drops a commit already in
+ *       being merged stops the entry the same way ({@link AttemptOutcome.HeldForReview}). A rebase that drops a commit already in
  *       base can change configuration the branch's own diff leaves alone; this check catches it.</li>
  * </ol>
  * An approval is bound to the reviewed commit: if the branch moves after it, the entry is reviewed again. The paths
@@ -39,17 +37,6 @@ final class PolicyGate {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyGate.class);
     /** Most characters of diff a review shows; longer diffs are cut with a note. */
     static final int MAX_DIFF_CHARS = 200_000;
-
-    /** The candidate changes configuration nobody approved for the commit being merged. */
-    static final class NeedsReview extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final List<String> files;
-
-        NeedsReview(List<String> files) {
-            super("changes policy or hook configuration: " + String.join(", ", files), null, false, false);
-            this.files = List.copyOf(files);
-        }
-    }
 
     private final MergeQueue queue;
     private final MergeStore store;
@@ -92,35 +79,39 @@ final class PolicyGate {
      * Check 1, before an attempt: when {@code theirs} changes configuration and no person approved exactly it, the
      * queued entry moves to {@link MergeState#POLICY_REVIEW} (its sandbox waits for a person).
      *
-     * @return whether the entry waits for a review now (the attempt must not start)
+     * @return the configuration files the entry waits for a review of now (the attempt must not start); empty when
+     *     it does not wait
      */
-    boolean holdsBeforeAttempt(RepoRecord repo, MergeEntry e, String ours, String theirs) throws PaddockException {
+    List<String> holdsBeforeAttempt(RepoRecord repo, MergeEntry e, String ours, String theirs)
+            throws PaddockException {
         List<String> files = branchChanges(repo.path(), ours, theirs);
         if (files.isEmpty() || approved(e.id(), theirs)) {
-            return false;
+            return List.of();
         }
-        hold(repo, e, MergeState.QUEUED, theirs, files, cols());
-        return true;
+        hold(repo, e, MergeState.QUEUED, theirs, files, MergeChange.of());
+        return files;
     }
 
     /**
      * Check 2, before base moves from {@code ours} to {@code candidate}.
      *
-     * @throws NeedsReview when the candidate changes configuration and no person approved the commit being merged
-     *     ({@code e.theirsCommit()})
+     * @return the configuration files the candidate changes when no person approved the commit being merged
+     *     ({@code e.theirsCommit()}); empty when base may move
      */
-    void checkCandidate(Path repo, MergeEntry e, String ours, String candidate) throws PaddockException {
+    List<String> unapprovedChanges(Path repo, MergeEntry e, String ours, String candidate) throws PaddockException {
         List<String> files = changes(repo, ours, candidate);
-        if (!files.isEmpty() && !approved(e.id(), e.theirsCommit())) {
-            throw new NeedsReview(files);
-        }
+        return files.isEmpty() || approved(e.id(), e.theirsCommit()) ? List.of() : files;
     }
 
-    /** After {@link NeedsReview}: the running entry stops for a review, its merge worktree and candidate dropped. */
+    /**
+     * After {@link #unapprovedChanges} found some: the running entry stops for a review, its merge worktree and
+     * candidate dropped.
+     */
     void holdRunning(RepoRecord repo, MergeEntry e, List<String> files) throws PaddockException {
         git.remove(repo.path(), MergeGit.worktreeOf(repo.path(), e.id()));
-        hold(repo, e, MergeState.RUNNING, e.theirsCommit(), files, cols("merge_commit", null, "worktree_path", null,
-                "main_tree_pending", false, "test_pid", null, "test_pid_started_at", null, "test_container", null));
+        hold(repo, e, MergeState.RUNNING, e.theirsCommit(), files, MergeChange.of(MergeChange.MERGE_COMMIT, null)
+                .set(MergeChange.WORKTREE, null).set(MergeChange.MAIN_TREE_PENDING, false).clearTestProcess()
+                .set(MergeChange.TEST_CONTAINER, null));
         store.replaceConflicts(e.id(), List.of());
     }
 
@@ -129,13 +120,13 @@ final class PolicyGate {
     }
 
     private void hold(RepoRecord repo, MergeEntry e, MergeState from, String commit, List<String> files,
-                      Map<String, Object> more) throws PaddockException {
+                      MergeChange more) throws PaddockException {
         String list = String.join(", ", files);
         String result = "waits for a person to review its change to policy or hook configuration (" + list + ") at "
                 + shortId(commit) + ": approve or reject it";
-        Map<String, Object> columns = cols("step", null, "step_started_at", store.now(), "theirs_commit", commit,
-                "review_commit", commit, "review_files", MergeStore.filesJson(files), "result", result);
-        columns.putAll(more);
+        MergeChange columns = MergeChange.of(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
+                .set(MergeChange.THEIRS_COMMIT, commit).set(MergeChange.REVIEW_COMMIT, commit)
+                .set(MergeChange.REVIEW_FILES, files).set(MergeChange.RESULT, result).with(more);
         EventDraft ev = EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_REVIEW, e.label()
                 + " changes policy or hook configuration (" + list + ") and waits for a person: review the diff, then"
                 + " approve or reject it (paddock merge review " + e.id() + "); " + repo.baseBranch() + " is unchanged",
@@ -165,9 +156,10 @@ final class PolicyGate {
                     + shortId(r.reviewCommit()) + ", not " + commit.strip() + ": look at its diff again, then approve");
         }
         String files = String.join(", ", r.files());
-        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.QUEUED, cols("approved_commit", r.reviewCommit(),
-                "approved_by", who, "approved_at", store.now(), "step_started_at", store.now(), "result",
-                "policy change approved by " + who + " at " + shortId(r.reviewCommit()) + " (" + files + ")"),
+        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.QUEUED, MergeChange.of(MergeChange.APPROVED_COMMIT,
+                r.reviewCommit()).set(MergeChange.APPROVED_BY, who).set(MergeChange.APPROVED_AT, store.now())
+                .set(MergeChange.STEP_STARTED_AT, store.now()).set(MergeChange.RESULT, "policy change approved by "
+                        + who + " at " + shortId(r.reviewCommit()) + " (" + files + ")"),
                 EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_APPROVED, who + " approved the"
                         + " change of " + e.label() + " to policy or hook configuration (" + files + ") at "
                         + shortId(r.reviewCommit()) + "; it is back in the queue", Map.of("branch", e.branch(), "by", who,
@@ -192,9 +184,9 @@ final class PolicyGate {
         RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
                 e.sandboxId());
         String why = reason == null || reason.isBlank() ? "" : ": " + reason.strip();
-        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.CANCELLED, cols("finished_at", store.now(),
-                "approved_commit", null, "approved_by", null, "approved_at", null, "result", "policy change rejected by "
-                        + who + why), EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_REJECTED, who
+        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
+                store.now()).set(MergeChange.APPROVED_COMMIT, null).set(MergeChange.APPROVED_BY, null)
+                .set(MergeChange.APPROVED_AT, null).set(MergeChange.RESULT, "policy change rejected by " + who + why), EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_REJECTED, who
                 + " rejected the change of " + e.label() + " to policy or hook configuration" + why + "; "
                 + repo.baseBranch() + " is unchanged", Map.of("branch", e.branch(), "by", who)))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");

@@ -1,7 +1,5 @@
 package dev.paddock.merge;
 
-import static dev.paddock.merge.MergeStore.cols;
-
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
@@ -197,8 +195,8 @@ public final class ResolutionService {
         RepoRecord repo = repo(e);
         queue.git().abortMerge(e.worktree());
         queue.git().remove(repo.path(), e.worktree());
-        store.move(e.id(), MergeState.CONFLICT, MergeState.CONFLICT, cols("worktree_path", null, "result",
-                "merge aborted by " + who + "; retry to merge afresh"), EventDraft.of(e.repositoryId(), e.sandboxId(),
+        store.move(e.id(), MergeState.CONFLICT, MergeState.CONFLICT, MergeChange.of(MergeChange.WORKTREE, null)
+                .set(MergeChange.RESULT, "merge aborted by " + who + "; retry to merge afresh"), EventDraft.of(e.repositoryId(), e.sandboxId(),
                 EventKinds.MERGE_ABORTED, who + " aborted the merge of " + e.label() + "; " + repo.baseBranch()
                         + " is unchanged", Map.of("by", who)));
         queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
@@ -212,8 +210,8 @@ public final class ResolutionService {
             queue.git().abortMerge(e.worktree());
             queue.git().remove(repo.path(), e.worktree());
         }
-        store.move(e.id(), MergeState.CONFLICT, MergeState.CANCELLED, cols("worktree_path", null, "finished_at",
-                store.now(), "result", "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
+        store.move(e.id(), MergeState.CONFLICT, MergeState.CANCELLED, MergeChange.of(MergeChange.WORKTREE, null)
+                .set(MergeChange.FINISHED_AT, store.now()).set(MergeChange.RESULT, "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
                 e.label() + " was cancelled by " + who + "; " + repo.baseBranch() + " is unchanged"));
         queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
                 + " waits for a person: its merge was cancelled by " + who);

@@ -19,11 +19,11 @@ final class TestRunRecord {
 
     /** A host or bubblewrap run started: its process (= its process group) and start time. */
     void process(long pid, Instant startedAt) throws StoreException {
-        store.set(entryId, MergeStore.cols("test_pid", pid, "test_pid_started_at", startedAt));
+        store.set(entryId, MergeChange.of(MergeChange.TEST_PID, pid).set(MergeChange.TEST_PID_STARTED_AT, startedAt));
     }
 
     /** A container run started: its full id. */
     void container(String containerId) throws StoreException {
-        store.set(entryId, MergeStore.cols("test_container", containerId));
+        store.set(entryId, MergeChange.of(MergeChange.TEST_CONTAINER, containerId));
     }
 }

@@ -198,6 +198,23 @@ class SettingsApiTest {
         return host.wiring().events().recent(-1, 1).stream().mapToLong(Event::id).findFirst().orElse(0);
     }
 
+    @Test
+    void everyAnswerClosesItsConnectionSoNoClientSendsARequestOnOneTheServerClosed() throws Exception {
+        ApiClient cli = ApiClient.of("http://127.0.0.1:" + host.apiPort(), installToken);
+        HttpResponse<String> read = call("GET", "/v1/settings", null, installToken);
+        assertThat(read.headers().firstValue("Connection")).hasValue("close");
+
+        // The CLI's client keeps connections alive where the server allows it: a refusal followed at once by a
+        // change must each get their own answer, never "Unexpected end of file from server".
+        for (int i = 0; i < 20; i++) {
+            String bad = "{\"value\": \"5\", \"by\": \"test\"}";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cli.send("PUT", "/v1/settings/reconcile.intervalMs",
+                    bad)).isInstanceOf(ApiAnswerException.class).hasMessageContaining("cannot be \"5\"");
+            assertThat(cli.send("PUT", "/v1/settings/reconcile.intervalMs",
+                    "{\"value\": \"" + (60000 + i) + "\", \"by\": \"test\"}")).contains("\"value\":\"" + (60000 + i));
+        }
+    }
+
     private static HttpResponse<String> call(String method, String path, String body, String token) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort() + path))
                 .timeout(Duration.ofSeconds(20))

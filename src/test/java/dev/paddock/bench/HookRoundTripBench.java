@@ -3,6 +3,8 @@ package dev.paddock.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.paddock.api.HookAuth;
+import dev.paddock.api.HookClient;
 import dev.paddock.approval.HookScript;
 import dev.paddock.common.Json;
 import dev.paddock.sandbox.SandboxRecord;
@@ -10,6 +12,7 @@ import dev.paddock.testing.BrokerRig;
 import dev.paddock.testing.SlowClients;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +61,7 @@ class HookRoundTripBench {
             BenchSupport.report("hook round trip, script under sh (curl), allowed command: " + percentiles(curl));
             BenchSupport.report("hook round trip, paddock hook claude (new JVM), allowed command: "
                     + percentiles(heavy));
+            reportShares(rig, s, env, payload);
             try (SlowClients slow = SlowClients.start(rig.port(), 100, 50, 50, 3000)) {
                 Thread.sleep(3000); // all open, and the first ones already cut and opened again
                 List<Long> pressed = calls(List.of(script), env, payload);
@@ -69,6 +73,48 @@ class HookRoundTripBench {
                         + target(beats));
             }
         }
+    }
+
+    /**
+     * Where the script's time goes: the broker's share (the same signed request from this JVM, no process), and
+     * what this machine charges for the processes every call starts (the hook's bash, its watchdog's fork, one
+     * {@code sha256sum}), each started from this JVM as the calls above are.
+     */
+    private static void reportShares(BrokerRig rig, SandboxRecord s, Map<String, String> env, String payload)
+            throws Exception {
+        HookClient client = new HookClient(env.get("PADDOCK_API"), HookAuth.SANDBOX_PREFIX + s.id(),
+                env.get("PADDOCK_HOOK_KEY"), Duration.ofSeconds(10), Duration.ofSeconds(5));
+        byte[] body = payload.getBytes(StandardCharsets.UTF_8);
+        List<Long> broker = new ArrayList<>();
+        for (int i = 0; i < WARM_UP + CALLS; i++) {
+            long t0 = System.nanoTime();
+            assertThat(client.ask(body, s.id(), Duration.ofSeconds(30)).allow()).isTrue();
+            if (i >= WARM_UP) {
+                broker.add((System.nanoTime() - t0) / 1000);
+            }
+        }
+        BenchSupport.report("  share: the broker alone (signed request from this JVM, no process): " + percentiles(broker));
+        BenchSupport.report("  share: process start, /bin/true: " + percentiles(starts(List.of("/bin/true"))));
+        BenchSupport.report("  share: process start, bash -c ':': " + percentiles(starts(List.of("bash", "-c", ":"))));
+        BenchSupport.report("  share: the hook's processes without the broker, bash with a forked watchdog and one"
+                + " sha256sum: " + percentiles(starts(List.of("bash", "-c",
+                "exec 9> >(exec >/dev/null 2>&1; read -r -t 5 -N 1); h=$(sha256sum /dev/fd/4 4<<<x); exec 9>&-"))));
+    }
+
+    /** {@link #CALLS} runs of {@code command} after {@link #WARM_UP}; wall times in µs. */
+    private static List<Long> starts(List<String> command) throws Exception {
+        List<Long> us = new ArrayList<>();
+        for (int i = 0; i < WARM_UP + CALLS; i++) {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isZero();
+            if (i >= WARM_UP) {
+                us.add((System.nanoTime() - t0) / 1000);
+            }
+        }
+        return us;
     }
 
     /** {@link #CALLS} heartbeats, one after another, with the sandbox's token; wall times in µs. */

@@ -20,7 +20,7 @@ class OptionTextsTest {
 
     @Test
     void everyTextNamesACommandWithThatOptionAndIsShownInItsHelp() {
-        CommandLine cli = new CommandLine(new PaddockCommand(null));
+        CommandLine cli = PaddockCommand.commandLine(null);
         assertThat(TEXTS.keySet()).isNotEmpty();
         for (String key : TEXTS.keySet()) {
             int dot = key.lastIndexOf('.');
@@ -38,7 +38,7 @@ class OptionTextsTest {
     @Test
     void everyJsonOptionIsTheMixinWithItsOwnText() {
         List<String> commands = new ArrayList<>();
-        walk(new CommandLine(new PaddockCommand(null)).getCommandSpec(), commands);
+        walk(PaddockCommand.commandLine(null).getCommandSpec(), commands);
         assertThat(commands).contains("paddock status", "paddock sandbox list", "paddock merge config");
         for (String name : commands) {
             assertThat(TEXTS.containsKey(name.replace(' ', '.') + ".json")).as(name).isTrue();

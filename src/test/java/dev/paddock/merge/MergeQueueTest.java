@@ -147,8 +147,8 @@ class MergeQueueTest {
         rig.branch("agent/b", "b.txt", "b\n");
         MergeEntry ea = rig.enqueue("agent/a");
         MergeEntry eb = rig.enqueue("agent/b");
-        rig.store.set(eb.id(), MergeStore.cols("last_test_passed", true));
-        rig.store.set(ea.id(), MergeStore.cols("last_test_passed", false));
+        rig.store.set(eb.id(), MergeChange.of(MergeChange.LAST_TEST_PASSED, true));
+        rig.store.set(ea.id(), MergeChange.of(MergeChange.LAST_TEST_PASSED, false));
 
         assertThat(rig.store.next(rig.repoId).orElseThrow().id()).isEqualTo(eb.id());
         rig.queue.runNext(rig.repoId);

@@ -1,6 +1,5 @@
 package dev.paddock.merge;
 
-import static dev.paddock.merge.MergeStore.cols;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -173,8 +172,8 @@ class MergeTestContainerTest {
                 "--label", DockerContainers.REPO_LABEL + "=" + rig.repo.dir(), DockerTests.GIT_IMAGE, "sleep", "300");
         assertThat(run.code()).as(run.out()).isZero();
         String id = run.out().strip();
-        assertThat(rig.store.move(e.id(), MergeState.QUEUED, MergeState.RUNNING, cols("step", MergeStep.TESTING.id(),
-                "test_container", id), EventDraft.of(rig.repoId, "box-003", "merge.testing", "testing", java.util.Map.of()))).isTrue();
+        assertThat(rig.store.move(e.id(), MergeState.QUEUED, MergeState.RUNNING, MergeChange.of(MergeChange.STEP,
+                MergeStep.TESTING).set(MergeChange.TEST_CONTAINER, id), EventDraft.of(rig.repoId, "box-003", "merge.testing", "testing", java.util.Map.of()))).isTrue();
 
         rig.queue.recover();
 
