@@ -64,6 +64,7 @@ public final class Wiring implements AutoCloseable {
     private final GitCli git;
     private final WorktreeLister lister;
     private final RepoStore repoStore;
+    private final dev.paddock.events.EventBus bus = new dev.paddock.events.EventBus();
     private final EventLog events;
     private final SandboxStore sandboxes;
     private final FingerprintRecorder fingerprints;
@@ -101,7 +102,7 @@ public final class Wiring implements AutoCloseable {
         this.git = new GitCli();
         this.lister = new WorktreeLister(git);
         this.repoStore = new RepoStore(db, clock);
-        this.events = new EventLog(db, clock);
+        this.events = new EventLog(db, clock, bus);
         this.sandboxes = new SandboxStore(db, events, clock);
         RepositoryLocator locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repoStore, events);
@@ -234,6 +235,11 @@ public final class Wiring implements AutoCloseable {
         return events;
     }
 
+    /** Where every committed event is published in this process. */
+    public dev.paddock.events.EventBus bus() {
+        return bus;
+    }
+
     public SandboxStore sandboxes() {
         return sandboxes;
     }
@@ -337,5 +343,6 @@ public final class Wiring implements AutoCloseable {
         lister.close();
         sandboxes.close();
         db.close();
+        bus.close();
     }
 }

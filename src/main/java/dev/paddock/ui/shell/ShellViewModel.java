@@ -4,55 +4,30 @@ import dev.paddock.ui.conflicts.MergeConflictBackend;
 import dev.paddock.Host;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.repo.RepoRecord;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.settings.PaddockHome;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.EnvironmentMonitor;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.Workspace;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.approvals.BrokerApprovalBackend;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.common.UiExecutor;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.dashboard.DashboardViewModel;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.dashboard.StatusSource;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.sandboxes.ServiceSandboxBackend;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.GitException;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
-import dev.paddock.settings.SettingsStore;
 import java.util.List;
-import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.CompletableFuture;
-import dev.paddock.settings.SettingsStore;
 import javafx.application.Platform;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.collections.FXCollections;
-import dev.paddock.settings.SettingsStore;
 import javafx.collections.ObservableList;
-import dev.paddock.settings.SettingsStore;
 import org.slf4j.Logger;
-import dev.paddock.settings.SettingsStore;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -196,18 +171,12 @@ public final class ShellViewModel implements AutoCloseable {
             Host h = join(starting);
             host = h;
             sandboxBackend = new ServiceSandboxBackend(h.wiring());
-            approvalBackend = new BrokerApprovalBackend(h.wiring().approvals());
-            conflictBackend = new MergeConflictBackend(h.wiring().merges(), h.wiring().resolutions(),
+            approvalBackend = new BrokerApprovalBackend(h.wiring().approvals(), h.wiring().bus());
+            conflictBackend = new MergeConflictBackend(h.wiring().merges(), h.wiring().resolutions(), h.wiring().bus(),
                     System.getProperty("user.name", "someone") + " in the panel");
             mergeQueueBackend = new dev.paddock.ui.mergequeue.ServiceMergeQueueBackend(h.wiring().merges(),
-                    System.getProperty("user.name", "someone") + " in the panel");
-            // A merge step, conflict or resolution shows in the tiles and the events at once.
-            h.wiring().merges().queue().addListener(dashboard::refresh);
+                    h.wiring().bus(), System.getProperty("user.name", "someone") + " in the panel");
             h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
-            // A state change shows at once, not at the next regular refresh.
-            h.wiring().supervisor().addListener(dashboard::refresh);
-            // A request queued or decided shows in the tiles and the events at once too.
-            h.wiring().approvals().addListener(dashboard::refresh);
             return tryOpen(h.wiring().workspace(), target, repo != null);
         }, opened -> {
             environment.set(host.wiring().environment().snapshot());
@@ -320,6 +289,7 @@ public final class ShellViewModel implements AutoCloseable {
         dashboard.conflicts().connect(conflictBackend);
         dashboard.mergeQueue().connect(mergeQueueBackend, repo.path());
         Workspace ws = host.wiring().workspace();
+        dev.paddock.events.EventBus bus = host.wiring().bus();
         dashboard.show(new StatusSource() {
             @Override
             public RepositoryStatus load() throws PaddockException {
@@ -328,7 +298,15 @@ public final class ShellViewModel implements AutoCloseable {
 
             @Override
             public Runnable onChange(Runnable callback) {
-                return ws.monitor(repo.id()).map(m -> m.addListener(s -> callback.run())).orElse(() -> { });
+                // Every state change of a sandbox, approval or merge of this repository is an event; what changes
+                // on disk comes from the worktree monitor.
+                dev.paddock.events.EventBus.Subscription events = bus.subscribe(
+                        e -> e.repositoryId() == null || e.repositoryId() == repo.id(), e -> callback.run());
+                Runnable disk = ws.monitor(repo.id()).map(m -> m.addListener(s -> callback.run())).orElse(() -> { });
+                return () -> {
+                    events.close();
+                    disk.run();
+                };
             }
         });
     }
