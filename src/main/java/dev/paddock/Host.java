@@ -135,6 +135,11 @@ public final class Host implements AutoCloseable {
         return wiring;
     }
 
+    /** This Paddock as the panel sees it: its backends, whose closing stops this Host. */
+    public dev.paddock.ui.shell.PanelBackends panel() {
+        return wiring.panelBackends(this);
+    }
+
     /** The loopback port of the API. */
     public int apiPort() {
         return instance.port();

@@ -27,7 +27,7 @@ public final class Paddock {
      * printed on stderr), 2 bad usage.
      */
     public static int run(String[] args) {
-        PaddockCommand panelOnly = PaddockCommand.forPanelOnly(PanelLauncher::run, args);
+        PaddockCommand panelOnly = PaddockCommand.forPanelOnly(Paddock::panel, args);
         if (panelOnly != null) {
             PrintWriter err = new PrintWriter(System.err, true);
             try {
@@ -37,9 +37,14 @@ public final class Paddock {
             }
         }
         PaddockCommand.presetHomeForLogging(args);
-        CommandLine cli = PaddockCommand.commandLine(PanelLauncher::run, args);
+        CommandLine cli = PaddockCommand.commandLine(Paddock::panel, args);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> failure(e, cmd.getErr()));
         return cli.execute(args);
+    }
+
+    /** Runs the panel on {@code home}: its Paddock is a {@link Host} whose backends it is given. */
+    private static int panel(dev.paddock.settings.PaddockHome home, java.nio.file.Path repo) {
+        return PanelLauncher.run(home, repo, h -> Host.start(h, "panel").panel());
     }
 
     /** Reports a command's failure on {@code err} and returns its exit code (1). */

@@ -68,6 +68,7 @@ public final class Wiring implements AutoCloseable {
     private final GitCli git;
     private final WorktreeLister lister;
     private final RepoStore repoStore;
+    private final dev.paddock.events.EventBus bus = new dev.paddock.events.EventBus();
     private final EventLog events;
     private final SandboxStore sandboxes;
     private final FingerprintRecorder fingerprints;
@@ -106,7 +107,7 @@ public final class Wiring implements AutoCloseable {
         this.git = new GitCli();
         this.lister = new WorktreeLister(git);
         this.repoStore = new RepoStore(db, clock);
-        this.events = new EventLog(db, clock);
+        this.events = new EventLog(db, clock, bus);
         this.sandboxes = new SandboxStore(db, events, clock);
         RepositoryLocator locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repoStore, events);
@@ -242,6 +243,11 @@ public final class Wiring implements AutoCloseable {
         return events;
     }
 
+    /** Where every committed event is published in this process. */
+    public dev.paddock.events.EventBus bus() {
+        return bus;
+    }
+
     public SandboxStore sandboxes() {
         return sandboxes;
     }
@@ -325,6 +331,37 @@ public final class Wiring implements AutoCloseable {
         return resolutions;
     }
 
+    /**
+     * The panel's view of this Paddock: one typed backend per view, over these services, with actions recorded as
+     * the local user's in the panel.
+     *
+     * @param stop what closing the backends stops (the running Host)
+     */
+    public dev.paddock.ui.shell.PanelBackends panelBackends(AutoCloseable stop) {
+        String who = System.getProperty("user.name", "someone") + " in the panel";
+        return new dev.paddock.ui.shell.PanelBackends(home.dir(),
+                new dev.paddock.panel.ServiceShellBackend(workspace, environment, bus),
+                sandboxBackend(tierChecks),
+                new dev.paddock.ui.approvals.BrokerApprovalBackend(approvals, bus, who),
+                new dev.paddock.ui.conflicts.MergeConflictBackend(merges, resolutions, bus, who),
+                new dev.paddock.ui.mergequeue.ServiceMergeQueueBackend(merges, bus, who),
+                new dev.paddock.ui.mergesettings.ServiceMergeSettingsBackend(merges),
+                new dev.paddock.panel.FilePolicyEditorBackend(home.dir(), () -> {
+                    try {
+                        return settings.get(SettingsStore.APPROVAL_TIMEOUT_MS);
+                    } catch (dev.paddock.store.StoreException e) {
+                        return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
+                    }
+                }),
+                containers.metrics(), stop);
+    }
+
+    /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
+    public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
+        return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
+                worktrees);
+    }
+
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
     public void setApiUrl(String url) {
         this.apiUrl = url;
@@ -350,5 +387,6 @@ public final class Wiring implements AutoCloseable {
         lister.close();
         sandboxes.close();
         db.close();
+        bus.close();
     }
 }

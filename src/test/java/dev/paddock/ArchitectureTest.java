@@ -158,6 +158,28 @@ class ArchitectureTest {
                     + " The root package (Paddock, Wiring, Host) wires everything and is not in any slice");
 
     @ArchTest
+    static final ArchRule viewModelsDoNotUseTheSceneGraph = noClasses()
+            .that().resideInAPackage("dev.paddock.ui..").and().haveSimpleNameEndingWith("ViewModel")
+            .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..")
+            .because("a view model is state and commands in properties, tested with plain JUnit against its backend;"
+                    + " nodes, stages and scenes belong to its view, which binds to it");
+
+    @ArchTest
+    static final ArchRule theUiSeesPaddockOnlyThroughItsBackends = noClasses()
+            .that().resideInAPackage("dev.paddock.ui..")
+            .should().dependOnClassesThat().resideInAPackage("dev.paddock.store..")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.paddock.Host")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.paddock.Wiring")
+            .orShould().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
+                    "are in dev.paddock.worktree other than the ChangeList value",
+                    c -> c.getPackageName().startsWith("dev.paddock.worktree")
+                            && !c.getName().startsWith("dev.paddock.worktree.WorktreeManager$ChangeList")))
+            .because("the panel gets one typed backend per view, built in Wiring (PanelBackends); a view that reached"
+                    + " the store, git or the running Host itself would hide what it needs, bypass the owning"
+                    + " package's API and tie its tests to the whole graph. WorktreeManager.ChangeList is only a"
+                    + " value the sandbox details show");
+
+    @ArchTest
     static final ArchRule uiFeaturesAreFreeOfCycles = slices()
             .matching("dev.paddock.ui.(*)..")
             .should().beFreeOfCycles()

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +65,6 @@ public final class ApprovalBroker implements AutoCloseable {
     private final PolicyCache policies;
     private final Path paddockHome;
     private final Map<Long, Waiter> waiters = new HashMap<>();
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
     private volatile boolean closing;
 
@@ -174,7 +172,6 @@ public final class ApprovalBroker implements AutoCloseable {
                     ApprovalState.PENDING, null, null, null, reason, r.sessionId(), now, now.plusMillis(timeoutMs),
                     null));
             armExpiry(a);
-            changed();
         }
         Waiter w = waiters.computeIfAbsent(a.id(), id -> new Waiter());
         w.requesters++;
@@ -346,7 +343,7 @@ public final class ApprovalBroker implements AutoCloseable {
         return store.find(id).map(a -> a.state().id()).orElse("gone");
     }
 
-    /** Hands a final approval to everyone waiting for it, and tells the listeners. */
+    /** Hands a final approval to everyone waiting for it (the panel hears of it from its event). */
     private void release(Approval done) {
         Waiter w;
         synchronized (this) {
@@ -355,35 +352,10 @@ public final class ApprovalBroker implements AutoCloseable {
         if (w != null) {
             w.future.complete(done);
         }
-        changed();
     }
 
     private Ticket done(Approval decided) {
-        changed();
         return Ticket.done(decided);
-    }
-
-    /**
-     * Registers a callback run after a request was stored (queued, or decided at once by the policy) and
-     * after a pending one reached its final state, whoever decided it (a person in the panel, the API, the
-     * timeout, a stopped sandbox). It runs on the thread that made the change, so it must be quick (the
-     * panel only schedules a reload).
-     *
-     * @return a handle that unregisters the callback
-     */
-    public Runnable addListener(Runnable listener) {
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
-    }
-
-    private void changed() {
-        for (Runnable l : listeners) {
-            try {
-                l.run();
-            } catch (RuntimeException e) {
-                LOG.warn("An approval listener failed: {}", e.getMessage(), e);
-            }
-        }
     }
 
     private void abandoned(long id) {

@@ -11,6 +11,9 @@ import java.util.List;
 /**
  * The append-only audit log. Events are only ever inserted; nothing updates them, and they are deleted only when
  * older than the retention the settings give ({@link EventRetention}) or when a forgotten repository is detached.
+ *
+ * <p>Every appended event is published on the {@link EventBus} once its transaction committed (a caller's
+ * transaction included): never before, and never when it rolls back.
  */
 public final class EventLog {
     private static final String COLUMNS = "id, at, repository_id, sandbox_id, kind, message, details";
@@ -19,10 +22,18 @@ public final class EventLog {
 
     private final Jdbc jdbc;
     private final Clock clock;
+    private final EventBus bus;
 
+    /** A log whose events nobody in this process hears of (tools and tests that need no bus). */
     public EventLog(Database db, Clock clock) {
+        this(db, clock, null);
+    }
+
+    /** @param bus where committed events are published; null for none */
+    public EventLog(Database db, Clock clock, EventBus bus) {
         this.jdbc = db.jdbc();
         this.clock = clock;
+        this.bus = bus;
     }
 
     /** Appends events in one transaction of their own. */
@@ -48,9 +59,17 @@ public final class EventLog {
      * together or not at all.
      */
     public long append(Jdbc.Tx tx, EventDraft d) throws SQLException {
-        return tx.insert("INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
+        // Microseconds: what the column keeps, so the published event equals the stored one.
+        java.time.Instant at = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        String message = bounded(d.message());
+        long id = tx.insert("INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
                         + " VALUES (?, ?, ?, ?, ?, ?)",
-                clock.instant(), d.repositoryId(), d.sandboxId(), d.kind(), bounded(d.message()), d.details());
+                at, d.repositoryId(), d.sandboxId(), d.kind(), message, d.details());
+        if (bus != null) {
+            Event stored = new Event(id, at, d.repositoryId(), d.sandboxId(), d.kind(), message, d.details());
+            tx.afterCommit(() -> bus.publish(stored));
+        }
+        return id;
     }
 
     /**

@@ -47,8 +47,10 @@ public final class Jdbc {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                T result = work.run(new Tx(c));
+                Tx tx = new Tx(c);
+                T result = work.run(tx);
                 c.commit();
+                tx.committed();
                 return result;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -82,8 +84,34 @@ public final class Jdbc {
     public static final class Tx {
         private final Connection connection;
 
+        private List<Runnable> afterCommit;
+
         Tx(Connection connection) {
             this.connection = connection;
+        }
+
+        /**
+         * Runs {@code action} once this transaction committed, on the committing thread; never when it rolls back.
+         * For quick hand-offs only (publishing an event): the caller of {@link #inTransaction} waits for it.
+         */
+        public void afterCommit(Runnable action) {
+            if (afterCommit == null) {
+                afterCommit = new ArrayList<>();
+            }
+            afterCommit.add(action);
+        }
+
+        private void committed() {
+            if (afterCommit == null) {
+                return;
+            }
+            for (Runnable r : afterCommit) {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    org.slf4j.LoggerFactory.getLogger(Jdbc.class).warn("An after-commit action failed: {}", e.toString());
+                }
+            }
         }
 
         public <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) throws SQLException {

@@ -8,6 +8,7 @@ import dev.paddock.common.Threads;
 import dev.paddock.events.EventSeverity;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.ThrottledLoader;
 import dev.paddock.ui.common.UiError;
 import java.time.Instant;
 import java.util.HashSet;
@@ -39,16 +40,18 @@ import org.slf4j.LoggerFactory;
  * and countdowns are shown against, and the decisions a person makes (approve, deny, approve and always
  * allow).
  *
- * <p>Pending requests are reloaded on the {@code approvals-refresh} thread every {@link #REFRESH_MS} ms (one
- * indexed query for the pending rows) and at once when the broker reports a change; only applying them
- * runs on the FX thread, at most once per pulse. Decisions run on the {@code io} executor.
+ * <p>Pending requests are reloaded on the {@code approvals-refresh} thread (one indexed query for the pending rows)
+ * when the backend reports a change (every request queued or decided is an event), through one
+ * {@link ThrottledLoader} (bursts coalesce); only applying them runs on the FX thread, at most once per pulse. The
+ * clock of the ages and countdowns ticks every {@link #REFRESH_MS} ms without reading the store. Decisions run on
+ * the {@code io} executor.
  */
 public final class ApprovalsViewModel implements AutoCloseable {
     // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
     private static Logger log() {
         return LoggerFactory.getLogger(ApprovalsViewModel.class);
     }
-    /** Period of the regular reload, and of the countdowns, in ms. */
+    /** Period of the clock of the ages and countdowns, in ms. */
     public static final long REFRESH_MS = 1_000;
     /** At most this many pending requests are loaded. */
     static final int LIMIT = 500;
@@ -80,8 +83,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approvals-refresh"));
-    private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
+    private final ThrottledLoader<Snapshot> loader = new ThrottledLoader<>("approvals-refresh", this::load, this::apply);
+    private final ScheduledExecutorService clockTicks =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("approvals-clock"));
+    private final FxCoalescer<Instant> clock = new FxCoalescer<>(t -> now.set(t));
     private volatile ApprovalBackend backend;
     private Long repositoryId;
     private Set<Long> known;
@@ -165,11 +170,11 @@ public final class ApprovalsViewModel implements AutoCloseable {
             error.set(null);
         }
         unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
-        if (ticking == null && !refresher.isShutdown()) {
-            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
-        } else {
-            refresh();
+        if (ticking == null && !clockTicks.isShutdown()) {
+            ticking = clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
+                    TimeUnit.MILLISECONDS);
         }
+        refresh();
     }
 
     /** Called on the FX thread with the requests that arrived since the last reload (in any repository). */
@@ -182,11 +187,9 @@ public final class ApprovalsViewModel implements AutoCloseable {
         onPending = c == null ? p -> { } : c;
     }
 
-    /** Reloads now (from any thread). */
+    /** Reloads soon (from any thread); requests close together make one reload. */
     public void refresh() {
-        if (!refresher.isShutdown()) {
-            refresher.execute(this::load);
-        }
+        loader.request();
     }
 
     /** Clears the note (it is transient). */
@@ -287,10 +290,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
         return "#" + a.id() + " (" + line + ")";
     }
 
-    private void load() {
+    private Snapshot load() {
         ApprovalBackend b = backend;
         if (b == null) {
-            return;
+            return null;
         }
         try {
             List<Approval> pending = b.pending(LIMIT);
@@ -299,10 +302,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
                     names.put(a.repositoryId(), b.repositoryName(a.repositoryId()));
                 }
             }
-            toFx.publish(new Snapshot(pending, java.util.Map.copyOf(names), Instant.now(), null));
+            return new Snapshot(pending, java.util.Map.copyOf(names), Instant.now(), null);
         } catch (PaddockException | RuntimeException e) {
             log().warn("Cannot read the approval queue: {}", e.getMessage());
-            toFx.publish(new Snapshot(null, java.util.Map.of(), Instant.now(), e));
+            return new Snapshot(null, java.util.Map.of(), Instant.now(), e);
         }
     }
 
@@ -363,6 +366,7 @@ public final class ApprovalsViewModel implements AutoCloseable {
     public void close() {
         unsubscribe.run();
         backend = null;
-        refresher.shutdownNow();
+        loader.close();
+        clockTicks.shutdownNow();
     }
 }

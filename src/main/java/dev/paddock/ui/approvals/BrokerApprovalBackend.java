@@ -5,21 +5,27 @@ import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.approval.ApprovalBroker.AllowResult;
 import dev.paddock.approval.ApprovalState;
 import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventBus;
 import java.util.List;
 
 /** {@link ApprovalBackend} over the running Paddock's broker; decisions are recorded as the local user's, in the panel. */
 public final class BrokerApprovalBackend implements ApprovalBackend {
     private final ApprovalBroker broker;
+    private final EventBus bus;
     private final String who;
 
-    /** The broker of a running Paddock ({@code Wiring.approvals()}), deciding as the user running the panel. */
-    public BrokerApprovalBackend(ApprovalBroker broker) {
-        this(broker, System.getProperty("user.name", "someone") + " in the panel");
+    /**
+     * The broker of a running Paddock ({@code Wiring.approvals()}) and its event bus, deciding as the user running
+     * the panel.
+     */
+    public BrokerApprovalBackend(ApprovalBroker broker, EventBus bus) {
+        this(broker, bus, System.getProperty("user.name", "someone") + " in the panel");
     }
 
     /** @param who who the decisions are recorded as */
-    public BrokerApprovalBackend(ApprovalBroker broker, String who) {
+    public BrokerApprovalBackend(ApprovalBroker broker, EventBus bus, String who) {
         this.broker = broker;
+        this.bus = bus;
         this.who = who;
     }
 
@@ -50,7 +56,8 @@ public final class BrokerApprovalBackend implements ApprovalBackend {
 
     @Override
     public Runnable onChange(Runnable callback) {
-        return broker.addListener(callback);
+        // Every request queued or decided (by anyone) is an approval event.
+        return bus.subscribe(List.of("approval."), e -> callback.run())::close;
     }
 
     @Override

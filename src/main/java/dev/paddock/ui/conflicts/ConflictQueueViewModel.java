@@ -4,6 +4,7 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
 import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.ThrottledLoader;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -21,12 +22,13 @@ import javafx.collections.ObservableList;
 
 /**
  * The conflict queue of the dashboard: merge requests waiting for a three-way resolution, oldest
- * first. Reloaded on the {@code conflicts-refresh} thread every {@link #REFRESH_MS} ms and at once when
- * the backend reports a change; applied on the FX thread at most once per pulse. Entries that arrive
- * after the first reload are announced once each to {@link #setOnArrived}.
+ * first. Reloaded on the {@code conflicts-refresh} thread when the backend reports a change (a merge event),
+ * through one {@link ThrottledLoader} (bursts coalesce); applied on the FX thread at most once per pulse. The
+ * clock of the ages ticks every {@link #REFRESH_MS} ms without reading anything. Entries that arrive after the
+ * first reload are announced once each to {@link #setOnArrived}.
  */
 public final class ConflictQueueViewModel implements AutoCloseable {
-    /** Period of the regular reload, in ms. */
+    /** Period of the clock of the ages, in ms. */
     public static final long REFRESH_MS = 1_000;
 
     /** One reload: the queue, or why it could not be read. */
@@ -40,8 +42,10 @@ public final class ConflictQueueViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("conflicts-refresh"));
-    private final FxCoalescer<Snapshot> toFx = new FxCoalescer<>(this::apply);
+    private final ThrottledLoader<Snapshot> loader = new ThrottledLoader<>("conflicts-refresh", this::load, this::apply);
+    private final ScheduledExecutorService clockTicks =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("conflicts-clock"));
+    private final FxCoalescer<Instant> clock = new FxCoalescer<>(t -> now.set(t));
     private volatile ConflictBackend backend;
     private Set<Long> known;
     private Consumer<List<ConflictQueueRow>> onArrived = a -> { };
@@ -79,11 +83,11 @@ public final class ConflictQueueViewModel implements AutoCloseable {
         rows.clear();
         known = null;
         unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
-        if (b != null && ticking == null && !refresher.isShutdown()) {
-            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
-        } else {
-            refresh();
+        if (b != null && ticking == null && !clockTicks.isShutdown()) {
+            ticking = clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
+                    TimeUnit.MILLISECONDS);
         }
+        refresh();
     }
 
     /** Called on the FX thread with entries that arrived since the last reload. */
@@ -91,11 +95,9 @@ public final class ConflictQueueViewModel implements AutoCloseable {
         onArrived = c == null ? a -> { } : c;
     }
 
-    /** Reloads now (from any thread). */
+    /** Reloads soon (from any thread); requests close together make one reload. */
     public void refresh() {
-        if (!refresher.isShutdown()) {
-            refresher.execute(this::load);
-        }
+        loader.request();
     }
 
     /**
@@ -115,15 +117,15 @@ public final class ConflictQueueViewModel implements AutoCloseable {
         return vm;
     }
 
-    private void load() {
+    private Snapshot load() {
         ConflictBackend b = backend;
         if (b == null) {
-            return;
+            return null;
         }
         try {
-            toFx.publish(new Snapshot(b.queue(), Instant.now(), null));
+            return new Snapshot(b.queue(), Instant.now(), null);
         } catch (PaddockException | RuntimeException e) {
-            toFx.publish(new Snapshot(null, Instant.now(), e));
+            return new Snapshot(null, Instant.now(), e);
         }
     }
 
@@ -151,6 +153,7 @@ public final class ConflictQueueViewModel implements AutoCloseable {
     public void close() {
         unsubscribe.run();
         backend = null;
-        refresher.shutdownNow();
+        loader.close();
+        clockTicks.shutdownNow();
     }
 }

@@ -3,6 +3,7 @@ package dev.paddock.ui.conflicts;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventBus;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeService;
 import dev.paddock.merge.MergeStore;
@@ -24,13 +25,16 @@ public final class MergeConflictBackend implements ConflictBackend {
     private final MergeService merges;
     private final ResolutionService resolutions;
     private final String who;
+    private final EventBus bus;
 
     /**
      * @param merges      the merge queue's service (the conflict queue, change notices)
      * @param resolutions where resolutions go
+     * @param bus         where the merge events come from (change notices)
      * @param who         who resolutions are recorded as ("ann in the panel")
      */
-    public MergeConflictBackend(MergeService merges, ResolutionService resolutions, String who) {
+    public MergeConflictBackend(MergeService merges, ResolutionService resolutions, EventBus bus, String who) {
+        this.bus = bus;
         this.merges = merges;
         this.resolutions = resolutions;
         this.who = who;
@@ -142,8 +146,8 @@ public final class MergeConflictBackend implements ConflictBackend {
 
     @Override
     public Runnable onChange(Runnable callback) {
-        merges.queue().addListener(callback);
-        return () -> merges.queue().removeListener(callback);
+        // Every step, conflict, resolution and abort of a merge is a merge event.
+        return bus.subscribe(java.util.List.of("merge."), e -> callback.run())::close;
     }
 
     @Override

@@ -9,13 +9,13 @@ import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.common.DesktopOpener;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.ThrottledLoader;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.containers.ContainersViewModel;
 import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
@@ -29,18 +29,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dashboard of one repository: rows and tiles as JavaFX properties, refreshed from a
- * {@link StatusSource} every {@link #REFRESH_MS} ms and whenever the source reports a change.
- * Loading runs on the {@code dashboard-refresh} thread; only applying the snapshot runs on the FX
- * thread, at most once per pulse.
+ * The dashboard of one repository: rows and tiles as JavaFX properties, reloaded from a {@link StatusSource}
+ * whenever the source reports a change (an event of the repository, a change on disk), and every
+ * {@link #SAFETY_POLL_MS} ms for what changes without an event (heartbeats and progress, the 24-hour counts).
+ * Loading runs on the {@code dashboard-refresh} thread through one {@link ThrottledLoader} (bursts coalesce); only
+ * applying the snapshot runs on the FX thread, at most once per pulse. The clock the ages are shown against ticks
+ * every {@link #REFRESH_MS} ms without reading anything.
  */
 public final class DashboardViewModel implements AutoCloseable {
     // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
     private static Logger log() {
         return LoggerFactory.getLogger(DashboardViewModel.class);
     }
-    /** Period of the regular refresh, in ms (the dashboard is live within a second). */
+    /** Period of the clock the ages are shown against, in ms. */
     public static final long REFRESH_MS = 1_000;
+    /** Period of the safety reload, in ms: heartbeats, progress and the 24-hour counts have no event. */
+    public static final long SAFETY_POLL_MS = 5_000;
 
     // Properties
     private final ObservableList<RepositoryStatus.Worktree> worktrees = FXCollections.observableArrayList();
@@ -60,8 +64,8 @@ public final class DashboardViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<RepositoryStatus> latest = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("dashboard-refresh"));
-    private final FxCoalescer<Object> toFx = new FxCoalescer<>(this::apply);
+    private final ThrottledLoader<Object> loader = new ThrottledLoader<>("dashboard-refresh", this::load, this::apply);
+    private final FxCoalescer<Instant> clock = new FxCoalescer<>(now::set);
     private final SandboxesViewModel sandboxPanel = new SandboxesViewModel(sandboxesView, UiExecutor.io(),
             new DesktopOpener());
 
@@ -77,7 +81,9 @@ public final class DashboardViewModel implements AutoCloseable {
     }
     private volatile StatusSource source;
     private Runnable unsubscribe = () -> { };
-    private ScheduledFuture<?> ticking;
+    private final ScheduledExecutorService clockTicks =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("dashboard-clock"));
+    private boolean started;
 
     // Properties --------------------------------------------------------------------------------
 
@@ -165,33 +171,31 @@ public final class DashboardViewModel implements AutoCloseable {
         latest.set(null);
         problem.set(null);
         unsubscribe = newSource.onChange(this::refresh);
-        if (ticking == null) {
-            ticking = refresher.scheduleWithFixedDelay(this::load, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
-        } else {
-            refresh();
+        if (!started && !loader.isClosed()) {
+            started = true;
+            loader.every(SAFETY_POLL_MS);
+            clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
+                    TimeUnit.MILLISECONDS);
         }
+        refresh();
     }
 
-    /** Asks for a refresh now (from any thread). */
+    /** Asks for a refresh (from any thread); requests close together make one reload. */
     public void refresh() {
-        if (!refresher.isShutdown()) {
-            refresher.execute(this::load);
-        }
+        loader.request();
     }
 
-    private void load() {
+    private Object load() {
         StatusSource s = source;
         if (s == null) {
-            return;
+            return null;
         }
         try {
             RepositoryStatus status = s.load();
-            if (s == source) {
-                toFx.publish(status);
-            }
+            return s == source ? status : null;
         } catch (PaddockException | RuntimeException e) {
             log().warn("Dashboard refresh failed: {}", e.getMessage());
-            toFx.publish(e);
+            return e;
         }
     }
 
@@ -225,6 +229,7 @@ public final class DashboardViewModel implements AutoCloseable {
         mergeQueue.close();
         unsubscribe.run();
         source = null;
-        refresher.shutdownNow();
+        loader.close();
+        clockTicks.shutdownNow();
     }
 }

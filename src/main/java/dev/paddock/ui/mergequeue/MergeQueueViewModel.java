@@ -5,8 +5,8 @@ import dev.paddock.common.Threads;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.PolicyDiff;
 import dev.paddock.ui.common.DesktopOpener;
-import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.common.ThrottledLoader;
 import dev.paddock.ui.common.UiError;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -35,9 +35,9 @@ import javafx.collections.ObservableList;
  * log, and approve or reject a policy change, on the selected entry. The diff of a selected entry waiting for a
  * review is read for it; Approve is possible only once that diff shows, and is bound to the commit it shows.
  *
- * <p>Read on the {@code merge-queue-view} thread when the queue reports a change, and every
- * {@link #REREAD_TICKS} ticks as a safety net; applied on the FX thread at most once per pulse
- * ({@link FxCoalescer}). Between reads only the clock ticks (every {@link #REFRESH_MS} ms), so elapsed times move
+ * <p>Read on the {@code merge-queue-view} thread when the queue reports a change (a merge event), and every
+ * {@link #REREAD_TICKS} ticks as a safety net (a running entry's test log appears without an event), through one
+ * {@link ThrottledLoader} (bursts coalesce); applied on the FX thread at most once per pulse. Between reads only the clock ticks (every {@link #REFRESH_MS} ms), so elapsed times move
  * without reading the store. Commands run on the given executor; their result shows on the FX thread.
  */
 public final class MergeQueueViewModel implements AutoCloseable {
@@ -82,8 +82,9 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper canRetry = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canOpenLog = new ReadOnlyBooleanWrapper();
 
-    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue-view"));
-    private final FxCoalescer<Read> toFx = new FxCoalescer<>(this::apply);
+    private final ThrottledLoader<Read> loader = new ThrottledLoader<>("merge-queue-view", this::load, this::apply);
+    private final ScheduledExecutorService refresher =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue-clock"));
     private volatile MergeQueueBackend backend;
     private volatile Path repo;
     private Long selectedId;
@@ -209,15 +210,9 @@ public final class MergeQueueViewModel implements AutoCloseable {
         }
     }
 
-    /** Reads the queue now (from any thread). */
+    /** Reads the queue soon (from any thread); requests close together make one read. */
     public void refresh() {
-        if (!refresher.isShutdown()) {
-            try {
-                refresher.execute(this::load);
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // closed meanwhile
-            }
-        }
+        loader.request();
     }
 
     /** Selects the entry {@code id} (null: none); the selection follows the entry across reads. */
@@ -399,24 +394,23 @@ public final class MergeQueueViewModel implements AutoCloseable {
     /** One tick of the clock (on the refresher thread): the time moves; every {@link #REREAD_TICKS}th, a read. */
     private void tick() {
         if (ticks++ % REREAD_TICKS == 0) {
-            load();
+            loader.request();
         } else {
             Platform.runLater(() -> now.set(Instant.now()));
         }
     }
 
-    private void load() {
+    private Read load() {
         MergeQueueBackend b = backend;
         Path r = repo;
         if (b == null || r == null) {
-            return;
+            return null;
         }
         try {
             Instant at = Instant.now();
-            QueueSnapshot s = QueueSnapshot.of(b.entries(r, LIMIT), b.maxAttempts(r), at);
-            toFx.publish(new Read(s, null, b));
+            return new Read(QueueSnapshot.of(b.entries(r, LIMIT), b.maxAttempts(r), at), null, b);
         } catch (PaddockException | RuntimeException e) {
-            toFx.publish(new Read(null, e, b));
+            return new Read(null, e, b);
         }
     }
 
@@ -460,6 +454,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
         unsubscribe.run();
         unsubscribe = () -> { };
         backend = null;
+        loader.close();
         refresher.shutdownNow();
     }
 }

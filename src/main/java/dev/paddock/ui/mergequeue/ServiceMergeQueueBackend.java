@@ -1,6 +1,7 @@
 package dev.paddock.ui.mergequeue;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventBus;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeService;
 import dev.paddock.merge.PolicyDiff;
@@ -11,12 +12,14 @@ import java.util.List;
 public final class ServiceMergeQueueBackend implements MergeQueueBackend {
     private final MergeService merges;
     private final String who;
+    private final EventBus bus;
 
     /**
      * @param merges the merge queue's service
      * @param who    who cancels and retries are recorded as ("ann in the panel")
      */
-    public ServiceMergeQueueBackend(MergeService merges, String who) {
+    public ServiceMergeQueueBackend(MergeService merges, EventBus bus, String who) {
+        this.bus = bus;
         this.merges = merges;
         this.who = who;
     }
@@ -58,8 +61,8 @@ public final class ServiceMergeQueueBackend implements MergeQueueBackend {
 
     @Override
     public Runnable onChange(Runnable callback) {
-        merges.queue().addListener(callback);
-        return () -> merges.queue().removeListener(callback);
+        // Every entry enqueued, moved, merged, failed or cancelled is a merge event.
+        return bus.subscribe(java.util.List.of("merge."), e -> callback.run())::close;
     }
 
     @Override

@@ -1,133 +1,35 @@
 package dev.paddock.ui.policy;
 
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.approval.ClaudeHookInstaller;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.approval.HookScript;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.common.Json;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.common.PaddockException;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.policy.ClaudeSettingsImport;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
+import dev.paddock.approval.PolicyFileEditor;
 import dev.paddock.policy.Decision;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.Policy;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyEngine;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyFile;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.PolicyRule;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.policy.RuleList;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.ToolRequest;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.policy.Verdict;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.common.UiError;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import java.io.IOException;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import java.nio.charset.StandardCharsets;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Files;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import java.nio.file.NoSuchFileException;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.util.ArrayList;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.util.LinkedHashSet;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.util.List;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
-import java.util.Set;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.Executor;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.animation.PauseTransition;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.application.Platform;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.binding.Bindings;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.binding.BooleanBinding;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ObjectProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.SimpleObjectProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.SimpleStringProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.StringProperty;
-import java.util.function.LongSupplier;
-import dev.paddock.settings.SettingsStore;
 import javafx.util.Duration;
 
 /**
@@ -185,30 +87,18 @@ public final class PolicyEditorViewModel {
     private final BooleanBinding unsaved;
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private volatile PolicyFile.Contents global;
-    private final LongSupplier approvalTimeoutMs;
+    private final PolicyEditorBackend backend;
     private long checkSeq;
 
     /**
-     * @param repository the repository whose policy is edited
-     * @param paddockHome Paddock's home (for the global file and the hook script)
-     * @param io where files are read and written (tests may pass {@code Runnable::run})
+     * @param repository the repository whose policy is edited (its main worktree's, when given a sandbox's)
+     * @param backend reads and writes the policy files, imports rules, installs the hook
+     * @param io where the backend is called (tests may pass {@code Runnable::run})
      */
-    public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io) {
-        this(repository, paddockHome, io, () -> SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue());
-    }
-
-    /**
-     * @param repository the repository whose policy is edited
-     * @param paddockHome Paddock's home (for the global file and the hook script)
-     * @param io where files are read and written (tests may pass {@code Runnable::run})
-     * @param approvalTimeoutMs reads Paddock's approval timeout (ms) on {@code io}, for the hook's own timeout
-     */
-    public PolicyEditorViewModel(Path repository, Path paddockHome, Executor io, LongSupplier approvalTimeoutMs) {
-        this.approvalTimeoutMs = approvalTimeoutMs;
-        // Never a sandbox's worktree: its files are the agent's, and the policy is read from the main worktree.
-        Path normal = repository.toAbsolutePath().normalize();
-        this.repository = dev.paddock.worktree.MainWorktree.ofSandboxArea(normal).orElse(normal);
-        this.paddockHome = paddockHome;
+    public PolicyEditorViewModel(Path repository, PolicyEditorBackend backend, Executor io) {
+        this.backend = backend;
+        this.repository = backend.policyRepository(repository);
+        this.paddockHome = backend.home();
         this.userHome = Path.of(System.getProperty("user.home"));
         this.io = io;
         this.file = PolicyFile.repositoryFile(this.repository);
@@ -313,20 +203,14 @@ public final class PolicyEditorViewModel {
             Exception failure = null;
             boolean missing = false;
             try {
-                content = Files.readString(file, StandardCharsets.UTF_8);
-            } catch (NoSuchFileException e) {
-                content = TEMPLATE;
-                missing = true;
-            } catch (IOException e) {
+                content = backend.read(file);
+                missing = content == null;
+                content = missing ? TEMPLATE : content;
+            } catch (Exception e) {
                 content = null;
                 failure = e;
             }
-            PolicyFile.Contents g;
-            try {
-                g = PolicyFile.read(globalFile);
-            } catch (IOException e) {
-                g = new PolicyFile.Contents(globalFile, List.of(), null, List.of("cannot read " + globalFile + ": " + e));
-            }
+            PolicyFile.Contents g = backend.readGlobal();
             global = g;
             String note = globalNote(g);
             String c = content;
@@ -445,7 +329,7 @@ public final class PolicyEditorViewModel {
         }
         String content = text.get().endsWith("\n") ? text.get() : text.get() + "\n";
         run(() -> {
-            boolean backup = dev.paddock.common.JsonFiles.writeTextWithBackup(file, content);
+            boolean backup = backend.write(file, content);
             return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
         }, "Cannot save the policy", result, file);
         result.thenRun(() -> saved.set(content)); // completed on the FX thread by run(...)
@@ -460,112 +344,27 @@ public final class PolicyEditorViewModel {
     public CompletableFuture<String> importClaudeSettings() {
         CompletableFuture<String> result = new CompletableFuture<>();
         String current = text.get();
-        Path settings = ClaudeHookInstaller.settingsFile(repository);
         busy.set(true);
         error.set(null);
         message.set(null);
         io.execute(() -> {
             try {
-                if (!Files.exists(settings)) {
-                    throw new PaddockException("There is no " + settings + " to import from.");
-                }
-                ClaudeSettingsImport.Imported imported = ClaudeSettingsImport.read(settings);
-                ObjectNode root = editedObject(current);
-                JsonNode p = root.get("permissions");
-                if (p != null && !p.isObject()) {
-                    throw new PaddockException("\"permissions\" in the editor is not an object; fix it, then import.");
-                }
-                ObjectNode perms = p == null ? root.putObject("permissions") : (ObjectNode) p;
-                int added = 0;
-                int present = 0;
-                for (RuleList list : List.of(RuleList.ALLOW, RuleList.ASK, RuleList.DENY)) {
-                    JsonNode l = perms.get(list.key());
-                    if (l != null && !l.isArray()) {
-                        throw new PaddockException("\"permissions." + list.key() + "\" in the editor is not a list;"
-                                + " fix it, then import.");
-                    }
-                    ArrayNode arr = l == null ? perms.putArray(list.key()) : (ArrayNode) l;
-                    Set<String> have = new LinkedHashSet<>();
-                    arr.forEach(n -> have.add(n.asText().strip()));
-                    for (String rule : imported.list(list)) {
-                        if (have.add(rule.strip())) {
-                            arr.add(rule);
-                            added++;
-                        } else {
-                            present++;
-                        }
-                    }
-                }
-                String merged = Json.mapper().writer(new Printer()).writeValueAsString(root) + "\n";
-                StringBuilder m = new StringBuilder("Imported " + added + (added == 1 ? " rule" : " rules") + " from "
-                        + settings);
-                if (present > 0) {
-                    m.append(" (").append(present).append(" already here)");
-                }
-                m.append(imported.skipped().isEmpty() ? "; nothing skipped." : "; skipped "
-                        + imported.skipped().size() + ": " + String.join("; ", imported.skipped()) + ".");
-                m.append(" Review, then Save.");
-                String msg = m.toString();
+                PolicyFileEditor.Imported imported = backend.importClaudeSettings(repository, current);
                 Platform.runLater(() -> {
                     busy.set(false);
-                    text.set(merged);
-                    message.set(msg);
-                    result.complete(msg);
+                    text.set(imported.text());
+                    message.set(imported.message());
+                    result.complete(imported.message());
                 });
             } catch (Exception e) {
                 Platform.runLater(() -> {
                     busy.set(false);
-                    error.set(UiError.of("Cannot import from " + settings, e));
+                    error.set(UiError.of("Cannot import from " + repository.resolve(".claude/settings.json"), e));
                     result.completeExceptionally(e);
                 });
             }
         });
         return result;
-    }
-
-    /** Pretty-prints as people write these files: one rule a line, {@code "key": value}, {@code []}. */
-    private static final class Printer extends com.fasterxml.jackson.core.util.DefaultPrettyPrinter {
-        private static final long serialVersionUID = 1L;
-
-        Printer() {
-            com.fasterxml.jackson.core.util.DefaultIndenter lines =
-                    new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n");
-            _arrayIndenter = lines;
-            _objectIndenter = lines;
-        }
-
-        @Override
-        public Printer createInstance() {
-            return new Printer();
-        }
-
-        @Override
-        public void writeObjectFieldValueSeparator(com.fasterxml.jackson.core.JsonGenerator g) throws IOException {
-            g.writeRaw(": ");
-        }
-
-        @Override
-        public void writeEndArray(com.fasterxml.jackson.core.JsonGenerator g, int values) throws IOException {
-            if (values == 0) {
-                _nesting--;
-                g.writeRaw(']');
-            } else {
-                super.writeEndArray(g, values);
-            }
-        }
-    }
-
-    private static ObjectNode editedObject(String current) throws PaddockException {
-        JsonNode n;
-        try {
-            n = current == null || current.isBlank() ? Json.mapper().createObjectNode() : Json.mapper().readTree(current);
-        } catch (IOException e) {
-            throw new PaddockException("The text in the editor is not valid JSON; fix it, then import.", e);
-        }
-        if (n == null || !n.isObject()) {
-            throw new PaddockException("The text in the editor is not a JSON object; fix it, then import.");
-        }
-        return (ObjectNode) n;
     }
 
     /**
@@ -574,15 +373,7 @@ public final class PolicyEditorViewModel {
      */
     public CompletableFuture<String> installHook() {
         CompletableFuture<String> result = new CompletableFuture<>();
-        run(() -> {
-            long approvalMs = approvalTimeoutMs.getAsLong();
-            Path script = HookScript.write(paddockHome, approvalMs);
-            ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
-                    ClaudeHookInstaller.timeoutFor(approvalMs));
-            return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
-                    + "; the previous file, if any, is kept as settings.json.bak)."
-                    : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";
-        }, "Cannot install the hook", result, null);
+        run(() -> backend.installHook(repository), "Cannot install the hook", result, null);
         return result;
     }
 

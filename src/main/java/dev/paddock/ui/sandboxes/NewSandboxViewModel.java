@@ -43,7 +43,7 @@ public final class NewSandboxViewModel {
     /** Shown for the container tier while the engine is being asked. */
     public static final String CONTAINER_CHECKING = "Checking whether a Docker engine answers…";
 
-    private static final String DEFAULT_CPUS = cpusText(ResourceLimits.DEFAULTS.nanoCpus());
+    private static final String DEFAULT_CPUS = LimitFields.cpusText(ResourceLimits.DEFAULTS.nanoCpus());
     private static final String DEFAULT_MEMORY_MIB = Long.toString(ResourceLimits.DEFAULTS.memoryBytes()
             / ResourceLimits.MIB);
     private static final String DEFAULT_PIDS = Long.toString(ResourceLimits.DEFAULTS.pids());
@@ -382,12 +382,12 @@ public final class NewSandboxViewModel {
      *     refuse the value
      */
     ResourceLimits limits() {
-        double c = number(cpus.get(), "CPUs", "a number such as 2 or 0.5");
+        double c = LimitFields.number(cpus.get(), "CPUs", "a number such as 2 or 0.5");
         if (!(c >= 0.01)) {
             throw new IllegalArgumentException("CPUs must be at least 0.01 (docker's smallest --cpus).");
         }
-        long mib = whole(memoryMib.get(), "Memory");
-        long p = whole(pids.get(), "Processes");
+        long mib = LimitFields.whole(memoryMib.get(), "Memory");
+        long p = LimitFields.whole(pids.get(), "Processes");
         return ResourceLimits.DEFAULTS.withNanoCpus(Math.round(c * ResourceLimits.ONE_CPU))
                 .withMemoryBytes(Math.multiplyExact(mib, ResourceLimits.MIB)).withPids(p);
     }
@@ -404,35 +404,6 @@ public final class NewSandboxViewModel {
         } catch (IllegalArgumentException | ArithmeticException e) {
             return e instanceof ArithmeticException ? "Memory is too large." : e.getMessage();
         }
-    }
-
-    private static double number(String text, String field, String example) {
-        try {
-            double d = Double.parseDouble(text == null ? "" : text.strip());
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                throw new NumberFormatException();
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(field + " must be " + example + " (got \"" + text + "\").");
-        }
-    }
-
-    private static long whole(String text, String field) {
-        try {
-            long n = Long.parseLong(text == null ? "" : text.strip());
-            if (n <= 0) {
-                throw new IllegalArgumentException(field + " must be a whole number above 0 (got " + n + ").");
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(field + " must be a whole number such as 512 (got \"" + text + "\").");
-        }
-    }
-
-    /** "2" for two CPUs, "0.5" for half of one. */
-    static String cpusText(long nanoCpus) {
-        return java.math.BigDecimal.valueOf(nanoCpus, 9).stripTrailingZeros().toPlainString();
     }
 
     private static String sentence(String s) {

@@ -223,13 +223,13 @@ public final class MainWindow extends BorderPane {
     /** Opens the Policy dialog for the repository shown (nothing when none is, or one is already open). */
     public void openPolicy() {
         RepoRecord repo = vm.currentProperty().get();
-        java.nio.file.Path home = vm.paddockHome();
-        if (repo == null || home == null || vm.phaseProperty().get() != ShellViewModel.Phase.READY || policyOpen) {
+        dev.paddock.ui.policy.PolicyEditorBackend policies = vm.policies();
+        if (repo == null || policies == null || vm.phaseProperty().get() != ShellViewModel.Phase.READY || policyOpen) {
             return;
         }
         policyOpen = true;
-        PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), home,
-                UiExecutor.io(), vm::approvalTimeoutMs), getScene() == null ? null : getScene().getWindow());
+        PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), policies,
+                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> policyOpen = false);
         dialog.show();
     }

@@ -2,7 +2,6 @@ package dev.paddock.ui.shell;
 
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.ui.theme.Theme;
-import dev.paddock.Host;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,16 +25,18 @@ public final class PaddockApp extends Application {
     private static volatile PaddockHome home;
     private static volatile Path repo;
     private static volatile boolean startupFailed;
+    private static volatile PanelBackends.Starter starter;
     /** Paddock being started: completed once the first frame is drawn and the store, API and watchers run. */
-    private final CompletableFuture<Host> starting = new CompletableFuture<>();
+    private final CompletableFuture<PanelBackends> starting = new CompletableFuture<>();
 
     private ShellViewModel vm;
     private UiPreferences prefs;
 
     /** Arguments for the next launch (set by {@link PanelLauncher}: {@code Application.launch} takes none). */
-    static void configure(PaddockHome paddockHome, Path repository) {
+    static void configure(PaddockHome paddockHome, Path repository, PanelBackends.Starter paddockStarter) {
         home = paddockHome;
         repo = repository;
+        starter = paddockStarter;
         startupFailed = false;
     }
 
@@ -120,7 +121,7 @@ public final class PaddockApp extends Application {
         AtomicBoolean hostStarted = new AtomicBoolean();
         Runnable startHost = () -> {
             if (hostStarted.compareAndSet(false, true)) {
-                ShellViewModel.startHost(home).whenComplete((h, e) -> {
+                ShellViewModel.startPaddock(starter, home).whenComplete((h, e) -> {
                     if (e != null) {
                         starting.completeExceptionally(e);
                     } else {

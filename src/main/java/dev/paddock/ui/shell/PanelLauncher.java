@@ -23,12 +23,13 @@ public final class PanelLauncher {
      *
      * @param home Paddock's state directory
      * @param repo repository to open, or null for the one containing the current directory
+     * @param starter starts Paddock (store, API, probes) once the window's first frame is drawn
      * @return the process exit code: 0, or 1 when Paddock could not start (the window said why, and so
      *     did a line on stderr) or there is no display to open a window on (stderr says so)
      */
-    public static int run(PaddockHome home, Path repo) {
+    public static int run(PaddockHome home, Path repo, PanelBackends.Starter starter) {
         JAVAFX_LOG.setLevel(Level.SEVERE);
-        PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize());
+        PaddockApp.configure(home, repo == null ? null : repo.toAbsolutePath().normalize(), starter);
         try {
             Application.launch(PaddockApp.class);
         } catch (UnsupportedOperationException e) {

@@ -1,64 +1,30 @@
 package dev.paddock.ui.shell;
 
-import dev.paddock.ui.conflicts.MergeConflictBackend;
-import dev.paddock.Host;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.common.PaddockException;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.repo.RepoRecord;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.settings.PaddockHome;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.EnvironmentMonitor;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.status.RepositoryStatus;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.status.Workspace;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.ui.approvals.BrokerApprovalBackend;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.common.UiExecutor;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.ui.dashboard.DashboardViewModel;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.ui.dashboard.StatusSource;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.ui.sandboxes.ServiceSandboxBackend;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.worktree.GitException;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
-import dev.paddock.settings.SettingsStore;
 import java.util.List;
-import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.CompletableFuture;
-import dev.paddock.settings.SettingsStore;
 import javafx.application.Platform;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringProperty;
-import dev.paddock.settings.SettingsStore;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import dev.paddock.settings.SettingsStore;
 import javafx.collections.FXCollections;
-import dev.paddock.settings.SettingsStore;
 import javafx.collections.ObservableList;
-import dev.paddock.settings.SettingsStore;
 import org.slf4j.Logger;
-import dev.paddock.settings.SettingsStore;
 import org.slf4j.LoggerFactory;
 
 /**
  * The panel's shell: starting Paddock (store, API, probes) in the background, the registered
- * repositories, which one is shown, and the environment for the status bar. Commands run off the
- * FX thread; properties change on it.
+ * repositories, which one is shown, and the environment for the status bar. It sees the running Paddock only
+ * through {@link PanelBackends}, one typed backend per view. Commands run off the FX thread; properties change on
+ * it.
  */
 public final class ShellViewModel implements AutoCloseable {
     // Looked up when needed: the first logger initialises Logback, which the first frame must not wait for.
@@ -80,13 +46,22 @@ public final class ShellViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<EnvironmentMonitor.Snapshot> environment = new ReadOnlyObjectWrapper<>();
     private final DashboardViewModel dashboard = new DashboardViewModel();
 
-    private volatile Host host;
-    private volatile ServiceSandboxBackend sandboxBackend;
-    private volatile BrokerApprovalBackend approvalBackend;
-    private volatile MergeConflictBackend conflictBackend;
-    private volatile dev.paddock.ui.mergequeue.ServiceMergeQueueBackend mergeQueueBackend;
+    private final PanelBackends.Starter starter;
+    private volatile PanelBackends backends;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile CompletableFuture<Host> hostFuture;
+    private volatile CompletableFuture<PanelBackends> startingFuture;
+
+    /** @param starter starts Paddock for {@link #start(PaddockHome, Path)} */
+    public ShellViewModel(PanelBackends.Starter starter) {
+        this.starter = starter;
+    }
+
+    /** A shell that is given a Paddock already starting ({@link #start(CompletableFuture, Path)}). */
+    public ShellViewModel() {
+        this(home -> {
+            throw new IllegalStateException("This panel was not given a way to start Paddock");
+        });
+    }
 
     public ReadOnlyObjectProperty<Phase> phaseProperty() {
         return phase.getReadOnlyProperty();
@@ -124,14 +99,20 @@ public final class ShellViewModel implements AutoCloseable {
 
     /** Paddock's home directory once started (global policy, hook script), else null. */
     public Path paddockHome() {
-        Host h = host;
-        return h == null ? null : h.wiring().home().dir();
+        PanelBackends b = backends;
+        return b == null ? null : b.home();
+    }
+
+    /** The policy files (the Policy dialog), once Paddock started; else null. */
+    public dev.paddock.ui.policy.PolicyEditorBackend policies() {
+        PanelBackends b = backends;
+        return b == null ? null : b.policies();
     }
 
     /** The merge settings of the repositories, once Paddock started; else null. */
     public dev.paddock.ui.mergesettings.MergeSettingsBackend mergeSettings() {
-        Host h = host;
-        return h == null ? null : new dev.paddock.ui.mergesettings.ServiceMergeSettingsBackend(h.wiring().merges());
+        PanelBackends b = backends;
+        return b == null ? null : b.mergeSettings();
     }
 
     /** The dashboard's ViewModel. */
@@ -145,33 +126,19 @@ public final class ShellViewModel implements AutoCloseable {
      * Starts Paddock (store, API, probes) on a background thread; see {@link #start(CompletableFuture, Path)}.
      */
     public CompletableFuture<Void> start(PaddockHome home, Path repo) {
-        return start(startHost(home), repo);
-    }
-
-    /**
-     * Paddock's approval timeout in ms (setting {@code approval.timeoutMs}); its default when Paddock is not
-     * running or the store cannot be read. Reads the store: call it off the FX thread.
-     */
-    public long approvalTimeoutMs() {
-        Host h = host;
-        try {
-            return h == null ? SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue()
-                    : h.wiring().settings().get(SettingsStore.APPROVAL_TIMEOUT_MS);
-        } catch (dev.paddock.store.StoreException e) {
-            return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
-        }
+        return start(startPaddock(starter, home), repo);
     }
 
     /**
      * Starts Paddock on its own thread ({@code host-start}) so that the store opens while JavaFX starts.
      *
-     * @return completes with the running host, or with the reason it could not start
+     * @return completes with the running Paddock's backends, or with the reason it could not start
      */
-    public static CompletableFuture<Host> startHost(PaddockHome home) {
-        CompletableFuture<Host> future = new CompletableFuture<>();
+    public static CompletableFuture<PanelBackends> startPaddock(PanelBackends.Starter starter, PaddockHome home) {
+        CompletableFuture<PanelBackends> future = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                future.complete(Host.start(home, "panel"));
+                future.complete(starter.start(home));
             } catch (Throwable e) {
                 future.completeExceptionally(e);
             }
@@ -188,30 +155,18 @@ public final class ShellViewModel implements AutoCloseable {
      *
      * @return completes on the FX thread once start-up finished, either way
      */
-    public CompletableFuture<Void> start(CompletableFuture<Host> starting, Path repo) {
-        hostFuture = starting;
+    public CompletableFuture<Void> start(CompletableFuture<PanelBackends> starting, Path repo) {
+        startingFuture = starting;
         CompletableFuture<Void> done = new CompletableFuture<>();
         Path target = repo != null ? repo : Path.of("").toAbsolutePath();
         UiExecutor.run(() -> {
-            Host h = join(starting);
-            host = h;
-            sandboxBackend = new ServiceSandboxBackend(h.wiring());
-            approvalBackend = new BrokerApprovalBackend(h.wiring().approvals());
-            conflictBackend = new MergeConflictBackend(h.wiring().merges(), h.wiring().resolutions(),
-                    System.getProperty("user.name", "someone") + " in the panel");
-            mergeQueueBackend = new dev.paddock.ui.mergequeue.ServiceMergeQueueBackend(h.wiring().merges(),
-                    System.getProperty("user.name", "someone") + " in the panel");
-            // A merge step, conflict or resolution shows in the tiles and the events at once.
-            h.wiring().merges().queue().addListener(dashboard::refresh);
-            h.wiring().environment().addListener(s -> Platform.runLater(() -> environment.set(s)));
-            // A state change shows at once, not at the next regular refresh.
-            h.wiring().supervisor().addListener(dashboard::refresh);
-            // A request queued or decided shows in the tiles and the events at once too.
-            h.wiring().approvals().addListener(dashboard::refresh);
-            return tryOpen(h.wiring().workspace(), target, repo != null);
+            PanelBackends b = join(starting);
+            backends = b;
+            b.shell().onEnvironment(s -> Platform.runLater(() -> environment.set(s)));
+            return b.shell().open(target, repo != null);
         }, opened -> {
-            environment.set(host.wiring().environment().snapshot());
-            dashboard.containers().connect(host.wiring().containers().metrics());
+            environment.set(backends.shell().environment());
+            dashboard.containers().connect(backends.metrics());
             phase.set(Phase.READY);
             showOpened(opened);
             done.complete(null);
@@ -240,7 +195,7 @@ public final class ShellViewModel implements AutoCloseable {
         return line.startsWith("cannot start") ? line : "cannot start: " + line;
     }
 
-    private static Host join(CompletableFuture<Host> starting) throws Exception {
+    private static PanelBackends join(CompletableFuture<PanelBackends> starting) throws Exception {
         try {
             return starting.join();
         } catch (java.util.concurrent.CompletionException e) {
@@ -254,13 +209,13 @@ public final class ShellViewModel implements AutoCloseable {
     /** Opens (registers and shows) the repository containing {@code path}. */
     public CompletableFuture<Void> open(Path path) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Host h = host;
-        if (h == null) {
+        PanelBackends b = backends;
+        if (b == null) {
             done.complete(null);
             return done;
         }
         busy.set(true);
-        UiExecutor.run(() -> tryOpen(h.wiring().workspace(), path, true), opened -> {
+        UiExecutor.run(() -> b.shell().open(path, true), opened -> {
             busy.set(false);
             showOpened(opened);
             done.complete(null);
@@ -283,31 +238,14 @@ public final class ShellViewModel implements AutoCloseable {
     /** Refreshes the dashboard now (F5). */
     public void refresh() {
         dashboard.refresh();
-        Host h = host;
+        PanelBackends b = backends;
         RepoRecord r = current.get();
-        if (h != null && r != null) {
-            h.wiring().workspace().monitor(r.id()).ifPresent(m -> m.poke());
+        if (b != null && r != null) {
+            b.shell().poke(r.id());
         }
     }
 
-    /** Result of an open attempt, computed off the FX thread. */
-    private record Opened(RepoRecord repo, List<RepoRecord> recents, String error) {
-    }
-
-    private static Opened tryOpen(Workspace workspace, Path path, boolean reportErrors) throws PaddockException {
-        RepoRecord repo = null;
-        String error = null;
-        try {
-            repo = workspace.open(path);
-        } catch (GitException e) {
-            if (reportErrors) {
-                error = e.getMessage();
-            }
-        }
-        return new Opened(repo, workspace.recent(), error);
-    }
-
-    private void showOpened(Opened opened) {
+    private void showOpened(ShellBackend.Opened opened) {
         recents.setAll(opened.recents());
         openError.set(opened.error());
         if (opened.repo() == null) {
@@ -315,22 +253,12 @@ public final class ShellViewModel implements AutoCloseable {
         }
         RepoRecord repo = opened.repo();
         current.set(repo);
-        dashboard.sandboxPanel().connect(sandboxBackend, repo);
-        dashboard.approvals().connect(approvalBackend, repo.id());
-        dashboard.conflicts().connect(conflictBackend);
-        dashboard.mergeQueue().connect(mergeQueueBackend, repo.path());
-        Workspace ws = host.wiring().workspace();
-        dashboard.show(new StatusSource() {
-            @Override
-            public RepositoryStatus load() throws PaddockException {
-                return ws.status(repo.id());
-            }
-
-            @Override
-            public Runnable onChange(Runnable callback) {
-                return ws.monitor(repo.id()).map(m -> m.addListener(s -> callback.run())).orElse(() -> { });
-            }
-        });
+        PanelBackends b = backends;
+        dashboard.sandboxPanel().connect(b.sandboxes(), repo);
+        dashboard.approvals().connect(b.approvals(), repo.id());
+        dashboard.conflicts().connect(b.conflicts());
+        dashboard.mergeQueue().connect(b.mergeQueue(), repo.path());
+        dashboard.show(b.shell().status(repo));
     }
 
     /** Stops refreshing and shuts Paddock down (API, monitors, store). Safe to call more than once. */
@@ -340,13 +268,13 @@ public final class ShellViewModel implements AutoCloseable {
             return;
         }
         dashboard.close();
-        Host h = host;
-        host = null;
-        if (h != null) {
-            h.close();
-        } else if (hostFuture != null) {
+        PanelBackends b = backends;
+        backends = null;
+        if (b != null) {
+            b.close();
+        } else if (startingFuture != null) {
             // closed while still starting: shut it down once it is up
-            hostFuture.thenAccept(Host::close);
+            startingFuture.thenAccept(PanelBackends::close);
         }
     }
 }

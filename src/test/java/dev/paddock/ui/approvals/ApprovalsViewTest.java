@@ -79,7 +79,7 @@ class ApprovalsViewTest {
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(rig.host()), repo.dir()).get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(rig.host().panel()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
     }
 

@@ -95,7 +95,7 @@ class ConflictResolutionEndToEndTest {
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }
 

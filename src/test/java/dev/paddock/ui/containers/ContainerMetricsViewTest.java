@@ -120,7 +120,7 @@ class ContainerMetricsViewTest {
             stage.setScene(scene);
             stage.show();
         }).get(60, TimeUnit.SECONDS); // generous: this machine's tests share two cores with other builds
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(90, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
 
         waitFor("the CPU cell shows a figure (" + s.id() + ")", 40, () -> tableCell(robot, "sandbox-cpu", s.id())
                 .filter(t -> t.endsWith("%")).isPresent());

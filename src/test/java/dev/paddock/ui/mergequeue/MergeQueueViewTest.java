@@ -146,7 +146,7 @@ class MergeQueueViewTest {
             stage.setScene(scene);
             stage.show();
         }).get(60, TimeUnit.SECONDS); // generous: this machine's tests share two cores with other builds
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(90, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT4).release(KeyCode.DIGIT4, KeyCode.CONTROL);
         Tab tab = fx(() -> robot.lookup(".tab-pane").queryAs(TabPane.class).getSelectionModel().getSelectedItem());

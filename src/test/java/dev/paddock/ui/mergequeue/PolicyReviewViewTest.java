@@ -140,7 +140,7 @@ class PolicyReviewViewTest {
             stage.setScene(scene);
             stage.show();
         }).get(60, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(90, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT4).release(KeyCode.DIGIT4, KeyCode.CONTROL);
 
         MergeEntry open = merges().enqueueBranch(repo.dir(), "agent/open", "tester");

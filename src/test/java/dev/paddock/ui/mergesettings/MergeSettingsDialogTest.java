@@ -73,7 +73,7 @@ class MergeSettingsDialogTest {
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }
 

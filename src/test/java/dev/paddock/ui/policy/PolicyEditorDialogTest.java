@@ -74,7 +74,7 @@ class PolicyEditorDialogTest {
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }
 

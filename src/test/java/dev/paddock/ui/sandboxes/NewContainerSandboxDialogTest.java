@@ -159,7 +159,7 @@ class NewContainerSandboxDialogTest {
         ContainerAgents agents = new ContainerAgents(() -> new DockerContainers(new DockerEngine(Clock.systemUTC(),
                 nowhere)));
         try {
-            ServiceSandboxBackend backend = new ServiceSandboxBackend(panel.host.wiring(),
+            SandboxBackend backend = panel.host.wiring().sandboxBackend(
                     new TierChecks(TestRuntimes.with(agents)));
             NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());
             robot.interact(() -> new NewSandboxDialog(form, stage).show());

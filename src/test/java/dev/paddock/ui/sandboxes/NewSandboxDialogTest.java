@@ -238,7 +238,7 @@ class NewSandboxDialogTest {
     @Test
     void withoutBubblewrapTheNamespaceTierIsDisabledAndSaysWhy(FxRobot robot) throws Exception {
         // The real probe and tier check, pointed at a bwrap that is not there.
-        ServiceSandboxBackend backend = new ServiceSandboxBackend(panel.host.wiring(),
+        SandboxBackend backend = panel.host.wiring().sandboxBackend(
                 new TierChecks(TestRuntimes.with(new BubblewrapProbe(temp.resolve("no-such-bwrap").toString()),
                         ContainerAgents.none())));
         NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());

@@ -75,7 +75,7 @@ final class Panel implements AutoCloseable {
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(host), repo.dir()).get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
         return this;
     }

@@ -63,7 +63,7 @@ class RemovalDialogTest {
     }
 
     private RemovalDialog show(FxRobot robot, RemovalPlan... plans) throws Exception {
-        RemovalViewModel vm = RemovalViewModel.withPlans(new ServiceSandboxBackend(panel.host.wiring()), List.of(plans),
+        RemovalViewModel vm = RemovalViewModel.withPlans(panel.host.panel().sandboxes(), List.of(plans),
                 UiExecutor.io());
         RemovalDialog dialog = fx(() -> {
             RemovalDialog d = new RemovalDialog(vm, stage);

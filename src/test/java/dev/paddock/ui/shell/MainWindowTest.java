@@ -69,7 +69,7 @@ class MainWindowTest {
     }
 
     private void show(Path repoArg) throws Exception {
-        vm = new ShellViewModel();
+        vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.asyncFx(() -> {
             MainWindow window = new MainWindow(vm, Theme.LIGHT);
@@ -173,7 +173,7 @@ class MainWindowTest {
     @Test
     void untilTheStoreOpensTheWindowShowsOnlyTheHeaderAndTheStatusBarAndBuildsTheRestWhenItIsOpen(FxRobot robot)
             throws Exception {
-        vm = new ShellViewModel();
+        vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         MainWindow[] window = new MainWindow[1];
         WaitForAsyncUtils.asyncFx(() -> {
             window[0] = new MainWindow(vm, Theme.LIGHT);

@@ -49,7 +49,7 @@ class StatusBarViewTest {
     @Test
     void whileTheChecksArePendingTheIndicatorsAreNeutralAndOnlyAFailedCheckTurnsThemRed(FxRobot robot)
             throws Exception {
-        vm = new ShellViewModel();
+        vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         WaitForAsyncUtils.asyncFx(() -> {
             Scene scene = new Scene(new StatusBarView(vm), 1000, 40);
             Theme.LIGHT.apply(scene);

@@ -1,6 +1,5 @@
-package dev.paddock.ui.sandboxes;
+package dev.paddock.panel;
 
-import dev.paddock.Wiring;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
@@ -12,8 +11,8 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.TierCheck;
-import dev.paddock.sandbox.TierChecks;
 import dev.paddock.settings.SettingsStore;
+import dev.paddock.ui.sandboxes.SandboxBackend;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.WorktreeManager;
@@ -27,26 +26,27 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final SettingsStore settings;
     private final dev.paddock.repo.RepoService repoService;
     private final TierCheck tiers;
-    private final GitCli git = new GitCli();
-    private final WorktreeManager worktrees = new WorktreeManager(git);
+    private final GitCli git;
+    private final WorktreeManager worktrees;
     private final SandboxReclaimer reclaimer;
     private final String who;
 
     /**
-     * The backend of a running Paddock; tiers are checked with the machine's own bubblewrap and the Paddock's
-     * Docker engine.
+     * The backend of a running Paddock, built by {@code Wiring}: its services, and the git and worktree manager it
+     * already has.
+     *
+     * @param tiers tells which tiers this machine can run
      */
-    public ServiceSandboxBackend(Wiring wiring) {
-        this(wiring, wiring.tierChecks());
-    }
-
-    /** @param tiers tells which tiers this machine can run */
-    public ServiceSandboxBackend(Wiring wiring, TierCheck tiers) {
-        this.service = wiring.sandboxService();
-        this.reclaimer = wiring.reclaimer();
-        this.settings = wiring.settings();
-        this.repoService = wiring.repoService();
+    public ServiceSandboxBackend(SandboxService service, SandboxReclaimer reclaimer, SettingsStore settings,
+                                 dev.paddock.repo.RepoService repoService, TierCheck tiers, GitCli git,
+                                 WorktreeManager worktrees) {
+        this.service = service;
+        this.reclaimer = reclaimer;
+        this.settings = settings;
+        this.repoService = repoService;
         this.tiers = tiers;
+        this.git = git;
+        this.worktrees = worktrees;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
     }
 

@@ -1,0 +1,79 @@
+package dev.paddock.panel;
+
+import dev.paddock.common.PaddockException;
+import dev.paddock.events.EventBus;
+import dev.paddock.repo.RepoRecord;
+import dev.paddock.status.EnvironmentMonitor;
+import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.Workspace;
+import dev.paddock.ui.dashboard.StatusSource;
+import dev.paddock.ui.shell.ShellBackend;
+import dev.paddock.worktree.GitException;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/** {@link ShellBackend} over the running Paddock's workspace, settings, environment probes and event bus. */
+public final class ServiceShellBackend implements ShellBackend {
+    private final Workspace workspace;
+    private final EnvironmentMonitor environment;
+    private final EventBus bus;
+
+    public ServiceShellBackend(Workspace workspace, EnvironmentMonitor environment, EventBus bus) {
+        this.workspace = workspace;
+        this.environment = environment;
+        this.bus = bus;
+    }
+
+    @Override
+    public Opened open(Path path, boolean reportErrors) throws PaddockException {
+        RepoRecord repo = null;
+        String error = null;
+        try {
+            repo = workspace.open(path);
+        } catch (GitException e) {
+            if (reportErrors) {
+                error = e.getMessage();
+            }
+        }
+        return new Opened(repo, workspace.recent(), error);
+    }
+
+    @Override
+    public StatusSource status(RepoRecord repo) {
+        return new StatusSource() {
+            @Override
+            public RepositoryStatus load() throws PaddockException {
+                return workspace.status(repo.id());
+            }
+
+            @Override
+            public Runnable onChange(Runnable callback) {
+                // Every state change of a sandbox, approval or merge of this repository is an event; what changes
+                // on disk comes from the worktree monitor.
+                EventBus.Subscription events = bus.subscribe(
+                        e -> e.repositoryId() == null || e.repositoryId() == repo.id(), e -> callback.run());
+                Runnable disk = workspace.monitor(repo.id()).map(m -> m.addListener(s -> callback.run()))
+                        .orElse(() -> { });
+                return () -> {
+                    events.close();
+                    disk.run();
+                };
+            }
+        };
+    }
+
+    @Override
+    public void poke(long repositoryId) {
+        workspace.monitor(repositoryId).ifPresent(m -> m.poke());
+    }
+
+    @Override
+    public EnvironmentMonitor.Snapshot environment() {
+        return environment.snapshot();
+    }
+
+    @Override
+    public void onEnvironment(Consumer<EnvironmentMonitor.Snapshot> listener) {
+        environment.addListener(listener);
+    }
+}
