@@ -269,11 +269,10 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private boolean watch(SandboxRecord s) throws PaddockException {
+        // Taken over from a Paddock that stopped: it keeps the lease end it had. Its heartbeats went to its
+        // heartbeat file meanwhile, so one written while no Paddock ran renews it below, and a restart never does.
         boolean takenOver = s.tier() == Tier.CONTAINER ? !containers.following(s)
                 : !children.containsKey(s.id()) && !adopted.containsKey(s.id());
-        if (takenOver && s.tier() == Tier.CONTAINER && s.containerId() != null) {
-            renewLeaseOnAdoption(s); // its container ran on while no Paddock could take its heartbeats
-        }
         SandboxLayout layout = layout(s);
         Optional<AgentExit> exit = exitOf(s, layout);
         Instant now = clock.instant();
@@ -378,21 +377,8 @@ public final class Supervisor implements AutoCloseable {
                 return false;
             }
             adopted.put(s.id(), w);
-            renewLeaseOnAdoption(s);
         }
         return w.running();
-    }
-
-    /**
-     * An agent that outlived a previous Paddock could not send heartbeats while none ran: its lease is
-     * renewed once when this Paddock takes it over, so it is not timed out for Paddock's own absence.
-     */
-    private void renewLeaseOnAdoption(SandboxRecord s) {
-        try {
-            store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
-        } catch (StoreException e) {
-            LOG.warn("Cannot renew the lease of adopted {}: {}", s.id(), e.getMessage());
-        }
     }
 
     /**
