@@ -66,6 +66,29 @@ class LauncherTest {
         assertThat(run.out()).startsWith("Paddock ");
     }
 
+    @Test
+    void underAnAsciiLocaleTheJvmStartsOnceWithUtf8FileNames() throws Exception {
+        Path launcher = install(tmp.resolve("install"));
+
+        Run run = run(launcher, java.util.Map.of("LANG", "C", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"),
+                "--version");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.err()).as("one JVM, started with UTF-8 file names").containsOnlyOnce("sun.jnu.encoding")
+                .contains("sun.jnu.encoding = UTF-8");
+    }
+
+    @Test
+    void aUtf8LocaleIsLeftAsItIs() throws Exception {
+        Path launcher = install(tmp.resolve("install"));
+
+        Run run = run(launcher, java.util.Map.of("LANG", "C.UTF-8", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"),
+                "--version");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.err()).containsOnlyOnce("sun.jnu.encoding");
+    }
+
     /** Puts the launcher (with no extra JVM options) and a {@code paddock.jar} into {@code dir}. */
     private static Path install(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -94,6 +117,10 @@ class LauncherTest {
     private record Run(int exit, String out, String err) {}
 
     private Run run(Path launcher, String... args) throws Exception {
+        return run(launcher, java.util.Map.of(), args);
+    }
+
+    private Run run(Path launcher, java.util.Map<String, String> env, String... args) throws Exception {
         Path out = tmp.resolve("out.txt");
         Path err = tmp.resolve("err.txt");
         List<String> cmd = new java.util.ArrayList<>(List.of(launcher.toString()));
@@ -102,6 +129,10 @@ class LauncherTest {
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("PADDOCK_JAVA_OPTS");
+        if (!env.isEmpty()) {
+            pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG"));
+            pb.environment().putAll(env);
+        }
         Process p = pb.start();
         p.getOutputStream().close();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
