@@ -25,4 +25,11 @@ final class Suggestions {
                 + " Suggested: ours (in real merges people keep ours more often than theirs in such hunks).",
                 ours, Confidence.OVERLAP);
     }
+
+    /** Edits that do not overlap but would write {@code line} twice: both sides added it, at different places. */
+    static HunkClassifier.Judgement addedTwice(String line, List<String> ours) {
+        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "Both sides added the line \"" + line + "\" at"
+                + " different places; applying both would write it twice (a line moved on one side, or added by"
+                + " both), so a person decides. Suggested: ours.", ours, Confidence.OVERLAP);
+    }
 }
