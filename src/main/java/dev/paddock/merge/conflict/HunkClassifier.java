@@ -130,9 +130,10 @@ public final class HunkClassifier {
         EditList theirsOwn = LineEdits.notIn(theirs, theirsEdits, ours, oursEdits);
         if (theirsOwn.size() < theirsEdits.size()) {
             EditList oursOwn = LineEdits.notIn(ours, oursEdits, theirs, theirsEdits);
-            List<String> merged = LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsOwn);
-            if (LineEdits.separated(oursEdits, theirsOwn) && LineEdits.separated(oursOwn, theirsEdits)
-                    && LineEdits.duplicated(merged, ours, theirs).isEmpty()) {
+            List<String> merged = LineEdits.separated(oursEdits, theirsOwn)
+                    && LineEdits.separated(oursOwn, theirsEdits)
+                    ? LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsOwn) : null;
+            if (merged != null && LineEdits.duplicated(merged, ours, theirs).isEmpty()) {
                 int shared = theirsEdits.size() - theirsOwn.size();
                 return Judgement.safe(HunkClass.NON_OVERLAPPING, merged, "Both sides made " + shared + " change(s)"
                         + " identically, kept once; the other changes (" + oursOwn.size() + " in ours, "

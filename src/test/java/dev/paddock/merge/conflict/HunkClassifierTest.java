@@ -157,6 +157,15 @@ class HunkClassifierTest {
     }
 
     @Test
+    void aSharedChangeBesideOverlappingOwnChangesIsAPersonsDecision() {
+        List<String> base = List.of("a", "k", "b", "c");
+        Judgement j = classify("a.txt", base, List.of("A", "k", "Y"), List.of("A", "k", "b", "Z"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.suggested()).containsExactly("A", "k", "Y");
+    }
+
+    @Test
     void aLineBothSidesAddedAtDifferentPlacesIsNeverWrittenTwice() {
         List<String> base = List.of("a", "b", "c", "d", "e");
         List<String> ours = List.of("a", "import x;", "b", "c", "d", "e");
