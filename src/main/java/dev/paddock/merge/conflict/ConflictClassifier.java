@@ -38,8 +38,11 @@ import org.eclipse.jgit.util.FS;
  * Finds and classifies the conflicts of merging {@code theirs} into {@code ours} without changing the
  * repository: JGit's recursive merger runs in core on a {@link MemoryInserter} (no ref, index, working-tree
  * or object-store change; {@link BaseCapturingMerger} keeps the base it used), its unmerged paths are the conflicted files, and JGit's {@link MergeAlgorithm}
- * gives each text file's conflict hunks (base/ours/theirs line ranges). JGit's merger does not detect
- * renames, so this class runs JGit's {@link RenameDetector} on base→ours and base→theirs: a file renamed
+ * gives each text file's conflict hunks (base/ours/theirs line ranges). Lockfiles and files over
+ * {@link TextMergeLimits#LARGE_BYTES} are not merged as text in the JVM (JGit's diff goes quadratic on them):
+ * {@link GitConflictedPaths} asks git's own merge which of them conflict, and a large file's conflict is one
+ * whole-file hunk. JGit's merger does not detect renames, so {@link SideRenames} runs JGit's
+ * {@link RenameDetector} on base→ours and base→theirs where a deletion matters: a file renamed
  * differently on both sides is {@link FileConflictKind#RENAME_RENAME}; a file renamed on one side and
  * changed on the other is merged as git would (reported at the new path only if hunks remain).
  * Each hunk is judged by {@link HunkClassifier}. For a criss-cross history the report's base is the virtual

@@ -143,11 +143,12 @@ public final class HunkClassifier {
         }
         if (!LineEdits.anyOverlap(oursEdits, theirsEdits)) {
             List<String> both = LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsEdits);
+            boolean separated = LineEdits.separated(oursEdits, theirsEdits);
             Optional<String> twice = LineEdits.duplicated(both, ours, theirs);
-            if (twice.isPresent()) {
-                return Suggestions.addedTwice(twice.get(), ours);
+            if (separated && twice.isPresent()) {
+                return Suggestions.addedTwice(twice.get(), both);
             }
-            if (LineEdits.separated(oursEdits, theirsEdits)) {
+            if (separated) {
                 return Judgement.safe(HunkClass.NON_OVERLAPPING, both, "The sides changed different base lines ("
                         + oursEdits.size() + " edit(s) in ours, " + theirsEdits.size() + " in theirs) with an"
                         + " unchanged line between every edit of one side and of the other, so both are applied.");

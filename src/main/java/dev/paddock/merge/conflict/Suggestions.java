@@ -26,10 +26,15 @@ final class Suggestions {
                 ours, Confidence.OVERLAP);
     }
 
-    /** Edits that do not overlap but would write {@code line} twice: both sides added it, at different places. */
-    static HunkClassifier.Judgement addedTwice(String line, List<String> ours) {
-        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "Both sides added the line \"" + line + "\" at"
-                + " different places; applying both would write it twice (a line moved on one side, or added by"
-                + " both), so a person decides. Suggested: ours.", ours, Confidence.OVERLAP);
+    /**
+     * Separated edits whose merge would hold {@code line} more often than either side does (both sides added it at
+     * different places, or one side moved it): not proven, so a person decides; both changes are still suggested
+     * (a changelog's repeated headings are such lines).
+     */
+    static HunkClassifier.Judgement addedTwice(String line, List<String> both) {
+        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "The sides changed different lines, but applying"
+                + " both would write the line \"" + line + "\" more often than either side has it (added by both at"
+                + " different places, or moved), so a person decides. Suggested: both changes applied; check that"
+                + " line.", both, Confidence.ADJACENT);
     }
 }

@@ -173,8 +173,8 @@ class HunkClassifierTest {
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(j.proposed()).isNull();
-        assertThat(j.suggested()).containsExactlyElementsOf(ours);
-        assertThat(j.why()).contains("would write it twice");
+        assertThat(j.suggested()).containsExactly("a", "import x;", "b", "c", "d", "import x;", "e");
+        assertThat(j.why()).contains("more often than either side has it");
     }
 
     @Test
