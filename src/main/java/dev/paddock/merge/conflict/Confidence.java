@@ -34,7 +34,8 @@ final class Confidence {
             case IDENTICAL -> 1.0; // the proposal is both sides' text: nothing to choose (no corpus hunk)
             case ONE_SIDE_EQUALS_BASE -> 0.92; // 10 of 10
             case WHITESPACE_ONLY -> 0.9; // decided by a reformatting or the file's style (no corpus hunk)
-            case NON_OVERLAPPING -> 0.9; // an untouched line between the sides' edits (no corpus hunk)
+            case NON_OVERLAPPING -> 0.9; // an untouched line between the sides' own edits, shared ones kept once,
+            // no line written twice (no corpus hunk)
             case IMPORT_BLOCK -> IMPORT_SUGGESTION;
             case LOCKFILE -> 0.9; // the tool writes the file (not measured: the corpus has the person's text only)
             case HUMAN -> 0.0;

@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffAlgorithm.SupportedAlgorithm;
 import org.eclipse.jgit.diff.DiffConfig;
-import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.diff.RenameDetector;
@@ -33,16 +32,17 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevTree;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.util.FS;
 
 /**
  * Finds and classifies the conflicts of merging {@code theirs} into {@code ours} without changing the
  * repository: JGit's recursive merger runs in core on a {@link MemoryInserter} (no ref, index, working-tree
  * or object-store change; {@link BaseCapturingMerger} keeps the base it used), its unmerged paths are the conflicted files, and JGit's {@link MergeAlgorithm}
- * gives each text file's conflict hunks (base/ours/theirs line ranges). JGit's merger does not detect
- * renames, so this class runs JGit's {@link RenameDetector} on base→ours and base→theirs: a file renamed
+ * gives each text file's conflict hunks (base/ours/theirs line ranges). Lockfiles and files over
+ * {@link TextMergeLimits#LARGE_BYTES} are not merged as text in the JVM (JGit's diff goes quadratic on them):
+ * {@link GitConflictedPaths} asks git's own merge which of them conflict, and a large file's conflict is one
+ * whole-file hunk. JGit's merger does not detect renames, so {@link SideRenames} runs JGit's
+ * {@link RenameDetector} on base→ours and base→theirs where a deletion matters: a file renamed
  * differently on both sides is {@link FileConflictKind#RENAME_RENAME}; a file renamed on one side and
  * changed on the other is merged as git would (reported at the new path only if hunks remain).
  * Each hunk is judged by {@link HunkClassifier}. For a criss-cross history the report's base is the virtual
@@ -61,13 +61,16 @@ public final class ConflictClassifier {
      *         is not a git repository or a revision names no commit; otherwise the repository could not be read
      */
     public ConflictReport classify(Path repo, String ours, String theirs) throws ConflictClassifyException {
-        try (Repository db = open(repo)) {
+        FileRepositoryBuilder builder = builder(repo);
+        try (Repository db = build(repo, builder)) {
+            Path objects = builder.getObjectDirectory().toPath();
             ObjectId oursId = resolve(db, ours, "ours");
             ObjectId theirsId = resolve(db, theirs, "theirs");
             try (MemoryInserter inserter = new MemoryInserter(db);
                  ObjectReader reader = inserter.newReader();
                  RevWalk walk = new RevWalk(reader)) {
-                return classify(db, inserter, reader, walk, walk.parseCommit(oursId), walk.parseCommit(theirsId));
+                return classify(db, objects, inserter, reader, walk, walk.parseCommit(oursId),
+                        walk.parseCommit(theirsId));
             } catch (NoMergeBaseException e) {
                 throw new ConflictClassifyException("cannot find a merge base of " + ours + " and " + theirs + ": "
                         + e.getMessage(), false, e);
@@ -77,21 +80,18 @@ public final class ConflictClassifier {
         }
     }
 
-    private ConflictReport classify(Repository db, MemoryInserter inserter, ObjectReader reader, RevWalk walk,
-                                    RevCommit ours, RevCommit theirs) throws IOException {
+    private ConflictReport classify(Repository db, Path objects, MemoryInserter inserter, ObjectReader reader,
+                                    RevWalk walk, RevCommit ours, RevCommit theirs) throws IOException {
         BaseCapturingMerger merger = new BaseCapturingMerger(inserter, db.getConfig());
         boolean clean = merger.merge(ours, theirs);
         RevCommit base = merger.base();
         RevTree baseTree = base == null ? null : base.getTree();
         Sides trees = new Sides(reader, baseTree, ours.getTree(), theirs.getTree());
         DiffConfig diffConfig = db.getConfig().get(DiffConfig.KEY);
-        List<DiffEntry> oursChanges = changes(reader, baseTree, ours.getTree());
-        List<DiffEntry> theirsChanges = changes(reader, baseTree, theirs.getTree());
-        java.util.Set<String> unmerged = new java.util.HashSet<>(merger.getUnmergedPaths());
-        java.util.Set<String> oursDeleted = deleted(oursChanges); // before rename detection, which rewrites entries
-        java.util.Set<String> theirsDeleted = deleted(theirsChanges);
-        Map<String, String> oursRenames = renames(reader, diffConfig, oursChanges, unmerged, theirsDeleted);
-        Map<String, String> theirsRenames = renames(reader, diffConfig, theirsChanges, unmerged, oursDeleted);
+        SideRenames renames = SideRenames.find(reader, diffConfig, baseTree, ours.getTree(), theirs.getTree(),
+                new java.util.HashSet<>(merger.getUnmergedPaths()));
+        Map<String, String> oursRenames = renames.ours();
+        Map<String, String> theirsRenames = renames.theirs();
         DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig().getEnum(ConfigConstants.CONFIG_DIFF_SECTION,
                 null, ConfigConstants.CONFIG_KEY_ALGORITHM, SupportedAlgorithm.HISTOGRAM));
         FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees, merger.getMergeResults());
@@ -108,6 +108,13 @@ public final class ConflictClassifier {
             if (merger.getFailingPaths() != null) {
                 paths.addAll(merger.getFailingPaths().keySet());
             }
+            List<String> skipped = merger.skipped().stream().filter(paths::contains).toList();
+            if (!skipped.isEmpty()) {
+                // Not merged as text here (lockfiles, very large files): git's own merge says which conflict.
+                GitConflictedPaths.of(db.getDirectory().toPath(), objects, ours.name(), theirs.name())
+                        .ifPresent(conflicted -> skipped.stream().filter(p -> !conflicted.contains(p))
+                                .forEach(paths::remove));
+            }
             Map<String, String> oursSources = inverse(oursRenames);
             Map<String, String> theirsSources = inverse(theirsRenames);
             for (String path : paths) {
@@ -122,8 +129,8 @@ public final class ConflictClassifier {
         return new ConflictReport(ours.name(), theirs.name(), base == null ? null : base.name(), out);
     }
 
-    /** Opens a working tree (its {@code .git} directory or file) or a bare repository. */
-    private static Repository open(Path repo) throws ConflictClassifyException {
+    /** The builder for a working tree (its {@code .git} directory or file) or a bare repository. */
+    private static FileRepositoryBuilder builder(Path repo) throws ConflictClassifyException {
         Path dir = repo.toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
             throw new ConflictClassifyException(dir + " is not a git repository (no such directory)", true, null);
@@ -137,6 +144,11 @@ public final class ConflictClassifier {
             throw new ConflictClassifyException(dir + " is not a git repository (no .git in it, and not a bare"
                     + " repository)", true, null);
         }
+        return builder;
+    }
+
+    /** Opens the repository of {@link #builder}. */
+    private static Repository build(Path dir, FileRepositoryBuilder builder) throws ConflictClassifyException {
         try {
             return builder.build();
         } catch (IOException | IllegalArgumentException e) {
@@ -165,66 +177,6 @@ public final class ConflictClassifier {
                     + " tag or commit of that name in " + db.getIdentifier(), true, null);
         }
         return id;
-    }
-
-    /** The files that differ between {@code base} and {@code side} (none without a base). */
-    private static List<DiffEntry> changes(ObjectReader reader, RevTree base, RevTree side) throws IOException {
-        if (base == null) {
-            return List.of();
-        }
-        try (TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.addTree(base);
-            tw.addTree(side);
-            tw.setFilter(TreeFilter.ANY_DIFF);
-            return DiffEntry.scan(tw);
-        }
-    }
-
-    private static java.util.Set<String> deleted(List<DiffEntry> changes) {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (DiffEntry e : changes) {
-            if (e.getChangeType() == DiffEntry.ChangeType.DELETE) {
-                out.add(e.getOldPath());
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Renames from base to a side that matter to the conflicts: old path → new path. Only a deleted path that the
-     * in-core merge left unmerged (the other side changed it: a rename/modify) or that the other side deleted too
-     * (a rename/rename, or the same rename) is looked for among the side's added files; a side that moved
-     * thousands of files the other did not touch merges cleanly without rename detection, so none runs.
-     */
-    private static Map<String, String> renames(ObjectReader reader, DiffConfig config, List<DiffEntry> changes,
-                                               java.util.Set<String> unmerged, java.util.Set<String> deletedByOther)
-            throws IOException {
-        Map<String, String> out = new HashMap<>();
-        List<DiffEntry> candidates = new ArrayList<>();
-        boolean anyDelete = false;
-        boolean anyAdd = false;
-        for (DiffEntry e : changes) {
-            if (e.getChangeType() == DiffEntry.ChangeType.ADD) {
-                candidates.add(e);
-                anyAdd = true;
-            } else if (e.getChangeType() == DiffEntry.ChangeType.DELETE
-                    && (unmerged.contains(e.getOldPath()) || deletedByOther.contains(e.getOldPath()))) {
-                candidates.add(e);
-                anyDelete = true;
-            }
-        }
-        if (!anyDelete || !anyAdd) {
-            return out;
-        }
-        RenameDetector rd = new RenameDetector(reader, config);
-        rd.addAll(candidates);
-        for (DiffEntry e : rd.compute()) {
-            if (e.getChangeType() == DiffEntry.ChangeType.RENAME) {
-                out.put(e.getOldPath(), e.getNewPath());
-            }
-        }
-        return out;
     }
 
     private static Map<String, String> inverse(Map<String, String> map) {
@@ -327,6 +279,11 @@ public final class ConflictClassifier {
          */
         private List<ConflictHunk> hunks(String path, FileVersion base, FileVersion ours, FileVersion theirs,
                                          MergeResult<? extends Sequence> mergerResult) {
+            long largest = Math.max(base.isBlob() ? base.bytes().length : 0,
+                    Math.max(ours.bytes().length, theirs.bytes().length));
+            if (TextMergeLimits.isLarge(largest)) {
+                return List.of(wholeFile(path, base, ours, theirs));
+            }
             RawText baseRaw = base.isBlob() ? new RawText(base.bytes()) : RawText.EMPTY_TEXT;
             RawText oursRaw = new RawText(ours.bytes());
             RawText theirsRaw = new RawText(theirs.bytes());
@@ -367,6 +324,23 @@ public final class ConflictClassifier {
                 }
             }
             return hunks;
+        }
+
+        /**
+         * A file too large to compare line by line in the JVM ({@link TextMergeLimits}) as one hunk spanning the
+         * whole file: a lockfile's is regenerated as any lockfile's; any other is a person's, without suggestion.
+         */
+        private static ConflictHunk wholeFile(String path, FileVersion base, FileVersion ours, FileVersion theirs) {
+            List<String> b = base.isBlob() ? Lines.split(base.text()) : List.of();
+            List<String> o = Lines.split(ours.text());
+            List<String> t = Lines.split(theirs.text());
+            FileContext context = FileContext.of(path, b, o, t);
+            HunkClassifier.Judgement j = context.generated() ? HunkClassifier.classify(context, b, o, t, List.of())
+                    : HunkClassifier.tooLarge(Math.max(base.isBlob() ? base.bytes().length : 0,
+                            Math.max(ours.bytes().length, theirs.bytes().length)));
+            return new ConflictHunk(0, new LineRange(0, b.size()), new LineRange(0, o.size()),
+                    new LineRange(0, t.size()), b, o, t, j.hunkClass(), j.proposed(), j.why(), j.suggested(),
+                    j.confidence());
         }
 
         private static ConflictHunk hunk(FileContext context, int index, LineRange base, LineRange ours, LineRange theirs,

@@ -75,6 +75,13 @@ public final class HunkClassifier {
                 Math.min(j.confidence(), Confidence.RISKY));
     }
 
+    /** A file of {@code bytes} bytes on its largest side, too large to compare line by line: a person's, whole. */
+    static Judgement tooLarge(long bytes) {
+        return new Judgement(HunkClass.HUMAN, null, String.format(java.util.Locale.ROOT, "The file is %.1f MB on a"
+                + " side, too large to compare line by line here, so the whole file is one conflict for a person"
+                + " (git's own merge found the conflict).", bytes / 1_048_576.0), null, 0.0);
+    }
+
     private static Judgement lockfile(String path) {
         String usual = Lockfiles.usualCommand(path).map(c -> " (usually `" + c + "`)").orElse("");
         return new Judgement(HunkClass.LOCKFILE, null, "A lockfile or generated file is never merged as text: take"
@@ -120,9 +127,28 @@ public final class HunkClassifier {
                     + m.why().replace(", which a person combines", "") + ".", m.lines(),
                     m.proven() ? Confidence.IMPORT_SUGGESTION : Confidence.IMPORT_CLASH);
         }
+        EditList theirsOwn = LineEdits.notIn(theirs, theirsEdits, ours, oursEdits);
+        if (theirsOwn.size() < theirsEdits.size()) {
+            EditList oursOwn = LineEdits.notIn(ours, oursEdits, theirs, theirsEdits);
+            List<String> merged = LineEdits.separated(oursEdits, theirsOwn)
+                    && LineEdits.separated(oursOwn, theirsEdits)
+                    ? LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsOwn) : null;
+            if (merged != null && LineEdits.duplicated(merged, ours, theirs).isEmpty()) {
+                int shared = theirsEdits.size() - theirsOwn.size();
+                return Judgement.safe(HunkClass.NON_OVERLAPPING, merged, "Both sides made " + shared + " change(s)"
+                        + " identically, kept once; the other changes (" + oursOwn.size() + " in ours, "
+                        + theirsOwn.size() + " in theirs) have an unchanged line between every change of one side and"
+                        + " of the other, so all are applied.");
+            }
+        }
         if (!LineEdits.anyOverlap(oursEdits, theirsEdits)) {
             List<String> both = LineEdits.applyBoth(base, ours, oursEdits, theirs, theirsEdits);
-            if (LineEdits.separated(oursEdits, theirsEdits)) {
+            boolean separated = LineEdits.separated(oursEdits, theirsEdits);
+            Optional<String> twice = LineEdits.duplicated(both, ours, theirs);
+            if (separated && twice.isPresent()) {
+                return Suggestions.addedTwice(twice.get(), both);
+            }
+            if (separated) {
                 return Judgement.safe(HunkClass.NON_OVERLAPPING, both, "The sides changed different base lines ("
                         + oursEdits.size() + " edit(s) in ours, " + theirsEdits.size() + " in theirs) with an"
                         + " unchanged line between every edit of one side and of the other, so both are applied.");

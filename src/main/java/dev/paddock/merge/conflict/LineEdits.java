@@ -123,6 +123,47 @@ final class LineEdits {
         return out;
     }
 
+    /**
+     * The edits of {@code theirs} that {@code ours} did not also make: an edit of the same base lines with the same
+     * new lines on both sides is the same change, kept once (in ours' list).
+     */
+    static EditList notIn(List<String> theirs, EditList theirsEdits, List<String> ours, EditList oursEdits) {
+        EditList out = new EditList();
+        for (Edit t : theirsEdits) {
+            boolean shared = false;
+            for (Edit o : oursEdits) {
+                if (o.getBeginA() == t.getBeginA() && o.getEndA() == t.getEndA() && ours.subList(o.getBeginB(),
+                        o.getEndB()).equals(theirs.subList(t.getBeginB(), t.getEndB()))) {
+                    shared = true;
+                    break;
+                }
+            }
+            if (!shared) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A non-blank line {@code merged} holds more often than either side does (both sides added it, at different
+     * places), if any: such a merge writes a line twice, so it is not proven.
+     */
+    static java.util.Optional<String> duplicated(List<String> merged, List<String> ours, List<String> theirs) {
+        java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+        merged.stream().filter(l -> !l.isBlank()).forEach(l -> counts.merge(l.strip(), 1, Integer::sum));
+        for (java.util.Map.Entry<String, Integer> e : counts.entrySet()) {
+            if (e.getValue() > 1 && e.getValue() > Math.max(count(ours, e.getKey()), count(theirs, e.getKey()))) {
+                return java.util.Optional.of(e.getKey());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static long count(List<String> lines, String stripped) {
+        return lines.stream().filter(l -> l.strip().equals(stripped)).count();
+    }
+
     /** The lines an edit list adds (the side's lines in its edits). */
     static List<String> added(List<String> side, EditList edits) {
         List<String> out = new ArrayList<>();

@@ -25,4 +25,16 @@ final class Suggestions {
                 + " Suggested: ours (in real merges people keep ours more often than theirs in such hunks).",
                 ours, Confidence.OVERLAP);
     }
+
+    /**
+     * Separated edits whose merge would hold {@code line} more often than either side does (both sides added it at
+     * different places, or one side moved it): not proven, so a person decides; both changes are still suggested
+     * (a changelog's repeated headings are such lines).
+     */
+    static HunkClassifier.Judgement addedTwice(String line, List<String> both) {
+        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "The sides changed different lines, but applying"
+                + " both would write the line \"" + line + "\" more often than either side has it (added by both at"
+                + " different places, or moved), so a person decides. Suggested: both changes applied; check that"
+                + " line.", both, Confidence.ADJACENT);
+    }
 }

@@ -169,4 +169,73 @@ class CorpusShapesTest {
         assertThat(j.proposed()).containsExactlyElementsOf(ours);
         assertThat(j.confidence()).isGreaterThan(0.9);
     }
+
+    /*
+     * spring-projects/spring-session, merge 8f25c620ec96e1599128a63d90d1fc52577d90ea, gradle/libs.versions.toml,
+     * hunk 0 (corpus row spring-projects+spring-session@8f25c620ec96:gradle/libs.versions.toml#0; Apache License
+     * 2.0). Ours bumped one version line, theirs the next one: a line-level merge would take both bumps, as kdiff3
+     * does, but the person kept ours' lines (theirs' bump was not wanted on this branch). Edits of neighbouring lines
+     * stay a person's decision, with both bumps only suggested (such suggestions matched 26 of 50 corpus hunks).
+     */
+    @Test
+    void neighbouringVersionBumpsOfTheTwoSidesAreOnlySuggested() {
+        List<String> base = List.of("org-junit-junit-bom = \"org.junit:junit-bom:5.12.1\"",
+                "org-mariadb-jdbc-mariadb-java-client = \"org.mariadb.jdbc:mariadb-java-client:3.5.7\"");
+        List<String> ours = List.of("org-junit-junit-bom = \"org.junit:junit-bom:6.0.0\"", base.get(1));
+        List<String> theirs = List.of(base.get(0),
+                "org-mariadb-jdbc-mariadb-java-client = \"org.mariadb.jdbc:mariadb-java-client:3.5.8\"");
+
+        Judgement j = HunkClassifier.classify("gradle/libs.versions.toml", base, ours, theirs);
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactly(ours.get(0), theirs.get(1));
+        assertThat(j.why()).contains("neighbouring lines");
+        assertThat(j.confidence()).isLessThan(0.6);
+    }
+
+    /*
+     * mockito/mockito, merge a41555013e1f19a7f95e364b6abbc027aeaff5da, src/main/java/org/mockito/AdditionalAnswers.java,
+     * hunk 0 (corpus row mockito+mockito@a41555013e1f:src/main/java/org/mockito/AdditionalAnswers.java#0; MIT
+     * License). Both sides added the same method; JGit's merge leaves ours' two extra javadoc lines as a hunk with
+     * no base line and nothing from theirs. Taking the insertion (what kdiff3 and git do) is wrong: the person kept
+     * only the "@since" line. A lone insertion next to the other side's change is only suggested.
+     */
+    @Test
+    void aLoneInsertionInsideLinesBothSidesAddedIsOnlySuggested() {
+        List<String> ours = List.of("     *", "     * @since 2.8.44");
+
+        Judgement j = HunkClassifier.classify("src/main/java/org/mockito/AdditionalAnswers.java", List.of(), ours,
+                List.of());
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactlyElementsOf(ours);
+        assertThat(j.why()).contains("Only ours inserts lines");
+    }
+
+    /*
+     * projectlombok/lombok, merge 4dc5c32d6b47264b5c8abb6fdf24077eec5aa7e7,
+     * src/core/lombok/javac/handlers/HandleBuilder.java, hunk 1 (corpus row
+     * projectlombok+lombok@4dc5c32d6b47:src/core/lombok/javac/handlers/HandleBuilder.java#1; MIT License). Ours only
+     * emptied two whitespace-only lines, theirs changed the code line between them. Taking the side that changed the
+     * text (git -X ignore-space-change) loses ours' whitespace, which the person kept: they merged the two line by
+     * line. Neither side's whitespace is proven right, so a person decides.
+     */
+    @Test
+    void oneSideChangingOnlyWhitespaceNextToTheOthersChangeIsAPersonsDecision() {
+        String code = "\t\tString setterName = fluent ? fieldNode.getName() : HandlerUtil.buildAccessorName(\"set\","
+                + " fieldNode.getName());";
+        String changed = "\t\tString setterName = fluent ? paramName.toString() : HandlerUtil.buildAccessorName(\"set\","
+                + " paramName.toString());";
+        List<String> base = List.of("\t\t", code, "\t\t");
+        List<String> ours = List.of("", code, "");
+        List<String> theirs = List.of("\t\t", changed, "\t\t");
+
+        Judgement j = HunkClassifier.classify("src/core/lombok/javac/handlers/HandleBuilder.java", base, ours, theirs);
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.why()).contains("Ours only changed whitespace");
+    }
 }

@@ -136,6 +136,48 @@ class HunkClassifierTest {
     }
 
     @Test
+    void aChangeBothSidesMadeIsKeptOnceBesideEachSidesOwnSeparatedChanges() {
+        List<String> base = List.of("a", "b", "c", "d", "e", "f", "g");
+        Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d", "E", "f", "g"),
+                List.of("a", "B", "c", "d", "e", "f", "G"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.NON_OVERLAPPING);
+        assertThat(j.proposed()).containsExactly("a", "B", "c", "d", "E", "f", "G");
+        assertThat(j.why()).contains("identically, kept once");
+        assertThat(j.confidence()).isGreaterThan(0.5).isLessThan(1.0);
+    }
+
+    @Test
+    void aSharedChangeNextToTheOtherSidesOwnChangeIsAPersonsDecision() {
+        List<String> base = List.of("a", "b", "c", "d");
+        Judgement j = classify("a.txt", base, List.of("a", "B", "c", "D"), List.of("a", "B", "C", "d"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+    }
+
+    @Test
+    void aSharedChangeBesideOverlappingOwnChangesIsAPersonsDecision() {
+        List<String> base = List.of("a", "k", "b", "c");
+        Judgement j = classify("a.txt", base, List.of("A", "k", "Y"), List.of("A", "k", "b", "Z"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.suggested()).containsExactly("A", "k", "Y");
+    }
+
+    @Test
+    void aLineBothSidesAddedAtDifferentPlacesIsNeverWrittenTwice() {
+        List<String> base = List.of("a", "b", "c", "d", "e");
+        List<String> ours = List.of("a", "import x;", "b", "c", "d", "e");
+        Judgement j = classify("a.txt", base, ours, List.of("a", "b", "c", "d", "import x;", "e"));
+
+        assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
+        assertThat(j.proposed()).isNull();
+        assertThat(j.suggested()).containsExactly("a", "import x;", "b", "c", "d", "import x;", "e");
+        assertThat(j.why()).contains("more often than either side has it");
+    }
+
+    @Test
     void editsOfNeighbouringLinesAreLeftToAPersonWithBothSuggested() {
         List<String> base = List.of("a", "b", "c", "d");
         Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d"), List.of("a", "b", "C", "d", "e"));
