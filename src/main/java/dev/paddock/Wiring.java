@@ -112,7 +112,8 @@ public final class Wiring implements AutoCloseable {
         RepositoryLocator locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repoStore, events);
         OrphanScanner orphanScanner = new OrphanScanner(clock, OrphanScanner.SETTLE);
-        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner, clock);
+        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner,
+                () -> reconciler().orphanContainers(), clock);
         java.util.function.Supplier<DockerEngine> engines = () -> docker == null ? new DockerEngine(clock)
                 : new DockerEngine(clock, docker);
         this.engineWatch = new EngineWatch(engines);

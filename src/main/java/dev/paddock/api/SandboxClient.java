@@ -67,6 +67,11 @@ public final class SandboxClient {
                 + deleteBranch + "&by=" + ApiClient.encode(by), null, ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
+    /** {@code GET /v1/sandboxes/{id}/removal}: what removing it would lose, and the ignored files that go with it. */
+    public dev.paddock.sandbox.RemovalPlan removalPlan(String id) throws PaddockException {
+        return read(api.get(path(id) + "/removal"), dev.paddock.sandbox.RemovalPlan.class);
+    }
+
     /** {@code POST /v1/sandboxes/{id}/heartbeat} with a progress text. */
     public void heartbeat(String id, String progress) throws PaddockException {
         api.send("POST", path(id) + "/heartbeat", write(Map.of("progress", progress == null ? "" : progress)));

@@ -54,9 +54,11 @@ public final class SandboxRmCommand implements Callable<Integer> {
     public Integer call() throws PaddockException {
         SandboxClient client = RunningPaddock.require(parent.root.resolveHome());
         RemoveMode mode = leftovers == null ? RemoveMode.STRICT : leftovers.commit ? RemoveMode.COMMIT : RemoveMode.FORCE;
+        String ignored = ignoredFiles(client);
         try {
             SandboxView s = client.remove(id, mode, deleteBranch, RunningPaddock.who());
-            spec.commandLine().getOut().println("Removed " + s.id() + " (" + s.state() + ").");
+            spec.commandLine().getOut().println("Removed " + s.id() + " (" + s.state() + ")"
+                    + (ignored.isEmpty() ? "." : "; that also deleted " + ignored + " (git ignores them)."));
             spec.commandLine().getOut().flush();
             return 0;
         } catch (ApiAnswerException refused) {
@@ -69,6 +71,15 @@ public final class SandboxRmCommand implements Callable<Integer> {
             err.print(SandboxText.howToGoOn(id));
             err.flush();
             return 1;
+        }
+    }
+
+    /** The ignored files removing would delete ("1,204 ignored files in build/"), or "" (also when unknown). */
+    private String ignoredFiles(SandboxClient client) {
+        try {
+            return client.removalPlan(id).ignored().summary();
+        } catch (PaddockException e) {
+            return ""; // the removal itself says what is wrong
         }
     }
 }

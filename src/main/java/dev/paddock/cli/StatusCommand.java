@@ -65,7 +65,9 @@ public final class StatusCommand implements Callable<Integer> {
                         + e.getOriginalMessage(), e);
             }
         }, wiring -> {
-            wiring.environment().probeNow();
+            if (wiring.environment().probeNow().docker().reachable()) {
+                wiring.reconciler().lookForOrphanContainers(); // no reconciler pass runs here
+            }
             return wiring.workspace().statusOf(target);
         });
     }

@@ -368,8 +368,10 @@ public final class DockerContainers implements AutoCloseable {
                 if (homeId != null && home != null && !home.equals(homeId)) {
                     continue; // another Paddock's
                 }
+                String name = c.getNames() == null || c.getNames().length == 0 ? null
+                        : c.getNames()[0].startsWith("/") ? c.getNames()[0].substring(1) : c.getNames()[0];
                 out.add(new LabelledContainer(c.getId(), labels.get(SANDBOX_LABEL), labels.get(REPO_LABEL), c.getState(),
-                        c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()), labels));
+                        c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()), labels, name));
             }
             out.sort(java.util.Comparator.comparing(LabelledContainer::createdAt));
             return out;

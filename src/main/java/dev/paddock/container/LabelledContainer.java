@@ -12,9 +12,16 @@ import java.util.Map;
  * @param state the engine's state word: {@code created}, {@code running}, {@code exited}, ...
  * @param createdAt when the engine created it
  * @param labels all its labels
+ * @param name its name without the leading slash, or null
  */
 public record LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
-                                Map<String, String> labels) {
+                                Map<String, String> labels, String name) {
+
+    /** A container whose name is not known. */
+    public LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
+                             Map<String, String> labels) {
+        this(id, sandboxId, repository, state, createdAt, labels, null);
+    }
 
     /** The home that made it ({@code paddock.home}), or null for a container of a Paddock from before that label. */
     public String home() {

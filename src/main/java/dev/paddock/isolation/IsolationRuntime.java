@@ -125,4 +125,12 @@ public interface IsolationRuntime {
     default List<LabelledContainer> labelledRuns() throws IsolationException {
         return List.of();
     }
+
+    /**
+     * As {@link #labelledRuns()}; with {@code connect}, connects to the engine first when this Paddock has not
+     * (for a status asked while no reconciler pass has looked).
+     */
+    default List<LabelledContainer> labelledRuns(boolean connect) throws IsolationException {
+        return labelledRuns();
+    }
 }

@@ -88,6 +88,7 @@ public final class Reconciler implements AutoCloseable {
     private final Set<Long> unreadable = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("reconciler"));
     private boolean firstPassDone;
+    private volatile List<FoundContainer> lastFound = List.of();
 
     /**
      * What one pass found and did, for tests and logs. Ids and paths in the order met.
@@ -183,17 +184,80 @@ public final class Reconciler implements AutoCloseable {
      * later pass).
      */
     private void reconcileContainers(Report report) throws StoreException {
-        List<LabelledContainer> labelled;
-        try {
-            labelled = runtimes.container().labelledRuns();
-        } catch (IsolationException e) {
-            LOG.debug("Not looking at containers: {}", e.getMessage());
+        Optional<List<FoundContainer>> found = findContainers();
+        if (found.isEmpty()) {
             return;
         }
-        Instant settled = clock.instant().minus(scanner.settle());
         Set<String> seen = new java.util.HashSet<>();
-        for (LabelledContainer c : labelled) {
+        for (FoundContainer f : found.get()) {
+            LabelledContainer c = f.container();
             seen.add(c.id());
+            (f.unlabelled() ? report.unlabelledContainers() : report.orphanContainers()).add(c);
+            if (reportedContainers.add(c.id())) {
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("containerId", c.id());
+                details.put("sandbox", c.sandboxId());
+                details.put("repository", c.repository());
+                details.put("state", c.state());
+                String which = "container " + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state()
+                        + ") labelled " + c.sandboxId();
+                events.append(f.unlabelled()
+                        ? EventDraft.of(f.repositoryId(), null, "sandbox.unlabelled_container_found", "Unlabelled "
+                                + which + (f.hasRecord() ? ", which its sandbox does not name"
+                                : ", a sandbox this Paddock has no record of") + ": made by an older Paddock, maybe"
+                                + " another Paddock home's on the same engine, so it is left alone; remove it yourself"
+                                + " if it is no one's", details)
+                        : EventDraft.of(f.repositoryId(), null, "sandbox.orphan_container_found", "Orphan " + which
+                                + (f.hasRecord() ? ", which its sandbox does not name"
+                                : ", a sandbox Paddock has no record of") + "; remove it with docker rm -f", details));
+            }
+        }
+        reportedContainers.retainAll(seen);
+    }
+
+    /**
+     * An orphan container as the last look found it.
+     *
+     * @param repositoryId the repository of its sandbox's record, else the registered one its {@code paddock.repo}
+     *     label names, or null
+     * @param unlabelled whether it has no home label (an older Paddock's, maybe another home's)
+     * @param hasRecord whether its sandbox has a record (which names another container, or is closed)
+     */
+    public record FoundContainer(LabelledContainer container, Long repositoryId, boolean unlabelled,
+                                 boolean hasRecord) {
+    }
+
+    /**
+     * The orphan containers the last look found (a pass, or {@link #lookForOrphanContainers()}); empty before
+     * any, or while this Paddock has no engine connection.
+     */
+    public List<FoundContainer> orphanContainers() {
+        return lastFound;
+    }
+
+    /**
+     * Looks at the engine's containers now, without reporting them (no events): for a status asked when no pass
+     * runs. Connects to the engine when needed; an engine that does not answer leaves the last look in place.
+     */
+    public List<FoundContainer> lookForOrphanContainers() throws StoreException {
+        return findContainers(true).orElse(lastFound);
+    }
+
+    private Optional<List<FoundContainer>> findContainers() throws StoreException {
+        return findContainers(false);
+    }
+
+    private synchronized Optional<List<FoundContainer>> findContainers(boolean connect) throws StoreException {
+        List<LabelledContainer> labelled;
+        try {
+            labelled = runtimes.container().labelledRuns(connect);
+        } catch (IsolationException | RuntimeException e) {
+            LOG.debug("Not looking at containers: {}", e.getMessage());
+            return Optional.empty();
+        }
+        Instant settled = clock.instant().minus(scanner.settle());
+        List<FoundContainer> found = new ArrayList<>();
+        for (LabelledContainer c : labelled) {
             if (c.createdAt().isAfter(settled)) {
                 continue;
             }
@@ -201,32 +265,13 @@ public final class Reconciler implements AutoCloseable {
             boolean orphan = owner.isEmpty() || owner.get().state() == SandboxState.CLOSED
                     || (!c.id().equals(owner.get().containerId()) && owner.get().state() != SandboxState.PENDING
                     && owner.get().state() != SandboxState.RETRYING);
-            if (!orphan) {
-                continue;
-            }
-            boolean unlabelled = c.home() == null;
-            (unlabelled ? report.unlabelledContainers() : report.orphanContainers()).add(c);
-            if (reportedContainers.add(c.id())) {
-                Map<String, Object> details = new LinkedHashMap<>();
-                details.put("containerId", c.id());
-                details.put("sandbox", c.sandboxId());
-                details.put("repository", c.repository());
-                details.put("state", c.state());
-                Long repoId = owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c));
-                String which = "container " + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state()
-                        + ") labelled " + c.sandboxId();
-                events.append(unlabelled
-                        ? EventDraft.of(repoId, null, "sandbox.unlabelled_container_found", "Unlabelled " + which
-                                + (owner.isEmpty() ? ", a sandbox this Paddock has no record of"
-                                : ", which its sandbox does not name") + ": made by an older Paddock, maybe another"
-                                + " Paddock home's on the same engine, so it is left alone; remove it yourself if it"
-                                + " is no one's", details)
-                        : EventDraft.of(repoId, null, "sandbox.orphan_container_found", "Orphan " + which
-                                + (owner.isEmpty() ? ", a sandbox Paddock has no record of"
-                                : ", which its sandbox does not name") + "; remove it with docker rm -f", details));
+            if (orphan) {
+                found.add(new FoundContainer(c, owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c)),
+                        c.home() == null, owner.isPresent()));
             }
         }
-        reportedContainers.retainAll(seen);
+        lastFound = List.copyOf(found);
+        return Optional.of(lastFound);
     }
 
     private void reconcile(RepoRecord repo, Report report) throws PaddockException {

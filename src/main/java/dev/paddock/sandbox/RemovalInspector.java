@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.Submodules;
 import dev.paddock.worktree.WorktreeInfo;
@@ -24,6 +25,7 @@ final class RemovalInspector {
 
     private final WorktreeManager worktrees;
     private final java.util.function.Predicate<SandboxRecord> runs;
+    private final GitCli git = new GitCli();
 
     /** @param runs whether the process tree a sandbox's record names still runs */
     RemovalInspector(WorktreeManager worktrees, java.util.function.Predicate<SandboxRecord> runs) {
@@ -92,7 +94,9 @@ final class RemovalInspector {
         List<String> detached = List.of();
         String headBranch = null;
         Submodules.Work submodules = Submodules.Work.NONE;
+        IgnoredFiles ignored = IgnoredFiles.NONE;
         if (isWorktree) {
+            ignored = IgnoredFiles.of(git, worktree, IgnoredFiles.CAP);
             uncommitted.addAll(worktrees.uncommitted(worktree));
             submodules = worktrees.submodules().work(worktree);
             uncommitted.addAll(submodules.paths());
@@ -117,7 +121,7 @@ final class RemovalInspector {
                 || (s.pid() != null && runs.test(s));
         String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
         RemovalPlan plan = new RemovalPlan(s.id(), running, present, List.copyOf(uncommitted), List.copyOf(unmerged),
-                merged, locked, submodules.commits(), base == null ? null : base.label());
+                merged, locked, submodules.commits(), base == null ? null : base.label(), ignored);
         return new Inspection(plan, isWorktree, headBranch, detached, submodules, base);
     }
 

@@ -29,6 +29,10 @@ final class RemovalMessages {
                     + " remote of theirs has (the submodules' repositories go with the worktree): ")
                     .append(list(plan.submoduleCommits(), "; "));
         }
+        if (plan.ignored().files() > 0) {
+            m.append("\n- not counted as work, but removing also deletes ").append(plan.ignored().summary())
+                    .append(" (git ignores them: build output and the like)");
+        }
         m.append("\n").append(choices(s));
         return m.toString();
     }

@@ -22,13 +22,23 @@ import java.util.List;
  * @param comparedWith what {@code unmergedCommits} were counted against: the base branch, or, when that is no
  *     branch (any more), the commit the sandbox started from ({@code "the commit abc12345 it started from"});
  *     null when unknown
+ * @param ignored the files git ignores in the worktree (build output): never counted as lost, but they go with it
  */
 public record RemovalPlan(String sandboxId, boolean running, boolean worktreePresent, List<String> uncommitted,
                           List<String> unmergedCommits, boolean branchMerged, String lockedReason,
-                          List<String> submoduleCommits, String comparedWith) {
+                          List<String> submoduleCommits, String comparedWith, IgnoredFiles ignored) {
 
     public RemovalPlan {
         submoduleCommits = submoduleCommits == null ? List.of() : List.copyOf(submoduleCommits);
+        ignored = ignored == null ? IgnoredFiles.NONE : ignored;
+    }
+
+    /** A plan that does not say what ignored files go. */
+    public RemovalPlan(String sandboxId, boolean running, boolean worktreePresent, List<String> uncommitted,
+                       List<String> unmergedCommits, boolean branchMerged, String lockedReason,
+                       List<String> submoduleCommits, String comparedWith) {
+        this(sandboxId, running, worktreePresent, uncommitted, unmergedCommits, branchMerged, lockedReason,
+                submoduleCommits, comparedWith, IgnoredFiles.NONE);
     }
 
     /** A plan without submodule commits, its base unnamed. */

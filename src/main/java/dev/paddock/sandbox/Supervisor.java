@@ -232,9 +232,8 @@ public final class Supervisor implements AutoCloseable {
         } catch (IsolationException e) {
             throw new SandboxException(e.getMessage(), e);
         }
-        if (takenOver && exit.isEmpty()) {
-            renewLeaseOnAdoption(s); // its run went on while no Paddock could take its heartbeats
-        }
+        // Taken over from a Paddock that stopped: it keeps the lease end it had. Its heartbeats went to its
+        // heartbeat file meanwhile, so one written while no Paddock ran renews it below, and a restart never does.
         Instant now = clock.instant();
         if (exit.isPresent()) {
             // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
@@ -313,18 +312,6 @@ public final class Supervisor implements AutoCloseable {
     /** Where the record says the sandbox's run is. */
     private static RunRef refOf(SandboxRecord s) {
         return new RunRef(s.pid(), s.pidStartedAt(), s.containerId());
-    }
-
-    /**
-     * An agent that outlived a previous Paddock could not send heartbeats while none ran: its lease is
-     * renewed once when this Paddock takes it over, so it is not timed out for Paddock's own absence.
-     */
-    private void renewLeaseOnAdoption(SandboxRecord s) {
-        try {
-            store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
-        } catch (StoreException e) {
-            LOG.warn("Cannot renew the lease of adopted {}: {}", s.id(), e.getMessage());
-        }
     }
 
     /**

@@ -16,8 +16,10 @@ import java.util.List;
  * @param counts the header tiles
  * @param recentEvents the newest events, newest first
  * @param environment what the isolation tiers can use here
- * @param orphans worktrees and folders under {@code .worktrees/} that no open sandbox owns (empty for a
- *     repository that is not registered, or when the worktree listing failed)
+ * @param orphans worktrees and folders under {@code .worktrees/} that no open sandbox owns (none for a
+ *     repository that is not registered, or when the worktree listing failed), then containers labelled as a
+ *     sandbox's of this repository that no open sandbox names (as the last look at the
+ *     engine found them)
  */
 public record RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees,
                                String worktreeError, List<Sandbox> sandboxes, Counts counts,
@@ -96,17 +98,35 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
 
     /**
      * An orphan: a worktree or folder under {@code .worktrees/} that no open sandbox owns (see
-     * {@link dev.paddock.sandbox.Orphan}).
+     * {@link dev.paddock.sandbox.Orphan}), or a container labelled as a sandbox's that no open sandbox names.
      *
-     * @param kind {@code worktree} (git lists it) or {@code directory} (a folder with no worktree in it)
-     * @param name its folder under {@code .worktrees/} (the sandbox id it would be adopted as)
-     * @param actions what can be done: {@code adopt}, {@code remove} (for a prunable worktree: prune)
+     * @param path the folder; null for a container
+     * @param kind {@code worktree} (git lists it), {@code directory} (a folder with no worktree in it) or
+     *     {@code container}
+     * @param name its folder under {@code .worktrees/} (the sandbox id it would be adopted as); for a container, the
+     *     sandbox id it is labelled with
+     * @param actions what can be done: {@code adopt}, {@code remove} (for a prunable worktree: prune); none for a
+     *     container (the description says how to remove it)
      * @param description one line for people
      * @param missing whether its folder is not on disk (a worktree git still lists)
+     * @param containerId a container's full id, else null
+     * @param containerName a container's name, else null
+     * @param containerState a container's state as the engine says it ({@code running}, {@code exited}, ...)
+     * @param home a container's {@code paddock.home} label: this home's id, or null for a container from a Paddock
+     *     that did not label its home (maybe another home's)
      */
     public record Orphan(String path, String kind, String name, String branch, String head, boolean locked,
                          String lockedReason, boolean prunable, String prunableReason, List<String> actions,
-                         String description, boolean missing) {
+                         String description, boolean missing, String containerId, String containerName,
+                         String containerState, String home) {
+
+        /** A worktree or folder orphan. */
+        public Orphan(String path, String kind, String name, String branch, String head, boolean locked,
+                      String lockedReason, boolean prunable, String prunableReason, List<String> actions,
+                      String description, boolean missing) {
+            this(path, kind, name, branch, head, locked, lockedReason, prunable, prunableReason, actions, description,
+                    missing, null, null, null, null);
+        }
 
         /** An orphan whose folder is on disk. */
         public Orphan(String path, String kind, String name, String branch, String head, boolean locked,

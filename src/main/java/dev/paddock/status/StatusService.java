@@ -1,12 +1,14 @@
 package dev.paddock.status;
 
 import dev.paddock.container.EngineStatus;
+import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.Orphan;
 import dev.paddock.sandbox.OrphanScanner;
+import dev.paddock.sandbox.Reconciler;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
@@ -17,9 +19,11 @@ import dev.paddock.worktree.WorktreeInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Builds {@link RepositoryStatus} snapshots from the store and a worktree listing. */
 public final class StatusService {
@@ -30,14 +34,22 @@ public final class StatusService {
     private final CountsQuery counts;
     private final EventLog events;
     private final OrphanScanner orphans;
+    private final Supplier<List<Reconciler.FoundContainer>> orphanContainers;
     private final Clock clock;
 
     public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans,
                          Clock clock) {
+        this(sandboxes, counts, events, orphans, List::of, clock);
+    }
+
+    /** @param orphanContainers the orphan containers the reconciler's last look found */
+    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans,
+                         Supplier<List<Reconciler.FoundContainer>> orphanContainers, Clock clock) {
         this.sandboxes = sandboxes;
         this.counts = counts;
         this.events = events;
         this.orphans = orphans;
+        this.orphanContainers = orphanContainers;
         this.clock = clock;
     }
 
@@ -97,8 +109,12 @@ public final class StatusService {
                 git.mainWorktree().toString(), record == null ? name(git.mainWorktree()) : record.name(),
                 record == null ? git.currentBranch() : record.baseBranch(), record != null);
         // A failed listing is no evidence: every sandbox folder would look like an orphan.
-        List<RepositoryStatus.Orphan> orphanRows = record == null || worktreeError != null ? List.of()
-                : orphans.scan(git.mainWorktree(), worktrees, open).stream().map(StatusService::orphan).toList();
+        List<RepositoryStatus.Orphan> orphanRows = new ArrayList<>(record == null || worktreeError != null ? List.of()
+                : orphans.scan(git.mainWorktree(), worktrees, open).stream().map(StatusService::orphan).toList());
+        if (record != null) {
+            orphanContainers.get().stream().filter(f -> f.repositoryId() != null && f.repositoryId() == record.id())
+                    .map(StatusService::orphan).forEach(orphanRows::add);
+        }
         return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
                 environment(docker, dockerAwaySince, bwrap), orphanRows);
     }
@@ -107,6 +123,21 @@ public final class StatusService {
         return new RepositoryStatus.Orphan(o.path().toString(), o.kind().name().toLowerCase(java.util.Locale.ROOT),
                 o.name(), o.branch(), o.head(), o.locked(), o.lockedReason(), o.prunable(), o.prunableReason(),
                 o.actions(), o.describe(), o.missing());
+    }
+
+    private static RepositoryStatus.Orphan orphan(Reconciler.FoundContainer f) {
+        LabelledContainer c = f.container();
+        String shortId = c.id().substring(0, Math.min(12, c.id().length()));
+        String named = c.name() == null ? "" : " " + c.name();
+        String description = f.unlabelled()
+                ? "container " + shortId + named + " (" + c.state() + ") labelled " + c.sandboxId()
+                        + ": no home label (an older Paddock's, maybe another home's); left alone, docker rm -f "
+                        + shortId + " if it is no one's"
+                : "container " + shortId + named + " (" + c.state() + ") labelled " + c.sandboxId()
+                        + (f.hasRecord() ? ": its sandbox does not name it" : ": no sandbox of that id")
+                        + "; remove it with docker rm -f " + shortId;
+        return new RepositoryStatus.Orphan(null, "container", c.sandboxId(), null, null, false, null, false, null,
+                List.of(), description, false, c.id(), c.name(), c.state(), c.home());
     }
 
     static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {

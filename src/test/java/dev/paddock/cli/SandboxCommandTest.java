@@ -136,6 +136,28 @@ class SandboxCommandTest {
     }
 
     @Test
+    void removalSaysWhichIgnoredFilesGoWithTheWorktreeInItsPlanAndItsOutput() throws Exception {
+        java.nio.file.Files.writeString(repo.dir().resolve(".git/info/exclude"), "build/\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Build it", "--cmd",
+                "mkdir -p build/classes && echo a > build/classes/A.class && echo jar > build/app.jar", "--json");
+        assertThat(created.exit()).as(created.describe()).isZero();
+        String id = created.json().get("id").asText();
+        awaitSandbox(id, s -> s.state().equals("done"));
+
+        dev.paddock.sandbox.RemovalPlan plan = client.removalPlan(id);
+
+        assertThat(plan.ignored().files()).as("GET /v1/sandboxes/{id}/removal").isGreaterThanOrEqualTo(2);
+        assertThat(plan.ignored().folders()).contains("build/");
+        Run rm = sandbox("rm", id);
+
+        assertThat(rm.exit()).as(rm.describe()).isZero();
+        assertThat(rm.out()).isEqualTo("Removed " + id + " (closed); that also deleted " + plan.ignored().summary()
+                + " (git ignores them).\n");
+        assertThat(rm.out()).contains(" ignored files in ").contains("build/");
+    }
+
+    @Test
     void badInputIsRefusedWithTheServersMessageAndExitCode1() throws Exception {
         Run badBranch = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--branch",
                 "no spaces allowed");

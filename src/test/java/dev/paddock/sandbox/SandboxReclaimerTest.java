@@ -65,6 +65,56 @@ class SandboxReclaimerTest {
     }
 
     @Test
+    void planCountsTheIgnoredFilesThatGoWithTheWorktreeAndItsTopFolders() throws Exception {
+        SandboxRecord s = rig.create("ign-001", "agent/ign");
+        ignoredContent(s.worktree(), 3);
+
+        RemovalPlan plan = rig.reclaimer.plan("ign-001");
+
+        assertThat(plan.losesNothing()).as("ignored files are not work").isFalse(); // the .gitignore is untracked
+        assertThat(plan.uncommitted()).containsExactly("?? .gitignore");
+        assertThat(plan.ignored().files()).isEqualTo(3 + 4 + 1);
+        assertThat(plan.ignored().more()).isFalse();
+        assertThat(plan.ignored().folders()).containsExactly("node_modules/", "build/");
+        assertThat(plan.ignored().summary()).isEqualTo("8 ignored files in node_modules/, build/");
+        assertThatThrownBy(() -> rig.reclaimer.remove("ign-001", RemoveMode.STRICT, false, "test"))
+                .isInstanceOf(RemovalRefusedException.class)
+                .hasMessageContaining("\n- not counted as work, but removing also deletes 8 ignored files in"
+                        + " node_modules/, build/ (git ignores them: build output and the like)\n");
+    }
+
+    @Test
+    void theIgnoredFileWalkStopsAtItsCapAndSaysMoreThan() throws Exception {
+        SandboxRecord s = rig.create("cap-001", "agent/cap");
+        ignoredContent(s.worktree(), 50);
+
+        IgnoredFiles capped = IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.worktree(), 20);
+
+        assertThat(capped.files()).isEqualTo(20);
+        assertThat(capped.more()).isTrue();
+        assertThat(capped.summary()).startsWith("more than 20 ignored files in ");
+        assertThat(IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.worktree(), 1_000).summary())
+                .isEqualTo("55 ignored files in node_modules/, build/");
+    }
+
+    /**
+     * A {@code .gitignore} (untracked) ignoring {@code build/}, {@code node_modules/} and {@code *.log}, with
+     * {@code build/} holding 3 files and {@code node_modules/} {@code modules} packages of one file each plus
+     * one more, and one log file at the top.
+     */
+    private static void ignoredContent(Path worktree, int modules) throws Exception {
+        TempRepo.write(worktree, ".gitignore", "build/\nnode_modules/\n*.log\n");
+        TempRepo.write(worktree, "build/classes/A.class", "a");
+        TempRepo.write(worktree, "build/classes/B.class", "b");
+        TempRepo.write(worktree, "build/app.jar", "jar");
+        for (int i = 0; i < modules; i++) {
+            TempRepo.write(worktree, "node_modules/pkg" + i + "/index.js", "module.exports = " + i + ";");
+        }
+        TempRepo.write(worktree, "node_modules/.package-lock.json", "{}");
+        TempRepo.write(worktree, "debug.log", "log");
+    }
+
+    @Test
     void strictRemovalOfADirtyWorktreeIsRefusedListingThePathsAndChangesNothing() throws Exception {
         SandboxRecord s = rig.create("dirty-001", "agent/dirty");
         TempRepo.write(s.worktree(), "notes.md", "scratch");

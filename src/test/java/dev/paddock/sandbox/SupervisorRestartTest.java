@@ -116,18 +116,57 @@ class SupervisorRestartTest {
     }
 
     @Test
-    void anAgentWhoseLeaseRanOutWhilePaddockWasAwayGetsAFreshLeaseInsteadOfATimeout() throws Exception {
-        rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", "exec sleep 60").withId("long-001")
-                .withBranch("agent/long").withMaxRetries(0).withLeaseMs(1_500L));
-        rig.tickUntil("long-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+    void anAdoptedAgentKeepsTheLeaseEndItHad() throws Exception {
+        rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", "exec sleep 60").withId("keep-001")
+                .withBranch("agent/keep").withMaxRetries(0).withLeaseMs(60_000L));
+        rig.tickUntil("keep-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+        java.time.Instant leaseEnd = rig.find("keep-001").leaseExpiresAt();
         rig.supervisor.close();
-        Thread.sleep(2_000); // longer than the lease: no Paddock to send heartbeats to
+        Thread.sleep(1_100); // a restart takes a while; a lease renewed at adoption would end later
+
+        restarted = rig.newSupervisor();
+        rig.newReconciler().reconcile();
+        restarted.tick();
+        restarted.tick();
+
+        SandboxRecord s = rig.find("keep-001");
+        assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(s.leaseExpiresAt()).isEqualTo(leaseEnd);
+    }
+
+    @Test
+    void anAgentSilentPastItsLeaseWhilePaddockWasAwayIsTimedOutWhenTakenOver() throws Exception {
+        rig.creator.create(NewSandbox.of(rig.repo.dir(), "silent job", "exec sleep 60").withId("silent-001")
+                .withBranch("agent/silent").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.tickUntil("silent-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+        long pid = rig.find("silent-001").pid();
+        rig.supervisor.close();
+        Thread.sleep(2_000); // longer than the lease, and no heartbeat in its file either
 
         restarted = rig.newSupervisor();
         restarted.tick();
 
-        SandboxRecord s = rig.find("long-001");
+        SandboxRecord s = rig.find("silent-001");
+        assertThat(s.state()).isEqualTo(SandboxState.TIMEOUT);
+        assertThat(s.lastError()).contains("lease of 1 s ran out");
+        ProcessTree.kill(pid, Duration.ofMillis(500));
+    }
+
+    @Test
+    void anAgentThatWroteHeartbeatsWhilePaddockWasAwayRunsOnWithALeaseFromItsLastOne() throws Exception {
+        String beating = "i=0; while true; do i=$((i+1)); echo \"step $i\" > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 0.2; done";
+        rig.creator.create(NewSandbox.of(rig.repo.dir(), "busy job", beating).withId("busy-001")
+                .withBranch("agent/busy").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.tickUntil("busy-001", SandboxState.RUNNING, Duration.ofSeconds(10));
+        rig.supervisor.close();
+        Thread.sleep(2_000); // longer than the lease; its heartbeats go to its file meanwhile
+
+        restarted = rig.newSupervisor();
+        restarted.tick();
+
+        SandboxRecord s = rig.find("busy-001");
         assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(s.progress()).startsWith("step ");
         assertThat(s.leaseExpiresAt()).isAfter(java.time.Instant.now());
     }
 

@@ -147,7 +147,12 @@ public final class ContainerRuntime implements IsolationRuntime {
 
     @Override
     public List<LabelledContainer> labelledRuns() throws IsolationException {
-        return agents.connected() ? agents.labelled() : List.of();
+        return labelledRuns(false);
+    }
+
+    @Override
+    public List<LabelledContainer> labelledRuns(boolean connect) throws IsolationException {
+        return connect || agents.connected() ? agents.labelled() : List.of();
     }
 
     /**

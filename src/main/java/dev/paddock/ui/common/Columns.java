@@ -34,6 +34,8 @@ public final class Columns {
     /** A chip's text size (of the cell's), and its own padding (paddock.css, .pd-chip). */
     private static final double CHIP_SCALE = 0.85;
     private static final double CHIP_PAD = 16;
+    /** A chip's 12 px icon and the gap to its text (paddock.css, .pd-chip). */
+    private static final double CHIP_ICON = 16;
 
     private Columns() {
     }
@@ -58,6 +60,31 @@ public final class Columns {
     /** {@link #fit} for a column whose cells show their text in a chip (smaller type, its own padding). */
     public static <S, T> TableColumn<S, T> fitChips(TableColumn<S, T> c, String tooltip, String... samples) {
         fit(c, tooltip, 0, samples);
+        c.getProperties().put(CHIPS, Boolean.TRUE);
+        return c;
+    }
+
+    /**
+     * {@link #fitChips} for a column whose cells show a row of chips, each with a 12 px icon: the widest row of
+     * {@code rows} must show whole.
+     *
+     * @param gap the room between two chips of a row, in pixels
+     */
+    public static <S, T> TableColumn<S, T> fitChipRows(TableColumn<S, T> c, String tooltip, double gap,
+                                                      List<List<String>> rows) {
+        List<String> widest = List.of();
+        double most = -1;
+        Font f = Font.font(Font.getDefault().getFamily(), Font.getDefault().getSize() * CHIP_SCALE);
+        for (List<String> row : rows) {
+            double w = row.stream().mapToDouble(t -> textWidth(t, f) + CHIP_PAD + CHIP_ICON).sum() + gap * row.size();
+            if (w > most) {
+                most = w;
+                widest = row;
+            }
+        }
+        // One chip's padding is what fitChips adds; the others', every icon and the gaps are the extra.
+        double extra = widest.size() * CHIP_ICON + Math.max(0, widest.size() - 1) * (CHIP_PAD + gap);
+        fit(c, tooltip, extra, String.join("", widest));
         c.getProperties().put(CHIPS, Boolean.TRUE);
         return c;
     }

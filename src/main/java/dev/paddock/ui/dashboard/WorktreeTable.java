@@ -25,6 +25,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 final class WorktreeTable extends TableView<Worktree> {
     /** Node id, for tests and styling. */
     static final String ID = "worktree-table";
+    private static final String CHIP_ROWS = "pd-state-chip-rows";
+    private static final double CHIP_GAP = 6;
 
     WorktreeTable(ObservableList<Worktree> rows) {
         super(rows);
@@ -87,7 +89,7 @@ final class WorktreeTable extends TableView<Worktree> {
                     setGraphic(null);
                     return;
                 }
-                HBox box = new HBox(6);
+                HBox box = new HBox(CHIP_GAP);
                 box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
                 box.getChildren().add(w.missing() ? chip("folder missing", "pd-chip-danger",
                         MaterialDesignA.ALERT_OUTLINE, "The folder " + w.path() + " is not on disk; git still lists"
@@ -109,10 +111,49 @@ final class WorktreeTable extends TableView<Worktree> {
         getColumns().setAll(java.util.List.of(path, branch, state, head, subject));
         Columns.fit(path, "The worktree's folder (whole path in the tooltip)", 20, "agent-fix-login");
         Columns.fit(branch, "The branch checked out there", 0, "agent/fix-login");
-        Columns.fitChips(state, "Clean, or how many files changed; locked; prunable", "12 changes");
+        fitState(state, rows);
+        rows.addListener((javafx.collections.ListChangeListener<Worktree>) c -> {
+            if (fitState(state, rows) && getSkin() != null) {
+                Columns.apply(this);
+            }
+        });
         Columns.fit(head, "The commit checked out", 14, "01234567");
         Columns.fit(subject, "The subject of that commit", 0, "Fix the");
         Columns.install(this);
+    }
+
+    /**
+     * The State column fits the widest row of chips shown ("folder missing" with "locked", say), at least
+     * "12 changes".
+     *
+     * @return whether that row changed
+     */
+    private static boolean fitState(TableColumn<Worktree, Worktree> state, java.util.List<Worktree> rows) {
+        java.util.Set<java.util.List<String>> shown = new java.util.LinkedHashSet<>();
+        shown.add(java.util.List.of("12 changes"));
+        for (Worktree w : rows) {
+            shown.add(chipTexts(w));
+        }
+        java.util.List<java.util.List<String>> list = java.util.List.copyOf(shown);
+        if (list.equals(state.getProperties().get(CHIP_ROWS))) {
+            return false;
+        }
+        state.getProperties().put(CHIP_ROWS, list);
+        Columns.fitChipRows(state, "Clean, or how many files changed; locked; prunable", CHIP_GAP, list);
+        return true;
+    }
+
+    /** The texts of the chips a row's State cell shows. */
+    static java.util.List<String> chipTexts(Worktree w) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        texts.add(w.missing() ? "folder missing" : dirtyChip(w).getText());
+        if (w.locked()) {
+            texts.add("locked");
+        }
+        if (w.prunable()) {
+            texts.add("prunable");
+        }
+        return texts;
     }
 
     private static Label dirtyChip(Worktree w) {

@@ -206,7 +206,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         long losing = plans.stream().filter(p -> !RemovalViewModel.removableStrictly(p)).count();
         if (losing == 0) {
             return plans.size() == 1 ? "Nothing would be lost: the worktree is clean and every commit of its branch"
-                    + " is in the base branch. Its record is kept (closed) with its history."
+                    + " is in the base branch. Its record is kept (closed) with its history." + ignored(plans.get(0))
                     : "Nothing would be lost in any of the " + plans.size() + " sandboxes.";
         }
         if (plans.size() == 1) {
@@ -220,6 +220,12 @@ public final class RemovalDialog extends Dialog<Boolean> {
         }
         return losing + " of the " + plans.size() + " sandboxes hold work that removing would lose (or are locked)."
                 + " \"Remove\" takes only the others.";
+    }
+
+    /** " Removing also deletes 1,204 ignored files in build/ (git ignores them).", or "". */
+    private static String ignored(RemovalPlan p) {
+        return p.ignored().files() == 0 ? "" : " Removing also deletes " + p.ignored().summary()
+                + " (git ignores them: build output and the like).";
     }
 
     private static String lockReason(RemovalPlan p) {
@@ -332,6 +338,10 @@ public final class RemovalDialog extends Dialog<Boolean> {
                     Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
             p.submoduleCommits().forEach(c -> commits.getChildren().add(new TreeItem<>(c)));
             root.getChildren().add(commits);
+        }
+        if (p.ignored().files() > 0) {
+            root.getChildren().add(new TreeItem<>("Also deletes " + p.ignored().summary() + ": git ignores them (build"
+                    + " output), so they are not counted as work", Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14)));
         }
         if (p.running()) {
             root.getChildren().add(new TreeItem<>("The agent is still running; removing stops it first.",

@@ -134,6 +134,21 @@ class RemovalDialogTest {
     }
 
     @Test
+    void aRemovalSaysWhichIgnoredFilesGoWithTheWorktree(FxRobot robot) throws Exception {
+        RemovalPlan withBuildOutput = new RemovalPlan("build-20261205-001", false, true, List.of(), List.of(), true,
+                null, List.of(), "main", new dev.paddock.sandbox.IgnoredFiles(1204, false,
+                        List.of("node_modules/", "build/"), 0));
+        show(robot, withBuildOutput);
+
+        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+                .startsWith("Nothing would be lost")
+                .endsWith(" Removing also deletes 1,204 ignored files in node_modules/, build/ (git ignores them:"
+                        + " build output and the like).");
+        assertThat(treeTexts(robot)).contains("Also deletes 1,204 ignored files in node_modules/, build/: git ignores"
+                + " them (build output), so they are not counted as work");
+    }
+
+    @Test
     void removingSeveralOffersToTakeOnlyTheCleanOnes(FxRobot robot) throws Exception {
         RemovalDialog d = show(robot, LOSES_WORK, CLEAN);
 
