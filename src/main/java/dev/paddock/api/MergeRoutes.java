@@ -5,7 +5,6 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeException;
 import dev.paddock.merge.MergeService;
-import dev.paddock.merge.MergeState;
 import dev.paddock.merge.MergeStore;
 import dev.paddock.merge.ResolutionService;
 import dev.paddock.status.UnknownRepositoryException;

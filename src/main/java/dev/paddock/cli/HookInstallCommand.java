@@ -1,31 +1,19 @@
 package dev.paddock.cli;
 
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.ClaudeHookInstaller;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.approval.HookScript;
-import dev.paddock.settings.SettingsStore;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.SettingsStore;
 import java.io.IOException;
-import dev.paddock.settings.SettingsStore;
 import java.io.PrintWriter;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Files;
-import dev.paddock.settings.SettingsStore;
 import java.nio.file.Path;
-import dev.paddock.settings.SettingsStore;
 import java.util.concurrent.Callable;
-import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Command;
-import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Option;
-import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.ParentCommand;
-import dev.paddock.settings.SettingsStore;
 import picocli.CommandLine.Spec;
 
 /**

@@ -2,7 +2,6 @@ package dev.paddock.panel;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
-import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;

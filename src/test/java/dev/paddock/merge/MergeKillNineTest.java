@@ -13,7 +13,6 @@ import dev.paddock.settings.PaddockHome;
 import dev.paddock.store.Database;
 import dev.paddock.testing.ChildJvm;
 import dev.paddock.testing.TempRepo;
-import dev.paddock.worktree.GitCli;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,6 @@ package dev.paddock.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.events.Event;
-import dev.paddock.testing.TempRepo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

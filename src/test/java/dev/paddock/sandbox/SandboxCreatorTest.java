@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.paddock.Wiring;
-import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.testing.TempRepo;
 import dev.paddock.worktree.GitException;

@@ -5,7 +5,6 @@ import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
 import javafx.animation.PauseTransition;
-import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
 import javafx.scene.control.Label;

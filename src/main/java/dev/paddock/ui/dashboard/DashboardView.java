@@ -3,7 +3,6 @@ package dev.paddock.ui.dashboard;
 import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.conflicts.ConflictQueueView;
-import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.containers.ContainersView;
 import dev.paddock.ui.sandboxes.SandboxesView;
 import javafx.beans.binding.Bindings;

@@ -4,7 +4,6 @@ import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeStep;
 import dev.paddock.ui.common.Icons;
 import java.time.Instant;
-import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;

@@ -6,7 +6,6 @@ import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardViewModel;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyBooleanProperty;

@@ -1,7 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
 import static dev.paddock.ui.sandboxes.Panel.fx;
-import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -9,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ComboBox;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
