@@ -88,7 +88,7 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         boolean custom = agent == null || agent.equals("custom");
-        if (custom && (command == null || command.isBlank())) {
+        if (custom && command == null) {
             throw new ParameterException(spec.commandLine(), "Missing --cmd: the custom agent runs a command line of"
                     + " your own. Give --cmd CMD, or pick an agent with --agent " + OptionValues.AgentName.LIST + ".");
         }
