@@ -98,6 +98,13 @@ public final class PresetPrograms implements AgentPrograms {
     }
 
     @Override
+    public Tier defaultTier(String agent) throws SandboxException {
+        AgentPreset p = presetOf(agent);
+        // A custom command keeps the tier sandboxes always had by default.
+        return p == AgentPreset.CUSTOM ? Tier.WORKTREE : p.defaultTier();
+    }
+
+    @Override
     public Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException {
         AgentPreset p = presetOf(s.agent());
         Map<String, String> env = new TreeMap<>();

@@ -13,7 +13,8 @@ import java.util.Locale;
  *
  * @param repo absolute path of the repository (or of any folder inside it)
  * @param command the custom agent's shell command line (refused with another agent)
- * @param tier {@code worktree} (default), {@code namespace} or {@code container}
+ * @param tier {@code worktree}, {@code namespace} or {@code container} (default: the agent's; {@code worktree} for
+ *     a custom command and Claude Code)
  * @param branch branch name (default: from the task)
  * @param base base branch (default: the repository's)
  * @param id sandbox id (default: from the task and the day)
@@ -78,7 +79,7 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
 
     private Tier parsedTier() throws ApiError {
         if (tier == null || tier.isBlank()) {
-            return Tier.WORKTREE;
+            return null; // the agent's default
         }
         try {
             return Tier.of(tier.strip().toLowerCase(Locale.ROOT));

@@ -43,7 +43,8 @@ public final class SandboxNewCommand implements Callable<Integer> {
     String command;
 
     @Option(names = "--tier", paramLabel = "TIER", converter = OptionValues.TierName.class,
-            description = "worktree (default), namespace (bubblewrap) or container (Docker).")
+            description = "worktree (default for --cmd and claude), namespace (bubblewrap; default for codex, gemini"
+                    + " and aider) or container (Docker).")
     String tier;
 
     @Option(names = "--branch", paramLabel = "B", description = "Branch (default: agent/<words of the task>).")

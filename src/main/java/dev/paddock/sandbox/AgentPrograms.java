@@ -19,6 +19,15 @@ public interface AgentPrograms {
     String check(String agent, String model, String command) throws SandboxException;
 
     /**
+     * The tier a sandbox of {@code agent} gets when the request names none: {@link Tier#WORKTREE} for a custom
+     * command; the preset's for the others (an agent that does not ask Paddock before its tool calls is isolated
+     * more).
+     *
+     * @throws SandboxException for an unknown agent
+     */
+    Tier defaultTier(String agent) throws SandboxException;
+
+    /**
      * Prepares run {@code s.iteration() + 1}: finds the program, writes what the agent reads before it starts
      * (Claude Code's settings) and says what to run.
      *
@@ -59,6 +68,11 @@ public interface AgentPrograms {
                         + " 'claude -p ...'), or pick an agent (--agent claude).");
             }
             return command;
+        }
+
+        @Override
+        public Tier defaultTier(String agent) {
+            return Tier.WORKTREE;
         }
 
         @Override

@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * @param task what the agent is asked to do (required)
  * @param agentCommand the command line a {@code custom} agent runs, with {@code /bin/sh -c} (required for it; refused
  *     with another preset, whose command line Paddock builds)
- * @param tier isolation tier; null means {@link Tier#WORKTREE}
+ * @param tier isolation tier; null means the agent's default ({@link Tier#WORKTREE} for a custom command, the
+ *     preset's otherwise: {@code worktree} for Claude Code, whose hook asks Paddock, {@code namespace} for the others)
  * @param leaseMs lease in ms, or null for the default (15 min)
  * @param maxRetries automatic retries, or null for the default
  * @param network whether the namespace or container tier gives the agent a network

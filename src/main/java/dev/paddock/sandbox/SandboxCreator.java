@@ -80,12 +80,13 @@ public final class SandboxCreator {
      */
     public SandboxRecord create(NewSandbox req) throws PaddockException {
         String command = programs.check(req.agent(), req.model(), req.agentCommand());
-        String agent = req.agent() == null || req.agent().isBlank() ? SandboxRecord.CUSTOM_AGENT : req.agent().strip();
+        String agent = req.agent() == null || req.agent().isBlank() ? SandboxRecord.CUSTOM_AGENT
+                : req.agent().strip().toLowerCase(java.util.Locale.ROOT);
         String model = req.model() == null || req.model().isBlank() ? null : req.model().strip();
         if (req.task() == null || req.task().isBlank()) {
             throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
         }
-        Tier tier = req.tier() == null ? Tier.WORKTREE : req.tier();
+        Tier tier = req.tier() == null ? programs.defaultTier(agent) : req.tier();
         Optional<String> unavailable = tiers.unavailable(tier);
         if (unavailable.isPresent()) {
             throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());

@@ -89,6 +89,13 @@ class PresetProgramsTest {
                 .hasMessageContaining("a custom command names its own");
         assertThatThrownBy(() -> p.check("claude", "--dangerously-skip-permissions", null))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("is not a model name");
+        // Without a tier: the host for a custom command (as always) and Claude Code (its hook asks Paddock),
+        // bubblewrap for the agents that do not ask.
+        assertThat(p.defaultTier(null)).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("custom")).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("claude")).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("codex")).isEqualTo(Tier.NAMESPACE);
+        assertThat(p.defaultTier("aider")).isEqualTo(Tier.NAMESPACE);
     }
 
     @Test

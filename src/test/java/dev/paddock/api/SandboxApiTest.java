@@ -144,7 +144,7 @@ class SandboxApiTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(dev.paddock.agent.ExecutableLocator.locate(
                 dev.paddock.agent.AgentPreset.AIDER, null, System.getenv("PATH")).isEmpty(), "aider is installed here");
         ObjectNode body = request("Tidy the readme", null).put("agent", "aider").put("model", "gpt-4.1")
-                .put("maxRetries", 0);
+                .put("maxRetries", 0).put("tier", "worktree");
         body.remove("command");
 
         HttpResponse<String> r = create(body);
