@@ -143,6 +143,10 @@ public final class Wiring implements AutoCloseable {
         fingerprints.onRecorded(supervisor::poke);
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
                 fingerprints, clock);
+        dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(home.dir(),
+                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), System::getenv);
+        launcher.agentPrograms(presets);
+        creator.agentPrograms(presets);
         this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
                 events);
         this.sandboxService = new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees,
@@ -168,6 +172,15 @@ public final class Wiring implements AutoCloseable {
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
+    }
+
+    /** The approval timeout in force, or its default when the store cannot be read. */
+    private static long approvalTimeoutMs(SettingsStore settings) {
+        try {
+            return settings.get(SettingsStore.APPROVAL_TIMEOUT_MS);
+        } catch (dev.paddock.store.StoreException e) {
+            return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
+        }
     }
 
     /** The home's id, or null (logged) when its file cannot be made: containers then carry no home label. */

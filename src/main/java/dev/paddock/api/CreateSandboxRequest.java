@@ -8,12 +8,13 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The body of {@code POST /v1/sandboxes}. Only {@code repo}, {@code task} and {@code command} are required;
- * the rest take Paddock's defaults (see {@link NewSandbox}).
+ * The body of {@code POST /v1/sandboxes}. Only {@code repo}, {@code task} and either {@code command} (a custom
+ * agent) or {@code agent} (a preset) are required; the rest take Paddock's defaults (see {@link NewSandbox}).
  *
  * @param repo absolute path of the repository (or of any folder inside it)
- * @param command the agent's shell command line
- * @param tier {@code worktree} (default), {@code namespace} or {@code container}
+ * @param command the custom agent's shell command line (refused with another agent)
+ * @param tier {@code worktree}, {@code namespace} or {@code container} (default: the agent's; {@code worktree} for
+ *     a custom command and Claude Code)
  * @param branch branch name (default: from the task)
  * @param base base branch (default: the repository's)
  * @param id sandbox id (default: from the task and the day)
@@ -25,10 +26,20 @@ import java.util.Locale;
  * @param memoryMiB container tier: memory in MiB, memory + swap alike (default 4096)
  * @param pids container tier: process limit (default 512)
  * @param nofile container tier: open files per process (default 4096)
+ * @param agent {@code claude}, {@code codex}, {@code gemini}, {@code aider} or {@code custom} (default: custom)
+ * @param model the preset's model (default: the agent's own)
  */
 public record CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
                                    String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
-                                   Double cpus, Long memoryMiB, Long pids, Long nofile) {
+                                   Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model) {
+
+    /** A request for a custom agent (its own command line). */
+    public CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
+                                String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
+                                Double cpus, Long memoryMiB, Long pids, Long nofile) {
+        this(repo, task, command, tier, branch, base, id, leaseMs, maxRetries, network, image, cpus, memoryMiB, pids,
+                nofile, null, null);
+    }
 
     /**
      * The request for {@link dev.paddock.sandbox.SandboxService#create}.
@@ -49,7 +60,8 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
             throw ApiError.badRequest("repo must be an absolute path: " + repo);
         }
         return new NewSandbox(path, task, command, parsedTier(), branch, base, id, leaseMs, maxRetries,
-                Boolean.TRUE.equals(network), image == null || image.isBlank() ? null : image.strip(), limits());
+                Boolean.TRUE.equals(network), image == null || image.isBlank() ? null : image.strip(), limits(),
+                agent, model);
     }
 
     /** The container limits asked for, defaults for the rest; null when none is asked for. */
@@ -67,7 +79,7 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
 
     private Tier parsedTier() throws ApiError {
         if (tier == null || tier.isBlank()) {
-            return Tier.WORKTREE;
+            return null; // the agent's default
         }
         try {
             return Tier.of(tier.strip().toLowerCase(Locale.ROOT));

@@ -72,6 +72,11 @@ public final class SandboxClient {
         return read(api.get(path(id) + "/removal"), dev.paddock.sandbox.RemovalPlan.class);
     }
 
+    /** {@code GET /v1/sandboxes/{id}/transcript}: the agent's log read by its parser ({@link TranscriptView}). */
+    public com.fasterxml.jackson.databind.JsonNode transcript(String id) throws PaddockException {
+        return read(api.send("GET", path(id) + "/transcript", null), com.fasterxml.jackson.databind.JsonNode.class);
+    }
+
     /** {@code POST /v1/sandboxes/{id}/heartbeat} with a progress text. */
     public void heartbeat(String id, String progress) throws PaddockException {
         api.send("POST", path(id) + "/heartbeat", write(Map.of("progress", progress == null ? "" : progress)));

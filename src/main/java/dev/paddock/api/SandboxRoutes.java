@@ -23,7 +23,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code POST /v1/sandboxes} ({@link CreateSandboxRequest}) → 201 {@link SandboxView}</li>
  *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed</li>
- *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text</li>
+ *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
+ *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser)</li>
  *   <li>{@code POST .../stop}, {@code POST .../retry} (body {@code {"by": "who"}}, optional) → {@link SandboxView}</li>
  *   <li>{@code GET .../removal} → {@link dev.paddock.sandbox.RemovalPlan};
  *       {@code DELETE /v1/sandboxes/{id}?mode=strict|commit|force&deleteBranch=true|false[&by=who]} → {@link SandboxView}</li>
@@ -103,7 +104,7 @@ final class SandboxRoutes {
     private void action(HttpExchange ex, Caller caller, String method, String path, String id, String action)
             throws ApiError, IOException {
         String expected = switch (action) {
-            case "log", "removal" -> "GET";
+            case "log", "removal", "transcript" -> "GET";
             case "stop", "retry", "heartbeat" -> "POST";
             default -> throw ApiError.notFound("no route " + method + " " + path);
         };
@@ -116,6 +117,8 @@ final class SandboxRoutes {
                     sandboxes.find(id);
                     HttpIo.text(ex, 200, sandboxes.logTail(id));
                 }
+                case "transcript" -> HttpIo.json(ex, 200, TranscriptView.of(
+                        dev.paddock.agent.SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id))));
                 case "removal" -> {
                     sandboxes.find(id);
                     HttpIo.json(ex, 200, sandboxes.plan(id));

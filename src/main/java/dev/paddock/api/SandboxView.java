@@ -13,6 +13,9 @@ import java.time.Instant;
  * @param leaseMs lease length in ms
  * @param leaseExpiresAt when a running sandbox times out without a heartbeat, or null
  * @param pid process id of the running agent's wrapper, or null
+ * @param agent the agent preset ({@code claude}, ..., {@code custom})
+ * @param model the model asked for, or null for the agent's default
+ * @param agentSession the session id of the last run (Claude Code's, chosen by Paddock), or null
  */
 public record SandboxView(String id, long repositoryId, String task, String agentCommand, String tier,
                           String state, String branch, String baseBranch, String baseCommit, String worktreePath,
@@ -20,7 +23,8 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                           Instant lastHeartbeatAt, String progress, long leaseMs, Instant leaseExpiresAt,
                           int iteration, int retryCount, int maxRetries, Long pid, Integer exitCode,
                           String lastError, boolean networkGranted, String containerId, String image,
-                          Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit) {
+                          Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit, String agent, String model,
+                          String agentSession) {
 
     /** The view of a stored sandbox. */
     public static SandboxView of(SandboxRecord s) {
@@ -29,6 +33,6 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                 s.finishedAt(), s.stateChangedAt(), s.lastHeartbeatAt(), s.progress(), s.leaseMs(),
                 s.leaseExpiresAt(), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(), s.exitCode(),
                 s.lastError(), s.networkGranted(), s.containerId(), s.image(), s.cpuLimitNanos(),
-                s.memoryLimitBytes(), s.pidsLimit());
+                s.memoryLimitBytes(), s.pidsLimit(), s.agent(), s.model(), s.agentSession());
     }
 }

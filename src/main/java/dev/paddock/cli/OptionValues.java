@@ -40,6 +40,17 @@ final class OptionValues {
         }
     }
 
+    /** {@code --agent}: the presets of {@code dev.paddock.agent.AgentPreset}. */
+    static final class AgentName extends OneOf {
+        static final String LIST = String.join("|", dev.paddock.agent.AgentPreset.ALL.stream()
+                .map(dev.paddock.agent.AgentPreset::id).toList());
+
+        AgentName() {
+            super(dev.paddock.agent.AgentPreset.ALL.stream().map(dev.paddock.agent.AgentPreset::id)
+                    .toArray(String[]::new));
+        }
+    }
+
     /** {@code --strategy}. */
     static final class Strategy extends OneOf {
         Strategy() {

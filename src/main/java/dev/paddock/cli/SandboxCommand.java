@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
         description = "Create, list, stop, retry and remove sandboxes, set the container image (through the running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
-            SandboxRetryCommand.class, SandboxRmCommand.class, SandboxImageCommand.class})
+            SandboxRetryCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
+            SandboxTranscriptCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;

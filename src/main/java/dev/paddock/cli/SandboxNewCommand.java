@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -29,12 +30,21 @@ public final class SandboxNewCommand implements Callable<Integer> {
     @Option(names = "--task", required = true, paramLabel = "TEXT", description = "What the agent should do.")
     String task;
 
-    @Option(names = "--cmd", required = true, paramLabel = "CMD",
-            description = "The agent's command line (run with /bin/sh -c in the worktree).")
+    @Option(names = "--agent", paramLabel = "AGENT", converter = OptionValues.AgentName.class,
+            description = "claude, codex, gemini, aider or custom (default: custom, which runs --cmd).")
+    String agent;
+
+    @Option(names = "--model", paramLabel = "M", description = "The agent's model (default: the agent's own).")
+    String model;
+
+    @Option(names = "--cmd", paramLabel = "CMD",
+            description = "The custom agent's command line (run with /bin/sh -c in the worktree; the task is in"
+                    + " $PADDOCK_TASK).")
     String command;
 
     @Option(names = "--tier", paramLabel = "TIER", converter = OptionValues.TierName.class,
-            description = "worktree (default), namespace (bubblewrap) or container (Docker).")
+            description = "worktree (default for --cmd and claude), namespace (bubblewrap; default for codex, gemini"
+                    + " and aider) or container (Docker).")
     String tier;
 
     @Option(names = "--branch", paramLabel = "B", description = "Branch (default: agent/<words of the task>).")
@@ -78,11 +88,24 @@ public final class SandboxNewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
+        boolean custom = agent == null || agent.equals("custom");
+        if (custom && command == null) {
+            throw new ParameterException(spec.commandLine(), "Missing --cmd: the custom agent runs a command line of"
+                    + " your own. Give --cmd CMD, or pick an agent with --agent " + OptionValues.AgentName.LIST + ".");
+        }
+        if (!custom && command != null) {
+            throw new ParameterException(spec.commandLine(), "--cmd is for the custom agent only: Paddock builds the "
+                    + agent + " agent's command line itself. Leave out --cmd, or use --agent custom --cmd CMD.");
+        }
+        if (custom && model != null) {
+            throw new ParameterException(spec.commandLine(), "--model is for an agent preset (--agent claude, codex,"
+                    + " gemini or aider); a custom command names its own model.");
+        }
         var home = parent.root.resolveHome();
         Path target = repo.orCurrentDirectory();
         Long leaseMs = leaseMinutes == null ? null : leaseMinutes * 60_000L;
         SandboxView s = RunningPaddock.require(home).create(new CreateSandboxRequest(target.toString(), task, command,
-                tier, branch, base, id, leaseMs, retries, network, image, cpus, memoryMiB, pids, nofile));
+                tier, branch, base, id, leaseMs, retries, network, image, cpus, memoryMiB, pids, nofile, agent, model));
         PrintWriter out = spec.commandLine().getOut();
         if (json.on()) {
             out.println(SandboxText.json(s));

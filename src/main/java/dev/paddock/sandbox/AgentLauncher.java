@@ -23,7 +23,9 @@ import java.util.function.Function;
  * {@code PADDOCK_SANDBOX_ID}, {@code PADDOCK_TOKEN} (this sandbox's alone), {@code PADDOCK_HEARTBEAT_FILE} and
  * {@code PADDOCK_WORKTREE} in its environment; on the host (host process and bubblewrap) also {@code PADDOCK_API}
  * and {@code PADDOCK_HOOK_KEY} (the key its Claude Code hook signs requests with and checks the broker's answers
- * by). A container has no route to the host's loopback and gets neither.
+ * by). A container has no route to the host's loopback and gets neither. What the agent runs comes from its preset
+ * ({@link AgentPrograms}): a {@code custom} agent's command line, or the preset's command line for the task with the
+ * variables it takes from Paddock's environment.
  */
 public final class AgentLauncher {
     /** The label that carries a run's number (a container's name carries it too: a retry makes a new one). */
@@ -32,6 +34,7 @@ public final class AgentLauncher {
     private final IsolationRuntimes runtimes;
     /** A sandbox's hook key by its id, once the API runs; null before (no key is given then). */
     private volatile Function<String, String> hookKeys;
+    private volatile AgentPrograms programs = AgentPrograms.CUSTOM_ONLY;
 
     public AgentLauncher(IsolationRuntimes runtimes) {
         this.runtimes = runtimes;
@@ -45,6 +48,20 @@ public final class AgentLauncher {
      */
     public void hookKeys(Function<String, String> keyOfSandbox) {
         this.hookKeys = keyOfSandbox;
+    }
+
+    /** Runs agents by these presets from now on (the default knows {@code custom} alone). */
+    public void agentPrograms(AgentPrograms p) {
+        this.programs = p;
+    }
+
+    /**
+     * What run {@code iteration + 1} of the sandbox runs, after writing what its agent reads before it starts.
+     *
+     * @throws SandboxException when the agent's program is missing or its settings cannot be written
+     */
+    public AgentPrograms.Program prepare(Launch l) throws SandboxException {
+        return programs.prepare(l.sandbox(), l.layout());
     }
 
     /** The runtime of the sandbox's tier. */
@@ -79,9 +96,9 @@ public final class AgentLauncher {
     }
 
     /** The run's description. */
-    RunSpec spec(Launch l) {
+    RunSpec spec(Launch l, AgentPrograms.Program program) {
         SandboxRecord s = l.sandbox();
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(program.env());
         env.put("PADDOCK_SANDBOX_ID", s.id());
         env.put("PADDOCK_TOKEN", l.token());
         env.put("PADDOCK_HEARTBEAT_FILE", l.layout().heartbeatFile().toString());
@@ -95,7 +112,7 @@ public final class AgentLauncher {
         ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
                 s.nofileLimit());
         return new RunSpec(RunSpec.Kind.AGENT, runId(s, l.layout(), l.git().mainWorktree(), l.logFile()),
-                l.layout().worktree(), s.agentCommand(), "run " + (s.iteration() + 1) + " of " + s.id(),
+                l.layout().worktree(), program.command(), "run " + (s.iteration() + 1) + " of " + s.id(),
                 GitWrites.COMMIT, env, hostEnv, limits, s.networkGranted(), s.image());
     }
 
@@ -109,11 +126,16 @@ public final class AgentLauncher {
      *     does not answer)
      */
     public RunRef start(Launch l, Runnable onEnd) throws SandboxException {
+        return start(l, prepare(l), onEnd);
+    }
+
+    /** Starts the agent with a program {@link #prepare} gave. See {@link #start(Launch, Runnable)}. */
+    public RunRef start(Launch l, AgentPrograms.Program program, Runnable onEnd) throws SandboxException {
         try {
             Files.createDirectories(l.layout().controlDir());
             AgentCommands.write(l.layout().binDir());
             Files.deleteIfExists(l.layout().heartbeatFile());
-            return runtimeOf(l.sandbox()).start(spec(l), onEnd);
+            return runtimeOf(l.sandbox()).start(spec(l, program), onEnd);
         } catch (IOException e) {
             throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
         } catch (IsolationException e) {

@@ -70,7 +70,7 @@ final class HeartbeatBuffer implements AutoCloseable {
                 s.createdAt(), s.startedAt(), s.finishedAt(), s.stateChangedAt(), b.at(), b.progress(), s.leaseMs(),
                 b.at().plusMillis(s.leaseMs()), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(),
                 s.pidStartedAt(), s.exitCode(), s.lastError(), s.networkGranted(), s.cpuLimitNanos(),
-                s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image());
+                s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(), s.agent(), s.model(), s.agentSession());
     }
 
     /** Writes every pending heartbeat now (a failed write keeps them for the next try). */

@@ -45,6 +45,7 @@ public final class SandboxCreator {
     private final TierCheck tiers;
     private final FingerprintRecorder fingerprints;
     private final Clock clock;
+    private volatile AgentPrograms programs = AgentPrograms.CUSTOM_ONLY;
 
     public SandboxCreator(RepoService repos, WorktreeManager worktrees, SandboxStore store, SettingsStore settings,
                           TierCheck tiers, FingerprintRecorder fingerprints, Clock clock) {
@@ -57,12 +58,18 @@ public final class SandboxCreator {
         this.clock = clock;
     }
 
+    /** Checks requests' agents with these presets from now on (the default knows {@code custom} alone). */
+    public void agentPrograms(AgentPrograms p) {
+        this.programs = p;
+    }
+
     /**
      * Creates a sandbox in state {@code pending}; the supervisor starts it.
      *
      * @throws SandboxConflictException when the id or the target directory is taken, or the branch is checked
      *     out elsewhere, with nothing changed
-     * @throws SandboxException for a request that cannot be honoured (empty command or task, invalid id, lease
+     * @throws SandboxException for a request that cannot be honoured (unknown agent, a command with a preset, a
+     *     custom agent without a command, empty task, invalid id, lease
      *     under a second, negative retries, tier unavailable; container tier: no image, or the engine lacks it),
      *     with nothing changed
      * @throws SandboxException also when the base is not a local branch ({@link SandboxBase}: a detached HEAD, a
@@ -72,13 +79,14 @@ public final class SandboxCreator {
      * @throws PaddockException when git or the store fail on the way (what was made is taken back)
      */
     public SandboxRecord create(NewSandbox req) throws PaddockException {
-        if (req.agentCommand() == null || req.agentCommand().isBlank()) {
-            throw new SandboxException("The agent command is empty: say what the agent runs (e.g. --cmd 'claude -p ...').");
-        }
+        String command = programs.check(req.agent(), req.model(), req.agentCommand());
+        String agent = req.agent() == null || req.agent().isBlank() ? SandboxRecord.CUSTOM_AGENT
+                : req.agent().strip().toLowerCase(java.util.Locale.ROOT);
+        String model = req.model() == null || req.model().isBlank() ? null : req.model().strip();
         if (req.task() == null || req.task().isBlank()) {
             throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
         }
-        Tier tier = req.tier() == null ? Tier.WORKTREE : req.tier();
+        Tier tier = req.tier() == null ? programs.defaultTier(agent) : req.tier();
         Optional<String> unavailable = tiers.unavailable(tier);
         if (unavailable.isPresent()) {
             throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
@@ -152,10 +160,10 @@ public final class SandboxCreator {
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
             Instant now = clock.instant();
-            SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), req.agentCommand(), tier, branch,
+            SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), command, tier, branch,
                     base, baseCommit, layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now,
                     null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), container.nanoCpus(),
-                    container.memoryBytes(), container.pids(), container.nofile(), container.image());
+                    container.memoryBytes(), container.pids(), container.nofile(), container.image(), agent, model, null);
             writeStateFile(layout, record, Optional.empty());
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
@@ -292,6 +300,7 @@ public final class SandboxCreator {
         state.put("id", r.id());
         state.put("task", r.task());
         state.put("tier", r.tier().id());
+        state.put("agent", r.agent());
         state.put("branch", r.branch());
         state.put("baseBranch", r.baseBranch());
         state.put("baseCommit", r.baseCommit());

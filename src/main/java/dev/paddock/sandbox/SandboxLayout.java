@@ -37,6 +37,11 @@ public final class SandboxLayout {
         }
     }
 
+    /** The repository's main worktree. */
+    public Path mainWorktree() {
+        return mainWorktree;
+    }
+
     /** {@code <repo>/.worktrees}. */
     public Path root() {
         return mainWorktree.resolve(ROOT);

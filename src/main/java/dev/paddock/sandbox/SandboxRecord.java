@@ -31,6 +31,11 @@ import java.time.Instant;
  * @param pidsLimit process limit, or null
  * @param nofileLimit open files per process (container tier), or null
  * @param image the container image (container tier: the sandbox's own or the repository's at creation), or null
+ * @param agent the agent preset ({@code claude}, {@code codex}, {@code gemini}, {@code aider}, {@code custom}); a
+ *     {@code custom} agent runs {@code agentCommand}, the others the preset's command line for the task
+ * @param model the model asked for (the preset's {@code --model}), or null for the agent's default
+ * @param agentSession the session id of the last run (Claude Code's {@code --session-id}, chosen by Paddock before
+ *     the run starts), or null
  */
 public record SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
                             String branch, String baseBranch, String baseCommit, String worktreePath,
@@ -39,7 +44,30 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
                             String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
                             int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
                             boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit,
-                            Long nofileLimit, String image) {
+                            Long nofileLimit, String image, String agent, String model, String agentSession) {
+    /** The preset name of a sandbox whose agent is its own command line. */
+    public static final String CUSTOM_AGENT = "custom";
+
+    public SandboxRecord {
+        agent = agent == null || agent.isBlank() ? CUSTOM_AGENT : agent;
+    }
+
+    /** A sandbox whose agent is its own command line ({@value #CUSTOM_AGENT}). */
+    public SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
+                         String branch, String baseBranch, String baseCommit, String worktreePath,
+                         String containerId, SandboxState state, long version, Instant createdAt,
+                         Instant startedAt, Instant finishedAt, Instant stateChangedAt, Instant lastHeartbeatAt,
+                         String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
+                         int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
+                         boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit,
+                         Long nofileLimit, String image) {
+        this(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit, worktreePath, containerId,
+                state, version, createdAt, startedAt, finishedAt, stateChangedAt, lastHeartbeatAt, progress, leaseMs,
+                leaseExpiresAt, iteration, retryCount, maxRetries, pid, pidStartedAt, exitCode, lastError,
+                networkGranted, cpuLimitNanos, memoryLimitBytes, pidsLimit, nofileLimit, image, CUSTOM_AGENT, null,
+                null);
+    }
+
 
     /** The worktree as a path, or null when it has none yet. */
     public Path worktree() {

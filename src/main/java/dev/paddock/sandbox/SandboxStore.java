@@ -26,7 +26,7 @@ public final class SandboxStore implements AutoCloseable {
             + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
             + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
             + " max_retries, pid, pid_started_at, exit_code, last_error, network_granted, cpu_limit_nanos,"
-            + " memory_limit_bytes, pids_limit, nofile_limit, image";
+            + " memory_limit_bytes, pids_limit, nofile_limit, image, agent, model, agent_session";
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -73,12 +73,12 @@ public final class SandboxStore implements AutoCloseable {
             tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, nofile_limit, image, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
-                            + " ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, agent, model, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                            + " ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
                     s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
                     s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(),
-                    fingerprintJson);
+                    s.agent(), s.model(), fingerprintJson);
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }
@@ -176,6 +176,14 @@ public final class SandboxStore implements AutoCloseable {
     /** Sets the lease of a running sandbox to run out at {@code until} (no event). */
     public void renewLease(String id, Instant until) throws StoreException {
         jdbc.update("UPDATE sandboxes SET lease_expires_at = ? WHERE id = ? AND state = 'running'", until, id);
+    }
+
+    /**
+     * Records the session id the agent's next run is started with (chosen by Paddock before the start; no event,
+     * the run's start has one).
+     */
+    public void recordAgentSession(String id, String session) throws StoreException {
+        jdbc.update("UPDATE sandboxes SET agent_session = ? WHERE id = ?", session, id);
     }
 
     /** Forgets the pid of a sandbox once its process tree is gone (only if it still names that pid). */
@@ -296,6 +304,7 @@ public final class SandboxStore implements AutoCloseable {
                 Jdbc.instant(rs, "pid_started_at"), Jdbc.nullableInt(rs, "exit_code"), rs.getString("last_error"),
                 rs.getBoolean("network_granted"), Jdbc.nullableLong(rs, "cpu_limit_nanos"),
                 Jdbc.nullableLong(rs, "memory_limit_bytes"), Jdbc.nullableLong(rs, "pids_limit"),
-                Jdbc.nullableLong(rs, "nofile_limit"), rs.getString("image"));
+                Jdbc.nullableLong(rs, "nofile_limit"), rs.getString("image"), rs.getString("agent"),
+                rs.getString("model"), rs.getString("agent_session"));
     }
 }

@@ -203,8 +203,12 @@ public final class Supervisor implements AutoCloseable {
             } else {
                 // A new token for every run: the store keeps its hash; the token itself goes to the agent only.
                 String token = store.issueToken(s.id());
-                ref = launcher.start(new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
-                        logFile(s.id())), this::poke);
+                AgentLauncher.Launch launch = new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
+                        logFile(s.id()));
+                AgentPrograms.Program program = launcher.prepare(launch);
+                // Stored before the start: the agent's stream and hooks name it from their first line.
+                store.recordAgentSession(s.id(), program.session());
+                ref = launcher.start(launch, program, this::poke);
             }
         } catch (SandboxException | IsolationException e) {
             return lifecycle.failedToStart(s, e.getMessage(), clock.instant());

@@ -68,11 +68,22 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      *     {@link dev.paddock.sandbox.ContainerEngineLifecycle} for why this is a flag, not a state)
      * @param worktreeMissing whether its worktree's folder is not on disk (deleted behind Paddock's back, or gone
      *     after a merge): its state says what it last did, this says its folder is gone
+     * @param agent its agent preset ({@code claude}, ..., {@code custom})
+     * @param model the model asked for, or null for the agent's default
      */
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
                           int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                          boolean worktreeMissing) {
+                          boolean worktreeMissing, String agent, String model) {
+
+        /** A row of a custom agent. */
+        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
+                       boolean worktreeMissing) {
+            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
+                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, "custom", null);
+        }
 
         /** A row whose worktree is on disk. */
         public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,

@@ -100,7 +100,8 @@ public final class StatusService {
                 s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError(),
                 engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
                         || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
-                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())))).toList();
+                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())), s.agent(), s.model()))
+                .toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),

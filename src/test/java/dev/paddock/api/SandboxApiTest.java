@@ -116,6 +116,49 @@ class SandboxApiTest {
     }
 
     @Test
+    void anUnknownAgentOrACommandWithAPresetIsRefusedWith400AndNothingIsCreated() throws Exception {
+        ObjectNode unknown = request("Bad", null).put("agent", "cursor");
+        unknown.remove("command");
+        ObjectNode cmdWithPreset = request("Bad", "claude -p hi").put("agent", "claude");
+        ObjectNode badModel = request("Bad", null).put("agent", "claude").put("model", "-x");
+        badModel.remove("command");
+
+        HttpResponse<String> a = create(unknown);
+        HttpResponse<String> b = create(cmdWithPreset);
+        HttpResponse<String> c = create(badModel);
+
+        assertThat(a.statusCode()).as(a.body()).isEqualTo(400);
+        assertThat(json(a).get("error").asText())
+                .isEqualTo("Unknown agent \"cursor\"; known agents: claude, codex, gemini, aider, custom.");
+        assertThat(b.statusCode()).as(b.body()).isEqualTo(400);
+        assertThat(json(b).get("error").asText()).startsWith("A command (--cmd) is for the custom agent only");
+        assertThat(c.statusCode()).as(c.body()).isEqualTo(400);
+        assertThat(json(c).get("error").asText()).contains("is not a model name");
+        assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
+        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).isEmpty();
+    }
+
+    @Test
+    void aPresetIsStoredWithItsModelAndItsRunFailsClearlyWhenItsProgramIsMissing() throws Exception {
+        // aider is looked for on this Paddock's PATH; a test machine without it shows the failed start.
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.paddock.agent.ExecutableLocator.locate(
+                dev.paddock.agent.AgentPreset.AIDER, null, System.getenv("PATH")).isEmpty(), "aider is installed here");
+        ObjectNode body = request("Tidy the readme", null).put("agent", "aider").put("model", "gpt-4.1")
+                .put("maxRetries", 0).put("tier", "worktree");
+        body.remove("command");
+
+        HttpResponse<String> r = create(body);
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        assertThat(json(r).get("agent").asText()).isEqualTo("aider");
+        assertThat(json(r).get("model").asText()).isEqualTo("gpt-4.1");
+        String id = json(r).get("id").asText();
+        JsonNode failed = awaitState(id, "awaiting_human");
+        assertThat(failed.at("/sandbox/lastError").asText()).startsWith("Cannot start the aider agent of " + id
+                + ": no executable \"aider\" on Paddock's PATH (");
+    }
+
+    @Test
     void stoppingARunningAgentKillsItsProcessTreeAndHandsTheSandboxToAPerson() throws Exception {
         String id = json(create(request("Sleep a long time", "sleep 300"))).get("id").asText();
         JsonNode running = awaitState(id, "running");
@@ -304,7 +347,8 @@ class SandboxApiTest {
     @Test
     void anEmptyCommandIs400AndChangesNothing() throws Exception {
         assertRefusedAndNothingChanged(request("Nothing to run", "   "), 400,
-                "The agent command is empty: say what the agent runs (e.g. --cmd 'claude -p ...').");
+                "The agent command is empty: say what the agent runs (--cmd CMD), or pick an agent (--agent"
+                        + " claude|codex|gemini|aider|custom).");
     }
 
     @Test

@@ -182,6 +182,48 @@ class SandboxCommandTest {
     }
 
     @Test
+    void anUnknownAgentOrACommandWithAPresetIsBadUsageWithExitCode2() throws Exception {
+        Run unknown = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--agent", "cursor");
+        Run cmdWithPreset = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--agent", "claude",
+                "--cmd", "claude -p hi");
+        Run neither = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad");
+        Run modelWithCustom = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true",
+                "--model", "gpt-5");
+
+        assertThat(unknown.exit()).as(unknown.describe()).isEqualTo(2);
+        assertThat(unknown.err()).contains("Invalid value for option '--agent': 'cursor' is not one of claude, codex,"
+                + " gemini, aider, custom");
+        assertThat(cmdWithPreset.exit()).as(cmdWithPreset.describe()).isEqualTo(2);
+        assertThat(cmdWithPreset.err()).contains("--cmd is for the custom agent only: Paddock builds the claude"
+                + " agent's command line itself. Leave out --cmd, or use --agent custom --cmd CMD.");
+        assertThat(neither.exit()).as(neither.describe()).isEqualTo(2);
+        assertThat(neither.err()).contains("Missing --cmd: the custom agent runs a command line of your own. Give"
+                + " --cmd CMD, or pick an agent with --agent claude|codex|gemini|aider|custom.");
+        assertThat(modelWithCustom.exit()).as(modelWithCustom.describe()).isEqualTo(2);
+        assertThat(modelWithCustom.err()).contains("--model is for an agent preset");
+        assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
+        assertThat(client.list(repo.dir())).isEmpty();
+    }
+
+    @Test
+    void aCustomAgentGetsItsTaskInPaddockTaskAndListsAsCustom() throws Exception {
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Echo 'this' task",
+                "--cmd", "printf 'task=%s\\n' \"$PADDOCK_TASK\"", "--json");
+
+        assertThat(created.exit()).as(created.describe()).isZero();
+        String id = created.json().get("id").asText();
+        assertThat(created.json().get("agent").asText()).isEqualTo("custom");
+        assertThat(created.json().get("model").isNull()).isTrue();
+        awaitSandbox(id, s -> s.state().equals("done"));
+        assertThat(client.list(repo.dir())).singleElement().satisfies(s -> assertThat(s.agent()).isEqualTo("custom"));
+        Run transcript = sandbox("transcript", id);
+        assertThat(transcript.exit()).as(transcript.describe()).isZero();
+        assertThat(transcript.out()).contains("task=Echo 'this' task\n");
+        Run status = paddock("--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
+        assertThat(status.json().get("sandboxes").findValuesAsText("agent")).containsExactly("custom");
+    }
+
+    @Test
     void anAgentReportsProgressWithPaddockHeartbeat() throws Exception {
         Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compile things", "--json", "--cmd",
                 paddock + " heartbeat compiling — step 1 && sleep 300");

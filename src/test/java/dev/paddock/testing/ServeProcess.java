@@ -50,9 +50,17 @@ public final class ServeProcess implements AutoCloseable {
 
     /** Starts {@code paddock serve} on {@code dir/home} watching a new repository {@code dir/repo}. */
     public static ServeProcess start(Path dir) {
+        return start(dir, Map.of());
+    }
+
+    /**
+     * Starts {@code paddock serve} as {@link #start(Path)} does, with {@code env} added to (null values: removed
+     * from) its environment: what its agents take from Paddock's environment.
+     */
+    public static ServeProcess start(Path dir, Map<String, String> env) {
         Path home = dir.resolve("home");
         TempRepo repo = BrokerRig.repoWithPolicy(dir.resolve("repo"));
-        ChildJvm child = ChildJvm.start(dir.resolve("child"), Map.of(), Paddock.class.getName(),
+        ChildJvm child = ChildJvm.start(dir.resolve("child"), env, Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve", "--repo", repo.dir().toString()));
         return new ServeProcess(child, home, repo);
     }
@@ -75,6 +83,11 @@ public final class ServeProcess implements AutoCloseable {
 
     public long pid() {
         return child.pid();
+    }
+
+    /** The server's output so far, for a failed assertion's message. */
+    public String report() {
+        return child.report();
     }
 
     /** The hook script the server wrote into its home. */

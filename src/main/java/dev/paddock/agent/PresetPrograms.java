@@ -1,0 +1,172 @@
+package dev.paddock.agent;
+
+import dev.paddock.approval.ClaudeHookInstaller;
+import dev.paddock.approval.HookScript;
+import dev.paddock.common.PaddockException;
+import dev.paddock.policy.PolicyFile;
+import dev.paddock.sandbox.AgentPrograms;
+import dev.paddock.sandbox.SandboxException;
+import dev.paddock.sandbox.SandboxLayout;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.worktree.GitCli;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The agents a sandbox can run, by {@link AgentPreset}: checks a request's agent, model and command, and prepares each
+ * run. A preset's run is its headless command line for the task ({@link AgentPreset#startCommand}) with a session id
+ * Paddock chooses where the agent takes one (Claude Code, Gemini CLI; stored before the start), the task also in
+ * {@code PADDOCK_TASK}, and the variables of {@link PassThrough} taken from Paddock's own environment (their values go
+ * into the agent's environment alone: {@link AgentPrograms.Program#toString()} and the log name them only). For
+ * Claude Code the sandbox's settings are written first ({@link ClaudeSettingsWriter}): Paddock's PreToolUse hook,
+ * which asks the broker about every call, the turn hook, and the policy's deny rules.
+ *
+ * <p>The program is found on Paddock's {@code PATH} (on the host and in bubblewrap, which shows the host's
+ * folders); a container sandbox runs the name on its image's {@code PATH}.
+ */
+public final class PresetPrograms implements AgentPrograms {
+    private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+\\[\\]-]{0,199}");
+    /** The turn hook's file in the control directory ({@link TurnHook#FILE_VARIABLE}). */
+    static final String TURN_FILE = "turn.json";
+
+    private final Path paddockHome;
+    private final Path userHome;
+    private final GitCli git;
+    private final LongSupplier approvalTimeoutMs;
+    private final Supplier<Map<String, String>> environment;
+
+    /**
+     * @param paddockHome the home whose hook scripts the agents run
+     * @param userHome the user's home (for {@code ~/} policy rules)
+     * @param approvalTimeoutMs the approval timeout in force (bounds the hook's time)
+     * @param environment Paddock's own environment (normally {@code System::getenv}): PATH, and the pass-through
+     *     variables
+     */
+    public PresetPrograms(Path paddockHome, Path userHome, GitCli git, LongSupplier approvalTimeoutMs,
+            Supplier<Map<String, String>> environment) {
+        this.paddockHome = paddockHome.toAbsolutePath();
+        this.userHome = userHome;
+        this.git = git;
+        this.approvalTimeoutMs = approvalTimeoutMs;
+        this.environment = environment;
+    }
+
+    /** The preset named {@code agent} (null or blank: {@code custom}), as {@link AgentPreset#of}. */
+    public static AgentPreset presetOf(String agent) throws SandboxException {
+        String name = agent == null || agent.isBlank() ? AgentPreset.CUSTOM.id() : agent.strip().toLowerCase(Locale.ROOT);
+        try {
+            return AgentPreset.of(name);
+        } catch (IllegalArgumentException e) {
+            throw new SandboxException(e.getMessage());
+        }
+    }
+
+    @Override
+    public String check(String agent, String model, String command) throws SandboxException {
+        AgentPreset p = presetOf(agent);
+        boolean hasCommand = command != null && !command.isBlank();
+        if (p == AgentPreset.CUSTOM) {
+            if (!hasCommand) {
+                throw new SandboxException("The agent command is empty: say what the agent runs (--cmd CMD), or pick"
+                        + " an agent (--agent " + names() + ").");
+            }
+            if (model != null && !model.isBlank()) {
+                throw new SandboxException("A model (--model) is for an agent preset (" + presets()
+                        + "); a custom command names its own.");
+            }
+            return command;
+        }
+        if (hasCommand) {
+            throw new SandboxException("A command (--cmd) is for the custom agent only: Paddock builds the " + p.id()
+                    + " agent's command line itself. Leave out --cmd, or use --agent custom --cmd CMD.");
+        }
+        if (model != null && !model.isBlank() && !MODEL.matcher(model.strip()).matches()) {
+            throw new SandboxException("\"" + model + "\" is not a model name: letters, digits and . _ : / @ + [ ] -,"
+                    + " starting with a letter or digit, at most 200 characters.");
+        }
+        return p.executable();
+    }
+
+    @Override
+    public Tier defaultTier(String agent) throws SandboxException {
+        AgentPreset p = presetOf(agent);
+        // A custom command keeps the tier sandboxes always had by default.
+        return p == AgentPreset.CUSTOM ? Tier.WORKTREE : p.defaultTier();
+    }
+
+    @Override
+    public Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException {
+        AgentPreset p = presetOf(s.agent());
+        Map<String, String> env = new TreeMap<>();
+        env.put("PADDOCK_TASK", s.task());
+        if (p == AgentPreset.CUSTOM) {
+            return new Program(s.agentCommand(), env, null, "custom command");
+        }
+        Map<String, String> own = environment.get();
+        String program = program(p, s, own);
+        String session = p.id().equals("claude") || p.id().equals("gemini") ? UUID.randomUUID().toString() : null;
+        AgentTurn turn = new AgentTurn(s.task(), session, s.model());
+        List<String> argv = p.startCommand(program, turn);
+        PassThrough pass = PassThrough.from(p, own);
+        pass.applyTo(env);
+        env.putAll(p.extraEnvironment(turn));
+        env.put("PADDOCK_TASK", s.task());
+        if (p.paddockHook()) {
+            env.put(TurnHook.FILE_VARIABLE, layout.controlDir().resolve(TURN_FILE).toString());
+            writeClaudeSettings(s, layout);
+        }
+        return new Program("exec " + argv.stream().map(PresetPrograms::quote).collect(Collectors.joining(" ")), env,
+                session, p.id() + " " + pass.describe());
+    }
+
+    /** The preset's program: on Paddock's PATH, or (container) the name on the image's. */
+    private static String program(AgentPreset p, SandboxRecord s, Map<String, String> own) throws SandboxException {
+        if (s.tier() == Tier.CONTAINER) {
+            return p.executable();
+        }
+        String path = own.get("PATH");
+        return ExecutableLocator.locate(p, null, path).map(Path::toString).orElseThrow(() -> new SandboxException(
+                "Cannot start the " + p.id() + " agent of " + s.id() + ": no executable \"" + p.executable()
+                        + "\" on Paddock's PATH (" + (path == null ? "not set" : path) + "). Install it (checked"
+                        + " against " + p + ") or put its folder on the PATH Paddock is started with."));
+    }
+
+    private void writeClaudeSettings(SandboxRecord s, SandboxLayout layout) throws SandboxException {
+        try {
+            long timeoutMs = approvalTimeoutMs.getAsLong();
+            Path hook = HookScript.write(paddockHome, timeoutMs);
+            Path turn = TurnHook.write(paddockHome);
+            int timeout = ClaudeHookInstaller.timeoutFor(timeoutMs);
+            List<String> deny = ClaudePermissions.denyRules(PolicyFile.loadStandard(paddockHome, layout.mainWorktree(),
+                    layout.worktree(), userHome), layout.worktree(), paddockHome);
+            new ClaudeSettingsWriter(git).write(layout.worktree(), new ClaudeSettingsWriter.Spec(
+                    ClaudeHookInstaller.hookCommand(hook, timeout), timeout, turn.toString(), deny, null));
+        } catch (IOException | PaddockException e) {
+            throw new SandboxException("Cannot write the Claude Code settings of " + s.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code word} as one shell word. */
+    static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
+    private static String names() {
+        return AgentPreset.ALL.stream().map(AgentPreset::id).collect(Collectors.joining("|"));
+    }
+
+    private static String presets() {
+        return AgentPreset.ALL.stream().map(AgentPreset::id).filter(n -> !n.equals("custom"))
+                .collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,83 @@
+package dev.paddock.sandbox;
+
+import java.util.Map;
+
+/**
+ * What a sandbox's agent runs, by its preset ({@link SandboxRecord#agent()}): checked when a sandbox is asked for,
+ * prepared before each run. The presets live in {@code dev.paddock.agent} (which builds on this package); this
+ * interface is how the launcher asks them. {@link #CUSTOM_ONLY} knows the {@code custom} agent alone (a command line
+ * run with {@code /bin/sh -c}): what a Paddock without the presets wired runs.
+ */
+public interface AgentPrograms {
+    /**
+     * Checks a request's agent, model and command.
+     *
+     * @return the command line to store with the sandbox (for display: a preset's is built again at each start)
+     * @throws SandboxException for an unknown agent (the message lists the known ones), a command given with a
+     *     preset, or a {@code custom} agent without a command
+     */
+    String check(String agent, String model, String command) throws SandboxException;
+
+    /**
+     * The tier a sandbox of {@code agent} gets when the request names none: {@link Tier#WORKTREE} for a custom
+     * command; the preset's for the others (an agent that does not ask Paddock before its tool calls is isolated
+     * more).
+     *
+     * @throws SandboxException for an unknown agent
+     */
+    Tier defaultTier(String agent) throws SandboxException;
+
+    /**
+     * Prepares run {@code s.iteration() + 1}: finds the program, writes what the agent reads before it starts
+     * (Claude Code's settings) and says what to run.
+     *
+     * @throws SandboxException when the agent's program is not there (the message names the preset and where it was
+     *     looked for) or its settings cannot be written
+     */
+    Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException;
+
+    /**
+     * One run's program.
+     *
+     * @param command the shell command line ({@code /bin/sh -c}); may be shown and logged
+     * @param env variables for the agent (all tiers); values may be secrets (API keys): never shown or logged
+     * @param session the session id the run is started with, to store before it starts; null for none
+     * @param describe what is passed, for the log: names only
+     */
+    record Program(String command, Map<String, String> env, String session, String describe) {
+        public Program {
+            env = Map.copyOf(env);
+        }
+
+        /** Without the environment's values. */
+        @Override
+        public String toString() {
+            return "Program[" + command + ", " + describe + "]";
+        }
+    }
+
+    /** The {@code custom} agent only: its command line, the task in {@code PADDOCK_TASK}. */
+    AgentPrograms CUSTOM_ONLY = new AgentPrograms() {
+        @Override
+        public String check(String agent, String model, String command) throws SandboxException {
+            if (agent != null && !agent.isBlank() && !agent.strip().equals(SandboxRecord.CUSTOM_AGENT)) {
+                throw new SandboxException("Unknown agent \"" + agent + "\"; this Paddock runs custom commands only.");
+            }
+            if (command == null || command.isBlank()) {
+                throw new SandboxException("The agent command is empty: say what the agent runs (e.g. --cmd"
+                        + " 'claude -p ...'), or pick an agent (--agent claude).");
+            }
+            return command;
+        }
+
+        @Override
+        public Tier defaultTier(String agent) {
+            return Tier.WORKTREE;
+        }
+
+        @Override
+        public Program prepare(SandboxRecord s, SandboxLayout layout) {
+            return new Program(s.agentCommand(), Map.of("PADDOCK_TASK", s.task()), null, "custom command");
+        }
+    };
+}

@@ -1,0 +1,160 @@
+package dev.paddock.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.Paddock;
+import dev.paddock.common.Json;
+import dev.paddock.testing.ClaudeCli;
+import dev.paddock.testing.ScriptedAnthropic;
+import dev.paddock.testing.ScriptedAnthropic.Reply;
+import dev.paddock.testing.ScriptedAnthropic.Script;
+import dev.paddock.testing.ServeProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code paddock sandbox new --agent claude --task TEXT} end to end: a real {@code paddock serve} (child JVM) whose
+ * environment points Claude Code at a {@link ScriptedAnthropic}, the real Claude Code CLI started by the supervisor
+ * in the worktree tier, its PreToolUse hook answered by Paddock's broker from the repository's policy
+ * ({@code Bash(git status)} allowed), and the sandbox ending done. Without the CLI it fails when
+ * {@code PADDOCK_REQUIRE_CLAUDE=1} (as in CI), else it is skipped ({@link ClaudeCli#require}).
+ */
+class ClaudeAgentSandboxTest {
+    private static final String TASK = "-check the tree's status (a task that starts with a dash)";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theClaudeAgentGetsTheTaskAsksPaddockBeforeItsToolCallAndEndsDone() throws Exception {
+        Path bin = ClaudeCli.require();
+        Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("git status"),
+                Reply.text("The tree is clean.")));
+             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+            Run created = paddock("--home", serve.home().toString(), "sandbox", "new", "--repo",
+                    serve.repo().dir().toString(), "--agent", "claude", "--task", TASK, "--json");
+            assertThat(created.exit()).as(created.err() + serve.report()).isZero();
+            JsonNode view = Json.mapper().readTree(created.out());
+            String id = view.get("id").asText();
+            assertThat(view.get("agent").asText()).isEqualTo("claude");
+
+            JsonNode s = awaitEnd(serve, id);
+            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            assertThat(s.get("exitCode").asInt()).isZero();
+
+            // The CLI got the task as its prompt, one argument (a leading dash is no option).
+            assertThat(api.turns()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
+            // Its PreToolUse hook reached Paddock's broker, which allowed git status by the repository's policy,
+            // and the command's output went back to the model.
+            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+                    .get("approvals");
+            String session = s.get("agentSession").asText();
+            assertThat(UUID.fromString(session).toString()).isEqualTo(session);
+            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+                    .satisfies(a -> {
+                        assertThat(a.get("tool").asText()).isEqualTo("Bash");
+                        assertThat(a.get("request").asText()).contains("git status");
+                        assertThat(a.get("state").asText()).isEqualTo("approved");
+                        assertThat(a.get("sessionId").asText()).isEqualTo(session);
+                    });
+            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+
+            // The session id Paddock chose and stored is the one the agent's stream names.
+            HttpResponse<String> transcript = serve.call("GET", "/v1/sandboxes/" + id + "/transcript", null);
+            assertThat(transcript.statusCode()).as(transcript.body()).isEqualTo(200);
+            JsonNode t = Json.mapper().readTree(transcript.body());
+            assertThat(t.get("sessionId").asText()).isEqualTo(session);
+            assertThat(t.get("entries").findValuesAsText("type")).contains("session_started", "tool_call",
+                    "tool_result", "usage");
+            assertThat(t.get("entries")).anySatisfy(e -> assertThat(e.path("text").asText())
+                    .isEqualTo("The tree is clean."));
+            Run text = paddock("--home", serve.home().toString(), "sandbox", "transcript", id);
+            assertThat(text.exit()).as(text.err()).isZero();
+            assertThat(text.out()).contains("session " + session).contains("-> Bash")
+                    .contains("assistant: The tree is clean.");
+
+            // The settings Paddock wrote are in the worktree but not in git's view of it; no key reached the log.
+            Path worktree = Path.of(s.get("worktreePath").asText());
+            JsonNode settings = Json.mapper().readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+            assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText()).contains("paddock-hook-claude");
+            assertThat(git(worktree, "status", "--porcelain")).doesNotContain(".claude");
+            assertThat(log).doesNotContain(ScriptedAnthropic.API_KEY);
+            // The Stop hook wrote the turn's end for the supervisor.
+            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo().dir().resolve(".worktrees")
+                    .resolve(id).resolve(".paddock").resolve(PresetPrograms.TURN_FILE))).orElseThrow();
+            assertThat(stop.kind()).isEqualTo(TurnSignal.Kind.TURN_ENDED);
+            assertThat(stop.sessionId()).isEqualTo(session);
+        }
+    }
+
+    /** What {@code paddock serve} has in its environment: Claude Code on PATH, the scripted API, nothing phoning home. */
+    private static Map<String, String> serveEnvironment(Path bin, Path agentHome, ScriptedAnthropic api) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", bin.getParent() + ":/usr/local/bin:/usr/bin:/bin");
+        env.put("HOME", agentHome.toString());
+        env.put("ANTHROPIC_BASE_URL", api.baseUrl());
+        env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
+        env.put("ANTHROPIC_AUTH_TOKEN", null);
+        env.put("CLAUDE_CODE_OAUTH_TOKEN", null);
+        env.put("DISABLE_TELEMETRY", "1");
+        env.put("DISABLE_ERROR_REPORTING", "1");
+        env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        return env;
+    }
+
+    private static JsonNode awaitEnd(ServeProcess serve, String id) throws Exception {
+        long deadline = System.nanoTime() + ClaudeCli.TIMEOUT.toNanos();
+        while (true) {
+            JsonNode s = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body()).get("sandbox");
+            String state = s.get("state").asText();
+            if (List.of("done", "failed", "awaiting_human", "timeout").contains(state) || System.nanoTime() > deadline) {
+                return s;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static String git(Path dir, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        return out;
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    /** Runs the CLI in this JVM (it talks to the server through its API). */
+    private static synchronized Run paddock(String... args) {
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            exit = Paddock.run(args);
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

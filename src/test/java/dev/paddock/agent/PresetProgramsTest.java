@@ -1,0 +1,169 @@
+package dev.paddock.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.common.Json;
+import dev.paddock.sandbox.AgentPrograms;
+import dev.paddock.sandbox.SandboxException;
+import dev.paddock.sandbox.SandboxLayout;
+import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.sandbox.SandboxState;
+import dev.paddock.sandbox.Tier;
+import dev.paddock.testing.BrokerRig;
+import dev.paddock.testing.TempRepo;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.WorktreeManager;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link PresetPrograms} on a real repository and worktree, with programs that are small scripts on a PATH of the
+ * test's: what a request may ask for, and what a run of each preset is (its command line run by {@code /bin/sh},
+ * its environment, Claude Code's settings).
+ */
+class PresetProgramsTest {
+    @TempDir
+    Path tmp;
+    private TempRepo repo;
+    private Path bin;
+    private SandboxLayout layout;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"),
+                "{\"permissions\": {\"deny\": [\"Bash(curl:*)\"], \"allow\": [\"Bash(git status)\"]}}");
+        bin = Files.createDirectories(tmp.resolve("bin"));
+        layout = new SandboxLayout(repo.dir(), "s-1", "agent/s-1");
+        Files.createDirectories(layout.controlDir());
+        new WorktreeManager(new GitCli()).add(repo.dir(), layout.worktree(), "agent/s-1", true, repo.head());
+    }
+
+    private PresetPrograms programs(Map<String, String> environment) {
+        return new PresetPrograms(tmp.resolve("paddock-home"), tmp.resolve("user-home"), new GitCli(), () -> 600_000L,
+                () -> environment);
+    }
+
+    /** A program that prints each of its arguments on a line of its own. */
+    private Path echoArgs(String name) throws Exception {
+        Path p = bin.resolve(name);
+        Files.writeString(p, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+        return p;
+    }
+
+    private SandboxRecord sandbox(String agent, String task, String command, String model, Tier tier) {
+        Instant now = Instant.now();
+        return new SandboxRecord("s-1", 1, task, command, tier, "agent/s-1", "main", repo.head(),
+                layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now, null, null, 60_000,
+                null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null, agent, model, null);
+    }
+
+    @Test
+    void aRequestNamesAKnownAgentAndACommandOnlyForTheCustomOne() throws Exception {
+        PresetPrograms p = programs(Map.of());
+
+        assertThat(p.check(null, null, "make test")).isEqualTo("make test");
+        assertThat(p.check("custom", null, "make test")).isEqualTo("make test");
+        assertThat(p.check("claude", "claude-sonnet-4-5", null)).isEqualTo("claude");
+        assertThat(p.check("Codex", null, " ")).isEqualTo("codex");
+        assertThatThrownBy(() -> p.check("cursor", null, null)).isInstanceOf(SandboxException.class)
+                .hasMessage("Unknown agent \"cursor\"; known agents: claude, codex, gemini, aider, custom.");
+        assertThatThrownBy(() -> p.check("claude", null, "claude -p hi")).isInstanceOf(SandboxException.class)
+                .hasMessageStartingWith("A command (--cmd) is for the custom agent only: Paddock builds the claude"
+                        + " agent's command line itself.");
+        assertThatThrownBy(() -> p.check("custom", null, "")).isInstanceOf(SandboxException.class)
+                .hasMessageStartingWith("The agent command is empty");
+        assertThatThrownBy(() -> p.check(null, "gpt-5", "make")).isInstanceOf(SandboxException.class)
+                .hasMessageContaining("a custom command names its own");
+        assertThatThrownBy(() -> p.check("claude", "--dangerously-skip-permissions", null))
+                .isInstanceOf(SandboxException.class).hasMessageContaining("is not a model name");
+        // Without a tier: the host for a custom command (as always) and Claude Code (its hook asks Paddock),
+        // bubblewrap for the agents that do not ask.
+        assertThat(p.defaultTier(null)).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("custom")).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("claude")).isEqualTo(Tier.WORKTREE);
+        assertThat(p.defaultTier("codex")).isEqualTo(Tier.NAMESPACE);
+        assertThat(p.defaultTier("aider")).isEqualTo(Tier.NAMESPACE);
+    }
+
+    @Test
+    void aClaudeRunIsItsHeadlessCommandLineWithTheTaskAsOneArgumentAndAFreshSessionId() throws Exception {
+        Path claude = echoArgs("claude");
+        String task = "fix 'the' \"bug\"; $(rm -rf /) `x` \\ -- -p";
+        PresetPrograms p = programs(Map.of("PATH", bin.toString(), "ANTHROPIC_API_KEY", "sk-secret-1",
+                "ANTHROPIC_BASE_URL", "http://127.0.0.1:9", "OPENAI_API_KEY", "sk-not-for-claude"));
+
+        AgentPrograms.Program run = p.prepare(sandbox("claude", task, "claude", "claude-opus-4", Tier.WORKTREE), layout);
+        AgentPrograms.Program again = p.prepare(sandbox("claude", task, "claude", "claude-opus-4", Tier.WORKTREE),
+                layout);
+
+        UUID.fromString(run.session());
+        assertThat(again.session()).isNotEqualTo(run.session());
+        // The shell gives the program exactly the preset's arguments: the task stays one argument, unexpanded.
+        List<String> argv = AgentPreset.CLAUDE.startCommand("x", new AgentTurn(task, run.session(), "claude-opus-4"));
+        assertThat(sh(run.command())).containsExactlyElementsOf(argv.subList(1, argv.size()))
+                .contains(task, "--session-id", run.session(), "claude-opus-4");
+        assertThat(run.command()).startsWith("exec '" + claude + "' ");
+        assertThat(run.env()).containsEntry("PADDOCK_TASK", task).containsEntry("ANTHROPIC_API_KEY", "sk-secret-1")
+                .containsEntry("ANTHROPIC_BASE_URL", "http://127.0.0.1:9").containsEntry("DISABLE_AUTOUPDATER", "1")
+                .containsEntry(TurnHook.FILE_VARIABLE, layout.controlDir().resolve("turn.json").toString())
+                .doesNotContainKey("OPENAI_API_KEY");
+        assertThat(run.toString()).contains("ANTHROPIC_API_KEY").doesNotContain("sk-secret-1");
+        assertThat(run.describe()).doesNotContain("sk-secret-1");
+
+        JsonNode settings = Json.mapper().readTree(layout.worktree().resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+        assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText())
+                .isEqualTo(tmp.resolve("paddock-home/bin/paddock-hook-claude").toAbsolutePath() + " --timeout 660");
+        assertThat(settings.at("/hooks/Stop/0/hooks/0/command").asText()).endsWith("/bin/paddock-turn-claude");
+        assertThat(settings.at("/permissions/deny").findValuesAsText("")).isEmpty();
+        assertThat(settings.at("/permissions/deny").toString()).contains("Bash(curl:*)")
+                .doesNotContain("git status");
+        assertThat(Files.readString(tmp.resolve("paddock-home/bin/paddock-hook-claude"))).isNotEmpty();
+    }
+
+    @Test
+    void aPresetWhoseProgramIsNotOnPaddocksPathFailsNamingThePresetAndThePath() throws Exception {
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        PresetPrograms p = programs(Map.of("PATH", empty.toString()));
+
+        assertThatThrownBy(() -> p.prepare(sandbox("aider", "task", "aider", null, Tier.WORKTREE), layout))
+                .isInstanceOf(SandboxException.class)
+                .hasMessage("Cannot start the aider agent of s-1: no executable \"aider\" on Paddock's PATH (" + empty
+                        + "). Install it (checked against aider (checked against 0.86.2)) or put its folder on the"
+                        + " PATH Paddock is started with.");
+        // A container runs the name on its image's PATH.
+        assertThat(p.prepare(sandbox("codex", "task", "codex", null, Tier.CONTAINER), layout).command())
+                .isEqualTo("exec 'codex' 'exec' '--json' '--' 'task'");
+        assertThat(layout.worktree().resolve(".claude")).doesNotExist();
+    }
+
+    @Test
+    void aCustomAgentRunsItsCommandWithTheTaskInPaddockTask() throws Exception {
+        AgentPrograms.Program run = programs(Map.of("ANTHROPIC_API_KEY", "sk-x"))
+                .prepare(sandbox("custom", "say hi", "echo \"$PADDOCK_TASK\"", null, Tier.WORKTREE), layout);
+
+        assertThat(run.command()).isEqualTo("echo \"$PADDOCK_TASK\"");
+        assertThat(run.env()).isEqualTo(Map.of("PADDOCK_TASK", "say hi"));
+        assertThat(run.session()).isNull();
+    }
+
+    /** The lines {@code /bin/sh -c command} prints. */
+    private static List<String> sh(String command) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        return new ArrayList<>(out.lines().toList());
+    }
+}
