@@ -42,15 +42,19 @@ final class ContainerCharts {
     private final Map<String, XYChart.Series<Number, Number>> bySandbox = new HashMap<>();
     private final Map<String, Instant> lastAt = new HashMap<>();
     private final String title;
+    private final SandboxColours colours;
     private java.util.Set<String> shown = java.util.Set.of();
     private int ticks;
 
     /**
      * @param title the chart's title, e.g. "CPU (% of limit)"
      * @param value the figure drawn, in the unit of the y axis
+     * @param colours each sandbox's colour, shared with the other chart
      */
-    ContainerCharts(String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value) {
+    ContainerCharts(String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value,
+                    SandboxColours colours) {
         this.value = value;
+        this.colours = colours;
         this.title = title;
         time.setAutoRanging(false);
         time.setForceZeroInRange(false);
@@ -76,7 +80,7 @@ final class ContainerCharts {
         chart.setAnimated(false);
         chart.setCreateSymbols(false);
         // JavaFX's own legend did not show in the pane's height (seen on the screenshot): a flow of labels below
-        // the chart, each with its line's colour (the same default-colorN style class), does.
+        // the chart, each with its line's colour (the sandbox's pd-sandbox-colorN style class), does.
         chart.setLegendVisible(false);
         legend.getStyleClass().add("pd-chart-legend");
         legend.setId(id + "-legend");
@@ -91,18 +95,27 @@ final class ContainerCharts {
         return box;
     }
 
-    /** One entry per line: its colour (the series' {@code default-colorN}) and the sandbox id. */
+    /** The sandboxes drawn now (their colours must stay). */
+    java.util.Set<String> shownSandboxes() {
+        return bySandbox.keySet();
+    }
+
+    /** One entry per line: its colour (the sandbox's {@code pd-sandbox-colorN}) and the sandbox id. */
     private void showLegend() {
         List<javafx.scene.Node> items = new java.util.ArrayList<>();
+        Map<XYChart.Series<Number, Number>, String> ids = new java.util.IdentityHashMap<>();
+        bySandbox.forEach((id, s) -> ids.put(s, id));
         for (XYChart.Series<Number, Number> s : chart.getData()) {
             javafx.scene.layout.Region swatch = new javafx.scene.layout.Region();
             swatch.getStyleClass().add("chart-legend-item-symbol");
             swatch.getStyleClass().add("chart-line-symbol");
-            if (s.getNode() != null) {
-                s.getNode().getStyleClass().stream().filter(c -> c.startsWith("default-color")).findFirst()
-                        .ifPresent(swatch.getStyleClass()::add);
+            String id = ids.get(s);
+            if (id != null) {
+                colours.apply(id, swatch.getStyleClass());
+                colour(id, s);
             }
             javafx.scene.control.Label item = new javafx.scene.control.Label(s.getName(), swatch);
+            item.getProperties().put(LEGEND_SANDBOX, id);
             item.getStyleClass().add("pd-chart-legend-item");
             items.add(item);
         }
@@ -169,10 +182,21 @@ final class ContainerCharts {
             showLegend();
             renamed = false;
         }
+        bySandbox.forEach((id, s) -> colour(id, s));
         slide(now);
     }
 
+    /** Key of a legend item's property holding its sandbox id. */
+    static final String LEGEND_SANDBOX = "pd-sandbox-id";
+
     private boolean renamed;
+
+    /** Gives the series' line the sandbox's colour (the chart may have re-styled it when another series left). */
+    private void colour(String sandboxId, XYChart.Series<Number, Number> s) {
+        if (s.getNode() != null) {
+            colours.apply(sandboxId, s.getNode().getStyleClass());
+        }
+    }
 
     private void append(ContainerMetrics m) {
         Instant prev = lastAt.get(m.sandboxId());
@@ -184,6 +208,7 @@ final class ContainerCharts {
             XYChart.Series<Number, Number> n = new XYChart.Series<>();
             n.setName(id);
             chart.getData().add(n);
+            colour(id, n);
             return n;
         });
         if (s.getName().endsWith(" (stopped)")) {

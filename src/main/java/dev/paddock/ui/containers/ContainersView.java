@@ -47,10 +47,12 @@ public final class ContainersView extends VBox {
 
     private final ContainersViewModel vm;
     private final ObservableList<ContainerMetrics> rows = FXCollections.observableArrayList();
+    /** One colour per sandbox in both charts, whatever order each chart ranks it in. */
+    private final SandboxColours colours = new SandboxColours();
     private final ContainerCharts cpu = new ContainerCharts(CPU_CHART_ID, "CPU (% of each container's limit)",
-            "% of limit", ContainerMetrics::cpuPercentOfLimit);
+            "% of limit", ContainerMetrics::cpuPercentOfLimit, colours);
     private final ContainerCharts memory = new ContainerCharts(MEMORY_CHART_ID, "Memory without page cache (MiB)",
-            "MiB", m -> m.memoryBytes() / (1024.0 * 1024));
+            "MiB", m -> m.memoryBytes() / (1024.0 * 1024), colours);
     private final BooleanProperty active = new SimpleBooleanProperty(true);
 
     public ContainersView(ContainersViewModel vm) {
@@ -128,6 +130,9 @@ public final class ContainersView extends VBox {
             cpu.tick(latest, vm::history, now);
             memory.tick(latest, vm::history, now);
         }
+        java.util.Set<String> drawn = new java.util.HashSet<>(cpu.shownSandboxes());
+        drawn.addAll(memory.shownSandboxes());
+        colours.retain(drawn);
     }
 
     private void showTotals(ContainerMetricsBoard.Totals t) {

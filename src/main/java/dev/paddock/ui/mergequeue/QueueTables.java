@@ -91,9 +91,10 @@ final class QueueTables {
                 "cancelled", "conflict");
         t.getColumns().setAll(List.of(state,
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, BRANCH_SAMPLE),
-                fit(text("Details", "merge-col-result", r -> r.entry().result() == null ? "" : r.entry().result(), 230,
-                        90), "What happened (whole in the tooltip)", "merged into"),
+                // Its start may give way (the end shows): the details need the room more at 1366 px.
+                Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, HISTORY_BRANCH_SAMPLE),
+                fit(wrapping(text("Details", "merge-col-result", r -> r.entry().result() == null ? ""
+                        : r.entry().result(), 230, 90)), "What happened (whole in the tooltip)", DETAILS_LINE),
                 Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()),
                         98, 98)), "The merge commit on base", 14, "0123456789"),
                 fit(ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at),
@@ -126,6 +127,10 @@ final class QueueTables {
     /** A branch the branch column shows whole, and the room its bold type takes beyond the cell's usual text. */
     private static final String BRANCH_SAMPLE = "agent/fix-typos-readme";
     private static final double BRANCH_BOLD = 24;
+    /** The history's branch column may cut a little more: its details need the room. */
+    private static final String HISTORY_BRANCH_SAMPLE = "agent/fix-typos-rea";
+    /** The wider line of a merge's details on two lines: "merged into main" over "as 0123456789ab". */
+    private static final String DETAILS_LINE = "merged into main";
 
     private static TableColumn<QueueRow, QueueRow> branchAndSandbox(double width) {
         TableColumn<QueueRow, QueueRow> c = new TableColumn<>("Branch / sandbox");
@@ -193,6 +198,29 @@ final class QueueTables {
         c.setMinWidth(min);
         c.setCellFactory(col -> new TableCell<>() {
             private final Tooltip tip = new Tooltip();
+
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                setText(empty ? null : s);
+                tip.setText(s);
+                setTooltip(empty || s == null || s.isEmpty() ? null : tip);
+            }
+        });
+        return c;
+    }
+
+    /**
+     * A text column whose cells wrap onto the row's two lines ("merged into main as" over the commit) before they
+     * cut with an ellipsis; whole in the tooltip.
+     */
+    private static TableColumn<QueueRow, String> wrapping(TableColumn<QueueRow, String> c) {
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Tooltip tip = new Tooltip();
+
+            {
+                setWrapText(true);
+            }
 
             @Override
             protected void updateItem(String s, boolean empty) {

@@ -53,7 +53,7 @@ final class SandboxTable extends TableView<Sandbox> {
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
             }
         });
-        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 220);
+        TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 260);
         task.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String s, boolean empty) {
@@ -62,8 +62,10 @@ final class SandboxTable extends TableView<Sandbox> {
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
             }
         });
-        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 90);
-        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 125);
+        // Columns whose content is fixed (tier, state, CPU, memory, lease) prefer no more than their measured minimum
+        // (Columns raises a preferred width to it): the width left goes to task and branch.
+        TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 40);
+        TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 40);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(Sandbox s, boolean empty) {
@@ -93,11 +95,12 @@ final class SandboxTable extends TableView<Sandbox> {
                         + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
         });
-        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 190);
-        // Branches share their first part ("agent/"): a narrow column keeps the end, which tells them apart.
+        TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 240);
+        // Branches share their first part ("agent/"): a narrow column keeps the end, which tells them apart, and
+        // the start (the ellipsis is in the middle).
         branch.setCellFactory(c -> new TableCell<>() {
             {
-                setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
+                setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
             }
 
             @Override
@@ -107,19 +110,19 @@ final class SandboxTable extends TableView<Sandbox> {
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
             }
         });
-        TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 70); // percent of the container's CPU limit
+        TableColumn<Sandbox, Sandbox> cpu = column("CPU", s -> s, 40); // percent of the container's CPU limit
         cpu.setId("sandbox-cpu");
         cpu.setCellFactory(c -> new MetricsCell(metrics, MetricsText::cpu));
-        TableColumn<Sandbox, Sandbox> mem = column("Memory", s -> s, 80);
+        TableColumn<Sandbox, Sandbox> mem = column("Memory", s -> s, 40);
         mem.setId("sandbox-memory");
         mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memoryUsed));
-        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 190);
+        TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 120);
         heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
             String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
                     : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
             return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
         }));
-        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 90);
+        TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 40);
         // What must show whole, measured in the table's fonts once it is styled (Columns); the rest gives way.
         Columns.fit(id, "The sandbox's id", 0, ids(rows));
         // Ids are shown whole up to 24 characters (longer ones lose their middle, whole in the tooltip): measured

@@ -30,7 +30,8 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The dashboard of a real panel at the sizes of common laptop screens, with sandboxes in several states and a merge
- * history: every column header and every value a person needs (id, tier, state, lease, attempts...) shows whole, no
+ * history: every column header and every value a person needs (id, tier, state, lease, attempts, a merge's
+ * details...) shows whole, no
  * column runs past the table's edge (an id longer than 24 characters may lose its middle, never its ends), and with
  * the details pane open the table keeps a useful number of rows.
  * "Shows whole" is what JavaFX drew: a cut label draws its text with an ellipsis.
@@ -112,7 +113,9 @@ class DashboardLayoutTest {
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         TableView<?> history = robot.lookup("#merge-history-table").queryAs(TableView.class);
-        problems.addAll(cut(history, List.of("Result", "Entry", "Commit", "Finished", "Duration", "Attempts")));
+        // Details: "merged into main as 0123456789ab", whole (on two lines when narrow).
+        problems.addAll(cut(history, List.of("Result", "Entry", "Details", "Commit", "Finished", "Duration",
+                "Attempts")));
         assertThat(problems).as("at " + width + " x " + height).isEmpty();
     }
 
@@ -127,7 +130,9 @@ class DashboardLayoutTest {
             }
             double sum = table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum();
             if (sum > table.getWidth()) {
-                out.add("the columns take " + sum + " px of a table " + table.getWidth() + " px wide");
+                out.add("the columns take " + sum + " px of a table " + table.getWidth() + " px wide: "
+                        + table.getVisibleLeafColumns().stream().map(c -> c.getText() + " " + c.getWidth() + " (min "
+                        + c.getMinWidth() + ")").toList());
             }
             for (Node n : table.lookupAll(".table-cell")) {
                 if (n instanceof javafx.scene.control.TableCell<?, ?> c && !c.isEmpty() && c.getItem() != null

@@ -1,0 +1,104 @@
+package dev.paddock.ui.sandboxes;
+
+import static dev.paddock.ui.sandboxes.Panel.fx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.paddock.sandbox.NewSandbox;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.text.Text;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The sandboxes table of a real panel at 1366×768 with long ids: the columns whose content is fixed (tier, state,
+ * lease) keep only their measured minimum, so task and branch get the rest, and a cut branch keeps both its start
+ * and its distinctive end (the ellipsis is in the middle).
+ */
+@ExtendWith(ApplicationExtension.class)
+class SandboxTableWidthTest {
+    @TempDir
+    Path temp;
+
+    private Stage stage;
+    private Panel panel;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        if (panel != null) {
+            panel.close();
+        }
+    }
+
+    @Test
+    void fixedColumnsKeepTheirMinimumAndABranchKeepsItsEnds(FxRobot robot) throws Exception {
+        panel = Panel.start(temp, stage);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(panel.host.wiring().sandboxService().create(new NewSandbox(panel.repo.dir(), "Rebuild the product"
+                    + " search index incrementally, part " + i, "sleep 300", null, null, null, null, null, 0,
+                    false)).id());
+        }
+        panel.show(1366, 768);
+        panel.waitForState(ids.get(0), "running", 30);
+        TableView<?> table = robot.lookup("#" + SandboxTable.ID).queryAs(TableView.class);
+        // No container sandbox: CPU and memory are hidden, the usual case. (With them too, every column is at its
+        // minimum at 1366 px and nothing is left to share.)
+        WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        List<String> problems = fx(() -> {
+            List<String> out = new ArrayList<>();
+            for (TableColumn<?, ?> c : table.getVisibleLeafColumns()) {
+                if (List.of("Tier", "State", "CPU", "Memory", "Lease").contains(c.getText())
+                        && c.getWidth() > c.getMinWidth() + 1) {
+                    out.add(c.getText() + " is " + c.getWidth() + " px wide, its content needs " + c.getMinWidth());
+                }
+            }
+            for (Node n : table.lookupAll(".table-cell")) {
+                if (n instanceof TableCell<?, ?> c && !c.isEmpty() && c.getTableColumn() != null
+                        && "Branch".equals(c.getTableColumn().getText()) && c.getText() != null) {
+                    String branch = c.getText();
+                    String drawn = drawn(c);
+                    if (!drawn.equals(branch) && !(drawn.startsWith(branch.substring(0, 6))
+                            && drawn.endsWith(branch.substring(branch.length() - 8)))) {
+                        out.add("branch " + branch + " reads " + drawn);
+                    }
+                }
+            }
+            return out;
+        });
+        assertThat(problems).as(fx(() -> table.getVisibleLeafColumns().stream()
+                .map(c -> c.getText() + " " + c.getWidth()).toList().toString())).isEmpty();
+    }
+
+    private static String drawn(TableCell<?, ?> c) {
+        for (Node n : c.getChildrenUnmodifiable()) {
+            if (n instanceof Text t) {
+                return t.getText();
+            }
+        }
+        return "";
+    }
+}
