@@ -292,13 +292,13 @@ class ContainerTierTest {
     @Test
     void aRestartedPaddockFollowsTheRunningContainerAgainAndLearnsHowItEnded() throws Exception {
         SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Outlive Paddock",
-                "echo before; sleep 8; echo after; exit 3").withTier(Tier.CONTAINER).withLeaseMs(4_000L)
+                "echo before; sleep 8; echo after; exit 3").withTier(Tier.CONTAINER).withLeaseMs(60_000L)
                 .withMaxRetries(0));
         SandboxRecord s = tickUntil(created.id(), SandboxState.RUNNING);
         SandboxRig.await("the agent's first line", () -> logHas(s.id(), "before"), Duration.ofSeconds(20));
         wiring.close(); // the container runs on
         assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.containerId());
-        Thread.sleep(4_500); // its lease runs out while no Paddock runs: that is not the agent's fault
+        Thread.sleep(2_000); // no Paddock runs for a while; the container's lease end stays as it was
 
         wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()));
         SandboxRecord ended = tickUntil(s.id(), SandboxState.FAILED);
