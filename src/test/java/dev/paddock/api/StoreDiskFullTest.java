@@ -12,6 +12,7 @@ import dev.paddock.settings.PaddockHome;
 import dev.paddock.store.Database;
 import dev.paddock.store.StoreException;
 import dev.paddock.testing.SmallDisk;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,7 +93,7 @@ class StoreDiskFullTest {
         disk.free();
         try (Database db = Database.open(base())) {
             assertThat(db.jdbc().query("SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\""
-                    + " ORDER BY \"installed_rank\" DESC LIMIT 1", rs -> rs.getString(1))).containsExactly("13");
+                    + " ORDER BY \"installed_rank\" DESC LIMIT 1", rs -> rs.getString(1))).containsExactly(latestMigration());
         }
         assertThat(backup()).isRegularFile();
     }
@@ -166,5 +167,14 @@ class StoreDiskFullTest {
 
     private Path backup() {
         return base().resolveSibling("paddock.mv.db.bak");
+    }
+
+    /** The version of the newest migration (whole numbers only: {@code V14__…} is 14). */
+    private static String latestMigration() throws IOException {
+        try (var files = Files.list(Path.of("src", "main", "resources", "db", "migration"))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max(Integer::compare)
+                    .map(String::valueOf).orElseThrow();
+        }
     }
 }

@@ -353,13 +353,17 @@ public final class SandboxesView extends VBox {
     private void keepSelection() {
         String created = vm.createdIdProperty().get();
         List<String> want = vm.selectedIds();
-        if (created != null && vm.rows().stream().anyMatch(r -> r.id().equals(created))) {
+        boolean createdNow = created != null && vm.rows().stream().anyMatch(r -> r.id().equals(created));
+        if (createdNow) {
             want = List.of(created);
             vm.createdShown();
         }
         List<String> have = table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
                 .map(Sandbox::id).toList();
         if (have.equals(want)) {
+            if (createdNow) {
+                vm.select(want); // told now: a refresh pending on the FX queue restores what the view model holds
+            }
             return;
         }
         List<String> target = List.copyOf(want);
@@ -374,7 +378,10 @@ public final class SandboxesView extends VBox {
         } finally {
             restoring = false;
         }
-        reportSelection();
+        // Told even while rows change (reportSelection waits then): this selection is deliberate, and the refresh
+        // pending on the FX queue restores what the view model holds, which would otherwise be the old selection.
+        vm.select(table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
+                .map(Sandbox::id).toList());
         if (target.size() == 1) {
             int i = table.getSelectionModel().getSelectedIndex();
             if (i >= 0) {
