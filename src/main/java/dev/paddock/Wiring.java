@@ -134,8 +134,9 @@ public final class Wiring implements AutoCloseable {
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
         String setsid = HostRuntime.findSetsid();
+        ContainerRuntime containerRuntime = new ContainerRuntime(containers);
         this.runtimes = new IsolationRuntimes(new HostRuntime(setsid),
-                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap), new ContainerRuntime(containers));
+                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap), containerRuntime, containerRuntime);
         this.launcher = new AgentLauncher(runtimes);
         this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, fingerprints,
                 settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);

@@ -1,10 +1,8 @@
 package dev.paddock.isolation;
 
 import dev.paddock.common.PaddockException;
-import dev.paddock.container.LabelledContainer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -117,20 +115,4 @@ public interface IsolationRuntime {
      */
     int endLeftovers(String marker, String markerPrefix, java.util.Map<String, String> labels, Duration grace)
             throws IsolationException;
-
-    /**
-     * Objects carrying Paddock's sandbox label (containers), oldest first, for the reconciler's orphan pass; empty
-     * when this runtime has none or never connected to its engine.
-     */
-    default List<LabelledContainer> labelledRuns() throws IsolationException {
-        return List.of();
-    }
-
-    /**
-     * As {@link #labelledRuns()}; with {@code connect}, connects to the engine first when this Paddock has not
-     * (for a status asked while no reconciler pass has looked).
-     */
-    default List<LabelledContainer> labelledRuns(boolean connect) throws IsolationException {
-        return labelledRuns();
-    }
 }

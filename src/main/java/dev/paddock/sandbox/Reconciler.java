@@ -250,7 +250,7 @@ public final class Reconciler implements AutoCloseable {
     private synchronized Optional<List<FoundContainer>> findContainers(boolean connect) throws StoreException {
         List<LabelledContainer> labelled;
         try {
-            labelled = runtimes.container().labelledRuns(connect);
+            labelled = runtimes.labelled().labelledRuns(connect);
         } catch (IsolationException | RuntimeException e) {
             LOG.debug("Not looking at containers: {}", e.getMessage());
             return Optional.empty();

@@ -26,7 +26,8 @@ public final class TestRuntimes {
     /** With {@code probe} telling whether bubblewrap works, and {@code containers}. */
     public static IsolationRuntimes with(BubblewrapProbe probe, ContainerAgents containers) {
         String setsid = HostRuntime.findSetsid();
+        ContainerRuntime container = new ContainerRuntime(containers);
         return new IsolationRuntimes(new HostRuntime(setsid), new BubblewrapRuntime(setsid,
-                new BubblewrapCommand("bwrap"), probe), new ContainerRuntime(containers));
+                new BubblewrapCommand("bwrap"), probe), container, container);
     }
 }

@@ -8,6 +8,7 @@ import dev.paddock.container.DockerContainers;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.isolation.IsolationException;
 import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.LabelledRuns;
 import dev.paddock.isolation.RunEnd;
 import dev.paddock.isolation.RunExit;
 import dev.paddock.isolation.RunId;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * its end, stopped and removed. While the engine does not answer, nothing is known of its runs
  * ({@link #stateUnknown()}). The engine is connected to on first use.
  */
-public final class ContainerRuntime implements IsolationRuntime {
+public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
     private static final Logger LOG = LoggerFactory.getLogger(ContainerRuntime.class);
     /** Seconds an engine's answer to {@link #unavailable()} is trusted for. */
     static final long ENGINE_EVERY_S = 5;
@@ -143,11 +144,6 @@ public final class ContainerRuntime implements IsolationRuntime {
                 .filter(e -> !e.getKey().equals(DockerContainers.REPO_LABEL)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no label to find leftover containers by"));
         return agents.removeLabelled(label.getKey(), label.getValue(), repo, grace);
-    }
-
-    @Override
-    public List<LabelledContainer> labelledRuns() throws IsolationException {
-        return labelledRuns(false);
     }
 
     @Override
