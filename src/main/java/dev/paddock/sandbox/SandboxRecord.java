@@ -323,12 +323,11 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
         }
 
         public SandboxRecord build() {
-            return new SandboxRecord(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit, worktreePath,
-                    containerId, state, version, createdAt, startedAt, finishedAt, stateChangedAt,
-                    lastHeartbeatAt, progress, leaseMs, leaseExpiresAt, iteration, retryCount,
-                    maxRetries, pid, pidStartedAt, exitCode, lastError, networkGranted,
-                    cpuLimitNanos, memoryLimitBytes, pidsLimit, nofileLimit, image, agent, model,
-                    agentSession);
+            return new SandboxRecord(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit,
+                    worktreePath, containerId, state, version, createdAt, startedAt, finishedAt, stateChangedAt,
+                    lastHeartbeatAt, progress, leaseMs, leaseExpiresAt, iteration, retryCount, maxRetries, pid,
+                    pidStartedAt, exitCode, lastError, networkGranted, cpuLimitNanos, memoryLimitBytes, pidsLimit,
+                    nofileLimit, image, agent, model, agentSession);
         }
     }
 

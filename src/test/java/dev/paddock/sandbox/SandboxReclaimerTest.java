@@ -190,11 +190,11 @@ class SandboxReclaimerTest {
     @Test
     void aSandboxWhoseBaseBranchWasDeletedIsComparedWithTheCommitItStartedFrom() throws Exception {
         rig.repo.branch("feature");
-        SandboxRecord idle = rig.creator.create(NewSandbox.of(rig.repo.dir(), "idle", "true").withId("gone-001")
-                .withBranch("agent/gone").withBase("feature"));
+        SandboxRecord idle = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "idle", "true").id("gone-001")
+                .branch("agent/gone").baseBranch("feature").build());
         rig.awaitFingerprint("gone-001");
-        SandboxRecord busy = rig.creator.create(NewSandbox.of(rig.repo.dir(), "busy", "true").withId("gone-002")
-                .withBranch("agent/gone2").withBase("feature"));
+        SandboxRecord busy = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy", "true").id("gone-002")
+                .branch("agent/gone2").baseBranch("feature").build());
         rig.awaitFingerprint("gone-002");
         TempRepo.write(busy.worktree(), "a.txt", "a");
         String commit = TempRepo.commitAll(busy.worktree(), "Add a");

@@ -41,8 +41,9 @@ class SandboxTokensTest {
         Instant now = Instant.now();
         for (String id : List.of("a-001", "b-001")) {
             store.insert(SandboxRecord.builder().id(id).repositoryId(repo).task("task").agentCommand("true")
-                    .tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main").worktreePath(tmp.resolve(id).toString())
-                    .state(SandboxState.PENDING).createdAt(now).stateChangedAt(now).leaseMs(60_000).build(), null,
+                    .tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main")
+                    .worktreePath(tmp.resolve(id).toString()).state(SandboxState.PENDING).createdAt(now)
+                    .stateChangedAt(now).leaseMs(60_000).build(), null,
                     List.<EventDraft>of());
         }
     }
