@@ -56,8 +56,8 @@ class KillNineRestartTest {
         home = PaddockHome.resolve(tmp.resolve("home"), Map.of());
         repo = TempRepo.init(tmp.resolve("my repo"));
         try (Wiring w = Wiring.open(home)) {
-            SandboxRecord s = w.sandboxService().create(NewSandbox.of(repo.dir(), "keep working", AGENT).withId(ID)
-                    .withBranch(BRANCH).withMaxRetries(0));
+            SandboxRecord s = w.sandboxService().create(NewSandbox.custom(repo.dir(), "keep working", AGENT).id(ID)
+                    .branch(BRANCH).maxRetries(0).build());
             worktree = s.worktree();
         }
     }

@@ -127,9 +127,11 @@ class UpgradedHomeTest {
         Files.createDirectories(layout.controlDir());
         repo.addWorktree(layout.worktree(), BRANCH);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        SandboxRecord record = new SandboxRecord(ID, 1, "Old agent", "sleep 300", Tier.WORKTREE, BRANCH, "main",
-                repo.head(), layout.worktree().toString(), null, SandboxState.RUNNING, 1, now, now, null, now, null,
-                null, 900_000, now.plusSeconds(900), 1, 0, 2, null, null, null, null, false, null, null, null, null, null);
+        SandboxRecord record = SandboxRecord.builder().id(ID).repositoryId(1).task("Old agent")
+                .agentCommand("sleep 300").tier(Tier.WORKTREE).branch(BRANCH).baseBranch("main").baseCommit(repo.head())
+                .worktreePath(layout.worktree().toString()).state(SandboxState.RUNNING).version(1).createdAt(now)
+                .startedAt(now).stateChangedAt(now).leaseMs(900_000).leaseExpiresAt(now.plusSeconds(900)).iteration(1)
+                .maxRetries(2).build();
         RunRef started = new AgentLauncher(TestRuntimes.local())
                 .start(new AgentLauncher.Launch(record, layout, new RepositoryLocator(new GitCli()).locate(repo.dir()),
                         oldToken, "http://127.0.0.1:9", home.resolve("logs/sandboxes/" + ID + ".log")), () -> { });

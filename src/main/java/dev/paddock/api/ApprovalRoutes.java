@@ -230,9 +230,9 @@ final class ApprovalRoutes {
     }
 
     private static Approval stopped(Approval a) {
-        return new Approval(a.id(), a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(),
-                ApprovalState.PENDING, null, null, null, "Paddock is stopping before anyone decided; denied for now"
-                + " (the request stays pending)", a.sessionId(), a.requestedAt(), a.expiresAt(), null);
+        return a.toBuilder().state(ApprovalState.PENDING).decision(null).decidedBy(null).decider(null)
+                .reason("Paddock is stopping before anyone decided; denied for now (the request stays pending)")
+                .decidedAt(null).build();
     }
 
     private static String decideBody(Approval a) {

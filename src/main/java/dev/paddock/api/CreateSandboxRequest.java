@@ -59,9 +59,10 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
         if (!path.isAbsolute()) {
             throw ApiError.badRequest("repo must be an absolute path: " + repo);
         }
-        return new NewSandbox(path, task, command, parsedTier(), branch, base, id, leaseMs, maxRetries,
-                Boolean.TRUE.equals(network), image == null || image.isBlank() ? null : image.strip(), limits(),
-                agent, model);
+        return NewSandbox.builder().repository(path).task(task).agentCommand(command).tier(parsedTier())
+                .agent(agent).model(model).branch(branch).baseBranch(base).id(id).leaseMs(leaseMs)
+                .maxRetries(maxRetries).network(Boolean.TRUE.equals(network))
+                .image(image == null || image.isBlank() ? null : image.strip()).limits(limits()).build();
     }
 
     /** The container limits asked for, defaults for the rest; null when none is asked for. */

@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * One request an agent made and its decision, as stored in {@code approvals}. Immutable snapshot for the
- * panel's approval queue and the API.
+ * panel's approval queue and the API. Built by naming its fields ({@link #builder()}, {@link #toBuilder()}).
  *
  * @param id store id
  * @param sandboxId the sandbox whose agent asked
@@ -26,6 +26,142 @@ import java.time.Instant;
 public record Approval(long id, String sandboxId, Long repositoryId, String tool, String request, String cwd,
                        String matchedRule, ApprovalState state, String decision, String decidedBy, String decider,
                        String reason, String sessionId, Instant requestedAt, Instant expiresAt, Instant decidedAt) {
+
+    /** A builder with every field unset (null, zero or false). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's fields, to make a changed copy. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.sandboxId = sandboxId;
+        b.repositoryId = repositoryId;
+        b.tool = tool;
+        b.request = request;
+        b.cwd = cwd;
+        b.matchedRule = matchedRule;
+        b.state = state;
+        b.decision = decision;
+        b.decidedBy = decidedBy;
+        b.decider = decider;
+        b.reason = reason;
+        b.sessionId = sessionId;
+        b.requestedAt = requestedAt;
+        b.expiresAt = expiresAt;
+        b.decidedAt = decidedAt;
+        return b;
+    }
+
+    /** Builds a {@link Approval} by naming its fields; unset ones are null, zero or false. */
+    public static final class Builder {
+        private long id;
+        private String sandboxId;
+        private Long repositoryId;
+        private String tool;
+        private String request;
+        private String cwd;
+        private String matchedRule;
+        private ApprovalState state;
+        private String decision;
+        private String decidedBy;
+        private String decider;
+        private String reason;
+        private String sessionId;
+        private Instant requestedAt;
+        private Instant expiresAt;
+        private Instant decidedAt;
+
+        private Builder() {
+        }
+
+        public Builder id(long value) {
+            this.id = value;
+            return this;
+        }
+
+        public Builder sandboxId(String value) {
+            this.sandboxId = value;
+            return this;
+        }
+
+        public Builder repositoryId(Long value) {
+            this.repositoryId = value;
+            return this;
+        }
+
+        public Builder tool(String value) {
+            this.tool = value;
+            return this;
+        }
+
+        public Builder request(String value) {
+            this.request = value;
+            return this;
+        }
+
+        public Builder cwd(String value) {
+            this.cwd = value;
+            return this;
+        }
+
+        public Builder matchedRule(String value) {
+            this.matchedRule = value;
+            return this;
+        }
+
+        public Builder state(ApprovalState value) {
+            this.state = value;
+            return this;
+        }
+
+        public Builder decision(String value) {
+            this.decision = value;
+            return this;
+        }
+
+        public Builder decidedBy(String value) {
+            this.decidedBy = value;
+            return this;
+        }
+
+        public Builder decider(String value) {
+            this.decider = value;
+            return this;
+        }
+
+        public Builder reason(String value) {
+            this.reason = value;
+            return this;
+        }
+
+        public Builder sessionId(String value) {
+            this.sessionId = value;
+            return this;
+        }
+
+        public Builder requestedAt(Instant value) {
+            this.requestedAt = value;
+            return this;
+        }
+
+        public Builder expiresAt(Instant value) {
+            this.expiresAt = value;
+            return this;
+        }
+
+        public Builder decidedAt(Instant value) {
+            this.decidedAt = value;
+            return this;
+        }
+
+        public Approval build() {
+            return new Approval(id, sandboxId, repositoryId, tool, request, cwd, matchedRule, state, decision,
+                    decidedBy, decider, reason, sessionId, requestedAt, expiresAt, decidedAt);
+        }
+    }
+
 
     /** Whether the agent may go ahead: approved (by the policy or a person). */
     public boolean allowed() {

@@ -145,17 +145,24 @@ public final class ApprovalBroker implements AutoCloseable {
         String rule = d.rule() == null ? null : d.rule().text();
         if (d.verdict() != Verdict.ASK) {
             boolean allow = d.verdict() == Verdict.ALLOW;
-            return done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
-                    cwd.toString(), rule, allow ? ApprovalState.APPROVED : ApprovalState.DENIED, allow ? "allow" : "deny",
-                    "policy", null, d.reason(), r.sessionId(), now, null, now)));
+            return done(store.insert(asked(r, sandbox, repo, cwd, rule, now)
+                    .state(allow ? ApprovalState.APPROVED : ApprovalState.DENIED).decision(allow ? "allow" : "deny")
+                    .decidedBy("policy").reason(d.reason()).decidedAt(now).build()));
         }
         if (!sandbox.state().mayHaveProcess()) {
-            return done(store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(),
-                    cwd.toString(), rule, ApprovalState.CANCELLED, null, null, null, "sandbox " + sandbox.id() + " is "
-                    + sandbox.state().id() + ", not running: nobody would receive an answer, so it is not queued ("
-                    + d.reason() + ")", r.sessionId(), now, null, now)));
+            return done(store.insert(asked(r, sandbox, repo, cwd, rule, now).state(ApprovalState.CANCELLED)
+                    .reason("sandbox " + sandbox.id() + " is " + sandbox.state().id() + ", not running: nobody would"
+                            + " receive an answer, so it is not queued (" + d.reason() + ")")
+                    .decidedAt(now).build()));
         }
         return park(r, sandbox, repo, cwd, rule, d.reason(), now);
+    }
+
+    /** The parts of a new approval that say what was asked, by whom, where and when; the caller adds the rest. */
+    private static Approval.Builder asked(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd,
+                                          String rule, Instant now) {
+        return Approval.builder().sandboxId(sandbox.id()).repositoryId(repo.id()).tool(r.tool()).request(r.input())
+                .cwd(cwd.toString()).matchedRule(rule).sessionId(r.sessionId()).requestedAt(now);
     }
 
     private synchronized Ticket park(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd, String rule,
@@ -168,9 +175,8 @@ public final class ApprovalBroker implements AutoCloseable {
             LOG.debug("Request attached to pending approval {}", a.id());
         } else {
             long timeoutMs = Math.max(1, settings.get(SettingsStore.APPROVAL_TIMEOUT_MS));
-            a = store.insert(new Approval(0, sandbox.id(), repo.id(), r.tool(), r.input(), cwd.toString(), rule,
-                    ApprovalState.PENDING, null, null, null, reason, r.sessionId(), now, now.plusMillis(timeoutMs),
-                    null));
+            a = store.insert(asked(r, sandbox, repo, cwd, rule, now).state(ApprovalState.PENDING).reason(reason)
+                    .expiresAt(now.plusMillis(timeoutMs)).build());
             armExpiry(a);
         }
         Waiter w = waiters.computeIfAbsent(a.id(), id -> new Waiter());

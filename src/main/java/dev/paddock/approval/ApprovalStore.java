@@ -188,22 +188,31 @@ public final class ApprovalStore {
     }
 
     private static Approval withReason(Approval a, String reason) {
-        return new Approval(a.id(), a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(),
-                a.state(), a.decision(), a.decidedBy(), a.decider(), reason, a.sessionId(), a.requestedAt(),
-                a.expiresAt(), a.decidedAt());
+        return a.toBuilder().reason(reason).build();
     }
 
     private static Approval withId(Approval a, long id) {
-        return new Approval(id, a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(),
-                a.state(), a.decision(), a.decidedBy(), a.decider(), a.reason(), a.sessionId(), a.requestedAt(),
-                a.expiresAt(), a.decidedAt());
+        return a.toBuilder().id(id).build();
     }
 
     static Approval map(ResultSet rs) throws SQLException {
-        return new Approval(rs.getLong("id"), rs.getString("sandbox_id"), Jdbc.nullableLong(rs, "repository_id"),
-                rs.getString("tool"), rs.getString("request"), rs.getString("cwd"), rs.getString("matched_rule"),
-                ApprovalState.of(rs.getString("state")), rs.getString("decision"), rs.getString("decided_by"),
-                rs.getString("decider"), rs.getString("reason"), rs.getString("session_id"),
-                Jdbc.instant(rs, "requested_at"), Jdbc.instant(rs, "expires_at"), Jdbc.instant(rs, "decided_at"));
+        return Approval.builder()
+                .id(rs.getLong("id"))
+                .sandboxId(rs.getString("sandbox_id"))
+                .repositoryId(Jdbc.nullableLong(rs, "repository_id"))
+                .tool(rs.getString("tool"))
+                .request(rs.getString("request"))
+                .cwd(rs.getString("cwd"))
+                .matchedRule(rs.getString("matched_rule"))
+                .state(ApprovalState.of(rs.getString("state")))
+                .decision(rs.getString("decision"))
+                .decidedBy(rs.getString("decided_by"))
+                .decider(rs.getString("decider"))
+                .reason(rs.getString("reason"))
+                .sessionId(rs.getString("session_id"))
+                .requestedAt(Jdbc.instant(rs, "requested_at"))
+                .expiresAt(Jdbc.instant(rs, "expires_at"))
+                .decidedAt(Jdbc.instant(rs, "decided_at"))
+                .build();
     }
 }

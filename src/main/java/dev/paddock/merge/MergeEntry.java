@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One entry of a repository's merge queue (a row of {@code merge_requests}), an immutable snapshot.
+ * One entry of a repository's merge queue (a row of {@code merge_requests}), an immutable snapshot; built by
+ * naming its fields ({@link #builder()}, {@link #toBuilder()}).
  *
  * @param sandboxId the sandbox whose branch it merges, or null for a branch a person enqueued
  * @param attempts failed attempts so far (tests failed or timed out, git failed); conflicts do not count
@@ -30,6 +31,199 @@ public record MergeEntry(long id, long repositoryId, String sandboxId, String br
                          Path worktree, Path testLog, Long testPid, Instant testPidStartedAt, String testContainer,
                          boolean mainTreePending,
                          Instant enqueuedAt, Instant startedAt, Instant stepStartedAt, Instant finishedAt) {
+
+    /** A builder with every field unset (null, zero or false). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's fields, to make a changed copy. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.repositoryId = repositoryId;
+        b.sandboxId = sandboxId;
+        b.branch = branch;
+        b.state = state;
+        b.step = step;
+        b.attempts = attempts;
+        b.lastTestPassed = lastTestPassed;
+        b.result = result;
+        b.mergeCommit = mergeCommit;
+        b.baseBefore = baseBefore;
+        b.theirsCommit = theirsCommit;
+        b.strategy = strategy;
+        b.requestedBy = requestedBy;
+        b.worktree = worktree;
+        b.testLog = testLog;
+        b.testPid = testPid;
+        b.testPidStartedAt = testPidStartedAt;
+        b.testContainer = testContainer;
+        b.mainTreePending = mainTreePending;
+        b.enqueuedAt = enqueuedAt;
+        b.startedAt = startedAt;
+        b.stepStartedAt = stepStartedAt;
+        b.finishedAt = finishedAt;
+        return b;
+    }
+
+    /** Builds a {@link MergeEntry} by naming its fields; unset ones are null, zero or false. */
+    public static final class Builder {
+        private long id;
+        private long repositoryId;
+        private String sandboxId;
+        private String branch;
+        private MergeState state;
+        private MergeStep step;
+        private int attempts;
+        private Boolean lastTestPassed;
+        private String result;
+        private String mergeCommit;
+        private String baseBefore;
+        private String theirsCommit;
+        private MergeStrategy strategy;
+        private String requestedBy;
+        private Path worktree;
+        private Path testLog;
+        private Long testPid;
+        private Instant testPidStartedAt;
+        private String testContainer;
+        private boolean mainTreePending;
+        private Instant enqueuedAt;
+        private Instant startedAt;
+        private Instant stepStartedAt;
+        private Instant finishedAt;
+
+        private Builder() {
+        }
+
+        public Builder id(long value) {
+            this.id = value;
+            return this;
+        }
+
+        public Builder repositoryId(long value) {
+            this.repositoryId = value;
+            return this;
+        }
+
+        public Builder sandboxId(String value) {
+            this.sandboxId = value;
+            return this;
+        }
+
+        public Builder branch(String value) {
+            this.branch = value;
+            return this;
+        }
+
+        public Builder state(MergeState value) {
+            this.state = value;
+            return this;
+        }
+
+        public Builder step(MergeStep value) {
+            this.step = value;
+            return this;
+        }
+
+        public Builder attempts(int value) {
+            this.attempts = value;
+            return this;
+        }
+
+        public Builder lastTestPassed(Boolean value) {
+            this.lastTestPassed = value;
+            return this;
+        }
+
+        public Builder result(String value) {
+            this.result = value;
+            return this;
+        }
+
+        public Builder mergeCommit(String value) {
+            this.mergeCommit = value;
+            return this;
+        }
+
+        public Builder baseBefore(String value) {
+            this.baseBefore = value;
+            return this;
+        }
+
+        public Builder theirsCommit(String value) {
+            this.theirsCommit = value;
+            return this;
+        }
+
+        public Builder strategy(MergeStrategy value) {
+            this.strategy = value;
+            return this;
+        }
+
+        public Builder requestedBy(String value) {
+            this.requestedBy = value;
+            return this;
+        }
+
+        public Builder worktree(Path value) {
+            this.worktree = value;
+            return this;
+        }
+
+        public Builder testLog(Path value) {
+            this.testLog = value;
+            return this;
+        }
+
+        public Builder testPid(Long value) {
+            this.testPid = value;
+            return this;
+        }
+
+        public Builder testPidStartedAt(Instant value) {
+            this.testPidStartedAt = value;
+            return this;
+        }
+
+        public Builder testContainer(String value) {
+            this.testContainer = value;
+            return this;
+        }
+
+        public Builder mainTreePending(boolean value) {
+            this.mainTreePending = value;
+            return this;
+        }
+
+        public Builder enqueuedAt(Instant value) {
+            this.enqueuedAt = value;
+            return this;
+        }
+
+        public Builder startedAt(Instant value) {
+            this.startedAt = value;
+            return this;
+        }
+
+        public Builder stepStartedAt(Instant value) {
+            this.stepStartedAt = value;
+            return this;
+        }
+
+        public Builder finishedAt(Instant value) {
+            this.finishedAt = value;
+            return this;
+        }
+
+        public MergeEntry build() {
+            return new MergeEntry(id, repositoryId, sandboxId, branch, state, step, attempts, lastTestPassed, result,
+                    mergeCommit, baseBefore, theirsCommit, strategy, requestedBy, worktree, testLog, testPid,
+                    testPidStartedAt, testContainer, mainTreePending, enqueuedAt, startedAt, stepStartedAt, finishedAt);
+        }
+    }
+
 
     /**
      * How long the current attempt has run (running: up to {@code now}), or how long the last one ran, from

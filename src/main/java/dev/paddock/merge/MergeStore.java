@@ -397,15 +397,31 @@ public final class MergeStore {
     private static MergeEntry map(ResultSet rs) throws SQLException {
         String wt = rs.getString("worktree_path");
         String log = rs.getString("test_log");
-        return new MergeEntry(rs.getLong("id"), rs.getLong("repository_id"), rs.getString("sandbox_id"),
-                rs.getString("branch"), MergeState.of(rs.getString("state")), MergeStep.of(rs.getString("step")),
-                rs.getInt("attempts"), Jdbc.nullableBoolean(rs, "last_test_passed"), rs.getString("result"),
-                rs.getString("merge_commit"), rs.getString("base_before"), rs.getString("theirs_commit"),
-                MergeStrategy.of(rs.getString("strategy")), rs.getString("requested_by"),
-                wt == null ? null : Path.of(wt), log == null ? null : Path.of(log), Jdbc.nullableLong(rs, "test_pid"),
-                Jdbc.instant(rs, "test_pid_started_at"), rs.getString("test_container"),
-                rs.getBoolean("main_tree_pending"),
-                Jdbc.instant(rs, "enqueued_at"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "step_started_at"),
-                Jdbc.instant(rs, "finished_at"));
+        return MergeEntry.builder()
+                .id(rs.getLong("id"))
+                .repositoryId(rs.getLong("repository_id"))
+                .sandboxId(rs.getString("sandbox_id"))
+                .branch(rs.getString("branch"))
+                .state(MergeState.of(rs.getString("state")))
+                .step(MergeStep.of(rs.getString("step")))
+                .attempts(rs.getInt("attempts"))
+                .lastTestPassed(Jdbc.nullableBoolean(rs, "last_test_passed"))
+                .result(rs.getString("result"))
+                .mergeCommit(rs.getString("merge_commit"))
+                .baseBefore(rs.getString("base_before"))
+                .theirsCommit(rs.getString("theirs_commit"))
+                .strategy(MergeStrategy.of(rs.getString("strategy")))
+                .requestedBy(rs.getString("requested_by"))
+                .worktree(wt == null ? null : Path.of(wt))
+                .testLog(log == null ? null : Path.of(log))
+                .testPid(Jdbc.nullableLong(rs, "test_pid"))
+                .testPidStartedAt(Jdbc.instant(rs, "test_pid_started_at"))
+                .testContainer(rs.getString("test_container"))
+                .mainTreePending(rs.getBoolean("main_tree_pending"))
+                .enqueuedAt(Jdbc.instant(rs, "enqueued_at"))
+                .startedAt(Jdbc.instant(rs, "started_at"))
+                .stepStartedAt(Jdbc.instant(rs, "step_started_at"))
+                .finishedAt(Jdbc.instant(rs, "finished_at"))
+                .build();
     }
 }

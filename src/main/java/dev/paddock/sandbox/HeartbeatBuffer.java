@@ -65,12 +65,8 @@ final class HeartbeatBuffer implements AutoCloseable {
         if (b == null || s.state() != SandboxState.RUNNING) {
             return s;
         }
-        return new SandboxRecord(s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(),
-                s.baseBranch(), s.baseCommit(), s.worktreePath(), s.containerId(), s.state(), s.version(),
-                s.createdAt(), s.startedAt(), s.finishedAt(), s.stateChangedAt(), b.at(), b.progress(), s.leaseMs(),
-                b.at().plusMillis(s.leaseMs()), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(),
-                s.pidStartedAt(), s.exitCode(), s.lastError(), s.networkGranted(), s.cpuLimitNanos(),
-                s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(), s.agent(), s.model(), s.agentSession());
+        return s.toBuilder().lastHeartbeatAt(b.at()).progress(b.progress())
+                .leaseExpiresAt(b.at().plusMillis(s.leaseMs())).build();
     }
 
     /** Writes every pending heartbeat now (a failed write keeps them for the next try). */

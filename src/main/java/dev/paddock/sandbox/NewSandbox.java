@@ -7,6 +7,7 @@ import java.nio.file.Path;
  * What a person or a script asks for when creating a sandbox. Null fields take defaults: the id and
  * branch are made from the task, the base is the repository's base branch, the lease and retries come
  * from the settings, the image is the repository's, the limits are {@link ResourceLimits#DEFAULTS}.
+ * Built by naming its fields: {@link #builder()}, {@link #custom} for a custom command, {@link #toBuilder()}.
  *
  * @param repository any path inside the repository
  * @param task what the agent is asked to do (required)
@@ -27,75 +28,137 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
                          String id, Long leaseMs, Integer maxRetries, boolean network, String image,
                          ResourceLimits limits, String agent, String model) {
 
-    /** A request for a {@code custom} agent (its own command line). */
-    public NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
-                      String id, Long leaseMs, Integer maxRetries, boolean network, String image,
-                      ResourceLimits limits) {
-        this(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries, network, image, limits,
-                null, null);
-    }
-
-    /** A request without image or limits (the defaults). */
-    public NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
-                      String id, Long leaseMs, Integer maxRetries, boolean network) {
-        this(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries, network, null, null);
-    }
-
     /** A request with only the required parts; everything else defaults. */
     public static NewSandbox of(Path repository, String task, String agentCommand) {
-        return new NewSandbox(repository, task, agentCommand, Tier.WORKTREE, null, null, null, null, null, false);
+        return custom(repository, task, agentCommand).build();
     }
 
-    public NewSandbox withTier(Tier newTier) {
-        return new NewSandbox(repository, task, agentCommand, newTier, branch, baseBranch, id, leaseMs, maxRetries,
-                network, image, limits, agent, model);
+    /**
+     * A builder for a {@code custom} agent (its own command line) on {@link Tier#WORKTREE}, the custom agent's
+     * default tier; everything else unset (defaults).
+     */
+    public static Builder custom(Path repository, String task, String agentCommand) {
+        return builder().repository(repository).task(task).agentCommand(agentCommand).tier(Tier.WORKTREE);
     }
 
-    public NewSandbox withBranch(String newBranch) {
-        return new NewSandbox(repository, task, agentCommand, tier, newBranch, baseBranch, id, leaseMs, maxRetries,
-                network, image, limits, agent, model);
+    /** A builder with every field unset (null or false: the defaults). */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public NewSandbox withBase(String newBase) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, newBase, id, leaseMs, maxRetries, network,
-                image, limits, agent, model);
+    /** A builder holding this record's fields, to make a changed copy. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.repository = repository;
+        b.task = task;
+        b.agentCommand = agentCommand;
+        b.tier = tier;
+        b.branch = branch;
+        b.baseBranch = baseBranch;
+        b.id = id;
+        b.leaseMs = leaseMs;
+        b.maxRetries = maxRetries;
+        b.network = network;
+        b.image = image;
+        b.limits = limits;
+        b.agent = agent;
+        b.model = model;
+        return b;
     }
 
-    public NewSandbox withId(String newId) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, newId, leaseMs, maxRetries,
-                network, image, limits, agent, model);
-    }
+    /** Builds a {@link NewSandbox} by naming its fields; unset ones are null or false (the defaults). */
+    public static final class Builder {
+        private Path repository;
+        private String task;
+        private String agentCommand;
+        private Tier tier;
+        private String branch;
+        private String baseBranch;
+        private String id;
+        private Long leaseMs;
+        private Integer maxRetries;
+        private boolean network;
+        private String image;
+        private ResourceLimits limits;
+        private String agent;
+        private String model;
 
-    public NewSandbox withLeaseMs(Long newLeaseMs) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, newLeaseMs, maxRetries,
-                network, image, limits, agent, model);
-    }
+        private Builder() {
+        }
 
-    public NewSandbox withMaxRetries(Integer newMaxRetries) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, newMaxRetries,
-                network, image, limits, agent, model);
-    }
+        public Builder repository(Path value) {
+            this.repository = value;
+            return this;
+        }
 
-    public NewSandbox withNetwork(boolean newNetwork) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                newNetwork, image, limits, agent, model);
-    }
+        public Builder task(String value) {
+            this.task = value;
+            return this;
+        }
 
-    /** Container tier: this image instead of the repository's. */
-    public NewSandbox withImage(String newImage) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                network, newImage, limits, agent, model);
-    }
+        public Builder agentCommand(String value) {
+            this.agentCommand = value;
+            return this;
+        }
 
-    /** This agent preset and model (null: the agent's default) instead of a custom command. */
-    public NewSandbox withAgent(String newAgent, String newModel) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                network, image, limits, newAgent, newModel);
-    }
+        public Builder tier(Tier value) {
+            this.tier = value;
+            return this;
+        }
 
-    /** Container tier: these limits instead of the defaults. */
-    public NewSandbox withLimits(ResourceLimits newLimits) {
-        return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                network, image, newLimits, agent, model);
+        public Builder branch(String value) {
+            this.branch = value;
+            return this;
+        }
+
+        public Builder baseBranch(String value) {
+            this.baseBranch = value;
+            return this;
+        }
+
+        public Builder id(String value) {
+            this.id = value;
+            return this;
+        }
+
+        public Builder leaseMs(Long value) {
+            this.leaseMs = value;
+            return this;
+        }
+
+        public Builder maxRetries(Integer value) {
+            this.maxRetries = value;
+            return this;
+        }
+
+        public Builder network(boolean value) {
+            this.network = value;
+            return this;
+        }
+
+        public Builder image(String value) {
+            this.image = value;
+            return this;
+        }
+
+        public Builder limits(ResourceLimits value) {
+            this.limits = value;
+            return this;
+        }
+
+        public Builder agent(String value) {
+            this.agent = value;
+            return this;
+        }
+
+        public Builder model(String value) {
+            this.model = value;
+            return this;
+        }
+
+        public NewSandbox build() {
+            return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
+                    network, image, limits, agent, model);
+        }
     }
 }

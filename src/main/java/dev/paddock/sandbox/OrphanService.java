@@ -91,10 +91,10 @@ public final class OrphanService {
         SandboxLayout layout = new SandboxLayout(main, id, o.branch());
         worktrees.setIdentity(o.path(), SandboxCreator.agentName(id), SandboxCreator.agentEmail(id));
         Instant now = clock.instant();
-        SandboxRecord record = new SandboxRecord(id, r.record().id(), ADOPTED_TASK, placeholderCommand(id),
-                Tier.WORKTREE, o.branch(), base, baseCommit, o.path().toString(), null, SandboxState.AWAITING_HUMAN, 0,
-                now, null, null, now, null, null, settings.get(SettingsStore.SANDBOX_LEASE_MS), null, 0, 0, 0, null,
-                null, null, null, false, null, null, null, null, null);
+        SandboxRecord record = SandboxRecord.builder().id(id).repositoryId(r.record().id()).task(ADOPTED_TASK)
+                .agentCommand(placeholderCommand(id)).tier(Tier.WORKTREE).branch(o.branch()).baseBranch(base)
+                .baseCommit(baseCommit).worktreePath(o.path().toString()).state(SandboxState.AWAITING_HUMAN)
+                .createdAt(now).stateChangedAt(now).leaseMs(settings.get(SettingsStore.SANDBOX_LEASE_MS)).build();
         try {
             Files.createDirectories(layout.controlDir());
             WorktreeManager.Fingerprint fp = worktrees.fingerprint(o.path());

@@ -160,10 +160,13 @@ public final class SandboxCreator {
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
             Instant now = clock.instant();
-            SandboxRecord record = new SandboxRecord(id, repo.id(), req.task().strip(), command, tier, branch,
-                    base, baseCommit, layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now,
-                    null, null, leaseMs, null, 0, 0, maxRetries, null, null, null, null, req.network(), container.nanoCpus(),
-                    container.memoryBytes(), container.pids(), container.nofile(), container.image(), agent, model, null);
+            SandboxRecord record = SandboxRecord.builder().id(id).repositoryId(repo.id()).task(req.task().strip())
+                    .agentCommand(command).tier(tier).agent(agent).model(model).branch(branch).baseBranch(base)
+                    .baseCommit(baseCommit).worktreePath(layout.worktree().toString()).state(SandboxState.PENDING)
+                    .createdAt(now).stateChangedAt(now).leaseMs(leaseMs).maxRetries(maxRetries)
+                    .networkGranted(req.network()).cpuLimitNanos(container.nanoCpus())
+                    .memoryLimitBytes(container.memoryBytes()).pidsLimit(container.pids())
+                    .nofileLimit(container.nofile()).image(container.image()).build();
             writeStateFile(layout, record, Optional.empty());
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));

@@ -6,6 +6,7 @@ import java.time.Instant;
 /**
  * A sandbox as stored. An immutable snapshot; the store is the source of truth and
  * every change goes through {@link SandboxStore}. The API token is not part of it on purpose.
+ * Built by naming its fields ({@link #builder()}, {@link #toBuilder()} for a changed copy), never by position.
  *
  * @param id sandbox id, like {@code fix-auth-20261130-001}
  * @param repositoryId store id of the repository
@@ -52,20 +53,282 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
         agent = agent == null || agent.isBlank() ? CUSTOM_AGENT : agent;
     }
 
-    /** A sandbox whose agent is its own command line ({@value #CUSTOM_AGENT}). */
-    public SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
-                         String branch, String baseBranch, String baseCommit, String worktreePath,
-                         String containerId, SandboxState state, long version, Instant createdAt,
-                         Instant startedAt, Instant finishedAt, Instant stateChangedAt, Instant lastHeartbeatAt,
-                         String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
-                         int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
-                         boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit,
-                         Long nofileLimit, String image) {
-        this(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit, worktreePath, containerId,
-                state, version, createdAt, startedAt, finishedAt, stateChangedAt, lastHeartbeatAt, progress, leaseMs,
-                leaseExpiresAt, iteration, retryCount, maxRetries, pid, pidStartedAt, exitCode, lastError,
-                networkGranted, cpuLimitNanos, memoryLimitBytes, pidsLimit, nofileLimit, image, CUSTOM_AGENT, null,
-                null);
+    /** A builder with every field unset (null, zero or false). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this record's fields, to make a changed copy. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.repositoryId = repositoryId;
+        b.task = task;
+        b.agentCommand = agentCommand;
+        b.tier = tier;
+        b.branch = branch;
+        b.baseBranch = baseBranch;
+        b.baseCommit = baseCommit;
+        b.worktreePath = worktreePath;
+        b.containerId = containerId;
+        b.state = state;
+        b.version = version;
+        b.createdAt = createdAt;
+        b.startedAt = startedAt;
+        b.finishedAt = finishedAt;
+        b.stateChangedAt = stateChangedAt;
+        b.lastHeartbeatAt = lastHeartbeatAt;
+        b.progress = progress;
+        b.leaseMs = leaseMs;
+        b.leaseExpiresAt = leaseExpiresAt;
+        b.iteration = iteration;
+        b.retryCount = retryCount;
+        b.maxRetries = maxRetries;
+        b.pid = pid;
+        b.pidStartedAt = pidStartedAt;
+        b.exitCode = exitCode;
+        b.lastError = lastError;
+        b.networkGranted = networkGranted;
+        b.cpuLimitNanos = cpuLimitNanos;
+        b.memoryLimitBytes = memoryLimitBytes;
+        b.pidsLimit = pidsLimit;
+        b.nofileLimit = nofileLimit;
+        b.image = image;
+        b.agent = agent;
+        b.model = model;
+        b.agentSession = agentSession;
+        return b;
+    }
+
+    /** Builds a {@link SandboxRecord} by naming its fields; unset ones are null, zero or false. */
+    public static final class Builder {
+        private String id;
+        private long repositoryId;
+        private String task;
+        private String agentCommand;
+        private Tier tier;
+        private String branch;
+        private String baseBranch;
+        private String baseCommit;
+        private String worktreePath;
+        private String containerId;
+        private SandboxState state;
+        private long version;
+        private Instant createdAt;
+        private Instant startedAt;
+        private Instant finishedAt;
+        private Instant stateChangedAt;
+        private Instant lastHeartbeatAt;
+        private String progress;
+        private long leaseMs;
+        private Instant leaseExpiresAt;
+        private int iteration;
+        private int retryCount;
+        private int maxRetries;
+        private Long pid;
+        private Instant pidStartedAt;
+        private Integer exitCode;
+        private String lastError;
+        private boolean networkGranted;
+        private Long cpuLimitNanos;
+        private Long memoryLimitBytes;
+        private Long pidsLimit;
+        private Long nofileLimit;
+        private String image;
+        private String agent;
+        private String model;
+        private String agentSession;
+
+        private Builder() {
+        }
+
+        public Builder id(String value) {
+            this.id = value;
+            return this;
+        }
+
+        public Builder repositoryId(long value) {
+            this.repositoryId = value;
+            return this;
+        }
+
+        public Builder task(String value) {
+            this.task = value;
+            return this;
+        }
+
+        public Builder agentCommand(String value) {
+            this.agentCommand = value;
+            return this;
+        }
+
+        public Builder tier(Tier value) {
+            this.tier = value;
+            return this;
+        }
+
+        public Builder branch(String value) {
+            this.branch = value;
+            return this;
+        }
+
+        public Builder baseBranch(String value) {
+            this.baseBranch = value;
+            return this;
+        }
+
+        public Builder baseCommit(String value) {
+            this.baseCommit = value;
+            return this;
+        }
+
+        public Builder worktreePath(String value) {
+            this.worktreePath = value;
+            return this;
+        }
+
+        public Builder containerId(String value) {
+            this.containerId = value;
+            return this;
+        }
+
+        public Builder state(SandboxState value) {
+            this.state = value;
+            return this;
+        }
+
+        public Builder version(long value) {
+            this.version = value;
+            return this;
+        }
+
+        public Builder createdAt(Instant value) {
+            this.createdAt = value;
+            return this;
+        }
+
+        public Builder startedAt(Instant value) {
+            this.startedAt = value;
+            return this;
+        }
+
+        public Builder finishedAt(Instant value) {
+            this.finishedAt = value;
+            return this;
+        }
+
+        public Builder stateChangedAt(Instant value) {
+            this.stateChangedAt = value;
+            return this;
+        }
+
+        public Builder lastHeartbeatAt(Instant value) {
+            this.lastHeartbeatAt = value;
+            return this;
+        }
+
+        public Builder progress(String value) {
+            this.progress = value;
+            return this;
+        }
+
+        public Builder leaseMs(long value) {
+            this.leaseMs = value;
+            return this;
+        }
+
+        public Builder leaseExpiresAt(Instant value) {
+            this.leaseExpiresAt = value;
+            return this;
+        }
+
+        public Builder iteration(int value) {
+            this.iteration = value;
+            return this;
+        }
+
+        public Builder retryCount(int value) {
+            this.retryCount = value;
+            return this;
+        }
+
+        public Builder maxRetries(int value) {
+            this.maxRetries = value;
+            return this;
+        }
+
+        public Builder pid(Long value) {
+            this.pid = value;
+            return this;
+        }
+
+        public Builder pidStartedAt(Instant value) {
+            this.pidStartedAt = value;
+            return this;
+        }
+
+        public Builder exitCode(Integer value) {
+            this.exitCode = value;
+            return this;
+        }
+
+        public Builder lastError(String value) {
+            this.lastError = value;
+            return this;
+        }
+
+        public Builder networkGranted(boolean value) {
+            this.networkGranted = value;
+            return this;
+        }
+
+        public Builder cpuLimitNanos(Long value) {
+            this.cpuLimitNanos = value;
+            return this;
+        }
+
+        public Builder memoryLimitBytes(Long value) {
+            this.memoryLimitBytes = value;
+            return this;
+        }
+
+        public Builder pidsLimit(Long value) {
+            this.pidsLimit = value;
+            return this;
+        }
+
+        public Builder nofileLimit(Long value) {
+            this.nofileLimit = value;
+            return this;
+        }
+
+        public Builder image(String value) {
+            this.image = value;
+            return this;
+        }
+
+        public Builder agent(String value) {
+            this.agent = value;
+            return this;
+        }
+
+        public Builder model(String value) {
+            this.model = value;
+            return this;
+        }
+
+        public Builder agentSession(String value) {
+            this.agentSession = value;
+            return this;
+        }
+
+        public SandboxRecord build() {
+            return new SandboxRecord(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit,
+                    worktreePath, containerId, state, version, createdAt, startedAt, finishedAt, stateChangedAt,
+                    lastHeartbeatAt, progress, leaseMs, leaseExpiresAt, iteration, retryCount, maxRetries, pid,
+                    pidStartedAt, exitCode, lastError, networkGranted, cpuLimitNanos, memoryLimitBytes, pidsLimit,
+                    nofileLimit, image, agent, model, agentSession);
+        }
     }
 
 

@@ -293,18 +293,43 @@ public final class SandboxStore implements AutoCloseable {
     }
 
     static SandboxRecord map(ResultSet rs) throws SQLException {
-        return new SandboxRecord(rs.getString("id"), rs.getLong("repository_id"), rs.getString("task"),
-                rs.getString("agent_command"), Tier.of(rs.getString("tier")), rs.getString("branch"),
-                rs.getString("base_branch"), rs.getString("base_commit"), rs.getString("worktree_path"),
-                rs.getString("container_id"), SandboxState.of(rs.getString("state")), rs.getLong("version"),
-                Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at"),
-                Jdbc.instant(rs, "state_changed_at"), Jdbc.instant(rs, "last_heartbeat_at"), rs.getString("progress"),
-                rs.getLong("lease_ms"), Jdbc.instant(rs, "lease_expires_at"), rs.getInt("iteration"),
-                rs.getInt("retry_count"), rs.getInt("max_retries"), Jdbc.nullableLong(rs, "pid"),
-                Jdbc.instant(rs, "pid_started_at"), Jdbc.nullableInt(rs, "exit_code"), rs.getString("last_error"),
-                rs.getBoolean("network_granted"), Jdbc.nullableLong(rs, "cpu_limit_nanos"),
-                Jdbc.nullableLong(rs, "memory_limit_bytes"), Jdbc.nullableLong(rs, "pids_limit"),
-                Jdbc.nullableLong(rs, "nofile_limit"), rs.getString("image"), rs.getString("agent"),
-                rs.getString("model"), rs.getString("agent_session"));
+        return SandboxRecord.builder()
+                .id(rs.getString("id"))
+                .repositoryId(rs.getLong("repository_id"))
+                .task(rs.getString("task"))
+                .agentCommand(rs.getString("agent_command"))
+                .tier(Tier.of(rs.getString("tier")))
+                .branch(rs.getString("branch"))
+                .baseBranch(rs.getString("base_branch"))
+                .baseCommit(rs.getString("base_commit"))
+                .worktreePath(rs.getString("worktree_path"))
+                .containerId(rs.getString("container_id"))
+                .state(SandboxState.of(rs.getString("state")))
+                .version(rs.getLong("version"))
+                .createdAt(Jdbc.instant(rs, "created_at"))
+                .startedAt(Jdbc.instant(rs, "started_at"))
+                .finishedAt(Jdbc.instant(rs, "finished_at"))
+                .stateChangedAt(Jdbc.instant(rs, "state_changed_at"))
+                .lastHeartbeatAt(Jdbc.instant(rs, "last_heartbeat_at"))
+                .progress(rs.getString("progress"))
+                .leaseMs(rs.getLong("lease_ms"))
+                .leaseExpiresAt(Jdbc.instant(rs, "lease_expires_at"))
+                .iteration(rs.getInt("iteration"))
+                .retryCount(rs.getInt("retry_count"))
+                .maxRetries(rs.getInt("max_retries"))
+                .pid(Jdbc.nullableLong(rs, "pid"))
+                .pidStartedAt(Jdbc.instant(rs, "pid_started_at"))
+                .exitCode(Jdbc.nullableInt(rs, "exit_code"))
+                .lastError(rs.getString("last_error"))
+                .networkGranted(rs.getBoolean("network_granted"))
+                .cpuLimitNanos(Jdbc.nullableLong(rs, "cpu_limit_nanos"))
+                .memoryLimitBytes(Jdbc.nullableLong(rs, "memory_limit_bytes"))
+                .pidsLimit(Jdbc.nullableLong(rs, "pids_limit"))
+                .nofileLimit(Jdbc.nullableLong(rs, "nofile_limit"))
+                .image(rs.getString("image"))
+                .agent(rs.getString("agent"))
+                .model(rs.getString("model"))
+                .agentSession(rs.getString("agent_session"))
+                .build();
     }
 }

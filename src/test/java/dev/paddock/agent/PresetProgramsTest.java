@@ -65,9 +65,10 @@ class PresetProgramsTest {
 
     private SandboxRecord sandbox(String agent, String task, String command, String model, Tier tier) {
         Instant now = Instant.now();
-        return new SandboxRecord("s-1", 1, task, command, tier, "agent/s-1", "main", repo.head(),
-                layout.worktree().toString(), null, SandboxState.PENDING, 0, now, null, null, now, null, null, 60_000,
-                null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null, agent, model, null);
+        return SandboxRecord.builder().id("s-1").repositoryId(1).task(task).agentCommand(command).tier(tier)
+                .agent(agent).model(model).branch("agent/s-1").baseBranch("main").baseCommit(repo.head())
+                .worktreePath(layout.worktree().toString()).state(SandboxState.PENDING).createdAt(now)
+                .stateChangedAt(now).leaseMs(60_000).build();
     }
 
     @Test

@@ -37,8 +37,9 @@ class ApprovalRaceTest {
             try {
                 for (int i = 0; i < 40; i++) {
                     Instant now = Instant.now();
-                    Approval a = store.insert(new Approval(0, SANDBOX, null, "Bash", "make deploy " + i, "/tmp", null,
-                            ApprovalState.PENDING, null, null, null, "asked", null, now, now, null));
+                    Approval a = store.insert(Approval.builder().sandboxId(SANDBOX).tool("Bash")
+                            .request("make deploy " + i).cwd("/tmp").state(ApprovalState.PENDING).reason("asked")
+                            .requestedAt(now).expiresAt(now).build());
                     CountDownLatch go = new CountDownLatch(1);
                     Future<Boolean> click = pool.submit(() -> {
                         go.await();
@@ -82,8 +83,9 @@ class ApprovalRaceTest {
         try (Wiring w = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()))) {
             ApprovalStore store = new ApprovalStore(w.database(), w.events(), w.clock());
             Instant now = Instant.now();
-            Approval a = store.insert(new Approval(0, SANDBOX, null, "Bash", "make deploy", "/tmp", null,
-                    ApprovalState.PENDING, null, null, null, "asked", null, now, now.plusSeconds(600), null));
+            Approval a = store.insert(Approval.builder().sandboxId(SANDBOX).tool("Bash").request("make deploy")
+                    .cwd("/tmp").state(ApprovalState.PENDING).reason("asked").requestedAt(now)
+                    .expiresAt(now.plusSeconds(600)).build());
 
             assertThat(w.approvals().expire(a.id())).isTrue();
             assertThat(w.approvals().expire(a.id())).as("a second expiry changes nothing").isFalse();

@@ -77,7 +77,8 @@ class MissingFolderStatusTest {
     void aSandboxWhoseWorktreeFolderIsGoneIsFlaggedInItsRowAndItsWorktreeRow() throws Exception {
         SandboxRecord s;
         try (Wiring w = Wiring.open(PaddockHome.resolve(home, Map.of()))) {
-            s = w.sandboxService().create(NewSandbox.of(repo.dir(), "Finish and vanish", "true").withId("gone-001"));
+            s = w.sandboxService().create(NewSandbox.custom(repo.dir(), "Finish and vanish", "true").id("gone-001")
+                    .build());
             w.fingerprints().await(s.id(), Duration.ofSeconds(30));
         }
         TempRepo.deleteTree(s.worktree());

@@ -21,8 +21,9 @@ class MergeEntryElapsedTest {
 
     private static MergeEntry entry(MergeState state, MergeStep step, int attempts, Instant started, Instant stepAt,
                                     Instant finished) {
-        return new MergeEntry(1, 1, "sb-1", "agent/a", state, step, attempts, null, null, null, null, null,
-                MergeStrategy.MERGE, "tester", null, null, null, null, null, false, T0, started, stepAt, finished);
+        return MergeEntry.builder().id(1).repositoryId(1).sandboxId("sb-1").branch("agent/a").state(state).step(step)
+                .attempts(attempts).strategy(MergeStrategy.MERGE).requestedBy("tester").enqueuedAt(T0)
+                .startedAt(started).stepStartedAt(stepAt).finishedAt(finished).build();
     }
 
     @Test

@@ -81,8 +81,8 @@ class MergeKillNineTest {
         String base;
         try (Wiring w = Wiring.open(home)) {
             w.merges().configure(repo.dir(), null, testCommand, 60_000L, 3);
-            w.sandboxService().create(NewSandbox.of(repo.dir(), "commit one file", AGENT).withId(ID).withBranch(BRANCH)
-                    .withMaxRetries(0));
+            w.sandboxService().create(NewSandbox.custom(repo.dir(), "commit one file", AGENT).id(ID).branch(BRANCH)
+                    .maxRetries(0).build());
             base = repo.head();
         }
         Files.writeString(arm, "held");

@@ -67,8 +67,8 @@ class MergeTestOrphanTest {
             // A child, and a grandchild in a session of its own whose parent exits at once (a daemon).
             w.merges().configure(repo.dir(), null, "sleep " + tag + " & (setsid sleep " + tag + " &); sleep " + tag
                     + "; wait", 600_000L, 3);
-            w.sandboxService().create(NewSandbox.of(repo.dir(), "commit one file", AGENT).withId(ID)
-                    .withBranch("agent/orphan").withTier(tier).withMaxRetries(0));
+            w.sandboxService().create(NewSandbox.custom(repo.dir(), "commit one file", AGENT).id(ID)
+                    .branch("agent/orphan").tier(tier).maxRetries(0).build());
         }
         Map<ProcessHandle, Instant> left = new LinkedHashMap<>();
         Map<ProcessHandle, Instant> old = new LinkedHashMap<>();

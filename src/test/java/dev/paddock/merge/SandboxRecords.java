@@ -30,10 +30,12 @@ final class SandboxRecords {
     static SandboxRecord done(MergeRig rig, String id, String branch, String base, Tier tier, boolean network,
                               Long memoryLimitBytes, String image) throws Exception {
         Instant now = Instant.now();
-        SandboxRecord s = new SandboxRecord(id, rig.repoId, "task of " + id, "true", tier, branch, base,
-                rig.repo.git("rev-parse", base).strip(), rig.repo.dir().resolve(".worktrees").resolve(id).toString(), null, SandboxState.PENDING, 0,
-                now, null, null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, network, null,
-                memoryLimitBytes, null, null, image);
+        SandboxRecord s = SandboxRecord.builder().id(id).repositoryId(rig.repoId).task("task of " + id)
+                .agentCommand("true").tier(tier).branch(branch).baseBranch(base)
+                .baseCommit(rig.repo.git("rev-parse", base).strip())
+                .worktreePath(rig.repo.dir().resolve(".worktrees").resolve(id).toString()).state(SandboxState.PENDING)
+                .createdAt(now).stateChangedAt(now).leaseMs(60_000).networkGranted(network)
+                .memoryLimitBytes(memoryLimitBytes).image(image).build();
         rig.sandboxes.insert(s, "{}", List.of());
         SandboxFixtures.runToDone(rig.sandboxes, id);
         return rig.sandboxes.find(id).orElseThrow();

@@ -63,8 +63,8 @@ class ContainerEngineDownTest {
                 new TierChecks(TestRuntimes.with(agents)), rig.fingerprints, Clock.systemUTC());
         String branchesBefore = rig.repo.git("branch", "--list");
 
-        assertThatThrownBy(() -> creator.create(NewSandbox.of(rig.repo.dir(), "In a box", "true")
-                .withTier(Tier.CONTAINER).withImage("paddock-test:git")))
+        assertThatThrownBy(() -> creator.create(NewSandbox.custom(rig.repo.dir(), "In a box", "true")
+                .tier(Tier.CONTAINER).image("paddock-test:git").build()))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageStartingWith("The container tier is not available here: the Docker engine at " + nowhere);
 

@@ -72,8 +72,8 @@ class ContainerEngineRestartTest {
     }
 
     SandboxRecord runContainer(String task, String command) throws Exception {
-        SandboxRecord s = wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command)
-                .withTier(Tier.CONTAINER).withLeaseMs(120_000L).withMaxRetries(0));
+        SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command)
+                .tier(Tier.CONTAINER).leaseMs(120_000L).maxRetries(0).build());
         return tickUntil(s.id(), SandboxState.RUNNING);
     }
 

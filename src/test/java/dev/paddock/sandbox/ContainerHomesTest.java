@@ -60,8 +60,8 @@ class ContainerHomesTest {
         }
 
         SandboxRecord running(String task) throws Exception {
-            SandboxRecord s = wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, "sleep 120")
-                    .withTier(Tier.CONTAINER).withLeaseMs(120_000L).withMaxRetries(0));
+            SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, "sleep 120")
+                    .tier(Tier.CONTAINER).leaseMs(120_000L).maxRetries(0).build());
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (wiring.sandboxService().find(s.id()).state() != SandboxState.RUNNING) {
                 assertThat(System.nanoTime()).as("%s runs", s.id()).isLessThan(deadline);

@@ -55,8 +55,8 @@ class ContainerTierTest {
     }
 
     SandboxRecord create(String task, String command, ResourceLimits limits) throws Exception {
-        return wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command).withTier(Tier.CONTAINER)
-                .withLeaseMs(120_000L).withMaxRetries(0).withLimits(limits));
+        return wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command).tier(Tier.CONTAINER)
+                .leaseMs(120_000L).maxRetries(0).limits(limits).build());
     }
 
     SandboxRecord run(String task, String command, SandboxState until) throws Exception {
@@ -192,9 +192,9 @@ class ContainerTierTest {
 
     @Test
     void paddockHeartbeatWorksWithoutNetworkAndASilentAgentTimesOutAndLosesItsContainer() throws Exception {
-        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Beat once", "sleep 1;"
-                + " paddock heartbeat half way; sleep 120").withTier(Tier.CONTAINER)
-                .withLeaseMs(3_000L).withMaxRetries(0));
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Beat once", "sleep 1;"
+                + " paddock heartbeat half way; sleep 120").tier(Tier.CONTAINER)
+                .leaseMs(3_000L).maxRetries(0).build());
         SandboxRecord running = tickUntil(created.id(), SandboxState.RUNNING);
         SandboxRig.await("the heartbeat from inside", () -> {
             try {
@@ -291,9 +291,9 @@ class ContainerTierTest {
 
     @Test
     void aRestartedPaddockFollowsTheRunningContainerAgainAndLearnsHowItEnded() throws Exception {
-        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Outlive Paddock",
-                "echo before; sleep 8; echo after; exit 3").withTier(Tier.CONTAINER).withLeaseMs(60_000L)
-                .withMaxRetries(0));
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Outlive Paddock",
+                "echo before; sleep 8; echo after; exit 3").tier(Tier.CONTAINER).leaseMs(60_000L)
+                .maxRetries(0).build());
         SandboxRecord s = tickUntil(created.id(), SandboxState.RUNNING);
         SandboxRig.await("the agent's first line", () -> logHas(s.id(), "before"), Duration.ofSeconds(20));
         wiring.close(); // the container runs on
@@ -366,14 +366,14 @@ class ContainerTierTest {
     void noImageOrAMissingImageIsAClearErrorAndNothingIsLeftBehind() throws Exception {
         List<String> branches = List.of(repo.git("branch", "--list").split("\n"));
 
-        assertThatThrownBy(() -> wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Missing image", "true")
-                .withTier(Tier.CONTAINER).withImage("paddock-test:no-such-image")))
+        assertThatThrownBy(() -> wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Missing image", "true")
+                .tier(Tier.CONTAINER).image("paddock-test:no-such-image").build()))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageContaining("paddock-test:no-such-image is not on the Docker engine")
                 .hasMessageContaining("Paddock pulls nothing");
         wiring.repoService().setContainerImage(repo.dir(), null);
-        assertThatThrownBy(() -> wiring.sandboxService().create(NewSandbox.of(repo.dir(), "No image", "true")
-                .withTier(Tier.CONTAINER)))
+        assertThatThrownBy(() -> wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "No image", "true")
+                .tier(Tier.CONTAINER).build()))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("no container image is set");
 
         assertThat(Files.exists(repo.dir().resolve(SandboxLayout.ROOT).resolve("missing-image-"))).isFalse();

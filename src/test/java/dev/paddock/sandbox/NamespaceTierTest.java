@@ -42,8 +42,8 @@ class NamespaceTierTest {
     }
 
     SandboxRecord run(String task, String command, SandboxState until) throws Exception {
-        SandboxRecord s = wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command)
-                .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+        SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command)
+                .tier(Tier.NAMESPACE).leaseMs(60_000L).maxRetries(0).build());
         return awaitState(s.id(), until);
     }
 
@@ -78,10 +78,10 @@ class NamespaceTierTest {
     void gitWorksInAnInitialisedSubmoduleAndItsCommitsReachTheHost() throws Exception {
         TempRepo library = TempRepo.init(tmp.resolve("lib-origin"));
         repo.addSubmodule(library, "lib");
-        SandboxRecord created = wiring.sandboxService().create(NewSandbox.of(repo.dir(), "Fix the library",
+        SandboxRecord created = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Fix the library",
                 "git status --porcelain && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed inside'"
                         + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK")
-                .withTier(Tier.NAMESPACE).withLeaseMs(60_000L).withMaxRetries(0));
+                .tier(Tier.NAMESPACE).leaseMs(60_000L).maxRetries(0).build());
         TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
 
         SandboxRecord s = awaitState(created.id(), SandboxState.DONE);

@@ -42,7 +42,7 @@ class SandboxCreateBench {
         try (Wiring wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()))) {
             // Warm both paths once (JIT, page cache).
             repo.git("worktree", "add", "-q", "-b", "warm/plain", repo.dir().resolve(".worktrees/warm-plain").toString(), "main");
-            wiring.sandboxService().create(NewSandbox.of(repo.dir(), "warm up", "true").withId("warm-up"));
+            wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "warm up", "true").id("warm-up").build());
 
             List<Long> plain = new ArrayList<>();
             List<Long> parallel = new ArrayList<>();
@@ -63,7 +63,8 @@ class SandboxCreateBench {
 
                 settle();
                 t0 = System.nanoTime();
-                wiring.sandboxService().create(NewSandbox.of(repo.dir(), "bench " + i, "true").withId("bench-" + i));
+                wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "bench " + i, "true").id("bench-" + i)
+                        .build());
                 paddock.add((System.nanoTime() - t0) / 1_000_000);
                 if (!wiring.fingerprints().await("bench-" + i, java.time.Duration.ofSeconds(60))
                         || wiring.sandboxes().fingerprintOf("bench-" + i).isEmpty()) {

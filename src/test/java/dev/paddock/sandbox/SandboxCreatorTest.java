@@ -43,8 +43,8 @@ class SandboxCreatorTest {
         return s;
     }
 
-    NewSandbox request() {
-        return NewSandbox.of(repo.dir(), "Fix the auth timeout", "true");
+    NewSandbox.Builder request() {
+        return NewSandbox.custom(repo.dir(), "Fix the auth timeout", "true");
     }
 
     /** Everything that bad input must leave untouched. */
@@ -61,7 +61,7 @@ class SandboxCreatorTest {
 
     @Test
     void aSandboxGetsAnIdABranchAWorktreeAnIdentityAStateFileAndAFingerprint() throws Exception {
-        SandboxRecord s = create(request());
+        SandboxRecord s = create(request().build());
 
         assertThat(s.id()).matches("fix-auth-timeout-\\d{8}-001");
         assertThat(s.branch()).isEqualTo("agent/fix-auth-timeout");
@@ -79,14 +79,14 @@ class SandboxCreatorTest {
                 .contains("\"fingerprint\" : {").contains("\"userName\" : \"Paddock agent " + s.id() + "\"");
         assertThat(Files.readString(repo.dir().resolve(".git/info/exclude"))).contains("/.worktrees/");
 
-        SandboxRecord second = create(request());
+        SandboxRecord second = create(request().build());
         assertThat(second.id()).endsWith("-002");
         assertThat(second.branch()).isEqualTo("agent/fix-auth-timeout-2");
     }
 
     @Test
     void aBranchNameWithSlashesNestsTheWorktree() throws Exception {
-        SandboxRecord s = create(request().withBranch("team/alice/fix-42"));
+        SandboxRecord s = create(request().branch("team/alice/fix-42").build());
         assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/team/alice/fix-42"));
         assertThat(Files.isDirectory(s.worktree().resolve(".git")) || Files.isRegularFile(s.worktree().resolve(".git")))
                 .isTrue();
@@ -96,7 +96,7 @@ class SandboxCreatorTest {
     void anInvalidBranchNameIsRefusedAndChangesNothing() throws Exception {
         Snapshot before = snapshot();
         for (String bad : List.of("fix..auth", "has space", "-leading-dash", "ends.lock", "a~b", "refs/../x")) {
-            assertThatThrownBy(() -> create(request().withBranch(bad)))
+            assertThatThrownBy(() -> create(request().branch(bad).build()))
                     .as(bad).isInstanceOf(GitException.class).hasMessageContaining("not a valid branch name");
         }
         assertThat(snapshot()).isEqualTo(before);
@@ -109,7 +109,7 @@ class SandboxCreatorTest {
             if (bad.isEmpty()) {
                 continue; // empty means "make one up"
             }
-            assertThatThrownBy(() -> create(request().withId(bad)))
+            assertThatThrownBy(() -> create(request().id(bad).build()))
                     .as(bad).isInstanceOf(SandboxException.class).hasMessageContaining("not a valid sandbox id");
         }
         assertThat(snapshot()).isEqualTo(before);
@@ -120,7 +120,7 @@ class SandboxCreatorTest {
         Files.createDirectories(repo.dir().resolve(".worktrees/taken-001/something"));
         Snapshot before = snapshot();
 
-        assertThatThrownBy(() -> create(request().withId("taken-001")))
+        assertThatThrownBy(() -> create(request().id("taken-001").build()))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("exists already");
         assertThat(snapshot()).isEqualTo(before);
     }
@@ -140,9 +140,9 @@ class SandboxCreatorTest {
         repo.addWorktree(tmp.resolve("elsewhere"), "agent/busy");
         Snapshot before = snapshot();
 
-        assertThatThrownBy(() -> create(request().withBranch("agent/busy")))
+        assertThatThrownBy(() -> create(request().branch("agent/busy").build()))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("already checked out in");
-        assertThatThrownBy(() -> create(request().withBranch("main")))
+        assertThatThrownBy(() -> create(request().branch("main").build()))
                 .isInstanceOf(SandboxException.class).hasMessageContaining("already checked out in");
         assertThat(snapshot()).isEqualTo(before);
     }
@@ -150,13 +150,13 @@ class SandboxCreatorTest {
     @Test
     void anExistingBranchNotCheckedOutIsReused() throws Exception {
         repo.branch("agent/resume");
-        SandboxRecord s = create(request().withBranch("agent/resume"));
+        SandboxRecord s = create(request().branch("agent/resume").build());
         assertThat(wiring.sandboxService().history(s.id())).extracting(e -> e.kind()).contains("sandbox.branch_reused");
     }
 
     @Test
     void aBranchGivenAsItsFullRefNameIsThatBranchNotOneNestedUnderRefsHeads() throws Exception {
-        SandboxRecord s = create(request().withBranch("refs/heads/zz"));
+        SandboxRecord s = create(request().branch("refs/heads/zz").build());
 
         assertThat(s.branch()).isEqualTo("zz");
         assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/zz"));
@@ -167,7 +167,7 @@ class SandboxCreatorTest {
     @Test
     void aBranchNamedLikeAnotherKindOfRefIsRefusedAndChangesNothing() throws Exception {
         Snapshot before = snapshot();
-        assertThatThrownBy(() -> create(request().withBranch("refs/tags/v1")))
+        assertThatThrownBy(() -> create(request().branch("refs/tags/v1").build()))
                 .isInstanceOf(GitException.class).hasMessageContaining("is not a branch name: it would make the branch"
                         + " refs/heads/refs/tags/v1");
         assertThat(snapshot()).isEqualTo(before);
@@ -178,11 +178,11 @@ class SandboxCreatorTest {
         repo.git("switch", "--quiet", "-c", "develop");
         String develop = repo.commitFile("dev.txt", "d\n", "Develop");
 
-        SandboxRecord s = create(request().withBase("HEAD"));
+        SandboxRecord s = create(request().baseBranch("HEAD").build());
 
         assertThat(s.baseBranch()).isEqualTo("develop");
         assertThat(s.baseCommit()).isEqualTo(develop);
-        assertThat(create(request().withBase("refs/heads/main")).baseBranch()).isEqualTo("main");
+        assertThat(create(request().baseBranch("refs/heads/main").build()).baseBranch()).isEqualTo("main");
     }
 
     @Test
@@ -193,18 +193,19 @@ class SandboxCreatorTest {
         repo.git("switch", "--quiet", "--detach");
         Snapshot before = snapshot();
 
-        assertThatThrownBy(() -> create(request().withBase("HEAD"))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> create(request().baseBranch("HEAD").build())).isInstanceOf(SandboxException.class)
                 .hasMessageContaining("The base \"HEAD\" is a detached HEAD in " + repo.dir()
                         + ": there is no branch to merge the sandbox's work back into. Give a local branch as the base");
-        assertThatThrownBy(() -> create(request().withBase(head))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> create(request().baseBranch(head).build())).isInstanceOf(SandboxException.class)
                 .hasMessageContaining("names the commit " + head.substring(0, 8) + ", not a branch")
                 .hasMessageContaining("git branch NAME " + head);
-        assertThatThrownBy(() -> create(request().withBase("main~0"))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> create(request().baseBranch("main~0").build())).isInstanceOf(SandboxException.class)
                 .hasMessageContaining("names the commit");
-        assertThatThrownBy(() -> create(request().withBase("origin/main"))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> create(request().baseBranch("origin/main").build()))
+                .isInstanceOf(SandboxException.class)
                 .hasMessageContaining("is the remote-tracking branch origin/main: only git fetch moves it")
                 .hasMessageContaining("git branch --track NAME origin/main");
-        assertThatThrownBy(() -> create(request().withBase("v1"))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> create(request().baseBranch("v1").build())).isInstanceOf(SandboxException.class)
                 .hasMessageContaining("is the tag v1, not a branch");
         assertThat(snapshot()).isEqualTo(before);
     }
@@ -212,7 +213,7 @@ class SandboxCreatorTest {
     @Test
     void aBaseThatNamesNoCommitIsRefusedAndChangesNothing() throws Exception {
         Snapshot before = snapshot();
-        assertThatThrownBy(() -> create(request().withBase("no-such-branch")))
+        assertThatThrownBy(() -> create(request().baseBranch("no-such-branch").build()))
                 .isInstanceOf(GitException.class).hasMessageContaining("names no commit");
         assertThat(snapshot()).isEqualTo(before);
     }

@@ -44,8 +44,8 @@ class SandboxLifecycleTest {
     }
 
     SandboxRecord create(String task, String command, Tier tier, long leaseMs, int retries) throws Exception {
-        return wiring.sandboxService().create(NewSandbox.of(repo.dir(), task, command).withTier(tier)
-                .withLeaseMs(leaseMs).withMaxRetries(retries));
+        return wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command).tier(tier)
+                .leaseMs(leaseMs).maxRetries(retries).build());
     }
 
     /** Ticks the supervisor until the sandbox satisfies {@code done} (or 30 s pass). */

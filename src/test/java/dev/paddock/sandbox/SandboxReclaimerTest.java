@@ -190,11 +190,11 @@ class SandboxReclaimerTest {
     @Test
     void aSandboxWhoseBaseBranchWasDeletedIsComparedWithTheCommitItStartedFrom() throws Exception {
         rig.repo.branch("feature");
-        SandboxRecord idle = rig.creator.create(NewSandbox.of(rig.repo.dir(), "idle", "true").withId("gone-001")
-                .withBranch("agent/gone").withBase("feature"));
+        SandboxRecord idle = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "idle", "true").id("gone-001")
+                .branch("agent/gone").baseBranch("feature").build());
         rig.awaitFingerprint("gone-001");
-        SandboxRecord busy = rig.creator.create(NewSandbox.of(rig.repo.dir(), "busy", "true").withId("gone-002")
-                .withBranch("agent/gone2").withBase("feature"));
+        SandboxRecord busy = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy", "true").id("gone-002")
+                .branch("agent/gone2").baseBranch("feature").build());
         rig.awaitFingerprint("gone-002");
         TempRepo.write(busy.worktree(), "a.txt", "a");
         String commit = TempRepo.commitAll(busy.worktree(), "Add a");
@@ -369,9 +369,10 @@ class SandboxReclaimerTest {
         long repoId = rig.repoService.open(rig.repo.dir()).record().id();
         String path = choice.path(rig.repo, tmp);
         Instant now = Instant.now();
-        rig.store.insert(new SandboxRecord("broken-001", repoId, "broken", "true", Tier.WORKTREE, "main", "main", null,
-                path, null, SandboxState.AWAITING_HUMAN, 0, now, null, null, now, null, null, 60_000, null, 0, 0, 0,
-                null, null, null, null, false, null, null, null, null, null), null, List.of());
+        rig.store.insert(SandboxRecord.builder().id("broken-001").repositoryId(repoId).task("broken")
+                .agentCommand("true").tier(Tier.WORKTREE).branch("main").baseBranch("main").worktreePath(path)
+                .state(SandboxState.AWAITING_HUMAN).createdAt(now).stateChangedAt(now).leaseMs(60_000).build(),
+                null, List.of());
         List<String> disk = SandboxRig.tree(tmp);
         SandboxRecord before = rig.find("broken-001");
 
@@ -393,10 +394,10 @@ class SandboxReclaimerTest {
         SandboxRecord other = rig.create("other-001", "agent/other");
         TempRepo.write(other.worktree(), "work.txt", "theirs");
         Instant now = Instant.now();
-        rig.store.insert(new SandboxRecord("intruder-001", other.repositoryId(), "broken", "true", Tier.WORKTREE,
-                "agent/other", "main", null, other.worktreePath(), null, SandboxState.AWAITING_HUMAN, 0, now, null,
-                null, now, null, null, 60_000, null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null),
-                null, List.of());
+        rig.store.insert(SandboxRecord.builder().id("intruder-001").repositoryId(other.repositoryId()).task("broken")
+                .agentCommand("true").tier(Tier.WORKTREE).branch("agent/other").baseBranch("main")
+                .worktreePath(other.worktreePath()).state(SandboxState.AWAITING_HUMAN).createdAt(now)
+                .stateChangedAt(now).leaseMs(60_000).build(), null, List.of());
 
         assertThatThrownBy(() -> rig.reclaimer.remove("intruder-001", RemoveMode.FORCE, true, "test"))
                 .hasMessageContaining("is not inside " + rig.worktreesRoot().resolve("intruder-001"));

@@ -103,8 +103,8 @@ final class SandboxRig implements AutoCloseable {
 
     /** Creates a pending sandbox with this id and branch; its agent runs {@code command} once ticked. */
     SandboxRecord create(String id, String branch, String command) throws PaddockException {
-        SandboxRecord s = creator.create(NewSandbox.of(repo.dir(), "task of " + id, command).withId(id)
-                .withBranch(branch).withMaxRetries(0));
+        SandboxRecord s = creator.create(NewSandbox.custom(repo.dir(), "task of " + id, command).id(id)
+                .branch(branch).maxRetries(0).build());
         awaitFingerprint(id);
         return s;
     }

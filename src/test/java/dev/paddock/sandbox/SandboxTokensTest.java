@@ -40,9 +40,10 @@ class SandboxTokensTest {
         store = new SandboxStore(db, new EventLog(db, clock), clock);
         Instant now = Instant.now();
         for (String id : List.of("a-001", "b-001")) {
-            store.insert(new SandboxRecord(id, repo, "task", "true", Tier.WORKTREE, "agent/" + id, "main", null,
-                    tmp.resolve(id).toString(), null, SandboxState.PENDING, 0, now, null, null, now, null, null, 60_000,
-                    null, 0, 0, 0, null, null, null, null, false, null, null, null, null, null), null,
+            store.insert(SandboxRecord.builder().id(id).repositoryId(repo).task("task").agentCommand("true")
+                    .tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main")
+                    .worktreePath(tmp.resolve(id).toString()).state(SandboxState.PENDING).createdAt(now)
+                    .stateChangedAt(now).leaseMs(60_000).build(), null,
                     List.<EventDraft>of());
         }
     }

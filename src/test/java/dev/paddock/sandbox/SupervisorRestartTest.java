@@ -117,8 +117,8 @@ class SupervisorRestartTest {
 
     @Test
     void anAdoptedAgentKeepsTheLeaseEndItHad() throws Exception {
-        rig.creator.create(NewSandbox.of(rig.repo.dir(), "long job", "exec sleep 60").withId("keep-001")
-                .withBranch("agent/keep").withMaxRetries(0).withLeaseMs(60_000L));
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "long job", "exec sleep 60").id("keep-001")
+                .branch("agent/keep").maxRetries(0).leaseMs(60_000L).build());
         rig.tickUntil("keep-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         java.time.Instant leaseEnd = rig.find("keep-001").leaseExpiresAt();
         rig.supervisor.close();
@@ -136,8 +136,8 @@ class SupervisorRestartTest {
 
     @Test
     void anAgentSilentPastItsLeaseWhilePaddockWasAwayIsTimedOutWhenTakenOver() throws Exception {
-        rig.creator.create(NewSandbox.of(rig.repo.dir(), "silent job", "exec sleep 60").withId("silent-001")
-                .withBranch("agent/silent").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "silent job", "exec sleep 60").id("silent-001")
+                .branch("agent/silent").maxRetries(0).leaseMs(1_500L).build());
         rig.tickUntil("silent-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         long pid = rig.find("silent-001").pid();
         rig.supervisor.close();
@@ -155,8 +155,8 @@ class SupervisorRestartTest {
     @Test
     void anAgentThatWroteHeartbeatsWhilePaddockWasAwayRunsOnWithALeaseFromItsLastOne() throws Exception {
         String beating = "i=0; while true; do i=$((i+1)); echo \"step $i\" > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 0.2; done";
-        rig.creator.create(NewSandbox.of(rig.repo.dir(), "busy job", beating).withId("busy-001")
-                .withBranch("agent/busy").withMaxRetries(0).withLeaseMs(1_500L));
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy job", beating).id("busy-001")
+                .branch("agent/busy").maxRetries(0).leaseMs(1_500L).build());
         rig.tickUntil("busy-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         rig.supervisor.close();
         Thread.sleep(2_000); // longer than the lease; its heartbeats go to its file meanwhile

@@ -36,10 +36,11 @@ class SupervisorTickBench {
             Instant now = Instant.now();
             for (int i = 0; i < SANDBOXES; i++) {
                 String id = String.format("bench-%03d", i);
-                SandboxRecord r = new SandboxRecord(id, opened.record().id(), "bench", "sleep 600", Tier.WORKTREE,
-                        "agent/" + id, "main", repo.head(), repo.dir().resolve(".worktrees/" + id + "/agent/" + id).toString(),
-                        null, SandboxState.PENDING, 0, now, null, null, now, null, null, 3_600_000L, null, 0, 0, 0, null,
-                        null, null, null, false, null, null, null, null, null);
+                SandboxRecord r = SandboxRecord.builder().id(id).repositoryId(opened.record().id()).task("bench")
+                        .agentCommand("sleep 600").tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main")
+                        .baseCommit(repo.head())
+                        .worktreePath(repo.dir().resolve(".worktrees/" + id + "/agent/" + id).toString())
+                        .state(SandboxState.PENDING).createdAt(now).stateChangedAt(now).leaseMs(3_600_000L).build();
                 wiring.sandboxes().insert(r, null, List.<EventDraft>of());
                 wiring.sandboxes().transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING)
                         .set(Transition.Column.PID, sleeper.pid())

@@ -365,12 +365,14 @@ public final class NewSandboxViewModel {
         Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
         String b = branch.get() == null || branch.get().isBlank() ? null : branch.get().strip();
         Integer minutes = leaseMinutes.get();
-        NewSandbox r = new NewSandbox(repository, task.get().strip(), command.get().strip(), t, b, baseBranch.get(),
-                null, minutes == null ? null : minutes * 60_000L, retries.get(), t != Tier.WORKTREE && network.get());
+        NewSandbox.Builder r = NewSandbox.builder().repository(repository).task(task.get().strip())
+                .agentCommand(command.get().strip()).tier(t).branch(b).baseBranch(baseBranch.get())
+                .leaseMs(minutes == null ? null : minutes * 60_000L).maxRetries(retries.get())
+                .network(t != Tier.WORKTREE && network.get());
         if (t == Tier.CONTAINER) {
-            r = r.withImage(image.get().strip()).withLimits(limits());
+            r.image(image.get().strip()).limits(limits());
         }
-        return r;
+        return r.build();
     }
 
     // Container limits ------------------------------------------------------------------------------

@@ -109,9 +109,10 @@ class ContainerMetricsViewTest {
 
     @Test
     void theTableAndTheChartsShowARunningContainerAndThenStopped(FxRobot robot) throws Exception {
-        SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "Spin", "while :; do :; done")
-                .withTier(Tier.CONTAINER).withLeaseMs(300_000L).withMaxRetries(0)
-                .withLimits(ResourceLimits.DEFAULTS.withNanoCpus(300_000_000L).withMemoryBytes(128 * ResourceLimits.MIB)));
+        SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Spin",
+                "while :; do :; done").tier(Tier.CONTAINER).leaseMs(300_000L).maxRetries(0)
+                .limits(ResourceLimits.DEFAULTS.withNanoCpus(300_000_000L).withMemoryBytes(128 * ResourceLimits.MIB))
+                .build());
         WaitForAsyncUtils.asyncFx(() -> {
             MainWindow window = new MainWindow(vm, Theme.LIGHT);
             Scene scene = new Scene(window, 1280, 800);

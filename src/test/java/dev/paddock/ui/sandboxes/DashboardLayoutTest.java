@@ -65,9 +65,10 @@ class DashboardLayoutTest {
         TempRepo repo = panel.repo;
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            ids.add(panel.host.wiring().sandboxService().create(new NewSandbox(repo.dir(), "Rebuild the product search"
-                    + " index incrementally, part " + i, i < 5 ? "sleep 300" : "exit 3", null, null, null,
-                    i == 0 ? "login-rate-limit" : null, null, 0, false)).id());
+            ids.add(panel.host.wiring().sandboxService().create(NewSandbox.builder().repository(repo.dir())
+                    .task("Rebuild the product search index incrementally, part " + i)
+                    .agentCommand(i < 5 ? "sleep 300" : "exit 3").id(i == 0 ? "login-rate-limit" : null).maxRetries(0)
+                    .build()).id());
         }
         // Merge history: three branches with a commit each, merged by the queue (no test command).
         for (String b : List.of("agent/fix-typos-readme", "agent/round-checkout-totals", "agent/cache-headers")) {

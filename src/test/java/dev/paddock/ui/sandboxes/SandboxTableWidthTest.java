@@ -55,9 +55,9 @@ class SandboxTableWidthTest {
         panel = Panel.start(temp, stage);
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ids.add(panel.host.wiring().sandboxService().create(new NewSandbox(panel.repo.dir(), "Rebuild the product"
-                    + " search index incrementally, part " + i, "sleep 300", null, null, null, null, null, 0,
-                    false)).id());
+            ids.add(panel.host.wiring().sandboxService().create(NewSandbox.builder().repository(panel.repo.dir())
+                    .task("Rebuild the product search index incrementally, part " + i).agentCommand("sleep 300")
+                    .maxRetries(0).build()).id());
         }
         panel.show(1366, 768);
         panel.waitForState(ids.get(0), "running", 30);
