@@ -67,14 +67,14 @@ final class FollowUps {
                     + AgentTurns.FOLLOW_UP_MAX + " are taken.");
         }
         SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
-        Optional<String> refusal = launcher.followUpRefusal(s);
-        if (refusal.isPresent()) {
-            throw new SandboxException(id + " cannot take a follow-up: " + refusal.get() + ".");
-        }
         if (s.state() == SandboxState.PENDING || s.state() == SandboxState.RUNNING
                 || s.state() == SandboxState.RETRYING) {
             throw new SandboxConflictException(id + " is " + s.state().id() + ": its agent is still at work. Send the"
                     + " follow-up once its turn ended (it shows \"waiting for you\"), or stop it first.");
+        }
+        Optional<String> refusal = launcher.followUpRefusal(s);
+        if (refusal.isPresent()) {
+            throw new SandboxException(id + " cannot take a follow-up: " + refusal.get() + ".");
         }
         if (!s.state().canBecome(SandboxState.RETRYING)) {
             throw new SandboxConflictException(id + " is " + s.state().id() + ": a follow-up goes to a sandbox whose"
