@@ -50,7 +50,6 @@ final class SandboxDetailsView extends VBox {
     private final HBox stateBox = new HBox();
     private final Label subtitle = new Label();
     private final Label lastError = new Label();
-    private final Label waiting = new Label();
     private final TextField followUp = new TextField();
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
@@ -72,11 +71,7 @@ final class SandboxDetailsView extends VBox {
         lastError.setMaxHeight(40);
         HBox firstLine = new HBox(10, title, stateBox, subtitle);
         firstLine.setAlignment(Pos.CENTER_LEFT);
-        waiting.setId("sandbox-details-waiting");
-        waiting.getStyleClass().add("pd-details-waiting");
-        waiting.setMinWidth(0);
-        waiting.managedProperty().bind(waiting.visibleProperty());
-        VBox header = new VBox(2, firstLine, lastError, waiting, followUpBar());
+        VBox header = new VBox(2, firstLine, lastError, followUpBar());
         header.getStyleClass().add("pd-details-header");
 
         log.setId("sandbox-log");
@@ -131,15 +126,18 @@ final class SandboxDetailsView extends VBox {
         title.setText(s.id());
         stateBox.getChildren().setAll(SandboxTable.stateChip(s.state()));
         if (s.waitingForYou()) {
-            stateBox.getChildren().add(SandboxTable.waitingChip());
+            Label flag = SandboxTable.waitingChip();
+            flag.setId("sandbox-details-waiting");
+            flag.setTooltip(new Tooltip(SandboxTable.waitingText(s)));
+            stateBox.getChildren().add(flag);
         }
         stateBox.setSpacing(4);
-        waiting.setVisible(s.waitingForYou());
-        waiting.setText(s.waitingForYou() ? waitingLine(s) : null);
-        waiting.setTooltip(s.waitingForYou() ? new Tooltip(SandboxTable.waitingText(s)) : null);
-        followUp.setPromptText(!SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
+        // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
+        followUp.setPromptText(s.waitingForYou() ? waitingLine(s)
+                : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
                 ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
                 : "A follow-up for the agent: it resumes its session with it (Enter sends)");
+        followUp.setTooltip(s.waitingForYou() ? new Tooltip(SandboxTable.waitingText(s)) : null);
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
@@ -155,11 +153,11 @@ final class SandboxDetailsView extends VBox {
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
     }
 
-    /** "Its agent's turn ended 3 min ago: “The tree is clean.”" */
+    /** "Answer here (Enter sends). Its turn ended 3 min ago: “The tree is clean.”" */
     private static String waitingLine(RepositoryStatus.Sandbox s) {
         String since = s.waitingSince() == null ? "" : " " + Formats.ago(s.waitingSince(), Instant.now());
         String said = s.waitingDetail() == null ? "" : s.waitingDetail().strip().replaceAll("\\s+", " ");
-        return "Waiting for you: its agent's turn ended" + since + (said.isEmpty() ? "" : ": \u201c" + said + "\u201d");
+        return "Answer here (Enter sends). Its turn ended" + since + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
     }
 
     // Follow-up -------------------------------------------------------------------------------------

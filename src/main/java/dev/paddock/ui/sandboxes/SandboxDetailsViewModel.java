@@ -232,8 +232,13 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     public void show(RepositoryStatus.Sandbox row) {
         String newId = row == null ? null : row.id();
         boolean other = !Objects.equals(newId, id);
+        RepositoryStatus.Sandbox before = sandbox.get();
         sandbox.set(row);
         if (!other) {
+            // "Sent" stays until the sandbox moves on (to retrying): its state then says what happens.
+            if (before != null && row != null && !before.state().equals(row.state())) {
+                followUpNotice.set(null);
+            }
             return;
         }
         id = newId;

@@ -191,8 +191,10 @@ final class SandboxTable extends TableView<Sandbox> {
         String said = s.waitingDetail() == null || s.waitingDetail().isBlank() ? ""
                 : "\nIts last words: " + (s.waitingDetail().length() > 300 ? s.waitingDetail().substring(0, 300) + "…"
                 : s.waitingDetail());
-        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): send a follow-up in the details"
-                + " below, or merge or remove it." + said;
+        boolean custom = "custom".equals(s.agent());
+        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): " + (custom
+                ? "merge, retry or remove it (a custom command takes no follow-up)."
+                : "send a follow-up in the details below, or merge or remove it.") + said;
     }
 
     /** A coloured chip for a state ("awaiting human"). */
