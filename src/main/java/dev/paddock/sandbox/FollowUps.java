@@ -15,35 +15,26 @@ final class FollowUps {
     private final AgentLauncher launcher;
     private final Clock clock;
     private final Runnable poke;
-    private final Runnable changed;
 
-    /**
-     * @param poke asks the supervisor for a tick
-     * @param changed tells the supervisor's listeners that something changed
-     */
-    FollowUps(SandboxStore store, SandboxLifecycle lifecycle, AgentLauncher launcher, Clock clock, Runnable poke,
-              Runnable changed) {
+    /** @param poke asks the supervisor for a tick */
+    FollowUps(SandboxStore store, SandboxLifecycle lifecycle, AgentLauncher launcher, Clock clock, Runnable poke) {
         this.store = store;
         this.lifecycle = lifecycle;
         this.launcher = launcher;
         this.clock = clock;
         this.poke = poke;
-        this.changed = changed;
     }
 
     /**
      * Takes a signal of sandbox {@code id}'s agent that came by the API ({@code POST /v1/hooks/claude/turn}): the
-     * sandbox is then waiting for you, unless the same signal came by its turn file already.
+     * sandbox is then waiting for you, unless the same signal came by its turn file already. Who listens hears of it
+     * by its event on the bus.
      *
      * @param payload the hook's input as sent
      * @throws SandboxNotFoundException when there is no such sandbox
      */
     AgentTurns.Outcome signal(String id, AgentSignal signal, String payload) throws PaddockException {
-        AgentTurns.Outcome o = store.turns().record(id, signal, payload, "api");
-        if (o == AgentTurns.Outcome.RECORDED) {
-            changed.run();
-        }
-        return o;
+        return store.turns().record(id, signal, payload, "api");
     }
 
     /**

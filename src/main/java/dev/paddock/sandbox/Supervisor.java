@@ -94,7 +94,7 @@ public final class Supervisor implements AutoCloseable {
         this.logDir = logDir;
         this.apiUrl = apiUrl;
         this.stopper = new RunStopper(store, this::grace, this::poke);
-        this.followUps = new FollowUps(store, lifecycle, launcher, clock, this::poke, () -> listeners.forEach(Runnable::run));
+        this.followUps = new FollowUps(store, lifecycle, launcher, clock, this::poke);
     }
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
