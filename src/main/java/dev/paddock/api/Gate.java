@@ -103,8 +103,8 @@ final class Gate {
         if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
                 && !ApprovalRoutes.sandboxMay(method, path) && !TurnRoutes.sandboxMay(method, path)) {
             throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat) and ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude)");
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat), ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST " + TurnRoutes.ROUTE + ")");
         }
     }
 

@@ -37,6 +37,9 @@ final class TurnFile {
      * @throws IOException when the file exists but cannot be read
      */
     Optional<String> poll(SandboxRecord s, Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return Optional.empty(); // most agents have no turn hook: no exception a tick for them
+        }
         String content;
         try (InputStream in = Files.newInputStream(file)) {
             content = new String(in.readNBytes(MAX_BYTES), StandardCharsets.UTF_8);
