@@ -179,6 +179,28 @@ class TurnRouteTest {
         assertThat(heard).isEmpty();
     }
 
+    @Test
+    void aFollowUpIsRefusedOverTheApiWhileTheAgentRunsAndForACustomCommand() throws Exception {
+        String id = running("sleep 60");
+        Map<String, String> install = Map.of("Authorization", "Bearer " + installToken);
+
+        HttpResponse<String> busy = post("/v1/sandboxes/" + id + "/say", "{\"text\": \"go on\"}", install);
+        host.wiring().sandboxService().stop(id, "the test");
+        HttpResponse<String> custom = post("/v1/sandboxes/" + id + "/say", "{\"text\": \"go on\"}", install);
+        HttpResponse<String> empty = post("/v1/sandboxes/" + id + "/say", "{\"text\": \" \"}", install);
+        HttpResponse<String> unknown = post("/v1/sandboxes/no-such-001/say", "{\"text\": \"go on\"}", install);
+
+        assertThat(busy.statusCode()).as(busy.body()).isEqualTo(409);
+        assertThat(error(busy)).isEqualTo(id + " is running: its agent is still at work. Send the follow-up once its"
+                + " turn ended (it shows \"waiting for you\"), or stop it first.");
+        assertThat(custom.statusCode()).as(custom.body()).isEqualTo(400);
+        assertThat(error(custom)).startsWith(id + " cannot take a follow-up: a custom command has no session to resume");
+        assertThat(empty.statusCode()).as(empty.body()).isEqualTo(400);
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertThat(host.wiring().sandboxService().find(id).state()).isEqualTo(SandboxState.AWAITING_HUMAN);
+        assertThat(host.wiring().sandboxService().followUp(id)).isEmpty();
+    }
+
     private String create(String command) throws Exception {
         return host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "wait for a person", command)
                 .withMaxRetries(0)).id();
