@@ -12,7 +12,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * How the Claude Code hook and the broker recognise each other without the hook ever sending a token (see
  * docs/decisions/0003-loopback-api-hardening.md). The same formats are written out in shell in
- * {@code dev.paddock.approval.HookScript}; change both together.
+ * {@code dev.paddock.approval.HookScript} and in C in {@code src/main/c/paddock-hook-claude.c}; change all three
+ * together.
  *
  * <p>Both sides know a key: the install's token ({@code api-token}) for a hook outside a sandbox (key id
  * {@code install}), or the sandbox's hook key {@link #sandboxKey} for an agent (key id {@code sandbox/<id>},

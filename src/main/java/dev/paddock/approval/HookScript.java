@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * The light path of the Claude Code hook: a shell script (no JVM, no {@code jq}) that Paddock writes to
@@ -52,32 +53,50 @@ public final class HookScript {
     private HookScript() {
     }
 
-    /** {@code <paddock home>/bin/paddock-hook-claude}. */
+    /** {@code <paddock home>/bin/paddock-hook-claude}: the command Claude Code runs (the program, or the script). */
     public static Path path(Path paddockHome) {
         return paddockHome.resolve("bin").resolve(NAME);
     }
 
+    /** {@code <paddock home>/bin/paddock-hook-claude.sh}: the shell script, written beside the program. */
+    public static Path scriptPath(Path paddockHome) {
+        return paddockHome.resolve("bin").resolve(NAME + ".sh");
+    }
+
     /**
-     * Writes the script for {@code paddockHome} (mode 700) unless it is already there with this content.
+     * Writes the hook for {@code paddockHome} (mode 700) unless it is already there with this content: the native
+     * program ({@link NativeHook}) where this jar has one for this machine, else the script; the script is written
+     * to {@link #scriptPath} as well, either way.
      *
      * @param approvalTimeoutMs the approval timeout in force, in ms: bounds the hook's wait when Claude Code's
      *     timeout is not passed to it
-     * @return the script's path
+     * @return the hook's path ({@link #path})
      * @throws IOException when it cannot be written
      */
     public static Path write(Path paddockHome, long approvalTimeoutMs) throws IOException {
-        Path file = path(paddockHome.toAbsolutePath());
-        String text = text(paddockHome.toAbsolutePath(), approvalTimeoutMs);
-        if (Files.isRegularFile(file) && Files.readString(file, StandardCharsets.UTF_8).equals(text)
-                && Files.isExecutable(file)) {
+        Path home = paddockHome.toAbsolutePath();
+        byte[] script = text(home, approvalTimeoutMs).getBytes(StandardCharsets.UTF_8);
+        writeIfChanged(scriptPath(home), script);
+        byte[] hook = NativeHook.program(home, approvalSeconds(approvalTimeoutMs), ANSWER_S, QUIET_S).orElse(script);
+        return writeIfChanged(path(home), hook);
+    }
+
+    private static Path writeIfChanged(Path file, byte[] content) throws IOException {
+        if (Files.isRegularFile(file) && Files.isExecutable(file) && Files.size(file) == content.length
+                && Arrays.equals(Files.readAllBytes(file), content)) {
             return file;
         }
-        // Created with mode 700 (its directory too): the script names the home and is run by Claude Code as is.
-        PrivateFiles.write(file, text.getBytes(StandardCharsets.UTF_8), PrivateFiles.DIR);
+        // Created with mode 700 (its directory too): it names the home and is run by Claude Code as is. Written to a
+        // new file and moved: a running hook's program is never changed under it.
+        PrivateFiles.write(file, content, PrivateFiles.DIR);
         if (!PrivateFiles.posix(file)) {
             file.toFile().setExecutable(true, true);
         }
         return file;
+    }
+
+    private static long approvalSeconds(long approvalTimeoutMs) {
+        return (Math.max(0, approvalTimeoutMs) + 999) / 1000;
     }
 
     /** The interpreter of the script: bash when this machine has it (its {@code /dev/tcp} saves a curl start-up). */
@@ -96,7 +115,7 @@ public final class HookScript {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the hook script " + RESOURCE, e);
         }
-        long approvalS = (Math.max(0, approvalTimeoutMs) + 999) / 1000;
+        long approvalS = approvalSeconds(approvalTimeoutMs);
         return template.replace("@SHEBANG@", shebang()).replace("@HOME@", shellQuote(paddockHome.toString()))
                 .replace("@APPROVAL_S@", Long.toString(approvalS)).replace("@ANSWER_S@", Integer.toString(ANSWER_S))
                 .replace("@QUIET_S@", Integer.toString(QUIET_S));

@@ -1,6 +1,7 @@
 package dev.paddock.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
@@ -39,19 +40,38 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() throws PaddockException {
         PaddockHome home = root.resolveHome();
         Path target = repo.orCurrentDirectory();
-        RepositoryStatus status = fetch(home, target);
         PrintWriter out = spec.commandLine().getOut();
         if (json.on()) {
-            try {
-                out.println(Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(status));
-            } catch (JsonProcessingException e) {
-                throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
-            }
+            out.println(fetchJson(home, target));
         } else {
-            out.print(StatusText.render(status));
+            out.print(StatusText.render(fetch(home, target)));
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * The status as indented JSON. From a running Paddock its answer is only re-indented, not bound to records and
+     * written again: binding is most of such a call's time (Jackson's first look at every record type), and the
+     * answer is the same {@link RepositoryStatus} written by the same mapper.
+     */
+    private static String fetchJson(PaddockHome home, Path target) throws PaddockException {
+        ObjectWriter indented = Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT);
+        return RunningPaddock.apiElseStore(home, api -> {
+            String body = api.status(target);
+            try {
+                return indented.writeValueAsString(Json.mapper().readTree(body));
+            } catch (JsonProcessingException e) {
+                throw new PaddockException("The running Paddock gave an unexpected status answer: "
+                        + e.getOriginalMessage(), e);
+            }
+        }, wiring -> {
+            try {
+                return indented.writeValueAsString(fromStore(wiring, target));
+            } catch (JsonProcessingException e) {
+                throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
+            }
+        });
     }
 
     /** From the running Paddock when there is one (it holds the store), else from the store itself. */
@@ -64,11 +84,14 @@ public final class StatusCommand implements Callable<Integer> {
                 throw new PaddockException("The running Paddock gave an unexpected status answer: "
                         + e.getOriginalMessage(), e);
             }
-        }, wiring -> {
-            if (wiring.environment().probeNow().docker().reachable()) {
-                wiring.reconciler().lookForOrphanContainers(); // no reconciler pass runs here
-            }
-            return wiring.workspace().statusOf(target);
-        });
+        }, wiring -> fromStore(wiring, target));
+    }
+
+    /** The status read from the store, when no Paddock runs. */
+    private static RepositoryStatus fromStore(dev.paddock.Wiring wiring, Path target) throws PaddockException {
+        if (wiring.environment().probeNow().docker().reachable()) {
+            wiring.reconciler().lookForOrphanContainers(); // no reconciler pass runs here
+        }
+        return wiring.workspace().statusOf(target);
     }
 }

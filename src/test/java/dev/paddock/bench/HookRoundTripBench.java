@@ -9,6 +9,7 @@ import dev.paddock.approval.HookScript;
 import dev.paddock.common.Json;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.testing.BrokerRig;
+import dev.paddock.testing.HookRun;
 import dev.paddock.testing.SlowClients;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Cost of the Claude Code hook per tool call (light path on an idle machine: p50 ≤ 15 ms, p99 ≤ 50 ms over
  * 1,000 calls; under 200 slow connections without a token: p99 < 100 ms), for an auto-allowed command
  * ({@code git status}) against a running Paddock in this JVM with a running agent: the script
- * ({@code <home>/bin/paddock-hook-claude}, 1,000 calls after 50 to warm up) run directly as Claude Code runs it
- * (bash and {@code /dev/tcp}) and under plain sh (curl), and, for comparison, {@code paddock hook claude} in a
+ * the hook Paddock writes ({@code <home>/bin/paddock-hook-claude}, the native program; 1,000 calls after 50 to warm
+ * up), the script beside it run directly (bash and {@code /dev/tcp}) and under plain sh (curl), and, for comparison, {@code paddock hook claude} in a
  * fresh JVM (20 calls, plain {@code java -cp}, no CDS archive). Each call is a new process fed a real PreToolUse
  * payload, as Claude Code does it. Then the script and heartbeats again while 200 slow clients ({@link
  * SlowClients}: 100 with headers that never end, 50 with a body that never ends, 50 silent, one byte every 3 s)
@@ -47,7 +48,9 @@ class HookRoundTripBench {
                     + rig.port(), "PADDOCK_TOKEN", rig.tokenOf(s.id()), "PADDOCK_SANDBOX_ID", s.id(),
                     "PADDOCK_HOOK_KEY", rig.hookKeyOf(s.id()));
             String payload = payload(s.worktree());
-            String script = HookScript.path(rig.home().dir()).toString();
+            String hook = HookRun.target(HookScript.path(rig.home().dir()), HookRun.Shell.NATIVE).toString();
+            String script = HookScript.scriptPath(rig.home().dir()).toString();
+            List<Long> nativeHook = calls(List.of(hook), env, payload);
             List<Long> light = calls(List.of(script), env, payload);
             List<Long> curl = calls(List.of("sh", script), env, payload);
             List<String> jvm = List.of(BenchSupport.java(), "-cp", System.getProperty("java.class.path"),
@@ -56,19 +59,24 @@ class HookRoundTripBench {
             for (int i = 0; i < JVM_CALLS; i++) {
                 heavy.add(run(jvm, env, payload));
             }
+            BenchSupport.report("hook round trip, the hook Paddock writes (native program), allowed command: "
+                    + percentiles(nativeHook) + idleTarget(nativeHook));
             BenchSupport.report("hook round trip, script run directly (bash, /dev/tcp), allowed command: "
-                    + percentiles(light));
+                    + percentiles(light) + idleTarget(light));
             BenchSupport.report("hook round trip, script under sh (curl), allowed command: " + percentiles(curl));
             BenchSupport.report("hook round trip, paddock hook claude (new JVM), allowed command: "
                     + percentiles(heavy));
             reportShares(rig, s, env, payload);
             try (SlowClients slow = SlowClients.start(rig.port(), 100, 50, 50, 3000)) {
                 Thread.sleep(3000); // all open, and the first ones already cut and opened again
-                List<Long> pressed = calls(List.of(script), env, payload);
+                List<Long> pressed = calls(List.of(hook), env, payload);
+                List<Long> pressedScript = calls(List.of(script), env, payload);
                 List<Long> beats = heartbeats(rig, s.id(), env.get("PADDOCK_TOKEN"));
                 BenchSupport.report("hook round trip under 200 slow connections (" + slow.closedByServer()
-                        + " cut by the server meanwhile), script run directly, allowed command: " + percentiles(pressed)
+                        + " cut by the server meanwhile), native program, allowed command: " + percentiles(pressed)
                         + target(pressed));
+                BenchSupport.report("hook round trip under 200 slow connections, script run directly, allowed command: "
+                        + percentiles(pressedScript) + target(pressedScript));
                 BenchSupport.report("heartbeat API under 200 slow connections, own token: " + percentiles(beats)
                         + target(beats));
             }
@@ -95,6 +103,8 @@ class HookRoundTripBench {
         }
         BenchSupport.report("  share: the broker alone (signed request from this JVM, no process): " + percentiles(broker));
         BenchSupport.report("  share: process start, /bin/true: " + percentiles(starts(List.of("/bin/true"))));
+        BenchSupport.report("  share: process start, a static C program (the native hook without stdin: it denies at"
+                + " once): " + percentiles(denials(HookScript.path(rig.home().dir()))));
         BenchSupport.report("  share: process start, bash -c ':': " + percentiles(starts(List.of("bash", "-c", ":"))));
         BenchSupport.report("  share: the hook's processes without the broker, bash with a forked watchdog and one"
                 + " sha256sum: " + percentiles(starts(List.of("bash", "-c",
@@ -117,6 +127,25 @@ class HookRoundTripBench {
         return us;
     }
 
+    /** {@link #CALLS} runs of the native hook with empty stdin (it denies with exit 2 before any network); µs. */
+    private static List<Long> denials(Path hook) throws Exception {
+        List<Long> us = new ArrayList<>();
+        for (int i = 0; i < WARM_UP + CALLS; i++) {
+            long t0 = System.nanoTime();
+            ProcessBuilder pb = new ProcessBuilder(hook.toString()).redirectErrorStream(true);
+            pb.environment().clear();
+            Process p = pb.start();
+            p.getOutputStream().close();
+            p.getInputStream().readAllBytes();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isEqualTo(2);
+            if (i >= WARM_UP) {
+                us.add((System.nanoTime() - t0) / 1000);
+            }
+        }
+        return us;
+    }
+
     /** {@link #CALLS} heartbeats, one after another, with the sandbox's token; wall times in µs. */
     private static List<Long> heartbeats(BrokerRig rig, String id, String token) throws Exception {
         List<Long> us = new ArrayList<>();
@@ -127,6 +156,12 @@ class HookRoundTripBench {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         }
         return us;
+    }
+
+    private static String idleTarget(List<Long> us) {
+        long[] v = us.stream().mapToLong(Long::longValue).sorted().toArray();
+        boolean met = v[v.length / 2] <= 15_000 && v[(int) Math.ceil(v.length * 0.99) - 1] <= 50_000;
+        return met ? " (idle target p50 <= 15 ms, p99 <= 50 ms: met)" : " (idle target p50 <= 15 ms, p99 <= 50 ms: NOT met)";
     }
 
     private static String target(List<Long> us) {

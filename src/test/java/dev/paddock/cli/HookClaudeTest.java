@@ -10,6 +10,7 @@ import dev.paddock.approval.HookScript;
 import dev.paddock.common.Json;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.testing.BrokerRig;
+import dev.paddock.testing.HookRun;
 import dev.paddock.testing.TempRepo;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -124,16 +125,20 @@ class HookClaudeTest {
 
     static final String DIRECT = "run directly";
     static final String UNDER_SH = "under sh (curl)";
+    static final String NATIVE = "native program";
 
     @Test
     void theScriptIsWrittenAtStartForItsOwnerAlone() throws Exception {
+        Path sh = HookScript.scriptPath(rig.home().dir());
         assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
-        assertThat(Files.readString(script)).startsWith(Files.isExecutable(Path.of("/bin/bash")) ? "#!/bin/bash\n" : "#!/bin/sh\n")
+        assertThat(Files.getPosixFilePermissions(sh)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(HookRun.target(script, HookRun.Shell.NATIVE)).isEqualTo(script);
+        assertThat(Files.readString(sh)).startsWith(Files.isExecutable(Path.of("/bin/bash")) ? "#!/bin/bash\n" : "#!/bin/sh\n")
                 .doesNotContain("jq");
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptAllowsWhatThePolicyAllows(String how) throws Exception {
         Run r = hook(how, sandboxEnv(), payload("Bash", "git status"));
 
@@ -143,7 +148,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptDeniesWithExit2AndTheReasonOnStderr(String how) throws Exception {
         Run r = hook(how, sandboxEnv(), payload("Bash", "rm -rf /"));
 
@@ -154,7 +159,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptDeniesMalformedInput(String how) throws Exception {
         Run r = hook(how, sandboxEnv(), "this is not json");
 
@@ -164,7 +169,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptDeniesWhenTheBrokerIsDownOrTheKeyMissingOrWrong(String how) throws Exception {
         Map<String, String> down = sandboxEnv();
         down.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
@@ -197,7 +202,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptOfAnAgentWhosePaddockMovedToAnotherPortFindsItThroughInstanceJson(String how) throws Exception {
         Map<String, String> stale = sandboxEnv();
         stale.put("PADDOCK_API", "http://127.0.0.1:" + closedPort()); // the port of a Paddock that was restarted
@@ -226,7 +231,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptOutsideASandboxFindsTheRunningPaddockOfItsHome(String how) throws Exception {
         Run r = hook(how, new HashMap<>(Map.of("PATH", System.getenv("PATH"))), payload("Bash", "git status"));
 
@@ -235,7 +240,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptOutsideEverySandboxDeniesAndSaysWhy(String how) throws Exception {
         String outside = payload("Bash", "git status").replace(sandbox.worktree().toString(),
                 System.getProperty("java.io.tmpdir"));
@@ -247,7 +252,7 @@ class HookClaudeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {DIRECT, UNDER_SH})
+    @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptWaitsForAPersonOnAnAsk(String how) throws Exception {
         CompletableFuture<Run> waiting = CompletableFuture.supplyAsync(() -> {
             try {
@@ -302,10 +307,17 @@ class HookClaudeTest {
         return env;
     }
 
-    /** Runs the script as Claude Code does (its shebang: bash and /dev/tcp), or under plain sh (curl). */
+    /**
+     * Runs the hook as Claude Code does: the native program Paddock writes as the hook, or the script beside it by
+     * its shebang (bash and /dev/tcp), or the script under plain sh (curl).
+     */
     private static Run hook(String how, Map<String, String> env, String stdin) throws Exception {
-        ProcessBuilder pb = how.equals(UNDER_SH) ? new ProcessBuilder("sh", script.toString())
-                : new ProcessBuilder(script.toString());
+        Path sh = HookScript.scriptPath(rig.home().dir());
+        ProcessBuilder pb = switch (how) {
+            case UNDER_SH -> new ProcessBuilder("sh", sh.toString());
+            case NATIVE -> new ProcessBuilder(HookRun.target(script, HookRun.Shell.NATIVE).toString());
+            default -> new ProcessBuilder(sh.toString());
+        };
         pb.environment().clear();
         pb.environment().putAll(env);
         Process p = pb.start();

@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs Paddock's hook script as Claude Code does: a new process fed a PreToolUse payload on stdin, its exit code,
- * stdout, stderr and wall time kept. {@link Shell#BASH} runs it by its shebang (bash and {@code /dev/tcp}),
- * {@link Shell#SH} under {@code sh} ({@code dash} on Debian), where it uses curl.
+ * stdout, stderr and wall time kept. {@link Shell#BASH} runs the script ({@code paddock-hook-claude.sh} beside the
+ * hook) by its shebang (bash and {@code /dev/tcp}), {@link Shell#SH} under {@code sh} ({@code dash} on Debian), where
+ * it uses curl, and {@link Shell#NATIVE} the native program Paddock writes as the hook itself (it fails when this
+ * build has none: Maven builds it where {@code /usr/bin/cc} exists).
  */
 public final class HookRun {
     /** How the script is run. */
     public enum Shell {
-        BASH("run directly (bash, /dev/tcp)"), SH("under sh (curl)");
+        BASH("run directly (bash, /dev/tcp)"), SH("under sh (curl)"), NATIVE("native program");
 
         private final String label;
 
@@ -106,7 +108,7 @@ public final class HookRun {
         if (shell == Shell.SH) {
             cmd.add("sh");
         }
-        cmd.add(script.toString());
+        cmd.add(target(script, shell).toString());
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().clear();
@@ -137,6 +139,27 @@ public final class HookRun {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new AssertionError("the hook's output was not closed", e);
         }
+    }
+
+    /**
+     * What runs for {@code shell}: the hook {@code path} itself for {@link Shell#NATIVE} (which must be the program),
+     * else the script beside it ({@code path.sh}) where there is one, else {@code path}.
+     */
+    public static Path target(Path path, Shell shell) {
+        if (shell == Shell.NATIVE) {
+            try {
+                byte[] head = java.nio.file.Files.readAllBytes(path);
+                if (head.length < 4 || head[0] != 0x7f || head[1] != 'E' || head[2] != 'L' || head[3] != 'F') {
+                    throw new AssertionError(path + " is not the native hook program: this build has none (Maven"
+                            + " builds it from src/main/c where /usr/bin/cc exists)");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return path;
+        }
+        Path script = path.resolveSibling(path.getFileName() + ".sh");
+        return java.nio.file.Files.isRegularFile(script) ? script : path;
     }
 
     private static byte[] readAll(InputStream in) {
