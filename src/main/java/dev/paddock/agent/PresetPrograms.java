@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
@@ -37,7 +38,7 @@ import java.util.stream.Collectors;
 public final class PresetPrograms implements AgentPrograms {
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+\\[\\]-]{0,199}");
     /** The turn hook's file in the control directory ({@link TurnHook#FILE_VARIABLE}). */
-    static final String TURN_FILE = "turn.json";
+    static final String TURN_FILE = SandboxLayout.TURN_FILE;
 
     private final Path paddockHome;
     private final Path userHome;
@@ -107,26 +108,77 @@ public final class PresetPrograms implements AgentPrograms {
     @Override
     public Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException {
         AgentPreset p = presetOf(s.agent());
-        Map<String, String> env = new TreeMap<>();
-        env.put("PADDOCK_TASK", s.task());
         if (p == AgentPreset.CUSTOM) {
+            Map<String, String> env = new TreeMap<>();
+            env.put("PADDOCK_TASK", s.task());
             return new Program(s.agentCommand(), env, null, "custom command");
         }
-        Map<String, String> own = environment.get();
-        String program = program(p, s, own);
         String session = p.id().equals("claude") || p.id().equals("gemini") ? UUID.randomUUID().toString() : null;
         AgentTurn turn = new AgentTurn(s.task(), session, s.model());
-        List<String> argv = p.startCommand(program, turn);
+        Map<String, String> own = environment.get();
+        return program(p, s, layout, turn, p.startCommand(program(p, s, own), turn), own);
+    }
+
+    @Override
+    public Optional<String> followUpRefusal(SandboxRecord s) {
+        AgentPreset p;
+        try {
+            p = presetOf(s.agent());
+        } catch (SandboxException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (!p.canFollowUp()) {
+            return Optional.of("a custom command has no session to resume (retry it instead, or start a sandbox with"
+                    + " an agent preset: " + presets() + ")");
+        }
+        if ((needsSession(p) && s.agentSession() == null)
+                || p.followUpCommand(p.executable(), new AgentTurn("-", s.agentSession(), null)).isEmpty()) {
+            return Optional.of("Paddock knows no session of its " + p.id() + " agent to resume"
+                    + (s.iteration() == 0 ? " (it never started)" : ""));
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Program prepareFollowUp(SandboxRecord s, SandboxLayout layout, String text) throws SandboxException {
+        Optional<String> refusal = followUpRefusal(s);
+        if (refusal.isPresent()) {
+            throw new SandboxException("Cannot send a follow-up to " + s.id() + ": " + refusal.get() + ".");
+        }
+        AgentPreset p = presetOf(s.agent());
+        AgentTurn turn = new AgentTurn(text, s.agentSession(), s.model());
+        Map<String, String> own = environment.get();
+        List<String> argv = p.followUpCommand(program(p, s, own), turn).orElseThrow(() -> new SandboxException(
+                "Cannot send a follow-up to " + s.id() + ": its " + p.id() + " agent cannot resume a session."));
+        return program(p, s, layout, turn, argv, own);
+    }
+
+    @Override
+    public Optional<dev.paddock.sandbox.AgentSignal> turnSignal(String payload) {
+        return TurnSignal.parse(payload).map(t -> new dev.paddock.sandbox.AgentSignal(
+                t.kind() == TurnSignal.Kind.TURN_ENDED ? dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED
+                        : dev.paddock.sandbox.AgentSignal.Kind.WAITING, t.sessionId(), t.detail(), t.notificationType()));
+    }
+
+    /** Whether the preset's follow-up needs the session id of its first run. */
+    private static boolean needsSession(AgentPreset p) {
+        return !p.id().equals(AgentPreset.AIDER.id());
+    }
+
+    /** A preset's run of {@code argv}: its environment, and Claude Code's settings written first. */
+    private Program program(AgentPreset p, SandboxRecord s, SandboxLayout layout, AgentTurn turn, List<String> argv,
+                            Map<String, String> own) throws SandboxException {
+        Map<String, String> env = new TreeMap<>();
         PassThrough pass = PassThrough.from(p, own);
         pass.applyTo(env);
         env.putAll(p.extraEnvironment(turn));
         env.put("PADDOCK_TASK", s.task());
         if (p.paddockHook()) {
-            env.put(TurnHook.FILE_VARIABLE, layout.controlDir().resolve(TURN_FILE).toString());
+            env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
             writeClaudeSettings(s, layout);
         }
         return new Program("exec " + argv.stream().map(PresetPrograms::quote).collect(Collectors.joining(" ")), env,
-                session, p.id() + " " + pass.describe());
+                turn.sessionId(), p.id() + " " + pass.describe());
     }
 
     /** The preset's program: on Paddock's PATH, or (container) the name on the image's. */

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
  * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
- * of {@link ApprovalRoutes}; {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
+ * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
@@ -72,6 +72,7 @@ public final class ApiServer implements AutoCloseable {
     private final Gate gate;
     private final Backend backend;
     private final SandboxRoutes sandboxRoutes;
+    private final TurnRoutes turnRoutes;
     private final SettingsRoutes settingsRoutes;
     private final ApprovalRoutes approvalRoutes;
     private final RepositoryRoutes repositoryRoutes;
@@ -99,6 +100,7 @@ public final class ApiServer implements AutoCloseable {
         this.gate = new Gate(token, sandboxes, Clock.systemUTC());
         this.backend = backend;
         this.sandboxRoutes = new SandboxRoutes(sandboxes);
+        this.turnRoutes = new TurnRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
         this.approvalRoutes = new ApprovalRoutes(approvals);
         this.repositoryRoutes = new RepositoryRoutes(sandboxes);
@@ -257,7 +259,9 @@ public final class ApiServer implements AutoCloseable {
     private void route(HttpExchange ex, Caller caller) throws IOException, ApiError {
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
-        if (SandboxRoutes.matches(path)) {
+        if (TurnRoutes.matches(path)) {
+            turnRoutes.handle(ex, caller);
+        } else if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
         } else if (SettingsRoutes.matches(path)) {
             settingsRoutes.handle(ex);

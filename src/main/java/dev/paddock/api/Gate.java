@@ -10,9 +10,10 @@ import java.time.Clock;
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
  * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} and its agent's
- * decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}; the routes themselves check the id);
- * a hook key ({@link HookAuth}: the install's or a sandbox's, never sent, only its MAC) only
- * {@code POST /v1/hooks/claude}; anything else is refused.
+ * decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}) and its turn's end
+ * ({@code POST /v1/hooks/claude/turn}; the routes themselves check the id); a hook key ({@link HookAuth}: the
+ * install's or a sandbox's, never sent, only its MAC) only {@code POST /v1/hooks/claude} and
+ * {@code POST /v1/hooks/claude/turn}; anything else is refused.
  */
 final class Gate {
     private final ApiToken token;
@@ -93,16 +94,17 @@ final class Gate {
      */
     void permit(Caller caller, String method, String path) throws ApiError {
         if (caller.viaHookKey()) {
-            if (!(method.equals("POST") && path.equals(ApprovalRoutes.HOOK))) {
-                throw ApiError.forbidden("a hook key may only ask for decisions through POST " + ApprovalRoutes.HOOK);
+            if (!(method.equals("POST") && path.equals(ApprovalRoutes.HOOK)) && !TurnRoutes.sandboxMay(method, path)) {
+                throw ApiError.forbidden("a hook key may only ask for decisions through POST " + ApprovalRoutes.HOOK
+                        + " and tell a turn's end through POST " + TurnRoutes.ROUTE);
             }
             return;
         }
         if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
-                && !ApprovalRoutes.sandboxMay(method, path)) {
+                && !ApprovalRoutes.sandboxMay(method, path) && !TurnRoutes.sandboxMay(method, path)) {
             throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat) and ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude)");
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat), ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST " + TurnRoutes.ROUTE + ")");
         }
     }
 

@@ -61,6 +61,12 @@ public final class SandboxClient {
         return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
+    /** {@code POST /v1/sandboxes/{id}/say}: a follow-up prompt; the agent resumes its session with it. */
+    public SandboxView say(String id, String text, String by) throws PaddockException {
+        return read(api.send("POST", path(id) + "/say", write(Map.of("text", text, "by", by)), ApiClient.SLOW_TIMEOUT),
+                SandboxView.class);
+    }
+
     /** {@code DELETE /v1/sandboxes/{id}}: removes it ({@link RemoveMode#STRICT} refuses to lose work, 409). */
     public SandboxView remove(String id, RemoveMode mode, boolean deleteBranch, String by) throws PaddockException {
         return read(api.send("DELETE", path(id) + "?mode=" + mode.name().toLowerCase(Locale.ROOT) + "&deleteBranch="

@@ -26,6 +26,8 @@ import java.util.Map;
  *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
  *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser)</li>
  *   <li>{@code POST .../stop}, {@code POST .../retry} (body {@code {"by": "who"}}, optional) → {@link SandboxView}</li>
+ *   <li>{@code POST .../say} (body {@code {"text": "...", "by": "who"}}) → {@link SandboxView}: a follow-up prompt;
+ *       the agent resumes its session with it (409 while it still runs, 400 for an agent that cannot resume)</li>
  *   <li>{@code GET .../removal} → {@link dev.paddock.sandbox.RemovalPlan};
  *       {@code DELETE /v1/sandboxes/{id}?mode=strict|commit|force&deleteBranch=true|false[&by=who]} → {@link SandboxView}</li>
  *   <li>{@code POST .../heartbeat} (body {@code {"progress": "..."}}) → {@code {"ok": true}}</li>
@@ -105,7 +107,7 @@ final class SandboxRoutes {
             throws ApiError, IOException {
         String expected = switch (action) {
             case "log", "removal", "transcript" -> "GET";
-            case "stop", "retry", "heartbeat" -> "POST";
+            case "stop", "retry", "heartbeat", "say" -> "POST";
             default -> throw ApiError.notFound("no route " + method + " " + path);
         };
         if (!method.equals(expected)) {
@@ -125,6 +127,7 @@ final class SandboxRoutes {
                 }
                 case "stop" -> HttpIo.json(ex, 200, SandboxView.of(sandboxes.stop(id, who(ex))));
                 case "retry" -> HttpIo.json(ex, 200, SandboxView.of(sandboxes.retry(id, who(ex))));
+                case "say" -> say(ex, id);
                 default -> heartbeat(ex, caller, id);
             }
         } catch (PaddockException e) {
@@ -140,6 +143,15 @@ final class SandboxRoutes {
         HeartbeatRequest req = HttpIo.body(ex, HeartbeatRequest.class);
         sandboxes.heartbeat(id, req == null ? null : req.progress());
         HttpIo.json(ex, 200, Map.of("ok", true));
+    }
+
+    private void say(HttpExchange ex, String id) throws ApiError, IOException, PaddockException {
+        SayRequest req = HttpIo.body(ex, SayRequest.class);
+        if (req == null || req.text() == null || req.text().isBlank()) {
+            throw ApiError.badRequest("send {\"text\": \"the follow-up prompt\"}: the follow-up is empty");
+        }
+        String by = req.by() == null || req.by().isBlank() ? DEFAULT_WHO : req.by().strip();
+        HttpIo.json(ex, 200, SandboxView.of(sandboxes.say(id, req.text(), by)));
     }
 
     private void list(HttpExchange ex) throws ApiError, IOException {
@@ -171,7 +183,9 @@ final class SandboxRoutes {
         try {
             SandboxRecord s = sandboxes.find(id);
             HttpIo.json(ex, 200, new SandboxDetail(SandboxView.of(s),
-                    sandboxes.history(id).stream().map(SandboxDetail.HistoryEvent::of).toList()));
+                    sandboxes.history(id).stream().map(SandboxDetail.HistoryEvent::of).toList(),
+                    SandboxDetail.Waiting.of(sandboxes.waiting(id).orElse(null)),
+                    SandboxDetail.FollowUp.of(sandboxes.followUp(id).orElse(null))));
         } catch (PaddockException e) {
             throw map(e, 400);
         }
@@ -255,6 +269,10 @@ final class SandboxRoutes {
 
     /** Body of {@code POST .../heartbeat}. */
     record HeartbeatRequest(String progress) {
+    }
+
+    /** Body of {@code POST .../say}: the follow-up prompt, and who sends it (shown in the event). */
+    record SayRequest(String text, String by) {
     }
 
     /** Optional body of {@code POST .../stop} and {@code .../retry}: who asks (shown in the event). */

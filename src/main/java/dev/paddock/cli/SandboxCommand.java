@@ -7,13 +7,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|rm}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
-        description = "Create, list, stop, retry and remove sandboxes, set the container image (through the running Paddock).",
+        description = "Create, list, stop, retry, follow up and remove sandboxes, set the container image (through the"
+                + " running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
-            SandboxRetryCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
+            SandboxRetryCommand.class, SandboxSayCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
             SandboxTranscriptCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
@@ -25,6 +26,6 @@ public final class SandboxCommand implements Runnable {
     /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, rm or image.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, say, rm or image.");
     }
 }

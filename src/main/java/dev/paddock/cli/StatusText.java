@@ -19,8 +19,9 @@ final class StatusText {
         b.append("Repository  ").append(r.path()).append("  (base ").append(r.baseBranch())
                 .append(r.registered() ? "" : ", not registered").append(")\n");
         Counts c = s.counts();
-        b.append(String.format("Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d%n",
-                c.active(), c.pending(), c.failed24h(), c.merged24h(), c.awaitingHuman()));
+        b.append(String.format("Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
+                        + " · waiting for you %d%n", c.active(), c.pending(), c.failed24h(), c.merged24h(),
+                c.awaitingHuman(), c.waitingForYou()));
         RepositoryStatus.Environment env = s.environment();
         b.append("Isolation   docker ").append(env.docker().reachable() ? "ready " + env.docker().version()
                 : dev.paddock.container.EngineStatus.NOT_CHECKED.equals(env.docker().error()) ? "not checked yet" : "unreachable").append(" · bubblewrap ").append(env.bubblewrap().usable() ? "ready"
@@ -44,9 +45,10 @@ final class StatusText {
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
-            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
+            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
                     x.engineUnreachable() ? "  (the Docker engine does not answer; last known " + x.state() + ")" : "",
-                    x.worktreeMissing() ? "  (worktree folder missing)" : ""));
+                    x.worktreeMissing() ? "  (worktree folder missing)" : "",
+                    x.waitingForYou() ? "  (waiting for you: paddock sandbox say " + x.id() + " TEXT)" : ""));
         }
         if (s.orphans() != null && !s.orphans().isEmpty()) {
             b.append("\nOrphans (").append(s.orphans().size()).append(")\n");

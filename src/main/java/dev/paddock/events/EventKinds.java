@@ -68,6 +68,14 @@ public final class EventKinds {
     /** A person rejected an entry's policy change: it is cancelled, base unchanged. */
     public static final String MERGE_POLICY_REJECTED = "merge.policy_rejected";
 
+    /**
+     * A sandbox's agent ended its turn (Claude Code's Stop hook): it waits for a follow-up ("waiting for you";
+     * {@code details.run}, {@code details.session}, {@code details.via}: {@code api} or {@code file}).
+     */
+    public static final String AGENT_TURN_ENDED = "agent.turn_ended";
+    /** A sandbox's agent waits for a person (Claude Code's Notification hook; {@code details.notificationType}). */
+    public static final String AGENT_WAITING = "agent.waiting";
+
     private EventKinds() {
     }
 }

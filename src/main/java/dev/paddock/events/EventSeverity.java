@@ -17,6 +17,7 @@ public enum EventSeverity {
             Map.entry(EventKinds.APPROVAL_DENIED, ERROR),
             Map.entry(EventKinds.APPROVAL_EXPIRED, ERROR),
             Map.entry(EventKinds.APPROVAL_CANCELLED, INFO),
+            Map.entry(EventKinds.AGENT_WAITING, WARNING),
             Map.entry(EventKinds.MERGE_MERGED, SUCCESS),
             Map.entry(EventKinds.MERGE_RESOLVED, SUCCESS),
             Map.entry(EventKinds.MERGE_POLICY_APPROVED, SUCCESS),

@@ -99,6 +99,11 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         return service.retry(id, who);
     }
 
+    @Override
+    public SandboxRecord say(String id, String text) throws PaddockException {
+        return service.say(id, text, who);
+    }
+
     // The reclaimer directly until SandboxService offers plan and remove itself.
     @Override
     public RemovalPlan plan(String id) throws PaddockException {

@@ -64,6 +64,27 @@ public final class AgentLauncher {
         return programs.prepare(l.sandbox(), l.layout());
     }
 
+    /**
+     * What run {@code iteration + 1} runs when it resumes the agent's session with a person's follow-up prompt,
+     * after writing what the agent reads before it starts.
+     *
+     * @throws SandboxException when the agent cannot take a follow-up, its program is missing or its settings cannot
+     *     be written
+     */
+    public AgentPrograms.Program prepareFollowUp(Launch l, String text) throws SandboxException {
+        return programs.prepareFollowUp(l.sandbox(), l.layout(), text);
+    }
+
+    /** Why the sandbox's agent cannot take a follow-up prompt, or empty when it can. */
+    public java.util.Optional<String> followUpRefusal(SandboxRecord s) {
+        return programs.followUpRefusal(s);
+    }
+
+    /** The signal in an agent's turn hook input, or empty when there is none. */
+    public java.util.Optional<AgentSignal> turnSignal(String payload) {
+        return programs.turnSignal(payload);
+    }
+
     /** The runtime of the sandbox's tier. */
     public IsolationRuntime runtimeOf(SandboxRecord s) {
         return s.tier().runtimeIn(runtimes);
@@ -135,6 +156,8 @@ public final class AgentLauncher {
             Files.createDirectories(l.layout().controlDir());
             AgentCommands.write(l.layout().binDir());
             Files.deleteIfExists(l.layout().heartbeatFile());
+            // An earlier run's turn must not make this one "waiting for you".
+            Files.deleteIfExists(l.layout().turnFile());
             return runtimeOf(l.sandbox()).start(spec(l, program), onEnd);
         } catch (IOException e) {
             throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);

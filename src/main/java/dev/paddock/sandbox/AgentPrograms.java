@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a sandbox's agent runs, by its preset ({@link SandboxRecord#agent()}): checked when a sandbox is asked for,
@@ -35,6 +36,32 @@ public interface AgentPrograms {
      *     looked for) or its settings cannot be written
      */
     Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException;
+
+    /**
+     * Why a follow-up prompt cannot continue the session of {@code s}'s agent, or empty when it can: a
+     * {@code custom} command has no session to resume; an agent whose session id Paddock does not know cannot
+     * resume it.
+     */
+    default Optional<String> followUpRefusal(SandboxRecord s) {
+        return Optional.of("a custom command cannot take a follow-up: it has no session to resume (retry it instead,"
+                + " or start a sandbox with an agent preset)");
+    }
+
+    /**
+     * Prepares run {@code s.iteration() + 1} as a follow-up: the agent resumes its session ({@link SandboxRecord#agentSession()})
+     * in the same worktree with {@code text} as its prompt.
+     *
+     * @throws SandboxException when it cannot ({@link #followUpRefusal}), or as {@link #prepare}
+     */
+    default Program prepareFollowUp(SandboxRecord s, SandboxLayout layout, String text) throws SandboxException {
+        throw new SandboxException("Cannot send a follow-up to " + s.id() + ": " + followUpRefusal(s)
+                .orElse("this Paddock cannot resume its agent") + ".");
+    }
+
+    /** The signal in the input of an agent's turn hook (what its turn file holds), or empty when there is none. */
+    default Optional<AgentSignal> turnSignal(String payload) {
+        return Optional.empty();
+    }
 
     /**
      * One run's program.

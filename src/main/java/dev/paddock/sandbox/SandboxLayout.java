@@ -16,6 +16,8 @@ public final class SandboxLayout {
     public static final String ROOT = ".worktrees";
     /** The directory, inside a sandbox's own directory, with Paddock's files about it. */
     public static final String CONTROL = ".paddock";
+    /** The turn hook's file in the control directory. */
+    public static final String TURN_FILE = "turn.json";
 
     private final Path mainWorktree;
     private final String id;
@@ -91,6 +93,14 @@ public final class SandboxLayout {
      */
     public Path heartbeatFile() {
         return controlDir().resolve("heartbeat");
+    }
+
+    /**
+     * Where an agent's turn hook writes what it tells Paddock (Claude Code's Stop and Notification hooks,
+     * {@code PADDOCK_TURN_FILE}); the supervisor reads it like the heartbeat file ({@link TurnFile}).
+     */
+    public Path turnFile() {
+        return controlDir().resolve(TURN_FILE);
     }
 
     /**

@@ -301,8 +301,26 @@ public final class SandboxLifecycle {
                 .message(id + " was " + reason));
     }
 
-    /** {@code from → retrying}: {@code who} runs it again (not counted against its automatic retries). */
+    /**
+     * {@code from → retrying}: {@code who} runs it again (not counted against its automatic retries), from its task:
+     * a follow-up sent before is forgotten.
+     */
     boolean retriedBy(String id, SandboxState from, String who) throws StoreException {
-        return store.transition(id, Transition.of(from, SandboxState.RETRYING).message(id + " retried by " + who));
+        return store.transition(id, Transition.of(from, SandboxState.RETRYING).message(id + " retried by " + who)
+                .also(tx -> AgentTurns.dropFollowUp(tx, id)));
+    }
+
+    /**
+     * {@code s.state() → retrying}: {@code who} sent a follow-up prompt; the next run resumes the agent's session
+     * with it (not counted against its automatic retries, which resend it).
+     */
+    boolean followUpBy(SandboxRecord s, String text, String who, Instant now) throws StoreException {
+        String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
+                .message(s.id() + ": " + who + " sent a follow-up; its agent resumes"
+                        + (s.agentSession() == null ? " its session" : " session " + s.agentSession())
+                        + " in run " + (s.iteration() + 1))
+                .detail("followUp", shown).detail("by", who).detail("session", s.agentSession())
+                .also(tx -> AgentTurns.putFollowUp(tx, s.id(), text, who, now)));
     }
 }

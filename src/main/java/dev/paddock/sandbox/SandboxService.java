@@ -69,6 +69,32 @@ public final class SandboxService {
         return supervisor.retry(id, who);
     }
 
+    /**
+     * Sends a follow-up prompt: the agent resumes its session with it in the same worktree and tier. See
+     * {@link FollowUps#followUp}.
+     */
+    public SandboxRecord say(String id, String text, String who) throws PaddockException {
+        return supervisor.followUps().followUp(id, text, who);
+    }
+
+    /**
+     * Takes a turn signal of the sandbox's agent that came by the API: it is then waiting for you. See
+     * {@link FollowUps#signal}.
+     */
+    public AgentTurns.Outcome turnSignal(String id, AgentSignal signal, String payload) throws PaddockException {
+        return supervisor.followUps().signal(id, signal, payload);
+    }
+
+    /** Whether the sandbox is waiting for you (its agent's turn ended, or it asks for attention). */
+    public Optional<WaitingForYou> waiting(String id) throws PaddockException {
+        return store.turns().waiting(id);
+    }
+
+    /** The follow-up prompt the sandbox's agent was last resumed with (or is about to be), if any. */
+    public Optional<AgentTurns.FollowUp> followUp(String id) throws PaddockException {
+        return store.turns().followUp(id);
+    }
+
     /** What removing the sandbox would lose. See {@link SandboxReclaimer#plan}. */
     public RemovalPlan plan(String id) throws PaddockException {
         return reclaimer.plan(id);

@@ -34,11 +34,18 @@ public final class SandboxStore implements AutoCloseable {
     private final SandboxTokens.Cache tokens = new SandboxTokens.Cache();
     private final java.util.Set<String> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final HeartbeatBuffer beats = new HeartbeatBuffer(this::writeBeats);
+    private final AgentTurns turns;
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
         this.jdbc = db.jdbc();
         this.events = events;
         this.clock = clock;
+        this.turns = new AgentTurns(jdbc, events, clock);
+    }
+
+    /** The agents' turns beside the sandboxes: "waiting for you" and follow-up prompts. */
+    public AgentTurns turns() {
+        return turns;
     }
 
     /**
@@ -115,6 +122,8 @@ public final class SandboxStore implements AutoCloseable {
             if (tx.update(sql.toString(), params.toArray()) != 1) {
                 return false;
             }
+            AgentTurns.clearIn(tx, id, t.to());
+            t.alsoIn(tx);
             Long repositoryId = tx.queryOne("SELECT repository_id FROM sandboxes WHERE id = ?", rs -> rs.getLong(1), id)
                     .orElse(null);
             Map<String, Object> details = new LinkedHashMap<>();

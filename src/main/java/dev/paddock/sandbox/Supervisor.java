@@ -66,10 +66,12 @@ public final class Supervisor implements AutoCloseable {
     private final Path logDir;
     private final Supplier<String> apiUrl;
     private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
+    private final TurnFile turnFiles = new TurnFile();
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
     private final RunStopper stopper;
+    private final FollowUps followUps;
     private volatile boolean ticking;
 
     /**
@@ -92,6 +94,7 @@ public final class Supervisor implements AutoCloseable {
         this.logDir = logDir;
         this.apiUrl = apiUrl;
         this.stopper = new RunStopper(store, this::grace, this::poke);
+        this.followUps = new FollowUps(store, lifecycle, launcher, clock, this::poke);
     }
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
@@ -160,6 +163,7 @@ public final class Supervisor implements AutoCloseable {
             // the lease of an agent that works on is not found run out when the engine is back.
             if (s.state() == SandboxState.RUNNING) {
                 readHeartbeatFile(s, layout(s));
+                readTurnFile(s, layout(s));
             }
             return false;
         }
@@ -205,7 +209,10 @@ public final class Supervisor implements AutoCloseable {
                 String token = store.issueToken(s.id());
                 AgentLauncher.Launch launch = new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
                         logFile(s.id()));
-                AgentPrograms.Program program = launcher.prepare(launch);
+                // A follow-up a person sent resumes the agent's session with it; else the task starts anew.
+                Optional<AgentTurns.FollowUp> followUp = store.turns().followUp(s.id());
+                AgentPrograms.Program program = followUp.isPresent()
+                        ? launcher.prepareFollowUp(launch, followUp.get().text()) : launcher.prepare(launch);
                 // Stored before the start: the agent's stream and hooks name it from their first line.
                 store.recordAgentSession(s.id(), program.session());
                 ref = launcher.start(launch, program, this::poke);
@@ -240,9 +247,12 @@ public final class Supervisor implements AutoCloseable {
         // heartbeat file meanwhile, so one written while no Paddock ran renews it below, and a restart never does.
         Instant now = clock.instant();
         if (exit.isPresent()) {
-            // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick).
+            // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick), and so
+            // does its turn hook's, written just before it exits.
             readHeartbeatFile(s, layout);
             heartbeatFiles.forget(s.id());
+            readTurnFile(s, layout);
+            turnFiles.forget(s.id());
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
                 stopper.stopLater(runtime, s.id(), ref, "its agent ended");
@@ -250,6 +260,7 @@ public final class Supervisor implements AutoCloseable {
             return ended;
         }
         boolean heartbeat = readHeartbeatFile(s, layout);
+        boolean waiting = readTurnFile(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
@@ -262,7 +273,7 @@ public final class Supervisor implements AutoCloseable {
             }
             return moved;
         }
-        return false;
+        return waiting;
     }
 
     private boolean retryOrAskHuman(SandboxRecord s, IsolationRuntime runtime) throws PaddockException {
@@ -339,6 +350,21 @@ public final class Supervisor implements AutoCloseable {
             LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * Takes what the agent's turn hook wrote into its turn file: the sandbox is then waiting for you (the same signal
+     * sent to the API too counts once).
+     *
+     * @return whether it was recorded now
+     */
+    private boolean readTurnFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
+        return turnFiles.take(s, layout.turnFile(), launcher, store.turns());
+    }
+
+    /** Follow-up prompts and the agents' turn signals that come by the API. */
+    FollowUps followUps() {
+        return followUps;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.store.Jdbc;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,6 +32,13 @@ final class Transition {
     private final Map<Column, Object> values = new LinkedHashMap<>();
     private String message;
     private final Map<String, Object> details = new LinkedHashMap<>();
+    private Also also;
+
+    /** Rows of this package beside the sandbox's that change with the transition, in its transaction. */
+    @FunctionalInterface
+    interface Also {
+        void run(Jdbc.Tx tx) throws SQLException;
+    }
 
     private Transition(SandboxState from, SandboxState to) {
         if (!from.canBecome(to)) {
@@ -64,6 +73,18 @@ final class Transition {
     Transition detail(String key, Object value) {
         details.put(key, value);
         return this;
+    }
+
+    /** Changes {@code work} makes in the transition's transaction, once the state moved. */
+    Transition also(Also work) {
+        this.also = work;
+        return this;
+    }
+
+    void alsoIn(Jdbc.Tx tx) throws SQLException {
+        if (also != null) {
+            also.run(tx);
+        }
     }
 
     SandboxState from() {

@@ -9,6 +9,14 @@ package dev.paddock.status;
  *     (a failed run moves on at once: retrying, or awaiting a person)
  * @param merged24h merge requests merged in the last 24 hours
  * @param awaitingHuman sandboxes waiting for a person (awaiting_human, conflict) plus pending approvals
+ * @param waitingForYou sandboxes whose agent's turn ended or that ask for attention ("waiting for you": they take a
+ *     follow-up)
  */
-public record Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman) {
+public record Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman,
+                     long waitingForYou) {
+
+    /** Without sandboxes waiting for you. */
+    public Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman) {
+        this(active, pending, failed24h, merged24h, awaitingHuman, 0);
+    }
 }

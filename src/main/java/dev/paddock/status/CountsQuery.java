@@ -36,6 +36,10 @@ public final class CountsQuery {
                 tx.queryLong("SELECT COUNT(*) FROM sandboxes WHERE repository_id = ?"
                         + " AND state IN ('awaiting_human', 'conflict')", repositoryId)
                         + tx.queryLong("SELECT COUNT(*) FROM approvals WHERE repository_id = ? AND state = 'pending'",
-                        repositoryId)));
+                        repositoryId),
+                // The rows the sandbox package shows as waiting: of the sandbox's current run, in a state that keeps them.
+                tx.queryLong("SELECT COUNT(*) FROM sandbox_waiting w JOIN sandboxes s ON s.id = w.sandbox_id"
+                        + " AND s.iteration = w.run WHERE s.repository_id = ?"
+                        + " AND s.state IN ('running', 'done', 'failed', 'timeout', 'awaiting_human')", repositoryId)));
     }
 }

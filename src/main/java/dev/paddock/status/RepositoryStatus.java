@@ -70,11 +70,25 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      *     after a merge): its state says what it last did, this says its folder is gone
      * @param agent its agent preset ({@code claude}, ..., {@code custom})
      * @param model the model asked for, or null for the agent's default
+     * @param waitingForYou whether its agent's turn ended or it asks for attention: it waits for a follow-up
+     *     ({@code paddock sandbox say}), a merge or a removal (see {@link dev.paddock.sandbox.WaitingForYou})
+     * @param waitingSince since when it waits, or null
+     * @param waitingDetail the agent's last message (or what it asks), or null
      */
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
                           int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                          boolean worktreeMissing, String agent, String model) {
+                          boolean worktreeMissing, String agent, String model, boolean waitingForYou,
+                          Instant waitingSince, String waitingDetail) {
+
+        /** A row that is not waiting for you. */
+        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
+                       boolean worktreeMissing, String agent, String model) {
+            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
+                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, agent, model, false, null, null);
+        }
 
         /** A row of a custom agent. */
         public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,

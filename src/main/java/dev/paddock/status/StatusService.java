@@ -12,6 +12,7 @@ import dev.paddock.sandbox.Reconciler;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
+import dev.paddock.sandbox.WaitingForYou;
 import dev.paddock.store.StoreException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.WorktreeChanges;
@@ -95,12 +96,14 @@ public final class StatusService {
                 w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
                 w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
                 owners.get(w.path()), w.missing())).toList();
+        Map<String, WaitingForYou> waiting = record == null ? Map.of() : sandboxes.turns().waitingIn(record.id());
         List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),
                 s.tier().id(), s.state().id(), s.branch(), s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(),
                 s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError(),
                 engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
                         || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
-                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())), s.agent(), s.model()))
+                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())), s.agent(), s.model(),
+                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id()))))
                 .toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
@@ -118,6 +121,14 @@ public final class StatusService {
         }
         return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
                 environment(docker, dockerAwaySince, bwrap), orphanRows);
+    }
+
+    private static java.time.Instant waitingSince(WaitingForYou w) {
+        return w == null ? null : w.since();
+    }
+
+    private static String waitingDetail(WaitingForYou w) {
+        return w == null || w.detail() == null || w.detail().isBlank() ? null : w.detail();
     }
 
     private static RepositoryStatus.Orphan orphan(Orphan o) {

@@ -101,6 +101,74 @@ class ClaudeAgentSandboxTest {
         }
     }
 
+    /**
+     * "Waiting for you" and a follow-up, end to end: the Stop hook of the real CLI makes the done sandbox wait for
+     * you; {@code paddock sandbox say} resumes the same session (the model is sent the earlier conversation with the
+     * follow-up), the wait ends as the follow-up starts, and a second follow-up is refused while the agent is at work.
+     */
+    @Test
+    void theStopHookMakesItWaitForYouAndSandboxSayResumesTheSameSession() throws Exception {
+        Path bin = ClaudeCli.require();
+        Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
+        String followUp = "Now say it once more, louder.";
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> t.prompt().equals(followUp)
+                ? Reply.text("THE TREE IS CLEAN.") : Reply.text("The tree is clean."));
+             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+            String home = serve.home().toString();
+            Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
+                    "claude", "--task", "Look at the tree.", "--json");
+            assertThat(created.exit()).as(created.err() + serve.report()).isZero();
+            String id = Json.mapper().readTree(created.out()).get("id").asText();
+
+            JsonNode s = awaitEnd(serve, id);
+            assertThat(s.get("state").asText()).as(s + serve.report()).isEqualTo("done");
+            String session = s.get("agentSession").asText();
+            JsonNode first = detail(serve, id);
+            assertThat(first.at("/waiting/kind").asText()).as(first.toString()).isEqualTo("turn_ended");
+            assertThat(first.at("/waiting/sessionId").asText()).isEqualTo(session);
+            assertThat(first.at("/waiting/detail").asText()).isEqualTo("The tree is clean.");
+            assertThat(first.get("history").findValuesAsText("kind")).containsOnlyOnce("agent.turn_ended");
+            int turnsBefore = api.turns().size();
+
+            Run said = paddock("--home", home, "sandbox", "say", id, followUp);
+            assertThat(said.exit()).as(said.err()).isZero();
+            assertThat(said.out()).contains("Sent the follow-up to " + id).contains("session " + session);
+            JsonNode asked = detail(serve, id);
+            // The wait ended as the follow-up was taken; the agent is at work again, so another one is refused.
+            assertThat(asked.get("waiting").isNull()).as(asked.toString()).isTrue();
+            assertThat(asked.at("/sandbox/state").asText()).isIn("retrying", "running", "done");
+            assertThat(asked.at("/followUp/text").asText()).isEqualTo(followUp);
+            if (!asked.at("/sandbox/state").asText().equals("done")) {
+                Run busy = paddock("--home", home, "sandbox", "say", id, "and one more thing");
+                assertThat(busy.exit()).isNotZero();
+                assertThat(busy.err()).contains("its agent is still at work");
+            }
+
+            JsonNode again = awaitEnd(serve, id);
+            assertThat(again.get("state").asText()).as(again + serve.report()).isEqualTo("done");
+            assertThat(again.get("iteration").asInt()).isEqualTo(2);
+            assertThat(again.get("agentSession").asText()).isEqualTo(session);
+            // The same session: the model saw the first prompt and answer before the follow-up.
+            ScriptedAnthropic.Turn resumed = api.turns().get(api.turns().size() - 1);
+            assertThat(api.turns().size()).isGreaterThan(turnsBefore);
+            assertThat(resumed.prompt()).isEqualTo(followUp);
+            assertThat(resumed.request().get("messages").toString()).contains("Look at the tree.")
+                    .contains("The tree is clean.");
+            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo().dir().resolve(".worktrees").resolve(id)
+                    .resolve(".paddock").resolve(PresetPrograms.TURN_FILE))).orElseThrow();
+            assertThat(stop.sessionId()).isEqualTo(session);
+            JsonNode second = detail(serve, id);
+            assertThat(second.at("/waiting/run").asInt()).isEqualTo(2);
+            assertThat(second.at("/waiting/detail").asText()).isEqualTo("THE TREE IS CLEAN.");
+            assertThat(second.get("history").findValuesAsText("kind")).containsSubsequence("agent.turn_ended",
+                    "sandbox.retrying", "sandbox.running", "agent.turn_ended", "sandbox.done");
+        }
+    }
+
+    private static JsonNode detail(ServeProcess serve, String id) throws Exception {
+        return Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body());
+    }
+
     /** What {@code paddock serve} has in its environment: Claude Code on PATH, the scripted API, nothing phoning home. */
     private static Map<String, String> serveEnvironment(Path bin, Path agentHome, ScriptedAnthropic api) {
         Map<String, String> env = new LinkedHashMap<>();

@@ -294,13 +294,15 @@ class SandboxApiTest {
                 call("POST", "/v1/sandboxes/" + a + "/retry", null, tokenA),
                 call("DELETE", "/v1/sandboxes/" + a + "?mode=force", null, tokenA),
                 call("POST", "/v1/sandboxes", request("Sneaky", "true").toString(), tokenA),
-                call("GET", "/v1/nope", null, tokenA));
+                call("GET", "/v1/nope", null, tokenA),
+                // An agent cannot send itself a follow-up: that is a person's.
+                call("POST", "/v1/sandboxes/" + a + "/say", "{\"text\": \"go on\"}", tokenA));
 
         assertThat(refused).allSatisfy(r -> {
             assertThat(r.statusCode()).as(r.request().method() + " " + r.request().uri()).isEqualTo(403);
             assertThat(json(r).get("error").asText()).isEqualTo("a sandbox's token may only send that sandbox's"
-                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat) and ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude)");
+                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat), ask for its agent's decisions"
+                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST /v1/hooks/claude/turn)");
         });
         assertThat(detail(a).at("/sandbox/state").asText()).isEqualTo("running");
         assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).containsExactly(a);

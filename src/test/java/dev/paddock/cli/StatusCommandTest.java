@@ -120,7 +120,8 @@ class StatusCommandTest {
         assertThat(s.get("worktrees")).hasSize(3);
         assertThat(s.get("worktrees").get(0).get("path").asText()).isEqualTo(repo.dir().toString());
         s.get("counts").fields().forEachRemaining(c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
-        assertThat(s.get("counts")).hasSize(5);
+        assertThat(s.get("counts")).hasSize(6);
+        assertThat(s.get("counts").has("waitingForYou")).isTrue();
         assertThat(s.get("sandboxes")).isEmpty();
     }
 

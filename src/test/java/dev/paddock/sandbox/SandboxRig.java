@@ -47,6 +47,8 @@ final class SandboxRig implements AutoCloseable {
     final OrphanService orphans;
     final Reconciler reconciler;
     final Path logDir;
+    /** The supervisor's launcher: knows the {@code custom} agent alone unless a test gives it the presets. */
+    final AgentLauncher launcher = new AgentLauncher(TestRuntimes.local());
     private final RepositoryLocator locator;
     private final OrphanScanner scanner;
 
@@ -75,7 +77,7 @@ final class SandboxRig implements AutoCloseable {
         this.creator = new SandboxCreator(repoService, worktrees, store, settings, tier -> Optional.empty(),
                 fingerprints, clock);
         this.logDir = dir.resolve("home").resolve("logs").resolve("sandboxes");
-        this.supervisor = newSupervisor(fingerprints);
+        this.supervisor = newSupervisor(fingerprints, launcher);
         this.reclaimer = new SandboxReclaimer(store, supervisor, worktrees, new SandboxRepositories(repos, locator),
                 events);
         this.scanner = new OrphanScanner(clock, Duration.ZERO);
@@ -88,11 +90,12 @@ final class SandboxRig implements AutoCloseable {
      * fingerprint being taken.
      */
     Supervisor newSupervisor() {
-        return newSupervisor(new FingerprintRecorder(worktrees, store));
+        return newSupervisor(new FingerprintRecorder(worktrees, store), new AgentLauncher(TestRuntimes.local()));
     }
 
-    private Supervisor newSupervisor(FingerprintRecorder recorder) {
-        return new Supervisor(store, repos, locator, new AgentLauncher(TestRuntimes.local()), recorder, settings, Clock.systemUTC(), logDir, () -> "http://127.0.0.1:9");
+    private Supervisor newSupervisor(FingerprintRecorder recorder, AgentLauncher agents) {
+        return new Supervisor(store, repos, locator, agents, recorder, settings, Clock.systemUTC(), logDir,
+                () -> "http://127.0.0.1:9");
     }
 
     /** A reconciler as a freshly started Paddock has it: everything before now was left by an earlier one. */

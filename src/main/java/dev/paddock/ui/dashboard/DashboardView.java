@@ -17,6 +17,7 @@ import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
@@ -60,7 +61,10 @@ public final class DashboardView extends VBox {
                 new TileView(MaterialDesignS.SOURCE_MERGE, "Merged (24 h)", "success", vm.merged24hProperty(),
                         "Branches the merge queue brought home in the last 24 hours"),
                 new TileView(MaterialDesignA.ACCOUNT_CLOCK_OUTLINE, "Awaiting human", "warning",
-                        vm.awaitingHumanProperty(), "Sandboxes, conflicts and approvals waiting for you"));
+                        vm.awaitingHumanProperty(), "Sandboxes, conflicts and approvals waiting for you"),
+                new TileView(MaterialDesignM.MESSAGE_REPLY_TEXT_OUTLINE, "Waiting for you", "waiting",
+                        vm.waitingForYouProperty(), "Sandboxes whose agent's turn ended: send a follow-up, merge or"
+                        + " remove them"));
         tiles.getStyleClass().add("pd-tiles");
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 

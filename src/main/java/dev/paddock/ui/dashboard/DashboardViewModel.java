@@ -60,6 +60,7 @@ public final class DashboardViewModel implements AutoCloseable {
     private final ReadOnlyLongWrapper failed24h = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper merged24h = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper awaitingHuman = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper waitingForYou = new ReadOnlyLongWrapper();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<RepositoryStatus> latest = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
@@ -117,6 +118,11 @@ public final class DashboardViewModel implements AutoCloseable {
 
     public ReadOnlyLongProperty awaitingHumanProperty() {
         return awaitingHuman.getReadOnlyProperty();
+    }
+
+    /** Sandboxes whose agent's turn ended or that ask for attention ("waiting for you"). */
+    public ReadOnlyLongProperty waitingForYouProperty() {
+        return waitingForYou.getReadOnlyProperty();
     }
 
     /** The sandboxes tab: selection, row actions, details. */
@@ -217,6 +223,7 @@ public final class DashboardViewModel implements AutoCloseable {
         failed24h.set(c.failed24h());
         merged24h.set(c.merged24h());
         awaitingHuman.set(c.awaitingHuman());
+        waitingForYou.set(c.waitingForYou());
     }
 
     /** Stops refreshing. */

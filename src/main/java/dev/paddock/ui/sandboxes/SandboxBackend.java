@@ -60,6 +60,15 @@ public interface SandboxBackend {
     /** Runs a sandbox that failed, timed out, is done or waits for a person again. */
     SandboxRecord retry(String id) throws PaddockException;
 
+    /**
+     * Sends a follow-up prompt to a sandbox whose agent's turn ended: the agent resumes its session with it.
+     *
+     * @throws PaddockException with the reason when it cannot (the agent still runs, a custom command, ...)
+     */
+    default SandboxRecord say(String id, String text) throws PaddockException {
+        throw new PaddockException("This Paddock cannot send follow-ups.");
+    }
+
     /** What removing a sandbox would lose. */
     RemovalPlan plan(String id) throws PaddockException;
 

@@ -22,6 +22,7 @@ import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -35,7 +36,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
- * The details of the selected sandbox: a header (id, state, branch, last error) over three tabs — the
+ * The details of the selected sandbox: a header (id, state, branch, last error, "waiting for you" and the
+ * follow-up field with its Send button for agents that can resume) over three tabs — the
  * agent's log followed live (kept at the bottom unless the person scrolled up), the state history, and
  * the worktree's change list against its base.
  */
@@ -48,6 +50,7 @@ final class SandboxDetailsView extends VBox {
     private final HBox stateBox = new HBox();
     private final Label subtitle = new Label();
     private final Label lastError = new Label();
+    private final TextField followUp = new TextField();
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
@@ -68,7 +71,7 @@ final class SandboxDetailsView extends VBox {
         lastError.setMaxHeight(40);
         HBox firstLine = new HBox(10, title, stateBox, subtitle);
         firstLine.setAlignment(Pos.CENTER_LEFT);
-        VBox header = new VBox(2, firstLine, lastError);
+        VBox header = new VBox(2, firstLine, lastError, followUpBar());
         header.getStyleClass().add("pd-details-header");
 
         log.setId("sandbox-log");
@@ -122,6 +125,19 @@ final class SandboxDetailsView extends VBox {
         }
         title.setText(s.id());
         stateBox.getChildren().setAll(SandboxTable.stateChip(s.state()));
+        if (s.waitingForYou()) {
+            Label flag = SandboxTable.waitingChip();
+            flag.setId("sandbox-details-waiting");
+            flag.setTooltip(new Tooltip(SandboxTable.waitingText(s)));
+            stateBox.getChildren().add(flag);
+        }
+        stateBox.setSpacing(4);
+        // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
+        followUp.setPromptText(s.waitingForYou() ? waitingLine(s)
+                : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
+                ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
+                : "A follow-up for the agent: it resumes its session with it (Enter sends)");
+        followUp.setTooltip(s.waitingForYou() ? new Tooltip(SandboxTable.waitingText(s)) : null);
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
@@ -135,6 +151,54 @@ final class SandboxDetailsView extends VBox {
             lastError.getStyleClass().add("pd-details-error");
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
+    }
+
+    /** "Answer here (Enter sends). Its turn ended 3 min ago: “The tree is clean.”" */
+    private static String waitingLine(RepositoryStatus.Sandbox s) {
+        String since = s.waitingSince() == null ? "" : " " + Formats.ago(s.waitingSince(), Instant.now());
+        String said = s.waitingDetail() == null ? "" : s.waitingDetail().strip().replaceAll("\\s+", " ");
+        return "Answer here (Enter sends). Its turn ended" + since + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
+    }
+
+    // Follow-up -------------------------------------------------------------------------------------
+
+    /** The follow-up field and its Send button (Enter in the field, or Alt+S), for agents that can resume. */
+    private VBox followUpBar() {
+        followUp.setId("sandbox-follow-up");
+        followUp.textProperty().bindBidirectional(vm.followUpTextProperty());
+        followUp.setOnAction(e -> {
+            if (vm.canSendProperty().get()) {
+                vm.sendFollowUp();
+            }
+        });
+        followUp.disableProperty().bind(vm.sendingProperty());
+        HBox.setHgrow(followUp, Priority.ALWAYS);
+        Button send = new Button("_Send", Icons.of(MaterialDesignS.SEND, 14));
+        send.setId("sandbox-follow-up-send");
+        send.setMnemonicParsing(true);
+        send.getStyleClass().add("accent");
+        send.setMinWidth(Region.USE_PREF_SIZE);
+        send.setTooltip(new Tooltip("Send the follow-up: the agent resumes its session in the same worktree and tier"
+                + " (Enter in the field, or Alt+S)"));
+        send.disableProperty().bind(vm.canSendProperty().not());
+        send.setOnAction(e -> vm.sendFollowUp());
+        HBox bar = new HBox(6, followUp, send);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        Label notice = new Label();
+        notice.setId("sandbox-follow-up-notice");
+        notice.getStyleClass().add("pd-muted");
+        notice.setMinWidth(0);
+        notice.textProperty().bind(vm.followUpNoticeProperty());
+        notice.visibleProperty().bind(vm.followUpNoticeProperty().isNotNull());
+        notice.managedProperty().bind(notice.visibleProperty());
+        ErrorBox problem = new ErrorBox(null).bindTo(vm.followUpProblemProperty());
+        problem.setId("sandbox-follow-up-problem");
+        VBox box = new VBox(4, bar, notice, problem);
+        box.setId("sandbox-follow-up-bar");
+        box.setPadding(new javafx.geometry.Insets(4, 0, 0, 0));
+        box.visibleProperty().bind(vm.canFollowUpProperty());
+        box.managedProperty().bind(box.visibleProperty());
+        return box;
     }
 
     // Log -----------------------------------------------------------------------------------------

@@ -13,7 +13,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
+import java.util.concurrent.CompletableFuture;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -21,14 +26,16 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The details of one sandbox: its state history, its agent's log followed live, and its worktree's
- * change list against the base. Loads only what is on screen, on the {@code sandbox-details} thread:
+ * The details of one sandbox: its state history, its agent's log followed live, its worktree's change list
+ * against the base, and the follow-up prompt a person sends it once its agent's turn ended. Loads only what is on screen, on the {@code sandbox-details} thread:
  * the log every {@link #POLL_MS} ms, the history every second, the changes every
  * {@link #CHANGES_EVERY_MS} ms and on demand. Properties change on the FX thread.
  */
@@ -40,6 +47,9 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     public static final long CHANGES_EVERY_MS = 3_000;
     /** Characters of log kept on screen; older lines are dropped. */
     static final int MAX_LOG_CHARS = 256 * 1024;
+
+    /** States in which a sandbox's agent takes a follow-up: its run ended. */
+    static final List<String> FOLLOW_UP_STATES = List.of("done", "failed", "timeout", "awaiting_human");
 
     /** The parts of the pane. */
     public enum Section { LOG, HISTORY, CHANGES }
@@ -55,6 +65,16 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<WorktreeManager.ChangeList> changes = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> changesAt = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final StringProperty followUpText = new SimpleStringProperty("");
+    private final ReadOnlyBooleanWrapper sending = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper followUpNotice = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<UiError> followUpProblem = new ReadOnlyObjectWrapper<>();
+    private final BooleanBinding canFollowUp = Bindings.createBooleanBinding(() -> takesFollowUps(sandbox.get()),
+            sandbox);
+    private final BooleanBinding canSend = Bindings.createBooleanBinding(() -> takesFollowUps(sandbox.get())
+            && FOLLOW_UP_STATES.contains(sandbox.get().state()) && !sending.get() && followUpText.get() != null
+            && !followUpText.get().isBlank(), sandbox, sending, followUpText);
+    private Runnable onChanged = () -> { };
 
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private volatile SandboxBackend backend;
@@ -121,7 +141,86 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         return error.getReadOnlyProperty();
     }
 
+    /** The follow-up prompt being written (set by the view). */
+    public StringProperty followUpTextProperty() {
+        return followUpText;
+    }
+
+    /** Whether the sandbox shown runs an agent that can resume its session (not a custom command). */
+    public BooleanBinding canFollowUpProperty() {
+        return canFollowUp;
+    }
+
+    /** Whether the follow-up can be sent now: its agent's run ended, a text is written, nothing is being sent. */
+    public BooleanBinding canSendProperty() {
+        return canSend;
+    }
+
+    /** True while a follow-up is being sent. */
+    public ReadOnlyBooleanProperty sendingProperty() {
+        return sending.getReadOnlyProperty();
+    }
+
+    /** What happened to the last follow-up sent ("Sent to …"), or null. */
+    public ReadOnlyStringProperty followUpNoticeProperty() {
+        return followUpNotice.getReadOnlyProperty();
+    }
+
+    /** Why the last follow-up was refused (the agent still runs, ...), or null; kept until the next one is sent. */
+    public ReadOnlyObjectProperty<UiError> followUpProblemProperty() {
+        return followUpProblem.getReadOnlyProperty();
+    }
+
+    private static boolean takesFollowUps(RepositoryStatus.Sandbox s) {
+        return s != null && s.agent() != null && !s.agent().equals("custom");
+    }
+
     // Commands ----------------------------------------------------------------------------------
+
+    /** Called after a follow-up was sent (the dashboard refreshes). */
+    public void setOnChanged(Runnable r) {
+        onChanged = r == null ? () -> { } : r;
+    }
+
+    /**
+     * Sends the follow-up prompt written to the sandbox shown: its agent resumes its session with it. The text is
+     * cleared once it is taken; a refusal (the agent still runs, ...) shows as the pane's error and keeps the text.
+     */
+    public CompletableFuture<Void> sendFollowUp() {
+        SandboxBackend b = backend;
+        String target = id;
+        String text = followUpText.get() == null ? "" : followUpText.get().strip();
+        if (b == null || target == null || text.isEmpty() || sending.get()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        sending.set(true);
+        followUpNotice.set(null);
+        followUpProblem.set(null);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        poller.execute(() -> {
+            Exception failure = null;
+            try {
+                b.say(target, text);
+            } catch (Exception e) {
+                failure = e;
+            }
+            Exception f = failure;
+            Platform.runLater(() -> {
+                sending.set(false);
+                if (f == null) {
+                    if (text.equals(followUpText.get() == null ? "" : followUpText.get().strip())) {
+                        followUpText.set("");
+                    }
+                    followUpNotice.set("Sent: the agent of " + target + " resumes its session with it.");
+                    onChanged.run();
+                } else if (target.equals(id)) {
+                    followUpProblem.set(UiError.of("Cannot send the follow-up to " + target, f));
+                }
+                done.complete(null);
+            });
+        });
+        return done;
+    }
 
     /** Where the details come from (null while Paddock is not running). */
     public void setBackend(SandboxBackend b) {
@@ -133,11 +232,19 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     public void show(RepositoryStatus.Sandbox row) {
         String newId = row == null ? null : row.id();
         boolean other = !Objects.equals(newId, id);
+        RepositoryStatus.Sandbox before = sandbox.get();
         sandbox.set(row);
         if (!other) {
+            // "Sent" stays until the sandbox moves on (to retrying): its state then says what happens.
+            if (before != null && row != null && !before.state().equals(row.state())) {
+                followUpNotice.set(null);
+            }
             return;
         }
         id = newId;
+        followUpText.set("");
+        followUpNotice.set(null);
+        followUpProblem.set(null);
         logText.set("");
         history.clear();
         changes.set(null);

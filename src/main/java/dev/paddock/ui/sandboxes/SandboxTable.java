@@ -76,19 +76,22 @@ final class SandboxTable extends TableView<Sandbox> {
                     setTooltip(null);
                     return;
                 }
+                // Waiting for you stands in for its state (done, mostly): the row a person acts on next.
+                Label shown = s.waitingForYou() && !s.engineUnreachable() ? waitingChip() : stateChip(s.shownState());
                 if (s.worktreeMissing()) {
                     Label gone = new Label("folder missing");
                     gone.getStyleClass().addAll("pd-chip", "pd-chip-danger");
                     gone.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
                     gone.setTooltip(new javafx.scene.control.Tooltip("The worktree " + s.worktreePath()
                             + " is not on disk"));
-                    javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, stateChip(s.shownState()), gone);
+                    javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, shown, gone);
                     box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
                     setGraphic(box);
                 } else {
-                    setGraphic(stateChip(s.shownState()));
+                    setGraphic(shown);
                 }
-                setTooltip(s.engineUnreachable() ? new javafx.scene.control.Tooltip("The Docker engine does not"
+                setTooltip(s.waitingForYou() && !s.engineUnreachable() ? new javafx.scene.control.Tooltip(
+                        waitingText(s)) : s.engineUnreachable() ? new javafx.scene.control.Tooltip("The Docker engine does not"
                         + " answer, so this container's state is unknown (last known: " + s.state().replace('_', ' ')
                         + "). It is not failed or stopped; Paddock checks again when the engine is back.")
                         : s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
@@ -138,7 +141,8 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
         Columns.fit(tier, "Isolation: worktree (host process), namespace (bubblewrap) or container (Docker)", 0,
                 "namespace", "container");
-        Columns.fitChips(state, "The sandbox's state; hover a failed one for its error", "awaiting human", "retrying");
+        Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
+                + " follow-up); hover a failed one for its error", "awaiting human", "retrying", WAITING);
         Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
                 "…/fix-log");
         Columns.fit(cpu, "CPU of a container sandbox, in percent of its CPU limit", 0, "100.0 %", "stopped");
@@ -169,6 +173,28 @@ final class SandboxTable extends TableView<Sandbox> {
     static String describeError(Sandbox s) {
         String e = s.lastError() == null ? "" : s.lastError();
         return s.exitCode() == null || e.contains("exited with " + s.exitCode()) ? e : e + " (exit " + s.exitCode() + ")";
+    }
+
+    /** The flag of a sandbox whose agent waits for a person. */
+    static final String WAITING = "waiting for you";
+
+    /** The "waiting for you" chip: unlike a state's, filled, so it stands out in the column. */
+    static Label waitingChip() {
+        Label chip = new Label(WAITING);
+        chip.getStyleClass().addAll("pd-chip", "pd-waiting");
+        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return chip;
+    }
+
+    /** What "waiting for you" means for this row, for its tooltip and the details pane. */
+    static String waitingText(Sandbox s) {
+        String said = s.waitingDetail() == null || s.waitingDetail().isBlank() ? ""
+                : "\nIts last words: " + (s.waitingDetail().length() > 300 ? s.waitingDetail().substring(0, 300) + "…"
+                : s.waitingDetail());
+        boolean custom = "custom".equals(s.agent());
+        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): " + (custom
+                ? "merge, retry or remove it (a custom command takes no follow-up)."
+                : "send a follow-up in the details below, or merge or remove it.") + said;
     }
 
     /** A coloured chip for a state ("awaiting human"). */

@@ -72,6 +72,7 @@ public final class SandboxesViewModel implements AutoCloseable {
         canOpen = Bindings.createBooleanBinding(() -> selected().size() == 1 && selected().get(0).worktreePath() != null,
                 selectedIds, rows);
         canCreate = backend.isNotNull().and(repository.isNotNull());
+        details.setOnChanged(() -> onChanged.run());
         rows.addListener((ListChangeListener<Sandbox>) c -> showDetails());
         selectedIds.addListener((ListChangeListener<String>) c -> showDetails());
     }
