@@ -202,8 +202,8 @@ class TurnRouteTest {
     }
 
     private String create(String command) throws Exception {
-        return host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "wait for a person", command)
-                .withMaxRetries(0)).id();
+        return host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "wait for a person", command)
+                .maxRetries(0).build()).id();
     }
 
     private String running(String command) throws Exception {

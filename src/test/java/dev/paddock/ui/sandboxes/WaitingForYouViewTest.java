@@ -87,8 +87,8 @@ class WaitingForYouViewTest {
     @Test
     void sendIsOffWhileTheAgentRunsAndEnterSendsTheFollowUpOnceItsRunEnded(FxRobot robot) throws Exception {
         // The real Gemini CLI, with no key: it starts, refuses, and the sandbox waits for a person.
-        SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.of(panel.repo.dir(), "Look around",
-                null).withAgent("gemini", null).withTier(Tier.WORKTREE).withMaxRetries(0));
+        SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.custom(panel.repo.dir(), "Look around",
+                null).agent("gemini").tier(Tier.WORKTREE).maxRetries(0).build());
         panel.show(1366, 768);
         robot.clickOn(Panel.tableRow(robot, s.id()));
         TextField field = node(robot, "#sandbox-follow-up", TextField.class);
