@@ -145,7 +145,6 @@ final class MergeAttempt {
 
     /** The early merge's candidate: straight to the merging step (entered with the move to running). */
     private AttemptOutcome mergePrepared(String ours, EarlyMerge.Result pre) throws PaddockException {
-        queue.changed();
         queue.stepListener().entered(e, MergeStep.MERGING);
         AttemptOutcome stop = cancelled();
         return stop != null ? stop : moveBaseEntered(ours, pre.candidate(), checkedOutAtStart, true, pre.added());
@@ -379,7 +378,6 @@ final class MergeAttempt {
         List<EventDraft> events = new ArrayList<>(before);
         events.add(ev);
         e = store.update(e.id(), MergeChange.of(STEP, step).set(STEP_STARTED_AT, store.now()).with(facts), events);
-        queue.changed();
         queue.stepListener().entered(e, step);
         return null;
     }

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -77,7 +76,6 @@ public final class MergeQueue implements AutoCloseable {
     private final Path logDir;
     private final StepListener stepListener;
     private final PolicyGate gate;
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Map<Long, ExecutorService> workers = new ConcurrentHashMap<>();
     private final Set<Long> busy = ConcurrentHashMap.newKeySet();
     private final Set<Long> cancelRequested = ConcurrentHashMap.newKeySet();
@@ -126,30 +124,9 @@ public final class MergeQueue implements AutoCloseable {
         }
     }
 
-    /** Registers a callback run after the queue changed something (on a queue thread). */
-    public void addListener(Runnable listener) {
-        listeners.add(listener);
-    }
-
-    /** Stops telling {@code listener} of changes. */
-    public void removeListener(Runnable listener) {
-        listeners.remove(listener);
-    }
-
     /** The test log of an entry. */
     public Path logFile(long entryId) {
         return logDir.resolve(entryId + ".log");
-    }
-
-    /** Tells the listeners that something changed (also for changes made by {@link MergeService} directly). */
-    void changed() {
-        listeners.forEach(l -> {
-            try {
-                l.run();
-            } catch (RuntimeException e) {
-                LOG.debug("Merge queue listener failed: {}", e.toString());
-            }
-        });
     }
 
     private void safeTick() {
@@ -172,8 +149,9 @@ public final class MergeQueue implements AutoCloseable {
             workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                     .execute(() -> {
                         try {
-                            while (started && runNext(repositoryId)) {
-                                changed();
+                            boolean more = started;
+                            while (more) {
+                                more = started && runNext(repositoryId); // one entry after another
                             }
                         } catch (PaddockException | RuntimeException e) {
                             LOG.warn("Merge queue of repository {} failed: {}", repositoryId, e.toString());
@@ -198,7 +176,6 @@ public final class MergeQueue implements AutoCloseable {
         workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                 .execute(() -> {
                     work.run();
-                    changed();
                 });
     }
 
@@ -243,7 +220,6 @@ public final class MergeQueue implements AutoCloseable {
                 EventDraft.of(repo.id(), sandboxId, EventKinds.MERGE_ENQUEUED, branch + " entered the merge queue of "
                         + repo.baseBranch() + " (by " + who + ")", Map.of("branch", branch, "by", who)));
         sandboxes.move(sandboxId, SandboxState.MERGING, sandboxId + " entered the merge queue");
-        changed();
         poke();
         return e;
     }
@@ -299,7 +275,6 @@ public final class MergeQueue implements AutoCloseable {
         store.set(e.id(), MergeChange.of(MergeChange.RESULT, why));
         if (!why.equals(lastRefusal.put(repo.id(), why))) {
             store.event(e.id(), event(e, EventKinds.MERGE_REFUSED, why));
-            changed();
         }
         return true;
     }

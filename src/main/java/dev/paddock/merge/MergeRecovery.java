@@ -53,7 +53,6 @@ final class MergeRecovery {
             }
         }
         removeLeftoverWorktrees();
-        queue.changed();
     }
 
     private void recover(RepoRecord repo, MergeEntry e) throws PaddockException {

@@ -147,7 +147,6 @@ public final class MergeService {
             default -> throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
                     + ": there is nothing to cancel.");
         }
-        queue.changed();
         return get(id);
     }
 
@@ -176,7 +175,6 @@ public final class MergeService {
         }
         store.replaceConflicts(id, List.of());
         queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is back in the merge queue");
-        queue.changed();
         queue.poke();
         return get(id);
     }

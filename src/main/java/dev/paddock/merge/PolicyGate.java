@@ -137,7 +137,6 @@ final class PolicyGate {
         }
         queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + "'s branch changes"
                 + " policy or hook configuration (" + list + "): a person reviews it before it is merged");
-        queue.changed();
     }
 
     /**
@@ -168,7 +167,6 @@ final class PolicyGate {
         }
         queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is back in the merge queue:"
                 + " its policy change was approved by " + who);
-        queue.changed();
         queue.poke();
         return store.find(id).orElseThrow();
     }
@@ -193,7 +191,6 @@ final class PolicyGate {
         }
         queue.sandboxLink().move(e.sandboxId(), SandboxState.DONE, e.sandboxId() + " left the merge queue: its policy"
                 + " change was rejected by " + who);
-        queue.changed();
         return store.find(id).orElseThrow();
     }
 
