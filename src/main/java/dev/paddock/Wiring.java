@@ -93,6 +93,7 @@ public final class Wiring implements AutoCloseable {
     private final TierChecks tierChecks;
     private final MergeService merges;
     private final ResolutionService resolutions;
+    private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
 
@@ -172,6 +173,15 @@ public final class Wiring implements AutoCloseable {
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
+        this.checkpoints = new dev.paddock.checkpoint.CheckpointService(sandboxService,
+                new dev.paddock.checkpoint.CheckpointRepositories(sandboxes, new SandboxRepositories(repoStore, locator),
+                        repoStore), db, git, events, bus, () -> {
+                            try {
+                                return settings.get(SettingsStore.CHECKPOINTS_KEEP);
+                            } catch (dev.paddock.store.StoreException e) {
+                                return 0; // the store cannot be read: prune nothing
+                            }
+                        }, clock);
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
@@ -340,6 +350,14 @@ public final class Wiring implements AutoCloseable {
         return merges;
     }
 
+    /**
+     * Checkpoints of sandboxes' working state and rollbacks to them; {@code start()} (the host calls it) recovers
+     * what a crash left and takes a checkpoint when an agent's turn ends.
+     */
+    public dev.paddock.checkpoint.CheckpointService checkpoints() {
+        return checkpoints;
+    }
+
     /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
     public ResolutionService resolutions() {
         return resolutions;
@@ -389,6 +407,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        checkpoints.close();
         eventRetention.close();
         approvals.close();
         reconciler.close();

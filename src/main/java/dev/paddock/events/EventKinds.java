@@ -68,6 +68,9 @@ public final class EventKinds {
     /** A person rejected an entry's policy change: it is cancelled, base unchanged. */
     public static final String MERGE_POLICY_REJECTED = "merge.policy_rejected";
 
+    /** An agent's turn ended (Claude Code's Stop hook, the agent's turn file); the event names its sandbox. */
+    public static final String AGENT_TURN_ENDED = "agent.turn_ended";
+
     private EventKinds() {
     }
 }
