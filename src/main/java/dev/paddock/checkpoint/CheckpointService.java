@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -254,7 +255,7 @@ public final class CheckpointService implements AutoCloseable {
                 CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
         git.createRef(worktree, ref, snap.commit());
         Checkpoint c = new Checkpoint(sandboxId, number, snap.commit(), snap.tree(), snap.head(), ref, text, turn,
-                snap.changes(), clock.instant());
+                snap.changes(), clock.instant().truncatedTo(ChronoUnit.MICROS));
         store.insert(c);
         SandboxRecord s = sandboxes.find(sandboxId);
         events.append(EventDraft.of(s.repositoryId(), sandboxId, "checkpoint.created", sandboxId + ": checkpoint "

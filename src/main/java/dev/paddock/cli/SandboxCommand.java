@@ -7,14 +7,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|rm}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|rm|checkpoints|rollback}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
         description = "Create, list, stop, retry and remove sandboxes, set the container image (through the running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
             SandboxRetryCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
-            SandboxTranscriptCommand.class})
+            SandboxTranscriptCommand.class, SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -25,6 +25,7 @@ public final class SandboxCommand implements Runnable {
     /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, rm or image.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, rm, image,"
+                + " transcript, checkpoints or rollback.");
     }
 }
