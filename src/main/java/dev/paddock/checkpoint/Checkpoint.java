@@ -14,7 +14,8 @@ import java.time.Instant;
  * @param ref the private ref holding the commit
  * @param message why it was taken ("turn ended", "before rollback to 3", the agent's words)
  * @param turn the agent's turn that ended, for an automatic checkpoint that knows it; else null
- * @param changes what changed since the checkpoint before it (since HEAD for the first)
+ * @param changes what changed since the checkpoint before it (since HEAD for the first; since what a rollback wrote
+ *     when one came between)
  * @param createdAt when it was taken
  */
 public record Checkpoint(String sandboxId, int number, String commit, String tree, String head, String ref,

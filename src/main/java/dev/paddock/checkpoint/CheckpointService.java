@@ -150,7 +150,8 @@ public final class CheckpointService implements AutoCloseable {
             Optional<Checkpoint> latest = store.latest(sandboxId);
             if (latest.isPresent()) {
                 CheckpointGit.WorkingTree now = git.workingTree(worktree);
-                if (now.tree().equals(latest.get().tree()) && Objects.equals(now.head(), latest.get().head())) {
+                if (now.tree().equals(store.lastKnownTree(sandboxId).orElse(null))
+                        && Objects.equals(now.head(), latest.get().head())) {
                     return Optional.empty();
                 }
             }
@@ -188,6 +189,7 @@ public final class CheckpointService implements AutoCloseable {
             // Not pruned before the restore: the target may be the oldest one kept.
             Checkpoint before = take(worktree, sandboxId, "before rollback to " + number, null, who, false);
             CheckpointGit.Restored r = git.restore(worktree, before.tree(), targetTree);
+            store.markRestored(sandboxId, before.number(), targetTree);
             prune(worktree, sandboxId);
             events.append(EventDraft.of(s.repositoryId(), sandboxId, "checkpoint.rolled_back", sandboxId
                     + ": rolled back to checkpoint " + number + " (" + r.restored().size() + " restored, "
@@ -248,10 +250,10 @@ public final class CheckpointService implements AutoCloseable {
         if (text.length() > MESSAGE_MAX) {
             text = text.substring(0, MESSAGE_MAX);
         }
-        Optional<Checkpoint> previous = store.latest(sandboxId);
+        Optional<String> previous = store.lastKnownTree(sandboxId);
         int number = nextNumber(worktree, sandboxId);
         String ref = refName(sandboxId, number);
-        CheckpointGit.Snapshot snap = git.snapshot(worktree, previous.map(Checkpoint::tree).orElse(null),
+        CheckpointGit.Snapshot snap = git.snapshot(worktree, previous.orElse(null),
                 CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
         git.createRef(worktree, ref, snap.commit());
         Checkpoint c = new Checkpoint(sandboxId, number, snap.commit(), snap.tree(), snap.head(), ref, text, turn,

@@ -48,6 +48,21 @@ final class CheckpointStore {
                 + " LIMIT 1", CheckpointStore::map, sandboxId);
     }
 
+    /** Records that a rollback made the worktree {@code tree} right after checkpoint {@code number} was taken. */
+    void markRestored(String sandboxId, int number, String tree) throws StoreException {
+        jdbc.update("UPDATE checkpoints SET restored_tree = ? WHERE sandbox_id = ? AND iteration = ?", tree, sandboxId,
+                number);
+    }
+
+    /**
+     * The tree the worktree held after the newest checkpoint, as far as Paddock knows: the tree a rollback wrote
+     * right after it, else its own tree; empty when the sandbox has no checkpoint.
+     */
+    Optional<String> lastKnownTree(String sandboxId) throws StoreException {
+        return jdbc.queryOne("SELECT COALESCE(restored_tree, tree_id) FROM checkpoints WHERE sandbox_id = ? ORDER BY"
+                + " iteration DESC LIMIT 1", rs -> rs.getString(1), sandboxId);
+    }
+
     /** The highest number a sandbox's checkpoints have used, or 0. */
     int highest(String sandboxId) throws StoreException {
         return jdbc.queryOne("SELECT COALESCE(MAX(iteration), 0) FROM checkpoints WHERE sandbox_id = ?",

@@ -130,6 +130,10 @@ class CheckpointServiceTest {
         assertThat(Files.readAllBytes(indexFile())).isEqualTo(index);
         assertThat(checkpoints.list(sandbox.id())).extracting(Checkpoint::message)
                 .containsExactly("start", "changed", "before rollback to 1", "before rollback to 3");
+        // Counted from what the rollback wrote, not from the checkpoint taken before it.
+        write("z.txt", "after the undo\n");
+        assertThat(checkpoints.checkpoint(sandbox.id(), "after", null, "test").changes())
+                .isEqualTo(new CheckpointChanges(List.of("z.txt"), List.of(), List.of()));
         assertThat(wiring.events().ofSandbox(sandbox.id())).extracting(e -> e.kind())
                 .contains("checkpoint.created", "checkpoint.rolled_back");
     }
