@@ -75,11 +75,19 @@ final class CheckpointGit {
      * {@code GIT_INDEX_FILE} on the copy, then {@code git write-tree}); the real index is only read.
      */
     WorkingTree workingTree(Path worktree) throws GitException {
-        String indexPath = ok(worktree, List.of("rev-parse", "--git-path", "index"), Map.of()).strip();
-        Path index = worktree.resolve(indexPath);
-        GitCli.Result head = git.run(worktree, List.of("rev-parse", "--verify", "-q", "HEAD^{commit}"), TIMEOUT,
-                Map.of(), null);
-        String headCommit = head.ok() ? head.stdout().strip() : null;
+        // One git for both: the index's path and HEAD (a second look only on an unborn branch).
+        GitCli.Result both = git.run(worktree, List.of("rev-parse", "--git-path", "index", "--verify", "-q",
+                "HEAD^{commit}"), TIMEOUT, Map.of(), null);
+        List<String> lines = both.stdout().lines().toList();
+        Path index;
+        String headCommit;
+        if (both.ok() && lines.size() == 2) {
+            index = worktree.resolve(lines.get(0).strip());
+            headCommit = lines.get(1).strip();
+        } else {
+            index = worktree.resolve(ok(worktree, List.of("rev-parse", "--git-path", "index"), Map.of()).strip());
+            headCommit = null;
+        }
         Path temp = tempIndex();
         try {
             if (Files.isRegularFile(index)) {
@@ -166,9 +174,22 @@ final class CheckpointGit {
         return new Restored(write.stream().sorted().toList(), removed, kept);
     }
 
-    /** Creates {@code ref} at {@code commit}; fails when the ref exists already. */
-    void createRef(Path dir, String ref, String commit) throws GitException {
-        ok(dir, List.of("update-ref", "-m", "paddock checkpoint", ref, commit, ""), Map.of());
+    /**
+     * Creates {@code ref} at {@code commit} unless it exists already.
+     *
+     * @return false when it exists (nothing changed)
+     * @throws GitException when git fails otherwise
+     */
+    boolean createRef(Path dir, String ref, String commit) throws GitException {
+        GitCli.Result r = git.run(dir, List.of("update-ref", "-m", "paddock checkpoint", ref, commit, ""), TIMEOUT,
+                Map.of(), null);
+        if (r.ok()) {
+            return true;
+        }
+        if (git.run(dir, List.of("rev-parse", "--verify", "-q", ref), TIMEOUT, Map.of(), null).ok()) {
+            return false;
+        }
+        throw new GitException("git update-ref failed in " + dir + ": " + r.errorLine());
     }
 
     /** The refs under {@code prefix} (ending in "/") with the commit each names, sorted by name. */

@@ -133,7 +133,8 @@ public final class CheckpointService implements AutoCloseable {
      */
     public Checkpoint checkpoint(String sandboxId, String message, Integer turn, String who) throws PaddockException {
         synchronized (lock(sandboxId)) {
-            return take(worktreeOf(sandboxes.find(sandboxId)), sandboxId, message, turn, who, true);
+            SandboxRecord s = sandboxes.find(sandboxId);
+            return take(s, worktreeOf(s), message, turn, who, true);
         }
     }
 
@@ -155,7 +156,7 @@ public final class CheckpointService implements AutoCloseable {
                     return Optional.empty();
                 }
             }
-            return Optional.of(take(worktree, sandboxId, message, turn, who, true));
+            return Optional.of(take(s, worktree, message, turn, who, true));
         }
     }
 
@@ -187,7 +188,7 @@ public final class CheckpointService implements AutoCloseable {
             String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
             boolean stopped = stopIfRunning(s, who);
             // Not pruned before the restore: the target may be the oldest one kept.
-            Checkpoint before = take(worktree, sandboxId, "before rollback to " + number, null, who, false);
+            Checkpoint before = take(s, worktree, "before rollback to " + number, null, who, false);
             CheckpointGit.Restored r = git.restore(worktree, before.tree(), targetTree);
             store.markRestored(sandboxId, before.number(), targetTree);
             prune(worktree, sandboxId);
@@ -244,22 +245,31 @@ public final class CheckpointService implements AutoCloseable {
         new CheckpointRecovery(repos, store, git).run(this::forget);
     }
 
-    private Checkpoint take(Path worktree, String sandboxId, String message, Integer turn, String who,
+    private Checkpoint take(SandboxRecord s, Path worktree, String message, Integer turn, String who,
                             boolean prune) throws PaddockException {
+        String sandboxId = s.id();
         String text = message == null || message.isBlank() ? "checkpoint" : message.strip();
         if (text.length() > MESSAGE_MAX) {
             text = text.substring(0, MESSAGE_MAX);
         }
         Optional<String> previous = store.lastKnownTree(sandboxId);
-        int number = nextNumber(worktree, sandboxId);
-        String ref = refName(sandboxId, number);
+        int number = store.highest(sandboxId) + 1;
         CheckpointGit.Snapshot snap = git.snapshot(worktree, previous.orElse(null),
                 CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
-        git.createRef(worktree, ref, snap.commit());
+        String ref = refName(sandboxId, number);
+        if (!git.createRef(worktree, ref, snap.commit())) {
+            // A ref whose row a crash lost, and no recovery ran since: never reuse its number.
+            number = nextFreeNumber(worktree, sandboxId);
+            ref = refName(sandboxId, number);
+            snap = git.snapshot(worktree, previous.orElse(null), CheckpointRecovery.commitMessage(text, sandboxId,
+                    number, turn));
+            if (!git.createRef(worktree, ref, snap.commit())) {
+                throw new CheckpointException("The checkpoint ref " + ref + " exists already; try again.");
+            }
+        }
         Checkpoint c = new Checkpoint(sandboxId, number, snap.commit(), snap.tree(), snap.head(), ref, text, turn,
                 snap.changes(), clock.instant().truncatedTo(ChronoUnit.MICROS));
         store.insert(c);
-        SandboxRecord s = sandboxes.find(sandboxId);
         events.append(EventDraft.of(s.repositoryId(), sandboxId, "checkpoint.created", sandboxId + ": checkpoint "
                 + number + " (" + text + "; " + snap.changes().size() + " changed)", Map.of("number", number,
                 "commit", snap.commit(), "by", who)));
@@ -269,8 +279,8 @@ public final class CheckpointService implements AutoCloseable {
         return c;
     }
 
-    /** One more than the highest number among the sandbox's rows and refs (a ref may have outlived its row). */
-    private int nextNumber(Path worktree, String sandboxId) throws PaddockException {
+    /** One more than the highest number among the sandbox's rows and refs. */
+    private int nextFreeNumber(Path worktree, String sandboxId) throws PaddockException {
         int highest = store.highest(sandboxId);
         String prefix = REF_PREFIX + sandboxId + "/";
         for (String ref : git.refs(worktree, prefix).keySet()) {

@@ -176,6 +176,19 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void aRefWhoseRowWasLostIsNeverReusedEvenBeforeRecovery() throws Exception {
+        write("a.txt", "one\n");
+        Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
+        new CheckpointStore(wiring.database()).delete(sandbox.id(), 1);
+
+        Checkpoint next = checkpoints.checkpoint(sandbox.id(), "two", null, "test");
+
+        assertThat(next.number()).isEqualTo(2);
+        assertThat(git("rev-parse", first.ref())).isEqualTo(first.commit());
+        assertThat(git("rev-parse", next.ref())).isEqualTo(next.commit());
+    }
+
+    @Test
     void aTurnEndedEventTakesACheckpointOnlyWhenSomethingChanged() throws Exception {
         checkpoints.start();
         write("a.txt", "turn one\n");
