@@ -67,11 +67,11 @@ class CheckpointBench {
                 }
             }
             BenchSupport.report(String.format("checkpoint, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
-                            + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms)", FILES, pct(takes, 50),
-                    pct(takes, 99), pct(takes, 100), takes.size()));
+                            + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms; load average %s)", FILES, pct(takes, 50),
+                    pct(takes, 99), pct(takes, 100), takes.size(), loadAverage()));
             BenchSupport.report(String.format("rollback, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
-                            + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms)", FILES, pct(rollbacks, 50),
-                    pct(rollbacks, 99), pct(rollbacks, 100), rollbacks.size()));
+                            + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms; load average %s)", FILES, pct(rollbacks, 50),
+                    pct(rollbacks, 99), pct(rollbacks, 100), rollbacks.size(), loadAverage()));
         }
     }
 
@@ -87,6 +87,15 @@ class CheckpointBench {
         Path dir = Files.createDirectories(wt.resolve("new/" + round + pass));
         for (int j = 0; j < 5; j++) {
             Files.writeString(dir.resolve("n" + j + ".txt"), "new " + j + "\n");
+        }
+    }
+
+    /** The 1-minute load average (the machine may be shared), or "?". */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (java.io.IOException e) {
+            return "?";
         }
     }
 
