@@ -81,7 +81,8 @@ class CheckpointCommandTest {
         Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Draft notes", "--json", "--retries",
                 "0", "--cmd", "echo one > notes.txt && " + paddock + " checkpoint first draft"
                         + " && PADDOCK_SANDBOX_ID=someone-else " + paddock + " checkpoint sneaky;"
-                        + " echo two > notes.txt && mkdir -p extra && echo x > extra/new.txt && echo wr''itten"
+                        + " echo two > notes.txt && mkdir -p extra && echo x > extra/new.txt"
+                        + " && paddock checkpoint 'second, \"quoted\" \\ back' && echo wr''itten"
                         + " && sleep 300");
         assertThat(created.exit()).as(created.describe()).isZero();
         String id = created.json().get("id").asText();
@@ -90,6 +91,7 @@ class CheckpointCommandTest {
         String log = awaitLog(id, "written");
 
         assertThat(log).contains("Checkpoint 1 of " + id + ": 1 added, 0 modified, 0 deleted.")
+                .contains("Checkpoint 2 of " + id + " taken.") // by the sandbox's own paddock script
                 .contains("paddock: this token belongs to sandbox " + id + "; it cannot take checkpoints of"
                         + " someone-else");
 
@@ -97,8 +99,12 @@ class CheckpointCommandTest {
         Run json = sandbox("checkpoints", id, "--json");
 
         assertThat(list.exit()).as(list.describe()).isZero();
-        assertThat(list.out()).matches("(?s)  1  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  first draft  \\[1 added, 0"
-                + " modified, 0 deleted\\]\n     A notes.txt\n");
+        String time = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d";
+        assertThat(list.out()).matches("  1  " + time + "  first draft  \\[1 added, 0 modified, 0 deleted\\]\n"
+                + "     A notes.txt\n"
+                + "  2  " + time + "  second, \"quoted\" \\\\ back  \\[1 added, 1 modified, 0 deleted\\]\n"
+                + "     A extra/new.txt\n"
+                + "     M notes.txt\n");
         JsonNode first = json.json().get("checkpoints").get(0);
         assertThat(first.get("number").asInt()).isEqualTo(1);
         assertThat(first.get("message").asText()).isEqualTo("first draft");
@@ -112,13 +118,12 @@ class CheckpointCommandTest {
                 + "     restored notes.txt\n"
                 + "     removed extra/new.txt\n"
                 + "Its agent was stopped first; start it again with: paddock sandbox retry " + id + "\n"
-                + "Undo with: paddock sandbox rollback " + id + " 2\n");
+                + "Undo with: paddock sandbox rollback " + id + " 3\n");
         assertThat(wt.resolve("notes.txt")).hasContent("one");
         assertThat(wt.resolve("extra")).doesNotExist();
         assertThat(client.list(null).stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow().state())
                 .isEqualTo("awaiting_human");
-        assertThat(sandbox("checkpoints", id).out()).contains("  2  ").contains("before rollback to 1")
-                .contains("A extra/new.txt").contains("M notes.txt");
+        assertThat(sandbox("checkpoints", id).out()).contains("  3  ").contains("before rollback to 1  [no change]");
 
         Run missing = sandbox("rollback", id, "9");
         Run unknown = sandbox("checkpoints", "nobody-20260101-001");
