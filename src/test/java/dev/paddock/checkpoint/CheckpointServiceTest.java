@@ -176,6 +176,23 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void aFolderReplacedByALinkOutOfTheWorktreeIsRestoredWithoutWritingThroughTheLink() throws Exception {
+        Checkpoint first = checkpoints.checkpoint(sandbox.id(), "with dir", null, "test");
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("b.txt"), "outside, must stay\n");
+        TempRepo.deleteTree(wt.resolve("dir"));
+        Files.createSymbolicLink(wt.resolve("dir"), outside);
+
+        Rollback back = checkpoints.rollback(sandbox.id(), first.number(), "test");
+
+        assertThat(back.removed()).containsExactly("dir");
+        assertThat(back.restored()).containsExactly("dir/b.txt");
+        assertThat(Files.isSymbolicLink(wt.resolve("dir"))).isFalse();
+        assertThat(wt.resolve("dir/b.txt")).hasContent("beta");
+        assertThat(outside.resolve("b.txt")).hasContent("outside, must stay");
+    }
+
+    @Test
     void aRefWhoseRowWasLostIsNeverReusedEvenBeforeRecovery() throws Exception {
         write("a.txt", "one\n");
         Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
