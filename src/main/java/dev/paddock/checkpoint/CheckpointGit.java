@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * The git side of checkpoints, through the git CLI: a worktree's working state written as a tree and a commit
- * through a private copy of its index, and a tree written back into a worktree through another private index. The
+ * through a private index (a copy of its index, kept up to date by each checkpoint), and a tree written back into a worktree through another private index. The
  * worktree's branch, its real index and {@code .git} are never changed; ignored files are neither recorded nor
  * touched. See docs/decisions/0015-checkpoints-as-git-objects.md.
  */
@@ -25,6 +25,8 @@ final class CheckpointGit {
             "GIT_AUTHOR_EMAIL", "paddock@localhost", "GIT_COMMITTER_NAME", "Paddock",
             "GIT_COMMITTER_EMAIL", "paddock@localhost");
     private static final Duration TIMEOUT = GitCli.LONG_TIMEOUT;
+    /** Paddock's own index of a worktree, beside its real index (in the worktree's admin folder under .git). */
+    static final String PRIVATE_INDEX = "paddock-checkpoint-index";
 
     private final GitCli git;
 
@@ -71,8 +73,11 @@ final class CheckpointGit {
     }
 
     /**
-     * Writes the working state of {@code worktree} as a tree through a copy of its index ({@code git add -A} with
-     * {@code GIT_INDEX_FILE} on the copy, then {@code git write-tree}); the real index is only read.
+     * Writes the working state of {@code worktree} as a tree through Paddock's own index of the worktree
+     * ({@value #PRIVATE_INDEX} beside its real index, started as a copy of it): {@code git add -A} with
+     * {@code GIT_INDEX_FILE} on it, then {@code git write-tree}. The real index is only read (once, for the copy). Kept
+     * between checkpoints, Paddock's index knows the stat data of every file as it was at the last checkpoint, so only
+     * files changed since are read again, however many changes the agent left unstaged.
      */
     WorkingTree workingTree(Path worktree) throws GitException {
         // One git for both: the index's path and HEAD (a second look only on an unborn branch).
@@ -88,18 +93,33 @@ final class CheckpointGit {
             index = worktree.resolve(ok(worktree, List.of("rev-parse", "--git-path", "index"), Map.of()).strip());
             headCommit = null;
         }
-        Path temp = tempIndex();
+        Path own = index.resolveSibling(PRIVATE_INDEX);
         try {
-            if (Files.isRegularFile(index)) {
-                Files.copy(index, temp, StandardCopyOption.REPLACE_EXISTING);
+            if (!Files.isRegularFile(own)) {
+                startFrom(index, own);
             }
-            Map<String, String> env = Map.of("GIT_INDEX_FILE", temp.toString());
-            ok(worktree, List.of("add", "-A", "--", ":/"), env);
+            Map<String, String> env = Map.of("GIT_INDEX_FILE", own.toString());
+            GitCli.Result added = git.run(worktree, List.of("add", "-A", "--", ":/"), TIMEOUT, env, null);
+            if (!added.ok()) {
+                // Paddock's index may be unreadable (a disk error, an older git): start again from the real one.
+                startFrom(index, own);
+                ok(worktree, List.of("add", "-A", "--", ":/"), env);
+            }
             return new WorkingTree(ok(worktree, List.of("write-tree"), env).strip(), headCommit);
         } catch (IOException e) {
             throw new GitException("Cannot copy the index of " + worktree + ": " + e.getMessage(), e);
-        } finally {
-            dropTempIndex(temp);
+        }
+    }
+
+    /** Makes Paddock's index a copy of the real one (or none, when the worktree has no index yet). */
+    private static void startFrom(Path index, Path own) throws IOException {
+        Files.deleteIfExists(own.resolveSibling(PRIVATE_INDEX + ".lock"));
+        if (Files.isRegularFile(index)) {
+            Path tmp = own.resolveSibling(PRIVATE_INDEX + ".tmp");
+            Files.copy(index, tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, own, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            Files.deleteIfExists(own);
         }
     }
 

@@ -189,10 +189,17 @@ public final class CheckpointService implements AutoCloseable {
             boolean stopped = stopIfRunning(s, who);
             // Not pruned before the restore: the target may be the oldest one kept.
             Checkpoint before = take(s, worktree, "before rollback to " + number, null, who, false);
-            CheckpointGit.Restored r = git.restore(worktree, before.tree(), targetTree);
+            CheckpointGit.Restored r;
+            try {
+                r = git.restore(worktree, before.tree(), targetTree);
+            } catch (PaddockException e) {
+                throw new CheckpointException("Rolling " + sandboxId + " back to checkpoint " + number + " failed ("
+                        + e.getMessage() + "); the files as they were are kept in checkpoint " + before.number()
+                        + ": paddock sandbox rollback " + sandboxId + " " + before.number(), e);
+            }
             store.markRestored(sandboxId, before.number(), targetTree);
             prune(worktree, sandboxId);
-            events.append(EventDraft.of(s.repositoryId(), sandboxId, "checkpoint.rolled_back", sandboxId
+            events.append(EventDraft.of(s.repositoryId(), sandboxId, EventKinds.CHECKPOINT_ROLLED_BACK, sandboxId
                     + ": rolled back to checkpoint " + number + " (" + r.restored().size() + " restored, "
                     + r.removed().size() + " removed; undo with checkpoint " + before.number() + ")",
                     Map.of("to", number, "before", before.number(), "restored", r.restored().size(),
@@ -270,9 +277,9 @@ public final class CheckpointService implements AutoCloseable {
         Checkpoint c = new Checkpoint(sandboxId, number, snap.commit(), snap.tree(), snap.head(), ref, text, turn,
                 snap.changes(), clock.instant().truncatedTo(ChronoUnit.MICROS));
         store.insert(c);
-        events.append(EventDraft.of(s.repositoryId(), sandboxId, "checkpoint.created", sandboxId + ": checkpoint "
-                + number + " (" + text + "; " + snap.changes().size() + " changed)", Map.of("number", number,
-                "commit", snap.commit(), "by", who)));
+        events.append(EventDraft.of(s.repositoryId(), sandboxId, EventKinds.CHECKPOINT_CREATED,
+                sandboxId + ": checkpoint " + number + " (" + text + "; " + snap.changes().size() + " changed)",
+                Map.of("number", number, "commit", snap.commit(), "by", who)));
         if (prune) {
             prune(worktree, sandboxId);
         }

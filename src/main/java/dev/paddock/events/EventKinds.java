@@ -68,6 +68,13 @@ public final class EventKinds {
     /** A person rejected an entry's policy change: it is cancelled, base unchanged. */
     public static final String MERGE_POLICY_REJECTED = "merge.policy_rejected";
 
+    /** A checkpoint of a sandbox's files was taken ({@code details.number}, {@code details.commit}, {@code details.by}). */
+    public static final String CHECKPOINT_CREATED = "checkpoint.created";
+    /**
+     * A sandbox's files were rolled back to a checkpoint ({@code details.to}; {@code details.before}: the checkpoint
+     * that undoes it).
+     */
+    public static final String CHECKPOINT_ROLLED_BACK = "checkpoint.rolled_back";
     /** An agent's turn ended (Claude Code's Stop hook, the agent's turn file); the event names its sandbox. */
     public static final String AGENT_TURN_ENDED = "agent.turn_ended";
 

@@ -193,6 +193,21 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void aLockFileLeftByAKilledCheckpointDoesNotStopTheNext() throws Exception {
+        write("a.txt", "one\n");
+        checkpoints.checkpoint(sandbox.id(), "one", null, "test");
+        Path own = indexFile().resolveSibling(CheckpointGit.PRIVATE_INDEX);
+        assertThat(own).isRegularFile();
+        Files.writeString(own.resolveSibling(CheckpointGit.PRIVATE_INDEX + ".lock"), "");
+        write("a.txt", "two\n");
+
+        Checkpoint next = checkpoints.checkpoint(sandbox.id(), "two", null, "test");
+
+        assertThat(next.changes().modified()).containsExactly("a.txt");
+        assertThat(TempRepo.git(wt, "show", next.commit() + ":a.txt")).isEqualTo("two\n");
+    }
+
+    @Test
     void aRefWhoseRowWasLostIsNeverReusedEvenBeforeRecovery() throws Exception {
         write("a.txt", "one\n");
         Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
