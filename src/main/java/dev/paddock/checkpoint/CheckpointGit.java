@@ -38,9 +38,10 @@ final class CheckpointGit {
      * A snapshot written as git objects.
      *
      * @param head the worktree's HEAD commit then, or null on an unborn branch
+     * @param commonDir the repository's common folder (objects and refs)
      * @param changes compared with the base tree given to {@link #snapshot} (HEAD's when none)
      */
-    record Snapshot(String commit, String tree, String head, CheckpointChanges changes) {
+    record Snapshot(String commit, String tree, String head, Path commonDir, CheckpointChanges changes) {
     }
 
     /**
@@ -53,13 +54,18 @@ final class CheckpointGit {
      */
     Snapshot snapshot(Path worktree, String baseTree, String message) throws GitException {
         WorkingTree w = workingTree(worktree);
-        List<String> commitArgs = new ArrayList<>(List.of("commit-tree", w.tree()));
-        if (w.head() != null) {
-            commitArgs.addAll(List.of("-p", w.head()));
+        String commit;
+        if (CheckpointObjects.isObjectId(w.tree()) && (w.head() == null || CheckpointObjects.isObjectId(w.head()))) {
+            commit = CheckpointObjects.commit(w.commonDir(), w.tree(), w.head(), message);
+        } else { // a SHA-256 repository: git itself
+            List<String> commitArgs = new ArrayList<>(List.of("commit-tree", w.tree()));
+            if (w.head() != null) {
+                commitArgs.addAll(List.of("-p", w.head()));
+            }
+            commitArgs.addAll(List.of("-m", message));
+            commit = ok(worktree, commitArgs, IDENTITY).strip();
         }
-        commitArgs.addAll(List.of("-m", message));
-        String commit = ok(worktree, commitArgs, IDENTITY).strip();
-        return new Snapshot(commit, w.tree(), w.head(), changesSince(worktree, baseTree, w));
+        return new Snapshot(commit, w.tree(), w.head(), w.commonDir(), changesSince(worktree, baseTree, w));
     }
 
     /** What changed from {@code baseTree} (HEAD's when null) to a working tree. */
@@ -68,8 +74,11 @@ final class CheckpointGit {
         return base == null ? addedAll(worktree, w.tree()) : diff(worktree, base, w.tree());
     }
 
-    /** A worktree's working state as a tree object, and its HEAD commit (null on an unborn branch). */
-    record WorkingTree(String tree, String head) {
+    /**
+     * A worktree's working state as a tree object, its HEAD commit (null on an unborn branch) and its repository's
+     * common folder.
+     */
+    record WorkingTree(String tree, String head, Path commonDir) {
     }
 
     /**
@@ -81,16 +90,21 @@ final class CheckpointGit {
      */
     WorkingTree workingTree(Path worktree) throws GitException {
         // One git for both: the index's path and HEAD (a second look only on an unborn branch).
-        GitCli.Result both = git.run(worktree, List.of("rev-parse", "--git-path", "index", "--verify", "-q",
-                "HEAD^{commit}"), TIMEOUT, Map.of(), null);
-        List<String> lines = both.stdout().lines().toList();
+        GitCli.Result all = git.run(worktree, List.of("rev-parse", "--git-common-dir", "--git-path", "index",
+                "--verify", "-q", "HEAD^{commit}"), TIMEOUT, Map.of(), null);
+        List<String> lines = all.stdout().lines().toList();
+        Path commonDir;
         Path index;
         String headCommit;
-        if (both.ok() && lines.size() == 2) {
-            index = worktree.resolve(lines.get(0).strip());
-            headCommit = lines.get(1).strip();
+        if (all.ok() && lines.size() == 3) {
+            commonDir = worktree.resolve(lines.get(0).strip());
+            index = worktree.resolve(lines.get(1).strip());
+            headCommit = lines.get(2).strip();
         } else {
-            index = worktree.resolve(ok(worktree, List.of("rev-parse", "--git-path", "index"), Map.of()).strip());
+            List<String> paths = ok(worktree, List.of("rev-parse", "--git-common-dir", "--git-path", "index"),
+                    Map.of()).lines().toList();
+            commonDir = worktree.resolve(paths.get(0).strip());
+            index = worktree.resolve(paths.get(1).strip());
             headCommit = null;
         }
         Path own = index.resolveSibling(PRIVATE_INDEX);
@@ -105,7 +119,7 @@ final class CheckpointGit {
                 startFrom(index, own);
                 ok(worktree, List.of("add", "-A", "--", ":/"), env);
             }
-            return new WorkingTree(ok(worktree, List.of("write-tree"), env).strip(), headCommit);
+            return new WorkingTree(ok(worktree, List.of("write-tree"), env).strip(), headCommit, commonDir);
         } catch (IOException e) {
             throw new GitException("Cannot copy the index of " + worktree + ": " + e.getMessage(), e);
         }
@@ -195,12 +209,16 @@ final class CheckpointGit {
     }
 
     /**
-     * Creates {@code ref} at {@code commit} unless it exists already.
+     * Creates {@code ref} at {@code commit} unless it exists already (with JGit in {@code commonDir}; with git in
+     * {@code dir} for a SHA-256 repository).
      *
      * @return false when it exists (nothing changed)
      * @throws GitException when git fails otherwise
      */
-    boolean createRef(Path dir, String ref, String commit) throws GitException {
+    boolean createRef(Path commonDir, Path dir, String ref, String commit) throws GitException {
+        if (CheckpointObjects.isObjectId(commit)) {
+            return CheckpointObjects.createRef(commonDir, ref, commit);
+        }
         GitCli.Result r = git.run(dir, List.of("update-ref", "-m", "paddock checkpoint", ref, commit, ""), TIMEOUT,
                 Map.of(), null);
         if (r.ok()) {

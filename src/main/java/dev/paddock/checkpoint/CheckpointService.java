@@ -264,13 +264,13 @@ public final class CheckpointService implements AutoCloseable {
         CheckpointGit.Snapshot snap = git.snapshot(worktree, previous.orElse(null),
                 CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
         String ref = refName(sandboxId, number);
-        if (!git.createRef(worktree, ref, snap.commit())) {
+        if (!git.createRef(snap.commonDir(), worktree, ref, snap.commit())) {
             // A ref whose row a crash lost, and no recovery ran since: never reuse its number.
             number = nextFreeNumber(worktree, sandboxId);
             ref = refName(sandboxId, number);
             snap = git.snapshot(worktree, previous.orElse(null), CheckpointRecovery.commitMessage(text, sandboxId,
                     number, turn));
-            if (!git.createRef(worktree, ref, snap.commit())) {
+            if (!git.createRef(snap.commonDir(), worktree, ref, snap.commit())) {
                 throw new CheckpointException("The checkpoint ref " + ref + " exists already; try again.");
             }
         }
