@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.common.Threads;
 import dev.paddock.events.Event;
 import dev.paddock.status.RepositoryStatus;
@@ -27,8 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The details of one sandbox: its state history, its agent's log followed live, and its worktree's
- * change list against the base. Loads only what is on screen, on the {@code sandbox-details} thread:
+ * The details of one sandbox: its state history, its agent's log followed live, its worktree's
+ * change list against the base, and its checkpoints (read-only; the history and checkpoints every second). Loads only what is on screen, on the {@code sandbox-details} thread:
  * the log every {@link #POLL_MS} ms, the history every second, the changes every
  * {@link #CHANGES_EVERY_MS} ms and on demand. Properties change on the FX thread.
  */
@@ -42,7 +43,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     static final int MAX_LOG_CHARS = 256 * 1024;
 
     /** The parts of the pane. */
-    public enum Section { LOG, HISTORY, CHANGES }
+    public enum Section { LOG, HISTORY, CHANGES, CHECKPOINTS }
 
     // Properties (set by the view)
     private final BooleanProperty shown = new SimpleBooleanProperty(true);
@@ -55,6 +56,8 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<WorktreeManager.ChangeList> changes = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> changesAt = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<Checkpoint> checkpoints = FXCollections.observableArrayList();
+    private final ObservableList<Checkpoint> checkpointsView = FXCollections.unmodifiableObservableList(checkpoints);
 
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private volatile SandboxBackend backend;
@@ -106,6 +109,11 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         return historyView;
     }
 
+    /** The sandbox's checkpoints, newest first. */
+    public ObservableList<Checkpoint> checkpoints() {
+        return checkpointsView;
+    }
+
     /** What the worktree changed against the base commit, or null before the first look. */
     public ReadOnlyObjectProperty<WorktreeManager.ChangeList> changesProperty() {
         return changes.getReadOnlyProperty();
@@ -140,6 +148,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         id = newId;
         logText.set("");
         history.clear();
+        checkpoints.clear();
         changes.set(null);
         changesAt.set(null);
         error.set(null);
@@ -184,6 +193,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
                 case LOG -> pollLog(b, current);
                 case HISTORY -> pollHistory(b, current);
                 case CHANGES -> pollChanges(b, current);
+                case CHECKPOINTS -> pollCheckpoints(b, current);
             }
         } catch (Exception e) {
             LOG.debug("Details of {}: {}", current, e.toString());
@@ -234,6 +244,22 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         Platform.runLater(() -> {
             if (current.equals(id) && !history.equals(events)) {
                 history.setAll(events);
+            }
+            clearError();
+        });
+    }
+
+    private void pollCheckpoints(SandboxBackend b, String current) throws Exception {
+        long now = System.nanoTime();
+        if (lastHistoryAt != 0 && now - lastHistoryAt < TimeUnit.MILLISECONDS.toNanos(1_000)) {
+            return;
+        }
+        lastHistoryAt = now;
+        List<Checkpoint> newestFirst = new java.util.ArrayList<>(b.checkpoints(current));
+        java.util.Collections.reverse(newestFirst);
+        Platform.runLater(() -> {
+            if (current.equals(id) && !checkpoints.equals(newestFirst)) {
+                checkpoints.setAll(newestFirst);
             }
             clearError();
         });
