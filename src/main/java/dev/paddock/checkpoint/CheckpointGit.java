@@ -53,7 +53,11 @@ final class CheckpointGit {
      * @param message the commit message
      */
     Snapshot snapshot(Path worktree, String baseTree, String message) throws GitException {
-        WorkingTree w = workingTree(worktree);
+        return snapshot(worktree, baseTree, message, workingTree(worktree));
+    }
+
+    /** Like {@link #snapshot(Path, String, String)}, of a working tree written just before. */
+    Snapshot snapshot(Path worktree, String baseTree, String message, WorkingTree w) throws GitException {
         String commit;
         if (CheckpointObjects.isObjectId(w.tree()) && (w.head() == null || CheckpointObjects.isObjectId(w.head()))) {
             commit = CheckpointObjects.commit(w.commonDir(), w.tree(), w.head(), message);

@@ -134,7 +134,7 @@ public final class CheckpointService implements AutoCloseable {
     public Checkpoint checkpoint(String sandboxId, String message, Integer turn, String who) throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
-            return take(s, worktreeOf(s), message, turn, who, true);
+            return take(s, worktreeOf(s), message, turn, who, true, null);
         }
     }
 
@@ -149,14 +149,15 @@ public final class CheckpointService implements AutoCloseable {
             SandboxRecord s = sandboxes.find(sandboxId);
             Path worktree = worktreeOf(s);
             Optional<Checkpoint> latest = store.latest(sandboxId);
+            CheckpointGit.WorkingTree now = null;
             if (latest.isPresent()) {
-                CheckpointGit.WorkingTree now = git.workingTree(worktree);
+                now = git.workingTree(worktree);
                 if (now.tree().equals(store.lastKnownTree(sandboxId).orElse(null))
                         && Objects.equals(now.head(), latest.get().head())) {
                     return Optional.empty();
                 }
             }
-            return Optional.of(take(s, worktree, message, turn, who, true));
+            return Optional.of(take(s, worktree, message, turn, who, true, now));
         }
     }
 
@@ -188,7 +189,7 @@ public final class CheckpointService implements AutoCloseable {
             String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
             boolean stopped = stopIfRunning(s, who);
             // Not pruned before the restore: the target may be the oldest one kept.
-            Checkpoint before = take(s, worktree, "before rollback to " + number, null, who, false);
+            Checkpoint before = take(s, worktree, "before rollback to " + number, null, who, false, null);
             CheckpointGit.Restored r;
             try {
                 r = git.restore(worktree, before.tree(), targetTree);
@@ -252,8 +253,9 @@ public final class CheckpointService implements AutoCloseable {
         new CheckpointRecovery(repos, store, git).run(this::forget);
     }
 
+    /** Takes a checkpoint; {@code written} is the working tree just written, or null to write it now. */
     private Checkpoint take(SandboxRecord s, Path worktree, String message, Integer turn, String who,
-                            boolean prune) throws PaddockException {
+                            boolean prune, CheckpointGit.WorkingTree written) throws PaddockException {
         String sandboxId = s.id();
         String text = message == null || message.isBlank() ? "checkpoint" : message.strip();
         if (text.length() > MESSAGE_MAX) {
@@ -261,8 +263,9 @@ public final class CheckpointService implements AutoCloseable {
         }
         Optional<String> previous = store.lastKnownTree(sandboxId);
         int number = store.highest(sandboxId) + 1;
-        CheckpointGit.Snapshot snap = git.snapshot(worktree, previous.orElse(null),
-                CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
+        String commitMessage = CheckpointRecovery.commitMessage(text, sandboxId, number, turn);
+        CheckpointGit.Snapshot snap = written == null ? git.snapshot(worktree, previous.orElse(null), commitMessage)
+                : git.snapshot(worktree, previous.orElse(null), commitMessage, written);
         String ref = refName(sandboxId, number);
         if (!git.createRef(snap.commonDir(), worktree, ref, snap.commit())) {
             // A ref whose row a crash lost, and no recovery ran since: never reuse its number.
