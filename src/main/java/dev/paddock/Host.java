@@ -76,6 +76,8 @@ public final class Host implements AutoCloseable {
             wiring.reconciler().start();
             wiring.merges().queue().start();
             api.serveMerges(wiring.merges(), wiring.resolutions());
+            wiring.checkpoints().start();
+            api.serveCheckpoints(wiring.checkpoints());
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

@@ -93,6 +93,7 @@ public final class Wiring implements AutoCloseable {
     private final TierChecks tierChecks;
     private final MergeService merges;
     private final ResolutionService resolutions;
+    private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
 
@@ -173,6 +174,15 @@ public final class Wiring implements AutoCloseable {
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
+        this.checkpoints = new dev.paddock.checkpoint.CheckpointService(sandboxService,
+                new dev.paddock.checkpoint.CheckpointRepositories(sandboxes, new SandboxRepositories(repoStore, locator),
+                        repoStore), db, git, events, bus, () -> {
+                            try {
+                                return settings.get(SettingsStore.CHECKPOINTS_KEEP);
+                            } catch (dev.paddock.store.StoreException e) {
+                                return 0; // the store cannot be read: prune nothing
+                            }
+                        }, clock);
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
@@ -341,6 +351,14 @@ public final class Wiring implements AutoCloseable {
         return merges;
     }
 
+    /**
+     * Checkpoints of sandboxes' working state and rollbacks to them; {@code start()} (the host calls it) recovers
+     * what a crash left and takes a checkpoint when an agent's turn ends.
+     */
+    public dev.paddock.checkpoint.CheckpointService checkpoints() {
+        return checkpoints;
+    }
+
     /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
     public ResolutionService resolutions() {
         return resolutions;
@@ -374,7 +392,7 @@ public final class Wiring implements AutoCloseable {
     /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
     public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
         return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
-                worktrees);
+                worktrees, checkpoints);
     }
 
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
@@ -390,6 +408,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        checkpoints.close();
         eventRetention.close();
         approvals.close();
         reconciler.close();

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * decisions ({@link ApprovalRoutes}), and gets 403 anywhere else. No token or an unknown one gets 401.
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
- * sandbox routes of {@link SandboxRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
+ * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
@@ -81,6 +81,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile java.util.function.Supplier<java.util.Optional<String>> storeProblem = java.util.Optional::empty;
     /** The merge queue's routes, once the host hands them the services ({@link #serveMerges}); 503 before. */
     private volatile MergeRoutes mergeRoutes;
+    /** The checkpoint routes, once the host hands them the service ({@link #serveCheckpoints}); 503 before. */
+    private volatile CheckpointRoutes checkpointRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -167,6 +169,11 @@ public final class ApiServer implements AutoCloseable {
         return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
     }
 
+    /** Serves the checkpoint routes ({@link CheckpointRoutes}) from now on; 503 before. */
+    public void serveCheckpoints(dev.paddock.checkpoint.CheckpointService checkpoints) {
+        this.checkpointRoutes = new CheckpointRoutes(checkpoints);
+    }
+
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */
     public void serveMerges(dev.paddock.merge.MergeService merges, dev.paddock.merge.ResolutionService resolutions) {
         this.mergeRoutes = new MergeRoutes(merges, resolutions);
@@ -225,7 +232,8 @@ public final class ApiServer implements AutoCloseable {
         // server has meanwhile closed. Connecting on loopback costs a fraction of a millisecond.
         ex.getResponseHeaders().set("Connection", "close");
         ExecutorService own = ApprovalRoutes.waits(method, path) ? waiting
-                : caller.isInstall() && SandboxRoutes.isSlow(method, path) ? slow : workers;
+                : caller.isInstall() && (SandboxRoutes.isSlow(method, path) || CheckpointRoutes.isSlow(method, path))
+                ? slow : workers;
         try {
             own.execute(() -> serve(ex, caller));
         } catch (RejectedExecutionException closing) {
@@ -261,6 +269,14 @@ public final class ApiServer implements AutoCloseable {
         String method = ex.getRequestMethod();
         if (TurnRoutes.matches(path)) {
             turnRoutes.handle(ex, caller);
+            return;
+        }
+        if (CheckpointRoutes.matches(path)) {
+            CheckpointRoutes routes = checkpointRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "checkpoints are not served by this Paddock");
+            }
+            routes.handle(ex, caller);
         } else if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
         } else if (SettingsRoutes.matches(path)) {

@@ -9,8 +9,8 @@ import java.time.Clock;
 
 /**
  * Who may make a request: the install token (the {@code api-token} file) may make any; a sandbox's own
- * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat} and its agent's
- * decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}) and its turn's end
+ * token ({@code PADDOCK_TOKEN}) only {@code POST /v1/sandboxes/{its id}/heartbeat}, {@code .../checkpoints} and its
+ * agent's decisions ({@code POST /v1/decide}, {@code POST /v1/hooks/claude}) and its turn's end
  * ({@code POST /v1/hooks/claude/turn}; the routes themselves check the id); a hook key ({@link HookAuth}: the
  * install's or a sandbox's, never sent, only its MAC) only {@code POST /v1/hooks/claude} and
  * {@code POST /v1/hooks/claude/turn}; anything else is refused.
@@ -101,9 +101,11 @@ final class Gate {
             return;
         }
         if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
-                && !ApprovalRoutes.sandboxMay(method, path) && !TurnRoutes.sandboxMay(method, path)) {
+                && CheckpointRoutes.checkpointTarget(method, path) == null && !ApprovalRoutes.sandboxMay(method, path)
+                && !TurnRoutes.sandboxMay(method, path)) {
             throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
-                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat), ask for its agent's decisions"
+                    + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat), take its checkpoints (POST"
+                    + " /v1/sandboxes/" + caller.sandboxId() + "/checkpoints), ask for its agent's decisions"
                     + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST " + TurnRoutes.ROUTE + ")");
         }
     }

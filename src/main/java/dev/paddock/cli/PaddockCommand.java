@@ -124,6 +124,7 @@ public final class PaddockCommand implements Callable<Integer> {
         m.put("sandbox", SandboxCommand.class);
         m.put("merge", MergeCommand.class);
         m.put("heartbeat", HeartbeatCommand.class);
+        m.put("checkpoint", CheckpointCommand.class);
         m.put("policy", PolicyCommand.class);
         m.put("config", ConfigCommand.class);
         m.put("hook", HookCommand.class);

@@ -7,7 +7,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|checkpoints|rollback}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
                 + " running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
             SandboxRetryCommand.class, SandboxSayCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
-            SandboxTranscriptCommand.class})
+            SandboxTranscriptCommand.class, SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -26,6 +26,7 @@ public final class SandboxCommand implements Runnable {
     /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, say, rm or image.");
+        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, say, rm, image,"
+                + " transcript, checkpoints or rollback.");
     }
 }

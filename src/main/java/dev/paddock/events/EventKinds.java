@@ -75,6 +75,13 @@ public final class EventKinds {
     public static final String AGENT_TURN_ENDED = "agent.turn_ended";
     /** A sandbox's agent waits for a person (Claude Code's Notification hook; {@code details.notificationType}). */
     public static final String AGENT_WAITING = "agent.waiting";
+    /** A checkpoint of a sandbox's files was taken ({@code details.number}, {@code details.commit}, {@code details.by}). */
+    public static final String CHECKPOINT_CREATED = "checkpoint.created";
+    /**
+     * A sandbox's files were rolled back to a checkpoint ({@code details.to}; {@code details.before}: the checkpoint
+     * that undoes it).
+     */
+    public static final String CHECKPOINT_ROLLED_BACK = "checkpoint.rolled_back";
 
     private EventKinds() {
     }

@@ -28,6 +28,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final GitCli git;
     private final WorktreeManager worktrees;
     private final SandboxReclaimer reclaimer;
+    private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final String who;
 
     /**
@@ -38,7 +39,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
      */
     public ServiceSandboxBackend(SandboxService service, SandboxReclaimer reclaimer, SettingsStore settings,
                                  dev.paddock.repo.RepoService repoService, TierCheck tiers, GitCli git,
-                                 WorktreeManager worktrees) {
+                                 WorktreeManager worktrees, dev.paddock.checkpoint.CheckpointService checkpoints) {
+        this.checkpoints = checkpoints;
         this.service = service;
         this.reclaimer = reclaimer;
         this.settings = settings;
@@ -128,5 +130,10 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public WorktreeManager.ChangeList changes(String id) throws PaddockException {
         return service.changes(id);
+    }
+
+    @Override
+    public List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException {
+        return checkpoints.list(id);
     }
 }

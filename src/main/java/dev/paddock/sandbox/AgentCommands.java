@@ -9,9 +9,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The commands Paddock puts on an agent's PATH ({@code <control dir>/bin}, writable by nobody but Paddock's
- * user): a small POSIX {@code sh} script named {@code paddock} that knows one subcommand,
- * {@code paddock heartbeat [PROGRESS...]}. It writes the progress to {@code $PADDOCK_HEARTBEAT_FILE}
- * (atomically, through a rename) with a sequence number ({@link HeartbeatFile}), which the supervisor reads within
+ * user): a small POSIX {@code sh} script named {@code paddock} that knows two subcommands.
+ * {@code paddock checkpoint [MESSAGE...]} asks the API ({@code PADDOCK_API}, with the sandbox's own
+ * {@code PADDOCK_TOKEN}, through curl) for a checkpoint of the sandbox's files.
+ * {@code paddock heartbeat [PROGRESS...]} writes the progress to {@code $PADDOCK_HEARTBEAT_FILE} (atomically, through a rename) with a sequence number ({@link HeartbeatFile}), which the supervisor reads within
  * about a second. A file, not the API:
  * it needs no JVM, no network (namespace sandboxes have none) and no Paddock launcher inside the sandbox,
  * and works the same in every tier.
@@ -21,9 +22,39 @@ public final class AgentCommands {
     static final String PADDOCK = """
             #!/bin/sh
             # Written by Paddock for agents in a sandbox: `paddock heartbeat [PROGRESS...]` renews this
-            # sandbox's lease with a progress text (through $PADDOCK_HEARTBEAT_FILE; no network needed).
+            # sandbox's lease with a progress text (through $PADDOCK_HEARTBEAT_FILE; no network needed);
+            # `paddock checkpoint [MESSAGE...]` keeps a checkpoint of the sandbox's files (through the API).
+            if [ "$1" = checkpoint ]; then
+              # Through the API with this sandbox's own token: needs curl and a network.
+              shift
+              if [ -z "$PADDOCK_API" ] || [ -z "$PADDOCK_TOKEN" ] || [ -z "$PADDOCK_SANDBOX_ID" ]; then
+                echo "paddock: PADDOCK_API, PADDOCK_TOKEN and PADDOCK_SANDBOX_ID are not set: this does not run in a Paddock sandbox" >&2
+                exit 1
+              fi
+              if ! command -v curl >/dev/null 2>&1; then
+                echo "paddock: paddock checkpoint needs curl in the sandbox" >&2
+                exit 1
+              fi
+              msg=$(printf '%s' "$*" | tr -d '\\000-\\037' | sed 's/\\\\/\\\\\\\\/g; s/"/\\\\"/g')
+              # The token goes on curl's standard input, not its command line.
+              answer=$(printf 'Authorization: Bearer %s\\n' "$PADDOCK_TOKEN" | curl -sS -H @- -H 'Content-Type: application/json' \\
+                  --data-binary "{\\"message\\":\\"$msg\\"}" -w '\\n%{http_code}' \\
+                  "$PADDOCK_API/v1/sandboxes/$PADDOCK_SANDBOX_ID/checkpoints") || {
+                echo "paddock: Paddock's API at $PADDOCK_API does not answer: no checkpoint was taken" >&2
+                exit 1
+              }
+              code=$(printf '%s\\n' "$answer" | tail -n 1)
+              body=$(printf '%s\\n' "$answer" | sed '$d')
+              if [ "$code" = 201 ]; then
+                n=$(printf '%s' "$body" | sed -n 's/.*"number":\\([0-9][0-9]*\\).*/\\1/p')
+                echo "Checkpoint $n of $PADDOCK_SANDBOX_ID taken."
+                exit 0
+              fi
+              echo "paddock: $(printf '%s' "$body" | sed -n 's/.*"error":"\\(.*\\)".*/\\1/p') (HTTP $code)" >&2
+              exit 1
+            fi
             if [ "$1" != heartbeat ]; then
-              echo "paddock: inside a sandbox only 'paddock heartbeat [PROGRESS...]' is available" >&2
+              echo "paddock: inside a sandbox only 'paddock heartbeat [PROGRESS...]' and 'paddock checkpoint [MESSAGE...]' are available" >&2
               exit 2
             fi
             shift

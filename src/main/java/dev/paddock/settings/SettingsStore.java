@@ -63,8 +63,15 @@ public final class SettingsStore {
     public static final Setting<Integer> EVENTS_RETENTION_DAYS = Setting.ofInt("events.retentionDays", 365, 0, 36_500,
             "days", "Events older than this are deleted, once an hour (0 keeps them all).");
 
+    /**
+     * How many checkpoints each sandbox keeps (100): 0 keeps them all. Past it, the oldest checkpoint's ref and row
+     * are deleted after each new one.
+     */
+    public static final Setting<Integer> CHECKPOINTS_KEEP = Setting.ofInt("checkpoints.keep", 100, 0, 100_000,
+            "checkpoints", "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
+
     /** Every known setting, by name. */
-    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, EVENTS_RETENTION_DAYS,
+    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, CHECKPOINTS_KEEP, EVENTS_RETENTION_DAYS,
             RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
 
     private final Jdbc jdbc;

@@ -70,16 +70,31 @@ public final class GitCli {
      * @throws GitException when git cannot be started or runs past {@code timeout} (it is then killed)
      */
     public Result run(Path dir, List<String> args, Duration timeout) throws GitException {
+        return run(dir, args, timeout, Map.of(), null);
+    }
+
+    /**
+     * Runs {@code git -C dir args...} with {@code env} added to the cleaned environment (e.g. a private
+     * {@code GIT_INDEX_FILE}, which is removed otherwise) and {@code input} on its standard input (null: none).
+     *
+     * @throws GitException when git cannot be started or runs past {@code timeout} (it is then killed)
+     */
+    public Result run(Path dir, List<String> args, Duration timeout, Map<String, String> extraEnv, byte[] input)
+            throws GitException {
         List<String> cmd = new ArrayList<>(args.size() + 3);
         cmd.add(executable);
         cmd.add("-C");
         cmd.add(dir.toString());
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(Processes.NO_INPUT);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (input == null) {
+            pb.redirectInput(Processes.NO_INPUT);
+        }
         Map<String, String> env = pb.environment();
         REDIRECTING_VARS.forEach(env::remove);
         env.put("GIT_TERMINAL_PROMPT", "0");
         env.put("LC_ALL", "C");
+        env.putAll(extraEnv);
         long t0 = System.nanoTime();
         Process p;
         try {
@@ -91,6 +106,9 @@ public final class GitCli {
         // and this thread can enforce the timeout.
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), PIPES);
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), PIPES);
+        if (input != null) {
+            CompletableFuture.runAsync(() -> writeAll(p.getOutputStream(), input), PIPES);
+        }
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
@@ -139,6 +157,14 @@ public final class GitCli {
             }
         }
         return args.length > 0 ? args[0] : "";
+    }
+
+    private static void writeAll(java.io.OutputStream out, byte[] input) {
+        try (out) {
+            out.write(input);
+        } catch (IOException e) {
+            LOG.debug("git's standard input closed early: {}", e.getMessage());
+        }
     }
 
     private static byte[] readAll(InputStream in) {

@@ -292,6 +292,8 @@ class SandboxApiTest {
                 call("GET", "/v1/sandboxes/" + a + "/log", null, tokenA),
                 call("POST", "/v1/sandboxes/" + a + "/stop", null, tokenA),
                 call("POST", "/v1/sandboxes/" + a + "/retry", null, tokenA),
+                call("GET", "/v1/sandboxes/" + a + "/checkpoints", null, tokenA),
+                call("POST", "/v1/sandboxes/" + a + "/rollback", "{\"to\": 1}", tokenA),
                 call("DELETE", "/v1/sandboxes/" + a + "?mode=force", null, tokenA),
                 call("POST", "/v1/sandboxes", request("Sneaky", "true").toString(), tokenA),
                 call("GET", "/v1/nope", null, tokenA),
@@ -301,8 +303,9 @@ class SandboxApiTest {
         assertThat(refused).allSatisfy(r -> {
             assertThat(r.statusCode()).as(r.request().method() + " " + r.request().uri()).isEqualTo(403);
             assertThat(json(r).get("error").asText()).isEqualTo("a sandbox's token may only send that sandbox's"
-                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat), ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST /v1/hooks/claude/turn)");
+                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat), take its checkpoints (POST /v1/sandboxes/"
+                    + a + "/checkpoints), ask for its agent's decisions (POST /v1/decide, POST /v1/hooks/claude)"
+                    + " and tell its turn's end (POST /v1/hooks/claude/turn)");
         });
         assertThat(detail(a).at("/sandbox/state").asText()).isEqualTo("running");
         assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).containsExactly(a);

@@ -40,7 +40,8 @@ class SettingsStoreTest {
     void allListsEveryKnownSettingWithItsDefaultUnitAndBounds() throws Exception {
         List<SettingEntry> all = settings.all();
 
-        assertThat(all).extracting(SettingEntry::name).containsExactly("approval.timeoutMs", "events.retentionDays",
+        assertThat(all).extracting(SettingEntry::name).containsExactly("approval.timeoutMs", "checkpoints.keep",
+                "events.retentionDays",
                 "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
         assertThat(all).allSatisfy(e -> {
             assertThat(e.isDefault()).isTrue();
@@ -48,11 +49,11 @@ class SettingsStoreTest {
             assertThat(e.type()).isEqualTo("integer");
             assertThat(e.description()).isNotBlank();
         });
-        assertThat(all.get(5)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
+        assertThat(all.get(6)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
                 SettingsStore.SANDBOX_MAX_RETRIES.description(), "a whole number from 0 to 100 (retries)", true));
-        assertThat(all.get(4).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
-        assertThat(all.get(3).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
-        assertThat(all.get(2).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+        assertThat(all.get(5).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(4).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
+        assertThat(all.get(3).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
         assertThat(all.get(0).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
     }
 
@@ -116,13 +117,13 @@ class SettingsStoreTest {
         }
 
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
-        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(5);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(6);
         assertThat(events.recent(-1, 10)).hasSize(1);
     }
 
     @Test
     void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
-        String known = "Known settings: approval.timeoutMs, events.retentionDays, reconcile.intervalMs,"
+        String known = "Known settings: approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs,"
                 + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
 
         assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))

@@ -83,4 +83,7 @@ public interface SandboxBackend {
 
     /** What the sandbox's worktree changed against its base commit. */
     WorktreeManager.ChangeList changes(String id) throws PaddockException;
+
+    /** The sandbox's checkpoints, oldest first (see {@code paddock sandbox checkpoints}). */
+    List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException;
 }

@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.events.Event;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.EmptyState;
@@ -90,7 +91,10 @@ final class SandboxDetailsView extends VBox {
         Tab changesTab = new Tab("Changes", changes());
         changesTab.setId("details-tab-changes");
         changesTab.setGraphic(Icons.of(MaterialDesignF.FILE_COMPARE, 14));
-        TabPane tabs = new TabPane(logTab, historyTab, changesTab);
+        Tab checkpointsTab = new Tab("Checkpoints", checkpoints());
+        checkpointsTab.setId("details-tab-checkpoints");
+        checkpointsTab.setGraphic(Icons.of(MaterialDesignH.HISTORY, 14));
+        TabPane tabs = new TabPane(logTab, historyTab, changesTab, checkpointsTab);
         tabs.setId("sandbox-details-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().addAll("pd-details-tabs", "dense");
@@ -298,6 +302,52 @@ final class SandboxDetailsView extends VBox {
             }
         });
         return list;
+    }
+
+    // Checkpoints ---------------------------------------------------------------------------------
+
+    private VBox checkpoints() {
+        ListView<Checkpoint> list = new ListView<>(vm.checkpoints());
+        list.setId("sandbox-checkpoints");
+        list.setPlaceholder(new Label("No checkpoints yet: one is kept when the agent's turn ends or it runs"
+                + " paddock checkpoint."));
+        list.setCellFactory(v -> new ListCell<>() {
+            @Override
+            protected void updateItem(Checkpoint c, boolean empty) {
+                super.updateItem(c, empty);
+                if (empty || c == null) {
+                    setText(null);
+                    setTooltip(null);
+                    return;
+                }
+                setText(describe(c, Instant.now()));
+                setTooltip(new Tooltip(paths(c)));
+            }
+        });
+        Label hint = new Label("Roll back from a terminal: paddock sandbox rollback ID N");
+        hint.setId("sandbox-checkpoints-hint");
+        hint.getStyleClass().add("pd-muted");
+        vm.sandboxProperty().addListener((o, a, s) -> hint.setText("Roll back from a terminal: paddock sandbox"
+                + " rollback " + (s == null ? "ID" : s.id()) + " N"));
+        VBox box = new VBox(6, hint, list);
+        VBox.setVgrow(list, Priority.ALWAYS);
+        return box;
+    }
+
+    /** "#3  14:02  turn ended (turn 4)  ·  1 added · 2 modified · 0 deleted". */
+    static String describe(Checkpoint c, Instant now) {
+        return "#" + c.number() + "  " + (c.createdAt() == null ? "" : Formats.clock(c.createdAt(), now)) + "  "
+                + c.message() + (c.turn() == null ? "" : " (turn " + c.turn() + ")") + "  ·  "
+                + c.changes().added().size() + " added · " + c.changes().modified().size() + " modified · "
+                + c.changes().deleted().size() + " deleted";
+    }
+
+    private static String paths(Checkpoint c) {
+        StringBuilder b = new StringBuilder();
+        c.changes().added().forEach(p -> b.append("A ").append(p).append('\n'));
+        c.changes().modified().forEach(p -> b.append("M ").append(p).append('\n'));
+        c.changes().deleted().forEach(p -> b.append("D ").append(p).append('\n'));
+        return b.isEmpty() ? "No change since the checkpoint before." : b.toString().strip();
     }
 
     // Changes -------------------------------------------------------------------------------------

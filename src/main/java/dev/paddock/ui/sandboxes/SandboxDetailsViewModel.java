@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.common.Threads;
 import dev.paddock.events.Event;
 import dev.paddock.status.RepositoryStatus;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The details of one sandbox: its state history, its agent's log followed live, its worktree's change list
- * against the base, and the follow-up prompt a person sends it once its agent's turn ended. Loads only what is on screen, on the {@code sandbox-details} thread:
+ * against the base, its checkpoints (read-only; the history and checkpoints every second), and the follow-up prompt
+ * a person sends it once its agent's turn ended. Loads only what is on screen, on the {@code sandbox-details} thread:
  * the log every {@link #POLL_MS} ms, the history every second, the changes every
  * {@link #CHANGES_EVERY_MS} ms and on demand. Properties change on the FX thread.
  */
@@ -52,7 +54,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     static final List<String> FOLLOW_UP_STATES = List.of("done", "failed", "timeout", "awaiting_human");
 
     /** The parts of the pane. */
-    public enum Section { LOG, HISTORY, CHANGES }
+    public enum Section { LOG, HISTORY, CHANGES, CHECKPOINTS }
 
     // Properties (set by the view)
     private final BooleanProperty shown = new SimpleBooleanProperty(true);
@@ -75,6 +77,8 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
             && FOLLOW_UP_STATES.contains(sandbox.get().state()) && !sending.get() && followUpText.get() != null
             && !followUpText.get().isBlank(), sandbox, sending, followUpText);
     private Runnable onChanged = () -> { };
+    private final ObservableList<Checkpoint> checkpoints = FXCollections.observableArrayList();
+    private final ObservableList<Checkpoint> checkpointsView = FXCollections.unmodifiableObservableList(checkpoints);
 
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private volatile SandboxBackend backend;
@@ -124,6 +128,11 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     /** The sandbox's events, oldest first. */
     public ObservableList<Event> history() {
         return historyView;
+    }
+
+    /** The sandbox's checkpoints, newest first. */
+    public ObservableList<Checkpoint> checkpoints() {
+        return checkpointsView;
     }
 
     /** What the worktree changed against the base commit, or null before the first look. */
@@ -247,6 +256,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         followUpProblem.set(null);
         logText.set("");
         history.clear();
+        checkpoints.clear();
         changes.set(null);
         changesAt.set(null);
         error.set(null);
@@ -291,6 +301,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
                 case LOG -> pollLog(b, current);
                 case HISTORY -> pollHistory(b, current);
                 case CHANGES -> pollChanges(b, current);
+                case CHECKPOINTS -> pollCheckpoints(b, current);
             }
         } catch (Exception e) {
             LOG.debug("Details of {}: {}", current, e.toString());
@@ -341,6 +352,22 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         Platform.runLater(() -> {
             if (current.equals(id) && !history.equals(events)) {
                 history.setAll(events);
+            }
+            clearError();
+        });
+    }
+
+    private void pollCheckpoints(SandboxBackend b, String current) throws Exception {
+        long now = System.nanoTime();
+        if (lastHistoryAt != 0 && now - lastHistoryAt < TimeUnit.MILLISECONDS.toNanos(1_000)) {
+            return;
+        }
+        lastHistoryAt = now;
+        List<Checkpoint> newestFirst = new java.util.ArrayList<>(b.checkpoints(current));
+        java.util.Collections.reverse(newestFirst);
+        Platform.runLater(() -> {
+            if (current.equals(id) && !checkpoints.equals(newestFirst)) {
+                checkpoints.setAll(newestFirst);
             }
             clearError();
         });

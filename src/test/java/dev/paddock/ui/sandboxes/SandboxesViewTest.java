@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.status.RepositoryStatus;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -150,6 +151,29 @@ class SandboxesViewTest {
         Panel.inWorktree(s, "later.txt").toFile().createNewFile();
         robot.clickOn("#sandbox-changes-refresh");
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 4));
+    }
+
+    @Test
+    void theCheckpointsTabListsTheSandboxsCheckpointsNewestFirst(FxRobot robot) throws Exception {
+        SandboxRecord s = panel.create("Keep checkpoints", "echo one > notes.txt; sleep 300");
+        panel.show();
+        panel.waitForState(s.id(), "running", 20);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> Panel.exists(Panel.inWorktree(s, "notes.txt")));
+        panel.host.wiring().checkpoints().checkpoint(s.id(), "first notes", null, "test");
+        Files.writeString(Panel.inWorktree(s, "more.txt"), "more\n");
+        panel.host.wiring().checkpoints().checkpoint(s.id(), "turn ended", 2, "test");
+        select(robot, s.id());
+
+        robot.clickOn("Checkpoints");
+        @SuppressWarnings("unchecked")
+        ListView<dev.paddock.checkpoint.Checkpoint> list = node(robot, "#sandbox-checkpoints", ListView.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() == 2));
+
+        assertThat(fx(() -> list.getItems().stream().map(c -> c.number()).toList())).containsExactly(2, 1);
+        assertThat(fx(() -> SandboxDetailsView.describe(list.getItems().get(0), java.time.Instant.now())))
+                .startsWith("#2  ").contains("turn ended (turn 2)  ·  1 added · 0 modified · 0 deleted");
+        assertThat(fx(() -> robot.lookup("#sandbox-checkpoints-hint").queryAs(Label.class).getText()))
+                .isEqualTo("Roll back from a terminal: paddock sandbox rollback " + s.id() + " N");
     }
 
     @Test
