@@ -131,7 +131,7 @@ class PresetProgramsTest {
         assertThat(settings.at("/permissions/deny").findValuesAsText("")).isEmpty();
         assertThat(settings.at("/permissions/deny").toString()).contains("Bash(curl:*)")
                 .doesNotContain("git status");
-        assertThat(Files.readString(tmp.resolve("paddock-home/bin/paddock-hook-claude"))).isNotEmpty();
+        assertThat(tmp.resolve("paddock-home/bin/paddock-hook-claude")).isExecutable().isNotEmptyFile();
     }
 
     @Test
