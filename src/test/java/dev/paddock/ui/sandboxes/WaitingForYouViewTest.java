@@ -90,7 +90,7 @@ class WaitingForYouViewTest {
         SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.custom(panel.repo.dir(), "Look around",
                 null).agent("gemini").tier(Tier.WORKTREE).maxRetries(0).build());
         panel.show(1366, 768);
-        robot.clickOn(Panel.tableRow(robot, s.id()));
+        select(robot, s.id());
         TextField field = node(robot, "#sandbox-follow-up", TextField.class);
         Button send = node(robot, "#sandbox-follow-up-send", Button.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(field::isVisible));
@@ -112,5 +112,25 @@ class WaitingForYouViewTest {
             assertThat(e.kind()).isEqualTo("sandbox.retrying");
             assertThat(e.details()).contains("Try once more, with the key set.");
         });
+    }
+
+    /**
+     * Clicks the sandbox's row until the table has it selected: its quick run (the CLI refuses at once) replaces the
+     * rows while the click lands, and a click on a row being replaced can miss.
+     */
+    private static void select(FxRobot robot, String id) throws Exception {
+        javafx.scene.control.TableView<?> table = robot.lookup("#" + SandboxTable.ID)
+                .queryAs(javafx.scene.control.TableView.class);
+        for (int attempt = 0; attempt < 5; attempt++) {
+            robot.clickOn(Panel.tableRow(robot, id));
+            try {
+                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel()
+                        .getSelectedItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox r && r.id().equals(id)));
+                return;
+            } catch (java.util.concurrent.TimeoutException missed) {
+                // clicked while the rows were replaced: again
+            }
+        }
+        throw new AssertionError("the row of " + id + " could not be selected");
     }
 }
