@@ -80,7 +80,7 @@ class NewSandboxDialogTest {
 
         robot.clickOn(create);
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         // the row appears within a second or so (the dashboard refreshes when the supervisor moves it)
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !panel.vm.dashboard().sandboxes().isEmpty()));
         String id = fx(() -> panel.vm.dashboard().sandboxes().get(0).id());
@@ -212,7 +212,7 @@ class NewSandboxDialogTest {
         robot.interact(() -> robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel()
                 .select("main"));
         robot.clickOn(create);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxes().stream()
                 .anyMatch(s -> s.branch().equals("agent/build-payments"))));
     }
@@ -275,7 +275,7 @@ class NewSandboxDialogTest {
         assertThat(request.network()).isFalse();
 
         robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         SandboxRecord made = panel.host.wiring().sandboxService()
                 .listOpen(panel.vm.currentProperty().get().id()).get(0);
         assertThat(made.baseBranch()).isEqualTo("feature/payments");

@@ -115,7 +115,7 @@ final class Panel implements AutoCloseable {
 
     /** Waits for a node to exist and returns it. */
     static <T extends Node> T node(FxRobot robot, String query, Class<T> type) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(query).tryQuery().isPresent()));
         return robot.lookup(query).queryAs(type);
     }
 

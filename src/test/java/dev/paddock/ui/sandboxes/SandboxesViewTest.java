@@ -224,7 +224,7 @@ class SandboxesViewTest {
 
         robot.clickOn("#removal-force");
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
         assertThat(s.worktree()).doesNotExist();
         assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state().id()).isEqualTo("closed");
@@ -244,7 +244,7 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
         robot.clickOn("#removal-commit");
 
-        WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
         assertThat(s.worktree()).doesNotExist();
         assertThat(panel.repo.git("show", s.branch() + ":plan.txt")).isEqualTo("step one\n");
@@ -271,7 +271,7 @@ class SandboxesViewTest {
                 .isEqualTo("Nothing would be lost in any of the 2 sandboxes.");
         robot.clickOn("#removal-strict");
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#removal-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(a.id()).isEmpty() && panel.row(b.id()).isEmpty());
         assertThat(a.worktree()).doesNotExist();
         assertThat(b.worktree()).doesNotExist();
