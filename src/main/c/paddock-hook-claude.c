@@ -128,7 +128,7 @@ static const char *fault_json;
 static void on_fault(int sig) {
     (void) sig;
     write_all(1, fault_json, strlen(fault_json));
-    static const char msg[] = "Paddock hook: the hook failed, so the call is denied\n";
+    static const char msg[] = "Paddock hook: the hook failed or was stopped by a signal, so the call is denied\n";
     write_all(2, msg, sizeof msg - 1);
     _exit(2);
 }
@@ -569,7 +569,7 @@ int main(int argc, char **argv) {
     arm(answer_s, late);
     /* A fault must not end the process by a signal: Claude Code would take that as "go ahead". */
     static char fault_out[600];
-    deny_json(fault_out, sizeof fault_out, "Paddock hook: the hook failed, so the call is denied");
+    deny_json(fault_out, sizeof fault_out, "Paddock hook: the hook failed or was stopped by a signal, so the call is denied");
     struct sigaction fa = {.sa_handler = on_fault};
     sigemptyset(&fa.sa_mask);
     fault_json = fault_out;
@@ -578,6 +578,12 @@ int main(int argc, char **argv) {
     sigaction(SIGFPE, &fa, NULL);
     sigaction(SIGILL, &fa, NULL);
     sigaction(SIGABRT, &fa, NULL);
+    /* Any other signal that would end the process ends it with a deny too (KILL cannot be caught). */
+    static const int ending[] = {SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ,
+                                 SIGVTALRM, SIGPROF, SIGSTKFLT, SIGPWR};
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+        sigaction(ending[i], &fa, NULL);
+    }
 
     const char *api = getenv("PADDOCK_API");
     const char *sandbox = getenv("PADDOCK_SANDBOX_ID");

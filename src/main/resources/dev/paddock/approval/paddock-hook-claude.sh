@@ -53,6 +53,8 @@ if [ -n "${BASH_VERSION:-}" ]; then
   trap 'deny "Paddock hook: Paddock did not answer within ${answer_s} s, so the call is denied"' TERM
   watchdog
 fi
+# Any other signal that would end the hook ends it with a deny too (KILL cannot be caught).
+trap 'deny "Paddock hook: the hook was stopped by a signal, so the call is denied"' INT HUP QUIT USR1 USR2 SEGV BUS ABRT
 
 # The port of this home's running Paddock, from instance.json (which holds nothing secret), or nothing.
 live_port() {

@@ -123,6 +123,29 @@ class NativeHookTest {
         assertThat(Files.getLastModifiedTime(path)).isEqualTo(before);
     }
 
+    /** A hook stopped by a signal while it waits for its input still denies with exit 2, never ends by the signal. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"INT", "HUP", "QUIT", "USR1", "SEGV"})
+    void aSignalWhileItWaitsEndsInADeny(String signal) throws Exception {
+        for (Shell shell : new Shell[] {Shell.NATIVE, Shell.BASH}) {
+            Path target = HookRun.target(HookScript.path(rig.home().dir()), shell);
+            ProcessBuilder pb = new ProcessBuilder(target.toString(), "--timeout", "660");
+            pb.environment().clear();
+            pb.environment().putAll(HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()),
+                    rig.hookKeyOf(sandbox.id())));
+            Process p = pb.start(); // stdin stays open: it waits for its input
+            Thread.sleep(500);
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
+            assertThat(kill.waitFor()).isZero();
+            assertThat(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as(shell + " ended").isTrue();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(p.exitValue()).as(shell + " on SIG" + signal + ": " + out).isEqualTo(2);
+            assertThat(out).contains("\"permissionDecision\":\"deny\"");
+            p.getOutputStream().close();
+        }
+    }
+
     private static HookRun.Result run(String stdin) throws Exception {
         Map<String, String> env = HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()),
                 rig.hookKeyOf(sandbox.id()));
