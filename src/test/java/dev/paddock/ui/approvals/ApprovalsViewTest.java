@@ -553,11 +553,13 @@ class ApprovalsViewTest {
 
     private static Node cell(FxRobot robot, long id) throws Exception {
         ListView<?> list = waitFor(robot, "#" + ApprovalsView.LIST_ID, ListView.class);
+        // A cell showing the item whose labels are filled in (a cell can hold its item a pulse before its graphic).
         java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c && c.getItem() != null
-                && c.getItem().id() == id && c.isVisible();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.from((Node) list).lookup(showsIt).tryQuery()
-                .isPresent());
-        return robot.from((Node) list).lookup(showsIt).query();
+                && c.getItem().id() == id && c.isVisible() && c.lookupAll(".label").stream()
+                .anyMatch(l -> l instanceof Label t && t.getText() != null && !t.getText().isEmpty());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.from((Node) list).lookup(showsIt)
+                .tryQuery().isPresent()));
+        return fx(() -> robot.from((Node) list).lookup(showsIt).query());
     }
 
     /**
