@@ -1,89 +1,159 @@
 package dev.paddock.agent;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.List;
 
 /**
- * Follows a growing log file (an agent's stdout) into a {@link TranscriptParser}: each {@link #poll} reads what was
- * appended since the last one and hands the parser the complete lines only, so a UTF-8 character or a line split
- * across two writes is read whole. A file that shrank (replaced, truncated) is read again from its start. Not
- * thread-safe.
+ * Follows a growing log file (an agent's output) like {@code tail -f}: the first {@link #poll} starts at the last
+ * {@code tailBytes} bytes (from a line start), later ones return only what was appended since. A file that shrank
+ * or was replaced starts over, and so does one that grew by more than four tails between two polls (the middle is
+ * skipped). UTF-8 characters split between two writes come out whole. The panel's log view reads it as text; a
+ * {@link TranscriptFollower} feeds it to an agent's parser. Not thread-safe: one poller at a time.
  */
 public final class LogFollower {
-    private static final int CHUNK = 256 * 1024;
+    /** Bytes the log view starts with at most (its tail), and shows again when more than four of it arrived. */
+    public static final int TAIL_BYTES = 64 * 1024;
+
+    /**
+     * What a poll found.
+     *
+     * @param reset whether the text replaces what was read before (first poll, file replaced, too much arrived)
+     * @param text the new text (may be empty)
+     */
+    public record Chunk(boolean reset, String text) {
+    }
+
     private final Path file;
-    private final TranscriptParser parser;
-    private long offset;
+    private final long tailBytes;
+    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+    private long offset = -1;
+    private long length;
+    private long skipped;
+    private boolean skipToLine;
     private byte[] carry = new byte[0];
 
-    public LogFollower(Path file, TranscriptParser parser) {
+    /** Follows {@code file} from its last {@link #TAIL_BYTES} bytes. */
+    public LogFollower(Path file) {
+        this(file, TAIL_BYTES);
+    }
+
+    /** Follows {@code file} from its last {@code tailBytes} bytes. */
+    public LogFollower(Path file, long tailBytes) {
+        if (tailBytes <= 0) {
+            throw new IllegalArgumentException("tailBytes must be positive: " + tailBytes);
+        }
         this.file = file;
-        this.parser = parser;
+        this.tailBytes = tailBytes;
+    }
+
+    /** Reads everything new. A missing file is an empty log. */
+    public Chunk poll() throws IOException {
+        return poll(Integer.MAX_VALUE);
     }
 
     /**
-     * The entries of the lines completed since the last call (none when the file does not exist yet).
+     * Reads what is new, at most {@code maxBytes} of it; {@link #behind()} then says whether more is waiting. A
+     * missing file is an empty log.
      *
      * @throws IOException when the file exists but cannot be read
      */
-    public List<TranscriptEntry> poll() throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size < offset) {
-                offset = 0;
+    public Chunk poll(int maxBytes) throws IOException {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+        }
+        if (!Files.exists(file)) {
+            boolean reset = offset != 0;
+            offset = 0;
+            length = 0;
+            skipped = 0;
+            skipToLine = false;
+            carry = new byte[0];
+            return new Chunk(reset, "");
+        }
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+            length = f.length();
+            boolean reset = false;
+            if (offset < 0 || length < offset || (length - offset) / 4 > tailBytes) {
+                reset = true;
+                offset = Math.max(0, length - tailBytes);
+                skipped = offset;
+                skipToLine = offset > 0;
                 carry = new byte[0];
+                decoder.reset();
             }
-            java.util.ArrayList<TranscriptEntry> out = new java.util.ArrayList<>();
-            ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-            while (offset < size) {
-                buf.clear();
-                int n = ch.read(buf, offset);
-                if (n <= 0) {
-                    break;
+            int n = (int) Math.min(length - offset, maxBytes);
+            byte[] bytes = new byte[carry.length + n];
+            System.arraycopy(carry, 0, bytes, 0, carry.length);
+            f.seek(offset);
+            f.readFully(bytes, carry.length, n);
+            offset += n;
+            int from = 0;
+            if (skipToLine) {
+                int nl = indexOf(bytes, (byte) '\n');
+                if (nl < 0) {
+                    // The first line goes on past what was read: keep skipping it.
+                    skipped += bytes.length;
+                    carry = new byte[0];
+                    return new Chunk(reset, "");
                 }
-                offset += n;
-                byte[] data = new byte[carry.length + n];
-                System.arraycopy(carry, 0, data, 0, carry.length);
-                System.arraycopy(buf.array(), 0, data, carry.length, n);
-                int lastNewline = -1;
-                for (int i = data.length - 1; i >= 0; i--) {
-                    if (data[i] == '\n') {
-                        lastNewline = i;
-                        break;
-                    }
-                }
-                if (lastNewline < 0) {
-                    carry = data;
-                    if (carry.length > JsonLineParser.MAX_LINE) {
-                        // A line without end: the parser drops it and says so.
-                        out.addAll(parser.feed(new String(carry, StandardCharsets.UTF_8)));
-                        carry = new byte[0];
-                    }
-                    continue;
-                }
-                out.addAll(parser.feed(new String(data, 0, lastNewline + 1, StandardCharsets.UTF_8)));
-                carry = java.util.Arrays.copyOfRange(data, lastNewline + 1, data.length);
+                from = nl + 1;
+                skipped += from;
+                skipToLine = false;
             }
-            return out;
-        } catch (NoSuchFileException e) {
-            return List.of();
+            return new Chunk(reset, decode(bytes, from, false));
         }
     }
 
-    /** After the agent exited: the entries of a last line without a line break. */
-    public List<TranscriptEntry> finish() throws IOException {
-        List<TranscriptEntry> out = new java.util.ArrayList<>(poll());
-        if (carry.length > 0) {
-            out.addAll(parser.feed(new String(carry, StandardCharsets.UTF_8)));
-            carry = new byte[0];
+    /** Whether the last poll left bytes unread (it read its {@code maxBytes}). */
+    public boolean behind() {
+        return offset >= 0 && offset < length;
+    }
+
+    /** Bytes at the file's start that the text since the last reset leaves out (0 when it starts at the start). */
+    public long skipped() {
+        return skipped;
+    }
+
+    /**
+     * After the writer is done: the text of the bytes kept back at the end (an incomplete UTF-8 character, shown
+     * as a replacement character), or "".
+     */
+    public String finish() {
+        if (carry.length == 0) {
+            return "";
         }
-        out.addAll(parser.finish());
-        return out;
+        return decode(carry, 0, true);
+    }
+
+    /** Decodes complete UTF-8 characters and keeps an incomplete one at the end for the next poll. */
+    private String decode(byte[] bytes, int from, boolean end) {
+        ByteBuffer in = ByteBuffer.wrap(bytes, from, bytes.length - from);
+        CharBuffer out = CharBuffer.allocate(bytes.length - from + 1);
+        decoder.reset();
+        decoder.decode(in, out, end);
+        if (end) {
+            decoder.flush(out);
+        }
+        carry = new byte[in.remaining()];
+        in.get(carry);
+        out.flip();
+        return out.toString();
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -3,8 +3,6 @@ package dev.paddock.agent;
 import dev.paddock.sandbox.SandboxException;
 import dev.paddock.sandbox.SandboxRecord;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -13,7 +11,7 @@ import java.nio.file.Path;
  * ({@link AgentPreset#format()}): Claude Code's stream-json, Codex's JSON lines, Gemini CLI's stream-json, or text.
  * The log's own lines (Paddock's {@code === ... run N of ID: ...} header before each run, an agent's stray
  * output) come out as {@link TranscriptEntry.Output}. The last {@value #MAX_BYTES} bytes are read at most, from the
- * first whole line in them.
+ * first whole line in them, by a {@link TranscriptFollower}.
  */
 public final class SandboxTranscript {
     /** Most bytes of a log read (its end). */
@@ -32,20 +30,10 @@ public final class SandboxTranscript {
         if (!Files.exists(log)) {
             return Transcript.EMPTY;
         }
-        String text;
-        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
-            long start = Math.max(0, f.length() - MAX_BYTES);
-            byte[] bytes = new byte[(int) (f.length() - start)];
-            f.seek(start);
-            f.readFully(bytes);
-            text = new String(bytes, StandardCharsets.UTF_8);
-            if (start > 0) {
-                text = text.substring(text.indexOf('\n') + 1);
-            }
+        try {
+            return Transcript.EMPTY.plus(new TranscriptFollower(log, preset.format(), MAX_BYTES).finish().entries());
         } catch (IOException e) {
             throw new SandboxException("Cannot read the log of " + s.id() + ": " + e.getMessage(), e);
         }
-        TranscriptParser parser = preset.format().newParser();
-        return Transcript.EMPTY.plus(parser.feed(text)).plus(parser.finish());
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.panel;
 
+import dev.paddock.agent.LogFollower;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.sandbox.NewSandbox;
@@ -123,8 +124,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     }
 
     @Override
-    public Path logFile(String id) {
-        return service.logFile(id);
+    public LogFollower followLog(String id) {
+        return new LogFollower(service.logFile(id));
     }
 
     @Override

@@ -13,14 +13,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The transcript parsers on output captured from the real agents: Claude Code 2.1.332 ({@code claude-stream.jsonl},
@@ -29,9 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * reachable), plus Codex item events in the shape its documentation gives.
  */
 class TranscriptParsersTest {
-    @TempDir
-    Path tmp;
-
     private static String fixture(String name) {
         try (InputStream in = TranscriptParsersTest.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -174,32 +167,5 @@ class TranscriptParsersTest {
     void plainTextOutputIsKeptLineByLine() {
         assertThat(whole(TranscriptFormat.TEXT, "Aider v0.86.2\n{\"looks\":\"like json\"}\nlast"))
                 .containsExactly(new Output("Aider v0.86.2"), new Output("{\"looks\":\"like json\"}"), new Output("last"));
-    }
-
-    @Test
-    void theFollowerReadsAGrowingLogAndKeepsSplitCharactersWhole() throws Exception {
-        Path log = tmp.resolve("agent.log");
-        LogFollower f = new LogFollower(log, TranscriptFormat.CLAUDE_STREAM_JSON.newParser());
-        assertThat(f.poll()).isEmpty();
-        byte[] line = ("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"héllo ✓\"}]}}\n")
-                .getBytes(StandardCharsets.UTF_8);
-        int cut = new String(line, StandardCharsets.UTF_8).indexOf('✓') + 2; // inside the 3-byte check mark
-        Files.write(log, java.util.Arrays.copyOf(line, cut));
-        assertThat(f.poll()).isEmpty();
-        Files.write(log, java.util.Arrays.copyOfRange(line, cut, line.length), StandardOpenOption.APPEND);
-        assertThat(f.poll()).containsExactly(new Message("assistant", "héllo ✓", false));
-        Files.writeString(log, "tail without newline", StandardOpenOption.APPEND);
-        assertThat(f.poll()).isEmpty();
-        assertThat(f.finish()).containsExactly(new Output("tail without newline"));
-    }
-
-    @Test
-    void theFollowerStartsAgainWhenTheLogIsReplaced() throws Exception {
-        Path log = tmp.resolve("agent.log");
-        LogFollower f = new LogFollower(log, TranscriptFormat.TEXT.newParser());
-        Files.writeString(log, "first run, a long line\n");
-        assertThat(f.poll()).containsExactly(new Output("first run, a long line"));
-        Files.writeString(log, "retry\n");
-        assertThat(f.poll()).containsExactly(new Output("retry"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.agent.LogFollower;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.sandbox.NewSandbox;
@@ -78,8 +79,11 @@ public interface SandboxBackend {
     /** The sandbox's events, oldest first. */
     List<Event> history(String id) throws PaddockException;
 
-    /** The agent's log file (it may not exist yet). */
-    Path logFile(String id);
+    /**
+     * A new follower of the agent's log (it may not exist yet), from its last {@link LogFollower#TAIL_BYTES} bytes:
+     * the log tab's text.
+     */
+    LogFollower followLog(String id);
 
     /** What the sandbox's worktree changed against its base commit. */
     WorktreeManager.ChangeList changes(String id) throws PaddockException;

@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import dev.paddock.agent.LogFollower;
 import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.common.Threads;
 import dev.paddock.events.Event;
@@ -315,7 +316,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
 
     private void pollLog(SandboxBackend b, String current) throws Exception {
         if (follower == null || !current.equals(followerId)) {
-            follower = new LogFollower(b.logFile(current));
+            follower = b.followLog(current);
             followerId = current;
         }
         LogFollower.Chunk c = follower.poll();

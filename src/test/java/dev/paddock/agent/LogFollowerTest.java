@@ -1,4 +1,4 @@
-package dev.paddock.ui.sandboxes;
+package dev.paddock.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,10 @@ import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Following a real log file as an agent appends to it. */
+/**
+ * Following a real log file as an agent appends to it, as the panel's log view does (its tail as text, then what
+ * was appended).
+ */
 class LogFollowerTest {
     @TempDir
     Path temp;
@@ -93,15 +96,56 @@ class LogFollowerTest {
     }
 
     @Test
-    void theTextOnScreenKeepsTheNewestLinesFromALineStart() {
+    void aLongLogArrivesInStepsOfAtMostTheBytesAsked() throws IOException {
+        Path log = temp.resolve("agent.log");
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; sb.length() <= SandboxDetailsViewModel.MAX_LOG_CHARS; i++) {
-            sb.append("output line ").append(i).append('\n');
+        for (int i = 0; i < 1_000; i++) {
+            sb.append("line ").append(i).append(" é\n");
         }
-        String kept = SandboxDetailsViewModel.trim(sb.toString());
+        append(log, sb.toString());
+        LogFollower f = new LogFollower(log, 1L << 30);
 
-        assertThat(kept.length()).isLessThan(SandboxDetailsViewModel.MAX_LOG_CHARS);
-        assertThat(kept).startsWith("output line ").endsWith(sb.substring(sb.lastIndexOf("output line")));
-        assertThat(SandboxDetailsViewModel.trim("short\n")).isEqualTo("short\n");
+        StringBuilder read = new StringBuilder();
+        LogFollower.Chunk first = f.poll(1000);
+        assertThat(first.reset()).isTrue();
+        read.append(first.text());
+        int polls = 1;
+        while (f.behind()) {
+            LogFollower.Chunk c = f.poll(1000);
+            assertThat(c.reset()).isFalse();
+            assertThat(c.text().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1001);
+            read.append(c.text());
+            polls++;
+        }
+
+        assertThat(read.toString()).isEqualTo(sb.toString());
+        assertThat(polls).isGreaterThanOrEqualTo(sb.toString().getBytes(StandardCharsets.UTF_8).length / 1000);
+        assertThat(f.skipped()).isZero();
+    }
+
+    @Test
+    void theTailSaysHowMuchOfTheStartItLeftOut() throws IOException {
+        Path log = temp.resolve("agent.log");
+        append(log, "0123456789\nabc\ndef\n");
+        LogFollower f = new LogFollower(log, 6);
+
+        LogFollower.Chunk c = f.poll();
+
+        // The last 6 bytes are "c\ndef\n": from the first line start in them.
+        assertThat(c).isEqualTo(new LogFollower.Chunk(true, "def\n"));
+        assertThat(f.skipped()).isEqualTo("0123456789\nabc\n".length());
+    }
+
+    @Test
+    void anIncompleteCharacterAtTheEndComesOutAsAReplacementWhenTheWriterIsDone() throws IOException {
+        Path log = temp.resolve("agent.log");
+        byte[] check = "✓".getBytes(StandardCharsets.UTF_8);
+        append(log, "ok ");
+        append(log, new byte[] {check[0], check[1]});
+        LogFollower f = new LogFollower(log);
+
+        assertThat(f.poll().text()).isEqualTo("ok ");
+        assertThat(f.finish()).isEqualTo("\uFFFD");
+        assertThat(f.finish()).isEmpty();
     }
 }
