@@ -117,7 +117,8 @@ final class ApprovalRoutes {
     }
 
     /** Body of {@code POST /v1/decide}. {@code input} is the tool_input object (a string is taken as is). */
-    record DecideRequest(String sandboxId, String tool, JsonNode input, String cwd, String sessionId) {
+    record DecideRequest(String sandboxId, String tool, JsonNode input, String cwd, String sessionId,
+                         String toolUseId) {
     }
 
     /** Optional body of the approve and deny routes. */
@@ -135,7 +136,8 @@ final class ApprovalRoutes {
         Ticket t;
         try {
             String sandbox = sandboxOf(caller, req.sandboxId(), cwd);
-            t = broker.decide(new ApprovalRequest(sandbox, req.tool(), input, cwd, req.sessionId()));
+            t = broker.decide(new ApprovalRequest(sandbox, req.tool(), input, cwd, req.sessionId(),
+                    req.toolUseId() == null || req.toolUseId().length() > 256 ? null : req.toolUseId()));
         } catch (PaddockException e) {
             throw map(e);
         }

@@ -19,13 +19,15 @@ import java.time.Instant;
  * @param decider who decided (a person's name), or null
  * @param reason why, one sentence for people (also sent to the agent)
  * @param sessionId the Claude Code session that asked, or null
+ * @param toolUseId the id of the tool call in Claude Code's session (its hook's {@code tool_use_id}), or null
  * @param requestedAt when it was asked (UTC)
  * @param expiresAt when a pending request is denied by timeout; null for requests the policy decided
  * @param decidedAt when it reached its final state, or null
  */
 public record Approval(long id, String sandboxId, Long repositoryId, String tool, String request, String cwd,
                        String matchedRule, ApprovalState state, String decision, String decidedBy, String decider,
-                       String reason, String sessionId, Instant requestedAt, Instant expiresAt, Instant decidedAt) {
+                       String reason, String sessionId, String toolUseId, Instant requestedAt, Instant expiresAt,
+                       Instant decidedAt) {
 
     /** A builder with every field unset (null, zero or false). */
     public static Builder builder() {
@@ -48,6 +50,7 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
         b.decider = decider;
         b.reason = reason;
         b.sessionId = sessionId;
+        b.toolUseId = toolUseId;
         b.requestedAt = requestedAt;
         b.expiresAt = expiresAt;
         b.decidedAt = decidedAt;
@@ -69,6 +72,7 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
         private String decider;
         private String reason;
         private String sessionId;
+        private String toolUseId;
         private Instant requestedAt;
         private Instant expiresAt;
         private Instant decidedAt;
@@ -141,6 +145,11 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
             return this;
         }
 
+        public Builder toolUseId(String value) {
+            this.toolUseId = value;
+            return this;
+        }
+
         public Builder requestedAt(Instant value) {
             this.requestedAt = value;
             return this;
@@ -158,7 +167,7 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
 
         public Approval build() {
             return new Approval(id, sandboxId, repositoryId, tool, request, cwd, matchedRule, state, decision,
-                    decidedBy, decider, reason, sessionId, requestedAt, expiresAt, decidedAt);
+                    decidedBy, decider, reason, sessionId, toolUseId, requestedAt, expiresAt, decidedAt);
         }
     }
 

@@ -162,7 +162,8 @@ public final class ApprovalBroker implements AutoCloseable {
     private static Approval.Builder asked(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd,
                                           String rule, Instant now) {
         return Approval.builder().sandboxId(sandbox.id()).repositoryId(repo.id()).tool(r.tool()).request(r.input())
-                .cwd(cwd.toString()).matchedRule(rule).sessionId(r.sessionId()).requestedAt(now);
+                .cwd(cwd.toString()).matchedRule(rule).sessionId(r.sessionId()).toolUseId(r.toolUseId())
+                .requestedAt(now);
     }
 
     private synchronized Ticket park(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd, String rule,
@@ -287,6 +288,11 @@ public final class ApprovalBroker implements AutoCloseable {
     /** Requests in {@code state} (all when null): pending ones oldest first, others newest first. */
     public List<Approval> list(ApprovalState state, int limit) throws PaddockException {
         return store.list(state, limit);
+    }
+
+    /** The requests of one sandbox, oldest first: at most {@code limit} of the newest. */
+    public List<Approval> ofSandbox(String sandboxId, int limit) throws PaddockException {
+        return store.ofSandbox(sandboxId, limit);
     }
 
     /** The name of a registered repository (its folder's, as the panel shows it), if there is one with this id. */

@@ -12,8 +12,10 @@ import java.util.Set;
  * @param input the tool's main input as the policy sees it (see {@link #mainInput})
  * @param cwd the agent's working directory (absolute), or null for the sandbox's worktree
  * @param sessionId the Claude Code session, or null
+ * @param toolUseId the tool call's id in that session (the hook's {@code tool_use_id}), or null
  */
-public record ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId) {
+public record ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId,
+                              String toolUseId) {
     private static final Set<String> FILE_TOOLS = Set.of("Read", "Edit", "Write", "MultiEdit", "NotebookEdit");
 
     public ApprovalRequest {

@@ -21,7 +21,7 @@ import java.util.Optional;
  */
 public final class ApprovalStore {
     static final String COLUMNS = "id, sandbox_id, repository_id, tool, request, cwd, matched_rule, state, decision,"
-            + " decided_by, decider, reason, session_id, requested_at, expires_at, decided_at";
+            + " decided_by, decider, reason, session_id, tool_use_id, requested_at, expires_at, decided_at";
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -53,11 +53,11 @@ public final class ApprovalStore {
         Approval a = withReason(request, Reasons.bounded(request.reason()));
         return jdbc.inTransaction(tx -> {
             long id = tx.insert("INSERT INTO approvals (sandbox_id, repository_id, tool, request, cwd, matched_rule,"
-                            + " state, decision, decided_by, decider, reason, session_id, requested_at, expires_at,"
-                            + " decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " state, decision, decided_by, decider, reason, session_id, tool_use_id, requested_at,"
+                            + " expires_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(), a.state().id(),
-                    a.decision(), a.decidedBy(), a.decider(), a.reason(), a.sessionId(), a.requestedAt(),
-                    a.expiresAt(), a.decidedAt());
+                    a.decision(), a.decidedBy(), a.decider(), a.reason(), a.sessionId(), a.toolUseId(),
+                    a.requestedAt(), a.expiresAt(), a.decidedAt());
             Approval stored = withId(a, id);
             events.append(tx, event(stored, a.state() == ApprovalState.PENDING ? "requested" : a.state().id()));
             return stored;
@@ -108,6 +108,15 @@ public final class ApprovalStore {
         String order = state == ApprovalState.PENDING ? "ASC" : "DESC";
         return jdbc.query("SELECT " + COLUMNS + " FROM approvals WHERE state = ? ORDER BY id " + order + " LIMIT ?",
                 ApprovalStore::map, state.id(), limit);
+    }
+
+    /** The requests of one sandbox, oldest first: at most {@code limit} of the newest. */
+    public List<Approval> ofSandbox(String sandboxId, int limit) throws StoreException {
+        List<Approval> newestFirst = jdbc.query("SELECT " + COLUMNS + " FROM approvals WHERE sandbox_id = ?"
+                + " ORDER BY id DESC LIMIT ?", ApprovalStore::map, sandboxId, limit);
+        List<Approval> out = new java.util.ArrayList<>(newestFirst);
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     /**
@@ -210,6 +219,7 @@ public final class ApprovalStore {
                 .decider(rs.getString("decider"))
                 .reason(rs.getString("reason"))
                 .sessionId(rs.getString("session_id"))
+                .toolUseId(rs.getString("tool_use_id"))
                 .requestedAt(Jdbc.instant(rs, "requested_at"))
                 .expiresAt(Jdbc.instant(rs, "expires_at"))
                 .decidedAt(Jdbc.instant(rs, "decided_at"))

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  *
  * <p>Input: {@code {"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name":
  * "PreToolUse", "tool_name", "tool_input": {...}, "tool_use_id"}}; only {@code tool_name},
- * {@code tool_input}, {@code cwd}, {@code session_id} and {@code hook_event_name} are used.
+ * {@code tool_input}, {@code cwd}, {@code session_id}, {@code tool_use_id} and {@code hook_event_name} are used.
  *
  * <p>Output: {@code {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision":
  * "allow"|"deny", "permissionDecisionReason": "..."}}} with exit code 0; on deny the hook also exits 2 with
@@ -25,6 +25,8 @@ import java.nio.file.Path;
 public final class ClaudeHook {
     /** The only event this hook answers. */
     public static final String EVENT = "PreToolUse";
+    /** Longest {@code tool_use_id} kept (Claude Code's are {@code toolu_} and 24 characters); a longer one is dropped. */
+    static final int MAX_TOOL_USE_ID = 256;
 
     private ClaudeHook() {
     }
@@ -35,11 +37,13 @@ public final class ClaudeHook {
      * @param cwd absolute working directory, or null when the payload has none
      * @param sessionId Claude Code's session id, or null
      * @param toolInput the {@code tool_input} object as sent (for the API's {@code input})
+     * @param toolUseId the tool call's id in the session (what the agent's stream-json names it), or null
      */
-    public record Call(String tool, JsonNode toolInput, Path cwd, String sessionId) {
+    public record Call(String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId) {
         /** The request for the broker of {@code sandboxId}. */
         public ApprovalRequest toRequest(String sandboxId) {
-            return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId);
+            return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId,
+                    toolUseId);
         }
     }
 
@@ -83,8 +87,9 @@ public final class ClaudeHook {
                 throw bad("cwd is not an absolute path: " + cwd);
             }
         }
+        String toolUseId = text(n, "tool_use_id");
         return new Call(tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
-                text(n, "session_id"));
+                text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
     }
 
     /** The stdout JSON (one line) for a decision: {@code allow} when {@code allow}, else {@code deny}. */

@@ -82,6 +82,17 @@ class ClaudeAgentSandboxTest {
                     "tool_result", "usage");
             assertThat(t.get("entries")).anySatisfy(e -> assertThat(e.path("text").asText())
                     .isEqualTo("The tree is clean."));
+            // The approval is stored with the id of the tool call it decided: the panel's transcript joins on it.
+            String callId = null;
+            for (JsonNode e : t.get("entries")) {
+                if (e.path("type").asText().equals("tool_call")) {
+                    callId = e.path("id").asText();
+                }
+            }
+            assertThat(callId).startsWith("toolu_");
+            String expectedId = callId;
+            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+                    .satisfies(a -> assertThat(a.get("toolUseId").asText()).isEqualTo(expectedId));
             Run text = paddock("--home", serve.home().toString(), "sandbox", "transcript", id);
             assertThat(text.exit()).as(text.err()).isZero();
             assertThat(text.out()).contains("session " + session).contains("-> Bash")
