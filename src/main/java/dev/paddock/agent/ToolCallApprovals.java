@@ -1,0 +1,99 @@
+package dev.paddock.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.approval.Approval;
+import dev.paddock.approval.ApprovalRequest;
+import dev.paddock.common.Json;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Pairs the tool calls of a transcript with the approvals their PreToolUse hook calls made, so each call can be
+ * shown with what the policy (or a person) decided. A call is paired by its id (Claude Code's {@code tool_use_id},
+ * stored with the approval); a call left over is paired with the oldest request that names no call and has the
+ * same session, tool and input as the policy judged it ({@link ApprovalRequest#mainInput}), in the order both
+ * happened. A call no hook asked about (an agent without Paddock's hook) has none.
+ */
+public final class ToolCallApprovals {
+    private ToolCallApprovals() {
+    }
+
+    /**
+     * One tool call as the pairing sees it.
+     *
+     * @param toolUseId the call's id in the agent's session, or null
+     * @param sessionId the session it was made in (the last one the transcript named before it), or null
+     * @param request what the policy judges of its input ({@link ApprovalRequest#mainInput})
+     */
+    public record Call(String toolUseId, String sessionId, String tool, String request) {
+        /** The call of {@code c}, made in {@code sessionId}. */
+        public static Call of(TranscriptEntry.ToolCall c, String sessionId) {
+            JsonNode input;
+            try {
+                input = Json.mapper().readTree(c.inputJson());
+            } catch (JsonProcessingException e) {
+                input = null;
+            }
+            return new Call(c.id(), sessionId, c.name(), ApprovalRequest.mainInput(c.name(), input));
+        }
+    }
+
+    private record Key(String sessionId, String tool, String request) {
+    }
+
+    /**
+     * The approval of each call, in the calls' order (null where there is none).
+     *
+     * @param approvals the sandbox's requests, oldest first
+     */
+    public static List<Approval> match(List<Call> calls, List<Approval> approvals) {
+        Approval[] out = new Approval[calls.size()];
+        Map<String, Approval> byId = new HashMap<>();
+        for (Approval a : approvals) {
+            if (a.toolUseId() != null) {
+                byId.putIfAbsent(a.toolUseId(), a);
+            }
+        }
+        Set<Long> used = new HashSet<>();
+        for (int i = 0; i < out.length; i++) {
+            String id = calls.get(i).toolUseId();
+            Approval a = id == null ? null : byId.get(id);
+            if (a != null && used.add(a.id())) {
+                out[i] = a;
+            }
+        }
+        // A request that names its call is that call's alone; the others (stored before ids were, or asked
+        // without one) are paired by what they asked, in order.
+        Map<Key, Deque<Approval>> free = new HashMap<>();
+        for (Approval a : approvals) {
+            if (a.toolUseId() == null) {
+                free.computeIfAbsent(new Key(nullToEmpty(a.sessionId()), a.tool(), nullToEmpty(a.request())),
+                        k -> new ArrayDeque<>()).add(a);
+            }
+        }
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] != null) {
+                continue;
+            }
+            Call c = calls.get(i);
+            Deque<Approval> same = free.get(new Key(nullToEmpty(c.sessionId()), c.tool(), nullToEmpty(c.request())));
+            if (same == null) {
+                continue;
+            }
+            out[i] = same.pollFirst();
+        }
+        return new ArrayList<>(Arrays.asList(out));
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}
