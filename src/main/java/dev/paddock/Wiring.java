@@ -392,7 +392,7 @@ public final class Wiring implements AutoCloseable {
     /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
     public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
         return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
-                worktrees, checkpoints);
+                worktrees, checkpoints, approvals);
     }
 
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */

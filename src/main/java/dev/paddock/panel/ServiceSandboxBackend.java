@@ -1,6 +1,11 @@
 package dev.paddock.panel;
 
+import dev.paddock.agent.AgentPreset;
 import dev.paddock.agent.LogFollower;
+import dev.paddock.agent.PresetPrograms;
+import dev.paddock.agent.TranscriptFollower;
+import dev.paddock.approval.Approval;
+import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.sandbox.NewSandbox;
@@ -30,6 +35,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final WorktreeManager worktrees;
     private final SandboxReclaimer reclaimer;
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
+    private final ApprovalBroker approvals;
     private final String who;
 
     /**
@@ -40,8 +46,10 @@ public final class ServiceSandboxBackend implements SandboxBackend {
      */
     public ServiceSandboxBackend(SandboxService service, SandboxReclaimer reclaimer, SettingsStore settings,
                                  dev.paddock.repo.RepoService repoService, TierCheck tiers, GitCli git,
-                                 WorktreeManager worktrees, dev.paddock.checkpoint.CheckpointService checkpoints) {
+                                 WorktreeManager worktrees, dev.paddock.checkpoint.CheckpointService checkpoints,
+                                 ApprovalBroker approvals) {
         this.checkpoints = checkpoints;
+        this.approvals = approvals;
         this.service = service;
         this.reclaimer = reclaimer;
         this.settings = settings;
@@ -126,6 +134,17 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public LogFollower followLog(String id) {
         return new LogFollower(service.logFile(id));
+    }
+
+    @Override
+    public TranscriptFollower followTranscript(String id) throws PaddockException {
+        AgentPreset preset = PresetPrograms.presetOf(service.find(id).agent());
+        return new TranscriptFollower(service.logFile(id), preset.format(), TranscriptFollower.MAX_TAIL_BYTES);
+    }
+
+    @Override
+    public List<Approval> approvals(String id, int limit) throws PaddockException {
+        return approvals.ofSandbox(id, limit);
     }
 
     @Override

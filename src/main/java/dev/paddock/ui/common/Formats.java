@@ -53,4 +53,32 @@ public final class Formats {
         }
         return Duration.between(t, now).toHours() < 20 ? CLOCK.format(t) : DAY_CLOCK.format(t);
     }
+
+    /** "512 B", "64 KB", "12.3 MB", "1.2 GB" (powers of 1024). */
+    public static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        if (n < 1024 * 1024) {
+            return n / 1024 + " KB";
+        }
+        double mb = n / (1024.0 * 1024);
+        return mb < 1024 ? String.format(java.util.Locale.ROOT, "%.1f MB", mb)
+                : String.format(java.util.Locale.ROOT, "%.1f GB", mb / 1024);
+    }
+
+    /** "850 ms", "41 s", "2 min 13 s", "1 h 4 min". */
+    public static String duration(long ms) {
+        if (ms < 1000) {
+            return ms + " ms";
+        }
+        long s = ms / 1000;
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return s / 60 + " min " + s % 60 + " s";
+        }
+        return s / 3600 + " h " + s / 60 % 60 + " min";
+    }
 }

@@ -1,6 +1,8 @@
 package dev.paddock.ui.sandboxes;
 
 import dev.paddock.agent.LogFollower;
+import dev.paddock.agent.TranscriptFollower;
+import dev.paddock.approval.Approval;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
 import dev.paddock.sandbox.NewSandbox;
@@ -84,6 +86,20 @@ public interface SandboxBackend {
      * the log tab's text.
      */
     LogFollower followLog(String id);
+
+    /**
+     * A new follower of the agent's transcript: its log read by the parser of its agent's output (Claude Code's
+     * stream-json, ...), from its last {@link TranscriptFollower#MAX_TAIL_BYTES} bytes.
+     *
+     * @throws PaddockException when the sandbox is not known
+     */
+    TranscriptFollower followTranscript(String id) throws PaddockException;
+
+    /**
+     * The sandbox's approval requests (what its agent's hook asked and what was decided), oldest first, at most
+     * {@code limit} of the newest.
+     */
+    List<Approval> approvals(String id, int limit) throws PaddockException;
 
     /** What the sandbox's worktree changed against its base commit. */
     WorktreeManager.ChangeList changes(String id) throws PaddockException;

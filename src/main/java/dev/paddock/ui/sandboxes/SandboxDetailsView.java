@@ -32,15 +32,17 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
  * The details of the selected sandbox: a header (id, state, branch, last error, "waiting for you" and the
- * follow-up field with its Send button for agents that can resume) over three tabs — the
- * agent's log followed live (kept at the bottom unless the person scrolled up), the state history, and
- * the worktree's change list against its base.
+ * follow-up field with its Send button for agents that can resume) over five tabs — the agent's transcript
+ * ({@link TranscriptPane}, first for an agent preset) and its log (first for a custom command), both followed live
+ * and kept at the bottom unless the person scrolled up, the state history, the worktree's change list against its
+ * base, and its checkpoints.
  */
 final class SandboxDetailsView extends VBox {
     static final String ID = "sandbox-details";
@@ -52,6 +54,10 @@ final class SandboxDetailsView extends VBox {
     private final Label subtitle = new Label();
     private final Label lastError = new Label();
     private final TextField followUp = new TextField();
+    private final TabPane tabs = new TabPane();
+    private final Tab transcriptTab;
+    private final Tab logTab;
+    private String shownId;
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
@@ -82,24 +88,25 @@ final class SandboxDetailsView extends VBox {
         log.setPromptText("The agent's output appears here as it runs.");
         vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
 
-        Tab logTab = new Tab("Log", log);
-        logTab.setId("details-tab-log");
-        logTab.setGraphic(Icons.of(MaterialDesignT.TEXT_BOX_OUTLINE, 14));
-        Tab historyTab = new Tab("History", history());
-        historyTab.setId("details-tab-history");
-        historyTab.setGraphic(Icons.of(MaterialDesignH.HISTORY, 14));
-        Tab changesTab = new Tab("Changes", changes());
-        changesTab.setId("details-tab-changes");
-        changesTab.setGraphic(Icons.of(MaterialDesignF.FILE_COMPARE, 14));
-        Tab checkpointsTab = new Tab("Checkpoints", checkpoints());
-        checkpointsTab.setId("details-tab-checkpoints");
-        checkpointsTab.setGraphic(Icons.of(MaterialDesignH.HISTORY, 14));
-        TabPane tabs = new TabPane(logTab, historyTab, changesTab, checkpointsTab);
+        transcriptTab = tab("Transcript", "details-tab-transcript", MaterialDesignM.MESSAGE_TEXT_OUTLINE,
+                new TranscriptPane(vm.transcript()), SandboxDetailsViewModel.Section.TRANSCRIPT);
+        logTab = tab("Log", "details-tab-log", MaterialDesignT.TEXT_BOX_OUTLINE, log,
+                SandboxDetailsViewModel.Section.LOG);
+        Tab historyTab = tab("History", "details-tab-history", MaterialDesignH.HISTORY, history(),
+                SandboxDetailsViewModel.Section.HISTORY);
+        Tab changesTab = tab("Changes", "details-tab-changes", MaterialDesignF.FILE_COMPARE, changes(),
+                SandboxDetailsViewModel.Section.CHANGES);
+        Tab checkpointsTab = tab("Checkpoints", "details-tab-checkpoints", MaterialDesignH.HISTORY, checkpoints(),
+                SandboxDetailsViewModel.Section.CHECKPOINTS);
+        tabs.getTabs().setAll(logTab, transcriptTab, historyTab, changesTab, checkpointsTab);
         tabs.setId("sandbox-details-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().addAll("pd-details-tabs", "dense");
-        tabs.getSelectionModel().selectedIndexProperty().addListener((o, a, i) ->
-                vm.sectionProperty().set(SandboxDetailsViewModel.Section.values()[i.intValue()]));
+        tabs.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
+            if (t != null) {
+                vm.sectionProperty().set((SandboxDetailsViewModel.Section) t.getUserData());
+            }
+        });
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
@@ -119,7 +126,46 @@ final class SandboxDetailsView extends VBox {
         showHeader(vm.sandboxProperty().get());
     }
 
+    private static Tab tab(String name, String id, org.kordamp.ikonli.Ikon icon, javafx.scene.Node content,
+                           SandboxDetailsViewModel.Section section) {
+        Tab t = new Tab(name, content);
+        t.setId(id);
+        t.setGraphic(Icons.of(icon, 14));
+        t.setUserData(section);
+        return t;
+    }
+
+    /**
+     * A sandbox whose agent is a preset (Claude Code, Codex, ...) opens on its Transcript, first; a custom command's
+     * on its Log, first. A person's choice of another tab (History, Changes, ...) stays.
+     */
+    private void chooseFirstTab(RepositoryStatus.Sandbox s) {
+        String id = s == null ? null : s.id();
+        if (java.util.Objects.equals(id, shownId)) {
+            return;
+        }
+        shownId = id;
+        if (s == null) {
+            return;
+        }
+        boolean agent = s.agent() != null && !s.agent().isBlank() && !s.agent().equals("custom");
+        Tab first = agent ? transcriptTab : logTab;
+        Tab second = agent ? logTab : transcriptTab;
+        Tab selected = tabs.getSelectionModel().getSelectedItem();
+        boolean onDefault = selected == null || selected == transcriptTab || selected == logTab;
+        if (tabs.getTabs().get(0) != first) {
+            List<Tab> order = new ArrayList<>(tabs.getTabs());
+            order.remove(first);
+            order.remove(second);
+            order.add(0, second);
+            order.add(0, first);
+            tabs.getTabs().setAll(order);
+        }
+        tabs.getSelectionModel().select(onDefault ? first : selected);
+    }
+
     private void showHeader(RepositoryStatus.Sandbox s) {
+        chooseFirstTab(s);
         if (s == null) {
             title.setText(null);
             stateBox.getChildren().clear();

@@ -36,16 +36,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The details of one sandbox: its state history, its agent's log followed live, its worktree's change list
+ * The details of one sandbox: its agent's transcript ({@link TranscriptViewModel}) and log followed live, its state
+ * history, its worktree's change list
  * against the base, its checkpoints (read-only; the history and checkpoints every second), and the follow-up prompt
  * a person sends it once its agent's turn ended. Loads only what is on screen, on the {@code sandbox-details} thread:
- * the log every {@link #POLL_MS} ms, the history every second, the changes every
+ * the transcript or the log every {@link #POLL_MS} ms, the history every second, the changes every
  * {@link #CHANGES_EVERY_MS} ms and on demand. Properties change on the FX thread.
  */
 public final class SandboxDetailsViewModel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxDetailsViewModel.class);
-    /** How often the log is read while it shows, in ms. */
-    public static final long POLL_MS = 500;
+    /** How often the log (or the transcript) is read while it shows, in ms. */
+    public static final long POLL_MS = 250;
     /** How often the change list is recomputed while it shows, in ms. */
     public static final long CHANGES_EVERY_MS = 3_000;
     /** Characters of log kept on screen; older lines are dropped. */
@@ -55,7 +56,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     static final List<String> FOLLOW_UP_STATES = List.of("done", "failed", "timeout", "awaiting_human");
 
     /** The parts of the pane. */
-    public enum Section { LOG, HISTORY, CHANGES, CHECKPOINTS }
+    public enum Section { TRANSCRIPT, LOG, HISTORY, CHANGES, CHECKPOINTS }
 
     // Properties (set by the view)
     private final BooleanProperty shown = new SimpleBooleanProperty(true);
@@ -82,11 +83,13 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ObservableList<Checkpoint> checkpointsView = FXCollections.unmodifiableObservableList(checkpoints);
 
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
+    private final TranscriptViewModel transcript = new TranscriptViewModel(poller, this::poke);
     private volatile SandboxBackend backend;
     private volatile String id;
     private volatile Section visible = Section.LOG;
     private volatile boolean active;
     private volatile boolean changesWanted;
+    private volatile boolean failing;
     // poller thread only
     private LogFollower follower;
     private String followerId;
@@ -119,6 +122,11 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     /** The sandbox shown (its latest dashboard row), or null. */
     public ReadOnlyObjectProperty<RepositoryStatus.Sandbox> sandboxProperty() {
         return sandbox.getReadOnlyProperty();
+    }
+
+    /** The agent's transcript, followed while its tab shows. */
+    public TranscriptViewModel transcript() {
+        return transcript;
     }
 
     /** The end of the agent's log (at most {@link #MAX_LOG_CHARS} characters, from a line start). */
@@ -256,6 +264,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         followUpNotice.set(null);
         followUpProblem.set(null);
         logText.set("");
+        transcript.show(newId);
         history.clear();
         checkpoints.clear();
         changes.set(null);
@@ -299,6 +308,13 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         }
         try {
             switch (visible) {
+                case TRANSCRIPT -> {
+                    transcript.poll(b);
+                    if (failing) {
+                        failing = false;
+                        Platform.runLater(this::clearError);
+                    }
+                }
                 case LOG -> pollLog(b, current);
                 case HISTORY -> pollHistory(b, current);
                 case CHANGES -> pollChanges(b, current);
@@ -308,6 +324,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
             LOG.debug("Details of {}: {}", current, e.toString());
             Platform.runLater(() -> {
                 if (current.equals(id)) {
+                    failing = true;
                     error.set(UiError.of(e));
                 }
             });

@@ -1,0 +1,144 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.ui.sandboxes.TranscriptRow.Decision;
+import dev.paddock.ui.sandboxes.TranscriptRow.Kind;
+import java.util.List;
+import java.util.function.IntConsumer;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * One row of the Transcript tab. Its nodes are made once and reused as the list scrolls (the list is virtual:
+ * only the rows on screen have a cell); {@link #updateItem} only sets texts and style classes made off the FX
+ * thread. A click on a row that hides more (a tool result, a long call) shows or hides it.
+ */
+final class TranscriptCell extends ListCell<TranscriptRow> {
+    /** Style classes this cell sets by kind and state; removed before each update. */
+    private static final List<String> ROW_STYLES = List.of("pd-transcript-error", "pd-transcript-marker",
+            "pd-transcript-agent", "pd-transcript-call", "pd-transcript-result", "pd-transcript-quiet");
+    private static final List<String> CHIP_STYLES = List.of("pd-chip-accent", "pd-chip-success", "pd-chip-danger",
+            "pd-chip-warning", "pd-chip-muted");
+
+    private final Label kind = new Label();
+    private final Label body = new Label();
+    private final Label more = new Label();
+    private final Label reason = new Label();
+    private final Label decision = new Label();
+    private final Tooltip decisionTip = new Tooltip();
+    private final HBox box;
+
+    TranscriptCell(IntConsumer toggle) {
+        getStyleClass().add("pd-transcript-cell");
+        kind.getStyleClass().addAll("pd-chip", "pd-transcript-kind");
+        kind.setMinWidth(Region.USE_PREF_SIZE);
+        kind.setPrefWidth(64);
+        kind.setAlignment(Pos.CENTER);
+        body.getStyleClass().add("pd-transcript-body");
+        body.setWrapText(true);
+        body.setMinWidth(0);
+        body.setMaxWidth(Double.MAX_VALUE);
+        more.getStyleClass().add("pd-transcript-more");
+        more.managedProperty().bind(more.visibleProperty());
+        reason.getStyleClass().add("pd-transcript-reason");
+        reason.setWrapText(true);
+        reason.setMinWidth(0);
+        reason.managedProperty().bind(reason.visibleProperty());
+        decision.getStyleClass().addAll("pd-chip", "pd-transcript-decision");
+        decision.setMinWidth(Region.USE_PREF_SIZE);
+        decision.managedProperty().bind(decision.visibleProperty());
+        decisionTip.setWrapText(true);
+        decisionTip.setMaxWidth(520);
+        VBox content = new VBox(1, body, more, reason);
+        content.setMinWidth(0);
+        HBox.setHgrow(content, Priority.ALWAYS);
+        box = new HBox(8, kind, content, decision);
+        box.setAlignment(Pos.TOP_LEFT);
+        box.setMinWidth(0);
+        setPrefWidth(0);
+        setOnMouseClicked(e -> {
+            if (e.getButton() == MouseButton.PRIMARY && getItem() != null && getItem().expandable()) {
+                toggle.accept(getIndex());
+            }
+        });
+    }
+
+    @Override
+    protected void updateItem(TranscriptRow r, boolean empty) {
+        super.updateItem(r, empty);
+        getStyleClass().removeAll(ROW_STYLES);
+        if (empty || r == null) {
+            setGraphic(null);
+            setText(null);
+            return;
+        }
+        kind.setText(r.label());
+        kind.getStyleClass().removeAll(CHIP_STYLES);
+        kind.getStyleClass().add(chipStyle(r));
+        boolean mono = r.kind() == Kind.TOOL_CALL || r.kind() == Kind.TOOL_RESULT || r.kind() == Kind.OUTPUT;
+        if (mono != body.getStyleClass().contains("pd-mono")) {
+            if (mono) {
+                body.getStyleClass().add("pd-mono");
+            } else {
+                body.getStyleClass().remove("pd-mono");
+            }
+        }
+        body.setText(r.expanded() ? r.detail() : r.text());
+        more.setVisible(r.expandable());
+        if (r.expandable()) {
+            more.setText(r.expanded() ? "\u25BE hide (Enter)" : "\u25B8 " + r.more() + " (Enter shows them)");
+        }
+        Decision d = r.decision();
+        decision.setVisible(d != null);
+        reason.setVisible(d != null && d.reason() != null);
+        if (d != null) {
+            decision.setText(d.text());
+            decision.getStyleClass().removeAll(CHIP_STYLES);
+            decision.getStyleClass().add(switch (d.tone()) {
+                case ALLOWED -> "pd-chip-success";
+                case DENIED -> "pd-chip-danger";
+                case WAITING -> "pd-chip-warning";
+                case NEUTRAL -> "pd-chip-muted";
+            });
+            decisionTip.setText(d.tooltip());
+            decision.setTooltip(decisionTip);
+            reason.setText(d.reason());
+        } else {
+            decision.setTooltip(null);
+        }
+        getStyleClass().add(rowStyle(r));
+        if (r.error()) {
+            getStyleClass().add("pd-transcript-error");
+        }
+        setText(null);
+        setGraphic(box);
+    }
+
+    private static String chipStyle(TranscriptRow r) {
+        if (r.error()) {
+            return "pd-chip-danger";
+        }
+        return switch (r.kind()) {
+            case AGENT -> "pd-chip-accent";
+            case TOOL_CALL -> "pd-chip-warning";
+            case USAGE -> "pd-chip-success";
+            default -> "pd-chip-muted";
+        };
+    }
+
+    private static String rowStyle(TranscriptRow r) {
+        return switch (r.kind()) {
+            case AGENT, PROMPT -> "pd-transcript-agent";
+            case TOOL_CALL -> "pd-transcript-call";
+            case TOOL_RESULT -> "pd-transcript-result";
+            case MARKER, SESSION -> "pd-transcript-marker";
+            default -> "pd-transcript-quiet";
+        };
+    }
+}

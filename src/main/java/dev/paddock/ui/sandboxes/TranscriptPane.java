@@ -1,0 +1,237 @@
+package dev.paddock.ui.sandboxes;
+
+import dev.paddock.ui.common.Icons;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.IndexedCell;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.OverrunStyle;
+import javafx.scene.control.Tooltip;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.input.MouseEvent;
+import javafx.scene.input.ScrollEvent;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
+
+/**
+ * The Transcript tab: a summary line over the agent's conversation in a virtual list (only the rows on screen have
+ * a cell, so ten thousand entries open and scroll like ten). The list follows the newest row while the person is at
+ * its end; once they scroll up it stays where they are and a "Jump to latest" button counts what arrived since.
+ * Keys: Enter shows or hides a tool result (or a long call), Ctrl+End jumps to the latest row, Ctrl+C copies a
+ * row's whole text.
+ */
+final class TranscriptPane extends VBox {
+    static final String LIST_ID = "sandbox-transcript";
+
+    private static final java.util.Set<KeyCode> UP_KEYS = java.util.EnumSet.of(KeyCode.UP, KeyCode.PAGE_UP,
+            KeyCode.HOME, KeyCode.KP_UP);
+
+    private final TranscriptViewModel vm;
+    private final ListView<TranscriptRow> list;
+    private final Button latest = new Button();
+    private boolean following = true;
+    private int arrived;
+    private boolean checkPending;
+    private final Runnable afterLayout = this::afterLayout;
+
+    TranscriptPane(TranscriptViewModel vm) {
+        this.vm = vm;
+        list = new ListView<>(vm.rows());
+        list.setId(LIST_ID);
+        list.getStyleClass().addAll("pd-transcript", "dense");
+        list.setCellFactory(v -> new TranscriptCell(vm::toggle));
+        Label placeholder = new Label("The agent's conversation appears here as it runs: its messages, each tool call"
+                + " with what the policy decided, the results (Enter shows one), errors, and what the run cost.");
+        placeholder.setWrapText(true);
+        placeholder.getStyleClass().add("pd-muted");
+        placeholder.setPadding(new Insets(12));
+        list.setPlaceholder(placeholder);
+        list.setTooltip(new Tooltip("Enter or a click shows a result · Ctrl+End: the latest · Ctrl+C copies a row"));
+
+        Label summary = new Label();
+        summary.setId("sandbox-transcript-summary");
+        summary.getStyleClass().add("pd-muted");
+        summary.setMinWidth(0);
+        summary.setTextOverrun(OverrunStyle.ELLIPSIS);
+        summary.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            String s = vm.summaryProperty().get();
+            String text = s.isEmpty() ? "No transcript yet." : s;
+            return vm.readingProperty().get() ? text + " · reading the log…" : text;
+        }, vm.summaryProperty(), vm.readingProperty()));
+        Tooltip summaryTip = new Tooltip();
+        summaryTip.textProperty().bind(summary.textProperty());
+        summary.setTooltip(summaryTip);
+        HBox bar = new HBox(8, Icons.of(MaterialDesignM.MESSAGE_TEXT_OUTLINE, 14), summary);
+        bar.setAlignment(Pos.CENTER_LEFT);
+
+        latest.setId("sandbox-transcript-latest");
+        latest.setGraphic(Icons.of(MaterialDesignA.ARROW_DOWN, 14));
+        latest.getStyleClass().addAll("accent", "small");
+        latest.setFocusTraversable(false);
+        latest.setTooltip(new Tooltip("Show the newest rows and follow them again (Ctrl+End)"));
+        latest.setOnAction(e -> jumpToLatest());
+        latest.setVisible(false);
+        StackPane.setAlignment(latest, Pos.BOTTOM_RIGHT);
+        StackPane.setMargin(latest, new Insets(0, 22, 12, 0));
+        StackPane stack = new StackPane(list, latest);
+        VBox.setVgrow(stack, Priority.ALWAYS);
+
+        setSpacing(6);
+        getChildren().addAll(bar, stack);
+
+        vm.rows().addListener((ListChangeListener<TranscriptRow>) c -> rowsChanged(c));
+        list.addEventFilter(KeyEvent.KEY_PRESSED, this::key);
+        list.addEventFilter(ScrollEvent.SCROLL, e -> {
+            if (e.getDeltaY() > 0) {
+                stopFollowing();
+            }
+            checkFollowingAfterLayout();
+        });
+        list.addEventFilter(MouseEvent.MOUSE_PRESSED, e -> {
+            if (e.getTarget() instanceof javafx.scene.Node n && inScrollBar(n)) {
+                stopFollowing();
+            }
+        });
+        list.addEventFilter(MouseEvent.MOUSE_DRAGGED, e -> checkFollowingAfterLayout());
+        list.addEventFilter(MouseEvent.MOUSE_RELEASED, e -> checkFollowingAfterLayout());
+        sceneProperty().addListener((o, was, now) -> {
+            if (was != null) {
+                was.removePostLayoutPulseListener(afterLayout);
+            }
+            if (now != null) {
+                now.addPostLayoutPulseListener(afterLayout);
+            }
+        });
+    }
+
+    /** The list (for tests and focus). */
+    ListView<TranscriptRow> list() {
+        return list;
+    }
+
+    /** Whether the list follows the newest row. */
+    boolean isFollowing() {
+        return following;
+    }
+
+    /** Shows the newest row and follows the new ones again. */
+    void jumpToLatest() {
+        following = true;
+        arrived = 0;
+        int last = list.getItems().size() - 1;
+        if (last >= 0) {
+            list.scrollTo(last);
+            list.getSelectionModel().clearAndSelect(last);
+            list.getFocusModel().focus(last);
+        }
+        showLatestButton();
+    }
+
+    private void rowsChanged(ListChangeListener.Change<? extends TranscriptRow> c) {
+        if (list.getItems().isEmpty()) {
+            following = true;
+            arrived = 0;
+            showLatestButton();
+            return;
+        }
+        int added = 0;
+        while (c.next()) {
+            if (c.wasAdded() && !c.wasReplaced()) {
+                added += c.getAddedSize();
+            }
+        }
+        if (following) {
+            list.scrollTo(list.getItems().size() - 1);
+        } else {
+            arrived += added;
+            showLatestButton();
+        }
+    }
+
+    private void key(KeyEvent e) {
+        if (e.getCode() == KeyCode.END && e.isShortcutDown()) {
+            jumpToLatest();
+            e.consume();
+        } else if (e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) {
+            int i = list.getFocusModel().getFocusedIndex();
+            if (i >= 0) {
+                vm.toggle(i);
+                list.getSelectionModel().clearAndSelect(i);
+                list.getFocusModel().focus(i);
+            }
+            e.consume();
+        } else if (e.getCode() == KeyCode.C && e.isShortcutDown()) {
+            TranscriptRow r = list.getSelectionModel().getSelectedItem();
+            if (r != null) {
+                ClipboardContent content = new ClipboardContent();
+                content.putString(r.fullText());
+                Clipboard.getSystemClipboard().setContent(content);
+            }
+            e.consume();
+        } else {
+            if (UP_KEYS.contains(e.getCode())) {
+                stopFollowing();
+            }
+            checkFollowingAfterLayout();
+        }
+    }
+
+    /** The person moves away from the end: new rows no longer pull the list down (until it shows the end again). */
+    private void stopFollowing() {
+        following = false;
+        showLatestButton();
+    }
+
+    private boolean inScrollBar(javafx.scene.Node n) {
+        for (javafx.scene.Node p = n; p != null && p != list; p = p.getParent()) {
+            if (p instanceof javafx.scene.control.ScrollBar) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** After the person moved the list (wheel, keys, scroll bar): it follows again once its last row shows. */
+    private void checkFollowingAfterLayout() {
+        checkPending = true;
+        list.requestLayout();
+    }
+
+    private void afterLayout() {
+        if (!checkPending) {
+            return;
+        }
+        checkPending = false;
+        following = lastRowShows();
+        if (following) {
+            arrived = 0;
+        }
+        showLatestButton();
+    }
+
+    /** Whether the list's last row is (at least partly) on screen. */
+    boolean lastRowShows() {
+        if (list.getItems().isEmpty()) {
+            return true;
+        }
+        VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
+        IndexedCell<?> last = flow == null ? null : flow.getLastVisibleCell();
+        return last == null || last.getIndex() >= list.getItems().size() - 1;
+    }
+
+    private void showLatestButton() {
+        latest.setVisible(!following && !list.getItems().isEmpty());
+        latest.setText(arrived > 0 ? arrived + " new · Jump to latest" : "Jump to latest");
+    }
+}

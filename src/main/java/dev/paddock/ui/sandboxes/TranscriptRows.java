@@ -1,0 +1,338 @@
+package dev.paddock.ui.sandboxes;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.agent.ToolCallApprovals;
+import dev.paddock.agent.TranscriptEntry;
+import dev.paddock.approval.Approval;
+import dev.paddock.approval.ApprovalRequest;
+import dev.paddock.common.Json;
+import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.sandboxes.TranscriptRow.Decision;
+import dev.paddock.ui.sandboxes.TranscriptRow.Kind;
+import dev.paddock.ui.sandboxes.TranscriptRow.Tone;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The rows of a transcript as it grows, on the thread that reads the log (never the FX thread): each entry becomes a
+ * {@link TranscriptRow} with its texts made, a message arriving in pieces stays one row, each tool call gets its
+ * decision from the sandbox's approvals ({@link ToolCallApprovals}), and a summary line counts calls, errors,
+ * tokens and cost. Not thread-safe: one reader.
+ */
+final class TranscriptRows {
+    /** Lines of a tool call's input shown before it is expanded. */
+    static final int CALL_LINES = 3;
+    /** Characters of a collapsed row's one line. */
+    static final int LINE_CHARS = 400;
+
+    private final List<TranscriptRow> rows = new ArrayList<>();
+    private final Map<String, String> toolNames = new HashMap<>();
+    private final List<Integer> callRows = new ArrayList<>();
+    private final List<ToolCallApprovals.Call> calls = new ArrayList<>();
+    private String session;
+    private String partialRole;
+    private int toolCalls;
+    private int errors;
+    private int denied;
+    private int runs;
+    private long tokensIn;
+    private long tokensOut;
+    private double cost;
+    private boolean anyTokens;
+    private boolean anyCost;
+
+    /** Starts over (the log did); {@code skippedBytes} of its start that are not read give a first row saying so. */
+    void reset(long skippedBytes) {
+        rows.clear();
+        toolNames.clear();
+        callRows.clear();
+        calls.clear();
+        session = null;
+        partialRole = null;
+        toolCalls = errors = denied = runs = 0;
+        tokensIn = tokensOut = 0;
+        cost = 0;
+        anyTokens = anyCost = false;
+        if (skippedBytes > 0) {
+            add(Kind.MARKER, "earlier", "The log's first " + Formats.bytes(skippedBytes) + " are not shown here"
+                    + " (the Log tab and paddock sandbox log have them).", null, null, false);
+        }
+    }
+
+    /**
+     * Adds entries.
+     *
+     * @return the first row that is new or changed (a message's earlier piece grew); {@link #size()} when none is
+     */
+    int add(List<TranscriptEntry> entries) {
+        int first = rows.size();
+        for (TranscriptEntry e : entries) {
+            if (e instanceof TranscriptEntry.Message m && m.partial() && m.role().equals(partialRole)
+                    && !rows.isEmpty()) {
+                TranscriptRow last = rows.get(rows.size() - 1);
+                String joined = new TranscriptEntry.Message(m.role(), last.text() + m.text(), true).text();
+                rows.set(last.index(), new TranscriptRow(last.index(), last.kind(), last.label(), joined, null, null,
+                        false, null, false));
+                first = Math.min(first, last.index());
+                continue;
+            }
+            partialRole = e instanceof TranscriptEntry.Message m && m.partial() ? m.role() : null;
+            entry(e);
+        }
+        return first;
+    }
+
+    private void entry(TranscriptEntry e) {
+        if (e instanceof TranscriptEntry.SessionStarted s) {
+            session = s.sessionId();
+            add(Kind.SESSION, "session", "Session " + (s.sessionId() == null ? "started" : s.sessionId())
+                    + (s.model() == null ? "" : " · " + s.model()) + (s.cwd() == null ? "" : " · " + s.cwd()),
+                    null, null, false);
+        } else if (e instanceof TranscriptEntry.Message m) {
+            boolean agent = m.role().equals("assistant");
+            add(agent ? Kind.AGENT : Kind.PROMPT, agent ? "agent" : "prompt", m.text(), null, null, false);
+        } else if (e instanceof TranscriptEntry.ToolCall c) {
+            call(c);
+        } else if (e instanceof TranscriptEntry.ToolResult r) {
+            result(r);
+        } else if (e instanceof TranscriptEntry.Error x) {
+            errors++;
+            collapsed(Kind.ERROR, "error", x.message(), true);
+        } else if (e instanceof TranscriptEntry.Usage u) {
+            usage(u);
+        } else if (e instanceof TranscriptEntry.Output o) {
+            if (o.line().startsWith("=== ")) {
+                add(Kind.MARKER, "paddock", o.line().substring(4), null, null, false);
+            } else {
+                add(Kind.OUTPUT, "output", o.line(), null, null, false);
+            }
+        }
+    }
+
+    private void call(TranscriptEntry.ToolCall c) {
+        toolCalls++;
+        if (c.id() != null) {
+            toolNames.put(c.id(), c.name());
+        }
+        callRows.add(rows.size());
+        calls.add(ToolCallApprovals.Call.of(c, session));
+        String input = callText(c.name(), c.inputJson());
+        String[] lines = input.split("\n", -1);
+        if (lines.length > CALL_LINES) {
+            add(Kind.TOOL_CALL, c.name(), String.join("\n", java.util.Arrays.copyOf(lines, CALL_LINES)), input,
+                    (lines.length - CALL_LINES) + " more lines", false);
+        } else {
+            add(Kind.TOOL_CALL, c.name(), input, null, null, false);
+        }
+    }
+
+    private void result(TranscriptEntry.ToolResult r) {
+        if (r.error()) {
+            errors++;
+        }
+        String tool = r.toolCallId() == null ? null : toolNames.get(r.toolCallId());
+        String text = r.text().strip();
+        int lines = text.isEmpty() ? 0 : (int) text.lines().count();
+        String first = text.isEmpty() ? "(no output)" : text.lines().findFirst().orElse("");
+        String shown = first.length() > LINE_CHARS ? first.substring(0, LINE_CHARS) + "…" : first;
+        boolean more = lines > 1 || !shown.equals(first);
+        String what = (tool == null ? "" : tool + " · ") + (lines == 1 ? "1 line" : lines + " lines");
+        add(Kind.TOOL_RESULT, r.error() ? "failed" : "result", shown, more ? text : null, what, r.error());
+    }
+
+    private void usage(TranscriptEntry.Usage u) {
+        runs++;
+        if (u.inputTokens() != null || u.outputTokens() != null) {
+            anyTokens = true;
+            tokensIn += u.inputTokens() == null ? 0 : u.inputTokens();
+            tokensOut += u.outputTokens() == null ? 0 : u.outputTokens();
+        }
+        if (u.costUsd() != null) {
+            anyCost = true;
+            cost += u.costUsd();
+        }
+        StringBuilder b = new StringBuilder(u.failed() ? "Run failed" : "Run ended");
+        if (u.turns() != null) {
+            b.append(" · ").append(u.turns()).append(u.turns() == 1 ? " turn" : " turns");
+        }
+        if (u.inputTokens() != null) {
+            b.append(" · ").append(number(u.inputTokens())).append(" tokens in");
+        }
+        if (u.outputTokens() != null) {
+            b.append(" · ").append(number(u.outputTokens())).append(" out");
+        }
+        if (u.costUsd() != null) {
+            b.append(" · ").append(dollars(u.costUsd()));
+        }
+        if (u.durationMs() != null) {
+            b.append(" · ").append(Formats.duration(u.durationMs()));
+        }
+        add(Kind.USAGE, u.failed() ? "failed" : "end", b.toString(), null, null, u.failed());
+    }
+
+    private void collapsed(Kind kind, String label, String text, boolean error) {
+        String t = text.strip();
+        String first = t.lines().findFirst().orElse("");
+        boolean longer = !first.equals(t);
+        add(kind, label, first, longer ? t : null, longer ? t.lines().count() + " lines" : null, error);
+    }
+
+    private void add(Kind kind, String label, String text, String detail, String more, boolean error) {
+        rows.add(new TranscriptRow(rows.size(), kind, label, text, detail, more, error, null, false));
+    }
+
+    /**
+     * Gives each tool call the decision of its approval.
+     *
+     * @param approvals the sandbox's requests, oldest first
+     * @return the rows whose decision changed
+     */
+    List<Integer> decide(List<Approval> approvals, Instant now) {
+        List<Approval> matched = ToolCallApprovals.match(calls, approvals);
+        List<Integer> changed = new ArrayList<>();
+        int deniedNow = 0;
+        for (int i = 0; i < matched.size(); i++) {
+            Decision d = matched.get(i) == null ? null : decision(matched.get(i), now);
+            if (d != null && d.tone() == Tone.DENIED) {
+                deniedNow++;
+            }
+            int at = callRows.get(i);
+            TranscriptRow row = rows.get(at);
+            if (!Objects.equals(row.decision(), d)) {
+                rows.set(at, row.withDecision(d));
+                changed.add(at);
+            }
+        }
+        denied = deniedNow;
+        return changed;
+    }
+
+    /** Whether a tool call has no decision yet, or one that can still change. */
+    boolean undecided() {
+        for (int at : callRows) {
+            Decision d = rows.get(at).decision();
+            if (d == null || !d.isFinal()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    int size() {
+        return rows.size();
+    }
+
+    TranscriptRow get(int index) {
+        return rows.get(index);
+    }
+
+    /** A copy of the rows from {@code index} on. */
+    List<TranscriptRow> from(int index) {
+        return List.copyOf(rows.subList(index, rows.size()));
+    }
+
+    /** "412 entries · 130 tool calls (2 denied) · 1 error · 3 runs: 145,210 tokens in, 12,000 out, $1.2345". */
+    String summary() {
+        if (rows.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(number(rows.size())).append(rows.size() == 1 ? " entry" : " entries");
+        if (toolCalls > 0) {
+            b.append(" · ").append(number(toolCalls)).append(toolCalls == 1 ? " tool call" : " tool calls");
+            if (denied > 0) {
+                b.append(" (").append(number(denied)).append(" denied)");
+            }
+        }
+        if (errors > 0) {
+            b.append(" · ").append(number(errors)).append(errors == 1 ? " error" : " errors");
+        }
+        if (runs > 0) {
+            b.append(" · ").append(runs).append(runs == 1 ? " run" : " runs");
+            List<String> figures = new ArrayList<>();
+            if (anyTokens) {
+                figures.add(number(tokensIn) + " tokens in");
+                figures.add(number(tokensOut) + " out");
+            }
+            if (anyCost) {
+                figures.add(dollars(cost));
+            }
+            if (!figures.isEmpty()) {
+                b.append(": ").append(String.join(", ", figures));
+            }
+        }
+        return b.toString();
+    }
+
+    /** What the policy or a person decided, as the row shows it. */
+    static Decision decision(Approval a, Instant now) {
+        boolean human = "human".equals(a.decidedBy());
+        String who = a.decider() == null ? "a person" : a.decider();
+        String rule = a.matchedRule() == null ? "" : " (rule " + a.matchedRule() + ")";
+        String reason = a.reason() == null || a.reason().isBlank() ? null : a.reason().strip();
+        String when = (a.requestedAt() == null ? "" : "\nAsked " + Formats.clock(a.requestedAt(), now))
+                + (a.decidedAt() == null ? "" : ", decided " + Formats.clock(a.decidedAt(), now));
+        String why = reason == null ? "" : ": " + reason;
+        return switch (a.state()) {
+            case APPROVED -> human
+                    ? new Decision("asked · approved by " + who, Tone.ALLOWED, null,
+                            "Asked" + rule + ", then approved by " + who + why + when, true)
+                    : new Decision("allowed", Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
+            case DENIED -> human
+                    ? new Decision("asked · denied by " + who, Tone.DENIED, reason,
+                            "Asked" + rule + ", then denied by " + who + why + when, true)
+                    : new Decision("denied", Tone.DENIED, reason, "Denied by the policy" + rule + why + when, true);
+            case EXPIRED -> new Decision("asked · no answer: denied", Tone.DENIED, reason,
+                    "Asked" + rule + "; nobody answered in time, so it was denied" + why + when, true);
+            case CANCELLED -> new Decision("cancelled", Tone.NEUTRAL, reason, "Cancelled" + why + when, true);
+            case PENDING -> new Decision("asked · waiting for you", Tone.WAITING, null,
+                    "Asked" + rule + ": approve or deny it in Approvals" + why + when, false);
+        };
+    }
+
+    /** What a tool call works on, in a line or a few: its command, file, pattern, URL, else its input as JSON. */
+    static String callText(String tool, String inputJson) {
+        JsonNode in;
+        try {
+            in = Json.mapper().readTree(inputJson);
+        } catch (JsonProcessingException e) {
+            return inputJson;
+        }
+        if (in == null || !in.isObject()) {
+            return inputJson;
+        }
+        if (in.path("pattern").isTextual()) {
+            return in.path("pattern").asText() + (in.path("path").isTextual() ? "  in " + in.path("path").asText() : "");
+        }
+        String main = ApprovalRequest.mainInput(tool, in);
+        if (!main.isEmpty()) {
+            return main;
+        }
+        for (String field : List.of("command", "file_path", "path", "url", "query", "description", "prompt")) {
+            JsonNode v = in.get(field);
+            if (v != null && v.isTextual() && !v.asText().isBlank()) {
+                return v.asText();
+            }
+            if (v != null && v.isArray() && !v.isEmpty()) {
+                List<String> words = new ArrayList<>();
+                v.forEach(w -> words.add(w.asText()));
+                return String.join(" ", words);
+            }
+        }
+        String json = in.toString();
+        return json.length() > LINE_CHARS ? json.substring(0, LINE_CHARS) + "…" : json;
+    }
+
+    private static String number(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private static String dollars(double usd) {
+        return String.format(Locale.ROOT, "$%.4f", usd);
+    }
+}
