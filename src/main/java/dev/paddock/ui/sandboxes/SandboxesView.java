@@ -62,8 +62,11 @@ public final class SandboxesView extends VBox {
     static final double DIVIDER_DEFAULT = 0.62;
     /** Height the table keeps at least while the details pane shows (its header and about four rows). */
     static final double TABLE_MIN_HEIGHT = 170;
-    /** Height the details pane keeps at least (its header, the follow-up field, its tabs and a few lines of the log). */
-    static final double DETAILS_MIN_HEIGHT = 185;
+    /**
+     * Height the details pane keeps at least: its header, the follow-up field, its tabs, the transcript's summary
+     * line and a few rows of it (or lines of the log).
+     */
+    static final double DETAILS_MIN_HEIGHT = 235;
 
     private final SandboxesViewModel vm;
     private final SandboxTable table;

@@ -120,6 +120,19 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         setGraphic(box);
     }
 
+    /**
+     * The height the row needs at the list's width: its texts wrap, so the graphic is asked at that width (a
+     * labeled control would ask its graphic for its height at its own preferred, unwrapped width).
+     */
+    @Override
+    protected double computePrefHeight(double width) {
+        if (getGraphic() == null || width <= 0) {
+            return super.computePrefHeight(width);
+        }
+        javafx.geometry.Insets in = getInsets();
+        return in.getTop() + in.getBottom() + box.prefHeight(Math.max(0, width - in.getLeft() - in.getRight()));
+    }
+
     private static String chipStyle(TranscriptRow r) {
         if (r.error()) {
             return "pd-chip-danger";

@@ -43,6 +43,8 @@ final class TranscriptPane extends VBox {
     private boolean following = true;
     private int arrived;
     private boolean checkPending;
+    /** Layout passes left to bring the last row's end into view (rows differ in height, so one jump may fall short). */
+    private int toEnd;
     private final Runnable afterLayout = this::afterLayout;
 
     TranscriptPane(TranscriptViewModel vm) {
@@ -131,7 +133,7 @@ final class TranscriptPane extends VBox {
         arrived = 0;
         int last = list.getItems().size() - 1;
         if (last >= 0) {
-            list.scrollTo(last);
+            scrollToEnd();
             list.getSelectionModel().clearAndSelect(last);
             list.getFocusModel().focus(last);
         }
@@ -151,8 +153,12 @@ final class TranscriptPane extends VBox {
                 added += c.getAddedSize();
             }
         }
+        if (added == 0) {
+            // A row shown or hidden, a decision arriving: the list stays where it is.
+            return;
+        }
         if (following) {
-            list.scrollTo(list.getItems().size() - 1);
+            scrollToEnd();
         } else {
             arrived += added;
             showLatestButton();
@@ -208,7 +214,43 @@ final class TranscriptPane extends VBox {
         list.requestLayout();
     }
 
+    private void scrollToEnd() {
+        list.scrollTo(list.getItems().size() - 1);
+        toEnd = 10;
+        list.requestLayout();
+    }
+
+    /**
+     * After a layout pass: the list's estimate of where its last row is can be short when rows differ in height, so
+     * it is moved by the pixels still missing, until the last row's end shows.
+     */
+    private void finishScrollToEnd() {
+        VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
+        int lastIndex = list.getItems().size() - 1;
+        IndexedCell<?> last = flow == null || lastIndex < 0 ? null : flow.getLastVisibleCell();
+        if (last == null) {
+            toEnd = 0;
+            return;
+        }
+        toEnd--;
+        if (last.getIndex() < lastIndex) {
+            flow.scrollPixels(Math.max(flow.getHeight(), 1));
+            list.requestLayout();
+            return;
+        }
+        double missing = last.getLayoutY() + last.getHeight() - flow.getHeight();
+        if (missing > 0.5) {
+            flow.scrollPixels(missing);
+            list.requestLayout();
+        } else {
+            toEnd = 0;
+        }
+    }
+
     private void afterLayout() {
+        if (toEnd > 0 && following) {
+            finishScrollToEnd();
+        }
         if (!checkPending) {
             return;
         }
