@@ -88,8 +88,9 @@ final class SandboxDetailsView extends VBox {
         log.setPromptText("The agent's output appears here as it runs.");
         vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
 
-        transcriptTab = tab("Transcript", "details-tab-transcript", MaterialDesignM.MESSAGE_TEXT_OUTLINE,
-                new TranscriptPane(vm.transcript()), SandboxDetailsViewModel.Section.TRANSCRIPT);
+        TranscriptPane transcript = new TranscriptPane(vm.transcript());
+        transcriptTab = tab("Transcript", "details-tab-transcript", MaterialDesignM.MESSAGE_TEXT_OUTLINE, transcript,
+                SandboxDetailsViewModel.Section.TRANSCRIPT);
         logTab = tab("Log", "details-tab-log", MaterialDesignT.TEXT_BOX_OUTLINE, log,
                 SandboxDetailsViewModel.Section.LOG);
         Tab historyTab = tab("History", "details-tab-history", MaterialDesignH.HISTORY, history(),
@@ -107,12 +108,13 @@ final class SandboxDetailsView extends VBox {
                 vm.sectionProperty().set((SandboxDetailsViewModel.Section) t.getUserData());
             }
         });
-        VBox.setVgrow(tabs, Priority.ALWAYS);
+        StackPane tabsAndSummary = besideTheTabs(tabs, transcript.summaryBar());
+        VBox.setVgrow(tabsAndSummary, Priority.ALWAYS);
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("sandbox-details-problem");
 
-        VBox content = new VBox(6, header, error, tabs);
+        VBox content = new VBox(6, header, error, tabsAndSummary);
         VBox.setVgrow(content, Priority.ALWAYS);
         EmptyState none = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandbox selected",
                 "Select a sandbox above to follow its agent's log, see its state history and what it changed.");
@@ -124,6 +126,23 @@ final class SandboxDetailsView extends VBox {
 
         vm.sandboxProperty().addListener((o, a, s) -> showHeader(s));
         showHeader(vm.sandboxProperty().get());
+    }
+
+    /** {@code tabs} with {@code summary} at the right of their names' row, while the Transcript tab shows. */
+    private StackPane besideTheTabs(TabPane tabs, HBox summary) {
+        StackPane stack = new StackPane(tabs, summary);
+        StackPane.setAlignment(summary, Pos.TOP_RIGHT);
+        StackPane.setMargin(summary, new javafx.geometry.Insets(4, 6, 0, 0));
+        summary.setMaxHeight(Region.USE_PREF_SIZE);
+        summary.visibleProperty().bind(tabs.getSelectionModel().selectedItemProperty().isEqualTo(transcriptTab));
+        // As wide as the row leaves beside the tabs' names.
+        tabs.skinProperty().addListener((o, a, skin) -> {
+            Region names = (Region) tabs.lookup(".headers-region");
+            if (names != null) {
+                summary.maxWidthProperty().bind(stack.widthProperty().subtract(names.widthProperty()).subtract(24));
+            }
+        });
+        return stack;
     }
 
     private static Tab tab(String name, String id, org.kordamp.ikonli.Ikon icon, javafx.scene.Node content,

@@ -63,10 +63,10 @@ public final class SandboxesView extends VBox {
     /** Height the table keeps at least while the details pane shows (its header and about four rows). */
     static final double TABLE_MIN_HEIGHT = 170;
     /**
-     * Height the details pane keeps at least: its header, the follow-up field, its tabs, the transcript's summary
-     * line and a few rows of it (or lines of the log).
+     * Height the details pane keeps at least: its header, the follow-up field, its tabs and three rows of the
+     * transcript (or lines of the log); at 1366×768 the table above still shows five whole rows.
      */
-    static final double DETAILS_MIN_HEIGHT = 235;
+    static final double DETAILS_MIN_HEIGHT = 215;
 
     private final SandboxesViewModel vm;
     private final SandboxTable table;

@@ -25,7 +25,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 
 /**
- * The Transcript tab: a summary line over the agent's conversation in a virtual list (only the rows on screen have
+ * The Transcript tab: the agent's conversation in a virtual list, with a summary line the details pane shows beside
+ * the tabs' names (only the rows on screen have
  * a cell, so ten thousand entries open and scroll like ten). The list follows the newest row while the person is at
  * its end; once they scroll up it stays where they are and a "Jump to latest" button counts what arrived since.
  * Keys: Enter shows or hides a tool result (or a long call), Ctrl+End jumps to the latest row, Ctrl+C copies a
@@ -40,6 +41,7 @@ final class TranscriptPane extends VBox {
     private final TranscriptViewModel vm;
     private final ListView<TranscriptRow> list;
     private final Button latest = new Button();
+    private final HBox summaryBar;
     private boolean following = true;
     private int arrived;
     private boolean checkPending;
@@ -59,7 +61,6 @@ final class TranscriptPane extends VBox {
         placeholder.getStyleClass().add("pd-muted");
         placeholder.setPadding(new Insets(12));
         list.setPlaceholder(placeholder);
-        list.setTooltip(new Tooltip("Enter or a click shows a result · Ctrl+End: the latest · Ctrl+C copies a row"));
 
         Label summary = new Label();
         summary.setId("sandbox-transcript-summary");
@@ -72,10 +73,13 @@ final class TranscriptPane extends VBox {
             return vm.readingProperty().get() ? text + " · reading the log…" : text;
         }, vm.summaryProperty(), vm.readingProperty()));
         Tooltip summaryTip = new Tooltip();
-        summaryTip.textProperty().bind(summary.textProperty());
+        summaryTip.textProperty().bind(vm.summaryInFullProperty().concat("\nKeys: Enter or a click shows a result,"
+                + " Ctrl+End the latest row, Ctrl+C copies a row."));
         summary.setTooltip(summaryTip);
-        HBox bar = new HBox(8, Icons.of(MaterialDesignM.MESSAGE_TEXT_OUTLINE, 14), summary);
-        bar.setAlignment(Pos.CENTER_LEFT);
+        summaryBar = new HBox(6, Icons.of(MaterialDesignM.MESSAGE_TEXT_OUTLINE, 14), summary);
+        summaryBar.setId("sandbox-transcript-summary-bar");
+        summaryBar.setAlignment(Pos.CENTER_LEFT);
+        summaryBar.setMinWidth(0);
 
         latest.setId("sandbox-transcript-latest");
         latest.setGraphic(Icons.of(MaterialDesignA.ARROW_DOWN, 14));
@@ -88,9 +92,7 @@ final class TranscriptPane extends VBox {
         StackPane.setMargin(latest, new Insets(0, 22, 12, 0));
         StackPane stack = new StackPane(list, latest);
         VBox.setVgrow(stack, Priority.ALWAYS);
-
-        setSpacing(6);
-        getChildren().addAll(bar, stack);
+        getChildren().add(stack);
 
         vm.rows().addListener((ListChangeListener<TranscriptRow>) c -> rowsChanged(c));
         list.addEventFilter(KeyEvent.KEY_PRESSED, this::key);
@@ -115,6 +117,14 @@ final class TranscriptPane extends VBox {
                 now.addPostLayoutPulseListener(afterLayout);
             }
         });
+    }
+
+    /**
+     * The summary line (calls, errors, tokens, cost), for the details pane to place: it shows in the tabs' row, beside
+     * their names, so the list keeps that line's height.
+     */
+    HBox summaryBar() {
+        return summaryBar;
     }
 
     /** The list (for tests and focus). */
@@ -216,7 +226,7 @@ final class TranscriptPane extends VBox {
 
     private void scrollToEnd() {
         list.scrollTo(list.getItems().size() - 1);
-        toEnd = 10;
+        toEnd = 20;
         list.requestLayout();
     }
 
@@ -234,7 +244,7 @@ final class TranscriptPane extends VBox {
         }
         toEnd--;
         if (last.getIndex() < lastIndex) {
-            flow.scrollPixels(Math.max(flow.getHeight(), 1));
+            flow.scrollTo(lastIndex);
             list.requestLayout();
             return;
         }

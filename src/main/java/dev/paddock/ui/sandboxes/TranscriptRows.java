@@ -237,23 +237,49 @@ final class TranscriptRows {
         return List.copyOf(rows.subList(index, rows.size()));
     }
 
-    /** "412 entries · 130 tool calls (2 denied) · 1 error · 3 runs: 145,210 tokens in, 12,000 out, $1.2345". */
+    /** "130 calls (2 denied) · 1 error · 157k tokens · $1.23": short enough for the tabs' row; "" before any row. */
     String summary() {
         if (rows.isEmpty()) {
             return "";
         }
-        StringBuilder b = new StringBuilder(number(rows.size())).append(rows.size() == 1 ? " entry" : " entries");
+        List<String> parts = new ArrayList<>();
         if (toolCalls > 0) {
-            b.append(" · ").append(number(toolCalls)).append(toolCalls == 1 ? " tool call" : " tool calls");
-            if (denied > 0) {
-                b.append(" (").append(number(denied)).append(" denied)");
-            }
+            parts.add(number(toolCalls) + (toolCalls == 1 ? " call" : " calls")
+                    + (denied > 0 ? " (" + number(denied) + " denied)" : ""));
         }
         if (errors > 0) {
-            b.append(" · ").append(number(errors)).append(errors == 1 ? " error" : " errors");
+            parts.add(number(errors) + (errors == 1 ? " error" : " errors"));
+        }
+        if (anyTokens) {
+            parts.add(tokens(tokensIn + tokensOut) + " tokens");
+        }
+        if (anyCost) {
+            parts.add(cost >= 1 ? String.format(Locale.ROOT, "$%.2f", cost) : dollars(cost));
+        }
+        if (parts.isEmpty()) {
+            parts.add(number(rows.size()) + (rows.size() == 1 ? " entry" : " entries"));
+        }
+        return String.join(" · ", parts);
+    }
+
+    /**
+     * "412 entries · 130 tool calls, 2 denied · 1 error · 3 runs: 145,210 tokens in, 12,000 out, $1.2345": every
+     * figure, exactly; "" before any row.
+     */
+    String summaryInFull() {
+        if (rows.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add(number(rows.size()) + (rows.size() == 1 ? " entry" : " entries"));
+        if (toolCalls > 0) {
+            parts.add(number(toolCalls) + (toolCalls == 1 ? " tool call" : " tool calls")
+                    + (denied > 0 ? ", " + number(denied) + " denied" : ""));
+        }
+        if (errors > 0) {
+            parts.add(number(errors) + (errors == 1 ? " error" : " errors"));
         }
         if (runs > 0) {
-            b.append(" · ").append(runs).append(runs == 1 ? " run" : " runs");
             List<String> figures = new ArrayList<>();
             if (anyTokens) {
                 figures.add(number(tokensIn) + " tokens in");
@@ -262,11 +288,21 @@ final class TranscriptRows {
             if (anyCost) {
                 figures.add(dollars(cost));
             }
-            if (!figures.isEmpty()) {
-                b.append(": ").append(String.join(", ", figures));
-            }
+            parts.add(runs + (runs == 1 ? " run" : " runs") + (figures.isEmpty() ? "" : ": " + String.join(", ",
+                    figures)));
         }
-        return b.toString();
+        return String.join(" · ", parts);
+    }
+
+    /** "9,876", "612k", "1.2M". */
+    static String tokens(long n) {
+        if (n < 10_000) {
+            return number(n);
+        }
+        if (n < 1_000_000) {
+            return n / 1000 + "k";
+        }
+        return String.format(Locale.ROOT, "%.1fM", n / 1_000_000.0);
     }
 
     /** What the policy or a person decided, as the row shows it. */

@@ -41,7 +41,7 @@ public final class TranscriptViewModel {
 
     /** What one read changed, for the FX thread: rows from {@code from} on replaced by {@code tail}, and a few set. */
     private record Delta(long epoch, boolean reset, int from, List<TranscriptRow> tail, List<TranscriptRow> changed,
-                         String summary, boolean reading) {
+                         String summary, String summaryInFull, boolean reading) {
     }
 
     private final ScheduledExecutorService thread;
@@ -50,6 +50,7 @@ public final class TranscriptViewModel {
     private final ObservableList<TranscriptRow> rows = FXCollections.observableArrayList();
     private final ObservableList<TranscriptRow> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper summaryInFull = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper reading = new ReadOnlyBooleanWrapper();
     private long epoch;
     private final List<Long> flushTimes = Collections.synchronizedList(new ArrayList<>());
@@ -80,9 +81,14 @@ public final class TranscriptViewModel {
         return rowsView;
     }
 
-    /** "412 entries · 130 tool calls (2 denied) · 1 error · 3 runs: 145,210 tokens in, 12,000 out, $1.2345", or "". */
+    /** "130 calls (2 denied) · 1 error · 157k tokens · $1.23", or "" (short, for the tabs' row). */
     public ReadOnlyStringProperty summaryProperty() {
         return summary.getReadOnlyProperty();
+    }
+
+    /** "412 entries · 130 tool calls, 2 denied · 1 error · 3 runs: 145,210 tokens in, 12,000 out, $1.2345", or "". */
+    public ReadOnlyStringProperty summaryInFullProperty() {
+        return summaryInFull.getReadOnlyProperty();
     }
 
     /** True while a long log is still being read (its rows arrive in parts). */
@@ -104,6 +110,7 @@ public final class TranscriptViewModel {
         target = new Target(id, epoch);
         rows.clear();
         summary.set("");
+        summaryInFull.set("");
         reading.set(false);
     }
 
@@ -161,7 +168,7 @@ public final class TranscriptViewModel {
         if (u.reset() || from < model.size() || !changed.isEmpty() || !s.equals(lastSummary) || behind != wasBehind) {
             lastSummary = s;
             wasBehind = behind;
-            publish(new Delta(want, u.reset(), from, model.from(from), changed, s, behind));
+            publish(new Delta(want, u.reset(), from, model.from(from), changed, s, model.summaryInFull(), behind));
         }
         if (behind) {
             readAgain.run();
@@ -215,6 +222,7 @@ public final class TranscriptViewModel {
             }
         }
         summary.set(d.summary());
+        summaryInFull.set(d.summaryInFull());
         reading.set(d.reading());
     }
 }

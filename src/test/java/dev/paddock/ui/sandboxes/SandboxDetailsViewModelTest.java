@@ -155,7 +155,9 @@ class SandboxDetailsViewModelTest {
                 assertThat(flushes.get(i) - flushes.get(i - 1)).as("time between two updates of the FX thread")
                         .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(TranscriptViewModel.FLUSH_MS) - 1);
             }
-            assertThat(fx(() -> transcript.summaryProperty().get())).startsWith(String.format("%,d entries", expected));
+            assertThat(fx(() -> transcript.summaryProperty().get())).contains(" calls · ").contains(" tokens · $");
+            assertThat(fx(() -> transcript.summaryInFullProperty().get())).startsWith(String.format("%,d entries",
+                    expected)).contains(" runs: ").contains("tokens in");
 
             // Two calls the policy decides: their rows get the decisions.
             append(log, List.of(agent.text("Let me check the tree, then clean the build."),

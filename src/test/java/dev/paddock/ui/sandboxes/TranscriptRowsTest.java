@@ -50,7 +50,8 @@ class TranscriptRowsTest {
         assertThat(result.more()).isEqualTo("Bash · 1 line");
         assertThat(result.expandable()).as("one short line: nothing more to show").isFalse();
         assertThat(rows.get(5).text()).startsWith("Run ended · 2 turns · 24 tokens in · 33 out · $0.0008");
-        assertThat(rows.summary()).isEqualTo("6 entries · 1 tool call · 1 run: 24 tokens in, 33 out, $0.0008");
+        assertThat(rows.summary()).isEqualTo("1 call · 57 tokens · $0.0008");
+        assertThat(rows.summaryInFull()).isEqualTo("6 entries · 1 tool call · 1 run: 24 tokens in, 33 out, $0.0008");
         assertThat(rows.undecided()).isTrue();
     }
 
@@ -77,7 +78,7 @@ class TranscriptRowsTest {
         assertThat(rows.get(2).label()).isEqualTo("failed");
         assertThat(rows.get(3).kind()).isEqualTo(Kind.ERROR);
         assertThat(rows.get(3).error()).isTrue();
-        assertThat(rows.summary()).isEqualTo("4 entries · 1 tool call · 2 errors");
+        assertThat(rows.summary()).isEqualTo("1 call · 2 errors");
     }
 
     @Test
@@ -109,7 +110,8 @@ class TranscriptRowsTest {
         assertThat(rows.get(3).decision().text()).isEqualTo("asked · waiting for you");
         assertThat(rows.get(4).decision()).isNull();
         assertThat(rows.undecided()).isTrue();
-        assertThat(rows.summary()).contains("4 tool calls (1 denied)");
+        assertThat(rows.summary()).isEqualTo("4 calls (1 denied)");
+        assertThat(rows.summaryInFull()).isEqualTo("5 entries · 4 tool calls, 1 denied");
 
         // A person answers: only that row changes.
         Approval approved = pending.toBuilder().state(ApprovalState.APPROVED).decision("allow").decidedBy("human")
@@ -134,6 +136,20 @@ class TranscriptRowsTest {
         assertThat(rows.get(1).text()).isEqualTo("Hello.");
         assertThat(rows.get(2).kind()).isEqualTo(Kind.MARKER);
         assertThat(rows.get(2).text()).isEqualTo("2026-12-05T17:05:00Z exit code 0");
+    }
+
+    @Test
+    void theSummaryIsShortAndItsFullFormExact() {
+        TranscriptRows rows = new TranscriptRows();
+        rows.reset(0);
+        assertThat(rows.summary()).isEmpty();
+        rows.add(List.of(new TranscriptEntry.Output("hello")));
+        assertThat(rows.summary()).isEqualTo("1 entry");
+        rows.add(List.of(new TranscriptEntry.Usage(false, 612_345L, 46_000L, 2.5, 1000L, 3),
+                new TranscriptEntry.Usage(true, 1_000_000L, 1_000L, 0.75, null, null)));
+        assertThat(rows.summary()).isEqualTo("1.7M tokens · $3.25");
+        assertThat(rows.summaryInFull()).isEqualTo("3 entries · 2 runs: 1,612,345 tokens in, 47,000 out, $3.2500");
+        assertThat(TranscriptRows.tokens(9_999)).isEqualTo("9,999");
     }
 
     @Test

@@ -91,8 +91,7 @@ class TranscriptViewTest {
         TranscriptPane pane = fx(() -> (TranscriptPane) list.getParent().getParent());
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() > 2_000
                 && list.getItems().get(list.getItems().size() - 1).text().startsWith("On branch main")));
-        WaitForAsyncUtils.waitForFxEvents();
-        assertThat(fx(pane::lastRowShows)).as("opens at its end").isTrue();
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(pane::lastRowShows));
         assertThat(fx(() -> robot.lookup("#sandbox-transcript-latest").queryAs(Button.class).isVisible())).isFalse();
 
         // The policy's decisions, on the calls they decided (read about once a second).
@@ -106,14 +105,15 @@ class TranscriptViewTest {
         Label reason = fx(() -> robot.from(deniedCell).lookup(".pd-transcript-reason").queryAs(Label.class));
         assertThat(fx(reason::isVisible)).isTrue();
         assertThat(fx(reason::getText)).contains("rm -rf");
-        assertThat(fx(() -> robot.from(visibleCell(robot, list, allowed)).lookup(".pd-transcript-decision")
-                .queryAs(Label.class).getText())).isEqualTo("allowed");
+        ListCell<?> allowedCell = visibleCell(robot, list, allowed);
+        assertThat(fx(() -> robot.from(allowedCell).lookup(".pd-transcript-decision").queryAs(Label.class).getText()))
+                .isEqualTo("allowed");
         ListCell<?> failed = visibleCell(robot, list, denied + 1);
         assertThat(fx(() -> failed.getStyleClass().contains("pd-transcript-error"))).as("the failed result is marked")
                 .isTrue();
         Label summary = node(robot, "#sandbox-transcript-summary", Label.class);
-        assertThat(fx(summary::getText)).contains("tool calls (1 denied)").contains("errors").contains("runs:")
-                .contains("tokens in").contains("$");
+        assertThat(fx(summary::getText)).contains(" calls (1 denied) · ").contains(" errors · ").contains(" tokens · $");
+        assertThat(fx(() -> summary.getTooltip().getText())).contains(" runs: ").contains(" tokens in, ");
 
         // Enter shows the last result whole, and hides it again.
         int last = fx(() -> list.getItems().size() - 1);
@@ -163,6 +163,12 @@ class TranscriptViewTest {
             assertThat(fx(() -> inside(header, tabs))).as(id + " shows whole").isTrue();
         }
         assertThat(fx(() -> summary.getWidth() >= summary.prefWidth(-1) - 0.5)).as("the summary fits").isTrue();
+        Node lastTab = fx(() -> tabs.lookupAll(".tab").stream().filter(t -> "details-tab-checkpoints".equals(t.getId()))
+                .findFirst().orElseThrow());
+        assertThat(fx(() -> summary.localToScene(summary.getBoundsInLocal()).getMinX()
+                > lastTab.localToScene(lastTab.getBoundsInLocal()).getMaxX())).as("beside the tabs' names").isTrue();
+        assertThat(fx(() -> summary.localToScene(summary.getBoundsInLocal()).getMaxY()
+                <= list.localToScene(list.getBoundsInLocal()).getMinY())).as("above the list").isTrue();
         assertThat(fx(() -> list.getHeight())).as("rows to read").isGreaterThan(80);
     }
 
@@ -203,13 +209,29 @@ class TranscriptViewTest {
         return b.toString();
     }
 
-    /** The cell showing row {@code index}, once it is on screen. */
+    /** The cell showing row {@code index}, once it is on screen whole (moved there as a person would scroll). */
     private static ListCell<?> visibleCell(FxRobot robot, ListView<TranscriptRow> list, int index) throws Exception {
-        robot.interact(() -> list.scrollTo(index));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.from(list)
-                .lookup((ListCell<?> c) -> c.getIndex() == index && c.isVisible()).tryQuery().isPresent()));
-        return fx(() -> robot.from(list).lookup((ListCell<?> c) -> c.getIndex() == index && c.isVisible())
-                .queryAs(ListCell.class));
+        javafx.scene.control.skin.VirtualFlow<?> flow = fx(() -> (javafx.scene.control.skin.VirtualFlow<?>) list
+                .lookup(".virtual-flow"));
+        robot.interact(() -> flow.scrollTo(index));
+        for (int attempt = 0; attempt < 10; attempt++) {
+            WaitForAsyncUtils.waitForFxEvents();
+            ListCell<?> cell = fx(() -> robot.from(list).lookup((ListCell<?> c) -> c.getIndex() == index
+                    && c.isVisible()).tryQuery().map(ListCell.class::cast).orElse(null));
+            if (cell == null) {
+                robot.interact(() -> flow.scrollTo(index));
+                continue;
+            }
+            double below = fx(() -> cell.localToScene(cell.getBoundsInLocal()).getMaxY()
+                    - flow.localToScene(flow.getBoundsInLocal()).getMaxY());
+            double above = fx(() -> flow.localToScene(flow.getBoundsInLocal()).getMinY()
+                    - cell.localToScene(cell.getBoundsInLocal()).getMinY());
+            if (below <= 0.5 && above <= 0.5) {
+                return cell;
+            }
+            robot.interact(() -> flow.scrollPixels(below > 0.5 ? below : -above));
+        }
+        throw new AssertionError("row " + index + " could not be brought on screen whole");
     }
 
     /**
