@@ -24,7 +24,7 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
     private static final List<String> ROW_STYLES = List.of("pd-transcript-error", "pd-transcript-marker",
             "pd-transcript-agent", "pd-transcript-call", "pd-transcript-result", "pd-transcript-quiet");
     private static final List<String> CHIP_STYLES = List.of("pd-chip-accent", "pd-chip-success", "pd-chip-danger",
-            "pd-chip-warning", "pd-chip-muted");
+            "pd-chip-warning", "pd-chip-muted", "pd-transcript-tool");
 
     private final Label kind = new Label();
     private final Label body = new Label();
@@ -139,7 +139,7 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         }
         return switch (r.kind()) {
             case AGENT -> "pd-chip-accent";
-            case TOOL_CALL -> "pd-chip-warning";
+            case TOOL_CALL -> "pd-transcript-tool";
             case USAGE -> "pd-chip-success";
             default -> "pd-chip-muted";
         };

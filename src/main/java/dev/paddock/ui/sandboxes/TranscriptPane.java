@@ -88,8 +88,9 @@ final class TranscriptPane extends VBox {
         latest.setTooltip(new Tooltip("Show the newest rows and follow them again (Ctrl+End)"));
         latest.setOnAction(e -> jumpToLatest());
         latest.setVisible(false);
-        StackPane.setAlignment(latest, Pos.BOTTOM_RIGHT);
-        StackPane.setMargin(latest, new Insets(0, 22, 12, 0));
+        // At the bottom's middle: the decisions keep the right edge, the row labels the left.
+        StackPane.setAlignment(latest, Pos.BOTTOM_CENTER);
+        StackPane.setMargin(latest, new Insets(0, 0, 8, 0));
         StackPane stack = new StackPane(list, latest);
         VBox.setVgrow(stack, Priority.ALWAYS);
         getChildren().add(stack);

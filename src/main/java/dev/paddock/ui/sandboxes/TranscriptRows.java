@@ -320,7 +320,7 @@ final class TranscriptRows {
                             "Asked" + rule + ", then approved by " + who + why + when, true)
                     : new Decision("allowed", Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
             case DENIED -> human
-                    ? new Decision("asked · denied by " + who, Tone.DENIED, reason,
+                    ? new Decision("asked · denied by " + who, Tone.DENIED, personsReason(reason, "denied by " + who),
                             "Asked" + rule + ", then denied by " + who + why + when, true)
                     : new Decision("denied", Tone.DENIED, reason, "Denied by the policy" + rule + why + when, true);
             case EXPIRED -> new Decision("asked · no answer: denied", Tone.DENIED, reason,
@@ -329,6 +329,15 @@ final class TranscriptRows {
             case PENDING -> new Decision("asked · waiting for you", Tone.WAITING, null,
                     "Asked" + rule + ": approve or deny it in Approvals" + why + when, false);
         };
+    }
+
+    /** The words a person added to "denied by ann: ...", or null when they added none. */
+    private static String personsReason(String reason, String prefix) {
+        if (reason == null || !reason.startsWith(prefix)) {
+            return reason;
+        }
+        String rest = reason.substring(prefix.length()).replaceFirst("^:\\s*", "").strip();
+        return rest.isEmpty() ? null : rest;
     }
 
     /** What a tool call works on, in a line or a few: its command, file, pattern, URL, else its input as JSON. */

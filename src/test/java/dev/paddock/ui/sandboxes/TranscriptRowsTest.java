@@ -119,6 +119,16 @@ class TranscriptRowsTest {
         assertThat(rows.decide(List.of(allowed, denied, approved), NOW)).containsExactly(3);
         assertThat(rows.get(3).decision().text()).isEqualTo("asked · approved by ann");
         assertThat(rows.get(3).decision().isFinal()).isTrue();
+
+        // Denied by a person: the chip says who; the line under the call only what they added.
+        Approval deniedByBob = pending.toBuilder().state(ApprovalState.DENIED).decision("deny").decidedBy("human")
+                .decider("bob").reason("denied by bob").decidedAt(NOW).build();
+        rows.decide(List.of(allowed, denied, deniedByBob), NOW);
+        assertThat(rows.get(3).decision().text()).isEqualTo("asked · denied by bob");
+        assertThat(rows.get(3).decision().reason()).isNull();
+        rows.decide(List.of(allowed, denied, deniedByBob.toBuilder().reason("denied by bob: not on Fridays").build()),
+                NOW);
+        assertThat(rows.get(3).decision().reason()).isEqualTo("not on Fridays");
     }
 
     @Test
