@@ -35,6 +35,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 final class TranscriptPane extends VBox {
     static final String LIST_ID = "sandbox-transcript";
 
+    private static final long TO_END_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_500);
     private static final java.util.Set<KeyCode> UP_KEYS = java.util.EnumSet.of(KeyCode.UP, KeyCode.PAGE_UP,
             KeyCode.HOME, KeyCode.KP_UP);
 
@@ -45,8 +46,11 @@ final class TranscriptPane extends VBox {
     private boolean following = true;
     private int arrived;
     private boolean checkPending;
-    /** Layout passes left to bring the last row's end into view (rows differ in height, so one jump may fall short). */
-    private int toEnd;
+    /**
+     * Until when (nanoTime) each layout pass brings the last row's end into view: rows differ in height, so one jump
+     * may fall short, and new rows take their height a pass or two after they show. Input from the person ends it.
+     */
+    private long toEndUntil;
     private final Runnable afterLayout = this::afterLayout;
 
     TranscriptPane(TranscriptViewModel vm) {
@@ -206,6 +210,7 @@ final class TranscriptPane extends VBox {
 
     /** The person moves away from the end: new rows no longer pull the list down (until it shows the end again). */
     private void stopFollowing() {
+        toEndUntil = 0;
         following = false;
         showLatestButton();
     }
@@ -221,13 +226,14 @@ final class TranscriptPane extends VBox {
 
     /** After the person moved the list (wheel, keys, scroll bar): it follows again once its last row shows. */
     private void checkFollowingAfterLayout() {
+        toEndUntil = 0;
         checkPending = true;
         list.requestLayout();
     }
 
     private void scrollToEnd() {
         list.scrollTo(list.getItems().size() - 1);
-        toEnd = 20;
+        toEndUntil = System.nanoTime() + TO_END_NANOS;
         list.requestLayout();
     }
 
@@ -238,14 +244,22 @@ final class TranscriptPane extends VBox {
     private void finishScrollToEnd() {
         VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
         int lastIndex = list.getItems().size() - 1;
-        IndexedCell<?> last = flow == null || lastIndex < 0 ? null : flow.getLastVisibleCell();
-        if (last == null) {
-            toEnd = 0;
+        if (flow == null || lastIndex < 0) {
             return;
         }
-        toEnd--;
+        IndexedCell<?> last = flow.getLastVisibleCell();
+        if (last == null) {
+            // Its cells are not laid out yet (the rows just arrived, the tab just showed): at the next pass.
+            list.requestLayout();
+            return;
+        }
         if (last.getIndex() < lastIndex) {
-            flow.scrollTo(lastIndex);
+            // Far off: the list's own jump; near: a screen at a time over rows it has measured.
+            if (lastIndex - last.getIndex() > 20) {
+                flow.scrollTo(lastIndex);
+            } else {
+                flow.scrollPixels(Math.max(flow.getHeight(), 1));
+            }
             list.requestLayout();
             return;
         }
@@ -253,13 +267,11 @@ final class TranscriptPane extends VBox {
         if (missing > 0.5) {
             flow.scrollPixels(missing);
             list.requestLayout();
-        } else {
-            toEnd = 0;
         }
     }
 
     private void afterLayout() {
-        if (toEnd > 0 && following) {
+        if (following && System.nanoTime() < toEndUntil) {
             finishScrollToEnd();
         }
         if (!checkPending) {
@@ -281,6 +293,14 @@ final class TranscriptPane extends VBox {
         VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
         IndexedCell<?> last = flow == null ? null : flow.getLastVisibleCell();
         return last == null || last.getIndex() >= list.getItems().size() - 1;
+    }
+
+    /** Whether the list's last row shows whole, its end at the list's bottom or above (for tests). */
+    boolean lastRowShowsWhole() {
+        VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
+        IndexedCell<?> last = flow == null ? null : flow.getLastVisibleCell();
+        return list.getItems().isEmpty() || last != null && last.getIndex() == list.getItems().size() - 1
+                && last.getLayoutY() + last.getHeight() <= flow.getHeight() + 0.5;
     }
 
     private void showLatestButton() {

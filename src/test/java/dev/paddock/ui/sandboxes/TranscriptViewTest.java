@@ -155,6 +155,18 @@ class TranscriptViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(fx(pane::lastRowShows)).as("follows the new row").isTrue();
 
+        // Another sandbox and back: the transcript is read again and opens at its end again.
+        SandboxRecord other = panel.create("Say hi", "echo hi; exit 0");
+        panel.waitForState(other.id(), "done", 20);
+        for (int round = 0; round < 3; round++) {
+            robot.clickOn(Panel.tableRow(robot, other.id()));
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() < 100));
+            robot.clickOn(Panel.tableRow(robot, s.id()));
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() > 2_000
+                    && list.getItems().get(list.getItems().size() - 1).text().equals("One more thing, at the very end.")));
+            WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(pane::lastRowShows));
+        }
+
         // At 1366×768 the tabs and the summary line show whole.
         for (String id : List.of("#details-tab-transcript", "#details-tab-log", "#details-tab-history",
                 "#details-tab-changes", "#details-tab-checkpoints")) {
@@ -170,6 +182,36 @@ class TranscriptViewTest {
         assertThat(fx(() -> summary.localToScene(summary.getBoundsInLocal()).getMaxY()
                 <= list.localToScene(list.getBoundsInLocal()).getMinY())).as("above the list").isTrue();
         assertThat(fx(() -> list.getHeight())).as("rows to read").isGreaterThan(80);
+    }
+
+    @Test
+    void goingFromOneShortTranscriptToAnotherOpensEachAtItsEnd(FxRobot robot) throws Exception {
+        List<SandboxRecord> both = new ArrayList<>();
+        for (long seed : new long[] {21, 22}) {
+            SandboxRecord s = SandboxDetailsViewModelTest.endedClaudeSandbox(panel.host, panel.repo);
+            ClaudeStreamLog agent = ClaudeStreamLog.newSession();
+            List<String> lines = new ArrayList<>(agent.conversation(s.worktreePath(), 30, seed));
+            lines.add(agent.text("The last words of " + s.id() + ": the tests pass, and the fix is committed on this"
+                    + " branch for review. Nothing else was changed; the build folder is ignored by git."));
+            SandboxDetailsViewModelTest.append(panel.host.wiring().sandboxService().logFile(s.id()), lines);
+            both.add(s);
+        }
+        panel.show(1366, 768);
+        robot.clickOn(Panel.tableRow(robot, both.get(0).id()));
+        @SuppressWarnings("unchecked")
+        ListView<TranscriptRow> list = node(robot, "#" + TranscriptPane.LIST_ID, ListView.class);
+        TranscriptPane pane = fx(() -> (TranscriptPane) list.getParent().getParent());
+        for (int round = 0; round < 6; round++) {
+            SandboxRecord s = both.get(round % 2);
+            robot.clickOn(Panel.tableRow(robot, s.id()));
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !list.getItems().isEmpty() && list.getItems()
+                    .get(list.getItems().size() - 1).text().startsWith("The last words of " + s.id())));
+            try {
+                WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(pane::lastRowShowsWhole));
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("round " + round + ": the last row of " + s.id() + " does not show whole", e);
+            }
+        }
     }
 
     @Test
