@@ -192,6 +192,13 @@ final class TranscriptPane extends VBox {
                 list.getFocusModel().focus(i);
             }
             e.consume();
+        } else if ((e.getCode() == KeyCode.PAGE_DOWN || e.getCode() == KeyCode.PAGE_UP) && !e.isShortcutDown()) {
+            if (e.getCode() == KeyCode.PAGE_UP) {
+                stopFollowing();
+            }
+            page(e.getCode() == KeyCode.PAGE_DOWN ? 1 : -1);
+            checkFollowingAfterLayout();
+            e.consume();
         } else if (e.getCode() == KeyCode.C && e.isShortcutDown()) {
             TranscriptRow r = list.getSelectionModel().getSelectedItem();
             if (r != null) {
@@ -205,6 +212,23 @@ final class TranscriptPane extends VBox {
                 stopFollowing();
             }
             checkFollowingAfterLayout();
+        }
+    }
+
+    /**
+     * Page Down / Page Up: the list moves by nine tenths of its height and the row at its new bottom (top) is
+     * selected. The list's own paging stops at a row taller than the list, which a shown result easily is.
+     */
+    private void page(int direction) {
+        VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
+        if (flow == null || list.getItems().isEmpty()) {
+            return;
+        }
+        flow.scrollPixels(direction * Math.max(flow.getHeight() * 0.9, 1));
+        IndexedCell<?> to = direction > 0 ? flow.getLastVisibleCell() : flow.getFirstVisibleCell();
+        if (to != null && to.getIndex() >= 0) {
+            list.getSelectionModel().clearAndSelect(to.getIndex());
+            list.getFocusModel().focus(to.getIndex());
         }
     }
 

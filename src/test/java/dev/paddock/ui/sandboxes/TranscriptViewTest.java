@@ -80,7 +80,7 @@ class TranscriptViewTest {
         panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.worktree(),
                 agent.session(), "toolu_status"));
         panel.show(1366, 768);
-        robot.clickOn(Panel.tableRow(robot, s.id()));
+        select(robot, s.id());
 
         // An agent preset: the Transcript tab comes first and shows.
         TabPane tabs = node(robot, "#sandbox-details-tabs", TabPane.class);
@@ -130,7 +130,9 @@ class TranscriptViewTest {
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !list.getItems().get(last).expanded()));
 
         // A click on a result shows it too.
-        robot.clickOn(visibleCell(robot, list, last));
+        // (On its label: the Jump to latest button, shown since the wheel turned, covers the middle of the bottom row.)
+        ListCell<?> lastCell = visibleCell(robot, list, last);
+        robot.clickOn(fx(() -> robot.from(lastCell).lookup(".pd-transcript-kind").queryAs(Label.class)));
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> list.getItems().get(last).expanded()));
 
         // Scrolled up, the list stays put while rows arrive, and says how many came.
@@ -155,13 +157,39 @@ class TranscriptViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(fx(pane::lastRowShows)).as("follows the new row").isTrue();
 
+        // Page Down goes by a screen, also past a result shown whole that is taller than the list.
+        int tall = fx(() -> {
+            for (int i = list.getItems().size() / 2; i < list.getItems().size(); i++) {
+                TranscriptRow r = list.getItems().get(i);
+                if (r.kind() == Kind.TOOL_RESULT && r.detail() != null && r.detail().lines().count() > 30) {
+                    return i;
+                }
+            }
+            throw new AssertionError("no long result");
+        });
+        visibleCell(robot, list, tall);
+        robot.interact(() -> {
+            list.requestFocus();
+            list.getSelectionModel().clearAndSelect(tall);
+            list.getFocusModel().focus(tall);
+        });
+        robot.type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> list.getItems().get(tall).expanded()));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> robot.from(list).lookup((ListCell<?> c) -> c.getIndex() == tall).queryAs(ListCell.class)
+                .getHeight())).as("taller than the list").isGreaterThan(fx(list::getHeight));
+        for (int i = 0; i < 8; i++) {
+            robot.type(KeyCode.PAGE_DOWN);
+        }
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> list.getFocusModel().getFocusedIndex() > tall));
+
         // Another sandbox and back: the transcript is read again and opens at its end again.
         SandboxRecord other = panel.create("Say hi", "echo hi; exit 0");
         panel.waitForState(other.id(), "done", 20);
         for (int round = 0; round < 3; round++) {
-            robot.clickOn(Panel.tableRow(robot, other.id()));
+            select(robot, other.id());
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() < 100));
-            robot.clickOn(Panel.tableRow(robot, s.id()));
+            select(robot, s.id());
             WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() > 2_000
                     && list.getItems().get(list.getItems().size() - 1).text().equals("One more thing, at the very end.")));
             WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(pane::lastRowShows));
@@ -197,13 +225,13 @@ class TranscriptViewTest {
             both.add(s);
         }
         panel.show(1366, 768);
-        robot.clickOn(Panel.tableRow(robot, both.get(0).id()));
+        select(robot, both.get(0).id());
         @SuppressWarnings("unchecked")
         ListView<TranscriptRow> list = node(robot, "#" + TranscriptPane.LIST_ID, ListView.class);
         TranscriptPane pane = fx(() -> (TranscriptPane) list.getParent().getParent());
         for (int round = 0; round < 6; round++) {
             SandboxRecord s = both.get(round % 2);
-            robot.clickOn(Panel.tableRow(robot, s.id()));
+            select(robot, s.id());
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !list.getItems().isEmpty() && list.getItems()
                     .get(list.getItems().size() - 1).text().startsWith("The last words of " + s.id())));
             try {
@@ -219,7 +247,7 @@ class TranscriptViewTest {
         SandboxRecord s = panel.create("Say hi", "echo 'hi from the custom command'; sleep 300");
         panel.show(1366, 768);
         panel.waitForState(s.id(), "running", 20);
-        robot.clickOn(Panel.tableRow(robot, s.id()));
+        select(robot, s.id());
 
         TabPane tabs = node(robot, "#sandbox-details-tabs", TabPane.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> tabs.getTabs().get(0).getId()
@@ -231,6 +259,21 @@ class TranscriptViewTest {
         ListView<TranscriptRow> list = node(robot, "#" + TranscriptPane.LIST_ID, ListView.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().stream()
                 .anyMatch(r -> r.kind() == Kind.OUTPUT && r.text().equals("hi from the custom command"))));
+    }
+
+    /** Clicks the sandbox's row until the table has it selected (a click on a row being replaced can miss). */
+    private void select(FxRobot robot, String id) throws Exception {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            robot.clickOn(Panel.tableRow(robot, id));
+            try {
+                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel()
+                        .selectedIds().equals(List.of(id))));
+                return;
+            } catch (java.util.concurrent.TimeoutException missed) {
+                // clicked while the rows were replaced: again
+            }
+        }
+        throw new AssertionError("the row of " + id + " could not be selected");
     }
 
     private static int indexOf(ListView<TranscriptRow> list, String callText) {
@@ -255,6 +298,8 @@ class TranscriptViewTest {
     private static ListCell<?> visibleCell(FxRobot robot, ListView<TranscriptRow> list, int index) throws Exception {
         javafx.scene.control.skin.VirtualFlow<?> flow = fx(() -> (javafx.scene.control.skin.VirtualFlow<?>) list
                 .lookup(".virtual-flow"));
+        // A turn of the wheel first: the person takes the list over (it stops pulling itself to its end).
+        wheelUp(robot, list, 1);
         robot.interact(() -> flow.scrollTo(index));
         for (int attempt = 0; attempt < 10; attempt++) {
             WaitForAsyncUtils.waitForFxEvents();
