@@ -20,8 +20,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.Tab;
-import javafx.scene.control.TabPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
@@ -30,19 +28,15 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
  * The details of the selected sandbox: a header (id, state, branch, last error, "waiting for you" and the
- * follow-up field with its Send button for agents that can resume) over five tabs — the agent's transcript
- * ({@link TranscriptPane}, first for an agent preset) and its log (first for a custom command), both followed live
- * and kept at the bottom unless the person scrolled up, the state history, the worktree's change list against its
- * base, and its checkpoints.
+ * follow-up field with its Send button for agents that can resume) over five tabs ({@link DetailsTabs}) — the agent's
+ * transcript ({@link TranscriptPane}, first for an agent preset) and its log (first for a custom command), both
+ * followed live and kept at the bottom unless the person scrolled up, the state history, the worktree's change list
+ * against its base, and its checkpoints.
  */
 final class SandboxDetailsView extends VBox {
     static final String ID = "sandbox-details";
@@ -54,10 +48,7 @@ final class SandboxDetailsView extends VBox {
     private final Label subtitle = new Label();
     private final Label lastError = new Label();
     private final TextField followUp = new TextField();
-    private final TabPane tabs = new TabPane();
-    private final Tab transcriptTab;
-    private final Tab logTab;
-    private String shownId;
+    private final DetailsTabs tabs;
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
@@ -88,33 +79,13 @@ final class SandboxDetailsView extends VBox {
         log.setPromptText("The agent's output appears here as it runs.");
         vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
 
-        TranscriptPane transcript = new TranscriptPane(vm.transcript());
-        transcriptTab = tab("Transcript", "details-tab-transcript", MaterialDesignM.MESSAGE_TEXT_OUTLINE, transcript,
-                SandboxDetailsViewModel.Section.TRANSCRIPT);
-        logTab = tab("Log", "details-tab-log", MaterialDesignT.TEXT_BOX_OUTLINE, log,
-                SandboxDetailsViewModel.Section.LOG);
-        Tab historyTab = tab("History", "details-tab-history", MaterialDesignH.HISTORY, history(),
-                SandboxDetailsViewModel.Section.HISTORY);
-        Tab changesTab = tab("Changes", "details-tab-changes", MaterialDesignF.FILE_COMPARE, changes(),
-                SandboxDetailsViewModel.Section.CHANGES);
-        Tab checkpointsTab = tab("Checkpoints", "details-tab-checkpoints", MaterialDesignH.HISTORY, checkpoints(),
-                SandboxDetailsViewModel.Section.CHECKPOINTS);
-        tabs.getTabs().setAll(logTab, transcriptTab, historyTab, changesTab, checkpointsTab);
-        tabs.setId("sandbox-details-tabs");
-        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        tabs.getStyleClass().addAll("pd-details-tabs", "dense");
-        tabs.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
-            if (t != null) {
-                vm.sectionProperty().set((SandboxDetailsViewModel.Section) t.getUserData());
-            }
-        });
-        StackPane tabsAndSummary = besideTheTabs(tabs, transcript.summaryBar());
-        VBox.setVgrow(tabsAndSummary, Priority.ALWAYS);
+        tabs = new DetailsTabs(vm, new TranscriptPane(vm.transcript()), log, history(), changes(), checkpoints());
+        VBox.setVgrow(tabs, Priority.ALWAYS);
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("sandbox-details-problem");
 
-        VBox content = new VBox(6, header, error, tabsAndSummary);
+        VBox content = new VBox(6, header, error, tabs);
         VBox.setVgrow(content, Priority.ALWAYS);
         EmptyState none = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandbox selected",
                 "Select a sandbox above to follow its agent's log, see its state history and what it changed.");
@@ -128,63 +99,8 @@ final class SandboxDetailsView extends VBox {
         showHeader(vm.sandboxProperty().get());
     }
 
-    /** {@code tabs} with {@code summary} at the right of their names' row, while the Transcript tab shows. */
-    private StackPane besideTheTabs(TabPane tabs, HBox summary) {
-        StackPane stack = new StackPane(tabs, summary);
-        StackPane.setAlignment(summary, Pos.TOP_RIGHT);
-        StackPane.setMargin(summary, new javafx.geometry.Insets(4, 6, 0, 0));
-        summary.setMaxHeight(Region.USE_PREF_SIZE);
-        summary.visibleProperty().bind(tabs.getSelectionModel().selectedItemProperty().isEqualTo(transcriptTab));
-        // As wide as the row leaves beside the tabs' names.
-        tabs.skinProperty().addListener((o, a, skin) -> {
-            Region names = (Region) tabs.lookup(".headers-region");
-            if (names != null) {
-                summary.maxWidthProperty().bind(stack.widthProperty().subtract(names.widthProperty()).subtract(24));
-            }
-        });
-        return stack;
-    }
-
-    private static Tab tab(String name, String id, org.kordamp.ikonli.Ikon icon, javafx.scene.Node content,
-                           SandboxDetailsViewModel.Section section) {
-        Tab t = new Tab(name, content);
-        t.setId(id);
-        t.setGraphic(Icons.of(icon, 14));
-        t.setUserData(section);
-        return t;
-    }
-
-    /**
-     * A sandbox whose agent is a preset (Claude Code, Codex, ...) opens on its Transcript, first; a custom command's
-     * on its Log, first. A person's choice of another tab (History, Changes, ...) stays.
-     */
-    private void chooseFirstTab(RepositoryStatus.Sandbox s) {
-        String id = s == null ? null : s.id();
-        if (java.util.Objects.equals(id, shownId)) {
-            return;
-        }
-        shownId = id;
-        if (s == null) {
-            return;
-        }
-        boolean agent = s.agent() != null && !s.agent().isBlank() && !s.agent().equals("custom");
-        Tab first = agent ? transcriptTab : logTab;
-        Tab second = agent ? logTab : transcriptTab;
-        Tab selected = tabs.getSelectionModel().getSelectedItem();
-        boolean onDefault = selected == null || selected == transcriptTab || selected == logTab;
-        if (tabs.getTabs().get(0) != first) {
-            List<Tab> order = new ArrayList<>(tabs.getTabs());
-            order.remove(first);
-            order.remove(second);
-            order.add(0, second);
-            order.add(0, first);
-            tabs.getTabs().setAll(order);
-        }
-        tabs.getSelectionModel().select(onDefault ? first : selected);
-    }
-
     private void showHeader(RepositoryStatus.Sandbox s) {
-        chooseFirstTab(s);
+        tabs.show(s);
         if (s == null) {
             title.setText(null);
             stateBox.getChildren().clear();
