@@ -140,7 +140,7 @@ public final class TranscriptViewModel {
         if (follower == null || readEpoch != want) {
             follower = b.followTranscript(id);
             readEpoch = want;
-            lastApprovalsAt = 0;
+            lastApprovalsAt = System.nanoTime() - TimeUnit.DAYS.toNanos(1); // read them with the first rows
         }
         TranscriptFollower.Update u = follower.poll();
         int from;
