@@ -65,6 +65,8 @@ final class SandboxTable extends TableView<Sandbox> {
         // Columns whose content is fixed (tier, state, CPU, memory, lease) prefer no more than their measured minimum
         // (Columns raises a preferred width to it): the width left goes to task and branch.
         TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 40);
+        // An icon (the tier's name in its tooltip): the width goes to task and branch.
+        tier.setCellFactory(c -> new TierCell());
         TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 40);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
@@ -139,8 +141,8 @@ final class SandboxTable extends TableView<Sandbox> {
             }
         });
         Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
-        Columns.fit(tier, "Isolation: worktree (host process), namespace (bubblewrap) or container (Docker)", 0,
-                "namespace", "container");
+        Columns.fit(tier, "Isolation: worktree (a host process), namespace (bubblewrap) or container (Docker);"
+                + " hover a row's icon for its tier", 0);
         Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
                 + " follow-up); hover a failed one for its error", "awaiting human", "retrying", WAITING);
         Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
@@ -203,6 +205,42 @@ final class SandboxTable extends TableView<Sandbox> {
         chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
         chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return chip;
+    }
+
+    /** A tier as an icon, its name and what it means in the tooltip. */
+    private static final class TierCell extends TableCell<Sandbox, String> {
+        @Override
+        protected void updateItem(String tier, boolean empty) {
+            super.updateItem(tier, empty);
+            setText(null);
+            getStyleClass().removeIf(c -> c.startsWith("pd-tier-"));
+            if (empty || tier == null) {
+                setGraphic(null);
+                setTooltip(null);
+                setAccessibleText(null);
+                return;
+            }
+            org.kordamp.ikonli.Ikon icon = switch (tier) {
+                case "container" -> org.kordamp.ikonli.materialdesign2.MaterialDesignD.DOCKER;
+                case "namespace" -> org.kordamp.ikonli.materialdesign2.MaterialDesignL.LOCK_OUTLINE;
+                default -> org.kordamp.ikonli.materialdesign2.MaterialDesignM.MONITOR;
+            };
+            setGraphic(dev.paddock.ui.common.Icons.of(icon, 16));
+            getStyleClass().add("pd-tier-" + tier);
+            setAlignment(javafx.geometry.Pos.CENTER);
+            setAccessibleText(tier);
+            setTooltip(new javafx.scene.control.Tooltip(tierText(tier)));
+        }
+    }
+
+    /** What a tier means, for its icon's tooltip. */
+    static String tierText(String tier) {
+        return switch (tier) {
+            case "container" -> "container: runs in a Docker container with limits";
+            case "namespace" -> "namespace: runs inside bubblewrap; only its worktree is writable";
+            case "worktree" -> "worktree: runs as a host process in its worktree";
+            default -> tier;
+        };
     }
 
     /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
