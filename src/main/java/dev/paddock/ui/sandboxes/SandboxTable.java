@@ -132,10 +132,16 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(id, "The sandbox's id", 0, ids(rows));
         // Ids are shown whole up to 24 characters (longer ones lose their middle, whole in the tooltip): measured
         // again when the set of ids changes.
+        // The branch column is as wide as its longest branch (up to 260 px; a longer one loses its middle): the rest
+        // goes to the task.
+        Columns.fitContent(branch, 260, () -> rows.stream().map(Sandbox::branch).filter(java.util.Objects::nonNull)
+                .toList());
         rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
             String[] current = ids(rows);
-            if (!java.util.Arrays.equals(current, measuredIds)) {
+            List<String> branches = rows.stream().map(Sandbox::branch).toList();
+            if (!java.util.Arrays.equals(current, measuredIds) || !branches.equals(measuredBranches)) {
                 measuredIds = current;
+                measuredBranches = branches;
                 Columns.fit(id, "The sandbox's id", 0, current);
                 javafx.application.Platform.runLater(() -> Columns.apply(this));
             }
@@ -151,6 +157,8 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(mem, "Memory of a container sandbox without page cache", 0, "999.9 MiB", "stopped");
         Columns.fit(heartbeat, "When the agent last sent a heartbeat, and its progress text", 0, "59 min ago…");
         Columns.fit(lease, "Time left before an agent without heartbeats is stopped", 0, "14:52 left");
+        // Fixed content: on a wide screen the width goes to task, id and heartbeat.
+        List.of(tier, state, cpu, mem, lease).forEach(Columns::fixed);
         Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
@@ -316,8 +324,9 @@ final class SandboxTable extends TableView<Sandbox> {
         }
     }
 
-    /** The ids measured last for the id column's width. */
+    /** The ids and branches measured last for the id and branch columns' widths. */
     private String[] measuredIds = new String[0];
+    private List<String> measuredBranches = List.of();
 
     /** The rows' ids (their first 24 characters), sorted, with a short one for an empty table: samples to measure. */
     private static String[] ids(ObservableList<Sandbox> rows) {

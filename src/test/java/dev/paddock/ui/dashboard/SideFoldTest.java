@@ -49,6 +49,9 @@ class SideFoldTest {
         fx(() -> {
             fold = new SideFold(main, side, Bindings.size(requests), Bindings.size(conflicts), note, layout());
             stage.setScene(new Scene(fold, 1366, 600));
+            // (The stage is shared with the tests run before: its size is set, not left from theirs.)
+            stage.setWidth(1366);
+            stage.setHeight(600);
             stage.show();
             return null;
         });
