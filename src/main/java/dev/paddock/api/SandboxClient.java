@@ -51,6 +51,34 @@ public final class SandboxClient {
                 com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
     }
 
+    /**
+     * {@code PUT /v1/repositories/agent-flags}: the extra flags of {@code agent}'s command lines in the repository
+     * (empty clears them).
+     *
+     * @return the repository's main worktree, as Paddock registered it
+     */
+    public String setAgentFlags(Path repo, String agent, List<String> flags) throws PaddockException {
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("repo", repo.toString());
+        body.put("agent", agent);
+        body.put("flags", flags);
+        return read(api.send("PUT", RepositoryRoutes.AGENT_FLAGS, write(body), ApiClient.SLOW_TIMEOUT),
+                com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+    }
+
+    /** {@code GET /v1/repositories/agent-flags?repo=}: every agent's extra flags in the repository, by agent. */
+    public Map<String, List<String>> agentFlags(Path repo) throws PaddockException {
+        com.fasterxml.jackson.databind.JsonNode answer = read(api.get(RepositoryRoutes.AGENT_FLAGS + "?repo="
+                + ApiClient.encode(repo.toString())), com.fasterxml.jackson.databind.JsonNode.class);
+        Map<String, List<String>> flags = new java.util.TreeMap<>();
+        answer.path("flags").fields().forEachRemaining(e -> {
+            List<String> words = new java.util.ArrayList<>();
+            e.getValue().forEach(w -> words.add(w.asText()));
+            flags.put(e.getKey(), List.copyOf(words));
+        });
+        return flags;
+    }
+
     /** {@code POST /v1/sandboxes/{id}/stop}. */
     public SandboxView stop(String id, String by) throws PaddockException {
         return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);

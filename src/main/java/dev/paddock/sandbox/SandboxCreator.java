@@ -63,6 +63,11 @@ public final class SandboxCreator {
         this.programs = p;
     }
 
+    /** The presets requests are checked with. */
+    AgentPrograms agentPrograms() {
+        return programs;
+    }
+
     /**
      * Creates a sandbox in state {@code pending}; the supervisor starts it.
      *
@@ -72,6 +77,7 @@ public final class SandboxCreator {
      *     custom agent without a command, empty task, invalid id, lease
      *     under a second, negative retries, tier unavailable; container tier: no image, or the engine lacks it),
      *     with nothing changed
+     * @throws SandboxException when the agent's executable setting names no executable file (not for a container)
      * @throws SandboxException also when the base is not a local branch ({@link SandboxBase}: a detached HEAD, a
      *     commit id, a tag, a remote-tracking branch), with nothing changed
      * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
@@ -91,6 +97,7 @@ public final class SandboxCreator {
         if (unavailable.isPresent()) {
             throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
         }
+        programs.checkProgram(agent, tier);
         // Located, not registered yet: a refused request must not leave a registration behind.
         GitRepository git = repos.locate(req.repository());
         Path main = git.mainWorktree();

@@ -59,6 +59,26 @@ public final class SandboxService {
         return repos.setContainerImage(repo, image).git().mainWorktree();
     }
 
+    /**
+     * Sets the extra flags the sandboxes of {@code agent} in the repository containing {@code repo} run with, after
+     * checking them (empty or null clears them); registers the repository if needed. They apply from the next run
+     * of each such sandbox on.
+     *
+     * @return the repository's main worktree
+     * @throws SandboxException for an unknown agent, or flags it refuses (nothing changed)
+     * @throws dev.paddock.worktree.GitException when {@code repo} is not in a usable git repository
+     */
+    public Path setAgentFlags(Path repo, String agent, List<String> flags) throws PaddockException {
+        String name = agent == null ? "" : agent.strip().toLowerCase(java.util.Locale.ROOT);
+        List<String> checked = creator.agentPrograms().checkFlags(name, flags);
+        return repos.setAgentFlags(repo, name, checked).git().mainWorktree();
+    }
+
+    /** Every agent's extra flags in the repository containing {@code repo}, by agent (none when not registered). */
+    public java.util.Map<String, List<String>> agentFlags(Path repo) throws PaddockException {
+        return repos.allAgentFlags(repo);
+    }
+
     /** See {@link Supervisor#stop}. */
     public SandboxRecord stop(String id, String who) throws PaddockException {
         return supervisor.stop(id, who);
