@@ -27,6 +27,22 @@ public final class SandboxClient {
         return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
+    /**
+     * {@code POST /v1/sandboxes} with {@code agents}: a fan-out, its sandboxes pending. When it stops part way, the
+     * {@link ApiAnswerException}'s message says which sandboxes were made and which were not.
+     */
+    public SandboxGroupView createGroup(CreateSandboxRequest request) throws PaddockException {
+        int total;
+        try {
+            total = dev.paddock.sandbox.AgentCounts.parse(request.agents()).total();
+        } catch (IllegalArgumentException e) {
+            total = 1; // the API says what is wrong
+        }
+        // Each sandbox is made in turn, each as long as one on its own may take.
+        return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT.multipliedBy(total)),
+                SandboxGroupView.class);
+    }
+
     /** {@code GET /v1/sandboxes[?repo=]}: sandboxes not closed, newest first (of every repository when null). */
     public List<SandboxView> list(Path repo) throws PaddockException {
         String body = api.get(SandboxRoutes.PREFIX + (repo == null ? "" : "?repo=" + ApiClient.encode(repo.toString())));
