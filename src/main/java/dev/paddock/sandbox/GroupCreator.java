@@ -88,6 +88,8 @@ final class GroupCreator {
         }
         for (String agent : distinct) {
             programs.check(agent, template.model(), template.agentCommand());
+        }
+        for (String agent : distinct) {
             Tier tier = template.tier() != null ? template.tier() : programs.defaultTier(agent);
             creator.checkTier(tier);
             programs.checkProgram(agent, tier);
