@@ -10,12 +10,9 @@ import java.util.Map;
 /**
  * The sandboxes of one fan-out in the table ({@code sandbox new --agents}, or a count in the New Sandbox dialog): next
  * to each other, in the place of the group's newest, by id ({@code -claude-1}, {@code -claude-2}, {@code -codex-1}),
- * each marked {@code ⑂ 2/3} (the second of three) so their results can be compared row by row.
+ * each marked with a fork and {@code 2/3} (the second of three) so their results can be compared row by row.
  */
 public final class GroupRows {
-    /** The mark of a fan-out's sandbox. */
-    static final String FORK = "⑂";
-
     private GroupRows() {
     }
 
@@ -33,13 +30,13 @@ public final class GroupRows {
         return out;
     }
 
-    /** {@code ⑂ 2/3} for the second of three sandboxes of its group in {@code rows} (by id); null when it has none. */
+    /** {@code 2/3} for the second of three sandboxes of its group in {@code rows} (by id); null when it has none. */
     static String marker(Sandbox s, List<Sandbox> rows) {
         if (s.group() == null) {
             return null;
         }
         List<String> ids = rows.stream().filter(r -> s.group().equals(r.group())).map(Sandbox::id).sorted().toList();
-        return FORK + " " + (ids.indexOf(s.id()) + 1) + "/" + ids.size();
+        return (ids.indexOf(s.id()) + 1) + "/" + ids.size();
     }
 
     /** Each group's number of sandboxes in {@code rows}: when it changes, every mark is drawn again. */

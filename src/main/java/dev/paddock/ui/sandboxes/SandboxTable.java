@@ -17,7 +17,7 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
 /**
- * The sandboxes of the repository: id (a fan-out's marked {@code ⑂ 2/3}, see {@link GroupRows}), task, tier, state,
+ * The sandboxes of the repository: id (a fan-out's marked with a fork and {@code 2/3}, see {@link GroupRows}), task, tier, state,
  * branch, CPU, memory, last heartbeat with progress, and lease time left. Ages re-render with every refresh.
  */
 final class SandboxTable extends TableView<Sandbox> {
@@ -53,10 +53,11 @@ final class SandboxTable extends TableView<Sandbox> {
                 super.updateItem(s, empty);
                 setText(empty ? null : s);
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
-                // A fan-out's sandbox: "⑂ 2/3" before its id.
+                // A fan-out's sandbox: a fork and "2/3" before its id.
                 Sandbox row = empty || getTableRow() == null ? null : getTableRow().getItem();
                 String mark = row == null ? null : GroupRows.marker(row, getTableView().getItems());
-                Label chip = mark == null ? null : new Label(mark);
+                Label chip = mark == null ? null : new Label(mark, dev.paddock.ui.common.Icons.of(
+                        org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
                 if (chip != null) {
                     chip.getStyleClass().addAll("pd-chip", "pd-group-mark");
                     chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);

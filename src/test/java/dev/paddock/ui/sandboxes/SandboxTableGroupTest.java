@@ -62,7 +62,7 @@ class SandboxTableGroupTest {
         assertThat(fx(() -> rows.stream().map(RepositoryStatus.Sandbox::id).toList())).containsExactly(
                 G + "-claude-1", G + "-claude-2", G + "-codex-1", "alone-20261207-001", "older-20261207-001");
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> marks(robot).size() == 3);
-        assertThat(marks(robot)).containsExactly(G + "-claude-1 ⑂ 1/3", G + "-claude-2 ⑂ 2/3", G + "-codex-1 ⑂ 3/3");
+        assertThat(marks(robot)).containsExactly(G + "-claude-1 1/3", G + "-claude-2 2/3", G + "-codex-1 3/3");
         Label mark = fx(() -> robot.lookup(".pd-group-mark").queryAs(Label.class));
         assertThat(fx(() -> ((TableCell<?, ?>) mark.getParent()).getTooltip().getText()))
                 .contains("One of the sandboxes of the fan-out " + G);
@@ -70,6 +70,6 @@ class SandboxTableGroupTest {
         robot.interact(() -> rows.remove(1));
 
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> marks(robot).size() == 2);
-        assertThat(marks(robot)).containsExactly(G + "-claude-1 ⑂ 1/2", G + "-codex-1 ⑂ 2/2");
+        assertThat(marks(robot)).containsExactly(G + "-claude-1 1/2", G + "-codex-1 2/2");
     }
 }
