@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * A repository's extra flags for an agent preset ({@code paddock sandbox flags}): words added to the preset's command
  * line after Paddock's own options, as typed (no shell reads them). They may tune the agent ({@code --max-turns 30},
- * {@code --add-dir ../shared}), never take Paddock's place: the options Paddock sets itself (the output format, the
+ * {@code --add-dir ../common-lib}), never take Paddock's place: the options Paddock sets itself (the output format, the
  * session, the prompt, the model, which has its own field) and the ones that would switch off what Paddock relies on
  * are refused, in every spelling the agent reads ({@code --name}, {@code --name=value}, a short letter alone or in a
  * cluster such as {@code -pc}).

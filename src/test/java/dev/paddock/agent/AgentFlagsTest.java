@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class AgentFlagsTest {
     @Test
     void flagsThatTuneTheAgentAreKeptAsTyped() throws Exception {
-        assertThat(AgentFlags.check(AgentPreset.CLAUDE, List.of("--max-turns", "30", "--add-dir", "../shared dir")))
-                .containsExactly("--max-turns", "30", "--add-dir", "../shared dir");
+        assertThat(AgentFlags.check(AgentPreset.CLAUDE, List.of("--max-turns", "30", "--add-dir", "../common lib")))
+                .containsExactly("--max-turns", "30", "--add-dir", "../common lib");
         assertThat(AgentFlags.check(AgentPreset.CODEX, List.of("-c", "model_reasoning_effort=high")))
                 .containsExactly("-c", "model_reasoning_effort=high");
         assertThat(AgentFlags.check(AgentPreset.AIDER, List.of("--no-auto-commits"))).containsExactly("--no-auto-commits");

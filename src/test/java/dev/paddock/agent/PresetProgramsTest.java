@@ -247,7 +247,7 @@ class PresetProgramsTest {
         try (Store store = Store.open(tmp.resolve("store"))) {
             long repoId = store.repos().open(repo.dir()).record().id();
             store.repos().setAgentFlags(repo.dir(), "claude", List.of("--max-turns", "30", "--append-system-prompt",
-                    "be brief; don't $(rm)"));
+                    "answer in one line; don't $(rm)"));
             store.repos().setAgentFlags(repo.dir(), "codex", List.of("-c", "model_reasoning_effort=high"));
             PresetPrograms p = store.programs(tmp, Map.of("PATH", bin.toString()));
 
@@ -256,7 +256,7 @@ class PresetProgramsTest {
             AgentPrograms.Program run = p.prepare(claude, layout);
             assertThat(sh(run.command())).containsExactly("-p", "--output-format", "stream-json", "--verbose",
                     "--session-id", run.session(), "--model", "opus", "--max-turns", "30", "--append-system-prompt",
-                    "be brief; don't $(rm)", "--", "the task");
+                    "answer in one line; don't $(rm)", "--", "the task");
             AgentPrograms.Program next = p.prepareFollowUp(claude.toBuilder().agentSession(run.session()).iteration(1)
                     .build(), layout, "go on");
             assertThat(sh(next.command())).containsSubsequence("--resume", run.session(), "--max-turns", "30", "--",

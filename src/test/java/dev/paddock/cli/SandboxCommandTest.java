@@ -334,12 +334,12 @@ class SandboxCommandTest {
     @Test
     void anAgentsExtraFlagsAreSetShownAndClearedFromTheCommandLine() {
         Run set = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--", "--max-turns", "30",
-                "--append-system-prompt", "Be brief.");
+                "--append-system-prompt", "Answer in one line.");
         assertThat(set.exit()).as(set.describe()).isZero();
         assertThat(set.out()).isEqualTo("Sandboxes of claude in " + repo.dir() + " run with the extra flags"
-                + " --max-turns 30 --append-system-prompt 'Be brief.' from their next run on.\n");
+                + " --max-turns 30 --append-system-prompt 'Answer in one line.' from their next run on.\n");
         Run shown = sandbox("flags", "--repo", repo.dir().toString());
-        assertThat(shown.out()).isEqualTo("claude: --max-turns 30 --append-system-prompt 'Be brief.'\n");
+        assertThat(shown.out()).isEqualTo("claude: --max-turns 30 --append-system-prompt 'Answer in one line.'\n");
 
         Run refused = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--", "--settings", "x.json");
         assertThat(refused.exit()).as(refused.describe()).isEqualTo(1);
