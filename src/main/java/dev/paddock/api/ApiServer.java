@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
  * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
- * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
+ * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */

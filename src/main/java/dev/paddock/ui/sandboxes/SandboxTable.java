@@ -17,12 +17,14 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
 /**
- * The sandboxes of the repository: id, task, tier, state, branch, CPU, memory,
- * last heartbeat with progress, and lease time left. Ages re-render with every refresh.
+ * The sandboxes of the repository: id (a fan-out's marked with a fork and {@code 2/3}, see {@link GroupRows}), task, tier, state,
+ * branch, CPU, memory, last heartbeat with progress, and lease time left. Ages re-render with every refresh.
  */
 final class SandboxTable extends TableView<Sandbox> {
     /** Node id, for tests and styling. */
     static final String ID = "sandbox-table";
+
+    private java.util.Map<String, Long> groupSizes = java.util.Map.of();
 
     /**
      * @param metrics live CPU and memory of container sandboxes by sandbox id: the CPU and memory cells
@@ -51,6 +53,25 @@ final class SandboxTable extends TableView<Sandbox> {
                 super.updateItem(s, empty);
                 setText(empty ? null : s);
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+                // A fan-out's sandbox: a fork and "2/3" before its id.
+                Sandbox row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                String mark = row == null ? null : GroupRows.marker(row, getTableView().getItems());
+                Label chip = mark == null ? null : new Label(mark, dev.paddock.ui.common.Icons.of(
+                        org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
+                if (chip != null) {
+                    chip.getStyleClass().addAll("pd-chip", "pd-group-mark");
+                    chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+                    setTooltip(new javafx.scene.control.Tooltip(s + "\nOne of the sandboxes of the fan-out "
+                            + row.group() + ": the same task, each on a branch of its own"));
+                }
+                setGraphic(chip);
+            }
+        });
+        // The marks count the group's rows: drawn again when a group gains or loses one.
+        rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
+            if (!GroupRows.sizes(rows).equals(groupSizes)) {
+                groupSizes = GroupRows.sizes(rows);
+                refresh();
             }
         });
         TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 260);
