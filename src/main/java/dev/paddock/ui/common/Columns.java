@@ -62,7 +62,7 @@ public final class Columns {
     }
 
     /**
-     * Makes {@code c} exactly as wide as its widest content needs, or {@code upTo} pixels if that is less (measured at
+     * Makes {@code c} at most as wide as its widest content needs, or {@code upTo} pixels if that is less (measured at
      * each {@link #apply}; never below the minimum {@link #fit} declared): the width beyond goes to the columns
      * without a cap (a task, rather than a short branch), and a long content is cut rather than taking the table.
      *
@@ -187,8 +187,8 @@ public final class Columns {
                     widest = Math.max(widest, textWidth(String.valueOf(s), f) + CELL_PAD + extra);
                 }
                 double upTo = col.getProperties().get(CAP + "-up-to") instanceof Double d ? d : widest;
+                // Not its minimum: where the table is narrow it gives way like any other column.
                 double w = Math.ceil(Math.max(min, Math.min(widest, upTo)));
-                col.setMinWidth(w);
                 col.setMaxWidth(w);
                 col.setPrefWidth(w);
             }

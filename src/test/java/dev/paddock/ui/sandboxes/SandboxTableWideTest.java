@@ -54,7 +54,8 @@ class SandboxTableWideTest {
                         + " fix deprecations", "agent/upgrade-logging-library"),
                 row("document-release-process-20261206-001", "Document the release process",
                         "agent/document-release-process"),
-                row("fix-flaky-checkout-20261206-001", "Fix the flaky checkout test", "agent/fix-flaky-checkout"))));
+                row("fix-flaky-checkout-20261206-001", "Fix the flaky checkout test", "agent/fix-flaky-checkout",
+                        "container"))));
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
@@ -74,8 +75,29 @@ class SandboxTableWideTest {
                 .map(c -> c.getText() + " " + c.getWidth() + "/" + c.getMaxWidth()).toList().toString())).isEmpty();
     }
 
+    /** Narrowed (the queues open beside it at 1366 px), every column still fits: the branch gives way too. */
+    @Test
+    void narrowedEveryColumnStillFitsAndTheBranchGivesWay() throws Exception {
+        theBranchIsAsWideAsItsLongestAndTheTaskGetsTheRest();
+        fx(() -> {
+            table.getScene().getWindow().setWidth(930);
+            return null;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+        double columns = fx(() -> table.getVisibleLeafColumns().stream().mapToDouble(c -> c.getWidth()).sum());
+        assertThat(columns).as(fx(() -> table.getVisibleLeafColumns().stream()
+                .map(c -> c.getText() + " " + c.getWidth()).toList().toString())).isLessThanOrEqualTo(930);
+    }
+
     private static RepositoryStatus.Sandbox row(String id, String task, String branch) {
-        return new RepositoryStatus.Sandbox(id, task, "worktree", "running", branch, "/w/" + id, NOW, null, null,
+        return row(id, task, branch, "worktree");
+    }
+
+    /** A row; a container one shows the CPU and memory columns too. */
+    private static RepositoryStatus.Sandbox row(String id, String task, String branch, String tier) {
+        return new RepositoryStatus.Sandbox(id, task, tier, "running", branch, "/w/" + id, NOW, null, null,
                 NOW.plusSeconds(600), 0, null, null, false);
     }
 
