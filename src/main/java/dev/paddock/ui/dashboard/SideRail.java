@@ -52,10 +52,23 @@ final class SideRail extends VBox {
         Label n = new Label();
         n.getStyleClass().add("pd-side-rail-count");
         n.textProperty().bind(count.map(v -> Long.toString(v.longValue())).orElse("0"));
+        // A count above zero stands out: something waits while the queues are folded.
+        count.addListener((o, was, v) -> waiting(n, v));
+        waiting(n, count.getValue());
         VBox box = new VBox(0, b, n);
         box.setAlignment(Pos.TOP_CENTER);
         return box;
     }
+
+    private static void waiting(Label count, Number n) {
+        count.getStyleClass().remove(WAITING);
+        if (n != null && n.longValue() > 0) {
+            count.getStyleClass().add(WAITING);
+        }
+    }
+
+    /** Style class of a count above zero. */
+    static final String WAITING = "pd-side-rail-waiting";
 
     private static Button button(Ikon icon, String tip, Runnable action) {
         Button b = new Button(null, Icons.of(icon, 18));

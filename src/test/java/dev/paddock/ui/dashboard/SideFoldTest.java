@@ -145,6 +145,9 @@ class SideFoldTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(shown()).isEqualTo("rail");
         assertThat(railCounts(robot)).containsExactly("2", "0");
+        assertThat(fx(() -> robot.lookup("#" + SideRail.ID + " .pd-side-rail-count").queryAllAs(Label.class).stream()
+                .map(l -> l.getStyleClass().contains(SideRail.WAITING)).toList())).as("what waits stands out")
+                .containsExactly(true, false);
         assertThat(fx(() -> robot.lookup("#side-rail-approvals").queryButton().getTooltip().getText()))
                 .isEqualTo("2 requests waiting for a decision (Ctrl+B shows them)");
 

@@ -96,8 +96,8 @@ class SandboxTableWidthTest {
 
     /**
      * With container sandboxes (CPU and memory shown too) at 1366×768 and nothing waiting, the approval and conflict
-     * queues are folded to a rail: a task reads at least its first 30 characters, a branch whole, the tier shows as
-     * an icon named in its tooltip; Ctrl+B opens the queues.
+     * queues are folded to a rail: a task reads at least its first 30 characters, a branch its first and last ten,
+     * the tier shows as an icon named in its tooltip; Ctrl+B opens the queues.
      */
     @Test
     void withContainerSandboxesTheQueuesFoldAndTaskAndBranchRead(FxRobot robot) throws Exception {
@@ -136,7 +136,10 @@ class SandboxTableWidthTest {
                             && !(drawn.length() > 30 && c.getText().startsWith(drawn.substring(0, 30)))) {
                         out.add("task " + c.getText() + " reads " + drawn);
                     }
-                    if ("Branch".equals(column) && c.getText() != null && !drawn.equals(c.getText())) {
+                    // A long branch may lose its middle; its start and its distinctive end stay.
+                    if ("Branch".equals(column) && c.getText() != null && !drawn.equals(c.getText())
+                            && !(drawn.startsWith(c.getText().substring(0, 10))
+                            && drawn.endsWith(c.getText().substring(c.getText().length() - 10)))) {
                         out.add("branch " + c.getText() + " reads " + drawn);
                     }
                     if ("Tier".equals(column) && (c.getGraphic() == null || c.getTooltip() == null
