@@ -16,8 +16,11 @@ import java.util.Set;
  *
  * <ul>
  * <li>Claude Code: its local settings carry Paddock's hook and deny rules, so {@code --settings},
- *     {@code --setting-sources} (which can leave the local file out), the permission modes and
- *     {@code --dangerously-skip-permissions} are refused.</li>
+ *     {@code --setting-sources} (which can leave the local file out), the permission modes,
+ *     {@code --dangerously-skip-permissions}, and {@code --bare} and {@code --safe-mode} (both skip hooks; checked
+ *     against Claude Code 2.1.332) are refused.</li>
+ * <li>Codex CLI and Gemini CLI: the switches that turn their own approvals and sandbox off
+ *     ({@code --dangerously-bypass-approvals-and-sandbox}, {@code --yolo}, {@code -y}, {@code --approval-mode}).</li>
  * <li>Aider: {@code --yes-always} (it would confirm every action of its own).</li>
  * </ul>
  */
@@ -31,10 +34,10 @@ public final class AgentFlags {
             "claude", Set.of("-p", "--print", "--output-format", "--input-format", "--session-id", "-r", "--resume",
                     "-c", "--continue", "--fork-session", "--model", "--settings", "--setting-sources",
                     "--permission-mode", "--permission-prompt-tool", "--dangerously-skip-permissions",
-                    "--allow-dangerously-skip-permissions"),
-            "codex", Set.of("--json", "-m", "--model"),
+                    "--allow-dangerously-skip-permissions", "--bare", "--safe-mode"),
+            "codex", Set.of("--json", "-m", "--model", "--dangerously-bypass-approvals-and-sandbox", "--yolo"),
             "gemini", Set.of("-o", "--output-format", "--session-id", "-r", "--resume", "-p", "--prompt", "-i",
-                    "--prompt-interactive", "-m", "--model"),
+                    "--prompt-interactive", "-m", "--model", "-y", "--yolo", "--approval-mode"),
             "aider", Set.of("-m", "--message", "-f", "--message-file", "--model", "--yes-always"));
 
     private AgentFlags() {
@@ -108,7 +111,8 @@ public final class AgentFlags {
 
     private static boolean ownedByPaddock(String option) {
         return !Set.of("--settings", "--setting-sources", "--permission-mode", "--permission-prompt-tool",
-                "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--yes-always")
+                "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare", "--safe-mode",
+                "--dangerously-bypass-approvals-and-sandbox", "--yolo", "-y", "--approval-mode", "--yes-always")
                 .contains(option);
     }
 }

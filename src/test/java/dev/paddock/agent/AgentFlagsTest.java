@@ -63,4 +63,18 @@ class AgentFlagsTest {
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CUSTOM, List.of("--x")))
                 .hasMessageStartingWith("The custom agent takes no extra flags");
     }
+
+    /** Claude Code 2.1.332's --bare and --safe-mode skip hooks, Paddock's included: an agent would run unasked. */
+    @Test
+    void switchesThatSkipHooksOrApprovalsAreRefused() {
+        for (String flag : List.of("--bare", "--safe-mode")) {
+            assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--max-turns", "3", flag)))
+                    .hasMessageContaining("relies on what " + flag + " would switch off");
+        }
+        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX,
+                List.of("--dangerously-bypass-approvals-and-sandbox"))).hasMessageContaining("relies on");
+        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.GEMINI, List.of("--approval-mode=yolo")))
+                .hasMessageContaining("relies on");
+        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.GEMINI, List.of("-sy"))).hasMessageContaining("-y");
+    }
 }
