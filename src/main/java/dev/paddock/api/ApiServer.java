@@ -14,7 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -312,13 +311,8 @@ public final class ApiServer implements AutoCloseable {
     private void status(HttpExchange ex) throws IOException, ApiError {
         String repo = HttpIo.query(ex, "repo");
         try {
-            Path path = repo == null ? null : Path.of(repo);
-            if (path != null && !path.isAbsolute()) {
-                throw ApiError.badRequest("repo must be an absolute path: " + repo);
-            }
+            Path path = repo == null ? null : HttpIo.repoPath(repo);
             HttpIo.json(ex, 200, backend.status(path));
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
         } catch (GitException | UnknownRepositoryException e) {
             throw ApiError.notFound(e.getMessage());
         } catch (PaddockException e) {

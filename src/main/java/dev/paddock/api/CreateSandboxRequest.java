@@ -3,7 +3,6 @@ package dev.paddock.api;
 import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.Tier;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -83,15 +82,7 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
         if (repo == null || repo.isBlank()) {
             throw ApiError.badRequest("repo is missing: give the absolute path of the repository");
         }
-        Path path;
-        try {
-            path = Path.of(repo);
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
-        }
-        if (!path.isAbsolute()) {
-            throw ApiError.badRequest("repo must be an absolute path: " + repo);
-        }
+        Path path = HttpIo.repoPath(repo);
         return NewSandbox.builder().repository(path).task(task).agentCommand(command).tier(parsedTier())
                 .agent(agent).model(model).branch(branch).baseBranch(base).id(id).leaseMs(leaseMs)
                 .maxRetries(maxRetries).network(Boolean.TRUE.equals(network))

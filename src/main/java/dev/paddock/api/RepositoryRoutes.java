@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxService;
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -116,15 +115,6 @@ final class RepositoryRoutes {
     }
 
     private static Path absolute(String repo) throws ApiError {
-        Path path;
-        try {
-            path = Path.of(repo);
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
-        }
-        if (!path.isAbsolute()) {
-            throw ApiError.badRequest("repo must be an absolute path: " + repo);
-        }
-        return path;
+        return HttpIo.repoPath(repo);
     }
 }

@@ -11,7 +11,6 @@ import dev.paddock.sandbox.SandboxService;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -244,15 +243,7 @@ final class SandboxRoutes {
     }
 
     private static Path absolute(String repo) throws ApiError {
-        try {
-            Path p = Path.of(repo);
-            if (!p.isAbsolute()) {
-                throw ApiError.badRequest("repo must be an absolute path: " + repo);
-            }
-            return p;
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
-        }
+        return HttpIo.repoPath(repo);
     }
 
     private static RemoveMode mode(String mode) throws ApiError {
