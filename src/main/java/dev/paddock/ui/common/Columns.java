@@ -41,6 +41,10 @@ public final class Columns {
     /** A chip's 12 px icon and the gap to its text (paddock.css, .pd-chip). */
     private static final double CHIP_ICON = 16;
 
+    /** What {@link #fitContent} declared for a column. */
+    private record ContentFit(double upTo, java.util.function.Supplier<List<String>> content) {
+    }
+
     private Columns() {
     }
 
@@ -71,8 +75,7 @@ public final class Columns {
      */
     public static <S, T> TableColumn<S, T> fitContent(TableColumn<S, T> c, double upTo,
                                                       java.util.function.Supplier<List<String>> content) {
-        c.getProperties().put(CAP, content);
-        c.getProperties().put(CAP + "-up-to", upTo);
+        c.getProperties().put(CAP, new ContentFit(upTo, content));
         return c;
     }
 
@@ -181,12 +184,12 @@ public final class Columns {
             if (Boolean.TRUE.equals(col.getProperties().get(FIXED))) {
                 col.setMaxWidth(Math.ceil(min) + FIXED_AIR);
             }
-            if (col.getProperties().get(CAP) instanceof java.util.function.Supplier<?> content) {
+            if (col.getProperties().get(CAP) instanceof ContentFit fit) {
                 double widest = min;
-                for (Object s : (List<?>) content.get()) {
-                    widest = Math.max(widest, textWidth(String.valueOf(s), f) + CELL_PAD + extra);
+                for (String s : fit.content().get()) {
+                    widest = Math.max(widest, textWidth(s, f) + CELL_PAD + extra);
                 }
-                double upTo = col.getProperties().get(CAP + "-up-to") instanceof Double d ? d : widest;
+                double upTo = fit.upTo();
                 // Not its minimum: where the table is narrow it gives way like any other column.
                 double w = Math.ceil(Math.max(min, Math.min(widest, upTo)));
                 col.setMaxWidth(w);

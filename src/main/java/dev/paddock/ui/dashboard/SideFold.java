@@ -1,8 +1,6 @@
 package dev.paddock.ui.dashboard;
 
 import dev.paddock.ui.common.LayoutMemory;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableValue;
 import javafx.scene.Node;
@@ -30,7 +28,7 @@ final class SideFold extends BorderPane {
     /** Whether the queues have something to show (a field: a binding only its listener holds may be collected). */
     private final javafx.beans.binding.BooleanBinding needed;
     private final javafx.animation.PauseTransition foldLater = new javafx.animation.PauseTransition(FOLD_DELAY);
-    private final ReadOnlyBooleanWrapper folded = new ReadOnlyBooleanWrapper(this, "folded", false);
+    private boolean folded;
     private boolean pinned;
 
     /**
@@ -74,19 +72,14 @@ final class SideFold extends BorderPane {
         show(!pinned && !needed.get());
     }
 
-    /** Whether the queues are folded to the rail. */
-    ReadOnlyBooleanProperty foldedProperty() {
-        return folded.getReadOnlyProperty();
-    }
-
     /** Folds or unfolds the queues by a person's choice (Ctrl+B, the rail's or the side's button). */
     void toggle() {
-        setFolded(!folded.get(), true);
+        setFolded(!folded, true);
     }
 
     /** Shows the queues (a notification of theirs was clicked); unlike a click on the rail, not remembered. */
     void unfold() {
-        if (folded.get()) {
+        if (folded) {
             show(false);
         }
     }
@@ -102,7 +95,7 @@ final class SideFold extends BorderPane {
             pinned = !fold;
             layout.put(PINNED, pinned ? 1 : 0);
         }
-        if (fold != folded.get()) {
+        if (fold != folded) {
             show(fold);
         }
     }
@@ -120,7 +113,7 @@ final class SideFold extends BorderPane {
             placeDivider();
             setCenter(split);
         }
-        folded.set(fold);
+        folded = fold;
         if (hadFocus && fold) {
             rail.getChildren().get(0).requestFocus();
         }

@@ -3,8 +3,6 @@ package dev.paddock.ui.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.ui.common.LayoutMemory;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.beans.binding.Bindings;
@@ -30,7 +28,7 @@ import org.testfx.util.WaitForAsyncUtils;
 class SideFoldTest {
     private final ObservableList<String> requests = FXCollections.observableArrayList();
     private final ObservableList<String> conflicts = FXCollections.observableArrayList();
-    private final Map<String, Double> memory = new HashMap<>();
+    private final LayoutMemory memory = LayoutMemory.inMemory();
     private final javafx.beans.property.BooleanProperty note = new javafx.beans.property.SimpleBooleanProperty();
     private Label main;
     private VBox side;
@@ -47,7 +45,7 @@ class SideFoldTest {
 
     private void show() throws Exception {
         fx(() -> {
-            fold = new SideFold(main, side, Bindings.size(requests), Bindings.size(conflicts), note, layout());
+            fold = new SideFold(main, side, Bindings.size(requests), Bindings.size(conflicts), note, memory);
             stage.setScene(new Scene(fold, 1366, 600));
             // (The stage is shared with the tests run before: its size is set, not left from theirs.)
             stage.setWidth(1366);
@@ -109,7 +107,7 @@ class SideFoldTest {
         robot.clickOn("#side-unfold");
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(shown()).isEqualTo("side");
-        assertThat(memory.get(SideFold.PINNED)).isEqualTo(1.0);
+        assertThat(memory.get(SideFold.PINNED, -1)).isEqualTo(1.0);
 
         run(() -> requests.add("git push"));
         run(() -> requests.clear());
@@ -130,7 +128,7 @@ class SideFoldTest {
         });
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(shown()).isEqualTo("rail");
-        assertThat(memory.get(SideFold.PINNED)).isEqualTo(0.0);
+        assertThat(memory.get(SideFold.PINNED, -1)).isEqualTo(0.0);
     }
 
     @Test
@@ -174,20 +172,6 @@ class SideFoldTest {
     private java.util.List<String> railCounts(FxRobot robot) throws Exception {
         return fx(() -> robot.lookup("#" + SideRail.ID + " .pd-side-rail-count").queryAllAs(Label.class).stream()
                 .map(Label::getText).toList());
-    }
-
-    private LayoutMemory layout() {
-        return new LayoutMemory() {
-            @Override
-            public double get(String key, double fallback) {
-                return memory.getOrDefault(key, fallback);
-            }
-
-            @Override
-            public void put(String key, double value) {
-                memory.put(key, value);
-            }
-        };
     }
 
     private static void run(Runnable r) throws Exception {
