@@ -146,7 +146,8 @@ public final class Wiring implements AutoCloseable {
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
                 fingerprints, clock);
         dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(home.dir(),
-                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), System::getenv);
+                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), System::getenv,
+                dev.paddock.agent.AgentOptions.stored(settings, repoService));
         launcher.agentPrograms(presets);
         creator.agentPrograms(presets);
         this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),

@@ -33,10 +33,13 @@ import java.util.Optional;
  * <li>{@code custom}: the user's command, run with {@code /bin/sh -c}, the task in {@code PADDOCK_TASK}; no
  *     follow-ups. No hook: {@code namespace}.</li>
  * </ul>
+ * A repository's extra flags for an agent ({@link AgentTurn#flags}, checked by {@link AgentFlags}) go after Paddock's
+ * options and before the task or follow-up, in first runs and follow-ups alike.
  *
  * @param id the preset's name ({@code claude}, {@code codex}, {@code gemini}, {@code aider}, {@code custom})
  * @param executable the program's name on PATH ({@code /bin/sh} for {@code custom})
- * @param executableSetting the name of the Paddock setting that may give the program's path instead
+ * @param executableSetting the name of the Paddock setting that may give the program's path instead (null for
+ *     {@code custom}, whose command line is the user's)
  * @param passThrough the environment variables taken from Paddock's environment when set there
  * @param fixedEnvironment variables every run gets with these values (no secrets)
  * @param checkedVersion the agent's version the command line was checked against
@@ -53,7 +56,7 @@ public record AgentPreset(String id, String executable, String executableSetting
             "http_proxy", "no_proxy");
 
     /** Claude Code. */
-    public static final AgentPreset CLAUDE = new AgentPreset("claude", "claude", "agent.claude.path",
+    public static final AgentPreset CLAUDE = new AgentPreset("claude", "claude", "agents.claude.executable",
             with(PROXIES, "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
                     "ANTHROPIC_CUSTOM_HEADERS", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
                     "CLAUDE_CODE_USE_VERTEX", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
@@ -63,26 +66,26 @@ public record AgentPreset(String id, String executable, String executableSetting
             TranscriptFormat.CLAUDE_STREAM_JSON);
 
     /** OpenAI's Codex CLI. */
-    public static final AgentPreset CODEX = new AgentPreset("codex", "codex", "agent.codex.path",
+    public static final AgentPreset CODEX = new AgentPreset("codex", "codex", "agents.codex.executable",
             with(PROXIES, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_API_KEY",
                     "CODEX_HOME"),
             Map.of(), "0.171.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
 
     /** Google's Gemini CLI. */
-    public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agent.gemini.path",
+    public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agents.gemini.executable",
             with(PROXIES, "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
                     "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS",
                     "GEMINI_MODEL"),
             Map.of(), "0.61.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
 
     /** Aider. */
-    public static final AgentPreset AIDER = new AgentPreset("aider", "aider", "agent.aider.path",
+    public static final AgentPreset AIDER = new AgentPreset("aider", "aider", "agents.aider.executable",
             with(PROXIES, "OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
                     "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "AIDER_MODEL"),
             Map.of(), "0.86.2", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.TEXT);
 
     /** A command of the user's own. */
-    public static final AgentPreset CUSTOM = new AgentPreset("custom", "/bin/sh", "agent.custom.command", List.of(),
+    public static final AgentPreset CUSTOM = new AgentPreset("custom", "/bin/sh", null, List.of(),
             Map.of(), "", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.TEXT);
 
     /** Every preset, in the order a person picks from. */
@@ -131,22 +134,26 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of(program, "-p", "--output-format", "stream-json", "--verbose", "--session-id",
                         need(turn)));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.addAll(List.of("--", turn.text()));
             }
             case "codex" -> {
                 c.addAll(List.of(program, "exec", "--json"));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.addAll(List.of("--", turn.text()));
             }
             case "gemini" -> {
                 c.addAll(List.of(program, "--output-format", "stream-json", "--session-id", need(turn)));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 // One argument: a text that starts with "-" stays the prompt.
                 c.add("--prompt=" + turn.text());
             }
             case "aider" -> {
                 c.addAll(List.of(program, "--no-pretty", "--no-fancy-input", "--no-check-update"));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.add("--message=" + turn.text());
             }
             default -> c.addAll(List.of("/bin/sh", "-c", program));
@@ -164,6 +171,7 @@ public record AgentPreset(String id, String executable, String executableSetting
             case "claude" -> {
                 c.addAll(List.of(program, "--resume", need(turn), "-p", "--output-format", "stream-json", "--verbose"));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.addAll(List.of("--", turn.text()));
             }
             case "codex" -> {
@@ -172,17 +180,20 @@ public record AgentPreset(String id, String executable, String executableSetting
                 }
                 c.addAll(List.of(program, "exec", "resume", "--json"));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.addAll(List.of(turn.sessionId(), "--", turn.text()));
             }
             case "gemini" -> {
                 c.addAll(List.of(program, "--output-format", "stream-json", "--resume", need(turn)));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.add("--prompt=" + turn.text());
             }
             case "aider" -> {
                 c.addAll(List.of(program, "--no-pretty", "--no-fancy-input", "--no-check-update",
                         "--restore-chat-history"));
                 model(c, "--model", turn);
+                c.addAll(turn.flags());
                 c.add("--message=" + turn.text());
             }
             default -> {

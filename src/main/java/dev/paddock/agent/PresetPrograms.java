@@ -32,8 +32,10 @@ import java.util.stream.Collectors;
  * Claude Code the sandbox's settings are written first ({@link ClaudeSettingsWriter}): Paddock's PreToolUse hook,
  * which asks the broker about every call, the turn hook, and the policy's deny rules.
  *
- * <p>The program is found on Paddock's {@code PATH} (on the host and in bubblewrap, which shows the host's
- * folders); a container sandbox runs the name on its image's {@code PATH}.
+ * <p>The program is the file its setting names ({@code agents.<id>.executable}, checked when a sandbox is created and
+ * at each start), else the one found on Paddock's {@code PATH} (on the host and in bubblewrap, which shows the host's
+ * folders); a container sandbox runs the name on its image's {@code PATH}. The repository's extra flags
+ * ({@link AgentFlags}) go into every command line, first runs and follow-ups.
  */
 public final class PresetPrograms implements AgentPrograms {
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+\\[\\]-]{0,199}");
@@ -45,6 +47,13 @@ public final class PresetPrograms implements AgentPrograms {
     private final GitCli git;
     private final LongSupplier approvalTimeoutMs;
     private final Supplier<Map<String, String>> environment;
+    private final AgentOptions options;
+
+    /** Presets with nothing configured ({@link AgentOptions#NONE}): every program on PATH, no extra flags. */
+    public PresetPrograms(Path paddockHome, Path userHome, GitCli git, LongSupplier approvalTimeoutMs,
+            Supplier<Map<String, String>> environment) {
+        this(paddockHome, userHome, git, approvalTimeoutMs, environment, AgentOptions.NONE);
+    }
 
     /**
      * @param paddockHome the home whose hook scripts the agents run
@@ -52,9 +61,11 @@ public final class PresetPrograms implements AgentPrograms {
      * @param approvalTimeoutMs the approval timeout in force (bounds the hook's time)
      * @param environment Paddock's own environment (normally {@code System::getenv}): PATH, and the pass-through
      *     variables
+     * @param options the programs' settings and the repositories' extra flags
      */
     public PresetPrograms(Path paddockHome, Path userHome, GitCli git, LongSupplier approvalTimeoutMs,
-            Supplier<Map<String, String>> environment) {
+            Supplier<Map<String, String>> environment, AgentOptions options) {
+        this.options = options;
         this.paddockHome = paddockHome.toAbsolutePath();
         this.userHome = userHome;
         this.git = git;
@@ -106,6 +117,61 @@ public final class PresetPrograms implements AgentPrograms {
     }
 
     @Override
+    public void checkProgram(String agent, Tier tier) throws SandboxException {
+        AgentPreset p = presetOf(agent);
+        if (p == AgentPreset.CUSTOM || tier == Tier.CONTAINER) {
+            return; // the user's command line; a container runs the name on its image's PATH
+        }
+        configured(p, "Cannot create a " + p.id() + " sandbox");
+    }
+
+    @Override
+    public List<String> checkFlags(String agent, List<String> flags) throws SandboxException {
+        return AgentFlags.check(presetOf(agent), flags);
+    }
+
+    /**
+     * The program the preset's setting names, or null when the setting is empty (PATH).
+     *
+     * @throws SandboxException starting with {@code what}, naming the setting, when its file is not an executable
+     *     one, or when the setting cannot be read
+     */
+    private Path configured(AgentPreset p, String what) throws SandboxException {
+        String value;
+        try {
+            value = options.executable(p);
+        } catch (PaddockException e) {
+            throw new SandboxException(what + ": the setting " + p.executableSetting() + " cannot be read: "
+                    + e.getMessage(), e);
+        }
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        Path program = Path.of(value.strip());
+        Optional<String> problem = dev.paddock.settings.Setting.executableProblem(program);
+        if (problem.isPresent()) {
+            throw new SandboxException(what + ": the setting " + p.executableSetting() + " names " + program + ", and "
+                    + problem.get() + ". Point it at the program (paddock config set " + p.executableSetting()
+                    + " PATH), or reset it to run " + p.executable() + " from Paddock's PATH (paddock config reset "
+                    + p.executableSetting() + ").");
+        }
+        return program;
+    }
+
+    /** The repository's extra flags for the preset, checked again (they may predate a rule). */
+    private List<String> flags(AgentPreset p, SandboxRecord s) throws SandboxException {
+        try {
+            return AgentFlags.check(p, options.flags(s.repositoryId(), p));
+        } catch (SandboxException e) {
+            throw new SandboxException("Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
+                    + " flags are refused now: " + e.getMessage() + " Change them with paddock sandbox flags.", e);
+        } catch (PaddockException e) {
+            throw new SandboxException("Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
+                    + " flags cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
     public Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException {
         AgentPreset p = presetOf(s.agent());
         if (p == AgentPreset.CUSTOM) {
@@ -114,7 +180,7 @@ public final class PresetPrograms implements AgentPrograms {
             return new Program(s.agentCommand(), env, null, "custom command");
         }
         String session = p.id().equals("claude") || p.id().equals("gemini") ? UUID.randomUUID().toString() : null;
-        AgentTurn turn = new AgentTurn(s.task(), session, s.model());
+        AgentTurn turn = new AgentTurn(s.task(), session, s.model(), flags(p, s));
         Map<String, String> own = environment.get();
         return program(p, s, layout, turn, p.startCommand(program(p, s, own), turn), own);
     }
@@ -146,7 +212,7 @@ public final class PresetPrograms implements AgentPrograms {
             throw new SandboxException("Cannot send a follow-up to " + s.id() + ": " + refusal.get() + ".");
         }
         AgentPreset p = presetOf(s.agent());
-        AgentTurn turn = new AgentTurn(text, s.agentSession(), s.model());
+        AgentTurn turn = new AgentTurn(text, s.agentSession(), s.model(), flags(p, s));
         Map<String, String> own = environment.get();
         List<String> argv = p.followUpCommand(program(p, s, own), turn).orElseThrow(() -> new SandboxException(
                 "Cannot send a follow-up to " + s.id() + ": its " + p.id() + " agent cannot resume a session."));
@@ -181,10 +247,17 @@ public final class PresetPrograms implements AgentPrograms {
                 turn.sessionId(), p.id() + " " + pass.describe());
     }
 
-    /** The preset's program: on Paddock's PATH, or (container) the name on the image's. */
-    private static String program(AgentPreset p, SandboxRecord s, Map<String, String> own) throws SandboxException {
+    /**
+     * The preset's program: the one its setting names, else the one on Paddock's PATH, or (container) the name on
+     * the image's.
+     */
+    private String program(AgentPreset p, SandboxRecord s, Map<String, String> own) throws SandboxException {
         if (s.tier() == Tier.CONTAINER) {
             return p.executable();
+        }
+        Path set = configured(p, "Cannot start the " + p.id() + " agent of " + s.id());
+        if (set != null) {
+            return set.toString();
         }
         String path = own.get("PATH");
         return ExecutableLocator.locate(p, null, path).map(Path::toString).orElseThrow(() -> new SandboxException(

@@ -14,7 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -40,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
  * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
- * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} ({@link RepositoryRoutes}). Errors are
+ * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
@@ -312,13 +311,8 @@ public final class ApiServer implements AutoCloseable {
     private void status(HttpExchange ex) throws IOException, ApiError {
         String repo = HttpIo.query(ex, "repo");
         try {
-            Path path = repo == null ? null : Path.of(repo);
-            if (path != null && !path.isAbsolute()) {
-                throw ApiError.badRequest("repo must be an absolute path: " + repo);
-            }
+            Path path = repo == null ? null : HttpIo.repoPath(repo);
             HttpIo.json(ex, 200, backend.status(path));
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
         } catch (GitException | UnknownRepositoryException e) {
             throw ApiError.notFound(e.getMessage());
         } catch (PaddockException e) {

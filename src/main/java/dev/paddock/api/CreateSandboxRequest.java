@@ -3,7 +3,6 @@ package dev.paddock.api;
 import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.Tier;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -28,17 +27,50 @@ import java.util.Locale;
  * @param nofile container tier: open files per process (default 4096)
  * @param agent {@code claude}, {@code codex}, {@code gemini}, {@code aider} or {@code custom} (default: custom)
  * @param model the preset's model (default: the agent's own)
+ * @param agents a fan-out instead of one sandbox: agents and counts, {@code "claude:2,codex:1"} (not with
+ *     {@code agent}); {@code id} and {@code branch} then name the group and the base of its branches
  */
 public record CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
                                    String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
-                                   Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model) {
+                                   Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model,
+                                   String agents) {
+
+    /** A request for one sandbox. */
+    public CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
+                                String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
+                                Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model) {
+        this(repo, task, command, tier, branch, base, id, leaseMs, maxRetries, network, image, cpus, memoryMiB, pids,
+                nofile, agent, model, null);
+    }
 
     /** A request for a custom agent (its own command line). */
     public CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
                                 String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
                                 Double cpus, Long memoryMiB, Long pids, Long nofile) {
         this(repo, task, command, tier, branch, base, id, leaseMs, maxRetries, network, image, cpus, memoryMiB, pids,
-                nofile, null, null);
+                nofile, null, null, null);
+    }
+
+    /** Whether this asks for a fan-out ({@code agents} given). */
+    boolean fanOut() {
+        return agents != null;
+    }
+
+    /**
+     * The agents of a fan-out.
+     *
+     * @throws ApiError 400 when {@code agent} is given too, or the text is not {@code AGENT:COUNT,...}
+     */
+    dev.paddock.sandbox.AgentCounts agentCounts() throws ApiError {
+        if (agent != null && !agent.isBlank()) {
+            throw ApiError.badRequest("give agent (one sandbox) or agents (a fan-out such as \"claude:2,codex:1\"),"
+                    + " not both");
+        }
+        try {
+            return dev.paddock.sandbox.AgentCounts.parse(agents);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest("agents: " + e.getMessage());
+        }
     }
 
     /**
@@ -50,15 +82,7 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
         if (repo == null || repo.isBlank()) {
             throw ApiError.badRequest("repo is missing: give the absolute path of the repository");
         }
-        Path path;
-        try {
-            path = Path.of(repo);
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
-        }
-        if (!path.isAbsolute()) {
-            throw ApiError.badRequest("repo must be an absolute path: " + repo);
-        }
+        Path path = HttpIo.repoPath(repo);
         return NewSandbox.builder().repository(path).task(task).agentCommand(command).tier(parsedTier())
                 .agent(agent).model(model).branch(branch).baseBranch(base).id(id).leaseMs(leaseMs)
                 .maxRetries(maxRetries).network(Boolean.TRUE.equals(network))

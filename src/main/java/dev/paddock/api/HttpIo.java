@@ -61,6 +61,23 @@ final class HttpIo {
     }
 
     /** {@code {"error": message}}. */
+    /**
+     * {@code repo} (a request's repository) as an absolute path.
+     *
+     * @throws ApiError 400 when it is not a path or not absolute
+     */
+    static java.nio.file.Path repoPath(String repo) throws ApiError {
+        try {
+            java.nio.file.Path p = java.nio.file.Path.of(repo);
+            if (!p.isAbsolute()) {
+                throw ApiError.badRequest("repo must be an absolute path: " + repo);
+            }
+            return p;
+        } catch (java.nio.file.InvalidPathException e) {
+            throw ApiError.badRequest("not a valid path: " + repo);
+        }
+    }
+
     static Map<String, String> error(String message) {
         return Map.of("error", message == null ? "unknown error" : message);
     }

@@ -10,7 +10,6 @@ import dev.paddock.merge.ResolutionService;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -244,15 +243,7 @@ final class MergeRoutes {
             }
             return null;
         }
-        try {
-            Path p = Path.of(text);
-            if (!p.isAbsolute()) {
-                throw ApiError.badRequest("repo must be an absolute path: " + text);
-            }
-            return p;
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + text);
-        }
+        return HttpIo.repoPath(text);
     }
 
     private static long id(String text) throws ApiError {

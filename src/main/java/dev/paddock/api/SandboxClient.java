@@ -27,6 +27,22 @@ public final class SandboxClient {
         return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT), SandboxView.class);
     }
 
+    /**
+     * {@code POST /v1/sandboxes} with {@code agents}: a fan-out, its sandboxes pending. When it stops part way, the
+     * {@link ApiAnswerException}'s message says which sandboxes were made and which were not.
+     */
+    public SandboxGroupView createGroup(CreateSandboxRequest request) throws PaddockException {
+        int total;
+        try {
+            total = dev.paddock.sandbox.AgentCounts.parse(request.agents()).total();
+        } catch (IllegalArgumentException e) {
+            total = 1; // the API says what is wrong
+        }
+        // Each sandbox is made in turn, each as long as one on its own may take.
+        return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT.multipliedBy(total)),
+                SandboxGroupView.class);
+    }
+
     /** {@code GET /v1/sandboxes[?repo=]}: sandboxes not closed, newest first (of every repository when null). */
     public List<SandboxView> list(Path repo) throws PaddockException {
         String body = api.get(SandboxRoutes.PREFIX + (repo == null ? "" : "?repo=" + ApiClient.encode(repo.toString())));
@@ -49,6 +65,34 @@ public final class SandboxClient {
         body.put("image", image);
         return read(api.send("PUT", RepositoryRoutes.CONTAINER_IMAGE, write(body), ApiClient.SLOW_TIMEOUT),
                 com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+    }
+
+    /**
+     * {@code PUT /v1/repositories/agent-flags}: the extra flags of {@code agent}'s command lines in the repository
+     * (empty clears them).
+     *
+     * @return the repository's main worktree, as Paddock registered it
+     */
+    public String setAgentFlags(Path repo, String agent, List<String> flags) throws PaddockException {
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("repo", repo.toString());
+        body.put("agent", agent);
+        body.put("flags", flags);
+        return read(api.send("PUT", RepositoryRoutes.AGENT_FLAGS, write(body), ApiClient.SLOW_TIMEOUT),
+                com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+    }
+
+    /** {@code GET /v1/repositories/agent-flags?repo=}: every agent's extra flags in the repository, by agent. */
+    public Map<String, List<String>> agentFlags(Path repo) throws PaddockException {
+        com.fasterxml.jackson.databind.JsonNode answer = read(api.get(RepositoryRoutes.AGENT_FLAGS + "?repo="
+                + ApiClient.encode(repo.toString())), com.fasterxml.jackson.databind.JsonNode.class);
+        Map<String, List<String>> flags = new java.util.TreeMap<>();
+        answer.path("flags").fields().forEachRemaining(e -> {
+            List<String> words = new java.util.ArrayList<>();
+            e.getValue().forEach(w -> words.add(w.asText()));
+            flags.put(e.getKey(), List.copyOf(words));
+        });
+        return flags;
     }
 
     /** {@code POST /v1/sandboxes/{id}/stop}. */

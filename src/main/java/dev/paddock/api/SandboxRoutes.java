@@ -11,7 +11,6 @@ import dev.paddock.sandbox.SandboxService;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.worktree.GitException;
 import java.io.IOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +20,10 @@ import java.util.Map;
 /**
  * The {@code /v1/sandboxes} routes, over {@link SandboxService}:
  * <ul>
- *   <li>{@code POST /v1/sandboxes} ({@link CreateSandboxRequest}) → 201 {@link SandboxView}</li>
+ *   <li>{@code POST /v1/sandboxes} ({@link CreateSandboxRequest}) → 201 {@link SandboxView}; with {@code agents}
+ *       (a fan-out) → 201 {@link SandboxGroupView}, or when it stopped part way the error's status with
+ *       {@code "code": "fan_out_incomplete"} and the sandboxes {@code created}, the one {@code failed} and those
+ *       {@code notTried}</li>
  *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed</li>
  *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
  *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser)</li>
@@ -38,6 +40,8 @@ import java.util.Map;
  */
 final class SandboxRoutes {
     static final String PREFIX = "/v1/sandboxes";
+    /** The code of a fan-out that made some of its sandboxes and not the rest. */
+    static final String FAN_OUT_INCOMPLETE = "fan_out_incomplete";
     /** Who a change is attributed to when the request does not say. */
     static final String DEFAULT_WHO = "the API";
 
@@ -170,6 +174,10 @@ final class SandboxRoutes {
         if (req == null) {
             throw ApiError.badRequest("the request body is empty: send {\"repo\", \"task\", \"command\", ...}");
         }
+        if (req.fanOut()) {
+            createGroup(ex, req);
+            return;
+        }
         try {
             SandboxRecord created = sandboxes.create(req.toNewSandbox());
             ex.getResponseHeaders().set("Location", PREFIX + "/" + created.id());
@@ -177,6 +185,30 @@ final class SandboxRoutes {
         } catch (PaddockException e) {
             throw map(e, 400);
         }
+    }
+
+    private void createGroup(HttpExchange ex, CreateSandboxRequest req) throws ApiError, IOException {
+        dev.paddock.sandbox.AgentCounts agents = req.agentCounts();
+        try {
+            HttpIo.json(ex, 201, SandboxGroupView.of(sandboxes.createGroup(req.toNewSandbox(), agents)));
+        } catch (dev.paddock.sandbox.FanOutException e) {
+            Map<String, Object> body = new java.util.LinkedHashMap<>();
+            body.put("error", e.getMessage());
+            body.put("code", FAN_OUT_INCOMPLETE);
+            body.put("group", e.group());
+            body.put("created", e.created().stream().map(SandboxView::of).toList());
+            Map<String, Object> failed = new java.util.LinkedHashMap<>(member(e.failed()));
+            failed.put("error", e.reason().getMessage());
+            body.put("failed", failed);
+            body.put("notTried", e.notTried().stream().map(SandboxRoutes::member).toList());
+            HttpIo.json(ex, map(e.reason(), 400).status(), body);
+        } catch (PaddockException e) {
+            throw map(e, 400);
+        }
+    }
+
+    private static Map<String, Object> member(dev.paddock.sandbox.FanOutException.Member m) {
+        return Map.of("agent", m.agent(), "number", m.number(), "id", m.id(), "branch", m.branch());
     }
 
     private void detail(HttpExchange ex, String id) throws ApiError, IOException {
@@ -211,15 +243,7 @@ final class SandboxRoutes {
     }
 
     private static Path absolute(String repo) throws ApiError {
-        try {
-            Path p = Path.of(repo);
-            if (!p.isAbsolute()) {
-                throw ApiError.badRequest("repo must be an absolute path: " + repo);
-            }
-            return p;
-        } catch (InvalidPathException e) {
-            throw ApiError.badRequest("not a valid path: " + repo);
-        }
+        return HttpIo.repoPath(repo);
     }
 
     private static RemoveMode mode(String mode) throws ApiError {

@@ -16,6 +16,8 @@ import java.time.Instant;
  * @param agent the agent preset ({@code claude}, ..., {@code custom})
  * @param model the model asked for, or null for the agent's default
  * @param agentSession the session id of the last run (Claude Code's, chosen by Paddock), or null
+ * @param group the id of the fan-out it was made in ({@code sandbox new --agents}), shared by its sandboxes; null for
+ *     a sandbox made on its own
  */
 public record SandboxView(String id, long repositoryId, String task, String agentCommand, String tier,
                           String state, String branch, String baseBranch, String baseCommit, String worktreePath,
@@ -24,7 +26,7 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                           int iteration, int retryCount, int maxRetries, Long pid, Integer exitCode,
                           String lastError, boolean networkGranted, String containerId, String image,
                           Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit, String agent, String model,
-                          String agentSession) {
+                          String agentSession, String group) {
 
     /** The view of a stored sandbox. */
     public static SandboxView of(SandboxRecord s) {
@@ -33,6 +35,6 @@ public record SandboxView(String id, long repositoryId, String task, String agen
                 s.finishedAt(), s.stateChangedAt(), s.lastHeartbeatAt(), s.progress(), s.leaseMs(),
                 s.leaseExpiresAt(), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(), s.exitCode(),
                 s.lastError(), s.networkGranted(), s.containerId(), s.image(), s.cpuLimitNanos(),
-                s.memoryLimitBytes(), s.pidsLimit(), s.agent(), s.model(), s.agentSession());
+                s.memoryLimitBytes(), s.pidsLimit(), s.agent(), s.model(), s.agentSession(), s.group());
     }
 }

@@ -51,6 +51,30 @@ final class OptionValues {
         }
     }
 
+    /**
+     * {@code --agents}: a fan-out's agents and counts ({@code claude:2,codex:1}), each a preset of
+     * {@code dev.paddock.agent.AgentPreset}, each count 1 to 20.
+     */
+    static final class AgentCountsSpec implements ITypeConverter<dev.paddock.sandbox.AgentCounts> {
+        @Override
+        public dev.paddock.sandbox.AgentCounts convert(String value) {
+            dev.paddock.sandbox.AgentCounts counts;
+            try {
+                counts = dev.paddock.sandbox.AgentCounts.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+            List<String> known = dev.paddock.agent.AgentPreset.ALL.stream().map(dev.paddock.agent.AgentPreset::id)
+                    .toList();
+            for (String agent : counts.agents()) {
+                if (!known.contains(agent)) {
+                    throw new TypeConversionException("'" + agent + "' is not one of " + String.join(", ", known));
+                }
+            }
+            return counts;
+        }
+    }
+
     /** {@code --strategy}. */
     static final class Strategy extends OneOf {
         Strategy() {

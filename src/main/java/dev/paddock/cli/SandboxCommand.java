@@ -7,15 +7,15 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm|checkpoints|rollback}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
-        description = "Create, list, stop, retry, follow up and remove sandboxes, set the container image (through the"
+        description = "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags (through the"
                 + " running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
             SandboxRetryCommand.class, SandboxSayCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
-            SandboxTranscriptCommand.class, SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
+            SandboxFlagsCommand.class, SandboxTranscriptCommand.class, SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -27,6 +27,6 @@ public final class SandboxCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, say, rm, image,"
-                + " transcript, checkpoints or rollback.");
+                + " flags, transcript, checkpoints or rollback.");
     }
 }

@@ -34,6 +34,11 @@ public final class SandboxNewCommand implements Callable<Integer> {
             description = "claude, codex, gemini, aider or custom (default: custom, which runs --cmd).")
     String agent;
 
+    @Option(names = "--agents", paramLabel = "AGENT:N,...", converter = OptionValues.AgentCountsSpec.class,
+            description = "Fan out: the task to several agents at once, each in a sandbox and branch of its own"
+                    + " (<branch>-<agent>-<n>), e.g. claude:2,codex:1; each count 1 to 20. Not with --agent.")
+    dev.paddock.sandbox.AgentCounts agents;
+
     @Option(names = "--model", paramLabel = "M", description = "The agent's model (default: the agent's own).")
     String model;
 
@@ -88,6 +93,9 @@ public final class SandboxNewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
+        if (agents != null) {
+            return fanOut();
+        }
         boolean custom = agent == null || agent.equals("custom");
         if (custom && command == null) {
             throw new ParameterException(spec.commandLine(), "Missing --cmd: the custom agent runs a command line of"
@@ -112,6 +120,37 @@ public final class SandboxNewCommand implements Callable<Integer> {
         } else {
             out.print(SandboxText.created(s));
         }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --agents}: the usage checked here (exit 2), the rest by the running Paddock. */
+    private int fanOut() throws PaddockException {
+        if (agent != null) {
+            throw new ParameterException(spec.commandLine(), "--agent and --agents cannot go together: --agent makes"
+                    + " one sandbox, --agents a fan-out (e.g. --agents " + agent + ":2).");
+        }
+        boolean allCustom = agents.agents().stream().allMatch("custom"::equals);
+        boolean anyCustom = agents.agents().contains("custom");
+        if (command != null && !allCustom) {
+            throw new ParameterException(spec.commandLine(), "--cmd is for the custom agent only: Paddock builds the"
+                    + " other agents' command lines itself. Leave out --cmd, or fan out to custom alone.");
+        }
+        if (anyCustom && command == null) {
+            throw new ParameterException(spec.commandLine(), "Missing --cmd: the custom agent runs a command line of"
+                    + " your own.");
+        }
+        if (model != null && (agents.entries().size() > 1 || allCustom)) {
+            throw new ParameterException(spec.commandLine(), "--model is one agent's model: give it with a fan-out to"
+                    + " one agent preset (e.g. --agents claude:3 --model M), or leave it out.");
+        }
+        Path target = repo.orCurrentDirectory();
+        Long leaseMs = leaseMinutes == null ? null : leaseMinutes * 60_000L;
+        dev.paddock.api.SandboxGroupView g = RunningPaddock.require(parent.root.resolveHome()).createGroup(
+                new CreateSandboxRequest(target.toString(), task, command, tier, branch, base, id, leaseMs, retries,
+                        network, image, cpus, memoryMiB, pids, nofile, null, model, agents.toString()));
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(json.on() ? SandboxText.json(g) + "\n" : SandboxText.group(g));
         out.flush();
         return 0;
     }

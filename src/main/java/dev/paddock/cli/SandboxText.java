@@ -28,6 +28,24 @@ final class SandboxText {
                 + "  worktree  " + s.worktreePath() + "\n";
     }
 
+    /** What {@code sandbox new --agents} prints: the group, then each sandbox's id, agent, tier and branch. */
+    static String group(dev.paddock.api.SandboxGroupView g) {
+        int idWidth = 2;
+        int agentWidth = 5;
+        for (SandboxView s : g.sandboxes()) {
+            idWidth = Math.max(idWidth, s.id().length());
+            agentWidth = Math.max(agentWidth, s.agent().length());
+        }
+        String fmt = "  %-" + idWidth + "s  %-" + agentWidth + "s  %-9s  %s%n";
+        StringBuilder b = new StringBuilder("Created " + g.sandboxes().size() + " sandboxes in the group " + g.group()
+                + "; Paddock starts their agents now.\n");
+        b.append(String.format(fmt, "ID", "AGENT", "TIER", "BRANCH"));
+        for (SandboxView s : g.sandboxes()) {
+            b.append(String.format(fmt, s.id(), s.agent(), s.tier(), s.branch()));
+        }
+        return b.toString();
+    }
+
     /** One line per sandbox under a header; a sentence when there is none. */
     static String table(List<SandboxView> list) {
         if (list.isEmpty()) {

@@ -27,8 +27,11 @@ final class SettingsText {
         return b.toString();
     }
 
-    /** "900000 ms", "2 retries". */
+    /** "900000 ms", "2 retries"; {@code ""} for an empty value (an agent's program found on PATH). */
     static String withUnit(String value, SettingView s) {
+        if (value == null || value.isEmpty()) {
+            return "\"\"";
+        }
         return s.unit() == null || s.unit().isEmpty() ? value : value + " " + s.unit();
     }
 }

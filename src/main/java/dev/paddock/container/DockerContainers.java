@@ -123,7 +123,7 @@ public final class DockerContainers implements AutoCloseable {
         String id;
         try {
             CreateContainerResponse created = c.createContainerCmd(spec.image())
-                    .withName(spec.name())
+                    .withName(engineName(spec))
                     .withEntrypoint(spec.command())
                     .withCmd(List.of())
                     .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
@@ -137,7 +137,7 @@ public final class DockerContainers implements AutoCloseable {
             throw new ContainerException("The image " + spec.image() + " is not on the Docker engine at " + endpoint()
                     + "; Paddock pulls nothing: pull or build it first.", e);
         } catch (ConflictException e) {
-            throw new ContainerException("A container named " + spec.name() + " exists already on the engine: "
+            throw new ContainerException("A container named " + engineName(spec) + " exists already on the engine: "
                     + DockerEngine.describe(e), e);
         } catch (RuntimeException e) {
             throw failure("create a container from " + spec.image(), e);
@@ -149,6 +149,15 @@ public final class DockerContainers implements AutoCloseable {
             removeQuietly(id);
             throw failure("start the container " + shortId(id), e);
         }
+    }
+
+    /**
+     * The container's name on the engine: the run's name and, for a labelled home, the start of its id. Two Paddock
+     * homes on one engine name sandboxes alike (ids are made of the task's words and the day), and a name is unique
+     * on an engine.
+     */
+    String engineName(ContainerSpec spec) {
+        return homeId == null ? spec.name() : spec.name() + "-" + homeId.substring(0, Math.min(8, homeId.length()));
     }
 
     private Map<String, String> labels(ContainerSpec spec) {

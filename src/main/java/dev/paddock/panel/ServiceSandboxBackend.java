@@ -96,6 +96,12 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     }
 
     @Override
+    public dev.paddock.sandbox.SandboxGroup createGroup(NewSandbox template, dev.paddock.sandbox.AgentCounts agents)
+            throws PaddockException {
+        return service.createGroup(template, agents);
+    }
+
+    @Override
     public SandboxRecord create(NewSandbox request) throws PaddockException {
         return service.create(request);
     }

@@ -99,6 +99,56 @@ public final class RepoService {
         return r.isEmpty() ? Optional.empty() : repos.containerImage(r.get().id());
     }
 
+    /**
+     * Sets the extra flags the repository's sandboxes of {@code agent} run with (empty clears them), recording an
+     * event. The caller checks them first (the agent presets know what is allowed). Registers the repository if
+     * needed.
+     *
+     * @throws GitException when the path is not in a usable git repository
+     * @throws PaddockException when the store cannot be written
+     */
+    public OpenedRepo setAgentFlags(Path path, String agent, List<String> flags) throws PaddockException {
+        OpenedRepo r = open(path);
+        List<String> words = flags == null ? List.of() : List.copyOf(flags);
+        try {
+            repos.setAgentFlags(r.record().id(), agent, words.isEmpty() ? null
+                    : dev.paddock.common.Json.mapper().writeValueAsString(words));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new PaddockException("Cannot write the flags: " + e.getOriginalMessage(), e);
+        }
+        events.append(EventDraft.of(r.record().id(), null, "repository.agent_flags_set", words.isEmpty()
+                ? "Cleared the extra flags of " + agent + " in " + r.git().mainWorktree()
+                : "Sandboxes of " + agent + " in " + r.git().mainWorktree() + " run with the extra flags "
+                        + String.join(" ", words), Map.of("agent", agent, "flags", words)));
+        return r;
+    }
+
+    /** The repository's extra flags for {@code agent} (empty for none). */
+    public List<String> agentFlags(long repositoryId, String agent) throws PaddockException {
+        Optional<String> json = repos.agentFlags(repositoryId, agent);
+        return json.isEmpty() ? List.of() : words(json.get());
+    }
+
+    /** Every agent's extra flags of the repository containing {@code path} (none when it is not registered). */
+    public Map<String, List<String>> allAgentFlags(Path path) throws PaddockException {
+        Optional<RepoRecord> r = registered(path);
+        Map<String, List<String>> all = new java.util.TreeMap<>();
+        if (r.isPresent()) {
+            for (Map.Entry<String, String> e : repos.allAgentFlags(r.get().id()).entrySet()) {
+                all.put(e.getKey(), words(e.getValue()));
+            }
+        }
+        return all;
+    }
+
+    private static List<String> words(String json) throws PaddockException {
+        try {
+            return List.of(dev.paddock.common.Json.mapper().readValue(json, String[].class));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new PaddockException("The stored extra flags cannot be read: " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws PaddockException {
         return repos.recent();

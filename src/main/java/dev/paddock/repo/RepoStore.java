@@ -82,6 +82,36 @@ public final class RepoStore {
                 image == null || image.isBlank() ? null : image.strip(), id) == 1;
     }
 
+    /**
+     * The repository's extra flags for an agent preset, as stored (a JSON array of strings), if any.
+     */
+    public Optional<String> agentFlags(long id, String agent) throws StoreException {
+        return jdbc.queryOne("SELECT flags FROM repository_agent_flags WHERE repository_id = ? AND agent = ?",
+                rs -> rs.getString(1), id, agent);
+    }
+
+    /** Every agent's extra flags of the repository (JSON arrays), by agent. */
+    public java.util.Map<String, String> allAgentFlags(long id) throws StoreException {
+        java.util.Map<String, String> m = new java.util.TreeMap<>();
+        for (var e : jdbc.query("SELECT agent, flags FROM repository_agent_flags WHERE repository_id = ?",
+                rs -> java.util.Map.entry(rs.getString(1), rs.getString(2)), id)) {
+            m.put(e.getKey(), e.getValue());
+        }
+        return m;
+    }
+
+    /** Sets (a JSON array) or with null removes the repository's extra flags for an agent preset. */
+    public void setAgentFlags(long id, String agent, String flagsJson) throws StoreException {
+        jdbc.inTransaction(tx -> {
+            tx.update("DELETE FROM repository_agent_flags WHERE repository_id = ? AND agent = ?", id, agent);
+            if (flagsJson != null) {
+                tx.update("INSERT INTO repository_agent_flags (repository_id, agent, flags) VALUES (?, ?, ?)", id,
+                        agent, flagsJson);
+            }
+            return null;
+        });
+    }
+
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM repositories ORDER BY last_opened_at DESC, id DESC",

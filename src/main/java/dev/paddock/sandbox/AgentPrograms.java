@@ -20,6 +20,29 @@ public interface AgentPrograms {
     String check(String agent, String model, String command) throws SandboxException;
 
     /**
+     * Checks, when a sandbox is created, that the agent's program is where a setting puts it: a set program must be
+     * an executable file. Nothing to check for a program looked for on PATH at each start, or a container's (the
+     * image's).
+     *
+     * @throws SandboxException naming the setting and what is wrong with its file
+     */
+    default void checkProgram(String agent, Tier tier) throws SandboxException {
+    }
+
+    /**
+     * Checks a repository's extra flags for {@code agent}'s command lines.
+     *
+     * @return the flags as they are to be stored
+     * @throws SandboxException naming a flag refused and why
+     */
+    default java.util.List<String> checkFlags(String agent, java.util.List<String> flags) throws SandboxException {
+        if (flags != null && !flags.isEmpty()) {
+            throw new SandboxException("This Paddock runs custom commands only, which take no extra flags.");
+        }
+        return java.util.List.of();
+    }
+
+    /**
      * The tier a sandbox of {@code agent} gets when the request names none: {@link Tier#WORKTREE} for a custom
      * command; the preset's for the others (an agent that does not ask Paddock before its tool calls is isolated
      * more).

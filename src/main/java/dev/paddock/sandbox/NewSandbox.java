@@ -23,10 +23,12 @@ import java.nio.file.Path;
  * @param agent the agent preset ({@code claude}, {@code codex}, {@code gemini}, {@code aider}, {@code custom}); null
  *     means {@code custom}
  * @param model the model for the preset's {@code --model}, or null for the agent's default
+ * @param group the fan-out the sandbox is made in (its sandboxes share this id; {@link SandboxService#createGroup}
+ *     sets it), or null for a sandbox on its own
  */
 public record NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
                          String id, Long leaseMs, Integer maxRetries, boolean network, String image,
-                         ResourceLimits limits, String agent, String model) {
+                         ResourceLimits limits, String agent, String model, String group) {
 
     /** A request with only the required parts; everything else defaults. */
     public static NewSandbox of(Path repository, String task, String agentCommand) {
@@ -63,6 +65,7 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
         b.limits = limits;
         b.agent = agent;
         b.model = model;
+        b.group = group;
         return b;
     }
 
@@ -82,6 +85,7 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
         private ResourceLimits limits;
         private String agent;
         private String model;
+        private String group;
 
         private Builder() {
         }
@@ -156,9 +160,14 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
             return this;
         }
 
+        public Builder group(String value) {
+            this.group = value;
+            return this;
+        }
+
         public NewSandbox build() {
             return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                    network, image, limits, agent, model);
+                    network, image, limits, agent, model, group);
         }
     }
 }

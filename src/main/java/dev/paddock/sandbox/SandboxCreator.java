@@ -64,6 +64,23 @@ public final class SandboxCreator {
     }
 
     /**
+     * Refuses a tier this machine cannot run.
+     *
+     * @throws SandboxException saying why
+     */
+    void checkTier(Tier tier) throws SandboxException {
+        Optional<String> unavailable = tiers.unavailable(tier);
+        if (unavailable.isPresent()) {
+            throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
+        }
+    }
+
+    /** The presets requests are checked with. */
+    AgentPrograms agentPrograms() {
+        return programs;
+    }
+
+    /**
      * Creates a sandbox in state {@code pending}; the supervisor starts it.
      *
      * @throws SandboxConflictException when the id or the target directory is taken, or the branch is checked
@@ -72,6 +89,7 @@ public final class SandboxCreator {
      *     custom agent without a command, empty task, invalid id, lease
      *     under a second, negative retries, tier unavailable; container tier: no image, or the engine lacks it),
      *     with nothing changed
+     * @throws SandboxException when the agent's executable setting names no executable file (not for a container)
      * @throws SandboxException also when the base is not a local branch ({@link SandboxBase}: a detached HEAD, a
      *     commit id, a tag, a remote-tracking branch), with nothing changed
      * @throws GitException when the path is not in a usable repository, the base names no commit or git refuses
@@ -87,10 +105,8 @@ public final class SandboxCreator {
             throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
         }
         Tier tier = req.tier() == null ? programs.defaultTier(agent) : req.tier();
-        Optional<String> unavailable = tiers.unavailable(tier);
-        if (unavailable.isPresent()) {
-            throw new SandboxException("The " + tier.id() + " tier is not available here: " + unavailable.get());
-        }
+        checkTier(tier);
+        programs.checkProgram(agent, tier);
         // Located, not registered yet: a refused request must not leave a registration behind.
         GitRepository git = repos.locate(req.repository());
         Path main = git.mainWorktree();
@@ -166,7 +182,7 @@ public final class SandboxCreator {
                     .createdAt(now).stateChangedAt(now).leaseMs(leaseMs).maxRetries(maxRetries)
                     .networkGranted(req.network()).cpuLimitNanos(container.nanoCpus())
                     .memoryLimitBytes(container.memoryBytes()).pidsLimit(container.pids())
-                    .nofileLimit(container.nofile()).image(container.image()).build();
+                    .nofileLimit(container.nofile()).image(container.image()).group(req.group()).build();
             writeStateFile(layout, record, Optional.empty());
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
@@ -261,7 +277,22 @@ public final class SandboxCreator {
 
     private String nextId(String task, Path main) throws PaddockException {
         java.time.LocalDate day = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
-        List<String> taken = new ArrayList<>(store.idsStartingWith(SandboxIds.prefix(task, day)));
+        return SandboxIds.next(task, day, taken(SandboxIds.prefix(task, day), main));
+    }
+
+    /**
+     * The id of a new fan-out of {@code task}: as a sandbox's ({@link SandboxIds#nextGroup}), with room for
+     * {@code room} more characters.
+     */
+    String nextGroupId(String task, Path main, int room) throws PaddockException {
+        java.time.LocalDate day = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
+        String first = SandboxIds.nextGroup(task, day, List.of(), room);
+        return SandboxIds.nextGroup(task, day, taken(first.substring(0, first.length() - 3), main), room);
+    }
+
+    /** The ids starting with {@code prefix} in the store, and every folder under {@code .worktrees/}. */
+    private List<String> taken(String prefix, Path main) throws PaddockException {
+        List<String> taken = new ArrayList<>(store.idsStartingWith(prefix));
         Path root = main.resolve(SandboxLayout.ROOT);
         if (Files.isDirectory(root)) {
             try (Stream<Path> dirs = Files.list(root)) {
@@ -270,7 +301,7 @@ public final class SandboxCreator {
                 throw new SandboxException("Cannot list " + root + ": " + e.getMessage(), e);
             }
         }
-        return SandboxIds.next(task, day, taken);
+        return taken;
     }
 
     private String suggestBranch(Path main, String task) throws GitException {

@@ -20,6 +20,8 @@ public final class SandboxIds {
     private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "in", "on", "of", "for", "to", "and",
             "with", "from", "into", "at", "by", "is", "it", "that", "this", "be", "our", "my", "please");
     private static final DateTimeFormatter DAY = DateTimeFormatter.BASIC_ISO_DATE;
+    /** Longest id. */
+    public static final int MAX_LENGTH = 64;
     /** Most words of the task kept in a slug. */
     static final int SLUG_WORDS = 3;
 
@@ -62,12 +64,31 @@ public final class SandboxIds {
      * @param taken ids already used (store and folders)
      */
     public static String next(String task, LocalDate day, Collection<String> taken) {
-        String prefix = slug(task) + "-" + DAY.format(day) + "-";
+        return next(slug(task) + "-" + DAY.format(day) + "-", taken);
+    }
+
+    /**
+     * The next free id for a fan-out of a task on a day ({@code <slug>-<yyyymmdd>-<nnn>}, as {@link #next}), its slug
+     * cut so that the id with {@code room} more characters (its sandboxes' {@code -<agent>-<n>}) is still a valid id.
+     */
+    public static String nextGroup(String task, LocalDate day, Collection<String> taken, int room) {
+        String slug = slug(task);
+        int most = MAX_LENGTH - room - (DAY.format(day).length() + 5);
+        if (slug.length() > most) {
+            slug = slug.substring(0, Math.max(1, most)).replaceAll("-+$", "");
+        }
+        return next(slug + "-" + DAY.format(day) + "-", taken);
+    }
+
+    private static String next(String prefix, Collection<String> taken) {
         int max = 0;
         for (String id : taken) {
             if (id.startsWith(prefix)) {
+                // A fan-out's sandboxes carry the number too: <prefix><nnn>-<agent>-<n>.
+                String rest = id.substring(prefix.length());
+                int dash = rest.indexOf('-');
                 try {
-                    max = Math.max(max, Integer.parseInt(id.substring(prefix.length())));
+                    max = Math.max(max, Integer.parseInt(dash < 0 ? rest : rest.substring(0, dash)));
                 } catch (NumberFormatException ignored) {
                     // not one of ours
                 }

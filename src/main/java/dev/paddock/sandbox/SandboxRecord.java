@@ -37,6 +37,8 @@ import java.time.Instant;
  * @param model the model asked for (the preset's {@code --model}), or null for the agent's default
  * @param agentSession the session id of the last run (Claude Code's {@code --session-id}, chosen by Paddock before
  *     the run starts), or null
+ * @param group the fan-out it was made in ({@code sandbox new --agents}): the id its sandboxes share, or null for a
+ *     sandbox made on its own
  */
 public record SandboxRecord(String id, long repositoryId, String task, String agentCommand, Tier tier,
                             String branch, String baseBranch, String baseCommit, String worktreePath,
@@ -45,7 +47,8 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
                             String progress, long leaseMs, Instant leaseExpiresAt, int iteration, int retryCount,
                             int maxRetries, Long pid, Instant pidStartedAt, Integer exitCode, String lastError,
                             boolean networkGranted, Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit,
-                            Long nofileLimit, String image, String agent, String model, String agentSession) {
+                            Long nofileLimit, String image, String agent, String model, String agentSession,
+                            String group) {
     /** The preset name of a sandbox whose agent is its own command line. */
     public static final String CUSTOM_AGENT = "custom";
 
@@ -97,6 +100,7 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
         b.agent = agent;
         b.model = model;
         b.agentSession = agentSession;
+        b.group = group;
         return b;
     }
 
@@ -138,6 +142,7 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
         private String agent;
         private String model;
         private String agentSession;
+        private String group;
 
         private Builder() {
         }
@@ -322,12 +327,18 @@ public record SandboxRecord(String id, long repositoryId, String task, String ag
             return this;
         }
 
+        /** The fan-out's id, or null for a sandbox made on its own. */
+        public Builder group(String value) {
+            this.group = value;
+            return this;
+        }
+
         public SandboxRecord build() {
             return new SandboxRecord(id, repositoryId, task, agentCommand, tier, branch, baseBranch, baseCommit,
                     worktreePath, containerId, state, version, createdAt, startedAt, finishedAt, stateChangedAt,
                     lastHeartbeatAt, progress, leaseMs, leaseExpiresAt, iteration, retryCount, maxRetries, pid,
                     pidStartedAt, exitCode, lastError, networkGranted, cpuLimitNanos, memoryLimitBytes, pidsLimit,
-                    nofileLimit, image, agent, model, agentSession);
+                    nofileLimit, image, agent, model, agentSession, group);
         }
     }
 

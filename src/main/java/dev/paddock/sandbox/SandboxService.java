@@ -29,6 +29,7 @@ public final class SandboxService {
     private final EventLog events;
     private final WorktreeManager worktrees;
     private final RepoService repos;
+    private final GroupCreator groups;
 
     public SandboxService(SandboxCreator creator, Supervisor supervisor, SandboxReclaimer reclaimer, SandboxStore store,
                           EventLog events, WorktreeManager worktrees, RepoService repos) {
@@ -39,6 +40,7 @@ public final class SandboxService {
         this.events = events;
         this.worktrees = worktrees;
         this.repos = repos;
+        this.groups = new GroupCreator(creator, repos, worktrees, store);
     }
 
     /** Creates a sandbox and lets the supervisor start it at once. See {@link SandboxCreator#create}. */
@@ -46,6 +48,21 @@ public final class SandboxService {
         SandboxRecord created = creator.create(request);
         supervisor.poke();
         return created;
+    }
+
+    /**
+     * Fans a task out: one sandbox per agent and count ({@code claude:2,codex:1} makes three), each on its own branch,
+     * all sharing a group id; the supervisor starts each as soon as it is made. Checks everything first, so a bad
+     * request makes nothing. See {@link GroupCreator}.
+     *
+     * @param template what every sandbox shares (task, repository, tier, base, limits, ...); its id and branch, when
+     *     given, name the group and the base of its branches
+     * @throws FanOutException when a sandbox could not be made after others were: which were made, which failed,
+     *     which were not tried
+     * @throws PaddockException as {@link #create}, with nothing made
+     */
+    public SandboxGroup createGroup(NewSandbox template, AgentCounts agents) throws PaddockException {
+        return groups.create(template, agents, supervisor::poke);
     }
 
     /**
@@ -57,6 +74,26 @@ public final class SandboxService {
      */
     public Path setContainerImage(Path repo, String image) throws PaddockException {
         return repos.setContainerImage(repo, image).git().mainWorktree();
+    }
+
+    /**
+     * Sets the extra flags the sandboxes of {@code agent} in the repository containing {@code repo} run with, after
+     * checking them (empty or null clears them); registers the repository if needed. They apply from the next run
+     * of each such sandbox on.
+     *
+     * @return the repository's main worktree
+     * @throws SandboxException for an unknown agent, or flags it refuses (nothing changed)
+     * @throws dev.paddock.worktree.GitException when {@code repo} is not in a usable git repository
+     */
+    public Path setAgentFlags(Path repo, String agent, List<String> flags) throws PaddockException {
+        String name = agent == null ? "" : agent.strip().toLowerCase(java.util.Locale.ROOT);
+        List<String> checked = creator.agentPrograms().checkFlags(name, flags);
+        return repos.setAgentFlags(repo, name, checked).git().mainWorktree();
+    }
+
+    /** Every agent's extra flags in the repository containing {@code repo}, by agent (none when not registered). */
+    public java.util.Map<String, List<String>> agentFlags(Path repo) throws PaddockException {
+        return repos.allAgentFlags(repo);
     }
 
     /** See {@link Supervisor#stop}. */

@@ -26,7 +26,7 @@ public final class SandboxStore implements AutoCloseable {
             + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
             + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
             + " max_retries, pid, pid_started_at, exit_code, last_error, network_granted, cpu_limit_nanos,"
-            + " memory_limit_bytes, pids_limit, nofile_limit, image, agent, model, agent_session";
+            + " memory_limit_bytes, pids_limit, nofile_limit, image, agent, model, agent_session, group_id";
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -80,12 +80,12 @@ public final class SandboxStore implements AutoCloseable {
             tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
-                            + " pids_limit, nofile_limit, image, agent, model, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                            + " ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id) VALUES (?, ?, ?, ?, ?, ?,"
+                            + " ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
                     s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
                     s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(),
-                    s.agent(), s.model(), fingerprintJson);
+                    s.agent(), s.model(), fingerprintJson, s.group());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }
@@ -339,6 +339,7 @@ public final class SandboxStore implements AutoCloseable {
                 .agent(rs.getString("agent"))
                 .model(rs.getString("model"))
                 .agentSession(rs.getString("agent_session"))
+                .group(rs.getString("group_id"))
                 .build();
     }
 }

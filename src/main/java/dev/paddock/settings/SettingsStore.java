@@ -70,12 +70,30 @@ public final class SettingsStore {
     public static final Setting<Integer> CHECKPOINTS_KEEP = Setting.ofInt("checkpoints.keep", 100, 0, 100_000,
             "checkpoints", "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
 
+    /** Claude Code's program: an absolute path, or empty to look for {@code claude} on Paddock's PATH. */
+    public static final Setting<String> AGENTS_CLAUDE_EXECUTABLE = agentExecutable("claude", "Claude Code");
+
+    /** Codex's program: an absolute path, or empty to look for {@code codex} on Paddock's PATH. */
+    public static final Setting<String> AGENTS_CODEX_EXECUTABLE = agentExecutable("codex", "Codex");
+
+    /** Gemini CLI's program: an absolute path, or empty to look for {@code gemini} on Paddock's PATH. */
+    public static final Setting<String> AGENTS_GEMINI_EXECUTABLE = agentExecutable("gemini", "Gemini CLI");
+
+    /** Aider's program: an absolute path, or empty to look for {@code aider} on Paddock's PATH. */
+    public static final Setting<String> AGENTS_AIDER_EXECUTABLE = agentExecutable("aider", "Aider");
+
     /** Every known setting, by name. */
-    public static final List<Setting<?>> KNOWN = List.of(APPROVAL_TIMEOUT_MS, CHECKPOINTS_KEEP, EVENTS_RETENTION_DAYS,
-            RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
+    public static final List<Setting<?>> KNOWN = List.of(AGENTS_AIDER_EXECUTABLE, AGENTS_CLAUDE_EXECUTABLE,
+            AGENTS_CODEX_EXECUTABLE, AGENTS_GEMINI_EXECUTABLE, APPROVAL_TIMEOUT_MS, CHECKPOINTS_KEEP,
+            EVENTS_RETENTION_DAYS, RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
 
     private final Jdbc jdbc;
     private final EventLog events;
+
+    private static Setting<String> agentExecutable(String agent, String product) {
+        return Setting.ofExecutable("agents." + agent + ".executable", "The " + product + " program sandboxes run"
+                + " (\"\": " + agent + " on Paddock's PATH); worktree and namespace tiers.");
+    }
 
     /** Settings of {@code db}; changes are recorded in its event log. */
     public SettingsStore(Database db) {
@@ -177,7 +195,7 @@ public final class SettingsStore {
 
     /** {@code text} null means: back to the default. */
     private <T> SettingEntry change(Setting<T> s, String text, String who) throws PaddockException {
-        T next = text == null ? s.defaultValue() : s.parse(text);
+        T next = text == null ? s.defaultValue() : s.parseNew(text);
         String kind = text == null ? EventKinds.SETTING_RESET : EventKinds.SETTING_CHANGED;
         return jdbc.inTransaction(tx -> {
             T before = effective(s, tx.queryOne("SELECT setting_value FROM settings WHERE name = ?",
@@ -186,12 +204,18 @@ public final class SettingsStore {
             if (!before.equals(next)) {
                 String verb = text == null ? " reset " : " changed ";
                 String note = text == null ? " (the default)" : "";
-                events.append(tx, EventDraft.of(null, null, kind, "Setting " + s.name() + verb + before + " → " + next
-                        + note + " by " + who, Map.of("name", s.name(), "from", String.valueOf(before),
+                events.append(tx, EventDraft.of(null, null, kind, "Setting " + s.name() + verb + shown(before) + " → "
+                        + shown(next) + note + " by " + who, Map.of("name", s.name(), "from", String.valueOf(before),
                         "to", String.valueOf(next), "by", who)));
             }
             return SettingEntry.of(s, next);
         });
+    }
+
+    /** A value in an event's sentence: {@code ""} for an empty one (an executable's "none"). */
+    private static String shown(Object value) {
+        String v = String.valueOf(value);
+        return v.isEmpty() ? "\"\"" : v;
     }
 
     /** Stores {@code value}, or removes the row when it is the default (so a later default applies). */

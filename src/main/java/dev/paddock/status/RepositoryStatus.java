@@ -74,12 +74,24 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      *     ({@code paddock sandbox say}), a merge or a removal (see {@link dev.paddock.sandbox.WaitingForYou})
      * @param waitingSince since when it waits, or null
      * @param waitingDetail the agent's last message (or what it asks), or null
+     * @param group the id of the fan-out it was made in, shared by its sandboxes; null for one made on its own
      */
     public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
                           Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
                           int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
                           boolean worktreeMissing, String agent, String model, boolean waitingForYou,
-                          Instant waitingSince, String waitingDetail) {
+                          Instant waitingSince, String waitingDetail, String group) {
+
+        /** A row of a sandbox made on its own (no fan-out). */
+        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
+                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
+                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
+                       boolean worktreeMissing, String agent, String model, boolean waitingForYou,
+                       Instant waitingSince, String waitingDetail) {
+            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
+                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, agent, model, waitingForYou,
+                    waitingSince, waitingDetail, null);
+        }
 
         /** A row that is not waiting for you. */
         public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,

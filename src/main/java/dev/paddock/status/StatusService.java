@@ -103,8 +103,8 @@ public final class StatusService {
                 engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
                         || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
                 s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())), s.agent(), s.model(),
-                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id()))))
-                .toList();
+                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id())),
+                s.group())).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),

@@ -5,20 +5,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
+import dev.paddock.events.EventLog;
+import dev.paddock.repo.RepoService;
+import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentPrograms;
 import dev.paddock.sandbox.SandboxException;
 import dev.paddock.sandbox.SandboxLayout;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.Tier;
+import dev.paddock.settings.SettingsStore;
+import dev.paddock.store.Database;
 import dev.paddock.testing.BrokerRig;
 import dev.paddock.testing.TempRepo;
 import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.RepositoryLocator;
 import dev.paddock.worktree.WorktreeManager;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -158,6 +165,120 @@ class PresetProgramsTest {
         assertThat(run.command()).isEqualTo("echo \"$PADDOCK_TASK\"");
         assertThat(run.env()).isEqualTo(Map.of("PADDOCK_TASK", "say hi"));
         assertThat(run.session()).isNull();
+    }
+
+    /** Paddock's settings and repositories in a real store, for {@link AgentOptions#stored}. */
+    private record Store(Database db, SettingsStore settings, RepoService repos) implements AutoCloseable {
+        static Store open(Path dir) throws Exception {
+            Database db = Database.open(dir.resolve("paddock"));
+            EventLog events = new EventLog(db, Clock.systemUTC());
+            GitCli git = new GitCli();
+            return new Store(db, new SettingsStore(db, events), new RepoService(new RepositoryLocator(git), git,
+                    new RepoStore(db, Clock.systemUTC()), events));
+        }
+
+        PresetPrograms programs(Path tmp, Map<String, String> environment) {
+            return new PresetPrograms(tmp.resolve("paddock-home"), tmp.resolve("user-home"), new GitCli(),
+                    () -> 600_000L, () -> environment, AgentOptions.stored(settings, repos));
+        }
+
+        @Override
+        public void close() {
+            db.close();
+        }
+    }
+
+    @Test
+    void aSetExecutableIsTheRunsProgramAndOneThatIsGoneIsRefusedNamingTheSetting() throws Exception {
+        Path elsewhere = Files.createDirectories(tmp.resolve("opt/claude-code/bin"));
+        Path claude = elsewhere.resolve("claude");
+        Files.writeString(claude, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
+        Files.setPosixFilePermissions(claude, PosixFilePermissions.fromString("rwx------"));
+        Path onPath = echoArgs("claude");
+        try (Store store = Store.open(tmp.resolve("store"))) {
+            PresetPrograms p = store.programs(tmp, Map.of("PATH", bin.toString()));
+            assertThat(p.prepare(sandbox("claude", "task", "claude", null, Tier.WORKTREE), layout).command())
+                    .startsWith("exec '" + onPath + "' ");
+
+            store.settings().set("agents.claude.executable", claude.toString(), "ann");
+            p.checkProgram("claude", Tier.WORKTREE);
+            AgentPrograms.Program run = p.prepare(sandbox("claude", "task", "claude", null, Tier.NAMESPACE), layout);
+            assertThat(run.command()).startsWith("exec '" + claude + "' '-p' ");
+            assertThat(sh(run.command())).contains("task", "--session-id");
+
+            Files.setPosixFilePermissions(claude, PosixFilePermissions.fromString("rw-------"));
+            String fix = ". Point it at the program (paddock config set agents.claude.executable PATH), or reset it to"
+                    + " run claude from Paddock's PATH (paddock config reset agents.claude.executable).";
+            assertThatThrownBy(() -> p.checkProgram("claude", Tier.WORKTREE)).isInstanceOf(SandboxException.class)
+                    .hasMessage("Cannot create a claude sandbox: the setting agents.claude.executable names " + claude
+                            + ", and it is not executable (chmod +x)" + fix);
+            Files.delete(claude);
+            assertThatThrownBy(() -> p.checkProgram("claude", Tier.NAMESPACE))
+                    .hasMessage("Cannot create a claude sandbox: the setting agents.claude.executable names " + claude
+                            + ", and there is no such file" + fix);
+            assertThatThrownBy(() -> p.prepare(sandbox("claude", "task", "claude", null, Tier.WORKTREE), layout))
+                    .hasMessage("Cannot start the claude agent of s-1: the setting agents.claude.executable names "
+                            + claude + ", and there is no such file" + fix);
+            // Not the program of the others, of a custom command, or of a container (which runs the image's).
+            p.checkProgram("codex", Tier.WORKTREE);
+            p.checkProgram("custom", Tier.WORKTREE);
+            p.checkProgram("claude", Tier.CONTAINER);
+            assertThat(p.prepare(sandbox("claude", "task", "claude", null, Tier.CONTAINER), layout).command())
+                    .startsWith("exec 'claude' '-p' ");
+        }
+    }
+
+    @Test
+    void everyPresetNamesAKnownExecutableSetting() throws Exception {
+        for (AgentPreset preset : AgentPreset.ALL) {
+            if (preset == AgentPreset.CUSTOM) {
+                assertThat(preset.executableSetting()).isNull();
+            } else {
+                assertThat(SettingsStore.known(preset.executableSetting()).type()).isEqualTo("executable");
+                assertThat(preset.executableSetting()).isEqualTo("agents." + preset.id() + ".executable");
+            }
+        }
+    }
+
+    @Test
+    void theRepositorysExtraFlagsGoIntoFirstRunsAndFollowUpsBeforeTheText() throws Exception {
+        echoArgs("claude");
+        echoArgs("codex");
+        try (Store store = Store.open(tmp.resolve("store"))) {
+            long repoId = store.repos().open(repo.dir()).record().id();
+            store.repos().setAgentFlags(repo.dir(), "claude", List.of("--max-turns", "30", "--append-system-prompt",
+                    "answer in one line; don't $(rm)"));
+            store.repos().setAgentFlags(repo.dir(), "codex", List.of("-c", "model_reasoning_effort=high"));
+            PresetPrograms p = store.programs(tmp, Map.of("PATH", bin.toString()));
+
+            SandboxRecord claude = sandbox("claude", "the task", "claude", "opus", Tier.WORKTREE).toBuilder()
+                    .repositoryId(repoId).build();
+            AgentPrograms.Program run = p.prepare(claude, layout);
+            assertThat(sh(run.command())).containsExactly("-p", "--output-format", "stream-json", "--verbose",
+                    "--session-id", run.session(), "--model", "opus", "--max-turns", "30", "--append-system-prompt",
+                    "answer in one line; don't $(rm)", "--", "the task");
+            AgentPrograms.Program next = p.prepareFollowUp(claude.toBuilder().agentSession(run.session()).iteration(1)
+                    .build(), layout, "go on");
+            assertThat(sh(next.command())).containsSubsequence("--resume", run.session(), "--max-turns", "30", "--",
+                    "go on");
+
+            SandboxRecord codex = sandbox("codex", "the task", "codex", null, Tier.NAMESPACE).toBuilder()
+                    .repositoryId(repoId).agentSession("thread-1").iteration(1).build();
+            assertThat(sh(p.prepare(codex, layout).command())).containsExactly("exec", "--json", "-c",
+                    "model_reasoning_effort=high", "--", "the task");
+            assertThat(sh(p.prepareFollowUp(codex, layout, "more").command())).containsExactly("exec", "resume",
+                    "--json", "-c", "model_reasoning_effort=high", "thread-1", "--", "more");
+            // Another repository's sandboxes do not get them.
+            assertThat(sh(p.prepare(codex.toBuilder().repositoryId(repoId + 1).build(), layout).command()))
+                    .containsExactly("exec", "--json", "--", "the task");
+
+            // Flags stored before a rule refused them stop the run with the reason, never run unchecked.
+            store.db().jdbc().update("UPDATE repository_agent_flags SET flags = ? WHERE agent = 'claude'",
+                    "[\"--settings\", \"/tmp/evil.json\"]");
+            assertThatThrownBy(() -> p.prepare(claude, layout)).isInstanceOf(SandboxException.class)
+                    .hasMessageStartingWith("Cannot start the claude agent of s-1: its repository's extra flags are"
+                            + " refused now: \"--settings\" cannot be an extra flag of claude");
+        }
     }
 
     /** The lines {@code /bin/sh -c command} prints. */

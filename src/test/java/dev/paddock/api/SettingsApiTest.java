@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The settings routes over real HTTP against a real running Paddock ({@link Host}) and a real H2 file. */
 class SettingsApiTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final String KNOWN = "Known settings: approval.timeoutMs, checkpoints.keep, events.retentionDays,"
+    private static final String KNOWN = "Known settings: agents.aider.executable, agents.claude.executable,"
+            + " agents.codex.executable, agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays,"
             + " reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
 
     @TempDir
@@ -75,9 +76,10 @@ class SettingsApiTest {
         HttpResponse<String> list = call("GET", "/v1/settings", null, installToken);
 
         assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
-        assertThat(json(list).get("settings").findValuesAsText("name")).containsExactly("approval.timeoutMs", "checkpoints.keep",
-                "events.retentionDays", "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
-        JsonNode retries = json(list).get("settings").get(6);
+        assertThat(json(list).get("settings").findValuesAsText("name")).containsExactly("agents.aider.executable",
+                "agents.claude.executable", "agents.codex.executable", "agents.gemini.executable", "approval.timeoutMs",
+                "checkpoints.keep", "events.retentionDays", "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
+        JsonNode retries = json(list).get("settings").get(10);
         assertThat(retries.get("value").asText()).isEqualTo("2");
         assertThat(retries.get("defaultValue").asText()).isEqualTo("2");
         assertThat(retries.get("unit").asText()).isEqualTo("retries");

@@ -54,10 +54,11 @@ class ConfigCommandTest {
         Run list = config(home);
 
         assertThat(list.exit()).as(list.describe()).isZero();
-        assertThat(list.out().lines().toList()).hasSize(8);
+        assertThat(list.out().lines().toList()).hasSize(12);
         assertThat(list.out()).startsWith("NAME ").contains("VALUE", "DEFAULT", "DESCRIPTION")
                 .containsPattern("sandbox\\.maxRetries\\s+2 retries\\s+2 retries\\s+Automatic retries")
-                .containsPattern("sandbox\\.leaseMs\\s+900000 ms\\s+900000 ms\\s+Lease of a new sandbox");
+                .containsPattern("sandbox\\.leaseMs\\s+900000 ms\\s+900000 ms\\s+Lease of a new sandbox")
+                .containsPattern("agents\\.claude\\.executable\\s+\"\"\\s+\"\"\\s+The Claude Code program");
 
         Run set = config(home, "set", "sandbox.maxRetries", "5");
         Run get = config(home, "get", "sandbox.maxRetries");
@@ -66,7 +67,7 @@ class ConfigCommandTest {
         assertThat(set.exit()).as(set.describe()).isZero();
         assertThat(set.out()).isEqualTo("sandbox.maxRetries is now 5 retries (default 2 retries).\n");
         assertThat(get.out()).isEqualTo("5\n");
-        JsonNode retries = listJson.json().get("settings").get(6);
+        JsonNode retries = listJson.json().get("settings").get(10);
         assertThat(retries.get("name").asText()).isEqualTo("sandbox.maxRetries");
         assertThat(retries.get("value").asText()).isEqualTo("5");
         assertThat(retries.get("isDefault").asBoolean()).isFalse();
@@ -98,6 +99,7 @@ class ConfigCommandTest {
                 + " number from 0 to 600000 (ms).");
         assertThat(unknown.exit()).isEqualTo(1);
         assertThat(said(unknown)).containsExactly("paddock: There is no setting \"sandbox.lease\". Known settings:"
+                + " agents.aider.executable, agents.claude.executable, agents.codex.executable, agents.gemini.executable,"
                 + " approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs, sandbox.killGraceMs,"
                 + " sandbox.leaseMs,"
                 + " sandbox.maxRetries.");

@@ -301,6 +301,62 @@ class SandboxCommandTest {
     }
 
     @Test
+    void aFanOutMakesASandboxPerAgentAndCountInOneGroupThatListAndStatusShow() throws Exception {
+        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compare the approaches", "--agents",
+                "custom:3", "--cmd", "echo \"$PADDOCK_SANDBOX_ID\"; exit 0", "--retries", "0");
+
+        assertThat(created.exit()).as(created.describe()).isZero();
+        String group = created.out().lines().findFirst().orElseThrow()
+                .replaceAll("^Created 3 sandboxes in the group (\\S+); Paddock starts their agents now\\.$", "$1");
+        assertThat(group).matches("compare-approaches-\\d{8}-\\d{3}");
+        assertThat(created.out()).containsPattern(group + "-custom-2\\s+custom\\s+worktree\\s+"
+                + "agent/compare-approaches-custom-2\n");
+        Run listJson = sandbox("list", "--repo", repo.dir().toString(), "--json");
+        assertThat(listJson.exit()).as(listJson.describe()).isZero();
+        JsonNode list = listJson.json().get("sandboxes");
+        assertThat(list.findValuesAsText("group")).containsExactly(group, group, group);
+        assertThat(list.findValuesAsText("id")).containsExactlyInAnyOrder(group + "-custom-1", group + "-custom-2",
+                group + "-custom-3");
+        for (String id : list.findValuesAsText("id")) {
+            awaitSandbox(id, s -> s.state().equals("done"));
+        }
+        Run status = paddock("--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
+        assertThat(status.json().get("sandboxes").findValuesAsText("group")).containsExactly(group, group, group);
+
+        // The same id again: refused before anything is made, with the server's message.
+        Run again = sandbox("new", "--repo", repo.dir().toString(), "--task", "Again", "--agents", "custom:2", "--cmd",
+                "true", "--id", group);
+        assertThat(again.exit()).as(again.describe()).isEqualTo(1);
+        assertThat(again.err()).contains("The fan-out's sandbox " + group + "-custom-1 exists already");
+        assertThat(client.list(repo.dir())).hasSize(3);
+    }
+
+    @Test
+    void anAgentsExtraFlagsAreSetShownAndClearedFromTheCommandLine() {
+        Run set = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--", "--max-turns", "30",
+                "--append-system-prompt", "Answer in one line.");
+        assertThat(set.exit()).as(set.describe()).isZero();
+        assertThat(set.out()).isEqualTo("Sandboxes of claude in " + repo.dir() + " run with the extra flags"
+                + " --max-turns 30 --append-system-prompt 'Answer in one line.' from their next run on.\n");
+        Run shown = sandbox("flags", "--repo", repo.dir().toString());
+        assertThat(shown.out()).isEqualTo("claude: --max-turns 30 --append-system-prompt 'Answer in one line.'\n");
+
+        Run refused = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--", "--settings", "x.json");
+        assertThat(refused.exit()).as(refused.describe()).isEqualTo(1);
+        assertThat(refused.err()).contains("\"--settings\" cannot be an extra flag of claude");
+        Run custom = sandbox("flags", "--repo", repo.dir().toString(), "custom", "--", "-x");
+        assertThat(custom.exit()).isEqualTo(1);
+        assertThat(custom.err()).contains("The custom agent takes no extra flags");
+
+        Run cleared = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--clear");
+        assertThat(cleared.exit()).as(cleared.describe()).isZero();
+        assertThat(sandbox("flags", "--repo", repo.dir().toString(), "claude").out())
+                .isEqualTo("claude: no extra flags\n");
+        Run both = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--clear", "--", "-x");
+        assertThat(both.exit()).isEqualTo(2);
+    }
+
+    @Test
     void theContainerImageOfARepositoryIsSetAndClearedFromTheCommandLine() {
         Run set = sandbox("image", "--repo", repo.dir().toString(), "paddock-test:git");
         assertThat(set.exit()).as(set.describe()).isZero();

@@ -124,6 +124,20 @@ class ContainerHomesTest {
     }
 
     @Test
+    void twoHomesRunSandboxesOfTheSameIdSideBySide() throws Exception {
+        // Ids are made of the task's words and the day: two homes given the same task name their sandboxes alike.
+        SandboxRecord inA = a.running("Fix the flaky checkout test");
+        SandboxRecord inB = b.running("Fix the flaky checkout test");
+
+        assertThat(inB.id()).isEqualTo(inA.id());
+        assertThat(inB.containerId()).isNotEqualTo(inA.containerId());
+        assertThat(DockerTests.inspect(inA.containerId()).at("/Name").asText()).contains(inA.id())
+                .endsWith(a.homeId().substring(0, 8));
+        assertThat(DockerTests.inspect(inB.containerId()).at("/Name").asText()).contains(inB.id())
+                .endsWith(b.homeId().substring(0, 8));
+    }
+
+    @Test
     void anUnlabelledContainerOfAnOlderPaddockIsReportedApartWithoutAdviceToRemoveIt() throws Exception {
         DockerTests.Result old = DockerTests.docker("create", "--label", "paddock.sandbox=old-20261130-001",
                 "--label", "paddock.repo=" + a.repo.dir(), DockerTests.GIT_IMAGE, "true");

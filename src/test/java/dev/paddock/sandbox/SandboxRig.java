@@ -129,6 +129,11 @@ final class SandboxRig implements AutoCloseable {
         return create(id, branch, "sleep 60");
     }
 
+    /** The sandbox service over this rig's parts, as Paddock wires it. */
+    SandboxService service() {
+        return new SandboxService(creator, supervisor, reclaimer, store, events, worktrees, repoService);
+    }
+
     SandboxRecord find(String id) throws PaddockException {
         return store.find(id).orElseThrow();
     }

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -40,21 +42,25 @@ class SettingsStoreTest {
     void allListsEveryKnownSettingWithItsDefaultUnitAndBounds() throws Exception {
         List<SettingEntry> all = settings.all();
 
-        assertThat(all).extracting(SettingEntry::name).containsExactly("approval.timeoutMs", "checkpoints.keep",
-                "events.retentionDays",
+        assertThat(all).extracting(SettingEntry::name).containsExactly("agents.aider.executable",
+                "agents.claude.executable", "agents.codex.executable", "agents.gemini.executable", "approval.timeoutMs",
+                "checkpoints.keep", "events.retentionDays",
                 "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
         assertThat(all).allSatisfy(e -> {
             assertThat(e.isDefault()).isTrue();
             assertThat(e.value()).isEqualTo(e.defaultValue());
-            assertThat(e.type()).isEqualTo("integer");
+            assertThat(e.type()).isEqualTo(e.name().startsWith("agents.") ? "executable" : "integer");
             assertThat(e.description()).isNotBlank();
         });
-        assertThat(all.get(6)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
+        assertThat(all.get(10)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
                 SettingsStore.SANDBOX_MAX_RETRIES.description(), "a whole number from 0 to 100 (retries)", true));
-        assertThat(all.get(5).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
-        assertThat(all.get(4).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
-        assertThat(all.get(3).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
-        assertThat(all.get(0).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(9).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(8).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
+        assertThat(all.get(7).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+        assertThat(all.get(4).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(1)).isEqualTo(new SettingEntry("agents.claude.executable", "executable", "", "", "",
+                SettingsStore.AGENTS_CLAUDE_EXECUTABLE.description(),
+                "the absolute path of an executable file, or \"\" for none", true));
     }
 
     @Test
@@ -117,13 +123,14 @@ class SettingsStoreTest {
         }
 
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
-        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(6);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(10);
         assertThat(events.recent(-1, 10)).hasSize(1);
     }
 
     @Test
     void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
-        String known = "Known settings: approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs,"
+        String known = "Known settings: agents.aider.executable, agents.claude.executable, agents.codex.executable,"
+                + " agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs,"
                 + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
 
         assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))
@@ -153,6 +160,45 @@ class SettingsStoreTest {
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
         assertThat(settings.entry("sandbox.maxRetries").isDefault()).isTrue();
         assertThat(settings.set("sandbox.maxRetries", "3", "ann").value()).isEqualTo("3");
+    }
+
+    @Test
+    void anAgentsExecutableIsAnExecutableFileWhenSetAndEmptyMeansThePath() throws Exception {
+        Path program = Files.writeString(tmp.resolve("claude"), "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
+        Path plain = Files.writeString(tmp.resolve("notes.txt"), "not a program");
+        Path dir = Files.createDirectories(tmp.resolve("bin"));
+
+        SettingEntry set = settings.set("agents.claude.executable", " " + program + " ", "ann");
+
+        assertThat(set.value()).isEqualTo(program.toString());
+        assertThat(set.isDefault()).isFalse();
+        assertThat(settings.get(SettingsStore.AGENTS_CLAUDE_EXECUTABLE)).isEqualTo(program.toString());
+        String takes = "; it takes the absolute path of an executable file, or \"\" for none.";
+        assertThatThrownBy(() -> settings.set("agents.codex.executable", tmp.resolve("nope").toString(), "ann"))
+                .isInstanceOf(InvalidSettingValueException.class)
+                .hasMessage("Setting agents.codex.executable cannot be \"" + tmp.resolve("nope")
+                        + "\": there is no such file" + takes);
+        assertThatThrownBy(() -> settings.set("agents.codex.executable", plain.toString(), "ann"))
+                .hasMessage("Setting agents.codex.executable cannot be \"" + plain
+                        + "\": it is not executable (chmod +x)" + takes);
+        assertThatThrownBy(() -> settings.set("agents.codex.executable", dir.toString(), "ann"))
+                .hasMessageContaining("it is not a file");
+        assertThatThrownBy(() -> settings.set("agents.codex.executable", "codex", "ann"))
+                .hasMessage("Setting agents.codex.executable cannot be \"codex\":" + takes.substring(1));
+        assertThatThrownBy(() -> settings.set("agents.codex.executable", "/usr/bin/x\n/bin/y", "ann"))
+                .isInstanceOf(InvalidSettingValueException.class);
+        assertThat(settings.get(SettingsStore.AGENTS_CODEX_EXECUTABLE)).isEmpty();
+
+        // A program that went away after it was set stays the setting's value: whoever runs it says it is gone.
+        Files.delete(program);
+        assertThat(settings.get(SettingsStore.AGENTS_CLAUDE_EXECUTABLE)).isEqualTo(program.toString());
+
+        SettingEntry cleared = settings.set("agents.claude.executable", "", "ann");
+        assertThat(cleared.isDefault()).isTrue();
+        assertThat(events.recent(-1, 10)).extracting(Event::message).containsExactly(
+                "Setting agents.claude.executable changed " + program + " → \"\" by ann",
+                "Setting agents.claude.executable changed \"\" → " + program + " by ann");
     }
 
     @Test

@@ -53,6 +53,10 @@ public final class ClaudeCli {
         }
         assumeTrue(ok, why);
         dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap = new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
+        if (REQUIRED) {
+            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_CLAUDE=1 but bubblewrap cannot make namespaces here: "
+                    + bwrap.summary()).isTrue();
+        }
         assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
     }
 

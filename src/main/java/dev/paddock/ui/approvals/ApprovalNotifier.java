@@ -21,14 +21,14 @@ final class ApprovalNotifier {
     /** Key prefix of these toasts in the stack. */
     static final String KEY = "approval-";
 
-    private final Node owner;
+    private final java.util.function.Supplier<Node> owner;
     private final Consumer<Approval> onOpen;
 
     /**
-     * @param owner a node of the window the notifications belong to
+     * @param owner a node of the window the notifications belong to (asked at each notification)
      * @param onOpen called with the request when its notification is clicked (the panel shows it)
      */
-    ApprovalNotifier(Node owner, Consumer<Approval> onOpen) {
+    ApprovalNotifier(java.util.function.Supplier<Node> owner, Consumer<Approval> onOpen) {
         this.owner = owner;
         this.onOpen = onOpen;
     }
@@ -61,7 +61,7 @@ final class ApprovalNotifier {
     }
 
     private ToastStack stack() {
-        Window w = owner.getScene() == null ? null : owner.getScene().getWindow();
+        Window w = owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
         if (w == null || !w.isShowing()) {
             return null;
         }

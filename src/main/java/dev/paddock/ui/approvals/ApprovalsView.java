@@ -137,9 +137,23 @@ public final class ApprovalsView extends VBox {
         // The note goes below the list: appearing above it, it would move the buttons under the pointer.
         getChildren().addAll(error, problem, list, note, elsewhere);
 
-        ApprovalNotifier notifier = new ApprovalNotifier(this, this::reveal);
+        ApprovalNotifier notifier = new ApprovalNotifier(() -> anchor, this::reveal);
         vm.setOnArrived(notifier::announce);
         vm.setOnPending(notifier::pending);
+    }
+
+    /** A node of the window notifications go to: this view, unless it is placed in a pane that folds. */
+    private Node anchor = this;
+    /** Shows this view (unfolds the pane it is in) before a notification's request is revealed. */
+    private Runnable show = () -> { };
+
+    /**
+     * For a view in a pane that folds (and leaves the scene): {@code anchor} stays in the window and is where
+     * notifications go, and {@code show} unfolds the pane when a notification is clicked.
+     */
+    public void placeIn(Node anchor, Runnable show) {
+        this.anchor = anchor;
+        this.show = show;
     }
 
     /** The list of requests (to focus it, or for tests). */
@@ -195,7 +209,8 @@ public final class ApprovalsView extends VBox {
 
     /** Shows a request (its notification was clicked): brings the window up and selects it. */
     private void reveal(Approval a) {
-        if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage s) {
+        show.run();
+        if (anchor.getScene() != null && anchor.getScene().getWindow() instanceof javafx.stage.Stage s) {
             s.toFront();
         }
         int i = vm.rows().stream().map(Approval::id).toList().indexOf(a.id());

@@ -27,6 +27,10 @@ public final class Columns {
     private static final String EXTRA = "pd-sample-extra";
     private static final String CHIPS = "pd-sample-chips";
     private static final String INSTALLED = "pd-columns-installed";
+    private static final String CAP = "pd-cap-at-content";
+    private static final String FIXED = "pd-fixed-content";
+    /** Room a column of fixed content gets beyond its measured minimum. */
+    private static final double FIXED_AIR = 12;
     /** Room around a header's text: the header's padding, and a little air. */
     private static final double HEADER_PAD = 22;
     /** Room around a cell's text: the cell's padding and a little air. */
@@ -36,6 +40,10 @@ public final class Columns {
     private static final double CHIP_PAD = 16;
     /** A chip's 12 px icon and the gap to its text (paddock.css, .pd-chip). */
     private static final double CHIP_ICON = 16;
+
+    /** What {@link #fitContent} declared for a column. */
+    private record ContentFit(double upTo, java.util.function.Supplier<List<String>> content) {
+    }
 
     private Columns() {
     }
@@ -54,6 +62,29 @@ public final class Columns {
         }
         c.getProperties().put(SAMPLES, List.of(samples));
         c.getProperties().put(EXTRA, extra);
+        return c;
+    }
+
+    /**
+     * Makes {@code c} at most as wide as its widest content needs, or {@code upTo} pixels if that is less (measured at
+     * each {@link #apply}; never below the minimum {@link #fit} declared): the width beyond goes to the columns
+     * without a cap (a task, rather than a short branch), and a long content is cut rather than taking the table.
+     *
+     * @param content the texts its cells show now
+     * @return {@code c}
+     */
+    public static <S, T> TableColumn<S, T> fitContent(TableColumn<S, T> c, double upTo,
+                                                      java.util.function.Supplier<List<String>> content) {
+        c.getProperties().put(CAP, new ContentFit(upTo, content));
+        return c;
+    }
+
+    /**
+     * Marks {@code c}, whose content's width is known ({@link #fit}'s samples: a state, a time left), as needing no
+     * more than its measured minimum and a little air: on a wide table the width goes to the other columns.
+     */
+    public static <S, T> TableColumn<S, T> fixed(TableColumn<S, T> c) {
+        c.getProperties().put(FIXED, Boolean.TRUE);
         return c;
     }
 
@@ -149,6 +180,20 @@ public final class Columns {
             col.setMinWidth(Math.ceil(min));
             if (col.getPrefWidth() < min) {
                 col.setPrefWidth(Math.ceil(min));
+            }
+            if (Boolean.TRUE.equals(col.getProperties().get(FIXED))) {
+                col.setMaxWidth(Math.ceil(min) + FIXED_AIR);
+            }
+            if (col.getProperties().get(CAP) instanceof ContentFit fit) {
+                double widest = min;
+                for (String s : fit.content().get()) {
+                    widest = Math.max(widest, textWidth(s, f) + CELL_PAD + extra);
+                }
+                double upTo = fit.upTo();
+                // Not its minimum: where the table is narrow it gives way like any other column.
+                double w = Math.ceil(Math.max(min, Math.min(widest, upTo)));
+                col.setMaxWidth(w);
+                col.setPrefWidth(w);
             }
         }
         // A constrained policy fits the columns to the table when the table resizes, not when a minimum changes:

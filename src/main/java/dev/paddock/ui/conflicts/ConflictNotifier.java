@@ -17,14 +17,14 @@ final class ConflictNotifier {
     /** Key prefix of these toasts in the window's stack. */
     static final String KEY = "conflict-";
 
-    private final Node owner;
+    private final java.util.function.Supplier<Node> owner;
     private final Consumer<ConflictQueueRow> onOpen;
 
     /**
-     * @param owner  a node of the window the notifications belong to
+     * @param owner  a node of the window the notifications belong to (asked at each notification)
      * @param onOpen called with the entry when its notification is clicked
      */
-    ConflictNotifier(Node owner, Consumer<ConflictQueueRow> onOpen) {
+    ConflictNotifier(java.util.function.Supplier<Node> owner, Consumer<ConflictQueueRow> onOpen) {
         this.owner = owner;
         this.onOpen = onOpen;
     }
@@ -52,7 +52,7 @@ final class ConflictNotifier {
     }
 
     private ToastStack stack() {
-        javafx.stage.Window w = owner.getScene() == null ? null : owner.getScene().getWindow();
+        javafx.stage.Window w = owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
         return w == null || !w.isShowing() ? null : ToastStack.of(w);
     }
 }

@@ -56,10 +56,18 @@ public final class ConflictQueueView extends VBox {
         });
         VBox.setVgrow(list, Priority.ALWAYS);
         getChildren().addAll(problem, list);
-        ConflictNotifier notifier = new ConflictNotifier(this, this::open);
+        ConflictNotifier notifier = new ConflictNotifier(() -> anchor, this::open);
         vm.setOnArrived(notifier::announce);
         vm.rows().addListener((javafx.collections.ListChangeListener<ConflictQueueRow>) c -> notifier.waiting(
                 vm.rows().stream().map(ConflictQueueRow::mergeRequestId).collect(java.util.stream.Collectors.toSet())));
+    }
+
+    /** A node of the window notifications and three-way views belong to: this view, unless it is in a pane that folds. */
+    private javafx.scene.Node anchor = this;
+
+    /** For a view in a pane that folds (and leaves the scene): {@code anchor} stays in the window. */
+    public void placeIn(javafx.scene.Node anchor) {
+        this.anchor = anchor;
     }
 
     /** The list of entries (to focus it, or for tests). */
@@ -71,7 +79,7 @@ public final class ConflictQueueView extends VBox {
     public void open(ConflictQueueRow row) {
         ThreeWayViewModel tw = vm.open(row);
         if (tw != null) {
-            ThreeWayWindow.show(getScene() == null ? null : getScene().getWindow(), tw,
+            ThreeWayWindow.show(anchor.getScene() == null ? null : anchor.getScene().getWindow(), tw,
                     row.branch() + " (" + row.sandboxId() + ")");
         }
     }

@@ -42,6 +42,7 @@ public final class DashboardView extends VBox {
 
     private final TabPane tabs;
     private final SandboxesView sandboxes;
+    private final SideFold upper;
 
     public DashboardView(DashboardViewModel vm) {
         this(vm, dev.paddock.ui.common.LayoutMemory.inMemory());
@@ -108,8 +109,9 @@ public final class DashboardView extends VBox {
         VBox main = new VBox(8, problem, tabs);
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
-        Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals",
-                new ApprovalsView(vm.approvals())).withBadge(Bindings.size(vm.approvals().rows()));
+        ApprovalsView approvalsView = new ApprovalsView(vm.approvals());
+        Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals", approvalsView)
+                .withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
         ConflictQueueView conflictQueue = new ConflictQueueView(vm.conflicts());
         // As tall as its entries (up to three; it scrolls past that), or its empty state: the approval queue above
@@ -131,27 +133,15 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(conflicts, Priority.NEVER);
         conflicts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
 
-        SplitPane upper = new SplitPane(main, side);
-        // The side gets about a third: a pending request's command, rule and buttons need the room.
-        // The side's first width: 30 % of the window, but 400 to 560 px (a request's buttons; the tables the rest).
-        double remembered = layout.get(SIDE_DIVIDER, -1);
-        if (remembered > 0) {
-            upper.setDividerPositions(remembered);
-        } else {
-            upper.widthProperty().addListener(new javafx.beans.value.ChangeListener<>() {
-                @Override
-                public void changed(javafx.beans.value.ObservableValue<? extends Number> o, Number a, Number w) {
-                    if (w.doubleValue() > 0) {
-                        upper.widthProperty().removeListener(this);
-                        double side = Math.max(SIDE_MIN_WIDTH + 20, Math.min(560, w.doubleValue() * 0.3));
-                        upper.setDividerPositions(1 - side / w.doubleValue());
-                    }
-                }
-            });
-        }
-        SplitPane.setResizableWithParent(side, false);
         side.setMinWidth(SIDE_MIN_WIDTH);
-        remember(upper, layout, SIDE_DIVIDER);
+        // While both queues are empty they fold to a rail: the tables get the width (a 1366 px screen needs it).
+        upper = new SideFold(main, side, Bindings.size(vm.approvals().rows()), Bindings.size(vm.conflicts().rows()),
+                vm.approvals().elsewhereProperty().greaterThan(0).or(vm.approvals().noteProperty().isNotNull())
+                        .or(vm.approvals().errorProperty().isNotNull()), layout);
+        approvals.withActions(foldButton(upper));
+        // The queues leave the scene while folded: their notifications belong to the dashboard's window.
+        approvalsView.placeIn(this, upper::unfold);
+        conflictQueue.placeIn(this);
 
         Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))
                 .withBadge(Bindings.size(vm.events()));
@@ -202,6 +192,23 @@ public final class DashboardView extends VBox {
             }
         };
         tab.selectedProperty().addListener(once);
+    }
+
+    /** Folds the approval and conflict queues to a rail, or unfolds them (Ctrl+B). */
+    public void toggleSide() {
+        upper.toggle();
+    }
+
+    /** The side's button that folds the queues to a rail. */
+    private static javafx.scene.control.Button foldButton(SideFold fold) {
+        javafx.scene.control.Button b = new javafx.scene.control.Button(null,
+                dev.paddock.ui.common.Icons.of(MaterialDesignC.CHEVRON_DOUBLE_RIGHT, 16));
+        b.setId("side-fold");
+        b.getStyleClass().addAll("button-icon", "flat");
+        b.setTooltip(new javafx.scene.control.Tooltip("Fold approvals and conflicts to a narrow rail (Ctrl+B); they"
+                + " open again when a request or a conflict arrives"));
+        b.setOnAction(e -> fold.fold());
+        return b;
     }
 
     /** Shows the sandboxes tab and opens the New Sandbox dialog (Ctrl+N). */

@@ -215,7 +215,9 @@ public final class DashboardViewModel implements AutoCloseable {
         latest.set(s);
         problem.set(s.worktreeError());
         KeyedListSync.sync(worktrees, s.worktrees(), RepositoryStatus.Worktree::path);
-        KeyedListSync.sync(sandboxes, s.sandboxes(), RepositoryStatus.Sandbox::id);
+        // A fan-out's sandboxes side by side, so their results can be compared.
+        KeyedListSync.sync(sandboxes, dev.paddock.ui.sandboxes.GroupRows.ordered(s.sandboxes()),
+                RepositoryStatus.Sandbox::id);
         KeyedListSync.sync(events, s.recentEvents(), RepositoryStatus.EventLine::id);
         Counts c = s.counts();
         active.set(c.active());

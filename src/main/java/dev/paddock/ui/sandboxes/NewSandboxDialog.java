@@ -44,7 +44,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 /**
  * The New Sandbox dialog (Ctrl+N): task, agent command, base branch, branch name (suggested from the
  * task, checked as you type), isolation tier (container only when a Docker engine answers, with its image and
- * CPU, memory and process limits), network, lease and retries. Create (or Ctrl+Enter) runs
+ * CPU, memory and process limits), network, lease and retries, and how many sandboxes of the task to make (more than
+ * one is a fan-out: a group of sandboxes, each on a branch of its own). Create (or Ctrl+Enter) runs
  * off the FX thread with a progress indicator; a failure is shown here and everything typed stays, so
  * it can be fixed and tried again. The dialog's result is the sandbox created, or null when cancelled.
  */
@@ -221,12 +222,16 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         row = add(grid, row, "Branch", new VBox(3, branch, branchCheck));
         row = add(grid, row, "Isolation", tiers());
         row = add(grid, row, "Limits", limits());
+        row = add(grid, row, "Fan out", fanOut());
 
         ErrorBox error = errorBox;
         error.setId("new-sandbox-error");
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
-        Label working = new Label("Creating the sandbox: branch, worktree, identity, state file…", spinner);
+        Label working = new Label("", spinner);
+        working.textProperty().bind(vm.countProperty().map(n -> n == null || n <= 1
+                ? "Creating the sandbox: branch, worktree, identity, state file…"
+                : "Creating " + n + " sandboxes, one after the other: branch, worktree, identity, state file…"));
         working.setId("new-sandbox-progress");
         working.getStyleClass().add("pd-muted");
         working.visibleProperty().bind(vm.busyProperty());
@@ -399,6 +404,21 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         retries.setTooltip(new Tooltip("Automatic retries after a failure or timeout before a person is asked"));
         return new javafx.scene.layout.FlowPane(14, 6, withUnit(lease, "min lease"),
                 withUnit(retries, "automatic retries"));
+    }
+
+    /** How many sandboxes of the task: more than one is a fan-out, each on a branch of its own, in one group. */
+    private Node fanOut() {
+        Spinner<Integer> count = new Spinner<>();
+        count.setId("new-sandbox-count");
+        count.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1,
+                dev.paddock.sandbox.AgentCounts.MAX_COUNT, 1));
+        count.getValueFactory().valueProperty().bindBidirectional(vm.countProperty());
+        count.setEditable(true);
+        FieldWidths.fitSpinner(count, "20");
+        count.setTooltip(new Tooltip("Run the task in this many sandboxes at once, each on a branch of its own"
+                + " (<branch>-custom-1, -2, ...), grouped in the table so their results can be compared"));
+        return new VBox(3, withUnit(count, "sandboxes"), hint("More than one runs the task in each at once, on"
+                + " branches of their own (<branch>-custom-1, -2, …), side by side in the table."));
     }
 
     private static void showCheck(Label label, NewSandboxViewModel.BranchCheck c) {

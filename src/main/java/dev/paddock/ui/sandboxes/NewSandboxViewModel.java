@@ -1,6 +1,7 @@
 package dev.paddock.ui.sandboxes;
 
 import dev.paddock.container.ResourceLimits;
+import dev.paddock.sandbox.AgentCounts;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.SandboxIds;
 import dev.paddock.sandbox.SandboxRecord;
@@ -67,6 +68,7 @@ public final class NewSandboxViewModel {
     private final ObjectProperty<Tier> tier = new SimpleObjectProperty<>(Tier.WORKTREE);
     private final ObjectProperty<Integer> leaseMinutes = new SimpleObjectProperty<>(15);
     private final ObjectProperty<Integer> retries = new SimpleObjectProperty<>(2);
+    private final ObjectProperty<Integer> count = new SimpleObjectProperty<>(1);
     private final BooleanProperty network = new SimpleBooleanProperty(false);
     private final StringProperty image = new SimpleStringProperty("");
     private final StringProperty cpus = new SimpleStringProperty(DEFAULT_CPUS);
@@ -115,6 +117,7 @@ public final class NewSandboxViewModel {
             scheduleCheck();
         });
         baseBranch.addListener((o, a, b) -> scheduleCheck());
+        count.addListener((o, a, b) -> scheduleCheck());
         tier.addListener((o, a, t) -> {
             if (t == Tier.WORKTREE) {
                 network.set(false);
@@ -129,7 +132,7 @@ public final class NewSandboxViewModel {
                         && containerFormProblem.get() == null,
                 busy, task, command, branchCheck, containerFormProblem);
         edited = Bindings.createBooleanBinding(this::hasEdits, task, command, branch, branchFollowsTask, image,
-                defaultImage, cpus, memoryMib, pids, leaseMinutes, retries);
+                defaultImage, cpus, memoryMib, pids, leaseMinutes, retries, count);
         followTask();
     }
 
@@ -167,6 +170,14 @@ public final class NewSandboxViewModel {
     /** Automatic retries after a failure or timeout before a person is asked. */
     public ObjectProperty<Integer> retriesProperty() {
         return retries;
+    }
+
+    /**
+     * How many sandboxes of the task to make at once, 1 (the default) to {@link AgentCounts#MAX_COUNT}: more than one
+     * is a fan-out, each on a branch of its own ({@code <branch>-custom-<n>}), all in one group.
+     */
+    public ObjectProperty<Integer> countProperty() {
+        return count;
     }
 
     /** Whether the namespace tier gives the agent a network. */
@@ -269,7 +280,7 @@ public final class NewSandboxViewModel {
                 || !DEFAULT_CPUS.equals(cpus.get()) || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
                 || !DEFAULT_PIDS.equals(pids.get())
                 || !java.util.Objects.equals(leaseMinutes.get(), loadedLeaseMinutes)
-                || !java.util.Objects.equals(retries.get(), loadedRetries);
+                || !java.util.Objects.equals(retries.get(), loadedRetries) || sandboxes() != 1;
     }
 
     // Commands ----------------------------------------------------------------------------------
@@ -329,7 +340,10 @@ public final class NewSandboxViewModel {
         scheduleCheck();
     }
 
-    /** Creates the sandbox off the FX thread; on success {@link #createdProperty()} is set. */
+    /**
+     * Creates the sandbox (or with a count above 1, the fan-out) off the FX thread; on success
+     * {@link #createdProperty()} is set (a fan-out's first sandbox).
+     */
     public CompletableFuture<SandboxRecord> create() {
         CompletableFuture<SandboxRecord> result = new CompletableFuture<>();
         if (!canCreate.get()) {
@@ -337,11 +351,13 @@ public final class NewSandboxViewModel {
             return result;
         }
         NewSandbox request = request();
+        int n = sandboxes();
         busy.set(true);
         error.set(null);
         CompletableFuture.supplyAsync(() -> {
             try {
-                return backend.create(request);
+                return n == 1 ? backend.create(request) : backend.createGroup(request, new AgentCounts(List.of(
+                        new AgentCounts.Entry(SandboxRecord.CUSTOM_AGENT, n)))).sandboxes().get(0);
             } catch (Exception e) {
                 throw new java.util.concurrent.CompletionException(e);
             }
@@ -360,10 +376,20 @@ public final class NewSandboxViewModel {
         return result;
     }
 
-    /** The request the form describes now. */
+    /** How many sandboxes Create makes: the count, within its bounds. */
+    int sandboxes() {
+        Integer n = count.get();
+        return n == null ? 1 : Math.max(1, Math.min(AgentCounts.MAX_COUNT, n));
+    }
+
+    /**
+     * The request the form describes now (for a fan-out, what its sandboxes share; a branch that follows the task is
+     * then left to Paddock, which picks a base none of whose branches exists).
+     */
     NewSandbox request() {
         Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
-        String b = branch.get() == null || branch.get().isBlank() ? null : branch.get().strip();
+        String b = branch.get() == null || branch.get().isBlank() || (sandboxes() > 1 && branchFollowsTask.get())
+                ? null : branch.get().strip();
         Integer minutes = leaseMinutes.get();
         NewSandbox.Builder r = NewSandbox.builder().repository(repository).task(task.get().strip())
                 .agentCommand(command.get().strip()).tier(t).branch(b).baseBranch(baseBranch.get())
@@ -375,8 +401,6 @@ public final class NewSandboxViewModel {
         return r.build();
     }
 
-    // Container limits ------------------------------------------------------------------------------
-
     /**
      * The limits the form describes.
      *
@@ -384,28 +408,11 @@ public final class NewSandboxViewModel {
      *     refuse the value
      */
     ResourceLimits limits() {
-        double c = LimitFields.number(cpus.get(), "CPUs", "a number such as 2 or 0.5");
-        if (!(c >= 0.01)) {
-            throw new IllegalArgumentException("CPUs must be at least 0.01 (docker's smallest --cpus).");
-        }
-        long mib = LimitFields.whole(memoryMib.get(), "Memory");
-        long p = LimitFields.whole(pids.get(), "Processes");
-        return ResourceLimits.DEFAULTS.withNanoCpus(Math.round(c * ResourceLimits.ONE_CPU))
-                .withMemoryBytes(Math.multiplyExact(mib, ResourceLimits.MIB)).withPids(p);
+        return LimitFields.limits(cpus.get(), memoryMib.get(), pids.get());
     }
 
     private String containerFormProblem() {
-        if (isBlank(image.get())) {
-            return defaultImage.get() == null
-                    ? "Give an image: this repository has none set (paddock sandbox image IMAGE sets one)."
-                    : "Give an image: the repository's is " + defaultImage.get() + ".";
-        }
-        try {
-            limits();
-            return null;
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            return e instanceof ArithmeticException ? "Memory is too large." : e.getMessage();
-        }
+        return LimitFields.problem(image.get(), defaultImage.get(), cpus.get(), memoryMib.get(), pids.get());
     }
 
     private static String sentence(String s) {
@@ -450,7 +457,8 @@ public final class NewSandboxViewModel {
 
     private void checkBranch() {
         long seq = checkSeq;
-        String name = branch.get();
+        int n = sandboxes();
+        String name = n == 1 ? branch.get() : branch.get() + "-" + SandboxRecord.CUSTOM_AGENT + "-1";
         String base = baseBranch.get();
         boolean exists = branches.contains(name);
         io.execute(() -> {
@@ -460,6 +468,9 @@ public final class NewSandboxViewModel {
                 Optional<Path> busyIn = exists ? backend.checkedOutIn(repository, normalised) : Optional.empty();
                 result = busyIn.isPresent() ? new BranchCheck(BranchState.INVALID, "The branch " + normalised
                         + " is checked out in " + busyIn.get() + "; git allows a branch in one worktree only.")
+                        : n > 1 ? new BranchCheck(BranchState.VALID, n + " sandboxes will start at " + (base == null
+                        ? "the base branch" : base) + ", each on a branch of its own: " + normalised + " to "
+                        + normalised.substring(0, normalised.length() - 1) + n + ".")
                         : exists ? new BranchCheck(BranchState.EXISTS, "The branch " + normalised
                         + " exists: the sandbox continues on it.")
                         : new BranchCheck(BranchState.VALID, "A new branch " + normalised + " will start at "

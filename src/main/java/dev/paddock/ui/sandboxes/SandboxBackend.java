@@ -57,6 +57,17 @@ public interface SandboxBackend {
     /** Creates a sandbox (the supervisor starts it at once). */
     SandboxRecord create(NewSandbox request) throws PaddockException;
 
+    /**
+     * Fans a task out: one sandbox per agent and count, all in one group (see
+     * {@link dev.paddock.sandbox.SandboxService#createGroup}).
+     *
+     * @throws PaddockException with what was made and what was not when it stops part way
+     */
+    default dev.paddock.sandbox.SandboxGroup createGroup(NewSandbox template, dev.paddock.sandbox.AgentCounts agents)
+            throws PaddockException {
+        throw new PaddockException("This Paddock cannot fan a task out.");
+    }
+
     /** Stops a pending, running or retrying sandbox; it then waits for a person. */
     SandboxRecord stop(String id) throws PaddockException;
 

@@ -17,12 +17,14 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
 /**
- * The sandboxes of the repository: id, task, tier, state, branch, CPU, memory,
- * last heartbeat with progress, and lease time left. Ages re-render with every refresh.
+ * The sandboxes of the repository: id (a fan-out's marked with a fork and {@code 2/3}, see {@link GroupRows}), task, tier, state,
+ * branch, CPU, memory, last heartbeat with progress, and lease time left. Ages re-render with every refresh.
  */
 final class SandboxTable extends TableView<Sandbox> {
     /** Node id, for tests and styling. */
     static final String ID = "sandbox-table";
+
+    private java.util.Map<String, Long> groupSizes = java.util.Map.of();
 
     /**
      * @param metrics live CPU and memory of container sandboxes by sandbox id: the CPU and memory cells
@@ -51,6 +53,25 @@ final class SandboxTable extends TableView<Sandbox> {
                 super.updateItem(s, empty);
                 setText(empty ? null : s);
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
+                // A fan-out's sandbox: a fork and "2/3" before its id.
+                Sandbox row = empty || getTableRow() == null ? null : getTableRow().getItem();
+                String mark = row == null ? null : GroupRows.marker(row, getTableView().getItems());
+                Label chip = mark == null ? null : new Label(mark, dev.paddock.ui.common.Icons.of(
+                        org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
+                if (chip != null) {
+                    chip.getStyleClass().addAll("pd-chip", "pd-group-mark");
+                    chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+                    setTooltip(new javafx.scene.control.Tooltip(s + "\nOne of the sandboxes of the fan-out "
+                            + row.group() + ": the same task, each on a branch of its own"));
+                }
+                setGraphic(chip);
+            }
+        });
+        // The marks count the group's rows: drawn again when a group gains or loses one.
+        rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
+            if (!GroupRows.sizes(rows).equals(groupSizes)) {
+                groupSizes = GroupRows.sizes(rows);
+                refresh();
             }
         });
         TableColumn<Sandbox, String> task = column("Task", Sandbox::task, 260);
@@ -65,6 +86,8 @@ final class SandboxTable extends TableView<Sandbox> {
         // Columns whose content is fixed (tier, state, CPU, memory, lease) prefer no more than their measured minimum
         // (Columns raises a preferred width to it): the width left goes to task and branch.
         TableColumn<Sandbox, String> tier = column("Tier", Sandbox::tier, 40);
+        // An icon (the tier's name in its tooltip): the width goes to task and branch.
+        tier.setCellFactory(c -> new TierCell());
         TableColumn<Sandbox, Sandbox> state = column("State", s -> s, 40);
         state.setCellFactory(c -> new TableCell<>() {
             @Override
@@ -130,17 +153,23 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(id, "The sandbox's id", 0, ids(rows));
         // Ids are shown whole up to 24 characters (longer ones lose their middle, whole in the tooltip): measured
         // again when the set of ids changes.
+        // The branch column is as wide as its longest branch (up to 260 px; a longer one loses its middle): the rest
+        // goes to the task.
+        Columns.fitContent(branch, 260, () -> rows.stream().map(Sandbox::branch).filter(java.util.Objects::nonNull)
+                .toList());
         rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
             String[] current = ids(rows);
-            if (!java.util.Arrays.equals(current, measuredIds)) {
+            List<String> branches = rows.stream().map(Sandbox::branch).toList();
+            if (!java.util.Arrays.equals(current, measuredIds) || !branches.equals(measuredBranches)) {
                 measuredIds = current;
+                measuredBranches = branches;
                 Columns.fit(id, "The sandbox's id", 0, current);
                 javafx.application.Platform.runLater(() -> Columns.apply(this));
             }
         });
         Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
-        Columns.fit(tier, "Isolation: worktree (host process), namespace (bubblewrap) or container (Docker)", 0,
-                "namespace", "container");
+        Columns.fit(tier, "Isolation: worktree (a host process), namespace (bubblewrap) or container (Docker);"
+                + " hover a row's icon for its tier", 0);
         Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
                 + " follow-up); hover a failed one for its error", "awaiting human", "retrying", WAITING);
         Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
@@ -149,6 +178,8 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(mem, "Memory of a container sandbox without page cache", 0, "999.9 MiB", "stopped");
         Columns.fit(heartbeat, "When the agent last sent a heartbeat, and its progress text", 0, "59 min ago…");
         Columns.fit(lease, "Time left before an agent without heartbeats is stopped", 0, "14:52 left");
+        // Fixed content: on a wide screen the width goes to task, id and heartbeat.
+        List.of(tier, state, cpu, mem, lease).forEach(Columns::fixed);
         Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
@@ -203,6 +234,42 @@ final class SandboxTable extends TableView<Sandbox> {
         chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
         chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return chip;
+    }
+
+    /** A tier as an icon, its name and what it means in the tooltip. */
+    private static final class TierCell extends TableCell<Sandbox, String> {
+        @Override
+        protected void updateItem(String tier, boolean empty) {
+            super.updateItem(tier, empty);
+            setText(null);
+            getStyleClass().removeIf(c -> c.startsWith("pd-tier-"));
+            if (empty || tier == null) {
+                setGraphic(null);
+                setTooltip(null);
+                setAccessibleText(null);
+                return;
+            }
+            org.kordamp.ikonli.Ikon icon = switch (tier) {
+                case "container" -> org.kordamp.ikonli.materialdesign2.MaterialDesignD.DOCKER;
+                case "namespace" -> org.kordamp.ikonli.materialdesign2.MaterialDesignL.LOCK_OUTLINE;
+                default -> org.kordamp.ikonli.materialdesign2.MaterialDesignM.MONITOR;
+            };
+            setGraphic(dev.paddock.ui.common.Icons.of(icon, 16));
+            getStyleClass().add("pd-tier-" + tier);
+            setAlignment(javafx.geometry.Pos.CENTER);
+            setAccessibleText(tier);
+            setTooltip(new javafx.scene.control.Tooltip(tierText(tier)));
+        }
+    }
+
+    /** What a tier means, for its icon's tooltip. */
+    static String tierText(String tier) {
+        return switch (tier) {
+            case "container" -> "container: runs in a Docker container with limits";
+            case "namespace" -> "namespace: runs inside bubblewrap; only its worktree is writable";
+            case "worktree" -> "worktree: runs as a host process in its worktree";
+            default -> tier;
+        };
     }
 
     /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
@@ -278,8 +345,9 @@ final class SandboxTable extends TableView<Sandbox> {
         }
     }
 
-    /** The ids measured last for the id column's width. */
+    /** The ids and branches measured last for the id and branch columns' widths. */
     private String[] measuredIds = new String[0];
+    private List<String> measuredBranches = List.of();
 
     /** The rows' ids (their first 24 characters), sorted, with a short one for an empty table: samples to measure. */
     private static String[] ids(ObservableList<Sandbox> rows) {

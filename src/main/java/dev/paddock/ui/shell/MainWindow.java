@@ -131,6 +131,11 @@ public final class MainWindow extends BorderPane {
         acc.put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(3));
         acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 this::toggleTheme);
+        acc.put(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN), () -> {
+            if (vm.currentProperty().get() != null && vm.phaseProperty().get() == ShellViewModel.Phase.READY) {
+                dashboard().toggleSide();
+            }
+        });
         acc.put(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), () -> {
             Window w = scene.getWindow();
             if (w != null) {

@@ -34,8 +34,8 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The conflict queue pane of the real dashboard, fed by a backend over a real conflicting merge: an
- * entry arriving shows in the list with its counts, the card's badge counts it, a notification
- * announces it, and Enter opens its three-way view in a window.
+ * entry arriving unfolds the queues from their rail, shows in the list with its counts, the card's badge counts
+ * it, a notification announces it, and Enter opens its three-way view in a window.
  */
 @ExtendWith(ApplicationExtension.class)
 class ConflictQueuePaneTest {
@@ -79,8 +79,10 @@ class ConflictQueuePaneTest {
         Thread.sleep(300); // the first reload (empty) is read before the entry arrives
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(badgeVisible(robot)).isFalse();
-        assertThat(robot.lookup("#conflicts-pane .pd-empty-title").queryAs(Label.class).getText())
-                .isEqualTo("No merge conflicts");
+        // With no conflict and no request, the queues are folded to the rail, which counts none.
+        assertThat(fx(() -> robot.lookup("#conflicts-pane").tryQuery().isPresent())).isFalse();
+        assertThat(fx(() -> robot.lookup("#side-rail .pd-side-rail-count").queryAllAs(Label.class).stream()
+                .map(Label::getText).toList())).containsExactly("0", "0");
 
         backend.enqueue(new ConflictQueueRow(7, "sb-42", "agent/b", 2, 2, 3, Instant.now().minus(Duration.ofMinutes(5))));
 

@@ -98,6 +98,47 @@ class NewSandboxDialogTest {
     }
 
     @Test
+    void aCountAboveOneFansTheTaskOutIntoAGroupOfSandboxes(FxRobot robot) throws Exception {
+        openDialog(robot);
+        robot.clickOn("#new-sandbox-task").write("Try three ways");
+        setCommand(robot, "echo \"$PADDOCK_SANDBOX_ID\"; exit 0");
+        javafx.scene.control.Spinner<?> count = node(robot, "#new-sandbox-count", javafx.scene.control.Spinner.class);
+        assertThat(fx(() -> count.getValue())).isEqualTo(1);
+        robot.interact(() -> robot.lookup("#new-sandbox-count").queryAs(javafx.scene.control.Spinner.class)
+                .getValueFactory().setValue(3));
+        Label check = node(robot, "#new-sandbox-branch-check", Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(check::getText).equals("3 sandboxes will start at"
+                + " main, each on a branch of its own: agent/try-three-ways-custom-1 to agent/try-three-ways-custom-3."));
+        NewSandboxDialog dialog = (NewSandboxDialog) fx(() -> robot.lookup("#new-sandbox-dialog").query().getUserData());
+        // The branch follows the task: Paddock picks the base, so that none of the group's branches exists.
+        assertThat(fx(() -> dialog.viewModel().request().branch())).isNull();
+        Button create = node(robot, "#new-sandbox-create", Button.class);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !create.isDisabled()));
+
+        robot.clickOn(create);
+
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery()
+                .isEmpty()));
+        java.util.List<SandboxRecord> made = panel.host.wiring().sandboxService()
+                .listOpen(panel.vm.currentProperty().get().id());
+        assertThat(made).hasSize(3);
+        String group = made.get(0).group();
+        assertThat(group).matches("try-three-ways-\\d{8}-\\d{3}");
+        assertThat(made).extracting(SandboxRecord::id).containsExactlyInAnyOrder(group + "-custom-1",
+                group + "-custom-2", group + "-custom-3");
+        assertThat(made).extracting(SandboxRecord::branch).containsExactlyInAnyOrder("agent/try-three-ways-custom-1",
+                "agent/try-three-ways-custom-2", "agent/try-three-ways-custom-3");
+        assertThat(made).extracting(SandboxRecord::group).containsOnly(group);
+        for (SandboxRecord s : made) {
+            panel.waitForState(s.id(), "done", 20);
+        }
+        // The first of them is selected.
+        TableView<?> table = node(robot, "#sandbox-table", TableView.class);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel().getSelectedItem()
+                instanceof RepositoryStatus.Sandbox s && s.id().equals(group + "-custom-1")));
+    }
+
+    @Test
     void tabLeavesTheTaskForTheCommandInsteadOfTypingATab(FxRobot robot) throws Exception {
         openDialog(robot);
         TextArea task = robot.lookup("#new-sandbox-task").queryAs(TextArea.class);

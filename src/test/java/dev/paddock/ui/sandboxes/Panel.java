@@ -72,6 +72,9 @@ final class Panel implements AutoCloseable {
             Theme.LIGHT.apply(scene);
             window.installShortcuts(scene);
             stage.setScene(scene);
+            // The stage is shared with the tests run before: its size is set, not left from theirs.
+            stage.setWidth(width);
+            stage.setHeight(height);
             stage.show();
             stage.toFront();
         }).get(30, TimeUnit.SECONDS);

@@ -298,11 +298,15 @@ class SandboxesViewTest {
 
     @Test
     void theSelectionSurvivesRefreshesThatReplaceItsRow(FxRobot robot) throws Exception {
-        SandboxRecord s = panel.create("Change state soon", "sleep 4; exit 0");
+        // It ends when the test says so (a fixed sleep ended before the panel showed it running on a loaded machine).
+        java.nio.file.Path release = panel.repo.dir().getParent().resolve("release-change-state");
+        SandboxRecord s = panel.create("Change state soon", "while [ ! -e '" + release + "' ]; do sleep 0.1; done;"
+                + " exit 0");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
         select(robot, s.id());
         RepositoryStatus.Sandbox running = panel.row(s.id()).orElseThrow();
+        java.nio.file.Files.writeString(release, "go\n");
 
         panel.waitForState(s.id(), "done", 20);
         WaitForAsyncUtils.waitForFxEvents();
