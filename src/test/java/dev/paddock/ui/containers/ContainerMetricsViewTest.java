@@ -81,7 +81,7 @@ class ContainerMetricsViewTest {
     /** The text of the sandboxes table's cell in column {@code columnId} of the sandbox's row, if shown. */
     static Optional<String> tableCell(FxRobot robot, String columnId, String sandboxId) throws Exception {
         return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() != null
-                        && columnId.equals(c.getTableColumn().getId()) && c.getTableRow() != null
+                        && columnId.equals(c.getTableColumn().getId()) && dev.paddock.testing.TableCells.shown(c)
                         && c.getTableRow().getItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox s
                         && s.id().equals(sandboxId)).tryQuery()
                 .map(n -> ((TableCell<?, ?>) n).getText()));
@@ -90,7 +90,7 @@ class ContainerMetricsViewTest {
     /** The text of the containers table's cell under the header {@code title} of the sandbox's row. */
     static Optional<String> containersCell(FxRobot robot, String title, String sandboxId) throws Exception {
         return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() != null
-                        && title.equals(c.getTableColumn().getText()) && c.getTableRow() != null
+                        && title.equals(c.getTableColumn().getText()) && dev.paddock.testing.TableCells.shown(c)
                         && c.getTableRow().getItem() instanceof dev.paddock.container.ContainerMetrics m
                         && m.sandboxId().equals(sandboxId)).tryQuery()
                 .map(n -> ((TableCell<?, ?>) n).getText()));

@@ -7,6 +7,7 @@ import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeService;
 import dev.paddock.merge.MergeState;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.TableCells;
 import dev.paddock.testing.TempRepo;
 import dev.paddock.ui.shell.MainWindow;
 import dev.paddock.ui.shell.ShellViewModel;
@@ -113,8 +114,8 @@ class MergeQueueViewTest {
     /** The text of the cell in column {@code columnId} of entry {@code id}'s row in table {@code tableId}. */
     private static Optional<String> cell(FxRobot robot, String tableId, String columnId, long id) throws Exception {
         return fx(() -> robot.lookup("#" + tableId).lookup((Node n) -> n instanceof TableCell<?, ?> c
-                        && c.getTableColumn() != null && columnId.equals(c.getTableColumn().getId())
-                        && c.getTableRow() != null && c.getTableRow().getItem() instanceof QueueRow r && r.id() == id)
+                        && TableCells.shown(c) && c.getTableColumn() != null && columnId.equals(c.getTableColumn().getId())
+                        && c.getTableRow().getItem() instanceof QueueRow r && r.id() == id)
                 .tryQuery().map(n -> {
                     TableCell<?, ?> c = (TableCell<?, ?>) n;
                     return c.getGraphic() instanceof Label l ? l.getText()
@@ -196,12 +197,12 @@ class MergeQueueViewTest {
                 .isFalse();
 
         Files.writeString(release, "go\n");
-        // Clicked again (at most five times) while the retry button stays off: once, on a loaded CI machine, the
-        // first click left nothing selected (a reload of the history landing with the click is the suspect).
+        // Clicked again (at most five times) while the retry button stays off, in case a reload of the history lands
+        // with the click.
         for (int click = 0; click < 5; click++) {
             Node cancelledRow = fx(() -> robot.lookup("#" + QueueTables.HISTORY_ID).lookup((Node n) ->
-                    n instanceof TableCell<?, ?> c && c.getTableColumn() != null
-                            && "merge-col-branch".equals(c.getTableColumn().getId()) && c.getTableRow() != null
+                    n instanceof TableCell<?, ?> c && TableCells.shown(c) && c.getTableColumn() != null
+                            && "merge-col-branch".equals(c.getTableColumn().getId())
                             && c.getTableRow().getItem() instanceof QueueRow r && r.id() == slow.id()).query());
             robot.clickOn(cancelledRow);
             try {

@@ -107,7 +107,8 @@ class PolicyReviewViewTest {
     private static Node reviewRow(FxRobot robot, long id) throws Exception {
         return fx(() -> robot.lookup("#" + QueueTables.REVIEW_ID).lookup((Node n) -> n instanceof TableCell<?, ?> c
                 && c.getTableColumn() != null && "merge-col-id".equals(c.getTableColumn().getId())
-                && c.getTableRow() != null && c.getTableRow().getItem() instanceof QueueRow r && r.id() == id).query());
+                && dev.paddock.testing.TableCells.shown(c) && c.getTableRow().getItem() instanceof QueueRow r
+                && r.id() == id).query());
     }
 
     @SuppressWarnings("unchecked")
