@@ -181,7 +181,9 @@ public final class MergeQueue implements AutoCloseable {
 
     /**
      * Enqueues every finished sandbox ({@code done}) whose branch has a commit that base lacks and whose run has no
-     * entry yet. A done sandbox with nothing new stays done: there is nothing to merge.
+     * entry yet. A done sandbox with nothing new stays done: there is nothing to merge. Nor does one whose agent
+     * waits for you (its turn ended, or it asks for attention): your answer may be a follow-up that goes on in the
+     * same worktree, so it enters the queue when a person enqueues it.
      *
      * @return how many entered the queue
      */
@@ -190,6 +192,9 @@ public final class MergeQueue implements AutoCloseable {
         for (SandboxRecord s : sandboxStore.listLive()) {
             if (s.state() != SandboxState.DONE || sandboxStore.isBeingRemoved(s.id())) {
                 continue; // a removal's own commit of leftovers is kept on the branch, not merged
+            }
+            if (sandboxStore.turns().waiting(s.id()).isPresent()) {
+                continue;
             }
             java.time.Instant since = s.finishedAt() != null ? s.finishedAt() : s.createdAt();
             if (store.hasEntrySince(s.id(), since)) {

@@ -36,6 +36,26 @@ class EnqueueFinishedTest {
     }
 
     @Test
+    void aDoneSandboxWhoseAgentWaitsForYouStaysUntilAPersonEnqueuesIt() throws Exception {
+        // Its agent's turn ended (Claude Code's Stop hook): the person may answer with a follow-up that goes on in
+        // the same worktree, so merging its branch now would take work the person has not seen through.
+        rig.branch("agent/s1", "a.txt", "one\n");
+        SandboxRecords.done(rig, "s1", "agent/s1", Tier.WORKTREE, false, null, null);
+        rig.db.jdbc().update("INSERT INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail,"
+                + " signal_key) VALUES ('s1', 'turn_ended', ?, CURRENT_TIMESTAMP, 'session', 'Done.', 'k')",
+                rig.sandboxes.find("s1").orElseThrow().iteration());
+        assertThat(rig.sandboxes.turns().waiting("s1")).isPresent();
+
+        assertThat(rig.queue.enqueueFinished()).isZero();
+        assertThat(rig.sandboxes.find("s1").orElseThrow().state()).isEqualTo(SandboxState.DONE);
+        assertThat(rig.store.openOf("s1")).isEmpty();
+
+        rig.service.enqueueSandbox("s1", "ann");
+        assertThat(rig.sandboxes.find("s1").orElseThrow().state()).isEqualTo(SandboxState.MERGING);
+        assertThat(rig.sandboxes.turns().waiting("s1")).as("the wait ends as the queue takes it").isEmpty();
+    }
+
+    @Test
     void aSandboxBeingRemovedIsLeftAloneThoughItsBranchGotACommit() throws Exception {
         // What "commit and remove" does: it commits the leftovers of a done sandbox, then removes it. The commit
         // is kept on the branch; the merge queue must not take it meanwhile.
