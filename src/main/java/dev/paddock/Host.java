@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,9 +50,17 @@ public final class Host implements AutoCloseable {
      *     API cannot start
      */
     public static Host start(PaddockHome home, String mode) throws PaddockException {
+        return start(home, mode, System.getenv());
+    }
+
+    /**
+     * {@link #start(PaddockHome, String)} with {@code environment} as Paddock's own environment where agents take
+     * theirs from it (their programs on its {@code PATH}, the variables their presets pass through).
+     */
+    public static Host start(PaddockHome home, String mode, Map<String, String> environment) throws PaddockException {
         Wiring wiring;
         try {
-            wiring = Wiring.open(home);
+            wiring = Wiring.open(home, environment);
         } catch (DatabaseInUseException e) {
             throw heldBy(home, e);
         }

@@ -97,11 +97,8 @@ public final class Wiring implements AutoCloseable {
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
 
-    private Wiring(PaddockHome home, Database db, Clock clock) {
-        this(home, db, clock, null);
-    }
-
-    private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker) {
+    private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker,
+                   java.util.Map<String, String> ownEnvironment) {
         this.home = home;
         this.clock = clock;
         this.db = db;
@@ -146,7 +143,7 @@ public final class Wiring implements AutoCloseable {
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
                 fingerprints, clock);
         dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(home.dir(),
-                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), System::getenv,
+                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), () -> ownEnvironment,
                 dev.paddock.agent.AgentOptions.stored(settings, repoService));
         launcher.agentPrograms(presets);
         creator.agentPrograms(presets);
@@ -213,8 +210,19 @@ public final class Wiring implements AutoCloseable {
      *     damaged, a migration fails)
      */
     public static Wiring open(PaddockHome home) throws PaddockException {
+        return open(home, System.getenv());
+    }
+
+    /**
+     * Like {@link #open(PaddockHome)}, with {@code environment} as Paddock's own where agents take theirs from it:
+     * their programs on its {@code PATH} and the variables their presets pass through.
+     *
+     * @throws PaddockException when the store cannot be opened
+     */
+    public static Wiring open(PaddockHome home, java.util.Map<String, String> environment) throws PaddockException {
         tightenHome(home);
-        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC());
+        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), null,
+                java.util.Map.copyOf(environment));
     }
 
     /**
@@ -237,7 +245,7 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
         tightenHome(home);
-        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker);
+        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker, System.getenv());
     }
 
     public PaddockHome home() {

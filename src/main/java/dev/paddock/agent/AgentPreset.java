@@ -59,7 +59,7 @@ public record AgentPreset(String id, String executable, String executableSetting
     public static final AgentPreset CLAUDE = new AgentPreset("claude", "claude", "agents.claude.executable",
             with(PROXIES, "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
                     "ANTHROPIC_CUSTOM_HEADERS", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
-                    "CLAUDE_CODE_USE_VERTEX", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
+                    "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CONFIG_DIR", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
                     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
             // A sandboxed agent never replaces its own program.
             Map.of("DISABLE_AUTOUPDATER", "1"), "2.1.332", "2026-12-05", Tier.WORKTREE, true,

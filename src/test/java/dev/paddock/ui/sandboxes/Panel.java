@@ -47,11 +47,16 @@ final class Panel implements AutoCloseable {
 
     /** A repository with two commits and a second branch, and a running Paddock (nothing shown yet). */
     static Panel start(Path dir, Stage stage) throws Exception {
+        return start(dir, stage, System.getenv());
+    }
+
+    /** {@link #start(Path, Stage)} with {@code environment} as the Paddock's own (what agents take theirs from). */
+    static Panel start(Path dir, Stage stage, Map<String, String> environment) throws Exception {
         TempRepo repo = TempRepo.init(dir.resolve("project"));
         repo.commitFile("src/App.java", "class App {}\n", "Add App");
         repo.branch("feature/payments");
         PaddockHome home = PaddockHome.resolve(dir.resolve("home"), Map.of());
-        return new Panel(repo, Host.start(home, "panel"), stage);
+        return new Panel(repo, Host.start(home, "panel", environment), stage);
     }
 
     /** Creates a sandbox through the service (as the CLI would). */
@@ -132,6 +137,21 @@ final class Panel implements AutoCloseable {
                 .tryQuery().isPresent());
         return (TableRow<RepositoryStatus.Sandbox>) robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
                 .lookup(showsIt).query();
+    }
+
+    /** Clicks the row of {@code id} until it is the one sandbox selected (a click can land while rows are replaced). */
+    void select(FxRobot robot, String id) throws Exception {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            robot.clickOn(tableRow(robot, id));
+            try {
+                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().sandboxPanel()
+                        .selectedIds().equals(List.of(id))));
+                return;
+            } catch (java.util.concurrent.TimeoutException missed) {
+                // clicked while the rows were replaced: again
+            }
+        }
+        throw new AssertionError("the row of " + id + " could not be selected");
     }
 
     /** Windows other than the main one that show (dialogs, menus). */

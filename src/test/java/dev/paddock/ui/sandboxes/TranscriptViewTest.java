@@ -80,7 +80,7 @@ class TranscriptViewTest {
         panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.worktree(),
                 agent.session(), "toolu_status"));
         panel.show(1366, 768);
-        select(robot, s.id());
+        panel.select(robot, s.id());
 
         // An agent preset: the Transcript tab comes first and shows.
         TabPane tabs = node(robot, "#sandbox-details-tabs", TabPane.class);
@@ -187,9 +187,9 @@ class TranscriptViewTest {
         SandboxRecord other = panel.create("Say hi", "echo hi; exit 0");
         panel.waitForState(other.id(), "done", 20);
         for (int round = 0; round < 3; round++) {
-            select(robot, other.id());
+            panel.select(robot, other.id());
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() < 100));
-            select(robot, s.id());
+            panel.select(robot, s.id());
             WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() > 2_000
                     && list.getItems().get(list.getItems().size() - 1).text().equals("One more thing, at the very end.")));
             WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(pane::lastRowShows));
@@ -225,13 +225,13 @@ class TranscriptViewTest {
             both.add(s);
         }
         panel.show(1366, 768);
-        select(robot, both.get(0).id());
+        panel.select(robot, both.get(0).id());
         @SuppressWarnings("unchecked")
         ListView<TranscriptRow> list = node(robot, "#" + TranscriptPane.LIST_ID, ListView.class);
         TranscriptPane pane = fx(() -> (TranscriptPane) list.getParent().getParent());
         for (int round = 0; round < 6; round++) {
             SandboxRecord s = both.get(round % 2);
-            select(robot, s.id());
+            panel.select(robot, s.id());
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !list.getItems().isEmpty() && list.getItems()
                     .get(list.getItems().size() - 1).text().startsWith("The last words of " + s.id())));
             try {
@@ -247,7 +247,7 @@ class TranscriptViewTest {
         SandboxRecord s = panel.create("Say hi", "echo 'hi from the custom command'; sleep 300");
         panel.show(1366, 768);
         panel.waitForState(s.id(), "running", 20);
-        select(robot, s.id());
+        panel.select(robot, s.id());
 
         TabPane tabs = node(robot, "#sandbox-details-tabs", TabPane.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> tabs.getTabs().get(0).getId()
@@ -262,20 +262,6 @@ class TranscriptViewTest {
     }
 
     /** Clicks the sandbox's row until the table has it selected (a click on a row being replaced can miss). */
-    private void select(FxRobot robot, String id) throws Exception {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            robot.clickOn(Panel.tableRow(robot, id));
-            try {
-                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel()
-                        .selectedIds().equals(List.of(id))));
-                return;
-            } catch (java.util.concurrent.TimeoutException missed) {
-                // clicked while the rows were replaced: again
-            }
-        }
-        throw new AssertionError("the row of " + id + " could not be selected");
-    }
-
     private static int indexOf(ListView<TranscriptRow> list, String callText) {
         for (int i = list.getItems().size() - 1; i >= 0; i--) {
             TranscriptRow r = list.getItems().get(i);
