@@ -204,6 +204,24 @@ public record AgentPreset(String id, String executable, String executableSetting
     }
 
     /**
+     * Options Paddock gives the agent in a sandbox of {@code tier}, before the repository's extra flags, in first
+     * runs and follow-ups alike. Codex runs its shell commands in a sandbox of its own, made with bubblewrap on Linux;
+     * inside Paddock's namespace tier (bubblewrap) or a container that would be a second wall of the same kind within
+     * the first, so there Codex's
+     * {@code sandbox_mode} is {@code danger-full-access} and Paddock's tier is the wall. In the worktree tier Codex's
+     * own sandbox is the only one: its mode stays the user's (Codex's configuration, else its read-only default).
+     */
+    public List<String> ownOptions(Tier tier) {
+        if (id.equals("codex") && tier != Tier.WORKTREE) {
+            return List.of("-c", CODEX_NO_INNER_SANDBOX);
+        }
+        return List.of();
+    }
+
+    /** The {@code -c} override by which Codex leaves its commands to the tier's wall. */
+    static final String CODEX_NO_INNER_SANDBOX = "sandbox_mode=\"danger-full-access\"";
+
+    /**
      * Variables a run gets besides the pass-through ones: {@link #fixedEnvironment()}, and for {@code custom} the
      * task as {@code PADDOCK_TASK}.
      */
