@@ -44,6 +44,20 @@ public final class CodexCli {
         return bin.get();
     }
 
+    /**
+     * Whether the namespace tier (Codex's default) can run here: bubblewrap is required like the binary; a machine
+     * whose kernel refuses it its namespaces skips, as the namespace tier's tests do.
+     */
+    public static void requireNamespaceTier() {
+        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap =
+                new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
+        if (REQUIRED) {
+            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_CODEX=1 but bubblewrap cannot make namespaces here: "
+                    + bwrap.summary()).isTrue();
+        }
+        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
+    }
+
     /** Writes {@code codexHome/config.toml} with {@code api} as the model provider; returns {@code codexHome}. */
     public static Path configure(Path codexHome, ScriptedOpenAI api) {
         try {
