@@ -13,16 +13,28 @@ import java.util.Optional;
  * variables it may take from Paddock's own environment ({@link PassThrough}: values never logged), the version the
  * command line was checked against, and the isolation tier a new sandbox gets by default.
  *
- * <p>Checked on 2026-12-05:
+ * <p>Checked on 2026-12-05 (Codex again on 2026-12-06):
  * <ul>
  * <li>{@code claude} (Claude Code 2.1.332, run here against a scripted Messages API): {@code claude -p
  *     --output-format stream-json --verbose --session-id ID [--model M] -- TASK}; follow-up {@code claude --resume ID
  *     -p --output-format stream-json --verbose [--model M] -- TEXT} (same session id, same directory: sessions are
  *     kept per working directory under {@code ~/.claude/projects/}). Its PreToolUse hook asks Paddock, so it
  *     defaults to the {@code worktree} tier. Details: {@link ClaudeSettingsWriter}.</li>
- * <li>{@code codex} (Codex CLI 0.171.0, {@code --help} read here): {@code codex exec --json [--model M] -- TASK};
- *     follow-up {@code codex exec resume --json [--model M] THREAD_ID -- TEXT}, where the thread id is the one its
- *     first {@code thread.started} event names (Codex picks it). No Paddock hook: {@code namespace}.</li>
+ * <li>{@code codex} (Codex CLI 0.171.0, run here against a scripted Responses API on 2026-12-06):
+ *     {@code codex exec --json [--model M] [-c sandbox_mode="danger-full-access"] -- TASK}; follow-up
+ *     {@code codex exec resume --json [--model M] [-c ...] THREAD_ID -- TEXT} ({@code resume} takes no {@code -s}),
+ *     where the thread id is the one its {@code thread.started} event names (Codex picks it; Paddock reads it from the
+ *     log when the run ends, and the resumed run names the same one). It reads its model provider from its
+ *     {@code config.toml}, not from {@code OPENAI_BASE_URL}. Its own sandbox is bubblewrap on Linux: off in a
+ *     namespace or container sandbox, whose wall Paddock's tier is ({@link #ownOptions}); in a namespace sandbox its
+ *     home is kept in the control directory ({@link CodexHome}). Codex 0.171.0 has hooks (feature {@code hooks},
+ *     stable, on): a {@code PreToolUse} command hook in {@code config.toml} gets Claude Code's payload
+ *     ({@code tool_name "Bash"}, {@code tool_input.command}, {@code session_id}, {@code cwd}) for shell commands and
+ *     patches, and a {@code permissionDecision "deny"} answer blocks the call (checked here); but a hook runs only
+ *     once trusted (a hash Codex stores after a person reviews it in {@code /hooks}, or
+ *     {@code --dangerously-bypass-hook-trust}), and Paddock does not wire it yet, so no Paddock hook: the default tier
+ *     is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's end; not wired
+ *     either.</li>
  * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a local endpoint): {@code gemini --output-format
  *     stream-json --session-id ID [--model M] --prompt=TASK}; follow-up {@code gemini --output-format stream-json
  *     --resume ID [--model M] --prompt=TEXT} (a session id is taken by {@code --resume} as well as "latest" or an
@@ -69,7 +81,7 @@ public record AgentPreset(String id, String executable, String executableSetting
     public static final AgentPreset CODEX = new AgentPreset("codex", "codex", "agents.codex.executable",
             with(PROXIES, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_API_KEY",
                     "CODEX_HOME"),
-            Map.of(), "0.171.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
+            Map.of(), "0.171.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
 
     /** Google's Gemini CLI. */
     public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agents.gemini.executable",
