@@ -13,7 +13,7 @@ import java.util.Optional;
  * variables it may take from Paddock's own environment ({@link PassThrough}: values never logged), the version the
  * command line was checked against, and the isolation tier a new sandbox gets by default.
  *
- * <p>Checked on 2026-12-05 (Codex again on 2026-12-06):
+ * <p>Checked on 2026-12-05 (Codex and Gemini CLI again on 2026-12-06):
  * <ul>
  * <li>{@code claude} (Claude Code 2.1.332, run here against a scripted Messages API): {@code claude -p
  *     --output-format stream-json --verbose --session-id ID [--model M] -- TASK}; follow-up {@code claude --resume ID
@@ -35,10 +35,17 @@ import java.util.Optional;
  *     {@code --dangerously-bypass-hook-trust}), and Paddock does not wire it yet, so no Paddock hook: the default tier
  *     is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's end; not wired
  *     either.</li>
- * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a local endpoint): {@code gemini --output-format
- *     stream-json --session-id ID [--model M] --prompt=TASK}; follow-up {@code gemini --output-format stream-json
- *     --resume ID [--model M] --prompt=TEXT} (a session id is taken by {@code --resume} as well as "latest" or an
- *     index; history carried over, checked). No Paddock hook: {@code namespace}.</li>
+ * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a scripted {@code streamGenerateContent} on
+ *     {@code GOOGLE_GEMINI_BASE_URL}, 2026-12-06): {@code gemini --skip-trust --output-format stream-json --session-id
+ *     ID [--model M] --prompt=TASK}; follow-up {@code gemini --skip-trust --output-format stream-json --resume ID
+ *     [--model M] --prompt=TEXT} (a session id is taken by {@code --resume} as well as "latest" or an index; history
+ *     carried over, checked). Without {@code --skip-trust} (or {@code GEMINI_CLI_TRUST_WORKSPACE=true}) it refuses to
+ *     run headless in a folder not trusted before, as a new worktree is. It needs its auth type chosen in its
+ *     {@code settings.json} ({@code security.auth.selectedType}, e.g. {@code gemini-api-key}): with the key alone it
+ *     says "Invalid auth method selected." and does nothing, so in a namespace sandbox, which shows no home, it cannot
+ *     start. Headless with the default approval mode it offers the model read-only tools only
+ *     ({@code read_file}, {@code list_directory}, {@code grep_search}, {@code glob}, web search): no shell command,
+ *     no file write. No Paddock hook: {@code namespace}.</li>
  * <li>{@code aider} (aider-chat 0.86.2, not run here): {@code aider --no-pretty --no-fancy-input --no-check-update
  *     [--model M] --message=TASK}, never {@code --yes-always}; follow-up adds {@code --restore-chat-history}. Plain
  *     text output. No hook of its own: {@code namespace}.</li>
@@ -88,7 +95,7 @@ public record AgentPreset(String id, String executable, String executableSetting
             with(PROXIES, "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
                     "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS",
                     "GEMINI_MODEL"),
-            Map.of(), "0.61.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
+            Map.of(), "0.61.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
 
     /** Aider. */
     public static final AgentPreset AIDER = new AgentPreset("aider", "aider", "agents.aider.executable",
@@ -156,7 +163,7 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of("--", turn.text()));
             }
             case "gemini" -> {
-                c.addAll(List.of(program, "--output-format", "stream-json", "--session-id", need(turn)));
+                c.addAll(List.of(program, "--skip-trust", "--output-format", "stream-json", "--session-id", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 // One argument: a text that starts with "-" stays the prompt.
@@ -196,7 +203,7 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of(turn.sessionId(), "--", turn.text()));
             }
             case "gemini" -> {
-                c.addAll(List.of(program, "--output-format", "stream-json", "--resume", need(turn)));
+                c.addAll(List.of(program, "--skip-trust", "--output-format", "stream-json", "--resume", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 c.add("--prompt=" + turn.text());
