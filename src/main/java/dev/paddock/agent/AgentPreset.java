@@ -45,7 +45,9 @@ import java.util.Optional;
  *     says "Invalid auth method selected." and does nothing, so in a namespace sandbox, which shows no home, it cannot
  *     start. Headless with the default approval mode it offers the model read-only tools only
  *     ({@code read_file}, {@code list_directory}, {@code grep_search}, {@code glob}, web search): no shell command,
- *     no file write. No Paddock hook: {@code namespace}.</li>
+ *     no file write. Its bundle names hook events ({@code BeforeTool}, {@code AfterTool}, {@code BeforeAgent},
+ *     {@code AfterAgent}, {@code Notification}, ...; {@code gemini hooks migrate} turns Claude Code's hooks into
+ *     them), not run here. No Paddock hook: {@code namespace}.</li>
  * <li>{@code aider} (aider-chat 0.86.2, not run here): {@code aider --no-pretty --no-fancy-input --no-check-update
  *     [--model M] --message=TASK}, never {@code --yes-always}; follow-up adds {@code --restore-chat-history}. Plain
  *     text output. No hook of its own: {@code namespace}.</li>
