@@ -20,7 +20,9 @@ import java.util.Set;
  *     {@code --dangerously-skip-permissions}, and {@code --bare} and {@code --safe-mode} (both skip hooks; checked
  *     against Claude Code 2.1.332) are refused.</li>
  * <li>Codex CLI and Gemini CLI: the switches that turn their own approvals and sandbox off
- *     ({@code --dangerously-bypass-approvals-and-sandbox}, {@code --yolo}, {@code -y}, {@code --approval-mode}).</li>
+ *     ({@code --dangerously-bypass-approvals-and-sandbox}, {@code --yolo}, {@code -y}, {@code --approval-mode}); for
+ *     Codex also its sandbox mode ({@code -s}, {@code --sandbox}, a {@code -c sandbox_mode=...} override), which
+ *     Paddock sets by the tier ({@link AgentPreset#ownOptions}).</li>
  * <li>Aider: {@code --yes-always} (it would confirm every action of its own).</li>
  * </ul>
  */
@@ -35,7 +37,8 @@ public final class AgentFlags {
                     "-c", "--continue", "--fork-session", "--model", "--settings", "--setting-sources",
                     "--permission-mode", "--permission-prompt-tool", "--dangerously-skip-permissions",
                     "--allow-dangerously-skip-permissions", "--bare", "--safe-mode"),
-            "codex", Set.of("--json", "-m", "--model", "--dangerously-bypass-approvals-and-sandbox", "--yolo"),
+            "codex", Set.of("--json", "-m", "--model", "--dangerously-bypass-approvals-and-sandbox", "--yolo", "-s",
+                    "--sandbox"),
             "gemini", Set.of("-o", "--output-format", "--session-id", "-r", "--resume", "-p", "--prompt", "-i",
                     "--prompt-interactive", "-m", "--model", "-y", "--yolo", "--approval-mode"),
             "aider", Set.of("-m", "--message", "-f", "--message-file", "--model", "--yes-always"));
@@ -78,6 +81,11 @@ public final class AgentFlags {
                 throw new SandboxException("\"--\" cannot be an extra flag of " + preset.id() + ": it would end the"
                         + " options before Paddock's own.");
             }
+            String previous = out.isEmpty() ? "" : out.get(out.size() - 1);
+            if (preset == AgentPreset.CODEX && setsCodexSandbox(previous, w)) {
+                throw new SandboxException("\"" + w + "\" cannot be an extra flag of codex: Paddock sets Codex's"
+                        + " sandbox_mode itself (by the sandbox's tier). Leave it out.");
+            }
             String refused = refused(preset, w);
             if (refused != null) {
                 throw new SandboxException("\"" + w + "\" cannot be an extra flag of " + preset.id() + ": Paddock "
@@ -107,6 +115,17 @@ public final class AgentFlags {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code word} (after {@code previous}) overrides Codex's {@code sandbox_mode}: {@code -c sandbox_mode=...},
+     * {@code --config sandbox_mode=...} or {@code --config=sandbox_mode=...}.
+     */
+    private static boolean setsCodexSandbox(String previous, String word) {
+        String value = previous.equals("-c") || previous.equals("--config") ? word
+                : word.startsWith("--config=") ? word.substring("--config=".length())
+                : word.startsWith("-c") && !word.startsWith("--") ? word.substring(2) : null;
+        return value != null && value.strip().replace("\"", "").startsWith("sandbox_mode");
     }
 
     private static boolean ownedByPaddock(String option) {

@@ -13,20 +13,41 @@ import java.util.Optional;
  * variables it may take from Paddock's own environment ({@link PassThrough}: values never logged), the version the
  * command line was checked against, and the isolation tier a new sandbox gets by default.
  *
- * <p>Checked on 2026-12-05:
+ * <p>Checked on 2026-12-05 (Codex and Gemini CLI again on 2026-12-06):
  * <ul>
  * <li>{@code claude} (Claude Code 2.1.332, run here against a scripted Messages API): {@code claude -p
  *     --output-format stream-json --verbose --session-id ID [--model M] -- TASK}; follow-up {@code claude --resume ID
  *     -p --output-format stream-json --verbose [--model M] -- TEXT} (same session id, same directory: sessions are
  *     kept per working directory under {@code ~/.claude/projects/}). Its PreToolUse hook asks Paddock, so it
  *     defaults to the {@code worktree} tier. Details: {@link ClaudeSettingsWriter}.</li>
- * <li>{@code codex} (Codex CLI 0.171.0, {@code --help} read here): {@code codex exec --json [--model M] -- TASK};
- *     follow-up {@code codex exec resume --json [--model M] THREAD_ID -- TEXT}, where the thread id is the one its
- *     first {@code thread.started} event names (Codex picks it). No Paddock hook: {@code namespace}.</li>
- * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a local endpoint): {@code gemini --output-format
- *     stream-json --session-id ID [--model M] --prompt=TASK}; follow-up {@code gemini --output-format stream-json
- *     --resume ID [--model M] --prompt=TEXT} (a session id is taken by {@code --resume} as well as "latest" or an
- *     index; history carried over, checked). No Paddock hook: {@code namespace}.</li>
+ * <li>{@code codex} (Codex CLI 0.171.0, run here against a scripted Responses API on 2026-12-06):
+ *     {@code codex exec --json [--model M] [-c sandbox_mode="danger-full-access"] -- TASK}; follow-up
+ *     {@code codex exec resume --json [--model M] [-c ...] THREAD_ID -- TEXT} ({@code resume} takes no {@code -s}),
+ *     where the thread id is the one its {@code thread.started} event names (Codex picks it; Paddock reads it from the
+ *     log when the run ends, and the resumed run names the same one). It reads its model provider from its
+ *     {@code config.toml}, not from {@code OPENAI_BASE_URL}. Its own sandbox is bubblewrap on Linux: off in a
+ *     namespace or container sandbox, whose wall Paddock's tier is ({@link #ownOptions}); in a namespace sandbox its
+ *     home is kept in the control directory ({@link CodexHome}). Codex 0.171.0 has hooks (feature {@code hooks},
+ *     stable, on): a {@code PreToolUse} command hook in {@code config.toml} gets Claude Code's payload
+ *     ({@code tool_name "Bash"}, {@code tool_input.command}, {@code session_id}, {@code cwd}) for shell commands and
+ *     patches, and a {@code permissionDecision "deny"} answer blocks the call (checked here); but a hook runs only
+ *     once trusted (a hash Codex stores after a person reviews it in {@code /hooks}, or
+ *     {@code --dangerously-bypass-hook-trust}), and Paddock does not wire it yet, so no Paddock hook: the default tier
+ *     is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's end; not wired
+ *     either.</li>
+ * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a scripted {@code streamGenerateContent} on
+ *     {@code GOOGLE_GEMINI_BASE_URL}, 2026-12-06): {@code gemini --skip-trust --output-format stream-json --session-id
+ *     ID [--model M] --prompt=TASK}; follow-up {@code gemini --skip-trust --output-format stream-json --resume ID
+ *     [--model M] --prompt=TEXT} (a session id is taken by {@code --resume} as well as "latest" or an index; history
+ *     carried over, checked). Without {@code --skip-trust} (or {@code GEMINI_CLI_TRUST_WORKSPACE=true}) it refuses to
+ *     run headless in a folder not trusted before, as a new worktree is. It needs its auth type chosen in its
+ *     {@code settings.json} ({@code security.auth.selectedType}, e.g. {@code gemini-api-key}): with the key alone it
+ *     says "Invalid auth method selected." and does nothing, so in a namespace sandbox, which shows no home, it cannot
+ *     start. Headless with the default approval mode it offers the model read-only tools only
+ *     ({@code read_file}, {@code list_directory}, {@code grep_search}, {@code glob}, web search): no shell command,
+ *     no file write. Its bundle names hook events ({@code BeforeTool}, {@code AfterTool}, {@code BeforeAgent},
+ *     {@code AfterAgent}, {@code Notification}, ...; {@code gemini hooks migrate} turns Claude Code's hooks into
+ *     them), not run here. No Paddock hook: {@code namespace}.</li>
  * <li>{@code aider} (aider-chat 0.86.2, not run here): {@code aider --no-pretty --no-fancy-input --no-check-update
  *     [--model M] --message=TASK}, never {@code --yes-always}; follow-up adds {@code --restore-chat-history}. Plain
  *     text output. No hook of its own: {@code namespace}.</li>
@@ -69,14 +90,14 @@ public record AgentPreset(String id, String executable, String executableSetting
     public static final AgentPreset CODEX = new AgentPreset("codex", "codex", "agents.codex.executable",
             with(PROXIES, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_API_KEY",
                     "CODEX_HOME"),
-            Map.of(), "0.171.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
+            Map.of(), "0.171.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
 
     /** Google's Gemini CLI. */
     public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agents.gemini.executable",
             with(PROXIES, "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
                     "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS",
                     "GEMINI_MODEL"),
-            Map.of(), "0.61.0", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
+            Map.of(), "0.61.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
 
     /** Aider. */
     public static final AgentPreset AIDER = new AgentPreset("aider", "aider", "agents.aider.executable",
@@ -144,7 +165,7 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of("--", turn.text()));
             }
             case "gemini" -> {
-                c.addAll(List.of(program, "--output-format", "stream-json", "--session-id", need(turn)));
+                c.addAll(List.of(program, "--skip-trust", "--output-format", "stream-json", "--session-id", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 // One argument: a text that starts with "-" stays the prompt.
@@ -184,7 +205,7 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of(turn.sessionId(), "--", turn.text()));
             }
             case "gemini" -> {
-                c.addAll(List.of(program, "--output-format", "stream-json", "--resume", need(turn)));
+                c.addAll(List.of(program, "--skip-trust", "--output-format", "stream-json", "--resume", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 c.add("--prompt=" + turn.text());
@@ -202,6 +223,24 @@ public record AgentPreset(String id, String executable, String executableSetting
         }
         return Optional.of(List.copyOf(c));
     }
+
+    /**
+     * Options Paddock gives the agent in a sandbox of {@code tier}, before the repository's extra flags, in first
+     * runs and follow-ups alike. Codex runs its shell commands in a sandbox of its own, made with bubblewrap on Linux;
+     * inside Paddock's namespace tier (bubblewrap) or a container that would be a second wall of the same kind within
+     * the first, so there Codex's
+     * {@code sandbox_mode} is {@code danger-full-access} and Paddock's tier is the wall. In the worktree tier Codex's
+     * own sandbox is the only one: its mode stays the user's (Codex's configuration, else its read-only default).
+     */
+    public List<String> ownOptions(Tier tier) {
+        if (id.equals("codex") && tier != Tier.WORKTREE) {
+            return List.of("-c", CODEX_NO_INNER_SANDBOX);
+        }
+        return List.of();
+    }
+
+    /** The {@code -c} override by which Codex leaves its commands to the tier's wall. */
+    static final String CODEX_NO_INNER_SANDBOX = "sandbox_mode=\"danger-full-access\"";
 
     /**
      * Variables a run gets besides the pass-through ones: {@link #fixedEnvironment()}, and for {@code custom} the

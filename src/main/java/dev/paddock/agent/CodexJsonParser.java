@@ -6,10 +6,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Codex's {@code codex exec --json} (0.171.0): one JSON event per line. Seen here from the real binary:
- * {@code {"type":"thread.started","thread_id":"..."}}, {@code {"type":"turn.started"}},
- * {@code {"type":"error","message":"..."}} and {@code {"type":"item.completed","item":{"id","type":"error",
- * "message"}}}; from Codex's documentation of its exec events: {@code item.started} / {@code item.updated} /
+ * Codex's {@code codex exec --json} (0.171.0): one JSON event per line. Seen here from the real binary (run against
+ * a scripted Responses API): {@code {"type":"thread.started","thread_id":"..."}} (a UUID; again with the same id in a
+ * {@code resume}), {@code {"type":"turn.started"}}, {@code item.started} / {@code item.completed} of
+ * {@code command_execution} ({@code "command":"/bin/bash -lc 'git status'"}, {@code aggregated_output},
+ * {@code exit_code}, {@code status}) and {@code file_change} ({@code changes: [{path, kind: "add"}]}), an
+ * {@code agent_message} item completed only, {@code turn.completed} with {@code usage} ({@code input_tokens},
+ * {@code cached_input_tokens}, {@code cache_write_input_tokens}, {@code output_tokens},
+ * {@code reasoning_output_tokens}), {@code {"type":"error","message":"..."}} (a retry) and
+ * {@code {"type":"item.completed","item":{"id","type":"error","message"}}} (a warning). A command Codex's own
+ * sandbox or a hook refused shows no item at all (only a line on stderr). From Codex's documentation of its exec
+ * events besides: {@code item.updated} /
  * {@code item.completed} with items of type {@code agent_message} ({@code text}), {@code reasoning},
  * {@code command_execution} ({@code command}, {@code aggregated_output}, {@code exit_code}, {@code status}),
  * {@code file_change} ({@code changes: [{path, kind}]}, {@code status}), {@code mcp_tool_call} ({@code server},

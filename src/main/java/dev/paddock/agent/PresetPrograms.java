@@ -39,6 +39,8 @@ import java.util.stream.Collectors;
  */
 public final class PresetPrograms implements AgentPrograms {
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+\\[\\]-]{0,199}");
+    /** A session id an agent picked, as Paddock stores it (Codex's are UUIDs). */
+    private static final Pattern SESSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
     /** The turn hook's file in the control directory ({@link TurnHook#FILE_VARIABLE}). */
     static final String TURN_FILE = SandboxLayout.TURN_FILE;
 
@@ -158,10 +160,15 @@ public final class PresetPrograms implements AgentPrograms {
         return program;
     }
 
-    /** The repository's extra flags for the preset, checked again (they may predate a rule). */
+    /**
+     * Paddock's own options for the preset in the sandbox's tier ({@link AgentPreset#ownOptions}), then the
+     * repository's extra flags, checked again (they may predate a rule).
+     */
     private List<String> flags(AgentPreset p, SandboxRecord s) throws SandboxException {
         try {
-            return AgentFlags.check(p, options.flags(s.repositoryId(), p));
+            List<String> all = new java.util.ArrayList<>(p.ownOptions(s.tier()));
+            all.addAll(AgentFlags.check(p, options.flags(s.repositoryId(), p)));
+            return List.copyOf(all);
         } catch (SandboxException e) {
             throw new SandboxException("Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
                     + " flags are refused now: " + e.getMessage() + " Change them with paddock sandbox flags.", e);
@@ -226,6 +233,20 @@ public final class PresetPrograms implements AgentPrograms {
                         : dev.paddock.sandbox.AgentSignal.Kind.WAITING, t.sessionId(), t.detail(), t.notificationType()));
     }
 
+    /** Codex picks its thread id itself: the last one its {@code thread.started} events in the log name. */
+    @Override
+    public Optional<String> sessionOf(SandboxRecord s, Path log) {
+        try {
+            if (presetOf(s.agent()) != AgentPreset.CODEX) {
+                return Optional.empty();
+            }
+            String id = SandboxTranscript.read(s, log).sessionId();
+            return id != null && SESSION.matcher(id).matches() ? Optional.of(id) : Optional.empty();
+        } catch (SandboxException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Whether the preset's follow-up needs the session id of its first run. */
     private static boolean needsSession(AgentPreset p) {
         return !p.id().equals(AgentPreset.AIDER.id());
@@ -239,6 +260,9 @@ public final class PresetPrograms implements AgentPrograms {
         pass.applyTo(env);
         env.putAll(p.extraEnvironment(turn));
         env.put("PADDOCK_TASK", s.task());
+        if (p == AgentPreset.CODEX && s.tier() == Tier.NAMESPACE) {
+            env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own).toString());
+        }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
             writeClaudeSettings(s, layout);

@@ -80,6 +80,11 @@ public final class AgentLauncher {
         return programs.followUpRefusal(s);
     }
 
+    /** The session id the agent of {@code s} chose itself, from its log ({@link AgentPrograms#sessionOf}). */
+    public java.util.Optional<String> sessionOf(SandboxRecord s, Path log) {
+        return programs.sessionOf(s, log);
+    }
+
     /** The signal in an agent's turn hook input, or empty when there is none. */
     public java.util.Optional<AgentSignal> turnSignal(String payload) {
         return programs.turnSignal(payload);

@@ -81,6 +81,15 @@ public interface AgentPrograms {
                 .orElse("this Paddock cannot resume its agent") + ".");
     }
 
+    /**
+     * The session id a run of {@code s}'s agent chose itself, read from its output in {@code log} once the run ended:
+     * for an agent that picks its own (Codex's thread id), stored so a follow-up can resume it. Empty when the agent
+     * takes one from Paddock, or none is there.
+     */
+    default Optional<String> sessionOf(SandboxRecord s, java.nio.file.Path log) {
+        return Optional.empty();
+    }
+
     /** The signal in the input of an agent's turn hook (what its turn file holds), or empty when there is none. */
     default Optional<AgentSignal> turnSignal(String payload) {
         return Optional.empty();

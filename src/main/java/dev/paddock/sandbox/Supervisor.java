@@ -253,6 +253,10 @@ public final class Supervisor implements AutoCloseable {
             heartbeatFiles.forget(s.id());
             readTurnFile(s, layout);
             turnFiles.forget(s.id());
+            Optional<String> own = s.agentSession() == null ? launcher.sessionOf(s, logFile(s.id())) : Optional.empty();
+            if (own.isPresent()) {
+                store.recordAgentSession(s.id(), own.get()); // an agent that picks its own (Codex's thread)
+            }
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
                 stopper.stopLater(runtime, s.id(), ref, "its agent ended");

@@ -47,6 +47,22 @@ class AgentFlagsTest {
     }
 
     @Test
+    void codexsSandboxModeIsPaddocksInEverySpelling() throws Exception {
+        for (List<String> flags : List.of(List.of("-s", "workspace-write"), List.of("--sandbox=read-only"),
+                List.of("-c", "sandbox_mode=\"workspace-write\""), List.of("--config", " sandbox_mode=read-only"),
+                List.of("--config=sandbox_mode=read-only"), List.of("-csandbox_mode=read-only"))) {
+            assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX, flags)).as(flags.toString())
+                    .isInstanceOf(SandboxException.class).hasMessageContaining("cannot be an extra flag of codex");
+        }
+        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX, List.of("-c", "sandbox_mode=\"read-only\"")))
+                .hasMessage("\"sandbox_mode=\"read-only\"\" cannot be an extra flag of codex: Paddock sets Codex's"
+                        + " sandbox_mode itself (by the sandbox's tier). Leave it out.");
+        // Other overrides stay the user's.
+        assertThat(AgentFlags.check(AgentPreset.CODEX, List.of("-c", "model_reasoning_effort=high", "--config",
+                "shell_environment_policy.inherit=all"))).hasSize(4);
+    }
+
+    @Test
     void malformedFlagsAreRefusedSayingWhy() {
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("30", "--max-turns")))
                 .hasMessage("Extra flags start with a flag (a word that starts with -), not \"30\": Paddock puts the"

@@ -44,9 +44,11 @@ class AgentPresetTest {
     @Test
     void geminiAndAiderTakeTheTextAsOneArgument() {
         assertThat(AgentPreset.GEMINI.startCommand("gemini", new AgentTurn(TASK, ID, null)))
-                .containsExactly("gemini", "--output-format", "stream-json", "--session-id", ID, "--prompt=" + TASK);
+                .containsExactly("gemini", "--skip-trust", "--output-format", "stream-json", "--session-id", ID,
+                        "--prompt=" + TASK);
         assertThat(AgentPreset.GEMINI.followUpCommand("gemini", new AgentTurn("more", ID, null)))
-                .contains(List.of("gemini", "--output-format", "stream-json", "--resume", ID, "--prompt=more"));
+                .contains(List.of("gemini", "--skip-trust", "--output-format", "stream-json", "--resume", ID,
+                        "--prompt=more"));
         List<String> aider = AgentPreset.AIDER.startCommand("aider", new AgentTurn(TASK, null, "sonnet"));
         assertThat(aider).containsExactly("aider", "--no-pretty", "--no-fancy-input", "--no-check-update", "--model",
                 "sonnet", "--message=" + TASK);

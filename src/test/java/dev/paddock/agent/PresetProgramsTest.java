@@ -153,7 +153,7 @@ class PresetProgramsTest {
                         + " PATH Paddock is started with.");
         // A container runs the name on its image's PATH.
         assertThat(p.prepare(sandbox("codex", "task", "codex", null, Tier.CONTAINER), layout).command())
-                .isEqualTo("exec 'codex' 'exec' '--json' '--' 'task'");
+                .isEqualTo("exec 'codex' 'exec' '--json' '-c' 'sandbox_mode=\"danger-full-access\"' '--' 'task'");
         assertThat(layout.worktree().resolve(".claude")).doesNotExist();
     }
 
@@ -240,6 +240,45 @@ class PresetProgramsTest {
         }
     }
 
+    /**
+     * Codex in a namespace sandbox: its own sandbox off (the tier is the wall), its home in the control directory
+     * (kept between runs, so a follow-up can resume the thread) with the user's config.toml copied and nothing else;
+     * in the worktree tier neither. The thread id is read back from the log when a run ended.
+     */
+    @Test
+    void codexInTheNamespaceTierGetsAHomeKeptBetweenRunsAndItsThreadIsReadFromTheLog() throws Exception {
+        echoArgs("codex");
+        Path userCodex = Files.createDirectories(tmp.resolve("user").resolve(".codex"));
+        Files.writeString(userCodex.resolve("config.toml"), "model = \"o9\"\n");
+        Files.writeString(userCodex.resolve("auth.json"), "{\"OPENAI_API_KEY\":\"sk-secret\"}");
+        PresetPrograms p = programs(Map.of("PATH", bin.toString(), "HOME", tmp.resolve("user").toString(),
+                "OPENAI_API_KEY", "sk-env"));
+
+        AgentPrograms.Program ns = p.prepare(sandbox("codex", "task", "codex", null, Tier.NAMESPACE), layout);
+        Path codexHome = layout.controlDir().resolve("codex-home");
+        assertThat(ns.env()).containsEntry("CODEX_HOME", codexHome.toString()).containsEntry("OPENAI_API_KEY", "sk-env");
+        assertThat(codexHome.resolve("config.toml")).hasContent("model = \"o9\"");
+        assertThat(codexHome.resolve("auth.json")).doesNotExist();
+        assertThat(sh(ns.command())).containsExactly("exec", "--json", "-c", "sandbox_mode=\"danger-full-access\"",
+                "--", "task");
+        assertThat(ns.session()).isNull();
+
+        AgentPrograms.Program wt = p.prepare(sandbox("codex", "task", "codex", null, Tier.WORKTREE), layout);
+        assertThat(wt.env()).doesNotContainKey("CODEX_HOME");
+        assertThat(sh(wt.command())).containsExactly("exec", "--json", "--", "task");
+
+        Path log = tmp.resolve("s-1.log");
+        SandboxRecord s = sandbox("codex", "task", "codex", null, Tier.NAMESPACE);
+        assertThat(p.sessionOf(s, log)).isEmpty();
+        Files.writeString(log, "=== run 1 of s-1\n{\"type\":\"thread.started\",\"thread_id\":\"01a24a73-006b\"}\n"
+                + "{\"type\":\"turn.started\"}\n");
+        assertThat(p.sessionOf(s, log)).contains("01a24a73-006b");
+        // Only an id as Paddock stores them; and Claude Code's session is Paddock's own, never read back.
+        Files.writeString(log, "{\"type\":\"thread.started\",\"thread_id\":\"x'; rm -rf ~\"}\n");
+        assertThat(p.sessionOf(s, log)).isEmpty();
+        assertThat(p.sessionOf(sandbox("claude", "task", "claude", null, Tier.WORKTREE), log)).isEmpty();
+    }
+
     @Test
     void theRepositorysExtraFlagsGoIntoFirstRunsAndFollowUpsBeforeTheText() throws Exception {
         echoArgs("claude");
@@ -264,13 +303,15 @@ class PresetProgramsTest {
 
             SandboxRecord codex = sandbox("codex", "the task", "codex", null, Tier.NAMESPACE).toBuilder()
                     .repositoryId(repoId).agentSession("thread-1").iteration(1).build();
-            assertThat(sh(p.prepare(codex, layout).command())).containsExactly("exec", "--json", "-c",
+            // Paddock's own option for the tier comes first (Codex's sandbox off: the namespace is the wall).
+            String own = "sandbox_mode=\"danger-full-access\"";
+            assertThat(sh(p.prepare(codex, layout).command())).containsExactly("exec", "--json", "-c", own, "-c",
                     "model_reasoning_effort=high", "--", "the task");
             assertThat(sh(p.prepareFollowUp(codex, layout, "more").command())).containsExactly("exec", "resume",
-                    "--json", "-c", "model_reasoning_effort=high", "thread-1", "--", "more");
+                    "--json", "-c", own, "-c", "model_reasoning_effort=high", "thread-1", "--", "more");
             // Another repository's sandboxes do not get them.
             assertThat(sh(p.prepare(codex.toBuilder().repositoryId(repoId + 1).build(), layout).command()))
-                    .containsExactly("exec", "--json", "--", "the task");
+                    .containsExactly("exec", "--json", "-c", own, "--", "the task");
 
             // Flags stored before a rule refused them stop the run with the reason, never run unchecked.
             store.db().jdbc().update("UPDATE repository_agent_flags SET flags = ? WHERE agent = 'claude'",

@@ -1,0 +1,64 @@
+package dev.paddock.agent;
+
+import dev.paddock.sandbox.SandboxException;
+import dev.paddock.sandbox.SandboxLayout;
+import dev.paddock.sandbox.SandboxRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+
+/**
+ * Codex's home ({@code CODEX_HOME}) in a namespace sandbox: {@code <control dir>/codex-home}. The namespace tier
+ * mounts no home directory (HOME is a folder in its private {@code /tmp}, gone when the run ends), and Codex keeps
+ * its sessions in its home, so a follow-up could not resume the thread of the run before. The control directory is
+ * writable inside and stays between runs. Before each run the user's {@code config.toml} (from Paddock's
+ * {@code CODEX_HOME}, else {@code ~/.codex}) is copied there, so the model provider and model the user set apply;
+ * nothing else is copied: a login kept in {@code auth.json} stays where it is, so a namespace sandbox's Codex needs
+ * its key in the environment ({@code OPENAI_API_KEY} or {@code CODEX_API_KEY}, passed through).
+ */
+final class CodexHome {
+    /** The variable Codex reads its home from. */
+    static final String VARIABLE = "CODEX_HOME";
+    /** The folder's name in the control directory. */
+    static final String DIR = "codex-home";
+
+    private CodexHome() {
+    }
+
+    /**
+     * Makes the sandbox's Codex home and copies the user's {@code config.toml} into it (a missing one removes a copy
+     * made before).
+     *
+     * @param own Paddock's environment ({@code CODEX_HOME}, {@code HOME})
+     * @return the folder
+     * @throws SandboxException when it cannot be made or the file cannot be copied
+     */
+    static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own) throws SandboxException {
+        Path home = layout.controlDir().resolve(DIR);
+        try {
+            Files.createDirectories(home);
+            Path config = userConfig(own);
+            Path copy = home.resolve("config.toml");
+            if (config != null && Files.isRegularFile(config)) {
+                Files.copy(config, copy, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.deleteIfExists(copy);
+            }
+            return home;
+        } catch (IOException e) {
+            throw new SandboxException("Cannot prepare the Codex home of " + s.id() + " (" + home + "): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static Path userConfig(Map<String, String> own) {
+        String codexHome = own.get(VARIABLE);
+        if (codexHome != null && !codexHome.isBlank()) {
+            return Path.of(codexHome).resolve("config.toml");
+        }
+        String home = own.get("HOME");
+        return home == null || home.isBlank() ? null : Path.of(home, ".codex", "config.toml");
+    }
+}
