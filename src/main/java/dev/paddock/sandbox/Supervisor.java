@@ -141,7 +141,8 @@ public final class Supervisor implements AutoCloseable {
      */
     synchronized int tick() throws StoreException {
         int changed = 0;
-        for (SandboxRecord s : store.listLive()) {
+        List<SandboxRecord> live = store.listLive();
+        for (SandboxRecord s : live) {
             try {
                 if (step(s)) {
                     changed++;
@@ -150,6 +151,9 @@ public final class Supervisor implements AutoCloseable {
                 LOG.warn("Supervisor step for {} failed: {}", s.id(), e.toString());
             }
         }
+        // The API sockets of namespace and container agents: opened again for those found running after a restart,
+        // closed (one tick later) for those that ended or were removed.
+        launcher.keepSockets(live);
         return changed;
     }
 
