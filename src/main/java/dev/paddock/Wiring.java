@@ -411,7 +411,13 @@ public final class Wiring implements AutoCloseable {
         relays.apiPort(apiPort);
         api.accept(relays);
         launcher.sandboxApi(relays, java.util.List.of(dev.paddock.approval.HookScript.path(home.dir()),
+                dev.paddock.approval.HookScript.scriptPath(home.dir()),
                 dev.paddock.agent.TurnHook.path(home.dir())));
+    }
+
+    /** The namespace and container agents' API sockets. */
+    public dev.paddock.isolation.ApiRelays apiRelays() {
+        return relays;
     }
 
     /** Tells the launcher each sandbox's hook key (agents get it as PADDOCK_HOOK_KEY). */

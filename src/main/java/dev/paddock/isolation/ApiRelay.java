@@ -64,7 +64,9 @@ public final class ApiRelay implements AutoCloseable {
         ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             s.bind(UnixDomainSocketAddress.of(socket));
-            PrivateFiles.restrict(socket, PrivateFiles.FILE);
+            if (PrivateFiles.posix(socket)) {
+                Files.setPosixFilePermissions(socket, PrivateFiles.FILE); // a socket cannot be opened as a file
+            }
         } catch (IOException e) {
             s.close();
             throw e;

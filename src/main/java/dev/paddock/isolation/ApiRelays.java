@@ -54,12 +54,27 @@ public final class ApiRelays implements AutoCloseable {
         this.apiPort = port;
     }
 
-    /** The directory of a sandbox's socket (shown to it at {@link SandboxApi#SOCKET_DIR}). */
+    /**
+     * The directory of a sandbox's socket (shown to it at {@link SandboxApi#SOCKET_DIR}): {@code <root>/<id>}, or
+     * {@code <root>/<16 hex digits of the id's SHA-256>} when the socket's path would not fit the 107 bytes a Unix
+     * socket's path may have.
+     */
     public Path dirOf(String sandboxId) {
         if (!ID.matcher(sandboxId).matches()) {
             throw new IllegalArgumentException("not a sandbox id: " + sandboxId);
         }
-        return root.resolve(sandboxId);
+        Path byId = root.resolve(sandboxId);
+        if (pathBytes(byId.resolve(ApiRelay.SOCKET_NAME)) <= MAX_PATH) {
+            return byId;
+        }
+        return root.resolve(dev.paddock.common.TokenHash.of(sandboxId).substring(0, 16));
+    }
+
+    /** The longest path of a Unix socket, in bytes (the kernel's 108 with the final NUL). */
+    static final int MAX_PATH = 107;
+
+    private static int pathBytes(Path p) {
+        return p.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     /**
@@ -76,8 +91,14 @@ public final class ApiRelays implements AutoCloseable {
         if (r != null) {
             r.close(); // its socket file is gone: listen anew
         }
+        Path dir = dirOf(sandboxId);
+        if (pathBytes(dir.resolve(ApiRelay.SOCKET_NAME)) > MAX_PATH) {
+            throw new PaddockException("Cannot open the API socket of " + sandboxId + ": its path under " + root
+                    + " is longer than the " + MAX_PATH + " bytes a Unix socket's path may have. Use a Paddock home"
+                    + " with a shorter path (--home), or the worktree tier.");
+        }
         try {
-            r = ApiRelay.open(sandboxId, dirOf(sandboxId), () -> apiPort, peers);
+            r = ApiRelay.open(sandboxId, dir, () -> apiPort, peers);
         } catch (IOException e) {
             relays.remove(sandboxId);
             throw new PaddockException("Cannot open the API socket of " + sandboxId + " under " + root + ": "
