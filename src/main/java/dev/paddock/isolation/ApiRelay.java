@@ -126,14 +126,15 @@ public final class ApiRelay implements AutoCloseable {
     /** Relays one connection both ways until either side ends. */
     private void relay(SocketChannel client) {
         SocketChannel api = null;
-        int localPort = -1;
+        InetSocketAddress local = null;
         try {
             api = SocketChannel.open();
             api.socket().connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), apiPort.getAsInt()),
                     CONNECT_MS);
-            localPort = ((InetSocketAddress) api.getLocalAddress()).getPort();
+            InetSocketAddress bound = (InetSocketAddress) api.getLocalAddress();
+            local = new InetSocketAddress(bound.getAddress(), bound.getPort());
             // Known before its first byte reaches the API: the API counts it as this sandbox's.
-            peers.add(localPort, sandboxId);
+            peers.add(local, sandboxId);
             SocketChannel up = api;
             pumps.execute(() -> pump(client, up));
             // The API ends every answer by closing (HTTP/1.0): then the whole connection ends, whatever the client
@@ -142,8 +143,8 @@ public final class ApiRelay implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.debug("Relay of {}'s API socket ended: {}", sandboxId, e.toString());
         } finally {
-            if (localPort >= 0) {
-                peers.remove(localPort);
+            if (local != null) {
+                peers.remove(local);
             }
             closeQuietly(api);
             closeQuietly(client);

@@ -22,20 +22,20 @@ public final class ApiRelays implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiRelays.class);
     private static final Pattern ID = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?");
 
-    /** Loopback ports of relayed connections → the sandbox whose socket they came through. */
+    /** The near ends (loopback address and port) of relayed connections → the sandbox whose socket they came through. */
     static final class Peers {
-        private final Map<Integer, String> byPort = new ConcurrentHashMap<>();
+        private final Map<InetSocketAddress, String> byAddress = new ConcurrentHashMap<>();
 
-        void add(int port, String sandboxId) {
-            byPort.put(port, sandboxId);
+        void add(InetSocketAddress local, String sandboxId) {
+            byAddress.put(local, sandboxId);
         }
 
-        void remove(int port) {
-            byPort.remove(port);
+        void remove(InetSocketAddress local) {
+            byAddress.remove(local);
         }
 
-        Optional<String> sandboxOf(int port) {
-            return Optional.ofNullable(byPort.get(port));
+        Optional<String> sandboxOf(InetSocketAddress remote) {
+            return Optional.ofNullable(byAddress.get(remote));
         }
     }
 
@@ -137,14 +137,14 @@ public final class ApiRelays implements AutoCloseable {
     }
 
     /**
-     * The sandbox whose socket a connection to the API came through, by its far end (a loopback address and a
-     * port the relay holds), or empty for a connection made any other way.
+     * The sandbox whose socket a connection to the API came through, by its far end (the loopback address and
+     * port of a connection the relay holds open), or empty for a connection made any other way.
      */
     public Optional<String> sandboxOfPeer(InetSocketAddress remote) {
         if (remote == null || remote.getAddress() == null || !remote.getAddress().isLoopbackAddress()) {
             return Optional.empty();
         }
-        return peers.sandboxOf(remote.getPort());
+        return peers.sandboxOf(new InetSocketAddress(remote.getAddress(), remote.getPort()));
     }
 
     /**

@@ -45,6 +45,8 @@ public final class AgentLauncher {
     /** The sandboxes' API sockets, once the API runs; null before (namespace and container agents get none). */
     private volatile ApiRelays relays;
     private volatile List<Path> hookPrograms = List.of();
+    /** Sandboxes whose socket could not be opened again (warned about once). */
+    private final java.util.Set<String> socketFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public AgentLauncher(IsolationRuntimes runtimes) {
         this.runtimes = runtimes;
@@ -93,11 +95,16 @@ public final class AgentLauncher {
             if (s.state() == SandboxState.RUNNING && !r.open().contains(s.id())) {
                 try {
                     r.ensure(s.id());
+                    socketFailures.remove(s.id());
                 } catch (PaddockException e) {
-                    org.slf4j.LoggerFactory.getLogger(AgentLauncher.class).warn("{}", e.getMessage());
+                    if (socketFailures.add(s.id())) { // once, not at every tick
+                        org.slf4j.LoggerFactory.getLogger(AgentLauncher.class).warn("{} Its Claude Code hook denies"
+                                + " every call until it can be opened.", e.getMessage());
+                    }
                 }
             }
         }
+        socketFailures.retainAll(keep);
         r.retain(keep);
     }
 

@@ -205,6 +205,26 @@ class HookThroughSandboxSocketTest {
     }
 
     @Test
+    void aRestartedPaddockListensAgainOnTheSocketOfAnAgentThatOutlivedIt() throws Exception {
+        String hook = SandboxApi.BIN + "/paddock-hook-claude --timeout 660";
+        SandboxRecord s = sandbox(Tier.NAMESPACE, "Outlives a restart", "while [ ! -e \"$PADDOCK_WORKTREE/go\" ]; do"
+                + " sleep 0.2; done; printf '{\"session_id\":\"s\",\"cwd\":\"%s\",\"hook_event_name\":\"PreToolUse\","
+                + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status\"}}' \"$PADDOCK_WORKTREE\" | "
+                + hook + " > \"$PADDOCK_WORKTREE/after.out\" 2>&1; echo $? > \"$PADDOCK_WORKTREE/after.tmp\";"
+                + " mv \"$PADDOCK_WORKTREE/after.tmp\" \"$PADDOCK_WORKTREE/after.rc\"; sleep 300");
+        Path socket = rig.host().wiring().apiRelays().dirOf(s.id()).resolve(ApiRelay.SOCKET_NAME);
+
+        rig.restart();
+        BrokerRig.await("the socket again", () -> Files.exists(socket, LinkOption.NOFOLLOW_LINKS));
+        Files.writeString(s.worktree().resolve("go"), "go\n");
+
+        awaitFile(s, s.worktree().resolve("after.rc"));
+        assertThat(Files.readString(s.worktree().resolve("after.rc")).strip())
+                .as(Files.readString(s.worktree().resolve("after.out"))).isEqualTo("0");
+        assertThat(Files.readString(s.worktree().resolve("after.out"))).contains("\"permissionDecision\":\"allow\"");
+    }
+
+    @Test
     void theSocketIsRemovedWhenTheAgentEnds() throws Exception {
         SandboxRecord s = sandbox(Tier.NAMESPACE, "A short namespace agent", "sleep 2");
         Path socket = rig.host().wiring().apiRelays().dirOf(s.id()).resolve(ApiRelay.SOCKET_NAME);
