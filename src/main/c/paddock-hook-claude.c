@@ -13,6 +13,10 @@
  * denies after quiet_s seconds without one, or when its whole time (cap, below Claude Code's --timeout) is up.
  * Only the real Paddock: it never sends a key; it signs its request and believes only an answer carrying the
  * Paddock-Proof for its nonce and the address it dialled (formats: dev.paddock.api.HookAuth).
+ *
+ * Where: PADDOCK_API_SOCKET (a namespace or container sandbox's own Unix socket, relayed by Paddock to its API; the
+ * address signed is then "unix"), else PADDOCK_API (127.0.0.1:PORT), else this home's instance.json. See
+ * docs/decisions/0019-hook-channel-per-sandbox-socket.md.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -223,6 +228,10 @@ static long live_port(void) {
 
 /* The request being made. */
 static char keyid[200], key[4096], path_q[300], hostport[64], nonce[33], mac[65], proof[65];
+/* PADDOCK_API_SOCKET: the sandbox's API socket, dialled instead of 127.0.0.1 (hostport is then "unix"); where: what
+ * the messages call the address dialled. */
+static const char *unix_path;
+static char where[200];
 static long port;
 static char *body;
 static size_t body_len;
@@ -353,7 +362,7 @@ static int send_request(void) {
     int hn = snprintf(head, sizeof head,
                       "POST %s HTTP/1.0\r\nHost: %s\r\nPaddock-Auth: v1 %s %lld %s %s\r\nContent-Type: application/json\r\n"
                       "Content-Length: %zu\r\n\r\n",
-                      path_q, hostport, keyid, ts, nonce, mac, body_len);
+                      path_q, unix_path != NULL ? "localhost" : hostport, keyid, ts, nonce, mac, body_len);
     if (hn <= 0 || (size_t) hn >= sizeof head) {
         return -1;
     }
@@ -389,11 +398,11 @@ static void unproven(void) {
     if (code == 401) {
         snprintf(why, sizeof why,
                  "the server on %s refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong",
-                 hostport);
+                 where);
     } else if (code > 0) {
-        snprintf(why, sizeof why, "the server on %s did not prove it is this home's Paddock (HTTP %d)", hostport, code);
+        snprintf(why, sizeof why, "the server on %s did not prove it is this home's Paddock (HTTP %d)", where, code);
     } else {
-        snprintf(why, sizeof why, "the server on %s did not prove it is this home's Paddock (HTTP no answer)", hostport);
+        snprintf(why, sizeof why, "the server on %s did not prove it is this home's Paddock (HTTP no answer)", where);
     }
 }
 
@@ -410,15 +419,25 @@ static int ask(void) {
     if (sock >= 0) {
         close(sock);
     }
-    sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t) port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int r;
-    do {
-        r = port > 0 && port < 65536 ? connect(sock, (struct sockaddr *) &a, sizeof a) : -1;
-    } while (r < 0 && errno == EINTR);
+    if (unix_path != NULL) {
+        /* The sandbox's socket: a connect that blocks (a full backlog) is bounded by the alarm like any other. */
+        sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_un u = {.sun_family = AF_UNIX};
+        snprintf(u.sun_path, sizeof u.sun_path, "%s", unix_path);
+        do {
+            r = sock >= 0 ? connect(sock, (struct sockaddr *) &u, sizeof u) : -1;
+        } while (r < 0 && errno == EINTR);
+    } else {
+        sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t) port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        do {
+            r = sock >= 0 && port > 0 && port < 65536 ? connect(sock, (struct sockaddr *) &a, sizeof a) : -1;
+        } while (r < 0 && errno == EINTR);
+    }
     if (sock < 0 || r < 0 || send_request() < 0) {
-        snprintf(why, sizeof why, "Paddock's broker cannot be reached at %s", hostport);
+        snprintf(why, sizeof why, "Paddock's broker cannot be reached at %s", where);
         return 1;
     }
     const char *late = "Paddock hook: Paddock's broker did not answer within %ld s, so the call is denied";
@@ -430,7 +449,7 @@ static int ask(void) {
     char header[4200];
     for (int headers = 1;; headers++) {
         if (headers > 64) {
-            deny("Paddock hook: the server on %s sent too many headers, so the call is denied", hostport);
+            deny("Paddock hook: the server on %s sent too many headers, so the call is denied", where);
         }
         if (read_line(header, 4096, answer_left_ms()) != 1) {
             deny(late, answer_s);
@@ -587,8 +606,32 @@ int main(int argc, char **argv) {
 
     const char *api = getenv("PADDOCK_API");
     const char *sandbox = getenv("PADDOCK_SANDBOX_ID");
+    unix_path = getenv("PADDOCK_API_SOCKET");
+    if (unix_path != NULL && unix_path[0] == 0) {
+        unix_path = NULL;
+    }
     char api_buf[300];
-    if (api != NULL && api[0] != 0) {
+    if (unix_path != NULL) {
+        /* Inside a namespace or a container sandbox: its own socket, its own key, nothing else. */
+        const char *k = getenv("PADDOCK_HOOK_KEY");
+        if (k == NULL || k[0] == 0) {
+            deny("Paddock hook: PADDOCK_API_SOCKET is set but PADDOCK_HOOK_KEY is not, so the call is denied");
+        }
+        if (sandbox == NULL || sandbox[0] == 0) {
+            deny("Paddock hook: PADDOCK_API_SOCKET is set but PADDOCK_SANDBOX_ID is not, so the call is denied");
+        }
+        if (strlen(sandbox) > 64 || strspn(sandbox, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(sandbox)) {
+            deny("Paddock hook: PADDOCK_SANDBOX_ID is not a sandbox id, so the call is denied");
+        }
+        if (unix_path[0] != '/' || strlen(unix_path) >= sizeof(((struct sockaddr_un *) 0)->sun_path)) {
+            deny("Paddock hook: PADDOCK_API_SOCKET is not an absolute path of at most 107 bytes, so the call is denied");
+        }
+        snprintf(key, sizeof key, "%s", k);
+        snprintf(keyid, sizeof keyid, "sandbox/%s", sandbox);
+        snprintf(hostport, sizeof hostport, "unix");
+        snprintf(where, sizeof where, "its sandbox's socket %.150s", unix_path);
+        snprintf(path_q, sizeof path_q, "/v1/hooks/claude?sandbox=%s", sandbox);
+    } else if (api != NULL && api[0] != 0) {
         const char *k = getenv("PADDOCK_HOOK_KEY");
         if (k == NULL || k[0] == 0) {
             deny("Paddock hook: PADDOCK_HOOK_KEY is not set, so this hook cannot tell Paddock from another program on "
@@ -619,32 +662,35 @@ int main(int argc, char **argv) {
         }
         snprintf(keyid, sizeof keyid, "install");
     }
-    /* host and port of PADDOCK_API, as the script takes them apart */
-    char hp[300];
-    snprintf(hp, sizeof hp, "%s", strncmp(api, "http://", 7) == 0 ? api + 7 : api);
-    char *slash = strchr(hp, '/');
-    if (slash != NULL) {
-        *slash = 0;
+    if (unix_path == NULL) {
+        /* host and port of PADDOCK_API, as the script takes them apart */
+        char hp[300];
+        snprintf(hp, sizeof hp, "%s", strncmp(api, "http://", 7) == 0 ? api + 7 : api);
+        char *slash = strchr(hp, '/');
+        if (slash != NULL) {
+            *slash = 0;
+        }
+        char *colon = strrchr(hp, ':');
+        const char *host = hp, *port_s = hp;
+        if (colon != NULL) {
+            *colon = 0;
+            port_s = colon + 1;
+        }
+        if (strcmp(host, "localhost") == 0) {
+            host = "127.0.0.1";
+        }
+        if (strcmp(host, "127.0.0.1") != 0) {
+            deny("Paddock hook: PADDOCK_API (%s) is not on 127.0.0.1, so the call is denied", api);
+        }
+        if (!all_digits(port_s) || strlen(port_s) > 9) {
+            deny("Paddock hook: PADDOCK_API (%s) names no port, so the call is denied", api);
+        }
+        port = atol(port_s);
+        snprintf(hostport, sizeof hostport, "127.0.0.1:%s", port_s);
+        snprintf(path_q, sizeof path_q, "/v1/hooks/claude%s%s", sandbox != NULL ? "?sandbox=" : "",
+                 sandbox != NULL ? sandbox : "");
+        snprintf(where, sizeof where, "%s", hostport);
     }
-    char *colon = strrchr(hp, ':');
-    const char *host = hp, *port_s = hp;
-    if (colon != NULL) {
-        *colon = 0;
-        port_s = colon + 1;
-    }
-    if (strcmp(host, "localhost") == 0) {
-        host = "127.0.0.1";
-    }
-    if (strcmp(host, "127.0.0.1") != 0) {
-        deny("Paddock hook: PADDOCK_API (%s) is not on 127.0.0.1, so the call is denied", api);
-    }
-    if (!all_digits(port_s) || strlen(port_s) > 9) {
-        deny("Paddock hook: PADDOCK_API (%s) names no port, so the call is denied", api);
-    }
-    port = atol(port_s);
-    snprintf(hostport, sizeof hostport, "127.0.0.1:%s", port_s);
-    snprintf(path_q, sizeof path_q, "/v1/hooks/claude%s%s", sandbox != NULL ? "?sandbox=" : "",
-             sandbox != NULL ? sandbox : "");
 
     read_input();
     if (body_len == 0) {
@@ -657,10 +703,11 @@ int main(int argc, char **argv) {
         snprintf(first, sizeof first, "%s", why);
         /* An agent that outlived a restart of Paddock on another port: its PADDOCK_API is stale. This home's live
          * Paddock is asked instead, with the same key; it has to prove itself the same way. */
-        long alt = getenv("PADDOCK_API") != NULL && getenv("PADDOCK_API")[0] != 0 ? live_port() : 0;
+        long alt = unix_path == NULL && getenv("PADDOCK_API") != NULL && getenv("PADDOCK_API")[0] != 0 ? live_port() : 0;
         if (alt > 0 && alt != port) {
             port = alt;
             snprintf(hostport, sizeof hostport, "127.0.0.1:%ld", port);
+            snprintf(where, sizeof where, "%s", hostport);
             sign();
             if (ask() != 0) {
                 deny("Paddock hook: %s; and %s, so the call is denied", first, why);

@@ -80,6 +80,7 @@ public final class Host implements AutoCloseable {
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
             wiring.setHookKeys(id -> HookAuth.sandboxKey(token.value(), id));
+            wiring.serveSandboxSockets(instance.port(), api::serveRelays);
             writeHookScript(home, wiring.settings().get(dev.paddock.settings.SettingsStore.APPROVAL_TIMEOUT_MS));
             wiring.supervisor().start();
             wiring.reconciler().start();

@@ -96,6 +96,7 @@ public final class Wiring implements AutoCloseable {
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
+    private final dev.paddock.isolation.ApiRelays relays;
 
     private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker,
                    java.util.Map<String, String> ownEnvironment) {
@@ -136,6 +137,7 @@ public final class Wiring implements AutoCloseable {
         this.runtimes = new IsolationRuntimes(new HostRuntime(setsid),
                 new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap), containerRuntime, containerRuntime);
         this.launcher = new AgentLauncher(runtimes);
+        this.relays = new dev.paddock.isolation.ApiRelays(home.dir().resolve("run").resolve("api"));
         this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, fingerprints,
                 settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
         this.tierChecks = new TierChecks(runtimes);
@@ -409,6 +411,23 @@ public final class Wiring implements AutoCloseable {
         this.apiUrl = url;
     }
 
+    /**
+     * Opens namespace and container agents' API sockets ({@code <home>/run/api/<id>/api.sock}), relayed to the API
+     * on {@code apiPort}, and shows those agents the Claude Code hooks; the API learns which connections they relay.
+     */
+    public void serveSandboxSockets(int apiPort, java.util.function.Consumer<dev.paddock.isolation.ApiRelays> api) {
+        relays.apiPort(apiPort);
+        api.accept(relays);
+        launcher.sandboxApi(relays, java.util.List.of(dev.paddock.approval.HookScript.path(home.dir()),
+                dev.paddock.approval.HookScript.scriptPath(home.dir()),
+                dev.paddock.agent.TurnHook.path(home.dir())));
+    }
+
+    /** The namespace and container agents' API sockets. */
+    public dev.paddock.isolation.ApiRelays apiRelays() {
+        return relays;
+    }
+
     /** Tells the launcher each sandbox's hook key (agents get it as PADDOCK_HOOK_KEY). */
     public void setHookKeys(java.util.function.Function<String, String> keyOfSandbox) {
         launcher.hookKeys(keyOfSandbox);
@@ -423,6 +442,7 @@ public final class Wiring implements AutoCloseable {
         reconciler.close();
         merges.queue().close();
         supervisor.close();
+        relays.close();
         containers.close();
         workspace.close();
         environment.close();

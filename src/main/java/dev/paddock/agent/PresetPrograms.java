@@ -3,6 +3,7 @@ package dev.paddock.agent;
 import dev.paddock.approval.ClaudeHookInstaller;
 import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
+import dev.paddock.isolation.SandboxApi;
 import dev.paddock.policy.PolicyFile;
 import dev.paddock.sandbox.AgentPrograms;
 import dev.paddock.sandbox.SandboxException;
@@ -298,8 +299,13 @@ public final class PresetPrograms implements AgentPrograms {
             int timeout = ClaudeHookInstaller.timeoutFor(timeoutMs);
             List<String> deny = ClaudePermissions.denyRules(PolicyFile.loadStandard(paddockHome, layout.mainWorktree(),
                     layout.worktree(), userHome), layout.worktree(), paddockHome);
-            new ClaudeSettingsWriter(git).write(layout.worktree(), new ClaudeSettingsWriter.Spec(
-                    ClaudeHookInstaller.hookCommand(hook, timeout), timeout, turn.toString(), deny, null));
+            // Inside a namespace or a container the hooks are shown at fixed paths (the home is not).
+            boolean inside = dev.paddock.sandbox.AgentLauncher.throughSocket(s.tier());
+            String hookCommand = inside ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
+                    : ClaudeHookInstaller.hookCommand(hook, timeout);
+            String turnCommand = inside ? SandboxApi.inside(turn) : turn.toString();
+            new ClaudeSettingsWriter(git).write(layout.worktree(), new ClaudeSettingsWriter.Spec(hookCommand, timeout,
+                    turnCommand, deny, null));
         } catch (IOException | PaddockException e) {
             throw new SandboxException("Cannot write the Claude Code settings of " + s.id() + ": " + e.getMessage(), e);
         }

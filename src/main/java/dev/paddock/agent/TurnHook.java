@@ -22,7 +22,8 @@ import java.nio.file.Path;
  *     {@code paddock-hook-claude} signs its PreToolUse requests ({@code Paddock-Auth}, see
  *     {@code dev.paddock.api.HookAuth}), so no token travels; the answer is not read. The route is this
  *     interface's other side: it checks the signature as for {@code /v1/hooks/claude}, parses the body with
- *     {@link TurnSignal#parse} and answers {@code 204}.</li>
+ *     {@link TurnSignal#parse} and answers {@code 204}. In a namespace or container sandbox it goes through the
+ *     sandbox's own socket, {@code $PADDOCK_API_SOCKET}, instead (signed for the address {@code unix}).</li>
  * </ul>
  */
 public final class TurnHook {

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
+import dev.paddock.isolation.ApiRelays;
 import dev.paddock.sandbox.SandboxService;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.RepositoryStatus;
@@ -168,6 +169,14 @@ public final class ApiServer implements AutoCloseable {
         return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
     }
 
+    /**
+     * Takes connections relayed from the sandboxes' API sockets ({@link ApiRelays}) from now on: each counts for
+     * its sandbox alone, and a hook signs {@link HookAuth#SOCKET_ADDRESS} there.
+     */
+    public void serveRelays(ApiRelays relays) {
+        gate.relays(relays);
+    }
+
     /** Serves the checkpoint routes ({@link CheckpointRoutes}) from now on; 503 before. */
     public void serveCheckpoints(dev.paddock.checkpoint.CheckpointService checkpoints) {
         this.checkpointRoutes = new CheckpointRoutes(checkpoints);
@@ -203,11 +212,17 @@ public final class ApiServer implements AutoCloseable {
         String path = ex.getRequestURI().getPath();
         Caller caller;
         try {
-            intake.checkHost(ex);
+            String relayed = gate.relayed(ex);
+            if (relayed == null) {
+                intake.checkHost(ex);
+            } else {
+                RequestIntake.checkRelayed(ex);
+            }
             boolean keyed = Gate.usesHookKey(ex);
             Caller byToken = keyed ? null : gate.bearer(ex);
             byte[] body = intake.body(ex);
-            caller = keyed ? gate.hookKey(ex, body) : byToken;
+            caller = keyed ? gate.hookKey(ex, body, relayed) : byToken;
+            Gate.throughOwnSocket(caller, relayed);
             gate.permit(caller, method, path);
             ex.setStreams(new ByteArrayInputStream(body), null);
         } catch (ApiError e) {

@@ -2,6 +2,7 @@ package dev.paddock.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.paddock.common.PaddockException;
+import dev.paddock.isolation.ApiRelays;
 import dev.paddock.sandbox.SandboxService;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -19,11 +20,40 @@ final class Gate {
     private final ApiToken token;
     private final SandboxService sandboxes;
     private final ReplayGuard replays;
+    /** The sandboxes' API sockets, whose relayed connections count for their sandbox alone; null: none. */
+    private volatile ApiRelays relays;
 
     Gate(ApiToken token, SandboxService sandboxes, Clock clock) {
         this.token = token;
         this.sandboxes = sandboxes;
         this.replays = new ReplayGuard(clock);
+    }
+
+    /** Knows the connections relayed from sandboxes' API sockets from now on. */
+    void relays(ApiRelays r) {
+        this.relays = r;
+    }
+
+    /**
+     * The sandbox whose API socket ({@link ApiRelays}) the request came through, or null for a request made on the
+     * host's loopback.
+     */
+    String relayed(HttpExchange ex) {
+        ApiRelays r = relays;
+        return r == null ? null : r.sandboxOfPeer(ex.getRemoteAddress()).orElse(null);
+    }
+
+    /**
+     * Refuses a request through sandbox {@code relayed}'s socket by anyone but that sandbox: not the install's
+     * token or key, not another sandbox's (an agent that learnt them still speaks only for its own sandbox there).
+     *
+     * @throws ApiError 403
+     */
+    static void throughOwnSocket(Caller caller, String relayed) throws ApiError {
+        if (relayed != null && !relayed.equals(caller.sandboxId())) {
+            throw ApiError.forbidden("a request through the API socket of sandbox " + relayed
+                    + " may only speak for that sandbox");
+        }
     }
 
     /** Whether the request is to be recognised by its hook MAC (which needs its body) rather than a token. */
@@ -64,6 +94,15 @@ final class Gate {
      *     request is stale or replayed
      */
     Caller hookKey(HttpExchange ex, byte[] body) throws ApiError {
+        return hookKey(ex, body, null);
+    }
+
+    /**
+     * {@link #hookKey(HttpExchange, byte[])} for a request relayed from sandbox {@code relayed}'s socket (null: made
+     * on the loopback): the address signed is then {@link HookAuth#SOCKET_ADDRESS}, and the key must be that
+     * sandbox's.
+     */
+    Caller hookKey(HttpExchange ex, byte[] body, String relayed) throws ApiError {
         HookAuth.Presented p;
         try {
             p = HookAuth.parse(ex.getRequestHeaders().getFirst(HookAuth.AUTH_HEADER));
@@ -71,8 +110,12 @@ final class Gate {
             throw new ApiError(401, e.getMessage(), "bad_hook_auth");
         }
         String sandbox = p.sandboxId();
+        if (relayed != null && !relayed.equals(sandbox)) {
+            throw ApiError.forbidden("a request through the API socket of sandbox " + relayed
+                    + " may only use that sandbox's hook key");
+        }
         String key = sandbox == null ? token.value() : HookAuth.sandboxKey(token.value(), sandbox);
-        String hostPort = hostPort(ex.getLocalAddress());
+        String hostPort = relayed != null ? HookAuth.SOCKET_ADDRESS : hostPort(ex.getLocalAddress());
         URI uri = ex.getRequestURI();
         String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         String expected = HookAuth.requestMac(key, p.keyId(), p.ts(), p.nonce(), hostPort, ex.getRequestMethod(), target,

@@ -22,7 +22,8 @@ import javax.crypto.spec.SecretKeySpec;
  * TS in Unix seconds, NONCE 32 lowercase hex digits (128 random bits) fresh for each call, and
  * <pre>MAC = hex(SHA-256("paddock-request-v1\n" KEYID "\n" TS "\n" NONCE "\n" HOSTPORT "\n"
  *                    METHOD " " TARGET "\n" BODY "\n" KEY "\n"))</pre>
- * where HOSTPORT is the address the hook dialled and the broker listens on ({@code 127.0.0.1:41234}) and
+ * where HOSTPORT is the address the hook dialled and the broker listens on ({@code 127.0.0.1:41234}), or
+ * {@value #SOCKET_ADDRESS} for a hook that dialled its sandbox's API socket, and
  * TARGET the request line's path and query. Every answer to such a request carries
  * <pre>Paddock-Proof: hex(SHA-256("paddock-answer-v1\n" KEYID "\n" NONCE "\n" HOSTPORT "\n" KEY "\n"))</pre>
  * which the hook computes beforehand and compares: only a server that knows the key can send it, and only for
@@ -44,6 +45,12 @@ public final class HookAuth {
     public static final String INSTALL = "install";
     /** Prefix of a sandbox's key id; the sandbox id follows. */
     public static final String SANDBOX_PREFIX = "sandbox/";
+    /**
+     * The address a hook signs (in place of {@code 127.0.0.1:PORT}) when it dials its sandbox's API socket
+     * ({@code PADDOCK_API_SOCKET}); the broker takes it only for a connection that came through a sandbox's socket,
+     * and only with that sandbox's key.
+     */
+    public static final String SOCKET_ADDRESS = "unix";
     /** The environment variable that gives an agent its sandbox's hook key. */
     public static final String KEY_VARIABLE = "PADDOCK_HOOK_KEY";
 

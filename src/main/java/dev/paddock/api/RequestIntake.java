@@ -52,6 +52,21 @@ final class RequestIntake {
         }
     }
 
+    /**
+     * The check of a request relayed from a sandbox's API socket: no web page reaches that socket, but a request
+     * that says it comes from one is refused all the same; any {@code Host} is taken (curl's
+     * {@code --unix-socket} sends the URL's).
+     *
+     * @throws ApiError 403 for a request with an {@code Origin} or {@code Sec-Fetch-Site} header
+     */
+    static void checkRelayed(HttpExchange ex) throws ApiError {
+        Headers h = ex.getRequestHeaders();
+        if (h.containsKey("Origin") || h.containsKey("Sec-Fetch-Site")) {
+            throw new ApiError(403, "requests from web pages are refused (the request has an Origin or Sec-Fetch-Site"
+                    + " header)", "browser_request");
+        }
+    }
+
     private boolean isOurs(String host) {
         String name = host;
         String p = null;

@@ -22,7 +22,9 @@ import java.util.Arrays;
  * by closing the connection instead of chunking it. Under another sh, or a bash built without
  * {@code /dev/tcp}, it uses curl.
  *
- * <p>Where it finds the broker: {@code PADDOCK_API}, {@code PADDOCK_SANDBOX_ID} and {@code PADDOCK_HOOK_KEY},
+ * <p>Where it finds the broker: in a namespace or container sandbox, {@code PADDOCK_API_SOCKET} (the sandbox's own
+ * Unix socket, through {@code curl --unix-socket}; see docs/decisions/0019-hook-channel-per-sandbox-socket.md);
+ * else {@code PADDOCK_API}, {@code PADDOCK_SANDBOX_ID} and {@code PADDOCK_HOOK_KEY},
  * which Paddock gives every agent it starts; otherwise the running Paddock of the home it was written for
  * ({@code instance.json}, with {@code api-token} as its key). How it recognises the real Paddock without
  * sending any token: {@code dev.paddock.api.HookAuth}. The key never goes on a command line (where {@code ps}

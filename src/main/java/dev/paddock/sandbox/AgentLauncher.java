@@ -1,7 +1,9 @@
 package dev.paddock.sandbox;
 
+import dev.paddock.common.PaddockException;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.ResourceLimits;
+import dev.paddock.isolation.ApiRelays;
 import dev.paddock.isolation.GitWrites;
 import dev.paddock.isolation.IsolationException;
 import dev.paddock.isolation.IsolationRuntime;
@@ -9,11 +11,13 @@ import dev.paddock.isolation.IsolationRuntimes;
 import dev.paddock.isolation.RunId;
 import dev.paddock.isolation.RunRef;
 import dev.paddock.isolation.RunSpec;
+import dev.paddock.isolation.SandboxApi;
 import dev.paddock.worktree.GitRepository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -23,7 +27,10 @@ import java.util.function.Function;
  * {@code PADDOCK_SANDBOX_ID}, {@code PADDOCK_TOKEN} (this sandbox's alone), {@code PADDOCK_HEARTBEAT_FILE} and
  * {@code PADDOCK_WORKTREE} in its environment; on the host (host process and bubblewrap) also {@code PADDOCK_API}
  * and {@code PADDOCK_HOOK_KEY} (the key its Claude Code hook signs requests with and checks the broker's answers
- * by). A container has no route to the host's loopback and gets neither. What the agent runs comes from its preset
+ * by). A container has no route to the host's loopback and gets no {@code PADDOCK_API}. Namespace and container
+ * agents reach the API through their sandbox's socket instead ({@link SandboxApi}: {@code PADDOCK_API_SOCKET},
+ * {@code PADDOCK_HOOK_KEY}, the socket and the hook programs shown read-only); see
+ * docs/decisions/0019-hook-channel-per-sandbox-socket.md. What the agent runs comes from its preset
  * ({@link AgentPrograms}): a {@code custom} agent's command line, or the preset's command line for the task with the
  * variables it takes from Paddock's environment.
  */
@@ -35,6 +42,11 @@ public final class AgentLauncher {
     /** A sandbox's hook key by its id, once the API runs; null before (no key is given then). */
     private volatile Function<String, String> hookKeys;
     private volatile AgentPrograms programs = AgentPrograms.CUSTOM_ONLY;
+    /** The sandboxes' API sockets, once the API runs; null before (namespace and container agents get none). */
+    private volatile ApiRelays relays;
+    private volatile List<Path> hookPrograms = List.of();
+    /** Sandboxes whose socket could not be opened again (warned about once). */
+    private final java.util.Set<String> socketFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public AgentLauncher(IsolationRuntimes runtimes) {
         this.runtimes = runtimes;
@@ -48,6 +60,52 @@ public final class AgentLauncher {
      */
     public void hookKeys(Function<String, String> keyOfSandbox) {
         this.hookKeys = keyOfSandbox;
+    }
+
+    /**
+     * Gives namespace and container agents started from now on their sandbox's API socket and shows them
+     * {@code programs} (the Claude Code hooks) read-only ({@link SandboxApi}).
+     */
+    public void sandboxApi(ApiRelays sockets, List<Path> programs) {
+        this.hookPrograms = List.copyOf(programs);
+        this.relays = sockets;
+    }
+
+    /** Whether agents of {@code tier} reach Paddock through their sandbox's socket rather than the loopback. */
+    public static boolean throughSocket(Tier tier) {
+        return tier == Tier.NAMESPACE || tier == Tier.CONTAINER;
+    }
+
+    /**
+     * Keeps the API sockets of these live sandboxes' agents open (opening those of running agents Paddock found
+     * after a restart) and closes every other one.
+     */
+    public void keepSockets(List<SandboxRecord> live) {
+        ApiRelays r = relays;
+        if (r == null) {
+            return;
+        }
+        java.util.Set<String> keep = new java.util.HashSet<>();
+        for (SandboxRecord s : live) {
+            if (!throughSocket(s.tier()) || !(s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+                    || s.state() == SandboxState.RETRYING)) {
+                continue;
+            }
+            keep.add(s.id());
+            if (s.state() == SandboxState.RUNNING && !r.open().contains(s.id())) {
+                try {
+                    r.ensure(s.id());
+                    socketFailures.remove(s.id());
+                } catch (PaddockException e) {
+                    if (socketFailures.add(s.id())) { // once, not at every tick
+                        org.slf4j.LoggerFactory.getLogger(AgentLauncher.class).warn("{} Its Claude Code hook denies"
+                                + " every call until it can be opened.", e.getMessage());
+                    }
+                }
+            }
+        }
+        socketFailures.retainAll(keep);
+        r.retain(keep);
     }
 
     /** Runs agents by these presets from now on (the default knows {@code custom} alone). */
@@ -122,7 +180,7 @@ public final class AgentLauncher {
     }
 
     /** The run's description. */
-    RunSpec spec(Launch l, AgentPrograms.Program program) {
+    RunSpec spec(Launch l, AgentPrograms.Program program, Path socketDir) {
         SandboxRecord s = l.sandbox();
         Map<String, String> env = new LinkedHashMap<>(program.env());
         env.put("PADDOCK_SANDBOX_ID", s.id());
@@ -132,14 +190,21 @@ public final class AgentLauncher {
         Map<String, String> hostEnv = new LinkedHashMap<>();
         hostEnv.put("PADDOCK_API", l.apiUrl());
         Function<String, String> keys = hookKeys;
+        SandboxApi api = null;
         if (keys != null) {
             hostEnv.put("PADDOCK_HOOK_KEY", keys.apply(s.id()));
+            if (socketDir != null) {
+                // Inside a namespace or a container the hook reaches Paddock through its sandbox's socket alone.
+                env.put("PADDOCK_HOOK_KEY", keys.apply(s.id()));
+                env.put(SandboxApi.SOCKET_VARIABLE, SandboxApi.SOCKET);
+                api = new SandboxApi(socketDir, hookPrograms.stream().filter(Files::isRegularFile).toList());
+            }
         }
         ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
                 s.nofileLimit());
         return new RunSpec(RunSpec.Kind.AGENT, runId(s, l.layout(), l.git().mainWorktree(), l.logFile()),
                 l.layout().worktree(), program.command(), "run " + (s.iteration() + 1) + " of " + s.id(),
-                GitWrites.COMMIT, env, hostEnv, limits, s.networkGranted(), s.image());
+                GitWrites.COMMIT, env, hostEnv, limits, s.networkGranted(), s.image(), api);
     }
 
     /**
@@ -163,11 +228,15 @@ public final class AgentLauncher {
             Files.deleteIfExists(l.layout().heartbeatFile());
             // An earlier run's turn must not make this one "waiting for you".
             Files.deleteIfExists(l.layout().turnFile());
-            return runtimeOf(l.sandbox()).start(spec(l, program), onEnd);
+            ApiRelays r = relays;
+            Path socketDir = r != null && throughSocket(l.sandbox().tier()) ? r.ensure(l.sandbox().id()) : null;
+            return runtimeOf(l.sandbox()).start(spec(l, program, socketDir), onEnd);
         } catch (IOException e) {
             throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
         } catch (IsolationException e) {
             throw new SandboxException(e.getMessage(), e);
+        } catch (PaddockException e) {
+            throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
         }
     }
 }

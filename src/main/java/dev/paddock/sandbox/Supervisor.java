@@ -141,7 +141,8 @@ public final class Supervisor implements AutoCloseable {
      */
     synchronized int tick() throws StoreException {
         int changed = 0;
-        for (SandboxRecord s : store.listLive()) {
+        List<SandboxRecord> live = store.listLive();
+        for (SandboxRecord s : live) {
             try {
                 if (step(s)) {
                     changed++;
@@ -150,6 +151,7 @@ public final class Supervisor implements AutoCloseable {
                 LOG.warn("Supervisor step for {} failed: {}", s.id(), e.toString());
             }
         }
+        launcher.keepSockets(live); // reopened for agents running after a restart, closed for those that ended
         return changed;
     }
 
@@ -254,8 +256,8 @@ public final class Supervisor implements AutoCloseable {
             readTurnFile(s, layout);
             turnFiles.forget(s.id());
             Optional<String> own = s.agentSession() == null ? launcher.sessionOf(s, logFile(s.id())) : Optional.empty();
-            if (own.isPresent()) {
-                store.recordAgentSession(s.id(), own.get()); // an agent that picks its own (Codex's thread)
+            if (own.isPresent()) { // an agent that picks its own session (Codex's thread)
+                store.recordAgentSession(s.id(), own.get());
             }
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {

@@ -10,6 +10,7 @@
 # - POST $PADDOCK_API@ROUTE@?sandbox=$PADDOCK_SANDBOX_ID with the same body, signed with
 #   PADDOCK_HOOK_KEY the way paddock-hook-claude signs (dev.paddock.api.HookAuth): no token travels.
 #   Nothing in the answer is believed or used, so no proof is checked; curl bounds it to @MAX_S@ s.
+#   In a namespace or container sandbox, through its own socket $PADDOCK_API_SOCKET instead (address "unix").
 LC_ALL=C
 body=$(head -c @MAX_BODY@; printf x)
 body=${body%x}
@@ -23,21 +24,28 @@ if [ -n "${PADDOCK_TURN_FILE:-}" ]; then
 fi
 
 api=${PADDOCK_API:-}
+sock=${PADDOCK_API_SOCKET:-}
 sandbox=${PADDOCK_SANDBOX_ID:-}
 key=${PADDOCK_HOOK_KEY:-}
-[ -n "$api" ] && [ -n "$sandbox" ] && [ -n "$key" ] || exit 0
+[ -n "$api$sock" ] && [ -n "$sandbox" ] && [ -n "$key" ] || exit 0
 case $sandbox in *[!a-z0-9-]*) exit 0 ;; esac
-hostport=${api#http://}
-hostport=${hostport%%/*}
-host=${hostport%:*}
-port=${hostport##*:}
-[ "$host" != localhost ] || host=127.0.0.1
-case $host:$port in
-  127.0.0.1:*[!0-9]*|127.0.0.1:) exit 0 ;;
-  127.0.0.1:*) ;;
-  *) exit 0 ;;
-esac
-hostport="$host:$port"
+if [ -n "$sock" ]; then
+  hostport=unix
+  set -- --unix-socket "$sock" "http://localhost@ROUTE@?sandbox=$sandbox"
+else
+  hostport=${api#http://}
+  hostport=${hostport%%/*}
+  host=${hostport%:*}
+  port=${hostport##*:}
+  [ "$host" != localhost ] || host=127.0.0.1
+  case $host:$port in
+    127.0.0.1:*[!0-9]*|127.0.0.1:) exit 0 ;;
+    127.0.0.1:*) ;;
+    *) exit 0 ;;
+  esac
+  hostport="$host:$port"
+  set -- "http://$hostport@ROUTE@?sandbox=$sandbox"
+fi
 command -v curl >/dev/null 2>&1 || exit 0
 if command -v sha256sum >/dev/null 2>&1; then sha=sha256sum
 elif command -v shasum >/dev/null 2>&1; then sha='shasum -a 256'
@@ -62,7 +70,7 @@ END
 mac=${mac%%[!0-9a-f]*}
 [ "${#mac}" = 64 ] || exit 0
 printf '%s' "$body" | curl -sS -o /dev/null --connect-timeout 2 --max-time @MAX_S@ -H @/dev/fd/3 \
-  --data-binary @- "http://$hostport$path" >/dev/null 2>&1 3<<END
+  --data-binary @- "$@" >/dev/null 2>&1 3<<END
 Paddock-Auth: v1 $keyid $ts $nonce $mac
 Content-Type: application/json
 Expect:

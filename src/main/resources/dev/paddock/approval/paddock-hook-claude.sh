@@ -15,6 +15,10 @@
 # an answer only when it carries Paddock-Proof, a hash only a holder of the key can make for this nonce
 # and address. Formats: dev.paddock.api.HookAuth.
 #
+# Where: PADDOCK_API_SOCKET, a namespace or container sandbox's own Unix socket that Paddock relays to its API
+# (through curl --unix-socket; the address signed is then "unix"), else PADDOCK_API, else this home's instance.json.
+# See docs/decisions/0019-hook-channel-per-sandbox-socket.md.
+#
 # Under bash it speaks HTTP/1.0 through /dev/tcp (no process but one sha256sum: a curl start-up costs
 # more than the broker's answer); under another sh, or a bash built without /dev/tcp, it uses curl.
 home=@HOME@
@@ -69,7 +73,17 @@ live_port() {
 
 api=${PADDOCK_API:-}
 sandbox=${PADDOCK_SANDBOX_ID:-}
-if [ -n "$api" ]; then
+sock=${PADDOCK_API_SOCKET:-}
+if [ -n "$sock" ]; then
+  # Inside a namespace or a container sandbox: its own socket, its own key, nothing else.
+  key=${PADDOCK_HOOK_KEY:-}
+  [ -n "$key" ] || deny "Paddock hook: PADDOCK_API_SOCKET is set but PADDOCK_HOOK_KEY is not, so the call is denied"
+  [ -n "$sandbox" ] || deny "Paddock hook: PADDOCK_API_SOCKET is set but PADDOCK_SANDBOX_ID is not, so the call is denied"
+  case $sandbox in *[!a-z0-9-]*) deny "Paddock hook: PADDOCK_SANDBOX_ID is not a sandbox id, so the call is denied" ;; esac
+  case $sock in /*) ;; *) deny "Paddock hook: PADDOCK_API_SOCKET is not an absolute path, so the call is denied" ;; esac
+  keyid="sandbox/$sandbox"
+  api=unix
+elif [ -n "$api" ]; then
   key=${PADDOCK_HOOK_KEY:-}
   [ -n "$key" ] || deny "Paddock hook: PADDOCK_HOOK_KEY is not set, so this hook cannot tell Paddock from another program on its port; the call is denied"
   [ -n "$sandbox" ] || deny "Paddock hook: PADDOCK_API is set but PADDOCK_SANDBOX_ID is not, so the call is denied"
@@ -83,17 +97,23 @@ else
   [ -n "$key" ] || deny "Paddock hook: the Paddock home's api-token cannot be read, so the call is denied"
   keyid=install
 fi
-hostport=${api#http://}
-hostport=${hostport%%/*}
-host=${hostport%:*}
-port=${hostport##*:}
-[ "$host" != localhost ] || host=127.0.0.1
-case $host:$port in
-  127.0.0.1:*[!0-9]*|127.0.0.1:) deny "Paddock hook: PADDOCK_API ($api) names no port, so the call is denied" ;;
-  127.0.0.1:*) ;;
-  *) deny "Paddock hook: PADDOCK_API ($api) is not on 127.0.0.1, so the call is denied" ;;
-esac
-hostport="$host:$port"
+if [ -n "$sock" ]; then
+  hostport=unix
+  where="its sandbox's socket $sock"
+else
+  hostport=${api#http://}
+  hostport=${hostport%%/*}
+  host=${hostport%:*}
+  port=${hostport##*:}
+  [ "$host" != localhost ] || host=127.0.0.1
+  case $host:$port in
+    127.0.0.1:*[!0-9]*|127.0.0.1:) deny "Paddock hook: PADDOCK_API ($api) names no port, so the call is denied" ;;
+    127.0.0.1:*) ;;
+    *) deny "Paddock hook: PADDOCK_API ($api) is not on 127.0.0.1, so the call is denied" ;;
+  esac
+  hostport="$host:$port"
+  where=$hostport
+fi
 path=/v1/hooks/claude
 [ -z "$sandbox" ] || path="$path?sandbox=$sandbox"
 
@@ -162,9 +182,9 @@ EOF
 # unproven: why the server on $hostport is not taken for this home's Paddock.
 unproven() {
   if [ "$code" = 401 ]; then
-    why="the server on $hostport refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong"
+    why="the server on $where refused this hook's key (HTTP 401): it is not this home's Paddock, or the key is wrong"
   else
-    why="the server on $hostport did not prove it is this home's Paddock (HTTP ${code:-no answer})"
+    why="the server on $where did not prove it is this home's Paddock (HTTP ${code:-no answer})"
   fi
 }
 
@@ -178,7 +198,7 @@ ask() {
   out=
   reason=
   error=
-  if [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
+  if [ -z "$sock" ] && [ -n "${BASH_VERSION:-}" ] && { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null; then
     printf -v request 'POST %s HTTP/1.0\r\nHost: %s\r\nPaddock-Auth: v1 %s %s %s %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\n\r\n' \
       "$path" "$hostport" "$keyid" "$ts" "$nonce" "$mac" "${#body}"
     if [ $((${#request} + ${#body})) -le 65536 ]; then
@@ -201,7 +221,7 @@ ask() {
     while :; do
       t=$((answer_s - SECONDS))
       headers=$((headers + 1))
-      [ "$headers" -le 64 ] || deny "Paddock hook: the server on $hostport sent too many headers, so the call is denied"
+      [ "$headers" -le 64 ] || deny "Paddock hook: the server on $where sent too many headers, so the call is denied"
       [ "$t" -gt 0 ] && IFS= read -r -t "$t" -n 4096 header <&3 \
         || deny "Paddock hook: Paddock's broker did not answer within ${answer_s} s, so the call is denied"
       header=${header%$'\r'}
@@ -244,7 +264,7 @@ ask() {
     # curl has its own limits: the watchdog (bash only) is let go, or it would stop a long wait for a person.
     [ -z "${BASH_VERSION:-}" ] || { printf x >&9; exec 9>&-; } 2>/dev/null
     command -v curl >/dev/null 2>&1 || {
-      why="Paddock's broker cannot be reached at $hostport (and curl is not installed)"
+      why="Paddock's broker cannot be reached at $where (and curl is not installed)"
       return 1
     }
     # curl bounds the connect (answer_s), the whole call (cap), and silence: less than one byte a second
@@ -252,8 +272,13 @@ ask() {
     # what it sent as well, so it notices silence 3 to 8 s after the last byte, within answer_s at the start.
     # At most 1 MiB of answer is kept (a peer that streams without end must not grow this shell); an answer
     # cut there loses curl's exit code at its end, and is denied.
+    if [ -n "$sock" ]; then
+      set -- --unix-socket "$sock" "http://localhost$path"
+    else
+      set -- "http://$hostport$path"
+    fi
     resp=$({ printf '%s' "$body" | curl -sS -i --connect-timeout "$answer_s" --max-time "$cap" \
-      --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "http://$hostport$path" 2>/dev/null 3<<EOF
+      --speed-limit 1 --speed-time 3 -H @/dev/fd/3 --data-binary @- "$@" 2>/dev/null 3<<EOF
 Paddock-Auth: v1 $keyid $ts $nonce $mac
 Content-Type: application/json
 Expect:
@@ -263,7 +288,7 @@ EOF
     resp=${resp%x*}
     case $rc in ''|*[!0-9]*) rc="none: the answer is longer than 1 MiB" ;; esac
     if [ "$rc" = 7 ]; then
-      why="Paddock's broker cannot be reached at $hostport"
+      why="Paddock's broker cannot be reached at $where"
       return 1
     fi
     [ "$rc" = 0 ] || deny "Paddock hook: Paddock's broker cannot be reached or did not answer in time (curl exit $rc), so the call is denied"
@@ -302,10 +327,11 @@ if ! ask; then
   # An agent that outlived a restart of Paddock on another port: its PADDOCK_API is stale. This home's live
   # Paddock is asked instead, with the same key; it has to prove itself the same way, and no secret travels.
   alt=
-  [ -z "${PADDOCK_API:-}" ] || alt=$(live_port)
+  [ -n "$sock" ] || [ -z "${PADDOCK_API:-}" ] || alt=$(live_port)
   if [ -n "$alt" ] && [ "$alt" != "$port" ]; then
     port=$alt
     hostport="127.0.0.1:$port"
+    where=$hostport
     [ -z "${BASH_VERSION:-}" ] || watchdog
     sign
     ask || deny "Paddock hook: $first; and $why, so the call is denied"

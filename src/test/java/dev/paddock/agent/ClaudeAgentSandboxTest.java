@@ -113,6 +113,46 @@ class ClaudeAgentSandboxTest {
     }
 
     /**
+     * The namespace tier (bubblewrap: Paddock's home not shown), with a network for the model's API alone: the real
+     * CLI's PreToolUse hook is the program Paddock shows it at {@code /run/paddock/bin}, which reaches the broker
+     * through the sandbox's API socket; the broker allows {@code git status} by the policy and the run ends done.
+     */
+    @Test
+    void inTheNamespaceTierTheHookReachesPaddockThroughTheSandboxSocket() throws Exception {
+        Path bin = ClaudeCli.require();
+        ClaudeCli.requireSandboxTools();
+        Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("git status"),
+                Reply.text("The tree is clean.")));
+             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+            Run created = paddock("--home", serve.home().toString(), "sandbox", "new", "--repo",
+                    serve.repo().dir().toString(), "--agent", "claude", "--tier", "namespace", "--network", "--task",
+                    "Look at the tree.", "--json");
+            assertThat(created.exit()).as(created.err() + serve.report()).isZero();
+            String id = Json.mapper().readTree(created.out()).get("id").asText();
+
+            JsonNode s = awaitEnd(serve, id);
+            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            Path worktree = Path.of(s.get("worktreePath").asText());
+            JsonNode settings = Json.mapper().readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+            assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText())
+                    .startsWith(dev.paddock.isolation.SandboxApi.BIN + "/paddock-hook-claude --timeout ");
+            assertThat(settings.at("/hooks/Stop/0/hooks/0/command").asText())
+                    .isEqualTo(dev.paddock.isolation.SandboxApi.BIN + "/" + TurnHook.NAME);
+            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+                    .get("approvals");
+            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+                    .satisfies(a -> {
+                        assertThat(a.get("request").asText()).contains("git status");
+                        assertThat(a.get("state").asText()).isEqualTo("approved");
+                    });
+            assertThat(api.turns()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+        }
+    }
+
+    /**
      * "Waiting for you" and a follow-up, end to end: the Stop hook of the real CLI makes the done sandbox wait for
      * you; {@code paddock sandbox say} resumes the same session (the model is sent the earlier conversation with the
      * follow-up), the wait ends as the follow-up starts, and a second follow-up is refused while the agent is at work.

@@ -2,6 +2,7 @@ package dev.paddock.isolation.bubblewrap;
 
 import dev.paddock.isolation.GitWrites;
 import dev.paddock.isolation.LinkedWorktree;
+import dev.paddock.isolation.SandboxApi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,15 @@ public final class BubblewrapCommand {
      */
     public List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
                                 List<String> argv) throws IOException {
+        return command(wt, writes, alsoWritable, network, null, argv);
+    }
+
+    /**
+     * {@link #command(LinkedWorktree, GitWrites, List, boolean, List)} showing {@code api} read-only: its socket's
+     * directory at {@link SandboxApi#SOCKET_DIR} and its programs under {@link SandboxApi#BIN} (null: nothing).
+     */
+    public List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
+                                SandboxApi api, List<String> argv) throws IOException {
         Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (network) {
@@ -90,6 +100,12 @@ public final class BubblewrapCommand {
         c.addAll(List.of("--bind", wt.worktree().toString(), wt.worktree().toString()));
         for (Path p : alsoWritable) {
             c.addAll(List.of("--bind", p.toString(), p.toString()));
+        }
+        if (api != null) {
+            c.addAll(List.of("--ro-bind", api.socketDir().toString(), SandboxApi.SOCKET_DIR));
+            for (Path p : api.programs()) {
+                c.addAll(List.of("--ro-bind", p.toString(), SandboxApi.inside(p)));
+            }
         }
         if (main != null) {
             c.addAll(List.of("--remount-ro", main.toString()));

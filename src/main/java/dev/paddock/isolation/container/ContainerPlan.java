@@ -8,6 +8,7 @@ import dev.paddock.isolation.IsolationException;
 import dev.paddock.isolation.LinkedWorktree;
 import dev.paddock.isolation.RunId;
 import dev.paddock.isolation.RunSpec;
+import dev.paddock.isolation.SandboxApi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -47,8 +48,9 @@ import java.util.Map;
  * it. It need not exist in the image's {@code /etc/passwd}. When Paddock itself runs as root (CI), that is
  * 0:0; the container then still has no capabilities and no new privileges ({@link DockerContainers}).
  *
- * <p>Not shared with the agent: Paddock's API ({@code PADDOCK_API} is not set: the container has no route to
- * the host's loopback), the host's environment.
+ * <p>Paddock's API reaches an agent's container only through its sandbox's socket ({@link SandboxApi}: the socket's
+ * directory and the hook programs, read-only, when the run has them); {@code PADDOCK_API} is not set, the container
+ * has no route to the host's loopback. Not shared either: the host's environment.
  */
 final class ContainerPlan {
     /** A fixed alias of the worktree inside the container (agents work at its host path, see above). */
@@ -85,6 +87,12 @@ final class ContainerPlan {
         }
         if (id.controlDir() != null) {
             mounts.add(ContainerSpec.Mount.readWrite(id.controlDir(), CONTROL));
+        }
+        if (agent && run.api() != null) {
+            mounts.add(ContainerSpec.Mount.readOnly(run.api().socketDir(), SandboxApi.SOCKET_DIR));
+            for (Path p : run.api().programs()) {
+                mounts.add(ContainerSpec.Mount.readOnly(p, SandboxApi.inside(p)));
+            }
         }
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HOME", "/tmp");
