@@ -211,9 +211,9 @@ public final class ScriptedAnthropic implements AutoCloseable {
     private final List<Turn> turns = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
-    private ScriptedAnthropic(Script script) throws IOException {
+    private ScriptedAnthropic(Script script, int port) throws IOException {
         this.script = script;
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "scripted-anthropic");
             t.setDaemon(true);
@@ -226,8 +226,13 @@ public final class ScriptedAnthropic implements AutoCloseable {
 
     /** Starts a server answering with {@code script}. */
     public static ScriptedAnthropic start(Script script) {
+        return start(script, 0);
+    }
+
+    /** Starts a server answering with {@code script} on loopback port {@code port} (0: any free one). */
+    public static ScriptedAnthropic start(Script script, int port) {
         try {
-            return new ScriptedAnthropic(script);
+            return new ScriptedAnthropic(script, port);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
