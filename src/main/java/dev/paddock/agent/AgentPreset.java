@@ -42,8 +42,9 @@ import java.util.Optional;
  *     carried over, checked). Without {@code --skip-trust} (or {@code GEMINI_CLI_TRUST_WORKSPACE=true}) it refuses to
  *     run headless in a folder not trusted before, as a new worktree is. It needs its auth type chosen in its
  *     {@code settings.json} ({@code security.auth.selectedType}, e.g. {@code gemini-api-key}): with the key alone it
- *     says "Invalid auth method selected." and does nothing, so in a namespace sandbox, which shows no home, it cannot
- *     start. Headless with the default approval mode it offers the model read-only tools only
+ *     says "Invalid auth method selected." and does nothing. Where HOME is not the user's (namespace, container) its
+ *     home is kept in the control directory, the user's settings copied in before each run ({@link GeminiHome}).
+ *     Headless with the default approval mode it offers the model read-only tools only
  *     ({@code read_file}, {@code list_directory}, {@code grep_search}, {@code glob}, web search): no shell command,
  *     no file write. Its bundle names hook events ({@code BeforeTool}, {@code AfterTool}, {@code BeforeAgent},
  *     {@code AfterAgent}, {@code Notification}, ...; {@code gemini hooks migrate} turns Claude Code's hooks into
@@ -96,7 +97,7 @@ public record AgentPreset(String id, String executable, String executableSetting
     public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agents.gemini.executable",
             with(PROXIES, "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
                     "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS",
-                    "GEMINI_MODEL"),
+                    "GEMINI_MODEL", "GEMINI_CLI_HOME"),
             Map.of(), "0.61.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
 
     /** Aider. */

@@ -264,6 +264,10 @@ public final class PresetPrograms implements AgentPrograms {
         if (p == AgentPreset.CODEX && s.tier() == Tier.NAMESPACE) {
             env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own).toString());
         }
+        if (p == AgentPreset.GEMINI && s.tier() != Tier.WORKTREE) {
+            env.put(GeminiHome.VARIABLE, GeminiHome.prepare(s, layout, own,
+                    pass.names().contains("GEMINI_API_KEY")).toString());
+        }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
             writeClaudeSettings(s, layout);

@@ -323,6 +323,38 @@ class PresetProgramsTest {
     }
 
     /** The lines {@code /bin/sh -c command} prints. */
+    /**
+     * Gemini CLI where HOME is not the user's (namespace, container): its home in the control directory with the
+     * user's settings and the key's auth type, the key in the environment only; in the worktree tier its own home, or
+     * the GEMINI_CLI_HOME Paddock was given.
+     */
+    @Test
+    void geminiOutsideTheWorktreeTierGetsAHomeInTheControlDirectoryWithTheUsersSettings() throws Exception {
+        echoArgs("gemini");
+        Path userGemini = Files.createDirectories(tmp.resolve("user").resolve(".gemini"));
+        Files.writeString(userGemini.resolve("settings.json"), "{\"model\": {\"name\": \"gemini-9\"}}");
+        Files.writeString(userGemini.resolve("oauth_creds.json"), "{\"refresh_token\":\"SECRET\"}");
+        PresetPrograms p = programs(Map.of("PATH", bin.toString(), "HOME", tmp.resolve("user").toString(),
+                "GEMINI_API_KEY", "gm-SECRET"));
+        Path geminiHome = layout.controlDir().resolve("gemini-home");
+        for (Tier tier : List.of(Tier.NAMESPACE, Tier.CONTAINER)) {
+            AgentPrograms.Program run = p.prepare(sandbox("gemini", "task", "gemini", null, tier), layout);
+            assertThat(run.env()).containsEntry("GEMINI_CLI_HOME", geminiHome.toString())
+                    .containsEntry("GEMINI_API_KEY", "gm-SECRET");
+            assertThat(run.toString()).doesNotContain("SECRET");
+        }
+        JsonNode settings = Json.mapper().readTree(geminiHome.resolve(".gemini/settings.json").toFile());
+        assertThat(settings.at("/security/auth/selectedType").asText()).isEqualTo("gemini-api-key");
+        assertThat(settings.at("/model/name").asText()).isEqualTo("gemini-9");
+        assertThat(geminiHome.resolve(".gemini/oauth_creds.json")).doesNotExist();
+
+        AgentPrograms.Program wt = p.prepare(sandbox("gemini", "task", "gemini", null, Tier.WORKTREE), layout);
+        assertThat(wt.env()).doesNotContainKey("GEMINI_CLI_HOME");
+        PresetPrograms given = programs(Map.of("PATH", bin.toString(), "GEMINI_CLI_HOME", "/home/me/gemini"));
+        assertThat(given.prepare(sandbox("gemini", "task", "gemini", null, Tier.WORKTREE), layout).env())
+                .containsEntry("GEMINI_CLI_HOME", "/home/me/gemini");
+    }
+
     private static List<String> sh(String command) throws Exception {
         Process p = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * For tests against the real Gemini CLI: finds it ({@code PADDOCK_GEMINI_BIN}, else {@code gemini} on PATH), requires
- * it (a failure with {@code PADDOCK_REQUIRE_GEMINI=1}; a skip otherwise), and runs it against a
- * {@link ScriptedGemini} with a private {@code HOME} whose settings choose the API key as the auth type.
+ * it (a failure with {@code PADDOCK_REQUIRE_GEMINI=1}, as in CI, which installs a pinned version; a skip otherwise),
+ * and runs it against a {@link ScriptedGemini} with a private {@code HOME} whose settings choose the API key as the
+ * auth type.
  */
 public final class GeminiCli {
     private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_GEMINI"));
@@ -34,12 +35,26 @@ public final class GeminiCli {
     public static Path require() {
         Optional<Path> bin = ExecutableLocator.locate(AgentPreset.GEMINI, System.getenv("PADDOCK_GEMINI_BIN"),
                 System.getenv("PATH"));
-        String why = "no Gemini CLI (PADDOCK_GEMINI_BIN or gemini on PATH)";
+        String why = "no Gemini CLI (PADDOCK_GEMINI_BIN or gemini on PATH; .ci/run installs one)";
         if (REQUIRED) {
             assertThat(bin).as("PADDOCK_REQUIRE_GEMINI=1 but " + why).isPresent();
         }
         assumeTrue(bin.isPresent(), why + " and PADDOCK_REQUIRE_GEMINI is not 1");
         return bin.get();
+    }
+
+    /**
+     * Whether the namespace tier (Gemini CLI's default) can run here: bubblewrap is required like the binary; a
+     * machine whose kernel refuses it its namespaces skips, as the namespace tier's tests do.
+     */
+    public static void requireNamespaceTier() {
+        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap =
+                new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
+        if (REQUIRED) {
+            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_GEMINI=1 but bubblewrap cannot make namespaces here: "
+                    + bwrap.summary()).isTrue();
+        }
+        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
     }
 
     /** Writes {@code home/.gemini/settings.json} choosing the API key as the auth type; returns {@code home}. */
