@@ -5,6 +5,7 @@ import dev.paddock.sandbox.SandboxLayout;
 import dev.paddock.sandbox.SandboxRecord;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
@@ -38,6 +39,10 @@ final class CodexHome {
     static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own) throws SandboxException {
         Path home = layout.controlDir().resolve(DIR);
         try {
+            // The control directory is writable inside the sandbox: a link left here is removed, never written through.
+            if (Files.exists(home, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(home);
+            }
             Files.createDirectories(home);
             Path config = userConfig(own);
             Path copy = home.resolve("config.toml");
