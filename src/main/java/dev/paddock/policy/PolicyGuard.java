@@ -21,7 +21,9 @@ import java.util.Set;
  *       {@code .worktrees/<id>/.paddock/}, Paddock's own files about a sandbox (its state, exit code, heartbeat);
  *       {@code .claude/} holds Claude Code's settings, which install the hook that asks Paddock
  *       ({@code settings.json}, {@code settings.local.json}) and the hook scripts they may run. The user's
- *       {@code ~/.claude/} is covered by the same name. Paddock itself writes these files for a person (the policy
+ *       {@code ~/.claude/} is covered by the same name. {@code .codex/} and {@code .gemini/} are Codex's and Gemini
+ *       CLI's: a project's settings there (read once the folder is trusted, as Paddock's Gemini runs are) could turn
+ *       on their hooks, approval modes or tools for the next run. Paddock itself writes these files for a person (the policy
  *       editor, Approve &amp; always allow, hook install), never through an agent's request.</li>
  *   <li>The Paddock home, whole: the global {@code policy.json}, {@code bin/} (the hook script), {@code api-token}
  *       (the install token, which may approve anything), {@code instance.json}, the store and the logs. Agents may
@@ -38,7 +40,7 @@ import java.util.Set;
  */
 public final class PolicyGuard {
     /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
-    public static final List<String> CONFIG_DIRECTORIES = List.of(".paddock", ".claude");
+    public static final List<String> CONFIG_DIRECTORIES = List.of(".paddock", ".claude", ".codex", ".gemini");
 
     private static final String BUILT_IN = "a built-in rule that no policy can override";
 

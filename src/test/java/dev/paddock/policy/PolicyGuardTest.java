@@ -79,6 +79,15 @@ class PolicyGuardTest {
     }
 
     @Test
+    void writesToCodexAndGeminiSettingsAreDeniedTheyCouldTurnOnHooksOrApprovalModes() {
+        assertBuiltInDeny(tool("Write", ".gemini/settings.json"));
+        assertBuiltInDeny(tool("Write", ".codex/config.toml"));
+        assertBuiltInDeny(bash("echo '{\"general\":{\"defaultApprovalMode\":\"auto_edit\"}}' > .gemini/settings.json"));
+        assertBuiltInDeny(bash("printf 'approval_policy = \"never\"' >> ~/.codex/config.toml"));
+        assertBuiltInDeny(tool("Edit", ".Gemini/settings.json")); // a case-insensitive file system's same folder
+    }
+
+    @Test
     void writesThroughSymbolicLinksAreDeniedAlsoWhenTheTargetDoesNotExistYet() throws IOException {
         Files.createSymbolicLink(worktree.resolve("conf"), repo.resolve(".paddock"));
         Files.createSymbolicLink(worktree.resolve("state"), paddockHome);
