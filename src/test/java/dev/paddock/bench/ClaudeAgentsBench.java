@@ -127,8 +127,12 @@ class ClaudeAgentsBench {
                 String out = new String(cli.getInputStream().readAllBytes());
                 assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(cli.exitValue()).as(out).isZero();
+                // Measured once all ten stream: each has had a few turns.
+                long streaming = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+                while (api.turns().size() < 40 && System.nanoTime() < streaming) {
+                    Thread.sleep(200);
+                }
                 // Select the first sandbox so its Transcript tab shows (first table row at 1366x768 and larger).
-                Thread.sleep(5_000);
                 new ProcessBuilder("xdotool", "mousemove", "120", "262", "click", "1").inheritIO()
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
                 if (System.getenv("PADDOCK_BENCH_SHOT") != null) {
@@ -149,6 +153,16 @@ class ClaudeAgentsBench {
                         cpu / (seconds * 10.0), seconds, BenchSupport.rssBytes(panel.pid()) / (1024 * 1024)));
                 assertThat(panel.isAlive()).isTrue();
             } finally {
+                // Its agents first: they outlive a panel that stops, and would write on in the folder being removed.
+                Process list = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(),
+                        "sandbox", "list", "--repo", repo.dir().toString(), "--json").start();
+                String sandboxes = new String(list.getInputStream().readAllBytes());
+                list.waitFor(60, TimeUnit.SECONDS);
+                for (var s : dev.paddock.common.Json.mapper().readTree(sandboxes.isBlank() ? "{}" : sandboxes).path("sandboxes")) {
+                    new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(), "sandbox",
+                            "stop", s.get("id").asText()).redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
+                }
                 panel.destroy();
                 panel.waitFor(30, TimeUnit.SECONDS);
             }
