@@ -158,7 +158,8 @@ class ClaudeAgentsBench {
                         "sandbox", "list", "--repo", repo.dir().toString(), "--json").start();
                 String sandboxes = new String(list.getInputStream().readAllBytes());
                 list.waitFor(60, TimeUnit.SECONDS);
-                for (var s : dev.paddock.common.Json.mapper().readTree(sandboxes.isBlank() ? "{}" : sandboxes).path("sandboxes")) {
+                var listed = dev.paddock.common.Json.mapper().readTree(sandboxes.isBlank() ? "{}" : sandboxes);
+                for (var s : listed.path("sandboxes")) {
                     new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(), "sandbox",
                             "stop", s.get("id").asText()).redirectErrorStream(true)
                             .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
