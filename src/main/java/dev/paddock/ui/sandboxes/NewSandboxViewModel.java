@@ -299,8 +299,9 @@ public final class NewSandboxViewModel {
 
     // Commands ----------------------------------------------------------------------------------
 
-    /** Loads the choices (branches, defaults, tier availability) in the background. */
+    /** Loads the choices (branches, defaults, tier availability, the agent's program) in the background. */
     public CompletableFuture<Void> load() {
+        agents.lookUp();
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture.supplyAsync(() -> {
             try {

@@ -107,6 +107,9 @@ class NewSandboxAgentsDialogTest {
         NewSandboxViewModel vm = Panel.openNewSandboxDialog(robot);
         assertThat(shown(robot, "#new-sandbox-command")).isTrue();
         assertThat(shown(robot, "#new-sandbox-model")).isFalse();
+        Label program = node(robot, "#new-sandbox-agent-program", Label.class);
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).equals("Runs your command with"
+                + " /bin/sh -c in the worktree; the task is in PADDOCK_TASK."));
 
         pick(robot, "claude");
 
@@ -114,8 +117,7 @@ class NewSandboxAgentsDialogTest {
         assertThat(shown(robot, "#new-sandbox-command")).isFalse();
         assertThat(shown(robot, "#new-sandbox-model")).isTrue();
         assertThat(fx(() -> vm.tierProperty().get())).isEqualTo(Tier.WORKTREE);
-        Label program = node(robot, "#new-sandbox-agent-program", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs "));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs /"));
         assertThat(fx(program::getText)).isEqualTo("Runs " + claude + " (the setting agents.claude.executable).");
         Label env = node(robot, "#new-sandbox-agent-env", Label.class);
         List<String> passes = PassThrough.from(AgentPreset.CLAUDE, System.getenv()).names();
