@@ -38,7 +38,8 @@ public final class AgentChoiceViewModel {
     private final ReadOnlyObjectWrapper<String> programError = new ReadOnlyObjectWrapper<>();
     private long lookupSeq;
     private ObjectProperty<Tier> tier = new SimpleObjectProperty<>();
-    private boolean tierPicked;
+    private final javafx.beans.property.ReadOnlyBooleanWrapper tierPicked = new javafx.beans.property
+            .ReadOnlyBooleanWrapper();
     private boolean settingTier;
 
     AgentChoiceViewModel(SandboxBackend backend, Executor io) {
@@ -179,12 +180,16 @@ public final class AgentChoiceViewModel {
     void drive(ObjectProperty<Tier> t, javafx.beans.value.ObservableStringValue namespaceProblem) {
         this.tier = t;
         agent.addListener((o, a, id) -> {
-            if (!tierPicked) {
+            if (!tierPicked.get()) {
                 Tier d = defaultTier(id);
                 setTier(d == Tier.NAMESPACE && namespaceProblem.get() != null ? Tier.WORKTREE : d);
             }
         });
-        t.addListener((o, a, b) -> tierPicked |= !settingTier);
+        t.addListener((o, a, b) -> {
+            if (!settingTier) {
+                tierPicked.set(true);
+            }
+        });
     }
 
     /** Sets the tier for the person (a default, a fallback): not their choice. */
@@ -199,7 +204,22 @@ public final class AgentChoiceViewModel {
 
     /** Whether the person picked the tier (else it is the chosen agent's default). */
     boolean tierPicked() {
-        return tierPicked;
+        return tierPicked.get();
+    }
+
+    /**
+     * For a fan-out over several agents on the tier nobody picked: that each runs on its own default tier ("Claude
+     * Code on worktree, Codex on namespace"); else null.
+     */
+    public javafx.beans.binding.StringBinding tierNote() {
+        return javafx.beans.binding.Bindings.createStringBinding(() -> {
+            if (!severalAgents() || tierPicked.get()) {
+                return null;
+            }
+            return "Each agent runs on its own default tier unless you pick one: " + String.join(", ",
+                    counts(1).agents().stream().map(a -> displayName(a) + " on " + defaultTier(a).id()).toList())
+                    + ".";
+        }, dependencies(tierPicked));
     }
 
     /**

@@ -145,6 +145,20 @@ final class AgentFields {
         return new VBox(3, row, problem);
     }
 
+    /** Under the tiers: for several agents on no tier picked, that each gets its own default. */
+    Node tierNote() {
+        Label note = new Label();
+        note.setId("new-sandbox-tier-note");
+        note.setWrapText(true);
+        note.setMinHeight(Region.USE_PREF_SIZE);
+        note.getStyleClass().add("pd-field-message");
+        StringBinding text = vm.tierNote();
+        note.textProperty().bind(text);
+        note.visibleProperty().bind(text.isNotNull());
+        note.managedProperty().bind(note.visibleProperty());
+        return note;
+    }
+
     /** A list cell showing an agent by the name people know it by. */
     private static final class NameCell extends ListCell<String> {
         @Override

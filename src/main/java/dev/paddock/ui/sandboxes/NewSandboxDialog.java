@@ -229,7 +229,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         row = add(grid, row, "Model", agent.model());
         row = add(grid, row, "Base branch", base);
         row = add(grid, row, "Branch", new VBox(3, branch, branchCheck));
-        row = add(grid, row, "Isolation", tiers());
+        row = add(grid, row, "Isolation", new VBox(6, tiers(), agent.tierNote()));
         row = add(grid, row, "Limits", limits());
         row = add(grid, row, "Fan out", new VBox(6, fanOut(), agent.others()));
 

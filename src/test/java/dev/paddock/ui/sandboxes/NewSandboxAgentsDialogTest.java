@@ -165,6 +165,10 @@ class NewSandboxAgentsDialogTest {
         assertThat(fx(() -> vm.agent().counts(vm.sandboxes()).toString())).isEqualTo("claude:2,codex:1");
         // Nobody picked a tier: each agent gets its own default, as with --agents.
         assertThat(fx(() -> vm.request().tier())).isNull();
+        assertThat(fx(() -> robot.lookup("#new-sandbox-tier-note").queryAs(Label.class).getText())).isEqualTo("Each"
+                + " agent runs on its own default tier unless you pick one: Claude Code on worktree, Codex on "
+                + AgentPreset.CODEX.defaultTier().id() + ".");
+        assertThat(shown(robot, "#new-sandbox-tier-note")).isTrue();
         assertThat(fx(() -> vm.request().agentCommand())).isNull();
         Label check = node(robot, "#new-sandbox-branch-check", Label.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(check::getText).equals("3 sandboxes will start at"
