@@ -30,10 +30,18 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 final class AgentFields {
     private final AgentChoiceViewModel vm;
     private final ObservableValue<Tier> tier;
+    private final Runnable resized;
 
-    AgentFields(AgentChoiceViewModel vm, ObservableValue<Tier> tier) {
+    /** @param resized run when a part of these fields changes height (the window may grow) */
+    AgentFields(AgentChoiceViewModel vm, ObservableValue<Tier> tier, Runnable resized) {
         this.vm = vm;
         this.tier = tier;
+        this.resized = resized;
+    }
+
+    private <T extends Region> T watched(T r) {
+        r.heightProperty().addListener((o, a, b) -> resized.run());
+        return r;
     }
 
     /** The picker, and under it the program's line, a "Check again" link when it is missing, and the variables. */
@@ -82,7 +90,7 @@ final class AgentFields {
         vm.programProperty().addListener((o, a, p) -> env.setTooltip(p == null || p.takes().isEmpty() ? null
                 : new Tooltip("Variables it takes when set in Paddock's environment (values are never shown or"
                 + " logged):\n" + String.join(", ", p.takes()))));
-        return new VBox(3, agent, program, again, env);
+        return watched(new VBox(3, agent, program, again, env));
     }
 
     private static void mark(Label l, boolean missing, boolean known) {
@@ -142,7 +150,7 @@ final class AgentFields {
         problem.textProperty().bind(text);
         problem.visibleProperty().bind(text.isNotNull());
         problem.managedProperty().bind(problem.visibleProperty());
-        return new VBox(3, row, problem);
+        return watched(new VBox(3, row, problem));
     }
 
     /** Under the tiers: for several agents on no tier picked, that each gets its own default. */
@@ -156,7 +164,7 @@ final class AgentFields {
         note.textProperty().bind(text);
         note.visibleProperty().bind(text.isNotNull());
         note.managedProperty().bind(note.visibleProperty());
-        return note;
+        return watched(note);
     }
 
     /** A list cell showing an agent by the name people know it by. */

@@ -217,7 +217,9 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         // A set width, so wrapped hints are measured at the width they get (the dialog is as wide as this).
         fields.setPrefWidth(520);
         grid.getColumnConstraints().addAll(labels, fields);
-        AgentFields agent = new AgentFields(vm.agent(), vm.tierProperty());
+        // The agent's lines (its program, the fan-out's notes) change the form's height: the window grows with them.
+        AgentFields agent = new AgentFields(vm.agent(), vm.tierProperty(), () -> javafx.application.Platform.runLater(
+                () -> fit.fit(false)));
         javafx.beans.binding.BooleanBinding custom = vm.agent().agentProperty().isEqualTo(
                 AgentChoiceViewModel.DEFAULT_AGENT);
         int row = 0;

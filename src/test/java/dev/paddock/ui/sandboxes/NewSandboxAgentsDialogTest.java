@@ -208,6 +208,8 @@ class NewSandboxAgentsDialogTest {
         Panel.openNewSandboxDialog(robot);
         Path moved = temp.resolve("claude.away");
         Files.move(claude, moved);
+        // From an agent on another tier: the window is fitted to the tier's change before the program is known.
+        pick(robot, "gemini");
         pick(robot, "claude");
         Label program = node(robot, "#new-sandbox-agent-program", Label.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Not found"));
@@ -218,6 +220,16 @@ class NewSandboxAgentsDialogTest {
         assertThat(fx(() -> program.getStyleClass().contains("pd-field-warning"))).isTrue();
         Node again = node(robot, "#new-sandbox-agent-recheck", Node.class);
         assertThat(fx(again::isVisible)).isTrue();
+        // The lines added under the agent grow the window (up to its screen) rather than push the form out of view.
+        javafx.scene.control.ScrollPane scroll = robot.lookup(".pd-dialog-scroll")
+                .queryAs(javafx.scene.control.ScrollPane.class);
+        javafx.stage.Window w = fx(() -> scroll.getScene().getWindow());
+        javafx.geometry.Rectangle2D screen = fx(() -> javafx.stage.Screen.getScreensForRectangle(w.getX(), w.getY(),
+                w.getWidth(), w.getHeight()).stream().findFirst().orElse(javafx.stage.Screen.getPrimary())
+                .getVisualBounds());
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> scroll.getViewportBounds().getHeight() + 0.5
+                >= scroll.getContent().getLayoutBounds().getHeight() || w.getY() + w.getHeight() >= screen.getMaxY()
+                - 1));
 
         Files.move(moved, claude);
         robot.clickOn(again);
