@@ -384,7 +384,7 @@ public final class Wiring implements AutoCloseable {
     public dev.paddock.ui.shell.PanelBackends panelBackends(AutoCloseable stop) {
         String who = System.getProperty("user.name", "someone") + " in the panel";
         return new dev.paddock.ui.shell.PanelBackends(home.dir(),
-                new dev.paddock.panel.ServiceShellBackend(workspace, environment, bus),
+                new dev.paddock.panel.ServiceShellBackend(workspace, environment, bus, settings),
                 sandboxBackend(tierChecks),
                 new dev.paddock.ui.approvals.BrokerApprovalBackend(approvals, bus, who),
                 new dev.paddock.ui.conflicts.MergeConflictBackend(merges, resolutions, bus, who),

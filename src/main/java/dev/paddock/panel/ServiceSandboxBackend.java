@@ -37,6 +37,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final ApprovalBroker approvals;
     private final String who;
+    private final java.util.function.Supplier<java.util.Map<String, String>> environment;
 
     /**
      * The backend of a running Paddock, built by {@code Wiring}: its services, and the git and worktree manager it
@@ -57,6 +58,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         this.tiers = tiers;
         this.git = git;
         this.worktrees = worktrees;
+        // Paddock's own environment, which the presets look programs up in and pass variables from (Wiring).
+        this.environment = System::getenv;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
     }
 
@@ -93,6 +96,33 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public Optional<String> containerImage(Path repository) throws PaddockException {
         return repoService.containerImageOf(repoService.locate(repository));
+    }
+
+    @Override
+    public AgentProgram agentProgram(String agent) throws PaddockException {
+        AgentPreset p;
+        try {
+            p = AgentPreset.of(agent);
+        } catch (IllegalArgumentException e) {
+            throw new PaddockException(e.getMessage(), e);
+        }
+        if (p == AgentPreset.CUSTOM) {
+            return new AgentProgram(p.id(), p.executable(), null, ProgramSource.COMMAND, null, null, List.of(),
+                    List.of());
+        }
+        java.util.Map<String, String> env = environment.get();
+        List<String> passes = dev.paddock.agent.PassThrough.from(p, env).names();
+        String configured = dev.paddock.agent.AgentOptions.stored(settings, repoService).executable(p);
+        if (configured != null && !configured.isBlank()) {
+            Path set = Path.of(configured.strip());
+            Optional<String> problem = dev.paddock.settings.Setting.executableProblem(set);
+            return new AgentProgram(p.id(), p.executable(), p.executableSetting(), problem.isPresent()
+                    ? ProgramSource.MISSING : ProgramSource.SETTING, problem.isPresent() ? null : set,
+                    problem.orElse(null), passes, p.passThrough());
+        }
+        Optional<Path> found = dev.paddock.agent.ExecutableLocator.locate(p, null, env.get("PATH"));
+        return new AgentProgram(p.id(), p.executable(), p.executableSetting(), found.isPresent() ? ProgramSource.PATH
+                : ProgramSource.MISSING, found.orElse(null), null, passes, p.passThrough());
     }
 
     @Override

@@ -17,11 +17,26 @@ public final class ServiceShellBackend implements ShellBackend {
     private final Workspace workspace;
     private final EnvironmentMonitor environment;
     private final EventBus bus;
+    private final dev.paddock.settings.SettingsStore settings;
 
-    public ServiceShellBackend(Workspace workspace, EnvironmentMonitor environment, EventBus bus) {
+    public ServiceShellBackend(Workspace workspace, EnvironmentMonitor environment, EventBus bus,
+                               dev.paddock.settings.SettingsStore settings) {
         this.workspace = workspace;
         this.environment = environment;
         this.bus = bus;
+        this.settings = settings;
+    }
+
+    @Override
+    public boolean desktopNotifications() {
+        try {
+            return settings.get(dev.paddock.settings.SettingsStore.UI_NOTIFICATIONS_DESKTOP) != 0;
+        } catch (PaddockException e) {
+            org.slf4j.LoggerFactory.getLogger(ServiceShellBackend.class).warn("Cannot read the setting {} ({}):"
+                    + " desktop notifications stay on", dev.paddock.settings.SettingsStore.UI_NOTIFICATIONS_DESKTOP
+                    .name(), e.getMessage());
+            return true;
+        }
     }
 
     @Override

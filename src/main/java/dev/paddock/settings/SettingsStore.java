@@ -82,10 +82,18 @@ public final class SettingsStore {
     /** Aider's program: an absolute path, or empty to look for {@code aider} on Paddock's PATH. */
     public static final Setting<String> AGENTS_AIDER_EXECUTABLE = agentExecutable("aider", "Aider");
 
+    /**
+     * Whether the panel shows a desktop notification ({@code notify-send}) when a sandbox starts waiting for you: 1
+     * (the default) or 0. None is shown for the sandbox you are looking at (the window focused and it selected).
+     */
+    public static final Setting<Integer> UI_NOTIFICATIONS_DESKTOP = Setting.ofInt("ui.notifications.desktop", 1, 0, 1,
+            "on=1/off=0", "A desktop notification when a sandbox starts waiting for you (1), or none (0).");
+
     /** Every known setting, by name. */
     public static final List<Setting<?>> KNOWN = List.of(AGENTS_AIDER_EXECUTABLE, AGENTS_CLAUDE_EXECUTABLE,
             AGENTS_CODEX_EXECUTABLE, AGENTS_GEMINI_EXECUTABLE, APPROVAL_TIMEOUT_MS, CHECKPOINTS_KEEP,
-            EVENTS_RETENTION_DAYS, RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES);
+            EVENTS_RETENTION_DAYS, RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES,
+            UI_NOTIFICATIONS_DESKTOP);
 
     private final Jdbc jdbc;
     private final EventLog events;

@@ -34,7 +34,7 @@ class SettingsApiTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final String KNOWN = "Known settings: agents.aider.executable, agents.claude.executable,"
             + " agents.codex.executable, agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays,"
-            + " reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
+            + " reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries, ui.notifications.desktop.";
 
     @TempDir
     static Path shared;
@@ -78,7 +78,8 @@ class SettingsApiTest {
         assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
         assertThat(json(list).get("settings").findValuesAsText("name")).containsExactly("agents.aider.executable",
                 "agents.claude.executable", "agents.codex.executable", "agents.gemini.executable", "approval.timeoutMs",
-                "checkpoints.keep", "events.retentionDays", "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
+                "checkpoints.keep", "events.retentionDays", "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries",
+                "ui.notifications.desktop");
         JsonNode retries = json(list).get("settings").get(10);
         assertThat(retries.get("value").asText()).isEqualTo("2");
         assertThat(retries.get("defaultValue").asText()).isEqualTo("2");

@@ -54,7 +54,7 @@ class ConfigCommandTest {
         Run list = config(home);
 
         assertThat(list.exit()).as(list.describe()).isZero();
-        assertThat(list.out().lines().toList()).hasSize(12);
+        assertThat(list.out().lines().toList()).hasSize(13);
         assertThat(list.out()).startsWith("NAME ").contains("VALUE", "DEFAULT", "DESCRIPTION")
                 .containsPattern("sandbox\\.maxRetries\\s+2 retries\\s+2 retries\\s+Automatic retries")
                 .containsPattern("sandbox\\.leaseMs\\s+900000 ms\\s+900000 ms\\s+Lease of a new sandbox")
@@ -102,7 +102,7 @@ class ConfigCommandTest {
                 + " agents.aider.executable, agents.claude.executable, agents.codex.executable, agents.gemini.executable,"
                 + " approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs, sandbox.killGraceMs,"
                 + " sandbox.leaseMs,"
-                + " sandbox.maxRetries.");
+                + " sandbox.maxRetries, ui.notifications.desktop.");
         assertThat(unknownGet.exit()).isEqualTo(1);
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("VALUE");

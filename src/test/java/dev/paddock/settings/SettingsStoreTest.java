@@ -45,7 +45,8 @@ class SettingsStoreTest {
         assertThat(all).extracting(SettingEntry::name).containsExactly("agents.aider.executable",
                 "agents.claude.executable", "agents.codex.executable", "agents.gemini.executable", "approval.timeoutMs",
                 "checkpoints.keep", "events.retentionDays",
-                "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries");
+                "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries",
+                "ui.notifications.desktop");
         assertThat(all).allSatisfy(e -> {
             assertThat(e.isDefault()).isTrue();
             assertThat(e.value()).isEqualTo(e.defaultValue());
@@ -123,7 +124,7 @@ class SettingsStoreTest {
         }
 
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
-        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(10);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(11);
         assertThat(events.recent(-1, 10)).hasSize(1);
     }
 
@@ -131,7 +132,7 @@ class SettingsStoreTest {
     void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
         String known = "Known settings: agents.aider.executable, agents.claude.executable, agents.codex.executable,"
                 + " agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs,"
-                + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries.";
+                + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries, ui.notifications.desktop.";
 
         assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))
                 .isInstanceOf(UnknownSettingException.class)

@@ -42,10 +42,12 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 
 /**
- * The New Sandbox dialog (Ctrl+N): task, agent command, base branch, branch name (suggested from the
+ * The New Sandbox dialog (Ctrl+N): the agent (a preset, with where its program is and the variables it takes, and its
+ * model; or a command of the person's own), task, base branch, branch name (suggested from the
  * task, checked as you type), isolation tier (container only when a Docker engine answers, with its image and
  * CPU, memory and process limits), network, lease and retries, and how many sandboxes of the task to make (more than
- * one is a fan-out: a group of sandboxes, each on a branch of its own). Create (or Ctrl+Enter) runs
+ * one is a fan-out: a group of sandboxes, each on a branch of its own; other agents can join it with counts of
+ * their own, as {@code --agents claude:2,codex:1}). Create (or Ctrl+Enter) runs
  * off the FX thread with a progress indicator; a failure is shown here and everything typed stays, so
  * it can be fixed and tried again. The dialog's result is the sandbox created, or null when cancelled.
  */
@@ -215,14 +217,23 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         // A set width, so wrapped hints are measured at the width they get (the dialog is as wide as this).
         fields.setPrefWidth(520);
         grid.getColumnConstraints().addAll(labels, fields);
+        // The agent's lines (its program, the fan-out's notes) change the form's height: the window grows with them.
+        AgentFields agent = new AgentFields(vm.agent(), vm.tierProperty(), () -> javafx.application.Platform.runLater(
+                () -> fit.fit(false)));
+        javafx.beans.binding.BooleanBinding custom = vm.agent().agentProperty().isEqualTo(
+                AgentChoiceViewModel.DEFAULT_AGENT);
         int row = 0;
+        row = add(grid, row, "Agent", agent.picker());
         row = add(grid, row, "Task", task);
+        showWhen(custom, grid, row);
         row = add(grid, row, "Agent command", new VBox(3, command, commandHint));
+        showWhen(custom.not(), grid, row);
+        row = add(grid, row, "Model", agent.model());
         row = add(grid, row, "Base branch", base);
         row = add(grid, row, "Branch", new VBox(3, branch, branchCheck));
-        row = add(grid, row, "Isolation", tiers());
+        row = add(grid, row, "Isolation", new VBox(6, tiers(), agent.tierNote()));
         row = add(grid, row, "Limits", limits());
-        row = add(grid, row, "Fan out", fanOut());
+        row = add(grid, row, "Fan out", new VBox(6, fanOut(), agent.others()));
 
         ErrorBox error = errorBox;
         error.setId("new-sandbox-error");
@@ -356,7 +367,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         return options;
     }
 
-    private static HBox withUnit(Node field, String unit) {
+    static HBox withUnit(Node field, String unit) {
         HBox pair = new HBox(6, field, unit(unit));
         pair.setAlignment(Pos.CENTER_LEFT);
         pair.setMinWidth(Region.USE_PREF_SIZE);
@@ -416,9 +427,12 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         count.setEditable(true);
         FieldWidths.fitSpinner(count, "20");
         count.setTooltip(new Tooltip("Run the task in this many sandboxes at once, each on a branch of its own"
-                + " (<branch>-custom-1, -2, ...), grouped in the table so their results can be compared"));
-        return new VBox(3, withUnit(count, "sandboxes"), hint("More than one runs the task in each at once, on"
-                + " branches of their own (<branch>-custom-1, -2, …), side by side in the table."));
+                + " (<branch>-<agent>-1, -2, ...), grouped in the table so their results can be compared"));
+        HBox pair = withUnit(count, "sandboxes");
+        ((Label) pair.getChildren().get(1)).textProperty().bind(vm.agent().agentProperty().map(a -> "with "
+                + AgentChoiceViewModel.displayName(a)));
+        return new VBox(3, pair, hint("More than one runs the task in each at once, on branches of their own"
+                + " (<branch>-<agent>-1, -2, …), side by side in the table; add other agents below."));
     }
 
     private static void showCheck(Label label, NewSandboxViewModel.BranchCheck c) {
@@ -446,6 +460,21 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 label.setGraphic(Icons.of(MaterialDesignC.CHECK, 14));
             }
         }
+    }
+
+    /** Shows the label and field that {@link #add} puts in {@code row} only while {@code shown} holds. */
+    private static void showWhen(javafx.beans.binding.BooleanExpression shown, GridPane grid, int row) {
+        grid.getChildren().addListener((javafx.collections.ListChangeListener<Node>) c -> {
+            while (c.next()) {
+                for (Node n : c.getAddedSubList()) {
+                    Integer r = GridPane.getRowIndex(n);
+                    if (r != null && r == row) {
+                        n.visibleProperty().bind(shown);
+                        n.managedProperty().bind(shown);
+                    }
+                }
+            }
+        });
     }
 
     private static int add(GridPane grid, int row, String label, Node field) {

@@ -92,6 +92,8 @@ public final class NewSandboxViewModel {
     private int loadedLeaseMinutes = 15;
     private int loadedRetries = 2;
 
+    private final AgentChoiceViewModel agents;
+
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private boolean suggesting;
     private long checkSeq;
@@ -105,6 +107,7 @@ public final class NewSandboxViewModel {
         this.backend = backend;
         this.repository = repository;
         this.io = io;
+        this.agents = new AgentChoiceViewModel(backend, io);
         baseBranch.set(defaultBase);
         if (defaultBase != null) {
             branches.add(defaultBase);
@@ -118,6 +121,10 @@ public final class NewSandboxViewModel {
         });
         baseBranch.addListener((o, a, b) -> scheduleCheck());
         count.addListener((o, a, b) -> scheduleCheck());
+        for (javafx.beans.Observable d : agents.dependencies()) {
+            d.addListener(x -> scheduleCheck());
+        }
+        agents.drive(tier, namespaceProblem);
         tier.addListener((o, a, t) -> {
             if (t == Tier.WORKTREE) {
                 network.set(false);
@@ -127,12 +134,13 @@ public final class NewSandboxViewModel {
         containerFormProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
                 : containerProblem.get() != null ? containerProblem.get() : containerFormProblem(),
                 tier, containerProblem, image, defaultImage, cpus, memoryMib, pids);
-        canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get()) && !isBlank(command.get())
+        canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get())
+                        && (!agents.isCustom() || !isBlank(command.get())) && agents.problem() == null
                         && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
                         && containerFormProblem.get() == null,
-                busy, task, command, branchCheck, containerFormProblem);
-        edited = Bindings.createBooleanBinding(this::hasEdits, task, command, branch, branchFollowsTask, image,
-                defaultImage, cpus, memoryMib, pids, leaseMinutes, retries, count);
+                agents.dependencies(busy, task, command, branchCheck, containerFormProblem));
+        edited = Bindings.createBooleanBinding(this::hasEdits, agents.dependencies(task, command, branch, branchFollowsTask,
+                image, defaultImage, cpus, memoryMib, pids, leaseMinutes, retries, count));
         followTask();
     }
 
@@ -143,7 +151,7 @@ public final class NewSandboxViewModel {
         return task;
     }
 
-    /** The agent's command line, run with {@code /bin/sh -c} in the worktree. */
+    /** The custom agent's command line, run with {@code /bin/sh -c} in the worktree (not sent for a preset). */
     public StringProperty commandProperty() {
         return command;
     }
@@ -174,7 +182,7 @@ public final class NewSandboxViewModel {
 
     /**
      * How many sandboxes of the task to make at once, 1 (the default) to {@link AgentCounts#MAX_COUNT}: more than one
-     * is a fan-out, each on a branch of its own ({@code <branch>-custom-<n>}), all in one group.
+     * is a fan-out, each on a branch of its own ({@code <branch>-<agent>-<n>}), all in one group.
      */
     public ObjectProperty<Integer> countProperty() {
         return count;
@@ -280,13 +288,20 @@ public final class NewSandboxViewModel {
                 || !DEFAULT_CPUS.equals(cpus.get()) || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
                 || !DEFAULT_PIDS.equals(pids.get())
                 || !java.util.Objects.equals(leaseMinutes.get(), loadedLeaseMinutes)
-                || !java.util.Objects.equals(retries.get(), loadedRetries) || sandboxes() != 1;
+                || !java.util.Objects.equals(retries.get(), loadedRetries) || sandboxes() != 1
+                || agents.edited();
+    }
+
+    /** The agent part: preset, model, the other agents of a fan-out, and where the chosen one's program is. */
+    public AgentChoiceViewModel agent() {
+        return agents;
     }
 
     // Commands ----------------------------------------------------------------------------------
 
-    /** Loads the choices (branches, defaults, tier availability) in the background. */
+    /** Loads the choices (branches, defaults, tier availability, the agent's program) in the background. */
     public CompletableFuture<Void> load() {
+        agents.lookUp();
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture.supplyAsync(() -> {
             try {
@@ -326,7 +341,7 @@ public final class NewSandboxViewModel {
         retries.set(loadedRetries);
         namespaceProblem.set(c.namespace().orElse(null));
         if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
-            tier.set(Tier.WORKTREE);
+            agents.setTier(Tier.WORKTREE);
         }
         containerProblem.set(c.container().map(NewSandboxViewModel::sentence).orElse(null));
         defaultImage.set(c.image().orElse(null));
@@ -334,7 +349,7 @@ public final class NewSandboxViewModel {
             image.set(c.image().get());
         }
         if (tier.get() == Tier.CONTAINER && c.container().isPresent()) {
-            tier.set(Tier.WORKTREE);
+            agents.setTier(Tier.WORKTREE);
         }
         followTask();
         scheduleCheck();
@@ -351,13 +366,13 @@ public final class NewSandboxViewModel {
             return result;
         }
         NewSandbox request = request();
-        int n = sandboxes();
+        AgentCounts counts = agents.counts(sandboxes());
         busy.set(true);
         error.set(null);
         CompletableFuture.supplyAsync(() -> {
             try {
-                return n == 1 ? backend.create(request) : backend.createGroup(request, new AgentCounts(List.of(
-                        new AgentCounts.Entry(SandboxRecord.CUSTOM_AGENT, n)))).sandboxes().get(0);
+                return counts.total() == 1 ? backend.create(request)
+                        : backend.createGroup(request, counts).sandboxes().get(0);
             } catch (Exception e) {
                 throw new java.util.concurrent.CompletionException(e);
             }
@@ -376,7 +391,12 @@ public final class NewSandboxViewModel {
         return result;
     }
 
-    /** How many sandboxes Create makes: the count, within its bounds. */
+    /** Whether Create makes more than one sandbox (a fan-out, in one group). */
+    boolean fanOut() {
+        return agents.counts(sandboxes()).total() > 1;
+    }
+
+    /** How many sandboxes of the chosen agent Create makes: the count, within its bounds. */
     int sandboxes() {
         Integer n = count.get();
         return n == null ? 1 : Math.max(1, Math.min(AgentCounts.MAX_COUNT, n));
@@ -388,11 +408,15 @@ public final class NewSandboxViewModel {
      */
     NewSandbox request() {
         Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
-        String b = branch.get() == null || branch.get().isBlank() || (sandboxes() > 1 && branchFollowsTask.get())
+        boolean custom = agents.isCustom();
+        String b = branch.get() == null || branch.get().isBlank() || (fanOut() && branchFollowsTask.get())
                 ? null : branch.get().strip();
         Integer minutes = leaseMinutes.get();
         NewSandbox.Builder r = NewSandbox.builder().repository(repository).task(task.get().strip())
-                .agentCommand(command.get().strip()).tier(t).branch(b).baseBranch(baseBranch.get())
+                .agent(agents.agentProperty().get()).model(agents.requestedModel())
+                .agentCommand(custom ? command.get().strip() : null)
+                // Several agents on the tier nobody picked: each gets its own default, as with --agents.
+                .tier(agents.severalAgents() && !agents.tierPicked() ? null : t).branch(b).baseBranch(baseBranch.get())
                 .leaseMs(minutes == null ? null : minutes * 60_000L).maxRetries(retries.get())
                 .network(t != Tier.WORKTREE && network.get());
         if (t == Tier.CONTAINER) {
@@ -427,19 +451,10 @@ public final class NewSandboxViewModel {
         }
         suggesting = true;
         try {
-            branch.set(isBlank(task.get()) ? "" : freeBranch(SandboxIds.suggestBranch(task.get())));
+            branch.set(isBlank(task.get()) ? "" : BranchVerdicts.free(SandboxIds.suggestBranch(task.get()), branches));
         } finally {
             suggesting = false;
         }
-    }
-
-    /** {@code agent/<slug>}, or with -2, -3, ... when that branch exists (as SandboxCreator does). */
-    private String freeBranch(String suggested) {
-        String candidate = suggested;
-        for (int n = 2; branches.contains(candidate); n++) {
-            candidate = suggested + "-" + n;
-        }
-        return candidate;
     }
 
     private void scheduleCheck() {
@@ -457,28 +472,12 @@ public final class NewSandboxViewModel {
 
     private void checkBranch() {
         long seq = checkSeq;
-        int n = sandboxes();
-        String name = n == 1 ? branch.get() : branch.get() + "-" + SandboxRecord.CUSTOM_AGENT + "-1";
+        AgentCounts counts = agents.counts(sandboxes());
+        String name = branch.get();
         String base = baseBranch.get();
-        boolean exists = branches.contains(name);
+        List<String> known = List.copyOf(branches);
         io.execute(() -> {
-            BranchCheck result;
-            try {
-                String normalised = backend.checkBranchName(repository, name);
-                Optional<Path> busyIn = exists ? backend.checkedOutIn(repository, normalised) : Optional.empty();
-                result = busyIn.isPresent() ? new BranchCheck(BranchState.INVALID, "The branch " + normalised
-                        + " is checked out in " + busyIn.get() + "; git allows a branch in one worktree only.")
-                        : n > 1 ? new BranchCheck(BranchState.VALID, n + " sandboxes will start at " + (base == null
-                        ? "the base branch" : base) + ", each on a branch of its own: " + normalised + " to "
-                        + normalised.substring(0, normalised.length() - 1) + n + ".")
-                        : exists ? new BranchCheck(BranchState.EXISTS, "The branch " + normalised
-                        + " exists: the sandbox continues on it.")
-                        : new BranchCheck(BranchState.VALID, "A new branch " + normalised + " will start at "
-                                + (base == null ? "the base branch" : base) + ".");
-            } catch (Exception e) {
-                result = new BranchCheck(BranchState.INVALID, e.getMessage());
-            }
-            BranchCheck r = result;
+            BranchCheck r = BranchVerdicts.judge(backend, repository, name, base, known, counts);
             Platform.runLater(() -> {
                 if (seq == checkSeq) {
                     branchCheck.set(r);

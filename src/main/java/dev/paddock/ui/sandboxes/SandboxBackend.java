@@ -54,6 +54,45 @@ public interface SandboxBackend {
         return Optional.empty();
     }
 
+    /** Where an agent preset's program comes from. */
+    enum ProgramSource {
+        /** The path in the preset's setting ({@code agents.<id>.executable}). */
+        SETTING,
+        /** The first match on Paddock's PATH. */
+        PATH,
+        /** Neither: the setting names no executable file, or PATH holds none. */
+        MISSING,
+        /** The person's own command line, run with {@code /bin/sh -c} (the {@code custom} agent). */
+        COMMAND
+    }
+
+    /**
+     * What a new sandbox of an agent would run and take from Paddock's environment, as the presets decide it.
+     *
+     * @param agent the preset's id
+     * @param executable the program's name on PATH ({@code claude}, ...)
+     * @param setting the setting that may name the program instead, or null ({@code custom})
+     * @param source where the program comes from
+     * @param program the program found, or null when missing (or for a command)
+     * @param problem why the setting's path cannot be run, or null
+     * @param passes the names of the variables it would take from Paddock's environment now (set there), sorted;
+     *     never their values
+     * @param takes every name it takes when set, in the preset's order
+     */
+    record AgentProgram(String agent, String executable, String setting, ProgramSource source, Path program,
+                        String problem, List<String> passes, List<String> takes) {
+    }
+
+    /**
+     * Where the program of {@code agent} is (its setting, else PATH) and which variables it would take from Paddock's
+     * environment (names only).
+     *
+     * @throws PaddockException when the agent is unknown or the setting cannot be read
+     */
+    default AgentProgram agentProgram(String agent) throws PaddockException {
+        throw new PaddockException("This Paddock cannot tell where agents' programs are.");
+    }
+
     /** Creates a sandbox (the supervisor starts it at once). */
     SandboxRecord create(NewSandbox request) throws PaddockException;
 

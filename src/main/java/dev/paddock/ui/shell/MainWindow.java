@@ -74,6 +74,9 @@ public final class MainWindow extends BorderPane {
         this.vm = vm;
         this.theme = theme;
         getStyleClass().add("pd-root");
+        // A sandbox the person looks at (this window focused, it selected) starts waiting without a notification.
+        vm.setWindowFocused(() -> getScene() != null && getScene().getWindow() != null
+                && getScene().getWindow().isFocused());
         setTop(header());
         setCenter(center);
         setBottom(new StatusBarView(vm));

@@ -43,4 +43,12 @@ public interface ShellBackend {
 
     /** Registers a callback run (on any thread) with every new probe of the environment. */
     void onEnvironment(Consumer<EnvironmentMonitor.Snapshot> listener);
+
+    /**
+     * Whether a desktop notification is wanted when a sandbox starts waiting for you (the setting
+     * {@code ui.notifications.desktop}). May block on the store: call it off the FX thread.
+     */
+    default boolean desktopNotifications() {
+        return true;
+    }
 }

@@ -49,10 +49,50 @@ public final class ShellViewModel implements AutoCloseable {
     private volatile PanelBackends backends;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile CompletableFuture<PanelBackends> startingFuture;
+    private dev.paddock.ui.notify.DesktopNotifier desktop = new dev.paddock.ui.notify.DesktopNotifier();
+    private java.util.function.BooleanSupplier windowFocused = () -> false;
+    private final dev.paddock.ui.notify.WaitingNotifier waiting = new dev.paddock.ui.notify.WaitingNotifier(
+            (summary, body, wanted) -> desktop.notify(summary, body, wanted), this::notificationsWanted,
+            this::lookedAt);
 
     /** @param starter starts Paddock for {@link #start(PaddockHome, Path)} */
     public ShellViewModel(PanelBackends.Starter starter) {
         this.starter = starter;
+        // Each status shown tells which sandboxes started waiting; a repository shown anew starts from its own.
+        dashboard.latestProperty().addListener((o, a, status) -> {
+            if (status == null) {
+                waiting.reset();
+            } else {
+                waiting.rows(status.sandboxes());
+            }
+        });
+    }
+
+    /**
+     * Where desktop notifications go (by default {@code notify-send} on Paddock's PATH); the one replaced is closed.
+     * Call on the FX thread.
+     */
+    public void useDesktopNotifier(dev.paddock.ui.notify.DesktopNotifier notifier) {
+        dev.paddock.ui.notify.DesktopNotifier old = desktop;
+        desktop = notifier;
+        old.close();
+    }
+
+    /** Tells whether the panel's window has the focus (the main window sets it when it is shown). */
+    public void setWindowFocused(java.util.function.BooleanSupplier focused) {
+        windowFocused = focused;
+    }
+
+    /** Whether the person is looking at the sandbox: the window focused, and it selected. */
+    private boolean lookedAt(String id) {
+        var selected = dashboard.sandboxPanel().details().sandboxProperty().get();
+        return windowFocused.getAsBoolean() && selected != null && selected.id().equals(id);
+    }
+
+    /** The setting {@code ui.notifications.desktop} (asked off the FX thread). */
+    private boolean notificationsWanted() {
+        PanelBackends b = backends;
+        return b != null && b.shell().desktopNotifications();
     }
 
     /** A shell that is given a Paddock already starting ({@link #start(CompletableFuture, Path)}). */
@@ -267,6 +307,7 @@ public final class ShellViewModel implements AutoCloseable {
             return;
         }
         dashboard.close();
+        desktop.close();
         PanelBackends b = backends;
         backends = null;
         if (b != null) {
