@@ -145,6 +145,10 @@ class MergeQueueViewTest {
             Theme.LIGHT.apply(scene);
             window.installShortcuts(scene);
             stage.setScene(scene);
+            // The stage is shared with the tests run before: its size is set, not left from theirs (a 600 px high
+            // one left the history table below the window, where no click could reach it).
+            stage.setWidth(1280);
+            stage.setHeight(800);
             stage.show();
         }).get(60, TimeUnit.SECONDS); // generous: this machine's tests share two cores with other builds
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);

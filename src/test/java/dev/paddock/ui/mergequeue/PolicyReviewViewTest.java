@@ -139,6 +139,8 @@ class PolicyReviewViewTest {
             Theme.LIGHT.apply(scene);
             window.installShortcuts(scene);
             stage.setScene(scene);
+            stage.setWidth(scene.getWidth()); // the stage is shared: its size is set, not left from the test before
+            stage.setHeight(scene.getHeight());
             stage.show();
         }).get(60, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
