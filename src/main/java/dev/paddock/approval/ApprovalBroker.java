@@ -141,6 +141,10 @@ public final class ApprovalBroker implements AutoCloseable {
             throw new ApprovalException(Kind.BAD_REQUEST, "the working directory must be an absolute path: " + cwd);
         }
         Decision d = policies.engine(repo.path(), root).decide(new ToolRequest(r.tool(), r.input(), cwd));
+        // A call of the agent's is a sign of life: it renews the lease as a heartbeat would, so an agent whose
+        // hook asks Paddock needs no heartbeat calls of its own (the call, as progress).
+        String call = (r.tool() + ": " + (r.input() == null ? "" : r.input())).strip().replaceAll("\\s+", " ");
+        sandboxes.heartbeat(sandbox.id(), call.length() > 160 ? call.substring(0, 159) + "…" : call);
         Instant now = clock.instant();
         String rule = d.rule() == null ? null : d.rule().text();
         if (d.verdict() != Verdict.ASK) {

@@ -61,6 +61,30 @@ class ApprovalsOfASandboxTest {
         }
     }
 
+    @Test
+    void eachCallOfTheAgentRenewsItsLeaseAsAHeartbeatWithTheCallAsProgress() throws Exception {
+        try (BrokerRig rig = BrokerRig.start(tmp.resolve("home"))) {
+            TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+            SandboxRecord s = rig.runningSandbox(repo, "Work without heartbeats");
+            java.time.Instant leaseBefore = rig.host().wiring().sandboxes().find(s.id()).orElseThrow()
+                    .leaseExpiresAt();
+            Thread.sleep(50);
+
+            decide(rig.host().wiring().approvals(), s, payload("git status", s.worktree(), "toolu_01A"));
+
+            // Heartbeats are written in batches: the lease moves within a few seconds.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            SandboxRecord now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
+            while (!now.leaseExpiresAt().isAfter(leaseBefore) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
+            }
+            assertThat(now.leaseExpiresAt()).isAfter(leaseBefore);
+            assertThat(now.lastHeartbeatAt()).isNotNull();
+            assertThat(now.progress()).isEqualTo("Bash: git status");
+        }
+    }
+
     private static Approval decide(ApprovalBroker broker, SandboxRecord s, String payload) throws Exception {
         return broker.decide(ClaudeHook.parse(payload).toRequest(s.id())).first();
     }
