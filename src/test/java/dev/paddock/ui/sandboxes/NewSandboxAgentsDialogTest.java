@@ -122,7 +122,8 @@ class NewSandboxAgentsDialogTest {
         Label env = node(robot, "#new-sandbox-agent-env", Label.class);
         List<String> passes = PassThrough.from(AgentPreset.CLAUDE, System.getenv()).names();
         assertThat(fx(env::getText)).isEqualTo(passes.isEmpty() ? "Takes nothing from Paddock's environment: none of"
-                + " its 17 variables (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, …) is set there."
+                + " its " + AgentPreset.CLAUDE.passThrough().size() + " variables (ANTHROPIC_API_KEY,"
+                + " ANTHROPIC_AUTH_TOKEN, …) is set there."
                 : "Takes from Paddock's environment: " + String.join(", ", passes) + ".");
         for (String name : passes) {
             assertThat(fx(env::getText)).doesNotContain(System.getenv(name));
