@@ -100,8 +100,8 @@ class UpgradedHomeTest {
         assertThat(json(decided).get("decision").asText()).as(decided.body()).isEqualTo("allow");
         Thread.sleep(2_500); // two ticks of the supervisor: the adopted agent is watched, not taken for dead
         assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().progress())
-                .isEqualTo("still going after the upgrade");
+        // The last sign of life shows: the hook's call came after the heartbeat (each call counts as one).
+        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().progress()).isEqualTo("Bash: git status");
 
         // A retried run gets a new token; the old one stops working.
         rig.host().wiring().sandboxService().stop(ID, "the test");
