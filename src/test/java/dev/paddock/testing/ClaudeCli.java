@@ -1,10 +1,7 @@
 package dev.paddock.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.paddock.agent.AgentPreset;
-import dev.paddock.agent.ExecutableLocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,21 +20,14 @@ import java.util.concurrent.TimeUnit;
  * home: telemetry, error reports, the auto-updater and all other non-essential traffic are switched off.
  */
 public final class ClaudeCli {
-    private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_CLAUDE"));
+    private static final RequiredCli CLI = new RequiredCli(AgentPreset.CLAUDE, "CLAUDE", "Claude Code CLI");
 
     private ClaudeCli() {
     }
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
-        Optional<Path> bin = ExecutableLocator.locate(AgentPreset.CLAUDE, System.getenv("PADDOCK_CLAUDE_BIN"),
-                System.getenv("PATH"));
-        String why = "no Claude Code CLI (PADDOCK_CLAUDE_BIN or claude on PATH; .ci/run installs one)";
-        if (REQUIRED) {
-            assertThat(bin).as("PADDOCK_REQUIRE_CLAUDE=1 but " + why).isPresent();
-        }
-        assumeTrue(bin.isPresent(), why + " and PADDOCK_REQUIRE_CLAUDE is not 1");
-        return bin.get();
+        return CLI.require();
     }
 
     /**
@@ -46,18 +35,9 @@ public final class ClaudeCli {
      * machine whose kernel refuses bubblewrap its namespaces skips, as the namespace tier's tests do.
      */
     public static void requireSandboxTools() {
-        boolean ok = onPath("bwrap") && onPath("socat");
-        String why = "Claude Code's sandbox needs bubblewrap and socat (.ci/run installs both)";
-        if (REQUIRED) {
-            assertThat(ok).as("PADDOCK_REQUIRE_CLAUDE=1 but " + why).isTrue();
-        }
-        assumeTrue(ok, why);
-        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap = new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
-        if (REQUIRED) {
-            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_CLAUDE=1 but bubblewrap cannot make namespaces here: "
-                    + bwrap.summary()).isTrue();
-        }
-        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
+        CLI.need(onPath("bwrap") && onPath("socat"), "Claude Code's sandbox needs bubblewrap and socat (.ci/run"
+                + " installs both)");
+        CLI.requireBubblewrap();
     }
 
     /** What a run printed and how it ended. */

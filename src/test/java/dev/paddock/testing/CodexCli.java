@@ -1,10 +1,7 @@
 package dev.paddock.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.paddock.agent.AgentPreset;
-import dev.paddock.agent.ExecutableLocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * scripted server its model provider.
  */
 public final class CodexCli {
-    private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_CODEX"));
+    private static final RequiredCli CLI = new RequiredCli(AgentPreset.CODEX, "CODEX", "Codex CLI");
 
     /** Two minutes: a run takes 1-3 s here, more on a busy machine. */
     public static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -34,14 +30,7 @@ public final class CodexCli {
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
-        Optional<Path> bin = ExecutableLocator.locate(AgentPreset.CODEX, System.getenv("PADDOCK_CODEX_BIN"),
-                System.getenv("PATH"));
-        String why = "no Codex CLI (PADDOCK_CODEX_BIN or codex on PATH; .ci/run installs one)";
-        if (REQUIRED) {
-            assertThat(bin).as("PADDOCK_REQUIRE_CODEX=1 but " + why).isPresent();
-        }
-        assumeTrue(bin.isPresent(), why + " and PADDOCK_REQUIRE_CODEX is not 1");
-        return bin.get();
+        return CLI.require();
     }
 
     /**
@@ -49,13 +38,7 @@ public final class CodexCli {
      * whose kernel refuses it its namespaces skips, as the namespace tier's tests do.
      */
     public static void requireNamespaceTier() {
-        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap =
-                new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
-        if (REQUIRED) {
-            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_CODEX=1 but bubblewrap cannot make namespaces here: "
-                    + bwrap.summary()).isTrue();
-        }
-        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
+        CLI.requireBubblewrap();
     }
 
     /** Writes {@code codexHome/config.toml} with {@code api} as the model provider; returns {@code codexHome}. */

@@ -1,10 +1,7 @@
 package dev.paddock.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.paddock.agent.AgentPreset;
-import dev.paddock.agent.ExecutableLocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * auth type.
  */
 public final class GeminiCli {
-    private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_GEMINI"));
+    private static final RequiredCli CLI = new RequiredCli(AgentPreset.GEMINI, "GEMINI", "Gemini CLI");
 
     /** Two minutes: a run takes 2-4 s here, more on a busy machine. */
     public static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -33,14 +29,7 @@ public final class GeminiCli {
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
-        Optional<Path> bin = ExecutableLocator.locate(AgentPreset.GEMINI, System.getenv("PADDOCK_GEMINI_BIN"),
-                System.getenv("PATH"));
-        String why = "no Gemini CLI (PADDOCK_GEMINI_BIN or gemini on PATH; .ci/run installs one)";
-        if (REQUIRED) {
-            assertThat(bin).as("PADDOCK_REQUIRE_GEMINI=1 but " + why).isPresent();
-        }
-        assumeTrue(bin.isPresent(), why + " and PADDOCK_REQUIRE_GEMINI is not 1");
-        return bin.get();
+        return CLI.require();
     }
 
     /**
@@ -48,13 +37,7 @@ public final class GeminiCli {
      * machine whose kernel refuses it its namespaces skips, as the namespace tier's tests do.
      */
     public static void requireNamespaceTier() {
-        dev.paddock.isolation.bubblewrap.BubblewrapProbe.Status bwrap =
-                new dev.paddock.isolation.bubblewrap.BubblewrapProbe().probe();
-        if (REQUIRED) {
-            assertThat(bwrap.usable()).as("PADDOCK_REQUIRE_GEMINI=1 but bubblewrap cannot make namespaces here: "
-                    + bwrap.summary()).isTrue();
-        }
-        assumeTrue(bwrap.usable(), "bubblewrap cannot make namespaces on this machine: " + bwrap.summary());
+        CLI.requireBubblewrap();
     }
 
     /** Writes {@code home/.gemini/settings.json} choosing the API key as the auth type; returns {@code home}. */
