@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -122,7 +123,15 @@ class SandboxDetailsViewModelTest {
             });
             // What the real CLI printed: Paddock's line before the run, its session, how it ended.
             waitFor("the CLI's own run", 10, () -> rows(transcript).stream().anyMatch(r -> r.kind() == Kind.USAGE));
-            assertThat(rows(transcript)).extracting(TranscriptRow::kind).startsWith(Kind.MARKER, Kind.SESSION);
+            // Lines the CLI writes to stderr before its session starts (warnings that depend on the machine) are
+            // plain output rows between the two; they are shown in the failure message.
+            List<TranscriptRow> first = rows(transcript);
+            String shown = first.stream().map(r -> r.kind() + " " + r.text()).collect(Collectors.joining("\n"));
+            assertThat(first).as(shown).extracting(TranscriptRow::kind).startsWith(Kind.MARKER);
+            assertThat(first).as(shown).extracting(TranscriptRow::kind).contains(Kind.SESSION)
+                    .doesNotContain(Kind.TOOL_CALL);
+            assertThat(first.stream().takeWhile(r -> r.kind() != Kind.SESSION).skip(1))
+                    .as(shown).allMatch(r -> r.kind() == Kind.OUTPUT);
             int before = rows(transcript).size();
             fx(() -> {
                 transcript.rows().addListener((ListChangeListener<TranscriptRow>) c -> {
