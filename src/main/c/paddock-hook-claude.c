@@ -719,14 +719,16 @@ int main(int argc, char **argv) {
 
     /* Only the verified Paddock's answer gets here. */
     if (code == 200 && strcmp(verdict, "allow") == 0) {
-        if (strstr(out_line, "\"permissionDecision\":\"allow\"") == NULL) {
+        if (strstr(out_line, "\"permissionDecision\":\"allow\"") == NULL
+            && strstr(out_line, "\"behavior\":\"allow\"") == NULL) {
             deny("Paddock hook: Paddock's answer is not understood, so the call is denied");
         }
         printf("%s\n", out_line);
         return 0;
     }
     if (code == 200 && strcmp(verdict, "deny") == 0) {
-        if (strstr(out_line, "\"permissionDecision\":\"deny\"") == NULL) {
+        if (strstr(out_line, "\"permissionDecision\":\"deny\"") == NULL
+            && strstr(out_line, "\"behavior\":\"deny\"") == NULL) {
             deny("Paddock hook: Paddock denied the call");
         }
         printf("%s\n", out_line);

@@ -1,7 +1,13 @@
 package dev.paddock.agent;
 
+import dev.paddock.common.PaddockException;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.GitException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What Claude Code's own Bash sandbox ({@code sandbox} settings; bubblewrap and socat on Linux) allows a sandbox's
@@ -23,6 +29,43 @@ public record ClaudeSandboxGrant(List<Path> extraWritable, boolean network, List
                 throw new IllegalArgumentException("a writable path must be absolute: " + p);
             }
         }
+    }
+
+    /**
+     * The grant of a sandbox in the {@code worktree} tier: what {@code git commit} writes outside the worktree (its
+     * admin folder in the repository's git folder, and the shared {@code objects}, {@code refs} and {@code logs};
+     * never {@code config} or {@code hooks}), the sandbox's control folder, and the network when the sandbox has it.
+     *
+     * @throws PaddockException when git cannot say where the worktree's git folders are
+     */
+    public static ClaudeSandboxGrant forWorktree(GitCli git, Path worktree, Path controlDir, boolean network)
+            throws PaddockException {
+        try {
+            Path admin = Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-dir").strip());
+            Path common = Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-common-dir")
+                    .strip());
+            List<Path> writable = new ArrayList<>();
+            writable.add(admin);
+            for (String shared : List.of("objects", "refs", "logs")) {
+                writable.add(common.resolve(shared));
+            }
+            writable.add(controlDir.toAbsolutePath());
+            return new ClaudeSandboxGrant(writable, network, List.of());
+        } catch (GitException e) {
+            throw new PaddockException(worktree + " is not a git worktree: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether Claude Code's own sandbox can run with the programs on {@code path}: on Linux it needs
+     * {@code bwrap} and {@code socat}.
+     */
+    public static boolean toolsOn(String path) {
+        if (path == null) {
+            return false;
+        }
+        return Stream.of("bwrap", "socat").allMatch(tool -> Stream.of(path.split(java.io.File.pathSeparator))
+                .filter(d -> !d.isBlank()).map(d -> Path.of(d, tool)).anyMatch(Files::isExecutable));
     }
 
     /** Only the worktree writable, no network. */

@@ -28,9 +28,11 @@ import java.util.Set;
  *  "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
  *              "command": "/home/me/.paddock/bin/paddock-hook-claude --timeout 660", "timeout": 660,
  *              "onFailure": "block"}]}],
+ *            "PermissionRequest": [{"matcher": "*", "hooks": [{"type": "command", "command": "<the same>",
+ *              "timeout": 660}]}],
  *            "Stop": [{"hooks": [{"type": "command", "command": ".../paddock-turn-claude", "timeout": 15}]}],
  *            "Notification": [{"hooks": [{"type": "command", "command": ".../paddock-turn-claude", "timeout": 15}]}]},
- *  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false,
+ *  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": true,
  *              "filesystem": {"allowWrite": [...]}, "network": {"deniedDomains": ["*"]}}}</pre>
  * ({@code sandbox} only when a {@link ClaudeSandboxGrant} is given.) Paddock's deny rules and hook entries are
  * recognised on a rewrite (the rules through a note in the worktree's own git folder, the hooks by their script's
@@ -70,6 +72,12 @@ import java.util.Set;
  * <li>Files under {@code .claude/} are "sensitive" to Claude Code itself: a write there is asked about even after a
  *     hook's allow, so refused in {@code -p}; Paddock's compiled {@code Edit(//<worktree>/.claude/**)} denies it
  *     outright.</li>
+ * <li>With {@code sandbox.enabled}, a Bash call with {@code "dangerouslyDisableSandbox": true} (the model's, or
+ *     the PreToolUse hook's {@code updatedInput}) is refused in {@code -p} ("Run outside of the sandbox") even after
+ *     the hook's allow, unless a {@code PermissionRequest} hook answers {@code {"decision": {"behavior": "allow"}}};
+ *     that event's input is PreToolUse's without {@code tool_use_id}. With {@code allowUnsandboxedCommands: false}
+ *     the flag is ignored and the call runs sandboxed. {@code sandbox.excludedCommands} is not a way out in
+ *     {@code -p}: an excluded command is refused the same way.</li>
  * <li>{@code permissions.disableBypassPermissionsMode: "disable"} from this file makes the CLI ignore
  *     {@code --dangerously-skip-permissions} (it runs in {@code default} mode).</li>
  * </ul>
@@ -147,6 +155,10 @@ public final class ClaudeSettingsWriter {
         ObjectNode pre = hook(hooks, "PreToolUse", "*", file, ClaudeHookInstaller::isPaddockHook);
         pre.put("type", "command").put("command", spec.preToolUseCommand()).put("timeout", spec.hookTimeoutSeconds())
                 .put("onFailure", "block");
+        // Where Claude Code would ask a person (a call to run outside its own sandbox), Paddock answers: yes only
+        // for the call a person approved in Paddock.
+        hook(hooks, "PermissionRequest", "*", file, ClaudeHookInstaller::isPaddockHook).put("type", "command")
+                .put("command", spec.preToolUseCommand()).put("timeout", spec.hookTimeoutSeconds());
         for (String event : List.of("Stop", "Notification")) {
             if (spec.turnCommand() != null) {
                 hook(hooks, event, null, file, ClaudeSettingsWriter::isTurnHook).put("type", "command")
@@ -214,7 +226,9 @@ public final class ClaudeSettingsWriter {
     private static void sandbox(ObjectNode root, Path worktree, ClaudeSandboxGrant g, Path file)
             throws PaddockException {
         ObjectNode s = object(root, "sandbox", file);
-        s.put("enabled", true).put("failIfUnavailable", true).put("allowUnsandboxedCommands", false);
+        // Unsandboxed commands stay possible, but each is a PermissionRequest that Paddock grants only for a call a
+        // person approved (the model's own dangerouslyDisableSandbox is at most an ask in Paddock's policy).
+        s.put("enabled", true).put("failIfUnavailable", true).put("allowUnsandboxedCommands", true);
         ObjectNode fs = object(s, "filesystem", file);
         ArrayNode write = fs.putArray("allowWrite");
         write.add(worktree.toAbsolutePath().normalize().toString());

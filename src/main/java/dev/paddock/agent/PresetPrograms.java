@@ -39,6 +39,7 @@ import java.util.stream.Collectors;
  * ({@link AgentFlags}) go into every command line, first runs and follow-ups.
  */
 public final class PresetPrograms implements AgentPrograms {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PresetPrograms.class);
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@+\\[\\]-]{0,199}");
     /** A session id an agent picked, as Paddock stores it (Codex's are UUIDs). */
     private static final Pattern SESSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
@@ -270,7 +271,7 @@ public final class PresetPrograms implements AgentPrograms {
         }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
-            writeClaudeSettings(s, layout);
+            writeClaudeSettings(s, layout, own);
         }
         return new Program("exec " + argv.stream().map(PresetPrograms::quote).collect(Collectors.joining(" ")), env,
                 turn.sessionId(), p.id() + " " + pass.describe());
@@ -295,7 +296,8 @@ public final class PresetPrograms implements AgentPrograms {
                         + " against " + p + ") or put its folder on the PATH Paddock is started with."));
     }
 
-    private void writeClaudeSettings(SandboxRecord s, SandboxLayout layout) throws SandboxException {
+    private void writeClaudeSettings(SandboxRecord s, SandboxLayout layout, Map<String, String> own)
+            throws SandboxException {
         try {
             long timeoutMs = approvalTimeoutMs.getAsLong();
             Path hook = HookScript.write(paddockHome, timeoutMs);
@@ -308,8 +310,21 @@ public final class PresetPrograms implements AgentPrograms {
             String hookCommand = inside ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
                     : ClaudeHookInstaller.hookCommand(hook, timeout);
             String turnCommand = inside ? SandboxApi.inside(turn) : turn.toString();
+            // In the worktree tier Claude Code's own sandbox is the wall around its Bash commands (in the other tiers
+            // Paddock's is, and no second one of the same kind is nested inside).
+            ClaudeSandboxGrant grant = null;
+            if (s.tier() == Tier.WORKTREE) {
+                if (ClaudeSandboxGrant.toolsOn(own.get("PATH"))) {
+                    grant = ClaudeSandboxGrant.forWorktree(git, layout.worktree(), layout.controlDir(),
+                            s.networkGranted());
+                } else {
+                    LOG.warn("Claude Code's own sandbox is off for {}: bubblewrap (bwrap) and socat are not both on"
+                            + " Paddock's PATH; only Paddock's hook and deny rules stand before its Bash commands",
+                            s.id());
+                }
+            }
             new ClaudeSettingsWriter(git).write(layout.worktree(), new ClaudeSettingsWriter.Spec(hookCommand, timeout,
-                    turnCommand, deny, null));
+                    turnCommand, deny, grant));
         } catch (IOException | PaddockException e) {
             throw new SandboxException("Cannot write the Claude Code settings of " + s.id() + ": " + e.getMessage(), e);
         }

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -155,9 +156,14 @@ final class ApprovalRoutes {
             payload = new String(bytes, StandardCharsets.UTF_8);
         }
         Ticket t;
+        ClaudeHook.Call call;
         try {
-            ClaudeHook.Call call = ClaudeHook.parse(payload);
+            call = ClaudeHook.parse(payload);
             String sandbox = sandboxOf(caller, HttpIo.query(ex, "sandbox"), call.cwd());
+            if (call.isPermissionRequest()) {
+                permission(ex, sandbox, call);
+                return;
+            }
             t = broker.decide(call.toRequest(sandbox));
         } catch (ApprovalException e) {
             hookAnswer(ex, false, "Paddock denied it: " + e.getMessage());
@@ -166,7 +172,25 @@ final class ApprovalRoutes {
             hookAnswer(ex, false, "Paddock could not decide, so it is denied: " + e.getMessage());
             return;
         }
-        answer(ex, t, "text/plain; charset=utf-8", ApprovalRoutes::hookBody);
+        JsonNode input = call.toolInput();
+        answer(ex, t, "text/plain; charset=utf-8", a -> hookBody(a, input));
+    }
+
+    /**
+     * Claude Code's PermissionRequest: it would ask a person whether a call may run outside its own sandbox. Allowed
+     * only for a call a person approved ({@link ApprovalBroker#permitOutsideSandbox}); anything else is refused, as
+     * {@code -p} itself would.
+     */
+    private void permission(HttpExchange ex, String sandbox, ClaudeHook.Call call) throws IOException,
+            PaddockException {
+        String input = ApprovalRequest.mainInput(call.tool(), call.toolInput());
+        Optional<Approval> by = broker.permitOutsideSandbox(sandbox, call.tool(), input);
+        String reason = by.map(a -> "Paddock: a person approved it (approval " + a.id() + ")")
+                .orElse("Paddock: only a call a person approved may run outside the agent's own sandbox; this one"
+                        + " was not (ask without dangerouslyDisableSandbox, or wait for a person's approval)");
+        boolean allow = by.isPresent();
+        HttpIo.text(ex, 200, (allow ? "allow" : "deny") + "\n" + ClaudeHook.permissionOutput(allow, reason) + "\n"
+                + ClaudeHook.oneLine(reason) + "\n");
     }
 
     /**
@@ -251,8 +275,13 @@ final class ApprovalRoutes {
         }
     }
 
-    private static String hookBody(Approval a) {
+    private static String hookBody(Approval a, JsonNode toolInput) {
         String reason = hookReason(a);
+        if (a.allowed() && "human".equals(a.decidedBy()) && "Bash".equals(a.tool())) {
+            // What a person approved runs outside the agent's own sandbox (a push needs the network).
+            return "allow\n" + ClaudeHook.outputOutsideSandbox(reason, toolInput) + "\n" + ClaudeHook.oneLine(reason)
+                    + "\n";
+        }
         return hookText(a.allowed(), reason);
     }
 

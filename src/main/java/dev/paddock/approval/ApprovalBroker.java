@@ -65,6 +65,10 @@ public final class ApprovalBroker implements AutoCloseable {
     private final PolicyCache policies;
     private final Path paddockHome;
     private final Map<Long, Waiter> waiters = new HashMap<>();
+    /** Approvals that already let a call run outside the agent's own sandbox (each does so once). */
+    private final java.util.Set<Long> spentOutside = new java.util.HashSet<>();
+    /** How long after a person's approval the call may still step outside the agent's own sandbox. */
+    static final java.time.Duration OUTSIDE_SANDBOX_WINDOW = java.time.Duration.ofMinutes(10);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
     private volatile boolean closing;
 
@@ -147,19 +151,46 @@ public final class ApprovalBroker implements AutoCloseable {
         sandboxes.heartbeat(sandbox.id(), call.length() > 160 ? call.substring(0, 159) + "…" : call);
         Instant now = clock.instant();
         String rule = d.rule() == null ? null : d.rule().text();
-        if (d.verdict() != Verdict.ASK) {
-            boolean allow = d.verdict() == Verdict.ALLOW;
+        Verdict verdict = d.verdict();
+        String reason = d.reason();
+        if (verdict == Verdict.ALLOW && r.outsideSandbox()) {
+            // Stepping outside the agent's own sandbox widens what the call may touch: a person decides.
+            verdict = Verdict.ASK;
+            reason = "it asks to run outside the agent's own sandbox (" + reason + ")";
+        }
+        if (verdict != Verdict.ASK) {
+            boolean allow = verdict == Verdict.ALLOW;
             return done(store.insert(asked(r, sandbox, repo, cwd, rule, now)
                     .state(allow ? ApprovalState.APPROVED : ApprovalState.DENIED).decision(allow ? "allow" : "deny")
-                    .decidedBy("policy").reason(d.reason()).decidedAt(now).build()));
+                    .decidedBy("policy").reason(reason).decidedAt(now).build()));
         }
         if (!sandbox.state().mayHaveProcess()) {
             return done(store.insert(asked(r, sandbox, repo, cwd, rule, now).state(ApprovalState.CANCELLED)
                     .reason("sandbox " + sandbox.id() + " is " + sandbox.state().id() + ", not running: nobody would"
-                            + " receive an answer, so it is not queued (" + d.reason() + ")")
+                            + " receive an answer, so it is not queued (" + reason + ")")
                     .decidedAt(now).build()));
         }
-        return park(r, sandbox, repo, cwd, rule, d.reason(), now);
+        return park(r, sandbox, repo, cwd, rule, reason, now);
+    }
+
+    /**
+     * Whether a call may run outside the agent's own sandbox (Claude Code's PermissionRequest for it): only when a
+     * person approved this very call (same sandbox, tool and input) in the last {@link #OUTSIDE_SANDBOX_WINDOW}, and
+     * each approval only once. The policy's allow is never enough.
+     *
+     * @return the person's approval that permits it, or empty (deny)
+     */
+    public synchronized Optional<Approval> permitOutsideSandbox(String sandboxId, String tool, String input)
+            throws PaddockException {
+        Instant since = clock.instant().minus(OUTSIDE_SANDBOX_WINDOW);
+        for (Approval a : store.ofSandbox(sandboxId, 50)) {
+            if (a.state() == ApprovalState.APPROVED && "human".equals(a.decidedBy()) && a.tool().equals(tool)
+                    && a.request().equals(input == null ? "" : input) && a.decidedAt() != null
+                    && a.decidedAt().isAfter(since) && spentOutside.add(a.id())) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The parts of a new approval that say what was asked, by whom, where and when; the caller adds the rest. */

@@ -13,9 +13,16 @@ import java.util.Set;
  * @param cwd the agent's working directory (absolute), or null for the sandbox's worktree
  * @param sessionId the Claude Code session, or null
  * @param toolUseId the tool call's id in that session (the hook's {@code tool_use_id}), or null
+ * @param outsideSandbox whether the call asks to run outside the agent's own sandbox (Claude Code's
+ *     {@code dangerouslyDisableSandbox}): the policy's allow is then only an ask
  */
 public record ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId,
-                              String toolUseId) {
+                              String toolUseId, boolean outsideSandbox) {
+    /** A request that asks nothing of the agent's own sandbox. */
+    public ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId, String toolUseId) {
+        this(sandboxId, tool, input, cwd, sessionId, toolUseId, false);
+    }
+
     private static final Set<String> FILE_TOOLS = Set.of("Read", "Edit", "Write", "MultiEdit", "NotebookEdit");
 
     public ApprovalRequest {

@@ -23,8 +23,16 @@ import java.nio.file.Path;
  * never use one.
  */
 public final class ClaudeHook {
-    /** The only event this hook answers. */
+    /** The event this hook answers for each tool call. */
     public static final String EVENT = "PreToolUse";
+    /**
+     * The event Claude Code raises where it would ask a person in a dialog; in a sandbox it comes for a Bash call
+     * that is to run outside Claude Code's own sandbox, and Paddock lets it through only after a person approved
+     * that very command ({@link ApprovalBroker#permitOutsideSandbox}).
+     */
+    public static final String PERMISSION_REQUEST = "PermissionRequest";
+    /** The Bash tool's input field that asks to run a command outside Claude Code's own sandbox. */
+    public static final String OUTSIDE_SANDBOX = "dangerouslyDisableSandbox";
     /** Longest {@code tool_use_id} kept (Claude Code's are {@code toolu_} and 24 characters); a longer one is dropped. */
     static final int MAX_TOOL_USE_ID = 256;
 
@@ -39,11 +47,21 @@ public final class ClaudeHook {
      * @param toolInput the {@code tool_input} object as sent (for the API's {@code input})
      * @param toolUseId the tool call's id in the session (what the agent's stream-json names it), or null
      */
-    public record Call(String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId) {
+    public record Call(String event, String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId) {
         /** The request for the broker of {@code sandboxId}. */
         public ApprovalRequest toRequest(String sandboxId) {
             return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId,
-                    toolUseId);
+                    toolUseId, outsideSandbox());
+        }
+
+        /** Whether Claude Code's own sandbox is asked to step aside ({@code "dangerouslyDisableSandbox": true}). */
+        public boolean outsideSandbox() {
+            return toolInput.path(OUTSIDE_SANDBOX).asBoolean(false);
+        }
+
+        /** Whether this is a {@link #PERMISSION_REQUEST} rather than a PreToolUse call. */
+        public boolean isPermissionRequest() {
+            return PERMISSION_REQUEST.equals(event);
         }
     }
 
@@ -64,8 +82,8 @@ public final class ClaudeHook {
             throw bad("the hook's input is not a JSON object (Claude Code sends one on stdin)");
         }
         String event = text(n, "hook_event_name");
-        if (event != null && !event.equals(EVENT)) {
-            throw bad("this hook answers PreToolUse events, not " + event);
+        if (event != null && !event.equals(EVENT) && !event.equals(PERMISSION_REQUEST)) {
+            throw bad("this hook answers PreToolUse and PermissionRequest events, not " + event);
         }
         String tool = text(n, "tool_name");
         if (tool == null || tool.isBlank()) {
@@ -88,7 +106,7 @@ public final class ClaudeHook {
             }
         }
         String toolUseId = text(n, "tool_use_id");
-        return new Call(tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
+        return new Call(event == null ? EVENT : event, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
                 text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
     }
 
@@ -99,6 +117,37 @@ public final class ClaudeHook {
         o.put("hookEventName", EVENT);
         o.put("permissionDecision", allow ? "allow" : "deny");
         o.put("permissionDecisionReason", reason == null ? "" : reason);
+        return root.toString();
+    }
+
+    /**
+     * The stdout JSON (one line) for a person's allow of a Bash call: {@code allow}, and the call's input with
+     * {@value #OUTSIDE_SANDBOX} set, so the command a person approved (a push, a download) runs outside Claude Code's
+     * own sandbox; Claude Code then raises a {@link #PERMISSION_REQUEST} for it.
+     */
+    public static String outputOutsideSandbox(String reason, JsonNode toolInput) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode o = root.putObject("hookSpecificOutput");
+        o.put("hookEventName", EVENT);
+        o.put("permissionDecision", "allow");
+        o.put("permissionDecisionReason", reason == null ? "" : reason);
+        ObjectNode updated = toolInput.isObject() ? ((ObjectNode) toolInput).deepCopy()
+                : Json.mapper().createObjectNode();
+        updated.put(OUTSIDE_SANDBOX, true);
+        o.set("updatedInput", updated);
+        return root.toString();
+    }
+
+    /** The stdout JSON (one line) for a {@link #PERMISSION_REQUEST}'s answer. */
+    public static String permissionOutput(boolean allow, String reason) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        ObjectNode o = root.putObject("hookSpecificOutput");
+        o.put("hookEventName", PERMISSION_REQUEST);
+        ObjectNode d = o.putObject("decision");
+        d.put("behavior", allow ? "allow" : "deny");
+        if (!allow) {
+            d.put("message", reason == null ? "" : reason);
+        }
         return root.toString();
     }
 

@@ -70,7 +70,11 @@ class ClaudeSettingsWriterTest {
         assertThat(s.path("permissions").has("allow")).isFalse();
         JsonNode sandbox = s.path("sandbox");
         assertThat(sandbox.path("enabled").asBoolean()).isTrue();
-        assertThat(sandbox.path("allowUnsandboxedCommands").asBoolean(true)).isFalse();
+        // A call may leave Claude Code's sandbox only through the PermissionRequest hook, which is Paddock's.
+        assertThat(sandbox.path("allowUnsandboxedCommands").asBoolean(false)).isTrue();
+        JsonNode permission = s.path("hooks").path("PermissionRequest").get(0);
+        assertThat(permission.path("matcher").asText()).isEqualTo("*");
+        assertThat(permission.path("hooks").get(0).path("command").asText()).isEqualTo(PRE);
         assertThat(sandbox.path("filesystem").path("allowWrite").toString())
                 .isEqualTo("[\"" + worktree.toAbsolutePath() + "\",\"/repo/.git/objects\"]");
         assertThat(sandbox.path("network").toString()).isEqualTo("{\"deniedDomains\":[\"*\"]}");
