@@ -235,6 +235,26 @@ public final class PresetPrograms implements AgentPrograms {
                         : dev.paddock.sandbox.AgentSignal.Kind.WAITING, t.sessionId(), t.detail(), t.notificationType()));
     }
 
+    /**
+     * Codex and Gemini CLI run one turn and exit; having no turn hook of Paddock's, a run that ended well with a
+     * session to resume is their turn's end (Claude Code's comes from its Stop hook).
+     */
+    @Override
+    public Optional<dev.paddock.sandbox.AgentSignal> exitTurn(SandboxRecord s, Integer exitCode) {
+        AgentPreset p;
+        try {
+            p = presetOf(s.agent());
+        } catch (SandboxException e) {
+            return Optional.empty();
+        }
+        if (p == AgentPreset.CUSTOM || p.paddockHook() || !p.canFollowUp() || exitCode == null || exitCode != 0
+                || s.agentSession() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new dev.paddock.sandbox.AgentSignal(dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED,
+                s.agentSession(), "its " + p.id() + " run ended", null));
+    }
+
     /** Codex picks its thread id itself: the last one its {@code thread.started} events in the log name. */
     @Override
     public Optional<String> sessionOf(SandboxRecord s, Path log) {

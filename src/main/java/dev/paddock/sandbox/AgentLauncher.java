@@ -143,6 +143,11 @@ public final class AgentLauncher {
         return programs.sessionOf(s, log);
     }
 
+    /** The turn's end that an agent's exit is ({@link AgentPrograms#exitTurn}), or empty. */
+    public java.util.Optional<AgentSignal> exitTurn(SandboxRecord s, Integer exitCode) {
+        return programs.exitTurn(s, exitCode);
+    }
+
     /** The signal in an agent's turn hook input, or empty when there is none. */
     public java.util.Optional<AgentSignal> turnSignal(String payload) {
         return programs.turnSignal(payload);

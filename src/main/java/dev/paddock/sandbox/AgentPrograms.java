@@ -90,6 +90,16 @@ public interface AgentPrograms {
         return Optional.empty();
     }
 
+    /**
+     * The turn's end that an agent's successful exit is, for an agent that has no turn hook but resumes its session
+     * in a follow-up (Codex, Gemini CLI: one turn per run), or empty.
+     *
+     * @param s the sandbox, with the session its run used or chose
+     */
+    default Optional<AgentSignal> exitTurn(SandboxRecord s, Integer exitCode) {
+        return Optional.empty();
+    }
+
     /** The signal in the input of an agent's turn hook (what its turn file holds), or empty when there is none. */
     default Optional<AgentSignal> turnSignal(String payload) {
         return Optional.empty();

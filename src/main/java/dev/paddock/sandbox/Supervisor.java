@@ -259,6 +259,7 @@ public final class Supervisor implements AutoCloseable {
             if (own.isPresent()) { // an agent that picks its own session (Codex's thread)
                 store.recordAgentSession(s.id(), own.get());
             }
+            turnFiles.takeExit(store.find(s.id()).orElse(s), exit.get().code(), launcher, store.turns());
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
                 stopper.stopLater(runtime, s.id(), ref, "its agent ended");

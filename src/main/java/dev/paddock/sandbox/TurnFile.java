@@ -79,6 +79,18 @@ final class TurnFile {
         return recorded;
     }
 
+    /**
+     * Records the turn's end that the agent's exit is ({@link AgentLauncher#exitTurn}), if it is one: for agents that
+     * have no turn hook. Keyed by the run, so a run's exit counts once.
+     */
+    void takeExit(SandboxRecord s, Integer exitCode, AgentLauncher launcher, AgentTurns turns)
+            throws PaddockException {
+        Optional<AgentSignal> signal = launcher.exitTurn(s, exitCode);
+        if (signal.isPresent()) {
+            turns.record(s.id(), signal.get(), "exit " + s.iteration() + " " + signal.get().sessionId(), "exit");
+        }
+    }
+
     /** Remembers {@code content} as taken for the sandbox's current run. */
     void taken(SandboxRecord s, String content) {
         taken.put(s.id(), new Taken(s.iteration(), AgentTurns.key(content)));

@@ -98,7 +98,14 @@ class ClaudeAgentPanelTest {
                     .findFirst().orElse(null));
             assertThat(push.sandboxId()).isEqualTo(s.id());
             robot.clickOn(approveButton(robot, push.id()));
-            panel.waitForState(s.id(), "done", 120);
+            waitFor("the click to approve the push", 20, () -> panel.host.wiring().approvals().find(push.id())
+                    .orElseThrow().state() == ApprovalState.APPROVED, () -> String.valueOf(panel.host.wiring()
+                    .approvals().find(push.id()).orElseThrow()));
+            waitFor("the run to end", 120, () -> !panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state()
+                    .mayHaveProcess(), () -> "model turns: " + api.turns().size() + ", last results: "
+                    + api.turns().get(api.turns().size() - 1).lastToolResults() + "\n--- log ---\n"
+                    + Files.readString(panel.host.wiring().sandboxService().logFile(s.id())));
+            panel.waitForState(s.id(), "done", 10);
 
             // The model was given the task, each command's output, and the deny's reason.
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
