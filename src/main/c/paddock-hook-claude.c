@@ -720,7 +720,8 @@ int main(int argc, char **argv) {
     /* Only the verified Paddock's answer gets here. */
     if (code == 200 && strcmp(verdict, "allow") == 0) {
         if (strstr(out_line, "\"permissionDecision\":\"allow\"") == NULL
-            && strstr(out_line, "\"behavior\":\"allow\"") == NULL) {
+            && strstr(out_line, "\"behavior\":\"allow\"") == NULL
+            && strstr(out_line, "{\"decision\":\"allow\"") == NULL) {
             deny("Paddock hook: Paddock's answer is not understood, so the call is denied");
         }
         printf("%s\n", out_line);
@@ -728,7 +729,8 @@ int main(int argc, char **argv) {
     }
     if (code == 200 && strcmp(verdict, "deny") == 0) {
         if (strstr(out_line, "\"permissionDecision\":\"deny\"") == NULL
-            && strstr(out_line, "\"behavior\":\"deny\"") == NULL) {
+            && strstr(out_line, "\"behavior\":\"deny\"") == NULL
+            && strstr(out_line, "{\"decision\":\"deny\"") == NULL) {
             deny("Paddock hook: Paddock denied the call");
         }
         printf("%s\n", out_line);

@@ -46,9 +46,10 @@ import java.util.Optional;
  *     home is kept in the control directory, the user's settings copied in before each run ({@link GeminiHome}).
  *     Headless with the default approval mode it offers the model read-only tools only
  *     ({@code read_file}, {@code list_directory}, {@code grep_search}, {@code glob}, web search): no shell command,
- *     no file write. Its bundle names hook events ({@code BeforeTool}, {@code AfterTool}, {@code BeforeAgent},
- *     {@code AfterAgent}, {@code Notification}, ...; {@code gemini hooks migrate} turns Claude Code's hooks into
- *     them), not run here. No Paddock hook: {@code namespace}.</li>
+ *     no file write; so in the worktree tier it stays read-only. In {@code namespace} and {@code container} its
+ *     settings get Paddock's {@code BeforeTool} hook ({@link dev.paddock.approval.GeminiHook}) and it runs with
+ *     {@code --approval-mode yolo}: every tool offered, each call decided by Paddock, the tier the wall. Default
+ *     tier {@code namespace}.</li>
  * <li>{@code aider} (aider-chat 0.86.2, not run here): {@code aider --no-pretty --no-fancy-input --no-check-update
  *     [--model M] --message=TASK}, never {@code --yes-always}; follow-up adds {@code --restore-chat-history}. Plain
  *     text output. No hook of its own: {@code namespace}.</li>
@@ -236,6 +237,9 @@ public record AgentPreset(String id, String executable, String executableSetting
     public List<String> ownOptions(Tier tier) {
         if (id.equals("codex") && tier != Tier.WORKTREE) {
             return List.of("-c", CODEX_NO_INNER_SANDBOX);
+        }
+        if (id.equals("gemini") && tier != Tier.WORKTREE) {
+            return List.of("--approval-mode", "yolo");
         }
         return List.of();
     }

@@ -46,6 +46,10 @@ final class GeminiHome {
     static final String CONFIG = ".gemini";
     /** What a run leaves in {@link #CONFIG} that a follow-up needs: sessions, the project registry, checkpoints. */
     static final Set<String> KEPT = Set.of("tmp", "projects.json", "history", "installation_id");
+    /** The hook event Paddock answers each tool call on. */
+    static final String HOOK_EVENT = "BeforeTool";
+    /** The name of Paddock's hook in the settings. */
+    static final String HOOK_NAME = "paddock";
     /** The auth type chosen when the key is passed and the user's settings choose none. */
     static final String API_KEY_AUTH = "gemini-api-key";
 
@@ -66,6 +70,17 @@ final class GeminiHome {
      */
     static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own, boolean apiKey)
             throws SandboxException {
+        return prepare(s, layout, own, apiKey, null, 0);
+    }
+
+    /**
+     * {@link #prepare(SandboxRecord, SandboxLayout, Map, boolean)}, with Paddock's {@code BeforeTool} hook put first in
+     * the settings when {@code hookCommand} is given (the user's hooks kept after it).
+     *
+     * @param hookTimeoutSeconds the hook's timeout (Gemini CLI's is in milliseconds)
+     */
+    static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own, boolean apiKey,
+            String hookCommand, int hookTimeoutSeconds) throws SandboxException {
         Path home = layout.controlDir().resolve(DIR);
         Path user = userSettings(own);
         try {
@@ -84,7 +99,7 @@ final class GeminiHome {
                     }
                 }
             }
-            byte[] settings = settings(user, apiKey);
+            byte[] settings = settings(user, apiKey, hookCommand, hookTimeoutSeconds);
             if (settings != null) {
                 Path part = Files.createTempFile(config, "settings", ".part",
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -109,8 +124,27 @@ final class GeminiHome {
      * The settings to write: the user's as they are, or with the API key's auth type added when {@code apiKey} and
      * they choose none (then a missing file gives settings of that alone); null for none.
      */
-    private static byte[] settings(Path user, boolean apiKey) throws IOException {
+    private static byte[] settings(Path user, boolean apiKey, String hookCommand, int hookTimeoutSeconds)
+            throws IOException {
         boolean exists = user != null && Files.isRegularFile(user);
+        if (hookCommand != null) {
+            ObjectNode root = parsed(user, exists);
+            if (apiKey && !root.path("security").path("auth").path("selectedType").isTextual()) {
+                object(object(root, "security"), "auth").put("selectedType", API_KEY_AUTH);
+            }
+            JsonNode before = object(root, "hooks").get(HOOK_EVENT);
+            com.fasterxml.jackson.databind.node.ArrayNode list = LENIENT.createArrayNode();
+            ObjectNode ours = list.addObject().put("matcher", ".*");
+            ours.putArray("hooks").addObject().put("name", HOOK_NAME).put("type", "command")
+                    .put("command", hookCommand).put("timeout", hookTimeoutSeconds * 1000L);
+            if (before != null && before.isArray()) {
+                before.forEach(h -> list.add(h));
+            } else if (before != null && !before.isNull()) {
+                throw new NotSettings("\"hooks\": {\"" + HOOK_EVENT + "\"} is not a list");
+            }
+            ((ObjectNode) root.get("hooks")).set(HOOK_EVENT, list);
+            return LENIENT.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+        }
         if (!apiKey) {
             return exists ? Files.readAllBytes(user) : null;
         }
@@ -129,6 +163,17 @@ final class GeminiHome {
         }
         object(object(root, "security"), "auth").put("selectedType", API_KEY_AUTH);
         return LENIENT.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+    }
+
+    private static ObjectNode parsed(Path user, boolean exists) throws IOException {
+        JsonNode read = exists ? LENIENT.readTree(Files.readAllBytes(user)) : null;
+        if (read == null || read.isMissingNode() || read.isNull()) {
+            return LENIENT.createObjectNode();
+        }
+        if (read instanceof ObjectNode o) {
+            return o;
+        }
+        throw new NotSettings("the file is not a JSON object");
     }
 
     /** The object under {@code name} in {@code parent}, made when missing. */

@@ -286,8 +286,19 @@ public final class PresetPrograms implements AgentPrograms {
             env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own).toString());
         }
         if (p == AgentPreset.GEMINI && s.tier() != Tier.WORKTREE) {
+            // Outside the worktree tier Gemini CLI asks Paddock before each tool call (BeforeTool hook) and runs in
+            // its yolo mode: Paddock's policy and you decide, Paddock's tier is the wall.
+            long timeoutMs = approvalTimeoutMs.getAsLong();
+            int timeout = ClaudeHookInstaller.timeoutFor(timeoutMs);
+            String hook;
+            try {
+                hook = ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(HookScript.write(paddockHome,
+                        timeoutMs))), timeout);
+            } catch (IOException e) {
+                throw new SandboxException("Cannot write the hook of " + s.id() + ": " + e.getMessage(), e);
+            }
             env.put(GeminiHome.VARIABLE, GeminiHome.prepare(s, layout, own,
-                    pass.names().contains("GEMINI_API_KEY")).toString());
+                    pass.names().contains("GEMINI_API_KEY"), hook, timeout).toString());
         }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());

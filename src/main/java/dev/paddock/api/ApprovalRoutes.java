@@ -173,7 +173,8 @@ final class ApprovalRoutes {
             return;
         }
         JsonNode input = call.toolInput();
-        answer(ex, t, "text/plain; charset=utf-8", a -> hookBody(a, input));
+        boolean gemini = call.isGemini();
+        answer(ex, t, "text/plain; charset=utf-8", a -> gemini ? geminiBody(a) : hookBody(a, input));
     }
 
     /**
@@ -273,6 +274,13 @@ final class ApprovalRoutes {
         } catch (IOException e) {
             return "{\"decision\":\"deny\",\"reason\":\"cannot serialise the answer\"}";
         }
+    }
+
+    /** Gemini CLI's BeforeTool answer, in the lines the hook programs read (verdict, stdout JSON, reason). */
+    private static String geminiBody(Approval a) {
+        String reason = hookReason(a);
+        return (a.allowed() ? "allow" : "deny") + "\n" + dev.paddock.approval.GeminiHook.output(a.allowed(), reason)
+                + "\n" + ClaudeHook.oneLine(reason) + "\n";
     }
 
     private static String hookBody(Approval a, JsonNode toolInput) {

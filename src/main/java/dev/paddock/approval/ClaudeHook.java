@@ -59,6 +59,11 @@ public final class ClaudeHook {
             return toolInput.path(OUTSIDE_SANDBOX).asBoolean(false);
         }
 
+        /** Whether this is Gemini CLI's {@link GeminiHook#EVENT}, answered in its own format. */
+        public boolean isGemini() {
+            return GeminiHook.EVENT.equals(event);
+        }
+
         /** Whether this is a {@link #PERMISSION_REQUEST} rather than a PreToolUse call. */
         public boolean isPermissionRequest() {
             return PERMISSION_REQUEST.equals(event);
@@ -82,8 +87,10 @@ public final class ClaudeHook {
             throw bad("the hook's input is not a JSON object (Claude Code sends one on stdin)");
         }
         String event = text(n, "hook_event_name");
-        if (event != null && !event.equals(EVENT) && !event.equals(PERMISSION_REQUEST)) {
-            throw bad("this hook answers PreToolUse and PermissionRequest events, not " + event);
+        if (event != null && !event.equals(EVENT) && !event.equals(PERMISSION_REQUEST)
+                && !event.equals(GeminiHook.EVENT)) {
+            throw bad("this hook answers PreToolUse and PermissionRequest events (and Gemini CLI's BeforeTool), not "
+                    + event);
         }
         String tool = text(n, "tool_name");
         if (tool == null || tool.isBlank()) {
@@ -104,6 +111,10 @@ public final class ClaudeHook {
             if (!dir.isAbsolute()) {
                 throw bad("cwd is not an absolute path: " + cwd);
             }
+        }
+        if (GeminiHook.EVENT.equals(event)) {
+            return GeminiHook.call(n, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input,
+                    dir, text(n, "session_id"));
         }
         String toolUseId = text(n, "tool_use_id");
         return new Call(event == null ? EVENT : event, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,

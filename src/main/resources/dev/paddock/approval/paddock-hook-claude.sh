@@ -343,10 +343,10 @@ fi
 # Only the verified Paddock's answer gets here.
 case "$code:$verdict" in
   200:allow)
-    case $out in *'"permissionDecision":"allow"'*|*'"behavior":"allow"'*) ;; *) deny "Paddock hook: Paddock's answer is not understood, so the call is denied" ;; esac
+    case $out in *'"permissionDecision":"allow"'*|*'"behavior":"allow"'*|'{"decision":"allow"'*) ;; *) deny "Paddock hook: Paddock's answer is not understood, so the call is denied" ;; esac
     printf '%s\n' "$out"; exit 0 ;;
   200:deny)
-    case $out in *'"permissionDecision":"deny"'*|*'"behavior":"deny"'*) ;; *) deny "Paddock hook: Paddock denied the call" ;; esac
+    case $out in *'"permissionDecision":"deny"'*|*'"behavior":"deny"'*|'{"decision":"deny"'*) ;; *) deny "Paddock hook: Paddock denied the call" ;; esac
     printf '%s\n' "$out"; printf '%s\n' "$reason" >&2; exit 2 ;;
   200:*) deny "Paddock hook: Paddock's answer is not understood, so the call is denied" ;;
   403:*) deny "Paddock hook: this key may not ask for that sandbox (HTTP 403), so the call is denied" ;;

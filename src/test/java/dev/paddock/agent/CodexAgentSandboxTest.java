@@ -62,13 +62,13 @@ class CodexAgentSandboxTest {
             assertThat(view.get("tier").asText()).isEqualTo("namespace");
 
             JsonNode s = awaitEnd(serve, id);
+            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             // One turn per run, and no turn hook: the run's good end is its turn's end, so it waits for you.
             JsonNode waiting = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
                     .get("waiting");
             assertThat(waiting.path("kind").asText()).as(waiting.toString()).isEqualTo("turn_ended");
             assertThat(waiting.path("sessionId").asText()).isEqualTo(s.get("agentSession").asText());
-            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             assertThat(s.get("exitCode").asInt()).isZero();
 
             // The task reached the model as the prompt (one argument: a leading dash is no option); the command ran

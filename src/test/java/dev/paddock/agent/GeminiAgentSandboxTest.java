@@ -53,10 +53,17 @@ class GeminiAgentSandboxTest {
                 ? ScriptedGemini.text("THE NOTES SAY 42.")
                 : t.lastFunctionResponses().isEmpty()
                         ? ScriptedGemini.call("read_file", Json.mapper().createObjectNode().put("file_path", "NOTES.md"))
-                        : ScriptedGemini.text("The notes say 42."));
+                        : t.lastFunctionResponses().get(0).toString().contains("read_file")
+                                ? ScriptedGemini.call("run_shell_command", Json.mapper().createObjectNode()
+                                        .put("command", "rm -rf build"))
+                                : ScriptedGemini.text("The notes say 42."));
              ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
             Path notes = serve.repo().dir().resolve("NOTES.md");
             Files.writeString(notes, "the answer is 42\n");
+            // The repository's policy, in Claude Code's notation, judges Gemini's tools as the ones they match.
+            Files.createDirectories(serve.repo().dir().resolve(".paddock"));
+            Files.writeString(serve.repo().dir().resolve(".paddock/policy.json"), "{\"permissions\": {\"allow\":"
+                    + " [\"Read(./**)\", \"Bash(git status)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
             serve.repo().commitAll("notes");
             String home = serve.home().toString();
             Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
@@ -68,23 +75,31 @@ class GeminiAgentSandboxTest {
             assertThat(view.get("tier").asText()).isEqualTo("namespace");
 
             JsonNode s = awaitEnd(serve, id);
+            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             // One turn per run, and no turn hook: the run's good end is its turn's end, so it waits for you.
             JsonNode waiting = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
                     .get("waiting");
             assertThat(waiting.path("kind").asText()).as(waiting.toString()).isEqualTo("turn_ended");
             assertThat(waiting.path("sessionId").asText()).isEqualTo(s.get("agentSession").asText());
-            String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             assertThat(s.get("exitCode").asInt()).isZero();
 
-            // The task reached the model as the prompt (one argument: a leading dash is no option), with read-only
-            // tools; the file was read in the worktree and its text went back.
-            assertThat(api.turns()).hasSize(2);
+            // The task reached the model as the prompt (one argument: a leading dash is no option), with every tool
+            // (Paddock's hook decides each call); the file was read in the worktree and its text went back, and the
+            // shell command the policy denies was blocked with Paddock's reason.
+            assertThat(api.turns()).hasSize(3);
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
-            assertThat(api.turns().get(0).tools()).contains("read_file").doesNotContain("run_shell_command",
-                    "write_file");
+            assertThat(api.turns().get(0).tools()).contains("read_file", "run_shell_command", "write_file");
             assertThat(api.turns().get(1).lastFunctionResponses()).singleElement().asString()
                     .contains("the answer is 42");
+            assertThat(api.turns().get(2).lastFunctionResponses()).singleElement().asString()
+                    .contains("blocked").contains("Paddock").contains("Bash(rm -rf:*)");
+            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+                    .get("approvals");
+            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .extracting(a -> a.get("tool").asText() + " " + a.get("request").asText() + " "
+                            + a.get("state").asText())
+                    .containsExactlyInAnyOrder("Read NOTES.md approved", "Bash rm -rf build denied");
 
             // The session Paddock chose is the one Gemini ran, and the transcript shows the call and the message.
             String session = s.get("agentSession").asText();
@@ -110,6 +125,8 @@ class GeminiAgentSandboxTest {
             JsonNode settings = Json.mapper().readTree(geminiHome.resolve("settings.json").toFile());
             assertThat(settings.at("/security/auth/selectedType").asText()).isEqualTo("gemini-api-key");
             assertThat(settings.at("/ui/hideTips").asBoolean()).isTrue();
+            assertThat(settings.at("/hooks/BeforeTool/0/hooks/0/command").asText())
+                    .startsWith(dev.paddock.isolation.SandboxApi.BIN + "/paddock-hook-claude --timeout ");
             assertThat(geminiHome.resolve("oauth_creds.json")).doesNotExist();
             assertThat(filesHolding(geminiHome.resolve("tmp"), session)).isNotEmpty();
             int turnsBefore = api.turns().size();

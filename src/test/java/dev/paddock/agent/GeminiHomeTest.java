@@ -51,6 +51,31 @@ class GeminiHomeTest {
     }
 
     @Test
+    void paddocksBeforeToolHookComesFirstAndTheUsersHooksStayAfterIt() throws Exception {
+        Files.writeString(user.resolve("settings.json"), "{\"hooks\": {\"BeforeTool\": [{\"matcher\":"
+                + " \"run_shell_command\", \"hooks\": [{\"type\": \"command\", \"command\": \"my-linter\"}]}],"
+                + " \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify\"}]}]}}");
+        Path home = GeminiHome.prepare(sandbox, layout, Map.of("HOME", tmp.resolve("user").toString()), true,
+                "/run/paddock/bin/paddock-hook-claude --timeout 660", 660);
+        JsonNode s = settingsIn(home);
+        JsonNode before = s.at("/hooks/BeforeTool");
+        assertThat(before).hasSize(2);
+        assertThat(before.get(0).path("matcher").asText()).isEqualTo(".*");
+        assertThat(before.get(0).at("/hooks/0/command").asText())
+                .isEqualTo("/run/paddock/bin/paddock-hook-claude --timeout 660");
+        assertThat(before.get(0).at("/hooks/0/timeout").asLong()).as("milliseconds").isEqualTo(660_000L);
+        assertThat(before.get(1).at("/hooks/0/command").asText()).isEqualTo("my-linter");
+        assertThat(s.at("/hooks/AfterAgent/0/hooks/0/command").asText()).isEqualTo("notify");
+        assertThat(s.at("/security/auth/selectedType").asText()).isEqualTo("gemini-api-key");
+
+        // A run that rewrote its settings (no hook of Paddock's) gets them back before the next run.
+        Files.writeString(home.resolve(".gemini").resolve("settings.json"), "{\"hooks\": {}}");
+        GeminiHome.prepare(sandbox, layout, Map.of("HOME", tmp.resolve("user").toString()), true,
+                "/run/paddock/bin/paddock-hook-claude --timeout 660", 660);
+        assertThat(settingsIn(home).at("/hooks/BeforeTool/0/hooks/0/command").asText()).contains("paddock-hook");
+    }
+
+    @Test
     void theKeysAuthTypeIsAddedToACopyOfTheUsersSettingsKeepingTheirOtherKeys() throws Exception {
         Files.writeString(user.resolve("settings.json"), "{\n  // mine\n  \"model\": {\"name\": \"gemini-9\"},\n"
                 + "  \"security\": {\"folderTrust\": {\"enabled\": true}},\n}\n");
