@@ -32,8 +32,10 @@ import java.util.Optional;
  *     ({@code tool_name "Bash"}, {@code tool_input.command}, {@code session_id}, {@code cwd}) for shell commands and
  *     patches, and a {@code permissionDecision "deny"} answer blocks the call (checked here); but a hook runs only
  *     once trusted (a hash Codex stores after a person reviews it in {@code /hooks}, or
- *     {@code --dangerously-bypass-hook-trust}), and Paddock does not wire it yet, so no Paddock hook: the default tier
- *     is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's end; not wired
+ *     {@code --dangerously-bypass-hook-trust}). In a namespace sandbox Paddock's hook is in the copied
+ *     {@code config.toml} and the run gets that flag (checked: patches come as {@code apply_patch <<'EOF'} commands
+ *     with the payload's {@code turn_id}, the call's id as {@code tool_use_id}); elsewhere no Paddock hook, so the
+ *     default tier is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's end; not wired
  *     either.</li>
  * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a scripted {@code streamGenerateContent} on
  *     {@code GOOGLE_GEMINI_BASE_URL}, 2026-12-06): {@code gemini --skip-trust --output-format stream-json --session-id
@@ -235,6 +237,10 @@ public record AgentPreset(String id, String executable, String executableSetting
      * own sandbox is the only one: its mode stays the user's (Codex's configuration, else its read-only default).
      */
     public List<String> ownOptions(Tier tier) {
+        if (id.equals("codex") && tier == Tier.NAMESPACE) {
+            // Its home is Paddock's there, with Paddock's PreToolUse hook in it: run without Codex's trust review.
+            return List.of("-c", CODEX_NO_INNER_SANDBOX, CODEX_HOOK_TRUST);
+        }
         if (id.equals("codex") && tier != Tier.WORKTREE) {
             return List.of("-c", CODEX_NO_INNER_SANDBOX);
         }
@@ -243,6 +249,12 @@ public record AgentPreset(String id, String executable, String executableSetting
         }
         return List.of();
     }
+
+    /**
+     * Codex runs a hook only once a person trusted it in Codex's own review; this runs the hooks of its (Paddock's)
+     * home without that review, for one run.
+     */
+    static final String CODEX_HOOK_TRUST = "--dangerously-bypass-hook-trust";
 
     /** The {@code -c} override by which Codex leaves its commands to the tier's wall. */
     static final String CODEX_NO_INNER_SANDBOX = "sandbox_mode=\"danger-full-access\"";

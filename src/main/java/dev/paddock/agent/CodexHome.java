@@ -37,6 +37,18 @@ final class CodexHome {
      * @throws SandboxException when it cannot be made or the file cannot be copied
      */
     static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own) throws SandboxException {
+        return prepare(s, layout, own, null, 0);
+    }
+
+    /**
+     * {@link #prepare(SandboxRecord, SandboxLayout, Map)}, with Paddock's {@code PreToolUse} hook added to the copy of
+     * the user's {@code config.toml} when {@code hookCommand} is given. A {@code hooks.json} a run left in the home is
+     * removed: only hooks of the user's configuration and Paddock's run.
+     *
+     * @param hookTimeoutSeconds the hook's timeout (Codex's is in seconds)
+     */
+    static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own, String hookCommand,
+            int hookTimeoutSeconds) throws SandboxException {
         Path home = layout.controlDir().resolve(DIR);
         try {
             // The control directory is writable inside the sandbox: a link left here is removed, never written through.
@@ -51,11 +63,25 @@ final class CodexHome {
             } else {
                 Files.deleteIfExists(copy);
             }
+            Files.deleteIfExists(home.resolve("hooks.json"));
+            if (hookCommand != null) {
+                String text = Files.exists(copy) ? Files.readString(copy) : "";
+                Files.writeString(copy, text + (text.isEmpty() || text.endsWith("\n") ? "" : "\n") + hookTable(
+                        hookCommand, hookTimeoutSeconds));
+            }
             return home;
         } catch (IOException e) {
             throw new SandboxException("Cannot prepare the Codex home of " + s.id() + " (" + home + "): "
                     + e.getMessage(), e);
         }
+    }
+
+    /** Paddock's PreToolUse hook as TOML tables (Codex runs it for every tool; the command as a basic string). */
+    static String hookTable(String command, int timeoutSeconds) {
+        String quoted = "\"" + command.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return "\n# Paddock's hook: each tool call is decided by Paddock (rewritten before each run)\n"
+                + "[[hooks.PreToolUse]]\nmatcher = \".*\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = "
+                + quoted + "\ntimeout = " + timeoutSeconds + "\n";
     }
 
     private static Path userConfig(Map<String, String> own) {

@@ -283,22 +283,15 @@ public final class PresetPrograms implements AgentPrograms {
         env.putAll(p.extraEnvironment(turn));
         env.put("PADDOCK_TASK", s.task());
         if (p == AgentPreset.CODEX && s.tier() == Tier.NAMESPACE) {
-            env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own).toString());
+            // In the namespace tier Codex asks Paddock before each tool call (its PreToolUse hook).
+            env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own, insideHookCommand(s), hookTimeout())
+                    .toString());
         }
         if (p == AgentPreset.GEMINI && s.tier() != Tier.WORKTREE) {
             // Outside the worktree tier Gemini CLI asks Paddock before each tool call (BeforeTool hook) and runs in
             // its yolo mode: Paddock's policy and you decide, Paddock's tier is the wall.
-            long timeoutMs = approvalTimeoutMs.getAsLong();
-            int timeout = ClaudeHookInstaller.timeoutFor(timeoutMs);
-            String hook;
-            try {
-                hook = ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(HookScript.write(paddockHome,
-                        timeoutMs))), timeout);
-            } catch (IOException e) {
-                throw new SandboxException("Cannot write the hook of " + s.id() + ": " + e.getMessage(), e);
-            }
             env.put(GeminiHome.VARIABLE, GeminiHome.prepare(s, layout, own,
-                    pass.names().contains("GEMINI_API_KEY"), hook, timeout).toString());
+                    pass.names().contains("GEMINI_API_KEY"), insideHookCommand(s), hookTimeout()).toString());
         }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
@@ -358,6 +351,21 @@ public final class PresetPrograms implements AgentPrograms {
                     turnCommand, deny, grant));
         } catch (IOException | PaddockException e) {
             throw new SandboxException("Cannot write the Claude Code settings of " + s.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The hook's timeout in seconds, from the approval timeout. */
+    private int hookTimeout() {
+        return ClaudeHookInstaller.timeoutFor(approvalTimeoutMs.getAsLong());
+    }
+
+    /** The hook program's command line as a namespace or container sandbox sees it ({@code /run/paddock/bin}). */
+    private String insideHookCommand(SandboxRecord s) throws SandboxException {
+        try {
+            return ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(HookScript.write(paddockHome,
+                    approvalTimeoutMs.getAsLong()))), hookTimeout());
+        } catch (IOException e) {
+            throw new SandboxException("Cannot write the hook of " + s.id() + ": " + e.getMessage(), e);
         }
     }
 

@@ -117,6 +117,16 @@ public final class ClaudeHook {
                     dir, text(n, "session_id"));
         }
         String toolUseId = text(n, "tool_use_id");
+        JsonNode judged = input == null || input.isNull() ? Json.mapper().createObjectNode() : input;
+        if (n.has("turn_id") && "Bash".equals(tool)) {
+            // Codex's payload: its file edits come as an apply_patch "command", which Codex applies itself.
+            java.util.Optional<String> file = CodexPatch.onlyFile(judged.path("command").asText(""));
+            if (file.isPresent()) {
+                return new Call(event == null ? EVENT : event, "Edit", Json.mapper().createObjectNode()
+                        .put("file_path", file.get()), dir, text(n, "session_id"),
+                        toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
+            }
+        }
         return new Call(event == null ? EVENT : event, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
                 text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
     }

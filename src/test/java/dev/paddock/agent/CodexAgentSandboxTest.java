@@ -48,10 +48,15 @@ class CodexAgentSandboxTest {
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
         try (ScriptedOpenAI api = ScriptedOpenAI.start(t -> t.prompt().equals(FOLLOW_UP)
                 ? Reply.text("THE TREE IS CLEAN.")
-                : Script.steps(Reply.exec("git status"), Reply.addFile("notes.txt", "checked by codex"),
-                        Reply.text("The tree is clean.")).reply(t));
+                : Script.steps(Reply.exec("git status"), Reply.exec("rm -rf build"),
+                        Reply.addFile("notes.txt", "checked by codex"), Reply.text("The tree is clean.")).reply(t));
              ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
             CodexCli.configure(agentHome.resolve(".codex"), api);
+            // The repository's policy: Codex's PreToolUse hook asks Paddock before each call.
+            Files.createDirectories(serve.repo().dir().resolve(".paddock"));
+            Files.writeString(serve.repo().dir().resolve(".paddock/policy.json"), "{\"permissions\": {\"allow\":"
+                    + " [\"Bash(git status)\", \"Edit(./**)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
+            serve.repo().commitAll("policy");
             String home = serve.home().toString();
             Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
                     "codex", "--network", "--task", TASK, "--json");
@@ -73,9 +78,19 @@ class CodexAgentSandboxTest {
 
             // The task reached the model as the prompt (one argument: a leading dash is no option); the command ran
             // in the worktree and its output went back; the patch wrote the file.
-            assertThat(api.turns()).hasSize(3);
+            assertThat(api.turns()).hasSize(4);
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
             assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+            // The denied command was blocked by Paddock's hook, with the policy's reason.
+            assertThat(api.turns().get(2).lastToolResults()).singleElement().asString()
+                    .contains("blocked by PreToolUse hook").contains("Bash(rm -rf:*)");
+            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+                    .get("approvals");
+            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .extracting(a -> a.get("tool").asText() + " " + a.get("request").asText() + " "
+                            + a.get("state").asText() + " " + a.path("toolUseId").asText().startsWith("call_"))
+                    .containsExactlyInAnyOrder("Bash git status approved true", "Bash rm -rf build denied true",
+                            "Edit notes.txt approved true");
             Path worktree = Path.of(s.get("worktreePath").asText());
             assertThat(Files.readString(worktree.resolve("notes.txt"))).isEqualTo("checked by codex\n");
 
