@@ -35,9 +35,8 @@ import java.util.Optional;
  *     {@code --dangerously-bypass-hook-trust}). In a namespace sandbox Paddock's hook is in the copied
  *     {@code config.toml} and the run gets that flag (checked: patches come as {@code apply_patch <<'EOF'} commands
  *     with the payload's {@code turn_id}, the call's id as {@code tool_use_id}); elsewhere no Paddock hook, so the
- *     default tier is {@code namespace}. Its {@code notify} program and {@code Stop} hook could signal a turn's
- *     end; not wired
- *     either.</li>
+ *     default tier is {@code namespace}. One turn per run: a run that exits 0 is its turn's end
+ *     ({@link PresetPrograms#exitTurn}).</li>
  * <li>{@code gemini} (Gemini CLI 0.61.0, run here against a scripted {@code streamGenerateContent} on
  *     {@code GOOGLE_GEMINI_BASE_URL}, 2026-12-06): {@code gemini --skip-trust --output-format stream-json --session-id
  *     ID [--model M] --prompt=TASK}; follow-up {@code gemini --skip-trust --output-format stream-json --resume ID
