@@ -14,7 +14,6 @@ import dev.paddock.store.StoreException;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.RepositoryLocator;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,7 +50,6 @@ public final class Supervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
     /** Period of the tick, in ms. */
     public static final long TICK_MS = 1_000;
-    private static final int PROGRESS_MAX = 500;
     /** How often {@link #stop} looks again when the state moved under it before giving up. */
     private static final int STOP_ATTEMPTS = 5;
 
@@ -65,8 +63,7 @@ public final class Supervisor implements AutoCloseable {
     private final Clock clock;
     private final Path logDir;
     private final Supplier<String> apiUrl;
-    private final HeartbeatFile heartbeatFiles = new HeartbeatFile();
-    private final TurnFile turnFiles = new TurnFile();
+    private final AgentFiles agentFiles;
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
@@ -89,6 +86,7 @@ public final class Supervisor implements AutoCloseable {
         this.repos = repos;
         this.locator = locator;
         this.launcher = launcher;
+        this.agentFiles = new AgentFiles(store, launcher);
         this.settings = settings;
         this.clock = clock;
         this.logDir = logDir;
@@ -164,8 +162,8 @@ public final class Supervisor implements AutoCloseable {
             // ContainerEngineLifecycle. Its heartbeat file is on the host, though: heartbeats are still taken, so
             // the lease of an agent that works on is not found run out when the engine is back.
             if (s.state() == SandboxState.RUNNING) {
-                readHeartbeatFile(s, layout(s));
-                readTurnFile(s, layout(s));
+                agentFiles.heartbeat(s, layout(s));
+                agentFiles.turn(s, layout(s));
             }
             return false;
         }
@@ -249,25 +247,15 @@ public final class Supervisor implements AutoCloseable {
         // heartbeat file meanwhile, so one written while no Paddock ran renews it below, and a restart never does.
         Instant now = clock.instant();
         if (exit.isPresent()) {
-            // The agent's last word counts too (`paddock heartbeat done; exit 0` ends within one tick), and so
-            // does its turn hook's, written just before it exits.
-            readHeartbeatFile(s, layout);
-            heartbeatFiles.forget(s.id());
-            readTurnFile(s, layout);
-            turnFiles.forget(s.id());
-            Optional<String> own = s.agentSession() == null ? launcher.sessionOf(s, logFile(s.id())) : Optional.empty();
-            if (own.isPresent()) { // an agent that picks its own session (Codex's thread)
-                store.recordAgentSession(s.id(), own.get());
-            }
-            turnFiles.takeExit(store.find(s.id()).orElse(s), exit.get().code(), launcher, store.turns());
+            agentFiles.atExit(s, layout, exit.get(), logFile(s.id()));
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
                 stopper.stopLater(runtime, s.id(), ref, "its agent ended");
             }
             return ended;
         }
-        boolean heartbeat = readHeartbeatFile(s, layout);
-        boolean waiting = readTurnFile(s, layout);
+        boolean heartbeat = agentFiles.heartbeat(s, layout);
+        boolean waiting = agentFiles.turn(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
             Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
@@ -334,39 +322,6 @@ public final class Supervisor implements AutoCloseable {
     /** Where the record says the sandbox's run is. */
     private static RunRef refOf(SandboxRecord s) {
         return new RunRef(s.pid(), s.pidStartedAt(), s.containerId());
-    }
-
-    /**
-     * An agent without network writes its progress to its heartbeat file; a file whose content changed since the
-     * last one taken is a heartbeat ({@link HeartbeatFile}).
-     *
-     * @return whether one was recorded
-     */
-    private boolean readHeartbeatFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
-        try {
-            Optional<HeartbeatFile.Beat> beat = heartbeatFiles.poll(s, layout.heartbeatFile());
-            if (beat.isEmpty()) {
-                return false;
-            }
-            String progress = beat.get().progress();
-            boolean recorded = store.heartbeat(s.id(), progress.length() > PROGRESS_MAX
-                    ? progress.substring(0, PROGRESS_MAX) : progress);
-            heartbeatFiles.taken(beat.get());
-            return recorded;
-        } catch (IOException e) {
-            LOG.debug("Heartbeat file of {}: {}", s.id(), e.getMessage());
-            return false;
-        }
-    }
-
-    /**
-     * Takes what the agent's turn hook wrote into its turn file: the sandbox is then waiting for you (the same signal
-     * sent to the API too counts once).
-     *
-     * @return whether it was recorded now
-     */
-    private boolean readTurnFile(SandboxRecord s, SandboxLayout layout) throws PaddockException {
-        return turnFiles.take(s, layout.turnFile(), launcher, store.turns());
     }
 
     /** Follow-up prompts and the agents' turn signals that come by the API. */
