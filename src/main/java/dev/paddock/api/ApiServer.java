@@ -101,7 +101,7 @@ public final class ApiServer implements AutoCloseable {
         this.intake = new RequestIntake(server.getAddress().getPort());
         this.gate = new Gate(token, sandboxes, Clock.systemUTC());
         this.backend = backend;
-        this.sandboxRoutes = new SandboxRoutes(sandboxes);
+        this.sandboxRoutes = new SandboxRoutes(sandboxes, approvals);
         this.turnRoutes = new TurnRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
         this.approvalRoutes = new ApprovalRoutes(approvals);

@@ -1,6 +1,8 @@
 package dev.paddock.api;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.paddock.agent.SandboxTranscript;
+import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.RemoveMode;
 import dev.paddock.sandbox.SandboxConflictException;
@@ -26,7 +28,8 @@ import java.util.Map;
  *       {@code notTried}</li>
  *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed</li>
  *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
- *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser)</li>
+ *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser, each
+ *       tool call with its decision)</li>
  *   <li>{@code POST .../stop}, {@code POST .../retry} (body {@code {"by": "who"}}, optional) → {@link SandboxView}</li>
  *   <li>{@code POST .../say} (body {@code {"text": "...", "by": "who"}}) → {@link SandboxView}: a follow-up prompt;
  *       the agent resumes its session with it (409 while it still runs, 400 for an agent that cannot resume)</li>
@@ -46,9 +49,12 @@ final class SandboxRoutes {
     static final String DEFAULT_WHO = "the API";
 
     private final SandboxService sandboxes;
+    private final ApprovalBroker approvals;
 
-    SandboxRoutes(SandboxService sandboxes) {
+    /** @param approvals the decisions a transcript's tool calls are shown with; null: none */
+    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals) {
         this.sandboxes = sandboxes;
+        this.approvals = approvals;
     }
 
     /** Whether {@code path} is one of these routes. */
@@ -124,7 +130,8 @@ final class SandboxRoutes {
                     HttpIo.text(ex, 200, sandboxes.logTail(id));
                 }
                 case "transcript" -> HttpIo.json(ex, 200, TranscriptView.of(
-                        dev.paddock.agent.SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id))));
+                        SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id)),
+                        approvals == null ? List.of() : approvals.ofSandbox(id, SandboxTranscript.MAX_APPROVALS)));
                 case "removal" -> {
                     sandboxes.find(id);
                     HttpIo.json(ex, 200, sandboxes.plan(id));

@@ -3,6 +3,7 @@ package dev.paddock.ui.sandboxes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.agent.ToolCallApprovals;
+import dev.paddock.agent.ToolCallDecision;
 import dev.paddock.agent.TranscriptEntry;
 import dev.paddock.approval.Approval;
 import dev.paddock.approval.ApprovalRequest;
@@ -34,8 +35,7 @@ final class TranscriptRows {
     private final List<TranscriptRow> rows = new ArrayList<>();
     private final Map<String, String> toolNames = new HashMap<>();
     private final List<Integer> callRows = new ArrayList<>();
-    private final List<ToolCallApprovals.Call> calls = new ArrayList<>();
-    private String session;
+    private final ToolCallApprovals.Calls calls = new ToolCallApprovals.Calls();
     private String partialRole;
     private int toolCalls;
     private int errors;
@@ -53,7 +53,6 @@ final class TranscriptRows {
         toolNames.clear();
         callRows.clear();
         calls.clear();
-        session = null;
         partialRole = null;
         toolCalls = errors = denied = runs = 0;
         tokensIn = tokensOut = 0;
@@ -89,8 +88,10 @@ final class TranscriptRows {
     }
 
     private void entry(TranscriptEntry e) {
+        if (calls.add(e)) {
+            callRows.add(rows.size());
+        }
         if (e instanceof TranscriptEntry.SessionStarted s) {
-            session = s.sessionId();
             add(Kind.SESSION, "session", "Session " + (s.sessionId() == null ? "started" : s.sessionId())
                     + (s.model() == null ? "" : " · " + s.model()) + (s.cwd() == null ? "" : " · " + s.cwd()),
                     null, null, false);
@@ -120,8 +121,6 @@ final class TranscriptRows {
         if (c.id() != null) {
             toolNames.put(c.id(), c.name());
         }
-        callRows.add(rows.size());
-        calls.add(ToolCallApprovals.Call.of(c, session));
         String input = callText(c.name(), c.inputJson());
         String[] lines = input.split("\n", -1);
         if (lines.length > CALL_LINES) {
@@ -194,7 +193,7 @@ final class TranscriptRows {
      * @return the rows whose decision changed
      */
     List<Integer> decide(List<Approval> approvals, Instant now) {
-        List<Approval> matched = ToolCallApprovals.match(calls, approvals);
+        List<ToolCallDecision> matched = calls.decide(approvals);
         List<Integer> changed = new ArrayList<>();
         int deniedNow = 0;
         for (int i = 0; i < matched.size(); i++) {
@@ -305,39 +304,27 @@ final class TranscriptRows {
         return String.format(Locale.ROOT, "%.1fM", n / 1_000_000.0);
     }
 
-    /** What the policy or a person decided, as the row shows it. */
-    static Decision decision(Approval a, Instant now) {
-        boolean human = "human".equals(a.decidedBy());
-        String who = a.decider() == null ? "a person" : a.decider();
-        String rule = a.matchedRule() == null ? "" : " (rule " + a.matchedRule() + ")";
-        String reason = a.reason() == null || a.reason().isBlank() ? null : a.reason().strip();
-        String when = (a.requestedAt() == null ? "" : "\nAsked " + Formats.clock(a.requestedAt(), now))
-                + (a.decidedAt() == null ? "" : ", decided " + Formats.clock(a.decidedAt(), now));
-        String why = reason == null ? "" : ": " + reason;
-        return switch (a.state()) {
-            case APPROVED -> human
-                    ? new Decision("asked · approved by " + who, Tone.ALLOWED, null,
-                            "Asked" + rule + ", then approved by " + who + why + when, true)
-                    : new Decision("allowed", Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
-            case DENIED -> human
-                    ? new Decision("asked · denied by " + who, Tone.DENIED, personsReason(reason, "denied by " + who),
-                            "Asked" + rule + ", then denied by " + who + why + when, true)
-                    : new Decision("denied", Tone.DENIED, reason, "Denied by the policy" + rule + why + when, true);
-            case EXPIRED -> new Decision("asked · no answer: denied", Tone.DENIED, reason,
+    /** What the policy or a person decided, as the row shows it: its words are {@link ToolCallDecision#label}. */
+    static Decision decision(ToolCallDecision d, Instant now) {
+        String who = d.who();
+        String rule = d.rule() == null ? "" : " (rule " + d.rule() + ")";
+        String why = d.reason() == null ? "" : ": " + d.reason();
+        String when = (d.requestedAt() == null ? "" : "\nAsked " + Formats.clock(d.requestedAt(), now))
+                + (d.decidedAt() == null ? "" : ", decided " + Formats.clock(d.decidedAt(), now));
+        String label = d.label();
+        return switch (d.verdict()) {
+            case APPROVED -> new Decision(label, Tone.ALLOWED, null,
+                    "Asked" + rule + ", then approved by " + who + why + when, true);
+            case ALLOWED -> new Decision(label, Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
+            case REJECTED -> new Decision(label, Tone.DENIED, d.reason(),
+                    "Asked" + rule + ", then denied by " + who + why + when, true);
+            case DENIED -> new Decision(label, Tone.DENIED, d.reason(), "Denied by the policy" + rule + why + when, true);
+            case EXPIRED -> new Decision(label, Tone.DENIED, d.reason(),
                     "Asked" + rule + "; nobody answered in time, so it was denied" + why + when, true);
-            case CANCELLED -> new Decision("cancelled", Tone.NEUTRAL, reason, "Cancelled" + why + when, true);
-            case PENDING -> new Decision("asked · waiting for you", Tone.WAITING, null,
+            case CANCELLED -> new Decision(label, Tone.NEUTRAL, d.reason(), "Cancelled" + why + when, true);
+            case WAITING -> new Decision(label, Tone.WAITING, null,
                     "Asked" + rule + ": approve or deny it in Approvals" + why + when, false);
         };
-    }
-
-    /** The words a person added to "denied by ann: ...", or null when they added none. */
-    private static String personsReason(String reason, String prefix) {
-        if (reason == null || !reason.startsWith(prefix)) {
-            return reason;
-        }
-        String rest = reason.substring(prefix.length()).replaceFirst("^:\\s*", "").strip();
-        return rest.isEmpty() ? null : rest;
     }
 
     /** What a tool call works on, in a line or a few: its command, file, pattern, URL, else its input as JSON. */
