@@ -182,6 +182,11 @@ public final class ApiServer implements AutoCloseable {
         this.checkpointRoutes = new CheckpointRoutes(checkpoints);
     }
 
+    /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on; 503 before. */
+    public void serveComparisons(dev.paddock.compare.GroupComparer comparer) {
+        sandboxRoutes.serveComparisons(comparer);
+    }
+
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */
     public void serveMerges(dev.paddock.merge.MergeService merges, dev.paddock.merge.ResolutionService resolutions) {
         this.mergeRoutes = new MergeRoutes(merges, resolutions);
