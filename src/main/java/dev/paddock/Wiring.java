@@ -411,7 +411,7 @@ public final class Wiring implements AutoCloseable {
     /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
     public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
         return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
-                worktrees, checkpoints, approvals);
+                worktrees, checkpoints, approvals, comparisons);
     }
 
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */
