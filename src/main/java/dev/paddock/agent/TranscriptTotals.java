@@ -47,10 +47,16 @@ public record TranscriptTotals(int toolCalls, int errors, int runs, Long tokensI
     }
 
     private static Long add(Long a, Long b) {
-        return b == null ? a : (a == null ? 0 : a) + b;
+        if (b == null) {
+            return a; // not "b == null ? a : a + b": that unboxes a null a
+        }
+        return Long.valueOf((a == null ? 0L : a.longValue()) + b.longValue());
     }
 
     private static Double add(Double a, Double b) {
-        return b == null ? a : (a == null ? 0 : a) + b;
+        if (b == null) {
+            return a;
+        }
+        return Double.valueOf((a == null ? 0.0 : a.doubleValue()) + b.doubleValue());
     }
 }
