@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.agent.ToolCallApprovals;
 import dev.paddock.agent.ToolCallDecision;
 import dev.paddock.agent.TranscriptEntry;
+import dev.paddock.agent.TranscriptTotals;
 import dev.paddock.approval.Approval;
 import dev.paddock.approval.ApprovalRequest;
 import dev.paddock.common.Json;
@@ -24,7 +25,7 @@ import java.util.Objects;
  * The rows of a transcript as it grows, on the thread that reads the log (never the FX thread): each entry becomes a
  * {@link TranscriptRow} with its texts made, a message arriving in pieces stays one row, each tool call gets its
  * decision from the sandbox's approvals ({@link ToolCallApprovals}), and a summary line counts calls, errors,
- * tokens and cost. Not thread-safe: one reader.
+ * tokens and cost ({@link TranscriptTotals}, as {@code paddock sandbox compare} counts them). Not thread-safe: one reader.
  */
 final class TranscriptRows {
     /** Lines of a tool call's input shown before it is expanded. */
@@ -37,15 +38,8 @@ final class TranscriptRows {
     private final List<Integer> callRows = new ArrayList<>();
     private final ToolCallApprovals.Calls calls = new ToolCallApprovals.Calls();
     private String partialRole;
-    private int toolCalls;
-    private int errors;
+    private TranscriptTotals totals = TranscriptTotals.NONE;
     private int denied;
-    private int runs;
-    private long tokensIn;
-    private long tokensOut;
-    private double cost;
-    private boolean anyTokens;
-    private boolean anyCost;
 
     /** Starts over (the log did); {@code skippedBytes} of its start that are not read give a first row saying so. */
     void reset(long skippedBytes) {
@@ -54,10 +48,8 @@ final class TranscriptRows {
         callRows.clear();
         calls.clear();
         partialRole = null;
-        toolCalls = errors = denied = runs = 0;
-        tokensIn = tokensOut = 0;
-        cost = 0;
-        anyTokens = anyCost = false;
+        totals = TranscriptTotals.NONE;
+        denied = 0;
         if (skippedBytes > 0) {
             add(Kind.MARKER, "earlier", "The log's first " + Formats.bytes(skippedBytes) + " are not shown here"
                     + " (the Log tab and paddock sandbox log have them).", null, null, false);
@@ -88,6 +80,7 @@ final class TranscriptRows {
     }
 
     private void entry(TranscriptEntry e) {
+        totals = totals.plus(e);
         if (calls.add(e)) {
             callRows.add(rows.size());
         }
@@ -103,7 +96,6 @@ final class TranscriptRows {
         } else if (e instanceof TranscriptEntry.ToolResult r) {
             result(r);
         } else if (e instanceof TranscriptEntry.Error x) {
-            errors++;
             collapsed(Kind.ERROR, "error", x.message(), true);
         } else if (e instanceof TranscriptEntry.Usage u) {
             usage(u);
@@ -117,7 +109,6 @@ final class TranscriptRows {
     }
 
     private void call(TranscriptEntry.ToolCall c) {
-        toolCalls++;
         if (c.id() != null) {
             toolNames.put(c.id(), c.name());
         }
@@ -132,9 +123,6 @@ final class TranscriptRows {
     }
 
     private void result(TranscriptEntry.ToolResult r) {
-        if (r.error()) {
-            errors++;
-        }
         String tool = r.toolCallId() == null ? null : toolNames.get(r.toolCallId());
         String text = r.text().strip();
         int lines = text.isEmpty() ? 0 : (int) text.lines().count();
@@ -146,16 +134,6 @@ final class TranscriptRows {
     }
 
     private void usage(TranscriptEntry.Usage u) {
-        runs++;
-        if (u.inputTokens() != null || u.outputTokens() != null) {
-            anyTokens = true;
-            tokensIn += u.inputTokens() == null ? 0 : u.inputTokens();
-            tokensOut += u.outputTokens() == null ? 0 : u.outputTokens();
-        }
-        if (u.costUsd() != null) {
-            anyCost = true;
-            cost += u.costUsd();
-        }
         StringBuilder b = new StringBuilder(u.failed() ? "Run failed" : "Run ended");
         if (u.turns() != null) {
             b.append(" · ").append(u.turns()).append(u.turns() == 1 ? " turn" : " turns");
@@ -242,6 +220,8 @@ final class TranscriptRows {
             return "";
         }
         List<String> parts = new ArrayList<>();
+        int toolCalls = totals.toolCalls();
+        int errors = totals.errors();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " call" : " calls")
                     + (denied > 0 ? " (" + number(denied) + " denied)" : ""));
@@ -249,10 +229,11 @@ final class TranscriptRows {
         if (errors > 0) {
             parts.add(number(errors) + (errors == 1 ? " error" : " errors"));
         }
-        if (anyTokens) {
-            parts.add(tokens(tokensIn + tokensOut) + " tokens");
+        if (totals.tokens() != null) {
+            parts.add(tokens(totals.tokens()) + " tokens");
         }
-        if (anyCost) {
+        if (totals.costUsd() != null) {
+            double cost = totals.costUsd();
             parts.add(cost >= 1 ? String.format(Locale.ROOT, "$%.2f", cost) : dollars(cost));
         }
         if (parts.isEmpty()) {
@@ -271,6 +252,9 @@ final class TranscriptRows {
         }
         List<String> parts = new ArrayList<>();
         parts.add(number(rows.size()) + (rows.size() == 1 ? " entry" : " entries"));
+        int toolCalls = totals.toolCalls();
+        int errors = totals.errors();
+        int runs = totals.runs();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " tool call" : " tool calls")
                     + (denied > 0 ? ", " + number(denied) + " denied" : ""));
@@ -280,12 +264,12 @@ final class TranscriptRows {
         }
         if (runs > 0) {
             List<String> figures = new ArrayList<>();
-            if (anyTokens) {
-                figures.add(number(tokensIn) + " tokens in");
-                figures.add(number(tokensOut) + " out");
+            if (totals.tokens() != null) {
+                figures.add(number(totals.tokensIn() == null ? 0 : totals.tokensIn()) + " tokens in");
+                figures.add(number(totals.tokensOut() == null ? 0 : totals.tokensOut()) + " out");
             }
-            if (anyCost) {
-                figures.add(dollars(cost));
+            if (totals.costUsd() != null) {
+                figures.add(dollars(totals.costUsd()));
             }
             parts.add(runs + (runs == 1 ? " run" : " runs") + (figures.isEmpty() ? "" : ": " + String.join(", ",
                     figures)));
