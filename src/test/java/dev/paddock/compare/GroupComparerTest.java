@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.paddock.Host;
+import dev.paddock.api.ApiAnswerException;
+import dev.paddock.api.ApiClient;
+import dev.paddock.api.SandboxClient;
 import dev.paddock.sandbox.AgentCounts;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.SandboxException;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link GroupComparer} on a real running Paddock and real git repositories: a fan-out of two agents whose commands
  * commit different work; the merge queue tests both branches (one passes and is merged, the other fails), and the
- * comparison counts each one's commits, files and lines since the group's start, its verdict and its run time.
+ * comparison counts each one's commits, files and lines since the group's start, its verdict and its run time; the
+ * API answers the same.
  */
 class GroupComparerTest {
     /** The first sandbox commits twice (3 lines in one file), the second once (2 files, one of them "bad"). */
@@ -84,6 +88,15 @@ class GroupComparerTest {
             assertThatThrownBy(() -> comparer.compare(alone.id())).isInstanceOf(SandboxException.class)
                     .hasMessageContaining("made on its own, not in a fan-out");
             assertThatThrownBy(() -> comparer.compare("no-such-group")).isInstanceOf(SandboxNotFoundException.class);
+
+            // The same through the API (GET /v1/sandboxes/{id}/compare): 400 for a sandbox in no group, 404 for none.
+            PaddockHome home = PaddockHome.resolve(tmp.resolve("home"), Map.of());
+            SandboxClient api = new SandboxClient(ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow());
+            assertThat(api.compare(ids.get(0))).isEqualTo(comparer.compare(g.id()));
+            assertThatThrownBy(() -> api.compare(alone.id())).isInstanceOfSatisfying(ApiAnswerException.class,
+                    e -> assertThat(e.status()).isEqualTo(400));
+            assertThatThrownBy(() -> api.compare("no-such-group")).isInstanceOfSatisfying(ApiAnswerException.class,
+                    e -> assertThat(e.status()).isEqualTo(404));
         }
     }
 
