@@ -103,6 +103,11 @@ final class SandboxDetailsView extends VBox {
         showHeader(vm.sandboxProperty().get());
     }
 
+    /** Shows the tab of {@code section} (the Compare view opens a sandbox on its Changes). */
+    void showSection(SandboxDetailsViewModel.Section section) {
+        tabs.select(section);
+    }
+
     /** Puts {@code action} at the end of the header's first line (the sandboxes' view adds Compare there). */
     void addHeaderAction(javafx.scene.Node action) {
         firstLine.getChildren().add(action);

@@ -74,6 +74,7 @@ public final class SandboxesView extends VBox {
     private NewSandboxDialog newDialog;
     private RemovalDialog removalDialog;
     private CompareDialog compareDialog;
+    private final SandboxDetailsView detailsView;
     private Runnable beforeNew = () -> { };
 
     /** @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it */
@@ -172,7 +173,7 @@ public final class SandboxesView extends VBox {
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
 
-        SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
+        detailsView = new SandboxDetailsView(vm.details());
         detailsView.addHeaderAction(compareButton());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
@@ -274,6 +275,7 @@ public final class SandboxesView extends VBox {
         compareDialog = new CompareDialog(compare, window());
         compareDialog.setOnHidden(e -> {
             if (compareDialog.getResult() != null) {
+                detailsView.showSection(SandboxDetailsViewModel.Section.CHANGES);
                 vm.show(compareDialog.getResult());
             }
             table.requestFocus();

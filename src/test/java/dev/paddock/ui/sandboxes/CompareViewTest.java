@@ -32,7 +32,7 @@ import org.testfx.util.WaitForAsyncUtils;
 /**
  * The Compare view in the real panel: a fan-out of two agents whose branches the merge queue tests (one passes and is
  * merged, one fails); Ctrl+G on one of them opens the table of both, read off the FX thread, and a double click on the
- * other closes it and selects that one with its details pane. A sandbox made on its own offers no Compare.
+ * other closes it and selects that one with its details pane on its Changes. A sandbox made on its own offers no Compare.
  */
 @ExtendWith(ApplicationExtension.class)
 class CompareViewTest {
@@ -102,6 +102,8 @@ class CompareViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel()
                 .selectedIds().equals(List.of(two)) && panel.vm.dashboard().sandboxPanel().details().shownProperty()
                 .get()));
+        assertThat(fx(() -> ((javafx.scene.control.TabPane) robot.lookup("#sandbox-details-tabs").query())
+                .getSelectionModel().getSelectedItem().getId())).as("its diff").isEqualTo("details-tab-changes");
     }
 
     private static List<String> cellTexts(FxRobot robot, TableView<MemberResult> table, int index) throws Exception {
