@@ -86,6 +86,7 @@ public final class Host implements AutoCloseable {
             wiring.reconciler().start();
             wiring.merges().queue().start();
             api.serveMerges(wiring.merges(), wiring.resolutions());
+            api.serveComparisons(wiring.comparisons());
             wiring.checkpoints().start();
             api.serveCheckpoints(wiring.checkpoints());
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());

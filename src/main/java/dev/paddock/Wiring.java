@@ -94,6 +94,7 @@ public final class Wiring implements AutoCloseable {
     private final MergeService merges;
     private final ResolutionService resolutions;
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
+    private final dev.paddock.compare.GroupComparer comparisons;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
     private final dev.paddock.isolation.ApiRelays relays;
@@ -174,6 +175,8 @@ public final class Wiring implements AutoCloseable {
         this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
                 home.dir(), Path.of(System.getProperty("user.home")), clock);
+        this.comparisons = new dev.paddock.compare.GroupComparer(sandboxService,
+                new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(sandboxService,
                 new dev.paddock.checkpoint.CheckpointRepositories(sandboxes, new SandboxRepositories(repoStore, locator),
                         repoStore), db, git, events, bus, () -> {
@@ -370,6 +373,11 @@ public final class Wiring implements AutoCloseable {
         return checkpoints;
     }
 
+    /** Comparing the sandboxes of a fan-out ({@code paddock sandbox compare}, the panel's Compare view). */
+    public dev.paddock.compare.GroupComparer comparisons() {
+        return comparisons;
+    }
+
     /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
     public ResolutionService resolutions() {
         return resolutions;
@@ -403,7 +411,7 @@ public final class Wiring implements AutoCloseable {
     /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
     public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
         return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
-                worktrees, checkpoints, approvals);
+                worktrees, checkpoints, approvals, comparisons);
     }
 
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */

@@ -22,7 +22,7 @@ class ArchitectureTest {
         "dev.paddock.container..", "dev.paddock.repo..", "dev.paddock.events..", "dev.paddock.status..",
         "dev.paddock.store..", "dev.paddock.settings..", "dev.paddock.common..", "dev.paddock.policy..",
         "dev.paddock.approval..", "dev.paddock.merge..", "dev.paddock.checkpoint..", "dev.paddock.agent..",
-        "dev.paddock.isolation.."};
+        "dev.paddock.isolation..", "dev.paddock.compare.."};
 
     @ArchTest
     static final ArchRule featurePackagesDoNotDependOnTheUiApiOrCli = noClasses()

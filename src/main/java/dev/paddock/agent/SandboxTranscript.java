@@ -16,6 +16,8 @@ import java.nio.file.Path;
 public final class SandboxTranscript {
     /** Most bytes of a log read (its end). */
     public static final int MAX_BYTES = 8 * 1024 * 1024;
+    /** Most approvals (the newest) a transcript's tool calls are paired with. */
+    public static final int MAX_APPROVALS = 20_000;
 
     private SandboxTranscript() {
     }

@@ -50,6 +50,61 @@ public final class ToolCallApprovals {
     }
 
     /**
+     * The tool calls of a transcript as its entries come, each with the session it was made in (the last one named
+     * before it). Not thread-safe: one reader.
+     */
+    public static final class Calls {
+        private final List<Call> calls = new ArrayList<>();
+        private String session;
+
+        /**
+         * Takes the next entry.
+         *
+         * @return whether it was a tool call
+         */
+        public boolean add(TranscriptEntry e) {
+            if (e instanceof TranscriptEntry.SessionStarted s) {
+                session = s.sessionId();
+            } else if (e instanceof TranscriptEntry.ToolCall c) {
+                calls.add(Call.of(c, session));
+                return true;
+            }
+            return false;
+        }
+
+        /** Forgets every call (the log started over). */
+        public void clear() {
+            calls.clear();
+            session = null;
+        }
+
+        /** The calls so far, in order. */
+        public List<Call> list() {
+            return List.copyOf(calls);
+        }
+
+        /** The decision of each call so far, in order (null where no approval is known): {@link #match}. */
+        public List<ToolCallDecision> decide(List<Approval> approvals) {
+            List<ToolCallDecision> out = new ArrayList<>();
+            for (Approval a : match(calls, approvals)) {
+                out.add(a == null ? null : ToolCallDecision.of(a));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * The decision of each tool call among {@code entries}, in order (null where none is known).
+     *
+     * @param approvals the sandbox's requests, oldest first
+     */
+    public static List<ToolCallDecision> decide(List<TranscriptEntry> entries, List<Approval> approvals) {
+        Calls calls = new Calls();
+        entries.forEach(calls::add);
+        return calls.decide(approvals);
+    }
+
+    /**
      * The approval of each call, in the calls' order (null where there is none).
      *
      * @param approvals the sandbox's requests, oldest first

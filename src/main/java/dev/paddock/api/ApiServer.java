@@ -101,7 +101,7 @@ public final class ApiServer implements AutoCloseable {
         this.intake = new RequestIntake(server.getAddress().getPort());
         this.gate = new Gate(token, sandboxes, Clock.systemUTC());
         this.backend = backend;
-        this.sandboxRoutes = new SandboxRoutes(sandboxes);
+        this.sandboxRoutes = new SandboxRoutes(sandboxes, approvals);
         this.turnRoutes = new TurnRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
         this.approvalRoutes = new ApprovalRoutes(approvals);
@@ -180,6 +180,11 @@ public final class ApiServer implements AutoCloseable {
     /** Serves the checkpoint routes ({@link CheckpointRoutes}) from now on; 503 before. */
     public void serveCheckpoints(dev.paddock.checkpoint.CheckpointService checkpoints) {
         this.checkpointRoutes = new CheckpointRoutes(checkpoints);
+    }
+
+    /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on; 503 before. */
+    public void serveComparisons(dev.paddock.compare.GroupComparer comparer) {
+        sandboxRoutes.serveComparisons(comparer);
     }
 
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */

@@ -122,6 +122,11 @@ public final class SandboxClient {
         return read(api.get(path(id) + "/removal"), dev.paddock.sandbox.RemovalPlan.class);
     }
 
+    /** {@code GET /v1/sandboxes/{id}/compare}: the fan-out {@code id} names (a group, or a sandbox of one) compared. */
+    public dev.paddock.compare.GroupComparison compare(String id) throws PaddockException {
+        return read(api.send("GET", path(id) + "/compare", null), dev.paddock.compare.GroupComparison.class);
+    }
+
     /** {@code GET /v1/sandboxes/{id}/transcript}: the agent's log read by its parser ({@link TranscriptView}). */
     public com.fasterxml.jackson.databind.JsonNode transcript(String id) throws PaddockException {
         return read(api.send("GET", path(id) + "/transcript", null), com.fasterxml.jackson.databind.JsonNode.class);

@@ -1,7 +1,10 @@
 package dev.paddock.api;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.paddock.agent.SandboxTranscript;
+import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.common.PaddockException;
+import dev.paddock.compare.GroupComparer;
 import dev.paddock.sandbox.RemoveMode;
 import dev.paddock.sandbox.SandboxConflictException;
 import dev.paddock.sandbox.SandboxException;
@@ -26,7 +29,9 @@ import java.util.Map;
  *       {@code notTried}</li>
  *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed</li>
  *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
- *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser)</li>
+ *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser, each
+ *       tool call with its decision); {@code GET .../compare} → {@link dev.paddock.compare.GroupComparison} of the
+ *       fan-out {@code id} names (a group, or a sandbox of one)</li>
  *   <li>{@code POST .../stop}, {@code POST .../retry} (body {@code {"by": "who"}}, optional) → {@link SandboxView}</li>
  *   <li>{@code POST .../say} (body {@code {"text": "...", "by": "who"}}) → {@link SandboxView}: a follow-up prompt;
  *       the agent resumes its session with it (409 while it still runs, 400 for an agent that cannot resume)</li>
@@ -34,7 +39,7 @@ import java.util.Map;
  *       {@code DELETE /v1/sandboxes/{id}?mode=strict|commit|force&deleteBranch=true|false[&by=who]} → {@link SandboxView}</li>
  *   <li>{@code POST .../heartbeat} (body {@code {"progress": "..."}}) → {@code {"ok": true}}</li>
  * </ul>
- * Errors: 400 bad input, 404 no such sandbox or repository, 405 wrong method, 409 the sandbox's state (or a
+ * Errors: 400 bad input (a sandbox in no group to compare), 404 no such sandbox or repository, 405 wrong method, 409 the sandbox's state (or a
  * taken id, directory or branch) refuses it, 500 anything else. Who may call them is {@link ApiServer}'s
  * business, except that a sandbox's token sends only its own sandbox's heartbeats.
  */
@@ -46,9 +51,19 @@ final class SandboxRoutes {
     static final String DEFAULT_WHO = "the API";
 
     private final SandboxService sandboxes;
+    private final ApprovalBroker approvals;
+    /** Answers {@code GET .../compare} once the host hands it over ({@link #serveComparisons}); 503 before. */
+    private volatile GroupComparer comparer;
 
-    SandboxRoutes(SandboxService sandboxes) {
+    /** @param approvals the decisions a transcript's tool calls are shown with; null: none */
+    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals) {
         this.sandboxes = sandboxes;
+        this.approvals = approvals;
+    }
+
+    /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on. */
+    void serveComparisons(GroupComparer comparer) {
+        this.comparer = comparer;
     }
 
     /** Whether {@code path} is one of these routes. */
@@ -66,7 +81,8 @@ final class SandboxRoutes {
             return false;
         }
         return (seg.isEmpty() && method.equals("POST")) || (seg.size() == 1 && method.equals("DELETE"))
-                || (seg.size() == 2 && method.equals("POST") && (seg.get(1).equals("stop") || seg.get(1).equals("retry")));
+                || (seg.size() == 2 && method.equals("POST") && (seg.get(1).equals("stop") || seg.get(1).equals("retry")))
+                || (seg.size() == 2 && method.equals("GET") && seg.get(1).equals("compare"));
     }
 
     /** The sandbox id of {@code POST /v1/sandboxes/{id}/heartbeat}, or null for any other request. */
@@ -110,7 +126,7 @@ final class SandboxRoutes {
     private void action(HttpExchange ex, Caller caller, String method, String path, String id, String action)
             throws ApiError, IOException {
         String expected = switch (action) {
-            case "log", "removal", "transcript" -> "GET";
+            case "log", "removal", "transcript", "compare" -> "GET";
             case "stop", "retry", "heartbeat", "say" -> "POST";
             default -> throw ApiError.notFound("no route " + method + " " + path);
         };
@@ -124,7 +140,15 @@ final class SandboxRoutes {
                     HttpIo.text(ex, 200, sandboxes.logTail(id));
                 }
                 case "transcript" -> HttpIo.json(ex, 200, TranscriptView.of(
-                        dev.paddock.agent.SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id))));
+                        SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id)),
+                        approvals == null ? List.of() : approvals.ofSandbox(id, SandboxTranscript.MAX_APPROVALS)));
+                case "compare" -> {
+                    GroupComparer c = comparer;
+                    if (c == null) {
+                        throw new ApiError(503, "comparisons are not served by this Paddock");
+                    }
+                    HttpIo.json(ex, 200, c.compare(id));
+                }
                 case "removal" -> {
                     sandboxes.find(id);
                     HttpIo.json(ex, 200, sandboxes.plan(id));

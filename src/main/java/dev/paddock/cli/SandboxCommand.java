@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
                 + " running Paddock).",
         subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
             SandboxRetryCommand.class, SandboxSayCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
-            SandboxFlagsCommand.class, SandboxTranscriptCommand.class, SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
+            SandboxFlagsCommand.class, SandboxTranscriptCommand.class, SandboxCompareCommand.class,
+            SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;

@@ -63,6 +63,11 @@ public final class MergeService {
         return out;
     }
 
+    /** The newest entry of a sandbox's branch, whatever its state (its test verdict), if it was ever enqueued. */
+    public Optional<MergeEntry> latestOf(String sandboxId) throws PaddockException {
+        return store.latestOf(sandboxId);
+    }
+
     /** One entry. @throws MergeException NOT_FOUND */
     public MergeEntry get(long id) throws PaddockException {
         return store.find(id).orElseThrow(() -> notFound(id));

@@ -108,6 +108,12 @@ public final class MergeStore {
                 rs -> 1, sandboxId, since).isPresent();
     }
 
+    /** The sandbox's newest entry, whatever its state, if it has any. */
+    public Optional<MergeEntry> latestOf(String sandboxId) throws StoreException {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1",
+                MergeStore::map, sandboxId);
+    }
+
     /** The sandbox's entry that is queued, running, in conflict or waiting for a policy review, if any. */
     public Optional<MergeEntry> openOf(String sandboxId) throws StoreException {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"

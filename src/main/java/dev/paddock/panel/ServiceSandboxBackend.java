@@ -36,6 +36,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final SandboxReclaimer reclaimer;
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final ApprovalBroker approvals;
+    private final dev.paddock.compare.GroupComparer comparisons;
     private final String who;
     private final java.util.function.Supplier<java.util.Map<String, String>> environment;
 
@@ -48,7 +49,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     public ServiceSandboxBackend(SandboxService service, SandboxReclaimer reclaimer, SettingsStore settings,
                                  dev.paddock.repo.RepoService repoService, TierCheck tiers, GitCli git,
                                  WorktreeManager worktrees, dev.paddock.checkpoint.CheckpointService checkpoints,
-                                 ApprovalBroker approvals) {
+                                 ApprovalBroker approvals, dev.paddock.compare.GroupComparer comparisons) {
+        this.comparisons = comparisons;
         this.checkpoints = checkpoints;
         this.approvals = approvals;
         this.service = service;
@@ -61,6 +63,11 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         // Paddock's own environment, which the presets look programs up in and pass variables from (Wiring).
         this.environment = System::getenv;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
+    }
+
+    @Override
+    public dev.paddock.compare.GroupComparison compare(String groupOrId) throws PaddockException {
+        return comparisons.compare(groupOrId);
     }
 
     @Override

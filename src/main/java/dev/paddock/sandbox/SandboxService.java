@@ -170,6 +170,26 @@ public final class SandboxService {
         return store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
     }
 
+    /**
+     * The fan-out named {@code groupOrId}: the group with that id, or the group of the sandbox with that id; its
+     * sandboxes by id, closed ones too.
+     *
+     * @throws SandboxNotFoundException when neither a group nor a sandbox has that id
+     * @throws SandboxException when the sandbox was made on its own, in no group
+     */
+    public SandboxGroup group(String groupOrId) throws PaddockException {
+        List<SandboxRecord> members = store.ofGroup(groupOrId);
+        if (!members.isEmpty()) {
+            return new SandboxGroup(groupOrId, members);
+        }
+        SandboxRecord s = find(groupOrId);
+        if (s.group() == null) {
+            throw new SandboxException(s.id() + " was made on its own, not in a fan-out (sandbox new --agents): it has"
+                    + " no group to compare it with.");
+        }
+        return new SandboxGroup(s.group(), store.ofGroup(s.group()));
+    }
+
     /** The events of a sandbox, oldest first: its state history and everything else recorded about it. */
     public List<Event> history(String id) throws PaddockException {
         return events.ofSandbox(id);

@@ -235,6 +235,12 @@ public final class SandboxStore implements AutoCloseable {
                 .toList();
     }
 
+    /** The sandboxes of a fan-out ({@link SandboxRecord#group()}), closed ones too, by id. */
+    public List<SandboxRecord> ofGroup(String group) throws StoreException {
+        return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE group_id = ? ORDER BY id", SandboxStore::map,
+                group).stream().map(beats::overlay).toList();
+    }
+
     /** Every sandbox not closed, in every repository (what the supervisor looks at), oldest first. */
     public List<SandboxRecord> listLive() throws StoreException {
         return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE state <> 'closed' ORDER BY created_at, id",

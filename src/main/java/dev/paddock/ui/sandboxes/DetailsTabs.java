@@ -74,6 +74,12 @@ final class DetailsTabs extends StackPane {
         return t;
     }
 
+    /** Shows the tab of {@code section} (a sandbox shown next keeps it: it is not one a sandbox opens on). */
+    void select(Section section) {
+        tabs.getTabs().stream().filter(t -> t.getUserData() == section).findFirst()
+                .ifPresent(t -> tabs.getSelectionModel().select(t));
+    }
+
     /** Puts the tab a sandbox opens on first and shows it, when another sandbox is shown. */
     void show(RepositoryStatus.Sandbox s) {
         String id = s == null ? null : s.id();

@@ -156,4 +156,12 @@ public interface SandboxBackend {
 
     /** The sandbox's checkpoints, oldest first (see {@code paddock sandbox checkpoints}). */
     List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException;
+
+    /**
+     * The fan-out {@code groupOrId} names (a group, or a sandbox of one), its sandboxes side by side. Slow (git, the
+     * logs): never on the FX thread.
+     */
+    default dev.paddock.compare.GroupComparison compare(String groupOrId) throws PaddockException {
+        throw new PaddockException("This Paddock cannot compare sandboxes.");
+    }
 }

@@ -46,6 +46,7 @@ final class SandboxDetailsView extends VBox {
     private final Label title = new Label();
     private final HBox stateBox = new HBox();
     private final Label subtitle = new Label();
+    private final HBox firstLine = new HBox();
     private final Label lastError = new Label();
     private final TextField followUp = new TextField();
     private final DetailsTabs tabs;
@@ -67,7 +68,10 @@ final class SandboxDetailsView extends VBox {
         stateBox.setMinWidth(Region.USE_PREF_SIZE);
         lastError.setWrapText(true);
         lastError.setMaxHeight(40);
-        HBox firstLine = new HBox(10, title, stateBox, subtitle);
+        firstLine.getChildren().setAll(title, stateBox, subtitle);
+        firstLine.setSpacing(10);
+        subtitle.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(subtitle, javafx.scene.layout.Priority.ALWAYS);
         firstLine.setAlignment(Pos.CENTER_LEFT);
         VBox header = new VBox(2, firstLine, lastError, followUpBar());
         header.getStyleClass().add("pd-details-header");
@@ -97,6 +101,16 @@ final class SandboxDetailsView extends VBox {
 
         vm.sandboxProperty().addListener((o, a, s) -> showHeader(s));
         showHeader(vm.sandboxProperty().get());
+    }
+
+    /** Shows the tab of {@code section} (the Compare view opens a sandbox on its Changes). */
+    void showSection(SandboxDetailsViewModel.Section section) {
+        tabs.select(section);
+    }
+
+    /** Puts {@code action} at the end of the header's first line (the sandboxes' view adds Compare there). */
+    void addHeaderAction(javafx.scene.Node action) {
+        firstLine.getChildren().add(action);
     }
 
     private void showHeader(RepositoryStatus.Sandbox s) {

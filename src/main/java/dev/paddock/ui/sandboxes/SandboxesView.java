@@ -16,12 +16,9 @@ import javafx.collections.ListChangeListener;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
-import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.Separator;
-import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
@@ -40,12 +37,14 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
  * The sandboxes tab: a toolbar (new, stop, retry, remove, open folder, open terminal, details), the
  * table with the same actions in its context menu, and the details pane of the selected sandbox below
  * it. Keyboard: Ctrl+N new, Ctrl+. stop, Ctrl+Shift+R retry, Delete remove, Ctrl+E open folder,
- * Ctrl+T terminal, Ctrl+I details pane — the row actions only while this tab shows.
+ * Ctrl+T terminal, Ctrl+I details pane, Ctrl+G compare a fan-out's sandboxes — the row actions only while this tab
+ * shows.
  */
 public final class SandboxesView extends VBox {
     /** Keys of the actions (shown in tooltips and menus). */
@@ -57,6 +56,7 @@ public final class SandboxesView extends VBox {
     public static final KeyCombination OPEN_FOLDER = new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination OPEN_TERMINAL = new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination DETAILS = new KeyCodeCombination(KeyCode.I, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination COMPARE = new KeyCodeCombination(KeyCode.G, KeyCombination.SHORTCUT_DOWN);
     /** Where the divider above the details pane is kept ({@link LayoutMemory}), and its first place. */
     static final String DIVIDER_KEY = "sandboxes.detailsDivider";
     static final double DIVIDER_DEFAULT = 0.62;
@@ -73,6 +73,8 @@ public final class SandboxesView extends VBox {
     private final BooleanProperty active = new SimpleBooleanProperty(true);
     private NewSandboxDialog newDialog;
     private RemovalDialog removalDialog;
+    private CompareDialog compareDialog;
+    private final SandboxDetailsView detailsView;
     private Runnable beforeNew = () -> { };
 
     /** @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it */
@@ -152,11 +154,27 @@ public final class SandboxesView extends VBox {
             }
         });
         table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), placeholder());
-        table.setContextMenu(contextMenu());
+        table.setContextMenu(SandboxMenu.of(vm, active, new SandboxMenu.Actions() {
+            @Override
+            public void remove() {
+                SandboxesView.this.remove();
+            }
+
+            @Override
+            public void newSandbox() {
+                SandboxesView.this.newSandbox();
+            }
+
+            @Override
+            public void compare() {
+                SandboxesView.this.compare();
+            }
+        }));
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
 
-        SandboxDetailsView detailsView = new SandboxDetailsView(vm.details());
+        detailsView = new SandboxDetailsView(vm.details());
+        detailsView.addHeaderAction(compareButton());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(layout.get(DIVIDER_KEY, DIVIDER_DEFAULT));
@@ -244,6 +262,36 @@ public final class SandboxesView extends VBox {
         showRemoval(removal);
     }
 
+    /** Opens the Compare view of the selected sandbox's fan-out (read off the FX thread). */
+    public void compare() {
+        if (!active.get() || (compareDialog != null && compareDialog.isShowing())) {
+            return;
+        }
+        CompareViewModel compare = vm.compare();
+        if (compare == null) {
+            return;
+        }
+        compare.load();
+        compareDialog = new CompareDialog(compare, window());
+        compareDialog.setOnHidden(e -> {
+            if (compareDialog.getResult() != null) {
+                detailsView.showSection(SandboxDetailsViewModel.Section.CHANGES);
+                vm.show(compareDialog.getResult());
+            }
+            table.requestFocus();
+        });
+        compareDialog.show();
+    }
+
+    /** The details pane's Compare button: shown for a sandbox of a fan-out. */
+    private Button compareButton() {
+        Button b = tool("sandbox-compare", MaterialDesignT.TABLE_EYE, "Compare group",
+                "Compare the sandboxes of this fan-out side by side", COMPARE, vm.canCompareProperty(), this::compare);
+        b.visibleProperty().bind(vm.canCompareProperty());
+        b.managedProperty().bind(b.visibleProperty());
+        return b;
+    }
+
     /** Shows the removal dialog for a removal (plans loaded or loading). */
     RemovalDialog showRemoval(RemovalViewModel removal) {
         removalDialog = new RemovalDialog(removal, window());
@@ -273,50 +321,6 @@ public final class SandboxesView extends VBox {
         b.disableProperty().bind(enabled.not());
         b.setOnAction(e -> action.run());
         return b;
-    }
-
-    private ContextMenu contextMenu() {
-        ContextMenu menu = new ContextMenu(
-                item("menu-stop", "Stop", MaterialDesignS.STOP_CIRCLE_OUTLINE, STOP, vm.canStopProperty(), vm::stop),
-                item("menu-retry", "Retry", MaterialDesignR.RESTART, RETRY, vm.canRetryProperty(), vm::retry),
-                item("menu-remove", "Remove…", MaterialDesignD.DELETE_OUTLINE, REMOVE, vm.canRemoveProperty(),
-                        this::remove),
-                new SeparatorMenuItem(),
-                item("menu-open-folder", "Open folder", MaterialDesignF.FOLDER_OPEN_OUTLINE, OPEN_FOLDER,
-                        vm.canOpenProperty(), vm::openFolder),
-                item("menu-open-terminal", "Open terminal here", MaterialDesignC.CONSOLE, OPEN_TERMINAL,
-                        vm.canOpenProperty(), vm::openTerminal),
-                new SeparatorMenuItem(),
-                item("menu-new", "New sandbox…", MaterialDesignP.PLUS, NEW, vm.canCreateProperty(), this::newSandbox,
-                        false),
-                item("menu-details", "Details pane", MaterialDesignP.PAGE_LAYOUT_FOOTER, DETAILS,
-                        new SimpleBooleanProperty(true), () -> vm.details().shownProperty().set(
-                                !vm.details().shownProperty().get())));
-        menu.setId("sandbox-menu");
-        return menu;
-    }
-
-    /**
-     * A context-menu item. Its key is also the scene's accelerator (JavaFX installs a control's context
-     * menu accelerators in its scene): it acts only while this tab shows.
-     */
-    private MenuItem item(String id, String text, Ikon icon, KeyCombination key, BooleanExpression enabled,
-                          Runnable action) {
-        return item(id, text, icon, key, enabled, action, true);
-    }
-
-    private MenuItem item(String id, String text, Ikon icon, KeyCombination key, BooleanExpression enabled,
-                          Runnable action, boolean onlyWhileShown) {
-        MenuItem m = new MenuItem(text, Icons.of(icon, 14));
-        m.setId(id);
-        m.setAccelerator(key);
-        m.disableProperty().bind(enabled.not());
-        m.setOnAction(e -> {
-            if (active.get() || !onlyWhileShown) {
-                action.run();
-            }
-        });
-        return m;
     }
 
     private VBox placeholder() {

@@ -52,6 +52,7 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final BooleanBinding canRetry;
     private final BooleanBinding canRemove;
     private final BooleanBinding canOpen;
+    private final BooleanBinding canCompare;
     private final BooleanBinding canCreate;
     private Runnable onChanged = () -> { };
     private int running;
@@ -72,6 +73,8 @@ public final class SandboxesViewModel implements AutoCloseable {
         canOpen = Bindings.createBooleanBinding(() -> selected().size() == 1 && selected().get(0).worktreePath() != null,
                 selectedIds, rows);
         canCreate = backend.isNotNull().and(repository.isNotNull());
+        canCompare = Bindings.createBooleanBinding(() -> backend.get() != null && selected().size() == 1
+                && selected().get(0).group() != null, backend, selectedIds, rows);
         details.setOnChanged(() -> onChanged.run());
         rows.addListener((ListChangeListener<Sandbox>) c -> showDetails());
         selectedIds.addListener((ListChangeListener<String>) c -> showDetails());
@@ -165,6 +168,11 @@ public final class SandboxesViewModel implements AutoCloseable {
         return canOpen;
     }
 
+    /** Whether exactly one sandbox is selected and it was made in a fan-out (it has a group to compare). */
+    public BooleanBinding canCompareProperty() {
+        return canCompare;
+    }
+
     /** Whether a sandbox can be created (Paddock runs and a repository is open). */
     public BooleanBinding canCreateProperty() {
         return canCreate;
@@ -230,6 +238,22 @@ public final class SandboxesViewModel implements AutoCloseable {
     /** Tells that the row of the sandbox created last is selected. */
     public void createdShown() {
         createdId.set(null);
+    }
+
+    /** The comparison of the selected sandbox's fan-out (not loaded yet), or null when it cannot be compared. */
+    public CompareViewModel compare() {
+        SandboxBackend b = backend.get();
+        if (b == null || !canCompare.get()) {
+            return null;
+        }
+        Sandbox s = selected().get(0);
+        return new CompareViewModel(b, s.group(), io);
+    }
+
+    /** Selects the row of sandbox {@code id} once it shows and opens its details (a choice in the Compare view). */
+    public void show(String id) {
+        details.shownProperty().set(true);
+        createdId.set(id);
     }
 
     /** A removal of the selected sandboxes (plans not loaded yet), or null when none is selected. */

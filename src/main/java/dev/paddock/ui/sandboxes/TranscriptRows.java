@@ -3,7 +3,9 @@ package dev.paddock.ui.sandboxes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.agent.ToolCallApprovals;
+import dev.paddock.agent.ToolCallDecision;
 import dev.paddock.agent.TranscriptEntry;
+import dev.paddock.agent.TranscriptTotals;
 import dev.paddock.approval.Approval;
 import dev.paddock.approval.ApprovalRequest;
 import dev.paddock.common.Json;
@@ -23,7 +25,7 @@ import java.util.Objects;
  * The rows of a transcript as it grows, on the thread that reads the log (never the FX thread): each entry becomes a
  * {@link TranscriptRow} with its texts made, a message arriving in pieces stays one row, each tool call gets its
  * decision from the sandbox's approvals ({@link ToolCallApprovals}), and a summary line counts calls, errors,
- * tokens and cost. Not thread-safe: one reader.
+ * tokens and cost ({@link TranscriptTotals}, as {@code paddock sandbox compare} counts them). Not thread-safe: one reader.
  */
 final class TranscriptRows {
     /** Lines of a tool call's input shown before it is expanded. */
@@ -34,18 +36,10 @@ final class TranscriptRows {
     private final List<TranscriptRow> rows = new ArrayList<>();
     private final Map<String, String> toolNames = new HashMap<>();
     private final List<Integer> callRows = new ArrayList<>();
-    private final List<ToolCallApprovals.Call> calls = new ArrayList<>();
-    private String session;
+    private final ToolCallApprovals.Calls calls = new ToolCallApprovals.Calls();
     private String partialRole;
-    private int toolCalls;
-    private int errors;
+    private TranscriptTotals totals = TranscriptTotals.NONE;
     private int denied;
-    private int runs;
-    private long tokensIn;
-    private long tokensOut;
-    private double cost;
-    private boolean anyTokens;
-    private boolean anyCost;
 
     /** Starts over (the log did); {@code skippedBytes} of its start that are not read give a first row saying so. */
     void reset(long skippedBytes) {
@@ -53,12 +47,9 @@ final class TranscriptRows {
         toolNames.clear();
         callRows.clear();
         calls.clear();
-        session = null;
         partialRole = null;
-        toolCalls = errors = denied = runs = 0;
-        tokensIn = tokensOut = 0;
-        cost = 0;
-        anyTokens = anyCost = false;
+        totals = TranscriptTotals.NONE;
+        denied = 0;
         if (skippedBytes > 0) {
             add(Kind.MARKER, "earlier", "The log's first " + Formats.bytes(skippedBytes) + " are not shown here"
                     + " (the Log tab and paddock sandbox log have them).", null, null, false);
@@ -89,8 +80,11 @@ final class TranscriptRows {
     }
 
     private void entry(TranscriptEntry e) {
+        totals = totals.plus(e);
+        if (calls.add(e)) {
+            callRows.add(rows.size());
+        }
         if (e instanceof TranscriptEntry.SessionStarted s) {
-            session = s.sessionId();
             add(Kind.SESSION, "session", "Session " + (s.sessionId() == null ? "started" : s.sessionId())
                     + (s.model() == null ? "" : " · " + s.model()) + (s.cwd() == null ? "" : " · " + s.cwd()),
                     null, null, false);
@@ -102,7 +96,6 @@ final class TranscriptRows {
         } else if (e instanceof TranscriptEntry.ToolResult r) {
             result(r);
         } else if (e instanceof TranscriptEntry.Error x) {
-            errors++;
             collapsed(Kind.ERROR, "error", x.message(), true);
         } else if (e instanceof TranscriptEntry.Usage u) {
             usage(u);
@@ -116,12 +109,9 @@ final class TranscriptRows {
     }
 
     private void call(TranscriptEntry.ToolCall c) {
-        toolCalls++;
         if (c.id() != null) {
             toolNames.put(c.id(), c.name());
         }
-        callRows.add(rows.size());
-        calls.add(ToolCallApprovals.Call.of(c, session));
         String input = callText(c.name(), c.inputJson());
         String[] lines = input.split("\n", -1);
         if (lines.length > CALL_LINES) {
@@ -133,9 +123,6 @@ final class TranscriptRows {
     }
 
     private void result(TranscriptEntry.ToolResult r) {
-        if (r.error()) {
-            errors++;
-        }
         String tool = r.toolCallId() == null ? null : toolNames.get(r.toolCallId());
         String text = r.text().strip();
         int lines = text.isEmpty() ? 0 : (int) text.lines().count();
@@ -147,16 +134,6 @@ final class TranscriptRows {
     }
 
     private void usage(TranscriptEntry.Usage u) {
-        runs++;
-        if (u.inputTokens() != null || u.outputTokens() != null) {
-            anyTokens = true;
-            tokensIn += u.inputTokens() == null ? 0 : u.inputTokens();
-            tokensOut += u.outputTokens() == null ? 0 : u.outputTokens();
-        }
-        if (u.costUsd() != null) {
-            anyCost = true;
-            cost += u.costUsd();
-        }
         StringBuilder b = new StringBuilder(u.failed() ? "Run failed" : "Run ended");
         if (u.turns() != null) {
             b.append(" · ").append(u.turns()).append(u.turns() == 1 ? " turn" : " turns");
@@ -194,7 +171,7 @@ final class TranscriptRows {
      * @return the rows whose decision changed
      */
     List<Integer> decide(List<Approval> approvals, Instant now) {
-        List<Approval> matched = ToolCallApprovals.match(calls, approvals);
+        List<ToolCallDecision> matched = calls.decide(approvals);
         List<Integer> changed = new ArrayList<>();
         int deniedNow = 0;
         for (int i = 0; i < matched.size(); i++) {
@@ -243,6 +220,8 @@ final class TranscriptRows {
             return "";
         }
         List<String> parts = new ArrayList<>();
+        int toolCalls = totals.toolCalls();
+        int errors = totals.errors();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " call" : " calls")
                     + (denied > 0 ? " (" + number(denied) + " denied)" : ""));
@@ -250,10 +229,11 @@ final class TranscriptRows {
         if (errors > 0) {
             parts.add(number(errors) + (errors == 1 ? " error" : " errors"));
         }
-        if (anyTokens) {
-            parts.add(tokens(tokensIn + tokensOut) + " tokens");
+        if (totals.tokens() != null) {
+            parts.add(tokens(totals.tokens()) + " tokens");
         }
-        if (anyCost) {
+        if (totals.costUsd() != null) {
+            double cost = totals.costUsd();
             parts.add(cost >= 1 ? String.format(Locale.ROOT, "$%.2f", cost) : dollars(cost));
         }
         if (parts.isEmpty()) {
@@ -272,6 +252,9 @@ final class TranscriptRows {
         }
         List<String> parts = new ArrayList<>();
         parts.add(number(rows.size()) + (rows.size() == 1 ? " entry" : " entries"));
+        int toolCalls = totals.toolCalls();
+        int errors = totals.errors();
+        int runs = totals.runs();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " tool call" : " tool calls")
                     + (denied > 0 ? ", " + number(denied) + " denied" : ""));
@@ -281,12 +264,12 @@ final class TranscriptRows {
         }
         if (runs > 0) {
             List<String> figures = new ArrayList<>();
-            if (anyTokens) {
-                figures.add(number(tokensIn) + " tokens in");
-                figures.add(number(tokensOut) + " out");
+            if (totals.tokens() != null) {
+                figures.add(number(totals.tokensIn() == null ? 0 : totals.tokensIn()) + " tokens in");
+                figures.add(number(totals.tokensOut() == null ? 0 : totals.tokensOut()) + " out");
             }
-            if (anyCost) {
-                figures.add(dollars(cost));
+            if (totals.costUsd() != null) {
+                figures.add(dollars(totals.costUsd()));
             }
             parts.add(runs + (runs == 1 ? " run" : " runs") + (figures.isEmpty() ? "" : ": " + String.join(", ",
                     figures)));
@@ -305,39 +288,27 @@ final class TranscriptRows {
         return String.format(Locale.ROOT, "%.1fM", n / 1_000_000.0);
     }
 
-    /** What the policy or a person decided, as the row shows it. */
-    static Decision decision(Approval a, Instant now) {
-        boolean human = "human".equals(a.decidedBy());
-        String who = a.decider() == null ? "a person" : a.decider();
-        String rule = a.matchedRule() == null ? "" : " (rule " + a.matchedRule() + ")";
-        String reason = a.reason() == null || a.reason().isBlank() ? null : a.reason().strip();
-        String when = (a.requestedAt() == null ? "" : "\nAsked " + Formats.clock(a.requestedAt(), now))
-                + (a.decidedAt() == null ? "" : ", decided " + Formats.clock(a.decidedAt(), now));
-        String why = reason == null ? "" : ": " + reason;
-        return switch (a.state()) {
-            case APPROVED -> human
-                    ? new Decision("asked · approved by " + who, Tone.ALLOWED, null,
-                            "Asked" + rule + ", then approved by " + who + why + when, true)
-                    : new Decision("allowed", Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
-            case DENIED -> human
-                    ? new Decision("asked · denied by " + who, Tone.DENIED, personsReason(reason, "denied by " + who),
-                            "Asked" + rule + ", then denied by " + who + why + when, true)
-                    : new Decision("denied", Tone.DENIED, reason, "Denied by the policy" + rule + why + when, true);
-            case EXPIRED -> new Decision("asked · no answer: denied", Tone.DENIED, reason,
+    /** What the policy or a person decided, as the row shows it: its words are {@link ToolCallDecision#label}. */
+    static Decision decision(ToolCallDecision d, Instant now) {
+        String who = d.who();
+        String rule = d.rule() == null ? "" : " (rule " + d.rule() + ")";
+        String why = d.reason() == null ? "" : ": " + d.reason();
+        String when = (d.requestedAt() == null ? "" : "\nAsked " + Formats.clock(d.requestedAt(), now))
+                + (d.decidedAt() == null ? "" : ", decided " + Formats.clock(d.decidedAt(), now));
+        String label = d.label();
+        return switch (d.verdict()) {
+            case APPROVED -> new Decision(label, Tone.ALLOWED, null,
+                    "Asked" + rule + ", then approved by " + who + why + when, true);
+            case ALLOWED -> new Decision(label, Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
+            case REJECTED -> new Decision(label, Tone.DENIED, d.reason(),
+                    "Asked" + rule + ", then denied by " + who + why + when, true);
+            case DENIED -> new Decision(label, Tone.DENIED, d.reason(), "Denied by the policy" + rule + why + when, true);
+            case EXPIRED -> new Decision(label, Tone.DENIED, d.reason(),
                     "Asked" + rule + "; nobody answered in time, so it was denied" + why + when, true);
-            case CANCELLED -> new Decision("cancelled", Tone.NEUTRAL, reason, "Cancelled" + why + when, true);
-            case PENDING -> new Decision("asked · waiting for you", Tone.WAITING, null,
+            case CANCELLED -> new Decision(label, Tone.NEUTRAL, d.reason(), "Cancelled" + why + when, true);
+            case WAITING -> new Decision(label, Tone.WAITING, null,
                     "Asked" + rule + ": approve or deny it in Approvals" + why + when, false);
         };
-    }
-
-    /** The words a person added to "denied by ann: ...", or null when they added none. */
-    private static String personsReason(String reason, String prefix) {
-        if (reason == null || !reason.startsWith(prefix)) {
-            return reason;
-        }
-        String rest = reason.substring(prefix.length()).replaceFirst("^:\\s*", "").strip();
-        return rest.isEmpty() ? null : rest;
     }
 
     /** What a tool call works on, in a line or a few: its command, file, pattern, URL, else its input as JSON. */
