@@ -46,8 +46,10 @@ public final class GeminiHook {
      * @param n the payload
      * @param tool its {@code tool_name}
      * @param input its {@code tool_input} (an object)
+     * @throws ApprovalException when a shell command's {@code dir_path} is not a path
      */
-    static ClaudeHook.Call call(JsonNode n, String tool, JsonNode input, Path cwd, String sessionId) {
+    static ClaudeHook.Call call(JsonNode n, String tool, JsonNode input, Path cwd, String sessionId)
+            throws ApprovalException {
         String[] as = AS_CLAUDE.get(tool);
         ObjectNode judged = Json.mapper().createObjectNode();
         String name = tool;
@@ -65,7 +67,17 @@ public final class GeminiHook {
         } else {
             judged = input.deepCopy();
         }
-        return new ClaudeHook.Call(EVENT, name, judged, cwd, sessionId, null);
+        // A shell command may run in another folder than the session's: it is judged where it runs.
+        Path where = cwd;
+        String dir = tool.equals("run_shell_command") ? input.path("dir_path").asText("") : "";
+        if (!dir.isBlank() && cwd != null) {
+            try {
+                where = cwd.resolve(dir).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new ApprovalException(ApprovalException.Kind.BAD_REQUEST, "dir_path is not a path: " + dir);
+            }
+        }
+        return new ClaudeHook.Call(EVENT, name, judged, where, sessionId, null);
     }
 
     /** The stdout JSON (one line) for a decision. */

@@ -47,6 +47,12 @@ class GeminiHookTest {
                     assertThat(r.tool()).isEqualTo("WebFetch");
                     assertThat(r.input()).isEqualTo("https://example.com/a?b=1");
                 });
+        // A shell command in another folder is judged there.
+        ClaudeHook.Call elsewhere = parse("run_shell_command", input().put("command", "rm -rf build")
+                .put("dir_path", "../.."));
+        assertThat(elsewhere.toRequest("s").cwd()).isEqualTo(java.nio.file.Path.of("/"));
+        assertThat(parse("run_shell_command", input().put("command", "ls")).toRequest("s").cwd())
+                .isEqualTo(java.nio.file.Path.of("/work/repo"));
         // Any other tool is judged by its own name.
         assertThat(parse("write_todos", input()).toRequest("s").tool()).isEqualTo("write_todos");
     }
