@@ -109,11 +109,11 @@ final class SandboxDetailsView extends VBox {
             return;
         }
         title.setText(s.id());
-        stateBox.getChildren().setAll(SandboxTable.stateChip(s.state()));
+        stateBox.getChildren().setAll(StateChips.stateChip(s.state()));
         if (s.waitingForYou()) {
-            Label flag = SandboxTable.waitingChip();
+            Label flag = StateChips.waitingChip();
             flag.setId("sandbox-details-waiting");
-            flag.setTooltip(new Tooltip(SandboxTable.waitingText(s)));
+            flag.setTooltip(new Tooltip(StateChips.waitingText(s)));
             stateBox.getChildren().add(flag);
         }
         stateBox.setSpacing(4);
@@ -122,14 +122,14 @@ final class SandboxDetailsView extends VBox {
                 : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
                 ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
                 : "A follow-up for the agent: it resumes its session with it (Enter sends)");
-        followUp.setTooltip(s.waitingForYou() ? new Tooltip(SandboxTable.waitingText(s)) : null);
+        followUp.setTooltip(s.waitingForYou() ? new Tooltip(StateChips.waitingText(s)) : null);
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
         // While it runs again (or waits to), the error is the previous run's: said so, and not in red.
         boolean again = List.of("running", "pending", "retrying").contains(s.state());
         lastError.setVisible(failed);
-        lastError.setText(failed ? (again ? "Previous run: " : "") + SandboxTable.describeError(s) : null);
+        lastError.setText(failed ? (again ? "Previous run: " : "") + StateChips.describeError(s) : null);
         if (again) {
             lastError.getStyleClass().remove("pd-details-error");
         } else if (!lastError.getStyleClass().contains("pd-details-error")) {

@@ -151,7 +151,7 @@ public final class SandboxesView extends VBox {
                 });
             }
         });
-        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), placeholder());
+        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), vm.askingProperty(), placeholder());
         table.setContextMenu(contextMenu());
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
