@@ -49,6 +49,7 @@ final class SandboxDetailsView extends VBox {
     private final Label lastError = new Label();
     private final TextField followUp = new TextField();
     private final DetailsTabs tabs;
+    private final WaitingLineClock waitingClock;
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
@@ -95,12 +96,15 @@ final class SandboxDetailsView extends VBox {
         none.visibleProperty().bind(vm.sandboxProperty().isNull());
         getChildren().add(stack);
 
+        // "Its turn ended 7 s ago" counts on while it shows.
+        waitingClock = new WaitingLineClock(this, followUp, vm.sandboxProperty()::get);
         vm.sandboxProperty().addListener((o, a, s) -> showHeader(s));
         showHeader(vm.sandboxProperty().get());
     }
 
     private void showHeader(RepositoryStatus.Sandbox s) {
         tabs.show(s);
+        waitingClock.update();
         if (s == null) {
             title.setText(null);
             stateBox.getChildren().clear();
@@ -118,7 +122,7 @@ final class SandboxDetailsView extends VBox {
         }
         stateBox.setSpacing(4);
         // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
-        followUp.setPromptText(s.waitingForYou() ? waitingLine(s)
+        followUp.setPromptText(s.waitingForYou() ? WaitingLineClock.line(s)
                 : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
                 ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
                 : "A follow-up for the agent: it resumes its session with it (Enter sends)");
@@ -136,13 +140,6 @@ final class SandboxDetailsView extends VBox {
             lastError.getStyleClass().add("pd-details-error");
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
-    }
-
-    /** "Answer here (Enter sends). Its turn ended 3 min ago: “The tree is clean.”" */
-    private static String waitingLine(RepositoryStatus.Sandbox s) {
-        String since = s.waitingSince() == null ? "" : " " + Formats.ago(s.waitingSince(), Instant.now());
-        String said = s.waitingDetail() == null ? "" : s.waitingDetail().strip().replaceAll("\\s+", " ");
-        return "Answer here (Enter sends). Its turn ended" + since + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
     }
 
     // Follow-up -------------------------------------------------------------------------------------
