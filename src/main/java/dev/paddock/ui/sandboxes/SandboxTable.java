@@ -229,11 +229,11 @@ final class SandboxTable extends TableView<Sandbox> {
     /** Whether some row is a container sandbox (kept in a field: a binding only its listener holds may be collected). */
     private final javafx.beans.binding.BooleanBinding containerColumns;
 
-    /** The state column's widest chips: "running · waiting for approval" only while some sandbox asks. */
+    /** The state column's widest chips: "waiting for approval" only while some sandbox asks. */
     private static void fitState(TableColumn<Sandbox, Sandbox> state, boolean asking) {
         List<String> samples = new java.util.ArrayList<>(List.of("awaiting human", "retrying", StateChips.WAITING));
         if (asking) {
-            samples.add("running · " + StateChips.ASKING);
+            samples.add(StateChips.ASKING);
         }
         Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
                 + " follow-up; \"waiting for approval\": it is blocked on a request in the Approvals queue); hover a"

@@ -7,8 +7,8 @@ import javafx.scene.layout.Region;
 
 /**
  * The chips and texts of a sandbox's state, in the table's state column and the details pane's header: its state,
- * "waiting for you" (its agent's turn ended) and "running · waiting for approval" (its agent is blocked on a request in
- * the approval queue).
+ * "waiting for you" (its agent's turn ended) and "waiting for approval" (its agent is blocked on a request in the
+ * approval queue).
  */
 final class StateChips {
     private StateChips() {
@@ -23,9 +23,12 @@ final class StateChips {
     /** The flag of a sandbox whose agent waits on a person's approval of a request. */
     static final String ASKING = "waiting for approval";
 
-    /** "running · waiting for approval": its state, and that a request of its agent waits in the approval queue. */
+    /**
+     * "waiting for approval" in place of its state (as "waiting for you" stands in for its state): a request of its
+     * agent waits in the approval queue. Its tooltip says the state.
+     */
     static Label askingChip(Sandbox s) {
-        Label chip = new Label(s.shownState().replace('_', ' ') + " · " + ASKING);
+        Label chip = new Label(ASKING);
         chip.getStyleClass().addAll("pd-chip", "pd-chip-warning", "pd-asking");
         chip.setMinWidth(Region.USE_PREF_SIZE);
         return chip;
@@ -33,7 +36,8 @@ final class StateChips {
 
     /** What the agent waits on, for the tooltip of its state. */
     static String askingText(Sandbox s, List<String> asks) {
-        return "Its agent is blocked until someone decides " + (asks.size() == 1 ? "its request" : "its "
+        return "State: " + s.shownState().replace('_', ' ') + ". Its agent is blocked until someone decides "
+                + (asks.size() == 1 ? "its request" : "its "
                 + asks.size() + " requests") + " in the Approvals queue:\n" + String.join("\n", asks.stream()
                 .map(a -> a.length() > 120 ? a.substring(0, 119) + "…" : a).limit(5).toList());
     }

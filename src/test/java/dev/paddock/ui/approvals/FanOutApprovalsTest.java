@@ -130,7 +130,11 @@ class FanOutApprovalsTest {
             // The table: running, and waiting for this request.
             TableRow<?> row = tableRow(robot, id);
             WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> row.lookup(".pd-asking") != null));
-            assertThat(fx(() -> ((Label) row.lookup(".pd-asking")).getText())).isEqualTo("running · waiting for approval");
+            Label asking = fx(() -> (Label) row.lookup(".pd-asking"));
+            assertThat(fx(asking::getText)).isEqualTo("waiting for approval");
+            assertThat(fx(() -> ((javafx.scene.control.TableCell<?, ?>) asking.getParent()).getTooltip().getText()))
+                    .startsWith("State: running. Its agent is blocked until someone decides its request")
+                    .contains("Bash " + COMMAND);
         }
 
         // The deny-reason pop-over, from the first card's button: whole inside the window.
