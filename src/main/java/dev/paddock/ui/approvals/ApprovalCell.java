@@ -25,7 +25,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 
 /**
- * One pending request: tool and sandbox, time left before it is denied, the full command (selectable),
+ * One pending request: tool and sandbox (a fan-out's sandbox marked with the end of its id, "claude-2"; its agent and
+ * branch below), time left before it is denied, the full command (selectable),
  * its working directory, the rule that asked, its age, and the buttons that decide it. Ages and the
  * countdown follow the view model's clock.
  */
@@ -51,6 +52,11 @@ final class ApprovalCell extends ListCell<Approval> {
 
     private final ReadOnlyObjectProperty<Instant> now;
     private final javafx.collections.ObservableSet<Long> deciding;
+    private final java.util.function.Function<String, Asker> askers;
+    /** The end of a fan-out sandbox's id ("claude-2"), before the id: what tells its cards apart. */
+    private final Label member = new Label();
+    /** Its agent and branch. */
+    private final Label who = new Label();
     private final Label tool = new Label();
     private final Label sandbox = new Label();
     private final Label left = new Label();
@@ -64,20 +70,34 @@ final class ApprovalCell extends ListCell<Approval> {
     private final Button allow;
     private final VBox box;
 
+    /** @param askers who asks, by sandbox id (null when not known): shown beside the sandbox's id */
     ApprovalCell(ReadOnlyObjectProperty<Instant> now, javafx.collections.ObservableSet<Long> deciding,
-                 Actions actions) {
+                 java.util.function.Function<String, Asker> askers, Actions actions) {
         this.now = now;
         this.deciding = deciding;
+        this.askers = askers;
         getStyleClass().add("pd-approval-cell");
         tool.getStyleClass().addAll("pd-chip", "pd-chip-warning");
         tool.setMinWidth(Region.USE_PREF_SIZE);
         sandbox.getStyleClass().add("pd-approval-sandbox");
         sandbox.setMinWidth(0);
+        // A long id loses its middle: its end ("-claude-2") tells a fan-out's sandboxes apart.
+        sandbox.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+        member.getStyleClass().addAll("pd-chip", "pd-chip-accent", "pd-approval-member");
+        member.setGraphic(Icons.of(MaterialDesignS.SOURCE_FORK, 12));
+        member.setMinWidth(Region.USE_PREF_SIZE);
+        member.managedProperty().bind(member.visibleProperty());
+        who.getStyleClass().addAll("pd-muted", "pd-approval-detail", "pd-approval-who");
+        who.setGraphic(Icons.of(MaterialDesignS.SOURCE_BRANCH, 14));
+        who.setMinWidth(0);
+        who.setMaxWidth(Double.MAX_VALUE);
+        who.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+        who.managedProperty().bind(who.visibleProperty());
         left.getStyleClass().add("pd-approval-left");
         left.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox head = new HBox(8, tool, sandbox);
+        HBox head = new HBox(8, tool, member, sandbox);
         head.setAlignment(Pos.CENTER_LEFT);
 
         cwd.setGraphic(Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14));
@@ -109,11 +129,14 @@ final class ApprovalCell extends ListCell<Approval> {
         age.setMinWidth(Region.USE_PREF_SIZE);
         HBox times = new HBox(6, age, spacer, left);
         times.setAlignment(Pos.CENTER_LEFT);
-        box = new VBox(6, head, command, rule, cwd, times, buttons);
+        box = new VBox(6, head, who, command, rule, cwd, times, buttons);
         box.getStyleClass().add("pd-approval");
         // Cells take the list's width: long text wraps or is cut instead of growing a horizontal bar.
         setPrefWidth(0);
-        now.addListener((o, a, b) -> showTimes());
+        now.addListener((o, a, b) -> {
+            showTimes();
+            showAsker(); // the sandbox's row may arrive after its request
+        });
         deciding.addListener((SetChangeListener<Long>) c -> showDeciding());
     }
 
@@ -160,9 +183,27 @@ final class ApprovalCell extends ListCell<Approval> {
         cwd.setTooltip(new Tooltip("Working directory: " + a.cwd()));
         rule.setText(a.matchedRule() == null ? "no rule matched: unlisted commands ask" : "asked by " + a.matchedRule());
         rule.setTooltip(new Tooltip(a.reason() == null ? rule.getText() : a.reason()));
+        showAsker();
         showTimes();
         showDeciding();
         setGraphic(box);
+    }
+
+    /** The sandbox's place in its fan-out, its agent and its branch, as far as they are known. */
+    private void showAsker() {
+        Approval a = getItem();
+        if (a == null) {
+            return;
+        }
+        Asker asker = a.sandboxId() == null ? null : askers.apply(a.sandboxId());
+        String m = asker == null ? null : asker.member();
+        member.setText(m);
+        member.setVisible(m != null);
+        String d = asker == null ? null : asker.detail();
+        who.setText(d);
+        who.setVisible(d != null);
+        who.setTooltip(d == null ? null : new Tooltip("Asked by the agent of sandbox " + a.sandboxId() + ": " + d));
+        member.setTooltip(m == null ? null : new Tooltip("One of the sandboxes of a fan-out: " + a.sandboxId()));
     }
 
     /*

@@ -42,6 +42,8 @@ public final class ApprovalsView extends VBox {
 
     private final ApprovalsViewModel vm;
     private final ListView<Approval> list;
+    /** Who asks, by sandbox id (its fan-out's mark, agent and branch), or null. */
+    private java.util.function.Function<String, Asker> askers = id -> null;
     /** The request whose Shift+D is down: its reason field opens when D is released. */
     private Approval reasonAsked;
 
@@ -84,7 +86,8 @@ public final class ApprovalsView extends VBox {
         list.setPlaceholder(new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
                 "When an agent asks to run a command your policy marks as risky (say, git push), it"
                         + " waits here until you approve (A) or deny (D)."));
-        list.setCellFactory(v -> new ApprovalCell(vm.nowProperty(), vm.deciding(), new ApprovalCell.Actions() {
+        list.setCellFactory(v -> new ApprovalCell(vm.nowProperty(), vm.deciding(), id -> askers.apply(id),
+                new ApprovalCell.Actions() {
             @Override
             public void approve(Approval a) {
                 vm.approve(a);
@@ -156,6 +159,12 @@ public final class ApprovalsView extends VBox {
         this.show = show;
     }
 
+    /** Tells the cards who asks, by sandbox id (null when not known): a fan-out's requests can be told apart. */
+    public void setAskers(java.util.function.Function<String, Asker> f) {
+        askers = f == null ? id -> null : f;
+        list.refresh();
+    }
+
     /** The list of requests (to focus it, or for tests). */
     public ListView<Approval> list() {
         return list;
@@ -193,7 +202,7 @@ public final class ApprovalsView extends VBox {
             return;
         }
         DenyReasonPopOver pop = new DenyReasonPopOver("denied by " + vm.who(), reason -> vm.deny(a, reason));
-        pop.show(anchor);
+        pop.showAt(anchor);
     }
 
     /** Keeps one request selected while there are any: the keys act on it. */

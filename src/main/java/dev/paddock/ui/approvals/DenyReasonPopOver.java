@@ -64,4 +64,55 @@ final class DenyReasonPopOver extends PopOver {
         setAutoHide(true);
         setOnShown(e -> reason.requestFocus());
     }
+
+    /** Room the pop-over takes around its content: its arrow, corners and shadow. */
+    private static final double FRAME = 40;
+
+    /**
+     * Shows the pop-over at {@code anchor} (below it, or above it where the room below is too short), with its arrow
+     * where the pop-over stays inside the window and the screen: at its right end beside the window's right edge
+     * (the approval queue's side), at its left end beside the left edge, else in its middle.
+     */
+    void showAt(javafx.scene.Node anchor) {
+        javafx.stage.Window w = anchor.getScene() == null ? null : anchor.getScene().getWindow();
+        javafx.geometry.Bounds a = anchor.localToScreen(anchor.getBoundsInLocal());
+        if (w == null || a == null) {
+            show(anchor);
+            return;
+        }
+        javafx.geometry.Rectangle2D room = room(w, a);
+        javafx.scene.Node content = getContentNode();
+        double width = content.prefWidth(-1) + FRAME;
+        double height = content.prefHeight(width) + FRAME;
+        boolean below = a.getMaxY() + height <= room.getMaxY() || a.getMinY() - height < room.getMinY();
+        double x = a.getCenterX();
+        boolean right = x + width / 2 > room.getMaxX();
+        boolean left = !right && x - width / 2 < room.getMinX();
+        setArrowLocation(below ? (right ? ArrowLocation.TOP_RIGHT : left ? ArrowLocation.TOP_LEFT
+                : ArrowLocation.TOP_CENTER) : (right ? ArrowLocation.BOTTOM_RIGHT : left ? ArrowLocation.BOTTOM_LEFT
+                : ArrowLocation.BOTTOM_CENTER));
+        show(anchor);
+        // Whatever its arrow, nothing of it past the window's or the screen's edge.
+        if (getX() + getWidth() > room.getMaxX()) {
+            setX(Math.max(room.getMinX(), room.getMaxX() - getWidth()));
+        }
+        if (getX() < room.getMinX()) {
+            setX(room.getMinX());
+        }
+    }
+
+    /** The part of the screen the pop-over may take: the window's, within the screen's bounds where the anchor is. */
+    private static javafx.geometry.Rectangle2D room(javafx.stage.Window w, javafx.geometry.Bounds a) {
+        javafx.geometry.Rectangle2D window = new javafx.geometry.Rectangle2D(w.getX(), w.getY(), w.getWidth(),
+                w.getHeight());
+        var screens = javafx.stage.Screen.getScreensForRectangle(a.getMinX(), a.getMinY(), a.getWidth(),
+                a.getHeight());
+        javafx.geometry.Rectangle2D screen = screens.isEmpty() ? window : screens.get(0).getVisualBounds();
+        double minX = Math.max(window.getMinX(), screen.getMinX());
+        double minY = Math.max(window.getMinY(), screen.getMinY());
+        double maxX = Math.min(window.getMaxX(), screen.getMaxX());
+        double maxY = Math.min(window.getMaxY(), screen.getMaxY());
+        return maxX > minX && maxY > minY ? new javafx.geometry.Rectangle2D(minX, minY, maxX - minX, maxY - minY)
+                : window;
+    }
 }

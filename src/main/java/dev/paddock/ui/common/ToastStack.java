@@ -115,10 +115,12 @@ public final class ToastStack {
             layout();
             return;
         }
-        Label t = new Label(title);
+        Label t = new Label(breakable(title));
         t.getStyleClass().add("pd-toast-title");
-        // Wrapped, never cut: a long sandbox id would otherwise take the end of "… asks for approval".
+        // Wrapped, never cut: a long sandbox id would otherwise take the end of "… asks for approval". JavaFX breaks a
+        // line only at white space, and inside a word too long for it: a long id breaks after one of its hyphens.
         t.setWrapText(true);
+        t.setAccessibleText(title);
         t.setMinHeight(Region.USE_PREF_SIZE);
         t.setMinWidth(0);
         Label body = new Label(text);
@@ -151,6 +153,38 @@ public final class ToastStack {
         adoptTheme(root);
         timer.play();
         layout();
+    }
+
+    /** A hair space (white space to JavaFX, so a line may break there; hardly wider than nothing). */
+    static final char BREAK = '\u200A';
+
+    /**
+     * {@code text} with a place to break the line after each hyphen, slash or underscore of its long words (sandbox
+     * ids, branches): wrapped, "describe-release-process-20261206-001-claude-3" breaks between its parts, never
+     * inside "20261206".
+     */
+    public static String breakable(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(text.length() + 8);
+        for (String word : text.split(" ", -1)) {
+            if (!b.isEmpty()) {
+                b.append(' ');
+            }
+            if (word.length() <= 16) {
+                b.append(word);
+                continue;
+            }
+            for (int i = 0; i < word.length(); i++) {
+                char c = word.charAt(i);
+                b.append(c);
+                if ((c == '-' || c == '/' || c == '_') && i > 0 && i < word.length() - 1) {
+                    b.append(BREAK);
+                }
+            }
+        }
+        return b.toString();
     }
 
     /** Takes away the toast of {@code key}, shown or counted in the summary; nothing when there is none. */

@@ -110,6 +110,10 @@ public final class DashboardView extends VBox {
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         ApprovalsView approvalsView = new ApprovalsView(vm.approvals());
+        // Each card says which sandbox asks: a fan-out's sandboxes ask the same command for the same task.
+        approvalsView.setAskers(id -> vm.sandboxes().stream().filter(s -> s.id().equals(id)).findFirst()
+                .map(s -> new dev.paddock.ui.approvals.Asker(s.group() != null && id.startsWith(s.group() + "-")
+                        ? id.substring(s.group().length() + 1) : null, s.agent(), s.branch())).orElse(null));
         Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals", approvalsView)
                 .withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");

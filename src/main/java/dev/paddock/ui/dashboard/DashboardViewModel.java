@@ -79,6 +79,13 @@ public final class DashboardViewModel implements AutoCloseable {
     {
         sandboxPanel.setOnChanged(this::refresh);
         sandboxPanel.showContainerMetrics(containers.metricsProperty());
+        // A running sandbox whose agent waits on a person's approval shows so in the table.
+        approvals.rows().addListener((javafx.collections.ListChangeListener<dev.paddock.approval.Approval>) c ->
+                sandboxPanel.showAsking(approvals.rows().stream().filter(a -> a.sandboxId() != null)
+                        .collect(java.util.stream.Collectors.groupingBy(dev.paddock.approval.Approval::sandboxId,
+                                java.util.stream.Collectors.mapping(a -> a.tool() + " " + (a.request() == null ? ""
+                                        : a.request().lines().findFirst().orElse("")),
+                                        java.util.stream.Collectors.toList())))));
     }
     private volatile StatusSource source;
     private Runnable unsubscribe = () -> { };

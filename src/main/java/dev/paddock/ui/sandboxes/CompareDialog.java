@@ -155,7 +155,7 @@ public final class CompareDialog extends Dialog<String> {
                 }
                 if (c.header().equals("State")) {
                     setText(null);
-                    setGraphic(SandboxTable.stateChip(m.state()));
+                    setGraphic(StateChips.stateChip(m.state()));
                     return;
                 }
                 setText(id ? shortId(m) : c.of(m));

@@ -50,6 +50,7 @@ final class SandboxDetailsView extends VBox {
     private final Label lastError = new Label();
     private final TextField followUp = new TextField();
     private final DetailsTabs tabs;
+    private final WaitingLineClock waitingClock;
 
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
@@ -99,6 +100,8 @@ final class SandboxDetailsView extends VBox {
         none.visibleProperty().bind(vm.sandboxProperty().isNull());
         getChildren().add(stack);
 
+        // "Its turn ended 7 s ago" counts on while it shows.
+        waitingClock = new WaitingLineClock(this, followUp, vm.sandboxProperty()::get);
         vm.sandboxProperty().addListener((o, a, s) -> showHeader(s));
         showHeader(vm.sandboxProperty().get());
     }
@@ -115,6 +118,7 @@ final class SandboxDetailsView extends VBox {
 
     private void showHeader(RepositoryStatus.Sandbox s) {
         tabs.show(s);
+        waitingClock.update();
         if (s == null) {
             title.setText(null);
             stateBox.getChildren().clear();
@@ -123,40 +127,33 @@ final class SandboxDetailsView extends VBox {
             return;
         }
         title.setText(s.id());
-        stateBox.getChildren().setAll(SandboxTable.stateChip(s.state()));
+        stateBox.getChildren().setAll(StateChips.stateChip(s.state()));
         if (s.waitingForYou()) {
-            Label flag = SandboxTable.waitingChip();
+            Label flag = StateChips.waitingChip();
             flag.setId("sandbox-details-waiting");
-            flag.setTooltip(new Tooltip(SandboxTable.waitingText(s)));
+            flag.setTooltip(new Tooltip(StateChips.waitingText(s)));
             stateBox.getChildren().add(flag);
         }
         stateBox.setSpacing(4);
         // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
-        followUp.setPromptText(s.waitingForYou() ? waitingLine(s)
+        followUp.setPromptText(s.waitingForYou() ? WaitingLineClock.line(s)
                 : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
                 ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
                 : "A follow-up for the agent: it resumes its session with it (Enter sends)");
-        followUp.setTooltip(s.waitingForYou() ? new Tooltip(SandboxTable.waitingText(s)) : null);
+        followUp.setTooltip(s.waitingForYou() ? new Tooltip(StateChips.waitingText(s)) : null);
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
         // While it runs again (or waits to), the error is the previous run's: said so, and not in red.
         boolean again = List.of("running", "pending", "retrying").contains(s.state());
         lastError.setVisible(failed);
-        lastError.setText(failed ? (again ? "Previous run: " : "") + SandboxTable.describeError(s) : null);
+        lastError.setText(failed ? (again ? "Previous run: " : "") + StateChips.describeError(s) : null);
         if (again) {
             lastError.getStyleClass().remove("pd-details-error");
         } else if (!lastError.getStyleClass().contains("pd-details-error")) {
             lastError.getStyleClass().add("pd-details-error");
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
-    }
-
-    /** "Answer here (Enter sends). Its turn ended 3 min ago: “The tree is clean.”" */
-    private static String waitingLine(RepositoryStatus.Sandbox s) {
-        String since = s.waitingSince() == null ? "" : " " + Formats.ago(s.waitingSince(), Instant.now());
-        String said = s.waitingDetail() == null ? "" : s.waitingDetail().strip().replaceAll("\\s+", " ");
-        return "Answer here (Enter sends). Its turn ended" + since + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
     }
 
     // Follow-up -------------------------------------------------------------------------------------

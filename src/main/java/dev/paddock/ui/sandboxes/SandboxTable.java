@@ -32,6 +32,16 @@ final class SandboxTable extends TableView<Sandbox> {
      */
     SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now,
                  ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics, javafx.scene.Node placeholder) {
+        this(rows, now, metrics, new javafx.beans.property.SimpleObjectProperty<>(java.util.Map.of()), placeholder);
+    }
+
+    /**
+     * @param asking the commands of pending approval requests by sandbox id: those sandboxes' state cells say they
+     *     wait for an approval (drawn again when it changes)
+     */
+    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now,
+                 ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+                 ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking, javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
         getStyleClass().addAll("pd-table", "striped", "dense"); // rows of 2em: more of them at 768 px
@@ -99,8 +109,12 @@ final class SandboxTable extends TableView<Sandbox> {
                     setTooltip(null);
                     return;
                 }
-                // Waiting for you stands in for its state (done, mostly): the row a person acts on next.
-                Label shown = s.waitingForYou() && !s.engineUnreachable() ? waitingChip() : stateChip(s.shownState());
+                // Waiting for you stands in for its state (done, mostly): the row a person acts on next. So does a
+                // pending approval request: its agent is blocked until someone decides.
+                List<String> asks = asking.get().get(s.id());
+                Label shown = asks != null && !s.engineUnreachable() ? StateChips.askingChip(s)
+                        : s.waitingForYou() && !s.engineUnreachable() ? StateChips.waitingChip()
+                        : StateChips.stateChip(s.shownState());
                 if (s.worktreeMissing()) {
                     Label gone = new Label("folder missing");
                     gone.getStyleClass().addAll("pd-chip", "pd-chip-danger");
@@ -113,13 +127,27 @@ final class SandboxTable extends TableView<Sandbox> {
                 } else {
                     setGraphic(shown);
                 }
+                if (asks != null && !s.engineUnreachable()) {
+                    setTooltip(new javafx.scene.control.Tooltip(StateChips.askingText(s, asks)));
+                    return;
+                }
                 setTooltip(s.waitingForYou() && !s.engineUnreachable() ? new javafx.scene.control.Tooltip(
-                        waitingText(s)) : s.engineUnreachable() ? new javafx.scene.control.Tooltip("The Docker engine does not"
+                        StateChips.waitingText(s)) : s.engineUnreachable() ? new javafx.scene.control.Tooltip(
+                        "The Docker engine does not"
                         + " answer, so this container's state is unknown (last known: " + s.state().replace('_', ' ')
                         + "). It is not failed or stopped; Paddock checks again when the engine is back.")
-                        : s.lastError() == null ? null : new javafx.scene.control.Tooltip(describeError(s)
+                        : s.lastError() == null ? null : new javafx.scene.control.Tooltip(StateChips.describeError(s)
                         + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
             }
+        });
+        // The cells say "waiting for approval" as soon as a request arrives, and no longer once it is decided.
+        asking.addListener((o, was, is) -> {
+            boolean any = !is.isEmpty();
+            if (any != !was.isEmpty()) {
+                fitState(state, any);
+                javafx.application.Platform.runLater(() -> Columns.apply(this));
+            }
+            refresh();
         });
         TableColumn<Sandbox, String> branch = column("Branch", Sandbox::branch, 240);
         // Branches share their first part ("agent/"): a narrow column keeps the end, which tells them apart, and
@@ -150,28 +178,29 @@ final class SandboxTable extends TableView<Sandbox> {
         }));
         TableColumn<Sandbox, Sandbox> lease = column("Lease", s -> s, 40);
         // What must show whole, measured in the table's fonts once it is styled (Columns); the rest gives way.
-        Columns.fit(id, "The sandbox's id", 0, ids(rows));
-        // Ids are shown whole up to 24 characters (longer ones lose their middle, whole in the tooltip): measured
+        Columns.fit(id, ID_TIP, idExtra(rows), ids(rows));
+        // Ids keep at least 24 characters (besides a fan-out's mark; longer ones lose their middle, whole in the
+        // tooltip); where the table is wide the column is as wide as its longest id (up to ID_UP_TO px): measured
         // again when the set of ids changes.
-        // The branch column is as wide as its longest branch (up to 260 px; a longer one loses its middle): the rest
-        // goes to the task.
-        Columns.fitContent(branch, 260, () -> rows.stream().map(Sandbox::branch).filter(java.util.Objects::nonNull)
-                .toList());
+        Columns.fitContent(id, ID_UP_TO, () -> content(rows, Sandbox::id, WIDEST_ID));
+        // The branch column is as wide as its longest branch (up to BRANCH_UP_TO px; a longer one loses its middle):
+        // the rest goes to the task.
+        Columns.fitContent(branch, BRANCH_UP_TO, () -> content(rows, Sandbox::branch, WIDEST_BRANCH));
         rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
             String[] current = ids(rows);
-            List<String> branches = rows.stream().map(Sandbox::branch).toList();
+            // Whole ids and groups: the id column's widest content and a fan-out's mark count too.
+            List<String> branches = rows.stream().map(r -> r.id() + "\0" + r.group() + "\0" + r.branch()).toList();
             if (!java.util.Arrays.equals(current, measuredIds) || !branches.equals(measuredBranches)) {
                 measuredIds = current;
                 measuredBranches = branches;
-                Columns.fit(id, "The sandbox's id", 0, current);
+                Columns.fit(id, ID_TIP, idExtra(rows), current);
                 javafx.application.Platform.runLater(() -> Columns.apply(this));
             }
         });
         Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
         Columns.fit(tier, "Isolation: worktree (a host process), namespace (bubblewrap) or container (Docker);"
                 + " hover a row's icon for its tier", 0);
-        Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
-                + " follow-up); hover a failed one for its error", "awaiting human", "retrying", WAITING);
+        fitState(state, !asking.get().isEmpty());
         Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
                 "…/fix-log");
         Columns.fit(cpu, "CPU of a container sandbox, in percent of its CPU limit", 0, "100.0 %", "stopped");
@@ -200,40 +229,15 @@ final class SandboxTable extends TableView<Sandbox> {
     /** Whether some row is a container sandbox (kept in a field: a binding only its listener holds may be collected). */
     private final javafx.beans.binding.BooleanBinding containerColumns;
 
-    /** The last error, with the exit code unless the error already says it. */
-    static String describeError(Sandbox s) {
-        String e = s.lastError() == null ? "" : s.lastError();
-        return s.exitCode() == null || e.contains("exited with " + s.exitCode()) ? e : e + " (exit " + s.exitCode() + ")";
-    }
-
-    /** The flag of a sandbox whose agent waits for a person. */
-    static final String WAITING = "waiting for you";
-
-    /** The "waiting for you" chip: unlike a state's, filled, so it stands out in the column. */
-    static Label waitingChip() {
-        Label chip = new Label(WAITING);
-        chip.getStyleClass().addAll("pd-chip", "pd-waiting");
-        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        return chip;
-    }
-
-    /** What "waiting for you" means for this row, for its tooltip and the details pane. */
-    static String waitingText(Sandbox s) {
-        String said = s.waitingDetail() == null || s.waitingDetail().isBlank() ? ""
-                : "\nIts last words: " + (s.waitingDetail().length() > 300 ? s.waitingDetail().substring(0, 300) + "…"
-                : s.waitingDetail());
-        boolean custom = "custom".equals(s.agent());
-        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): " + (custom
-                ? "merge, retry or remove it (a custom command takes no follow-up)."
-                : "send a follow-up in the details below, or merge or remove it.") + said;
-    }
-
-    /** A coloured chip for a state ("awaiting human"). */
-    static Label stateChip(String state) {
-        Label chip = new Label(state.replace('_', ' '));
-        chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
-        chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        return chip;
+    /** The state column's widest chips: "waiting for approval" only while some sandbox asks. */
+    private static void fitState(TableColumn<Sandbox, Sandbox> state, boolean asking) {
+        List<String> samples = new java.util.ArrayList<>(List.of("awaiting human", "retrying", StateChips.WAITING));
+        if (asking) {
+            samples.add(StateChips.ASKING);
+        }
+        Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
+                + " follow-up; \"waiting for approval\": it is blocked on a request in the Approvals queue); hover a"
+                + " failed one for its error", samples.toArray(String[]::new));
     }
 
     /** A tier as an icon, its name and what it means in the tooltip. */
@@ -343,6 +347,33 @@ final class SandboxTable extends TableView<Sandbox> {
             tip.setText(MetricsText.details(m));
             setTooltip(tip);
         }
+    }
+
+    private static final String ID_TIP = "The sandbox's id (its middle gives way when narrow; whole in the tooltip)";
+    /** Widest the id and branch columns grow to show their longest content whole, in pixels. */
+    static final double ID_UP_TO = 420;
+    static final double BRANCH_UP_TO = 380;
+    /**
+     * What an empty table measures its id and branch columns by: as wide as they may grow. The table's constrained
+     * resize policy scales the columns' widths from where they are, so a column first laid out narrow (no rows yet)
+     * would stay narrow when its rows arrive; from its widest it narrows to its content.
+     */
+    private static final String WIDEST_ID = "W".repeat(64);
+    private static final String WIDEST_BRANCH = "W".repeat(64);
+
+    /** The texts of the rows' {@code field}, or {@code whenEmpty} while there are none. */
+    private static List<String> content(ObservableList<Sandbox> rows, Function<Sandbox, String> field,
+                                        String whenEmpty) {
+        List<String> out = rows.stream().map(field).filter(java.util.Objects::nonNull).toList();
+        return out.isEmpty() ? List.of(whenEmpty) : out;
+    }
+
+    /** Room a fan-out's mark (a fork and "2/3", a chip) takes before the id, and the gap after it. */
+    private static final double GROUP_MARK = 56;
+
+    /** Room the id column's cells need beside the text: a fan-out's mark when some row has one. */
+    private static double idExtra(ObservableList<Sandbox> rows) {
+        return rows.stream().anyMatch(r -> r.group() != null) ? GROUP_MARK : 0;
     }
 
     /** The ids and branches measured last for the id and branch columns' widths. */

@@ -59,12 +59,19 @@ public final class SandboxesView extends VBox {
     public static final KeyCombination COMPARE = new KeyCodeCombination(KeyCode.G, KeyCombination.SHORTCUT_DOWN);
     /** Where the divider above the details pane is kept ({@link LayoutMemory}), and its first place. */
     static final String DIVIDER_KEY = "sandboxes.detailsDivider";
-    static final double DIVIDER_DEFAULT = 0.62;
-    /** Height the table keeps at least while the details pane shows (its header and about four rows). */
-    static final double TABLE_MIN_HEIGHT = 170;
+    /**
+     * Height the table keeps at least while the details pane shows (its header and about two rows): the divider can
+     * give the details pane the rest; a person's choice is kept under {@link #DIVIDER_KEY}.
+     */
+    static final double TABLE_MIN_HEIGHT = 96;
+    /**
+     * Rows the table shows at most where the details pane opens first (when nobody moved the divider yet): the
+     * details pane, what a person selected a sandbox for, gets the rest (at 1366×768 about six transcript rows).
+     */
+    static final int TABLE_FIRST_ROWS = 3;
     /**
      * Height the details pane keeps at least: its header, the follow-up field, its tabs and three rows of the
-     * transcript (or lines of the log); at 1366×768 the table above still shows five whole rows.
+     * transcript (or lines of the log).
      */
     static final double DETAILS_MIN_HEIGHT = 215;
 
@@ -153,7 +160,7 @@ public final class SandboxesView extends VBox {
                 });
             }
         });
-        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), placeholder());
+        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), vm.askingProperty(), placeholder());
         table.setContextMenu(SandboxMenu.of(vm, active, new SandboxMenu.Actions() {
             @Override
             public void remove() {
@@ -177,7 +184,6 @@ public final class SandboxesView extends VBox {
         detailsView.addHeaderAction(compareButton());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(layout.get(DIVIDER_KEY, DIVIDER_DEFAULT));
         split.getStyleClass().add("pd-sandbox-split");
         SplitPane.setResizableWithParent(detailsView, false);
         // The table keeps a useful number of rows, the details pane its tabs and a few lines.
@@ -195,8 +201,10 @@ public final class SandboxesView extends VBox {
             boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty()
                     && !vm.selectedIds().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
+                // Measured before the details pane takes its part: the table's header and row height.
+                double first = firstDivider(split);
                 split.getItems().add(detailsView);
-                split.setDividerPositions(layout.get(DIVIDER_KEY, DIVIDER_DEFAULT));
+                split.setDividerPositions(layout.get(DIVIDER_KEY, first));
                 // The table just lost part of its height: lay it out now and keep the selected row in view.
                 int selected = table.getSelectionModel().getSelectedIndex();
                 if (selected >= 0 && split.getScene() != null) {
@@ -216,6 +224,25 @@ public final class SandboxesView extends VBox {
         layoutSplit.run();
         VBox.setVgrow(split, Priority.ALWAYS);
         getChildren().addAll(toolbar, error, split);
+    }
+
+    /**
+     * Where the divider goes when nobody moved it: the table keeps what its rows need (at most
+     * {@link #TABLE_FIRST_ROWS}), the details pane gets the rest of the height.
+     */
+    private double firstDivider(SplitPane split) {
+        double height = split.getHeight();
+        if (height <= 0) {
+            return 0.5;
+        }
+        javafx.scene.Node header = table.lookup(".column-header-background");
+        javafx.scene.Node row = table.lookup(".table-row-cell");
+        double headerHeight = header == null || header.getBoundsInLocal().getHeight() <= 0 ? 32
+                : header.getBoundsInLocal().getHeight();
+        double rowHeight = row == null || row.getBoundsInLocal().getHeight() <= 0 ? 28 : row.getBoundsInLocal().getHeight();
+        int rows = Math.max(1, Math.min(TABLE_FIRST_ROWS, vm.rows().size()));
+        double wanted = Math.max(TABLE_MIN_HEIGHT, headerHeight + rows * rowHeight + 4);
+        return Math.min(1, wanted / height);
     }
 
     /** Whether this tab shows: the row actions' keys act only then. */

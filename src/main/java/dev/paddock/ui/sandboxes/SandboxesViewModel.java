@@ -97,6 +97,24 @@ public final class SandboxesViewModel implements AutoCloseable {
         return rows;
     }
 
+    /**
+     * Pending approval requests by sandbox id (their commands, oldest first): the table shows those sandboxes as
+     * waiting for approval. Fed from the approval queue.
+     */
+    public ReadOnlyObjectProperty<java.util.Map<String, List<String>>> askingProperty() {
+        return asking.getReadOnlyProperty();
+    }
+
+    /** What the approval queue holds now: the commands each sandbox waits on (FX thread). */
+    public void showAsking(java.util.Map<String, List<String>> bySandbox) {
+        if (!bySandbox.equals(asking.get())) {
+            asking.set(java.util.Map.copyOf(bySandbox));
+        }
+    }
+
+    private final ReadOnlyObjectWrapper<java.util.Map<String, List<String>>> asking =
+            new ReadOnlyObjectWrapper<>(java.util.Map.of());
+
     /** The details pane of the first selected sandbox. */
     public SandboxDetailsViewModel details() {
         return details;

@@ -19,6 +19,7 @@ import javafx.scene.input.MouseEvent;
 import javafx.scene.input.ScrollEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
@@ -28,7 +29,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
  * The Transcript tab: the agent's conversation in a virtual list, with a summary line the details pane shows beside
  * the tabs' names (only the rows on screen have
  * a cell, so ten thousand entries open and scroll like ten). The list follows the newest row while the person is at
- * its end; once they scroll up it stays where they are and a "Jump to latest" button counts what arrived since.
+ * its end; once they scroll up it stays where they are and a "Jump to latest" button in the summary line counts what
+ * arrived since.
  * Keys: Enter shows or hides a tool result (or a long call), Ctrl+End jumps to the latest row, Ctrl+C copies a
  * row's whole text.
  */
@@ -80,11 +82,6 @@ final class TranscriptPane extends VBox {
         summaryTip.textProperty().bind(vm.summaryInFullProperty().concat("\nKeys: Enter or a click shows a result,"
                 + " Ctrl+End the latest row, Ctrl+C copies a row."));
         summary.setTooltip(summaryTip);
-        summaryBar = new HBox(6, Icons.of(MaterialDesignM.MESSAGE_TEXT_OUTLINE, 14), summary);
-        summaryBar.setId("sandbox-transcript-summary-bar");
-        summaryBar.setAlignment(Pos.CENTER_LEFT);
-        summaryBar.setMinWidth(0);
-
         latest.setId("sandbox-transcript-latest");
         latest.setGraphic(Icons.of(MaterialDesignA.ARROW_DOWN, 14));
         latest.getStyleClass().addAll("accent", "small");
@@ -92,10 +89,15 @@ final class TranscriptPane extends VBox {
         latest.setTooltip(new Tooltip("Show the newest rows and follow them again (Ctrl+End)"));
         latest.setOnAction(e -> jumpToLatest());
         latest.setVisible(false);
-        // At the bottom's middle: the decisions keep the right edge, the row labels the left.
-        StackPane.setAlignment(latest, Pos.BOTTOM_CENTER);
-        StackPane.setMargin(latest, new Insets(0, 0, 8, 0));
-        StackPane stack = new StackPane(list, latest);
+        // In the summary line, beside the tabs' names: it covers no row of the list; the summary gives way to it.
+        latest.managedProperty().bind(latest.visibleProperty());
+        latest.setMinWidth(Region.USE_PREF_SIZE);
+        summaryBar = new HBox(6, Icons.of(MaterialDesignM.MESSAGE_TEXT_OUTLINE, 14), summary, latest);
+        summaryBar.setId("sandbox-transcript-summary-bar");
+        summaryBar.setAlignment(Pos.CENTER_LEFT);
+        summaryBar.setMinWidth(0);
+
+        StackPane stack = new StackPane(list);
         VBox.setVgrow(stack, Priority.ALWAYS);
         getChildren().add(stack);
 

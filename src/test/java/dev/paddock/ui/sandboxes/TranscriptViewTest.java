@@ -130,7 +130,6 @@ class TranscriptViewTest {
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !list.getItems().get(last).expanded()));
 
         // A click on a result shows it too.
-        // (On its label: the Jump to latest button, shown since the wheel turned, covers the middle of the bottom row.)
         ListCell<?> lastCell = visibleCell(robot, list, last);
         robot.clickOn(fx(() -> robot.from(lastCell).lookup(".pd-transcript-kind").queryAs(Label.class)));
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> list.getItems().get(last).expanded()));
@@ -143,7 +142,11 @@ class TranscriptViewTest {
         SandboxDetailsViewModelTest.append(log, agent.conversation(s.worktreePath(), 30, 9).subList(1, 30));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(latest::getText).startsWith("29 new"));
         assertThat(fx(pane::lastRowShows)).as("stays where the person is").isFalse();
-        assertThat(fx(() -> inside(latest, list))).as("the button shows whole over the list").isTrue();
+        // In the summary line beside the tabs' names: whole, and over no row of the list.
+        assertThat(fx(() -> inside(latest, robot.lookup("#sandbox-transcript-summary-bar").query())))
+                .as("the button shows whole in the summary line").isTrue();
+        assertThat(fx(() -> overlaps(latest, list))).as("the button at " + latest.localToScene(latest.getBoundsInLocal())
+                + " covers no row of the list at " + list.localToScene(list.getBoundsInLocal())).isFalse();
 
         // Ctrl+End: the latest row, followed again.
         robot.interact(list::requestFocus);
@@ -327,6 +330,15 @@ class TranscriptViewTest {
             });
         }
         WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /** Whether the two nodes share more than an edge on screen. */
+    private static boolean overlaps(Node n, Node other) {
+        Bounds a = n.localToScene(n.getBoundsInLocal());
+        Bounds b = other.localToScene(other.getBoundsInLocal());
+        double w = Math.min(a.getMaxX(), b.getMaxX()) - Math.max(a.getMinX(), b.getMinX());
+        double h = Math.min(a.getMaxY(), b.getMaxY()) - Math.max(a.getMinY(), b.getMinY());
+        return w > 0.5 && h > 0.5;
     }
 
     private static boolean inside(Node n, Node container) {
