@@ -135,7 +135,9 @@ class ContainerMetricsViewTest {
         double cpu = fx(() -> newest(robot, "#containers-cpu-chart", s.id()));
         assertThat(cpu).as("CPU in percent of the 0.3-CPU limit").isBetween(5.0, 110.0);
         assertThat(fx(() -> newest(robot, "#containers-memory-chart", s.id()))).as("MiB").isBetween(0.01, 128.0);
-        assertThat(containersCell(robot, "CPU (1 CPU)", s.id())).get().asString().endsWith("%");
+        // The containers table takes the same sample on its own refresh: wait for its row rather than race it.
+        waitFor("the containers table shows the CPU figure", 20, () -> containersCell(robot, "CPU (1 CPU)", s.id())
+                .filter(t -> t.endsWith("%")).isPresent());
         assertThat(fx(() -> robot.lookup("#containers-running-value").queryAs(Label.class).getText())).isEqualTo("1");
         assertThat(fx(() -> robot.lookup("#containers-memory-total-value").queryAs(Label.class).getText()))
                 .matches("[0-9.]+ (KiB|MiB)");
