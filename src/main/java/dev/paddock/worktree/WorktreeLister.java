@@ -97,7 +97,7 @@ public final class WorktreeLister implements AutoCloseable {
                 LOG.debug("git status failed in {}: {}", w.path(), r.errorLine());
                 return w.withDetails(w.subject(), null, 0);
             }
-            int changed = countStatusEntries(r.stdout()) + submodules.uncountedFiles(w.path());
+            int changed = countStatusEntries(w.path(), r.stdout()) + submodules.uncountedFiles(w.path());
             return w.withDetails(w.subject(), changed > 0, changed);
         } catch (GitException e) {
             LOG.debug("git status failed in {}: {}", w.path(), e.getMessage());
@@ -110,11 +110,22 @@ public final class WorktreeLister implements AutoCloseable {
      * the index column (staged) or in the worktree column (e.g. a rename of an intent-to-add file).
      */
     static int countStatusEntries(String z) {
+        return countStatusEntries(null, z);
+    }
+
+    /**
+     * {@link #countStatusEntries(String)}, leaving out untracked entries of {@code worktree} that are only the mount
+     * points of Claude Code's own sandbox ({@link MountPlaceholders}).
+     */
+    static int countStatusEntries(Path worktree, String z) {
         int count = 0;
         String[] tokens = z.split("\0");
         for (int i = 0; i < tokens.length; i++) {
             String t = tokens[i];
             if (t.length() < 4) {
+                continue;
+            }
+            if (worktree != null && t.startsWith("?? ") && MountPlaceholders.only(worktree, t.substring(3))) {
                 continue;
             }
             count++;

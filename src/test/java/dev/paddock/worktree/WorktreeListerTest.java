@@ -268,6 +268,28 @@ class WorktreeListerTest {
         assertThat(WorktreeLister.countStatusEntries("A  new.txt\0 D gone.txt\0MM both.txt\0")).isEqualTo(3);
     }
 
+    /**
+     * The empty mount points Claude Code's own sandbox leaves in a worktree while it runs are no change of the
+     * agent's; the same paths with content, or anything else beside them, are.
+     */
+    @Test
+    void theMountPointsOfClaudeCodesSandboxAreNotChanges() throws Exception {
+        Path wt = repo.dir();
+        java.nio.file.Files.createFile(wt.resolve(".bashrc"));
+        java.nio.file.Files.createFile(wt.resolve(".vscode"));
+        java.nio.file.Files.createDirectories(wt.resolve(".claude"));
+        java.nio.file.Files.writeString(wt.resolve(".claude/settings.local.json"), "{}");
+        java.nio.file.Files.createFile(wt.resolve(".claude/agents"));
+        String z = "?? .bashrc\0?? .vscode\0?? .claude/\0";
+        assertThat(WorktreeLister.countStatusEntries(wt, z)).isZero();
+
+        java.nio.file.Files.writeString(wt.resolve(".bashrc"), "export EVIL=1\n");
+        java.nio.file.Files.writeString(wt.resolve(".claude/commands"), "mine");
+        assertThat(WorktreeLister.countStatusEntries(wt, z)).as("written by someone: changes").isEqualTo(2);
+        assertThat(WorktreeLister.countStatusEntries(wt, " M .gitmodules\0?? .mcp.json\0"))
+                .as("a tracked file's change, and a path not there").isEqualTo(2);
+    }
+
     @Test
     void countStatusEntriesSkipsTheSourcePathOfRenamesAndCopies() {
         assertThat(WorktreeLister.countStatusEntries("R  new-name.txt\0old-name.txt\0")).isEqualTo(1);
