@@ -257,10 +257,19 @@ class PresetProgramsTest {
         AgentPrograms.Program ns = p.prepare(sandbox("codex", "task", "codex", null, Tier.NAMESPACE), layout);
         Path codexHome = layout.controlDir().resolve("codex-home");
         assertThat(ns.env()).containsEntry("CODEX_HOME", codexHome.toString()).containsEntry("OPENAI_API_KEY", "sk-env");
-        assertThat(codexHome.resolve("config.toml")).hasContent("model = \"o9\"");
+        // The user's configuration, then Paddock's PreToolUse hook, at the path the sandbox shows the hook at.
+        String config = Files.readString(codexHome.resolve("config.toml"));
+        assertThat(config).startsWith("model = \"o9\"\n").contains("[[hooks.PreToolUse]]")
+                .contains("command = \"/run/paddock/bin/paddock-hook-claude --timeout ");
         assertThat(codexHome.resolve("auth.json")).doesNotExist();
         assertThat(sh(ns.command())).containsExactly("exec", "--json", "-c", "sandbox_mode=\"danger-full-access\"",
-                "--", "task");
+                "--dangerously-bypass-hook-trust", "--", "task");
+        // A hooks.json a run left in the home is gone before the next run.
+        Files.writeString(codexHome.resolve("hooks.json"), "{\"hooks\": {}}");
+        p.prepare(sandbox("codex", "task", "codex", null, Tier.NAMESPACE), layout);
+        assertThat(codexHome.resolve("hooks.json")).doesNotExist();
+        assertThat(Files.readString(codexHome.resolve("config.toml"))).as("written anew, not appended twice")
+                .isEqualTo(config);
         assertThat(ns.session()).isNull();
 
         AgentPrograms.Program wt = p.prepare(sandbox("codex", "task", "codex", null, Tier.WORKTREE), layout);
@@ -305,13 +314,14 @@ class PresetProgramsTest {
                     .repositoryId(repoId).agentSession("thread-1").iteration(1).build();
             // Paddock's own option for the tier comes first (Codex's sandbox off: the namespace is the wall).
             String own = "sandbox_mode=\"danger-full-access\"";
-            assertThat(sh(p.prepare(codex, layout).command())).containsExactly("exec", "--json", "-c", own, "-c",
-                    "model_reasoning_effort=high", "--", "the task");
+            String trust = "--dangerously-bypass-hook-trust";
+            assertThat(sh(p.prepare(codex, layout).command())).containsExactly("exec", "--json", "-c", own, trust,
+                    "-c", "model_reasoning_effort=high", "--", "the task");
             assertThat(sh(p.prepareFollowUp(codex, layout, "more").command())).containsExactly("exec", "resume",
-                    "--json", "-c", own, "-c", "model_reasoning_effort=high", "thread-1", "--", "more");
+                    "--json", "-c", own, trust, "-c", "model_reasoning_effort=high", "thread-1", "--", "more");
             // Another repository's sandboxes do not get them.
             assertThat(sh(p.prepare(codex.toBuilder().repositoryId(repoId + 1).build(), layout).command()))
-                    .containsExactly("exec", "--json", "-c", own, "--", "the task");
+                    .containsExactly("exec", "--json", "-c", own, trust, "--", "the task");
 
             // Flags stored before a rule refused them stop the run with the reason, never run unchecked.
             store.db().jdbc().update("UPDATE repository_agent_flags SET flags = ? WHERE agent = 'claude'",
