@@ -174,7 +174,8 @@ final class ApprovalRoutes {
         }
         JsonNode input = call.toolInput();
         boolean gemini = call.isGemini();
-        answer(ex, t, "text/plain; charset=utf-8", a -> gemini ? geminiBody(a) : hookBody(a, input));
+        boolean outside = call.stepsOutsideWhenApproved();
+        answer(ex, t, "text/plain; charset=utf-8", a -> gemini ? geminiBody(a) : hookBody(a, outside ? input : null));
     }
 
     /**
@@ -285,7 +286,7 @@ final class ApprovalRoutes {
 
     private static String hookBody(Approval a, JsonNode toolInput) {
         String reason = hookReason(a);
-        if (a.allowed() && "human".equals(a.decidedBy()) && "Bash".equals(a.tool())) {
+        if (toolInput != null && a.allowed() && "human".equals(a.decidedBy()) && "Bash".equals(a.tool())) {
             // What a person approved runs outside the agent's own sandbox (a push needs the network).
             return "allow\n" + ClaudeHook.outputOutsideSandbox(reason, toolInput) + "\n" + ClaudeHook.oneLine(reason)
                     + "\n";

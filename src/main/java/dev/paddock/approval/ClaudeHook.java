@@ -47,7 +47,21 @@ public final class ClaudeHook {
      * @param toolInput the {@code tool_input} object as sent (for the API's {@code input})
      * @param toolUseId the tool call's id in the session (what the agent's stream-json names it), or null
      */
-    public record Call(String event, String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId) {
+    public record Call(String event, String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId,
+            String client) {
+        /** The clients: Claude Code, Codex (its payload has a {@code turn_id}), Gemini CLI. */
+        public static final String CLAUDE = "claude";
+        public static final String CODEX = "codex";
+        public static final String GEMINI = "gemini";
+
+        /**
+         * Whether a person's allow should set {@value ClaudeHook#OUTSIDE_SANDBOX}: Claude Code's calls only (Codex
+         * and Gemini CLI have no such field).
+         */
+        public boolean stepsOutsideWhenApproved() {
+            return CLAUDE.equals(client) && EVENT.equals(event) && "Bash".equals(tool);
+        }
+
         /** The request for the broker of {@code sandboxId}. */
         public ApprovalRequest toRequest(String sandboxId) {
             return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId,
@@ -124,11 +138,11 @@ public final class ClaudeHook {
             if (file.isPresent()) {
                 return new Call(event == null ? EVENT : event, "Edit", Json.mapper().createObjectNode()
                         .put("file_path", file.get()), dir, text(n, "session_id"),
-                        toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
+                        toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId, Call.CODEX);
             }
         }
         return new Call(event == null ? EVENT : event, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
-                text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId);
+                text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId, n.has("turn_id") ? Call.CODEX : Call.CLAUDE);
     }
 
     /** The stdout JSON (one line) for a decision: {@code allow} when {@code allow}, else {@code deny}. */

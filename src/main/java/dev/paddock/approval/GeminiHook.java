@@ -77,7 +77,7 @@ public final class GeminiHook {
                 throw new ApprovalException(ApprovalException.Kind.BAD_REQUEST, "dir_path is not a path: " + dir);
             }
         }
-        return new ClaudeHook.Call(EVENT, name, judged, where, sessionId, null);
+        return new ClaudeHook.Call(EVENT, name, judged, where, sessionId, null, ClaudeHook.Call.GEMINI);
     }
 
     /** The stdout JSON (one line) for a decision. */

@@ -105,6 +105,30 @@ class OutsideSandboxTest {
         }
     }
 
+    @Test
+    void codexsCallsAPersonApprovedAreAnsweredWithoutClaudeCodesField() throws Exception {
+        try (BrokerRig rig = BrokerRig.start(tmp.resolve("home"))) {
+            TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
+            SandboxRecord s = rig.runningSandbox(repo, "Publish with Codex");
+            ApprovalBroker broker = rig.host().wiring().approvals();
+            ObjectNode codex = (ObjectNode) Json.mapper().readTree(payload("PreToolUse", "git push origin HEAD",
+                    s.worktree(), false));
+            codex.put("turn_id", "t-1");
+            CompletableFuture<HttpResponse<String>> push = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return hook(rig, s, codex.toString());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            BrokerRig.await("the push to wait for a person", () -> pendingOf(broker, s) != null);
+            broker.approve(pendingOf(broker, s).id(), "tester");
+            String body = push.get(30, TimeUnit.SECONDS).body();
+            assertThat(body).startsWith("allow\n").doesNotContain("updatedInput")
+                    .doesNotContain(ClaudeHook.OUTSIDE_SANDBOX);
+        }
+    }
+
     private static Approval pendingOf(ApprovalBroker broker, SandboxRecord s) {
         try {
             return broker.list(ApprovalState.PENDING, 10).stream().filter(a -> a.sandboxId().equals(s.id()))
