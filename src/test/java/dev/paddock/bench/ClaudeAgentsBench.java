@@ -62,11 +62,21 @@ class ClaudeAgentsBench {
                         BenchSupport.report(String.format("Claude Code x%d (round %d): request to first tool call"
                                 + " at the broker, ms: %s; all %d: %d ms", n, round + 1, BenchSupport.summary(each),
                                 n, each.stream().mapToLong(Long::longValue).max().orElseThrow()));
+                        // The round's agents end before the next round starts: none of them runs on beside it.
+                        awaitAllEnded(host, Duration.ofMinutes(2));
                     } finally {
                         host.close();
                     }
                 }
             }
+        }
+    }
+
+    private static void awaitAllEnded(Host host, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!host.wiring().sandboxes().listLive().stream().allMatch(s -> !s.state().mayHaveProcess())) {
+            assertThat(System.nanoTime()).as("the round's agents end").isLessThan(deadline);
+            Thread.sleep(100);
         }
     }
 
