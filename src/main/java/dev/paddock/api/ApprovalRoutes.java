@@ -172,10 +172,7 @@ final class ApprovalRoutes {
             hookAnswer(ex, false, "Paddock could not decide, so it is denied: " + e.getMessage());
             return;
         }
-        JsonNode input = call.toolInput();
-        boolean gemini = call.isGemini();
-        boolean outside = call.stepsOutsideWhenApproved();
-        answer(ex, t, "text/plain; charset=utf-8", a -> gemini ? geminiBody(a) : hookBody(a, outside ? input : null));
+        answer(ex, t, "text/plain; charset=utf-8", a -> hookBody(a, call));
     }
 
     /**
@@ -191,8 +188,7 @@ final class ApprovalRoutes {
                 .orElse("Paddock: only a call a person approved may run outside the agent's own sandbox; this one"
                         + " was not (ask without dangerouslyDisableSandbox, or wait for a person's approval)");
         boolean allow = by.isPresent();
-        HttpIo.text(ex, 200, (allow ? "allow" : "deny") + "\n" + ClaudeHook.permissionOutput(allow, reason) + "\n"
-                + ClaudeHook.oneLine(reason) + "\n");
+        HttpIo.text(ex, 200, hookLines(allow, call.output(allow, reason, false), reason));
     }
 
     /**
@@ -277,21 +273,9 @@ final class ApprovalRoutes {
         }
     }
 
-    /** Gemini CLI's BeforeTool answer, in the lines the hook programs read (verdict, stdout JSON, reason). */
-    private static String geminiBody(Approval a) {
+    private static String hookBody(Approval a, ClaudeHook.Call call) {
         String reason = hookReason(a);
-        return (a.allowed() ? "allow" : "deny") + "\n" + dev.paddock.approval.GeminiHook.output(a.allowed(), reason)
-                + "\n" + ClaudeHook.oneLine(reason) + "\n";
-    }
-
-    private static String hookBody(Approval a, JsonNode toolInput) {
-        String reason = hookReason(a);
-        if (toolInput != null && a.allowed() && "human".equals(a.decidedBy()) && "Bash".equals(a.tool())) {
-            // What a person approved runs outside the agent's own sandbox (a push needs the network).
-            return "allow\n" + ClaudeHook.outputOutsideSandbox(reason, toolInput) + "\n" + ClaudeHook.oneLine(reason)
-                    + "\n";
-        }
-        return hookText(a.allowed(), reason);
+        return hookLines(a.allowed(), call.output(a.allowed(), reason, "human".equals(a.decidedBy())), reason);
     }
 
     /** What the agent is told: the decision's reason, with the deciding rule when there is one. */
@@ -301,13 +285,13 @@ final class ApprovalRoutes {
         return "Paddock: " + why + rule + " (approval " + a.id() + ")";
     }
 
-    private static String hookText(boolean allow, String reason) {
-        return (allow ? "allow" : "deny") + "\n" + ClaudeHook.output(allow, reason) + "\n" + ClaudeHook.oneLine(reason)
-                + "\n";
+    /** What the hook programs read: the verdict, the line they print on stdout, the reason for stderr. */
+    private static String hookLines(boolean allow, String stdoutJson, String reason) {
+        return (allow ? "allow" : "deny") + "\n" + stdoutJson + "\n" + ClaudeHook.oneLine(reason) + "\n";
     }
 
     private static void hookAnswer(HttpExchange ex, boolean allow, String reason) throws IOException {
-        HttpIo.text(ex, 200, hookText(allow, reason));
+        HttpIo.text(ex, 200, hookLines(allow, ClaudeHook.output(allow, reason), reason));
     }
 
     private void list(HttpExchange ex) throws ApiError, IOException, PaddockException {

@@ -55,11 +55,24 @@ public final class ClaudeHook {
         public static final String GEMINI = "gemini";
 
         /**
-         * Whether a person's allow should set {@value ClaudeHook#OUTSIDE_SANDBOX}: Claude Code's calls only (Codex
-         * and Gemini CLI have no such field).
+         * The hook's stdout JSON for a decision, in its client's format: Gemini CLI's {@code decision}, a
+         * PermissionRequest's {@code decision.behavior}, else PreToolUse's {@code permissionDecision}. A Bash call of
+         * Claude Code's that a person allowed also gets {@value ClaudeHook#OUTSIDE_SANDBOX} set, so it runs outside
+         * Claude Code's own sandbox (Codex and Gemini CLI have no such field).
+         *
+         * @param byPerson whether a person decided (not the policy)
          */
-        public boolean stepsOutsideWhenApproved() {
-            return CLAUDE.equals(client) && EVENT.equals(event) && "Bash".equals(tool);
+        public String output(boolean allow, String reason, boolean byPerson) {
+            if (GEMINI.equals(client)) {
+                return GeminiHook.output(allow, reason);
+            }
+            if (isPermissionRequest()) {
+                return permissionOutput(allow, reason);
+            }
+            if (allow && byPerson && CLAUDE.equals(client) && "Bash".equals(tool)) {
+                return outputOutsideSandbox(reason, toolInput);
+            }
+            return ClaudeHook.output(allow, reason);
         }
 
         /** The request for the broker of {@code sandboxId}. */
@@ -71,11 +84,6 @@ public final class ClaudeHook {
         /** Whether Claude Code's own sandbox is asked to step aside ({@code "dangerouslyDisableSandbox": true}). */
         public boolean outsideSandbox() {
             return toolInput.path(OUTSIDE_SANDBOX).asBoolean(false);
-        }
-
-        /** Whether this is Gemini CLI's {@link GeminiHook#EVENT}, answered in its own format. */
-        public boolean isGemini() {
-            return GeminiHook.EVENT.equals(event);
         }
 
         /** Whether this is a {@link #PERMISSION_REQUEST} rather than a PreToolUse call. */
@@ -160,7 +168,7 @@ public final class ClaudeHook {
      * {@value #OUTSIDE_SANDBOX} set, so the command a person approved (a push, a download) runs outside Claude Code's
      * own sandbox; Claude Code then raises a {@link #PERMISSION_REQUEST} for it.
      */
-    public static String outputOutsideSandbox(String reason, JsonNode toolInput) {
+    static String outputOutsideSandbox(String reason, JsonNode toolInput) {
         ObjectNode root = Json.mapper().createObjectNode();
         ObjectNode o = root.putObject("hookSpecificOutput");
         o.put("hookEventName", EVENT);
@@ -174,7 +182,7 @@ public final class ClaudeHook {
     }
 
     /** The stdout JSON (one line) for a {@link #PERMISSION_REQUEST}'s answer. */
-    public static String permissionOutput(boolean allow, String reason) {
+    static String permissionOutput(boolean allow, String reason) {
         ObjectNode root = Json.mapper().createObjectNode();
         ObjectNode o = root.putObject("hookSpecificOutput");
         o.put("hookEventName", PERMISSION_REQUEST);

@@ -22,7 +22,7 @@ class GeminiHookTest {
     @Test
     void geminisToolsAreJudgedAsTheClaudeCodeToolsTheyMatch() throws Exception {
         ClaudeHook.Call shell = parse("run_shell_command", input().put("command", "git push").put("description", "x"));
-        assertThat(shell.isGemini()).isTrue();
+        assertThat(shell.client()).isEqualTo(ClaudeHook.Call.GEMINI);
         assertThat(shell.toRequest("s-1")).satisfies(r -> {
             assertThat(r.tool()).isEqualTo("Bash");
             assertThat(r.input()).isEqualTo("git push");
