@@ -1,17 +1,18 @@
 package dev.paddock.agent;
 
+import static dev.paddock.testing.AgentRuns.awaitEnd;
+import static dev.paddock.testing.AgentRuns.paddock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.paddock.Paddock;
 import dev.paddock.common.Json;
+import dev.paddock.testing.AgentRuns.Run;
 import dev.paddock.testing.ClaudeCli;
 import dev.paddock.testing.ScriptedAnthropic;
 import dev.paddock.testing.ScriptedAnthropic.Reply;
 import dev.paddock.testing.ScriptedAnthropic.Script;
 import dev.paddock.testing.ServeProcess;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ class ClaudeAgentSandboxTest {
             String id = view.get("id").asText();
             assertThat(view.get("agent").asText()).isEqualTo("claude");
 
-            JsonNode s = awaitEnd(serve, id);
+            JsonNode s = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
             assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             assertThat(s.get("exitCode").asInt()).isZero();
@@ -131,7 +132,7 @@ class ClaudeAgentSandboxTest {
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             String id = Json.mapper().readTree(created.out()).get("id").asText();
 
-            JsonNode s = awaitEnd(serve, id);
+            JsonNode s = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
             assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             Path worktree = Path.of(s.get("worktreePath").asText());
@@ -171,7 +172,7 @@ class ClaudeAgentSandboxTest {
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             String id = Json.mapper().readTree(created.out()).get("id").asText();
 
-            JsonNode s = awaitEnd(serve, id);
+            JsonNode s = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             assertThat(s.get("state").asText()).as(s + serve.report()).isEqualTo("done");
             String session = s.get("agentSession").asText();
             JsonNode first = detail(serve, id);
@@ -195,7 +196,7 @@ class ClaudeAgentSandboxTest {
                 assertThat(busy.err()).contains("its agent is still at work");
             }
 
-            JsonNode again = awaitEnd(serve, id);
+            JsonNode again = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             assertThat(again.get("state").asText()).as(again + serve.report()).isEqualTo("done");
             assertThat(again.get("iteration").asInt()).isEqualTo(2);
             assertThat(again.get("agentSession").asText()).isEqualTo(session);
@@ -235,18 +236,6 @@ class ClaudeAgentSandboxTest {
         return env;
     }
 
-    private static JsonNode awaitEnd(ServeProcess serve, String id) throws Exception {
-        long deadline = System.nanoTime() + ClaudeCli.TIMEOUT.toNanos();
-        while (true) {
-            JsonNode s = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body()).get("sandbox");
-            String state = s.get("state").asText();
-            if (List.of("done", "failed", "awaiting_human", "timeout").contains(state) || System.nanoTime() > deadline) {
-                return s;
-            }
-            Thread.sleep(100);
-        }
-    }
-
     private static String git(Path dir, String... args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
         cmd.addAll(List.of(args));
@@ -254,26 +243,5 @@ class ClaudeAgentSandboxTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
         return out;
-    }
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    /** Runs the CLI in this JVM (it talks to the server through its API). */
-    private static synchronized Run paddock(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            exit = Paddock.run(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -1,26 +1,23 @@
 package dev.paddock.agent;
 
+import static dev.paddock.testing.AgentRuns.awaitEnd;
+import static dev.paddock.testing.AgentRuns.filesHolding;
+import static dev.paddock.testing.AgentRuns.paddock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.paddock.Paddock;
 import dev.paddock.common.Json;
+import dev.paddock.testing.AgentRuns.Run;
 import dev.paddock.testing.GeminiCli;
 import dev.paddock.testing.ScriptedGemini;
 import dev.paddock.testing.ServeProcess;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +71,7 @@ class GeminiAgentSandboxTest {
             assertThat(view.get("agent").asText()).isEqualTo("gemini");
             assertThat(view.get("tier").asText()).isEqualTo("namespace");
 
-            JsonNode s = awaitEnd(serve, id);
+            JsonNode s = awaitEnd(serve, id, GeminiCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
             assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
             // One turn per run, and no turn hook: the run's good end is its turn's end, so it waits for you.
@@ -135,7 +132,7 @@ class GeminiAgentSandboxTest {
             Run said = paddock("--home", home, "sandbox", "say", id, FOLLOW_UP);
             assertThat(said.exit()).as(said.err()).isZero();
             assertThat(said.out()).contains("Sent the follow-up to " + id).contains("session " + session);
-            JsonNode again = awaitEnd(serve, id);
+            JsonNode again = awaitEnd(serve, id, GeminiCli.TIMEOUT);
             String log2 = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
             assertThat(again.get("state").asText()).as(again + "\n--- log ---\n" + log2 + serve.report())
                     .isEqualTo("done");
@@ -174,65 +171,5 @@ class GeminiAgentSandboxTest {
         env.put("GOOGLE_API_KEY", null);
         env.put("GEMINI_MODEL", null);
         return env;
-    }
-
-    /** The files under {@code dir} whose bytes hold {@code secret}. */
-    private static List<Path> filesHolding(Path dir, String secret) throws IOException {
-        byte[] needle = secret.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(f -> {
-                try {
-                    return indexOf(Files.readAllBytes(f), needle) >= 0;
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).toList();
-        }
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    private static JsonNode awaitEnd(ServeProcess serve, String id) throws Exception {
-        long deadline = System.nanoTime() + GeminiCli.TIMEOUT.toNanos();
-        while (true) {
-            JsonNode s = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body()).get("sandbox");
-            String state = s.get("state").asText();
-            if (List.of("done", "failed", "awaiting_human", "timeout").contains(state) || System.nanoTime() > deadline) {
-                return s;
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    /** Runs the CLI in this JVM (it talks to the server through its API). */
-    private static synchronized Run paddock(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            exit = Paddock.run(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }
