@@ -32,7 +32,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 
 /**
- * The details of the selected sandbox: a header (id, state, branch, last error, "waiting for you" and the
+ * The details of the selected sandbox: a header (id, state, branch, the task whole, last error, "waiting for you" and the
  * follow-up field with its Send button for agents that can resume) over five tabs ({@link DetailsTabs}) — the agent's
  * transcript ({@link TranscriptPane}, first for an agent preset) and its log (first for a custom command), both
  * followed live and kept at the bottom unless the person scrolled up, the state history, the worktree's change list
@@ -40,6 +40,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 final class SandboxDetailsView extends VBox {
     static final String ID = "sandbox-details";
+    /** Height of one line of the header's text, in pixels (the task shows at most two). */
+    private static final double TASK_LINE = 20;
 
     private final SandboxDetailsViewModel vm;
     private final TextArea log = new TextArea();
@@ -48,6 +50,8 @@ final class SandboxDetailsView extends VBox {
     private final Label subtitle = new Label();
     private final HBox firstLine = new HBox();
     private final Label lastError = new Label();
+    /** What the agent was asked, whole (the table's Task column gives way first on a small screen). */
+    private final Label task = new Label();
     private final TextField followUp = new TextField();
     private final DetailsTabs tabs;
     private final WaitingLineClock waitingClock;
@@ -74,7 +78,12 @@ final class SandboxDetailsView extends VBox {
         subtitle.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(subtitle, javafx.scene.layout.Priority.ALWAYS);
         firstLine.setAlignment(Pos.CENTER_LEFT);
-        VBox header = new VBox(2, firstLine, lastError, followUpBar());
+        task.setId("sandbox-details-task");
+        task.setMinWidth(0);
+        task.setWrapText(true);
+        // At most two lines (a long task keeps its start and says so with an ellipsis; whole in the tooltip).
+        task.setMaxHeight(2 * TASK_LINE);
+        VBox header = new VBox(2, firstLine, task, lastError, followUpBar());
         header.getStyleClass().add("pd-details-header");
 
         log.setId("sandbox-log");
@@ -123,6 +132,8 @@ final class SandboxDetailsView extends VBox {
             title.setText(null);
             stateBox.getChildren().clear();
             subtitle.setText(null);
+            task.setText(null);
+            task.setTooltip(null);
             lastError.setVisible(false);
             return;
         }
@@ -143,6 +154,9 @@ final class SandboxDetailsView extends VBox {
         followUp.setTooltip(s.waitingForYou() ? new Tooltip(StateChips.waitingText(s)) : null);
         subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
+        String asked = s.task() == null ? "" : s.task().strip().replaceAll("\\s+", " ");
+        task.setText(asked);
+        task.setTooltip(asked.isEmpty() ? null : new Tooltip(s.task()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
         // While it runs again (or waits to), the error is the previous run's: said so, and not in red.
         boolean again = List.of("running", "pending", "retrying").contains(s.state());

@@ -128,6 +128,11 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(log::getText).contains("hello from the agent"));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(log::getText).contains("second line, later"));
         assertThat(fx(() -> robot.lookup("#sandbox-details-title").queryAs(Label.class).getText())).isEqualTo(s.id());
+        // The task shows whole above the tabs (the table's Task column gives way first on a small screen).
+        Label task = robot.lookup("#sandbox-details-task").queryAs(Label.class);
+        assertThat(fx(task::getText)).isEqualTo("Write notes");
+        assertThat(fx(() -> ((javafx.scene.text.Text) task.lookup(".text")).getText())).as("drawn without an ellipsis")
+                .isEqualTo("Write notes");
 
         robot.clickOn("History");
         @SuppressWarnings("unchecked")
