@@ -1,8 +1,10 @@
 package dev.paddock.ui.approvals;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.approval.Approval;
 import dev.paddock.ui.common.Formats;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.time.Duration;
 import java.time.Instant;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -76,24 +78,24 @@ final class ApprovalCell extends ListCell<Approval> {
         this.now = now;
         this.deciding = deciding;
         this.askers = askers;
-        getStyleClass().add("pd-approval-cell");
-        tool.getStyleClass().addAll("pd-chip", "pd-chip-warning");
+        getStyleClass().add(Style.APPROVAL_CELL);
+        tool.getStyleClass().addAll(Style.CHIP, Style.CHIP_WARNING);
         tool.setMinWidth(Region.USE_PREF_SIZE);
-        sandbox.getStyleClass().add("pd-approval-sandbox");
+        sandbox.getStyleClass().add(Style.APPROVAL_SANDBOX);
         sandbox.setMinWidth(0);
         // A long id loses its middle: its end ("-claude-2") tells a fan-out's sandboxes apart.
         sandbox.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
-        member.getStyleClass().addAll("pd-chip", "pd-chip-accent", "pd-approval-member");
+        member.getStyleClass().addAll(Style.CHIP, Style.CHIP_ACCENT, Style.APPROVAL_MEMBER);
         member.setGraphic(Icons.of(MaterialDesignS.SOURCE_FORK, 12));
         member.setMinWidth(Region.USE_PREF_SIZE);
         member.managedProperty().bind(member.visibleProperty());
-        who.getStyleClass().addAll("pd-muted", "pd-approval-detail", "pd-approval-who");
+        who.getStyleClass().addAll(Style.MUTED, Style.APPROVAL_DETAIL, Style.APPROVAL_WHO);
         who.setGraphic(Icons.of(MaterialDesignS.SOURCE_BRANCH, 14));
         who.setMinWidth(0);
         who.setMaxWidth(Double.MAX_VALUE);
         who.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
         who.managedProperty().bind(who.visibleProperty());
-        left.getStyleClass().add("pd-approval-left");
+        left.getStyleClass().add(Style.APPROVAL_LEFT);
         left.setMinWidth(Region.USE_PREF_SIZE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -104,7 +106,7 @@ final class ApprovalCell extends ListCell<Approval> {
         rule.setGraphic(Icons.of(MaterialDesignS.SHIELD_OUTLINE, 14));
         age.setGraphic(Icons.of(MaterialDesignC.CLOCK_OUTLINE, 14));
         for (Label l : new Label[] {cwd, rule, age}) {
-            l.getStyleClass().addAll("pd-muted", "pd-approval-detail");
+            l.getStyleClass().addAll(Style.MUTED, Style.APPROVAL_DETAIL);
             l.setMinWidth(0);
             l.setMaxWidth(Double.MAX_VALUE);
         }
@@ -122,7 +124,7 @@ final class ApprovalCell extends ListCell<Approval> {
                 "Approve, and write an allow rule for commands like this one to the repository's"
                         + " .paddock/policy.json, so they no longer ask", () -> actions.approveAndAllow(getItem()));
         HBox decide = new HBox(0, deny, denyReason);
-        decide.getStyleClass().add("pd-approval-deny-group");
+        decide.getStyleClass().add(Style.APPROVAL_DENY_GROUP);
         FlowPane buttons = new FlowPane(6, 6, approve, decide, allow);
         buttons.setAlignment(Pos.CENTER_LEFT);
 
@@ -130,7 +132,7 @@ final class ApprovalCell extends ListCell<Approval> {
         HBox times = new HBox(6, age, spacer, left);
         times.setAlignment(Pos.CENTER_LEFT);
         box = new VBox(6, head, who, command, rule, cwd, times, buttons);
-        box.getStyleClass().add("pd-approval");
+        box.getStyleClass().add(Style.APPROVAL);
         // Cells take the list's width: long text wraps or is cut instead of growing a horizontal bar.
         setPrefWidth(0);
         now.addListener((o, a, b) -> {
@@ -143,12 +145,12 @@ final class ApprovalCell extends ListCell<Approval> {
     private Button button(String id, String text, Ikon icon, String style, String tip, Runnable action) {
         Button b = new Button(text, Icons.of(icon, 14));
         b.setId(id);
-        b.getStyleClass().add("small");
+        b.getStyleClass().add(Styles.SMALL);
         if (style != null) {
             b.getStyleClass().add(style);
         }
         if (text == null) {
-            b.getStyleClass().add("button-icon");
+            b.getStyleClass().add(Styles.BUTTON_ICON);
         }
         b.setTooltip(new Tooltip(tip));
         b.setMinWidth(Region.USE_PREF_SIZE);
@@ -248,9 +250,9 @@ final class ApprovalCell extends ListCell<Approval> {
         left.setTooltip(new Tooltip("Denied automatically at " + Formats.clock(a.expiresAt(), t)
                 + " unless someone decides (setting approval.timeoutMs)"));
         boolean soon = Duration.between(t, a.expiresAt()).compareTo(SOON) < 0;
-        left.getStyleClass().removeAll("pd-approval-left-soon");
+        left.getStyleClass().removeAll(Style.APPROVAL_LEFT_SOON);
         if (soon) {
-            left.getStyleClass().add("pd-approval-left-soon");
+            left.getStyleClass().add(Style.APPROVAL_LEFT_SOON);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.paddock.ui.approvals;
 
 import dev.paddock.approval.Approval;
 import dev.paddock.ui.common.ToastStack;
+import dev.paddock.ui.theme.Style;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -17,7 +18,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 final class ApprovalNotifier {
     /** Style class of the notifications Paddock shows, for tests. */
-    static final String STYLE = "pd-approval-notification";
+    static final String STYLE = Style.APPROVAL_NOTIFICATION;
     /** Key prefix of these toasts in the stack. */
     static final String KEY = "approval-";
 

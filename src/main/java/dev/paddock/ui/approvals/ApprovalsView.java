@@ -4,6 +4,7 @@ import dev.paddock.approval.Approval;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.animation.PauseTransition;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
@@ -34,9 +35,9 @@ public final class ApprovalsView extends VBox {
     static final String NOTE_ID = "approval-note";
     static final String ELSEWHERE_ID = "approval-elsewhere";
     /** Style classes of the note, by the severity of the decision it tells of. */
-    static final String NOTE_SUCCESS = "pd-approval-note-success";
-    static final String NOTE_WARNING = "pd-approval-note-warning";
-    static final String NOTE_ERROR = "pd-approval-note-error";
+    static final String NOTE_SUCCESS = Style.APPROVAL_NOTE_SUCCESS;
+    static final String NOTE_WARNING = Style.APPROVAL_NOTE_WARNING;
+    static final String NOTE_ERROR = Style.APPROVAL_NOTE_ERROR;
     /** How long the note about the last decision shows. */
     static final Duration NOTE_SHOWN = Duration.seconds(12);
 
@@ -50,7 +51,7 @@ public final class ApprovalsView extends VBox {
     /** The queue of {@code vm}; notifications are shown over this view's window. */
     public ApprovalsView(ApprovalsViewModel vm) {
         this.vm = vm;
-        getStyleClass().add("pd-approvals");
+        getStyleClass().add(Style.APPROVALS);
         setSpacing(6);
 
         Label note = new Label();
@@ -58,7 +59,7 @@ public final class ApprovalsView extends VBox {
         note.setWrapText(true);
         note.setMaxWidth(Double.MAX_VALUE);
         note.setMinHeight(USE_PREF_SIZE);
-        note.getStyleClass().add("pd-approval-note");
+        note.getStyleClass().add(Style.APPROVAL_NOTE);
         vm.noteProperty().addListener((o, before, n) -> showNote(note, n));
         showNote(note, null);
         PauseTransition fade = new PauseTransition(NOTE_SHOWN);
@@ -74,7 +75,7 @@ public final class ApprovalsView extends VBox {
         error.setId("approval-error");
 
         Label problem = new Label(null, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE));
-        problem.getStyleClass().add("pd-problem");
+        problem.getStyleClass().add(Style.PROBLEM);
         problem.setWrapText(true);
         problem.textProperty().bind(vm.problemProperty());
         problem.visibleProperty().bind(vm.problemProperty().isNotNull());
@@ -82,7 +83,7 @@ public final class ApprovalsView extends VBox {
 
         list = new ListView<>(vm.rows());
         list.setId(LIST_ID);
-        list.getStyleClass().add("pd-approval-list");
+        list.getStyleClass().add(Style.APPROVAL_LIST);
         list.setPlaceholder(new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
                 "When an agent asks to run a command your policy marks as risky (say, git push), it"
                         + " waits here until you approve (A) or deny (D)."));
@@ -129,7 +130,7 @@ public final class ApprovalsView extends VBox {
 
         Label elsewhere = new Label(null, Icons.of(MaterialDesignI.INFORMATION_OUTLINE, 14));
         elsewhere.setId(ELSEWHERE_ID);
-        elsewhere.getStyleClass().add("pd-muted");
+        elsewhere.getStyleClass().add(Style.MUTED);
         elsewhere.setWrapText(true);
         elsewhere.textProperty().bind(vm.elsewhereTextProperty());
         Tooltip elsewhereTip = new Tooltip("Open that repository (the box at the top of the window) to decide them");

@@ -1,5 +1,6 @@
 package dev.paddock.ui.approvals;
 
+import dev.paddock.ui.theme.Style;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.control.TextArea;
@@ -12,7 +13,7 @@ import javafx.scene.text.Text;
  */
 final class CommandText extends TextArea {
     /** Style class, for tests and the theme. */
-    static final String STYLE = "pd-approval-command";
+    static final String STYLE = Style.APPROVAL_COMMAND;
     static final int MAX_LINES = 10;
     private final Text measure = new Text();
 
@@ -20,7 +21,7 @@ final class CommandText extends TextArea {
         setEditable(false);
         setWrapText(true);
         setFocusTraversable(false);
-        getStyleClass().addAll("pd-mono", STYLE);
+        getStyleClass().addAll(Style.MONO, STYLE);
         setMinHeight(USE_PREF_SIZE);
         widthProperty().addListener((o, a, b) -> requestLayout());
         textProperty().addListener((o, a, b) -> requestLayout());

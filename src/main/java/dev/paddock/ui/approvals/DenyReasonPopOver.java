@@ -1,6 +1,8 @@
 package dev.paddock.ui.approvals;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.util.function.Consumer;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -35,7 +37,7 @@ final class DenyReasonPopOver extends PopOver {
         HBox.setHgrow(reason, Priority.ALWAYS);
         Button confirm = new Button("Deny", Icons.of(MaterialDesignC.CLOSE_CIRCLE_OUTLINE, 14));
         confirm.setId(CONFIRM_ID);
-        confirm.getStyleClass().add("danger");
+        confirm.getStyleClass().add(Styles.DANGER);
         confirm.setDefaultButton(true);
         Runnable send = () -> {
             hide();
@@ -52,12 +54,12 @@ final class DenyReasonPopOver extends PopOver {
             }
         });
         Label title = new Label("Why? The agent reads this (optional).");
-        title.getStyleClass().add("pd-muted");
+        title.getStyleClass().add(Style.MUTED);
         HBox row = new HBox(8, reason, confirm);
         row.setAlignment(Pos.CENTER_LEFT);
         VBox box = new VBox(6, title, row);
         box.setPadding(new Insets(10));
-        box.getStyleClass().add("pd-deny-reason");
+        box.getStyleClass().add(Style.DENY_REASON);
         setContentNode(box);
         setArrowLocation(ArrowLocation.TOP_CENTER);
         setDetachable(false);

@@ -1,5 +1,6 @@
 package dev.paddock.ui.common;
 
+import dev.paddock.ui.theme.Style;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -15,14 +16,14 @@ public final class Card extends VBox {
     private final HBox header;
 
     public Card(Ikon icon, String title, Node body) {
-        getStyleClass().add("pd-card");
+        getStyleClass().add(Style.CARD);
         Label t = new Label(title, Icons.of(icon, 16));
-        t.getStyleClass().add("pd-card-title");
+        t.getStyleClass().add(Style.CARD_TITLE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
         header = new HBox(8, t, spacer);
         header.setAlignment(Pos.CENTER_LEFT);
-        header.getStyleClass().add("pd-card-header");
+        header.getStyleClass().add(Style.CARD_HEADER);
         VBox.setVgrow(body, Priority.ALWAYS);
         getChildren().addAll(header, body);
     }
@@ -30,7 +31,7 @@ public final class Card extends VBox {
     /** Adds a count badge after the title, hidden while the count is zero. */
     public Card withBadge(ObservableValue<? extends Number> count) {
         Label badge = new Label();
-        badge.getStyleClass().add("pd-badge");
+        badge.getStyleClass().add(Style.BADGE);
         badge.textProperty().bind(count.map(n -> Long.toString(n.longValue())).orElse("0"));
         badge.visibleProperty().bind(count.map(n -> n.longValue() > 0).orElse(false));
         badge.managedProperty().bind(badge.visibleProperty());

@@ -22,13 +22,13 @@ import javafx.scene.text.Text;
  * cut (a task, a progress line) is cut with an ellipsis and whole in its tooltip.
  */
 public final class Columns {
-    private static final String TIP = "pd-header-tip";
-    private static final String SAMPLES = "pd-samples";
-    private static final String EXTRA = "pd-sample-extra";
-    private static final String CHIPS = "pd-sample-chips";
-    private static final String INSTALLED = "pd-columns-installed";
-    private static final String CAP = "pd-cap-at-content";
-    private static final String FIXED = "pd-fixed-content";
+    private static final String TIP = "paddock.columns.headerTip";
+    private static final String SAMPLES = "paddock.columns.samples";
+    private static final String EXTRA = "paddock.columns.sampleExtra";
+    private static final String CHIPS = "paddock.columns.sampleChips";
+    private static final String INSTALLED = "paddock.columns.installed";
+    private static final String CAP = "paddock.columns.capAtContent";
+    private static final String FIXED = "paddock.columns.fixedContent";
     /** Room a column of fixed content gets beyond its measured minimum. */
     private static final double FIXED_AIR = 12;
     /** Room around a header's text: the header's padding, and a little air. */

@@ -1,5 +1,7 @@
 package dev.paddock.ui.common;
 
+import atlantafx.base.theme.Styles;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.value.ObservableValue;
@@ -22,7 +24,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
  */
 public final class ErrorBox extends VBox {
     /** Style class of the box. */
-    public static final String STYLE = "pd-error-box";
+    public static final String STYLE = Style.ERROR_BOX;
 
     private final ObjectProperty<UiError> error = new SimpleObjectProperty<>();
     private final Label message = new Label();
@@ -35,27 +37,27 @@ public final class ErrorBox extends VBox {
     public ErrorBox(Runnable onClose) {
         getStyleClass().add(STYLE);
         message.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE));
-        message.getStyleClass().add("pd-error-message");
+        message.getStyleClass().add(Style.ERROR_MESSAGE);
         message.setWrapText(true);
         message.setMaxWidth(Double.MAX_VALUE);
         message.setMinWidth(0);
         message.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         HBox.setHgrow(message, Priority.ALWAYS);
         detailsToggle.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        detailsToggle.getStyleClass().addAll("flat", "small");
+        detailsToggle.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
         detailsToggle.setTooltip(new Tooltip("Show the causes and the stack trace (to copy into a bug report)"));
         HBox row = new HBox(8, message, detailsToggle);
         row.setAlignment(Pos.TOP_LEFT);
         if (onClose != null) {
             Button close = new Button(null, Icons.of(MaterialDesignC.CLOSE, 14));
-            close.getStyleClass().addAll("flat", "button-icon", "small");
+            close.getStyleClass().addAll(Styles.FLAT, Styles.BUTTON_ICON, Styles.SMALL);
             close.setTooltip(new Tooltip("Dismiss"));
             close.setOnAction(e -> onClose.run());
             close.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
             row.getChildren().add(close);
         }
         details.setEditable(false);
-        details.getStyleClass().add("pd-mono");
+        details.getStyleClass().add(Style.MONO);
         details.setPrefRowCount(6);
         details.setMinHeight(96); // a few lines even where space is short (the form above scrolls)
         details.setWrapText(true);

@@ -1,5 +1,6 @@
 package dev.paddock.ui.common;
 
+import dev.paddock.ui.theme.Style;
 import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.javafx.FontIcon;
 
@@ -13,8 +14,8 @@ public final class Icons {
         FontIcon icon = new FontIcon(ikon);
         icon.setIconSize(size);
         // Also as a style class (see paddock.css): the theme's own icon rules would shrink it otherwise.
-        icon.getStyleClass().add("pd-icon-" + size);
-        icon.getStyleClass().add("pd-icon");
+        icon.getStyleClass().add(Style.ICON_PREFIX + size);
+        icon.getStyleClass().add(Style.ICON);
         return icon;
     }
 

@@ -1,5 +1,7 @@
 package dev.paddock.ui.common;
 
+import atlantafx.base.theme.Styles;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,8 +35,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
  */
 public final class ToastStack {
     /** Style class of every toast, and id of the summary, for tests and styling. */
-    public static final String STYLE = "pd-toast";
-    public static final String SUMMARY_ID = "pd-toast-summary";
+    public static final String STYLE = Style.TOAST;
+    public static final String SUMMARY_ID = Style.TOAST_SUMMARY;
     /** Toasts shown at once; more are counted in the summary. */
     public static final int MAX_SHOWN = 3;
     static final Duration SHOWN_FOR = Duration.seconds(12);
@@ -66,14 +68,14 @@ public final class ToastStack {
             }
         });
         summaryText.setId(SUMMARY_ID);
-        summaryText.getStyleClass().add("pd-toast-title");
+        summaryText.getStyleClass().add(Style.TOAST_TITLE);
         Button close = closeButton(() -> {
             more.clear();
             layout();
         });
         HBox row = new HBox(8, Icons.of(MaterialDesignB.BELL_OUTLINE, 16), summaryText, spacer(), close);
         row.setAlignment(Pos.CENTER_LEFT);
-        row.getStyleClass().addAll(STYLE, "pd-toast-summary");
+        row.getStyleClass().addAll(STYLE, Style.TOAST_SUMMARY);
         row.setPrefWidth(WIDTH);
         row.setOnMouseClicked(e -> {
             more.clear();
@@ -116,7 +118,7 @@ public final class ToastStack {
             return;
         }
         Label t = new Label(breakable(title));
-        t.getStyleClass().add("pd-toast-title");
+        t.getStyleClass().add(Style.TOAST_TITLE);
         // Wrapped, never cut: a long sandbox id would otherwise take the end of "… asks for approval". JavaFX breaks a
         // line only at white space, and inside a word too long for it: a long id breaks after one of its hyphens.
         t.setWrapText(true);
@@ -124,7 +126,7 @@ public final class ToastStack {
         t.setMinHeight(Region.USE_PREF_SIZE);
         t.setMinWidth(0);
         Label body = new Label(text);
-        body.getStyleClass().add("pd-toast-text");
+        body.getStyleClass().add(Style.TOAST_TEXT);
         body.setWrapText(true);
         body.setMinHeight(Region.USE_PREF_SIZE);
         VBox words = new VBox(2, t, body);
@@ -279,7 +281,7 @@ public final class ToastStack {
 
     private static Button closeButton(Runnable action) {
         Button close = new Button(null, Icons.of(MaterialDesignC.CLOSE, 14));
-        close.getStyleClass().addAll("button-icon", "flat", "pd-toast-close");
+        close.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT, Style.TOAST_CLOSE);
         close.setFocusTraversable(false);
         close.setOnAction(e -> {
             e.consume();

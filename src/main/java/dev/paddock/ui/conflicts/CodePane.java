@@ -1,14 +1,15 @@
 package dev.paddock.ui.conflicts;
 
+import dev.paddock.ui.theme.Style;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.IntFunction;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
 import org.fxmisc.flowless.VirtualizedScrollPane;
 import org.fxmisc.richtext.CodeArea;
-import javafx.scene.text.Text;
 import org.fxmisc.richtext.model.ReadOnlyStyledDocument;
 import org.fxmisc.richtext.model.SegmentOps;
 
@@ -23,12 +24,12 @@ final class CodePane extends VBox {
 
     /** @param id the node id of the code area (for tests and styling) */
     CodePane(String id, boolean editable) {
-        getStyleClass().add("pd-code-pane");
-        caption.getStyleClass().add("pd-code-caption");
+        getStyleClass().add(Style.CODE_PANE);
+        caption.getStyleClass().add(Style.CODE_CAPTION);
         caption.setMaxWidth(Double.MAX_VALUE);
         area.setId(id);
         area.setEditable(editable);
-        area.getStyleClass().add("pd-code");
+        area.getStyleClass().add(Style.CODE);
         area.setParagraphGraphicFactory(this::lineNumber);
         VirtualizedScrollPane<CodeArea> scroll = new VirtualizedScrollPane<>(area);
         VBox.setVgrow(scroll, Priority.ALWAYS);
@@ -45,9 +46,9 @@ final class CodePane extends VBox {
         int digits = Math.max(2, Integer.toString(area.getParagraphs().size()).length());
         String n = Integer.toString(i + 1);
         Text t = new Text(" ".repeat(Math.max(0, digits - n.length())) + n);
-        t.getStyleClass().add("pd-lineno-text");
+        t.getStyleClass().add(Style.LINENO_TEXT);
         javafx.scene.layout.StackPane box = new javafx.scene.layout.StackPane(t);
-        box.getStyleClass().add("pd-lineno");
+        box.getStyleClass().add(Style.LINENO);
         return box;
     }
 

@@ -1,6 +1,7 @@
 package dev.paddock.ui.conflicts;
 
 import dev.paddock.ui.common.ToastStack;
+import dev.paddock.ui.theme.Style;
 import java.util.List;
 import java.util.function.Consumer;
 import javafx.scene.Node;
@@ -13,7 +14,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 final class ConflictNotifier {
     /** Style class of the notifications, for tests. */
-    static final String STYLE = "pd-conflict-notification";
+    static final String STYLE = Style.CONFLICT_NOTIFICATION;
     /** Key prefix of these toasts in the window's stack. */
     static final String KEY = "conflict-";
 

@@ -1,6 +1,7 @@
 package dev.paddock.ui.conflicts;
 
 import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Pos;
@@ -25,14 +26,14 @@ final class ConflictQueueCell extends ListCell<ConflictQueueRow> {
     /** @param now the clock ages are shown against (re-renders when it ticks) */
     ConflictQueueCell(ObservableValue<Instant> now) {
         this.now = now;
-        getStyleClass().add("pd-conflict-cell");
-        branch.getStyleClass().add("pd-conflict-branch");
+        getStyleClass().add(Style.CONFLICT_CELL);
+        branch.getStyleClass().add(Style.CONFLICT_BRANCH);
         branch.setStyle("-fx-font-weight: bold;");
         for (Label l : new Label[] {age, sandbox, files}) {
-            l.getStyleClass().add("pd-muted");
+            l.getStyleClass().add(Style.MUTED);
         }
-        human.getStyleClass().add("pd-conflict-human");
-        safe.getStyleClass().add("pd-conflict-safe");
+        human.getStyleClass().add(Style.CONFLICT_HUMAN);
+        safe.getStyleClass().add(Style.CONFLICT_SAFE);
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox top = new HBox(6, branch, spacer, age);

@@ -1,6 +1,7 @@
 package dev.paddock.ui.conflicts;
 
 import dev.paddock.ui.common.EmptyState;
+import dev.paddock.ui.theme.Style;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.input.KeyCode;
@@ -26,10 +27,10 @@ public final class ConflictQueueView extends VBox {
     /** The queue of {@code vm}; notifications are shown over this view's window. */
     public ConflictQueueView(ConflictQueueViewModel vm) {
         this.vm = vm;
-        getStyleClass().add("pd-conflicts");
+        getStyleClass().add(Style.CONFLICTS);
         setSpacing(6);
         Label problem = new Label();
-        problem.getStyleClass().add("pd-problem");
+        problem.getStyleClass().add(Style.PROBLEM);
         problem.setWrapText(true);
         problem.textProperty().bind(vm.problemProperty());
         problem.visibleProperty().bind(vm.problemProperty().isNotNull());

@@ -1,6 +1,7 @@
 package dev.paddock.ui.conflicts;
 
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.scene.control.ListCell;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
@@ -10,7 +11,7 @@ final class FileCell extends ListCell<FileRow> {
     @Override
     protected void updateItem(FileRow r, boolean empty) {
         super.updateItem(r, empty);
-        getStyleClass().removeAll("pd-file-resolved", "pd-file-open");
+        getStyleClass().removeAll(Style.FILE_RESOLVED, Style.FILE_OPEN);
         if (empty || r == null) {
             setText(null);
             setGraphic(null);
@@ -22,6 +23,6 @@ final class FileCell extends ListCell<FileRow> {
         setText(r.path() + "\n" + detail);
         setGraphic(Icons.of(r.resolved() ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
                 : r.isText() ? MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE : MaterialDesignF.FILE_ALERT_OUTLINE));
-        getStyleClass().add(r.resolved() ? "pd-file-resolved" : "pd-file-open");
+        getStyleClass().add(r.resolved() ? Style.FILE_RESOLVED : Style.FILE_OPEN);
     }
 }

@@ -1,8 +1,10 @@
 package dev.paddock.ui.conflicts;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.merge.conflict.ConflictFile;
 import dev.paddock.merge.conflict.ConflictHunk;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -30,13 +32,13 @@ final class HunkBar extends javafx.scene.layout.VBox {
         next.setId("threeway-next");
         Label where = new Label();
         where.setId(ThreeWayView.HUNK_LABEL_ID);
-        where.getStyleClass().add("pd-threeway-hunk");
+        where.getStyleClass().add(Style.THREEWAY_HUNK);
         where.textProperty().bind(Bindings.createStringBinding(this::hunkText, vm.hunkProperty(),
                 vm.unresolvedProperty(), vm.fileProperty()));
         where.setMinWidth(Region.USE_PREF_SIZE);
         Label why = new Label();
         why.setId("threeway-why");
-        why.getStyleClass().add("pd-muted");
+        why.getStyleClass().add(Style.MUTED);
         why.textProperty().bind(Bindings.createStringBinding(this::whyText, vm.hunkProperty(), vm.fileProperty()));
         // Its own line under the buttons, wrapped: why a hunk needs a person is worth reading whole.
         why.setWrapText(true);
@@ -58,12 +60,12 @@ final class HunkBar extends javafx.scene.layout.VBox {
                         "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
         getChildren().addAll(row, why);
         setSpacing(2);
-        getStyleClass().add("pd-threeway-hunkbar");
+        getStyleClass().add(Style.THREEWAY_HUNKBAR);
     }
 
     private Button iconButton(Ikon icon, String tip, Runnable action) {
         Button b = new Button(null, Icons.of(icon));
-        b.getStyleClass().add("button-icon");
+        b.getStyleClass().add(Styles.BUTTON_ICON);
         b.setTooltip(new Tooltip(tip));
         b.setOnAction(e -> action.run());
         b.disableProperty().bind(vm.hunkProperty().lessThan(0));

@@ -1,7 +1,9 @@
 package dev.paddock.ui.conflicts;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.merge.conflict.ConflictReport;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.binding.BooleanBinding;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -45,13 +47,13 @@ final class ThreeWayHeader extends HBox {
     ThreeWayHeader(ThreeWayViewModel vm, BooleanBinding over, BooleanBinding currentDone, Commands commands) {
         this.vm = vm;
         Label title = new Label(null, Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_MERGE, 20));
-        title.getStyleClass().add("pd-threeway-title");
+        title.getStyleClass().add(Style.THREEWAY_TITLE);
         title.textProperty().bind(vm.reportProperty().map(this::titleOf).orElse("Reading the conflicts…"));
         title.setTooltip(new Tooltip());
         title.getTooltip().textProperty().bind(vm.reportProperty().map(this::detailsOf).orElse(""));
         Label status = new Label();
         status.setId(STATUS_ID);
-        status.getStyleClass().add("pd-muted");
+        status.getStyleClass().add(Style.MUTED);
         status.textProperty().bind(vm.statusProperty());
         status.setMinWidth(0);
         HBox.setHgrow(status, Priority.ALWAYS);
@@ -66,7 +68,7 @@ final class ThreeWayHeader extends HBox {
 
         Button abort = new Button("Abort merge…", Icons.of(MaterialDesignC.CLOSE_OCTAGON_OUTLINE));
         abort.setId(ThreeWayView.ABORT_ID);
-        abort.getStyleClass().add("danger");
+        abort.getStyleClass().add(Styles.DANGER);
         abort.setTooltip(new Tooltip("Abandon this merge: everything is restored as it was before it started"));
         abort.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()).or(over)
                 .or(vm.reportProperty().isNull()));
@@ -79,7 +81,7 @@ final class ThreeWayHeader extends HBox {
         unresolve.setOnAction(e -> commands.unresolve());
         Button mark = new Button("Mark resolved", Icons.of(MaterialDesignC.CHECK_BOLD));
         mark.setId(ThreeWayView.MARK_ID);
-        mark.getStyleClass().add("accent");
+        mark.getStyleClass().add(Styles.ACCENT);
         mark.setTooltip(new Tooltip("Hand this file's result to the merge queue (Ctrl+S or Ctrl+Enter)"));
         mark.disableProperty().bind(vm.busyProperty().or(vm.fileProperty().isNull()).or(currentDone).or(over));
         mark.setOnAction(e -> commands.markResolved());
@@ -92,7 +94,7 @@ final class ThreeWayHeader extends HBox {
         abort.managedProperty().bind(abort.visibleProperty());
         Button close = new Button("Close", Icons.of(MaterialDesignC.CHECK_CIRCLE_OUTLINE));
         close.setId(CLOSE_ID);
-        close.getStyleClass().add("accent");
+        close.getStyleClass().add(Styles.ACCENT);
         close.setDefaultButton(true);
         close.setCancelButton(true);
         close.setTooltip(new Tooltip("Close this window (Ctrl+W)"));
@@ -100,9 +102,9 @@ final class ThreeWayHeader extends HBox {
         close.managedProperty().bind(close.visibleProperty());
         close.setOnAction(e -> commands.close());
         over.addListener((o, was, now) -> {
-            getStyleClass().remove("pd-threeway-merged");
+            getStyleClass().remove(Style.THREEWAY_MERGED);
             if (now && vm.progressProperty().get().stage() == ConflictBackend.Stage.MERGED) {
-                getStyleClass().add("pd-threeway-merged");
+                getStyleClass().add(Style.THREEWAY_MERGED);
             }
             if (now) {
                 javafx.application.Platform.runLater(close::requestFocus);
@@ -116,7 +118,7 @@ final class ThreeWayHeader extends HBox {
         getChildren().addAll(title, status, progress, abort, unresolve, mark, close);
         setSpacing(10);
         setAlignment(Pos.CENTER_LEFT);
-        getStyleClass().add("pd-threeway-header");
+        getStyleClass().add(Style.THREEWAY_HEADER);
     }
 
     private String titleOf(ConflictReport r) {

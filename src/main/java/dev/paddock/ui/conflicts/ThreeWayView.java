@@ -6,6 +6,7 @@ import dev.paddock.merge.conflict.FileConflictKind;
 import dev.paddock.merge.conflict.LineRange;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,9 +50,9 @@ public final class ThreeWayView extends BorderPane {
     public static final String ABORT_ID = "threeway-abort";
     public static final String HUNK_LABEL_ID = "threeway-hunk";
     /** Paragraph style classes of hunk lines. */
-    public static final String UNRESOLVED = "pd-hunk-unresolved";
-    public static final String RESOLVED = "pd-hunk-resolved";
-    public static final String CURRENT = "pd-hunk-current";
+    public static final String UNRESOLVED = Style.HUNK_UNRESOLVED;
+    public static final String RESOLVED = Style.HUNK_RESOLVED;
+    public static final String CURRENT = Style.HUNK_CURRENT;
     private static final String CSS = ThreeWayView.class.getResource("/dev/paddock/ui/conflicts/conflicts.css")
             .toExternalForm();
 
@@ -79,12 +80,12 @@ public final class ThreeWayView extends BorderPane {
         this.vm = vm;
         over = Bindings.createBooleanBinding(vm::isOver, vm.progressProperty(), vm.abortedProperty());
         currentDone = Bindings.createBooleanBinding(this::currentFileDone, vm.fileIndexProperty(), vm.files());
-        getStyleClass().add("pd-threeway");
+        getStyleClass().add(Style.THREEWAY);
         getStylesheets().add(CSS);
 
         fileList = new ListView<>(vm.files());
         fileList.setId(FILES_ID);
-        fileList.getStyleClass().add("pd-threeway-files");
+        fileList.getStyleClass().add(Style.THREEWAY_FILES);
         fileList.setCellFactory(v -> new FileCell());
         fileList.setPrefWidth(250);
         fileList.getSelectionModel().selectedIndexProperty().addListener((o, a, i) -> {
@@ -94,7 +95,7 @@ public final class ThreeWayView extends BorderPane {
         });
         vm.fileIndexProperty().addListener((o, a, i) -> fileList.getSelectionModel().select(i.intValue()));
         Label filesCaption = new Label("Conflicted files");
-        filesCaption.getStyleClass().add("pd-code-caption");
+        filesCaption.getStyleClass().add(Style.CODE_CAPTION);
         filesCaption.setMaxWidth(Double.MAX_VALUE);
         VBox left = new VBox(filesCaption, fileList);
         VBox.setVgrow(fileList, Priority.ALWAYS);
@@ -175,7 +176,7 @@ public final class ThreeWayView extends BorderPane {
     }
 
     private void buildWholeFilePanel() {
-        wholeFile.getStyleClass().add("pd-threeway-wholefile");
+        wholeFile.getStyleClass().add(Style.THREEWAY_WHOLEFILE);
         wholeFile.setAlignment(Pos.CENTER);
         wholeFileText.setWrapText(true);
         wholeFileText.setMaxWidth(560);

@@ -2,6 +2,7 @@ package dev.paddock.ui.containers;
 
 import dev.paddock.container.ContainerMetrics;
 import dev.paddock.container.ContainerMetricsBoard;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -82,11 +83,11 @@ final class ContainerCharts {
         // JavaFX's own legend did not show in the pane's height (seen on the screenshot): a flow of labels below
         // the chart, each with its line's colour (the sandbox's pd-sandbox-colorN style class), does.
         chart.setLegendVisible(false);
-        legend.getStyleClass().add("pd-chart-legend");
+        legend.getStyleClass().add(Style.CHART_LEGEND);
         legend.setId(id + "-legend");
         box.getChildren().setAll(chart, legend);
         javafx.scene.layout.VBox.setVgrow(chart, javafx.scene.layout.Priority.ALWAYS);
-        chart.getStyleClass().add("pd-container-chart");
+        chart.getStyleClass().add(Style.CONTAINER_CHART);
         slide(Instant.now());
     }
 
@@ -116,7 +117,7 @@ final class ContainerCharts {
             }
             javafx.scene.control.Label item = new javafx.scene.control.Label(s.getName(), swatch);
             item.getProperties().put(LEGEND_SANDBOX, id);
-            item.getStyleClass().add("pd-chart-legend-item");
+            item.getStyleClass().add(Style.CHART_LEGEND_ITEM);
             items.add(item);
         }
         legend.getChildren().setAll(items);
@@ -187,7 +188,7 @@ final class ContainerCharts {
     }
 
     /** Key of a legend item's property holding its sandbox id. */
-    static final String LEGEND_SANDBOX = "pd-sandbox-id";
+    static final String LEGEND_SANDBOX = Style.SANDBOX_ID;
 
     private boolean renamed;
 

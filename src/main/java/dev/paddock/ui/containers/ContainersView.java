@@ -6,6 +6,7 @@ import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.KeyedListSync;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class ContainersView extends VBox {
     public ContainersView(ContainersViewModel vm) {
         this.vm = vm;
         setId("containers-view");
-        getStyleClass().add("pd-containers");
+        getStyleClass().add(Style.CONTAINERS);
         setSpacing(10);
         var css = ContainersView.class.getResource("/dev/paddock/ui/containers/containers.css");
         if (css != null) {
@@ -70,7 +71,7 @@ public final class ContainersView extends VBox {
                 tile(MaterialDesignC.CHIP, "containers-cpu-total", "CPU, all containers"),
                 tile(MaterialDesignM.MEMORY, "containers-memory-total", "Memory, all containers"));
         totals.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
-        totals.getStyleClass().add("pd-tiles");
+        totals.getStyleClass().add(Style.TILES);
 
         TableView<ContainerMetrics> table = table();
         HBox charts = new HBox(12, cpu.node(), memory.node());
@@ -87,7 +88,7 @@ public final class ContainersView extends VBox {
         SplitPane split = new SplitPane(table, charts);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.4);
-        split.getStyleClass().add("pd-body");
+        split.getStyleClass().add(Style.BODY);
 
         EmptyState empty = new EmptyState(MaterialDesignC.CUBE_OUTLINE, "No containers",
                 "Container sandboxes show their CPU and memory here while they run: one stats stream per"
@@ -158,23 +159,23 @@ public final class ContainersView extends VBox {
     private static HBox tile(Ikon icon, String id, String caption) {
         Label number = new Label("0");
         number.setId(id + "-value");
-        number.getStyleClass().add("pd-tile-value");
+        number.getStyleClass().add(Style.TILE_VALUE);
         Label label = new Label(caption);
         label.setId(id + "-label");
-        label.getStyleClass().add("pd-tile-label");
+        label.getStyleClass().add(Style.TILE_LABEL);
         var glyph = Icons.of(icon, 22);
-        glyph.getStyleClass().add("pd-tile-icon");
+        glyph.getStyleClass().add(Style.TILE_ICON);
         HBox tile = new HBox(12, glyph, new VBox(0, number, label));
         tile.setAlignment(Pos.CENTER_LEFT);
         tile.setId(id);
-        tile.getStyleClass().addAll("pd-tile", "pd-tile-accent");
+        tile.getStyleClass().addAll(Style.TILE, Style.TILE_ACCENT);
         return tile;
     }
 
     private TableView<ContainerMetrics> table() {
         TableView<ContainerMetrics> t = new TableView<>(rows);
         t.setId(TABLE_ID);
-        t.getStyleClass().addAll("pd-table", "striped");
+        t.getStyleClass().addAll(Style.TABLE, "striped");
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         t.getColumns().setAll(List.of(
                 Columns.fit(column("Sandbox", ContainerMetrics::sandboxId, 210), "The container sandbox's id", 0,
@@ -215,7 +216,7 @@ public final class ContainersView extends VBox {
             @Override
             protected void updateItem(ContainerMetrics m, boolean empty) {
                 super.updateItem(m, empty);
-                getStyleClass().remove("pd-stopped");
+                getStyleClass().remove(Style.STOPPED);
                 if (empty || m == null) {
                     setText(null);
                     setTooltip(null);
@@ -223,7 +224,7 @@ public final class ContainersView extends VBox {
                 }
                 setText(m.running() ? text.apply(m) : MetricsText.STOPPED);
                 if (!m.running()) {
-                    getStyleClass().add("pd-stopped");
+                    getStyleClass().add(Style.STOPPED);
                 }
                 tip.setText(MetricsText.details(m));
                 setTooltip(tip);

@@ -1,5 +1,6 @@
 package dev.paddock.ui.containers;
 
+import dev.paddock.ui.theme.Style;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +16,7 @@ final class SandboxColours {
     /** How many chart colours the theme defines ({@code -color-chart-1} to {@code -color-chart-8}). */
     static final int COLOURS = 8;
     /** Prefix of the style class carrying a sandbox's colour. */
-    static final String STYLE_PREFIX = "pd-sandbox-color";
+    static final String STYLE_PREFIX = Style.SANDBOX_COLOR_PREFIX;
 
     private final Map<String, Integer> bySandbox = new HashMap<>();
 

@@ -1,10 +1,12 @@
 package dev.paddock.ui.dashboard;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.ui.approvals.ApprovalsView;
 import dev.paddock.ui.common.Card;
 import dev.paddock.ui.conflicts.ConflictQueueView;
 import dev.paddock.ui.containers.ContainersView;
 import dev.paddock.ui.sandboxes.SandboxesView;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
@@ -35,7 +37,7 @@ public final class DashboardView extends VBox {
     /** The events pane keeps its title and about three events. */
     static final double EVENTS_MIN_HEIGHT = 120;
     /** Style class of the dashboard while it is shorter than {@link #COMPACT_BELOW} px. */
-    static final String COMPACT = "pd-compact";
+    static final String COMPACT = Style.COMPACT;
     static final double COMPACT_BELOW = 760;
     /** Height of one entry of the conflict queue (two lines). */
     private static final double CONFLICT_ROW = 52;
@@ -50,7 +52,7 @@ public final class DashboardView extends VBox {
 
     /** @param layout where the dividers a person moves are kept from one run to the next */
     public DashboardView(DashboardViewModel vm, dev.paddock.ui.common.LayoutMemory layout) {
-        getStyleClass().add("pd-dashboard");
+        getStyleClass().add(Style.DASHBOARD);
 
         HBox tiles = new HBox(12,
                 new TileView(MaterialDesignP.PLAY_CIRCLE_OUTLINE, "Active", "accent", vm.activeProperty(),
@@ -66,7 +68,7 @@ public final class DashboardView extends VBox {
                 new TileView(MaterialDesignM.MESSAGE_REPLY_TEXT_OUTLINE, "Waiting for you", "waiting",
                         vm.waitingForYouProperty(), "Sandboxes whose agent's turn ended: send a follow-up, merge or"
                         + " remove them"));
-        tiles.getStyleClass().add("pd-tiles");
+        tiles.getStyleClass().add(Style.TILES);
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
         sandboxes = new SandboxesView(vm.sandboxPanel(), vm.nowProperty(), layout);
@@ -93,14 +95,14 @@ public final class DashboardView extends VBox {
         mergeTab.setId("tab-merge-queue");
         tabs = new TabPane(sandboxTab, worktreeTab, containerTab, mergeTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        tabs.getStyleClass().add("pd-tabs");
+        tabs.getStyleClass().add(Style.TABS);
         // Opens on the sandboxes (Paddock's reason to be; with none yet, its empty state offers New sandbox).
         tabs.getSelectionModel().select(sandboxTab);
         sandboxes.activeProperty().bind(sandboxTab.selectedProperty());
         sandboxes.setOnNewSandbox(() -> tabs.getSelectionModel().select(sandboxTab));
 
         Label problem = new Label();
-        problem.getStyleClass().add("pd-problem");
+        problem.getStyleClass().add(Style.PROBLEM);
         problem.textProperty().bind(vm.problemProperty());
         problem.visibleProperty().bind(vm.problemProperty().isNotEmpty());
         problem.managedProperty().bind(problem.visibleProperty());
@@ -131,7 +133,7 @@ public final class DashboardView extends VBox {
                 .withBadge(Bindings.size(vm.conflicts().rows()));
         conflicts.setId("conflicts-pane");
         VBox side = new VBox(12, approvals, conflicts);
-        side.getStyleClass().add("pd-side");
+        side.getStyleClass().add(Style.SIDE);
         // The approval queue gets the height; the conflict queue keeps what its entries need.
         VBox.setVgrow(approvals, Priority.ALWAYS);
         VBox.setVgrow(conflicts, Priority.NEVER);
@@ -150,7 +152,7 @@ public final class DashboardView extends VBox {
         Card events = new Card(MaterialDesignH.HISTORY, "Recent events", new EventList(vm.events(), vm.nowProperty()))
                 .withBadge(Bindings.size(vm.events()));
         events.setId("events-pane");
-        events.getStyleClass().add("pd-events-card");
+        events.getStyleClass().add(Style.EVENTS_CARD);
 
         SplitPane body = new SplitPane(upper, events);
         body.setOrientation(Orientation.VERTICAL);
@@ -158,7 +160,7 @@ public final class DashboardView extends VBox {
         SplitPane.setResizableWithParent(events, false);
         events.setMinHeight(EVENTS_MIN_HEIGHT);
         remember(body, layout, EVENTS_DIVIDER);
-        body.getStyleClass().add("pd-body");
+        body.getStyleClass().add(Style.BODY);
         VBox.setVgrow(body, Priority.ALWAYS);
 
         getChildren().addAll(tiles, body);
@@ -208,7 +210,7 @@ public final class DashboardView extends VBox {
         javafx.scene.control.Button b = new javafx.scene.control.Button(null,
                 dev.paddock.ui.common.Icons.of(MaterialDesignC.CHEVRON_DOUBLE_RIGHT, 16));
         b.setId("side-fold");
-        b.getStyleClass().addAll("button-icon", "flat");
+        b.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         b.setTooltip(new javafx.scene.control.Tooltip("Fold approvals and conflicts to a narrow rail (Ctrl+B); they"
                 + " open again when a request or a conflict arrives"));
         b.setOnAction(e -> fold.fold());

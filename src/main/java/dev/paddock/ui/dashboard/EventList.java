@@ -4,6 +4,7 @@ import dev.paddock.events.EventSeverity;
 import dev.paddock.status.RepositoryStatus.EventLine;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.collections.ObservableList;
@@ -24,13 +25,13 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
 final class EventList extends ListView<EventLine> {
     /** Node id, for tests and styling. */
     static final String ID = "event-list";
-    /** Style class prefix of a kind chip's severity ("pd-severity-error"). */
-    static final String SEVERITY = "pd-severity-";
+    /** Style class prefix of a kind chip's severity (Style.SEVERITY_ERROR). */
+    static final String SEVERITY = Style.SEVERITY_PREFIX;
 
     EventList(ObservableList<EventLine> rows, ReadOnlyObjectProperty<Instant> now) {
         super(rows);
         setId(ID);
-        getStyleClass().addAll("pd-events", "dense");
+        getStyleClass().addAll(Style.EVENTS, "dense");
         setPlaceholder(new EmptyState(MaterialDesignH.HISTORY, "No events yet",
                 "Everything that happens is recorded here, newest first: worktrees added or removed, commits,"
                         + " sandbox state changes, approvals and merges."));
@@ -41,9 +42,9 @@ final class EventList extends ListView<EventLine> {
             private final HBox box = new HBox(10, time, kind, message);
 
             {
-                time.getStyleClass().add("pd-event-time");
-                kind.getStyleClass().add("pd-chip");
-                message.getStyleClass().add("pd-event-message");
+                time.getStyleClass().add(Style.EVENT_TIME);
+                kind.getStyleClass().add(Style.CHIP);
+                message.getStyleClass().add(Style.EVENT_MESSAGE);
                 HBox.setHgrow(message, Priority.ALWAYS);
                 message.setMaxWidth(Double.MAX_VALUE);
                 box.setAlignment(Pos.CENTER_LEFT);

@@ -1,6 +1,7 @@
 package dev.paddock.ui.dashboard;
 
 import dev.paddock.ui.common.LayoutMemory;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableValue;
 import javafx.scene.Node;
@@ -46,9 +47,9 @@ final class SideFold extends BorderPane {
         this.rail = new SideRail(approvals, conflicts, () -> setFolded(false, true));
         // The gap a split pane's divider leaves between the tabs and the side.
         BorderPane.setMargin(rail, new javafx.geometry.Insets(0, 0, 0, 8));
-        getStyleClass().add("pd-upper");
+        getStyleClass().add(Style.UPPER);
         SplitPane.setResizableWithParent(side, false);
-        split.getStyleClass().add("pd-upper-split");
+        split.getStyleClass().add(Style.UPPER_SPLIT);
         // A divider a person drags is kept (only while the queues show: the rail has no divider).
         split.addEventFilter(javafx.scene.input.MouseEvent.MOUSE_RELEASED, e -> {
             if (split.getDividerPositions().length > 0) {

@@ -1,6 +1,8 @@
 package dev.paddock.ui.dashboard;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.value.ObservableValue;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -26,7 +28,7 @@ final class SideRail extends VBox {
      */
     SideRail(ObservableValue<? extends Number> approvals, ObservableValue<? extends Number> conflicts, Runnable unfold) {
         setId(ID);
-        getStyleClass().add("pd-side-rail");
+        getStyleClass().add(Style.SIDE_RAIL);
         setAlignment(Pos.TOP_CENTER);
         setSpacing(10);
         setMinWidth(WIDTH);
@@ -50,7 +52,7 @@ final class SideRail extends VBox {
                 ? "No " + what + " (Ctrl+B shows the " + name + ")"
                 : n.longValue() + " " + what + " (Ctrl+B shows them)")));
         Label n = new Label();
-        n.getStyleClass().add("pd-side-rail-count");
+        n.getStyleClass().add(Style.SIDE_RAIL_COUNT);
         n.textProperty().bind(count.map(v -> Long.toString(v.longValue())).orElse("0"));
         // A count above zero stands out: something waits while the queues are folded.
         count.addListener((o, was, v) -> waiting(n, v));
@@ -68,11 +70,11 @@ final class SideRail extends VBox {
     }
 
     /** Style class of a count above zero. */
-    static final String WAITING = "pd-side-rail-waiting";
+    static final String WAITING = Style.SIDE_RAIL_WAITING;
 
     private static Button button(Ikon icon, String tip, Runnable action) {
         Button b = new Button(null, Icons.of(icon, 18));
-        b.getStyleClass().addAll("button-icon", "flat");
+        b.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         if (!tip.isEmpty()) {
             b.setTooltip(new Tooltip(tip));
         }

@@ -4,6 +4,7 @@ import dev.paddock.status.RepositoryStatus.Worktree;
 import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ObservableList;
@@ -25,13 +26,13 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 final class WorktreeTable extends TableView<Worktree> {
     /** Node id, for tests and styling. */
     static final String ID = "worktree-table";
-    private static final String CHIP_ROWS = "pd-state-chip-rows";
+    private static final String CHIP_ROWS = Style.STATE_CHIP_ROWS;
     private static final double CHIP_GAP = 6;
 
     WorktreeTable(ObservableList<Worktree> rows) {
         super(rows);
         setId(ID);
-        getStyleClass().addAll("pd-table", "striped", "dense"); // rows of 2em: more of them at 768 px
+        getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         setPlaceholder(new EmptyState(MaterialDesignS.SOURCE_BRANCH, "No worktrees listed yet",
                 "Every worktree of the repository appears here: the main one and each linked worktree"
@@ -58,7 +59,7 @@ final class WorktreeTable extends TableView<Worktree> {
             @Override
             protected void updateItem(Worktree w, boolean empty) {
                 super.updateItem(w, empty);
-                getStyleClass().remove("pd-muted");
+                getStyleClass().remove(Style.MUTED);
                 if (empty || w == null) {
                     setText(null);
                     return;
@@ -67,14 +68,14 @@ final class WorktreeTable extends TableView<Worktree> {
                     setText(w.branch());
                 } else {
                     setText(w.detached() ? "detached HEAD" : "no branch");
-                    getStyleClass().add("pd-muted");
+                    getStyleClass().add(Style.MUTED);
                 }
             }
         });
 
         TableColumn<Worktree, String> head = column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 90);
         head.setMinWidth(90);
-        head.getStyleClass().add("pd-mono-column");
+        head.getStyleClass().add(Style.MONO_COLUMN);
 
         TableColumn<Worktree, String> subject = column("Last commit", w -> w.subject() == null ? "" : w.subject(), 230);
 
@@ -91,17 +92,17 @@ final class WorktreeTable extends TableView<Worktree> {
                 }
                 HBox box = new HBox(CHIP_GAP);
                 box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-                box.getChildren().add(w.missing() ? chip("folder missing", "pd-chip-danger",
+                box.getChildren().add(w.missing() ? chip("folder missing", Style.CHIP_DANGER,
                         MaterialDesignA.ALERT_OUTLINE, "The folder " + w.path() + " is not on disk; git still lists"
                                 + " the worktree" + (w.locked() ? " (it is locked, so git keeps it)" : ""))
                         : dirtyChip(w));
                 if (w.locked()) {
-                    box.getChildren().add(chip("locked", "pd-chip-warning", MaterialDesignL.LOCK_OUTLINE,
+                    box.getChildren().add(chip("locked", Style.CHIP_WARNING, MaterialDesignL.LOCK_OUTLINE,
                             w.lockedReason() == null || w.lockedReason().isEmpty() ? "Locked (git worktree lock)"
                                     : "Locked: " + w.lockedReason()));
                 }
                 if (w.prunable()) {
-                    box.getChildren().add(chip("prunable", "pd-chip-danger", MaterialDesignA.ALERT_OUTLINE,
+                    box.getChildren().add(chip("prunable", Style.CHIP_DANGER, MaterialDesignA.ALERT_OUTLINE,
                             "git worktree prune would remove it: " + w.prunableReason()));
                 }
                 setGraphic(box);
@@ -158,19 +159,19 @@ final class WorktreeTable extends TableView<Worktree> {
 
     private static Label dirtyChip(Worktree w) {
         if (w.dirty() == null) {
-            return chip("checking", "pd-chip-muted", MaterialDesignP.PROGRESS_CLOCK, "Dirty state not known yet");
+            return chip("checking", Style.CHIP_MUTED, MaterialDesignP.PROGRESS_CLOCK, "Dirty state not known yet");
         }
         if (w.dirty()) {
             String n = w.changedFiles() + (w.changedFiles() == 1 ? " change" : " changes");
-            return chip(n, "pd-chip-accent", MaterialDesignP.PENCIL_OUTLINE,
+            return chip(n, Style.CHIP_ACCENT, MaterialDesignP.PENCIL_OUTLINE,
                     "Uncommitted changes or untracked files (git status)");
         }
-        return chip("clean", "pd-chip-success", MaterialDesignC.CHECK, "Nothing to commit");
+        return chip("clean", Style.CHIP_SUCCESS, MaterialDesignC.CHECK, "Nothing to commit");
     }
 
     private static Label chip(String text, String style, org.kordamp.ikonli.Ikon icon, String tip) {
         Label l = new Label(text, Icons.of(icon, 12));
-        l.getStyleClass().addAll("pd-chip", style);
+        l.getStyleClass().addAll(Style.CHIP, style);
         l.setMinWidth(Region.USE_PREF_SIZE);
         l.setTooltip(new Tooltip(tip));
         return l;

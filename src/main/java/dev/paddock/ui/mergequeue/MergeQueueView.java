@@ -1,8 +1,10 @@
 package dev.paddock.ui.mergequeue;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.util.List;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
@@ -67,7 +69,7 @@ public final class MergeQueueView extends VBox {
     public MergeQueueView(MergeQueueViewModel vm) {
         this.vm = vm;
         setId("merge-queue-view");
-        getStyleClass().add("pd-merge-queue");
+        getStyleClass().add(Style.MERGE_QUEUE);
         setSpacing(6);
         var css = MergeQueueView.class.getResource("/dev/paddock/ui/mergequeue/mergequeue.css");
         if (css != null) {
@@ -87,11 +89,11 @@ public final class MergeQueueView extends VBox {
         review.table().setContextMenu(contextMenu());
 
         Label queuedTitle = new Label();
-        queuedTitle.getStyleClass().add("pd-merge-section");
+        queuedTitle.getStyleClass().add(Style.MERGE_SECTION);
         queuedTitle.textProperty().bind(Bindings.size(vm.queued()).asString("Queued (%d) — in the order they run"));
         Label historyTitle = new Label();
         historyTitle.textProperty().bind(Bindings.size(vm.history()).asString("History (%d) — newest first"));
-        historyTitle.getStyleClass().add("pd-merge-section");
+        historyTitle.getStyleClass().add(Style.MERGE_SECTION);
         VBox queuedBox = new VBox(4, queuedTitle, queued);
         VBox historyBox = new VBox(4, historyTitle, history);
         // The queue is short most of the time: its table is as tall as its rows (one to five, then it scrolls),
@@ -119,7 +121,7 @@ public final class MergeQueueView extends VBox {
         scroll.setFitToWidth(true);
         scroll.setFitToHeight(true);
         scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
-        scroll.getStyleClass().addAll("edge-to-edge", "pd-merge-scroll");
+        scroll.getStyleClass().addAll("edge-to-edge", Style.MERGE_SCROLL);
         scroll.visibleProperty().bind(empty.visibleProperty().not());
         StackPane body = new StackPane(scroll, empty);
         VBox.setVgrow(body, Priority.ALWAYS);
@@ -181,7 +183,7 @@ public final class MergeQueueView extends VBox {
         spinner.setPrefSize(16, 16);
         Label status = new Label();
         status.setId("merge-action-status");
-        status.getStyleClass().add("pd-muted");
+        status.getStyleClass().add(Style.MUTED);
         status.setMinWidth(0);
         status.textProperty().bind(vm.noticeProperty());
         status.graphicProperty().bind(Bindings.when(vm.busyProperty()).<javafx.scene.Node>then(spinner)
@@ -191,7 +193,7 @@ public final class MergeQueueView extends VBox {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox bar = new HBox(6, cancel, retry, log, spacer, status);
         bar.setAlignment(Pos.CENTER_LEFT);
-        bar.getStyleClass().add("pd-toolbar");
+        bar.getStyleClass().add(Style.TOOLBAR);
         return bar;
     }
 
@@ -199,7 +201,7 @@ public final class MergeQueueView extends VBox {
                                Runnable action) {
         Button b = new Button(text, Icons.of(icon, 16));
         b.setId(id);
-        b.getStyleClass().add("flat");
+        b.getStyleClass().add(Styles.FLAT);
         b.setTooltip(new Tooltip(help));
         b.disableProperty().bind(enabled.not());
         b.setOnAction(e -> action.run());
@@ -273,7 +275,7 @@ public final class MergeQueueView extends VBox {
 
     private static Label muted(String text) {
         Label l = new Label(text);
-        l.getStyleClass().add("pd-muted");
+        l.getStyleClass().add(Style.MUTED);
         l.setWrapText(true);
         return l;
     }

@@ -3,6 +3,7 @@ package dev.paddock.ui.mergequeue;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -115,7 +116,7 @@ final class QueueTables {
     /** A coloured chip for an entry's state ("merged", "conflict"). */
     static Label chip(MergeEntry e) {
         Label chip = new Label(e.state().id());
-        chip.getStyleClass().addAll("pd-chip", "pd-state-" + e.state().id());
+        chip.getStyleClass().addAll(Style.CHIP, Style.STATE_PREFIX + e.state().id());
         chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return chip;
     }
@@ -145,8 +146,8 @@ final class QueueTables {
             private final Tooltip tip = new Tooltip();
 
             {
-                branch.getStyleClass().add("pd-merge-branch");
-                sandbox.getStyleClass().addAll("pd-muted", "pd-merge-sandbox");
+                branch.getStyleClass().add(Style.MERGE_BRANCH);
+                sandbox.getStyleClass().addAll(Style.MUTED, Style.MERGE_SANDBOX);
                 branch.setMinWidth(0);
                 // Branches share their start ("agent/"): when narrow the end, which tells them apart, shows.
                 branch.setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
@@ -183,7 +184,7 @@ final class QueueTables {
     private static TableView<QueueRow> table(ObservableList<QueueRow> rows, String id) {
         TableView<QueueRow> t = new TableView<>(rows);
         t.setId(id);
-        t.getStyleClass().addAll("pd-table", "striped");
+        t.getStyleClass().addAll(Style.TABLE, "striped");
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         t.setFixedCellSize(38); // two lines: branch over sandbox
         return t;
@@ -238,7 +239,7 @@ final class QueueTables {
     }
 
     private static TableColumn<QueueRow, String> mono(TableColumn<QueueRow, String> c) {
-        c.getStyleClass().add("pd-mono-column");
+        c.getStyleClass().add(Style.MONO_COLUMN);
         return c;
     }
 

@@ -1,7 +1,9 @@
 package dev.paddock.ui.mergequeue;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.merge.PolicyDiff;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.binding.Bindings;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -51,11 +53,11 @@ final class ReviewPane extends VBox {
     ReviewPane(MergeQueueViewModel vm) {
         super(6);
         setId(ID);
-        getStyleClass().add("pd-merge-review");
+        getStyleClass().add(Style.MERGE_REVIEW);
 
         Label title = new Label();
         title.setId(TITLE_ID);
-        title.getStyleClass().add("pd-merge-review-title");
+        title.getStyleClass().add(Style.MERGE_REVIEW_TITLE);
         title.setGraphic(Icons.of(MaterialDesignS.SHIELD_ALERT_OUTLINE, 18));
         title.setWrapText(true);
         title.setMinHeight(Region.USE_PREF_SIZE);
@@ -70,7 +72,7 @@ final class ReviewPane extends VBox {
 
         Label files = new Label();
         files.setId(FILES_ID);
-        files.getStyleClass().add("pd-mono");
+        files.getStyleClass().add(Style.MONO);
         files.setMinWidth(0);
         files.setWrapText(true);
         files.setMinHeight(Region.USE_PREF_SIZE);
@@ -80,7 +82,7 @@ final class ReviewPane extends VBox {
         files.setMaxWidth(Double.MAX_VALUE);
         Button approve = new Button("Approve policy change", Icons.of(MaterialDesignC.CHECK_DECAGRAM_OUTLINE, 16));
         approve.setId(APPROVE_ID);
-        approve.getStyleClass().add("success");
+        approve.getStyleClass().add(Styles.SUCCESS);
         approve.setTooltip(new Tooltip("Merge it as usual (tests, then base); from then on the new policy applies to"
                 + " every agent. Bound to the commit of this diff: if the branch moves, it is reviewed again ("
                 + APPROVE.getDisplayText() + ")"));
@@ -89,7 +91,7 @@ final class ReviewPane extends VBox {
         approve.setMinWidth(Region.USE_PREF_SIZE);
         Button reject = new Button("Reject", Icons.of(MaterialDesignC.CLOSE_OCTAGON_OUTLINE, 16));
         reject.setId(REJECT_ID);
-        reject.getStyleClass().add("danger");
+        reject.getStyleClass().add(Styles.DANGER);
         reject.setTooltip(new Tooltip("Cancel the entry: base keeps nothing of it (" + REJECT.getDisplayText() + ")"));
         reject.disableProperty().bind(vm.canRejectProperty().not());
         reject.setOnAction(e -> vm.reject());
@@ -100,13 +102,13 @@ final class ReviewPane extends VBox {
         ObservableList<String> lines = FXCollections.observableArrayList();
         ListView<String> diff = new ListView<>(lines);
         diff.setId(DIFF_ID);
-        diff.getStyleClass().add("pd-diff");
+        diff.getStyleClass().add(Style.DIFF);
         diff.setFixedCellSize(LINE_HEIGHT);
         diff.setPrefHeight(LINE_HEIGHT * DIFF_ROWS + 4);
         diff.setMinHeight(LINE_HEIGHT * 4 + 4);
         diff.setCellFactory(l -> new DiffLine());
         Label none = new Label("Select an entry above to see the diff of its policy change.");
-        none.getStyleClass().add("pd-muted");
+        none.getStyleClass().add(Style.MUTED);
         diff.setPlaceholder(none);
         // git's own header lines (diff --git, index) say again what the line above the diff says.
         vm.diffProperty().addListener((o, was, d) -> lines.setAll(d == null ? java.util.List.of()
@@ -143,7 +145,7 @@ final class ReviewPane extends VBox {
         @Override
         protected void updateItem(String line, boolean empty) {
             super.updateItem(line, empty);
-            getStyleClass().removeAll("pd-diff-add", "pd-diff-del", "pd-diff-hunk", "pd-diff-meta");
+            getStyleClass().removeAll(Style.DIFF_ADD, Style.DIFF_DEL, Style.DIFF_HUNK, Style.DIFF_META);
             if (empty || line == null) {
                 setText(null);
                 return;
@@ -151,13 +153,13 @@ final class ReviewPane extends VBox {
             setText(line);
             if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ")
                     || line.startsWith("index ") || line.startsWith("new file") || line.startsWith("deleted file")) {
-                getStyleClass().add("pd-diff-meta");
+                getStyleClass().add(Style.DIFF_META);
             } else if (line.startsWith("+")) {
-                getStyleClass().add("pd-diff-add");
+                getStyleClass().add(Style.DIFF_ADD);
             } else if (line.startsWith("-")) {
-                getStyleClass().add("pd-diff-del");
+                getStyleClass().add(Style.DIFF_DEL);
             } else if (line.startsWith("@@")) {
-                getStyleClass().add("pd-diff-hunk");
+                getStyleClass().add(Style.DIFF_HUNK);
             }
         }
     }

@@ -1,8 +1,10 @@
 package dev.paddock.ui.mergequeue;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeStep;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -50,16 +52,16 @@ final class RunningCard extends HBox {
         super(14);
         this.vm = vm;
         setId(ID);
-        getStyleClass().add("pd-merge-running");
+        getStyleClass().add(Style.MERGE_RUNNING);
         setAlignment(Pos.CENTER_LEFT);
 
         step.setId(STEP_ID);
         step.setMinWidth(Region.USE_PREF_SIZE);
         branch.setId(BRANCH_ID);
-        branch.getStyleClass().add("pd-merge-running-branch");
+        branch.getStyleClass().add(Style.MERGE_RUNNING_BRANCH);
         branch.setMinWidth(60);
         meta.setId(META_ID);
-        meta.getStyleClass().add("pd-muted");
+        meta.getStyleClass().add(Style.MUTED);
         meta.setMinWidth(60);
         javafx.scene.control.Tooltip metaTip = new javafx.scene.control.Tooltip();
         metaTip.textProperty().bind(meta.textProperty());
@@ -69,13 +71,13 @@ final class RunningCard extends HBox {
         HBox.setHgrow(who, Priority.ALWAYS);
 
         stepTime.setId(STEP_TIME_ID);
-        stepTime.getStyleClass().add("pd-merge-time");
+        stepTime.getStyleClass().add(Style.MERGE_TIME);
         stepTime.setMinWidth(Region.USE_PREF_SIZE);
         total.setId(TOTAL_TIME_ID);
-        total.getStyleClass().add("pd-muted");
+        total.getStyleClass().add(Style.MUTED);
         total.setMinWidth(Region.USE_PREF_SIZE);
         attempt.setId(ATTEMPT_ID);
-        attempt.getStyleClass().add("pd-muted");
+        attempt.getStyleClass().add(Style.MUTED);
         attempt.setMinWidth(Region.USE_PREF_SIZE);
         HBox totalLine = new HBox(0, total, attempt);
         totalLine.setAlignment(Pos.CENTER_RIGHT);
@@ -90,7 +92,7 @@ final class RunningCard extends HBox {
         cancel.setMinWidth(Region.USE_PREF_SIZE);
         Button log = new Button("Test log", Icons.of(MaterialDesignF.FILE_DOCUMENT_OUTLINE, 16));
         log.setId(LOG_ID);
-        log.getStyleClass().add("flat");
+        log.getStyleClass().add(Styles.FLAT);
         log.setTooltip(new Tooltip("Open the test command's output in the desktop's application"));
         log.setOnAction(e -> vm.openLog(vm.runningProperty().get()));
         log.disableProperty().bind(vm.runningProperty().map(QueueRow::hasTestLog).orElse(false).map(b -> !b));
@@ -100,7 +102,7 @@ final class RunningCard extends HBox {
         details.setAlignment(Pos.CENTER_LEFT);
         HBox.setHgrow(details, Priority.ALWAYS);
         idle.setId(IDLE_ID);
-        idle.getStyleClass().add("pd-muted");
+        idle.getStyleClass().add(Style.MUTED);
         idle.setGraphic(Icons.of(MaterialDesignS.SLEEP, 16));
         getChildren().addAll(idle, details);
 
@@ -131,7 +133,7 @@ final class RunningCard extends HBox {
         String name = s == null ? "starting" : s.id();
         step.setText(name);
         step.setGraphic(Icons.of(icon(s), 14));
-        step.getStyleClass().setAll("label", "pd-chip", "pd-step", "pd-step-" + name);
+        step.getStyleClass().setAll("label", Style.CHIP, Style.STEP, Style.STEP_PREFIX + name);
         branch.setText(e.branch());
         meta.setText("entry #" + e.id() + "  ·  " + (e.sandboxId() == null ? "no sandbox" : "sandbox " + e.sandboxId())
                 + "  ·  " + e.strategy().id() + " strategy");

@@ -1,9 +1,11 @@
 package dev.paddock.ui.mergesettings;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.merge.AutoResolveMode;
 import dev.paddock.merge.MergeStrategy;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.value.ObservableStringValue;
@@ -72,7 +74,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         setResizable(true);
         getDialogPane().setId("merge-settings-dialog");
         getDialogPane().setUserData(this);
-        getDialogPane().getStyleClass().add("pd-dialog");
+        getDialogPane().getStyleClass().add(Style.DIALOG);
         // AtlantaFX caps .dialog-pane at 600 px (-fx-max-width), under this form's minimum: computed instead.
         getDialogPane().setStyle("-fx-max-width: -1;");
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
@@ -82,7 +84,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         Button save = (Button) getDialogPane().lookupButton(SAVE);
         save.setId("merge-settings-save");
         save.setGraphic(Icons.of(MaterialDesignC.CONTENT_SAVE_OUTLINE));
-        save.getStyleClass().add("accent");
+        save.getStyleClass().add(Styles.ACCENT);
         save.setTooltip(new Tooltip("Store these settings for " + vm.repository()
                 + " (each change is recorded as a setting.changed event)"));
         save.disableProperty().bind(vm.canSaveProperty().not());
@@ -145,7 +147,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
     private Node content() {
         Label path = new Label(vm.repository().toString());
         path.setId("merge-settings-repository");
-        path.getStyleClass().add("pd-mono");
+        path.getStyleClass().add(Style.MONO);
         ProgressIndicator loading = new ProgressIndicator();
         loading.setPrefSize(16, 16);
         loading.visibleProperty().bind(vm.busyProperty());
@@ -154,7 +156,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
         TextField command = new TextField();
         command.setId("merge-settings-test-command");
-        command.getStyleClass().add("pd-mono");
+        command.getStyleClass().add(Style.MONO);
         command.setPromptText("mvn -q test");
         command.textProperty().bindBidirectional(vm.testCommandProperty());
         command.setTooltip(new Tooltip("Run with /bin/sh -c in the candidate merge result; the merge goes into base"
@@ -224,7 +226,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
     private static Label fieldMessage(String id, ObservableStringValue problem) {
         Label l = hint("");
         l.setId(id);
-        l.getStyleClass().add("pd-field-error");
+        l.getStyleClass().add(Style.FIELD_ERROR);
         l.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         l.textProperty().bind(problem);
         l.visibleProperty().bind(javafx.beans.binding.Bindings.isNotNull(problem));
@@ -266,7 +268,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
     private static int add(GridPane grid, int row, String label, Node field) {
         Label l = new Label(label);
-        l.getStyleClass().add("pd-form-label");
+        l.getStyleClass().add(Style.FORM_LABEL);
         l.setMinWidth(Region.USE_PREF_SIZE);
         GridPane.setValignment(l, VPos.TOP);
         GridPane.setMargin(l, new Insets(5, 0, 0, 0));
@@ -277,7 +279,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
     private static Label hint(String text) {
         Label l = new Label(text);
-        l.getStyleClass().add("pd-field-message");
+        l.getStyleClass().add(Style.FIELD_MESSAGE);
         l.setWrapText(true);
         l.setMinHeight(Region.USE_PREF_SIZE);
         return l;

@@ -1,8 +1,10 @@
 package dev.paddock.ui.policy;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.policy.Decision;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import javafx.event.ActionEvent;
 import javafx.geometry.Pos;
@@ -54,7 +56,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         setResizable(true);
         getDialogPane().setId("policy-dialog");
         getDialogPane().setUserData(this);
-        getDialogPane().getStyleClass().add("pd-dialog");
+        getDialogPane().getStyleClass().add(Style.DIALOG);
         getDialogPane().setPrefWidth(820);
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(SAVE, ButtonType.CLOSE);
@@ -63,7 +65,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         Button save = (Button) getDialogPane().lookupButton(SAVE);
         save.setId("policy-save");
         save.setGraphic(Icons.of(MaterialDesignC.CONTENT_SAVE_OUTLINE));
-        save.getStyleClass().add("accent");
+        save.getStyleClass().add(Styles.ACCENT);
         save.setTooltip(new Tooltip("Write " + vm.file() + " (the previous version is kept as policy.json.bak) (Ctrl+S)"));
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.addEventFilter(ActionEvent.ACTION, e -> {
@@ -110,14 +112,14 @@ public final class PolicyEditorDialog extends Dialog<Void> {
     private Node content() {
         Label file = new Label(vm.file().toString());
         file.setId("policy-file");
-        file.getStyleClass().add("pd-mono");
+        file.getStyleClass().add(Style.MONO);
         Label global = hint("");
         global.setId("policy-global");
         global.textProperty().bind(vm.globalNoteProperty());
 
         TextArea editor = new TextArea();
         editor.setId("policy-editor");
-        editor.getStyleClass().add("pd-mono");
+        editor.getStyleClass().add(Style.MONO);
         editor.setPrefColumnCount(72);
         editor.setPrefRowCount(16);
         editor.textProperty().bindBidirectional(vm.textProperty());
@@ -134,7 +136,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         check.setId("policy-check");
         check.setWrapText(true);
         check.setMinHeight(Region.USE_PREF_SIZE);
-        check.getStyleClass().add("pd-field-message");
+        check.getStyleClass().add(Style.FIELD_MESSAGE);
         vm.validationProperty().addListener((o, a, v) -> showValidation(check, v));
         showValidation(check, null);
 
@@ -156,13 +158,13 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         tool.valueProperty().bindBidirectional(vm.toolProperty());
         TextField input = new TextField();
         input.setId("policy-try-input");
-        input.getStyleClass().add("pd-mono");
+        input.getStyleClass().add(Style.MONO);
         input.setPromptText("git push origin main   ·   ./src/App.java   ·   https://example.com");
         input.setPrefColumnCount(40);
         input.textProperty().bindBidirectional(vm.tryInputProperty());
         HBox.setHgrow(input, Priority.ALWAYS);
         Label heading = new Label("Try a command");
-        heading.getStyleClass().add("pd-form-label");
+        heading.getStyleClass().add(Style.FORM_LABEL);
         heading.setMinWidth(Region.USE_PREF_SIZE);
         HBox row = new HBox(8, heading, tool, input);
         row.setAlignment(Pos.CENTER_LEFT);
@@ -173,7 +175,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         verdict.managedProperty().bind(verdict.visibleProperty());
         Label rule = new Label();
         rule.setId("policy-try-rule");
-        rule.getStyleClass().add("pd-mono");
+        rule.getStyleClass().add(Style.MONO);
         Label reason = hint("");
         reason.setId("policy-try-reason");
         rule.managedProperty().bind(rule.visibleProperty());
@@ -219,23 +221,23 @@ public final class PolicyEditorDialog extends Dialog<Void> {
     }
 
     private static void showValidation(Label check, PolicyEditorViewModel.Validation v) {
-        check.getStyleClass().removeAll("pd-field-error", "pd-field-ok");
+        check.getStyleClass().removeAll(Style.FIELD_ERROR, Style.FIELD_OK);
         if (v == null) {
             check.setText("Checking…");
             check.setGraphic(null);
         } else if (v.isValid()) {
             check.setText("Valid: " + v.rules() + (v.rules() == 1 ? " rule." : " rules."));
-            check.getStyleClass().add("pd-field-ok");
+            check.getStyleClass().add(Style.FIELD_OK);
             check.setGraphic(Icons.of(MaterialDesignC.CHECK, 14));
         } else {
             check.setText(String.join("\n", v.errors()) + "\nSave is disabled until this is fixed.");
-            check.getStyleClass().add("pd-field-error");
+            check.getStyleClass().add(Style.FIELD_ERROR);
             check.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         }
     }
 
     private static void showDecision(Label verdict, Label rule, Label reason, Decision d) {
-        verdict.getStyleClass().removeAll("pd-chip", "pd-chip-success", "pd-chip-warning", "pd-chip-danger");
+        verdict.getStyleClass().removeAll(Style.CHIP, Style.CHIP_SUCCESS, Style.CHIP_WARNING, Style.CHIP_DANGER);
         if (d == null) {
             verdict.setText("");
             verdict.setVisible(false);
@@ -246,10 +248,10 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         verdict.setVisible(true);
         rule.setVisible(true);
         verdict.setText(d.verdict().word());
-        verdict.getStyleClass().addAll("pd-chip", switch (d.verdict()) {
-            case ALLOW -> "pd-chip-success";
-            case ASK -> "pd-chip-warning";
-            case DENY -> "pd-chip-danger";
+        verdict.getStyleClass().addAll(Style.CHIP, switch (d.verdict()) {
+            case ALLOW -> Style.CHIP_SUCCESS;
+            case ASK -> Style.CHIP_WARNING;
+            case DENY -> Style.CHIP_DANGER;
         });
         rule.setText(d.rule() == null ? "no rule decided" : d.list().key() + " rule " + d.rule().text());
         reason.setText(d.reason());
@@ -257,7 +259,7 @@ public final class PolicyEditorDialog extends Dialog<Void> {
 
     private static Label hint(String text) {
         Label l = new Label(text);
-        l.getStyleClass().add("pd-field-message");
+        l.getStyleClass().add(Style.FIELD_MESSAGE);
         l.setWrapText(true);
         l.setMinHeight(Region.USE_PREF_SIZE);
         return l;

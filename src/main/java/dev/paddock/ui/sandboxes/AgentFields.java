@@ -3,6 +3,7 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.sandbox.AgentCounts;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
 import javafx.beans.value.ObservableValue;
@@ -58,7 +59,7 @@ final class AgentFields {
         program.setId("new-sandbox-agent-program");
         program.setWrapText(true);
         program.setMinHeight(Region.USE_PREF_SIZE);
-        program.getStyleClass().add("pd-field-message");
+        program.getStyleClass().add(Style.FIELD_MESSAGE);
         StringBinding programText = Bindings.createStringBinding(() -> vm.programErrorProperty().get() != null
                 ? vm.programErrorProperty().get() : vm.programProperty().get() == null ? "Looking for the program…"
                 : AgentChoiceViewModel.programLine(vm.programProperty().get(), tier.getValue()),
@@ -83,7 +84,7 @@ final class AgentFields {
         env.setId("new-sandbox-agent-env");
         env.setWrapText(true);
         env.setMinHeight(Region.USE_PREF_SIZE);
-        env.getStyleClass().add("pd-field-message");
+        env.getStyleClass().add(Style.FIELD_MESSAGE);
         env.textProperty().bind(vm.programProperty().map(AgentChoiceViewModel::passLine).orElse(""));
         env.visibleProperty().bind(vm.programProperty().isNotNull());
         env.managedProperty().bind(env.visibleProperty());
@@ -94,12 +95,12 @@ final class AgentFields {
     }
 
     private static void mark(Label l, boolean missing, boolean known) {
-        l.getStyleClass().removeAll("pd-field-warning", "pd-field-ok");
+        l.getStyleClass().removeAll(Style.FIELD_WARNING, Style.FIELD_OK);
         if (!known && !missing) {
             l.setGraphic(null);
             return;
         }
-        l.getStyleClass().add(missing ? "pd-field-warning" : "pd-field-ok");
+        l.getStyleClass().add(missing ? Style.FIELD_WARNING : Style.FIELD_OK);
         l.setGraphic(Icons.of(missing ? MaterialDesignA.ALERT_OUTLINE : MaterialDesignC.CHECK, 14));
     }
 
@@ -107,7 +108,7 @@ final class AgentFields {
     Node model() {
         TextField model = new TextField();
         model.setId("new-sandbox-model");
-        model.getStyleClass().add("pd-mono");
+        model.getStyleClass().add(Style.MONO);
         model.textProperty().bindBidirectional(vm.modelProperty());
         model.setPromptText("the agent's default");
         model.setTooltip(new Tooltip("Passed as the agent's --model, e.g. sonnet, gpt-5-codex, gemini-2.5-pro;"
@@ -144,7 +145,7 @@ final class AgentFields {
         problem.setId("new-sandbox-agent-problem");
         problem.setWrapText(true);
         problem.setMinHeight(Region.USE_PREF_SIZE);
-        problem.getStyleClass().addAll("pd-field-message", "pd-field-error");
+        problem.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_ERROR);
         problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         StringBinding text = Bindings.createStringBinding(vm::problem, vm.dependencies());
         problem.textProperty().bind(text);
@@ -159,7 +160,7 @@ final class AgentFields {
         note.setId("new-sandbox-tier-note");
         note.setWrapText(true);
         note.setMinHeight(Region.USE_PREF_SIZE);
-        note.getStyleClass().add("pd-field-message");
+        note.getStyleClass().add(Style.FIELD_MESSAGE);
         StringBinding text = vm.tierNote();
         note.textProperty().bind(text);
         note.visibleProperty().bind(text.isNotNull());

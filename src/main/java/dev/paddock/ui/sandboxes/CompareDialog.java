@@ -1,9 +1,11 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.compare.ComparisonColumns;
 import dev.paddock.compare.MemberResult;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;
@@ -49,7 +51,7 @@ public final class CompareDialog extends Dialog<String> {
         setResizable(true);
         getDialogPane().setId("compare-dialog");
         getDialogPane().setUserData(this);
-        getDialogPane().getStyleClass().addAll("pd-dialog", "pd-dialog-wide");
+        getDialogPane().getStyleClass().addAll(Style.DIALOG, Style.DIALOG_WIDE);
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         // As wide as the columns want, within the screen (1366 px: every column still shows its header).
         double screen = javafx.stage.Screen.getPrimary().getVisualBounds().getWidth();
@@ -66,7 +68,7 @@ public final class CompareDialog extends Dialog<String> {
         spinner.visibleProperty().bind(vm.loadingProperty());
         Button refresh = new Button(null, Icons.of(MaterialDesignR.REFRESH, 16));
         refresh.setId("compare-refresh");
-        refresh.getStyleClass().addAll("button-icon", "flat");
+        refresh.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         refresh.setTooltip(new Tooltip("Read the sandboxes again (F5)"));
         refresh.setOnAction(e -> vm.load());
         HBox header = new HBox(8, summary, spinner, refresh);
@@ -106,7 +108,7 @@ public final class CompareDialog extends Dialog<String> {
         error.setId("compare-error");
         Label hint = new Label("Lines, commits and files count what each branch made since the commit the group"
                 + " started from. Enter or a double click shows a sandbox's details and changes.");
-        hint.getStyleClass().add("pd-muted");
+        hint.getStyleClass().add(Style.MUTED);
         hint.setWrapText(true);
         hint.setMinHeight(Region.USE_PREF_SIZE);
         getDialogPane().setContent(new VBox(8, header, error, table, hint));
@@ -146,7 +148,7 @@ public final class CompareDialog extends Dialog<String> {
             @Override
             protected void updateItem(MemberResult m, boolean empty) {
                 super.updateItem(m, empty);
-                getStyleClass().removeAll("pd-compare-passed", "pd-compare-failed");
+                getStyleClass().removeAll(Style.COMPARE_PASSED, Style.COMPARE_FAILED);
                 setGraphic(null);
                 setTooltip(null);
                 if (empty || m == null) {
@@ -163,7 +165,7 @@ public final class CompareDialog extends Dialog<String> {
                     setTooltip(new Tooltip(m.id() + "\n" + m.branch()));
                 }
                 if (c.header().equals("Tests") && m.testVerdict() != null) {
-                    getStyleClass().add("pd-compare-" + m.testVerdict());
+                    getStyleClass().add(Style.COMPARE_PREFIX + m.testVerdict());
                 }
             }
         });

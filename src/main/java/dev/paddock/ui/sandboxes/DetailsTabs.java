@@ -3,6 +3,7 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.sandboxes.SandboxDetailsViewModel.Section;
+import dev.paddock.ui.theme.Style;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -44,7 +45,7 @@ final class DetailsTabs extends StackPane {
                         Section.CHECKPOINTS));
         tabs.setId("sandbox-details-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        tabs.getStyleClass().addAll("pd-details-tabs", "dense");
+        tabs.getStyleClass().addAll(Style.DETAILS_TABS, "dense");
         tabs.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> {
             if (t != null) {
                 vm.sectionProperty().set((Section) t.getUserData());

@@ -1,9 +1,11 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import javafx.event.ActionEvent;
 import javafx.geometry.HPos;
@@ -83,7 +85,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         setResizable(true);
         getDialogPane().setId("new-sandbox-dialog");
         getDialogPane().setUserData(this); // the dialog of a pane found in the scene graph (tests, tools)
-        getDialogPane().getStyleClass().addAll("pd-dialog", "pd-dialog-scrolling");
+        getDialogPane().getStyleClass().addAll(Style.DIALOG, Style.DIALOG_SCROLLING);
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().getButtonTypes().setAll(CREATE, ButtonType.CANCEL);
         getDialogPane().setContent(form());
@@ -92,7 +94,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         Button create = (Button) getDialogPane().lookupButton(CREATE);
         create.setId("new-sandbox-create");
         create.setGraphic(Icons.of(MaterialDesignP.PLAY_OUTLINE));
-        create.getStyleClass().add("accent");
+        create.getStyleClass().add(Styles.ACCENT);
         create.setTooltip(new Tooltip("Create the sandbox and start the agent (Ctrl+Enter)"));
         create.disableProperty().bind(vm.canCreateProperty().not());
         create.addEventFilter(ActionEvent.ACTION, e -> {
@@ -181,7 +183,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
 
         TextField command = new TextField();
         command.setId("new-sandbox-command");
-        command.getStyleClass().add("pd-mono");
+        command.getStyleClass().add(Style.MONO);
         command.setPromptText("claude -p \"...\"   or   ./scripts/agent.sh");
         command.textProperty().bindBidirectional(vm.commandProperty());
         Label commandHint = hint("Runs with /bin/sh -c in the sandbox's worktree; its output goes to the log.");
@@ -194,12 +196,12 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
 
         TextField branch = new TextField();
         branch.setId("new-sandbox-branch");
-        branch.getStyleClass().add("pd-mono");
+        branch.getStyleClass().add(Style.MONO);
         branch.textProperty().bindBidirectional(vm.branchProperty());
         Label branchCheck = new Label();
         branchCheck.setId("new-sandbox-branch-check");
         branchCheck.setWrapText(true);
-        branchCheck.getStyleClass().add("pd-field-message");
+        branchCheck.getStyleClass().add(Style.FIELD_MESSAGE);
         branchCheck.setMinHeight(Region.USE_PREF_SIZE);
         vm.branchCheckProperty().addListener((o, a, c) -> showCheck(branchCheck, c));
         vm.branchFollowsTaskProperty().addListener((o, a, follows) -> showCheck(branchCheck,
@@ -244,21 +246,21 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 ? "Creating the sandbox: branch, worktree, identity, state file…"
                 : "Creating " + n + " sandboxes, one after the other: branch, worktree, identity, state file…"));
         working.setId("new-sandbox-progress");
-        working.getStyleClass().add("pd-muted");
+        working.getStyleClass().add(Style.MUTED);
         working.visibleProperty().bind(vm.busyProperty());
         working.managedProperty().bind(working.visibleProperty());
 
         // The form scrolls when the window is too small for it (a small screen, an error with its details
         // unfolded); the error and the progress stay in view above the buttons. The window grows up to its
         // screen's height (FormWindowFit), in one resize of both sides, which window managers follow.
-        grid.getStyleClass().add("pd-dialog-form");
+        grid.getStyleClass().add(Style.DIALOG_FORM);
         scroll.setContent(grid);
         scroll.setFitToWidth(true);
         scroll.setHbarPolicy(javafx.scene.control.ScrollPane.ScrollBarPolicy.NEVER);
-        scroll.getStyleClass().addAll("edge-to-edge", "pd-dialog-scroll");
+        scroll.getStyleClass().addAll("edge-to-edge", Style.DIALOG_SCROLL);
         scroll.setMinHeight(120);
         bottom.getChildren().setAll(error, working);
-        bottom.getStyleClass().add("pd-dialog-bottom");
+        bottom.getStyleClass().add(Style.DIALOG_BOTTOM);
         VBox box = new VBox(scroll, bottom);
         VBox.setVgrow(scroll, Priority.ALWAYS);
         grid.disableProperty().bind(vm.busyProperty());
@@ -311,7 +313,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         Label l = new Label();
         l.setId(id);
         l.setWrapText(true);
-        l.getStyleClass().addAll("pd-field-message", "pd-field-warning");
+        l.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_WARNING);
         l.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
         l.setMinHeight(Region.USE_PREF_SIZE);
         l.textProperty().bind(text);
@@ -331,7 +333,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
     private Node containerOptions() {
         TextField image = new TextField();
         image.setId("new-sandbox-image");
-        image.getStyleClass().add("pd-mono");
+        image.getStyleClass().add(Style.MONO);
         image.textProperty().bindBidirectional(vm.imageProperty());
         image.promptTextProperty().bind(vm.defaultImageProperty().map(d -> "repository default: " + d)
                 .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
@@ -350,7 +352,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         problem.setId("new-sandbox-container-check");
         problem.setWrapText(true);
         problem.setMinHeight(Region.USE_PREF_SIZE);
-        problem.getStyleClass().addAll("pd-field-message", "pd-field-error");
+        problem.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_ERROR);
         problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         // The engine's absence is said above, next to the tier; here only what the person can fix.
         javafx.beans.binding.StringBinding fixable = javafx.beans.binding.Bindings.createStringBinding(
@@ -442,7 +444,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
             }
             return;
         }
-        label.getStyleClass().removeAll("pd-field-error", "pd-field-ok");
+        label.getStyleClass().removeAll(Style.FIELD_ERROR, Style.FIELD_OK);
         if (c == null) {
             label.setText("Suggested from the task until you edit it.");
             label.setGraphic(null);
@@ -452,11 +454,11 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         label.setText(c.message());
         switch (c.state()) {
             case INVALID -> {
-                label.getStyleClass().add("pd-field-error");
+                label.getStyleClass().add(Style.FIELD_ERROR);
                 label.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
             }
             default -> {
-                label.getStyleClass().add("pd-field-ok");
+                label.getStyleClass().add(Style.FIELD_OK);
                 label.setGraphic(Icons.of(MaterialDesignC.CHECK, 14));
             }
         }
@@ -479,7 +481,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
 
     private static int add(GridPane grid, int row, String label, Node field) {
         Label l = new Label(label);
-        l.getStyleClass().add("pd-form-label");
+        l.getStyleClass().add(Style.FORM_LABEL);
         l.setMinWidth(Region.USE_PREF_SIZE);
         GridPane.setValignment(l, VPos.TOP);
         GridPane.setMargin(l, new Insets(5, 0, 0, 0));
@@ -490,7 +492,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
 
     private static Label hint(String text) {
         Label l = new Label(text);
-        l.getStyleClass().add("pd-field-message");
+        l.getStyleClass().add(Style.FIELD_MESSAGE);
         l.setWrapText(true);
         l.setMinHeight(Region.USE_PREF_SIZE);
         return l;

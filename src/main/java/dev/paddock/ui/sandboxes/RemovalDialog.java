@@ -1,9 +1,11 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.sandbox.RemovalPlan;
 import dev.paddock.sandbox.RemoveMode;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +62,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         setResizable(true);
         getDialogPane().setId("removal-dialog");
         getDialogPane().setUserData(this); // the dialog of a pane found in the scene graph (tests, tools)
-        getDialogPane().getStyleClass().add("pd-dialog");
+        getDialogPane().getStyleClass().add(Style.DIALOG);
         Theme.adopt(getDialogPane(), owner == null ? null : owner.getScene());
         getDialogPane().setPrefWidth(640);
 
@@ -87,7 +89,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         Label branchWarning = new Label("Commits that are on no other branch are lost with the branch.",
                 Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
         branchWarning.setId("removal-branch-warning");
-        branchWarning.getStyleClass().addAll("pd-field-message", "pd-field-error");
+        branchWarning.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_ERROR);
         branchWarning.visibleProperty().bind(vm.deleteBranchProperty().and(Bindings.createBooleanBinding(
                 () -> vm.plans().stream().anyMatch(p -> !p.unmergedCommits().isEmpty()), vm.plans())));
         branchWarning.managedProperty().bind(branchWarning.visibleProperty());
@@ -102,7 +104,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         modes.setId("removal-modes");
         modes.setWrapText(true);
         modes.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
-        modes.getStyleClass().add("pd-field-message");
+        modes.getStyleClass().add(Style.FIELD_MESSAGE);
         modes.visibleProperty().bind(vm.anyLosesProperty());
         modes.managedProperty().bind(modes.visibleProperty());
 
@@ -110,7 +112,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         spinner.setPrefSize(18, 18);
         Label working = new Label(null, spinner);
         working.setId("removal-progress");
-        working.getStyleClass().add("pd-muted");
+        working.getStyleClass().add(Style.MUTED);
         working.textProperty().bind(Bindings.when(vm.loadingProperty()).then("Looking at what would be lost…")
                 .otherwise(vm.progressProperty()));
         working.visibleProperty().bind(vm.loadingProperty().or(vm.busyProperty()));
@@ -156,7 +158,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
     private static ScrollPane errorArea(ErrorBox error) {
         ScrollPane area = new ScrollPane(error);
         area.setId("removal-error-area");
-        area.getStyleClass().add("pd-error-scroll");
+        area.getStyleClass().add(Style.ERROR_SCROLL);
         area.setFitToWidth(true);
         area.setHbarPolicy(ScrollPane.ScrollBarPolicy.NEVER);
         area.setMinHeight(ERROR_MIN_HEIGHT);
@@ -267,7 +269,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
         keep.disableProperty().bind(vm.busyProperty());
         Button force = (Button) getDialogPane().lookupButton(FORCE);
         if (force != null) {
-            force.getStyleClass().add("danger");
+            force.getStyleClass().add(Styles.DANGER);
         }
     }
 

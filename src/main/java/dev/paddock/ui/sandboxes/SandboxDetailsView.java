@@ -1,5 +1,6 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.events.Event;
 import dev.paddock.status.RepositoryStatus;
@@ -7,6 +8,7 @@ import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Formats;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.worktree.WorktreeManager;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,14 +61,14 @@ final class SandboxDetailsView extends VBox {
     SandboxDetailsView(SandboxDetailsViewModel vm) {
         this.vm = vm;
         setId(ID);
-        getStyleClass().add("pd-details");
+        getStyleClass().add(Style.DETAILS);
 
         title.setId("sandbox-details-title");
-        title.getStyleClass().add("pd-details-title");
-        subtitle.getStyleClass().add("pd-muted");
+        title.getStyleClass().add(Style.DETAILS_TITLE);
+        subtitle.getStyleClass().add(Style.MUTED);
         subtitle.setMinWidth(0);
         lastError.setId("sandbox-details-error");
-        lastError.getStyleClass().add("pd-details-error");
+        lastError.getStyleClass().add(Style.DETAILS_ERROR);
         lastError.setMinWidth(0);
         lastError.managedProperty().bind(lastError.visibleProperty());
         title.setMinWidth(Region.USE_PREF_SIZE);
@@ -84,12 +86,12 @@ final class SandboxDetailsView extends VBox {
         // At most two lines (a long task keeps its start and says so with an ellipsis; whole in the tooltip).
         task.setMaxHeight(2 * TASK_LINE);
         VBox header = new VBox(2, firstLine, task, lastError, followUpBar());
-        header.getStyleClass().add("pd-details-header");
+        header.getStyleClass().add(Style.DETAILS_HEADER);
 
         log.setId("sandbox-log");
         log.setEditable(false);
         log.setWrapText(false);
-        log.getStyleClass().addAll("pd-mono", "pd-log");
+        log.getStyleClass().addAll(Style.MONO, Style.LOG);
         log.setPromptText("The agent's output appears here as it runs.");
         vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
 
@@ -163,9 +165,9 @@ final class SandboxDetailsView extends VBox {
         lastError.setVisible(failed);
         lastError.setText(failed ? (again ? "Previous run: " : "") + StateChips.describeError(s) : null);
         if (again) {
-            lastError.getStyleClass().remove("pd-details-error");
-        } else if (!lastError.getStyleClass().contains("pd-details-error")) {
-            lastError.getStyleClass().add("pd-details-error");
+            lastError.getStyleClass().remove(Style.DETAILS_ERROR);
+        } else if (!lastError.getStyleClass().contains(Style.DETAILS_ERROR)) {
+            lastError.getStyleClass().add(Style.DETAILS_ERROR);
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
     }
@@ -186,7 +188,7 @@ final class SandboxDetailsView extends VBox {
         Button send = new Button("_Send", Icons.of(MaterialDesignS.SEND, 14));
         send.setId("sandbox-follow-up-send");
         send.setMnemonicParsing(true);
-        send.getStyleClass().add("accent");
+        send.getStyleClass().add(Styles.ACCENT);
         send.setMinWidth(Region.USE_PREF_SIZE);
         send.setTooltip(new Tooltip("Send the follow-up: the agent resumes its session in the same worktree and tier"
                 + " (Enter in the field, or Alt+S)"));
@@ -196,7 +198,7 @@ final class SandboxDetailsView extends VBox {
         bar.setAlignment(Pos.CENTER_LEFT);
         Label notice = new Label();
         notice.setId("sandbox-follow-up-notice");
-        notice.getStyleClass().add("pd-muted");
+        notice.getStyleClass().add(Style.MUTED);
         notice.setMinWidth(0);
         notice.textProperty().bind(vm.followUpNoticeProperty());
         notice.visibleProperty().bind(vm.followUpNoticeProperty().isNotNull());
@@ -270,7 +272,7 @@ final class SandboxDetailsView extends VBox {
         ListView<Event> list = new ListView<>(new javafx.collections.transformation.SortedList<>(vm.history(),
                 java.util.Comparator.comparingLong(Event::id).reversed()));
         list.setId("sandbox-history");
-        list.getStyleClass().addAll("pd-events", "dense");
+        list.getStyleClass().addAll(Style.EVENTS, "dense");
         list.setPlaceholder(new Label("No events yet."));
         list.setCellFactory(v -> new ListCell<>() {
             private final Label time = new Label();
@@ -279,9 +281,9 @@ final class SandboxDetailsView extends VBox {
             private final HBox box = new HBox(10, time, kind, message);
 
             {
-                time.getStyleClass().add("pd-event-time");
+                time.getStyleClass().add(Style.EVENT_TIME);
                 time.setMinWidth(Region.USE_PREF_SIZE);
-                kind.getStyleClass().add("pd-chip");
+                kind.getStyleClass().add(Style.CHIP);
                 kind.setMinWidth(Region.USE_PREF_SIZE);
                 message.setMaxWidth(Double.MAX_VALUE);
                 HBox.setHgrow(message, Priority.ALWAYS);
@@ -300,8 +302,8 @@ final class SandboxDetailsView extends VBox {
                 time.setText(Formats.clock(e.at(), Instant.now()));
                 String k = e.kind().startsWith("sandbox.") ? e.kind().substring("sandbox.".length()) : e.kind();
                 kind.setText(k.replace('_', ' '));
-                kind.getStyleClass().removeIf(c -> c.startsWith("pd-severity-"));
-                kind.getStyleClass().add("pd-severity-" + dev.paddock.events.EventSeverity.of(e.kind()).id());
+                kind.getStyleClass().removeIf(c -> c.startsWith(Style.SEVERITY_PREFIX));
+                kind.getStyleClass().add(Style.SEVERITY_PREFIX + dev.paddock.events.EventSeverity.of(e.kind()).id());
                 message.setText(e.message());
                 setTooltip(new Tooltip(e.at() + "\n" + e.message() + (e.details() == null ? "" : "\n" + e.details())));
                 setGraphic(box);
@@ -332,7 +334,7 @@ final class SandboxDetailsView extends VBox {
         });
         Label hint = new Label("Roll back from a terminal: paddock sandbox rollback ID N");
         hint.setId("sandbox-checkpoints-hint");
-        hint.getStyleClass().add("pd-muted");
+        hint.getStyleClass().add(Style.MUTED);
         vm.sandboxProperty().addListener((o, a, s) -> hint.setText("Roll back from a terminal: paddock sandbox"
                 + " rollback " + (s == null ? "ID" : s.id()) + " N"));
         VBox box = new VBox(6, hint, list);
@@ -381,24 +383,24 @@ final class SandboxDetailsView extends VBox {
                     case 'D' -> "deleted";
                     default -> "modified";
                 });
-                chip.getStyleClass().addAll("pd-chip", switch (c.kind()) {
-                    case 'A' -> "pd-chip-success";
-                    case 'D' -> "pd-chip-danger";
-                    default -> "pd-chip-accent";
+                chip.getStyleClass().addAll(Style.CHIP, switch (c.kind()) {
+                    case 'A' -> Style.CHIP_SUCCESS;
+                    case 'D' -> Style.CHIP_DANGER;
+                    default -> Style.CHIP_ACCENT;
                 });
                 chip.setMinWidth(64);
                 chip.setAlignment(Pos.CENTER);
                 setGraphic(chip);
                 setText(c.path());
-                getStyleClass().add("pd-mono-cell");
+                getStyleClass().add(Style.MONO_CELL);
             }
         });
         Label summary = new Label("Looking at the worktree…");
         summary.setId("sandbox-changes-summary");
-        summary.getStyleClass().add("pd-muted");
+        summary.getStyleClass().add(Style.MUTED);
         Button refresh = new Button(null, Icons.of(MaterialDesignR.REFRESH, 14));
         refresh.setId("sandbox-changes-refresh");
-        refresh.getStyleClass().addAll("flat", "button-icon", "small");
+        refresh.getStyleClass().addAll(Styles.FLAT, Styles.BUTTON_ICON, Styles.SMALL);
         refresh.setTooltip(new Tooltip("Look again now (it refreshes every few seconds while shown)"));
         refresh.setOnAction(e -> vm.refreshChanges());
         Region spacer = new Region();
@@ -412,7 +414,7 @@ final class SandboxDetailsView extends VBox {
         vm.changesAtProperty().addListener((o, a, at) -> summary.setText(describe(vm.changesProperty().get())));
         VBox box = new VBox(6, bar, list);
         VBox.setVgrow(list, Priority.ALWAYS);
-        box.getStyleClass().add("pd-changes");
+        box.getStyleClass().add(Style.CHANGES);
         return box;
     }
 

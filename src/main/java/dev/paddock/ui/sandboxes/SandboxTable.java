@@ -2,9 +2,10 @@ package dev.paddock.ui.sandboxes;
 
 import dev.paddock.container.ContainerMetrics;
 import dev.paddock.status.RepositoryStatus.Sandbox;
-import dev.paddock.ui.containers.MetricsText;
 import dev.paddock.ui.common.Columns;
 import dev.paddock.ui.common.Formats;
+import dev.paddock.ui.containers.MetricsText;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
@@ -44,7 +45,7 @@ final class SandboxTable extends TableView<Sandbox> {
                  ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking, javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
-        getStyleClass().addAll("pd-table", "striped", "dense"); // rows of 2em: more of them at 768 px
+        getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
         getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         setPlaceholder(placeholder);
@@ -69,7 +70,7 @@ final class SandboxTable extends TableView<Sandbox> {
                 Label chip = mark == null ? null : new Label(mark, dev.paddock.ui.common.Icons.of(
                         org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
                 if (chip != null) {
-                    chip.getStyleClass().addAll("pd-chip", "pd-group-mark");
+                    chip.getStyleClass().addAll(Style.CHIP, Style.GROUP_MARK);
                     chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
                     setTooltip(new javafx.scene.control.Tooltip(s + "\nOne of the sandboxes of the fan-out "
                             + row.group() + ": the same task, each on a branch of its own"));
@@ -117,7 +118,7 @@ final class SandboxTable extends TableView<Sandbox> {
                         : StateChips.stateChip(s.shownState());
                 if (s.worktreeMissing()) {
                     Label gone = new Label("folder missing");
-                    gone.getStyleClass().addAll("pd-chip", "pd-chip-danger");
+                    gone.getStyleClass().addAll(Style.CHIP, Style.CHIP_DANGER);
                     gone.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
                     gone.setTooltip(new javafx.scene.control.Tooltip("The worktree " + s.worktreePath()
                             + " is not on disk"));
@@ -246,7 +247,7 @@ final class SandboxTable extends TableView<Sandbox> {
         protected void updateItem(String tier, boolean empty) {
             super.updateItem(tier, empty);
             setText(null);
-            getStyleClass().removeIf(c -> c.startsWith("pd-tier-"));
+            getStyleClass().removeIf(c -> c.startsWith(Style.TIER_PREFIX));
             if (empty || tier == null) {
                 setGraphic(null);
                 setTooltip(null);
@@ -259,7 +260,7 @@ final class SandboxTable extends TableView<Sandbox> {
                 default -> org.kordamp.ikonli.materialdesign2.MaterialDesignM.MONITOR;
             };
             setGraphic(dev.paddock.ui.common.Icons.of(icon, 16));
-            getStyleClass().add("pd-tier-" + tier);
+            getStyleClass().add(Style.TIER_PREFIX + tier);
             setAlignment(javafx.geometry.Pos.CENTER);
             setAccessibleText(tier);
             setTooltip(new javafx.scene.control.Tooltip(tierText(tier)));
@@ -334,7 +335,7 @@ final class SandboxTable extends TableView<Sandbox> {
         private void render() {
             Sandbox s = getItem();
             ContainerMetrics m = isEmpty() || s == null ? null : metrics.get().get(s.id());
-            getStyleClass().remove("pd-stopped");
+            getStyleClass().remove(Style.STOPPED);
             if (m == null) {
                 setText(isEmpty() || s == null ? null : "—");
                 setTooltip(null);
@@ -342,7 +343,7 @@ final class SandboxTable extends TableView<Sandbox> {
             }
             setText(text.apply(m));
             if (!m.running()) {
-                getStyleClass().add("pd-stopped");
+                getStyleClass().add(Style.STOPPED);
             }
             tip.setText(MetricsText.details(m));
             setTooltip(tip);

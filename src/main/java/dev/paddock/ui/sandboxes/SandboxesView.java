@@ -1,10 +1,12 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.status.RepositoryStatus.Sandbox;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.LayoutMemory;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.List;
 import javafx.application.Platform;
@@ -95,12 +97,12 @@ public final class SandboxesView extends VBox {
      */
     public SandboxesView(SandboxesViewModel vm, ReadOnlyObjectProperty<Instant> now, LayoutMemory layout) {
         this.vm = vm;
-        getStyleClass().add("pd-sandboxes");
+        getStyleClass().add(Style.SANDBOXES);
         setId("sandboxes-view");
 
         Button create = new Button("New sandbox", Icons.of(MaterialDesignP.PLUS, 16));
         create.setId("sandbox-new");
-        create.getStyleClass().add("accent");
+        create.getStyleClass().add(Styles.ACCENT);
         create.setTooltip(new Tooltip("Start an agent in a new sandbox (" + NEW.getDisplayText() + ")"));
         create.setOnAction(e -> newSandbox());
         create.disableProperty().bind(vm.canCreateProperty().not());
@@ -122,7 +124,7 @@ public final class SandboxesView extends VBox {
         spinner.setPrefSize(16, 16);
         Label status = new Label();
         status.setId("sandbox-action-status");
-        status.getStyleClass().add("pd-muted");
+        status.getStyleClass().add(Style.MUTED);
         status.setMinWidth(0);
         status.textProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty()).then(vm.progressProperty())
                 .otherwise(vm.noticeProperty()));
@@ -131,7 +133,7 @@ public final class SandboxesView extends VBox {
 
         ToggleButton details = new ToggleButton(null, Icons.of(MaterialDesignP.PAGE_LAYOUT_FOOTER, 16));
         details.setId("sandbox-details-toggle");
-        details.getStyleClass().addAll("button-icon", "flat");
+        details.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         details.setTooltip(new Tooltip("Show or hide the details pane (" + DETAILS.getDisplayText() + ")"));
         details.selectedProperty().bindBidirectional(vm.details().shownProperty());
 
@@ -144,7 +146,7 @@ public final class SandboxesView extends VBox {
                 .forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE));
         spacer.setMinWidth(8);
         toolbar.setAlignment(Pos.CENTER_LEFT);
-        toolbar.getStyleClass().add("pd-toolbar");
+        toolbar.getStyleClass().add(Style.TOOLBAR);
 
         ErrorBox error = new ErrorBox(vm::dismissError).bindTo(vm.errorProperty());
         error.setId("sandbox-action-error");
@@ -184,7 +186,7 @@ public final class SandboxesView extends VBox {
         detailsView.addHeaderAction(compareButton());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
-        split.getStyleClass().add("pd-sandbox-split");
+        split.getStyleClass().add(Style.SANDBOX_SPLIT);
         SplitPane.setResizableWithParent(detailsView, false);
         // The table keeps a useful number of rows, the details pane its tabs and a few lines.
         table.setMinHeight(TABLE_MIN_HEIGHT);
@@ -340,9 +342,9 @@ public final class SandboxesView extends VBox {
                         Runnable action) {
         Button b = new Button(text, Icons.of(icon, 16));
         b.setId(id);
-        b.getStyleClass().add("flat");
+        b.getStyleClass().add(Styles.FLAT);
         if (text == null) {
-            b.getStyleClass().add("button-icon");
+            b.getStyleClass().add(Styles.BUTTON_ICON);
         }
         b.setTooltip(new Tooltip(help + " (" + key.getDisplayText() + ")"));
         b.disableProperty().bind(enabled.not());

@@ -1,6 +1,7 @@
 package dev.paddock.ui.sandboxes;
 
 import dev.paddock.status.RepositoryStatus.Sandbox;
+import dev.paddock.ui.theme.Style;
 import java.util.List;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Region;
@@ -29,7 +30,7 @@ final class StateChips {
      */
     static Label askingChip(Sandbox s) {
         Label chip = new Label(ASKING);
-        chip.getStyleClass().addAll("pd-chip", "pd-chip-warning", "pd-asking");
+        chip.getStyleClass().addAll(Style.CHIP, Style.CHIP_WARNING, Style.ASKING);
         chip.setMinWidth(Region.USE_PREF_SIZE);
         return chip;
     }
@@ -48,7 +49,7 @@ final class StateChips {
     /** The "waiting for you" chip: unlike a state's, filled, so it stands out in the column. */
     static Label waitingChip() {
         Label chip = new Label(WAITING);
-        chip.getStyleClass().addAll("pd-chip", "pd-waiting");
+        chip.getStyleClass().addAll(Style.CHIP, Style.WAITING);
         chip.setMinWidth(Region.USE_PREF_SIZE);
         return chip;
     }
@@ -67,7 +68,7 @@ final class StateChips {
     /** A coloured chip for a state ("awaiting human"). */
     static Label stateChip(String state) {
         Label chip = new Label(state.replace('_', ' '));
-        chip.getStyleClass().addAll("pd-chip", "pd-state-" + state);
+        chip.getStyleClass().addAll(Style.CHIP, Style.STATE_PREFIX + state);
         chip.setMinWidth(Region.USE_PREF_SIZE);
         return chip;
     }

@@ -2,6 +2,7 @@ package dev.paddock.ui.sandboxes;
 
 import dev.paddock.ui.sandboxes.TranscriptRow.Decision;
 import dev.paddock.ui.sandboxes.TranscriptRow.Kind;
+import dev.paddock.ui.theme.Style;
 import java.util.List;
 import java.util.function.IntConsumer;
 import javafx.geometry.Pos;
@@ -21,10 +22,10 @@ import javafx.scene.layout.VBox;
  */
 final class TranscriptCell extends ListCell<TranscriptRow> {
     /** Style classes this cell sets by kind and state; removed before each update. */
-    private static final List<String> ROW_STYLES = List.of("pd-transcript-error", "pd-transcript-marker",
-            "pd-transcript-agent", "pd-transcript-call", "pd-transcript-result", "pd-transcript-quiet");
-    private static final List<String> CHIP_STYLES = List.of("pd-chip-accent", "pd-chip-success", "pd-chip-danger",
-            "pd-chip-warning", "pd-chip-muted", "pd-transcript-tool");
+    private static final List<String> ROW_STYLES = List.of(Style.TRANSCRIPT_ERROR, Style.TRANSCRIPT_MARKER,
+            Style.TRANSCRIPT_AGENT, Style.TRANSCRIPT_CALL, Style.TRANSCRIPT_RESULT, Style.TRANSCRIPT_QUIET);
+    private static final List<String> CHIP_STYLES = List.of(Style.CHIP_ACCENT, Style.CHIP_SUCCESS, Style.CHIP_DANGER,
+            Style.CHIP_WARNING, Style.CHIP_MUTED, Style.TRANSCRIPT_TOOL);
 
     private final Label kind = new Label();
     private final Label body = new Label();
@@ -35,22 +36,22 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
     private final HBox box;
 
     TranscriptCell(IntConsumer toggle) {
-        getStyleClass().add("pd-transcript-cell");
-        kind.getStyleClass().addAll("pd-chip", "pd-transcript-kind");
+        getStyleClass().add(Style.TRANSCRIPT_CELL);
+        kind.getStyleClass().addAll(Style.CHIP, Style.TRANSCRIPT_KIND);
         kind.setMinWidth(Region.USE_PREF_SIZE);
         kind.setPrefWidth(64);
         kind.setAlignment(Pos.CENTER);
-        body.getStyleClass().add("pd-transcript-body");
+        body.getStyleClass().add(Style.TRANSCRIPT_BODY);
         body.setWrapText(true);
         body.setMinWidth(0);
         body.setMaxWidth(Double.MAX_VALUE);
-        more.getStyleClass().add("pd-transcript-more");
+        more.getStyleClass().add(Style.TRANSCRIPT_MORE);
         more.managedProperty().bind(more.visibleProperty());
-        reason.getStyleClass().add("pd-transcript-reason");
+        reason.getStyleClass().add(Style.TRANSCRIPT_REASON);
         reason.setWrapText(true);
         reason.setMinWidth(0);
         reason.managedProperty().bind(reason.visibleProperty());
-        decision.getStyleClass().addAll("pd-chip", "pd-transcript-decision");
+        decision.getStyleClass().addAll(Style.CHIP, Style.TRANSCRIPT_DECISION);
         decision.setMinWidth(Region.USE_PREF_SIZE);
         decision.managedProperty().bind(decision.visibleProperty());
         decisionTip.setWrapText(true);
@@ -82,11 +83,11 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         kind.getStyleClass().removeAll(CHIP_STYLES);
         kind.getStyleClass().add(chipStyle(r));
         boolean mono = r.kind() == Kind.TOOL_CALL || r.kind() == Kind.TOOL_RESULT || r.kind() == Kind.OUTPUT;
-        if (mono != body.getStyleClass().contains("pd-mono")) {
+        if (mono != body.getStyleClass().contains(Style.MONO)) {
             if (mono) {
-                body.getStyleClass().add("pd-mono");
+                body.getStyleClass().add(Style.MONO);
             } else {
-                body.getStyleClass().remove("pd-mono");
+                body.getStyleClass().remove(Style.MONO);
             }
         }
         body.setText(r.expanded() ? r.detail() : r.text());
@@ -101,10 +102,10 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
             decision.setText(d.text());
             decision.getStyleClass().removeAll(CHIP_STYLES);
             decision.getStyleClass().add(switch (d.tone()) {
-                case ALLOWED -> "pd-chip-success";
-                case DENIED -> "pd-chip-danger";
-                case WAITING -> "pd-chip-warning";
-                case NEUTRAL -> "pd-chip-muted";
+                case ALLOWED -> Style.CHIP_SUCCESS;
+                case DENIED -> Style.CHIP_DANGER;
+                case WAITING -> Style.CHIP_WARNING;
+                case NEUTRAL -> Style.CHIP_MUTED;
             });
             decisionTip.setText(d.tooltip());
             decision.setTooltip(decisionTip);
@@ -114,7 +115,7 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         }
         getStyleClass().add(rowStyle(r));
         if (r.error()) {
-            getStyleClass().add("pd-transcript-error");
+            getStyleClass().add(Style.TRANSCRIPT_ERROR);
         }
         setText(null);
         setGraphic(box);
@@ -135,23 +136,23 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
 
     private static String chipStyle(TranscriptRow r) {
         if (r.error()) {
-            return "pd-chip-danger";
+            return Style.CHIP_DANGER;
         }
         return switch (r.kind()) {
-            case AGENT -> "pd-chip-accent";
-            case TOOL_CALL -> "pd-transcript-tool";
-            case USAGE -> "pd-chip-success";
-            default -> "pd-chip-muted";
+            case AGENT -> Style.CHIP_ACCENT;
+            case TOOL_CALL -> Style.TRANSCRIPT_TOOL;
+            case USAGE -> Style.CHIP_SUCCESS;
+            default -> Style.CHIP_MUTED;
         };
     }
 
     private static String rowStyle(TranscriptRow r) {
         return switch (r.kind()) {
-            case AGENT, PROMPT -> "pd-transcript-agent";
-            case TOOL_CALL -> "pd-transcript-call";
-            case TOOL_RESULT -> "pd-transcript-result";
-            case MARKER, SESSION -> "pd-transcript-marker";
-            default -> "pd-transcript-quiet";
+            case AGENT, PROMPT -> Style.TRANSCRIPT_AGENT;
+            case TOOL_CALL -> Style.TRANSCRIPT_CALL;
+            case TOOL_RESULT -> Style.TRANSCRIPT_RESULT;
+            case MARKER, SESSION -> Style.TRANSCRIPT_MARKER;
+            default -> Style.TRANSCRIPT_QUIET;
         };
     }
 }

@@ -1,6 +1,8 @@
 package dev.paddock.ui.sandboxes;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -59,18 +61,18 @@ final class TranscriptPane extends VBox {
         this.vm = vm;
         list = new ListView<>(vm.rows());
         list.setId(LIST_ID);
-        list.getStyleClass().addAll("pd-transcript", "dense");
+        list.getStyleClass().addAll(Style.TRANSCRIPT, "dense");
         list.setCellFactory(v -> new TranscriptCell(vm::toggle));
         Label placeholder = new Label("The agent's conversation appears here as it runs: its messages, each tool call"
                 + " with what the policy decided, the results (Enter shows one), errors, and what the run cost.");
         placeholder.setWrapText(true);
-        placeholder.getStyleClass().add("pd-muted");
+        placeholder.getStyleClass().add(Style.MUTED);
         placeholder.setPadding(new Insets(12));
         list.setPlaceholder(placeholder);
 
         Label summary = new Label();
         summary.setId("sandbox-transcript-summary");
-        summary.getStyleClass().add("pd-muted");
+        summary.getStyleClass().add(Style.MUTED);
         summary.setMinWidth(0);
         summary.setTextOverrun(OverrunStyle.ELLIPSIS);
         summary.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
@@ -84,7 +86,7 @@ final class TranscriptPane extends VBox {
         summary.setTooltip(summaryTip);
         latest.setId("sandbox-transcript-latest");
         latest.setGraphic(Icons.of(MaterialDesignA.ARROW_DOWN, 14));
-        latest.getStyleClass().addAll("accent", "small");
+        latest.getStyleClass().addAll(Styles.ACCENT, Styles.SMALL);
         latest.setFocusTraversable(false);
         latest.setTooltip(new Tooltip("Show the newest rows and follow them again (Ctrl+End)"));
         latest.setOnAction(e -> jumpToLatest());

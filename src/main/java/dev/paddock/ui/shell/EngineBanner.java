@@ -1,6 +1,7 @@
 package dev.paddock.ui.shell;
 
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.time.ZoneId;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.StringBinding;
@@ -21,7 +22,7 @@ final class EngineBanner extends Label {
 
     EngineBanner(ShellViewModel vm) {
         setId(ID);
-        getStyleClass().addAll("pd-problem", "pd-banner");
+        getStyleClass().addAll(Style.PROBLEM, Style.BANNER);
         setWrapText(true);
         setMaxWidth(Double.MAX_VALUE);
         setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wrap the whole text, never cut it short

@@ -1,5 +1,6 @@
 package dev.paddock.ui.shell;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.UiExecutor;
@@ -9,6 +10,7 @@ import dev.paddock.ui.mergesettings.MergeSettingsViewModel;
 import dev.paddock.ui.policy.PolicyEditorDialog;
 import dev.paddock.ui.policy.PolicyEditorViewModel;
 import dev.paddock.ui.sandboxes.SandboxesView;
+import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import java.io.File;
 import java.util.function.Consumer;
@@ -73,7 +75,7 @@ public final class MainWindow extends BorderPane {
     public MainWindow(ShellViewModel vm, Theme theme) {
         this.vm = vm;
         this.theme = theme;
-        getStyleClass().add("pd-root");
+        getStyleClass().add(Style.ROOT);
         // A sandbox the person looks at (this window focused, it selected) starts waiting without a notification.
         vm.setWindowFocused(() -> getScene() != null && getScene().getWindow() != null
                 && getScene().getWindow().isFocused());
@@ -152,7 +154,7 @@ public final class MainWindow extends BorderPane {
 
     private Node header() {
         Label brand = new Label("Paddock");
-        brand.getStyleClass().add("pd-brand");
+        brand.getStyleClass().add(Style.BRAND);
         brand.setGraphic(AppIcons.logo(22));
 
         // The switcher (a combo box: its list and skin cost a tenth of a second on a first start) and the busy
@@ -187,7 +189,7 @@ public final class MainWindow extends BorderPane {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox bar = new HBox(10, brand, switcherSlot, open, busySlot, spacer, policy, mergeSettings, refresh, themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
-        bar.getStyleClass().add("pd-header");
+        bar.getStyleClass().add(Style.HEADER);
         return bar;
     }
 
@@ -222,7 +224,7 @@ public final class MainWindow extends BorderPane {
 
     private static Button iconButton(org.kordamp.ikonli.Ikon icon, String tip, Runnable action) {
         Button b = new Button(null, Icons.of(icon, 18));
-        b.getStyleClass().addAll("button-icon", "flat");
+        b.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         b.setTooltip(new Tooltip(tip));
         b.setOnAction(e -> action.run());
         return b;
@@ -310,7 +312,7 @@ public final class MainWindow extends BorderPane {
         if (dashboardWrapper == null) {
             Label error = new Label(null, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE));
             error.setId("dashboard-open-error");
-            error.getStyleClass().add("pd-problem");
+            error.getStyleClass().add(Style.PROBLEM);
             error.setWrapText(true);
             error.textProperty().bind(vm.openErrorProperty());
             error.visibleProperty().bind(vm.openErrorProperty().isNotEmpty());
@@ -333,7 +335,7 @@ public final class MainWindow extends BorderPane {
 
     private Node failed() {
         Label title = new Label("Paddock cannot start");
-        title.getStyleClass().add("pd-welcome-title");
+        title.getStyleClass().add(Style.WELCOME_TITLE);
         Label msg = new Label();
         msg.setId("startup-error");
         msg.textProperty().bind(vm.startupErrorProperty());
@@ -351,7 +353,7 @@ public final class MainWindow extends BorderPane {
             }
         });
         VBox box = new VBox(14, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 48), title, msg, quit);
-        box.getStyleClass().add("pd-failed");
+        box.getStyleClass().add(Style.FAILED);
         box.setAlignment(Pos.CENTER);
         return box;
     }

@@ -1,9 +1,10 @@
 package dev.paddock.ui.shell;
 
-import dev.paddock.repo.RepoRecord;
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
+import dev.paddock.repo.RepoRecord;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import javafx.scene.control.Label;
 import javafx.scene.control.Separator;
 import javafx.scene.control.Tooltip;
@@ -19,7 +20,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 final class StatusBarView extends StatusBar {
     StatusBarView(ShellViewModel vm) {
         setId("status-bar");
-        getStyleClass().add("pd-status-bar");
+        getStyleClass().add(Style.STATUS_BAR);
         Label repo = new Label();
         repo.setId("status-repository");
         repo.setGraphic(Icons.of(MaterialDesignS.SOURCE_BRANCH, 14));
@@ -68,18 +69,18 @@ final class StatusBarView extends StatusBar {
         if (s == null) {
             return;
         }
-        docker.getStyleClass().removeAll("pd-ok", "pd-bad");
-        bwrap.getStyleClass().removeAll("pd-ok", "pd-bad");
+        docker.getStyleClass().removeAll(Style.OK, Style.BAD);
+        bwrap.getStyleClass().removeAll(Style.OK, Style.BAD);
         if (!s.docker().checked()) {
             docker.setText("Docker: checking…");
             docker.setTooltip(new Tooltip("Paddock is checking whether a Docker engine answers."));
         } else if (s.docker().reachable()) {
             docker.setText("Docker " + s.docker().version() + " · " + endpoint(s.docker()));
-            docker.getStyleClass().add("pd-ok");
+            docker.getStyleClass().add(Style.OK);
             docker.setTooltip(new Tooltip("Engine at " + s.docker().endpointText() + " answers."));
         } else {
             docker.setText("Docker unreachable · " + endpoint(s.docker()));
-            docker.getStyleClass().add("pd-bad");
+            docker.getStyleClass().add(Style.BAD);
             docker.setTooltip(new Tooltip("No engine answers at " + s.docker().endpointText() + ": "
                     + s.docker().error() + "\nContainer sandboxes need one; the other tiers keep working."
                     + " Paddock keeps trying."));
@@ -90,7 +91,7 @@ final class StatusBarView extends StatusBar {
             bwrap.setTooltip(new Tooltip("Paddock is checking whether bubblewrap can be used."));
             return;
         }
-        bwrap.getStyleClass().add(b.usable() ? "pd-ok" : "pd-bad");
+        bwrap.getStyleClass().add(b.usable() ? Style.OK : Style.BAD);
         bwrap.setTooltip(new Tooltip(b.usable() ? "The namespace tier can be used." : b.problem()));
     }
 }

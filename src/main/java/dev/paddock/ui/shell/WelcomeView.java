@@ -1,8 +1,10 @@
 package dev.paddock.ui.shell;
 
+import atlantafx.base.theme.Styles;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Formats;
 import dev.paddock.ui.common.Icons;
+import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.function.Consumer;
 import javafx.geometry.Pos;
@@ -25,22 +27,22 @@ final class WelcomeView extends VBox {
     WelcomeView(ShellViewModel vm, Runnable chooseFolder, Consumer<RepoRecord> openRecent) {
         super(14);
         setId(ID);
-        getStyleClass().add("pd-welcome");
+        getStyleClass().add(Style.WELCOME);
         setAlignment(Pos.TOP_CENTER);
         setFillWidth(false);
 
         Label title = new Label("Open a repository");
-        title.getStyleClass().add("pd-welcome-title");
+        title.getStyleClass().add(Style.WELCOME_TITLE);
         Label text = new Label("Paddock shows one git repository at a time: its worktrees, the sandboxes of your"
                 + " agents, their approvals and merges. Choose the folder of a repository to start; the ones you"
                 + " open are listed below and in the switcher at the top.");
         text.setWrapText(true);
         text.setMaxWidth(560);
-        text.getStyleClass().add("pd-welcome-text");
+        text.getStyleClass().add(Style.WELCOME_TEXT);
 
         Label error = new Label(null, Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE));
         error.setId("open-error");
-        error.getStyleClass().add("pd-problem");
+        error.getStyleClass().add(Style.PROBLEM);
         error.setWrapText(true);
         error.setMaxWidth(560);
         error.textProperty().bind(vm.openErrorProperty());
@@ -49,13 +51,13 @@ final class WelcomeView extends VBox {
 
         Button open = new Button("Open repository…", Icons.of(MaterialDesignF.FOLDER_OPEN_OUTLINE));
         open.setId("open-repository");
-        open.getStyleClass().add("accent");
+        open.getStyleClass().add(Styles.ACCENT);
         open.setDefaultButton(true);
         open.disableProperty().bind(vm.busyProperty());
         open.setOnAction(e -> chooseFolder.run());
 
         Label recentTitle = new Label("Recent repositories");
-        recentTitle.getStyleClass().add("pd-welcome-subtitle");
+        recentTitle.getStyleClass().add(Style.WELCOME_SUBTITLE);
         ListView<RepoRecord> recent = new ListView<>(vm.recents());
         recent.setId("recent-repositories");
         recent.setPrefSize(560, 260);
