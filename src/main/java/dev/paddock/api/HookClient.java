@@ -3,6 +3,7 @@ package dev.paddock.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Threads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,16 +102,14 @@ public final class HookClient {
         Socket socket = new Socket();
         // Closes the socket at the first deadline unless the answer was verified: a write to a peer that never
         // reads has no timeout of its own.
-        Thread watchdog = new Thread(() -> {
+        Thread watchdog = Threads.start("hook-watchdog", () -> {
             try {
                 Thread.sleep(Math.max(1, (answerEnd - System.nanoTime()) / 1_000_000));
                 socket.close();
             } catch (InterruptedException | IOException released) {
                 // verified in time, or already closed
             }
-        }, "hook-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        });
         try (socket) {
             try {
                 socket.connect(new InetSocketAddress(host, port), millisLeft(answerEnd));

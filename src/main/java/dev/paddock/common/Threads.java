@@ -23,6 +23,18 @@ public final class Threads {
         return r -> make(r, name + "-" + n.incrementAndGet());
     }
 
+    /** A daemon thread named {@code name} that runs {@code task}, not started yet (its owner starts it). */
+    public static Thread daemonThread(String name, Runnable task) {
+        return make(task, name);
+    }
+
+    /** Starts {@code task} on a new daemon thread named {@code name} (one-off work: a start-up step, a watchdog). */
+    public static Thread start(String name, Runnable task) {
+        Thread t = make(task, name);
+        t.start();
+        return t;
+    }
+
     private static Thread make(Runnable r, String name) {
         Thread t = new Thread(r, name);
         t.setDaemon(true);

@@ -5,6 +5,7 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 
+import dev.paddock.common.Threads;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -92,8 +93,7 @@ final class WorktreeWatcher implements AutoCloseable {
         this.repo = repo;
         this.git = git;
         this.listener = listener;
-        this.thread = new Thread(this::run, "worktree-watch");
-        this.thread.setDaemon(true);
+        this.thread = Threads.daemonThread("worktree-watch", this::run);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.paddock.ui.notify;
 
+import dev.paddock.common.Threads;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,11 +27,7 @@ public final class DesktopNotifier implements AutoCloseable {
     private static final long TIMEOUT_MS = 5_000;
 
     private final Supplier<String> path;
-    private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "desktop-notifications");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(Threads.daemon("desktop-notifications"));
     private final AtomicBoolean saidMissing = new AtomicBoolean();
 
     /** Looks for {@code notify-send} on Paddock's own PATH. */

@@ -1,5 +1,6 @@
 package dev.paddock.ui.shell;
 
+import dev.paddock.common.Threads;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.ui.theme.Theme;
 import java.nio.file.Path;
@@ -58,12 +59,10 @@ public final class PaddockApp extends Application {
     public void init() {
         // Before the warm-up touches a control: else Control's static initialiser may queue Modena after our theme.
         new UiPreferences(home.dir().resolve("ui.properties")).theme().useAsUserAgentStylesheet();
-        Thread warmUp = new Thread(() -> {
+        Threads.start("ui-warm-up", () -> {
             new FontIcon(MaterialDesignS.SOURCE_BRANCH);
             new Label("warm-up");
-        }, "ui-warm-up");
-        warmUp.setDaemon(true);
-        warmUp.start();
+        });
     }
 
     @Override
@@ -133,12 +132,10 @@ public final class PaddockApp extends Application {
         CompletableFuture.delayedExecutor(2, TimeUnit.SECONDS).execute(startHost);
         FirstFrame.afterDrawn(() -> {
             startHost.run();
-            Thread icons = new Thread(() -> {
+            Threads.start("window-icons", () -> {
                 List<Image> decoded = AppIcons.windowIcons();
                 Platform.runLater(() -> stage.getIcons().setAll(decoded));
-            }, "window-icons");
-            icons.setDaemon(true);
-            icons.start();
+            });
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.paddock.ui.shell;
 
+import dev.paddock.common.Threads;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.EnvironmentMonitor;
@@ -175,15 +176,13 @@ public final class ShellViewModel implements AutoCloseable {
      */
     public static CompletableFuture<PanelBackends> startPaddock(PanelBackends.Starter starter, PaddockHome home) {
         CompletableFuture<PanelBackends> future = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
+        Threads.start("host-start", () -> {
             try {
                 future.complete(starter.start(home));
             } catch (Throwable e) {
                 future.completeExceptionally(e);
             }
-        }, "host-start");
-        t.setDaemon(true);
-        t.start();
+        });
         return future;
     }
 
