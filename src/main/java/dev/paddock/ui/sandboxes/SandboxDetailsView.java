@@ -140,14 +140,7 @@ final class SandboxDetailsView extends VBox {
             return;
         }
         title.setText(s.id());
-        stateBox.getChildren().setAll(StateChips.stateChip(s.state()));
-        if (s.waitingForYou()) {
-            Label flag = StateChips.waitingChip();
-            flag.setId("sandbox-details-waiting");
-            flag.setTooltip(new Tooltip(StateChips.waitingText(s)));
-            stateBox.getChildren().add(flag);
-        }
-        stateBox.setSpacing(4);
+        showState(s);
         // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
         followUp.setPromptText(s.waitingForYou() ? WaitingLineClock.line(s)
                 : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
@@ -170,6 +163,41 @@ final class SandboxDetailsView extends VBox {
             lastError.getStyleClass().add(Style.DETAILS_ERROR);
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
+    }
+
+    /**
+     * Shows {@code asking} (pending approval requests by sandbox id) in the header as the table does: "waiting for
+     * approval" beside the state while the selected sandbox's agent is blocked on a request.
+     */
+    void followAsking(javafx.beans.value.ObservableValue<java.util.Map<String, List<String>>> asking) {
+        this.asking = asking;
+        asking.addListener((o, was, is) -> showState(vm.sandboxProperty().get()));
+        showState(vm.sandboxProperty().get());
+    }
+
+    private javafx.beans.value.ObservableValue<java.util.Map<String, List<String>>> asking;
+
+    /** The header's chips: the state, and "waiting for approval" or "waiting for you" when they hold. */
+    private void showState(RepositoryStatus.Sandbox s) {
+        if (s == null) {
+            stateBox.getChildren().clear();
+            return;
+        }
+        stateBox.getChildren().setAll(StateChips.stateChip(s.state()));
+        List<String> asks = asking == null || asking.getValue() == null ? null : asking.getValue().get(s.id());
+        if (asks != null && !s.engineUnreachable()) {
+            Label flag = StateChips.askingChip(s);
+            flag.setId("sandbox-details-asking");
+            flag.setTooltip(new Tooltip(StateChips.askingText(s, asks)));
+            stateBox.getChildren().add(flag);
+        }
+        if (s.waitingForYou()) {
+            Label flag = StateChips.waitingChip();
+            flag.setId("sandbox-details-waiting");
+            flag.setTooltip(new Tooltip(StateChips.waitingText(s)));
+            stateBox.getChildren().add(flag);
+        }
+        stateBox.setSpacing(4);
     }
 
     // Follow-up -------------------------------------------------------------------------------------

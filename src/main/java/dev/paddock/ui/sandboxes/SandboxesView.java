@@ -183,6 +183,7 @@ public final class SandboxesView extends VBox {
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
 
         detailsView = new SandboxDetailsView(vm.details());
+        detailsView.followAsking(vm.askingProperty());
         detailsView.addHeaderAction(compareButton());
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);

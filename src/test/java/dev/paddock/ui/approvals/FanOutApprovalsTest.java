@@ -139,6 +139,12 @@ class FanOutApprovalsTest {
 
         // The deny-reason pop-over, from the first card's button: whole inside the window.
         Approval first = fx(() -> vm.dashboard().approvals().rows().get(0));
+        // The details pane's header says so too, beside the state, while the request waits.
+        robot.clickOn(tableRow(robot, first.sandboxId()));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#sandbox-details-asking")
+                .tryQuery().filter(Node::isVisible).isPresent()));
+        assertThat(fx(() -> robot.lookup("#sandbox-details-asking").queryAs(Label.class).getText()))
+                .isEqualTo("waiting for approval");
         Node firstCell = cell(robot, first.id());
         Node reasonButton = fx(() -> firstCell.lookup("#" + ApprovalCell.DENY_REASON));
         robot.clickOn(reasonButton);
@@ -163,6 +169,8 @@ class FanOutApprovalsTest {
             TableRow<?> row = tableRow(robot, first.sandboxId());
             return fx(() -> row.lookup(".pd-asking") == null);
         });
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#sandbox-details-asking")
+                .tryQuery().isEmpty()));
     }
 
     private CompletableFuture<HttpResponse<String>> ask(SandboxRecord s) {
