@@ -84,6 +84,8 @@ public final class SandboxesView extends VBox {
     private RemovalDialog removalDialog;
     private CompareDialog compareDialog;
     private final SandboxDetailsView detailsView;
+    /** How long the note about an action done stays in the toolbar. */
+    static final javafx.util.Duration NOTICE_FOR = javafx.util.Duration.seconds(12);
     private Runnable beforeNew = () -> { };
 
     /** @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it */
@@ -128,6 +130,14 @@ public final class SandboxesView extends VBox {
         status.setMinWidth(0);
         status.textProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty()).then(vm.progressProperty())
                 .otherwise(vm.noticeProperty()));
+        // A note about an action done ("Created …", "Stopped …") goes after a while; an action in progress stays.
+        vm.noticeProperty().addListener((o, was, text) -> {
+            if (text != null) {
+                javafx.animation.PauseTransition later = new javafx.animation.PauseTransition(NOTICE_FOR);
+                later.setOnFinished(e -> vm.dismissNotice(text));
+                later.play();
+            }
+        });
         status.graphicProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
                 .<javafx.scene.Node>then(spinner).otherwise((javafx.scene.Node) null));
 

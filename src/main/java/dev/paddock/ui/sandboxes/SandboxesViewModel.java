@@ -231,6 +231,13 @@ public final class SandboxesViewModel implements AutoCloseable {
         }
     }
 
+    /** Clears the note about the last action if it still says {@code text} (the view does, a while after it). */
+    public void dismissNotice(String text) {
+        if (Objects.equals(notice.get(), text)) {
+            notice.set(null);
+        }
+    }
+
     /** Clears the last error (the close button of the error bar). */
     public void dismissError() {
         error.set(null);

@@ -99,6 +99,9 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
         Label status = robot.lookup("#sandbox-action-status").queryAs(Label.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> ("Stopped " + s.id() + ".").equals(status.getText()));
+        // The note goes after a while (it would otherwise stay for the rest of the session).
+        WaitForAsyncUtils.waitFor((long) SandboxesView.NOTICE_FOR.toSeconds() + 5, TimeUnit.SECONDS,
+                () -> fx(() -> status.getText() == null || status.getText().isEmpty()));
     }
 
     @Test
