@@ -40,12 +40,21 @@ final class TranscriptRows {
     private String partialRole;
     private TranscriptTotals totals = TranscriptTotals.NONE;
     private int denied;
+    /** The ids of the calls, in the order of {@link #callRows} (null where the agent gave none). */
+    private final List<String> callIds = new ArrayList<>();
+    /** The ids of the denied calls: their failed results are the denial, not an error of the agent's. */
+    private final java.util.Set<String> deniedIds = new java.util.HashSet<>();
+    /** The call ids of the failed tool results. */
+    private final java.util.Set<String> failedResults = new java.util.HashSet<>();
 
     /** Starts over (the log did); {@code skippedBytes} of its start that are not read give a first row saying so. */
     void reset(long skippedBytes) {
         rows.clear();
         toolNames.clear();
         callRows.clear();
+        callIds.clear();
+        deniedIds.clear();
+        failedResults.clear();
         calls.clear();
         partialRole = null;
         totals = TranscriptTotals.NONE;
@@ -83,6 +92,10 @@ final class TranscriptRows {
         totals = totals.plus(e);
         if (calls.add(e)) {
             callRows.add(rows.size());
+            callIds.add(e instanceof TranscriptEntry.ToolCall c ? c.id() : null);
+        }
+        if (e instanceof TranscriptEntry.ToolResult r && r.error() && r.toolCallId() != null) {
+            failedResults.add(r.toolCallId());
         }
         if (e instanceof TranscriptEntry.SessionStarted s) {
             add(Kind.SESSION, "session", "Session " + (s.sessionId() == null ? "started" : s.sessionId())
@@ -174,10 +187,14 @@ final class TranscriptRows {
         List<ToolCallDecision> matched = calls.decide(approvals);
         List<Integer> changed = new ArrayList<>();
         int deniedNow = 0;
+        deniedIds.clear();
         for (int i = 0; i < matched.size(); i++) {
             Decision d = matched.get(i) == null ? null : decision(matched.get(i), now);
             if (d != null && d.tone() == Tone.DENIED) {
                 deniedNow++;
+                if (i < callIds.size() && callIds.get(i) != null) {
+                    deniedIds.add(callIds.get(i));
+                }
             }
             int at = callRows.get(i);
             TranscriptRow row = rows.get(at);
@@ -214,6 +231,12 @@ final class TranscriptRows {
         return List.copyOf(rows.subList(index, rows.size()));
     }
 
+    /** Errors of the agent's run: error entries and failed results, but not the failed results of denied calls. */
+    private int errors() {
+        int denials = (int) failedResults.stream().filter(deniedIds::contains).count();
+        return Math.max(0, totals.errors() - denials);
+    }
+
     /** "130 calls (2 denied) · 1 error · 157k tokens · $1.23": short enough for the tabs' row; "" before any row. */
     String summary() {
         if (rows.isEmpty()) {
@@ -221,7 +244,7 @@ final class TranscriptRows {
         }
         List<String> parts = new ArrayList<>();
         int toolCalls = totals.toolCalls();
-        int errors = totals.errors();
+        int errors = errors();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " call" : " calls")
                     + (denied > 0 ? " (" + number(denied) + " denied)" : ""));
@@ -253,7 +276,7 @@ final class TranscriptRows {
         List<String> parts = new ArrayList<>();
         parts.add(number(rows.size()) + (rows.size() == 1 ? " entry" : " entries"));
         int toolCalls = totals.toolCalls();
-        int errors = totals.errors();
+        int errors = errors();
         int runs = totals.runs();
         if (toolCalls > 0) {
             parts.add(number(toolCalls) + (toolCalls == 1 ? " tool call" : " tool calls")

@@ -132,6 +132,26 @@ class TranscriptRowsTest {
     }
 
     @Test
+    void theFailedResultOfADeniedCallCountsAsDeniedNotAsAnError() {
+        TranscriptRows rows = new TranscriptRows();
+        rows.reset(0);
+        rows.add(List.of(new TranscriptEntry.SessionStarted("s-1", "claude-opus-5-5", "/w"),
+                new TranscriptEntry.ToolCall("t1", "Bash", "{\"command\":\"rm -rf build\"}"),
+                new TranscriptEntry.ToolCall("t2", "Bash", "{\"command\":\"make\"}")));
+        Approval denied = Approval.builder().sandboxId("s").tool("Bash").sessionId("s-1")
+                .requestedAt(NOW.minusSeconds(60)).id(1).toolUseId("t1").request("rm -rf build")
+                .state(ApprovalState.DENIED).decision("deny").decidedBy("policy").matchedRule("Bash(rm -rf:*)")
+                .reason("rm -rf is denied here").build();
+        rows.decide(List.of(denied), NOW);
+        // The results come after the decision, as they do from the agent.
+        rows.add(List.of(new TranscriptEntry.ToolResult("t1", "rm -rf is denied here", true),
+                new TranscriptEntry.ToolResult("t2", "make: *** No targets.  Stop.", true)));
+
+        assertThat(rows.summary()).isEqualTo("2 calls (1 denied) · 1 error");
+        assertThat(rows.summaryInFull()).isEqualTo("5 entries · 2 tool calls, 1 denied · 1 error");
+    }
+
+    @Test
     void aMessageArrivingInPiecesStaysOneRowAndTheLogsLeftOutStartIsSaid() {
         TranscriptRows rows = new TranscriptRows();
         rows.reset(12L * 1024 * 1024);
