@@ -105,6 +105,33 @@ public final class ToolCallApprovals {
     }
 
     /**
+     * How many failed tool results among {@code entries} are the answer to a refused call (denied by the policy, a
+     * person or a timeout): the agent reads its denial as a failed result, which is not an error of its run.
+     *
+     * @param decisions the calls' decisions, in order ({@link #decide})
+     */
+    public static int refusedResults(List<TranscriptEntry> entries, List<ToolCallDecision> decisions) {
+        java.util.Set<String> refused = new java.util.HashSet<>();
+        int i = 0;
+        for (TranscriptEntry e : entries) {
+            if (e instanceof TranscriptEntry.ToolCall c) {
+                ToolCallDecision d = i < decisions.size() ? decisions.get(i) : null;
+                if (d != null && d.verdict().refused() && c.id() != null) {
+                    refused.add(c.id());
+                }
+                i++;
+            }
+        }
+        int n = 0;
+        for (TranscriptEntry e : entries) {
+            if (e instanceof TranscriptEntry.ToolResult r && r.error() && refused.contains(r.toolCallId())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
      * The approval of each call, in the calls' order (null where there is none).
      *
      * @param approvals the sandbox's requests, oldest first

@@ -43,7 +43,7 @@ public final class ComparisonColumns {
             new Column("Calls", "Tool calls in its transcript", true, m -> number(m.toolCalls())),
             new Column("Denied", "Tool calls the policy, a person or a timeout refused", true,
                     m -> number(m.deniedCalls())),
-            new Column("Errors", "Errors and failed tool results in its transcript", true, m -> number(m.errors())),
+            new Column("Errors", "Errors and failed tool results in its transcript (a denied call counts as denied only)", true, m -> number(m.errors())),
             new Column("Tokens", "Tokens in and out, as its agent reported them", true, m -> number(m.tokens())),
             new Column("Cost", "Cost as its agent reported it", true, m -> dollars(m.costUsd())),
             new Column("Time", "How long its last run took (so far, while it runs)", true,

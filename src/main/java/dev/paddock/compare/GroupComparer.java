@@ -69,14 +69,16 @@ public final class GroupComparer {
         Optional<MergeEntry> merge = merges.latestOf(s.id());
         Transcript t = SandboxTranscript.read(s, sandboxes.logFile(s.id()));
         TranscriptTotals totals = TranscriptTotals.of(t.entries());
-        int denied = (int) ToolCallApprovals.decide(t.entries(),
-                approvals.ofSandbox(s.id(), SandboxTranscript.MAX_APPROVALS)).stream()
-                .filter(GroupComparer::refused).count();
+        List<ToolCallDecision> decisions = ToolCallApprovals.decide(t.entries(),
+                approvals.ofSandbox(s.id(), SandboxTranscript.MAX_APPROVALS));
+        int denied = (int) decisions.stream().filter(GroupComparer::refused).count();
+        // A refused call's failed result is its denial, counted as denied, not as an error.
+        int errors = Math.max(0, totals.errors() - ToolCallApprovals.refusedResults(t.entries(), decisions));
         return new MemberResult(s.id(), s.agent(), s.model(), s.state().id(), s.branch(),
                 stats.map(BranchStats::commits).orElse(null), stats.map(BranchStats::files).orElse(null),
                 stats.map(BranchStats::added).orElse(null), stats.map(BranchStats::deleted).orElse(null),
                 merge.map(m -> m.state().id()).orElse(null), merge.map(MergeEntry::lastTestPassed).orElse(null),
-                totals.toolCalls(), denied, totals.errors(), totals.tokensIn(), totals.tokensOut(), totals.costUsd(),
+                totals.toolCalls(), denied, errors, totals.tokensIn(), totals.tokensOut(), totals.costUsd(),
                 s.iteration(), runMs(s, now));
     }
 

@@ -17,7 +17,8 @@ package dev.paddock.compare;
  * @param testsPassed whether the merge queue's last test run passed; null when none ran
  * @param toolCalls tool calls in its transcript
  * @param deniedCalls those the policy, a person or a timeout refused
- * @param errors errors in its transcript (error entries and failed tool results)
+ * @param errors errors in its transcript (error entries and failed tool results, but not the results of denied
+ *     calls)
  * @param tokensIn input tokens its agent reported, or null
  * @param tokensOut output tokens its agent reported, or null
  * @param costUsd the cost its agent reported, in US dollars, or null

@@ -39,6 +39,24 @@ class ToolCallApprovalsTest {
     }
 
     @Test
+    void onlyTheFailedResultsOfRefusedCallsAreTheirDenials() {
+        List<TranscriptEntry> entries = List.of(new TranscriptEntry.SessionStarted("s-1", null, null),
+                new TranscriptEntry.ToolCall("toolu_A", "Bash", "{\"command\":\"rm -rf /\"}"),
+                new TranscriptEntry.ToolCall("toolu_B", "Bash", "{\"command\":\"make\"}"),
+                new TranscriptEntry.ToolCall("toolu_C", "Bash", "{\"command\":\"ls\"}"),
+                new TranscriptEntry.ToolResult("toolu_A", "denied by the policy", true),
+                new TranscriptEntry.ToolResult("toolu_B", "make: no targets", true),
+                new TranscriptEntry.ToolResult("toolu_C", "a.txt", false));
+        List<ToolCallDecision> decisions = ToolCallApprovals.decide(entries, List.of(
+                approval("s-1", "toolu_A", "Bash", "rm -rf /", ApprovalState.DENIED),
+                approval("s-1", "toolu_B", "Bash", "make", ApprovalState.APPROVED),
+                approval("s-1", "toolu_C", "Bash", "ls", ApprovalState.APPROVED)));
+
+        assertThat(TranscriptTotals.of(entries).errors()).as("every failed result").isEqualTo(2);
+        assertThat(ToolCallApprovals.refusedResults(entries, decisions)).as("the denial only").isEqualTo(1);
+    }
+
+    @Test
     void callsArePairedByTheirIdsWhateverTheOrder() {
         Approval second = approval("s-1", "toolu_B", "Bash", "make", ApprovalState.DENIED);
         Approval first = approval("s-1", "toolu_A", "Bash", "make", ApprovalState.APPROVED);
