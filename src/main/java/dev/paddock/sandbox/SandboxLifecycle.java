@@ -310,13 +310,16 @@ public final class SandboxLifecycle {
                 .also(tx -> AgentTurns.dropFollowUp(tx, id)));
     }
 
+    /** The event of a follow-up: the sandbox enters {@code retrying}, but nothing failed. */
+    public static final String FOLLOW_UP_EVENT = "sandbox.follow_up";
+
     /**
      * {@code s.state() → retrying}: {@code who} sent a follow-up prompt; the next run resumes the agent's session
-     * with it (not counted against its automatic retries, which resend it).
+     * with it (not counted against its automatic retries, which resend it). Its event is {@link #FOLLOW_UP_EVENT}.
      */
     boolean followUpBy(SandboxRecord s, String text, String who, Instant now) throws StoreException {
         String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
+        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING).kind(FOLLOW_UP_EVENT)
                 .message(s.id() + ": " + who + " sent a follow-up; its agent resumes"
                         + (s.agentSession() == null ? " its session" : " session " + s.agentSession())
                         + " in run " + (s.iteration() + 1))

@@ -130,7 +130,7 @@ public final class SandboxStore implements AutoCloseable {
             details.put("from", t.from().id());
             details.put("to", t.to().id());
             details.putAll(t.details());
-            events.append(tx, EventDraft.of(repositoryId, id, "sandbox." + t.to().id(), t.eventMessage(id), details));
+            events.append(tx, EventDraft.of(repositoryId, id, t.eventKind(), t.eventMessage(id), details));
             return true;
         });
         beat.ifPresent(b -> beats.written(id, b));

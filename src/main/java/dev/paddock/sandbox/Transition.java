@@ -31,6 +31,7 @@ final class Transition {
     private final SandboxState to;
     private final Map<Column, Object> values = new LinkedHashMap<>();
     private String message;
+    private String kind;
     private final Map<String, Object> details = new LinkedHashMap<>();
     private Also also;
 
@@ -67,6 +68,19 @@ final class Transition {
     Transition message(String text) {
         this.message = text;
         return this;
+    }
+
+    /**
+     * Names the event's kind where the edge alone would mislead (a follow-up enters {@code retrying} but is no
+     * retry); the default is {@code sandbox.<to>}.
+     */
+    Transition kind(String eventKind) {
+        this.kind = eventKind;
+        return this;
+    }
+
+    String eventKind() {
+        return kind != null ? kind : "sandbox." + to.id();
     }
 
     /** Adds a fact to the event's details. */

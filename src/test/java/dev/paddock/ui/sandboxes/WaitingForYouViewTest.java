@@ -109,7 +109,7 @@ class WaitingForYouViewTest {
                 .isEqualTo("Try once more, with the key set.");
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> field.getText().isEmpty()));
         assertThat(panel.host.wiring().sandboxService().history(s.id())).anySatisfy(e -> {
-            assertThat(e.kind()).isEqualTo("sandbox.retrying");
+            assertThat(e.kind()).isEqualTo("sandbox.follow_up");
             assertThat(e.details()).contains("Try once more, with the key set.");
         });
     }
