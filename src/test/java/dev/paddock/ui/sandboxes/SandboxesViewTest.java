@@ -147,11 +147,11 @@ class SandboxesViewTest {
 
         robot.clickOn("Changes");
         @SuppressWarnings("unchecked")
-        ListView<SandboxDetailsView.Change> changes = node(robot, "#sandbox-changes", ListView.class);
+        ListView<DetailsLists.Change> changes = node(robot, "#sandbox-changes", ListView.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 3));
         assertThat(fx(() -> List.copyOf(changes.getItems()))).containsExactly(
-                new SandboxDetailsView.Change('M', "README.md"), new SandboxDetailsView.Change('A', "notes.txt"),
-                new SandboxDetailsView.Change('D', "src/App.java"));
+                new DetailsLists.Change('M', "README.md"), new DetailsLists.Change('A', "notes.txt"),
+                new DetailsLists.Change('D', "src/App.java"));
         assertThat(fx(() -> robot.lookup("#sandbox-changes-summary").queryAs(Label.class).getText()))
                 .startsWith("1 added · 1 modified · 1 deleted");
 
@@ -178,7 +178,7 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() == 2));
 
         assertThat(fx(() -> list.getItems().stream().map(c -> c.number()).toList())).containsExactly(2, 1);
-        assertThat(fx(() -> SandboxDetailsView.describe(list.getItems().get(0), java.time.Instant.now())))
+        assertThat(fx(() -> DetailsLists.describe(list.getItems().get(0), java.time.Instant.now())))
                 .startsWith("#2  ").contains("turn ended (turn 2)  ·  1 added · 0 modified · 0 deleted");
         assertThat(fx(() -> robot.lookup("#sandbox-checkpoints-hint").queryAs(Label.class).getText()))
                 .isEqualTo("Roll back from a terminal: paddock sandbox rollback " + s.id() + " N");
