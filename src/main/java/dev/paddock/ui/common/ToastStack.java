@@ -27,8 +27,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignB;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 
 /**
- * The panel's notifications ("toasts"): small popups stacked in the bottom-right corner inside its window, newest at
- * the bottom. At most {@link #MAX_SHOWN} show; more make one summary ("2 more waiting") above them instead of a stack
+ * The panel's notifications ("toasts"): small popups stacked in the bottom-left corner inside its window, newest at
+ * the bottom (the right side holds the approval and conflict queues, where a person acts: toasts never cover them). At most {@link #MAX_SHOWN} show; more make one summary ("2 more waiting") above them instead of a stack
  * over the window's edge. Each has a key (the request or merge it announces): {@link #hide} takes it away as soon as
  * what it announced is dealt with, elsewhere or here. A toast hides by itself after {@link #SHOWN_FOR}, when clicked
  * (its action runs) or closed. One stack per window, shared by everything that announces. FX thread only.
@@ -233,12 +233,12 @@ public final class ToastStack {
         summary.hide();
     }
 
-    /** Places the toasts from the window's bottom-right corner upwards, the summary above them. */
+    /** Places the toasts from the window's bottom-left corner upwards, the summary above them. */
     private void layout() {
         if (!owner.isShowing()) {
             return;
         }
-        double x = owner.getX() + owner.getWidth() - WIDTH - MARGIN;
+        double x = owner.getX() + MARGIN;
         double y = owner.getY() + owner.getHeight() - BOTTOM;
         List<Popup> popups = new ArrayList<>(shown.values());
         for (int i = popups.size() - 1; i >= 0; i--) {

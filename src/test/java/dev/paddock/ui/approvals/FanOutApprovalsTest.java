@@ -10,6 +10,7 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.testing.BrokerRig;
 import dev.paddock.testing.TempRepo;
+import dev.paddock.ui.common.ToastStack;
 import dev.paddock.ui.shell.MainWindow;
 import dev.paddock.ui.shell.ShellViewModel;
 import dev.paddock.ui.theme.Theme;
@@ -115,6 +116,13 @@ class FanOutApprovalsTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().size() == 3));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().sandboxes().size() == 3));
 
+        // Their notifications never cover the queue where they are decided.
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> !fx(this::toasts).isEmpty());
+        javafx.geometry.Bounds queue = fx(() -> list(robot).localToScreen(list(robot).getBoundsInLocal()));
+        assertThat(fx(this::toasts)).as("the requests' notifications")
+                .allSatisfy(t -> assertThat(t.intersects(queue)).as(t + " over the queue " + queue).isFalse());
+
+
         for (int n = 1; n <= 3; n++) {
             String id = G + "-claude-" + n;
             Approval a = fx(() -> vm.dashboard().approvals().rows().stream().filter(x -> x.sandboxId().equals(id))
@@ -186,6 +194,13 @@ class FanOutApprovalsTest {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    private List<javafx.geometry.Bounds> toasts() {
+        return Window.getWindows().stream().filter(w -> w instanceof javafx.stage.Popup p && p.isShowing()
+                && p.getContent().stream().anyMatch(n -> n.getStyleClass().contains(ToastStack.STYLE)))
+                .map(w -> (javafx.geometry.Bounds) new javafx.geometry.BoundingBox(w.getX(), w.getY(), w.getWidth(),
+                        w.getHeight())).toList();
     }
 
     private static List<String> labels(Node cell) {
