@@ -196,7 +196,7 @@ public final class MergeQueue implements AutoCloseable {
             if (sandboxStore.turns().waiting(s.id()).isPresent()) {
                 continue;
             }
-            java.time.Instant since = s.finishedAt() != null ? s.finishedAt() : s.createdAt();
+            java.time.Instant since = s.run().finishedAt() != null ? s.run().finishedAt() : s.createdAt();
             if (store.hasEntrySince(s.id(), since)) {
                 continue;
             }
@@ -206,12 +206,12 @@ public final class MergeQueue implements AutoCloseable {
             }
             Path main = repo.get().path();
             RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
-            Optional<String> tip = git.resolve(main, "refs/heads/" + s.branch());
+            Optional<String> tip = git.resolve(main, "refs/heads/" + s.workspace().branch());
             Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
             if (tip.isEmpty() || base.isEmpty() || git.isAncestor(main, tip.get(), base.get())) {
                 continue;
             }
-            enqueue(target, s.id(), s.branch(), "supervisor");
+            enqueue(target, s.id(), s.workspace().branch(), "supervisor");
             n++;
         }
         return n;

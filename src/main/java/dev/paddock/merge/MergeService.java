@@ -94,7 +94,7 @@ public final class MergeService {
                     ? "; resolve or abort it, or retry it." : "."));
         }
         RepoRecord repo = queue.repos().find(s.repositoryId()).orElseThrow();
-        return queue.enqueue(repo, sandboxId, s.branch(), who);
+        return queue.enqueue(repo, sandboxId, s.workspace().branch(), who);
     }
 
     /**

@@ -113,11 +113,11 @@ public final class TierTestRunner {
         RunId id = new RunId(s != null ? s.id() : "merge-" + e.id(),
                 "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36), labels, null, log,
                 new RunId.Marker(TestRunner.RUN_MARKER, marker(e)));
-        ResourceLimits limits = s == null ? null : ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(),
-                s.pidsLimit(), s.nofileLimit());
+        ResourceLimits limits = s == null ? null
+                : java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
         return new RunSpec(RunSpec.Kind.TASK, id, wt, command, isolation.logTitle(command), GitWrites.OBJECTS,
                 Map.of("PADDOCK_MERGE_WORKTREE", wt.toString()), Map.of(), limits, isolation.network(),
-                s == null ? null : s.image());
+                s == null ? null : s.spec().image());
     }
 
     private static void record(TestRunRecord record, RunRef ref) throws MergeException {
