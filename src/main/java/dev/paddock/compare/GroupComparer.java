@@ -79,7 +79,7 @@ public final class GroupComparer {
         return new MemberResult(s.id(), s.spec().agent(), s.spec().model(), s.state().id(), s.workspace().branch(),
                 stats.map(BranchStats::commits).orElse(null), stats.map(BranchStats::files).orElse(null),
                 stats.map(BranchStats::added).orElse(null), stats.map(BranchStats::deleted).orElse(null),
-                merge.map(m -> m.state().id()).orElse(null), merge.map(MergeEntry::lastTestPassed).orElse(null),
+                merge.map(m -> m.state().id()).orElse(null), merge.map(m -> m.attempt().lastTestPassed()).orElse(null),
                 totals.toolCalls(), denied, errors, totals.tokensIn(), totals.tokensOut(), totals.costUsd(),
                 s.run().iteration(), runMs(s, now));
     }
