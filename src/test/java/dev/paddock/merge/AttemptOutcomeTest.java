@@ -98,8 +98,8 @@ class AttemptOutcomeTest {
         AttemptOutcome o = attempt(e);
 
         assertThat(o).isInstanceOf(AttemptOutcome.TestsFailed.class);
-        assertThat(((AttemptOutcome.TestsFailed) o).reason()).contains("3").isEqualTo(rig.entry(e.id()).attempt()
-                .result());
+        assertThat(((AttemptOutcome.TestsFailed) o).reason()).contains("3")
+                .isEqualTo(rig.entry(e.id()).attempt().result());
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);

@@ -191,8 +191,8 @@ class MergeQueueViewTest {
         assertThat(merged.attempt().baseBefore()).as("base was unchanged by the cancel").isEqualTo(before);
         assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(merged.attempt().mergeCommit());
         waitFor("the history shows agent/next merged with its commit", 30, () -> cell(robot, QueueTables.HISTORY_ID,
-                "merge-col-commit", next.id()).filter(merged.attempt().mergeCommit().substring(0,
-                QueueText.SHORT_COMMIT)::equals)
+                "merge-col-commit", next.id())
+                .filter(merged.attempt().mergeCommit().substring(0, QueueText.SHORT_COMMIT)::equals)
                 .isPresent());
         assertThat(cell(robot, QueueTables.HISTORY_ID, "merge-col-state", next.id())).contains("merged");
         assertThat(cell(robot, QueueTables.HISTORY_ID, "merge-col-state", slow.id())).contains("cancelled");
