@@ -58,7 +58,7 @@ class KillNineRestartTest {
         try (Wiring w = Wiring.open(home)) {
             SandboxRecord s = w.sandboxService().create(NewSandbox.custom(repo.dir(), "keep working", AGENT).id(ID)
                     .branch(BRANCH).maxRetries(0).build());
-            worktree = s.worktree();
+            worktree = s.workspace().worktree();
         }
     }
 
@@ -77,8 +77,9 @@ class KillNineRestartTest {
         kill9(first);
         Stored killed = read();
         assertThat(killed.record().state().id()).isEqualTo("running");
-        long pid = killed.record().pid();
-        assertThat(ProcessTree.isAlive(pid, killed.record().pidStartedAt())).as("agent outlives Paddock").isTrue();
+        long pid = killed.record().runRef().pid();
+        assertThat(ProcessTree.isAlive(pid, killed.record().runRef().startedAt())).as("agent outlives Paddock")
+                .isTrue();
 
         ChildJvm second = serve();
         awaitStatus(second, "running", "sandbox.adopted_process");
@@ -86,8 +87,8 @@ class KillNineRestartTest {
 
         Stored after = read();
         assertThat(after.record().state().id()).isEqualTo("running");
-        assertThat(after.record().pid()).isEqualTo(pid);
-        assertThat(ProcessTree.isAlive(pid, after.record().pidStartedAt())).isTrue();
+        assertThat(after.record().runRef().pid()).isEqualTo(pid);
+        assertThat(ProcessTree.isAlive(pid, after.record().runRef().startedAt())).isTrue();
         assertThat(after.kinds()).endsWith("sandbox.running", "sandbox.adopted_process");
         assertWorkIntact();
     }
@@ -100,7 +101,7 @@ class KillNineRestartTest {
 
         kill9(first);
         SandboxRecord killed = read().record();
-        assertThat(ProcessTree.kill(killed.pid(), Duration.ofMillis(500))).isTrue();
+        assertThat(ProcessTree.kill(killed.runRef().pid(), Duration.ofMillis(500))).isTrue();
 
         ChildJvm second = serve();
         awaitStatus(second, "awaiting_human", "sandbox.failed");
@@ -108,7 +109,7 @@ class KillNineRestartTest {
 
         Stored after = read();
         assertThat(after.record().state().id()).isEqualTo("awaiting_human");
-        assertThat(after.record().lastError()).startsWith("the agent ");
+        assertThat(after.record().run().lastError()).startsWith("the agent ");
         assertThat(after.kinds()).endsWith("sandbox.running", "sandbox.failed", "sandbox.awaiting_human");
         assertWorkIntact();
     }
@@ -125,7 +126,7 @@ class KillNineRestartTest {
 
         Stored after = read();
         assertThat(after.record().state().id()).isEqualTo("running");
-        assertThat(ProcessTree.isAlive(after.record().pid(), after.record().pidStartedAt())).isTrue();
+        assertThat(ProcessTree.isAlive(after.record().runRef().pid(), after.record().runRef().startedAt())).isTrue();
         assertThat(after.kinds()).filteredOn("sandbox.running"::equals).as("runs started").hasSize(1);
         assertThat(agentWrappers()).as("agent processes").hasSize(1);
         assertWorkIntact();

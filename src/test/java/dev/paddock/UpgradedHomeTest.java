@@ -96,12 +96,13 @@ class UpgradedHomeTest {
                 "{\"progress\": \"still going after the upgrade\"}", envToken);
         assertThat(beat.statusCode()).as(beat.body()).isEqualTo(200);
         HttpResponse<String> decided = rig.call("POST", "/v1/decide", "{\"tool\": \"Bash\", \"input\": {\"command\":"
-                + " \"git status\"}, \"cwd\": \"" + adopted.worktree() + "\"}", envToken);
+                + " \"git status\"}, \"cwd\": \"" + adopted.workspace().worktree() + "\"}", envToken);
         assertThat(json(decided).get("decision").asText()).as(decided.body()).isEqualTo("allow");
         Thread.sleep(2_500); // two ticks of the supervisor: the adopted agent is watched, not taken for dead
         assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().state()).isEqualTo(SandboxState.RUNNING);
         // The last sign of life shows: the hook's call came after the heartbeat (each call counts as one).
-        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().progress()).isEqualTo("Bash: git status");
+        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().lease().progress())
+                .isEqualTo("Bash: git status");
 
         // A retried run gets a new token; the old one stops working.
         rig.host().wiring().sandboxService().stop(ID, "the test");

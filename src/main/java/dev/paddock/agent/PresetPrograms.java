@@ -168,7 +168,7 @@ public final class PresetPrograms implements AgentPrograms {
      */
     private List<String> flags(AgentPreset p, SandboxRecord s) throws SandboxException {
         try {
-            List<String> all = new java.util.ArrayList<>(p.ownOptions(s.tier()));
+            List<String> all = new java.util.ArrayList<>(p.ownOptions(s.spec().tier()));
             all.addAll(AgentFlags.check(p, options.flags(s.repositoryId(), p)));
             return List.copyOf(all);
         } catch (SandboxException e) {
@@ -182,14 +182,14 @@ public final class PresetPrograms implements AgentPrograms {
 
     @Override
     public Program prepare(SandboxRecord s, SandboxLayout layout) throws SandboxException {
-        AgentPreset p = presetOf(s.agent());
+        AgentPreset p = presetOf(s.spec().agent());
         if (p == AgentPreset.CUSTOM) {
             Map<String, String> env = new TreeMap<>();
-            env.put("PADDOCK_TASK", s.task());
-            return new Program(s.agentCommand(), env, null, "custom command");
+            env.put("PADDOCK_TASK", s.spec().task());
+            return new Program(s.spec().agentCommand(), env, null, "custom command");
         }
         String session = p.id().equals("claude") || p.id().equals("gemini") ? UUID.randomUUID().toString() : null;
-        AgentTurn turn = new AgentTurn(s.task(), session, s.model(), flags(p, s));
+        AgentTurn turn = new AgentTurn(s.spec().task(), session, s.spec().model(), flags(p, s));
         Map<String, String> own = environment.get();
         return program(p, s, layout, turn, p.startCommand(program(p, s, own), turn), own);
     }
@@ -198,7 +198,7 @@ public final class PresetPrograms implements AgentPrograms {
     public Optional<String> followUpRefusal(SandboxRecord s) {
         AgentPreset p;
         try {
-            p = presetOf(s.agent());
+            p = presetOf(s.spec().agent());
         } catch (SandboxException e) {
             return Optional.of(e.getMessage());
         }
@@ -206,10 +206,10 @@ public final class PresetPrograms implements AgentPrograms {
             return Optional.of("a custom command has no session to resume (retry it instead, or start a sandbox with"
                     + " an agent preset: " + presets() + ")");
         }
-        if ((needsSession(p) && s.agentSession() == null)
-                || p.followUpCommand(p.executable(), new AgentTurn("-", s.agentSession(), null)).isEmpty()) {
+        if ((needsSession(p) && s.run().agentSession() == null)
+                || p.followUpCommand(p.executable(), new AgentTurn("-", s.run().agentSession(), null)).isEmpty()) {
             return Optional.of("Paddock knows no session of its " + p.id() + " agent to resume"
-                    + (s.iteration() == 0 ? " (it never started)" : ""));
+                    + (s.run().iteration() == 0 ? " (it never started)" : ""));
         }
         return Optional.empty();
     }
@@ -220,8 +220,8 @@ public final class PresetPrograms implements AgentPrograms {
         if (refusal.isPresent()) {
             throw new SandboxException("Cannot send a follow-up to " + s.id() + ": " + refusal.get() + ".");
         }
-        AgentPreset p = presetOf(s.agent());
-        AgentTurn turn = new AgentTurn(text, s.agentSession(), s.model(), flags(p, s));
+        AgentPreset p = presetOf(s.spec().agent());
+        AgentTurn turn = new AgentTurn(text, s.run().agentSession(), s.spec().model(), flags(p, s));
         Map<String, String> own = environment.get();
         List<String> argv = p.followUpCommand(program(p, s, own), turn).orElseThrow(() -> new SandboxException(
                 "Cannot send a follow-up to " + s.id() + ": its " + p.id() + " agent cannot resume a session."));
@@ -243,23 +243,23 @@ public final class PresetPrograms implements AgentPrograms {
     public Optional<dev.paddock.sandbox.AgentSignal> exitTurn(SandboxRecord s, Integer exitCode) {
         AgentPreset p;
         try {
-            p = presetOf(s.agent());
+            p = presetOf(s.spec().agent());
         } catch (SandboxException e) {
             return Optional.empty();
         }
         if (p == AgentPreset.CUSTOM || p.paddockHook() || !p.canFollowUp() || exitCode == null || exitCode != 0
-                || s.agentSession() == null) {
+                || s.run().agentSession() == null) {
             return Optional.empty();
         }
         return Optional.of(new dev.paddock.sandbox.AgentSignal(dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED,
-                s.agentSession(), "its " + p.id() + " run ended", null));
+                s.run().agentSession(), "its " + p.id() + " run ended", null));
     }
 
     /** Codex picks its thread id itself: the last one its {@code thread.started} events in the log name. */
     @Override
     public Optional<String> sessionOf(SandboxRecord s, Path log) {
         try {
-            if (presetOf(s.agent()) != AgentPreset.CODEX) {
+            if (presetOf(s.spec().agent()) != AgentPreset.CODEX) {
                 return Optional.empty();
             }
             String id = SandboxTranscript.read(s, log).sessionId();
@@ -281,13 +281,13 @@ public final class PresetPrograms implements AgentPrograms {
         PassThrough pass = PassThrough.from(p, own);
         pass.applyTo(env);
         env.putAll(p.extraEnvironment(turn));
-        env.put("PADDOCK_TASK", s.task());
-        if (p == AgentPreset.CODEX && s.tier() == Tier.NAMESPACE) {
+        env.put("PADDOCK_TASK", s.spec().task());
+        if (p == AgentPreset.CODEX && s.spec().tier() == Tier.NAMESPACE) {
             // In the namespace tier Codex asks Paddock before each tool call (its PreToolUse hook).
             env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own, insideHookCommand(s), hookTimeout())
                     .toString());
         }
-        if (p == AgentPreset.GEMINI && s.tier() != Tier.WORKTREE) {
+        if (p == AgentPreset.GEMINI && s.spec().tier() != Tier.WORKTREE) {
             // Outside the worktree tier Gemini CLI asks Paddock before each tool call (BeforeTool hook) and runs in
             // its yolo mode: Paddock's policy and you decide, Paddock's tier is the wall.
             env.put(GeminiHome.VARIABLE, GeminiHome.prepare(s, layout, own,
@@ -306,7 +306,7 @@ public final class PresetPrograms implements AgentPrograms {
      * the image's.
      */
     private String program(AgentPreset p, SandboxRecord s, Map<String, String> own) throws SandboxException {
-        if (s.tier() == Tier.CONTAINER) {
+        if (s.spec().tier() == Tier.CONTAINER) {
             return p.executable();
         }
         Path set = configured(p, "Cannot start the " + p.id() + " agent of " + s.id());
@@ -330,17 +330,17 @@ public final class PresetPrograms implements AgentPrograms {
             List<String> deny = ClaudePermissions.denyRules(PolicyFile.loadStandard(paddockHome, layout.mainWorktree(),
                     layout.worktree(), userHome), layout.worktree(), paddockHome);
             // Inside a namespace or a container the hooks are shown at fixed paths (the home is not).
-            boolean inside = dev.paddock.sandbox.AgentLauncher.throughSocket(s.tier());
+            boolean inside = dev.paddock.sandbox.AgentLauncher.throughSocket(s.spec().tier());
             String hookCommand = inside ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
                     : ClaudeHookInstaller.hookCommand(hook, timeout);
             String turnCommand = inside ? SandboxApi.inside(turn) : turn.toString();
             // In the worktree tier Claude Code's own sandbox is the wall around its Bash commands (in the other tiers
             // Paddock's is, and no second one of the same kind is nested inside).
             ClaudeSandboxGrant grant = null;
-            if (s.tier() == Tier.WORKTREE) {
+            if (s.spec().tier() == Tier.WORKTREE) {
                 if (ClaudeSandboxGrant.toolsOn(own.get("PATH"))) {
                     grant = ClaudeSandboxGrant.forWorktree(git, layout.worktree(), layout.controlDir(),
-                            s.networkGranted());
+                            s.spec().networkGranted());
                 } else {
                     LOG.warn("Claude Code's own sandbox is off for {}: bubblewrap (bwrap) and socat are not both on"
                             + " Paddock's PATH; only Paddock's hook and deny rules stand before its Bash commands",

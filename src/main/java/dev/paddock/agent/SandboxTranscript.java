@@ -28,7 +28,7 @@ public final class SandboxTranscript {
      * @throws SandboxException when the log cannot be read
      */
     public static Transcript read(SandboxRecord s, Path log) throws SandboxException {
-        AgentPreset preset = PresetPrograms.presetOf(s.agent());
+        AgentPreset preset = PresetPrograms.presetOf(s.spec().agent());
         if (!Files.exists(log)) {
             return Transcript.EMPTY;
         }

@@ -23,10 +23,13 @@ public record MergeView(long id, String sandboxId, String branch, String state, 
     public static MergeView of(MergeEntry e, Integer position, Instant now) {
         Duration d = e.elapsed(now);
         Long elapsed = d == null ? null : d.toMillis();
-        return new MergeView(e.id(), e.sandboxId(), e.branch(), e.state().id(), e.step() == null ? null : e.step().id(),
-                position, e.attempts(), e.lastTestPassed(), e.result(), e.mergeCommit(), e.baseBefore(),
-                e.strategy().id(), e.requestedBy(), e.worktree() == null ? null : e.worktree().toString(),
-                e.testLog() == null ? null : e.testLog().toString(), e.enqueuedAt(), e.startedAt(), e.stepStartedAt(),
-                e.finishedAt(), elapsed, e.attemptsMade());
+        MergeEntry.Request req = e.request();
+        MergeEntry.Attempt a = e.attempt();
+        return new MergeView(e.id(), req.sandboxId(), req.branch(), e.state().id(),
+                e.step() == null ? null : e.step().id(), position, a.attempts(), a.lastTestPassed(), a.result(),
+                a.mergeCommit(), a.baseBefore(), req.strategy().id(), req.requestedBy(),
+                a.worktree() == null ? null : a.worktree().toString(),
+                a.testLog() == null ? null : a.testLog().toString(),
+                req.enqueuedAt(), a.startedAt(), a.stepStartedAt(), a.finishedAt(), elapsed, e.attemptsMade());
     }
 }

@@ -1,5 +1,6 @@
 package dev.paddock.api;
 
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.SandboxRecord;
 import java.time.Instant;
 
@@ -30,11 +31,17 @@ public record SandboxView(String id, long repositoryId, String task, String agen
 
     /** The view of a stored sandbox. */
     public static SandboxView of(SandboxRecord s) {
-        return new SandboxView(s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier().id(), s.state().id(),
-                s.branch(), s.baseBranch(), s.baseCommit(), s.worktreePath(), s.createdAt(), s.startedAt(),
-                s.finishedAt(), s.stateChangedAt(), s.lastHeartbeatAt(), s.progress(), s.leaseMs(),
-                s.leaseExpiresAt(), s.iteration(), s.retryCount(), s.maxRetries(), s.pid(), s.exitCode(),
-                s.lastError(), s.networkGranted(), s.containerId(), s.image(), s.cpuLimitNanos(),
-                s.memoryLimitBytes(), s.pidsLimit(), s.agent(), s.model(), s.agentSession(), s.group());
+        SandboxRecord.Spec spec = s.spec();
+        SandboxRecord.Workspace ws = s.workspace();
+        SandboxRecord.Lease lease = s.lease();
+        SandboxRecord.Run run = s.run();
+        ResourceLimits limits = s.limits();
+        return new SandboxView(s.id(), s.repositoryId(), spec.task(), spec.agentCommand(), spec.tier().id(),
+                s.state().id(), ws.branch(), ws.baseBranch(), ws.baseCommit(), ws.worktreePath(), s.createdAt(),
+                run.startedAt(), run.finishedAt(), s.stateChangedAt(), lease.lastHeartbeatAt(), lease.progress(),
+                lease.ms(), lease.expiresAt(), run.iteration(), run.retryCount(), run.maxRetries(), s.runRef().pid(),
+                run.exitCode(), run.lastError(), spec.networkGranted(), s.runRef().engineId(), spec.image(),
+                limits == null ? null : limits.nanoCpus(), limits == null ? null : limits.memoryBytes(),
+                limits == null ? null : limits.pids(), spec.agent(), spec.model(), run.agentSession(), spec.group());
     }
 }

@@ -316,8 +316,10 @@ public final class ApprovalBroker implements AutoCloseable {
             return Optional.empty();
         }
         Path d = dir.toAbsolutePath().normalize();
-        return sandboxes.listLive().stream().filter(s -> s.worktree() != null && d.startsWith(s.worktree()))
-                .max(java.util.Comparator.comparingInt(s -> s.worktree().getNameCount())).map(SandboxRecord::id);
+        return sandboxes.listLive().stream().filter(s -> s.workspace().worktree() != null
+                && d.startsWith(s.workspace().worktree()))
+                .max(java.util.Comparator.comparingInt(s -> s.workspace().worktree().getNameCount()))
+                .map(SandboxRecord::id);
     }
 
     /** Requests in {@code state} (all when null): pending ones oldest first, others newest first. */
@@ -442,7 +444,7 @@ public final class ApprovalBroker implements AutoCloseable {
     }
 
     private static Path projectRoot(SandboxRecord sandbox, RepoRecord repo) {
-        return sandbox.worktree() != null ? sandbox.worktree() : repo.path();
+        return sandbox.workspace().worktree() != null ? sandbox.workspace().worktree() : repo.path();
     }
 
     private static String who(String who) {

@@ -328,7 +328,7 @@ public final class CheckpointService implements AutoCloseable {
             throw new SandboxConflictException(s.id() + " is " + s.state().id() + ": its worktree is removed, so it"
                     + " has no working state to keep or restore.");
         }
-        Path worktree = s.worktree();
+        Path worktree = s.workspace().worktree();
         if (worktree == null || !Files.isDirectory(worktree)) {
             throw new CheckpointException("The worktree of " + s.id() + " is gone (" + worktree + ").");
         }

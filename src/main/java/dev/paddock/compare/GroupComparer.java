@@ -61,11 +61,13 @@ public final class GroupComparer {
             rows.add(member(s, now));
         }
         SandboxRecord first = group.sandboxes().get(0);
-        return new GroupComparison(group.id(), first.task(), first.baseBranch(), first.baseCommit(), rows);
+        return new GroupComparison(group.id(), first.spec().task(), first.workspace().baseBranch(),
+                first.workspace().baseCommit(), rows);
     }
 
     private MemberResult member(SandboxRecord s, Instant now) throws PaddockException {
-        Optional<BranchStats> stats = BranchStats.of(git, repository(s), s.baseCommit(), s.branch());
+        Optional<BranchStats> stats = BranchStats.of(git, repository(s), s.workspace().baseCommit(),
+                s.workspace().branch());
         Optional<MergeEntry> merge = merges.latestOf(s.id());
         Transcript t = SandboxTranscript.read(s, sandboxes.logFile(s.id()));
         TranscriptTotals totals = TranscriptTotals.of(t.entries());
@@ -74,12 +76,12 @@ public final class GroupComparer {
         int denied = (int) decisions.stream().filter(GroupComparer::refused).count();
         // A refused call's failed result is its denial, counted as denied, not as an error.
         int errors = Math.max(0, totals.errors() - ToolCallApprovals.refusedResults(t.entries(), decisions));
-        return new MemberResult(s.id(), s.agent(), s.model(), s.state().id(), s.branch(),
+        return new MemberResult(s.id(), s.spec().agent(), s.spec().model(), s.state().id(), s.workspace().branch(),
                 stats.map(BranchStats::commits).orElse(null), stats.map(BranchStats::files).orElse(null),
                 stats.map(BranchStats::added).orElse(null), stats.map(BranchStats::deleted).orElse(null),
-                merge.map(m -> m.state().id()).orElse(null), merge.map(MergeEntry::lastTestPassed).orElse(null),
+                merge.map(m -> m.state().id()).orElse(null), merge.map(m -> m.attempt().lastTestPassed()).orElse(null),
                 totals.toolCalls(), denied, errors, totals.tokensIn(), totals.tokensOut(), totals.costUsd(),
-                s.iteration(), runMs(s, now));
+                s.run().iteration(), runMs(s, now));
     }
 
     /** Where git reads the branch: the sandbox's repository, else its worktree (branches are shared). */
@@ -87,8 +89,8 @@ public final class GroupComparer {
         try {
             return repositories.record(s.repositoryId()).path();
         } catch (PaddockException e) {
-            if (s.worktree() != null && java.nio.file.Files.isDirectory(s.worktree())) {
-                return s.worktree();
+            if (s.workspace().worktree() != null && java.nio.file.Files.isDirectory(s.workspace().worktree())) {
+                return s.workspace().worktree();
             }
             throw e;
         }
@@ -96,14 +98,14 @@ public final class GroupComparer {
 
     /** The last run's time: to now while it runs, else to when it finished; null before it started. */
     static Long runMs(SandboxRecord s, Instant now) {
-        if (s.startedAt() == null) {
+        if (s.run().startedAt() == null) {
             return null;
         }
-        Instant end = s.state() == SandboxState.RUNNING ? now : s.finishedAt();
-        if (end == null || end.isBefore(s.startedAt())) {
+        Instant end = s.state() == SandboxState.RUNNING ? now : s.run().finishedAt();
+        if (end == null || end.isBefore(s.run().startedAt())) {
             return null;
         }
-        return end.toEpochMilli() - s.startedAt().toEpochMilli();
+        return end.toEpochMilli() - s.run().startedAt().toEpochMilli();
     }
 
     /** Whether a decision refused its call (the policy, a person or a timeout). */

@@ -86,8 +86,8 @@ final class AttemptEnd {
         store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, MergeChange.of(STEP, null)
                 .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, commit).set(RESULT, result).set(WORKTREE, null)
                 .set(MAIN_TREE_PENDING, false), event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGED, e.sandboxId() + " is merged into "
-                + repo.baseBranch());
+        String sandbox = e.request().sandboxId();
+        queue.sandboxLink().move(sandbox, SandboxState.MERGED, sandbox + " is merged into " + repo.baseBranch());
         queue.git().removeIfPresent(main, MergeGit.worktreeOf(main, e.id()));
         return new Merged(commit, result);
     }
@@ -109,14 +109,15 @@ final class AttemptEnd {
                     event(e, EventKinds.MERGE_REQUEUED, e.label() + " goes back in the queue: " + why));
             return o;
         }
-        int attempts = now.attempts() + 1;
+        int attempts = now.attempt().attempts() + 1;
         int max = store.settings(repo.id()).maxAttempts();
         if (attempts >= max) {
             store.move(e.id(), MergeState.RUNNING, MergeState.FAILED, MergeChange.of(STEP, null).set(ATTEMPTS, attempts)
                     .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, null).set(WORKTREE, null)
                     .set(MAIN_TREE_PENDING, false).set(RESULT, why), event(e, EventKinds.MERGE_FAILED, e.label()
                     + " failed attempt " + attempts + " of " + max + " and leaves the queue for a person: " + why));
-            queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + " needs a person: its"
+            String sandbox = e.request().sandboxId();
+            queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox + " needs a person: its"
                     + " merge failed " + Words.times(attempts) + " (" + why + ")");
         } else {
             store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, MergeChange.of(STEP, null).set(ATTEMPTS, attempts)
@@ -132,14 +133,16 @@ final class AttemptEnd {
                 .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, null).set(WORKTREE, null).set(MAIN_TREE_PENDING, false)
                 .set(RESULT, "cancelled"), event(now, EventKinds.MERGE_CANCELLED, now.label() + " was cancelled; "
                 + repo.baseBranch() + " is unchanged"));
-        queue.sandboxLink().move(now.sandboxId(), SandboxState.DONE, now.sandboxId() + " left the merge queue");
+        String sandbox = now.request().sandboxId();
+        queue.sandboxLink().move(sandbox, SandboxState.DONE, sandbox + " left the merge queue");
     }
 
     private Conflicted backToConflicts(String why) throws PaddockException {
         store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null).set(RESULT, why),
                 event(e, EventKinds.MERGE_FAILED, e.label() + " could not be finished after its conflicts were"
                         + " resolved; " + repo.baseBranch() + " is unchanged: " + why));
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " still needs a person: " + why);
+        String sandbox = e.request().sandboxId();
+        queue.sandboxLink().move(sandbox, SandboxState.CONFLICT, sandbox + " still needs a person: " + why);
         return new Conflicted(store.conflicts(e.id()).stream().map(MergeStore.StoredConflict::path).toList(), why);
     }
 }

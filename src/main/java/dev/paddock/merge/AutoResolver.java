@@ -230,7 +230,7 @@ final class AutoResolver {
      * @throws PaddockException when git cannot stage a file, a regenerate command fails or the store cannot be written
      */
     void apply(MergeEntry e, List<FileResolution> files, Regenerator regenerator) throws PaddockException {
-        Path wt = e.worktree();
+        Path wt = e.attempt().worktree();
         for (FileResolution r : files) {
             Path target = wt.resolve(r.path()).normalize();
             String text = r.text();
@@ -246,7 +246,7 @@ final class AutoResolver {
             }
             git.stage(wt, r.path(), false);
             String how = r.regenerate() == null ? "" : " (ours' file regenerated with `" + r.regenerate() + "`)";
-            store.resolve(e.id(), r.path(), text, r.who(), EventDraft.of(e.repositoryId(), e.sandboxId(),
+            store.resolve(e.id(), r.path(), text, r.who(), EventDraft.of(e.repositoryId(), e.request().sandboxId(),
                     EventKinds.MERGE_RESOLVED, "paddock resolved automatically: " + r.what() + " in " + r.path()
                             + how + " (" + e.label() + ")", Map.of("path", r.path(), "by", r.who(), "auto", true,
                             "classes", r.classes().stream().map(HunkClass::id).toList())));

@@ -63,12 +63,13 @@ final class ConflictedAttempt {
                 report, unmerged, wt);
         List<String> paths = rows.stream().map(MergeStore.StoredConflict::path).toList();
         String list = String.join(", ", paths);
+        String sandbox = e.request().sandboxId();
         store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null)
                         .set(RESULT, "conflicts in " + list),
-                EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_CONFLICT, e.label() + " conflicts with "
+                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_CONFLICT, e.label() + " conflicts with "
                         + repo.baseBranch() + " in " + rows.size() + (rows.size() == 1 ? " file: " : " files: ") + list
                         + decision.note(), Map.of("paths", paths, "worktree", wt.toString())));
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " conflicts with "
+        queue.sandboxLink().move(sandbox, SandboxState.CONFLICT, sandbox + " conflicts with "
                 + repo.baseBranch() + " in " + list);
         Conflicted waits = new Conflicted(paths, null);
         if (!decision.applies() || queue.cancelRequested(e.id())) {
@@ -91,7 +92,8 @@ final class ConflictedAttempt {
         Path log = queue.logFile(entry.id()).resolveSibling(entry.id() + "-regenerate.log");
         store.event(entry.id(), event(entry, EventKinds.MERGE_TESTING, entry.label() + ": regenerating " + path
                 + " with `" + command + "` (log: " + log + ")"));
-        TestRunner.Outcome o = queue.tests().run(TestIsolation.of(queue.sandboxLink().find(entry.sandboxId())), entry,
+        TestIsolation isolation = TestIsolation.of(queue.sandboxLink().find(entry.request().sandboxId()));
+        TestRunner.Outcome o = queue.tests().run(isolation, entry,
                 main, wt, command, st.testTimeout(), log, new TestRunRecord(store, entry.id()),
                 () -> queue.cancelRequested(entry.id()));
         if (!o.passed()) {

@@ -86,7 +86,8 @@ final class MergeAttempt {
 
     /** The message of an entry's merge commit. */
     static String mergeMessage(MergeEntry e) {
-        return "Merge branch '" + e.branch() + "'" + (e.sandboxId() == null ? "" : " (sandbox " + e.sandboxId() + ")")
+        MergeEntry.Request r = e.request();
+        return "Merge branch '" + r.branch() + "'" + (r.sandboxId() == null ? "" : " (sandbox " + r.sandboxId() + ")")
                 + " through the Paddock merge queue";
     }
 
@@ -98,7 +99,7 @@ final class MergeAttempt {
         MergeSettings st = settings != null ? settings : store.settings(repo.id());
         EarlyMerge.Result pre = early != null ? early.result() : null;
         InProcessGit.Tips tips = pre != null ? pre.tips()
-                : git.tips(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.branch());
+                : git.tips(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.request().branch());
         Optional<String> ours = tips.ours();
         Optional<String> theirs = tips.theirs();
         Path wt = MergeGit.worktreeOf(main, e.id());
@@ -115,7 +116,7 @@ final class MergeAttempt {
                 .set(THEIRS_COMMIT, theirs.orElse(null)).set(WORKTREE, wt).set(MERGE_COMMIT, null).set(RESULT, null)
                 .set(STRATEGY, st.strategy()).set(MAIN_TREE_PENDING, false);
         EventDraft updating = event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
-                + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempts() + 1) + ")");
+                + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempt().attempts() + 1) + ")");
         List<EventDraft> more = List.of();
         if (prepared) {
             change.set(STEP, MergeStep.MERGING).set(MERGE_COMMIT, pre.candidate())
@@ -129,7 +130,7 @@ final class MergeAttempt {
             return new NotStarted("it left the queue meanwhile"); // cancelled meanwhile
         }
         e = started.get();
-        sandboxes.move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is being merged");
+        sandboxes.move(e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
         queue.stepListener().entered(e, MergeStep.UPDATING);
         AttemptOutcome o;
         try {
@@ -157,7 +158,7 @@ final class MergeAttempt {
         Optional<String> theirs = tips.theirs();
         if (ours.isEmpty() || theirs.isEmpty()) {
             return new Failed(ours.isEmpty() ? "the base branch " + repo.baseBranch() + " does not exist"
-                    : "the branch " + e.branch() + " does not exist", true);
+                    : "the branch " + e.request().branch() + " does not exist", true);
         }
         if (mergesInCore(st)) {
             AttemptOutcome o = inCore(ours.get(), theirs.get(), tips.theirsInOurs(), mergeMessage(e), pre);
@@ -172,7 +173,7 @@ final class MergeAttempt {
         }
         MergeGit.MergeOutcome m = git.mergeNoCommit(wt, mergeWhat);
         if (m == MergeGit.MergeOutcome.UP_TO_DATE) {
-            return end().merged(ours.get(), null, "nothing to merge: " + e.branch() + " is already in "
+            return end().merged(ours.get(), null, "nothing to merge: " + e.request().branch() + " is already in "
                     + repo.baseBranch());
         }
         if (m == MergeGit.MergeOutcome.CONFLICT) {
@@ -200,10 +201,10 @@ final class MergeAttempt {
             return new NotStarted("it is not in the conflict queue, or a resolved file was reopened");
         }
         e = running.get();
-        sandboxes.move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is being merged");
+        sandboxes.move(e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
         AttemptOutcome o;
         try {
-            o = finishResolved(e.worktree());
+            o = finishResolved(e.attempt().worktree());
         } catch (GitException | MergeException ex) {
             o = new Failed(ex.getMessage(), true);
         }
@@ -213,13 +214,13 @@ final class MergeAttempt {
     }
 
     private AttemptOutcome finishResolved(Path wt) throws PaddockException {
-        String ours = e.baseBefore();
+        String ours = e.attempt().baseBefore();
         String message = mergeMessage(e) + " (conflicts resolved)";
         String candidate;
         if (git.resolve(wt, "MERGE_HEAD").isPresent()) {
             candidate = git.commit(wt, message);
         } else { // finished once before (tests failed, or Paddock stopped): commit what is staged now
-            candidate = git.commitTree(main, git.writeTree(wt), message, ours, e.theirsCommit());
+            candidate = git.commitTree(main, git.writeTree(wt), message, ours, e.attempt().theirsCommit());
             git.checkoutDetached(wt, candidate);
         }
         Optional<String> baseNow = git.resolve(main, "refs/heads/" + repo.baseBranch());
@@ -232,7 +233,7 @@ final class MergeAttempt {
                 return new Failed(repo.baseBranch() + " moved meanwhile and the resolved merge conflicts with it;"
                         + " retry the entry to merge afresh", true);
             }
-            candidate = git.commitTree(main, tree.get(), message, baseNow.get(), e.theirsCommit());
+            candidate = git.commitTree(main, tree.get(), message, baseNow.get(), e.attempt().theirsCommit());
             git.checkoutDetached(wt, candidate);
             ours = baseNow.get();
         }
@@ -253,7 +254,8 @@ final class MergeAttempt {
     private AttemptOutcome inCore(String ours, String theirs, boolean theirsInOurs, String message,
                                   EarlyMerge.Result pre) throws PaddockException {
         if (theirsInOurs) {
-            return end().merged(ours, null, "nothing to merge: " + e.branch() + " is already in " + repo.baseBranch());
+            return end().merged(ours, null, "nothing to merge: " + e.request().branch() + " is already in "
+                    + repo.baseBranch());
         }
         Optional<String> tree = pre != null ? pre.tree() : git.mergeTree(main, ours, theirs);
         if (tree.isEmpty() || tree.get().isEmpty()) {
@@ -277,7 +279,7 @@ final class MergeAttempt {
             store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
             return null;
         }
-        TestIsolation isolation = TestIsolation.of(sandboxes.find(e.sandboxId()));
+        TestIsolation isolation = TestIsolation.of(sandboxes.find(e.request().sandboxId()));
         AttemptOutcome stop = step(MergeStep.TESTING, e.label() + ": running the test command " + isolation.describe()
                 + " (timeout " + st.testTimeout().toSeconds() + " s)", List.of(), MergeChange.of());
         if (stop != null) {
@@ -287,7 +289,7 @@ final class MergeAttempt {
         store.set(e.id(), MergeChange.of(TEST_LOG, log).set(TEST_CONTAINER, null));
         TestRunner.Outcome o = queue.tests().run(isolation, e, main, wt, st.testCommand(), st.testTimeout(), log,
                 new TestRunRecord(store, e.id()), () -> queue.cancelRequested(e.id()));
-        Boolean passed = o.cancelled() ? e.lastTestPassed() : Boolean.valueOf(o.passed());
+        Boolean passed = o.cancelled() ? e.attempt().lastTestPassed() : Boolean.valueOf(o.passed());
         store.set(e.id(), MergeChange.of().clearTestProcess().set(TEST_CONTAINER, null).set(LAST_TEST_PASSED, passed));
         if (o.cancelled()) {
             return new Cancelled();

@@ -196,7 +196,7 @@ public final class MergeQueue implements AutoCloseable {
             if (sandboxStore.turns().waiting(s.id()).isPresent()) {
                 continue;
             }
-            java.time.Instant since = s.finishedAt() != null ? s.finishedAt() : s.createdAt();
+            java.time.Instant since = s.run().finishedAt() != null ? s.run().finishedAt() : s.createdAt();
             if (store.hasEntrySince(s.id(), since)) {
                 continue;
             }
@@ -206,12 +206,12 @@ public final class MergeQueue implements AutoCloseable {
             }
             Path main = repo.get().path();
             RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
-            Optional<String> tip = git.resolve(main, "refs/heads/" + s.branch());
+            Optional<String> tip = git.resolve(main, "refs/heads/" + s.workspace().branch());
             Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
             if (tip.isEmpty() || base.isEmpty() || git.isAncestor(main, tip.get(), base.get())) {
                 continue;
             }
-            enqueue(target, s.id(), s.branch(), "supervisor");
+            enqueue(target, s.id(), s.workspace().branch(), "supervisor");
             n++;
         }
         return n;
@@ -242,18 +242,19 @@ public final class MergeQueue implements AutoCloseable {
         RepoRecord registered = repos.find(repositoryId).orElseThrow(() -> new MergeException(
                 MergeException.Kind.NOT_FOUND, "no repository with id " + repositoryId));
         MergeEntry e = next.get();
-        RepoRecord repo = sandboxes.targetOf(registered, e.sandboxId());
+        RepoRecord repo = sandboxes.targetOf(registered, e.request().sandboxId());
         MergeSettings st = store.settings(repositoryId);
         Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
         // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
         // while the queue keeps refusing a dirty checkout (each would leave a commit object nobody points at).
         EarlyMerge early = checkedOut.isPresent() && MergeAttempt.mergesInCore(st) && !lastRefusal.containsKey(repositoryId)
-                ? EarlyMerge.start(git, repo.path(), repo.baseBranch(), e.branch(), MergeAttempt.mergeMessage(e), prepare) : null;
+                ? EarlyMerge.start(git, repo.path(), repo.baseBranch(), e.request().branch(),
+                        MergeAttempt.mergeMessage(e), prepare) : null;
         if (refusedForDirtyTree(repo, e, checkedOut)) {
             return false;
         }
-        Optional<SandboxState> sb = sandboxes.stateOf(e.sandboxId());
-        if (e.sandboxId() != null && (sb.isEmpty() || !Set.of(SandboxState.DONE, SandboxState.MERGING,
+        Optional<SandboxState> sb = sandboxes.stateOf(e.request().sandboxId());
+        if (e.request().sandboxId() != null && (sb.isEmpty() || !Set.of(SandboxState.DONE, SandboxState.MERGING,
                 SandboxState.AWAITING_HUMAN, SandboxState.CONFLICT).contains(sb.get()))) {
             store.move(e.id(), MergeState.QUEUED, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
                     store.now()).set(MergeChange.RESULT, "its sandbox is " + sb.map(SandboxState::id).orElse("gone")),
@@ -298,7 +299,8 @@ public final class MergeQueue implements AutoCloseable {
     }
 
     static EventDraft event(MergeEntry e, String kind, String message) {
-        return EventDraft.of(e.repositoryId(), e.sandboxId(), kind, message, Map.of("branch", e.branch()));
+        return EventDraft.of(e.repositoryId(), e.request().sandboxId(), kind, message,
+                Map.of("branch", e.request().branch()));
     }
 
     /** Stops the tick and the workers (a running attempt is killed with the JVM or resumes after a restart). */
@@ -314,7 +316,8 @@ public final class MergeQueue implements AutoCloseable {
     void completeResolved(RepoRecord repo, MergeEntry e) {
         onQueue(repo.id(), () -> {
             try {
-                new MergeAttempt(this, sandboxes.targetOf(repo, e.sandboxId()), e, null, null, null).completeResolved();
+                RepoRecord target = sandboxes.targetOf(repo, e.request().sandboxId());
+                new MergeAttempt(this, target, e, null, null, null).completeResolved();
             } catch (PaddockException | RuntimeException ex) {
                 LOG.warn("Finishing the resolved merge of {} failed: {}", e.label(), ex.toString());
             }

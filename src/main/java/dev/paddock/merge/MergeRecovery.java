@@ -49,19 +49,21 @@ final class MergeRecovery {
         for (MergeEntry e : store.inState(MergeState.RUNNING)) {
             RepoRecord registered = queue.repos().find(e.repositoryId()).orElse(null);
             if (registered != null) {
-                recover(sandboxes.targetOf(registered, e.sandboxId()), e);
+                recover(sandboxes.targetOf(registered, e.request().sandboxId()), e);
             }
         }
         removeLeftoverWorktrees();
     }
 
     private void recover(RepoRecord repo, MergeEntry e) throws PaddockException {
-        queue.tests().killLeftover(e, TestIsolation.of(sandboxes.find(e.sandboxId())), repo.path());
+        String sandbox = e.request().sandboxId();
+        queue.tests().killLeftover(e, TestIsolation.of(sandboxes.find(sandbox)), repo.path());
         Path main = repo.path();
         Optional<String> base = git.resolve(main, "refs/heads/" + repo.baseBranch());
-        if (e.mergeCommit() != null && base.isPresent() && git.isAncestor(main, e.mergeCommit(), base.get())) {
+        MergeEntry.Attempt a = e.attempt();
+        if (a.mergeCommit() != null && base.isPresent() && git.isAncestor(main, a.mergeCommit(), base.get())) {
             finishMerged(repo, e);
-        } else if (!store.conflicts(e.id()).isEmpty() && e.worktree() != null && Files.isDirectory(e.worktree())) {
+        } else if (!store.conflicts(e.id()).isEmpty() && a.worktree() != null && Files.isDirectory(a.worktree())) {
             // It was finishing a person's resolution: keep the resolved worktree, back to the conflict queue.
             store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null)
                     .set(MERGE_COMMIT, null).clearTestProcess().set(MAIN_TREE_PENDING, false).set(RESULT,
@@ -69,7 +71,7 @@ final class MergeRecovery {
                     MergeQueue.event(e, EventKinds.MERGE_CONFLICT, e.label() + " goes back to the conflict queue with"
                             + " its resolutions: Paddock stopped while finishing it; " + repo.baseBranch()
                             + " is unchanged"));
-            sandboxes.move(e.sandboxId(), SandboxState.CONFLICT, e.sandboxId() + " waits for a person again");
+            sandboxes.move(sandbox, SandboxState.CONFLICT, sandbox + " waits for a person again");
         } else {
             git.remove(main, MergeGit.worktreeOf(main, e.id()));
             String step = e.step() == null ? "its attempt" : e.step().id();
@@ -82,26 +84,27 @@ final class MergeRecovery {
 
     /** The kill came after the compare-and-set: the entry is merged; the checked-out tree's files follow. */
     private void finishMerged(RepoRecord repo, MergeEntry e) throws PaddockException {
-        if (e.mainTreePending()) {
+        if (e.attempt().mainTreePending()) {
             Optional<Path> tree = git.checkedOutAt(repo.path(), repo.baseBranch());
             if (tree.isPresent()) {
-                CheckedOutBase.follow(git, tree.get(), e.baseBefore(), e.mergeCommit(), true);
+                CheckedOutBase.follow(git, tree.get(), e.attempt().baseBefore(), e.attempt().mergeCommit(), true);
                 store.set(e.id(), MergeChange.of(MAIN_TREE_PENDING, false));
             }
         }
         store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, MergeChange.of(STEP, null)
                 .set(FINISHED_AT, store.now()).set(MergeChange.TEST_PID, null).set(WORKTREE, null)
                 .set(MAIN_TREE_PENDING, false).set(RESULT, "merged into " + repo.baseBranch() + " as "
-                        + e.mergeCommit().substring(0, 12) + " (finished after a restart)"),
+                        + e.attempt().mergeCommit().substring(0, 12) + " (finished after a restart)"),
                 MergeQueue.event(e, EventKinds.MERGE_MERGED, e.label() + " was merged before Paddock stopped;"
                         + " recorded after the restart"));
-        sandboxes.move(e.sandboxId(), SandboxState.MERGED, e.sandboxId() + " is merged into " + repo.baseBranch());
+        String sandbox = e.request().sandboxId();
+        sandboxes.move(sandbox, SandboxState.MERGED, sandbox + " is merged into " + repo.baseBranch());
     }
 
     private void removeLeftoverWorktrees() throws PaddockException {
         Set<Long> keep = new HashSet<>();
         for (MergeEntry c : store.inState(MergeState.CONFLICT)) {
-            if (c.worktree() != null) {
+            if (c.attempt().worktree() != null) {
                 keep.add(c.id());
             }
         }

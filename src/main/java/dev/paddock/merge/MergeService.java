@@ -94,7 +94,7 @@ public final class MergeService {
                     ? "; resolve or abort it, or retry it." : "."));
         }
         RepoRecord repo = queue.repos().find(s.repositoryId()).orElseThrow();
-        return queue.enqueue(repo, sandboxId, s.branch(), who);
+        return queue.enqueue(repo, sandboxId, s.workspace().branch(), who);
     }
 
     /**
@@ -144,7 +144,8 @@ public final class MergeService {
                         e.label() + " was cancelled by " + who))) {
                     return cancel(id, who); // taken by the queue meanwhile
                 }
-                queue.sandboxLink().move(e.sandboxId(), SandboxState.DONE, e.sandboxId() + " left the merge queue");
+                String sandbox = e.request().sandboxId();
+                queue.sandboxLink().move(sandbox, SandboxState.DONE, sandbox + " left the merge queue");
             }
             case RUNNING -> queue.requestCancel(id);
             case CONFLICT -> new ResolutionService(queue).cancelConflict(e, who);
@@ -168,8 +169,8 @@ public final class MergeService {
                     + "; only a failed, cancelled or conflicted entry can be retried.");
         }
         RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
-        if (e.state() == MergeState.CONFLICT && e.worktree() != null) {
-            queue.git().remove(repo.path(), e.worktree());
+        if (e.state() == MergeState.CONFLICT && e.attempt().worktree() != null) {
+            queue.git().remove(repo.path(), e.attempt().worktree());
         }
         if (!store.move(id, e.state(), MergeState.QUEUED, MergeChange.of(MergeChange.ATTEMPTS, 0)
                 .set(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
@@ -179,7 +180,8 @@ public final class MergeService {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
         store.replaceConflicts(id, List.of());
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is back in the merge queue");
+        String sandbox = e.request().sandboxId();
+        queue.sandboxLink().move(sandbox, SandboxState.MERGING, sandbox + " is back in the merge queue");
         queue.poke();
         return get(id);
     }

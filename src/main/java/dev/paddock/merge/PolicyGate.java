@@ -100,7 +100,7 @@ final class PolicyGate {
      */
     List<String> unapprovedChanges(Path repo, MergeEntry e, String ours, String candidate) throws PaddockException {
         List<String> files = changes(repo, ours, candidate);
-        return files.isEmpty() || approved(e.id(), e.theirsCommit()) ? List.of() : files;
+        return files.isEmpty() || approved(e.id(), e.attempt().theirsCommit()) ? List.of() : files;
     }
 
     /**
@@ -109,9 +109,10 @@ final class PolicyGate {
      */
     void holdRunning(RepoRecord repo, MergeEntry e, List<String> files) throws PaddockException {
         git.remove(repo.path(), MergeGit.worktreeOf(repo.path(), e.id()));
-        hold(repo, e, MergeState.RUNNING, e.theirsCommit(), files, MergeChange.of(MergeChange.MERGE_COMMIT, null)
-                .set(MergeChange.WORKTREE, null).set(MergeChange.MAIN_TREE_PENDING, false).clearTestProcess()
-                .set(MergeChange.TEST_CONTAINER, null));
+        hold(repo, e, MergeState.RUNNING, e.attempt().theirsCommit(), files,
+                MergeChange.of(MergeChange.MERGE_COMMIT, null).set(MergeChange.WORKTREE, null)
+                        .set(MergeChange.MAIN_TREE_PENDING, false).clearTestProcess()
+                        .set(MergeChange.TEST_CONTAINER, null));
         store.replaceConflicts(e.id(), List.of());
     }
 
@@ -127,15 +128,16 @@ final class PolicyGate {
         MergeChange columns = MergeChange.of(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
                 .set(MergeChange.THEIRS_COMMIT, commit).set(MergeChange.REVIEW_COMMIT, commit)
                 .set(MergeChange.REVIEW_FILES, files).set(MergeChange.RESULT, result).with(more);
-        EventDraft ev = EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_REVIEW, e.label()
+        String sandbox = e.request().sandboxId();
+        EventDraft ev = EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_REVIEW, e.label()
                 + " changes policy or hook configuration (" + list + ") and waits for a person: review the diff, then"
                 + " approve or reject it (paddock merge review " + e.id() + "); " + repo.baseBranch() + " is unchanged",
-                Map.of("branch", e.branch(), "files", files, "commit", commit == null ? "" : commit));
+                Map.of("branch", e.request().branch(), "files", files, "commit", commit == null ? "" : commit));
         if (!store.move(e.id(), from, MergeState.POLICY_REVIEW, columns, ev)) {
             LOG.info("{} changed while it was stopped for a policy review", e.label());
             return;
         }
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId() + "'s branch changes"
+        queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox + "'s branch changes"
                 + " policy or hook configuration (" + list + "): a person reviews it before it is merged");
     }
 
@@ -155,17 +157,19 @@ final class PolicyGate {
                     + shortId(r.reviewCommit()) + ", not " + commit.strip() + ": look at its diff again, then approve");
         }
         String files = String.join(", ", r.files());
+        String sandbox = e.request().sandboxId();
         if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.QUEUED, MergeChange.of(MergeChange.APPROVED_COMMIT,
                 r.reviewCommit()).set(MergeChange.APPROVED_BY, who).set(MergeChange.APPROVED_AT, store.now())
                 .set(MergeChange.STEP_STARTED_AT, store.now()).set(MergeChange.RESULT, "policy change approved by "
                         + who + " at " + shortId(r.reviewCommit()) + " (" + files + ")"),
-                EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_APPROVED, who + " approved the"
+                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_APPROVED, who + " approved the"
                         + " change of " + e.label() + " to policy or hook configuration (" + files + ") at "
-                        + shortId(r.reviewCommit()) + "; it is back in the queue", Map.of("branch", e.branch(), "by", who,
-                        "files", r.files(), "commit", r.reviewCommit())))) {
+                        + shortId(r.reviewCommit()) + "; it is back in the queue",
+                        Map.of("branch", e.request().branch(), "by", who, "files", r.files(), "commit",
+                                r.reviewCommit())))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.MERGING, e.sandboxId() + " is back in the merge queue:"
+        queue.sandboxLink().move(sandbox, SandboxState.MERGING, sandbox + " is back in the merge queue:"
                 + " its policy change was approved by " + who);
         queue.poke();
         return store.find(id).orElseThrow();
@@ -179,17 +183,18 @@ final class PolicyGate {
      */
     MergeEntry reject(long id, String who, String reason) throws PaddockException {
         MergeEntry e = waiting(id);
-        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
-                e.sandboxId());
+        String sandbox = e.request().sandboxId();
+        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(), sandbox);
         String why = reason == null || reason.isBlank() ? "" : ": " + reason.strip();
         if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
                 store.now()).set(MergeChange.APPROVED_COMMIT, null).set(MergeChange.APPROVED_BY, null)
-                .set(MergeChange.APPROVED_AT, null).set(MergeChange.RESULT, "policy change rejected by " + who + why), EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_POLICY_REJECTED, who
+                .set(MergeChange.APPROVED_AT, null).set(MergeChange.RESULT, "policy change rejected by " + who + why),
+                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_REJECTED, who
                 + " rejected the change of " + e.label() + " to policy or hook configuration" + why + "; "
-                + repo.baseBranch() + " is unchanged", Map.of("branch", e.branch(), "by", who)))) {
+                + repo.baseBranch() + " is unchanged", Map.of("branch", e.request().branch(), "by", who)))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.DONE, e.sandboxId() + " left the merge queue: its policy"
+        queue.sandboxLink().move(sandbox, SandboxState.DONE, sandbox + " left the merge queue: its policy"
                 + " change was rejected by " + who);
         return store.find(id).orElseThrow();
     }
@@ -207,7 +212,7 @@ final class PolicyGate {
                     + " configuration: there is nothing to review.");
         }
         RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
-                e.sandboxId());
+                e.request().sandboxId());
         String base = git.resolve(repo.path(), "refs/heads/" + repo.baseBranch()).orElse(null);
         List<String> args = new ArrayList<>(List.of("--literal-pathspecs", "diff", "--no-color", "--no-ext-diff",
                 "--no-textconv", "--no-renames", base == null ? emptyTree(repo.path()) : base, r.reviewCommit(), "--"));

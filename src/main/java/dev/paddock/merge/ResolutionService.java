@@ -43,7 +43,8 @@ public final class ResolutionService {
         RepoRecord repo = repo(e);
         Set<String> conflicted = store.conflicts(e.id()).stream().map(MergeStore.StoredConflict::path)
                 .collect(Collectors.toSet());
-        ConflictReport full = queue.analysis().classify(repo.path(), e.baseBefore(), e.theirsCommit());
+        ConflictReport full = queue.analysis().classify(repo.path(), e.attempt().baseBefore(),
+                e.attempt().theirsCommit());
         return new ConflictReport(full.ours(), full.theirs(), full.base(),
                 full.files().stream().filter(f -> conflicted.contains(f.path())).toList());
     }
@@ -67,7 +68,8 @@ public final class ResolutionService {
         List<ResolvedFile> out = new ArrayList<>();
         for (MergeStore.StoredConflict c : store.conflicts(e.id())) {
             if (c.resolved()) {
-                out.add(new ResolvedFile(c.path(), c.resolvedBy(), c.resolvedAt(), textIn(e.worktree(), c.path())));
+                out.add(new ResolvedFile(c.path(), c.resolvedBy(), c.resolvedAt(), textIn(e.attempt().worktree(),
+                        c.path())));
             }
         }
         return out;
@@ -103,17 +105,18 @@ public final class ResolutionService {
         if (!c.resolved()) {
             throw new MergeException(MergeException.Kind.CONFLICT, path + " is not resolved in " + e.label());
         }
-        if (!store.unresolve(e.id(), path, EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_UNRESOLVED,
+        if (!store.unresolve(e.id(), path, EventDraft.of(e.repositoryId(), e.request().sandboxId(),
+                EventKinds.MERGE_UNRESOLVED,
                 who + " reopened " + path + " in " + e.label() + " (resolved before by " + c.resolvedBy() + ")",
                 Map.of("path", path, "by", who)))) {
             MergeEntry now = store.find(e.id()).orElseThrow(() -> MergeService.notFound(e.id()));
             throw new MergeException(MergeException.Kind.CONFLICT, path + " cannot be reopened: " + now.label() + " is "
                     + now.state().id() + (now.state() == MergeState.RUNNING ? " (its merge is being finished)" : ""));
         }
-        if (queue.git().resolve(e.worktree(), "MERGE_HEAD").isPresent()) {
+        if (queue.git().resolve(e.attempt().worktree(), "MERGE_HEAD").isPresent()) {
             // Only for git's own view of the merge worktree: the store decides what is resolved, and marking the
             // file resolved again stages it again.
-            queue.git().unstageResolution(e.worktree(), path);
+            queue.git().unstageResolution(e.attempt().worktree(), path);
         }
     }
 
@@ -131,8 +134,8 @@ public final class ResolutionService {
         if (files.stream().noneMatch(c -> c.path().equals(path))) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
         }
-        Path target = e.worktree().resolve(path).normalize();
-        if (!target.startsWith(e.worktree())) {
+        Path target = e.attempt().worktree().resolve(path).normalize();
+        if (!target.startsWith(e.attempt().worktree())) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " leaves the merge worktree");
         }
         try {
@@ -145,9 +148,9 @@ public final class ResolutionService {
         } catch (IOException ex) {
             throw new MergeException(MergeException.Kind.FAILED, "Cannot write " + target + ": " + ex.getMessage(), ex);
         }
-        queue.git().stage(e.worktree(), path, resultText == null);
+        queue.git().stage(e.attempt().worktree(), path, resultText == null);
         store.resolve(e.id(), path, resultText == null ? "deleted" : resultText, who, EventDraft.of(e.repositoryId(),
-                e.sandboxId(), EventKinds.MERGE_RESOLVED, who + " resolved " + path + (resultText == null
+                e.request().sandboxId(), EventKinds.MERGE_RESOLVED, who + " resolved " + path + (resultText == null
                         ? " (deleted)" : "") + " in " + e.label(), Map.of("path", path, "by", who)));
         boolean all = store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved);
         if (all) {
@@ -169,16 +172,18 @@ public final class ResolutionService {
         if (store.conflicts(e.id()).stream().noneMatch(c -> c.path().equals(path))) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
         }
-        if (!e.worktree().resolve(path).normalize().startsWith(e.worktree())) {
+        Path wt = e.attempt().worktree();
+        if (!wt.resolve(path).normalize().startsWith(wt)) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " leaves the merge worktree");
         }
-        String side = theirs ? "theirs (" + e.branch() + ")" : "ours (base)";
-        String commit = theirs ? e.theirsCommit() : e.baseBefore();
-        boolean kept = commit != null ? queue.git().keepVersion(e.worktree(), path, commit)
-                : queue.git().keepSide(e.worktree(), path, theirs);
+        String side = theirs ? "theirs (" + e.request().branch() + ")" : "ours (base)";
+        String commit = theirs ? e.attempt().theirsCommit() : e.attempt().baseBefore();
+        boolean kept = commit != null ? queue.git().keepVersion(wt, path, commit)
+                : queue.git().keepSide(wt, path, theirs);
         String what = kept ? "kept " + side : "deleted, as in " + side;
-        store.resolve(e.id(), path, what, who, EventDraft.of(e.repositoryId(), e.sandboxId(), EventKinds.MERGE_RESOLVED,
-                who + " resolved " + path + " (" + what + ") in " + e.label(), Map.of("path", path, "by", who)));
+        store.resolve(e.id(), path, what, who, EventDraft.of(e.repositoryId(), e.request().sandboxId(),
+                EventKinds.MERGE_RESOLVED, who + " resolved " + path + " (" + what + ") in " + e.label(),
+                Map.of("path", path, "by", who)));
         if (store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
             queue.completeResolved(repo(e), store.find(e.id()).orElseThrow());
         }
@@ -193,33 +198,34 @@ public final class ResolutionService {
     public void abort(long mergeRequestId, String who) throws PaddockException {
         MergeEntry e = open(mergeRequestId);
         RepoRecord repo = repo(e);
-        queue.git().abortMerge(e.worktree());
-        queue.git().remove(repo.path(), e.worktree());
+        String sandbox = e.request().sandboxId();
+        queue.git().abortMerge(e.attempt().worktree());
+        queue.git().remove(repo.path(), e.attempt().worktree());
         store.move(e.id(), MergeState.CONFLICT, MergeState.CONFLICT, MergeChange.of(MergeChange.WORKTREE, null)
-                .set(MergeChange.RESULT, "merge aborted by " + who + "; retry to merge afresh"), EventDraft.of(e.repositoryId(), e.sandboxId(),
-                EventKinds.MERGE_ABORTED, who + " aborted the merge of " + e.label() + "; " + repo.baseBranch()
-                        + " is unchanged", Map.of("by", who)));
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
+                .set(MergeChange.RESULT, "merge aborted by " + who + "; retry to merge afresh"),
+                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_ABORTED, who + " aborted the merge of "
+                        + e.label() + "; " + repo.baseBranch() + " is unchanged", Map.of("by", who)));
+        queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox
                 + " waits for a person: its merge was aborted by " + who);
     }
 
     /** Cancel of a conflicted entry: abort if a merge is in progress, then cancelled. */
     void cancelConflict(MergeEntry e, String who) throws PaddockException {
         RepoRecord repo = repo(e);
-        if (e.worktree() != null) {
-            queue.git().abortMerge(e.worktree());
-            queue.git().remove(repo.path(), e.worktree());
+        if (e.attempt().worktree() != null) {
+            queue.git().abortMerge(e.attempt().worktree());
+            queue.git().remove(repo.path(), e.attempt().worktree());
         }
         store.move(e.id(), MergeState.CONFLICT, MergeState.CANCELLED, MergeChange.of(MergeChange.WORKTREE, null)
                 .set(MergeChange.FINISHED_AT, store.now()).set(MergeChange.RESULT, "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
                 e.label() + " was cancelled by " + who + "; " + repo.baseBranch() + " is unchanged"));
-        queue.sandboxLink().move(e.sandboxId(), SandboxState.AWAITING_HUMAN, e.sandboxId()
+        queue.sandboxLink().move(e.request().sandboxId(), SandboxState.AWAITING_HUMAN, e.request().sandboxId()
                 + " waits for a person: its merge was cancelled by " + who);
     }
 
     private MergeEntry open(long id) throws PaddockException {
         MergeEntry e = store.find(id).orElseThrow(() -> MergeService.notFound(id));
-        if (e.state() != MergeState.CONFLICT || e.worktree() == null) {
+        if (e.state() != MergeState.CONFLICT || e.attempt().worktree() == null) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
                     + (e.state() == MergeState.CONFLICT ? " but its merge was aborted; retry it first" : "")
                     + ": no conflict waits for a resolution.");
@@ -229,6 +235,6 @@ public final class ResolutionService {
 
     private RepoRecord repo(MergeEntry e) throws PaddockException {
         return queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(
-                MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())), e.sandboxId());
+                MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())), e.request().sandboxId());
     }
 }

@@ -44,7 +44,7 @@ final class SandboxLink {
      * branch a person enqueued), or for a record that names no base, it is the repository's.
      */
     RepoRecord targetOf(RepoRecord repo, String sandboxId) throws StoreException {
-        Optional<String> base = find(sandboxId).map(SandboxRecord::baseBranch).filter(b -> !b.isBlank());
+        Optional<String> base = find(sandboxId).map(rec -> rec.workspace().baseBranch()).filter(b -> !b.isBlank());
         if (base.isEmpty() || base.get().equals(repo.baseBranch())) {
             return repo;
         }

@@ -24,12 +24,12 @@ public record TestIsolation(SandboxRecord sandbox) {
 
     /** The tier the test runs in. */
     public Tier tier() {
-        return sandbox == null ? Tier.WORKTREE : sandbox.tier();
+        return sandbox == null ? Tier.WORKTREE : sandbox.spec().tier();
     }
 
     /** Whether the test gets the host's network (namespace and container tiers only when the sandbox has it). */
     public boolean network() {
-        return sandbox != null && sandbox.networkGranted();
+        return sandbox != null && sandbox.spec().networkGranted();
     }
 
     /**
@@ -41,9 +41,8 @@ public record TestIsolation(SandboxRecord sandbox) {
             case WORKTREE -> "as a host process";
             case NAMESPACE -> "in bubblewrap " + (network() ? "with" : "without") + " network";
             case CONTAINER -> {
-                ResourceLimits l = ResourceLimits.orDefaults(sandbox.cpuLimitNanos(), sandbox.memoryLimitBytes(),
-                        sandbox.pidsLimit(), sandbox.nofileLimit());
-                yield "in a container of " + sandbox.image() + " (" + cpus(l.nanoCpus()) + " CPUs, "
+                ResourceLimits l = java.util.Objects.requireNonNullElse(sandbox.limits(), ResourceLimits.DEFAULTS);
+                yield "in a container of " + sandbox.spec().image() + " (" + cpus(l.nanoCpus()) + " CPUs, "
                         + l.memoryBytes() / ResourceLimits.MIB + " MiB, "
                         + Words.count(l.pids(), "process", "processes") + ", "
                         + (network() ? "network" : "no network") + ")";

@@ -113,11 +113,11 @@ public final class TierTestRunner {
         RunId id = new RunId(s != null ? s.id() : "merge-" + e.id(),
                 "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36), labels, null, log,
                 new RunId.Marker(TestRunner.RUN_MARKER, marker(e)));
-        ResourceLimits limits = s == null ? null : ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(),
-                s.pidsLimit(), s.nofileLimit());
+        ResourceLimits limits = s == null ? null
+                : java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
         return new RunSpec(RunSpec.Kind.TASK, id, wt, command, isolation.logTitle(command), GitWrites.OBJECTS,
                 Map.of("PADDOCK_MERGE_WORKTREE", wt.toString()), Map.of(), limits, isolation.network(),
-                s == null ? null : s.image());
+                s == null ? null : s.spec().image());
     }
 
     private static void record(TestRunRecord record, RunRef ref) throws MergeException {
@@ -166,13 +166,13 @@ public final class TierTestRunner {
      * @param repo the repository's main worktree
      */
     void killLeftover(MergeEntry e, TestIsolation isolation, Path repo) {
-        if (e.testPid() != null) {
-            RunRef ref = RunRef.process(e.testPid(), e.testPidStartedAt());
+        if (e.testRun().pid() != null) {
+            RunRef ref = RunRef.process(e.testRun().pid(), e.testRun().startedAt());
             if (runtimes.host().remains(ref) == IsolationRuntime.Remains.ENDING) {
                 try {
                     runtimes.host().stop("merge-" + e.id(), ref, TestRunner.GRACE);
                 } catch (IsolationException ex) {
-                    LOG.warn("Cannot kill the leftover test process {} of {}: {}", e.testPid(), e.label(),
+                    LOG.warn("Cannot kill the leftover test process {} of {}: {}", e.testRun().pid(), e.label(),
                             ex.getMessage());
                 }
             }
@@ -181,7 +181,7 @@ public final class TierTestRunner {
         if (marked > 0) {
             LOG.info("Killed {} leftover test process(es) of merge entry {}", marked, e.label());
         }
-        if (e.testContainer() == null && isolation.tier() != Tier.CONTAINER) {
+        if (e.testRun().engineId() == null && isolation.tier() != Tier.CONTAINER) {
             return;
         }
         try {
@@ -192,7 +192,7 @@ public final class TierTestRunner {
                 LOG.info("Removed {} leftover test container(s) of merge entry {}", n, e.label());
             }
         } catch (IsolationException ex) {
-            LOG.warn("Cannot remove the leftover test container {} of {}: {}", e.testContainer(), e.label(),
+            LOG.warn("Cannot remove the leftover test container {} of {}: {}", e.testRun().engineId(), e.label(),
                     ex.getMessage());
         }
     }

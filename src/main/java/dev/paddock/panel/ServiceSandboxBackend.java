@@ -181,7 +181,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
 
     @Override
     public TranscriptFollower followTranscript(String id) throws PaddockException {
-        AgentPreset preset = PresetPrograms.presetOf(service.find(id).agent());
+        AgentPreset preset = PresetPrograms.presetOf(service.find(id).spec().agent());
         return new TranscriptFollower(service.logFile(id), preset.format(), TranscriptFollower.MAX_TAIL_BYTES);
     }
 

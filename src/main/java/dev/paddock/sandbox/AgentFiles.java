@@ -69,7 +69,7 @@ final class AgentFiles {
         heartbeatFiles.forget(s.id());
         turn(s, layout);
         turnFiles.forget(s.id());
-        Optional<String> own = s.agentSession() == null ? launcher.sessionOf(s, log) : Optional.empty();
+        Optional<String> own = s.run().agentSession() == null ? launcher.sessionOf(s, log) : Optional.empty();
         if (own.isPresent()) {
             store.recordAgentSession(s.id(), own.get());
         }

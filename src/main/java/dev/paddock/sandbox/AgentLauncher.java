@@ -87,8 +87,8 @@ public final class AgentLauncher {
         }
         java.util.Set<String> keep = new java.util.HashSet<>();
         for (SandboxRecord s : live) {
-            if (!throughSocket(s.tier()) || !(s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
-                    || s.state() == SandboxState.RETRYING)) {
+            if (!throughSocket(s.spec().tier()) || !(s.state() == SandboxState.RUNNING
+                    || s.state() == SandboxState.PENDING || s.state() == SandboxState.RETRYING)) {
                 continue;
             }
             keep.add(s.id());
@@ -155,7 +155,7 @@ public final class AgentLauncher {
 
     /** The runtime of the sandbox's tier. */
     public IsolationRuntime runtimeOf(SandboxRecord s) {
-        return s.tier().runtimeIn(runtimes);
+        return s.spec().tier().runtimeIn(runtimes);
     }
 
     /**
@@ -176,7 +176,7 @@ public final class AgentLauncher {
 
     /** Who run {@code iteration + 1} of the sandbox is: its name, labels, control directory and log. */
     public static RunId runId(SandboxRecord s, SandboxLayout layout, Path mainWorktree, Path logFile) {
-        int run = s.iteration() + 1;
+        int run = s.run().iteration() + 1;
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(DockerContainers.SANDBOX_LABEL, s.id());
         labels.put(DockerContainers.REPO_LABEL, mainWorktree.toString());
@@ -205,11 +205,10 @@ public final class AgentLauncher {
                 api = new SandboxApi(socketDir, hookPrograms.stream().filter(Files::isRegularFile).toList());
             }
         }
-        ResourceLimits limits = ResourceLimits.orDefaults(s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(),
-                s.nofileLimit());
+        ResourceLimits limits = java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
         return new RunSpec(RunSpec.Kind.AGENT, runId(s, l.layout(), l.git().mainWorktree(), l.logFile()),
-                l.layout().worktree(), program.command(), "run " + (s.iteration() + 1) + " of " + s.id(),
-                GitWrites.COMMIT, env, hostEnv, limits, s.networkGranted(), s.image(), api);
+                l.layout().worktree(), program.command(), "run " + (s.run().iteration() + 1) + " of " + s.id(),
+                GitWrites.COMMIT, env, hostEnv, limits, s.spec().networkGranted(), s.spec().image(), api);
     }
 
     /**
@@ -234,7 +233,7 @@ public final class AgentLauncher {
             // An earlier run's turn must not make this one "waiting for you".
             Files.deleteIfExists(l.layout().turnFile());
             ApiRelays r = relays;
-            Path socketDir = r != null && throughSocket(l.sandbox().tier()) ? r.ensure(l.sandbox().id()) : null;
+            Path socketDir = r != null && throughSocket(l.sandbox().spec().tier()) ? r.ensure(l.sandbox().id()) : null;
             return runtimeOf(l.sandbox()).start(spec(l, program, socketDir), onEnd);
         } catch (IOException e) {
             throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);

@@ -146,7 +146,8 @@ public interface AgentPrograms {
 
         @Override
         public Program prepare(SandboxRecord s, SandboxLayout layout) {
-            return new Program(s.agentCommand(), Map.of("PADDOCK_TASK", s.task()), null, "custom command");
+            return new Program(s.spec().agentCommand(), Map.of("PADDOCK_TASK", s.spec().task()), null,
+                    "custom command");
         }
     };
 }

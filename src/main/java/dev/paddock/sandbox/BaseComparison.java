@@ -20,15 +20,15 @@ record BaseComparison(String revision, String label, boolean isBranch) {
 
     /** The comparison for {@code s}; empty when its base is no branch and its start commit is unknown here. */
     static Optional<BaseComparison> of(WorktreeManager worktrees, Path main, SandboxRecord s) throws GitException {
-        String base = s.baseBranch();
+        String base = s.workspace().baseBranch();
         if (base != null && !base.isBlank() && !base.startsWith("-") && worktrees.branchExists(main, base)) {
             return Optional.of(new BaseComparison(WorktreeManager.HEADS + base, base, true));
         }
-        if (s.baseCommit() == null || s.baseCommit().isBlank()) {
+        if (s.workspace().baseCommit() == null || s.workspace().baseCommit().isBlank()) {
             return Optional.empty();
         }
         try {
-            String commit = worktrees.resolveCommit(main, s.baseCommit());
+            String commit = worktrees.resolveCommit(main, s.workspace().baseCommit());
             return Optional.of(new BaseComparison(commit, "the commit " + SandboxCreator.shortId(commit)
                     + " it started from", false));
         } catch (GitException e) {

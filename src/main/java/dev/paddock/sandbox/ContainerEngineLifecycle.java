@@ -128,7 +128,7 @@ public final class ContainerEngineLifecycle {
         Outcome out = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         try {
             for (SandboxRecord s : liveContainerSandboxes()) {
-                if (s.state() != SandboxState.RUNNING || s.containerId() == null) {
+                if (s.state() != SandboxState.RUNNING || s.runRef().engineId() == null) {
                     continue; // pending and retrying ones are started (or adopt their container) by the supervisor
                 }
                 try {
@@ -149,13 +149,13 @@ public final class ContainerEngineLifecycle {
     }
 
     private void reconcile(SandboxRecord s, Outcome out) throws PaddockException {
-        Optional<RunExit> exit = containers.inspect(RunRef.engine(s.containerId()));
-        String shortId = DockerContainers.shortId(s.containerId());
+        Optional<RunExit> exit = containers.inspect(RunRef.engine(s.runRef().engineId()));
+        String shortId = DockerContainers.shortId(s.runRef().engineId());
         if (exit.isEmpty()) {
-            store.renewLease(s.id(), clock.instant().plusMillis(s.leaseMs()));
+            store.renewLease(s.id(), clock.instant().plusMillis(s.lease().ms()));
             events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.engine_back", s.id()
                     + ": the Docker engine answers again and its container " + shortId + " runs on; watched again",
-                    Map.of("containerId", s.containerId())));
+                    Map.of("containerId", s.runRef().engineId())));
             out.runningOn().add(s.id());
             return;
         }
@@ -172,7 +172,8 @@ public final class ContainerEngineLifecycle {
     }
 
     private List<SandboxRecord> liveContainerSandboxes() throws StoreException {
-        return store.listLive().stream().filter(s -> s.tier() == Tier.CONTAINER && (s.state() == SandboxState.RUNNING
-                || s.state() == SandboxState.PENDING || s.state() == SandboxState.RETRYING)).toList();
+        return store.listLive().stream().filter(s -> s.spec().tier() == Tier.CONTAINER
+                && (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+                        || s.state() == SandboxState.RETRYING)).toList();
     }
 }

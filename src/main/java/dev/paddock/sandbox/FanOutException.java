@@ -49,8 +49,9 @@ public final class FanOutException extends SandboxException {
         StringBuilder b = new StringBuilder("The fan-out " + group + " made " + created.size() + " of its " + total
                 + " sandboxes: " + failed + " could not be created: " + reason.getMessage());
         if (!created.isEmpty()) {
-            b.append(" Created, and their agents start: ").append(created.stream().map(s -> s.id() + " (" + s.agent()
-                    + ", branch " + s.branch() + ")").collect(Collectors.joining(", "))).append('.');
+            b.append(" Created, and their agents start: ").append(created.stream().map(s -> s.id() + " ("
+                    + s.spec().agent() + ", branch " + s.workspace().branch() + ")")
+                    .collect(Collectors.joining(", "))).append('.');
         }
         if (!notTried.isEmpty()) {
             b.append(" Not tried: ").append(notTried.stream().map(Member::toString)

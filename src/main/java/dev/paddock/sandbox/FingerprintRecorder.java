@@ -93,7 +93,7 @@ public final class FingerprintRecorder {
      * @throws PaddockException when git cannot take the fingerprint or the store cannot keep it
      */
     boolean ready(SandboxRecord s, SandboxLayout layout) throws PaddockException {
-        if (s.iteration() > 0) {
+        if (s.run().iteration() > 0) {
             return true;
         }
         if (taking.containsKey(s.id())) {

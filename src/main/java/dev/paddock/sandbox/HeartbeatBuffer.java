@@ -66,7 +66,7 @@ final class HeartbeatBuffer implements AutoCloseable {
             return s;
         }
         return s.toBuilder().lastHeartbeatAt(b.at()).progress(b.progress())
-                .leaseExpiresAt(b.at().plusMillis(s.leaseMs())).build();
+                .leaseExpiresAt(b.at().plusMillis(s.lease().ms())).build();
     }
 
     /** Writes every pending heartbeat now (a failed write keeps them for the next try). */

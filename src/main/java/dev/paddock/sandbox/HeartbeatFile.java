@@ -53,12 +53,12 @@ public final class HeartbeatFile {
             return Optional.empty();
         }
         Taken last = taken.get(s.id());
-        if (last != null && last.run() == s.iteration()) {
+        if (last != null && last.run() == s.run().iteration()) {
             return last.content().equals(content) ? Optional.empty() : Optional.of(new Beat(s, content));
         }
-        Instant since = s.lastHeartbeatAt();
+        Instant since = s.lease().lastHeartbeatAt();
         if (since != null && !modified.isAfter(since)) {
-            taken.put(s.id(), new Taken(s.iteration(), content)); // taken before this Paddock looked
+            taken.put(s.id(), new Taken(s.run().iteration(), content)); // taken before this Paddock looked
             return Optional.empty();
         }
         return Optional.of(new Beat(s, content));
@@ -66,7 +66,7 @@ public final class HeartbeatFile {
 
     /** Remembers a heartbeat as taken (recorded, or refused because the sandbox no longer runs). */
     void taken(Beat beat) {
-        taken.put(beat.sandbox().id(), new Taken(beat.sandbox().iteration(), beat.content()));
+        taken.put(beat.sandbox().id(), new Taken(beat.sandbox().run().iteration(), beat.content()));
     }
 
     /** Forgets a sandbox (its run ended). */

@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * @param maxRetries automatic retries, or null for the default
  * @param network whether the namespace or container tier gives the agent a network
  * @param image container tier: the image to use instead of the repository's, or null
- * @param limits container tier: CPU, memory, pids and open-file limits, or null for the defaults
+ * @param limits container tier: CPU, memory, pids and open-file limits, or null for the defaults; the sandbox keeps
+ *     them as its {@link SandboxRecord#limits()}
  * @param agent the agent preset ({@code claude}, {@code codex}, {@code gemini}, {@code aider}, {@code custom}); null
  *     means {@code custom}
  * @param model the model for the preset's {@code --model}, or null for the agent's default

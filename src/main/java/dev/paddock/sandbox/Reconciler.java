@@ -263,7 +263,7 @@ public final class Reconciler implements AutoCloseable {
             }
             Optional<SandboxRecord> owner = c.sandboxId() == null ? Optional.empty() : store.find(c.sandboxId());
             boolean orphan = owner.isEmpty() || owner.get().state() == SandboxState.CLOSED
-                    || (!c.id().equals(owner.get().containerId()) && owner.get().state() != SandboxState.PENDING
+                    || (!c.id().equals(owner.get().runRef().engineId()) && owner.get().state() != SandboxState.PENDING
                     && owner.get().state() != SandboxState.RETRYING);
             if (orphan) {
                 found.add(new FoundContainer(c, owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c)),
@@ -316,12 +316,12 @@ public final class Reconciler implements AutoCloseable {
         }
         if (vanished(s)) {
             markVanished(s, report);
-        } else if (!firstPassDone && s.state() == SandboxState.RUNNING && s.pid() != null
-                && s.startedAt() != null && s.startedAt().isBefore(startedAt)
+        } else if (!firstPassDone && s.state() == SandboxState.RUNNING && s.runRef().pid() != null
+                && s.run().startedAt() != null && s.run().startedAt().isBefore(startedAt)
                 && runs(s)) {
             events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.adopted_process", s.id() + ": its agent"
-                    + " (pid " + s.pid() + ") outlived the previous Paddock and runs on; watching it again",
-                    Map.of("pid", s.pid())));
+                    + " (pid " + s.runRef().pid() + ") outlived the previous Paddock and runs on; watching it again",
+                    Map.of("pid", s.runRef().pid())));
             report.adopted().add(s.id());
         }
     }
@@ -348,18 +348,18 @@ public final class Reconciler implements AutoCloseable {
     }
 
     private static boolean vanished(SandboxRecord s) {
-        if (s.worktreePath() == null || s.worktreePath().isBlank()) {
+        if (s.workspace().worktreePath() == null || s.workspace().worktreePath().isBlank()) {
             return false; // a broken record: shown as it is, never judged
         }
         try {
-            return !Files.exists(Path.of(s.worktreePath()), LinkOption.NOFOLLOW_LINKS);
+            return !Files.exists(Path.of(s.workspace().worktreePath()), LinkOption.NOFOLLOW_LINKS);
         } catch (InvalidPathException e) {
             return false;
         }
     }
 
     private void markVanished(SandboxRecord s, Report report) throws PaddockException {
-        boolean alive = s.pid() != null && runs(s);
+        boolean alive = s.runRef().pid() != null && runs(s);
         if (s.state() == SandboxState.AWAITING_HUMAN || !s.state().canBecome(SandboxState.AWAITING_HUMAN)) {
             // Already with a person (the supervisor kills what still runs), or the merge queue's to settle.
             return;
@@ -369,14 +369,15 @@ public final class Reconciler implements AutoCloseable {
         }
         report.vanished().add(s.id());
         if (alive) {
-            s.tier().runtimeIn(runtimes).stop(s.id(), RunRef.process(s.pid(), s.pidStartedAt()), grace());
-            store.clearPid(s.id(), s.pid());
+            RunRef ref = s.runRef();
+            s.spec().tier().runtimeIn(runtimes).stop(s.id(), RunRef.process(ref.pid(), ref.startedAt()), grace());
+            store.clearPid(s.id(), ref.pid());
         }
     }
 
     /** Whether the process tree the record names still runs. */
     private boolean runs(SandboxRecord s) {
-        return s.tier().runtimeIn(runtimes).remains(RunRef.process(s.pid(), s.pidStartedAt()))
+        return s.spec().tier().runtimeIn(runtimes).remains(RunRef.process(s.runRef().pid(), s.runRef().startedAt()))
                 == IsolationRuntime.Remains.ENDING;
     }
 

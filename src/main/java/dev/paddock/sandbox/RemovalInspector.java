@@ -56,7 +56,7 @@ final class RemovalInspector {
      */
     static Path guardedWorktree(SandboxRecord s, Path main) throws SandboxException {
         SandboxIds.check(s.id());
-        String p = s.worktreePath();
+        String p = s.workspace().worktreePath();
         Path root = main.toAbsolutePath().normalize().resolve(SandboxLayout.ROOT);
         String why = null;
         Path path = null;
@@ -108,17 +108,18 @@ final class RemovalInspector {
         List<String> unmerged = new ArrayList<>();
         boolean merged = false;
         BaseComparison base = null;
-        if (s.branch() != null && worktrees.branchExists(main, s.branch())) {
+        String branch = s.workspace().branch();
+        if (branch != null && worktrees.branchExists(main, branch)) {
             base = BaseComparison.of(worktrees, main, s).orElseThrow(() -> new SandboxException("The base "
-                    + s.baseBranch() + " of " + s.id() + " is not a branch here and the commit it started from is"
-                    + " not known, so Paddock cannot tell which commits of " + s.branch() + " would be unmerged;"
-                    + " nothing was changed. Remove with force (the branch " + s.branch() + " is kept)."));
-            unmerged.addAll(worktrees.unmergedCommits(main, s.branch(), base.revision()));
-            merged = worktrees.isMerged(main, s.branch(), base.revision());
+                    + s.workspace().baseBranch() + " of " + s.id() + " is not a branch here and the commit it started"
+                    + " from is not known, so Paddock cannot tell which commits of " + branch + " would be unmerged;"
+                    + " nothing was changed. Remove with force (the branch " + branch + " is kept)."));
+            unmerged.addAll(worktrees.unmergedCommits(main, branch, base.revision()));
+            merged = worktrees.isMerged(main, branch, base.revision());
         }
         detached.forEach(c -> unmerged.add(c + " (detached HEAD)"));
         boolean running = s.state().mayHaveProcess()
-                || (s.pid() != null && runs.test(s));
+                || (s.runRef().pid() != null && runs.test(s));
         String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
         RemovalPlan plan = new RemovalPlan(s.id(), running, present, List.copyOf(uncommitted), List.copyOf(unmerged),
                 merged, locked, submodules.commits(), base == null ? null : base.label(), ignored);

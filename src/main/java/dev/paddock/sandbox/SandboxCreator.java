@@ -180,14 +180,13 @@ public final class SandboxCreator {
                     .agentCommand(command).tier(tier).agent(agent).model(model).branch(branch).baseBranch(base)
                     .baseCommit(baseCommit).worktreePath(layout.worktree().toString()).state(SandboxState.PENDING)
                     .createdAt(now).stateChangedAt(now).leaseMs(leaseMs).maxRetries(maxRetries)
-                    .networkGranted(req.network()).cpuLimitNanos(container.nanoCpus())
-                    .memoryLimitBytes(container.memoryBytes()).pidsLimit(container.pids())
-                    .nofileLimit(container.nofile()).image(container.image()).group(req.group()).build();
+                    .networkGranted(req.network()).limits(container.limits()).image(container.image())
+                    .group(req.group()).build();
             writeStateFile(layout, record, Optional.empty());
             steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
             steps.add(step(repo, id, "sandbox.created", "Created sandbox " + id + " (" + tier.id() + ") for \""
-                    + abbreviate(record.task()) + "\"", Map.of("tier", tier.id(), "branch", branch,
+                    + abbreviate(record.spec().task()) + "\"", Map.of("tier", tier.id(), "branch", branch,
                     "leaseMs", leaseMs, "maxRetries", maxRetries)));
             fingerprints.expect(id);
             try {
@@ -229,8 +228,8 @@ public final class SandboxCreator {
     }
 
     /** The image and limits of a container sandbox (all null for the other tiers). */
-    private record ContainerChoice(String image, Long nanoCpus, Long memoryBytes, Long pids, Long nofile) {
-        static final ContainerChoice NONE = new ContainerChoice(null, null, null, null, null);
+    private record ContainerChoice(String image, ResourceLimits limits) {
+        static final ContainerChoice NONE = new ContainerChoice(null, null);
     }
 
     /**
@@ -246,8 +245,7 @@ public final class SandboxCreator {
         if (problem.isPresent()) {
             throw new SandboxException("Cannot create a container sandbox: " + problem.get());
         }
-        ResourceLimits l = req.limits() != null ? req.limits() : ResourceLimits.DEFAULTS;
-        return new ContainerChoice(image, l.nanoCpus(), l.memoryBytes(), l.pids(), l.nofile());
+        return new ContainerChoice(image, req.limits() != null ? req.limits() : ResourceLimits.DEFAULTS);
     }
 
     private void undo(Path main, SandboxLayout layout, String branch, boolean newBranch, boolean worktreeAdded) {
@@ -332,15 +330,15 @@ public final class SandboxCreator {
             throws IOException {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("id", r.id());
-        state.put("task", r.task());
-        state.put("tier", r.tier().id());
-        state.put("agent", r.agent());
-        state.put("branch", r.branch());
-        state.put("baseBranch", r.baseBranch());
-        state.put("baseCommit", r.baseCommit());
-        state.put("worktree", r.worktreePath());
+        state.put("task", r.spec().task());
+        state.put("tier", r.spec().tier().id());
+        state.put("agent", r.spec().agent());
+        state.put("branch", r.workspace().branch());
+        state.put("baseBranch", r.workspace().baseBranch());
+        state.put("baseCommit", r.workspace().baseCommit());
+        state.put("worktree", r.workspace().worktreePath());
         state.put("createdAt", r.createdAt().toString());
-        state.put("leaseMs", r.leaseMs());
+        state.put("leaseMs", r.lease().ms());
         fingerprint.ifPresent(fp -> state.put("fingerprint", fp));
         Path tmp = layout.stateFile().resolveSibling("sandbox.json.tmp");
         Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(state));

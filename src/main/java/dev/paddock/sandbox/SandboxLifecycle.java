@@ -121,10 +121,10 @@ public final class SandboxLifecycle {
         Transition t = Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
                 .set(Transition.Column.LAST_ERROR, Reconciler.VANISHED)
                 .set(Transition.Column.STOP_REASON, Reconciler.VANISHED)
-                .message(s.id() + ": its worktree " + s.worktreePath() + " vanished"
+                .message(s.id() + ": its worktree " + s.workspace().worktreePath() + " vanished"
                         + (alive ? "; its processes are being killed" : "") + "; a person decides (remove it, or"
                         + " recreate the worktree and retry)")
-                .detail("path", s.worktreePath()).detail("pid", alive ? s.pid() : null);
+                .detail("path", s.workspace().worktreePath()).detail("pid", alive ? s.runRef().pid() : null);
         if (s.state() == SandboxState.RUNNING) {
             t.set(Transition.Column.FINISHED_AT, now);
         }
@@ -143,8 +143,8 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.FINISHED_AT, now)
                 .set(Transition.Column.EXIT_CODE, null)
                 .message(s.id() + " failed: its " + ContainerEngineLifecycle.VANISHED + " (container "
-                        + DockerContainers.shortId(s.containerId()) + ")")
-                .detail("containerId", s.containerId()).detail("reason", "vanished"));
+                        + DockerContainers.shortId(s.runRef().engineId()) + ")")
+                .detail("containerId", s.runRef().engineId()).detail("reason", "vanished"));
     }
 
     /**
@@ -162,7 +162,7 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.PID, null)
                 .set(Transition.Column.LAST_ERROR, a.succeeded() ? null : why)
                 .message(s.id() + (a.succeeded() ? " is done: " : " failed: ") + why)
-                .detail("exitCode", a.code()).detail("containerId", s.containerId()).detail("reason", "exited"));
+                .detail("exitCode", a.code()).detail("containerId", s.runRef().engineId()).detail("reason", "exited"));
     }
 
     // The supervisor's moves: a run starts, ends, times out, is retried; a person stops or retries it.
@@ -204,13 +204,13 @@ public final class SandboxLifecycle {
 
     /** {@code s.state() → running}: run {@code iteration + 1} started as process {@code pid}, with a new lease. */
     boolean markStarted(SandboxRecord s, long pid, Instant pidStartedAt, Instant now) throws StoreException {
-        int runNo = s.iteration() + 1;
+        int runNo = s.run().iteration() + 1;
         return store.transition(s.id(), startedRun(s, runNo, now)
                 .set(Transition.Column.PID, pid)
                 .set(Transition.Column.PID_STARTED_AT, pidStartedAt)
                 .set(Transition.Column.STARTED_AT, now)
                 .message(s.id() + " started (run " + runNo + ", pid " + pid + ")")
-                .detail("pid", pid).detail("tier", s.tier().id()).detail("run", runNo));
+                .detail("pid", pid).detail("tier", s.spec().tier().id()).detail("run", runNo));
     }
 
     /** {@code s.state() → running}: run {@code runNo} started in container {@code containerId}, with a new lease. */
@@ -222,9 +222,9 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.PID_STARTED_AT, null)
                 .set(Transition.Column.STARTED_AT, now)
                 .message(s.id() + " started (run " + runNo + ", container " + DockerContainers.shortId(containerId)
-                        + " from " + s.image() + ")")
-                .detail("containerId", containerId).detail("image", s.image()).detail("tier", s.tier().id())
-                .detail("run", runNo));
+                        + " from " + s.spec().image() + ")")
+                .detail("containerId", containerId).detail("image", s.spec().image())
+                .detail("tier", s.spec().tier().id()).detail("run", runNo));
     }
 
     /**
@@ -232,7 +232,7 @@ public final class SandboxLifecycle {
      * recording it; it is recorded now (its agent's pid, or none when it has ended already).
      */
     boolean adoptUnrecordedRun(SandboxRecord s, RunRef run, Instant now) throws StoreException {
-        int runNo = s.iteration() + 1;
+        int runNo = s.run().iteration() + 1;
         return store.transition(s.id(), startedRun(s, runNo, now)
                 .set(Transition.Column.PID, run.pid())
                 .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
@@ -250,7 +250,7 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.EXIT_CODE, null)
                 .set(Transition.Column.LAST_HEARTBEAT_AT, null)
                 .set(Transition.Column.PROGRESS, null)
-                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.leaseMs()))
+                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.lease().ms()))
                 .set(Transition.Column.ITERATION, runNo);
     }
 
@@ -279,16 +279,17 @@ public final class SandboxLifecycle {
     /** {@code failed | timeout → retrying}: an automatic retry, counted. */
     boolean scheduleRetry(SandboxRecord s) throws StoreException {
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
-                .set(Transition.Column.RETRY_COUNT, s.retryCount() + 1)
-                .message(s.id() + " will be retried (" + (s.retryCount() + 1) + " of " + s.maxRetries() + ")"));
+                .set(Transition.Column.RETRY_COUNT, s.run().retryCount() + 1)
+                .message(s.id() + " will be retried (" + (s.run().retryCount() + 1) + " of "
+                        + s.run().maxRetries() + ")"));
     }
 
     /** {@code failed | timeout → awaiting_human}: no automatic retry is left. */
     boolean retriesUsedUp(SandboxRecord s) throws StoreException {
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                .message(s.id() + " needs a person: " + (s.maxRetries() == 0 ? "no automatic retries"
-                        : "its " + Words.countIs(s.maxRetries(), "retry", "retries") + " used up")
-                        + (s.lastError() == null ? "" : " (" + s.lastError() + ")")));
+                .message(s.id() + " needs a person: " + (s.run().maxRetries() == 0 ? "no automatic retries"
+                        : "its " + Words.countIs(s.run().maxRetries(), "retry", "retries") + " used up")
+                        + (s.run().lastError() == null ? "" : " (" + s.run().lastError() + ")")));
     }
 
     /** {@code from → awaiting_human}: {@code who} stopped it; its processes are about to be killed. */
@@ -321,9 +322,9 @@ public final class SandboxLifecycle {
         String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
         return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING).kind(FOLLOW_UP_EVENT)
                 .message(s.id() + ": " + who + " sent a follow-up; its agent resumes"
-                        + (s.agentSession() == null ? " its session" : " session " + s.agentSession())
-                        + " in run " + (s.iteration() + 1))
-                .detail("followUp", shown).detail("by", who).detail("session", s.agentSession())
+                        + (s.run().agentSession() == null ? " its session" : " session " + s.run().agentSession())
+                        + " in run " + (s.run().iteration() + 1))
+                .detail("followUp", shown).detail("by", who).detail("session", s.run().agentSession())
                 .also(tx -> AgentTurns.putFollowUp(tx, s.id(), text, who, now)));
     }
 }

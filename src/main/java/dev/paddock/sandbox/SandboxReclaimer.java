@@ -235,7 +235,8 @@ public final class SandboxReclaimer {
         if (mode == RemoveMode.STRICT && plan.locked()) {
             throw new RemovalRefusedException(RemovalMessages.locked(s, plan), plan);
         }
-        boolean offBranch = in.isWorktree() && !plan.uncommitted().isEmpty() && !s.branch().equals(in.headBranch());
+        boolean offBranch = in.isWorktree() && !plan.uncommitted().isEmpty() && !s.workspace().branch().equals(
+                in.headBranch());
         if (mode == RemoveMode.COMMIT && (offBranch || !in.detachedCommits().isEmpty()
                 || (plan.worktreePresent() && !in.isWorktree() && !plan.uncommitted().isEmpty()))) {
             throw new RemovalRefusedException(RemovalMessages.cannotCommit(s, in), plan);
@@ -265,9 +266,9 @@ public final class SandboxReclaimer {
         }
         int paths = in.plan().uncommitted().size() - in.submodules().paths().size();
         events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.leftovers_committed", s.id() + ": committed "
-                + RemovalMessages.count(paths, "leftover path") + " on " + s.branch() + " ("
-                + commit.substring(0, 8) + ") before removing it", Map.of("commit", commit, "branch", s.branch(),
-                "paths", paths, "by", who)));
+                + RemovalMessages.count(paths, "leftover path") + " on " + s.workspace().branch() + " ("
+                + commit.substring(0, 8) + ") before removing it", Map.of("commit", commit,
+                "branch", s.workspace().branch(), "paths", paths, "by", who)));
         return commit;
     }
 

@@ -183,11 +183,11 @@ public final class SandboxService {
             return new SandboxGroup(groupOrId, members);
         }
         SandboxRecord s = find(groupOrId);
-        if (s.group() == null) {
+        if (s.spec().group() == null) {
             throw new SandboxException(s.id() + " was made on its own, not in a fan-out (sandbox new --agents): it has"
                     + " no group to compare it with.");
         }
-        return new SandboxGroup(s.group(), store.ofGroup(s.group()));
+        return new SandboxGroup(s.spec().group(), store.ofGroup(s.spec().group()));
     }
 
     /** The events of a sandbox, oldest first: its state history and everything else recorded about it. */
@@ -221,10 +221,10 @@ public final class SandboxService {
     /** What the sandbox's worktree changed since its base commit (added / modified / deleted). */
     public WorktreeManager.ChangeList changes(String id) throws PaddockException {
         SandboxRecord s = find(id);
-        if (s.worktree() == null || !Files.isDirectory(s.worktree())) {
+        if (s.workspace().worktree() == null || !Files.isDirectory(s.workspace().worktree())) {
             throw new SandboxException("The worktree of " + id + " is gone.");
         }
-        return worktrees.changes(s.worktree(), s.baseCommit());
+        return worktrees.changes(s.workspace().worktree(), s.workspace().baseCommit());
     }
 
     /** The sandbox a bearer token belongs to, if any. */

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.TokenHash;
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
@@ -76,16 +77,21 @@ public final class SandboxStore implements AutoCloseable {
      */
     public void insert(SandboxRecord s, String fingerprintJson, List<EventDraft> creationEvents)
             throws StoreException {
+        SandboxRecord.Spec spec = s.spec();
+        SandboxRecord.Workspace ws = s.workspace();
+        ResourceLimits limits = s.limits();
         jdbc.inTransaction(tx -> {
             tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
                             + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id) VALUES (?, ?, ?, ?, ?, ?,"
                             + " ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    s.id(), s.repositoryId(), s.task(), s.agentCommand(), s.tier(), s.branch(), s.baseBranch(),
-                    s.baseCommit(), s.worktreePath(), s.state(), s.createdAt(), s.createdAt(), s.leaseMs(),
-                    s.maxRetries(), s.networkGranted(), s.cpuLimitNanos(), s.memoryLimitBytes(), s.pidsLimit(), s.nofileLimit(), s.image(),
-                    s.agent(), s.model(), fingerprintJson, s.group());
+                    s.id(), s.repositoryId(), spec.task(), spec.agentCommand(), spec.tier(), ws.branch(),
+                    ws.baseBranch(), ws.baseCommit(), ws.worktreePath(), s.state(), s.createdAt(), s.createdAt(),
+                    s.lease().ms(), s.run().maxRetries(), spec.networkGranted(),
+                    limits == null ? null : limits.nanoCpus(), limits == null ? null : limits.memoryBytes(),
+                    limits == null ? null : limits.pids(), limits == null ? null : limits.nofile(), spec.image(),
+                    spec.agent(), spec.model(), fingerprintJson, spec.group());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }
@@ -337,15 +343,25 @@ public final class SandboxStore implements AutoCloseable {
                 .exitCode(Jdbc.nullableInt(rs, "exit_code"))
                 .lastError(rs.getString("last_error"))
                 .networkGranted(rs.getBoolean("network_granted"))
-                .cpuLimitNanos(Jdbc.nullableLong(rs, "cpu_limit_nanos"))
-                .memoryLimitBytes(Jdbc.nullableLong(rs, "memory_limit_bytes"))
-                .pidsLimit(Jdbc.nullableLong(rs, "pids_limit"))
-                .nofileLimit(Jdbc.nullableLong(rs, "nofile_limit"))
+                .limits(limits(rs))
                 .image(rs.getString("image"))
                 .agent(rs.getString("agent"))
                 .model(rs.getString("model"))
                 .agentSession(rs.getString("agent_session"))
                 .group(rs.getString("group_id"))
                 .build();
+    }
+
+    /**
+     * The limits of a row: null when it has none (tiers other than the container's, which store all four), else
+     * with {@link ResourceLimits#DEFAULTS} for a missing one.
+     */
+    private static ResourceLimits limits(ResultSet rs) throws SQLException {
+        Long cpu = Jdbc.nullableLong(rs, "cpu_limit_nanos");
+        Long memory = Jdbc.nullableLong(rs, "memory_limit_bytes");
+        Long pids = Jdbc.nullableLong(rs, "pids_limit");
+        Long nofile = Jdbc.nullableLong(rs, "nofile_limit");
+        return cpu == null && memory == null && pids == null && nofile == null ? null
+                : ResourceLimits.orDefaults(cpu, memory, pids, nofile);
     }
 }

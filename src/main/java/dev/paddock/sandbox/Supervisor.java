@@ -194,7 +194,7 @@ public final class Supervisor implements AutoCloseable {
             return lifecycle.fingerprintFailed(s, e.getMessage(), clock.instant());
         }
         Instant since = s.stateChangedAt() != null ? s.stateChangedAt() : s.createdAt();
-        int runNo = s.iteration() + 1;
+        int runNo = s.run().iteration() + 1;
         RunRef ref;
         boolean adopted;
         try {
@@ -257,10 +257,10 @@ public final class Supervisor implements AutoCloseable {
         boolean heartbeat = agentFiles.heartbeat(s, layout);
         boolean waiting = agentFiles.turn(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
-        if (fresh.leaseExpiresAt() != null && now.isAfter(fresh.leaseExpiresAt())) {
-            Duration silent = Duration.between(fresh.lastHeartbeatAt() != null ? fresh.lastHeartbeatAt()
-                    : fresh.startedAt() != null ? fresh.startedAt() : now, now);
-            String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.leaseMs() / 1000
+        if (fresh.lease().expiresAt() != null && now.isAfter(fresh.lease().expiresAt())) {
+            Duration silent = Duration.between(fresh.lease().lastHeartbeatAt() != null ? fresh.lease().lastHeartbeatAt()
+                    : fresh.run().startedAt() != null ? fresh.run().startedAt() : now, now);
+            String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.lease().ms() / 1000
                     + " s ran out";
             boolean moved = lifecycle.leaseExpired(s, why, now);
             if (moved && refOf(fresh).present()) {
@@ -289,7 +289,7 @@ public final class Supervisor implements AutoCloseable {
                 }
             }
         }
-        if (s.retryCount() < s.maxRetries()) {
+        if (s.run().retryCount() < s.run().maxRetries()) {
             return lifecycle.scheduleRetry(s);
         }
         return lifecycle.retriesUsedUp(s);
@@ -321,7 +321,7 @@ public final class Supervisor implements AutoCloseable {
 
     /** Where the record says the sandbox's run is. */
     private static RunRef refOf(SandboxRecord s) {
-        return new RunRef(s.pid(), s.pidStartedAt(), s.containerId());
+        return new RunRef(s.runRef().pid(), s.runRef().startedAt(), s.runRef().engineId());
     }
 
     /** Follow-up prompts and the agents' turn signals that come by the API. */
@@ -422,7 +422,7 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private SandboxLayout layout(SandboxRecord s) throws PaddockException {
-        return new SandboxLayout(gitOf(s).mainWorktree(), s.id(), s.branch());
+        return new SandboxLayout(gitOf(s).mainWorktree(), s.id(), s.workspace().branch());
     }
 
     private GitRepository gitOf(SandboxRecord s) throws PaddockException {

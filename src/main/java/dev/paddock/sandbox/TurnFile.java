@@ -50,7 +50,7 @@ final class TurnFile {
             return Optional.empty();
         }
         Taken last = taken.get(s.id());
-        if (last != null && last.run() == s.iteration() && last.key().equals(AgentTurns.key(content))) {
+        if (last != null && last.run() == s.run().iteration() && last.key().equals(AgentTurns.key(content))) {
             return Optional.empty();
         }
         return Optional.of(content);
@@ -87,13 +87,13 @@ final class TurnFile {
             throws PaddockException {
         Optional<AgentSignal> signal = launcher.exitTurn(s, exitCode);
         if (signal.isPresent()) {
-            turns.record(s.id(), signal.get(), "exit " + s.iteration() + " " + signal.get().sessionId(), "exit");
+            turns.record(s.id(), signal.get(), "exit " + s.run().iteration() + " " + signal.get().sessionId(), "exit");
         }
     }
 
     /** Remembers {@code content} as taken for the sandbox's current run. */
     void taken(SandboxRecord s, String content) {
-        taken.put(s.id(), new Taken(s.iteration(), AgentTurns.key(content)));
+        taken.put(s.id(), new Taken(s.run().iteration(), AgentTurns.key(content)));
     }
 
     /** Forgets a sandbox. */

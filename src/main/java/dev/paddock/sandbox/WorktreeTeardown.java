@@ -121,9 +121,9 @@ final class WorktreeTeardown {
      * gone by now and the branch is merely kept.
      */
     void settleBranch(SandboxRecord s, Path main, boolean deleteBranch, String who) throws PaddockException {
-        String branch = s.branch();
+        String branch = s.workspace().branch();
         try {
-            if (branch == null || branch.equals(s.baseBranch()) || !worktrees.branchExists(main, branch)) {
+            if (branch == null || branch.equals(s.workspace().baseBranch()) || !worktrees.branchExists(main, branch)) {
                 return;
             }
             Optional<Path> elsewhere = worktrees.checkedOutIn(main, branch);
@@ -135,8 +135,8 @@ final class WorktreeTeardown {
             boolean merged = base.isPresent() && worktrees.isMerged(main, branch, base.get().revision());
             if (!merged && !deleteBranch) {
                 if (base.isEmpty()) {
-                    kept(s, "its base " + s.baseBranch() + " is not a branch and the commit it started from is not"
-                            + " known, so Paddock cannot tell whether it is merged");
+                    kept(s, "its base " + s.workspace().baseBranch() + " is not a branch and the commit it started"
+                            + " from is not known, so Paddock cannot tell whether it is merged");
                     return;
                 }
                 int commits = worktrees.unmergedCommits(main, branch, base.get().revision()).size();
@@ -153,7 +153,7 @@ final class WorktreeTeardown {
             details.put("by", who);
             event(s, "sandbox.branch_deleted", "Deleted the branch " + branch + " (at " + tip.substring(0, 8) + ")"
                     + (!merged ? " on request of " + who + ", though not merged" : base.get().isBranch()
-                    ? ": merged into " + s.baseBranch() : ": it has no commit since " + base.get().label()),
+                    ? ": merged into " + s.workspace().baseBranch() : ": it has no commit since " + base.get().label()),
                     details);
         } catch (GitException e) {
             kept(s, "git could not delete it: " + e.getMessage());
@@ -161,8 +161,8 @@ final class WorktreeTeardown {
     }
 
     private void kept(SandboxRecord s, String why) throws PaddockException {
-        event(s, "sandbox.branch_kept", "Kept the branch " + s.branch() + ": " + why,
-                Map.of("branch", s.branch(), "reason", why));
+        event(s, "sandbox.branch_kept", "Kept the branch " + s.workspace().branch() + ": " + why,
+                Map.of("branch", s.workspace().branch(), "reason", why));
     }
 
     private void event(SandboxRecord s, String kind, String message, Map<String, ?> details) throws PaddockException {

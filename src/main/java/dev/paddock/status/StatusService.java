@@ -87,8 +87,8 @@ public final class StatusService {
         List<SandboxRecord> open = record == null ? List.of() : sandboxes.listOpen(record.id());
         Map<Path, String> owners = new HashMap<>();
         for (SandboxRecord s : open) {
-            if (s.worktreePath() != null) {
-                owners.put(Path.of(s.worktreePath()), s.id());
+            if (s.workspace().worktreePath() != null) {
+                owners.put(Path.of(s.workspace().worktreePath()), s.id());
             }
         }
         List<RepositoryStatus.Worktree> wts = worktrees.stream().map(w -> new RepositoryStatus.Worktree(
@@ -97,14 +97,7 @@ public final class StatusService {
                 w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
                 owners.get(w.path()), w.missing())).toList();
         Map<String, WaitingForYou> waiting = record == null ? Map.of() : sandboxes.turns().waitingIn(record.id());
-        List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> new RepositoryStatus.Sandbox(s.id(), s.task(),
-                s.tier().id(), s.state().id(), s.branch(), s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(),
-                s.progress(), s.leaseExpiresAt(), s.retryCount(), s.exitCode(), s.lastError(),
-                engineAway && s.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
-                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
-                s.worktreePath() != null && !Files.isDirectory(Path.of(s.worktreePath())), s.agent(), s.model(),
-                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id())),
-                s.group())).toList();
+        List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> sandbox(s, engineAway, waiting)).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),
@@ -121,6 +114,22 @@ public final class StatusService {
         }
         return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
                 environment(docker, dockerAwaySince, bwrap), orphanRows);
+    }
+
+    private static RepositoryStatus.Sandbox sandbox(SandboxRecord s, boolean engineAway,
+                                                    Map<String, WaitingForYou> waiting) {
+        SandboxRecord.Spec spec = s.spec();
+        SandboxRecord.Workspace ws = s.workspace();
+        SandboxRecord.Lease lease = s.lease();
+        SandboxRecord.Run run = s.run();
+        return new RepositoryStatus.Sandbox(s.id(), spec.task(), spec.tier().id(), s.state().id(), ws.branch(),
+                ws.worktreePath(), s.createdAt(), lease.lastHeartbeatAt(), lease.progress(), lease.expiresAt(),
+                run.retryCount(), run.exitCode(), run.lastError(),
+                engineAway && spec.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
+                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
+                ws.worktreePath() != null && !Files.isDirectory(Path.of(ws.worktreePath())), spec.agent(), spec.model(),
+                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id())),
+                spec.group());
     }
 
     private static java.time.Instant waitingSince(WaitingForYou w) {

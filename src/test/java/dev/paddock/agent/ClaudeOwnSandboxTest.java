@@ -57,7 +57,7 @@ class ClaudeOwnSandboxTest {
                      environment(bin, api))) {
             SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Try the walls", null)
                     .agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
-            worktree[0] = s.worktree();
+            worktree[0] = s.workspace().worktree();
 
             Approval copy = await("the copy to wait for a person", () -> pending(host, "cp "));
             host.wiring().approvals().approve(copy.id(), "tester");
@@ -70,7 +70,8 @@ class ClaudeOwnSandboxTest {
                 return st == SandboxState.DONE || st == SandboxState.FAILED ? st : null;
             });
 
-            JsonNode settings = Json.mapper().readTree(s.worktree().resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+            JsonNode settings = Json.mapper().readTree(
+                    s.workspace().worktree().resolve(ClaudeSettingsWriter.RELATIVE).toFile());
             assertThat(settings.at("/sandbox/enabled").asBoolean()).as(settings.toString()).isTrue();
             List<String> results = api.turns().stream().flatMap(t -> t.lastToolResults().stream()).toList();
             String seen = String.join("\n---\n", results);
@@ -83,7 +84,7 @@ class ClaudeOwnSandboxTest {
             assertThat(outside.resolve("c.txt")).as(seen).doesNotExist();
             assertThat(seen).contains("stay inside");
             // (4) The commit wrote into the repository's git folder from inside the sandbox.
-            assertThat(repo.git("show", s.branch() + ":in.txt")).isEqualTo("inside\n");
+            assertThat(repo.git("show", s.workspace().branch() + ":in.txt")).isEqualTo("inside\n");
         }
     }
 

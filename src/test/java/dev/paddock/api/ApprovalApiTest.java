@@ -61,8 +61,8 @@ class ApprovalApiTest {
         SandboxRecord s = rig.runningSandbox(repo, "Allow and deny");
         String token = rig.tokenOf(s.id());
 
-        JsonNode allowed = json(decide(token, null, "git status", s.worktree()));
-        JsonNode denied = json(decide(token, null, "rm -rf /", s.worktree()));
+        JsonNode allowed = json(decide(token, null, "git status", s.workspace().worktree()));
+        JsonNode denied = json(decide(token, null, "rm -rf /", s.workspace().worktree()));
 
         assertThat(allowed.get("decision").asText()).isEqualTo("allow");
         assertThat(allowed.get("rule").asText()).isEqualTo("Bash(git status)");
@@ -81,7 +81,7 @@ class ApprovalApiTest {
     void anAskWaitsUntilAPersonApproves() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then approve");
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "git push origin main",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
         Thread.sleep(300);
         assertThat(waiting).as("still waiting for a person").isNotDone();
@@ -108,7 +108,7 @@ class ApprovalApiTest {
     void anAskIsReleasedByADenyWithItsReason() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then deny");
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "make deploy",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
 
         rig.call("POST", "/v1/approvals/" + id + "/deny", "{\"by\": \"bob\", \"reason\": \"not today\"}",
@@ -126,7 +126,7 @@ class ApprovalApiTest {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then expire");
         long t0 = System.nanoTime();
 
-        JsonNode answer = json(decide(rig.tokenOf(s.id()), null, "make deploy", s.worktree()));
+        JsonNode answer = json(decide(rig.tokenOf(s.id()), null, "make deploy", s.workspace().worktree()));
 
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertThat(answer.get("decision").asText()).isEqualTo("deny");
@@ -141,7 +141,7 @@ class ApprovalApiTest {
     void anAskIsCancelledWhenItsSandboxStops() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then stop");
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "make deploy",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
 
         rig.host().wiring().sandboxService().stop(s.id(), "ann");
@@ -157,7 +157,7 @@ class ApprovalApiTest {
     @Test
     void anAskIsCancelledWhenItsRequesterHangsUp() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then hang up");
-        String body = body(null, "make deploy", s.worktree()).toString();
+        String body = body(null, "make deploy", s.workspace().worktree()).toString();
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), rig.port())) {
             OutputStream out = socket.getOutputStream();
             byte[] b = body.getBytes(StandardCharsets.UTF_8);
@@ -180,9 +180,9 @@ class ApprovalApiTest {
     void aResentRequestAttachesToThePendingOne() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask twice");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> first = decideAsync(token, "make deploy", s.worktree());
+        CompletableFuture<HttpResponse<String>> first = decideAsync(token, "make deploy", s.workspace().worktree());
         long id = awaitPending(s.id());
-        CompletableFuture<HttpResponse<String>> second = decideAsync(token, "make deploy", s.worktree());
+        CompletableFuture<HttpResponse<String>> second = decideAsync(token, "make deploy", s.workspace().worktree());
         Thread.sleep(500);
 
         rig.call("POST", "/v1/approvals/" + id + "/approve", null, rig.installToken());
@@ -198,12 +198,12 @@ class ApprovalApiTest {
         SandboxRecord a = rig.runningSandbox(repo, "Token one");
         SandboxRecord b = rig.runningSandbox(repo, "Token two");
 
-        HttpResponse<String> none = rig.call("POST", "/v1/decide", body(a.id(), "git status", a.worktree())
+        HttpResponse<String> none = rig.call("POST", "/v1/decide", body(a.id(), "git status", a.workspace().worktree())
                 .toString(), null);
-        HttpResponse<String> other = decide(rig.tokenOf(b.id()), a.id(), "git status", a.worktree());
+        HttpResponse<String> other = decide(rig.tokenOf(b.id()), a.id(), "git status", a.workspace().worktree());
         HttpResponse<String> queue = rig.call("GET", "/v1/approvals?state=pending", null, rig.tokenOf(a.id()));
         HttpResponse<String> approve = rig.call("POST", "/v1/approvals/1/approve", null, rig.tokenOf(a.id()));
-        HttpResponse<String> install = decide(rig.installToken(), a.id(), "git status", a.worktree());
+        HttpResponse<String> install = decide(rig.installToken(), a.id(), "git status", a.workspace().worktree());
         HttpResponse<String> installNoId = decide(rig.installToken(), null, "git status", tmp);
 
         assertThat(none.statusCode()).isEqualTo(401);
@@ -220,7 +220,7 @@ class ApprovalApiTest {
         SandboxRecord s = rig.runningSandbox(repo, "Allow from now on");
         String token = rig.tokenOf(s.id());
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "npm run test -- --watch",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
 
         HttpResponse<String> r = rig.call("POST", "/v1/approvals/" + id + "/allow", "{\"by\": \"ann\"}",
@@ -234,7 +234,7 @@ class ApprovalApiTest {
         assertThat(policy.at("/permissions/allow").toString()).isEqualTo("[\"Bash(git status)\",\"Bash(npm run test:*)\"]");
         assertThat(policy.at("/permissions/deny").toString()).isEqualTo("[\"Bash(rm -rf:*)\"]");
         assertThat(repo.dir().resolve(".paddock/policy.json.bak")).hasContent(BrokerRig.POLICY);
-        JsonNode next = json(decide(token, null, "npm run test -- --coverage", s.worktree()));
+        JsonNode next = json(decide(token, null, "npm run test -- --coverage", s.workspace().worktree()));
         assertThat(next.get("decision").asText()).isEqualTo("allow");
         assertThat(next.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }

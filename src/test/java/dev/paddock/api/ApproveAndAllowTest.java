@@ -55,7 +55,8 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo")); // ask: Bash(git push:*)
         SandboxRecord s = rig.runningSandbox(repo, "Push");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git push origin main", s.worktree());
+        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git push origin main",
+                s.workspace().worktree());
         long id = awaitPending(s.id());
 
         HttpResponse<String> r = allow(id);
@@ -76,10 +77,11 @@ class ApproveAndAllowTest {
         assertThat(policy.at("/permissions/deny").toString()).isEqualTo("[\"Bash(rm -rf:*)\"]");
         assertThat(policy.get("note").asText()).isEqualTo("keep me");
 
-        JsonNode next = json(decide(token, "git push origin main", s.worktree()));
+        JsonNode next = json(decide(token, "git push origin main", s.workspace().worktree()));
         assertThat(next.get("decision").asText()).as(next.toString()).isEqualTo("allow");
         assertThat(next.get("rule").asText()).isEqualTo("Bash(git push:*)");
-        assertThat(json(decide(token, "rm -rf build", s.worktree())).get("decision").asText()).isEqualTo("deny");
+        assertThat(json(decide(token, "rm -rf build", s.workspace().worktree())).get("decision").asText())
+                .isEqualTo("deny");
     }
 
     @Test
@@ -88,7 +90,8 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"), text);
         SandboxRecord s = rig.runningSandbox(repo, "Fetch");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git fetch origin", s.worktree());
+        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git fetch origin",
+                s.workspace().worktree());
         long id = awaitPending(s.id());
         // An agent cannot take this route at all.
         assertThat(rig.call("POST", "/v1/approvals/" + id + "/allow", "{}", token).statusCode()).isEqualTo(403);
@@ -117,7 +120,7 @@ class ApproveAndAllowTest {
         SandboxRecord s = rig.runningSandbox(repo, "Install");
         String token = rig.tokenOf(s.id());
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "npm install --save-dev vitest",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
 
         HttpResponse<String> r = allow(id);
@@ -130,7 +133,7 @@ class ApproveAndAllowTest {
                 .isEqualTo("[\"Bash(curl:*)\"]");
         assertThat(Json.mapper().readTree(repo.dir().resolve(".paddock/policy.json").toFile())
                 .at("/permissions/allow").toString()).isEqualTo("[\"Bash(npm install:*)\"]");
-        assertThat(json(decide(token, "npm install left-pad", s.worktree())).get("decision").asText())
+        assertThat(json(decide(token, "npm install left-pad", s.workspace().worktree())).get("decision").asText())
                 .isEqualTo("allow");
     }
 
@@ -140,7 +143,7 @@ class ApproveAndAllowTest {
         SandboxRecord s = rig.runningSandbox(repo, "Touch the policy");
         String token = rig.tokenOf(s.id());
         CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "python3 fix.py .paddock/policy.json",
-                s.worktree());
+                s.workspace().worktree());
         long id = awaitPending(s.id());
         String before = Files.readString(repo.dir().resolve(".paddock/policy.json"));
 

@@ -120,7 +120,7 @@ class LongCommandApiTest {
     @Test
     void aLongWorkingDirectorySessionAndRuleAreStoredWhole() throws Exception {
         String command = "printf " + "%s-".repeat(600) + " done";
-        String cwd = sandbox.worktree().resolve("deep/".repeat(1200) + "end").toString();
+        String cwd = sandbox.workspace().worktree().resolve("deep/".repeat(1200) + "end").toString();
         ObjectNode body = decideBody(command).put("cwd", cwd).put("sessionId", "session-" + "x".repeat(5000));
 
         HttpResponse<String> r = rig.call("POST", "/v1/decide", body.toString(), token);
@@ -171,7 +171,7 @@ class LongCommandApiTest {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("tool", "Bash");
         n.putObject("input").put("command", command).put("description", "a long one");
-        n.put("cwd", sandbox.worktree().toString());
+        n.put("cwd", sandbox.workspace().worktree().toString());
         n.put("sessionId", "session-long");
         return n;
     }
@@ -180,7 +180,7 @@ class LongCommandApiTest {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("session_id", "session-long-hook");
         n.put("hook_event_name", "PreToolUse");
-        n.put("cwd", sandbox.worktree().toString());
+        n.put("cwd", sandbox.workspace().worktree().toString());
         n.put("tool_name", "Bash");
         n.putObject("tool_input").put("command", command);
         return n;

@@ -47,7 +47,8 @@ class PolicyChangeReviewTest {
     }
 
     private HttpResponse<String> decide(SandboxRecord s, String command) throws Exception {
-        ObjectNode n = Json.mapper().createObjectNode().put("tool", "Bash").put("cwd", s.worktree().toString());
+        ObjectNode n = Json.mapper().createObjectNode().put("tool", "Bash").put("cwd", s.workspace().worktree()
+                .toString());
         n.putObject("input").put("command", command);
         return rig.call("POST", "/v1/decide", n.toString(), rig.tokenOf(s.id()));
     }
@@ -154,13 +155,14 @@ class PolicyChangeReviewTest {
     void aPolicyInASandboxWorktreeOrLinkedIntoOneIsNeverUsedByTheHook() throws Exception {
         Files.writeString(PolicyFile.globalFile(rig.home().dir()), "{\"unmatched\": \"deny\"}");
         SandboxRecord s = rig.runningSandbox(repo, "Write my own policy");
-        Path own = PolicyFile.repositoryFile(s.worktree());
+        Path own = PolicyFile.repositoryFile(s.workspace().worktree());
         Files.writeString(own, OPEN); // what the agent would write in its worktree
 
-        assertThat(hook(s.id(), s.worktree(), rig.installToken())).as("named sandbox").startsWith("deny\n");
-        assertThat(hook(null, s.worktree(), rig.installToken())).as("found by its cwd").startsWith("deny\n");
-        assertThat(hook(null, s.worktree().resolve("src"), rig.installToken())).startsWith("deny\n");
-        assertThat(hook(null, s.worktree(), rig.tokenOf(s.id()))).as("its own token").startsWith("deny\n");
+        assertThat(hook(s.id(), s.workspace().worktree(), rig.installToken())).as("named sandbox").startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree(), rig.installToken())).as("found by its cwd")
+                .startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree().resolve("src"), rig.installToken())).startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree(), rig.tokenOf(s.id()))).as("its own token").startsWith("deny\n");
         assertThat(decision(s, "touch x")).isEqualTo("deny");
 
         // The main worktree's .paddock made a link to the sandbox's own: refused, everything denied.
@@ -168,7 +170,7 @@ class PolicyChangeReviewTest {
         Files.delete(PolicyFile.repositoryFile(repo.dir()));
         Files.delete(mainPaddock);
         Files.createSymbolicLink(mainPaddock, own.getParent());
-        String linked = hook(s.id(), s.worktree(), rig.installToken());
+        String linked = hook(s.id(), s.workspace().worktree(), rig.installToken());
         assertThat(linked).startsWith("deny\n").contains("sandbox folder");
         assertThat(decision(s, "git status")).isEqualTo("deny");
     }
@@ -179,7 +181,8 @@ class PolicyChangeReviewTest {
         Files.writeString(policy, "{\"permissions\": {\"allow\": [\"Write\", \"Edit\", \"Bash(echo:*)\"]}}");
         rig.approvalTimeout(30_000); // unmatched requests are asked
         SandboxRecord s = rig.runningSandbox(repo, "Install things");
-        ObjectNode write = Json.mapper().createObjectNode().put("tool", "Write").put("cwd", s.worktree().toString());
+        ObjectNode write = Json.mapper().createObjectNode().put("tool", "Write").put("cwd", s.workspace().worktree()
+                .toString());
         write.putObject("input").put("file_path", policy.toString()).put("content", OPEN);
         HttpResponse<String> agentWrite = rig.call("POST", "/v1/decide", write.toString(), rig.tokenOf(s.id()));
         assertThat(BrokerRig.json(agentWrite).get("decision").asText()).as(agentWrite.body()).isEqualTo("deny");

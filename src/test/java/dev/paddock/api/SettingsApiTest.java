@@ -185,7 +185,7 @@ class SettingsApiTest {
 
         assertThat(after.get("maxRetries").asInt()).isEqualTo(7);
         assertThat(after.get("leaseMs").asLong()).isEqualTo(120_000L);
-        assertThat(host.wiring().sandboxService().find(before).maxRetries()).as("a sandbox keeps its own value")
+        assertThat(host.wiring().sandboxService().find(before).run().maxRetries()).as("a sandbox keeps its own value")
                 .isEqualTo(2);
     }
 

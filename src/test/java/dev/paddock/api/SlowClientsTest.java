@@ -62,7 +62,8 @@ class SlowClientsTest {
             Thread.sleep(2000); // all of them open and sending
             for (int i = 0; i < 30; i++) {
                 HookRun.Result r = HookRun.run(script, HookRun.Shell.BASH, env,
-                        HookRun.payload(sandbox.worktree(), "git status"), List.of(), Duration.ofSeconds(60));
+                        HookRun.payload(sandbox.workspace().worktree(), "git status"), List.of(),
+                        Duration.ofSeconds(60));
                 assertThat(r.exit()).as(r.describe()).isZero();
                 assertThat(r.decision()).isEqualTo("allow");
                 hookMs.add(r.took().toMillis());
@@ -96,7 +97,8 @@ class SlowClientsTest {
                 // a deny and an allow: the decision is the policy's, not the hook's own deadline running out
                 boolean deny = i % 2 == 0;
                 HookRun.Result r = HookRun.run(script, HookRun.Shell.BASH, env,
-                        HookRun.payload(sandbox.worktree(), deny ? "rm -rf build" : "git status"), List.of(),
+                        HookRun.payload(sandbox.workspace().worktree(), deny ? "rm -rf build" : "git status"),
+                        List.of(),
                         Duration.ofSeconds(60));
                 assertThat(r.exit()).as("a deny exits 2, as Claude Code expects: " + r.describe()).isEqualTo(deny ? 2 : 0);
                 assertThat(r.decision()).as(r.describe()).isEqualTo(deny ? "deny" : "allow");

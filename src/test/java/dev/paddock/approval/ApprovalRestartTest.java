@@ -30,7 +30,7 @@ class ApprovalRestartTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Survive restart");
             String token = rig.tokenOf(s.id());
-            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, token, s.worktree());
+            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, token, s.workspace().worktree());
             long id = awaitPending(rig, s.id());
             Instant expiry = rig.host().wiring().approvals().find(id).orElseThrow().expiresAt();
 
@@ -42,7 +42,7 @@ class ApprovalRestartTest {
             Approval still = rig.host().wiring().approvals().find(id).orElseThrow();
             assertThat(still.state()).isEqualTo(ApprovalState.PENDING);
             assertThat(still.expiresAt()).isEqualTo(expiry);
-            CompletableFuture<HttpResponse<String>> again = decideAsync(rig, token, s.worktree());
+            CompletableFuture<HttpResponse<String>> again = decideAsync(rig, token, s.workspace().worktree());
             Thread.sleep(500);
             rig.host().wiring().approvals().approve(id, "ann");
             JsonNode answer = BrokerRig.json(again.get());
@@ -57,7 +57,8 @@ class ApprovalRestartTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Expire while stopped");
             rig.approvalTimeout(2500);
-            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, rig.tokenOf(s.id()), s.worktree());
+            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, rig.tokenOf(s.id()),
+                    s.workspace().worktree());
             long id = awaitPending(rig, s.id());
             rig.host().close(); // stopped for longer than the timeout
             before.handle((r, e) -> null).get();

@@ -39,11 +39,11 @@ class ApprovalsOfASandboxTest {
             SandboxRecord other = rig.runningSandbox(repo, "Ask elsewhere");
             ApprovalBroker broker = rig.host().wiring().approvals();
 
-            Approval allowed = decide(broker, s, payload("git status", s.worktree(), "toolu_01A"));
-            Approval denied = decide(broker, s, payload("rm -rf build", s.worktree(), "toolu_01B"));
-            Approval without = decide(broker, s, payload("git status", s.worktree(), null));
-            Approval tooLong = decide(broker, s, payload("git status", s.worktree(), "x".repeat(300)));
-            decide(broker, other, payload("git status", other.worktree(), "toolu_02A"));
+            Approval allowed = decide(broker, s, payload("git status", s.workspace().worktree(), "toolu_01A"));
+            Approval denied = decide(broker, s, payload("rm -rf build", s.workspace().worktree(), "toolu_01B"));
+            Approval without = decide(broker, s, payload("git status", s.workspace().worktree(), null));
+            Approval tooLong = decide(broker, s, payload("git status", s.workspace().worktree(), "x".repeat(300)));
+            decide(broker, other, payload("git status", other.workspace().worktree(), "toolu_02A"));
 
             assertThat(allowed.toolUseId()).isEqualTo("toolu_01A");
             assertThat(allowed.allowed()).isTrue();
@@ -67,21 +67,21 @@ class ApprovalsOfASandboxTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Work without heartbeats");
             java.time.Instant leaseBefore = rig.host().wiring().sandboxes().find(s.id()).orElseThrow()
-                    .leaseExpiresAt();
+                    .lease().expiresAt();
             Thread.sleep(50);
 
-            decide(rig.host().wiring().approvals(), s, payload("git status", s.worktree(), "toolu_01A"));
+            decide(rig.host().wiring().approvals(), s, payload("git status", s.workspace().worktree(), "toolu_01A"));
 
             // Heartbeats are written in batches: the lease moves within a few seconds.
             long deadline = System.nanoTime() + 10_000_000_000L;
             SandboxRecord now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
-            while (!now.leaseExpiresAt().isAfter(leaseBefore) && System.nanoTime() < deadline) {
+            while (!now.lease().expiresAt().isAfter(leaseBefore) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
                 now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
             }
-            assertThat(now.leaseExpiresAt()).isAfter(leaseBefore);
-            assertThat(now.lastHeartbeatAt()).isNotNull();
-            assertThat(now.progress()).isEqualTo("Bash: git status");
+            assertThat(now.lease().expiresAt()).isAfter(leaseBefore);
+            assertThat(now.lease().lastHeartbeatAt()).isNotNull();
+            assertThat(now.lease().progress()).isEqualTo("Bash: git status");
         }
     }
 

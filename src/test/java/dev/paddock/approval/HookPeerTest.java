@@ -72,7 +72,7 @@ class HookPeerTest {
             Path home = homeNamingPort(shell.name(), foreign.port(), installToken);
 
             HookRun.Result r = HookRun.run(HookScript.path(home), shell, HookRun.baseEnv(),
-                    HookRun.payload(sandbox.worktree(), "rm -rf build"), List.of(), LIMIT);
+                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"), List.of(), LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
@@ -90,7 +90,7 @@ class HookPeerTest {
             String key = rig.hookKeyOf(sandbox.id());
 
             HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(foreign.port(), sandbox.id(), token, key),
-                    HookRun.payload(sandbox.worktree(), "rm -rf build"), List.of(), LIMIT);
+                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"), List.of(), LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
@@ -106,7 +106,7 @@ class HookPeerTest {
             Path home = homeNamingPort("jvm", foreign.port(), installToken);
 
             int[] exit = {0};
-            String err = jvmHook(home, HookRun.payload(sandbox.worktree(), "rm -rf build"), exit);
+            String err = jvmHook(home, HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"), exit);
 
             assertThat(exit[0]).as(err).isEqualTo(2);
             assertThat(err).contains("did not prove it is this home's Paddock");
@@ -122,7 +122,7 @@ class HookPeerTest {
             long t0 = System.nanoTime();
 
             int[] exit = {0};
-            String err = jvmHook(home, HookRun.payload(sandbox.worktree(), "git status"), exit);
+            String err = jvmHook(home, HookRun.payload(sandbox.workspace().worktree(), "git status"), exit);
 
             assertThat(exit[0]).as(err).isEqualTo(2);
             assertThat(err).contains("did not answer");
@@ -136,7 +136,8 @@ class HookPeerTest {
     void aServerThatAnswersWithoutEndIsDeniedBeforeTheHookGrowsWithoutBound(Shell shell) throws Exception {
         try (RecordingServer flood = RecordingServer.start(RecordingServer.Mode.FLOOD)) {
             HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(flood.port(), sandbox.id(), "unused",
-                    rig.hookKeyOf(sandbox.id())), HookRun.payload(sandbox.worktree(), "rm -rf build"), List.of(), LIMIT);
+                    rig.hookKeyOf(sandbox.id())), HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"),
+                    List.of(), LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
@@ -157,7 +158,7 @@ class HookPeerTest {
             try {
                 r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
                         rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
-                        HookRun.payload(sandbox.worktree(), command), List.of(), LIMIT);
+                        HookRun.payload(sandbox.workspace().worktree(), command), List.of(), LIMIT);
             } finally {
                 java.nio.file.Files.move(aside, instance);
             }
@@ -175,7 +176,7 @@ class HookPeerTest {
         try (RecordingServer relay = RecordingServer.start(RecordingServer.Mode.RELAY, 0, rig.port())) {
             HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
                     rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
-                    HookRun.payload(sandbox.worktree(), "git status"), List.of(), LIMIT);
+                    HookRun.payload(sandbox.workspace().worktree(), "git status"), List.of(), LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isZero();
             assertThat(r.decision()).isEqualTo("allow");
@@ -231,7 +232,7 @@ class HookPeerTest {
     void eachAgentGetsItsOwnSandboxsHookKeyInItsEnvironment() throws Exception {
         SandboxRecord s = rig.runningSandbox(BrokerRig.repoWithPolicy(shared.resolve("repo-env")), "Key agent",
                 "printf %s \"$PADDOCK_HOOK_KEY\" > \"$PADDOCK_HEARTBEAT_FILE.key\"; sleep 300");
-        Path written = s.worktree().getParent().getParent().resolve(".paddock").resolve("heartbeat.key");
+        Path written = s.workspace().worktree().getParent().getParent().resolve(".paddock").resolve("heartbeat.key");
         BrokerRig.await("the agent to write its key", () -> Files.exists(written) && written.toFile().length() > 0);
 
         assertThat(Files.readString(written)).isEqualTo(rig.hookKeyOf(s.id())).isNotEqualTo(rig.hookKeyOf(sandbox.id()))
@@ -252,7 +253,7 @@ class HookPeerTest {
 
     /** A hook request signed as the script signs it (HTTP/1.0, {@code Paddock-Auth}). */
     private static byte[] signed(String sandboxId, String key, String command, long ts, String target, int port) {
-        byte[] body = HookRun.payload(sandbox.worktree(), command).getBytes(StandardCharsets.UTF_8);
+        byte[] body = HookRun.payload(sandbox.workspace().worktree(), command).getBytes(StandardCharsets.UTF_8);
         return request("POST", sandboxId, key, ts, target, port, body);
     }
 

@@ -89,7 +89,8 @@ class HookThroughSandboxSocketTest {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (state(s.id()) != SandboxState.RUNNING) {
             SandboxRecord now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
-            assertThat(System.nanoTime()).as("%s runs; it is %s (%s), log:%n%s", s.id(), now.state(), now.lastError(),
+            assertThat(System.nanoTime()).as("%s runs; it is %s (%s), log:%n%s", s.id(), now.state(),
+                    now.run().lastError(),
                     rig.host().wiring().sandboxService().logTail(s.id())).isLessThan(deadline);
             Thread.sleep(50);
         }
@@ -106,7 +107,7 @@ class HookThroughSandboxSocketTest {
 
     /** Runs the three calls of every hook in {@code s} and checks each answer; the asked one is approved. */
     private static void decides(SandboxRecord s, int hooks) throws Exception {
-        Path o = s.worktree().resolve(".hook");
+        Path o = s.workspace().worktree().resolve(".hook");
         for (int i = 0; i < hooks; i++) {
             String h = "h" + i;
             awaitFile(s, o.resolve(h + "-allow.rc"));
@@ -180,7 +181,7 @@ class HookThroughSandboxSocketTest {
                 + "/paddock-hook-claude", "/bin/bash " + SandboxApi.BIN + "/paddock-hook-claude.sh"), othersSocket));
 
         decides(s, 2);
-        Path o = s.worktree().resolve(".hook");
+        Path o = s.workspace().worktree().resolve(".hook");
         assertThat(read(o, "other")).as("another sandbox's socket, by its host path").isEqualTo("unseen");
         assertThat(read(o, "replace")).as("the sandbox's own socket").isEqualTo("kept");
         Path dir = rig.host().wiring().apiRelays().dirOf(s.id());
@@ -199,7 +200,7 @@ class HookThroughSandboxSocketTest {
                 + "/paddock-hook-claude"), rig.home().dir().resolve("run")));
 
         decides(s, 1);
-        Path o = s.worktree().resolve(".hook");
+        Path o = s.workspace().worktree().resolve(".hook");
         assertThat(read(o, "other")).as("Paddock's home").isEqualTo("unseen");
         assertThat(read(o, "replace")).as("the sandbox's own socket").isEqualTo("kept");
     }
@@ -216,12 +217,13 @@ class HookThroughSandboxSocketTest {
 
         rig.restart();
         BrokerRig.await("the socket again", () -> Files.exists(socket, LinkOption.NOFOLLOW_LINKS));
-        Files.writeString(s.worktree().resolve("go"), "go\n");
+        Files.writeString(s.workspace().worktree().resolve("go"), "go\n");
 
-        awaitFile(s, s.worktree().resolve("after.rc"));
-        assertThat(Files.readString(s.worktree().resolve("after.rc")).strip())
-                .as(Files.readString(s.worktree().resolve("after.out"))).isEqualTo("0");
-        assertThat(Files.readString(s.worktree().resolve("after.out"))).contains("\"permissionDecision\":\"allow\"");
+        awaitFile(s, s.workspace().worktree().resolve("after.rc"));
+        assertThat(Files.readString(s.workspace().worktree().resolve("after.rc")).strip())
+                .as(Files.readString(s.workspace().worktree().resolve("after.out"))).isEqualTo("0");
+        assertThat(Files.readString(s.workspace().worktree().resolve("after.out")))
+                .contains("\"permissionDecision\":\"allow\"");
     }
 
     @Test
@@ -247,7 +249,7 @@ class HookThroughSandboxSocketTest {
 
         for (HookRun.Shell shell : new HookRun.Shell[] {HookRun.Shell.NATIVE, HookRun.Shell.BASH}) {
             HookRun.Result r = HookRun.run(HookScript.path(rig.home().dir()), shell, env,
-                    HookRun.payload(a.worktree(), "git status"), List.of("--timeout", "660"),
+                    HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
                     java.time.Duration.ofSeconds(20));
 
             assertThat(r.exit()).as(shell + ": " + r.describe()).isEqualTo(2);

@@ -156,7 +156,7 @@ class NativeHookTest {
     private static String payload(String description) {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("session_id", "native");
-        n.put("cwd", sandbox.worktree().toString());
+        n.put("cwd", sandbox.workspace().worktree().toString());
         n.put("hook_event_name", "PreToolUse");
         n.put("tool_name", "Bash");
         n.putObject("tool_input").put("command", "git status").put("description", description);

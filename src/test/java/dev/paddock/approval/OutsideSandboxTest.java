@@ -47,11 +47,11 @@ class OutsideSandboxTest {
             SandboxRecord s = rig.runningSandbox(repo, "Step outside");
             ApprovalBroker broker = rig.host().wiring().approvals();
 
-            assertThat(hook(rig, s, payload("PreToolUse", "git status", s.worktree(), false)).body())
+            assertThat(hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), false)).body())
                     .as("inside its sandbox, git status is allowed by the policy").startsWith("allow\n");
             CompletableFuture<HttpResponse<String>> outside = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return hook(rig, s, payload("PreToolUse", "git status", s.worktree(), true));
+                    return hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), true));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -72,21 +72,23 @@ class OutsideSandboxTest {
             ApprovalBroker broker = rig.host().wiring().approvals();
 
             // Allowed by the policy is not enough to leave the sandbox.
-            hook(rig, s, payload("PreToolUse", "git status", s.worktree(), false));
-            String byPolicy = hook(rig, s, payload("PermissionRequest", "git status", s.worktree(), true)).body();
+            hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), false));
+            String byPolicy = hook(rig, s, payload("PermissionRequest", "git status", s.workspace().worktree(), true))
+                    .body();
             assertThat(byPolicy).startsWith("deny\n").contains("\"hookEventName\":\"PermissionRequest\"")
                     .contains("\"behavior\":\"deny\"");
 
             CompletableFuture<HttpResponse<String>> push = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return hook(rig, s, payload("PreToolUse", "git push origin HEAD", s.worktree(), false));
+                    return hook(rig, s, payload("PreToolUse", "git push origin HEAD", s.workspace().worktree(), false));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
             BrokerRig.await("the push to wait for a person", () -> pendingOf(broker, s) != null);
             // Before anyone approved it, the push may not leave the sandbox.
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.worktree(), true)).body())
+            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
+                    true)).body())
                     .startsWith("deny\n");
             broker.approve(pendingOf(broker, s).id(), "tester");
             String approved = push.get(30, TimeUnit.SECONDS).body();
@@ -95,12 +97,15 @@ class OutsideSandboxTest {
                     .createObjectNode().put("command", "git push origin HEAD").put(ClaudeHook.OUTSIDE_SANDBOX, true));
 
             // Another command, then the approved one: only the approved one, and once.
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push --force origin HEAD", s.worktree(), true))
+            assertThat(hook(rig, s, payload("PermissionRequest", "git push --force origin HEAD",
+                    s.workspace().worktree(), true))
                     .body()).startsWith("deny\n");
-            String granted = hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.worktree(), true))
+            String granted = hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
+                    true))
                     .body();
             assertThat(granted).startsWith("allow\n").contains("\"behavior\":\"allow\"");
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.worktree(), true)).body())
+            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
+                    true)).body())
                     .as("each approval lets one call out").startsWith("deny\n");
         }
     }
@@ -112,7 +117,7 @@ class OutsideSandboxTest {
             SandboxRecord s = rig.runningSandbox(repo, "Publish with Codex");
             ApprovalBroker broker = rig.host().wiring().approvals();
             ObjectNode codex = (ObjectNode) Json.mapper().readTree(payload("PreToolUse", "git push origin HEAD",
-                    s.worktree(), false));
+                    s.workspace().worktree(), false));
             codex.put("turn_id", "t-1");
             CompletableFuture<HttpResponse<String>> push = CompletableFuture.supplyAsync(() -> {
                 try {

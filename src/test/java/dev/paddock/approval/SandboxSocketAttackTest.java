@@ -120,10 +120,12 @@ class SandboxSocketAttackTest {
         // "unix" on the loopback, does not pass.
         Map<String, String> env = HookRun.agentEnv(rig.port(), a.id(), rig.tokenOf(a.id()), rig.hookKeyOf(a.id()));
         HookRun.Result direct = HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(a.worktree(), "git status"), List.of("--timeout", "660"), Duration.ofSeconds(20));
+                HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+                Duration.ofSeconds(20));
         env.put(SandboxApi.SOCKET_VARIABLE, socketOf(a).toString());
         HookRun.Result viaSocket = HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(a.worktree(), "git status"), List.of("--timeout", "660"), Duration.ofSeconds(20));
+                HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+                Duration.ofSeconds(20));
 
         assertThat(direct.exit()).as(direct.describe()).isZero();
         assertThat(viaSocket.exit()).as(viaSocket.describe()).isZero();
@@ -166,7 +168,8 @@ class SandboxSocketAttackTest {
         env.put("PADDOCK_SANDBOX_ID", b.id());
         env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(b.id()));
         BrokerRig.await("the hook works again", () -> HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(b.worktree(), "git status"), List.of("--timeout", "660"), Duration.ofSeconds(20))
+                HookRun.payload(b.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+                Duration.ofSeconds(20))
                 .exit() == 0);
     }
 
@@ -189,7 +192,7 @@ class SandboxSocketAttackTest {
                     env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(a.id()));
 
                     HookRun.Result r = HookRun.run(HookScript.path(rig.home().dir()), shell, env,
-                            HookRun.payload(a.worktree(), "git status"), List.of("--timeout", "660"),
+                            HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
                             Duration.ofSeconds(30));
 
                     String what = shell + " on " + socket.getFileName() + ": " + r.describe();

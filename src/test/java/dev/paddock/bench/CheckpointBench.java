@@ -46,7 +46,7 @@ class CheckpointBench {
             SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Bench", "sleep 60")
                     .id("bench-001").maxRetries(0).build());
             assertThat(wiring.fingerprints().await(s.id(), Duration.ofSeconds(60))).isTrue();
-            Path wt = s.worktree();
+            Path wt = s.workspace().worktree();
             CheckpointService checkpoints = wiring.checkpoints();
             List<Long> takes = new ArrayList<>();
             List<Long> rollbacks = new ArrayList<>();

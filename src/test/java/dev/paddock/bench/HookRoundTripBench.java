@@ -47,7 +47,7 @@ class HookRoundTripBench {
             Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "PADDOCK_API", "http://127.0.0.1:"
                     + rig.port(), "PADDOCK_TOKEN", rig.tokenOf(s.id()), "PADDOCK_SANDBOX_ID", s.id(),
                     "PADDOCK_HOOK_KEY", rig.hookKeyOf(s.id()));
-            String payload = payload(s.worktree());
+            String payload = payload(s.workspace().worktree());
             String hook = HookRun.target(HookScript.path(rig.home().dir()), HookRun.Shell.NATIVE).toString();
             String script = HookScript.scriptPath(rig.home().dir()).toString();
             List<Long> nativeHook = calls(List.of(hook), env, payload);

@@ -77,7 +77,8 @@ class TranscriptViewBench {
             awaitEnd(host, big.id());
             Path log = host.wiring().sandboxService().logFile(big.id());
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            Files.writeString(log, String.join("\n", agent.conversation(big.worktreePath(), EVENTS, 42)) + "\n",
+            Files.writeString(log, String.join("\n", agent.conversation(big.workspace().worktreePath(), EVENTS, 42))
+                    + "\n",
                     StandardOpenOption.APPEND);
             BenchSupport.report(String.format(Locale.ROOT, "transcript view: log of %,d events, %.1f MB", EVENTS,
                     Files.size(log) / (1024.0 * 1024)));

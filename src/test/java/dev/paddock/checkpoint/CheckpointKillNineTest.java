@@ -61,7 +61,7 @@ class CheckpointKillNineTest {
         Path worktree;
         try (Wiring w = Wiring.open(home)) {
             worktree = w.sandboxService().create(NewSandbox.custom(repo.dir(), "keep checkpoints", AGENT).id(ID)
-                    .branch("agent/ckpt").maxRetries(0).build()).worktree();
+                    .branch("agent/ckpt").maxRetries(0).build()).workspace().worktree();
         }
         ChildJvm first = serve();
         Path log = home.logDir().resolve("sandboxes").resolve(ID + ".log");

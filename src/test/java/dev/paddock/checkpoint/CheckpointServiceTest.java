@@ -59,7 +59,7 @@ class CheckpointServiceTest {
         sandbox = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Change files", "sleep 60")
                 .id("files-001").branch("agent/files").maxRetries(0).build());
         assertThat(wiring.fingerprints().await(sandbox.id(), Duration.ofSeconds(30))).isTrue();
-        wt = sandbox.worktree();
+        wt = sandbox.workspace().worktree();
     }
 
     @AfterEach

@@ -242,7 +242,7 @@ class HookClaudeTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptOutsideEverySandboxDeniesAndSaysWhy(String how) throws Exception {
-        String outside = payload("Bash", "git status").replace(sandbox.worktree().toString(),
+        String outside = payload("Bash", "git status").replace(sandbox.workspace().worktree().toString(),
                 System.getProperty("java.io.tmpdir"));
         Run r = hook(how, new HashMap<>(Map.of("PATH", System.getenv("PATH"))), outside);
 
@@ -288,7 +288,7 @@ class HookClaudeTest {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("session_id", "abc123");
         n.put("transcript_path", "/tmp/t.jsonl");
-        n.put("cwd", sandbox.worktree().toString());
+        n.put("cwd", sandbox.workspace().worktree().toString());
         n.put("permission_mode", "default");
         n.put("hook_event_name", "PreToolUse");
         n.put("tool_name", tool);

@@ -81,7 +81,7 @@ class MissingFolderStatusTest {
                     .build());
             w.fingerprints().await(s.id(), Duration.ofSeconds(30));
         }
-        TempRepo.deleteTree(s.worktree());
+        TempRepo.deleteTree(s.workspace().worktree());
 
         StatusCommandTest.Run json = status("--json");
 
@@ -89,7 +89,7 @@ class MissingFolderStatusTest {
         JsonNode sandbox = json.json().get("sandboxes").get(0);
         assertThat(sandbox.get("id").asText()).isEqualTo("gone-001");
         assertThat(sandbox.get("worktreeMissing").asBoolean()).isTrue();
-        assertThat(byPath(json.json().get("worktrees"), s.worktree()).get("missing").asBoolean()).isTrue();
+        assertThat(byPath(json.json().get("worktrees"), s.workspace().worktree()).get("missing").asBoolean()).isTrue();
         assertThat(status().out()).contains("gone-001").contains("(worktree folder missing)");
     }
 

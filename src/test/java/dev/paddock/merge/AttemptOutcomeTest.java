@@ -49,9 +49,9 @@ class AttemptOutcomeTest {
         assertThat(o).isInstanceOf(AttemptOutcome.Merged.class);
         assertThat(o.isSuccessful()).isTrue();
         AttemptOutcome.Merged merged = (AttemptOutcome.Merged) o;
-        assertThat(merged.commit()).isEqualTo(rig.main()).isEqualTo(rig.entry(e.id()).mergeCommit());
+        assertThat(merged.commit()).isEqualTo(rig.main()).isEqualTo(rig.entry(e.id()).attempt().mergeCommit());
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.MERGED);
-        assertThat(merged.result()).isEqualTo(rig.entry(e.id()).result());
+        assertThat(merged.result()).isEqualTo(rig.entry(e.id()).attempt().result());
     }
 
     @Test
@@ -84,7 +84,8 @@ class AttemptOutcomeTest {
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(eb.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(Files.isDirectory(after.worktree())).as("the merge worktree is kept for a person").isTrue();
+        assertThat(Files.isDirectory(after.attempt().worktree())).as("the merge worktree is kept for a person")
+                .isTrue();
     }
 
     @Test
@@ -97,12 +98,13 @@ class AttemptOutcomeTest {
         AttemptOutcome o = attempt(e);
 
         assertThat(o).isInstanceOf(AttemptOutcome.TestsFailed.class);
-        assertThat(((AttemptOutcome.TestsFailed) o).reason()).contains("3").isEqualTo(rig.entry(e.id()).result());
+        assertThat(((AttemptOutcome.TestsFailed) o).reason()).contains("3")
+                .isEqualTo(rig.entry(e.id()).attempt().result());
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isEqualTo(1);
-        assertThat(after.lastTestPassed()).isFalse();
+        assertThat(after.attempt().attempts()).isEqualTo(1);
+        assertThat(after.attempt().lastTestPassed()).isFalse();
         assertThat(MergeGit.worktreeOf(rig.repo.dir(), e.id())).doesNotExist();
     }
 
@@ -122,7 +124,7 @@ class AttemptOutcomeTest {
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.CANCELLED);
-        assertThat(after.attempts()).isZero();
+        assertThat(after.attempt().attempts()).isZero();
         assertThat(rig.queue.cancelRequested(e.id())).as("the request is used up").isFalse();
     }
 
@@ -138,7 +140,7 @@ class AttemptOutcomeTest {
         assertThat(o).isEqualTo(new AttemptOutcome.Failed("the branch agent/a does not exist", true));
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isEqualTo(1);
+        assertThat(after.attempt().attempts()).isEqualTo(1);
     }
 
     @Test
@@ -158,9 +160,9 @@ class AttemptOutcomeTest {
         assertThat(Files.readString(rig.repo.dir().resolve("Calc.java"))).isEqualTo("my own unsaved edit\n");
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isZero();
-        assertThat(after.mergeCommit()).as("the candidate is dropped").isNull();
-        assertThat(after.mainTreePending()).isFalse();
+        assertThat(after.attempt().attempts()).isZero();
+        assertThat(after.attempt().mergeCommit()).as("the candidate is dropped").isNull();
+        assertThat(after.attempt().mainTreePending()).isFalse();
     }
 
     @Test
@@ -197,10 +199,11 @@ class AttemptOutcomeTest {
         attempt(ea);
         attempt(eb);
         rig.settings("exit 4", 60_000, 3);
-        Files.writeString(rig.entry(eb.id()).worktree().resolve("Calc.java"), CODE.replace("a + b", "Math.addExact(b, a)"));
+        Files.writeString(rig.entry(eb.id()).attempt().worktree().resolve("Calc.java"), CODE.replace("a + b",
+                "Math.addExact(b, a)"));
         rig.store.resolve(eb.id(), "Calc.java", "edited", "tester", MergeQueue.event(rig.entry(eb.id()),
                 "merge.resolved", "resolved"));
-        rig.repo.git("-C", rig.entry(eb.id()).worktree().toString(), "add", "Calc.java");
+        rig.repo.git("-C", rig.entry(eb.id()).attempt().worktree().toString(), "add", "Calc.java");
         String before = rig.main();
         RepoRecord repo = rig.queue.repos().find(rig.repoId).orElseThrow();
 
@@ -209,7 +212,7 @@ class AttemptOutcomeTest {
         assertThat(o).isInstanceOf(AttemptOutcome.Conflicted.class);
         AttemptOutcome.Conflicted back = (AttemptOutcome.Conflicted) o;
         assertThat(back.paths()).containsExactly("Calc.java");
-        assertThat(back.reason()).isEqualTo(rig.entry(eb.id()).result()).contains("4");
+        assertThat(back.reason()).isEqualTo(rig.entry(eb.id()).attempt().result()).contains("4");
         assertThat(rig.entry(eb.id()).state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).isEqualTo(before);
     }

@@ -87,9 +87,9 @@ class AutoResolveTest {
         rig.drain();
 
         MergeEntry after = rig.entry(e.id());
-        assertThat(after.state()).as(after.result()).isEqualTo(MergeState.MERGED);
+        assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(after.mergeCommit(), before, tip);
+                .containsExactly(after.attempt().mergeCommit(), before, tip);
         assertThat(rig.repo.git("show", "main:" + LOCK)).as("ours' lockfile, regenerated, never a text merge")
                 .isEqualTo(LOCK_BASE.replace("1.0.0", "2.0.0") + "regenerated\n");
         assertThat(testRan).as("the test command ran on the resolved merge").exists();
@@ -116,7 +116,7 @@ class AutoResolveTest {
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).isEqualTo(before);
         assertThat(rig.store.conflicts(e.id()).get(0).resolved()).isFalse();
-        assertThat(Files.readString(after.worktree().resolve(LOCK))).as("nothing run, nothing written")
+        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK))).as("nothing run, nothing written")
                 .contains("<<<<<<<").doesNotContain("regenerated");
         assertThat(conflictEvent().message()).contains("no test command is set");
     }
@@ -149,7 +149,7 @@ class AutoResolveTest {
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).isEqualTo(before);
         assertThat(testRan).doesNotExist();
-        assertThat(Files.readString(after.worktree().resolve(PATH))).contains("<<<<<<<");
+        assertThat(Files.readString(after.attempt().worktree().resolve(PATH))).contains("<<<<<<<");
         assertThat(conflictEvent().message()).contains("not resolved automatically: hunk 1 of " + PATH
                 + " needs a person");
     }
@@ -176,7 +176,8 @@ class AutoResolveTest {
         assertThat(hunk.get("suggested").toString())
                 .isEqualTo("[\"import java.util.Optional;\",\"import java.time.Instant;\"]");
         assertThat(hunk.get("confidence").asDouble()).isBetween(0.01, 0.99);
-        assertThat(Files.readString(after.worktree().resolve(PATH))).as("nothing applied").contains("<<<<<<<");
+        assertThat(Files.readString(after.attempt().worktree().resolve(PATH))).as("nothing applied")
+                .contains("<<<<<<<");
         assertThat(rig.kinds()).doesNotContain("merge.resolved");
     }
 
@@ -201,7 +202,7 @@ class AutoResolveTest {
         assertThat(Json.mapper().readTree(file.hunksJson()).findValuesAsText("hunkClass"))
                 .as("an import block and a hunk for a person").containsExactly("IMPORT_BLOCK", "HUMAN");
         assertThat(file.resolved()).isFalse();
-        String inWorktree = Files.readString(after.worktree().resolve(PATH));
+        String inWorktree = Files.readString(after.attempt().worktree().resolve(PATH));
         assertThat(inWorktree).as("not even the import hunk was applied").contains("<<<<<<<")
                 .doesNotContain("import java.time.Instant;\nimport java.util.Optional;");
         assertThat(rig.kinds()).doesNotContain("merge.resolved");
@@ -221,11 +222,11 @@ class AutoResolveTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(after.result()).contains("exit");
+        assertThat(after.attempt().result()).contains("exit");
         assertThat(testRan).exists();
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
-        assertThat(after.worktree()).isDirectory();
-        assertThat(Files.readString(after.worktree().resolve(LOCK))).as("the resolution kept for a person")
+        assertThat(after.attempt().worktree()).isDirectory();
+        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK))).as("the resolution kept for a person")
                 .isEqualTo(LOCK_BASE.replace("1.0.0", "2.0.0") + "regenerated\n");
         assertThat(rig.store.conflicts(e.id()).get(0).resolvedBy()).isEqualTo("paddock (auto: lockfile)");
         assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.failed")
@@ -274,7 +275,7 @@ class AutoResolveTest {
         assertThat(rig.store.conflicts(e.id()).get(0).conflictClass()).isEqualTo("lockfile");
         assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.conflict")
                 && ev.message().contains(LOCK + " is not UTF-8 text"));
-        assertThat(Files.readAllBytes(after.worktree().resolve(LOCK))).as("bytes untouched").contains(0xE9);
+        assertThat(Files.readAllBytes(after.attempt().worktree().resolve(LOCK))).as("bytes untouched").contains(0xE9);
     }
 
     @Test

@@ -43,7 +43,7 @@ class EnqueueFinishedTest {
         SandboxRecords.done(rig, "s1", "agent/s1", Tier.WORKTREE, false, null, null);
         rig.db.jdbc().update("INSERT INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail,"
                 + " signal_key) VALUES ('s1', 'turn_ended', ?, CURRENT_TIMESTAMP, 'session', 'Done.', 'k')",
-                rig.sandboxes.find("s1").orElseThrow().iteration());
+                rig.sandboxes.find("s1").orElseThrow().run().iteration());
         assertThat(rig.sandboxes.turns().waiting("s1")).isPresent();
 
         assertThat(rig.queue.enqueueFinished()).isZero();

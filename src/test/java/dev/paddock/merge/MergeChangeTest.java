@@ -45,15 +45,15 @@ class MergeChangeTest {
 
         MergeEntry read = rig.entry(e.id());
         assertThat(read.step()).isEqualTo(MergeStep.TESTING);
-        assertThat(read.worktree()).isEqualTo(wt);
-        assertThat(read.strategy()).isEqualTo(MergeStrategy.REBASE);
-        assertThat(read.lastTestPassed()).isTrue();
-        assertThat(read.testPid()).isEqualTo(4242L);
-        assertThat(read.testPidStartedAt()).isEqualTo(at);
+        assertThat(read.attempt().worktree()).isEqualTo(wt);
+        assertThat(read.request().strategy()).isEqualTo(MergeStrategy.REBASE);
+        assertThat(read.attempt().lastTestPassed()).isTrue();
+        assertThat(read.testRun().pid()).isEqualTo(4242L);
+        assertThat(read.testRun().startedAt()).isEqualTo(at);
         assertThat(rig.store.review(e.id()).orElseThrow().files()).containsExactly(".paddock/x", ".claude/y");
 
         rig.store.set(e.id(), MergeChange.of(MergeChange.WORKTREE, null).set(MergeChange.STEP, null));
-        assertThat(rig.entry(e.id()).worktree()).isNull();
+        assertThat(rig.entry(e.id()).attempt().worktree()).isNull();
         assertThat(rig.entry(e.id()).step()).isNull();
     }
 
@@ -78,10 +78,10 @@ class MergeChangeTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.stepStartedAt()).isEqualTo(done).isEqualTo(after.finishedAt());
-        assertThat(after.result()).isEqualTo("gave up");
+        assertThat(after.attempt().stepStartedAt()).isEqualTo(done).isEqualTo(after.attempt().finishedAt());
+        assertThat(after.attempt().result()).isEqualTo("gave up");
         assertThat(rig.store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, MergeChange.of(MergeChange.RESULT,
                 "not running"), null)).as("compare-and-set on the state").isFalse();
-        assertThat(rig.entry(e.id()).result()).isEqualTo("gave up");
+        assertThat(rig.entry(e.id()).attempt().result()).isEqualTo("gave up");
     }
 }

@@ -103,7 +103,8 @@ class MergeEntryElapsedTest {
             assertThat(conflict.state()).isEqualTo(MergeState.CONFLICT);
             assertThat(merged.attemptsMade()).isEqualTo(1);
             assertThat(merged.elapsed(Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(300));
-            assertThat(merged.stepStartedAt()).as("left running when it finished").isEqualTo(merged.finishedAt());
+            assertThat(merged.attempt().stepStartedAt()).as("left running when it finished")
+                    .isEqualTo(merged.attempt().finishedAt());
             Duration conflictTime = conflict.elapsed(Instant.now());
             assertThat(conflictTime).isNotNull();
             Thread.sleep(1200);

@@ -85,7 +85,7 @@ class MergeQueueBench {
         rig.queue.runNext(repoId);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         if (rig.entry(e.id()).state() != MergeState.MERGED) {
-            throw new IllegalStateException("not merged: " + rig.entry(e.id()).result());
+            throw new IllegalStateException("not merged: " + rig.entry(e.id()).attempt().result());
         }
         return ms;
     }

@@ -46,11 +46,11 @@ class MergeQueueCleanPathTest {
 
         MergeEntry done = rig.entry(e.id());
         assertThat(done.state()).isEqualTo(MergeState.MERGED);
-        assertThat(done.mainTreePending()).isFalse();
-        assertThat(done.baseBefore()).isEqualTo(before);
-        assertThat(done.theirsCommit()).isEqualTo(tip);
+        assertThat(done.attempt().mainTreePending()).isFalse();
+        assertThat(done.attempt().baseBefore()).isEqualTo(before);
+        assertThat(done.attempt().theirsCommit()).isEqualTo(tip);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(done.mergeCommit(), before, tip);
+                .containsExactly(done.attempt().mergeCommit(), before, tip);
         assertThat(rig.repo.dir().resolve("src/added/New.java")).hasContent("class New {}");
         assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no")).isEmpty();
         List<String> kinds = rig.recent().stream().filter(ev -> ev.kind().startsWith("merge."))
@@ -94,9 +94,9 @@ class MergeQueueCleanPathTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isEqualTo(1);
-        assertThat(after.result()).contains("cannot follow", "moved back");
-        assertThat(after.mergeCommit()).isNull();
+        assertThat(after.attempt().attempts()).isEqualTo(1);
+        assertThat(after.attempt().result()).contains("cannot follow", "moved back");
+        assertThat(after.attempt().mergeCommit()).isNull();
         assertThat(rig.main()).as("base is the old commit again").isEqualTo(before);
         assertThat(rig.repo.dir().resolve("Calc.java")).as("the person's edit is untouched").hasContent("my edit");
         assertThat(rig.repo.git("diff", "--cached", "--name-only")).as("the index is still base's").isEmpty();

@@ -45,16 +45,16 @@ class MergeQueueTest {
 
         MergeEntry doneA = rig.entry(ea.id());
         assertThat(doneA.state()).isEqualTo(MergeState.MERGED);
-        assertThat(rig.main()).isEqualTo(doneA.mergeCommit());
+        assertThat(rig.main()).isEqualTo(doneA.attempt().mergeCommit());
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(doneA.mergeCommit(), before, a);
+                .containsExactly(doneA.attempt().mergeCommit(), before, a);
         MergeEntry conflictB = rig.entry(eb.id());
         assertThat(conflictB.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(conflictB.result()).contains("Calc.java");
-        assertThat(Files.isDirectory(conflictB.worktree())).as("merge worktree kept for a person").isTrue();
+        assertThat(conflictB.attempt().result()).contains("Calc.java");
+        assertThat(Files.isDirectory(conflictB.attempt().worktree())).as("merge worktree kept for a person").isTrue();
         assertThat(rig.store.conflicts(eb.id())).extracting(MergeStore.StoredConflict::path, MergeStore.StoredConflict::kind)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("Calc.java", "content"));
-        assertThat(rig.main()).as("base untouched by the conflict").isEqualTo(doneA.mergeCommit());
+        assertThat(rig.main()).as("base untouched by the conflict").isEqualTo(doneA.attempt().mergeCommit());
         assertThat(rig.kinds()).contains("merge.merged", "merge.conflict");
     }
 
@@ -87,8 +87,8 @@ class MergeQueueTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isZero();
-        assertThat(after.result()).contains("README.md", "uncommitted changes");
+        assertThat(after.attempt().attempts()).isZero();
+        assertThat(after.attempt().result()).contains("README.md", "uncommitted changes");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(rig.repo.dir().resolve("README.md"))).isEqualTo("my own unsaved notes\n");
         assertThat(rig.kinds()).contains("merge.refused");
@@ -110,13 +110,13 @@ class MergeQueueTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isEqualTo(1);
-        assertThat(after.lastTestPassed()).isFalse();
-        assertThat(after.result()).contains("timeout");
+        assertThat(after.attempt().attempts()).isEqualTo(1);
+        assertThat(after.attempt().lastTestPassed()).isFalse();
+        assertThat(after.attempt().result()).contains("timeout");
         assertThat(rig.main()).isEqualTo(before);
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("test shell killed").isFalse();
-        assertThat(Files.readString(after.testLog())).contains("killed after the timeout");
+        assertThat(Files.readString(after.attempt().testLog())).contains("killed after the timeout");
     }
 
     @Test
@@ -130,8 +130,8 @@ class MergeQueueTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.attempts()).isEqualTo(3);
-        assertThat(after.result()).contains("exit code 3");
+        assertThat(after.attempt().attempts()).isEqualTo(3);
+        assertThat(after.attempt().result()).contains("exit code 3");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(rig.kinds()).filteredOn("merge.failed"::equals).hasSize(3);
 
@@ -175,7 +175,7 @@ class MergeQueueTest {
         assertThat(after.state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(resolved);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(after.mergeCommit(), baseBefore, b);
+                .containsExactly(after.attempt().mergeCommit(), baseBefore, b);
         assertThat(rig.store.conflicts(eb.id()).get(0).resolvedBy()).isEqualTo("alice");
         assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.resolved")
                 && ev.message().startsWith("alice resolved Calc.java"));
@@ -190,7 +190,7 @@ class MergeQueueTest {
         MergeEntry eb = rig.enqueue("agent/b");
         rig.drain();
         String base = rig.main();
-        Path wt = rig.entry(eb.id()).worktree();
+        Path wt = rig.entry(eb.id()).attempt().worktree();
 
         rig.resolution.abort(eb.id(), "bob");
 
@@ -199,7 +199,7 @@ class MergeQueueTest {
         assertThat(rig.repo.git("worktree", "list")).doesNotContain(".merge");
         MergeEntry after = rig.entry(eb.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(after.worktree()).isNull();
+        assertThat(after.attempt().worktree()).isNull();
         assertThatThrownBy(() -> rig.resolution.markResolved(eb.id(), "Calc.java", "x", "bob"))
                 .isInstanceOf(MergeException.class).hasMessageContaining("aborted");
         assertThat(rig.kinds()).contains("merge.aborted");
@@ -243,7 +243,7 @@ class MergeQueueTest {
         rig.drain();
 
         assertThat(rig.entry(old.id()).state()).isEqualTo(MergeState.MERGED);
-        assertThat(rig.entry(old.id()).result()).startsWith("nothing to merge");
+        assertThat(rig.entry(old.id()).attempt().result()).startsWith("nothing to merge");
         assertThat(new dev.paddock.status.CountsQuery(rig.db, java.time.Clock.systemUTC()).of(rig.repoId).merged24h())
                 .isEqualTo(1);
     }
@@ -264,9 +264,9 @@ class MergeQueueTest {
         rig.resolution.markResolved(eb.id(), "Calc.java", resolved, "carol");
 
         MergeEntry after = rig.entry(eb.id());
-        assertThat(after.state()).as(after.result()).isEqualTo(MergeState.MERGED);
+        assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(after.mergeCommit(), baseNow, b);
+                .containsExactly(after.attempt().mergeCommit(), baseNow, b);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(resolved);
         assertThat(rig.repo.git("show", "main:other.txt")).isEqualTo("c\n");
     }
@@ -295,7 +295,7 @@ class MergeQueueTest {
 
         assertThat(worker.isAlive()).isFalse();
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.CANCELLED);
-        assertThat(rig.entry(e.id()).attempts()).isZero();
+        assertThat(rig.entry(e.id()).attempt().attempts()).isZero();
         assertThat(rig.main()).isEqualTo(before);
         assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).isNullOrEmpty();
     }
@@ -311,7 +311,7 @@ class MergeQueueTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.result()).contains("notes.txt", "never overwrites");
+        assertThat(after.attempt().result()).contains("notes.txt", "never overwrites");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(rig.repo.dir().resolve("notes.txt"))).isEqualTo("my own notes\n");
     }

@@ -79,13 +79,13 @@ class MergeTestContainerTest {
 
         MergeEntry after = rig.entry(e.id());
         List<String> out = printed(after);
-        assertThat(after.state()).as("%s; log: %s", after.result(), out).isEqualTo(MergeState.MERGED);
+        assertThat(after.state()).as("%s; log: %s", after.attempt().result(), out).isEqualTo(MergeState.MERGED);
         assertThat(out).contains("IN-CONTAINER", "PWD=/workspace WT=/workspace", "MEM:" + MEMORY, "from the box",
                 "STATUS:A  b.txt", "STATUS:?? build.out");
         assertThat(out.stream().filter(l -> l.startsWith("NET:"))).as("no network but loopback").containsExactly("NET:lo");
         assertThat(rig.repo.git("rev-parse", "main^1").strip()).isEqualTo(before);
         assertThat(rig.repo.git("show", "main:b.txt")).isEqualTo("from the box\n");
-        assertThat(after.testContainer()).isNull();
+        assertThat(after.testRun().engineId()).isNull();
         assertThat(leftovers()).as("the test's container is removed").isEmpty();
         assertThat(rig.recent()).anySatisfy(ev -> assertThat(ev.message()).contains("running the test command in a"
                 + " container of " + DockerTests.GIT_IMAGE + " (2 CPUs, 96 MiB, 512 processes, no network)"));
@@ -110,7 +110,7 @@ class MergeTestContainerTest {
         String recorded = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (recorded == null && System.nanoTime() < deadline) {
-            recorded = rig.entry(e.id()).testContainer();
+            recorded = rig.entry(e.id()).testRun().engineId();
             Thread.sleep(50);
         }
         assertThat(recorded).as("the running container is recorded on the entry").isNotNull();
@@ -125,8 +125,8 @@ class MergeTestContainerTest {
         assertThat(worker.isAlive()).isFalse();
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.result()).contains("ran past its timeout of 4 s and was killed");
-        assertThat(after.testContainer()).isNull();
+        assertThat(after.attempt().result()).contains("ran past its timeout of 4 s and was killed");
+        assertThat(after.testRun().engineId()).isNull();
         assertThat(rig.main()).isEqualTo(before);
         assertThat(leftovers()).as("no container remains").isEmpty();
         assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("STARTED", "killed after the timeout");
@@ -148,7 +148,7 @@ class MergeTestContainerTest {
         }, "test-merge-worker");
         worker.start();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (rig.entry(e.id()).testContainer() == null && System.nanoTime() < deadline) {
+        while (rig.entry(e.id()).testRun().engineId() == null && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         assertThat(leftovers()).hasSize(1);
@@ -180,6 +180,6 @@ class MergeTestContainerTest {
         assertThat(leftovers()).as("the leftover test container is removed").isEmpty();
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.QUEUED);
-        assertThat(after.attempts()).isZero();
+        assertThat(after.attempt().attempts()).isZero();
     }
 }

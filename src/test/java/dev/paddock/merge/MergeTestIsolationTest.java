@@ -63,8 +63,8 @@ class MergeTestIsolationTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.result()).contains("the test command failed with exit code");
-        assertThat(after.lastTestPassed()).isFalse();
+        assertThat(after.attempt().result()).contains("the test command failed with exit code");
+        assertThat(after.attempt().lastTestPassed()).isFalse();
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(appFile)).isEqualTo("version 1\n");
         assertThat(rig.sandboxes.find("ns-001").orElseThrow().state()).isEqualTo(SandboxState.AWAITING_HUMAN);
@@ -91,7 +91,8 @@ class MergeTestIsolationTest {
         rig.drain();
 
         MergeEntry after = rig.entry(e.id());
-        assertThat(after.state()).as("%s; log: %s", after.result(), printed(after)).isEqualTo(MergeState.MERGED);
+        assertThat(after.state()).as("%s; log: %s", after.attempt().result(),
+                printed(after)).isEqualTo(MergeState.MERGED);
         List<String> out = printed(after);
         assertThat(out).contains("from the branch", "WT-OK", "STATUS:?? build.out", "LOG:edit a.txt on agent/ns",
                 "HOME=/tmp/home WT=" + MergeGit.worktreeOf(rig.repo.dir(), e.id()));
@@ -100,7 +101,7 @@ class MergeTestIsolationTest {
         assertThat(Files.exists(homeFile)).as("nothing reached the real home").isFalse();
         assertThat(rig.repo.git("rev-parse", "main^1").strip()).as("base moved once, by the queue").isEqualTo(before);
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("from the branch\n");
-        assertThat(after.testPid()).isNull();
+        assertThat(after.testRun().pid()).isNull();
     }
 
     @Test
@@ -117,9 +118,9 @@ class MergeTestIsolationTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.result()).contains("ran past its timeout of 3 s and was killed");
+        assertThat(after.attempt().result()).contains("ran past its timeout of 3 s and was killed");
         assertThat(rig.main()).isEqualTo(before);
-        assertThat(after.testPid()).isNull();
+        assertThat(after.testRun().pid()).isNull();
         assertThat(ProcessHandle.allProcesses().filter(h -> h.info().arguments()
                 .map(a -> String.join(" ", a).contains(marker)).orElse(false)).toList())
                 .as("bwrap and the shell inside are gone").isEmpty();
@@ -173,10 +174,10 @@ class MergeTestIsolationTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.result()).startsWith("Cannot run the test command in a container:")
+        assertThat(after.attempt().result()).startsWith("Cannot run the test command in a container:")
                 .contains("the Docker engine at " + nowhere + " does not answer");
         assertThat(rig.main()).isEqualTo(before);
-        assertThat(after.testContainer()).isNull();
+        assertThat(after.testRun().engineId()).isNull();
         assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).as("no merge worktree left").isNullOrEmpty();
         assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("does not answer");
     }

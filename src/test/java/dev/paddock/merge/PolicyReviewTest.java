@@ -76,7 +76,7 @@ class PolicyReviewTest {
         assertThat(waiting.state()).isEqualTo(MergeState.POLICY_REVIEW);
         assertThat(waiting.state().isFinished()).isFalse();
         assertThat(waiting.state().isRetryable()).isFalse();
-        assertThat(waiting.result()).contains(POLICY, "approve or reject");
+        assertThat(waiting.attempt().result()).contains(POLICY, "approve or reject");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(STRICT);
         assertThat(inForce("touch pwned").verdict()).as("the policy in force is unchanged").isEqualTo(Verdict.DENY);
@@ -104,8 +104,8 @@ class PolicyReviewTest {
         rig.drain();
 
         MergeEntry merged = rig.entry(e.id());
-        assertThat(merged.state()).as(merged.result()).isEqualTo(MergeState.MERGED);
-        assertThat(rig.main()).isEqualTo(merged.mergeCommit());
+        assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
+        assertThat(rig.main()).isEqualTo(merged.attempt().mergeCommit());
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(OPEN);
         assertThat(inForce("touch pwned").verdict()).as("the approved policy applies").isEqualTo(Verdict.ALLOW);
     }
@@ -120,7 +120,7 @@ class PolicyReviewTest {
         MergeEntry rejected = rig.service.rejectPolicy(e.id(), "ann", "allows everything");
 
         assertThat(rejected.state()).isEqualTo(MergeState.CANCELLED);
-        assertThat(rejected.result()).contains("rejected by ann", "allows everything");
+        assertThat(rejected.attempt().result()).contains("rejected by ann", "allows everything");
         assertThat(lastEvent("merge.policy_rejected").message()).contains("ann", "unchanged");
         rig.drain();
         assertThat(rig.main()).isEqualTo(before);
@@ -185,7 +185,7 @@ class PolicyReviewTest {
         rig.drain();
 
         for (MergeEntry e : new MergeEntry[] {unhook, local, upper}) {
-            assertThat(rig.entry(e.id()).state()).as(e.branch()).isEqualTo(MergeState.POLICY_REVIEW);
+            assertThat(rig.entry(e.id()).state()).as(e.request().branch()).isEqualTo(MergeState.POLICY_REVIEW);
         }
         assertThat(rig.service.policyDiff(unhook.id()).text()).contains("deleted file", "-{\"hooks\"");
         assertThat(rig.main()).isEqualTo(before);
@@ -230,10 +230,10 @@ class PolicyReviewTest {
         rig.drain();
 
         MergeEntry stopped = rig.entry(e.id());
-        assertThat(stopped.state()).as(stopped.result()).isEqualTo(MergeState.POLICY_REVIEW);
+        assertThat(stopped.state()).as(stopped.attempt().result()).isEqualTo(MergeState.POLICY_REVIEW);
         assertThat(rig.kinds()).as("stopped after the rebase, not before the attempt").contains("merge.updating");
-        assertThat(stopped.mergeCommit()).isNull();
-        assertThat(stopped.worktree()).isNull();
+        assertThat(stopped.attempt().mergeCommit()).isNull();
+        assertThat(stopped.attempt().worktree()).isNull();
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(edited);
         assertThat(inForce("npm test").verdict()).isEqualTo(Verdict.ALLOW);
@@ -263,7 +263,7 @@ class PolicyReviewTest {
         rig.drain();
 
         MergeEntry after = rig.entry(e.id());
-        assertThat(after.state()).as(after.result()).isEqualTo(MergeState.CONFLICT);
+        assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.store.conflicts(e.id())).extracting(MergeStore.StoredConflict::path).containsExactly(hook);
         assertThat(rig.store.conflicts(e.id())).noneMatch(MergeStore.StoredConflict::resolved);
         assertThat(lastEvent("merge.conflict").message()).contains("policy or hook configuration, which a person"
@@ -347,7 +347,7 @@ class PolicyReviewTest {
         assertThat(rig.service.policyDiff(e.id()).text()).contains("+" + OPEN.strip());
         rig.service.approvePolicy(e.id(), "ann", tip);
         rig.drain();
-        assertThat(rig.entry(e.id()).state()).as(rig.entry(e.id()).result()).isEqualTo(MergeState.MERGED);
+        assertThat(rig.entry(e.id()).state()).as(rig.entry(e.id()).attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(Files.readString(dir.resolve(POLICY))).isEqualTo(OPEN);
     }
 

@@ -49,21 +49,21 @@ class ResolvedMergeTestFailureTest {
 
         MergeEntry after = rig.entry(conflicted.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(after.result()).contains("failed with exit code 1");
+        assertThat(after.attempt().result()).contains("failed with exit code 1");
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
-        assertThat(after.worktree()).as("the merge worktree is kept").isDirectory();
-        assertThat(Files.readString(after.worktree().resolve("Calc.java"))).isEqualTo(wrong);
+        assertThat(after.attempt().worktree()).as("the merge worktree is kept").isDirectory();
+        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java"))).isEqualTo(wrong);
         assertThat(rig.kinds()).contains("merge.failed");
-        assertThat(rig.entry(conflicted.id()).lastTestPassed()).isFalse();
+        assertThat(rig.entry(conflicted.id()).attempt().lastTestPassed()).isFalse();
 
         String right = CODE.replace("return a + b;", "return Math.addExact(b, a);");
         rig.resolution.markResolved(conflicted.id(), "Calc.java", right, "alice");
 
         MergeEntry merged = rig.entry(conflicted.id());
-        assertThat(merged.state()).as(merged.result()).isEqualTo(MergeState.MERGED);
+        assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(right);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(merged.mergeCommit(), before, theirsTip);
+                .containsExactly(merged.attempt().mergeCommit(), before, theirsTip);
     }
 
     @Test
@@ -75,8 +75,8 @@ class ResolvedMergeTestFailureTest {
         MergeEntry after = rig.entry(conflicted.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
-        assertThat(after.worktree()).isDirectory();
-        assertThat(Files.readString(after.worktree().resolve("Calc.java"))).contains("Math.addExact(a, b)");
+        assertThat(after.attempt().worktree()).isDirectory();
+        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java"))).contains("Math.addExact(a, b)");
         assertThat(rig.store.conflicts(conflicted.id()).get(0).resolvedBy()).isEqualTo("bob");
         assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.failed")
                 && ev.message().contains("could not be finished after its conflicts were resolved"));
@@ -92,9 +92,9 @@ class ResolvedMergeTestFailureTest {
         rig.resolution.keepSide(conflicted.id(), "Calc.java", false, "alice");
 
         MergeEntry merged = rig.entry(conflicted.id());
-        assertThat(merged.state()).as(merged.result()).isEqualTo(MergeState.MERGED);
+        assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(rig.repo.git("show", before + ":Calc.java"));
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                .containsExactly(merged.mergeCommit(), before, theirsTip);
+                .containsExactly(merged.attempt().mergeCommit(), before, theirsTip);
     }
 }

@@ -63,11 +63,11 @@ class SandboxBaseMergeTest {
         rig.drain();
 
         MergeEntry e = rig.store.openOf("rx-001").orElse(rig.store.list(rig.repoId, 10).get(0));
-        assertThat(e.state()).as(e.result()).isEqualTo(MergeState.MERGED);
+        assertThat(e.state()).as(e.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rev("main")).as("the repository's base is untouched").isEqualTo(mainBefore);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "release/x").strip().split(" "))
-                .containsExactly(e.mergeCommit(), releaseBefore, tip);
-        assertThat(e.result()).contains("merged into release/x");
+                .containsExactly(e.attempt().mergeCommit(), releaseBefore, tip);
+        assertThat(e.attempt().result()).contains("merged into release/x");
         assertThat(rig.sandboxes.find("rx-001").orElseThrow().state()).isEqualTo(SandboxState.MERGED);
         assertThat(rig.recent()).extracting(Event::message).anyMatch(m -> m.contains("merge queue of release/x"));
     }
@@ -82,11 +82,11 @@ class SandboxBaseMergeTest {
         rig.drain();
 
         MergeEntry e = rig.store.list(rig.repoId, 10).get(0);
-        assertThat(e.state()).as(e.result()).isEqualTo(MergeState.MERGED);
-        assertThat(e.baseBefore()).isEqualTo(releaseBefore);
+        assertThat(e.state()).as(e.attempt().result()).isEqualTo(MergeState.MERGED);
+        assertThat(e.attempt().baseBefore()).isEqualTo(releaseBefore);
         assertThat(rev("main")).isEqualTo(mainBefore);
         assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "release/x").strip().split(" "))
-                .containsExactly(e.mergeCommit(), releaseBefore, tip);
+                .containsExactly(e.attempt().mergeCommit(), releaseBefore, tip);
     }
 
     @Test

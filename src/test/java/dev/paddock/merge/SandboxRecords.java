@@ -1,5 +1,6 @@
 package dev.paddock.merge;
 
+import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.SandboxFixtures;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
@@ -35,7 +36,8 @@ final class SandboxRecords {
                 .baseCommit(rig.repo.git("rev-parse", base).strip())
                 .worktreePath(rig.repo.dir().resolve(".worktrees").resolve(id).toString()).state(SandboxState.PENDING)
                 .createdAt(now).stateChangedAt(now).leaseMs(60_000).networkGranted(network)
-                .memoryLimitBytes(memoryLimitBytes).image(image).build();
+                .limits(memoryLimitBytes == null ? null : ResourceLimits.DEFAULTS.withMemoryBytes(memoryLimitBytes))
+                .image(image).build();
         rig.sandboxes.insert(s, "{}", List.of());
         SandboxFixtures.runToDone(rig.sandboxes, id);
         return rig.sandboxes.find(id).orElseThrow();

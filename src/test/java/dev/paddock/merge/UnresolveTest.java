@@ -64,8 +64,9 @@ class UnresolveTest {
         // Still listed with its three versions; its resolved text stays in the merge worktree; git sees it unmerged.
         assertThat(rig.resolution.conflicts(conflicted.id()).files()).extracting(ConflictFile::path)
                 .containsExactly("A.java", "b.txt");
-        assertThat(Files.readString(conflicted.worktree().resolve("A.java"))).isEqualTo(mine);
-        assertThat(dev.paddock.testing.TempRepo.run(conflicted.worktree(), "ls-files", "-u", "--", "A.java").stdout())
+        assertThat(Files.readString(conflicted.attempt().worktree().resolve("A.java"))).isEqualTo(mine);
+        assertThat(dev.paddock.testing.TempRepo.run(conflicted.attempt().worktree(), "ls-files", "-u", "--",
+                "A.java").stdout())
                 .isNotBlank();
         assertThat(rig.recent()).anyMatch(e -> e.kind().equals(EventKinds.MERGE_UNRESOLVED)
                 && e.message().equals("bob reopened A.java in " + conflicted.label() + " (resolved before by alice)"));
@@ -78,7 +79,7 @@ class UnresolveTest {
         String again = A.replace("return 1;", "return 5;");
         rig.resolution.markResolved(conflicted.id(), "A.java", again, "bob");
         MergeEntry merged = rig.entry(conflicted.id());
-        assertThat(merged.state()).as(merged.result()).isEqualTo(MergeState.MERGED);
+        assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:A.java")).isEqualTo(again);
         assertThat(rig.repo.git("show", "main:b.txt")).isEqualTo("b = 5\n");
     }
@@ -89,7 +90,7 @@ class UnresolveTest {
         rig.resolution.markResolved(conflicted.id(), "b.txt", "b = 5\n", "alice");
         rig.resolution.markResolved(conflicted.id(), "A.java", A.replace("return 1;", "return 4;"), "alice");
         assertThat(rig.entry(conflicted.id()).state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(rig.entry(conflicted.id()).result()).contains("failed with exit code 1");
+        assertThat(rig.entry(conflicted.id()).attempt().result()).contains("failed with exit code 1");
 
         rig.resolution.unresolve(conflicted.id(), "A.java", "alice");
         assertThat(rig.resolution.resolvedFiles(conflicted.id())).extracting(ResolutionService.ResolvedFile::path)
@@ -97,7 +98,7 @@ class UnresolveTest {
         rig.resolution.markResolved(conflicted.id(), "A.java", A.replace("return 1;", "return 5;"), "alice");
 
         MergeEntry merged = rig.entry(conflicted.id());
-        assertThat(merged.state()).as(merged.result()).isEqualTo(MergeState.MERGED);
+        assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:A.java")).contains("return 5;");
     }
 
@@ -113,8 +114,8 @@ class UnresolveTest {
 
         MergeEntry after = rig.entry(conflicted.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(after.result()).isEqualTo("a resolved file was reopened");
-        assertThat(after.worktree()).isDirectory();
+        assertThat(after.attempt().result()).isEqualTo("a resolved file was reopened");
+        assertThat(after.attempt().worktree()).isDirectory();
         assertThat(rig.main()).isEqualTo(before);
     }
 

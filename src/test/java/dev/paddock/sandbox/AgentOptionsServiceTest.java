@@ -67,7 +67,7 @@ class AgentOptionsServiceTest {
         Files.setPosixFilePermissions(codex, PosixFilePermissions.fromString("rwx------"));
         SandboxRecord created = service.create(codex("tidy-002"));
         rig.awaitFingerprint(created.id());
-        assertThat(created.agent()).isEqualTo("codex");
+        assertThat(created.spec().agent()).isEqualTo("codex");
     }
 
     @Test

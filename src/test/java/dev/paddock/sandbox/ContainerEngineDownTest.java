@@ -72,7 +72,8 @@ class ContainerEngineDownTest {
         assertThat(rig.repo.git("branch", "--list")).isEqualTo(branchesBefore);
         assertThat(rig.store.listLive()).isEmpty();
         SandboxRecord plain = creator.create(NewSandbox.of(rig.repo.dir(), "On the host", "true"));
-        assertThat(rig.tickUntil(plain.id(), SandboxState.DONE, java.time.Duration.ofSeconds(20)).exitCode()).isZero();
+        assertThat(rig.tickUntil(plain.id(), SandboxState.DONE, java.time.Duration.ofSeconds(20)).run().exitCode())
+                .isZero();
     }
 
     @Test

@@ -82,7 +82,7 @@ class ContainerEngineRestartTest {
         SandboxRecord r = find(id);
         while (r.state() != until) {
             assertThat(System.nanoTime()).as("%s reaches %s; now %s (%s)", id, until.id(), r.state().id(),
-                    r.lastError()).isLessThan(deadline);
+                    r.run().lastError()).isLessThan(deadline);
             wiring.supervisor().tick();
             Thread.sleep(100);
             r = find(id);
@@ -138,20 +138,20 @@ class ContainerEngineRestartTest {
         assertThat(kinds(vanishes.id())).endsWith("sandbox.engine_unreachable");
 
         dockerd.restart(); // without --live-restore the engine stopped the containers when it came back
-        assertThat(dockerd.docker("rm", "-f", vanishes.containerId()).code()).isZero();
+        assertThat(dockerd.docker("rm", "-f", vanishes.runRef().engineId()).code()).isZero();
         EngineWatch.State back = watch.checkNow();
 
         assertThat(back.away()).isFalse();
         assertThat(back.status().reachable()).isTrue();
         SandboxRecord exited = find(exits.id());
         assertThat(exited.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(exited.exitCode()).as("SIGTERM or SIGKILL from the engine's restart").isIn(137, 143);
-        assertThat(exited.lastError()).isEqualTo("the agent " + RunExit.of(exited.exitCode()).explanation()
+        assertThat(exited.run().exitCode()).as("SIGTERM or SIGKILL from the engine's restart").isIn(137, 143);
+        assertThat(exited.run().lastError()).isEqualTo("the agent " + RunExit.of(exited.run().exitCode()).explanation()
                 + " while the engine was away");
         SandboxRecord lost = find(vanishes.id());
         assertThat(lost.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(lost.lastError()).isEqualTo(ContainerEngineLifecycle.VANISHED);
-        assertThat(lost.exitCode()).isNull();
+        assertThat(lost.run().lastError()).isEqualTo(ContainerEngineLifecycle.VANISHED);
+        assertThat(lost.run().exitCode()).isNull();
         assertThat(row(exits.id()).engineUnreachable()).isFalse();
         assertThat(kinds(vanishes.id())).endsWith("sandbox.engine_unreachable", "sandbox.failed");
 
@@ -184,10 +184,10 @@ class ContainerEngineRestartTest {
         assertThat(watch.checkNow().status().reachable()).isTrue();
 
         assertThat(find(s.id()).state()).as("the container runs on").isEqualTo(SandboxState.RUNNING);
-        assertThat(find(s.id()).leaseExpiresAt()).isAfter(Instant.now().plusSeconds(60));
+        assertThat(find(s.id()).lease().expiresAt()).isAfter(Instant.now().plusSeconds(60));
         assertThat(kinds(s.id())).endsWith("sandbox.engine_unreachable", "sandbox.engine_back");
         SandboxRecord ended = tickUntil(s.id(), SandboxState.FAILED);
-        assertThat(ended.exitCode()).isEqualTo(5);
-        assertThat(ended.lastError()).isEqualTo("the agent exited with 5");
+        assertThat(ended.run().exitCode()).isEqualTo(5);
+        assertThat(ended.run().lastError()).isEqualTo("the agent exited with 5");
     }
 }

@@ -109,17 +109,17 @@ class ContainerHomesTest {
         Reconciler.Report fromA = a.reconciler.reconcile();
         Reconciler.Report fromB = b.reconciler.reconcile();
 
-        assertThat(fromA.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inB.containerId())
+        assertThat(fromA.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inB.runRef().engineId())
                 .isEmpty();
-        assertThat(fromB.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inA.containerId())
+        assertThat(fromB.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inA.runRef().engineId())
                 .isEmpty();
         assertThat(a.events()).extracting(Event::kind).doesNotContain("sandbox.orphan_container_found");
         assertThat(b.events()).extracting(Event::kind).doesNotContain("sandbox.orphan_container_found");
-        assertThat(DockerTests.containers("paddock.sandbox=" + inB.id())).containsExactly(inB.containerId());
+        assertThat(DockerTests.containers("paddock.sandbox=" + inB.id())).containsExactly(inB.runRef().engineId());
         assertThat(a.homeId()).isNotEqualTo(b.homeId());
-        assertThat(DockerTests.inspect(inA.containerId()).at("/Config/Labels/paddock.home").asText())
+        assertThat(DockerTests.inspect(inA.runRef().engineId()).at("/Config/Labels/paddock.home").asText())
                 .isEqualTo(a.homeId());
-        assertThat(DockerTests.inspect(inB.containerId()).at("/Config/Labels/paddock.home").asText())
+        assertThat(DockerTests.inspect(inB.runRef().engineId()).at("/Config/Labels/paddock.home").asText())
                 .isEqualTo(b.homeId());
     }
 
@@ -130,10 +130,10 @@ class ContainerHomesTest {
         SandboxRecord inB = b.running("Fix the flaky checkout test");
 
         assertThat(inB.id()).isEqualTo(inA.id());
-        assertThat(inB.containerId()).isNotEqualTo(inA.containerId());
-        assertThat(DockerTests.inspect(inA.containerId()).at("/Name").asText()).contains(inA.id())
+        assertThat(inB.runRef().engineId()).isNotEqualTo(inA.runRef().engineId());
+        assertThat(DockerTests.inspect(inA.runRef().engineId()).at("/Name").asText()).contains(inA.id())
                 .endsWith(a.homeId().substring(0, 8));
-        assertThat(DockerTests.inspect(inB.containerId()).at("/Name").asText()).contains(inB.id())
+        assertThat(DockerTests.inspect(inB.runRef().engineId()).at("/Name").asText()).contains(inB.id())
                 .endsWith(b.homeId().substring(0, 8));
     }
 

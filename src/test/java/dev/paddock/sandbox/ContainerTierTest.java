@@ -68,7 +68,7 @@ class ContainerTierTest {
         SandboxRecord r = wiring.sandboxService().find(id);
         while (r.state() != until) {
             assertThat(System.nanoTime()).as("%s reaches %s; now %s (%s), log:%n%s", id, until.id(), r.state().id(),
-                    r.lastError(), wiring.sandboxService().logTail(id)).isLessThan(deadline);
+                    r.run().lastError(), wiring.sandboxService().logTail(id)).isLessThan(deadline);
             wiring.supervisor().tick();
             Thread.sleep(100);
             r = wiring.sandboxService().find(id);
@@ -92,15 +92,17 @@ class ContainerTierTest {
                 + " && git commit -q -m 'Written in a container' && echo committed > \"$PADDOCK_HEARTBEAT_FILE\""
                 + " && echo WORKTREE=$PADDOCK_WORKTREE PWD=$(pwd)", SandboxState.DONE);
 
-        assertThat(repo.git("log", "-1", "--format=%s %an", s.branch()).strip())
+        assertThat(repo.git("log", "-1", "--format=%s %an", s.workspace().branch()).strip())
                 .isEqualTo("Written in a container " + SandboxCreator.agentName(s.id()));
-        assertThat(Files.readString(s.worktree().resolve("inside.txt"))).isEqualTo("inside\n");
-        assertThat(Files.getAttribute(s.worktree().resolve("inside.txt"), "unix:uid", LinkOption.NOFOLLOW_LINKS))
+        assertThat(Files.readString(s.workspace().worktree().resolve("inside.txt"))).isEqualTo("inside\n");
+        assertThat(Files.getAttribute(s.workspace().worktree().resolve("inside.txt"), "unix:uid",
+                LinkOption.NOFOLLOW_LINKS))
                 .as("the agent's files are the worktree owner's")
-                .isEqualTo(Files.getAttribute(s.worktree(), "unix:uid", LinkOption.NOFOLLOW_LINKS));
-        assertThat(repo.git("-C", s.worktree().toString(), "status", "--porcelain").strip()).isEmpty();
-        assertThat(printed(s.id())).contains("WORKTREE=" + s.worktree() + " PWD=" + s.worktree());
-        assertThat(s.exitCode()).isZero();
+                .isEqualTo(Files.getAttribute(s.workspace().worktree(), "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        assertThat(repo.git("-C", s.workspace().worktree().toString(), "status", "--porcelain").strip()).isEmpty();
+        assertThat(printed(s.id())).contains("WORKTREE=" + s.workspace().worktree() + " PWD="
+                + s.workspace().worktree());
+        assertThat(s.run().exitCode()).isZero();
         assertThat(wiring.sandboxService().history(s.id())).extracting(Event::kind)
                 .containsSubsequence("sandbox.created", "sandbox.running", "sandbox.done");
         awaitRemovedAfterTheRun(s.id());
@@ -114,17 +116,19 @@ class ContainerTierTest {
                 + " && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed in a container'"
                 + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK;"
                 + " echo WORKTREE=$PADDOCK_WORKTREE PWD=$(pwd)", null);
-        TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
+        TempRepo.initSubmodules(created.workspace().worktree()); // on the host, before the agent starts
 
         SandboxRecord s = tickUntil(created.id(), SandboxState.DONE);
 
         assertThat(printed(s.id())).as(wiring.sandboxService().logTail(s.id())).contains("GIT-OK")
-                .contains("WORKTREE=" + s.worktree() + " PWD=" + s.worktree());
-        assertThat(repo.git("log", "-1", "--format=%s", s.branch()).strip()).isEqualTo("Use the fixed library");
-        Path lib = s.worktree().resolve("lib");
+                .contains("WORKTREE=" + s.workspace().worktree() + " PWD=" + s.workspace().worktree());
+        assertThat(repo.git("log", "-1", "--format=%s", s.workspace().branch()).strip())
+                .isEqualTo("Use the fixed library");
+        Path lib = s.workspace().worktree().resolve("lib");
         assertThat(TempRepo.git(lib, "log", "-1", "--format=%s").strip()).isEqualTo("Fixed in a container");
-        assertThat(repo.git("ls-tree", s.branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
-        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain").strip()).as("git on the host agrees").isEmpty();
+        assertThat(repo.git("ls-tree", s.workspace().branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
+        assertThat(TempRepo.git(s.workspace().worktree(), "status", "--porcelain").strip()).as("git on the host agrees")
+                .isEmpty();
         awaitRemovedAfterTheRun(s.id());
     }
 
@@ -132,7 +136,7 @@ class ContainerTierTest {
         awaitNoContainer(id);
         SandboxRig.await("the record forgets the container", () -> {
             try {
-                return wiring.sandboxService().find(id).containerId() == null;
+                return wiring.sandboxService().find(id).runRef().engineId() == null;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -143,10 +147,10 @@ class ContainerTierTest {
     void theLimitsUserLabelsAndIsolationShowInInspectAndStopPlusRemoveLeaveNoContainer() throws Exception {
         ResourceLimits limits = new ResourceLimits(1_500_000_000L, 256 * ResourceLimits.MIB, 100, 1000);
         SandboxRecord s = tickUntil(create("Sit still", "sleep 120", limits).id(), SandboxState.RUNNING);
-        assertThat(s.containerId()).isNotBlank();
-        assertThat(s.image()).isEqualTo(DockerTests.GIT_IMAGE);
+        assertThat(s.runRef().engineId()).isNotBlank();
+        assertThat(s.spec().image()).isEqualTo(DockerTests.GIT_IMAGE);
 
-        JsonNode c = DockerTests.inspect(s.containerId());
+        JsonNode c = DockerTests.inspect(s.runRef().engineId());
         JsonNode host = c.get("HostConfig");
         assertThat(host.get("NanoCpus").asLong()).isEqualTo(1_500_000_000L);
         assertThat(host.get("Memory").asLong()).isEqualTo(256 * ResourceLimits.MIB);
@@ -165,10 +169,12 @@ class ContainerTierTest {
         assertThat(config.get("Labels").get("paddock.sandbox").asText()).isEqualTo(s.id());
         assertThat(config.get("Labels").get("paddock.repo").asText()).isEqualTo(repo.dir().toString());
         assertThat(config.get("User").asText()).isEqualTo(
-                Files.getAttribute(s.worktree(), "unix:uid") + ":" + Files.getAttribute(s.worktree(), "unix:gid"));
+                Files.getAttribute(s.workspace().worktree(), "unix:uid") + ":"
+                + Files.getAttribute(s.workspace().worktree(), "unix:gid"));
         assertThat(config.get("Image").asText()).isEqualTo(DockerTests.GIT_IMAGE);
         assertThat(config.get("Env").toString()).contains("PADDOCK_SANDBOX_ID=" + s.id(),
-                "PADDOCK_HEARTBEAT_FILE=/paddock/heartbeat", "PADDOCK_WORKTREE=" + s.worktree(), "HOME=/tmp");
+                "PADDOCK_HEARTBEAT_FILE=/paddock/heartbeat", "PADDOCK_WORKTREE=" + s.workspace().worktree(),
+                "HOME=/tmp");
         // Read-write: only the worktree (twice), what a commit writes, and the control directory.
         Path common = repo.dir().resolve(".git");
         List<String> writable = new java.util.ArrayList<>();
@@ -177,13 +183,13 @@ class ContainerTierTest {
                 writable.add(m.get("Destination").asText());
             }
         }
-        assertThat(writable).containsExactlyInAnyOrder("/workspace", s.worktree().toString(), "/paddock",
+        assertThat(writable).containsExactlyInAnyOrder("/workspace", s.workspace().worktree().toString(), "/paddock",
                 common.resolve("objects").toString(), common.resolve("refs").toString(),
-                common.resolve("logs").toString(), LinkedWorktree.adminDirOf(s.worktree()).toString());
+                common.resolve("logs").toString(), LinkedWorktree.adminDirOf(s.workspace().worktree()).toString());
 
         wiring.sandboxService().stop(s.id(), "the test");
         assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).as("stop removes the container").isEmpty();
-        assertThat(wiring.sandboxService().find(s.id()).containerId()).isNull();
+        assertThat(wiring.sandboxService().find(s.id()).runRef().engineId()).isNull();
 
         SandboxRecord removed = wiring.sandboxService().remove(s.id(), RemoveMode.FORCE, true, "the test");
         assertThat(removed.state()).isEqualTo(SandboxState.CLOSED);
@@ -199,7 +205,7 @@ class ContainerTierTest {
         SandboxRig.await("the heartbeat from inside", () -> {
             try {
                 wiring.supervisor().tick();
-                return "half way".equals(wiring.sandboxService().find(created.id()).progress());
+                return "half way".equals(wiring.sandboxService().find(created.id()).lease().progress());
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -207,20 +213,20 @@ class ContainerTierTest {
 
         SandboxRecord timedOut = tickUntil(created.id(), SandboxState.TIMEOUT);
 
-        assertThat(timedOut.lastError()).contains("the lease of 3 s ran out");
-        assertThat(timedOut.lastHeartbeatAt()).isAfter(running.startedAt());
+        assertThat(timedOut.run().lastError()).contains("the lease of 3 s ran out");
+        assertThat(timedOut.lease().lastHeartbeatAt()).isAfter(running.run().startedAt());
         awaitRemovedAfterTheRun(created.id());
     }
 
     @Test
     void removingARunningContainerSandboxRemovesItsContainer() throws Exception {
         SandboxRecord s = tickUntil(create("Sit still", "sleep 120", null).id(), SandboxState.RUNNING);
-        assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.containerId());
+        assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.runRef().engineId());
 
         wiring.sandboxService().remove(s.id(), RemoveMode.FORCE, true, "the test");
 
         assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).isEmpty();
-        assertThat(Files.exists(s.worktree())).isFalse();
+        assertThat(Files.exists(s.workspace().worktree())).isFalse();
     }
 
     @Test
@@ -242,8 +248,8 @@ class ContainerTierTest {
                 ResourceLimits.DEFAULTS.withMemoryBytes(64 * ResourceLimits.MIB));
         SandboxRecord s = tickUntil(created.id(), SandboxState.FAILED);
 
-        assertThat(s.exitCode()).isEqualTo(137);
-        assertThat(s.lastError()).isEqualTo("the agent was killed: out of memory (limit 64 MiB)");
+        assertThat(s.run().exitCode()).isEqualTo(137);
+        assertThat(s.run().lastError()).isEqualTo("the agent was killed: out of memory (limit 64 MiB)");
         assertThat(wiring.sandboxService().history(s.id())).extracting(Event::message)
                 .anySatisfy(m -> assertThat(m).contains("out of memory (limit 64 MiB)"));
     }
@@ -258,10 +264,11 @@ class ContainerTierTest {
                 + " count=1; exit 0", ResourceLimits.DEFAULTS.withMemoryBytes(64 * ResourceLimits.MIB)).id(),
                 SandboxState.DONE);
 
-        assertThat(failed.exitCode()).isEqualTo(3);
-        assertThat(failed.lastError()).isEqualTo("the agent exited with 3; a process in the sandbox was killed for"
+        assertThat(failed.run().exitCode()).isEqualTo(3);
+        assertThat(failed.run().lastError())
+                .isEqualTo("the agent exited with 3; a process in the sandbox was killed for"
                 + " memory (limit 64 MiB)");
-        assertThat(done.exitCode()).isZero();
+        assertThat(done.run().exitCode()).isZero();
         assertThat(wiring.sandboxService().history(done.id())).extracting(Event::message)
                 .anySatisfy(m -> assertThat(m).contains("a process in the sandbox was killed for memory (limit 64 MiB)"));
     }
@@ -282,11 +289,11 @@ class ContainerTierTest {
         String after = repo.git("worktree", "list", "--porcelain");
         assertThat(after).isEqualTo(before);
         assertThat(SandboxRig.tree(repo.dir().resolve(".git/worktrees"))).isEqualTo(adminDirs);
-        assertThat(after).contains("worktree " + other, "worktree " + s.worktree());
+        assertThat(after).contains("worktree " + other, "worktree " + s.workspace().worktree());
         assertThat(after).doesNotContain("prunable");
         assertThat(repo.git("-C", other.toString(), "status", "--porcelain")).contains("A  theirs.txt");
-        assertThat(repo.git("-C", s.worktree().toString(), "rev-parse", "--abbrev-ref", "HEAD").strip())
-                .isEqualTo(s.branch());
+        assertThat(repo.git("-C", s.workspace().worktree().toString(), "rev-parse", "--abbrev-ref", "HEAD").strip())
+                .isEqualTo(s.workspace().branch());
     }
 
     @Test
@@ -297,14 +304,14 @@ class ContainerTierTest {
         SandboxRecord s = tickUntil(created.id(), SandboxState.RUNNING);
         SandboxRig.await("the agent's first line", () -> logHas(s.id(), "before"), Duration.ofSeconds(20));
         wiring.close(); // the container runs on
-        assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.containerId());
+        assertThat(DockerTests.containers("paddock.sandbox=" + s.id())).containsExactly(s.runRef().engineId());
         Thread.sleep(2_000); // no Paddock runs for a while; the container's lease end stays as it was
 
         wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()));
         SandboxRecord ended = tickUntil(s.id(), SandboxState.FAILED);
 
-        assertThat(ended.exitCode()).isEqualTo(3);
-        assertThat(ended.lastError()).isEqualTo("the agent exited with 3");
+        assertThat(ended.run().exitCode()).isEqualTo(3);
+        assertThat(ended.run().lastError()).isEqualTo("the agent exited with 3");
         assertThat(printed(s.id())).as("each line once, none lost").containsExactly("before", "after");
         awaitRemovedAfterTheRun(s.id());
     }
@@ -332,7 +339,7 @@ class ContainerTierTest {
         assertThat(wiring.sandboxService().history(s.id())).filteredOn(e -> e.kind().equals("sandbox.running"))
                 .singleElement().satisfies(e -> assertThat(e.details()).contains(leftId));
         assertThat(printed(s.id())).containsExactly("started by the Paddock that died");
-        assertThat(done.iteration()).isEqualTo(1);
+        assertThat(done.run().iteration()).isEqualTo(1);
         awaitRemovedAfterTheRun(s.id());
     }
 
@@ -358,7 +365,7 @@ class ContainerTierTest {
         assertThat(report.orphanContainers().get(0).sandboxId()).isEqualTo("ghost-20261130-001");
         assertThat(wiring.events().recent(wiring.repoStore().findByPath(repo.dir()).orElseThrow().id(), 100)
                 .stream().map(Event::kind).filter("sandbox.orphan_container_found"::equals).count()).isEqualTo(1);
-        assertThat(DockerTests.containers("paddock.sandbox=" + mine.id())).containsExactly(mine.containerId());
+        assertThat(DockerTests.containers("paddock.sandbox=" + mine.id())).containsExactly(mine.runRef().engineId());
         reconciler.close();
     }
 

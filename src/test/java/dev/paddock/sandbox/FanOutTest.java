@@ -53,33 +53,35 @@ class FanOutTest {
         assertThat(g).matches("fix-login-timeout-\\d{8}-001");
         assertThat(group.sandboxes()).extracting(SandboxRecord::id)
                 .containsExactly(g + "-claude-1", g + "-claude-2", g + "-codex-1");
-        assertThat(group.sandboxes()).extracting(SandboxRecord::branch).containsExactly(
+        assertThat(group.sandboxes()).extracting(rec -> rec.workspace().branch()).containsExactly(
                 "agent/fix-login-timeout-claude-1", "agent/fix-login-timeout-claude-2", "agent/fix-login-timeout-codex-1");
-        assertThat(group.sandboxes()).extracting(SandboxRecord::agent).containsExactly("claude", "claude", "codex");
+        assertThat(group.sandboxes()).extracting(rec -> rec.spec().agent()).containsExactly("claude", "claude",
+                "codex");
         // Each agent's own default tier: Claude Code asks Paddock (worktree), Codex does not (namespace).
-        assertThat(group.sandboxes()).extracting(SandboxRecord::tier)
+        assertThat(group.sandboxes()).extracting(rec -> rec.spec().tier())
                 .containsExactly(Tier.WORKTREE, Tier.WORKTREE, Tier.NAMESPACE);
         for (SandboxRecord s : group.sandboxes()) {
             rig.awaitFingerprint(s.id());
             SandboxRecord stored = rig.find(s.id());
-            assertThat(stored.group()).isEqualTo(g);
+            assertThat(stored.spec().group()).isEqualTo(g);
             assertThat(stored.state()).isEqualTo(SandboxState.PENDING);
-            assertThat(rig.repo.git("-C", stored.worktreePath(), "rev-parse", "--abbrev-ref", "HEAD").strip())
-                    .isEqualTo(stored.branch());
-            assertThat(stored.baseCommit()).isEqualTo(rig.repo.head());
+            assertThat(rig.repo.git("-C", stored.workspace().worktreePath(), "rev-parse", "--abbrev-ref", "HEAD")
+                    .strip())
+                    .isEqualTo(stored.workspace().branch());
+            assertThat(stored.workspace().baseCommit()).isEqualTo(rig.repo.head());
         }
         // A sandbox of the same task made on its own later takes the next number, and no group.
         SandboxRecord alone = service.create(task("Fix the login timeout").agent("claude").build());
         rig.awaitFingerprint(alone.id());
         assertThat(alone.id()).isEqualTo(g.substring(0, g.length() - 3) + "002");
-        assertThat(alone.branch()).isEqualTo("agent/fix-login-timeout");
-        assertThat(rig.find(alone.id()).group()).isNull();
+        assertThat(alone.workspace().branch()).isEqualTo("agent/fix-login-timeout");
+        assertThat(rig.find(alone.id()).spec().group()).isNull();
 
         // A second fan-out of the task gets branches of its own.
         SandboxGroup again = service.createGroup(task("Fix the login timeout").build(), AgentCounts.parse("codex"));
         rig.awaitFingerprint(again.sandboxes().get(0).id());
         assertThat(again.id()).isEqualTo(g.substring(0, g.length() - 3) + "003");
-        assertThat(again.sandboxes().get(0).branch()).isEqualTo("agent/fix-login-timeout-2-codex-1");
+        assertThat(again.sandboxes().get(0).workspace().branch()).isEqualTo("agent/fix-login-timeout-2-codex-1");
     }
 
     @Test
@@ -89,11 +91,11 @@ class FanOutTest {
 
         group.sandboxes().forEach(s -> rig.awaitFingerprint(s.id()));
         assertThat(group.id()).isEqualTo("port");
-        assertThat(group.sandboxes()).extracting(SandboxRecord::id, SandboxRecord::branch).containsExactly(
+        assertThat(group.sandboxes()).extracting(SandboxRecord::id, rec -> rec.workspace().branch()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("port-gemini-1", "feature/port-gemini-1"),
                 org.assertj.core.groups.Tuple.tuple("port-aider-1", "feature/port-aider-1"),
                 org.assertj.core.groups.Tuple.tuple("port-aider-2", "feature/port-aider-2"));
-        assertThat(group.sandboxes()).extracting(SandboxRecord::tier).containsOnly(Tier.WORKTREE);
+        assertThat(group.sandboxes()).extracting(rec -> rec.spec().tier()).containsOnly(Tier.WORKTREE);
     }
 
     @Test
@@ -160,7 +162,8 @@ class FanOutTest {
                 + " --delete-branch.");
         e.created().forEach(s -> rig.awaitFingerprint(s.id()));
         // What the report says is what there is: two sandboxes of the group, nothing of the other two.
-        assertThat(rig.store.listLive()).extracting(SandboxRecord::id, SandboxRecord::group).containsExactlyInAnyOrder(
+        assertThat(rig.store.listLive()).extracting(SandboxRecord::id, rec -> rec.spec().group())
+                .containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple(g + "-claude-1", g),
                 org.assertj.core.groups.Tuple.tuple(g + "-claude-2", g));
         assertThat(rig.repo.dir().resolve(".worktrees").resolve(g + "-codex-1")).doesNotExist();

@@ -59,9 +59,9 @@ class GroupMigrationTest {
         try (Database db = Database.open(base)) {
             SandboxStore store = new SandboxStore(db, new EventLog(db, Clock.systemUTC()), Clock.systemUTC());
             SandboxRecord old = store.find("old-001").orElseThrow();
-            assertThat(old.group()).isNull();
-            assertThat(old.agent()).isEqualTo("claude");
-            assertThat(old.model()).isEqualTo("opus");
+            assertThat(old.spec().group()).isNull();
+            assertThat(old.spec().agent()).isEqualTo("claude");
+            assertThat(old.spec().model()).isEqualTo("opus");
             assertThat(old.state()).isEqualTo(SandboxState.DONE);
             assertThat(old.createdAt()).isEqualTo(then);
             assertThat(store.listLive()).extracting(SandboxRecord::id).containsExactly("old-001", "old-002");
@@ -69,7 +69,7 @@ class GroupMigrationTest {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             store.insert(old.toBuilder().id("new-001-claude-1").branch("agent/new-claude-1").group("new-001")
                     .state(SandboxState.PENDING).createdAt(now).stateChangedAt(now).build(), null, List.of());
-            assertThat(store.find("new-001-claude-1").orElseThrow().group()).isEqualTo("new-001");
+            assertThat(store.find("new-001-claude-1").orElseThrow().spec().group()).isEqualTo("new-001");
 
             RepoStore repos = new RepoStore(db, Clock.systemUTC());
             repos.setAgentFlags(1, "claude", "[\"--max-turns\",\"30\"]");

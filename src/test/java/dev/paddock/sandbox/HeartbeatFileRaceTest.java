@@ -62,27 +62,27 @@ class HeartbeatFileRaceTest {
         beat("first");
         rig.tick();
         SandboxRecord first = rig.find("beat-001");
-        assertThat(first.progress()).isEqualTo("first");
-        Instant recorded = first.lastHeartbeatAt();
+        assertThat(first.lease().progress()).isEqualTo("first");
+        Instant recorded = first.lease().lastHeartbeatAt();
 
         beat("second");
         stamp(recorded);
         rig.tick();
 
-        assertThat(rig.find("beat-001").progress()).isEqualTo("second");
+        assertThat(rig.find("beat-001").lease().progress()).isEqualTo("second");
     }
 
     @Test
     void aHeartbeatStampedBeforeTheRecordedOneStillCounts() throws Exception {
         beat("first");
         rig.tick();
-        Instant recorded = rig.find("beat-001").lastHeartbeatAt();
+        Instant recorded = rig.find("beat-001").lease().lastHeartbeatAt();
 
         beat("second");
         stamp(recorded.minusMillis(4)); // one jiffy behind
         rig.tick();
 
-        assertThat(rig.find("beat-001").progress()).isEqualTo("second");
+        assertThat(rig.find("beat-001").lease().progress()).isEqualTo("second");
     }
 
     @Test
@@ -93,12 +93,12 @@ class HeartbeatFileRaceTest {
         Thread.sleep(20);
 
         beat("working");
-        stamp(first.lastHeartbeatAt());
+        stamp(first.lease().lastHeartbeatAt());
         rig.tick();
 
         SandboxRecord second = rig.find("beat-001");
-        assertThat(second.lastHeartbeatAt()).isAfter(first.lastHeartbeatAt());
-        assertThat(second.leaseExpiresAt()).isAfter(first.leaseExpiresAt());
+        assertThat(second.lease().lastHeartbeatAt()).isAfter(first.lease().lastHeartbeatAt());
+        assertThat(second.lease().expiresAt()).isAfter(first.lease().expiresAt());
     }
 
     @Test
@@ -109,11 +109,11 @@ class HeartbeatFileRaceTest {
             SandboxRecord before = rig.find("beat-001");
             String progress = "step " + i;
             beat(progress);
-            if (before.lastHeartbeatAt() != null) {
-                stamp(before.lastHeartbeatAt());
+            if (before.lease().lastHeartbeatAt() != null) {
+                stamp(before.lease().lastHeartbeatAt());
             }
             rig.tick();
-            if (!progress.equals(rig.find("beat-001").progress())) {
+            if (!progress.equals(rig.find("beat-001").lease().progress())) {
                 lost.add(progress);
             }
         }
@@ -130,7 +130,7 @@ class HeartbeatFileRaceTest {
         rig.tick();
         rig.tick();
 
-        assertThat(rig.find("beat-001").lastHeartbeatAt()).isEqualTo(first.lastHeartbeatAt());
-        assertThat(Map.of("progress", rig.find("beat-001").progress())).containsEntry("progress", "once");
+        assertThat(rig.find("beat-001").lease().lastHeartbeatAt()).isEqualTo(first.lease().lastHeartbeatAt());
+        assertThat(Map.of("progress", rig.find("beat-001").lease().progress())).containsEntry("progress", "once");
     }
 }

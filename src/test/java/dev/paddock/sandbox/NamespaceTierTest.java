@@ -54,7 +54,7 @@ class NamespaceTierTest {
         SandboxRecord r = wiring.sandboxService().find(s.id());
         while (!done.test(r)) {
             assertThat(System.nanoTime()).as("%s reaches %s; now %s (%s), log:%n%s", s.id(), until.id(), r.state().id(),
-                    r.lastError(), wiring.sandboxService().logTail(s.id())).isLessThan(deadline);
+                    r.run().lastError(), wiring.sandboxService().logTail(s.id())).isLessThan(deadline);
             wiring.supervisor().tick();
             Thread.sleep(100);
             r = wiring.sandboxService().find(s.id());
@@ -68,8 +68,9 @@ class NamespaceTierTest {
                 + " && git commit -q -m 'Written inside bubblewrap' && echo 'committed' > \"$PADDOCK_HEARTBEAT_FILE\"",
                 SandboxState.DONE);
 
-        assertThat(repo.git("log", "-1", "--format=%s", s.branch()).strip()).isEqualTo("Written inside bubblewrap");
-        assertThat(Files.readString(s.worktree().resolve("inside.txt"))).isEqualTo("inside\n");
+        assertThat(repo.git("log", "-1", "--format=%s", s.workspace().branch()).strip())
+                .isEqualTo("Written inside bubblewrap");
+        assertThat(Files.readString(s.workspace().worktree().resolve("inside.txt"))).isEqualTo("inside\n");
         assertThat(wiring.sandboxService().history(s.id())).extracting(Event::kind)
                 .containsSubsequence("sandbox.created", "sandbox.running", "sandbox.done");
     }
@@ -82,15 +83,15 @@ class NamespaceTierTest {
                 "git status --porcelain && echo fixed >> lib/README.md && git -C lib commit -q -a -m 'Fixed inside'"
                         + " && git add lib && git commit -q -m 'Use the fixed library' && echo GIT-OK")
                 .tier(Tier.NAMESPACE).leaseMs(60_000L).maxRetries(0).build());
-        TempRepo.initSubmodules(created.worktree()); // on the host, before the agent starts
+        TempRepo.initSubmodules(created.workspace().worktree()); // on the host, before the agent starts
 
         SandboxRecord s = awaitState(created.id(), SandboxState.DONE);
 
         assertThat(wiring.sandboxService().logTail(s.id())).contains("GIT-OK");
-        Path lib = s.worktree().resolve("lib");
+        Path lib = s.workspace().worktree().resolve("lib");
         assertThat(TempRepo.git(lib, "log", "-1", "--format=%s").strip()).isEqualTo("Fixed inside");
-        assertThat(repo.git("ls-tree", s.branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
-        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain").strip()).isEmpty();
+        assertThat(repo.git("ls-tree", s.workspace().branch(), "lib")).contains(TempRepo.revParse(lib, "HEAD"));
+        assertThat(TempRepo.git(s.workspace().worktree(), "status", "--porcelain").strip()).isEmpty();
     }
 
     @Test
@@ -120,7 +121,8 @@ class NamespaceTierTest {
         String token = dev.paddock.testing.AgentEnvironment.token(s);
         // Every process of the sandbox's tree, as any local user sees it in /proc/<pid>/cmdline.
         java.util.List<String> cmdlines = new java.util.ArrayList<>();
-        ProcessHandle.of(s.pid()).ifPresent(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root),
+        long pid = s.runRef().pid();
+        ProcessHandle.of(pid).ifPresent(root -> java.util.stream.Stream.concat(java.util.stream.Stream.of(root),
                 root.descendants()).forEach(h -> {
                     try {
                         cmdlines.add(Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline"))
@@ -145,13 +147,14 @@ class NamespaceTierTest {
         SandboxRecord s = run("Beat inside", "paddock heartbeat half way there && sleep 30", SandboxState.RUNNING);
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         SandboxRecord r = wiring.sandboxService().find(s.id());
-        while (!"half way there".equals(r.progress()) && System.nanoTime() < deadline) {
+        while (!"half way there".equals(r.lease().progress()) && System.nanoTime() < deadline) {
             wiring.supervisor().tick();
             Thread.sleep(100);
             r = wiring.sandboxService().find(s.id());
         }
-        assertThat(r.progress()).as("log:%n%s", wiring.sandboxService().logTail(s.id())).isEqualTo("half way there");
-        assertThat(r.lastHeartbeatAt()).isNotNull();
+        assertThat(r.lease().progress()).as("log:%n%s", wiring.sandboxService().logTail(s.id()))
+                .isEqualTo("half way there");
+        assertThat(r.lease().lastHeartbeatAt()).isNotNull();
         wiring.supervisor().stop(s.id(), "the test");
     }
 }

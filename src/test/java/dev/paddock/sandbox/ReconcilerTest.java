@@ -76,11 +76,11 @@ class ReconcilerTest {
 
         assertThat(adopted.id()).isEqualTo("stray-001");
         assertThat(adopted.state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        assertThat(adopted.task()).isEqualTo(OrphanService.ADOPTED_TASK);
-        assertThat(adopted.branch()).isEqualTo("feature/stray");
-        assertThat(adopted.baseBranch()).isEqualTo("main");
-        assertThat(adopted.baseCommit()).isEqualTo(base);
-        assertThat(adopted.worktree()).isEqualTo(stray);
+        assertThat(adopted.spec().task()).isEqualTo(OrphanService.ADOPTED_TASK);
+        assertThat(adopted.workspace().branch()).isEqualTo("feature/stray");
+        assertThat(adopted.workspace().baseBranch()).isEqualTo("main");
+        assertThat(adopted.workspace().baseCommit()).isEqualTo(base);
+        assertThat(adopted.workspace().worktree()).isEqualTo(stray);
         assertThat(rig.kinds("stray-001")).containsExactly("sandbox.adopted");
         assertThat(TempRepo.git(stray, "config", "user.name").strip()).isEqualTo(SandboxCreator.agentName("stray-001"));
         assertThat(new SandboxLayout(repo.dir(), "stray-001", "feature/stray").stateFile()).exists();
@@ -165,7 +165,7 @@ class ReconcilerTest {
         SandboxRecord owned = rig.create("owned-001", "agent/owned");
         Path elsewhere = repo.addWorktree(tmp.resolve("elsewhere"), "feature/elsewhere");
 
-        for (String path : List.of(owned.worktreePath(), repo.dir().toString(), elsewhere.toString(),
+        for (String path : List.of(owned.workspace().worktreePath(), repo.dir().toString(), elsewhere.toString(),
                 rig.worktreesRoot().toString())) {
             assertThatThrownBy(() -> rig.orphans.remove(repo.dir(), path, "test")).as(path)
                     .hasMessageContaining("is not an orphan of " + repo.dir());
@@ -175,7 +175,7 @@ class ReconcilerTest {
         assertThatThrownBy(() -> rig.orphans.remove(repo.dir(), "relative/path", "test"))
                 .hasMessageContaining("must be absolute");
 
-        assertThat(owned.worktree()).exists();
+        assertThat(owned.workspace().worktree()).exists();
         assertThat(elsewhere).exists();
     }
 
@@ -186,23 +186,24 @@ class ReconcilerTest {
         Path heartbeat = new SandboxLayout(repo.dir(), "gone-001", "agent/gone").heartbeatFile();
         SandboxRig.await("the agent to start", () -> Files.exists(heartbeat), Duration.ofSeconds(10));
         SandboxRecord pending = rig.create("gone-002", "agent/gone-2");
-        TempRepo.deleteTree(running.worktree());
-        TempRepo.deleteTree(pending.worktree());
+        TempRepo.deleteTree(running.workspace().worktree());
+        TempRepo.deleteTree(pending.workspace().worktree());
 
         Reconciler.Report report = rig.reconciler.reconcile();
 
         assertThat(report.vanished()).containsExactlyInAnyOrder("gone-001", "gone-002");
         SandboxRecord marked = rig.find("gone-001");
         assertThat(marked.state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        assertThat(marked.lastError()).isEqualTo(Reconciler.VANISHED);
-        assertThat(marked.pid()).isNull();
-        assertThat(ProcessTree.isAlive(running.pid(), running.pidStartedAt())).as("agent process").isFalse();
+        assertThat(marked.run().lastError()).isEqualTo(Reconciler.VANISHED);
+        assertThat(marked.runRef().pid()).isNull();
+        assertThat(ProcessTree.isAlive(running.runRef().pid(), running.runRef().startedAt())).as("agent process")
+                .isFalse();
         assertThat(rig.events.ofSandbox("gone-001")).last().satisfies(e -> {
             assertThat(e.kind()).isEqualTo("sandbox.awaiting_human");
-            assertThat(e.message()).contains("its worktree " + running.worktreePath() + " vanished")
+            assertThat(e.message()).contains("its worktree " + running.workspace().worktreePath() + " vanished")
                     .contains("its processes are being killed");
         });
-        assertThat(rig.find("gone-002").lastError()).isEqualTo(Reconciler.VANISHED);
+        assertThat(rig.find("gone-002").run().lastError()).isEqualTo(Reconciler.VANISHED);
         assertThat(rig.reconciler.reconcile().vanished()).as("marked once").isEmpty();
     }
 
@@ -210,7 +211,7 @@ class ReconcilerTest {
     void aDoneSandboxWhoseWorktreeVanishedGoesToAPerson() throws Exception {
         rig.create("gone-003", "agent/gone-3", "true");
         SandboxRecord done = rig.tickUntil("gone-003", SandboxState.DONE, Duration.ofSeconds(10));
-        TempRepo.deleteTree(done.worktree());
+        TempRepo.deleteTree(done.workspace().worktree());
 
         assertThat(rig.reconciler.reconcile().vanished()).containsExactly("gone-003");
         assertThat(rig.find("gone-003").state()).isEqualTo(SandboxState.AWAITING_HUMAN);
@@ -219,7 +220,7 @@ class ReconcilerTest {
     @Test
     void aRemovalAnEarlierPaddockLeftInCleaningIsFinished() throws Exception {
         SandboxRecord s = rig.create("cut-001", "agent/cut");
-        TempRepo.write(s.worktree(), "scratch.txt", "x");
+        TempRepo.write(s.workspace().worktree(), "scratch.txt", "x");
         rig.store.transition("cut-001", Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
                 .detail("mode", "FORCE").detail("deleteBranch", false));
 
@@ -227,7 +228,7 @@ class ReconcilerTest {
         assertThat(rig.newReconciler().reconcile().resumed()).containsExactly("cut-001");
 
         assertThat(rig.find("cut-001").state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
     }
 
     @Test

@@ -64,31 +64,35 @@ class SandboxCreatorTest {
         SandboxRecord s = create(request().build());
 
         assertThat(s.id()).matches("fix-auth-timeout-\\d{8}-001");
-        assertThat(s.branch()).isEqualTo("agent/fix-auth-timeout");
-        assertThat(s.baseBranch()).isEqualTo("main");
-        assertThat(s.baseCommit()).isEqualTo(repo.head());
-        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/agent/fix-auth-timeout"));
-        assertThat(repo.git("worktree", "list", "--porcelain")).contains("worktree " + s.worktree());
-        assertThat(TempRepo.git(s.worktree(), "config", "user.name").strip()).isEqualTo("Paddock agent " + s.id());
+        assertThat(s.workspace().branch()).isEqualTo("agent/fix-auth-timeout");
+        assertThat(s.workspace().baseBranch()).isEqualTo("main");
+        assertThat(s.workspace().baseCommit()).isEqualTo(repo.head());
+        assertThat(s.workspace().worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id()
+                + "/agent/fix-auth-timeout"));
+        assertThat(repo.git("worktree", "list", "--porcelain")).contains("worktree " + s.workspace().worktree());
+        assertThat(TempRepo.git(s.workspace().worktree(), "config", "user.name").strip()).isEqualTo("Paddock agent "
+                + s.id());
         assertThat(repo.git("config", "--get", "user.name").strip()).as("the repository's own identity stays")
                 .isEqualTo(TempRepo.USER_NAME);
         Path stateFile = repo.dir().resolve(".worktrees/" + s.id() + "/.paddock/sandbox.json");
         assertThat(wiring.sandboxes().fingerprintOf(s.id()).orElseThrow()).contains("\"branch\":\"agent/fix-auth-timeout\"")
-                .contains("\"changedFiles\":0").contains("\"toplevel\":\"" + s.worktree() + "\"");
+                .contains("\"changedFiles\":0").contains("\"toplevel\":\"" + s.workspace().worktree() + "\"");
         assertThat(Files.readString(stateFile)).contains("\"id\" : \"" + s.id() + "\"").contains("\"baseCommit\"")
                 .contains("\"fingerprint\" : {").contains("\"userName\" : \"Paddock agent " + s.id() + "\"");
         assertThat(Files.readString(repo.dir().resolve(".git/info/exclude"))).contains("/.worktrees/");
 
         SandboxRecord second = create(request().build());
         assertThat(second.id()).endsWith("-002");
-        assertThat(second.branch()).isEqualTo("agent/fix-auth-timeout-2");
+        assertThat(second.workspace().branch()).isEqualTo("agent/fix-auth-timeout-2");
     }
 
     @Test
     void aBranchNameWithSlashesNestsTheWorktree() throws Exception {
         SandboxRecord s = create(request().branch("team/alice/fix-42").build());
-        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/team/alice/fix-42"));
-        assertThat(Files.isDirectory(s.worktree().resolve(".git")) || Files.isRegularFile(s.worktree().resolve(".git")))
+        assertThat(s.workspace().worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id()
+                + "/team/alice/fix-42"));
+        assertThat(Files.isDirectory(s.workspace().worktree().resolve(".git"))
+                || Files.isRegularFile(s.workspace().worktree().resolve(".git")))
                 .isTrue();
     }
 
@@ -158,8 +162,8 @@ class SandboxCreatorTest {
     void aBranchGivenAsItsFullRefNameIsThatBranchNotOneNestedUnderRefsHeads() throws Exception {
         SandboxRecord s = create(request().branch("refs/heads/zz").build());
 
-        assertThat(s.branch()).isEqualTo("zz");
-        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/zz"));
+        assertThat(s.workspace().branch()).isEqualTo("zz");
+        assertThat(s.workspace().worktree()).isEqualTo(repo.dir().resolve(".worktrees/" + s.id() + "/zz"));
         assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/")).contains("refs/heads/zz\n")
                 .doesNotContain("refs/heads/refs/");
     }
@@ -180,9 +184,9 @@ class SandboxCreatorTest {
 
         SandboxRecord s = create(request().baseBranch("HEAD").build());
 
-        assertThat(s.baseBranch()).isEqualTo("develop");
-        assertThat(s.baseCommit()).isEqualTo(develop);
-        assertThat(create(request().baseBranch("refs/heads/main").build()).baseBranch()).isEqualTo("main");
+        assertThat(s.workspace().baseBranch()).isEqualTo("develop");
+        assertThat(s.workspace().baseCommit()).isEqualTo(develop);
+        assertThat(create(request().baseBranch("refs/heads/main").build()).workspace().baseBranch()).isEqualTo("main");
     }
 
     @Test

@@ -54,7 +54,8 @@ class SandboxLifecycleTest {
         SandboxRecord s = wiring.sandboxService().find(id);
         while (!done.test(s)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting; last state " + s.state().id() + ", error " + s.lastError()
+                throw new AssertionError("timed out waiting; last state " + s.state().id() + ", error "
+                        + s.run().lastError()
                         + ", log:\n" + wiring.sandboxService().logTail(id));
             }
             wiring.supervisor().tick();
@@ -79,24 +80,26 @@ class SandboxLifecycleTest {
                 + " && paddock heartbeat committed",
                 Tier.WORKTREE, 60_000, 0);
         assertThat(s.state()).isEqualTo(SandboxState.PENDING);
-        assertThat(s.worktree()).isEqualTo(repo.dir().resolve(".worktrees").resolve(s.id()).resolve("agent/write-greeting"));
+        assertThat(s.workspace().worktree()).isEqualTo(repo.dir().resolve(".worktrees").resolve(s.id())
+                .resolve("agent/write-greeting"));
 
         SandboxRecord running = tickUntil(s.id(), in(SandboxState.RUNNING));
-        assertThat(running.pid()).isNotNull();
-        SandboxRecord heartbeat = tickUntil(s.id(), r -> r.progress() != null || r.state() != SandboxState.RUNNING);
-        assertThat(heartbeat.progress()).isEqualTo("halfway");
+        assertThat(running.runRef().pid()).isNotNull();
+        SandboxRecord heartbeat = tickUntil(s.id(), r -> r.lease().progress() != null
+                || r.state() != SandboxState.RUNNING);
+        assertThat(heartbeat.lease().progress()).isEqualTo("halfway");
         SandboxRecord done = tickUntil(s.id(), in(SandboxState.DONE));
 
-        assertThat(done.exitCode()).isZero();
-        assertThat(done.progress()).as("the heartbeat just before the exit").isEqualTo("committed");
-        assertThat(done.iteration()).isEqualTo(1);
-        assertThat(done.pid()).isNull();
+        assertThat(done.run().exitCode()).isZero();
+        assertThat(done.lease().progress()).as("the heartbeat just before the exit").isEqualTo("committed");
+        assertThat(done.run().iteration()).isEqualTo(1);
+        assertThat(done.runRef().pid()).isNull();
         assertThat(kinds(s.id())).containsSubsequence("sandbox.branch_created", "sandbox.worktree_added",
                 "sandbox.identity_set", "sandbox.state_file_written", "sandbox.created", "sandbox.fingerprint_recorded",
                 "sandbox.running", "sandbox.done");
         assertThat(repo.git("log", "-1", "--format=%an <%ae> %s", "agent/write-greeting").strip())
                 .isEqualTo("Paddock agent " + s.id() + " <" + s.id() + "@agents.paddock.invalid> Add greeting");
-        assertThat(Files.readString(done.worktree().resolve("greeting.txt"))).isEqualTo("hi\n");
+        assertThat(Files.readString(done.workspace().worktree().resolve("greeting.txt"))).isEqualTo("hi\n");
         assertThat(wiring.sandboxService().logTail(s.id())).contains("hello from the agent");
         assertThat(wiring.sandboxService().changes(s.id()).added()).containsExactly("greeting.txt");
         // The main worktree stays clean: .worktrees/ is excluded.
@@ -110,10 +113,10 @@ class SandboxLifecycleTest {
 
         SandboxRecord waiting = tickUntil(s.id(), in(SandboxState.AWAITING_HUMAN));
 
-        assertThat(waiting.exitCode()).isEqualTo(3);
-        assertThat(waiting.iteration()).isEqualTo(2);
-        assertThat(waiting.retryCount()).isEqualTo(1);
-        assertThat(waiting.lastError()).isEqualTo("the agent exited with 3");
+        assertThat(waiting.run().exitCode()).isEqualTo(3);
+        assertThat(waiting.run().iteration()).isEqualTo(2);
+        assertThat(waiting.run().retryCount()).isEqualTo(1);
+        assertThat(waiting.run().lastError()).isEqualTo("the agent exited with 3");
         assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.failed", "sandbox.retrying",
                 "sandbox.running", "sandbox.failed", "sandbox.awaiting_human");
         assertThat(repo.git("log", "--format=%s", "agent/break-build").lines()).startsWith("Break it", "Break it");
@@ -129,10 +132,10 @@ class SandboxLifecycleTest {
         SandboxRecord s = create("Hang forever", "sleep 300 & echo $! > " + pids + "; wait", Tier.WORKTREE, 1_500, 0);
 
         SandboxRecord running = tickUntil(s.id(), in(SandboxState.RUNNING));
-        long wrapper = running.pid();
+        long wrapper = running.runRef().pid();
         SandboxRecord waiting = tickUntil(s.id(), in(SandboxState.AWAITING_HUMAN));
 
-        assertThat(waiting.lastError()).contains("the lease of 1 s ran out");
+        assertThat(waiting.run().lastError()).contains("the lease of 1 s ran out");
         assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.timeout", "sandbox.awaiting_human");
         long sleeper = Long.parseLong(Files.readString(pids).strip());
         assertThat(ProcessTree.isRunning(sleeper)).as("the agent's child").isFalse();
@@ -152,8 +155,8 @@ class SandboxLifecycleTest {
         }
         SandboxRecord still = wiring.sandboxService().find(s.id());
         assertThat(still.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(still.progress()).isEqualTo("step 3");
-        assertThat(still.leaseExpiresAt()).isAfter(still.lastHeartbeatAt());
+        assertThat(still.lease().progress()).isEqualTo("step 3");
+        assertThat(still.lease().expiresAt()).isAfter(still.lease().lastHeartbeatAt());
         wiring.sandboxService().stop(s.id(), "the test");
     }
 
@@ -174,9 +177,9 @@ class SandboxLifecycleTest {
 
         long grown = Files.size(wiring.database().file()) - before;
         assertThat(grown).as("bytes the store grew by").isLessThan(1_000_000);
-        assertThat(wiring.sandboxService().find(s.id()).progress()).startsWith("step 3000 ");
+        assertThat(wiring.sandboxService().find(s.id()).lease().progress()).startsWith("step 3000 ");
         SandboxRecord stopped = wiring.sandboxService().stop(s.id(), "the test");
-        assertThat(stopped.progress()).startsWith("step 3000 ");
+        assertThat(stopped.lease().progress()).startsWith("step 3000 ");
         assertThat(wiring.database().jdbc().queryOne("SELECT progress FROM sandboxes WHERE id = ?",
                 rs -> rs.getString(1), s.id())).get().asString().startsWith("step 3000 ");
     }
@@ -199,7 +202,7 @@ class SandboxLifecycleTest {
         SandboxRecord stopped = wiring.sandboxService().stop(s.id(), "a person");
 
         assertThat(stopped.state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        assertThat(stopped.lastError()).isEqualTo("stopped by a person");
+        assertThat(stopped.run().lastError()).isEqualTo("stopped by a person");
         assertThat(listening(port)).isFalse();
         wiring.supervisor().tick();
         assertThat(wiring.sandboxService().find(s.id()).state()).as("not retried").isEqualTo(SandboxState.AWAITING_HUMAN);

@@ -45,9 +45,9 @@ class SandboxReclaimerTest {
     @Test
     void planTellsWhatRemovalWouldLoseAndChangesNothing() throws Exception {
         SandboxRecord s = rig.create("plan-001", "agent/plan");
-        TempRepo.write(s.worktree(), "feature.txt", "x");
-        String commit = TempRepo.commitAll(s.worktree(), "Add feature");
-        TempRepo.write(s.worktree(), "notes.md", "scratch");
+        TempRepo.write(s.workspace().worktree(), "feature.txt", "x");
+        String commit = TempRepo.commitAll(s.workspace().worktree(), "Add feature");
+        TempRepo.write(s.workspace().worktree(), "notes.md", "scratch");
         List<String> disk = SandboxRig.tree(rig.repo.dir());
 
         RemovalPlan plan = rig.reclaimer.plan("plan-001");
@@ -67,7 +67,7 @@ class SandboxReclaimerTest {
     @Test
     void planCountsTheIgnoredFilesThatGoWithTheWorktreeAndItsTopFolders() throws Exception {
         SandboxRecord s = rig.create("ign-001", "agent/ign");
-        ignoredContent(s.worktree(), 3);
+        ignoredContent(s.workspace().worktree(), 3);
 
         RemovalPlan plan = rig.reclaimer.plan("ign-001");
 
@@ -86,14 +86,14 @@ class SandboxReclaimerTest {
     @Test
     void theIgnoredFileWalkStopsAtItsCapAndSaysMoreThan() throws Exception {
         SandboxRecord s = rig.create("cap-001", "agent/cap");
-        ignoredContent(s.worktree(), 50);
+        ignoredContent(s.workspace().worktree(), 50);
 
-        IgnoredFiles capped = IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.worktree(), 20);
+        IgnoredFiles capped = IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 20);
 
         assertThat(capped.files()).isEqualTo(20);
         assertThat(capped.more()).isTrue();
         assertThat(capped.summary()).startsWith("more than 20 ignored files in ");
-        assertThat(IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.worktree(), 1_000).summary())
+        assertThat(IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 1_000).summary())
                 .isEqualTo("55 ignored files in node_modules/, build/");
     }
 
@@ -117,14 +117,14 @@ class SandboxReclaimerTest {
     @Test
     void strictRemovalOfADirtyWorktreeIsRefusedListingThePathsAndChangesNothing() throws Exception {
         SandboxRecord s = rig.create("dirty-001", "agent/dirty");
-        TempRepo.write(s.worktree(), "notes.md", "scratch");
-        TempRepo.write(s.worktree(), "README.md", "changed\n");
+        TempRepo.write(s.workspace().worktree(), "notes.md", "scratch");
+        TempRepo.write(s.workspace().worktree(), "README.md", "changed\n");
         Snapshot before = snapshot("dirty-001");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("dirty-001", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
                 .hasMessageStartingWith("Removing dirty-001 would lose work, so nothing was removed:")
-                .hasMessageContaining("2 uncommitted paths in " + s.worktreePath() + ":")
+                .hasMessageContaining("2 uncommitted paths in " + s.workspace().worktreePath() + ":")
                 .hasMessageContaining(" M README.md")
                 .hasMessageContaining("?? notes.md")
                 .hasMessageContaining("Choose: keep it (do nothing); commit")
@@ -138,10 +138,10 @@ class SandboxReclaimerTest {
     @Test
     void strictRemovalWithUnmergedCommitsIsRefusedListingTheCommitsAndChangesNothing() throws Exception {
         SandboxRecord s = rig.create("ahead-001", "agent/ahead");
-        TempRepo.write(s.worktree(), "a.txt", "a");
-        String first = TempRepo.commitAll(s.worktree(), "Add a");
-        TempRepo.write(s.worktree(), "b.txt", "b");
-        String second = TempRepo.commitAll(s.worktree(), "Add b");
+        TempRepo.write(s.workspace().worktree(), "a.txt", "a");
+        String first = TempRepo.commitAll(s.workspace().worktree(), "Add a");
+        TempRepo.write(s.workspace().worktree(), "b.txt", "b");
+        String second = TempRepo.commitAll(s.workspace().worktree(), "Add b");
         Snapshot before = snapshot("ahead-001");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("ahead-001", null, false, "test"))
@@ -167,7 +167,7 @@ class SandboxReclaimerTest {
 
         assertThat(closed.state()).isEqualTo(SandboxState.CLOSED);
         assertThat(rig.find("merged-001").state()).as("the record is kept").isEqualTo(SandboxState.CLOSED);
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(rig.worktreesRoot().resolve("merged-001")).doesNotExist();
         assertThat(branchExists("agent/merged")).isFalse();
         assertThat(rig.repo.git("worktree", "list", "--porcelain")).doesNotContain("merged-001");
@@ -196,15 +196,15 @@ class SandboxReclaimerTest {
         SandboxRecord busy = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy", "true").id("gone-002")
                 .branch("agent/gone2").baseBranch("feature").build());
         rig.awaitFingerprint("gone-002");
-        TempRepo.write(busy.worktree(), "a.txt", "a");
-        String commit = TempRepo.commitAll(busy.worktree(), "Add a");
+        TempRepo.write(busy.workspace().worktree(), "a.txt", "a");
+        String commit = TempRepo.commitAll(busy.workspace().worktree(), "Add a");
         rig.repo.git("branch", "-D", "feature");
 
         assertThat(rig.reclaimer.plan("gone-002").comparedWith())
-                .isEqualTo("the commit " + idle.baseCommit().substring(0, 8) + " it started from");
+                .isEqualTo("the commit " + idle.workspace().baseCommit().substring(0, 8) + " it started from");
         assertThatThrownBy(() -> rig.reclaimer.remove("gone-002", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
-                .hasMessageContaining("1 commit that the commit " + idle.baseCommit().substring(0, 8)
+                .hasMessageContaining("1 commit that the commit " + idle.workspace().baseCommit().substring(0, 8)
                         + " it started from does not have: " + commit.substring(0, 7) + " Add a");
         rig.reclaimer.remove("gone-002", RemoveMode.FORCE, false, "test");
         assertThat(TempRepo.revParse(rig.repo.dir(), "agent/gone2")).as("kept: not merged").isEqualTo(commit);
@@ -217,7 +217,7 @@ class SandboxReclaimerTest {
     @Test
     void aSandboxRecordedWithABaseThatIsNoBranchIsRemovedAgainstItsStartCommit() throws Exception {
         SandboxRecord s = rig.create("legacy-001", "agent/legacy");
-        for (String legacy : List.of("HEAD", "origin/main", s.baseCommit())) {
+        for (String legacy : List.of("HEAD", "origin/main", s.workspace().baseCommit())) {
             rig.db.jdbc().update("UPDATE sandboxes SET base_branch = ? WHERE id = ?", legacy, s.id());
             assertThat(rig.reclaimer.plan("legacy-001").losesNothing()).as(legacy).isTrue();
         }
@@ -225,18 +225,18 @@ class SandboxReclaimerTest {
         rig.reclaimer.remove("legacy-001", RemoveMode.STRICT, false, "test");
 
         assertThat(rig.find("legacy-001").state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
     }
 
     @Test
     void commitModeKeepsTheLeftoversOnTheBranchWithTheAgentsIdentity() throws Exception {
         SandboxRecord s = rig.create("keep-001", "agent/keep");
-        TempRepo.write(s.worktree(), "notes.md", "scratch");
-        TempRepo.write(s.worktree(), "README.md", "changed\n");
+        TempRepo.write(s.workspace().worktree(), "notes.md", "scratch");
+        TempRepo.write(s.workspace().worktree(), "README.md", "changed\n");
 
         rig.reclaimer.remove("keep-001", RemoveMode.COMMIT, false, "test");
 
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(rig.worktreesRoot().resolve("keep-001")).doesNotExist();
         assertThat(branchExists("agent/keep")).isTrue();
         assertThat(rig.repo.git("log", "-1", "--format=%an|%ae|%s", "agent/keep").strip())
@@ -252,7 +252,7 @@ class SandboxReclaimerTest {
     @Test
     void commitModeWithDeleteBranchIsRefusedBecauseItWouldThrowTheWorkAway() throws Exception {
         SandboxRecord s = rig.create("both-001", "agent/both");
-        TempRepo.write(s.worktree(), "notes.md", "scratch");
+        TempRepo.write(s.workspace().worktree(), "notes.md", "scratch");
         Snapshot before = snapshot("both-001");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("both-001", RemoveMode.COMMIT, true, "test"))
@@ -265,13 +265,13 @@ class SandboxReclaimerTest {
     @Test
     void forceRemovesADirtyWorktreeButKeepsTheUnmergedBranch() throws Exception {
         SandboxRecord s = rig.create("force-001", "agent/force");
-        TempRepo.write(s.worktree(), "a.txt", "a");
-        String commit = TempRepo.commitAll(s.worktree(), "Add a");
-        TempRepo.write(s.worktree(), "scratch.txt", "lost on purpose");
+        TempRepo.write(s.workspace().worktree(), "a.txt", "a");
+        String commit = TempRepo.commitAll(s.workspace().worktree(), "Add a");
+        TempRepo.write(s.workspace().worktree(), "scratch.txt", "lost on purpose");
 
         rig.reclaimer.remove("force-001", RemoveMode.FORCE, false, "test");
 
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(rig.worktreesRoot().resolve("force-001")).doesNotExist();
         assertThat(TempRepo.revParse(rig.repo.dir(), "agent/force")).isEqualTo(commit);
         assertThat(rig.kinds("force-001")).contains("sandbox.branch_kept").doesNotContain("sandbox.branch_deleted");
@@ -281,8 +281,8 @@ class SandboxReclaimerTest {
     @Test
     void forceWithDeleteBranchDeletesAnUnmergedBranchAndRecordsItsTip() throws Exception {
         SandboxRecord s = rig.create("drop-001", "agent/drop");
-        TempRepo.write(s.worktree(), "a.txt", "a");
-        String commit = TempRepo.commitAll(s.worktree(), "Add a");
+        TempRepo.write(s.workspace().worktree(), "a.txt", "a");
+        String commit = TempRepo.commitAll(s.workspace().worktree(), "Add a");
 
         rig.reclaimer.remove("drop-001", RemoveMode.FORCE, true, "test");
 
@@ -299,12 +299,12 @@ class SandboxReclaimerTest {
         SandboxRecord running = rig.tickUntil("live-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         Path heartbeat = new SandboxLayout(rig.repo.dir(), "live-001", "agent/live").heartbeatFile();
         SandboxRig.await("the agent to start", () -> Files.exists(heartbeat), Duration.ofSeconds(10));
-        long pid = running.pid();
+        long pid = running.runRef().pid();
 
         SandboxRecord closed = rig.reclaimer.remove("live-001", RemoveMode.STRICT, false, "test");
 
         assertThat(closed.state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(ProcessTree.isAlive(pid, running.pidStartedAt())).as("agent process").isFalse();
+        assertThat(ProcessTree.isAlive(pid, running.runRef().startedAt())).as("agent process").isFalse();
         assertThat(rig.kinds("live-001")).containsSubsequence("sandbox.running", "sandbox.awaiting_human",
                 "sandbox.cleaning", "sandbox.closed");
     }
@@ -312,7 +312,7 @@ class SandboxReclaimerTest {
     @Test
     void aLockedWorktreeIsKeptByStrictRemovalAndRemovedByForce() throws Exception {
         SandboxRecord s = rig.create("lock-001", "agent/lock");
-        rig.repo.lockWorktree(s.worktree(), "hands off");
+        rig.repo.lockWorktree(s.workspace().worktree(), "hands off");
         Snapshot before = snapshot("lock-001");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("lock-001", RemoveMode.STRICT, false, "test"))
@@ -322,24 +322,24 @@ class SandboxReclaimerTest {
 
         rig.reclaimer.remove("lock-001", RemoveMode.FORCE, false, "test");
 
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(rig.repo.git("worktree", "list", "--porcelain")).doesNotContain("lock-001");
     }
 
     @Test
     void commitsOnADetachedHeadCountAsLostAndCommitModeRefusesToDropThem() throws Exception {
         SandboxRecord s = rig.create("loose-001", "agent/loose");
-        TempRepo.git(s.worktree(), "checkout", "--quiet", "--detach");
-        TempRepo.write(s.worktree(), "loose.txt", "x");
-        String loose = TempRepo.commitAll(s.worktree(), "Loose commit");
-        TempRepo.write(s.worktree(), "more.txt", "y");
+        TempRepo.git(s.workspace().worktree(), "checkout", "--quiet", "--detach");
+        TempRepo.write(s.workspace().worktree(), "loose.txt", "x");
+        String loose = TempRepo.commitAll(s.workspace().worktree(), "Loose commit");
+        TempRepo.write(s.workspace().worktree(), "more.txt", "y");
 
         assertThat(rig.reclaimer.plan("loose-001").unmergedCommits())
                 .containsExactly(loose.substring(0, 7) + " Loose commit (detached HEAD)");
         assertThatThrownBy(() -> rig.reclaimer.remove("loose-001", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
                 .hasMessageContaining("its worktree has a detached HEAD checked out, with 1 commit on no branch");
-        assertThat(s.worktree().resolve("more.txt")).exists();
+        assertThat(s.workspace().worktree().resolve("more.txt")).exists();
     }
 
     static Stream<Arguments> badPaths() {
@@ -392,17 +392,17 @@ class SandboxReclaimerTest {
     @Test
     void aRecordPointingIntoAnotherSandboxsFolderIsRefusedAndTheOtherIsUntouched() throws Exception {
         SandboxRecord other = rig.create("other-001", "agent/other");
-        TempRepo.write(other.worktree(), "work.txt", "theirs");
+        TempRepo.write(other.workspace().worktree(), "work.txt", "theirs");
         Instant now = Instant.now();
         rig.store.insert(SandboxRecord.builder().id("intruder-001").repositoryId(other.repositoryId()).task("broken")
                 .agentCommand("true").tier(Tier.WORKTREE).branch("agent/other").baseBranch("main")
-                .worktreePath(other.worktreePath()).state(SandboxState.AWAITING_HUMAN).createdAt(now)
+                .worktreePath(other.workspace().worktreePath()).state(SandboxState.AWAITING_HUMAN).createdAt(now)
                 .stateChangedAt(now).leaseMs(60_000).build(), null, List.of());
 
         assertThatThrownBy(() -> rig.reclaimer.remove("intruder-001", RemoveMode.FORCE, true, "test"))
                 .hasMessageContaining("is not inside " + rig.worktreesRoot().resolve("intruder-001"));
 
-        assertThat(other.worktree().resolve("work.txt")).exists();
+        assertThat(other.workspace().worktree().resolve("work.txt")).exists();
         assertThat(branchExists("agent/other")).isTrue();
     }
 
@@ -410,7 +410,7 @@ class SandboxReclaimerTest {
     void bulkRemovalReportsEachSandboxAndOneRefusalDoesNotStopTheOthers() throws Exception {
         rig.create("bulk-001", "agent/bulk-1");
         SandboxRecord dirty = rig.create("bulk-002", "agent/bulk-2");
-        TempRepo.write(dirty.worktree(), "notes.md", "scratch");
+        TempRepo.write(dirty.workspace().worktree(), "notes.md", "scratch");
         rig.create("bulk-003", "agent/bulk-3");
 
         List<RemovalResult> results = rig.reclaimer.removeAll(List.of("bulk-001", "bulk-002", "nope-001", "bulk-003"),
@@ -423,15 +423,15 @@ class SandboxReclaimerTest {
         assertThat(results.get(2).error()).isEqualTo("No sandbox nope-001.");
         assertThat(results.get(3).record().state()).isEqualTo(SandboxState.CLOSED);
         assertThat(rig.find("bulk-002").state()).isEqualTo(SandboxState.PENDING);
-        assertThat(dirty.worktree().resolve("notes.md")).exists();
+        assertThat(dirty.workspace().worktree().resolve("notes.md")).exists();
     }
 
     @Test
     void aRemovalCutShortInCleaningIsFinishedWithTheModeItStartedWith() throws Exception {
         SandboxRecord forced = rig.create("cut-001", "agent/cut-1");
-        TempRepo.write(forced.worktree(), "scratch.txt", "x");
+        TempRepo.write(forced.workspace().worktree(), "scratch.txt", "x");
         SandboxRecord strict = rig.create("cut-002", "agent/cut-2");
-        TempRepo.write(strict.worktree(), "notes.md", "appeared after the check");
+        TempRepo.write(strict.workspace().worktree(), "notes.md", "appeared after the check");
         // What a kill -9 right after "→ cleaning" leaves behind.
         rig.store.transition("cut-001", Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
                 .detail("mode", "FORCE").detail("deleteBranch", false));
@@ -441,11 +441,11 @@ class SandboxReclaimerTest {
         rig.reclaimer.resume("cut-001", "test");
 
         assertThat(rig.find("cut-001").state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(forced.worktree()).doesNotExist();
+        assertThat(forced.workspace().worktree()).doesNotExist();
         assertThatThrownBy(() -> rig.reclaimer.resume("cut-002", "test"))
                 .hasMessageContaining("Could not remove the worktree").hasMessageContaining("stays in cleaning");
         assertThat(rig.find("cut-002").state()).isEqualTo(SandboxState.CLEANING);
-        assertThat(strict.worktree().resolve("notes.md")).exists();
+        assertThat(strict.workspace().worktree().resolve("notes.md")).exists();
     }
 
     private boolean branchExists(String branch) {

@@ -204,8 +204,8 @@ final class SandboxRig implements AutoCloseable {
     public void close() {
         try {
             for (SandboxRecord s : store.listLive()) {
-                if (s.pid() != null) {
-                    ProcessTree.kill(s.pid(), Duration.ofMillis(200));
+                if (s.runRef().pid() != null) {
+                    ProcessTree.kill(s.runRef().pid(), Duration.ofMillis(200));
                 }
                 killAgentsOf(s);
             }
@@ -223,7 +223,7 @@ final class SandboxRig implements AutoCloseable {
     private void killAgentsOf(SandboxRecord s) {
         String exitFile;
         try {
-            exitFile = new SandboxLayout(repo.dir(), s.id(), s.branch()).exitCodeFile().toString();
+            exitFile = new SandboxLayout(repo.dir(), s.id(), s.workspace().branch()).exitCodeFile().toString();
         } catch (SandboxException e) {
             return; // a deliberately broken record
         }

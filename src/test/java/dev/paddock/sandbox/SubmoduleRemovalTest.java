@@ -41,14 +41,15 @@ class SubmoduleRemovalTest {
 
     /** The sandbox's admin directory under {@code .git/worktrees/}, where git keeps its submodules' repositories. */
     private Path adminDir(SandboxRecord s) throws Exception {
-        return LinkedWorktree.of(s.worktree()).adminDir();
+        return LinkedWorktree.of(s.workspace().worktree()).adminDir();
     }
 
     @Test
     void aFileInAnUninitialisedSubmoduleFolderIsListedAndStrictRemovalKeepsIt() throws Exception {
         SandboxRecord s = rig.create("uninit-001", "agent/uninit");
-        Path notes = TempRepo.write(s.worktree(), "lib/notes.md", "written by the agent");
-        assertThat(TempRepo.git(s.worktree(), "status", "--porcelain")).as("git itself does not see it").isEmpty();
+        Path notes = TempRepo.write(s.workspace().worktree(), "lib/notes.md", "written by the agent");
+        assertThat(TempRepo.git(s.workspace().worktree(), "status", "--porcelain")).as("git itself does not see it")
+                .isEmpty();
 
         RemovalPlan plan = rig.reclaimer.plan("uninit-001");
 
@@ -56,7 +57,7 @@ class SubmoduleRemovalTest {
         assertThat(plan.losesNothing()).isFalse();
         assertThatThrownBy(() -> rig.reclaimer.remove("uninit-001", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
-                .hasMessageContaining("1 uncommitted path in " + s.worktreePath() + ": ?? lib/notes.md");
+                .hasMessageContaining("1 uncommitted path in " + s.workspace().worktreePath() + ": ?? lib/notes.md");
         assertThat(notes).hasContent("written by the agent");
         assertThat(rig.find("uninit-001").state()).isEqualTo(SandboxState.PENDING);
     }
@@ -64,7 +65,7 @@ class SubmoduleRemovalTest {
     @Test
     void commitModeSaysAFileInAnUninitialisedSubmoduleFolderNeedsARepositoryAndKeepsIt() throws Exception {
         SandboxRecord s = rig.create("uninit-002", "agent/uninit2");
-        Path notes = TempRepo.write(s.worktree(), "lib/notes.md", "written by the agent");
+        Path notes = TempRepo.write(s.workspace().worktree(), "lib/notes.md", "written by the agent");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("uninit-002", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
@@ -79,9 +80,9 @@ class SubmoduleRemovalTest {
     @Test
     void planListsEditsAndUntrackedFilesInsideAnInitialisedSubmodule() throws Exception {
         SandboxRecord s = rig.create("init-001", "agent/init");
-        TempRepo.initSubmodules(s.worktree());
-        TempRepo.write(s.worktree(), "lib/lib.txt", "changed by the agent\n");
-        TempRepo.write(s.worktree(), "lib/new/deep.txt", "new");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        TempRepo.write(s.workspace().worktree(), "lib/lib.txt", "changed by the agent\n");
+        TempRepo.write(s.workspace().worktree(), "lib/new/deep.txt", "new");
 
         RemovalPlan plan = rig.reclaimer.plan("init-001");
 
@@ -90,14 +91,14 @@ class SubmoduleRemovalTest {
         assertThatThrownBy(() -> rig.reclaimer.remove("init-001", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
                 .hasMessageContaining(" M lib/lib.txt").hasMessageContaining("?? lib/new/deep.txt");
-        assertThat(s.worktree().resolve("lib/new/deep.txt")).exists();
+        assertThat(s.workspace().worktree().resolve("lib/new/deep.txt")).exists();
     }
 
     @Test
     void strictRemovalOfACleanWorktreeWithAnInitialisedSubmoduleRemovesItWithTheSubmodulesRepository()
             throws Exception {
         SandboxRecord s = rig.create("clean-001", "agent/clean");
-        TempRepo.initSubmodules(s.worktree());
+        TempRepo.initSubmodules(s.workspace().worktree());
         Path admin = adminDir(s);
         assertThat(admin.resolve("modules/lib")).as("git 2.39 keeps it in the worktree's admin dir").isDirectory();
         Path mainsOwn = rig.repo.dir().resolve(".git/modules/lib"); // made by git submodule add in the main worktree
@@ -106,7 +107,7 @@ class SubmoduleRemovalTest {
         SandboxRecord closed = rig.reclaimer.remove("clean-001", RemoveMode.STRICT, false, "test");
 
         assertThat(closed.state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(admin).doesNotExist();
         assertThat(SandboxRig.tree(mainsOwn)).as("the main worktree's submodule repository").isEqualTo(mainsOwnBefore);
         assertThat(rig.repo.git("worktree", "list", "--porcelain")).doesNotContain("clean-001");
@@ -117,11 +118,11 @@ class SubmoduleRemovalTest {
     @Test
     void aSubmoduleCommitThatNoRemoteHasIsListedAndStrictRemovalKeepsIt() throws Exception {
         SandboxRecord s = rig.create("subcommit-001", "agent/subcommit");
-        TempRepo.initSubmodules(s.worktree());
-        Path lib = s.worktree().resolve("lib");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        Path lib = s.workspace().worktree().resolve("lib");
         TempRepo.write(lib, "fix.txt", "fixed");
         String subCommit = TempRepo.commitAll(lib, "Fix the library");
-        TempRepo.commitAll(s.worktree(), "Use the fixed library");
+        TempRepo.commitAll(s.workspace().worktree(), "Use the fixed library");
         // The superproject's commit is merged, so only the submodule's commit is at stake.
         rig.repo.git("merge", "--quiet", "--ff-only", "agent/subcommit");
 
@@ -150,12 +151,12 @@ class SubmoduleRemovalTest {
     @Test
     void commitModeNeverCommitsThePointerToASubmoduleCommitOnlyTheWorktreeHas() throws Exception {
         SandboxRecord s = rig.create("dangling-001", "agent/dangling");
-        TempRepo.initSubmodules(s.worktree());
+        TempRepo.initSubmodules(s.workspace().worktree());
         String before = rig.repo.git("ls-tree", "agent/dangling", "lib");
-        Path lib = s.worktree().resolve("lib");
+        Path lib = s.workspace().worktree().resolve("lib");
         TempRepo.write(lib, "fix.txt", "fixed");
         String subCommit = TempRepo.commitAll(lib, "Fix the library");
-        TempRepo.write(s.worktree(), "notes.md", "kept by the commit");
+        TempRepo.write(s.workspace().worktree(), "notes.md", "kept by the commit");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("dangling-001", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
@@ -171,8 +172,8 @@ class SubmoduleRemovalTest {
     @Test
     void commitModeWithOnlySubmoduleEditsSaysWhatItCannotKeepAndKeepsTheWorktree() throws Exception {
         SandboxRecord s = rig.create("subedit-001", "agent/subedit");
-        TempRepo.initSubmodules(s.worktree());
-        TempRepo.write(s.worktree(), "lib/lib.txt", "changed by the agent\n");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        TempRepo.write(s.workspace().worktree(), "lib/lib.txt", "changed by the agent\n");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("subedit-001", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
@@ -180,18 +181,18 @@ class SubmoduleRemovalTest {
                         + " so nothing was removed:")
                 .hasMessageContaining("1 path inside submodules:  M lib/lib.txt")
                 .hasMessageContaining("Changes in a submodule need a commit in the submodule itself (git -C "
-                        + s.worktreePath() + "/<submodule> commit -a)");
+                        + s.workspace().worktreePath() + "/<submodule> commit -a)");
 
-        assertThat(s.worktree().resolve("lib/lib.txt")).hasContent("changed by the agent");
+        assertThat(s.workspace().worktree().resolve("lib/lib.txt")).hasContent("changed by the agent");
         assertThat(rig.find("subedit-001").state()).isNotEqualTo(SandboxState.CLEANING);
     }
 
     @Test
     void commitModeCommitsTheSuperprojectsLeftoversAndRefusesToDropTheSubmodulesEdits() throws Exception {
         SandboxRecord s = rig.create("mixed-001", "agent/mixed");
-        TempRepo.initSubmodules(s.worktree());
-        TempRepo.write(s.worktree(), "notes.md", "kept by the commit");
-        TempRepo.write(s.worktree(), "lib/lib.txt", "changed by the agent\n");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        TempRepo.write(s.workspace().worktree(), "notes.md", "kept by the commit");
+        TempRepo.write(s.workspace().worktree(), "lib/lib.txt", "changed by the agent\n");
 
         assertThatThrownBy(() -> rig.reclaimer.remove("mixed-001", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
@@ -201,7 +202,7 @@ class SubmoduleRemovalTest {
                         .containsExactly(" M lib", " M lib/lib.txt"));
 
         assertThat(rig.repo.git("show", "agent/mixed:notes.md")).isEqualTo("kept by the commit");
-        assertThat(s.worktree().resolve("lib/lib.txt")).hasContent("changed by the agent");
+        assertThat(s.workspace().worktree().resolve("lib/lib.txt")).hasContent("changed by the agent");
         assertThat(rig.kinds("mixed-001")).contains("sandbox.leftovers_committed").doesNotContain("sandbox.cleaning");
     }
 
@@ -209,8 +210,8 @@ class SubmoduleRemovalTest {
     void commitModeKeepsAMovedSubmoduleHeadThatTheLibraryHasAndRemoves() throws Exception {
         String newer = library.commitFile("lib.txt", "library 2\n", "Library 2");
         SandboxRecord s = rig.create("bump-001", "agent/bump");
-        TempRepo.initSubmodules(s.worktree());
-        Path lib = s.worktree().resolve("lib");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        Path lib = s.workspace().worktree().resolve("lib");
         TempRepo.git(lib, "fetch", "--quiet", "origin");
         TempRepo.git(lib, "checkout", "--quiet", newer);
 
@@ -223,14 +224,14 @@ class SubmoduleRemovalTest {
     @Test
     void forceRemovalRemovesEverythingItListed() throws Exception {
         SandboxRecord s = rig.create("force-001", "agent/force");
-        TempRepo.initSubmodules(s.worktree());
-        TempRepo.write(s.worktree(), "lib/scratch.txt", "lost on purpose");
+        TempRepo.initSubmodules(s.workspace().worktree());
+        TempRepo.write(s.workspace().worktree(), "lib/scratch.txt", "lost on purpose");
         Path admin = adminDir(s);
 
         assertThat(rig.reclaimer.plan("force-001").uncommitted()).contains("?? lib/scratch.txt");
         rig.reclaimer.remove("force-001", RemoveMode.FORCE, false, "test");
 
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(admin).doesNotExist();
         assertThat(rig.find("force-001").state()).isEqualTo(SandboxState.CLOSED);
     }
@@ -238,12 +239,12 @@ class SubmoduleRemovalTest {
     @Test
     void changeListOfTheDetailsPaneNamesPathsInsideSubmodules() throws Exception {
         SandboxRecord s = rig.create("changes-001", "agent/changes");
-        TempRepo.initSubmodules(s.worktree());
-        TempRepo.write(s.worktree(), "lib/lib.txt", "changed\n");
-        TempRepo.write(s.worktree(), "lib/added.txt", "new");
-        Files.delete(s.worktree().resolve("README.md"));
+        TempRepo.initSubmodules(s.workspace().worktree());
+        TempRepo.write(s.workspace().worktree(), "lib/lib.txt", "changed\n");
+        TempRepo.write(s.workspace().worktree(), "lib/added.txt", "new");
+        Files.delete(s.workspace().worktree().resolve("README.md"));
 
-        var changes = rig.worktrees.changes(s.worktree(), s.baseCommit());
+        var changes = rig.worktrees.changes(s.workspace().worktree(), s.workspace().baseCommit());
 
         assertThat(changes.modified()).contains("lib", "lib/lib.txt");
         assertThat(changes.added()).containsExactly("lib/added.txt");

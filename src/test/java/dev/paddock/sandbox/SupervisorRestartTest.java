@@ -60,7 +60,7 @@ class SupervisorRestartTest {
         awaitFile(layout("killed-001", "agent/killed").heartbeatFile());
 
         rig.supervisor.close(); // Paddock goes away; its agents do not
-        ProcessTree.kill(killed.pid(), Duration.ofMillis(500));
+        ProcessTree.kill(killed.runRef().pid(), Duration.ofMillis(500));
         Files.writeString(Path.of(layout("exit3-001", "agent/exit3").heartbeatFile() + ".go"), "");
         Files.writeString(Path.of(layout("exit0-001", "agent/exit0").heartbeatFile() + ".go"), "");
         awaitFile(layout("exit3-001", "agent/exit3").exitCodeFile());
@@ -73,19 +73,19 @@ class SupervisorRestartTest {
         assertThat(report.adopted()).containsExactly("alive-001");
         SandboxRecord stillRunning = rig.find("alive-001");
         assertThat(stillRunning.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(stillRunning.pid()).isEqualTo(alive.pid());
-        assertThat(ProcessTree.isAlive(alive.pid(), alive.pidStartedAt())).isTrue();
+        assertThat(stillRunning.runRef().pid()).isEqualTo(alive.runRef().pid());
+        assertThat(ProcessTree.isAlive(alive.runRef().pid(), alive.runRef().startedAt())).isTrue();
         assertThat(rig.kinds("alive-001")).endsWith("sandbox.running", "sandbox.adopted_process");
         SandboxRecord failed = rig.find("killed-001");
         assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(failed.lastError()).startsWith("the agent ");
+        assertThat(failed.run().lastError()).startsWith("the agent ");
         SandboxRecord exit3 = rig.find("exit3-001");
         assertThat(exit3.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(exit3.exitCode()).isEqualTo(3);
-        assertThat(exit3.lastError()).isEqualTo("the agent exited with 3");
+        assertThat(exit3.run().exitCode()).isEqualTo(3);
+        assertThat(exit3.run().lastError()).isEqualTo("the agent exited with 3");
         SandboxRecord exit0 = rig.find("exit0-001");
         assertThat(exit0.state()).isEqualTo(SandboxState.DONE);
-        assertThat(exit0.exitCode()).isZero();
+        assertThat(exit0.run().exitCode()).isZero();
     }
 
     @Test
@@ -95,7 +95,7 @@ class SupervisorRestartTest {
         assertThat(rig.store.fingerprintOf("fp-001")).isPresent();
         // What a Paddock killed between storing the sandbox and recording its fingerprint leaves behind.
         rig.db.jdbc().update("UPDATE sandboxes SET fingerprint = NULL WHERE id = ?", "fp-001");
-        Files.writeString(s.worktree().resolve("dropped-in.txt"), "written after the checkout\n");
+        Files.writeString(s.workspace().worktree().resolve("dropped-in.txt"), "written after the checkout\n");
 
         rig.fingerprints.expect("fp-001"); // this Paddock is still taking it
         rig.tick();
@@ -120,7 +120,7 @@ class SupervisorRestartTest {
         rig.creator.create(NewSandbox.custom(rig.repo.dir(), "long job", "exec sleep 60").id("keep-001")
                 .branch("agent/keep").maxRetries(0).leaseMs(60_000L).build());
         rig.tickUntil("keep-001", SandboxState.RUNNING, Duration.ofSeconds(10));
-        java.time.Instant leaseEnd = rig.find("keep-001").leaseExpiresAt();
+        java.time.Instant leaseEnd = rig.find("keep-001").lease().expiresAt();
         rig.supervisor.close();
         Thread.sleep(1_100); // a restart takes a while; a lease renewed at adoption would end later
 
@@ -131,7 +131,7 @@ class SupervisorRestartTest {
 
         SandboxRecord s = rig.find("keep-001");
         assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(s.leaseExpiresAt()).isEqualTo(leaseEnd);
+        assertThat(s.lease().expiresAt()).isEqualTo(leaseEnd);
     }
 
     @Test
@@ -139,7 +139,7 @@ class SupervisorRestartTest {
         rig.creator.create(NewSandbox.custom(rig.repo.dir(), "silent job", "exec sleep 60").id("silent-001")
                 .branch("agent/silent").maxRetries(0).leaseMs(1_500L).build());
         rig.tickUntil("silent-001", SandboxState.RUNNING, Duration.ofSeconds(10));
-        long pid = rig.find("silent-001").pid();
+        long pid = rig.find("silent-001").runRef().pid();
         rig.supervisor.close();
         Thread.sleep(2_000); // longer than the lease, and no heartbeat in its file either
 
@@ -148,7 +148,7 @@ class SupervisorRestartTest {
 
         SandboxRecord s = rig.find("silent-001");
         assertThat(s.state()).isEqualTo(SandboxState.TIMEOUT);
-        assertThat(s.lastError()).contains("lease of 1 s ran out");
+        assertThat(s.run().lastError()).contains("lease of 1 s ran out");
         ProcessTree.kill(pid, Duration.ofMillis(500));
     }
 
@@ -166,8 +166,8 @@ class SupervisorRestartTest {
 
         SandboxRecord s = rig.find("busy-001");
         assertThat(s.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(s.progress()).startsWith("step ");
-        assertThat(s.leaseExpiresAt()).isAfter(java.time.Instant.now());
+        assertThat(s.lease().progress()).startsWith("step ");
+        assertThat(s.lease().expiresAt()).isAfter(java.time.Instant.now());
     }
 
     @Test
@@ -186,15 +186,15 @@ class SupervisorRestartTest {
 
         SandboxRecord adopted = rig.find("unrec-001");
         assertThat(adopted.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(adopted.pid()).isEqualTo(pid);
-        assertThat(adopted.iteration()).isEqualTo(1);
+        assertThat(adopted.runRef().pid()).isEqualTo(pid);
+        assertThat(adopted.run().iteration()).isEqualTo(1);
         assertThat(agentsOf("unrec-001", "agent/unrec")).as("agent processes of unrec-001").isEqualTo(1);
         assertThat(rig.events.ofSandbox("unrec-001")).last().satisfies(e -> assertThat(e.message())
                 .isEqualTo("unrec-001: run 1 was started by a Paddock that stopped before recording it; its agent"
                         + " (pid " + pid + ") runs on and is watched again"));
         SandboxRecord failed = rig.find("unrec-002");
         assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(failed.exitCode()).isEqualTo(3);
+        assertThat(failed.run().exitCode()).isEqualTo(3);
         for (String id : new String[] {"unrec-001", "unrec-002"}) {
             assertThat(Files.readAllLines(rig.supervisor.logFile(id))).as("runs started of " + id)
                     .filteredOn(l -> l.startsWith("=== ")).hasSize(1);
@@ -209,13 +209,13 @@ class SupervisorRestartTest {
         Thread.sleep(1_500);
 
         assertThat(rig.find("quiet-001").state()).isEqualTo(SandboxState.PENDING);
-        assertThat(rig.find("quiet-001").pid()).isNull();
+        assertThat(rig.find("quiet-001").runRef().pid()).isNull();
     }
 
     /** Starts a sandbox's agent the way the supervisor does, without recording it. */
     private RunRef launch(SandboxRecord s) throws Exception {
         AgentLauncher launcher = new AgentLauncher(TestRuntimes.local());
-        return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.branch()),
+        return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.workspace().branch()),
                 new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.issueToken(s.id()),
                 "http://127.0.0.1:9", rig.supervisor.logFile(s.id())), () -> { });
     }

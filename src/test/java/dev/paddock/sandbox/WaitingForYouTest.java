@@ -79,7 +79,7 @@ class WaitingForYouTest {
         AgentSignal signal = new AgentSignal(AgentSignal.Kind.TURN_ENDED, "s-1", "All done.", null);
 
         assertThat(rig.supervisor.followUps().signal("wait-002", signal, STOP)).isEqualTo(AgentTurns.Outcome.RECORDED);
-        Path turnFile = new SandboxLayout(rig.repo.dir(), running.id(), running.branch()).turnFile();
+        Path turnFile = new SandboxLayout(rig.repo.dir(), running.id(), running.workspace().branch()).turnFile();
         Files.writeString(turnFile, STOP + "\n");
         rig.tick();
         rig.tick();
@@ -96,10 +96,10 @@ class WaitingForYouTest {
                 + WRITES_TURN_FILE + "; exit 0");
         SandboxRecord done = rig.tickUntil("wait-003", SandboxState.DONE, TIMEOUT);
         assertThat(rig.store.turns().waiting("wait-003")).isPresent();
-        Path turnFile = new SandboxLayout(rig.repo.dir(), done.id(), done.branch()).turnFile();
+        Path turnFile = new SandboxLayout(rig.repo.dir(), done.id(), done.workspace().branch()).turnFile();
         assertThat(turnFile).exists();
 
-        Files.writeString(done.worktree().resolve("again"), "");
+        Files.writeString(done.workspace().worktree().resolve("again"), "");
         rig.supervisor.retry("wait-003", "the test");
         assertThat(rig.store.turns().waiting("wait-003")).isEmpty();
         rig.tickUntil("wait-003", SandboxState.RUNNING, TIMEOUT);
@@ -111,7 +111,7 @@ class WaitingForYouTest {
 
         rig.supervisor.stop("wait-003", "the test");
         assertThat(rig.find("wait-003").state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        Files.delete(done.worktree().resolve("again"));
+        Files.delete(done.workspace().worktree().resolve("again"));
         rig.reclaimer.remove("wait-003", RemoveMode.FORCE, true, "the test");
         assertThat(rig.store.turns().waiting("wait-003")).isEmpty();
         assertThat(rig.db.jdbc().query("SELECT sandbox_id FROM sandbox_waiting", rs -> rs.getString(1))).isEmpty();

@@ -47,7 +47,7 @@ public final class AgentEnvironment {
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
         while (true) {
             SandboxRecord s = store.find(sandboxId).orElseThrow();
-            if (s.state() == SandboxState.RUNNING && s.pid() != null) {
+            if (s.state() == SandboxState.RUNNING && s.runRef().pid() != null) {
                 return token(s);
             }
             if (System.nanoTime() > deadline) {
@@ -63,24 +63,25 @@ public final class AgentEnvironment {
      * @throws AssertionError when the sandbox has no process or its environment has no token
      */
     public static String token(SandboxRecord s) {
-        if (s.pid() == null) {
+        if (s.runRef().pid() == null) {
             throw new AssertionError("sandbox " + s.id() + " has no agent process (state " + s.state().id() + ")");
         }
         // The wrapper may still be between its fork and the exec that gives it the agent's environment.
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
         while (true) {
-            String token = of(s.pid()).get("PADDOCK_TOKEN");
+            String token = of(s.runRef().pid()).get("PADDOCK_TOKEN");
             if (token != null) {
                 return token;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the agent of " + s.id() + " (pid " + s.pid() + ") has no PADDOCK_TOKEN");
+                throw new AssertionError("the agent of " + s.id() + " (pid " + s.runRef().pid()
+                        + ") has no PADDOCK_TOKEN");
             }
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while reading the environment of pid " + s.pid(), e);
+                throw new AssertionError("interrupted while reading the environment of pid " + s.runRef().pid(), e);
             }
         }
     }

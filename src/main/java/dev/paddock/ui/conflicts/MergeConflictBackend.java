@@ -44,7 +44,7 @@ public final class MergeConflictBackend implements ConflictBackend {
     public List<ConflictQueueRow> queue() throws PaddockException {
         List<ConflictQueueRow> rows = new ArrayList<>();
         for (MergeEntry e : merges.conflicted(null)) {
-            if (e.worktree() == null) {
+            if (e.attempt().worktree() == null) {
                 continue; // aborted: nothing to resolve until it is retried
             }
             int files = 0;
@@ -62,9 +62,11 @@ public final class MergeConflictBackend implements ConflictBackend {
             if (files == 0) {
                 continue; // every file resolved: the queue is finishing it
             }
-            Instant since = e.stepStartedAt() != null ? e.stepStartedAt()
-                    : e.startedAt() != null ? e.startedAt() : e.enqueuedAt();
-            rows.add(new ConflictQueueRow(e.id(), e.sandboxId(), e.branch(), files, safe, human, since));
+            MergeEntry.Attempt a = e.attempt();
+            Instant since = a.stepStartedAt() != null ? a.stepStartedAt()
+                    : a.startedAt() != null ? a.startedAt() : e.request().enqueuedAt();
+            rows.add(new ConflictQueueRow(e.id(), e.request().sandboxId(), e.request().branch(), files, safe, human,
+                    since));
         }
         rows.sort(java.util.Comparator.comparing(ConflictQueueRow::since));
         return rows;
@@ -119,13 +121,14 @@ public final class MergeConflictBackend implements ConflictBackend {
     @Override
     public Progress progress(long mergeRequestId) throws PaddockException {
         MergeEntry e = merges.get(mergeRequestId);
+        MergeEntry.Attempt a = e.attempt();
         return switch (e.state()) {
-            case CONFLICT -> new Progress(e.worktree() == null ? Stage.CLOSED : Stage.RESOLVING, e.result(),
-                    e.stepStartedAt());
-            case RUNNING -> new Progress(Stage.FINISHING, e.step() == null ? null : e.step().id(), e.stepStartedAt());
-            case MERGED -> new Progress(Stage.MERGED, e.mergeCommit(), e.finishedAt());
-            default -> new Progress(Stage.CLOSED, e.state().id() + (e.result() == null ? "" : ": " + e.result()),
-                    e.stepStartedAt());
+            case CONFLICT -> new Progress(a.worktree() == null ? Stage.CLOSED : Stage.RESOLVING, a.result(),
+                    a.stepStartedAt());
+            case RUNNING -> new Progress(Stage.FINISHING, e.step() == null ? null : e.step().id(), a.stepStartedAt());
+            case MERGED -> new Progress(Stage.MERGED, a.mergeCommit(), a.finishedAt());
+            default -> new Progress(Stage.CLOSED, e.state().id() + (a.result() == null ? "" : ": " + a.result()),
+                    a.stepStartedAt());
         };
     }
 

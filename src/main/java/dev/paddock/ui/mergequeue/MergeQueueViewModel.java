@@ -281,7 +281,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     /** Whether {@code shown} is the diff of {@code row} as it waits now (same entry, same commit under review). */
     private static boolean diffShownFor(QueueRow row, PolicyDiff shown) {
         return row != null && row.awaitsReview() && shown != null && shown.entryId() == row.id()
-                && java.util.Objects.equals(shown.reviewCommit(), row.entry().theirsCommit());
+                && java.util.Objects.equals(shown.reviewCommit(), row.entry().attempt().theirsCommit());
     }
 
     /** Reads the diff of the selected entry when it waits for a review and its diff is not shown or asked yet. */
@@ -292,7 +292,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
             diff.set(null);
             return;
         }
-        String key = row.id() + " " + row.entry().theirsCommit();
+        String key = row.id() + " " + row.entry().attempt().theirsCommit();
         if (key.equals(diffAsked)) {
             return;
         }
@@ -349,10 +349,10 @@ public final class MergeQueueViewModel implements AutoCloseable {
 
     /** Opens the test log of {@code row}'s last run in the desktop's application. */
     public CompletableFuture<Void> openLog(QueueRow row) {
-        if (row == null || row.entry().testLog() == null) {
+        if (row == null || row.entry().attempt().testLog() == null) {
             return CompletableFuture.completedFuture(null);
         }
-        Path log = row.entry().testLog();
+        Path log = row.entry().attempt().testLog();
         return command("Opening the test log…", "Cannot open the test log of " + row.entry().label(), () -> {
             desktop.openFile(log);
             return row.entry();

@@ -42,7 +42,7 @@ public record QueueSnapshot(QueueRow running, List<QueueRow> review, List<QueueR
         List<QueueRow> history = new ArrayList<>();
         for (MergeEntry e : listed) {
             QueueRow row = new QueueRow(e, positions.get(e.id()), maxAttempts,
-                    e.testLog() != null && Files.isRegularFile(e.testLog()));
+                    e.attempt().testLog() != null && Files.isRegularFile(e.attempt().testLog()));
             if (e.state() == MergeState.RUNNING && running == null) {
                 running = row;
             } else if (e.state() == MergeState.POLICY_REVIEW) {

@@ -44,11 +44,13 @@ final class QueueTables {
                         r.entry().waitingSince() == null ? null
                                 : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
                         "How long it has waited in the queue", "59 min 59 s"),
-                fit(text("Last test", "merge-col-last-test", r -> QueueText.lastTest(r.entry().lastTestPassed()), 78,
-                        78), "Whether its last test run passed", "not run"),
-                fit(text("Failed", "merge-col-attempts", r -> r.entry().attempts() + " of " + r.maxAttempts(), 64, 64),
+                fit(text("Last test", "merge-col-last-test", r -> QueueText.lastTest(
+                        r.entry().attempt().lastTestPassed()), 78, 78), "Whether its last test run passed", "not run"),
+                fit(text("Failed", "merge-col-attempts", r -> r.entry().attempt().attempts() + " of " + r.maxAttempts(),
+                        64, 64),
                         "Failed attempts, of the most before it waits for a person", "3 of 3"),
-                fit(text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 240, 80),
+                fit(text("Note", "merge-col-note", r -> r.entry().attempt().result() == null ? ""
+                        : r.entry().attempt().result(), 240, 80),
                         "What the queue last said about it (whole in the tooltip)", "waits for")));
         Columns.install(t);
         return t;
@@ -60,13 +62,15 @@ final class QueueTables {
         t.getColumns().setAll(List.of(
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
                 Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
-                Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().theirsCommit()),
+                Columns.fit(mono(text("Commit", "merge-col-commit",
+                        r -> QueueText.shortCommit(r.entry().attempt().theirsCommit()),
                         98, 98)), "The branch's commit under review", 14, "0123456789"),
                 fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
-                        r.entry().stepStartedAt() == null ? null
-                                : java.time.Duration.between(r.entry().stepStartedAt(), at)), 96),
+                        r.entry().attempt().stepStartedAt() == null ? null
+                                : java.time.Duration.between(r.entry().attempt().stepStartedAt(), at)), 96),
                         "How long it has waited for your review", "59 min 59 s"),
-                fit(text("Note", "merge-col-note", r -> r.entry().result() == null ? "" : r.entry().result(), 300, 80),
+                fit(text("Note", "merge-col-note", r -> r.entry().attempt().result() == null ? ""
+                        : r.entry().attempt().result(), 300, 80),
                         "What the queue last said about it (whole in the tooltip)", "waits for")));
         Columns.install(t);
         return t;
@@ -94,9 +98,11 @@ final class QueueTables {
                 fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
                 // Its start may give way (the end shows): the details need the room more at 1366 px.
                 Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, HISTORY_BRANCH_SAMPLE),
-                fit(wrapping(text("Details", "merge-col-result", r -> r.entry().result() == null ? ""
-                        : r.entry().result(), 230, 90)), "What happened (whole in the tooltip)", DETAILS_LINE),
-                Columns.fit(mono(text("Commit", "merge-col-commit", r -> QueueText.shortCommit(r.entry().mergeCommit()),
+                fit(wrapping(text("Details", "merge-col-result", r -> r.entry().attempt().result() == null ? ""
+                        : r.entry().attempt().result(), 230, 90)), "What happened (whole in the tooltip)",
+                        DETAILS_LINE),
+                Columns.fit(mono(text("Commit", "merge-col-commit",
+                        r -> QueueText.shortCommit(r.entry().attempt().mergeCommit()),
                         98, 98)), "The merge commit on base", 14, "0123456789"),
                 fit(ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at),
                         82), "When it left the queue (the date when not today)", "Dec 31 23:59"),
@@ -110,7 +116,8 @@ final class QueueTables {
 
     /** When the entry left the queue's hands: finished, or (a conflict) when it left running. */
     static Instant finished(MergeEntry e) {
-        return e.finishedAt() != null ? e.finishedAt() : e.step() == null ? e.stepStartedAt() : null;
+        MergeEntry.Attempt a = e.attempt();
+        return a.finishedAt() != null ? a.finishedAt() : e.step() == null ? a.stepStartedAt() : null;
     }
 
     /** A coloured chip for an entry's state ("merged", "conflict"). */
@@ -164,12 +171,12 @@ final class QueueTables {
                     setTooltip(null);
                     return;
                 }
-                String sb = r.entry().sandboxId() == null ? "no sandbox" : r.entry().sandboxId();
-                branch.setText(r.entry().branch());
+                String sb = r.entry().request().sandboxId() == null ? "no sandbox" : r.entry().request().sandboxId();
+                branch.setText(r.entry().request().branch());
                 sandbox.setText(sb);
                 setText(null);
                 setGraphic(box);
-                tip.setText(r.entry().branch() + "\n" + sb);
+                tip.setText(r.entry().request().branch() + "\n" + sb);
                 setTooltip(tip);
             }
         });
@@ -178,7 +185,7 @@ final class QueueTables {
 
     /** The branch shown in a cell of {@link #branchAndSandbox} (for tests). */
     static String branchOf(TableCell<?, ?> cell) {
-        return cell.getItem() instanceof QueueRow r ? r.entry().branch() : cell.getText();
+        return cell.getItem() instanceof QueueRow r ? r.entry().request().branch() : cell.getText();
     }
 
     private static TableView<QueueRow> table(ObservableList<QueueRow> rows, String id) {

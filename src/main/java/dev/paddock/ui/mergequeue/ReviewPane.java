@@ -136,7 +136,7 @@ final class ReviewPane extends VBox {
             return "Reading the diff of " + row.entry().label() + "…";
         }
         return String.join(", ", d.files()) + " — " + d.baseBranch() + " at " + QueueText.shortCommit(d.baseCommit())
-                + " → " + row.entry().branch() + " at " + QueueText.shortCommit(d.reviewCommit())
+                + " → " + row.entry().request().branch() + " at " + QueueText.shortCommit(d.reviewCommit())
                 + (d.truncated() ? " (cut)" : "");
     }
 

@@ -134,9 +134,10 @@ final class RunningCard extends HBox {
         step.setText(name);
         step.setGraphic(Icons.of(icon(s), 14));
         step.getStyleClass().setAll("label", Style.CHIP, Style.STEP, Style.STEP_PREFIX + name);
-        branch.setText(e.branch());
-        meta.setText("entry #" + e.id() + "  ·  " + (e.sandboxId() == null ? "no sandbox" : "sandbox " + e.sandboxId())
-                + "  ·  " + e.strategy().id() + " strategy");
+        MergeEntry.Request req = e.request();
+        branch.setText(req.branch());
+        meta.setText("entry #" + e.id() + "  ·  " + (req.sandboxId() == null ? "no sandbox" : "sandbox "
+                + req.sandboxId()) + "  ·  " + req.strategy().id() + " strategy");
         attempt.setText("  ·  " + QueueText.attemptOf(e, r.maxAttempts()));
         showTimes();
         showSelected();

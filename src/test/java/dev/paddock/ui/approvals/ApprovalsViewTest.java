@@ -345,7 +345,7 @@ class ApprovalsViewTest {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("tool", "Bash");
         n.putObject("input").put("command", "git push origin docs");
-        n.put("cwd", other.worktree().toString());
+        n.put("cwd", other.workspace().worktree().toString());
         CompletableFuture<HttpResponse<String>> waiting = CompletableFuture.supplyAsync(() -> {
             try {
                 return rig.call("POST", "/v1/decide", n.toString(), rig.tokenOf(other.id()));
@@ -481,7 +481,7 @@ class ApprovalsViewTest {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("tool", "Bash");
         n.putObject("input").put("command", command);
-        n.put("cwd", sandbox.worktree().toString());
+        n.put("cwd", sandbox.workspace().worktree().toString());
         n.put("sessionId", "session-ui");
         return n;
     }
@@ -495,7 +495,7 @@ class ApprovalsViewTest {
             try {
                 ObjectNode payload = Json.mapper().createObjectNode();
                 payload.put("session_id", "session-hook");
-                payload.put("cwd", sandbox.worktree().toString());
+                payload.put("cwd", sandbox.workspace().worktree().toString());
                 payload.put("hook_event_name", "PreToolUse");
                 payload.put("tool_name", "Bash");
                 payload.putObject("tool_input").put("command", command);

@@ -187,7 +187,7 @@ class FanOutApprovalsTest {
                 ObjectNode n = Json.mapper().createObjectNode();
                 n.put("tool", "Bash");
                 n.putObject("input").put("command", COMMAND);
-                n.put("cwd", s.worktree().toString());
+                n.put("cwd", s.workspace().worktree().toString());
                 n.put("sessionId", "session-" + s.id());
                 return rig.call("POST", "/v1/decide", n.toString(), rig.tokenOf(s.id()));
             } catch (Exception e) {

@@ -111,7 +111,7 @@ class ConflictResolutionEndToEndTest {
         String theirsTip = repo.git("rev-parse", BRANCH).strip();
         long id = host.wiring().merges().enqueueBranch(repo.dir(), BRANCH, "tester").id();
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> entry(id).state() == MergeState.CONFLICT);
-        assertThat(entry(id).worktree()).isNotNull();
+        assertThat(entry(id).attempt().worktree()).isNotNull();
 
         // The dashboard's conflict queue shows it; Enter opens its three-way view.
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#" + ConflictQueueView.LIST_ID
@@ -152,7 +152,7 @@ class ConflictResolutionEndToEndTest {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> entry(id).state() == MergeState.MERGED);
         MergeEntry merged = entry(id);
         String main = repo.git("rev-parse", "main").strip();
-        assertThat(main).isEqualTo(merged.mergeCommit());
+        assertThat(main).isEqualTo(merged.attempt().mergeCommit());
         assertThat(List.of(repo.git("rev-list", "--parents", "-n1", "main").strip().split(" ")))
                 .containsExactly(main, oursTip, theirsTip);
         assertThat(repo.git("show", "main:" + FILE)).isEqualTo(EXPECTED);
@@ -170,7 +170,7 @@ class ConflictResolutionEndToEndTest {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> model.progressProperty().get().stage()
                 == ConflictBackend.Stage.MERGED));
         assertThat(fx(() -> model.statusProperty().get())).isEqualTo("Merged as "
-                + merged.mergeCommit().substring(0, 12) + ": nothing is left to resolve here.");
+                + merged.attempt().mergeCommit().substring(0, 12) + ": nothing is left to resolve here.");
         assertThat(fx(() -> view.lookup("#" + ThreeWayHeader.CLOSE_ID).isVisible())).isTrue();
         assertThat(fx(() -> view.lookup("#" + ThreeWayView.MARK_ID).isVisible())).isFalse();
         fx(() -> {

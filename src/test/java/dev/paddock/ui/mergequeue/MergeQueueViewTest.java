@@ -182,16 +182,17 @@ class MergeQueueViewTest {
         robot.clickOn("#" + RunningCard.CANCEL_ID);
         waitFor("agent/slow is cancelled in the store", 60, () -> entry(slow.id()).state() == MergeState.CANCELLED);
         MergeEntry cancelled = entry(slow.id());
-        assertThat(cancelled.mergeCommit()).isNull();
+        assertThat(cancelled.attempt().mergeCommit()).isNull();
         assertThat(TempRepo.run(repo.dir(), "merge-base", "--is-ancestor", slowTip, "main").exitCode())
                 .as("base has nothing of the cancelled branch").isNotZero();
 
         waitFor("agent/next is merged", 60, () -> entry(next.id()).state() == MergeState.MERGED);
         MergeEntry merged = entry(next.id());
-        assertThat(merged.baseBefore()).as("base was unchanged by the cancel").isEqualTo(before);
-        assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(merged.mergeCommit());
+        assertThat(merged.attempt().baseBefore()).as("base was unchanged by the cancel").isEqualTo(before);
+        assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(merged.attempt().mergeCommit());
         waitFor("the history shows agent/next merged with its commit", 30, () -> cell(robot, QueueTables.HISTORY_ID,
-                "merge-col-commit", next.id()).filter(merged.mergeCommit().substring(0, QueueText.SHORT_COMMIT)::equals)
+                "merge-col-commit", next.id())
+                .filter(merged.attempt().mergeCommit().substring(0, QueueText.SHORT_COMMIT)::equals)
                 .isPresent());
         assertThat(cell(robot, QueueTables.HISTORY_ID, "merge-col-state", next.id())).contains("merged");
         assertThat(cell(robot, QueueTables.HISTORY_ID, "merge-col-state", slow.id())).contains("cancelled");
@@ -227,7 +228,7 @@ class MergeQueueViewTest {
         waitFor("the history shows agent/slow merged", 30, () -> cell(robot, QueueTables.HISTORY_ID,
                 "merge-col-state", slow.id()).filter("merged"::equals).isPresent());
         assertThat(cell(robot, QueueTables.HISTORY_ID, "merge-col-commit", slow.id()))
-                .contains(retried.mergeCommit().substring(0, QueueText.SHORT_COMMIT));
+                .contains(retried.attempt().mergeCommit().substring(0, QueueText.SHORT_COMMIT));
         assertThat(TempRepo.run(repo.dir(), "merge-base", "--is-ancestor", slowTip, "main").exitCode()).isZero();
     }
 }

@@ -186,7 +186,7 @@ class PolicyReviewViewTest {
         robot.press(KeyCode.SPACE).release(KeyCode.SPACE);
 
         waitFor("agent/wider is cancelled", 30, () -> merges().get(wider.id()).state() == MergeState.CANCELLED);
-        assertThat(merges().get(wider.id()).result()).contains("rejected by");
+        assertThat(merges().get(wider.id()).attempt().result()).contains("rejected by");
         assertThat(repo.git("rev-parse", "main").strip()).as("base keeps nothing of it").isEqualTo(merged);
         waitFor("the review pane is gone", 30, () -> !fx(() -> robot.lookup("#" + ReviewPane.ID).query().isVisible()));
         screenshot("merge-queue-after-review.png");

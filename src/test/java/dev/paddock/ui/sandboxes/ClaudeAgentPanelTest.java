@@ -90,7 +90,7 @@ class ClaudeAgentPanelTest {
 
             SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), TASK, null)
                     .agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
-            worktree.set(s.worktree());
+            worktree.set(s.workspace().worktree());
 
             // (b) The push waits in the approval queue; a click on Approve lets Claude Code run it.
             Approval push = await("the push to wait for a person", 90, () -> panel.host.wiring().approvals()
@@ -112,10 +112,10 @@ class ClaudeAgentPanelTest {
             List<String> results = api.turns().stream().flatMap(t -> t.lastToolResults().stream()).toList();
             assertThat(results).anySatisfy(r -> assertThat(r).contains("On branch"));
             assertThat(results).anySatisfy(r -> assertThat(r).contains("Bash(rm -rf:*)"));
-            assertThat(TempRepo.run(origin, "rev-parse", "--verify", "refs/heads/" + s.branch()).exitCode())
+            assertThat(TempRepo.run(origin, "rev-parse", "--verify", "refs/heads/" + s.workspace().branch()).exitCode())
                     .as("the approved push reached origin").isZero();
             // (d) The commit holds the notes and nothing Paddock wrote for the hooks, in any commit.
-            assertThat(repo.git("show", s.branch() + ":NOTES.md")).isEqualTo("Release notes\n");
+            assertThat(repo.git("show", s.workspace().branch() + ":NOTES.md")).isEqualTo("Release notes\n");
             String everyFile = repo.git("log", "--all", "--name-only", "--format=");
             assertThat(everyFile).contains("NOTES.md").doesNotContain(".claude/").doesNotContain("turn.json");
             assertThat(panel.host.wiring().approvals().find(push.id()).orElseThrow().state())
@@ -142,7 +142,7 @@ class ClaudeAgentPanelTest {
             waitFor("the sandbox waits for you", 20, () -> panel.row(s.id())
                     .map(r -> r.waitingForYou()).orElse(false), () -> panel.row(s.id()) + "\nturn file: "
                     + (Files.exists(turnFile) ? Files.readString(turnFile) : "none"));
-            String session = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().agentSession();
+            String session = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().agentSession();
             TextField field = node(robot, "#sandbox-follow-up", TextField.class);
             robot.clickOn(field).write(FOLLOW_UP);
             waitFor("the follow-up can be sent", 20, () -> fx(() -> !node(robot, "#sandbox-follow-up-send",
@@ -154,7 +154,8 @@ class ClaudeAgentPanelTest {
             assertThat(resumed.request().get("messages").toString()).as("the same conversation").contains(TASK);
             waitFor("the follow-up's turn ends", 60, () -> panel.row(s.id())
                     .map(r -> "done".equals(r.state()) && r.waitingForYou()).orElse(false));
-            assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().agentSession()).isEqualTo(session);
+            assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().agentSession())
+                    .isEqualTo(session);
             assertThat(Files.readString(panel.host.wiring().sandboxService().logFile(s.id())))
                     .doesNotContain(ScriptedAnthropic.API_KEY);
         }

@@ -132,19 +132,20 @@ class NewContainerSandboxDialogTest {
         robot.clickOn(create);
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.createdProperty().get() != null));
         SandboxRecord made = panel.host.wiring().sandboxService().find(fx(() -> vm.createdProperty().get().id()));
-        assertThat(made.tier()).isEqualTo(Tier.CONTAINER);
-        assertThat(made.image()).isEqualTo(IMAGE);
-        assertThat(made.cpuLimitNanos()).isEqualTo(ResourceLimits.ONE_CPU / 2);
-        assertThat(made.memoryLimitBytes()).isEqualTo(64 * ResourceLimits.MIB);
-        assertThat(made.pidsLimit()).isEqualTo(100);
-        assertThat(made.networkGranted()).isTrue();
+        assertThat(made.spec().tier()).isEqualTo(Tier.CONTAINER);
+        assertThat(made.spec().image()).isEqualTo(IMAGE);
+        assertThat(made.limits().nanoCpus()).isEqualTo(ResourceLimits.ONE_CPU / 2);
+        assertThat(made.limits().memoryBytes()).isEqualTo(64 * ResourceLimits.MIB);
+        assertThat(made.limits().pids()).isEqualTo(100);
+        assertThat(made.spec().networkGranted()).isTrue();
         // The supervisor runs it in a container on the engine; the file shows in the worktree on the host.
-        Path counted = made.worktree().resolve("counted.txt");
+        Path counted = made.workspace().worktree().resolve("counted.txt");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!java.nio.file.Files.exists(counted)) {
             SandboxRecord now = panel.host.wiring().sandboxService().find(made.id());
             assertThat(System.nanoTime()).as("the agent wrote %s; the sandbox is %s (%s); events %s; log:%n%s",
-                    counted, now.state().id(), now.lastError(), panel.host.wiring().sandboxService().history(made.id())
+                    counted, now.state().id(), now.run().lastError(), panel.host.wiring().sandboxService()
+                    .history(made.id())
                             .stream().map(e -> e.kind() + ": " + e.message()).toList(),
                     panel.host.wiring().sandboxService().logTail(made.id())).isLessThan(deadline);
             Thread.sleep(200);

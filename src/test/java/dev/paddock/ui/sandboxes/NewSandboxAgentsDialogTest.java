@@ -139,13 +139,13 @@ class NewSandboxAgentsDialogTest {
                 .isEmpty()));
         SandboxRecord s = made().get(0);
         assertThat(made()).hasSize(1);
-        assertThat(s.agent()).isEqualTo("claude");
-        assertThat(s.task()).isEqualTo("Explain the build");
-        assertThat(s.model()).isEqualTo("sonnet");
-        assertThat(s.tier()).isEqualTo(Tier.WORKTREE);
-        assertThat(s.group()).isNull();
+        assertThat(s.spec().agent()).isEqualTo("claude");
+        assertThat(s.spec().task()).isEqualTo("Explain the build");
+        assertThat(s.spec().model()).isEqualTo("sonnet");
+        assertThat(s.spec().tier()).isEqualTo(Tier.WORKTREE);
+        assertThat(s.spec().group()).isNull();
         // The script ran as Claude Code, with the task as its prompt after "--".
-        Path args = s.worktree().resolve("args.txt");
+        Path args = s.workspace().worktree().resolve("args.txt");
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> Files.exists(args) && Files.size(args) > 0);
         List<String> argv = Files.readAllLines(args);
         assertThat(argv).startsWith("-p", "--output-format", "stream-json").contains("--model", "sonnet")
@@ -191,16 +191,16 @@ class NewSandboxAgentsDialogTest {
                 .isEmpty()));
         List<SandboxRecord> made = made();
         assertThat(made).hasSize(3);
-        String group = made.get(0).group();
+        String group = made.get(0).spec().group();
         assertThat(group).matches("speed-up-tests-\\d{8}-\\d{3}");
-        assertThat(made).extracting(SandboxRecord::group).containsOnly(group);
-        assertThat(made).extracting(SandboxRecord::task).containsOnly("Speed up the tests");
+        assertThat(made).extracting(rec -> rec.spec().group()).containsOnly(group);
+        assertThat(made).extracting(rec -> rec.spec().task()).containsOnly("Speed up the tests");
         assertThat(made).extracting(SandboxRecord::id).containsExactlyInAnyOrder(group + "-claude-1",
                 group + "-claude-2", group + "-codex-1");
-        assertThat(made).extracting(SandboxRecord::agent).containsExactlyInAnyOrder("claude", "claude", "codex");
-        assertThat(made).filteredOn(s -> s.agent().equals("claude")).extracting(SandboxRecord::tier)
+        assertThat(made).extracting(rec -> rec.spec().agent()).containsExactlyInAnyOrder("claude", "claude", "codex");
+        assertThat(made).filteredOn(s -> s.spec().agent().equals("claude")).extracting(rec -> rec.spec().tier())
                 .containsOnly(Tier.WORKTREE);
-        assertThat(made).filteredOn(s -> s.agent().equals("codex")).extracting(SandboxRecord::tier)
+        assertThat(made).filteredOn(s -> s.spec().agent().equals("codex")).extracting(rec -> rec.spec().tier())
                 .containsOnly(AgentPreset.CODEX.defaultTier());
     }
 

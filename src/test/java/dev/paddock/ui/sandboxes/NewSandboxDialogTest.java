@@ -122,13 +122,14 @@ class NewSandboxDialogTest {
         java.util.List<SandboxRecord> made = panel.host.wiring().sandboxService()
                 .listOpen(panel.vm.currentProperty().get().id());
         assertThat(made).hasSize(3);
-        String group = made.get(0).group();
+        String group = made.get(0).spec().group();
         assertThat(group).matches("try-three-ways-\\d{8}-\\d{3}");
         assertThat(made).extracting(SandboxRecord::id).containsExactlyInAnyOrder(group + "-custom-1",
                 group + "-custom-2", group + "-custom-3");
-        assertThat(made).extracting(SandboxRecord::branch).containsExactlyInAnyOrder("agent/try-three-ways-custom-1",
+        assertThat(made).extracting(rec -> rec.workspace().branch())
+                .containsExactlyInAnyOrder("agent/try-three-ways-custom-1",
                 "agent/try-three-ways-custom-2", "agent/try-three-ways-custom-3");
-        assertThat(made).extracting(SandboxRecord::group).containsOnly(group);
+        assertThat(made).extracting(rec -> rec.spec().group()).containsOnly(group);
         for (SandboxRecord s : made) {
             panel.waitForState(s.id(), "done", 20);
         }
@@ -319,8 +320,8 @@ class NewSandboxDialogTest {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         SandboxRecord made = panel.host.wiring().sandboxService()
                 .listOpen(panel.vm.currentProperty().get().id()).get(0);
-        assertThat(made.baseBranch()).isEqualTo("feature/payments");
-        assertThat(made.leaseMs()).isEqualTo(5 * 60_000L);
-        assertThat(made.maxRetries()).isZero();
+        assertThat(made.workspace().baseBranch()).isEqualTo("feature/payments");
+        assertThat(made.lease().ms()).isEqualTo(5 * 60_000L);
+        assertThat(made.run().maxRetries()).isZero();
     }
 }

@@ -161,7 +161,7 @@ final class Panel implements AutoCloseable {
 
     /** A file in the sandbox's worktree. */
     static Path inWorktree(SandboxRecord s, String relative) {
-        return s.worktree().resolve(relative);
+        return s.workspace().worktree().resolve(relative);
     }
 
     static boolean exists(Path p) {

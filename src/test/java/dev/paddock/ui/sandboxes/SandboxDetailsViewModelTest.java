@@ -75,9 +75,11 @@ class SandboxDetailsViewModelTest {
 
     /** The dashboard's row of a sandbox, as the status service makes it. */
     static RepositoryStatus.Sandbox row(SandboxRecord s) {
-        return new RepositoryStatus.Sandbox(s.id(), s.task(), s.tier().id(), s.state().id(), s.branch(),
-                s.worktreePath(), s.createdAt(), s.lastHeartbeatAt(), s.progress(), s.leaseExpiresAt(), s.retryCount(),
-                s.exitCode(), s.lastError(), false, false, s.agent(), s.model());
+        return new RepositoryStatus.Sandbox(s.id(), s.spec().task(), s.spec().tier().id(), s.state().id(),
+                s.workspace().branch(),
+                s.workspace().worktreePath(), s.createdAt(), s.lease().lastHeartbeatAt(), s.lease().progress(),
+                s.lease().expiresAt(), s.run().retryCount(),
+                s.run().exitCode(), s.run().lastError(), false, false, s.spec().agent(), s.spec().model());
     }
 
     /** A Claude Code sandbox whose (real) agent has already ended, so only the test writes to its log. */
@@ -147,7 +149,7 @@ class SandboxDetailsViewModelTest {
 
             // An agent at work: 8,000 events at once (several MB: read in steps), then 2,000 more in five bursts.
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            List<String> lines = agent.conversation(s.worktreePath(), 10_000, 7);
+            List<String> lines = agent.conversation(s.workspace().worktreePath(), 10_000, 7);
             append(log, lines.subList(0, 8_000));
             for (int i = 0; i < 5; i++) {
                 Thread.sleep(150);
@@ -173,9 +175,10 @@ class SandboxDetailsViewModelTest {
                     agent.bash("toolu_status", "git status"), agent.toolResult("toolu_status", "On branch main", false),
                     agent.bash("toolu_clean", "rm -rf build"),
                     agent.toolResult("toolu_clean", "Denied by Paddock: rm -rf is denied", true)));
-            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.worktree(),
+            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.workspace().worktree(),
                     agent.session(), "toolu_status"));
-            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "rm -rf build", s.worktree(),
+            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "rm -rf build",
+                    s.workspace().worktree(),
                     agent.session(), "toolu_clean"));
             waitFor("the decisions", 10, () -> decisionOf(transcript, "rm -rf build") != null
                     && decisionOf(transcript, "git status") != null);
@@ -225,7 +228,7 @@ class SandboxDetailsViewModelTest {
             // This thread reads as the details' thread would, but as fast as it can: a few lines, a read, again.
             transcript.poll(backend);
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            List<String> lines = agent.conversation(s.worktreePath(), 3_000, 11);
+            List<String> lines = agent.conversation(s.workspace().worktreePath(), 3_000, 11);
             long start = System.nanoTime();
             for (int i = 0; i < lines.size(); i += 10) {
                 append(log, lines.subList(i, i + 10));
@@ -257,7 +260,8 @@ class SandboxDetailsViewModelTest {
             SandboxRecord custom = host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "Say hi",
                     "echo 'hi from the custom command'; sleep 300"));
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            append(host.wiring().sandboxService().logFile(claude.id()), agent.conversation(claude.worktreePath(),
+            append(host.wiring().sandboxService().logFile(claude.id()),
+                    agent.conversation(claude.workspace().worktreePath(),
                     1_000, 3));
             TranscriptViewModel transcript = vm.transcript();
             fx(() -> {

@@ -89,7 +89,7 @@ class SandboxesViewTest {
         SandboxRecord s = panel.create("Wait a long time", "sleep 300");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
-        long pid = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().pid();
+        long pid = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().runRef().pid();
 
         openContextMenu(robot, Panel.tableRow(robot, s.id()));
         robot.clickOn(menuItem(robot, "Stop"));
@@ -116,7 +116,7 @@ class SandboxesViewTest {
 
         robot.press(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.R).release(KeyCode.R, KeyCode.SHIFT, KeyCode.CONTROL);
         panel.waitForState(s.id(), "running", 15);
-        assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().iteration()).isEqualTo(2);
+        assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().iteration()).isEqualTo(2);
     }
 
     @Test
@@ -234,7 +234,7 @@ class SandboxesViewTest {
 
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
-        assertThat(s.worktree()).doesNotExist();
+        assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state().id()).isEqualTo("closed");
         assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
                 .isEqualTo("Removed " + s.id() + ".");
@@ -254,8 +254,8 @@ class SandboxesViewTest {
 
         WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
-        assertThat(s.worktree()).doesNotExist();
-        assertThat(panel.repo.git("show", s.branch() + ":plan.txt")).isEqualTo("step one\n");
+        assertThat(s.workspace().worktree()).doesNotExist();
+        assertThat(panel.repo.git("show", s.workspace().branch() + ":plan.txt")).isEqualTo("step one\n");
     }
 
     @Test
@@ -281,8 +281,8 @@ class SandboxesViewTest {
 
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(a.id()).isEmpty() && panel.row(b.id()).isEmpty());
-        assertThat(a.worktree()).doesNotExist();
-        assertThat(b.worktree()).doesNotExist();
+        assertThat(a.workspace().worktree()).doesNotExist();
+        assertThat(b.workspace().worktree()).doesNotExist();
         assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
                 .isEqualTo("Removed 2 sandboxes.");
     }
@@ -330,8 +330,9 @@ class SandboxesViewTest {
         SandboxRecord s = panel.create("Look around", "exit 0");
         Path bin = java.nio.file.Files.createDirectories(temp.resolve("bin"));
         Path record = temp.resolve("terminal-cwd.txt");
-        RepositoryStatus.Sandbox row = new RepositoryStatus.Sandbox(s.id(), s.task(), "worktree", "done", s.branch(),
-                s.worktreePath(), s.createdAt(), null, null, null, 0, 0, null);
+        RepositoryStatus.Sandbox row = new RepositoryStatus.Sandbox(s.id(), s.spec().task(), "worktree", "done",
+                s.workspace().branch(),
+                s.workspace().worktreePath(), s.createdAt(), null, null, null, 0, 0, null);
         javafx.collections.ObservableList<RepositoryStatus.Sandbox> rows =
                 javafx.collections.FXCollections.observableArrayList(row);
         SandboxesViewModel vm = new SandboxesViewModel(rows, dev.paddock.ui.common.UiExecutor.io(),
@@ -357,10 +358,10 @@ class SandboxesViewTest {
         robot.press(KeyCode.CONTROL, KeyCode.T).release(KeyCode.T, KeyCode.CONTROL);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> java.nio.file.Files.exists(record)
                 && java.nio.file.Files.size(record) > 0);
-        assertThat(java.nio.file.Files.readString(record).strip()).isEqualTo(s.worktreePath());
+        assertThat(java.nio.file.Files.readString(record).strip()).isEqualTo(s.workspace().worktreePath());
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !box.isVisible()));
         assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
-                .isEqualTo("Opened xterm in " + s.worktreePath() + ".");
+                .isEqualTo("Opened xterm in " + s.workspace().worktreePath() + ".");
     }
 
     private void select(FxRobot robot, SandboxesViewModel vm, String id) throws Exception {

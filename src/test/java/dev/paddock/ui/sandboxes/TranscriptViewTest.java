@@ -68,16 +68,18 @@ class TranscriptViewTest {
         SandboxRecord s = SandboxDetailsViewModelTest.endedClaudeSandbox(panel.host, panel.repo);
         Path log = panel.host.wiring().sandboxService().logFile(s.id());
         ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-        List<String> lines = new ArrayList<>(agent.conversation(s.worktreePath(), 2_000, 5));
+        List<String> lines = new ArrayList<>(agent.conversation(s.workspace().worktreePath(), 2_000, 5));
         lines.addAll(List.of(agent.text("Cleaning the build, then checking the tree."),
                 agent.bash("toolu_clean", "rm -rf build"),
                 agent.toolResult("toolu_clean", "PreToolUse:Bash hook error: Paddock: rm -rf is denied", true),
                 agent.bash("toolu_status", "git status"),
                 agent.toolResult("toolu_status", "On branch main\nnothing to commit, working tree clean", false)));
         SandboxDetailsViewModelTest.append(log, lines);
-        panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "rm -rf build", s.worktree(),
+        panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "rm -rf build",
+                s.workspace().worktree(),
                 agent.session(), "toolu_clean"));
-        panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.worktree(),
+        panel.host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status",
+                s.workspace().worktree(),
                 agent.session(), "toolu_status"));
         panel.show(1366, 768);
         panel.select(robot, s.id());
@@ -139,7 +141,7 @@ class TranscriptViewTest {
         assertThat(fx(pane::lastRowShows)).isFalse();
         Button latest = robot.lookup("#sandbox-transcript-latest").queryAs(Button.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(latest::isVisible));
-        SandboxDetailsViewModelTest.append(log, agent.conversation(s.worktreePath(), 30, 9).subList(1, 30));
+        SandboxDetailsViewModelTest.append(log, agent.conversation(s.workspace().worktreePath(), 30, 9).subList(1, 30));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(latest::getText).startsWith("29 new"));
         assertThat(fx(pane::lastRowShows)).as("stays where the person is").isFalse();
         // In the summary line beside the tabs' names: whole, and over no row of the list.
@@ -221,7 +223,7 @@ class TranscriptViewTest {
         for (long seed : new long[] {21, 22}) {
             SandboxRecord s = SandboxDetailsViewModelTest.endedClaudeSandbox(panel.host, panel.repo);
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            List<String> lines = new ArrayList<>(agent.conversation(s.worktreePath(), 30, seed));
+            List<String> lines = new ArrayList<>(agent.conversation(s.workspace().worktreePath(), 30, seed));
             lines.add(agent.text("The last words of " + s.id() + ": the tests pass, and the fix is committed on this"
                     + " branch for review. Nothing else was changed; the build folder is ignored by git."));
             SandboxDetailsViewModelTest.append(panel.host.wiring().sandboxService().logFile(s.id()), lines);
