@@ -67,19 +67,27 @@ final class LoopbackGet {
         if (end < 0) {
             return null;
         }
-        String[] lines = new String(raw, 0, end, StandardCharsets.ISO_8859_1).split("\r\n");
-        if (!lines[0].startsWith("HTTP/1.1 200 ") && !lines[0].equals("HTTP/1.1 200")) {
+        // Split by hand: String.split with a two-character separator compiles a regular expression.
+        String head = new String(raw, 0, end, StandardCharsets.ISO_8859_1);
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (int from = 0, at; from <= head.length(); from = at + 2) {
+            at = head.indexOf("\r\n", from);
+            at = at < 0 ? head.length() : at;
+            lines.add(head.substring(from, at));
+        }
+        if (!lines.get(0).startsWith("HTTP/1.1 200 ") && !lines.get(0).equals("HTTP/1.1 200")) {
             return null;
         }
         long length = -1;
         boolean marked = false;
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
+        for (int i = 1; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int colon = line.indexOf(':');
             if (colon <= 0) {
                 return null;
             }
-            String name = lines[i].substring(0, colon).trim();
-            String v = lines[i].substring(colon + 1).trim();
+            String name = line.substring(0, colon).trim();
+            String v = line.substring(colon + 1).trim();
             if (name.equalsIgnoreCase("Transfer-Encoding")) {
                 return null;
             } else if (name.equalsIgnoreCase("Content-Length")) {
