@@ -12,6 +12,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TimeZone;
 
 /**
  * What the CLI prints for the API's answers, written once for both of its paths: the full CLI renders an answer
@@ -93,14 +94,23 @@ public final class CliText {
         return tag == null ? Locale.getDefault(Locale.Category.FORMAT) : Locale.forLanguageTag(tag);
     }
 
-    /** The request's {@code zone} (a time-zone id), else this process's. */
+    /**
+     * The request's {@code zone}, the id of the client's {@code TimeZone.getDefault()}, as the client's
+     * {@code ZoneId.systemDefault()} makes it ({@code TimeZone.toZoneId()}); else this process's.
+     *
+     * @throws ApiError 400 when it is not the id of a time zone
+     */
     static ZoneId zone(HttpExchange ex) throws ApiError {
         String id = HttpIo.query(ex, "zone");
         if (id == null) {
             return ZoneId.systemDefault();
         }
+        TimeZone zone = TimeZone.getTimeZone(id); // GMT for an id it does not know
+        if (!zone.getID().equals(id)) {
+            throw ApiError.badRequest("zone \"" + id + "\" is not the id of a time zone");
+        }
         try {
-            return ZoneId.of(id);
+            return zone.toZoneId();
         } catch (DateTimeException e) {
             throw ApiError.badRequest("zone \"" + id + "\" is not a time zone: " + e.getMessage());
         }

@@ -151,7 +151,9 @@ class ThinCliTest {
 
     /**
      * A fresh JVM, started as the launcher starts Paddock (its main class), answers each command without loading a
-     * class of picocli, Jackson, SLF4J, Logback, JavaFX or docker-java, and prints what the full CLI prints.
+     * class of picocli, Jackson, SLF4J, Logback, JavaFX or docker-java, and prints what a fresh JVM with
+     * {@code PADDOCK_THIN_CLI=off} prints; both in a time zone other than this JVM's, which the status's event times
+     * are shown in.
      */
     @Test
     void aFreshJvmAnswersWithoutLoadingTheLibraries() throws Exception {
@@ -161,18 +163,8 @@ class ThinCliTest {
                 new String[] {"--home", home, "status", "--repo", at},
                 new String[] {"--home", home, "sandbox", "list", "--repo", at}, new String[] {"--version"})) {
             Path log = Files.createTempFile(shared, "classes-", ".log");
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + log,
-                    "-cp", System.getProperty("java.class.path"), Paddock.class.getName()));
-            cmd.addAll(List.of(args));
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(repo.dir().toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().put("LC_ALL", "C.UTF-8");
-            pb.environment().remove(ThinCli.ENV);
-            Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).as(String.join(" ", args)).isZero();
+            byte[] thin = freshJvm(args, Map.of(), "-Xlog:class+load=info:file=" + log);
+            byte[] full = freshJvm(args, Map.of(ThinCli.ENV, "off"), "-Xshare:auto");
 
             String loaded = Files.readString(log);
             assertThat(loaded).as(String.join(" ", args)).contains("dev.paddock.cli.thin.ThinCli");
@@ -180,10 +172,33 @@ class ThinCliTest {
                     " javafx.", " com.github.dockerjava.", " dev.paddock.cli.PaddockCommand ")) {
                 assertThat(loaded).as(String.join(" ", args) + " loads" + library).doesNotContain(library);
             }
-            Run full = full(args);
-            assertThat(withoutSnapshotTime(new String(out, StandardCharsets.UTF_8))).as(String.join(" ", args))
-                    .isEqualTo(withoutSnapshotTime(full.text()));
+            assertThat(withoutSnapshotTime(new String(thin, StandardCharsets.UTF_8))).as(String.join(" ", args))
+                    .isEqualTo(withoutSnapshotTime(new String(full, StandardCharsets.UTF_8)));
+            if (args.length == 5 && args[2].equals("status")) {
+                // An event's time, in the zone of the command (UTC+05:30), not of the running Paddock.
+                assertThat(new String(thin, StandardCharsets.UTF_8))
+                        .containsPattern("\n  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ");
+            }
         }
+    }
+
+    /** The stdout of Paddock's main class run in a new JVM in the repository, in the zone Asia/Kolkata. */
+    private static byte[] freshJvm(String[] args, Map<String, String> env, String jvmOption) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto", "-XX:TieredStopAtLevel=1", jvmOption, "-cp", System.getProperty("java.class.path"),
+                Paddock.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(repo.dir().toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        pb.environment().put("TZ", "Asia/Kolkata");
+        pb.environment().remove(ThinCli.ENV);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", args)).isZero();
+        return out;
     }
 
     @Test
