@@ -1,6 +1,7 @@
 package dev.paddock;
 
 import dev.paddock.cli.PaddockCommand;
+import dev.paddock.cli.thin.ThinCli;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Utf8Locale;
 import dev.paddock.ui.shell.PanelLauncher;
@@ -24,9 +25,16 @@ public final class Paddock {
 
     /**
      * Runs Paddock with {@code args} and returns the exit code: 0 success, 1 failure (the message is
-     * printed on stderr), 2 bad usage.
+     * printed on stderr), 2 bad usage. The thin client answers first when it can ({@link ThinCli}: a few read-only
+     * commands, asked of a running Paddock without loading picocli or Jackson); else {@link #runFull}.
      */
     public static int run(String[] args) {
+        int thin = ThinCli.answer(args, System.getenv(), System.out);
+        return thin != ThinCli.NOT_ANSWERED ? thin : runFull(args);
+    }
+
+    /** Runs Paddock with {@code args} through picocli (the full CLI) or opens the panel; see {@link #run}. */
+    public static int runFull(String[] args) {
         PaddockCommand panelOnly = PaddockCommand.forPanelOnly(Paddock::panel, args);
         if (panelOnly != null) {
             PrintWriter err = new PrintWriter(System.err, true);

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * only send that sandbox's heartbeats ({@code POST /v1/sandboxes/{id}/heartbeat}) and ask for its agent's
  * decisions ({@link ApprovalRoutes}), and gets 403 anywhere else. No token or an unknown one gets 401.
  *
- * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}; the
+ * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}
+ * (with {@code render=json|text}: what {@code paddock status} prints, {@link CliText}); the
  * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
@@ -330,9 +331,15 @@ public final class ApiServer implements AutoCloseable {
 
     private void status(HttpExchange ex) throws IOException, ApiError {
         String repo = HttpIo.query(ex, "repo");
+        String render = CliText.asked(ex);
         try {
             Path path = repo == null ? null : HttpIo.repoPath(repo);
-            HttpIo.json(ex, 200, backend.status(path));
+            RepositoryStatus status = backend.status(path);
+            if (render != null) {
+                CliText.answer(ex, CliText.status(ex, render, status));
+                return;
+            }
+            HttpIo.json(ex, 200, status);
         } catch (GitException | UnknownRepositoryException e) {
             throw ApiError.notFound(e.getMessage());
         } catch (PaddockException e) {

@@ -27,7 +27,8 @@ import java.util.Map;
  *       (a fan-out) → 201 {@link SandboxGroupView}, or when it stopped part way the error's status with
  *       {@code "code": "fan_out_incomplete"} and the sandboxes {@code created}, the one {@code failed} and those
  *       {@code notTried}</li>
- *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed</li>
+ *   <li>{@code GET /v1/sandboxes[?repo=PATH]} → {@code {"sandboxes": [SandboxView...]}}, newest first, not closed
+ *       (with {@code render=json|text}: what {@code paddock sandbox list} prints, {@link CliText})</li>
  *   <li>{@code GET /v1/sandboxes/{id}} → {@link SandboxDetail}; {@code GET .../log} → the log tail as text;
  *       {@code GET .../transcript} → {@link TranscriptView} (the log read by its agent's parser, each
  *       tool call with its decision); {@code GET .../compare} → {@link dev.paddock.compare.GroupComparison} of the
@@ -184,9 +185,14 @@ final class SandboxRoutes {
 
     private void list(HttpExchange ex) throws ApiError, IOException {
         String repo = HttpIo.query(ex, "repo");
+        String render = CliText.asked(ex);
         try {
             List<SandboxView> list = sandboxes.list(repo == null ? null : absolute(repo)).stream()
                     .map(SandboxView::of).toList();
+            if (render != null) {
+                CliText.answer(ex, CliText.sandboxes(ex, render, list));
+                return;
+            }
             HttpIo.json(ex, 200, Map.of("sandboxes", list));
         } catch (PaddockException e) {
             throw map(e, 404);

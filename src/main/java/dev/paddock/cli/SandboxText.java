@@ -1,9 +1,8 @@
 package dev.paddock.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.paddock.api.CliText;
 import dev.paddock.api.SandboxView;
-import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import java.util.List;
 
@@ -15,7 +14,7 @@ final class SandboxText {
     /** Indented JSON of any answer of the API. */
     static String json(Object value) throws PaddockException {
         try {
-            return Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+            return CliText.indented(value);
         } catch (JsonProcessingException e) {
             throw new PaddockException("Cannot write JSON: " + e.getOriginalMessage(), e);
         }
@@ -46,24 +45,9 @@ final class SandboxText {
         return b.toString();
     }
 
-    /** One line per sandbox under a header; a sentence when there is none. */
+    /** One line per sandbox under a header; a sentence when there is none ({@link CliText#sandboxTable}). */
     static String table(List<SandboxView> list) {
-        if (list.isEmpty()) {
-            return "No open sandboxes.\n";
-        }
-        int idWidth = 2;
-        int branchWidth = 6;
-        for (SandboxView s : list) {
-            idWidth = Math.max(idWidth, s.id().length());
-            branchWidth = Math.max(branchWidth, s.branch().length());
-        }
-        String fmt = "%-" + idWidth + "s  %-9s  %-14s  %-" + branchWidth + "s  %s%n";
-        StringBuilder b = new StringBuilder(String.format(fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
-        for (SandboxView s : list) {
-            String note = s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
-            b.append(String.format(fmt, s.id(), s.tier(), s.state(), s.branch(), note));
-        }
-        return b.toString();
+        return CliText.sandboxTable(list, java.util.Locale.getDefault(java.util.Locale.Category.FORMAT));
     }
 
     /** The commands that go on from a refused strict removal. */

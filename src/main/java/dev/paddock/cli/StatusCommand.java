@@ -1,12 +1,12 @@
 package dev.paddock.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.paddock.api.CliText;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.status.StatusText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -44,7 +44,8 @@ public final class StatusCommand implements Callable<Integer> {
         if (json.on()) {
             out.println(fetchJson(home, target));
         } else {
-            out.print(StatusText.render(fetch(home, target)));
+            out.print(StatusText.render(fetch(home, target), java.time.ZoneId.systemDefault(),
+                    java.util.Locale.getDefault(java.util.Locale.Category.FORMAT)));
         }
         out.flush();
         return 0;
@@ -56,18 +57,17 @@ public final class StatusCommand implements Callable<Integer> {
      * answer is the same {@link RepositoryStatus} written by the same mapper.
      */
     private static String fetchJson(PaddockHome home, Path target) throws PaddockException {
-        ObjectWriter indented = Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT);
         return RunningPaddock.apiElseStore(home, api -> {
             String body = api.status(target);
             try {
-                return indented.writeValueAsString(Json.mapper().readTree(body));
+                return CliText.reindented(body);
             } catch (JsonProcessingException e) {
                 throw new PaddockException("The running Paddock gave an unexpected status answer: "
                         + e.getOriginalMessage(), e);
             }
         }, wiring -> {
             try {
-                return indented.writeValueAsString(fromStore(wiring, target));
+                return CliText.indented(fromStore(wiring, target));
             } catch (JsonProcessingException e) {
                 throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
             }

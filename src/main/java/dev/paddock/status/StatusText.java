@@ -1,25 +1,34 @@
-package dev.paddock.cli;
+package dev.paddock.status;
 
-import dev.paddock.status.Counts;
-import dev.paddock.status.RepositoryStatus;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
-/** Renders a {@link RepositoryStatus} as plain text for a terminal. */
-final class StatusText {
+/**
+ * Renders a {@link RepositoryStatus} as plain text for a terminal: what {@code paddock status} prints. The CLI renders
+ * it, or asks the running Paddock to render it for the CLI's time zone and locale (the thin client), so both print
+ * the same bytes.
+ */
+public final class StatusText {
     /** Events in the text output; the JSON has all the snapshot holds. */
-    static final int RECENT_EVENTS = 10;
-    private static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
+    public static final int RECENT_EVENTS = 10;
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private StatusText() {
     }
 
-    static String render(RepositoryStatus s) {
+    /**
+     * The status as text, its event times in {@code zone}, its numbers formatted for {@code locale} (the CLI's
+     * {@code ZoneId.systemDefault()} and {@code Locale.getDefault(Locale.Category.FORMAT)}).
+     */
+    public static String render(RepositoryStatus s, ZoneId zone, Locale locale) {
+        DateTimeFormatter clock = CLOCK.withZone(zone);
         StringBuilder b = new StringBuilder();
         RepositoryStatus.Repository r = s.repository();
         b.append("Repository  ").append(r.path()).append("  (base ").append(r.baseBranch())
                 .append(r.registered() ? "" : ", not registered").append(")\n");
         Counts c = s.counts();
-        b.append(String.format("Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
+        b.append(String.format(locale, "Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
                         + " · waiting for you %d%n", c.active(), c.pending(), c.failed24h(), c.merged24h(),
                 c.awaitingHuman(), c.waitingForYou()));
         RepositoryStatus.Environment env = s.environment();
@@ -35,17 +44,17 @@ final class StatusText {
             branchWidth = Math.max(branchWidth, branch(t).length());
         }
         String fmt = "  %-" + nameWidth + "s  %-" + branchWidth + "s  %-8s  %s%n";
-        b.append(String.format(fmt, "NAME", "BRANCH", "HEAD", "STATE"));
+        b.append(String.format(locale, fmt, "NAME", "BRANCH", "HEAD", "STATE"));
         for (RepositoryStatus.Worktree t : s.worktrees()) {
             String head = t.head() == null ? "" : t.head().substring(0, Math.min(8, t.head().length()));
-            b.append(String.format(fmt, display(t), branch(t), head, state(t)));
+            b.append(String.format(locale, fmt, display(t), branch(t), head, state(t)));
         }
         if (s.worktreeError() != null) {
             b.append("  ! ").append(s.worktreeError()).append('\n');
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
-            b.append(String.format("  %-32s  %-10s  %-14s  %s%s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
+            b.append(String.format(locale, "  %-32s  %-10s  %-14s  %s%s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
                     x.engineUnreachable() ? "  (the Docker engine does not answer; last known " + x.state() + ")" : "",
                     x.worktreeMissing() ? "  (worktree folder missing)" : "",
                     x.waitingForYou() ? "  (waiting for you: paddock sandbox say " + x.id() + " TEXT)" : ""));
@@ -60,7 +69,7 @@ final class StatusText {
         int shown = Math.min(RECENT_EVENTS, s.recentEvents().size());
         b.append("\nRecent events (").append(shown).append(" of ").append(s.recentEvents().size()).append(")\n");
         for (RepositoryStatus.EventLine e : s.recentEvents().subList(0, shown)) {
-            b.append("  ").append(CLOCK.format(e.at())).append("  ").append(e.message()).append('\n');
+            b.append("  ").append(clock.format(e.at())).append("  ").append(e.message()).append('\n');
         }
         return b.toString();
     }
