@@ -138,10 +138,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
             close();
         });
         vm.tierProperty().addListener(refit);
-        vm.containerProblemProperty().addListener(refit);
+        vm.container().containerProblemProperty().addListener(refit);
         vm.namespaceProblemProperty().addListener(refit);
         vm.errorProperty().addListener(grow);
-        vm.containerFormProblemProperty().addListener(grow);
+        vm.container().formProblemProperty().addListener(grow);
         vm.branchCheckProperty().addListener(grow);
         errorBox.detailsShownProperty().addListener(grow);
         vm.load();
@@ -285,8 +285,8 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
 
         Label namespaceProblem = problemLabel("tier-namespace-problem", vm.namespaceProblemProperty());
         namespace.disableProperty().bind(vm.namespaceProblemProperty().isNotNull());
-        Label containerProblem = problemLabel("tier-container-problem", vm.containerProblemProperty());
-        container.disableProperty().bind(vm.containerProblemProperty().isNotNull());
+        Label containerProblem = problemLabel("tier-container-problem", vm.container().containerProblemProperty());
+        container.disableProperty().bind(vm.container().containerProblemProperty().isNotNull());
         Node containerOptions = containerOptions();
         containerOptions.visibleProperty().bind(vm.tierProperty().isEqualTo(Tier.CONTAINER));
         containerOptions.managedProperty().bind(containerOptions.visibleProperty());
@@ -334,16 +334,16 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         TextField image = new TextField();
         image.setId("new-sandbox-image");
         image.getStyleClass().add(Style.MONO);
-        image.textProperty().bindBidirectional(vm.imageProperty());
-        image.promptTextProperty().bind(vm.defaultImageProperty().map(d -> "repository default: " + d)
+        image.textProperty().bindBidirectional(vm.container().imageProperty());
+        image.promptTextProperty().bind(vm.container().defaultImageProperty().map(d -> "repository default: " + d)
                 .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
         image.setTooltip(new Tooltip("The image the agent runs in; the repository's (paddock sandbox image) unless"
                 + " changed here. Paddock never pulls: the engine must have it."));
-        TextField cpus = smallField("new-sandbox-cpus", vm.cpusProperty(), CPUS_SAMPLE,
+        TextField cpus = smallField("new-sandbox-cpus", vm.container().cpusProperty(), CPUS_SAMPLE,
                 "CPU time the container may use, in CPUs (docker --cpus): 2, 0.5");
-        TextField memory = smallField("new-sandbox-memory", vm.memoryMibProperty(), MEMORY_SAMPLE,
+        TextField memory = smallField("new-sandbox-memory", vm.container().memoryMibProperty(), MEMORY_SAMPLE,
                 "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
-        TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), PIDS_SAMPLE,
+        TextField pids = smallField("new-sandbox-pids", vm.container().pidsProperty(), PIDS_SAMPLE,
                 "Processes and threads at once (docker --pids-limit)");
         // Each field keeps its unit beside it; a pair that does not fit goes to the next line (never squeezed).
         javafx.scene.layout.FlowPane limits = new javafx.scene.layout.FlowPane(14, 6, withUnit(cpus, "CPUs"),
@@ -356,8 +356,8 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         // The engine's absence is said above, next to the tier; here only what the person can fix.
         javafx.beans.binding.StringBinding fixable = javafx.beans.binding.Bindings.createStringBinding(
-                () -> vm.containerProblemProperty().get() != null ? null : vm.containerFormProblemProperty().get(),
-                vm.containerProblemProperty(), vm.containerFormProblemProperty());
+                () -> vm.container().containerProblemProperty().get() != null ? null : vm.container().formProblemProperty().get(),
+                vm.container().containerProblemProperty(), vm.container().formProblemProperty());
         problem.textProperty().bind(fixable);
         problem.visibleProperty().bind(fixable.isNotNull());
         problem.managedProperty().bind(problem.visibleProperty());
