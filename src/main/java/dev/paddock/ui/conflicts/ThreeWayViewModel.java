@@ -207,10 +207,8 @@ public final class ThreeWayViewModel {
                     prepared = new ArrayList<>(l.prepared());
                     loaded(l.report(), l.results(), l.resolved());
                     progressed(l.progress());
-                    if (!files.isEmpty() && files.stream().allMatch(FileRow::resolved)
-                            && l.progress().stage() == ConflictBackend.Stage.RESOLVING) {
-                        status.set("Every file is resolved, but the merge could not be finished" + (l.progress().detail()
-                                == null ? "" : ": " + l.progress().detail()) + ". Unresolve a file to change it.");
+                    if (l.unfinished() != null) {
+                        status.set(l.unfinished());
                     }
                     done.complete(null);
                 });
