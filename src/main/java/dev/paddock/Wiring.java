@@ -42,7 +42,6 @@ import dev.paddock.sandbox.TierChecks;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.worktree.WorktreeManager;
 import dev.paddock.sandbox.SandboxStore;
-import dev.paddock.settings.HomePermissions;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.CountsQuery;
 import dev.paddock.status.EnvironmentMonitor;
@@ -121,16 +120,12 @@ public final class Wiring implements AutoCloseable {
         this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
                 status, environment, clock);
         this.settings = new SettingsStore(db, events);
-        this.eventRetention = new dev.paddock.events.EventRetention(events, () -> {
-            try {
-                return settings.get(SettingsStore.EVENTS_RETENTION_DAYS);
-            } catch (dev.paddock.store.StoreException e) {
-                return 0; // the store cannot be read: delete nothing
-            }
-        }, clock);
+        // The store cannot be read: delete nothing.
+        this.eventRetention = new dev.paddock.events.EventRetention(events,
+                () -> stored(settings, SettingsStore.EVENTS_RETENTION_DAYS, 0), clock);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
-        String homeId = homeIdOf(home);
+        String homeId = HomeStart.idOf(home);
         this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
         String setsid = HostRuntime.findSetsid();
@@ -146,7 +141,7 @@ public final class Wiring implements AutoCloseable {
         SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
                 fingerprints, clock);
         dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(home.dir(),
-                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(settings), () -> ownEnvironment,
+                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(), () -> ownEnvironment,
                 dev.paddock.agent.AgentOptions.stored(settings, repoService));
         launcher.agentPrograms(presets);
         creator.agentPrograms(presets);
@@ -179,31 +174,21 @@ public final class Wiring implements AutoCloseable {
                 new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(sandboxService,
                 new dev.paddock.checkpoint.CheckpointRepositories(sandboxes, new SandboxRepositories(repoStore, locator),
-                        repoStore), db, git, events, bus, () -> {
-                            try {
-                                return settings.get(SettingsStore.CHECKPOINTS_KEEP);
-                            } catch (dev.paddock.store.StoreException e) {
-                                return 0; // the store cannot be read: prune nothing
-                            }
-                        }, clock);
+                        repoStore), db, git, events, bus,
+                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0), clock); // unreadable: prune nothing
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
-    private static long approvalTimeoutMs(SettingsStore settings) {
-        try {
-            return settings.get(SettingsStore.APPROVAL_TIMEOUT_MS);
-        } catch (dev.paddock.store.StoreException e) {
-            return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
-        }
+    long approvalTimeoutMs() {
+        return stored(settings, SettingsStore.APPROVAL_TIMEOUT_MS, SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue());
     }
 
-    /** The home's id, or null (logged) when its file cannot be made: containers then carry no home label. */
-    private static String homeIdOf(PaddockHome home) {
+    /** A setting's stored value, or {@code fallback} when the store cannot be read. */
+    private static <T> T stored(SettingsStore settings, dev.paddock.settings.Setting<T> setting, T fallback) {
         try {
-            return home.id();
-        } catch (PaddockException e) {
-            org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("{}", e.getMessage());
-            return null;
+            return settings.get(setting);
+        } catch (dev.paddock.store.StoreException e) {
+            return fallback;
         }
     }
 
@@ -225,21 +210,9 @@ public final class Wiring implements AutoCloseable {
      * @throws PaddockException when the store cannot be opened
      */
     public static Wiring open(PaddockHome home, java.util.Map<String, String> environment) throws PaddockException {
-        tightenHome(home);
+        HomeStart.tighten(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), null,
                 java.util.Map.copyOf(environment));
-    }
-
-    /**
-     * Makes a home an older Paddock left readable by others owner-only before its store is opened, and says in
-     * the log what changed (nothing is logged for a home that is owner-only already).
-     */
-    private static void tightenHome(PaddockHome home) {
-        java.util.List<String> changes = HomePermissions.tighten(home.dir(), Path.of(System.getProperty("user.home")));
-        if (!changes.isEmpty()) {
-            org.slf4j.LoggerFactory.getLogger(Wiring.class).info("Made the Paddock home {} owner-only ({} {}): {}",
-                    home.dir(), changes.size(), changes.size() == 1 ? "entry" : "entries", String.join("; ", changes));
-        }
     }
 
     /**
@@ -249,7 +222,7 @@ public final class Wiring implements AutoCloseable {
      * @throws PaddockException when the store cannot be opened
      */
     public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
-        tightenHome(home);
+        HomeStart.tighten(home);
         return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker, System.getenv());
     }
 
@@ -384,34 +357,27 @@ public final class Wiring implements AutoCloseable {
     }
 
     /**
-     * The panel's view of this Paddock: one typed backend per view, over these services, with actions recorded as
-     * the local user's in the panel.
+     * The panel's view of this Paddock: one typed backend per view, over these services (see {@link PanelWiring}).
      *
      * @param stop what closing the backends stops (the running Host)
      */
     public dev.paddock.ui.shell.PanelBackends panelBackends(AutoCloseable stop) {
-        String who = System.getProperty("user.name", "someone") + " in the panel";
-        return new dev.paddock.ui.shell.PanelBackends(home.dir(),
-                new dev.paddock.panel.ServiceShellBackend(workspace, environment, bus, settings),
-                sandboxBackend(tierChecks),
-                new dev.paddock.ui.approvals.BrokerApprovalBackend(approvals, bus, who),
-                new dev.paddock.ui.conflicts.MergeConflictBackend(merges, resolutions, bus, who),
-                new dev.paddock.ui.mergequeue.ServiceMergeQueueBackend(merges, bus, who),
-                new dev.paddock.ui.mergesettings.ServiceMergeSettingsBackend(merges),
-                new dev.paddock.panel.FilePolicyEditorBackend(home.dir(), () -> {
-                    try {
-                        return settings.get(SettingsStore.APPROVAL_TIMEOUT_MS);
-                    } catch (dev.paddock.store.StoreException e) {
-                        return SettingsStore.APPROVAL_TIMEOUT_MS.defaultValue();
-                    }
-                }),
-                containers.metrics(), stop);
+        return PanelWiring.backends(this, stop);
     }
 
     /** The sandboxes' backend of the panel, with {@code tiers} telling which tiers this machine can run. */
     public dev.paddock.ui.sandboxes.SandboxBackend sandboxBackend(dev.paddock.sandbox.TierCheck tiers) {
-        return new dev.paddock.panel.ServiceSandboxBackend(sandboxService, reclaimer, settings, repoService, tiers, git,
-                worktrees, checkpoints, approvals, comparisons);
+        return PanelWiring.sandboxBackend(this, tiers);
+    }
+
+    /** The git command line the services share. */
+    GitCli git() {
+        return git;
+    }
+
+    /** Worktrees: add, remove, inspect. */
+    WorktreeManager worktrees() {
+        return worktrees;
     }
 
     /** Tells the services the loopback API's base URL (agents get it as PADDOCK_API). */

@@ -5,7 +5,6 @@ import dev.paddock.approval.ApprovalStore.Outcome;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Threads;
 import dev.paddock.policy.Decision;
-import dev.paddock.policy.PolicyFile;
 import dev.paddock.policy.ToolRequest;
 import dev.paddock.policy.Verdict;
 import dev.paddock.repo.RepoRecord;
@@ -17,12 +16,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -63,20 +59,11 @@ public final class ApprovalBroker implements AutoCloseable {
     private final SettingsStore settings;
     private final Clock clock;
     private final PolicyCache policies;
-    private final Path paddockHome;
-    private final Map<Long, Waiter> waiters = new HashMap<>();
-    /** Approvals that already let a call run outside the agent's own sandbox (each does so once). */
-    private final java.util.Set<Long> spentOutside = new java.util.HashSet<>();
-    /** How long after a person's approval the call may still step outside the agent's own sandbox. */
-    static final java.time.Duration OUTSIDE_SANDBOX_WINDOW = java.time.Duration.ofMinutes(10);
+    private final PendingWaiters waiters = new PendingWaiters();
+    private final AllowRuleWriter allowRules;
+    private final OutsideSandboxPermits outside;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
     private volatile boolean closing;
-
-    /** Who waits for one pending approval: the future they share and how many requesters hold it. */
-    private static final class Waiter {
-        final CompletableFuture<Approval> future = new CompletableFuture<>();
-        int requesters;
-    }
 
     /**
      * What {@link #approveAndAllow} did.
@@ -103,7 +90,8 @@ public final class ApprovalBroker implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.policies = new PolicyCache(paddockHome, userHome);
-        this.paddockHome = paddockHome;
+        this.allowRules = new AllowRuleWriter(policies, paddockHome);
+        this.outside = new OutsideSandboxPermits(store, clock);
     }
 
     /**
@@ -175,22 +163,14 @@ public final class ApprovalBroker implements AutoCloseable {
 
     /**
      * Whether a call may run outside the agent's own sandbox (Claude Code's PermissionRequest for it): only when a
-     * person approved this very call (same sandbox, tool and input) in the last {@link #OUTSIDE_SANDBOX_WINDOW}, and
+     * person approved this very call (same sandbox, tool and input) in the last {@link OutsideSandboxPermits#WINDOW} (ten minutes), and
      * each approval only once. The policy's allow is never enough.
      *
      * @return the person's approval that permits it, or empty (deny)
      */
-    public synchronized Optional<Approval> permitOutsideSandbox(String sandboxId, String tool, String input)
+    public Optional<Approval> permitOutsideSandbox(String sandboxId, String tool, String input)
             throws PaddockException {
-        Instant since = clock.instant().minus(OUTSIDE_SANDBOX_WINDOW);
-        for (Approval a : store.ofSandbox(sandboxId, 50)) {
-            if (a.state() == ApprovalState.APPROVED && "human".equals(a.decidedBy()) && a.tool().equals(tool)
-                    && a.request().equals(input == null ? "" : input) && a.decidedAt() != null
-                    && a.decidedAt().isAfter(since) && spentOutside.add(a.id())) {
-                return Optional.of(a);
-            }
-        }
-        return Optional.empty();
+        return outside.permit(sandboxId, tool, input);
     }
 
     /** The parts of a new approval that say what was asked, by whom, where and when; the caller adds the rest. */
@@ -215,10 +195,8 @@ public final class ApprovalBroker implements AutoCloseable {
                     .expiresAt(now.plusMillis(timeoutMs)).build());
             armExpiry(a);
         }
-        Waiter w = waiters.computeIfAbsent(a.id(), id -> new Waiter());
-        w.requesters++;
         long id = a.id();
-        Ticket t = new Ticket(a, w.future, () -> abandoned(id));
+        Ticket t = new Ticket(a, waiters.attach(id), () -> abandoned(id));
         // Finished between the lookup and the registration (a click, the timer): answer now.
         store.find(id).filter(x -> x.state().isFinal()).ifPresent(this::release);
         return t;
@@ -265,37 +243,17 @@ public final class ApprovalBroker implements AutoCloseable {
                 "No sandbox " + a.sandboxId() + "."));
         RepoRecord repo = repos.find(sandbox.repositoryId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
                 "The repository of sandbox " + a.sandboxId() + " is not known."));
-        Path root = projectRoot(sandbox, repo);
-        Path file = PolicyFile.repositoryFile(repo.path());
-        AllowPlan plan = AllowPlan.of(a, policies.engine(repo.path(), root), root, file,
-                java.util.Set.copyOf(PolicyFile.standardFiles(paddockHome, repo.path())));
-        // The allow rule first: until the ask rule goes too, the request is still asked (never allowed by half).
-        PolicyFileEditor.addAllow(file, plan.rule());
-        List<String> dropped = new java.util.ArrayList<>();
-        for (dev.paddock.policy.PolicyRule ask : plan.dropped()) {
-            if (!dropped.contains(ask.describe())) {
-                PolicyFileEditor.removeAsk(Path.of(ask.source()), ask.text());
-                dropped.add(ask.describe());
-            }
-        }
-        policies.invalidate();
-        Decision now = policies.engine(repo.path(), root).decide(new ToolRequest(a.tool(), a.request(),
-                Path.of(a.cwd())));
-        if (!now.isAllowed()) { // a policy file changed meanwhile
-            throw new ApprovalException(Kind.CONFLICT, "The rule " + plan.rule() + " was written to " + file
-                    + ", but the policy still does not allow request " + id + " (" + now.reason()
-                    + "); it still waits for you.");
-        }
-        String deciding = now.rule() == null ? plan.rule() : now.rule().describe();
+        AllowRuleWriter.Written w = allowRules.write(a, repo.path(), projectRoot(sandbox, repo));
+        List<String> dropped = w.droppedAsks();
         Optional<Approval> done = store.finish(id, Outcome.human(true, who(who), "approved by " + who(who)
-                + "; allowed from now on by the " + deciding + (dropped.isEmpty() ? "" : " (removed the "
+                + "; allowed from now on by the " + w.deciding() + (dropped.isEmpty() ? "" : " (removed the "
                 + String.join(", the ", dropped) + ")")));
         if (done.isEmpty()) {
-            throw new ApprovalException(Kind.CONFLICT, "The rule " + plan.rule() + " was written to " + file
+            throw new ApprovalException(Kind.CONFLICT, "The rule " + w.rule() + " was written to " + w.file()
                     + ", but request " + id + " was no longer pending (" + stateOf(id) + ").");
         }
         release(done.get());
-        return new AllowResult(done.get(), plan.rule(), file, deciding, List.copyOf(dropped));
+        return new AllowResult(done.get(), w.rule(), w.file(), w.deciding(), dropped);
     }
 
     /**
@@ -394,13 +352,7 @@ public final class ApprovalBroker implements AutoCloseable {
 
     /** Hands a final approval to everyone waiting for it (the panel hears of it from its event). */
     private void release(Approval done) {
-        Waiter w;
-        synchronized (this) {
-            w = waiters.remove(done.id());
-        }
-        if (w != null) {
-            w.future.complete(done);
-        }
+        waiters.release(done);
     }
 
     private Ticket done(Approval decided) {
@@ -408,11 +360,8 @@ public final class ApprovalBroker implements AutoCloseable {
     }
 
     private void abandoned(long id) {
-        synchronized (this) {
-            Waiter w = waiters.get(id);
-            if (w == null || closing || --w.requesters > 0) {
-                return;
-            }
+        if (closing || !waiters.detach(id)) {
+            return;
         }
         try {
             cancel(id, "the requester went away before anyone decided (its connection closed)");
@@ -457,18 +406,13 @@ public final class ApprovalBroker implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<Waiter> left;
         synchronized (this) {
             if (closing) {
                 return;
             }
             closing = true;
-            left = List.copyOf(waiters.values());
-            waiters.clear();
         }
         timer.shutdownNow();
-        for (Waiter w : left) {
-            w.future.completeExceptionally(new CancellationException("Paddock is stopping; the request stays pending"));
-        }
+        waiters.close();
     }
 }

@@ -59,7 +59,7 @@ final class MergeChange {
     static final Column<Instant> STEP_STARTED_AT = Column.plain("step_started_at");
     static final Column<Instant> FINISHED_AT = Column.plain("finished_at");
     static final Column<String> REVIEW_COMMIT = Column.plain("review_commit");
-    static final Column<List<String>> REVIEW_FILES = new Column<>("review_files", MergeStore::filesJson);
+    static final Column<List<String>> REVIEW_FILES = new Column<>("review_files", MergeRows::filesJson);
     static final Column<String> APPROVED_COMMIT = Column.plain("approved_commit");
     static final Column<String> APPROVED_BY = Column.plain("approved_by");
     static final Column<Instant> APPROVED_AT = Column.plain("approved_at");
@@ -131,5 +131,20 @@ final class MergeChange {
     @Override
     public String toString() {
         return values.toString();
+    }
+
+    /**
+     * Appends {@code column = ?} for each column of this change (the first after {@code first}, the others after a
+     * comma), and its stored value to {@code params}.
+     */
+    void appendSets(StringBuilder sql, List<Object> params, String first) {
+        Map<String, Object> columns = sql();
+        if (columns.isEmpty() && first.isEmpty()) {
+            throw new IllegalArgumentException("a change of a merge request sets at least one column");
+        }
+        columns.forEach((column, value) -> {
+            sql.append(params.size() == (first.isEmpty() ? 0 : 1) ? first : ", ").append(column).append(" = ?");
+            params.add(value);
+        });
     }
 }

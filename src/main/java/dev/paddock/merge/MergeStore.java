@@ -1,33 +1,25 @@
 package dev.paddock.merge;
 
-import dev.paddock.common.Json;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
 import dev.paddock.store.Jdbc;
 import dev.paddock.store.StoreException;
-import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * The merge queue's rows: entries ({@code merge_requests}), their conflicted files ({@code conflicts}) and the
  * repositories' merge settings. Every state change is a compare-and-set on the state and writes its event in
  * the same transaction. Callers name the columns they change with typed {@link MergeChange} columns; the SQL names
- * live here and in {@link MergeChange}, and rows become {@link MergeEntry}s in one place ({@code map}).
+ * live here and in {@link MergeChange}, and rows become {@link MergeEntry}s in one place ({@link MergeRows}).
  */
 public final class MergeStore {
-    private static final String COLUMNS = "id, repository_id, sandbox_id, branch, state, step, attempts,"
-            + " last_test_passed, result, merge_commit, base_before, theirs_commit, strategy, requested_by,"
-            + " worktree_path, test_log, test_pid, test_pid_started_at, test_container, main_tree_pending, enqueued_at,"
-            + " started_at, step_started_at, finished_at";
     /** Order of the queue: entries whose last test passed first, then oldest first. */
     private static final String QUEUE_ORDER =
             " ORDER BY CASE WHEN last_test_passed = TRUE THEN 0 ELSE 1 END, enqueued_at, id";
@@ -54,19 +46,19 @@ public final class MergeStore {
             long newId = tx.insert("INSERT INTO merge_requests (repository_id, sandbox_id, branch, state, attempts,"
                     + " strategy, requested_by, enqueued_at) VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)",
                     repositoryId, sandboxId, branch, strategy.id(), who, clock.instant());
-            events.append(tx, withEntry(event, newId));
+            events.append(tx, MergeRows.withEntry(event, newId));
             return read(tx, newId);
         });
     }
 
     private static MergeEntry read(Jdbc.Tx tx, long id) throws SQLException {
-        return tx.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE id = ?", MergeStore::map, id)
+        return tx.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE id = ?", MergeRows::entry, id)
                 .orElseThrow(() -> new SQLException("merge request " + id + " vanished inside its transaction"));
     }
 
     /** One entry. */
     public Optional<MergeEntry> find(long id) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE id = ?", MergeStore::map, id);
+        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE id = ?", MergeRows::entry, id);
     }
 
     /**
@@ -74,26 +66,26 @@ public final class MergeStore {
      * (all of these whatever the limit), then the others newest first up to {@code limit} in all.
      */
     public List<MergeEntry> list(long repositoryId, int limit) throws StoreException {
-        List<MergeEntry> out = new ArrayList<>(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE"
+        List<MergeEntry> out = new ArrayList<>(jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE"
                 + " repository_id = ? AND state IN ('running', 'policy_review', 'queued') ORDER BY CASE WHEN state ="
                 + " 'running' THEN 0 WHEN state = 'policy_review' THEN 1 ELSE 2 END, CASE WHEN last_test_passed = TRUE"
-                + " THEN 0 ELSE 1 END, enqueued_at, id", MergeStore::map, repositoryId));
-        out.addAll(jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
-                + " ('running', 'policy_review', 'queued') ORDER BY id DESC LIMIT ?", MergeStore::map, repositoryId,
+                + " THEN 0 ELSE 1 END, enqueued_at, id", MergeRows::entry, repositoryId));
+        out.addAll(jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
+                + " ('running', 'policy_review', 'queued') ORDER BY id DESC LIMIT ?", MergeRows::entry, repositoryId,
                 Math.max(0, limit - out.size())));
         return out;
     }
 
     /** Every entry in one state, oldest first. */
     public List<MergeEntry> inState(MergeState state) throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM merge_requests WHERE state = ? ORDER BY id", MergeStore::map,
+        return jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE state = ? ORDER BY id", MergeRows::entry,
                 state.id());
     }
 
     /** The next entry the repository's queue takes, if any. */
     public Optional<MergeEntry> next(long repositoryId) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state = 'queued'"
-                + QUEUE_ORDER + " LIMIT 1", MergeStore::map, repositoryId);
+        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state = 'queued'"
+                + QUEUE_ORDER + " LIMIT 1", MergeRows::entry, repositoryId);
     }
 
     /** Repositories with queued entries. */
@@ -110,43 +102,22 @@ public final class MergeStore {
 
     /** The sandbox's newest entry, whatever its state, if it has any. */
     public Optional<MergeEntry> latestOf(String sandboxId) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1",
-                MergeStore::map, sandboxId);
+        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1",
+                MergeRows::entry, sandboxId);
     }
 
     /** The sandbox's entry that is queued, running, in conflict or waiting for a policy review, if any. */
     public Optional<MergeEntry> openOf(String sandboxId) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
-                + " ('queued', 'running', 'conflict', 'policy_review') ORDER BY id DESC LIMIT 1", MergeStore::map,
+        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
+                + " ('queued', 'running', 'conflict', 'policy_review') ORDER BY id DESC LIMIT 1", MergeRows::entry,
                 sandboxId);
     }
 
     /** The policy review facts of an entry (empty lists and nulls when it never needed one). */
     public Optional<PolicyReview> review(long id) throws StoreException {
         return jdbc.queryOne("SELECT review_commit, review_files, approved_commit, approved_by, approved_at FROM"
-                + " merge_requests WHERE id = ?", rs -> new PolicyReview(id, rs.getString(1), files(rs.getString(2)),
+                + " merge_requests WHERE id = ?", rs -> new PolicyReview(id, rs.getString(1), MergeRows.files(rs.getString(2)),
                 rs.getString(3), rs.getString(4), Jdbc.instant(rs, "approved_at")), id);
-    }
-
-    /** The review columns' JSON array of files, as stored by {@link #filesJson}. */
-    private static List<String> files(String json) throws SQLException {
-        if (json == null || json.isBlank()) {
-            return List.of();
-        }
-        try {
-            return List.of(Json.mapper().readValue(json, String[].class));
-        } catch (java.io.IOException e) {
-            throw new SQLException("review_files is not a JSON array of paths: " + json, e);
-        }
-    }
-
-    /** {@code files} as the JSON array stored in {@code review_files}. */
-    static String filesJson(List<String> files) {
-        try {
-            return Json.mapper().writeValueAsString(files);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException(e);
-        }
     }
 
     /**
@@ -189,7 +160,7 @@ public final class MergeStore {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
         List<Object> params = new ArrayList<>();
         params.add(to.id());
-        appendSets(sql, params, change, ", ");
+        change.appendSets(sql, params, ", ");
         sql.append(" WHERE id = ? AND state = ?");
         params.add(id);
         params.add(from.id());
@@ -198,10 +169,10 @@ public final class MergeStore {
                 return new Moved(false, null);
             }
             if (event != null) {
-                events.append(tx, withEntry(event, id));
+                events.append(tx, MergeRows.withEntry(event, id));
             }
             for (EventDraft ev : more) {
-                events.append(tx, withEntry(ev, id));
+                events.append(tx, MergeRows.withEntry(ev, id));
             }
             return new Moved(true, read ? read(tx, id) : null);
         });
@@ -217,7 +188,7 @@ public final class MergeStore {
     MergeEntry update(long id, MergeChange change, List<EventDraft> drafts) throws StoreException {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
         List<Object> params = new ArrayList<>();
-        appendSets(sql, params, change, "");
+        change.appendSets(sql, params, "");
         sql.append(" WHERE id = ?");
         params.add(id);
         return jdbc.inTransaction(tx -> {
@@ -225,7 +196,7 @@ public final class MergeStore {
                 throw new SQLException("no merge request " + id);
             }
             for (EventDraft ev : drafts) {
-                events.append(tx, withEntry(ev, id));
+                events.append(tx, MergeRows.withEntry(ev, id));
             }
             return read(tx, id);
         });
@@ -235,30 +206,15 @@ public final class MergeStore {
     void set(long id, MergeChange change) throws StoreException {
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET ");
         List<Object> params = new ArrayList<>();
-        appendSets(sql, params, change, "");
+        change.appendSets(sql, params, "");
         sql.append(" WHERE id = ?");
         params.add(id);
         jdbc.update(sql.toString(), params.toArray());
     }
 
-    /**
-     * Appends {@code column = ?} for each column of {@code change} (the first after {@code first}, the others after a
-     * comma), and its stored value to {@code params}.
-     */
-    private static void appendSets(StringBuilder sql, List<Object> params, MergeChange change, String first) {
-        Map<String, Object> columns = change.sql();
-        if (columns.isEmpty() && first.isEmpty()) {
-            throw new IllegalArgumentException("a change of a merge request sets at least one column");
-        }
-        columns.forEach((column, value) -> {
-            sql.append(params.size() == (first.isEmpty() ? 0 : 1) ? first : ", ").append(column).append(" = ?");
-            params.add(value);
-        });
-    }
-
     /** Appends an event about an entry. */
     public void event(long id, EventDraft event) throws StoreException {
-        events.append(withEntry(event, id));
+        events.append(MergeRows.withEntry(event, id));
     }
 
     // --- conflicts -------------------------------------------------------------------------------------------
@@ -300,7 +256,7 @@ public final class MergeStore {
                     + " merge_request_id = ? AND path = ?", resolution, who, clock.instant(), mergeRequestId, path) == 0) {
                 return false;
             }
-            events.append(tx, withEntry(event, mergeRequestId));
+            events.append(tx, MergeRows.withEntry(event, mergeRequestId));
             return true;
         });
     }
@@ -323,7 +279,7 @@ public final class MergeStore {
                     + " merge_request_id = ? AND path = ? AND resolved_at IS NOT NULL", mergeRequestId, path) != 1) {
                 return false;
             }
-            events.append(tx, withEntry(event, mergeRequestId));
+            events.append(tx, MergeRows.withEntry(event, mergeRequestId));
             return true;
         });
     }
@@ -384,50 +340,5 @@ public final class MergeStore {
             }
             return null;
         });
-    }
-
-    /** The event with {@code mergeRequestId} added to its details (the feed links it to the entry). */
-    private static EventDraft withEntry(EventDraft e, long id) {
-        try {
-            com.fasterxml.jackson.databind.node.ObjectNode n = e.details() == null || e.details().isBlank()
-                    ? Json.mapper().createObjectNode()
-                    : (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(e.details());
-            n.put("mergeRequestId", id);
-            return new EventDraft(e.repositoryId(), e.sandboxId(), e.kind(), e.message(),
-                    Json.mapper().writeValueAsString(n));
-        } catch (java.io.IOException | ClassCastException ex) {
-            throw new IllegalArgumentException("event details are not a JSON object: " + e.details(), ex);
-        }
-    }
-
-    private static MergeEntry map(ResultSet rs) throws SQLException {
-        String wt = rs.getString("worktree_path");
-        String log = rs.getString("test_log");
-        return MergeEntry.builder()
-                .id(rs.getLong("id"))
-                .repositoryId(rs.getLong("repository_id"))
-                .sandboxId(rs.getString("sandbox_id"))
-                .branch(rs.getString("branch"))
-                .state(MergeState.of(rs.getString("state")))
-                .step(MergeStep.of(rs.getString("step")))
-                .attempts(rs.getInt("attempts"))
-                .lastTestPassed(Jdbc.nullableBoolean(rs, "last_test_passed"))
-                .result(rs.getString("result"))
-                .mergeCommit(rs.getString("merge_commit"))
-                .baseBefore(rs.getString("base_before"))
-                .theirsCommit(rs.getString("theirs_commit"))
-                .strategy(MergeStrategy.of(rs.getString("strategy")))
-                .requestedBy(rs.getString("requested_by"))
-                .worktree(wt == null ? null : Path.of(wt))
-                .testLog(log == null ? null : Path.of(log))
-                .testPid(Jdbc.nullableLong(rs, "test_pid"))
-                .testPidStartedAt(Jdbc.instant(rs, "test_pid_started_at"))
-                .testContainer(rs.getString("test_container"))
-                .mainTreePending(rs.getBoolean("main_tree_pending"))
-                .enqueuedAt(Jdbc.instant(rs, "enqueued_at"))
-                .startedAt(Jdbc.instant(rs, "started_at"))
-                .stepStartedAt(Jdbc.instant(rs, "step_started_at"))
-                .finishedAt(Jdbc.instant(rs, "finished_at"))
-                .build();
     }
 }

@@ -86,6 +86,7 @@ final class LoadingOptions {
      * Environment variables, first match wins (so the harmless {@code PYTHONUNBUFFERED} comes before the
      * {@code PYTHON*} family, and the file-writing {@code GIT_TRACE*} before {@code GIT_*}).
      */
+    // spotless:off  The table's layout (one entry, with its reason, per line) is its meaning.
     static final List<Variable> VARIABLES = List.of(
             harmless("LANG", false, LOCALE, "chooses the locale (messages, sorting) among the system's installed"
                     + " ones by name; a name with a / is not harmless"),
@@ -182,6 +183,7 @@ final class LoadingOptions {
             loads("SSH_AUTH_SOCK", "which SSH agent signs for ssh and git"),
             loads("SSH_ASKPASS", "the program ssh starts to ask for a password"),
             loads("SUDO_ASKPASS", "the program sudo starts to ask for a password"));
+    // spotless:on
 
     /** How an option is written. */
     enum Style {
@@ -223,6 +225,7 @@ final class LoadingOptions {
     private static final String NPM_CONFIG = "npm configuration: ";
 
     /** Options per program (see {@link LoadingCheck} for each program's syntax). */
+    // spotless:off  As above: one option, its reason and an example per entry.
     static final List<Option> OPTIONS = List.of(
             opt("git", "-C", V, "git works in another directory: its repository, configuration and hooks",
                     "git -C /tmp/other status"),
@@ -440,4 +443,5 @@ final class LoadingOptions {
             reads("vim", "-u", "reads this file as the vimrc", "vim -u ./rc f"),
             opt("install", "--strip-program", V, "runs this program on each file",
                     "install --strip-program=./x -s f d"));
+    // spotless:on
 }

@@ -4,13 +4,7 @@ import dev.paddock.policy.shell.Snippet;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 
@@ -25,24 +19,15 @@ import java.util.stream.Collectors;
  * denied and commands naming it asked, whatever the lists say.
  */
 public final class PolicyEngine {
-    /** Most distinct request tools whose rule selections are kept (tool names come from requests). */
-    private static final int MAX_CACHED_TOOLS = 256;
     /** Parts named in the reason of an allowed compound command; the rest are counted. */
     private static final int MAX_LISTED_PARTS = 10;
-    /** Most suffixes and embedded commands judged by the suffix rule per request; past that it is asked. */
-    private static final int MAX_LATENT = 512;
     /** Most files of one request looked up on the disk for symbolic links; past that it is asked. */
     private static final int MAX_LINK_LOOKUPS = 256;
 
     private final Policy policy;
     private final PolicyGuard guard;
-    private final Map<RuleList, List<PolicyRule>> lists = new EnumMap<>(RuleList.class);
-    /** Per list: the rules that apply to a request tool, in list order (filled on first use). */
-    private final Map<RuleList, Map<String, PolicyRule[]>> byTool = new EnumMap<>(RuleList.class);
-    /** Per list: the Bash rules that may match a program run (its own rules and the any-program ones), in order. */
-    private final Map<RuleList, Map<String, PolicyRule[]>> bashByProgram = new EnumMap<>(RuleList.class);
-    /** Per list: the Bash rules that may match any program (bare {@code Bash}, wildcards), in order. */
-    private final Map<RuleList, PolicyRule[]> bashAnyProgram = new EnumMap<>(RuleList.class);
+    private final RuleIndex rules;
+    private final LatentCommands latent;
 
     /**
      * An engine for {@code policy} whose built-in rule protects the default Paddock home ({@code ~/.paddock}, of
@@ -56,59 +41,8 @@ public final class PolicyEngine {
     public PolicyEngine(Policy policy, PolicyGuard guard) {
         this.policy = policy;
         this.guard = guard;
-        for (RuleList l : RuleList.values()) {
-            List<PolicyRule> list = policy.list(l);
-            lists.put(l, list);
-            byTool.put(l, new ConcurrentHashMap<>());
-            List<PolicyRule> any = new ArrayList<>();
-            Map<String, List<PolicyRule>> programs = new HashMap<>();
-            for (PolicyRule r : list) {
-                if (r.rule().appliesTo("Bash")) {
-                    String program = r.rule().bashProgram();
-                    if (program == null) {
-                        any.add(r);
-                    } else {
-                        programs.putIfAbsent(program, new ArrayList<>());
-                    }
-                }
-            }
-            Map<String, PolicyRule[]> index = new HashMap<>();
-            for (String program : programs.keySet()) {
-                List<PolicyRule> rules = new ArrayList<>();
-                for (PolicyRule r : list) {
-                    if (r.rule().appliesTo("Bash")
-                            && (r.rule().bashProgram() == null || program.equals(r.rule().bashProgram()))) {
-                        rules.add(r);
-                    }
-                }
-                index.put(program, rules.toArray(PolicyRule[]::new));
-            }
-            bashByProgram.put(l, index);
-            bashAnyProgram.put(l, any.toArray(PolicyRule[]::new));
-        }
-    }
-
-    /** The rules of {@code list} that apply to requests of {@code tool}, in list order. */
-    private PolicyRule[] rulesFor(RuleList list, String tool) {
-        Map<String, PolicyRule[]> cache = byTool.get(list);
-        PolicyRule[] rules = cache.get(tool);
-        if (rules == null) {
-            rules = lists.get(list).stream().filter(r -> r.rule().appliesTo(tool)).toArray(PolicyRule[]::new);
-            if (cache.size() < MAX_CACHED_TOOLS) {
-                cache.put(tool, rules);
-            }
-        }
-        return rules;
-    }
-
-    /**
-     * The Bash rules of {@code list} that could match {@code inv}, in list order: a rule that is not a
-     * wildcard matches only commands running its own program (see {@link BashPattern#matches}).
-     */
-    private PolicyRule[] bashRulesFor(RuleList list, Invocation inv) {
-        List<String> words = inv.canonicalWords();
-        PolicyRule[] rules = words.isEmpty() ? null : bashByProgram.get(list).get(words.get(0));
-        return rules != null ? rules : bashAnyProgram.get(list);
+        this.rules = new RuleIndex(policy);
+        this.latent = new LatentCommands(rules, policy.unmatched());
     }
 
     /** The policy this engine decides with. */
@@ -159,7 +93,7 @@ public final class PolicyEngine {
                 parts.add(named);
             }
         }
-        latentCommands(a, parts);
+        latent.judge(a, parts);
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
         throughLinks(files, cwd, parts);
@@ -242,7 +176,7 @@ public final class PolicyEngine {
     /** Whether a rule could judge {@code acc} (an argument: a deny or ask rule of its tool; else any). */
     private boolean hasRules(PathAccess acc) {
         for (RuleList list : acc.argument() ? List.of(RuleList.DENY, RuleList.ASK) : List.of(RuleList.values())) {
-            if (rulesFor(list, acc.kind().tool()).length > 0) {
+            if (rules.rulesFor(list, acc.kind().tool()).length > 0) {
                 return true;
             }
         }
@@ -324,90 +258,6 @@ public final class PolicyEngine {
     }
 
     /**
-     * The suffix rule: a command whose program may run some of its arguments as a command (see
-     * {@link BashAnalysis#carriers()}) is asked when a suffix of its words starting at a word a deny or ask rule
-     * names ({@code flock f rm -rf x}: {@code rm -rf x}) is matched by such a rule, and so is a command found in an
-     * argument string ({@link BashAnalysis#embedded()}). Asked, not denied: the analysis does not know that the
-     * program runs it. At most {@link #MAX_LATENT} suffixes are built; past that the command is asked.
-     */
-    private void latentCommands(BashAnalysis a, List<Decision> parts) {
-        int budget = MAX_LATENT;
-        for (Invocation e : a.embedded()) {
-            if (--budget < 0) {
-                parts.add(tooManyLatent());
-                return;
-            }
-            Decision d = strictRule(e);
-            if (d != null) {
-                parts.add(latent(e, e, d));
-            }
-        }
-        for (Invocation c : a.carriers()) {
-            List<String> words = c.words();
-            for (int i = 1; i < words.size(); i++) {
-                String name = BashAnalyzer.baseName(words.get(i));
-                if (c.dynamic().contains(i) || name.isEmpty() || name.startsWith("-") || !namedByStrictRule(name)) {
-                    continue;
-                }
-                if (--budget < 0) {
-                    parts.add(tooManyLatent());
-                    return;
-                }
-                Set<Integer> dynamic = new HashSet<>();
-                for (int d : c.dynamic()) {
-                    if (d >= i) {
-                        dynamic.add(d - i);
-                    }
-                }
-                List<String> suffixWords = new ArrayList<>(words.subList(i, words.size()));
-                suffixWords.set(0, name);
-                Invocation suffix = new Invocation(suffixWords, c.openEnded(), dynamic);
-                Decision d = strictRule(suffix);
-                if (d != null) {
-                    parts.add(latent(c, suffix, d));
-                    break;
-                }
-            }
-        }
-    }
-
-    /** Whether a deny or ask Bash rule names {@code program}, or may match any program. */
-    private boolean namedByStrictRule(String program) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
-            if (bashByProgram.get(list).containsKey(program) || bashAnyProgram.get(list).length > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The first deny, then ask, Bash rule (with a specifier) that matches {@code inv} or could; else null. */
-    private Decision strictRule(Invocation inv) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
-            for (PolicyRule r : bashRulesFor(list, inv)) {
-                if (r.rule().specifier() != null && (r.rule().matchesCommand(inv, true)
-                        || r.rule().couldMatchCommand(inv))) {
-                    return new Decision(list.verdict(), r.describe(), r);
-                }
-            }
-        }
-        return null;
-    }
-
-    private Decision latent(Invocation carrier, Invocation inner, Decision rule) {
-        String how = carrier == inner ? "`" + Snippet.of(inner.text()) + "` is in an argument of a program that may"
-                + " run it as a command" : "`" + Snippet.of(carrier.text()) + "` may run `" + Snippet.of(inner.text())
-                + "` (Paddock does not know which of `" + carrier.words().get(0) + "`'s arguments it runs)";
-        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + how
-                + ", which the " + rule.reason() + " matches", null);
-    }
-
-    private Decision tooManyLatent() {
-        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: more than "
-                + MAX_LATENT + " words that could start a command a deny or ask rule matches", null);
-    }
-
-    /**
      * {@code allowed}, unless a deny or ask rule could match {@code inv} once its run-time words are known:
      * then ask (no deciding rule: the rule that could match is named in the reason).
      */
@@ -416,7 +266,7 @@ public final class PolicyEngine {
             return allowed; // no run-time words: no rule could match once they are known
         }
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
-            for (PolicyRule r : lists.get(list)) {
+            for (PolicyRule r : rules.list(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
                     return new Decision(Verdict.ASK, "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
                             + " once its run-time words are known", null);
@@ -460,7 +310,7 @@ public final class PolicyEngine {
     private Decision judgeCommand(Invocation inv) {
         for (RuleList list : RuleList.values()) {
             boolean broad = list != RuleList.ALLOW;
-            for (PolicyRule r : bashRulesFor(list, inv)) {
+            for (PolicyRule r : rules.bashRulesFor(list, inv)) {
                 if (r.rule().matchesCommand(inv, broad)) {
                     return new Decision(list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
                 }
@@ -479,7 +329,7 @@ public final class PolicyEngine {
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
         for (RuleList list : order) {
             boolean broad = list != RuleList.ALLOW;
-            for (PolicyRule r : rulesFor(list, tool)) {
+            for (PolicyRule r : rules.rulesFor(list, tool)) {
                 if (matches.test(r.rule(), broad)) {
                     return new Decision(list.verdict(), what + " matches the " + r.describe(), r);
                 }

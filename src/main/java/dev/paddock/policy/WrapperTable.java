@@ -135,6 +135,7 @@ final class WrapperTable {
         return new B(name);
     }
 
+    // spotless:off  The table's layout (one wrapper a line, its options together) is its meaning.
     static {
         String loads = "makes the command load a library or program it names";
         String mounts = "the command sees other files under the paths it names (bind mounts, another root), which"
@@ -251,6 +252,7 @@ final class WrapperTable {
                         "--init-command")
                 .add("gdb-multiarch");
     }
+    // spotless:on
 
     private WrapperTable() {
     }

@@ -4,6 +4,7 @@ import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.Words;
 import dev.paddock.events.EventDraft;
+import dev.paddock.worktree.FingerprintProbe;
 import dev.paddock.worktree.SideBySide;
 import dev.paddock.worktree.WorktreeManager;
 import java.io.IOException;
@@ -68,7 +69,7 @@ public final class FingerprintRecorder {
      * of the stored sandbox {@code s}, {@link #expect}ed before. A failure is logged and left for
      * {@link #ready} to try again.
      */
-    void finishInBackground(SandboxRecord s, SandboxLayout layout, WorktreeManager.FingerprintProbe probe) {
+    void finishInBackground(SandboxRecord s, SandboxLayout layout, FingerprintProbe probe) {
         CompletableFuture<Void> done = taking.computeIfAbsent(s.id(), k -> new CompletableFuture<>());
         SideBySide.start(() -> {
             try {

@@ -7,6 +7,7 @@ import dev.paddock.events.EventDraft;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.repo.RepoService;
 import dev.paddock.settings.SettingsStore;
+import dev.paddock.worktree.FingerprintProbe;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.GitRepository;
 import dev.paddock.worktree.SideBySide;
@@ -171,7 +172,7 @@ public final class SandboxCreator {
                     Map.of("path", layout.worktree().toString())));
             // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the
             // identity, and is finished after the sandbox is stored (FingerprintRecorder), before its agent starts.
-            WorktreeManager.FingerprintProbe probe = worktrees.startFingerprint(layout.worktree(), true);
+            FingerprintProbe probe = worktrees.startFingerprint(layout.worktree(), true);
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
             steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
                     + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));

@@ -8,7 +8,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
@@ -233,55 +232,7 @@ public final class WorktreeManager {
      *     20 for 10,000 files) only add a second stat of each file: 10-15 ms less on 10,000 files, 2 cores.
      */
     public FingerprintProbe startFingerprint(Path worktree, boolean freshCheckout) {
-        List<String> status = new ArrayList<>(List.of("--no-optional-locks", "status", "--porcelain=v2", "--branch",
-                "-z"));
-        if (freshCheckout) {
-            status.addAll(0, List.of("-c", "core.preloadIndex=false"));
-        }
-        return new FingerprintProbe(worktree,
-                SideBySide.start(() -> git.run(worktree, "rev-parse", "--show-toplevel")),
-                SideBySide.start(() -> StatusV2.parse(git.runOk(worktree, status.toArray(String[]::new)))));
-    }
-
-    /** A fingerprint being taken ({@link #startFingerprint}). */
-    public final class FingerprintProbe {
-        private final Path worktree;
-        private final CompletableFuture<GitCli.Result> top;
-        private final CompletableFuture<StatusV2> status;
-
-        private FingerprintProbe(Path worktree, CompletableFuture<GitCli.Result> top,
-                                 CompletableFuture<StatusV2> status) {
-            this.worktree = worktree;
-            this.top = top;
-            this.status = status;
-        }
-
-        /**
-         * Reads the identity the worktree commits with (as git resolves it now) and waits for the status and
-         * the top level.
-         *
-         * @throws GitException when git cannot read the worktree
-         */
-        public Fingerprint finish() throws GitException {
-            GitCli.Result ident = git.run(worktree, "config", "--get-regexp", "^user\\.(name|email)$");
-            GitCli.Result toplevel = SideBySide.awaitGit(top);
-            StatusV2 st = SideBySide.awaitGit(status);
-            if (!toplevel.ok()) {
-                throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": "
-                        + toplevel.errorLine());
-            }
-            String name = null;
-            String email = null;
-            for (String line : ident.stdout().split("\n")) { // several scopes: the last one wins, as in git
-                int sp = line.indexOf(' ');
-                if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.name")) {
-                    name = line.substring(sp + 1);
-                } else if (sp > 0 && line.substring(0, sp).equalsIgnoreCase("user.email")) {
-                    email = line.substring(sp + 1);
-                }
-            }
-            return new Fingerprint(toplevel.stdout().strip(), st.branch(), st.head(), st.changedFiles(), name, email);
-        }
+        return FingerprintProbe.start(git, worktree, freshCheckout);
     }
 
     /**
@@ -455,36 +406,7 @@ public final class WorktreeManager {
      * addition); inside submodules, what their own status lists.
      */
     public ChangeList changes(Path worktree, String baseCommit) throws GitException {
-        List<String> added = new ArrayList<>();
-        List<String> modified = new ArrayList<>();
-        List<String> deleted = new ArrayList<>();
-        // Tracked changes against the base, committed or not: diff of the working tree.
-        String diff = git.runOk(worktree, "--no-optional-locks", "diff", "--name-status", "-z", "--no-renames",
-                baseCommit, "--");
-        String[] t = diff.split("\0");
-        for (int i = 0; i + 1 < t.length; i += 2) {
-            String code = t[i];
-            String path = t[i + 1];
-            if (code.startsWith("A")) {
-                added.add(path);
-            } else if (code.startsWith("D")) {
-                deleted.add(path);
-            } else {
-                modified.add(path);
-            }
-        }
-        String untracked = git.runOk(worktree, "--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z");
-        for (String p : untracked.split("\0")) {
-            if (!p.isEmpty()) {
-                added.add(p);
-            }
-        }
-        for (String line : submodules.work(worktree).paths()) { // inside submodules: git diff shows only "M lib"
-            String code = line.substring(0, 2);
-            String path = line.substring(3);
-            (code.equals("??") || code.contains("A") ? added : code.contains("D") ? deleted : modified).add(path);
-        }
-        return new ChangeList(List.copyOf(added), List.copyOf(modified), List.copyOf(deleted));
+        return ChangedPaths.since(git, submodules, worktree, baseCommit);
     }
 
     /** Paths a worktree added, modified and deleted: a structured change list. */

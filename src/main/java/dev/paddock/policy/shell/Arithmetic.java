@@ -1,5 +1,6 @@
 package dev.paddock.policy.shell;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -141,5 +142,19 @@ public final class Arithmetic {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * For an element {@code [expr]=value} of an array assignment: checks its subscript as arithmetic (an indexed
+     * array evaluates it), adding what it finds to {@code problems}; other elements are left alone.
+     */
+    static void checkSubscript(String raw, List<String> problems, int depth) {
+        int end = raw.startsWith("[") ? new ShellScan(raw).closeBracket(1) : -1;
+        if (end > 0 && (raw.startsWith("=", end + 1) || raw.startsWith("+=", end + 1))) {
+            String sub = raw.substring(1, end);
+            if (!isLiteralInteger(sub)) {
+                check(sub, "[" + sub + "]=", new ArrayList<>(), problems, depth);
+            }
+        }
     }
 }

@@ -306,14 +306,7 @@ public final class ShellLexer {
                 subs.addAll(element.substitutions());
                 expands |= element.expands() || element.glob() || element.braces();
                 value.append(element.raw()).append(' ');
-                String raw = element.raw();
-                int end = raw.startsWith("[") ? new ShellScan(raw).closeBracket(1) : -1;
-                if (end > 0 && (raw.startsWith("=", end + 1) || raw.startsWith("+=", end + 1))) {
-                    String sub = raw.substring(1, end);
-                    if (!Arithmetic.isLiteralInteger(sub)) {
-                        Arithmetic.check(sub, "[" + sub + "]=", new ArrayList<>(), problems, depth + 1);
-                    }
-                }
+                Arithmetic.checkSubscript(element.raw(), problems, depth + 1);
             }
         } finally {
             inCompound = false;
@@ -450,22 +443,13 @@ public final class ShellLexer {
     private void backtick(StringBuilder value, List<String> subs) {
         dynamicStart |= value.length() == 0;
         int start = pos;
-        pos++;
         StringBuilder body = new StringBuilder();
-        while (pos < s.length() && s.charAt(pos) != '`') {
-            char c = s.charAt(pos);
-            if (c == '\\' && pos + 1 < s.length() && "`$\\".indexOf(s.charAt(pos + 1)) >= 0) {
-                body.append(s.charAt(pos + 1));
-                pos += 2;
-            } else {
-                body.append(c);
-                pos++;
-            }
-        }
-        if (pos >= s.length()) {
+        int end = scan.backtickEnd(pos, body);
+        if (end < 0) {
             problems.add("unterminated backtick substitution");
+            pos = s.length();
         } else {
-            pos++;
+            pos = end;
             subs.add(body.toString());
         }
         value.append(s, start, pos);

@@ -21,9 +21,6 @@ public final class ShellParser {
     public static final int MAX_DEPTH = 12;
     /** Deeper nesting of subshells, groups and case commands than this is a problem; the rest is read flat. */
     public static final int MAX_NESTING = 100;
-    private static final Set<String> ARITHMETIC_TESTS = Set.of("-eq", "-ne", "-lt", "-le", "-gt", "-ge");
-    private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[(@|\\*|-?[0-9]+)])?");
-    private static final Pattern LENGTH = Pattern.compile("\\$\\{#[A-Za-z_][A-Za-z0-9_]*(\\[[@*]])?}");
 
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=.*",
             Pattern.DOTALL);
@@ -421,61 +418,18 @@ public final class ShellParser {
         }
     }
 
-    /**
-     * {@code [[ ... ]]}: nothing runs but the substitutions in its words, except that the operands of
-     * {@code -eq -ne -lt -le -gt -ge} are evaluated as arithmetic and the operand of {@code -v} as a variable
-     * name whose subscript is arithmetic: those must be integer literals (or lengths) and plain names.
-     */
+    /** {@code [[ ... ]]}: its words are checked by {@link Conditionals}. */
     private void conditional() {
         next();
-        Word previous = null;
-        String expect = null;
-        while (true) {
-            Token t = next();
-            if (t.kind() == Token.Kind.END) {
-                problems.add("`[[` without its `]]`");
-                return;
-            }
-            if (t.isWord("]]")) {
-                return;
-            }
-            if (t.kind() != Token.Kind.WORD) {
-                previous = null;
-                expect = null;
-                continue;
-            }
-            Word w = t.word();
-            substitutions(w);
-            if (!w.quoted() && ARITHMETIC_TESTS.contains(w.value())) {
-                if (previous != null) {
-                    arithmeticOperand(previous);
-                }
-                expect = "arithmetic";
-            } else if (!w.quoted() && w.value().equals("-v")) {
-                expect = "name";
-            } else {
-                if ("arithmetic".equals(expect)) {
-                    arithmeticOperand(w);
-                } else if ("name".equals(expect) && !(w.isStatic() && VARIABLE_NAME.matcher(w.value()).matches())) {
-                    problems.add("`[[ -v " + Snippet.of(w.raw()) + " ]]` evaluates the subscript of a name only"
-                            + " known at run time as arithmetic");
-                }
-                expect = null;
-                previous = w;
-            }
+        List<Token> tokens = new ArrayList<>();
+        Token t = next();
+        while (t.kind() != Token.Kind.END && !t.isWord("]]")) {
+            tokens.add(t);
+            t = next();
         }
-    }
-
-    private void arithmeticOperand(Word w) {
-        if (w.isStatic()) {
-            if (!Arithmetic.isLiteralInteger(w.value())) {
-                List<String> subs = new ArrayList<>();
-                Arithmetic.check(w.value(), "[[ " + w.raw() + " ]]", subs, problems, 0);
-                subs.forEach(this::substitution);
-            }
-        } else if (!LENGTH.matcher(w.raw()).matches() && !LENGTH.matcher(w.raw().replace("\"", "")).matches()) {
-            problems.add("`[[ ... " + Snippet.of(w.raw()) + " ... ]]` compares it as a number: bash evaluates its"
-                    + " run-time value as arithmetic (an array subscript in it runs `$(...)`)");
+        Conditionals.check(tokens, this::substitution, problems);
+        if (t.kind() == Token.Kind.END) {
+            problems.add("`[[` without its `]]`");
         }
     }
 

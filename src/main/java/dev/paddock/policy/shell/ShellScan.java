@@ -277,4 +277,23 @@ final class ShellScan {
         }
         return p >= s.length() ? -1 : p + 1;
     }
+
+    /**
+     * The end of the backtick substitution at {@code start} (just after its closing backtick), with its body
+     * appended to {@code body} (a backslash before a backtick, dollar or backslash undone); -1 when it is not closed.
+     */
+    int backtickEnd(int start, StringBuilder body) {
+        int p = start + 1;
+        while (p < s.length() && s.charAt(p) != '`') {
+            char c = s.charAt(p);
+            if (c == '\\' && p + 1 < s.length() && "`$\\".indexOf(s.charAt(p + 1)) >= 0) {
+                body.append(s.charAt(p + 1));
+                p += 2;
+            } else {
+                body.append(c);
+                p++;
+            }
+        }
+        return p >= s.length() ? -1 : p + 1;
+    }
 }

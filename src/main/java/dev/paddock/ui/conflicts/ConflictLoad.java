@@ -39,4 +39,17 @@ record ConflictLoad(ConflictReport report, List<FileResolution> results, List<Ob
         }
         return new ConflictLoad(r, built, ready, Set.copyOf(before.keySet()), now);
     }
+
+    /**
+     * What to tell when every file was resolved before but the merge queue could not finish the merge (it is still
+     * resolving: a test failed, the base moved); null otherwise.
+     */
+    String unfinished() {
+        if (report.files().isEmpty() || !report.files().stream().allMatch(f -> resolved.contains(f.path()))
+                || progress.stage() != ConflictBackend.Stage.RESOLVING) {
+            return null;
+        }
+        return "Every file is resolved, but the merge could not be finished"
+                + (progress.detail() == null ? "" : ": " + progress.detail()) + ". Unresolve a file to change it.";
+    }
 }

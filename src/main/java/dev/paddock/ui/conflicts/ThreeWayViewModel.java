@@ -207,10 +207,8 @@ public final class ThreeWayViewModel {
                     prepared = new ArrayList<>(l.prepared());
                     loaded(l.report(), l.results(), l.resolved());
                     progressed(l.progress());
-                    if (!files.isEmpty() && files.stream().allMatch(FileRow::resolved)
-                            && l.progress().stage() == ConflictBackend.Stage.RESOLVING) {
-                        status.set("Every file is resolved, but the merge could not be finished" + (l.progress().detail()
-                                == null ? "" : ": " + l.progress().detail()) + ". Unresolve a file to change it.");
+                    if (l.unfinished() != null) {
+                        status.set(l.unfinished());
                     }
                     done.complete(null);
                 });
@@ -231,7 +229,7 @@ public final class ThreeWayViewModel {
         int first = -1;
         for (int i = 0; i < r.files().size(); i++) {
             boolean done = resolvedBefore.contains(r.files().get(i).path());
-            rows.add(row(r.files().get(i), built.get(i), done));
+            rows.add(FileRow.of(r.files().get(i), built.get(i), done));
             if (!done && first < 0) {
                 first = i;
             }
@@ -255,11 +253,6 @@ public final class ThreeWayViewModel {
     /** Stops following the merge request (the window closed). */
     public void close() {
         progress.stop();
-    }
-
-    private static FileRow row(ConflictFile f, FileResolution r, boolean resolved) {
-        int hunks = f.hunks().size();
-        return new FileRow(f.path(), f.kind(), hunks, r == null ? 0 : r.unresolved(), resolved, f.needsHuman());
     }
 
     /** Shows file {@code i} of {@link #files} (its first unresolved hunk, or its first). */
@@ -350,7 +343,7 @@ public final class ThreeWayViewModel {
         FileResolution r = current();
         unresolved.set(r.unresolved());
         int i = fileIndex.get();
-        files.set(i, row(r.file(), r, files.get(i).resolved()));
+        files.set(i, FileRow.of(r.file(), r, files.get(i).resolved()));
         onHunksChanged.accept(hunks);
     }
 
@@ -420,12 +413,9 @@ public final class ThreeWayViewModel {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         run("Cannot unresolve " + path, () -> backend.unresolve(mergeRequestId, path, backend.who()), ok -> {
             if (ok) {
-                FileRow old = files.get(i);
-                FileResolution r = results.get(i);
                 finished.set(false);
                 progress.waitingAgain();
-                files.set(i, new FileRow(old.path(), old.kind(), old.hunks(), r == null ? old.unresolved()
-                        : r.unresolved(), false, old.needsHuman()));
+                files.set(i, files.get(i).reopened(results.get(i)));
                 status.set(path + " is unresolved again: change its result, then mark it resolved.");
                 selectFile(i);
             }
@@ -464,8 +454,7 @@ public final class ThreeWayViewModel {
     }
 
     private void fileResolved(int i, String did) {
-        FileRow old = files.get(i);
-        files.set(i, new FileRow(old.path(), old.kind(), old.hunks(), old.unresolved(), true, old.needsHuman()));
+        files.set(i, files.get(i).markedResolved());
         long left = files.stream().filter(f -> !f.resolved()).count();
         if (left == 0) {
             finished.set(true);
@@ -473,12 +462,9 @@ public final class ThreeWayViewModel {
             return;
         }
         status.set(did + ". " + left + (left == 1 ? " file is" : " files are") + " left.");
-        for (int k = 1; k <= files.size(); k++) {
-            int next = (i + k) % files.size();
-            if (!files.get(next).resolved()) {
-                selectFile(next);
-                return;
-            }
+        int next = FileRow.nextUnresolved(files, i);
+        if (next >= 0) {
+            selectFile(next);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.paddock.ui.sandboxes;
 
 import atlantafx.base.theme.Styles;
 import dev.paddock.sandbox.SandboxRecord;
-import dev.paddock.sandbox.Tier;
 import dev.paddock.ui.common.ErrorBox;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.theme.Style;
@@ -16,17 +15,14 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
-import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.RadioButton;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
-import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -63,10 +59,6 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
     /** Stays in the dialog (the question's default, and what Escape answers). */
     public static final ButtonType KEEP_EDITING = new ButtonType("Keep editing", ButtonBar.ButtonData.CANCEL_CLOSE);
 
-    /** The widest values a person is likely to type in the limit fields (CPUs, MiB, processes). */
-    private static final String CPUS_SAMPLE = "12.5";
-    private static final String MEMORY_SAMPLE = "131072";
-    private static final String PIDS_SAMPLE = "32768";
 
     private final NewSandboxViewModel vm;
     private final ErrorBox errorBox;
@@ -138,10 +130,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
             close();
         });
         vm.tierProperty().addListener(refit);
-        vm.containerProblemProperty().addListener(refit);
+        vm.container().containerProblemProperty().addListener(refit);
         vm.namespaceProblemProperty().addListener(refit);
         vm.errorProperty().addListener(grow);
-        vm.containerFormProblemProperty().addListener(grow);
+        vm.container().formProblemProperty().addListener(grow);
         vm.branchCheckProperty().addListener(grow);
         errorBox.detailsShownProperty().addListener(grow);
         vm.load();
@@ -233,7 +225,7 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         row = add(grid, row, "Model", agent.model());
         row = add(grid, row, "Base branch", base);
         row = add(grid, row, "Branch", new VBox(3, branch, branchCheck));
-        row = add(grid, row, "Isolation", new VBox(6, tiers(), agent.tierNote()));
+        row = add(grid, row, "Isolation", new VBox(6, new TierFields(vm).node(), agent.tierNote()));
         row = add(grid, row, "Limits", limits());
         row = add(grid, row, "Fan out", new VBox(6, fanOut(), agent.others()));
 
@@ -272,56 +264,6 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         return box;
     }
 
-    private Node tiers() {
-        ToggleGroup group = new ToggleGroup();
-        RadioButton worktree = tierButton(group, Tier.WORKTREE, "Worktree",
-                "A host process in the worktree, in its own process group, with a scrubbed environment.");
-        RadioButton namespace = tierButton(group, Tier.NAMESPACE, "Namespace (bubblewrap)",
-                "System folders read-only, only the worktree writable, a private /tmp, no network unless granted.");
-        RadioButton container = tierButton(group, Tier.CONTAINER, "Container (Docker)",
-                "A Docker container from the repository's image: only the worktree mounted read-write, no host home,"
-                        + " a read-only root with a private /tmp, CPU, memory and process limits, no network unless"
-                        + " granted.");
-
-        Label namespaceProblem = problemLabel("tier-namespace-problem", vm.namespaceProblemProperty());
-        namespace.disableProperty().bind(vm.namespaceProblemProperty().isNotNull());
-        Label containerProblem = problemLabel("tier-container-problem", vm.containerProblemProperty());
-        container.disableProperty().bind(vm.containerProblemProperty().isNotNull());
-        Node containerOptions = containerOptions();
-        containerOptions.visibleProperty().bind(vm.tierProperty().isEqualTo(Tier.CONTAINER));
-        containerOptions.managedProperty().bind(containerOptions.visibleProperty());
-
-        CheckBox network = new CheckBox("Give the agent a network");
-        network.setId("new-sandbox-network");
-        network.selectedProperty().bindBidirectional(vm.networkProperty());
-        network.disableProperty().bind(vm.tierProperty().isEqualTo(Tier.WORKTREE));
-        network.setTooltip(new Tooltip("Namespace and container sandboxes have no network (only loopback) unless"
-                + " granted; a worktree sandbox always shares the host's network."));
-
-        group.selectedToggleProperty().addListener((o, a, t) -> {
-            if (t != null) {
-                vm.tierProperty().set((Tier) t.getUserData());
-            }
-        });
-        vm.tierProperty().addListener((o, a, t) -> select(group, t));
-        select(group, vm.tierProperty().get());
-        return new VBox(8, worktree, new VBox(3, namespace, namespaceProblem),
-                new VBox(3, container, containerProblem, containerOptions), network);
-    }
-
-    private static Label problemLabel(String id, javafx.beans.value.ObservableStringValue text) {
-        Label l = new Label();
-        l.setId(id);
-        l.setWrapText(true);
-        l.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_WARNING);
-        l.setGraphic(Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
-        l.setMinHeight(Region.USE_PREF_SIZE);
-        l.textProperty().bind(text);
-        l.visibleProperty().bind(javafx.beans.binding.Bindings.isNotNull(text));
-        l.managedProperty().bind(l.visibleProperty());
-        return l;
-    }
-
     /** A unit after a number field: never shortened to "...", the fields give way instead. */
     private static Label unit(String text) {
         Label l = new Label(text);
@@ -329,75 +271,11 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         return l;
     }
 
-    /** Image and limits of a container sandbox, with the reason Create is disabled when one is wrong. */
-    private Node containerOptions() {
-        TextField image = new TextField();
-        image.setId("new-sandbox-image");
-        image.getStyleClass().add(Style.MONO);
-        image.textProperty().bindBidirectional(vm.imageProperty());
-        image.promptTextProperty().bind(vm.defaultImageProperty().map(d -> "repository default: " + d)
-                .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
-        image.setTooltip(new Tooltip("The image the agent runs in; the repository's (paddock sandbox image) unless"
-                + " changed here. Paddock never pulls: the engine must have it."));
-        TextField cpus = smallField("new-sandbox-cpus", vm.cpusProperty(), CPUS_SAMPLE,
-                "CPU time the container may use, in CPUs (docker --cpus): 2, 0.5");
-        TextField memory = smallField("new-sandbox-memory", vm.memoryMibProperty(), MEMORY_SAMPLE,
-                "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
-        TextField pids = smallField("new-sandbox-pids", vm.pidsProperty(), PIDS_SAMPLE,
-                "Processes and threads at once (docker --pids-limit)");
-        // Each field keeps its unit beside it; a pair that does not fit goes to the next line (never squeezed).
-        javafx.scene.layout.FlowPane limits = new javafx.scene.layout.FlowPane(14, 6, withUnit(cpus, "CPUs"),
-                withUnit(memory, "MiB memory"), withUnit(pids, "processes"));
-        Label problem = new Label();
-        problem.setId("new-sandbox-container-check");
-        problem.setWrapText(true);
-        problem.setMinHeight(Region.USE_PREF_SIZE);
-        problem.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_ERROR);
-        problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
-        // The engine's absence is said above, next to the tier; here only what the person can fix.
-        javafx.beans.binding.StringBinding fixable = javafx.beans.binding.Bindings.createStringBinding(
-                () -> vm.containerProblemProperty().get() != null ? null : vm.containerFormProblemProperty().get(),
-                vm.containerProblemProperty(), vm.containerFormProblemProperty());
-        problem.textProperty().bind(fixable);
-        problem.visibleProperty().bind(fixable.isNotNull());
-        problem.managedProperty().bind(problem.visibleProperty());
-        HBox imageRow = new HBox(6, new Label("Image"), image);
-        imageRow.setAlignment(Pos.CENTER_LEFT);
-        HBox.setHgrow(image, Priority.ALWAYS);
-        VBox options = new VBox(6, imageRow, limits, problem);
-        options.setPadding(new Insets(0, 0, 0, 26)); // under the radio button's text
-        return options;
-    }
-
     static HBox withUnit(Node field, String unit) {
         HBox pair = new HBox(6, field, unit(unit));
         pair.setAlignment(Pos.CENTER_LEFT);
         pair.setMinWidth(Region.USE_PREF_SIZE);
         return pair;
-    }
-
-    /** A number field as wide as {@link FieldWidths#fitText} makes it for {@code widest}. */
-    private static TextField smallField(String id, javafx.beans.property.StringProperty value, String widest,
-                                        String help) {
-        TextField f = new TextField();
-        f.setId(id);
-        FieldWidths.fitText(f, widest);
-        f.textProperty().bindBidirectional(value);
-        f.setTooltip(new Tooltip(help));
-        return f;
-    }
-
-    private static void select(ToggleGroup group, Tier t) {
-        group.getToggles().stream().filter(x -> x.getUserData() == t).findFirst().ifPresent(group::selectToggle);
-    }
-
-    private static RadioButton tierButton(ToggleGroup group, Tier tier, String text, String help) {
-        RadioButton b = new RadioButton(text);
-        b.setId("tier-" + tier.id());
-        b.setUserData(tier);
-        b.setToggleGroup(group);
-        b.setTooltip(new Tooltip(help));
-        return b;
     }
 
     private Node limits() {

@@ -1,6 +1,5 @@
 package dev.paddock.ui.sandboxes;
 
-import dev.paddock.container.ResourceLimits;
 import dev.paddock.sandbox.AgentCounts;
 import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.SandboxIds;
@@ -41,14 +40,6 @@ import javafx.util.Duration;
 public final class NewSandboxViewModel {
     /** Wait after the last keystroke before the branch name is checked, in ms. */
     static final long CHECK_DELAY_MS = 250;
-    /** Shown for the container tier while the engine is being asked. */
-    public static final String CONTAINER_CHECKING = "Checking whether a Docker engine answers…";
-
-    private static final String DEFAULT_CPUS = LimitFields.cpusText(ResourceLimits.DEFAULTS.nanoCpus());
-    private static final String DEFAULT_MEMORY_MIB = Long.toString(ResourceLimits.DEFAULTS.memoryBytes()
-            / ResourceLimits.MIB);
-    private static final String DEFAULT_PIDS = Long.toString(ResourceLimits.DEFAULTS.pids());
-
     /** Where the branch name check stands. */
     public enum BranchState { CHECKING, VALID, EXISTS, INVALID }
 
@@ -70,13 +61,6 @@ public final class NewSandboxViewModel {
     private final ObjectProperty<Integer> retries = new SimpleObjectProperty<>(2);
     private final ObjectProperty<Integer> count = new SimpleObjectProperty<>(1);
     private final BooleanProperty network = new SimpleBooleanProperty(false);
-    private final StringProperty image = new SimpleStringProperty("");
-    private final StringProperty cpus = new SimpleStringProperty(DEFAULT_CPUS);
-    private final StringProperty memoryMib = new SimpleStringProperty(DEFAULT_MEMORY_MIB);
-    private final StringProperty pids = new SimpleStringProperty(DEFAULT_PIDS);
-    private final ReadOnlyStringWrapper containerProblem = new ReadOnlyStringWrapper(CONTAINER_CHECKING);
-    private final ReadOnlyStringWrapper defaultImage = new ReadOnlyStringWrapper();
-    private final javafx.beans.binding.StringBinding containerFormProblem;
     // Properties (read-only)
     private final ObservableList<String> branches = FXCollections.observableArrayList();
     private final ObservableList<String> branchesView = FXCollections.unmodifiableObservableList(branches);
@@ -93,6 +77,7 @@ public final class NewSandboxViewModel {
     private int loadedRetries = 2;
 
     private final AgentChoiceViewModel agents;
+    private final ContainerFormViewModel container;
 
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private boolean suggesting;
@@ -108,6 +93,7 @@ public final class NewSandboxViewModel {
         this.repository = repository;
         this.io = io;
         this.agents = new AgentChoiceViewModel(backend, io);
+        this.container = new ContainerFormViewModel(tier);
         baseBranch.set(defaultBase);
         if (defaultBase != null) {
             branches.add(defaultBase);
@@ -131,16 +117,14 @@ public final class NewSandboxViewModel {
             }
         });
         checkLater.setOnFinished(e -> checkBranch());
-        containerFormProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
-                : containerProblem.get() != null ? containerProblem.get() : containerFormProblem(),
-                tier, containerProblem, image, defaultImage, cpus, memoryMib, pids);
         canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get())
                         && (!agents.isCustom() || !isBlank(command.get())) && agents.problem() == null
                         && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
-                        && containerFormProblem.get() == null,
-                agents.dependencies(busy, task, command, branchCheck, containerFormProblem));
-        edited = Bindings.createBooleanBinding(this::hasEdits, agents.dependencies(task, command, branch, branchFollowsTask,
-                image, defaultImage, cpus, memoryMib, pids, leaseMinutes, retries, count));
+                        && container.formProblemProperty().get() == null,
+                agents.dependencies(busy, task, command, branchCheck, container.formProblemProperty()));
+        edited = Bindings.createBooleanBinding(this::hasEdits, agents.dependencies(container.dependencies(task, command,
+                branch, branchFollowsTask, leaseMinutes, retries, count)));
+
         followTask();
     }
 
@@ -193,43 +177,9 @@ public final class NewSandboxViewModel {
         return network;
     }
 
-    /** Container tier: the image; the repository's configured image until the person types another. */
-    public StringProperty imageProperty() {
-        return image;
-    }
-
-    /** Container tier: CPUs as typed ("2", "0.5"); docker's {@code --cpus}. */
-    public StringProperty cpusProperty() {
-        return cpus;
-    }
-
-    /** Container tier: memory in MiB as typed (swap included: memory + swap is set to the same value). */
-    public StringProperty memoryMibProperty() {
-        return memoryMib;
-    }
-
-    /** Container tier: at most this many processes and threads at once; docker's {@code --pids-limit}. */
-    public StringProperty pidsProperty() {
-        return pids;
-    }
-
-    /** Why the container tier cannot be used (no engine answers), or null when it can. */
-    public ReadOnlyStringProperty containerProblemProperty() {
-        return containerProblem.getReadOnlyProperty();
-    }
-
-    /** The repository's configured container image ({@code paddock sandbox image}), or null when none is set. */
-    public ReadOnlyStringProperty defaultImageProperty() {
-        return defaultImage.getReadOnlyProperty();
-    }
-
-    /**
-     * What is wrong with the container part of the form (no engine, no image, a limit that is not a number or
-     * that docker would refuse), or null when the tier is not chosen or all is well. Create stays disabled while
-     * it is not null.
-     */
-    public javafx.beans.binding.StringBinding containerFormProblemProperty() {
-        return containerFormProblem;
+    /** The container tier's part: image, limits, and whether a Docker engine answers. */
+    public ContainerFormViewModel container() {
+        return container;
     }
 
     /** The repository's local branches (the base branch choices), sorted. */
@@ -284,9 +234,7 @@ public final class NewSandboxViewModel {
     private boolean hasEdits() {
         return !isBlank(task.get()) || !isBlank(command.get())
                 || (!branchFollowsTask.get() && !isBlank(branch.get()))
-                || (!isBlank(image.get()) && !image.get().strip().equals(defaultImage.get()))
-                || !DEFAULT_CPUS.equals(cpus.get()) || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
-                || !DEFAULT_PIDS.equals(pids.get())
+                || container.edited()
                 || !java.util.Objects.equals(leaseMinutes.get(), loadedLeaseMinutes)
                 || !java.util.Objects.equals(retries.get(), loadedRetries) || sandboxes() != 1
                 || agents.edited();
@@ -326,7 +274,7 @@ public final class NewSandboxViewModel {
         if (c.error() != null) {
             error.set(UiError.of("Cannot read the repository's branches", c.error()));
             namespaceProblem.set(null);
-            containerProblem.set("Cannot tell whether a Docker engine answers: the repository could not be read.");
+            container.unavailable("Cannot tell whether a Docker engine answers: the repository could not be read.");
             return;
         }
         String base = baseBranch.get();
@@ -343,11 +291,7 @@ public final class NewSandboxViewModel {
         if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
             agents.setTier(Tier.WORKTREE);
         }
-        containerProblem.set(c.container().map(NewSandboxViewModel::sentence).orElse(null));
-        defaultImage.set(c.image().orElse(null));
-        if (isBlank(image.get()) && c.image().isPresent()) {
-            image.set(c.image().get());
-        }
+        container.loaded(c.container().map(NewSandboxViewModel::sentence).orElse(null), c.image().orElse(null));
         if (tier.get() == Tier.CONTAINER && c.container().isPresent()) {
             agents.setTier(Tier.WORKTREE);
         }
@@ -420,23 +364,9 @@ public final class NewSandboxViewModel {
                 .leaseMs(minutes == null ? null : minutes * 60_000L).maxRetries(retries.get())
                 .network(t != Tier.WORKTREE && network.get());
         if (t == Tier.CONTAINER) {
-            r.image(image.get().strip()).limits(limits());
+            r.image(container.image()).limits(container.limits());
         }
         return r.build();
-    }
-
-    /**
-     * The limits the form describes.
-     *
-     * @throws IllegalArgumentException with a message for the person when a field is not a number or docker would
-     *     refuse the value
-     */
-    ResourceLimits limits() {
-        return LimitFields.limits(cpus.get(), memoryMib.get(), pids.get());
-    }
-
-    private String containerFormProblem() {
-        return LimitFields.problem(image.get(), defaultImage.get(), cpus.get(), memoryMib.get(), pids.get());
     }
 
     private static String sentence(String s) {

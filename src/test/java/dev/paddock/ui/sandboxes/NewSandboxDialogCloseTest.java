@@ -133,7 +133,7 @@ class NewSandboxDialogCloseTest {
         openDialog(robot);
         Node pane = robot.lookup("#new-sandbox-dialog").query();
         NewSandboxViewModel vm = fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
-        robot.interact(() -> vm.memoryMibProperty().set("8192"));
+        robot.interact(() -> vm.container().memoryMibProperty().set("8192"));
         Window window = fx(() -> pane.getScene().getWindow());
 
         // As the window manager does for the close box; not through interact(): the question waits for an answer.
@@ -142,6 +142,6 @@ class NewSandboxDialogCloseTest {
         robot.clickOn(NewSandboxDialog.KEEP_EDITING.getText());
         waitFor(robot, DISCARD_QUESTION, false);
         assertThat(present(robot, "#new-sandbox-dialog")).isTrue();
-        assertThat(fx(() -> vm.memoryMibProperty().get())).isEqualTo("8192");
+        assertThat(fx(() -> vm.container().memoryMibProperty().get())).isEqualTo("8192");
     }
 }

@@ -87,9 +87,9 @@ class NewSandboxDialogLayoutTest {
         // The defaults (2 CPUs, 4096 MiB, 512 processes) and larger values a person may well type.
         for (String[] values : new String[][] {{"2", "4096", "512"}, {"0.25", "131072", "32768"}}) {
             robot.interact(() -> {
-                vm.cpusProperty().set(values[0]);
-                vm.memoryMibProperty().set(values[1]);
-                vm.pidsProperty().set(values[2]);
+                vm.container().cpusProperty().set(values[0]);
+                vm.container().memoryMibProperty().set(values[1]);
+                vm.container().pidsProperty().set(values[2]);
             });
             WaitForAsyncUtils.waitForFxEvents();
             for (String id : new String[] {"#new-sandbox-cpus", "#new-sandbox-memory", "#new-sandbox-pids"}) {
@@ -115,7 +115,7 @@ class NewSandboxDialogLayoutTest {
     @Test
     void inANarrowedWindowTheLimitsWrapWholeAndTheImageProblemWrapsInside(FxRobot robot) throws Exception {
         NewSandboxViewModel vm = openOnContainerTier(robot);
-        robot.interact(() -> vm.imageProperty().set(" "));
+        robot.interact(() -> vm.container().imageProperty().set(" "));
         Label problem = robot.lookup("#new-sandbox-container-check").queryAs(Label.class);
         Window w = fx(() -> problem.getScene().getWindow());
         double opened = fx(w::getWidth);
