@@ -7,8 +7,7 @@ import java.nio.file.Path;
 
 /** What {@link Wiring} does with a Paddock home before it builds the services: its permissions and its id. */
 final class HomeStart {
-    private HomeStart() {
-    }
+    private HomeStart() {}
 
     /**
      * Makes a home an older Paddock left readable by others owner-only before its store is opened, and says in
@@ -17,8 +16,13 @@ final class HomeStart {
     static void tighten(PaddockHome home) {
         java.util.List<String> changes = HomePermissions.tighten(home.dir(), Path.of(System.getProperty("user.home")));
         if (!changes.isEmpty()) {
-            org.slf4j.LoggerFactory.getLogger(Wiring.class).info("Made the Paddock home {} owner-only ({} {}): {}",
-                    home.dir(), changes.size(), changes.size() == 1 ? "entry" : "entries", String.join("; ", changes));
+            org.slf4j.LoggerFactory.getLogger(Wiring.class)
+                    .info(
+                            "Made the Paddock home {} owner-only ({} {}): {}",
+                            home.dir(),
+                            changes.size(),
+                            changes.size() == 1 ? "entry" : "entries",
+                            String.join("; ", changes));
         }
     }
 

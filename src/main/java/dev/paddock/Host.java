@@ -9,10 +9,10 @@ import dev.paddock.approval.HookScript;
 import dev.paddock.common.PaddockException;
 import dev.paddock.repo.RepoRecord;
 import dev.paddock.settings.PaddockHome;
-import dev.paddock.store.DatabaseInUseException;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.status.UnknownRepositoryException;
 import dev.paddock.status.Workspace;
+import dev.paddock.store.DatabaseInUseException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,14 +69,20 @@ public final class Host implements AutoCloseable {
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             wiring.approvals().start();
-            api = ApiServer.start(token, repo -> status(wiring.workspace(), repo), wiring.sandboxService(),
-                    wiring.settings(), wiring.approvals(), mode, ApiPort.read(home.apiPortFile()));
+            api = ApiServer.start(
+                    token,
+                    repo -> status(wiring.workspace(), repo),
+                    wiring.sandboxService(),
+                    wiring.settings(),
+                    wiring.approvals(),
+                    mode,
+                    ApiPort.read(home.apiPortFile()));
             ApiPort.write(home.apiPortFile(), api.address().getPort());
             api.watchStore(wiring.database().health()::problem);
             wiring.database().startMaintenance();
             wiring.eventRetention().start();
-            InstanceFile instance = new InstanceFile(ProcessHandle.current().pid(), api.address().getPort(), mode,
-                    Instant.now());
+            InstanceFile instance = new InstanceFile(
+                    ProcessHandle.current().pid(), api.address().getPort(), mode, Instant.now());
             instance.write(home.instanceFile());
             wiring.setApiUrl("http://127.0.0.1:" + instance.port());
             wiring.setHookKeys(id -> HookAuth.sandboxKey(token.value(), id));
@@ -108,11 +114,14 @@ public final class Host implements AutoCloseable {
      * written its {@code instance.json} yet).
      */
     static DatabaseInUseException heldBy(PaddockHome home, DatabaseInUseException e) {
-        return InstanceFile.live(home.instanceFile()).filter(i -> i.pid() != ProcessHandle.current().pid())
-                .map(i -> new DatabaseInUseException("Another Paddock ("
-                        + ("serve".equals(i.mode()) ? "`paddock serve`" : "a panel") + ", pid " + i.pid()
-                        + ") is running on this home (" + home + ") and holds its store " + home.databaseBase()
-                        + ".mv.db. Use that one, or start with --home DIR for a separate store.", e))
+        return InstanceFile.live(home.instanceFile())
+                .filter(i -> i.pid() != ProcessHandle.current().pid())
+                .map(i -> new DatabaseInUseException(
+                        "Another Paddock ("
+                                + ("serve".equals(i.mode()) ? "`paddock serve`" : "a panel") + ", pid " + i.pid()
+                                + ") is running on this home (" + home + ") and holds its store " + home.databaseBase()
+                                + ".mv.db. Use that one, or start with --home DIR for a separate store.",
+                        e))
                 .orElse(e);
     }
 

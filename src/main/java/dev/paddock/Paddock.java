@@ -15,8 +15,7 @@ import picocli.CommandLine;
  * "JavaFX runtime components are missing" when JavaFX is on the class path.
  */
 public final class Paddock {
-    private Paddock() {
-    }
+    private Paddock() {}
 
     public static void main(String[] args) {
         Utf8Locale.relaunchIfNeeded();

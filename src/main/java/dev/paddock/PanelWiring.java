@@ -16,13 +16,13 @@ import dev.paddock.ui.shell.PanelBackends;
  * recorded as the local user's in the panel.
  */
 final class PanelWiring {
-    private PanelWiring() {
-    }
+    private PanelWiring() {}
 
     /** @param stop what closing the backends stops (the running Host) */
     static PanelBackends backends(Wiring w, AutoCloseable stop) {
         String who = System.getProperty("user.name", "someone") + " in the panel";
-        return new PanelBackends(w.home().dir(),
+        return new PanelBackends(
+                w.home().dir(),
                 new ServiceShellBackend(w.workspace(), w.environment(), w.bus(), w.settings()),
                 sandboxBackend(w, w.tierChecks()),
                 new BrokerApprovalBackend(w.approvals(), w.bus(), who),
@@ -30,12 +30,22 @@ final class PanelWiring {
                 new ServiceMergeQueueBackend(w.merges(), w.bus(), who),
                 new ServiceMergeSettingsBackend(w.merges()),
                 new FilePolicyEditorBackend(w.home().dir(), w::approvalTimeoutMs),
-                w.containers().metrics(), stop);
+                w.containers().metrics(),
+                stop);
     }
 
     /** The sandboxes' backend, with {@code tiers} telling which tiers this machine can run. */
     static SandboxBackend sandboxBackend(Wiring w, TierCheck tiers) {
-        return new ServiceSandboxBackend(w.sandboxService(), w.reclaimer(), w.settings(), w.repoService(), tiers,
-                w.git(), w.worktrees(), w.checkpoints(), w.approvals(), w.comparisons());
+        return new ServiceSandboxBackend(
+                w.sandboxService(),
+                w.reclaimer(),
+                w.settings(),
+                w.repoService(),
+                tiers,
+                w.git(),
+                w.worktrees(),
+                w.checkpoints(),
+                w.approvals(),
+                w.comparisons());
     }
 }

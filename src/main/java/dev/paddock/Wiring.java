@@ -16,20 +16,20 @@ import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.isolation.container.ContainerRuntime;
 import dev.paddock.isolation.host.HostRuntime;
 import dev.paddock.merge.ClassifiedConflicts;
-import dev.paddock.merge.RememberedConflicts;
-import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.merge.MergeGit;
 import dev.paddock.merge.MergeQueue;
 import dev.paddock.merge.MergeService;
 import dev.paddock.merge.MergeStore;
 import dev.paddock.merge.MergeTreeConflicts;
+import dev.paddock.merge.RememberedConflicts;
 import dev.paddock.merge.ResolutionService;
 import dev.paddock.merge.TierTestRunner;
+import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.sandbox.AgentLauncher;
-import dev.paddock.sandbox.FingerprintRecorder;
 import dev.paddock.sandbox.ContainerEngineLifecycle;
+import dev.paddock.sandbox.FingerprintRecorder;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.OrphanService;
 import dev.paddock.sandbox.Reconciler;
@@ -37,12 +37,11 @@ import dev.paddock.sandbox.SandboxCreator;
 import dev.paddock.sandbox.SandboxReclaimer;
 import dev.paddock.sandbox.SandboxRepositories;
 import dev.paddock.sandbox.SandboxService;
+import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.sandbox.Supervisor;
 import dev.paddock.sandbox.TierChecks;
-import dev.paddock.settings.SettingsStore;
-import dev.paddock.worktree.WorktreeManager;
-import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.settings.SettingsStore;
 import dev.paddock.status.CountsQuery;
 import dev.paddock.status.EnvironmentMonitor;
 import dev.paddock.status.StatusService;
@@ -51,6 +50,7 @@ import dev.paddock.store.Database;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import dev.paddock.worktree.WorktreeLister;
+import dev.paddock.worktree.WorktreeManager;
 import dev.paddock.worktree.WorktreeSeenStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -98,8 +98,12 @@ public final class Wiring implements AutoCloseable {
     private final AgentLauncher launcher;
     private final dev.paddock.isolation.ApiRelays relays;
 
-    private Wiring(PaddockHome home, Database db, Clock clock, DockerEndpoint docker,
-                   java.util.Map<String, String> ownEnvironment) {
+    private Wiring(
+            PaddockHome home,
+            Database db,
+            Clock clock,
+            DockerEndpoint docker,
+            java.util.Map<String, String> ownEnvironment) {
         this.home = home;
         this.clock = clock;
         this.db = db;
@@ -111,18 +115,23 @@ public final class Wiring implements AutoCloseable {
         RepositoryLocator locator = new RepositoryLocator(git);
         this.repoService = new RepoService(locator, git, repoStore, events);
         OrphanScanner orphanScanner = new OrphanScanner(clock, OrphanScanner.SETTLE);
-        this.status = new StatusService(sandboxes, new CountsQuery(db, clock), events, orphanScanner,
-                () -> reconciler().orphanContainers(), clock);
-        java.util.function.Supplier<DockerEngine> engines = () -> docker == null ? new DockerEngine(clock)
-                : new DockerEngine(clock, docker);
+        this.status = new StatusService(
+                sandboxes,
+                new CountsQuery(db, clock),
+                events,
+                orphanScanner,
+                () -> reconciler().orphanContainers(),
+                clock);
+        java.util.function.Supplier<DockerEngine> engines =
+                () -> docker == null ? new DockerEngine(clock) : new DockerEngine(clock, docker);
         this.engineWatch = new EngineWatch(engines);
         this.environment = new EnvironmentMonitor(engineWatch, bubblewrap);
-        this.workspace = new Workspace(repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events,
-                status, environment, clock);
+        this.workspace = new Workspace(
+                repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events, status, environment, clock);
         this.settings = new SettingsStore(db, events);
         // The store cannot be read: delete nothing.
-        this.eventRetention = new dev.paddock.events.EventRetention(events,
-                () -> stored(settings, SettingsStore.EVENTS_RETENTION_DAYS, 0), clock);
+        this.eventRetention = new dev.paddock.events.EventRetention(
+                events, () -> stored(settings, SettingsStore.EVENTS_RETENTION_DAYS, 0), clock);
         this.worktrees = new WorktreeManager(git);
         // Connected on first use: a Paddock without container sandboxes never loads docker-java.
         String homeId = HomeStart.idOf(home);
@@ -130,52 +139,86 @@ public final class Wiring implements AutoCloseable {
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
         String setsid = HostRuntime.findSetsid();
         ContainerRuntime containerRuntime = new ContainerRuntime(containers);
-        this.runtimes = new IsolationRuntimes(new HostRuntime(setsid),
-                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap), containerRuntime, containerRuntime);
+        this.runtimes = new IsolationRuntimes(
+                new HostRuntime(setsid),
+                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap),
+                containerRuntime,
+                containerRuntime);
         this.launcher = new AgentLauncher(runtimes);
-        this.relays = new dev.paddock.isolation.ApiRelays(home.dir().resolve("run").resolve("api"));
-        this.supervisor = new Supervisor(sandboxes, repoStore, locator, launcher, fingerprints,
-                settings, clock, home.logDir().resolve("sandboxes"), () -> apiUrl);
+        this.relays =
+                new dev.paddock.isolation.ApiRelays(home.dir().resolve("run").resolve("api"));
+        this.supervisor = new Supervisor(
+                sandboxes,
+                repoStore,
+                locator,
+                launcher,
+                fingerprints,
+                settings,
+                clock,
+                home.logDir().resolve("sandboxes"),
+                () -> apiUrl);
         this.tierChecks = new TierChecks(runtimes);
         fingerprints.onRecorded(supervisor::poke);
-        SandboxCreator creator = new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks,
-                fingerprints, clock);
-        dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(home.dir(),
-                Path.of(System.getProperty("user.home")), git, () -> approvalTimeoutMs(), () -> ownEnvironment,
+        SandboxCreator creator =
+                new SandboxCreator(repoService, worktrees, sandboxes, settings, tierChecks, fingerprints, clock);
+        dev.paddock.agent.PresetPrograms presets = new dev.paddock.agent.PresetPrograms(
+                home.dir(),
+                Path.of(System.getProperty("user.home")),
+                git,
+                () -> approvalTimeoutMs(),
+                () -> ownEnvironment,
                 dev.paddock.agent.AgentOptions.stored(settings, repoService));
         launcher.agentPrograms(presets);
         creator.agentPrograms(presets);
-        this.reclaimer = new SandboxReclaimer(sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator),
-                events);
-        this.sandboxService = new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees,
-                repoService);
+        this.reclaimer = new SandboxReclaimer(
+                sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator), events);
+        this.sandboxService =
+                new SandboxService(creator, supervisor, reclaimer, sandboxes, events, worktrees, repoService);
         this.orphans = new OrphanService(repoService, sandboxes, worktrees, orphanScanner, events, settings, clock);
-        this.reconciler = new Reconciler(sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events,
-                settings, runtimes, clock);
+        this.reconciler = new Reconciler(
+                sandboxes, repoStore, locator, worktrees, orphanScanner, reclaimer, events, settings, runtimes, clock);
         this.engineLifecycle = new ContainerEngineLifecycle(sandboxes, runtimes.container(), events, clock, () -> {
             try {
                 reconciler.reconcile();
             } catch (dev.paddock.store.StoreException e) {
-                org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("Reconciling after the engine came back: {}",
-                        e.getMessage());
+                org.slf4j.LoggerFactory.getLogger(Wiring.class)
+                        .warn("Reconciling after the engine came back: {}", e.getMessage());
             }
             supervisor.poke();
         });
         engineLifecycle.attach(engineWatch);
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
-        MergeQueue mergeQueue = new MergeQueue(new MergeStore(db, events, clock), repoStore, sandboxes, new MergeGit(git),
+        MergeQueue mergeQueue = new MergeQueue(
+                new MergeStore(db, events, clock),
+                repoStore,
+                sandboxes,
+                new MergeGit(git),
                 new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TierTestRunner.create(runtimes, homeId), home.logDir().resolve("merges"), null);
+                TierTestRunner.create(runtimes, homeId),
+                home.logDir().resolve("merges"),
+                null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
-        this.approvals = new ApprovalBroker(new ApprovalStore(db, events, clock), sandboxes, repoStore, settings,
-                home.dir(), Path.of(System.getProperty("user.home")), clock);
-        this.comparisons = new dev.paddock.compare.GroupComparer(sandboxService,
-                new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
-        this.checkpoints = new dev.paddock.checkpoint.CheckpointService(sandboxService,
-                new dev.paddock.checkpoint.CheckpointRepositories(sandboxes, new SandboxRepositories(repoStore, locator),
-                        repoStore), db, git, events, bus,
-                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0), clock); // unreadable: prune nothing
+        this.approvals = new ApprovalBroker(
+                new ApprovalStore(db, events, clock),
+                sandboxes,
+                repoStore,
+                settings,
+                home.dir(),
+                Path.of(System.getProperty("user.home")),
+                clock);
+        this.comparisons = new dev.paddock.compare.GroupComparer(
+                sandboxService, new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
+        this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
+                sandboxService,
+                new dev.paddock.checkpoint.CheckpointRepositories(
+                        sandboxes, new SandboxRepositories(repoStore, locator), repoStore),
+                db,
+                git,
+                events,
+                bus,
+                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0),
+                clock); // unreadable: prune nothing
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
@@ -211,8 +254,8 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home, java.util.Map<String, String> environment) throws PaddockException {
         HomeStart.tighten(home);
-        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), null,
-                java.util.Map.copyOf(environment));
+        return new Wiring(
+                home, Database.open(home.databaseBase()), Clock.systemUTC(), null, java.util.Map.copyOf(environment));
     }
 
     /**
@@ -392,9 +435,12 @@ public final class Wiring implements AutoCloseable {
     public void serveSandboxSockets(int apiPort, java.util.function.Consumer<dev.paddock.isolation.ApiRelays> api) {
         relays.apiPort(apiPort);
         api.accept(relays);
-        launcher.sandboxApi(relays, java.util.List.of(dev.paddock.approval.HookScript.path(home.dir()),
-                dev.paddock.approval.HookScript.scriptPath(home.dir()),
-                dev.paddock.agent.TurnHook.path(home.dir())));
+        launcher.sandboxApi(
+                relays,
+                java.util.List.of(
+                        dev.paddock.approval.HookScript.path(home.dir()),
+                        dev.paddock.approval.HookScript.scriptPath(home.dir()),
+                        dev.paddock.agent.TurnHook.path(home.dir())));
     }
 
     /** The namespace and container agents' API sockets. */

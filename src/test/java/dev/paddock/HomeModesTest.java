@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * log says what changed.
  */
 class HomeModesTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
     Path tmp;
@@ -43,8 +44,14 @@ class HomeModesTest {
             String id = runSandbox(home, repo);
             running = modes(home);
             call(home, "POST", "/v1/sandboxes/" + id + "/stop", null);
-            assertThat(running).containsKeys("paddock.mv.db", "api-token", "instance.json", "logs/paddock.log",
-                    "logs/sandboxes/" + id + ".log", "bin/paddock-hook-claude");
+            assertThat(running)
+                    .containsKeys(
+                            "paddock.mv.db",
+                            "api-token",
+                            "instance.json",
+                            "logs/paddock.log",
+                            "logs/sandboxes/" + id + ".log",
+                            "bin/paddock-hook-claude");
         }
         Map<String, String> stopped = modes(home);
         System.out.println("modes of a new home while serve runs: " + running);
@@ -52,7 +59,8 @@ class HomeModesTest {
 
         assertOwnerOnly(running);
         assertOwnerOnly(stopped);
-        assertThat(Files.readString(home.resolve("logs/paddock.log"))).as("nothing needed tightening")
+        assertThat(Files.readString(home.resolve("logs/paddock.log")))
+                .as("nothing needed tightening")
                 .doesNotContain("Made the Paddock home");
     }
 
@@ -73,8 +81,8 @@ class HomeModesTest {
         try (Stream<Path> all = Files.walk(home)) {
             for (Path p : all.toList()) {
                 boolean script = p.startsWith(home.resolve("bin")) && Files.isRegularFile(p);
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) || script
-                        ? "rwxr-xr-x" : "rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        p, PosixFilePermissions.fromString(Files.isDirectory(p) || script ? "rwxr-xr-x" : "rw-r--r--"));
             }
         }
 
@@ -82,21 +90,30 @@ class HomeModesTest {
             Map<String, String> after = modes(home);
             System.out.println("modes after the start on a loosened home: " + after);
 
-            assertThat(after.remove("notes.txt")).as("a file that is not Paddock's is left alone").isEqualTo("644");
+            assertThat(after.remove("notes.txt"))
+                    .as("a file that is not Paddock's is left alone")
+                    .isEqualTo("644");
             assertOwnerOnly(after);
             assertThat(after).containsKeys("policy.json", "policy.json.bak", "ui.properties");
             String log = Files.readString(home.resolve("logs/paddock.log"));
-            assertThat(log).contains("Made the Paddock home " + home + " owner-only", "755 → 700 " + home + ";",
-                    "644 → 600 " + home.resolve("paddock.mv.db"), "644 → 600 " + home.resolve("api-token"),
-                    "644 → 600 " + home.resolve("logs/sandboxes/" + id + ".log"),
-                    "755 → 700 " + home.resolve("bin/paddock-hook-claude"));
+            assertThat(log)
+                    .contains(
+                            "Made the Paddock home " + home + " owner-only",
+                            "755 → 700 " + home + ";",
+                            "644 → 600 " + home.resolve("paddock.mv.db"),
+                            "644 → 600 " + home.resolve("api-token"),
+                            "644 → 600 " + home.resolve("logs/sandboxes/" + id + ".log"),
+                            "755 → 700 " + home.resolve("bin/paddock-hook-claude"));
         }
     }
 
     /** Directories and scripts 700, every other file 600. */
     private static void assertOwnerOnly(Map<String, String> modes) {
-        assertThat(modes).isNotEmpty().allSatisfy((path, mode) -> assertThat(mode).as(path)
-                .isEqualTo(path.endsWith("/") || path.startsWith("bin/") ? "700" : "600"));
+        assertThat(modes)
+                .isNotEmpty()
+                .allSatisfy((path, mode) -> assertThat(mode)
+                        .as(path)
+                        .isEqualTo(path.endsWith("/") || path.startsWith("bin/") ? "700" : "600"));
     }
 
     /** Every entry of the home (directories end with "/"; the home itself is "./") and its mode, e.g. "600". */
@@ -123,7 +140,10 @@ class HomeModesTest {
     }
 
     private ChildJvm serve(Path home) {
-        ChildJvm serve = ChildJvm.startWithOwnLogging(tmp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.startWithOwnLogging(
+                tmp.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve"));
         serve.awaitStdout("Paddock serving on", Duration.ofSeconds(90));
         return serve;
@@ -131,8 +151,12 @@ class HomeModesTest {
 
     /** Creates a sandbox that prints a line and sleeps; waits until its log has the line. */
     private static String runSandbox(Path home, TempRepo repo) throws Exception {
-        String body = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", "Say hello")
-                .put("command", "echo hello from the agent; sleep 300").toString();
+        String body = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", "Say hello")
+                .put("command", "echo hello from the agent; sleep 300")
+                .toString();
         HttpResponse<String> created = call(home, "POST", "/v1/sandboxes", body);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String id = Json.mapper().readTree(created.body()).get("id").asText();
@@ -151,8 +175,11 @@ class HomeModesTest {
         InstanceFile instance = InstanceFile.read(home.resolve("instance.json")).orElseThrow();
         String token = Files.readString(home.resolve("api-token")).strip();
         HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + instance.port() + path))
-                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token)
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return HTTP.send(r, HttpResponse.BodyHandlers.ofString());
     }

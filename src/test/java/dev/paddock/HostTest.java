@@ -45,7 +45,8 @@ class HostTest {
                 assertThat(i.startedAt()).isNotNull();
             });
 
-            ApiClient client = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
+            ApiClient client =
+                    ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
             JsonNode health = Json.mapper().readTree(client.get("/v1/health"));
             assertThat(health.get("ok").asBoolean()).isTrue();
             assertThat(health.get("mode").asText()).isEqualTo("serve");
@@ -71,11 +72,13 @@ class HostTest {
             host.wiring().workspace().open(first.dir());
             Thread.sleep(5); // last_opened_at must differ
             host.wiring().workspace().open(second.dir());
-            ApiClient client = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
+            ApiClient client =
+                    ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
 
             JsonNode status = Json.mapper().readTree(client.status(null));
 
-            assertThat(status.at("/repository/path").asText()).isEqualTo(second.dir().toString());
+            assertThat(status.at("/repository/path").asText())
+                    .isEqualTo(second.dir().toString());
             assertThat(status.at("/repository/registered").asBoolean()).isTrue();
         }
     }
@@ -83,7 +86,8 @@ class HostTest {
     @Test
     void statusWithoutARepositoryWhenNoneIsOpenSaysWhatToPass() throws Exception {
         try (Host host = Host.start(home, "serve")) {
-            ApiClient client = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
+            ApiClient client =
+                    ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
 
             assertThatThrownBy(() -> client.status(null))
                     .isInstanceOf(PaddockException.class)
@@ -94,7 +98,8 @@ class HostTest {
     @Test
     void theClientReportsTheServersErrorMessage() throws Exception {
         try (Host host = Host.start(home, "serve")) {
-            ApiClient client = ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
+            ApiClient client =
+                    ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow();
 
             assertThatThrownBy(() -> client.status(tmp.resolve("missing")))
                     .isInstanceOf(PaddockException.class)
@@ -115,12 +120,13 @@ class HostTest {
 
     @Test
     void aHostCannotStartWhileAnotherProcessHoldsTheStoreAndLeavesNoInstanceFile() throws Exception {
-        try (ChildJvm holder = ChildJvm.start(tmp.resolve("child"), HoldStore.class,
-                home.databaseBase().toString())) {
+        try (ChildJvm holder = ChildJvm.start(
+                tmp.resolve("child"), HoldStore.class, home.databaseBase().toString())) {
             holder.awaitStdout("OPEN", Duration.ofSeconds(20));
 
             // No instance.json names the holder: the store's own message.
-            assertThatThrownBy(() -> Host.start(home, "serve")).isInstanceOf(DatabaseInUseException.class)
+            assertThatThrownBy(() -> Host.start(home, "serve"))
+                    .isInstanceOf(DatabaseInUseException.class)
                     .hasMessageContaining("is in use by another Paddock");
             assertThat(home.instanceFile()).doesNotExist();
         }
@@ -145,6 +151,7 @@ class HostTest {
     /** Live threads of the JDK's HTTP server (one dispatcher per running server). */
     private static long httpDispatchers() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("HTTP-Dispatcher")).count();
+                .filter(t -> t.isAlive() && t.getName().startsWith("HTTP-Dispatcher"))
+                .count();
     }
 }

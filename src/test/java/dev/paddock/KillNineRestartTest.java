@@ -41,6 +41,7 @@ class KillNineRestartTest {
     /** Commits a file, leaves another uncommitted, says it is working, and keeps running. */
     private static final String AGENT = "echo one > one.txt && git add one.txt && git commit -q -m 'Agent: one'"
             + " && echo two > two.txt && echo working > \"$PADDOCK_HEARTBEAT_FILE\" && exec sleep 300";
+
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     @TempDir
@@ -56,8 +57,12 @@ class KillNineRestartTest {
         home = PaddockHome.resolve(tmp.resolve("home"), Map.of());
         repo = TempRepo.init(tmp.resolve("my repo"));
         try (Wiring w = Wiring.open(home)) {
-            SandboxRecord s = w.sandboxService().create(NewSandbox.custom(repo.dir(), "keep working", AGENT).id(ID)
-                    .branch(BRANCH).maxRetries(0).build());
+            SandboxRecord s = w.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "keep working", AGENT)
+                            .id(ID)
+                            .branch(BRANCH)
+                            .maxRetries(0)
+                            .build());
             worktree = s.workspace().worktree();
         }
     }
@@ -78,7 +83,8 @@ class KillNineRestartTest {
         Stored killed = read();
         assertThat(killed.record().state().id()).isEqualTo("running");
         long pid = killed.record().runRef().pid();
-        assertThat(ProcessTree.isAlive(pid, killed.record().runRef().startedAt())).as("agent outlives Paddock")
+        assertThat(ProcessTree.isAlive(pid, killed.record().runRef().startedAt()))
+                .as("agent outlives Paddock")
                 .isTrue();
 
         ChildJvm second = serve();
@@ -88,7 +94,8 @@ class KillNineRestartTest {
         Stored after = read();
         assertThat(after.record().state().id()).isEqualTo("running");
         assertThat(after.record().runRef().pid()).isEqualTo(pid);
-        assertThat(ProcessTree.isAlive(pid, after.record().runRef().startedAt())).isTrue();
+        assertThat(ProcessTree.isAlive(pid, after.record().runRef().startedAt()))
+                .isTrue();
         assertThat(after.kinds()).endsWith("sandbox.running", "sandbox.adopted_process");
         assertWorkIntact();
     }
@@ -101,7 +108,8 @@ class KillNineRestartTest {
 
         kill9(first);
         SandboxRecord killed = read().record();
-        assertThat(ProcessTree.kill(killed.runRef().pid(), Duration.ofMillis(500))).isTrue();
+        assertThat(ProcessTree.kill(killed.runRef().pid(), Duration.ofMillis(500)))
+                .isTrue();
 
         ChildJvm second = serve();
         awaitStatus(second, "awaiting_human", "sandbox.failed");
@@ -126,21 +134,38 @@ class KillNineRestartTest {
 
         Stored after = read();
         assertThat(after.record().state().id()).isEqualTo("running");
-        assertThat(ProcessTree.isAlive(after.record().runRef().pid(), after.record().runRef().startedAt())).isTrue();
-        assertThat(after.kinds()).filteredOn("sandbox.running"::equals).as("runs started").hasSize(1);
+        assertThat(ProcessTree.isAlive(
+                        after.record().runRef().pid(), after.record().runRef().startedAt()))
+                .isTrue();
+        assertThat(after.kinds())
+                .filteredOn("sandbox.running"::equals)
+                .as("runs started")
+                .hasSize(1);
         assertThat(agentWrappers()).as("agent processes").hasSize(1);
         assertWorkIntact();
     }
 
     /** Live processes whose command line names the sandbox's exit-code file: its agent wrappers. */
     private List<ProcessHandle> agentWrappers() {
-        String exitFile = worktree.getParent().getParent().resolve(".paddock").resolve("exit-code").toString();
-        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile)).orElse(false)).toList();
+        String exitFile = worktree.getParent()
+                .getParent()
+                .resolve(".paddock")
+                .resolve("exit-code")
+                .toString();
+        return ProcessHandle.allProcesses()
+                .filter(ProcessHandle::isAlive)
+                .filter(h -> h.info()
+                        .arguments()
+                        .map(a -> List.of(a).contains(exitFile))
+                        .orElse(false))
+                .toList();
     }
 
     private ChildJvm serve() {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child"), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.dir().toString(), "serve"));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);
@@ -149,55 +174,64 @@ class KillNineRestartTest {
 
     private void awaitAgentWorking(ChildJvm serve) {
         Path heartbeat = worktree.getParent().getParent().resolve(".paddock").resolve("heartbeat");
-        serve.await("the agent to commit and report", () -> Files.exists(heartbeat)
-                && Files.exists(worktree.resolve("two.txt")), PATIENCE);
+        serve.await(
+                "the agent to commit and report",
+                () -> Files.exists(heartbeat) && Files.exists(worktree.resolve("two.txt")),
+                PATIENCE);
     }
 
     /** SIGKILL: no shutdown hook, no store close, nothing tidied. */
     private static void kill9(ChildJvm serve) throws InterruptedException {
         serve.process().destroyForcibly();
-        assertThat(serve.process().waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(serve.process().waitFor(20, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
     }
 
     /** Waits until the running Paddock's API shows the sandbox in {@code state}, with an event of {@code kind}. */
     private void awaitStatus(ChildJvm serve, String state, String kind) {
-        serve.await(ID + " " + state + " with " + kind, () -> {
-            try {
-                Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
-                if (api.isEmpty()) {
-                    return false;
-                }
-                JsonNode s = Json.mapper().readTree(api.get().status(repo.dir()));
-                boolean inState = false;
-                for (JsonNode sb : s.get("sandboxes")) {
-                    inState |= sb.get("id").asText().equals(ID) && sb.get("state").asText().equals(state);
-                }
-                boolean seen = false;
-                for (JsonNode e : s.get("recentEvents")) {
-                    seen |= ID.equals(e.get("sandboxId").asText()) && e.get("kind").asText().equals(kind);
-                }
-                return inState && seen;
-            } catch (PaddockException | java.io.IOException e) {
-                return false;
-            }
-        }, PATIENCE);
+        serve.await(
+                ID + " " + state + " with " + kind,
+                () -> {
+                    try {
+                        Optional<ApiClient> api = ApiClient.discover(home.instanceFile(), home.tokenFile());
+                        if (api.isEmpty()) {
+                            return false;
+                        }
+                        JsonNode s = Json.mapper().readTree(api.get().status(repo.dir()));
+                        boolean inState = false;
+                        for (JsonNode sb : s.get("sandboxes")) {
+                            inState |= sb.get("id").asText().equals(ID)
+                                    && sb.get("state").asText().equals(state);
+                        }
+                        boolean seen = false;
+                        for (JsonNode e : s.get("recentEvents")) {
+                            seen |= ID.equals(e.get("sandboxId").asText())
+                                    && e.get("kind").asText().equals(kind);
+                        }
+                        return inState && seen;
+                    } catch (PaddockException | java.io.IOException e) {
+                        return false;
+                    }
+                },
+                PATIENCE);
     }
 
     private void assertWorkIntact() throws Exception {
         assertThat(repo.git("log", "-1", "--format=%s", BRANCH).strip()).isEqualTo("Agent: one");
         assertThat(repo.git("show", BRANCH + ":one.txt")).isEqualTo("one\n");
-        assertThat(Files.readString(worktree.resolve("two.txt"), StandardCharsets.UTF_8)).isEqualTo("two\n");
+        assertThat(Files.readString(worktree.resolve("two.txt"), StandardCharsets.UTF_8))
+                .isEqualTo("two\n");
         assertThat(TempRepo.git(worktree, "status", "--porcelain").strip()).isEqualTo("?? two.txt");
     }
 
     /** The sandbox and its event kinds, read from the store (no Paddock may hold it). */
-    record Stored(SandboxRecord record, List<String> kinds) {
-    }
+    record Stored(SandboxRecord record, List<String> kinds) {}
 
     private Stored read() throws PaddockException {
         try (Database db = Database.open(home.databaseBase())) {
             EventLog events = new EventLog(db, Clock.systemUTC());
-            SandboxRecord s = new SandboxStore(db, events, Clock.systemUTC()).find(ID).orElseThrow();
+            SandboxRecord s =
+                    new SandboxStore(db, events, Clock.systemUTC()).find(ID).orElseThrow();
             return new Stored(s, events.ofSandbox(ID).stream().map(Event::kind).toList());
         }
     }

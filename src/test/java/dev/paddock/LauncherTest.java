@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * runs the real {@code dev.paddock.Paddock} without needing {@code mvn package} first.
  */
 class LauncherTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void startsThroughASymlinkFromAnotherFolder() throws Exception {
@@ -47,8 +48,8 @@ class LauncherTest {
         Path launcher = install(tmp.resolve("opt").resolve("paddock-1"));
         Path current = Files.createSymbolicLink(tmp.resolve("opt").resolve("current"), Path.of("paddock-1"));
         Path bin = Files.createDirectories(tmp.resolve("home").resolve(".local").resolve("bin"));
-        Path link = Files.createSymbolicLink(bin.resolve("paddock"),
-                bin.relativize(current.resolve(launcher.getFileName())));
+        Path link = Files.createSymbolicLink(
+                bin.resolve("paddock"), bin.relativize(current.resolve(launcher.getFileName())));
 
         Run run = run(link, "--version");
 
@@ -70,11 +71,13 @@ class LauncherTest {
     void underAnAsciiLocaleTheJvmStartsOnceWithUtf8FileNames() throws Exception {
         Path launcher = install(tmp.resolve("install"));
 
-        Run run = run(launcher, java.util.Map.of("LANG", "C", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"),
-                "--version");
+        Run run = run(
+                launcher, java.util.Map.of("LANG", "C", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"), "--version");
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.err()).as("one JVM, started with UTF-8 file names").containsOnlyOnce("sun.jnu.encoding")
+        assertThat(run.err())
+                .as("one JVM, started with UTF-8 file names")
+                .containsOnlyOnce("sun.jnu.encoding")
                 .contains("sun.jnu.encoding = UTF-8");
     }
 
@@ -82,7 +85,9 @@ class LauncherTest {
     void aUtf8LocaleIsLeftAsItIs() throws Exception {
         Path launcher = install(tmp.resolve("install"));
 
-        Run run = run(launcher, java.util.Map.of("LANG", "C.UTF-8", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"),
+        Run run = run(
+                launcher,
+                java.util.Map.of("LANG", "C.UTF-8", "PADDOCK_JAVA_OPTS", "-XshowSettings:properties"),
                 "--version");
 
         assertThat(run.exit()).as(run.err()).isZero();
@@ -109,7 +114,8 @@ class LauncherTest {
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "dev.paddock.Paddock");
         manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath);
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream ignored = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream ignored = new JarOutputStream(out, manifest)) {
             // the manifest is the whole jar
         }
     }
@@ -125,8 +131,10 @@ class LauncherTest {
         Path err = tmp.resolve("err.txt");
         List<String> cmd = new java.util.ArrayList<>(List.of(launcher.toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(tmp.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("PADDOCK_JAVA_OPTS");
         if (!env.isEmpty()) {

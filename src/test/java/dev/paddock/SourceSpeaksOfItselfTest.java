@@ -32,9 +32,18 @@ import org.junit.jupiter.api.Test;
  */
 class SourceSpeaksOfItselfTest {
     /** What a citation of an outside document looks like. */
-    private static final Pattern CITATION = Pattern.compile(String.join("|",
-            "BRIEF", "[Bb]rief\\b", "[Ss]eed [0-9]", "seeds/", "STACK\\.md", "CONVENTIONS\\.md",
-            "[Ii]ssue [0-9]+", "\\.\\./shared", "[Tt]he issue's", "\\bissue \""));
+    private static final Pattern CITATION = Pattern.compile(String.join(
+            "|",
+            "BRIEF",
+            "[Bb]rief\\b",
+            "[Ss]eed [0-9]",
+            "seeds/",
+            "STACK\\.md",
+            "CONVENTIONS\\.md",
+            "[Ii]ssue [0-9]+",
+            "\\.\\./shared",
+            "[Tt]he issue's",
+            "\\bissue \""));
 
     private static final List<String> ROOTS = List.of("src/main", "src/test", "docs", "README.md", "pom.xml");
 
@@ -49,7 +58,9 @@ class SourceSpeaksOfItselfTest {
     @Test
     void noFileCitesADocumentOutsideTheRepository() throws IOException {
         Path root = Path.of("").toAbsolutePath();
-        assertThat(root.resolve("src/main/java/dev/paddock")).as("run from the project's root").isDirectory();
+        assertThat(root.resolve("src/main/java/dev/paddock"))
+                .as("run from the project's root")
+                .isDirectory();
         List<String> found = new ArrayList<>();
         for (String start : ROOTS) {
             Path top = root.resolve(start);
@@ -72,12 +83,24 @@ class SourceSpeaksOfItselfTest {
 
     @Test
     void thePatternFindsEachKindOfCitationAndSparesPublicIssueLinks() {
-        assertThat(List.of("(BRIEF \"Zombies\")", "the brief says", "seed 000 §6.7.5", "see STACK.md",
-                "CONVENTIONS.md", "issue 6", "Issue 3's benchmark", "../shared/x", "The issue's check",
-                "(issue \"The queue view\")"))
+        assertThat(List.of(
+                        "(BRIEF \"Zombies\")",
+                        "the brief says",
+                        "seed 000 §6.7.5",
+                        "see STACK.md",
+                        "CONVENTIONS.md",
+                        "issue 6",
+                        "Issue 3's benchmark",
+                        "../shared/x",
+                        "The issue's check",
+                        "(issue \"The queue view\")"))
                 .allMatch(s -> CITATION.matcher(s).find());
-        assertThat(List.of("https://github.com/anthropics/claude-code/issues/4956", "a directory briefly gone",
-                "-Dpaddock.bench.seed=7", "StackPane", "gh issue view"))
+        assertThat(List.of(
+                        "https://github.com/anthropics/claude-code/issues/4956",
+                        "a directory briefly gone",
+                        "-Dpaddock.bench.seed=7",
+                        "StackPane",
+                        "gh issue view"))
                 .noneMatch(s -> CITATION.matcher(s).find());
     }
 
@@ -102,7 +125,8 @@ class SourceSpeaksOfItselfTest {
     private static Optional<String> utf8(Path file) {
         try {
             byte[] bytes = Files.readAllBytes(file);
-            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))

@@ -67,7 +67,8 @@ class UpgradedHomeTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
         String oldToken = "old-plain-token-" + TokenHash.of("an older Paddock").substring(0, 24);
         oldStore(home, repo, oldToken);
-        assertThat(raw(home.resolve("paddock.mv.db"))).as("the old store keeps the token in plain text")
+        assertThat(raw(home.resolve("paddock.mv.db")))
+                .as("the old store keeps the token in plain text")
                 .contains(oldToken);
         setMode(home, "rwxr-xr-x");
         setMode(home.resolve("paddock.mv.db"), "rw-r--r--");
@@ -82,26 +83,53 @@ class UpgradedHomeTest {
         assertThat(mode(home.resolve("paddock.mv.db"))).isEqualTo("600");
         assertThat(mode(home.resolve("logs"))).isEqualTo("700");
         assertThat(mode(home.resolve("logs/sandboxes/" + ID + ".log"))).isEqualTo("600");
-        assertThat(rig.host().wiring().database().jdbc().queryOne("SELECT token_hash FROM sandboxes WHERE id = ?",
-                rs -> rs.getString(1), ID)).contains(TokenHash.of(oldToken));
-        assertThat(rig.host().wiring().database().jdbc().query("SELECT column_name FROM information_schema.columns"
-                + " WHERE table_name = 'SANDBOXES'", rs -> rs.getString(1))).contains("TOKEN_HASH").doesNotContain("TOKEN");
-        assertThat(raw(home.resolve("paddock.mv.db"))).as("the file was rewritten without the token")
+        assertThat(rig.host()
+                        .wiring()
+                        .database()
+                        .jdbc()
+                        .queryOne("SELECT token_hash FROM sandboxes WHERE id = ?", rs -> rs.getString(1), ID))
+                .contains(TokenHash.of(oldToken));
+        assertThat(rig.host()
+                        .wiring()
+                        .database()
+                        .jdbc()
+                        .query(
+                                "SELECT column_name FROM information_schema.columns"
+                                        + " WHERE table_name = 'SANDBOXES'",
+                                rs -> rs.getString(1)))
+                .contains("TOKEN_HASH")
+                .doesNotContain("TOKEN");
+        assertThat(raw(home.resolve("paddock.mv.db")))
+                .as("the file was rewritten without the token")
                 .doesNotContain(oldToken);
 
         SandboxRecord adopted = rig.host().wiring().sandboxes().find(ID).orElseThrow();
         String envToken = AgentEnvironment.token(adopted);
         assertThat(envToken).isEqualTo(oldToken);
-        HttpResponse<String> beat = rig.call("POST", "/v1/sandboxes/" + ID + "/heartbeat",
-                "{\"progress\": \"still going after the upgrade\"}", envToken);
+        HttpResponse<String> beat = rig.call(
+                "POST",
+                "/v1/sandboxes/" + ID + "/heartbeat",
+                "{\"progress\": \"still going after the upgrade\"}",
+                envToken);
         assertThat(beat.statusCode()).as(beat.body()).isEqualTo(200);
-        HttpResponse<String> decided = rig.call("POST", "/v1/decide", "{\"tool\": \"Bash\", \"input\": {\"command\":"
-                + " \"git status\"}, \"cwd\": \"" + adopted.workspace().worktree() + "\"}", envToken);
+        HttpResponse<String> decided = rig.call(
+                "POST",
+                "/v1/decide",
+                "{\"tool\": \"Bash\", \"input\": {\"command\":" + " \"git status\"}, \"cwd\": \""
+                        + adopted.workspace().worktree() + "\"}",
+                envToken);
         assertThat(json(decided).get("decision").asText()).as(decided.body()).isEqualTo("allow");
         Thread.sleep(2_500); // two ticks of the supervisor: the adopted agent is watched, not taken for dead
-        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().state()).isEqualTo(SandboxState.RUNNING);
+        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().state())
+                .isEqualTo(SandboxState.RUNNING);
         // The last sign of life shows: the hook's call came after the heartbeat (each call counts as one).
-        assertThat(rig.host().wiring().sandboxes().find(ID).orElseThrow().lease().progress())
+        assertThat(rig.host()
+                        .wiring()
+                        .sandboxes()
+                        .find(ID)
+                        .orElseThrow()
+                        .lease()
+                        .progress())
                 .isEqualTo("Bash: git status");
 
         // A retried run gets a new token; the old one stops working.
@@ -109,10 +137,18 @@ class UpgradedHomeTest {
         rig.host().wiring().sandboxService().retry(ID, "the test");
         String newToken = AgentEnvironment.awaitToken(rig.host().wiring().sandboxes(), ID);
         assertThat(newToken).isNotEqualTo(oldToken).hasSize(43);
-        assertThat(rig.call("POST", "/v1/sandboxes/" + ID + "/heartbeat", "{}", oldToken).statusCode()).isEqualTo(401);
-        assertThat(rig.call("POST", "/v1/sandboxes/" + ID + "/heartbeat", "{}", newToken).statusCode()).isEqualTo(200);
-        assertThat(rig.host().wiring().database().jdbc().queryOne("SELECT token_hash FROM sandboxes WHERE id = ?",
-                rs -> rs.getString(1), ID)).contains(TokenHash.of(newToken));
+        assertThat(rig.call("POST", "/v1/sandboxes/" + ID + "/heartbeat", "{}", oldToken)
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(rig.call("POST", "/v1/sandboxes/" + ID + "/heartbeat", "{}", newToken)
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(rig.host()
+                        .wiring()
+                        .database()
+                        .jdbc()
+                        .queryOne("SELECT token_hash FROM sandboxes WHERE id = ?", rs -> rs.getString(1), ID))
+                .contains(TokenHash.of(newToken));
     }
 
     /**
@@ -122,20 +158,46 @@ class UpgradedHomeTest {
     private void oldStore(Path home, TempRepo repo, String oldToken) throws Exception {
         Files.createDirectories(home);
         String url = "jdbc:h2:file:" + home.resolve("paddock") + ";DB_CLOSE_ON_EXIT=FALSE";
-        Flyway.configure().dataSource(url, "paddock", "").locations("classpath:db/migration").target("7").load()
+        Flyway.configure()
+                .dataSource(url, "paddock", "")
+                .locations("classpath:db/migration")
+                .target("7")
+                .load()
                 .migrate();
         SandboxLayout layout = new SandboxLayout(repo.dir(), ID, BRANCH);
         Files.createDirectories(layout.controlDir());
         repo.addWorktree(layout.worktree(), BRANCH);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        SandboxRecord record = SandboxRecord.builder().id(ID).repositoryId(1).task("Old agent")
-                .agentCommand("sleep 300").tier(Tier.WORKTREE).branch(BRANCH).baseBranch("main").baseCommit(repo.head())
-                .worktreePath(layout.worktree().toString()).state(SandboxState.RUNNING).version(1).createdAt(now)
-                .startedAt(now).stateChangedAt(now).leaseMs(900_000).leaseExpiresAt(now.plusSeconds(900)).iteration(1)
-                .maxRetries(2).build();
+        SandboxRecord record = SandboxRecord.builder()
+                .id(ID)
+                .repositoryId(1)
+                .task("Old agent")
+                .agentCommand("sleep 300")
+                .tier(Tier.WORKTREE)
+                .branch(BRANCH)
+                .baseBranch("main")
+                .baseCommit(repo.head())
+                .worktreePath(layout.worktree().toString())
+                .state(SandboxState.RUNNING)
+                .version(1)
+                .createdAt(now)
+                .startedAt(now)
+                .stateChangedAt(now)
+                .leaseMs(900_000)
+                .leaseExpiresAt(now.plusSeconds(900))
+                .iteration(1)
+                .maxRetries(2)
+                .build();
         RunRef started = new AgentLauncher(TestRuntimes.local())
-                .start(new AgentLauncher.Launch(record, layout, new RepositoryLocator(new GitCli()).locate(repo.dir()),
-                        oldToken, "http://127.0.0.1:9", home.resolve("logs/sandboxes/" + ID + ".log")), () -> { });
+                .start(
+                        new AgentLauncher.Launch(
+                                record,
+                                layout,
+                                new RepositoryLocator(new GitCli()).locate(repo.dir()),
+                                oldToken,
+                                "http://127.0.0.1:9",
+                                home.resolve("logs/sandboxes/" + ID + ".log")),
+                        () -> {});
         agent = ProcessHandle.of(started.pid()).orElseThrow();
         try (Connection c = DriverManager.getConnection(url, "paddock", "")) {
             try (PreparedStatement p = c.prepareStatement("INSERT INTO repositories (id, path, name, base_branch,"
@@ -150,9 +212,18 @@ class UpgradedHomeTest {
                     + " version, created_at, started_at, state_changed_at, lease_ms, lease_expires_at, iteration,"
                     + " max_retries, token, fingerprint) VALUES (?, 1, 'Old agent', 'sleep 300', 'worktree', ?, 'main',"
                     + " ?, ?, ?, ?, 'running', 1, ?, ?, ?, 900000, ?, 1, 2, ?, '{}')")) {
-                List<Object> values = List.of(ID, BRANCH, repo.head(), layout.worktree().toString(), started.pid(),
-                        Timestamp.from(started.startedAt()), Timestamp.from(now), Timestamp.from(now),
-                        Timestamp.from(now), Timestamp.from(now.plusSeconds(900)), oldToken);
+                List<Object> values = List.of(
+                        ID,
+                        BRANCH,
+                        repo.head(),
+                        layout.worktree().toString(),
+                        started.pid(),
+                        Timestamp.from(started.startedAt()),
+                        Timestamp.from(now),
+                        Timestamp.from(now),
+                        Timestamp.from(now),
+                        Timestamp.from(now.plusSeconds(900)),
+                        oldToken);
                 for (int i = 0; i < values.size(); i++) {
                     p.setObject(i + 1, values.get(i));
                 }

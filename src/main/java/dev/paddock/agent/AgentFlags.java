@@ -33,18 +33,55 @@ public final class AgentFlags {
     public static final int MAX_WORD = 1024;
 
     private static final Map<String, Set<String>> REFUSED = Map.of(
-            "claude", Set.of("-p", "--print", "--output-format", "--input-format", "--session-id", "-r", "--resume",
-                    "-c", "--continue", "--fork-session", "--model", "--settings", "--setting-sources",
-                    "--permission-mode", "--permission-prompt-tool", "--dangerously-skip-permissions",
-                    "--allow-dangerously-skip-permissions", "--bare", "--safe-mode"),
-            "codex", Set.of("--json", "-m", "--model", "--dangerously-bypass-approvals-and-sandbox", "--yolo", "-s",
-                    "--sandbox"),
-            "gemini", Set.of("-o", "--output-format", "--session-id", "-r", "--resume", "-p", "--prompt", "-i",
-                    "--prompt-interactive", "-m", "--model", "-y", "--yolo", "--approval-mode"),
+            "claude",
+                    Set.of(
+                            "-p",
+                            "--print",
+                            "--output-format",
+                            "--input-format",
+                            "--session-id",
+                            "-r",
+                            "--resume",
+                            "-c",
+                            "--continue",
+                            "--fork-session",
+                            "--model",
+                            "--settings",
+                            "--setting-sources",
+                            "--permission-mode",
+                            "--permission-prompt-tool",
+                            "--dangerously-skip-permissions",
+                            "--allow-dangerously-skip-permissions",
+                            "--bare",
+                            "--safe-mode"),
+            "codex",
+                    Set.of(
+                            "--json",
+                            "-m",
+                            "--model",
+                            "--dangerously-bypass-approvals-and-sandbox",
+                            "--yolo",
+                            "-s",
+                            "--sandbox"),
+            "gemini",
+                    Set.of(
+                            "-o",
+                            "--output-format",
+                            "--session-id",
+                            "-r",
+                            "--resume",
+                            "-p",
+                            "--prompt",
+                            "-i",
+                            "--prompt-interactive",
+                            "-m",
+                            "--model",
+                            "-y",
+                            "--yolo",
+                            "--approval-mode"),
             "aider", Set.of("-m", "--message", "-f", "--message-file", "--model", "--yes-always"));
 
-    private AgentFlags() {
-    }
+    private AgentFlags() {}
 
     /**
      * The flags checked.
@@ -63,15 +100,19 @@ public final class AgentFlags {
                     + " so put them there.");
         }
         if (flags.size() > MAX_WORDS) {
-            throw new SandboxException("Too many extra flags for " + preset.id() + ": " + flags.size() + " words, at most "
-                    + MAX_WORDS + ".");
+            throw new SandboxException("Too many extra flags for " + preset.id() + ": " + flags.size()
+                    + " words, at most " + MAX_WORDS + ".");
         }
         List<String> out = new ArrayList<>();
         for (String w : flags) {
-            if (w == null || w.isEmpty() || w.length() > MAX_WORD || w.indexOf('\0') >= 0 || w.indexOf('\n') >= 0
+            if (w == null
+                    || w.isEmpty()
+                    || w.length() > MAX_WORD
+                    || w.indexOf('\0') >= 0
+                    || w.indexOf('\n') >= 0
                     || w.indexOf('\r') >= 0) {
-                throw new SandboxException("\"" + w + "\" cannot be a flag of " + preset.id() + ": each word is one line"
-                        + " of 1 to " + MAX_WORD + " characters.");
+                throw new SandboxException("\"" + w + "\" cannot be a flag of " + preset.id()
+                        + ": each word is one line" + " of 1 to " + MAX_WORD + " characters.");
             }
             if (out.isEmpty() && !w.startsWith("-")) {
                 throw new SandboxException("Extra flags start with a flag (a word that starts with -), not \"" + w
@@ -89,9 +130,13 @@ public final class AgentFlags {
             String refused = refused(preset, w);
             if (refused != null) {
                 throw new SandboxException("\"" + w + "\" cannot be an extra flag of " + preset.id() + ": Paddock "
-                        + (ownedByPaddock(refused) ? "sets " + refused + " itself" : "relies on what " + refused
-                        + " would switch off") + ". Leave it out" + (refused.contains("model") || refused.equals("-m")
-                        ? " (a sandbox's model is its own field: --model)." : "."));
+                        + (ownedByPaddock(refused)
+                                ? "sets " + refused + " itself"
+                                : "relies on what " + refused + " would switch off")
+                        + ". Leave it out"
+                        + (refused.contains("model") || refused.equals("-m")
+                                ? " (a sandbox's model is its own field: --model)."
+                                : "."));
             }
             out.add(w);
         }
@@ -122,16 +167,29 @@ public final class AgentFlags {
      * {@code --config sandbox_mode=...} or {@code --config=sandbox_mode=...}.
      */
     private static boolean setsCodexSandbox(String previous, String word) {
-        String value = previous.equals("-c") || previous.equals("--config") ? word
-                : word.startsWith("--config=") ? word.substring("--config=".length())
-                : word.startsWith("-c") && !word.startsWith("--") ? word.substring(2) : null;
+        String value = previous.equals("-c") || previous.equals("--config")
+                ? word
+                : word.startsWith("--config=")
+                        ? word.substring("--config=".length())
+                        : word.startsWith("-c") && !word.startsWith("--") ? word.substring(2) : null;
         return value != null && value.strip().replace("\"", "").startsWith("sandbox_mode");
     }
 
     private static boolean ownedByPaddock(String option) {
-        return !Set.of("--settings", "--setting-sources", "--permission-mode", "--permission-prompt-tool",
-                "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare", "--safe-mode",
-                "--dangerously-bypass-approvals-and-sandbox", "--yolo", "-y", "--approval-mode", "--yes-always")
+        return !Set.of(
+                        "--settings",
+                        "--setting-sources",
+                        "--permission-mode",
+                        "--permission-prompt-tool",
+                        "--dangerously-skip-permissions",
+                        "--allow-dangerously-skip-permissions",
+                        "--bare",
+                        "--safe-mode",
+                        "--dangerously-bypass-approvals-and-sandbox",
+                        "--yolo",
+                        "-y",
+                        "--approval-mode",
+                        "--yes-always")
                 .contains(option);
     }
 }

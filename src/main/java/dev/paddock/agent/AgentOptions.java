@@ -39,8 +39,8 @@ public interface AgentOptions {
                     return "";
                 }
                 @SuppressWarnings("unchecked")
-                dev.paddock.settings.Setting<String> s = (dev.paddock.settings.Setting<String>) SettingsStore.known(
-                        preset.executableSetting());
+                dev.paddock.settings.Setting<String> s =
+                        (dev.paddock.settings.Setting<String>) SettingsStore.known(preset.executableSetting());
                 return settings.get(s);
             }
 

@@ -73,45 +73,124 @@ import java.util.Optional;
  * @param paddockHook whether the agent asks Paddock before each tool call (Claude Code's PreToolUse hook)
  * @param format what it prints on stdout
  */
-public record AgentPreset(String id, String executable, String executableSetting, List<String> passThrough,
-        Map<String, String> fixedEnvironment, String checkedVersion, String checkedOn, Tier defaultTier,
-        boolean paddockHook, TranscriptFormat format) {
+public record AgentPreset(
+        String id,
+        String executable,
+        String executableSetting,
+        List<String> passThrough,
+        Map<String, String> fixedEnvironment,
+        String checkedVersion,
+        String checkedOn,
+        Tier defaultTier,
+        boolean paddockHook,
+        TranscriptFormat format) {
 
-    private static final List<String> PROXIES = List.of("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy",
-            "http_proxy", "no_proxy");
+    private static final List<String> PROXIES =
+            List.of("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy");
 
     /** Claude Code. */
-    public static final AgentPreset CLAUDE = new AgentPreset("claude", "claude", "agents.claude.executable",
-            with(PROXIES, "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
-                    "ANTHROPIC_CUSTOM_HEADERS", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
-                    "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CONFIG_DIR", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
+    public static final AgentPreset CLAUDE = new AgentPreset(
+            "claude",
+            "claude",
+            "agents.claude.executable",
+            with(
+                    PROXIES,
+                    "ANTHROPIC_API_KEY",
+                    "ANTHROPIC_AUTH_TOKEN",
+                    "ANTHROPIC_BASE_URL",
+                    "ANTHROPIC_MODEL",
+                    "ANTHROPIC_CUSTOM_HEADERS",
+                    "CLAUDE_CODE_OAUTH_TOKEN",
+                    "CLAUDE_CODE_USE_BEDROCK",
+                    "CLAUDE_CODE_USE_VERTEX",
+                    "CLAUDE_CONFIG_DIR",
+                    "DISABLE_TELEMETRY",
+                    "DISABLE_ERROR_REPORTING",
                     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
             // A sandboxed agent never replaces its own program.
-            Map.of("DISABLE_AUTOUPDATER", "1"), "2.1.332", "2026-12-05", Tier.WORKTREE, true,
+            Map.of("DISABLE_AUTOUPDATER", "1"),
+            "2.1.332",
+            "2026-12-05",
+            Tier.WORKTREE,
+            true,
             TranscriptFormat.CLAUDE_STREAM_JSON);
 
     /** OpenAI's Codex CLI. */
-    public static final AgentPreset CODEX = new AgentPreset("codex", "codex", "agents.codex.executable",
-            with(PROXIES, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_API_KEY",
+    public static final AgentPreset CODEX = new AgentPreset(
+            "codex",
+            "codex",
+            "agents.codex.executable",
+            with(
+                    PROXIES,
+                    "OPENAI_API_KEY",
+                    "OPENAI_BASE_URL",
+                    "OPENAI_ORG_ID",
+                    "OPENAI_PROJECT_ID",
+                    "CODEX_API_KEY",
                     "CODEX_HOME"),
-            Map.of(), "0.171.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.CODEX_JSON);
+            Map.of(),
+            "0.171.0",
+            "2026-12-06",
+            Tier.NAMESPACE,
+            false,
+            TranscriptFormat.CODEX_JSON);
 
     /** Google's Gemini CLI. */
-    public static final AgentPreset GEMINI = new AgentPreset("gemini", "gemini", "agents.gemini.executable",
-            with(PROXIES, "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_CLOUD_PROJECT",
-                    "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS",
-                    "GEMINI_MODEL", "GEMINI_CLI_HOME"),
-            Map.of(), "0.61.0", "2026-12-06", Tier.NAMESPACE, false, TranscriptFormat.GEMINI_STREAM_JSON);
+    public static final AgentPreset GEMINI = new AgentPreset(
+            "gemini",
+            "gemini",
+            "agents.gemini.executable",
+            with(
+                    PROXIES,
+                    "GEMINI_API_KEY",
+                    "GOOGLE_API_KEY",
+                    "GOOGLE_GEMINI_BASE_URL",
+                    "GOOGLE_CLOUD_PROJECT",
+                    "GOOGLE_CLOUD_LOCATION",
+                    "GOOGLE_GENAI_USE_VERTEXAI",
+                    "GOOGLE_APPLICATION_CREDENTIALS",
+                    "GEMINI_MODEL",
+                    "GEMINI_CLI_HOME"),
+            Map.of(),
+            "0.61.0",
+            "2026-12-06",
+            Tier.NAMESPACE,
+            false,
+            TranscriptFormat.GEMINI_STREAM_JSON);
 
     /** Aider. */
-    public static final AgentPreset AIDER = new AgentPreset("aider", "aider", "agents.aider.executable",
-            with(PROXIES, "OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
-                    "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "AIDER_MODEL"),
-            Map.of(), "0.86.2", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.TEXT);
+    public static final AgentPreset AIDER = new AgentPreset(
+            "aider",
+            "aider",
+            "agents.aider.executable",
+            with(
+                    PROXIES,
+                    "OPENAI_API_KEY",
+                    "OPENAI_API_BASE",
+                    "ANTHROPIC_API_KEY",
+                    "GEMINI_API_KEY",
+                    "OPENROUTER_API_KEY",
+                    "DEEPSEEK_API_KEY",
+                    "AIDER_MODEL"),
+            Map.of(),
+            "0.86.2",
+            "2026-12-05",
+            Tier.NAMESPACE,
+            false,
+            TranscriptFormat.TEXT);
 
     /** A command of the user's own. */
-    public static final AgentPreset CUSTOM = new AgentPreset("custom", "/bin/sh", null, List.of(),
-            Map.of(), "", "2026-12-05", Tier.NAMESPACE, false, TranscriptFormat.TEXT);
+    public static final AgentPreset CUSTOM = new AgentPreset(
+            "custom",
+            "/bin/sh",
+            null,
+            List.of(),
+            Map.of(),
+            "",
+            "2026-12-05",
+            Tier.NAMESPACE,
+            false,
+            TranscriptFormat.TEXT);
 
     /** Every preset, in the order a person picks from. */
     public static final List<AgentPreset> ALL = List.of(CLAUDE, CODEX, GEMINI, AIDER, CUSTOM);
@@ -156,8 +235,8 @@ public record AgentPreset(String id, String executable, String executableSetting
         List<String> c = new ArrayList<>();
         switch (id) {
             case "claude" -> {
-                c.addAll(List.of(program, "-p", "--output-format", "stream-json", "--verbose", "--session-id",
-                        need(turn)));
+                c.addAll(List.of(
+                        program, "-p", "--output-format", "stream-json", "--verbose", "--session-id", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 c.addAll(List.of("--", turn.text()));
@@ -169,7 +248,8 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.addAll(List.of("--", turn.text()));
             }
             case "gemini" -> {
-                c.addAll(List.of(program, "--skip-trust", "--output-format", "stream-json", "--session-id", need(turn)));
+                c.addAll(
+                        List.of(program, "--skip-trust", "--output-format", "stream-json", "--session-id", need(turn)));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 // One argument: a text that starts with "-" stays the prompt.
@@ -215,8 +295,8 @@ public record AgentPreset(String id, String executable, String executableSetting
                 c.add("--prompt=" + turn.text());
             }
             case "aider" -> {
-                c.addAll(List.of(program, "--no-pretty", "--no-fancy-input", "--no-check-update",
-                        "--restore-chat-history"));
+                c.addAll(List.of(
+                        program, "--no-pretty", "--no-fancy-input", "--no-check-update", "--restore-chat-history"));
                 model(c, "--model", turn);
                 c.addAll(turn.flags());
                 c.add("--message=" + turn.text());

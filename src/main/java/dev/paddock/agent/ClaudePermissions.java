@@ -38,8 +38,7 @@ public final class ClaudePermissions {
     private static final Pattern NO_STAR = Pattern.compile("[^*]+");
     private static final Pattern DOMAIN = Pattern.compile("domain:[A-Za-z0-9.*-]+");
 
-    private ClaudePermissions() {
-    }
+    private ClaudePermissions() {}
 
     /**
      * The deny rules for a sandbox.
@@ -74,8 +73,9 @@ public final class ClaudePermissions {
             return true;
         }
         return switch (tool) {
-            case "Bash" -> BASH_PREFIX.matcher(specifier).matches() && specifier.indexOf(':') == specifier.length() - 2
-                    || NO_STAR.matcher(specifier).matches() && !specifier.contains(":");
+            case "Bash" ->
+                BASH_PREFIX.matcher(specifier).matches() && specifier.indexOf(':') == specifier.length() - 2
+                        || NO_STAR.matcher(specifier).matches() && !specifier.contains(":");
             case "Read", "Edit" -> specifier.startsWith("//") || specifier.startsWith("~/");
             case "WebFetch" -> DOMAIN.matcher(specifier).matches();
             default -> false;

@@ -41,7 +41,8 @@ public record ClaudeSandboxGrant(List<Path> extraWritable, boolean network, List
     public static ClaudeSandboxGrant forWorktree(GitCli git, Path worktree, Path controlDir, boolean network)
             throws PaddockException {
         try {
-            Path admin = Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-dir").strip());
+            Path admin = Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-dir")
+                    .strip());
             Path common = Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-common-dir")
                     .strip());
             List<Path> writable = new ArrayList<>();
@@ -64,8 +65,11 @@ public record ClaudeSandboxGrant(List<Path> extraWritable, boolean network, List
         if (path == null) {
             return false;
         }
-        return Stream.of("bwrap", "socat").allMatch(tool -> Stream.of(path.split(java.io.File.pathSeparator))
-                .filter(d -> !d.isBlank()).map(d -> Path.of(d, tool)).anyMatch(Files::isExecutable));
+        return Stream.of("bwrap", "socat")
+                .allMatch(tool -> Stream.of(path.split(java.io.File.pathSeparator))
+                        .filter(d -> !d.isBlank())
+                        .map(d -> Path.of(d, tool))
+                        .anyMatch(Files::isExecutable));
     }
 
     /** Only the worktree writable, no network. */

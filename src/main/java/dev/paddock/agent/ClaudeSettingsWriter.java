@@ -85,6 +85,7 @@ import java.util.Set;
 public final class ClaudeSettingsWriter {
     /** The file, relative to the worktree. */
     public static final String RELATIVE = ".claude/settings.local.json";
+
     private static final String NOTE = "paddock-claude-settings.json";
 
     private final GitCli git;
@@ -102,7 +103,11 @@ public final class ClaudeSettingsWriter {
      * @param denyRules {@link ClaudePermissions#denyRules}
      * @param sandbox Claude Code's own Bash sandbox, or null to leave {@code sandbox} as it is
      */
-    public record Spec(String preToolUseCommand, int hookTimeoutSeconds, String turnCommand, List<String> denyRules,
+    public record Spec(
+            String preToolUseCommand,
+            int hookTimeoutSeconds,
+            String turnCommand,
+            List<String> denyRules,
             ClaudeSandboxGrant sandbox) {
         public Spec {
             denyRules = List.copyOf(denyRules);
@@ -113,8 +118,7 @@ public final class ClaudeSettingsWriter {
     }
 
     /** What a write did. */
-    public record Result(Path file, boolean changed, WorktreeExclude.How keptOut) {
-    }
+    public record Result(Path file, boolean changed, WorktreeExclude.How keptOut) {}
 
     /**
      * Writes the settings into {@code worktree}.
@@ -153,16 +157,22 @@ public final class ClaudeSettingsWriter {
 
         ObjectNode hooks = object(root, "hooks", file);
         ObjectNode pre = hook(hooks, "PreToolUse", "*", file, ClaudeHookInstaller::isPaddockHook);
-        pre.put("type", "command").put("command", spec.preToolUseCommand()).put("timeout", spec.hookTimeoutSeconds())
+        pre.put("type", "command")
+                .put("command", spec.preToolUseCommand())
+                .put("timeout", spec.hookTimeoutSeconds())
                 .put("onFailure", "block");
         // Where Claude Code would ask a person (a call to run outside its own sandbox), Paddock answers: yes only
         // for the call a person approved in Paddock.
-        hook(hooks, "PermissionRequest", "*", file, ClaudeHookInstaller::isPaddockHook).put("type", "command")
-                .put("command", spec.preToolUseCommand()).put("timeout", spec.hookTimeoutSeconds());
+        hook(hooks, "PermissionRequest", "*", file, ClaudeHookInstaller::isPaddockHook)
+                .put("type", "command")
+                .put("command", spec.preToolUseCommand())
+                .put("timeout", spec.hookTimeoutSeconds());
         for (String event : List.of("Stop", "Notification")) {
             if (spec.turnCommand() != null) {
-                hook(hooks, event, null, file, ClaudeSettingsWriter::isTurnHook).put("type", "command")
-                        .put("command", spec.turnCommand()).put("timeout", TurnHook.HOOK_TIMEOUT_S);
+                hook(hooks, event, null, file, ClaudeSettingsWriter::isTurnHook)
+                        .put("type", "command")
+                        .put("command", spec.turnCommand())
+                        .put("timeout", TurnHook.HOOK_TIMEOUT_S);
             } else {
                 removeHook(hooks, event);
             }
@@ -208,7 +218,8 @@ public final class ClaudeSettingsWriter {
 
     /** Replaces {@code file} with {@code text} through a new file and a rename (a link in its place is replaced, not followed). */
     private static void replace(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        Path tmp = file.resolveSibling(
+                "." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         Files.deleteIfExists(tmp);
         Files.writeString(tmp, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -217,7 +228,9 @@ public final class ClaudeSettingsWriter {
     /** The note of what Paddock wrote, in the worktree's own git folder (never part of the worktree). */
     private Path notePath(Path worktree) throws PaddockException {
         try {
-            return Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-dir").strip()).resolve(NOTE);
+            return Path.of(git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-dir")
+                            .strip())
+                    .resolve(NOTE);
         } catch (GitException e) {
             throw new PaddockException(worktree + " is not a git worktree: " + e.getMessage(), e);
         }
@@ -243,8 +256,9 @@ public final class ClaudeSettingsWriter {
     }
 
     /** The hook object of Paddock's entry for {@code event}, made when missing. */
-    private static ObjectNode hook(ObjectNode hooks, String event, String matcher, Path file,
-            java.util.function.Predicate<String> ours) throws PaddockException {
+    private static ObjectNode hook(
+            ObjectNode hooks, String event, String matcher, Path file, java.util.function.Predicate<String> ours)
+            throws PaddockException {
         ArrayNode entries = array(hooks, event, file);
         for (JsonNode entry : entries) {
             for (JsonNode h : entry.path("hooks")) {

@@ -23,7 +23,8 @@ public final class ClaudeStreamParser extends JsonLineParser {
         switch (e.path("type").asText()) {
             case "system" -> {
                 if ("init".equals(e.path("subtype").asText())) {
-                    out.add(new TranscriptEntry.SessionStarted(text(e, "session_id"), text(e, "model"), text(e, "cwd")));
+                    out.add(new TranscriptEntry.SessionStarted(
+                            text(e, "session_id"), text(e, "model"), text(e, "cwd")));
                 }
             }
             case "assistant" -> content(e.path("message").path("content"), "assistant", out);
@@ -42,11 +43,20 @@ public final class ClaudeStreamParser extends JsonLineParser {
         }
         for (JsonNode b : content) {
             switch (b.path("type").asText()) {
-                case "text" -> out.add(new TranscriptEntry.Message(role, b.path("text").asText(), false));
-                case "tool_use" -> out.add(new TranscriptEntry.ToolCall(text(b, "id"), b.path("name").asText("?"),
-                        b.path("input").isMissingNode() ? "{}" : b.path("input").toString()));
-                case "tool_result" -> out.add(new TranscriptEntry.ToolResult(text(b, "tool_use_id"),
-                        collapse(b.path("content")), b.path("is_error").asBoolean(false)));
+                case "text" ->
+                    out.add(new TranscriptEntry.Message(role, b.path("text").asText(), false));
+                case "tool_use" ->
+                    out.add(new TranscriptEntry.ToolCall(
+                            text(b, "id"),
+                            b.path("name").asText("?"),
+                            b.path("input").isMissingNode()
+                                    ? "{}"
+                                    : b.path("input").toString()));
+                case "tool_result" ->
+                    out.add(new TranscriptEntry.ToolResult(
+                            text(b, "tool_use_id"),
+                            collapse(b.path("content")),
+                            b.path("is_error").asBoolean(false)));
                 default -> {
                     // thinking, redacted_thinking, images: not shown.
                 }
@@ -71,18 +81,24 @@ public final class ClaudeStreamParser extends JsonLineParser {
     }
 
     private static void result(JsonNode e, List<TranscriptEntry> out) {
-        boolean failed = e.path("is_error").asBoolean(false) || e.path("subtype").asText().startsWith("error");
+        boolean failed = e.path("is_error").asBoolean(false)
+                || e.path("subtype").asText().startsWith("error");
         if (failed) {
             String why = text(e, "result");
             if (why == null && e.has("errors")) {
                 why = e.get("errors").toString();
             }
-            out.add(new TranscriptEntry.Error(why == null ? "the run ended with " + e.path("subtype").asText() : why));
+            out.add(new TranscriptEntry.Error(
+                    why == null ? "the run ended with " + e.path("subtype").asText() : why));
         }
         JsonNode u = e.path("usage");
         JsonNode cost = e.get("total_cost_usd");
-        out.add(new TranscriptEntry.Usage(failed, longOrNull(u.get("input_tokens")), longOrNull(u.get("output_tokens")),
-                cost == null || !cost.isNumber() ? null : cost.asDouble(), longOrNull(e.get("duration_ms")),
+        out.add(new TranscriptEntry.Usage(
+                failed,
+                longOrNull(u.get("input_tokens")),
+                longOrNull(u.get("output_tokens")),
+                cost == null || !cost.isNumber() ? null : cost.asDouble(),
+                longOrNull(e.get("duration_ms")),
                 e.path("num_turns").isNumber() ? e.path("num_turns").asInt() : null));
     }
 }

@@ -25,8 +25,7 @@ final class CodexHome {
     /** The folder's name in the control directory. */
     static final String DIR = "codex-home";
 
-    private CodexHome() {
-    }
+    private CodexHome() {}
 
     /**
      * Makes the sandbox's Codex home and copies the user's {@code config.toml} into it (a missing one removes a copy
@@ -47,8 +46,9 @@ final class CodexHome {
      *
      * @param hookTimeoutSeconds the hook's timeout (Codex's is in seconds)
      */
-    static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own, String hookCommand,
-            int hookTimeoutSeconds) throws SandboxException {
+    static Path prepare(
+            SandboxRecord s, SandboxLayout layout, Map<String, String> own, String hookCommand, int hookTimeoutSeconds)
+            throws SandboxException {
         Path home = layout.controlDir().resolve(DIR);
         try {
             // The control directory is writable inside the sandbox: a link left here is removed, never written through.
@@ -66,13 +66,16 @@ final class CodexHome {
             Files.deleteIfExists(home.resolve("hooks.json"));
             if (hookCommand != null) {
                 String text = Files.exists(copy) ? Files.readString(copy) : "";
-                Files.writeString(copy, text + (text.isEmpty() || text.endsWith("\n") ? "" : "\n") + hookTable(
-                        hookCommand, hookTimeoutSeconds));
+                Files.writeString(
+                        copy,
+                        text
+                                + (text.isEmpty() || text.endsWith("\n") ? "" : "\n")
+                                + hookTable(hookCommand, hookTimeoutSeconds));
             }
             return home;
         } catch (IOException e) {
-            throw new SandboxException("Cannot prepare the Codex home of " + s.id() + " (" + home + "): "
-                    + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot prepare the Codex home of " + s.id() + " (" + home + "): " + e.getMessage(), e);
         }
     }
 

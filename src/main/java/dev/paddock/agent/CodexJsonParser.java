@@ -36,11 +36,17 @@ public final class CodexJsonParser extends JsonLineParser {
             case "item.completed" -> completed(e.path("item"), out);
             case "turn.completed" -> {
                 JsonNode u = e.path("usage");
-                out.add(new TranscriptEntry.Usage(false, longOrNull(u.get("input_tokens")),
-                        longOrNull(u.get("output_tokens")), null, null, null));
+                out.add(new TranscriptEntry.Usage(
+                        false,
+                        longOrNull(u.get("input_tokens")),
+                        longOrNull(u.get("output_tokens")),
+                        null,
+                        null,
+                        null));
             }
             case "turn.failed" -> {
-                out.add(new TranscriptEntry.Error(e.path("error").path("message").asText("the turn failed")));
+                out.add(new TranscriptEntry.Error(
+                        e.path("error").path("message").asText("the turn failed")));
                 out.add(new TranscriptEntry.Usage(true, null, null, null, null, null));
             }
             case "error" -> out.add(new TranscriptEntry.Error(e.path("message").asText("error")));
@@ -62,8 +68,11 @@ public final class CodexJsonParser extends JsonLineParser {
         String id = text(item, "id");
         String type = item.path("type").asText();
         switch (type) {
-            case "agent_message" -> out.add(new TranscriptEntry.Message("assistant", item.path("text").asText(), false));
-            case "error" -> out.add(new TranscriptEntry.Error(item.path("message").asText("error")));
+            case "agent_message" ->
+                out.add(new TranscriptEntry.Message(
+                        "assistant", item.path("text").asText(), false));
+            case "error" ->
+                out.add(new TranscriptEntry.Error(item.path("message").asText("error")));
             default -> {
                 TranscriptEntry.ToolCall call = call(item);
                 if (call == null) {
@@ -84,12 +93,18 @@ public final class CodexJsonParser extends JsonLineParser {
     private static TranscriptEntry.ToolCall call(JsonNode item) {
         String id = text(item, "id");
         return switch (item.path("type").asText()) {
-            case "command_execution" -> new TranscriptEntry.ToolCall(id, "command_execution",
-                    json("command", item.path("command")));
-            case "file_change" -> new TranscriptEntry.ToolCall(id, "file_change", json("changes", item.path("changes")));
-            case "mcp_tool_call" -> new TranscriptEntry.ToolCall(id,
-                    item.path("server").asText("?") + "/" + item.path("tool").asText("?"),
-                    item.path("arguments").isMissingNode() ? "{}" : item.path("arguments").toString());
+            case "command_execution" ->
+                new TranscriptEntry.ToolCall(id, "command_execution", json("command", item.path("command")));
+            case "file_change" ->
+                new TranscriptEntry.ToolCall(id, "file_change", json("changes", item.path("changes")));
+            case "mcp_tool_call" ->
+                new TranscriptEntry.ToolCall(
+                        id,
+                        item.path("server").asText("?") + "/"
+                                + item.path("tool").asText("?"),
+                        item.path("arguments").isMissingNode()
+                                ? "{}"
+                                : item.path("arguments").toString());
             case "web_search" -> new TranscriptEntry.ToolCall(id, "web_search", json("query", item.path("query")));
             default -> null;
         };
@@ -99,8 +114,12 @@ public final class CodexJsonParser extends JsonLineParser {
         return switch (item.path("type").asText()) {
             case "command_execution" -> item.path("aggregated_output").asText("");
             case "file_change" -> item.path("status").asText("");
-            case "mcp_tool_call" -> item.has("error") && !item.get("error").isNull() ? item.get("error").toString()
-                    : item.path("result").isMissingNode() ? "" : item.path("result").toString();
+            case "mcp_tool_call" ->
+                item.has("error") && !item.get("error").isNull()
+                        ? item.get("error").toString()
+                        : item.path("result").isMissingNode()
+                                ? ""
+                                : item.path("result").toString();
             default -> "";
         };
     }
@@ -108,12 +127,15 @@ public final class CodexJsonParser extends JsonLineParser {
     private static boolean failed(JsonNode item) {
         String status = item.path("status").asText("");
         JsonNode exit = item.get("exit_code");
-        return status.equals("failed") || status.equals("declined") || (exit != null && exit.isNumber() && exit.asInt() != 0)
+        return status.equals("failed")
+                || status.equals("declined")
+                || (exit != null && exit.isNumber() && exit.asInt() != 0)
                 || (item.has("error") && !item.get("error").isNull());
     }
 
     private static String json(String field, JsonNode value) {
-        com.fasterxml.jackson.databind.node.ObjectNode o = dev.paddock.common.Json.mapper().createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode o =
+                dev.paddock.common.Json.mapper().createObjectNode();
         o.set(field, value.isMissingNode() ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : value);
         return o.toString();
     }

@@ -7,8 +7,7 @@ import java.util.Optional;
 
 /** Where an agent's program is: the path a setting gives, else the first match on PATH. */
 public final class ExecutableLocator {
-    private ExecutableLocator() {
-    }
+    private ExecutableLocator() {}
 
     /**
      * The program of {@code preset}.
@@ -20,7 +19,9 @@ public final class ExecutableLocator {
     public static Optional<Path> locate(AgentPreset preset, String configured, String path) {
         if (configured != null && !configured.isBlank()) {
             Path p = Path.of(configured.strip());
-            return p.isAbsolute() && Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+            return p.isAbsolute() && Files.isRegularFile(p) && Files.isExecutable(p)
+                    ? Optional.of(p)
+                    : Optional.empty();
         }
         String name = preset.executable();
         if (name.contains("/")) {

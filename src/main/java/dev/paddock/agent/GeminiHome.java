@@ -54,11 +54,11 @@ final class GeminiHome {
     static final String API_KEY_AUTH = "gemini-api-key";
 
     /** Gemini CLI's settings may hold comments and trailing commas. */
-    private static final JsonMapper LENIENT = JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS,
-            JsonReadFeature.ALLOW_TRAILING_COMMA).build();
+    private static final JsonMapper LENIENT = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .build();
 
-    private GeminiHome() {
-    }
+    private GeminiHome() {}
 
     /**
      * Makes the sandbox's Gemini home, clears it of everything but {@link #KEPT}, and writes the settings.
@@ -79,8 +79,14 @@ final class GeminiHome {
      *
      * @param hookTimeoutSeconds the hook's timeout (Gemini CLI's is in milliseconds)
      */
-    static Path prepare(SandboxRecord s, SandboxLayout layout, Map<String, String> own, boolean apiKey,
-            String hookCommand, int hookTimeoutSeconds) throws SandboxException {
+    static Path prepare(
+            SandboxRecord s,
+            SandboxLayout layout,
+            Map<String, String> own,
+            boolean apiKey,
+            String hookCommand,
+            int hookTimeoutSeconds)
+            throws SandboxException {
         Path home = layout.controlDir().resolve(DIR);
         Path user = userSettings(own);
         try {
@@ -101,22 +107,30 @@ final class GeminiHome {
             }
             byte[] settings = settings(user, apiKey, hookCommand, hookTimeoutSeconds);
             if (settings != null) {
-                Path part = Files.createTempFile(config, "settings", ".part",
+                Path part = Files.createTempFile(
+                        config,
+                        "settings",
+                        ".part",
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Files.write(part, settings);
-                Files.move(part, config.resolve("settings.json"), StandardCopyOption.REPLACE_EXISTING,
+                Files.move(
+                        part,
+                        config.resolve("settings.json"),
+                        StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
             }
             return home;
         } catch (JsonProcessingException | NotSettings e) {
             String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            throw new SandboxException("Cannot prepare the Gemini CLI home of " + s.id() + ": " + user
-                    + " is not Gemini CLI's settings (" + why + "). Fix it, or choose the"
-                    + " auth type there yourself (\"security\": {\"auth\": {\"selectedType\": \"" + API_KEY_AUTH
-                    + "\"}}).", e);
+            throw new SandboxException(
+                    "Cannot prepare the Gemini CLI home of " + s.id() + ": " + user
+                            + " is not Gemini CLI's settings (" + why + "). Fix it, or choose the"
+                            + " auth type there yourself (\"security\": {\"auth\": {\"selectedType\": \"" + API_KEY_AUTH
+                            + "\"}}).",
+                    e);
         } catch (IOException e) {
-            throw new SandboxException("Cannot prepare the Gemini CLI home of " + s.id() + " (" + home + "): "
-                    + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot prepare the Gemini CLI home of " + s.id() + " (" + home + "): " + e.getMessage(), e);
         }
     }
 
@@ -129,14 +143,19 @@ final class GeminiHome {
         boolean exists = user != null && Files.isRegularFile(user);
         if (hookCommand != null) {
             ObjectNode root = parsed(user, exists);
-            if (apiKey && !root.path("security").path("auth").path("selectedType").isTextual()) {
+            if (apiKey
+                    && !root.path("security").path("auth").path("selectedType").isTextual()) {
                 object(object(root, "security"), "auth").put("selectedType", API_KEY_AUTH);
             }
             JsonNode before = object(root, "hooks").get(HOOK_EVENT);
             com.fasterxml.jackson.databind.node.ArrayNode list = LENIENT.createArrayNode();
             ObjectNode ours = list.addObject().put("matcher", ".*");
-            ours.putArray("hooks").addObject().put("name", HOOK_NAME).put("type", "command")
-                    .put("command", hookCommand).put("timeout", hookTimeoutSeconds * 1000L);
+            ours.putArray("hooks")
+                    .addObject()
+                    .put("name", HOOK_NAME)
+                    .put("type", "command")
+                    .put("command", hookCommand)
+                    .put("timeout", hookTimeoutSeconds * 1000L);
             if (before != null && before.isArray()) {
                 before.forEach(h -> list.add(h));
             } else if (before != null && !before.isNull()) {

@@ -23,10 +23,18 @@ public final class GeminiStreamParser extends JsonLineParser {
     void event(JsonNode e, List<TranscriptEntry> out) {
         switch (e.path("type").asText()) {
             case "init" -> out.add(new TranscriptEntry.SessionStarted(text(e, "session_id"), text(e, "model"), null));
-            case "message" -> out.add(new TranscriptEntry.Message(e.path("role").asText("assistant"),
-                    e.path("content").asText(""), e.path("delta").asBoolean(false)));
-            case "tool_use" -> out.add(new TranscriptEntry.ToolCall(text(e, "tool_id"), e.path("tool_name").asText("?"),
-                    e.path("parameters").isMissingNode() ? "{}" : e.path("parameters").toString()));
+            case "message" ->
+                out.add(new TranscriptEntry.Message(
+                        e.path("role").asText("assistant"),
+                        e.path("content").asText(""),
+                        e.path("delta").asBoolean(false)));
+            case "tool_use" ->
+                out.add(new TranscriptEntry.ToolCall(
+                        text(e, "tool_id"),
+                        e.path("tool_name").asText("?"),
+                        e.path("parameters").isMissingNode()
+                                ? "{}"
+                                : e.path("parameters").toString()));
             case "tool_result" -> {
                 boolean failed = !"success".equals(e.path("status").asText());
                 String text = e.path("output").asText("");
@@ -39,11 +47,17 @@ public final class GeminiStreamParser extends JsonLineParser {
             case "result" -> {
                 boolean failed = !"success".equals(e.path("status").asText());
                 if (failed) {
-                    out.add(new TranscriptEntry.Error(e.path("error").path("message").asText("the run failed")));
+                    out.add(new TranscriptEntry.Error(
+                            e.path("error").path("message").asText("the run failed")));
                 }
                 JsonNode s = e.path("stats");
-                out.add(new TranscriptEntry.Usage(failed, longOrNull(s.get("input_tokens")),
-                        longOrNull(s.get("output_tokens")), null, longOrNull(s.get("duration_ms")), null));
+                out.add(new TranscriptEntry.Usage(
+                        failed,
+                        longOrNull(s.get("input_tokens")),
+                        longOrNull(s.get("output_tokens")),
+                        null,
+                        longOrNull(s.get("duration_ms")),
+                        null));
             }
             default -> {
                 // Newer events.

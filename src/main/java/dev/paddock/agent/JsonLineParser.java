@@ -10,6 +10,7 @@ import java.util.List;
 abstract class JsonLineParser implements TranscriptParser {
     /** Longest partial line kept while its end has not arrived (a longer one is dropped as garbage). */
     static final int MAX_LINE = 16 * 1024 * 1024;
+
     private final StringBuilder pending = new StringBuilder();
 
     @Override
@@ -24,8 +25,8 @@ abstract class JsonLineParser implements TranscriptParser {
         }
         pending.append(chunk, start, chunk.length());
         if (pending.length() > MAX_LINE) {
-            out.add(new TranscriptEntry.Error("a line of the agent's output is longer than " + MAX_LINE
-                    + " characters; it was skipped"));
+            out.add(new TranscriptEntry.Error(
+                    "a line of the agent's output is longer than " + MAX_LINE + " characters; it was skipped"));
             pending.setLength(0);
         }
         return out;

@@ -27,13 +27,14 @@ public final class LogFollower {
      * @param reset whether the text replaces what was read before (first poll, file replaced, too much arrived)
      * @param text the new text (may be empty)
      */
-    public record Chunk(boolean reset, String text) {
-    }
+    public record Chunk(boolean reset, String text) {}
 
     private final Path file;
     private final long tailBytes;
-    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+    private final CharsetDecoder decoder = StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE);
     private long offset = -1;
     private long length;
     private long skipped;

@@ -54,7 +54,11 @@ public final class PresetPrograms implements AgentPrograms {
     private final AgentOptions options;
 
     /** Presets with nothing configured ({@link AgentOptions#NONE}): every program on PATH, no extra flags. */
-    public PresetPrograms(Path paddockHome, Path userHome, GitCli git, LongSupplier approvalTimeoutMs,
+    public PresetPrograms(
+            Path paddockHome,
+            Path userHome,
+            GitCli git,
+            LongSupplier approvalTimeoutMs,
             Supplier<Map<String, String>> environment) {
         this(paddockHome, userHome, git, approvalTimeoutMs, environment, AgentOptions.NONE);
     }
@@ -67,8 +71,13 @@ public final class PresetPrograms implements AgentPrograms {
      *     variables
      * @param options the programs' settings and the repositories' extra flags
      */
-    public PresetPrograms(Path paddockHome, Path userHome, GitCli git, LongSupplier approvalTimeoutMs,
-            Supplier<Map<String, String>> environment, AgentOptions options) {
+    public PresetPrograms(
+            Path paddockHome,
+            Path userHome,
+            GitCli git,
+            LongSupplier approvalTimeoutMs,
+            Supplier<Map<String, String>> environment,
+            AgentOptions options) {
         this.options = options;
         this.paddockHome = paddockHome.toAbsolutePath();
         this.userHome = userHome;
@@ -79,7 +88,9 @@ public final class PresetPrograms implements AgentPrograms {
 
     /** The preset named {@code agent} (null or blank: {@code custom}), as {@link AgentPreset#of}. */
     public static AgentPreset presetOf(String agent) throws SandboxException {
-        String name = agent == null || agent.isBlank() ? AgentPreset.CUSTOM.id() : agent.strip().toLowerCase(Locale.ROOT);
+        String name = agent == null || agent.isBlank()
+                ? AgentPreset.CUSTOM.id()
+                : agent.strip().toLowerCase(Locale.ROOT);
         try {
             return AgentPreset.of(name);
         } catch (IllegalArgumentException e) {
@@ -145,8 +156,8 @@ public final class PresetPrograms implements AgentPrograms {
         try {
             value = options.executable(p);
         } catch (PaddockException e) {
-            throw new SandboxException(what + ": the setting " + p.executableSetting() + " cannot be read: "
-                    + e.getMessage(), e);
+            throw new SandboxException(
+                    what + ": the setting " + p.executableSetting() + " cannot be read: " + e.getMessage(), e);
         }
         if (value == null || value.isBlank()) {
             return null;
@@ -172,11 +183,15 @@ public final class PresetPrograms implements AgentPrograms {
             all.addAll(AgentFlags.check(p, options.flags(s.repositoryId(), p)));
             return List.copyOf(all);
         } catch (SandboxException e) {
-            throw new SandboxException("Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
-                    + " flags are refused now: " + e.getMessage() + " Change them with paddock sandbox flags.", e);
+            throw new SandboxException(
+                    "Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
+                            + " flags are refused now: " + e.getMessage() + " Change them with paddock sandbox flags.",
+                    e);
         } catch (PaddockException e) {
-            throw new SandboxException("Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
-                    + " flags cannot be read: " + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot start the " + p.id() + " agent of " + s.id() + ": its repository's extra"
+                            + " flags cannot be read: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -188,7 +203,9 @@ public final class PresetPrograms implements AgentPrograms {
             env.put("PADDOCK_TASK", s.spec().task());
             return new Program(s.spec().agentCommand(), env, null, "custom command");
         }
-        String session = p.id().equals("claude") || p.id().equals("gemini") ? UUID.randomUUID().toString() : null;
+        String session = p.id().equals("claude") || p.id().equals("gemini")
+                ? UUID.randomUUID().toString()
+                : null;
         AgentTurn turn = new AgentTurn(s.spec().task(), session, s.spec().model(), flags(p, s));
         Map<String, String> own = environment.get();
         return program(p, s, layout, turn, p.startCommand(program(p, s, own), turn), own);
@@ -207,7 +224,8 @@ public final class PresetPrograms implements AgentPrograms {
                     + " an agent preset: " + presets() + ")");
         }
         if ((needsSession(p) && s.run().agentSession() == null)
-                || p.followUpCommand(p.executable(), new AgentTurn("-", s.run().agentSession(), null)).isEmpty()) {
+                || p.followUpCommand(p.executable(), new AgentTurn("-", s.run().agentSession(), null))
+                        .isEmpty()) {
             return Optional.of("Paddock knows no session of its " + p.id() + " agent to resume"
                     + (s.run().iteration() == 0 ? " (it never started)" : ""));
         }
@@ -223,16 +241,22 @@ public final class PresetPrograms implements AgentPrograms {
         AgentPreset p = presetOf(s.spec().agent());
         AgentTurn turn = new AgentTurn(text, s.run().agentSession(), s.spec().model(), flags(p, s));
         Map<String, String> own = environment.get();
-        List<String> argv = p.followUpCommand(program(p, s, own), turn).orElseThrow(() -> new SandboxException(
-                "Cannot send a follow-up to " + s.id() + ": its " + p.id() + " agent cannot resume a session."));
+        List<String> argv = p.followUpCommand(program(p, s, own), turn)
+                .orElseThrow(() -> new SandboxException("Cannot send a follow-up to " + s.id() + ": its " + p.id()
+                        + " agent cannot resume a session."));
         return program(p, s, layout, turn, argv, own);
     }
 
     @Override
     public Optional<dev.paddock.sandbox.AgentSignal> turnSignal(String payload) {
-        return TurnSignal.parse(payload).map(t -> new dev.paddock.sandbox.AgentSignal(
-                t.kind() == TurnSignal.Kind.TURN_ENDED ? dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED
-                        : dev.paddock.sandbox.AgentSignal.Kind.WAITING, t.sessionId(), t.detail(), t.notificationType()));
+        return TurnSignal.parse(payload)
+                .map(t -> new dev.paddock.sandbox.AgentSignal(
+                        t.kind() == TurnSignal.Kind.TURN_ENDED
+                                ? dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED
+                                : dev.paddock.sandbox.AgentSignal.Kind.WAITING,
+                        t.sessionId(),
+                        t.detail(),
+                        t.notificationType()));
     }
 
     /**
@@ -247,12 +271,19 @@ public final class PresetPrograms implements AgentPrograms {
         } catch (SandboxException e) {
             return Optional.empty();
         }
-        if (p == AgentPreset.CUSTOM || p.paddockHook() || !p.canFollowUp() || exitCode == null || exitCode != 0
+        if (p == AgentPreset.CUSTOM
+                || p.paddockHook()
+                || !p.canFollowUp()
+                || exitCode == null
+                || exitCode != 0
                 || s.run().agentSession() == null) {
             return Optional.empty();
         }
-        return Optional.of(new dev.paddock.sandbox.AgentSignal(dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED,
-                s.run().agentSession(), "its " + p.id() + " run ended", null));
+        return Optional.of(new dev.paddock.sandbox.AgentSignal(
+                dev.paddock.sandbox.AgentSignal.Kind.TURN_ENDED,
+                s.run().agentSession(),
+                "its " + p.id() + " run ended",
+                null));
     }
 
     /** Codex picks its thread id itself: the last one its {@code thread.started} events in the log name. */
@@ -275,8 +306,14 @@ public final class PresetPrograms implements AgentPrograms {
     }
 
     /** A preset's run of {@code argv}: its environment, and Claude Code's settings written first. */
-    private Program program(AgentPreset p, SandboxRecord s, SandboxLayout layout, AgentTurn turn, List<String> argv,
-                            Map<String, String> own) throws SandboxException {
+    private Program program(
+            AgentPreset p,
+            SandboxRecord s,
+            SandboxLayout layout,
+            AgentTurn turn,
+            List<String> argv,
+            Map<String, String> own)
+            throws SandboxException {
         Map<String, String> env = new TreeMap<>();
         PassThrough pass = PassThrough.from(p, own);
         pass.applyTo(env);
@@ -284,21 +321,34 @@ public final class PresetPrograms implements AgentPrograms {
         env.put("PADDOCK_TASK", s.spec().task());
         if (p == AgentPreset.CODEX && s.spec().tier() == Tier.NAMESPACE) {
             // In the namespace tier Codex asks Paddock before each tool call (its PreToolUse hook).
-            env.put(CodexHome.VARIABLE, CodexHome.prepare(s, layout, own, insideHookCommand(s), hookTimeout())
-                    .toString());
+            env.put(
+                    CodexHome.VARIABLE,
+                    CodexHome.prepare(s, layout, own, insideHookCommand(s), hookTimeout())
+                            .toString());
         }
         if (p == AgentPreset.GEMINI && s.spec().tier() != Tier.WORKTREE) {
             // Outside the worktree tier Gemini CLI asks Paddock before each tool call (BeforeTool hook) and runs in
             // its yolo mode: Paddock's policy and you decide, Paddock's tier is the wall.
-            env.put(GeminiHome.VARIABLE, GeminiHome.prepare(s, layout, own,
-                    pass.names().contains("GEMINI_API_KEY"), insideHookCommand(s), hookTimeout()).toString());
+            env.put(
+                    GeminiHome.VARIABLE,
+                    GeminiHome.prepare(
+                                    s,
+                                    layout,
+                                    own,
+                                    pass.names().contains("GEMINI_API_KEY"),
+                                    insideHookCommand(s),
+                                    hookTimeout())
+                            .toString());
         }
         if (p.paddockHook()) {
             env.put(TurnHook.FILE_VARIABLE, layout.turnFile().toString());
             writeClaudeSettings(s, layout, own);
         }
-        return new Program("exec " + argv.stream().map(PresetPrograms::quote).collect(Collectors.joining(" ")), env,
-                turn.sessionId(), p.id() + " " + pass.describe());
+        return new Program(
+                "exec " + argv.stream().map(PresetPrograms::quote).collect(Collectors.joining(" ")),
+                env,
+                turn.sessionId(),
+                p.id() + " " + pass.describe());
     }
 
     /**
@@ -314,8 +364,10 @@ public final class PresetPrograms implements AgentPrograms {
             return set.toString();
         }
         String path = own.get("PATH");
-        return ExecutableLocator.locate(p, null, path).map(Path::toString).orElseThrow(() -> new SandboxException(
-                "Cannot start the " + p.id() + " agent of " + s.id() + ": no executable \"" + p.executable()
+        return ExecutableLocator.locate(p, null, path)
+                .map(Path::toString)
+                .orElseThrow(() -> new SandboxException("Cannot start the " + p.id() + " agent of " + s.id()
+                        + ": no executable \"" + p.executable()
                         + "\" on Paddock's PATH (" + (path == null ? "not set" : path) + "). Install it (checked"
                         + " against " + p + ") or put its folder on the PATH Paddock is started with."));
     }
@@ -327,11 +379,15 @@ public final class PresetPrograms implements AgentPrograms {
             Path hook = HookScript.write(paddockHome, timeoutMs);
             Path turn = TurnHook.write(paddockHome);
             int timeout = ClaudeHookInstaller.timeoutFor(timeoutMs);
-            List<String> deny = ClaudePermissions.denyRules(PolicyFile.loadStandard(paddockHome, layout.mainWorktree(),
-                    layout.worktree(), userHome), layout.worktree(), paddockHome);
+            List<String> deny = ClaudePermissions.denyRules(
+                    PolicyFile.loadStandard(paddockHome, layout.mainWorktree(), layout.worktree(), userHome),
+                    layout.worktree(),
+                    paddockHome);
             // Inside a namespace or a container the hooks are shown at fixed paths (the home is not).
-            boolean inside = dev.paddock.sandbox.AgentLauncher.throughSocket(s.spec().tier());
-            String hookCommand = inside ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
+            boolean inside =
+                    dev.paddock.sandbox.AgentLauncher.throughSocket(s.spec().tier());
+            String hookCommand = inside
+                    ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
                     : ClaudeHookInstaller.hookCommand(hook, timeout);
             String turnCommand = inside ? SandboxApi.inside(turn) : turn.toString();
             // In the worktree tier Claude Code's own sandbox is the wall around its Bash commands (in the other tiers
@@ -339,16 +395,22 @@ public final class PresetPrograms implements AgentPrograms {
             ClaudeSandboxGrant grant = null;
             if (s.spec().tier() == Tier.WORKTREE) {
                 if (ClaudeSandboxGrant.toolsOn(own.get("PATH"))) {
-                    grant = ClaudeSandboxGrant.forWorktree(git, layout.worktree(), layout.controlDir(),
+                    grant = ClaudeSandboxGrant.forWorktree(
+                            git,
+                            layout.worktree(),
+                            layout.controlDir(),
                             s.spec().networkGranted());
                 } else {
-                    LOG.warn("Claude Code's own sandbox is off for {}: bubblewrap (bwrap) and socat are not both on"
-                            + " Paddock's PATH; only Paddock's hook and deny rules stand before its Bash commands",
+                    LOG.warn(
+                            "Claude Code's own sandbox is off for {}: bubblewrap (bwrap) and socat are not both on"
+                                    + " Paddock's PATH; only Paddock's hook and deny rules stand before its Bash commands",
                             s.id());
                 }
             }
-            new ClaudeSettingsWriter(git).write(layout.worktree(), new ClaudeSettingsWriter.Spec(hookCommand, timeout,
-                    turnCommand, deny, grant));
+            new ClaudeSettingsWriter(git)
+                    .write(
+                            layout.worktree(),
+                            new ClaudeSettingsWriter.Spec(hookCommand, timeout, turnCommand, deny, grant));
         } catch (IOException | PaddockException e) {
             throw new SandboxException("Cannot write the Claude Code settings of " + s.id() + ": " + e.getMessage(), e);
         }
@@ -362,8 +424,9 @@ public final class PresetPrograms implements AgentPrograms {
     /** The hook program's command line as a namespace or container sandbox sees it ({@code /run/paddock/bin}). */
     private String insideHookCommand(SandboxRecord s) throws SandboxException {
         try {
-            return ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(HookScript.write(paddockHome,
-                    approvalTimeoutMs.getAsLong()))), hookTimeout());
+            return ClaudeHookInstaller.hookCommand(
+                    Path.of(SandboxApi.inside(HookScript.write(paddockHome, approvalTimeoutMs.getAsLong()))),
+                    hookTimeout());
         } catch (IOException e) {
             throw new SandboxException("Cannot write the hook of " + s.id() + ": " + e.getMessage(), e);
         }
@@ -379,7 +442,9 @@ public final class PresetPrograms implements AgentPrograms {
     }
 
     private static String presets() {
-        return AgentPreset.ALL.stream().map(AgentPreset::id).filter(n -> !n.equals("custom"))
+        return AgentPreset.ALL.stream()
+                .map(AgentPreset::id)
+                .filter(n -> !n.equals("custom"))
                 .collect(Collectors.joining(", "));
     }
 }

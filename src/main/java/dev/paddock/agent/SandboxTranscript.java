@@ -19,8 +19,7 @@ public final class SandboxTranscript {
     /** Most approvals (the newest) a transcript's tool calls are paired with. */
     public static final int MAX_APPROVALS = 20_000;
 
-    private SandboxTranscript() {
-    }
+    private SandboxTranscript() {}
 
     /**
      * The transcript in {@code log} of sandbox {@code s}; empty when the log is not there (yet).
@@ -33,7 +32,9 @@ public final class SandboxTranscript {
             return Transcript.EMPTY;
         }
         try {
-            return Transcript.EMPTY.plus(new TranscriptFollower(log, preset.format(), MAX_BYTES).finish().entries());
+            return Transcript.EMPTY.plus(new TranscriptFollower(log, preset.format(), MAX_BYTES)
+                    .finish()
+                    .entries());
         } catch (IOException e) {
             throw new SandboxException("Cannot read the log of " + s.id() + ": " + e.getMessage(), e);
         }

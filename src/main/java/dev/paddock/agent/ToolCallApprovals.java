@@ -23,8 +23,7 @@ import java.util.Set;
  * happened. A call no hook asked about (an agent without Paddock's hook) has none.
  */
 public final class ToolCallApprovals {
-    private ToolCallApprovals() {
-    }
+    private ToolCallApprovals() {}
 
     /**
      * One tool call as the pairing sees it.
@@ -46,8 +45,7 @@ public final class ToolCallApprovals {
         }
     }
 
-    private record Key(String sessionId, String tool, String request) {
-    }
+    private record Key(String sessionId, String tool, String request) {}
 
     /**
      * The tool calls of a transcript as its entries come, each with the session it was made in (the last one named
@@ -157,8 +155,10 @@ public final class ToolCallApprovals {
         Map<Key, Deque<Approval>> free = new HashMap<>();
         for (Approval a : approvals) {
             if (a.toolUseId() == null) {
-                free.computeIfAbsent(new Key(nullToEmpty(a.sessionId()), a.tool(), nullToEmpty(a.request())),
-                        k -> new ArrayDeque<>()).add(a);
+                free.computeIfAbsent(
+                                new Key(nullToEmpty(a.sessionId()), a.tool(), nullToEmpty(a.request())),
+                                k -> new ArrayDeque<>())
+                        .add(a);
             }
         }
         for (int i = 0; i < out.length; i++) {

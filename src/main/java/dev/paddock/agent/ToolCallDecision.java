@@ -16,8 +16,14 @@ import java.util.Locale;
  * @param requestedAt when the hook asked, or null
  * @param decidedAt when it was decided, or null while undecided
  */
-public record ToolCallDecision(Verdict verdict, String who, String rule, String reason, long approvalId,
-                               Instant requestedAt, Instant decidedAt) {
+public record ToolCallDecision(
+        Verdict verdict,
+        String who,
+        String rule,
+        String reason,
+        long approvalId,
+        Instant requestedAt,
+        Instant decidedAt) {
     /** What happened to a tool call. */
     public enum Verdict {
         /** The policy allowed it. */
@@ -50,7 +56,8 @@ public record ToolCallDecision(Verdict verdict, String who, String rule, String 
     public static ToolCallDecision of(Approval a) {
         boolean human = "human".equals(a.decidedBy());
         String who = human ? (a.decider() == null ? "a person" : a.decider()) : null;
-        String reason = a.reason() == null || a.reason().isBlank() ? null : a.reason().strip();
+        String reason =
+                a.reason() == null || a.reason().isBlank() ? null : a.reason().strip();
         Verdict v = switch (a.state()) {
             case APPROVED -> human ? Verdict.APPROVED : Verdict.ALLOWED;
             case DENIED -> human ? Verdict.REJECTED : Verdict.DENIED;
@@ -87,7 +94,8 @@ public record ToolCallDecision(Verdict verdict, String who, String rule, String 
         if (reason == null || !reason.startsWith(prefix)) {
             return reason;
         }
-        String rest = reason.substring(prefix.length()).replaceFirst("^:\\s*", "").strip();
+        String rest =
+                reason.substring(prefix.length()).replaceFirst("^:\\s*", "").strip();
         return rest.isEmpty() ? null : rest;
     }
 }

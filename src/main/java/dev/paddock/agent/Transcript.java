@@ -23,8 +23,11 @@ public record Transcript(List<TranscriptEntry> entries) {
         List<TranscriptEntry> all = new ArrayList<>(entries);
         for (TranscriptEntry e : more) {
             int last = all.size() - 1;
-            if (e instanceof TranscriptEntry.Message m && m.partial() && last >= 0
-                    && all.get(last) instanceof TranscriptEntry.Message prev && prev.partial()
+            if (e instanceof TranscriptEntry.Message m
+                    && m.partial()
+                    && last >= 0
+                    && all.get(last) instanceof TranscriptEntry.Message prev
+                    && prev.partial()
                     && prev.role().equals(m.role())) {
                 all.set(last, new TranscriptEntry.Message(m.role(), prev.text() + m.text(), true));
             } else {

@@ -11,8 +11,7 @@ public sealed interface TranscriptEntry {
     int MAX_TEXT = 16 * 1024;
 
     /** The agent's session began (or was resumed): its id, model and working directory where it says them. */
-    record SessionStarted(String sessionId, String model, String cwd) implements TranscriptEntry {
-    }
+    record SessionStarted(String sessionId, String model, String cwd) implements TranscriptEntry {}
 
     /**
      * Text from the model ({@code assistant}) or the prompt ({@code user}).
@@ -55,8 +54,7 @@ public sealed interface TranscriptEntry {
      * @param failed whether the agent says the run failed
      */
     record Usage(boolean failed, Long inputTokens, Long outputTokens, Double costUsd, Long durationMs, Integer turns)
-            implements TranscriptEntry {
-    }
+            implements TranscriptEntry {}
 
     /** A line that is not one of the agent's events (plain text output, a stray line in a JSON stream). */
     record Output(String line) implements TranscriptEntry {

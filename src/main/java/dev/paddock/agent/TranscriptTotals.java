@@ -11,8 +11,8 @@ import java.util.List;
  * @param costUsd cost in US dollars, or null when no run reported one
  * @param durationMs the runs' time as the agent reports it, or null when none did
  */
-public record TranscriptTotals(int toolCalls, int errors, int runs, Long tokensIn, Long tokensOut, Double costUsd,
-                               Long durationMs) {
+public record TranscriptTotals(
+        int toolCalls, int errors, int runs, Long tokensIn, Long tokensOut, Double costUsd, Long durationMs) {
     /** No entries. */
     public static final TranscriptTotals NONE = new TranscriptTotals(0, 0, 0, null, null, null, null);
 
@@ -34,15 +34,22 @@ public record TranscriptTotals(int toolCalls, int errors, int runs, Long tokensI
             return new TranscriptTotals(toolCalls, errors + 1, runs, tokensIn, tokensOut, costUsd, durationMs);
         }
         if (e instanceof TranscriptEntry.Usage u) {
-            return new TranscriptTotals(toolCalls, errors, runs + 1, add(tokensIn, u.inputTokens()),
-                    add(tokensOut, u.outputTokens()), add(costUsd, u.costUsd()), add(durationMs, u.durationMs()));
+            return new TranscriptTotals(
+                    toolCalls,
+                    errors,
+                    runs + 1,
+                    add(tokensIn, u.inputTokens()),
+                    add(tokensOut, u.outputTokens()),
+                    add(costUsd, u.costUsd()),
+                    add(durationMs, u.durationMs()));
         }
         return this;
     }
 
     /** Input and output tokens together, or null when no run reported any. */
     public Long tokens() {
-        return tokensIn == null && tokensOut == null ? null
+        return tokensIn == null && tokensOut == null
+                ? null
                 : (tokensIn == null ? 0 : tokensIn) + (tokensOut == null ? 0 : tokensOut);
     }
 

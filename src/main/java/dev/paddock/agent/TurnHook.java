@@ -39,10 +39,10 @@ public final class TurnHook {
     public static final int MAX_S = 4;
     /** Claude Code's {@code timeout} for the hook, in seconds: the script ends well before. */
     public static final int HOOK_TIMEOUT_S = 15;
+
     private static final String RESOURCE = "paddock-turn-claude.sh";
 
-    private TurnHook() {
-    }
+    private TurnHook() {}
 
     /** {@code <paddock home>/bin/paddock-turn-claude}. */
     public static Path path(Path paddockHome) {
@@ -58,7 +58,8 @@ public final class TurnHook {
     public static Path write(Path paddockHome) throws IOException {
         Path file = path(paddockHome);
         String text = text();
-        if (Files.isRegularFile(file) && Files.isExecutable(file)
+        if (Files.isRegularFile(file)
+                && Files.isExecutable(file)
                 && Files.readString(file, StandardCharsets.UTF_8).equals(text)) {
             return file;
         }
@@ -75,8 +76,10 @@ public final class TurnHook {
             if (in == null) {
                 throw new IllegalStateException("the hook script " + RESOURCE + " is missing from Paddock's jar");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@ROUTE@", ROUTE)
-                    .replace("@MAX_BODY@", Integer.toString(MAX_BODY)).replace("@MAX_S@", Integer.toString(MAX_S));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("@ROUTE@", ROUTE)
+                    .replace("@MAX_BODY@", Integer.toString(MAX_BODY))
+                    .replace("@MAX_S@", Integer.toString(MAX_S));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the hook script " + RESOURCE, e);
         }

@@ -46,11 +46,20 @@ public record TurnSignal(Kind kind, String sessionId, String detail, String noti
         }
         String session = n.path("session_id").isTextual() ? n.path("session_id").asText() : null;
         return switch (n.path("hook_event_name").asText()) {
-            case "Stop" -> Optional.of(new TurnSignal(Kind.TURN_ENDED, session,
-                    TranscriptEntry.cut(n.path("last_assistant_message").asText("")), null));
-            case "Notification" -> Optional.of(new TurnSignal(Kind.WAITING, session,
-                    TranscriptEntry.cut(n.path("message").asText("")),
-                    n.path("notification_type").isTextual() ? n.path("notification_type").asText() : null));
+            case "Stop" ->
+                Optional.of(new TurnSignal(
+                        Kind.TURN_ENDED,
+                        session,
+                        TranscriptEntry.cut(n.path("last_assistant_message").asText("")),
+                        null));
+            case "Notification" ->
+                Optional.of(new TurnSignal(
+                        Kind.WAITING,
+                        session,
+                        TranscriptEntry.cut(n.path("message").asText("")),
+                        n.path("notification_type").isTextual()
+                                ? n.path("notification_type").asText()
+                                : null));
             default -> Optional.empty();
         };
     }

@@ -34,7 +34,11 @@ public final class WorktreeExclude {
     }
 
     /** How the file was kept out. */
-    public enum How { ALREADY_IGNORED, EXCLUDED, SKIP_WORKTREE }
+    public enum How {
+        ALREADY_IGNORED,
+        EXCLUDED,
+        SKIP_WORKTREE
+    }
 
     /**
      * Keeps {@code relativePath} (slash-separated, from the worktree's top) out of git's sight in {@code worktree}.
@@ -52,7 +56,8 @@ public final class WorktreeExclude {
             if (ignored.ok()) {
                 return How.ALREADY_IGNORED;
             }
-            String p = git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude").strip();
+            String p = git.runOk(worktree, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude")
+                    .strip();
             appendOnce(Path.of(p), "/" + relativePath);
             return How.EXCLUDED;
         } catch (GitException e) {

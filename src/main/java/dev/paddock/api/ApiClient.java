@@ -56,7 +56,9 @@ public final class ApiClient {
             return Optional.empty();
         }
         InstanceFile i = live.get();
-        return Optional.of(new ApiClient(URI.create("http://127.0.0.1:" + i.port()), ApiToken.read(tokenFile).value(),
+        return Optional.of(new ApiClient(
+                URI.create("http://127.0.0.1:" + i.port()),
+                ApiToken.read(tokenFile).value(),
                 "The running Paddock (" + i.mode() + ", pid " + i.pid() + ") on port " + i.port()));
     }
 
@@ -73,7 +75,8 @@ public final class ApiClient {
             }
             return new ApiClient(uri, token, "Paddock's API at " + baseUrl);
         } catch (IllegalArgumentException e) {
-            throw new PaddockException("\"" + baseUrl + "\" is not the URL of Paddock's API (" + e.getMessage() + ").", e);
+            throw new PaddockException(
+                    "\"" + baseUrl + "\" is not the URL of Paddock's API (" + e.getMessage() + ").", e);
         }
     }
 
@@ -107,7 +110,8 @@ public final class ApiClient {
      */
     public String send(String method, String pathAndQuery, String jsonBody, Duration timeout) throws PaddockException {
         try {
-            HttpURLConnection c = (HttpURLConnection) base.resolve(pathAndQuery).toURL().openConnection(Proxy.NO_PROXY);
+            HttpURLConnection c =
+                    (HttpURLConnection) base.resolve(pathAndQuery).toURL().openConnection(Proxy.NO_PROXY);
             c.setConnectTimeout(CONNECT_TIMEOUT_MS);
             c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
             c.setUseCaches(false);

@@ -16,8 +16,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiPort {
     private static final Logger LOG = LoggerFactory.getLogger(ApiPort.class);
 
-    private ApiPort() {
-    }
+    private ApiPort() {}
 
     /** The port in the file, or 0 when there is none (missing, unreadable, not a port). */
     public static int read(Path file) {

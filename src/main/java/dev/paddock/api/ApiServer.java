@@ -69,6 +69,7 @@ public final class ApiServer implements AutoCloseable {
     private final ExecutorService readers;
     /** Answers the quick requests of admitted callers: heartbeats, reads, settings. */
     private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, Threads.numbered("api"));
+
     private final RequestIntake intake;
     private final Gate gate;
     private final Backend backend;
@@ -95,8 +96,15 @@ public final class ApiServer implements AutoCloseable {
      */
     private final ExecutorService waiting = Executors.newCachedThreadPool(Threads.numbered("api-wait"));
 
-    private ApiServer(HttpServer server, ExecutorService readers, ApiToken token, Backend backend,
-                      SandboxService sandboxes, SettingsStore settings, ApprovalBroker approvals, String mode) {
+    private ApiServer(
+            HttpServer server,
+            ExecutorService readers,
+            ApiToken token,
+            Backend backend,
+            SandboxService sandboxes,
+            SettingsStore settings,
+            ApprovalBroker approvals,
+            String mode) {
         this.server = server;
         this.readers = readers;
         this.intake = new RequestIntake(server.getAddress().getPort());
@@ -119,8 +127,9 @@ public final class ApiServer implements AutoCloseable {
      * @param mode {@code panel} or {@code serve}, reported by {@code /v1/health}
      * @throws IOException when no loopback port can be bound
      */
-    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
-                                  String mode) throws IOException {
+    public static ApiServer start(
+            ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings, String mode)
+            throws IOException {
         return start(token, backend, sandboxes, settings, null, mode);
     }
 
@@ -131,8 +140,14 @@ public final class ApiServer implements AutoCloseable {
      *     those answer 503
      * @throws IOException when no loopback port can be bound
      */
-    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
-                                  ApprovalBroker approvals, String mode) throws IOException {
+    public static ApiServer start(
+            ApiToken token,
+            Backend backend,
+            SandboxService sandboxes,
+            SettingsStore settings,
+            ApprovalBroker approvals,
+            String mode)
+            throws IOException {
         return start(token, backend, sandboxes, settings, approvals, mode, 0);
     }
 
@@ -143,8 +158,15 @@ public final class ApiServer implements AutoCloseable {
      * @param preferredPort 0 for any free port
      * @throws IOException when no loopback port can be bound
      */
-    public static ApiServer start(ApiToken token, Backend backend, SandboxService sandboxes, SettingsStore settings,
-                                  ApprovalBroker approvals, String mode, int preferredPort) throws IOException {
+    public static ApiServer start(
+            ApiToken token,
+            Backend backend,
+            SandboxService sandboxes,
+            SettingsStore settings,
+            ApprovalBroker approvals,
+            String mode,
+            int preferredPort)
+            throws IOException {
         ServerLimits.apply();
         HttpServer server = bind(preferredPort);
         ExecutorService readers = ServerLimits.readers(Threads.numbered("api-read"));
@@ -161,10 +183,14 @@ public final class ApiServer implements AutoCloseable {
     private static HttpServer bind(int preferredPort) throws IOException {
         if (preferredPort > 0 && preferredPort <= 65535) {
             try {
-                return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), preferredPort), BACKLOG);
+                return HttpServer.create(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), preferredPort), BACKLOG);
             } catch (java.net.BindException taken) {
-                LOG.info("The API's port {} of the last start is taken ({}); using another one (agents still"
-                        + " running find it through instance.json)", preferredPort, taken.getMessage());
+                LOG.info(
+                        "The API's port {} of the last start is taken ({}); using another one (agents still"
+                                + " running find it through instance.json)",
+                        preferredPort,
+                        taken.getMessage());
             }
         }
         return HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
@@ -251,9 +277,11 @@ public final class ApiServer implements AutoCloseable {
         // that keeps connections alive (HttpURLConnection, the CLI's) must never send a request on one this
         // server has meanwhile closed. Connecting on loopback costs a fraction of a millisecond.
         ex.getResponseHeaders().set("Connection", "close");
-        ExecutorService own = ApprovalRoutes.waits(method, path) ? waiting
+        ExecutorService own = ApprovalRoutes.waits(method, path)
+                ? waiting
                 : caller.isInstall() && (SandboxRoutes.isSlow(method, path) || CheckpointRoutes.isSlow(method, path))
-                ? slow : workers;
+                        ? slow
+                        : workers;
         try {
             own.execute(() -> serve(ex, caller));
         } catch (RejectedExecutionException closing) {

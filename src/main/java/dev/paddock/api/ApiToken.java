@@ -89,7 +89,7 @@ public final class ApiToken {
         if (presented == null) {
             return false;
         }
-        return MessageDigest.isEqual(value.getBytes(StandardCharsets.US_ASCII),
-                presented.getBytes(StandardCharsets.US_ASCII));
+        return MessageDigest.isEqual(
+                value.getBytes(StandardCharsets.US_ASCII), presented.getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -59,6 +59,7 @@ final class ApprovalRoutes {
      * limit of one byte a second (averaged over curl's last seconds) holds while they flow.
      */
     static final long KEEPALIVE_MS = 500;
+
     private static final int LIST_LIMIT = 500;
 
     private final ApprovalBroker broker;
@@ -100,7 +101,8 @@ final class ApprovalRoutes {
             }
             return;
         }
-        List<String> seg = Arrays.stream(path.substring(PREFIX.length()).split("/")).filter(s -> !s.isEmpty())
+        List<String> seg = Arrays.stream(path.substring(PREFIX.length()).split("/"))
+                .filter(s -> !s.isEmpty())
                 .toList();
         try {
             if (seg.isEmpty() && method.equals("GET")) {
@@ -118,13 +120,11 @@ final class ApprovalRoutes {
     }
 
     /** Body of {@code POST /v1/decide}. {@code input} is the tool_input object (a string is taken as is). */
-    record DecideRequest(String sandboxId, String tool, JsonNode input, String cwd, String sessionId,
-                         String toolUseId) {
-    }
+    record DecideRequest(
+            String sandboxId, String tool, JsonNode input, String cwd, String sessionId, String toolUseId) {}
 
     /** Optional body of the approve and deny routes. */
-    record DecisionRequest(String by, String reason) {
-    }
+    record DecisionRequest(String by, String reason) {}
 
     private void decide(HttpExchange ex, Caller caller) throws ApiError, IOException {
         DecideRequest req = HttpIo.body(ex, DecideRequest.class);
@@ -132,12 +132,18 @@ final class ApprovalRoutes {
             throw ApiError.badRequest("the request body is empty: send {\"tool\", \"input\", \"cwd\", ...}");
         }
         Path cwd = path(req.cwd());
-        String input = req.input() != null && req.input().isTextual() ? req.input().asText()
+        String input = req.input() != null && req.input().isTextual()
+                ? req.input().asText()
                 : ApprovalRequest.mainInput(req.tool(), req.input());
         Ticket t;
         try {
             String sandbox = sandboxOf(caller, req.sandboxId(), cwd);
-            t = broker.decide(new ApprovalRequest(sandbox, req.tool(), input, cwd, req.sessionId(),
+            t = broker.decide(new ApprovalRequest(
+                    sandbox,
+                    req.tool(),
+                    input,
+                    cwd,
+                    req.sessionId(),
                     req.toolUseId() == null || req.toolUseId().length() > 256 ? null : req.toolUseId()));
         } catch (PaddockException e) {
             throw map(e);
@@ -180,8 +186,8 @@ final class ApprovalRoutes {
      * only for a call a person approved ({@link ApprovalBroker#permitOutsideSandbox}); anything else is refused, as
      * {@code -p} itself would.
      */
-    private void permission(HttpExchange ex, String sandbox, ClaudeHook.Call call) throws IOException,
-            PaddockException {
+    private void permission(HttpExchange ex, String sandbox, ClaudeHook.Call call)
+            throws IOException, PaddockException {
         String input = ApprovalRequest.mainInput(call.tool(), call.toolInput());
         Optional<Approval> by = broker.permitOutsideSandbox(sandbox, call.tool(), input);
         String reason = by.map(a -> "Paddock: a person approved it (approval " + a.id() + ")")
@@ -199,17 +205,18 @@ final class ApprovalRoutes {
         String named = asked == null || asked.isBlank() ? null : asked.strip();
         if (!caller.isInstall()) {
             if (named != null && !named.equals(caller.sandboxId())) {
-                throw ApiError.forbidden("this token belongs to sandbox " + caller.sandboxId()
-                        + "; it cannot ask for " + named);
+                throw ApiError.forbidden(
+                        "this token belongs to sandbox " + caller.sandboxId() + "; it cannot ask for " + named);
             }
             return caller.sandboxId();
         }
         if (named != null) {
             return named;
         }
-        return broker.sandboxContaining(cwd).orElseThrow(() -> ApiError.badRequest("with the install token, name the"
-                + " sandbox (sandboxId, or PADDOCK_SANDBOX_ID for the hook)"
-                + (cwd == null ? "" : "; " + cwd + " is in no live sandbox's worktree")));
+        return broker.sandboxContaining(cwd)
+                .orElseThrow(() -> ApiError.badRequest("with the install token, name the"
+                        + " sandbox (sandboxId, or PADDOCK_SANDBOX_ID for the hook)"
+                        + (cwd == null ? "" : "; " + cwd + " is in no live sandbox's worktree")));
     }
 
     /** Answers a ticket: at once when decided, else long-polled with keep-alive spaces. */
@@ -245,7 +252,8 @@ final class ApprovalRoutes {
             } catch (InterruptedException e) {
                 // The server is stopping: the request stays pending for the next start.
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted while waiting for approval " + t.first().id());
+                throw new IOException(
+                        "interrupted while waiting for approval " + t.first().id());
             }
         }
         // Decided: when nobody is left to tell, the write fails and the decision is stored all the same.
@@ -254,9 +262,14 @@ final class ApprovalRoutes {
     }
 
     private static Approval stopped(Approval a) {
-        return a.toBuilder().state(ApprovalState.PENDING).decision(null).decidedBy(null).decider(null)
+        return a.toBuilder()
+                .state(ApprovalState.PENDING)
+                .decision(null)
+                .decidedBy(null)
+                .decider(null)
                 .reason("Paddock is stopping before anyone decided; denied for now (the request stays pending)")
-                .decidedAt(null).build();
+                .decidedAt(null)
+                .build();
     }
 
     private static String decideBody(Approval a) {
@@ -300,8 +313,8 @@ final class ApprovalRoutes {
         try {
             state = s == null || s.isBlank() ? null : ApprovalState.of(s);
         } catch (IllegalArgumentException e) {
-            throw ApiError.badRequest("unknown state \"" + s + "\": use pending, approved, denied, expired or"
-                    + " cancelled");
+            throw ApiError.badRequest(
+                    "unknown state \"" + s + "\": use pending, approved, denied, expired or" + " cancelled");
         }
         int limit = LIST_LIMIT;
         String l = HttpIo.query(ex, "limit");
@@ -312,7 +325,12 @@ final class ApprovalRoutes {
                 throw ApiError.badRequest("limit must be a number, not \"" + l + "\"");
             }
         }
-        HttpIo.json(ex, 200, Map.of("approvals", broker.list(state, limit).stream().map(ApprovalView::of).toList()));
+        HttpIo.json(
+                ex,
+                200,
+                Map.of(
+                        "approvals",
+                        broker.list(state, limit).stream().map(ApprovalView::of).toList()));
     }
 
     private void act(HttpExchange ex, String idText, String action) throws ApiError, IOException, PaddockException {
@@ -323,10 +341,13 @@ final class ApprovalRoutes {
             throw ApiError.notFound("no approval request " + idText);
         }
         DecisionRequest req = HttpIo.body(ex, DecisionRequest.class);
-        String by = req == null || req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by().strip();
+        String by = req == null || req.by() == null || req.by().isBlank()
+                ? SandboxRoutes.DEFAULT_WHO
+                : req.by().strip();
         switch (action) {
             case "approve" -> HttpIo.json(ex, 200, ApprovalView.of(broker.approve(id, by)));
-            case "deny" -> HttpIo.json(ex, 200, ApprovalView.of(broker.deny(id, by, req == null ? null : req.reason())));
+            case "deny" ->
+                HttpIo.json(ex, 200, ApprovalView.of(broker.deny(id, by, req == null ? null : req.reason())));
             case "allow" -> {
                 ApprovalBroker.AllowResult r = broker.approveAndAllow(id, by);
                 Map<String, Object> body = new LinkedHashMap<>();
@@ -337,8 +358,9 @@ final class ApprovalRoutes {
                 body.put("droppedAsks", r.droppedAsks());
                 HttpIo.json(ex, 200, body);
             }
-            default -> throw ApiError.notFound("no route POST " + PREFIX + "/" + idText + "/" + action
-                    + "; use approve, deny or allow");
+            default ->
+                throw ApiError.notFound(
+                        "no route POST " + PREFIX + "/" + idText + "/" + action + "; use approve, deny or allow");
         }
     }
 

@@ -32,14 +32,20 @@ public final class CheckpointClient {
         Map<String, String> body = new HashMap<>();
         body.put("message", message);
         body.put("by", by);
-        return read(api.send("POST", path(id) + "/" + CheckpointRoutes.CHECKPOINTS, write(body),
-                ApiClient.SLOW_TIMEOUT), CheckpointView.class);
+        return read(
+                api.send("POST", path(id) + "/" + CheckpointRoutes.CHECKPOINTS, write(body), ApiClient.SLOW_TIMEOUT),
+                CheckpointView.class);
     }
 
     /** {@code POST /v1/sandboxes/{id}/rollback}: stops the agent, checkpoints, restores checkpoint {@code to}. */
     public CheckpointView.RollbackView rollback(String id, int to, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/" + CheckpointRoutes.ROLLBACK, write(Map.of("to", to, "by", by)),
-                ApiClient.SLOW_TIMEOUT), CheckpointView.RollbackView.class);
+        return read(
+                api.send(
+                        "POST",
+                        path(id) + "/" + CheckpointRoutes.ROLLBACK,
+                        write(Map.of("to", to, "by", by)),
+                        ApiClient.SLOW_TIMEOUT),
+                CheckpointView.RollbackView.class);
     }
 
     private static String path(String id) {

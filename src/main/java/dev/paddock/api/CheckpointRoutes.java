@@ -51,7 +51,8 @@ final class CheckpointRoutes {
         if (!path.startsWith(SandboxRoutes.PREFIX + "/")) {
             return List.of();
         }
-        return Arrays.stream(path.substring(SandboxRoutes.PREFIX.length()).split("/")).filter(s -> !s.isEmpty())
+        return Arrays.stream(path.substring(SandboxRoutes.PREFIX.length()).split("/"))
+                .filter(s -> !s.isEmpty())
                 .toList();
     }
 
@@ -71,8 +72,14 @@ final class CheckpointRoutes {
                 }
                 HttpIo.json(ex, 200, CheckpointView.RollbackView.of(checkpoints.rollback(id, req.to(), who(req.by()))));
             } else if (method.equals("GET")) {
-                HttpIo.json(ex, 200, Map.of(CHECKPOINTS, checkpoints.list(id).stream().map(CheckpointView::of)
-                        .toList()));
+                HttpIo.json(
+                        ex,
+                        200,
+                        Map.of(
+                                CHECKPOINTS,
+                                checkpoints.list(id).stream()
+                                        .map(CheckpointView::of)
+                                        .toList()));
             } else if (method.equals("POST")) {
                 if (!caller.isInstall() && !id.equals(caller.sandboxId())) {
                     throw ApiError.forbidden("this token belongs to sandbox " + caller.sandboxId()
@@ -80,8 +87,10 @@ final class CheckpointRoutes {
                 }
                 CheckpointRequest req = HttpIo.body(ex, CheckpointRequest.class);
                 String by = caller.isInstall() ? who(req == null ? null : req.by()) : "the agent of " + id;
-                HttpIo.json(ex, 201, CheckpointView.of(checkpoints.checkpoint(id, req == null ? null : req.message(),
-                        null, by)));
+                HttpIo.json(
+                        ex,
+                        201,
+                        CheckpointView.of(checkpoints.checkpoint(id, req == null ? null : req.message(), null, by)));
             } else {
                 throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or POST");
             }
@@ -97,10 +106,8 @@ final class CheckpointRoutes {
     }
 
     /** Body of {@code POST .../checkpoints}. */
-    record CheckpointRequest(String message, String by) {
-    }
+    record CheckpointRequest(String message, String by) {}
 
     /** Body of {@code POST .../rollback}. */
-    record RollbackRequest(Integer to, String by) {
-    }
+    record RollbackRequest(Integer to, String by) {}
 }

@@ -15,13 +15,32 @@ import java.util.List;
  * @param turn the agent's turn that ended, for an automatic checkpoint; else null
  * @param added paths added since the checkpoint before (since HEAD for the first); likewise modified, deleted
  */
-public record CheckpointView(String sandboxId, int number, String message, Integer turn, String commit, String head,
-                             String ref, Instant createdAt, List<String> added, List<String> modified,
-                             List<String> deleted) {
+public record CheckpointView(
+        String sandboxId,
+        int number,
+        String message,
+        Integer turn,
+        String commit,
+        String head,
+        String ref,
+        Instant createdAt,
+        List<String> added,
+        List<String> modified,
+        List<String> deleted) {
 
     public static CheckpointView of(Checkpoint c) {
-        return new CheckpointView(c.sandboxId(), c.number(), c.message(), c.turn(), c.commit(), c.head(), c.ref(),
-                c.createdAt(), c.changes().added(), c.changes().modified(), c.changes().deleted());
+        return new CheckpointView(
+                c.sandboxId(),
+                c.number(),
+                c.message(),
+                c.turn(),
+                c.commit(),
+                c.head(),
+                c.ref(),
+                c.createdAt(),
+                c.changes().added(),
+                c.changes().modified(),
+                c.changes().deleted());
     }
 
     /**
@@ -31,11 +50,23 @@ public record CheckpointView(String sandboxId, int number, String message, Integ
      * @param stopped whether the agent was stopped for it
      * @param restored paths written back; {@code removed}: paths deleted; {@code kept}: paths to delete left in place
      */
-    public record RollbackView(String sandboxId, int to, CheckpointView before, boolean stopped, List<String> restored,
-                               List<String> removed, List<String> kept) {
+    public record RollbackView(
+            String sandboxId,
+            int to,
+            CheckpointView before,
+            boolean stopped,
+            List<String> restored,
+            List<String> removed,
+            List<String> kept) {
         public static RollbackView of(Rollback r) {
-            return new RollbackView(r.sandboxId(), r.to(), CheckpointView.of(r.before()), r.stopped(), r.restored(),
-                    r.removed(), r.kept());
+            return new RollbackView(
+                    r.sandboxId(),
+                    r.to(),
+                    CheckpointView.of(r.before()),
+                    r.stopped(),
+                    r.restored(),
+                    r.removed(),
+                    r.kept());
         }
     }
 }

@@ -28,8 +28,7 @@ public final class CliText {
     /** Its value: the version of the rendering (change it when the CLI's output changes shape). */
     public static final String VERSION = "cli-1";
 
-    private CliText() {
-    }
+    private CliText() {}
 
     /** Indented JSON, as the CLI prints the API's answers with {@code --json}. */
     public static String indented(Object value) throws JsonProcessingException {

@@ -30,25 +30,102 @@ import java.util.Locale;
  * @param agents a fan-out instead of one sandbox: agents and counts, {@code "claude:2,codex:1"} (not with
  *     {@code agent}); {@code id} and {@code branch} then name the group and the base of its branches
  */
-public record CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
-                                   String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
-                                   Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model,
-                                   String agents) {
+public record CreateSandboxRequest(
+        String repo,
+        String task,
+        String command,
+        String tier,
+        String branch,
+        String base,
+        String id,
+        Long leaseMs,
+        Integer maxRetries,
+        Boolean network,
+        String image,
+        Double cpus,
+        Long memoryMiB,
+        Long pids,
+        Long nofile,
+        String agent,
+        String model,
+        String agents) {
 
     /** A request for one sandbox. */
-    public CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
-                                String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
-                                Double cpus, Long memoryMiB, Long pids, Long nofile, String agent, String model) {
-        this(repo, task, command, tier, branch, base, id, leaseMs, maxRetries, network, image, cpus, memoryMiB, pids,
-                nofile, agent, model, null);
+    public CreateSandboxRequest(
+            String repo,
+            String task,
+            String command,
+            String tier,
+            String branch,
+            String base,
+            String id,
+            Long leaseMs,
+            Integer maxRetries,
+            Boolean network,
+            String image,
+            Double cpus,
+            Long memoryMiB,
+            Long pids,
+            Long nofile,
+            String agent,
+            String model) {
+        this(
+                repo,
+                task,
+                command,
+                tier,
+                branch,
+                base,
+                id,
+                leaseMs,
+                maxRetries,
+                network,
+                image,
+                cpus,
+                memoryMiB,
+                pids,
+                nofile,
+                agent,
+                model,
+                null);
     }
 
     /** A request for a custom agent (its own command line). */
-    public CreateSandboxRequest(String repo, String task, String command, String tier, String branch, String base,
-                                String id, Long leaseMs, Integer maxRetries, Boolean network, String image,
-                                Double cpus, Long memoryMiB, Long pids, Long nofile) {
-        this(repo, task, command, tier, branch, base, id, leaseMs, maxRetries, network, image, cpus, memoryMiB, pids,
-                nofile, null, null, null);
+    public CreateSandboxRequest(
+            String repo,
+            String task,
+            String command,
+            String tier,
+            String branch,
+            String base,
+            String id,
+            Long leaseMs,
+            Integer maxRetries,
+            Boolean network,
+            String image,
+            Double cpus,
+            Long memoryMiB,
+            Long pids,
+            Long nofile) {
+        this(
+                repo,
+                task,
+                command,
+                tier,
+                branch,
+                base,
+                id,
+                leaseMs,
+                maxRetries,
+                network,
+                image,
+                cpus,
+                memoryMiB,
+                pids,
+                nofile,
+                null,
+                null,
+                null);
     }
 
     /** Whether this asks for a fan-out ({@code agents} given). */
@@ -63,8 +140,8 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
      */
     dev.paddock.sandbox.AgentCounts agentCounts() throws ApiError {
         if (agent != null && !agent.isBlank()) {
-            throw ApiError.badRequest("give agent (one sandbox) or agents (a fan-out such as \"claude:2,codex:1\"),"
-                    + " not both");
+            throw ApiError.badRequest(
+                    "give agent (one sandbox) or agents (a fan-out such as \"claude:2,codex:1\")," + " not both");
         }
         try {
             return dev.paddock.sandbox.AgentCounts.parse(agents);
@@ -83,10 +160,22 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
             throw ApiError.badRequest("repo is missing: give the absolute path of the repository");
         }
         Path path = HttpIo.repoPath(repo);
-        return NewSandbox.builder().repository(path).task(task).agentCommand(command).tier(parsedTier())
-                .agent(agent).model(model).branch(branch).baseBranch(base).id(id).leaseMs(leaseMs)
-                .maxRetries(maxRetries).network(Boolean.TRUE.equals(network))
-                .image(image == null || image.isBlank() ? null : image.strip()).limits(limits()).build();
+        return NewSandbox.builder()
+                .repository(path)
+                .task(task)
+                .agentCommand(command)
+                .tier(parsedTier())
+                .agent(agent)
+                .model(model)
+                .branch(branch)
+                .baseBranch(base)
+                .id(id)
+                .leaseMs(leaseMs)
+                .maxRetries(maxRetries)
+                .network(Boolean.TRUE.equals(network))
+                .image(image == null || image.isBlank() ? null : image.strip())
+                .limits(limits())
+                .build();
     }
 
     /** The container limits asked for, defaults for the rest; null when none is asked for. */
@@ -95,8 +184,11 @@ public record CreateSandboxRequest(String repo, String task, String command, Str
             return null;
         }
         try {
-            return ResourceLimits.orDefaults(cpus == null ? null : Math.round(cpus * ResourceLimits.ONE_CPU),
-                    memoryMiB == null ? null : memoryMiB * ResourceLimits.MIB, pids, nofile);
+            return ResourceLimits.orDefaults(
+                    cpus == null ? null : Math.round(cpus * ResourceLimits.ONE_CPU),
+                    memoryMiB == null ? null : memoryMiB * ResourceLimits.MIB,
+                    pids,
+                    nofile);
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest(e.getMessage());
         }

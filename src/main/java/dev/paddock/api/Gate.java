@@ -51,8 +51,8 @@ final class Gate {
      */
     static void throughOwnSocket(Caller caller, String relayed) throws ApiError {
         if (relayed != null && !relayed.equals(caller.sandboxId())) {
-            throw ApiError.forbidden("a request through the API socket of sandbox " + relayed
-                    + " may only speak for that sandbox");
+            throw ApiError.forbidden(
+                    "a request through the API socket of sandbox " + relayed + " may only speak for that sandbox");
         }
     }
 
@@ -69,7 +69,8 @@ final class Gate {
      */
     Caller bearer(HttpExchange ex) throws ApiError {
         String auth = ex.getRequestHeaders().getFirst("Authorization");
-        String presented = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
+        String presented =
+                auth != null && auth.startsWith("Bearer ") ? auth.substring(7).strip() : null;
         if (presented == null) {
             throw new ApiError(401, "missing bearer token");
         }
@@ -111,18 +112,20 @@ final class Gate {
         }
         String sandbox = p.sandboxId();
         if (relayed != null && !relayed.equals(sandbox)) {
-            throw ApiError.forbidden("a request through the API socket of sandbox " + relayed
-                    + " may only use that sandbox's hook key");
+            throw ApiError.forbidden(
+                    "a request through the API socket of sandbox " + relayed + " may only use that sandbox's hook key");
         }
         String key = sandbox == null ? token.value() : HookAuth.sandboxKey(token.value(), sandbox);
         String hostPort = relayed != null ? HookAuth.SOCKET_ADDRESS : hostPort(ex.getLocalAddress());
         URI uri = ex.getRequestURI();
         String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        String expected = HookAuth.requestMac(key, p.keyId(), p.ts(), p.nonce(), hostPort, ex.getRequestMethod(), target,
-                body);
+        String expected =
+                HookAuth.requestMac(key, p.keyId(), p.ts(), p.nonce(), hostPort, ex.getRequestMethod(), target, body);
         if (!HookAuth.same(expected, p.mac())) {
-            throw new ApiError(401, "the hook's MAC does not match: wrong key, or sent to another address than "
-                    + hostPort, "bad_hook_auth");
+            throw new ApiError(
+                    401,
+                    "the hook's MAC does not match: wrong key, or sent to another address than " + hostPort,
+                    "bad_hook_auth");
         }
         replays.accept(p.keyId(), p.ts(), p.nonce());
         ex.getResponseHeaders().set(HookAuth.PROOF_HEADER, HookAuth.answerProof(key, p.keyId(), p.nonce(), hostPort));
@@ -143,13 +146,16 @@ final class Gate {
             }
             return;
         }
-        if (!caller.isInstall() && SandboxRoutes.heartbeatTarget(method, path) == null
-                && CheckpointRoutes.checkpointTarget(method, path) == null && !ApprovalRoutes.sandboxMay(method, path)
+        if (!caller.isInstall()
+                && SandboxRoutes.heartbeatTarget(method, path) == null
+                && CheckpointRoutes.checkpointTarget(method, path) == null
+                && !ApprovalRoutes.sandboxMay(method, path)
                 && !TurnRoutes.sandboxMay(method, path)) {
             throw ApiError.forbidden("a sandbox's token may only send that sandbox's heartbeats"
                     + " (POST /v1/sandboxes/" + caller.sandboxId() + "/heartbeat), take its checkpoints (POST"
                     + " /v1/sandboxes/" + caller.sandboxId() + "/checkpoints), ask for its agent's decisions"
-                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST " + TurnRoutes.ROUTE + ")");
+                    + " (POST /v1/decide, POST /v1/hooks/claude) and tell its turn's end (POST " + TurnRoutes.ROUTE
+                    + ")");
         }
     }
 

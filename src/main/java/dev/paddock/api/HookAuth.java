@@ -59,8 +59,7 @@ public final class HookAuth {
     private static final Pattern SANDBOX_ID = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?");
     private static final HexFormat HEX = HexFormat.of();
 
-    private HookAuth() {
-    }
+    private HookAuth() {}
 
     /**
      * What a request's {@code Paddock-Auth} header says.
@@ -94,8 +93,11 @@ public final class HookAuth {
             throw new IllegalArgumentException(AUTH_HEADER + " must be \"v1 KEYID TS NONCE MAC\"");
         }
         String keyId = f[1];
-        if (!keyId.equals(INSTALL) && !(keyId.startsWith(SANDBOX_PREFIX)
-                && SANDBOX_ID.matcher(keyId.substring(SANDBOX_PREFIX.length())).matches())) {
+        if (!keyId.equals(INSTALL)
+                && !(keyId.startsWith(SANDBOX_PREFIX)
+                        && SANDBOX_ID
+                                .matcher(keyId.substring(SANDBOX_PREFIX.length()))
+                                .matches())) {
             throw new IllegalArgumentException("unknown key id \"" + keyId + "\": use install or sandbox/ID");
         }
         long ts;
@@ -122,19 +124,27 @@ public final class HookAuth {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(installToken.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HEX.formatHex(mac.doFinal(("paddock-sandbox-hook-key-v1\n" + sandboxId)
-                    .getBytes(StandardCharsets.UTF_8)));
+            return HEX.formatHex(
+                    mac.doFinal(("paddock-sandbox-hook-key-v1\n" + sandboxId).getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
         }
     }
 
     /** The request MAC (see the class comment). {@code body} is the exact bytes sent. */
-    public static String requestMac(String key, String keyId, long ts, String nonce, String hostPort, String method,
-                                    String target, byte[] body) {
+    public static String requestMac(
+            String key,
+            String keyId,
+            long ts,
+            String nonce,
+            String hostPort,
+            String method,
+            String target,
+            byte[] body) {
         MessageDigest d = sha256();
         d.update(("paddock-request-v1\n" + keyId + "\n" + ts + "\n" + nonce + "\n" + hostPort + "\n" + method + " "
-                + target + "\n").getBytes(StandardCharsets.UTF_8));
+                        + target + "\n")
+                .getBytes(StandardCharsets.UTF_8));
         d.update(body);
         d.update(("\n" + key + "\n").getBytes(StandardCharsets.UTF_8));
         return HEX.formatHex(d.digest());
@@ -142,14 +152,16 @@ public final class HookAuth {
 
     /** The answer proof (see the class comment). */
     public static String answerProof(String key, String keyId, String nonce, String hostPort) {
-        return HEX.formatHex(sha256().digest(("paddock-answer-v1\n" + keyId + "\n" + nonce + "\n" + hostPort + "\n" + key
-                + "\n").getBytes(StandardCharsets.UTF_8)));
+        return HEX.formatHex(
+                sha256().digest(("paddock-answer-v1\n" + keyId + "\n" + nonce + "\n" + hostPort + "\n" + key + "\n")
+                        .getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Constant-time comparison of two hex strings (null never matches). */
     public static boolean same(String a, String b) {
-        return a != null && b != null && MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII),
-                b.getBytes(StandardCharsets.US_ASCII));
+        return a != null
+                && b != null
+                && MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
     }
 
     private static MessageDigest sha256() {

@@ -27,6 +27,7 @@ public final class HookClient {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Longest answer line kept, and most headers taken: a peer that streams without end must not fill memory. */
     private static final int MAX_LINE = 1 << 16;
+
     private static final int MAX_HEADERS = 64;
 
     private final String host;
@@ -43,7 +44,8 @@ public final class HookClient {
      * @param quiet longest silence while a person decides
      * @throws PaddockException when {@code baseUrl} is not such a URL
      */
-    public HookClient(String baseUrl, String keyId, String key, Duration answer, Duration quiet) throws PaddockException {
+    public HookClient(String baseUrl, String keyId, String key, Duration answer, Duration quiet)
+            throws PaddockException {
         URI uri;
         try {
             uri = URI.create(baseUrl.strip());
@@ -63,8 +65,7 @@ public final class HookClient {
     }
 
     /** The broker's decision: allow or deny, and the reason it gives. */
-    public record Decision(boolean allow, String reason) {
-    }
+    public record Decision(boolean allow, String reason) {}
 
     /** The server on the port did not prove it is the broker of this key (another program, another home). */
     public static final class Unproven extends PaddockException {
@@ -135,9 +136,12 @@ public final class HookClient {
                     }
                 }
                 if (!HookAuth.same(proof, got)) {
-                    throw new Unproven(code == 401 ? "the server on " + hostPort + " refused this hook's key"
-                            + " (HTTP 401): it is not this home's Paddock, or the key is wrong"
-                            : "the server on " + hostPort + " did not prove it is this home's Paddock (HTTP " + code + ")");
+                    throw new Unproven(
+                            code == 401
+                                    ? "the server on " + hostPort + " refused this hook's key"
+                                            + " (HTTP 401): it is not this home's Paddock, or the key is wrong"
+                                    : "the server on " + hostPort + " did not prove it is this home's Paddock (HTTP "
+                                            + code + ")");
                 }
                 watchdog.interrupt();
                 if (code != 200) {
@@ -165,9 +169,11 @@ public final class HookClient {
             } catch (SocketTimeoutException e) {
                 throw new ApiUnreachableException("Paddock's broker gave no answer or sign in time", e);
             } catch (IOException e) {
-                throw new ApiUnreachableException(System.nanoTime() >= answerEnd
-                        ? "Paddock's broker did not answer within " + answer.toSeconds() + " s"
-                        : "Paddock's broker cannot be reached at " + hostPort + " (" + e.getMessage() + ")", e);
+                throw new ApiUnreachableException(
+                        System.nanoTime() >= answerEnd
+                                ? "Paddock's broker did not answer within " + answer.toSeconds() + " s"
+                                : "Paddock's broker cannot be reached at " + hostPort + " (" + e.getMessage() + ")",
+                        e);
             }
         } catch (IOException e) {
             throw new ApiUnreachableException("Paddock's broker cannot be reached at " + hostPort, e);

@@ -18,8 +18,7 @@ final class HttpIo {
      */
     static final int MAX_BODY_BYTES = 1 << 20;
 
-    private HttpIo() {
-    }
+    private HttpIo() {}
 
     /** A query parameter, decoded; null when absent, "" when given without a value. */
     static String query(HttpExchange ex, String name) {
@@ -84,8 +83,9 @@ final class HttpIo {
 
     /** {@code {"error": message, "code": code}} ({@code code} left out when null). */
     static Map<String, String> error(String message, String code) {
-        return code == null ? error(message) : Map.of("error", message == null ? "unknown error" : message,
-                "code", code);
+        return code == null
+                ? error(message)
+                : Map.of("error", message == null ? "unknown error" : message, "code", code);
     }
 
     /** Answers {@code body} as JSON ({@code application/json; charset=utf-8}). */

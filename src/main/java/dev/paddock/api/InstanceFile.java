@@ -43,9 +43,11 @@ public record InstanceFile(long pid, int port, String mode, Instant startedAt) {
                 return Optional.empty();
             }
             JsonNode n = Json.mapper().readTree(file.toFile());
-            return Optional.of(new InstanceFile(n.path("pid").asLong(), n.path("port").asInt(),
-                    n.path("mode").asText(), n.hasNonNull("startedAt") ? Instant.parse(n.get("startedAt").asText())
-                    : null));
+            return Optional.of(new InstanceFile(
+                    n.path("pid").asLong(),
+                    n.path("port").asInt(),
+                    n.path("mode").asText(),
+                    n.hasNonNull("startedAt") ? Instant.parse(n.get("startedAt").asText()) : null));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -57,8 +59,11 @@ public record InstanceFile(long pid, int port, String mode, Instant startedAt) {
      * then started after the file was written.
      */
     public static Optional<InstanceFile> live(Path file) {
-        return read(file).filter(i -> ProcessHandle.of(i.pid()).filter(ProcessHandle::isAlive)
-                .map(p -> startedBefore(p, i.startedAt())).orElse(false));
+        return read(file)
+                .filter(i -> ProcessHandle.of(i.pid())
+                        .filter(ProcessHandle::isAlive)
+                        .map(p -> startedBefore(p, i.startedAt()))
+                        .orElse(false));
     }
 
     private static boolean startedBefore(ProcessHandle p, Instant written) {

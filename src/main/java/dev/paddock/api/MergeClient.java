@@ -40,13 +40,16 @@ public final class MergeClient {
 
     /** {@code GET /v1/merges/settings?repo=}: the repository's merge settings. */
     public MergeRoutes.SettingsView settings(Path repo) throws PaddockException {
-        return Json.mapper().convertValue(read(api.get(MergeRoutes.MERGES + "/settings?repo="
-                + ApiClient.encode(repo.toString()))), MergeRoutes.SettingsView.class);
+        return Json.mapper()
+                .convertValue(
+                        read(api.get(MergeRoutes.MERGES + "/settings?repo=" + ApiClient.encode(repo.toString()))),
+                        MergeRoutes.SettingsView.class);
     }
 
     /** {@code PUT /v1/merges/settings?repo=}: null arguments keep their value; a blank test command clears it. */
-    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
-                                              Integer maxAttempts) throws PaddockException {
+    public MergeRoutes.SettingsView configure(
+            Path repo, String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts)
+            throws PaddockException {
         return configure(repo, strategy, testCommand, testTimeoutMs, maxAttempts, null);
     }
 
@@ -56,8 +59,9 @@ public final class MergeClient {
      * @param autoResolve {@code propose} or {@code apply}; null keeps it
      * @throws PaddockException with the server's message for a bad value (nothing changed)
      */
-    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
-                                              Integer maxAttempts, String autoResolve) throws PaddockException {
+    public MergeRoutes.SettingsView configure(
+            Path repo, String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts, String autoResolve)
+            throws PaddockException {
         return configure(repo, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, null);
     }
 
@@ -68,19 +72,31 @@ public final class MergeClient {
      * @param regenerate  file → command regenerating it (a blank command removes it); null or empty changes none
      * @throws PaddockException with the server's message for a bad value
      */
-    public MergeRoutes.SettingsView configure(Path repo, String strategy, String testCommand, Long testTimeoutMs,
-                                              Integer maxAttempts, String autoResolve, Map<String, String> regenerate)
+    public MergeRoutes.SettingsView configure(
+            Path repo,
+            String strategy,
+            String testCommand,
+            Long testTimeoutMs,
+            Integer maxAttempts,
+            String autoResolve,
+            Map<String, String> regenerate)
             throws PaddockException {
-        String body = write(new MergeRoutes.SettingsRequest(strategy, testCommand, testTimeoutMs, maxAttempts,
-                autoResolve, regenerate));
-        return Json.mapper().convertValue(read(api.send("PUT", MergeRoutes.MERGES + "/settings?repo="
-                + ApiClient.encode(repo.toString()), body, ApiClient.SLOW_TIMEOUT)), MergeRoutes.SettingsView.class);
+        String body = write(new MergeRoutes.SettingsRequest(
+                strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate));
+        return Json.mapper()
+                .convertValue(
+                        read(api.send(
+                                "PUT",
+                                MergeRoutes.MERGES + "/settings?repo=" + ApiClient.encode(repo.toString()),
+                                body,
+                                ApiClient.SLOW_TIMEOUT)),
+                        MergeRoutes.SettingsView.class);
     }
 
     /** {@code POST /v1/merges/{id}/cancel} or {@code .../retry}. */
     public MergeView act(long id, String action, String by) throws PaddockException {
-        return view(api.send("POST", MergeRoutes.MERGES + "/" + id + "/" + action, write(Map.of("by", by)),
-                ApiClient.SLOW_TIMEOUT));
+        return view(api.send(
+                "POST", MergeRoutes.MERGES + "/" + id + "/" + action, write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT));
     }
 
     /** {@code POST /v1/merges/{id}/approve}: approves the policy change under review, bound to {@code commit}. */
@@ -101,8 +117,8 @@ public final class MergeClient {
 
     /** {@code GET /v1/merges/{id}/review}: the policy change to review. */
     public MergeReviewView review(long id) throws PaddockException {
-        return Json.mapper().convertValue(read(api.get(MergeRoutes.MERGES + "/" + id + "/review")),
-                MergeReviewView.class);
+        return Json.mapper()
+                .convertValue(read(api.get(MergeRoutes.MERGES + "/" + id + "/review")), MergeReviewView.class);
     }
 
     private static MergeView view(String body) throws PaddockException {

@@ -17,7 +17,14 @@ import java.util.List;
  * @param approvedBy     who, or null
  * @param approvedAt     when, or null
  */
-public record MergeReviewView(MergeView entry, List<String> files, String baseBranch, String baseCommit,
-                              String reviewCommit, String diff, boolean truncated, String approvedCommit,
-                              String approvedBy, Instant approvedAt) {
-}
+public record MergeReviewView(
+        MergeView entry,
+        List<String> files,
+        String baseBranch,
+        String baseCommit,
+        String reviewCommit,
+        String diff,
+        boolean truncated,
+        String approvedCommit,
+        String approvedBy,
+        Instant approvedAt) {}

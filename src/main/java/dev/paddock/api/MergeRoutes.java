@@ -63,8 +63,7 @@ final class MergeRoutes {
      * @param branch the branch to merge
      * @param by who asks (shown in the event)
      */
-    record EnqueueRequest(String sandbox, String repo, String branch, String by) {
-    }
+    record EnqueueRequest(String sandbox, String repo, String branch, String by) {}
 
     /**
      * A repository's merge settings as the API shows them.
@@ -76,11 +75,21 @@ final class MergeRoutes {
      * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
      * @param regenerate    lockfile or generated file (name or path) → the command that regenerates it
      */
-    public record SettingsView(String strategy, String testCommand, long testTimeoutMs, int maxAttempts,
-                               String autoResolve, java.util.Map<String, String> regenerate) {
+    public record SettingsView(
+            String strategy,
+            String testCommand,
+            long testTimeoutMs,
+            int maxAttempts,
+            String autoResolve,
+            java.util.Map<String, String> regenerate) {
         static SettingsView of(dev.paddock.merge.MergeSettings s, java.util.Map<String, String> regenerate) {
-            return new SettingsView(s.strategy().id(), s.hasTest() ? s.testCommand() : null, s.testTimeout().toMillis(),
-                    s.maxAttempts(), s.autoResolve().id(), regenerate);
+            return new SettingsView(
+                    s.strategy().id(),
+                    s.hasTest() ? s.testCommand() : null,
+                    s.testTimeout().toMillis(),
+                    s.maxAttempts(),
+                    s.autoResolve().id(),
+                    regenerate);
         }
     }
 
@@ -88,9 +97,13 @@ final class MergeRoutes {
      * Body of {@code PUT /v1/merges/settings}: null fields keep their value; in {@code regenerate}, a file with a
      * blank command loses its command and files not named keep theirs.
      */
-    public record SettingsRequest(String strategy, String testCommand, Long testTimeoutMs, Integer maxAttempts,
-                                  String autoResolve, java.util.Map<String, String> regenerate) {
-    }
+    public record SettingsRequest(
+            String strategy,
+            String testCommand,
+            Long testTimeoutMs,
+            Integer maxAttempts,
+            String autoResolve,
+            java.util.Map<String, String> regenerate) {}
 
     /**
      * Optional body of cancel, retry, approve and reject.
@@ -99,8 +112,7 @@ final class MergeRoutes {
      * @param commit for approve: the commit the person reviewed (null: the one under review)
      * @param reason for reject: why (may be null)
      */
-    record ActionRequest(String by, String commit, String reason) {
-    }
+    record ActionRequest(String by, String commit, String reason) {}
 
     void handle(HttpExchange ex) throws ApiError, IOException {
         String method = ex.getRequestMethod();
@@ -111,43 +123,54 @@ final class MergeRoutes {
                 conflicts(ex);
                 return;
             }
-            List<String> seg = Arrays.stream(path.substring(MERGES.length()).split("/")).filter(s -> !s.isEmpty()).toList();
+            List<String> seg = Arrays.stream(path.substring(MERGES.length()).split("/"))
+                    .filter(s -> !s.isEmpty())
+                    .toList();
             if (seg.size() == 1 && seg.get(0).equals("settings")) {
                 Path repo = repo(HttpIo.query(ex, "repo"), true);
                 switch (method) {
-                    case "GET" -> HttpIo.json(ex, 200, SettingsView.of(merges.settings(repo),
-                            merges.regenerateCommands(repo)));
+                    case "GET" ->
+                        HttpIo.json(ex, 200, SettingsView.of(merges.settings(repo), merges.regenerateCommands(repo)));
                     case "PUT" -> {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
                                     + " \"maxAttempts\", \"autoResolve\", \"regenerate\"} (any of them)");
                         }
-                        java.util.Map<String, String> regen = req.regenerate() == null ? java.util.Map.of()
-                                : req.regenerate();
+                        java.util.Map<String, String> regen =
+                                req.regenerate() == null ? java.util.Map.of() : req.regenerate();
                         for (String file : regen.keySet()) {
                             dev.paddock.merge.MergeService.regenerateFile(file);
                         }
-                        dev.paddock.merge.MergeSettings s = merges.configure(repo, req.strategy(), req.testCommand(),
-                                req.testTimeoutMs(), req.maxAttempts(), req.autoResolve());
+                        dev.paddock.merge.MergeSettings s = merges.configure(
+                                repo,
+                                req.strategy(),
+                                req.testCommand(),
+                                req.testTimeoutMs(),
+                                req.maxAttempts(),
+                                req.autoResolve());
                         for (java.util.Map.Entry<String, String> r : regen.entrySet()) {
                             merges.regenerate(repo, r.getKey(), r.getValue());
                         }
                         HttpIo.json(ex, 200, SettingsView.of(s, merges.regenerateCommands(repo)));
                     }
-                    default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or PUT");
+                    default ->
+                        throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or PUT");
                 }
             } else if (seg.isEmpty()) {
                 switch (method) {
                     case "GET" -> list(ex);
                     case "POST" -> enqueue(ex);
-                    default -> throw new ApiError(405, "method " + method + " is not allowed on " + path + "; use GET or POST");
+                    default ->
+                        throw new ApiError(
+                                405, "method " + method + " is not allowed on " + path + "; use GET or POST");
                 }
             } else if (seg.size() == 2 && ACTIONS.contains(seg.get(1))) {
                 require(method, "POST", path);
                 long id = id(seg.get(0));
                 ActionRequest req = HttpIo.body(ex, ActionRequest.class);
-                String by = req == null || req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
+                String by =
+                        req == null || req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
                 MergeEntry e = switch (seg.get(1)) {
                     case "cancel" -> merges.cancel(id, by);
                     case "retry" -> merges.retry(id, by);
@@ -196,12 +219,14 @@ final class MergeRoutes {
 
     private void enqueue(HttpExchange ex) throws ApiError, IOException, PaddockException {
         EnqueueRequest req = HttpIo.body(ex, EnqueueRequest.class);
-        if (req == null || ((req.sandbox() == null || req.sandbox().isBlank())
-                && (req.repo() == null || req.branch() == null))) {
+        if (req == null
+                || ((req.sandbox() == null || req.sandbox().isBlank())
+                        && (req.repo() == null || req.branch() == null))) {
             throw ApiError.badRequest("send {\"sandbox\": \"ID\"} or {\"repo\": \"/abs/path\", \"branch\": \"name\"}");
         }
         String by = req.by() == null || req.by().isBlank() ? SandboxRoutes.DEFAULT_WHO : req.by();
-        MergeEntry e = req.sandbox() != null && !req.sandbox().isBlank() ? merges.enqueueSandbox(req.sandbox(), by)
+        MergeEntry e = req.sandbox() != null && !req.sandbox().isBlank()
+                ? merges.enqueueSandbox(req.sandbox(), by)
                 : merges.enqueueBranch(repo(req.repo(), true), req.branch(), by);
         HttpIo.json(ex, 201, MergeView.of(e, null, Instant.now()));
     }
@@ -209,9 +234,20 @@ final class MergeRoutes {
     private void review(HttpExchange ex, long id) throws ApiError, IOException, PaddockException {
         dev.paddock.merge.PolicyDiff d = merges.policyDiff(id);
         dev.paddock.merge.PolicyReview r = merges.review(id);
-        HttpIo.json(ex, 200, new MergeReviewView(MergeView.of(merges.get(id), null, Instant.now()), d.files(),
-                d.baseBranch(), d.baseCommit(), d.reviewCommit(), d.text(), d.truncated(), r.approvedCommit(),
-                r.approvedBy(), r.approvedAt()));
+        HttpIo.json(
+                ex,
+                200,
+                new MergeReviewView(
+                        MergeView.of(merges.get(id), null, Instant.now()),
+                        d.files(),
+                        d.baseBranch(),
+                        d.baseCommit(),
+                        d.reviewCommit(),
+                        d.text(),
+                        d.truncated(),
+                        r.approvedCommit(),
+                        r.approvedBy(),
+                        r.approvedAt()));
     }
 
     private void conflicts(HttpExchange ex) throws ApiError, IOException, PaddockException {

@@ -37,8 +37,10 @@ final class ReplayGuard {
     void accept(String keyId, long ts, String nonce) throws ApiError {
         long now = clock.instant().getEpochSecond();
         if (Math.abs(now - ts) > WINDOW_S) {
-            throw new ApiError(401, "the hook's time (" + ts + ") is more than " + WINDOW_S + " s from Paddock's ("
-                    + now + ")", "stale_request");
+            throw new ApiError(
+                    401,
+                    "the hook's time (" + ts + ") is more than " + WINDOW_S + " s from Paddock's (" + now + ")",
+                    "stale_request");
         }
         if (seen.size() >= MAX_KEPT) {
             purge(now);

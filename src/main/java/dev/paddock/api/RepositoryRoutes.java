@@ -43,8 +43,7 @@ final class RepositoryRoutes {
      * @param agent the preset ({@code claude}, {@code codex}, {@code gemini}, {@code aider})
      * @param flags the words, each one argument; null or empty clears them
      */
-    record FlagsRequest(String repo, String agent, java.util.List<String> flags) {
-    }
+    record FlagsRequest(String repo, String agent, java.util.List<String> flags) {}
 
     /**
      * Body of the request.
@@ -52,8 +51,7 @@ final class RepositoryRoutes {
      * @param repo absolute path of the repository (or of a folder inside it)
      * @param image image reference such as {@code node:22}, or null to clear
      */
-    record ImageRequest(String repo, String image) {
-    }
+    record ImageRequest(String repo, String image) {}
 
     void handle(HttpExchange ex) throws ApiError, IOException {
         if (ex.getRequestURI().getPath().equals(AGENT_FLAGS)) {
@@ -61,8 +59,8 @@ final class RepositoryRoutes {
             return;
         }
         if (!ex.getRequestMethod().equals("PUT")) {
-            throw new ApiError(405, "method " + ex.getRequestMethod() + " is not allowed on " + CONTAINER_IMAGE
-                    + "; use PUT");
+            throw new ApiError(
+                    405, "method " + ex.getRequestMethod() + " is not allowed on " + CONTAINER_IMAGE + "; use PUT");
         }
         ImageRequest req = HttpIo.body(ex, ImageRequest.class);
         if (req == null || req.repo() == null || req.repo().isBlank()) {
@@ -72,7 +70,11 @@ final class RepositoryRoutes {
         try {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("repo", sandboxes.setContainerImage(path, req.image()).toString());
-            body.put("image", req.image() == null || req.image().isBlank() ? null : req.image().strip());
+            body.put(
+                    "image",
+                    req.image() == null || req.image().isBlank()
+                            ? null
+                            : req.image().strip());
             HttpIo.json(ex, 200, body);
         } catch (PaddockException e) {
             throw SandboxRoutes.map(e, 400);
@@ -97,13 +99,18 @@ final class RepositoryRoutes {
                 throw new ApiError(405, "method " + method + " is not allowed on " + AGENT_FLAGS + "; use GET or PUT");
             }
             FlagsRequest req = HttpIo.body(ex, FlagsRequest.class);
-            if (req == null || req.repo() == null || req.repo().isBlank() || req.agent() == null
+            if (req == null
+                    || req.repo() == null
+                    || req.repo().isBlank()
+                    || req.agent() == null
                     || req.agent().isBlank()) {
                 throw ApiError.badRequest("send {\"repo\": \"/abs/path\", \"agent\": \"claude\", \"flags\":"
                         + " [\"--max-turns\", \"30\"]}");
             }
             java.util.List<String> flags = req.flags() == null ? java.util.List.of() : req.flags();
-            String main = sandboxes.setAgentFlags(absolute(req.repo()), req.agent(), flags).toString();
+            String main = sandboxes
+                    .setAgentFlags(absolute(req.repo()), req.agent(), flags)
+                    .toString();
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("repo", main);
             body.put("agent", req.agent().strip().toLowerCase(java.util.Locale.ROOT));

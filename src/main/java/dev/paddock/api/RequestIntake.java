@@ -42,13 +42,17 @@ final class RequestIntake {
             throw new ApiError(400, "the request has no Host header; send Host: 127.0.0.1:" + port, "bad_host");
         }
         if (!isOurs(host.strip().toLowerCase(Locale.ROOT))) {
-            throw new ApiError(421, "this API answers only requests for 127.0.0.1:" + port + " or localhost:" + port
-                    + ", not for \"" + oneLine(host) + "\" (a web page that reaches it through DNS rebinding is refused)",
+            throw new ApiError(
+                    421,
+                    "this API answers only requests for 127.0.0.1:" + port + " or localhost:" + port + ", not for \""
+                            + oneLine(host) + "\" (a web page that reaches it through DNS rebinding is refused)",
                     "bad_host");
         }
         if (h.containsKey("Origin") || h.containsKey("Sec-Fetch-Site")) {
-            throw new ApiError(403, "requests from web pages are refused (the request has an Origin or Sec-Fetch-Site"
-                    + " header)", "browser_request");
+            throw new ApiError(
+                    403,
+                    "requests from web pages are refused (the request has an Origin or Sec-Fetch-Site" + " header)",
+                    "browser_request");
         }
     }
 
@@ -62,8 +66,10 @@ final class RequestIntake {
     static void checkRelayed(HttpExchange ex) throws ApiError {
         Headers h = ex.getRequestHeaders();
         if (h.containsKey("Origin") || h.containsKey("Sec-Fetch-Site")) {
-            throw new ApiError(403, "requests from web pages are refused (the request has an Origin or Sec-Fetch-Site"
-                    + " header)", "browser_request");
+            throw new ApiError(
+                    403,
+                    "requests from web pages are refused (the request has an Origin or Sec-Fetch-Site" + " header)",
+                    "browser_request");
         }
     }
 

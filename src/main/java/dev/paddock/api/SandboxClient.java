@@ -39,16 +39,21 @@ public final class SandboxClient {
             total = 1; // the API says what is wrong
         }
         // Each sandbox is made in turn, each as long as one on its own may take.
-        return read(api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT.multipliedBy(total)),
+        return read(
+                api.send("POST", SandboxRoutes.PREFIX, write(request), ApiClient.SLOW_TIMEOUT.multipliedBy(total)),
                 SandboxGroupView.class);
     }
 
     /** {@code GET /v1/sandboxes[?repo=]}: sandboxes not closed, newest first (of every repository when null). */
     public List<SandboxView> list(Path repo) throws PaddockException {
-        String body = api.get(SandboxRoutes.PREFIX + (repo == null ? "" : "?repo=" + ApiClient.encode(repo.toString())));
-        JavaType type = Json.mapper().getTypeFactory().constructMapType(Map.class,
-                Json.mapper().constructType(String.class),
-                Json.mapper().getTypeFactory().constructCollectionType(List.class, SandboxView.class));
+        String body =
+                api.get(SandboxRoutes.PREFIX + (repo == null ? "" : "?repo=" + ApiClient.encode(repo.toString())));
+        JavaType type = Json.mapper()
+                .getTypeFactory()
+                .constructMapType(
+                        Map.class,
+                        Json.mapper().constructType(String.class),
+                        Json.mapper().getTypeFactory().constructCollectionType(List.class, SandboxView.class));
         Map<String, List<SandboxView>> answer = read(body, type);
         return answer.getOrDefault("sandboxes", List.of());
     }
@@ -63,8 +68,11 @@ public final class SandboxClient {
         Map<String, String> body = new java.util.HashMap<>();
         body.put("repo", repo.toString());
         body.put("image", image);
-        return read(api.send("PUT", RepositoryRoutes.CONTAINER_IMAGE, write(body), ApiClient.SLOW_TIMEOUT),
-                com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+        return read(
+                        api.send("PUT", RepositoryRoutes.CONTAINER_IMAGE, write(body), ApiClient.SLOW_TIMEOUT),
+                        com.fasterxml.jackson.databind.JsonNode.class)
+                .path("repo")
+                .asText();
     }
 
     /**
@@ -78,14 +86,18 @@ public final class SandboxClient {
         body.put("repo", repo.toString());
         body.put("agent", agent);
         body.put("flags", flags);
-        return read(api.send("PUT", RepositoryRoutes.AGENT_FLAGS, write(body), ApiClient.SLOW_TIMEOUT),
-                com.fasterxml.jackson.databind.JsonNode.class).path("repo").asText();
+        return read(
+                        api.send("PUT", RepositoryRoutes.AGENT_FLAGS, write(body), ApiClient.SLOW_TIMEOUT),
+                        com.fasterxml.jackson.databind.JsonNode.class)
+                .path("repo")
+                .asText();
     }
 
     /** {@code GET /v1/repositories/agent-flags?repo=}: every agent's extra flags in the repository, by agent. */
     public Map<String, List<String>> agentFlags(Path repo) throws PaddockException {
-        com.fasterxml.jackson.databind.JsonNode answer = read(api.get(RepositoryRoutes.AGENT_FLAGS + "?repo="
-                + ApiClient.encode(repo.toString())), com.fasterxml.jackson.databind.JsonNode.class);
+        com.fasterxml.jackson.databind.JsonNode answer = read(
+                api.get(RepositoryRoutes.AGENT_FLAGS + "?repo=" + ApiClient.encode(repo.toString())),
+                com.fasterxml.jackson.databind.JsonNode.class);
         Map<String, List<String>> flags = new java.util.TreeMap<>();
         answer.path("flags").fields().forEachRemaining(e -> {
             List<String> words = new java.util.ArrayList<>();
@@ -97,24 +109,35 @@ public final class SandboxClient {
 
     /** {@code POST /v1/sandboxes/{id}/stop}. */
     public SandboxView stop(String id, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/stop", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
+        return read(
+                api.send("POST", path(id) + "/stop", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT),
+                SandboxView.class);
     }
 
     /** {@code POST /v1/sandboxes/{id}/retry}. */
     public SandboxView retry(String id, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/retry", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT), SandboxView.class);
+        return read(
+                api.send("POST", path(id) + "/retry", write(Map.of("by", by)), ApiClient.SLOW_TIMEOUT),
+                SandboxView.class);
     }
 
     /** {@code POST /v1/sandboxes/{id}/say}: a follow-up prompt; the agent resumes its session with it. */
     public SandboxView say(String id, String text, String by) throws PaddockException {
-        return read(api.send("POST", path(id) + "/say", write(Map.of("text", text, "by", by)), ApiClient.SLOW_TIMEOUT),
+        return read(
+                api.send("POST", path(id) + "/say", write(Map.of("text", text, "by", by)), ApiClient.SLOW_TIMEOUT),
                 SandboxView.class);
     }
 
     /** {@code DELETE /v1/sandboxes/{id}}: removes it ({@link RemoveMode#STRICT} refuses to lose work, 409). */
     public SandboxView remove(String id, RemoveMode mode, boolean deleteBranch, String by) throws PaddockException {
-        return read(api.send("DELETE", path(id) + "?mode=" + mode.name().toLowerCase(Locale.ROOT) + "&deleteBranch="
-                + deleteBranch + "&by=" + ApiClient.encode(by), null, ApiClient.SLOW_TIMEOUT), SandboxView.class);
+        return read(
+                api.send(
+                        "DELETE",
+                        path(id) + "?mode=" + mode.name().toLowerCase(Locale.ROOT) + "&deleteBranch=" + deleteBranch
+                                + "&by=" + ApiClient.encode(by),
+                        null,
+                        ApiClient.SLOW_TIMEOUT),
+                SandboxView.class);
     }
 
     /** {@code GET /v1/sandboxes/{id}/removal}: what removing it would lose, and the ignored files that go with it. */

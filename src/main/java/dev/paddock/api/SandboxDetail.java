@@ -32,11 +32,12 @@ public record SandboxDetail(SandboxView sandbox, List<HistoryEvent> history, Wai
      * @param detail the agent's last message or the notification's text (at most 1000 characters)
      * @param notificationType a notification's type, or null
      */
-    public record Waiting(String kind, int run, Instant since, String sessionId, String detail,
-                          String notificationType) {
+    public record Waiting(
+            String kind, int run, Instant since, String sessionId, String detail, String notificationType) {
         static Waiting of(dev.paddock.sandbox.WaitingForYou w) {
-            return w == null ? null : new Waiting(w.kind().id(), w.run(), w.since(), w.sessionId(), w.detail(),
-                    w.notificationType());
+            return w == null
+                    ? null
+                    : new Waiting(w.kind().id(), w.run(), w.since(), w.sessionId(), w.detail(), w.notificationType());
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
  */
 public record SandboxGroupView(String group, List<SandboxView> sandboxes) {
     static SandboxGroupView of(SandboxGroup g) {
-        return new SandboxGroupView(g.id(), g.sandboxes().stream().map(SandboxView::of).toList());
+        return new SandboxGroupView(
+                g.id(), g.sandboxes().stream().map(SandboxView::of).toList());
     }
 }

@@ -81,8 +81,11 @@ final class SandboxRoutes {
         if (!matches(path)) {
             return false;
         }
-        return (seg.isEmpty() && method.equals("POST")) || (seg.size() == 1 && method.equals("DELETE"))
-                || (seg.size() == 2 && method.equals("POST") && (seg.get(1).equals("stop") || seg.get(1).equals("retry")))
+        return (seg.isEmpty() && method.equals("POST"))
+                || (seg.size() == 1 && method.equals("DELETE"))
+                || (seg.size() == 2
+                        && method.equals("POST")
+                        && (seg.get(1).equals("stop") || seg.get(1).equals("retry")))
                 || (seg.size() == 2 && method.equals("GET") && seg.get(1).equals("compare"));
     }
 
@@ -140,9 +143,15 @@ final class SandboxRoutes {
                     sandboxes.find(id);
                     HttpIo.text(ex, 200, sandboxes.logTail(id));
                 }
-                case "transcript" -> HttpIo.json(ex, 200, TranscriptView.of(
-                        SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id)),
-                        approvals == null ? List.of() : approvals.ofSandbox(id, SandboxTranscript.MAX_APPROVALS)));
+                case "transcript" ->
+                    HttpIo.json(
+                            ex,
+                            200,
+                            TranscriptView.of(
+                                    SandboxTranscript.read(sandboxes.find(id), sandboxes.logFile(id)),
+                                    approvals == null
+                                            ? List.of()
+                                            : approvals.ofSandbox(id, SandboxTranscript.MAX_APPROVALS)));
                 case "compare" -> {
                     GroupComparer c = comparer;
                     if (c == null) {
@@ -166,8 +175,8 @@ final class SandboxRoutes {
 
     private void heartbeat(HttpExchange ex, Caller caller, String id) throws ApiError, IOException, PaddockException {
         if (!caller.mayHeartbeat(id)) {
-            throw ApiError.forbidden("this token belongs to sandbox " + caller.sandboxId()
-                    + "; it cannot send heartbeats for " + id);
+            throw ApiError.forbidden(
+                    "this token belongs to sandbox " + caller.sandboxId() + "; it cannot send heartbeats for " + id);
         }
         HeartbeatRequest req = HttpIo.body(ex, HeartbeatRequest.class);
         sandboxes.heartbeat(id, req == null ? null : req.progress());
@@ -179,7 +188,8 @@ final class SandboxRoutes {
         if (req == null || req.text() == null || req.text().isBlank()) {
             throw ApiError.badRequest("send {\"text\": \"the follow-up prompt\"}: the follow-up is empty");
         }
-        String by = req.by() == null || req.by().isBlank() ? DEFAULT_WHO : req.by().strip();
+        String by =
+                req.by() == null || req.by().isBlank() ? DEFAULT_WHO : req.by().strip();
         HttpIo.json(ex, 200, SandboxView.of(sandboxes.say(id, req.text(), by)));
     }
 
@@ -188,7 +198,8 @@ final class SandboxRoutes {
         String render = CliText.asked(ex);
         try {
             List<SandboxView> list = sandboxes.list(repo == null ? null : absolute(repo)).stream()
-                    .map(SandboxView::of).toList();
+                    .map(SandboxView::of)
+                    .toList();
             if (render != null) {
                 CliText.answer(ex, CliText.sandboxes(ex, render, list));
                 return;
@@ -230,7 +241,8 @@ final class SandboxRoutes {
             Map<String, Object> failed = new java.util.LinkedHashMap<>(member(e.failed()));
             failed.put("error", e.reason().getMessage());
             body.put("failed", failed);
-            body.put("notTried", e.notTried().stream().map(SandboxRoutes::member).toList());
+            body.put(
+                    "notTried", e.notTried().stream().map(SandboxRoutes::member).toList());
             HttpIo.json(ex, map(e.reason(), 400).status(), body);
         } catch (PaddockException e) {
             throw map(e, 400);
@@ -244,10 +256,16 @@ final class SandboxRoutes {
     private void detail(HttpExchange ex, String id) throws ApiError, IOException {
         try {
             SandboxRecord s = sandboxes.find(id);
-            HttpIo.json(ex, 200, new SandboxDetail(SandboxView.of(s),
-                    sandboxes.history(id).stream().map(SandboxDetail.HistoryEvent::of).toList(),
-                    SandboxDetail.Waiting.of(sandboxes.waiting(id).orElse(null)),
-                    SandboxDetail.FollowUp.of(sandboxes.followUp(id).orElse(null))));
+            HttpIo.json(
+                    ex,
+                    200,
+                    new SandboxDetail(
+                            SandboxView.of(s),
+                            sandboxes.history(id).stream()
+                                    .map(SandboxDetail.HistoryEvent::of)
+                                    .toList(),
+                            SandboxDetail.Waiting.of(sandboxes.waiting(id).orElse(null)),
+                            SandboxDetail.FollowUp.of(sandboxes.followUp(id).orElse(null))));
         } catch (PaddockException e) {
             throw map(e, 400);
         }
@@ -259,7 +277,8 @@ final class SandboxRoutes {
         String by = HttpIo.query(ex, "by");
         try {
             sandboxes.find(id);
-            SandboxRecord removed = sandboxes.remove(id, mode, deleteBranch, by == null || by.isBlank() ? DEFAULT_WHO : by);
+            SandboxRecord removed =
+                    sandboxes.remove(id, mode, deleteBranch, by == null || by.isBlank() ? DEFAULT_WHO : by);
             HttpIo.json(ex, 200, SandboxView.of(removed));
         } catch (PaddockException e) {
             // Anything but a missing sandbox is the removal refusing what the sandbox holds now.
@@ -269,7 +288,9 @@ final class SandboxRoutes {
 
     private static String who(HttpExchange ex) throws ApiError, IOException {
         ActionRequest req = HttpIo.body(ex, ActionRequest.class);
-        return req == null || req.by() == null || req.by().isBlank() ? DEFAULT_WHO : req.by().strip();
+        return req == null || req.by() == null || req.by().isBlank()
+                ? DEFAULT_WHO
+                : req.by().strip();
     }
 
     private static Path absolute(String repo) throws ApiError {
@@ -322,14 +343,11 @@ final class SandboxRoutes {
     }
 
     /** Body of {@code POST .../heartbeat}. */
-    record HeartbeatRequest(String progress) {
-    }
+    record HeartbeatRequest(String progress) {}
 
     /** Body of {@code POST .../say}: the follow-up prompt, and who sends it (shown in the event). */
-    record SayRequest(String text, String by) {
-    }
+    record SayRequest(String text, String by) {}
 
     /** Optional body of {@code POST .../stop} and {@code .../retry}: who asks (shown in the event). */
-    record ActionRequest(String by) {
-    }
+    record ActionRequest(String by) {}
 }

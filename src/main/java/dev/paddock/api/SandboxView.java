@@ -20,14 +20,41 @@ import java.time.Instant;
  * @param group the id of the fan-out it was made in ({@code sandbox new --agents}), shared by its sandboxes; null for
  *     a sandbox made on its own
  */
-public record SandboxView(String id, long repositoryId, String task, String agentCommand, String tier,
-                          String state, String branch, String baseBranch, String baseCommit, String worktreePath,
-                          Instant createdAt, Instant startedAt, Instant finishedAt, Instant stateChangedAt,
-                          Instant lastHeartbeatAt, String progress, long leaseMs, Instant leaseExpiresAt,
-                          int iteration, int retryCount, int maxRetries, Long pid, Integer exitCode,
-                          String lastError, boolean networkGranted, String containerId, String image,
-                          Long cpuLimitNanos, Long memoryLimitBytes, Long pidsLimit, String agent, String model,
-                          String agentSession, String group) {
+public record SandboxView(
+        String id,
+        long repositoryId,
+        String task,
+        String agentCommand,
+        String tier,
+        String state,
+        String branch,
+        String baseBranch,
+        String baseCommit,
+        String worktreePath,
+        Instant createdAt,
+        Instant startedAt,
+        Instant finishedAt,
+        Instant stateChangedAt,
+        Instant lastHeartbeatAt,
+        String progress,
+        long leaseMs,
+        Instant leaseExpiresAt,
+        int iteration,
+        int retryCount,
+        int maxRetries,
+        Long pid,
+        Integer exitCode,
+        String lastError,
+        boolean networkGranted,
+        String containerId,
+        String image,
+        Long cpuLimitNanos,
+        Long memoryLimitBytes,
+        Long pidsLimit,
+        String agent,
+        String model,
+        String agentSession,
+        String group) {
 
     /** The view of a stored sandbox. */
     public static SandboxView of(SandboxRecord s) {
@@ -36,12 +63,40 @@ public record SandboxView(String id, long repositoryId, String task, String agen
         SandboxRecord.Lease lease = s.lease();
         SandboxRecord.Run run = s.run();
         ResourceLimits limits = s.limits();
-        return new SandboxView(s.id(), s.repositoryId(), spec.task(), spec.agentCommand(), spec.tier().id(),
-                s.state().id(), ws.branch(), ws.baseBranch(), ws.baseCommit(), ws.worktreePath(), s.createdAt(),
-                run.startedAt(), run.finishedAt(), s.stateChangedAt(), lease.lastHeartbeatAt(), lease.progress(),
-                lease.ms(), lease.expiresAt(), run.iteration(), run.retryCount(), run.maxRetries(), s.runRef().pid(),
-                run.exitCode(), run.lastError(), spec.networkGranted(), s.runRef().engineId(), spec.image(),
-                limits == null ? null : limits.nanoCpus(), limits == null ? null : limits.memoryBytes(),
-                limits == null ? null : limits.pids(), spec.agent(), spec.model(), run.agentSession(), spec.group());
+        return new SandboxView(
+                s.id(),
+                s.repositoryId(),
+                spec.task(),
+                spec.agentCommand(),
+                spec.tier().id(),
+                s.state().id(),
+                ws.branch(),
+                ws.baseBranch(),
+                ws.baseCommit(),
+                ws.worktreePath(),
+                s.createdAt(),
+                run.startedAt(),
+                run.finishedAt(),
+                s.stateChangedAt(),
+                lease.lastHeartbeatAt(),
+                lease.progress(),
+                lease.ms(),
+                lease.expiresAt(),
+                run.iteration(),
+                run.retryCount(),
+                run.maxRetries(),
+                s.runRef().pid(),
+                run.exitCode(),
+                run.lastError(),
+                spec.networkGranted(),
+                s.runRef().engineId(),
+                spec.image(),
+                limits == null ? null : limits.nanoCpus(),
+                limits == null ? null : limits.memoryBytes(),
+                limits == null ? null : limits.pids(),
+                spec.agent(),
+                spec.model(),
+                run.agentSession(),
+                spec.group());
     }
 }

@@ -51,8 +51,7 @@ final class ServerLimits {
             "sun.net.httpserver.maxReqHeaderSize", "16384",
             "sun.net.httpserver.nodelay", "true");
 
-    private ServerLimits() {
-    }
+    private ServerLimits() {}
 
     /** Sets the properties not set already (read once, when the first JDK server of this JVM is made). */
     static void apply() {
@@ -68,8 +67,8 @@ final class ServerLimits {
      * {@link #MAX_READERS}; beyond that the server closes the connection. Idle threads end after 30 s.
      */
     static ExecutorService readers(ThreadFactory threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, MAX_READERS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                threads);
+        ThreadPoolExecutor pool =
+                new ThreadPoolExecutor(2, MAX_READERS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), threads);
         return pool;
     }
 }

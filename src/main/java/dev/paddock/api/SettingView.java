@@ -13,12 +13,19 @@ import dev.paddock.settings.SettingEntry;
  * @param allowed what values the setting takes, e.g. "a whole number from 0 to 100 (retries)"
  * @param isDefault whether the value in effect is the default
  */
-public record SettingView(String name, String type, String value, String defaultValue, String unit,
-                          String description, String allowed, @JsonProperty("isDefault") boolean isDefault) {
+public record SettingView(
+        String name,
+        String type,
+        String value,
+        String defaultValue,
+        String unit,
+        String description,
+        String allowed,
+        @JsonProperty("isDefault") boolean isDefault) {
 
     /** The view of a setting with its value. */
     public static SettingView of(SettingEntry e) {
-        return new SettingView(e.name(), e.type(), e.value(), e.defaultValue(), e.unit(), e.description(),
-                e.allowed(), e.isDefault());
+        return new SettingView(
+                e.name(), e.type(), e.value(), e.defaultValue(), e.unit(), e.description(), e.allowed(), e.isDefault());
     }
 }

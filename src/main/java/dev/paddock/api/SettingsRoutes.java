@@ -44,7 +44,12 @@ final class SettingsRoutes {
                 if (!method.equals("GET")) {
                     throw notAllowed(method, path, "GET");
                 }
-                HttpIo.json(ex, 200, Map.of("settings", settings.all().stream().map(SettingView::of).toList()));
+                HttpIo.json(
+                        ex,
+                        200,
+                        Map.of(
+                                "settings",
+                                settings.all().stream().map(SettingView::of).toList()));
                 return;
             }
             if (rest.contains("/")) {
@@ -84,6 +89,5 @@ final class SettingsRoutes {
     }
 
     /** Body of {@code PUT /v1/settings/{name}}: the value as text (a JSON number is taken too), and who asks. */
-    record SetRequest(String value, String by) {
-    }
+    record SetRequest(String value, String by) {}
 }

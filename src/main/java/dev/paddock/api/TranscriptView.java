@@ -1,7 +1,7 @@
 package dev.paddock.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.agent.ToolCallApprovals;
 import dev.paddock.agent.ToolCallDecision;
 import dev.paddock.agent.Transcript;
@@ -49,8 +49,14 @@ public record TranscriptView(String sessionId, List<ObjectNode> entries) {
     }
 
     private static ObjectNode decision(ToolCallDecision d) {
-        ObjectNode n = Json.mapper().createObjectNode().put("verdict", d.verdict().id()).put("label", d.label())
-                .put("by", d.who()).put("rule", d.rule()).put("reason", d.reason()).put("approvalId", d.approvalId());
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("verdict", d.verdict().id())
+                .put("label", d.label())
+                .put("by", d.who())
+                .put("rule", d.rule())
+                .put("reason", d.reason())
+                .put("approvalId", d.approvalId());
         n.put("requestedAt", d.requestedAt() == null ? null : d.requestedAt().toString());
         n.put("decidedAt", d.decidedAt() == null ? null : d.decidedAt().toString());
         return n;
@@ -58,7 +64,10 @@ public record TranscriptView(String sessionId, List<ObjectNode> entries) {
 
     /** The type name of an entry: its record's name in snake case ({@code ToolCall} → {@code tool_call}). */
     static String type(TranscriptEntry e) {
-        return e.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+        return e.getClass()
+                .getSimpleName()
+                .replaceAll("([a-z])([A-Z])", "$1_$2")
+                .toLowerCase(Locale.ROOT);
     }
 
     private static ObjectNode entry(TranscriptEntry e) {

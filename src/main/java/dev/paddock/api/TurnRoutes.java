@@ -52,10 +52,16 @@ final class TurnRoutes {
         try (InputStream in = ex.getRequestBody()) {
             payload = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        TurnSignal t = TurnSignal.parse(payload).orElseThrow(() -> ApiError.badRequest("the body is not Claude Code's"
-                + " Stop or Notification hook input (a JSON object whose hook_event_name is Stop or Notification)"));
-        AgentSignal signal = new AgentSignal(t.kind() == TurnSignal.Kind.TURN_ENDED ? AgentSignal.Kind.TURN_ENDED
-                : AgentSignal.Kind.WAITING, t.sessionId(), t.detail(), t.notificationType());
+        TurnSignal t = TurnSignal.parse(payload)
+                .orElseThrow(
+                        () -> ApiError.badRequest(
+                                "the body is not Claude Code's"
+                                        + " Stop or Notification hook input (a JSON object whose hook_event_name is Stop or Notification)"));
+        AgentSignal signal = new AgentSignal(
+                t.kind() == TurnSignal.Kind.TURN_ENDED ? AgentSignal.Kind.TURN_ENDED : AgentSignal.Kind.WAITING,
+                t.sessionId(),
+                t.detail(),
+                t.notificationType());
         AgentTurns.Outcome outcome;
         try {
             outcome = sandboxes.turnSignal(id, signal, payload);
@@ -69,8 +75,8 @@ final class TurnRoutes {
             } catch (PaddockException e) {
                 throw SandboxRoutes.map(e, 400);
             }
-            throw ApiError.conflict(id + " is " + state + ": its agent cannot be waiting for you now; the signal is"
-                    + " not recorded");
+            throw ApiError.conflict(
+                    id + " is " + state + ": its agent cannot be waiting for you now; the signal is" + " not recorded");
         }
         ex.sendResponseHeaders(204, -1);
     }
@@ -80,8 +86,8 @@ final class TurnRoutes {
         String named = asked == null || asked.isBlank() ? null : asked.strip();
         if (!caller.isInstall()) {
             if (named != null && !named.equals(caller.sandboxId())) {
-                throw ApiError.forbidden("this key belongs to sandbox " + caller.sandboxId() + "; it cannot speak for "
-                        + named);
+                throw ApiError.forbidden(
+                        "this key belongs to sandbox " + caller.sandboxId() + "; it cannot speak for " + named);
             }
             return caller.sandboxId();
         }

@@ -58,8 +58,11 @@ record AllowPlan(String rule, Path file, List<PolicyRule> dropped, PolicyRule de
         rules.add(allow);
         Decision d = decide(engine, now, rules, request);
         List<PolicyRule> dropped = new ArrayList<>();
-        if (d.verdict() == Verdict.ASK && d.rule() != null && d.list() == RuleList.ASK
-                && d.rule().text().equals(rule) && editable.contains(Path.of(d.source()))) {
+        if (d.verdict() == Verdict.ASK
+                && d.rule() != null
+                && d.list() == RuleList.ASK
+                && d.rule().text().equals(rule)
+                && editable.contains(Path.of(d.source()))) {
             for (PolicyRule r : List.copyOf(rules)) {
                 if (r.list() == RuleList.ASK && r.text().equals(rule) && editable.contains(Path.of(r.source()))) {
                     rules.remove(r);
@@ -91,12 +94,13 @@ record AllowPlan(String rule, Path file, List<PolicyRule> dropped, PolicyRule de
                     + " rules), and it covers more than " + rule + ": dropping it would stop asking about all of it."
                     + " Narrow that rule in the policy editor (Ctrl+P) if that is what you want";
         }
-        return "the " + d.rule().describe() + " would still " + verdict + " this request (" + d.list().key()
-                + " rules win over allow rules)";
+        return "the " + d.rule().describe() + " would still " + verdict + " this request ("
+                + d.list().key() + " rules win over allow rules)";
     }
 
     private static ApprovalException refused(String why) {
-        return new ApprovalException(ApprovalException.Kind.BAD_REQUEST, "No allow rule written: " + why
-                + ". Approve or deny it once instead.");
+        return new ApprovalException(
+                ApprovalException.Kind.BAD_REQUEST,
+                "No allow rule written: " + why + ". Approve or deny it once instead.");
     }
 }

@@ -23,8 +23,7 @@ final class AllowRuleWriter {
      * @param deciding the rule that now decides such a request
      * @param droppedAsks the ask rules removed (each with its file)
      */
-    record Written(String rule, Path file, String deciding, List<String> droppedAsks) {
-    }
+    record Written(String rule, Path file, String deciding, List<String> droppedAsks) {}
 
     private final PolicyCache policies;
     private final Path paddockHome;
@@ -43,7 +42,11 @@ final class AllowRuleWriter {
      */
     Written write(Approval a, Path repository, Path root) throws PaddockException {
         Path file = PolicyFile.repositoryFile(repository);
-        AllowPlan plan = AllowPlan.of(a, policies.engine(repository, root), root, file,
+        AllowPlan plan = AllowPlan.of(
+                a,
+                policies.engine(repository, root),
+                root,
+                file,
                 Set.copyOf(PolicyFile.standardFiles(paddockHome, repository)));
         // The allow rule first: until the ask rule goes too, the request is still asked (never allowed by half).
         PolicyFileEditor.addAllow(file, plan.rule());
@@ -55,12 +58,14 @@ final class AllowRuleWriter {
             }
         }
         policies.invalidate();
-        Decision now = policies.engine(repository, root).decide(new ToolRequest(a.tool(), a.request(),
-                Path.of(a.cwd())));
+        Decision now =
+                policies.engine(repository, root).decide(new ToolRequest(a.tool(), a.request(), Path.of(a.cwd())));
         if (!now.isAllowed()) { // a policy file changed meanwhile
-            throw new ApprovalException(Kind.CONFLICT, "The rule " + plan.rule() + " was written to " + file
-                    + ", but the policy still does not allow request " + a.id() + " (" + now.reason()
-                    + "); it still waits for you.");
+            throw new ApprovalException(
+                    Kind.CONFLICT,
+                    "The rule " + plan.rule() + " was written to " + file
+                            + ", but the policy still does not allow request " + a.id() + " (" + now.reason()
+                            + "); it still waits for you.");
         }
         String deciding = now.rule() == null ? plan.rule() : now.rule().describe();
         return new Written(plan.rule(), file, deciding, List.copyOf(dropped));

@@ -36,8 +36,7 @@ final class AllowRules {
     private static final Set<String> RUNNERS = Set.of("run", "exec", "x", "run-script");
     private static final Set<String> FILE_TOOLS = Set.of("Read", "Edit", "Write", "MultiEdit", "NotebookEdit");
 
-    private AllowRules() {
-    }
+    private AllowRules() {}
 
     /**
      * The rule for {@code a}.
@@ -119,7 +118,8 @@ final class AllowRules {
     }
 
     private static ApprovalException refused(String why) {
-        return new ApprovalException(ApprovalException.Kind.BAD_REQUEST, "No allow rule written: " + why
-                + ". Approve or deny it once instead.");
+        return new ApprovalException(
+                ApprovalException.Kind.BAD_REQUEST,
+                "No allow rule written: " + why + ". Approve or deny it once instead.");
     }
 }

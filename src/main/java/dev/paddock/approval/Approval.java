@@ -24,10 +24,24 @@ import java.time.Instant;
  * @param expiresAt when a pending request is denied by timeout; null for requests the policy decided
  * @param decidedAt when it reached its final state, or null
  */
-public record Approval(long id, String sandboxId, Long repositoryId, String tool, String request, String cwd,
-                       String matchedRule, ApprovalState state, String decision, String decidedBy, String decider,
-                       String reason, String sessionId, String toolUseId, Instant requestedAt, Instant expiresAt,
-                       Instant decidedAt) {
+public record Approval(
+        long id,
+        String sandboxId,
+        Long repositoryId,
+        String tool,
+        String request,
+        String cwd,
+        String matchedRule,
+        ApprovalState state,
+        String decision,
+        String decidedBy,
+        String decider,
+        String reason,
+        String sessionId,
+        String toolUseId,
+        Instant requestedAt,
+        Instant expiresAt,
+        Instant decidedAt) {
 
     /** A builder with every field unset (null, zero or false). */
     public static Builder builder() {
@@ -77,8 +91,7 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
         private Instant expiresAt;
         private Instant decidedAt;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder id(long value) {
             this.id = value;
@@ -166,11 +179,26 @@ public record Approval(long id, String sandboxId, Long repositoryId, String tool
         }
 
         public Approval build() {
-            return new Approval(id, sandboxId, repositoryId, tool, request, cwd, matchedRule, state, decision,
-                    decidedBy, decider, reason, sessionId, toolUseId, requestedAt, expiresAt, decidedAt);
+            return new Approval(
+                    id,
+                    sandboxId,
+                    repositoryId,
+                    tool,
+                    request,
+                    cwd,
+                    matchedRule,
+                    state,
+                    decision,
+                    decidedBy,
+                    decider,
+                    reason,
+                    sessionId,
+                    toolUseId,
+                    requestedAt,
+                    expiresAt,
+                    decidedAt);
         }
     }
-
 
     /** Whether the agent may go ahead: approved (by the policy or a person). */
     public boolean allowed() {

@@ -62,7 +62,8 @@ public final class ApprovalBroker implements AutoCloseable {
     private final PendingWaiters waiters = new PendingWaiters();
     private final AllowRuleWriter allowRules;
     private final OutsideSandboxPermits outside;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("approval-timer"));
     private volatile boolean closing;
 
     /**
@@ -74,16 +75,21 @@ public final class ApprovalBroker implements AutoCloseable {
      *                    /repo/.paddock/policy.json}
      * @param droppedAsks the ask rules removed because they read exactly like the allow rule (each with its file)
      */
-    public record AllowResult(Approval approval, String rule, Path policyFile, String deciding,
-                              List<String> droppedAsks) {
-    }
+    public record AllowResult(
+            Approval approval, String rule, Path policyFile, String deciding, List<String> droppedAsks) {}
 
     /**
      * @param paddockHome the Paddock home (for the global {@code policy.json})
      * @param userHome the user's home directory (for {@code ~} in rules)
      */
-    public ApprovalBroker(ApprovalStore store, SandboxStore sandboxes, RepoStore repos, SettingsStore settings,
-                          Path paddockHome, Path userHome, Clock clock) {
+    public ApprovalBroker(
+            ApprovalStore store,
+            SandboxStore sandboxes,
+            RepoStore repos,
+            SettingsStore settings,
+            Path paddockHome,
+            Path userHome,
+            Clock clock) {
         this.store = store;
         this.sandboxes = sandboxes;
         this.repos = repos;
@@ -123,10 +129,12 @@ public final class ApprovalBroker implements AutoCloseable {
         if (r.tool() == null || r.tool().isBlank()) {
             throw new ApprovalException(Kind.BAD_REQUEST, "a request needs a tool name");
         }
-        SandboxRecord sandbox = sandboxes.find(r.sandboxId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
-                "No sandbox " + r.sandboxId() + "."));
-        RepoRecord repo = repos.find(sandbox.repositoryId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
-                "The repository of sandbox " + r.sandboxId() + " is not known."));
+        SandboxRecord sandbox = sandboxes
+                .find(r.sandboxId())
+                .orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND, "No sandbox " + r.sandboxId() + "."));
+        RepoRecord repo = repos.find(sandbox.repositoryId())
+                .orElseThrow(() -> new ApprovalException(
+                        Kind.NOT_FOUND, "The repository of sandbox " + r.sandboxId() + " is not known."));
         Path root = projectRoot(sandbox, repo);
         Path cwd = r.cwd() == null ? root : r.cwd();
         if (!cwd.isAbsolute()) {
@@ -135,7 +143,8 @@ public final class ApprovalBroker implements AutoCloseable {
         Decision d = policies.engine(repo.path(), root).decide(new ToolRequest(r.tool(), r.input(), cwd));
         // A call of the agent's is a sign of life: it renews the lease as a heartbeat would, so an agent whose
         // hook asks Paddock needs no heartbeat calls of its own (the call, as progress).
-        String call = (r.tool() + ": " + (r.input() == null ? "" : r.input())).strip().replaceAll("\\s+", " ");
+        String call =
+                (r.tool() + ": " + (r.input() == null ? "" : r.input())).strip().replaceAll("\\s+", " ");
         sandboxes.heartbeat(sandbox.id(), call.length() > 160 ? call.substring(0, 159) + "…" : call);
         Instant now = clock.instant();
         String rule = d.rule() == null ? null : d.rule().text();
@@ -149,14 +158,20 @@ public final class ApprovalBroker implements AutoCloseable {
         if (verdict != Verdict.ASK) {
             boolean allow = verdict == Verdict.ALLOW;
             return done(store.insert(asked(r, sandbox, repo, cwd, rule, now)
-                    .state(allow ? ApprovalState.APPROVED : ApprovalState.DENIED).decision(allow ? "allow" : "deny")
-                    .decidedBy("policy").reason(reason).decidedAt(now).build()));
+                    .state(allow ? ApprovalState.APPROVED : ApprovalState.DENIED)
+                    .decision(allow ? "allow" : "deny")
+                    .decidedBy("policy")
+                    .reason(reason)
+                    .decidedAt(now)
+                    .build()));
         }
         if (!sandbox.state().mayHaveProcess()) {
-            return done(store.insert(asked(r, sandbox, repo, cwd, rule, now).state(ApprovalState.CANCELLED)
+            return done(store.insert(asked(r, sandbox, repo, cwd, rule, now)
+                    .state(ApprovalState.CANCELLED)
                     .reason("sandbox " + sandbox.id() + " is " + sandbox.state().id() + ", not running: nobody would"
                             + " receive an answer, so it is not queued (" + reason + ")")
-                    .decidedAt(now).build()));
+                    .decidedAt(now)
+                    .build()));
         }
         return park(r, sandbox, repo, cwd, rule, reason, now);
     }
@@ -174,25 +189,42 @@ public final class ApprovalBroker implements AutoCloseable {
     }
 
     /** The parts of a new approval that say what was asked, by whom, where and when; the caller adds the rest. */
-    private static Approval.Builder asked(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd,
-                                          String rule, Instant now) {
-        return Approval.builder().sandboxId(sandbox.id()).repositoryId(repo.id()).tool(r.tool()).request(r.input())
-                .cwd(cwd.toString()).matchedRule(rule).sessionId(r.sessionId()).toolUseId(r.toolUseId())
+    private static Approval.Builder asked(
+            ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd, String rule, Instant now) {
+        return Approval.builder()
+                .sandboxId(sandbox.id())
+                .repositoryId(repo.id())
+                .tool(r.tool())
+                .request(r.input())
+                .cwd(cwd.toString())
+                .matchedRule(rule)
+                .sessionId(r.sessionId())
+                .toolUseId(r.toolUseId())
                 .requestedAt(now);
     }
 
-    private synchronized Ticket park(ApprovalRequest r, SandboxRecord sandbox, RepoRecord repo, Path cwd, String rule,
-                                     String reason, Instant now) throws PaddockException {
-        Optional<Approval> twin = store.findPendingTwin(sandbox.id(), r.sessionId(), r.tool(), r.input(),
-                cwd.toString());
+    private synchronized Ticket park(
+            ApprovalRequest r,
+            SandboxRecord sandbox,
+            RepoRecord repo,
+            Path cwd,
+            String rule,
+            String reason,
+            Instant now)
+            throws PaddockException {
+        Optional<Approval> twin =
+                store.findPendingTwin(sandbox.id(), r.sessionId(), r.tool(), r.input(), cwd.toString());
         Approval a;
         if (twin.isPresent()) {
             a = twin.get();
             LOG.debug("Request attached to pending approval {}", a.id());
         } else {
             long timeoutMs = Math.max(1, settings.get(SettingsStore.APPROVAL_TIMEOUT_MS));
-            a = store.insert(asked(r, sandbox, repo, cwd, rule, now).state(ApprovalState.PENDING).reason(reason)
-                    .expiresAt(now.plusMillis(timeoutMs)).build());
+            a = store.insert(asked(r, sandbox, repo, cwd, rule, now)
+                    .state(ApprovalState.PENDING)
+                    .reason(reason)
+                    .expiresAt(now.plusMillis(timeoutMs))
+                    .build());
             armExpiry(a);
         }
         long id = a.id();
@@ -239,18 +271,27 @@ public final class ApprovalBroker implements AutoCloseable {
      */
     public AllowResult approveAndAllow(long id, String who) throws PaddockException {
         Approval a = pending(id);
-        SandboxRecord sandbox = sandboxes.find(a.sandboxId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
-                "No sandbox " + a.sandboxId() + "."));
-        RepoRecord repo = repos.find(sandbox.repositoryId()).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND,
-                "The repository of sandbox " + a.sandboxId() + " is not known."));
+        SandboxRecord sandbox = sandboxes
+                .find(a.sandboxId())
+                .orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND, "No sandbox " + a.sandboxId() + "."));
+        RepoRecord repo = repos.find(sandbox.repositoryId())
+                .orElseThrow(() -> new ApprovalException(
+                        Kind.NOT_FOUND, "The repository of sandbox " + a.sandboxId() + " is not known."));
         AllowRuleWriter.Written w = allowRules.write(a, repo.path(), projectRoot(sandbox, repo));
         List<String> dropped = w.droppedAsks();
-        Optional<Approval> done = store.finish(id, Outcome.human(true, who(who), "approved by " + who(who)
-                + "; allowed from now on by the " + w.deciding() + (dropped.isEmpty() ? "" : " (removed the "
-                + String.join(", the ", dropped) + ")")));
+        Optional<Approval> done = store.finish(
+                id,
+                Outcome.human(
+                        true,
+                        who(who),
+                        "approved by " + who(who)
+                                + "; allowed from now on by the " + w.deciding()
+                                + (dropped.isEmpty() ? "" : " (removed the " + String.join(", the ", dropped) + ")")));
         if (done.isEmpty()) {
-            throw new ApprovalException(Kind.CONFLICT, "The rule " + w.rule() + " was written to " + w.file()
-                    + ", but request " + id + " was no longer pending (" + stateOf(id) + ").");
+            throw new ApprovalException(
+                    Kind.CONFLICT,
+                    "The rule " + w.rule() + " was written to " + w.file() + ", but request " + id
+                            + " was no longer pending (" + stateOf(id) + ").");
         }
         release(done.get());
         return new AllowResult(done.get(), w.rule(), w.file(), w.deciding(), dropped);
@@ -274,9 +315,11 @@ public final class ApprovalBroker implements AutoCloseable {
             return Optional.empty();
         }
         Path d = dir.toAbsolutePath().normalize();
-        return sandboxes.listLive().stream().filter(s -> s.workspace().worktree() != null
-                && d.startsWith(s.workspace().worktree()))
-                .max(java.util.Comparator.comparingInt(s -> s.workspace().worktree().getNameCount()))
+        return sandboxes.listLive().stream()
+                .filter(s -> s.workspace().worktree() != null
+                        && d.startsWith(s.workspace().worktree()))
+                .max(java.util.Comparator.comparingInt(
+                        s -> s.workspace().worktree().getNameCount()))
                 .map(SandboxRecord::id);
     }
 
@@ -309,15 +352,24 @@ public final class ApprovalBroker implements AutoCloseable {
             expire(id);
         }
         for (Map.Entry<Long, String> e : store.pendingOfStoppedSandboxes().entrySet()) {
-            cancel(e.getKey(), e.getValue() == null ? "its sandbox no longer exists"
-                    : "its sandbox is " + e.getValue() + ", not running: the agent no longer waits");
+            cancel(
+                    e.getKey(),
+                    e.getValue() == null
+                            ? "its sandbox no longer exists"
+                            : "its sandbox is " + e.getValue() + ", not running: the agent no longer waits");
         }
     }
 
     /** Denies a pending request by timeout; false when it was no longer pending. */
     boolean expire(long id) throws PaddockException {
-        return finish(id, new Outcome(ApprovalState.EXPIRED, "deny", "timeout", null,
-                "nobody decided before the approval timeout: denied"));
+        return finish(
+                id,
+                new Outcome(
+                        ApprovalState.EXPIRED,
+                        "deny",
+                        "timeout",
+                        null,
+                        "nobody decided before the approval timeout: denied"));
     }
 
     private Approval decideByHuman(long id, boolean allow, String who, String reason) throws PaddockException {
@@ -337,11 +389,13 @@ public final class ApprovalBroker implements AutoCloseable {
     }
 
     private Approval pending(long id) throws PaddockException {
-        Approval a = store.find(id).orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND, "No approval request "
-                + id + "."));
+        Approval a = store.find(id)
+                .orElseThrow(() -> new ApprovalException(Kind.NOT_FOUND, "No approval request " + id + "."));
         if (a.state().isFinal()) {
-            throw new ApprovalException(Kind.CONFLICT, "Request " + id + " is " + a.state().id() + ", not pending"
-                    + (a.reason() == null ? "." : " (" + a.reason() + ")."));
+            throw new ApprovalException(
+                    Kind.CONFLICT,
+                    "Request " + id + " is " + a.state().id() + ", not pending"
+                            + (a.reason() == null ? "." : " (" + a.reason() + ")."));
         }
         return a;
     }
@@ -374,14 +428,18 @@ public final class ApprovalBroker implements AutoCloseable {
         if (a.expiresAt() == null || closing) {
             return;
         }
-        long delay = Math.max(0, Duration.between(clock.instant(), a.expiresAt()).toMillis());
-        timer.schedule(() -> {
-            try {
-                expire(a.id());
-            } catch (PaddockException | RuntimeException e) {
-                LOG.warn("Cannot expire approval {}: {}", a.id(), e.getMessage());
-            }
-        }, delay, TimeUnit.MILLISECONDS);
+        long delay =
+                Math.max(0, Duration.between(clock.instant(), a.expiresAt()).toMillis());
+        timer.schedule(
+                () -> {
+                    try {
+                        expire(a.id());
+                    } catch (PaddockException | RuntimeException e) {
+                        LOG.warn("Cannot expire approval {}: {}", a.id(), e.getMessage());
+                    }
+                },
+                delay,
+                TimeUnit.MILLISECONDS);
     }
 
     private void sweepQuietly() {

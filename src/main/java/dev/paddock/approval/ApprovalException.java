@@ -10,7 +10,11 @@ public class ApprovalException extends PaddockException {
     private static final long serialVersionUID = 1L;
 
     /** What went wrong, for callers that answer with a status (the API: 400, 404, 409). */
-    public enum Kind { BAD_REQUEST, NOT_FOUND, CONFLICT }
+    public enum Kind {
+        BAD_REQUEST,
+        NOT_FOUND,
+        CONFLICT
+    }
 
     private final Kind kind;
 

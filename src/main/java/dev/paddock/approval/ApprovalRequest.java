@@ -16,8 +16,14 @@ import java.util.Set;
  * @param outsideSandbox whether the call asks to run outside the agent's own sandbox (Claude Code's
  *     {@code dangerouslyDisableSandbox}): the policy's allow is then only an ask
  */
-public record ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId,
-                              String toolUseId, boolean outsideSandbox) {
+public record ApprovalRequest(
+        String sandboxId,
+        String tool,
+        String input,
+        Path cwd,
+        String sessionId,
+        String toolUseId,
+        boolean outsideSandbox) {
     /** A request that asks nothing of the agent's own sandbox. */
     public ApprovalRequest(String sandboxId, String tool, String input, Path cwd, String sessionId, String toolUseId) {
         this(sandboxId, tool, input, cwd, sessionId, toolUseId, false);

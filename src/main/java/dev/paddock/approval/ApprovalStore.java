@@ -37,8 +37,12 @@ public final class ApprovalStore {
     public record Outcome(ApprovalState state, String decision, String decidedBy, String decider, String reason) {
         /** Approved or denied by a person. */
         static Outcome human(boolean allow, String who, String reason) {
-            return new Outcome(allow ? ApprovalState.APPROVED : ApprovalState.DENIED, allow ? "allow" : "deny",
-                    "human", who, reason);
+            return new Outcome(
+                    allow ? ApprovalState.APPROVED : ApprovalState.DENIED,
+                    allow ? "allow" : "deny",
+                    "human",
+                    who,
+                    reason);
         }
     }
 
@@ -52,14 +56,34 @@ public final class ApprovalStore {
     public Approval insert(Approval request) throws StoreException {
         Approval a = withReason(request, Reasons.bounded(request.reason()));
         return jdbc.inTransaction(tx -> {
-            long id = tx.insert("INSERT INTO approvals (sandbox_id, repository_id, tool, request, cwd, matched_rule,"
+            long id = tx.insert(
+                    "INSERT INTO approvals (sandbox_id, repository_id, tool, request, cwd, matched_rule,"
                             + " state, decision, decided_by, decider, reason, session_id, tool_use_id, requested_at,"
                             + " expires_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    a.sandboxId(), a.repositoryId(), a.tool(), a.request(), a.cwd(), a.matchedRule(), a.state().id(),
-                    a.decision(), a.decidedBy(), a.decider(), a.reason(), a.sessionId(), a.toolUseId(),
-                    a.requestedAt(), a.expiresAt(), a.decidedAt());
+                    a.sandboxId(),
+                    a.repositoryId(),
+                    a.tool(),
+                    a.request(),
+                    a.cwd(),
+                    a.matchedRule(),
+                    a.state().id(),
+                    a.decision(),
+                    a.decidedBy(),
+                    a.decider(),
+                    a.reason(),
+                    a.sessionId(),
+                    a.toolUseId(),
+                    a.requestedAt(),
+                    a.expiresAt(),
+                    a.decidedAt());
             Approval stored = withId(a, id);
-            events.append(tx, event(stored, a.state() == ApprovalState.PENDING ? "requested" : a.state().id()));
+            events.append(
+                    tx,
+                    event(
+                            stored,
+                            a.state() == ApprovalState.PENDING
+                                    ? "requested"
+                                    : a.state().id()));
             return stored;
         });
     }
@@ -76,9 +100,16 @@ public final class ApprovalStore {
         }
         Instant now = clock.instant();
         return jdbc.inTransaction(tx -> {
-            int n = tx.update("UPDATE approvals SET state = ?, decision = ?, decided_by = ?, decider = ?, reason = ?,"
-                    + " decided_at = ? WHERE id = ? AND state = 'pending'", o.state().id(), o.decision(), o.decidedBy(),
-                    o.decider(), Reasons.bounded(o.reason()), now, id);
+            int n = tx.update(
+                    "UPDATE approvals SET state = ?, decision = ?, decided_by = ?, decider = ?, reason = ?,"
+                            + " decided_at = ? WHERE id = ? AND state = 'pending'",
+                    o.state().id(),
+                    o.decision(),
+                    o.decidedBy(),
+                    o.decider(),
+                    Reasons.bounded(o.reason()),
+                    now,
+                    id);
             if (n != 1) {
                 return Optional.empty();
             }
@@ -102,18 +133,24 @@ public final class ApprovalStore {
      */
     public List<Approval> list(ApprovalState state, int limit) throws StoreException {
         if (state == null) {
-            return jdbc.query("SELECT " + COLUMNS + " FROM approvals ORDER BY id DESC LIMIT ?", ApprovalStore::map,
-                    limit);
+            return jdbc.query(
+                    "SELECT " + COLUMNS + " FROM approvals ORDER BY id DESC LIMIT ?", ApprovalStore::map, limit);
         }
         String order = state == ApprovalState.PENDING ? "ASC" : "DESC";
-        return jdbc.query("SELECT " + COLUMNS + " FROM approvals WHERE state = ? ORDER BY id " + order + " LIMIT ?",
-                ApprovalStore::map, state.id(), limit);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM approvals WHERE state = ? ORDER BY id " + order + " LIMIT ?",
+                ApprovalStore::map,
+                state.id(),
+                limit);
     }
 
     /** The requests of one sandbox, oldest first: at most {@code limit} of the newest. */
     public List<Approval> ofSandbox(String sandboxId, int limit) throws StoreException {
-        List<Approval> newestFirst = jdbc.query("SELECT " + COLUMNS + " FROM approvals WHERE sandbox_id = ?"
-                + " ORDER BY id DESC LIMIT ?", ApprovalStore::map, sandboxId, limit);
+        List<Approval> newestFirst = jdbc.query(
+                "SELECT " + COLUMNS + " FROM approvals WHERE sandbox_id = ?" + " ORDER BY id DESC LIMIT ?",
+                ApprovalStore::map,
+                sandboxId,
+                limit);
         List<Approval> out = new java.util.ArrayList<>(newestFirst);
         java.util.Collections.reverse(out);
         return out;
@@ -123,18 +160,26 @@ public final class ApprovalStore {
      * The pending request a re-sent one attaches to: same sandbox, session (both null counts as the same),
      * tool, input and working directory; the oldest if several.
      */
-    public Optional<Approval> findPendingTwin(String sandboxId, String sessionId, String tool, String request,
-                                              String cwd) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM approvals WHERE state = 'pending' AND sandbox_id = ?"
+    public Optional<Approval> findPendingTwin(
+            String sandboxId, String sessionId, String tool, String request, String cwd) throws StoreException {
+        return jdbc.queryOne(
+                "SELECT " + COLUMNS + " FROM approvals WHERE state = 'pending' AND sandbox_id = ?"
                         + " AND tool = ? AND request = ? AND cwd IS NOT DISTINCT FROM ?"
-                        + " AND session_id IS NOT DISTINCT FROM ? ORDER BY id LIMIT 1", ApprovalStore::map,
-                sandboxId, tool, request, cwd, sessionId);
+                        + " AND session_id IS NOT DISTINCT FROM ? ORDER BY id LIMIT 1",
+                ApprovalStore::map,
+                sandboxId,
+                tool,
+                request,
+                cwd,
+                sessionId);
     }
 
     /** Ids of pending requests whose expiry is at or before {@code now}. */
     public List<Long> pendingExpiredAt(Instant now) throws StoreException {
-        return jdbc.query("SELECT id FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id",
-                rs -> rs.getLong(1), now);
+        return jdbc.query(
+                "SELECT id FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id",
+                rs -> rs.getLong(1),
+                now);
     }
 
     /**
@@ -143,8 +188,10 @@ public final class ApprovalStore {
      */
     public Map<Long, String> pendingOfStoppedSandboxes() throws StoreException {
         Map<Long, String> out = new LinkedHashMap<>();
-        jdbc.query("SELECT a.id, s.state FROM approvals a LEFT JOIN sandboxes s ON s.id = a.sandbox_id"
-                + " WHERE a.state = 'pending' AND (s.state IS NULL OR s.state <> 'running') ORDER BY a.id", rs -> {
+        jdbc.query(
+                "SELECT a.id, s.state FROM approvals a LEFT JOIN sandboxes s ON s.id = a.sandbox_id"
+                        + " WHERE a.state = 'pending' AND (s.state IS NULL OR s.state <> 'running') ORDER BY a.id",
+                rs -> {
                     out.put(rs.getLong(1), rs.getString(2));
                     return null;
                 });

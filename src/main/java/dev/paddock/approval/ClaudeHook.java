@@ -36,8 +36,7 @@ public final class ClaudeHook {
     /** Longest {@code tool_use_id} kept (Claude Code's are {@code toolu_} and 24 characters); a longer one is dropped. */
     static final int MAX_TOOL_USE_ID = 256;
 
-    private ClaudeHook() {
-    }
+    private ClaudeHook() {}
 
     /**
      * What one PreToolUse payload asks.
@@ -47,10 +46,17 @@ public final class ClaudeHook {
      * @param toolInput the {@code tool_input} object as sent (for the API's {@code input})
      * @param toolUseId the tool call's id in the session (what the agent's stream-json names it), or null
      */
-    public record Call(String event, String tool, JsonNode toolInput, Path cwd, String sessionId, String toolUseId,
+    public record Call(
+            String event,
+            String tool,
+            JsonNode toolInput,
+            Path cwd,
+            String sessionId,
+            String toolUseId,
             String client) {
         /** The clients: Claude Code, Codex (its payload has a {@code turn_id}), Gemini CLI. */
         public static final String CLAUDE = "claude";
+
         public static final String CODEX = "codex";
         public static final String GEMINI = "gemini";
 
@@ -77,8 +83,14 @@ public final class ClaudeHook {
 
         /** The request for the broker of {@code sandboxId}. */
         public ApprovalRequest toRequest(String sandboxId) {
-            return new ApprovalRequest(sandboxId, tool, ApprovalRequest.mainInput(tool, toolInput), cwd, sessionId,
-                    toolUseId, outsideSandbox());
+            return new ApprovalRequest(
+                    sandboxId,
+                    tool,
+                    ApprovalRequest.mainInput(tool, toolInput),
+                    cwd,
+                    sessionId,
+                    toolUseId,
+                    outsideSandbox());
         }
 
         /** Whether Claude Code's own sandbox is asked to step aside ({@code "dangerouslyDisableSandbox": true}). */
@@ -109,7 +121,9 @@ public final class ClaudeHook {
             throw bad("the hook's input is not a JSON object (Claude Code sends one on stdin)");
         }
         String event = text(n, "hook_event_name");
-        if (event != null && !event.equals(EVENT) && !event.equals(PERMISSION_REQUEST)
+        if (event != null
+                && !event.equals(EVENT)
+                && !event.equals(PERMISSION_REQUEST)
                 && !event.equals(GeminiHook.EVENT)) {
             throw bad("this hook answers PreToolUse and PermissionRequest events (and Gemini CLI's BeforeTool), not "
                     + event);
@@ -135,22 +149,38 @@ public final class ClaudeHook {
             }
         }
         if (GeminiHook.EVENT.equals(event)) {
-            return GeminiHook.call(n, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input,
-                    dir, text(n, "session_id"));
+            return GeminiHook.call(
+                    n,
+                    tool,
+                    input == null || input.isNull() ? Json.mapper().createObjectNode() : input,
+                    dir,
+                    text(n, "session_id"));
         }
         String toolUseId = text(n, "tool_use_id");
         JsonNode judged = input == null || input.isNull() ? Json.mapper().createObjectNode() : input;
         if (n.has("turn_id") && "Bash".equals(tool)) {
             // Codex's payload: its file edits come as an apply_patch "command", which Codex applies itself.
-            java.util.Optional<String> file = CodexPatch.onlyFile(judged.path("command").asText(""));
+            java.util.Optional<String> file =
+                    CodexPatch.onlyFile(judged.path("command").asText(""));
             if (file.isPresent()) {
-                return new Call(event == null ? EVENT : event, "Edit", Json.mapper().createObjectNode()
-                        .put("file_path", file.get()), dir, text(n, "session_id"),
-                        toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId, Call.CODEX);
+                return new Call(
+                        event == null ? EVENT : event,
+                        "Edit",
+                        Json.mapper().createObjectNode().put("file_path", file.get()),
+                        dir,
+                        text(n, "session_id"),
+                        toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId,
+                        Call.CODEX);
             }
         }
-        return new Call(event == null ? EVENT : event, tool, input == null || input.isNull() ? Json.mapper().createObjectNode() : input, dir,
-                text(n, "session_id"), toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId, n.has("turn_id") ? Call.CODEX : Call.CLAUDE);
+        return new Call(
+                event == null ? EVENT : event,
+                tool,
+                input == null || input.isNull() ? Json.mapper().createObjectNode() : input,
+                dir,
+                text(n, "session_id"),
+                toolUseId == null || toolUseId.length() > MAX_TOOL_USE_ID ? null : toolUseId,
+                n.has("turn_id") ? Call.CODEX : Call.CLAUDE);
     }
 
     /** The stdout JSON (one line) for a decision: {@code allow} when {@code allow}, else {@code deny}. */
@@ -174,7 +204,8 @@ public final class ClaudeHook {
         o.put("hookEventName", EVENT);
         o.put("permissionDecision", "allow");
         o.put("permissionDecisionReason", reason == null ? "" : reason);
-        ObjectNode updated = toolInput.isObject() ? ((ObjectNode) toolInput).deepCopy()
+        ObjectNode updated = toolInput.isObject()
+                ? ((ObjectNode) toolInput).deepCopy()
                 : Json.mapper().createObjectNode();
         updated.put(OUTSIDE_SANDBOX, true);
         o.set("updatedInput", updated);

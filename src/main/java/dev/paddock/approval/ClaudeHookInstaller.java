@@ -40,14 +40,13 @@ public final class ClaudeHookInstaller {
     public static int timeoutFor(long approvalTimeoutMs) {
         return (int) Math.min(Integer.MAX_VALUE, (Math.max(0, approvalTimeoutMs) + 999) / 1000 + SPARE_S);
     }
+
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9/._+@%:,-]+");
 
-    private ClaudeHookInstaller() {
-    }
+    private ClaudeHookInstaller() {}
 
     /** What an install did. */
-    public record Result(Path settingsFile, boolean changed, String command) {
-    }
+    public record Result(Path settingsFile, boolean changed, String command) {}
 
     /** {@code <repository>/.claude/settings.json}. */
     public static Path settingsFile(Path repository) {
@@ -70,7 +69,9 @@ public final class ClaudeHookInstaller {
         ObjectNode root = JsonFiles.readObject(file);
         ArrayNode pre = preToolUse(root, file);
         ObjectNode ours = findOurs(pre);
-        if (ours != null && ours.path("command").asText().equals(command) && ours.path("timeout").asInt() == timeoutSeconds
+        if (ours != null
+                && ours.path("command").asText().equals(command)
+                && ours.path("timeout").asInt() == timeoutSeconds
                 && "command".equals(ours.path("type").asText())) {
             return new Result(file, false, command);
         }

@@ -14,11 +14,10 @@ import java.util.regex.Pattern;
  */
 final class CodexPatch {
     private static final Pattern START = Pattern.compile("\\Aapply_patch\\s*<<\\s*'?EOF'?\\n\\*\\*\\* Begin Patch\\n");
-    private static final Pattern FILE = Pattern.compile("^\\*\\*\\* (Add|Update|Delete) File: (.+)$|^\\*\\*\\* Move to: (.+)$",
-            Pattern.MULTILINE);
+    private static final Pattern FILE =
+            Pattern.compile("^\\*\\*\\* (Add|Update|Delete) File: (.+)$|^\\*\\*\\* Move to: (.+)$", Pattern.MULTILINE);
 
-    private CodexPatch() {
-    }
+    private CodexPatch() {}
 
     /** The one file a patch command adds, updates or deletes; empty when it is no patch or touches more than one. */
     static Optional<String> onlyFile(String command) {
@@ -46,7 +45,8 @@ final class CodexPatch {
         while (m.find()) {
             files.add(m.group(2) != null ? m.group(2).strip() : "\u0000move");
         }
-        return files.size() == 1 && !files.contains("\u0000move") ? Optional.of(files.iterator().next())
+        return files.size() == 1 && !files.contains("\u0000move")
+                ? Optional.of(files.iterator().next())
                 : Optional.empty();
     }
 }

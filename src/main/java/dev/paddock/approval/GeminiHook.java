@@ -35,10 +35,10 @@ public final class GeminiHook {
             "glob", new String[] {"Glob", "dir_path", "path"},
             "grep_search", new String[] {"Grep", "dir_path", "path"},
             "google_web_search", new String[] {"WebSearch", "query", "query"});
+
     private static final Pattern URL = Pattern.compile("https?://[^\\s\"'<>]+");
 
-    private GeminiHook() {
-    }
+    private GeminiHook() {}
 
     /**
      * The call a BeforeTool payload asks about, with the tool and input as the policy judges them.

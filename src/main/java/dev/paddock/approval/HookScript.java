@@ -50,10 +50,10 @@ public final class HookScript {
      * curl, which takes its speed over its last 5 s, a silence is noticed 3 to 8 s after the last byte.
      */
     public static final int QUIET_S = 5;
+
     private static final String RESOURCE = "paddock-hook-claude.sh";
 
-    private HookScript() {
-    }
+    private HookScript() {}
 
     /** {@code <paddock home>/bin/paddock-hook-claude}: the command Claude Code runs (the program, or the script). */
     public static Path path(Path paddockHome) {
@@ -79,12 +79,15 @@ public final class HookScript {
         Path home = paddockHome.toAbsolutePath();
         byte[] script = text(home, approvalTimeoutMs).getBytes(StandardCharsets.UTF_8);
         writeIfChanged(scriptPath(home), script);
-        byte[] hook = NativeHook.program(home, approvalSeconds(approvalTimeoutMs), ANSWER_S, QUIET_S).orElse(script);
+        byte[] hook = NativeHook.program(home, approvalSeconds(approvalTimeoutMs), ANSWER_S, QUIET_S)
+                .orElse(script);
         return writeIfChanged(path(home), hook);
     }
 
     private static Path writeIfChanged(Path file, byte[] content) throws IOException {
-        if (Files.isRegularFile(file) && Files.isExecutable(file) && Files.size(file) == content.length
+        if (Files.isRegularFile(file)
+                && Files.isExecutable(file)
+                && Files.size(file) == content.length
                 && Arrays.equals(Files.readAllBytes(file), content)) {
             return file;
         }
@@ -118,8 +121,10 @@ public final class HookScript {
             throw new UncheckedIOException("cannot read the hook script " + RESOURCE, e);
         }
         long approvalS = approvalSeconds(approvalTimeoutMs);
-        return template.replace("@SHEBANG@", shebang()).replace("@HOME@", shellQuote(paddockHome.toString()))
-                .replace("@APPROVAL_S@", Long.toString(approvalS)).replace("@ANSWER_S@", Integer.toString(ANSWER_S))
+        return template.replace("@SHEBANG@", shebang())
+                .replace("@HOME@", shellQuote(paddockHome.toString()))
+                .replace("@APPROVAL_S@", Long.toString(approvalS))
+                .replace("@ANSWER_S@", Integer.toString(ANSWER_S))
                 .replace("@QUIET_S@", Integer.toString(QUIET_S));
     }
 

@@ -27,8 +27,7 @@ public final class NativeHook {
     /** Set to {@code off} to use the shell script even where the program exists. */
     public static final String OFF_VARIABLE = "PADDOCK_NATIVE_HOOK";
 
-    private NativeHook() {
-    }
+    private NativeHook() {}
 
     /** The jar's resource for this machine, such as {@code native/linux-amd64/paddock-hook-claude}. */
     static String resource() {
@@ -64,12 +63,14 @@ public final class NativeHook {
             return Optional.empty();
         }
         byte[] config = (MARKER + "home=" + home + "\napproval_s=" + approvalS + "\nanswer_s=" + answerS + "\nquiet_s="
-                + quietS + "\n").getBytes(StandardCharsets.UTF_8);
+                        + quietS + "\n")
+                .getBytes(StandardCharsets.UTF_8);
         if (config.length >= BLOCK) {
             return Optional.empty();
         }
         int at = indexOf(binary, MARKER.getBytes(StandardCharsets.US_ASCII), 0);
-        if (at < 0 || indexOf(binary, MARKER.getBytes(StandardCharsets.US_ASCII), at + 1) >= 0
+        if (at < 0
+                || indexOf(binary, MARKER.getBytes(StandardCharsets.US_ASCII), at + 1) >= 0
                 || at + BLOCK > binary.length) {
             throw new IllegalStateException("the native hook " + resource() + " has no single configuration block");
         }

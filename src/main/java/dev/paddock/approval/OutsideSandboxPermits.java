@@ -30,9 +30,13 @@ final class OutsideSandboxPermits {
     synchronized Optional<Approval> permit(String sandboxId, String tool, String input) throws PaddockException {
         Instant since = clock.instant().minus(WINDOW);
         for (Approval a : store.ofSandbox(sandboxId, 50)) {
-            if (a.state() == ApprovalState.APPROVED && "human".equals(a.decidedBy()) && a.tool().equals(tool)
-                    && a.request().equals(input == null ? "" : input) && a.decidedAt() != null
-                    && a.decidedAt().isAfter(since) && spent.add(a.id())) {
+            if (a.state() == ApprovalState.APPROVED
+                    && "human".equals(a.decidedBy())
+                    && a.tool().equals(tool)
+                    && a.request().equals(input == null ? "" : input)
+                    && a.decidedAt() != null
+                    && a.decidedAt().isAfter(since)
+                    && spent.add(a.id())) {
                 return Optional.of(a);
             }
         }

@@ -23,11 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * policy and hook configuration of every repository ({@link PolicyGuard}).
  */
 final class PolicyCache {
-    private record Key(Path repository, Path projectRoot) {
-    }
+    private record Key(Path repository, Path projectRoot) {}
 
-    private record Entry(List<Stamp> stamps, PolicyEngine engine) {
-    }
+    private record Entry(List<Stamp> stamps, PolicyEngine engine) {}
 
     /** What a file looked like: missing ({@code size -1}), or its modification time (ns) and size. */
     private record Stamp(Path file, long modifiedNanos, long size) {
@@ -67,8 +65,9 @@ final class PolicyCache {
         if (e != null && e.stamps().equals(now)) {
             return e.engine();
         }
-        PolicyEngine engine = new PolicyEngine(PolicyFile.loadStandard(paddockHome, repository, projectRoot,
-                userHome), new PolicyGuard(paddockHome, repository));
+        PolicyEngine engine = new PolicyEngine(
+                PolicyFile.loadStandard(paddockHome, repository, projectRoot, userHome),
+                new PolicyGuard(paddockHome, repository));
         // Stamps taken before the load: a write during the load is seen on the next lookup.
         entries.put(key, new Entry(now, engine));
         return engine;

@@ -22,8 +22,7 @@ import java.util.Set;
  * Claude Code settings file into a policy text being edited (the panel's Policy dialog).
  */
 public final class PolicyFileEditor {
-    private PolicyFileEditor() {
-    }
+    private PolicyFileEditor() {}
 
     /**
      * Appends {@code rule} to {@code permissions.allow} of {@code file}.
@@ -98,8 +97,7 @@ public final class PolicyFileEditor {
      * @param message what was added and skipped, for people ("Imported 3 rules from …; nothing skipped. Review, then
      *     Save.")
      */
-    public record Imported(String text, String message) {
-    }
+    public record Imported(String text, String message) {}
 
     /**
      * Merges the rules of the Claude Code settings file {@code settings} into the policy text {@code current}: each
@@ -125,8 +123,8 @@ public final class PolicyFileEditor {
         for (RuleList list : List.of(RuleList.ALLOW, RuleList.ASK, RuleList.DENY)) {
             JsonNode l = perms.get(list.key());
             if (l != null && !l.isArray()) {
-                throw new PaddockException("\"permissions." + list.key() + "\" in the editor is not a list;"
-                        + " fix it, then import.");
+                throw new PaddockException(
+                        "\"permissions." + list.key() + "\" in the editor is not a list;" + " fix it, then import.");
             }
             ArrayNode arr = l == null ? perms.putArray(list.key()) : (ArrayNode) l;
             Set<String> have = new LinkedHashSet<>();
@@ -141,13 +139,16 @@ public final class PolicyFileEditor {
             }
         }
         String merged = Json.mapper().writer(new Printer()).writeValueAsString(root) + "\n";
-        StringBuilder m = new StringBuilder("Imported " + added + (added == 1 ? " rule" : " rules") + " from "
-                + settings);
+        StringBuilder m =
+                new StringBuilder("Imported " + added + (added == 1 ? " rule" : " rules") + " from " + settings);
         if (present > 0) {
             m.append(" (").append(present).append(" already here)");
         }
-        m.append(imported.skipped().isEmpty() ? "; nothing skipped." : "; skipped "
-                + imported.skipped().size() + ": " + String.join("; ", imported.skipped()) + ".");
+        m.append(
+                imported.skipped().isEmpty()
+                        ? "; nothing skipped."
+                        : "; skipped " + imported.skipped().size() + ": " + String.join("; ", imported.skipped())
+                                + ".");
         m.append(" Review, then Save.");
         return new Imported(merged, m.toString());
     }
@@ -187,7 +188,9 @@ public final class PolicyFileEditor {
     private static ObjectNode editedObject(String current) throws PaddockException {
         JsonNode n;
         try {
-            n = current == null || current.isBlank() ? Json.mapper().createObjectNode() : Json.mapper().readTree(current);
+            n = current == null || current.isBlank()
+                    ? Json.mapper().createObjectNode()
+                    : Json.mapper().readTree(current);
         } catch (IOException e) {
             throw new PaddockException("The text in the editor is not valid JSON; fix it, then import.", e);
         }
@@ -198,7 +201,8 @@ public final class PolicyFileEditor {
     }
 
     private static ApprovalException refused(Path file, String why) {
-        return new ApprovalException(ApprovalException.Kind.CONFLICT, file + ": " + why
-                + "; it was left untouched. Fix it, then try again.");
+        return new ApprovalException(
+                ApprovalException.Kind.CONFLICT,
+                file + ": " + why + "; it was left untouched. Fix it, then try again.");
     }
 }

@@ -12,8 +12,7 @@ public final class Reasons {
     /** Longest quoted command kept whole in a reason, in characters; a longer one keeps its start. */
     static final int QUOTE_MAX = 200;
 
-    private Reasons() {
-    }
+    private Reasons() {}
 
     /**
      * {@code reason} with every backquoted span longer than {@link #QUOTE_MAX} shortened to its start and "…", then
@@ -36,7 +35,8 @@ public final class Reasons {
             }
             out.append(reason, i, open + 1);
             if (close - open - 1 > QUOTE_MAX) {
-                out.append(reason, open + 1, charBoundary(reason, open + QUOTE_MAX)).append('…');
+                out.append(reason, open + 1, charBoundary(reason, open + QUOTE_MAX))
+                        .append('…');
             } else {
                 out.append(reason, open + 1, close);
             }

@@ -22,7 +22,7 @@ public final class Ticket {
     }
 
     static Ticket done(Approval a) {
-        return new Ticket(a, CompletableFuture.completedFuture(a), () -> { });
+        return new Ticket(a, CompletableFuture.completedFuture(a), () -> {});
     }
 
     /** The approval as first answered: final, or pending. */

@@ -18,6 +18,14 @@ import java.time.Instant;
  *     when one came between)
  * @param createdAt when it was taken
  */
-public record Checkpoint(String sandboxId, int number, String commit, String tree, String head, String ref,
-                         String message, Integer turn, CheckpointChanges changes, Instant createdAt) {
-}
+public record Checkpoint(
+        String sandboxId,
+        int number,
+        String commit,
+        String tree,
+        String head,
+        String ref,
+        String message,
+        Integer turn,
+        CheckpointChanges changes,
+        Instant createdAt) {}

@@ -44,7 +44,9 @@ public record CheckpointChanges(List<String> added, List<String> modified, List<
                 default -> modified.add(path);
             }
         }
-        return new CheckpointChanges(added.stream().sorted().toList(), modified.stream().sorted().toList(),
+        return new CheckpointChanges(
+                added.stream().sorted().toList(),
+                modified.stream().sorted().toList(),
                 deleted.stream().sorted().toList());
     }
 }

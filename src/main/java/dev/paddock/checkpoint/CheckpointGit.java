@@ -21,9 +21,16 @@ import java.util.Map;
  */
 final class CheckpointGit {
     /** Who checkpoint commits are by: they are Paddock's, not the agent's or the user's. */
-    private static final Map<String, String> IDENTITY = Map.of("GIT_AUTHOR_NAME", "Paddock",
-            "GIT_AUTHOR_EMAIL", "paddock@localhost", "GIT_COMMITTER_NAME", "Paddock",
-            "GIT_COMMITTER_EMAIL", "paddock@localhost");
+    private static final Map<String, String> IDENTITY = Map.of(
+            "GIT_AUTHOR_NAME",
+            "Paddock",
+            "GIT_AUTHOR_EMAIL",
+            "paddock@localhost",
+            "GIT_COMMITTER_NAME",
+            "Paddock",
+            "GIT_COMMITTER_EMAIL",
+            "paddock@localhost");
+
     private static final Duration TIMEOUT = GitCli.LONG_TIMEOUT;
     /** Paddock's own index of a worktree, beside its real index (in the worktree's admin folder under .git). */
     static final String PRIVATE_INDEX = "paddock-checkpoint-index";
@@ -41,8 +48,7 @@ final class CheckpointGit {
      * @param commonDir the repository's common folder (objects and refs)
      * @param changes compared with the base tree given to {@link #snapshot} (HEAD's when none)
      */
-    record Snapshot(String commit, String tree, String head, Path commonDir, CheckpointChanges changes) {
-    }
+    record Snapshot(String commit, String tree, String head, Path commonDir, CheckpointChanges changes) {}
 
     /**
      * Writes the working state of {@code worktree} (tracked and untracked files, not ignored ones) as a tree and a
@@ -82,8 +88,7 @@ final class CheckpointGit {
      * A worktree's working state as a tree object, its HEAD commit (null on an unborn branch) and its repository's
      * common folder.
      */
-    record WorkingTree(String tree, String head, Path commonDir) {
-    }
+    record WorkingTree(String tree, String head, Path commonDir) {}
 
     /**
      * Writes the working state of {@code worktree} as a tree through Paddock's own index of the worktree
@@ -94,8 +99,12 @@ final class CheckpointGit {
      */
     WorkingTree workingTree(Path worktree) throws GitException {
         // One git for both: the index's path and HEAD (a second look only on an unborn branch).
-        GitCli.Result all = git.run(worktree, List.of("rev-parse", "--git-common-dir", "--git-path", "index",
-                "--verify", "-q", "HEAD^{commit}"), TIMEOUT, Map.of(), null);
+        GitCli.Result all = git.run(
+                worktree,
+                List.of("rev-parse", "--git-common-dir", "--git-path", "index", "--verify", "-q", "HEAD^{commit}"),
+                TIMEOUT,
+                Map.of(),
+                null);
         List<String> lines = all.stdout().lines().toList();
         Path commonDir;
         Path index;
@@ -105,8 +114,9 @@ final class CheckpointGit {
             index = worktree.resolve(lines.get(1).strip());
             headCommit = lines.get(2).strip();
         } else {
-            List<String> paths = ok(worktree, List.of("rev-parse", "--git-common-dir", "--git-path", "index"),
-                    Map.of()).lines().toList();
+            List<String> paths = ok(worktree, List.of("rev-parse", "--git-common-dir", "--git-path", "index"), Map.of())
+                    .lines()
+                    .toList();
             commonDir = worktree.resolve(paths.get(0).strip());
             index = worktree.resolve(paths.get(1).strip());
             headCommit = null;
@@ -143,8 +153,8 @@ final class CheckpointGit {
 
     /** Paths added, modified and deleted from tree-ish {@code from} to tree-ish {@code to}. */
     CheckpointChanges diff(Path dir, String from, String to) throws GitException {
-        return CheckpointChanges.parseNameStatus(ok(dir, List.of("diff-tree", "-r", "-z", "--no-renames",
-                "--name-status", from, to), Map.of()));
+        return CheckpointChanges.parseNameStatus(
+                ok(dir, List.of("diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to), Map.of()));
     }
 
     private CheckpointChanges addedAll(Path dir, String tree) throws GitException {
@@ -161,8 +171,7 @@ final class CheckpointGit {
      * @param kept paths that were to be removed but were left: a non-empty directory (a submodule) or a path whose
      *     folders are not plain folders inside the worktree
      */
-    record Restored(List<String> restored, List<String> removed, List<String> kept) {
-    }
+    record Restored(List<String> restored, List<String> removed, List<String> kept) {}
 
     /**
      * Makes the working state of {@code worktree}, known to be tree {@code currentTree}, tree {@code targetTree}:
@@ -200,7 +209,11 @@ final class CheckpointGit {
                 ok(root, List.of("read-tree", targetTree), env);
                 StringBuilder stdin = new StringBuilder();
                 write.forEach(p -> stdin.append(p).append('\0'));
-                GitCli.Result r = git.run(root, List.of("checkout-index", "-f", "-z", "--stdin"), TIMEOUT, env,
+                GitCli.Result r = git.run(
+                        root,
+                        List.of("checkout-index", "-f", "-z", "--stdin"),
+                        TIMEOUT,
+                        env,
                         stdin.toString().getBytes(StandardCharsets.UTF_8));
                 if (!r.ok()) {
                     throw new GitException("git checkout-index failed in " + root + ": " + r.errorLine());
@@ -223,12 +236,13 @@ final class CheckpointGit {
         if (CheckpointObjects.isObjectId(commit)) {
             return CheckpointObjects.createRef(commonDir, ref, commit);
         }
-        GitCli.Result r = git.run(dir, List.of("update-ref", "-m", "paddock checkpoint", ref, commit, ""), TIMEOUT,
-                Map.of(), null);
+        GitCli.Result r = git.run(
+                dir, List.of("update-ref", "-m", "paddock checkpoint", ref, commit, ""), TIMEOUT, Map.of(), null);
         if (r.ok()) {
             return true;
         }
-        if (git.run(dir, List.of("rev-parse", "--verify", "-q", ref), TIMEOUT, Map.of(), null).ok()) {
+        if (git.run(dir, List.of("rev-parse", "--verify", "-q", ref), TIMEOUT, Map.of(), null)
+                .ok()) {
             return false;
         }
         throw new GitException("git update-ref failed in " + dir + ": " + r.errorLine());
@@ -254,7 +268,11 @@ final class CheckpointGit {
         }
         StringBuilder stdin = new StringBuilder();
         refs.forEach(r -> stdin.append("delete ").append(r).append('\n'));
-        GitCli.Result r = git.run(dir, List.of("update-ref", "--stdin"), TIMEOUT, Map.of(),
+        GitCli.Result r = git.run(
+                dir,
+                List.of("update-ref", "--stdin"),
+                TIMEOUT,
+                Map.of(),
                 stdin.toString().getBytes(StandardCharsets.UTF_8));
         if (!r.ok()) {
             throw new GitException("git update-ref failed in " + dir + ": " + r.errorLine());
@@ -263,14 +281,14 @@ final class CheckpointGit {
 
     /** The tree of a commit. */
     String treeOf(Path dir, String commit) throws GitException {
-        return ok(dir, List.of("rev-parse", "--verify", commit + "^{tree}"), Map.of()).strip();
+        return ok(dir, List.of("rev-parse", "--verify", commit + "^{tree}"), Map.of())
+                .strip();
     }
 
     /**
      * A commit's parent (or null), committer time (epoch seconds) and message, for a ref whose row a crash lost.
      */
-    record CommitInfo(String parent, long time, String message) {
-    }
+    record CommitInfo(String parent, long time, String message) {}
 
     CommitInfo commitInfo(Path dir, String commit) throws GitException {
         String out = ok(dir, List.of("log", "-1", "--format=%P%n%ct%n%B", commit), Map.of());

@@ -5,7 +5,7 @@ public class CheckpointNotFoundException extends CheckpointException {
     private static final long serialVersionUID = 1L;
 
     public CheckpointNotFoundException(String sandboxId, int number) {
-        super(sandboxId + " has no checkpoint " + number + " (list them with: paddock sandbox checkpoints "
-                + sandboxId + ").");
+        super(sandboxId + " has no checkpoint " + number + " (list them with: paddock sandbox checkpoints " + sandboxId
+                + ").");
     }
 }

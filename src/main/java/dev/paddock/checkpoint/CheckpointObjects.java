@@ -20,13 +20,16 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * work on the repository's common folder, shared by all its worktrees.
  */
 final class CheckpointObjects {
-    private CheckpointObjects() {
-    }
+    private CheckpointObjects() {}
 
     /** Writes a commit of {@code tree} with {@code parent} (or none), by Paddock, now. */
     static String commit(Path commonDir, String tree, String parent, String message) throws GitException {
-        try (Repository repo = open(commonDir); ObjectInserter inserter = repo.newObjectInserter()) {
-            PersonIdent paddock = new PersonIdent("Paddock", "paddock@localhost", Instant.now(),
+        try (Repository repo = open(commonDir);
+                ObjectInserter inserter = repo.newObjectInserter()) {
+            PersonIdent paddock = new PersonIdent(
+                    "Paddock",
+                    "paddock@localhost",
+                    Instant.now(),
                     TimeZone.getDefault().toZoneId());
             CommitBuilder c = new CommitBuilder();
             c.setTreeId(ObjectId.fromString(tree));
@@ -72,7 +75,10 @@ final class CheckpointObjects {
     }
 
     private static Repository open(Path commonDir) throws IOException {
-        return new FileRepositoryBuilder().setGitDir(commonDir.toFile()).setMustExist(true).build();
+        return new FileRepositoryBuilder()
+                .setGitDir(commonDir.toFile())
+                .setMustExist(true)
+                .build();
     }
 
     /** Whether {@code s} names an object id of this repository's hash (SHA-1). */

@@ -83,7 +83,11 @@ final class CheckpointRecovery {
                 Path dir = dirOf.get(id);
                 if (dir != null) {
                     String prefix = CheckpointService.REF_PREFIX + id + "/";
-                    git.deleteRefs(dir, refsBySandbox.get(id).keySet().stream().map(n -> prefix + n).toList());
+                    git.deleteRefs(
+                            dir,
+                            refsBySandbox.get(id).keySet().stream()
+                                    .map(n -> prefix + n)
+                                    .toList());
                 }
                 forget.forget(id);
                 LOG.info("Deleted the checkpoints of {}: it is {}", id, s.isEmpty() ? "unknown" : "closed");
@@ -117,7 +121,8 @@ final class CheckpointRecovery {
         String commit = refs.get(n);
         CheckpointGit.CommitInfo info = git.commitInfo(dir, commit);
         String tree = git.treeOf(dir, commit);
-        Integer previous = refs.keySet().stream().filter(k -> k < n).max(Integer::compare).orElse(null);
+        Integer previous =
+                refs.keySet().stream().filter(k -> k < n).max(Integer::compare).orElse(null);
         String base = previous != null ? git.treeOf(dir, refs.get(previous)) : info.parent();
         CheckpointChanges changes = base == null ? CheckpointChanges.NONE : git.diff(dir, base, tree);
         String text = info.message();
@@ -127,7 +132,8 @@ final class CheckpointRecovery {
             for (String line : text.substring(trailers).split("\n")) {
                 if (line.startsWith(TURN_TRAILER)) {
                     try {
-                        turn = Integer.parseInt(line.substring(TURN_TRAILER.length()).strip());
+                        turn = Integer.parseInt(
+                                line.substring(TURN_TRAILER.length()).strip());
                     } catch (NumberFormatException e) {
                         turn = null;
                     }
@@ -135,7 +141,16 @@ final class CheckpointRecovery {
             }
             text = text.substring(0, trailers);
         }
-        return new Checkpoint(id, n, commit, tree, info.parent(), CheckpointService.refName(id, n), text, turn,
-                changes, Instant.ofEpochSecond(info.time()));
+        return new Checkpoint(
+                id,
+                n,
+                commit,
+                tree,
+                info.parent(),
+                CheckpointService.refName(id, n),
+                text,
+                turn,
+                changes,
+                Instant.ofEpochSecond(info.time()));
     }
 }

@@ -45,6 +45,7 @@ public final class CheckpointService implements AutoCloseable {
     public static final String REF_PREFIX = "refs/paddock/checkpoints/";
     /** The message of the checkpoint taken when an agent's turn ends. */
     public static final String TURN_ENDED = "turn ended";
+
     static final int MESSAGE_MAX = 1000;
     private static final String CLOSED_EVENT = "sandbox." + SandboxState.CLOSED.id();
 
@@ -63,8 +64,15 @@ public final class CheckpointService implements AutoCloseable {
      * @param repos where a sandbox's repository is on disk (its refs outlive its worktree)
      * @param keep how many checkpoints a sandbox keeps (0: all); older ones are pruned after each new one
      */
-    public CheckpointService(SandboxService sandboxes, CheckpointRepositories repos, Database db, GitCli git,
-                             EventLog events, EventBus bus, IntSupplier keep, Clock clock) {
+    public CheckpointService(
+            SandboxService sandboxes,
+            CheckpointRepositories repos,
+            Database db,
+            GitCli git,
+            EventLog events,
+            EventBus bus,
+            IntSupplier keep,
+            Clock clock) {
         this.sandboxes = sandboxes;
         this.repos = repos;
         this.store = new CheckpointStore(db);
@@ -179,11 +187,11 @@ public final class CheckpointService implements AutoCloseable {
     public Rollback rollback(String sandboxId, int number, String who) throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
-            Checkpoint target = store.find(sandboxId, number)
-                    .orElseThrow(() -> new CheckpointNotFoundException(sandboxId, number));
+            Checkpoint target =
+                    store.find(sandboxId, number).orElseThrow(() -> new CheckpointNotFoundException(sandboxId, number));
             if (s.state() == SandboxState.MERGING) {
-                throw new SandboxConflictException(sandboxId + " is being merged; roll it back once the merge queue"
-                        + " is done with it.");
+                throw new SandboxConflictException(
+                        sandboxId + " is being merged; roll it back once the merge queue" + " is done with it.");
             }
             Path worktree = worktreeOf(s);
             String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
@@ -194,26 +202,48 @@ public final class CheckpointService implements AutoCloseable {
             try {
                 r = git.restore(worktree, before.tree(), targetTree);
             } catch (PaddockException e) {
-                throw new CheckpointException("Rolling " + sandboxId + " back to checkpoint " + number + " failed ("
-                        + e.getMessage() + "); the files as they were are kept in checkpoint " + before.number()
-                        + ": paddock sandbox rollback " + sandboxId + " " + before.number(), e);
+                throw new CheckpointException(
+                        "Rolling " + sandboxId + " back to checkpoint " + number + " failed ("
+                                + e.getMessage() + "); the files as they were are kept in checkpoint " + before.number()
+                                + ": paddock sandbox rollback " + sandboxId + " " + before.number(),
+                        e);
             }
             store.markRestored(sandboxId, before.number(), targetTree);
             prune(worktree, sandboxId);
-            events.append(EventDraft.of(s.repositoryId(), sandboxId, EventKinds.CHECKPOINT_ROLLED_BACK, sandboxId
-                    + ": rolled back to checkpoint " + number + " (" + r.restored().size() + " restored, "
-                    + r.removed().size() + " removed; undo with checkpoint " + before.number() + ")",
-                    Map.of("to", number, "before", before.number(), "restored", r.restored().size(),
-                            "removed", r.removed().size(), "by", who)));
-            LOG.info("Rolled {} back to checkpoint {}: {} restored, {} removed, {} kept", sandboxId, number,
-                    r.restored().size(), r.removed().size(), r.kept().size());
+            events.append(EventDraft.of(
+                    s.repositoryId(),
+                    sandboxId,
+                    EventKinds.CHECKPOINT_ROLLED_BACK,
+                    sandboxId
+                            + ": rolled back to checkpoint " + number + " ("
+                            + r.restored().size() + " restored, "
+                            + r.removed().size() + " removed; undo with checkpoint " + before.number() + ")",
+                    Map.of(
+                            "to",
+                            number,
+                            "before",
+                            before.number(),
+                            "restored",
+                            r.restored().size(),
+                            "removed",
+                            r.removed().size(),
+                            "by",
+                            who)));
+            LOG.info(
+                    "Rolled {} back to checkpoint {}: {} restored, {} removed, {} kept",
+                    sandboxId,
+                    number,
+                    r.restored().size(),
+                    r.removed().size(),
+                    r.kept().size());
             return new Rollback(sandboxId, number, before, stopped, r.restored(), r.removed(), r.kept());
         }
     }
 
     /** Stops the agent of a sandbox that may run; one that ended meanwhile needs no stop. */
     private boolean stopIfRunning(SandboxRecord s, String who) throws PaddockException {
-        if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
+        if (s.state() != SandboxState.PENDING
+                && s.state() != SandboxState.RUNNING
                 && s.state() != SandboxState.RETRYING) {
             return false;
         }
@@ -235,7 +265,8 @@ public final class CheckpointService implements AutoCloseable {
             Optional<Path> dir = repos.gitDirOf(sandboxId);
             if (dir.isPresent()) {
                 String prefix = REF_PREFIX + sandboxId + "/";
-                git.deleteRefs(dir.get(), List.copyOf(git.refs(dir.get(), prefix).keySet()));
+                git.deleteRefs(
+                        dir.get(), List.copyOf(git.refs(dir.get(), prefix).keySet()));
             }
             int rows = store.deleteAll(sandboxId);
             if (rows > 0) {
@@ -254,8 +285,15 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     /** Takes a checkpoint; {@code written} is the working tree just written, or null to write it now. */
-    private Checkpoint take(SandboxRecord s, Path worktree, String message, Integer turn, String who,
-                            boolean prune, CheckpointGit.WorkingTree written) throws PaddockException {
+    private Checkpoint take(
+            SandboxRecord s,
+            Path worktree,
+            String message,
+            Integer turn,
+            String who,
+            boolean prune,
+            CheckpointGit.WorkingTree written)
+            throws PaddockException {
         String sandboxId = s.id();
         String text = message == null || message.isBlank() ? "checkpoint" : message.strip();
         if (text.length() > MESSAGE_MAX) {
@@ -264,24 +302,38 @@ public final class CheckpointService implements AutoCloseable {
         Optional<String> previous = store.lastKnownTree(sandboxId);
         int number = store.highest(sandboxId) + 1;
         String commitMessage = CheckpointRecovery.commitMessage(text, sandboxId, number, turn);
-        CheckpointGit.Snapshot snap = written == null ? git.snapshot(worktree, previous.orElse(null), commitMessage)
+        CheckpointGit.Snapshot snap = written == null
+                ? git.snapshot(worktree, previous.orElse(null), commitMessage)
                 : git.snapshot(worktree, previous.orElse(null), commitMessage, written);
         String ref = refName(sandboxId, number);
         if (!git.createRef(snap.commonDir(), worktree, ref, snap.commit())) {
             // A ref whose row a crash lost, and no recovery ran since: never reuse its number.
             number = nextFreeNumber(worktree, sandboxId);
             ref = refName(sandboxId, number);
-            snap = git.snapshot(worktree, previous.orElse(null), CheckpointRecovery.commitMessage(text, sandboxId,
-                    number, turn));
+            snap = git.snapshot(
+                    worktree, previous.orElse(null), CheckpointRecovery.commitMessage(text, sandboxId, number, turn));
             if (!git.createRef(snap.commonDir(), worktree, ref, snap.commit())) {
                 throw new CheckpointException("The checkpoint ref " + ref + " exists already; try again.");
             }
         }
-        Checkpoint c = new Checkpoint(sandboxId, number, snap.commit(), snap.tree(), snap.head(), ref, text, turn,
-                snap.changes(), clock.instant().truncatedTo(ChronoUnit.MICROS));
+        Checkpoint c = new Checkpoint(
+                sandboxId,
+                number,
+                snap.commit(),
+                snap.tree(),
+                snap.head(),
+                ref,
+                text,
+                turn,
+                snap.changes(),
+                clock.instant().truncatedTo(ChronoUnit.MICROS));
         store.insert(c);
-        events.append(EventDraft.of(s.repositoryId(), sandboxId, EventKinds.CHECKPOINT_CREATED,
-                sandboxId + ": checkpoint " + number + " (" + text + "; " + snap.changes().size() + " changed)",
+        events.append(EventDraft.of(
+                s.repositoryId(),
+                sandboxId,
+                EventKinds.CHECKPOINT_CREATED,
+                sandboxId + ": checkpoint " + number + " (" + text + "; "
+                        + snap.changes().size() + " changed)",
                 Map.of("number", number, "commit", snap.commit(), "by", who)));
         if (prune) {
             prune(worktree, sandboxId);

@@ -13,6 +13,11 @@ import java.util.List;
  * @param removed paths deleted (added since)
  * @param kept paths added since that were left in place (non-empty folders such as a submodule's)
  */
-public record Rollback(String sandboxId, int to, Checkpoint before, boolean stopped, List<String> restored,
-                       List<String> removed, List<String> kept) {
-}
+public record Rollback(
+        String sandboxId,
+        int to,
+        Checkpoint before,
+        boolean stopped,
+        List<String> restored,
+        List<String> removed,
+        List<String> kept) {}

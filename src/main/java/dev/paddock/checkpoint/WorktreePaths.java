@@ -9,8 +9,7 @@ import java.util.Locale;
 
 /** Guards for the paths a rollback writes and deletes: inside the worktree, never {@code .git}, never through a link. */
 final class WorktreePaths {
-    private WorktreePaths() {
-    }
+    private WorktreePaths() {}
 
     /**
      * Refuses a repository-relative path that is absolute, has an empty, {@code .} or {@code ..} component, or a

@@ -19,8 +19,11 @@ import picocli.CommandLine.Spec;
  * working state through the API named by {@code PADDOCK_API}, with {@code PADDOCK_TOKEN}, for
  * {@code PADDOCK_SANDBOX_ID} (Paddock gives all three to every agent it starts). Needs no Paddock home.
  */
-@Command(name = "checkpoint", mixinStandardHelpOptions = true,
-        description = "Inside a sandbox: keep a checkpoint of its working state (files, not its branch) to roll back to.")
+@Command(
+        name = "checkpoint",
+        mixinStandardHelpOptions = true,
+        description =
+                "Inside a sandbox: keep a checkpoint of its working state (files, not its branch) to roll back to.")
 public final class CheckpointCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -39,8 +42,8 @@ public final class CheckpointCommand implements Callable<Integer> {
                     + HeartbeatCommand.TOKEN + " and " + HeartbeatCommand.SANDBOX + " are not set. Paddock sets them"
                     + " for every agent it starts; from outside, list them with: paddock sandbox checkpoints ID.");
         }
-        CheckpointView c = new CheckpointClient(ApiClient.of(api, token)).checkpoint(id,
-                String.join(" ", words).strip(), null);
+        CheckpointView c = new CheckpointClient(ApiClient.of(api, token))
+                .checkpoint(id, String.join(" ", words).strip(), null);
         PrintWriter out = spec.commandLine().getOut();
         out.println("Checkpoint " + c.number() + " of " + id + ": " + CheckpointText.counts(c) + ".");
         out.flush();

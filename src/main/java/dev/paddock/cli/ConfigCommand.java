@@ -17,10 +17,12 @@ import picocli.CommandLine.Spec;
  * period). Alone, it lists them as {@code config list} does. Asks the running Paddock when there is one,
  * else uses the store directly.
  */
-@Command(name = "config", mixinStandardHelpOptions = true,
+@Command(
+        name = "config",
+        mixinStandardHelpOptions = true,
         description = "Show and change Paddock's settings (alone: list them).",
-        subcommands = {ConfigListCommand.class, ConfigGetCommand.class, ConfigSetCommand.class,
-            ConfigResetCommand.class})
+        subcommands = {ConfigListCommand.class, ConfigGetCommand.class, ConfigSetCommand.class, ConfigResetCommand.class
+        })
 public final class ConfigCommand implements Callable<Integer> {
     @ParentCommand
     PaddockCommand root;
@@ -38,7 +40,9 @@ public final class ConfigCommand implements Callable<Integer> {
 
     /** Prints every setting as a table, or as JSON; returns the exit code (0). */
     static int list(ConfigCommand config, CommandSpec spec, boolean json) throws PaddockException {
-        List<SettingView> all = SettingsAccess.run(config.root.resolveHome(), c -> c.list(),
+        List<SettingView> all = SettingsAccess.run(
+                config.root.resolveHome(),
+                c -> c.list(),
                 s -> s.all().stream().map(SettingView::of).toList());
         PrintWriter out = spec.commandLine().getOut();
         out.print(json ? SandboxText.json(Map.of("settings", all)) + "\n" : SettingsText.table(all));

@@ -28,8 +28,8 @@ public final class ConfigGetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
-        SettingView s = SettingsAccess.run(parent.root.resolveHome(), c -> c.get(name),
-                store -> SettingView.of(store.entry(name)));
+        SettingView s = SettingsAccess.run(
+                parent.root.resolveHome(), c -> c.get(name), store -> SettingView.of(store.entry(name)));
         PrintWriter out = spec.commandLine().getOut();
         out.println(json.on() ? SandboxText.json(s) : s.value());
         out.flush();

@@ -9,8 +9,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock config list}: every setting with its value, default and meaning. */
-@Command(name = "list", mixinStandardHelpOptions = true, description = "List the settings: NAME VALUE DEFAULT"
-        + " DESCRIPTION.")
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        description = "List the settings: NAME VALUE DEFAULT" + " DESCRIPTION.")
 public final class ConfigListCommand implements Callable<Integer> {
     @ParentCommand
     ConfigCommand parent;

@@ -24,10 +24,11 @@ public final class ConfigResetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         String who = RunningPaddock.who();
-        SettingView s = SettingsAccess.run(parent.root.resolveHome(), c -> c.reset(name, who),
-                store -> SettingView.of(store.reset(name, who)));
-        spec.commandLine().getOut().println(s.name() + " is back to its default, " + SettingsText.withUnit(s.value(), s)
-                + ".");
+        SettingView s = SettingsAccess.run(
+                parent.root.resolveHome(), c -> c.reset(name, who), store -> SettingView.of(store.reset(name, who)));
+        spec.commandLine()
+                .getOut()
+                .println(s.name() + " is back to its default, " + SettingsText.withUnit(s.value(), s) + ".");
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -30,10 +30,14 @@ public final class ConfigSetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         String who = RunningPaddock.who();
-        SettingView s = SettingsAccess.run(parent.root.resolveHome(), c -> c.set(name, value, who),
+        SettingView s = SettingsAccess.run(
+                parent.root.resolveHome(),
+                c -> c.set(name, value, who),
                 store -> SettingView.of(store.set(name, value, who)));
-        spec.commandLine().getOut().println(s.name() + " is now " + SettingsText.withUnit(s.value(), s) + " (default "
-                + SettingsText.withUnit(s.defaultValue(), s) + ").");
+        spec.commandLine()
+                .getOut()
+                .println(s.name() + " is now " + SettingsText.withUnit(s.value(), s) + " (default "
+                        + SettingsText.withUnit(s.defaultValue(), s) + ").");
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
  * 2 when PATH is not a git repository or a revision names no commit (and for bad usage); 1 when the
  * repository cannot be read.
  */
-@Command(name = "classify", mixinStandardHelpOptions = true,
+@Command(
+        name = "classify",
+        mixinStandardHelpOptions = true,
         description = "Print, as JSON, the conflicts of merging THEIRS into OURS, hunk by hunk, classified,"
                 + " with a proposed resolution where one is safe. Changes nothing in the repository.")
 public final class ConflictsClassifyCommand implements Callable<Integer> {
@@ -58,7 +60,9 @@ public final class ConflictsClassifyCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println(Json.mapper().writer().with(SerializationFeature.INDENT_OUTPUT)
+        out.println(Json.mapper()
+                .writer()
+                .with(SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(ConflictsJson.of(report)));
         out.flush();
         return 0;

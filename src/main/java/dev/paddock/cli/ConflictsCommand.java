@@ -7,7 +7,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock conflicts classify}: merge conflicts, from the command line (no running Paddock needed). */
-@Command(name = "conflicts", mixinStandardHelpOptions = true,
+@Command(
+        name = "conflicts",
+        mixinStandardHelpOptions = true,
         description = "Inspect the conflicts a merge would have.",
         subcommands = {ConflictsClassifyCommand.class})
 public final class ConflictsCommand implements Runnable {

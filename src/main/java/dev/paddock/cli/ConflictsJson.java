@@ -20,10 +20,16 @@ import java.util.List;
  * @param allSafe     whether every hunk has a proposed resolution and no file needs a person
  * @param files       the conflicted files, sorted by path
  */
-record ConflictsJson(String lineNumbers, String ours, String theirs, String base, boolean clean, boolean allSafe,
-                     List<FileJson> files) {
-    static final String LINE_NUMBERS = "1-based, inclusive; an empty range has count 0 and end = start - 1"
-            + " (an insertion before line start)";
+record ConflictsJson(
+        String lineNumbers,
+        String ours,
+        String theirs,
+        String base,
+        boolean clean,
+        boolean allSafe,
+        List<FileJson> files) {
+    static final String LINE_NUMBERS =
+            "1-based, inclusive; an empty range has count 0 and end = start - 1" + " (an insertion before line start)";
 
     /**
      * One conflicted file.
@@ -33,8 +39,7 @@ record ConflictsJson(String lineNumbers, String ours, String theirs, String base
      * @param needsHuman whether a person must decide part of it
      * @param hunks      its hunks (empty for kinds without text)
      */
-    record FileJson(String path, String kind, boolean needsHuman, List<HunkJson> hunks) {
-    }
+    record FileJson(String path, String kind, boolean needsHuman, List<HunkJson> hunks) {}
 
     /**
      * One hunk.
@@ -50,11 +55,24 @@ record ConflictsJson(String lineNumbers, String ours, String theirs, String base
      * @param suggested  the resolution ranked first (the proposal when safe), null when there is none (a lockfile
      *                   is regenerated instead)
      */
-    record HunkJson(int index, @com.fasterxml.jackson.annotation.JsonProperty("class") String hunkClass, boolean safe,
-                    boolean autoApply, double confidence, String why, RangeJson base, RangeJson ours, RangeJson theirs,
-                    List<String> baseLines, List<String> oursLines, List<String> theirsLines, List<String> proposed,
-                    List<String> suggested) {
-    }
+    record HunkJson(
+            int index,
+
+            @com.fasterxml.jackson.annotation.JsonProperty("class")
+            String hunkClass,
+
+            boolean safe,
+            boolean autoApply,
+            double confidence,
+            String why,
+            RangeJson base,
+            RangeJson ours,
+            RangeJson theirs,
+            List<String> baseLines,
+            List<String> oursLines,
+            List<String> theirsLines,
+            List<String> proposed,
+            List<String> suggested) {}
 
     /** A 1-based inclusive line range and its line count. */
     record RangeJson(int start, int end, int count) {
@@ -64,18 +82,39 @@ record ConflictsJson(String lineNumbers, String ours, String theirs, String base
     }
 
     static ConflictsJson of(ConflictReport r) {
-        return new ConflictsJson(LINE_NUMBERS, r.ours(), r.theirs(), r.base(), r.isClean(), r.allSafe(),
+        return new ConflictsJson(
+                LINE_NUMBERS,
+                r.ours(),
+                r.theirs(),
+                r.base(),
+                r.isClean(),
+                r.allSafe(),
                 r.files().stream().map(ConflictsJson::file).toList());
     }
 
     private static FileJson file(ConflictFile f) {
-        return new FileJson(f.path(), f.kind().id(), f.needsHuman(), f.hunks().stream().map(ConflictsJson::hunk).toList());
+        return new FileJson(
+                f.path(),
+                f.kind().id(),
+                f.needsHuman(),
+                f.hunks().stream().map(ConflictsJson::hunk).toList());
     }
 
     private static HunkJson hunk(ConflictHunk h) {
-        return new HunkJson(h.index(), h.hunkClass().id(), h.hunkClass().isSafe(),
-                h.hunkClass().appliesAutomatically() && h.proposed() != null, Math.round(h.confidence() * 100) / 100.0,
-                h.why(), RangeJson.of(h.base()), RangeJson.of(h.ours()), RangeJson.of(h.theirs()), h.baseLines(),
-                h.oursLines(), h.theirsLines(), h.proposed(), h.suggested());
+        return new HunkJson(
+                h.index(),
+                h.hunkClass().id(),
+                h.hunkClass().isSafe(),
+                h.hunkClass().appliesAutomatically() && h.proposed() != null,
+                Math.round(h.confidence() * 100) / 100.0,
+                h.why(),
+                RangeJson.of(h.base()),
+                RangeJson.of(h.ours()),
+                RangeJson.of(h.theirs()),
+                h.baseLines(),
+                h.oursLines(),
+                h.theirsLines(),
+                h.proposed(),
+                h.suggested());
     }
 }

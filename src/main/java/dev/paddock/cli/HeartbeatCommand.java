@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  * sandbox without network) and {@code PADDOCK_HEARTBEAT_FILE} is set, writes the progress to that file
  * instead; the supervisor reads it as a heartbeat. Needs no Paddock home.
  */
-@Command(name = "heartbeat", mixinStandardHelpOptions = true,
+@Command(
+        name = "heartbeat",
+        mixinStandardHelpOptions = true,
         description = "Inside a sandbox: tell Paddock the agent is alive, with a progress text (renews its lease).")
 public final class HeartbeatCommand implements Callable<Integer> {
     static final String API = "PADDOCK_API";
@@ -57,8 +59,9 @@ public final class HeartbeatCommand implements Callable<Integer> {
                 return 0;
             } catch (ApiUnreachableException e) {
                 if (file == null) {
-                    throw new PaddockException(e.getMessage() + "; and " + FILE + " is not set, so the heartbeat"
-                            + " was not recorded.", e);
+                    throw new PaddockException(
+                            e.getMessage() + "; and " + FILE + " is not set, so the heartbeat" + " was not recorded.",
+                            e);
                 }
                 writeFile(Path.of(file), progress);
                 out.println(e.getMessage() + "; wrote the progress to " + file + " instead (Paddock reads it).");

@@ -39,14 +39,18 @@ import picocli.CommandLine.Spec;
  * non-blocking error and let the call through. A request the policy asks about waits until a person
  * decides or the approval timeout passes.
  */
-@Command(name = "claude", mixinStandardHelpOptions = true,
+@Command(
+        name = "claude",
+        mixinStandardHelpOptions = true,
         description = "Claude Code PreToolUse hook: reads the event on stdin, prints the decision (exit 0 allow,"
                 + " 2 deny).")
 public final class HookClaudeCommand implements Callable<Integer> {
     /** How long the broker may take without {@code --timeout}: bounded by the approval timeout on its side. */
     static final Duration WAIT = Duration.ofDays(1);
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
             description = "Claude Code's timeout for this hook: the hook denies by itself up to 15 s before it.")
     Integer timeout;
 
@@ -109,8 +113,8 @@ public final class HookClaudeCommand implements Callable<Integer> {
             return Answer.deny("Paddock hook: the broker cannot be reached or did not answer in time (" + e.getMessage()
                     + "), so the call is denied");
         } catch (ApiAnswerException e) {
-            return Answer.deny("Paddock hook: the broker refused the request (HTTP " + e.status() + ": " + e.getMessage()
-                    + "), so the call is denied");
+            return Answer.deny("Paddock hook: the broker refused the request (HTTP " + e.status() + ": "
+                    + e.getMessage() + "), so the call is denied");
         } catch (PaddockException e) {
             return Answer.deny("Paddock hook: " + e.getMessage() + "; the call is denied");
         }
@@ -122,8 +126,8 @@ public final class HookClaudeCommand implements Callable<Integer> {
      * the live Paddock of the home ({@code instance.json}) with the same key instead. It has to prove itself the
      * same way; no secret is sent to either.
      */
-    private HookClient.Decision askOrTheLivePaddock(HookClient client, Map<String, String> env, byte[] payload,
-                                                    String sandbox) throws PaddockException {
+    private HookClient.Decision askOrTheLivePaddock(
+            HookClient client, Map<String, String> env, byte[] payload, String sandbox) throws PaddockException {
         try {
             return client.ask(payload, sandbox, cap());
         } catch (ApiUnreachableException | HookClient.Unproven e) {
@@ -132,14 +136,20 @@ public final class HookClaudeCommand implements Callable<Integer> {
             if (!refused || api == null) {
                 throw e;
             }
-            Optional<InstanceFile> live = InstanceFile.live(parent.root.resolveHome().instanceFile());
+            Optional<InstanceFile> live =
+                    InstanceFile.live(parent.root.resolveHome().instanceFile());
             String other = live.map(i -> "http://127.0.0.1:" + i.port()).orElse(null);
-            if (other == null || other.equals(api.replace("localhost", "127.0.0.1").replaceAll("/+$", ""))) {
+            if (other == null
+                    || other.equals(api.replace("localhost", "127.0.0.1").replaceAll("/+$", ""))) {
                 throw e;
             }
             try {
-                return new HookClient(other, HookAuth.SANDBOX_PREFIX + sandbox, env.get(HookAuth.KEY_VARIABLE).strip(),
-                        Duration.ofSeconds(HookScript.ANSWER_S), Duration.ofSeconds(HookScript.QUIET_S))
+                return new HookClient(
+                                other,
+                                HookAuth.SANDBOX_PREFIX + sandbox,
+                                env.get(HookAuth.KEY_VARIABLE).strip(),
+                                Duration.ofSeconds(HookScript.ANSWER_S),
+                                Duration.ofSeconds(HookScript.QUIET_S))
                         .ask(payload, sandbox, cap());
             } catch (ApiUnreachableException | HookClient.Unproven second) {
                 throw new PaddockException(e.getMessage() + "; and " + second.getMessage(), second);
@@ -171,7 +181,8 @@ public final class HookClaudeCommand implements Callable<Integer> {
                         + " another program on its port");
             }
             if (sandbox == null) {
-                throw new PaddockException(HeartbeatCommand.API + " is set but " + HeartbeatCommand.SANDBOX + " is not");
+                throw new PaddockException(
+                        HeartbeatCommand.API + " is set but " + HeartbeatCommand.SANDBOX + " is not");
             }
             return Optional.of(new HookClient(api, HookAuth.SANDBOX_PREFIX + sandbox, key, answer, quiet));
         }
@@ -180,8 +191,12 @@ public final class HookClaudeCommand implements Callable<Integer> {
         if (live.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new HookClient("http://127.0.0.1:" + live.get().port(), HookAuth.INSTALL,
-                ApiToken.read(home.tokenFile()).value(), answer, quiet));
+        return Optional.of(new HookClient(
+                "http://127.0.0.1:" + live.get().port(),
+                HookAuth.INSTALL,
+                ApiToken.read(home.tokenFile()).value(),
+                answer,
+                quiet));
     }
 
     private static String blankToNull(String s) {

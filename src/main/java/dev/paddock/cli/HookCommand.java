@@ -7,7 +7,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock hook claude|install}: the Claude Code hook adapter and its installer. */
-@Command(name = "hook", mixinStandardHelpOptions = true,
+@Command(
+        name = "hook",
+        mixinStandardHelpOptions = true,
         description = "The Claude Code PreToolUse hook: answer one call, or install the hook in a repository.",
         subcommands = {HookClaudeCommand.class, HookInstallCommand.class})
 public final class HookCommand implements Runnable {

@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
  * {@code <repo>/.claude/settings.json} (see {@link ClaudeHookInstaller}: other content kept, idempotent,
  * {@code .bak} backup, a corrupt file refused untouched). Needs no running Paddock.
  */
-@Command(name = "install", mixinStandardHelpOptions = true,
+@Command(
+        name = "install",
+        mixinStandardHelpOptions = true,
         description = "Install Paddock's PreToolUse hook in a repository's .claude/settings.json.")
 public final class HookInstallCommand implements Callable<Integer> {
     @ParentCommand
@@ -34,7 +36,9 @@ public final class HookInstallCommand implements Callable<Integer> {
     @Mixin
     RepoOption repo;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
             description = "Claude Code's timeout for the hook, in seconds; must exceed Paddock's approval timeout"
                     + " (default: approval.timeoutMs + " + ClaudeHookInstaller.SPARE_S + " s).")
     Integer timeout;
@@ -55,9 +59,11 @@ public final class HookInstallCommand implements Callable<Integer> {
         int seconds = timeout != null ? timeout : ClaudeHookInstaller.timeoutFor(approvalMs);
         ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(dir, script, seconds);
         PrintWriter out = spec.commandLine().getOut();
-        out.println(r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (previous file kept as"
-                + " settings.json.bak if there was one)." : "The PreToolUse hook is already installed in "
-                + r.settingsFile() + "; nothing changed.");
+        out.println(
+                r.changed()
+                        ? "Installed the PreToolUse hook in " + r.settingsFile() + " (previous file kept as"
+                                + " settings.json.bak if there was one)."
+                        : "The PreToolUse hook is already installed in " + r.settingsFile() + "; nothing changed.");
         out.println("Hook command: " + r.command() + " (timeout " + seconds + " s)");
         out.flush();
         return 0;
@@ -66,7 +72,9 @@ public final class HookInstallCommand implements Callable<Integer> {
     /** Paddock's approval timeout, ms: from the running Paddock, else from the store of the home. */
     private long approvalTimeoutMs() throws PaddockException {
         String name = SettingsStore.APPROVAL_TIMEOUT_MS.name();
-        return SettingsAccess.run(parent.root.resolveHome(), c -> Long.parseLong(c.get(name).value()),
+        return SettingsAccess.run(
+                parent.root.resolveHome(),
+                c -> Long.parseLong(c.get(name).value()),
                 s -> s.get(SettingsStore.APPROVAL_TIMEOUT_MS));
     }
 }

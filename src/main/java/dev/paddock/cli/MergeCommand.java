@@ -13,12 +13,21 @@ import picocli.CommandLine.Spec;
  * {@code paddock merge list|enqueue|cancel|retry|review|approve|reject|config}: the merge queue, through the running
  * panel or server.
  */
-@Command(name = "merge", mixinStandardHelpOptions = true,
+@Command(
+        name = "merge",
+        mixinStandardHelpOptions = true,
         description = "List, enqueue, cancel and retry merge queue entries, review policy changes (through the running"
                 + " Paddock).",
-        subcommands = {MergeCommand.ListCmd.class, MergeCommand.Enqueue.class, MergeCommand.Cancel.class,
-            MergeCommand.Retry.class, MergeReviewCommand.Review.class, MergeReviewCommand.Approve.class,
-            MergeReviewCommand.Reject.class, MergeCommand.Config.class})
+        subcommands = {
+            MergeCommand.ListCmd.class,
+            MergeCommand.Enqueue.class,
+            MergeCommand.Cancel.class,
+            MergeCommand.Retry.class,
+            MergeReviewCommand.Review.class,
+            MergeReviewCommand.Approve.class,
+            MergeReviewCommand.Reject.class,
+            MergeCommand.Config.class
+        })
 public final class MergeCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -29,8 +38,9 @@ public final class MergeCommand implements Runnable {
     /** {@code paddock merge} alone is a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: list, enqueue, cancel, retry, review,"
-                + " approve, reject or config.");
+        throw new ParameterException(
+                spec.commandLine(),
+                "Missing a command: list, enqueue, cancel, retry, review," + " approve, reject or config.");
     }
 
     MergeClient client() throws PaddockException {
@@ -42,10 +52,13 @@ public final class MergeCommand implements Runnable {
     static final class ListCmd implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @Mixin
         RepoOption repo;
+
         @Mixin
         JsonOption json;
 
@@ -61,17 +74,23 @@ public final class MergeCommand implements Runnable {
     }
 
     /** {@code paddock merge enqueue SANDBOX} or {@code paddock merge enqueue --repo PATH --branch NAME}. */
-    @Command(name = "enqueue", mixinStandardHelpOptions = true,
+    @Command(
+            name = "enqueue",
+            mixinStandardHelpOptions = true,
             description = "Put a done sandbox's branch (or a branch of a repository) in the merge queue.")
     static final class Enqueue implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @picocli.CommandLine.Parameters(paramLabel = "SANDBOX", arity = "0..1", description = "The sandbox.")
         String sandbox;
+
         @Mixin
         RepoOption repo;
+
         @picocli.CommandLine.Option(names = "--branch", paramLabel = "NAME", description = "A branch no sandbox owns.")
         String branch;
 
@@ -80,8 +99,7 @@ public final class MergeCommand implements Runnable {
             if ((sandbox == null) == (branch == null)) {
                 throw new ParameterException(spec.commandLine(), "Name a SANDBOX, or a --branch (with --repo).");
             }
-            java.nio.file.Path target = branch == null ? null
-                    : repo.orCurrentDirectory();
+            java.nio.file.Path target = branch == null ? null : repo.orCurrentDirectory();
             var v = parent.client().enqueue(sandbox, target, branch, RunningPaddock.who());
             spec.commandLine().getOut().println("Queued #" + v.id() + " " + v.branch() + ".");
             spec.commandLine().getOut().flush();
@@ -94,16 +112,20 @@ public final class MergeCommand implements Runnable {
     static final class Cancel implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @picocli.CommandLine.Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
 
         @Override
         public Integer call() throws PaddockException {
             var v = parent.client().act(id, "cancel", RunningPaddock.who());
-            spec.commandLine().getOut().println("#" + v.id() + " " + v.branch() + " is " + v.state()
-                    + (v.state().equals("running") ? " (stopping before it moves base)" : "") + ".");
+            spec.commandLine()
+                    .getOut()
+                    .println("#" + v.id() + " " + v.branch() + " is " + v.state()
+                            + (v.state().equals("running") ? " (stopping before it moves base)" : "") + ".");
             spec.commandLine().getOut().flush();
             return 0;
         }
@@ -114,39 +136,62 @@ public final class MergeCommand implements Runnable {
      * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--json]}: shows a
      * repository's merge settings, changing the ones given first.
      */
-    @Command(name = "config", mixinStandardHelpOptions = true,
+    @Command(
+            name = "config",
+            mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
                     + " test timeout, attempts, auto-resolve, lockfile regenerate commands.")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @Mixin
         RepoOption repo;
-        @picocli.CommandLine.Option(names = "--strategy", paramLabel = "merge|rebase",
+
+        @picocli.CommandLine.Option(
+                names = "--strategy",
+                paramLabel = "merge|rebase",
                 converter = OptionValues.Strategy.class,
                 description = "How a branch is brought up to date with base.")
         String strategy;
-        @picocli.CommandLine.Option(names = "--test-command", paramLabel = "CMD",
+
+        @picocli.CommandLine.Option(
+                names = "--test-command",
+                paramLabel = "CMD",
                 description = "Run with /bin/sh -c in the candidate merge before base moves; \"\" for none.")
         String testCommand;
-        @picocli.CommandLine.Option(names = "--test-timeout", paramLabel = "MS",
+
+        @picocli.CommandLine.Option(
+                names = "--test-timeout",
+                paramLabel = "MS",
                 description = "After this many ms the test's whole process tree is killed (a failure).")
         Long testTimeoutMs;
-        @picocli.CommandLine.Option(names = "--max-attempts", paramLabel = "N",
+
+        @picocli.CommandLine.Option(
+                names = "--max-attempts",
+                paramLabel = "N",
                 description = "Failed attempts after which an entry leaves the queue for a person.")
         Integer maxAttempts;
-        @picocli.CommandLine.Option(names = "--auto-resolve", paramLabel = "propose|apply",
+
+        @picocli.CommandLine.Option(
+                names = "--auto-resolve",
+                paramLabel = "propose|apply",
                 converter = OptionValues.AutoResolve.class,
                 description = "What the queue does with a conflict whose every hunk is safe: propose (a person"
                         + " confirms, the default) or apply (resolved, tested and merged automatically).")
         String autoResolve;
-        @picocli.CommandLine.Option(names = "--regenerate", paramLabel = "FILE=COMMAND",
+
+        @picocli.CommandLine.Option(
+                names = "--regenerate",
+                paramLabel = "FILE=COMMAND",
                 description = "When the lockfile or generated FILE (a name such as package-lock.json, or a path)"
                         + " conflicts, take ours' file and run COMMAND (/bin/sh -c, in the sandbox's tier) instead of"
                         + " merging it as text; FILE= removes it. Repeatable.")
         java.util.List<String> regenerate;
+
         @Mixin
         JsonOption json;
 
@@ -157,15 +202,23 @@ public final class MergeCommand implements Runnable {
             for (String r : regenerate == null ? java.util.List.<String>of() : regenerate) {
                 int eq = r.indexOf('=');
                 if (eq <= 0) {
-                    throw new ParameterException(spec.commandLine(), "--regenerate needs FILE=COMMAND (e.g."
-                            + " 'package-lock.json=npm install --package-lock-only'), not \"" + r + "\"");
+                    throw new ParameterException(
+                            spec.commandLine(),
+                            "--regenerate needs FILE=COMMAND (e.g."
+                                    + " 'package-lock.json=npm install --package-lock-only'), not \"" + r + "\"");
                 }
                 regen.put(r.substring(0, eq).strip(), r.substring(eq + 1));
             }
-            boolean change = strategy != null || testCommand != null || testTimeoutMs != null || maxAttempts != null
-                    || autoResolve != null || !regen.isEmpty();
-            var v = change ? parent.client().configure(target, strategy, testCommand, testTimeoutMs, maxAttempts,
-                    autoResolve, regen) : parent.client().settings(target);
+            boolean change = strategy != null
+                    || testCommand != null
+                    || testTimeoutMs != null
+                    || maxAttempts != null
+                    || autoResolve != null
+                    || !regen.isEmpty();
+            var v = change
+                    ? parent.client()
+                            .configure(target, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regen)
+                    : parent.client().settings(target);
             var out = spec.commandLine().getOut();
             if (json.on()) {
                 out.println(SandboxText.json(v));
@@ -187,13 +240,17 @@ public final class MergeCommand implements Runnable {
     }
 
     /** {@code paddock merge retry ID}. */
-    @Command(name = "retry", mixinStandardHelpOptions = true,
+    @Command(
+            name = "retry",
+            mixinStandardHelpOptions = true,
             description = "Put a failed, cancelled or conflicted entry back in the merge queue.")
     static final class Retry implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @picocli.CommandLine.Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
 

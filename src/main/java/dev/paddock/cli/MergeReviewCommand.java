@@ -20,19 +20,23 @@ import picocli.CommandLine.Spec;
  * (cancelled, base unchanged). Through the running Paddock, with the install token.
  */
 final class MergeReviewCommand {
-    private MergeReviewCommand() {
-    }
+    private MergeReviewCommand() {}
 
     /** {@code paddock merge review ID [--json]}: the files and their diff from base to the commit under review. */
-    @Command(name = "review", mixinStandardHelpOptions = true,
+    @Command(
+            name = "review",
+            mixinStandardHelpOptions = true,
             description = "Show the policy or hook configuration change an entry waits with: files and diff.")
     static final class Review implements Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
+
         @Mixin
         JsonOption json;
 
@@ -43,10 +47,12 @@ final class MergeReviewCommand {
             if (json.on()) {
                 out.println(SandboxText.json(r));
             } else {
-                out.println("#" + r.entry().id() + " " + r.entry().branch() + " (" + r.entry().state() + ")");
+                out.println("#" + r.entry().id() + " " + r.entry().branch() + " ("
+                        + r.entry().state() + ")");
                 out.println("changes   " + String.join(", ", r.files()));
                 out.println("reviewed  " + r.reviewCommit());
-                out.println("base      " + r.baseBranch() + " at " + (r.baseCommit() == null ? "(none)" : r.baseCommit()));
+                out.println(
+                        "base      " + r.baseBranch() + " at " + (r.baseCommit() == null ? "(none)" : r.baseCommit()));
                 if (r.approvedCommit() != null) {
                     out.println("approved  " + r.approvedCommit() + " by " + r.approvedBy());
                 }
@@ -54,9 +60,10 @@ final class MergeReviewCommand {
                 out.print(r.diff());
                 if ("policy_review".equals(r.entry().state())) {
                     out.println();
-                    out.println("Approve with: paddock merge approve " + r.entry().id() + " --commit "
-                            + r.reviewCommit());
-                    out.println("Reject with:  paddock merge reject " + r.entry().id());
+                    out.println(
+                            "Approve with: paddock merge approve " + r.entry().id() + " --commit " + r.reviewCommit());
+                    out.println(
+                            "Reject with:  paddock merge reject " + r.entry().id());
                 }
             }
             out.flush();
@@ -65,16 +72,23 @@ final class MergeReviewCommand {
     }
 
     /** {@code paddock merge approve ID [--commit SHA]}. */
-    @Command(name = "approve", mixinStandardHelpOptions = true,
+    @Command(
+            name = "approve",
+            mixinStandardHelpOptions = true,
             description = "Approve the policy or hook configuration change an entry waits with; it is merged as usual.")
     static final class Approve implements Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
-        @Option(names = "--commit", paramLabel = "SHA",
+
+        @Option(
+                names = "--commit",
+                paramLabel = "SHA",
                 description = "The commit you reviewed (see paddock merge review); refused if the entry waits with"
                         + " another.")
         String commit;
@@ -82,31 +96,40 @@ final class MergeReviewCommand {
         @Override
         public Integer call() throws PaddockException {
             MergeView v = parent.client().approve(id, RunningPaddock.who(), commit);
-            spec.commandLine().getOut().println("Approved the policy change of #" + v.id() + " " + v.branch()
-                    + "; it is " + v.state() + " (it waits for a review again if its branch moves).");
+            spec.commandLine()
+                    .getOut()
+                    .println("Approved the policy change of #" + v.id() + " " + v.branch() + "; it is " + v.state()
+                            + " (it waits for a review again if its branch moves).");
             spec.commandLine().getOut().flush();
             return 0;
         }
     }
 
     /** {@code paddock merge reject ID [--reason TEXT]}. */
-    @Command(name = "reject", mixinStandardHelpOptions = true,
+    @Command(
+            name = "reject",
+            mixinStandardHelpOptions = true,
             description = "Reject the policy or hook configuration change an entry waits with; it is cancelled.")
     static final class Reject implements Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
+
         @Spec
         CommandSpec spec;
+
         @Parameters(paramLabel = "ID", description = "The entry (a number).")
         long id;
+
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why (in the event and the entry's result).")
         String reason;
 
         @Override
         public Integer call() throws PaddockException {
             MergeView v = parent.client().reject(id, RunningPaddock.who(), reason);
-            spec.commandLine().getOut().println("Rejected the policy change of #" + v.id() + " " + v.branch()
-                    + "; it is " + v.state() + " and base is unchanged.");
+            spec.commandLine()
+                    .getOut()
+                    .println("Rejected the policy change of #" + v.id() + " " + v.branch() + "; it is " + v.state()
+                            + " and base is unchanged.");
             spec.commandLine().getOut().flush();
             return 0;
         }

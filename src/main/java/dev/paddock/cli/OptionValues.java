@@ -12,8 +12,7 @@ import picocli.CommandLine.TypeConversionException;
  * option" line) wherever the command would have sent it, and says what the option takes in the option's own unit.
  */
 final class OptionValues {
-    private OptionValues() {
-    }
+    private OptionValues() {}
 
     /** A value out of a fixed list, kept as typed (lower case). */
     abstract static class OneOf implements ITypeConverter<String> {
@@ -42,11 +41,15 @@ final class OptionValues {
 
     /** {@code --agent}: the presets of {@code dev.paddock.agent.AgentPreset}. */
     static final class AgentName extends OneOf {
-        static final String LIST = String.join("|", dev.paddock.agent.AgentPreset.ALL.stream()
-                .map(dev.paddock.agent.AgentPreset::id).toList());
+        static final String LIST = String.join(
+                "|",
+                dev.paddock.agent.AgentPreset.ALL.stream()
+                        .map(dev.paddock.agent.AgentPreset::id)
+                        .toList());
 
         AgentName() {
-            super(dev.paddock.agent.AgentPreset.ALL.stream().map(dev.paddock.agent.AgentPreset::id)
+            super(dev.paddock.agent.AgentPreset.ALL.stream()
+                    .map(dev.paddock.agent.AgentPreset::id)
                     .toArray(String[]::new));
         }
     }
@@ -64,7 +67,8 @@ final class OptionValues {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
-            List<String> known = dev.paddock.agent.AgentPreset.ALL.stream().map(dev.paddock.agent.AgentPreset::id)
+            List<String> known = dev.paddock.agent.AgentPreset.ALL.stream()
+                    .map(dev.paddock.agent.AgentPreset::id)
                     .toList();
             for (String agent : counts.agents()) {
                 if (!known.contains(agent)) {

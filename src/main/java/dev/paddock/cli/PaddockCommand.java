@@ -16,7 +16,10 @@ import picocli.CommandLine.ScopeType;
  * {@code paddock}: with no subcommand, opens the panel; subcommands are the command-line interface.
  * Exit codes: 0 success, 1 failure (message on stderr), 2 bad usage.
  */
-@Command(name = "paddock", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "paddock",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         resourceBundle = "dev.paddock.cli.OptionTexts",
         description = "A control panel for many coding agents, each in its own sandbox.%n"
                 + "With no command, opens the panel on the repository of --repo or of the current directory.")
@@ -36,11 +39,16 @@ public final class PaddockCommand implements Callable<Integer> {
         int run(PaddockHome home, Path repo);
     }
 
-    @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
+    @Option(
+            names = "--home",
+            scope = ScopeType.INHERIT,
+            paramLabel = "DIR",
             description = "State directory; default $PADDOCK_HOME or ~/.paddock.")
     Path home;
 
-    @Option(names = "--repo", paramLabel = "PATH",
+    @Option(
+            names = "--repo",
+            paramLabel = "PATH",
             description = "Repository to open (default: the one containing the current directory).")
     Path repo;
 
@@ -72,7 +80,9 @@ public final class PaddockCommand implements Callable<Integer> {
             }
             if (value != null && !value.isBlank()) {
                 try {
-                    System.setProperty("paddock.home", Path.of(value).toAbsolutePath().normalize().toString());
+                    System.setProperty(
+                            "paddock.home",
+                            Path.of(value).toAbsolutePath().normalize().toString());
                 } catch (java.nio.file.InvalidPathException e) {
                     return;
                 }

@@ -36,7 +36,9 @@ import picocli.CommandLine.Spec;
  * {@code --policy} cannot be read at all (missing, a directory, no permission); 2 bad usage. Needs no
  * running Paddock and no store.
  */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
         description = "Print the policy's decision (allow, ask or deny), the deciding rule and the reason.")
 public final class PolicyCheckCommand implements Callable<Integer> {
     @ParentCommand
@@ -45,26 +47,38 @@ public final class PolicyCheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--policy", paramLabel = "FILE",
+    @Option(
+            names = "--policy",
+            paramLabel = "FILE",
             description = "Policy file to use instead of the global <home>/policy.json.")
     Path policyFile;
 
-    @Option(names = "--repo", paramLabel = "PATH",
+    @Option(
+            names = "--repo",
+            paramLabel = "PATH",
             description = "Repository whose .paddock/policy.json applies (default: the one around --cwd).")
     Path repo;
 
-    @Option(names = "--tool", paramLabel = "TOOL", defaultValue = "Bash",
+    @Option(
+            names = "--tool",
+            paramLabel = "TOOL",
+            defaultValue = "Bash",
             description = "Tool name as Claude Code names it (default: ${DEFAULT-VALUE}); Read, Edit, WebFetch...")
     String tool;
 
     @Option(names = "--cwd", paramLabel = "DIR", description = "Working directory of the request (default: current).")
     Path cwd;
 
-    @Option(names = "--unmatched", paramLabel = "ask|deny", converter = OptionValues.Unmatched.class,
+    @Option(
+            names = "--unmatched",
+            paramLabel = "ask|deny",
+            converter = OptionValues.Unmatched.class,
             description = "What a request no rule matches gets (default: the policy's setting, else ask).")
     String unmatched;
 
-    @Parameters(arity = "1..*", paramLabel = "COMMAND",
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "COMMAND",
             description = "The command line (for Bash; words are joined with spaces), or the path or URL.")
     List<String> input;
 
@@ -78,8 +92,8 @@ public final class PolicyCheckCommand implements Callable<Integer> {
         if (policyFile != null) {
             Path f = policyFile.toAbsolutePath().normalize();
             if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
-                throw new PaddockException("cannot read the policy file " + f + (Files.exists(f)
-                        ? " (it is not a readable file)" : " (it does not exist)"));
+                throw new PaddockException("cannot read the policy file " + f
+                        + (Files.exists(f) ? " (it is not a readable file)" : " (it does not exist)"));
             }
             files.add(f);
         } else {
@@ -90,13 +104,15 @@ public final class PolicyCheckCommand implements Callable<Integer> {
         }
         Path userHome = Path.of(System.getProperty("user.home"));
         String refused = PolicyFile.refusal(repository);
-        Policy policy = refused != null ? Policy.broken(refused, userHome) : PolicyFile.load(files, repository, userHome);
+        Policy policy =
+                refused != null ? Policy.broken(refused, userHome) : PolicyFile.load(files, repository, userHome);
         if (unmatched != null && !policy.isBroken()) {
             Verdict v = switch (unmatched) {
                 case "ask" -> Verdict.ASK;
                 case "deny" -> Verdict.DENY;
-                default -> throw new PaddockException("--unmatched takes ask or deny, not \"" + unmatched
-                        + "\": unmatched requests are never allowed");
+                default ->
+                    throw new PaddockException("--unmatched takes ask or deny, not \"" + unmatched
+                            + "\": unmatched requests are never allowed");
             };
             policy = Policy.of(policy.rules(), v, policy.projectRoot(), policy.home());
         }
@@ -104,8 +120,10 @@ public final class PolicyCheckCommand implements Callable<Integer> {
                 .decide(new ToolRequest(tool, String.join(" ", input), dir));
         PrintWriter out = spec.commandLine().getOut();
         out.println(d.verdict().word());
-        out.println(d.rule() == null ? "no rule matched" : d.rule().text() + "  (" + d.list().key() + " list, "
-                + d.source() + ")");
+        out.println(
+                d.rule() == null
+                        ? "no rule matched"
+                        : d.rule().text() + "  (" + d.list().key() + " list, " + d.source() + ")");
         out.println(d.reason());
         out.flush();
         return 0;

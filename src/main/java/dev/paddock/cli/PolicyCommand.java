@@ -7,7 +7,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock policy check}: the command policy, from the command line (no running Paddock needed). */
-@Command(name = "policy", mixinStandardHelpOptions = true,
+@Command(
+        name = "policy",
+        mixinStandardHelpOptions = true,
         description = "Check what the command policy decides for a request.",
         subcommands = {PolicyCheckCommand.class})
 public final class PolicyCommand implements Runnable {

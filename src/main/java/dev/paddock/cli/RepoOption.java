@@ -8,7 +8,10 @@ import picocli.CommandLine.Option;
  * something narrower says so in {@code OptionTexts.properties} (key: the command's full name, then {@code .repo}).
  */
 public final class RepoOption {
-    @Option(names = "--repo", paramLabel = "PATH", descriptionKey = "repo",
+    @Option(
+            names = "--repo",
+            paramLabel = "PATH",
+            descriptionKey = "repo",
             description = "Repository (default: the one containing the current directory).")
     Path path;
 

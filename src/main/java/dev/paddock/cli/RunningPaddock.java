@@ -13,8 +13,7 @@ import java.util.Optional;
  * that can do without it, by opening the store itself when none runs.
  */
 final class RunningPaddock {
-    private RunningPaddock() {
-    }
+    private RunningPaddock() {}
 
     /** What a command does through the running Paddock's API. */
     @FunctionalInterface
@@ -43,8 +42,10 @@ final class RunningPaddock {
         try (Wiring wiring = Wiring.open(home)) {
             return store.run(wiring);
         } catch (DatabaseInUseException e) {
-            throw new PaddockException("Another Paddock holds the store in " + home + " but its API does not"
-                    + " answer (no live instance.json). If it is stuck, stop it and try again.", e);
+            throw new PaddockException(
+                    "Another Paddock holds the store in " + home + " but its API does not"
+                            + " answer (no live instance.json). If it is stuck, stop it and try again.",
+                    e);
         }
     }
 
@@ -55,9 +56,9 @@ final class RunningPaddock {
      * @throws PaddockException when none runs, saying how to start one
      */
     static ApiClient api(PaddockHome home) throws PaddockException {
-        return ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow(() ->
-                new PaddockException("No Paddock is running for " + home + ": start the panel (paddock) or the"
-                        + " server (paddock serve)."));
+        return ApiClient.discover(home.instanceFile(), home.tokenFile())
+                .orElseThrow(() -> new PaddockException("No Paddock is running for " + home
+                        + ": start the panel (paddock) or the" + " server (paddock serve)."));
     }
 
     /** {@link #api} as a sandbox client. */

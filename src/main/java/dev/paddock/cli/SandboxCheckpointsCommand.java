@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
  * {@code paddock sandbox checkpoints ID [--json]}: a sandbox's checkpoints, oldest first, each with what it changed.
  * Asks the running Paddock when there is one, else reads the store directly.
  */
-@Command(name = "checkpoints", mixinStandardHelpOptions = true,
+@Command(
+        name = "checkpoints",
+        mixinStandardHelpOptions = true,
         description = "List a sandbox's checkpoints with the files each one added, modified and deleted.")
 public final class SandboxCheckpointsCommand implements Callable<Integer> {
     @ParentCommand
@@ -35,9 +37,12 @@ public final class SandboxCheckpointsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
-        List<CheckpointView> list = RunningPaddock.apiElseStore(parent.root.resolveHome(),
+        List<CheckpointView> list = RunningPaddock.apiElseStore(
+                parent.root.resolveHome(),
                 api -> new CheckpointClient(api).list(id),
-                wiring -> wiring.checkpoints().list(id).stream().map(CheckpointView::of).toList());
+                wiring -> wiring.checkpoints().list(id).stream()
+                        .map(CheckpointView::of)
+                        .toList());
         PrintWriter out = spec.commandLine().getOut();
         out.print(json.on() ? SandboxText.json(Map.of("checkpoints", list)) + "\n" : CheckpointText.list(id, list));
         out.flush();

@@ -10,13 +10,26 @@ import picocli.CommandLine.Spec;
  * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
-@Command(name = "sandbox", mixinStandardHelpOptions = true,
-        description = "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags (through the"
-                + " running Paddock).",
-        subcommands = {SandboxNewCommand.class, SandboxListCommand.class, SandboxStopCommand.class,
-            SandboxRetryCommand.class, SandboxSayCommand.class, SandboxRmCommand.class, SandboxImageCommand.class,
-            SandboxFlagsCommand.class, SandboxTranscriptCommand.class, SandboxCompareCommand.class,
-            SandboxCheckpointsCommand.class, SandboxRollbackCommand.class})
+@Command(
+        name = "sandbox",
+        mixinStandardHelpOptions = true,
+        description =
+                "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags (through the"
+                        + " running Paddock).",
+        subcommands = {
+            SandboxNewCommand.class,
+            SandboxListCommand.class,
+            SandboxStopCommand.class,
+            SandboxRetryCommand.class,
+            SandboxSayCommand.class,
+            SandboxRmCommand.class,
+            SandboxImageCommand.class,
+            SandboxFlagsCommand.class,
+            SandboxTranscriptCommand.class,
+            SandboxCompareCommand.class,
+            SandboxCheckpointsCommand.class,
+            SandboxRollbackCommand.class
+        })
 public final class SandboxCommand implements Runnable {
     @ParentCommand
     PaddockCommand root;
@@ -27,7 +40,9 @@ public final class SandboxCommand implements Runnable {
     /** {@code paddock sandbox} alone is a usage error: it needs a subcommand. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: new, list, stop, retry, say, rm, image,"
-                + " flags, transcript, checkpoints or rollback.");
+        throw new ParameterException(
+                spec.commandLine(),
+                "Missing a command: new, list, stop, retry, say, rm, image,"
+                        + " flags, transcript, checkpoints or rollback.");
     }
 }

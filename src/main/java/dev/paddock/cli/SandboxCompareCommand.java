@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
  * {@code paddock sandbox compare GROUP|ID [--json]}: the sandboxes of a fan-out side by side, one row each
  * ({@link dev.paddock.compare.GroupComparer}); through the running Paddock, else from the store.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
         description = "Compare the sandboxes of a fan-out (sandbox new --agents): commits, files and lines, the merge"
                 + " queue's tests, tool calls, denials, errors, tokens, cost and run time, one row each.")
 public final class SandboxCompareCommand implements Callable<Integer> {
@@ -39,8 +41,10 @@ public final class SandboxCompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
-        GroupComparison c = RunningPaddock.apiElseStore(parent.root.resolveHome(),
-                api -> new SandboxClient(api).compare(id), wiring -> wiring.comparisons().compare(id));
+        GroupComparison c = RunningPaddock.apiElseStore(
+                parent.root.resolveHome(),
+                api -> new SandboxClient(api).compare(id),
+                wiring -> wiring.comparisons().compare(id));
         PrintWriter out = spec.commandLine().getOut();
         out.print(json.on() ? SandboxText.json(c) + "\n" : render(c));
         out.flush();
@@ -51,7 +55,9 @@ public final class SandboxCompareCommand implements Callable<Integer> {
     static String render(GroupComparison c) {
         List<ComparisonColumns.Column> columns = ComparisonColumns.ALL;
         List<List<String>> rows = new ArrayList<>();
-        rows.add(columns.stream().map(col -> col.header().toUpperCase(Locale.ROOT)).toList());
+        rows.add(columns.stream()
+                .map(col -> col.header().toUpperCase(Locale.ROOT))
+                .toList());
         for (MemberResult m : c.members()) {
             rows.add(columns.stream().map(col -> col.of(m)).toList());
         }
@@ -61,9 +67,13 @@ public final class SandboxCompareCommand implements Callable<Integer> {
                 width[i] = Math.max(width[i], r.get(i).length());
             }
         }
-        StringBuilder b = new StringBuilder("Group " + c.group() + ": " + c.members().size() + " sandboxes from "
-                + c.baseBranch() + " at " + (c.baseCommit() == null ? "?" : c.baseCommit().substring(0,
-                Math.min(8, c.baseCommit().length()))) + "\n  task: " + c.task().strip().replace("\n", " ") + "\n");
+        StringBuilder b = new StringBuilder("Group " + c.group() + ": "
+                + c.members().size() + " sandboxes from "
+                + c.baseBranch() + " at "
+                + (c.baseCommit() == null
+                        ? "?"
+                        : c.baseCommit().substring(0, Math.min(8, c.baseCommit().length()))) + "\n  task: "
+                + c.task().strip().replace("\n", " ") + "\n");
         for (List<String> r : rows) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < width.length; i++) {

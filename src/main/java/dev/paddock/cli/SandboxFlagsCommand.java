@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
  * {@code paddock sandbox flags [--repo PATH] [AGENT [--clear | -- FLAG...]]}: the extra flags an agent preset's
  * command lines get in the repository.
  */
-@Command(name = "flags", mixinStandardHelpOptions = true,
+@Command(
+        name = "flags",
+        mixinStandardHelpOptions = true,
         description = "Show or set the extra flags an agent's command line gets in the repository's sandboxes, e.g."
                 + " paddock sandbox flags claude -- --max-turns 30. Without FLAG, shows them.")
 public final class SandboxFlagsCommand implements Callable<Integer> {
@@ -36,11 +38,18 @@ public final class SandboxFlagsCommand implements Callable<Integer> {
     @Option(names = "--clear", description = "Remove the agent's extra flags.")
     boolean clear;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "AGENT", converter = OptionValues.AgentName.class,
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "AGENT",
+            converter = OptionValues.AgentName.class,
             description = "claude, codex, gemini or aider.")
     String agent;
 
-    @Parameters(index = "1..*", arity = "0..*", paramLabel = "FLAG",
+    @Parameters(
+            index = "1..*",
+            arity = "0..*",
+            paramLabel = "FLAG",
             description = "The flags, each one argument, after -- (e.g. -- --max-turns 30).")
     List<String> flags;
 
@@ -58,9 +67,11 @@ public final class SandboxFlagsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (clear || setting) {
             String main = client.setAgentFlags(target, agent, clear ? List.of() : flags);
-            out.println(clear ? "Sandboxes of " + agent + " in " + main + " run with no extra flags now."
-                    : "Sandboxes of " + agent + " in " + main + " run with the extra flags " + words(flags)
-                            + " from their next run on.");
+            out.println(
+                    clear
+                            ? "Sandboxes of " + agent + " in " + main + " run with no extra flags now."
+                            : "Sandboxes of " + agent + " in " + main + " run with the extra flags " + words(flags)
+                                    + " from their next run on.");
         } else {
             Map<String, List<String>> all = client.agentFlags(target);
             if (agent != null) {
@@ -78,7 +89,8 @@ public final class SandboxFlagsCommand implements Callable<Integer> {
 
     /** The flags as a shell would take them back: words with blanks or quotes single-quoted. */
     static String words(List<String> flags) {
-        return flags.stream().map(w -> w.matches("[A-Za-z0-9_./:=@%+,-]+") ? w : "'" + w.replace("'", "'\\''") + "'")
+        return flags.stream()
+                .map(w -> w.matches("[A-Za-z0-9_./:=@%+,-]+") ? w : "'" + w.replace("'", "'\\''") + "'")
                 .collect(Collectors.joining(" "));
     }
 }

@@ -13,7 +13,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock sandbox image [--repo PATH] IMAGE|--clear}: the image of the repository's container sandboxes. */
-@Command(name = "image", mixinStandardHelpOptions = true,
+@Command(
+        name = "image",
+        mixinStandardHelpOptions = true,
         description = "Set the Docker image the repository's container sandboxes run in (a sandbox may name"
                 + " another with --image). Paddock never pulls: the engine must have it.")
 public final class SandboxImageCommand implements Callable<Integer> {
@@ -40,8 +42,10 @@ public final class SandboxImageCommand implements Callable<Integer> {
         Path target = repo.orCurrentDirectory();
         String main = RunningPaddock.require(parent.root.resolveHome()).setContainerImage(target, clear ? null : image);
         PrintWriter out = spec.commandLine().getOut();
-        out.println(clear ? "Container sandboxes of " + main + " have no image now (give one with --image)."
-                : "Container sandboxes of " + main + " run in " + image.strip() + ".");
+        out.println(
+                clear
+                        ? "Container sandboxes of " + main + " have no image now (give one with --image)."
+                        : "Container sandboxes of " + main + " run in " + image.strip() + ".");
         out.flush();
         return 0;
     }

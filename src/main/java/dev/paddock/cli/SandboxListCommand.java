@@ -45,7 +45,11 @@ public final class SandboxListCommand implements Callable<Integer> {
     }
 
     private static List<SandboxView> fetch(PaddockHome home, Path target) throws PaddockException {
-        return RunningPaddock.apiElseStore(home, api -> new SandboxClient(api).list(target),
-                wiring -> wiring.sandboxService().list(target).stream().map(SandboxView::of).toList());
+        return RunningPaddock.apiElseStore(
+                home,
+                api -> new SandboxClient(api).list(target),
+                wiring -> wiring.sandboxService().list(target).stream()
+                        .map(SandboxView::of)
+                        .toList());
     }
 }

@@ -10,7 +10,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock sandbox retry ID}: runs the agent of a stopped, failed, timed-out or done sandbox again. */
-@Command(name = "retry", mixinStandardHelpOptions = true,
+@Command(
+        name = "retry",
+        mixinStandardHelpOptions = true,
         description = "Run a sandbox's agent again (one that was stopped, failed, timed out or is done).")
 public final class SandboxRetryCommand implements Callable<Integer> {
     @ParentCommand

@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
  * command prints what would be lost (the refusal's message lists the files and commits) and how to go on,
  * and exits with 1.
  */
-@Command(name = "rm", mixinStandardHelpOptions = true,
+@Command(
+        name = "rm",
+        mixinStandardHelpOptions = true,
         description = "Remove a sandbox: stop its agent, remove its worktree, close its record. Refuses when work"
                 + " would be lost unless --commit or --force says what to do with it.")
 public final class SandboxRmCommand implements Callable<Integer> {
@@ -42,7 +44,9 @@ public final class SandboxRmCommand implements Callable<Integer> {
 
     /** What to do with work the worktree holds: one of the two, or neither (strict). */
     static final class Leftovers {
-        @Option(names = "--commit", required = true,
+        @Option(
+                names = "--commit",
+                required = true,
                 description = "Commit uncommitted files on the sandbox's branch (kept), then remove the worktree.")
         boolean commit;
 
@@ -53,12 +57,15 @@ public final class SandboxRmCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         SandboxClient client = RunningPaddock.require(parent.root.resolveHome());
-        RemoveMode mode = leftovers == null ? RemoveMode.STRICT : leftovers.commit ? RemoveMode.COMMIT : RemoveMode.FORCE;
+        RemoveMode mode =
+                leftovers == null ? RemoveMode.STRICT : leftovers.commit ? RemoveMode.COMMIT : RemoveMode.FORCE;
         String ignored = ignoredFiles(client);
         try {
             SandboxView s = client.remove(id, mode, deleteBranch, RunningPaddock.who());
-            spec.commandLine().getOut().println("Removed " + s.id() + " (" + s.state() + ")"
-                    + (ignored.isEmpty() ? "." : "; that also deleted " + ignored + " (git ignores them)."));
+            spec.commandLine()
+                    .getOut()
+                    .println("Removed " + s.id() + " (" + s.state() + ")"
+                            + (ignored.isEmpty() ? "." : "; that also deleted " + ignored + " (git ignores them)."));
             spec.commandLine().getOut().flush();
             return 0;
         } catch (ApiAnswerException refused) {

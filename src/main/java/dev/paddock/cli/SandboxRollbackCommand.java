@@ -15,10 +15,14 @@ import picocli.CommandLine.Spec;
  * {@code paddock sandbox rollback ID N}: stops the agent, takes a checkpoint, and makes the worktree's files those
  * of checkpoint N (through the running Paddock, which runs the agent).
  */
-@Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = {"Roll a sandbox's files back to one of its checkpoints: its agent is stopped and the files as they"
-            + " are now are kept as a new checkpoint first (roll back to that one to undo).",
-            "The branch and its commits are not changed; ignored files are not touched."})
+@Command(
+        name = "rollback",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Roll a sandbox's files back to one of its checkpoints: its agent is stopped and the files as they"
+                    + " are now are kept as a new checkpoint first (roll back to that one to undo).",
+            "The branch and its commits are not changed; ignored files are not touched."
+        })
 public final class SandboxRollbackCommand implements Callable<Integer> {
     @ParentCommand
     SandboxCommand parent;

@@ -10,7 +10,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code paddock sandbox stop ID}: kills the agent's whole process tree; the sandbox then waits for a person. */
-@Command(name = "stop", mixinStandardHelpOptions = true,
+@Command(
+        name = "stop",
+        mixinStandardHelpOptions = true,
         description = "Stop a sandbox's agent (its whole process tree); the sandbox then waits for you.")
 public final class SandboxStopCommand implements Callable<Integer> {
     @ParentCommand
@@ -25,9 +27,12 @@ public final class SandboxStopCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         SandboxView s = RunningPaddock.require(parent.root.resolveHome()).stop(id, RunningPaddock.who());
-        spec.commandLine().getOut().println("Stopped " + s.id() + "; it is " + s.state()
-                + " (retry it with: paddock sandbox retry " + s.id() + ", or remove it with: paddock sandbox rm "
-                + s.id() + ").");
+        spec.commandLine()
+                .getOut()
+                .println("Stopped " + s.id() + "; it is " + s.state()
+                        + " (retry it with: paddock sandbox retry " + s.id()
+                        + ", or remove it with: paddock sandbox rm "
+                        + s.id() + ").");
         spec.commandLine().getOut().flush();
         return 0;
     }

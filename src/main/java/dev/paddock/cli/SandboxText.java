@@ -8,8 +8,7 @@ import java.util.List;
 
 /** Renders sandboxes and lists of them as text for a terminal, or as indented JSON. */
 final class SandboxText {
-    private SandboxText() {
-    }
+    private SandboxText() {}
 
     /** Indented JSON of any answer of the API. */
     static String json(Object value) throws PaddockException {

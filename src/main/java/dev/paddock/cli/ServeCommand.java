@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
  * {@code paddock serve}: runs Paddock without a window (watchers and the loopback API) until it is
  * stopped with Ctrl+C or SIGTERM. For scripts, CI and servers.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
         description = "Run Paddock headless (no window): watch repositories and serve the local API.")
 public final class ServeCommand implements Callable<Integer> {
     @ParentCommand
@@ -28,7 +30,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--repo", paramLabel = "PATH",
+    @Option(
+            names = "--repo",
+            paramLabel = "PATH",
             description = "Repository to watch (repeatable; default: every registered repository).")
     List<Path> repos = new ArrayList<>();
 
@@ -37,10 +41,13 @@ public final class ServeCommand implements Callable<Integer> {
         PaddockHome home = root.resolveHome();
         Host host = Host.start(home, "serve");
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            host.close();
-            stopped.countDown();
-        }, "shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            host.close();
+                            stopped.countDown();
+                        },
+                        "shutdown"));
         List<Path> toWatch = new ArrayList<>(repos);
         if (toWatch.isEmpty()) {
             for (RepoRecord r : host.wiring().workspace().recent()) {
@@ -56,8 +63,8 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         var out = spec.commandLine().getOut();
-        out.println("Paddock serving on 127.0.0.1:" + host.apiPort() + " (home " + home + ", "
-                + toWatch.size() + (toWatch.size() == 1 ? " repository" : " repositories") + "). Stop with Ctrl+C.");
+        out.println("Paddock serving on 127.0.0.1:" + host.apiPort() + " (home " + home + ", " + toWatch.size()
+                + (toWatch.size() == 1 ? " repository" : " repositories") + "). Stop with Ctrl+C.");
         out.flush();
         err.flush();
         stopped.await();

@@ -11,8 +11,7 @@ import dev.paddock.settings.SettingsStore;
  * change is recorded as an event.
  */
 final class SettingsAccess {
-    private SettingsAccess() {
-    }
+    private SettingsAccess() {}
 
     /** What to do through the running Paddock. */
     @FunctionalInterface
@@ -33,7 +32,7 @@ final class SettingsAccess {
      *     by a Paddock whose API does not answer
      */
     static <T> T run(PaddockHome home, ViaApi<T> api, ViaStore<T> store) throws PaddockException {
-        return RunningPaddock.apiElseStore(home, client -> api.run(new SettingsClient(client)),
-                wiring -> store.run(wiring.settings()));
+        return RunningPaddock.apiElseStore(
+                home, client -> api.run(new SettingsClient(client)), wiring -> store.run(wiring.settings()));
     }
 }

@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Renders settings as text for a terminal. */
 final class SettingsText {
-    private SettingsText() {
-    }
+    private SettingsText() {}
 
     /** One line per setting under the header NAME VALUE DEFAULT DESCRIPTION; values with their unit. */
     static String table(List<SettingView> list) {
@@ -21,8 +20,8 @@ final class SettingsText {
         String fmt = "%-" + nameWidth + "s  %-" + valueWidth + "s  %-" + defaultWidth + "s  %s%n";
         StringBuilder b = new StringBuilder(String.format(fmt, "NAME", "VALUE", "DEFAULT", "DESCRIPTION"));
         for (SettingView s : list) {
-            b.append(String.format(fmt, s.name(), withUnit(s.value(), s), withUnit(s.defaultValue(), s),
-                    s.description()));
+            b.append(String.format(
+                    fmt, s.name(), withUnit(s.value(), s), withUnit(s.defaultValue(), s), s.description()));
         }
         return b.toString();
     }

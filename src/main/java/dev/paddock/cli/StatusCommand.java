@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
  * Asks the running panel or server when there is one (its store is locked by it), else reads the
  * store directly.
  */
-@Command(name = "status", mixinStandardHelpOptions = true,
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
         description = "Show the repository's worktrees, sandboxes and counts (as on the dashboard).")
 public final class StatusCommand implements Callable<Integer> {
     @ParentCommand
@@ -44,7 +46,9 @@ public final class StatusCommand implements Callable<Integer> {
         if (json.on()) {
             out.println(fetchJson(home, target));
         } else {
-            out.print(StatusText.render(fetch(home, target), java.time.ZoneId.systemDefault(),
+            out.print(StatusText.render(
+                    fetch(home, target),
+                    java.time.ZoneId.systemDefault(),
                     java.util.Locale.getDefault(java.util.Locale.Category.FORMAT)));
         }
         out.flush();
@@ -57,34 +61,40 @@ public final class StatusCommand implements Callable<Integer> {
      * answer is the same {@link RepositoryStatus} written by the same mapper.
      */
     private static String fetchJson(PaddockHome home, Path target) throws PaddockException {
-        return RunningPaddock.apiElseStore(home, api -> {
-            String body = api.status(target);
-            try {
-                return CliText.reindented(body);
-            } catch (JsonProcessingException e) {
-                throw new PaddockException("The running Paddock gave an unexpected status answer: "
-                        + e.getOriginalMessage(), e);
-            }
-        }, wiring -> {
-            try {
-                return CliText.indented(fromStore(wiring, target));
-            } catch (JsonProcessingException e) {
-                throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
-            }
-        });
+        return RunningPaddock.apiElseStore(
+                home,
+                api -> {
+                    String body = api.status(target);
+                    try {
+                        return CliText.reindented(body);
+                    } catch (JsonProcessingException e) {
+                        throw new PaddockException(
+                                "The running Paddock gave an unexpected status answer: " + e.getOriginalMessage(), e);
+                    }
+                },
+                wiring -> {
+                    try {
+                        return CliText.indented(fromStore(wiring, target));
+                    } catch (JsonProcessingException e) {
+                        throw new PaddockException("Cannot write the status as JSON: " + e.getOriginalMessage(), e);
+                    }
+                });
     }
 
     /** From the running Paddock when there is one (it holds the store), else from the store itself. */
     private static RepositoryStatus fetch(PaddockHome home, Path target) throws PaddockException {
-        return RunningPaddock.apiElseStore(home, api -> {
-            String body = api.status(target);
-            try {
-                return Json.mapper().readValue(body, RepositoryStatus.class);
-            } catch (JsonProcessingException e) {
-                throw new PaddockException("The running Paddock gave an unexpected status answer: "
-                        + e.getOriginalMessage(), e);
-            }
-        }, wiring -> fromStore(wiring, target));
+        return RunningPaddock.apiElseStore(
+                home,
+                api -> {
+                    String body = api.status(target);
+                    try {
+                        return Json.mapper().readValue(body, RepositoryStatus.class);
+                    } catch (JsonProcessingException e) {
+                        throw new PaddockException(
+                                "The running Paddock gave an unexpected status answer: " + e.getOriginalMessage(), e);
+                    }
+                },
+                wiring -> fromStore(wiring, target));
     }
 
     /** The status read from the store, when no Paddock runs. */

@@ -7,7 +7,9 @@ public final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         String v = VersionProvider.class.getPackage().getImplementationVersion();
-        return new String[] {"Paddock " + (v == null ? "development" : v),
-                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        return new String[] {
+            "Paddock " + (v == null ? "development" : v),
+            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
+        };
     }
 }

@@ -12,8 +12,7 @@ public final class Json {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private Json() {
-    }
+    private Json() {}
 
     /** The shared, thread-safe mapper. Do not reconfigure it. */
     public static ObjectMapper mapper() {

@@ -20,8 +20,7 @@ import java.util.Set;
  * not parse is refused with its line and column and left untouched.
  */
 public final class JsonFiles {
-    private JsonFiles() {
-    }
+    private JsonFiles() {}
 
     /**
      * The file's top-level object; an empty object when the file is missing or empty.
@@ -44,14 +43,19 @@ public final class JsonFiles {
         JsonNode n;
         try {
             // Whole text: "{...} and more" is not a JSON file either, and rewriting it would drop the rest.
-            n = Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+            n = Json.mapper()
+                    .reader()
+                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(text);
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
             String reason = endsEarly(text) ? "there is more text after the end of the JSON value" : plainReason(e);
-            String where = l == null || l.getLineNr() < 1 ? "" : " at line " + l.getLineNr() + ", column "
-                    + l.getColumnNr();
-            throw new PaddockException(file + " is not valid JSON" + where + ": " + reason
-                    + "; it was left untouched. Fix it, then try again.", e);
+            String where =
+                    l == null || l.getLineNr() < 1 ? "" : " at line " + l.getLineNr() + ", column " + l.getColumnNr();
+            throw new PaddockException(
+                    file + " is not valid JSON" + where + ": " + reason
+                            + "; it was left untouched. Fix it, then try again.",
+                    e);
         }
         if (n == null || !n.isObject()) {
             throw new PaddockException(file + " does not hold a JSON object at its top level; it was left untouched.");
@@ -81,21 +85,30 @@ public final class JsonFiles {
             return "there is more text after the end of the JSON value";
         }
         java.util.regex.Matcher unexpected = java.util.regex.Pattern.compile(
-                "Unexpected character \\('(.+?)' \\(code \\d+\\)\\)(?:: was expecting (.+))?").matcher(m);
+                        "Unexpected character \\('(.+?)' \\(code \\d+\\)\\)(?:: was expecting (.+))?")
+                .matcher(m);
         if (unexpected.lookingAt()) {
             String expected = unexpected.group(2);
             String c = unexpected.group(1);
             return "found '" + c + "'" + (expected == null ? "" : " where " + expecting(expected) + " should be")
                     + ("'".equals(c) ? " (JSON text takes double quotes)" : "");
         }
-        java.util.regex.Matcher word = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
+        java.util.regex.Matcher word =
+                java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
         if (word.lookingAt()) {
             return "'" + word.group(1) + "' is not a JSON value (text needs double quotes; true, false and null are"
                     + " lower case)";
         }
-        String first = m.lines().findFirst().orElse("").replaceAll(" \\(code \\d+\\)", "")
-                .replaceAll("\\s*\\(start marker at .*", "").replaceAll("\\s*at \\[Source.*", "").strip();
-        return first.isEmpty() ? "it cannot be read as JSON" : Character.toLowerCase(first.charAt(0)) + first.substring(1);
+        String first = m.lines()
+                .findFirst()
+                .orElse("")
+                .replaceAll(" \\(code \\d+\\)", "")
+                .replaceAll("\\s*\\(start marker at .*", "")
+                .replaceAll("\\s*at \\[Source.*", "")
+                .strip();
+        return first.isEmpty()
+                ? "it cannot be read as JSON"
+                : Character.toLowerCase(first.charAt(0)) + first.substring(1);
     }
 
     /** Jackson's "was expecting ..." as a noun phrase. */
@@ -149,7 +162,10 @@ public final class JsonFiles {
         boolean existed = Files.exists(file);
         if (existed) {
             // COPY_ATTRIBUTES: the backup is created with the file's own mode (an owner-only file stays so).
-            Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING,
+            Files.copy(
+                    file,
+                    file.resolveSibling(file.getFileName() + ".bak"),
+                    StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.COPY_ATTRIBUTES);
         }
         PrivateFiles.write(file, text.getBytes(StandardCharsets.UTF_8), modeFor(file, parent));
@@ -170,7 +186,8 @@ public final class JsonFiles {
             return Files.getPosixFilePermissions(file);
         }
         Set<PosixFilePermission> dir = Files.getPosixFilePermissions(parent);
-        boolean shared = dir.contains(PosixFilePermission.GROUP_EXECUTE) || dir.contains(PosixFilePermission.OTHERS_EXECUTE);
+        boolean shared =
+                dir.contains(PosixFilePermission.GROUP_EXECUTE) || dir.contains(PosixFilePermission.OTHERS_EXECUTE);
         return shared ? null : PrivateFiles.FILE;
     }
 }

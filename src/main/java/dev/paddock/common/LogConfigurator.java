@@ -44,7 +44,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         }
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
-        for (String noisy : new String[] {"org.flywaydb", "com.github.dockerjava", "org.apache.hc", "org.eclipse.jgit"}) {
+        for (String noisy :
+                new String[] {"org.flywaydb", "com.github.dockerjava", "org.apache.hc", "org.eclipse.jgit"}) {
             ctx.getLogger(noisy).setLevel(Level.WARN);
         }
         FirstEvent first = new FirstEvent(() -> appenders(ctx));
@@ -73,7 +74,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(ctx);
         policy.setParent(file);
-        policy.setFileNamePattern(logDir.resolve("paddock.%d{yyyy-MM-dd}.%i.log").toString());
+        policy.setFileNamePattern(
+                logDir.resolve("paddock.%d{yyyy-MM-dd}.%i.log").toString());
         policy.setMaxFileSize(FileSize.valueOf("10MB"));
         policy.setMaxHistory(14);
         policy.setTotalSizeCap(FileSize.valueOf("200MB"));
@@ -95,7 +97,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         ch.qos.logback.core.filter.Filter<ILoggingEvent> notFlyway = new ch.qos.logback.core.filter.Filter<>() {
             @Override
             public ch.qos.logback.core.spi.FilterReply decide(ILoggingEvent event) {
-                return event.getLoggerName().startsWith("org.flywaydb") ? ch.qos.logback.core.spi.FilterReply.DENY
+                return event.getLoggerName().startsWith("org.flywaydb")
+                        ? ch.qos.logback.core.spi.FilterReply.DENY
                         : ch.qos.logback.core.spi.FilterReply.NEUTRAL;
             }
         };

@@ -39,8 +39,7 @@ public final class PrivateFiles {
     /** {@code rwx------}: directories and scripts. */
     public static final Set<PosixFilePermission> DIR = PosixFilePermissions.fromString("rwx------");
 
-    private PrivateFiles() {
-    }
+    private PrivateFiles() {}
 
     /** Whether {@code path}'s file system has POSIX permissions. */
     public static boolean posix(Path path) {
@@ -134,8 +133,8 @@ public final class PrivateFiles {
      */
     public static OutputStream openAppend(Path file) throws IOException {
         createParent(file);
-        return Channels.newOutputStream(open(file, FILE, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND));
+        return Channels.newOutputStream(
+                open(file, FILE, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
     }
 
     /**
@@ -146,8 +145,8 @@ public final class PrivateFiles {
      * @throws IOException when the mode cannot be read or set (another user's file)
      */
     public static Optional<String> restrict(Path path, Set<PosixFilePermission> wanted) throws IOException {
-        PosixFileAttributeView view = Files.getFileAttributeView(path, PosixFileAttributeView.class,
-                LinkOption.NOFOLLOW_LINKS);
+        PosixFileAttributeView view =
+                Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
         if (view == null) {
             return Optional.empty();
         }
@@ -171,7 +170,9 @@ public final class PrivateFiles {
     private static FileChannel open(Path file, Set<PosixFilePermission> mode, OpenOption... options)
             throws IOException {
         Set<OpenOption> opts = Set.of(options);
-        return posix(file) && mode != null ? FileChannel.open(file, opts, attribute(mode)) : FileChannel.open(file, opts);
+        return posix(file) && mode != null
+                ? FileChannel.open(file, opts, attribute(mode))
+                : FileChannel.open(file, opts);
     }
 
     private static void createParent(Path file) throws IOException {

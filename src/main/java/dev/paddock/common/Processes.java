@@ -7,8 +7,9 @@ import java.lang.ProcessBuilder.Redirect;
 public final class Processes {
     /** Standard input that reads nothing, so a child never waits for input Paddock will not give. */
     public static final Redirect NO_INPUT = Redirect.from(new File(
-            System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win") ? "NUL" : "/dev/null"));
+            System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win")
+                    ? "NUL"
+                    : "/dev/null"));
 
-    private Processes() {
-    }
+    private Processes() {}
 }

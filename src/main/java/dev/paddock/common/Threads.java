@@ -9,8 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread dump shows.
  */
 public final class Threads {
-    private Threads() {
-    }
+    private Threads() {}
 
     /** Daemon threads all named {@code name} (for single-thread executors, or pools whose threads are alike). */
     public static ThreadFactory daemon(String name) {

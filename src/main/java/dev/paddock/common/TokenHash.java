@@ -14,8 +14,7 @@ import java.util.HexFormat;
  * See {@code docs/decisions/0002-secrets-at-rest.md}.
  */
 public final class TokenHash {
-    private TokenHash() {
-    }
+    private TokenHash() {}
 
     /** The SHA-256 of the token's UTF-8 bytes, lowercase hex (64 characters). */
     public static String of(String token) {

@@ -24,8 +24,7 @@ public final class Utf8Locale {
     /** Set in the relaunched process so it never relaunches twice. */
     static final String GUARD = "PADDOCK_UTF8_RELAUNCHED";
 
-    private Utf8Locale() {
-    }
+    private Utf8Locale() {}
 
     /** Whether file names are encoded as UTF-8 in this JVM. */
     public static boolean fileNamesAreUtf8() {

@@ -2,8 +2,7 @@ package dev.paddock.common;
 
 /** Counting words for people: "1 retry", "2 retries"; "1 retry is", "2 retries are". */
 public final class Words {
-    private Words() {
-    }
+    private Words() {}
 
     /** {@code n} and the noun in the right number: {@code count(1, "retry", "retries")} is "1 retry". */
     public static String count(long n, String one, String many) {

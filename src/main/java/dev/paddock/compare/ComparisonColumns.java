@@ -29,28 +29,45 @@ public final class ComparisonColumns {
     /** Every column, in order. */
     public static final List<Column> ALL = List.of(
             new Column("ID", "The sandbox", false, MemberResult::id),
-            new Column("Agent", "Its agent (and the model asked for)", false,
+            new Column(
+                    "Agent",
+                    "Its agent (and the model asked for)",
+                    false,
                     m -> m.model() == null ? m.agent() : m.agent() + " " + m.model()),
             new Column("State", "Its state now", false, MemberResult::state),
-            new Column("Commits", "Commits its branch made since the commit the group started from", true,
+            new Column(
+                    "Commits",
+                    "Commits its branch made since the commit the group started from",
+                    true,
                     m -> number(m.commits())),
             new Column("Files", "Files those commits changed", true, m -> number(m.files())),
             new Column("Lines", "Lines they added and deleted", true, ComparisonColumns::lines),
-            new Column("Tests", "The merge queue's last test run of its branch", false,
+            new Column(
+                    "Tests",
+                    "The merge queue's last test run of its branch",
+                    false,
                     m -> m.testVerdict() == null ? UNKNOWN : m.testVerdict()),
-            new Column("Merge", "Its newest merge queue entry's state", false,
+            new Column(
+                    "Merge",
+                    "Its newest merge queue entry's state",
+                    false,
                     m -> m.mergeState() == null ? UNKNOWN : m.mergeState()),
             new Column("Calls", "Tool calls in its transcript", true, m -> number(m.toolCalls())),
-            new Column("Denied", "Tool calls the policy, a person or a timeout refused", true,
+            new Column(
+                    "Denied",
+                    "Tool calls the policy, a person or a timeout refused",
+                    true,
                     m -> number(m.deniedCalls())),
-            new Column("Errors", "Errors and failed tool results in its transcript (a denied call counts as denied only)", true, m -> number(m.errors())),
+            new Column(
+                    "Errors",
+                    "Errors and failed tool results in its transcript (a denied call counts as denied only)",
+                    true,
+                    m -> number(m.errors())),
             new Column("Tokens", "Tokens in and out, as its agent reported them", true, m -> number(m.tokens())),
             new Column("Cost", "Cost as its agent reported it", true, m -> dollars(m.costUsd())),
-            new Column("Time", "How long its last run took (so far, while it runs)", true,
-                    m -> duration(m.runMs())));
+            new Column("Time", "How long its last run took (so far, while it runs)", true, m -> duration(m.runMs())));
 
-    private ComparisonColumns() {
-    }
+    private ComparisonColumns() {}
 
     /** "+40 −5", "–" when the branch is gone. */
     static String lines(MemberResult m) {

@@ -37,8 +37,13 @@ public final class GroupComparer {
     private final ApprovalBroker approvals;
     private final Clock clock;
 
-    public GroupComparer(SandboxService sandboxes, SandboxRepositories repositories, GitCli git, MergeService merges,
-                         ApprovalBroker approvals, Clock clock) {
+    public GroupComparer(
+            SandboxService sandboxes,
+            SandboxRepositories repositories,
+            GitCli git,
+            MergeService merges,
+            ApprovalBroker approvals,
+            Clock clock) {
         this.sandboxes = sandboxes;
         this.repositories = repositories;
         this.git = git;
@@ -61,27 +66,45 @@ public final class GroupComparer {
             rows.add(member(s, now));
         }
         SandboxRecord first = group.sandboxes().get(0);
-        return new GroupComparison(group.id(), first.spec().task(), first.workspace().baseBranch(),
-                first.workspace().baseCommit(), rows);
+        return new GroupComparison(
+                group.id(),
+                first.spec().task(),
+                first.workspace().baseBranch(),
+                first.workspace().baseCommit(),
+                rows);
     }
 
     private MemberResult member(SandboxRecord s, Instant now) throws PaddockException {
-        Optional<BranchStats> stats = BranchStats.of(git, repository(s), s.workspace().baseCommit(),
-                s.workspace().branch());
+        Optional<BranchStats> stats = BranchStats.of(
+                git, repository(s), s.workspace().baseCommit(), s.workspace().branch());
         Optional<MergeEntry> merge = merges.latestOf(s.id());
         Transcript t = SandboxTranscript.read(s, sandboxes.logFile(s.id()));
         TranscriptTotals totals = TranscriptTotals.of(t.entries());
-        List<ToolCallDecision> decisions = ToolCallApprovals.decide(t.entries(),
-                approvals.ofSandbox(s.id(), SandboxTranscript.MAX_APPROVALS));
+        List<ToolCallDecision> decisions =
+                ToolCallApprovals.decide(t.entries(), approvals.ofSandbox(s.id(), SandboxTranscript.MAX_APPROVALS));
         int denied = (int) decisions.stream().filter(GroupComparer::refused).count();
         // A refused call's failed result is its denial, counted as denied, not as an error.
         int errors = Math.max(0, totals.errors() - ToolCallApprovals.refusedResults(t.entries(), decisions));
-        return new MemberResult(s.id(), s.spec().agent(), s.spec().model(), s.state().id(), s.workspace().branch(),
-                stats.map(BranchStats::commits).orElse(null), stats.map(BranchStats::files).orElse(null),
-                stats.map(BranchStats::added).orElse(null), stats.map(BranchStats::deleted).orElse(null),
-                merge.map(m -> m.state().id()).orElse(null), merge.map(m -> m.attempt().lastTestPassed()).orElse(null),
-                totals.toolCalls(), denied, errors, totals.tokensIn(), totals.tokensOut(), totals.costUsd(),
-                s.run().iteration(), runMs(s, now));
+        return new MemberResult(
+                s.id(),
+                s.spec().agent(),
+                s.spec().model(),
+                s.state().id(),
+                s.workspace().branch(),
+                stats.map(BranchStats::commits).orElse(null),
+                stats.map(BranchStats::files).orElse(null),
+                stats.map(BranchStats::added).orElse(null),
+                stats.map(BranchStats::deleted).orElse(null),
+                merge.map(m -> m.state().id()).orElse(null),
+                merge.map(m -> m.attempt().lastTestPassed()).orElse(null),
+                totals.toolCalls(),
+                denied,
+                errors,
+                totals.tokensIn(),
+                totals.tokensOut(),
+                totals.costUsd(),
+                s.run().iteration(),
+                runMs(s, now));
     }
 
     /** Where git reads the branch: the sandbox's repository, else its worktree (branches are shared). */
@@ -89,7 +112,8 @@ public final class GroupComparer {
         try {
             return repositories.record(s.repositoryId()).path();
         } catch (PaddockException e) {
-            if (s.workspace().worktree() != null && java.nio.file.Files.isDirectory(s.workspace().worktree())) {
+            if (s.workspace().worktree() != null
+                    && java.nio.file.Files.isDirectory(s.workspace().worktree())) {
                 return s.workspace().worktree();
             }
             throw e;

@@ -11,8 +11,8 @@ import java.util.List;
  * @param baseCommit the commit they started from, which each one's commits and lines are counted since
  * @param members one row per sandbox, by id
  */
-public record GroupComparison(String group, String task, String baseBranch, String baseCommit,
-                              List<MemberResult> members) {
+public record GroupComparison(
+        String group, String task, String baseBranch, String baseCommit, List<MemberResult> members) {
     public GroupComparison {
         members = List.copyOf(members);
     }

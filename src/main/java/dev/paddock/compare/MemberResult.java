@@ -25,10 +25,26 @@ package dev.paddock.compare;
  * @param runs how many times its agent was started
  * @param runMs how long its last run took (so far, while it runs), or null before it first started
  */
-public record MemberResult(String id, String agent, String model, String state, String branch, Integer commits,
-                           Integer files, Long added, Long deleted, String mergeState, Boolean testsPassed,
-                           int toolCalls, int deniedCalls, int errors, Long tokensIn, Long tokensOut, Double costUsd,
-                           int runs, Long runMs) {
+public record MemberResult(
+        String id,
+        String agent,
+        String model,
+        String state,
+        String branch,
+        Integer commits,
+        Integer files,
+        Long added,
+        Long deleted,
+        String mergeState,
+        Boolean testsPassed,
+        int toolCalls,
+        int deniedCalls,
+        int errors,
+        Long tokensIn,
+        Long tokensOut,
+        Double costUsd,
+        int runs,
+        Long runMs) {
 
     /** "passed", "failed", or null when no test ran. */
     public String testVerdict() {
@@ -37,7 +53,8 @@ public record MemberResult(String id, String agent, String model, String state, 
 
     /** Input and output tokens together, or null when the agent reported none. */
     public Long tokens() {
-        return tokensIn == null && tokensOut == null ? null
+        return tokensIn == null && tokensOut == null
+                ? null
                 : (tokensIn == null ? 0 : tokensIn) + (tokensOut == null ? 0 : tokensOut);
     }
 }

@@ -40,7 +40,8 @@ public record ContainerExit(Long code, boolean oomKilled, Long memoryLimitBytes)
     }
 
     private String limitText() {
-        return memoryLimitBytes == null || memoryLimitBytes <= 0 ? ""
+        return memoryLimitBytes == null || memoryLimitBytes <= 0
+                ? ""
                 : " (limit " + memoryLimitBytes / ResourceLimits.MIB + " MiB)";
     }
 }

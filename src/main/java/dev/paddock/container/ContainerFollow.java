@@ -1,9 +1,9 @@
 package dev.paddock.container;
 
-import dev.paddock.common.PrivateFiles;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
+import dev.paddock.common.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +41,7 @@ public final class ContainerFollow implements AutoCloseable {
      * after the exit the flag may not be set yet.
      */
     static final int OOM_LOOKS = 5;
+
     static final long OOM_PAUSE_MS = 200;
 
     private final DockerClient client;
@@ -56,8 +57,14 @@ public final class ContainerFollow implements AutoCloseable {
     private volatile long pauseMs = FIRST_PAUSE_MS;
     private int oomLooks;
 
-    ContainerFollow(DockerClient client, DockerContainers containers, ScheduledExecutorService watcher,
-                    String containerId, Path logFile, Instant since, Consumer<ContainerExit> onExit) {
+    ContainerFollow(
+            DockerClient client,
+            DockerContainers containers,
+            ScheduledExecutorService watcher,
+            String containerId,
+            Path logFile,
+            Instant since,
+            Consumer<ContainerExit> onExit) {
         this.client = client;
         this.containers = containers;
         this.watcher = watcher;
@@ -80,7 +87,8 @@ public final class ContainerFollow implements AutoCloseable {
     /** The timestamp of the last line written to {@code logFile}, if a follower recorded one. */
     public static java.util.Optional<Instant> lastPosition(Path logFile) {
         try {
-            return java.util.Optional.ofNullable(parse(java.nio.file.Files.readString(positionFile(logFile)).strip()));
+            return java.util.Optional.ofNullable(
+                    parse(java.nio.file.Files.readString(positionFile(logFile)).strip()));
         } catch (IOException e) {
             return java.util.Optional.empty();
         }
@@ -104,7 +112,10 @@ public final class ContainerFollow implements AutoCloseable {
         try {
             out = PrivateFiles.openAppend(logFile);
         } catch (IOException e) {
-            LOG.warn("Cannot write the log of container {} to {}: {}", DockerContainers.shortId(containerId), logFile,
+            LOG.warn(
+                    "Cannot write the log of container {} to {}: {}",
+                    DockerContainers.shortId(containerId),
+                    logFile,
                     e.getMessage());
             out = OutputStream.nullOutputStream();
         }
@@ -129,7 +140,10 @@ public final class ContainerFollow implements AutoCloseable {
         };
         current = callback;
         try {
-            var cmd = client.logContainerCmd(containerId).withFollowStream(true).withStdOut(true).withStdErr(true)
+            var cmd = client.logContainerCmd(containerId)
+                    .withFollowStream(true)
+                    .withStdOut(true)
+                    .withStdErr(true)
                     .withTimestamps(true);
             Instant since = last;
             if (since != null) {
@@ -173,7 +187,10 @@ public final class ContainerFollow implements AutoCloseable {
                 Path pos = positionFile(logFile);
                 Path tmp = pos.resolveSibling(pos.getFileName() + ".tmp");
                 java.nio.file.Files.writeString(tmp, at.toString());
-                java.nio.file.Files.move(tmp, pos, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.Files.move(
+                        tmp,
+                        pos,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (IOException e) {

@@ -21,9 +21,16 @@ import java.time.Instant;
  * @param at when the engine read the sample (or when the container was seen to stop)
  * @param running false once the container stopped or vanished
  */
-public record ContainerMetrics(String sandboxId, String containerId, double cpuPercentOfOneCpu,
-                               double cpuPercentOfLimit, double cpuPercentOfHost, long memoryBytes,
-                               long memoryLimitBytes, Instant at, boolean running) {
+public record ContainerMetrics(
+        String sandboxId,
+        String containerId,
+        double cpuPercentOfOneCpu,
+        double cpuPercentOfLimit,
+        double cpuPercentOfHost,
+        long memoryBytes,
+        long memoryLimitBytes,
+        Instant at,
+        boolean running) {
 
     /** The state of a container that stopped (or vanished) at {@code at}: no figures. */
     public static ContainerMetrics stopped(String sandboxId, String containerId, Instant at) {

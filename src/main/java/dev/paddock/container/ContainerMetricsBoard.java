@@ -1,7 +1,6 @@
 package dev.paddock.container;
 
 import dev.paddock.common.Threads;
-
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -37,6 +36,7 @@ public final class ContainerMetricsBoard implements AutoCloseable {
     private final Clock clock;
     /** Newest sample per sandbox id (a stopped container is a {@link ContainerMetrics#stopped} entry). */
     private final Map<String, ContainerMetrics> current = new ConcurrentHashMap<>();
+
     private final Map<String, Deque<ContainerMetrics>> history = new ConcurrentHashMap<>();
     private final AtomicReference<Map<String, ContainerMetrics>> latest = new AtomicReference<>(Map.of());
     private final List<Consumer<Map<String, ContainerMetrics>>> listeners = new CopyOnWriteArrayList<>();
@@ -61,8 +61,11 @@ public final class ContainerMetricsBoard implements AutoCloseable {
 
     /** The sandbox's container {@code containerId} stopped or vanished: it shows "stopped" from the next tick. */
     public void stopped(String sandboxId, String containerId) {
-        current.compute(sandboxId, (k, old) -> old == null || old.containerId().equals(containerId)
-                ? ContainerMetrics.stopped(sandboxId, containerId, clock.instant()) : old);
+        current.compute(
+                sandboxId,
+                (k, old) -> old == null || old.containerId().equals(containerId)
+                        ? ContainerMetrics.stopped(sandboxId, containerId, clock.instant())
+                        : old);
         startTicking();
         tick();
     }
@@ -118,7 +121,9 @@ public final class ContainerMetricsBoard implements AutoCloseable {
     private synchronized void tick() {
         try {
             Map<String, ContainerMetrics> snap = new LinkedHashMap<>();
-            current.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> snap.put(e.getKey(), e.getValue()));
+            current.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> snap.put(e.getKey(), e.getValue()));
             for (ContainerMetrics m : snap.values()) {
                 if (m.running()) {
                     Deque<ContainerMetrics> h = history.computeIfAbsent(m.sandboxId(), k -> new ArrayDeque<>());
@@ -171,9 +176,13 @@ public final class ContainerMetricsBoard implements AutoCloseable {
      * @param memoryBytes their memory without page cache, summed, in bytes
      * @param memoryLimitBytes their memory limits summed, in bytes
      */
-    public record Totals(int running, int stopped, double cpuPercentOfOneCpu, double cpuPercentOfHost,
-                         long memoryBytes, long memoryLimitBytes) {
-    }
+    public record Totals(
+            int running,
+            int stopped,
+            double cpuPercentOfOneCpu,
+            double cpuPercentOfHost,
+            long memoryBytes,
+            long memoryLimitBytes) {}
 
     /** Copies of the newest sample per sandbox, without waiting for the tick (tests, benchmarks). */
     public Map<String, ContainerMetrics> current() {

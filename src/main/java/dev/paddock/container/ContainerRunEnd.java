@@ -11,8 +11,8 @@ import java.time.Duration;
  * @param cancelled whether it was stopped because the caller cancelled (or the thread was interrupted)
  * @param elapsed from the start call to the end (or the kill)
  */
-public record ContainerRunEnd(String containerId, ContainerExit exit, boolean timedOut, boolean cancelled,
-                              Duration elapsed) {
+public record ContainerRunEnd(
+        String containerId, ContainerExit exit, boolean timedOut, boolean cancelled, Duration elapsed) {
 
     /** The command's exit code, or null when it was killed by Paddock or vanished. */
     public Long code() {

@@ -24,11 +24,16 @@ final class ContainerRunToEnd {
     /** How long the log follow may take, after a stopped container is gone, to write its last lines and tell. */
     private static final Duration DRAIN = Duration.ofSeconds(2);
 
-    private ContainerRunToEnd() {
-    }
+    private ContainerRunToEnd() {}
 
-    static ContainerRunEnd run(DockerContainers containers, ContainerSpec spec, Path logFile, Duration timeout,
-                               Duration grace, BooleanSupplier cancelled, DockerContainers.Started started)
+    static ContainerRunEnd run(
+            DockerContainers containers,
+            ContainerSpec spec,
+            Path logFile,
+            Duration timeout,
+            Duration grace,
+            BooleanSupplier cancelled,
+            DockerContainers.Started started)
             throws ContainerException, PaddockException {
         long t0 = System.nanoTime();
         String id = containers.run(spec);
@@ -47,13 +52,15 @@ final class ContainerRunToEnd {
                     return stopped(containers, id, grace, true, t0);
                 }
                 try {
-                    ContainerExit exit = end.get(Math.max(1, Math.min(POLL_MS, left / 1_000_000)), TimeUnit.MILLISECONDS);
+                    ContainerExit exit =
+                            end.get(Math.max(1, Math.min(POLL_MS, left / 1_000_000)), TimeUnit.MILLISECONDS);
                     return new ContainerRunEnd(id, exit, false, false, Duration.ofNanos(System.nanoTime() - t0));
                 } catch (TimeoutException stillRunning) {
                     // poll again
                 } catch (ExecutionException e) {
-                    throw new ContainerException("Following the container " + DockerContainers.shortId(id) + " failed: "
-                            + e.getCause(), e.getCause());
+                    throw new ContainerException(
+                            "Following the container " + DockerContainers.shortId(id) + " failed: " + e.getCause(),
+                            e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return stopped(containers, id, grace, false, t0);
@@ -78,8 +85,9 @@ final class ContainerRunToEnd {
         }
     }
 
-    private static ContainerRunEnd stopped(DockerContainers containers, String id, Duration grace, boolean timedOut,
-                                           long t0) throws ContainerException {
+    private static ContainerRunEnd stopped(
+            DockerContainers containers, String id, Duration grace, boolean timedOut, long t0)
+            throws ContainerException {
         containers.stopAndRemove(id, grace);
         return new ContainerRunEnd(id, null, timedOut, !timedOut, Duration.ofNanos(System.nanoTime() - t0));
     }

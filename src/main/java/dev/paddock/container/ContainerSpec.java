@@ -20,9 +20,17 @@ import java.util.Map;
  * @param network true: the engine's default network; false: {@code none} (loopback only)
  * @param labels labels, e.g. {@code paddock.sandbox=<id>}
  */
-public record ContainerSpec(String name, String image, List<String> command, Map<String, String> env,
-                            String workingDir, String user, List<Mount> mounts, ResourceLimits limits,
-                            boolean network, Map<String, String> labels) {
+public record ContainerSpec(
+        String name,
+        String image,
+        List<String> command,
+        Map<String, String> env,
+        String workingDir,
+        String user,
+        List<Mount> mounts,
+        ResourceLimits limits,
+        boolean network,
+        Map<String, String> labels) {
 
     /** Like a record's, with the environment's values left out: they may hold a sandbox's token. */
     @Override

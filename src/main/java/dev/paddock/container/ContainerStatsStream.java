@@ -29,8 +29,8 @@ public final class ContainerStatsStream implements AutoCloseable {
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile ResultCallback.Adapter<Statistics> callback;
 
-    ContainerStatsStream(ContainerMetricsBoard board, Clock clock, String sandboxId, String containerId,
-                         long nanoCpus) {
+    ContainerStatsStream(
+            ContainerMetricsBoard board, Clock clock, String sandboxId, String containerId, long nanoCpus) {
         this.board = board;
         this.clock = clock;
         this.sandboxId = sandboxId;

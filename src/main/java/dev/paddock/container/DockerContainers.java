@@ -86,7 +86,8 @@ public final class DockerContainers implements AutoCloseable {
     /** Why containers cannot run now (the engine does not answer), or empty when they can. */
     public Optional<String> unavailable() {
         EngineStatus s = engine.check();
-        return s.reachable() ? Optional.empty()
+        return s.reachable()
+                ? Optional.empty()
                 : Optional.of("the Docker engine at " + s.endpoint() + " does not answer (" + s.error() + ").");
     }
 
@@ -126,7 +127,9 @@ public final class DockerContainers implements AutoCloseable {
                     .withName(engineName(spec))
                     .withEntrypoint(spec.command())
                     .withCmd(List.of())
-                    .withEnv(spec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
+                    .withEnv(spec.env().entrySet().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue())
+                            .toList())
                     .withWorkingDir(spec.workingDir())
                     .withUser(spec.user())
                     .withLabels(labels(spec))
@@ -134,11 +137,15 @@ public final class DockerContainers implements AutoCloseable {
                     .exec();
             id = created.getId();
         } catch (NotFoundException e) {
-            throw new ContainerException("The image " + spec.image() + " is not on the Docker engine at " + endpoint()
-                    + "; Paddock pulls nothing: pull or build it first.", e);
+            throw new ContainerException(
+                    "The image " + spec.image() + " is not on the Docker engine at " + endpoint()
+                            + "; Paddock pulls nothing: pull or build it first.",
+                    e);
         } catch (ConflictException e) {
-            throw new ContainerException("A container named " + engineName(spec) + " exists already on the engine: "
-                    + DockerEngine.describe(e), e);
+            throw new ContainerException(
+                    "A container named " + engineName(spec) + " exists already on the engine: "
+                            + DockerEngine.describe(e),
+                    e);
         } catch (RuntimeException e) {
             throw failure("create a container from " + spec.image(), e);
         }
@@ -191,8 +198,13 @@ public final class DockerContainers implements AutoCloseable {
      *     container (nothing is left), or when following it failed (the container is removed)
      * @throws PaddockException what {@code started} threw (the container is removed)
      */
-    public ContainerRunEnd runToEnd(ContainerSpec spec, Path logFile, Duration timeout, Duration grace,
-                                    java.util.function.BooleanSupplier cancelled, Started started)
+    public ContainerRunEnd runToEnd(
+            ContainerSpec spec,
+            Path logFile,
+            Duration timeout,
+            Duration grace,
+            java.util.function.BooleanSupplier cancelled,
+            Started started)
             throws PaddockException {
         return ContainerRunToEnd.run(this, spec, logFile, timeout, grace, cancelled, started);
     }
@@ -215,7 +227,11 @@ public final class DockerContainers implements AutoCloseable {
         }
         List<Container> found;
         try {
-            found = engine.client().listContainersCmd().withShowAll(true).withLabelFilter(filter).exec();
+            found = engine.client()
+                    .listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(filter)
+                    .exec();
         } catch (RuntimeException e) {
             throw failure("list the containers labelled " + label + "=" + value, e);
         }
@@ -230,7 +246,10 @@ public final class DockerContainers implements AutoCloseable {
         // a missing source is an error instead of an empty directory the engine creates.
         List<Mount> mounts = new ArrayList<>();
         for (ContainerSpec.Mount m : spec.mounts()) {
-            mounts.add(new Mount().withType(MountType.BIND).withSource(m.host().toString()).withTarget(m.target())
+            mounts.add(new Mount()
+                    .withType(MountType.BIND)
+                    .withSource(m.host().toString())
+                    .withTarget(m.target())
                     .withReadOnly(m.readOnly()));
         }
         ResourceLimits l = spec.limits();
@@ -262,8 +281,8 @@ public final class DockerContainers implements AutoCloseable {
      */
     public ContainerFollow follow(String containerId, Path logFile, Instant since, Consumer<ContainerExit> onExit)
             throws ContainerException {
-        ContainerFollow f = new ContainerFollow(engine.streamingClient(), this, watcher, containerId, logFile, since,
-                onExit);
+        ContainerFollow f =
+                new ContainerFollow(engine.streamingClient(), this, watcher, containerId, logFile, since, onExit);
         f.attach();
         return f;
     }
@@ -279,7 +298,8 @@ public final class DockerContainers implements AutoCloseable {
             throws ContainerException {
         long nanoCpus;
         try {
-            InspectContainerResponse r = engine.client().inspectContainerCmd(containerId).exec();
+            InspectContainerResponse r =
+                    engine.client().inspectContainerCmd(containerId).exec();
             Long n = r.getHostConfig() == null ? null : r.getHostConfig().getNanoCPUs();
             nanoCpus = n == null ? 0 : n;
         } catch (RuntimeException e) {
@@ -302,7 +322,8 @@ public final class DockerContainers implements AutoCloseable {
      */
     public Optional<ContainerExit> exitOf(String containerId) throws ContainerException {
         try {
-            InspectContainerResponse r = engine.client().inspectContainerCmd(containerId).exec();
+            InspectContainerResponse r =
+                    engine.client().inspectContainerCmd(containerId).exec();
             InspectContainerResponse.ContainerState s = r.getState();
             if (s != null && (Boolean.TRUE.equals(s.getRunning()) || "created".equals(s.getStatus()))) {
                 return Optional.empty();
@@ -337,7 +358,10 @@ public final class DockerContainers implements AutoCloseable {
             throw failure("stop the container " + shortId(containerId), e);
         }
         try {
-            c.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+            c.removeContainerCmd(containerId)
+                    .withForce(true)
+                    .withRemoveVolumes(true)
+                    .exec();
         } catch (NotFoundException e) {
             // removed meanwhile
         } catch (ConflictException e) {
@@ -368,8 +392,10 @@ public final class DockerContainers implements AutoCloseable {
     public List<LabelledContainer> labelled(String sandboxId) throws ContainerException {
         try {
             var cmd = engine.client().listContainersCmd().withShowAll(true);
-            List<Container> found = (sandboxId == null ? cmd.withLabelFilter(List.of(SANDBOX_LABEL))
-                    : cmd.withLabelFilter(Map.of(SANDBOX_LABEL, sandboxId))).exec();
+            List<Container> found = (sandboxId == null
+                            ? cmd.withLabelFilter(List.of(SANDBOX_LABEL))
+                            : cmd.withLabelFilter(Map.of(SANDBOX_LABEL, sandboxId)))
+                    .exec();
             List<LabelledContainer> out = new ArrayList<>();
             for (Container c : found) {
                 Map<String, String> labels = c.getLabels() == null ? Map.of() : Map.copyOf(c.getLabels());
@@ -377,10 +403,17 @@ public final class DockerContainers implements AutoCloseable {
                 if (homeId != null && home != null && !home.equals(homeId)) {
                     continue; // another Paddock's
                 }
-                String name = c.getNames() == null || c.getNames().length == 0 ? null
+                String name = c.getNames() == null || c.getNames().length == 0
+                        ? null
                         : c.getNames()[0].startsWith("/") ? c.getNames()[0].substring(1) : c.getNames()[0];
-                out.add(new LabelledContainer(c.getId(), labels.get(SANDBOX_LABEL), labels.get(REPO_LABEL), c.getState(),
-                        c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()), labels, name));
+                out.add(new LabelledContainer(
+                        c.getId(),
+                        labels.get(SANDBOX_LABEL),
+                        labels.get(REPO_LABEL),
+                        c.getState(),
+                        c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated()),
+                        labels,
+                        name));
             }
             out.sort(java.util.Comparator.comparing(LabelledContainer::createdAt));
             return out;
@@ -391,7 +424,11 @@ public final class DockerContainers implements AutoCloseable {
 
     private void removeQuietly(String id) {
         try {
-            engine.client().removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            engine.client()
+                    .removeContainerCmd(id)
+                    .withForce(true)
+                    .withRemoveVolumes(true)
+                    .exec();
         } catch (ContainerException | RuntimeException e) {
             LOG.warn("Could not remove the container {} that failed to start: {}", shortId(id), e.toString());
         }
@@ -401,8 +438,8 @@ public final class DockerContainers implements AutoCloseable {
     ContainerException failure(String what, RuntimeException e) {
         String why = DockerEngine.describe(e);
         if (!(e instanceof DockerException)) {
-            return new ContainerException("Cannot " + what + ": the Docker engine at " + endpoint() + " does not answer ("
-                    + why + ").", e);
+            return new ContainerException(
+                    "Cannot " + what + ": the Docker engine at " + endpoint() + " does not answer (" + why + ").", e);
         }
         return new ContainerException("Cannot " + what + " on the Docker engine at " + endpoint() + ": " + why, e);
     }

@@ -38,6 +38,7 @@ import java.util.Map;
 public record DockerEndpoint(String host, String source, Path tlsDir, String problem) {
     /** The local engine's socket on Linux and macOS. */
     public static final String DEFAULT_HOST = "unix:///var/run/docker.sock";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The endpoint for this process: its environment and {@code user.home}. */
@@ -58,8 +59,8 @@ public record DockerEndpoint(String host, String source, Path tlsDir, String pro
             return new DockerEndpoint(dockerHost.strip(), "DOCKER_HOST", null, null);
         }
         String configDirEnv = env.get("DOCKER_CONFIG");
-        Path configDir = configDirEnv != null && !configDirEnv.isBlank() ? Path.of(configDirEnv)
-                : home.resolve(".docker");
+        Path configDir =
+                configDirEnv != null && !configDirEnv.isBlank() ? Path.of(configDirEnv) : home.resolve(".docker");
         String context = env.get("DOCKER_CONTEXT");
         String from = "DOCKER_CONTEXT";
         if (context == null || context.isBlank()) {
@@ -113,8 +114,8 @@ public record DockerEndpoint(String host, String source, Path tlsDir, String pro
     /** The lower-case hex SHA-256 of a context name: the name of its folder under {@code contexts/meta}. */
     static String sha256(String name) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(name.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }

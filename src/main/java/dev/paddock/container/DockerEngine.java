@@ -44,7 +44,9 @@ public final class DockerEngine implements AutoCloseable {
      * {@code tcp://host:2376}, ...), or to the docker CLI's choice when null.
      */
     public DockerEngine(Clock clock, String dockerHost) {
-        this(clock, dockerHost == null ? DockerEndpoint.current() : new DockerEndpoint(dockerHost, "given", null, null));
+        this(
+                clock,
+                dockerHost == null ? DockerEndpoint.current() : new DockerEndpoint(dockerHost, "given", null, null));
     }
 
     /**
@@ -58,10 +60,11 @@ public final class DockerEngine implements AutoCloseable {
         String ep = endpoint.host();
         String err = null;
         try {
-            DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder()
-                    .withDockerHost(endpoint.host());
+            DefaultDockerClientConfig.Builder builder =
+                    DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(endpoint.host());
             if (endpoint.tlsDir() != null) {
-                builder.withDockerTlsVerify(true).withDockerCertPath(endpoint.tlsDir().toString());
+                builder.withDockerTlsVerify(true)
+                        .withDockerCertPath(endpoint.tlsDir().toString());
             }
             config = builder.build();
             ep = config.getDockerHost().toString();
@@ -75,8 +78,11 @@ public final class DockerEngine implements AutoCloseable {
             c = DockerClientImpl.getInstance(config, http);
         } catch (RuntimeException e) {
             err = "Docker configuration is not usable"
-                    + (ep.startsWith("ssh://") ? " (Paddock's Docker client speaks unix:// and tcp:// only; forward"
-                    + " the remote socket, e.g. ssh -L, and use DOCKER_HOST)" : "") + ": " + DockerEngine.describe(e);
+                    + (ep.startsWith("ssh://")
+                            ? " (Paddock's Docker client speaks unix:// and tcp:// only; forward"
+                                    + " the remote socket, e.g. ssh -L, and use DOCKER_HOST)"
+                            : "")
+                    + ": " + DockerEngine.describe(e);
             LOG.warn(err);
         }
         if (endpoint.problem() != null) {

@@ -14,8 +14,8 @@ import java.time.Instant;
  * @param source where the endpoint came from ({@link DockerEndpoint#source()}: {@code DOCKER_HOST},
  *     {@code context NAME}, {@code default socket}, {@code given}), or null when not known
  */
-public record EngineStatus(boolean reachable, String endpoint, String version, String error, Instant checkedAt,
-                           String source) {
+public record EngineStatus(
+        boolean reachable, String endpoint, String version, String error, Instant checkedAt, String source) {
 
     /** A status whose endpoint's origin is not known. */
     public EngineStatus(boolean reachable, String endpoint, String version, String error, Instant checkedAt) {

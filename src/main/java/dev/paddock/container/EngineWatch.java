@@ -1,7 +1,6 @@
 package dev.paddock.container;
 
 import dev.paddock.common.Threads;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -56,7 +55,8 @@ public final class EngineWatch implements AutoCloseable {
 
     private final Supplier<DockerEngine> factory;
     private final List<BiConsumer<State, State>> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("docker-engine-watch"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("docker-engine-watch"));
     private volatile State state = State.initial();
     private volatile boolean started;
     private DockerEngine engine;
@@ -81,8 +81,11 @@ public final class EngineWatch implements AutoCloseable {
             LOG.warn("Docker engine check failed: {}", e.toString());
             s = state;
         }
-        Duration next = s.status().reachable() ? UP_INTERVAL : s.nextCheckAt() == null ? FIRST_RETRY
-                : Duration.between(s.status().checkedAt(), s.nextCheckAt());
+        Duration next = s.status().reachable()
+                ? UP_INTERVAL
+                : s.nextCheckAt() == null
+                        ? FIRST_RETRY
+                        : Duration.between(s.status().checkedAt(), s.nextCheckAt());
         if (!timer.isShutdown()) {
             timer.schedule(this::checkAndReschedule, Math.max(0, next.toMillis()), TimeUnit.MILLISECONDS);
         }
@@ -106,16 +109,25 @@ public final class EngineWatch implements AutoCloseable {
             pause = before.away() ? retry : FIRST_RETRY;
             retry = nextRetry(pause);
         }
-        State now = new State(s, s.reachable() ? null : before.away() ? before.awaySince() : s.checkedAt(),
-                s.checkedAt().plus(pause), before.everReachable() || s.reachable());
+        State now = new State(
+                s,
+                s.reachable() ? null : before.away() ? before.awaySince() : s.checkedAt(),
+                s.checkedAt().plus(pause),
+                before.everReachable() || s.reachable());
         state = now;
-        if (before.status().reachable() != s.reachable() || before.status().checked() != s.checked()
+        if (before.status().reachable() != s.reachable()
+                || before.status().checked() != s.checked()
                 || !Objects.equals(before.status().version(), s.version())
                 || !Objects.equals(before.status().error(), s.error())) {
             if (before.status().reachable() != s.reachable() || !before.status().checked()) {
-                LOG.info(s.reachable() ? (before.away() ? "Docker engine at {} answers again (Docker {})"
-                        : "Docker engine at {} answers (Docker {})") : "Docker engine at {} does not answer: {}",
-                        s.endpointText(), s.reachable() ? s.version() : s.error());
+                LOG.info(
+                        s.reachable()
+                                ? (before.away()
+                                        ? "Docker engine at {} answers again (Docker {})"
+                                        : "Docker engine at {} answers (Docker {})")
+                                : "Docker engine at {} does not answer: {}",
+                        s.endpointText(),
+                        s.reachable() ? s.version() : s.error());
             }
             for (BiConsumer<State, State> l : listeners) {
                 try {

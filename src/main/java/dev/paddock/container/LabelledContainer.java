@@ -14,12 +14,23 @@ import java.util.Map;
  * @param labels all its labels
  * @param name its name without the leading slash, or null
  */
-public record LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
-                                Map<String, String> labels, String name) {
+public record LabelledContainer(
+        String id,
+        String sandboxId,
+        String repository,
+        String state,
+        Instant createdAt,
+        Map<String, String> labels,
+        String name) {
 
     /** A container whose name is not known. */
-    public LabelledContainer(String id, String sandboxId, String repository, String state, Instant createdAt,
-                             Map<String, String> labels) {
+    public LabelledContainer(
+            String id,
+            String sandboxId,
+            String repository,
+            String state,
+            Instant createdAt,
+            Map<String, String> labels) {
         this(id, sandboxId, repository, state, createdAt, labels, null);
     }
 

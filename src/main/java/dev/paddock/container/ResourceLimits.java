@@ -28,19 +28,21 @@ public record ResourceLimits(long nanoCpus, long memoryBytes, long pids, long no
             throw new IllegalArgumentException("The CPU limit must be positive (got " + nanoCpus + " nanoCPUs).");
         }
         if (memoryBytes < MIN_MEMORY_BYTES) {
-            throw new IllegalArgumentException("The memory limit must be at least 6 MiB (got " + memoryBytes
-                    + " bytes).");
+            throw new IllegalArgumentException(
+                    "The memory limit must be at least 6 MiB (got " + memoryBytes + " bytes).");
         }
         if (pids <= 0 || nofile <= 0) {
-            throw new IllegalArgumentException("The process and open-file limits must be positive (got " + pids
-                    + " and " + nofile + ").");
+            throw new IllegalArgumentException(
+                    "The process and open-file limits must be positive (got " + pids + " and " + nofile + ").");
         }
     }
 
     /** These limits with {@link #DEFAULTS} for every null. */
     public static ResourceLimits orDefaults(Long nanoCpus, Long memoryBytes, Long pids, Long nofile) {
-        return new ResourceLimits(nanoCpus != null ? nanoCpus : DEFAULTS.nanoCpus,
-                memoryBytes != null ? memoryBytes : DEFAULTS.memoryBytes, pids != null ? pids : DEFAULTS.pids,
+        return new ResourceLimits(
+                nanoCpus != null ? nanoCpus : DEFAULTS.nanoCpus,
+                memoryBytes != null ? memoryBytes : DEFAULTS.memoryBytes,
+                pids != null ? pids : DEFAULTS.pids,
                 nofile != null ? nofile : DEFAULTS.nofile);
     }
 

@@ -15,8 +15,7 @@ import java.util.OptionalDouble;
  * {@code calculateMemUsageUnixNoCache}.
  */
 final class StatsFormula {
-    private StatsFormula() {
-    }
+    private StatsFormula() {}
 
     /**
      * CPU used since the previous sample, in percent of one CPU (docker/cli {@code calculateCPUPercentUnix}):
@@ -33,12 +32,18 @@ final class StatsFormula {
     static OptionalDouble cpuPercentOfOneCpu(Statistics s) {
         CpuStatsConfig cpu = s.getCpuStats();
         CpuStatsConfig pre = s.getPreCpuStats();
-        if (cpu == null || pre == null || cpu.getCpuUsage() == null || pre.getCpuUsage() == null
-                || cpu.getSystemCpuUsage() == null || pre.getSystemCpuUsage() == null
-                || value(pre.getSystemCpuUsage()) == 0 || value(cpu.getCpuUsage().getTotalUsage()) == 0) {
+        if (cpu == null
+                || pre == null
+                || cpu.getCpuUsage() == null
+                || pre.getCpuUsage() == null
+                || cpu.getSystemCpuUsage() == null
+                || pre.getSystemCpuUsage() == null
+                || value(pre.getSystemCpuUsage()) == 0
+                || value(cpu.getCpuUsage().getTotalUsage()) == 0) {
             return OptionalDouble.empty();
         }
-        double cpuDelta = (double) value(cpu.getCpuUsage().getTotalUsage()) - value(pre.getCpuUsage().getTotalUsage());
+        double cpuDelta = (double) value(cpu.getCpuUsage().getTotalUsage())
+                - value(pre.getCpuUsage().getTotalUsage());
         double systemDelta = (double) value(cpu.getSystemCpuUsage()) - value(pre.getSystemCpuUsage());
         double online = onlineCpus(cpu);
         if (systemDelta > 0 && cpuDelta > 0) {
@@ -96,8 +101,8 @@ final class StatsFormula {
      * @param nanoCpus the container's CPU limit ({@code HostConfig.NanoCpus}), 0 for none
      * @return empty for a sample that has no CPU delta yet (the first) or no figures (a stopped container)
      */
-    static java.util.Optional<ContainerMetrics> metrics(String sandboxId, String containerId, long nanoCpus,
-                                                        Statistics s, java.time.Instant at) {
+    static java.util.Optional<ContainerMetrics> metrics(
+            String sandboxId, String containerId, long nanoCpus, Statistics s, java.time.Instant at) {
         OptionalDouble oneCpu = cpuPercentOfOneCpu(s);
         long memory = memoryUsedBytes(s);
         if (oneCpu.isEmpty() || memory < 0) {
@@ -106,8 +111,8 @@ final class StatsFormula {
         int online = Math.max(1, onlineCpus(s.getCpuStats()));
         double ofHost = oneCpu.getAsDouble() / online;
         double ofLimit = nanoCpus > 0 ? oneCpu.getAsDouble() / (nanoCpus / (double) ResourceLimits.ONE_CPU) : ofHost;
-        return java.util.Optional.of(new ContainerMetrics(sandboxId, containerId, oneCpu.getAsDouble(), ofLimit, ofHost,
-                memory, memoryLimitBytes(s), at, true));
+        return java.util.Optional.of(new ContainerMetrics(
+                sandboxId, containerId, oneCpu.getAsDouble(), ofLimit, ofHost, memory, memoryLimitBytes(s), at, true));
     }
 
     private static long value(Long l) {

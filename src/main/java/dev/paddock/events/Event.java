@@ -13,6 +13,5 @@ import java.time.Instant;
  * @param message one line for people
  * @param details a JSON object with the machine-readable facts, or null
  */
-public record Event(long id, Instant at, Long repositoryId, String sandboxId, String kind, String message,
-                    String details) {
-}
+public record Event(
+        long id, Instant at, Long repositoryId, String sandboxId, String kind, String message, String details) {}

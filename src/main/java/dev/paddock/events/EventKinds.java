@@ -83,6 +83,5 @@ public final class EventKinds {
      */
     public static final String CHECKPOINT_ROLLED_BACK = "checkpoint.rolled_back";
 
-    private EventKinds() {
-    }
+    private EventKinds() {}
 }

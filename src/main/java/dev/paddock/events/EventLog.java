@@ -62,9 +62,15 @@ public final class EventLog {
         // Microseconds: what the column keeps, so the published event equals the stored one.
         java.time.Instant at = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
         String message = bounded(d.message());
-        long id = tx.insert("INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
+        long id = tx.insert(
+                "INSERT INTO events (at, repository_id, sandbox_id, kind, message, details)"
                         + " VALUES (?, ?, ?, ?, ?, ?)",
-                at, d.repositoryId(), d.sandboxId(), d.kind(), message, d.details());
+                at,
+                d.repositoryId(),
+                d.sandboxId(),
+                d.kind(),
+                message,
+                d.details());
         if (bus != null) {
             Event stored = new Event(id, at, d.repositoryId(), d.sandboxId(), d.kind(), message, d.details());
             tx.afterCommit(() -> bus.publish(stored));
@@ -103,18 +109,28 @@ public final class EventLog {
      * @param limit maximum number of events returned
      */
     public List<Event> recent(long repositoryId, int limit) throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM events WHERE repository_id = ? OR repository_id IS NULL"
-                + " ORDER BY id DESC LIMIT ?", EventLog::map, repositoryId, limit);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM events WHERE repository_id = ? OR repository_id IS NULL"
+                        + " ORDER BY id DESC LIMIT ?",
+                EventLog::map,
+                repositoryId,
+                limit);
     }
 
     /** Events of one sandbox, oldest first. */
     public List<Event> ofSandbox(String sandboxId) throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM events WHERE sandbox_id = ? ORDER BY id", EventLog::map,
-                sandboxId);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM events WHERE sandbox_id = ? ORDER BY id", EventLog::map, sandboxId);
     }
 
     private static Event map(ResultSet rs) throws SQLException {
-        return new Event(rs.getLong("id"), Jdbc.instant(rs, "at"), Jdbc.nullableLong(rs, "repository_id"),
-                rs.getString("sandbox_id"), rs.getString("kind"), rs.getString("message"), rs.getString("details"));
+        return new Event(
+                rs.getLong("id"),
+                Jdbc.instant(rs, "at"),
+                Jdbc.nullableLong(rs, "repository_id"),
+                rs.getString("sandbox_id"),
+                rs.getString("kind"),
+                rs.getString("message"),
+                rs.getString("details"));
     }
 }

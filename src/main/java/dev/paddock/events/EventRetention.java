@@ -22,7 +22,8 @@ public final class EventRetention implements AutoCloseable {
     private final EventLog events;
     private final IntSupplier retentionDays;
     private final Clock clock;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("event-retention"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("event-retention"));
 
     /**
      * @param retentionDays the retention in effect, read at each pass (a change applies from the next pass)
@@ -35,13 +36,17 @@ public final class EventRetention implements AutoCloseable {
 
     /** Starts the hourly passes. */
     public void start() {
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                deleteOld();
-            } catch (StoreException | RuntimeException e) {
-                LOG.warn("Deleting old events: {}", e.getMessage());
-            }
-        }, 60, 3600, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        deleteOld();
+                    } catch (StoreException | RuntimeException e) {
+                        LOG.warn("Deleting old events: {}", e.getMessage());
+                    }
+                },
+                60,
+                3600,
+                TimeUnit.SECONDS);
     }
 
     /**

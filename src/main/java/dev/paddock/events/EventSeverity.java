@@ -9,7 +9,10 @@ import java.util.Map;
  * ({@link #SUCCESS}), and the rest ({@link #INFO}). The panel styles events by it.
  */
 public enum EventSeverity {
-    INFO, SUCCESS, WARNING, ERROR;
+    INFO,
+    SUCCESS,
+    WARNING,
+    ERROR;
 
     private static final Map<String, EventSeverity> KINDS = Map.ofEntries(
             Map.entry(EventKinds.APPROVAL_REQUESTED, WARNING),

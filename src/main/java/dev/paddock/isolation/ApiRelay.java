@@ -37,6 +37,7 @@ public final class ApiRelay implements AutoCloseable {
     public static final String SOCKET_NAME = "api.sock";
     /** Connections relayed at once, per sandbox. */
     public static final int MAX_CONNECTIONS = 16;
+
     private static final int CONNECT_MS = 2000;
 
     private final String sandboxId;
@@ -129,8 +130,8 @@ public final class ApiRelay implements AutoCloseable {
         InetSocketAddress local = null;
         try {
             api = SocketChannel.open();
-            api.socket().connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), apiPort.getAsInt()),
-                    CONNECT_MS);
+            api.socket()
+                    .connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), apiPort.getAsInt()), CONNECT_MS);
             InetSocketAddress bound = (InetSocketAddress) api.getLocalAddress();
             local = new InetSocketAddress(bound.getAddress(), bound.getPort());
             // Known before its first byte reaches the API: the API counts it as this sandbox's.

@@ -101,8 +101,8 @@ public final class ApiRelays implements AutoCloseable {
             r = ApiRelay.open(sandboxId, dir, () -> apiPort, peers);
         } catch (IOException e) {
             relays.remove(sandboxId);
-            throw new PaddockException("Cannot open the API socket of " + sandboxId + " under " + root + ": "
-                    + e.getMessage(), e);
+            throw new PaddockException(
+                    "Cannot open the API socket of " + sandboxId + " under " + root + ": " + e.getMessage(), e);
         }
         relays.put(sandboxId, r);
         return r.dir();
@@ -141,7 +141,9 @@ public final class ApiRelays implements AutoCloseable {
      * port of a connection the relay holds open), or empty for a connection made any other way.
      */
     public Optional<String> sandboxOfPeer(InetSocketAddress remote) {
-        if (remote == null || remote.getAddress() == null || !remote.getAddress().isLoopbackAddress()) {
+        if (remote == null
+                || remote.getAddress() == null
+                || !remote.getAddress().isLoopbackAddress()) {
             return Optional.empty();
         }
         return peers.sandboxOf(new InetSocketAddress(remote.getAddress(), remote.getPort()));

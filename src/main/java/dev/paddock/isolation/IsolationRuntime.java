@@ -33,8 +33,7 @@ public interface IsolationRuntime {
     }
 
     /** Holds ({@code true}) or releases {@link #stateUnknown()} while an engine's outage is reconciled. */
-    default void holdWhileReconciling(boolean hold) {
-    }
+    default void holdWhileReconciling(boolean hold) {}
 
     /**
      * A run of {@code id} that a Paddock started after {@code since} but did not live to record; older leftover runs
@@ -75,7 +74,11 @@ public interface IsolationRuntime {
     Remains remains(RunRef ref);
 
     /** What is left of a run that should be over: nothing, a process tree still ending, or an object to remove. */
-    enum Remains { NONE, ENDING, TO_REMOVE }
+    enum Remains {
+        NONE,
+        ENDING,
+        TO_REMOVE
+    }
 
     /**
      * Stops the run and everything in it (a whole process tree, a container with its processes) before this
@@ -86,8 +89,7 @@ public interface IsolationRuntime {
     void stop(String key, RunRef ref, Duration grace) throws IsolationException;
 
     /** Forgets what it keeps of {@code key}'s runs (figures, watches): the key is gone for good. */
-    default void forget(String key) {
-    }
+    default void forget(String key) {}
 
     /**
      * Runs a task to its end: output appended to its log, stopped after {@code timeout} or when {@code cancelled},

@@ -5,6 +5,5 @@ package dev.paddock.isolation;
  * follows goes through {@link IsolationRuntime} alone. {@code labelled} is what the engines run under Paddock's
  * label (the container runtime), for the reconciler's orphan pass.
  */
-public record IsolationRuntimes(IsolationRuntime host, IsolationRuntime bubblewrap, IsolationRuntime container,
-                                LabelledRuns labelled) {
-}
+public record IsolationRuntimes(
+        IsolationRuntime host, IsolationRuntime bubblewrap, IsolationRuntime container, LabelledRuns labelled) {}

@@ -32,7 +32,8 @@ public record LinkedWorktree(Path worktree, Path adminDir, Path commonDir) {
         if (!Files.isRegularFile(commondirFile)) {
             throw new IOException(admin + " has no commondir file: " + wt + " is not a linked worktree");
         }
-        return new LinkedWorktree(wt, admin, WorktreeHeads.commonDirOf(admin).toAbsolutePath().normalize());
+        return new LinkedWorktree(
+                wt, admin, WorktreeHeads.commonDirOf(admin).toAbsolutePath().normalize());
     }
 
     /**
@@ -41,7 +42,8 @@ public record LinkedWorktree(Path worktree, Path adminDir, Path commonDir) {
      * @throws IOException when {@code .git} cannot be read or names no directory
      */
     public static Path adminDirOf(Path worktree) throws IOException {
-        String line = Files.readString(worktree.resolve(".git"), StandardCharsets.UTF_8).strip();
+        String line = Files.readString(worktree.resolve(".git"), StandardCharsets.UTF_8)
+                .strip();
         if (!line.startsWith("gitdir:")) {
             throw new IOException(worktree.resolve(".git") + " does not name a git directory");
         }

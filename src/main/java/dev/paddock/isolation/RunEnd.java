@@ -13,8 +13,8 @@ import java.time.Duration;
  * @param vanished whether it was removed by someone else before it ended (its exit code is unknown)
  * @param where the run, for people ("container 0123456789ab"), or null
  */
-public record RunEnd(Integer exitCode, boolean timedOut, boolean cancelled, Duration elapsed, boolean vanished,
-                     String where) {
+public record RunEnd(
+        Integer exitCode, boolean timedOut, boolean cancelled, Duration elapsed, boolean vanished, String where) {
     /** Ended by itself with {@code code}. */
     public static RunEnd exited(int code, Duration elapsed) {
         return new RunEnd(code, false, false, elapsed, false, null);

@@ -22,8 +22,7 @@ public record RunId(String key, String name, Map<String, String> labels, Path co
     }
 
     /** An environment variable {@code name=value} that marks every process of a run. */
-    public record Marker(String name, String value) {
-    }
+    public record Marker(String name, String value) {}
 
     /** The exit-code file the run's wrapper writes at its end, in the control directory. */
     public Path exitCodeFile() {

@@ -25,23 +25,45 @@ import java.util.Map;
  * @param api what of Paddock a namespace or container run is shown read-only (its API socket and hook programs),
  *     or null for nothing
  */
-public record RunSpec(Kind kind, RunId id, Path workdir, String command, String title, GitWrites writes,
-                      Map<String, String> env, Map<String, String> hostEnv, ResourceLimits limits, boolean network,
-                      String image, SandboxApi api) {
+public record RunSpec(
+        Kind kind,
+        RunId id,
+        Path workdir,
+        String command,
+        String title,
+        GitWrites writes,
+        Map<String, String> env,
+        Map<String, String> hostEnv,
+        ResourceLimits limits,
+        boolean network,
+        String image,
+        SandboxApi api) {
     public RunSpec {
         env = Map.copyOf(env);
         hostEnv = Map.copyOf(hostEnv);
     }
 
     /** A run shown nothing of Paddock. */
-    public RunSpec(Kind kind, RunId id, Path workdir, String command, String title, GitWrites writes,
-                   Map<String, String> env, Map<String, String> hostEnv, ResourceLimits limits, boolean network,
-                   String image) {
+    public RunSpec(
+            Kind kind,
+            RunId id,
+            Path workdir,
+            String command,
+            String title,
+            GitWrites writes,
+            Map<String, String> env,
+            Map<String, String> hostEnv,
+            ResourceLimits limits,
+            boolean network,
+            String image) {
         this(kind, id, workdir, command, title, writes, env, hostEnv, limits, network, image, null);
     }
 
     /** An agent runs on its own and is watched; a task is waited for. */
-    public enum Kind { AGENT, TASK }
+    public enum Kind {
+        AGENT,
+        TASK
+    }
 
     /** Without the environment, which may hold a token that must never reach a log or a message. */
     @Override

@@ -83,9 +83,17 @@ final class AttemptEnd {
 
     /** Records a merge: base holds {@code commit} (null: the branch was in base already). */
     Merged merged(String ours, String commit, String result) throws PaddockException {
-        store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, MergeChange.of(STEP, null)
-                .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, commit).set(RESULT, result).set(WORKTREE, null)
-                .set(MAIN_TREE_PENDING, false), event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
+        store.move(
+                e.id(),
+                MergeState.RUNNING,
+                MergeState.MERGED,
+                MergeChange.of(STEP, null)
+                        .set(FINISHED_AT, store.now())
+                        .set(MERGE_COMMIT, commit)
+                        .set(RESULT, result)
+                        .set(WORKTREE, null)
+                        .set(MAIN_TREE_PENDING, false),
+                event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
         String sandbox = e.request().sandboxId();
         queue.sandboxLink().move(sandbox, SandboxState.MERGED, sandbox + " is merged into " + repo.baseBranch());
         queue.git().removeIfPresent(main, MergeGit.worktreeOf(main, e.id()));
@@ -105,44 +113,96 @@ final class AttemptEnd {
             return new Cancelled();
         }
         if (!counts) {
-            store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, MergeChange.of().clearAttempt().set(RESULT, why),
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.QUEUED,
+                    MergeChange.of().clearAttempt().set(RESULT, why),
                     event(e, EventKinds.MERGE_REQUEUED, e.label() + " goes back in the queue: " + why));
             return o;
         }
         int attempts = now.attempt().attempts() + 1;
         int max = store.settings(repo.id()).maxAttempts();
         if (attempts >= max) {
-            store.move(e.id(), MergeState.RUNNING, MergeState.FAILED, MergeChange.of(STEP, null).set(ATTEMPTS, attempts)
-                    .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, null).set(WORKTREE, null)
-                    .set(MAIN_TREE_PENDING, false).set(RESULT, why), event(e, EventKinds.MERGE_FAILED, e.label()
-                    + " failed attempt " + attempts + " of " + max + " and leaves the queue for a person: " + why));
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.FAILED,
+                    MergeChange.of(STEP, null)
+                            .set(ATTEMPTS, attempts)
+                            .set(FINISHED_AT, store.now())
+                            .set(MERGE_COMMIT, null)
+                            .set(WORKTREE, null)
+                            .set(MAIN_TREE_PENDING, false)
+                            .set(RESULT, why),
+                    event(
+                            e,
+                            EventKinds.MERGE_FAILED,
+                            e.label() + " failed attempt " + attempts + " of " + max
+                                    + " and leaves the queue for a person: " + why));
             String sandbox = e.request().sandboxId();
-            queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox + " needs a person: its"
-                    + " merge failed " + Words.times(attempts) + " (" + why + ")");
+            queue.sandboxLink()
+                    .move(
+                            sandbox,
+                            SandboxState.AWAITING_HUMAN,
+                            sandbox + " needs a person: its" + " merge failed " + Words.times(attempts) + " (" + why
+                                    + ")");
         } else {
-            store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, MergeChange.of(STEP, null).set(ATTEMPTS, attempts)
-                    .set(MERGE_COMMIT, null).set(WORKTREE, null).set(MAIN_TREE_PENDING, false).set(RESULT, why),
-                    event(e, EventKinds.MERGE_FAILED, e.label() + " failed attempt " + attempts + " of " + max
-                            + " and goes back in the queue: " + why));
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.QUEUED,
+                    MergeChange.of(STEP, null)
+                            .set(ATTEMPTS, attempts)
+                            .set(MERGE_COMMIT, null)
+                            .set(WORKTREE, null)
+                            .set(MAIN_TREE_PENDING, false)
+                            .set(RESULT, why),
+                    event(
+                            e,
+                            EventKinds.MERGE_FAILED,
+                            e.label() + " failed attempt " + attempts + " of " + max + " and goes back in the queue: "
+                                    + why));
         }
         return o;
     }
 
     private void cancelled(MergeEntry now) throws PaddockException {
-        store.move(now.id(), MergeState.RUNNING, MergeState.CANCELLED, MergeChange.of(STEP, null)
-                .set(FINISHED_AT, store.now()).set(MERGE_COMMIT, null).set(WORKTREE, null).set(MAIN_TREE_PENDING, false)
-                .set(RESULT, "cancelled"), event(now, EventKinds.MERGE_CANCELLED, now.label() + " was cancelled; "
-                + repo.baseBranch() + " is unchanged"));
+        store.move(
+                now.id(),
+                MergeState.RUNNING,
+                MergeState.CANCELLED,
+                MergeChange.of(STEP, null)
+                        .set(FINISHED_AT, store.now())
+                        .set(MERGE_COMMIT, null)
+                        .set(WORKTREE, null)
+                        .set(MAIN_TREE_PENDING, false)
+                        .set(RESULT, "cancelled"),
+                event(
+                        now,
+                        EventKinds.MERGE_CANCELLED,
+                        now.label() + " was cancelled; " + repo.baseBranch() + " is unchanged"));
         String sandbox = now.request().sandboxId();
         queue.sandboxLink().move(sandbox, SandboxState.DONE, sandbox + " left the merge queue");
     }
 
     private Conflicted backToConflicts(String why) throws PaddockException {
-        store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null).set(RESULT, why),
-                event(e, EventKinds.MERGE_FAILED, e.label() + " could not be finished after its conflicts were"
-                        + " resolved; " + repo.baseBranch() + " is unchanged: " + why));
+        store.move(
+                e.id(),
+                MergeState.RUNNING,
+                MergeState.CONFLICT,
+                MergeChange.of(STEP, null).set(RESULT, why),
+                event(
+                        e,
+                        EventKinds.MERGE_FAILED,
+                        e.label() + " could not be finished after its conflicts were" + " resolved; "
+                                + repo.baseBranch() + " is unchanged: " + why));
         String sandbox = e.request().sandboxId();
         queue.sandboxLink().move(sandbox, SandboxState.CONFLICT, sandbox + " still needs a person: " + why);
-        return new Conflicted(store.conflicts(e.id()).stream().map(MergeStore.StoredConflict::path).toList(), why);
+        return new Conflicted(
+                store.conflicts(e.id()).stream()
+                        .map(MergeStore.StoredConflict::path)
+                        .toList(),
+                why);
     }
 }

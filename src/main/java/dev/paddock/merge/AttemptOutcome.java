@@ -18,8 +18,7 @@ sealed interface AttemptOutcome {
      * Base holds the branch: moved to {@code commit} by the compare-and-set, or left as it was because the branch
      * was already in it ({@code commit} null). The entry is merged.
      */
-    record Merged(String commit, String result) implements AttemptOutcome {
-    }
+    record Merged(String commit, String result) implements AttemptOutcome {}
 
     /**
      * The entry waits in the conflict queue for a person: its merge conflicts in {@code paths} (worktree kept), or a
@@ -35,20 +34,17 @@ sealed interface AttemptOutcome {
      * The test command failed or timed out on the candidate (a counted failure; the entry is queued again or, after
      * the repository's maximum, failed for good). Base is unchanged.
      */
-    record TestsFailed(String reason) implements AttemptOutcome {
-    }
+    record TestsFailed(String reason) implements AttemptOutcome {}
 
     /** A person cancelled the entry while it ran (its test run was killed). Base is unchanged. */
-    record Cancelled() implements AttemptOutcome {
-    }
+    record Cancelled() implements AttemptOutcome {}
 
     /**
      * The attempt failed for {@code reason}: git failed, the branch or base is gone, the checked-out tree could not
      * follow ({@code counts}: counted like failed tests), or base moved meanwhile or the checkout has uncommitted
      * changes (not {@code counts}: back in the queue without counting). Base is unchanged.
      */
-    record Failed(String reason, boolean counts) implements AttemptOutcome {
-    }
+    record Failed(String reason, boolean counts) implements AttemptOutcome {}
 
     /**
      * The entry waits for a person's review of its change to policy or hook configuration ({@link PolicyGate}).
@@ -61,6 +57,5 @@ sealed interface AttemptOutcome {
     }
 
     /** Nothing was attempted: the entry had left the state the attempt starts from (cancelled, reopened, ...). */
-    record NotStarted(String why) implements AttemptOutcome {
-    }
+    record NotStarted(String why) implements AttemptOutcome {}
 }

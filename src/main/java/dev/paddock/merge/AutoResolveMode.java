@@ -29,8 +29,10 @@ public enum AutoResolveMode {
         return switch (id.strip().toLowerCase(Locale.ROOT)) {
             case "propose" -> PROPOSE;
             case "apply" -> APPLY;
-            default -> throw new IllegalArgumentException("unknown auto-resolve mode \"" + id
-                    + "\": use propose (a person confirms the proposals) or apply (safe conflicts are merged automatically)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown auto-resolve mode \"" + id
+                                + "\": use propose (a person confirms the proposals) or apply (safe conflicts are merged automatically)");
         };
     }
 }

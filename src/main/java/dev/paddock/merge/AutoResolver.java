@@ -116,8 +116,12 @@ final class AutoResolver {
      * @param unmerged   the paths git left unmerged in {@code wt}
      * @param wt         the merge worktree
      */
-    Decision decide(MergeSettings settings, Map<String, String> regenerate, ConflictReport report,
-                    List<String> unmerged, Path wt) {
+    Decision decide(
+            MergeSettings settings,
+            Map<String, String> regenerate,
+            ConflictReport report,
+            List<String> unmerged,
+            Path wt) {
         if (settings.autoResolve() != AutoResolveMode.APPLY) {
             return Decision.PROPOSE;
         }
@@ -131,7 +135,8 @@ final class AutoResolver {
                     + " pass on the result, so a person decides");
         }
         Set<String> byGit = new TreeSet<>(unmerged);
-        Set<String> classified = report.files().stream().map(ConflictFile::path).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> classified =
+                report.files().stream().map(ConflictFile::path).collect(Collectors.toCollection(TreeSet::new));
         if (byGit.isEmpty() || !byGit.equals(classified)) {
             return Decision.no("git left " + byGit + " conflicted but the classifier found " + classified
                     + ", so a person decides");
@@ -157,8 +162,11 @@ final class AutoResolver {
             } catch (IllegalArgumentException e) {
                 return Decision.no(f.path() + ": " + e.getMessage());
             }
-            out.add(new FileResolution(f.path(), text, f.hunks().stream().map(ConflictHunk::hunkClass).distinct()
-                    .toList(), null));
+            out.add(new FileResolution(
+                    f.path(),
+                    text,
+                    f.hunks().stream().map(ConflictHunk::hunkClass).distinct().toList(),
+                    null));
         }
         out.sort(java.util.Comparator.comparing(r -> r.regenerate() != null)); // lockfiles last: after the manifests
         return new Decision(out, null);
@@ -195,7 +203,8 @@ final class AutoResolver {
                 return "hunk " + (h.index() + 1) + " of " + f.path() + " needs a person (" + h.why() + ")";
             }
             if (!h.hunkClass().appliesAutomatically()) {
-                return "hunk " + (h.index() + 1) + " of " + f.path() + " is " + h.hunkClass().describe() + ", a class"
+                return "hunk " + (h.index() + 1) + " of " + f.path() + " is "
+                        + h.hunkClass().describe() + ", a class"
                         + " whose proposals are not certain enough to apply without a person (" + h.why() + ")";
             }
         }
@@ -210,8 +219,11 @@ final class AutoResolver {
                     return f.path() + " is binary";
                 }
             }
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
         } catch (CharacterCodingException e) {
             return f.path() + " is not UTF-8 text";
         } catch (IOException e) {
@@ -241,15 +253,31 @@ final class AutoResolver {
                     text = Files.readString(target, StandardCharsets.UTF_8);
                 }
             } catch (IOException ex) {
-                throw new MergeException(MergeException.Kind.FAILED, "Cannot write or read " + target + ": "
-                        + ex.getMessage(), ex);
+                throw new MergeException(
+                        MergeException.Kind.FAILED, "Cannot write or read " + target + ": " + ex.getMessage(), ex);
             }
             git.stage(wt, r.path(), false);
             String how = r.regenerate() == null ? "" : " (ours' file regenerated with `" + r.regenerate() + "`)";
-            store.resolve(e.id(), r.path(), text, r.who(), EventDraft.of(e.repositoryId(), e.request().sandboxId(),
-                    EventKinds.MERGE_RESOLVED, "paddock resolved automatically: " + r.what() + " in " + r.path()
-                            + how + " (" + e.label() + ")", Map.of("path", r.path(), "by", r.who(), "auto", true,
-                            "classes", r.classes().stream().map(HunkClass::id).toList())));
+            store.resolve(
+                    e.id(),
+                    r.path(),
+                    text,
+                    r.who(),
+                    EventDraft.of(
+                            e.repositoryId(),
+                            e.request().sandboxId(),
+                            EventKinds.MERGE_RESOLVED,
+                            "paddock resolved automatically: " + r.what() + " in " + r.path() + how + " (" + e.label()
+                                    + ")",
+                            Map.of(
+                                    "path",
+                                    r.path(),
+                                    "by",
+                                    r.who(),
+                                    "auto",
+                                    true,
+                                    "classes",
+                                    r.classes().stream().map(HunkClass::id).toList())));
         }
     }
 }

@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
 final class CheckedOutBase {
     private static final Logger LOG = LoggerFactory.getLogger(CheckedOutBase.class);
 
-    private CheckedOutBase() {
-    }
+    private CheckedOutBase() {}
 
     /** Why the queue waits: base is checked out in {@code tree} with uncommitted changes to {@code files}. */
     static String refusal(RepoRecord repo, Path tree, List<String> files) {

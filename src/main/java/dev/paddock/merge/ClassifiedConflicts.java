@@ -42,8 +42,12 @@ public final class ClassifiedConflicts implements ConflictAnalysis {
         try {
             classified = classifier.classify(repo, ours, theirs);
         } catch (ConflictClassifyException | RuntimeException e) {
-            LOG.warn("Cannot classify the conflicts of {} into {} in {}: {}; listing git's conflicted paths only",
-                    theirs, ours, repo, e.getMessage());
+            LOG.warn(
+                    "Cannot classify the conflicts of {} into {} in {}: {}; listing git's conflicted paths only",
+                    theirs,
+                    ours,
+                    repo,
+                    e.getMessage());
             return byGit;
         }
         Set<String> seen = new HashSet<>();

@@ -18,18 +18,29 @@ import java.util.Map;
  * as JSON. Paths git left unmerged that the report lacks are added as content conflicts without hunks.
  */
 final class ConflictRows {
-    private ConflictRows() {
-    }
+    private ConflictRows() {}
 
     static List<MergeStore.StoredConflict> of(long entryId, ConflictReport report, List<String> unmerged) {
         Map<String, MergeStore.StoredConflict> rows = new LinkedHashMap<>();
         for (ConflictFile f : report.files()) {
-            rows.put(f.path(), new MergeStore.StoredConflict(0, entryId, f.path(), f.kind().id(), classOf(f),
-                    hunksJson(f.hunks()), null, null, null));
+            rows.put(
+                    f.path(),
+                    new MergeStore.StoredConflict(
+                            0, entryId, f.path(), f.kind().id(), classOf(f), hunksJson(f.hunks()), null, null, null));
         }
         for (String p : unmerged) {
-            rows.putIfAbsent(p, new MergeStore.StoredConflict(0, entryId, p, FileConflictKind.CONTENT.id(),
-                    HunkClass.HUMAN.id(), "[]", null, null, null));
+            rows.putIfAbsent(
+                    p,
+                    new MergeStore.StoredConflict(
+                            0,
+                            entryId,
+                            p,
+                            FileConflictKind.CONTENT.id(),
+                            HunkClass.HUMAN.id(),
+                            "[]",
+                            null,
+                            null,
+                            null));
         }
         List<MergeStore.StoredConflict> out = new ArrayList<>(rows.values());
         out.sort(java.util.Comparator.comparing(MergeStore.StoredConflict::path));

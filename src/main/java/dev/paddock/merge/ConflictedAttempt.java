@@ -59,18 +59,27 @@ final class ConflictedAttempt {
         List<MergeStore.StoredConflict> rows = ConflictRows.of(e.id(), report, unmerged);
         store.replaceConflicts(e.id(), rows);
         AutoResolver auto = new AutoResolver(store, queue.git());
-        AutoResolver.Decision decision = auto.decide(store.settings(repo.id()), store.regenerateCommands(repo.id()),
-                report, unmerged, wt);
+        AutoResolver.Decision decision =
+                auto.decide(store.settings(repo.id()), store.regenerateCommands(repo.id()), report, unmerged, wt);
         List<String> paths = rows.stream().map(MergeStore.StoredConflict::path).toList();
         String list = String.join(", ", paths);
         String sandbox = e.request().sandboxId();
-        store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null)
-                        .set(RESULT, "conflicts in " + list),
-                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_CONFLICT, e.label() + " conflicts with "
-                        + repo.baseBranch() + " in " + rows.size() + (rows.size() == 1 ? " file: " : " files: ") + list
-                        + decision.note(), Map.of("paths", paths, "worktree", wt.toString())));
-        queue.sandboxLink().move(sandbox, SandboxState.CONFLICT, sandbox + " conflicts with "
-                + repo.baseBranch() + " in " + list);
+        store.move(
+                e.id(),
+                MergeState.RUNNING,
+                MergeState.CONFLICT,
+                MergeChange.of(STEP, null).set(RESULT, "conflicts in " + list),
+                EventDraft.of(
+                        e.repositoryId(),
+                        sandbox,
+                        EventKinds.MERGE_CONFLICT,
+                        e.label() + " conflicts with "
+                                + repo.baseBranch() + " in " + rows.size() + (rows.size() == 1 ? " file: " : " files: ")
+                                + list
+                                + decision.note(),
+                        Map.of("paths", paths, "worktree", wt.toString())));
+        queue.sandboxLink()
+                .move(sandbox, SandboxState.CONFLICT, sandbox + " conflicts with " + repo.baseBranch() + " in " + list);
         Conflicted waits = new Conflicted(paths, null);
         if (!decision.applies() || queue.cancelRequested(e.id())) {
             return waits;
@@ -79,8 +88,13 @@ final class ConflictedAttempt {
             auto.apply(store.find(e.id()).orElseThrow(), decision.files(), this::regenerate);
         } catch (PaddockException | RuntimeException ex) {
             LOG.warn("Resolving the conflicts of {} automatically failed: {}", e.label(), ex.toString());
-            store.event(e.id(), event(e, EventKinds.MERGE_CONFLICT, e.label() + " was not resolved automatically ("
-                    + ex.getMessage() + "); it waits for a person"));
+            store.event(
+                    e.id(),
+                    event(
+                            e,
+                            EventKinds.MERGE_CONFLICT,
+                            e.label() + " was not resolved automatically (" + ex.getMessage()
+                                    + "); it waits for a person"));
             return waits;
         }
         return finish.complete(store.find(e.id()).orElseThrow());
@@ -90,15 +104,30 @@ final class ConflictedAttempt {
     private void regenerate(MergeEntry entry, Path wt, String path, String command) throws PaddockException {
         MergeSettings st = store.settings(repo.id());
         Path log = queue.logFile(entry.id()).resolveSibling(entry.id() + "-regenerate.log");
-        store.event(entry.id(), event(entry, EventKinds.MERGE_TESTING, entry.label() + ": regenerating " + path
-                + " with `" + command + "` (log: " + log + ")"));
-        TestIsolation isolation = TestIsolation.of(queue.sandboxLink().find(entry.request().sandboxId()));
-        TestRunner.Outcome o = queue.tests().run(isolation, entry,
-                main, wt, command, st.testTimeout(), log, new TestRunRecord(store, entry.id()),
-                () -> queue.cancelRequested(entry.id()));
+        store.event(
+                entry.id(),
+                event(
+                        entry,
+                        EventKinds.MERGE_TESTING,
+                        entry.label() + ": regenerating " + path + " with `" + command + "` (log: " + log + ")"));
+        TestIsolation isolation =
+                TestIsolation.of(queue.sandboxLink().find(entry.request().sandboxId()));
+        TestRunner.Outcome o = queue.tests()
+                .run(
+                        isolation,
+                        entry,
+                        main,
+                        wt,
+                        command,
+                        st.testTimeout(),
+                        log,
+                        new TestRunRecord(store, entry.id()),
+                        () -> queue.cancelRequested(entry.id()));
         if (!o.passed()) {
-            throw new MergeException(MergeException.Kind.FAILED, "regenerating " + path + " with `" + command
-                    + "` " + o.describe(st.testTimeout()) + " (log: " + log + ")");
+            throw new MergeException(
+                    MergeException.Kind.FAILED,
+                    "regenerating " + path + " with `" + command + "` " + o.describe(st.testTimeout()) + " (log: " + log
+                            + ")");
         }
     }
 
@@ -110,15 +139,26 @@ final class ConflictedAttempt {
      * @return the running entry, or empty when it was not in the conflict queue or a file was reopened
      */
     Optional<MergeEntry> reopen() throws PaddockException {
-        if (!store.move(e.id(), MergeState.CONFLICT, MergeState.RUNNING, MergeChange.of(STEP, MergeStep.MERGING)
-                .set(STEP_STARTED_AT, store.now()).set(RESULT, null), event(e, EventKinds.MERGE_MERGING, e.label()
-                + ": every conflict is resolved; finishing the merge"))) {
+        if (!store.move(
+                e.id(),
+                MergeState.CONFLICT,
+                MergeState.RUNNING,
+                MergeChange.of(STEP, MergeStep.MERGING)
+                        .set(STEP_STARTED_AT, store.now())
+                        .set(RESULT, null),
+                event(e, EventKinds.MERGE_MERGING, e.label() + ": every conflict is resolved; finishing the merge"))) {
             return Optional.empty();
         }
         if (!store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
-            store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null)
-                    .set(RESULT, "a resolved file was reopened"), event(e, EventKinds.MERGE_CONFLICT, e.label()
-                    + ": a file was reopened; it waits for a person again"));
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.CONFLICT,
+                    MergeChange.of(STEP, null).set(RESULT, "a resolved file was reopened"),
+                    event(
+                            e,
+                            EventKinds.MERGE_CONFLICT,
+                            e.label() + ": a file was reopened; it waits for a person again"));
             return Optional.empty();
         }
         return store.find(e.id());

@@ -26,8 +26,7 @@ final class EarlyMerge {
      * @param candidate the merge commit of {@code tree} (parents: base's tip, the branch's tip); null without a tree
      * @param added the files the merge adds to base ({@link MergeGit#addedPaths}); null when not known
      */
-    record Result(InProcessGit.Tips tips, Optional<String> tree, String candidate, List<String> added) {
-    }
+    record Result(InProcessGit.Tips tips, Optional<String> tree, String candidate, List<String> added) {}
 
     private final CompletableFuture<Result> future;
 
@@ -36,25 +35,37 @@ final class EarlyMerge {
     }
 
     /** Starts the merge of {@code branch} into {@code baseBranch} of {@code repo} on {@code executor}. */
-    static EarlyMerge start(MergeGit git, Path repo, String baseBranch, String branch, String message,
-                            Executor executor) {
-        return new EarlyMerge(CompletableFuture.supplyAsync(() -> {
-            try {
-                InProcessGit.Tips tips = git.tips(repo, "refs/heads/" + baseBranch, "refs/heads/" + branch);
-                if (tips.ours().isEmpty() || tips.theirs().isEmpty() || tips.theirsInOurs()) {
-                    return new Result(tips, Optional.empty(), null, null);
-                }
-                Optional<String> tree = git.mergeTree(repo, tips.ours().get(), tips.theirs().get())
-                        .filter(t -> !t.isEmpty());
-                if (tree.isEmpty()) {
-                    return new Result(tips, tree, null, null);
-                }
-                String candidate = git.commitTree(repo, tree.get(), message, tips.ours().get(), tips.theirs().get());
-                return new Result(tips, tree, candidate, git.addedPaths(repo, tips.ours().get(), tree.get()));
-            } catch (GitException e) {
-                throw new CompletionException(e);
-            }
-        }, executor));
+    static EarlyMerge start(
+            MergeGit git, Path repo, String baseBranch, String branch, String message, Executor executor) {
+        return new EarlyMerge(CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        InProcessGit.Tips tips = git.tips(repo, "refs/heads/" + baseBranch, "refs/heads/" + branch);
+                        if (tips.ours().isEmpty() || tips.theirs().isEmpty() || tips.theirsInOurs()) {
+                            return new Result(tips, Optional.empty(), null, null);
+                        }
+                        Optional<String> tree = git.mergeTree(
+                                        repo, tips.ours().get(), tips.theirs().get())
+                                .filter(t -> !t.isEmpty());
+                        if (tree.isEmpty()) {
+                            return new Result(tips, tree, null, null);
+                        }
+                        String candidate = git.commitTree(
+                                repo,
+                                tree.get(),
+                                message,
+                                tips.ours().get(),
+                                tips.theirs().get());
+                        return new Result(
+                                tips,
+                                tree,
+                                candidate,
+                                git.addedPaths(repo, tips.ours().get(), tree.get()));
+                    } catch (GitException e) {
+                        throw new CompletionException(e);
+                    }
+                },
+                executor));
     }
 
     /**

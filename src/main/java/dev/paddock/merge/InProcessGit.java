@@ -24,19 +24,20 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * JGit) when JGit cannot read the repository, for instance a SHA-256 one; the caller then asks git.
  */
 final class InProcessGit {
-    private InProcessGit() {
-    }
+    private InProcessGit() {}
 
     /**
      * The tips of base and of the branch (40 hex digits each, empty when the ref does not exist) and whether the
      * branch's tip is already in base (both present and the branch's tip an ancestor of base's, or equal).
      */
-    record Tips(Optional<String> ours, Optional<String> theirs, boolean theirsInOurs) {
-    }
+    record Tips(Optional<String> ours, Optional<String> theirs, boolean theirsInOurs) {}
 
     /** Opens the repository of a main or linked worktree. */
     private static Repository open(Path worktree) throws IOException {
-        return new FileRepositoryBuilder().setWorkTree(worktree.toFile()).setMustExist(true).build();
+        return new FileRepositoryBuilder()
+                .setWorkTree(worktree.toFile())
+                .setMustExist(true)
+                .build();
     }
 
     /**
@@ -45,7 +46,8 @@ final class InProcessGit {
      * of walking all of base's history.
      */
     static Tips tips(Path repo, String oursRef, String theirsRef) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r)) {
             Optional<RevCommit> ours = commit(r, walk, oursRef);
             Optional<RevCommit> theirs = commit(r, walk, theirsRef);
             boolean in = ours.isPresent() && theirs.isPresent() && isAncestor(walk, theirs.get(), ours.get());
@@ -55,15 +57,19 @@ final class InProcessGit {
 
     /** {@code <ref>^{commit}}, empty when the ref does not exist. */
     static Optional<String> resolve(Path repo, String ref) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r)) {
             return commit(r, walk, ref).map(ObjectId::name);
         }
     }
 
     /** Whether commit {@code ancestor} is an ancestor of (or equal to) {@code commit}. */
     static boolean isAncestor(Path repo, String ancestor, String commit) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
-            return isAncestor(walk, walk.parseCommit(ObjectId.fromString(ancestor)),
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r)) {
+            return isAncestor(
+                    walk,
+                    walk.parseCommit(ObjectId.fromString(ancestor)),
                     walk.parseCommit(ObjectId.fromString(commit)));
         }
     }
@@ -99,7 +105,9 @@ final class InProcessGit {
      * @param to a commit or tree id
      */
     static Optional<List<String>> addedPaths(Path repo, String from, String to) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r);
+                TreeWalk tw = new TreeWalk(r)) {
             tw.addTree(walk.parseTree(ObjectId.fromString(from)));
             tw.addTree(walk.parseTree(ObjectId.fromString(to)));
             tw.setRecursive(true);
@@ -127,8 +135,11 @@ final class InProcessGit {
      * @param to a commit or tree id
      */
     static List<String> changedPaths(Path repo, String from, String to) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
-            return changedPaths(r, from == null ? null : walk.parseTree(ObjectId.fromString(from)),
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r)) {
+            return changedPaths(
+                    r,
+                    from == null ? null : walk.parseTree(ObjectId.fromString(from)),
                     walk.parseTree(ObjectId.fromString(to)));
         }
     }
@@ -157,7 +168,8 @@ final class InProcessGit {
      * after criss-cross merges), or from the empty tree when they share no history; one repository opening.
      */
     static java.util.Set<String> changedSinceMergeBases(Path repo, String ours, String theirs) throws IOException {
-        try (Repository r = open(repo); RevWalk walk = new RevWalk(r)) {
+        try (Repository r = open(repo);
+                RevWalk walk = new RevWalk(r)) {
             walk.setRevFilter(RevFilter.MERGE_BASE);
             walk.markStart(walk.parseCommit(ObjectId.fromString(ours)));
             RevCommit tip = walk.parseCommit(ObjectId.fromString(theirs));
@@ -205,8 +217,9 @@ final class InProcessGit {
             return false;
         }
         for (Path parent = p.getParent(); parent != null && !parent.equals(tree); parent = parent.getParent()) {
-            if (Files.isSymbolicLink(parent) || Files.exists(parent, LinkOption.NOFOLLOW_LINKS)
-                    && !Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isSymbolicLink(parent)
+                    || Files.exists(parent, LinkOption.NOFOLLOW_LINKS)
+                            && !Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
                 return false; // a file or a link where read-tree needs a folder
             }
         }

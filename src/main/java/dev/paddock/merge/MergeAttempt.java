@@ -55,6 +55,7 @@ final class MergeAttempt {
     private final MergeSettings settings;
     /** The in-core merge started while the checkout was checked (null: none). */
     private final EarlyMerge early;
+
     private MergeEntry e;
     /** Whether the outcome was recorded already (a conflict resolved automatically and finished). */
     private boolean recorded;
@@ -65,8 +66,13 @@ final class MergeAttempt {
      * @param settings the repository's merge settings as just read, or null to read them
      * @param early the in-core merge started early for this entry, or null
      */
-    MergeAttempt(MergeQueue queue, RepoRecord repo, MergeEntry e, Optional<Path> checkedOutAtStart,
-                 MergeSettings settings, EarlyMerge early) {
+    MergeAttempt(
+            MergeQueue queue,
+            RepoRecord repo,
+            MergeEntry e,
+            Optional<Path> checkedOutAtStart,
+            MergeSettings settings,
+            EarlyMerge early) {
         this.queue = queue;
         this.store = queue.store();
         this.git = queue.git();
@@ -98,8 +104,12 @@ final class MergeAttempt {
     AttemptOutcome run() throws PaddockException {
         MergeSettings st = settings != null ? settings : store.settings(repo.id());
         EarlyMerge.Result pre = early != null ? early.result() : null;
-        InProcessGit.Tips tips = pre != null ? pre.tips()
-                : git.tips(main, "refs/heads/" + repo.baseBranch(), "refs/heads/" + e.request().branch());
+        InProcessGit.Tips tips = pre != null
+                ? pre.tips()
+                : git.tips(
+                        main,
+                        "refs/heads/" + repo.baseBranch(),
+                        "refs/heads/" + e.request().branch());
         Optional<String> ours = tips.ours();
         Optional<String> theirs = tips.theirs();
         Path wt = MergeGit.worktreeOf(main, e.id());
@@ -111,26 +121,38 @@ final class MergeAttempt {
         }
         // The early merge is clean and committed: updating, (no) testing and merging enter in one transaction.
         boolean prepared = pre != null && pre.candidate() != null && mergesInCore(st) && checkedOutAtStart != null;
-        MergeChange change = MergeChange.of(STEP, MergeStep.UPDATING).set(STARTED_AT, store.now())
-                .set(STEP_STARTED_AT, store.now()).set(BASE_BEFORE, ours.orElse(null))
-                .set(THEIRS_COMMIT, theirs.orElse(null)).set(WORKTREE, wt).set(MERGE_COMMIT, null).set(RESULT, null)
-                .set(STRATEGY, st.strategy()).set(MAIN_TREE_PENDING, false);
-        EventDraft updating = event(e, EventKinds.MERGE_UPDATING, e.label() + ": bringing it up to date with "
-                + repo.baseBranch() + " (" + st.strategy().id() + ", attempt " + (e.attempt().attempts() + 1) + ")");
+        MergeChange change = MergeChange.of(STEP, MergeStep.UPDATING)
+                .set(STARTED_AT, store.now())
+                .set(STEP_STARTED_AT, store.now())
+                .set(BASE_BEFORE, ours.orElse(null))
+                .set(THEIRS_COMMIT, theirs.orElse(null))
+                .set(WORKTREE, wt)
+                .set(MERGE_COMMIT, null)
+                .set(RESULT, null)
+                .set(STRATEGY, st.strategy())
+                .set(MAIN_TREE_PENDING, false);
+        EventDraft updating = event(
+                e,
+                EventKinds.MERGE_UPDATING,
+                e.label() + ": bringing it up to date with " + repo.baseBranch() + " ("
+                        + st.strategy().id() + ", attempt " + (e.attempt().attempts() + 1) + ")");
         List<EventDraft> more = List.of();
         if (prepared) {
-            change.set(STEP, MergeStep.MERGING).set(MERGE_COMMIT, pre.candidate())
+            change.set(STEP, MergeStep.MERGING)
+                    .set(MERGE_COMMIT, pre.candidate())
                     .set(MAIN_TREE_PENDING, checkedOutAtStart.isPresent());
-            more = List.of(event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"),
+            more = List.of(
+                    event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"),
                     event(e, EventKinds.MERGE_MERGING, movingMessage(pre.candidate())));
         }
-        Optional<MergeEntry> started = store.moveAndRead(e.id(), MergeState.QUEUED, MergeState.RUNNING, change,
-                updating, more);
+        Optional<MergeEntry> started =
+                store.moveAndRead(e.id(), MergeState.QUEUED, MergeState.RUNNING, change, updating, more);
         if (started.isEmpty()) {
             return new NotStarted("it left the queue meanwhile"); // cancelled meanwhile
         }
         e = started.get();
-        sandboxes.move(e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
+        sandboxes.move(
+                e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
         queue.stepListener().entered(e, MergeStep.UPDATING);
         AttemptOutcome o;
         try {
@@ -157,8 +179,11 @@ final class MergeAttempt {
         Optional<String> ours = tips.ours();
         Optional<String> theirs = tips.theirs();
         if (ours.isEmpty() || theirs.isEmpty()) {
-            return new Failed(ours.isEmpty() ? "the base branch " + repo.baseBranch() + " does not exist"
-                    : "the branch " + e.request().branch() + " does not exist", true);
+            return new Failed(
+                    ours.isEmpty()
+                            ? "the base branch " + repo.baseBranch() + " does not exist"
+                            : "the branch " + e.request().branch() + " does not exist",
+                    true);
         }
         if (mergesInCore(st)) {
             AttemptOutcome o = inCore(ours.get(), theirs.get(), tips.theirsInOurs(), mergeMessage(e), pre);
@@ -173,8 +198,10 @@ final class MergeAttempt {
         }
         MergeGit.MergeOutcome m = git.mergeNoCommit(wt, mergeWhat);
         if (m == MergeGit.MergeOutcome.UP_TO_DATE) {
-            return end().merged(ours.get(), null, "nothing to merge: " + e.request().branch() + " is already in "
-                    + repo.baseBranch());
+            return end().merged(
+                            ours.get(),
+                            null,
+                            "nothing to merge: " + e.request().branch() + " is already in " + repo.baseBranch());
         }
         if (m == MergeGit.MergeOutcome.CONFLICT) {
             return new ConflictedAttempt(queue, repo, e).conflict(ours.get(), theirs.get(), wt, resolved -> {
@@ -201,7 +228,8 @@ final class MergeAttempt {
             return new NotStarted("it is not in the conflict queue, or a resolved file was reopened");
         }
         e = running.get();
-        sandboxes.move(e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
+        sandboxes.move(
+                e.request().sandboxId(), SandboxState.MERGING, e.request().sandboxId() + " is being merged");
         AttemptOutcome o;
         try {
             o = finishResolved(e.attempt().worktree());
@@ -220,7 +248,8 @@ final class MergeAttempt {
         if (git.resolve(wt, "MERGE_HEAD").isPresent()) {
             candidate = git.commit(wt, message);
         } else { // finished once before (tests failed, or Paddock stopped): commit what is staged now
-            candidate = git.commitTree(main, git.writeTree(wt), message, ours, e.attempt().theirsCommit());
+            candidate = git.commitTree(
+                    main, git.writeTree(wt), message, ours, e.attempt().theirsCommit());
             git.checkoutDetached(wt, candidate);
         }
         Optional<String> baseNow = git.resolve(main, "refs/heads/" + repo.baseBranch());
@@ -230,10 +259,13 @@ final class MergeAttempt {
         if (!baseNow.get().equals(ours)) {
             Optional<String> tree = git.mergeTree(main, baseNow.get(), candidate);
             if (tree.isEmpty()) {
-                return new Failed(repo.baseBranch() + " moved meanwhile and the resolved merge conflicts with it;"
-                        + " retry the entry to merge afresh", true);
+                return new Failed(
+                        repo.baseBranch() + " moved meanwhile and the resolved merge conflicts with it;"
+                                + " retry the entry to merge afresh",
+                        true);
             }
-            candidate = git.commitTree(main, tree.get(), message, baseNow.get(), e.attempt().theirsCommit());
+            candidate = git.commitTree(
+                    main, tree.get(), message, baseNow.get(), e.attempt().theirsCommit());
             git.checkoutDetached(wt, candidate);
             ours = baseNow.get();
         }
@@ -251,11 +283,14 @@ final class MergeAttempt {
      * @param pre the same merge made early ({@link EarlyMerge}) from these tips; null: make it now
      * @return how the attempt ended, or null when it goes on in the merge worktree
      */
-    private AttemptOutcome inCore(String ours, String theirs, boolean theirsInOurs, String message,
-                                  EarlyMerge.Result pre) throws PaddockException {
+    private AttemptOutcome inCore(
+            String ours, String theirs, boolean theirsInOurs, String message, EarlyMerge.Result pre)
+            throws PaddockException {
         if (theirsInOurs) {
-            return end().merged(ours, null, "nothing to merge: " + e.request().branch() + " is already in "
-                    + repo.baseBranch());
+            return end().merged(
+                            ours,
+                            null,
+                            "nothing to merge: " + e.request().branch() + " is already in " + repo.baseBranch());
         }
         Optional<String> tree = pre != null ? pre.tree() : git.mergeTree(main, ours, theirs);
         if (tree.isEmpty() || tree.get().isEmpty()) {
@@ -263,8 +298,11 @@ final class MergeAttempt {
         }
         String candidate = pre != null ? pre.candidate() : git.commitTree(main, tree.get(), message, ours, theirs);
         // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
-        return moveBase(ours, candidate, checkedOutAtStart, List.of(
-                event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped")),
+        return moveBase(
+                ours,
+                candidate,
+                checkedOutAtStart,
+                List.of(event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped")),
                 pre != null ? pre.added() : null);
     }
 
@@ -276,21 +314,38 @@ final class MergeAttempt {
      */
     private AttemptOutcome runTests(MergeSettings st, Path wt) throws PaddockException {
         if (!st.hasTest()) {
-            store.event(e.id(), event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
+            store.event(
+                    e.id(),
+                    event(e, EventKinds.MERGE_TESTING, e.label() + ": no test command is set; testing skipped"));
             return null;
         }
         TestIsolation isolation = TestIsolation.of(sandboxes.find(e.request().sandboxId()));
-        AttemptOutcome stop = step(MergeStep.TESTING, e.label() + ": running the test command " + isolation.describe()
-                + " (timeout " + st.testTimeout().toSeconds() + " s)", List.of(), MergeChange.of());
+        AttemptOutcome stop = step(
+                MergeStep.TESTING,
+                e.label() + ": running the test command " + isolation.describe() + " (timeout "
+                        + st.testTimeout().toSeconds() + " s)",
+                List.of(),
+                MergeChange.of());
         if (stop != null) {
             return stop;
         }
         Path log = queue.logFile(e.id());
         store.set(e.id(), MergeChange.of(TEST_LOG, log).set(TEST_CONTAINER, null));
-        TestRunner.Outcome o = queue.tests().run(isolation, e, main, wt, st.testCommand(), st.testTimeout(), log,
-                new TestRunRecord(store, e.id()), () -> queue.cancelRequested(e.id()));
+        TestRunner.Outcome o = queue.tests()
+                .run(
+                        isolation,
+                        e,
+                        main,
+                        wt,
+                        st.testCommand(),
+                        st.testTimeout(),
+                        log,
+                        new TestRunRecord(store, e.id()),
+                        () -> queue.cancelRequested(e.id()));
         Boolean passed = o.cancelled() ? e.attempt().lastTestPassed() : Boolean.valueOf(o.passed());
-        store.set(e.id(), MergeChange.of().clearTestProcess().set(TEST_CONTAINER, null).set(LAST_TEST_PASSED, passed));
+        store.set(
+                e.id(),
+                MergeChange.of().clearTestProcess().set(TEST_CONTAINER, null).set(LAST_TEST_PASSED, passed));
         if (o.cancelled()) {
             return new Cancelled();
         }
@@ -307,15 +362,19 @@ final class MergeAttempt {
      * @param added the files the merge adds, when known ({@link MergeGit#followRefRefusal(Path, String,
      *     String, List)}); null: git's dry run checks the tree
      */
-    private AttemptOutcome moveBase(String ours, String candidate, Optional<Path> checkedClean,
-                                    List<EventDraft> before, List<String> added) throws PaddockException {
+    private AttemptOutcome moveBase(
+            String ours, String candidate, Optional<Path> checkedClean, List<EventDraft> before, List<String> added)
+            throws PaddockException {
         AttemptOutcome stop = cancelled();
         if (stop != null) {
             return stop;
         }
         Optional<Path> tree = checkedClean != null ? checkedClean : git.checkedOutAt(main, repo.baseBranch());
-        stop = step(MergeStep.MERGING, movingMessage(candidate), before, MergeChange.of(MERGE_COMMIT, candidate)
-                .set(MAIN_TREE_PENDING, tree.isPresent()));
+        stop = step(
+                MergeStep.MERGING,
+                movingMessage(candidate),
+                before,
+                MergeChange.of(MERGE_COMMIT, candidate).set(MAIN_TREE_PENDING, tree.isPresent()));
         return stop != null ? stop : moveBaseEntered(ours, candidate, tree, checkedClean != null, added);
     }
 
@@ -333,8 +392,9 @@ final class MergeAttempt {
      * @param tree where base is checked out
      * @param clean whether {@code tree} was just found clean (no second {@code git status})
      */
-    private AttemptOutcome moveBaseEntered(String ours, String candidate, Optional<Path> tree, boolean clean,
-                                           List<String> added) throws PaddockException {
+    private AttemptOutcome moveBaseEntered(
+            String ours, String candidate, Optional<Path> tree, boolean clean, List<String> added)
+            throws PaddockException {
         List<String> review = queue.policyGate().unapprovedChanges(main, e, ours, candidate);
         if (!review.isEmpty()) {
             return new HeldForReview(review); // whatever produced the candidate
@@ -346,8 +406,10 @@ final class MergeAttempt {
             }
             String refused = git.followRefRefusal(tree.get(), ours, candidate, added);
             if (refused != null) {
-                return new Failed("The files of " + tree.get() + " cannot follow the merge: " + refused
-                        + ". Move them away (Paddock never overwrites your files).", true); // counts: no spin
+                return new Failed(
+                        "The files of " + tree.get() + " cannot follow the merge: " + refused
+                                + ". Move them away (Paddock never overwrites your files).",
+                        true); // counts: no spin
             }
         }
         if (!git.moveRef(main, repo.baseBranch(), candidate, ours, "paddock merge queue: " + e.label())) {
@@ -355,10 +417,16 @@ final class MergeAttempt {
         }
         String behind = tree.isPresent() ? CheckedOutBase.follow(git, tree.get(), ours, candidate, false) : null;
         if (behind != null) {
-            if (git.moveRef(main, repo.baseBranch(), ours, candidate, "paddock merge queue: undo " + e.label()
-                    + " (the checked-out tree cannot follow)")) {
-                return new Failed("The files of " + tree.get() + " cannot follow the merge: " + behind
-                        + "; " + repo.baseBranch() + " was moved back. Paddock never overwrites your files.", true);
+            if (git.moveRef(
+                    main,
+                    repo.baseBranch(),
+                    ours,
+                    candidate,
+                    "paddock merge queue: undo " + e.label() + " (the checked-out tree cannot follow)")) {
+                return new Failed(
+                        "The files of " + tree.get() + " cannot follow the merge: " + behind + "; " + repo.baseBranch()
+                                + " was moved back. Paddock never overwrites your files.",
+                        true);
             }
             LOG.warn("{} stays merged although {} did not follow: {}", repo.baseBranch(), tree.get(), behind);
         } // else the move to merged clears main_tree_pending
@@ -376,10 +444,14 @@ final class MergeAttempt {
         if (stop != null) {
             return stop;
         }
-        EventDraft ev = event(e, step == MergeStep.TESTING ? EventKinds.MERGE_TESTING : EventKinds.MERGE_MERGING, message);
+        EventDraft ev =
+                event(e, step == MergeStep.TESTING ? EventKinds.MERGE_TESTING : EventKinds.MERGE_MERGING, message);
         List<EventDraft> events = new ArrayList<>(before);
         events.add(ev);
-        e = store.update(e.id(), MergeChange.of(STEP, step).set(STEP_STARTED_AT, store.now()).with(facts), events);
+        e = store.update(
+                e.id(),
+                MergeChange.of(STEP, step).set(STEP_STARTED_AT, store.now()).with(facts),
+                events);
         queue.stepListener().entered(e, step);
         return null;
     }

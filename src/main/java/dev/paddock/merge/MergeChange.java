@@ -67,8 +67,7 @@ final class MergeChange {
     /** Column → the value as given (null clears the column), in the order set. */
     private final Map<Column<?>, Object> values = new LinkedHashMap<>();
 
-    private MergeChange() {
-    }
+    private MergeChange() {}
 
     /** An empty change. */
     static MergeChange of() {
@@ -143,7 +142,9 @@ final class MergeChange {
             throw new IllegalArgumentException("a change of a merge request sets at least one column");
         }
         columns.forEach((column, value) -> {
-            sql.append(params.size() == (first.isEmpty() ? 0 : 1) ? first : ", ").append(column).append(" = ?");
+            sql.append(params.size() == (first.isEmpty() ? 0 : 1) ? first : ", ")
+                    .append(column)
+                    .append(" = ?");
             params.add(value);
         });
     }

@@ -22,8 +22,14 @@ import java.time.Instant;
  * @param testRun the running test's process (host or bubblewrap run; its process group) or container (container-tier
  *     sandbox), as recorded; {@link RunRef#NONE} when no test runs
  */
-public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep step, Request request,
-                         Attempt attempt, RunRef testRun) {
+public record MergeEntry(
+        long id,
+        long repositoryId,
+        MergeState state,
+        MergeStep step,
+        Request request,
+        Attempt attempt,
+        RunRef testRun) {
 
     /**
      * What was asked: the branch to merge and how, fixed when the entry is enqueued.
@@ -34,9 +40,8 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
      * @param requestedBy who enqueued it
      * @param enqueuedAt when it was enqueued
      */
-    public record Request(String sandboxId, String branch, MergeStrategy strategy, String requestedBy,
-                          Instant enqueuedAt) {
-    }
+    public record Request(
+            String sandboxId, String branch, MergeStrategy strategy, String requestedBy, Instant enqueuedAt) {}
 
     /**
      * The current or last attempt, and its outcome.
@@ -57,10 +62,19 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
      * @param lastTestPassed whether the last test run passed; null when none ran (orders the queue: passed first)
      * @param result last outcome in words (why it failed, which files conflict, ...)
      */
-    public record Attempt(int attempts, Instant startedAt, Instant stepStartedAt, Instant finishedAt,
-                          String baseBefore, String theirsCommit, String mergeCommit, Path worktree,
-                          boolean mainTreePending, Path testLog, Boolean lastTestPassed, String result) {
-    }
+    public record Attempt(
+            int attempts,
+            Instant startedAt,
+            Instant stepStartedAt,
+            Instant finishedAt,
+            String baseBefore,
+            String theirsCommit,
+            String mergeCommit,
+            Path worktree,
+            boolean mainTreePending,
+            Path testLog,
+            Boolean lastTestPassed,
+            String result) {}
 
     public MergeEntry {
         testRun = testRun == null ? RunRef.NONE : testRun;
@@ -131,8 +145,7 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
         private Instant testPidStartedAt;
         private String testContainer;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder id(long value) {
             this.id = value;
@@ -275,10 +288,25 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
         }
 
         public MergeEntry build() {
-            return new MergeEntry(id, repositoryId, state, step,
+            return new MergeEntry(
+                    id,
+                    repositoryId,
+                    state,
+                    step,
                     new Request(sandboxId, branch, strategy, requestedBy, enqueuedAt),
-                    new Attempt(attempts, startedAt, stepStartedAt, finishedAt, baseBefore, theirsCommit, mergeCommit,
-                            worktree, mainTreePending, testLog, lastTestPassed, result),
+                    new Attempt(
+                            attempts,
+                            startedAt,
+                            stepStartedAt,
+                            finishedAt,
+                            baseBefore,
+                            theirsCommit,
+                            mergeCommit,
+                            worktree,
+                            mainTreePending,
+                            testLog,
+                            lastTestPassed,
+                            result),
                     new RunRef(testPid, testPidStartedAt, testContainer));
         }
     }
@@ -310,7 +338,8 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
     /** How long a running entry has been in its step, up to {@code now}; null otherwise. */
     public Duration stepElapsed(Instant now) {
         Instant since = attempt.stepStartedAt();
-        return state != MergeState.RUNNING || since == null ? null
+        return state != MergeState.RUNNING || since == null
+                ? null
                 : Duration.between(since, now).isNegative() ? Duration.ZERO : Duration.between(since, now);
     }
 
@@ -339,14 +368,20 @@ public record MergeEntry(long id, long repositoryId, MergeState state, MergeStep
         return switch (state) {
             case RUNNING, MERGED, CONFLICT -> a.attempts() + 1;
             case FAILED, QUEUED, POLICY_REVIEW -> a.attempts();
-            case CANCELLED -> a.attempts() + (a.finishedAt() != null && a.finishedAt().equals(a.stepStartedAt())
-                    && a.startedAt() != null && !a.startedAt().isAfter(a.finishedAt()) ? 1 : 0);
+            case CANCELLED ->
+                a.attempts()
+                        + (a.finishedAt() != null
+                                        && a.finishedAt().equals(a.stepStartedAt())
+                                        && a.startedAt() != null
+                                        && !a.startedAt().isAfter(a.finishedAt())
+                                ? 1
+                                : 0);
         };
     }
 
     /** Short text naming the entry in messages: {@code #12 agent/fix (fix-001)}. */
     public String label() {
-        return "#" + id + " " + request.branch() + (request.sandboxId() == null ? "" : " (" + request.sandboxId()
-                + ")");
+        return "#" + id + " " + request.branch()
+                + (request.sandboxId() == null ? "" : " (" + request.sandboxId() + ")");
     }
 }

@@ -7,7 +7,12 @@ public class MergeException extends PaddockException {
     private static final long serialVersionUID = 1L;
 
     /** What went wrong, for callers that answer differently (404, 409, 400). */
-    public enum Kind { NOT_FOUND, CONFLICT, BAD_REQUEST, FAILED }
+    public enum Kind {
+        NOT_FOUND,
+        CONFLICT,
+        BAD_REQUEST,
+        FAILED
+    }
 
     private final Kind kind;
 

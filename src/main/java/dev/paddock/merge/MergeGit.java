@@ -1,8 +1,8 @@
 package dev.paddock.merge;
 
-import dev.paddock.worktree.WorktreeHeads;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.WorktreeHeads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,10 +22,11 @@ import java.util.stream.Stream;
  */
 public final class MergeGit {
     /** Folder of the merge worktrees inside {@code <repo>/.worktrees/}. */
-    public static final String MERGE_DIR = dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
+    public static final String MERGE_DIR =
+            dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
     /** Identity of the queue's merge commits when the repository has none configured. */
-    static final List<String> IDENTITY = List.of("-c", "user.name=Paddock merge queue",
-            "-c", "user.email=merge-queue@paddock.invalid");
+    static final List<String> IDENTITY =
+            List.of("-c", "user.name=Paddock merge queue", "-c", "user.email=merge-queue@paddock.invalid");
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MergeGit.class);
 
@@ -70,7 +71,8 @@ public final class MergeGit {
      * else resolved ({@link #resolve}).
      */
     public boolean branchExists(Path repo, String branch) throws GitException {
-        return WorktreeHeads.branchFileExists(repo, branch) || resolve(repo, "refs/heads/" + branch).isPresent();
+        return WorktreeHeads.branchFileExists(repo, branch)
+                || resolve(repo, "refs/heads/" + branch).isPresent();
     }
 
     private Optional<String> resolveCli(Path dir, String rev) throws GitException {
@@ -100,7 +102,8 @@ public final class MergeGit {
             LOG.debug("JGit cannot read {} ({}); asking git", repo, e.toString());
         }
         List<Optional<String>> both = resolveBoth(repo, oursRef, theirsRef);
-        boolean in = both.get(0).isPresent() && both.get(1).isPresent()
+        boolean in = both.get(0).isPresent()
+                && both.get(1).isPresent()
                 && isAncestorCli(repo, both.get(1).get(), both.get(0).get());
         return new InProcessGit.Tips(both.get(0), both.get(1), in);
     }
@@ -137,8 +140,8 @@ public final class MergeGit {
         } catch (IOException e) {
             throw new GitException("Cannot create " + wt.getParent() + ": " + e.getMessage(), e);
         }
-        GitCli.Result r = git.run(repo, List.of("worktree", "add", "--detach", wt.toString(), commit),
-                GitCli.LONG_TIMEOUT);
+        GitCli.Result r =
+                git.run(repo, List.of("worktree", "add", "--detach", wt.toString(), commit), GitCli.LONG_TIMEOUT);
         if (!r.ok()) {
             throw new GitException("Cannot create the merge worktree " + wt + ": " + r.errorLine());
         }
@@ -200,8 +203,8 @@ public final class MergeGit {
         if (isAncestor(wt, theirs, "HEAD")) {
             return MergeOutcome.UP_TO_DATE;
         }
-        GitCli.Result r = git.run(wt, withIdentity(wt, "merge", "--no-ff", "--no-commit", "--no-edit", theirs),
-                GitCli.LONG_TIMEOUT);
+        GitCli.Result r = git.run(
+                wt, withIdentity(wt, "merge", "--no-ff", "--no-commit", "--no-edit", theirs), GitCli.LONG_TIMEOUT);
         if (r.ok()) {
             return MergeOutcome.CLEAN;
         }
@@ -238,8 +241,8 @@ public final class MergeGit {
 
     /** Commits what is staged in the merge worktree (the merge's parents come from MERGE_HEAD) and returns it. */
     public String commit(Path wt, String message) throws GitException {
-        GitCli.Result r = git.run(wt, withIdentity(wt, "commit", "-q", "--no-verify", "-m", message),
-                GitCli.LONG_TIMEOUT);
+        GitCli.Result r =
+                git.run(wt, withIdentity(wt, "commit", "-q", "--no-verify", "-m", message), GitCli.LONG_TIMEOUT);
         if (!r.ok()) {
             throw new GitException("Cannot commit the merge in " + wt + ": " + r.errorLine());
         }
@@ -253,7 +256,8 @@ public final class MergeGit {
      * @return whether it moved
      */
     public boolean moveRef(Path repo, String branch, String to, String expected, String reason) throws GitException {
-        return git.run(repo, "update-ref", "-m", reason, "refs/heads/" + branch, to, expected).ok();
+        return git.run(repo, "update-ref", "-m", reason, "refs/heads/" + branch, to, expected)
+                .ok();
     }
 
     /**
@@ -300,8 +304,14 @@ public final class MergeGit {
         if (r.ok()) {
             return null;
         }
-        return String.join("; ", r.stderr().lines().map(String::strip).filter(l -> !l.isEmpty())
-                .map(l -> l.replaceFirst("^(fatal|error): ", "")).toList());
+        return String.join(
+                "; ",
+                r.stderr()
+                        .lines()
+                        .map(String::strip)
+                        .filter(l -> !l.isEmpty())
+                        .map(l -> l.replaceFirst("^(fatal|error): ", ""))
+                        .toList());
     }
 
     /**
@@ -343,7 +353,8 @@ public final class MergeGit {
      * ({@link #followRefRefusal}) has just checked it.
      */
     public boolean followRef(Path tree, String from, String to, boolean checkIndex) throws GitException {
-        if (checkIndex && !git.run(tree, "diff-index", "--cached", "--quiet", from).ok()) {
+        if (checkIndex
+                && !git.run(tree, "diff-index", "--cached", "--quiet", from).ok()) {
             return false;
         }
         GitCli.Result r = git.run(tree, List.of("read-tree", "-m", "-u", from, to), GitCli.LONG_TIMEOUT);

@@ -80,9 +80,11 @@ public final class MergeQueue implements AutoCloseable {
     private final Set<Long> busy = ConcurrentHashMap.newKeySet();
     private final Set<Long> cancelRequested = ConcurrentHashMap.newKeySet();
     private final Map<Long, String> lastRefusal = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue"));
     /** Runs {@link EarlyMerge}s beside the queue threads. */
     private final ExecutorService prepare = Executors.newCachedThreadPool(Threads.daemon("merge-queue-prepare"));
+
     private volatile boolean started;
 
     /**
@@ -90,8 +92,15 @@ public final class MergeQueue implements AutoCloseable {
      * @param logDir folder of the test logs ({@code <entry id>.log})
      * @param stepListener told of each step (null: nobody)
      */
-    public MergeQueue(MergeStore store, RepoStore repos, SandboxStore sandboxes, MergeGit git, ConflictAnalysis analysis,
-                      TierTestRunner tests, Path logDir, StepListener stepListener) {
+    public MergeQueue(
+            MergeStore store,
+            RepoStore repos,
+            SandboxStore sandboxes,
+            MergeGit git,
+            ConflictAnalysis analysis,
+            TierTestRunner tests,
+            Path logDir,
+            StepListener stepListener) {
         this.store = store;
         this.repos = repos;
         this.sandboxStore = sandboxes;
@@ -100,7 +109,7 @@ public final class MergeQueue implements AutoCloseable {
         this.analysis = analysis;
         this.tests = tests;
         this.logDir = logDir;
-        this.stepListener = stepListener == null ? (e, s) -> { } : stepListener;
+        this.stepListener = stepListener == null ? (e, s) -> {} : stepListener;
         this.gate = new PolicyGate(this);
     }
 
@@ -146,7 +155,8 @@ public final class MergeQueue implements AutoCloseable {
             return;
         }
         try {
-            workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
+            workers.computeIfAbsent(
+                            repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                     .execute(() -> {
                         try {
                             boolean more = started;
@@ -173,7 +183,8 @@ public final class MergeQueue implements AutoCloseable {
             work.run();
             return;
         }
-        workers.computeIfAbsent(repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
+        workers.computeIfAbsent(
+                        repositoryId, id -> Executors.newSingleThreadExecutor(Threads.daemon("merge-queue-" + id)))
                 .execute(() -> {
                     work.run();
                 });
@@ -206,7 +217,8 @@ public final class MergeQueue implements AutoCloseable {
             }
             Path main = repo.get().path();
             RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
-            Optional<String> tip = git.resolve(main, "refs/heads/" + s.workspace().branch());
+            Optional<String> tip =
+                    git.resolve(main, "refs/heads/" + s.workspace().branch());
             Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
             if (tip.isEmpty() || base.isEmpty() || git.isAncestor(main, tip.get(), base.get())) {
                 continue;
@@ -221,9 +233,18 @@ public final class MergeQueue implements AutoCloseable {
     MergeEntry enqueue(RepoRecord registered, String sandboxId, String branch, String who) throws PaddockException {
         RepoRecord repo = sandboxes.targetOf(registered, sandboxId);
         MergeSettings st = store.settings(repo.id());
-        MergeEntry e = store.insert(repo.id(), sandboxId, branch, st.strategy(), who,
-                EventDraft.of(repo.id(), sandboxId, EventKinds.MERGE_ENQUEUED, branch + " entered the merge queue of "
-                        + repo.baseBranch() + " (by " + who + ")", Map.of("branch", branch, "by", who)));
+        MergeEntry e = store.insert(
+                repo.id(),
+                sandboxId,
+                branch,
+                st.strategy(),
+                who,
+                EventDraft.of(
+                        repo.id(),
+                        sandboxId,
+                        EventKinds.MERGE_ENQUEUED,
+                        branch + " entered the merge queue of " + repo.baseBranch() + " (by " + who + ")",
+                        Map.of("branch", branch, "by", who)));
         sandboxes.move(sandboxId, SandboxState.MERGING, sandboxId + " entered the merge queue");
         poke();
         return e;
@@ -239,27 +260,50 @@ public final class MergeQueue implements AutoCloseable {
         if (next.isEmpty()) {
             return false;
         }
-        RepoRecord registered = repos.find(repositoryId).orElseThrow(() -> new MergeException(
-                MergeException.Kind.NOT_FOUND, "no repository with id " + repositoryId));
+        RepoRecord registered = repos.find(repositoryId)
+                .orElseThrow(() ->
+                        new MergeException(MergeException.Kind.NOT_FOUND, "no repository with id " + repositoryId));
         MergeEntry e = next.get();
         RepoRecord repo = sandboxes.targetOf(registered, e.request().sandboxId());
         MergeSettings st = store.settings(repositoryId);
         Optional<Path> checkedOut = git.checkedOutAt(repo.path(), repo.baseBranch());
         // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
         // while the queue keeps refusing a dirty checkout (each would leave a commit object nobody points at).
-        EarlyMerge early = checkedOut.isPresent() && MergeAttempt.mergesInCore(st) && !lastRefusal.containsKey(repositoryId)
-                ? EarlyMerge.start(git, repo.path(), repo.baseBranch(), e.request().branch(),
-                        MergeAttempt.mergeMessage(e), prepare) : null;
+        EarlyMerge early =
+                checkedOut.isPresent() && MergeAttempt.mergesInCore(st) && !lastRefusal.containsKey(repositoryId)
+                        ? EarlyMerge.start(
+                                git,
+                                repo.path(),
+                                repo.baseBranch(),
+                                e.request().branch(),
+                                MergeAttempt.mergeMessage(e),
+                                prepare)
+                        : null;
         if (refusedForDirtyTree(repo, e, checkedOut)) {
             return false;
         }
         Optional<SandboxState> sb = sandboxes.stateOf(e.request().sandboxId());
-        if (e.request().sandboxId() != null && (sb.isEmpty() || !Set.of(SandboxState.DONE, SandboxState.MERGING,
-                SandboxState.AWAITING_HUMAN, SandboxState.CONFLICT).contains(sb.get()))) {
-            store.move(e.id(), MergeState.QUEUED, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
-                    store.now()).set(MergeChange.RESULT, "its sandbox is " + sb.map(SandboxState::id).orElse("gone")),
-                    event(e, EventKinds.MERGE_CANCELLED,
-                    e.label() + " left the merge queue: its sandbox is " + sb.map(SandboxState::id).orElse("gone")));
+        if (e.request().sandboxId() != null
+                && (sb.isEmpty()
+                        || !Set.of(
+                                        SandboxState.DONE,
+                                        SandboxState.MERGING,
+                                        SandboxState.AWAITING_HUMAN,
+                                        SandboxState.CONFLICT)
+                                .contains(sb.get()))) {
+            store.move(
+                    e.id(),
+                    MergeState.QUEUED,
+                    MergeState.CANCELLED,
+                    MergeChange.of(MergeChange.FINISHED_AT, store.now())
+                            .set(
+                                    MergeChange.RESULT,
+                                    "its sandbox is " + sb.map(SandboxState::id).orElse("gone")),
+                    event(
+                            e,
+                            EventKinds.MERGE_CANCELLED,
+                            e.label() + " left the merge queue: its sandbox is "
+                                    + sb.map(SandboxState::id).orElse("gone")));
             return true;
         }
         AttemptOutcome outcome = new MergeAttempt(this, repo, e, checkedOut, st, early).run();
@@ -299,7 +343,11 @@ public final class MergeQueue implements AutoCloseable {
     }
 
     static EventDraft event(MergeEntry e, String kind, String message) {
-        return EventDraft.of(e.repositoryId(), e.request().sandboxId(), kind, message,
+        return EventDraft.of(
+                e.repositoryId(),
+                e.request().sandboxId(),
+                kind,
+                message,
                 Map.of("branch", e.request().branch()));
     }
 

@@ -65,20 +65,40 @@ final class MergeRecovery {
             finishMerged(repo, e);
         } else if (!store.conflicts(e.id()).isEmpty() && a.worktree() != null && Files.isDirectory(a.worktree())) {
             // It was finishing a person's resolution: keep the resolved worktree, back to the conflict queue.
-            store.move(e.id(), MergeState.RUNNING, MergeState.CONFLICT, MergeChange.of(STEP, null)
-                    .set(MERGE_COMMIT, null).clearTestProcess().set(MAIN_TREE_PENDING, false).set(RESULT,
-                            "Paddock stopped while finishing the resolved merge; mark a file resolved again to finish it"),
-                    MergeQueue.event(e, EventKinds.MERGE_CONFLICT, e.label() + " goes back to the conflict queue with"
-                            + " its resolutions: Paddock stopped while finishing it; " + repo.baseBranch()
-                            + " is unchanged"));
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.CONFLICT,
+                    MergeChange.of(STEP, null)
+                            .set(MERGE_COMMIT, null)
+                            .clearTestProcess()
+                            .set(MAIN_TREE_PENDING, false)
+                            .set(
+                                    RESULT,
+                                    "Paddock stopped while finishing the resolved merge; mark a file resolved again to finish it"),
+                    MergeQueue.event(
+                            e,
+                            EventKinds.MERGE_CONFLICT,
+                            e.label() + " goes back to the conflict queue with"
+                                    + " its resolutions: Paddock stopped while finishing it; " + repo.baseBranch()
+                                    + " is unchanged"));
             sandboxes.move(sandbox, SandboxState.CONFLICT, sandbox + " waits for a person again");
         } else {
             git.remove(main, MergeGit.worktreeOf(main, e.id()));
             String step = e.step() == null ? "its attempt" : e.step().id();
-            store.move(e.id(), MergeState.RUNNING, MergeState.QUEUED, MergeChange.of().clearAttempt().clearTestProcess()
-                    .set(RESULT, "Paddock stopped during " + step + "; back in the queue"),
-                    MergeQueue.event(e, EventKinds.MERGE_REQUEUED, e.label() + " goes back in the queue: Paddock"
-                            + " stopped during " + step + "; " + repo.baseBranch() + " is unchanged"));
+            store.move(
+                    e.id(),
+                    MergeState.RUNNING,
+                    MergeState.QUEUED,
+                    MergeChange.of()
+                            .clearAttempt()
+                            .clearTestProcess()
+                            .set(RESULT, "Paddock stopped during " + step + "; back in the queue"),
+                    MergeQueue.event(
+                            e,
+                            EventKinds.MERGE_REQUEUED,
+                            e.label() + " goes back in the queue: Paddock" + " stopped during " + step + "; "
+                                    + repo.baseBranch() + " is unchanged"));
         }
     }
 
@@ -87,16 +107,28 @@ final class MergeRecovery {
         if (e.attempt().mainTreePending()) {
             Optional<Path> tree = git.checkedOutAt(repo.path(), repo.baseBranch());
             if (tree.isPresent()) {
-                CheckedOutBase.follow(git, tree.get(), e.attempt().baseBefore(), e.attempt().mergeCommit(), true);
+                CheckedOutBase.follow(
+                        git, tree.get(), e.attempt().baseBefore(), e.attempt().mergeCommit(), true);
                 store.set(e.id(), MergeChange.of(MAIN_TREE_PENDING, false));
             }
         }
-        store.move(e.id(), MergeState.RUNNING, MergeState.MERGED, MergeChange.of(STEP, null)
-                .set(FINISHED_AT, store.now()).set(MergeChange.TEST_PID, null).set(WORKTREE, null)
-                .set(MAIN_TREE_PENDING, false).set(RESULT, "merged into " + repo.baseBranch() + " as "
-                        + e.attempt().mergeCommit().substring(0, 12) + " (finished after a restart)"),
-                MergeQueue.event(e, EventKinds.MERGE_MERGED, e.label() + " was merged before Paddock stopped;"
-                        + " recorded after the restart"));
+        store.move(
+                e.id(),
+                MergeState.RUNNING,
+                MergeState.MERGED,
+                MergeChange.of(STEP, null)
+                        .set(FINISHED_AT, store.now())
+                        .set(MergeChange.TEST_PID, null)
+                        .set(WORKTREE, null)
+                        .set(MAIN_TREE_PENDING, false)
+                        .set(
+                                RESULT,
+                                "merged into " + repo.baseBranch() + " as "
+                                        + e.attempt().mergeCommit().substring(0, 12) + " (finished after a restart)"),
+                MergeQueue.event(
+                        e,
+                        EventKinds.MERGE_MERGED,
+                        e.label() + " was merged before Paddock stopped;" + " recorded after the restart"));
         String sandbox = e.request().sandboxId();
         sandboxes.move(sandbox, SandboxState.MERGED, sandbox + " is merged into " + repo.baseBranch());
     }

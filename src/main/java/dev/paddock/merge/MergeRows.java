@@ -19,8 +19,7 @@ final class MergeRows {
             + " worktree_path, test_log, test_pid, test_pid_started_at, test_container, main_tree_pending, enqueued_at,"
             + " started_at, step_started_at, finished_at";
 
-    private MergeRows() {
-    }
+    private MergeRows() {}
 
     /** The entry of a row read with {@link #COLUMNS}. */
     static MergeEntry entry(ResultSet rs) throws SQLException {
@@ -78,11 +77,17 @@ final class MergeRows {
     /** The event with {@code mergeRequestId} added to its details (the feed links it to the entry). */
     static EventDraft withEntry(EventDraft e, long id) {
         try {
-            com.fasterxml.jackson.databind.node.ObjectNode n = e.details() == null || e.details().isBlank()
-                    ? Json.mapper().createObjectNode()
-                    : (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(e.details());
+            com.fasterxml.jackson.databind.node.ObjectNode n =
+                    e.details() == null || e.details().isBlank()
+                            ? Json.mapper().createObjectNode()
+                            : (com.fasterxml.jackson.databind.node.ObjectNode)
+                                    Json.mapper().readTree(e.details());
             n.put("mergeRequestId", id);
-            return new EventDraft(e.repositoryId(), e.sandboxId(), e.kind(), e.message(),
+            return new EventDraft(
+                    e.repositoryId(),
+                    e.sandboxId(),
+                    e.kind(),
+                    e.message(),
                     Json.mapper().writeValueAsString(n));
         } catch (java.io.IOException | ClassCastException ex) {
             throw new IllegalArgumentException("event details are not a JSON object: " + e.details(), ex);

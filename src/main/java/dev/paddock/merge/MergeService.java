@@ -80,18 +80,26 @@ public final class MergeService {
      * @throws MergeException NOT_FOUND for an unknown sandbox, CONFLICT when it cannot be merged now
      */
     public MergeEntry enqueueSandbox(String sandboxId, String who) throws PaddockException {
-        SandboxRecord s = queue.sandboxLink().find(sandboxId).orElseThrow(() -> new MergeException(
-                MergeException.Kind.NOT_FOUND, "no sandbox " + sandboxId));
-        if (s.state() != SandboxState.DONE && s.state() != SandboxState.AWAITING_HUMAN
+        SandboxRecord s = queue.sandboxLink()
+                .find(sandboxId)
+                .orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND, "no sandbox " + sandboxId));
+        if (s.state() != SandboxState.DONE
+                && s.state() != SandboxState.AWAITING_HUMAN
                 && s.state() != SandboxState.MERGING) {
-            throw new MergeException(MergeException.Kind.CONFLICT, sandboxId + " is " + s.state().id()
-                    + "; only a done sandbox (or one waiting for a person) can be merged.");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    sandboxId + " is " + s.state().id()
+                            + "; only a done sandbox (or one waiting for a person) can be merged.");
         }
         Optional<MergeEntry> open = store.openOf(sandboxId);
         if (open.isPresent()) {
-            throw new MergeException(MergeException.Kind.CONFLICT, sandboxId + " already has entry " + open.get().label()
-                    + " (" + open.get().state().id() + ")" + (open.get().state() == MergeState.CONFLICT
-                    ? "; resolve or abort it, or retry it." : "."));
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    sandboxId + " already has entry " + open.get().label()
+                            + " (" + open.get().state().id() + ")"
+                            + (open.get().state() == MergeState.CONFLICT
+                                    ? "; resolve or abort it, or retry it."
+                                    : "."));
         }
         RepoRecord repo = queue.repos().find(s.repositoryId()).orElseThrow();
         return queue.enqueue(repo, sandboxId, s.workspace().branch(), who);
@@ -109,8 +117,8 @@ public final class MergeService {
             repo = repos.open(repoPath).record();
         }
         if (branch == null || branch.isBlank() || branch.equals(repo.baseBranch())) {
-            throw new MergeException(MergeException.Kind.BAD_REQUEST, "name a branch other than the base branch "
-                    + repo.baseBranch());
+            throw new MergeException(
+                    MergeException.Kind.BAD_REQUEST, "name a branch other than the base branch " + repo.baseBranch());
         }
         if (!queue.git().branchExists(repo.path(), branch)) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "no branch " + branch + " in " + repo.path());
@@ -125,7 +133,9 @@ public final class MergeService {
      */
     private Optional<RepoRecord> registeredAt(Path repoPath) throws PaddockException {
         Path p = repoPath.toAbsolutePath().normalize();
-        return java.nio.file.Files.isDirectory(p.resolve(".git")) ? queue.repos().findByPath(p) : Optional.empty();
+        return java.nio.file.Files.isDirectory(p.resolve(".git"))
+                ? queue.repos().findByPath(p)
+                : Optional.empty();
     }
 
     /**
@@ -139,9 +149,13 @@ public final class MergeService {
         MergeEntry e = get(id);
         switch (e.state()) {
             case QUEUED -> {
-                if (!store.move(id, MergeState.QUEUED, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
-                        store.now()).set(MergeChange.RESULT, "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
-                        e.label() + " was cancelled by " + who))) {
+                if (!store.move(
+                        id,
+                        MergeState.QUEUED,
+                        MergeState.CANCELLED,
+                        MergeChange.of(MergeChange.FINISHED_AT, store.now())
+                                .set(MergeChange.RESULT, "cancelled by " + who),
+                        MergeQueue.event(e, EventKinds.MERGE_CANCELLED, e.label() + " was cancelled by " + who))) {
                     return cancel(id, who); // taken by the queue meanwhile
                 }
                 String sandbox = e.request().sandboxId();
@@ -150,8 +164,10 @@ public final class MergeService {
             case RUNNING -> queue.requestCancel(id);
             case CONFLICT -> new ResolutionService(queue).cancelConflict(e, who);
             case POLICY_REVIEW -> queue.policyGate().reject(id, who, "cancelled");
-            default -> throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
-                    + ": there is nothing to cancel.");
+            default ->
+                throw new MergeException(
+                        MergeException.Kind.CONFLICT,
+                        e.label() + " is " + e.state().id() + ": there is nothing to cancel.");
         }
         return get(id);
     }
@@ -165,17 +181,26 @@ public final class MergeService {
     public MergeEntry retry(long id, String who) throws PaddockException {
         MergeEntry e = get(id);
         if (!e.state().isRetryable()) {
-            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
-                    + "; only a failed, cancelled or conflicted entry can be retried.");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    e.label() + " is " + e.state().id()
+                            + "; only a failed, cancelled or conflicted entry can be retried.");
         }
         RepoRecord repo = queue.repos().find(e.repositoryId()).orElseThrow();
         if (e.state() == MergeState.CONFLICT && e.attempt().worktree() != null) {
             queue.git().remove(repo.path(), e.attempt().worktree());
         }
-        if (!store.move(id, e.state(), MergeState.QUEUED, MergeChange.of(MergeChange.ATTEMPTS, 0)
-                .set(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
-                .set(MergeChange.FINISHED_AT, null).set(MergeChange.WORKTREE, null).set(MergeChange.MERGE_COMMIT, null)
-                .set(MergeChange.RESULT, "retried by " + who),
+        if (!store.move(
+                id,
+                e.state(),
+                MergeState.QUEUED,
+                MergeChange.of(MergeChange.ATTEMPTS, 0)
+                        .set(MergeChange.STEP, null)
+                        .set(MergeChange.STEP_STARTED_AT, store.now())
+                        .set(MergeChange.FINISHED_AT, null)
+                        .set(MergeChange.WORKTREE, null)
+                        .set(MergeChange.MERGE_COMMIT, null)
+                        .set(MergeChange.RESULT, "retried by " + who),
                 MergeQueue.event(e, EventKinds.MERGE_RETRIED, e.label() + " was put back in the queue by " + who))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
@@ -252,8 +277,9 @@ public final class MergeService {
      * @throws MergeException BAD_REQUEST for an unknown strategy or auto-resolve mode, a timeout under 1 s or fewer
      *     than 1 attempt (nothing changed)
      */
-    public MergeSettings configure(Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts,
-                                   String autoResolve) throws PaddockException {
+    public MergeSettings configure(
+            Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts, String autoResolve)
+            throws PaddockException {
         RepoRecord record = repos.open(repo).record();
         long id = record.id();
         MergeSettings cur = store.settings(id);
@@ -271,9 +297,12 @@ public final class MergeService {
         if (maxAttempts != null && maxAttempts < 1) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, "at least 1 attempt is needed");
         }
-        MergeSettings next = new MergeSettings(st, testCommand == null ? cur.testCommand() : testCommand,
+        MergeSettings next = new MergeSettings(
+                st,
+                testCommand == null ? cur.testCommand() : testCommand,
                 timeoutMs == null ? cur.testTimeout() : Duration.ofMillis(timeoutMs),
-                maxAttempts == null ? cur.maxAttempts() : maxAttempts, auto);
+                maxAttempts == null ? cur.maxAttempts() : maxAttempts,
+                auto);
         store.setSettings(id, next, changes(record, cur, next));
         return store.settings(id);
     }
@@ -310,10 +339,17 @@ public final class MergeService {
      */
     public static String regenerateFile(String file) throws MergeException {
         String f = file == null ? "" : file.strip().replace('\\', '/');
-        if (f.isEmpty() || f.startsWith("/") || f.equals("..") || f.startsWith("../") || f.contains("/../")
-                || f.endsWith("/..") || f.endsWith("/")) {
-            throw new MergeException(MergeException.Kind.BAD_REQUEST, "regenerate needs FILE=COMMAND with FILE a file"
-                    + " name (package-lock.json) or a path inside the repository, not \"" + file + "\"");
+        if (f.isEmpty()
+                || f.startsWith("/")
+                || f.equals("..")
+                || f.startsWith("../")
+                || f.contains("/../")
+                || f.endsWith("/..")
+                || f.endsWith("/")) {
+            throw new MergeException(
+                    MergeException.Kind.BAD_REQUEST,
+                    "regenerate needs FILE=COMMAND with FILE a file"
+                            + " name (package-lock.json) or a path inside the repository, not \"" + file + "\"");
         }
         return f;
     }
@@ -322,19 +358,44 @@ public final class MergeService {
     private static List<EventDraft> changes(RepoRecord repo, MergeSettings from, MergeSettings to) {
         List<EventDraft> out = new java.util.ArrayList<>();
         change(out, repo, "strategy", from.strategy().id(), to.strategy().id());
-        change(out, repo, "test-command", from.hasTest() ? from.testCommand().strip() : "(none)",
+        change(
+                out,
+                repo,
+                "test-command",
+                from.hasTest() ? from.testCommand().strip() : "(none)",
                 to.hasTest() ? to.testCommand().strip() : "(none)");
-        change(out, repo, "test-timeout", from.testTimeout().toMillis() + " ms", to.testTimeout().toMillis() + " ms");
+        change(
+                out,
+                repo,
+                "test-timeout",
+                from.testTimeout().toMillis() + " ms",
+                to.testTimeout().toMillis() + " ms");
         change(out, repo, "max-attempts", String.valueOf(from.maxAttempts()), String.valueOf(to.maxAttempts()));
-        change(out, repo, "auto-resolve", from.autoResolve().id(), to.autoResolve().id());
+        change(
+                out,
+                repo,
+                "auto-resolve",
+                from.autoResolve().id(),
+                to.autoResolve().id());
         return out;
     }
 
     private static void change(List<EventDraft> out, RepoRecord repo, String name, String from, String to) {
         if (!from.equals(to)) {
-            out.add(EventDraft.of(repo.id(), null, EventKinds.SETTING_CHANGED, "Merge setting " + name + " of "
-                    + repo.path() + " changed " + from + " → " + to, Map.of("name", "merge." + name, "from", from,
-                    "to", to, "repository", repo.path().toString())));
+            out.add(EventDraft.of(
+                    repo.id(),
+                    null,
+                    EventKinds.SETTING_CHANGED,
+                    "Merge setting " + name + " of " + repo.path() + " changed " + from + " → " + to,
+                    Map.of(
+                            "name",
+                            "merge." + name,
+                            "from",
+                            from,
+                            "to",
+                            to,
+                            "repository",
+                            repo.path().toString())));
         }
     }
 
@@ -345,7 +406,9 @@ public final class MergeService {
             return all;
         }
         Optional<RepoRecord> r = repos.registered(repo);
-        return r.isEmpty() ? List.of() : all.stream().filter(e -> e.repositoryId() == r.get().id()).toList();
+        return r.isEmpty()
+                ? List.of()
+                : all.stream().filter(e -> e.repositoryId() == r.get().id()).toList();
     }
 
     /** The stored conflicted files of an entry. */

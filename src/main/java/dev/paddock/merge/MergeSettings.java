@@ -12,8 +12,12 @@ import java.time.Duration;
  * @param autoResolve whether a conflict whose every hunk is safe is resolved without a person ({@code propose}
  *                    by default: the proposals wait for a person's confirmation)
  */
-public record MergeSettings(MergeStrategy strategy, String testCommand, Duration testTimeout, int maxAttempts,
-                            AutoResolveMode autoResolve) {
+public record MergeSettings(
+        MergeStrategy strategy,
+        String testCommand,
+        Duration testTimeout,
+        int maxAttempts,
+        AutoResolveMode autoResolve) {
     /** Whether a test command is set. */
     public boolean hasTest() {
         return testCommand != null && !testCommand.isBlank();

@@ -11,7 +11,12 @@ import java.util.Locale;
  * rejected, {@code → cancelled}.
  */
 public enum MergeState {
-    QUEUED, RUNNING, MERGED, CONFLICT, FAILED, CANCELLED,
+    QUEUED,
+    RUNNING,
+    MERGED,
+    CONFLICT,
+    FAILED,
+    CANCELLED,
     /**
      * Waits for a person to review the branch's change to policy or hook configuration (stored
      * {@code policy_review}): neither finished (the queue takes it again once approved) nor retryable (approve

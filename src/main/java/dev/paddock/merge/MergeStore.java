@@ -40,12 +40,19 @@ public final class MergeStore {
     }
 
     /** Inserts a queued entry and its event; returns it (read back in the same transaction). */
-    public MergeEntry insert(long repositoryId, String sandboxId, String branch, MergeStrategy strategy, String who,
-                             EventDraft event) throws StoreException {
+    public MergeEntry insert(
+            long repositoryId, String sandboxId, String branch, MergeStrategy strategy, String who, EventDraft event)
+            throws StoreException {
         return jdbc.inTransaction(tx -> {
-            long newId = tx.insert("INSERT INTO merge_requests (repository_id, sandbox_id, branch, state, attempts,"
-                    + " strategy, requested_by, enqueued_at) VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)",
-                    repositoryId, sandboxId, branch, strategy.id(), who, clock.instant());
+            long newId = tx.insert(
+                    "INSERT INTO merge_requests (repository_id, sandbox_id, branch, state, attempts,"
+                            + " strategy, requested_by, enqueued_at) VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)",
+                    repositoryId,
+                    sandboxId,
+                    branch,
+                    strategy.id(),
+                    who,
+                    clock.instant());
             events.append(tx, MergeRows.withEntry(event, newId));
             return read(tx, newId);
         });
@@ -66,58 +73,85 @@ public final class MergeStore {
      * (all of these whatever the limit), then the others newest first up to {@code limit} in all.
      */
     public List<MergeEntry> list(long repositoryId, int limit) throws StoreException {
-        List<MergeEntry> out = new ArrayList<>(jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE"
-                + " repository_id = ? AND state IN ('running', 'policy_review', 'queued') ORDER BY CASE WHEN state ="
-                + " 'running' THEN 0 WHEN state = 'policy_review' THEN 1 ELSE 2 END, CASE WHEN last_test_passed = TRUE"
-                + " THEN 0 ELSE 1 END, enqueued_at, id", MergeRows::entry, repositoryId));
-        out.addAll(jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
-                + " ('running', 'policy_review', 'queued') ORDER BY id DESC LIMIT ?", MergeRows::entry, repositoryId,
+        List<MergeEntry> out = new ArrayList<>(jdbc.query(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE"
+                        + " repository_id = ? AND state IN ('running', 'policy_review', 'queued') ORDER BY CASE WHEN state ="
+                        + " 'running' THEN 0 WHEN state = 'policy_review' THEN 1 ELSE 2 END, CASE WHEN last_test_passed = TRUE"
+                        + " THEN 0 ELSE 1 END, enqueued_at, id",
+                MergeRows::entry,
+                repositoryId));
+        out.addAll(jdbc.query(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state NOT IN"
+                        + " ('running', 'policy_review', 'queued') ORDER BY id DESC LIMIT ?",
+                MergeRows::entry,
+                repositoryId,
                 Math.max(0, limit - out.size())));
         return out;
     }
 
     /** Every entry in one state, oldest first. */
     public List<MergeEntry> inState(MergeState state) throws StoreException {
-        return jdbc.query("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE state = ? ORDER BY id", MergeRows::entry,
+        return jdbc.query(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE state = ? ORDER BY id",
+                MergeRows::entry,
                 state.id());
     }
 
     /** The next entry the repository's queue takes, if any. */
     public Optional<MergeEntry> next(long repositoryId) throws StoreException {
-        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state = 'queued'"
-                + QUEUE_ORDER + " LIMIT 1", MergeRows::entry, repositoryId);
+        return jdbc.queryOne(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE repository_id = ? AND state = 'queued'"
+                        + QUEUE_ORDER + " LIMIT 1",
+                MergeRows::entry,
+                repositoryId);
     }
 
     /** Repositories with queued entries. */
     public List<Long> repositoriesWithQueued() throws StoreException {
-        return jdbc.query("SELECT DISTINCT repository_id FROM merge_requests WHERE state = 'queued'",
-                rs -> rs.getLong(1));
+        return jdbc.query(
+                "SELECT DISTINCT repository_id FROM merge_requests WHERE state = 'queued'", rs -> rs.getLong(1));
     }
 
     /** Whether the sandbox has an entry enqueued at or after {@code since} (its current run is already handled). */
     public boolean hasEntrySince(String sandboxId, Instant since) throws StoreException {
-        return jdbc.queryOne("SELECT 1 FROM merge_requests WHERE sandbox_id = ? AND enqueued_at >= ? LIMIT 1",
-                rs -> 1, sandboxId, since).isPresent();
+        return jdbc.queryOne(
+                        "SELECT 1 FROM merge_requests WHERE sandbox_id = ? AND enqueued_at >= ? LIMIT 1",
+                        rs -> 1,
+                        sandboxId,
+                        since)
+                .isPresent();
     }
 
     /** The sandbox's newest entry, whatever its state, if it has any. */
     public Optional<MergeEntry> latestOf(String sandboxId) throws StoreException {
-        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1",
-                MergeRows::entry, sandboxId);
+        return jdbc.queryOne(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? ORDER BY id DESC LIMIT 1",
+                MergeRows::entry,
+                sandboxId);
     }
 
     /** The sandbox's entry that is queued, running, in conflict or waiting for a policy review, if any. */
     public Optional<MergeEntry> openOf(String sandboxId) throws StoreException {
-        return jdbc.queryOne("SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
-                + " ('queued', 'running', 'conflict', 'policy_review') ORDER BY id DESC LIMIT 1", MergeRows::entry,
+        return jdbc.queryOne(
+                "SELECT " + MergeRows.COLUMNS + " FROM merge_requests WHERE sandbox_id = ? AND state IN"
+                        + " ('queued', 'running', 'conflict', 'policy_review') ORDER BY id DESC LIMIT 1",
+                MergeRows::entry,
                 sandboxId);
     }
 
     /** The policy review facts of an entry (empty lists and nulls when it never needed one). */
     public Optional<PolicyReview> review(long id) throws StoreException {
-        return jdbc.queryOne("SELECT review_commit, review_files, approved_commit, approved_by, approved_at FROM"
-                + " merge_requests WHERE id = ?", rs -> new PolicyReview(id, rs.getString(1), MergeRows.files(rs.getString(2)),
-                rs.getString(3), rs.getString(4), Jdbc.instant(rs, "approved_at")), id);
+        return jdbc.queryOne(
+                "SELECT review_commit, review_files, approved_commit, approved_by, approved_at FROM"
+                        + " merge_requests WHERE id = ?",
+                rs -> new PolicyReview(
+                        id,
+                        rs.getString(1),
+                        MergeRows.files(rs.getString(2)),
+                        rs.getString(3),
+                        rs.getString(4),
+                        Jdbc.instant(rs, "approved_at")),
+                id);
     }
 
     /**
@@ -127,8 +161,7 @@ public final class MergeStore {
      *
      * @return whether it happened
      */
-    boolean move(long id, MergeState from, MergeState to, MergeChange change, EventDraft event)
-            throws StoreException {
+    boolean move(long id, MergeState from, MergeState to, MergeChange change, EventDraft event) throws StoreException {
         return moveTx(id, from, to, change, event, List.of(), false).moved();
     }
 
@@ -138,24 +171,32 @@ public final class MergeStore {
      *
      * @return the moved entry, empty when it was not in {@code from} (nothing written)
      */
-    Optional<MergeEntry> moveAndRead(long id, MergeState from, MergeState to, MergeChange change,
-                                     EventDraft event, List<EventDraft> more) throws StoreException {
+    Optional<MergeEntry> moveAndRead(
+            long id, MergeState from, MergeState to, MergeChange change, EventDraft event, List<EventDraft> more)
+            throws StoreException {
         Moved m = moveTx(id, from, to, change, event, more, true);
         return m.moved() ? Optional.of(m.entry()) : Optional.empty();
     }
 
     /** Whether a move happened, and the entry read back after it (null when not asked for). */
-    private record Moved(boolean moved, MergeEntry entry) {
-    }
+    private record Moved(boolean moved, MergeEntry entry) {}
 
-    private Moved moveTx(long id, MergeState from, MergeState to, MergeChange change,
-                         EventDraft event, List<EventDraft> more, boolean read) throws StoreException {
+    private Moved moveTx(
+            long id,
+            MergeState from,
+            MergeState to,
+            MergeChange change,
+            EventDraft event,
+            List<EventDraft> more,
+            boolean read)
+            throws StoreException {
         if (from == MergeState.RUNNING && to != MergeState.RUNNING && !change.sets(MergeChange.STEP_STARTED_AT)) {
             // With no step, step_started_at says when it left running (MergeEntry#elapsed); the instant of
             // finished_at when this move finishes it, so that both name the same moment.
             Instant finished = change.get(MergeChange.FINISHED_AT);
-            change = MergeChange.of().with(change).set(MergeChange.STEP_STARTED_AT,
-                    finished != null ? finished : clock.instant());
+            change = MergeChange.of()
+                    .with(change)
+                    .set(MergeChange.STEP_STARTED_AT, finished != null ? finished : clock.instant());
         }
         StringBuilder sql = new StringBuilder("UPDATE merge_requests SET state = ?");
         List<Object> params = new ArrayList<>();
@@ -220,8 +261,16 @@ public final class MergeStore {
     // --- conflicts -------------------------------------------------------------------------------------------
 
     /** A stored conflicted file (row of {@code conflicts}). */
-    public record StoredConflict(long id, long mergeRequestId, String path, String kind, String conflictClass,
-                                 String hunksJson, String resolution, String resolvedBy, Instant resolvedAt) {
+    public record StoredConflict(
+            long id,
+            long mergeRequestId,
+            String path,
+            String kind,
+            String conflictClass,
+            String hunksJson,
+            String resolution,
+            String resolvedBy,
+            Instant resolvedAt) {
         /** Whether a person (or the queue) resolved it. */
         public boolean resolved() {
             return resolvedAt != null;
@@ -233,8 +282,13 @@ public final class MergeStore {
         jdbc.inTransaction(tx -> {
             tx.update("DELETE FROM conflicts WHERE merge_request_id = ?", mergeRequestId);
             for (StoredConflict c : files) {
-                tx.insert("INSERT INTO conflicts (merge_request_id, path, kind, conflict_class, hunks) VALUES (?, ?, ?, ?, ?)",
-                        mergeRequestId, c.path(), c.kind(), c.conflictClass(), c.hunksJson());
+                tx.insert(
+                        "INSERT INTO conflicts (merge_request_id, path, kind, conflict_class, hunks) VALUES (?, ?, ?, ?, ?)",
+                        mergeRequestId,
+                        c.path(),
+                        c.kind(),
+                        c.conflictClass(),
+                        c.hunksJson());
             }
             return null;
         });
@@ -242,18 +296,35 @@ public final class MergeStore {
 
     /** The conflicted files of an entry, by path. */
     public List<StoredConflict> conflicts(long mergeRequestId) throws StoreException {
-        return jdbc.query("SELECT id, merge_request_id, path, kind, conflict_class, hunks, resolution, resolved_by,"
-                + " resolved_at FROM conflicts WHERE merge_request_id = ? ORDER BY path", rs -> new StoredConflict(
-                rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getString(7), rs.getString(8), Jdbc.instant(rs, "resolved_at")), mergeRequestId);
+        return jdbc.query(
+                "SELECT id, merge_request_id, path, kind, conflict_class, hunks, resolution, resolved_by,"
+                        + " resolved_at FROM conflicts WHERE merge_request_id = ? ORDER BY path",
+                rs -> new StoredConflict(
+                        rs.getLong(1),
+                        rs.getLong(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        rs.getString(8),
+                        Jdbc.instant(rs, "resolved_at")),
+                mergeRequestId);
     }
 
     /** Records a file's resolution and its event. @return whether the file is a conflicted file of the entry */
     public boolean resolve(long mergeRequestId, String path, String resolution, String who, EventDraft event)
             throws StoreException {
         return jdbc.inTransaction(tx -> {
-            if (tx.update("UPDATE conflicts SET resolution = ?, resolved_by = ?, resolved_at = ? WHERE"
-                    + " merge_request_id = ? AND path = ?", resolution, who, clock.instant(), mergeRequestId, path) == 0) {
+            if (tx.update(
+                            "UPDATE conflicts SET resolution = ?, resolved_by = ?, resolved_at = ? WHERE"
+                                    + " merge_request_id = ? AND path = ?",
+                            resolution,
+                            who,
+                            clock.instant(),
+                            mergeRequestId,
+                            path)
+                    == 0) {
                 return false;
             }
             events.append(tx, MergeRows.withEntry(event, mergeRequestId));
@@ -271,12 +342,19 @@ public final class MergeStore {
      */
     public boolean unresolve(long mergeRequestId, String path, EventDraft event) throws StoreException {
         return jdbc.inTransaction(tx -> {
-            if (tx.update("UPDATE merge_requests SET state = state WHERE id = ? AND state = ?", mergeRequestId,
-                    MergeState.CONFLICT.id()) != 1) {
+            if (tx.update(
+                            "UPDATE merge_requests SET state = state WHERE id = ? AND state = ?",
+                            mergeRequestId,
+                            MergeState.CONFLICT.id())
+                    != 1) {
                 return false;
             }
-            if (tx.update("UPDATE conflicts SET resolution = NULL, resolved_by = NULL, resolved_at = NULL WHERE"
-                    + " merge_request_id = ? AND path = ? AND resolved_at IS NOT NULL", mergeRequestId, path) != 1) {
+            if (tx.update(
+                            "UPDATE conflicts SET resolution = NULL, resolved_by = NULL, resolved_at = NULL WHERE"
+                                    + " merge_request_id = ? AND path = ? AND resolved_at IS NOT NULL",
+                            mergeRequestId,
+                            path)
+                    != 1) {
                 return false;
             }
             events.append(tx, MergeRows.withEntry(event, mergeRequestId));
@@ -288,10 +366,16 @@ public final class MergeStore {
 
     /** A repository's merge settings. @throws StoreException also when there is no such repository */
     public MergeSettings settings(long repositoryId) throws StoreException {
-        return jdbc.queryOne("SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve"
-                + " FROM repositories WHERE id = ?", rs -> new MergeSettings(MergeStrategy.of(rs.getString(1)),
-                rs.getString(2), Duration.ofMillis(rs.getLong(3)), rs.getInt(4), AutoResolveMode.of(rs.getString(5))),
-                repositoryId)
+        return jdbc.queryOne(
+                        "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve"
+                                + " FROM repositories WHERE id = ?",
+                        rs -> new MergeSettings(
+                                MergeStrategy.of(rs.getString(1)),
+                                rs.getString(2),
+                                Duration.ofMillis(rs.getLong(3)),
+                                rs.getInt(4),
+                                AutoResolveMode.of(rs.getString(5))),
+                        repositoryId)
                 .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
     }
 
@@ -303,10 +387,15 @@ public final class MergeStore {
     /** Stores a repository's merge settings and, in the same transaction, the events saying what changed. */
     public void setSettings(long repositoryId, MergeSettings s, List<EventDraft> changes) throws StoreException {
         jdbc.inTransaction(tx -> {
-            tx.update("UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
-                    + " max_merge_attempts = ?, auto_resolve = ? WHERE id = ?", s.strategy().id(),
-                    s.hasTest() ? s.testCommand().strip() : null, s.testTimeout().toMillis(), s.maxAttempts(),
-                    s.autoResolve().id(), repositoryId);
+            tx.update(
+                    "UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
+                            + " max_merge_attempts = ?, auto_resolve = ? WHERE id = ?",
+                    s.strategy().id(),
+                    s.hasTest() ? s.testCommand().strip() : null,
+                    s.testTimeout().toMillis(),
+                    s.maxAttempts(),
+                    s.autoResolve().id(),
+                    repositoryId);
             for (EventDraft e : changes) {
                 events.append(tx, e);
             }
@@ -317,8 +406,11 @@ public final class MergeStore {
     /** A repository's regenerate commands: file name or path → command, sorted by file. */
     public java.util.SortedMap<String, String> regenerateCommands(long repositoryId) throws StoreException {
         java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
-        jdbc.query("SELECT file_pattern, command FROM merge_regenerate_commands WHERE repository_id = ?",
-                rs -> new String[] {rs.getString(1), rs.getString(2)}, repositoryId).forEach(r -> out.put(r[0], r[1]));
+        jdbc.query(
+                        "SELECT file_pattern, command FROM merge_regenerate_commands WHERE repository_id = ?",
+                        rs -> new String[] {rs.getString(1), rs.getString(2)},
+                        repositoryId)
+                .forEach(r -> out.put(r[0], r[1]));
         return out;
     }
 
@@ -329,11 +421,17 @@ public final class MergeStore {
     public void setRegenerateCommand(long repositoryId, String file, String command, List<EventDraft> changes)
             throws StoreException {
         jdbc.inTransaction(tx -> {
-            tx.update("DELETE FROM merge_regenerate_commands WHERE repository_id = ? AND file_pattern = ?",
-                    repositoryId, file);
+            tx.update(
+                    "DELETE FROM merge_regenerate_commands WHERE repository_id = ? AND file_pattern = ?",
+                    repositoryId,
+                    file);
             if (command != null) {
-                tx.update("INSERT INTO merge_regenerate_commands (repository_id, file_pattern, command)"
-                        + " VALUES (?, ?, ?)", repositoryId, file, command);
+                tx.update(
+                        "INSERT INTO merge_regenerate_commands (repository_id, file_pattern, command)"
+                                + " VALUES (?, ?, ?)",
+                        repositoryId,
+                        file,
+                        command);
             }
             for (EventDraft e : changes) {
                 events.append(tx, e);

@@ -34,8 +34,8 @@ public final class MergeTreeConflicts implements ConflictAnalysis {
             GitCli.Result r = git.run(repo, "merge-tree", "--write-tree", "--name-only", ours, theirs);
             // 1 means "conflicts" only with a tree id on stdout; git also exits 1 for a commit it cannot find.
             if (r.exitCode() != 0 && r.exitCode() != 1 || r.stdout().isBlank()) {
-                throw new MergeException(MergeException.Kind.FAILED, "git merge-tree failed in " + repo + ": "
-                        + r.errorLine());
+                throw new MergeException(
+                        MergeException.Kind.FAILED, "git merge-tree failed in " + repo + ": " + r.errorLine());
             }
             String[] parts = r.stdout().split("\n\n", 2);
             String[] lines = parts[0].split("\n");
@@ -48,8 +48,13 @@ public final class MergeTreeConflicts implements ConflictAnalysis {
             String messages = parts.length > 1 ? parts[1] : "";
             List<ConflictFile> files = new ArrayList<>();
             for (String p : paths.stream().sorted().toList()) {
-                files.add(new ConflictFile(p, kindOf(messages, p), show(repo, baseId, p), show(repo, ours, p),
-                        show(repo, theirs, p), List.of()));
+                files.add(new ConflictFile(
+                        p,
+                        kindOf(messages, p),
+                        show(repo, baseId, p),
+                        show(repo, ours, p),
+                        show(repo, theirs, p),
+                        List.of()));
             }
             return new ConflictReport(ours, theirs, baseId, files);
         } catch (GitException e) {

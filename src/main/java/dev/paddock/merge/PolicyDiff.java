@@ -14,8 +14,14 @@ import java.util.List;
  * @param text         the unified diff of those files, cut after {@link PolicyGate#MAX_DIFF_CHARS} characters
  * @param truncated    whether {@code text} was cut
  */
-public record PolicyDiff(long entryId, String baseBranch, String baseCommit, String reviewCommit, List<String> files,
-                         String text, boolean truncated) {
+public record PolicyDiff(
+        long entryId,
+        String baseBranch,
+        String baseCommit,
+        String reviewCommit,
+        List<String> files,
+        String text,
+        boolean truncated) {
     public PolicyDiff {
         files = List.copyOf(files);
     }

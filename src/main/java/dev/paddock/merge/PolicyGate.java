@@ -82,8 +82,7 @@ final class PolicyGate {
      * @return the configuration files the entry waits for a review of now (the attempt must not start); empty when
      *     it does not wait
      */
-    List<String> holdsBeforeAttempt(RepoRecord repo, MergeEntry e, String ours, String theirs)
-            throws PaddockException {
+    List<String> holdsBeforeAttempt(RepoRecord repo, MergeEntry e, String ours, String theirs) throws PaddockException {
         List<String> files = branchChanges(repo.path(), ours, theirs);
         if (files.isEmpty() || approved(e.id(), theirs)) {
             return List.of();
@@ -109,9 +108,16 @@ final class PolicyGate {
      */
     void holdRunning(RepoRecord repo, MergeEntry e, List<String> files) throws PaddockException {
         git.remove(repo.path(), MergeGit.worktreeOf(repo.path(), e.id()));
-        hold(repo, e, MergeState.RUNNING, e.attempt().theirsCommit(), files,
-                MergeChange.of(MergeChange.MERGE_COMMIT, null).set(MergeChange.WORKTREE, null)
-                        .set(MergeChange.MAIN_TREE_PENDING, false).clearTestProcess()
+        hold(
+                repo,
+                e,
+                MergeState.RUNNING,
+                e.attempt().theirsCommit(),
+                files,
+                MergeChange.of(MergeChange.MERGE_COMMIT, null)
+                        .set(MergeChange.WORKTREE, null)
+                        .set(MergeChange.MAIN_TREE_PENDING, false)
+                        .clearTestProcess()
                         .set(MergeChange.TEST_CONTAINER, null));
         store.replaceConflicts(e.id(), List.of());
     }
@@ -120,25 +126,40 @@ final class PolicyGate {
         return store.review(id).map(r -> r.approves(commit)).orElse(false);
     }
 
-    private void hold(RepoRecord repo, MergeEntry e, MergeState from, String commit, List<String> files,
-                      MergeChange more) throws PaddockException {
+    private void hold(
+            RepoRecord repo, MergeEntry e, MergeState from, String commit, List<String> files, MergeChange more)
+            throws PaddockException {
         String list = String.join(", ", files);
         String result = "waits for a person to review its change to policy or hook configuration (" + list + ") at "
                 + shortId(commit) + ": approve or reject it";
-        MergeChange columns = MergeChange.of(MergeChange.STEP, null).set(MergeChange.STEP_STARTED_AT, store.now())
-                .set(MergeChange.THEIRS_COMMIT, commit).set(MergeChange.REVIEW_COMMIT, commit)
-                .set(MergeChange.REVIEW_FILES, files).set(MergeChange.RESULT, result).with(more);
+        MergeChange columns = MergeChange.of(MergeChange.STEP, null)
+                .set(MergeChange.STEP_STARTED_AT, store.now())
+                .set(MergeChange.THEIRS_COMMIT, commit)
+                .set(MergeChange.REVIEW_COMMIT, commit)
+                .set(MergeChange.REVIEW_FILES, files)
+                .set(MergeChange.RESULT, result)
+                .with(more);
         String sandbox = e.request().sandboxId();
-        EventDraft ev = EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_REVIEW, e.label()
-                + " changes policy or hook configuration (" + list + ") and waits for a person: review the diff, then"
-                + " approve or reject it (paddock merge review " + e.id() + "); " + repo.baseBranch() + " is unchanged",
+        EventDraft ev = EventDraft.of(
+                e.repositoryId(),
+                sandbox,
+                EventKinds.MERGE_POLICY_REVIEW,
+                e.label()
+                        + " changes policy or hook configuration (" + list
+                        + ") and waits for a person: review the diff, then"
+                        + " approve or reject it (paddock merge review " + e.id() + "); " + repo.baseBranch()
+                        + " is unchanged",
                 Map.of("branch", e.request().branch(), "files", files, "commit", commit == null ? "" : commit));
         if (!store.move(e.id(), from, MergeState.POLICY_REVIEW, columns, ev)) {
             LOG.info("{} changed while it was stopped for a policy review", e.label());
             return;
         }
-        queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox + "'s branch changes"
-                + " policy or hook configuration (" + list + "): a person reviews it before it is merged");
+        queue.sandboxLink()
+                .move(
+                        sandbox,
+                        SandboxState.AWAITING_HUMAN,
+                        sandbox + "'s branch changes" + " policy or hook configuration (" + list
+                                + "): a person reviews it before it is merged");
     }
 
     /**
@@ -153,24 +174,48 @@ final class PolicyGate {
         MergeEntry e = waiting(id);
         PolicyReview r = store.review(id).orElseThrow(() -> MergeService.notFound(id));
         if (commit != null && !commit.isBlank() && !sameCommit(commit.strip(), r.reviewCommit())) {
-            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " waits for the review of "
-                    + shortId(r.reviewCommit()) + ", not " + commit.strip() + ": look at its diff again, then approve");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    e.label() + " waits for the review of " + shortId(r.reviewCommit()) + ", not " + commit.strip()
+                            + ": look at its diff again, then approve");
         }
         String files = String.join(", ", r.files());
         String sandbox = e.request().sandboxId();
-        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.QUEUED, MergeChange.of(MergeChange.APPROVED_COMMIT,
-                r.reviewCommit()).set(MergeChange.APPROVED_BY, who).set(MergeChange.APPROVED_AT, store.now())
-                .set(MergeChange.STEP_STARTED_AT, store.now()).set(MergeChange.RESULT, "policy change approved by "
-                        + who + " at " + shortId(r.reviewCommit()) + " (" + files + ")"),
-                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_APPROVED, who + " approved the"
-                        + " change of " + e.label() + " to policy or hook configuration (" + files + ") at "
-                        + shortId(r.reviewCommit()) + "; it is back in the queue",
-                        Map.of("branch", e.request().branch(), "by", who, "files", r.files(), "commit",
+        if (!store.move(
+                id,
+                MergeState.POLICY_REVIEW,
+                MergeState.QUEUED,
+                MergeChange.of(MergeChange.APPROVED_COMMIT, r.reviewCommit())
+                        .set(MergeChange.APPROVED_BY, who)
+                        .set(MergeChange.APPROVED_AT, store.now())
+                        .set(MergeChange.STEP_STARTED_AT, store.now())
+                        .set(
+                                MergeChange.RESULT,
+                                "policy change approved by " + who + " at " + shortId(r.reviewCommit()) + " (" + files
+                                        + ")"),
+                EventDraft.of(
+                        e.repositoryId(),
+                        sandbox,
+                        EventKinds.MERGE_POLICY_APPROVED,
+                        who + " approved the"
+                                + " change of " + e.label() + " to policy or hook configuration (" + files + ") at "
+                                + shortId(r.reviewCommit()) + "; it is back in the queue",
+                        Map.of(
+                                "branch",
+                                e.request().branch(),
+                                "by",
+                                who,
+                                "files",
+                                r.files(),
+                                "commit",
                                 r.reviewCommit())))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
-        queue.sandboxLink().move(sandbox, SandboxState.MERGING, sandbox + " is back in the merge queue:"
-                + " its policy change was approved by " + who);
+        queue.sandboxLink()
+                .move(
+                        sandbox,
+                        SandboxState.MERGING,
+                        sandbox + " is back in the merge queue:" + " its policy change was approved by " + who);
         queue.poke();
         return store.find(id).orElseThrow();
     }
@@ -184,18 +229,34 @@ final class PolicyGate {
     MergeEntry reject(long id, String who, String reason) throws PaddockException {
         MergeEntry e = waiting(id);
         String sandbox = e.request().sandboxId();
-        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(), sandbox);
+        RepoRecord repo = queue.sandboxLink()
+                .targetOf(queue.repos().find(e.repositoryId()).orElseThrow(), sandbox);
         String why = reason == null || reason.isBlank() ? "" : ": " + reason.strip();
-        if (!store.move(id, MergeState.POLICY_REVIEW, MergeState.CANCELLED, MergeChange.of(MergeChange.FINISHED_AT,
-                store.now()).set(MergeChange.APPROVED_COMMIT, null).set(MergeChange.APPROVED_BY, null)
-                .set(MergeChange.APPROVED_AT, null).set(MergeChange.RESULT, "policy change rejected by " + who + why),
-                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_POLICY_REJECTED, who
-                + " rejected the change of " + e.label() + " to policy or hook configuration" + why + "; "
-                + repo.baseBranch() + " is unchanged", Map.of("branch", e.request().branch(), "by", who)))) {
+        if (!store.move(
+                id,
+                MergeState.POLICY_REVIEW,
+                MergeState.CANCELLED,
+                MergeChange.of(MergeChange.FINISHED_AT, store.now())
+                        .set(MergeChange.APPROVED_COMMIT, null)
+                        .set(MergeChange.APPROVED_BY, null)
+                        .set(MergeChange.APPROVED_AT, null)
+                        .set(MergeChange.RESULT, "policy change rejected by " + who + why),
+                EventDraft.of(
+                        e.repositoryId(),
+                        sandbox,
+                        EventKinds.MERGE_POLICY_REJECTED,
+                        who
+                                + " rejected the change of " + e.label() + " to policy or hook configuration" + why
+                                + "; "
+                                + repo.baseBranch() + " is unchanged",
+                        Map.of("branch", e.request().branch(), "by", who)))) {
             throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changed meanwhile; look again.");
         }
-        queue.sandboxLink().move(sandbox, SandboxState.DONE, sandbox + " left the merge queue: its policy"
-                + " change was rejected by " + who);
+        queue.sandboxLink()
+                .move(
+                        sandbox,
+                        SandboxState.DONE,
+                        sandbox + " left the merge queue: its policy" + " change was rejected by " + who);
         return store.find(id).orElseThrow();
     }
 
@@ -208,14 +269,26 @@ final class PolicyGate {
         MergeEntry e = store.find(id).orElseThrow(() -> MergeService.notFound(id));
         PolicyReview r = store.review(id).orElseThrow(() -> MergeService.notFound(id));
         if (r.reviewCommit() == null) {
-            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " changes no policy or hook"
-                    + " configuration: there is nothing to review.");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    e.label() + " changes no policy or hook" + " configuration: there is nothing to review.");
         }
-        RepoRecord repo = queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(),
-                e.request().sandboxId());
-        String base = git.resolve(repo.path(), "refs/heads/" + repo.baseBranch()).orElse(null);
-        List<String> args = new ArrayList<>(List.of("--literal-pathspecs", "diff", "--no-color", "--no-ext-diff",
-                "--no-textconv", "--no-renames", base == null ? emptyTree(repo.path()) : base, r.reviewCommit(), "--"));
+        RepoRecord repo = queue.sandboxLink()
+                .targetOf(
+                        queue.repos().find(e.repositoryId()).orElseThrow(),
+                        e.request().sandboxId());
+        String base =
+                git.resolve(repo.path(), "refs/heads/" + repo.baseBranch()).orElse(null);
+        List<String> args = new ArrayList<>(List.of(
+                "--literal-pathspecs",
+                "diff",
+                "--no-color",
+                "--no-ext-diff",
+                "--no-textconv",
+                "--no-renames",
+                base == null ? emptyTree(repo.path()) : base,
+                r.reviewCommit(),
+                "--"));
         args.addAll(r.files());
         GitCli.Result d = git.cli().run(repo.path(), args, GitCli.DEFAULT_TIMEOUT);
         if (!d.ok()) {
@@ -233,8 +306,10 @@ final class PolicyGate {
     private MergeEntry waiting(long id) throws PaddockException {
         MergeEntry e = store.find(id).orElseThrow(() -> MergeService.notFound(id));
         if (e.state() != MergeState.POLICY_REVIEW) {
-            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
-                    + "; only an entry waiting for a policy review can be approved or rejected.");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    e.label() + " is " + e.state().id()
+                            + "; only an entry waiting for a policy review can be approved or rejected.");
         }
         return e;
     }
@@ -258,13 +333,25 @@ final class PolicyGate {
     }
 
     private List<String> changedPathsCli(Path repo, String from, String to) throws GitException {
-        GitCli.Result r = git.cli().run(repo, List.of("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
-                from == null ? emptyTree(repo) : from, to), GitCli.DEFAULT_TIMEOUT);
+        GitCli.Result r = git.cli()
+                .run(
+                        repo,
+                        List.of(
+                                "diff",
+                                "--name-only",
+                                "-z",
+                                "--no-renames",
+                                "--no-ext-diff",
+                                from == null ? emptyTree(repo) : from,
+                                to),
+                        GitCli.DEFAULT_TIMEOUT);
         if (!r.ok()) {
             throw new GitException("Cannot list the files changed between " + shortId(from) + " and " + shortId(to)
                     + ": " + r.errorLine());
         }
-        return List.of(r.stdout().split("\0")).stream().filter(s -> !s.isEmpty()).toList();
+        return List.of(r.stdout().split("\0")).stream()
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     /** The empty tree's id in the repository's object format: the "before" of a branch with no common history. */
@@ -278,8 +365,8 @@ final class PolicyGate {
             return List.of(); // unrelated histories
         }
         if (!r.ok()) {
-            throw new GitException("Cannot find the merge base of " + shortId(a) + " and " + shortId(b) + ": "
-                    + r.errorLine());
+            throw new GitException(
+                    "Cannot find the merge base of " + shortId(a) + " and " + shortId(b) + ": " + r.errorLine());
         }
         return r.stdout().lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
     }

@@ -14,8 +14,13 @@ import java.util.List;
  * @param approvedBy     who approved it, or null
  * @param approvedAt     when, or null
  */
-public record PolicyReview(long entryId, String reviewCommit, List<String> files, String approvedCommit,
-                           String approvedBy, Instant approvedAt) {
+public record PolicyReview(
+        long entryId,
+        String reviewCommit,
+        List<String> files,
+        String approvedCommit,
+        String approvedBy,
+        Instant approvedAt) {
     public PolicyReview {
         files = files == null ? List.of() : List.copyOf(files);
     }

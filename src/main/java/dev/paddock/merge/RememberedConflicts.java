@@ -16,8 +16,7 @@ public final class RememberedConflicts implements ConflictAnalysis {
     /** Reports kept (each holds the base, ours and theirs texts of its conflicted files). */
     static final int CAPACITY = 16;
 
-    private record Key(Path repo, String ours, String theirs) {
-    }
+    private record Key(Path repo, String ours, String theirs) {}
 
     private final ConflictAnalysis analysis;
     private final Map<Key, ConflictReport> recent = new LinkedHashMap<>(CAPACITY, 0.75f, true) {

@@ -41,11 +41,15 @@ public final class ResolutionService {
     public ConflictReport conflicts(long mergeRequestId) throws PaddockException {
         MergeEntry e = open(mergeRequestId);
         RepoRecord repo = repo(e);
-        Set<String> conflicted = store.conflicts(e.id()).stream().map(MergeStore.StoredConflict::path)
+        Set<String> conflicted = store.conflicts(e.id()).stream()
+                .map(MergeStore.StoredConflict::path)
                 .collect(Collectors.toSet());
-        ConflictReport full = queue.analysis().classify(repo.path(), e.attempt().baseBefore(),
-                e.attempt().theirsCommit());
-        return new ConflictReport(full.ours(), full.theirs(), full.base(),
+        ConflictReport full = queue.analysis()
+                .classify(repo.path(), e.attempt().baseBefore(), e.attempt().theirsCommit());
+        return new ConflictReport(
+                full.ours(),
+                full.theirs(),
+                full.base(),
                 full.files().stream().filter(f -> conflicted.contains(f.path())).toList());
     }
 
@@ -54,8 +58,7 @@ public final class ResolutionService {
      *
      * @param text its resolved text (UTF-8), or null when the resolution deleted it or it is not text
      */
-    public record ResolvedFile(String path, String by, Instant at, String text) {
-    }
+    public record ResolvedFile(String path, String by, Instant at, String text) {}
 
     /**
      * The resolved files of an entry in the conflict queue, by path, with their resolved text read from the merge
@@ -68,8 +71,11 @@ public final class ResolutionService {
         List<ResolvedFile> out = new ArrayList<>();
         for (MergeStore.StoredConflict c : store.conflicts(e.id())) {
             if (c.resolved()) {
-                out.add(new ResolvedFile(c.path(), c.resolvedBy(), c.resolvedAt(), textIn(e.attempt().worktree(),
-                        c.path())));
+                out.add(new ResolvedFile(
+                        c.path(),
+                        c.resolvedBy(),
+                        c.resolvedAt(),
+                        textIn(e.attempt().worktree(), c.path())));
             }
         }
         return out;
@@ -81,7 +87,9 @@ public final class ResolutionService {
             return null;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(f)))
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(f)))
                     .toString();
         } catch (IOException notText) {
             return null; // unreadable, or not UTF-8 (CharacterCodingException)
@@ -100,18 +108,29 @@ public final class ResolutionService {
     public void unresolve(long mergeRequestId, String path, String who) throws PaddockException {
         MergeEntry e = open(mergeRequestId);
         List<MergeStore.StoredConflict> files = store.conflicts(e.id());
-        MergeStore.StoredConflict c = files.stream().filter(f -> f.path().equals(path)).findFirst().orElseThrow(() ->
-                new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label()));
+        MergeStore.StoredConflict c = files.stream()
+                .filter(f -> f.path().equals(path))
+                .findFirst()
+                .orElseThrow(() -> new MergeException(
+                        MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label()));
         if (!c.resolved()) {
             throw new MergeException(MergeException.Kind.CONFLICT, path + " is not resolved in " + e.label());
         }
-        if (!store.unresolve(e.id(), path, EventDraft.of(e.repositoryId(), e.request().sandboxId(),
-                EventKinds.MERGE_UNRESOLVED,
-                who + " reopened " + path + " in " + e.label() + " (resolved before by " + c.resolvedBy() + ")",
-                Map.of("path", path, "by", who)))) {
+        if (!store.unresolve(
+                e.id(),
+                path,
+                EventDraft.of(
+                        e.repositoryId(),
+                        e.request().sandboxId(),
+                        EventKinds.MERGE_UNRESOLVED,
+                        who + " reopened " + path + " in " + e.label() + " (resolved before by " + c.resolvedBy() + ")",
+                        Map.of("path", path, "by", who)))) {
             MergeEntry now = store.find(e.id()).orElseThrow(() -> MergeService.notFound(e.id()));
-            throw new MergeException(MergeException.Kind.CONFLICT, path + " cannot be reopened: " + now.label() + " is "
-                    + now.state().id() + (now.state() == MergeState.RUNNING ? " (its merge is being finished)" : ""));
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    path + " cannot be reopened: " + now.label() + " is "
+                            + now.state().id()
+                            + (now.state() == MergeState.RUNNING ? " (its merge is being finished)" : ""));
         }
         if (queue.git().resolve(e.attempt().worktree(), "MERGE_HEAD").isPresent()) {
             // Only for git's own view of the merge worktree: the store decides what is resolved, and marking the
@@ -132,7 +151,8 @@ public final class ResolutionService {
         MergeEntry e = open(mergeRequestId);
         List<MergeStore.StoredConflict> files = store.conflicts(e.id());
         if (files.stream().noneMatch(c -> c.path().equals(path))) {
-            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
+            throw new MergeException(
+                    MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
         }
         Path target = e.attempt().worktree().resolve(path).normalize();
         if (!target.startsWith(e.attempt().worktree())) {
@@ -149,9 +169,17 @@ public final class ResolutionService {
             throw new MergeException(MergeException.Kind.FAILED, "Cannot write " + target + ": " + ex.getMessage(), ex);
         }
         queue.git().stage(e.attempt().worktree(), path, resultText == null);
-        store.resolve(e.id(), path, resultText == null ? "deleted" : resultText, who, EventDraft.of(e.repositoryId(),
-                e.request().sandboxId(), EventKinds.MERGE_RESOLVED, who + " resolved " + path + (resultText == null
-                        ? " (deleted)" : "") + " in " + e.label(), Map.of("path", path, "by", who)));
+        store.resolve(
+                e.id(),
+                path,
+                resultText == null ? "deleted" : resultText,
+                who,
+                EventDraft.of(
+                        e.repositoryId(),
+                        e.request().sandboxId(),
+                        EventKinds.MERGE_RESOLVED,
+                        who + " resolved " + path + (resultText == null ? " (deleted)" : "") + " in " + e.label(),
+                        Map.of("path", path, "by", who)));
         boolean all = store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved);
         if (all) {
             queue.completeResolved(repo(e), store.find(e.id()).orElseThrow());
@@ -170,7 +198,8 @@ public final class ResolutionService {
     public void keepSide(long mergeRequestId, String path, boolean theirs, String who) throws PaddockException {
         MergeEntry e = open(mergeRequestId);
         if (store.conflicts(e.id()).stream().noneMatch(c -> c.path().equals(path))) {
-            throw new MergeException(MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
+            throw new MergeException(
+                    MergeException.Kind.BAD_REQUEST, path + " is not a conflicted file of " + e.label());
         }
         Path wt = e.attempt().worktree();
         if (!wt.resolve(path).normalize().startsWith(wt)) {
@@ -178,12 +207,21 @@ public final class ResolutionService {
         }
         String side = theirs ? "theirs (" + e.request().branch() + ")" : "ours (base)";
         String commit = theirs ? e.attempt().theirsCommit() : e.attempt().baseBefore();
-        boolean kept = commit != null ? queue.git().keepVersion(wt, path, commit)
+        boolean kept = commit != null
+                ? queue.git().keepVersion(wt, path, commit)
                 : queue.git().keepSide(wt, path, theirs);
         String what = kept ? "kept " + side : "deleted, as in " + side;
-        store.resolve(e.id(), path, what, who, EventDraft.of(e.repositoryId(), e.request().sandboxId(),
-                EventKinds.MERGE_RESOLVED, who + " resolved " + path + " (" + what + ") in " + e.label(),
-                Map.of("path", path, "by", who)));
+        store.resolve(
+                e.id(),
+                path,
+                what,
+                who,
+                EventDraft.of(
+                        e.repositoryId(),
+                        e.request().sandboxId(),
+                        EventKinds.MERGE_RESOLVED,
+                        who + " resolved " + path + " (" + what + ") in " + e.label(),
+                        Map.of("path", path, "by", who)));
         if (store.conflicts(e.id()).stream().allMatch(MergeStore.StoredConflict::resolved)) {
             queue.completeResolved(repo(e), store.find(e.id()).orElseThrow());
         }
@@ -201,12 +239,23 @@ public final class ResolutionService {
         String sandbox = e.request().sandboxId();
         queue.git().abortMerge(e.attempt().worktree());
         queue.git().remove(repo.path(), e.attempt().worktree());
-        store.move(e.id(), MergeState.CONFLICT, MergeState.CONFLICT, MergeChange.of(MergeChange.WORKTREE, null)
-                .set(MergeChange.RESULT, "merge aborted by " + who + "; retry to merge afresh"),
-                EventDraft.of(e.repositoryId(), sandbox, EventKinds.MERGE_ABORTED, who + " aborted the merge of "
-                        + e.label() + "; " + repo.baseBranch() + " is unchanged", Map.of("by", who)));
-        queue.sandboxLink().move(sandbox, SandboxState.AWAITING_HUMAN, sandbox
-                + " waits for a person: its merge was aborted by " + who);
+        store.move(
+                e.id(),
+                MergeState.CONFLICT,
+                MergeState.CONFLICT,
+                MergeChange.of(MergeChange.WORKTREE, null)
+                        .set(MergeChange.RESULT, "merge aborted by " + who + "; retry to merge afresh"),
+                EventDraft.of(
+                        e.repositoryId(),
+                        sandbox,
+                        EventKinds.MERGE_ABORTED,
+                        who + " aborted the merge of " + e.label() + "; " + repo.baseBranch() + " is unchanged",
+                        Map.of("by", who)));
+        queue.sandboxLink()
+                .move(
+                        sandbox,
+                        SandboxState.AWAITING_HUMAN,
+                        sandbox + " waits for a person: its merge was aborted by " + who);
     }
 
     /** Cancel of a conflicted entry: abort if a merge is in progress, then cancelled. */
@@ -216,25 +265,43 @@ public final class ResolutionService {
             queue.git().abortMerge(e.attempt().worktree());
             queue.git().remove(repo.path(), e.attempt().worktree());
         }
-        store.move(e.id(), MergeState.CONFLICT, MergeState.CANCELLED, MergeChange.of(MergeChange.WORKTREE, null)
-                .set(MergeChange.FINISHED_AT, store.now()).set(MergeChange.RESULT, "cancelled by " + who), MergeQueue.event(e, EventKinds.MERGE_CANCELLED,
-                e.label() + " was cancelled by " + who + "; " + repo.baseBranch() + " is unchanged"));
-        queue.sandboxLink().move(e.request().sandboxId(), SandboxState.AWAITING_HUMAN, e.request().sandboxId()
-                + " waits for a person: its merge was cancelled by " + who);
+        store.move(
+                e.id(),
+                MergeState.CONFLICT,
+                MergeState.CANCELLED,
+                MergeChange.of(MergeChange.WORKTREE, null)
+                        .set(MergeChange.FINISHED_AT, store.now())
+                        .set(MergeChange.RESULT, "cancelled by " + who),
+                MergeQueue.event(
+                        e,
+                        EventKinds.MERGE_CANCELLED,
+                        e.label() + " was cancelled by " + who + "; " + repo.baseBranch() + " is unchanged"));
+        queue.sandboxLink()
+                .move(
+                        e.request().sandboxId(),
+                        SandboxState.AWAITING_HUMAN,
+                        e.request().sandboxId() + " waits for a person: its merge was cancelled by " + who);
     }
 
     private MergeEntry open(long id) throws PaddockException {
         MergeEntry e = store.find(id).orElseThrow(() -> MergeService.notFound(id));
         if (e.state() != MergeState.CONFLICT || e.attempt().worktree() == null) {
-            throw new MergeException(MergeException.Kind.CONFLICT, e.label() + " is " + e.state().id()
-                    + (e.state() == MergeState.CONFLICT ? " but its merge was aborted; retry it first" : "")
-                    + ": no conflict waits for a resolution.");
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    e.label() + " is " + e.state().id()
+                            + (e.state() == MergeState.CONFLICT ? " but its merge was aborted; retry it first" : "")
+                            + ": no conflict waits for a resolution.");
         }
         return e;
     }
 
     private RepoRecord repo(MergeEntry e) throws PaddockException {
-        return queue.sandboxLink().targetOf(queue.repos().find(e.repositoryId()).orElseThrow(() -> new MergeException(
-                MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())), e.request().sandboxId());
+        return queue.sandboxLink()
+                .targetOf(
+                        queue.repos()
+                                .find(e.repositoryId())
+                                .orElseThrow(() -> new MergeException(
+                                        MergeException.Kind.NOT_FOUND, "no repository with id " + e.repositoryId())),
+                        e.request().sandboxId());
     }
 }

@@ -44,12 +44,20 @@ final class SandboxLink {
      * branch a person enqueued), or for a record that names no base, it is the repository's.
      */
     RepoRecord targetOf(RepoRecord repo, String sandboxId) throws StoreException {
-        Optional<String> base = find(sandboxId).map(rec -> rec.workspace().baseBranch()).filter(b -> !b.isBlank());
+        Optional<String> base =
+                find(sandboxId).map(rec -> rec.workspace().baseBranch()).filter(b -> !b.isBlank());
         if (base.isEmpty() || base.get().equals(repo.baseBranch())) {
             return repo;
         }
-        return new RepoRecord(repo.id(), repo.path(), repo.name(), base.get(), repo.mergeStrategy(), repo.testCommand(),
-                repo.createdAt(), repo.lastOpenedAt());
+        return new RepoRecord(
+                repo.id(),
+                repo.path(),
+                repo.name(),
+                base.get(),
+                repo.mergeStrategy(),
+                repo.testCommand(),
+                repo.createdAt(),
+                repo.lastOpenedAt());
     }
 
     /**
@@ -71,7 +79,8 @@ final class SandboxLink {
                 return true;
             }
             if (!from.canBecome(to)) {
-                if (to != SandboxState.MERGING && from.canBecome(SandboxState.MERGING)
+                if (to != SandboxState.MERGING
+                        && from.canBecome(SandboxState.MERGING)
                         && SandboxState.MERGING.canBecome(to)) {
                     lifecycle.markMerging(sandboxId, from, sandboxId + " is in the merge queue");
                     continue;

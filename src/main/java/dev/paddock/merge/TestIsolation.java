@@ -65,7 +65,8 @@ public record TestIsolation(SandboxRecord sandbox) {
     }
 
     private static String cpus(long nanoCpus) {
-        return nanoCpus % ResourceLimits.ONE_CPU == 0 ? Long.toString(nanoCpus / ResourceLimits.ONE_CPU)
+        return nanoCpus % ResourceLimits.ONE_CPU == 0
+                ? Long.toString(nanoCpus / ResourceLimits.ONE_CPU)
                 : java.math.BigDecimal.valueOf(nanoCpus, 9).stripTrailingZeros().toPlainString();
     }
 }

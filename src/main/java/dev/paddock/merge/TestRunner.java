@@ -16,8 +16,7 @@ public final class TestRunner {
      */
     public static final String RUN_MARKER = "PADDOCK_MERGE_RUN";
 
-    private TestRunner() {
-    }
+    private TestRunner() {}
 
     /**
      * How a test run ended.
@@ -41,7 +40,8 @@ public final class TestRunner {
             if (cancelled) {
                 return "the test command was stopped: the entry was cancelled";
             }
-            return passed() ? "the test command passed in " + elapsed.toMillis() + " ms"
+            return passed()
+                    ? "the test command passed in " + elapsed.toMillis() + " ms"
                     : "the test command failed with exit code " + exitCode;
         }
     }

@@ -55,7 +55,8 @@ public final class TierTestRunner {
         this.runtimes = runtimes;
         // Without a home id, one of this runner's own: never the marker of another Paddock's tests.
         this.homeId = homeId == null || homeId.isBlank()
-                ? "run-" + Long.toHexString(new java.security.SecureRandom().nextLong()) : homeId;
+                ? "run-" + Long.toHexString(new java.security.SecureRandom().nextLong())
+                : homeId;
     }
 
     /** {@link #TierTestRunner(IsolationRuntimes, String)}. */
@@ -65,8 +66,10 @@ public final class TierTestRunner {
 
     /** The marker of a new run of entry {@code e}'s test: this home, the entry, and a nonce. */
     private String marker(MergeEntry e) {
-        return markerPrefix(e) + Long.toString(System.nanoTime() & Long.MAX_VALUE, 36)
-                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 30), 36);
+        return markerPrefix(e)
+                + Long.toString(System.nanoTime() & Long.MAX_VALUE, 36)
+                + Integer.toString(
+                        java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 30), 36);
     }
 
     private String markerPrefix(MergeEntry e) {
@@ -84,20 +87,36 @@ public final class TierTestRunner {
      *     the image is missing (nothing is left running; base is not touched by any of this)
      * @throws PaddockException when the run cannot be recorded (it is stopped first)
      */
-    TestRunner.Outcome run(TestIsolation isolation, MergeEntry e, Path repo, Path wt, String command, Duration timeout,
-                           Path log, TestRunRecord record, BooleanSupplier cancelled) throws PaddockException {
+    TestRunner.Outcome run(
+            TestIsolation isolation,
+            MergeEntry e,
+            Path repo,
+            Path wt,
+            String command,
+            Duration timeout,
+            Path log,
+            TestRunRecord record,
+            BooleanSupplier cancelled)
+            throws PaddockException {
         IsolationRuntime runtime = isolation.tier().runtimeIn(runtimes);
         RunEnd end;
         try {
-            end = runtime.runToEnd(spec(isolation, e, repo, wt, command, log), timeout, TestRunner.GRACE, cancelled,
+            end = runtime.runToEnd(
+                    spec(isolation, e, repo, wt, command, log),
+                    timeout,
+                    TestRunner.GRACE,
+                    cancelled,
                     ref -> record(record, ref));
         } catch (IsolationException ex) {
-            throw new MergeException(MergeException.Kind.FAILED, "Cannot run the test command "
-                    + isolation.place(wt) + ": " + ex.getMessage(), ex);
+            throw new MergeException(
+                    MergeException.Kind.FAILED,
+                    "Cannot run the test command " + isolation.place(wt) + ": " + ex.getMessage(),
+                    ex);
         }
         if (end.vanished()) {
-            throw new MergeException(MergeException.Kind.FAILED, "the test's " + end.where()
-                    + " was removed by someone else before it ended");
+            throw new MergeException(
+                    MergeException.Kind.FAILED,
+                    "the test's " + end.where() + " was removed by someone else before it ended");
         }
         return new TestRunner.Outcome(end.exitCode(), end.timedOut(), end.cancelled(), end.elapsed());
     }
@@ -110,13 +129,26 @@ public final class TierTestRunner {
         if (s != null) {
             labels.put("paddock.merge.sandbox", s.id());
         }
-        RunId id = new RunId(s != null ? s.id() : "merge-" + e.id(),
-                "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36), labels, null, log,
+        RunId id = new RunId(
+                s != null ? s.id() : "merge-" + e.id(),
+                "paddock-merge-" + e.id() + "-" + Long.toString(System.currentTimeMillis(), 36),
+                labels,
+                null,
+                log,
                 new RunId.Marker(TestRunner.RUN_MARKER, marker(e)));
-        ResourceLimits limits = s == null ? null
-                : java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
-        return new RunSpec(RunSpec.Kind.TASK, id, wt, command, isolation.logTitle(command), GitWrites.OBJECTS,
-                Map.of("PADDOCK_MERGE_WORKTREE", wt.toString()), Map.of(), limits, isolation.network(),
+        ResourceLimits limits =
+                s == null ? null : java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
+        return new RunSpec(
+                RunSpec.Kind.TASK,
+                id,
+                wt,
+                command,
+                isolation.logTitle(command),
+                GitWrites.OBJECTS,
+                Map.of("PADDOCK_MERGE_WORKTREE", wt.toString()),
+                Map.of(),
+                limits,
+                isolation.network(),
                 s == null ? null : s.spec().image());
     }
 
@@ -172,7 +204,10 @@ public final class TierTestRunner {
                 try {
                     runtimes.host().stop("merge-" + e.id(), ref, TestRunner.GRACE);
                 } catch (IsolationException ex) {
-                    LOG.warn("Cannot kill the leftover test process {} of {}: {}", e.testRun().pid(), e.label(),
+                    LOG.warn(
+                            "Cannot kill the leftover test process {} of {}: {}",
+                            e.testRun().pid(),
+                            e.label(),
                             ex.getMessage());
                 }
             }
@@ -185,14 +220,24 @@ public final class TierTestRunner {
             return;
         }
         try {
-            int n = runtimes.container().endLeftovers(TestRunner.RUN_MARKER, markerPrefix(e), Map.of(
-                    DockerContainers.MERGE_LABEL, Long.toString(e.id()), DockerContainers.REPO_LABEL, repo.toString()),
-                    TestRunner.GRACE);
+            int n = runtimes.container()
+                    .endLeftovers(
+                            TestRunner.RUN_MARKER,
+                            markerPrefix(e),
+                            Map.of(
+                                    DockerContainers.MERGE_LABEL,
+                                    Long.toString(e.id()),
+                                    DockerContainers.REPO_LABEL,
+                                    repo.toString()),
+                            TestRunner.GRACE);
             if (n > 0) {
                 LOG.info("Removed {} leftover test container(s) of merge entry {}", n, e.label());
             }
         } catch (IsolationException ex) {
-            LOG.warn("Cannot remove the leftover test container {} of {}: {}", e.testRun().engineId(), e.label(),
+            LOG.warn(
+                    "Cannot remove the leftover test container {} of {}: {}",
+                    e.testRun().engineId(),
+                    e.label(),
                     ex.getMessage());
         }
     }

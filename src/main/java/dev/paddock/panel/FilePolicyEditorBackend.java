@@ -74,10 +74,11 @@ public final class FilePolicyEditorBackend implements PolicyEditorBackend {
     public String installHook(Path repository) throws Exception {
         long approvalMs = approvalTimeoutMs.getAsLong();
         Path script = HookScript.write(home, approvalMs);
-        ClaudeHookInstaller.Result r = ClaudeHookInstaller.install(repository, script,
-                ClaudeHookInstaller.timeoutFor(approvalMs));
-        return r.changed() ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
-                + "; the previous file, if any, is kept as settings.json.bak)."
+        ClaudeHookInstaller.Result r =
+                ClaudeHookInstaller.install(repository, script, ClaudeHookInstaller.timeoutFor(approvalMs));
+        return r.changed()
+                ? "Installed the PreToolUse hook in " + r.settingsFile() + " (hook command " + r.command()
+                        + "; the previous file, if any, is kept as settings.json.bak)."
                 : "The hook is already installed in " + r.settingsFile() + "; nothing changed.";
     }
 }

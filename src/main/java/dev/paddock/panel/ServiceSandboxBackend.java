@@ -46,10 +46,17 @@ public final class ServiceSandboxBackend implements SandboxBackend {
      *
      * @param tiers tells which tiers this machine can run
      */
-    public ServiceSandboxBackend(SandboxService service, SandboxReclaimer reclaimer, SettingsStore settings,
-                                 dev.paddock.repo.RepoService repoService, TierCheck tiers, GitCli git,
-                                 WorktreeManager worktrees, dev.paddock.checkpoint.CheckpointService checkpoints,
-                                 ApprovalBroker approvals, dev.paddock.compare.GroupComparer comparisons) {
+    public ServiceSandboxBackend(
+            SandboxService service,
+            SandboxReclaimer reclaimer,
+            SettingsStore settings,
+            dev.paddock.repo.RepoService repoService,
+            TierCheck tiers,
+            GitCli git,
+            WorktreeManager worktrees,
+            dev.paddock.checkpoint.CheckpointService checkpoints,
+            ApprovalBroker approvals,
+            dev.paddock.compare.GroupComparer comparisons) {
         this.comparisons = comparisons;
         this.checkpoints = checkpoints;
         this.approvals = approvals;
@@ -72,13 +79,14 @@ public final class ServiceSandboxBackend implements SandboxBackend {
 
     @Override
     public Defaults defaults() throws PaddockException {
-        return new Defaults(settings.get(SettingsStore.SANDBOX_LEASE_MS), settings.get(SettingsStore.SANDBOX_MAX_RETRIES));
+        return new Defaults(
+                settings.get(SettingsStore.SANDBOX_LEASE_MS), settings.get(SettingsStore.SANDBOX_MAX_RETRIES));
     }
 
     @Override
     public List<String> localBranches(Path repository) throws PaddockException {
-        GitCli.Result r = git.run(repository, "for-each-ref", "--sort=refname", "--format=%(refname:short)",
-                "refs/heads/");
+        GitCli.Result r =
+                git.run(repository, "for-each-ref", "--sort=refname", "--format=%(refname:short)", "refs/heads/");
         if (!r.ok()) {
             throw new GitException("Cannot list the branches of " + repository + ": " + r.errorLine());
         }
@@ -114,22 +122,36 @@ public final class ServiceSandboxBackend implements SandboxBackend {
             throw new PaddockException(e.getMessage(), e);
         }
         if (p == AgentPreset.CUSTOM) {
-            return new AgentProgram(p.id(), p.executable(), null, ProgramSource.COMMAND, null, null, List.of(),
-                    List.of());
+            return new AgentProgram(
+                    p.id(), p.executable(), null, ProgramSource.COMMAND, null, null, List.of(), List.of());
         }
         java.util.Map<String, String> env = environment.get();
         List<String> passes = dev.paddock.agent.PassThrough.from(p, env).names();
-        String configured = dev.paddock.agent.AgentOptions.stored(settings, repoService).executable(p);
+        String configured =
+                dev.paddock.agent.AgentOptions.stored(settings, repoService).executable(p);
         if (configured != null && !configured.isBlank()) {
             Path set = Path.of(configured.strip());
             Optional<String> problem = dev.paddock.settings.Setting.executableProblem(set);
-            return new AgentProgram(p.id(), p.executable(), p.executableSetting(), problem.isPresent()
-                    ? ProgramSource.MISSING : ProgramSource.SETTING, problem.isPresent() ? null : set,
-                    problem.orElse(null), passes, p.passThrough());
+            return new AgentProgram(
+                    p.id(),
+                    p.executable(),
+                    p.executableSetting(),
+                    problem.isPresent() ? ProgramSource.MISSING : ProgramSource.SETTING,
+                    problem.isPresent() ? null : set,
+                    problem.orElse(null),
+                    passes,
+                    p.passThrough());
         }
         Optional<Path> found = dev.paddock.agent.ExecutableLocator.locate(p, null, env.get("PATH"));
-        return new AgentProgram(p.id(), p.executable(), p.executableSetting(), found.isPresent() ? ProgramSource.PATH
-                : ProgramSource.MISSING, found.orElse(null), null, passes, p.passThrough());
+        return new AgentProgram(
+                p.id(),
+                p.executable(),
+                p.executableSetting(),
+                found.isPresent() ? ProgramSource.PATH : ProgramSource.MISSING,
+                found.orElse(null),
+                null,
+                passes,
+                p.passThrough());
     }
 
     @Override

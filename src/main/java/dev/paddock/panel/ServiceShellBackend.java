@@ -19,8 +19,11 @@ public final class ServiceShellBackend implements ShellBackend {
     private final EventBus bus;
     private final dev.paddock.settings.SettingsStore settings;
 
-    public ServiceShellBackend(Workspace workspace, EnvironmentMonitor environment, EventBus bus,
-                               dev.paddock.settings.SettingsStore settings) {
+    public ServiceShellBackend(
+            Workspace workspace,
+            EnvironmentMonitor environment,
+            EventBus bus,
+            dev.paddock.settings.SettingsStore settings) {
         this.workspace = workspace;
         this.environment = environment;
         this.bus = bus;
@@ -32,9 +35,11 @@ public final class ServiceShellBackend implements ShellBackend {
         try {
             return settings.get(dev.paddock.settings.SettingsStore.UI_NOTIFICATIONS_DESKTOP) != 0;
         } catch (PaddockException e) {
-            org.slf4j.LoggerFactory.getLogger(ServiceShellBackend.class).warn("Cannot read the setting {} ({}):"
-                    + " desktop notifications stay on", dev.paddock.settings.SettingsStore.UI_NOTIFICATIONS_DESKTOP
-                    .name(), e.getMessage());
+            org.slf4j.LoggerFactory.getLogger(ServiceShellBackend.class)
+                    .warn(
+                            "Cannot read the setting {} ({}):" + " desktop notifications stay on",
+                            dev.paddock.settings.SettingsStore.UI_NOTIFICATIONS_DESKTOP.name(),
+                            e.getMessage());
             return true;
         }
     }
@@ -67,8 +72,10 @@ public final class ServiceShellBackend implements ShellBackend {
                 // on disk comes from the worktree monitor.
                 EventBus.Subscription events = bus.subscribe(
                         e -> e.repositoryId() == null || e.repositoryId() == repo.id(), e -> callback.run());
-                Runnable disk = workspace.monitor(repo.id()).map(m -> m.addListener(s -> callback.run()))
-                        .orElse(() -> { });
+                Runnable disk = workspace
+                        .monitor(repo.id())
+                        .map(m -> m.addListener(s -> callback.run()))
+                        .orElse(() -> {});
                 return () -> {
                     events.close();
                     disk.run();

@@ -15,23 +15,37 @@ import java.util.Set;
  * downloaders {@code curl}/{@code wget} (their output files, and the files they upload).
  */
 final class Archives {
-    private Archives() {
-    }
+    private Archives() {}
 
     static void check(String program, List<Word> args, ArgumentEffects fx) {
         switch (program) {
             case "sort" -> {
-                Argv a = Argv.parse(args, "kotST", Set.of("--key", "--output", "--field-separator",
-                        "--buffer-size", "--temporary-directory", "--files0-from", "--compress-program", "--parallel",
-                        "--batch-size", "--sort", "--random-source"));
+                Argv a = Argv.parse(
+                        args,
+                        "kotST",
+                        Set.of(
+                                "--key",
+                                "--output",
+                                "--field-separator",
+                                "--buffer-size",
+                                "--temporary-directory",
+                                "--files0-from",
+                                "--compress-program",
+                                "--parallel",
+                                "--batch-size",
+                                "--sort",
+                                "--random-source"));
                 a.operands().forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-o", "--output").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
                 a.values("-T", "--temporary-directory").forEach(w -> fx.path(Kind.WRITE, Scope.TREE, w));
                 a.values("--files0-from", "--random-source").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             }
             case "uniq", "xxd" -> {
-                Argv a = program.equals("uniq") ? Argv.parse(args, "fsw", Set.of("--skip-fields", "--skip-chars",
-                        "--check-chars", "--group", "--all-repeated"))
+                Argv a = program.equals("uniq")
+                        ? Argv.parse(
+                                args,
+                                "fsw",
+                                Set.of("--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"))
                         : Argv.parse(args, "cglosn", Set.of("-cols", "-len", "-seek", "-name"));
                 List<Word> ops = a.operands();
                 if (!ops.isEmpty()) {
@@ -63,7 +77,8 @@ final class Archives {
             case "tar", "bsdtar", "gtar" -> tar(args, fx);
             case "7z", "7za", "7zr", "ar", "jar" -> {
                 String mode = args.isEmpty() ? "" : args.get(0).value();
-                boolean extract = program.startsWith("7z") ? mode.equals("x") || mode.equals("e")
+                boolean extract = program.startsWith("7z")
+                        ? mode.equals("x") || mode.equals("e")
                         : mode.replace("-", "").contains("x");
                 if (extract) {
                     Word out = null;
@@ -74,7 +89,9 @@ final class Archives {
                     }
                     extract(out == null ? Word.of(".") : out, List.of(), fx);
                 }
-                args.stream().skip(1).filter(w -> !w.value().startsWith("-"))
+                args.stream()
+                        .skip(1)
+                        .filter(w -> !w.value().startsWith("-"))
                         .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             }
             case "zip" -> {
@@ -97,25 +114,41 @@ final class Archives {
                 }
                 if (!a.has("-l", "-t", "-v", "-p", "-c", "-Z", "-z")) {
                     Word dir = a.value("-d");
-                    extract(dir == null ? Word.of(".") : dir, ops.size() > 1 ? ops.subList(1, ops.size()) : List.of(),
+                    extract(
+                            dir == null ? Word.of(".") : dir,
+                            ops.size() > 1 ? ops.subList(1, ops.size()) : List.of(),
                             fx);
                 }
             }
             case "cpio" -> {
                 Argv a = Argv.parse(args, "FIOEHMRCD", Set.of("--file", "--pattern-file", "--format", "--directory"));
-                a.values("-F", "-O", "--file").forEach(w -> fx.path(a.has("-i", "--extract") ? Kind.READ : Kind.WRITE,
-                        Scope.FILE, w));
+                a.values("-F", "-O", "--file")
+                        .forEach(w -> fx.path(a.has("-i", "--extract") ? Kind.READ : Kind.WRITE, Scope.FILE, w));
                 a.values("-I", "-E", "--pattern-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 if (a.has("-i", "--extract")) {
                     Word dir = a.value("-D", "--directory");
                     extract(dir == null ? Word.of(".") : dir, List.of(), fx);
                 } else if (a.has("-p", "--pass-through") && !a.operands().isEmpty()) {
-                    fx.path(Kind.WRITE, Scope.TREE, a.operands().get(a.operands().size() - 1));
+                    fx.path(
+                            Kind.WRITE,
+                            Scope.TREE,
+                            a.operands().get(a.operands().size() - 1));
                 }
             }
             case "less" -> {
-                Argv a = Argv.parse(args, "bhjkoOpPtTxyz", Set.of("--log-file", "--LOG-FILE", "--lesskey-file",
-                        "--tag", "--tag-file", "--pattern", "--prompt", "--shift", "--tabs"));
+                Argv a = Argv.parse(
+                        args,
+                        "bhjkoOpPtTxyz",
+                        Set.of(
+                                "--log-file",
+                                "--LOG-FILE",
+                                "--lesskey-file",
+                                "--tag",
+                                "--tag-file",
+                                "--pattern",
+                                "--prompt",
+                                "--shift",
+                                "--tabs"));
                 a.operands().forEach(w -> {
                     if (!w.value().startsWith("+")) {
                         fx.path(Kind.READ, Scope.FILE, w);
@@ -125,19 +158,43 @@ final class Archives {
                 a.values("-T", "--tag-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             }
             case "split" -> {
-                Argv a = Argv.parse(args, "abCdelnt", Set.of("--suffix-length", "--additional-suffix", "--bytes",
-                        "--line-bytes", "--lines", "--number", "--separator", "--filter"));
+                Argv a = Argv.parse(
+                        args,
+                        "abCdelnt",
+                        Set.of(
+                                "--suffix-length",
+                                "--additional-suffix",
+                                "--bytes",
+                                "--line-bytes",
+                                "--lines",
+                                "--number",
+                                "--separator",
+                                "--filter"));
                 List<Word> ops = a.operands();
                 if (!ops.isEmpty()) {
                     fx.path(Kind.READ, Scope.FILE, ops.get(0));
                 }
-                String prefix = ops.size() > 1 && ops.get(1).isStatic() ? ops.get(1).value() : "x";
-                fx.path(Kind.WRITE, Scope.PATTERN, new Word(prefix + "*", prefix + "*", false, false, true, false,
-                        List.of(), false, false));
+                String prefix =
+                        ops.size() > 1 && ops.get(1).isStatic() ? ops.get(1).value() : "x";
+                fx.path(
+                        Kind.WRITE,
+                        Scope.PATTERN,
+                        new Word(prefix + "*", prefix + "*", false, false, true, false, List.of(), false, false));
             }
             case "patch" -> {
-                Argv a = Argv.parse(args, "BdDFgiopPrVYz", Set.of("--input", "--output", "--directory",
-                        "--reject-file", "--strip", "--prefix", "--basename-prefix", "--suffix", "--backup-if-mismatch"));
+                Argv a = Argv.parse(
+                        args,
+                        "BdDFgiopPrVYz",
+                        Set.of(
+                                "--input",
+                                "--output",
+                                "--directory",
+                                "--reject-file",
+                                "--strip",
+                                "--prefix",
+                                "--basename-prefix",
+                                "--suffix",
+                                "--backup-if-mismatch"));
                 List<Word> ops = a.operands();
                 a.values("-i", "--input").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-o", "--output", "-r", "--reject-file").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
@@ -150,8 +207,7 @@ final class Archives {
             }
             case "curl" -> Downloads.curl(args, fx);
             case "wget" -> Downloads.wget(args, fx);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -167,12 +223,43 @@ final class Archives {
             words = new java.util.ArrayList<>(args);
             words.set(0, Word.of("-" + args.get(0).value()));
         }
-        Argv a = Argv.parse(words, "bCfFgHIKLNTVX", Set.of("--file", "--directory", "--files-from", "--exclude-from",
-                "--exclude", "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script",
-                "--new-volume-script", "--rsh-command", "--rmt-command", "--listed-incremental", "--label",
-                "--volno-file", "--format", "--owner", "--group", "--mode", "--mtime", "--newer", "--after-date",
-                "--suffix", "--transform", "--xform", "--blocking-factor", "--record-size", "--tape-length",
-                "--strip-components", "--index-file", "--warning", "--sort", "--quoting-style"));
+        Argv a = Argv.parse(
+                words,
+                "bCfFgHIKLNTVX",
+                Set.of(
+                        "--file",
+                        "--directory",
+                        "--files-from",
+                        "--exclude-from",
+                        "--exclude",
+                        "--to-command",
+                        "--use-compress-program",
+                        "--checkpoint-action",
+                        "--info-script",
+                        "--new-volume-script",
+                        "--rsh-command",
+                        "--rmt-command",
+                        "--listed-incremental",
+                        "--label",
+                        "--volno-file",
+                        "--format",
+                        "--owner",
+                        "--group",
+                        "--mode",
+                        "--mtime",
+                        "--newer",
+                        "--after-date",
+                        "--suffix",
+                        "--transform",
+                        "--xform",
+                        "--blocking-factor",
+                        "--record-size",
+                        "--tape-length",
+                        "--strip-components",
+                        "--index-file",
+                        "--warning",
+                        "--sort",
+                        "--quoting-style"));
         boolean extract = a.has("-x", "--extract", "--get");
         boolean create = a.has("-c", "--create");
         boolean update = a.has("-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete");
@@ -201,8 +288,12 @@ final class Archives {
             extract(dir == null ? Word.of(".") : dir, a.operands(), fx);
         } else if (create || update || a.has("-d", "--diff", "--compare")) {
             for (Word w : a.operands()) {
-                fx.path(Kind.READ, Scope.TREE, dir == null || !w.isStatic() || w.value().startsWith("/") ? w
-                        : PathArguments.into(dir, Word.of(w.value())));
+                fx.path(
+                        Kind.READ,
+                        Scope.TREE,
+                        dir == null || !w.isStatic() || w.value().startsWith("/")
+                                ? w
+                                : PathArguments.into(dir, Word.of(w.value())));
             }
         }
     }
@@ -216,8 +307,12 @@ final class Archives {
             return;
         }
         for (Word m : members) {
-            fx.path(Kind.WRITE, Scope.TREE, m.isStatic() && !m.value().startsWith("/") && !dir.value().equals(".")
-                    ? Word.of(dir.value() + "/" + m.value()) : m);
+            fx.path(
+                    Kind.WRITE,
+                    Scope.TREE,
+                    m.isStatic() && !m.value().startsWith("/") && !dir.value().equals(".")
+                            ? Word.of(dir.value() + "/" + m.value())
+                            : m);
         }
     }
 

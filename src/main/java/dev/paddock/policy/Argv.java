@@ -13,8 +13,7 @@ import java.util.Set;
  */
 record Argv(List<Opt> options, List<Word> operands) {
     /** One option, as {@code -o} or {@code --output}, with its value (null for a flag). */
-    record Opt(String name, Word value) {
-    }
+    record Opt(String name, Word value) {}
 
     static Argv parse(List<Word> args, String shortWithValue, Set<String> longWithValue) {
         List<Opt> options = new ArrayList<>();
@@ -30,14 +29,16 @@ record Argv(List<Opt> options, List<Word> operands) {
             } else if (v.startsWith("--")) {
                 int eq = v.indexOf('=');
                 String name = eq < 0 ? v : v.substring(0, eq);
-                Word value = eq >= 0 ? LoadingCheck.part(w, v.substring(eq + 1))
+                Word value = eq >= 0
+                        ? LoadingCheck.part(w, v.substring(eq + 1))
                         : longWithValue.contains(name) && i + 1 < args.size() ? args.get(++i) : null;
                 options.add(new Opt(name, value));
             } else {
                 for (int k = 1; k < v.length(); k++) {
                     char c = v.charAt(k);
                     if (shortWithValue.indexOf(c) >= 0) {
-                        Word value = k + 1 < v.length() ? LoadingCheck.part(w, v.substring(k + 1))
+                        Word value = k + 1 < v.length()
+                                ? LoadingCheck.part(w, v.substring(k + 1))
                                 : i + 1 < args.size() ? args.get(++i) : null;
                         options.add(new Opt("-" + c, value));
                         break;

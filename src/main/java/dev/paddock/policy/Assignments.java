@@ -25,8 +25,7 @@ final class Assignments {
     private static final String HARMLESS = "only the locale (LANG, LC_*), TZ, terminal (TERM, COLUMNS, LINES), colour"
             + " (NO_COLOR, FORCE_COLOR...) and CI variables are known harmless";
 
-    private Assignments() {
-    }
+    private Assignments() {}
 
     /** The variable {@code w} assigns ({@code NAME=value}, {@code NAME+=value}, {@code NAME[i]=value}). */
     static String name(Word w) {

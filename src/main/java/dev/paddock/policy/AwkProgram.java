@@ -11,8 +11,7 @@ import dev.paddock.policy.shell.Snippet;
  * {@code /a|b/} are not mistaken for redirections.
  */
 final class AwkProgram {
-    private AwkProgram() {
-    }
+    private AwkProgram() {}
 
     static void check(String program, String text, ArgumentEffects fx) {
         String shown = program + " '" + Snippet.of(text) + "'";
@@ -49,13 +48,16 @@ final class AwkProgram {
                             fx.problem("`" + shown + "` reads a file named in the program (getline <)");
                         }
                     }
-                    case "@load", "@include" -> fx.problem("`" + shown + "` loads " + (word.equals("@load")
-                            ? "a shared library" : "another program") + " (" + word + ")");
-                    default -> {
-                    }
+                    case "@load", "@include" ->
+                        fx.problem("`" + shown + "` loads "
+                                + (word.equals("@load") ? "a shared library" : "another program") + " (" + word + ")");
+                    default -> {}
                 }
-                operandBefore = !word.equals("print") && !word.equals("printf") && !word.equals("return")
-                        && !word.equals("in") && !word.startsWith("@");
+                operandBefore = !word.equals("print")
+                        && !word.equals("printf")
+                        && !word.equals("return")
+                        && !word.equals("in")
+                        && !word.startsWith("@");
             } else if (Character.isDigit(c) || c == '$') {
                 operandBefore = true;
             } else if (c == '|') {

@@ -19,8 +19,13 @@ import java.util.List;
  * @param embedded commands found in argument strings of such programs ({@code foo -c 'rm -rf x'}): judged by deny
  *     and ask rules, a match making the command asked
  */
-public record BashAnalysis(List<Invocation> invocations, List<PathAccess> accesses, List<String> problems,
-        List<PathAccess> arguments, List<Invocation> carriers, List<Invocation> embedded) {
+public record BashAnalysis(
+        List<Invocation> invocations,
+        List<PathAccess> accesses,
+        List<String> problems,
+        List<PathAccess> arguments,
+        List<Invocation> carriers,
+        List<Invocation> embedded) {
     public BashAnalysis {
         invocations = List.copyOf(invocations);
         accesses = List.copyOf(accesses);
@@ -31,7 +36,10 @@ public record BashAnalysis(List<Invocation> invocations, List<PathAccess> access
     }
 
     /** An analysis without carriers or embedded commands. */
-    public BashAnalysis(List<Invocation> invocations, List<PathAccess> accesses, List<String> problems,
+    public BashAnalysis(
+            List<Invocation> invocations,
+            List<PathAccess> accesses,
+            List<String> problems,
             List<PathAccess> arguments) {
         this(invocations, accesses, problems, arguments, List.of(), List.of());
     }

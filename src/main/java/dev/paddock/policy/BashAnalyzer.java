@@ -2,8 +2,8 @@ package dev.paddock.policy;
 
 import dev.paddock.policy.PathAccess.Kind;
 import dev.paddock.policy.PathAccess.Scope;
-import dev.paddock.policy.shell.Redirect;
 import dev.paddock.policy.shell.Expansions;
+import dev.paddock.policy.shell.Redirect;
 import dev.paddock.policy.shell.ShellParser;
 import dev.paddock.policy.shell.ShellScript;
 import dev.paddock.policy.shell.SimpleCommand;
@@ -42,16 +42,25 @@ import java.util.stream.Collectors;
 public final class BashAnalyzer {
     static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
     /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
-    private static final Set<Path> SYSTEM_DIRS = Set.of(Path.of("/bin"), Path.of("/sbin"), Path.of("/usr/bin"),
-            Path.of("/usr/sbin"), Path.of("/usr/local/bin"), Path.of("/usr/local/sbin"), Path.of("/opt/homebrew/bin"),
-            Path.of("/opt/homebrew/sbin"), Path.of("/usr/lib/git-core"), Path.of("/usr/libexec/git-core"),
-            Path.of("/snap/bin"), Path.of("/run/current-system/sw/bin"));
+    private static final Set<Path> SYSTEM_DIRS = Set.of(
+            Path.of("/bin"),
+            Path.of("/sbin"),
+            Path.of("/usr/bin"),
+            Path.of("/usr/sbin"),
+            Path.of("/usr/local/bin"),
+            Path.of("/usr/local/sbin"),
+            Path.of("/opt/homebrew/bin"),
+            Path.of("/opt/homebrew/sbin"),
+            Path.of("/usr/lib/git-core"),
+            Path.of("/usr/libexec/git-core"),
+            Path.of("/snap/bin"),
+            Path.of("/run/current-system/sw/bin"));
     /** Quoted strings kept for {@link #latentCode()}; more are not judged as code (the command is asked anyway). */
     private static final int MAX_LATENT = 1000;
 
     /** Programs that never run their arguments as a command (beside those whose arguments are modelled). */
-    private static final Set<String> RUNS_NO_ARGUMENTS = Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap",
-            "eval", "source", ".");
+    private static final Set<String> RUNS_NO_ARGUMENTS =
+            Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap", "eval", "source", ".");
     /** Text that may be shell code: blanks, operators, quotes or expansions. */
     static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[\\s;|&<>()`$'\"]");
     /** Most carriers and embedded commands kept; past that the command is asked. */
@@ -69,6 +78,7 @@ public final class BashAnalyzer {
     final FileAccesses files;
     /** Quoted text that holds {@code $(}, backticks or <code>${</code>: code if bash expands it later. */
     private final List<String> latent = new ArrayList<>();
+
     private final Runners runners = new Runners(this);
     final ArgumentEffects fx = new ArgumentEffects() {
         @Override
@@ -189,7 +199,9 @@ public final class BashAnalyzer {
                 if (PathArguments.models(name)) {
                     PathArguments.check(name, args, fx);
                     if (openEnded && (PathArguments.reads(name) || PathArguments.writes(name))) {
-                        files.argument(PathArguments.writes(name) ? Kind.WRITE : Kind.READ, Scope.UNKNOWN,
+                        files.argument(
+                                PathArguments.writes(name) ? Kind.WRITE : Kind.READ,
+                                Scope.UNKNOWN,
                                 Word.of("the files xargs adds"));
                     }
                 }
@@ -201,7 +213,8 @@ public final class BashAnalyzer {
     private void loading(String name, String key, List<Word> args) {
         LoadingCheck.Findings found = LoadingCheck.scan(key, args, 0, args.size());
         for (LoadingCheck.Found f : found.found()) {
-            problems.add("`" + name + " " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
+            problems.add("`" + name + " " + Snippet.of(f.word().raw()) + "`: "
+                    + f.option().reason());
             if (f.option().path() != null && f.value() != null) {
                 files.argument(f.option().path(), Scope.FILE, f.value());
             }
@@ -246,8 +259,14 @@ public final class BashAnalyzer {
         }
         Directories dirs = files.dirs();
         if (p.directories().isEmpty() && (dirs.unknown() || !dirs.all().equals(Set.of(root)))) {
-            problems.add("git runs in " + (dirs.unknown() ? "a directory known only at run time" : "`"
-                    + dirs.all().stream().filter(d -> !d.equals(root)).findFirst().orElse(root) + "`")
+            problems.add("git runs in "
+                    + (dirs.unknown()
+                            ? "a directory known only at run time"
+                            : "`"
+                                    + dirs.all().stream()
+                                            .filter(d -> !d.equals(root))
+                                            .findFirst()
+                                            .orElse(root) + "`")
                     + ", not the project root: it looks for its repository from there upward, and one placed there"
                     + " (a .git or a bare repository) would run programs from its configuration");
         }
@@ -270,8 +289,10 @@ public final class BashAnalyzer {
             String v = words.get(i).value();
             if (Set.of("-exec", "-execdir", "-ok", "-okdir").contains(v)) {
                 int j = i + 1;
-                while (j < words.size() && !words.get(j).value().equals(";")
-                        && !(words.get(j).value().equals("+") && words.get(j - 1).value().equals("{}"))) {
+                while (j < words.size()
+                        && !words.get(j).value().equals(";")
+                        && !(words.get(j).value().equals("+")
+                                && words.get(j - 1).value().equals("{}"))) {
                     j++;
                 }
                 if (j >= words.size()) {
@@ -339,8 +360,11 @@ public final class BashAnalyzer {
             return;
         }
         String name = baseName(w.get(0).value());
-        if (PathArguments.namesOnly(name) || PathArguments.models(name) || RUNS_NO_ARGUMENTS.contains(name)
-                || SHELLS.contains(name) || EvaluatingBuiltins.NAMES.contains(name)) {
+        if (PathArguments.namesOnly(name)
+                || PathArguments.models(name)
+                || RUNS_NO_ARGUMENTS.contains(name)
+                || SHELLS.contains(name)
+                || EvaluatingBuiltins.NAMES.contains(name)) {
             return;
         }
         carriers.add(invocation(w, false));
@@ -371,7 +395,8 @@ public final class BashAnalyzer {
 
     private void noteLatent(Word w) {
         String v = w.value();
-        if (w.quoted() && (v.contains("$(") || v.contains("`") || v.contains("${") || v.contains("$["))
+        if (w.quoted()
+                && (v.contains("$(") || v.contains("`") || v.contains("${") || v.contains("$["))
                 && latent.size() < MAX_LATENT) {
             latent.add(v);
         }

@@ -24,7 +24,11 @@ import java.util.regex.Pattern;
  * ({@code xargs rm}) matches when the rule could complete it. Allow rules are matched strictly.
  */
 final class BashPattern {
-    private enum Kind { EXACT, PREFIX, WILDCARD }
+    private enum Kind {
+        EXACT,
+        PREFIX,
+        WILDCARD
+    }
 
     private final Kind kind;
     private final FlagNormaliser.Canonical canonical;
@@ -36,8 +40,8 @@ final class BashPattern {
     /** The program (first word) every command this pattern matches runs, or null when it could be any. */
     private final String program;
 
-    private BashPattern(Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard,
-            String core) {
+    private BashPattern(
+            Kind kind, FlagNormaliser.Canonical canonical, Pattern wildcard, boolean endsWithWildcard, String core) {
         this.kind = kind;
         this.canonical = canonical;
         this.ruleWords = canonical == null ? null : canonical.words();
@@ -52,8 +56,11 @@ final class BashPattern {
             int space = literal.indexOf(' ');
             // the rendered first word, when the rule fixes it: a plain word (rendered as is) ends at a space
             String first = space >= 0 ? literal.substring(0, space) : star < 0 ? core : null;
-            this.program = first != null && !first.isEmpty() && Invocation.render(List.of(first)).equals(first)
-                    ? first : null;
+            this.program = first != null
+                            && !first.isEmpty()
+                            && Invocation.render(List.of(first)).equals(first)
+                    ? first
+                    : null;
         }
     }
 
@@ -87,8 +94,8 @@ final class BashPattern {
             return new BashPattern(Kind.PREFIX, FlagNormaliser.canonical(words), null, true);
         }
         if (s.contains(":*")) {
-            throw new RuleSyntaxException("`:*` only works at the end of a Bash rule (prefix match); use `*` for a"
-                    + " wildcard elsewhere");
+            throw new RuleSyntaxException(
+                    "`:*` only works at the end of a Bash rule (prefix match); use `*` for a" + " wildcard elsewhere");
         }
         List<String> words = words(s);
         if (!s.contains("*")) {
@@ -105,8 +112,8 @@ final class BashPattern {
         if (optionalTail) {
             re.append("(?: .*)?");
         }
-        return new BashPattern(Kind.WILDCARD, null, Pattern.compile(re.toString(), Pattern.DOTALL), s.endsWith("*"),
-                core);
+        return new BashPattern(
+                Kind.WILDCARD, null, Pattern.compile(re.toString(), Pattern.DOTALL), s.endsWith("*"), core);
     }
 
     /** The words of a rule's command, quotes removed; an operator or an unreadable quote is an error. */
@@ -115,8 +122,9 @@ final class BashPattern {
         List<String> words = new ArrayList<>();
         for (Token t = lexer.next(); t.kind() != Token.Kind.END; t = lexer.next()) {
             if (t.kind() != Token.Kind.WORD) {
-                throw new RuleSyntaxException("a rule matches one simple command; `" + t.text().replace("\n", "\\n")
-                        + "` in it would never match (each part of a compound command is judged on its own)");
+                throw new RuleSyntaxException(
+                        "a rule matches one simple command; `" + t.text().replace("\n", "\\n")
+                                + "` in it would never match (each part of a compound command is judged on its own)");
             }
             words.add(t.word().value());
         }

@@ -18,8 +18,7 @@ import java.util.Map;
  * {@link Imported#skipped()} with the reason.
  */
 public final class ClaudeSettingsImport {
-    private ClaudeSettingsImport() {
-    }
+    private ClaudeSettingsImport() {}
 
     /**
      * What was imported.
@@ -74,7 +73,8 @@ public final class ClaudeSettingsImport {
         }
         bad.sort(java.util.Comparator.comparingInt(PermissionsReader.Located::line)
                 .thenComparingInt(PermissionsReader.Located::column));
-        List<String> skipped = bad.stream().map(l -> "line " + l.line() + ", column " + l.column() + ": " + l.text())
+        List<String> skipped = bad.stream()
+                .map(l -> "line " + l.line() + ", column " + l.column() + ": " + l.text())
                 .toList();
         return new Imported(rules, skipped);
     }

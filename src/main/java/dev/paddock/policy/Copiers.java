@@ -16,21 +16,51 @@ import java.util.Set;
  * operands on another host ({@code host:path}) are not local files.
  */
 final class Copiers {
-    private Copiers() {
-    }
+    private Copiers() {}
 
     static void check(String program, List<Word> args, ArgumentEffects fx) {
         Argv a = switch (program) {
             case "cp" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
             case "mv" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
-            case "install" -> Argv.parse(args, "tSmog", Set.of("--target-directory", "--suffix", "--mode", "--owner",
-                    "--group", "--strip-program"));
+            case "install" ->
+                Argv.parse(
+                        args,
+                        "tSmog",
+                        Set.of("--target-directory", "--suffix", "--mode", "--owner", "--group", "--strip-program"));
             case "ln" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
-            case "rsync" -> Argv.parse(args, "eBfTM", Set.of("--rsh", "--rsync-path", "--files-from",
-                    "--exclude-from", "--include-from", "--log-file", "--backup-dir", "--temp-dir", "--password-file",
-                    "--write-batch", "--read-batch", "--only-write-batch", "--compare-dest", "--copy-dest",
-                    "--link-dest", "--partial-dir", "--exclude", "--include", "--filter", "--chmod", "--chown",
-                    "--suffix", "--out-format", "--max-size", "--min-size", "--timeout", "--bwlimit", "--port"));
+            case "rsync" ->
+                Argv.parse(
+                        args,
+                        "eBfTM",
+                        Set.of(
+                                "--rsh",
+                                "--rsync-path",
+                                "--files-from",
+                                "--exclude-from",
+                                "--include-from",
+                                "--log-file",
+                                "--backup-dir",
+                                "--temp-dir",
+                                "--password-file",
+                                "--write-batch",
+                                "--read-batch",
+                                "--only-write-batch",
+                                "--compare-dest",
+                                "--copy-dest",
+                                "--link-dest",
+                                "--partial-dir",
+                                "--exclude",
+                                "--include",
+                                "--filter",
+                                "--chmod",
+                                "--chown",
+                                "--suffix",
+                                "--out-format",
+                                "--max-size",
+                                "--min-size",
+                                "--timeout",
+                                "--bwlimit",
+                                "--port"));
             default -> Argv.parse(args, "cDFiJloPSX", Set.of());
         };
         boolean remote = program.equals("rsync") || program.equals("scp");
@@ -43,17 +73,17 @@ final class Copiers {
         if (program.equals("rsync")) {
             a.values("--files-from", "--exclude-from", "--include-from", "--password-file", "--read-batch")
                     .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
-            a.values("--log-file", "--write-batch", "--only-write-batch").forEach(w -> fx.path(Kind.WRITE,
-                    Scope.FILE, w));
-            a.values("--backup-dir", "--temp-dir", "-T", "--partial-dir").forEach(w -> fx.path(Kind.WRITE,
-                    Scope.TREE, w));
+            a.values("--log-file", "--write-batch", "--only-write-batch")
+                    .forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
+            a.values("--backup-dir", "--temp-dir", "-T", "--partial-dir")
+                    .forEach(w -> fx.path(Kind.WRITE, Scope.TREE, w));
         }
         if (program.equals("install") && a.has("-d", "--directory")) {
             operands.forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
             return;
         }
-        boolean recursive = a.has("-r", "-R", "--recursive", "-a", "--archive") && !program.equals("mv")
-                && !program.equals("ln");
+        boolean recursive =
+                a.has("-r", "-R", "--recursive", "-a", "--archive") && !program.equals("mv") && !program.equals("ln");
         Scope tree = recursive ? Scope.TREE : Scope.FILE;
         Word targetDir = a.value("-t", "--target-directory");
         List<Word> sources;

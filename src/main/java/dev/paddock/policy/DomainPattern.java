@@ -42,8 +42,9 @@ final class DomainPattern {
         if (h == null) {
             return false;
         }
-        return subdomains ? h.length() > host.length() && h.endsWith(host) && h.charAt(h.length() - host.length() - 1)
-                == '.' : h.equals(host);
+        return subdomains
+                ? h.length() > host.length() && h.endsWith(host) && h.charAt(h.length() - host.length() - 1) == '.'
+                : h.equals(host);
     }
 
     /** The lower-case host of {@code url}, or null. */

@@ -12,22 +12,75 @@ import java.util.Set;
  * ({@code curl -T f}, {@code -d @f}, {@code -F x=@f}, {@code wget --post-file f}).
  */
 final class Downloads {
-    private Downloads() {
-    }
+    private Downloads() {}
 
     static void curl(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "AbcCdDeEFHKmoOQrTuUwXxYyz", Set.of("--output", "--upload-file", "--data",
-                "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "--form", "--cookie",
-                "--cookie-jar", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--config",
-                "--netrc-file", "--output-dir", "--user", "--header", "--request", "--url", "--write-out",
-                "--cacert", "--cert", "--key", "--proxy", "--user-agent", "--referer", "--max-time",
-                "--connect-timeout", "--retry", "--range", "--resolve", "--connect-to", "--interface"));
-        a.values("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii",
-                "--stderr", "--libcurl").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
-        a.values("-T", "--upload-file", "-K", "--config", "--netrc-file").forEach(w -> fx.path(Kind.READ,
-                Scope.FILE, w));
-        for (Word w : a.values("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F",
-                "--form", "-b", "--cookie")) {
+        Argv a = Argv.parse(
+                args,
+                "AbcCdDeEFHKmoOQrTuUwXxYyz",
+                Set.of(
+                        "--output",
+                        "--upload-file",
+                        "--data",
+                        "--data-binary",
+                        "--data-raw",
+                        "--data-ascii",
+                        "--data-urlencode",
+                        "--json",
+                        "--form",
+                        "--cookie",
+                        "--cookie-jar",
+                        "--dump-header",
+                        "--trace",
+                        "--trace-ascii",
+                        "--stderr",
+                        "--libcurl",
+                        "--config",
+                        "--netrc-file",
+                        "--output-dir",
+                        "--user",
+                        "--header",
+                        "--request",
+                        "--url",
+                        "--write-out",
+                        "--cacert",
+                        "--cert",
+                        "--key",
+                        "--proxy",
+                        "--user-agent",
+                        "--referer",
+                        "--max-time",
+                        "--connect-timeout",
+                        "--retry",
+                        "--range",
+                        "--resolve",
+                        "--connect-to",
+                        "--interface"));
+        a.values(
+                        "-o",
+                        "--output",
+                        "-c",
+                        "--cookie-jar",
+                        "-D",
+                        "--dump-header",
+                        "--trace",
+                        "--trace-ascii",
+                        "--stderr",
+                        "--libcurl")
+                .forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
+        a.values("-T", "--upload-file", "-K", "--config", "--netrc-file")
+                .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
+        for (Word w : a.values(
+                "-d",
+                "--data",
+                "--data-binary",
+                "--data-ascii",
+                "--data-urlencode",
+                "--json",
+                "-F",
+                "--form",
+                "-b",
+                "--cookie")) {
             String v = w.value();
             int at = v.indexOf('@');
             int lt = v.indexOf('<');
@@ -43,10 +96,33 @@ final class Downloads {
     }
 
     static void wget(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "eoaOPTtwQiBUYlAR", Set.of("--output-document", "--output-file", "--append-output",
-                "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies",
-                "--save-cookies", "--execute", "--config", "--user", "--password", "--header", "--method",
-                "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--user-agent", "--referer"));
+        Argv a = Argv.parse(
+                args,
+                "eoaOPTtwQiBUYlAR",
+                Set.of(
+                        "--output-document",
+                        "--output-file",
+                        "--append-output",
+                        "--directory-prefix",
+                        "--input-file",
+                        "--post-file",
+                        "--body-file",
+                        "--load-cookies",
+                        "--save-cookies",
+                        "--execute",
+                        "--config",
+                        "--user",
+                        "--password",
+                        "--header",
+                        "--method",
+                        "--tries",
+                        "--timeout",
+                        "--wait",
+                        "--level",
+                        "--accept",
+                        "--reject",
+                        "--user-agent",
+                        "--referer"));
         Word document = a.value("-O", "--output-document");
         a.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies")
                 .forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));

@@ -33,16 +33,39 @@ final class EvaluatingBuiltins {
         void script(String source);
     }
 
-    static final Set<String> NAMES = Set.of("declare", "typeset", "local", "export", "readonly", "let", "unset",
-            "test", "[", "read", "printf", "mapfile", "readarray", "alias", "hash", "enable", "fc", "history",
-            "compgen", "complete", "bind", "set", "shopt", "getopts", "wait");
+    static final Set<String> NAMES = Set.of(
+            "declare",
+            "typeset",
+            "local",
+            "export",
+            "readonly",
+            "let",
+            "unset",
+            "test",
+            "[",
+            "read",
+            "printf",
+            "mapfile",
+            "readarray",
+            "alias",
+            "hash",
+            "enable",
+            "fc",
+            "history",
+            "compgen",
+            "complete",
+            "bind",
+            "set",
+            "shopt",
+            "getopts",
+            "wait");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** A word starting with a plain name and {@code =} as written (no quotes or expansions before the =). */
     private static final Pattern STATIC_NAME = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\+?=");
+
     private static final Pattern PLAIN_REFERENCE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[(@|\\*|-?[0-9]+)])?");
 
-    private EvaluatingBuiltins() {
-    }
+    private EvaluatingBuiltins() {}
 
     /** Checks builtin {@code name} with its {@code args}; see the class description. */
     static void check(String name, List<Word> args, Effects fx) {
@@ -78,7 +101,9 @@ final class EvaluatingBuiltins {
                 Word target = null;
                 if (!args.isEmpty() && args.get(0).is("-v") && args.size() > 1) {
                     target = args.get(1);
-                } else if (!args.isEmpty() && args.get(0).value().startsWith("-v") && args.get(0).value().length() > 2) {
+                } else if (!args.isEmpty()
+                        && args.get(0).value().startsWith("-v")
+                        && args.get(0).value().length() > 2) {
                     target = LoadingCheck.part(args.get(0), args.get(0).value().substring(2));
                 }
                 if (target != null) {
@@ -119,18 +144,21 @@ final class EvaluatingBuiltins {
                 }
             }
             case "hash" -> {
-                if (args.stream().anyMatch(w -> w.value().startsWith("-") && w.value().contains("p"))) {
+                if (args.stream()
+                        .anyMatch(w -> w.value().startsWith("-") && w.value().contains("p"))) {
                     fx.problem("`hash -p` makes a command name run another program");
                 }
             }
             case "enable" -> {
-                if (args.stream().anyMatch(w -> !w.value().startsWith("-") || w.value().matches("-.*[fnd].*"))) {
+                if (args.stream()
+                        .anyMatch(w -> !w.value().startsWith("-") || w.value().matches("-.*[fnd].*"))) {
                     fx.problem("`enable` turns builtins off (the name then runs a program) or loads one from a"
                             + " shared library (-f)");
                 }
             }
             case "fc" -> {
-                if (args.stream().noneMatch(w -> w.value().startsWith("-") && w.value().contains("l"))) {
+                if (args.stream()
+                        .noneMatch(w -> w.value().startsWith("-") && w.value().contains("l"))) {
                     fx.problem("`fc` runs commands again from the history, text known only at run time");
                 }
             }
@@ -147,8 +175,7 @@ final class EvaluatingBuiltins {
             }
             case "set" -> set(args, fx);
             case "shopt" -> shopt(args, fx);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -172,9 +199,10 @@ final class EvaluatingBuiltins {
             }
             boolean unexport = name.equals("export") && v.indexOf('n') > 0;
             if (v.charAt(0) == '-' && (v.indexOf('i') > 0 || v.indexOf('n') > 0 && !unexport)) {
-                fx.problem("`" + name + " " + v + "`: " + (v.indexOf('i') > 0
-                        ? "assignments to these variables (later ones too) are evaluated as arithmetic"
-                        : "a name reference expands the variable it names, subscript included")
+                fx.problem("`" + name + " " + v + "`: "
+                        + (v.indexOf('i') > 0
+                                ? "assignments to these variables (later ones too) are evaluated as arithmetic"
+                                : "a name reference expands the variable it names, subscript included")
                         + ", which runs the `$(...)` an array subscript holds");
             }
             exported |= v.charAt(0) == '-' && v.indexOf('x') > 0;
@@ -223,7 +251,8 @@ final class EvaluatingBuiltins {
                     if ("adinNptu".indexOf(c) < 0) {
                         continue;
                     }
-                    Word value = k < v.length() - 1 ? LoadingCheck.part(w, v.substring(k + 1))
+                    Word value = k < v.length() - 1
+                            ? LoadingCheck.part(w, v.substring(k + 1))
                             : i + 1 < args.size() ? args.get(++i) : null;
                     if (c == 'a' && value != null) {
                         reference(value, "read -a", fx);
@@ -351,8 +380,10 @@ final class EvaluatingBuiltins {
         if (!NAME.matcher(variable).matches()) {
             return;
         }
-        fx.assignment(new Word(variable + "=", shown + " " + target.raw(), false, true, false, false, List.of()),
-                variable, false);
+        fx.assignment(
+                new Word(variable + "=", shown + " " + target.raw(), false, true, false, false, List.of()),
+                variable,
+                false);
     }
 
     /** The first operand after options, those of {@code withValue} taking the next word (or the rest). */

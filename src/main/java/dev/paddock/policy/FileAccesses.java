@@ -16,8 +16,18 @@ import java.util.Set;
  * {@link Scope#UNKNOWN} access.
  */
 final class FileAccesses {
-    private static final Set<String> EXEMPT_FILES = Set.of("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
-            "/dev/stdin", "-", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/0", "/proc/self/fd/1",
+    private static final Set<String> EXEMPT_FILES = Set.of(
+            "/dev/null",
+            "/dev/stdout",
+            "/dev/stderr",
+            "/dev/tty",
+            "/dev/stdin",
+            "-",
+            "/dev/fd/0",
+            "/dev/fd/1",
+            "/dev/fd/2",
+            "/proc/self/fd/0",
+            "/proc/self/fd/1",
             "/proc/self/fd/2");
 
     private final Path home;
@@ -121,8 +131,9 @@ final class FileAccesses {
         if (s != Scope.UNKNOWN && !w.isStatic()) {
             s = w.glob() && !w.expands() && !w.braces() ? Scope.PATTERN : Scope.UNKNOWN;
         }
-        List<Path> paths = s == Scope.UNKNOWN ? null : plain(dirs.resolveRaw(v, home), v,
-                kind == Kind.WRITE ? "writes to" : "reads", s);
+        List<Path> paths = s == Scope.UNKNOWN
+                ? null
+                : plain(dirs.resolveRaw(v, home), v, kind == Kind.WRITE ? "writes to" : "reads", s);
         if (paths == null) {
             arguments.add(new PathAccess(kind, null, w.raw(), true, Scope.UNKNOWN));
             return;

@@ -27,23 +27,47 @@ import java.util.TreeSet;
  * they are.
  */
 public final class FlagNormaliser {
-    private record Spec(int headSize, String shortFlags, Map<Character, Character> shortAliases,
-            Map<String, Character> longAliases, boolean plusRefspecForces) {
-    }
+    private record Spec(
+            int headSize,
+            String shortFlags,
+            Map<Character, Character> shortAliases,
+            Map<String, Character> longAliases,
+            boolean plusRefspecForces) {}
 
-    private static final Map<String, Character> CHMOD_LONG = Map.of("--recursive", 'R', "--changes", 'c',
-            "--silent", 'f', "--quiet", 'f', "--verbose", 'v');
+    private static final Map<String, Character> CHMOD_LONG =
+            Map.of("--recursive", 'R', "--changes", 'c', "--silent", 'f', "--quiet", 'f', "--verbose", 'v');
     private static final Map<String, Spec> SPECS = Map.of(
-            "rm", new Spec(1, "fiIrRdv", Map.of('R', 'r'), Map.of("--force", 'f', "--recursive", 'r', "--dir", 'd',
-                    "--verbose", 'v'), false),
+            "rm",
+                    new Spec(
+                            1,
+                            "fiIrRdv",
+                            Map.of('R', 'r'),
+                            Map.of("--force", 'f', "--recursive", 'r', "--dir", 'd', "--verbose", 'v'),
+                            false),
             "chmod", new Spec(1, "Rcfv", Map.of(), CHMOD_LONG, false),
             "chown", new Spec(1, "RcfvhHLP", Map.of(), withNoDereference(), false),
             "chgrp", new Spec(1, "RcfvhHLP", Map.of(), withNoDereference(), false),
-            "git push", new Spec(2, "fudnqv46", Map.of(), Map.of("--force", 'f', "--set-upstream", 'u', "--delete",
-                    'd', "--dry-run", 'n', "--quiet", 'q', "--verbose", 'v'), true));
+            "git push",
+                    new Spec(
+                            2,
+                            "fudnqv46",
+                            Map.of(),
+                            Map.of(
+                                    "--force",
+                                    'f',
+                                    "--set-upstream",
+                                    'u',
+                                    "--delete",
+                                    'd',
+                                    "--dry-run",
+                                    'n',
+                                    "--quiet",
+                                    'q',
+                                    "--verbose",
+                                    'v'),
+                            true));
 
-    private FlagNormaliser() {
-    }
+    private FlagNormaliser() {}
 
     private static Map<String, Character> withNoDereference() {
         java.util.HashMap<String, Character> m = new java.util.HashMap<>(CHMOD_LONG);
@@ -121,8 +145,8 @@ public final class FlagNormaliser {
      * @param operands the other words, in order
      * @param normalised whether the command is one of the normalised ones
      */
-    public record Canonical(List<String> head, Set<Character> letters, Set<String> longs, List<String> operands,
-            boolean normalised) {
+    public record Canonical(
+            List<String> head, Set<Character> letters, Set<String> longs, List<String> operands, boolean normalised) {
         /** The canonical words: head, one {@code -xyz} cluster of sorted letters, sorted longs, operands. */
         public List<String> words() {
             if (!normalised) {

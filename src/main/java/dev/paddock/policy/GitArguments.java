@@ -35,24 +35,70 @@ final class GitArguments {
      * @param directories the values of {@code -C}, in order (git works in the last, relative to the ones before)
      * @param subcommand the subcommand, or null when there is none
      */
-    record Parsed(List<Word> words, List<Word> directories, String subcommand, List<Word> args) {
-    }
+    record Parsed(List<Word> words, List<Word> directories, String subcommand, List<Word> args) {}
 
-    private static final Set<String> FLAGS = Set.of("--no-pager", "-P", "-p", "--paginate", "--bare",
-            "--no-replace-objects", "--no-lazy-fetch", "--literal-pathspecs", "--glob-pathspecs",
-            "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--exec-path",
-            "--html-path", "--man-path", "--info-path", "-v", "--version", "-h", "--help");
-    private static final Set<String> WITH_VALUE = Set.of("-C", "-c", "--git-dir", "--work-tree", "--namespace",
-            "--super-prefix", "--config-env", "--attr-source", "--list-cmds");
-    private static final Set<String> READERS = Set.of("show", "cat-file", "diff", "log", "grep", "blame", "annotate",
-            "archive", "difftool", "whatchanged", "diff-tree", "range-diff", "add", "hash-object", "shortlog");
-    private static final Set<String> OUTPUT = Set.of("log", "show", "diff", "whatchanged", "diff-tree", "range-diff",
-            "diff-index", "diff-files", "format-patch");
-    private static final Set<String> CONFIG_READS = Set.of("--get", "--get-all", "--get-regexp", "--get-urlmatch",
-            "-l", "--list", "--get-color", "--get-colorbool");
+    private static final Set<String> FLAGS = Set.of(
+            "--no-pager",
+            "-P",
+            "-p",
+            "--paginate",
+            "--bare",
+            "--no-replace-objects",
+            "--no-lazy-fetch",
+            "--literal-pathspecs",
+            "--glob-pathspecs",
+            "--noglob-pathspecs",
+            "--icase-pathspecs",
+            "--no-optional-locks",
+            "--no-advice",
+            "--exec-path",
+            "--html-path",
+            "--man-path",
+            "--info-path",
+            "-v",
+            "--version",
+            "-h",
+            "--help");
+    private static final Set<String> WITH_VALUE = Set.of(
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--super-prefix",
+            "--config-env",
+            "--attr-source",
+            "--list-cmds");
+    private static final Set<String> READERS = Set.of(
+            "show",
+            "cat-file",
+            "diff",
+            "log",
+            "grep",
+            "blame",
+            "annotate",
+            "archive",
+            "difftool",
+            "whatchanged",
+            "diff-tree",
+            "range-diff",
+            "add",
+            "hash-object",
+            "shortlog");
+    private static final Set<String> OUTPUT = Set.of(
+            "log",
+            "show",
+            "diff",
+            "whatchanged",
+            "diff-tree",
+            "range-diff",
+            "diff-index",
+            "diff-files",
+            "format-patch");
+    private static final Set<String> CONFIG_READS = Set.of(
+            "--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--get-color", "--get-colorbool");
 
-    private GitArguments() {
-    }
+    private GitArguments() {}
 
     /** Reads {@code words} (git first) up to the subcommand, reporting risky options to {@code fx}. */
     static Parsed parse(List<Word> words, ArgumentEffects fx) {
@@ -70,7 +116,9 @@ final class GitArguments {
             int eq = v.indexOf('=');
             String name = v.startsWith("--") && eq > 0 ? v.substring(0, eq) : v;
             boolean separate = WITH_VALUE.contains(v);
-            if (!separate && !(v.startsWith("--") && eq > 0 && WITH_VALUE.contains(name)) && !FLAGS.contains(v)
+            if (!separate
+                    && !(v.startsWith("--") && eq > 0 && WITH_VALUE.contains(name))
+                    && !FLAGS.contains(v)
                     && !(name.equals("--exec-path") && eq > 0)) {
                 break; // the subcommand (or an option git rejects)
             }
@@ -80,8 +128,8 @@ final class GitArguments {
             }
             LoadingCheck.Found f = LoadingCheck.matchOne("git", w, next);
             if (f != null && !harmless(name, value)) {
-                fx.problem("`git " + Snippet.of(w.raw() + (separate && next != null ? " " + next.raw() : ""))
-                        + "`: " + f.option().reason());
+                fx.problem("`git " + Snippet.of(w.raw() + (separate && next != null ? " " + next.raw() : "")) + "`: "
+                        + f.option().reason());
             }
             i += separate ? 2 : 1;
         }
@@ -89,12 +137,14 @@ final class GitArguments {
         out.add(words.get(0));
         List<Word> rest = words.subList(Math.min(i, words.size()), words.size());
         out.addAll(rest);
-        String sub = rest.isEmpty() || !rest.get(0).isStatic() ? null : rest.get(0).value();
+        String sub =
+                rest.isEmpty() || !rest.get(0).isStatic() ? null : rest.get(0).value();
         List<Word> args = rest.isEmpty() ? List.of() : rest.subList(1, rest.size());
         if (sub != null && LoadingCheck.hasEntries("git " + sub)) {
             LoadingCheck.Findings found = LoadingCheck.scan("git " + sub, args, 0, args.size());
             for (LoadingCheck.Found f : found.found()) {
-                fx.problem("`git " + sub + " " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
+                fx.problem("`git " + sub + " " + Snippet.of(f.word().raw()) + "`: "
+                        + f.option().reason());
             }
             for (Word u : found.unknown()) {
                 fx.problem("`git " + sub + " " + Snippet.of(u.raw()) + "`: a word only known at run time could be"
@@ -110,8 +160,11 @@ final class GitArguments {
             return name.equals("--exec-path") && value == null;
         }
         String key = value.value().replaceFirst("=.*", "").toLowerCase(Locale.ROOT);
-        return key.equals("user.name") || key.equals("user.email") || key.equals("core.quotepath")
-                || key.startsWith("color.") || key.startsWith("advice.");
+        return key.equals("user.name")
+                || key.equals("user.email")
+                || key.equals("core.quotepath")
+                || key.startsWith("color.")
+                || key.startsWith("advice.");
     }
 
     /** Reports the files the subcommand reads and writes (see the class description). */
@@ -142,13 +195,15 @@ final class GitArguments {
                 Word dir = firstOperand(args);
                 fx.path(Kind.WRITE, Scope.FILE, Word.of(dir == null ? ".git" : dir.value() + "/.git"));
             }
-            default -> {
-            }
+            default -> {}
         }
         if (!READERS.contains(sub)) {
             return;
         }
-        boolean pattern = sub.equals("grep") && !has(args, "-e") && !has(args, "-f") && !has(args, "--regexp")
+        boolean pattern = sub.equals("grep")
+                && !has(args, "-e")
+                && !has(args, "-f")
+                && !has(args, "--regexp")
                 && !has(args, "--file");
         boolean paths = false;
         boolean any = false;
@@ -202,8 +257,9 @@ final class GitArguments {
             int eq = v.indexOf('=');
             String name = eq > 0 ? v.substring(0, eq) : v;
             boolean file = name.startsWith("--") && name.length() >= 4 && "--output".startsWith(name);
-            boolean dir = formatPatch && (name.equals("-o") || name.startsWith("--") && name.length() >= 9
-                    && "--output-directory".startsWith(name));
+            boolean dir = formatPatch
+                    && (name.equals("-o")
+                            || name.startsWith("--") && name.length() >= 9 && "--output-directory".startsWith(name));
             Word value = null;
             if (formatPatch && v.startsWith("-o") && v.length() > 2 && !v.startsWith("--")) {
                 dir = true;
@@ -230,8 +286,14 @@ final class GitArguments {
             switch (v) {
                 case "--global", "--system", "--worktree", "--local" -> scope = v.substring(2);
                 case "-f", "--file" -> file = i + 1 < args.size() ? args.get(++i) : null;
-                case "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e",
-                    "--edit" -> writes = true;
+                case "--unset",
+                        "--unset-all",
+                        "--add",
+                        "--replace-all",
+                        "--rename-section",
+                        "--remove-section",
+                        "-e",
+                        "--edit" -> writes = true;
                 default -> {
                     if (v.startsWith("--file=")) {
                         file = LoadingCheck.part(args.get(i), v.substring(7));
@@ -244,12 +306,15 @@ final class GitArguments {
         if (!writes && operands < 2) {
             return; // a read: git config key
         }
-        Word target = file != null ? file : Word.of(switch (scope) {
-            case "global" -> "~/.gitconfig";
-            case "system" -> "/etc/gitconfig";
-            case "worktree" -> ".git/config.worktree";
-            default -> ".git/config";
-        });
+        Word target = file != null
+                ? file
+                : Word.of(
+                        switch (scope) {
+                            case "global" -> "~/.gitconfig";
+                            case "system" -> "/etc/gitconfig";
+                            case "worktree" -> ".git/config.worktree";
+                            default -> ".git/config";
+                        });
         fx.path(Kind.WRITE, Scope.FILE, target);
     }
 

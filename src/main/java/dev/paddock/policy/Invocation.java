@@ -102,7 +102,9 @@ public final class Invocation {
         }
         for (int i = 0; i < w.length(); i++) {
             char c = w.charAt(i);
-            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+            boolean ok = c >= 'A' && c <= 'Z'
+                    || c >= 'a' && c <= 'z'
+                    || c >= '0' && c <= '9'
                     || "_@%+=:,./{}*?[]^~$-".indexOf(c) >= 0;
             if (!ok) {
                 return false;

@@ -42,7 +42,9 @@ final class LatentCommands {
             List<String> words = c.words();
             for (int i = 1; i < words.size(); i++) {
                 String name = BashAnalyzer.baseName(words.get(i));
-                if (c.dynamic().contains(i) || name.isEmpty() || name.startsWith("-")
+                if (c.dynamic().contains(i)
+                        || name.isEmpty()
+                        || name.startsWith("-")
                         || !rules.namedByStrictRule(name)) {
                     continue;
                 }
@@ -72,8 +74,8 @@ final class LatentCommands {
     private Decision strictRule(Invocation inv) {
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
             for (PolicyRule r : rules.bashRulesFor(list, inv)) {
-                if (r.rule().specifier() != null && (r.rule().matchesCommand(inv, true)
-                        || r.rule().couldMatchCommand(inv))) {
+                if (r.rule().specifier() != null
+                        && (r.rule().matchesCommand(inv, true) || r.rule().couldMatchCommand(inv))) {
                     return new Decision(list.verdict(), r.describe(), r);
                 }
             }
@@ -82,15 +84,22 @@ final class LatentCommands {
     }
 
     private Decision latent(Invocation carrier, Invocation inner, Decision rule) {
-        String how = carrier == inner ? "`" + Snippet.of(inner.text()) + "` is in an argument of a program that may"
-                + " run it as a command" : "`" + Snippet.of(carrier.text()) + "` may run `" + Snippet.of(inner.text())
-                + "` (Paddock does not know which of `" + carrier.words().get(0) + "`'s arguments it runs)";
-        return new Decision(Verdict.ASK.strictest(unmatched), "cannot be judged before it runs: " + how
-                + ", which the " + rule.reason() + " matches", null);
+        String how = carrier == inner
+                ? "`" + Snippet.of(inner.text()) + "` is in an argument of a program that may" + " run it as a command"
+                : "`" + Snippet.of(carrier.text()) + "` may run `" + Snippet.of(inner.text())
+                        + "` (Paddock does not know which of `"
+                        + carrier.words().get(0) + "`'s arguments it runs)";
+        return new Decision(
+                Verdict.ASK.strictest(unmatched),
+                "cannot be judged before it runs: " + how + ", which the " + rule.reason() + " matches",
+                null);
     }
 
     private Decision tooManyLatent() {
-        return new Decision(Verdict.ASK.strictest(unmatched), "cannot be judged before it runs: more than "
-                + MAX_LATENT + " words that could start a command a deny or ask rule matches", null);
+        return new Decision(
+                Verdict.ASK.strictest(unmatched),
+                "cannot be judged before it runs: more than " + MAX_LATENT
+                        + " words that could start a command a deny or ask rule matches",
+                null);
     }
 }

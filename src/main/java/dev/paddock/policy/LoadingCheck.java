@@ -20,7 +20,11 @@ import java.util.regex.Pattern;
  */
 final class LoadingCheck {
     /** How far a program's options reach. */
-    enum Zone { ALL, UNTIL_DOUBLE_DASH, UNTIL_OPERAND }
+    enum Zone {
+        ALL,
+        UNTIL_DOUBLE_DASH,
+        UNTIL_OPERAND
+    }
 
     /**
      * A program's option syntax.
@@ -28,17 +32,19 @@ final class LoadingCheck {
      * @param withValue short option letters that take a value (so the next word is not an option)
      * @param terminators short letters after whose value options end ({@code python -c}, {@code -m})
      */
-    private record Grammar(boolean clusters, boolean abbreviations, boolean npmNames, Zone zone, String withValue,
-            String terminators) {
-    }
+    private record Grammar(
+            boolean clusters,
+            boolean abbreviations,
+            boolean npmNames,
+            Zone zone,
+            String withValue,
+            String terminators) {}
 
     /** An entry found: the option, the word it was found in, and its value (null when none or a flag). */
-    record Found(Option option, Word word, Word value) {
-    }
+    record Found(Option option, Word word, Word value) {}
 
     /** What a scan found: risky options, and words that could turn into options at run time. */
-    record Findings(List<Found> found, List<Word> unknown) {
-    }
+    record Findings(List<Found> found, List<Word> unknown) {}
 
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*", Pattern.DOTALL);
     private static final Map<String, List<Option>> BY_PROGRAM = new HashMap<>();
@@ -79,8 +85,7 @@ final class LoadingCheck {
         GRAMMARS.put("install", new Grammar(true, true, false, Zone.ALL, "mogSt", ""));
     }
 
-    private LoadingCheck() {
-    }
+    private LoadingCheck() {}
 
     /** The table's name for {@code program}: the shells share bash's entries, {@code python3.12} is python... */
     static String key(String program) {
@@ -116,7 +121,11 @@ final class LoadingCheck {
         List<Option> options = BY_PROGRAM.getOrDefault(key, List.of());
         Grammar g = GRAMMARS.getOrDefault(key, new Grammar(true, true, false, Zone.ALL, "", ""));
         int end = Math.min(to, args.size());
-        if (key.equals("tar") && from == 0 && end > 0 && !args.get(0).value().startsWith("-") && args.get(0).isStatic()) {
+        if (key.equals("tar")
+                && from == 0
+                && end > 0
+                && !args.get(0).value().startsWith("-")
+                && args.get(0).isStatic()) {
             Word first = args.get(0); // old style: tar czf a.tgz dir
             Word dashed = new Word("-" + first.value(), first.raw(), first.quoted(), false, false, false, List.of());
             scanWord(options, g, dashed, 1 < end ? args.get(1) : null, found);
@@ -145,7 +154,10 @@ final class LoadingCheck {
             if (found.size() > before) {
                 Found f = found.get(found.size() - 1);
                 valueNext = f.value() != null && f.value() == (i + 1 < end ? args.get(i + 1) : null);
-            } else if (isOption && !v.startsWith("--") && v.length() == 2 && g.withValue().indexOf(v.charAt(1)) >= 0) {
+            } else if (isOption
+                    && !v.startsWith("--")
+                    && v.length() == 2
+                    && g.withValue().indexOf(v.charAt(1)) >= 0) {
                 valueNext = true;
             }
             if (g.zone() == Zone.UNTIL_OPERAND && (!isOption || terminates(g, v))) {
@@ -175,8 +187,9 @@ final class LoadingCheck {
                 continue;
             }
             String name = v.indexOf('=') > 0 ? v.substring(0, v.indexOf('=')) : v;
-            if (!o.spelling().startsWith("--") || name.equals(o.spelling()) || g.npmNames()
-                    && npm(name).equals(npm(o.spelling()))) {
+            if (!o.spelling().startsWith("--")
+                    || name.equals(o.spelling())
+                    || g.npmNames() && npm(name).equals(npm(o.spelling()))) {
                 found.add(f); // an exact spelling wins over an abbreviation of a longer one (--global, --globalconfig)
                 return;
             }
@@ -206,9 +219,10 @@ final class LoadingCheck {
             }
             int eq = v.indexOf('=');
             String name = eq < 0 ? v : v.substring(0, eq);
-            boolean same = g.npmNames() ? npm(name).equals(npm(s)) || g.abbreviations() && name.length() >= 4
-                    && npm(s).startsWith(npm(name)) : name.equals(s) || g.abbreviations() && name.length() >= 4
-                    && s.startsWith(name);
+            boolean same = g.npmNames()
+                    ? npm(name).equals(npm(s))
+                            || g.abbreviations() && name.length() >= 4 && npm(s).startsWith(npm(name))
+                    : name.equals(s) || g.abbreviations() && name.length() >= 4 && s.startsWith(name);
             if (!same) {
                 return null;
             }
@@ -218,7 +232,8 @@ final class LoadingCheck {
             return new Found(o, w, next);
         }
         if (s.length() != 2) {
-            return v.equals(s) ? new Found(o, w, value ? next : null)
+            return v.equals(s)
+                    ? new Found(o, w, value ? next : null)
                     : value && v.startsWith(s) ? new Found(o, w, part(w, v.substring(s.length()))) : null;
         }
         char sign = s.charAt(0);

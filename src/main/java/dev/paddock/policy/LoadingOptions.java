@@ -23,8 +23,7 @@ import java.util.regex.Pattern;
  * read by {@link LoadingCheck}, which also knows each program's option syntax.
  */
 final class LoadingOptions {
-    private LoadingOptions() {
-    }
+    private LoadingOptions() {}
 
     /** What an environment variable does. */
     enum EnvEffect {
@@ -45,7 +44,13 @@ final class LoadingOptions {
      * @param value for harmless variables, the values that are harmless; else null
      * @param example a name of the family, for tests and messages
      */
-    record Variable(String name, boolean prefix, boolean ignoreCase, EnvEffect effect, Pattern value, String reason,
+    record Variable(
+            String name,
+            boolean prefix,
+            boolean ignoreCase,
+            EnvEffect effect,
+            Pattern value,
+            String reason,
             String example) {
         boolean matches(String n) {
             String a = ignoreCase ? n.toLowerCase(Locale.ROOT) : n;
@@ -57,6 +62,7 @@ final class LoadingOptions {
     private static final Pattern LOCALE = Pattern.compile("[A-Za-z0-9_.@+-]*");
     /** A zone name ({@code Europe/Paris}, {@code :UTC}) under the system's zone directory: no leading / or dot. */
     private static final Pattern ZONE = Pattern.compile(":?([A-Za-z0-9_+-][A-Za-z0-9_+:/-]*)?");
+
     private static final Pattern FLAG = Pattern.compile("[A-Za-z0-9_-]*");
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,6}");
 
@@ -207,9 +213,7 @@ final class LoadingOptions {
      * @param path when its value is a file the program reads or writes, which kind (judged as such); else null
      * @param example a command using it, for tests and documentation
      */
-    record Option(String program, String spelling, Style style, PathAccess.Kind path, String reason,
-            String example) {
-    }
+    record Option(String program, String spelling, Style style, PathAccess.Kind path, String reason, String example) {}
 
     private static Option opt(String program, String spelling, Style style, String reason, String example) {
         return new Option(program, spelling, style, null, reason, example);

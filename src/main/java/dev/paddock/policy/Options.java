@@ -6,8 +6,7 @@ import java.util.Set;
 
 /** Skips the options of a wrapper command ({@code timeout -k 5 -s KILL 10 cmd}) in getopt style. */
 final class Options {
-    private Options() {
-    }
+    private Options() {}
 
     /**
      * The index of the first argument that is not an option. A cluster like {@code -oL} ends at the
@@ -19,7 +18,11 @@ final class Options {
      * @param longFlags long options without a value (informative: unknown ones are flags too)
      * @param longWithValue long options taking a value, as {@code --opt=v} or {@code --opt v}
      */
-    static int skip(List<Word> args, String shortFlags, String shortWithValue, Set<String> longFlags,
+    static int skip(
+            List<Word> args,
+            String shortFlags,
+            String shortWithValue,
+            Set<String> longFlags,
             Set<String> longWithValue) {
         int i = 0;
         while (i < args.size()) {

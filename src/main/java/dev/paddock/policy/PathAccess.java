@@ -26,7 +26,8 @@ public record PathAccess(Kind kind, Path path, String written, boolean argument,
 
     /** Reading, or writing (creating, truncating, appending, deleting). */
     public enum Kind {
-        READ("Read"), WRITE("Edit");
+        READ("Read"),
+        WRITE("Edit");
 
         private final String tool;
 

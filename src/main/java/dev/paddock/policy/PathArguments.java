@@ -15,8 +15,7 @@ import java.util.Set;
  * well as of the name given, since the analysis does not know which of the two exists.
  */
 final class PathArguments {
-    private record Spec(String shortWithValue, Set<String> longWithValue) {
-    }
+    private record Spec(String shortWithValue, Set<String> longWithValue) {}
 
     private static Spec spec(String shortWithValue, String... longWithValue) {
         return new Spec(shortWithValue, Set.of(longWithValue));
@@ -24,45 +23,162 @@ final class PathArguments {
 
     /** Programs all of whose operands are files they read, with their options that take a value. */
     private static final Map<String, Spec> READERS = Map.ofEntries(
-            Map.entry("cat", spec("")), Map.entry("tac", spec("s", "--separator")), Map.entry("nl", spec("bdfhilnsvw")),
+            Map.entry("cat", spec("")),
+            Map.entry("tac", spec("s", "--separator")),
+            Map.entry("nl", spec("bdfhilnsvw")),
             Map.entry("head", spec("nc", "--lines", "--bytes")),
             Map.entry("tail", spec("ncs", "--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats")),
-            Map.entry("more", spec("n")), Map.entry("od", spec("AjNStw", "--address-radix", "--skip-bytes",
-                    "--read-bytes", "--strings", "--format", "--width")),
+            Map.entry("more", spec("n")),
+            Map.entry(
+                    "od",
+                    spec(
+                            "AjNStw",
+                            "--address-radix",
+                            "--skip-bytes",
+                            "--read-bytes",
+                            "--strings",
+                            "--format",
+                            "--width")),
             Map.entry("strings", spec("ntTe", "--bytes", "--radix", "--target", "--encoding")),
-            Map.entry("wc", spec("")), Map.entry("base32", spec("w", "--wrap")), Map.entry("cut",
-                    spec("bcdf", "--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter")),
-            Map.entry("paste", spec("d", "--delimiters")), Map.entry("rev", spec("")), Map.entry("fold",
-                    spec("w", "--width")), Map.entry("fmt", spec("wpg", "--width", "--prefix", "--goal")),
-            Map.entry("expand", spec("t", "--tabs")), Map.entry("unexpand", spec("t", "--tabs")),
+            Map.entry("wc", spec("")),
+            Map.entry("base32", spec("w", "--wrap")),
+            Map.entry("cut", spec("bcdf", "--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter")),
+            Map.entry("paste", spec("d", "--delimiters")),
+            Map.entry("rev", spec("")),
+            Map.entry("fold", spec("w", "--width")),
+            Map.entry("fmt", spec("wpg", "--width", "--prefix", "--goal")),
+            Map.entry("expand", spec("t", "--tabs")),
+            Map.entry("unexpand", spec("t", "--tabs")),
             Map.entry("column", spec("cstoNRlW", "--output-width", "--separator", "--table-columns")),
-            Map.entry("comm", spec("", "--output-delimiter")), Map.entry("join", spec("12jtoe")),
-            Map.entry("diff", spec("CDFILUWXSx", "--label", "--ignore-matching-lines", "--exclude",
-                    "--starting-file", "--to-file", "--from-file", "--unified", "--context")),
-            Map.entry("cmp", spec("inb", "--ignore-initial", "--bytes")), Map.entry("pr", spec("hNwWloe")),
-            Map.entry("md5sum", spec("")), Map.entry("sha1sum", spec("")), Map.entry("sha256sum", spec("")),
-            Map.entry("sha512sum", spec("")), Map.entry("cksum", spec("")), Map.entry("b2sum", spec("l")),
-            Map.entry("hexdump", spec("enNsf")), Map.entry("hd", spec("enNsf")), Map.entry("file", spec("mfFeP")));
+            Map.entry("comm", spec("", "--output-delimiter")),
+            Map.entry("join", spec("12jtoe")),
+            Map.entry(
+                    "diff",
+                    spec(
+                            "CDFILUWXSx",
+                            "--label",
+                            "--ignore-matching-lines",
+                            "--exclude",
+                            "--starting-file",
+                            "--to-file",
+                            "--from-file",
+                            "--unified",
+                            "--context")),
+            Map.entry("cmp", spec("inb", "--ignore-initial", "--bytes")),
+            Map.entry("pr", spec("hNwWloe")),
+            Map.entry("md5sum", spec("")),
+            Map.entry("sha1sum", spec("")),
+            Map.entry("sha256sum", spec("")),
+            Map.entry("sha512sum", spec("")),
+            Map.entry("cksum", spec("")),
+            Map.entry("b2sum", spec("l")),
+            Map.entry("hexdump", spec("enNsf")),
+            Map.entry("hd", spec("enNsf")),
+            Map.entry("file", spec("mfFeP")));
     /** Programs all of whose operands are files they change or delete. */
     private static final Map<String, Spec> WRITERS = Map.of(
-            "rm", spec(""), "rmdir", spec(""), "unlink", spec(""), "touch", spec("dtr", "--date", "--reference"),
-            "truncate", spec("sr", "--size", "--reference"), "shred", spec("ns", "--iterations", "--size"),
-            "mkdir", spec("m", "--mode"), "chmod", spec("", "--reference"), "chown", spec("", "--reference"),
-            "chgrp", spec("", "--reference"));
-    private static final Set<String> COPIERS = Set.of("cp", "mv", "install", "ln", "rsync", "scp");
-    private static final Set<String> COMPRESSORS = Set.of("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz",
-            "zstd", "unzstd", "lz4", "compress", "uncompress", "lzma", "unlzma");
+            "rm",
+            spec(""),
+            "rmdir",
+            spec(""),
+            "unlink",
+            spec(""),
+            "touch",
+            spec("dtr", "--date", "--reference"),
+            "truncate",
+            spec("sr", "--size", "--reference"),
+            "shred",
+            spec("ns", "--iterations", "--size"),
+            "mkdir",
+            spec("m", "--mode"),
+            "chmod",
+            spec("", "--reference"),
+            "chown",
+            spec("", "--reference"),
+            "chgrp",
+            spec("", "--reference"));
 
-    private PathArguments() {
-    }
+    private static final Set<String> COPIERS = Set.of("cp", "mv", "install", "ln", "rsync", "scp");
+    private static final Set<String> COMPRESSORS = Set.of(
+            "gzip",
+            "gunzip",
+            "bzip2",
+            "bunzip2",
+            "xz",
+            "unxz",
+            "zstd",
+            "unzstd",
+            "lz4",
+            "compress",
+            "uncompress",
+            "lzma",
+            "unlzma");
+
+    private PathArguments() {}
 
     /** Programs that use their arguments as names or text, never reading or writing the files they name. */
-    private static final Set<String> NAMES_ONLY = Set.of("ls", "echo", "printf", "test", "[", "stat", "du", "realpath",
-            "readlink", "dirname", "basename", "which", "type", "pwd", "true", "false", ":", "sleep", "date", "id",
-            "whoami", "uname", "hostname", "kill", "ps", "popd", "dirs", "exit", "return", "shift", "unset", "export",
-            "declare", "local", "readonly", "typeset", "let", "set", "shopt", "alias", "unalias", "hash", "wait",
-            "jobs", "getopts", "read", "mapfile", "readarray", "umask", "ulimit", "seq", "expr", "env", "mkdir", "nproc",
-            "tty", "df", "free", "uptime", "lsof", "pgrep");
+    private static final Set<String> NAMES_ONLY = Set.of(
+            "ls",
+            "echo",
+            "printf",
+            "test",
+            "[",
+            "stat",
+            "du",
+            "realpath",
+            "readlink",
+            "dirname",
+            "basename",
+            "which",
+            "type",
+            "pwd",
+            "true",
+            "false",
+            ":",
+            "sleep",
+            "date",
+            "id",
+            "whoami",
+            "uname",
+            "hostname",
+            "kill",
+            "ps",
+            "popd",
+            "dirs",
+            "exit",
+            "return",
+            "shift",
+            "unset",
+            "export",
+            "declare",
+            "local",
+            "readonly",
+            "typeset",
+            "let",
+            "set",
+            "shopt",
+            "alias",
+            "unalias",
+            "hash",
+            "wait",
+            "jobs",
+            "getopts",
+            "read",
+            "mapfile",
+            "readarray",
+            "umask",
+            "ulimit",
+            "seq",
+            "expr",
+            "env",
+            "mkdir",
+            "nproc",
+            "tty",
+            "df",
+            "free",
+            "uptime",
+            "lsof",
+            "pgrep");
 
     /**
      * The static arguments of a program whose arguments are not modelled here: files it may read or write
@@ -94,16 +210,26 @@ final class PathArguments {
 
     /** Whether {@code program}'s arguments are modelled here. */
     static boolean models(String program) {
-        return READERS.containsKey(program) || WRITERS.containsKey(program) || COPIERS.contains(program)
-                || COMPRESSORS.contains(program) || Set.of("sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip",
-                "less", "split", "patch", "curl", "wget", "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar")
-                .contains(program) || TextPrograms.models(program);
+        return READERS.containsKey(program)
+                || WRITERS.containsKey(program)
+                || COPIERS.contains(program)
+                || COMPRESSORS.contains(program)
+                || Set.of(
+                                "sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip", "less", "split", "patch",
+                                "curl", "wget", "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar")
+                        .contains(program)
+                || TextPrograms.models(program);
     }
 
     /** Whether {@code program} reads files (so an unknown operand, as from {@code xargs}, is an unknown read). */
     static boolean reads(String program) {
-        return READERS.containsKey(program) || TextPrograms.models(program) || program.equals("sort")
-                || program.equals("less") || program.equals("uniq") || program.equals("xxd") || program.equals("base64");
+        return READERS.containsKey(program)
+                || TextPrograms.models(program)
+                || program.equals("sort")
+                || program.equals("less")
+                || program.equals("uniq")
+                || program.equals("xxd")
+                || program.equals("base64");
     }
 
     /** Whether {@code program} writes or deletes the files it is given. */
@@ -121,8 +247,8 @@ final class PathArguments {
         if (r != null) {
             Argv a = Argv.parse(args, r.shortWithValue(), r.longWithValue());
             a.operands().forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
-            a.values("--exclude-from", "--files0-from", "--from-file", "--to-file").forEach(w -> fx.path(Kind.READ,
-                    Scope.FILE, w));
+            a.values("--exclude-from", "--files0-from", "--from-file", "--to-file")
+                    .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             if (program.equals("diff")) {
                 a.values("-X").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             } else if (program.equals("file")) {

@@ -23,7 +23,12 @@ import java.util.regex.Pattern;
  * are not followed.
  */
 final class PathPattern {
-    private enum Anchor { ABSOLUTE, HOME, PROJECT, CWD }
+    private enum Anchor {
+        ABSOLUTE,
+        HOME,
+        PROJECT,
+        CWD
+    }
 
     private final Anchor anchor;
     private final int up;
@@ -96,8 +101,13 @@ final class PathPattern {
             glob++;
         }
         boolean lit = anchored && glob == body.length();
-        return new PathPattern(anchor, up, Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re),
-                anchored ? body.substring(0, glob) : null, lit, body);
+        return new PathPattern(
+                anchor,
+                up,
+                Pattern.compile(anchored || body.isEmpty() ? re : "(?:.*/)?" + re),
+                anchored ? body.substring(0, glob) : null,
+                lit,
+                body);
     }
 
     private static String glob(String body, String spec) throws RuleSyntaxException {
@@ -126,7 +136,9 @@ final class PathPattern {
                 if (cls.startsWith("!")) {
                     cls = "^" + cls.substring(1);
                 }
-                re.append('[').append(cls.replace("\\", "\\\\").replace("[", "\\[")).append(']');
+                re.append('[')
+                        .append(cls.replace("\\", "\\\\").replace("[", "\\["))
+                        .append(']');
                 i = end + 1;
             } else if (c == '\\' && i + 1 < body.length()) {
                 re.append(Pattern.quote(String.valueOf(body.charAt(i + 1))));
@@ -287,7 +299,9 @@ final class PathPattern {
         boolean gb = firstGlobChar(b) >= 0;
         try {
             if (!ga) {
-                return !gb ? a.equals(b) : Pattern.compile(glob(b, b)).matcher(a).matches();
+                return !gb
+                        ? a.equals(b)
+                        : Pattern.compile(glob(b, b)).matcher(a).matches();
             }
             if (!gb) {
                 return Pattern.compile(glob(a, a)).matcher(b).matches();

@@ -19,15 +19,12 @@ import java.util.Map;
  */
 final class PermissionsReader {
     /** A rule text and where it stands. */
-    record Located(String text, int line, int column) {
-    }
+    record Located(String text, int line, int column) {}
 
     /** What was read; {@code errors} are shape errors, each with "line L, column C: ...". */
-    record Result(Map<RuleList, List<Located>> rules, String unmatched, List<String> errors) {
-    }
+    record Result(Map<RuleList, List<Located>> rules, String unmatched, List<String> errors) {}
 
-    private PermissionsReader() {
-    }
+    private PermissionsReader() {}
 
     /**
      * Reads {@code json}.

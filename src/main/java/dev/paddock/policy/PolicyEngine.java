@@ -34,7 +34,9 @@ public final class PolicyEngine {
      * the policy's home) besides every {@link PolicyGuard#CONFIG_DIRECTORIES} directory.
      */
     public PolicyEngine(Policy policy) {
-        this(policy, new PolicyGuard(policy.home() == null ? null : policy.home().resolve(".paddock")));
+        this(
+                policy,
+                new PolicyGuard(policy.home() == null ? null : policy.home().resolve(".paddock")));
     }
 
     /** An engine for {@code policy} with the built-in rule of {@code guard} (of the Paddock home in use). */
@@ -61,8 +63,10 @@ public final class PolicyEngine {
     /** Decides {@code request}. Never throws for any input; a broken policy denies. */
     public Decision decide(ToolRequest request) {
         if (policy.isBroken()) {
-            return new Decision(Verdict.DENY, "the policy cannot be used, so everything is denied until it is fixed: "
-                    + policy.broken(), null);
+            return new Decision(
+                    Verdict.DENY,
+                    "the policy cannot be used, so everything is denied until it is fixed: " + policy.broken(),
+                    null);
         }
         String tool = request.tool();
         if (tool.equals("Bash")) {
@@ -71,8 +75,11 @@ public final class PolicyEngine {
         if (Rule.EDIT_TOOLS.contains(tool) || Rule.READ_TOOLS.contains(tool)) {
             return file(request);
         }
-        String host = tool.equals("WebFetch") ? DomainPattern.host(request.input()) : null; // only WebFetch has domain rules
-        return judge(tool, (r, broad) -> r.matchesInput(request.input(), host),
+        String host =
+                tool.equals("WebFetch") ? DomainPattern.host(request.input()) : null; // only WebFetch has domain rules
+        return judge(
+                tool,
+                (r, broad) -> r.matchesInput(request.input(), host),
                 tool + (request.input().isEmpty() ? "" : " `" + request.input() + "`"));
     }
 
@@ -108,8 +115,8 @@ public final class PolicyEngine {
             }
         }
         for (String problem : a.problems()) {
-            parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: "
-                    + problem, null));
+            parts.add(new Decision(
+                    Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + problem, null));
         }
         if (parts.isEmpty()) {
             return unmatched("the empty command");
@@ -117,8 +124,8 @@ public final class PolicyEngine {
         Decision strictest = parts.get(0);
         for (Decision d : parts) {
             // On a tie, a part a rule decided explains more than one no rule matched.
-            if (d.verdict().isStricterThan(strictest.verdict()) || d.verdict() == strictest.verdict()
-                    && strictest.rule() == null && d.rule() != null) {
+            if (d.verdict().isStricterThan(strictest.verdict())
+                    || d.verdict() == strictest.verdict() && strictest.rule() == null && d.rule() != null) {
                 strictest = d;
             }
         }
@@ -126,14 +133,20 @@ public final class PolicyEngine {
             return strictest;
         }
         if (strictest.verdict() == Verdict.ALLOW) {
-            String listed = parts.stream().limit(MAX_LISTED_PARTS).map(Decision::reason)
-                    .collect(Collectors.joining("; "));
-            return new Decision(Verdict.ALLOW, "all " + parts.size() + " parts are allowed: " + listed
-                    + (parts.size() > MAX_LISTED_PARTS ? "; and " + (parts.size() - MAX_LISTED_PARTS) + " more" : ""),
+            String listed =
+                    parts.stream().limit(MAX_LISTED_PARTS).map(Decision::reason).collect(Collectors.joining("; "));
+            return new Decision(
+                    Verdict.ALLOW,
+                    "all " + parts.size() + " parts are allowed: " + listed
+                            + (parts.size() > MAX_LISTED_PARTS
+                                    ? "; and " + (parts.size() - MAX_LISTED_PARTS) + " more"
+                                    : ""),
                     strictest.rule());
         }
-        return new Decision(strictest.verdict(), strictest.reason() + " (the strictest of " + parts.size()
-                + " parts)", strictest.rule());
+        return new Decision(
+                strictest.verdict(),
+                strictest.reason() + " (the strictest of " + parts.size() + " parts)",
+                strictest.rule());
     }
 
     /**
@@ -149,25 +162,34 @@ public final class PolicyEngine {
         Path dir = cwd.toAbsolutePath().normalize();
         for (int i = 0; i < n; i++) {
             PathAccess acc = files.get(i);
-            if (acc.path() == null || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE
+            if (acc.path() == null
+                    || acc.scope() != PathAccess.Scope.FILE && acc.scope() != PathAccess.Scope.TREE
                     || !hasRules(acc)) {
                 continue; // no rule could tell the real file from the one named
             }
             if (++lookups > MAX_LINK_LOOKUPS) {
-                parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs:"
-                        + " more than " + MAX_LINK_LOOKUPS + " files to look up for symbolic links", null));
+                parts.add(new Decision(
+                        Verdict.ASK.strictest(policy.unmatched()),
+                        "cannot be judged before it runs:" + " more than " + MAX_LINK_LOOKUPS
+                                + " files to look up for symbolic links",
+                        null));
                 return;
             }
             Path real = PolicyGuard.resolveLinks(acc.path(), dir);
             if (real != null && !real.equals(acc.path())) {
                 files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
-                boolean intoGit = acc.kind() == PathAccess.Kind.WRITE && acc.scope() == PathAccess.Scope.FILE
+                boolean intoGit = acc.kind() == PathAccess.Kind.WRITE
+                        && acc.scope() == PathAccess.Scope.FILE
                         && java.util.stream.StreamSupport.stream(real.spliterator(), false)
                                 .anyMatch(name -> name.toString().equals(".git"));
                 if (intoGit) {
-                    parts.add(new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it"
-                            + " runs: writing to `" + Snippet.of(acc.written()) + "` reaches " + real + " through a"
-                            + " symbolic link, inside a .git directory (hooks and configuration run programs)", null));
+                    parts.add(new Decision(
+                            Verdict.ASK.strictest(policy.unmatched()),
+                            "cannot be judged before it"
+                                    + " runs: writing to `" + Snippet.of(acc.written()) + "` reaches " + real
+                                    + " through a"
+                                    + " symbolic link, inside a .git directory (hooks and configuration run programs)",
+                            null));
                 }
             }
         }
@@ -194,11 +216,11 @@ public final class PolicyEngine {
         if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
             return null;
         }
-        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `")
-                + Snippet.of(acc.written()) + "`";
+        String what =
+                (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
         boolean write = acc.kind() == PathAccess.Kind.WRITE;
-        Path asWritten = acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home())
-                : null;
+        Path asWritten =
+                acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home()) : null;
         Path first = asWritten != null ? asWritten : acc.path();
         Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
         if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
@@ -215,34 +237,53 @@ public final class PolicyEngine {
      */
     private Decision access(PathAccess acc, Path cwd) {
         String tool = acc.kind().tool();
-        String what = (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
+        String what =
+                (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
         Path root = policy.projectRoot();
         Path home = policy.home();
         switch (acc.scope()) {
             case FILE -> {
                 BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
-                return acc.argument() ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
+                return acc.argument()
+                        ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
                         : judge(tool, matches, what);
             }
             case TREE -> {
-                Decision d = judge(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
-                        || r.coversAllUnder(acc.path(), cwd, root, home), what + " (and everything under it)",
-                        RuleList.DENY, RuleList.ASK);
-                return d != null ? d : could(tool, (r, broad) -> r.couldMatchUnder(acc.path(), cwd, root, home),
-                        what + " and everything under it", "covers files there");
+                Decision d = judge(
+                        tool,
+                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
+                                || r.coversAllUnder(acc.path(), cwd, root, home),
+                        what + " (and everything under it)",
+                        RuleList.DENY,
+                        RuleList.ASK);
+                return d != null
+                        ? d
+                        : could(
+                                tool,
+                                (r, broad) -> r.couldMatchUnder(acc.path(), cwd, root, home),
+                                what + " and everything under it",
+                                "covers files there");
             }
             case PATTERN -> {
-                return could(tool, (r, broad) -> r.couldMatchGlob(acc.path(), cwd, root, home), what
-                        + " (a glob)", "could match a file it names");
+                return could(
+                        tool,
+                        (r, broad) -> r.couldMatchGlob(acc.path(), cwd, root, home),
+                        what + " (a glob)",
+                        "could match a file it names");
             }
             case MENTION -> {
-                return could(tool, (r, broad) -> r.matchesPath(acc.path(), cwd, root, home), "`"
-                        + Snippet.of(acc.written()) + "`, named in the arguments of a program whose file arguments"
-                        + " Paddock does not model (it may read or write it)", "matches it");
+                return could(
+                        tool,
+                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home),
+                        "`"
+                                + Snippet.of(acc.written())
+                                + "`, named in the arguments of a program whose file arguments"
+                                + " Paddock does not model (it may read or write it)",
+                        "matches it");
             }
             default -> {
-                return could(tool, (r, broad) -> true, what + ", a file named only at run time",
-                        "could match that file");
+                return could(
+                        tool, (r, broad) -> true, what + ", a file named only at run time", "could match that file");
             }
         }
     }
@@ -253,8 +294,11 @@ public final class PolicyEngine {
         if (d == null) {
             return null;
         }
-        return new Decision(Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + what
-                + ", and the " + d.rule().describe() + " " + how, null);
+        return new Decision(
+                Verdict.ASK.strictest(policy.unmatched()),
+                "cannot be judged before it runs: " + what + ", and the "
+                        + d.rule().describe() + " " + how,
+                null);
     }
 
     /**
@@ -268,8 +312,11 @@ public final class PolicyEngine {
         for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
             for (PolicyRule r : rules.list(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
-                    return new Decision(Verdict.ASK, "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
-                            + " once its run-time words are known", null);
+                    return new Decision(
+                            Verdict.ASK,
+                            "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
+                                    + " once its run-time words are known",
+                            null);
                 }
             }
         }
@@ -290,18 +337,23 @@ public final class PolicyEngine {
                 file = request.cwd().resolve(input);
             }
         } catch (InvalidPathException e) {
-            return new Decision(Verdict.ASK.strictest(policy.unmatched()), "`" + input + "` is not a path: "
-                    + e.getMessage(), null);
+            return new Decision(
+                    Verdict.ASK.strictest(policy.unmatched()),
+                    "`" + input + "` is not a path: " + e.getMessage(),
+                    null);
         }
         boolean edits = Rule.EDIT_TOOLS.contains(request.tool());
-        Decision builtIn = edits ? guard.write(file, request.tool() + " `" + input + "`")
+        Decision builtIn = edits
+                ? guard.write(file, request.tool() + " `" + input + "`")
                 : guard.read(file, request.tool() + " `" + input + "`");
         if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
             return builtIn;
         }
         Path normal = file.normalize();
-        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(),
-                policy.home()), request.tool() + " `" + input + "`");
+        Decision d = judge(
+                request.tool(),
+                (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(), policy.home()),
+                request.tool() + " `" + input + "`");
         // The built-in rule only makes a decision stricter, never looser than the policy's.
         return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
@@ -312,7 +364,8 @@ public final class PolicyEngine {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : rules.bashRulesFor(list, inv)) {
                 if (r.rule().matchesCommand(inv, broad)) {
-                    return new Decision(list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
+                    return new Decision(
+                            list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
                 }
             }
         }
@@ -339,7 +392,10 @@ public final class PolicyEngine {
     }
 
     private Decision unmatched(String what) {
-        return new Decision(policy.unmatched(), "no rule matches " + what + "; unmatched requests are "
-                + (policy.unmatched() == Verdict.DENY ? "denied" : "asked"), null);
+        return new Decision(
+                policy.unmatched(),
+                "no rule matches " + what + "; unmatched requests are "
+                        + (policy.unmatched() == Verdict.DENY ? "denied" : "asked"),
+                null);
     }
 }

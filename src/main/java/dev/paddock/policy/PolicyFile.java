@@ -26,8 +26,7 @@ import java.util.List;
  * the file, line and column (or the bad rule), until it is fixed.
  */
 public final class PolicyFile {
-    private PolicyFile() {
-    }
+    private PolicyFile() {}
 
     /** What one file holds: its rules, its unmatched setting, and its errors (empty when it is sound). */
     public record Contents(Path file, List<PolicyRule> rules, Verdict unmatched, List<String> errors) {
@@ -90,8 +89,8 @@ public final class PolicyFile {
                 }
             }
         }
-        Verdict unmatched = raw.unmatched() == null ? null : "deny".equals(raw.unmatched()) ? Verdict.DENY
-                : Verdict.ASK;
+        Verdict unmatched =
+                raw.unmatched() == null ? null : "deny".equals(raw.unmatched()) ? Verdict.DENY : Verdict.ASK;
         return new Contents(file, rules, unmatched, errors);
     }
 
@@ -138,7 +137,8 @@ public final class PolicyFile {
      */
     public static Policy loadStandard(Path paddockHome, Path repository, Path projectRoot, Path home) {
         String refused = refusal(repository);
-        return refused != null ? Policy.broken(refused, home)
+        return refused != null
+                ? Policy.broken(refused, home)
                 : load(standardFiles(paddockHome, repository), projectRoot, home);
     }
 
@@ -181,7 +181,8 @@ public final class PolicyFile {
 
     /** The global and repository files for {@code repository} (null: the global file alone). */
     public static List<Path> standardFiles(Path paddockHome, Path repository) {
-        return repository == null ? List.of(globalFile(paddockHome))
+        return repository == null
+                ? List.of(globalFile(paddockHome))
                 : List.of(globalFile(paddockHome), repositoryFile(repository));
     }
 }

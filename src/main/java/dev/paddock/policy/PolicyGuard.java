@@ -48,6 +48,7 @@ public final class PolicyGuard {
     private final Path paddockHomeReal;
     /** The home's folder name, which a command's word must hold to name a file in it (from outside it). */
     private final String homeName;
+
     private final String realHomeName;
     /** The home and the repository's configuration directories, as written and resolved: what a parent holds. */
     private final List<Path> roots;
@@ -66,11 +67,14 @@ public final class PolicyGuard {
      *     parents would reach, or null
      */
     public PolicyGuard(Path paddockHome, Path repository) {
-        this.paddockHome = paddockHome == null ? null : paddockHome.toAbsolutePath().normalize();
+        this.paddockHome =
+                paddockHome == null ? null : paddockHome.toAbsolutePath().normalize();
         this.paddockHomeReal = this.paddockHome == null ? null : real(this.paddockHome);
-        this.homeName = this.paddockHome == null || this.paddockHome.getFileName() == null ? ""
+        this.homeName = this.paddockHome == null || this.paddockHome.getFileName() == null
+                ? ""
                 : this.paddockHome.getFileName().toString();
-        this.realHomeName = paddockHomeReal == null || paddockHomeReal.getFileName() == null ? ""
+        this.realHomeName = paddockHomeReal == null || paddockHomeReal.getFileName() == null
+                ? ""
                 : paddockHomeReal.getFileName().toString();
         List<Path> r = new java.util.ArrayList<>();
         if (this.paddockHome != null) {
@@ -168,12 +172,19 @@ public final class PolicyGuard {
         Set<Path> all = candidates(path);
         String why = protectedWrite(all);
         if (why != null) {
-            return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never change it ("
-                    + BUILT_IN + ")", null);
+            return new Decision(
+                    Verdict.DENY,
+                    what + " is denied: " + why + "; agents may never change it (" + BUILT_IN + ")",
+                    null);
         }
         Path held = holds(all, roots);
-        return held == null ? null : new Decision(Verdict.ASK, what + " reaches " + held + ", Paddock's policy or hook"
-                + " configuration inside it, so a person decides (" + BUILT_IN + ")", null);
+        return held == null
+                ? null
+                : new Decision(
+                        Verdict.ASK,
+                        what + " reaches " + held + ", Paddock's policy or hook"
+                                + " configuration inside it, so a person decides (" + BUILT_IN + ")",
+                        null);
     }
 
     /**
@@ -186,13 +197,19 @@ public final class PolicyGuard {
         Set<Path> all = Set.of(path.toAbsolutePath().normalize());
         String why = inPaddockHome(all);
         if (why != null) {
-            return new Decision(Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN
-                    + ")", null);
+            return new Decision(
+                    Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN + ")", null);
         }
-        Path held = paddockHome == null ? null : holds(all, paddockHomeReal == null ? List.of(paddockHome)
-                : List.of(paddockHome, paddockHomeReal));
-        return held == null ? null : new Decision(Verdict.ASK, what + " may read into " + held + ", Paddock's home"
-                + " with its install token, so a person decides (" + BUILT_IN + ")", null);
+        Path held = paddockHome == null
+                ? null
+                : holds(all, paddockHomeReal == null ? List.of(paddockHome) : List.of(paddockHome, paddockHomeReal));
+        return held == null
+                ? null
+                : new Decision(
+                        Verdict.ASK,
+                        what + " may read into " + held + ", Paddock's home"
+                                + " with its install token, so a person decides (" + BUILT_IN + ")",
+                        null);
     }
 
     /** The first of {@code protectedRoots} inside one of the directories {@code all} names, or null. */
@@ -218,21 +235,28 @@ public final class PolicyGuard {
      */
     public Decision names(Invocation inv, Path cwd, Path home) {
         List<String> words = inv.words();
-        boolean inHome = paddockHome != null && inPaddockHome(Set.of(cwd.toAbsolutePath().normalize())) != null;
+        boolean inHome =
+                paddockHome != null && inPaddockHome(Set.of(cwd.toAbsolutePath().normalize())) != null;
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             for (String candidate : wordPaths(w)) {
                 // By name only, no look at the disk: this runs for every word of every command. A word can reach
                 // the home only by naming its folder (or from a working directory inside it).
                 String why = isConfigPath(candidate) ? "it is policy or hook configuration" : null;
-                if (why == null && paddockHome != null && (inHome || candidate.contains(homeName)
-                        || !realHomeName.isEmpty() && candidate.contains(realHomeName))) {
+                if (why == null
+                        && paddockHome != null
+                        && (inHome
+                                || candidate.contains(homeName)
+                                || !realHomeName.isEmpty() && candidate.contains(realHomeName))) {
                     Path p = resolve(candidate, cwd, home);
                     why = p == null ? null : inPaddockHome(Set.of(p.normalize()));
                 }
                 if (why != null) {
-                    return new Decision(Verdict.ASK, "`" + inv.text() + "` names `" + candidate + "`: " + why
-                            + ", which a program might change, so a person decides (" + BUILT_IN + ")", null);
+                    return new Decision(
+                            Verdict.ASK,
+                            "`" + inv.text() + "` names `" + candidate + "`: " + why
+                                    + ", which a program might change, so a person decides (" + BUILT_IN + ")",
+                            null);
                 }
             }
         }
@@ -257,7 +281,8 @@ public final class PolicyGuard {
             } else {
                 p = cwd.resolve(text);
             }
-            Path plain = p.isAbsolute() ? ProcPaths.plain(p, cwd.toAbsolutePath().normalize()) : null;
+            Path plain =
+                    p.isAbsolute() ? ProcPaths.plain(p, cwd.toAbsolutePath().normalize()) : null;
             return plain != null ? plain : p;
         } catch (InvalidPathException e) {
             return null;
@@ -365,7 +390,9 @@ public final class PolicyGuard {
             }
             java.nio.file.attribute.BasicFileAttributes attrs;
             try {
-                attrs = Files.readAttributes(next, java.nio.file.attribute.BasicFileAttributes.class,
+                attrs = Files.readAttributes(
+                        next,
+                        java.nio.file.attribute.BasicFileAttributes.class,
                         java.nio.file.LinkOption.NOFOLLOW_LINKS);
             } catch (java.nio.file.NoSuchFileException e) {
                 missing = true;

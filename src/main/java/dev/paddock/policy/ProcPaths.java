@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  */
 final class ProcPaths {
     /** {@code /proc/<process>[/task/<thread>]/(cwd|root|fd)}, or {@code /dev/fd}. */
-    private static final Pattern ALIAS = Pattern.compile(
-            "/proc/(self|thread-self|[0-9]+)(?:/task/(?:[0-9]+|self))?/(cwd|root|fd)|/dev/(fd)");
+    private static final Pattern ALIAS =
+            Pattern.compile("/proc/(self|thread-self|[0-9]+)(?:/task/(?:[0-9]+|self))?/(cwd|root|fd)|/dev/(fd)");
+
     private static final Pattern STANDARD = Pattern.compile("[012]");
     /** Most rewritings of one path ({@code /proc/self/root/proc/self/root/...}); past that it is a descriptor. */
     private static final int MAX_REWRITES = 16;
@@ -37,11 +38,9 @@ final class ProcPaths {
      *     directory (for {@link Kind#CWD}, empty for the directory itself); null for {@link Kind#DESCRIPTOR}
      * @param otherProcess whether the working directory is another process's (named by its id)
      */
-    record Alias(Kind kind, Path path, boolean otherProcess) {
-    }
+    record Alias(Kind kind, Path path, boolean otherProcess) {}
 
-    private ProcPaths() {
-    }
+    private ProcPaths() {}
 
     /**
      * {@code abs} (absolute; it may hold {@code .} and {@code ..}, which are only applied up to the alias, since
@@ -75,7 +74,8 @@ final class ProcPaths {
             if (m.group(3) != null || m.group(2).equals("fd")) {
                 boolean self = m.group(3) != null || m.group(1).equals("self");
                 return self && end == n - 1 && STANDARD.matcher(first).matches()
-                        ? new Alias(Kind.PLAIN, p.normalize(), other) : new Alias(Kind.DESCRIPTOR, null, other);
+                        ? new Alias(Kind.PLAIN, p.normalize(), other)
+                        : new Alias(Kind.DESCRIPTOR, null, other);
             }
             other |= Character.isDigit(m.group(1).charAt(0));
             if (m.group(2).equals("cwd")) {

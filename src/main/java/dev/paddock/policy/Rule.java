@@ -27,7 +27,13 @@ public final class Rule {
     private final DomainPattern domain;
     private final Pattern other;
 
-    Rule(String text, String tool, String specifier, BashPattern bash, PathPattern path, DomainPattern domain,
+    Rule(
+            String text,
+            String tool,
+            String specifier,
+            BashPattern bash,
+            PathPattern path,
+            DomainPattern domain,
             Pattern other) {
         this.text = text;
         this.tool = tool;

@@ -45,7 +45,8 @@ final class RuleIndex {
                 List<PolicyRule> rules = new ArrayList<>();
                 for (PolicyRule r : list) {
                     if (r.rule().appliesTo("Bash")
-                            && (r.rule().bashProgram() == null || program.equals(r.rule().bashProgram()))) {
+                            && (r.rule().bashProgram() == null
+                                    || program.equals(r.rule().bashProgram()))) {
                         rules.add(r);
                     }
                 }
@@ -66,7 +67,9 @@ final class RuleIndex {
         Map<String, PolicyRule[]> cache = byTool.get(list);
         PolicyRule[] rules = cache.get(tool);
         if (rules == null) {
-            rules = lists.get(list).stream().filter(r -> r.rule().appliesTo(tool)).toArray(PolicyRule[]::new);
+            rules = lists.get(list).stream()
+                    .filter(r -> r.rule().appliesTo(tool))
+                    .toArray(PolicyRule[]::new);
             if (cache.size() < MAX_CACHED_TOOLS) {
                 cache.put(tool, rules);
             }

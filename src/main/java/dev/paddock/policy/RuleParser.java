@@ -13,11 +13,24 @@ import java.util.regex.Pattern;
  */
 public final class RuleParser {
     private static final Pattern TOOL = Pattern.compile("[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?");
-    private static final List<String> KNOWN = List.of("Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit",
-            "NotebookRead", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "Task", "Agent", "TodoWrite");
+    private static final List<String> KNOWN = List.of(
+            "Bash",
+            "Read",
+            "Edit",
+            "Write",
+            "MultiEdit",
+            "NotebookEdit",
+            "NotebookRead",
+            "Glob",
+            "Grep",
+            "LS",
+            "WebFetch",
+            "WebSearch",
+            "Task",
+            "Agent",
+            "TodoWrite");
 
-    private RuleParser() {
-    }
+    private RuleParser() {}
 
     /**
      * Parses {@code text}.
@@ -45,8 +58,8 @@ public final class RuleParser {
             return new Rule(t, tool, null, null, null, null, null);
         }
         if (!t.endsWith(")")) {
-            throw new RuleSyntaxException(t.indexOf(')') < 0 ? "missing \")\" at the end"
-                    : "text after the closing \")\"");
+            throw new RuleSyntaxException(
+                    t.indexOf(')') < 0 ? "missing \")\" at the end" : "text after the closing \")\"");
         }
         String spec = t.substring(open + 1, t.length() - 1);
         if (spec.isBlank()) {
@@ -64,7 +77,11 @@ public final class RuleParser {
         if (tool.equals("WebFetch")) {
             return new Rule(t, tool, spec, null, null, DomainPattern.parse(spec), null);
         }
-        String re = String.join(".*", java.util.Arrays.stream(spec.split("\\*", -1)).map(Pattern::quote).toList());
+        String re = String.join(
+                ".*",
+                java.util.Arrays.stream(spec.split("\\*", -1))
+                        .map(Pattern::quote)
+                        .toList());
         return new Rule(t, tool, spec, null, null, null, Pattern.compile(re, Pattern.DOTALL));
     }
 

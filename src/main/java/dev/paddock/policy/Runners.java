@@ -15,8 +15,7 @@ import java.util.Set;
  */
 final class Runners {
     /** The command a wrapper runs, and whether arguments are added to it at run time. */
-    record Step(List<Word> words, boolean openEnded) {
-    }
+    record Step(List<Word> words, boolean openEnded) {}
 
     private final BashAnalyzer a;
 
@@ -36,8 +35,10 @@ final class Runners {
                 return null;
             }
             case "source", "." -> {
-                a.problems.add("`" + name + "` runs the commands of the file " + (args.isEmpty() ? "it is given"
-                        : "`" + Snippet.of(args.get(0).raw()) + "`"));
+                a.problems.add("`" + name + "` runs the commands of the file "
+                        + (args.isEmpty()
+                                ? "it is given"
+                                : "`" + Snippet.of(args.get(0).raw()) + "`"));
                 return null;
             }
             case "env" -> {
@@ -49,16 +50,29 @@ final class Runners {
                 return new Step(inner, openEnded);
             }
             case "busybox" -> {
-                if (args.isEmpty() || args.get(0).value().startsWith("-") && args.get(0).isStatic()) {
+                if (args.isEmpty()
+                        || args.get(0).value().startsWith("-") && args.get(0).isStatic()) {
                     a.emit(w, openEnded); // busybox --list, --help
                     return null;
                 }
                 return new Step(args, openEnded); // busybox APPLET ARGS runs the applet
             }
             case "xargs" -> {
-                int i = Options.skip(args, "0prtxile", "EILnPsda", Set.of(), Set.of("--arg-file", "--delimiter",
-                        "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars",
-                        "--process-slot-var"));
+                int i = Options.skip(
+                        args,
+                        "0prtxile",
+                        "EILnPsda",
+                        Set.of(),
+                        Set.of(
+                                "--arg-file",
+                                "--delimiter",
+                                "--eof",
+                                "--replace",
+                                "--max-lines",
+                                "--max-args",
+                                "--max-procs",
+                                "--max-chars",
+                                "--process-slot-var"));
                 Word file = Options.value(args.subList(0, i), 'a', "--arg-file");
                 if (file != null) {
                     a.files.redirect(Kind.READ, file);
@@ -162,7 +176,8 @@ final class Runners {
             Word x = args.get(i);
             String v = x.value();
             if (!x.isStatic()) {
-                a.problems.add("`trap " + Snippet.of(x.raw()) + "`: a word only known at run time where its options are");
+                a.problems.add(
+                        "`trap " + Snippet.of(x.raw()) + "`: a word only known at run time where its options are");
                 unknown = true;
                 break;
             }
@@ -190,11 +205,43 @@ final class Runners {
      * which command they reach: a problem.
      */
     private void parallel(String name, List<Word> args, int depth) {
-        int i = Options.skip(args, "0qkuvX", "aCdEIjLlnNSsx", Set.of(), Set.of("--arg-file", "--colsep", "--delimiter",
-                "--eof", "--replace", "--jobs", "--max-lines", "--max-args", "--max-chars", "--sshlogin", "--results",
-                "--joblog", "--tmpdir", "--workdir", "--env", "--basefile", "--return", "--transferfile",
-                "--tagstring", "--timeout", "--retries", "--halt", "--memfree", "--load", "--delay", "--ssh",
-                "--block", "--header", "--max-replace-args", "--shebang-wrap", "--sshloginfile"));
+        int i = Options.skip(
+                args,
+                "0qkuvX",
+                "aCdEIjLlnNSsx",
+                Set.of(),
+                Set.of(
+                        "--arg-file",
+                        "--colsep",
+                        "--delimiter",
+                        "--eof",
+                        "--replace",
+                        "--jobs",
+                        "--max-lines",
+                        "--max-args",
+                        "--max-chars",
+                        "--sshlogin",
+                        "--results",
+                        "--joblog",
+                        "--tmpdir",
+                        "--workdir",
+                        "--env",
+                        "--basefile",
+                        "--return",
+                        "--transferfile",
+                        "--tagstring",
+                        "--timeout",
+                        "--retries",
+                        "--halt",
+                        "--memfree",
+                        "--load",
+                        "--delay",
+                        "--ssh",
+                        "--block",
+                        "--header",
+                        "--max-replace-args",
+                        "--shebang-wrap",
+                        "--sshloginfile"));
         wrapperWords(name, args.subList(0, i));
         int end = i;
         while (end < args.size() && !args.get(end).value().matches("::::?\\+?")) {
@@ -219,7 +266,9 @@ final class Runners {
             }
             return;
         }
-        if (command.stream().anyMatch(c -> c.isStatic() && BashAnalyzer.CODE.matcher(c.value()).find())) {
+        if (command.stream()
+                .anyMatch(c ->
+                        c.isStatic() && BashAnalyzer.CODE.matcher(c.value()).find())) {
             a.problems.add("`" + name + "` appends its arguments to a command string, where the analysis cannot see"
                     + " which command they reach");
             a.script(BashAnalyzer.values(command), depth + 1);
@@ -241,13 +290,20 @@ final class Runners {
 
     /** {@code env}'s arguments after options and assignments, or null when it runs nothing (prints). */
     private List<Word> env(List<Word> args) {
-        int i = Options.skip(args, "i0v", "uCS", Set.of("--ignore-environment", "--null", "--debug"),
+        int i = Options.skip(
+                args,
+                "i0v",
+                "uCS",
+                Set.of("--ignore-environment", "--null", "--debug"),
                 Set.of("--unset", "--chdir", "--split-string"));
         wrapperWords("env", args.subList(0, i));
         for (LoadingCheck.Found f : LoadingCheck.scan("env", args, 0, i).found()) {
-            a.problems.add("`env " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
+            a.problems.add(
+                    "`env " + Snippet.of(f.word().raw()) + "`: " + f.option().reason());
             if (f.option().spelling().contains("C") || f.option().spelling().equals("--chdir")) {
-                List<Path> to = f.value() == null || !f.value().isStatic() ? null : a.files.resolve(f.value().value());
+                List<Path> to = f.value() == null || !f.value().isStatic()
+                        ? null
+                        : a.files.resolve(f.value().value());
                 a.files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
             }
         }

@@ -31,7 +31,8 @@ final class SedScript {
 
     private void run() {
         while (true) {
-            while (i < s.length() && (Character.isWhitespace(s.charAt(i)) || s.charAt(i) == ';' || s.charAt(i) == '}')) {
+            while (i < s.length()
+                    && (Character.isWhitespace(s.charAt(i)) || s.charAt(i) == ';' || s.charAt(i) == '}')) {
                 i++;
             }
             if (i >= s.length()) {

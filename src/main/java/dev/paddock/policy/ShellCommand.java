@@ -16,8 +16,7 @@ import java.util.function.Consumer;
 final class ShellCommand {
     private static final Set<String> WITH_VALUE = Set.of("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
 
-    private ShellCommand() {
-    }
+    private ShellCommand() {}
 
     static void check(String name, List<Word> args, ArgumentEffects fx, Consumer<String> body) {
         boolean c = false;
@@ -49,11 +48,16 @@ final class ShellCommand {
         for (LoadingCheck.Found f : LoadingCheck.scan("bash", args, 0, end).found()) {
             String o = f.option().spelling();
             boolean option = o.equals("-o") || o.equals("-O");
-            if (option && f.value() != null && f.value().isStatic() && ShellOptions.harmless(f.value().value())) {
+            if (option
+                    && f.value() != null
+                    && f.value().isStatic()
+                    && ShellOptions.harmless(f.value().value())) {
                 continue;
             }
-            fx.problem("`" + name + " " + Snippet.of(f.word().raw() + (option && f.value() != null ? " "
-                    + f.value().raw() : "")) + "`: " + f.option().reason());
+            fx.problem("`" + name + " "
+                    + Snippet.of(f.word().raw()
+                            + (option && f.value() != null ? " " + f.value().raw() : "")) + "`: "
+                    + f.option().reason());
         }
         if (c && i < args.size()) {
             Word b = args.get(i);
@@ -64,7 +68,8 @@ final class ShellCommand {
         } else if (c) {
             fx.problem("`" + name + " -c` without a command");
         } else if (i < args.size()) {
-            fx.problem("`" + name + "` runs the commands of the file `" + Snippet.of(args.get(i).raw()) + "`");
+            fx.problem("`" + name + "` runs the commands of the file `"
+                    + Snippet.of(args.get(i).raw()) + "`");
         } else {
             fx.problem("`" + name + "` runs commands read from its standard input");
         }

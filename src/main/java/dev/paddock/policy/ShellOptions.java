@@ -11,20 +11,60 @@ import java.util.Set;
  */
 final class ShellOptions {
     /** {@code set -o} names (and the letters below) that are harmless to turn on. */
-    static final Set<String> HARMLESS_SET = Set.of("errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob",
-            "noclobber", "noexec", "errtrace", "functrace", "hashall", "notify", "physical", "braceexpand",
-            "ignoreeof", "onecmd", "privileged", "interactive-comments");
+    static final Set<String> HARMLESS_SET = Set.of(
+            "errexit",
+            "nounset",
+            "pipefail",
+            "xtrace",
+            "verbose",
+            "noglob",
+            "noclobber",
+            "noexec",
+            "errtrace",
+            "functrace",
+            "hashall",
+            "notify",
+            "physical",
+            "braceexpand",
+            "ignoreeof",
+            "onecmd",
+            "privileged",
+            "interactive-comments");
     /** {@code set} letters that are harmless to turn on: e u x v f C n E T h b P t B p. */
     static final String HARMLESS_SET_LETTERS = "euxvfCnETPhbtBp";
     /** {@code shopt} names that are harmless to turn on. */
-    static final Set<String> HARMLESS_SHOPT = Set.of("nullglob", "failglob", "dotglob", "globstar", "nocaseglob",
-            "nocasematch", "extglob", "globasciiranges", "checkwinsize", "cmdhist", "lithist", "xpg_echo", "lastpipe",
-            "inherit_errexit", "localvar_inherit", "localvar_unset", "assoc_expand_once", "patsub_replacement",
-            "shift_verbose", "huponexit", "execfail", "gnu_errfmt", "checkhash", "checkjobs", "direxpand",
-            "globskipdots", "noexpand_translation", "varredir_close", "mailwarn");
+    static final Set<String> HARMLESS_SHOPT = Set.of(
+            "nullglob",
+            "failglob",
+            "dotglob",
+            "globstar",
+            "nocaseglob",
+            "nocasematch",
+            "extglob",
+            "globasciiranges",
+            "checkwinsize",
+            "cmdhist",
+            "lithist",
+            "xpg_echo",
+            "lastpipe",
+            "inherit_errexit",
+            "localvar_inherit",
+            "localvar_unset",
+            "assoc_expand_once",
+            "patsub_replacement",
+            "shift_verbose",
+            "huponexit",
+            "execfail",
+            "gnu_errfmt",
+            "checkhash",
+            "checkjobs",
+            "direxpand",
+            "globskipdots",
+            "noexpand_translation",
+            "varredir_close",
+            "mailwarn");
 
-    private ShellOptions() {
-    }
+    private ShellOptions() {}
 
     /** Whether turning on the option {@code name} ({@code set -o} or {@code shopt -s} name) is harmless. */
     static boolean harmless(String name) {

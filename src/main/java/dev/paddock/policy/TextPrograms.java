@@ -17,11 +17,10 @@ import java.util.Set;
  * that: it turns those commands off).
  */
 final class TextPrograms {
-    private static final Set<String> NAMES = Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk",
-            "nawk");
+    private static final Set<String> NAMES =
+            Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
 
-    private TextPrograms() {
-    }
+    private TextPrograms() {}
 
     static boolean models(String program) {
         return NAMES.contains(program);
@@ -38,22 +37,72 @@ final class TextPrograms {
     }
 
     private static void grep(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "efABCmdD", Set.of("--regexp", "--file", "--context", "--after-context",
-                "--before-context", "--max-count", "--include", "--exclude", "--exclude-from", "--exclude-dir",
-                "--label", "--devices", "--directories", "--binary-files", "--group-separator"));
+        Argv a = Argv.parse(
+                args,
+                "efABCmdD",
+                Set.of(
+                        "--regexp",
+                        "--file",
+                        "--context",
+                        "--after-context",
+                        "--before-context",
+                        "--max-count",
+                        "--include",
+                        "--exclude",
+                        "--exclude-from",
+                        "--exclude-dir",
+                        "--label",
+                        "--devices",
+                        "--directories",
+                        "--binary-files",
+                        "--group-separator"));
         a.values("-f", "--file", "--exclude-from").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
         boolean recursive = a.has("-r", "-R", "--recursive", "--dereference-recursive")
-                || a.values("-d", "--directories").stream().anyMatch(w -> w.value().equals("recurse"));
+                || a.values("-d", "--directories").stream()
+                        .anyMatch(w -> w.value().equals("recurse"));
         searched(a, !a.has("-e", "--regexp", "-f", "--file"), recursive, false, fx);
     }
 
     private static void rg(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "ABCEefgjMmrtTd", Set.of("--regexp", "--file", "--glob", "--iglob", "--type",
-                "--type-not", "--type-add", "--type-clear", "--replace", "--max-count", "--max-depth", "--max-columns",
-                "--encoding", "--threads", "--context", "--after-context", "--before-context", "--pre", "--pre-glob",
-                "--ignore-file", "--path-separator", "--sort", "--sortr", "--colors", "--color", "--context-separator",
-                "--field-match-separator", "--field-context-separator", "--hostname-bin", "--hyperlink-format",
-                "--max-filesize", "--dfa-size-limit", "--regex-size-limit", "--engine", "--generate"));
+        Argv a = Argv.parse(
+                args,
+                "ABCEefgjMmrtTd",
+                Set.of(
+                        "--regexp",
+                        "--file",
+                        "--glob",
+                        "--iglob",
+                        "--type",
+                        "--type-not",
+                        "--type-add",
+                        "--type-clear",
+                        "--replace",
+                        "--max-count",
+                        "--max-depth",
+                        "--max-columns",
+                        "--encoding",
+                        "--threads",
+                        "--context",
+                        "--after-context",
+                        "--before-context",
+                        "--pre",
+                        "--pre-glob",
+                        "--ignore-file",
+                        "--path-separator",
+                        "--sort",
+                        "--sortr",
+                        "--colors",
+                        "--color",
+                        "--context-separator",
+                        "--field-match-separator",
+                        "--field-context-separator",
+                        "--hostname-bin",
+                        "--hyperlink-format",
+                        "--max-filesize",
+                        "--dfa-size-limit",
+                        "--regex-size-limit",
+                        "--engine",
+                        "--generate"));
         a.values("-f", "--file", "--ignore-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
         boolean pattern = !a.has("-e", "--regexp", "-f", "--file", "--files", "--type-list");
         searched(a, pattern, true, true, fx);
@@ -111,7 +160,8 @@ final class TextPrograms {
 
     private static void sed(List<Word> args, ArgumentEffects fx) {
         Argv a = Argv.parse(args, "efl", Set.of("--expression", "--file", "--line-length"));
-        boolean inPlace = a.options().stream().anyMatch(o -> o.name().equals("-i") || o.name().equals("--in-place"));
+        boolean inPlace = a.options().stream()
+                .anyMatch(o -> o.name().equals("-i") || o.name().equals("--in-place"));
         boolean sandbox = a.has("--sandbox");
         List<Word> scripts = new ArrayList<>(a.values("-e", "--expression"));
         List<Word> programFiles = a.values("-f", "--file");
@@ -147,8 +197,10 @@ final class TextPrograms {
     }
 
     private static void awk(String program, List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "Ffveilo", Set.of("--field-separator", "--assign", "--file", "--source", "--include",
-                "--load", "--exec"));
+        Argv a = Argv.parse(
+                args,
+                "Ffveilo",
+                Set.of("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec"));
         boolean sandbox = a.has("-S", "--sandbox");
         List<Word> sources = a.values("-e", "--source");
         List<Word> programFiles = a.values("-f", "--file", "-E", "--exec", "-i", "--include");

@@ -20,8 +20,8 @@ import java.util.Set;
  */
 final class WrapperTable {
     static final Map<String, Spec> SPECS = new HashMap<>();
-    private static final String SHELL = "it runs an interactive shell, which reads its commands from standard input"
-            + " (and its start-up files)";
+    private static final String SHELL =
+            "it runs an interactive shell, which reads its commands from standard input" + " (and its start-up files)";
 
     /** A table entry under construction. */
     private static final class B {
@@ -121,9 +121,20 @@ final class WrapperTable {
         }
 
         void add(String... aliases) {
-            Spec s = new Spec(name, style, shortValue, Map.copyOf(longValue), operands, Set.copyOf(scripts),
-                    Set.copyOf(noCommand), Map.copyOf(files), Set.copyOf(env), Set.copyOf(dirs), Map.copyOf(risky),
-                    bare, judgedItself);
+            Spec s = new Spec(
+                    name,
+                    style,
+                    shortValue,
+                    Map.copyOf(longValue),
+                    operands,
+                    Set.copyOf(scripts),
+                    Set.copyOf(noCommand),
+                    Map.copyOf(files),
+                    Set.copyOf(env),
+                    Set.copyOf(dirs),
+                    Map.copyOf(risky),
+                    bare,
+                    judgedItself);
             SPECS.put(name, s);
             for (String a : aliases) {
                 SPECS.put(a, s);
@@ -254,6 +265,5 @@ final class WrapperTable {
     }
     // spotless:on
 
-    private WrapperTable() {
-    }
+    private WrapperTable() {}
 }

@@ -49,13 +49,22 @@ final class Wrappers {
     }
 
     /** One wrapper's syntax; see the class description. */
-    record Spec(String name, Style style, String shortValue, Map<String, Integer> longValue, int operands,
-            Set<String> scripts, Set<String> noCommand, Map<String, Kind> files, Set<String> env, Set<String> dirs,
-            Map<String, String> risky, String bare, boolean judgedItself) {
-    }
+    record Spec(
+            String name,
+            Style style,
+            String shortValue,
+            Map<String, Integer> longValue,
+            int operands,
+            Set<String> scripts,
+            Set<String> noCommand,
+            Map<String, Kind> files,
+            Set<String> env,
+            Set<String> dirs,
+            Map<String, String> risky,
+            String bare,
+            boolean judgedItself) {}
 
-    private Wrappers() {
-    }
+    private Wrappers() {}
 
     /** The wrapper called {@code name}, or null (the table is {@link WrapperTable}). */
     static Spec spec(String name) {
@@ -90,10 +99,15 @@ final class Wrappers {
                 seen.add(key);
                 int eq = v.indexOf('=');
                 int arity = eq >= 0 ? 0 : s.longValue().getOrDefault(key, 0);
-                Word value = eq >= 0 ? LoadingCheck.part(a, v.substring(eq + 1))
+                Word value = eq >= 0
+                        ? LoadingCheck.part(a, v.substring(eq + 1))
                         : arity > 0 && i + 1 < args.size() ? args.get(i + 1) : null;
-                option(s, key, value, args.subList(Math.min(i + 1, args.size()), Math.min(i + 1 + arity,
-                        args.size())), fx);
+                option(
+                        s,
+                        key,
+                        value,
+                        args.subList(Math.min(i + 1, args.size()), Math.min(i + 1 + arity, args.size())),
+                        fx);
                 none |= s.noCommand().contains(key);
                 script |= s.scripts().contains(key) && value != null;
                 i += 1 + arity;
@@ -105,7 +119,8 @@ final class Wrappers {
                 seen.add(letter);
                 none |= s.noCommand().contains(letter);
                 if (s.shortValue().indexOf(v.charAt(k)) >= 0) {
-                    Word value = k + 1 < v.length() ? LoadingCheck.part(a, v.substring(k + 1))
+                    Word value = k + 1 < v.length()
+                            ? LoadingCheck.part(a, v.substring(k + 1))
                             : i + 1 < args.size() ? args.get(i + 1) : null;
                     step = k + 1 < v.length() ? 1 : 2;
                     script |= s.scripts().contains(letter) && value != null;
@@ -131,8 +146,7 @@ final class Wrappers {
                     return none || i >= args.size() ? -1 : i;
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
         if (s.style() == Style.STRING) {
             // script [FILE], su [USER [ARGS]]: options may follow the operands (su passes -c to the user's shell)
@@ -154,7 +168,9 @@ final class Wrappers {
             }
             return -1;
         }
-        if (i < args.size() && args.get(i).isStatic() && s.scripts().contains(args.get(i).value())) {
+        if (i < args.size()
+                && args.get(i).isStatic()
+                && s.scripts().contains(args.get(i).value())) {
             if (i + 1 < args.size()) {
                 fx.script(args.get(i + 1)); // flock FILE -c CMD, sg GROUP -c CMD
             }
@@ -184,7 +200,8 @@ final class Wrappers {
             fx.file(s.files().get(""), o); // flock creates its lock file
         }
         if (s.risky().containsKey("")) {
-            fx.problem("`" + s.name() + " " + Snippet.of(o.raw()) + "`: " + s.risky().get(""));
+            fx.problem("`" + s.name() + " " + Snippet.of(o.raw()) + "`: "
+                    + s.risky().get(""));
         }
         if (s.name().equals("chroot")) {
             if (!o.isStatic() || !o.value().matches("/+")) {
@@ -204,8 +221,12 @@ final class Wrappers {
         if (!name.startsWith("--") && !s.longValue().containsKey(name)) {
             return null; // a short option or a cluster of them (gdb's -ex-style names are in longValue)
         }
-        if (s.longValue().containsKey(name) || s.noCommand().contains(name) || s.risky().containsKey(name)
-                || s.files().containsKey(name) || s.scripts().contains(name) || s.dirs().contains(name)) {
+        if (s.longValue().containsKey(name)
+                || s.noCommand().contains(name)
+                || s.risky().containsKey(name)
+                || s.files().containsKey(name)
+                || s.scripts().contains(name)
+                || s.dirs().contains(name)) {
             return name;
         }
         String found = null;
@@ -223,8 +244,8 @@ final class Wrappers {
     private static void option(Spec s, String key, Word value, List<Word> values, Effects fx) {
         String reason = s.risky().get(key);
         if (reason != null) {
-            fx.problem("`" + s.name() + " " + key + (value == null ? "" : " " + Snippet.of(value.raw())) + "`: "
-                    + reason);
+            fx.problem(
+                    "`" + s.name() + " " + key + (value == null ? "" : " " + Snippet.of(value.raw())) + "`: " + reason);
         }
         if (value == null) {
             return;
@@ -232,8 +253,11 @@ final class Wrappers {
         if (s.name().equals("gdb") && reason != null && value.isStatic()) {
             String v = value.value().strip();
             int pipe = v.indexOf('|');
-            String shell = v.startsWith("shell ") ? v.substring(6) : v.startsWith("!") ? v.substring(1)
-                    : (v.startsWith("pipe ") || v.startsWith("|")) && pipe >= 0 ? v.substring(pipe + 1) : null;
+            String shell = v.startsWith("shell ")
+                    ? v.substring(6)
+                    : v.startsWith("!")
+                            ? v.substring(1)
+                            : (v.startsWith("pipe ") || v.startsWith("|")) && pipe >= 0 ? v.substring(pipe + 1) : null;
             if (shell != null) {
                 fx.script(Word.of(shell)); // gdb's shell, ! and pipe run a shell command
             }
@@ -248,9 +272,16 @@ final class Wrappers {
             }
         }
         if (s.env().contains(key)) {
-            Word assignment = values.size() == 2 ? new Word(values.get(0).value() + "=" + values.get(1).value(),
-                    values.get(0).raw() + "=" + values.get(1).raw(), values.get(1).quoted(), values.get(0).expands()
-                    || values.get(1).expands(), false, false, List.of()) : value;
+            Word assignment = values.size() == 2
+                    ? new Word(
+                            values.get(0).value() + "=" + values.get(1).value(),
+                            values.get(0).raw() + "=" + values.get(1).raw(),
+                            values.get(1).quoted(),
+                            values.get(0).expands() || values.get(1).expands(),
+                            false,
+                            false,
+                            List.of())
+                    : value;
             fx.environment(assignment);
         }
         if (s.dirs().contains(key)) {

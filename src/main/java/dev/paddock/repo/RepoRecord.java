@@ -14,6 +14,12 @@ import java.time.Instant;
  * @param testCommand shell command the merge queue runs before merging, or null
  * @param lastOpenedAt when the panel last showed it (drives the recent list)
  */
-public record RepoRecord(long id, Path path, String name, String baseBranch, String mergeStrategy,
-                         String testCommand, Instant createdAt, Instant lastOpenedAt) {
-}
+public record RepoRecord(
+        long id,
+        Path path,
+        String name,
+        String baseBranch,
+        String mergeStrategy,
+        String testCommand,
+        Instant createdAt,
+        Instant lastOpenedAt) {}

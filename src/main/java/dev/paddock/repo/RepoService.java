@@ -28,8 +28,7 @@ public final class RepoService {
     }
 
     /** A repository both located on disk and registered in the store. */
-    public record OpenedRepo(RepoRecord record, GitRepository git) {
-    }
+    public record OpenedRepo(RepoRecord record, GitRepository git) {}
 
     /**
      * Locates the repository containing {@code path} and registers it (or marks it as just opened).
@@ -49,9 +48,17 @@ public final class RepoService {
     public OpenedRepo register(GitRepository repo) throws PaddockException {
         RepoStore.Registration reg = repos.register(repo.mainWorktree(), baseBranch(repo));
         if (reg.created()) {
-            events.append(EventDraft.of(reg.repo().id(), null, EventKinds.REPOSITORY_REGISTERED,
-                    "Registered " + repo.mainWorktree() + " (base branch " + reg.repo().baseBranch() + ")",
-                    Map.of("path", repo.mainWorktree().toString(), "baseBranch", reg.repo().baseBranch())));
+            events.append(EventDraft.of(
+                    reg.repo().id(),
+                    null,
+                    EventKinds.REPOSITORY_REGISTERED,
+                    "Registered " + repo.mainWorktree() + " (base branch "
+                            + reg.repo().baseBranch() + ")",
+                    Map.of(
+                            "path",
+                            repo.mainWorktree().toString(),
+                            "baseBranch",
+                            reg.repo().baseBranch())));
         }
         return new OpenedRepo(reg.repo(), repo);
     }
@@ -84,9 +91,13 @@ public final class RepoService {
     public OpenedRepo setContainerImage(Path path, String image) throws PaddockException {
         OpenedRepo r = open(path);
         repos.setContainerImage(r.record().id(), image);
-        events.append(EventDraft.of(r.record().id(), null, "repository.container_image_set", image == null
-                || image.isBlank() ? "Cleared the container image of " + r.git().mainWorktree()
-                : "Container sandboxes of " + r.git().mainWorktree() + " use the image " + image.strip(),
+        events.append(EventDraft.of(
+                r.record().id(),
+                null,
+                "repository.container_image_set",
+                image == null || image.isBlank()
+                        ? "Cleared the container image of " + r.git().mainWorktree()
+                        : "Container sandboxes of " + r.git().mainWorktree() + " use the image " + image.strip(),
                 Map.of("image", image == null ? "" : image.strip())));
         return r;
     }
@@ -111,15 +122,23 @@ public final class RepoService {
         OpenedRepo r = open(path);
         List<String> words = flags == null ? List.of() : List.copyOf(flags);
         try {
-            repos.setAgentFlags(r.record().id(), agent, words.isEmpty() ? null
-                    : dev.paddock.common.Json.mapper().writeValueAsString(words));
+            repos.setAgentFlags(
+                    r.record().id(),
+                    agent,
+                    words.isEmpty() ? null : dev.paddock.common.Json.mapper().writeValueAsString(words));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new PaddockException("Cannot write the flags: " + e.getOriginalMessage(), e);
         }
-        events.append(EventDraft.of(r.record().id(), null, "repository.agent_flags_set", words.isEmpty()
-                ? "Cleared the extra flags of " + agent + " in " + r.git().mainWorktree()
-                : "Sandboxes of " + agent + " in " + r.git().mainWorktree() + " run with the extra flags "
-                        + String.join(" ", words), Map.of("agent", agent, "flags", words)));
+        events.append(EventDraft.of(
+                r.record().id(),
+                null,
+                "repository.agent_flags_set",
+                words.isEmpty()
+                        ? "Cleared the extra flags of " + agent + " in "
+                                + r.git().mainWorktree()
+                        : "Sandboxes of " + agent + " in " + r.git().mainWorktree() + " run with the extra flags "
+                                + String.join(" ", words),
+                Map.of("agent", agent, "flags", words)));
         return r;
     }
 
@@ -172,7 +191,8 @@ public final class RepoService {
             return repo.currentBranch();
         }
         for (String candidate : List.of("main", "master", "trunk", "develop")) {
-            if (git.run(repo.mainWorktree(), "show-ref", "--verify", "--quiet", "refs/heads/" + candidate).ok()) {
+            if (git.run(repo.mainWorktree(), "show-ref", "--verify", "--quiet", "refs/heads/" + candidate)
+                    .ok()) {
                 return candidate;
             }
         }

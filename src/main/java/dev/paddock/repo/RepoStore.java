@@ -34,29 +34,44 @@ public final class RepoStore {
         String key = path.toString();
         return jdbc.inTransaction(tx -> {
             var now = clock.instant();
-            Optional<RepoRecord> existing = tx.queryOne(
-                    "SELECT " + COLUMNS + " FROM repositories WHERE path = ?", RepoStore::map, key);
+            Optional<RepoRecord> existing =
+                    tx.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE path = ?", RepoStore::map, key);
             if (existing.isPresent()) {
-                tx.update("UPDATE repositories SET last_opened_at = ? WHERE id = ?", now, existing.get().id());
-                return new Registration(tx.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE id = ?",
-                        RepoStore::map, existing.get().id()).orElseThrow(), false);
+                tx.update(
+                        "UPDATE repositories SET last_opened_at = ? WHERE id = ?",
+                        now,
+                        existing.get().id());
+                return new Registration(
+                        tx.queryOne(
+                                        "SELECT " + COLUMNS + " FROM repositories WHERE id = ?",
+                                        RepoStore::map,
+                                        existing.get().id())
+                                .orElseThrow(),
+                        false);
             }
             String name = path.getFileName() == null ? key : path.getFileName().toString();
-            long id = tx.insert("INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
-                    + " VALUES (?, ?, ?, ?, ?)", key, name, baseBranch, now, now);
-            return new Registration(tx.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE id = ?",
-                    RepoStore::map, id).orElseThrow(), true);
+            long id = tx.insert(
+                    "INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
+                            + " VALUES (?, ?, ?, ?, ?)",
+                    key,
+                    name,
+                    baseBranch,
+                    now,
+                    now);
+            return new Registration(
+                    tx.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE id = ?", RepoStore::map, id)
+                            .orElseThrow(),
+                    true);
         });
     }
 
     /** Result of {@link #register}. */
-    public record Registration(RepoRecord repo, boolean created) {
-    }
+    public record Registration(RepoRecord repo, boolean created) {}
 
     /** Finds a registered repository by the absolute path of its main worktree. */
     public Optional<RepoRecord> findByPath(Path path) throws StoreException {
-        return jdbc.queryOne("SELECT " + COLUMNS + " FROM repositories WHERE path = ?", RepoStore::map,
-                path.toString());
+        return jdbc.queryOne(
+                "SELECT " + COLUMNS + " FROM repositories WHERE path = ?", RepoStore::map, path.toString());
     }
 
     /** Finds a registered repository by id. */
@@ -68,8 +83,11 @@ public final class RepoStore {
      * The container image of a repository's container sandboxes (column {@code container_image}), if set.
      */
     public Optional<String> containerImage(long id) throws StoreException {
-        return jdbc.queryOne("SELECT container_image FROM repositories WHERE id = ? AND container_image IS NOT NULL",
-                rs -> rs.getString(1), id).filter(s -> !s.isBlank());
+        return jdbc.queryOne(
+                        "SELECT container_image FROM repositories WHERE id = ? AND container_image IS NOT NULL",
+                        rs -> rs.getString(1),
+                        id)
+                .filter(s -> !s.isBlank());
     }
 
     /**
@@ -78,23 +96,31 @@ public final class RepoStore {
      * @return whether the repository exists
      */
     public boolean setContainerImage(long id, String image) throws StoreException {
-        return jdbc.update("UPDATE repositories SET container_image = ? WHERE id = ?",
-                image == null || image.isBlank() ? null : image.strip(), id) == 1;
+        return jdbc.update(
+                        "UPDATE repositories SET container_image = ? WHERE id = ?",
+                        image == null || image.isBlank() ? null : image.strip(),
+                        id)
+                == 1;
     }
 
     /**
      * The repository's extra flags for an agent preset, as stored (a JSON array of strings), if any.
      */
     public Optional<String> agentFlags(long id, String agent) throws StoreException {
-        return jdbc.queryOne("SELECT flags FROM repository_agent_flags WHERE repository_id = ? AND agent = ?",
-                rs -> rs.getString(1), id, agent);
+        return jdbc.queryOne(
+                "SELECT flags FROM repository_agent_flags WHERE repository_id = ? AND agent = ?",
+                rs -> rs.getString(1),
+                id,
+                agent);
     }
 
     /** Every agent's extra flags of the repository (JSON arrays), by agent. */
     public java.util.Map<String, String> allAgentFlags(long id) throws StoreException {
         java.util.Map<String, String> m = new java.util.TreeMap<>();
-        for (var e : jdbc.query("SELECT agent, flags FROM repository_agent_flags WHERE repository_id = ?",
-                rs -> java.util.Map.entry(rs.getString(1), rs.getString(2)), id)) {
+        for (var e : jdbc.query(
+                "SELECT agent, flags FROM repository_agent_flags WHERE repository_id = ?",
+                rs -> java.util.Map.entry(rs.getString(1), rs.getString(2)),
+                id)) {
             m.put(e.getKey(), e.getValue());
         }
         return m;
@@ -105,8 +131,11 @@ public final class RepoStore {
         jdbc.inTransaction(tx -> {
             tx.update("DELETE FROM repository_agent_flags WHERE repository_id = ? AND agent = ?", id, agent);
             if (flagsJson != null) {
-                tx.update("INSERT INTO repository_agent_flags (repository_id, agent, flags) VALUES (?, ?, ?)", id,
-                        agent, flagsJson);
+                tx.update(
+                        "INSERT INTO repository_agent_flags (repository_id, agent, flags) VALUES (?, ?, ?)",
+                        id,
+                        agent,
+                        flagsJson);
             }
             return null;
         });
@@ -114,13 +143,19 @@ public final class RepoStore {
 
     /** All registered repositories, most recently opened first. */
     public List<RepoRecord> recent() throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM repositories ORDER BY last_opened_at DESC, id DESC",
-                RepoStore::map);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM repositories ORDER BY last_opened_at DESC, id DESC", RepoStore::map);
     }
 
     private static RepoRecord map(ResultSet rs) throws SQLException {
-        return new RepoRecord(rs.getLong("id"), Path.of(rs.getString("path")), rs.getString("name"),
-                rs.getString("base_branch"), rs.getString("merge_strategy"), rs.getString("test_command"),
-                Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "last_opened_at"));
+        return new RepoRecord(
+                rs.getLong("id"),
+                Path.of(rs.getString("path")),
+                rs.getString("name"),
+                rs.getString("base_branch"),
+                rs.getString("merge_strategy"),
+                rs.getString("test_command"),
+                Jdbc.instant(rs, "created_at"),
+                Jdbc.instant(rs, "last_opened_at"));
     }
 }

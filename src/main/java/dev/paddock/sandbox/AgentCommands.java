@@ -84,8 +84,7 @@ public final class AgentCommands {
             exit 1
             """;
 
-    private AgentCommands() {
-    }
+    private AgentCommands() {}
 
     /**
      * Writes the commands into {@code binDir} (mode 755), replacing older versions.

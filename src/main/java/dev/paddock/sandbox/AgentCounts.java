@@ -19,8 +19,7 @@ public record AgentCounts(List<Entry> entries) {
     public static final int MAX_COUNT = 20;
 
     /** One agent and its count. */
-    public record Entry(String agent, int count) {
-    }
+    public record Entry(String agent, int count) {}
 
     public AgentCounts {
         entries = List.copyOf(entries);
@@ -49,21 +48,21 @@ public record AgentCounts(List<Entry> entries) {
             int colon = item.indexOf(':');
             String name = (colon < 0 ? item : item.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
             if (!name.matches("[a-z0-9][a-z0-9-]{0,31}")) {
-                throw new IllegalArgumentException("'" + item + "' does not start with an agent's name, e.g."
-                        + " claude:2");
+                throw new IllegalArgumentException(
+                        "'" + item + "' does not start with an agent's name, e.g." + " claude:2");
             }
             int count = 1;
             if (colon >= 0) {
                 String c = item.substring(colon + 1).strip();
                 if (!c.matches("[0-9]{1,3}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > MAX_COUNT) {
-                    throw new IllegalArgumentException("'" + item + "': a count is a whole number from 1 to "
-                            + MAX_COUNT);
+                    throw new IllegalArgumentException(
+                            "'" + item + "': a count is a whole number from 1 to " + MAX_COUNT);
                 }
                 count = Integer.parseInt(c);
             }
             if (!seen.add(name)) {
-                throw new IllegalArgumentException("'" + spec + "' names " + name + " twice: give each agent once,"
-                        + " with its count");
+                throw new IllegalArgumentException(
+                        "'" + spec + "' names " + name + " twice: give each agent once," + " with its count");
             }
             entries.add(new Entry(name, count));
         }

@@ -39,8 +39,8 @@ final class AgentFiles {
                 return false;
             }
             String progress = beat.get().progress();
-            boolean recorded = store.heartbeat(s.id(), progress.length() > PROGRESS_MAX
-                    ? progress.substring(0, PROGRESS_MAX) : progress);
+            boolean recorded = store.heartbeat(
+                    s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX) : progress);
             heartbeatFiles.taken(beat.get());
             return recorded;
         } catch (IOException e) {

@@ -41,9 +41,11 @@ public final class AgentLauncher {
     private final IsolationRuntimes runtimes;
     /** A sandbox's hook key by its id, once the API runs; null before (no key is given then). */
     private volatile Function<String, String> hookKeys;
+
     private volatile AgentPrograms programs = AgentPrograms.CUSTOM_ONLY;
     /** The sandboxes' API sockets, once the API runs; null before (namespace and container agents get none). */
     private volatile ApiRelays relays;
+
     private volatile List<Path> hookPrograms = List.of();
     /** Sandboxes whose socket could not be opened again (warned about once). */
     private final java.util.Set<String> socketFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -87,8 +89,10 @@ public final class AgentLauncher {
         }
         java.util.Set<String> keep = new java.util.HashSet<>();
         for (SandboxRecord s : live) {
-            if (!throughSocket(s.spec().tier()) || !(s.state() == SandboxState.RUNNING
-                    || s.state() == SandboxState.PENDING || s.state() == SandboxState.RETRYING)) {
+            if (!throughSocket(s.spec().tier())
+                    || !(s.state() == SandboxState.RUNNING
+                            || s.state() == SandboxState.PENDING
+                            || s.state() == SandboxState.RETRYING)) {
                 continue;
             }
             keep.add(s.id());
@@ -98,8 +102,10 @@ public final class AgentLauncher {
                     socketFailures.remove(s.id());
                 } catch (PaddockException e) {
                     if (socketFailures.add(s.id())) { // once, not at every tick
-                        org.slf4j.LoggerFactory.getLogger(AgentLauncher.class).warn("{} Its Claude Code hook denies"
-                                + " every call until it can be opened.", e.getMessage());
+                        org.slf4j.LoggerFactory.getLogger(AgentLauncher.class)
+                                .warn(
+                                        "{} Its Claude Code hook denies" + " every call until it can be opened.",
+                                        e.getMessage());
                     }
                 }
             }
@@ -165,8 +171,8 @@ public final class AgentLauncher {
      * @param apiUrl base URL of Paddock's loopback API, e.g. {@code http://127.0.0.1:41234}
      * @param logFile where the agent's output is appended
      */
-    public record Launch(SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl,
-                         Path logFile) {
+    public record Launch(
+            SandboxRecord sandbox, SandboxLayout layout, GitRepository git, String token, String apiUrl, Path logFile) {
         /** Without the token, which must never reach a log or a message. */
         @Override
         public String toString() {
@@ -202,13 +208,25 @@ public final class AgentLauncher {
                 // Inside a namespace or a container the hook reaches Paddock through its sandbox's socket alone.
                 env.put("PADDOCK_HOOK_KEY", keys.apply(s.id()));
                 env.put(SandboxApi.SOCKET_VARIABLE, SandboxApi.SOCKET);
-                api = new SandboxApi(socketDir, hookPrograms.stream().filter(Files::isRegularFile).toList());
+                api = new SandboxApi(
+                        socketDir,
+                        hookPrograms.stream().filter(Files::isRegularFile).toList());
             }
         }
         ResourceLimits limits = java.util.Objects.requireNonNullElse(s.limits(), ResourceLimits.DEFAULTS);
-        return new RunSpec(RunSpec.Kind.AGENT, runId(s, l.layout(), l.git().mainWorktree(), l.logFile()),
-                l.layout().worktree(), program.command(), "run " + (s.run().iteration() + 1) + " of " + s.id(),
-                GitWrites.COMMIT, env, hostEnv, limits, s.spec().networkGranted(), s.spec().image(), api);
+        return new RunSpec(
+                RunSpec.Kind.AGENT,
+                runId(s, l.layout(), l.git().mainWorktree(), l.logFile()),
+                l.layout().worktree(),
+                program.command(),
+                "run " + (s.run().iteration() + 1) + " of " + s.id(),
+                GitWrites.COMMIT,
+                env,
+                hostEnv,
+                limits,
+                s.spec().networkGranted(),
+                s.spec().image(),
+                api);
     }
 
     /**
@@ -233,14 +251,18 @@ public final class AgentLauncher {
             // An earlier run's turn must not make this one "waiting for you".
             Files.deleteIfExists(l.layout().turnFile());
             ApiRelays r = relays;
-            Path socketDir = r != null && throughSocket(l.sandbox().spec().tier()) ? r.ensure(l.sandbox().id()) : null;
+            Path socketDir = r != null && throughSocket(l.sandbox().spec().tier())
+                    ? r.ensure(l.sandbox().id())
+                    : null;
             return runtimeOf(l.sandbox()).start(spec(l, program, socketDir), onEnd);
         } catch (IOException e) {
-            throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
         } catch (IsolationException e) {
             throw new SandboxException(e.getMessage(), e);
         } catch (PaddockException e) {
-            throw new SandboxException("Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);
         }
     }
 }

@@ -26,8 +26,7 @@ public interface AgentPrograms {
      *
      * @throws SandboxException naming the setting and what is wrong with its file
      */
-    default void checkProgram(String agent, Tier tier) throws SandboxException {
-    }
+    default void checkProgram(String agent, Tier tier) throws SandboxException {}
 
     /**
      * Checks a repository's extra flags for {@code agent}'s command lines.
@@ -77,8 +76,8 @@ public interface AgentPrograms {
      * @throws SandboxException when it cannot ({@link #followUpRefusal}), or as {@link #prepare}
      */
     default Program prepareFollowUp(SandboxRecord s, SandboxLayout layout, String text) throws SandboxException {
-        throw new SandboxException("Cannot send a follow-up to " + s.id() + ": " + followUpRefusal(s)
-                .orElse("this Paddock cannot resume its agent") + ".");
+        throw new SandboxException("Cannot send a follow-up to " + s.id() + ": "
+                + followUpRefusal(s).orElse("this Paddock cannot resume its agent") + ".");
     }
 
     /**
@@ -146,8 +145,8 @@ public interface AgentPrograms {
 
         @Override
         public Program prepare(SandboxRecord s, SandboxLayout layout) {
-            return new Program(s.spec().agentCommand(), Map.of("PADDOCK_TASK", s.spec().task()), null,
-                    "custom command");
+            return new Program(
+                    s.spec().agentCommand(), Map.of("PADDOCK_TASK", s.spec().task()), null, "custom command");
         }
     };
 }

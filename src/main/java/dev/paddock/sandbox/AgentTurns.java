@@ -34,14 +34,19 @@ import java.util.stream.Collectors;
  */
 public final class AgentTurns {
     /** States in which an agent may be waiting: its run is on (the hook fires just before it exits) or ended. */
-    static final Set<SandboxState> ACCEPTS = EnumSet.of(SandboxState.RUNNING, SandboxState.DONE, SandboxState.FAILED,
-            SandboxState.TIMEOUT, SandboxState.AWAITING_HUMAN);
+    static final Set<SandboxState> ACCEPTS = EnumSet.of(
+            SandboxState.RUNNING,
+            SandboxState.DONE,
+            SandboxState.FAILED,
+            SandboxState.TIMEOUT,
+            SandboxState.AWAITING_HUMAN);
     /** Longest detail kept, in characters. */
     public static final int DETAIL_MAX = 1000;
     /** Longest follow-up prompt, in characters (as long as a task). */
     public static final int FOLLOW_UP_MAX = 8192;
-    private static final String STATES = ACCEPTS.stream().map(s -> "'" + s.id() + "'")
-            .collect(Collectors.joining(", "));
+
+    private static final String STATES =
+            ACCEPTS.stream().map(s -> "'" + s.id() + "'").collect(Collectors.joining(", "));
     private static final String VISIBLE = "SELECT w.sandbox_id, w.kind, w.run, w.since, w.session_id, w.detail,"
             + " w.notification_type FROM sandbox_waiting w JOIN sandboxes s ON s.id = w.sandbox_id"
             + " AND s.iteration = w.run AND s.state IN (" + STATES + ")";
@@ -61,8 +66,7 @@ public final class AgentTurns {
      *
      * @param askedBy who sent it
      */
-    public record FollowUp(String sandboxId, String text, String askedBy, Instant askedAt) {
-    }
+    public record FollowUp(String sandboxId, String text, String askedBy, Instant askedAt) {}
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -87,11 +91,12 @@ public final class AgentTurns {
             throws StoreException, SandboxNotFoundException {
         String key = key(payload);
         Instant now = clock.instant();
-        record Now(SandboxState state, int iteration, long repositoryId) {
-        }
+        record Now(SandboxState state, int iteration, long repositoryId) {}
         Optional<Outcome> outcome = jdbc.inTransaction(tx -> {
-            Optional<Now> s = tx.queryOne("SELECT state, iteration, repository_id FROM sandboxes WHERE id = ?",
-                    rs -> new Now(SandboxState.of(rs.getString(1)), rs.getInt(2), rs.getLong(3)), id);
+            Optional<Now> s = tx.queryOne(
+                    "SELECT state, iteration, repository_id FROM sandboxes WHERE id = ?",
+                    rs -> new Now(SandboxState.of(rs.getString(1)), rs.getInt(2), rs.getLong(3)),
+                    id);
             if (s.isEmpty()) {
                 return Optional.empty();
             }
@@ -99,15 +104,26 @@ public final class AgentTurns {
                 return Optional.of(Outcome.NOT_NOW);
             }
             int run = s.get().iteration();
-            boolean seen = tx.queryOne("SELECT signal_key, run FROM sandbox_waiting WHERE sandbox_id = ?",
-                    rs -> rs.getString(1).equals(key) && rs.getInt(2) == run, id).orElse(false);
+            boolean seen = tx.queryOne(
+                            "SELECT signal_key, run FROM sandbox_waiting WHERE sandbox_id = ?",
+                            rs -> rs.getString(1).equals(key) && rs.getInt(2) == run,
+                            id)
+                    .orElse(false);
             if (seen) {
                 return Optional.of(Outcome.DUPLICATE);
             }
             String detail = cut(signal.detail());
-            tx.update("MERGE INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail, notification_type,"
-                            + " signal_key) KEY (sandbox_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", id, signal.kind().id(), run,
-                    now, cut(signal.sessionId(), 128), detail, cut(signal.notificationType(), 64), key);
+            tx.update(
+                    "MERGE INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail, notification_type,"
+                            + " signal_key) KEY (sandbox_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    id,
+                    signal.kind().id(),
+                    run,
+                    now,
+                    cut(signal.sessionId(), 128),
+                    detail,
+                    cut(signal.notificationType(), 64),
+                    key);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("run", run);
             details.put("session", signal.sessionId());
@@ -115,8 +131,16 @@ public final class AgentTurns {
             if (signal.notificationType() != null) {
                 details.put("notificationType", signal.notificationType());
             }
-            events.append(tx, EventDraft.of(s.get().repositoryId(), id, signal.kind() == AgentSignal.Kind.TURN_ENDED
-                    ? EventKinds.AGENT_TURN_ENDED : EventKinds.AGENT_WAITING, message(id, signal), details));
+            events.append(
+                    tx,
+                    EventDraft.of(
+                            s.get().repositoryId(),
+                            id,
+                            signal.kind() == AgentSignal.Kind.TURN_ENDED
+                                    ? EventKinds.AGENT_TURN_ENDED
+                                    : EventKinds.AGENT_WAITING,
+                            message(id, signal),
+                            details));
             return Optional.of(Outcome.RECORDED);
         });
         return outcome.orElseThrow(() -> new SandboxNotFoundException(id));
@@ -152,8 +176,10 @@ public final class AgentTurns {
 
     /** The follow-up prompt the sandbox's next starts resume its agent's session with, if a person sent one. */
     public Optional<FollowUp> followUp(String id) throws StoreException {
-        return jdbc.queryOne("SELECT sandbox_id, text, asked_by, asked_at FROM sandbox_follow_ups WHERE sandbox_id = ?",
-                rs -> new FollowUp(rs.getString(1), rs.getString(2), rs.getString(3), Jdbc.instant(rs, "asked_at")), id);
+        return jdbc.queryOne(
+                "SELECT sandbox_id, text, asked_by, asked_at FROM sandbox_follow_ups WHERE sandbox_id = ?",
+                rs -> new FollowUp(rs.getString(1), rs.getString(2), rs.getString(3), Jdbc.instant(rs, "asked_at")),
+                id);
     }
 
     /**
@@ -168,8 +194,13 @@ public final class AgentTurns {
 
     /** Stores the follow-up prompt {@code text} of sandbox {@code id} (replacing one sent before). */
     static void putFollowUp(Jdbc.Tx tx, String id, String text, String by, Instant at) throws SQLException {
-        tx.update("MERGE INTO sandbox_follow_ups (sandbox_id, text, asked_by, asked_at) KEY (sandbox_id)"
-                + " VALUES (?, ?, ?, ?)", id, text, cut(by, 256), at);
+        tx.update(
+                "MERGE INTO sandbox_follow_ups (sandbox_id, text, asked_by, asked_at) KEY (sandbox_id)"
+                        + " VALUES (?, ?, ?, ?)",
+                id,
+                text,
+                cut(by, 256),
+                at);
     }
 
     /** Forgets the follow-up prompt of sandbox {@code id}: its next start runs the task anew. */
@@ -180,16 +211,23 @@ public final class AgentTurns {
     /** The SHA-256 (hex) of a hook's input, stripped (the turn file adds a newline the API body lacks). */
     static String key(String payload) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest((payload == null ? "" : payload.strip()).getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest((payload == null ? "" : payload.strip()).getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JDK", e);
         }
     }
 
     private static WaitingForYou map(ResultSet rs) throws SQLException {
-        return new WaitingForYou(rs.getString(1), AgentSignal.Kind.of(rs.getString(2)), rs.getInt(3),
-                Jdbc.instant(rs, "since"), rs.getString(5), rs.getString(6), rs.getString(7));
+        return new WaitingForYou(
+                rs.getString(1),
+                AgentSignal.Kind.of(rs.getString(2)),
+                rs.getInt(3),
+                Jdbc.instant(rs, "since"),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7));
     }
 
     private static String cut(String text) {

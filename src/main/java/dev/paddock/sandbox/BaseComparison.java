@@ -29,8 +29,8 @@ record BaseComparison(String revision, String label, boolean isBranch) {
         }
         try {
             String commit = worktrees.resolveCommit(main, s.workspace().baseCommit());
-            return Optional.of(new BaseComparison(commit, "the commit " + SandboxCreator.shortId(commit)
-                    + " it started from", false));
+            return Optional.of(new BaseComparison(
+                    commit, "the commit " + SandboxCreator.shortId(commit) + " it started from", false));
         } catch (GitException e) {
             return Optional.empty(); // the start commit is gone (a history rewrite and a gc)
         }

@@ -63,15 +63,14 @@ public final class ContainerEngineLifecycle {
     private final Runnable afterReconnect;
 
     /** What one reconciliation after an outage did, sandbox ids in the order met. */
-    public record Outcome(List<String> vanished, List<String> exited, List<String> runningOn) {
-    }
+    public record Outcome(List<String> vanished, List<String> exited, List<String> runningOn) {}
 
     /**
      * @param afterReconnect run after the running sandboxes were reconciled (the reconciler's pass and a
      *     supervisor tick)
      */
-    public ContainerEngineLifecycle(SandboxStore store, IsolationRuntime containers, EventLog events, Clock clock,
-                                    Runnable afterReconnect) {
+    public ContainerEngineLifecycle(
+            SandboxStore store, IsolationRuntime containers, EventLog events, Clock clock, Runnable afterReconnect) {
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
         this.containers = containers;
@@ -112,10 +111,16 @@ public final class ContainerEngineLifecycle {
             details.put("endpoint", status.endpoint());
             details.put("error", status.error());
             details.put("state", s.state().id());
-            events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.engine_unreachable", s.id()
-                    + ": the Docker engine at " + status.endpointText() + " does not answer (" + status.error()
-                    + "); its state is unknown (last known: " + s.state().id() + ") until the engine is back."
-                    + " Paddock keeps trying and neither fails nor stops it meanwhile.", details));
+            events.append(EventDraft.of(
+                    s.repositoryId(),
+                    s.id(),
+                    "sandbox.engine_unreachable",
+                    s.id()
+                            + ": the Docker engine at " + status.endpointText() + " does not answer (" + status.error()
+                            + "); its state is unknown (last known: "
+                            + s.state().id() + ") until the engine is back."
+                            + " Paddock keeps trying and neither fails nor stops it meanwhile.",
+                    details));
         }
     }
 
@@ -140,8 +145,13 @@ public final class ContainerEngineLifecycle {
         } finally {
             containers.holdWhileReconciling(false);
         }
-        if (!out.vanished().isEmpty() || !out.exited().isEmpty() || !out.runningOn().isEmpty()) {
-            LOG.info("Docker engine back: vanished {}, exited {}, running on {}", out.vanished(), out.exited(),
+        if (!out.vanished().isEmpty()
+                || !out.exited().isEmpty()
+                || !out.runningOn().isEmpty()) {
+            LOG.info(
+                    "Docker engine back: vanished {}, exited {}, running on {}",
+                    out.vanished(),
+                    out.exited(),
                     out.runningOn());
         }
         afterReconnect.run();
@@ -153,8 +163,12 @@ public final class ContainerEngineLifecycle {
         String shortId = DockerContainers.shortId(s.runRef().engineId());
         if (exit.isEmpty()) {
             store.renewLease(s.id(), clock.instant().plusMillis(s.lease().ms()));
-            events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.engine_back", s.id()
-                    + ": the Docker engine answers again and its container " + shortId + " runs on; watched again",
+            events.append(EventDraft.of(
+                    s.repositoryId(),
+                    s.id(),
+                    "sandbox.engine_back",
+                    s.id() + ": the Docker engine answers again and its container " + shortId
+                            + " runs on; watched again",
                     Map.of("containerId", s.runRef().engineId())));
             out.runningOn().add(s.id());
             return;
@@ -172,8 +186,11 @@ public final class ContainerEngineLifecycle {
     }
 
     private List<SandboxRecord> liveContainerSandboxes() throws StoreException {
-        return store.listLive().stream().filter(s -> s.spec().tier() == Tier.CONTAINER
-                && (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
-                        || s.state() == SandboxState.RETRYING)).toList();
+        return store.listLive().stream()
+                .filter(s -> s.spec().tier() == Tier.CONTAINER
+                        && (s.state() == SandboxState.RUNNING
+                                || s.state() == SandboxState.PENDING
+                                || s.state() == SandboxState.RETRYING))
+                .toList();
     }
 }

@@ -33,8 +33,8 @@ public final class FanOutException extends SandboxException {
     private final List<Member> notTried;
     private final PaddockException reason;
 
-    FanOutException(String group, List<SandboxRecord> created, Member failed, PaddockException reason,
-                    List<Member> notTried) {
+    FanOutException(
+            String group, List<SandboxRecord> created, Member failed, PaddockException reason, List<Member> notTried) {
         super(message(group, created, failed, reason, notTried), reason);
         this.group = group;
         this.created = List.copyOf(created);
@@ -43,19 +43,23 @@ public final class FanOutException extends SandboxException {
         this.reason = reason;
     }
 
-    private static String message(String group, List<SandboxRecord> created, Member failed, PaddockException reason,
-                                  List<Member> notTried) {
+    private static String message(
+            String group, List<SandboxRecord> created, Member failed, PaddockException reason, List<Member> notTried) {
         int total = created.size() + 1 + notTried.size();
         StringBuilder b = new StringBuilder("The fan-out " + group + " made " + created.size() + " of its " + total
                 + " sandboxes: " + failed + " could not be created: " + reason.getMessage());
         if (!created.isEmpty()) {
-            b.append(" Created, and their agents start: ").append(created.stream().map(s -> s.id() + " ("
-                    + s.spec().agent() + ", branch " + s.workspace().branch() + ")")
-                    .collect(Collectors.joining(", "))).append('.');
+            b.append(" Created, and their agents start: ")
+                    .append(created.stream()
+                            .map(s -> s.id() + " (" + s.spec().agent() + ", branch "
+                                    + s.workspace().branch() + ")")
+                            .collect(Collectors.joining(", ")))
+                    .append('.');
         }
         if (!notTried.isEmpty()) {
-            b.append(" Not tried: ").append(notTried.stream().map(Member::toString)
-                    .collect(Collectors.joining(", "))).append('.');
+            b.append(" Not tried: ")
+                    .append(notTried.stream().map(Member::toString).collect(Collectors.joining(", ")))
+                    .append('.');
         }
         if (!created.isEmpty()) {
             b.append(" Keep them, or remove them with paddock sandbox rm ID --force --delete-branch.");

@@ -36,7 +36,7 @@ public final class FingerprintRecorder {
     private final WorktreeManager worktrees;
     private final SandboxStore store;
     private final Map<String, CompletableFuture<Void>> taking = new ConcurrentHashMap<>();
-    private volatile Runnable onRecorded = () -> { };
+    private volatile Runnable onRecorded = () -> {};
 
     public FingerprintRecorder(WorktreeManager worktrees, SandboxStore store) {
         this.worktrees = worktrees;
@@ -75,8 +75,10 @@ public final class FingerprintRecorder {
             try {
                 record(s, layout, probe.finish());
             } catch (PaddockException | RuntimeException e) {
-                LOG.warn("Could not record the health fingerprint of {}: {} (taken again before its agent starts)",
-                        s.id(), e.getMessage());
+                LOG.warn(
+                        "Could not record the health fingerprint of {}: {} (taken again before its agent starts)",
+                        s.id(),
+                        e.getMessage());
             } finally {
                 taking.remove(s.id(), done);
                 done.complete(null);
@@ -140,13 +142,22 @@ public final class FingerprintRecorder {
             json = Json.mapper().writeValueAsString(fp);
             SandboxCreator.writeStateFile(layout, s, Optional.of(details));
         } catch (IOException e) {
-            throw new SandboxException("Cannot write the fingerprint of " + s.id() + " into "
-                    + layout.stateFile() + ": " + e.getMessage(), e);
+            throw new SandboxException(
+                    "Cannot write the fingerprint of " + s.id() + " into " + layout.stateFile() + ": " + e.getMessage(),
+                    e);
         }
         String head = SandboxCreator.shortId(fp.head());
-        store.recordFingerprint(s.id(), json, EventDraft.of(s.repositoryId(), s.id(), "sandbox.fingerprint_recorded",
-                "Health fingerprint: " + fp.branch() + " at " + head + ", "
-                        + (fp.changedFiles() == 0 ? "clean"
-                        : Words.count(fp.changedFiles(), "change", "changes")), details));
+        store.recordFingerprint(
+                s.id(),
+                json,
+                EventDraft.of(
+                        s.repositoryId(),
+                        s.id(),
+                        "sandbox.fingerprint_recorded",
+                        "Health fingerprint: " + fp.branch() + " at " + head + ", "
+                                + (fp.changedFiles() == 0
+                                        ? "clean"
+                                        : Words.count(fp.changedFiles(), "change", "changes")),
+                        details));
     }
 }

@@ -58,7 +58,8 @@ final class FollowUps {
                     + AgentTurns.FOLLOW_UP_MAX + " are taken.");
         }
         SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
-        if (s.state() == SandboxState.PENDING || s.state() == SandboxState.RUNNING
+        if (s.state() == SandboxState.PENDING
+                || s.state() == SandboxState.RUNNING
                 || s.state() == SandboxState.RETRYING) {
             throw new SandboxConflictException(id + " is " + s.state().id() + ": its agent is still at work. Send the"
                     + " follow-up once its turn ended (it shows \"waiting for you\"), or stop it first.");

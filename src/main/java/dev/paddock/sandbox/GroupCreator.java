@@ -55,7 +55,10 @@ final class GroupCreator {
         checkAgents(template, agents);
         GitRepository git = repos.locate(template.repository());
         Path main = git.mainWorktree();
-        int room = agents.entries().stream().mapToInt(e -> suffix(e.agent(), e.count()).length()).max().orElse(0);
+        int room = agents.entries().stream()
+                .mapToInt(e -> suffix(e.agent(), e.count()).length())
+                .max()
+                .orElse(0);
         String group = groupId(template, main, room);
         List<FanOutException.Member> members = members(template, agents, main, group);
         check(git, main, members);
@@ -64,8 +67,12 @@ final class GroupCreator {
         for (int i = 0; i < members.size(); i++) {
             FanOutException.Member m = members.get(i);
             try {
-                made.add(creator.create(template.toBuilder().agent(m.agent()).id(m.id()).branch(m.branch())
-                        .group(group).build()));
+                made.add(creator.create(template.toBuilder()
+                        .agent(m.agent())
+                        .id(m.id())
+                        .branch(m.branch())
+                        .group(group)
+                        .build()));
             } catch (PaddockException e) {
                 if (made.isEmpty()) {
                     throw e; // nothing was made: the first sandbox's own refusal says it all
@@ -83,8 +90,8 @@ final class GroupCreator {
         AgentPrograms programs = creator.agentPrograms();
         Set<String> distinct = new LinkedHashSet<>(agents.agents());
         if (distinct.size() > 1 && template.model() != null && !template.model().isBlank()) {
-            throw new SandboxException("A model (--model) is one agent's: this fan-out runs " + String.join(", ",
-                    distinct) + ". Leave the model out, or fan out to one agent.");
+            throw new SandboxException("A model (--model) is one agent's: this fan-out runs "
+                    + String.join(", ", distinct) + ". Leave the model out, or fan out to one agent.");
         }
         for (String agent : distinct) {
             programs.check(agent, template.model(), template.agentCommand());
@@ -113,13 +120,15 @@ final class GroupCreator {
 
     private List<FanOutException.Member> members(NewSandbox template, AgentCounts agents, Path main, String group)
             throws GitException {
-        String given = template.branch() == null || template.branch().isBlank() ? null : template.branch().strip();
+        String given = template.branch() == null || template.branch().isBlank()
+                ? null
+                : template.branch().strip();
         String base = given != null ? given : freeBase(main, SandboxIds.suggestBranch(template.task()), agents);
         List<FanOutException.Member> members = new ArrayList<>();
         for (AgentCounts.Entry e : agents.entries()) {
             for (int n = 1; n <= e.count(); n++) {
-                members.add(new FanOutException.Member(e.agent(), n, group + suffix(e.agent(), n),
-                        base + suffix(e.agent(), n)));
+                members.add(new FanOutException.Member(
+                        e.agent(), n, group + suffix(e.agent(), n), base + suffix(e.agent(), n)));
             }
         }
         return members;
@@ -153,7 +162,8 @@ final class GroupCreator {
         for (int i = 0; i < members.size(); i++) {
             FanOutException.Member m = members.get(i);
             SandboxIds.check(m.id());
-            if (store.exists(m.id()) || Files.exists(main.resolve(SandboxLayout.ROOT).resolve(m.id()))) {
+            if (store.exists(m.id())
+                    || Files.exists(main.resolve(SandboxLayout.ROOT).resolve(m.id()))) {
                 throw new SandboxConflictException("The fan-out's sandbox " + m.id() + " exists already (in the store"
                         + " or under .worktrees/); nothing was created. Give another --id.");
             }
@@ -161,8 +171,10 @@ final class GroupCreator {
             try {
                 branch = worktrees.checkBranchName(main, m.branch());
             } catch (GitException e) {
-                throw new SandboxException("Git refuses the branch name " + m.branch() + " of the fan-out's sandbox "
-                        + m.id() + ": " + e.getMessage() + " Nothing was created; give another --branch.", e);
+                throw new SandboxException(
+                        "Git refuses the branch name " + m.branch() + " of the fan-out's sandbox " + m.id() + ": "
+                                + e.getMessage() + " Nothing was created; give another --branch.",
+                        e);
             }
             Optional<Path> checkedOut = worktrees.checkedOutIn(git, branch);
             if (checkedOut.isPresent()) {

@@ -1,7 +1,6 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.Threads;
-
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +25,7 @@ final class HeartbeatBuffer implements AutoCloseable {
     static final long FLUSH_MS = 2_000;
 
     /** A heartbeat: when it came and its progress text. */
-    record Beat(Instant at, String progress) {
-    }
+    record Beat(Instant at, String progress) {}
 
     /** Writes pending heartbeats (the store's side). */
     interface Writer {
@@ -65,8 +63,11 @@ final class HeartbeatBuffer implements AutoCloseable {
         if (b == null || s.state() != SandboxState.RUNNING) {
             return s;
         }
-        return s.toBuilder().lastHeartbeatAt(b.at()).progress(b.progress())
-                .leaseExpiresAt(b.at().plusMillis(s.lease().ms())).build();
+        return s.toBuilder()
+                .lastHeartbeatAt(b.at())
+                .progress(b.progress())
+                .leaseExpiresAt(b.at().plusMillis(s.lease().ms()))
+                .build();
     }
 
     /** Writes every pending heartbeat now (a failed write keeps them for the next try). */

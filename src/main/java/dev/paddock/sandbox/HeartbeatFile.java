@@ -27,11 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class HeartbeatFile {
     /** At most this much of a file is read (a progress text is cut to 500 characters anyway). */
     static final int MAX_BYTES = 8192;
+
     private static final String SEQ = "seq ";
 
     /** What was taken last, per sandbox id, with the run it belongs to. */
-    private record Taken(int run, String content) {
-    }
+    private record Taken(int run, String content) {}
 
     private final Map<String, Taken> taken = new ConcurrentHashMap<>();
 

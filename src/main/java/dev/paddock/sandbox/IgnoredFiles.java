@@ -45,7 +45,8 @@ public record IgnoredFiles(int files, boolean more, List<String> folders, int ot
             return "";
         }
         StringBuilder b = new StringBuilder(more ? "more than " : "")
-                .append(String.format(java.util.Locale.ROOT, "%,d", files)).append(" ignored file")
+                .append(String.format(java.util.Locale.ROOT, "%,d", files))
+                .append(" ignored file")
                 .append(files == 1 && !more ? "" : "s");
         if (!folders.isEmpty()) {
             b.append(" in ").append(String.join(", ", folders));
@@ -58,8 +59,8 @@ public record IgnoredFiles(int files, boolean more, List<String> folders, int ot
 
     /** Counts the ignored files of the worktree {@code worktree}, up to {@code cap}. */
     static IgnoredFiles of(GitCli git, Path worktree, int cap) throws GitException {
-        GitCli.Result r = git.run(worktree, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-                "--directory");
+        GitCli.Result r =
+                git.run(worktree, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory");
         if (!r.ok()) {
             throw new GitException("Cannot list the files git ignores in " + worktree + ": " + r.errorLine());
         }

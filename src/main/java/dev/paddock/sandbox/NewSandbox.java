@@ -27,9 +27,22 @@ import java.nio.file.Path;
  * @param group the fan-out the sandbox is made in (its sandboxes share this id; {@link SandboxService#createGroup}
  *     sets it), or null for a sandbox on its own
  */
-public record NewSandbox(Path repository, String task, String agentCommand, Tier tier, String branch, String baseBranch,
-                         String id, Long leaseMs, Integer maxRetries, boolean network, String image,
-                         ResourceLimits limits, String agent, String model, String group) {
+public record NewSandbox(
+        Path repository,
+        String task,
+        String agentCommand,
+        Tier tier,
+        String branch,
+        String baseBranch,
+        String id,
+        Long leaseMs,
+        Integer maxRetries,
+        boolean network,
+        String image,
+        ResourceLimits limits,
+        String agent,
+        String model,
+        String group) {
 
     /** A request with only the required parts; everything else defaults. */
     public static NewSandbox of(Path repository, String task, String agentCommand) {
@@ -41,7 +54,11 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
      * default tier; everything else unset (defaults).
      */
     public static Builder custom(Path repository, String task, String agentCommand) {
-        return builder().repository(repository).task(task).agentCommand(agentCommand).tier(Tier.WORKTREE);
+        return builder()
+                .repository(repository)
+                .task(task)
+                .agentCommand(agentCommand)
+                .tier(Tier.WORKTREE);
     }
 
     /** A builder with every field unset (null or false: the defaults). */
@@ -88,8 +105,7 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
         private String model;
         private String group;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder repository(Path value) {
             this.repository = value;
@@ -167,8 +183,22 @@ public record NewSandbox(Path repository, String task, String agentCommand, Tier
         }
 
         public NewSandbox build() {
-            return new NewSandbox(repository, task, agentCommand, tier, branch, baseBranch, id, leaseMs, maxRetries,
-                    network, image, limits, agent, model, group);
+            return new NewSandbox(
+                    repository,
+                    task,
+                    agentCommand,
+                    tier,
+                    branch,
+                    baseBranch,
+                    id,
+                    leaseMs,
+                    maxRetries,
+                    network,
+                    image,
+                    limits,
+                    agent,
+                    model,
+                    group);
         }
     }
 }

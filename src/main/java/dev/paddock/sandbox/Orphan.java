@@ -20,12 +20,27 @@ import java.util.List;
  * @param prunableReason null when not prunable; git's reason (e.g. its folder is gone) otherwise
  * @param missing whether the folder of a worktree git lists is not on disk (prunable, or locked so git keeps it)
  */
-public record Orphan(Path path, Kind kind, String name, Path mainWorktree, String branch, String head,
-                     String lockedReason, String prunableReason, boolean missing) {
+public record Orphan(
+        Path path,
+        Kind kind,
+        String name,
+        Path mainWorktree,
+        String branch,
+        String head,
+        String lockedReason,
+        String prunableReason,
+        boolean missing) {
 
     /** An orphan whose folder is on disk unless git says it is prunable. */
-    public Orphan(Path path, Kind kind, String name, Path mainWorktree, String branch, String head,
-                  String lockedReason, String prunableReason) {
+    public Orphan(
+            Path path,
+            Kind kind,
+            String name,
+            Path mainWorktree,
+            String branch,
+            String head,
+            String lockedReason,
+            String prunableReason) {
         this(path, kind, name, mainWorktree, branch, head, lockedReason, prunableReason, prunableReason != null);
     }
 
@@ -100,9 +115,10 @@ public record Orphan(Path path, Kind kind, String name, Path mainWorktree, Strin
     /** One line for people: what it is and why it is an orphan. */
     public String describe() {
         String what = switch (kind) {
-            case WORKTREE -> "worktree" + (branch == null ? " (detached HEAD)" : " on " + branch)
-                    + (locked() ? ", locked" + (lockedReason.isBlank() ? "" : " (" + lockedReason + ")") : "")
-                    + (missing || prunable() ? ", its folder is missing" : "");
+            case WORKTREE ->
+                "worktree" + (branch == null ? " (detached HEAD)" : " on " + branch)
+                        + (locked() ? ", locked" + (lockedReason.isBlank() ? "" : " (" + lockedReason + ")") : "")
+                        + (missing || prunable() ? ", its folder is missing" : "");
             case DIRECTORY -> "folder with no git worktree in it";
         };
         return mainWorktree.relativize(path) + ": " + what + "; no open sandbox owns it";

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrphanScanner {
     /** The merge queue's folder under {@code .worktrees/} (its private merge worktrees): never an orphan. */
-    static final String MERGE_DIR = dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
+    static final String MERGE_DIR =
+            dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
+
     private static final Logger LOG = LoggerFactory.getLogger(OrphanScanner.class);
     /** Settle time used by Paddock: creation takes a second or two. */
     public static final Duration SETTLE = Duration.ofSeconds(30);
@@ -75,15 +77,25 @@ public final class OrphanScanner {
             if (owned.contains(name) || INITIALIZING.equals(w.lockedReason()) || young(root.resolve(name))) {
                 continue;
             }
-            out.add(new Orphan(p, Orphan.Kind.WORKTREE, name, main, w.branch(), w.head(), w.lockedReason(),
-                    w.prunableReason(), w.missing() || !Files.isDirectory(p)));
+            out.add(new Orphan(
+                    p,
+                    Orphan.Kind.WORKTREE,
+                    name,
+                    main,
+                    w.branch(),
+                    w.head(),
+                    w.lockedReason(),
+                    w.prunableReason(),
+                    w.missing() || !Files.isDirectory(p)));
         }
         out.sort(java.util.Comparator.comparing(Orphan::path));
         for (String name : folders(root)) {
-            if (!withWorktree.contains(name) && !owned.contains(name) && !MERGE_DIR.equals(name)
+            if (!withWorktree.contains(name)
+                    && !owned.contains(name)
+                    && !MERGE_DIR.equals(name)
                     && !young(root.resolve(name))) {
-                out.add(new Orphan(root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null,
-                        false));
+                out.add(new Orphan(
+                        root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null, false));
             }
         }
         return out;
@@ -96,7 +108,9 @@ public final class OrphanScanner {
         try (Stream<Path> children = Files.list(root)) {
             // A link in .worktrees/ is listed (removing it deletes the link only); plain files are not sandboxes.
             return children.filter(c -> Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(c))
-                    .map(c -> c.getFileName().toString()).sorted().toList();
+                    .map(c -> c.getFileName().toString())
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             LOG.debug("Cannot list {}: {}", root, e.getMessage());
             return List.of();
@@ -108,7 +122,8 @@ public final class OrphanScanner {
             return false;
         }
         try {
-            Instant modified = Files.getLastModifiedTime(folder, LinkOption.NOFOLLOW_LINKS).toInstant();
+            Instant modified =
+                    Files.getLastModifiedTime(folder, LinkOption.NOFOLLOW_LINKS).toInstant();
             return modified.isAfter(clock.instant().minus(settle));
         } catch (IOException e) {
             return false; // gone (a prunable worktree's folder): old enough

@@ -39,8 +39,14 @@ public final class OrphanService {
     private final SettingsStore settings;
     private final Clock clock;
 
-    public OrphanService(RepoService repos, SandboxStore store, WorktreeManager worktrees, OrphanScanner scanner,
-                         EventLog events, SettingsStore settings, Clock clock) {
+    public OrphanService(
+            RepoService repos,
+            SandboxStore store,
+            WorktreeManager worktrees,
+            OrphanScanner scanner,
+            EventLog events,
+            SettingsStore settings,
+            Clock clock) {
         this.repos = repos;
         this.store = store;
         this.worktrees = worktrees;
@@ -58,7 +64,8 @@ public final class OrphanService {
     public List<Orphan> list(Path repo) throws PaddockException {
         RepoService.OpenedRepo r = repos.open(repo);
         Path main = r.git().mainWorktree();
-        return scanner.scan(main, worktrees.list(main), store.listOpen(r.record().id()));
+        return scanner.scan(
+                main, worktrees.list(main), store.listOpen(r.record().id()));
     }
 
     /**
@@ -87,14 +94,27 @@ public final class OrphanService {
         }
         Path main = r.git().mainWorktree();
         String base = r.record().baseBranch();
-        String baseCommit = worktrees.mergeBase(main, "refs/heads/" + base, "refs/heads/" + o.branch()).orElse(null);
+        String baseCommit = worktrees
+                .mergeBase(main, "refs/heads/" + base, "refs/heads/" + o.branch())
+                .orElse(null);
         SandboxLayout layout = new SandboxLayout(main, id, o.branch());
         worktrees.setIdentity(o.path(), SandboxCreator.agentName(id), SandboxCreator.agentEmail(id));
         Instant now = clock.instant();
-        SandboxRecord record = SandboxRecord.builder().id(id).repositoryId(r.record().id()).task(ADOPTED_TASK)
-                .agentCommand(placeholderCommand(id)).tier(Tier.WORKTREE).branch(o.branch()).baseBranch(base)
-                .baseCommit(baseCommit).worktreePath(o.path().toString()).state(SandboxState.AWAITING_HUMAN)
-                .createdAt(now).stateChangedAt(now).leaseMs(settings.get(SettingsStore.SANDBOX_LEASE_MS)).build();
+        SandboxRecord record = SandboxRecord.builder()
+                .id(id)
+                .repositoryId(r.record().id())
+                .task(ADOPTED_TASK)
+                .agentCommand(placeholderCommand(id))
+                .tier(Tier.WORKTREE)
+                .branch(o.branch())
+                .baseBranch(base)
+                .baseCommit(baseCommit)
+                .worktreePath(o.path().toString())
+                .state(SandboxState.AWAITING_HUMAN)
+                .createdAt(now)
+                .stateChangedAt(now)
+                .leaseMs(settings.get(SettingsStore.SANDBOX_LEASE_MS))
+                .build();
         try {
             Files.createDirectories(layout.controlDir());
             WorktreeManager.Fingerprint fp = worktrees.fingerprint(o.path());
@@ -106,9 +126,16 @@ public final class OrphanService {
             details.put("base", base);
             details.put("baseCommit", baseCommit);
             details.put("by", who);
-            store.insert(record, fingerprint, List.of(EventDraft.of(r.record().id(), id,
-                    "sandbox.adopted", "Adopted the orphan worktree " + main.relativize(o.path()) + " as " + id
-                            + " (branch " + o.branch() + ", base " + base + "); it waits for a person", details)));
+            store.insert(
+                    record,
+                    fingerprint,
+                    List.of(EventDraft.of(
+                            r.record().id(),
+                            id,
+                            "sandbox.adopted",
+                            "Adopted the orphan worktree " + main.relativize(o.path()) + " as " + id + " (branch "
+                                    + o.branch() + ", base " + base + "); it waits for a person",
+                            details)));
         } catch (IOException e) {
             throw new SandboxException("Cannot adopt " + o.path() + ": " + e.getMessage(), e);
         }
@@ -150,9 +177,14 @@ public final class OrphanService {
         details.put("kind", o.kind().name().toLowerCase(java.util.Locale.ROOT));
         details.put("branch", o.branch());
         details.put("by", who);
-        events.append(EventDraft.of(r.record().id(), null, "sandbox.orphan_removed", "Removed the orphan "
-                + o.describe().replace("; no open sandbox owns it", "") + (o.branch() == null ? ""
-                : "; the branch " + o.branch() + " is kept"), details));
+        events.append(EventDraft.of(
+                r.record().id(),
+                null,
+                "sandbox.orphan_removed",
+                "Removed the orphan "
+                        + o.describe().replace("; no open sandbox owns it", "")
+                        + (o.branch() == null ? "" : "; the branch " + o.branch() + " is kept"),
+                details));
         LOG.info("Removed orphan {}", o.path());
     }
 
@@ -161,8 +193,8 @@ public final class OrphanService {
             worktrees.remove(main, o.path(), true);
         } catch (GitException e) {
             if (!o.prunable()) {
-                throw new SandboxException("Could not remove the orphan worktree " + o.path() + ": " + e.getMessage(),
-                        e);
+                throw new SandboxException(
+                        "Could not remove the orphan worktree " + o.path() + ": " + e.getMessage(), e);
             }
             worktrees.prune(main); // an older git that will not remove a worktree by a path that is gone
         }

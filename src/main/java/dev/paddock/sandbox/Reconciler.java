@@ -67,6 +67,7 @@ public final class Reconciler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
     /** The last error of a sandbox whose worktree vanished. */
     public static final String VANISHED = "worktree vanished";
+
     private static final String WHO = "reconciler";
     /** How long a removal of this Paddock may sit in cleaning before a pass finishes it. */
     static final Duration STALE_CLEANING = Duration.ofMinutes(1);
@@ -86,7 +87,8 @@ public final class Reconciler implements AutoCloseable {
     private final Set<Path> reportedOrphans = ConcurrentHashMap.newKeySet();
     private final Set<String> reportedContainers = ConcurrentHashMap.newKeySet();
     private final Set<Long> unreadable = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("reconciler"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("reconciler"));
     private boolean firstPassDone;
     private volatile List<FoundContainer> lastFound = List.of();
 
@@ -97,11 +99,20 @@ public final class Reconciler implements AutoCloseable {
      * @param unlabelledContainers containers with Paddock's sandbox label but no home label (made by a Paddock from
      *     before that label: this one's, or another home's on the same engine) that no open record here names
      */
-    public record Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
-                         List<String> skippedRepositories, List<LabelledContainer> orphanContainers,
-                         List<LabelledContainer> unlabelledContainers) {
-        public Report(List<Orphan> orphans, List<String> vanished, List<String> resumed, List<String> adopted,
-                      List<String> skippedRepositories) {
+    public record Report(
+            List<Orphan> orphans,
+            List<String> vanished,
+            List<String> resumed,
+            List<String> adopted,
+            List<String> skippedRepositories,
+            List<LabelledContainer> orphanContainers,
+            List<LabelledContainer> unlabelledContainers) {
+        public Report(
+                List<Orphan> orphans,
+                List<String> vanished,
+                List<String> resumed,
+                List<String> adopted,
+                List<String> skippedRepositories) {
             this(orphans, vanished, resumed, adopted, skippedRepositories, new ArrayList<>(), new ArrayList<>());
         }
     }
@@ -110,9 +121,17 @@ public final class Reconciler implements AutoCloseable {
      * @param runtimes the runtime of each tier: whether a sandbox's run still runs, and the container runtime's
      *     labelled containers once this Paddock uses an engine
      */
-    public Reconciler(SandboxStore store, RepoStore repos, RepositoryLocator locator, WorktreeManager worktrees,
-                      OrphanScanner scanner, SandboxReclaimer reclaimer, EventLog events, SettingsStore settings,
-                      IsolationRuntimes runtimes, Clock clock) {
+    public Reconciler(
+            SandboxStore store,
+            RepoStore repos,
+            RepositoryLocator locator,
+            WorktreeManager worktrees,
+            OrphanScanner scanner,
+            SandboxReclaimer reclaimer,
+            EventLog events,
+            SettingsStore settings,
+            IsolationRuntimes runtimes,
+            Clock clock) {
         this.runtimes = runtimes;
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
@@ -135,9 +154,15 @@ public final class Reconciler implements AutoCloseable {
     private void passAndReschedule() {
         try {
             Report r = reconcile();
-            if (!r.vanished().isEmpty() || !r.resumed().isEmpty() || !r.adopted().isEmpty()) {
-                LOG.info("Reconciled: {} orphans, vanished {}, resumed {}, adopted {}", r.orphans().size(),
-                        r.vanished(), r.resumed(), r.adopted());
+            if (!r.vanished().isEmpty()
+                    || !r.resumed().isEmpty()
+                    || !r.adopted().isEmpty()) {
+                LOG.info(
+                        "Reconciled: {} orphans, vanished {}, resumed {}, adopted {}",
+                        r.orphans().size(),
+                        r.vanished(),
+                        r.resumed(),
+                        r.adopted());
             }
         } catch (StoreException | RuntimeException e) {
             LOG.warn("Reconciliation failed: {}", e.toString());
@@ -162,8 +187,8 @@ public final class Reconciler implements AutoCloseable {
      * @throws StoreException when the list of repositories cannot be read
      */
     public synchronized Report reconcile() throws StoreException {
-        Report report = new Report(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                new ArrayList<>());
+        Report report = new Report(
+                new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (RepoRecord repo : repos.recent()) {
             try {
                 reconcile(repo, report);
@@ -201,15 +226,31 @@ public final class Reconciler implements AutoCloseable {
                 details.put("state", c.state());
                 String which = "container " + c.id().substring(0, Math.min(12, c.id().length())) + " (" + c.state()
                         + ") labelled " + c.sandboxId();
-                events.append(f.unlabelled()
-                        ? EventDraft.of(f.repositoryId(), null, "sandbox.unlabelled_container_found", "Unlabelled "
-                                + which + (f.hasRecord() ? ", which its sandbox does not name"
-                                : ", a sandbox this Paddock has no record of") + ": made by an older Paddock, maybe"
-                                + " another Paddock home's on the same engine, so it is left alone; remove it yourself"
-                                + " if it is no one's", details)
-                        : EventDraft.of(f.repositoryId(), null, "sandbox.orphan_container_found", "Orphan " + which
-                                + (f.hasRecord() ? ", which its sandbox does not name"
-                                : ", a sandbox Paddock has no record of") + "; remove it with docker rm -f", details));
+                events.append(
+                        f.unlabelled()
+                                ? EventDraft.of(
+                                        f.repositoryId(),
+                                        null,
+                                        "sandbox.unlabelled_container_found",
+                                        "Unlabelled "
+                                                + which
+                                                + (f.hasRecord()
+                                                        ? ", which its sandbox does not name"
+                                                        : ", a sandbox this Paddock has no record of")
+                                                + ": made by an older Paddock, maybe"
+                                                + " another Paddock home's on the same engine, so it is left alone; remove it yourself"
+                                                + " if it is no one's",
+                                        details)
+                                : EventDraft.of(
+                                        f.repositoryId(),
+                                        null,
+                                        "sandbox.orphan_container_found",
+                                        "Orphan " + which
+                                                + (f.hasRecord()
+                                                        ? ", which its sandbox does not name"
+                                                        : ", a sandbox Paddock has no record of")
+                                                + "; remove it with docker rm -f",
+                                        details));
             }
         }
         reportedContainers.retainAll(seen);
@@ -223,9 +264,8 @@ public final class Reconciler implements AutoCloseable {
      * @param unlabelled whether it has no home label (an older Paddock's, maybe another home's)
      * @param hasRecord whether its sandbox has a record (which names another container, or is closed)
      */
-    public record FoundContainer(LabelledContainer container, Long repositoryId, boolean unlabelled,
-                                 boolean hasRecord) {
-    }
+    public record FoundContainer(
+            LabelledContainer container, Long repositoryId, boolean unlabelled, boolean hasRecord) {}
 
     /**
      * The orphan containers the last look found (a pass, or {@link #lookForOrphanContainers()}); empty before
@@ -262,12 +302,17 @@ public final class Reconciler implements AutoCloseable {
                 continue;
             }
             Optional<SandboxRecord> owner = c.sandboxId() == null ? Optional.empty() : store.find(c.sandboxId());
-            boolean orphan = owner.isEmpty() || owner.get().state() == SandboxState.CLOSED
-                    || (!c.id().equals(owner.get().runRef().engineId()) && owner.get().state() != SandboxState.PENDING
-                    && owner.get().state() != SandboxState.RETRYING);
+            boolean orphan = owner.isEmpty()
+                    || owner.get().state() == SandboxState.CLOSED
+                    || (!c.id().equals(owner.get().runRef().engineId())
+                            && owner.get().state() != SandboxState.PENDING
+                            && owner.get().state() != SandboxState.RETRYING);
             if (orphan) {
-                found.add(new FoundContainer(c, owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c)),
-                        c.home() == null, owner.isPresent()));
+                found.add(new FoundContainer(
+                        c,
+                        owner.map(SandboxRecord::repositoryId).orElse(repositoryOf(c)),
+                        c.home() == null,
+                        owner.isPresent()));
             }
         }
         lastFound = List.copyOf(found);
@@ -308,7 +353,8 @@ public final class Reconciler implements AutoCloseable {
     private void check(SandboxRecord s, Report report) throws PaddockException {
         if (s.state() == SandboxState.CLEANING) {
             // Removals an earlier Paddock left behind, or that failed a while ago; never one under way.
-            if (s.stateChangedAt() == null || s.stateChangedAt().isBefore(startedAt)
+            if (s.stateChangedAt() == null
+                    || s.stateChangedAt().isBefore(startedAt)
                     || s.stateChangedAt().isBefore(clock.instant().minus(STALE_CLEANING))) {
                 resume(s, report);
             }
@@ -316,11 +362,18 @@ public final class Reconciler implements AutoCloseable {
         }
         if (vanished(s)) {
             markVanished(s, report);
-        } else if (!firstPassDone && s.state() == SandboxState.RUNNING && s.runRef().pid() != null
-                && s.run().startedAt() != null && s.run().startedAt().isBefore(startedAt)
+        } else if (!firstPassDone
+                && s.state() == SandboxState.RUNNING
+                && s.runRef().pid() != null
+                && s.run().startedAt() != null
+                && s.run().startedAt().isBefore(startedAt)
                 && runs(s)) {
-            events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.adopted_process", s.id() + ": its agent"
-                    + " (pid " + s.runRef().pid() + ") outlived the previous Paddock and runs on; watching it again",
+            events.append(EventDraft.of(
+                    s.repositoryId(),
+                    s.id(),
+                    "sandbox.adopted_process",
+                    s.id() + ": its agent" + " (pid " + s.runRef().pid()
+                            + ") outlived the previous Paddock and runs on; watching it again",
                     Map.of("pid", s.runRef().pid())));
             report.adopted().add(s.id());
         }
@@ -377,7 +430,10 @@ public final class Reconciler implements AutoCloseable {
 
     /** Whether the process tree the record names still runs. */
     private boolean runs(SandboxRecord s) {
-        return s.spec().tier().runtimeIn(runtimes).remains(RunRef.process(s.runRef().pid(), s.runRef().startedAt()))
+        return s.spec()
+                        .tier()
+                        .runtimeIn(runtimes)
+                        .remains(RunRef.process(s.runRef().pid(), s.runRef().startedAt()))
                 == IsolationRuntime.Remains.ENDING;
     }
 
@@ -393,8 +449,13 @@ public final class Reconciler implements AutoCloseable {
                 details.put("locked", o.locked());
                 details.put("prunable", o.prunable());
                 details.put("actions", o.actions());
-                events.append(EventDraft.of(repo.id(), null, "sandbox.orphan_found", "Orphan " + o.describe()
-                        + (o.actions().isEmpty() ? "" : "; " + String.join(" or ", o.actions()) + " it"), details));
+                events.append(EventDraft.of(
+                        repo.id(),
+                        null,
+                        "sandbox.orphan_found",
+                        "Orphan " + o.describe()
+                                + (o.actions().isEmpty() ? "" : "; " + String.join(" or ", o.actions()) + " it"),
+                        details));
             }
         }
         reportedOrphans.removeIf(p -> p.startsWith(repo.path()) && !now.contains(p));

@@ -43,9 +43,13 @@ final class RemovalInspector {
      *     commit on the sandbox's branch can keep
      * @param base what the branch was compared with, or null when it has no branch (any more)
      */
-    record Inspection(RemovalPlan plan, boolean isWorktree, String headBranch, List<String> detachedCommits,
-                      Submodules.Work submodules, BaseComparison base) {
-    }
+    record Inspection(
+            RemovalPlan plan,
+            boolean isWorktree,
+            String headBranch,
+            List<String> detachedCommits,
+            Submodules.Work submodules,
+            BaseComparison base) {}
 
     /**
      * The worktree path of a sandbox, if Paddock may delete it: absolute, strictly inside
@@ -110,19 +114,30 @@ final class RemovalInspector {
         BaseComparison base = null;
         String branch = s.workspace().branch();
         if (branch != null && worktrees.branchExists(main, branch)) {
-            base = BaseComparison.of(worktrees, main, s).orElseThrow(() -> new SandboxException("The base "
-                    + s.workspace().baseBranch() + " of " + s.id() + " is not a branch here and the commit it started"
-                    + " from is not known, so Paddock cannot tell which commits of " + branch + " would be unmerged;"
-                    + " nothing was changed. Remove with force (the branch " + branch + " is kept)."));
+            base = BaseComparison.of(worktrees, main, s)
+                    .orElseThrow(() -> new SandboxException("The base "
+                            + s.workspace().baseBranch() + " of " + s.id()
+                            + " is not a branch here and the commit it started"
+                            + " from is not known, so Paddock cannot tell which commits of " + branch
+                            + " would be unmerged;"
+                            + " nothing was changed. Remove with force (the branch " + branch + " is kept)."));
             unmerged.addAll(worktrees.unmergedCommits(main, branch, base.revision()));
             merged = worktrees.isMerged(main, branch, base.revision());
         }
         detached.forEach(c -> unmerged.add(c + " (detached HEAD)"));
-        boolean running = s.state().mayHaveProcess()
-                || (s.runRef().pid() != null && runs.test(s));
+        boolean running = s.state().mayHaveProcess() || (s.runRef().pid() != null && runs.test(s));
         String locked = listed(main, worktree).map(WorktreeInfo::lockedReason).orElse(null);
-        RemovalPlan plan = new RemovalPlan(s.id(), running, present, List.copyOf(uncommitted), List.copyOf(unmerged),
-                merged, locked, submodules.commits(), base == null ? null : base.label(), ignored);
+        RemovalPlan plan = new RemovalPlan(
+                s.id(),
+                running,
+                present,
+                List.copyOf(uncommitted),
+                List.copyOf(unmerged),
+                merged,
+                locked,
+                submodules.commits(),
+                base == null ? null : base.label(),
+                ignored);
         return new Inspection(plan, isWorktree, headBranch, detached, submodules, base);
     }
 
@@ -140,8 +155,8 @@ final class RemovalInspector {
         try {
             return Trees.files(folder, FILES_MAX).stream().map(f -> "?? " + f).toList();
         } catch (IOException e) {
-            throw new SandboxException("Cannot list the files in " + folder + ": " + e.getMessage()
-                    + "; nothing was changed.", e);
+            throw new SandboxException(
+                    "Cannot list the files in " + folder + ": " + e.getMessage() + "; nothing was changed.", e);
         }
     }
 }

@@ -24,9 +24,17 @@ import java.util.List;
  *     null when unknown
  * @param ignored the files git ignores in the worktree (build output): never counted as lost, but they go with it
  */
-public record RemovalPlan(String sandboxId, boolean running, boolean worktreePresent, List<String> uncommitted,
-                          List<String> unmergedCommits, boolean branchMerged, String lockedReason,
-                          List<String> submoduleCommits, String comparedWith, IgnoredFiles ignored) {
+public record RemovalPlan(
+        String sandboxId,
+        boolean running,
+        boolean worktreePresent,
+        List<String> uncommitted,
+        List<String> unmergedCommits,
+        boolean branchMerged,
+        String lockedReason,
+        List<String> submoduleCommits,
+        String comparedWith,
+        IgnoredFiles ignored) {
 
     public RemovalPlan {
         submoduleCommits = submoduleCommits == null ? List.of() : List.copyOf(submoduleCommits);
@@ -34,17 +42,47 @@ public record RemovalPlan(String sandboxId, boolean running, boolean worktreePre
     }
 
     /** A plan that does not say what ignored files go. */
-    public RemovalPlan(String sandboxId, boolean running, boolean worktreePresent, List<String> uncommitted,
-                       List<String> unmergedCommits, boolean branchMerged, String lockedReason,
-                       List<String> submoduleCommits, String comparedWith) {
-        this(sandboxId, running, worktreePresent, uncommitted, unmergedCommits, branchMerged, lockedReason,
-                submoduleCommits, comparedWith, IgnoredFiles.NONE);
+    public RemovalPlan(
+            String sandboxId,
+            boolean running,
+            boolean worktreePresent,
+            List<String> uncommitted,
+            List<String> unmergedCommits,
+            boolean branchMerged,
+            String lockedReason,
+            List<String> submoduleCommits,
+            String comparedWith) {
+        this(
+                sandboxId,
+                running,
+                worktreePresent,
+                uncommitted,
+                unmergedCommits,
+                branchMerged,
+                lockedReason,
+                submoduleCommits,
+                comparedWith,
+                IgnoredFiles.NONE);
     }
 
     /** A plan without submodule commits, its base unnamed. */
-    public RemovalPlan(String sandboxId, boolean running, boolean worktreePresent, List<String> uncommitted,
-                       List<String> unmergedCommits, boolean branchMerged, String lockedReason) {
-        this(sandboxId, running, worktreePresent, uncommitted, unmergedCommits, branchMerged, lockedReason, List.of(),
+    public RemovalPlan(
+            String sandboxId,
+            boolean running,
+            boolean worktreePresent,
+            List<String> uncommitted,
+            List<String> unmergedCommits,
+            boolean branchMerged,
+            String lockedReason) {
+        this(
+                sandboxId,
+                running,
+                worktreePresent,
+                uncommitted,
+                unmergedCommits,
+                branchMerged,
+                lockedReason,
+                List.of(),
                 null);
     }
 

@@ -28,6 +28,7 @@ final class RunStopper implements AutoCloseable {
     private final ExecutorService reaper = Executors.newCachedThreadPool(Threads.daemon("process-reaper"));
     /** Runs being stopped ({@link RunRef#key()}), and those whose stop failed (said once). */
     private final Set<String> stopping = ConcurrentHashMap.newKeySet();
+
     private final Set<String> stopFailed = ConcurrentHashMap.newKeySet();
 
     /**
@@ -68,7 +69,10 @@ final class RunStopper implements AutoCloseable {
             } catch (PaddockException | RuntimeException e) {
                 // No poke: the next regular tick tries again (an engine that is away must not make a busy loop).
                 if (stopFailed.add(key)) {
-                    LOG.warn("Could not stop the {} of {} (trying again every tick): {}", ref.describe(), id,
+                    LOG.warn(
+                            "Could not stop the {} of {} (trying again every tick): {}",
+                            ref.describe(),
+                            id,
                             e.getMessage());
                 }
             } finally {

@@ -48,8 +48,14 @@ public final class SandboxCreator {
     private final Clock clock;
     private volatile AgentPrograms programs = AgentPrograms.CUSTOM_ONLY;
 
-    public SandboxCreator(RepoService repos, WorktreeManager worktrees, SandboxStore store, SettingsStore settings,
-                          TierCheck tiers, FingerprintRecorder fingerprints, Clock clock) {
+    public SandboxCreator(
+            RepoService repos,
+            WorktreeManager worktrees,
+            SandboxStore store,
+            SettingsStore settings,
+            TierCheck tiers,
+            FingerprintRecorder fingerprints,
+            Clock clock) {
         this.fingerprints = fingerprints;
         this.repos = repos;
         this.worktrees = worktrees;
@@ -99,9 +105,12 @@ public final class SandboxCreator {
      */
     public SandboxRecord create(NewSandbox req) throws PaddockException {
         String command = programs.check(req.agent(), req.model(), req.agentCommand());
-        String agent = req.agent() == null || req.agent().isBlank() ? SandboxRecord.CUSTOM_AGENT
+        String agent = req.agent() == null || req.agent().isBlank()
+                ? SandboxRecord.CUSTOM_AGENT
                 : req.agent().strip().toLowerCase(java.util.Locale.ROOT);
-        String model = req.model() == null || req.model().isBlank() ? null : req.model().strip();
+        String model = req.model() == null || req.model().isBlank()
+                ? null
+                : req.model().strip();
         if (req.task() == null || req.task().isBlank()) {
             throw new SandboxException("The task is empty: say what the agent should do (--task ...).");
         }
@@ -112,7 +121,8 @@ public final class SandboxCreator {
         GitRepository git = repos.locate(req.repository());
         Path main = git.mainWorktree();
 
-        String asked = req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
+        String asked =
+                req.baseBranch() == null || req.baseBranch().isBlank() ? repos.baseBranchOf(git) : req.baseBranch();
         // The base and the branch are asked of git side by side (read-only, a few ms each); their errors come out
         // in the order they would in a row: base first.
         CompletableFuture<SandboxBase> baseAnswer = SideBySide.start(() -> SandboxBase.resolve(worktrees, main, asked));
@@ -134,8 +144,8 @@ public final class SandboxCreator {
         }
         SandboxLayout layout = new SandboxLayout(main, id, branch);
         if (Files.exists(layout.sandboxDir())) {
-            throw new SandboxConflictException("The directory " + layout.sandboxDir() + " exists already; remove it or choose"
-                    + " another id.");
+            throw new SandboxConflictException(
+                    "The directory " + layout.sandboxDir() + " exists already; remove it or choose" + " another id.");
         }
         ContainerChoice container = tier == Tier.CONTAINER ? containerChoice(req, git) : ContainerChoice.NONE;
         boolean newBranch = choice.newBranch();
@@ -164,31 +174,67 @@ public final class SandboxCreator {
             Files.createDirectories(layout.controlDir());
             worktrees.add(main, layout.worktree(), branch, newBranch, baseCommit);
             worktreeAdded = true;
-            steps.add(step(repo, id, newBranch ? "sandbox.branch_created" : "sandbox.branch_reused",
-                    (newBranch ? "Created branch " + branch + " at " + shortId(baseCommit) + " (" + base + ")"
-                            : "Checked out the existing branch " + branch), Map.of("branch", branch, "base", base,
-                            "baseCommit", baseCommit)));
-            steps.add(step(repo, id, "sandbox.worktree_added", "Added worktree " + main.relativize(layout.worktree()),
+            steps.add(step(
+                    repo,
+                    id,
+                    newBranch ? "sandbox.branch_created" : "sandbox.branch_reused",
+                    (newBranch
+                            ? "Created branch " + branch + " at " + shortId(baseCommit) + " (" + base + ")"
+                            : "Checked out the existing branch " + branch),
+                    Map.of("branch", branch, "base", base, "baseCommit", baseCommit)));
+            steps.add(step(
+                    repo,
+                    id,
+                    "sandbox.worktree_added",
+                    "Added worktree " + main.relativize(layout.worktree()),
                     Map.of("path", layout.worktree().toString())));
             // git status of a fresh checkout is the slow part of the fingerprint: it starts now, beside the
             // identity, and is finished after the sandbox is stored (FingerprintRecorder), before its agent starts.
             FingerprintProbe probe = worktrees.startFingerprint(layout.worktree(), true);
             worktrees.setIdentity(layout.worktree(), agentName(id), agentEmail(id));
-            steps.add(step(repo, id, "sandbox.identity_set", "Commits in " + id + " are authored by "
-                    + agentName(id) + " <" + agentEmail(id) + ">", Map.of("name", agentName(id), "email", agentEmail(id))));
+            steps.add(step(
+                    repo,
+                    id,
+                    "sandbox.identity_set",
+                    "Commits in " + id + " are authored by " + agentName(id) + " <" + agentEmail(id) + ">",
+                    Map.of("name", agentName(id), "email", agentEmail(id))));
             Instant now = clock.instant();
-            SandboxRecord record = SandboxRecord.builder().id(id).repositoryId(repo.id()).task(req.task().strip())
-                    .agentCommand(command).tier(tier).agent(agent).model(model).branch(branch).baseBranch(base)
-                    .baseCommit(baseCommit).worktreePath(layout.worktree().toString()).state(SandboxState.PENDING)
-                    .createdAt(now).stateChangedAt(now).leaseMs(leaseMs).maxRetries(maxRetries)
-                    .networkGranted(req.network()).limits(container.limits()).image(container.image())
-                    .group(req.group()).build();
+            SandboxRecord record = SandboxRecord.builder()
+                    .id(id)
+                    .repositoryId(repo.id())
+                    .task(req.task().strip())
+                    .agentCommand(command)
+                    .tier(tier)
+                    .agent(agent)
+                    .model(model)
+                    .branch(branch)
+                    .baseBranch(base)
+                    .baseCommit(baseCommit)
+                    .worktreePath(layout.worktree().toString())
+                    .state(SandboxState.PENDING)
+                    .createdAt(now)
+                    .stateChangedAt(now)
+                    .leaseMs(leaseMs)
+                    .maxRetries(maxRetries)
+                    .networkGranted(req.network())
+                    .limits(container.limits())
+                    .image(container.image())
+                    .group(req.group())
+                    .build();
             writeStateFile(layout, record, Optional.empty());
-            steps.add(step(repo, id, "sandbox.state_file_written", "Wrote " + main.relativize(layout.stateFile()),
+            steps.add(step(
+                    repo,
+                    id,
+                    "sandbox.state_file_written",
+                    "Wrote " + main.relativize(layout.stateFile()),
                     Map.of("path", layout.stateFile().toString())));
-            steps.add(step(repo, id, "sandbox.created", "Created sandbox " + id + " (" + tier.id() + ") for \""
-                    + abbreviate(record.spec().task()) + "\"", Map.of("tier", tier.id(), "branch", branch,
-                    "leaseMs", leaseMs, "maxRetries", maxRetries)));
+            steps.add(step(
+                    repo,
+                    id,
+                    "sandbox.created",
+                    "Created sandbox " + id + " (" + tier.id() + ") for \""
+                            + abbreviate(record.spec().task()) + "\"",
+                    Map.of("tier", tier.id(), "branch", branch, "leaseMs", leaseMs, "maxRetries", maxRetries)));
             fingerprints.expect(id);
             try {
                 store.insert(record, null, steps);
@@ -212,8 +258,7 @@ public final class SandboxCreator {
      * The branch a sandbox gets: the one asked for, as git normalises it, or one suggested from the task
      * that no branch has yet; {@code newBranch} when it is to be created.
      */
-    private record BranchChoice(String branch, boolean newBranch) {
-    }
+    private record BranchChoice(String branch, boolean newBranch) {}
 
     /**
      * Chooses the branch (git calls only, nothing written).
@@ -240,7 +285,8 @@ public final class SandboxCreator {
      * @throws SandboxException when there is no image or the engine does not have it
      */
     private ContainerChoice containerChoice(NewSandbox req, GitRepository git) throws PaddockException {
-        String image = req.image() != null && !req.image().isBlank() ? req.image().strip()
+        String image = req.image() != null && !req.image().isBlank()
+                ? req.image().strip()
                 : repos.containerImageOf(git).orElse(null);
         Optional<String> problem = tiers.imageProblem(image);
         if (problem.isPresent()) {
@@ -268,7 +314,8 @@ public final class SandboxCreator {
             return;
         }
         try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             LOG.warn("Could not delete {}: {}", dir, e.getMessage());
         }
@@ -343,7 +390,10 @@ public final class SandboxCreator {
         fingerprint.ifPresent(fp -> state.put("fingerprint", fp));
         Path tmp = layout.stateFile().resolveSibling("sandbox.json.tmp");
         Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(state));
-        Files.move(tmp, layout.stateFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+                tmp,
+                layout.stateFile(),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 

@@ -17,16 +17,16 @@ import java.util.regex.Pattern;
  */
 public final class SandboxIds {
     private static final Pattern VALID = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?");
-    private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "in", "on", "of", "for", "to", "and",
-            "with", "from", "into", "at", "by", "is", "it", "that", "this", "be", "our", "my", "please");
+    private static final Set<String> STOP_WORDS = Set.of(
+            "a", "an", "the", "in", "on", "of", "for", "to", "and", "with", "from", "into", "at", "by", "is", "it",
+            "that", "this", "be", "our", "my", "please");
     private static final DateTimeFormatter DAY = DateTimeFormatter.BASIC_ISO_DATE;
     /** Longest id. */
     public static final int MAX_LENGTH = 64;
     /** Most words of the task kept in a slug. */
     static final int SLUG_WORDS = 3;
 
-    private SandboxIds() {
-    }
+    private SandboxIds() {}
 
     /**
      * Checks an id given by a person or a script.
@@ -44,7 +44,8 @@ public final class SandboxIds {
     /** A short slug of the task's first meaningful words, e.g. {@code fix-auth-timeout}; "sandbox" when none. */
     public static String slug(String task) {
         String ascii = Normalizer.normalize(task == null ? "" : task, Normalizer.Form.NFD)
-                .replaceAll("\\p{M}", "").toLowerCase(Locale.ROOT);
+                .replaceAll("\\p{M}", "")
+                .toLowerCase(Locale.ROOT);
         List<String> words = new ArrayList<>();
         for (String w : ascii.split("[^a-z0-9]+")) {
             if (!w.isEmpty() && !STOP_WORDS.contains(w)) {

@@ -34,8 +34,8 @@ public final class SandboxLayout {
         this.branch = branch;
         Path wt = worktree();
         if (!wt.startsWith(sandboxDir()) || wt.equals(sandboxDir()) || wt.startsWith(controlDir())) {
-            throw new SandboxException("The branch \"" + branch + "\" would put the worktree outside " + sandboxDir()
-                    + ".");
+            throw new SandboxException(
+                    "The branch \"" + branch + "\" would put the worktree outside " + sandboxDir() + ".");
         }
     }
 

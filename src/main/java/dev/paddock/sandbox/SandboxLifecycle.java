@@ -93,10 +93,15 @@ public final class SandboxLifecycle {
      */
     boolean markCleaning(String id, SandboxState from, RemoveMode mode, boolean deleteBranch, String who)
             throws StoreException {
-        return store.transition(id, Transition.of(from, SandboxState.CLEANING)
-                .message(id + " is being removed by " + who + " (" + mode.name().toLowerCase(Locale.ROOT)
-                        + (deleteBranch ? ", deleting its branch" : "") + ")")
-                .detail("mode", mode.name()).detail("deleteBranch", deleteBranch).detail("by", who));
+        return store.transition(
+                id,
+                Transition.of(from, SandboxState.CLEANING)
+                        .message(id + " is being removed by " + who + " ("
+                                + mode.name().toLowerCase(Locale.ROOT) + (deleteBranch ? ", deleting its branch" : "")
+                                + ")")
+                        .detail("mode", mode.name())
+                        .detail("deleteBranch", deleteBranch)
+                        .detail("by", who));
     }
 
     /**
@@ -105,9 +110,11 @@ public final class SandboxLifecycle {
      * @return whether it moved (false: it is gone or no longer cleaning)
      */
     boolean markClosed(String id, String who) throws StoreException {
-        return store.transition(id, Transition.of(SandboxState.CLEANING, SandboxState.CLOSED)
-                .message(id + " is closed: its worktree is removed (removed by " + who + ")")
-                .detail("by", who));
+        return store.transition(
+                id,
+                Transition.of(SandboxState.CLEANING, SandboxState.CLOSED)
+                        .message(id + " is closed: its worktree is removed (removed by " + who + ")")
+                        .detail("by", who));
     }
 
     /**
@@ -124,7 +131,8 @@ public final class SandboxLifecycle {
                 .message(s.id() + ": its worktree " + s.workspace().worktreePath() + " vanished"
                         + (alive ? "; its processes are being killed" : "") + "; a person decides (remove it, or"
                         + " recreate the worktree and retry)")
-                .detail("path", s.workspace().worktreePath()).detail("pid", alive ? s.runRef().pid() : null);
+                .detail("path", s.workspace().worktreePath())
+                .detail("pid", alive ? s.runRef().pid() : null);
         if (s.state() == SandboxState.RUNNING) {
             t.set(Transition.Column.FINISHED_AT, now);
         }
@@ -138,13 +146,16 @@ public final class SandboxLifecycle {
      * @return whether it moved (false: it is gone or no longer running)
      */
     boolean containerVanished(SandboxRecord s, Instant now) throws StoreException {
-        return store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.FAILED)
-                .set(Transition.Column.LAST_ERROR, ContainerEngineLifecycle.VANISHED)
-                .set(Transition.Column.FINISHED_AT, now)
-                .set(Transition.Column.EXIT_CODE, null)
-                .message(s.id() + " failed: its " + ContainerEngineLifecycle.VANISHED + " (container "
-                        + DockerContainers.shortId(s.runRef().engineId()) + ")")
-                .detail("containerId", s.runRef().engineId()).detail("reason", "vanished"));
+        return store.transition(
+                s.id(),
+                Transition.of(SandboxState.RUNNING, SandboxState.FAILED)
+                        .set(Transition.Column.LAST_ERROR, ContainerEngineLifecycle.VANISHED)
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .set(Transition.Column.EXIT_CODE, null)
+                        .message(s.id() + " failed: its " + ContainerEngineLifecycle.VANISHED + " (container "
+                                + DockerContainers.shortId(s.runRef().engineId()) + ")")
+                        .detail("containerId", s.runRef().engineId())
+                        .detail("reason", "vanished"));
     }
 
     /**
@@ -155,40 +166,50 @@ public final class SandboxLifecycle {
      */
     boolean containerExitedWhileEngineAway(SandboxRecord s, RunExit a, Instant now) throws StoreException {
         String why = "the agent " + a.explanation() + " while the engine was away";
-        return store.transition(s.id(), Transition.of(SandboxState.RUNNING,
-                        a.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
-                .set(Transition.Column.EXIT_CODE, a.code())
-                .set(Transition.Column.FINISHED_AT, now)
-                .set(Transition.Column.PID, null)
-                .set(Transition.Column.LAST_ERROR, a.succeeded() ? null : why)
-                .message(s.id() + (a.succeeded() ? " is done: " : " failed: ") + why)
-                .detail("exitCode", a.code()).detail("containerId", s.runRef().engineId()).detail("reason", "exited"));
+        return store.transition(
+                s.id(),
+                Transition.of(SandboxState.RUNNING, a.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
+                        .set(Transition.Column.EXIT_CODE, a.code())
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .set(Transition.Column.PID, null)
+                        .set(Transition.Column.LAST_ERROR, a.succeeded() ? null : why)
+                        .message(s.id() + (a.succeeded() ? " is done: " : " failed: ") + why)
+                        .detail("exitCode", a.code())
+                        .detail("containerId", s.runRef().engineId())
+                        .detail("reason", "exited"));
     }
 
     // The supervisor's moves: a run starts, ends, times out, is retried; a person stops or retries it.
 
     /** {@code pending → failed} or {@code retrying → awaiting_human}: its worktree is gone before a run. */
     boolean worktreeGoneAtStart(SandboxRecord s, Path worktree) throws StoreException {
-        return store.transition(s.id(), Transition.of(s.state(), s.state() == SandboxState.PENDING
-                ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
-                .set(Transition.Column.LAST_ERROR, "its worktree " + worktree + " is gone")
-                .message(s.id() + " cannot start: its worktree is gone"));
+        return store.transition(
+                s.id(),
+                Transition.of(
+                                s.state(),
+                                s.state() == SandboxState.PENDING ? SandboxState.FAILED : SandboxState.AWAITING_HUMAN)
+                        .set(Transition.Column.LAST_ERROR, "its worktree " + worktree + " is gone")
+                        .message(s.id() + " cannot start: its worktree is gone"));
     }
 
     /** {@code s.state() → failed}: its health fingerprint could not be taken before its first run. */
     boolean fingerprintFailed(SandboxRecord s, String error, Instant now) throws StoreException {
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
-                .set(Transition.Column.LAST_ERROR, "its health fingerprint could not be taken: " + error)
-                .set(Transition.Column.FINISHED_AT, now)
-                .message(s.id() + " could not start: its health fingerprint could not be taken: " + error));
+        return store.transition(
+                s.id(),
+                Transition.of(s.state(), SandboxState.FAILED)
+                        .set(Transition.Column.LAST_ERROR, "its health fingerprint could not be taken: " + error)
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .message(s.id() + " could not start: its health fingerprint could not be taken: " + error));
     }
 
     /** {@code s.state() → failed}: its agent (or its container) could not be started; counts as a failed run. */
     boolean failedToStart(SandboxRecord s, String error, Instant now) throws StoreException {
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.FAILED)
-                .set(Transition.Column.LAST_ERROR, error)
-                .set(Transition.Column.FINISHED_AT, now)
-                .message(s.id() + " could not start: " + error));
+        return store.transition(
+                s.id(),
+                Transition.of(s.state(), SandboxState.FAILED)
+                        .set(Transition.Column.LAST_ERROR, error)
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .message(s.id() + " could not start: " + error));
     }
 
     /**
@@ -205,26 +226,34 @@ public final class SandboxLifecycle {
     /** {@code s.state() → running}: run {@code iteration + 1} started as process {@code pid}, with a new lease. */
     boolean markStarted(SandboxRecord s, long pid, Instant pidStartedAt, Instant now) throws StoreException {
         int runNo = s.run().iteration() + 1;
-        return store.transition(s.id(), startedRun(s, runNo, now)
-                .set(Transition.Column.PID, pid)
-                .set(Transition.Column.PID_STARTED_AT, pidStartedAt)
-                .set(Transition.Column.STARTED_AT, now)
-                .message(s.id() + " started (run " + runNo + ", pid " + pid + ")")
-                .detail("pid", pid).detail("tier", s.spec().tier().id()).detail("run", runNo));
+        return store.transition(
+                s.id(),
+                startedRun(s, runNo, now)
+                        .set(Transition.Column.PID, pid)
+                        .set(Transition.Column.PID_STARTED_AT, pidStartedAt)
+                        .set(Transition.Column.STARTED_AT, now)
+                        .message(s.id() + " started (run " + runNo + ", pid " + pid + ")")
+                        .detail("pid", pid)
+                        .detail("tier", s.spec().tier().id())
+                        .detail("run", runNo));
     }
 
     /** {@code s.state() → running}: run {@code runNo} started in container {@code containerId}, with a new lease. */
-    boolean markStartedInContainer(SandboxRecord s, String containerId, int runNo, Instant now)
-            throws StoreException {
-        return store.transition(s.id(), startedRun(s, runNo, now)
-                .set(Transition.Column.CONTAINER_ID, containerId)
-                .set(Transition.Column.PID, null)
-                .set(Transition.Column.PID_STARTED_AT, null)
-                .set(Transition.Column.STARTED_AT, now)
-                .message(s.id() + " started (run " + runNo + ", container " + DockerContainers.shortId(containerId)
-                        + " from " + s.spec().image() + ")")
-                .detail("containerId", containerId).detail("image", s.spec().image())
-                .detail("tier", s.spec().tier().id()).detail("run", runNo));
+    boolean markStartedInContainer(SandboxRecord s, String containerId, int runNo, Instant now) throws StoreException {
+        return store.transition(
+                s.id(),
+                startedRun(s, runNo, now)
+                        .set(Transition.Column.CONTAINER_ID, containerId)
+                        .set(Transition.Column.PID, null)
+                        .set(Transition.Column.PID_STARTED_AT, null)
+                        .set(Transition.Column.STARTED_AT, now)
+                        .message(s.id() + " started (run " + runNo + ", container "
+                                + DockerContainers.shortId(containerId) + " from "
+                                + s.spec().image() + ")")
+                        .detail("containerId", containerId)
+                        .detail("image", s.spec().image())
+                        .detail("tier", s.spec().tier().id())
+                        .detail("run", runNo));
     }
 
     /**
@@ -233,14 +262,20 @@ public final class SandboxLifecycle {
      */
     boolean adoptUnrecordedRun(SandboxRecord s, RunRef run, Instant now) throws StoreException {
         int runNo = s.run().iteration() + 1;
-        return store.transition(s.id(), startedRun(s, runNo, now)
-                .set(Transition.Column.PID, run.pid())
-                .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
-                .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
-                .message(s.id() + ": run " + runNo + " was started by a Paddock that stopped before recording it; "
-                        + (run.pid() != null ? "its agent (pid " + run.pid() + ") runs on and is watched again"
-                        : "its agent has ended already"))
-                .detail("pid", run.pid()).detail("run", runNo).detail("adopted", true));
+        return store.transition(
+                s.id(),
+                startedRun(s, runNo, now)
+                        .set(Transition.Column.PID, run.pid())
+                        .set(Transition.Column.PID_STARTED_AT, run.pid() == null ? null : run.startedAt())
+                        .set(Transition.Column.STARTED_AT, run.startedAt() != null ? run.startedAt() : now)
+                        .message(s.id() + ": run " + runNo
+                                + " was started by a Paddock that stopped before recording it; "
+                                + (run.pid() != null
+                                        ? "its agent (pid " + run.pid() + ") runs on and is watched again"
+                                        : "its agent has ended already"))
+                        .detail("pid", run.pid())
+                        .detail("run", runNo)
+                        .detail("adopted", true));
     }
 
     /** The columns every start sets alike: no finish, exit or heartbeat yet, a new lease, the run's number. */
@@ -250,56 +285,73 @@ public final class SandboxLifecycle {
                 .set(Transition.Column.EXIT_CODE, null)
                 .set(Transition.Column.LAST_HEARTBEAT_AT, null)
                 .set(Transition.Column.PROGRESS, null)
-                .set(Transition.Column.LEASE_EXPIRES_AT, now.plusMillis(s.lease().ms()))
+                .set(
+                        Transition.Column.LEASE_EXPIRES_AT,
+                        now.plusMillis(s.lease().ms()))
                 .set(Transition.Column.ITERATION, runNo);
     }
 
     /** {@code running → done | failed}: the agent ended with {@code e}. */
     boolean agentEnded(SandboxRecord s, RunExit e, Instant now) throws StoreException {
-        return store.transition(s.id(), Transition.of(SandboxState.RUNNING,
-                        e.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
-                .set(Transition.Column.EXIT_CODE, e.code())
-                .set(Transition.Column.FINISHED_AT, now)
-                .set(Transition.Column.PID, null)
-                .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
-                .message(s.id() + (e.succeeded() ? " is done: the agent " + e.explanation()
-                        : " failed: the agent " + e.explanation()))
-                .detail("exitCode", e.code()));
+        return store.transition(
+                s.id(),
+                Transition.of(SandboxState.RUNNING, e.succeeded() ? SandboxState.DONE : SandboxState.FAILED)
+                        .set(Transition.Column.EXIT_CODE, e.code())
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .set(Transition.Column.PID, null)
+                        .set(Transition.Column.LAST_ERROR, e.succeeded() ? null : "the agent " + e.explanation())
+                        .message(s.id()
+                                + (e.succeeded()
+                                        ? " is done: the agent " + e.explanation()
+                                        : " failed: the agent " + e.explanation()))
+                        .detail("exitCode", e.code()));
     }
 
     /** {@code running → timeout}: its lease ran out ({@code why}); its processes are about to be killed. */
     boolean leaseExpired(SandboxRecord s, String why, Instant now) throws StoreException {
-        return store.transition(s.id(), Transition.of(SandboxState.RUNNING, SandboxState.TIMEOUT)
-                .set(Transition.Column.FINISHED_AT, now)
-                .set(Transition.Column.LAST_ERROR, why)
-                .set(Transition.Column.STOP_REASON, "lease expired")
-                .message(s.id() + " timed out: " + why + "; its processes are being killed"));
+        return store.transition(
+                s.id(),
+                Transition.of(SandboxState.RUNNING, SandboxState.TIMEOUT)
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .set(Transition.Column.LAST_ERROR, why)
+                        .set(Transition.Column.STOP_REASON, "lease expired")
+                        .message(s.id() + " timed out: " + why + "; its processes are being killed"));
     }
 
     /** {@code failed | timeout → retrying}: an automatic retry, counted. */
     boolean scheduleRetry(SandboxRecord s) throws StoreException {
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING)
-                .set(Transition.Column.RETRY_COUNT, s.run().retryCount() + 1)
-                .message(s.id() + " will be retried (" + (s.run().retryCount() + 1) + " of "
-                        + s.run().maxRetries() + ")"));
+        return store.transition(
+                s.id(),
+                Transition.of(s.state(), SandboxState.RETRYING)
+                        .set(Transition.Column.RETRY_COUNT, s.run().retryCount() + 1)
+                        .message(s.id() + " will be retried (" + (s.run().retryCount() + 1) + " of "
+                                + s.run().maxRetries() + ")"));
     }
 
     /** {@code failed | timeout → awaiting_human}: no automatic retry is left. */
     boolean retriesUsedUp(SandboxRecord s) throws StoreException {
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
-                .message(s.id() + " needs a person: " + (s.run().maxRetries() == 0 ? "no automatic retries"
-                        : "its " + Words.countIs(s.run().maxRetries(), "retry", "retries") + " used up")
-                        + (s.run().lastError() == null ? "" : " (" + s.run().lastError() + ")")));
+        return store.transition(
+                s.id(),
+                Transition.of(s.state(), SandboxState.AWAITING_HUMAN)
+                        .message(s.id() + " needs a person: "
+                                + (s.run().maxRetries() == 0
+                                        ? "no automatic retries"
+                                        : "its " + Words.countIs(s.run().maxRetries(), "retry", "retries") + " used up")
+                                + (s.run().lastError() == null
+                                        ? ""
+                                        : " (" + s.run().lastError() + ")")));
     }
 
     /** {@code from → awaiting_human}: {@code who} stopped it; its processes are about to be killed. */
     boolean stoppedBy(String id, SandboxState from, String who, Instant now) throws StoreException {
         String reason = "stopped by " + who;
-        return store.transition(id, Transition.of(from, SandboxState.AWAITING_HUMAN)
-                .set(Transition.Column.STOP_REASON, reason)
-                .set(Transition.Column.LAST_ERROR, reason)
-                .set(Transition.Column.FINISHED_AT, now)
-                .message(id + " was " + reason));
+        return store.transition(
+                id,
+                Transition.of(from, SandboxState.AWAITING_HUMAN)
+                        .set(Transition.Column.STOP_REASON, reason)
+                        .set(Transition.Column.LAST_ERROR, reason)
+                        .set(Transition.Column.FINISHED_AT, now)
+                        .message(id + " was " + reason));
     }
 
     /**
@@ -307,8 +359,11 @@ public final class SandboxLifecycle {
      * a follow-up sent before is forgotten.
      */
     boolean retriedBy(String id, SandboxState from, String who) throws StoreException {
-        return store.transition(id, Transition.of(from, SandboxState.RETRYING).message(id + " retried by " + who)
-                .also(tx -> AgentTurns.dropFollowUp(tx, id)));
+        return store.transition(
+                id,
+                Transition.of(from, SandboxState.RETRYING)
+                        .message(id + " retried by " + who)
+                        .also(tx -> AgentTurns.dropFollowUp(tx, id)));
     }
 
     /** The event of a follow-up: the sandbox enters {@code retrying}, but nothing failed. */
@@ -320,11 +375,18 @@ public final class SandboxLifecycle {
      */
     boolean followUpBy(SandboxRecord s, String text, String who, Instant now) throws StoreException {
         String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
-        return store.transition(s.id(), Transition.of(s.state(), SandboxState.RETRYING).kind(FOLLOW_UP_EVENT)
-                .message(s.id() + ": " + who + " sent a follow-up; its agent resumes"
-                        + (s.run().agentSession() == null ? " its session" : " session " + s.run().agentSession())
-                        + " in run " + (s.run().iteration() + 1))
-                .detail("followUp", shown).detail("by", who).detail("session", s.run().agentSession())
-                .also(tx -> AgentTurns.putFollowUp(tx, s.id(), text, who, now)));
+        return store.transition(
+                s.id(),
+                Transition.of(s.state(), SandboxState.RETRYING)
+                        .kind(FOLLOW_UP_EVENT)
+                        .message(s.id() + ": " + who + " sent a follow-up; its agent resumes"
+                                + (s.run().agentSession() == null
+                                        ? " its session"
+                                        : " session " + s.run().agentSession())
+                                + " in run " + (s.run().iteration() + 1))
+                        .detail("followUp", shown)
+                        .detail("by", who)
+                        .detail("session", s.run().agentSession())
+                        .also(tx -> AgentTurns.putFollowUp(tx, s.id(), text, who, now)));
     }
 }

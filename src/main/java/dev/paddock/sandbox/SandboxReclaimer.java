@@ -43,8 +43,12 @@ public final class SandboxReclaimer {
      * @param supervisor stops a sandbox's agent (kills its process tree) before its worktree goes
      * @param repos finds the repository of a sandbox on disk
      */
-    public SandboxReclaimer(SandboxStore store, Supervisor supervisor, WorktreeManager worktrees,
-                            SandboxRepositories repos, EventLog events) {
+    public SandboxReclaimer(
+            SandboxStore store,
+            Supervisor supervisor,
+            WorktreeManager worktrees,
+            SandboxRepositories repos,
+            EventLog events) {
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
         this.supervisor = supervisor;
@@ -66,7 +70,9 @@ public final class SandboxReclaimer {
     public RemovalPlan plan(String id) throws PaddockException {
         SandboxRecord s = find(id);
         Path main = repos.of(s).mainWorktree();
-        return inspector.inspect(s, main, RemovalInspector.guardedWorktree(s, main)).plan();
+        return inspector
+                .inspect(s, main, RemovalInspector.guardedWorktree(s, main))
+                .plan();
     }
 
     /**
@@ -98,8 +104,8 @@ public final class SandboxReclaimer {
         try {
             SandboxRecord s = find(id);
             if (s.state() == SandboxState.CLOSED) {
-                throw new SandboxConflictException(id + " is closed already: its worktree was removed (its record is kept"
-                        + " for the history).");
+                throw new SandboxConflictException(
+                        id + " is closed already: its worktree was removed (its record is kept" + " for the history).");
             }
             GitRepository git = repos.of(s);
             Path main = git.mainWorktree();
@@ -146,7 +152,8 @@ public final class SandboxReclaimer {
     public SandboxRecord resume(String id, String who) throws PaddockException {
         SandboxRecord s = find(id);
         if (s.state() != SandboxState.CLEANING) {
-            throw new SandboxConflictException(id + " is " + s.state().id() + ", not cleaning: there is no removal to finish.");
+            throw new SandboxConflictException(
+                    id + " is " + s.state().id() + ", not cleaning: there is no removal to finish.");
         }
         RemoveMode mode = RemoveMode.STRICT;
         boolean deleteBranch = false;
@@ -172,11 +179,13 @@ public final class SandboxReclaimer {
      * supervisor may move the sandbox meanwhile (a failed one to retrying, a running one to done): then the
      * whole preparation runs again on the fresh record, a few times at most.
      */
-    private SandboxRecord prepare(SandboxRecord s, Path main, Path worktree, RemoveMode mode, boolean deleteBranch,
-                                  String who) throws PaddockException {
+    private SandboxRecord prepare(
+            SandboxRecord s, Path main, Path worktree, RemoveMode mode, boolean deleteBranch, String who)
+            throws PaddockException {
         for (int attempt = 1; ; attempt++) {
             if (s.state() == SandboxState.MERGING) {
-                throw new SandboxConflictException(s.id() + " is being merged; remove it once the merge queue is done with it.");
+                throw new SandboxConflictException(
+                        s.id() + " is being merged; remove it once the merge queue is done with it.");
             }
             RemovalInspector.Inspection in = inspector.inspect(s, main, worktree);
             refuseIfLosing(s, in, mode, false);
@@ -186,17 +195,19 @@ public final class SandboxReclaimer {
                 in = inspector.inspect(s, main, worktree); // the agent may have left more behind before it ended
                 refuseIfLosing(s, in, mode, true);
             }
-            if (mode == RemoveMode.COMMIT && (!in.plan().uncommitted().isEmpty() || !in.submodules().isEmpty())) {
+            if (mode == RemoveMode.COMMIT
+                    && (!in.plan().uncommitted().isEmpty() || !in.submodules().isEmpty())) {
                 String committed = in.plan().uncommitted().isEmpty() ? null : commitLeftovers(s, worktree, in, who);
                 // The worktree goes with --force: only once the commit left nothing behind.
                 RemovalInspector.Inspection after = inspector.inspect(find(s.id()), main, worktree);
                 if (!after.submodules().isEmpty()) {
-                    throw new RemovalRefusedException(RemovalMessages.submoduleWork(s, after.submodules(), committed),
-                            after.plan());
+                    throw new RemovalRefusedException(
+                            RemovalMessages.submoduleWork(s, after.submodules(), committed), after.plan());
                 }
                 if (!after.plan().uncommitted().isEmpty()) {
-                    throw new RemovalRefusedException("A commit did not keep everything: "
-                            + RemovalMessages.wouldLose(s, after.plan(), false), after.plan());
+                    throw new RemovalRefusedException(
+                            "A commit did not keep everything: " + RemovalMessages.wouldLose(s, after.plan(), false),
+                            after.plan());
                 }
             }
             if (s.state().canBecome(SandboxState.CLEANING)
@@ -205,8 +216,8 @@ public final class SandboxReclaimer {
             }
             s = find(s.id());
             if (attempt == 3 || s.state() == SandboxState.CLOSED || s.state() == SandboxState.CLEANING) {
-                throw new SandboxConflictException(s.id() + " keeps changing state (it is " + s.state().id() + " now);"
-                        + " nothing was removed. Look again and retry.");
+                throw new SandboxConflictException(s.id() + " keeps changing state (it is "
+                        + s.state().id() + " now);" + " nothing was removed. Look again and retry.");
             }
         }
     }
@@ -226,8 +237,9 @@ public final class SandboxReclaimer {
         }
     }
 
-    private static void refuseIfLosing(SandboxRecord s, RemovalInspector.Inspection in, RemoveMode mode,
-                                       boolean stopped) throws RemovalRefusedException {
+    private static void refuseIfLosing(
+            SandboxRecord s, RemovalInspector.Inspection in, RemoveMode mode, boolean stopped)
+            throws RemovalRefusedException {
         RemovalPlan plan = in.plan();
         if (mode == RemoveMode.STRICT && !plan.losesNothing()) {
             throw new RemovalRefusedException(RemovalMessages.wouldLose(s, plan, stopped), plan);
@@ -235,10 +247,15 @@ public final class SandboxReclaimer {
         if (mode == RemoveMode.STRICT && plan.locked()) {
             throw new RemovalRefusedException(RemovalMessages.locked(s, plan), plan);
         }
-        boolean offBranch = in.isWorktree() && !plan.uncommitted().isEmpty() && !s.workspace().branch().equals(
-                in.headBranch());
-        if (mode == RemoveMode.COMMIT && (offBranch || !in.detachedCommits().isEmpty()
-                || (plan.worktreePresent() && !in.isWorktree() && !plan.uncommitted().isEmpty()))) {
+        boolean offBranch = in.isWorktree()
+                && !plan.uncommitted().isEmpty()
+                && !s.workspace().branch().equals(in.headBranch());
+        if (mode == RemoveMode.COMMIT
+                && (offBranch
+                        || !in.detachedCommits().isEmpty()
+                        || (plan.worktreePresent()
+                                && !in.isWorktree()
+                                && !plan.uncommitted().isEmpty()))) {
             throw new RemovalRefusedException(RemovalMessages.cannotCommit(s, in), plan);
         }
     }
@@ -259,16 +276,22 @@ public final class SandboxReclaimer {
                 localOnly.add(c.substring(0, colon));
             }
         }
-        String commit = worktrees.commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted",
-                localOnly).orElse(null);
+        String commit = worktrees
+                .commitAll(worktree, "Paddock: keep what " + s.id() + " left uncommitted", localOnly)
+                .orElse(null);
         if (commit == null) {
             return null;
         }
         int paths = in.plan().uncommitted().size() - in.submodules().paths().size();
-        events.append(EventDraft.of(s.repositoryId(), s.id(), "sandbox.leftovers_committed", s.id() + ": committed "
-                + RemovalMessages.count(paths, "leftover path") + " on " + s.workspace().branch() + " ("
-                + commit.substring(0, 8) + ") before removing it", Map.of("commit", commit,
-                "branch", s.workspace().branch(), "paths", paths, "by", who)));
+        events.append(EventDraft.of(
+                s.repositoryId(),
+                s.id(),
+                "sandbox.leftovers_committed",
+                s.id() + ": committed "
+                        + RemovalMessages.count(paths, "leftover path") + " on "
+                        + s.workspace().branch() + " ("
+                        + commit.substring(0, 8) + ") before removing it",
+                Map.of("commit", commit, "branch", s.workspace().branch(), "paths", paths, "by", who)));
         return commit;
     }
 

@@ -29,9 +29,19 @@ import java.time.Instant;
  * @param run its agent's runs: how many, the last one's start, end and outcome
  * @param runRef where its current run is (process tree or container), as recorded; {@link RunRef#NONE} when none
  */
-public record SandboxRecord(String id, long repositoryId, SandboxState state, long version, Instant createdAt,
-                            Instant stateChangedAt, Spec spec, Workspace workspace, ResourceLimits limits,
-                            Lease lease, Run run, RunRef runRef) {
+public record SandboxRecord(
+        String id,
+        long repositoryId,
+        SandboxState state,
+        long version,
+        Instant createdAt,
+        Instant stateChangedAt,
+        Spec spec,
+        Workspace workspace,
+        ResourceLimits limits,
+        Lease lease,
+        Run run,
+        RunRef runRef) {
     /** The preset name of a sandbox whose agent is its own command line. */
     public static final String CUSTOM_AGENT = "custom";
 
@@ -50,8 +60,15 @@ public record SandboxRecord(String id, long repositoryId, SandboxState state, lo
      * @param group the fan-out it was made in ({@code sandbox new --agents}): the id its sandboxes share, or null for
      *     a sandbox made on its own
      */
-    public record Spec(String task, String agentCommand, String agent, String model, Tier tier,
-                       boolean networkGranted, String image, String group) {
+    public record Spec(
+            String task,
+            String agentCommand,
+            String agent,
+            String model,
+            Tier tier,
+            boolean networkGranted,
+            String image,
+            String group) {
         public Spec {
             agent = agent == null || agent.isBlank() ? CUSTOM_AGENT : agent;
         }
@@ -80,8 +97,7 @@ public record SandboxRecord(String id, long repositoryId, SandboxState state, lo
      * @param lastHeartbeatAt when the agent last sent a heartbeat, or null
      * @param progress the progress text of the last heartbeat, or null
      */
-    public record Lease(long ms, Instant expiresAt, Instant lastHeartbeatAt, String progress) {
-    }
+    public record Lease(long ms, Instant expiresAt, Instant lastHeartbeatAt, String progress) {}
 
     /**
      * The agent's runs: how many there were, and the last one's start, end and outcome.
@@ -96,9 +112,15 @@ public record SandboxRecord(String id, long repositoryId, SandboxState state, lo
      * @param agentSession the session id of the last run (Claude Code's {@code --session-id}, chosen by Paddock
      *     before the run starts), or null
      */
-    public record Run(int iteration, int retryCount, int maxRetries, Instant startedAt, Instant finishedAt,
-                      Integer exitCode, String lastError, String agentSession) {
-    }
+    public record Run(
+            int iteration,
+            int retryCount,
+            int maxRetries,
+            Instant startedAt,
+            Instant finishedAt,
+            Integer exitCode,
+            String lastError,
+            String agentSession) {}
 
     public SandboxRecord {
         runRef = runRef == null ? RunRef.NONE : runRef;
@@ -189,8 +211,7 @@ public record SandboxRecord(String id, long repositoryId, SandboxState state, lo
         private Instant pidStartedAt;
         private String containerId;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder id(String value) {
             this.id = value;
@@ -391,11 +412,25 @@ public record SandboxRecord(String id, long repositoryId, SandboxState state, lo
         }
 
         public SandboxRecord build() {
-            return new SandboxRecord(id, repositoryId, state, version, createdAt, stateChangedAt,
+            return new SandboxRecord(
+                    id,
+                    repositoryId,
+                    state,
+                    version,
+                    createdAt,
+                    stateChangedAt,
                     new Spec(task, agentCommand, agent, model, tier, networkGranted, image, group),
-                    new Workspace(branch, baseBranch, baseCommit, worktreePath), limits,
+                    new Workspace(branch, baseBranch, baseCommit, worktreePath),
+                    limits,
                     new Lease(leaseMs, leaseExpiresAt, lastHeartbeatAt, progress),
-                    new Run(iteration, retryCount, maxRetries, startedAt, finishedAt, exitCode, lastError,
+                    new Run(
+                            iteration,
+                            retryCount,
+                            maxRetries,
+                            startedAt,
+                            finishedAt,
+                            exitCode,
+                            lastError,
                             agentSession),
                     new RunRef(pid, pidStartedAt, containerId));
         }

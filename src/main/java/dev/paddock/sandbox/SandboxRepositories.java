@@ -26,8 +26,9 @@ public final class SandboxRepositories {
      * @throws SandboxException when it is not registered (any more)
      */
     public RepoRecord record(long repositoryId) throws PaddockException {
-        return repos.find(repositoryId).orElseThrow(() -> new SandboxException("Repository " + repositoryId
-                + " is not registered with Paddock."));
+        return repos.find(repositoryId)
+                .orElseThrow(
+                        () -> new SandboxException("Repository " + repositoryId + " is not registered with Paddock."));
     }
 
     /**
@@ -40,8 +41,8 @@ public final class SandboxRepositories {
         try {
             return locator.locate(repo.path());
         } catch (GitException e) {
-            throw new SandboxException("The repository of " + s.id() + " (" + repo.path() + ") cannot be read: "
-                    + e.getMessage(), e);
+            throw new SandboxException(
+                    "The repository of " + s.id() + " (" + repo.path() + ") cannot be read: " + e.getMessage(), e);
         }
     }
 }

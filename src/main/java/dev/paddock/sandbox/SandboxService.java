@@ -31,8 +31,14 @@ public final class SandboxService {
     private final RepoService repos;
     private final GroupCreator groups;
 
-    public SandboxService(SandboxCreator creator, Supervisor supervisor, SandboxReclaimer reclaimer, SandboxStore store,
-                          EventLog events, WorktreeManager worktrees, RepoService repos) {
+    public SandboxService(
+            SandboxCreator creator,
+            Supervisor supervisor,
+            SandboxReclaimer reclaimer,
+            SandboxStore store,
+            EventLog events,
+            WorktreeManager worktrees,
+            RepoService repos) {
         this.creator = creator;
         this.supervisor = supervisor;
         this.reclaimer = reclaimer;
@@ -157,7 +163,8 @@ public final class SandboxService {
         }
         if (!store.heartbeat(id, text)) {
             SandboxRecord s = find(id);
-            throw new SandboxConflictException(id + " is " + s.state().id() + ", not running: the heartbeat was not recorded.");
+            throw new SandboxConflictException(
+                    id + " is " + s.state().id() + ", not running: the heartbeat was not recorded.");
         }
     }
 
@@ -250,6 +257,8 @@ public final class SandboxService {
             return all;
         }
         Optional<RepoRecord> registered = repos.registered(repo);
-        return registered.isEmpty() ? List.of() : store.listOpen(registered.get().id());
+        return registered.isEmpty()
+                ? List.of()
+                : store.listOpen(registered.get().id());
     }
 }

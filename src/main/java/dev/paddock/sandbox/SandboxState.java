@@ -20,7 +20,18 @@ import java.util.Set;
  * ({@code merging → awaiting_human}), and a person puts it back in the queue ({@code awaiting_human → merging}).
  */
 public enum SandboxState {
-    PENDING, RUNNING, DONE, FAILED, TIMEOUT, RETRYING, AWAITING_HUMAN, MERGING, MERGED, CONFLICT, CLEANING, CLOSED;
+    PENDING,
+    RUNNING,
+    DONE,
+    FAILED,
+    TIMEOUT,
+    RETRYING,
+    AWAITING_HUMAN,
+    MERGING,
+    MERGED,
+    CONFLICT,
+    CLEANING,
+    CLOSED;
 
     /** Whether nothing more will happen to the sandbox. */
     public boolean isTerminal() {

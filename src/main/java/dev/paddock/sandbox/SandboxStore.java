@@ -75,23 +75,41 @@ public final class SandboxStore implements AutoCloseable {
      *
      * @throws StoreException when the id is taken or the store fails
      */
-    public void insert(SandboxRecord s, String fingerprintJson, List<EventDraft> creationEvents)
-            throws StoreException {
+    public void insert(SandboxRecord s, String fingerprintJson, List<EventDraft> creationEvents) throws StoreException {
         SandboxRecord.Spec spec = s.spec();
         SandboxRecord.Workspace ws = s.workspace();
         ResourceLimits limits = s.limits();
         jdbc.inTransaction(tx -> {
-            tx.update("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
+            tx.update(
+                    "INSERT INTO sandboxes (id, repository_id, task, agent_command, tier, branch, base_branch,"
                             + " base_commit, worktree_path, state, version, created_at, state_changed_at, lease_ms,"
                             + " iteration, retry_count, max_retries, network_granted, cpu_limit_nanos, memory_limit_bytes,"
                             + " pids_limit, nofile_limit, image, agent, model, fingerprint, group_id) VALUES (?, ?, ?, ?, ?, ?,"
                             + " ?, ?, ?, ?, 0, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    s.id(), s.repositoryId(), spec.task(), spec.agentCommand(), spec.tier(), ws.branch(),
-                    ws.baseBranch(), ws.baseCommit(), ws.worktreePath(), s.state(), s.createdAt(), s.createdAt(),
-                    s.lease().ms(), s.run().maxRetries(), spec.networkGranted(),
-                    limits == null ? null : limits.nanoCpus(), limits == null ? null : limits.memoryBytes(),
-                    limits == null ? null : limits.pids(), limits == null ? null : limits.nofile(), spec.image(),
-                    spec.agent(), spec.model(), fingerprintJson, spec.group());
+                    s.id(),
+                    s.repositoryId(),
+                    spec.task(),
+                    spec.agentCommand(),
+                    spec.tier(),
+                    ws.branch(),
+                    ws.baseBranch(),
+                    ws.baseCommit(),
+                    ws.worktreePath(),
+                    s.state(),
+                    s.createdAt(),
+                    s.createdAt(),
+                    s.lease().ms(),
+                    s.run().maxRetries(),
+                    spec.networkGranted(),
+                    limits == null ? null : limits.nanoCpus(),
+                    limits == null ? null : limits.memoryBytes(),
+                    limits == null ? null : limits.pids(),
+                    limits == null ? null : limits.nofile(),
+                    spec.image(),
+                    spec.agent(),
+                    spec.model(),
+                    fingerprintJson,
+                    spec.group());
             for (EventDraft e : creationEvents) {
                 events.append(tx, e);
             }
@@ -109,7 +127,8 @@ public final class SandboxStore implements AutoCloseable {
     boolean transition(String id, Transition t) throws StoreException {
         Instant now = clock.instant();
         List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("UPDATE sandboxes SET state = ?, version = version + 1, state_changed_at = ?");
+        StringBuilder sql =
+                new StringBuilder("UPDATE sandboxes SET state = ?, version = version + 1, state_changed_at = ?");
         params.add(t.to());
         params.add(now);
         for (Map.Entry<Transition.Column, Object> c : t.values().entrySet()) {
@@ -154,7 +173,8 @@ public final class SandboxStore implements AutoCloseable {
     public boolean heartbeat(String id, String progress) throws StoreException {
         Instant now = clock.instant();
         boolean running = jdbc.queryOne("SELECT state FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id)
-                .map(SandboxState.RUNNING.id()::equals).orElse(false);
+                .map(SandboxState.RUNNING.id()::equals)
+                .orElse(false);
         if (running) {
             beats.put(id, new HeartbeatBuffer.Beat(now, progress));
         }
@@ -172,9 +192,14 @@ public final class SandboxStore implements AutoCloseable {
     }
 
     private static void writeBeat(Jdbc.Tx tx, String id, HeartbeatBuffer.Beat b) throws SQLException {
-        tx.update("UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
-                + " lease_expires_at = DATEADD(MILLISECOND, lease_ms, CAST(? AS TIMESTAMP WITH TIME ZONE))"
-                + " WHERE id = ? AND state = 'running'", b.at(), b.progress(), b.at(), id);
+        tx.update(
+                "UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
+                        + " lease_expires_at = DATEADD(MILLISECOND, lease_ms, CAST(? AS TIMESTAMP WITH TIME ZONE))"
+                        + " WHERE id = ? AND state = 'running'",
+                b.at(),
+                b.progress(),
+                b.at(),
+                id);
     }
 
     /** Writes the heartbeats not written yet now (before the store is closed). */
@@ -236,21 +261,35 @@ public final class SandboxStore implements AutoCloseable {
 
     /** The sandboxes of a repository that are not closed, newest first. */
     public List<SandboxRecord> listOpen(long repositoryId) throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE repository_id = ? AND state <> 'closed'"
-                + " ORDER BY created_at DESC, id DESC", SandboxStore::map, repositoryId).stream().map(beats::overlay)
+        return jdbc
+                .query(
+                        "SELECT " + COLUMNS + " FROM sandboxes WHERE repository_id = ? AND state <> 'closed'"
+                                + " ORDER BY created_at DESC, id DESC",
+                        SandboxStore::map,
+                        repositoryId)
+                .stream()
+                .map(beats::overlay)
                 .toList();
     }
 
     /** The sandboxes of a fan-out ({@link SandboxRecord#group()}), closed ones too, by id. */
     public List<SandboxRecord> ofGroup(String group) throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE group_id = ? ORDER BY id", SandboxStore::map,
-                group).stream().map(beats::overlay).toList();
+        return jdbc
+                .query("SELECT " + COLUMNS + " FROM sandboxes WHERE group_id = ? ORDER BY id", SandboxStore::map, group)
+                .stream()
+                .map(beats::overlay)
+                .toList();
     }
 
     /** Every sandbox not closed, in every repository (what the supervisor looks at), oldest first. */
     public List<SandboxRecord> listLive() throws StoreException {
-        return jdbc.query("SELECT " + COLUMNS + " FROM sandboxes WHERE state <> 'closed' ORDER BY created_at, id",
-                SandboxStore::map).stream().map(beats::overlay).toList();
+        return jdbc
+                .query(
+                        "SELECT " + COLUMNS + " FROM sandboxes WHERE state <> 'closed' ORDER BY created_at, id",
+                        SandboxStore::map)
+                .stream()
+                .map(beats::overlay)
+                .toList();
     }
 
     /**
@@ -286,7 +325,8 @@ public final class SandboxStore implements AutoCloseable {
             return known;
         }
         long generation = tokens.generation();
-        Optional<String> id = jdbc.queryOne("SELECT id FROM sandboxes WHERE token_hash = ?", rs -> rs.getString(1), hash);
+        Optional<String> id =
+                jdbc.queryOne("SELECT id FROM sandboxes WHERE token_hash = ?", rs -> rs.getString(1), hash);
         id.ifPresent(x -> tokens.put(hash, x, generation));
         return id;
     }
@@ -299,8 +339,11 @@ public final class SandboxStore implements AutoCloseable {
      */
     public boolean recordFingerprint(String id, String fingerprintJson, EventDraft event) throws StoreException {
         return jdbc.inTransaction(tx -> {
-            if (tx.update("UPDATE sandboxes SET fingerprint = ? WHERE id = ? AND fingerprint IS NULL",
-                    fingerprintJson, id) != 1) {
+            if (tx.update(
+                            "UPDATE sandboxes SET fingerprint = ? WHERE id = ? AND fingerprint IS NULL",
+                            fingerprintJson,
+                            id)
+                    != 1) {
                 return false;
             }
             events.append(tx, event);
@@ -310,7 +353,10 @@ public final class SandboxStore implements AutoCloseable {
 
     /** The health fingerprint recorded at creation (JSON), if any. */
     public Optional<String> fingerprintOf(String id) throws StoreException {
-        return jdbc.queryOne("SELECT fingerprint FROM sandboxes WHERE id = ? AND fingerprint IS NOT NULL", rs -> rs.getString(1), id);
+        return jdbc.queryOne(
+                "SELECT fingerprint FROM sandboxes WHERE id = ? AND fingerprint IS NOT NULL",
+                rs -> rs.getString(1),
+                id);
     }
 
     static SandboxRecord map(ResultSet rs) throws SQLException {
@@ -361,7 +407,8 @@ public final class SandboxStore implements AutoCloseable {
         Long memory = Jdbc.nullableLong(rs, "memory_limit_bytes");
         Long pids = Jdbc.nullableLong(rs, "pids_limit");
         Long nofile = Jdbc.nullableLong(rs, "nofile_limit");
-        return cpu == null && memory == null && pids == null && nofile == null ? null
+        return cpu == null && memory == null && pids == null && nofile == null
+                ? null
                 : ResourceLimits.orDefaults(cpu, memory, pids, nofile);
     }
 }

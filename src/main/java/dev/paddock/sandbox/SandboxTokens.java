@@ -15,8 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SandboxTokens {
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private SandboxTokens() {
-    }
+    private SandboxTokens() {}
 
     /** A new token: 256 random bits, URL-safe base64 without padding (43 characters). */
     public static String newToken() {

@@ -66,7 +66,8 @@ public final class Supervisor implements AutoCloseable {
     private final AgentFiles agentFiles;
     private final Map<Long, GitRepository> gitRepos = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("supervisor"));
     private final RunStopper stopper;
     private final FollowUps followUps;
     private volatile boolean ticking;
@@ -77,9 +78,16 @@ public final class Supervisor implements AutoCloseable {
      * @param logDir directory of the agents' log files ({@code <id>.log})
      * @param apiUrl base URL of the loopback API handed to agents
      */
-    public Supervisor(SandboxStore store, RepoStore repos, RepositoryLocator locator, AgentLauncher launcher,
-                      FingerprintRecorder fingerprints, SettingsStore settings, Clock clock, Path logDir,
-                      Supplier<String> apiUrl) {
+    public Supervisor(
+            SandboxStore store,
+            RepoStore repos,
+            RepositoryLocator locator,
+            AgentLauncher launcher,
+            FingerprintRecorder fingerprints,
+            SettingsStore settings,
+            Clock clock,
+            Path logDir,
+            Supplier<String> apiUrl) {
         this.fingerprints = fingerprints;
         this.store = store;
         this.lifecycle = new SandboxLifecycle(store);
@@ -155,8 +163,10 @@ public final class Supervisor implements AutoCloseable {
 
     private boolean step(SandboxRecord s) throws PaddockException {
         IsolationRuntime runtime = launcher.runtimeOf(s);
-        if (runtime.stateUnknown() && (s.state() == SandboxState.PENDING || s.state() == SandboxState.RUNNING
-                || s.state() == SandboxState.RETRYING)) {
+        if (runtime.stateUnknown()
+                && (s.state() == SandboxState.PENDING
+                        || s.state() == SandboxState.RUNNING
+                        || s.state() == SandboxState.RETRYING)) {
             // Its engine does not answer (or has not yet, or its return is being reconciled): nothing is known of
             // the run, so nothing is decided. No start that would fail, no timeout, no kill. See
             // ContainerEngineLifecycle. Its heartbeat file is on the host, though: heartbeats are still taken, so
@@ -202,17 +212,21 @@ public final class Supervisor implements AutoCloseable {
             adopted = unrecorded.isPresent();
             if (adopted) {
                 ref = unrecorded.get();
-                LOG.info("Adopting run {} of {} ({}), started by a Paddock that did not record it", runNo, s.id(),
+                LOG.info(
+                        "Adopting run {} of {} ({}), started by a Paddock that did not record it",
+                        runNo,
+                        s.id(),
                         ref.describe());
             } else {
                 // A new token for every run: the store keeps its hash; the token itself goes to the agent only.
                 String token = store.issueToken(s.id());
-                AgentLauncher.Launch launch = new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(),
-                        logFile(s.id()));
+                AgentLauncher.Launch launch =
+                        new AgentLauncher.Launch(s, layout, gitOf(s), token, apiUrl.get(), logFile(s.id()));
                 // A follow-up a person sent resumes the agent's session with it; else the task starts anew.
                 Optional<AgentTurns.FollowUp> followUp = store.turns().followUp(s.id());
                 AgentPrograms.Program program = followUp.isPresent()
-                        ? launcher.prepareFollowUp(launch, followUp.get().text()) : launcher.prepare(launch);
+                        ? launcher.prepareFollowUp(launch, followUp.get().text())
+                        : launcher.prepare(launch);
                 // Stored before the start: the agent's stream and hooks name it from their first line.
                 store.recordAgentSession(s.id(), program.session());
                 ref = launcher.start(launch, program, this::poke);
@@ -258,10 +272,13 @@ public final class Supervisor implements AutoCloseable {
         boolean waiting = agentFiles.turn(s, layout);
         SandboxRecord fresh = heartbeat || takenOver ? store.find(s.id()).orElse(s) : s;
         if (fresh.lease().expiresAt() != null && now.isAfter(fresh.lease().expiresAt())) {
-            Duration silent = Duration.between(fresh.lease().lastHeartbeatAt() != null ? fresh.lease().lastHeartbeatAt()
-                    : fresh.run().startedAt() != null ? fresh.run().startedAt() : now, now);
-            String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of " + fresh.lease().ms() / 1000
-                    + " s ran out";
+            Duration silent = Duration.between(
+                    fresh.lease().lastHeartbeatAt() != null
+                            ? fresh.lease().lastHeartbeatAt()
+                            : fresh.run().startedAt() != null ? fresh.run().startedAt() : now,
+                    now);
+            String why = "no heartbeat for " + silent.toSeconds() + " s; the lease of "
+                    + fresh.lease().ms() / 1000 + " s ran out";
             boolean moved = lifecycle.leaseExpired(s, why, now);
             if (moved && refOf(fresh).present()) {
                 stopper.stopLater(runtime, s.id(), refOf(fresh), "lease expired");
@@ -285,8 +302,7 @@ public final class Supervisor implements AutoCloseable {
                     stopper.stopLater(runtime, s.id(), ref, "its run is over");
                     return false; // a retry gets a new container once this one is gone
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         if (s.run().retryCount() < s.run().maxRetries()) {
@@ -340,10 +356,11 @@ public final class Supervisor implements AutoCloseable {
     public SandboxRecord stop(String id, String who) throws PaddockException {
         for (int attempt = 0; attempt < STOP_ATTEMPTS; attempt++) {
             SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
-            if (s.state() != SandboxState.PENDING && s.state() != SandboxState.RUNNING
+            if (s.state() != SandboxState.PENDING
+                    && s.state() != SandboxState.RUNNING
                     && s.state() != SandboxState.RETRYING) {
-                throw new SandboxConflictException(id + " is " + s.state().id()
-                        + ", not running: there is nothing to stop.");
+                throw new SandboxConflictException(
+                        id + " is " + s.state().id() + ", not running: there is nothing to stop.");
             }
             boolean moved = lifecycle.stoppedBy(id, s.state(), who, clock.instant());
             if (moved) {
@@ -379,8 +396,8 @@ public final class Supervisor implements AutoCloseable {
     public SandboxRecord retry(String id, String who) throws PaddockException {
         SandboxRecord s = store.find(id).orElseThrow(() -> new SandboxNotFoundException(id));
         if (!s.state().canBecome(SandboxState.RETRYING)) {
-            throw new SandboxConflictException(id + " is " + s.state().id() + "; only a sandbox that failed, timed out, is done"
-                    + " or waits for a person can be retried.");
+            throw new SandboxConflictException(id + " is " + s.state().id()
+                    + "; only a sandbox that failed, timed out, is done" + " or waits for a person can be retried.");
         }
         if (!lifecycle.retriedBy(id, s.state(), who)) {
             throw new SandboxConflictException(id + " changed state meanwhile; look again.");
@@ -437,8 +454,8 @@ public final class Supervisor implements AutoCloseable {
             gitRepos.put(s.repositoryId(), git);
             return git;
         } catch (GitException e) {
-            throw new SandboxException("The repository of " + s.id() + " (" + repo.path() + ") cannot be read: "
-                    + e.getMessage(), e);
+            throw new SandboxException(
+                    "The repository of " + s.id() + " (" + repo.path() + ") cannot be read: " + e.getMessage(), e);
         }
     }
 

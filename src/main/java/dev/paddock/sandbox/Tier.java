@@ -9,7 +9,9 @@ import java.util.Locale;
  * docs/decisions/0009-three-isolation-tiers.md).
  */
 public enum Tier {
-    WORKTREE, NAMESPACE, CONTAINER;
+    WORKTREE,
+    NAMESPACE,
+    CONTAINER;
 
     /** The stored and shown name, e.g. {@code namespace}. */
     public String id() {

@@ -15,10 +15,19 @@ import java.util.Objects;
 final class Transition {
     /** Columns a transition may set, by their SQL names. */
     enum Column {
-        PID("pid"), PID_STARTED_AT("pid_started_at"), STARTED_AT("started_at"), FINISHED_AT("finished_at"),
-        LEASE_EXPIRES_AT("lease_expires_at"), LAST_HEARTBEAT_AT("last_heartbeat_at"), PROGRESS("progress"),
-        ITERATION("iteration"), RETRY_COUNT("retry_count"), EXIT_CODE("exit_code"), LAST_ERROR("last_error"),
-        STOP_REASON("stop_reason"), CONTAINER_ID("container_id");
+        PID("pid"),
+        PID_STARTED_AT("pid_started_at"),
+        STARTED_AT("started_at"),
+        FINISHED_AT("finished_at"),
+        LEASE_EXPIRES_AT("lease_expires_at"),
+        LAST_HEARTBEAT_AT("last_heartbeat_at"),
+        PROGRESS("progress"),
+        ITERATION("iteration"),
+        RETRY_COUNT("retry_count"),
+        EXIT_CODE("exit_code"),
+        LAST_ERROR("last_error"),
+        STOP_REASON("stop_reason"),
+        CONTAINER_ID("container_id");
 
         final String sql;
 

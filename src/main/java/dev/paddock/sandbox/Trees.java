@@ -13,8 +13,7 @@ import java.util.stream.Stream;
 
 /** Deleting and listing folder trees without ever following a symbolic link out of them. */
 final class Trees {
-    private Trees() {
-    }
+    private Trees() {}
 
     /**
      * Deletes {@code dir} and everything in it. A symbolic link is deleted as a link, never followed (also
@@ -48,7 +47,8 @@ final class Trees {
     static List<String> files(Path dir, int max) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
-            walk.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).limit(max)
+            walk.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                    .limit(max)
                     .forEach(p -> out.add(dir.relativize(p).toString()));
         }
         out.sort(null);

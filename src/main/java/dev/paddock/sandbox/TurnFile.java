@@ -25,8 +25,7 @@ final class TurnFile {
     /** At most this much of a file is read (the hook sends at most 1 MiB). */
     static final int MAX_BYTES = 1024 * 1024;
 
-    private record Taken(int run, String key) {
-    }
+    private record Taken(int run, String key) {}
 
     private final Map<String, Taken> taken = new ConcurrentHashMap<>();
 
@@ -83,11 +82,14 @@ final class TurnFile {
      * Records the turn's end that the agent's exit is ({@link AgentLauncher#exitTurn}), if it is one: for agents that
      * have no turn hook. Keyed by the run, so a run's exit counts once.
      */
-    void takeExit(SandboxRecord s, Integer exitCode, AgentLauncher launcher, AgentTurns turns)
-            throws PaddockException {
+    void takeExit(SandboxRecord s, Integer exitCode, AgentLauncher launcher, AgentTurns turns) throws PaddockException {
         Optional<AgentSignal> signal = launcher.exitTurn(s, exitCode);
         if (signal.isPresent()) {
-            turns.record(s.id(), signal.get(), "exit " + s.run().iteration() + " " + signal.get().sessionId(), "exit");
+            turns.record(
+                    s.id(),
+                    signal.get(),
+                    "exit " + s.run().iteration() + " " + signal.get().sessionId(),
+                    "exit");
         }
     }
 

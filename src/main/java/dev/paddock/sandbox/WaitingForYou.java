@@ -16,8 +16,14 @@ import java.time.Instant;
  * @param detail the agent's last message, cut to {@value AgentTurns#DETAIL_MAX} characters; may be empty
  * @param notificationType a notification's type, or null
  */
-public record WaitingForYou(String sandboxId, AgentSignal.Kind kind, int run, Instant since, String sessionId,
-                            String detail, String notificationType) {
+public record WaitingForYou(
+        String sandboxId,
+        AgentSignal.Kind kind,
+        int run,
+        Instant since,
+        String sessionId,
+        String detail,
+        String notificationType) {
 
     /** One line for people: "its turn ended" or "it asks for you (…)". */
     public String describe() {

@@ -58,9 +58,14 @@ final class WorktreeTeardown {
             }
             RemovalPlan now = inspector.inspect(s, main, worktree).plan();
             if (!now.uncommitted().isEmpty() || !now.submoduleCommits().isEmpty() || now.locked()) {
-                throw notRemoved(s, worktree, false, "it holds work again (" + RemovalMessages.list(
-                        concat(now.uncommitted(), now.submoduleCommits()), ", ") + ")" + (now.locked() ? ", or git"
-                        + " locked it" : ""), e);
+                throw notRemoved(
+                        s,
+                        worktree,
+                        false,
+                        "it holds work again ("
+                                + RemovalMessages.list(concat(now.uncommitted(), now.submoduleCommits()), ", ") + ")"
+                                + (now.locked() ? ", or git" + " locked it" : ""),
+                        e);
             }
             try {
                 worktrees.remove(main, worktree, true);
@@ -75,15 +80,24 @@ final class WorktreeTeardown {
         if (withSubmodules) {
             details.put("submodules", true);
         }
-        event(s, "sandbox.worktree_removed", "Removed the worktree " + main.relativize(worktree)
-                + (force ? " (forced)" : withSubmodules ? " with its submodules' repositories (nothing in them was"
-                + " lost)" : ""), details);
+        event(
+                s,
+                "sandbox.worktree_removed",
+                "Removed the worktree " + main.relativize(worktree)
+                        + (force
+                                ? " (forced)"
+                                : withSubmodules
+                                        ? " with its submodules' repositories (nothing in them was" + " lost)"
+                                        : ""),
+                details);
     }
 
-    private static SandboxException notRemoved(SandboxRecord s, Path worktree, boolean force, String why,
-                                               Exception cause) {
-        return new SandboxException("Could not remove the worktree " + worktree + " of " + s.id() + ": " + why + ". "
-                + s.id() + " stays in cleaning; remove it again to retry" + (force ? "." : ", or with force."), cause);
+    private static SandboxException notRemoved(
+            SandboxRecord s, Path worktree, boolean force, String why, Exception cause) {
+        return new SandboxException(
+                "Could not remove the worktree " + worktree + " of " + s.id() + ": " + why + ". " + s.id()
+                        + " stays in cleaning; remove it again to retry" + (force ? "." : ", or with force."),
+                cause);
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
@@ -109,8 +123,10 @@ final class WorktreeTeardown {
         try {
             Trees.delete(dir);
         } catch (IOException e) {
-            throw new SandboxException("Could not delete " + dir + ": " + e.getMessage() + ". " + s.id()
-                    + " stays in cleaning; remove it again to retry.", e);
+            throw new SandboxException(
+                    "Could not delete " + dir + ": " + e.getMessage() + ". " + s.id()
+                            + " stays in cleaning; remove it again to retry.",
+                    e);
         }
         event(s, "sandbox.directory_removed", "Deleted " + main.relativize(dir), Map.of("path", dir.toString()));
     }
@@ -132,16 +148,23 @@ final class WorktreeTeardown {
                 return;
             }
             Optional<BaseComparison> base = BaseComparison.of(worktrees, main, s);
-            boolean merged = base.isPresent() && worktrees.isMerged(main, branch, base.get().revision());
+            boolean merged = base.isPresent()
+                    && worktrees.isMerged(main, branch, base.get().revision());
             if (!merged && !deleteBranch) {
                 if (base.isEmpty()) {
-                    kept(s, "its base " + s.workspace().baseBranch() + " is not a branch and the commit it started"
-                            + " from is not known, so Paddock cannot tell whether it is merged");
+                    kept(
+                            s,
+                            "its base " + s.workspace().baseBranch() + " is not a branch and the commit it started"
+                                    + " from is not known, so Paddock cannot tell whether it is merged");
                     return;
                 }
-                int commits = worktrees.unmergedCommits(main, branch, base.get().revision()).size();
-                kept(s, "it has " + RemovalMessages.count(commits, "commit") + " that " + base.get().label()
-                        + " does not have");
+                int commits = worktrees
+                        .unmergedCommits(main, branch, base.get().revision())
+                        .size();
+                kept(
+                        s,
+                        "it has " + RemovalMessages.count(commits, "commit") + " that "
+                                + base.get().label() + " does not have");
                 return;
             }
             String tip = worktrees.resolveCommit(main, "refs/heads/" + branch);
@@ -151,9 +174,16 @@ final class WorktreeTeardown {
             details.put("tip", tip);
             details.put("merged", merged);
             details.put("by", who);
-            event(s, "sandbox.branch_deleted", "Deleted the branch " + branch + " (at " + tip.substring(0, 8) + ")"
-                    + (!merged ? " on request of " + who + ", though not merged" : base.get().isBranch()
-                    ? ": merged into " + s.workspace().baseBranch() : ": it has no commit since " + base.get().label()),
+            event(
+                    s,
+                    "sandbox.branch_deleted",
+                    "Deleted the branch " + branch + " (at " + tip.substring(0, 8) + ")"
+                            + (!merged
+                                    ? " on request of " + who + ", though not merged"
+                                    : base.get().isBranch()
+                                            ? ": merged into " + s.workspace().baseBranch()
+                                            : ": it has no commit since "
+                                                    + base.get().label()),
                     details);
         } catch (GitException e) {
             kept(s, "git could not delete it: " + e.getMessage());
@@ -161,7 +191,10 @@ final class WorktreeTeardown {
     }
 
     private void kept(SandboxRecord s, String why) throws PaddockException {
-        event(s, "sandbox.branch_kept", "Kept the branch " + s.workspace().branch() + ": " + why,
+        event(
+                s,
+                "sandbox.branch_kept",
+                "Kept the branch " + s.workspace().branch() + ": " + why,
                 Map.of("branch", s.workspace().branch(), "reason", why));
     }
 

@@ -26,13 +26,12 @@ import java.util.stream.Stream;
  */
 public final class HomePermissions {
     /** Top-level files Paddock writes into its home (besides the store's {@code paddock.*}). */
-    static final List<String> FILES = List.of("api-token", "instance.json", "ui.properties", "policy.json", "home-id",
-            "api-port");
+    static final List<String> FILES =
+            List.of("api-token", "instance.json", "ui.properties", "policy.json", "home-id", "api-port");
     /** Top-level directories that hold only Paddock's files. */
     static final List<String> DIRS = List.of("bin", "logs");
 
-    private HomePermissions() {
-    }
+    private HomePermissions() {}
 
     /**
      * Tightens the home's entries.
@@ -66,7 +65,8 @@ public final class HomePermissions {
 
     /** Whether a top-level name is one of Paddock's files (or its temporary or backup copy). */
     static boolean isPaddockFile(String name) {
-        String base = name.endsWith(".tmp") ? name.substring(0, name.length() - 4)
+        String base = name.endsWith(".tmp")
+                ? name.substring(0, name.length() - 4)
                 : name.endsWith(".bak") ? name.substring(0, name.length() - 4) : name;
         return base.startsWith("paddock.") || FILES.contains(base);
     }
@@ -89,8 +89,11 @@ public final class HomePermissions {
     private static Set<PosixFilePermission> modeOf(Path file) {
         try {
             Set<PosixFilePermission> p = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
-            return p.contains(PosixFilePermission.OWNER_EXECUTE) || p.contains(PosixFilePermission.GROUP_EXECUTE)
-                    || p.contains(PosixFilePermission.OTHERS_EXECUTE) ? PrivateFiles.DIR : PrivateFiles.FILE;
+            return p.contains(PosixFilePermission.OWNER_EXECUTE)
+                            || p.contains(PosixFilePermission.GROUP_EXECUTE)
+                            || p.contains(PosixFilePermission.OTHERS_EXECUTE)
+                    ? PrivateFiles.DIR
+                    : PrivateFiles.FILE;
         } catch (IOException e) {
             return PrivateFiles.FILE;
         }
@@ -98,8 +101,8 @@ public final class HomePermissions {
 
     private static void restrict(Path p, Set<PosixFilePermission> wanted, List<String> changes) {
         try {
-            PrivateFiles.restrict(p, wanted).ifPresent(old -> changes.add(old + " → " + PrivateFiles.octal(wanted)
-                    + " " + p));
+            PrivateFiles.restrict(p, wanted)
+                    .ifPresent(old -> changes.add(old + " → " + PrivateFiles.octal(wanted) + " " + p));
         } catch (IOException e) {
             changes.add("cannot tighten " + p + ": " + e.getMessage());
         }

@@ -53,9 +53,11 @@ public final class PaddockHome {
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
             Files.delete(probe);
         } catch (IOException | SecurityException e) {
-            throw new PaddockException("Paddock home " + dir + " is not writable (" + describe(e)
-                    + "). Choose another directory with --home DIR or the " + ENV
-                    + " environment variable.", e);
+            throw new PaddockException(
+                    "Paddock home " + dir + " is not writable (" + describe(e)
+                            + "). Choose another directory with --home DIR or the " + ENV
+                            + " environment variable.",
+                    e);
         }
         return new PaddockHome(dir);
     }

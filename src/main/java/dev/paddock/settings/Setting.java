@@ -21,22 +21,29 @@ import java.util.function.LongFunction;
  * @param type {@code integer}, or {@code executable}: an absolute path to a program, or empty for none
  * @param <T> {@link Integer}, {@link Long} or {@link String}
  */
-public record Setting<T>(String name, T defaultValue, long min, long max, String unit, String description,
-                         LongFunction<T> fromLong, String type) {
+public record Setting<T>(
+        String name,
+        T defaultValue,
+        long min,
+        long max,
+        String unit,
+        String description,
+        LongFunction<T> fromLong,
+        String type) {
     /** The type of a whole number. */
     public static final String INTEGER = "integer";
     /** The type of an agent's program: an absolute path, or empty for none (the program is looked for on PATH). */
     public static final String EXECUTABLE = "executable";
 
     /** A setting whose value is an {@code int} from {@code min} to {@code max}. */
-    public static Setting<Integer> ofInt(String name, int defaultValue, int min, int max, String unit,
-                                         String description) {
+    public static Setting<Integer> ofInt(
+            String name, int defaultValue, int min, int max, String unit, String description) {
         return new Setting<>(name, defaultValue, min, max, unit, description, v -> (int) v, INTEGER);
     }
 
     /** A setting whose value is a {@code long} from {@code min} to {@code max}. */
-    public static Setting<Long> ofLong(String name, long defaultValue, long min, long max, String unit,
-                                       String description) {
+    public static Setting<Long> ofLong(
+            String name, long defaultValue, long min, long max, String unit, String description) {
         return new Setting<>(name, defaultValue, min, max, unit, description, v -> v, INTEGER);
     }
 

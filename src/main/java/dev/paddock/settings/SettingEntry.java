@@ -12,11 +12,25 @@ package dev.paddock.settings;
  * @param allowed what values are allowed, e.g. "a whole number from 0 to 100 (retries)"
  * @param isDefault whether the value in effect is the default (nothing, or nothing valid, is stored)
  */
-public record SettingEntry(String name, String type, String value, String defaultValue, String unit,
-                           String description, String allowed, boolean isDefault) {
+public record SettingEntry(
+        String name,
+        String type,
+        String value,
+        String defaultValue,
+        String unit,
+        String description,
+        String allowed,
+        boolean isDefault) {
 
     static <T> SettingEntry of(Setting<T> s, T value) {
-        return new SettingEntry(s.name(), s.type(), String.valueOf(value), String.valueOf(s.defaultValue()), s.unit(),
-                s.description(), s.allowed(), value.equals(s.defaultValue()));
+        return new SettingEntry(
+                s.name(),
+                s.type(),
+                String.valueOf(value),
+                String.valueOf(s.defaultValue()),
+                s.unit(),
+                s.description(),
+                s.allowed(),
+                value.equals(s.defaultValue()));
     }
 }

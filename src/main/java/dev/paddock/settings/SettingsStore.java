@@ -30,45 +30,80 @@ public final class SettingsStore {
     private static final Logger LOG = LoggerFactory.getLogger(SettingsStore.class);
 
     /** Automatic retries of a failed or timed-out sandbox before a person is asked: 0 to 100. */
-    public static final Setting<Integer> SANDBOX_MAX_RETRIES = Setting.ofInt("sandbox.maxRetries", 2, 0, 100,
-            "retries", "Automatic retries of a failed or timed-out sandbox before a person is asked.");
+    public static final Setting<Integer> SANDBOX_MAX_RETRIES = Setting.ofInt(
+            "sandbox.maxRetries",
+            2,
+            0,
+            100,
+            "retries",
+            "Automatic retries of a failed or timed-out sandbox before a person is asked.");
 
     /** Default lease of a sandbox, in ms (15 minutes): 1 s to 24 h. */
-    public static final Setting<Long> SANDBOX_LEASE_MS = Setting.ofLong("sandbox.leaseMs", 15 * 60_000L, 1_000L,
-            24 * 3_600_000L, "ms", "Lease of a new sandbox: how long its agent may go without a heartbeat.");
+    public static final Setting<Long> SANDBOX_LEASE_MS = Setting.ofLong(
+            "sandbox.leaseMs",
+            15 * 60_000L,
+            1_000L,
+            24 * 3_600_000L,
+            "ms",
+            "Lease of a new sandbox: how long its agent may go without a heartbeat.");
 
     /** Grace period between SIGTERM and SIGKILL when stopping an agent's process tree, in ms: 0 to 10 min. */
-    public static final Setting<Long> SANDBOX_KILL_GRACE_MS = Setting.ofLong("sandbox.killGraceMs", 3_000L, 0L,
-            600_000L, "ms", "Time an agent's processes get between SIGTERM and SIGKILL when stopped.");
+    public static final Setting<Long> SANDBOX_KILL_GRACE_MS = Setting.ofLong(
+            "sandbox.killGraceMs",
+            3_000L,
+            0L,
+            600_000L,
+            "ms",
+            "Time an agent's processes get between SIGTERM and SIGKILL when stopped.");
 
     /**
      * Period of the reconciler, in ms (5 minutes): 10 s to 24 h. How often records, {@code git worktree list},
      * the folders under {@code .worktrees/} and live processes are compared (also once at start).
      */
-    public static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.ofLong("reconcile.intervalMs", 5 * 60_000L,
-            10_000L, 24 * 3_600_000L, "ms", "How often records, worktrees, folders and processes are compared.");
+    public static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.ofLong(
+            "reconcile.intervalMs",
+            5 * 60_000L,
+            10_000L,
+            24 * 3_600_000L,
+            "ms",
+            "How often records, worktrees, folders and processes are compared.");
 
     /**
      * How long a request the policy asks about waits for a person before it is denied, in ms (default
      * 10 minutes): 1 s to 24 h. The Claude Code hook's own {@code timeout} must be longer (see
      * {@code paddock hook install}).
      */
-    public static final Setting<Long> APPROVAL_TIMEOUT_MS = Setting.ofLong("approval.timeoutMs", 10 * 60_000L,
-            1_000L, 24 * 3_600_000L, "ms", "How long an agent's request waits for a person before it is denied.");
+    public static final Setting<Long> APPROVAL_TIMEOUT_MS = Setting.ofLong(
+            "approval.timeoutMs",
+            10 * 60_000L,
+            1_000L,
+            24 * 3_600_000L,
+            "ms",
+            "How long an agent's request waits for a person before it is denied.");
 
     /**
      * How long the event log keeps an event, in days (a year): 0 keeps every event. Older ones are deleted once an
      * hour, so the store does not grow with the log for ever.
      */
-    public static final Setting<Integer> EVENTS_RETENTION_DAYS = Setting.ofInt("events.retentionDays", 365, 0, 36_500,
-            "days", "Events older than this are deleted, once an hour (0 keeps them all).");
+    public static final Setting<Integer> EVENTS_RETENTION_DAYS = Setting.ofInt(
+            "events.retentionDays",
+            365,
+            0,
+            36_500,
+            "days",
+            "Events older than this are deleted, once an hour (0 keeps them all).");
 
     /**
      * How many checkpoints each sandbox keeps (100): 0 keeps them all. Past it, the oldest checkpoint's ref and row
      * are deleted after each new one.
      */
-    public static final Setting<Integer> CHECKPOINTS_KEEP = Setting.ofInt("checkpoints.keep", 100, 0, 100_000,
-            "checkpoints", "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
+    public static final Setting<Integer> CHECKPOINTS_KEEP = Setting.ofInt(
+            "checkpoints.keep",
+            100,
+            0,
+            100_000,
+            "checkpoints",
+            "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
 
     /** Claude Code's program: an absolute path, or empty to look for {@code claude} on Paddock's PATH. */
     public static final Setting<String> AGENTS_CLAUDE_EXECUTABLE = agentExecutable("claude", "Claude Code");
@@ -86,21 +121,37 @@ public final class SettingsStore {
      * Whether the panel shows a desktop notification ({@code notify-send}) when a sandbox starts waiting for you: 1
      * (the default) or 0. None is shown for the sandbox you are looking at (the window focused and it selected).
      */
-    public static final Setting<Integer> UI_NOTIFICATIONS_DESKTOP = Setting.ofInt("ui.notifications.desktop", 1, 0, 1,
-            "on=1/off=0", "A desktop notification when a sandbox starts waiting for you (1), or none (0).");
+    public static final Setting<Integer> UI_NOTIFICATIONS_DESKTOP = Setting.ofInt(
+            "ui.notifications.desktop",
+            1,
+            0,
+            1,
+            "on=1/off=0",
+            "A desktop notification when a sandbox starts waiting for you (1), or none (0).");
 
     /** Every known setting, by name. */
-    public static final List<Setting<?>> KNOWN = List.of(AGENTS_AIDER_EXECUTABLE, AGENTS_CLAUDE_EXECUTABLE,
-            AGENTS_CODEX_EXECUTABLE, AGENTS_GEMINI_EXECUTABLE, APPROVAL_TIMEOUT_MS, CHECKPOINTS_KEEP,
-            EVENTS_RETENTION_DAYS, RECONCILE_INTERVAL_MS, SANDBOX_KILL_GRACE_MS, SANDBOX_LEASE_MS, SANDBOX_MAX_RETRIES,
+    public static final List<Setting<?>> KNOWN = List.of(
+            AGENTS_AIDER_EXECUTABLE,
+            AGENTS_CLAUDE_EXECUTABLE,
+            AGENTS_CODEX_EXECUTABLE,
+            AGENTS_GEMINI_EXECUTABLE,
+            APPROVAL_TIMEOUT_MS,
+            CHECKPOINTS_KEEP,
+            EVENTS_RETENTION_DAYS,
+            RECONCILE_INTERVAL_MS,
+            SANDBOX_KILL_GRACE_MS,
+            SANDBOX_LEASE_MS,
+            SANDBOX_MAX_RETRIES,
             UI_NOTIFICATIONS_DESKTOP);
 
     private final Jdbc jdbc;
     private final EventLog events;
 
     private static Setting<String> agentExecutable(String agent, String product) {
-        return Setting.ofExecutable("agents." + agent + ".executable", "The " + product + " program sandboxes run"
-                + " (\"\": " + agent + " on Paddock's PATH); worktree and namespace tiers.");
+        return Setting.ofExecutable(
+                "agents." + agent + ".executable",
+                "The " + product + " program sandboxes run" + " (\"\": " + agent
+                        + " on Paddock's PATH); worktree and namespace tiers.");
     }
 
     /** Settings of {@code db}; changes are recorded in its event log. */
@@ -120,8 +171,11 @@ public final class SettingsStore {
      * @throws UnknownSettingException when there is none; its message lists the known names
      */
     public static Setting<?> known(String name) throws UnknownSettingException {
-        return KNOWN.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
-                new UnknownSettingException(name, KNOWN.stream().map(Setting::name).toList()));
+        return KNOWN.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new UnknownSettingException(
+                        name, KNOWN.stream().map(Setting::name).toList()));
     }
 
     /**
@@ -131,8 +185,10 @@ public final class SettingsStore {
      * @throws StoreException when the store cannot be read
      */
     public <T> T get(Setting<T> setting) throws StoreException {
-        return effective(setting, jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?",
-                rs -> rs.getString(1), setting.name()));
+        return effective(
+                setting,
+                jdbc.queryOne(
+                        "SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1), setting.name()));
     }
 
     /**
@@ -155,10 +211,13 @@ public final class SettingsStore {
      * @throws StoreException when the store cannot be read
      */
     public List<SettingEntry> all() throws StoreException {
-        Map<String, String> stored = jdbc.query("SELECT name, setting_value FROM settings",
-                rs -> Map.entry(rs.getString(1), rs.getString(2))).stream()
+        Map<String, String> stored = jdbc
+                .query("SELECT name, setting_value FROM settings", rs -> Map.entry(rs.getString(1), rs.getString(2)))
+                .stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
-        return KNOWN.stream().map(s -> entry(s, Optional.ofNullable(stored.get(s.name())))).toList();
+        return KNOWN.stream()
+                .map(s -> entry(s, Optional.ofNullable(stored.get(s.name()))))
+                .toList();
     }
 
     /**
@@ -169,8 +228,8 @@ public final class SettingsStore {
      */
     public SettingEntry entry(String name) throws PaddockException {
         Setting<?> s = known(name);
-        return entry(s, jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1),
-                s.name()));
+        return entry(
+                s, jdbc.queryOne("SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1), s.name()));
     }
 
     /**
@@ -206,15 +265,30 @@ public final class SettingsStore {
         T next = text == null ? s.defaultValue() : s.parseNew(text);
         String kind = text == null ? EventKinds.SETTING_RESET : EventKinds.SETTING_CHANGED;
         return jdbc.inTransaction(tx -> {
-            T before = effective(s, tx.queryOne("SELECT setting_value FROM settings WHERE name = ?",
-                    rs -> rs.getString(1), s.name()));
+            T before = effective(
+                    s,
+                    tx.queryOne("SELECT setting_value FROM settings WHERE name = ?", rs -> rs.getString(1), s.name()));
             write(tx, s, next);
             if (!before.equals(next)) {
                 String verb = text == null ? " reset " : " changed ";
                 String note = text == null ? " (the default)" : "";
-                events.append(tx, EventDraft.of(null, null, kind, "Setting " + s.name() + verb + shown(before) + " → "
-                        + shown(next) + note + " by " + who, Map.of("name", s.name(), "from", String.valueOf(before),
-                        "to", String.valueOf(next), "by", who)));
+                events.append(
+                        tx,
+                        EventDraft.of(
+                                null,
+                                null,
+                                kind,
+                                "Setting " + s.name() + verb + shown(before) + " → " + shown(next) + note + " by "
+                                        + who,
+                                Map.of(
+                                        "name",
+                                        s.name(),
+                                        "from",
+                                        String.valueOf(before),
+                                        "to",
+                                        String.valueOf(next),
+                                        "by",
+                                        who)));
             }
             return SettingEntry.of(s, next);
         });
@@ -230,7 +304,8 @@ public final class SettingsStore {
     private static <T> void write(Jdbc.Tx tx, Setting<T> s, T value) throws SQLException {
         if (value.equals(s.defaultValue())) {
             tx.update("DELETE FROM settings WHERE name = ?", s.name());
-        } else if (tx.update("UPDATE settings SET setting_value = ? WHERE name = ?", String.valueOf(value), s.name()) == 0) {
+        } else if (tx.update("UPDATE settings SET setting_value = ? WHERE name = ?", String.valueOf(value), s.name())
+                == 0) {
             tx.update("INSERT INTO settings (name, setting_value) VALUES (?, ?)", s.name(), String.valueOf(value));
         }
     }

@@ -12,8 +12,8 @@ package dev.paddock.status;
  * @param waitingForYou sandboxes whose agent's turn ended or that ask for attention ("waiting for you": they take a
  *     follow-up)
  */
-public record Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman,
-                     long waitingForYou) {
+public record Counts(
+        long active, long pending, long failed24h, long merged24h, long awaitingHuman, long waitingForYou) {
 
     /** Without sandboxes waiting for you. */
     public Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman) {

@@ -43,9 +43,10 @@ public final class EnvironmentMonitor implements AutoCloseable {
     private final boolean ownsWatch;
     private final BubblewrapProbe bubblewrap;
     private final List<Consumer<Snapshot>> listeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("environment-probe"));
-    private volatile Snapshot last = new Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked(),
-            EngineWatch.State.initial());
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("environment-probe"));
+    private volatile Snapshot last =
+            new Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked(), EngineWatch.State.initial());
 
     /**
      * @param engineFactory makes the docker-java connection (called once, on the watch thread)
@@ -117,7 +118,8 @@ public final class EnvironmentMonitor implements AutoCloseable {
         last = s;
         boolean changed = before.docker().reachable() != s.docker().reachable()
                 || before.docker().checked() != s.docker().checked()
-                || !java.util.Objects.equals(before.docker().version(), s.docker().version())
+                || !java.util.Objects.equals(
+                        before.docker().version(), s.docker().version())
                 || !java.util.Objects.equals(before.docker().error(), s.docker().error())
                 || !before.bubblewrap().equals(s.bubblewrap());
         if (changed) {

@@ -21,23 +21,44 @@ import java.util.List;
  *     sandbox's of this repository that no open sandbox names (as the last look at the
  *     engine found them)
  */
-public record RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees,
-                               String worktreeError, List<Sandbox> sandboxes, Counts counts,
-                               List<EventLine> recentEvents, Environment environment, List<Orphan> orphans) {
+public record RepositoryStatus(
+        Instant generatedAt,
+        Repository repository,
+        List<Worktree> worktrees,
+        String worktreeError,
+        List<Sandbox> sandboxes,
+        Counts counts,
+        List<EventLine> recentEvents,
+        Environment environment,
+        List<Orphan> orphans) {
 
     /** A snapshot without orphans (the shape before orphans were added). */
-    public RepositoryStatus(Instant generatedAt, Repository repository, List<Worktree> worktrees, String worktreeError,
-                            List<Sandbox> sandboxes, Counts counts, List<EventLine> recentEvents,
-                            Environment environment) {
-        this(generatedAt, repository, worktrees, worktreeError, sandboxes, counts, recentEvents, environment, List.of());
+    public RepositoryStatus(
+            Instant generatedAt,
+            Repository repository,
+            List<Worktree> worktrees,
+            String worktreeError,
+            List<Sandbox> sandboxes,
+            Counts counts,
+            List<EventLine> recentEvents,
+            Environment environment) {
+        this(
+                generatedAt,
+                repository,
+                worktrees,
+                worktreeError,
+                sandboxes,
+                counts,
+                recentEvents,
+                environment,
+                List.of());
     }
 
     /**
      * @param id store id, or null when the repository is not registered
      * @param path absolute path of the main worktree
      */
-    public record Repository(Long id, String path, String name, String baseBranch, boolean registered) {
-    }
+    public record Repository(Long id, String path, String name, String baseBranch, boolean registered) {}
 
     /**
      * One worktree. See {@link dev.paddock.worktree.WorktreeInfo} for the meaning of each field.
@@ -47,16 +68,55 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param sandboxId the sandbox that owns this worktree, or null
      * @param missing whether its folder is not on disk (git still lists it)
      */
-    public record Worktree(String path, String name, String branch, boolean detached, boolean main, String head, String subject,
-                           Boolean dirty, int changedFiles, boolean locked, String lockedReason, boolean prunable,
-                           String prunableReason, String sandboxId, boolean missing) {
+    public record Worktree(
+            String path,
+            String name,
+            String branch,
+            boolean detached,
+            boolean main,
+            String head,
+            String subject,
+            Boolean dirty,
+            int changedFiles,
+            boolean locked,
+            String lockedReason,
+            boolean prunable,
+            String prunableReason,
+            String sandboxId,
+            boolean missing) {
 
         /** A worktree whose folder is on disk. */
-        public Worktree(String path, String name, String branch, boolean detached, boolean main, String head,
-                        String subject, Boolean dirty, int changedFiles, boolean locked, String lockedReason,
-                        boolean prunable, String prunableReason, String sandboxId) {
-            this(path, name, branch, detached, main, head, subject, dirty, changedFiles, locked, lockedReason, prunable,
-                    prunableReason, sandboxId, false);
+        public Worktree(
+                String path,
+                String name,
+                String branch,
+                boolean detached,
+                boolean main,
+                String head,
+                String subject,
+                Boolean dirty,
+                int changedFiles,
+                boolean locked,
+                String lockedReason,
+                boolean prunable,
+                String prunableReason,
+                String sandboxId) {
+            this(
+                    path,
+                    name,
+                    branch,
+                    detached,
+                    main,
+                    head,
+                    subject,
+                    dirty,
+                    changedFiles,
+                    locked,
+                    lockedReason,
+                    prunable,
+                    prunableReason,
+                    sandboxId,
+                    false);
         }
     }
 
@@ -76,55 +136,218 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param waitingDetail the agent's last message (or what it asks), or null
      * @param group the id of the fan-out it was made in, shared by its sandboxes; null for one made on its own
      */
-    public record Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                          Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                          int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                          boolean worktreeMissing, String agent, String model, boolean waitingForYou,
-                          Instant waitingSince, String waitingDetail, String group) {
+    public record Sandbox(
+            String id,
+            String task,
+            String tier,
+            String state,
+            String branch,
+            String worktreePath,
+            Instant createdAt,
+            Instant lastHeartbeatAt,
+            String progress,
+            Instant leaseExpiresAt,
+            int retryCount,
+            Integer exitCode,
+            String lastError,
+            boolean engineUnreachable,
+            boolean worktreeMissing,
+            String agent,
+            String model,
+            boolean waitingForYou,
+            Instant waitingSince,
+            String waitingDetail,
+            String group) {
 
         /** A row of a sandbox made on its own (no fan-out). */
-        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                       boolean worktreeMissing, String agent, String model, boolean waitingForYou,
-                       Instant waitingSince, String waitingDetail) {
-            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
-                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, agent, model, waitingForYou,
-                    waitingSince, waitingDetail, null);
+        public Sandbox(
+                String id,
+                String task,
+                String tier,
+                String state,
+                String branch,
+                String worktreePath,
+                Instant createdAt,
+                Instant lastHeartbeatAt,
+                String progress,
+                Instant leaseExpiresAt,
+                int retryCount,
+                Integer exitCode,
+                String lastError,
+                boolean engineUnreachable,
+                boolean worktreeMissing,
+                String agent,
+                String model,
+                boolean waitingForYou,
+                Instant waitingSince,
+                String waitingDetail) {
+            this(
+                    id,
+                    task,
+                    tier,
+                    state,
+                    branch,
+                    worktreePath,
+                    createdAt,
+                    lastHeartbeatAt,
+                    progress,
+                    leaseExpiresAt,
+                    retryCount,
+                    exitCode,
+                    lastError,
+                    engineUnreachable,
+                    worktreeMissing,
+                    agent,
+                    model,
+                    waitingForYou,
+                    waitingSince,
+                    waitingDetail,
+                    null);
         }
 
         /** A row that is not waiting for you. */
-        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                       boolean worktreeMissing, String agent, String model) {
-            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
-                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, agent, model, false, null, null);
+        public Sandbox(
+                String id,
+                String task,
+                String tier,
+                String state,
+                String branch,
+                String worktreePath,
+                Instant createdAt,
+                Instant lastHeartbeatAt,
+                String progress,
+                Instant leaseExpiresAt,
+                int retryCount,
+                Integer exitCode,
+                String lastError,
+                boolean engineUnreachable,
+                boolean worktreeMissing,
+                String agent,
+                String model) {
+            this(
+                    id,
+                    task,
+                    tier,
+                    state,
+                    branch,
+                    worktreePath,
+                    createdAt,
+                    lastHeartbeatAt,
+                    progress,
+                    leaseExpiresAt,
+                    retryCount,
+                    exitCode,
+                    lastError,
+                    engineUnreachable,
+                    worktreeMissing,
+                    agent,
+                    model,
+                    false,
+                    null,
+                    null);
         }
 
         /** A row of a custom agent. */
-        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable,
-                       boolean worktreeMissing) {
-            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
-                    retryCount, exitCode, lastError, engineUnreachable, worktreeMissing, "custom", null);
+        public Sandbox(
+                String id,
+                String task,
+                String tier,
+                String state,
+                String branch,
+                String worktreePath,
+                Instant createdAt,
+                Instant lastHeartbeatAt,
+                String progress,
+                Instant leaseExpiresAt,
+                int retryCount,
+                Integer exitCode,
+                String lastError,
+                boolean engineUnreachable,
+                boolean worktreeMissing) {
+            this(
+                    id,
+                    task,
+                    tier,
+                    state,
+                    branch,
+                    worktreePath,
+                    createdAt,
+                    lastHeartbeatAt,
+                    progress,
+                    leaseExpiresAt,
+                    retryCount,
+                    exitCode,
+                    lastError,
+                    engineUnreachable,
+                    worktreeMissing,
+                    "custom",
+                    null);
         }
 
         /** A row whose worktree is on disk. */
-        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                       int retryCount, Integer exitCode, String lastError, boolean engineUnreachable) {
-            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
-                    retryCount, exitCode, lastError, engineUnreachable, false);
+        public Sandbox(
+                String id,
+                String task,
+                String tier,
+                String state,
+                String branch,
+                String worktreePath,
+                Instant createdAt,
+                Instant lastHeartbeatAt,
+                String progress,
+                Instant leaseExpiresAt,
+                int retryCount,
+                Integer exitCode,
+                String lastError,
+                boolean engineUnreachable) {
+            this(
+                    id,
+                    task,
+                    tier,
+                    state,
+                    branch,
+                    worktreePath,
+                    createdAt,
+                    lastHeartbeatAt,
+                    progress,
+                    leaseExpiresAt,
+                    retryCount,
+                    exitCode,
+                    lastError,
+                    engineUnreachable,
+                    false);
         }
 
         /** A row whose state is known. */
-        public Sandbox(String id, String task, String tier, String state, String branch, String worktreePath,
-                       Instant createdAt, Instant lastHeartbeatAt, String progress, Instant leaseExpiresAt,
-                       int retryCount, Integer exitCode, String lastError) {
-            this(id, task, tier, state, branch, worktreePath, createdAt, lastHeartbeatAt, progress, leaseExpiresAt,
-                    retryCount, exitCode, lastError, false);
+        public Sandbox(
+                String id,
+                String task,
+                String tier,
+                String state,
+                String branch,
+                String worktreePath,
+                Instant createdAt,
+                Instant lastHeartbeatAt,
+                String progress,
+                Instant leaseExpiresAt,
+                int retryCount,
+                Integer exitCode,
+                String lastError) {
+            this(
+                    id,
+                    task,
+                    tier,
+                    state,
+                    branch,
+                    worktreePath,
+                    createdAt,
+                    lastHeartbeatAt,
+                    progress,
+                    leaseExpiresAt,
+                    retryCount,
+                    exitCode,
+                    lastError,
+                    false);
         }
 
         /** The state to show: {@code unknown} while {@link #engineUnreachable}, else {@link #state}. */
@@ -152,35 +375,91 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      * @param home a container's {@code paddock.home} label: this home's id, or null for a container from a Paddock
      *     that did not label its home (maybe another home's)
      */
-    public record Orphan(String path, String kind, String name, String branch, String head, boolean locked,
-                         String lockedReason, boolean prunable, String prunableReason, List<String> actions,
-                         String description, boolean missing, String containerId, String containerName,
-                         String containerState, String home) {
+    public record Orphan(
+            String path,
+            String kind,
+            String name,
+            String branch,
+            String head,
+            boolean locked,
+            String lockedReason,
+            boolean prunable,
+            String prunableReason,
+            List<String> actions,
+            String description,
+            boolean missing,
+            String containerId,
+            String containerName,
+            String containerState,
+            String home) {
 
         /** A worktree or folder orphan. */
-        public Orphan(String path, String kind, String name, String branch, String head, boolean locked,
-                      String lockedReason, boolean prunable, String prunableReason, List<String> actions,
-                      String description, boolean missing) {
-            this(path, kind, name, branch, head, locked, lockedReason, prunable, prunableReason, actions, description,
-                    missing, null, null, null, null);
+        public Orphan(
+                String path,
+                String kind,
+                String name,
+                String branch,
+                String head,
+                boolean locked,
+                String lockedReason,
+                boolean prunable,
+                String prunableReason,
+                List<String> actions,
+                String description,
+                boolean missing) {
+            this(
+                    path,
+                    kind,
+                    name,
+                    branch,
+                    head,
+                    locked,
+                    lockedReason,
+                    prunable,
+                    prunableReason,
+                    actions,
+                    description,
+                    missing,
+                    null,
+                    null,
+                    null,
+                    null);
         }
 
         /** An orphan whose folder is on disk. */
-        public Orphan(String path, String kind, String name, String branch, String head, boolean locked,
-                      String lockedReason, boolean prunable, String prunableReason, List<String> actions,
-                      String description) {
-            this(path, kind, name, branch, head, locked, lockedReason, prunable, prunableReason, actions, description,
+        public Orphan(
+                String path,
+                String kind,
+                String name,
+                String branch,
+                String head,
+                boolean locked,
+                String lockedReason,
+                boolean prunable,
+                String prunableReason,
+                List<String> actions,
+                String description) {
+            this(
+                    path,
+                    kind,
+                    name,
+                    branch,
+                    head,
+                    locked,
+                    lockedReason,
+                    prunable,
+                    prunableReason,
+                    actions,
+                    description,
                     false);
         }
     }
 
     /** One line of the recent-events list. */
-    public record EventLine(long id, Instant at, String kind, String message, String sandboxId) {
-    }
+    public record EventLine(long id, Instant at, String kind, String message, String sandboxId) {}
 
     /** What the tiers can use: a Docker engine and bubblewrap. */
-    public record Environment(Docker docker, Bubblewrap bubblewrap) {
-    }
+    public record Environment(Docker docker, Bubblewrap bubblewrap) {}
 
     /**
      * Docker engine status; {@code error} says why it is unreachable.
@@ -189,8 +468,8 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
      *     {@code default socket}, or null
      * @param awaySince when the engine stopped answering (this outage), else null
      */
-    public record Docker(boolean reachable, String endpoint, String version, String error, String source,
-                         Instant awaySince) {
+    public record Docker(
+            boolean reachable, String endpoint, String version, String error, String source, Instant awaySince) {
         /** Without source and outage start. */
         public Docker(boolean reachable, String endpoint, String version, String error) {
             this(reachable, endpoint, version, error, null, null);
@@ -198,6 +477,5 @@ public record RepositoryStatus(Instant generatedAt, Repository repository, List<
     }
 
     /** bubblewrap status; {@code problem} says why the namespace tier cannot be used. */
-    public record Bubblewrap(boolean installed, boolean usable, String version, String problem) {
-    }
+    public record Bubblewrap(boolean installed, boolean usable, String version, String problem) {}
 }

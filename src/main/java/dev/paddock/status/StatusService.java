@@ -4,8 +4,8 @@ import dev.paddock.container.EngineStatus;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
-import dev.paddock.repo.RepoRecord;
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
+import dev.paddock.repo.RepoRecord;
 import dev.paddock.sandbox.Orphan;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.Reconciler;
@@ -38,14 +38,19 @@ public final class StatusService {
     private final Supplier<List<Reconciler.FoundContainer>> orphanContainers;
     private final Clock clock;
 
-    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans,
-                         Clock clock) {
+    public StatusService(
+            SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans, Clock clock) {
         this(sandboxes, counts, events, orphans, List::of, clock);
     }
 
     /** @param orphanContainers the orphan containers the reconciler's last look found */
-    public StatusService(SandboxStore sandboxes, CountsQuery counts, EventLog events, OrphanScanner orphans,
-                         Supplier<List<Reconciler.FoundContainer>> orphanContainers, Clock clock) {
+    public StatusService(
+            SandboxStore sandboxes,
+            CountsQuery counts,
+            EventLog events,
+            OrphanScanner orphans,
+            Supplier<List<Reconciler.FoundContainer>> orphanContainers,
+            Clock clock) {
         this.sandboxes = sandboxes;
         this.counts = counts;
         this.events = events;
@@ -64,8 +69,13 @@ public final class StatusService {
      * @param worktreeError why the listing failed, or null
      * @throws StoreException when the store cannot be read
      */
-    public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
-                                  String worktreeError, EngineStatus docker, BubblewrapProbe.Status bwrap)
+    public RepositoryStatus build(
+            RepoRecord record,
+            GitRepository git,
+            List<WorktreeInfo> worktrees,
+            String worktreeError,
+            EngineStatus docker,
+            BubblewrapProbe.Status bwrap)
             throws StoreException {
         return build(record, git, worktrees, worktreeError, docker, null, bwrap);
     }
@@ -78,9 +88,15 @@ public final class StatusService {
      * @param dockerAwaySince when the engine stopped answering (this outage), or null
      * @throws StoreException when the store cannot be read
      */
-    public RepositoryStatus build(RepoRecord record, GitRepository git, List<WorktreeInfo> worktrees,
-                                  String worktreeError, EngineStatus docker, java.time.Instant dockerAwaySince,
-                                  BubblewrapProbe.Status bwrap) throws StoreException {
+    public RepositoryStatus build(
+            RepoRecord record,
+            GitRepository git,
+            List<WorktreeInfo> worktrees,
+            String worktreeError,
+            EngineStatus docker,
+            java.time.Instant dockerAwaySince,
+            BubblewrapProbe.Status bwrap)
+            throws StoreException {
         // Not answering, and not known yet (before the engine's first answer): either way a container's state is
         // unknown, whether the engine was lost at start or later.
         boolean engineAway = !docker.reachable();
@@ -91,44 +107,95 @@ public final class StatusService {
                 owners.put(Path.of(s.workspace().worktreePath()), s.id());
             }
         }
-        List<RepositoryStatus.Worktree> wts = worktrees.stream().map(w -> new RepositoryStatus.Worktree(
-                w.path().toString(), WorktreeChanges.shortName(git.mainWorktree(), w.path()),
-                w.branch(), w.detached(), w.main(), w.head(), w.subject(), w.dirty(),
-                w.changedFiles(), w.locked(), w.lockedReason(), w.prunable(), w.prunableReason(),
-                owners.get(w.path()), w.missing())).toList();
-        Map<String, WaitingForYou> waiting = record == null ? Map.of() : sandboxes.turns().waitingIn(record.id());
-        List<RepositoryStatus.Sandbox> sbs = open.stream().map(s -> sandbox(s, engineAway, waiting)).toList();
+        List<RepositoryStatus.Worktree> wts = worktrees.stream()
+                .map(w -> new RepositoryStatus.Worktree(
+                        w.path().toString(),
+                        WorktreeChanges.shortName(git.mainWorktree(), w.path()),
+                        w.branch(),
+                        w.detached(),
+                        w.main(),
+                        w.head(),
+                        w.subject(),
+                        w.dirty(),
+                        w.changedFiles(),
+                        w.locked(),
+                        w.lockedReason(),
+                        w.prunable(),
+                        w.prunableReason(),
+                        owners.get(w.path()),
+                        w.missing()))
+                .toList();
+        Map<String, WaitingForYou> waiting =
+                record == null ? Map.of() : sandboxes.turns().waitingIn(record.id());
+        List<RepositoryStatus.Sandbox> sbs =
+                open.stream().map(s -> sandbox(s, engineAway, waiting)).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
         List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
-        List<RepositoryStatus.EventLine> lines = recent.stream().map(e -> new RepositoryStatus.EventLine(e.id(),
-                e.at(), e.kind(), e.message(), e.sandboxId())).toList();
-        RepositoryStatus.Repository repo = new RepositoryStatus.Repository(record == null ? null : record.id(),
-                git.mainWorktree().toString(), record == null ? name(git.mainWorktree()) : record.name(),
-                record == null ? git.currentBranch() : record.baseBranch(), record != null);
+        List<RepositoryStatus.EventLine> lines = recent.stream()
+                .map(e -> new RepositoryStatus.EventLine(e.id(), e.at(), e.kind(), e.message(), e.sandboxId()))
+                .toList();
+        RepositoryStatus.Repository repo = new RepositoryStatus.Repository(
+                record == null ? null : record.id(),
+                git.mainWorktree().toString(),
+                record == null ? name(git.mainWorktree()) : record.name(),
+                record == null ? git.currentBranch() : record.baseBranch(),
+                record != null);
         // A failed listing is no evidence: every sandbox folder would look like an orphan.
-        List<RepositoryStatus.Orphan> orphanRows = new ArrayList<>(record == null || worktreeError != null ? List.of()
-                : orphans.scan(git.mainWorktree(), worktrees, open).stream().map(StatusService::orphan).toList());
+        List<RepositoryStatus.Orphan> orphanRows = new ArrayList<>(
+                record == null || worktreeError != null
+                        ? List.of()
+                        : orphans.scan(git.mainWorktree(), worktrees, open).stream()
+                                .map(StatusService::orphan)
+                                .toList());
         if (record != null) {
-            orphanContainers.get().stream().filter(f -> f.repositoryId() != null && f.repositoryId() == record.id())
-                    .map(StatusService::orphan).forEach(orphanRows::add);
+            orphanContainers.get().stream()
+                    .filter(f -> f.repositoryId() != null && f.repositoryId() == record.id())
+                    .map(StatusService::orphan)
+                    .forEach(orphanRows::add);
         }
-        return new RepositoryStatus(clock.instant(), repo, wts, worktreeError, sbs, c, lines,
-                environment(docker, dockerAwaySince, bwrap), orphanRows);
+        return new RepositoryStatus(
+                clock.instant(),
+                repo,
+                wts,
+                worktreeError,
+                sbs,
+                c,
+                lines,
+                environment(docker, dockerAwaySince, bwrap),
+                orphanRows);
     }
 
-    private static RepositoryStatus.Sandbox sandbox(SandboxRecord s, boolean engineAway,
-                                                    Map<String, WaitingForYou> waiting) {
+    private static RepositoryStatus.Sandbox sandbox(
+            SandboxRecord s, boolean engineAway, Map<String, WaitingForYou> waiting) {
         SandboxRecord.Spec spec = s.spec();
         SandboxRecord.Workspace ws = s.workspace();
         SandboxRecord.Lease lease = s.lease();
         SandboxRecord.Run run = s.run();
-        return new RepositoryStatus.Sandbox(s.id(), spec.task(), spec.tier().id(), s.state().id(), ws.branch(),
-                ws.worktreePath(), s.createdAt(), lease.lastHeartbeatAt(), lease.progress(), lease.expiresAt(),
-                run.retryCount(), run.exitCode(), run.lastError(),
-                engineAway && spec.tier() == dev.paddock.sandbox.Tier.CONTAINER && (s.state() == SandboxState.PENDING
-                        || s.state() == SandboxState.RUNNING || s.state() == SandboxState.RETRYING),
-                ws.worktreePath() != null && !Files.isDirectory(Path.of(ws.worktreePath())), spec.agent(), spec.model(),
-                waiting.containsKey(s.id()), waitingSince(waiting.get(s.id())), waitingDetail(waiting.get(s.id())),
+        return new RepositoryStatus.Sandbox(
+                s.id(),
+                spec.task(),
+                spec.tier().id(),
+                s.state().id(),
+                ws.branch(),
+                ws.worktreePath(),
+                s.createdAt(),
+                lease.lastHeartbeatAt(),
+                lease.progress(),
+                lease.expiresAt(),
+                run.retryCount(),
+                run.exitCode(),
+                run.lastError(),
+                engineAway
+                        && spec.tier() == dev.paddock.sandbox.Tier.CONTAINER
+                        && (s.state() == SandboxState.PENDING
+                                || s.state() == SandboxState.RUNNING
+                                || s.state() == SandboxState.RETRYING),
+                ws.worktreePath() != null && !Files.isDirectory(Path.of(ws.worktreePath())),
+                spec.agent(),
+                spec.model(),
+                waiting.containsKey(s.id()),
+                waitingSince(waiting.get(s.id())),
+                waitingDetail(waiting.get(s.id())),
                 spec.group());
     }
 
@@ -141,9 +208,19 @@ public final class StatusService {
     }
 
     private static RepositoryStatus.Orphan orphan(Orphan o) {
-        return new RepositoryStatus.Orphan(o.path().toString(), o.kind().name().toLowerCase(java.util.Locale.ROOT),
-                o.name(), o.branch(), o.head(), o.locked(), o.lockedReason(), o.prunable(), o.prunableReason(),
-                o.actions(), o.describe(), o.missing());
+        return new RepositoryStatus.Orphan(
+                o.path().toString(),
+                o.kind().name().toLowerCase(java.util.Locale.ROOT),
+                o.name(),
+                o.branch(),
+                o.head(),
+                o.locked(),
+                o.lockedReason(),
+                o.prunable(),
+                o.prunableReason(),
+                o.actions(),
+                o.describe(),
+                o.missing());
     }
 
     private static RepositoryStatus.Orphan orphan(Reconciler.FoundContainer f) {
@@ -157,19 +234,39 @@ public final class StatusService {
                 : "container " + shortId + named + " (" + c.state() + ") labelled " + c.sandboxId()
                         + (f.hasRecord() ? ": its sandbox does not name it" : ": no sandbox of that id")
                         + "; remove it with docker rm -f " + shortId;
-        return new RepositoryStatus.Orphan(null, "container", c.sandboxId(), null, null, false, null, false, null,
-                List.of(), description, false, c.id(), c.name(), c.state(), c.home());
+        return new RepositoryStatus.Orphan(
+                null,
+                "container",
+                c.sandboxId(),
+                null,
+                null,
+                false,
+                null,
+                false,
+                null,
+                List.of(),
+                description,
+                false,
+                c.id(),
+                c.name(),
+                c.state(),
+                c.home());
     }
 
     static RepositoryStatus.Environment environment(EngineStatus docker, BubblewrapProbe.Status bwrap) {
         return environment(docker, null, bwrap);
     }
 
-    static RepositoryStatus.Environment environment(EngineStatus docker, java.time.Instant awaySince,
-                                                    BubblewrapProbe.Status bwrap) {
+    static RepositoryStatus.Environment environment(
+            EngineStatus docker, java.time.Instant awaySince, BubblewrapProbe.Status bwrap) {
         return new RepositoryStatus.Environment(
-                new RepositoryStatus.Docker(docker.reachable(), docker.endpoint(), docker.version(), docker.error(),
-                        docker.source(), docker.reachable() ? null : awaySince),
+                new RepositoryStatus.Docker(
+                        docker.reachable(),
+                        docker.endpoint(),
+                        docker.version(),
+                        docker.error(),
+                        docker.source(),
+                        docker.reachable() ? null : awaySince),
                 new RepositoryStatus.Bubblewrap(bwrap.installed(), bwrap.usable(), bwrap.version(), bwrap.problem()));
     }
 

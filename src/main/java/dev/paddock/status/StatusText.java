@@ -12,10 +12,10 @@ import java.util.Locale;
 public final class StatusText {
     /** Events in the text output; the JSON has all the snapshot holds. */
     public static final int RECENT_EVENTS = 10;
+
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-    private StatusText() {
-    }
+    private StatusText() {}
 
     /**
      * The status as text, its event times in {@code zone}, its numbers formatted for {@code locale} (the CLI's
@@ -25,16 +25,35 @@ public final class StatusText {
         DateTimeFormatter clock = CLOCK.withZone(zone);
         StringBuilder b = new StringBuilder();
         RepositoryStatus.Repository r = s.repository();
-        b.append("Repository  ").append(r.path()).append("  (base ").append(r.baseBranch())
-                .append(r.registered() ? "" : ", not registered").append(")\n");
+        b.append("Repository  ")
+                .append(r.path())
+                .append("  (base ")
+                .append(r.baseBranch())
+                .append(r.registered() ? "" : ", not registered")
+                .append(")\n");
         Counts c = s.counts();
-        b.append(String.format(locale, "Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
-                        + " · waiting for you %d%n", c.active(), c.pending(), c.failed24h(), c.merged24h(),
-                c.awaitingHuman(), c.waitingForYou()));
+        b.append(String.format(
+                locale,
+                "Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
+                        + " · waiting for you %d%n",
+                c.active(),
+                c.pending(),
+                c.failed24h(),
+                c.merged24h(),
+                c.awaitingHuman(),
+                c.waitingForYou()));
         RepositoryStatus.Environment env = s.environment();
-        b.append("Isolation   docker ").append(env.docker().reachable() ? "ready " + env.docker().version()
-                : dev.paddock.container.EngineStatus.NOT_CHECKED.equals(env.docker().error()) ? "not checked yet" : "unreachable").append(" · bubblewrap ").append(env.bubblewrap().usable() ? "ready"
-                : env.bubblewrap().installed() ? "unusable" : "missing").append("\n\n");
+        b.append("Isolation   docker ")
+                .append(
+                        env.docker().reachable()
+                                ? "ready " + env.docker().version()
+                                : dev.paddock.container.EngineStatus.NOT_CHECKED.equals(
+                                                env.docker().error())
+                                        ? "not checked yet"
+                                        : "unreachable")
+                .append(" · bubblewrap ")
+                .append(env.bubblewrap().usable() ? "ready" : env.bubblewrap().installed() ? "unusable" : "missing")
+                .append("\n\n");
 
         b.append("Worktrees (").append(s.worktrees().size()).append(")\n");
         int nameWidth = 8;
@@ -46,7 +65,9 @@ public final class StatusText {
         String fmt = "  %-" + nameWidth + "s  %-" + branchWidth + "s  %-8s  %s%n";
         b.append(String.format(locale, fmt, "NAME", "BRANCH", "HEAD", "STATE"));
         for (RepositoryStatus.Worktree t : s.worktrees()) {
-            String head = t.head() == null ? "" : t.head().substring(0, Math.min(8, t.head().length()));
+            String head = t.head() == null
+                    ? ""
+                    : t.head().substring(0, Math.min(8, t.head().length()));
             b.append(String.format(locale, fmt, display(t), branch(t), head, state(t)));
         }
         if (s.worktreeError() != null) {
@@ -54,7 +75,13 @@ public final class StatusText {
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
-            b.append(String.format(locale, "  %-32s  %-10s  %-14s  %s%s%s%s%n", x.id(), x.tier(), x.shownState(), x.branch(),
+            b.append(String.format(
+                    locale,
+                    "  %-32s  %-10s  %-14s  %s%s%s%s%n",
+                    x.id(),
+                    x.tier(),
+                    x.shownState(),
+                    x.branch(),
                     x.engineUnreachable() ? "  (the Docker engine does not answer; last known " + x.state() + ")" : "",
                     x.worktreeMissing() ? "  (worktree folder missing)" : "",
                     x.waitingForYou() ? "  (waiting for you: paddock sandbox say " + x.id() + " TEXT)" : ""));
@@ -62,14 +89,24 @@ public final class StatusText {
         if (s.orphans() != null && !s.orphans().isEmpty()) {
             b.append("\nOrphans (").append(s.orphans().size()).append(")\n");
             for (RepositoryStatus.Orphan o : s.orphans()) {
-                b.append("  ").append(o.description()).append(o.actions().isEmpty() ? ""
-                        : " [" + String.join(", ", o.actions()) + "]").append('\n');
+                b.append("  ")
+                        .append(o.description())
+                        .append(o.actions().isEmpty() ? "" : " [" + String.join(", ", o.actions()) + "]")
+                        .append('\n');
             }
         }
         int shown = Math.min(RECENT_EVENTS, s.recentEvents().size());
-        b.append("\nRecent events (").append(shown).append(" of ").append(s.recentEvents().size()).append(")\n");
+        b.append("\nRecent events (")
+                .append(shown)
+                .append(" of ")
+                .append(s.recentEvents().size())
+                .append(")\n");
         for (RepositoryStatus.EventLine e : s.recentEvents().subList(0, shown)) {
-            b.append("  ").append(clock.format(e.at())).append("  ").append(e.message()).append('\n');
+            b.append("  ")
+                    .append(clock.format(e.at()))
+                    .append("  ")
+                    .append(e.message())
+                    .append('\n');
         }
         return b.toString();
     }

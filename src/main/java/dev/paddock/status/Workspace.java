@@ -33,11 +33,17 @@ public final class Workspace implements AutoCloseable {
     private final Clock clock;
     private final Map<Long, Watched> watched = new ConcurrentHashMap<>();
 
-    private record Watched(RepoRecord record, WorktreeMonitor monitor) {
-    }
+    private record Watched(RepoRecord record, WorktreeMonitor monitor) {}
 
-    public Workspace(RepoService repoService, RepoStore repoStore, WorktreeLister lister, WorktreeSeenStore seen,
-                     EventLog events, StatusService status, EnvironmentMonitor environment, Clock clock) {
+    public Workspace(
+            RepoService repoService,
+            RepoStore repoStore,
+            WorktreeLister lister,
+            WorktreeSeenStore seen,
+            EventLog events,
+            StatusService status,
+            EnvironmentMonitor environment,
+            Clock clock) {
         this.repoService = repoService;
         this.repoStore = repoStore;
         this.lister = lister;
@@ -91,12 +97,24 @@ public final class Workspace implements AutoCloseable {
         EnvironmentMonitor.Snapshot env = environment.snapshot();
         if (!monitor.hasSnapshot()) {
             // Just opened, first scan still running: list now rather than answer "no worktrees".
-            return status.build(record, monitor.repository(), lister.list(monitor.repository()), null,
-                    env.docker(), env.engine().awaySince(), env.bubblewrap());
+            return status.build(
+                    record,
+                    monitor.repository(),
+                    lister.list(monitor.repository()),
+                    null,
+                    env.docker(),
+                    env.engine().awaySince(),
+                    env.bubblewrap());
         }
         WorktreeSnapshot snap = monitor.snapshot();
-        return status.build(record, monitor.repository(), snap.worktrees(), snap.error(), env.docker(),
-                env.engine().awaySince(), env.bubblewrap());
+        return status.build(
+                record,
+                monitor.repository(),
+                snap.worktrees(),
+                snap.error(),
+                env.docker(),
+                env.engine().awaySince(),
+                env.bubblewrap());
     }
 
     /**
@@ -111,13 +129,20 @@ public final class Workspace implements AutoCloseable {
         }
         List<WorktreeInfo> worktrees = lister.list(git);
         EnvironmentMonitor.Snapshot env = environment.snapshot();
-        return status.build(record.orElse(null), git, worktrees, null, env.docker(), env.engine().awaySince(),
+        return status.build(
+                record.orElse(null),
+                git,
+                worktrees,
+                null,
+                env.docker(),
+                env.engine().awaySince(),
                 env.bubblewrap());
     }
 
     /** The most recently opened watched repository, if any (the API's default for {@code status}). */
     public Optional<RepoRecord> mostRecentWatched() {
-        return watched.values().stream().map(Watched::record)
+        return watched.values().stream()
+                .map(Watched::record)
                 .max(java.util.Comparator.comparing(RepoRecord::lastOpenedAt));
     }
 

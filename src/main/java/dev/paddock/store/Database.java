@@ -124,8 +124,10 @@ public final class Database implements AutoCloseable {
             try (Connection c = pool.getConnection()) {
                 StoreRecovery.realignIdentities(c);
             } catch (SQLException e) {
-                throw new StoreException("Cannot check the identity columns of the recovered store " + path
-                        + ".mv.db: " + StoreErrors.firstLine(e.getMessage()), e);
+                throw new StoreException(
+                        "Cannot check the identity columns of the recovered store " + path + ".mv.db: "
+                                + StoreErrors.firstLine(e.getMessage()),
+                        e);
             }
         }
 
@@ -151,8 +153,10 @@ public final class Database implements AutoCloseable {
                 if (StoreErrors.diskFull(e, files.dir())) {
                     throw new StoreException(StoreErrors.diskFullMessage(files.dir(), StoreHealth.MIN_FREE_BYTES), e);
                 }
-                throw new StoreException("Cannot close the store " + path + ".mv.db (" + shutdown + "): "
-                        + StoreErrors.firstLine(e.getMessage()), e);
+                throw new StoreException(
+                        "Cannot close the store " + path + ".mv.db (" + shutdown + "): "
+                                + StoreErrors.firstLine(e.getMessage()),
+                        e);
             }
             pool.dispose();
             try {
@@ -178,7 +182,10 @@ public final class Database implements AutoCloseable {
                 files.requireRoomToMigrate();
                 close("SHUTDOWN");
                 files.backUp();
-                LOG.info("The store {} has {} migration(s) to apply; backed up to {}", files.file(), pending,
+                LOG.info(
+                        "The store {} has {} migration(s) to apply; backed up to {}",
+                        files.file(),
+                        pending,
                         files.backup());
                 connect();
             }
@@ -191,7 +198,8 @@ public final class Database implements AutoCloseable {
             if (hashed) {
                 // The tokens a store kept in plain text are hashed now, but MVStore appends: their old pages stay in
                 // the file until reused. SHUTDOWN COMPACT rewrites the file with the live pages alone.
-                LOG.info("The store {} held sandbox tokens; they are hashed, and the file is rewritten without them",
+                LOG.info(
+                        "The store {} held sandbox tokens; they are hashed, and the file is rewritten without them",
                         path);
                 reopen("SHUTDOWN COMPACT");
             }
@@ -214,12 +222,16 @@ public final class Database implements AutoCloseable {
             }
             try {
                 files.restore();
-                return new StoreException(cause + " The store was put back as it was before the migration, from"
-                        + " its backup " + files.backup() + ".", failure);
+                return new StoreException(
+                        cause + " The store was put back as it was before the migration, from" + " its backup "
+                                + files.backup() + ".",
+                        failure);
             } catch (java.io.IOException e) {
-                return new StoreException(cause + " The store may be half migrated and its backup could not be put"
-                        + " back (" + e.getMessage() + "): stop Paddock and run: cp '" + files.backup() + "' '"
-                        + files.file() + "'.", failure);
+                return new StoreException(
+                        cause + " The store may be half migrated and its backup could not be put"
+                                + " back (" + e.getMessage() + "): stop Paddock and run: cp '" + files.backup() + "' '"
+                                + files.file() + "'.",
+                        failure);
             }
         }
     }
@@ -260,15 +272,19 @@ public final class Database implements AutoCloseable {
                     continue;
                 }
                 if (isLocked(e)) {
-                    throw new DatabaseInUseException("The Paddock store " + path + ".mv.db is in use"
-                            + " by another Paddock (a panel or `paddock serve`). Use that one, or start"
-                            + " with --home DIR for a separate store.", e);
+                    throw new DatabaseInUseException(
+                            "The Paddock store " + path + ".mv.db is in use"
+                                    + " by another Paddock (a panel or `paddock serve`). Use that one, or start"
+                                    + " with --home DIR for a separate store.",
+                            e);
                 }
                 if (StoreErrors.diskFull(e, files.dir())) {
                     throw new StoreException(StoreErrors.diskFullMessage(files.dir(), StoreHealth.MIN_FREE_BYTES), e);
                 }
-                throw new StoreException("Cannot open the Paddock store " + path + ".mv.db: "
-                        + StoreErrors.firstLine(e.getMessage()) + ". " + files.backupAdvice(), e);
+                throw new StoreException(
+                        "Cannot open the Paddock store " + path + ".mv.db: " + StoreErrors.firstLine(e.getMessage())
+                                + ". " + files.backupAdvice(),
+                        e);
             }
         }
     }

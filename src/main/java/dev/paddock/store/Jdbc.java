@@ -109,7 +109,8 @@ public final class Jdbc {
                 try {
                     r.run();
                 } catch (RuntimeException e) {
-                    org.slf4j.LoggerFactory.getLogger(Jdbc.class).warn("An after-commit action failed: {}", e.toString());
+                    org.slf4j.LoggerFactory.getLogger(Jdbc.class)
+                            .warn("An after-commit action failed: {}", e.toString());
                 }
             }
         }

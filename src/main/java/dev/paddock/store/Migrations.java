@@ -34,8 +34,8 @@ final class Migrations {
         try {
             return flyway(pool).info().pending().length;
         } catch (FlywayException e) {
-            throw new StoreException("The Paddock store " + file + " could not be read: "
-                    + StoreErrors.firstLine(e.getMessage()), e);
+            throw new StoreException(
+                    "The Paddock store " + file + " could not be read: " + StoreErrors.firstLine(e.getMessage()), e);
         }
     }
 
@@ -52,15 +52,19 @@ final class Migrations {
         } catch (FlywayValidateException e) {
             // Flyway's first line is only "Validate failed: Migrations have failed validation"; the
             // next ones say which migration differs (e.g. a store made by an older development build).
-            throw new StoreException("The Paddock store " + file + " could not be migrated: "
-                    + StoreErrors.firstLines(e.getMessage(), 2) + ". Its schema history does not match this build of"
-                    + " Paddock: move it away, or start with --home DIR for a separate store.", e);
+            throw new StoreException(
+                    "The Paddock store " + file + " could not be migrated: "
+                            + StoreErrors.firstLines(e.getMessage(), 2)
+                            + ". Its schema history does not match this build of"
+                            + " Paddock: move it away, or start with --home DIR for a separate store.",
+                    e);
         } catch (FlywayException e) {
             if (StoreErrors.diskFull(e)) {
                 throw new StoreException("Disk full", e);
             }
-            throw new StoreException("The Paddock store " + file + " could not be migrated: "
-                    + StoreErrors.firstLine(e.getMessage()), e);
+            throw new StoreException(
+                    "The Paddock store " + file + " could not be migrated: " + StoreErrors.firstLine(e.getMessage()),
+                    e);
         }
     }
 }

@@ -12,8 +12,7 @@ import org.h2.api.ErrorCode;
  * with the folder and the space free, instead of H2's "Writing to sun.nio.ch.FileChannelImpl@... failed".
  */
 final class StoreErrors {
-    private StoreErrors() {
-    }
+    private StoreErrors() {}
 
     /** Whether {@code e} or one of its causes says the disk (or a quota) is full. */
     static boolean diskFull(Throwable e) {
@@ -21,7 +20,8 @@ final class StoreErrors {
             String m = t.getMessage();
             if (m != null) {
                 String lower = m.toLowerCase(Locale.ROOT);
-                if (lower.contains("no space left on device") || lower.contains("disk quota exceeded")
+                if (lower.contains("no space left on device")
+                        || lower.contains("disk quota exceeded")
                         || lower.contains("not enough space")) {
                     return true;
                 }
@@ -61,11 +61,14 @@ final class StoreErrors {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s) {
                 int code = s.getErrorCode();
-                if (code == ErrorCode.DATABASE_IS_CLOSED || code == ErrorCode.IO_EXCEPTION_1
-                        || code == ErrorCode.IO_EXCEPTION_2 || code == ErrorCode.FILE_CORRUPTED_1) {
+                if (code == ErrorCode.DATABASE_IS_CLOSED
+                        || code == ErrorCode.IO_EXCEPTION_1
+                        || code == ErrorCode.IO_EXCEPTION_2
+                        || code == ErrorCode.FILE_CORRUPTED_1) {
                     return true;
                 }
-                if (code == ErrorCode.GENERAL_ERROR_1 && s.getMessage() != null
+                if (code == ErrorCode.GENERAL_ERROR_1
+                        && s.getMessage() != null
                         && s.getMessage().contains("MVStoreException")) {
                     return true;
                 }
@@ -125,6 +128,8 @@ final class StoreErrors {
         if (s == null) {
             return "unknown error";
         }
-        return String.join("; ", s.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(n).toList());
+        return String.join(
+                "; ",
+                s.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(n).toList());
     }
 }

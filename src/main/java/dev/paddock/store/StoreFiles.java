@@ -81,7 +81,8 @@ final class StoreFiles {
         }
         String when;
         try {
-            when = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault())
+            when = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+                    .withZone(ZoneId.systemDefault())
                     .format(Files.getLastModifiedTime(b).toInstant());
         } catch (IOException e) {
             when = "an earlier migration";
@@ -134,8 +135,10 @@ final class StoreFiles {
             if (StoreErrors.diskFull(e)) {
                 throw new StoreException(StoreErrors.diskFullMessage(dir(), size() * 2 + MIGRATION_MARGIN_BYTES), e);
             }
-            throw new StoreException("Cannot back up the Paddock store " + file + " to " + backup() + " before"
-                    + " migrating it: " + e.getMessage() + ". Nothing was changed.", e);
+            throw new StoreException(
+                    "Cannot back up the Paddock store " + file + " to " + backup() + " before" + " migrating it: "
+                            + e.getMessage() + ". Nothing was changed.",
+                    e);
         }
     }
 

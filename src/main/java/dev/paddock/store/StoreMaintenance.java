@@ -1,7 +1,6 @@
 package dev.paddock.store;
 
 import dev.paddock.common.Threads;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Executors;
@@ -34,7 +33,8 @@ final class StoreMaintenance implements AutoCloseable {
     static final int MAX_COMPACT_MS = 500;
 
     private final DataSource pool;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("store-maintenance"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("store-maintenance"));
 
     StoreMaintenance(DataSource pool) {
         this.pool = pool;
@@ -65,8 +65,9 @@ final class StoreMaintenance implements AutoCloseable {
                 store.setRetentionTime(retention);
             }
             long after = file.size();
-            LOG.info("Compacted the store: {} -> {} (file fill rate was {} %, chunks {} %)", StoreErrors.size(before),
-                    StoreErrors.size(after), fill, chunks);
+            LOG.info(
+                    "Compacted the store: {} -> {} (file fill rate was {} %, chunks {} %)",
+                    StoreErrors.size(before), StoreErrors.size(after), fill, chunks);
             return new long[] {before, after};
         } catch (SQLException | RuntimeException e) {
             LOG.warn("Store compaction: {}", StoreErrors.firstLine(e.getMessage()));

@@ -24,8 +24,7 @@ import org.slf4j.LoggerFactory;
 final class StoreRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
 
-    private StoreRecovery() {
-    }
+    private StoreRecovery() {}
 
     /** What the two reads found: the version H2's recovery would take and the newest whole one in the file. */
     record Versions(long quick, long scanned) {
@@ -53,9 +52,17 @@ final class StoreRecovery {
             return null;
         }
         if (v.wouldLose()) {
-            LOG.warn("The store {} was not closed cleanly; H2 would recover version {}, but version {} is whole in"
-                    + " the file: recovering that one", mvDb, v.quick(), v.scanned());
-            MVStore store = new MVStore.Builder().fileName(mvDb.toString()).recoveryMode().autoCommitDisabled().open();
+            LOG.warn(
+                    "The store {} was not closed cleanly; H2 would recover version {}, but version {} is whole in"
+                            + " the file: recovering that one",
+                    mvDb,
+                    v.quick(),
+                    v.scanned());
+            MVStore store = new MVStore.Builder()
+                    .fileName(mvDb.toString())
+                    .recoveryMode()
+                    .autoCommitDisabled()
+                    .open();
             store.close(0);
         }
         return v;
@@ -71,8 +78,9 @@ final class StoreRecovery {
     static java.util.List<String> realignIdentities(java.sql.Connection c) throws java.sql.SQLException {
         java.util.List<String> moved = new java.util.ArrayList<>();
         java.util.List<String[]> columns = new java.util.ArrayList<>();
-        try (java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT table_name, column_name, identity_base"
-                + " FROM information_schema.columns WHERE table_schema = 'PUBLIC' AND is_identity = 'YES'")) {
+        try (java.sql.ResultSet rs = c.createStatement()
+                .executeQuery("SELECT table_name, column_name, identity_base"
+                        + " FROM information_schema.columns WHERE table_schema = 'PUBLIC' AND is_identity = 'YES'")) {
             while (rs.next()) {
                 columns.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
             }
@@ -84,8 +92,8 @@ final class StoreRecovery {
             try (java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT MAX(" + column + ") FROM " + table)) {
                 long max = rs.next() ? rs.getLong(1) : 0;
                 if (base <= max) {
-                    c.createStatement().execute("ALTER TABLE " + table + " ALTER COLUMN " + column + " RESTART WITH "
-                            + (max + 1));
+                    c.createStatement()
+                            .execute("ALTER TABLE " + table + " ALTER COLUMN " + column + " RESTART WITH " + (max + 1));
                     moved.add(col[0] + "." + col[1] + " from " + base + " to " + (max + 1));
                 }
             }

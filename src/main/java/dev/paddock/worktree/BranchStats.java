@@ -22,13 +22,17 @@ public record BranchStats(int commits, int files, long added, long deleted) {
      */
     public static Optional<BranchStats> of(GitCli git, Path repo, String from, String branch) throws GitException {
         String tip = WorktreeManager.HEADS + branch;
-        if (from == null || !git.run(repo, "rev-parse", "--verify", "--quiet", tip + "^{commit}").ok()
-                || !git.run(repo, "rev-parse", "--verify", "--quiet", from + "^{commit}").ok()) {
+        if (from == null
+                || !git.run(repo, "rev-parse", "--verify", "--quiet", tip + "^{commit}")
+                        .ok()
+                || !git.run(repo, "rev-parse", "--verify", "--quiet", from + "^{commit}")
+                        .ok()) {
             return Optional.empty();
         }
-        int commits = Integer.parseInt(git.runOk(repo, "rev-list", "--count", from + ".." + tip).strip());
-        String numstat = git.runOk(repo, "-c", "core.quotePath=false", "diff", "--numstat", "--no-renames", from, tip,
-                "--");
+        int commits = Integer.parseInt(
+                git.runOk(repo, "rev-list", "--count", from + ".." + tip).strip());
+        String numstat =
+                git.runOk(repo, "-c", "core.quotePath=false", "diff", "--numstat", "--no-renames", from, tip, "--");
         int files = 0;
         long added = 0;
         long deleted = 0;

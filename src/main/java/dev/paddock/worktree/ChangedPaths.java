@@ -9,8 +9,7 @@ import java.util.List;
  * files, and what submodules list inside themselves.
  */
 final class ChangedPaths {
-    private ChangedPaths() {
-    }
+    private ChangedPaths() {}
 
     /** What {@code worktree} changed since {@code baseCommit}: see {@link WorktreeManager#changes}. */
     static WorktreeManager.ChangeList since(GitCli git, Submodules submodules, Path worktree, String baseCommit)
@@ -19,8 +18,8 @@ final class ChangedPaths {
         List<String> modified = new ArrayList<>();
         List<String> deleted = new ArrayList<>();
         // Tracked changes against the base, committed or not: diff of the working tree.
-        String diff = git.runOk(worktree, "--no-optional-locks", "diff", "--name-status", "-z", "--no-renames",
-                baseCommit, "--");
+        String diff = git.runOk(
+                worktree, "--no-optional-locks", "diff", "--name-status", "-z", "--no-renames", baseCommit, "--");
         String[] t = diff.split("\0");
         for (int i = 0; i + 1 < t.length; i += 2) {
             String code = t[i];
@@ -33,7 +32,8 @@ final class ChangedPaths {
                 modified.add(path);
             }
         }
-        String untracked = git.runOk(worktree, "--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z");
+        String untracked =
+                git.runOk(worktree, "--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z");
         for (String p : untracked.split("\0")) {
             if (!p.isEmpty()) {
                 added.add(p);

@@ -16,8 +16,8 @@ public final class FingerprintProbe {
     private final CompletableFuture<GitCli.Result> top;
     private final CompletableFuture<StatusV2> status;
 
-    private FingerprintProbe(GitCli git, Path worktree, CompletableFuture<GitCli.Result> top,
-                             CompletableFuture<StatusV2> status) {
+    private FingerprintProbe(
+            GitCli git, Path worktree, CompletableFuture<GitCli.Result> top, CompletableFuture<StatusV2> status) {
         this.git = git;
         this.worktree = worktree;
         this.top = top;
@@ -35,8 +35,7 @@ public final class FingerprintProbe {
         GitCli.Result toplevel = SideBySide.awaitGit(top);
         StatusV2 st = SideBySide.awaitGit(status);
         if (!toplevel.ok()) {
-            throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": "
-                    + toplevel.errorLine());
+            throw new GitException("git rev-parse --show-toplevel failed in " + worktree + ": " + toplevel.errorLine());
         }
         String name = null;
         String email = null;
@@ -48,17 +47,20 @@ public final class FingerprintProbe {
                 email = line.substring(sp + 1);
             }
         }
-        return new WorktreeManager.Fingerprint(toplevel.stdout().strip(), st.branch(), st.head(), st.changedFiles(), name, email);
+        return new WorktreeManager.Fingerprint(
+                toplevel.stdout().strip(), st.branch(), st.head(), st.changedFiles(), name, email);
     }
 
     /** Starts the fingerprint of {@code worktree}: see {@link WorktreeManager#startFingerprint}. */
     static FingerprintProbe start(GitCli git, Path worktree, boolean freshCheckout) {
-        List<String> status = new ArrayList<>(List.of("--no-optional-locks", "status", "--porcelain=v2", "--branch",
-                "-z"));
+        List<String> status =
+                new ArrayList<>(List.of("--no-optional-locks", "status", "--porcelain=v2", "--branch", "-z"));
         if (freshCheckout) {
             status.addAll(0, List.of("-c", "core.preloadIndex=false"));
         }
-        return new FingerprintProbe(git, worktree,
+        return new FingerprintProbe(
+                git,
+                worktree,
                 SideBySide.start(() -> git.run(worktree, "rev-parse", "--show-toplevel")),
                 SideBySide.start(() -> StatusV2.parse(git.runOk(worktree, status.toArray(String[]::new)))));
     }

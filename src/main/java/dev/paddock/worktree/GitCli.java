@@ -26,9 +26,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GitCli {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GitCli.class);
-    private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
-            "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
-            "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM");
+    private static final List<String> REDIRECTING_VARS = List.of(
+            "GIT_DIR",
+            "GIT_WORK_TREE",
+            "GIT_INDEX_FILE",
+            "GIT_OBJECT_DIRECTORY",
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+            "GIT_COMMON_DIR",
+            "GIT_NAMESPACE",
+            "GIT_CEILING_DIRECTORIES",
+            "GIT_DISCOVERY_ACROSS_FILESYSTEM");
     /** Default time a git command may take before it is killed. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
     /** Time for commands that check out or delete whole trees (worktree add/remove). */
@@ -112,13 +119,18 @@ public final class GitCli {
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new GitException("git " + String.join(" ", args) + " took longer than "
-                        + timeout.toSeconds() + " s and was stopped");
+                throw new GitException("git " + String.join(" ", args) + " took longer than " + timeout.toSeconds()
+                        + " s and was stopped");
             }
-            Result r = new Result(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
+            Result r = new Result(
+                    p.exitValue(),
+                    new String(out.join(), StandardCharsets.UTF_8),
                     new String(err.join(), StandardCharsets.UTF_8));
             if (LOG.isDebugEnabled()) {
-                LOG.debug("git {} -> {} in {} ms", String.join(" ", args), r.exitCode(),
+                LOG.debug(
+                        "git {} -> {} in {} ms",
+                        String.join(" ", args),
+                        r.exitCode(),
                         (System.nanoTime() - t0) / 1_000_000);
             }
             return r;

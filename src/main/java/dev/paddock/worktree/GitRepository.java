@@ -9,5 +9,4 @@ import java.nio.file.Path;
  * @param commonDir absolute path of the common git directory shared by all worktrees
  * @param currentBranch the branch checked out in the main worktree, or null when detached
  */
-public record GitRepository(Path mainWorktree, Path commonDir, String currentBranch) {
-}
+public record GitRepository(Path mainWorktree, Path commonDir, String currentBranch) {}

@@ -20,8 +20,7 @@ public final class MainWorktree {
     /** The folder of the sandboxes under a main worktree. */
     public static final String SANDBOXES = ".worktrees";
 
-    private MainWorktree() {
-    }
+    private MainWorktree() {}
 
     /**
      * The repository whose sandbox folder ({@code <repository>/.worktrees}) contains {@code path}, or empty when
@@ -76,13 +75,17 @@ public final class MainWorktree {
             if (!line.startsWith("gitdir:")) {
                 return Optional.empty();
             }
-            Path gitDir = worktree.resolve(line.substring("gitdir:".length()).strip()).normalize();
+            Path gitDir =
+                    worktree.resolve(line.substring("gitdir:".length()).strip()).normalize();
             Path common = gitDir;
             Path commonFile = gitDir.resolve("commondir");
             if (Files.isRegularFile(commonFile)) {
-                common = gitDir.resolve(Files.readString(commonFile, StandardCharsets.UTF_8).strip()).normalize();
+                common = gitDir.resolve(Files.readString(commonFile, StandardCharsets.UTF_8)
+                                .strip())
+                        .normalize();
             }
-            if (common.getFileName() != null && common.getFileName().toString().equals(".git")
+            if (common.getFileName() != null
+                    && common.getFileName().toString().equals(".git")
                     && common.getParent() != null) {
                 return Optional.of(common.getParent());
             }

@@ -16,15 +16,32 @@ import java.util.stream.Stream;
  * {@code settings.local.json} and Claude Code's {@code .cc-writes} aside).
  */
 final class MountPlaceholders {
-    private static final Set<String> PATHS = Set.of(".bash_profile", ".bashrc", ".profile", ".zprofile", ".zshrc",
-            ".gitconfig", ".gitmodules", ".ripgreprc", ".mcp.json", ".idea", ".vscode", ".claude/agents",
-            ".claude/commands", ".claude/hooks", ".claude/launch.json", ".claude/loop.md", ".claude/output-styles",
-            ".claude/routines", ".claude/scheduled_tasks.json", ".claude/settings.json", ".claude/skills",
+    private static final Set<String> PATHS = Set.of(
+            ".bash_profile",
+            ".bashrc",
+            ".profile",
+            ".zprofile",
+            ".zshrc",
+            ".gitconfig",
+            ".gitmodules",
+            ".ripgreprc",
+            ".mcp.json",
+            ".idea",
+            ".vscode",
+            ".claude/agents",
+            ".claude/commands",
+            ".claude/hooks",
+            ".claude/launch.json",
+            ".claude/loop.md",
+            ".claude/output-styles",
+            ".claude/routines",
+            ".claude/scheduled_tasks.json",
+            ".claude/settings.json",
+            ".claude/skills",
             ".claude/workflows");
     private static final Set<String> CLAUDE_OWN = Set.of("settings.local.json", ".cc-writes");
 
-    private MountPlaceholders() {
-    }
+    private MountPlaceholders() {}
 
     /** Whether the untracked entry {@code entry} (as git status names it; a folder ends with /) is only placeholders. */
     static boolean only(Path worktree, String entry) {

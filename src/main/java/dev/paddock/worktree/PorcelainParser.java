@@ -18,8 +18,7 @@ final class PorcelainParser {
     /** Whether this git understands {@code worktree list -z} (git 2.36+); null until first asked. */
     private static volatile Boolean nulSupported;
 
-    private PorcelainParser() {
-    }
+    private PorcelainParser() {}
 
     /**
      * Runs {@code git worktree list --porcelain}, with {@code -z} when this git has it (paths may then
@@ -44,8 +43,7 @@ final class PorcelainParser {
     }
 
     /** A parsed record before Paddock adds subject and dirty state. Bare entries are marked. */
-    record Entry(WorktreeInfo info, boolean bare) {
-    }
+    record Entry(WorktreeInfo info, boolean bare) {}
 
     static List<Entry> parse(String output, boolean nulTerminated) {
         String[] tokens = output.split(nulTerminated ? "\0" : "\n", -1);
@@ -104,7 +102,7 @@ final class PorcelainParser {
                 case "bare" -> bare = true;
                 case "locked" -> locked = reasonsQuoted ? unquote(value) : value;
                 case "prunable" -> prunable = value;
-                default -> { } // attributes added by newer gits are ignored
+                default -> {} // attributes added by newer gits are ignored
             }
         }
 
@@ -152,8 +150,8 @@ final class PorcelainParser {
         }
 
         Entry build(boolean first) {
-            WorktreeInfo info = new WorktreeInfo(Path.of(path), head, branch, detached, first, locked, prunable,
-                    null, null, 0);
+            WorktreeInfo info =
+                    new WorktreeInfo(Path.of(path), head, branch, detached, first, locked, prunable, null, null, 0);
             return new Entry(info, bare);
         }
     }

@@ -37,8 +37,8 @@ public final class RepositoryLocator {
         Path dir = p;
         java.util.concurrent.CompletableFuture<List<PorcelainParser.Entry>> listed =
                 SideBySide.start(() -> PorcelainParser.list(git, dir));
-        GitCli.Result probe = git.run(p, "rev-parse", "--path-format=absolute", "--is-bare-repository",
-                "--git-common-dir");
+        GitCli.Result probe =
+                git.run(p, "rev-parse", "--path-format=absolute", "--is-bare-repository", "--git-common-dir");
         if (!probe.ok()) {
             if (probe.stderr().contains("not a git repository")) {
                 throw new GitException(p + " is not inside a git repository. Choose the folder of a"
@@ -71,8 +71,10 @@ public final class RepositoryLocator {
         try {
             return Path.of(s.strip()).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw new GitException("The path " + s.strip() + " cannot be represented in this Java process;"
-                    + " start Paddock with a UTF-8 locale (e.g. LANG=C.UTF-8).", e);
+            throw new GitException(
+                    "The path " + s.strip() + " cannot be represented in this Java process;"
+                            + " start Paddock with a UTF-8 locale (e.g. LANG=C.UTF-8).",
+                    e);
         }
     }
 }

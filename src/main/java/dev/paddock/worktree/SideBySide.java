@@ -15,11 +15,16 @@ import java.util.concurrent.TimeUnit;
  * caller runs the call itself. A call's {@link PaddockException} comes back unchanged from {@link #await}.
  */
 public final class SideBySide {
-    private static final ExecutorService THREADS = new ThreadPoolExecutor(0, 8, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), Threads.daemon("git-side-by-side"), new ThreadPoolExecutor.CallerRunsPolicy());
+    private static final ExecutorService THREADS = new ThreadPoolExecutor(
+            0,
+            8,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            Threads.daemon("git-side-by-side"),
+            new ThreadPoolExecutor.CallerRunsPolicy());
 
-    private SideBySide() {
-    }
+    private SideBySide() {}
 
     /** A call that may fail with a {@link PaddockException}. */
     @FunctionalInterface
@@ -29,13 +34,15 @@ public final class SideBySide {
 
     /** Starts {@code call} on another thread. */
     public static <T> CompletableFuture<T> start(Call<T> call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return call.call();
-            } catch (PaddockException e) {
-                throw new CompletionException(e);
-            }
-        }, THREADS);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return call.call();
+                    } catch (PaddockException e) {
+                        throw new CompletionException(e);
+                    }
+                },
+                THREADS);
     }
 
     /**

@@ -41,6 +41,7 @@ public final class Submodules {
     static final int FILES_MAX = 1000;
     /** Commits listed at most per submodule. */
     static final int COMMITS_MAX = 200;
+
     private static final int CACHE_MAX = 1024;
     /**
      * Given to every git run inside a submodule (and to a status that recurses into them): a submodule's config
@@ -52,8 +53,7 @@ public final class Submodules {
     private final GitCli git;
     private final Map<Path, CachedLinks> links = new ConcurrentHashMap<>();
 
-    private record CachedLinks(long size, FileTime modified, List<String> paths) {
-    }
+    private record CachedLinks(long size, FileTime modified, List<String> paths) {}
 
     public Submodules(GitCli git) {
         this.git = git;
@@ -129,7 +129,9 @@ public final class Submodules {
             List<String> out = new ArrayList<>();
             for (String entry : z.split("\0")) {
                 int tab = entry.indexOf('\t');
-                if (entry.startsWith("160000 ") && tab > 0 && entry.substring(0, tab).endsWith(" 0")) {
+                if (entry.startsWith("160000 ")
+                        && tab > 0
+                        && entry.substring(0, tab).endsWith(" 0")) {
                     out.add(entry.substring(tab + 1));
                 }
             }
@@ -149,8 +151,8 @@ public final class Submodules {
             if (!folder.startsWith(worktree) || folder.equals(worktree)) {
                 continue;
             }
-            if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && !Files.exists(folder.resolve(".git"),
-                    LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
                 n += countFiles(folder);
             }
         }
@@ -167,12 +169,14 @@ public final class Submodules {
         List<String> commits = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         collect(worktree, "", 0, paths, commits, problems);
-        return paths.isEmpty() && commits.isEmpty() && problems.isEmpty() ? Work.NONE
+        return paths.isEmpty() && commits.isEmpty() && problems.isEmpty()
+                ? Work.NONE
                 : new Work(List.copyOf(paths), List.copyOf(commits), List.copyOf(problems));
     }
 
-    private void collect(Path tree, String prefix, int depth, List<String> paths, List<String> commits,
-                         List<String> problems) throws GitException {
+    private void collect(
+            Path tree, String prefix, int depth, List<String> paths, List<String> commits, List<String> problems)
+            throws GitException {
         if (depth >= MAX_DEPTH) {
             return;
         }
@@ -189,11 +193,31 @@ public final class Submodules {
                 listFiles(folder, shown, paths);
                 continue;
             }
-            GitCli.Result st = git.run(folder, withNoCommands("--no-optional-locks", "status", "--porcelain=v1", "-z",
-                    "--untracked-files=all", "--ignore-submodules=none"), GitCli.DEFAULT_TIMEOUT);
-            GitCli.Result log = st.ok() ? git.run(folder, withNoCommands("log", "--no-show-signature", "--format=%h %s",
-                    "--max-count=" + (COMMITS_MAX + 1), "HEAD", "--branches", "--not", "--remotes", "--"),
-                    GitCli.DEFAULT_TIMEOUT) : st;
+            GitCli.Result st = git.run(
+                    folder,
+                    withNoCommands(
+                            "--no-optional-locks",
+                            "status",
+                            "--porcelain=v1",
+                            "-z",
+                            "--untracked-files=all",
+                            "--ignore-submodules=none"),
+                    GitCli.DEFAULT_TIMEOUT);
+            GitCli.Result log = st.ok()
+                    ? git.run(
+                            folder,
+                            withNoCommands(
+                                    "log",
+                                    "--no-show-signature",
+                                    "--format=%h %s",
+                                    "--max-count=" + (COMMITS_MAX + 1),
+                                    "HEAD",
+                                    "--branches",
+                                    "--not",
+                                    "--remotes",
+                                    "--"),
+                            GitCli.DEFAULT_TIMEOUT)
+                    : st;
             if (!st.ok() || !log.ok()) {
                 problems.add(shown + ": " + (st.ok() ? log : st).errorLine());
                 listFiles(folder, shown, paths); // cannot ask its git: every file counts
@@ -244,8 +268,7 @@ public final class Submodules {
         files.sort(null);
         files.forEach(f -> out.add("?? " + shown + "/" + f));
         if (total[0] > FILES_MAX) {
-            out.add("?? " + shown + "/ (" + Words.count(total[0] - FILES_MAX, "more file", "more files")
-                    + ")");
+            out.add("?? " + shown + "/ (" + Words.count(total[0] - FILES_MAX, "more file", "more files") + ")");
         }
     }
 

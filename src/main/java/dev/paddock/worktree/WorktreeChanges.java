@@ -15,8 +15,7 @@ import java.util.Objects;
  * Pure: no I/O, so it is easy to test and cheap to run every second.
  */
 public final class WorktreeChanges {
-    private WorktreeChanges() {
-    }
+    private WorktreeChanges() {}
 
     /**
      * Where the merge queue keeps its private worktrees, relative to the main worktree
@@ -30,7 +29,9 @@ public final class WorktreeChanges {
             return list;
         }
         Path dir = mainWorktree.resolve(MERGE_WORKTREES);
-        return list.stream().filter(w -> w.path() == null || !w.path().startsWith(dir)).toList();
+        return list.stream()
+                .filter(w -> w.path() == null || !w.path().startsWith(dir))
+                .toList();
     }
 
     /**
@@ -39,8 +40,8 @@ public final class WorktreeChanges {
      * @param repositoryId store id of the repository the events belong to
      * @param mainWorktree used to show worktree paths relative to the repository
      */
-    public static List<EventDraft> between(long repositoryId, Path mainWorktree, List<WorktreeInfo> before,
-                                           List<WorktreeInfo> after) {
+    public static List<EventDraft> between(
+            long repositoryId, Path mainWorktree, List<WorktreeInfo> before, List<WorktreeInfo> after) {
         before = withoutMergeWorktrees(mainWorktree, before);
         after = withoutMergeWorktrees(mainWorktree, after);
         Map<Path, WorktreeInfo> old = byPath(before);
@@ -50,44 +51,76 @@ public final class WorktreeChanges {
             WorktreeInfo was = old.get(w.path());
             String name = display(mainWorktree, w.path());
             if (was == null) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_ADDED, "Worktree added: " + name + " on "
-                        + w.branchLabel() + at(w), w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_ADDED,
+                        "Worktree added: " + name + " on " + w.branchLabel() + at(w),
+                        w));
                 continue;
             }
             if (!Objects.equals(was.branch(), w.branch()) || was.detached() != w.detached()) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_BRANCH_CHANGED, "Branch changed in " + name + ": "
-                        + was.branchLabel() + " → " + w.branchLabel(), w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_BRANCH_CHANGED,
+                        "Branch changed in " + name + ": " + was.branchLabel() + " → " + w.branchLabel(),
+                        w));
             } else if (!Objects.equals(was.head(), w.head())) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_HEAD_MOVED, "HEAD moved on " + w.branchLabel()
-                        + " in " + name + ": " + was.shortHead() + " → " + w.shortHead()
-                        + (w.subject() == null ? "" : " \"" + w.subject() + "\""), w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_HEAD_MOVED,
+                        "HEAD moved on " + w.branchLabel()
+                                + " in " + name + ": " + was.shortHead() + " → " + w.shortHead()
+                                + (w.subject() == null ? "" : " \"" + w.subject() + "\""),
+                        w));
             }
             if (was.dirty() != null && w.dirty() != null && !was.dirty().equals(w.dirty())) {
-                events.add(w.dirty()
-                        ? event(repositoryId, EventKinds.WORKTREE_DIRTY, name + " has uncommitted changes ("
-                                + w.changedFiles() + (w.changedFiles() == 1 ? " path)" : " paths)"), w)
-                        : event(repositoryId, EventKinds.WORKTREE_CLEAN, name + " is clean", w));
+                events.add(
+                        w.dirty()
+                                ? event(
+                                        repositoryId,
+                                        EventKinds.WORKTREE_DIRTY,
+                                        name + " has uncommitted changes (" + w.changedFiles()
+                                                + (w.changedFiles() == 1 ? " path)" : " paths)"),
+                                        w)
+                                : event(repositoryId, EventKinds.WORKTREE_CLEAN, name + " is clean", w));
             }
             if (was.locked() != w.locked()) {
-                events.add(w.locked()
-                        ? event(repositoryId, EventKinds.WORKTREE_LOCKED, name + " was locked"
-                                + (w.lockedReason().isEmpty() ? "" : ": " + w.lockedReason()), w)
-                        : event(repositoryId, EventKinds.WORKTREE_UNLOCKED, name + " was unlocked", w));
+                events.add(
+                        w.locked()
+                                ? event(
+                                        repositoryId,
+                                        EventKinds.WORKTREE_LOCKED,
+                                        name + " was locked"
+                                                + (w.lockedReason().isEmpty() ? "" : ": " + w.lockedReason()),
+                                        w)
+                                : event(repositoryId, EventKinds.WORKTREE_UNLOCKED, name + " was unlocked", w));
             }
             if (!was.missing() && w.missing()) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_MISSING, "The folder of " + name + " is missing"
-                        + (w.locked() ? " (git keeps it: the worktree is locked)" : ""), w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_MISSING,
+                        "The folder of " + name + " is missing"
+                                + (w.locked() ? " (git keeps it: the worktree is locked)" : ""),
+                        w));
             }
             if (!was.prunable() && w.prunable()) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_PRUNABLE, name + " is prunable"
-                        + (w.prunableReason().isEmpty() ? "" : ": " + w.prunableReason()), w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_PRUNABLE,
+                        name + " is prunable" + (w.prunableReason().isEmpty() ? "" : ": " + w.prunableReason()),
+                        w));
             }
         }
         for (WorktreeInfo w : before) {
             if (!now.containsKey(w.path())) {
-                events.add(event(repositoryId, EventKinds.WORKTREE_REMOVED, "Worktree removed: "
-                        + display(mainWorktree, w.path()) + " (was on "
-                        + (w.branch() != null ? w.branch() : w.detached() ? "a detached HEAD" : "no branch") + ")", w));
+                events.add(event(
+                        repositoryId,
+                        EventKinds.WORKTREE_REMOVED,
+                        "Worktree removed: "
+                                + display(mainWorktree, w.path()) + " (was on "
+                                + (w.branch() != null ? w.branch() : w.detached() ? "a detached HEAD" : "no branch")
+                                + ")",
+                        w));
             }
         }
         return events;
@@ -111,7 +144,9 @@ public final class WorktreeChanges {
      */
     public static String shortName(Path mainWorktree, Path path) {
         if (path.equals(mainWorktree) || !path.startsWith(mainWorktree)) {
-            return path.getFileName() == null ? path.toString() : path.getFileName().toString();
+            return path.getFileName() == null
+                    ? path.toString()
+                    : path.getFileName().toString();
         }
         return inside(mainWorktree, path);
     }

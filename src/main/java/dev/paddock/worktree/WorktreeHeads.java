@@ -25,8 +25,7 @@ import java.util.stream.Stream;
 public final class WorktreeHeads {
     private static final String REF_PREFIX = "ref: ";
 
-    private WorktreeHeads() {
-    }
+    private WorktreeHeads() {}
 
     /**
      * What the files say.
@@ -84,9 +83,14 @@ public final class WorktreeHeads {
                     return Answer.UNKNOWN;
                 }
                 if (head.equals(wanted)) {
-                    Path dotGit = a.resolve(read(gitdirFile).strip()).normalize(); // relative paths: from the admin folder
-                    return new Answer(true, dotGit.getFileName() != null && dotGit.getFileName().toString().equals(".git")
-                            ? dotGit.getParent() : dotGit);
+                    Path dotGit =
+                            a.resolve(read(gitdirFile).strip()).normalize(); // relative paths: from the admin folder
+                    return new Answer(
+                            true,
+                            dotGit.getFileName() != null
+                                            && dotGit.getFileName().toString().equals(".git")
+                                    ? dotGit.getParent()
+                                    : dotGit);
                 }
             }
             return new Answer(true, null);
@@ -101,7 +105,10 @@ public final class WorktreeHeads {
      * name, a symbolic ref...): ask git.
      */
     public static boolean branchFileExists(Path repo, String branch) {
-        if (branch.isEmpty() || branch.startsWith("/") || branch.contains("..") || branch.contains("\0")
+        if (branch.isEmpty()
+                || branch.startsWith("/")
+                || branch.contains("..")
+                || branch.contains("\0")
                 || branch.contains("\\")) {
             return false;
         }
@@ -144,7 +151,9 @@ public final class WorktreeHeads {
         if (!content.startsWith("gitdir:")) {
             return null;
         }
-        return dotGit.getParent().resolve(content.substring("gitdir:".length()).strip()).normalize();
+        return dotGit.getParent()
+                .resolve(content.substring("gitdir:".length()).strip())
+                .normalize();
     }
 
     /** The common dir of a git dir: where its {@code commondir} file points, else the git dir itself. */

@@ -20,13 +20,31 @@ import java.nio.file.Path;
  * @param missing whether its folder is not on disk (deleted behind git's back): git still lists it, as prunable,
  *     or, when it is locked, as nothing special at all
  */
-public record WorktreeInfo(Path path, String head, String branch, boolean detached, boolean main,
-                           String lockedReason, String prunableReason, String subject, Boolean dirty,
-                           int changedFiles, boolean missing) {
+public record WorktreeInfo(
+        Path path,
+        String head,
+        String branch,
+        boolean detached,
+        boolean main,
+        String lockedReason,
+        String prunableReason,
+        String subject,
+        Boolean dirty,
+        int changedFiles,
+        boolean missing) {
 
     /** A worktree whose folder is on disk. */
-    public WorktreeInfo(Path path, String head, String branch, boolean detached, boolean main, String lockedReason,
-                        String prunableReason, String subject, Boolean dirty, int changedFiles) {
+    public WorktreeInfo(
+            Path path,
+            String head,
+            String branch,
+            boolean detached,
+            boolean main,
+            String lockedReason,
+            String prunableReason,
+            String subject,
+            Boolean dirty,
+            int changedFiles) {
         this(path, head, branch, detached, main, lockedReason, prunableReason, subject, dirty, changedFiles, false);
     }
 
@@ -53,14 +71,36 @@ public record WorktreeInfo(Path path, String head, String branch, boolean detach
 
     /** A copy with the subject and dirty state filled in. */
     public WorktreeInfo withDetails(String newSubject, Boolean newDirty, int newChangedFiles) {
-        return new WorktreeInfo(path, head, branch, detached, main, lockedReason, prunableReason, newSubject,
-                newDirty, newChangedFiles, missing);
+        return new WorktreeInfo(
+                path,
+                head,
+                branch,
+                detached,
+                main,
+                lockedReason,
+                prunableReason,
+                newSubject,
+                newDirty,
+                newChangedFiles,
+                missing);
     }
 
     /** A copy saying whether its folder is on disk now (one {@code stat}). */
     public WorktreeInfo withMissingChecked() {
         boolean gone = !Files.isDirectory(path);
-        return gone == missing ? this : new WorktreeInfo(path, head, branch, detached, main, lockedReason,
-                prunableReason, subject, dirty, changedFiles, gone);
+        return gone == missing
+                ? this
+                : new WorktreeInfo(
+                        path,
+                        head,
+                        branch,
+                        detached,
+                        main,
+                        lockedReason,
+                        prunableReason,
+                        subject,
+                        dirty,
+                        changedFiles,
+                        gone);
     }
 }

@@ -30,15 +30,14 @@ public final class WorktreeLister implements AutoCloseable {
     private final GitCli git;
     private final Submodules submodules;
     private final Map<Path, Repository> jgitRepos = new ConcurrentHashMap<>();
-    private final Map<String, String> subjects = Collections.synchronizedMap(
-            new LinkedHashMap<>(256, 0.75f, true) {
-                private static final long serialVersionUID = 1L;
+    private final Map<String, String> subjects = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
 
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-                    return size() > SUBJECT_CACHE_SIZE;
-                }
-            });
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > SUBJECT_CACHE_SIZE;
+        }
+    });
 
     public WorktreeLister(GitCli git) {
         this.git = git;
@@ -90,8 +89,15 @@ public final class WorktreeLister implements AutoCloseable {
             return w.withMissingChecked().withDetails(w.subject(), null, 0);
         }
         try {
-            GitCli.Result r = git.run(w.path(), Submodules.withNoCommands("--no-optional-locks", "status",
-                    "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"),
+            GitCli.Result r = git.run(
+                    w.path(),
+                    Submodules.withNoCommands(
+                            "--no-optional-locks",
+                            "status",
+                            "--porcelain=v1",
+                            "-z",
+                            "--untracked-files=normal",
+                            "--ignore-submodules=none"),
                     GitCli.DEFAULT_TIMEOUT);
             if (!r.ok()) {
                 LOG.debug("git status failed in {}: {}", w.path(), r.errorLine());
@@ -180,7 +186,10 @@ public final class WorktreeLister implements AutoCloseable {
 
     private static Repository openJGit(Path commonDir) {
         try {
-            return new FileRepositoryBuilder().setGitDir(commonDir.toFile()).setMustExist(true).build();
+            return new FileRepositoryBuilder()
+                    .setGitDir(commonDir.toFile())
+                    .setMustExist(true)
+                    .build();
         } catch (IOException | IllegalArgumentException e) {
             LOG.debug("JGit cannot open {}: {}", commonDir, e.toString());
             return null;

@@ -63,8 +63,8 @@ public final class WorktreeManager {
                     + normalised + ". Give the branch's short name (e.g. zz for " + HEADS + "zz).");
         }
         if (normalised.matches("[0-9a-f]{40}|[0-9a-f]{64}")) {
-            throw new GitException("\"" + branch + "\" names the commit " + normalised + ", not a branch; give a"
-                    + " branch name.");
+            throw new GitException(
+                    "\"" + branch + "\" names the commit " + normalised + ", not a branch; give a" + " branch name.");
         }
         return normalised;
     }
@@ -76,8 +76,8 @@ public final class WorktreeManager {
      * revision is no ref (a commit id, {@code main~2}) or names nothing.
      */
     public Optional<String> fullRefName(Path repo, String revision) throws GitException {
-        GitCli.Result r = git.run(repo, "rev-parse", "--verify", "--quiet", "--symbolic-full-name", "--end-of-options",
-                revision);
+        GitCli.Result r =
+                git.run(repo, "rev-parse", "--verify", "--quiet", "--symbolic-full-name", "--end-of-options", revision);
         String full = r.ok() ? r.stdout().strip() : "";
         return full.isEmpty() ? Optional.empty() : Optional.of(full);
     }
@@ -97,7 +97,8 @@ public final class WorktreeManager {
 
     /** Whether the local branch exists. */
     public boolean branchExists(Path repo, String branch) throws GitException {
-        return git.run(repo, "show-ref", "--verify", "--quiet", "refs/heads/" + branch).ok();
+        return git.run(repo, "show-ref", "--verify", "--quiet", "refs/heads/" + branch)
+                .ok();
     }
 
     /**
@@ -128,15 +129,24 @@ public final class WorktreeManager {
     public void excludeWorktreesDir(GitRepository repo) throws GitException {
         Path exclude = repo.commonDir().resolve("info").resolve("exclude");
         try {
-            List<String> lines = Files.exists(exclude) ? Files.readAllLines(exclude, StandardCharsets.UTF_8) : List.of();
-            if (lines.stream().map(String::strip).anyMatch(l -> l.equals(EXCLUDE_LINE) || l.equals(".worktrees/")
-                    || l.equals(".worktrees") || l.equals("/.worktrees"))) {
+            List<String> lines =
+                    Files.exists(exclude) ? Files.readAllLines(exclude, StandardCharsets.UTF_8) : List.of();
+            if (lines.stream()
+                    .map(String::strip)
+                    .anyMatch(l -> l.equals(EXCLUDE_LINE)
+                            || l.equals(".worktrees/")
+                            || l.equals(".worktrees")
+                            || l.equals("/.worktrees"))) {
                 return;
             }
             Files.createDirectories(exclude.getParent());
             String prefix = Files.exists(exclude) && Files.size(exclude) > 0 && !endsWithNewline(exclude) ? "\n" : "";
-            Files.writeString(exclude, prefix + "# Paddock's sandboxes (worktrees)\n" + EXCLUDE_LINE + "\n",
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    exclude,
+                    prefix + "# Paddock's sandboxes (worktrees)\n" + EXCLUDE_LINE + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new GitException("Cannot update " + exclude + ": " + e.getMessage(), e);
         }
@@ -153,7 +163,8 @@ public final class WorktreeManager {
      *
      * @throws GitException with git's reason when it refuses (path exists, branch checked out elsewhere, ...)
      */
-    public void add(Path repo, Path worktree, String branch, boolean newBranch, String startCommit) throws GitException {
+    public void add(Path repo, Path worktree, String branch, boolean newBranch, String startCommit)
+            throws GitException {
         // Parallel checkout (git 2.32+, git-config(1) checkout.workers: below one = one worker per logical core;
         // only used above checkout.thresholdForParallelism files, 100 by default); older gits ignore the key.
         List<String> args = new ArrayList<>(List.of("-c", "checkout.workers=0", "worktree", "add", "--quiet"));
@@ -181,12 +192,14 @@ public final class WorktreeManager {
         Path gitDir = gitDirOf(worktree);
         try {
             Path common = WorktreeHeads.commonDirOf(gitDir);
-            FileBasedConfig shared = new FileBasedConfig(common.resolve("config").toFile(), FS.DETECTED);
+            FileBasedConfig shared =
+                    new FileBasedConfig(common.resolve("config").toFile(), FS.DETECTED);
             shared.load();
             if (!shared.getBoolean("extensions", "worktreeConfig", false)) {
                 git.runOk(worktree, "config", "extensions.worktreeConfig", "true");
             }
-            FileBasedConfig own = new FileBasedConfig(gitDir.resolve("config.worktree").toFile(), FS.DETECTED);
+            FileBasedConfig own =
+                    new FileBasedConfig(gitDir.resolve("config.worktree").toFile(), FS.DETECTED);
             own.load();
             own.setString("user", null, "name", name);
             own.setString("user", null, "email", email);
@@ -240,9 +253,8 @@ public final class WorktreeManager {
      *
      * @param changedFiles uncommitted or untracked paths (0 = clean)
      */
-    public record Fingerprint(String toplevel, String branch, String head, int changedFiles, String userName,
-                              String userEmail) {
-    }
+    public record Fingerprint(
+            String toplevel, String branch, String head, int changedFiles, String userName, String userEmail) {}
 
     /**
      * Uncommitted and untracked paths of a worktree, as {@code git status --porcelain} lines ("XY path"). A
@@ -250,8 +262,8 @@ public final class WorktreeManager {
      * {@code ignore} says); what is inside it is {@link Submodules#work}.
      */
     public List<String> uncommitted(Path worktree) throws GitException {
-        List<String> args = Submodules.withNoCommands("--no-optional-locks", "status", "--porcelain=v1",
-                "--untracked-files=all", "--ignore-submodules=none");
+        List<String> args = Submodules.withNoCommands(
+                "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignore-submodules=none");
         String out = git.runOk(worktree, args.toArray(String[]::new));
         return out.lines().filter(l -> !l.isBlank()).toList();
     }
@@ -275,7 +287,8 @@ public final class WorktreeManager {
      * @param base a full ref name ({@code refs/heads/main}) or a commit id
      */
     public boolean isMerged(Path repo, String branch, String base) throws GitException {
-        return git.run(repo, "merge-base", "--is-ancestor", HEADS + branch, base).ok();
+        return git.run(repo, "merge-base", "--is-ancestor", HEADS + branch, base)
+                .ok();
     }
 
     /**
@@ -285,7 +298,9 @@ public final class WorktreeManager {
      * @throws GitException when git cannot list them
      */
     public List<WorktreeInfo> list(Path repo) throws GitException {
-        return PorcelainParser.list(git, repo).stream().filter(e -> !e.bare()).map(PorcelainParser.Entry::info)
+        return PorcelainParser.list(git, repo).stream()
+                .filter(e -> !e.bare())
+                .map(PorcelainParser.Entry::info)
                 .toList();
     }
 
@@ -355,11 +370,21 @@ public final class WorktreeManager {
             leaveOut.forEach(p -> reset.add(":(literal)" + p));
             git.runOk(worktree, reset.toArray(String[]::new));
         }
-        if (git.run(worktree, "diff", "--cached", "--quiet", "--ignore-submodules=none").ok()) {
+        if (git.run(worktree, "diff", "--cached", "--quiet", "--ignore-submodules=none")
+                .ok()) {
             return Optional.empty();
         }
-        git.runOk(worktree, "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet",
-                "--no-verify", "-m", message);
+        git.runOk(
+                worktree,
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "commit.gpgsign=false",
+                "commit",
+                "--quiet",
+                "--no-verify",
+                "-m",
+                message);
         return Optional.of(git.runOk(worktree, "rev-parse", "HEAD").strip());
     }
 

@@ -61,6 +61,7 @@ public final class WorktreeMonitor implements AutoCloseable {
      * cost a tenth of a core.
      */
     static final double CHANGE_SCAN_SHARE = 0.1;
+
     static final double CHANGE_SCAN_BURST_MS = 500;
 
     private final GitRepository repo;
@@ -74,7 +75,7 @@ public final class WorktreeMonitor implements AutoCloseable {
 
     private final WorktreeSnapshot placeholder;
     private volatile WorktreeSnapshot last;
-    private List<WorktreeInfo> recorded;   // what the store holds; touched on the monitor thread only
+    private List<WorktreeInfo> recorded; // what the store holds; touched on the monitor thread only
     private long nextStatusAtNanos = System.nanoTime(); // a System.nanoTime() value: compare by difference
     private volatile boolean statusDueNow = true;
     private String lastError;
@@ -92,8 +93,13 @@ public final class WorktreeMonitor implements AutoCloseable {
     /** Folders watched at most per worktree; set before {@link #start} (tests: a limit reached). */
     int maxWatchedFolders = WorktreeWatcher.MAX_DIRS_PER_WORKTREE;
 
-    public WorktreeMonitor(GitRepository repo, long repositoryId, WorktreeLister lister, WorktreeSeenStore seen,
-                           EventLog events, Clock clock) {
+    public WorktreeMonitor(
+            GitRepository repo,
+            long repositoryId,
+            WorktreeLister lister,
+            WorktreeSeenStore seen,
+            EventLog events,
+            Clock clock) {
         this(repo, repositoryId, lister, seen, events, clock, true);
     }
 
@@ -101,8 +107,14 @@ public final class WorktreeMonitor implements AutoCloseable {
      * @param notified whether to ask the file system for change notifications ({@link WorktreeWatcher}); false
      *     polls every {@link #LIST_INTERVAL_MS}, as where there are none
      */
-    public WorktreeMonitor(GitRepository repo, long repositoryId, WorktreeLister lister, WorktreeSeenStore seen,
-                           EventLog events, Clock clock, boolean notified) {
+    public WorktreeMonitor(
+            GitRepository repo,
+            long repositoryId,
+            WorktreeLister lister,
+            WorktreeSeenStore seen,
+            EventLog events,
+            Clock clock,
+            boolean notified) {
         this.notified = notified;
         this.repo = repo;
         this.repositoryId = repositoryId;
@@ -195,8 +207,8 @@ public final class WorktreeMonitor implements AutoCloseable {
     private void changeScan() {
         changeScanScheduled.set(false);
         long t0 = System.nanoTime();
-        changeScanBudgetMs = Math.min(CHANGE_SCAN_BURST_MS,
-                changeScanBudgetMs + (t0 - changeScanBudgetAt) / 1e6 * CHANGE_SCAN_SHARE);
+        changeScanBudgetMs = Math.min(
+                CHANGE_SCAN_BURST_MS, changeScanBudgetMs + (t0 - changeScanBudgetAt) / 1e6 * CHANGE_SCAN_SHARE);
         changeScanBudgetAt = t0;
         if (changeScanBudgetMs < 0) {
             scheduleChangeScan((long) Math.ceil(-changeScanBudgetMs / CHANGE_SCAN_SHARE)); // what is asked waits
@@ -272,7 +284,9 @@ public final class WorktreeMonitor implements AutoCloseable {
                 w.track(current);
             }
         } else {
-            current = last.worktrees().stream().map(WorktreeInfo::withMissingChecked).toList();
+            current = last.worktrees().stream()
+                    .map(WorktreeInfo::withMissingChecked)
+                    .toList();
         }
         try {
             if (recorded == null) {
@@ -282,9 +296,13 @@ public final class WorktreeMonitor implements AutoCloseable {
             List<WorktreeInfo> baseline = recorded;
             List<EventDraft> changes;
             if (baseline.isEmpty()) {
-                changes = List.of(EventDraft.of(repositoryId, null, EventKinds.REPOSITORY_OPENED,
+                changes = List.of(EventDraft.of(
+                        repositoryId,
+                        null,
+                        EventKinds.REPOSITORY_OPENED,
                         "Watching " + current.size() + (current.size() == 1 ? " worktree" : " worktrees") + " of "
-                                + repo.mainWorktree(), Map.of("worktrees", current.size())));
+                                + repo.mainWorktree(),
+                        Map.of("worktrees", current.size())));
             } else {
                 changes = WorktreeChanges.between(repositoryId, repo.mainWorktree(), baseline, current);
             }
@@ -316,14 +334,15 @@ public final class WorktreeMonitor implements AutoCloseable {
      * locked with the reason "initializing" until it is done. They appear on a later scan, once, as added.
      */
     private static List<WorktreeInfo> settled(List<WorktreeInfo> listed) {
-        return listed.stream().filter(w -> !INITIALIZING.equals(w.lockedReason())).toList();
+        return listed.stream()
+                .filter(w -> !INITIALIZING.equals(w.lockedReason()))
+                .toList();
     }
 
     /** The lock reason git gives a worktree while {@code git worktree add} fills it (builtin/worktree.c). */
     static final String INITIALIZING = "initializing";
 
-    private List<WorktreeInfo> withDirtyState(List<WorktreeInfo> listed, Set<Path> changed,
-                                              boolean fullPass) {
+    private List<WorktreeInfo> withDirtyState(List<WorktreeInfo> listed, Set<Path> changed, boolean fullPass) {
         Map<Path, WorktreeInfo> previous = new HashMap<>();
         last.worktrees().forEach(w -> previous.put(w.path(), w));
         long started = System.nanoTime();
@@ -334,7 +353,8 @@ public final class WorktreeMonitor implements AutoCloseable {
         List<WorktreeInfo> out = new ArrayList<>(listed.size());
         for (WorktreeInfo w : listed) {
             WorktreeInfo before = previous.get(w.path());
-            boolean moved = before == null || !Objects.equals(before.head(), w.head())
+            boolean moved = before == null
+                    || !Objects.equals(before.head(), w.head())
                     || !Objects.equals(before.branch(), w.branch());
             boolean asked = changed.contains(w.path());
             long now = System.nanoTime();
@@ -369,7 +389,9 @@ public final class WorktreeMonitor implements AutoCloseable {
             scheduleChangeScan(Math.max(1, nextDeferred / 1_000_000 + 1));
         }
         if (nextStatusOf.size() > 4 * Math.max(16, listed.size())) {
-            nextStatusOf.keySet().retainAll(listed.stream().map(WorktreeInfo::path).toList());
+            nextStatusOf
+                    .keySet()
+                    .retainAll(listed.stream().map(WorktreeInfo::path).toList());
         }
         return out;
     }
@@ -383,9 +405,14 @@ public final class WorktreeMonitor implements AutoCloseable {
         a.forEach(w -> byPath.put(w.path(), w));
         for (WorktreeInfo w : b) {
             WorktreeInfo o = byPath.get(w.path());
-            if (o == null || !Objects.equals(o.head(), w.head()) || !Objects.equals(o.branch(), w.branch())
-                    || o.detached() != w.detached() || o.locked() != w.locked() || o.prunable() != w.prunable()
-                    || o.missing() != w.missing() || !Objects.equals(o.dirty(), w.dirty())) {
+            if (o == null
+                    || !Objects.equals(o.head(), w.head())
+                    || !Objects.equals(o.branch(), w.branch())
+                    || o.detached() != w.detached()
+                    || o.locked() != w.locked()
+                    || o.prunable() != w.prunable()
+                    || o.missing() != w.missing()
+                    || !Objects.equals(o.dirty(), w.dirty())) {
                 return false;
             }
         }

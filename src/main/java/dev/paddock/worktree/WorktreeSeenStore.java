@@ -23,22 +23,41 @@ public final class WorktreeSeenStore {
 
     /** The stored worktrees of a repository (subject not stored: null). Empty when never scanned. */
     public List<WorktreeInfo> load(long repositoryId) throws StoreException {
-        return jdbc.query("SELECT path, head, branch, detached, dirty, locked, prunable, missing FROM worktrees_seen"
-                + " WHERE repository_id = ? ORDER BY path", rs -> new WorktreeInfo(Path.of(rs.getString("path")),
-                rs.getString("head"), rs.getString("branch"), rs.getBoolean("detached"), false,
-                rs.getBoolean("locked") ? "" : null,
-                rs.getBoolean("prunable") ? "" : null, null, Jdbc.nullableBoolean(rs, "dirty"), 0,
-                rs.getBoolean("missing")), repositoryId);
+        return jdbc.query(
+                "SELECT path, head, branch, detached, dirty, locked, prunable, missing FROM worktrees_seen"
+                        + " WHERE repository_id = ? ORDER BY path",
+                rs -> new WorktreeInfo(
+                        Path.of(rs.getString("path")),
+                        rs.getString("head"),
+                        rs.getString("branch"),
+                        rs.getBoolean("detached"),
+                        false,
+                        rs.getBoolean("locked") ? "" : null,
+                        rs.getBoolean("prunable") ? "" : null,
+                        null,
+                        Jdbc.nullableBoolean(rs, "dirty"),
+                        0,
+                        rs.getBoolean("missing")),
+                repositoryId);
     }
 
     /** Replaces the stored worktrees of a repository inside the caller's transaction. */
     public void replace(Jdbc.Tx tx, long repositoryId, List<WorktreeInfo> worktrees) throws SQLException {
         tx.update("DELETE FROM worktrees_seen WHERE repository_id = ?", repositoryId);
         for (WorktreeInfo w : worktrees) {
-            tx.update("INSERT INTO worktrees_seen (repository_id, path, head, branch, detached, dirty, locked,"
-                            + " prunable, missing, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", repositoryId,
-                    w.path().toString(), w.head(), w.branch(), w.detached(), w.dirty(), w.locked(), w.prunable(),
-                    w.missing(), clock.instant());
+            tx.update(
+                    "INSERT INTO worktrees_seen (repository_id, path, head, branch, detached, dirty, locked,"
+                            + " prunable, missing, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    repositoryId,
+                    w.path().toString(),
+                    w.head(),
+                    w.branch(),
+                    w.detached(),
+                    w.dirty(),
+                    w.locked(),
+                    w.prunable(),
+                    w.missing(),
+                    clock.instant());
         }
     }
 

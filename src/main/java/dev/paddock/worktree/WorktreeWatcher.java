@@ -63,14 +63,19 @@ final class WorktreeWatcher implements AutoCloseable {
      * @param listing whether {@code git worktree list} may answer differently (a head, branch, lock, a worktree
      *     added or removed, a folder gone)
      */
-    record Change(Set<Path> worktrees, boolean listing) {
-    }
+    record Change(Set<Path> worktrees, boolean listing) {}
 
-    private enum Kind { COMMON, REFS, WORKTREES, ADMIN, MODULES, CONTENT }
+    private enum Kind {
+        COMMON,
+        REFS,
+        WORKTREES,
+        ADMIN,
+        MODULES,
+        CONTENT
+    }
 
     /** A watched folder: what it is and which worktree it belongs to (null: none in particular). */
-    private record Dir(Path path, Kind kind, Path root) {
-    }
+    private record Dir(Path path, Kind kind, Path root) {}
 
     private final WatchService watch;
     private final GitRepository repo;
@@ -86,8 +91,8 @@ final class WorktreeWatcher implements AutoCloseable {
     private volatile String incompleteWhy;
     private volatile boolean commonWatched;
 
-    private WorktreeWatcher(WatchService watch, GitRepository repo, GitCli git, Consumer<Change> listener,
-                            int maxDirsPerWorktree) {
+    private WorktreeWatcher(
+            WatchService watch, GitRepository repo, GitCli git, Consumer<Change> listener, int maxDirsPerWorktree) {
         this.maxDirsPerWorktree = maxDirsPerWorktree;
         this.watch = watch;
         this.repo = repo;
@@ -112,8 +117,10 @@ final class WorktreeWatcher implements AutoCloseable {
         try {
             ws = FileSystems.getDefault().newWatchService();
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.warn("Cannot watch the worktrees of {} for changes ({}); they are polled every second instead",
-                    repo.mainWorktree(), e.getMessage());
+            LOG.warn(
+                    "Cannot watch the worktrees of {} for changes ({}); they are polled every second instead",
+                    repo.mainWorktree(),
+                    e.getMessage());
             return null;
         }
         if (ws.getClass().getName().contains("Polling")) {
@@ -185,8 +192,17 @@ final class WorktreeWatcher implements AutoCloseable {
     private Set<Path> ignoredDirs(Path root) {
         Set<Path> out = new HashSet<>();
         try {
-            GitCli.Result r = git.run(root, List.of("--no-optional-locks", "ls-files", "-z", "--others", "--ignored",
-                    "--exclude-standard", "--directory"), GitCli.DEFAULT_TIMEOUT);
+            GitCli.Result r = git.run(
+                    root,
+                    List.of(
+                            "--no-optional-locks",
+                            "ls-files",
+                            "-z",
+                            "--others",
+                            "--ignored",
+                            "--exclude-standard",
+                            "--directory"),
+                    GitCli.DEFAULT_TIMEOUT);
             if (r.ok()) {
                 for (String p : r.stdout().split("\0")) {
                     if (p.endsWith("/")) {
@@ -205,8 +221,10 @@ final class WorktreeWatcher implements AutoCloseable {
             Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-                    if (!d.equals(start) && (d.getFileName().toString().equals(".git") || ignored.contains(d)
-                            || otherRoots.contains(d))) {
+                    if (!d.equals(start)
+                            && (d.getFileName().toString().equals(".git")
+                                    || ignored.contains(d)
+                                    || otherRoots.contains(d))) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     if (!register(d, Kind.CONTENT, root)) {
@@ -234,7 +252,8 @@ final class WorktreeWatcher implements AutoCloseable {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-                    if (kind == Kind.MODULES && GIT_NOISE.contains(d.getFileName().toString())) {
+                    if (kind == Kind.MODULES
+                            && GIT_NOISE.contains(d.getFileName().toString())) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     return register(d, kind, root) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
@@ -283,8 +302,10 @@ final class WorktreeWatcher implements AutoCloseable {
         if (complete) {
             complete = false;
             incompleteWhy = why;
-            LOG.warn("Cannot watch every folder of the worktrees of {}: {}. They are polled every second instead.",
-                    repo.mainWorktree(), why);
+            LOG.warn(
+                    "Cannot watch every folder of the worktrees of {}: {}. They are polled every second instead.",
+                    repo.mainWorktree(),
+                    why);
         }
     }
 
@@ -402,11 +423,12 @@ final class WorktreeWatcher implements AutoCloseable {
                     } else {
                         touched.add(d.root());
                         if (newDir) {
-                            created.computeIfAbsent(d.root(), r -> new ArrayList<>()).add(child);
+                            created.computeIfAbsent(d.root(), r -> new ArrayList<>())
+                                    .add(child);
                         }
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (!key.reset()) {

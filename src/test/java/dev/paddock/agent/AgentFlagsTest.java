@@ -17,7 +17,8 @@ class AgentFlagsTest {
                 .containsExactly("--max-turns", "30", "--add-dir", "../common lib");
         assertThat(AgentFlags.check(AgentPreset.CODEX, List.of("-c", "model_reasoning_effort=high")))
                 .containsExactly("-c", "model_reasoning_effort=high");
-        assertThat(AgentFlags.check(AgentPreset.AIDER, List.of("--no-auto-commits"))).containsExactly("--no-auto-commits");
+        assertThat(AgentFlags.check(AgentPreset.AIDER, List.of("--no-auto-commits")))
+                .containsExactly("--no-auto-commits");
         assertThat(AgentFlags.check(AgentPreset.GEMINI, null)).isEmpty();
         assertThat(AgentFlags.check(AgentPreset.CUSTOM, List.of())).isEmpty();
     }
@@ -32,7 +33,8 @@ class AgentFlagsTest {
                 .hasMessageContaining("relies on what --setting-sources would switch off");
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--dangerously-skip-permissions")))
                 .isInstanceOf(SandboxException.class);
-        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--permission-mode", "bypassPermissions")))
+        assertThatThrownBy(
+                        () -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--permission-mode", "bypassPermissions")))
                 .isInstanceOf(SandboxException.class);
         // A cluster of short options: -c (continue) is in it.
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--verbose", "-dc")))
@@ -48,18 +50,30 @@ class AgentFlagsTest {
 
     @Test
     void codexsSandboxModeIsPaddocksInEverySpelling() throws Exception {
-        for (List<String> flags : List.of(List.of("-s", "workspace-write"), List.of("--sandbox=read-only"),
-                List.of("-c", "sandbox_mode=\"workspace-write\""), List.of("--config", " sandbox_mode=read-only"),
-                List.of("--config=sandbox_mode=read-only"), List.of("-csandbox_mode=read-only"))) {
-            assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX, flags)).as(flags.toString())
-                    .isInstanceOf(SandboxException.class).hasMessageContaining("cannot be an extra flag of codex");
+        for (List<String> flags : List.of(
+                List.of("-s", "workspace-write"),
+                List.of("--sandbox=read-only"),
+                List.of("-c", "sandbox_mode=\"workspace-write\""),
+                List.of("--config", " sandbox_mode=read-only"),
+                List.of("--config=sandbox_mode=read-only"),
+                List.of("-csandbox_mode=read-only"))) {
+            assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX, flags))
+                    .as(flags.toString())
+                    .isInstanceOf(SandboxException.class)
+                    .hasMessageContaining("cannot be an extra flag of codex");
         }
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX, List.of("-c", "sandbox_mode=\"read-only\"")))
                 .hasMessage("\"sandbox_mode=\"read-only\"\" cannot be an extra flag of codex: Paddock sets Codex's"
                         + " sandbox_mode itself (by the sandbox's tier). Leave it out.");
         // Other overrides stay the user's.
-        assertThat(AgentFlags.check(AgentPreset.CODEX, List.of("-c", "model_reasoning_effort=high", "--config",
-                "shell_environment_policy.inherit=all"))).hasSize(4);
+        assertThat(AgentFlags.check(
+                        AgentPreset.CODEX,
+                        List.of(
+                                "-c",
+                                "model_reasoning_effort=high",
+                                "--config",
+                                "shell_environment_policy.inherit=all")))
+                .hasSize(4);
     }
 
     @Test
@@ -87,10 +101,12 @@ class AgentFlagsTest {
             assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CLAUDE, List.of("--max-turns", "3", flag)))
                     .hasMessageContaining("relies on what " + flag + " would switch off");
         }
-        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.CODEX,
-                List.of("--dangerously-bypass-approvals-and-sandbox"))).hasMessageContaining("relies on");
+        assertThatThrownBy(() ->
+                        AgentFlags.check(AgentPreset.CODEX, List.of("--dangerously-bypass-approvals-and-sandbox")))
+                .hasMessageContaining("relies on");
         assertThatThrownBy(() -> AgentFlags.check(AgentPreset.GEMINI, List.of("--approval-mode=yolo")))
                 .hasMessageContaining("relies on");
-        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.GEMINI, List.of("-sy"))).hasMessageContaining("-y");
+        assertThatThrownBy(() -> AgentFlags.check(AgentPreset.GEMINI, List.of("-sy")))
+                .hasMessageContaining("-y");
     }
 }

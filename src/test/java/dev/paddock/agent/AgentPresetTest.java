@@ -22,21 +22,41 @@ class AgentPresetTest {
 
     @Test
     void claudeRunsHeadlessWithStreamJsonAndPaddocksSessionId() {
-        assertThat(AgentPreset.CLAUDE.startCommand("/opt/claude", new AgentTurn(TASK, ID, null))).containsExactly(
-                "/opt/claude", "-p", "--output-format", "stream-json", "--verbose", "--session-id", ID, "--", TASK);
+        assertThat(AgentPreset.CLAUDE.startCommand("/opt/claude", new AgentTurn(TASK, ID, null)))
+                .containsExactly(
+                        "/opt/claude",
+                        "-p",
+                        "--output-format",
+                        "stream-json",
+                        "--verbose",
+                        "--session-id",
+                        ID,
+                        "--",
+                        TASK);
         assertThat(AgentPreset.CLAUDE.startCommand("claude", new AgentTurn("t", ID, "claude-opus-5-5")))
                 .containsSubsequence("--model", "claude-opus-5-5", "--", "t");
-        assertThat(AgentPreset.CLAUDE.followUpCommand("claude", new AgentTurn("and tests", ID, null))).contains(List.of(
-                "claude", "--resume", ID, "-p", "--output-format", "stream-json", "--verbose", "--", "and tests"));
+        assertThat(AgentPreset.CLAUDE.followUpCommand("claude", new AgentTurn("and tests", ID, null)))
+                .contains(List.of(
+                        "claude",
+                        "--resume",
+                        ID,
+                        "-p",
+                        "--output-format",
+                        "stream-json",
+                        "--verbose",
+                        "--",
+                        "and tests"));
         assertThatThrownBy(() -> AgentPreset.CLAUDE.startCommand("claude", new AgentTurn("t", null, null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("session id");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("session id");
     }
 
     @Test
     void codexUsesExecJsonAndResumesByItsOwnThreadId() {
         assertThat(AgentPreset.CODEX.startCommand("codex", new AgentTurn(TASK, null, "gpt-6")))
                 .containsExactly("codex", "exec", "--json", "--model", "gpt-6", "--", TASK);
-        assertThat(AgentPreset.CODEX.followUpCommand("codex", new AgentTurn("more", null, null))).isEmpty();
+        assertThat(AgentPreset.CODEX.followUpCommand("codex", new AgentTurn("more", null, null)))
+                .isEmpty();
         assertThat(AgentPreset.CODEX.followUpCommand("codex", new AgentTurn("more", "thread-1", null)))
                 .contains(List.of("codex", "exec", "resume", "--json", "thread-1", "--", "more"));
     }
@@ -44,16 +64,31 @@ class AgentPresetTest {
     @Test
     void geminiAndAiderTakeTheTextAsOneArgument() {
         assertThat(AgentPreset.GEMINI.startCommand("gemini", new AgentTurn(TASK, ID, null)))
-                .containsExactly("gemini", "--skip-trust", "--output-format", "stream-json", "--session-id", ID,
+                .containsExactly(
+                        "gemini",
+                        "--skip-trust",
+                        "--output-format",
+                        "stream-json",
+                        "--session-id",
+                        ID,
                         "--prompt=" + TASK);
         assertThat(AgentPreset.GEMINI.followUpCommand("gemini", new AgentTurn("more", ID, null)))
-                .contains(List.of("gemini", "--skip-trust", "--output-format", "stream-json", "--resume", ID,
-                        "--prompt=more"));
+                .contains(List.of(
+                        "gemini", "--skip-trust", "--output-format", "stream-json", "--resume", ID, "--prompt=more"));
         List<String> aider = AgentPreset.AIDER.startCommand("aider", new AgentTurn(TASK, null, "sonnet"));
-        assertThat(aider).containsExactly("aider", "--no-pretty", "--no-fancy-input", "--no-check-update", "--model",
-                "sonnet", "--message=" + TASK);
+        assertThat(aider)
+                .containsExactly(
+                        "aider",
+                        "--no-pretty",
+                        "--no-fancy-input",
+                        "--no-check-update",
+                        "--model",
+                        "sonnet",
+                        "--message=" + TASK);
         assertThat(aider).doesNotContain("--yes-always", "--yes");
-        assertThat(AgentPreset.AIDER.followUpCommand("aider", new AgentTurn("more", null, null)).orElseThrow())
+        assertThat(AgentPreset.AIDER
+                        .followUpCommand("aider", new AgentTurn("more", null, null))
+                        .orElseThrow())
                 .contains("--restore-chat-history", "--message=more");
     }
 
@@ -69,7 +104,8 @@ class AgentPresetTest {
 
     @Test
     void tiersVersionsAndLookUp() {
-        assertThat(AgentPreset.ALL).extracting(AgentPreset::id)
+        assertThat(AgentPreset.ALL)
+                .extracting(AgentPreset::id)
                 .containsExactly("claude", "codex", "gemini", "aider", "custom");
         assertThat(AgentPreset.CLAUDE.defaultTier()).isEqualTo(Tier.WORKTREE);
         assertThat(AgentPreset.CLAUDE.paddockHook()).isTrue();
@@ -89,14 +125,25 @@ class AgentPresetTest {
 
     @Test
     void passThroughTakesOnlyTheListedNamesAndNeverShowsAValue() {
-        Map<String, String> paddockEnv = Map.of("ANTHROPIC_API_KEY", "sk-ant-SECRET-1", "ANTHROPIC_BASE_URL",
-                "http://127.0.0.1:9/", "OPENAI_API_KEY", "sk-SECRET-2", "HOME", "/home/me", "ANTHROPIC_MODEL", "");
+        Map<String, String> paddockEnv = Map.of(
+                "ANTHROPIC_API_KEY",
+                "sk-ant-SECRET-1",
+                "ANTHROPIC_BASE_URL",
+                "http://127.0.0.1:9/",
+                "OPENAI_API_KEY",
+                "sk-SECRET-2",
+                "HOME",
+                "/home/me",
+                "ANTHROPIC_MODEL",
+                "");
         PassThrough claude = PassThrough.from(AgentPreset.CLAUDE, paddockEnv);
         assertThat(claude.names()).containsExactly("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
         Map<String, String> env = new HashMap<>();
         claude.applyTo(env);
-        assertThat(env).containsOnly(Map.entry("ANTHROPIC_API_KEY", "sk-ant-SECRET-1"),
-                Map.entry("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"));
+        assertThat(env)
+                .containsOnly(
+                        Map.entry("ANTHROPIC_API_KEY", "sk-ant-SECRET-1"),
+                        Map.entry("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"));
         for (String shown : List.of(claude.toString(), claude.describe(), String.join(",", claude.names()))) {
             assertThat(shown).doesNotContain("SECRET").doesNotContain("127.0.0.1");
         }
@@ -117,9 +164,13 @@ class AgentPresetTest {
         Files.setPosixFilePermissions(exec, PosixFilePermissions.fromString("rwx------"));
         String path = "relative:" + a + "::" + b;
         assertThat(ExecutableLocator.locate(AgentPreset.CODEX, null, path)).contains(exec);
-        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, " " + exec + " ", "")).contains(exec);
-        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, notExec.toString(), path)).isEmpty();
-        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, "codex", path)).as("relative setting").isEmpty();
+        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, " " + exec + " ", ""))
+                .contains(exec);
+        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, notExec.toString(), path))
+                .isEmpty();
+        assertThat(ExecutableLocator.locate(AgentPreset.CODEX, "codex", path))
+                .as("relative setting")
+                .isEmpty();
         assertThat(ExecutableLocator.locate(AgentPreset.GEMINI, null, path)).isEmpty();
     }
 }

@@ -2,7 +2,6 @@ package dev.paddock.agent;
 
 import static dev.paddock.testing.AgentRuns.awaitEnd;
 import static dev.paddock.testing.AgentRuns.paddock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,11 +40,21 @@ class ClaudeAgentSandboxTest {
     void theClaudeAgentGetsTheTaskAsksPaddockBeforeItsToolCallAndEndsDone() throws Exception {
         Path bin = ClaudeCli.require();
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("git status"),
-                Reply.text("The tree is clean.")));
-             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
-            Run created = paddock("--home", serve.home().toString(), "sandbox", "new", "--repo",
-                    serve.repo().dir().toString(), "--agent", "claude", "--task", TASK, "--json");
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(
+                        Script.steps(Reply.bash("git status"), Reply.text("The tree is clean.")));
+                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+            Run created = paddock(
+                    "--home",
+                    serve.home().toString(),
+                    "sandbox",
+                    "new",
+                    "--repo",
+                    serve.repo().dir().toString(),
+                    "--agent",
+                    "claude",
+                    "--task",
+                    TASK,
+                    "--json");
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             JsonNode view = Json.mapper().readTree(created.out());
             String id = view.get("id").asText();
@@ -53,7 +62,9 @@ class ClaudeAgentSandboxTest {
 
             JsonNode s = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            assertThat(s.get("state").asText())
+                    .as(s + "\n--- log ---\n" + log + serve.report())
+                    .isEqualTo("done");
             assertThat(s.get("exitCode").asInt()).isZero();
 
             // The CLI got the task as its prompt, one argument (a leading dash is no option).
@@ -61,28 +72,34 @@ class ClaudeAgentSandboxTest {
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
             // Its PreToolUse hook reached Paddock's broker, which allowed git status by the repository's policy,
             // and the command's output went back to the model.
-            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+            JsonNode approvals = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/approvals", null).body())
                     .get("approvals");
             String session = s.get("agentSession").asText();
             assertThat(UUID.fromString(session).toString()).isEqualTo(session);
-            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+            assertThat(approvals)
+                    .filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .singleElement()
                     .satisfies(a -> {
                         assertThat(a.get("tool").asText()).isEqualTo("Bash");
                         assertThat(a.get("request").asText()).contains("git status");
                         assertThat(a.get("state").asText()).isEqualTo("approved");
                         assertThat(a.get("sessionId").asText()).isEqualTo(session);
                     });
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("On branch");
 
             // The session id Paddock chose and stored is the one the agent's stream names.
             HttpResponse<String> transcript = serve.call("GET", "/v1/sandboxes/" + id + "/transcript", null);
             assertThat(transcript.statusCode()).as(transcript.body()).isEqualTo(200);
             JsonNode t = Json.mapper().readTree(transcript.body());
             assertThat(t.get("sessionId").asText()).isEqualTo(session);
-            assertThat(t.get("entries").findValuesAsText("type")).contains("session_started", "tool_call",
-                    "tool_result", "usage");
-            assertThat(t.get("entries")).anySatisfy(e -> assertThat(e.path("text").asText())
-                    .isEqualTo("The tree is clean."));
+            assertThat(t.get("entries").findValuesAsText("type"))
+                    .contains("session_started", "tool_call", "tool_result", "usage");
+            assertThat(t.get("entries"))
+                    .anySatisfy(e -> assertThat(e.path("text").asText()).isEqualTo("The tree is clean."));
             // The approval is stored with the id of the tool call it decided: the panel's transcript joins on it.
             String callId = null;
             for (JsonNode e : t.get("entries")) {
@@ -92,22 +109,33 @@ class ClaudeAgentSandboxTest {
             }
             assertThat(callId).startsWith("toolu_");
             String expectedId = callId;
-            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+            assertThat(approvals)
+                    .filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .singleElement()
                     .satisfies(a -> assertThat(a.get("toolUseId").asText()).isEqualTo(expectedId));
             Run text = paddock("--home", serve.home().toString(), "sandbox", "transcript", id);
             assertThat(text.exit()).as(text.err()).isZero();
-            assertThat(text.out()).contains("session " + session).contains("-> Bash")
+            assertThat(text.out())
+                    .contains("session " + session)
+                    .contains("-> Bash")
                     .contains("assistant: The tree is clean.");
 
             // The settings Paddock wrote are in the worktree but not in git's view of it; no key reached the log.
             Path worktree = Path.of(s.get("worktreePath").asText());
-            JsonNode settings = Json.mapper().readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
-            assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText()).contains("paddock-hook-claude");
+            JsonNode settings = Json.mapper()
+                    .readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+            assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText())
+                    .contains("paddock-hook-claude");
             assertThat(git(worktree, "status", "--porcelain")).doesNotContain(".claude");
             assertThat(log).doesNotContain(ScriptedAnthropic.API_KEY);
             // The Stop hook wrote the turn's end for the supervisor.
-            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo().dir().resolve(".worktrees")
-                    .resolve(id).resolve(".paddock").resolve(PresetPrograms.TURN_FILE))).orElseThrow();
+            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo()
+                            .dir()
+                            .resolve(".worktrees")
+                            .resolve(id)
+                            .resolve(".paddock")
+                            .resolve(PresetPrograms.TURN_FILE)))
+                    .orElseThrow();
             assertThat(stop.kind()).isEqualTo(TurnSignal.Kind.TURN_ENDED);
             assertThat(stop.sessionId()).isEqualTo(session);
         }
@@ -123,33 +151,54 @@ class ClaudeAgentSandboxTest {
         Path bin = ClaudeCli.require();
         ClaudeCli.requireSandboxTools();
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("git status"),
-                Reply.text("The tree is clean.")));
-             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
-            Run created = paddock("--home", serve.home().toString(), "sandbox", "new", "--repo",
-                    serve.repo().dir().toString(), "--agent", "claude", "--tier", "namespace", "--network", "--task",
-                    "Look at the tree.", "--json");
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(
+                        Script.steps(Reply.bash("git status"), Reply.text("The tree is clean.")));
+                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+            Run created = paddock(
+                    "--home",
+                    serve.home().toString(),
+                    "sandbox",
+                    "new",
+                    "--repo",
+                    serve.repo().dir().toString(),
+                    "--agent",
+                    "claude",
+                    "--tier",
+                    "namespace",
+                    "--network",
+                    "--task",
+                    "Look at the tree.",
+                    "--json");
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             String id = Json.mapper().readTree(created.out()).get("id").asText();
 
             JsonNode s = awaitEnd(serve, id, ClaudeCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            assertThat(s.get("state").asText())
+                    .as(s + "\n--- log ---\n" + log + serve.report())
+                    .isEqualTo("done");
             Path worktree = Path.of(s.get("worktreePath").asText());
-            JsonNode settings = Json.mapper().readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
+            JsonNode settings = Json.mapper()
+                    .readTree(worktree.resolve(ClaudeSettingsWriter.RELATIVE).toFile());
             assertThat(settings.at("/hooks/PreToolUse/0/hooks/0/command").asText())
                     .startsWith(dev.paddock.isolation.SandboxApi.BIN + "/paddock-hook-claude --timeout ");
             assertThat(settings.at("/hooks/Stop/0/hooks/0/command").asText())
                     .isEqualTo(dev.paddock.isolation.SandboxApi.BIN + "/" + TurnHook.NAME);
-            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+            JsonNode approvals = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/approvals", null).body())
                     .get("approvals");
-            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id)).singleElement()
+            assertThat(approvals)
+                    .filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .singleElement()
                     .satisfies(a -> {
                         assertThat(a.get("request").asText()).contains("git status");
                         assertThat(a.get("state").asText()).isEqualTo("approved");
                     });
             assertThat(api.turns()).hasSizeGreaterThanOrEqualTo(2);
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("On branch");
         }
     }
 
@@ -164,11 +213,22 @@ class ClaudeAgentSandboxTest {
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
         String followUp = "Now say it once more, louder.";
         try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> t.prompt().equals(followUp)
-                ? Reply.text("THE TREE IS CLEAN.") : Reply.text("The tree is clean."));
-             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                        ? Reply.text("THE TREE IS CLEAN.")
+                        : Reply.text("The tree is clean."));
+                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
             String home = serve.home().toString();
-            Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
-                    "claude", "--task", "Look at the tree.", "--json");
+            Run created = paddock(
+                    "--home",
+                    home,
+                    "sandbox",
+                    "new",
+                    "--repo",
+                    serve.repo().dir().toString(),
+                    "--agent",
+                    "claude",
+                    "--task",
+                    "Look at the tree.",
+                    "--json");
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             String id = Json.mapper().readTree(created.out()).get("id").asText();
 
@@ -204,21 +264,33 @@ class ClaudeAgentSandboxTest {
             ScriptedAnthropic.Turn resumed = api.turns().get(api.turns().size() - 1);
             assertThat(api.turns().size()).isGreaterThan(turnsBefore);
             assertThat(resumed.prompt()).isEqualTo(followUp);
-            assertThat(resumed.request().get("messages").toString()).contains("Look at the tree.")
+            assertThat(resumed.request().get("messages").toString())
+                    .contains("Look at the tree.")
                     .contains("The tree is clean.");
-            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo().dir().resolve(".worktrees").resolve(id)
-                    .resolve(".paddock").resolve(PresetPrograms.TURN_FILE))).orElseThrow();
+            TurnSignal stop = TurnSignal.parse(Files.readString(serve.repo()
+                            .dir()
+                            .resolve(".worktrees")
+                            .resolve(id)
+                            .resolve(".paddock")
+                            .resolve(PresetPrograms.TURN_FILE)))
+                    .orElseThrow();
             assertThat(stop.sessionId()).isEqualTo(session);
             JsonNode second = detail(serve, id);
             assertThat(second.at("/waiting/run").asInt()).isEqualTo(2);
             assertThat(second.at("/waiting/detail").asText()).isEqualTo("THE TREE IS CLEAN.");
-            assertThat(second.get("history").findValuesAsText("kind")).containsSubsequence("agent.turn_ended",
-                    "sandbox.retrying", "sandbox.running", "agent.turn_ended", "sandbox.done");
+            assertThat(second.get("history").findValuesAsText("kind"))
+                    .containsSubsequence(
+                            "agent.turn_ended",
+                            "sandbox.retrying",
+                            "sandbox.running",
+                            "agent.turn_ended",
+                            "sandbox.done");
         }
     }
 
     private static JsonNode detail(ServeProcess serve, String id) throws Exception {
-        return Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body());
+        return Json.mapper()
+                .readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body());
     }
 
     /** What {@code paddock serve} has in its environment: Claude Code on PATH, the scripted API, nothing phoning home. */

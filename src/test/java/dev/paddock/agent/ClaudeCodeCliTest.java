@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClaudeCodeCliTest {
     @TempDir
     Path tmp;
+
     private Path bin;
     private Path repo;
     private Path home;
@@ -54,8 +55,8 @@ class ClaudeCodeCliTest {
     @Test
     void runsAScriptedBashCallAndEndsWithAParsedStreamJsonTranscript() throws Exception {
         String session = UUID.randomUUID().toString();
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("printf 'hello from bash'"),
-                Reply.text("All done.")))) {
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(
+                Script.steps(Reply.bash("printf 'hello from bash'"), Reply.text("All done.")))) {
             ClaudeCli.Run run = start(api, "-say hello (a task that starts with a dash)", session, Map.of());
 
             assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -67,16 +68,23 @@ class ClaudeCodeCliTest {
 
             Transcript t = parse(run.stdout());
             assertThat(t.sessionId()).isEqualTo(session);
-            assertThat(t.entries()).filteredOn(TranscriptEntry.ToolCall.class::isInstance)
-                    .singleElement().satisfies(e -> {
+            assertThat(t.entries())
+                    .filteredOn(TranscriptEntry.ToolCall.class::isInstance)
+                    .singleElement()
+                    .satisfies(e -> {
                         TranscriptEntry.ToolCall c = (TranscriptEntry.ToolCall) e;
                         assertThat(c.name()).isEqualTo("Bash");
-                        assertThat(Json.mapper().readTree(c.inputJson()).path("command").asText())
+                        assertThat(Json.mapper()
+                                        .readTree(c.inputJson())
+                                        .path("command")
+                                        .asText())
                                 .isEqualTo("printf 'hello from bash'");
                     });
             assertThat(t.entries()).contains(new TranscriptEntry.Message("assistant", "All done.", false));
-            assertThat(t.entries()).filteredOn(TranscriptEntry.ToolResult.class::isInstance)
-                    .extracting(e -> ((TranscriptEntry.ToolResult) e).text()).containsExactly("hello from bash");
+            assertThat(t.entries())
+                    .filteredOn(TranscriptEntry.ToolResult.class::isInstance)
+                    .extracting(e -> ((TranscriptEntry.ToolResult) e).text())
+                    .containsExactly("hello from bash");
             TranscriptEntry last = t.entries().get(t.entries().size() - 1);
             assertThat(last).isInstanceOfSatisfying(TranscriptEntry.Usage.class, u -> {
                 assertThat(u.failed()).isFalse();
@@ -92,16 +100,20 @@ class ClaudeCodeCliTest {
     @Test
     void hooksGetTheRealPayloadsADenyReachesTheModelAndStopSignalsTheTurnEnd() throws Exception {
         Path log = tmp.resolve("pre-tool-use.json");
-        Path preHook = script("pre-hook.sh", "#!/bin/sh\ncat > '" + log + "'\n"
-                + "echo 'Paddock: denied by Bash(rm:*) from test policy' >&2\nexit 2\n");
+        Path preHook = script(
+                "pre-hook.sh",
+                "#!/bin/sh\ncat > '" + log + "'\n"
+                        + "echo 'Paddock: denied by Bash(rm:*) from test policy' >&2\nexit 2\n");
         Path turnFile = tmp.resolve("turn.json");
         Path paddockHome = tmp.resolve("paddock-home");
         Path turnHook = TurnHook.write(paddockHome);
-        new ClaudeSettingsWriter(new GitCli()).write(repo, new ClaudeSettingsWriter.Spec(
-                preHook.toString(), 30, turnHook.toString(), List.of(), null));
+        new ClaudeSettingsWriter(new GitCli())
+                .write(
+                        repo,
+                        new ClaudeSettingsWriter.Spec(preHook.toString(), 30, turnHook.toString(), List.of(), null));
         String session = UUID.randomUUID().toString();
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("rm -rf build"),
-                Reply.text("Understood.")))) {
+        try (ScriptedAnthropic api =
+                ScriptedAnthropic.start(Script.steps(Reply.bash("rm -rf build"), Reply.text("Understood.")))) {
             ClaudeCli.Run run = start(api, "clean up", session, Map.of(TurnHook.FILE_VARIABLE, turnFile.toString()));
             assertThat(run.exitCode()).as(run.stderr()).isZero();
 
@@ -117,10 +129,9 @@ class ClaudeCodeCliTest {
 
             // The deny's reason is the tool result the model reads, as an error.
             List<String> results = api.turns().get(1).lastToolResults();
-            assertThat(results).singleElement().asString()
-                    .contains("Paddock: denied by Bash(rm:*) from test policy");
-            assertThat(parse(run.stdout()).entries()).anySatisfy(e -> assertThat(e)
-                    .isInstanceOfSatisfying(TranscriptEntry.ToolResult.class, r -> {
+            assertThat(results).singleElement().asString().contains("Paddock: denied by Bash(rm:*) from test policy");
+            assertThat(parse(run.stdout()).entries())
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.ToolResult.class, r -> {
                         assertThat(r.error()).isTrue();
                         assertThat(r.text()).contains("Paddock: denied by Bash(rm:*)");
                     }));
@@ -135,65 +146,96 @@ class ClaudeCodeCliTest {
 
     @Test
     void aHookAllowRunsTheCallAndResumeContinuesTheSameSession() throws Exception {
-        Path allow = script("allow.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
-                + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
-        new ClaudeSettingsWriter(new GitCli()).write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null,
-                List.of(), null));
+        Path allow = script(
+                "allow.sh",
+                "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
+                        + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
+        new ClaudeSettingsWriter(new GitCli())
+                .write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null, List.of(), null));
         String session = UUID.randomUUID().toString();
         Script script = t -> t.prompt().equals("write the file")
-                ? Script.steps(Reply.bash("printf one > out.txt"), Reply.text("Wrote it.")).reply(t)
-                : Script.steps(Reply.text("Second turn: I remember " + t.messages().size() + " messages.")).reply(t);
+                ? Script.steps(Reply.bash("printf one > out.txt"), Reply.text("Wrote it."))
+                        .reply(t)
+                : Script.steps(Reply.text(
+                                "Second turn: I remember " + t.messages().size() + " messages."))
+                        .reply(t);
         try (ScriptedAnthropic api = ScriptedAnthropic.start(script)) {
             ClaudeCli.Run first = start(api, "write the file", session, Map.of());
             assertThat(first.exitCode()).as(first.stderr()).isZero();
             // Without the hook, -p refuses a shell redirection; the hook's allow let it run.
             assertThat(repo.resolve("out.txt")).hasContent("one");
 
-            List<String> follow = AgentPreset.CLAUDE.followUpCommand(bin.toString(),
-                    new AgentTurn("and now?", session, null)).orElseThrow();
+            List<String> follow = AgentPreset.CLAUDE
+                    .followUpCommand(bin.toString(), new AgentTurn("and now?", session, null))
+                    .orElseThrow();
             ClaudeCli.Run second = ClaudeCli.exec(follow, repo, home, api, Map.of(), ClaudeCli.TIMEOUT);
             assertThat(second.exitCode()).as(second.stderr()).isZero();
 
             ScriptedAnthropic.Turn resumed = api.turns().get(api.turns().size() - 1);
             assertThat(resumed.prompt()).isEqualTo("and now?");
             // The earlier prompt, tool call and result came along: the same conversation goes on.
-            assertThat(resumed.request().path("messages").toString()).contains("write the file")
-                    .contains("printf one > out.txt").contains("Wrote it.");
+            assertThat(resumed.request().path("messages").toString())
+                    .contains("write the file")
+                    .contains("printf one > out.txt")
+                    .contains("Wrote it.");
             Transcript t = parse(second.stdout());
             assertThat(t.sessionId()).isEqualTo(session);
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.Message.class, m -> assertThat(m.text()).startsWith("Second turn")));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.Message.class,
+                                    m -> assertThat(m.text()).startsWith("Second turn")));
         }
     }
 
     @Test
     void aSettingsDenyRuleBeatsTheHooksAllowAndABrokenHookBlocks() throws Exception {
-        Path allow = script("allow.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
-                + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
+        Path allow = script(
+                "allow.sh",
+                "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
+                        + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
         GitCli git = new GitCli();
         List<String> deny = new java.util.ArrayList<>(ClaudePermissions.denyRules(null, repo, tmp.resolve("ph")));
         deny.add("Bash(touch:*)");
-        new ClaudeSettingsWriter(git).write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null, deny, null));
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("touch denied.txt"),
+        new ClaudeSettingsWriter(git)
+                .write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null, deny, null));
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(
+                Reply.bash("touch denied.txt"),
                 Reply.write(repo.resolve(".claude/agent-wrote.json").toString(), "{}"),
-                Reply.write(repo.resolve("allowed.txt").toString(), "fine"), Reply.text("ok")))) {
+                Reply.write(repo.resolve("allowed.txt").toString(), "fine"),
+                Reply.text("ok")))) {
             ClaudeCli.Run run = start(api, "touch it", UUID.randomUUID().toString(), Map.of());
             assertThat(run.exitCode()).as(run.stderr()).isZero();
             assertThat(repo.resolve("denied.txt")).doesNotExist();
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("denied");
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("denied");
             // Edit(//<worktree>/.claude/**) is read as an absolute path and denies ("denied"); without it Claude Code
             // refuses in -p too, but as a question nobody answers ("... which is a sensitive file").
             assertThat(repo.resolve(".claude/agent-wrote.json")).doesNotExist();
-            assertThat(api.turns().get(2).lastToolResults()).singleElement().asString().contains("denied");
+            assertThat(api.turns().get(2).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("denied");
             assertThat(repo.resolve("allowed.txt")).hasContent("fine");
         }
         // A hook that cannot start: onFailure "block" refuses the call instead of falling through.
-        new ClaudeSettingsWriter(git).write(repo, new ClaudeSettingsWriter.Spec(
-                ClaudeHookInstaller.hookCommand(tmp.resolve("missing-hook"), 30), 30, null, List.of(), null));
+        new ClaudeSettingsWriter(git)
+                .write(
+                        repo,
+                        new ClaudeSettingsWriter.Spec(
+                                ClaudeHookInstaller.hookCommand(tmp.resolve("missing-hook"), 30),
+                                30,
+                                null,
+                                List.of(),
+                                null));
         try (ScriptedAnthropic api = ScriptedAnthropic.start(Script.steps(Reply.bash("printf x"), Reply.text("ok")))) {
             ClaudeCli.Run run = start(api, "print", UUID.randomUUID().toString(), Map.of());
             assertThat(run.exitCode()).as(run.stderr()).isZero();
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString()
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
                     .contains("onFailure is \"block\"");
         }
     }
@@ -201,16 +243,24 @@ class ClaudeCodeCliTest {
     @Test
     void itsOwnSandboxKeepsBashWritesInTheWorktreeAndOffTheNetwork() throws Exception {
         ClaudeCli.requireSandboxTools();
-        Path allow = script("allow.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
-                + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
+        Path allow = script(
+                "allow.sh",
+                "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' "
+                        + "'{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n");
         Path outside = tmp.resolve("outside");
         Files.createDirectories(outside);
-        new ClaudeSettingsWriter(new GitCli()).write(repo, new ClaudeSettingsWriter.Spec(allow.toString(), 30, null,
-                List.of(), ClaudeSandboxGrant.closed()));
+        new ClaudeSettingsWriter(new GitCli())
+                .write(
+                        repo,
+                        new ClaudeSettingsWriter.Spec(
+                                allow.toString(), 30, null, List.of(), ClaudeSandboxGrant.closed()));
         java.util.concurrent.atomic.AtomicInteger port = new java.util.concurrent.atomic.AtomicInteger();
-        Script script = t -> Script.steps(Reply.bash("printf in > inside.txt; printf out > " + outside.resolve("x.txt")
-                + "; echo write=$?; (echo > /dev/tcp/127.0.0.1/" + port.get() + ") 2>/dev/null; echo connect=$?"),
-                Reply.text("ok")).reply(t);
+        Script script = t -> Script.steps(
+                        Reply.bash("printf in > inside.txt; printf out > " + outside.resolve("x.txt")
+                                + "; echo write=$?; (echo > /dev/tcp/127.0.0.1/" + port.get()
+                                + ") 2>/dev/null; echo connect=$?"),
+                        Reply.text("ok"))
+                .reply(t);
         try (ScriptedAnthropic api = ScriptedAnthropic.start(script)) {
             port.set(api.port());
             ClaudeCli.Run run = start(api, "write", UUID.randomUUID().toString(), Map.of());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.paddock.Host;
-import dev.paddock.settings.PaddockHome;
 import dev.paddock.approval.Approval;
 import dev.paddock.approval.ApprovalState;
 import dev.paddock.common.Json;
@@ -13,6 +12,7 @@ import dev.paddock.sandbox.NewSandbox;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.Tier;
+import dev.paddock.settings.PaddockHome;
 import dev.paddock.testing.ClaudeCli;
 import dev.paddock.testing.ScriptedAnthropic;
 import dev.paddock.testing.ScriptedAnthropic.Reply;
@@ -53,27 +53,41 @@ class ClaudeOwnSandboxTest {
         repo.git("commit", "-q", "-m", "Add the policy");
         Path[] worktree = new Path[1];
         try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> reply(t, outside, worktree[0]));
-             Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "panel",
-                     environment(bin, api))) {
-            SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Try the walls", null)
-                    .agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
+                Host host = Host.start(
+                        PaddockHome.resolve(tmp.resolve("home"), Map.of()), "panel", environment(bin, api))) {
+            SandboxRecord s = host.wiring()
+                    .sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Try the walls", null)
+                            .agent("claude")
+                            .tier(Tier.WORKTREE)
+                            .maxRetries(0)
+                            .build());
             worktree[0] = s.workspace().worktree();
 
             Approval copy = await("the copy to wait for a person", () -> pending(host, "cp "));
             host.wiring().approvals().approve(copy.id(), "tester");
-            Approval escape = await("the model's own step outside to wait for a person", () -> pending(host,
-                    "touch " + outside.resolve("c.txt")));
+            Approval escape = await(
+                    "the model's own step outside to wait for a person",
+                    () -> pending(host, "touch " + outside.resolve("c.txt")));
             assertThat(escape.reason()).contains("outside the agent's own sandbox");
             host.wiring().approvals().deny(escape.id(), "tester", "stay inside");
             await("the run to end", () -> {
-                SandboxState st = host.wiring().sandboxes().find(s.id()).orElseThrow().state();
+                SandboxState st =
+                        host.wiring().sandboxes().find(s.id()).orElseThrow().state();
                 return st == SandboxState.DONE || st == SandboxState.FAILED ? st : null;
             });
 
-            JsonNode settings = Json.mapper().readTree(
-                    s.workspace().worktree().resolve(ClaudeSettingsWriter.RELATIVE).toFile());
-            assertThat(settings.at("/sandbox/enabled").asBoolean()).as(settings.toString()).isTrue();
-            List<String> results = api.turns().stream().flatMap(t -> t.lastToolResults().stream()).toList();
+            JsonNode settings = Json.mapper()
+                    .readTree(s.workspace()
+                            .worktree()
+                            .resolve(ClaudeSettingsWriter.RELATIVE)
+                            .toFile());
+            assertThat(settings.at("/sandbox/enabled").asBoolean())
+                    .as(settings.toString())
+                    .isTrue();
+            List<String> results = api.turns().stream()
+                    .flatMap(t -> t.lastToolResults().stream())
+                    .toList();
             String seen = String.join("\n---\n", results);
             // (1) Allowed by the policy, run inside Claude Code's sandbox: the write outside the worktree fails.
             assertThat(outside.resolve("a.txt")).as(seen).doesNotExist();
@@ -105,7 +119,9 @@ class ClaudeOwnSandboxTest {
 
     private static Approval pending(Host host, String prefix) throws Exception {
         return host.wiring().approvals().list(ApprovalState.PENDING, 10).stream()
-                .filter(a -> a.request().startsWith(prefix)).findFirst().orElse(null);
+                .filter(a -> a.request().startsWith(prefix))
+                .findFirst()
+                .orElse(null);
     }
 
     private Map<String, String> environment(Path bin, ScriptedAnthropic api) throws Exception {
@@ -115,7 +131,9 @@ class ClaudeOwnSandboxTest {
         env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
         env.remove("ANTHROPIC_AUTH_TOKEN");
         env.remove("CLAUDE_CODE_OAUTH_TOKEN");
-        env.put("CLAUDE_CONFIG_DIR", Files.createDirectories(tmp.resolve("agent-config")).toString());
+        env.put(
+                "CLAUDE_CONFIG_DIR",
+                Files.createDirectories(tmp.resolve("agent-config")).toString());
         env.put("DISABLE_TELEMETRY", "1");
         env.put("DISABLE_ERROR_REPORTING", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");

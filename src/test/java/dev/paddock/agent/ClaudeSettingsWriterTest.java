@@ -28,6 +28,7 @@ class ClaudeSettingsWriterTest {
 
     @TempDir
     Path tmp;
+
     private TempRepo repo;
     private Path worktree;
     private final ClaudeSettingsWriter writer = new ClaudeSettingsWriter(new GitCli());
@@ -50,22 +51,34 @@ class ClaudeSettingsWriterTest {
 
     @Test
     void writesHooksPermissionsAndSandboxAndKeepsTheFileOutOfCommits() throws Exception {
-        ClaudeSettingsWriter.Result r = writer.write(worktree, spec(List.of("Bash(git push:*)"),
-                new ClaudeSandboxGrant(List.of(Path.of("/repo/.git/objects")), false, List.of())));
+        ClaudeSettingsWriter.Result r = writer.write(
+                worktree,
+                spec(
+                        List.of("Bash(git push:*)"),
+                        new ClaudeSandboxGrant(List.of(Path.of("/repo/.git/objects")), false, List.of())));
         assertThat(r.changed()).isTrue();
         assertThat(r.keptOut()).isEqualTo(WorktreeExclude.How.EXCLUDED);
 
         JsonNode s = settings();
         JsonNode pre = s.path("hooks").path("PreToolUse").get(0);
         assertThat(pre.path("matcher").asText()).isEqualTo("*");
-        assertThat(pre.path("hooks").get(0).toString()).isEqualTo("{\"type\":\"command\",\"command\":\"" + PRE
-                + "\",\"timeout\":660,\"onFailure\":\"block\"}");
+        assertThat(pre.path("hooks").get(0).toString())
+                .isEqualTo(
+                        "{\"type\":\"command\",\"command\":\"" + PRE + "\",\"timeout\":660,\"onFailure\":\"block\"}");
         for (String event : List.of("Stop", "Notification")) {
-            assertThat(s.path("hooks").path(event).get(0).path("hooks").get(0).path("command").asText()).isEqualTo(TURN);
+            assertThat(s.path("hooks")
+                            .path(event)
+                            .get(0)
+                            .path("hooks")
+                            .get(0)
+                            .path("command")
+                            .asText())
+                    .isEqualTo(TURN);
         }
         assertThat(s.path("permissions").path("deny").toString()).isEqualTo("[\"Bash(git push:*)\"]");
         assertThat(s.path("permissions").path("defaultMode").asText()).isEqualTo("default");
-        assertThat(s.path("permissions").path("disableBypassPermissionsMode").asText()).isEqualTo("disable");
+        assertThat(s.path("permissions").path("disableBypassPermissionsMode").asText())
+                .isEqualTo("disable");
         assertThat(s.path("permissions").has("ask")).isFalse();
         assertThat(s.path("permissions").has("allow")).isFalse();
         JsonNode sandbox = s.path("sandbox");
@@ -80,10 +93,13 @@ class ClaudeSettingsWriterTest {
         assertThat(sandbox.path("network").toString()).isEqualTo("{\"deniedDomains\":[\"*\"]}");
 
         // Not in git status, not committed by "add everything".
-        assertThat(TempRepo.git(worktree, "status", "--porcelain", "--untracked-files=all")).isEmpty();
+        assertThat(TempRepo.git(worktree, "status", "--porcelain", "--untracked-files=all"))
+                .isEmpty();
         TempRepo.write(worktree, "work.txt", "agent's work\n");
         TempRepo.commitAll(worktree, "agent commit");
-        assertThat(TempRepo.git(worktree, "show", "--name-only", "--format=", "HEAD").strip()).isEqualTo("work.txt");
+        assertThat(TempRepo.git(worktree, "show", "--name-only", "--format=", "HEAD")
+                        .strip())
+                .isEqualTo("work.txt");
         assertThat(TempRepo.git(worktree, "ls-files").lines()).doesNotContain(ClaudeSettingsWriter.RELATIVE);
         // Nothing in the worktree but the file itself: no backup, no note, no temporary file.
         try (var files = Files.list(worktree.resolve(".claude"))) {
@@ -101,7 +117,9 @@ class ClaudeSettingsWriterTest {
                 """);
         writer.write(worktree, spec(List.of("Bash(git push:*)", "WebFetch"), null));
         ClaudeSettingsWriter.Result again = writer.write(worktree, spec(List.of("Bash(git push:*)", "WebFetch"), null));
-        assertThat(again.changed()).as("a second write of the same changes nothing").isFalse();
+        assertThat(again.changed())
+                .as("a second write of the same changes nothing")
+                .isFalse();
         // The policy lost a rule: Paddock's stale rule goes, the user's stays.
         writer.write(worktree, spec(List.of("Bash(git push:*)"), null));
 
@@ -115,7 +133,13 @@ class ClaudeSettingsWriterTest {
         assertThat(pre).hasSize(2);
         assertThat(pre.get(0).path("hooks").get(0).path("command").asText()).isEqualTo("my-linter");
         assertThat(s.path("hooks").path("Stop")).hasSize(2);
-        assertThat(s.path("hooks").path("Stop").get(0).path("hooks").get(0).path("command").asText())
+        assertThat(s.path("hooks")
+                        .path("Stop")
+                        .get(0)
+                        .path("hooks")
+                        .get(0)
+                        .path("command")
+                        .asText())
                 .isEqualTo("notify-send done");
         assertThat(s.has("sandbox")).isFalse();
 
@@ -138,7 +162,8 @@ class ClaudeSettingsWriterTest {
         TempRepo.write(worktree, "a.txt", "a\n");
         TempRepo.git(worktree, "add", "-A");
         TempRepo.git(worktree, "commit", "-q", "-m", "work");
-        assertThat(TempRepo.git(worktree, "show", "HEAD:" + ClaudeSettingsWriter.RELATIVE)).contains("sonnet")
+        assertThat(TempRepo.git(worktree, "show", "HEAD:" + ClaudeSettingsWriter.RELATIVE))
+                .contains("sonnet")
                 .doesNotContain("paddock");
         // Another worktree still sees its own changes to the file.
         TempRepo.write(other, ClaudeSettingsWriter.RELATIVE, "{}\n");
@@ -152,7 +177,8 @@ class ClaudeSettingsWriterTest {
         writer.write(second, spec(List.of(), null));
         Path exclude = repo.dir().resolve(".git/info/exclude");
         assertThat(Files.readAllLines(exclude)).containsOnlyOnce("/.claude/settings.local.json");
-        assertThat(TempRepo.git(second, "status", "--porcelain", "--untracked-files=all")).isEmpty();
+        assertThat(TempRepo.git(second, "status", "--porcelain", "--untracked-files=all"))
+                .isEmpty();
 
         TempRepo fresh = TempRepo.init(tmp.resolve("ignoring"));
         fresh.commitFile(".gitignore", ".claude/\n", "ignore");
@@ -165,8 +191,10 @@ class ClaudeSettingsWriterTest {
     void aFileThatIsNotJsonIsRefusedAndLeftUntouched() throws Exception {
         String broken = "{\"hooks\": {\n  \"PreToolUse\": [\n}";
         Path file = TempRepo.write(worktree, ClaudeSettingsWriter.RELATIVE, broken);
-        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null))).isInstanceOf(PaddockException.class)
-                .hasMessageContaining("line 3").hasMessageContaining("left untouched");
+        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null)))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageContaining("line 3")
+                .hasMessageContaining("left untouched");
         assertThat(file).hasContent(broken);
         TempRepo.write(worktree, ClaudeSettingsWriter.RELATIVE, "{\"hooks\": []}");
         assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null)))
@@ -179,8 +207,10 @@ class ClaudeSettingsWriterTest {
         Path secret = TempRepo.write(tmp, "elsewhere/config.json", "{\"auths\": {\"registry\": \"s3cr3t\"}}");
         Files.createDirectories(worktree.resolve(".claude"));
         Files.createSymbolicLink(worktree.resolve(ClaudeSettingsWriter.RELATIVE), secret);
-        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null))).isInstanceOf(PaddockException.class)
-                .hasMessageContaining("symbolic link").hasMessageNotContaining("s3cr3t");
+        assertThatThrownBy(() -> writer.write(worktree, spec(List.of(), null)))
+                .isInstanceOf(PaddockException.class)
+                .hasMessageContaining("symbolic link")
+                .hasMessageNotContaining("s3cr3t");
         Files.delete(worktree.resolve(ClaudeSettingsWriter.RELATIVE));
         Files.delete(worktree.resolve(".claude"));
         Files.createSymbolicLink(worktree.resolve(".claude"), secret.getParent());
@@ -190,19 +220,31 @@ class ClaudeSettingsWriterTest {
 
         // The note in the worktree's git folder: a link put there is replaced, its target left alone.
         Files.delete(worktree.resolve(".claude"));
-        Path gitDir = Path.of(TempRepo.git(worktree, "rev-parse", "--path-format=absolute", "--git-dir").strip());
+        Path gitDir = Path.of(TempRepo.git(worktree, "rev-parse", "--path-format=absolute", "--git-dir")
+                .strip());
         Files.createSymbolicLink(gitDir.resolve("paddock-claude-settings.json"), secret);
         writer.write(worktree, spec(List.of("WebFetch"), null));
         assertThat(secret).hasContent("{\"auths\": {\"registry\": \"s3cr3t\"}}");
-        assertThat(Files.isSymbolicLink(gitDir.resolve("paddock-claude-settings.json"))).isFalse();
+        assertThat(Files.isSymbolicLink(gitDir.resolve("paddock-claude-settings.json")))
+                .isFalse();
     }
 
     @Test
     void onlyDenyRulesClaudeReadsTheSameWayAreCompiled() throws Exception {
         List<PolicyRule> rules = new ArrayList<>();
-        for (String text : List.of("Bash(git push:*)", "Bash(npm publish)", "Bash(* --force)", "Bash(git * --force)",
-                "Read(~/.ssh/**)", "Edit(//etc/**)", "Edit(./src/**)", "Read(/secrets/**)", "WebFetch(domain:evil.test)",
-                "WebFetch", "mcp__github", "Grep(foo)")) {
+        for (String text : List.of(
+                "Bash(git push:*)",
+                "Bash(npm publish)",
+                "Bash(* --force)",
+                "Bash(git * --force)",
+                "Read(~/.ssh/**)",
+                "Edit(//etc/**)",
+                "Edit(./src/**)",
+                "Read(/secrets/**)",
+                "WebFetch(domain:evil.test)",
+                "WebFetch",
+                "mcp__github",
+                "Grep(foo)")) {
             rules.add(new PolicyRule(RuleParser.parse(text), RuleList.DENY, "test"));
         }
         rules.add(new PolicyRule(RuleParser.parse("Bash(git status:*)"), RuleList.ALLOW, "test"));
@@ -211,10 +253,19 @@ class ClaudeSettingsWriterTest {
         Path home = tmp.resolve("paddock-home");
 
         List<String> deny = ClaudePermissions.denyRules(policy, worktree, home);
-        assertThat(deny).containsExactly("Edit(/" + worktree.toAbsolutePath() + "/.claude/**)",
-                "Edit(/" + worktree.toAbsolutePath() + "/.paddock/**)", "Edit(/" + home.toAbsolutePath() + "/**)",
-                "Read(/" + home.toAbsolutePath() + "/**)", "Bash(git push:*)", "Bash(npm publish)", "Read(~/.ssh/**)",
-                "Edit(//etc/**)", "WebFetch(domain:evil.test)", "WebFetch", "mcp__github");
+        assertThat(deny)
+                .containsExactly(
+                        "Edit(/" + worktree.toAbsolutePath() + "/.claude/**)",
+                        "Edit(/" + worktree.toAbsolutePath() + "/.paddock/**)",
+                        "Edit(/" + home.toAbsolutePath() + "/**)",
+                        "Read(/" + home.toAbsolutePath() + "/**)",
+                        "Bash(git push:*)",
+                        "Bash(npm publish)",
+                        "Read(~/.ssh/**)",
+                        "Edit(//etc/**)",
+                        "WebFetch(domain:evil.test)",
+                        "WebFetch",
+                        "mcp__github");
         assertThat(ClaudePermissions.denyRules(Policy.broken("bad file", Path.of("/home/me")), worktree, null))
                 .hasSize(2);
     }

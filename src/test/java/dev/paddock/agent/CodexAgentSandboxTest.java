@@ -3,7 +3,6 @@ package dev.paddock.agent;
 import static dev.paddock.testing.AgentRuns.awaitEnd;
 import static dev.paddock.testing.AgentRuns.filesHolding;
 import static dev.paddock.testing.AgentRuns.paddock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,19 +43,36 @@ class CodexAgentSandboxTest {
         CodexCli.requireNamespaceTier();
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
         try (ScriptedOpenAI api = ScriptedOpenAI.start(t -> t.prompt().equals(FOLLOW_UP)
-                ? Reply.text("THE TREE IS CLEAN.")
-                : Script.steps(Reply.exec("git status"), Reply.exec("rm -rf build"),
-                        Reply.addFile("notes.txt", "checked by codex"), Reply.text("The tree is clean.")).reply(t));
-             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                        ? Reply.text("THE TREE IS CLEAN.")
+                        : Script.steps(
+                                        Reply.exec("git status"),
+                                        Reply.exec("rm -rf build"),
+                                        Reply.addFile("notes.txt", "checked by codex"),
+                                        Reply.text("The tree is clean."))
+                                .reply(t));
+                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
             CodexCli.configure(agentHome.resolve(".codex"), api);
             // The repository's policy: Codex's PreToolUse hook asks Paddock before each call.
             Files.createDirectories(serve.repo().dir().resolve(".paddock"));
-            Files.writeString(serve.repo().dir().resolve(".paddock/policy.json"), "{\"permissions\": {\"allow\":"
-                    + " [\"Bash(git status)\", \"Edit(./**)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
+            Files.writeString(
+                    serve.repo().dir().resolve(".paddock/policy.json"),
+                    "{\"permissions\": {\"allow\":"
+                            + " [\"Bash(git status)\", \"Edit(./**)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
             serve.repo().commitAll("policy");
             String home = serve.home().toString();
-            Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
-                    "codex", "--network", "--task", TASK, "--json");
+            Run created = paddock(
+                    "--home",
+                    home,
+                    "sandbox",
+                    "new",
+                    "--repo",
+                    serve.repo().dir().toString(),
+                    "--agent",
+                    "codex",
+                    "--network",
+                    "--task",
+                    TASK,
+                    "--json");
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             JsonNode view = Json.mapper().readTree(created.out());
             String id = view.get("id").asText();
@@ -65,28 +81,43 @@ class CodexAgentSandboxTest {
 
             JsonNode s = awaitEnd(serve, id, CodexCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            assertThat(s.get("state").asText())
+                    .as(s + "\n--- log ---\n" + log + serve.report())
+                    .isEqualTo("done");
             // One turn per run, and no turn hook: the run's good end is its turn's end, so it waits for you.
-            JsonNode waiting = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
+            JsonNode waiting = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
                     .get("waiting");
             assertThat(waiting.path("kind").asText()).as(waiting.toString()).isEqualTo("turn_ended");
-            assertThat(waiting.path("sessionId").asText()).isEqualTo(s.get("agentSession").asText());
+            assertThat(waiting.path("sessionId").asText())
+                    .isEqualTo(s.get("agentSession").asText());
             assertThat(s.get("exitCode").asInt()).isZero();
 
             // The task reached the model as the prompt (one argument: a leading dash is no option); the command ran
             // in the worktree and its output went back; the patch wrote the file.
             assertThat(api.turns()).hasSize(4);
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("On branch");
             // The denied command was blocked by Paddock's hook, with the policy's reason.
-            assertThat(api.turns().get(2).lastToolResults()).singleElement().asString()
-                    .contains("blocked by PreToolUse hook").contains("Bash(rm -rf:*)");
-            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+            assertThat(api.turns().get(2).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("blocked by PreToolUse hook")
+                    .contains("Bash(rm -rf:*)");
+            JsonNode approvals = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/approvals", null).body())
                     .get("approvals");
-            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id))
-                    .extracting(a -> a.get("tool").asText() + " " + a.get("request").asText() + " "
-                            + a.get("state").asText() + " " + a.path("toolUseId").asText().startsWith("call_"))
-                    .containsExactlyInAnyOrder("Bash git status approved true", "Bash rm -rf build denied true",
+            assertThat(approvals)
+                    .filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .extracting(a -> a.get("tool").asText() + " "
+                            + a.get("request").asText() + " " + a.get("state").asText() + " "
+                            + a.path("toolUseId").asText().startsWith("call_"))
+                    .containsExactlyInAnyOrder(
+                            "Bash git status approved true",
+                            "Bash rm -rf build denied true",
                             "Edit notes.txt approved true");
             Path worktree = Path.of(s.get("worktreePath").asText());
             assertThat(Files.readString(worktree.resolve("notes.txt"))).isEqualTo("checked by codex\n");
@@ -99,14 +130,18 @@ class CodexAgentSandboxTest {
             assertThat(transcript.statusCode()).as(transcript.body()).isEqualTo(200);
             JsonNode t = Json.mapper().readTree(transcript.body());
             assertThat(t.get("sessionId").asText()).isEqualTo(thread);
-            assertThat(t.get("entries").findValuesAsText("type")).contains("session_started", "tool_call",
-                    "tool_result", "usage");
-            assertThat(t.get("entries")).anySatisfy(e -> assertThat(e.path("text").asText())
-                    .isEqualTo("The tree is clean."));
+            assertThat(t.get("entries").findValuesAsText("type"))
+                    .contains("session_started", "tool_call", "tool_result", "usage");
+            assertThat(t.get("entries"))
+                    .anySatisfy(e -> assertThat(e.path("text").asText()).isEqualTo("The tree is clean."));
             Run text = paddock("--home", home, "sandbox", "transcript", id);
             assertThat(text.exit()).as(text.err()).isZero();
-            assertThat(text.out()).contains("session " + thread).contains("-> command_execution")
-                    .contains("git status").contains("-> file_change").contains("notes.txt")
+            assertThat(text.out())
+                    .contains("session " + thread)
+                    .contains("-> command_execution")
+                    .contains("git status")
+                    .contains("-> file_change")
+                    .contains("notes.txt")
                     .contains("assistant: The tree is clean.");
             int turnsBefore = api.turns().size();
 
@@ -115,8 +150,10 @@ class CodexAgentSandboxTest {
             assertThat(said.exit()).as(said.err()).isZero();
             assertThat(said.out()).contains("Sent the follow-up to " + id).contains("session " + thread);
             JsonNode again = awaitEnd(serve, id, CodexCli.TIMEOUT);
-            String log2 = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(again.get("state").asText()).as(again + "\n--- log ---\n" + log2 + serve.report())
+            String log2 =
+                    serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(again.get("state").asText())
+                    .as(again + "\n--- log ---\n" + log2 + serve.report())
                     .isEqualTo("done");
             assertThat(again.get("iteration").asInt()).isEqualTo(2);
             assertThat(again.get("agentSession").asText()).isEqualTo(thread);
@@ -128,12 +165,15 @@ class CodexAgentSandboxTest {
 
             // The key reached the model (the scripted server refuses any other) and nothing else: not the log, not
             // the sandbox's events, not a file of Paddock's home (its store) or of the sandbox's control directory.
-            api.requests().stream().filter(r -> r.path().endsWith("/responses")).forEach(r -> assertThat(
-                    r.headers().get("authorization")).isEqualTo("Bearer " + ScriptedOpenAI.API_KEY));
+            api.requests().stream()
+                    .filter(r -> r.path().endsWith("/responses"))
+                    .forEach(r ->
+                            assertThat(r.headers().get("authorization")).isEqualTo("Bearer " + ScriptedOpenAI.API_KEY));
             assertThat(log2).doesNotContain(ScriptedOpenAI.API_KEY);
             assertThat(serve.call("GET", "/v1/sandboxes/" + id, null).body()).doesNotContain(ScriptedOpenAI.API_KEY);
             assertThat(filesHolding(serve.home(), ScriptedOpenAI.API_KEY)).isEmpty();
-            assertThat(filesHolding(worktree.getParent(), ScriptedOpenAI.API_KEY)).isEmpty();
+            assertThat(filesHolding(worktree.getParent(), ScriptedOpenAI.API_KEY))
+                    .isEmpty();
         }
     }
 

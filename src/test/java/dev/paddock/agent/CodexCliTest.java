@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CodexCliTest {
     @TempDir
     Path tmp;
+
     private Path bin;
     private Path repo;
     private Path codexHome;
@@ -49,46 +50,71 @@ class CodexCliTest {
     void runsAScriptedCommandAndPatchAndResumesTheSameThread() throws Exception {
         String task = "-look at the tree (a task that starts with a dash)";
         String followUp = "Say it once more.";
-        try (ScriptedOpenAI api = ScriptedOpenAI.start(t -> t.prompt().equals(followUp) ? Reply.text("AGAIN.")
-                : Script.steps(Reply.exec("git status"), Reply.addFile("notes.txt", "hello from codex"),
-                        Reply.text("The tree is clean.")).reply(t))) {
+        try (ScriptedOpenAI api = ScriptedOpenAI.start(t -> t.prompt().equals(followUp)
+                ? Reply.text("AGAIN.")
+                : Script.steps(
+                                Reply.exec("git status"),
+                                Reply.addFile("notes.txt", "hello from codex"),
+                                Reply.text("The tree is clean."))
+                        .reply(t))) {
             CodexCli.configure(codexHome, api);
             List<String> own = AgentPreset.CODEX.ownOptions(Tier.NAMESPACE);
-            CodexCli.Run run = CodexCli.run(bin, repo, codexHome,
+            CodexCli.Run run = CodexCli.run(
+                    bin,
+                    repo,
+                    codexHome,
                     args(AgentPreset.CODEX.startCommand(bin.toString(), new AgentTurn(task, null, null, own))),
                     CodexCli.TIMEOUT);
             assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
 
             assertThat(api.turns()).as(run.stdout()).hasSize(3);
             assertThat(api.turns().get(0).prompt()).isEqualTo(task);
-            assertThat(api.turns().get(1).lastToolResults()).singleElement().asString().contains("On branch");
+            assertThat(api.turns().get(1).lastToolResults())
+                    .singleElement()
+                    .asString()
+                    .contains("On branch");
             assertThat(Files.readString(repo.resolve("notes.txt"))).isEqualTo("hello from codex\n");
-            api.requests().forEach(r -> assertThat(r.headers().get("authorization"))
-                    .isEqualTo("Bearer " + ScriptedOpenAI.API_KEY));
+            api.requests()
+                    .forEach(r ->
+                            assertThat(r.headers().get("authorization")).isEqualTo("Bearer " + ScriptedOpenAI.API_KEY));
 
             Transcript t = parse(run.stdout());
             String thread = t.sessionId();
             assertThat(thread).as(run.stdout()).isNotBlank();
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.ToolCall.class, c -> {
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.ToolCall.class, c -> {
                         assertThat(c.name()).isEqualTo("command_execution");
                         assertThat(c.inputJson()).contains("git status");
                     }));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.ToolResult.class, r -> assertThat(r.text()).contains("On branch")));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.ToolCall.class, c -> {
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.ToolResult.class,
+                                    r -> assertThat(r.text()).contains("On branch")));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.ToolCall.class, c -> {
                         assertThat(c.name()).isEqualTo("file_change");
                         assertThat(c.inputJson()).contains("notes.txt").contains("add");
                     }));
             assertThat(t.entries()).contains(new TranscriptEntry.Message("assistant", "The tree is clean.", false));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.Usage.class,
-                    u -> assertThat(u.outputTokens()).isPositive()));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.Usage.class,
+                                    u -> assertThat(u.outputTokens()).isPositive()));
 
             // The follow-up resumes the same thread: the model is shown the first prompt and answer again.
-            CodexCli.Run resumed = CodexCli.run(bin, repo, codexHome, args(AgentPreset.CODEX.followUpCommand(
-                    bin.toString(), new AgentTurn(followUp, thread, null, own)).orElseThrow()), CodexCli.TIMEOUT);
-            assertThat(resumed.exitCode()).as(resumed.stdout() + resumed.stderr()).isZero();
+            CodexCli.Run resumed = CodexCli.run(
+                    bin,
+                    repo,
+                    codexHome,
+                    args(AgentPreset.CODEX
+                            .followUpCommand(bin.toString(), new AgentTurn(followUp, thread, null, own))
+                            .orElseThrow()),
+                    CodexCli.TIMEOUT);
+            assertThat(resumed.exitCode())
+                    .as(resumed.stdout() + resumed.stderr())
+                    .isZero();
             ScriptedOpenAI.Turn last = api.turns().get(api.turns().size() - 1);
             assertThat(last.prompt()).isEqualTo(followUp);
             assertThat(last.texts()).contains("user: " + task, "assistant: The tree is clean.");

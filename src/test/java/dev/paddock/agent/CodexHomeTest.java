@@ -30,12 +30,25 @@ class CodexHomeTest {
         Path outside = Files.createDirectories(tmp.resolve("outside"));
         Files.createSymbolicLink(layout.controlDir().resolve(CodexHome.DIR), outside);
         Instant now = Instant.now();
-        SandboxRecord s = SandboxRecord.builder().id("s-1").repositoryId(1).task("t").agentCommand("codex")
-                .tier(Tier.NAMESPACE).agent("codex").branch("agent/s-1").baseBranch("main").baseCommit("0")
-                .worktreePath(layout.worktree().toString()).state(SandboxState.PENDING).createdAt(now)
-                .stateChangedAt(now).leaseMs(60_000).build();
+        SandboxRecord s = SandboxRecord.builder()
+                .id("s-1")
+                .repositoryId(1)
+                .task("t")
+                .agentCommand("codex")
+                .tier(Tier.NAMESPACE)
+                .agent("codex")
+                .branch("agent/s-1")
+                .baseBranch("main")
+                .baseCommit("0")
+                .worktreePath(layout.worktree().toString())
+                .state(SandboxState.PENDING)
+                .createdAt(now)
+                .stateChangedAt(now)
+                .leaseMs(60_000)
+                .build();
 
-        Path home = CodexHome.prepare(s, layout, Map.of("HOME", tmp.resolve("user").toString()));
+        Path home =
+                CodexHome.prepare(s, layout, Map.of("HOME", tmp.resolve("user").toString()));
 
         assertThat(Files.isDirectory(home, LinkOption.NOFOLLOW_LINKS)).isTrue();
         assertThat(Files.readString(home.resolve("config.toml"))).isEqualTo("model = \"gpt-x\"\n");

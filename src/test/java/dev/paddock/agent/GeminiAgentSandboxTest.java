@@ -3,7 +3,6 @@ package dev.paddock.agent;
 import static dev.paddock.testing.AgentRuns.awaitEnd;
 import static dev.paddock.testing.AgentRuns.filesHolding;
 import static dev.paddock.testing.AgentRuns.paddock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,24 +46,42 @@ class GeminiAgentSandboxTest {
         Files.writeString(userGemini.resolve("settings.json"), "{\"ui\": {\"hideTips\": true}}");
         Files.writeString(userGemini.resolve("oauth_creds.json"), "{\"refresh_token\": \"not-for-sandboxes\"}");
         try (ScriptedGemini api = ScriptedGemini.start(t -> t.prompt().equals(FOLLOW_UP)
-                ? ScriptedGemini.text("THE NOTES SAY 42.")
-                : t.lastFunctionResponses().isEmpty()
-                        ? ScriptedGemini.call("read_file", Json.mapper().createObjectNode().put("file_path", "NOTES.md"))
-                        : t.lastFunctionResponses().get(0).toString().contains("read_file")
-                                ? ScriptedGemini.call("run_shell_command", Json.mapper().createObjectNode()
-                                        .put("command", "rm -rf build"))
-                                : ScriptedGemini.text("The notes say 42."));
-             ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                        ? ScriptedGemini.text("THE NOTES SAY 42.")
+                        : t.lastFunctionResponses().isEmpty()
+                                ? ScriptedGemini.call(
+                                        "read_file",
+                                        Json.mapper().createObjectNode().put("file_path", "NOTES.md"))
+                                : t.lastFunctionResponses().get(0).toString().contains("read_file")
+                                        ? ScriptedGemini.call(
+                                                "run_shell_command",
+                                                Json.mapper().createObjectNode().put("command", "rm -rf build"))
+                                        : ScriptedGemini.text("The notes say 42."));
+                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
             Path notes = serve.repo().dir().resolve("NOTES.md");
             Files.writeString(notes, "the answer is 42\n");
             // The repository's policy, in Claude Code's notation, judges Gemini's tools as the ones they match.
             Files.createDirectories(serve.repo().dir().resolve(".paddock"));
-            Files.writeString(serve.repo().dir().resolve(".paddock/policy.json"), "{\"permissions\": {\"allow\":"
-                    + " [\"Read(./**)\", \"Bash(git status)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
+            Files.writeString(
+                    serve.repo().dir().resolve(".paddock/policy.json"),
+                    "{\"permissions\": {\"allow\":"
+                            + " [\"Read(./**)\", \"Bash(git status)\"], \"deny\": [\"Bash(rm -rf:*)\"]}}");
             serve.repo().commitAll("notes");
             String home = serve.home().toString();
-            Run created = paddock("--home", home, "sandbox", "new", "--repo", serve.repo().dir().toString(), "--agent",
-                    "gemini", "--model", MODEL, "--network", "--task", TASK, "--json");
+            Run created = paddock(
+                    "--home",
+                    home,
+                    "sandbox",
+                    "new",
+                    "--repo",
+                    serve.repo().dir().toString(),
+                    "--agent",
+                    "gemini",
+                    "--model",
+                    MODEL,
+                    "--network",
+                    "--task",
+                    TASK,
+                    "--json");
             assertThat(created.exit()).as(created.err() + serve.report()).isZero();
             JsonNode view = Json.mapper().readTree(created.out());
             String id = view.get("id").asText();
@@ -73,12 +90,16 @@ class GeminiAgentSandboxTest {
 
             JsonNode s = awaitEnd(serve, id, GeminiCli.TIMEOUT);
             String log = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(s.get("state").asText()).as(s + "\n--- log ---\n" + log + serve.report()).isEqualTo("done");
+            assertThat(s.get("state").asText())
+                    .as(s + "\n--- log ---\n" + log + serve.report())
+                    .isEqualTo("done");
             // One turn per run, and no turn hook: the run's good end is its turn's end, so it waits for you.
-            JsonNode waiting = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
+            JsonNode waiting = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
                     .get("waiting");
             assertThat(waiting.path("kind").asText()).as(waiting.toString()).isEqualTo("turn_ended");
-            assertThat(waiting.path("sessionId").asText()).isEqualTo(s.get("agentSession").asText());
+            assertThat(waiting.path("sessionId").asText())
+                    .isEqualTo(s.get("agentSession").asText());
             assertThat(s.get("exitCode").asInt()).isZero();
 
             // The task reached the model as the prompt (one argument: a leading dash is no option), with every tool
@@ -87,15 +108,23 @@ class GeminiAgentSandboxTest {
             assertThat(api.turns()).hasSize(3);
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
             assertThat(api.turns().get(0).tools()).contains("read_file", "run_shell_command", "write_file");
-            assertThat(api.turns().get(1).lastFunctionResponses()).singleElement().asString()
+            assertThat(api.turns().get(1).lastFunctionResponses())
+                    .singleElement()
+                    .asString()
                     .contains("the answer is 42");
-            assertThat(api.turns().get(2).lastFunctionResponses()).singleElement().asString()
-                    .contains("blocked").contains("Paddock").contains("Bash(rm -rf:*)");
-            JsonNode approvals = Json.mapper().readTree(serve.call("GET", "/v1/approvals", null).body())
+            assertThat(api.turns().get(2).lastFunctionResponses())
+                    .singleElement()
+                    .asString()
+                    .contains("blocked")
+                    .contains("Paddock")
+                    .contains("Bash(rm -rf:*)");
+            JsonNode approvals = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/approvals", null).body())
                     .get("approvals");
-            assertThat(approvals).filteredOn(a -> a.get("sandboxId").asText().equals(id))
-                    .extracting(a -> a.get("tool").asText() + " " + a.get("request").asText() + " "
-                            + a.get("state").asText())
+            assertThat(approvals)
+                    .filteredOn(a -> a.get("sandboxId").asText().equals(id))
+                    .extracting(a -> a.get("tool").asText() + " "
+                            + a.get("request").asText() + " " + a.get("state").asText())
                     .containsExactlyInAnyOrder("Read NOTES.md approved", "Bash rm -rf build denied");
 
             // The session Paddock chose is the one Gemini ran, and the transcript shows the call and the message.
@@ -105,11 +134,14 @@ class GeminiAgentSandboxTest {
             assertThat(transcript.statusCode()).as(transcript.body()).isEqualTo(200);
             JsonNode t = Json.mapper().readTree(transcript.body());
             assertThat(t.get("sessionId").asText()).isEqualTo(session);
-            assertThat(t.get("entries").findValuesAsText("type")).contains("session_started", "tool_call",
-                    "tool_result", "usage");
+            assertThat(t.get("entries").findValuesAsText("type"))
+                    .contains("session_started", "tool_call", "tool_result", "usage");
             Run text = paddock("--home", home, "sandbox", "transcript", id);
             assertThat(text.exit()).as(text.err()).isZero();
-            assertThat(text.out()).contains("session " + session).contains("-> read_file").contains("NOTES.md")
+            assertThat(text.out())
+                    .contains("session " + session)
+                    .contains("-> read_file")
+                    .contains("NOTES.md")
                     .contains("assistant: The notes say 42.");
 
             // Its home is in the control directory: the user's settings with the key's auth type, the session
@@ -119,7 +151,8 @@ class GeminiAgentSandboxTest {
                 geminiHome = geminiHome.getParent();
             }
             geminiHome = geminiHome.resolve(".paddock").resolve("gemini-home").resolve(".gemini");
-            JsonNode settings = Json.mapper().readTree(geminiHome.resolve("settings.json").toFile());
+            JsonNode settings =
+                    Json.mapper().readTree(geminiHome.resolve("settings.json").toFile());
             assertThat(settings.at("/security/auth/selectedType").asText()).isEqualTo("gemini-api-key");
             assertThat(settings.at("/ui/hideTips").asBoolean()).isTrue();
             assertThat(settings.at("/hooks/BeforeTool/0/hooks/0/command").asText())
@@ -133,8 +166,10 @@ class GeminiAgentSandboxTest {
             assertThat(said.exit()).as(said.err()).isZero();
             assertThat(said.out()).contains("Sent the follow-up to " + id).contains("session " + session);
             JsonNode again = awaitEnd(serve, id, GeminiCli.TIMEOUT);
-            String log2 = serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
-            assertThat(again.get("state").asText()).as(again + "\n--- log ---\n" + log2 + serve.report())
+            String log2 =
+                    serve.call("GET", "/v1/sandboxes/" + id + "/log", null).body();
+            assertThat(again.get("state").asText())
+                    .as(again + "\n--- log ---\n" + log2 + serve.report())
                     .isEqualTo("done");
             assertThat(again.get("iteration").asInt()).isEqualTo(2);
             assertThat(again.get("agentSession").asText()).isEqualTo(session);
@@ -146,14 +181,17 @@ class GeminiAgentSandboxTest {
 
             // The key reached the API (the scripted server refuses any other) and nothing else: not the log, not
             // the sandbox's events, not a file of Paddock's home (its store) or of the sandboxes' folders.
-            api.requests().stream().filter(r -> r.path().contains(":streamGenerateContent")).forEach(r -> assertThat(
-                    r.headers().get("x-goog-api-key")).isEqualTo(ScriptedGemini.API_KEY));
+            api.requests().stream()
+                    .filter(r -> r.path().contains(":streamGenerateContent"))
+                    .forEach(r -> assertThat(r.headers().get("x-goog-api-key")).isEqualTo(ScriptedGemini.API_KEY));
             assertThat(log2).doesNotContain(ScriptedGemini.API_KEY);
             assertThat(serve.call("GET", "/v1/sandboxes/" + id, null).body()).doesNotContain(ScriptedGemini.API_KEY);
-            assertThat(serve.call("GET", "/v1/sandboxes/" + id + "/transcript", null).body())
+            assertThat(serve.call("GET", "/v1/sandboxes/" + id + "/transcript", null)
+                            .body())
                     .doesNotContain(ScriptedGemini.API_KEY);
             assertThat(filesHolding(serve.home(), ScriptedGemini.API_KEY)).isEmpty();
-            assertThat(filesHolding(serve.repo().dir().resolve(".worktrees"), ScriptedGemini.API_KEY)).isEmpty();
+            assertThat(filesHolding(serve.repo().dir().resolve(".worktrees"), ScriptedGemini.API_KEY))
+                    .isEmpty();
         }
     }
 

@@ -42,41 +42,71 @@ class GeminiCliTest {
         String task = "-read the notes (a task that starts with a dash)";
         String followUp = "Say it once more.";
         String session = UUID.randomUUID().toString();
-        try (ScriptedGemini api = ScriptedGemini.start(t -> t.prompt().equals(followUp) ? ScriptedGemini.text("AGAIN.")
+        try (ScriptedGemini api = ScriptedGemini.start(t -> t.prompt().equals(followUp)
+                ? ScriptedGemini.text("AGAIN.")
                 : t.lastFunctionResponses().isEmpty()
-                        ? ScriptedGemini.call("read_file", Json.mapper().createObjectNode().put("file_path", "NOTES.md"))
+                        ? ScriptedGemini.call(
+                                "read_file", Json.mapper().createObjectNode().put("file_path", "NOTES.md"))
                         : ScriptedGemini.text("The notes say 42."))) {
-            GeminiCli.Run run = GeminiCli.exec(AgentPreset.GEMINI.startCommand(bin.toString(),
-                    new AgentTurn(task, session, MODEL)), repo, home, api, Map.of());
+            GeminiCli.Run run = GeminiCli.exec(
+                    AgentPreset.GEMINI.startCommand(bin.toString(), new AgentTurn(task, session, MODEL)),
+                    repo,
+                    home,
+                    api,
+                    Map.of());
             assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
             assertThat(api.turns()).as(run.stdout()).hasSize(2);
             assertThat(api.turns().get(0).prompt()).isEqualTo(task);
-            assertThat(api.turns().get(0).tools()).contains("read_file", "list_directory")
+            assertThat(api.turns().get(0).tools())
+                    .contains("read_file", "list_directory")
                     .doesNotContain("run_shell_command", "write_file", "replace");
-            assertThat(api.turns().get(1).lastFunctionResponses()).singleElement().asString().contains("the answer is 42");
+            assertThat(api.turns().get(1).lastFunctionResponses())
+                    .singleElement()
+                    .asString()
+                    .contains("the answer is 42");
 
             Transcript t = parse(run.stdout());
             assertThat(t.sessionId()).isEqualTo(session);
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.ToolCall.class, c -> {
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.ToolCall.class, c -> {
                         assertThat(c.name()).isEqualTo("read_file");
                         assertThat(c.inputJson()).contains("NOTES.md");
                     }));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.ToolResult.class, r -> assertThat(r.error()).isFalse()));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.Message.class, m -> assertThat(m.text()).contains("The notes say 42.")));
-            assertThat(t.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TranscriptEntry.Usage.class,
-                    u -> assertThat(u.failed()).isFalse()));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.ToolResult.class,
+                                    r -> assertThat(r.error()).isFalse()));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.Message.class,
+                                    m -> assertThat(m.text()).contains("The notes say 42.")));
+            assertThat(t.entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.Usage.class,
+                                    u -> assertThat(u.failed()).isFalse()));
 
-            GeminiCli.Run resumed = GeminiCli.exec(AgentPreset.GEMINI.followUpCommand(bin.toString(),
-                    new AgentTurn(followUp, session, MODEL)).orElseThrow(), repo, home, api, Map.of());
-            assertThat(resumed.exitCode()).as(resumed.stdout() + resumed.stderr()).isZero();
+            GeminiCli.Run resumed = GeminiCli.exec(
+                    AgentPreset.GEMINI
+                            .followUpCommand(bin.toString(), new AgentTurn(followUp, session, MODEL))
+                            .orElseThrow(),
+                    repo,
+                    home,
+                    api,
+                    Map.of());
+            assertThat(resumed.exitCode())
+                    .as(resumed.stdout() + resumed.stderr())
+                    .isZero();
             ScriptedGemini.Turn last = api.turns().get(api.turns().size() - 1);
             assertThat(last.prompt()).isEqualTo(followUp);
             assertThat(last.texts()).contains("user: " + task, "model: The notes say 42.");
-            assertThat(parse(resumed.stdout()).entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(
-                    TranscriptEntry.Message.class, m -> assertThat(m.text()).contains("AGAIN.")));
+            assertThat(parse(resumed.stdout()).entries())
+                    .anySatisfy(e -> assertThat(e)
+                            .isInstanceOfSatisfying(
+                                    TranscriptEntry.Message.class,
+                                    m -> assertThat(m.text()).contains("AGAIN.")));
         }
     }
 
@@ -87,8 +117,8 @@ class GeminiCliTest {
         Path repo = TempRepo.init(tmp.resolve("repo")).dir();
         Path home = GeminiCli.configure(tmp.resolve("home"));
         try (ScriptedGemini api = ScriptedGemini.start(t -> ScriptedGemini.text("Hello."))) {
-            List<String> cmd = new java.util.ArrayList<>(AgentPreset.GEMINI.startCommand(bin.toString(),
-                    new AgentTurn("hi", UUID.randomUUID().toString(), MODEL)));
+            List<String> cmd = new java.util.ArrayList<>(AgentPreset.GEMINI.startCommand(
+                    bin.toString(), new AgentTurn("hi", UUID.randomUUID().toString(), MODEL)));
             assertThat(cmd.remove("--skip-trust")).isTrue();
             GeminiCli.Run run = GeminiCli.exec(cmd, repo, home, api, Map.of());
             assertThat(run.stdout() + run.stderr()).contains("not running in a trusted directory");

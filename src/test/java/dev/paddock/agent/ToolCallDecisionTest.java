@@ -14,8 +14,16 @@ import org.junit.jupiter.api.Test;
  */
 class ToolCallDecisionTest {
     private static Approval approval(ApprovalState state, String decidedBy, String decider, String reason) {
-        return Approval.builder().id(7).tool("Bash").request("git push").state(state).decidedBy(decidedBy)
-                .decider(decider).reason(reason).matchedRule("Bash(git push:*)").build();
+        return Approval.builder()
+                .id(7)
+                .tool("Bash")
+                .request("git push")
+                .state(state)
+                .decidedBy(decidedBy)
+                .decider(decider)
+                .reason(reason)
+                .matchedRule("Bash(git push:*)")
+                .build();
     }
 
     @Test
@@ -26,7 +34,8 @@ class ToolCallDecisionTest {
                     assertThat(d.label()).isEqualTo("allowed");
                     assertThat(d.who()).isNull();
                 });
-        assertThat(ToolCallDecision.of(approval(ApprovalState.APPROVED, "human", "ann", null)).label())
+        assertThat(ToolCallDecision.of(approval(ApprovalState.APPROVED, "human", "ann", null))
+                        .label())
                 .isEqualTo("asked · approved by ann");
         assertThat(ToolCallDecision.of(approval(ApprovalState.DENIED, "policy", null, "rm -rf is denied")))
                 .satisfies(d -> {
@@ -34,15 +43,19 @@ class ToolCallDecisionTest {
                     assertThat(d.reason()).isEqualTo("rm -rf is denied");
                     assertThat(d.verdict().refused()).isTrue();
                 });
-        ToolCallDecision rejected = ToolCallDecision.of(approval(ApprovalState.DENIED, "human", "bob",
-                "denied by bob: not on Fridays"));
+        ToolCallDecision rejected =
+                ToolCallDecision.of(approval(ApprovalState.DENIED, "human", "bob", "denied by bob: not on Fridays"));
         assertThat(rejected.label()).isEqualTo("asked · denied by bob");
         assertThat(rejected.reason()).as("only the person's own words").isEqualTo("not on Fridays");
-        assertThat(ToolCallDecision.of(approval(ApprovalState.DENIED, "human", null, "denied by a person")).reason())
+        assertThat(ToolCallDecision.of(approval(ApprovalState.DENIED, "human", null, "denied by a person"))
+                        .reason())
                 .isNull();
-        assertThat(ToolCallDecision.of(approval(ApprovalState.EXPIRED, "timeout", null, "nobody answered")).label())
+        assertThat(ToolCallDecision.of(approval(ApprovalState.EXPIRED, "timeout", null, "nobody answered"))
+                        .label())
                 .isEqualTo("asked · no answer: denied");
-        assertThat(ToolCallDecision.of(approval(ApprovalState.CANCELLED, null, null, "stopped")).verdict().refused())
+        assertThat(ToolCallDecision.of(approval(ApprovalState.CANCELLED, null, null, "stopped"))
+                        .verdict()
+                        .refused())
                 .isFalse();
         ToolCallDecision waiting = ToolCallDecision.of(approval(ApprovalState.PENDING, null, null, null));
         assertThat(waiting.label()).isEqualTo("asked · waiting for you");
@@ -52,10 +65,14 @@ class ToolCallDecisionTest {
 
     @Test
     void totalsAddCallsErrorsAndTheFiguresRunsReport() {
-        TranscriptTotals t = TranscriptTotals.of(List.of(new TranscriptEntry.ToolCall("a", "Bash", "{}"),
-                new TranscriptEntry.ToolResult("a", "no", true), new TranscriptEntry.ToolCall("b", "Read", "{}"),
-                new TranscriptEntry.Error("boom"), new TranscriptEntry.Usage(false, 10L, 5L, null, 1000L, 2),
-                new TranscriptEntry.Usage(true, 3L, null, 0.25, null, null), new TranscriptEntry.Output("x")));
+        TranscriptTotals t = TranscriptTotals.of(List.of(
+                new TranscriptEntry.ToolCall("a", "Bash", "{}"),
+                new TranscriptEntry.ToolResult("a", "no", true),
+                new TranscriptEntry.ToolCall("b", "Read", "{}"),
+                new TranscriptEntry.Error("boom"),
+                new TranscriptEntry.Usage(false, 10L, 5L, null, 1000L, 2),
+                new TranscriptEntry.Usage(true, 3L, null, 0.25, null, null),
+                new TranscriptEntry.Output("x")));
 
         assertThat(t).isEqualTo(new TranscriptTotals(2, 2, 2, 13L, 5L, 0.25, 1000L));
         assertThat(t.tokens()).isEqualTo(18L);

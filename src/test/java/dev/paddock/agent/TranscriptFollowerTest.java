@@ -32,8 +32,9 @@ class TranscriptFollowerTest {
         Path log = tmp.resolve("agent.log");
         TranscriptFollower f = new TranscriptFollower(log, TranscriptFormat.CLAUDE_STREAM_JSON, 1 << 20);
         assertThat(f.poll().entries()).isEmpty();
-        byte[] line = ("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"héllo ✓\"}]}}\n")
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] line =
+                ("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"héllo ✓\"}]}}\n")
+                        .getBytes(StandardCharsets.UTF_8);
         int cut = new String(line, StandardCharsets.UTF_8).indexOf('✓') + 2; // inside the 3-byte check mark
         Files.write(log, Arrays.copyOf(line, cut));
         assertThat(f.poll().entries()).isEmpty();
@@ -57,7 +58,9 @@ class TranscriptFollowerTest {
         TranscriptFollower.Update again = f.poll();
 
         assertThat(again.reset()).isTrue();
-        assertThat(again.entries()).as("the half line of the old log is gone with it").containsExactly(new Output("retry"));
+        assertThat(again.entries())
+                .as("the half line of the old log is gone with it")
+                .containsExactly(new Output("retry"));
     }
 
     @Test

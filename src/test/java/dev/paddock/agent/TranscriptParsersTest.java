@@ -48,7 +48,8 @@ class TranscriptParsersTest {
             assertThat(s.model()).isNotBlank();
             assertThat(s.cwd()).startsWith("/");
         });
-        assertThat(e).extracting(x -> x.getClass().getSimpleName())
+        assertThat(e)
+                .extracting(x -> x.getClass().getSimpleName())
                 .containsExactly("SessionStarted", "Message", "ToolCall", "ToolResult", "Message", "Usage");
         ToolCall call = (ToolCall) e.get(2);
         assertThat(call.name()).isEqualTo("Bash");
@@ -65,7 +66,8 @@ class TranscriptParsersTest {
     @Test
     void anySplitOfTheOutputGivesTheSameEntries() {
         for (TranscriptFormat f : List.of(TranscriptFormat.CLAUDE_STREAM_JSON, TranscriptFormat.GEMINI_STREAM_JSON)) {
-            String text = fixture(f == TranscriptFormat.CLAUDE_STREAM_JSON ? "claude-stream.jsonl" : "gemini-stream.jsonl");
+            String text =
+                    fixture(f == TranscriptFormat.CLAUDE_STREAM_JSON ? "claude-stream.jsonl" : "gemini-stream.jsonl");
             List<TranscriptEntry> expected = whole(f, text);
             Random r = new Random(42);
             for (int round = 0; round < 20; round++) {
@@ -94,9 +96,13 @@ class TranscriptParsersTest {
                 + "{not json\n\n"
                 + "{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true,\"num_turns\":3}";
         List<TranscriptEntry> e = whole(TranscriptFormat.CLAUDE_STREAM_JSON, text);
-        assertThat(e).containsExactly(new Output("Warning: something printed on stdout"),
-                new Message("assistant", "hi", false), new Output("{not json"),
-                new Error("the run ended with error_max_turns"), new Usage(true, null, null, null, null, 3));
+        assertThat(e)
+                .containsExactly(
+                        new Output("Warning: something printed on stdout"),
+                        new Message("assistant", "hi", false),
+                        new Output("{not json"),
+                        new Error("the run ended with error_max_turns"),
+                        new Usage(true, null, null, null, null, 3));
     }
 
     @Test
@@ -112,7 +118,8 @@ class TranscriptParsersTest {
     void aHugeResultIsCutWithANote() {
         String big = "x".repeat(TranscriptEntry.MAX_TEXT + 10);
         ToolResult r = new ToolResult("t", big, false);
-        assertThat(r.text()).hasSize(TranscriptEntry.MAX_TEXT + "\n… (10 more characters)".length())
+        assertThat(r.text())
+                .hasSize(TranscriptEntry.MAX_TEXT + "\n… (10 more characters)".length())
                 .endsWith("(10 more characters)");
     }
 
@@ -133,7 +140,8 @@ class TranscriptParsersTest {
                 + "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"lo\",\"delta\":true}\n"
                 + "{\"type\":\"tool_result\",\"tool_id\":\"t\",\"status\":\"error\",\"error\":{\"message\":\"denied\"}}\n";
         Transcript t = Transcript.EMPTY.plus(whole(TranscriptFormat.GEMINI_STREAM_JSON, pieces));
-        assertThat(t.entries()).containsExactly(new Message("assistant", "Hello", true), new ToolResult("t", "denied", true));
+        assertThat(t.entries())
+                .containsExactly(new Message("assistant", "Hello", true), new ToolResult("t", "denied", true));
     }
 
     @Test
@@ -153,19 +161,22 @@ class TranscriptParsersTest {
                 {"type":"turn.failed","error":{"message":"stream error"}}
                 """;
         List<TranscriptEntry> e = whole(TranscriptFormat.CODEX_JSON, documented);
-        assertThat(e).containsExactly(
-                new ToolCall("item_1", "command_execution", "{\"command\":\"bash -lc ls\"}"),
-                new ToolResult("item_1", "README.md\n", false),
-                new ToolCall("item_2", "command_execution", "{\"command\":\"false\"}"),
-                new ToolResult("item_2", "", true),
-                new Message("assistant", "Listed.", false),
-                new Usage(false, 24763L, 122L, null, null, null),
-                new Error("stream error"), new Usage(true, null, null, null, null, null));
+        assertThat(e)
+                .containsExactly(
+                        new ToolCall("item_1", "command_execution", "{\"command\":\"bash -lc ls\"}"),
+                        new ToolResult("item_1", "README.md\n", false),
+                        new ToolCall("item_2", "command_execution", "{\"command\":\"false\"}"),
+                        new ToolResult("item_2", "", true),
+                        new Message("assistant", "Listed.", false),
+                        new Usage(false, 24763L, 122L, null, null, null),
+                        new Error("stream error"),
+                        new Usage(true, null, null, null, null, null));
     }
 
     @Test
     void plainTextOutputIsKeptLineByLine() {
         assertThat(whole(TranscriptFormat.TEXT, "Aider v0.86.2\n{\"looks\":\"like json\"}\nlast"))
-                .containsExactly(new Output("Aider v0.86.2"), new Output("{\"looks\":\"like json\"}"), new Output("last"));
+                .containsExactly(
+                        new Output("Aider v0.86.2"), new Output("{\"looks\":\"like json\"}"), new Output("last"));
     }
 }

@@ -25,11 +25,9 @@ class TurnHookTest {
     @TempDir
     Path tmp;
 
-    private record Received(String target, String auth, String body) {
-    }
+    private record Received(String target, String auth, String body) {}
 
-    private record Ran(int exit, String stdout, String stderr) {
-    }
+    private record Ran(int exit, String stdout, String stderr) {}
 
     private Ran run(Path script, String stdin, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(script.toString());
@@ -40,20 +38,27 @@ class TurnHookTest {
         p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        return new Ran(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        return new Ran(
+                p.exitValue(),
+                new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
                 new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     @Test
     void writesTheTurnFileAndPostsASignedCopyWithoutAToken() throws Exception {
         Path script = TurnHook.write(tmp.resolve("home"));
-        assertThat(Files.getPosixFilePermissions(script)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
-                PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+        assertThat(Files.getPosixFilePermissions(script))
+                .containsExactlyInAnyOrder(
+                        PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.OWNER_EXECUTE);
         assertThat(TurnHook.write(tmp.resolve("home"))).isEqualTo(script);
         List<Received> got = new CopyOnWriteArrayList<>();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
         server.createContext("/", ex -> {
-            got.add(new Received(ex.getRequestURI().toString(), ex.getRequestHeaders().getFirst("Paddock-Auth"),
+            got.add(new Received(
+                    ex.getRequestURI().toString(),
+                    ex.getRequestHeaders().getFirst("Paddock-Auth"),
                     new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
             ex.sendResponseHeaders(204, -1);
             ex.close();
@@ -63,9 +68,20 @@ class TurnHookTest {
             int port = server.getAddress().getPort();
             String key = HookAuth.sandboxKey("install-token", "s1");
             Path turnFile = tmp.resolve("turn.json");
-            Ran r = run(script, STOP, Map.of("PADDOCK_API", "http://127.0.0.1:" + port, "PADDOCK_SANDBOX_ID", "s1",
-                    "PADDOCK_HOOK_KEY", key, "PADDOCK_TOKEN", "the-sandbox-token", TurnHook.FILE_VARIABLE,
-                    turnFile.toString()));
+            Ran r = run(
+                    script,
+                    STOP,
+                    Map.of(
+                            "PADDOCK_API",
+                            "http://127.0.0.1:" + port,
+                            "PADDOCK_SANDBOX_ID",
+                            "s1",
+                            "PADDOCK_HOOK_KEY",
+                            key,
+                            "PADDOCK_TOKEN",
+                            "the-sandbox-token",
+                            TurnHook.FILE_VARIABLE,
+                            turnFile.toString()));
 
             assertThat(r).isEqualTo(new Ran(0, "", ""));
             assertThat(Files.readString(turnFile)).isEqualTo(STOP + "\n");
@@ -73,13 +89,23 @@ class TurnHookTest {
             Received req = got.get(0);
             assertThat(req.target()).isEqualTo(TurnHook.ROUTE + "?sandbox=s1");
             assertThat(req.body()).isEqualTo(STOP);
-            assertThat(req.auth() + req.body()).doesNotContain("the-sandbox-token").doesNotContain(key);
+            assertThat(req.auth() + req.body())
+                    .doesNotContain("the-sandbox-token")
+                    .doesNotContain(key);
             HookAuth.Presented p = HookAuth.parse(req.auth());
             assertThat(p.keyId()).isEqualTo("sandbox/s1");
-            assertThat(p.mac()).isEqualTo(HookAuth.requestMac(key, p.keyId(), p.ts(), p.nonce(), "127.0.0.1:" + port,
-                    "POST", req.target(), req.body().getBytes(StandardCharsets.UTF_8)));
-            assertThat(TurnSignal.parse(req.body())).contains(
-                    new TurnSignal(TurnSignal.Kind.TURN_ENDED, "s-1", "Done, $HOME \\n `x`", null));
+            assertThat(p.mac())
+                    .isEqualTo(HookAuth.requestMac(
+                            key,
+                            p.keyId(),
+                            p.ts(),
+                            p.nonce(),
+                            "127.0.0.1:" + port,
+                            "POST",
+                            req.target(),
+                            req.body().getBytes(StandardCharsets.UTF_8)));
+            assertThat(TurnSignal.parse(req.body()))
+                    .contains(new TurnSignal(TurnSignal.Kind.TURN_ENDED, "s-1", "Done, $HOME \\n `x`", null));
         } finally {
             server.stop(0);
         }
@@ -94,10 +120,18 @@ class TurnHookTest {
         }
         for (Map<String, String> env : List.of(
                 Map.<String, String>of(),
-                Map.of("PADDOCK_API", "http://127.0.0.1:" + closedPort, "PADDOCK_SANDBOX_ID", "s1", "PADDOCK_HOOK_KEY", "k"),
+                Map.of(
+                        "PADDOCK_API",
+                        "http://127.0.0.1:" + closedPort,
+                        "PADDOCK_SANDBOX_ID",
+                        "s1",
+                        "PADDOCK_HOOK_KEY",
+                        "k"),
                 Map.of("PADDOCK_API", "http://example.invalid:80", "PADDOCK_SANDBOX_ID", "s1", "PADDOCK_HOOK_KEY", "k"),
                 Map.of("PADDOCK_API", "http://127.0.0.1:1", "PADDOCK_SANDBOX_ID", "../x", "PADDOCK_HOOK_KEY", "k"),
-                Map.of(TurnHook.FILE_VARIABLE, tmp.resolve("no/such/dir/turn.json").toString()))) {
+                Map.of(
+                        TurnHook.FILE_VARIABLE,
+                        tmp.resolve("no/such/dir/turn.json").toString()))) {
             for (String stdin : List.of(STOP, "", "not json")) {
                 assertThat(run(script, stdin, env)).as("%s / %s", env, stdin).isEqualTo(new Ran(0, "", ""));
             }
@@ -107,8 +141,9 @@ class TurnHookTest {
     @Test
     void signalsOfStopAndNotification() {
         assertThat(TurnSignal.parse("{\"session_id\":\"a\",\"hook_event_name\":\"Notification\","
-                + "\"message\":\"Claude is waiting for your input\",\"notification_type\":\"idle_prompt\"}"))
-                .contains(new TurnSignal(TurnSignal.Kind.WAITING, "a", "Claude is waiting for your input", "idle_prompt"));
+                        + "\"message\":\"Claude is waiting for your input\",\"notification_type\":\"idle_prompt\"}"))
+                .contains(new TurnSignal(
+                        TurnSignal.Kind.WAITING, "a", "Claude is waiting for your input", "idle_prompt"));
         assertThat(TurnSignal.parse("{\"hook_event_name\":\"PreToolUse\"}")).isEmpty();
         assertThat(TurnSignal.parse("[1]")).isEmpty();
         assertThat(TurnSignal.parse("{oops")).isEmpty();

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * real git repositories, {@link HttpClient} as the client.
  */
 class ApiServerTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** One store and server for the class: starting them is most of the cost of a test. */
     @TempDir
@@ -58,8 +59,8 @@ class ApiServerTest {
         PaddockHome home = PaddockHome.resolve(shared.resolve("home"), Map.of());
         wiring = Wiring.open(home);
         token = ApiToken.loadOrCreate(home.tokenFile());
-        api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), wiring.settings(),
-                "serve");
+        api = ApiServer.start(
+                token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), wiring.settings(), "serve");
     }
 
     @AfterAll
@@ -87,7 +88,9 @@ class ApiServerTest {
 
     private static HttpResponse<String> get(ApiServer server, String pathAndQuery, String authorization)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(server, pathAndQuery)).timeout(Duration.ofSeconds(20)).GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(server, pathAndQuery))
+                .timeout(Duration.ofSeconds(20))
+                .GET();
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -110,7 +113,9 @@ class ApiServerTest {
     @Test
     void theServerListensOnTheLoopbackInterfaceOnly() throws Exception {
         InetSocketAddress bound = api.address();
-        assertThat(bound.getAddress().isLoopbackAddress()).as("bound to %s", bound).isTrue();
+        assertThat(bound.getAddress().isLoopbackAddress())
+                .as("bound to %s", bound)
+                .isTrue();
         assertThat(bound.getPort()).isPositive();
 
         for (InetAddress other : nonLoopbackAddresses()) {
@@ -238,9 +243,11 @@ class ApiServerTest {
 
     @Test
     void aKnownRouteWithAnotherMethodIsRefusedWithAJsonError() throws Exception {
-        HttpRequest post = HttpRequest.newBuilder(uri("/v1/status")).timeout(Duration.ofSeconds(10))
+        HttpRequest post = HttpRequest.newBuilder(uri("/v1/status"))
+                .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + token.value())
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build();
 
         HttpResponse<String> r = HTTP.send(post, HttpResponse.BodyHandlers.ofString());
 
@@ -264,8 +271,8 @@ class ApiServerTest {
         // A store closed under the server makes the status call fail with an unchecked exception.
         PaddockHome home = PaddockHome.resolve(tmp.resolve("broken-home"), Map.of());
         try (Wiring broken = Wiring.open(home)) {
-            ApiServer server = ApiServer.start(token, r -> broken.workspace().statusOf(r), broken.sandboxService(),
-                    broken.settings(), "serve");
+            ApiServer server = ApiServer.start(
+                    token, r -> broken.workspace().statusOf(r), broken.sandboxService(), broken.settings(), "serve");
             try {
                 broken.database().close();
 

@@ -78,8 +78,8 @@ class ApiTokenTest {
         assertThat(token.matches("")).isFalse();
         assertThat(token.matches(v.substring(1))).isFalse();
         assertThat(token.matches(v + "x")).isFalse();
-        assertThat(token.matches(v.toUpperCase(java.util.Locale.ROOT))).isEqualTo(v.equals(v.toUpperCase(
-                java.util.Locale.ROOT)));
+        assertThat(token.matches(v.toUpperCase(java.util.Locale.ROOT)))
+                .isEqualTo(v.equals(v.toUpperCase(java.util.Locale.ROOT)));
     }
 
     @Test

@@ -80,14 +80,14 @@ class ApprovalApiTest {
     @Test
     void anAskWaitsUntilAPersonApproves() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then approve");
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "git push origin main",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting = decideAsync(
+                rig.tokenOf(s.id()), "git push origin main", s.workspace().worktree());
         long id = awaitPending(s.id());
         Thread.sleep(300);
         assertThat(waiting).as("still waiting for a person").isNotDone();
 
-        HttpResponse<String> ok = rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\": \"ann\"}",
-                rig.installToken());
+        HttpResponse<String> ok =
+                rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\": \"ann\"}", rig.installToken());
 
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
         JsonNode answer = json(waiting.get());
@@ -107,11 +107,14 @@ class ApprovalApiTest {
     @Test
     void anAskIsReleasedByADenyWithItsReason() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then deny");
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "make deploy",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting =
+                decideAsync(rig.tokenOf(s.id()), "make deploy", s.workspace().worktree());
         long id = awaitPending(s.id());
 
-        rig.call("POST", "/v1/approvals/" + id + "/deny", "{\"by\": \"bob\", \"reason\": \"not today\"}",
+        rig.call(
+                "POST",
+                "/v1/approvals/" + id + "/deny",
+                "{\"by\": \"bob\", \"reason\": \"not today\"}",
                 rig.installToken());
 
         JsonNode answer = json(waiting.get());
@@ -126,7 +129,8 @@ class ApprovalApiTest {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then expire");
         long t0 = System.nanoTime();
 
-        JsonNode answer = json(decide(rig.tokenOf(s.id()), null, "make deploy", s.workspace().worktree()));
+        JsonNode answer = json(
+                decide(rig.tokenOf(s.id()), null, "make deploy", s.workspace().worktree()));
 
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertThat(answer.get("decision").asText()).isEqualTo("deny");
@@ -140,8 +144,8 @@ class ApprovalApiTest {
     @Test
     void anAskIsCancelledWhenItsSandboxStops() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask then stop");
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(rig.tokenOf(s.id()), "make deploy",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting =
+                decideAsync(rig.tokenOf(s.id()), "make deploy", s.workspace().worktree());
         long id = awaitPending(s.id());
 
         rig.host().wiring().sandboxService().stop(s.id(), "ann");
@@ -162,7 +166,7 @@ class ApprovalApiTest {
             OutputStream out = socket.getOutputStream();
             byte[] b = body.getBytes(StandardCharsets.UTF_8);
             out.write(("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + rig.tokenOf(s.id())
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n")
+                            + "\r\nContent-Type: application/json\r\nContent-Length: " + b.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(b);
             out.flush();
@@ -180,9 +184,11 @@ class ApprovalApiTest {
     void aResentRequestAttachesToThePendingOne() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Ask twice");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> first = decideAsync(token, "make deploy", s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> first =
+                decideAsync(token, "make deploy", s.workspace().worktree());
         long id = awaitPending(s.id());
-        CompletableFuture<HttpResponse<String>> second = decideAsync(token, "make deploy", s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> second =
+                decideAsync(token, "make deploy", s.workspace().worktree());
         Thread.sleep(500);
 
         rig.call("POST", "/v1/approvals/" + id + "/approve", null, rig.installToken());
@@ -198,12 +204,17 @@ class ApprovalApiTest {
         SandboxRecord a = rig.runningSandbox(repo, "Token one");
         SandboxRecord b = rig.runningSandbox(repo, "Token two");
 
-        HttpResponse<String> none = rig.call("POST", "/v1/decide", body(a.id(), "git status", a.workspace().worktree())
-                .toString(), null);
-        HttpResponse<String> other = decide(rig.tokenOf(b.id()), a.id(), "git status", a.workspace().worktree());
+        HttpResponse<String> none = rig.call(
+                "POST",
+                "/v1/decide",
+                body(a.id(), "git status", a.workspace().worktree()).toString(),
+                null);
+        HttpResponse<String> other =
+                decide(rig.tokenOf(b.id()), a.id(), "git status", a.workspace().worktree());
         HttpResponse<String> queue = rig.call("GET", "/v1/approvals?state=pending", null, rig.tokenOf(a.id()));
         HttpResponse<String> approve = rig.call("POST", "/v1/approvals/1/approve", null, rig.tokenOf(a.id()));
-        HttpResponse<String> install = decide(rig.installToken(), a.id(), "git status", a.workspace().worktree());
+        HttpResponse<String> install =
+                decide(rig.installToken(), a.id(), "git status", a.workspace().worktree());
         HttpResponse<String> installNoId = decide(rig.installToken(), null, "git status", tmp);
 
         assertThat(none.statusCode()).isEqualTo(401);
@@ -219,22 +230,25 @@ class ApprovalApiTest {
     void approveAndAllowWritesAPrefixRuleAndTheNextSuchCommandIsAllowed() throws Exception {
         SandboxRecord s = rig.runningSandbox(repo, "Allow from now on");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "npm run test -- --watch",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting =
+                decideAsync(token, "npm run test -- --watch", s.workspace().worktree());
         long id = awaitPending(s.id());
 
-        HttpResponse<String> r = rig.call("POST", "/v1/approvals/" + id + "/allow", "{\"by\": \"ann\"}",
-                rig.installToken());
+        HttpResponse<String> r =
+                rig.call("POST", "/v1/approvals/" + id + "/allow", "{\"by\": \"ann\"}", rig.installToken());
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(json(r).get("rule").asText()).isEqualTo("Bash(npm run test:*)");
         assertThat(json(waiting.get()).get("decision").asText()).isEqualTo("allow");
-        JsonNode policy = Json.mapper().readTree(repo.dir().resolve(".paddock/policy.json").toFile());
+        JsonNode policy = Json.mapper()
+                .readTree(repo.dir().resolve(".paddock/policy.json").toFile());
         assertThat(policy.get("note").asText()).isEqualTo("keep me");
-        assertThat(policy.at("/permissions/allow").toString()).isEqualTo("[\"Bash(git status)\",\"Bash(npm run test:*)\"]");
+        assertThat(policy.at("/permissions/allow").toString())
+                .isEqualTo("[\"Bash(git status)\",\"Bash(npm run test:*)\"]");
         assertThat(policy.at("/permissions/deny").toString()).isEqualTo("[\"Bash(rm -rf:*)\"]");
         assertThat(repo.dir().resolve(".paddock/policy.json.bak")).hasContent(BrokerRig.POLICY);
-        JsonNode next = json(decide(token, null, "npm run test -- --coverage", s.workspace().worktree()));
+        JsonNode next = json(
+                decide(token, null, "npm run test -- --coverage", s.workspace().worktree()));
         assertThat(next.get("decision").asText()).isEqualTo("allow");
         assertThat(next.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }
@@ -293,7 +307,8 @@ class ApprovalApiTest {
                 throw new IllegalStateException(e);
             }
         });
-        for (JsonNode a : json(rig.call("GET", "/v1/approvals", null, rig.installToken())).get("approvals")) {
+        for (JsonNode a :
+                json(rig.call("GET", "/v1/approvals", null, rig.installToken())).get("approvals")) {
             if (a.get("sandboxId").asText().equals(sandboxId)) {
                 return a.get("id").asLong();
             }
@@ -302,7 +317,8 @@ class ApprovalApiTest {
     }
 
     private static JsonNode approval(long id) throws Exception {
-        for (JsonNode a : json(rig.call("GET", "/v1/approvals", null, rig.installToken())).get("approvals")) {
+        for (JsonNode a :
+                json(rig.call("GET", "/v1/approvals", null, rig.installToken())).get("approvals")) {
             if (a.get("id").asLong() == id) {
                 return a;
             }
@@ -319,7 +335,9 @@ class ApprovalApiTest {
     }
 
     private static List<String> kinds(String sandboxId) throws Exception {
-        return rig.host().wiring().events().ofSandbox(sandboxId).stream().map(Event::kind)
-                .filter(k -> k.startsWith("approval.")).toList();
+        return rig.host().wiring().events().ofSandbox(sandboxId).stream()
+                .map(Event::kind)
+                .filter(k -> k.startsWith("approval."))
+                .toList();
     }
 }

@@ -55,8 +55,8 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo")); // ask: Bash(git push:*)
         SandboxRecord s = rig.runningSandbox(repo, "Push");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git push origin main",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting =
+                decideAsync(token, "git push origin main", s.workspace().worktree());
         long id = awaitPending(s.id());
 
         HttpResponse<String> r = allow(id);
@@ -65,11 +65,13 @@ class ApproveAndAllowTest {
         Path file = repo.dir().resolve(".paddock/policy.json");
         assertThat(json(r).get("rule").asText()).isEqualTo("Bash(git push:*)");
         assertThat(json(r).get("deciding").asText()).isEqualTo("allow rule Bash(git push:*) from " + file);
-        assertThat(json(r).get("droppedAsks").toString()).isEqualTo("[\"ask rule Bash(git push:*) from " + file
-                + "\"]");
-        assertThat(json(r).at("/approval/reason").asText()).isEqualTo("approved by ann; allowed from now on by the"
-                + " allow rule Bash(git push:*) from " + file + " (removed the ask rule Bash(git push:*) from " + file
-                + ")");
+        assertThat(json(r).get("droppedAsks").toString())
+                .isEqualTo("[\"ask rule Bash(git push:*) from " + file + "\"]");
+        assertThat(json(r).at("/approval/reason").asText())
+                .isEqualTo("approved by ann; allowed from now on by the"
+                        + " allow rule Bash(git push:*) from " + file + " (removed the ask rule Bash(git push:*) from "
+                        + file
+                        + ")");
         assertThat(json(waiting.get()).get("decision").asText()).isEqualTo("allow");
         JsonNode policy = Json.mapper().readTree(file.toFile());
         assertThat(policy.at("/permissions/ask").toString()).isEqualTo("[]");
@@ -80,7 +82,9 @@ class ApproveAndAllowTest {
         JsonNode next = json(decide(token, "git push origin main", s.workspace().worktree()));
         assertThat(next.get("decision").asText()).as(next.toString()).isEqualTo("allow");
         assertThat(next.get("rule").asText()).isEqualTo("Bash(git push:*)");
-        assertThat(json(decide(token, "rm -rf build", s.workspace().worktree())).get("decision").asText())
+        assertThat(json(decide(token, "rm -rf build", s.workspace().worktree()))
+                        .get("decision")
+                        .asText())
                 .isEqualTo("deny");
     }
 
@@ -90,24 +94,28 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"), text);
         SandboxRecord s = rig.runningSandbox(repo, "Fetch");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "git fetch origin",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting =
+                decideAsync(token, "git fetch origin", s.workspace().worktree());
         long id = awaitPending(s.id());
         // An agent cannot take this route at all.
-        assertThat(rig.call("POST", "/v1/approvals/" + id + "/allow", "{}", token).statusCode()).isEqualTo(403);
+        assertThat(rig.call("POST", "/v1/approvals/" + id + "/allow", "{}", token)
+                        .statusCode())
+                .isEqualTo(403);
 
         HttpResponse<String> r = allow(id);
 
         Path file = repo.dir().resolve(".paddock/policy.json");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-        assertThat(json(r).get("error").asText()).isEqualTo("No allow rule written: the ask rule Bash(git:*) from "
-                + file + " would still ask about this request (ask rules win over allow rules), and it covers more"
-                + " than Bash(git fetch:*): dropping it would stop asking about all of it. Narrow that rule in the"
-                + " policy editor (Ctrl+P) if that is what you want. Approve or deny it once instead.");
+        assertThat(json(r).get("error").asText())
+                .isEqualTo("No allow rule written: the ask rule Bash(git:*) from "
+                        + file
+                        + " would still ask about this request (ask rules win over allow rules), and it covers more"
+                        + " than Bash(git fetch:*): dropping it would stop asking about all of it. Narrow that rule in the"
+                        + " policy editor (Ctrl+P) if that is what you want. Approve or deny it once instead.");
         assertThat(Files.readString(file)).isEqualTo(text);
         assertThat(waiting).isNotDone();
-        HttpResponse<String> once = rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\": \"ann\"}",
-                rig.installToken());
+        HttpResponse<String> once =
+                rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\": \"ann\"}", rig.installToken());
         assertThat(once.statusCode()).as(once.body()).isEqualTo(200);
         assertThat(json(waiting.get()).get("decision").asText()).isEqualTo("allow");
     }
@@ -119,21 +127,29 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"), "{}");
         SandboxRecord s = rig.runningSandbox(repo, "Install");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "npm install --save-dev vitest",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting = decideAsync(
+                token, "npm install --save-dev vitest", s.workspace().worktree());
         long id = awaitPending(s.id());
 
         HttpResponse<String> r = allow(id);
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(json(r).get("droppedAsks").toString()).isEqualTo("[\"ask rule Bash(npm install:*) from " + global
-                + "\"]");
+        assertThat(json(r).get("droppedAsks").toString())
+                .isEqualTo("[\"ask rule Bash(npm install:*) from " + global + "\"]");
         assertThat(json(waiting.get()).get("decision").asText()).isEqualTo("allow");
-        assertThat(Json.mapper().readTree(global.toFile()).at("/permissions/ask").toString())
+        assertThat(Json.mapper()
+                        .readTree(global.toFile())
+                        .at("/permissions/ask")
+                        .toString())
                 .isEqualTo("[\"Bash(curl:*)\"]");
-        assertThat(Json.mapper().readTree(repo.dir().resolve(".paddock/policy.json").toFile())
-                .at("/permissions/allow").toString()).isEqualTo("[\"Bash(npm install:*)\"]");
-        assertThat(json(decide(token, "npm install left-pad", s.workspace().worktree())).get("decision").asText())
+        assertThat(Json.mapper()
+                        .readTree(repo.dir().resolve(".paddock/policy.json").toFile())
+                        .at("/permissions/allow")
+                        .toString())
+                .isEqualTo("[\"Bash(npm install:*)\"]");
+        assertThat(json(decide(token, "npm install left-pad", s.workspace().worktree()))
+                        .get("decision")
+                        .asText())
                 .isEqualTo("allow");
     }
 
@@ -142,16 +158,18 @@ class ApproveAndAllowTest {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"), "{\"permissions\": {\"allow\": []}}");
         SandboxRecord s = rig.runningSandbox(repo, "Touch the policy");
         String token = rig.tokenOf(s.id());
-        CompletableFuture<HttpResponse<String>> waiting = decideAsync(token, "python3 fix.py .paddock/policy.json",
-                s.workspace().worktree());
+        CompletableFuture<HttpResponse<String>> waiting = decideAsync(
+                token, "python3 fix.py .paddock/policy.json", s.workspace().worktree());
         long id = awaitPending(s.id());
         String before = Files.readString(repo.dir().resolve(".paddock/policy.json"));
 
         HttpResponse<String> r = allow(id);
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-        assertThat(json(r).get("error").asText()).startsWith("No allow rule written: even with Bash(python3 fix.py:*)"
-                + " the policy would still ask about this request: ").contains(".paddock/policy.json")
+        assertThat(json(r).get("error").asText())
+                .startsWith("No allow rule written: even with Bash(python3 fix.py:*)"
+                        + " the policy would still ask about this request: ")
+                .contains(".paddock/policy.json")
                 .endsWith("No allow rule can change that. Approve or deny it once instead.");
         assertThat(Files.readString(repo.dir().resolve(".paddock/policy.json"))).isEqualTo(before);
         assertThat(waiting).isNotDone();

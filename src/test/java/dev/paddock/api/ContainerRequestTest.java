@@ -11,8 +11,22 @@ import org.junit.jupiter.api.Test;
 /** The container part of {@code POST /v1/sandboxes}: image and limits in the units people type. */
 class ContainerRequestTest {
     private static CreateSandboxRequest request(String image, Double cpus, Long memoryMiB, Long pids, Long nofile) {
-        return new CreateSandboxRequest("/work/shop", "task", "true", "container", null, null, null, null, null, null,
-                image, cpus, memoryMiB, pids, nofile);
+        return new CreateSandboxRequest(
+                "/work/shop",
+                "task",
+                "true",
+                "container",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                image,
+                cpus,
+                memoryMiB,
+                pids,
+                nofile);
     }
 
     @Test
@@ -35,7 +49,8 @@ class ContainerRequestTest {
     @Test
     void aLimitDockerWouldRefuseIsA400WithTheReason() {
         assertThatThrownBy(() -> request(null, null, 1L, null, null).toNewSandbox())
-                .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.status()).isEqualTo(400))
+                .isInstanceOfSatisfying(
+                        ApiError.class, e -> assertThat(e.status()).isEqualTo(400))
                 .hasMessage("The memory limit must be at least 6 MiB (got 1048576 bytes).");
         assertThatThrownBy(() -> request(null, 0.0, null, null, null).toNewSandbox())
                 .hasMessage("The CPU limit must be positive (got 0 nanoCPUs).");

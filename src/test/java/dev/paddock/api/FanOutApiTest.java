@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * settings name.
  */
 class FanOutApiTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
@@ -68,7 +69,8 @@ class FanOutApiTest {
             call("DELETE", "/v1/settings/agents." + agent + ".executable", null);
         }
         for (SandboxRecord s : host.wiring().sandboxService().list(null)) {
-            if (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+            if (s.state() == SandboxState.RUNNING
+                    || s.state() == SandboxState.PENDING
                     || s.state() == SandboxState.RETRYING) {
                 host.wiring().sandboxService().stop(s.id(), "the test's clean-up");
             }
@@ -80,7 +82,9 @@ class FanOutApiTest {
         Path p = Files.createDirectories(tmp.resolve("agents")).resolve(agent);
         Files.writeString(p, "#!/bin/sh\nfor a in \"$@\"; do printf 'ARG %s\\n' \"$a\"; done\nexit 0\n");
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
-        HttpResponse<String> r = call("PUT", "/v1/settings/agents." + agent + ".executable",
+        HttpResponse<String> r = call(
+                "PUT",
+                "/v1/settings/agents." + agent + ".executable",
                 Json.mapper().createObjectNode().put("value", p.toString()).toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return p;
@@ -91,23 +95,34 @@ class FanOutApiTest {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         fakeAgent("claude");
         fakeAgent("codex");
-        HttpResponse<String> flags = call("PUT", "/v1/repositories/agent-flags", Json.mapper().createObjectNode()
-                .put("repo", repo.dir().toString()).put("agent", "claude")
-                .set("flags", Json.mapper().valueToTree(List.of("--max-turns", "7"))).toString());
+        HttpResponse<String> flags = call(
+                "PUT",
+                "/v1/repositories/agent-flags",
+                Json.mapper()
+                        .createObjectNode()
+                        .put("repo", repo.dir().toString())
+                        .put("agent", "claude")
+                        .set("flags", Json.mapper().valueToTree(List.of("--max-turns", "7")))
+                        .toString());
         assertThat(flags.statusCode()).as(flags.body()).isEqualTo(200);
         assertThat(json(flags).get("flags").toString()).isEqualTo("[\"--max-turns\",\"7\"]");
 
-        HttpResponse<String> r = create(request(repo, "Speed up the build").put("agents", "claude:2,codex:1")
-                .put("tier", "worktree").put("maxRetries", 0));
+        HttpResponse<String> r = create(request(repo, "Speed up the build")
+                .put("agents", "claude:2,codex:1")
+                .put("tier", "worktree")
+                .put("maxRetries", 0));
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         JsonNode answer = json(r);
         String group = answer.get("group").asText();
         assertThat(group).matches("speed-up-build-\\d{8}-001");
-        assertThat(answer.get("sandboxes").findValuesAsText("id")).containsExactly(group + "-claude-1",
-                group + "-claude-2", group + "-codex-1");
-        assertThat(answer.get("sandboxes").findValuesAsText("branch")).containsExactly("agent/speed-up-build-claude-1",
-                "agent/speed-up-build-claude-2", "agent/speed-up-build-codex-1");
+        assertThat(answer.get("sandboxes").findValuesAsText("id"))
+                .containsExactly(group + "-claude-1", group + "-claude-2", group + "-codex-1");
+        assertThat(answer.get("sandboxes").findValuesAsText("branch"))
+                .containsExactly(
+                        "agent/speed-up-build-claude-1",
+                        "agent/speed-up-build-claude-2",
+                        "agent/speed-up-build-codex-1");
         assertThat(answer.get("sandboxes").findValuesAsText("group")).containsOnly(group);
 
         for (String id : answer.get("sandboxes").findValuesAsText("id")) {
@@ -116,14 +131,17 @@ class FanOutApiTest {
         String claudeLog = host.wiring().sandboxService().logTail(group + "-claude-2");
         assertThat(claudeLog).contains("ARG --max-turns\nARG 7\nARG --\nARG Speed up the build\n");
         assertThat(host.wiring().sandboxService().logTail(group + "-codex-1"))
-                .contains("ARG exec\nARG --json\nARG --\nARG Speed up the build\n").doesNotContain("--max-turns");
+                .contains("ARG exec\nARG --json\nARG --\nARG Speed up the build\n")
+                .doesNotContain("--max-turns");
 
-        JsonNode list = json(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null)).get("sandboxes");
+        JsonNode list =
+                json(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null)).get("sandboxes");
         assertThat(list.findValuesAsText("group")).containsExactly(group, group, group);
         JsonNode status = json(call("GET", "/v1/status?repo=" + q(repo.dir()), null));
         assertThat(status.get("sandboxes").findValuesAsText("group")).containsExactly(group, group, group);
         // A sandbox made on its own has no group.
-        HttpResponse<String> alone = create(request(repo, "Alone").put("agent", "codex").put("tier", "worktree"));
+        HttpResponse<String> alone =
+                create(request(repo, "Alone").put("agent", "codex").put("tier", "worktree"));
         assertThat(alone.statusCode()).as(alone.body()).isEqualTo(201);
         assertThat(json(alone).get("group").isNull()).isTrue();
     }
@@ -132,15 +150,28 @@ class FanOutApiTest {
     void badFanOutsAre400AndMakeNothing() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
 
-        assertRefused(request(repo, "T").put("agents", "claude:0"), 400,
+        assertRefused(
+                request(repo, "T").put("agents", "claude:0"),
+                400,
                 "agents: 'claude:0': a count is a whole number from 1 to 20");
-        assertRefused(request(repo, "T").put("agents", "claude:2").put("agent", "claude"), 400,
+        assertRefused(
+                request(repo, "T").put("agents", "claude:2").put("agent", "claude"),
+                400,
                 "give agent (one sandbox) or agents (a fan-out such as \"claude:2,codex:1\"), not both");
-        assertRefused(request(repo, "T").put("agents", "claude:1,cursor:1"), 400,
+        assertRefused(
+                request(repo, "T").put("agents", "claude:1,cursor:1"),
+                400,
                 "Unknown agent \"cursor\"; known agents: claude, codex, gemini, aider, custom.");
-        assertRefused(request(repo, "T").put("agents", "codex:2").put("branch", "a..b").put("tier", "worktree"), 400,
+        assertRefused(
+                request(repo, "T")
+                        .put("agents", "codex:2")
+                        .put("branch", "a..b")
+                        .put("tier", "worktree"),
+                400,
                 null);
-        assertRefused(request(repo, "T").put("agents", "claude:1,codex:1").put("model", "o3"), 400,
+        assertRefused(
+                request(repo, "T").put("agents", "claude:1,codex:1").put("model", "o3"),
+                400,
                 "A model (--model) is one agent's: this fan-out runs claude, codex. Leave the model out, or fan out to"
                         + " one agent.");
         assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
@@ -158,8 +189,10 @@ class FanOutApiTest {
             // Room for one more checkout of the data, not two.
             disk.fill(1536 * 1024);
 
-            HttpResponse<String> r = create(request(repo, "Sort the data").put("agents", "custom:3")
-                    .put("command", "exit 0").put("maxRetries", 0));
+            HttpResponse<String> r = create(request(repo, "Sort the data")
+                    .put("agents", "custom:3")
+                    .put("command", "exit 0")
+                    .put("maxRetries", 0));
 
             assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
             JsonNode answer = json(r);
@@ -171,19 +204,25 @@ class FanOutApiTest {
             assertThat(answer.at("/failed/branch").asText()).isEqualTo("agent/sort-data-custom-2");
             assertThat(answer.at("/failed/error").asText()).isNotBlank();
             assertThat(answer.get("notTried").findValuesAsText("id")).containsExactly(group + "-custom-3");
-            assertThat(answer.get("error").asText()).startsWith("The fan-out " + group + " made 1 of its 3 sandboxes: "
-                    + group + "-custom-2 (custom, branch agent/sort-data-custom-2) could not be created: ")
-                    .contains("Created, and their agents start: " + group + "-custom-1 (custom, branch"
-                            + " agent/sort-data-custom-1).", "Not tried: " + group + "-custom-3");
+            assertThat(answer.get("error").asText())
+                    .startsWith("The fan-out " + group + " made 1 of its 3 sandboxes: " + group
+                            + "-custom-2 (custom, branch agent/sort-data-custom-2) could not be created: ")
+                    .contains(
+                            "Created, and their agents start: " + group + "-custom-1 (custom, branch"
+                                    + " agent/sort-data-custom-1).",
+                            "Not tried: " + group + "-custom-3");
             // As reported: one sandbox, the failed one taken back.
-            JsonNode list = json(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null)).get("sandboxes");
+            JsonNode list = json(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null))
+                    .get("sandboxes");
             assertThat(list.findValuesAsText("id")).containsExactly(group + "-custom-1");
-            assertThat(repo.dir().resolve(".worktrees").resolve(group + "-custom-2")).doesNotExist();
+            assertThat(repo.dir().resolve(".worktrees").resolve(group + "-custom-2"))
+                    .doesNotExist();
             assertThat(repo.git("branch", "--list", "agent/sort-data-custom-2")).isBlank();
             awaitState(group + "-custom-1", "done");
             disk.free();
-            host.wiring().sandboxService().remove(group + "-custom-1", dev.paddock.sandbox.RemoveMode.FORCE, true,
-                    "the test");
+            host.wiring()
+                    .sandboxService()
+                    .remove(group + "-custom-1", dev.paddock.sandbox.RemoveMode.FORCE, true, "the test");
         }
     }
 
@@ -196,7 +235,10 @@ class FanOutApiTest {
     }
 
     private static ObjectNode request(TempRepo repo, String task) {
-        return Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task);
+        return Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", task);
     }
 
     private static HttpResponse<String> create(ObjectNode body) throws Exception {
@@ -213,15 +255,19 @@ class FanOutApiTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError(id + " did not become " + state + " within " + AGENT_TIMEOUT + ": " + last
-                + "\n" + host.wiring().sandboxService().logTail(id));
+        throw new AssertionError(id + " did not become " + state + " within " + AGENT_TIMEOUT + ": " + last + "\n"
+                + host.wiring().sandboxService().logTail(id));
     }
 
     private static HttpResponse<String> call(String method, String pathAndQuery, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort() + pathAndQuery))
-                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + installToken)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + installToken)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 

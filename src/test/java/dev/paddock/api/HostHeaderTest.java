@@ -48,11 +48,19 @@ class HostHeaderTest {
     }
 
     @ParameterizedTest(name = "Host: {0}")
-    @ValueSource(strings = {"attacker.example:PORT", "attacker.example", "127.0.0.1.nip.io:PORT", "127.0.0.1:OTHER",
-        "localhost:OTHER", "[::1]:OTHER", "127.0.0.2:PORT"})
+    @ValueSource(
+            strings = {
+                "attacker.example:PORT",
+                "attacker.example",
+                "127.0.0.1.nip.io:PORT",
+                "127.0.0.1:OTHER",
+                "localhost:OTHER",
+                "[::1]:OTHER",
+                "127.0.0.2:PORT"
+            })
     void aRequestForAnotherHostIsRefusedWith421(String host) throws Exception {
-        String answer = get(host.replace("PORT", Integer.toString(rig.port()))
-                .replace("OTHER", Integer.toString(otherPort())), "");
+        String answer = get(
+                host.replace("PORT", Integer.toString(rig.port())).replace("OTHER", Integer.toString(otherPort())), "");
 
         assertThat(answer).startsWith("HTTP/1.1 421");
         JsonNode error = body(answer);
@@ -69,8 +77,14 @@ class HostHeaderTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"Origin: http://127.0.0.1:PORT", "Origin: https://attacker.example", "Origin: null",
-        "Sec-Fetch-Site: cross-site", "Sec-Fetch-Site: none"})
+    @ValueSource(
+            strings = {
+                "Origin: http://127.0.0.1:PORT",
+                "Origin: https://attacker.example",
+                "Origin: null",
+                "Sec-Fetch-Site: cross-site",
+                "Sec-Fetch-Site: none"
+            })
     void aRequestFromABrowserIsRefusedEvenWithTheToken(String header) throws Exception {
         String answer = get("127.0.0.1:" + rig.port(), header.replace("PORT", Integer.toString(rig.port())) + "\r\n");
 

@@ -37,12 +37,10 @@ class InstanceFileTest {
 
     @Test
     void anInstanceFileOfAnotherProcessIsNotDeletedByUs() throws Exception {
-        InstanceFile theirs = new InstanceFile(ProcessHandle.current().pid() + 1_000_000, 1, "panel",
-                Instant.now());
+        InstanceFile theirs = new InstanceFile(ProcessHandle.current().pid() + 1_000_000, 1, "panel", Instant.now());
         theirs.write(file());
 
-        new InstanceFile(ProcessHandle.current().pid(), 2, "serve", Instant.now())
-                .deleteIfOurs(file());
+        new InstanceFile(ProcessHandle.current().pid(), 2, "serve", Instant.now()).deleteIfOurs(file());
 
         assertThat(InstanceFile.read(file())).contains(theirs);
     }
@@ -68,8 +66,8 @@ class InstanceFileTest {
     void aFileWhosePidNowBelongsToALaterProcessIsNotLive() throws Exception {
         // The file says it was written long before this process (alive, same pid) started: a crashed
         // Paddock's pid reused by another program.
-        InstanceFile stale = new InstanceFile(ProcessHandle.current().pid(), 4242, "panel",
-                Instant.parse("2001-01-01T00:00:00Z"));
+        InstanceFile stale =
+                new InstanceFile(ProcessHandle.current().pid(), 4242, "panel", Instant.parse("2001-01-01T00:00:00Z"));
         stale.write(file());
 
         assertThat(InstanceFile.read(file())).isPresent();

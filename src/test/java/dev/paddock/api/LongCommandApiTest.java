@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LongCommandApiTest {
     /** A rule longer than the 1,024 characters approvals.matched_rule first took. */
     private static final String LONG_RULE = "Bash(printf " + "%s-".repeat(600) + ":*)";
+
     private static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(echo:*)\", \"" + LONG_RULE + "\"],"
             + " \"ask\": [\"Bash(git push:*)\"]}}";
     private static final Pattern APPROVAL_ID = Pattern.compile("\\(approval (\\d+)\\)");
@@ -60,11 +61,14 @@ class LongCommandApiTest {
     void anAllowedLongCommandIsAllowedAndStoredWholeThroughDecide(int size) throws Exception {
         String command = echoes(size);
 
-        HttpResponse<String> r = rig.call("POST", "/v1/decide", decideBody(command).toString(), token);
+        HttpResponse<String> r =
+                rig.call("POST", "/v1/decide", decideBody(command).toString(), token);
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode answer = json(r);
-        assertThat(answer.get("decision").asText()).as(answer.get("reason").asText()).isEqualTo("allow");
+        assertThat(answer.get("decision").asText())
+                .as(answer.get("reason").asText())
+                .isEqualTo("allow");
         assertThat(answer.get("state").asText()).isEqualTo("approved");
         assertThat(answer.get("reason").asText().length()).isLessThanOrEqualTo(4096);
         Approval stored = stored(answer.get("approvalId").asLong());
@@ -78,11 +82,14 @@ class LongCommandApiTest {
     void anAllowedLongCommandIsAllowedAndStoredWholeThroughTheHookRoute(int size) throws Exception {
         String command = echoes(size);
 
-        HttpResponse<String> r = rig.call("POST", "/v1/hooks/claude", hookPayload(command).toString(), token);
+        HttpResponse<String> r =
+                rig.call("POST", "/v1/hooks/claude", hookPayload(command).toString(), token);
 
         assertThat(r.statusCode()).isEqualTo(200);
         String[] lines = r.body().split("\n");
-        assertThat(lines[0]).as(r.body().length() > 2000 ? r.body().substring(0, 2000) : r.body()).isEqualTo("allow");
+        assertThat(lines[0])
+                .as(r.body().length() > 2000 ? r.body().substring(0, 2000) : r.body())
+                .isEqualTo("allow");
         Matcher m = APPROVAL_ID.matcher(lines[2]);
         assertThat(m.find()).as(lines[2]).isTrue();
         assertThat(lines[2].length()).isLessThan(4096 + 200);
@@ -105,8 +112,11 @@ class LongCommandApiTest {
         assertThat(pending.get("request").asText()).isEqualTo(command);
         assertThat(pending.get("matchedRule").asText()).isEqualTo("Bash(git push:*)");
 
-        HttpResponse<String> ok = rig.call("POST", "/v1/approvals/" + pending.get("id").asLong() + "/approve",
-                "{\"by\": \"ann\"}", rig.installToken());
+        HttpResponse<String> ok = rig.call(
+                "POST",
+                "/v1/approvals/" + pending.get("id").asLong() + "/approve",
+                "{\"by\": \"ann\"}",
+                rig.installToken());
 
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
         JsonNode answer = json(waiting.get());
@@ -120,7 +130,10 @@ class LongCommandApiTest {
     @Test
     void aLongWorkingDirectorySessionAndRuleAreStoredWhole() throws Exception {
         String command = "printf " + "%s-".repeat(600) + " done";
-        String cwd = sandbox.workspace().worktree().resolve("deep/".repeat(1200) + "end").toString();
+        String cwd = sandbox.workspace()
+                .worktree()
+                .resolve("deep/".repeat(1200) + "end")
+                .toString();
         ObjectNode body = decideBody(command).put("cwd", cwd).put("sessionId", "session-" + "x".repeat(5000));
 
         HttpResponse<String> r = rig.call("POST", "/v1/decide", body.toString(), token);
@@ -147,13 +160,22 @@ class LongCommandApiTest {
         long id = awaitPending().get("id").asLong();
         String why = "not this one, because ".repeat(1000);
 
-        HttpResponse<String> denied = rig.call("POST", "/v1/approvals/" + id + "/deny",
-                Json.mapper().createObjectNode().put("by", "bob").put("reason", why).toString(), rig.installToken());
+        HttpResponse<String> denied = rig.call(
+                "POST",
+                "/v1/approvals/" + id + "/deny",
+                Json.mapper()
+                        .createObjectNode()
+                        .put("by", "bob")
+                        .put("reason", why)
+                        .toString(),
+                rig.installToken());
 
         assertThat(denied.statusCode()).as(denied.body()).isEqualTo(200);
         String told = json(waiting.get()).get("reason").asText();
-        assertThat(told).startsWith("denied by bob: not this one").endsWith("(shortened from " + (15 + why.strip().length())
-                + " characters)").hasSizeLessThanOrEqualTo(4096);
+        assertThat(told)
+                .startsWith("denied by bob: not this one")
+                .endsWith("(shortened from " + (15 + why.strip().length()) + " characters)")
+                .hasSizeLessThanOrEqualTo(4096);
         assertThat(stored(id).reason()).isEqualTo(told);
         assertThat(stored(id).state().id()).isEqualTo("denied");
     }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * sandbox's worktree, or linked into one, is never used, whether the hook names the sandbox or not.
  */
 class PolicyChangeReviewTest {
-    private static final String STRICT = "{\"permissions\": {\"allow\": [\"Bash(git status)\"]}, \"unmatched\": \"deny\"}";
+    private static final String STRICT =
+            "{\"permissions\": {\"allow\": [\"Bash(git status)\"]}, \"unmatched\": \"deny\"}";
     private static final String OPEN = "{\"permissions\": {\"allow\": [\"Bash\"]}}";
 
     @TempDir
@@ -47,8 +48,10 @@ class PolicyChangeReviewTest {
     }
 
     private HttpResponse<String> decide(SandboxRecord s, String command) throws Exception {
-        ObjectNode n = Json.mapper().createObjectNode().put("tool", "Bash").put("cwd", s.workspace().worktree()
-                .toString());
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("tool", "Bash")
+                .put("cwd", s.workspace().worktree().toString());
         n.putObject("input").put("command", command);
         return rig.call("POST", "/v1/decide", n.toString(), rig.tokenOf(s.id()));
     }
@@ -86,10 +89,15 @@ class PolicyChangeReviewTest {
         // The agent ends before the review, so it leaves its token where the test can read it (the store keeps
         // only the token's hash).
         Path tokenFile = tmp.resolve("agent-token");
-        ObjectNode create = Json.mapper().createObjectNode().put("repo", repo.dir().toString())
-                .put("task", "Open up the policy").put("command", "printf %s \"$PADDOCK_TOKEN\" > '" + tokenFile
-                        + "' && printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
-                        + " && git add -A && git commit -qm 'Allow everything'");
+        ObjectNode create = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", "Open up the policy")
+                .put(
+                        "command",
+                        "printf %s \"$PADDOCK_TOKEN\" > '" + tokenFile
+                                + "' && printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
+                                + " && git add -A && git commit -qm 'Allow everything'");
         HttpResponse<String> created = rig.call("POST", "/v1/sandboxes", create.toString(), rig.installToken());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String agent = BrokerRig.json(created).get("id").asText();
@@ -100,14 +108,18 @@ class PolicyChangeReviewTest {
 
         long id = entryOf(agent).get("id").asLong();
         assertThat(repo.git("rev-parse", "main").strip()).as("base unchanged").isEqualTo(before);
-        assertThat(Files.readString(PolicyFile.repositoryFile(repo.dir())).strip()).isEqualTo(STRICT);
-        assertThat(decision(asker, "touch pwned")).as("the policy in force is the old one").isEqualTo("deny");
-        HttpResponse<String> asAgent = rig.call("POST", "/v1/merges/" + id + "/approve", "{\"by\": \"me\"}",
-                agentToken);
+        assertThat(Files.readString(PolicyFile.repositoryFile(repo.dir())).strip())
+                .isEqualTo(STRICT);
+        assertThat(decision(asker, "touch pwned"))
+                .as("the policy in force is the old one")
+                .isEqualTo("deny");
+        HttpResponse<String> asAgent =
+                rig.call("POST", "/v1/merges/" + id + "/approve", "{\"by\": \"me\"}", agentToken);
         HttpResponse<String> asOther = rig.call("POST", "/v1/merges/" + id + "/approve", "{}", rig.tokenOf(asker.id()));
         assertThat(asAgent.statusCode()).isEqualTo(403);
         assertThat(asOther.statusCode()).isEqualTo(403);
-        assertThat(rig.call("GET", "/v1/merges/" + id + "/review", null, agentToken).statusCode())
+        assertThat(rig.call("GET", "/v1/merges/" + id + "/review", null, agentToken)
+                        .statusCode())
                 .isEqualTo(403);
         assertThat(stateOf(agent)).isEqualTo("policy_review");
 
@@ -117,33 +129,48 @@ class PolicyChangeReviewTest {
         assertThat(r.get("files").get(0).asText()).isEqualTo(".paddock/policy.json");
         assertThat(r.get("diff").asText()).contains("-" + STRICT, "+" + OPEN);
         String reviewed = r.get("reviewCommit").asText();
-        HttpResponse<String> wrong = rig.call("POST", "/v1/merges/" + id + "/approve", "{\"commit\": \"" + before
-                + "\"}", rig.installToken());
+        HttpResponse<String> wrong = rig.call(
+                "POST", "/v1/merges/" + id + "/approve", "{\"commit\": \"" + before + "\"}", rig.installToken());
         assertThat(wrong.statusCode()).as("not the commit under review").isEqualTo(409);
 
-        HttpResponse<String> ok = rig.call("POST", "/v1/merges/" + id + "/approve", "{\"by\": \"ann\", \"commit\": \""
-                + reviewed + "\"}", rig.installToken());
+        HttpResponse<String> ok = rig.call(
+                "POST",
+                "/v1/merges/" + id + "/approve",
+                "{\"by\": \"ann\", \"commit\": \"" + reviewed + "\"}",
+                rig.installToken());
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
 
         BrokerRig.await("the approved entry is merged", () -> "merged".equals(stateOf(agent)));
-        assertThat(Files.readString(PolicyFile.repositoryFile(repo.dir())).strip()).isEqualTo(OPEN);
-        assertThat(decision(asker, "touch pwned")).as("the approved policy applies").isEqualTo("allow");
+        assertThat(Files.readString(PolicyFile.repositoryFile(repo.dir())).strip())
+                .isEqualTo(OPEN);
+        assertThat(decision(asker, "touch pwned"))
+                .as("the approved policy applies")
+                .isEqualTo("allow");
     }
 
     @Test
     void aRejectedPolicyChangeLeavesBaseAndThePolicyAsTheyWere() throws Exception {
         SandboxRecord asker = rig.runningSandbox(repo, "Ask things");
         String before = repo.git("rev-parse", "main").strip();
-        ObjectNode create = Json.mapper().createObjectNode().put("repo", repo.dir().toString())
-                .put("task", "Open up the policy").put("command", "printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
-                        + " && git add -A && git commit -qm 'Allow everything'");
+        ObjectNode create = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", "Open up the policy")
+                .put(
+                        "command",
+                        "printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
+                                + " && git add -A && git commit -qm 'Allow everything'");
         String agent = BrokerRig.json(rig.call("POST", "/v1/sandboxes", create.toString(), rig.installToken()))
-                .get("id").asText();
+                .get("id")
+                .asText();
         BrokerRig.await("the agent's entry waits for a policy review", () -> "policy_review".equals(stateOf(agent)));
         long id = entryOf(agent).get("id").asLong();
 
-        HttpResponse<String> no = rig.call("POST", "/v1/merges/" + id + "/reject", "{\"by\": \"ann\", \"reason\":"
-                + " \"no\"}", rig.installToken());
+        HttpResponse<String> no = rig.call(
+                "POST",
+                "/v1/merges/" + id + "/reject",
+                "{\"by\": \"ann\", \"reason\":" + " \"no\"}",
+                rig.installToken());
 
         assertThat(no.statusCode()).as(no.body()).isEqualTo(200);
         assertThat(BrokerRig.json(no).get("state").asText()).isEqualTo("cancelled");
@@ -158,11 +185,17 @@ class PolicyChangeReviewTest {
         Path own = PolicyFile.repositoryFile(s.workspace().worktree());
         Files.writeString(own, OPEN); // what the agent would write in its worktree
 
-        assertThat(hook(s.id(), s.workspace().worktree(), rig.installToken())).as("named sandbox").startsWith("deny\n");
-        assertThat(hook(null, s.workspace().worktree(), rig.installToken())).as("found by its cwd")
+        assertThat(hook(s.id(), s.workspace().worktree(), rig.installToken()))
+                .as("named sandbox")
                 .startsWith("deny\n");
-        assertThat(hook(null, s.workspace().worktree().resolve("src"), rig.installToken())).startsWith("deny\n");
-        assertThat(hook(null, s.workspace().worktree(), rig.tokenOf(s.id()))).as("its own token").startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree(), rig.installToken()))
+                .as("found by its cwd")
+                .startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree().resolve("src"), rig.installToken()))
+                .startsWith("deny\n");
+        assertThat(hook(null, s.workspace().worktree(), rig.tokenOf(s.id())))
+                .as("its own token")
+                .startsWith("deny\n");
         assertThat(decision(s, "touch x")).isEqualTo("deny");
 
         // The main worktree's .paddock made a link to the sandbox's own: refused, everything denied.
@@ -181,11 +214,15 @@ class PolicyChangeReviewTest {
         Files.writeString(policy, "{\"permissions\": {\"allow\": [\"Write\", \"Edit\", \"Bash(echo:*)\"]}}");
         rig.approvalTimeout(30_000); // unmatched requests are asked
         SandboxRecord s = rig.runningSandbox(repo, "Install things");
-        ObjectNode write = Json.mapper().createObjectNode().put("tool", "Write").put("cwd", s.workspace().worktree()
-                .toString());
+        ObjectNode write = Json.mapper()
+                .createObjectNode()
+                .put("tool", "Write")
+                .put("cwd", s.workspace().worktree().toString());
         write.putObject("input").put("file_path", policy.toString()).put("content", OPEN);
         HttpResponse<String> agentWrite = rig.call("POST", "/v1/decide", write.toString(), rig.tokenOf(s.id()));
-        assertThat(BrokerRig.json(agentWrite).get("decision").asText()).as(agentWrite.body()).isEqualTo("deny");
+        assertThat(BrokerRig.json(agentWrite).get("decision").asText())
+                .as(agentWrite.body())
+                .isEqualTo("deny");
         assertThat(BrokerRig.json(agentWrite).get("reason").asText()).contains("built-in rule");
         assertThat(decision(s, "echo '" + OPEN + "' > " + policy)).isEqualTo("deny");
 
@@ -200,16 +237,16 @@ class PolicyChangeReviewTest {
         long[] id = {0};
         BrokerRig.await("the npm install request is pending", () -> {
             try {
-                JsonNode list = BrokerRig.json(rig.call("GET", "/v1/approvals?state=pending", null,
-                        rig.installToken())).get("approvals");
+                JsonNode list = BrokerRig.json(rig.call("GET", "/v1/approvals?state=pending", null, rig.installToken()))
+                        .get("approvals");
                 id[0] = list.size() == 0 ? 0 : list.get(0).get("id").asLong();
                 return id[0] != 0;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        HttpResponse<String> allow = rig.call("POST", "/v1/approvals/" + id[0] + "/allow", "{\"by\": \"ann\"}",
-                rig.installToken());
+        HttpResponse<String> allow =
+                rig.call("POST", "/v1/approvals/" + id[0] + "/allow", "{\"by\": \"ann\"}", rig.installToken());
 
         assertThat(allow.statusCode()).as(allow.body()).isEqualTo(200);
         assertThat(BrokerRig.json(asked.get()).get("decision").asText()).isEqualTo("allow");
@@ -218,16 +255,23 @@ class PolicyChangeReviewTest {
         assertThat(Files.readString(policy)).contains(rule);
         assertThat(decision(s, "npm install other")).isEqualTo("allow");
         assertThat(BrokerRig.json(rig.call("POST", "/v1/decide", write.toString(), rig.tokenOf(s.id())))
-                .get("decision").asText()).as("the agent still cannot write it").isEqualTo("deny");
+                        .get("decision")
+                        .asText())
+                .as("the agent still cannot write it")
+                .isEqualTo("deny");
     }
 
     /** The hook's call as the script sends it; returns the three-line answer. */
     private String hook(String sandbox, Path cwd, String token) throws Exception {
-        ObjectNode n = Json.mapper().createObjectNode().put("hook_event_name", "PreToolUse").put("tool_name", "Bash")
-                .put("cwd", cwd.toString()).put("session_id", "s");
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("hook_event_name", "PreToolUse")
+                .put("tool_name", "Bash")
+                .put("cwd", cwd.toString())
+                .put("session_id", "s");
         n.putObject("tool_input").put("command", "touch x");
-        HttpResponse<String> r = rig.call("POST", "/v1/hooks/claude" + (sandbox == null ? "" : "?sandbox=" + sandbox),
-                n.toString(), token);
+        HttpResponse<String> r = rig.call(
+                "POST", "/v1/hooks/claude" + (sandbox == null ? "" : "?sandbox=" + sandbox), n.toString(), token);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return r.body().stripLeading();
     }

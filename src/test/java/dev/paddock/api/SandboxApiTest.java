@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * store, supervisor and API in this JVM), real git repositories and real agent processes.
  */
 class SandboxApiTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(30);
 
     /** One running Paddock for the class: starting it is most of the cost of a test. */
@@ -77,7 +78,8 @@ class SandboxApiTest {
     @AfterEach
     void stopAgents() throws Exception {
         for (SandboxRecord s : host.wiring().sandboxService().list(null)) {
-            if (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+            if (s.state() == SandboxState.RUNNING
+                    || s.state() == SandboxState.PENDING
                     || s.state() == SandboxState.RETRYING) {
                 host.wiring().sandboxService().stop(s.id(), "the test's clean-up");
             }
@@ -98,7 +100,8 @@ class SandboxApiTest {
         assertThat(created.get("state").asText()).isEqualTo("pending");
         assertThat(created.get("baseCommit").asText()).isEqualTo(repo.head());
         Path worktree = Path.of(created.get("worktreePath").asText());
-        assertThat(worktree).isEqualTo(repo.dir().resolve(".worktrees").resolve(id).resolve("agent/say-hi-world"))
+        assertThat(worktree)
+                .isEqualTo(repo.dir().resolve(".worktrees").resolve(id).resolve("agent/say-hi-world"))
                 .isDirectory();
         assertThat(created.has("token")).as("a sandbox's token is never shown").isFalse();
 
@@ -106,13 +109,19 @@ class SandboxApiTest {
 
         assertThat(done.at("/sandbox/exitCode").asInt()).isZero();
         assertThat(done.at("/sandbox/iteration").asInt()).isEqualTo(1);
-        assertThat(done.get("history").findValuesAsText("kind")).containsSubsequence("sandbox.branch_created",
-                "sandbox.worktree_added", "sandbox.created", "sandbox.running", "sandbox.done");
+        assertThat(done.get("history").findValuesAsText("kind"))
+                .containsSubsequence(
+                        "sandbox.branch_created",
+                        "sandbox.worktree_added",
+                        "sandbox.created",
+                        "sandbox.running",
+                        "sandbox.done");
         HttpResponse<String> log = call("GET", "/v1/sandboxes/" + id + "/log", null, installToken);
         assertThat(log.statusCode()).isEqualTo(200);
         assertThat(log.headers().firstValue("Content-Type")).contains("text/plain; charset=utf-8");
         assertThat(log.body()).contains("hi from " + id);
-        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).containsExactly(id);
+        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken)))
+                .containsExactly(id);
     }
 
     @Test
@@ -135,17 +144,22 @@ class SandboxApiTest {
         assertThat(c.statusCode()).as(c.body()).isEqualTo(400);
         assertThat(json(c).get("error").asText()).contains("is not a model name");
         assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
-        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).isEmpty();
+        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken)))
+                .isEmpty();
     }
 
     @Test
     void aPresetIsStoredWithItsModelAndItsRunFailsClearlyWhenItsProgramIsMissing() throws Exception {
         // aider is looked for on this Paddock's PATH (CI has none). Where it is installed, the start itself is
         // not this test's subject: the record is still checked, and the run is stopped.
-        boolean aiderMissing = dev.paddock.agent.ExecutableLocator.locate(dev.paddock.agent.AgentPreset.AIDER, null,
-                System.getenv("PATH")).isEmpty();
-        ObjectNode body = request("Tidy the readme", null).put("agent", "aider").put("model", "gpt-4.1")
-                .put("maxRetries", 0).put("tier", "worktree");
+        boolean aiderMissing = dev.paddock.agent.ExecutableLocator.locate(
+                        dev.paddock.agent.AgentPreset.AIDER, null, System.getenv("PATH"))
+                .isEmpty();
+        ObjectNode body = request("Tidy the readme", null)
+                .put("agent", "aider")
+                .put("model", "gpt-4.1")
+                .put("maxRetries", 0)
+                .put("tier", "worktree");
         body.remove("command");
 
         HttpResponse<String> r = create(body);
@@ -159,15 +173,18 @@ class SandboxApiTest {
             return;
         }
         JsonNode failed = awaitState(id, "awaiting_human");
-        assertThat(failed.at("/sandbox/lastError").asText()).startsWith("Cannot start the aider agent of " + id
-                + ": no executable \"aider\" on Paddock's PATH (");
+        assertThat(failed.at("/sandbox/lastError").asText())
+                .startsWith("Cannot start the aider agent of " + id + ": no executable \"aider\" on Paddock's PATH (");
     }
 
     @Test
     void stoppingARunningAgentKillsItsProcessTreeAndHandsTheSandboxToAPerson() throws Exception {
-        String id = json(create(request("Sleep a long time", "sleep 300"))).get("id").asText();
+        String id = json(create(request("Sleep a long time", "sleep 300")))
+                .get("id")
+                .asText();
         JsonNode running = awaitState(id, "running");
-        ProcessHandle wrapper = ProcessHandle.of(running.at("/sandbox/pid").asLong()).orElseThrow();
+        ProcessHandle wrapper =
+                ProcessHandle.of(running.at("/sandbox/pid").asLong()).orElseThrow();
         List<ProcessHandle> tree = awaitTreeWith(wrapper, "sleep");
 
         HttpResponse<String> r = call("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"ann\"}", installToken);
@@ -176,22 +193,27 @@ class SandboxApiTest {
         assertThat(json(r).get("state").asText()).isEqualTo("awaiting_human");
         assertThat(json(r).get("lastError").asText()).isEqualTo("stopped by ann");
         // Running, not alive: here PID 1 may leave the killed processes as zombies for a while.
-        assertThat(tree).allSatisfy(p -> assertThat(ProcessTree.isRunning(p)).as("pid %d", p.pid()).isFalse());
+        assertThat(tree)
+                .allSatisfy(p -> assertThat(ProcessTree.isRunning(p))
+                        .as("pid %d", p.pid())
+                        .isFalse());
         JsonNode after = detail(id);
         assertThat(after.at("/sandbox/pid").isNull()).isTrue();
         assertThat(after.get("history").findValuesAsText("message")).contains(id + " was stopped by ann");
 
         HttpResponse<String> again = call("POST", "/v1/sandboxes/" + id + "/stop", null, installToken);
         assertThat(again.statusCode()).isEqualTo(409);
-        assertThat(json(again).get("error").asText()).isEqualTo(id + " is awaiting_human, not running: there is"
-                + " nothing to stop.");
+        assertThat(json(again).get("error").asText())
+                .isEqualTo(id + " is awaiting_human, not running: there is" + " nothing to stop.");
     }
 
     @Test
     void aStoppedSandboxCanBeRetriedAndRunsAgain() throws Exception {
         String id = json(create(request("Count sheep", "sleep 300"))).get("id").asText();
         awaitState(id, "running");
-        assertThat(call("POST", "/v1/sandboxes/" + id + "/stop", null, installToken).statusCode()).isEqualTo(200);
+        assertThat(call("POST", "/v1/sandboxes/" + id + "/stop", null, installToken)
+                        .statusCode())
+                .isEqualTo(200);
 
         HttpResponse<String> r = call("POST", "/v1/sandboxes/" + id + "/retry", null, installToken);
 
@@ -221,9 +243,11 @@ class SandboxApiTest {
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(json(wrong).get("error").asText()).isEqualTo("invalid token");
         assertThat(other.statusCode()).isEqualTo(403);
-        assertThat(json(other).get("error").asText()).isEqualTo("this token belongs to sandbox " + b
-                + "; it cannot send heartbeats for " + a);
-        assertThat(detail(a).at("/sandbox/lastHeartbeatAt").isNull()).as("nothing recorded").isTrue();
+        assertThat(json(other).get("error").asText())
+                .isEqualTo("this token belongs to sandbox " + b + "; it cannot send heartbeats for " + a);
+        assertThat(detail(a).at("/sandbox/lastHeartbeatAt").isNull())
+                .as("nothing recorded")
+                .isTrue();
 
         HttpResponse<String> own = call("POST", path, progress("halfway — 50 %"), tokenA);
 
@@ -231,12 +255,14 @@ class SandboxApiTest {
         JsonNode afterOwn = detail(a).get("sandbox");
         assertThat(afterOwn.get("progress").asText()).isEqualTo("halfway — 50 %");
         Instant beat = Instant.parse(afterOwn.get("lastHeartbeatAt").asText());
-        assertThat(Instant.parse(afterOwn.get("leaseExpiresAt").asText())).isEqualTo(beat.plusMillis(
-                afterOwn.get("leaseMs").asLong()));
-        assertThat(detail(b).get("sandbox").get("progress").isNull()).as("b untouched").isTrue();
+        assertThat(Instant.parse(afterOwn.get("leaseExpiresAt").asText()))
+                .isEqualTo(beat.plusMillis(afterOwn.get("leaseMs").asLong()));
+        assertThat(detail(b).get("sandbox").get("progress").isNull())
+                .as("b untouched")
+                .isTrue();
 
-        HttpResponse<String> install = call("POST", "/v1/sandboxes/" + b + "/heartbeat", progress("nudged"),
-                installToken);
+        HttpResponse<String> install =
+                call("POST", "/v1/sandboxes/" + b + "/heartbeat", progress("nudged"), installToken);
 
         assertThat(install.statusCode()).as(install.body()).isEqualTo(200);
         assertThat(detail(b).at("/sandbox/progress").asText()).isEqualTo("nudged");
@@ -249,7 +275,8 @@ class SandboxApiTest {
         // Agents that ignore SIGTERM: each stop waits the whole grace period (3 s), then kills.
         List<String> stubborn = new ArrayList<>();
         for (int i = 1; i <= 4; i++) {
-            stubborn.add(json(create(request("Stubborn " + i, "trap '' TERM; echo armed; sleep 300"))).get("id")
+            stubborn.add(json(create(request("Stubborn " + i, "trap '' TERM; echo armed; sleep 300")))
+                    .get("id")
                     .asText());
         }
         String beating = json(create(request("Beating", "sleep 300"))).get("id").asText();
@@ -262,19 +289,26 @@ class SandboxApiTest {
 
         List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> stops = new ArrayList<>();
         for (String id : stubborn) {
-            stops.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort()
-                    + "/v1/sandboxes/" + id + "/stop")).header("Authorization", "Bearer " + installToken)
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+            stops.add(HTTP.sendAsync(
+                    HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:" + host.apiPort() + "/v1/sandboxes/" + id + "/stop"))
+                            .header("Authorization", "Bearer " + installToken)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
         }
         Thread.sleep(300); // the stops have reached the server and wait for their grace period
 
-        HttpResponse<String> beat = call("POST", "/v1/sandboxes/" + beating + "/heartbeat", progress("still here"),
-                token);
+        HttpResponse<String> beat =
+                call("POST", "/v1/sandboxes/" + beating + "/heartbeat", progress("still here"), token);
 
         assertThat(beat.statusCode()).as(beat.body()).isEqualTo(200);
-        assertThat(stops).as("the heartbeat was answered while every stop still waited").allMatch(f -> !f.isDone());
+        assertThat(stops)
+                .as("the heartbeat was answered while every stop still waited")
+                .allMatch(f -> !f.isDone());
         for (var f : stops) {
-            assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode())
+                    .isEqualTo(200);
         }
     }
 
@@ -301,14 +335,20 @@ class SandboxApiTest {
                 call("POST", "/v1/sandboxes/" + a + "/say", "{\"text\": \"go on\"}", tokenA));
 
         assertThat(refused).allSatisfy(r -> {
-            assertThat(r.statusCode()).as(r.request().method() + " " + r.request().uri()).isEqualTo(403);
-            assertThat(json(r).get("error").asText()).isEqualTo("a sandbox's token may only send that sandbox's"
-                    + " heartbeats (POST /v1/sandboxes/" + a + "/heartbeat), take its checkpoints (POST /v1/sandboxes/"
-                    + a + "/checkpoints), ask for its agent's decisions (POST /v1/decide, POST /v1/hooks/claude)"
-                    + " and tell its turn's end (POST /v1/hooks/claude/turn)");
+            assertThat(r.statusCode())
+                    .as(r.request().method() + " " + r.request().uri())
+                    .isEqualTo(403);
+            assertThat(json(r).get("error").asText())
+                    .isEqualTo("a sandbox's token may only send that sandbox's"
+                            + " heartbeats (POST /v1/sandboxes/" + a
+                            + "/heartbeat), take its checkpoints (POST /v1/sandboxes/"
+                            + a
+                            + "/checkpoints), ask for its agent's decisions (POST /v1/decide, POST /v1/hooks/claude)"
+                            + " and tell its turn's end (POST /v1/hooks/claude/turn)");
         });
         assertThat(detail(a).at("/sandbox/state").asText()).isEqualTo("running");
-        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).containsExactly(a);
+        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken)))
+                .containsExactly(a);
     }
 
     @Test
@@ -316,16 +356,18 @@ class SandboxApiTest {
         // The agent keeps its token where the test finds it after the agent ended (the store has its hash only).
         Path kept = tmp.resolve("token");
         String id = json(create(request("Quick job", "printf %s \"$PADDOCK_TOKEN\" > '" + kept + "'; exit 0")))
-                .get("id").asText();
+                .get("id")
+                .asText();
         awaitState(id, "done");
         String token = Files.readString(kept);
 
         HttpResponse<String> late = call("POST", "/v1/sandboxes/" + id + "/heartbeat", progress("late"), token);
-        HttpResponse<String> nobody = call("POST", "/v1/sandboxes/no-such-thing/heartbeat", progress("x"), installToken);
+        HttpResponse<String> nobody =
+                call("POST", "/v1/sandboxes/no-such-thing/heartbeat", progress("x"), installToken);
 
         assertThat(late.statusCode()).isEqualTo(409);
-        assertThat(json(late).get("error").asText()).isEqualTo(id + " is done, not running: the heartbeat was not"
-                + " recorded.");
+        assertThat(json(late).get("error").asText())
+                .isEqualTo(id + " is done, not running: the heartbeat was not" + " recorded.");
         assertThat(detail(id).at("/sandbox/progress").isNull()).isTrue();
         assertThat(nobody.statusCode()).isEqualTo(404);
         assertThat(json(nobody).get("error").asText()).isEqualTo("No sandbox no-such-thing.");
@@ -333,13 +375,17 @@ class SandboxApiTest {
 
     @Test
     void anInvalidBranchNameIs400AndChangesNothing() throws Exception {
-        assertRefusedAndNothingChanged(request("Bad branch", "true").put("branch", "feature..x"), 400,
+        assertRefusedAndNothingChanged(
+                request("Bad branch", "true").put("branch", "feature..x"),
+                400,
                 "\"feature..x\" is not a valid branch name (git check-ref-format refuses it).");
     }
 
     @Test
     void anIdWithDotDotIs400AndChangesNothing() throws Exception {
-        assertRefusedAndNothingChanged(request("Escape", "true").put("id", "../../escape"), 400,
+        assertRefusedAndNothingChanged(
+                request("Escape", "true").put("id", "../../escape"),
+                400,
                 "\"../../escape\" is not a valid sandbox id: use 1 to 64 lower-case letters, digits and dashes"
                         + " (it names a folder under .worktrees/).");
     }
@@ -349,14 +395,18 @@ class SandboxApiTest {
         Path taken = Files.createDirectories(repo.dir().resolve(".worktrees/taken"));
         Files.writeString(taken.resolve("notes.txt"), "someone's files");
 
-        assertRefusedAndNothingChanged(request("Taken", "true").put("id", "taken"), 409,
+        assertRefusedAndNothingChanged(
+                request("Taken", "true").put("id", "taken"),
+                409,
                 "The directory " + taken + " exists already; remove it or choose another id.");
         assertThat(taken.resolve("notes.txt")).hasContent("someone's files");
     }
 
     @Test
     void anEmptyCommandIs400AndChangesNothing() throws Exception {
-        assertRefusedAndNothingChanged(request("Nothing to run", "   "), 400,
+        assertRefusedAndNothingChanged(
+                request("Nothing to run", "   "),
+                400,
                 "The agent command is empty: say what the agent runs (--cmd CMD), or pick an agent (--agent"
                         + " claude|codex|gemini|aider|custom).");
     }
@@ -365,22 +415,30 @@ class SandboxApiTest {
     void aBranchCheckedOutElsewhereIs409AndChangesNothing() throws Exception {
         Path elsewhere = repo.addWorktree(tmp.resolve("wt-login"), "feature/login");
 
-        assertRefusedAndNothingChanged(request("Login again", "true").put("branch", "feature/login"), 409,
+        assertRefusedAndNothingChanged(
+                request("Login again", "true").put("branch", "feature/login"),
+                409,
                 "The branch feature/login is already checked out in " + elsewhere
                         + "; git allows a branch in one worktree only. Choose another branch.");
     }
 
     @Test
     void aNegativeNumberOfRetriesIs400AndChangesNothing() throws Exception {
-        assertRefusedAndNothingChanged(request("Retry forever", "true").put("maxRetries", -1), 400,
+        assertRefusedAndNothingChanged(
+                request("Retry forever", "true").put("maxRetries", -1),
+                400,
                 "The number of retries cannot be negative (got -1).");
     }
 
     @Test
     void retriesOrALeaseBeyondTheSettingsBoundsAre400AndChangeNothing() throws Exception {
-        assertRefusedAndNothingChanged(request("Retry a lot", "true").put("maxRetries", 1000), 400,
+        assertRefusedAndNothingChanged(
+                request("Retry a lot", "true").put("maxRetries", 1000),
+                400,
                 "The number of retries can be at most 100 (got 1000).");
-        assertRefusedAndNothingChanged(request("Sleep long", "true").put("leaseMs", 120_000_000L), 400,
+        assertRefusedAndNothingChanged(
+                request("Sleep long", "true").put("leaseMs", 120_000_000L),
+                400,
                 "The lease can be at most 24 hours (86400000 ms; got 120000000 ms): an agent that long silent is"
                         + " better stopped.");
     }
@@ -389,7 +447,9 @@ class SandboxApiTest {
     void aRefusedRequestLeavesTheRepositoryUnregistered() throws Exception {
         assertThat(snapshot()).startsWith("registered: false");
 
-        assertRefusedAndNothingChanged(request("Bad branch", "true").put("branch", "-x"), 400,
+        assertRefusedAndNothingChanged(
+                request("Bad branch", "true").put("branch", "-x"),
+                400,
                 "\"-x\" is not a valid branch name (git check-ref-format refuses it).");
         assertThat(snapshot()).startsWith("registered: false");
     }
@@ -403,12 +463,13 @@ class SandboxApiTest {
         HttpResponse<String> lease = create(request("Leased", "true").put("leaseMs", "soon"));
         HttpResponse<String> mode = call("DELETE", "/v1/sandboxes/x?mode=gently", null, installToken);
 
-        assertThat(List.of(notJson, empty, relative, tier, lease, mode)).allSatisfy(r ->
-                assertThat(r.statusCode()).as(r.body()).isEqualTo(400));
+        assertThat(List.of(notJson, empty, relative, tier, lease, mode))
+                .allSatisfy(r -> assertThat(r.statusCode()).as(r.body()).isEqualTo(400));
         assertThat(json(notJson).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(empty).get("error").asText()).startsWith("the request body is empty");
         assertThat(json(relative).get("error").asText()).isEqualTo("repo must be an absolute path: some/dir");
-        assertThat(json(tier).get("error").asText()).isEqualTo("unknown tier \"vm\": use worktree, namespace or container");
+        assertThat(json(tier).get("error").asText())
+                .isEqualTo("unknown tier \"vm\": use worktree, namespace or container");
         assertThat(json(lease).get("error").asText()).startsWith("the request body is not the expected JSON");
         assertThat(json(mode).get("error").asText()).isEqualTo("unknown mode \"gently\": use strict, commit or force");
         assertThat(Files.exists(repo.dir().resolve(".worktrees"))).isFalse();
@@ -428,9 +489,12 @@ class SandboxApiTest {
             assertThat(r.statusCode()).as(r.request().uri().toString()).isEqualTo(404);
             assertThat(json(r).get("error").asText()).isEqualTo("No sandbox ghost.");
         });
-        assertThat(call("GET", "/v1/sandboxes/ghost/tail", null, installToken).statusCode()).isEqualTo(404);
-        assertThat(call("PUT", "/v1/sandboxes/ghost", "{}", installToken).statusCode()).isEqualTo(405);
-        assertThat(call("GET", "/v1/sandboxes/ghost/stop", null, installToken).statusCode()).isEqualTo(405);
+        assertThat(call("GET", "/v1/sandboxes/ghost/tail", null, installToken).statusCode())
+                .isEqualTo(404);
+        assertThat(call("PUT", "/v1/sandboxes/ghost", "{}", installToken).statusCode())
+                .isEqualTo(405);
+        assertThat(call("GET", "/v1/sandboxes/ghost/stop", null, installToken).statusCode())
+                .isEqualTo(405);
     }
 
     @Test
@@ -457,7 +521,8 @@ class SandboxApiTest {
         assertThat(json(r).get("error").asText()).isEqualTo(message);
         assertThat(snapshot()).isEqualTo(before);
         assertThat(host.wiring().sandboxService().list(null)).hasSize(recordsBefore);
-        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken))).isEmpty();
+        assertThat(ids(call("GET", "/v1/sandboxes?repo=" + q(repo.dir()), null, installToken)))
+                .isEmpty();
     }
 
     /**
@@ -466,7 +531,9 @@ class SandboxApiTest {
     private String snapshot() throws Exception {
         StringBuilder b = new StringBuilder();
         HttpResponse<String> status = call("GET", "/v1/status?repo=" + q(repo.dir()), null, installToken);
-        b.append("registered: ").append(json(status).at("/repository/registered").asBoolean()).append('\n');
+        b.append("registered: ")
+                .append(json(status).at("/repository/registered").asBoolean())
+                .append('\n');
         b.append(repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"));
         b.append(repo.git("worktree", "list", "--porcelain"));
         Path root = repo.dir().resolve(".worktrees");
@@ -549,8 +616,7 @@ class SandboxApiTest {
 
     @Test
     void theRepositorysContainerImageIsSetAndClearedThroughTheApi() throws Exception {
-        String body = Json.mapper().writeValueAsString(Map.of("repo", repo.dir().toString(),
-                "image", " node:22 "));
+        String body = Json.mapper().writeValueAsString(Map.of("repo", repo.dir().toString(), "image", " node:22 "));
         HttpResponse<String> set = call("PUT", "/v1/repositories/container-image", body, installToken);
 
         assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
@@ -559,24 +625,32 @@ class SandboxApiTest {
         long id = host.wiring().repoStore().findByPath(repo.dir()).orElseThrow().id();
         assertThat(host.wiring().repoStore().containerImage(id)).contains("node:22");
 
-        HttpResponse<String> cleared = call("PUT", "/v1/repositories/container-image",
-                "{\"repo\": \"" + repo.dir() + "\", \"image\": null}", installToken);
+        HttpResponse<String> cleared = call(
+                "PUT",
+                "/v1/repositories/container-image",
+                "{\"repo\": \"" + repo.dir() + "\", \"image\": null}",
+                installToken);
         assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
         assertThat(host.wiring().repoStore().containerImage(id)).isEmpty();
 
-        HttpResponse<String> noRepo = call("PUT", "/v1/repositories/container-image", "{\"image\": \"x\"}",
-                installToken);
+        HttpResponse<String> noRepo =
+                call("PUT", "/v1/repositories/container-image", "{\"image\": \"x\"}", installToken);
         assertThat(noRepo.statusCode()).isEqualTo(400);
         assertThat(json(noRepo).get("error").asText()).startsWith("repo is missing");
-        assertThat(call("GET", "/v1/repositories/container-image", null, installToken).statusCode()).isEqualTo(405);
+        assertThat(call("GET", "/v1/repositories/container-image", null, installToken)
+                        .statusCode())
+                .isEqualTo(405);
     }
 
     private static HttpResponse<String> call(String method, String pathAndQuery, String body, String token)
             throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.apiPort() + pathAndQuery))
                 .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }

@@ -61,16 +61,23 @@ class SlowClientsTest {
         try (SlowClients slow = SlowClients.start(rig.port(), 100, 50, 50, 3000)) {
             Thread.sleep(2000); // all of them open and sending
             for (int i = 0; i < 30; i++) {
-                HookRun.Result r = HookRun.run(script, HookRun.Shell.BASH, env,
-                        HookRun.payload(sandbox.workspace().worktree(), "git status"), List.of(),
+                HookRun.Result r = HookRun.run(
+                        script,
+                        HookRun.Shell.BASH,
+                        env,
+                        HookRun.payload(sandbox.workspace().worktree(), "git status"),
+                        List.of(),
                         Duration.ofSeconds(60));
                 assertThat(r.exit()).as(r.describe()).isZero();
                 assertThat(r.decision()).isEqualTo("allow");
                 hookMs.add(r.took().toMillis());
 
                 long t0 = System.nanoTime();
-                HttpResponse<String> hb = rig.call("POST", "/v1/sandboxes/" + sandbox.id() + "/heartbeat",
-                        "{\"progress\": \"step " + i + "\"}", token);
+                HttpResponse<String> hb = rig.call(
+                        "POST",
+                        "/v1/sandboxes/" + sandbox.id() + "/heartbeat",
+                        "{\"progress\": \"step " + i + "\"}",
+                        token);
                 heartbeatMs.add((System.nanoTime() - t0) / 1_000_000);
                 assertThat(hb.statusCode()).as(hb.body()).isEqualTo(200);
             }
@@ -92,18 +99,26 @@ class SlowClientsTest {
         // reading thread until the server's request limit cuts them, and are opened again at once.
         try (SlowClients slow = SlowClients.start(rig.port(), 200, 0, 0, 1000)) {
             Thread.sleep(2000);
-            assertThat(slow.open()).as("slow connections open before the hooks run").isGreaterThan(190);
+            assertThat(slow.open())
+                    .as("slow connections open before the hooks run")
+                    .isGreaterThan(190);
             for (int i = 0; i < 20; i++) {
                 // a deny and an allow: the decision is the policy's, not the hook's own deadline running out
                 boolean deny = i % 2 == 0;
-                HookRun.Result r = HookRun.run(script, HookRun.Shell.BASH, env,
+                HookRun.Result r = HookRun.run(
+                        script,
+                        HookRun.Shell.BASH,
+                        env,
                         HookRun.payload(sandbox.workspace().worktree(), deny ? "rm -rf build" : "git status"),
                         List.of(),
                         Duration.ofSeconds(60));
-                assertThat(r.exit()).as("a deny exits 2, as Claude Code expects: " + r.describe()).isEqualTo(deny ? 2 : 0);
+                assertThat(r.exit())
+                        .as("a deny exits 2, as Claude Code expects: " + r.describe())
+                        .isEqualTo(deny ? 2 : 0);
                 assertThat(r.decision()).as(r.describe()).isEqualTo(deny ? "deny" : "allow");
                 if (deny) {
-                    assertThat(r.output().path("permissionDecisionReason").asText()).as(r.describe())
+                    assertThat(r.output().path("permissionDecisionReason").asText())
+                            .as(r.describe())
                             .contains("Bash(rm -rf:*)");
                 }
                 hookMs.add(r.took().toMillis());
@@ -120,7 +135,8 @@ class SlowClientsTest {
             long t0 = System.nanoTime();
             OutputStream out = s.getOutputStream();
             boolean cut = false;
-            for (char c : "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".toCharArray()) {
+            for (char c : "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                    .toCharArray()) {
                 try {
                     out.write(c);
                     out.flush();
@@ -142,9 +158,11 @@ class SlowClientsTest {
     void aBodyThatNeverEndsIsCut() throws Exception {
         try (Socket s = connect()) {
             long t0 = System.nanoTime();
-            s.getOutputStream().write(("POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 "
-                    + "0".repeat(32) + " " + "0".repeat(64) + "\r\nContent-Length: 5000\r\n\r\n{\"tool_name\":")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 "
+                                    + "0".repeat(32) + " " + "0".repeat(64)
+                                    + "\r\nContent-Length: 5000\r\n\r\n{\"tool_name\":")
+                            .getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
 
             assertThat(closed(s, CUT)).as("the server closed the connection").isTrue();
@@ -201,9 +219,12 @@ class SlowClientsTest {
             for (int i = 0; i < count; i++) {
                 Socket s = connect();
                 sockets.add(s);
-                s.getOutputStream().write(("POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 "
-                        + "0".repeat(32) + " " + "0".repeat(64) + "\r\nContent-Length: " + HttpIo.MAX_BODY_BYTES
-                        + "\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream()
+                        .write(("POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 "
+                                        + "0".repeat(32) + " " + "0".repeat(64) + "\r\nContent-Length: "
+                                        + HttpIo.MAX_BODY_BYTES
+                                        + "\r\n\r\n{")
+                                .getBytes(StandardCharsets.US_ASCII));
                 s.getOutputStream().flush();
             }
             int busy = 0;
@@ -228,9 +249,10 @@ class SlowClientsTest {
     @Test
     void aBodyLargerThanTheLimitIsRefusedBeforeItIsSent() throws Exception {
         try (Socket s = connect()) {
-            s.getOutputStream().write(("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                    + rig.installToken() + "\r\nContent-Length: " + (HttpIo.MAX_BODY_BYTES + 1) + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + rig.installToken()
+                                    + "\r\nContent-Length: " + (HttpIo.MAX_BODY_BYTES + 1) + "\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
             s.setSoTimeout(10_000);
 
@@ -243,9 +265,10 @@ class SlowClientsTest {
     @Test
     void aChunkedBodyIsRefused() throws Exception {
         try (Socket s = connect()) {
-            s.getOutputStream().write(("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                    + rig.installToken() + "\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + rig.installToken()
+                                    + "\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
             s.setSoTimeout(10_000);
 

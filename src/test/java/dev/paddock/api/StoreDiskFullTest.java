@@ -92,8 +92,12 @@ class StoreDiskFullTest {
 
         disk.free();
         try (Database db = Database.open(base())) {
-            assertThat(db.jdbc().query("SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\""
-                    + " ORDER BY \"installed_rank\" DESC LIMIT 1", rs -> rs.getString(1))).containsExactly(latestMigration());
+            assertThat(db.jdbc()
+                            .query(
+                                    "SELECT \"version\" FROM \"flyway_schema_history\" WHERE \"success\""
+                                            + " ORDER BY \"installed_rank\" DESC LIMIT 1",
+                                    rs -> rs.getString(1)))
+                    .containsExactly(latestMigration());
         }
         assertThat(backup()).isRegularFile();
     }
@@ -103,19 +107,20 @@ class StoreDiskFullTest {
         PaddockHome home = PaddockHome.resolve(disk.dir().resolve("home"), Map.of());
         try (Wiring wiring = Wiring.open(home)) {
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
-            try (ApiServer api = ApiServer.start(token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(),
-                    wiring.settings(), "serve")) {
+            try (ApiServer api = ApiServer.start(
+                    token, r -> wiring.workspace().statusOf(r), wiring.sandboxService(), wiring.settings(), "serve")) {
                 api.watchStore(wiring.database().health()::problem);
                 assertThat(health(api, token).statusCode()).isEqualTo(200);
 
                 disk.fill(0);
                 EventLog events = new EventLog(wiring.database(), Clock.systemUTC());
                 assertThatThrownBy(() -> {
-                    for (int i = 0; i < 10_000; i++) {
-                        events.append(EventDraft.of(null, null, "test.fill", "x".repeat(4000), Map.of()));
-                    }
-                }).isInstanceOf(StoreException.class).hasMessageStartingWith("Disk full: the folder "
-                        + home.dir() + " has ");
+                            for (int i = 0; i < 10_000; i++) {
+                                events.append(EventDraft.of(null, null, "test.fill", "x".repeat(4000), Map.of()));
+                            }
+                        })
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageStartingWith("Disk full: the folder " + home.dir() + " has ");
 
                 HttpResponse<String> r = health(api, token);
                 assertThat(r.statusCode()).isEqualTo(503);
@@ -124,24 +129,35 @@ class StoreDiskFullTest {
                 assertThat(body.get("error").asText()).startsWith("Disk full: the folder " + home.dir());
 
                 disk.free();
-                assertThat(health(api, token).statusCode()).as("still failing: H2 closed the store")
+                assertThat(health(api, token).statusCode())
+                        .as("still failing: H2 closed the store")
                         .isEqualTo(503);
             }
         }
     }
 
     private static HttpResponse<String> health(ApiServer api, ApiToken token) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                        + api.address().getPort() + "/v1/health")).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token.value()).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + api.address().getPort() + "/v1/health"))
+                                .timeout(Duration.ofSeconds(10))
+                                .header("Authorization", "Bearer " + token.value())
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     /** A store made by an older Paddock: migrated up to {@code version} only. */
     private void olderStore(String version) throws Exception {
         Files.createDirectories(base().getParent());
-        Flyway.configure().dataSource("jdbc:h2:file:" + base() + ";DB_CLOSE_ON_EXIT=FALSE", "paddock", "")
-                .locations("classpath:db/migration").javaMigrations(new dev.paddock.store.migration.HashSandboxTokens())
-                .target(version).load().migrate();
+        Flyway.configure()
+                .dataSource("jdbc:h2:file:" + base() + ";DB_CLOSE_ON_EXIT=FALSE", "paddock", "")
+                .locations("classpath:db/migration")
+                .javaMigrations(new dev.paddock.store.migration.HashSandboxTokens())
+                .target(version)
+                .load()
+                .migrate();
         try (var c = java.sql.DriverManager.getConnection("jdbc:h2:file:" + base(), "paddock", "")) {
             c.createStatement().execute("SHUTDOWN");
         }
@@ -150,10 +166,12 @@ class StoreDiskFullTest {
     /** "VERSION success" of each migration the store records, read with H2 alone. */
     private java.util.List<String> history() throws Exception {
         java.util.List<String> rows = new java.util.ArrayList<>();
-        try (var c = java.sql.DriverManager.getConnection("jdbc:h2:file:" + base() + ";DB_CLOSE_ON_EXIT=FALSE",
-                "paddock", "");
-             var rs = c.createStatement().executeQuery("SELECT \"version\", \"success\" FROM"
-                     + " \"flyway_schema_history\" WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"")) {
+        try (var c = java.sql.DriverManager.getConnection(
+                        "jdbc:h2:file:" + base() + ";DB_CLOSE_ON_EXIT=FALSE", "paddock", "");
+                var rs = c.createStatement()
+                        .executeQuery(
+                                "SELECT \"version\", \"success\" FROM"
+                                        + " \"flyway_schema_history\" WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"")) {
             while (rs.next()) {
                 rows.add(rs.getString(1) + " " + rs.getBoolean(2));
             }
@@ -172,9 +190,12 @@ class StoreDiskFullTest {
     /** The version of the newest migration (whole numbers only: {@code V14__…} is 14). */
     private static String latestMigration() throws IOException {
         try (var files = Files.list(Path.of("src", "main", "resources", "db", "migration"))) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
-                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max(Integer::compare)
-                    .map(String::valueOf).orElseThrow();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+                    .max(Integer::compare)
+                    .map(String::valueOf)
+                    .orElseThrow();
         }
     }
 }

@@ -40,19 +40,22 @@ import org.junit.jupiter.api.io.TempDir;
  * processes, the real turn hook script ({@link TurnHook}) and requests signed as it signs them ({@link HookAuth}).
  */
 class TurnRouteTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String STOP = "{\"session_id\":\"s-1\",\"transcript_path\":\"/t.jsonl\",\"cwd\":\"/w\","
             + "\"hook_event_name\":\"Stop\",\"stop_hook_active\":false,\"last_assistant_message\":\"All done.\"}";
 
     @TempDir
     static Path shared;
+
     private static Host host;
     private static PaddockHome home;
     private static String installToken;
 
     @TempDir
     Path tmp;
+
     private TempRepo repo;
     private final List<Event> heard = new CopyOnWriteArrayList<>();
     private EventBus.Subscription subscription;
@@ -79,7 +82,8 @@ class TurnRouteTest {
     void stopAgents() throws Exception {
         subscription.close();
         for (SandboxRecord s : host.wiring().sandboxService().list(null)) {
-            if (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+            if (s.state() == SandboxState.RUNNING
+                    || s.state() == SandboxState.PENDING
                     || s.state() == SandboxState.RETRYING) {
                 host.wiring().sandboxService().stop(s.id(), "the test's clean-up");
             }
@@ -94,8 +98,16 @@ class TurnRouteTest {
         // The hook's environment as a sandbox's agent has it, without a turn file: the API is the only channel.
         ProcessBuilder pb = new ProcessBuilder(script.toString());
         pb.environment().clear();
-        pb.environment().putAll(Map.of("PATH", "/usr/bin:/bin", "PADDOCK_API", "http://127.0.0.1:" + host.apiPort(),
-                "PADDOCK_SANDBOX_ID", id, HookAuth.KEY_VARIABLE, HookAuth.sandboxKey(installToken, id)));
+        pb.environment()
+                .putAll(Map.of(
+                        "PATH",
+                        "/usr/bin:/bin",
+                        "PADDOCK_API",
+                        "http://127.0.0.1:" + host.apiPort(),
+                        "PADDOCK_SANDBOX_ID",
+                        id,
+                        HookAuth.KEY_VARIABLE,
+                        HookAuth.sandboxKey(installToken, id)));
         Process p = pb.start();
         p.getOutputStream().write(STOP.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
@@ -110,14 +122,18 @@ class TurnRouteTest {
         assertThat(waiting.get("sessionId").asText()).isEqualTo("s-1");
 
         // The same input once more (the turn file's copy, say): answered 204, not counted again.
-        HttpResponse<String> again = signed("sandbox/" + id, HookAuth.sandboxKey(installToken, id),
-                TurnHook.ROUTE + "?sandbox=" + id, STOP + "\n");
+        HttpResponse<String> again = signed(
+                "sandbox/" + id, HookAuth.sandboxKey(installToken, id), TurnHook.ROUTE + "?sandbox=" + id, STOP + "\n");
         assertThat(again.statusCode()).as(again.body()).isEqualTo(204);
         assertThat(again.headers().firstValue(HookAuth.PROOF_HEADER)).isPresent();
         Thread.sleep(300);
-        assertThat(heard).filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED)).hasSize(1);
-        assertThat(host.wiring().sandboxService().history(id)).filteredOn(e -> e.kind().startsWith("agent."))
-                .singleElement().satisfies(e -> assertThat(e.sandboxId()).isEqualTo(id));
+        assertThat(heard)
+                .filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED))
+                .hasSize(1);
+        assertThat(host.wiring().sandboxService().history(id))
+                .filteredOn(e -> e.kind().startsWith("agent."))
+                .singleElement()
+                .satisfies(e -> assertThat(e.sandboxId()).isEqualTo(id));
 
         // A notification is a second, different signal.
         String note = "{\"session_id\":\"s-1\",\"hook_event_name\":\"Notification\",\"message\":\"Claude needs your"
@@ -135,15 +151,17 @@ class TurnRouteTest {
         String target = TurnHook.ROUTE + "?sandbox=" + id;
 
         HttpResponse<String> unsigned = post(target, STOP, Map.of());
-        HttpResponse<String> otherKey = signed("sandbox/" + id, HookAuth.sandboxKey(installToken, "someone-else"),
-                target, STOP);
-        HttpResponse<String> otherSandbox = signed("sandbox/" + id, key, TurnHook.ROUTE + "?sandbox=someone-else", STOP);
+        HttpResponse<String> otherKey =
+                signed("sandbox/" + id, HookAuth.sandboxKey(installToken, "someone-else"), target, STOP);
+        HttpResponse<String> otherSandbox =
+                signed("sandbox/" + id, key, TurnHook.ROUTE + "?sandbox=someone-else", STOP);
         HttpResponse<String> notJson = signed("sandbox/" + id, key, target, "not json");
-        HttpResponse<String> preToolUse = signed("sandbox/" + id, key, target,
-                "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\"}");
-        HttpResponse<String> installUnnamed = post(TurnHook.ROUTE, STOP, Map.of("Authorization", "Bearer "
-                + installToken));
-        HttpResponse<String> badHeader = post(target, STOP, Map.of(HookAuth.AUTH_HEADER, "v1 sandbox/" + id + " x y z"));
+        HttpResponse<String> preToolUse =
+                signed("sandbox/" + id, key, target, "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\"}");
+        HttpResponse<String> installUnnamed =
+                post(TurnHook.ROUTE, STOP, Map.of("Authorization", "Bearer " + installToken));
+        HttpResponse<String> badHeader =
+                post(target, STOP, Map.of(HookAuth.AUTH_HEADER, "v1 sandbox/" + id + " x y z"));
 
         assertThat(unsigned.statusCode()).as(unsigned.body()).isEqualTo(401);
         assertThat(error(unsigned)).isEqualTo("missing bearer token");
@@ -162,7 +180,8 @@ class TurnRouteTest {
         Thread.sleep(300);
         assertThat(heard).isEmpty();
         assertThat(detail(id).get("waiting").isNull()).isTrue();
-        assertThat(host.wiring().sandboxService().history(id)).noneMatch(e -> e.kind().startsWith("agent."));
+        assertThat(host.wiring().sandboxService().history(id))
+                .noneMatch(e -> e.kind().startsWith("agent."));
     }
 
     @Test
@@ -171,8 +190,8 @@ class TurnRouteTest {
         awaitState(id, SandboxState.DONE);
         host.wiring().sandboxService().remove(id, RemoveMode.FORCE, true, "the test");
 
-        HttpResponse<String> r = signed("sandbox/" + id, HookAuth.sandboxKey(installToken, id),
-                TurnHook.ROUTE + "?sandbox=" + id, STOP);
+        HttpResponse<String> r =
+                signed("sandbox/" + id, HookAuth.sandboxKey(installToken, id), TurnHook.ROUTE + "?sandbox=" + id, STOP);
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
         assertThat(error(r)).contains(id + " is closed");
@@ -191,10 +210,12 @@ class TurnRouteTest {
         HttpResponse<String> unknown = post("/v1/sandboxes/no-such-001/say", "{\"text\": \"go on\"}", install);
 
         assertThat(busy.statusCode()).as(busy.body()).isEqualTo(409);
-        assertThat(error(busy)).isEqualTo(id + " is running: its agent is still at work. Send the follow-up once its"
-                + " turn ended (it shows \"waiting for you\"), or stop it first.");
+        assertThat(error(busy))
+                .isEqualTo(id + " is running: its agent is still at work. Send the follow-up once its"
+                        + " turn ended (it shows \"waiting for you\"), or stop it first.");
         assertThat(custom.statusCode()).as(custom.body()).isEqualTo(400);
-        assertThat(error(custom)).startsWith(id + " cannot take a follow-up: a custom command has no session to resume");
+        assertThat(error(custom))
+                .startsWith(id + " cannot take a follow-up: a custom command has no session to resume");
         assertThat(empty.statusCode()).as(empty.body()).isEqualTo(400);
         assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
         assertThat(host.wiring().sandboxService().find(id).state()).isEqualTo(SandboxState.AWAITING_HUMAN);
@@ -202,8 +223,12 @@ class TurnRouteTest {
     }
 
     private String create(String command) throws Exception {
-        return host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "wait for a person", command)
-                .maxRetries(0).build()).id();
+        return host.wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "wait for a person", command)
+                        .maxRetries(0)
+                        .build())
+                .id();
     }
 
     private String running(String command) throws Exception {
@@ -215,8 +240,11 @@ class TurnRouteTest {
     private static void awaitState(String id, SandboxState state) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (host.wiring().sandboxService().find(id).state() != state) {
-            assertThat(System.nanoTime()).as("%s is %s, not %s", id, host.wiring().sandboxService().find(id).state(),
-                    state).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "%s is %s, not %s",
+                            id, host.wiring().sandboxService().find(id).state(), state)
+                    .isLessThan(deadline);
             Thread.sleep(50);
         }
     }
@@ -224,7 +252,8 @@ class TurnRouteTest {
     private void awaitHeard(String kind, String id, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (heard.stream().noneMatch(e -> e.kind().equals(kind) && id.equals(e.sandboxId()))) {
-            assertThat(System.nanoTime()).as("no %s event for %s within %s: %s", kind, id, within, heard)
+            assertThat(System.nanoTime())
+                    .as("no %s event for %s within %s: %s", kind, id, within, heard)
                     .isLessThan(deadline);
             Thread.sleep(10);
         }
@@ -246,7 +275,14 @@ class TurnRouteTest {
         byte[] n = new byte[16];
         new SecureRandom().nextBytes(n);
         String nonce = HexFormat.of().formatHex(n);
-        String mac = HookAuth.requestMac(key, keyId, ts, nonce, "127.0.0.1:" + host.apiPort(), "POST", target,
+        String mac = HookAuth.requestMac(
+                key,
+                keyId,
+                ts,
+                nonce,
+                "127.0.0.1:" + host.apiPort(),
+                "POST",
+                target,
                 body.getBytes(StandardCharsets.UTF_8));
         return post(target, body, Map.of(HookAuth.AUTH_HEADER, "v1 " + keyId + " " + ts + " " + nonce + " " + mac));
     }

@@ -37,9 +37,16 @@ class ApprovalRaceTest {
             try {
                 for (int i = 0; i < 40; i++) {
                     Instant now = Instant.now();
-                    Approval a = store.insert(Approval.builder().sandboxId(SANDBOX).tool("Bash")
-                            .request("make deploy " + i).cwd("/tmp").state(ApprovalState.PENDING).reason("asked")
-                            .requestedAt(now).expiresAt(now).build());
+                    Approval a = store.insert(Approval.builder()
+                            .sandboxId(SANDBOX)
+                            .tool("Bash")
+                            .request("make deploy " + i)
+                            .cwd("/tmp")
+                            .state(ApprovalState.PENDING)
+                            .reason("asked")
+                            .requestedAt(now)
+                            .expiresAt(now)
+                            .build());
                     CountDownLatch go = new CountDownLatch(1);
                     Future<Boolean> click = pool.submit(() -> {
                         go.await();
@@ -60,7 +67,9 @@ class ApprovalRaceTest {
                     boolean clicked = click.get(10, TimeUnit.SECONDS);
                     boolean expired = timeout.get(10, TimeUnit.SECONDS);
 
-                    assertThat(clicked ^ expired).as("exactly one winner for %d", a.id()).isTrue();
+                    assertThat(clicked ^ expired)
+                            .as("exactly one winner for %d", a.id())
+                            .isTrue();
                     ApprovalState end = store.find(a.id()).orElseThrow().state();
                     assertThat(end).isEqualTo(clicked ? ApprovalState.APPROVED : ApprovalState.EXPIRED);
                 }
@@ -83,12 +92,21 @@ class ApprovalRaceTest {
         try (Wiring w = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()))) {
             ApprovalStore store = new ApprovalStore(w.database(), w.events(), w.clock());
             Instant now = Instant.now();
-            Approval a = store.insert(Approval.builder().sandboxId(SANDBOX).tool("Bash").request("make deploy")
-                    .cwd("/tmp").state(ApprovalState.PENDING).reason("asked").requestedAt(now)
-                    .expiresAt(now.plusSeconds(600)).build());
+            Approval a = store.insert(Approval.builder()
+                    .sandboxId(SANDBOX)
+                    .tool("Bash")
+                    .request("make deploy")
+                    .cwd("/tmp")
+                    .state(ApprovalState.PENDING)
+                    .reason("asked")
+                    .requestedAt(now)
+                    .expiresAt(now.plusSeconds(600))
+                    .build());
 
             assertThat(w.approvals().expire(a.id())).isTrue();
-            assertThat(w.approvals().expire(a.id())).as("a second expiry changes nothing").isFalse();
+            assertThat(w.approvals().expire(a.id()))
+                    .as("a second expiry changes nothing")
+                    .isFalse();
             assertThat(w.approvals().cancel(a.id(), "late")).isFalse();
 
             Approval end = w.approvals().find(a.id()).orElseThrow();

@@ -30,19 +30,26 @@ class ApprovalRestartTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Survive restart");
             String token = rig.tokenOf(s.id());
-            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, token, s.workspace().worktree());
+            CompletableFuture<HttpResponse<String>> before =
+                    decideAsync(rig, token, s.workspace().worktree());
             long id = awaitPending(rig, s.id());
-            Instant expiry = rig.host().wiring().approvals().find(id).orElseThrow().expiresAt();
+            Instant expiry =
+                    rig.host().wiring().approvals().find(id).orElseThrow().expiresAt();
 
             rig.restart();
 
-            String old = before.handle((r, e) -> r == null ? "dropped" : BrokerRig.json(r).get("decision").asText())
+            String old = before.handle((r, e) -> r == null
+                            ? "dropped"
+                            : BrokerRig.json(r).get("decision").asText())
                     .get();
-            assertThat(old).as("the old connection is dropped or denied, never allowed").isIn("dropped", "deny");
+            assertThat(old)
+                    .as("the old connection is dropped or denied, never allowed")
+                    .isIn("dropped", "deny");
             Approval still = rig.host().wiring().approvals().find(id).orElseThrow();
             assertThat(still.state()).isEqualTo(ApprovalState.PENDING);
             assertThat(still.expiresAt()).isEqualTo(expiry);
-            CompletableFuture<HttpResponse<String>> again = decideAsync(rig, token, s.workspace().worktree());
+            CompletableFuture<HttpResponse<String>> again =
+                    decideAsync(rig, token, s.workspace().worktree());
             Thread.sleep(500);
             rig.host().wiring().approvals().approve(id, "ann");
             JsonNode answer = BrokerRig.json(again.get());
@@ -57,8 +64,8 @@ class ApprovalRestartTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Expire while stopped");
             rig.approvalTimeout(2500);
-            CompletableFuture<HttpResponse<String>> before = decideAsync(rig, rig.tokenOf(s.id()),
-                    s.workspace().worktree());
+            CompletableFuture<HttpResponse<String>> before =
+                    decideAsync(rig, rig.tokenOf(s.id()), s.workspace().worktree());
             long id = awaitPending(rig, s.id());
             rig.host().close(); // stopped for longer than the timeout
             before.handle((r, e) -> null).get();
@@ -92,7 +99,9 @@ class ApprovalRestartTest {
         BrokerRig.await("a pending approval", () -> {
             try {
                 rig.host().wiring().approvals().list(ApprovalState.PENDING, 10).stream()
-                        .filter(a -> a.sandboxId().equals(sandboxId)).findFirst().ifPresent(a -> id[0] = a.id());
+                        .filter(a -> a.sandboxId().equals(sandboxId))
+                        .findFirst()
+                        .ifPresent(a -> id[0] = a.id());
                 return id[0] != 0;
             } catch (Exception e) {
                 throw new IllegalStateException(e);

@@ -22,8 +22,12 @@ class ApprovalsOfASandboxTest {
     Path tmp;
 
     private static String payload(String command, Path cwd, String toolUseId) {
-        ObjectNode n = Json.mapper().createObjectNode().put("session_id", "s-1").put("hook_event_name", "PreToolUse")
-                .put("tool_name", "Bash").put("cwd", cwd.toString());
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("session_id", "s-1")
+                .put("hook_event_name", "PreToolUse")
+                .put("tool_name", "Bash")
+                .put("cwd", cwd.toString());
         n.putObject("tool_input").put("command", command);
         if (toolUseId != null) {
             n.put("tool_use_id", toolUseId);
@@ -39,10 +43,14 @@ class ApprovalsOfASandboxTest {
             SandboxRecord other = rig.runningSandbox(repo, "Ask elsewhere");
             ApprovalBroker broker = rig.host().wiring().approvals();
 
-            Approval allowed = decide(broker, s, payload("git status", s.workspace().worktree(), "toolu_01A"));
-            Approval denied = decide(broker, s, payload("rm -rf build", s.workspace().worktree(), "toolu_01B"));
-            Approval without = decide(broker, s, payload("git status", s.workspace().worktree(), null));
-            Approval tooLong = decide(broker, s, payload("git status", s.workspace().worktree(), "x".repeat(300)));
+            Approval allowed =
+                    decide(broker, s, payload("git status", s.workspace().worktree(), "toolu_01A"));
+            Approval denied =
+                    decide(broker, s, payload("rm -rf build", s.workspace().worktree(), "toolu_01B"));
+            Approval without =
+                    decide(broker, s, payload("git status", s.workspace().worktree(), null));
+            Approval tooLong =
+                    decide(broker, s, payload("git status", s.workspace().worktree(), "x".repeat(300)));
             decide(broker, other, payload("git status", other.workspace().worktree(), "toolu_02A"));
 
             assertThat(allowed.toolUseId()).isEqualTo("toolu_01A");
@@ -50,13 +58,18 @@ class ApprovalsOfASandboxTest {
             assertThat(denied.toolUseId()).isEqualTo("toolu_01B");
             assertThat(denied.state()).isEqualTo(ApprovalState.DENIED);
             assertThat(without.toolUseId()).isNull();
-            assertThat(tooLong.toolUseId()).as("an id longer than any Claude Code gives is not kept").isNull();
+            assertThat(tooLong.toolUseId())
+                    .as("an id longer than any Claude Code gives is not kept")
+                    .isNull();
             assertThat(broker.find(denied.id()).orElseThrow().toolUseId()).isEqualTo("toolu_01B");
 
             List<Approval> all = broker.ofSandbox(s.id(), 100);
-            assertThat(all).extracting(Approval::id).containsExactly(allowed.id(), denied.id(), without.id(),
-                    tooLong.id());
-            assertThat(broker.ofSandbox(s.id(), 2)).extracting(Approval::id).as("the newest two, oldest first")
+            assertThat(all)
+                    .extracting(Approval::id)
+                    .containsExactly(allowed.id(), denied.id(), without.id(), tooLong.id());
+            assertThat(broker.ofSandbox(s.id(), 2))
+                    .extracting(Approval::id)
+                    .as("the newest two, oldest first")
                     .containsExactly(without.id(), tooLong.id());
         }
     }
@@ -66,11 +79,19 @@ class ApprovalsOfASandboxTest {
         try (BrokerRig rig = BrokerRig.start(tmp.resolve("home"))) {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Work without heartbeats");
-            java.time.Instant leaseBefore = rig.host().wiring().sandboxes().find(s.id()).orElseThrow()
-                    .lease().expiresAt();
+            java.time.Instant leaseBefore = rig.host()
+                    .wiring()
+                    .sandboxes()
+                    .find(s.id())
+                    .orElseThrow()
+                    .lease()
+                    .expiresAt();
             Thread.sleep(50);
 
-            decide(rig.host().wiring().approvals(), s, payload("git status", s.workspace().worktree(), "toolu_01A"));
+            decide(
+                    rig.host().wiring().approvals(),
+                    s,
+                    payload("git status", s.workspace().worktree(), "toolu_01A"));
 
             // Heartbeats are written in batches: the lease moves within a few seconds.
             long deadline = System.nanoTime() + 10_000_000_000L;

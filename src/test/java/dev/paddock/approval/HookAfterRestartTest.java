@@ -37,10 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HookAfterRestartTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
     Path tmp;
+
     private Path home;
     private TempRepo repo;
     private Path agentDir;
@@ -57,12 +59,17 @@ class HookAfterRestartTest {
     @AfterEach
     void tearDown() throws Exception {
         if (sandbox != null) {
-            Path pidFile = repo.dir().resolve(".worktrees").resolve(sandbox).resolve(".paddock").resolve("agent-pid");
+            Path pidFile = repo.dir()
+                    .resolve(".worktrees")
+                    .resolve(sandbox)
+                    .resolve(".paddock")
+                    .resolve("agent-pid");
             if (Files.exists(pidFile)) {
-                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(h -> {
-                    h.descendants().forEach(ProcessHandle::destroyForcibly);
-                    h.destroyForcibly();
-                });
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                        .ifPresent(h -> {
+                            h.descendants().forEach(ProcessHandle::destroyForcibly);
+                            h.destroyForcibly();
+                        });
             }
         }
         servers.forEach(ChildJvm::close);
@@ -91,8 +98,16 @@ class HookAfterRestartTest {
     void theSameAgentsHookAndHeartbeatsWorkAfterKillNineAndRestart() throws Exception {
         ChildJvm first = serve();
         int port = port();
-        HttpResponse<String> created = call(port, "POST", "/v1/sandboxes", Json.mapper().createObjectNode()
-                .put("repo", repo.dir().toString()).put("task", "Outlive Paddock").put("command", agent()).toString());
+        HttpResponse<String> created = call(
+                port,
+                "POST",
+                "/v1/sandboxes",
+                Json.mapper()
+                        .createObjectNode()
+                        .put("repo", repo.dir().toString())
+                        .put("task", "Outlive Paddock")
+                        .put("command", agent())
+                        .toString());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         sandbox = Json.mapper().readTree(created.body()).get("id").asText();
         first.await("the agent runs", () -> "running".equals(sandboxField(port(), "state")), PATIENCE);
@@ -114,8 +129,11 @@ class HookAfterRestartTest {
             assertThat(port()).isNotEqualTo(port);
             assertRound(3, third);
             String installToken = Files.readString(home.resolve("api-token")).strip();
-            assertThat(squatter.connections()).as("the hook tried the old port first").isGreaterThanOrEqualTo(1);
-            assertThat(squatter.received()).doesNotContain(installToken)
+            assertThat(squatter.connections())
+                    .as("the hook tried the old port first")
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(squatter.received())
+                    .doesNotContain(installToken)
                     .doesNotContain(HookAuth.sandboxKey(installToken, sandbox));
         }
     }
@@ -131,14 +149,21 @@ class HookAfterRestartTest {
         assertThat(out.at("/hookSpecificOutput/permissionDecision").asText()).isEqualTo("allow");
         Path api = agentDir.resolve("api." + n);
         if (Files.exists(api)) {
-            assertThat(Files.readString(api).strip()).as("round %d: the API heartbeat's status", n).isEqualTo("200");
+            assertThat(Files.readString(api).strip())
+                    .as("round %d: the API heartbeat's status", n)
+                    .isEqualTo("200");
         }
-        serve.await("heartbeat 'file " + n + "' recorded", () -> ("file " + n).equals(sandboxField(port(),
-                "progress")), PATIENCE);
+        serve.await(
+                "heartbeat 'file " + n + "' recorded",
+                () -> ("file " + n).equals(sandboxField(port(), "progress")),
+                PATIENCE);
     }
 
     private ChildJvm serve() {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child"), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve", "--repo", repo.dir().toString()));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);
@@ -153,7 +178,10 @@ class HookAfterRestartTest {
 
     private int port() {
         try {
-            return Json.mapper().readTree(home.resolve("instance.json").toFile()).get("port").asInt();
+            return Json.mapper()
+                    .readTree(home.resolve("instance.json").toFile())
+                    .get("port")
+                    .asInt();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -162,7 +190,9 @@ class HookAfterRestartTest {
     private String sandboxField(int port, String field) {
         try {
             HttpResponse<String> r = call(port, "GET", "/v1/sandboxes/" + sandbox, null);
-            return r.statusCode() == 200 ? Json.mapper().readTree(r.body()).at("/sandbox/" + field).asText() : null;
+            return r.statusCode() == 200
+                    ? Json.mapper().readTree(r.body()).at("/sandbox/" + field).asText()
+                    : null;
         } catch (Exception e) {
             return null;
         }
@@ -171,9 +201,13 @@ class HookAfterRestartTest {
     private HttpResponse<String> call(int port, String method, String path, String body) throws Exception {
         String token = Files.readString(home.resolve("api-token")).strip();
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

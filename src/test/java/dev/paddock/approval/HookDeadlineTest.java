@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HookDeadlineTest {
     /** How late a deny may come after the deadline it is due at: process starts on a busy 2-core machine. */
     private static final Duration SLACK = Duration.ofSeconds(4);
+
     private static final Duration ANSWER = Duration.ofSeconds(HookScript.ANSWER_S);
     private static final Duration QUIET = Duration.ofSeconds(HookScript.QUIET_S);
     private static final Duration LIMIT = Duration.ofSeconds(90);
@@ -72,8 +73,8 @@ class HookDeadlineTest {
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
-            assertThat(r.err()).containsAnyOf("did not answer within " + HookScript.ANSWER_S + " s",
-                    "did not answer in time");
+            assertThat(r.err())
+                    .containsAnyOf("did not answer within " + HookScript.ANSWER_S + " s", "did not answer in time");
             assertThat(r.took()).as(r.describe()).isLessThan(ANSWER.plus(SLACK));
             assertThat(silent.received()).as("the request reached the server").contains("POST /v1/hooks/claude");
         }
@@ -150,9 +151,8 @@ class HookDeadlineTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Shell.class)
     void anAskIsDeniedSoonAfterPaddockStopsSendingSigns(Shell shell) throws Exception {
-        CompletableFuture<HookRun.Result> waiting = CompletableFuture.supplyAsync(
-                () -> hook(shell, agentEnv(serve.port()), "git push origin stopped-" + shell.name(),
-                        List.of("--timeout", "660")));
+        CompletableFuture<HookRun.Result> waiting = CompletableFuture.supplyAsync(() -> hook(
+                shell, agentEnv(serve.port()), "git push origin stopped-" + shell.name(), List.of("--timeout", "660")));
         serve.awaitPending(sandbox);
         Thread.sleep(2000); // waiting, with signs, for a while
         long stoppedAt = System.nanoTime();
@@ -163,16 +163,17 @@ class HookDeadlineTest {
         Duration afterStop = Duration.ofNanos(System.nanoTime() - stoppedAt);
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.decision()).isEqualTo("deny");
-        assertThat(afterStop).as(r.describe()).isLessThan(QUIET.plus(SLACK)
-                .plus(shell == Shell.SH ? CURL_AVERAGING : Duration.ZERO));
+        assertThat(afterStop)
+                .as(r.describe())
+                .isLessThan(QUIET.plus(SLACK).plus(shell == Shell.SH ? CURL_AVERAGING : Duration.ZERO));
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Shell.class)
     void anAskNobodyAnswersIsDeniedBeforeClaudeCodesOwnTimeout(Shell shell) {
         // Claude Code would give up after 12 s (and let the call through); the broker would wait 10 minutes.
-        HookRun.Result r = hook(shell, agentEnv(serve.port()), "git push origin late-" + shell.name(),
-                List.of("--timeout", "12"));
+        HookRun.Result r =
+                hook(shell, agentEnv(serve.port()), "git push origin late-" + shell.name(), List.of("--timeout", "12"));
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.decision()).isEqualTo("deny");

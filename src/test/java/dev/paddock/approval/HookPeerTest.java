@@ -71,14 +71,22 @@ class HookPeerTest {
         try (RecordingServer foreign = RecordingServer.start(RecordingServer.Mode.ALLOW)) {
             Path home = homeNamingPort(shell.name(), foreign.port(), installToken);
 
-            HookRun.Result r = HookRun.run(HookScript.path(home), shell, HookRun.baseEnv(),
-                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"), List.of(), LIMIT);
+            HookRun.Result r = HookRun.run(
+                    HookScript.path(home),
+                    shell,
+                    HookRun.baseEnv(),
+                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"),
+                    List.of(),
+                    LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
             assertThat(r.err()).contains("did not prove it is this home's Paddock");
-            assertThat(foreign.received()).as("what the foreign server got").contains("POST /v1/hooks/claude")
-                    .doesNotContain(installToken).doesNotContain("Authorization");
+            assertThat(foreign.received())
+                    .as("what the foreign server got")
+                    .contains("POST /v1/hooks/claude")
+                    .doesNotContain(installToken)
+                    .doesNotContain("Authorization");
         }
     }
 
@@ -89,13 +97,21 @@ class HookPeerTest {
             String token = rig.tokenOf(sandbox.id());
             String key = rig.hookKeyOf(sandbox.id());
 
-            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(foreign.port(), sandbox.id(), token, key),
-                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"), List.of(), LIMIT);
+            HookRun.Result r = HookRun.run(
+                    script,
+                    shell,
+                    HookRun.agentEnv(foreign.port(), sandbox.id(), token, key),
+                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"),
+                    List.of(),
+                    LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
-            assertThat(foreign.received()).contains("POST /v1/hooks/claude?sandbox=" + sandbox.id())
-                    .doesNotContain(token).doesNotContain(key).doesNotContain(rig.installToken());
+            assertThat(foreign.received())
+                    .contains("POST /v1/hooks/claude?sandbox=" + sandbox.id())
+                    .doesNotContain(token)
+                    .doesNotContain(key)
+                    .doesNotContain(rig.installToken());
         }
     }
 
@@ -110,7 +126,9 @@ class HookPeerTest {
 
             assertThat(exit[0]).as(err).isEqualTo(2);
             assertThat(err).contains("did not prove it is this home's Paddock");
-            assertThat(foreign.received()).contains("POST /v1/hooks/claude").doesNotContain(installToken)
+            assertThat(foreign.received())
+                    .contains("POST /v1/hooks/claude")
+                    .doesNotContain(installToken)
                     .doesNotContain("Authorization");
         }
     }
@@ -135,9 +153,13 @@ class HookPeerTest {
     @EnumSource(Shell.class)
     void aServerThatAnswersWithoutEndIsDeniedBeforeTheHookGrowsWithoutBound(Shell shell) throws Exception {
         try (RecordingServer flood = RecordingServer.start(RecordingServer.Mode.FLOOD)) {
-            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(flood.port(), sandbox.id(), "unused",
-                    rig.hookKeyOf(sandbox.id())), HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"),
-                    List.of(), LIMIT);
+            HookRun.Result r = HookRun.run(
+                    script,
+                    shell,
+                    HookRun.agentEnv(flood.port(), sandbox.id(), "unused", rig.hookKeyOf(sandbox.id())),
+                    HookRun.payload(sandbox.workspace().worktree(), "rm -rf build"),
+                    List.of(),
+                    LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.decision()).isEqualTo("deny");
@@ -156,16 +178,22 @@ class HookPeerTest {
             java.nio.file.Files.move(instance, aside);
             HookRun.Result r;
             try {
-                r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
-                        rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
-                        HookRun.payload(sandbox.workspace().worktree(), command), List.of(), LIMIT);
+                r = HookRun.run(
+                        script,
+                        shell,
+                        HookRun.agentEnv(
+                                relay.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
+                        HookRun.payload(sandbox.workspace().worktree(), command),
+                        List.of(),
+                        LIMIT);
             } finally {
                 java.nio.file.Files.move(aside, instance);
             }
 
             assertThat(r.exit()).as(r.describe()).isEqualTo(2);
             assertThat(r.err()).contains("HTTP 401");
-            assertThat(rig.host().wiring().approvals().list(null, 500)).as("requests the real Paddock decided")
+            assertThat(rig.host().wiring().approvals().list(null, 500))
+                    .as("requests the real Paddock decided")
                     .noneMatch(a -> a.request().contains(command));
         }
     }
@@ -174,44 +202,76 @@ class HookPeerTest {
     @EnumSource(Shell.class)
     void behindARelayTheHookAsksTheLivePaddockOfItsHomeDirectly(Shell shell) throws Exception {
         try (RecordingServer relay = RecordingServer.start(RecordingServer.Mode.RELAY, 0, rig.port())) {
-            HookRun.Result r = HookRun.run(script, shell, HookRun.agentEnv(relay.port(), sandbox.id(),
-                    rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
-                    HookRun.payload(sandbox.workspace().worktree(), "git status"), List.of(), LIMIT);
+            HookRun.Result r = HookRun.run(
+                    script,
+                    shell,
+                    HookRun.agentEnv(
+                            relay.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
+                    HookRun.payload(sandbox.workspace().worktree(), "git status"),
+                    List.of(),
+                    LIMIT);
 
             assertThat(r.exit()).as(r.describe()).isZero();
             assertThat(r.decision()).isEqualTo("allow");
             assertThat(relay.connections()).as("PADDOCK_API was tried first").isGreaterThanOrEqualTo(1);
-            assertThat(relay.received()).doesNotContain(rig.hookKeyOf(sandbox.id())).doesNotContain(rig.installToken());
+            assertThat(relay.received())
+                    .doesNotContain(rig.hookKeyOf(sandbox.id()))
+                    .doesNotContain(rig.installToken());
         }
     }
 
     @Test
     void aReplayedRequestIsRefusedAndGetsNoProof() throws Exception {
-        byte[] request = signed(sandbox.id(), rig.hookKeyOf(sandbox.id()), "git status", Instant.now().getEpochSecond(),
-                "/v1/hooks/claude?sandbox=" + sandbox.id(), rig.port());
+        byte[] request = signed(
+                sandbox.id(),
+                rig.hookKeyOf(sandbox.id()),
+                "git status",
+                Instant.now().getEpochSecond(),
+                "/v1/hooks/claude?sandbox=" + sandbox.id(),
+                rig.port());
 
         String first = send(request);
         String again = send(request);
 
-        assertThat(first).startsWith("HTTP/1.1 200").containsIgnoringCase(HookAuth.PROOF_HEADER + ":").contains("allow");
-        assertThat(again).startsWith("HTTP/1.1 401").contains("replayed").doesNotContainIgnoringCase(HookAuth.PROOF_HEADER);
+        assertThat(first)
+                .startsWith("HTTP/1.1 200")
+                .containsIgnoringCase(HookAuth.PROOF_HEADER + ":")
+                .contains("allow");
+        assertThat(again)
+                .startsWith("HTTP/1.1 401")
+                .contains("replayed")
+                .doesNotContainIgnoringCase(HookAuth.PROOF_HEADER);
     }
 
     @Test
     void aStaleRequestIsRefused() throws Exception {
-        byte[] request = signed(sandbox.id(), rig.hookKeyOf(sandbox.id()), "git status",
-                Instant.now().getEpochSecond() - 300, "/v1/hooks/claude?sandbox=" + sandbox.id(), rig.port());
+        byte[] request = signed(
+                sandbox.id(),
+                rig.hookKeyOf(sandbox.id()),
+                "git status",
+                Instant.now().getEpochSecond() - 300,
+                "/v1/hooks/claude?sandbox=" + sandbox.id(),
+                rig.port());
 
-        assertThat(send(request)).startsWith("HTTP/1.1 401").contains("stale_request")
+        assertThat(send(request))
+                .startsWith("HTTP/1.1 401")
+                .contains("stale_request")
                 .doesNotContainIgnoringCase(HookAuth.PROOF_HEADER);
     }
 
     @Test
     void aRequestWithTheWrongKeyGetsNoProof() throws Exception {
-        byte[] request = signed(sandbox.id(), "f".repeat(64), "git status", Instant.now().getEpochSecond(),
-                "/v1/hooks/claude?sandbox=" + sandbox.id(), rig.port());
+        byte[] request = signed(
+                sandbox.id(),
+                "f".repeat(64),
+                "git status",
+                Instant.now().getEpochSecond(),
+                "/v1/hooks/claude?sandbox=" + sandbox.id(),
+                rig.port());
 
-        assertThat(send(request)).startsWith("HTTP/1.1 401").contains("bad_hook_auth")
+        assertThat(send(request))
+                .startsWith("HTTP/1.1 401")
+                .contains("bad_hook_auth")
                 .doesNotContainIgnoringCase(HookAuth.PROOF_HEADER);
     }
 
@@ -220,8 +280,8 @@ class HookPeerTest {
         String key = rig.hookKeyOf(sandbox.id());
         long now = Instant.now().getEpochSecond();
 
-        String forOther = send(signed(sandbox.id(), key, "git status", now, "/v1/hooks/claude?sandbox=" + other.id(),
-                rig.port()));
+        String forOther = send(
+                signed(sandbox.id(), key, "git status", now, "/v1/hooks/claude?sandbox=" + other.id(), rig.port()));
         String elsewhere = send(signedGet(sandbox.id(), key, now, "/v1/approvals", rig.port()));
 
         assertThat(forOther).startsWith("HTTP/1.1 403").contains("cannot ask for " + other.id());
@@ -230,13 +290,25 @@ class HookPeerTest {
 
     @Test
     void eachAgentGetsItsOwnSandboxsHookKeyInItsEnvironment() throws Exception {
-        SandboxRecord s = rig.runningSandbox(BrokerRig.repoWithPolicy(shared.resolve("repo-env")), "Key agent",
+        SandboxRecord s = rig.runningSandbox(
+                BrokerRig.repoWithPolicy(shared.resolve("repo-env")),
+                "Key agent",
                 "printf %s \"$PADDOCK_HOOK_KEY\" > \"$PADDOCK_HEARTBEAT_FILE.key\"; sleep 300");
-        Path written = s.workspace().worktree().getParent().getParent().resolve(".paddock").resolve("heartbeat.key");
-        BrokerRig.await("the agent to write its key", () -> Files.exists(written) && written.toFile().length() > 0);
+        Path written = s.workspace()
+                .worktree()
+                .getParent()
+                .getParent()
+                .resolve(".paddock")
+                .resolve("heartbeat.key");
+        BrokerRig.await(
+                "the agent to write its key",
+                () -> Files.exists(written) && written.toFile().length() > 0);
 
-        assertThat(Files.readString(written)).isEqualTo(rig.hookKeyOf(s.id())).isNotEqualTo(rig.hookKeyOf(sandbox.id()))
-                .doesNotContain(rig.installToken()).matches("[0-9a-f]{64}");
+        assertThat(Files.readString(written))
+                .isEqualTo(rig.hookKeyOf(s.id()))
+                .isNotEqualTo(rig.hookKeyOf(sandbox.id()))
+                .doesNotContain(rig.installToken())
+                .matches("[0-9a-f]{64}");
     }
 
     // ---- helpers ----
@@ -244,7 +316,8 @@ class HookPeerTest {
     /** A home whose instance.json names {@code port} with a live pid (this JVM's), with its own token and script. */
     private static Path homeNamingPort(String name, int port, String installToken) throws Exception {
         Path home = Files.createDirectories(shared.resolve("foreign-" + name));
-        new InstanceFile(ProcessHandle.current().pid(), port, "serve", Instant.now()).write(home.resolve("instance.json"));
+        new InstanceFile(ProcessHandle.current().pid(), port, "serve", Instant.now())
+                .write(home.resolve("instance.json"));
         Files.writeString(home.resolve("api-token"), installToken + "\n");
         Files.setPosixFilePermissions(home.resolve("api-token"), PosixFilePermissions.fromString("rw-------"));
         HookScript.write(home, 600_000);
@@ -261,8 +334,8 @@ class HookPeerTest {
         return request("GET", sandboxId, key, ts, target, port, new byte[0]);
     }
 
-    private static byte[] request(String method, String sandboxId, String key, long ts, String target, int port,
-                                  byte[] body) {
+    private static byte[] request(
+            String method, String sandboxId, String key, long ts, String target, int port, byte[] body) {
         String keyId = HookAuth.SANDBOX_PREFIX + sandboxId;
         byte[] n = new byte[16];
         new java.security.SecureRandom().nextBytes(n);

@@ -33,30 +33,54 @@ class HookStaleInstanceTest {
             String key = serve.hookKeyOf(sandbox);
             String installToken = serve.installToken();
             int port = serve.port();
-            HookRun.Result before = HookRun.run(serve.script(), Shell.BASH,
-                    HookRun.agentEnv(port, sandbox, "unused", key), HookRun.payload(worktree, "git status"), List.of(),
+            HookRun.Result before = HookRun.run(
+                    serve.script(),
+                    Shell.BASH,
+                    HookRun.agentEnv(port, sandbox, "unused", key),
+                    HookRun.payload(worktree, "git status"),
+                    List.of(),
                     LIMIT);
             assertThat(before.decision()).as(before.describe()).isEqualTo("allow");
 
             serve.kill9();
-            assertThat(serve.home().resolve("instance.json")).as("left behind by kill -9").exists();
+            assertThat(serve.home().resolve("instance.json"))
+                    .as("left behind by kill -9")
+                    .exists();
 
             try (RecordingServer squatter = RecordingServer.start(RecordingServer.Mode.ALLOW, port, 0)) {
                 for (Shell shell : Shell.values()) {
-                    HookRun.Result outside = HookRun.run(serve.script(), shell, HookRun.baseEnv(),
-                            HookRun.payload(worktree, "rm -rf build"), List.of(), LIMIT);
-                    HookRun.Result inside = HookRun.run(serve.script(), shell,
-                            HookRun.agentEnv(port, sandbox, "unused", key), HookRun.payload(worktree, "rm -rf build"),
-                            List.of(), LIMIT);
+                    HookRun.Result outside = HookRun.run(
+                            serve.script(),
+                            shell,
+                            HookRun.baseEnv(),
+                            HookRun.payload(worktree, "rm -rf build"),
+                            List.of(),
+                            LIMIT);
+                    HookRun.Result inside = HookRun.run(
+                            serve.script(),
+                            shell,
+                            HookRun.agentEnv(port, sandbox, "unused", key),
+                            HookRun.payload(worktree, "rm -rf build"),
+                            List.of(),
+                            LIMIT);
 
-                    assertThat(outside.exit()).as(shell + ": " + outside.describe()).isEqualTo(2);
+                    assertThat(outside.exit())
+                            .as(shell + ": " + outside.describe())
+                            .isEqualTo(2);
                     assertThat(outside.decision()).isEqualTo("deny");
-                    assertThat(inside.exit()).as(shell + ": " + inside.describe()).isEqualTo(2);
+                    assertThat(inside.exit())
+                            .as(shell + ": " + inside.describe())
+                            .isEqualTo(2);
                     assertThat(inside.decision()).isEqualTo("deny");
                 }
-                assertThat(squatter.connections()).as("the hooks reached the squatter").isGreaterThanOrEqualTo(4);
-                assertThat(squatter.received()).doesNotContain(installToken).doesNotContain(key)
-                        .doesNotContain(Files.readString(serve.home().resolve("api-token")).strip());
+                assertThat(squatter.connections())
+                        .as("the hooks reached the squatter")
+                        .isGreaterThanOrEqualTo(4);
+                assertThat(squatter.received())
+                        .doesNotContain(installToken)
+                        .doesNotContain(key)
+                        .doesNotContain(Files.readString(serve.home().resolve("api-token"))
+                                .strip());
             }
         }
     }

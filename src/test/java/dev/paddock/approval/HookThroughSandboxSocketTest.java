@@ -67,16 +67,33 @@ class HookThroughSandboxSocketTest {
         StringBuilder c = new StringBuilder("sleep 3; o=\"$PADDOCK_WORKTREE/.hook\"; mkdir -p \"$o\"; p() { printf"
                 + " '{\"session_id\":\"s\",\"cwd\":\"%s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
                 + "\"tool_input\":{\"command\":\"%s\"}}' \"$PADDOCK_WORKTREE\" \"$1\"; };");
-        c.append(" if [ -e '").append(other).append("' ]; then echo seen > \"$o/other\"; else echo unseen > \"$o/other\"; fi;");
-        c.append(" if rm -f ").append(SandboxApi.SOCKET).append(" 2>/dev/null && [ ! -e ").append(SandboxApi.SOCKET)
+        c.append(" if [ -e '")
+                .append(other)
+                .append("' ]; then echo seen > \"$o/other\"; else echo unseen > \"$o/other\"; fi;");
+        c.append(" if rm -f ")
+                .append(SandboxApi.SOCKET)
+                .append(" 2>/dev/null && [ ! -e ")
+                .append(SandboxApi.SOCKET)
                 .append(" ]; then echo replaced > \"$o/replace\"; else echo kept > \"$o/replace\"; fi;");
         for (int i = 0; i < hooks.size(); i++) {
             String h = hooks.get(i);
             for (String[] k : new String[][] {{"allow", "git status"}, {"deny", "rm -rf build"}, {"ask", "git push"}}) {
                 String f = "\"$o/h" + i + "-" + k[0];
-                c.append(" p '").append(k[1]).append("' | ").append(h).append(" --timeout 660 > ").append(f)
-                        .append(".out\" 2> ").append(f).append(".err\"; echo $? > ").append(f).append(".tmp\"; mv ")
-                        .append(f).append(".tmp\" ").append(f).append(".rc\";");
+                c.append(" p '")
+                        .append(k[1])
+                        .append("' | ")
+                        .append(h)
+                        .append(" --timeout 660 > ")
+                        .append(f)
+                        .append(".out\" 2> ")
+                        .append(f)
+                        .append(".err\"; echo $? > ")
+                        .append(f)
+                        .append(".tmp\"; mv ")
+                        .append(f)
+                        .append(".tmp\" ")
+                        .append(f)
+                        .append(".rc\";");
             }
         }
         c.append(" sleep 300");
@@ -84,14 +101,25 @@ class HookThroughSandboxSocketTest {
     }
 
     private static SandboxRecord sandbox(Tier tier, String task, String command) throws Exception {
-        SandboxRecord s = rig.host().wiring().sandboxService().create(NewSandbox.custom(repo.dir(), task, command)
-                .tier(tier).leaseMs(600_000L).maxRetries(0).build());
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), task, command)
+                        .tier(tier)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (state(s.id()) != SandboxState.RUNNING) {
             SandboxRecord now = rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
-            assertThat(System.nanoTime()).as("%s runs; it is %s (%s), log:%n%s", s.id(), now.state(),
-                    now.run().lastError(),
-                    rig.host().wiring().sandboxService().logTail(s.id())).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "%s runs; it is %s (%s), log:%n%s",
+                            s.id(),
+                            now.state(),
+                            now.run().lastError(),
+                            rig.host().wiring().sandboxService().logTail(s.id()))
+                    .isLessThan(deadline);
             Thread.sleep(50);
         }
         return rig.host().wiring().sandboxes().find(s.id()).orElseThrow();
@@ -99,7 +127,12 @@ class HookThroughSandboxSocketTest {
 
     private static SandboxState state(String id) {
         try {
-            return rig.host().wiring().sandboxes().find(id).map(SandboxRecord::state).orElse(null);
+            return rig.host()
+                    .wiring()
+                    .sandboxes()
+                    .find(id)
+                    .map(SandboxRecord::state)
+                    .orElse(null);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -119,13 +152,17 @@ class HookThroughSandboxSocketTest {
             assertThat(read(o, h + "-deny.err")).doesNotContain("cannot be reached");
 
             long id = awaitPending(s.id(), () -> describe(o, h, "ask"));
-            assertThat(Files.exists(o.resolve(h + "-ask.rc"))).as("the asked call waits for a person").isFalse();
-            HttpResponse<String> approved = rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\":\"ann\"}",
-                    rig.installToken());
+            assertThat(Files.exists(o.resolve(h + "-ask.rc")))
+                    .as("the asked call waits for a person")
+                    .isFalse();
+            HttpResponse<String> approved =
+                    rig.call("POST", "/v1/approvals/" + id + "/approve", "{\"by\":\"ann\"}", rig.installToken());
             assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
             awaitFile(s, o.resolve(h + "-ask.rc"));
             assertThat(read(o, h + "-ask.rc")).as(describe(o, h, "ask")).isEqualTo("0");
-            assertThat(read(o, h + "-ask.out")).contains("\"permissionDecision\":\"allow\"").contains("approved by ann");
+            assertThat(read(o, h + "-ask.out"))
+                    .contains("\"permissionDecision\":\"allow\"")
+                    .contains("approved by ann");
         }
     }
 
@@ -141,8 +178,14 @@ class HookThroughSandboxSocketTest {
     private static void awaitFile(SandboxRecord s, Path f) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!Files.exists(f)) {
-            assertThat(System.nanoTime()).as("%s appears; %s is %s, log:%n%s", f, s.id(), state(s.id()),
-                    rig.host().wiring().sandboxService().logTail(s.id())).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "%s appears; %s is %s, log:%n%s",
+                            f,
+                            s.id(),
+                            state(s.id()),
+                            rig.host().wiring().sandboxService().logTail(s.id()))
+                    .isLessThan(deadline);
             Thread.sleep(50);
         }
     }
@@ -162,7 +205,9 @@ class HookThroughSandboxSocketTest {
             }
             try {
                 rig.host().wiring().approvals().list(ApprovalState.PENDING, 50).stream()
-                        .filter(a -> a.sandboxId().equals(sandboxId)).findFirst().ifPresent(a -> id[0] = a.id());
+                        .filter(a -> a.sandboxId().equals(sandboxId))
+                        .findFirst()
+                        .ifPresent(a -> id[0] = a.id());
                 return id[0] != 0;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -177,18 +222,27 @@ class HookThroughSandboxSocketTest {
         Path othersSocket = rig.host().wiring().apiRelays().dirOf(other.id()).resolve(ApiRelay.SOCKET_NAME);
         assertThat(othersSocket).exists();
 
-        SandboxRecord s = sandbox(Tier.NAMESPACE, "Hooks in a namespace", agent(List.of(SandboxApi.BIN
-                + "/paddock-hook-claude", "/bin/bash " + SandboxApi.BIN + "/paddock-hook-claude.sh"), othersSocket));
+        SandboxRecord s = sandbox(
+                Tier.NAMESPACE,
+                "Hooks in a namespace",
+                agent(
+                        List.of(
+                                SandboxApi.BIN + "/paddock-hook-claude",
+                                "/bin/bash " + SandboxApi.BIN + "/paddock-hook-claude.sh"),
+                        othersSocket));
 
         decides(s, 2);
         Path o = s.workspace().worktree().resolve(".hook");
-        assertThat(read(o, "other")).as("another sandbox's socket, by its host path").isEqualTo("unseen");
+        assertThat(read(o, "other"))
+                .as("another sandbox's socket, by its host path")
+                .isEqualTo("unseen");
         assertThat(read(o, "replace")).as("the sandbox's own socket").isEqualTo("kept");
         Path dir = rig.host().wiring().apiRelays().dirOf(s.id());
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS)))
                 .isEqualTo("rwx------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ApiRelay.SOCKET_NAME),
-                LinkOption.NOFOLLOW_LINKS))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(dir.resolve(ApiRelay.SOCKET_NAME), LinkOption.NOFOLLOW_LINKS)))
+                .isEqualTo("rw-------");
     }
 
     @Test
@@ -196,8 +250,12 @@ class HookThroughSandboxSocketTest {
         DockerTests.requireEngineWithGitImage();
         String image = System.getenv().getOrDefault("PADDOCK_TEST_IMAGE", "paddock-test:busybox");
         rig.host().wiring().repoService().setContainerImage(repo.dir(), image);
-        SandboxRecord s = sandbox(Tier.CONTAINER, "Hooks in a container", agent(List.of(SandboxApi.BIN
-                + "/paddock-hook-claude"), rig.home().dir().resolve("run")));
+        SandboxRecord s = sandbox(
+                Tier.CONTAINER,
+                "Hooks in a container",
+                agent(
+                        List.of(SandboxApi.BIN + "/paddock-hook-claude"),
+                        rig.home().dir().resolve("run")));
 
         decides(s, 1);
         Path o = s.workspace().worktree().resolve(".hook");
@@ -208,11 +266,14 @@ class HookThroughSandboxSocketTest {
     @Test
     void aRestartedPaddockListensAgainOnTheSocketOfAnAgentThatOutlivedIt() throws Exception {
         String hook = SandboxApi.BIN + "/paddock-hook-claude --timeout 660";
-        SandboxRecord s = sandbox(Tier.NAMESPACE, "Outlives a restart", "while [ ! -e \"$PADDOCK_WORKTREE/go\" ]; do"
-                + " sleep 0.2; done; printf '{\"session_id\":\"s\",\"cwd\":\"%s\",\"hook_event_name\":\"PreToolUse\","
-                + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status\"}}' \"$PADDOCK_WORKTREE\" | "
-                + hook + " > \"$PADDOCK_WORKTREE/after.out\" 2>&1; echo $? > \"$PADDOCK_WORKTREE/after.tmp\";"
-                + " mv \"$PADDOCK_WORKTREE/after.tmp\" \"$PADDOCK_WORKTREE/after.rc\"; sleep 300");
+        SandboxRecord s = sandbox(
+                Tier.NAMESPACE,
+                "Outlives a restart",
+                "while [ ! -e \"$PADDOCK_WORKTREE/go\" ]; do"
+                        + " sleep 0.2; done; printf '{\"session_id\":\"s\",\"cwd\":\"%s\",\"hook_event_name\":\"PreToolUse\","
+                        + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status\"}}' \"$PADDOCK_WORKTREE\" | "
+                        + hook + " > \"$PADDOCK_WORKTREE/after.out\" 2>&1; echo $? > \"$PADDOCK_WORKTREE/after.tmp\";"
+                        + " mv \"$PADDOCK_WORKTREE/after.tmp\" \"$PADDOCK_WORKTREE/after.rc\"; sleep 300");
         Path socket = rig.host().wiring().apiRelays().dirOf(s.id()).resolve(ApiRelay.SOCKET_NAME);
 
         rig.restart();
@@ -220,8 +281,10 @@ class HookThroughSandboxSocketTest {
         Files.writeString(s.workspace().worktree().resolve("go"), "go\n");
 
         awaitFile(s, s.workspace().worktree().resolve("after.rc"));
-        assertThat(Files.readString(s.workspace().worktree().resolve("after.rc")).strip())
-                .as(Files.readString(s.workspace().worktree().resolve("after.out"))).isEqualTo("0");
+        assertThat(Files.readString(s.workspace().worktree().resolve("after.rc"))
+                        .strip())
+                .as(Files.readString(s.workspace().worktree().resolve("after.out")))
+                .isEqualTo("0");
         assertThat(Files.readString(s.workspace().worktree().resolve("after.out")))
                 .contains("\"permissionDecision\":\"allow\"");
     }
@@ -248,8 +311,12 @@ class HookThroughSandboxSocketTest {
         env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(a.id()));
 
         for (HookRun.Shell shell : new HookRun.Shell[] {HookRun.Shell.NATIVE, HookRun.Shell.BASH}) {
-            HookRun.Result r = HookRun.run(HookScript.path(rig.home().dir()), shell, env,
-                    HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+            HookRun.Result r = HookRun.run(
+                    HookScript.path(rig.home().dir()),
+                    shell,
+                    env,
+                    HookRun.payload(a.workspace().worktree(), "git status"),
+                    List.of("--timeout", "660"),
                     java.time.Duration.ofSeconds(20));
 
             assertThat(r.exit()).as(shell + ": " + r.describe()).isEqualTo(2);

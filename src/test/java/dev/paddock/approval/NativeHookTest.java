@@ -81,8 +81,13 @@ class NativeHookTest {
         }
         raw.toFile().setExecutable(true, true);
 
-        HookRun.Result r = HookRun.run(raw, Shell.NATIVE, HookRun.agentEnv(rig.port(), sandbox.id(),
-                rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())), payload(""), List.of(), Duration.ofSeconds(30));
+        HookRun.Result r = HookRun.run(
+                raw,
+                Shell.NATIVE,
+                HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())),
+                payload(""),
+                List.of(),
+                Duration.ofSeconds(30));
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.decision()).isEqualTo("deny");
@@ -91,12 +96,13 @@ class NativeHookTest {
 
     @Test
     void theConfigurationBlockHoldsTheHomeAndTheTimes() throws Exception {
-        byte[] program = NativeHook.program(Path.of("/home/ann/.paddock"), 600, 10, 5).orElseThrow();
+        byte[] program =
+                NativeHook.program(Path.of("/home/ann/.paddock"), 600, 10, 5).orElseThrow();
         String text = new String(program, StandardCharsets.ISO_8859_1);
         int at = text.indexOf(NativeHook.MARKER);
 
-        assertThat(text.substring(at, text.indexOf('\0', at))).isEqualTo(NativeHook.MARKER
-                + "home=/home/ann/.paddock\napproval_s=600\nanswer_s=10\nquiet_s=5\n");
+        assertThat(text.substring(at, text.indexOf('\0', at)))
+                .isEqualTo(NativeHook.MARKER + "home=/home/ann/.paddock\napproval_s=600\nanswer_s=10\nquiet_s=5\n");
         assertThat(text.indexOf(NativeHook.MARKER, at + 1)).isNegative();
     }
 
@@ -131,24 +137,29 @@ class NativeHookTest {
             Path target = HookRun.target(HookScript.path(rig.home().dir()), shell);
             ProcessBuilder pb = new ProcessBuilder(target.toString(), "--timeout", "660");
             pb.environment().clear();
-            pb.environment().putAll(HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()),
-                    rig.hookKeyOf(sandbox.id())));
+            pb.environment()
+                    .putAll(HookRun.agentEnv(
+                            rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id())));
             Process p = pb.start(); // stdin stays open: it waits for its input
             Thread.sleep(500);
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
             assertThat(kill.waitFor()).isZero();
-            assertThat(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).as(shell + " ended").isTrue();
+            assertThat(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS))
+                    .as(shell + " ended")
+                    .isTrue();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
-            assertThat(p.exitValue()).as(shell + " on SIG" + signal + ": " + out).isEqualTo(2);
+            assertThat(p.exitValue())
+                    .as(shell + " on SIG" + signal + ": " + out)
+                    .isEqualTo(2);
             assertThat(out).contains("\"permissionDecision\":\"deny\"");
             p.getOutputStream().close();
         }
     }
 
     private static HookRun.Result run(String stdin) throws Exception {
-        Map<String, String> env = HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()),
-                rig.hookKeyOf(sandbox.id()));
+        Map<String, String> env =
+                HookRun.agentEnv(rig.port(), sandbox.id(), rig.tokenOf(sandbox.id()), rig.hookKeyOf(sandbox.id()));
         return HookRun.run(hook, Shell.NATIVE, env, stdin, List.of("--timeout", "660"), Duration.ofSeconds(30));
     }
 

@@ -27,8 +27,12 @@ class OutsideSandboxTest {
     Path tmp;
 
     private static String payload(String event, String command, Path cwd, boolean outside) {
-        ObjectNode n = Json.mapper().createObjectNode().put("session_id", "s-1").put("hook_event_name", event)
-                .put("tool_name", "Bash").put("cwd", cwd.toString());
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("session_id", "s-1")
+                .put("hook_event_name", event)
+                .put("tool_name", "Bash")
+                .put("cwd", cwd.toString());
         ObjectNode input = n.putObject("tool_input").put("command", command);
         if (outside) {
             input.put(ClaudeHook.OUTSIDE_SANDBOX, true);
@@ -47,11 +51,23 @@ class OutsideSandboxTest {
             SandboxRecord s = rig.runningSandbox(repo, "Step outside");
             ApprovalBroker broker = rig.host().wiring().approvals();
 
-            assertThat(hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), false)).body())
-                    .as("inside its sandbox, git status is allowed by the policy").startsWith("allow\n");
+            assertThat(hook(
+                                    rig,
+                                    s,
+                                    payload(
+                                            "PreToolUse",
+                                            "git status",
+                                            s.workspace().worktree(),
+                                            false))
+                            .body())
+                    .as("inside its sandbox, git status is allowed by the policy")
+                    .startsWith("allow\n");
             CompletableFuture<HttpResponse<String>> outside = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), true));
+                    return hook(
+                            rig,
+                            s,
+                            payload("PreToolUse", "git status", s.workspace().worktree(), true));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -60,7 +76,9 @@ class OutsideSandboxTest {
             Approval asked = pendingOf(broker, s);
             assertThat(asked.reason()).contains("outside the agent's own sandbox");
             broker.deny(asked.id(), "tester", "stay inside");
-            assertThat(outside.get(30, TimeUnit.SECONDS).body()).startsWith("deny\n").contains("stay inside");
+            assertThat(outside.get(30, TimeUnit.SECONDS).body())
+                    .startsWith("deny\n")
+                    .contains("stay inside");
         }
     }
 
@@ -73,40 +91,87 @@ class OutsideSandboxTest {
 
             // Allowed by the policy is not enough to leave the sandbox.
             hook(rig, s, payload("PreToolUse", "git status", s.workspace().worktree(), false));
-            String byPolicy = hook(rig, s, payload("PermissionRequest", "git status", s.workspace().worktree(), true))
+            String byPolicy = hook(
+                            rig,
+                            s,
+                            payload(
+                                    "PermissionRequest",
+                                    "git status",
+                                    s.workspace().worktree(),
+                                    true))
                     .body();
-            assertThat(byPolicy).startsWith("deny\n").contains("\"hookEventName\":\"PermissionRequest\"")
+            assertThat(byPolicy)
+                    .startsWith("deny\n")
+                    .contains("\"hookEventName\":\"PermissionRequest\"")
                     .contains("\"behavior\":\"deny\"");
 
             CompletableFuture<HttpResponse<String>> push = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return hook(rig, s, payload("PreToolUse", "git push origin HEAD", s.workspace().worktree(), false));
+                    return hook(
+                            rig,
+                            s,
+                            payload(
+                                    "PreToolUse",
+                                    "git push origin HEAD",
+                                    s.workspace().worktree(),
+                                    false));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
             BrokerRig.await("the push to wait for a person", () -> pendingOf(broker, s) != null);
             // Before anyone approved it, the push may not leave the sandbox.
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
-                    true)).body())
+            assertThat(hook(
+                                    rig,
+                                    s,
+                                    payload(
+                                            "PermissionRequest",
+                                            "git push origin HEAD",
+                                            s.workspace().worktree(),
+                                            true))
+                            .body())
                     .startsWith("deny\n");
             broker.approve(pendingOf(broker, s).id(), "tester");
             String approved = push.get(30, TimeUnit.SECONDS).body();
             String json = approved.lines().skip(1).findFirst().orElseThrow();
-            assertThat(Json.mapper().readTree(json).at("/hookSpecificOutput/updatedInput")).isEqualTo(Json.mapper()
-                    .createObjectNode().put("command", "git push origin HEAD").put(ClaudeHook.OUTSIDE_SANDBOX, true));
+            assertThat(Json.mapper().readTree(json).at("/hookSpecificOutput/updatedInput"))
+                    .isEqualTo(Json.mapper()
+                            .createObjectNode()
+                            .put("command", "git push origin HEAD")
+                            .put(ClaudeHook.OUTSIDE_SANDBOX, true));
 
             // Another command, then the approved one: only the approved one, and once.
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push --force origin HEAD",
-                    s.workspace().worktree(), true))
-                    .body()).startsWith("deny\n");
-            String granted = hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
-                    true))
+            assertThat(hook(
+                                    rig,
+                                    s,
+                                    payload(
+                                            "PermissionRequest",
+                                            "git push --force origin HEAD",
+                                            s.workspace().worktree(),
+                                            true))
+                            .body())
+                    .startsWith("deny\n");
+            String granted = hook(
+                            rig,
+                            s,
+                            payload(
+                                    "PermissionRequest",
+                                    "git push origin HEAD",
+                                    s.workspace().worktree(),
+                                    true))
                     .body();
             assertThat(granted).startsWith("allow\n").contains("\"behavior\":\"allow\"");
-            assertThat(hook(rig, s, payload("PermissionRequest", "git push origin HEAD", s.workspace().worktree(),
-                    true)).body())
-                    .as("each approval lets one call out").startsWith("deny\n");
+            assertThat(hook(
+                                    rig,
+                                    s,
+                                    payload(
+                                            "PermissionRequest",
+                                            "git push origin HEAD",
+                                            s.workspace().worktree(),
+                                            true))
+                            .body())
+                    .as("each approval lets one call out")
+                    .startsWith("deny\n");
         }
     }
 
@@ -116,8 +181,9 @@ class OutsideSandboxTest {
             TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("repo"));
             SandboxRecord s = rig.runningSandbox(repo, "Publish with Codex");
             ApprovalBroker broker = rig.host().wiring().approvals();
-            ObjectNode codex = (ObjectNode) Json.mapper().readTree(payload("PreToolUse", "git push origin HEAD",
-                    s.workspace().worktree(), false));
+            ObjectNode codex = (ObjectNode) Json.mapper()
+                    .readTree(payload(
+                            "PreToolUse", "git push origin HEAD", s.workspace().worktree(), false));
             codex.put("turn_id", "t-1");
             CompletableFuture<HttpResponse<String>> push = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -129,15 +195,19 @@ class OutsideSandboxTest {
             BrokerRig.await("the push to wait for a person", () -> pendingOf(broker, s) != null);
             broker.approve(pendingOf(broker, s).id(), "tester");
             String body = push.get(30, TimeUnit.SECONDS).body();
-            assertThat(body).startsWith("allow\n").doesNotContain("updatedInput")
+            assertThat(body)
+                    .startsWith("allow\n")
+                    .doesNotContain("updatedInput")
                     .doesNotContain(ClaudeHook.OUTSIDE_SANDBOX);
         }
     }
 
     private static Approval pendingOf(ApprovalBroker broker, SandboxRecord s) {
         try {
-            return broker.list(ApprovalState.PENDING, 10).stream().filter(a -> a.sandboxId().equals(s.id()))
-                    .findFirst().orElse(null);
+            return broker.list(ApprovalState.PENDING, 10).stream()
+                    .filter(a -> a.sandboxId().equals(s.id()))
+                    .findFirst()
+                    .orElse(null);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

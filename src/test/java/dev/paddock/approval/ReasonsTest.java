@@ -20,19 +20,26 @@ class ReasonsTest {
 
         String r = Reasons.bounded("`" + command + "` matches the allow rule Bash(echo:*)");
 
-        assertThat(r).isEqualTo("`" + command.substring(0, Reasons.QUOTE_MAX - 1) + "…` matches the allow rule Bash(echo:*)");
+        assertThat(r)
+                .isEqualTo(
+                        "`" + command.substring(0, Reasons.QUOTE_MAX - 1) + "…` matches the allow rule Bash(echo:*)");
     }
 
     @Test
     void aReasonOfManyPartsIsCutAt4096CharactersAndSaysFromHowMany() {
         StringBuilder b = new StringBuilder("all 20000 parts are allowed: ");
         for (int i = 0; i < 20_000; i++) {
-            b.append(i == 0 ? "" : "; ").append("`echo part-").append(i).append("` matches the allow rule Bash(echo:*)");
+            b.append(i == 0 ? "" : "; ")
+                    .append("`echo part-")
+                    .append(i)
+                    .append("` matches the allow rule Bash(echo:*)");
         }
 
         String r = Reasons.bounded(b.toString());
 
-        assertThat(r).hasSize(Reasons.MAX).startsWith("all 20000 parts are allowed: `echo part-0` matches")
+        assertThat(r)
+                .hasSize(Reasons.MAX)
+                .startsWith("all 20000 parts are allowed: `echo part-0` matches")
                 .endsWith("… (shortened from " + b.length() + " characters)");
     }
 
@@ -43,7 +50,9 @@ class ReasonsTest {
 
         assertThat(Reasons.bounded(unpaired)).hasSize(Reasons.MAX).startsWith("`xxx");
         assertThat(Reasons.bounded(plain)).hasSize(Reasons.MAX).endsWith("(shortened from 9000 characters)");
-        assertThat(Reasons.bounded("y".repeat(Reasons.MAX))).hasSize(Reasons.MAX).doesNotContain("shortened");
+        assertThat(Reasons.bounded("y".repeat(Reasons.MAX)))
+                .hasSize(Reasons.MAX)
+                .doesNotContain("shortened");
     }
 
     @Test

@@ -61,11 +61,23 @@ class SandboxSocketAttackTest {
     }
 
     private static SandboxRecord running(TempRepo repo, String task) throws Exception {
-        SandboxRecord s = rig.host().wiring().sandboxService().create(NewSandbox.custom(repo.dir(), task, "sleep 300")
-                .tier(Tier.NAMESPACE).leaseMs(600_000L).maxRetries(0).build());
+        SandboxRecord s = rig.host()
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), task, "sleep 300")
+                        .tier(Tier.NAMESPACE)
+                        .leaseMs(600_000L)
+                        .maxRetries(0)
+                        .build());
         BrokerRig.await(s.id() + " running", () -> {
             try {
-                return rig.host().wiring().sandboxes().find(s.id()).orElseThrow().state() == SandboxState.RUNNING;
+                return rig.host()
+                                .wiring()
+                                .sandboxes()
+                                .find(s.id())
+                                .orElseThrow()
+                                .state()
+                        == SandboxState.RUNNING;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -100,17 +112,20 @@ class SandboxSocketAttackTest {
 
         assertThat(answer).startsWith("HTTP/1.1 403").contains("may only speak for that sandbox");
         assertThat(rig.call("GET", "/v1/sandboxes", null, rig.installToken()).statusCode())
-                .as("the same token on the loopback").isEqualTo(200);
+                .as("the same token on the loopback")
+                .isEqualTo(200);
     }
 
     @Test
     void aSandboxTokenWorksThroughItsOwnSocketOnlyAndOnlyForWhatAnAgentMay() throws Exception {
-        String heartbeat = "POST /v1/sandboxes/" + a.id() + "/heartbeat HTTP/1.0\r\nHost: localhost\r\nAuthorization:"
-                + " Bearer " + rig.tokenOf(a.id()) + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+        String heartbeat =
+                "POST /v1/sandboxes/" + a.id() + "/heartbeat HTTP/1.0\r\nHost: localhost\r\nAuthorization:" + " Bearer "
+                        + rig.tokenOf(a.id()) + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
 
         assertThat(raw(socketOf(a), heartbeat)).startsWith("HTTP/1.1 2");
         assertThat(raw(socketOf(b), heartbeat)).as("A's token on B's socket").startsWith("HTTP/1.1 403");
-        assertThat(raw(socketOf(a), get("/v1/sandboxes", rig.tokenOf(a.id())))).as("a route agents may not use")
+        assertThat(raw(socketOf(a), get("/v1/sandboxes", rig.tokenOf(a.id()))))
+                .as("a route agents may not use")
                 .startsWith("HTTP/1.1 403");
     }
 
@@ -119,12 +134,20 @@ class SandboxSocketAttackTest {
         // The hook signs "unix" on the socket; the same key signing the loopback's address through the socket, or
         // "unix" on the loopback, does not pass.
         Map<String, String> env = HookRun.agentEnv(rig.port(), a.id(), rig.tokenOf(a.id()), rig.hookKeyOf(a.id()));
-        HookRun.Result direct = HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+        HookRun.Result direct = HookRun.run(
+                HookScript.path(rig.home().dir()),
+                Shell.NATIVE,
+                env,
+                HookRun.payload(a.workspace().worktree(), "git status"),
+                List.of("--timeout", "660"),
                 Duration.ofSeconds(20));
         env.put(SandboxApi.SOCKET_VARIABLE, socketOf(a).toString());
-        HookRun.Result viaSocket = HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+        HookRun.Result viaSocket = HookRun.run(
+                HookScript.path(rig.home().dir()),
+                Shell.NATIVE,
+                env,
+                HookRun.payload(a.workspace().worktree(), "git status"),
+                List.of("--timeout", "660"),
                 Duration.ofSeconds(20));
 
         assertThat(direct.exit()).as(direct.describe()).isZero();
@@ -134,8 +157,8 @@ class SandboxSocketAttackTest {
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         String path = "/v1/hooks/claude?sandbox=" + a.id();
         String keyId = "sandbox/" + a.id();
-        String loopbackMac = dev.paddock.api.HookAuth.requestMac(rig.hookKeyOf(a.id()), keyId, ts, nonce,
-                "127.0.0.1:" + rig.port(), "POST", path, body);
+        String loopbackMac = dev.paddock.api.HookAuth.requestMac(
+                rig.hookKeyOf(a.id()), keyId, ts, nonce, "127.0.0.1:" + rig.port(), "POST", path, body);
         String request = "POST " + path + " HTTP/1.0\r\nHost: localhost\r\nPaddock-Auth: v1 " + keyId + " " + ts + " "
                 + nonce + " " + loopbackMac + "\r\nContent-Length: 2\r\n\r\n{}";
         assertThat(raw(socketOf(a), request)).startsWith("HTTP/1.1 401").doesNotContain("Paddock-Proof");
@@ -155,7 +178,9 @@ class SandboxSocketAttackTest {
                     java.nio.channels.Selector sel = java.nio.channels.Selector.open()) {
                 extra.configureBlocking(false);
                 extra.register(sel, java.nio.channels.SelectionKey.OP_READ);
-                assertThat(sel.select(5000)).as("the relay ends a connection over the limit at once").isEqualTo(1);
+                assertThat(sel.select(5000))
+                        .as("the relay ends a connection over the limit at once")
+                        .isEqualTo(1);
                 assertThat(extra.read(ByteBuffer.allocate(16))).isEqualTo(-1);
             }
         } finally {
@@ -167,10 +192,17 @@ class SandboxSocketAttackTest {
         env.put(SandboxApi.SOCKET_VARIABLE, socketOf(b).toString());
         env.put("PADDOCK_SANDBOX_ID", b.id());
         env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(b.id()));
-        BrokerRig.await("the hook works again", () -> HookRun.run(HookScript.path(rig.home().dir()), Shell.NATIVE, env,
-                HookRun.payload(b.workspace().worktree(), "git status"), List.of("--timeout", "660"),
-                Duration.ofSeconds(20))
-                .exit() == 0);
+        BrokerRig.await(
+                "the hook works again",
+                () -> HookRun.run(
+                                        HookScript.path(rig.home().dir()),
+                                        Shell.NATIVE,
+                                        env,
+                                        HookRun.payload(b.workspace().worktree(), "git status"),
+                                        List.of("--timeout", "660"),
+                                        Duration.ofSeconds(20))
+                                .exit()
+                        == 0);
     }
 
     @Test
@@ -191,8 +223,12 @@ class SandboxSocketAttackTest {
                     env.put("PADDOCK_SANDBOX_ID", a.id());
                     env.put("PADDOCK_HOOK_KEY", rig.hookKeyOf(a.id()));
 
-                    HookRun.Result r = HookRun.run(HookScript.path(rig.home().dir()), shell, env,
-                            HookRun.payload(a.workspace().worktree(), "git status"), List.of("--timeout", "660"),
+                    HookRun.Result r = HookRun.run(
+                            HookScript.path(rig.home().dir()),
+                            shell,
+                            env,
+                            HookRun.payload(a.workspace().worktree(), "git status"),
+                            List.of("--timeout", "660"),
                             Duration.ofSeconds(30));
 
                     String what = shell + " on " + socket.getFileName() + ": " + r.describe();

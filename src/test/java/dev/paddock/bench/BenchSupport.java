@@ -11,14 +11,14 @@ import java.util.List;
 
 /** Helpers shared by the benchmarks (run with {@code mvn -B -Pbench verify}). */
 public final class BenchSupport {
-    private BenchSupport() {
-    }
+    private BenchSupport() {}
 
     /** The packaged jar; the bench profile runs after {@code package}. */
     static Path jar() {
         Path jar = Path.of("target", "paddock.jar").toAbsolutePath();
         if (!Files.exists(jar)) {
-            throw new IllegalStateException("target/paddock.jar is missing: run the benchmarks with mvn -Pbench verify");
+            throw new IllegalStateException(
+                    "target/paddock.jar is missing: run the benchmarks with mvn -Pbench verify");
         }
         return jar;
     }
@@ -69,16 +69,18 @@ public final class BenchSupport {
         }
         // -displayfd: Xvfb takes a free display number itself and prints it once it accepts connections.
         Process xvfb = new ProcessBuilder("Xvfb", "-displayfd", "1", "-screen", "0", "1440x900x24", "-nolisten", "tcp")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         Runtime.getRuntime().addShutdownHook(new Thread(xvfb::destroy));
-        java.util.concurrent.CompletableFuture<String> number = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(xvfb.getInputStream(),
-                    java.nio.charset.StandardCharsets.US_ASCII))) {
-                return r.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        });
+        java.util.concurrent.CompletableFuture<String> number =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+                            xvfb.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII))) {
+                        return r.readLine();
+                    } catch (IOException e) {
+                        return null;
+                    }
+                });
         String n;
         try {
             n = number.get(20, java.util.concurrent.TimeUnit.SECONDS);

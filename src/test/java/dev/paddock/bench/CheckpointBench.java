@@ -43,9 +43,13 @@ class CheckpointBench {
         repo.commitAll("10,000 files");
         try (Wiring wiring = Wiring.open(PaddockHome.resolve(temp.resolve("home"), Map.of()))) {
             wiring.settings().put(SettingsStore.CHECKPOINTS_KEEP, 0); // every rollback target stays
-            SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Bench", "sleep 60")
-                    .id("bench-001").maxRetries(0).build());
-            assertThat(wiring.fingerprints().await(s.id(), Duration.ofSeconds(60))).isTrue();
+            SandboxRecord s = wiring.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Bench", "sleep 60")
+                            .id("bench-001")
+                            .maxRetries(0)
+                            .build());
+            assertThat(wiring.fingerprints().await(s.id(), Duration.ofSeconds(60)))
+                    .isTrue();
             Path wt = s.workspace().worktree();
             CheckpointService checkpoints = wiring.checkpoints();
             List<Long> takes = new ArrayList<>();
@@ -74,14 +78,28 @@ class CheckpointBench {
                     cpuRollbacks += c3 - c2;
                 }
             }
-            BenchSupport.report(String.format("checkpoint, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
+            BenchSupport.report(String.format(
+                    "checkpoint, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
                             + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms; load average %s; CPU of this JVM and its git"
-                            + " processes %.1f ms each)", FILES, pct(takes, 50), pct(takes, 99), pct(takes, 100),
-                    takes.size(), loadAverage(), cpuTakes / (double) ROUNDS));
-            BenchSupport.report(String.format("rollback, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
+                            + " processes %.1f ms each)",
+                    FILES,
+                    pct(takes, 50),
+                    pct(takes, 99),
+                    pct(takes, 100),
+                    takes.size(),
+                    loadAverage(),
+                    cpuTakes / (double) ROUNDS));
+            BenchSupport.report(String.format(
+                    "rollback, %d files, 20 changed: median %.1f ms, p99 %.1f ms, max %.1f"
                             + " ms (n=%d, targets median <= 50 ms, p99 <= 200 ms; load average %s; CPU of this JVM and its git"
-                            + " processes %.1f ms each)", FILES, pct(rollbacks, 50), pct(rollbacks, 99),
-                    pct(rollbacks, 100), rollbacks.size(), loadAverage(), cpuRollbacks / (double) ROUNDS));
+                            + " processes %.1f ms each)",
+                    FILES,
+                    pct(rollbacks, 50),
+                    pct(rollbacks, 99),
+                    pct(rollbacks, 100),
+                    rollbacks.size(),
+                    loadAverage(),
+                    cpuRollbacks / (double) ROUNDS));
         }
     }
 

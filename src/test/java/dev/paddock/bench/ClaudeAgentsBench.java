@@ -40,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Figures are reported, not asserted.
  */
 class ClaudeAgentsBench {
-    private static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(git status)\", \"Bash(echo:*)\","
-            + " \"Bash(sleep:*)\"]}}";
+    private static final String POLICY =
+            "{\"permissions\": {\"allow\": [\"Bash(git status)\", \"Bash(echo:*)\"," + " \"Bash(sleep:*)\"]}}";
 
     @TempDir
     Path temp;
@@ -49,8 +49,8 @@ class ClaudeAgentsBench {
     @Test
     void tenClaudeSandboxesToTheirFirstToolCall() throws Exception {
         Path bin = ClaudeCli.require();
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(ScriptedAnthropic.Script.steps(Reply.bash("git status"),
-                Reply.text("The tree is clean.")))) {
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(
+                ScriptedAnthropic.Script.steps(Reply.bash("git status"), Reply.text("The tree is clean.")))) {
             Map<String, String> env = environment(bin, api, Files.createDirectories(temp.resolve("agent-config")));
             for (int round = 0; round < 3; round++) {
                 for (int n : List.of(1, 10)) {
@@ -59,9 +59,14 @@ class ClaudeAgentsBench {
                     Host host = Host.start(PaddockHome.resolve(dir.resolve("home"), Map.of()), "serve", env);
                     try {
                         List<Long> each = firstToolCalls(host, repo, n);
-                        BenchSupport.report(String.format("Claude Code x%d (round %d): request to first tool call"
-                                + " at the broker, ms: %s; all %d: %d ms", n, round + 1, BenchSupport.summary(each),
-                                n, each.stream().mapToLong(Long::longValue).max().orElseThrow()));
+                        BenchSupport.report(String.format(
+                                "Claude Code x%d (round %d): request to first tool call"
+                                        + " at the broker, ms: %s; all %d: %d ms",
+                                n,
+                                round + 1,
+                                BenchSupport.summary(each),
+                                n,
+                                each.stream().mapToLong(Long::longValue).max().orElseThrow()));
                         // The round's agents end before the next round starts: none of them runs on beside it.
                         awaitAllEnded(host, Duration.ofMinutes(2));
                     } finally {
@@ -74,7 +79,8 @@ class ClaudeAgentsBench {
 
     private static void awaitAllEnded(Host host, Duration limit) throws Exception {
         long deadline = System.nanoTime() + limit.toNanos();
-        while (!host.wiring().sandboxes().listLive().stream().allMatch(s -> !s.state().mayHaveProcess())) {
+        while (!host.wiring().sandboxes().listLive().stream()
+                .allMatch(s -> !s.state().mayHaveProcess())) {
             assertThat(System.nanoTime()).as("the round's agents end").isLessThan(deadline);
             Thread.sleep(100);
         }
@@ -83,23 +89,35 @@ class ClaudeAgentsBench {
     /** Makes {@code n} Claude Code sandboxes in one request; the ms from it to each one's first tool call. */
     private static List<Long> firstToolCalls(Host host, TempRepo repo, int n) throws Exception {
         Instant asked = Instant.now();
-        NewSandbox template = NewSandbox.custom(repo.dir(), "Look at the tree.", null).tier(Tier.WORKTREE)
-                .maxRetries(0).build();
+        NewSandbox template = NewSandbox.custom(repo.dir(), "Look at the tree.", null)
+                .tier(Tier.WORKTREE)
+                .maxRetries(0)
+                .build();
         List<SandboxRecord> made = n == 1
-                ? List.of(host.wiring().sandboxService().create(template.toBuilder().agent("claude").build()))
-                : host.wiring().sandboxService().createGroup(template, AgentCounts.parse("claude:" + n)).sandboxes();
+                ? List.of(host.wiring()
+                        .sandboxService()
+                        .create(template.toBuilder().agent("claude").build()))
+                : host.wiring()
+                        .sandboxService()
+                        .createGroup(template, AgentCounts.parse("claude:" + n))
+                        .sandboxes();
         List<Long> each = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         for (SandboxRecord s : made) {
             while (true) {
                 List<Approval> calls = host.wiring().approvals().ofSandbox(s.id(), 10);
                 if (!calls.isEmpty()) {
-                    Instant first = calls.stream().map(Approval::requestedAt).min(Instant::compareTo).orElseThrow();
+                    Instant first = calls.stream()
+                            .map(Approval::requestedAt)
+                            .min(Instant::compareTo)
+                            .orElseThrow();
                     each.add(Duration.between(asked, first).toMillis());
                     break;
                 }
-                assertThat(System.nanoTime()).as(s.id() + " made no tool call; log:\n"
-                        + host.wiring().sandboxService().logTail(s.id())).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as(s.id() + " made no tool call; log:\n"
+                                + host.wiring().sandboxService().logTail(s.id()))
+                        .isLessThan(deadline);
                 Thread.sleep(20);
             }
         }
@@ -111,14 +129,20 @@ class ClaudeAgentsBench {
         Path bin = ClaudeCli.require();
         // Each agent: 45 calls of about one second each, then a last word.
         try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> t.turnsSincePrompt() < 45
-                ? Reply.bash("echo step " + t.turnsSincePrompt() + " && sleep 1") : Reply.text("Done."))) {
+                ? Reply.bash("echo step " + t.turnsSincePrompt() + " && sleep 1")
+                : Reply.text("Done."))) {
             Path dir = Files.createDirectories(temp.resolve("panel"));
             TempRepo repo = repository(dir);
             Path home = dir.resolve("home");
             Map<String, String> env = environment(bin, api, Files.createDirectories(dir.resolve("agent-config")));
             String display = BenchSupport.display();
-            ProcessBuilder pb = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(),
-                    "--repo", repo.dir().toString()).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(
+                            BenchSupport.launcher().toString(),
+                            "--home",
+                            home.toString(),
+                            "--repo",
+                            repo.dir().toString())
+                    .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("panel.log").toFile());
             pb.environment().clear();
             pb.environment().putAll(env);
@@ -131,9 +155,20 @@ class ClaudeAgentsBench {
                 Thread.sleep(10_000);
                 long idleCpu = BenchSupport.cpuMillis(panel.pid()) - idleFrom;
 
-                Process cli = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(),
-                        "sandbox", "new", "--repo", repo.dir().toString(), "--agents", "claude:10", "--task",
-                        "Count to forty-five, slowly.").redirectErrorStream(true).start();
+                Process cli = new ProcessBuilder(
+                                BenchSupport.launcher().toString(),
+                                "--home",
+                                home.toString(),
+                                "sandbox",
+                                "new",
+                                "--repo",
+                                repo.dir().toString(),
+                                "--agents",
+                                "claude:10",
+                                "--task",
+                                "Count to forty-five, slowly.")
+                        .redirectErrorStream(true)
+                        .start();
                 String out = new String(cli.getInputStream().readAllBytes());
                 assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(cli.exitValue()).as(out).isZero();
@@ -143,12 +178,23 @@ class ClaudeAgentsBench {
                     Thread.sleep(200);
                 }
                 // Select the first sandbox so its Transcript tab shows (first table row at 1366x768 and larger).
-                new ProcessBuilder("xdotool", "mousemove", "120", "262", "click", "1").inheritIO()
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+                new ProcessBuilder("xdotool", "mousemove", "120", "262", "click", "1")
+                        .inheritIO()
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start()
+                        .waitFor(10, TimeUnit.SECONDS);
                 if (System.getenv("PADDOCK_BENCH_SHOT") != null) {
                     Thread.sleep(3_000);
-                    new ProcessBuilder("import", "-display", display, "-window", "root",
-                            System.getenv("PADDOCK_BENCH_SHOT")).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+                    new ProcessBuilder(
+                                    "import",
+                                    "-display",
+                                    display,
+                                    "-window",
+                                    "root",
+                                    System.getenv("PADDOCK_BENCH_SHOT"))
+                            .inheritIO()
+                            .start()
+                            .waitFor(30, TimeUnit.SECONDS);
                 }
                 long from = BenchSupport.cpuMillis(panel.pid());
                 long t0 = System.nanoTime();
@@ -156,23 +202,40 @@ class ClaudeAgentsBench {
                 long cpu = BenchSupport.cpuMillis(panel.pid()) - from;
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 long calls = api.turns().size();
-                BenchSupport.report(String.format("Panel idle before the agents: %.1f %% of one core",
-                        idleCpu / 100.0));
-                BenchSupport.report(String.format("Panel while ten Claude Code transcripts stream (%d model turns in"
-                        + " all so far): %.1f %% of one core over %.0f s; RSS %d MB", calls,
-                        cpu / (seconds * 10.0), seconds, BenchSupport.rssBytes(panel.pid()) / (1024 * 1024)));
+                BenchSupport.report(
+                        String.format("Panel idle before the agents: %.1f %% of one core", idleCpu / 100.0));
+                BenchSupport.report(String.format(
+                        "Panel while ten Claude Code transcripts stream (%d model turns in"
+                                + " all so far): %.1f %% of one core over %.0f s; RSS %d MB",
+                        calls, cpu / (seconds * 10.0), seconds, BenchSupport.rssBytes(panel.pid()) / (1024 * 1024)));
                 assertThat(panel.isAlive()).isTrue();
             } finally {
                 // Its agents first: they outlive a panel that stops, and would write on in the folder being removed.
-                Process list = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(),
-                        "sandbox", "list", "--repo", repo.dir().toString(), "--json").start();
+                Process list = new ProcessBuilder(
+                                BenchSupport.launcher().toString(),
+                                "--home",
+                                home.toString(),
+                                "sandbox",
+                                "list",
+                                "--repo",
+                                repo.dir().toString(),
+                                "--json")
+                        .start();
                 String sandboxes = new String(list.getInputStream().readAllBytes());
                 list.waitFor(60, TimeUnit.SECONDS);
                 var listed = dev.paddock.common.Json.mapper().readTree(sandboxes.isBlank() ? "{}" : sandboxes);
                 for (var s : listed.path("sandboxes")) {
-                    new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(), "sandbox",
-                            "stop", s.get("id").asText()).redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
+                    new ProcessBuilder(
+                                    BenchSupport.launcher().toString(),
+                                    "--home",
+                                    home.toString(),
+                                    "sandbox",
+                                    "stop",
+                                    s.get("id").asText())
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start()
+                            .waitFor(60, TimeUnit.SECONDS);
                 }
                 panel.destroy();
                 panel.waitFor(30, TimeUnit.SECONDS);

@@ -37,25 +37,25 @@ class CliLatencyBench {
                 List<String> cmd = BenchSupport.command(launcher, "--home", home.toString());
                 cmd.addAll(List.of(args.split(" ")));
                 List<Long> ms = times(cmd, repo, Map.of());
-                BenchSupport.report("CLI paddock " + args + ", a Paddock running (thin client): " + summary(ms)
-                        + " ms" + target(ms));
+                BenchSupport.report("CLI paddock " + args + ", a Paddock running (thin client): " + summary(ms) + " ms"
+                        + target(ms));
                 List<Long> full = times(cmd, repo, Map.of("PADDOCK_THIN_CLI", "off"));
                 BenchSupport.report("CLI paddock " + args + ", a Paddock running, PADDOCK_THIN_CLI=off (full CLI): "
                         + summary(full) + " ms");
             }
         }
-        List<Long> alone = times(BenchSupport.command(launcher, "--home", home.toString(), "status", "--json"), repo,
-                Map.of());
-        BenchSupport.report("CLI paddock status --json, no Paddock running (opens the store): "
-                + summary(alone) + " ms");
+        List<Long> alone =
+                times(BenchSupport.command(launcher, "--home", home.toString(), "status", "--json"), repo, Map.of());
+        BenchSupport.report(
+                "CLI paddock status --json, no Paddock running (opens the store): " + summary(alone) + " ms");
         BenchSupport.report("CLI paddock --version (thin client: the JVM and the archive): "
                 + summary(times(BenchSupport.command(launcher, "--version"), repo, Map.of())) + " ms");
         BenchSupport.report("CLI paddock --version, PADDOCK_THIN_CLI=off (JVM, archive, picocli): "
                 + summary(times(BenchSupport.command(launcher, "--version"), repo, Map.of("PADDOCK_THIN_CLI", "off")))
                 + " ms");
         BenchSupport.report("java -Xshare:auto -version (the JDK's own archive): "
-                + summary(times(BenchSupport.command(BenchSupport.java(), "-Xshare:auto", "-version"),
-                repo, Map.of())) + " ms");
+                + summary(times(BenchSupport.command(BenchSupport.java(), "-Xshare:auto", "-version"), repo, Map.of()))
+                + " ms");
     }
 
     /** Min, median, 90th percentile and max, in ms. */
@@ -74,7 +74,8 @@ class CliLatencyBench {
     private static List<Long> times(List<String> command, Path dir, Map<String, String> env) throws Exception {
         List<Long> ms = new ArrayList<>();
         for (int i = 0; i < WARM_UP + RUNS; i++) {
-            ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+            ProcessBuilder pb =
+                    new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
             pb.environment().remove("PADDOCK_THIN_CLI");
             pb.environment().putAll(env);
             long t0 = System.nanoTime();

@@ -53,9 +53,14 @@ class ConflictClassifierBench {
             wallMs.add((System.nanoTime() - s) / 1_000_000);
             cpuMs.add((threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
         }
-        BenchSupport.report(String.format("conflict classify, 5,000-line file, 50 hunks (%s): cold %d ms, warm wall %s ms,"
-                + " thread CPU %s ms (target well under 200 ms), load %s", classes, coldMs, BenchSupport.summary(wallMs),
-                BenchSupport.summary(cpuMs), PolicyThroughputBench.load()));
+        BenchSupport.report(String.format(
+                "conflict classify, 5,000-line file, 50 hunks (%s): cold %d ms, warm wall %s ms,"
+                        + " thread CPU %s ms (target well under 200 ms), load %s",
+                classes,
+                coldMs,
+                BenchSupport.summary(wallMs),
+                BenchSupport.summary(cpuMs),
+                PolicyThroughputBench.load()));
     }
 
     /**
@@ -67,13 +72,14 @@ class ConflictClassifierBench {
      */
     @Test
     void classificationAgainstGitMergeTree() throws Exception {
-        record Case(String name, MergeScenario m) {
-        }
-        List<Case> cases = List.of(new Case("ordinary merge (5,000-line file, 50 hunks)", scenario()),
+        record Case(String name, MergeScenario m) {}
+        List<Case> cases = List.of(
+                new Case("ordinary merge (5,000-line file, 50 hunks)", scenario()),
                 new Case("3 MB lockfile conflict", lockfile(tmp.resolve("lock"))),
                 new Case("conflict next to a 5,000-file rename", rename(tmp.resolve("rename"))));
         ConflictClassifier classifier = new ConflictClassifier();
-        StringBuilder report = new StringBuilder("conflict classify against git merge-tree --write-tree (median of 5):");
+        StringBuilder report =
+                new StringBuilder("conflict classify against git merge-tree --write-tree (median of 5):");
         List<String> over = new ArrayList<>();
         for (Case c : cases) {
             List<Long> ours = new ArrayList<>();
@@ -90,10 +96,12 @@ class ConflictClassifierBench {
                     warmUps = classify > 1000 ? 2 : warmUps;
                 }
                 s = System.nanoTime();
-                dev.paddock.testing.TempRepo.Result g = dev.paddock.testing.TempRepo.run(c.m().dir(), "merge-tree",
-                        "--write-tree", "main", MergeScenario.THEIRS);
+                dev.paddock.testing.TempRepo.Result g = dev.paddock.testing.TempRepo.run(
+                        c.m().dir(), "merge-tree", "--write-tree", "main", MergeScenario.THEIRS);
                 long mergeTree = (System.nanoTime() - s) / 1_000_000;
-                assertThat(g.exitCode()).as("git merge-tree finds the conflict: " + g.stderr()).isEqualTo(1);
+                assertThat(g.exitCode())
+                        .as("git merge-tree finds the conflict: " + g.stderr())
+                        .isEqualTo(1);
                 if (i >= warmUps) {
                     ours.add(classify);
                     git.add(mergeTree);
@@ -101,8 +109,9 @@ class ConflictClassifierBench {
             }
             long o = median(ours);
             long g = median(git);
-            report.append(String.format("%n  %s: classify %d ms (runs %s, cold %d ms), git merge-tree %d ms (runs %s),"
-                    + " ratio %.2f", c.name(), o, ours, cold, g, git, (double) o / Math.max(1, g)));
+            report.append(String.format(
+                    "%n  %s: classify %d ms (runs %s, cold %d ms), git merge-tree %d ms (runs %s)," + " ratio %.2f",
+                    c.name(), o, ours, cold, g, git, (double) o / Math.max(1, g)));
             if (o > 2 * Math.max(g, 1)) {
                 over.add(c.name());
             }
@@ -123,14 +132,16 @@ class ConflictClassifierBench {
      * regenerations do): every twelfth package conflicts, about 1,000 hunks.
      */
     private static MergeScenario lockfile(Path dir) {
-        StringBuilder base = new StringBuilder("{\n  \"name\": \"shop\",\n  \"lockfileVersion\": 3,\n"
-                + "  \"packages\": {\n");
+        StringBuilder base =
+                new StringBuilder("{\n  \"name\": \"shop\",\n  \"lockfileVersion\": 3,\n" + "  \"packages\": {\n");
         StringBuilder ours = new StringBuilder(base);
         StringBuilder theirs = new StringBuilder(base);
         for (int i = 0; base.length() < 3_000_000; i++) {
             String entry = "    \"node_modules/pkg-" + i + "\": {\n      \"version\": \"1.0." + i + "\",\n"
-                    + "      \"resolved\": \"https://registry.example/pkg-" + i + "/-/pkg-" + i + "-1.0." + i + ".tgz\",\n"
-                    + "      \"integrity\": \"sha512-" + Integer.toHexString(i * 7919) + "abcdefghijklmnopqrstuvwxyz0123456789\",\n"
+                    + "      \"resolved\": \"https://registry.example/pkg-" + i + "/-/pkg-" + i + "-1.0." + i
+                    + ".tgz\",\n"
+                    + "      \"integrity\": \"sha512-" + Integer.toHexString(i * 7919)
+                    + "abcdefghijklmnopqrstuvwxyz0123456789\",\n"
                     + "      \"license\": \"MIT\"\n    },\n";
             base.append(entry);
             ours.append(i % 3 == 0 ? entry.replace("1.0." + i, "2.0." + i) : entry);
@@ -139,7 +150,8 @@ class ConflictClassifierBench {
         for (StringBuilder b : List.of(base, ours, theirs)) {
             b.append("    \"\": {}\n  }\n}\n");
         }
-        return MergeScenario.in(dir).file("package-lock.json", base.toString(), ours.toString(), theirs.toString())
+        return MergeScenario.in(dir)
+                .file("package-lock.json", base.toString(), ours.toString(), theirs.toString())
                 .build();
     }
 
@@ -151,7 +163,8 @@ class ConflictClassifierBench {
             m.file("a/f" + i + ".txt", text, null, text);
             m.file("b/f" + i + ".txt", null, text, null);
         }
-        return m.file("README.md", "title\nbody\n", "title\nours\n", "title\ntheirs\n").build();
+        return m.file("README.md", "title\nbody\n", "title\nours\n", "title\ntheirs\n")
+                .build();
     }
 
     private MergeScenario scenario() {
@@ -192,7 +205,8 @@ class ConflictClassifierBench {
             ours.append(o).append('\n');
             theirs.append(t).append('\n');
         }
-        return MergeScenario.in(tmp).file("src/Totals.java", base.toString(), ours.toString(), theirs.toString())
+        return MergeScenario.in(tmp)
+                .file("src/Totals.java", base.toString(), ours.toString(), theirs.toString())
                 .build();
     }
 }

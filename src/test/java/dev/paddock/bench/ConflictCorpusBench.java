@@ -44,24 +44,34 @@ class ConflictCorpusBench {
             Path out = Path.of("target", "bench");
             Files.createDirectories(out);
             Files.write(out.resolve("conflict-corpus-rows.tsv"), CorpusReplay.rows(r), StandardCharsets.UTF_8);
-            BenchSupport.report("conflict corpus (" + rows.size() + " hunks, " + rows.stream().map(CorpusRow::repo)
-                    .distinct().count() + " repositories):\n" + table);
+            BenchSupport.report("conflict corpus (" + rows.size() + " hunks, "
+                    + rows.stream().map(CorpusRow::repo).distinct().count() + " repositories):\n" + table);
 
-            assertThat(r.unmatched()).as("corpus rows the classifier no longer finds: build the corpus again")
+            assertThat(r.unmatched())
+                    .as("corpus rows the classifier no longer finds: build the corpus again")
                     .isEmpty();
-            long safe = r.outcomes().stream().filter(o -> o.paddock() != CorpusReplay.Verdict.LEFT).count();
-            long correct = r.outcomes().stream().filter(o -> o.paddock() == CorpusReplay.Verdict.CORRECT).count();
+            long safe = r.outcomes().stream()
+                    .filter(o -> o.paddock() != CorpusReplay.Verdict.LEFT)
+                    .count();
+            long correct = r.outcomes().stream()
+                    .filter(o -> o.paddock() == CorpusReplay.Verdict.CORRECT)
+                    .count();
             assertThat(safe).as("safe proposals").isPositive();
-            assertThat((double) correct / safe).as("precision of safe proposals").isGreaterThanOrEqualTo(0.98);
+            assertThat((double) correct / safe)
+                    .as("precision of safe proposals")
+                    .isGreaterThanOrEqualTo(0.98);
             for (HunkClass c : HunkClass.values()) {
                 if (!c.appliesAutomatically()) {
                     continue;
                 }
                 List<CorpusReplay.Outcome> of = r.outcomes().stream()
-                        .filter(o -> o.hunkClass().equals(c.id()) && o.paddock() != CorpusReplay.Verdict.LEFT).toList();
-                assertThat(of).as(c.id().toLowerCase(Locale.ROOT) + " applies automatically: it needs corpus hunks")
+                        .filter(o -> o.hunkClass().equals(c.id()) && o.paddock() != CorpusReplay.Verdict.LEFT)
+                        .toList();
+                assertThat(of)
+                        .as(c.id().toLowerCase(Locale.ROOT) + " applies automatically: it needs corpus hunks")
                         .isNotEmpty();
-                assertThat(of).as(c.id() + " applies automatically, so none of its proposals may be wrong")
+                assertThat(of)
+                        .as(c.id() + " applies automatically, so none of its proposals may be wrong")
                         .allMatch(o -> o.paddock() == CorpusReplay.Verdict.CORRECT);
             }
         }

@@ -71,15 +71,20 @@ class ContainerStatsBench {
             }
             Stage stage = FxToolkit.registerPrimaryStage();
             WaitForAsyncUtils.asyncFx(() -> {
-                DashboardView view = new DashboardView(dashboard);
-                Scene scene = new Scene(view, 1280, 800);
-                Theme.LIGHT.apply(scene);
-                stage.setScene(scene);
-                stage.show();
-                dashboard.containers().connect(board);
-                view.lookupAll(".tab-pane").stream().map(TabPane.class::cast).findFirst().orElseThrow()
-                        .getSelectionModel().select(2);
-            }).get(60, TimeUnit.SECONDS);
+                        DashboardView view = new DashboardView(dashboard);
+                        Scene scene = new Scene(view, 1280, 800);
+                        Theme.LIGHT.apply(scene);
+                        stage.setScene(scene);
+                        stage.show();
+                        dashboard.containers().connect(board);
+                        view.lookupAll(".tab-pane").stream()
+                                .map(TabPane.class::cast)
+                                .findFirst()
+                                .orElseThrow()
+                                .getSelectionModel()
+                                .select(2);
+                    })
+                    .get(60, TimeUnit.SECONDS);
 
             Thread.sleep(WARM_UP_S * 1000L);
             long pid = ProcessHandle.current().pid();
@@ -91,18 +96,31 @@ class ContainerStatsBench {
             long rssMb = BenchSupport.rssBytes(pid) / (1024 * 1024);
             System.gc();
             Thread.sleep(2000);
-            long heapMb = (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / (1024 * 1024);
+            long heapMb =
+                    (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / (1024 * 1024);
             BenchSupport.report("container stats: busiest threads over the run (ms of CPU): " + busiest(threads0)
                     + "; heap in use after a GC " + heapMb + " MB");
             Map<String, ContainerMetrics> seen = board.latest();
-            long measured = seen.values().stream().filter(ContainerMetrics::running).count();
-            BenchSupport.report(String.format(Locale.ROOT, "container stats: %d containers (%d measured), dashboard on"
-                    + " the containers tab: Paddock CPU %.1f %% of one core over %d s (target <= 5), RSS %d MB"
-                    + " (target <= 300)", CONTAINERS, measured, cpuPercent, MEASURE_S, rssMb));
+            long measured =
+                    seen.values().stream().filter(ContainerMetrics::running).count();
+            BenchSupport.report(String.format(
+                    Locale.ROOT,
+                    "container stats: %d containers (%d measured), dashboard on"
+                            + " the containers tab: Paddock CPU %.1f %% of one core over %d s (target <= 5), RSS %d MB"
+                            + " (target <= 300)",
+                    CONTAINERS,
+                    measured,
+                    cpuPercent,
+                    MEASURE_S,
+                    rssMb));
 
             // The dashboard as it opens: the sandboxes tab (the charts are not fed while hidden).
             WaitForAsyncUtils.asyncFx(() -> stage.getScene().getRoot().lookupAll(".tab-pane").stream()
-                    .map(TabPane.class::cast).findFirst().orElseThrow().getSelectionModel().select(0))
+                            .map(TabPane.class::cast)
+                            .findFirst()
+                            .orElseThrow()
+                            .getSelectionModel()
+                            .select(0))
                     .get(60, TimeUnit.SECONDS);
             Thread.sleep(5_000);
             Map<String, Long> threads1 = threadCpu();
@@ -110,19 +128,30 @@ class ContainerStatsBench {
             long t1 = System.nanoTime();
             Thread.sleep(MEASURE_S * 1000L);
             double sandboxTab = (BenchSupport.cpuMillis(pid) - cpu1) * 100.0 / ((System.nanoTime() - t1) / 1e6);
-            BenchSupport.report(String.format(Locale.ROOT, "container stats: %d containers, dashboard on the sandboxes"
-                    + " tab: Paddock CPU %.1f %% of one core over %d s, RSS %d MB; busiest threads (ms): %s", CONTAINERS,
-                    sandboxTab, MEASURE_S, BenchSupport.rssBytes(pid) / (1024 * 1024), busiest(threads1)));
+            BenchSupport.report(String.format(
+                    Locale.ROOT,
+                    "container stats: %d containers, dashboard on the sandboxes"
+                            + " tab: Paddock CPU %.1f %% of one core over %d s, RSS %d MB; busiest threads (ms): %s",
+                    CONTAINERS,
+                    sandboxTab,
+                    MEASURE_S,
+                    BenchSupport.rssBytes(pid) / (1024 * 1024),
+                    busiest(threads1)));
 
             List<Double> diffs = new ArrayList<>();
             for (int round = 0; round < 3; round++) {
                 diffs.addAll(compareWithDockerStats(board, names));
             }
-            double mad = diffs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+            double mad =
+                    diffs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
             double max = diffs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
-            BenchSupport.report(String.format(Locale.ROOT, "container stats: Paddock CPU %% vs docker stats --no-stream,"
-                    + " %d container readings in 3 rounds: mean absolute difference %.2f points (target <= 3), max %.2f",
-                    diffs.size(), mad, max));
+            BenchSupport.report(String.format(
+                    Locale.ROOT,
+                    "container stats: Paddock CPU %% vs docker stats --no-stream,"
+                            + " %d container readings in 3 rounds: mean absolute difference %.2f points (target <= 3), max %.2f",
+                    diffs.size(),
+                    mad,
+                    max));
             assertThat(measured).isEqualTo(CONTAINERS);
         } finally {
             streams.forEach(ContainerStatsStream::close);
@@ -150,9 +179,13 @@ class ContainerStatsBench {
 
     static String busiest(Map<String, Long> before) {
         Map<String, Long> now = threadCpu();
-        return now.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
-                .map(e -> e.getKey() + "=" + e.getValue()).reduce((a, b) -> a + ", " + b).orElse("");
+        return now.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(6)
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     /**
@@ -161,8 +194,8 @@ class ContainerStatsBench {
      */
     static List<Double> compareWithDockerStats(ContainerMetricsBoard board, List<String> names) throws Exception {
         Map<String, List<Double>> ours = new HashMap<>();
-        List<String> cmd = new ArrayList<>(List.of("docker", "stats", "--no-stream", "--format",
-                "{{.Name}} {{.CPUPerc}}"));
+        List<String> cmd =
+                new ArrayList<>(List.of("docker", "stats", "--no-stream", "--format", "{{.Name}} {{.CPUPerc}}"));
         cmd.addAll(names);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, java.time.Instant> lastAt = new HashMap<>();
@@ -181,7 +214,10 @@ class ContainerStatsBench {
             String[] f = line.trim().split("\\s+");
             if (f.length == 2 && ours.containsKey(f[0])) {
                 double theirs = Double.parseDouble(f[1].replace("%", ""));
-                double mine = ours.get(f[0]).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+                double mine = ours.get(f[0]).stream()
+                        .mapToDouble(Double::doubleValue)
+                        .average()
+                        .orElseThrow();
                 diffs.add(Math.abs(mine - theirs));
             }
         }
@@ -197,10 +233,25 @@ class ContainerStatsBench {
             for (int i = 0; i < CONTAINERS; i++) {
                 String name = String.format(Locale.ROOT, "paddock-bench-%s-%02d", run, i);
                 names.add(name);
-                List<String> args = new ArrayList<>(List.of("run", "-d", "--network", "none", "--init", "--label", label,
-                        "--name", name, "--memory", "64m"));
+                List<String> args = new ArrayList<>(List.of(
+                        "run",
+                        "-d",
+                        "--network",
+                        "none",
+                        "--init",
+                        "--label",
+                        label,
+                        "--name",
+                        name,
+                        "--memory",
+                        "64m"));
                 if (i < SPINNING.length) {
-                    args.addAll(List.of("--cpus", Double.toString(SPINNING[i]), DockerTests.GIT_IMAGE, "sh", "-c",
+                    args.addAll(List.of(
+                            "--cpus",
+                            Double.toString(SPINNING[i]),
+                            DockerTests.GIT_IMAGE,
+                            "sh",
+                            "-c",
                             "while :; do :; done"));
                 } else {
                     args.addAll(List.of(DockerTests.GIT_IMAGE, "sleep", "3600"));
@@ -209,8 +260,12 @@ class ContainerStatsBench {
             }
             for (int i = 0; i < CONTAINERS; i++) {
                 DockerTests.Result r = started.get(i).get(120, TimeUnit.SECONDS);
-                assertThat(r.code()).as("docker run %s: %s", names.get(i), r.out()).isZero();
-                ids.put(names.get(i), r.out().strip().lines().reduce((a, b) -> b).orElseThrow());
+                assertThat(r.code())
+                        .as("docker run %s: %s", names.get(i), r.out())
+                        .isZero();
+                ids.put(
+                        names.get(i),
+                        r.out().strip().lines().reduce((a, b) -> b).orElseThrow());
             }
         } finally {
             pool.shutdown();

@@ -41,7 +41,8 @@ class HeartbeatApiBench {
     @TempDir
     Path temp;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private URI base;
     private String installToken;
 
@@ -49,8 +50,14 @@ class HeartbeatApiBench {
     void heartbeatLatencyUnder200PerSecond() throws Exception {
         TempRepo repo = TempRepo.init(temp.resolve("repo"));
         Path home = temp.resolve("home");
-        ProcessBuilder pb = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(), "serve",
-                "--repo", repo.dir().toString()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(
+                        BenchSupport.launcher().toString(),
+                        "--home",
+                        home.toString(),
+                        "serve",
+                        "--repo",
+                        repo.dir().toString())
+                .redirectErrorStream(true)
                 .redirectOutput(temp.resolve("serve.log").toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process serve = pb.start();
@@ -77,14 +84,26 @@ class HeartbeatApiBench {
             assertThat(r.failures()).as("heartbeats not answered 200").isZero();
             assertThat(progressOf(ids.get(0))).startsWith("beat ");
             long[] ms = r.latenciesMicros();
-            BenchSupport.report(String.format("heartbeat API, %d/s for %d s, %d running sandboxes, own tokens:"
+            BenchSupport.report(String.format(
+                    "heartbeat API, %d/s for %d s, %d running sandboxes, own tokens:"
                             + " p50 %.2f ms, p99 %.2f ms, max %.2f ms (n=%d, target p99 <= 20 ms: %s; from the send"
                             + " itself p50 %.2f ms, p99 %.2f ms); serve CPU %d ms"
                             + " (%.0f %% of one core; idle with its sandboxes %.0f %%); load average before/after %s / %s",
-                    RATE_PER_SECOND, MEASURED.toSeconds(), SANDBOXES, pct(ms, 50) / 1000.0, pct(ms, 99) / 1000.0,
-                    ms[ms.length - 1] / 1000.0, ms.length, pct(ms, 99) <= 20_000 ? "met" : "MISSED",
-                    pct(r.fromSendMicros(), 50) / 1000.0, pct(r.fromSendMicros(), 99) / 1000.0, cpu,
-                    100.0 * cpu / MEASURED.toMillis(), 100.0 * idle / IDLE.toMillis(), loadBefore, loadAverage()));
+                    RATE_PER_SECOND,
+                    MEASURED.toSeconds(),
+                    SANDBOXES,
+                    pct(ms, 50) / 1000.0,
+                    pct(ms, 99) / 1000.0,
+                    ms[ms.length - 1] / 1000.0,
+                    ms.length,
+                    pct(ms, 99) <= 20_000 ? "met" : "MISSED",
+                    pct(r.fromSendMicros(), 50) / 1000.0,
+                    pct(r.fromSendMicros(), 99) / 1000.0,
+                    cpu,
+                    100.0 * cpu / MEASURED.toMillis(),
+                    100.0 * idle / IDLE.toMillis(),
+                    loadBefore,
+                    loadAverage()));
         } finally {
             for (String id : ids) {
                 send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}", installToken);
@@ -98,8 +117,7 @@ class HeartbeatApiBench {
      * Latencies in µs, sorted: from when each heartbeat was due, and from when the client got round to
      * sending it (the difference is this JVM's own scheduling delay); and how many were not answered 200.
      */
-    private record Result(long[] latenciesMicros, long[] fromSendMicros, int failures) {
-    }
+    private record Result(long[] latenciesMicros, long[] fromSendMicros, int failures) {}
 
     /** Sends heartbeats round-robin over the sandboxes at {@link #RATE_PER_SECOND} for {@code length}. */
     private Result run(List<String> ids, List<String> tokens, Duration length) throws Exception {
@@ -120,17 +138,20 @@ class HeartbeatApiBench {
             int slot = i;
             long sent = System.nanoTime();
             HttpRequest req = HttpRequest.newBuilder(base.resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
-                    .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + tokens.get(k))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i + "\"}")).build();
-            pending.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
-                long done = System.nanoTime();
-                latencies[slot] = (done - due) / 1000;
-                fromSend[slot] = (done - sent) / 1000;
-                if (e != null || r.statusCode() != 200) {
-                    failures.incrementAndGet();
-                }
-                return null;
-            }));
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Authorization", "Bearer " + tokens.get(k))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i + "\"}"))
+                    .build();
+            pending.add(
+                    http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+                        long done = System.nanoTime();
+                        latencies[slot] = (done - due) / 1000;
+                        fromSend[slot] = (done - sent) / 1000;
+                        if (e != null || r.statusCode() != 200) {
+                            failures.incrementAndGet();
+                        }
+                        return null;
+                    }));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         Arrays.sort(latencies);
@@ -152,7 +173,8 @@ class HeartbeatApiBench {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance = Json.mapper().readTree(home.resolve("instance.json").toFile());
+                JsonNode instance =
+                        Json.mapper().readTree(home.resolve("instance.json").toFile());
                 base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
                 installToken = Files.readString(home.resolve("api-token")).strip();
                 try {
@@ -170,9 +192,13 @@ class HeartbeatApiBench {
 
     /** Creates a sandbox whose agent leaves its own token beside its heartbeat file, then sleeps. */
     private String create(Path repo, int n) throws Exception {
-        String body = Json.mapper().createObjectNode().put("repo", repo.toString()).put("task", "Bench agent " + n)
-                .put("id", "bench-" + n).put("command", "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";"
-                        + " exec sleep 600").toString();
+        String body = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.toString())
+                .put("task", "Bench agent " + n)
+                .put("id", "bench-" + n)
+                .put("command", "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";" + " exec sleep 600")
+                .toString();
         HttpResponse<String> r = send("POST", "/v1/sandboxes", body, installToken);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         return Json.mapper().readTree(r.body()).get("id").asText();
@@ -191,15 +217,23 @@ class HeartbeatApiBench {
     }
 
     private String progressOf(String id) throws Exception {
-        return Json.mapper().readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
-                .at("/sandbox/progress").asText();
+        return Json.mapper()
+                .readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
+                .at("/sandbox/progress")
+                .asText();
     }
 
     private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .timeout(Duration.ofSeconds(20))
+                        .header("Authorization", "Bearer " + token)
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

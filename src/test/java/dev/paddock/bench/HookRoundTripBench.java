@@ -44,17 +44,31 @@ class HookRoundTripBench {
     void hookRoundTripForAnAllowedCommand() throws Exception {
         try (BrokerRig rig = BrokerRig.start(tmp.resolve("home"))) {
             SandboxRecord s = rig.runningSandbox(BrokerRig.repoWithPolicy(tmp.resolve("repo")), "Bench hook");
-            Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "PADDOCK_API", "http://127.0.0.1:"
-                    + rig.port(), "PADDOCK_TOKEN", rig.tokenOf(s.id()), "PADDOCK_SANDBOX_ID", s.id(),
-                    "PADDOCK_HOOK_KEY", rig.hookKeyOf(s.id()));
+            Map<String, String> env = Map.of(
+                    "PATH",
+                    System.getenv("PATH"),
+                    "PADDOCK_API",
+                    "http://127.0.0.1:" + rig.port(),
+                    "PADDOCK_TOKEN",
+                    rig.tokenOf(s.id()),
+                    "PADDOCK_SANDBOX_ID",
+                    s.id(),
+                    "PADDOCK_HOOK_KEY",
+                    rig.hookKeyOf(s.id()));
             String payload = payload(s.workspace().worktree());
-            String hook = HookRun.target(HookScript.path(rig.home().dir()), HookRun.Shell.NATIVE).toString();
+            String hook = HookRun.target(HookScript.path(rig.home().dir()), HookRun.Shell.NATIVE)
+                    .toString();
             String script = HookScript.scriptPath(rig.home().dir()).toString();
             List<Long> nativeHook = calls(List.of(hook), env, payload);
             List<Long> light = calls(List.of(script), env, payload);
             List<Long> curl = calls(List.of("sh", script), env, payload);
-            List<String> jvm = List.of(BenchSupport.java(), "-cp", System.getProperty("java.class.path"),
-                    "dev.paddock.Paddock", "hook", "claude");
+            List<String> jvm = List.of(
+                    BenchSupport.java(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "dev.paddock.Paddock",
+                    "hook",
+                    "claude");
             List<Long> heavy = new ArrayList<>();
             for (int i = 0; i < JVM_CALLS; i++) {
                 heavy.add(run(jvm, env, payload));
@@ -64,8 +78,8 @@ class HookRoundTripBench {
             BenchSupport.report("hook round trip, script run directly (bash, /dev/tcp), allowed command: "
                     + percentiles(light) + idleTarget(light));
             BenchSupport.report("hook round trip, script under sh (curl), allowed command: " + percentiles(curl));
-            BenchSupport.report("hook round trip, paddock hook claude (new JVM), allowed command: "
-                    + percentiles(heavy));
+            BenchSupport.report(
+                    "hook round trip, paddock hook claude (new JVM), allowed command: " + percentiles(heavy));
             reportShares(rig, s, env, payload);
             try (SlowClients slow = SlowClients.start(rig.port(), 100, 50, 50, 3000)) {
                 Thread.sleep(3000); // all open, and the first ones already cut and opened again
@@ -77,8 +91,8 @@ class HookRoundTripBench {
                         + target(pressed));
                 BenchSupport.report("hook round trip under 200 slow connections, script run directly, allowed command: "
                         + percentiles(pressedScript) + target(pressedScript));
-                BenchSupport.report("heartbeat API under 200 slow connections, own token: " + percentiles(beats)
-                        + target(beats));
+                BenchSupport.report(
+                        "heartbeat API under 200 slow connections, own token: " + percentiles(beats) + target(beats));
             }
         }
     }
@@ -90,8 +104,12 @@ class HookRoundTripBench {
      */
     private static void reportShares(BrokerRig rig, SandboxRecord s, Map<String, String> env, String payload)
             throws Exception {
-        HookClient client = new HookClient(env.get("PADDOCK_API"), HookAuth.SANDBOX_PREFIX + s.id(),
-                env.get("PADDOCK_HOOK_KEY"), Duration.ofSeconds(10), Duration.ofSeconds(5));
+        HookClient client = new HookClient(
+                env.get("PADDOCK_API"),
+                HookAuth.SANDBOX_PREFIX + s.id(),
+                env.get("PADDOCK_HOOK_KEY"),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5));
         byte[] body = payload.getBytes(StandardCharsets.UTF_8);
         List<Long> broker = new ArrayList<>();
         for (int i = 0; i < WARM_UP + CALLS; i++) {
@@ -101,14 +119,21 @@ class HookRoundTripBench {
                 broker.add((System.nanoTime() - t0) / 1000);
             }
         }
-        BenchSupport.report("  share: the broker alone (signed request from this JVM, no process): " + percentiles(broker));
+        BenchSupport.report(
+                "  share: the broker alone (signed request from this JVM, no process): " + percentiles(broker));
         BenchSupport.report("  share: process start, /bin/true: " + percentiles(starts(List.of("/bin/true"))));
         BenchSupport.report("  share: process start, a static C program (the native hook without stdin: it denies at"
                 + " once): " + percentiles(denials(HookScript.path(rig.home().dir()))));
         BenchSupport.report("  share: process start, bash -c ':': " + percentiles(starts(List.of("bash", "-c", ":"))));
-        BenchSupport.report("  share: the hook's processes without the broker, bash with a forked watchdog and one"
-                + " sha256sum: " + percentiles(starts(List.of("bash", "-c",
-                "exec 9> >(exec >/dev/null 2>&1; read -r -t 5 -N 1); h=$(sha256sum /dev/fd/4 4<<<x); exec 9>&-"))));
+        BenchSupport.report(
+                "  share: the hook's processes without the broker, bash with a forked watchdog and one"
+                        + " sha256sum: "
+                        + percentiles(
+                                starts(
+                                        List.of(
+                                                "bash",
+                                                "-c",
+                                                "exec 9> >(exec >/dev/null 2>&1; read -r -t 5 -N 1); h=$(sha256sum /dev/fd/4 4<<<x); exec 9>&-"))));
     }
 
     /** {@link #CALLS} runs of {@code command} after {@link #WARM_UP}; wall times in µs. */
@@ -161,7 +186,9 @@ class HookRoundTripBench {
     private static String idleTarget(List<Long> us) {
         long[] v = us.stream().mapToLong(Long::longValue).sorted().toArray();
         boolean met = v[v.length / 2] <= 15_000 && v[(int) Math.ceil(v.length * 0.99) - 1] <= 50_000;
-        return met ? " (idle target p50 <= 15 ms, p99 <= 50 ms: met)" : " (idle target p50 <= 15 ms, p99 <= 50 ms: NOT met)";
+        return met
+                ? " (idle target p50 <= 15 ms, p99 <= 50 ms: met)"
+                : " (idle target p50 <= 15 ms, p99 <= 50 ms: NOT met)";
     }
 
     private static String target(List<Long> us) {
@@ -201,8 +228,12 @@ class HookRoundTripBench {
 
     private static String percentiles(List<Long> us) {
         long[] v = us.stream().mapToLong(Long::longValue).sorted().toArray();
-        return String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)", v[v.length / 2] / 1000.0,
-                v[(int) Math.ceil(v.length * 0.99) - 1] / 1000.0, v[v.length - 1] / 1000.0, v.length);
+        return String.format(
+                "p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)",
+                v[v.length / 2] / 1000.0,
+                v[(int) Math.ceil(v.length * 0.99) - 1] / 1000.0,
+                v[v.length - 1] / 1000.0,
+                v.length);
     }
 
     private static String payload(Path cwd) {

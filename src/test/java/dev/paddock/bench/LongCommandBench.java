@@ -25,8 +25,10 @@ class LongCommandBench {
         inputs.put("1 MiB script", LongCommandFixtures.script(1 << 20, "ls"));
         int i = 0;
         for (String p : LongCommandFixtures.pathological(200 * 1024)) {
-            inputs.put("200 KB deep #" + i++ + " (" + p.substring(3, Math.min(p.length(), 9)).replace("\n", "\\n")
-                    + ")", p);
+            inputs.put(
+                    "200 KB deep #" + i++ + " ("
+                            + p.substring(3, Math.min(p.length(), 9)).replace("\n", "\\n") + ")",
+                    p);
         }
         for (int warm = 0; warm < 3; warm++) {
             for (String s : inputs.values()) {
@@ -48,11 +50,12 @@ class LongCommandBench {
                     slowestName = e.getKey();
                 }
             } else {
-                BenchSupport.report(String.format("policy: %s decided in %.1f ms (load %s)", e.getKey(), ms,
-                        PolicyThroughputBench.load()));
+                BenchSupport.report(String.format(
+                        "policy: %s decided in %.1f ms (load %s)", e.getKey(), ms, PolicyThroughputBench.load()));
             }
         }
-        BenchSupport.report(String.format("policy: slowest deep 200 KB input (%s) decided in %.1f ms (load %s)",
+        BenchSupport.report(String.format(
+                "policy: slowest deep 200 KB input (%s) decided in %.1f ms (load %s)",
                 slowestName, slowestDeep, PolicyThroughputBench.load()));
     }
 }

@@ -49,7 +49,8 @@ class PanelStartupBench {
         for (int i = 0; i < RUNS; i++) {
             start(Launch.LAUNCHER, used, repo, display, firstFrame, dashboard);
         }
-        BenchSupport.report(Launch.LAUNCHER.label + ", existing home: first frame ms: " + BenchSupport.summary(firstFrame));
+        BenchSupport.report(
+                Launch.LAUNCHER.label + ", existing home: first frame ms: " + BenchSupport.summary(firstFrame));
         BenchSupport.report(Launch.LAUNCHER.label + ", existing home: dashboard with 20 worktrees ms: "
                 + BenchSupport.summary(dashboard));
 
@@ -65,10 +66,11 @@ class PanelStartupBench {
                 long cpuAt60 = BenchSupport.cpuMillis(panel.pid());
                 long rss = BenchSupport.rssBytes(panel.pid());
                 assertThat(panel.isAlive()).isTrue();
-                BenchSupport.report(launch.label + ": RSS after 60 s idle with 20 worktrees: " + rss / (1024 * 1024)
-                        + " MB");
-                BenchSupport.report(String.format("%s: CPU while idle (10-60 s): %.1f %% of one core", launch.label,
-                        (cpuAt60 - cpuAt10) / 500.0));
+                BenchSupport.report(
+                        launch.label + ": RSS after 60 s idle with 20 worktrees: " + rss / (1024 * 1024) + " MB");
+                BenchSupport.report(String.format(
+                        "%s: CPU while idle (10-60 s): %.1f %% of one core",
+                        launch.label, (cpuAt60 - cpuAt10) / 500.0));
             } finally {
                 panel.destroy();
                 panel.waitFor(20, TimeUnit.SECONDS);
@@ -77,15 +79,19 @@ class PanelStartupBench {
     }
 
     /** Starts the panel in a new JVM on {@code home}, adds its first-frame and dashboard times (ms), waits for its exit. */
-    private static void start(Launch launch, Path home, Path repo, String display, List<Long> firstFrame,
-                              List<Long> dashboard) throws Exception {
+    private static void start(
+            Launch launch, Path home, Path repo, String display, List<Long> firstFrame, List<Long> dashboard)
+            throws Exception {
         Path out = home.resolve("startup.txt");
         Files.deleteIfExists(out);
-        ProcessBuilder pb = launch.command(home, repo, "-Dpaddock.bench.startupFile=" + out, "-Dpaddock.bench.exit=true");
+        ProcessBuilder pb =
+                launch.command(home, repo, "-Dpaddock.bench.startupFile=" + out, "-Dpaddock.bench.exit=true");
         pb.environment().put("DISPLAY", display);
         long launchedAt = System.currentTimeMillis();
         Process p = pb.start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("panel exits after its first dashboard").isTrue();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS))
+                .as("panel exits after its first dashboard")
+                .isTrue();
         String line = Files.readString(out).strip();
         firstFrame.add(Long.parseLong(line.replaceAll(".*firstFrameAt=(\\d+).*", "$1")) - launchedAt);
         dashboard.add(Long.parseLong(line.replaceAll(".*dashboardAt=(\\d+).*", "$1")) - launchedAt);
@@ -93,7 +99,8 @@ class PanelStartupBench {
 
     /** How the panel is started. */
     private enum Launch {
-        LAUNCHER("target/paddock"), JAVA_JAR("java -jar target/paddock.jar");
+        LAUNCHER("target/paddock"),
+        JAVA_JAR("java -jar target/paddock.jar");
 
         final String label;
 
@@ -114,7 +121,8 @@ class PanelStartupBench {
                 cmd.add(BenchSupport.jar().toString());
             }
             cmd.addAll(List.of("--home", home.toString(), "--repo", repo.toString()));
-            return pb.redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile());
+            return pb.redirectErrorStream(true)
+                    .redirectOutput(home.resolve("out.log").toFile());
         }
     }
 }

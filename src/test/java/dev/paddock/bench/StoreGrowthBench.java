@@ -33,7 +33,8 @@ class StoreGrowthBench {
     @TempDir
     Path temp;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private URI base;
     private String installToken;
 
@@ -43,8 +44,14 @@ class StoreGrowthBench {
         TempRepo repo = TempRepo.init(temp.resolve("repo"));
         Path home = temp.resolve("home");
         Path store = home.resolve("paddock.mv.db");
-        ProcessBuilder pb = new ProcessBuilder(BenchSupport.launcher().toString(), "--home", home.toString(), "serve",
-                "--repo", repo.dir().toString()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(
+                        BenchSupport.launcher().toString(),
+                        "--home",
+                        home.toString(),
+                        "serve",
+                        "--repo",
+                        repo.dir().toString())
+                .redirectErrorStream(true)
                 .redirectOutput(temp.resolve("serve.log").toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process serve = pb.start();
@@ -74,13 +81,25 @@ class StoreGrowthBench {
             serve.waitFor(60, TimeUnit.SECONDS);
             long sizeStopped = Files.size(store);
             long grown = sizeEnd - sizeBefore;
-            BenchSupport.report(String.format("store growth: %d agents x 1 heartbeat/s for %.1f min (%d heartbeats,"
+            BenchSupport.report(String.format(
+                    "store growth: %d agents x 1 heartbeat/s for %.1f min (%d heartbeats,"
                             + " %d not answered 200, last progress of agent 1: %s): store %s before, %s at the end"
                             + " (%+.1f MB, %.0f bytes a heartbeat; target < 5 MB: %s), %s after a clean stop; serve CPU"
                             + " %d ms (%.0f %% of one core), RSS %d MB",
-                    AGENTS, minutes, sent, failures, last, mb(sizeBefore), mb(sizeEnd), grown / 1e6,
-                    (double) grown / sent, grown < 5_000_000 ? "met" : "MISSED", mb(sizeStopped), cpu,
-                    100.0 * cpu / (minutes * 60_000), rss / (1024 * 1024)));
+                    AGENTS,
+                    minutes,
+                    sent,
+                    failures,
+                    last,
+                    mb(sizeBefore),
+                    mb(sizeEnd),
+                    grown / 1e6,
+                    (double) grown / sent,
+                    grown < 5_000_000 ? "met" : "MISSED",
+                    mb(sizeStopped),
+                    cpu,
+                    100.0 * cpu / (minutes * 60_000),
+                    rss / (1024 * 1024)));
         } finally {
             if (serve.isAlive()) {
                 for (String id : ids) {
@@ -111,17 +130,21 @@ class StoreGrowthBench {
             }
             int k = (int) (i % ids.size());
             HttpRequest req = HttpRequest.newBuilder(base.resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
-                    .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + tokens.get(k))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i / ids.size()
-                            + " of agent " + (k + 1) + ": working on step " + i + "\"}")).build();
-            pending.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
-                if (e != null || r.statusCode() != 200) {
-                    failures.incrementAndGet();
-                }
-                return null;
-            }));
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Authorization", "Bearer " + tokens.get(k))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i / ids.size() + " of agent "
+                            + (k + 1) + ": working on step " + i + "\"}"))
+                    .build();
+            pending.add(
+                    http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).handle((r, e) -> {
+                        if (e != null || r.statusCode() != 200) {
+                            failures.incrementAndGet();
+                        }
+                        return null;
+                    }));
             if (pending.size() >= 1000) {
-                CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                        .get(60, TimeUnit.SECONDS);
                 pending.clear();
             }
         }
@@ -133,7 +156,8 @@ class StoreGrowthBench {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance = Json.mapper().readTree(home.resolve("instance.json").toFile());
+                JsonNode instance =
+                        Json.mapper().readTree(home.resolve("instance.json").toFile());
                 base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
                 installToken = Files.readString(home.resolve("api-token")).strip();
                 try {
@@ -151,10 +175,15 @@ class StoreGrowthBench {
 
     /** Creates a sandbox whose agent leaves its own token beside its heartbeat file, then sleeps. */
     private String create(Path repo, int n) throws Exception {
-        String body = Json.mapper().createObjectNode().put("repo", repo.toString()).put("task", "Growth agent " + n
-                        + ": a task described in a sentence or two, as people write them")
-                .put("id", "grow-" + n).put("command", "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";"
-                        + " exec sleep 3600").toString();
+        String body = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.toString())
+                .put("task", "Growth agent " + n + ": a task described in a sentence or two, as people write them")
+                .put("id", "grow-" + n)
+                .put(
+                        "command",
+                        "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";" + " exec sleep 3600")
+                .toString();
         HttpResponse<String> r = send("POST", "/v1/sandboxes", body, installToken);
         if (r.statusCode() != 201) {
             throw new AssertionError(r.body());
@@ -175,14 +204,17 @@ class StoreGrowthBench {
     }
 
     private String progressOf(String id) throws Exception {
-        return Json.mapper().readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
-                .at("/sandbox/progress").asText();
+        return Json.mapper()
+                .readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
+                .at("/sandbox/progress")
+                .asText();
     }
 
     /** The agents sleep for an hour: end them (they outlive a stopped Paddock by design). */
     private static void killAgents(Path repo) {
         String marker = repo.resolve(".worktrees").toString();
-        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+        ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
                 .forEach(h -> {
                     h.descendants().forEach(ProcessHandle::destroyForcibly);
                     h.destroyForcibly();
@@ -190,10 +222,16 @@ class StoreGrowthBench {
     }
 
     private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .timeout(Duration.ofSeconds(20))
+                        .header("Authorization", "Bearer " + token)
+                        .method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

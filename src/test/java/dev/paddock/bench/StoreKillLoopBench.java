@@ -41,16 +41,17 @@ class StoreKillLoopBench {
     private static final Duration START_WAIT = Duration.ofSeconds(90);
     /** How long after its 200 a heartbeat must be in the store (Paddock writes them every few seconds). */
     private static final Duration HEARTBEAT_GRACE = Duration.ofSeconds(7);
+
     private static final String RUNNER = "runner";
 
     @TempDir
     Path temp;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** A record whose commit returned: its kind, its key and when the answer came. */
-    private record Committed(String kind, String key, long at) {
-    }
+    private record Committed(String kind, String key, long at) {}
 
     @Test
     void noCommitThatReturnedIsLostAcrossKills() throws Exception {
@@ -112,26 +113,43 @@ class StoreKillLoopBench {
                 roundsWithLoss++;
                 lostTotal += missing.size();
                 Files.createDirectories(Path.of("target", "bench"));
-                Files.copy(home.resolve("paddock.mv.db"), Path.of("target", "bench", "kill-loop-lost-" + round
-                        + ".mv.db"), StandardCopyOption.REPLACE_EXISTING);
-                losses.add("round " + round + " (" + (panel ? "panel" : "serve") + ", killed at " + killAfter
-                        + " ms): " + missing.size() + " missing, e.g. " + missing.subList(0, Math.min(3, missing.size())));
+                Files.copy(
+                        home.resolve("paddock.mv.db"),
+                        Path.of("target", "bench", "kill-loop-lost-" + round + ".mv.db"),
+                        StandardCopyOption.REPLACE_EXISTING);
+                losses.add("round " + round + " (" + (panel ? "panel" : "serve") + ", killed at " + killAfter + " ms): "
+                        + missing.size() + " missing, e.g. " + missing.subList(0, Math.min(3, missing.size())));
             }
-            String line = String.format("round %d %s killed at %d ms: %d commits returned, %d missing %s", round,
-                    panel ? "panel" : "serve", killAfter, snapshot.size(), missing.size(),
+            String line = String.format(
+                    "round %d %s killed at %d ms: %d commits returned, %d missing %s",
+                    round,
+                    panel ? "panel" : "serve",
+                    killAfter,
+                    snapshot.size(),
+                    missing.size(),
                     missing.subList(0, Math.min(3, missing.size())));
             System.out.println(line);
             Files.createDirectories(Path.of("target", "bench"));
-            Files.writeString(Path.of("target", "bench", "kill-loop-rounds.txt"), line + "\n",
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(
+                    Path.of("target", "bench", "kill-loop-rounds.txt"),
+                    line + "\n",
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
         }
         killAgents(repo.dir());
         for (String l : losses) {
             System.out.println("LOST " + l);
         }
-        BenchSupport.report(String.format("store kill loop: %d kills (%d panel, %d serve), %d commits that returned"
-                        + " checked, %d missing in %d rounds (kills 0.5-%.1f s after each start; target 0: %s)", kills,
-                panelKills, kills - panelKills, checked, lostTotal, roundsWithLoss, maxKill / 1000.0,
+        BenchSupport.report(String.format(
+                "store kill loop: %d kills (%d panel, %d serve), %d commits that returned"
+                        + " checked, %d missing in %d rounds (kills 0.5-%.1f s after each start; target 0: %s)",
+                kills,
+                panelKills,
+                kills - panelKills,
+                checked,
+                lostTotal,
+                roundsWithLoss,
+                maxKill / 1000.0,
                 lostTotal == 0 ? "met" : "MISSED"));
     }
 
@@ -144,8 +162,10 @@ class StoreKillLoopBench {
             cmd.addAll(List.of("serve", "--repo", repo.toString()));
         }
         Files.createDirectories(temp.resolve("logs"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(temp.resolve("logs").resolve("round-" + round + ".log").toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        temp.resolve("logs").resolve("round-" + round + ".log").toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().put("DISPLAY", display);
         return pb.start();
@@ -159,7 +179,8 @@ class StoreKillLoopBench {
             try {
                 if (Files.exists(instance)) {
                     JsonNode node = Json.mapper().readTree(instance.toFile());
-                    Api api = new Api(URI.create("http://127.0.0.1:" + node.get("port").asInt()),
+                    Api api = new Api(
+                            URI.create("http://127.0.0.1:" + node.get("port").asInt()),
                             Files.readString(home.resolve("api-token")).strip());
                     if (api.send("GET", "/v1/health", null, api.token).statusCode() == 200) {
                         return api;
@@ -175,9 +196,15 @@ class StoreKillLoopBench {
 
     /** A sandbox whose agent runs all the time (it outlives each Paddock), sending the heartbeats; its token. */
     private String startRunner(Api api, Path repo) throws Exception {
-        String body = Json.mapper().createObjectNode().put("repo", repo.toString()).put("task", "runs all along")
-                .put("id", RUNNER).put("command", "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";"
-                        + " exec sleep 86400").toString();
+        String body = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.toString())
+                .put("task", "runs all along")
+                .put("id", RUNNER)
+                .put(
+                        "command",
+                        "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";" + " exec sleep 86400")
+                .toString();
         HttpResponse<String> r = api.send("POST", "/v1/sandboxes", body, api.token);
         if (r.statusCode() != 201) {
             throw new AssertionError("cannot create the runner: " + r.body());
@@ -196,8 +223,13 @@ class StoreKillLoopBench {
     private void createSandboxes(Api api, Path repo, int round, AtomicBoolean stop, List<Committed> done) {
         for (int n = 1; !stop.get(); n++) {
             String id = "r" + round + "-" + n;
-            String body = Json.mapper().createObjectNode().put("repo", repo.toString()).put("task", "round " + round)
-                    .put("id", id).put("command", "exit 0").toString();
+            String body = Json.mapper()
+                    .createObjectNode()
+                    .put("repo", repo.toString())
+                    .put("task", "round " + round)
+                    .put("id", id)
+                    .put("command", "exit 0")
+                    .toString();
             try {
                 if (api.send("POST", "/v1/sandboxes", body, api.token).statusCode() == 201) {
                     done.add(new Committed("sandbox", id, System.nanoTime()));
@@ -215,7 +247,8 @@ class StoreKillLoopBench {
             String value = String.valueOf(round * 1000 + n);
             try {
                 if (api.send("PUT", "/v1/settings/sandbox.killGraceMs", "{\"value\": \"" + value + "\"}", api.token)
-                        .statusCode() == 200) {
+                                .statusCode()
+                        == 200) {
                     done.add(new Committed("event", value, System.nanoTime()));
                 }
                 Thread.sleep(100);
@@ -229,8 +262,13 @@ class StoreKillLoopBench {
         for (int n = 1; !stop.get(); n++) {
             String progress = "round " + round + " beat " + n;
             try {
-                if (api.send("POST", "/v1/sandboxes/" + RUNNER + "/heartbeat", "{\"progress\": \"" + progress + "\"}",
-                        token).statusCode() == 200) {
+                if (api.send(
+                                        "POST",
+                                        "/v1/sandboxes/" + RUNNER + "/heartbeat",
+                                        "{\"progress\": \"" + progress + "\"}",
+                                        token)
+                                .statusCode()
+                        == 200) {
                     done.add(new Committed("heartbeat", progress, System.nanoTime()));
                 }
                 Thread.sleep(50);
@@ -253,12 +291,12 @@ class StoreKillLoopBench {
         try (Database db = Database.open(copy.resolve("paddock"))) {
             Set<String> sandboxes = new HashSet<>(db.jdbc().query("SELECT id FROM sandboxes", rs -> rs.getString(1)));
             Set<String> values = new HashSet<>();
-            for (String details : db.jdbc().query("SELECT details FROM events WHERE kind = 'setting.changed'",
-                    rs -> rs.getString(1))) {
+            for (String details : db.jdbc()
+                    .query("SELECT details FROM events WHERE kind = 'setting.changed'", rs -> rs.getString(1))) {
                 values.add(Json.mapper().readTree(details).path("to").asText());
             }
-            List<String> progresses = db.jdbc().query("SELECT progress FROM sandboxes WHERE id = ?",
-                    rs -> rs.getString(1), RUNNER);
+            List<String> progresses =
+                    db.jdbc().query("SELECT progress FROM sandboxes WHERE id = ?", rs -> rs.getString(1), RUNNER);
             String progress = progresses.isEmpty() ? null : progresses.get(0);
             Committed lastDue = null;
             for (Committed c : done) {
@@ -270,8 +308,8 @@ class StoreKillLoopBench {
                     lastDue = c;
                 }
             }
-            if (lastDue != null && (progress == null || !progress.startsWith("round ")
-                    || beat(progress) < beat(lastDue.key()))) {
+            if (lastDue != null
+                    && (progress == null || !progress.startsWith("round ") || beat(progress) < beat(lastDue.key()))) {
                 missing.add("heartbeat " + lastDue.key() + " (stored: " + progress + ")");
             }
         }
@@ -281,7 +319,8 @@ class StoreKillLoopBench {
     /** The agents (the runner sleeps a day) outlive each Paddock by design: end them with the benchmark. */
     private static void killAgents(Path repo) {
         String marker = repo.resolve(".worktrees").toString();
-        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+        ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
                 .forEach(h -> {
                     h.descendants().forEach(ProcessHandle::destroyForcibly);
                     h.destroyForcibly();
@@ -304,10 +343,16 @@ class StoreKillLoopBench {
         }
 
         HttpResponse<String> send(String method, String path, String body, String bearer) throws Exception {
-            return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20))
-                    .header("Authorization", "Bearer " + bearer)
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+            return http.send(
+                    HttpRequest.newBuilder(base.resolve(path))
+                            .timeout(Duration.ofSeconds(20))
+                            .header("Authorization", "Bearer " + bearer)
+                            .method(
+                                    method,
+                                    body == null
+                                            ? HttpRequest.BodyPublishers.noBody()
+                                            : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         }
     }

@@ -53,7 +53,8 @@ class ThreeWayOpenBench {
     private static final int HUNKS = 50;
     private static final int WARMUP = 3;
     private static final int RUNS = 15;
-    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean CPU =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     @TempDir
     Path temp;
@@ -71,18 +72,20 @@ class ThreeWayOpenBench {
         // as in Wiring), and the view asks that analysis again for the same two commits.
         String ours = repo.git("rev-parse", "HEAD").strip();
         String theirs = repo.git("rev-parse", "MERGE_HEAD").strip();
-        RememberedConflicts analysis = new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(),
-                new MergeTreeConflicts(new GitCli())));
-        assertThat(analysis.classify(repo.dir(), ours, theirs).files().get(0).hunks()).hasSize(HUNKS);
+        RememberedConflicts analysis = new RememberedConflicts(
+                new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(new GitCli())));
+        assertThat(analysis.classify(repo.dir(), ours, theirs).files().get(0).hunks())
+                .hasSize(HUNKS);
         ConflictBackend remembered = new Cached(git, () -> analysis.classify(repo.dir(), ours, theirs));
         Stage owner = WaitForAsyncUtils.asyncFx(() -> {
-            Stage panel = new Stage();
-            Scene scene = new Scene(new javafx.scene.layout.StackPane(), 400, 300);
-            Theme.LIGHT.apply(scene);
-            panel.setScene(scene);
-            panel.show();
-            return panel;
-        }).get(30, TimeUnit.SECONDS);
+                    Stage panel = new Stage();
+                    Scene scene = new Scene(new javafx.scene.layout.StackPane(), 400, 300);
+                    Theme.LIGHT.apply(scene);
+                    panel.setScene(scene);
+                    panel.show();
+                    return panel;
+                })
+                .get(30, TimeUnit.SECONDS);
 
         List<Long> readAlready = new ArrayList<>();
         List<Long> readFromRepo = new ArrayList<>();
@@ -112,16 +115,19 @@ class ThreeWayOpenBench {
         BenchSupport.report("three-way view open, 5,000 lines / 50 hunks, as the panel opens a conflict the queue"
                 + " classified (remembered analysis), ms: " + BenchSupport.summary(throughQueue));
         BenchSupport.report("three-way view open, conflicts read already, CPU time of the FX thread, ms: "
-                + BenchSupport.summary(fxCpu) + "; load average " + String.format("%.1f",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()) + " on "
+                + BenchSupport.summary(fxCpu) + "; load average "
+                + String.format(
+                        "%.1f",
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                                .getSystemLoadAverage())
+                + " on "
                 + Runtime.getRuntime().availableProcessors() + " cores");
         BenchSupport.report("three-way view take theirs on one hunk of 50 to the next pulse, ms: "
                 + BenchSupport.summary(takeTheirs));
     }
 
     /** A window opened, and how long until it responded. */
-    private record Opened(Stage stage, ThreeWayViewModel vm, long millis, long fxCpuMillis) {
-    }
+    private record Opened(Stage stage, ThreeWayViewModel vm, long millis, long fxCpuMillis) {}
 
     private static Opened open(Stage owner, ConflictBackend backend) throws Exception {
         CompletableFuture<Opened> done = new CompletableFuture<>();
@@ -133,14 +139,18 @@ class ThreeWayOpenBench {
             Stage stage = ThreeWayWindow.show(owner, vm, "agent/big (bench)");
             Scene scene = stage.getScene();
             ThreeWayView view = (ThreeWayView) scene.getRoot();
-            vm.fileProperty().addListener((o, before, shown) -> afterNextPulse(scene, () -> {
-                long ms = (System.nanoTime() - t0) / 1_000_000;
-                if (vm.fileProperty().get() == null || view.resultArea().getParagraphs().size() < LINES) {
-                    done.completeExceptionally(new AssertionError("the file did not load: " + vm.errorProperty().get()));
-                } else {
-                    done.complete(new Opened(stage, vm, ms, (CPU.getCurrentThreadCpuTime() - cpu0) / 1_000_000));
-                }
-            }));
+            vm.fileProperty()
+                    .addListener((o, before, shown) -> afterNextPulse(scene, () -> {
+                        long ms = (System.nanoTime() - t0) / 1_000_000;
+                        if (vm.fileProperty().get() == null
+                                || view.resultArea().getParagraphs().size() < LINES) {
+                            done.completeExceptionally(new AssertionError("the file did not load: "
+                                    + vm.errorProperty().get()));
+                        } else {
+                            done.complete(
+                                    new Opened(stage, vm, ms, (CPU.getCurrentThreadCpuTime() - cpu0) / 1_000_000));
+                        }
+                    }));
         });
         return done.get(60, TimeUnit.SECONDS);
     }
@@ -158,8 +168,11 @@ class ThreeWayOpenBench {
     }
 
     private static Scene findScene() {
-        return javafx.stage.Window.getWindows().stream().map(javafx.stage.Window::getScene)
-                .filter(s -> s != null && s.getRoot() instanceof ThreeWayView).findFirst().orElseThrow();
+        return javafx.stage.Window.getWindows().stream()
+                .map(javafx.stage.Window::getScene)
+                .filter(s -> s != null && s.getRoot() instanceof ThreeWayView)
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Runs {@code r} in a runLater posted after the next layout pulse of {@code scene}. Call on the FX thread. */

@@ -71,33 +71,50 @@ class TranscriptViewBench {
         ClaudeCli.require();
         TempRepo repo = TempRepo.init(temp.resolve("project"));
         try (Host host = Host.start(PaddockHome.resolve(temp.resolve("home"), Map.of()), "panel")) {
-            SandboxRecord big = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Fix the totals",
-                    null).agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
+            SandboxRecord big = host.wiring()
+                    .sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Fix the totals", null)
+                            .agent("claude")
+                            .tier(Tier.WORKTREE)
+                            .maxRetries(0)
+                            .build());
             SandboxRecord other = host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "Idle", "exit 0"));
             awaitEnd(host, big.id());
             Path log = host.wiring().sandboxService().logFile(big.id());
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            Files.writeString(log, String.join("\n", agent.conversation(big.workspace().worktreePath(), EVENTS, 42))
-                    + "\n",
+            Files.writeString(
+                    log,
+                    String.join("\n", agent.conversation(big.workspace().worktreePath(), EVENTS, 42)) + "\n",
                     StandardOpenOption.APPEND);
-            BenchSupport.report(String.format(Locale.ROOT, "transcript view: log of %,d events, %.1f MB", EVENTS,
+            BenchSupport.report(String.format(
+                    Locale.ROOT,
+                    "transcript view: log of %,d events, %.1f MB",
+                    EVENTS,
                     Files.size(log) / (1024.0 * 1024)));
 
             // Every entry of the log: the CLI's own run (and Paddock's line before it), then the session written.
-            int expected = new TranscriptFollower(log, TranscriptFormat.CLAUDE_STREAM_JSON,
-                    TranscriptFollower.MAX_TAIL_BYTES).finish().entries().size();
+            int expected = new TranscriptFollower(
+                            log, TranscriptFormat.CLAUDE_STREAM_JSON, TranscriptFollower.MAX_TAIL_BYTES)
+                    .finish()
+                    .entries()
+                    .size();
             Stage stage = FxToolkit.registerPrimaryStage();
             ShellViewModel shell = new ShellViewModel();
             WaitForAsyncUtils.asyncFx(() -> {
-                MainWindow window = new MainWindow(shell, Theme.LIGHT);
-                Scene scene = new Scene(window, 1366, 768);
-                Theme.LIGHT.apply(scene);
-                window.installShortcuts(scene);
-                stage.setScene(scene);
-                stage.show();
-            }).get(60, TimeUnit.SECONDS);
-            shell.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(60, TimeUnit.SECONDS);
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> shell.dashboard().sandboxes().size() == 2));
+                        MainWindow window = new MainWindow(shell, Theme.LIGHT);
+                        Scene scene = new Scene(window, 1366, 768);
+                        Theme.LIGHT.apply(scene);
+                        window.installShortcuts(scene);
+                        stage.setScene(scene);
+                        stage.show();
+                    })
+                    .get(60, TimeUnit.SECONDS);
+            shell.start(CompletableFuture.completedFuture(host.panel()), repo.dir())
+                    .get(60, TimeUnit.SECONDS);
+            WaitForAsyncUtils.waitFor(
+                    30,
+                    TimeUnit.SECONDS,
+                    () -> fx(() -> shell.dashboard().sandboxes().size() == 2));
             Pulses pulses = new Pulses(stage.getScene());
             long heapBefore = heapAfterGc();
 
@@ -128,25 +145,36 @@ class TranscriptViewBench {
                     + BenchSupport.summary(firstRows));
             BenchSupport.report("transcript view: select to the last entry shown (every row read) ms: "
                     + BenchSupport.summary(open));
-            BenchSupport.report(String.format(Locale.ROOT, "transcript view: heap in use after a GC: %d MB before"
-                    + " opening, %d MB with the transcript shown (+%d MB)", heapBefore, heapAfter, heapAfter - heapBefore));
+            BenchSupport.report(String.format(
+                    Locale.ROOT,
+                    "transcript view: heap in use after a GC: %d MB before"
+                            + " opening, %d MB with the transcript shown (+%d MB)",
+                    heapBefore,
+                    heapAfter,
+                    heapAfter - heapBefore));
 
             ListView<?> l = list;
             pulses.clear();
             List<Long> pageDown = new ArrayList<>();
             // Home, as a person would press it: the list stops following the end and shows its first row.
             WaitForAsyncUtils.asyncFx(() -> {
-                l.requestFocus();
-                javafx.event.Event.fireEvent(l, new KeyEvent(KeyEvent.KEY_PRESSED, "", "", KeyCode.HOME, false, false,
-                        false, false));
-            }).get(10, TimeUnit.SECONDS);
+                        l.requestFocus();
+                        javafx.event.Event.fireEvent(
+                                l,
+                                new KeyEvent(KeyEvent.KEY_PRESSED, "", "", KeyCode.HOME, false, false, false, false));
+                    })
+                    .get(10, TimeUnit.SECONDS);
             WaitForAsyncUtils.waitForFxEvents();
             Thread.sleep(2_000);
             assertThat(fx(() -> l.getFocusModel().getFocusedIndex())).as("Home").isZero();
             pulses.clear();
             for (int i = 0; i < STEPS; i++) {
-                pageDown.add(timed(pulses, () -> javafx.event.Event.fireEvent(l, new KeyEvent(KeyEvent.KEY_PRESSED,
-                        "", "", KeyCode.PAGE_DOWN, false, false, false, false))));
+                pageDown.add(timed(
+                        pulses,
+                        () -> javafx.event.Event.fireEvent(
+                                l,
+                                new KeyEvent(
+                                        KeyEvent.KEY_PRESSED, "", "", KeyCode.PAGE_DOWN, false, false, false, false))));
             }
             int reached = fx(() -> l.getFocusModel().getFocusedIndex());
             List<Long> pageDownPulses = pulses.take();
@@ -159,12 +187,12 @@ class TranscriptViewBench {
             List<Long> jumpPulses = pulses.take();
             BenchSupport.report("transcript view: Page Down to the pass that shows it, µs: " + percentiles(pageDown)
                     + " (" + STEPS + " pages, row " + reached + " reached)");
-            BenchSupport.report("transcript view: CSS + layout of each FX pulse while paging, µs: "
-                    + percentiles(pageDownPulses));
-            BenchSupport.report("transcript view: scrollTo(random row) to the pass that shows it, µs: "
-                    + percentiles(jumps));
-            BenchSupport.report("transcript view: CSS + layout of each FX pulse while jumping, µs: "
-                    + percentiles(jumpPulses));
+            BenchSupport.report(
+                    "transcript view: CSS + layout of each FX pulse while paging, µs: " + percentiles(pageDownPulses));
+            BenchSupport.report(
+                    "transcript view: scrollTo(random row) to the pass that shows it, µs: " + percentiles(jumps));
+            BenchSupport.report(
+                    "transcript view: CSS + layout of each FX pulse while jumping, µs: " + percentiles(jumpPulses));
             assertThat(reached).as("paging moved through the list").isGreaterThan(STEPS);
             WaitForAsyncUtils.asyncFx(stage::hide).get(10, TimeUnit.SECONDS);
             shell.close();
@@ -185,15 +213,16 @@ class TranscriptViewBench {
         Pulses(Scene scene) throws Exception {
             this.scene = scene;
             WaitForAsyncUtils.asyncFx(() -> {
-                scene.addPreLayoutPulseListener(() -> start = System.nanoTime());
-                scene.addPostLayoutPulseListener(() -> {
-                    durations.add((System.nanoTime() - start) / 1_000);
-                    CountDownLatch n = next;
-                    if (n != null) {
-                        n.countDown();
-                    }
-                });
-            }).get(10, TimeUnit.SECONDS);
+                        scene.addPreLayoutPulseListener(() -> start = System.nanoTime());
+                        scene.addPostLayoutPulseListener(() -> {
+                            durations.add((System.nanoTime() - start) / 1_000);
+                            CountDownLatch n = next;
+                            if (n != null) {
+                                n.countDown();
+                            }
+                        });
+                    })
+                    .get(10, TimeUnit.SECONDS);
         }
 
         void clear() {
@@ -214,12 +243,13 @@ class TranscriptViewBench {
         CountDownLatch done = new CountDownLatch(1);
         AtomicLong t0 = new AtomicLong();
         WaitForAsyncUtils.asyncFx(() -> {
-            pulses.next = done;
-            t0.set(System.nanoTime());
-            action.run();
-            // A pulse even when nothing moved (a row already on screen).
-            stageRoot(pulses).requestLayout();
-        }).get(10, TimeUnit.SECONDS);
+                    pulses.next = done;
+                    t0.set(System.nanoTime());
+                    action.run();
+                    // A pulse even when nothing moved (a row already on screen).
+                    stageRoot(pulses).requestLayout();
+                })
+                .get(10, TimeUnit.SECONDS);
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         long t = (System.nanoTime() - t0.get()) / 1_000;
         pulses.next = null;
@@ -231,29 +261,40 @@ class TranscriptViewBench {
         if (v.length == 0) {
             return "none";
         }
-        return String.format(Locale.ROOT, "p50 %d, p99 %d, max %d (n=%d)", v[v.length / 2],
-                v[Math.min(v.length - 1, (int) Math.ceil(v.length * 0.99) - 1)], v[v.length - 1], v.length);
+        return String.format(
+                Locale.ROOT,
+                "p50 %d, p99 %d, max %d (n=%d)",
+                v[v.length / 2],
+                v[Math.min(v.length - 1, (int) Math.ceil(v.length * 0.99) - 1)],
+                v[v.length - 1],
+                v.length);
     }
 
     private static void select(Stage stage, String id) throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            @SuppressWarnings("unchecked")
-            TableView<RepositoryStatus.Sandbox> table = (TableView<RepositoryStatus.Sandbox>) stage.getScene()
-                    .lookup("#sandbox-table");
-            for (int i = 0; i < table.getItems().size(); i++) {
-                if (table.getItems().get(i).id().equals(id)) {
-                    table.getSelectionModel().clearAndSelect(i);
-                }
-            }
-        }).get(10, TimeUnit.SECONDS);
+                    @SuppressWarnings("unchecked")
+                    TableView<RepositoryStatus.Sandbox> table = (TableView<RepositoryStatus.Sandbox>)
+                            stage.getScene().lookup("#sandbox-table");
+                    for (int i = 0; i < table.getItems().size(); i++) {
+                        if (table.getItems().get(i).id().equals(id)) {
+                            table.getSelectionModel().clearAndSelect(i);
+                        }
+                    }
+                })
+                .get(10, TimeUnit.SECONDS);
     }
 
     private static ListView<?> awaitList(Stage stage) throws Exception {
         AtomicReference<ListView<?>> found = new AtomicReference<>();
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> {
-            found.set((ListView<?>) stage.getScene().lookup("#sandbox-transcript"));
-            return found.get() != null && found.get().isVisible() && found.get().getScene() != null;
-        }));
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> fx(() -> {
+                    found.set((ListView<?>) stage.getScene().lookup("#sandbox-transcript"));
+                    return found.get() != null
+                            && found.get().isVisible()
+                            && found.get().getScene() != null;
+                }));
         return found.get();
     }
 

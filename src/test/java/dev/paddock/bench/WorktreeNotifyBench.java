@@ -53,15 +53,21 @@ class WorktreeNotifyBench {
     private void measure(Path repoDir, boolean notified) throws Exception {
         String mode = notified ? "notified (inotify)" : "polled (1 s + back-off, as before)";
         try (Database db = Database.open(temp.resolve("store-" + notified).resolve("paddock"));
-             WorktreeLister lister = new WorktreeLister(new GitCli())) {
+                WorktreeLister lister = new WorktreeLister(new GitCli())) {
             EventLog events = new EventLog(db, CLOCK);
             GitCli git = new GitCli();
-            RepoService.OpenedRepo opened = new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK),
-                    events).open(repoDir);
+            RepoService.OpenedRepo opened =
+                    new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events).open(repoDir);
             AtomicReference<Waiter> waiting = new AtomicReference<>();
             CountDownLatch first = new CountDownLatch(1);
-            try (WorktreeMonitor monitor = new WorktreeMonitor(opened.git(), opened.record().id(), lister,
-                    new WorktreeSeenStore(db, CLOCK), events, CLOCK, notified)) {
+            try (WorktreeMonitor monitor = new WorktreeMonitor(
+                    opened.git(),
+                    opened.record().id(),
+                    lister,
+                    new WorktreeSeenStore(db, CLOCK),
+                    events,
+                    CLOCK,
+                    notified)) {
                 monitor.addListener(s -> {
                     first.countDown();
                     Waiter w = waiting.get();
@@ -86,8 +92,8 @@ class WorktreeNotifyBench {
 
                     String before = TempRepo.revParse(wt, "HEAD");
                     TempRepo.git(wt, "add", "-A");
-                    Waiter committed = new Waiter(w -> w.path().equals(wt) && !before.equals(w.head())
-                            && Boolean.FALSE.equals(w.dirty()));
+                    Waiter committed = new Waiter(
+                            w -> w.path().equals(wt) && !before.equals(w.head()) && Boolean.FALSE.equals(w.dirty()));
                     waiting.set(committed);
                     TempRepo.git(wt, "commit", "-q", "-m", "Round " + i);
                     committed.start();
@@ -136,7 +142,9 @@ class WorktreeNotifyBench {
         }
 
         long await(String mode) throws InterruptedException {
-            assertThat(seen.await(60, TimeUnit.SECONDS)).as("%s: change seen", mode).isTrue();
+            assertThat(seen.await(60, TimeUnit.SECONDS))
+                    .as("%s: change seen", mode)
+                    .isTrue();
             return Math.max(0, (seenAt - started) / 1_000_000);
         }
     }

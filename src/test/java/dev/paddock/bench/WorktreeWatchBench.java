@@ -38,18 +38,28 @@ class WorktreeWatchBench {
         for (int i = 0; i < 5; i++) {
             direct.add(timeStatus(jar, home, repo));
         }
-        BenchSupport.report("paddock status --json, no Paddock running, 20 worktrees, ms: "
-                + BenchSupport.summary(direct));
+        BenchSupport.report(
+                "paddock status --json, no Paddock running, 20 worktrees, ms: " + BenchSupport.summary(direct));
 
-        Process serve = new ProcessBuilder(BenchSupport.java(), "-jar", jar.toString(), "--home", home.toString(),
-                "serve", "--repo", repo.toString()).redirectErrorStream(true)
-                .redirectOutput(temp.resolve("serve.log").toFile()).start();
+        Process serve = new ProcessBuilder(
+                        BenchSupport.java(),
+                        "-jar",
+                        jar.toString(),
+                        "--home",
+                        home.toString(),
+                        "serve",
+                        "--repo",
+                        repo.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(temp.resolve("serve.log").toFile())
+                .start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(home.resolve("instance.json")) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            JsonNode instance = Json.mapper().readTree(home.resolve("instance.json").toFile());
+            JsonNode instance =
+                    Json.mapper().readTree(home.resolve("instance.json").toFile());
             String token = Files.readString(home.resolve("api-token")).strip();
             URI status = URI.create("http://127.0.0.1:" + instance.get("port").asInt() + "/v1/status?repo="
                     + java.net.URLEncoder.encode(repo.toString(), java.nio.charset.StandardCharsets.UTF_8));
@@ -69,8 +79,8 @@ class WorktreeWatchBench {
                 waitForWorktrees(http, status, token, 20);
                 removeLatency.add((System.nanoTime() - t0) / 1_000_000);
             }
-            BenchSupport.report("worktree added from a terminal -> served by Paddock, ms: "
-                    + BenchSupport.summary(addLatency));
+            BenchSupport.report(
+                    "worktree added from a terminal -> served by Paddock, ms: " + BenchSupport.summary(addLatency));
             BenchSupport.report("worktree removed from a terminal -> gone from Paddock, ms: "
                     + BenchSupport.summary(removeLatency));
 
@@ -79,7 +89,8 @@ class WorktreeWatchBench {
                 viaApi.add(timeStatus(jar, home, repo));
             }
             BenchSupport.report("paddock status --json through a running Paddock, ms: " + BenchSupport.summary(viaApi));
-            BenchSupport.report(String.format("paddock serve CPU over the run: %d ms; RSS %d MB",
+            BenchSupport.report(String.format(
+                    "paddock serve CPU over the run: %d ms; RSS %d MB",
                     BenchSupport.cpuMillis(serve.pid()), BenchSupport.rssBytes(serve.pid()) / (1024 * 1024)));
         } finally {
             serve.destroy();
@@ -89,8 +100,18 @@ class WorktreeWatchBench {
 
     private static long timeStatus(Path jar, Path home, Path repo) throws Exception {
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(BenchSupport.java(), "-jar", jar.toString(), "--home", home.toString(), "status",
-                "--json", "--repo", repo.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        BenchSupport.java(),
+                        "-jar",
+                        jar.toString(),
+                        "--home",
+                        home.toString(),
+                        "status",
+                        "--json",
+                        "--repo",
+                        repo.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
@@ -100,9 +121,13 @@ class WorktreeWatchBench {
     private static void waitForWorktrees(HttpClient http, URI status, String token, int count) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(status).header("Authorization", "Bearer " + token)
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200 && Json.mapper().readTree(r.body()).get("worktrees").size() == count) {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(status)
+                            .header("Authorization", "Bearer " + token)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200
+                    && Json.mapper().readTree(r.body()).get("worktrees").size() == count) {
                 return;
             }
             Thread.sleep(20);

@@ -60,18 +60,27 @@ class CheckpointKillNineTest {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path worktree;
         try (Wiring w = Wiring.open(home)) {
-            worktree = w.sandboxService().create(NewSandbox.custom(repo.dir(), "keep checkpoints", AGENT).id(ID)
-                    .branch("agent/ckpt").maxRetries(0).build()).workspace().worktree();
+            worktree = w.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "keep checkpoints", AGENT)
+                            .id(ID)
+                            .branch("agent/ckpt")
+                            .maxRetries(0)
+                            .build())
+                    .workspace()
+                    .worktree();
         }
         ChildJvm first = serve();
         Path log = home.logDir().resolve("sandboxes").resolve(ID + ".log");
-        first.await("the agent's two checkpoints", () -> {
-            try {
-                return Files.exists(log) && Files.readString(log).contains("written");
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        }, PATIENCE);
+        first.await(
+                "the agent's two checkpoints",
+                () -> {
+                    try {
+                        return Files.exists(log) && Files.readString(log).contains("written");
+                    } catch (java.io.IOException e) {
+                        return false;
+                    }
+                },
+                PATIENCE);
         List<CheckpointView> before = new CheckpointClient(api()).list(ID);
         assertThat(before).extracting(CheckpointView::message).containsExactly("one", "two");
 
@@ -81,7 +90,10 @@ class CheckpointKillNineTest {
 
         List<CheckpointView> after = new CheckpointClient(api()).list(ID);
         assertThat(after).isEqualTo(before);
-        assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/paddock/").strip().lines().toList())
+        assertThat(repo.git("for-each-ref", "--format=%(refname)", "refs/paddock/")
+                        .strip()
+                        .lines()
+                        .toList())
                 .containsExactly("refs/paddock/checkpoints/" + ID + "/1", "refs/paddock/checkpoints/" + ID + "/2");
 
         CheckpointView.RollbackView back = new CheckpointClient(api()).rollback(ID, 1, "test");
@@ -92,7 +104,10 @@ class CheckpointKillNineTest {
     }
 
     private ChildJvm serve() {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child" + servers.size()), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child" + servers.size()),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.dir().toString(), "serve"));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);

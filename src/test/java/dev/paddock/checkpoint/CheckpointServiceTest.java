@@ -56,9 +56,14 @@ class CheckpointServiceTest {
         repo.commitAll("Files");
         wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()));
         checkpoints = wiring.checkpoints();
-        sandbox = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "Change files", "sleep 60")
-                .id("files-001").branch("agent/files").maxRetries(0).build());
-        assertThat(wiring.fingerprints().await(sandbox.id(), Duration.ofSeconds(30))).isTrue();
+        sandbox = wiring.sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Change files", "sleep 60")
+                        .id("files-001")
+                        .branch("agent/files")
+                        .maxRetries(0)
+                        .build());
+        assertThat(wiring.fingerprints().await(sandbox.id(), Duration.ofSeconds(30)))
+                .isTrue();
         wt = sandbox.workspace().worktree();
     }
 
@@ -94,8 +99,9 @@ class CheckpointServiceTest {
         Checkpoint second = checkpoints.checkpoint(sandbox.id(), "changed", null, "test");
 
         assertThat(second.number()).isEqualTo(2);
-        assertThat(second.changes()).isEqualTo(new CheckpointChanges(List.of("new/dir/deep.txt"),
-                List.of("a.txt", "keep.sh"), List.of("gone.txt")));
+        assertThat(second.changes())
+                .isEqualTo(new CheckpointChanges(
+                        List.of("new/dir/deep.txt"), List.of("a.txt", "keep.sh"), List.of("gone.txt")));
         assertThat(git("ls-tree", "-r", "--name-only", second.commit())).doesNotContain("trace.log", "build/out.bin");
         Map<String, String> atSecond = disk();
 
@@ -104,14 +110,17 @@ class CheckpointServiceTest {
         assertThat(back.before().number()).isEqualTo(3);
         assertThat(back.before().message()).isEqualTo("before rollback to 1");
         assertThat(back.before().changes().isEmpty()).isTrue();
-        assertThat(back.stopped()).as("a pending sandbox's agent is stopped before it can start").isTrue();
+        assertThat(back.stopped())
+                .as("a pending sandbox's agent is stopped before it can start")
+                .isTrue();
         assertThat(wiring.sandboxService().find(sandbox.id()).state()).isEqualTo(SandboxState.AWAITING_HUMAN);
         assertThat(back.restored()).containsExactly("a.txt", "gone.txt", "keep.sh");
         assertThat(back.removed()).containsExactly("new/dir/deep.txt");
         assertThat(back.kept()).isEmpty();
         assertThat(withoutIgnored(disk())).isEqualTo(atFirst);
         assertThat(wt.resolve("new")).doesNotExist();
-        assertThat(Files.getPosixFilePermissions(wt.resolve("keep.sh"))).doesNotContain(PosixFilePermission.OWNER_EXECUTE);
+        assertThat(Files.getPosixFilePermissions(wt.resolve("keep.sh")))
+                .doesNotContain(PosixFilePermission.OWNER_EXECUTE);
         assertThat(Files.readString(wt.resolve("build/out.bin"))).isEqualTo("ignored build output\n");
         assertThat(Files.readString(wt.resolve("trace.log"))).isEqualTo("ignored log\n");
         assertThat(git("rev-parse", "HEAD")).isEqualTo(head);
@@ -128,13 +137,15 @@ class CheckpointServiceTest {
         assertThat(disk()).isEqualTo(atSecond);
         assertThat(Files.getPosixFilePermissions(wt.resolve("keep.sh"))).contains(PosixFilePermission.OWNER_EXECUTE);
         assertThat(Files.readAllBytes(indexFile())).isEqualTo(index);
-        assertThat(checkpoints.list(sandbox.id())).extracting(Checkpoint::message)
+        assertThat(checkpoints.list(sandbox.id()))
+                .extracting(Checkpoint::message)
                 .containsExactly("start", "changed", "before rollback to 1", "before rollback to 3");
         // Counted from what the rollback wrote, not from the checkpoint taken before it.
         write("z.txt", "after the undo\n");
         assertThat(checkpoints.checkpoint(sandbox.id(), "after", null, "test").changes())
                 .isEqualTo(new CheckpointChanges(List.of("z.txt"), List.of(), List.of()));
-        assertThat(wiring.events().ofSandbox(sandbox.id())).extracting(e -> e.kind())
+        assertThat(wiring.events().ofSandbox(sandbox.id()))
+                .extracting(e -> e.kind())
                 .contains("checkpoint.created", "checkpoint.rolled_back");
     }
 
@@ -170,7 +181,9 @@ class CheckpointServiceTest {
         git("update-ref", "-d", first.ref());
         checkpoints.recover();
 
-        assertThat(checkpoints.list(sandbox.id())).extracting(Checkpoint::number).containsExactly(2);
+        assertThat(checkpoints.list(sandbox.id()))
+                .extracting(Checkpoint::number)
+                .containsExactly(2);
         Checkpoint third = checkpoints.checkpoint(sandbox.id(), "three", null, "test");
         assertThat(third.number()).isEqualTo(3);
     }
@@ -233,7 +246,8 @@ class CheckpointServiceTest {
         assertThat(turn.turn()).isEqualTo(1);
         assertThat(turn.changes().modified()).containsExactly("a.txt");
 
-        assertThat(checkpoints.checkpointIfChanged(sandbox.id(), CheckpointService.TURN_ENDED, 2, "test")).isEmpty();
+        assertThat(checkpoints.checkpointIfChanged(sandbox.id(), CheckpointService.TURN_ENDED, 2, "test"))
+                .isEmpty();
         write("c.txt", "turn three\n");
         publishTurnEnded(3);
         await("the third turn's checkpoint", () -> list().size() == 2);
@@ -266,7 +280,8 @@ class CheckpointServiceTest {
         }
 
         assertThat(list()).extracting(Checkpoint::number).containsExactly(3, 4);
-        assertThat(refs()).containsExactly("refs/paddock/checkpoints/files-001/3", "refs/paddock/checkpoints/files-001/4");
+        assertThat(refs())
+                .containsExactly("refs/paddock/checkpoints/files-001/3", "refs/paddock/checkpoints/files-001/4");
         assertThatThrownBy(() -> checkpoints.rollback(sandbox.id(), 1, "test"))
                 .isInstanceOf(CheckpointNotFoundException.class)
                 .hasMessage("files-001 has no checkpoint 1 (list them with: paddock sandbox checkpoints files-001).");
@@ -287,8 +302,13 @@ class CheckpointServiceTest {
     // --- helpers ---------------------------------------------------------------------------------------
 
     private void publishTurnEnded(int turn) throws Exception {
-        wiring.events().append(EventDraft.of(sandbox.repositoryId(), sandbox.id(), EventKinds.AGENT_TURN_ENDED,
-                sandbox.id() + ": turn " + turn + " ended", Map.of("turn", turn)));
+        wiring.events()
+                .append(EventDraft.of(
+                        sandbox.repositoryId(),
+                        sandbox.id(),
+                        EventKinds.AGENT_TURN_ENDED,
+                        sandbox.id() + ": turn " + turn + " ended",
+                        Map.of("turn", turn)));
     }
 
     private List<Checkpoint> list() {
@@ -322,15 +342,19 @@ class CheckpointServiceTest {
     private Map<String, String> disk() {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(wt)) {
-            walk.filter(Files::isRegularFile).filter(p -> !wt.relativize(p).startsWith(".git")).forEach(p -> {
-                try {
-                    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
-                    files.put(wt.relativize(p).toString(), (perms.contains(PosixFilePermission.OWNER_EXECUTE)
-                            ? "x " : "- ") + Files.readString(p));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            walk.filter(Files::isRegularFile)
+                    .filter(p -> !wt.relativize(p).startsWith(".git"))
+                    .forEach(p -> {
+                        try {
+                            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+                            files.put(
+                                    wt.relativize(p).toString(),
+                                    (perms.contains(PosixFilePermission.OWNER_EXECUTE) ? "x " : "- ")
+                                            + Files.readString(p));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

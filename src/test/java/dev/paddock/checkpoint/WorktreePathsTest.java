@@ -15,9 +15,21 @@ class WorktreePathsTest {
 
     @Test
     void pathsThatLeaveTheWorktreeOrEnterGitAreRefused() {
-        for (String bad : new String[] {"../outside", "a/../../b", "/etc/passwd", "a//b", "./a", "a/./b", ".git/config",
-            "sub/.GIT/hooks/pre-commit", "", "a\\b"}) {
-            assertThatThrownBy(() -> WorktreePaths.check(bad)).as(bad).isInstanceOf(CheckpointException.class)
+        for (String bad : new String[] {
+            "../outside",
+            "a/../../b",
+            "/etc/passwd",
+            "a//b",
+            "./a",
+            "a/./b",
+            ".git/config",
+            "sub/.GIT/hooks/pre-commit",
+            "",
+            "a\\b"
+        }) {
+            assertThatThrownBy(() -> WorktreePaths.check(bad))
+                    .as(bad)
+                    .isInstanceOf(CheckpointException.class)
                     .hasMessageStartingWith("Refusing the path \"" + bad + "\"");
         }
     }

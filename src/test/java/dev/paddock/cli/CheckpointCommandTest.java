@@ -50,11 +50,16 @@ class CheckpointCommandTest {
         Files.createDirectories(bin);
         Path script = bin.resolve("paddock");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Files.writeString(script, "#!/bin/sh\nexec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto -cp "
-                + quote(System.getProperty("java.class.path")) + " " + Paddock.class.getName() + " \"$@\"\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\nexec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto -cp "
+                        + quote(System.getProperty("java.class.path")) + " " + Paddock.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         paddock = quote(script.toString());
-        serve = ChildJvm.start(shared.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        serve = ChildJvm.start(
+                shared.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve"));
         serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
         client = new SandboxClient(ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token"))
@@ -78,8 +83,17 @@ class CheckpointCommandTest {
     @Test
     void anAgentTakesACheckpointAndAPersonListsItAndRollsBackToIt() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Draft notes", "--json", "--retries",
-                "0", "--cmd", "echo one > notes.txt && " + paddock + " checkpoint first draft"
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Draft notes",
+                "--json",
+                "--retries",
+                "0",
+                "--cmd",
+                "echo one > notes.txt && " + paddock + " checkpoint first draft"
                         + " && PADDOCK_SANDBOX_ID=someone-else " + paddock + " checkpoint sneaky;"
                         + " echo two > notes.txt && mkdir -p extra && echo x > extra/new.txt"
                         + " && paddock checkpoint 'second, \"quoted\" \\ back' && echo wr''itten"
@@ -90,7 +104,8 @@ class CheckpointCommandTest {
 
         String log = awaitLog(id, "written");
 
-        assertThat(log).contains("Checkpoint 1 of " + id + ": 1 added, 0 modified, 0 deleted.")
+        assertThat(log)
+                .contains("Checkpoint 1 of " + id + ": 1 added, 0 modified, 0 deleted.")
                 .contains("Checkpoint 2 of " + id + " taken.") // by the sandbox's own paddock script
                 .contains("paddock: this token belongs to sandbox " + id + "; it cannot take checkpoints of"
                         + " someone-else");
@@ -100,11 +115,12 @@ class CheckpointCommandTest {
 
         assertThat(list.exit()).as(list.describe()).isZero();
         String time = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d";
-        assertThat(list.out()).matches("  1  " + time + "  first draft  \\[1 added, 0 modified, 0 deleted\\]\n"
-                + "     A notes.txt\n"
-                + "  2  " + time + "  second, \"quoted\" \\\\ back  \\[1 added, 1 modified, 0 deleted\\]\n"
-                + "     A extra/new.txt\n"
-                + "     M notes.txt\n");
+        assertThat(list.out())
+                .matches("  1  " + time + "  first draft  \\[1 added, 0 modified, 0 deleted\\]\n"
+                        + "     A notes.txt\n"
+                        + "  2  " + time + "  second, \"quoted\" \\\\ back  \\[1 added, 1 modified, 0 deleted\\]\n"
+                        + "     A extra/new.txt\n"
+                        + "     M notes.txt\n");
         JsonNode first = json.json().get("checkpoints").get(0);
         assertThat(first.get("number").asInt()).isEqualTo(1);
         assertThat(first.get("message").asText()).isEqualTo("first draft");
@@ -114,14 +130,19 @@ class CheckpointCommandTest {
         Run rollback = sandbox("rollback", id, "1");
 
         assertThat(rollback.exit()).as(rollback.describe()).isZero();
-        assertThat(rollback.out()).isEqualTo("Rolled " + id + " back to checkpoint 1: 1 restored, 1 removed.\n"
-                + "     restored notes.txt\n"
-                + "     removed extra/new.txt\n"
-                + "Its agent was stopped first; start it again with: paddock sandbox retry " + id + "\n"
-                + "Undo with: paddock sandbox rollback " + id + " 3\n");
+        assertThat(rollback.out())
+                .isEqualTo("Rolled " + id + " back to checkpoint 1: 1 restored, 1 removed.\n"
+                        + "     restored notes.txt\n"
+                        + "     removed extra/new.txt\n"
+                        + "Its agent was stopped first; start it again with: paddock sandbox retry " + id + "\n"
+                        + "Undo with: paddock sandbox rollback " + id + " 3\n");
         assertThat(wt.resolve("notes.txt")).hasContent("one");
         assertThat(wt.resolve("extra")).doesNotExist();
-        assertThat(client.list(null).stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow().state())
+        assertThat(client.list(null).stream()
+                        .filter(s -> s.id().equals(id))
+                        .findFirst()
+                        .orElseThrow()
+                        .state())
                 .isEqualTo("awaiting_human");
         assertThat(sandbox("checkpoints", id).out()).contains("  3  ").contains("before rollback to 1  [no change]");
 
@@ -129,8 +150,9 @@ class CheckpointCommandTest {
         Run unknown = sandbox("checkpoints", "nobody-20260101-001");
 
         assertThat(missing.exit()).isEqualTo(1);
-        assertThat(missing.err()).isEqualTo("paddock: " + id + " has no checkpoint 9 (list them with: paddock sandbox"
-                + " checkpoints " + id + ").\n");
+        assertThat(missing.err())
+                .isEqualTo("paddock: " + id + " has no checkpoint 9 (list them with: paddock sandbox" + " checkpoints "
+                        + id + ").\n");
         assertThat(unknown.exit()).isEqualTo(1);
         assertThat(unknown.err()).contains("nobody-20260101-001");
     }
@@ -141,12 +163,13 @@ class CheckpointCommandTest {
         for (String v : List.of("PADDOCK_API", "PADDOCK_TOKEN", "PADDOCK_SANDBOX_ID", "PADDOCK_HEARTBEAT_FILE")) {
             bare.put(v, null);
         }
-        try (ChildJvm outside = ChildJvm.start(tmp.resolve("out"), bare, Paddock.class.getName(),
-                List.of("checkpoint", "hello"))) {
+        try (ChildJvm outside =
+                ChildJvm.start(tmp.resolve("out"), bare, Paddock.class.getName(), List.of("checkpoint", "hello"))) {
             assertThat(outside.waitFor(WAIT)).isEqualTo(1);
-            assertThat(outside.stderr()).isEqualTo("paddock: paddock checkpoint runs inside a sandbox: PADDOCK_API,"
-                    + " PADDOCK_TOKEN and PADDOCK_SANDBOX_ID are not set. Paddock sets them for every agent it starts;"
-                    + " from outside, list them with: paddock sandbox checkpoints ID.\n");
+            assertThat(outside.stderr())
+                    .isEqualTo("paddock: paddock checkpoint runs inside a sandbox: PADDOCK_API,"
+                            + " PADDOCK_TOKEN and PADDOCK_SANDBOX_ID are not set. Paddock sets them for every agent it starts;"
+                            + " from outside, list them with: paddock sandbox checkpoints ID.\n");
         }
     }
 
@@ -164,8 +187,8 @@ class CheckpointCommandTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!readOrEmpty(log).contains(text)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the log of " + id + " never said \"" + text + "\":\n" + readOrEmpty(log)
-                        + serve.report());
+                throw new AssertionError(
+                        "the log of " + id + " never said \"" + text + "\":\n" + readOrEmpty(log) + serve.report());
             }
             Thread.sleep(50);
         }

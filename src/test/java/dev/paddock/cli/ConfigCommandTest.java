@@ -55,7 +55,9 @@ class ConfigCommandTest {
 
         assertThat(list.exit()).as(list.describe()).isZero();
         assertThat(list.out().lines().toList()).hasSize(13);
-        assertThat(list.out()).startsWith("NAME ").contains("VALUE", "DEFAULT", "DESCRIPTION")
+        assertThat(list.out())
+                .startsWith("NAME ")
+                .contains("VALUE", "DEFAULT", "DESCRIPTION")
                 .containsPattern("sandbox\\.maxRetries\\s+2 retries\\s+2 retries\\s+Automatic retries")
                 .containsPattern("sandbox\\.leaseMs\\s+900000 ms\\s+900000 ms\\s+Lease of a new sandbox")
                 .containsPattern("agents\\.claude\\.executable\\s+\"\"\\s+\"\"\\s+The Claude Code program");
@@ -79,9 +81,11 @@ class ConfigCommandTest {
         try (Wiring wiring = Wiring.open(PaddockHome.resolve(home, Map.of()))) {
             assertThat(wiring.settings().get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
             String who = System.getProperty("user.name") + " via the CLI";
-            assertThat(wiring.events().recent(-1, 5)).extracting(Event::message).containsExactly(
-                    "Setting sandbox.maxRetries reset 5 → 2 (the default) by " + who,
-                    "Setting sandbox.maxRetries changed 2 → 5 by " + who);
+            assertThat(wiring.events().recent(-1, 5))
+                    .extracting(Event::message)
+                    .containsExactly(
+                            "Setting sandbox.maxRetries reset 5 → 2 (the default) by " + who,
+                            "Setting sandbox.maxRetries changed 2 → 5 by " + who);
         }
     }
 
@@ -95,19 +99,22 @@ class ConfigCommandTest {
         Run missing = config(home, "set", "sandbox.maxRetries");
 
         assertThat(bad.exit()).isEqualTo(1);
-        assertThat(said(bad)).containsExactly("paddock: Setting sandbox.killGraceMs cannot be \"-5\": it takes a whole"
-                + " number from 0 to 600000 (ms).");
+        assertThat(said(bad))
+                .containsExactly("paddock: Setting sandbox.killGraceMs cannot be \"-5\": it takes a whole"
+                        + " number from 0 to 600000 (ms).");
         assertThat(unknown.exit()).isEqualTo(1);
-        assertThat(said(unknown)).containsExactly("paddock: There is no setting \"sandbox.lease\". Known settings:"
-                + " agents.aider.executable, agents.claude.executable, agents.codex.executable, agents.gemini.executable,"
-                + " approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs, sandbox.killGraceMs,"
-                + " sandbox.leaseMs,"
-                + " sandbox.maxRetries, ui.notifications.desktop.");
+        assertThat(said(unknown))
+                .containsExactly("paddock: There is no setting \"sandbox.lease\". Known settings:"
+                        + " agents.aider.executable, agents.claude.executable, agents.codex.executable, agents.gemini.executable,"
+                        + " approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs, sandbox.killGraceMs,"
+                        + " sandbox.leaseMs,"
+                        + " sandbox.maxRetries, ui.notifications.desktop.");
         assertThat(unknownGet.exit()).isEqualTo(1);
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("VALUE");
         try (Wiring wiring = Wiring.open(PaddockHome.resolve(home, Map.of()))) {
-            assertThat(wiring.settings().all()).allSatisfy(e -> assertThat(e.isDefault()).isTrue());
+            assertThat(wiring.settings().all())
+                    .allSatisfy(e -> assertThat(e.isDefault()).isTrue());
             assertThat(wiring.events().recent(-1, 5)).isEmpty();
         }
     }
@@ -115,11 +122,15 @@ class ConfigCommandTest {
     @Test
     void withARunningPaddockTheCommandsGoThroughItsApi() throws Exception {
         Path home = tmp.resolve("home");
-        try (ChildJvm serve = ChildJvm.start(tmp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        try (ChildJvm serve = ChildJvm.start(
+                tmp.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve"))) {
             serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
-            SettingsClient client = new SettingsClient(ApiClient.discover(home.resolve("instance.json"),
-                    home.resolve("api-token")).orElseThrow());
+            SettingsClient client =
+                    new SettingsClient(ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token"))
+                            .orElseThrow());
 
             // The server holds the store: a 0 exit means the answer came through the API.
             Run set = config(home, "set", "reconcile.intervalMs", "60000");
@@ -134,8 +145,9 @@ class ConfigCommandTest {
             assertThat(get.json().get("defaultValue").asText()).isEqualTo("300000");
             assertThat(list.out()).containsPattern("reconcile\\.intervalMs\\s+60000 ms\\s+300000 ms");
             assertThat(bad.exit()).isEqualTo(1);
-            assertThat(bad.err()).isEqualTo("paddock: Setting reconcile.intervalMs cannot be \"5\": it takes a whole"
-                    + " number from 10000 to 86400000 (ms).\n");
+            assertThat(bad.err())
+                    .isEqualTo("paddock: Setting reconcile.intervalMs cannot be \"5\": it takes a whole"
+                            + " number from 10000 to 86400000 (ms).\n");
             assertThat(client.get("reconcile.intervalMs").value()).isEqualTo("60000");
 
             Run reset = config(home, "reset", "reconcile.intervalMs");

@@ -17,15 +17,29 @@ class ConflictsCommandTest {
     @TempDir
     Path tmp;
 
-    private static final String JAVA_BASE = String.join("\n", "package shop;", "", "import java.util.List;", "",
-            "class Cart {", "    int total() {", "        return 0;", "    }", "}", "");
+    private static final String JAVA_BASE = String.join(
+            "\n",
+            "package shop;",
+            "",
+            "import java.util.List;",
+            "",
+            "class Cart {",
+            "    int total() {",
+            "        return 0;",
+            "    }",
+            "}",
+            "");
 
     private MergeScenario scenario() {
         return MergeScenario.in(tmp)
-                .file("src/Cart.java", JAVA_BASE,
-                        JAVA_BASE.replace("import java.util.List;", "import java.util.List;\nimport java.util.Map;")
+                .file(
+                        "src/Cart.java",
+                        JAVA_BASE,
+                        JAVA_BASE
+                                .replace("import java.util.List;", "import java.util.List;\nimport java.util.Map;")
                                 .replace("return 0;", "return 1;"),
-                        JAVA_BASE.replace("import java.util.List;", "import java.util.List;\nimport java.io.File;")
+                        JAVA_BASE
+                                .replace("import java.util.List;", "import java.util.List;\nimport java.io.File;")
                                 .replace("return 0;", "return 2;"))
                 .file("old.txt", "x\n", null, "y\n")
                 .file("same.txt", "a\n", "a\nb\n", "a\nb\n")
@@ -33,8 +47,8 @@ class ConflictsCommandTest {
     }
 
     private Run classify(Path repo, String... revisions) {
-        List<String> args = new ArrayList<>(List.of("--home", tmp.resolve("home").toString(), "conflicts", "classify",
-                "--repo", repo.toString()));
+        List<String> args = new ArrayList<>(
+                List.of("--home", tmp.resolve("home").toString(), "conflicts", "classify", "--repo", repo.toString()));
         args.addAll(List.of(revisions));
         return StatusCommandTest.paddock(args.toArray(String[]::new));
     }
@@ -79,8 +93,10 @@ class ConflictsCommandTest {
         assertThat(imports.get("proposed").isNull()).isTrue();
         // both sides inserted at one place: ours' import, then theirs', as suggestion
         assertThat(imports.get("suggested")).hasSize(2);
-        assertThat(imports.get("suggested").get(0).asText()).isEqualTo(imports.get("oursLines").get(0).asText());
-        assertThat(imports.get("suggested").get(1).asText()).isEqualTo(imports.get("theirsLines").get(0).asText());
+        assertThat(imports.get("suggested").get(0).asText())
+                .isEqualTo(imports.get("oursLines").get(0).asText());
+        assertThat(imports.get("suggested").get(1).asText())
+                .isEqualTo(imports.get("theirsLines").get(0).asText());
 
         JsonNode body = cart.get("hunks").get(1);
         assertThat(body.get("class").asText()).isEqualTo("human");
@@ -111,7 +127,9 @@ class ConflictsCommandTest {
 
     @Test
     void aCleanMergePrintsAnEmptyReport() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("a.txt", "a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n").build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("a.txt", "a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n")
+                .build();
 
         Run run = classify(m.dir(), "main", "agent");
 

@@ -18,20 +18,32 @@ class FanOutCommandTest {
     Path tmp;
 
     private StatusCommandTest.Run fanOut(String... args) {
-        List<String> all = new ArrayList<>(List.of("--home", tmp.resolve("home").toString(), "sandbox", "new",
-                "--repo", tmp.toString(), "--task", "Fix it"));
+        List<String> all = new ArrayList<>(List.of(
+                "--home",
+                tmp.resolve("home").toString(),
+                "sandbox",
+                "new",
+                "--repo",
+                tmp.toString(),
+                "--task",
+                "Fix it"));
         all.addAll(List.of(args));
         return paddock(all.toArray(String[]::new));
     }
 
     @Test
     void goodSpecsGetAsFarAsAskingThePaddock() {
-        for (String[] args : List.of(new String[] {"--agents", "claude:2,codex:1"}, new String[] {"--agents", "gemini"},
-                new String[] {"--agents", " Claude:20 , aider:1 "}, new String[] {"--agents", "claude:3", "--model", "opus"},
-                new String[] {"--agents", "custom:2", "--cmd", "make"}, new String[] {"--agents=codex:1",
-                    "--branch", "topic", "--id", "topic", "--tier", "worktree"})) {
+        for (String[] args : List.of(
+                new String[] {"--agents", "claude:2,codex:1"},
+                new String[] {"--agents", "gemini"},
+                new String[] {"--agents", " Claude:20 , aider:1 "},
+                new String[] {"--agents", "claude:3", "--model", "opus"},
+                new String[] {"--agents", "custom:2", "--cmd", "make"},
+                new String[] {"--agents=codex:1", "--branch", "topic", "--id", "topic", "--tier", "worktree"})) {
             StatusCommandTest.Run r = fanOut(args);
-            assertThat(r.exit()).as(String.join(" ", args) + "\n" + r.describe()).isEqualTo(1);
+            assertThat(r.exit())
+                    .as(String.join(" ", args) + "\n" + r.describe())
+                    .isEqualTo(1);
             assertThat(r.err()).startsWith("paddock: No Paddock is running for ");
         }
     }
@@ -42,7 +54,8 @@ class FanOutCommandTest {
         assertUsage(fanOut("--agents", "claude:1,claude:2"), "names claude twice");
         assertUsage(fanOut("--agents", "claude:x"), "a count is a whole number from 1 to 20");
         assertUsage(fanOut("--agents", ""), "name the agents and their counts");
-        assertUsage(fanOut("--agents", "claude:2", "--agent", "codex"),
+        assertUsage(
+                fanOut("--agents", "claude:2", "--agent", "codex"),
                 "--agent and --agents cannot go together: --agent makes one sandbox, --agents a fan-out");
         assertUsage(fanOut("--agents", "claude:2", "--cmd", "make"), "--cmd is for the custom agent only");
         assertUsage(fanOut("--agents", "custom:2"), "Missing --cmd");

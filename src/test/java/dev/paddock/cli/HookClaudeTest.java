@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Claude Code hook, both paths, fed real PreToolUse payloads against a real running Paddock and a
@@ -133,7 +133,8 @@ class HookClaudeTest {
         assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
         assertThat(Files.getPosixFilePermissions(sh)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
         assertThat(HookRun.target(script, HookRun.Shell.NATIVE)).isEqualTo(script);
-        assertThat(Files.readString(sh)).startsWith(Files.isExecutable(Path.of("/bin/bash")) ? "#!/bin/bash\n" : "#!/bin/sh\n")
+        assertThat(Files.readString(sh))
+                .startsWith(Files.isExecutable(Path.of("/bin/bash")) ? "#!/bin/bash\n" : "#!/bin/sh\n")
                 .doesNotContain("jq");
     }
 
@@ -218,14 +219,20 @@ class HookClaudeTest {
         Map<String, String> stale = sandboxEnv();
         stale.put("PADDOCK_API", "http://127.0.0.1:" + closedPort());
         stale.remove("PATH");
-        try (dev.paddock.testing.ChildJvm jvm = dev.paddock.testing.ChildJvm.start(shared.resolve("jvm-hook"), stale,
-                Paddock.class.getName(), List.of("--home", rig.home().dir().toString(), "hook", "claude"))) {
+        try (dev.paddock.testing.ChildJvm jvm = dev.paddock.testing.ChildJvm.start(
+                shared.resolve("jvm-hook"),
+                stale,
+                Paddock.class.getName(),
+                List.of("--home", rig.home().dir().toString(), "hook", "claude"))) {
             jvm.send(payload("Bash", "git status"));
             jvm.closeStdin();
             int exit = jvm.waitFor(java.time.Duration.ofSeconds(60));
 
             assertThat(exit).as(jvm.report()).isZero();
-            assertThat(Json.mapper().readTree(jvm.stdout()).at("/hookSpecificOutput/permissionDecision").asText())
+            assertThat(Json.mapper()
+                            .readTree(jvm.stdout())
+                            .at("/hookSpecificOutput/permissionDecision")
+                            .asText())
                     .isEqualTo("allow");
         }
     }
@@ -242,8 +249,8 @@ class HookClaudeTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {DIRECT, UNDER_SH, NATIVE})
     void theScriptOutsideEverySandboxDeniesAndSaysWhy(String how) throws Exception {
-        String outside = payload("Bash", "git status").replace(sandbox.workspace().worktree().toString(),
-                System.getProperty("java.io.tmpdir"));
+        String outside = payload("Bash", "git status")
+                .replace(sandbox.workspace().worktree().toString(), System.getProperty("java.io.tmpdir"));
         Run r = hook(how, new HashMap<>(Map.of("PATH", System.getenv("PATH"))), outside);
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
@@ -264,9 +271,12 @@ class HookClaudeTest {
         long[] id = {0};
         BrokerRig.await("a pending approval", () -> {
             try {
-                List<dev.paddock.approval.Approval> p = rig.host().wiring().approvals()
-                        .list(dev.paddock.approval.ApprovalState.PENDING, 10);
-                p.stream().filter(a -> a.sandboxId().equals(sandbox.id())).findFirst().ifPresent(a -> id[0] = a.id());
+                List<dev.paddock.approval.Approval> p =
+                        rig.host().wiring().approvals().list(dev.paddock.approval.ApprovalState.PENDING, 10);
+                p.stream()
+                        .filter(a -> a.sandboxId().equals(sandbox.id()))
+                        .findFirst()
+                        .ifPresent(a -> id[0] = a.id());
                 return id[0] != 0;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -315,7 +325,8 @@ class HookClaudeTest {
         Path sh = HookScript.scriptPath(rig.home().dir());
         ProcessBuilder pb = switch (how) {
             case UNDER_SH -> new ProcessBuilder("sh", sh.toString());
-            case NATIVE -> new ProcessBuilder(HookRun.target(script, HookRun.Shell.NATIVE).toString());
+            case NATIVE ->
+                new ProcessBuilder(HookRun.target(script, HookRun.Shell.NATIVE).toString());
             default -> new ProcessBuilder(sh.toString());
         };
         pb.environment().clear();
@@ -329,8 +340,8 @@ class HookClaudeTest {
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err.get(),
-                StandardCharsets.UTF_8));
+        return new Run(
+                p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err.get(), StandardCharsets.UTF_8));
     }
 
     private static byte[] readAll(InputStream in) {

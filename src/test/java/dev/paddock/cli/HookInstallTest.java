@@ -84,7 +84,8 @@ class HookInstallTest {
 
         assertThat(r.exit()).as(r.describe()).isZero();
         assertThat(r.out()).contains("(timeout 1860 s)");
-        JsonNode s = Json.mapper().readTree(repo.resolve(".claude/settings.json").toFile());
+        JsonNode s =
+                Json.mapper().readTree(repo.resolve(".claude/settings.json").toFile());
         assertThat(s.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt()).isEqualTo(1860);
         assertThat(s.at("/hooks/PreToolUse/0/hooks/0/command").asText()).endsWith("paddock-hook-claude --timeout 1860");
     }
@@ -94,8 +95,10 @@ class HookInstallTest {
         Path repo = Files.createDirectories(tmp.resolve("repo"));
         Path script = HookScript.path(tmp.resolve("home").toAbsolutePath());
         Path settings = Files.createDirectories(repo.resolve(".claude")).resolve("settings.json");
-        Files.writeString(settings, "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\":"
-                + " \"command\", \"command\": \"" + script + "\", \"timeout\": 660}]}]}}");
+        Files.writeString(
+                settings,
+                "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\":"
+                        + " \"command\", \"command\": \"" + script + "\", \"timeout\": 660}]}]}}");
 
         Run r = paddock("--home", tmp.resolve("home").toString(), "hook", "install", "--repo", repo.toString());
 
@@ -116,19 +119,24 @@ class HookInstallTest {
         Run r = paddock("--home", tmp.resolve("home").toString(), "hook", "install", "--repo", repo.toString());
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(1);
-        assertThat(r.err()).contains(settings.toString()).contains("line 3, column").contains("left untouched");
+        assertThat(r.err())
+                .contains(settings.toString())
+                .contains("line 3, column")
+                .contains("left untouched");
         assertThat(settings).hasContent(corrupt);
         assertThat(settings.resolveSibling("settings.json.bak")).doesNotExist();
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
-        "{\"a\": 1,}                 | line 1, column 9  | a name in double quotes",
-        "{\"hooks\": {               | line 1, column 12 | ends before",
-        "not json                    | line 1, column 1  | 'not'",
-        "{\"a\": 1} and more         | line 1, column 10 | more text after",
-        "{\"a\": [1, 2 \"b\"]}        | line 1, column 13 | a comma",
-    })
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"a\": 1,}                 | line 1, column 9  | a name in double quotes",
+                "{\"hooks\": {               | line 1, column 12 | ends before",
+                "not json                    | line 1, column 1  | 'not'",
+                "{\"a\": 1} and more         | line 1, column 10 | more text after",
+                "{\"a\": [1, 2 \"b\"]}        | line 1, column 13 | a comma",
+            })
     void anyInvalidSettingsFileIsNamedInPlainWordsAndNothingChanges(String corrupt, String where, String why)
             throws Exception {
         Path repo = Files.createDirectories(tmp.resolve("repo"));
@@ -138,10 +146,18 @@ class HookInstallTest {
         Run r = paddock("--home", tmp.resolve("home").toString(), "hook", "install", "--repo", repo.toString());
 
         assertThat(r.exit()).as(r.describe()).isEqualTo(1);
-        assertThat(r.err()).contains(settings + " is not valid JSON at " + where).contains(why)
+        assertThat(r.err())
+                .contains(settings + " is not valid JSON at " + where)
+                .contains(why)
                 .contains("left untouched");
-        assertThat(r.err()).as("no parser internals").doesNotContain("code ").doesNotContain("Source")
-                .doesNotContain("REDACTED").doesNotContain("marker").doesNotContain("Feature").doesNotContain("token");
+        assertThat(r.err())
+                .as("no parser internals")
+                .doesNotContain("code ")
+                .doesNotContain("Source")
+                .doesNotContain("REDACTED")
+                .doesNotContain("marker")
+                .doesNotContain("Feature")
+                .doesNotContain("token");
         assertThat(settings).hasContent(corrupt);
         assertThat(settings.resolveSibling("settings.json.bak")).doesNotExist();
     }

@@ -28,6 +28,7 @@ class MergeCommandTest {
 
     @TempDir
     Path tmp;
+
     private Path home;
     private ChildJvm serve;
     private TempRepo repo;
@@ -43,7 +44,10 @@ class MergeCommandTest {
             TempRepo.write(wt, "f.txt", "edited on " + b + "\n");
             TempRepo.commitAll(wt, "edit on " + b);
         }
-        serve = ChildJvm.start(tmp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        serve = ChildJvm.start(
+                tmp.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve"));
         serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
     }
@@ -74,13 +78,16 @@ class MergeCommandTest {
 
         Run table = merge("list", "--repo", repo.dir().toString());
         assertThat(table.out()).contains("#1", "merged", "#2", "conflict", "conflicts in f.txt");
-        assertThat(table.out()).as("ATTEMPTS counts the attempt that merged").containsPattern(
-                "(?m)^#1\\s+merged\\s+1\\s+agent/a\\s");
+        assertThat(table.out())
+                .as("ATTEMPTS counts the attempt that merged")
+                .containsPattern("(?m)^#1\\s+merged\\s+1\\s+agent/a\\s");
         Thread.sleep(1500);
         String conflictLine = line(table.out(), "#2 ");
         assertThat(line(merge("list", "--repo", repo.dir().toString()).out(), "#2 "))
-                .as("ELAPSED of a conflict stops when it left running").isEqualTo(conflictLine);
-        ApiClient api = ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token")).orElseThrow();
+                .as("ELAPSED of a conflict stops when it left running")
+                .isEqualTo(conflictLine);
+        ApiClient api = ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token"))
+                .orElseThrow();
         JsonNode conflicts = Json.mapper().readTree(api.get("/v1/conflicts"));
         assertThat(conflicts.at("/conflicts/0/entry/branch").asText()).isEqualTo("agent/b");
         assertThat(conflicts.at("/conflicts/0/files/0/path").asText()).isEqualTo("f.txt");
@@ -103,19 +110,32 @@ class MergeCommandTest {
     }
 
     private static String line(String table, String prefix) {
-        return table.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() ->
-                new AssertionError("no line " + prefix + " in\n" + table));
+        return table.lines()
+                .filter(l -> l.startsWith(prefix))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + prefix + " in\n" + table));
     }
 
     @Test
     void configShowsAndChangesTheRepositorysMergeSettingsAndRefusesBadOnes() throws Exception {
         Run shown = merge("config", "--repo", repo.dir().toString());
         assertThat(shown.exit()).as(shown.describe()).isZero();
-        assertThat(shown.out()).contains("strategy      merge", "test command  (none)", "max attempts  3",
-                "auto-resolve  propose");
+        assertThat(shown.out())
+                .contains("strategy      merge", "test command  (none)", "max attempts  3", "auto-resolve  propose");
 
-        Run set = merge("config", "--repo", repo.dir().toString(), "--strategy", "rebase", "--test-command",
-                "test -f f.txt", "--test-timeout", "60000", "--max-attempts", "2", "--json");
+        Run set = merge(
+                "config",
+                "--repo",
+                repo.dir().toString(),
+                "--strategy",
+                "rebase",
+                "--test-command",
+                "test -f f.txt",
+                "--test-timeout",
+                "60000",
+                "--max-attempts",
+                "2",
+                "--json");
         assertThat(set.exit()).as(set.describe()).isZero();
         JsonNode v = Json.mapper().readTree(set.out());
         assertThat(v.get("strategy").asText()).isEqualTo("rebase");
@@ -126,7 +146,8 @@ class MergeCommandTest {
         Run a = merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/a");
         assertThat(a.exit()).as(a.describe()).isZero();
         serve.await("agent/a merged", () -> states().contains("merged"), WAIT);
-        assertThat(merge("list", "--repo", repo.dir().toString(), "--json").out()).contains("\"lastTestPassed\" : true");
+        assertThat(merge("list", "--repo", repo.dir().toString(), "--json").out())
+                .contains("\"lastTestPassed\" : true");
 
         Run bad = merge("config", "--repo", repo.dir().toString(), "--strategy", "squash");
         assertThat(bad.exit()).as("bad usage").isEqualTo(2);
@@ -134,22 +155,32 @@ class MergeCommandTest {
         Run cleared = merge("config", "--repo", repo.dir().toString(), "--test-command", "");
         assertThat(cleared.out()).contains("test command  (none)", "strategy      rebase");
 
-        Run badAuto = merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "always", "--max-attempts", "5");
+        Run badAuto =
+                merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "always", "--max-attempts", "5");
         assertThat(badAuto.exit()).as("bad usage").isEqualTo(2);
         assertThat(badAuto.err()).contains("'always'", "propose", "apply");
         Run unchanged = merge("config", "--repo", repo.dir().toString());
         assertThat(unchanged.out()).as("nothing changed").contains("auto-resolve  propose", "max attempts  2");
         Run auto = merge("config", "--repo", repo.dir().toString(), "--auto-resolve", "apply", "--json");
         assertThat(auto.exit()).as(auto.describe()).isZero();
-        assertThat(Json.mapper().readTree(auto.out()).get("autoResolve").asText()).isEqualTo("apply");
-        assertThat(merge("config", "--repo", repo.dir().toString()).out()).contains("auto-resolve  apply",
-                "regenerate    (none)");
+        assertThat(Json.mapper().readTree(auto.out()).get("autoResolve").asText())
+                .isEqualTo("apply");
+        assertThat(merge("config", "--repo", repo.dir().toString()).out())
+                .contains("auto-resolve  apply", "regenerate    (none)");
 
-        Run regen = merge("config", "--repo", repo.dir().toString(), "--regenerate",
-                "package-lock.json=npm install --package-lock-only", "--regenerate", "go.sum=go mod tidy");
+        Run regen = merge(
+                "config",
+                "--repo",
+                repo.dir().toString(),
+                "--regenerate",
+                "package-lock.json=npm install --package-lock-only",
+                "--regenerate",
+                "go.sum=go mod tidy");
         assertThat(regen.exit()).as(regen.describe()).isZero();
-        assertThat(regen.out()).contains("regenerate    go.sum = go mod tidy",
-                "regenerate    package-lock.json = npm install --package-lock-only");
+        assertThat(regen.out())
+                .contains(
+                        "regenerate    go.sum = go mod tidy",
+                        "regenerate    package-lock.json = npm install --package-lock-only");
         Run regenJson = merge("config", "--repo", repo.dir().toString(), "--regenerate", "go.sum=", "--json");
         assertThat(Json.mapper().readTree(regenJson.out()).get("regenerate").toString())
                 .isEqualTo("{\"package-lock.json\":\"npm install --package-lock-only\"}");
@@ -170,18 +201,25 @@ class MergeCommandTest {
             String b = "agent/p" + i;
             repo.git("branch", b, "main");
             Path wt = repo.addWorktreeOnBranch(tmp.resolve("wt-p" + i), b);
-            TempRepo.write(wt, ".paddock/policy.json", "{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": " + i + "}\n");
+            TempRepo.write(
+                    wt, ".paddock/policy.json", "{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": " + i + "}\n");
             tips[i] = TempRepo.commitAll(wt, "Open the policy " + i);
         }
 
-        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p0").exit()).isZero();
+        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p0")
+                        .exit())
+                .isZero();
         serve.await("agent/p0 waits for a review", () -> states().contains("policy_review"), WAIT);
         Run table = merge("list", "--repo", repo.dir().toString());
         assertThat(line(table.out(), "#1 ")).contains("policy_review", ".paddock/policy.json");
         Run review = merge("review", "1");
         assertThat(review.exit()).as(review.describe()).isZero();
-        assertThat(review.out()).contains("changes   .paddock/policy.json", "reviewed  " + tips[0],
-                "+{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": 0}", "paddock merge approve 1 --commit " + tips[0]);
+        assertThat(review.out())
+                .contains(
+                        "changes   .paddock/policy.json",
+                        "reviewed  " + tips[0],
+                        "+{\"permissions\": {\"allow\": [\"Bash\"]}, \"n\": 0}",
+                        "paddock merge approve 1 --commit " + tips[0]);
         assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(before);
 
         Run stale = merge("approve", "1", "--commit", tips[1]);
@@ -192,7 +230,9 @@ class MergeCommandTest {
         assertThat(approve.out()).startsWith("Approved the policy change of #1 agent/p0");
         serve.await("agent/p0 merged", () -> states().contains("merged"), WAIT);
 
-        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p1").exit()).isZero();
+        assertThat(merge("enqueue", "--repo", repo.dir().toString(), "--branch", "agent/p1")
+                        .exit())
+                .isZero();
         serve.await("agent/p1 waits for a review", () -> states().contains("policy_review"), WAIT);
         Run reject = merge("reject", "2", "--reason", "not this one");
         assertThat(reject.exit()).as(reject.describe()).isZero();

@@ -67,9 +67,14 @@ class MissingFolderStatusTest {
         JsonNode w = byPath(json.json().get("worktrees"), wt);
         assertThat(w.get("missing").asBoolean()).isTrue();
         assertThat(w.get("locked").asBoolean()).isTrue();
-        assertThat(w.get("prunable").asBoolean()).as("git keeps a locked worktree").isFalse();
+        assertThat(w.get("prunable").asBoolean())
+                .as("git keeps a locked worktree")
+                .isFalse();
         assertThat(w.get("dirty").isNull()).isTrue();
-        assertThat(byPath(json.json().get("worktrees"), repo.dir()).get("missing").asBoolean()).isFalse();
+        assertThat(byPath(json.json().get("worktrees"), repo.dir())
+                        .get("missing")
+                        .asBoolean())
+                .isFalse();
         assertThat(text.out()).containsPattern("feature/locked +[0-9a-f]{8} +folder missing, locked\n");
     }
 
@@ -77,8 +82,10 @@ class MissingFolderStatusTest {
     void aSandboxWhoseWorktreeFolderIsGoneIsFlaggedInItsRowAndItsWorktreeRow() throws Exception {
         SandboxRecord s;
         try (Wiring w = Wiring.open(PaddockHome.resolve(home, Map.of()))) {
-            s = w.sandboxService().create(NewSandbox.custom(repo.dir(), "Finish and vanish", "true").id("gone-001")
-                    .build());
+            s = w.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Finish and vanish", "true")
+                            .id("gone-001")
+                            .build());
             w.fingerprints().await(s.id(), Duration.ofSeconds(30));
         }
         TempRepo.deleteTree(s.workspace().worktree());
@@ -89,7 +96,10 @@ class MissingFolderStatusTest {
         JsonNode sandbox = json.json().get("sandboxes").get(0);
         assertThat(sandbox.get("id").asText()).isEqualTo("gone-001");
         assertThat(sandbox.get("worktreeMissing").asBoolean()).isTrue();
-        assertThat(byPath(json.json().get("worktrees"), s.workspace().worktree()).get("missing").asBoolean()).isTrue();
+        assertThat(byPath(json.json().get("worktrees"), s.workspace().worktree())
+                        .get("missing")
+                        .asBoolean())
+                .isTrue();
         assertThat(status().out()).contains("gone-001").contains("(worktree folder missing)");
     }
 
@@ -100,7 +110,8 @@ class MissingFolderStatusTest {
         }
         Path stray = repo.addWorktree(repo.dir().resolve(".worktrees/stray-001/feature/stray"), "feature/stray");
         repo.lockWorktree(stray, "left behind");
-        Files.setLastModifiedTime(stray.getParent().getParent(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+        Files.setLastModifiedTime(
+                stray.getParent().getParent(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
         TempRepo.deleteTree(stray);
 
         StatusCommandTest.Run json = status("--json");
@@ -110,7 +121,8 @@ class MissingFolderStatusTest {
         assertThat(o.get("missing").asBoolean()).isTrue();
         assertThat(o.get("prunable").asBoolean()).isFalse();
         assertThat(o.get("actions")).extracting(JsonNode::asText).containsExactly("remove");
-        assertThat(o.get("description").asText()).isEqualTo(".worktrees/stray-001/feature/stray: worktree on"
-                + " feature/stray, locked (left behind), its folder is missing; no open sandbox owns it");
+        assertThat(o.get("description").asText())
+                .isEqualTo(".worktrees/stray-001/feature/stray: worktree on"
+                        + " feature/stray, locked (left behind), its folder is missing; no open sandbox owns it");
     }
 }

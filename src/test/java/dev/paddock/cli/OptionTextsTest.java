@@ -30,8 +30,11 @@ class OptionTextsTest {
             OptionSpec spec = command.findOption(option);
             assertThat(spec).as(key).isNotNull();
             assertThat(String.join(" ", spec.description())).as(key).isEqualTo(TEXTS.getString(key));
-            assertThat(command.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " "))
-                    .as(key).contains(TEXTS.getString(key).replaceAll("\\s+", " "));
+            assertThat(command.commandLine()
+                            .getUsageMessage(CommandLine.Help.Ansi.OFF)
+                            .replaceAll("\\s+", " "))
+                    .as(key)
+                    .contains(TEXTS.getString(key).replaceAll("\\s+", " "));
         }
     }
 
@@ -41,7 +44,9 @@ class OptionTextsTest {
         walk(PaddockCommand.commandLine(null).getCommandSpec(), commands);
         assertThat(commands).contains("paddock status", "paddock sandbox list", "paddock merge config");
         for (String name : commands) {
-            assertThat(TEXTS.containsKey(name.replace(' ', '.') + ".json")).as(name).isTrue();
+            assertThat(TEXTS.containsKey(name.replace(' ', '.') + ".json"))
+                    .as(name)
+                    .isTrue();
         }
     }
 

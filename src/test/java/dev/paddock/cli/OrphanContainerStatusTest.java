@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.Wiring;
-import dev.paddock.settings.PaddockHome;
 import dev.paddock.sandbox.OrphanScanner;
+import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.testing.DockerTests;
 import dev.paddock.testing.TempRepo;
@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * class makes it once and waits that long once.
  */
 class OrphanContainerStatusTest {
-    private static final String SANDBOX = "ghost-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String SANDBOX =
+            "ghost-" + UUID.randomUUID().toString().substring(0, 8);
 
     @TempDir
     static Path tmp;
@@ -46,9 +47,18 @@ class OrphanContainerStatusTest {
             homeId = w.home().id();
         }
         ghostName = "paddock-" + SANDBOX;
-        DockerTests.Result ghost = DockerTests.docker("create", "--name", ghostName, "--label",
-                "paddock.sandbox=" + SANDBOX, "--label", "paddock.repo=" + repo.dir(), "--label",
-                "paddock.home=" + homeId, DockerTests.GIT_IMAGE, "true");
+        DockerTests.Result ghost = DockerTests.docker(
+                "create",
+                "--name",
+                ghostName,
+                "--label",
+                "paddock.sandbox=" + SANDBOX,
+                "--label",
+                "paddock.repo=" + repo.dir(),
+                "--label",
+                "paddock.home=" + homeId,
+                DockerTests.GIT_IMAGE,
+                "true");
         assertThat(ghost.code()).as(ghost.out()).isZero();
         ghostId = ghost.out().strip();
         Instant settled = Instant.now().plus(OrphanScanner.SETTLE).plusSeconds(2);
@@ -66,8 +76,8 @@ class OrphanContainerStatusTest {
 
     @Test
     void statusJsonListsTheOrphanContainerWithItsIdNameAndHome() throws Exception {
-        StatusCommandTest.Run run = StatusCommandTest.paddock("--home", home.toString(), "status", "--repo",
-                repo.dir().toString(), "--json");
+        StatusCommandTest.Run run = StatusCommandTest.paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
 
         assertThat(run.exit()).as(run.describe()).isZero();
         JsonNode orphans = run.json().get("orphans");
@@ -84,20 +94,23 @@ class OrphanContainerStatusTest {
 
     @Test
     void statusTextListsTheOrphanContainer() {
-        StatusCommandTest.Run run = StatusCommandTest.paddock("--home", home.toString(), "status", "--repo",
-                repo.dir().toString());
+        StatusCommandTest.Run run = StatusCommandTest.paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString());
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(run.out()).contains("Orphans (1)\n  container " + ghostId.substring(0, 12) + " " + ghostName
-                + " (created) labelled " + SANDBOX + ": no sandbox of that id; remove it with docker rm -f "
-                + ghostId.substring(0, 12) + "\n");
+        assertThat(run.out())
+                .contains("Orphans (1)\n  container " + ghostId.substring(0, 12) + " " + ghostName
+                        + " (created) labelled " + SANDBOX + ": no sandbox of that id; remove it with docker rm -f "
+                        + ghostId.substring(0, 12) + "\n");
     }
 
     @Test
     void aRunningPaddockListsTheOrphanContainersItsReconcilerFound() throws Exception {
         try (Wiring w = Wiring.open(PaddockHome.resolve(home, Map.of()))) {
             w.containers().labelled(); // a Paddock with container sandboxes is connected to its engine
-            assertThat(w.workspace().statusOf(repo.dir()).orphans()).as("before any pass").isEmpty();
+            assertThat(w.workspace().statusOf(repo.dir()).orphans())
+                    .as("before any pass")
+                    .isEmpty();
 
             w.reconciler().reconcile();
             RepositoryStatus status = w.workspace().statusOf(repo.dir());

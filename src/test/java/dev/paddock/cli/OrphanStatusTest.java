@@ -37,15 +37,16 @@ class OrphanStatusTest {
             w.repoService().open(repo.dir());
         }
         stray = repo.addWorktree(repo.dir().resolve(".worktrees/stray-001/feature/stray"), "feature/stray");
-        Files.setLastModifiedTime(stray.getParent().getParent(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+        Files.setLastModifiedTime(
+                stray.getParent().getParent(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
         // Just made: it may be a sandbox being created, whose record follows in a moment.
         repo.addWorktree(repo.dir().resolve(".worktrees/young-001/feature/young"), "feature/young");
     }
 
     @Test
     void statusJsonListsOrphansWithWhatCanBeDoneAboutThem() throws Exception {
-        StatusCommandTest.Run run = StatusCommandTest.paddock("--home", home.toString(), "status", "--repo",
-                repo.dir().toString(), "--json");
+        StatusCommandTest.Run run = StatusCommandTest.paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
 
         assertThat(run.exit()).as(run.describe()).isZero();
         assertOrphans(run.json());
@@ -53,19 +54,20 @@ class OrphanStatusTest {
 
     @Test
     void statusTextListsOrphans() {
-        StatusCommandTest.Run run = StatusCommandTest.paddock("--home", home.toString(), "status", "--repo",
-                repo.dir().toString());
+        StatusCommandTest.Run run = StatusCommandTest.paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString());
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(run.out()).contains("Orphans (1)\n  .worktrees/stray-001/feature/stray: worktree on feature/stray;"
-                + " no open sandbox owns it [adopt, remove]\n");
+        assertThat(run.out())
+                .contains("Orphans (1)\n  .worktrees/stray-001/feature/stray: worktree on feature/stray;"
+                        + " no open sandbox owns it [adopt, remove]\n");
     }
 
     @Test
     void statusThroughTheApiOfARunningPaddockListsThemToo() throws Exception {
         try (Host host = Host.start(PaddockHome.resolve(home, Map.of()), "serve")) {
-            StatusCommandTest.Run run = StatusCommandTest.paddock("--home", home.toString(), "status", "--repo",
-                    repo.dir().toString(), "--json");
+            StatusCommandTest.Run run = StatusCommandTest.paddock(
+                    "--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
 
             assertThat(run.exit()).as(run.describe()).isZero();
             assertOrphans(run.json());
@@ -83,8 +85,11 @@ class OrphanStatusTest {
         assertThat(o.get("locked").asBoolean()).isFalse();
         assertThat(o.get("prunable").asBoolean()).isFalse();
         assertThat(o.get("actions")).extracting(JsonNode::asText).containsExactly("adopt", "remove");
-        assertThat(o.get("description").asText()).isEqualTo(".worktrees/stray-001/feature/stray: worktree on"
-                + " feature/stray; no open sandbox owns it");
-        assertThat(status.get("worktrees")).as("orphans stay in the worktree list too").hasSize(3);
+        assertThat(o.get("description").asText())
+                .isEqualTo(
+                        ".worktrees/stray-001/feature/stray: worktree on" + " feature/stray; no open sandbox owns it");
+        assertThat(status.get("worktrees"))
+                .as("orphans stay in the worktree list too")
+                .hasSize(3);
     }
 }

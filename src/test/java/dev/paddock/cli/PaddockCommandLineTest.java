@@ -13,21 +13,26 @@ class PaddockCommandLineTest {
 
     @Test
     void theTableNamesEveryCommandAsItsAnnotationDoes() {
-        Map<String, String> annotated = PaddockCommand.COMMANDS.entrySet().stream().collect(Collectors.toMap(
-                Map.Entry::getKey, e -> e.getValue().getAnnotation(Command.class).name()));
-        annotated.forEach((key, name) -> assertThat(name).as("@Command name of " + key).isEqualTo(key));
+        Map<String, String> annotated = PaddockCommand.COMMANDS.entrySet().stream()
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey,
+                        e -> e.getValue().getAnnotation(Command.class).name()));
+        annotated.forEach(
+                (key, name) -> assertThat(name).as("@Command name of " + key).isEqualTo(key));
     }
 
     @Test
     void aNamedCommandIsTheOnlyOnePicocliBuilds() {
         CommandLine cli = PaddockCommand.commandLine(null, "--home", "/tmp/h", "status", "--json");
         assertThat(cli.getSubcommands()).containsOnlyKeys("status");
-        assertThat(PaddockCommand.commandLine(null, "sandbox", "list").getSubcommands()).containsOnlyKeys("sandbox");
+        assertThat(PaddockCommand.commandLine(null, "sandbox", "list").getSubcommands())
+                .containsOnlyKeys("sandbox");
     }
 
     @Test
     void theValueOfARootOptionIsNotTakenForACommand() {
-        assertThat(PaddockCommand.commandName("--repo", "status", "sandbox", "list")).isEqualTo("sandbox");
+        assertThat(PaddockCommand.commandName("--repo", "status", "sandbox", "list"))
+                .isEqualTo("sandbox");
         assertThat(PaddockCommand.commandName("--home", "serve")).isNull();
         assertThat(PaddockCommand.commandName("--home=/h", "merge", "list")).isEqualTo("merge");
     }

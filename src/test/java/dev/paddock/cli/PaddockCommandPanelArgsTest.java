@@ -30,11 +30,16 @@ class PaddockCommandPanelArgsTest {
     void homeAndRepoInEitherFormOpenThePanelWithThosePaths() throws Exception {
         Path home = temp.resolve("home dir");
         Path repo = temp.resolve("Проекты/My Répo");
-        assertThat(PaddockCommand.forPanelOnly(recorder, "--home", home.toString(), "--repo=" + repo).call())
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--home", home.toString(), "--repo=" + repo)
+                        .call())
                 .isZero();
-        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo", repo.toString(), "--home=" + home).call()).isZero();
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo", repo.toString(), "--home=" + home)
+                        .call())
+                .isZero();
         assertThat(repos).containsExactly(repo, repo);
-        assertThat(homes).extracting(PaddockHome::dir).containsOnly(home.toAbsolutePath().normalize());
+        assertThat(homes)
+                .extracting(PaddockHome::dir)
+                .containsOnly(home.toAbsolutePath().normalize());
     }
 
     @Test
@@ -45,12 +50,17 @@ class PaddockCommandPanelArgsTest {
     @Test
     void anythingElseGoesToPicocli() {
         assertThat(PaddockCommand.forPanelOnly(recorder, "status")).isNull();
-        assertThat(PaddockCommand.forPanelOnly(recorder, "--home", "h", "status", "--json")).isNull();
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--home", "h", "status", "--json"))
+                .isNull();
         assertThat(PaddockCommand.forPanelOnly(recorder, "--help")).isNull();
         assertThat(PaddockCommand.forPanelOnly(recorder, "-V")).isNull();
-        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo")).as("value missing").isNull();
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo"))
+                .as("value missing")
+                .isNull();
         assertThat(PaddockCommand.forPanelOnly(recorder, "--repo", "--help")).isNull();
-        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo", "a\0b")).as("not a path here").isNull();
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--repo", "a\0b"))
+                .as("not a path here")
+                .isNull();
     }
 
     @Test

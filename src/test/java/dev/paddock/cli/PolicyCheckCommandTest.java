@@ -43,14 +43,17 @@ class PolicyCheckCommandTest {
 
     @Test
     void printsDecisionRuleAndReasonOnThreeLines() {
-        Run run = check("--policy", policy.toString(), "--cwd", repo.toString(), "--", "git", "-C", "/x", "push",
-                "--force");
+        Run run = check(
+                "--policy", policy.toString(), "--cwd", repo.toString(), "--", "git", "-C", "/x", "push", "--force");
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(run.out().lines().toList()).containsExactly("deny",
-                "Bash(git push --force:*)  (deny list, " + policy + ")",
-                "`git push --force` matches the deny rule Bash(git push --force:*) from " + policy
-                        + " (the strictest of 2 parts)"); // the other part: -C makes git work in another repository
+        assertThat(run.out().lines().toList())
+                .containsExactly(
+                        "deny",
+                        "Bash(git push --force:*)  (deny list, " + policy + ")",
+                        "`git push --force` matches the deny rule Bash(git push --force:*) from " + policy
+                                + " (the strictest of 2 parts)"); // the other part: -C makes git work in another
+        // repository
     }
 
     @Test
@@ -65,10 +68,11 @@ class PolicyCheckCommandTest {
     void anUnmatchedCommandIsAskedAndSaysNoRuleMatched() {
         Run run = check("--policy", policy.toString(), "--cwd", repo.toString(), "--", "make", "install");
 
-        assertThat(run.out().lines().toList()).containsExactly("ask", "no rule matched",
-                "no rule matches `make install`; unmatched requests are asked");
-        Run denied = check("--policy", policy.toString(), "--unmatched", "deny", "--cwd", repo.toString(), "--",
-                "make");
+        assertThat(run.out().lines().toList())
+                .containsExactly(
+                        "ask", "no rule matched", "no rule matches `make install`; unmatched requests are asked");
+        Run denied =
+                check("--policy", policy.toString(), "--unmatched", "deny", "--cwd", repo.toString(), "--", "make");
         assertThat(denied.out().lines().findFirst()).contains("deny");
     }
 
@@ -90,10 +94,12 @@ class PolicyCheckCommandTest {
         Run allowed = check("--cwd", repo.resolve(".paddock").toString(), "--", "make");
         Run denied = check("--repo", repo.toString(), "--", "make", "install");
 
-        assertThat(allowed.out().lines().toList()).as(allowed.describe()).startsWith("allow",
-                "Bash(make)  (allow list, " + repo.resolve(".paddock/policy.json") + ")");
-        assertThat(denied.out().lines().toList()).as(denied.describe()).startsWith("deny",
-                "Bash(make install)  (deny list, " + home.resolve("policy.json") + ")");
+        assertThat(allowed.out().lines().toList())
+                .as(allowed.describe())
+                .startsWith("allow", "Bash(make)  (allow list, " + repo.resolve(".paddock/policy.json") + ")");
+        assertThat(denied.out().lines().toList())
+                .as(denied.describe())
+                .startsWith("deny", "Bash(make install)  (deny list, " + home.resolve("policy.json") + ")");
     }
 
     @Test
@@ -120,8 +126,8 @@ class PolicyCheckCommandTest {
 
     @Test
     void fromASandboxWorktreeOrAnyLinkedWorktreeTheMainWorktreesPolicyApplies() throws IOException {
-        dev.paddock.testing.TempRepo main = dev.paddock.testing.TempRepo.init(tmp.resolve("project"))
-                .excludeWorktreesDir();
+        dev.paddock.testing.TempRepo main =
+                dev.paddock.testing.TempRepo.init(tmp.resolve("project")).excludeWorktreesDir();
         Path mainPolicy = dev.paddock.policy.PolicyFile.repositoryFile(main.dir());
         Files.createDirectories(mainPolicy.getParent());
         Files.writeString(mainPolicy, "{\"permissions\": {\"deny\": [\"Bash(touch:*)\"]}}");
@@ -130,12 +136,17 @@ class PolicyCheckCommandTest {
         for (Path wt : new Path[] {sandbox, linked}) {
             // What an agent would write in its own worktree: never the policy in force.
             Files.createDirectories(wt.resolve(".paddock"));
-            Files.writeString(dev.paddock.policy.PolicyFile.repositoryFile(wt),
+            Files.writeString(
+                    dev.paddock.policy.PolicyFile.repositoryFile(wt),
                     "{\"permissions\": {\"allow\": [\"Bash(touch:*)\"]}}");
         }
 
-        for (String[] args : new String[][] {{"--cwd", sandbox.toString()}, {"--cwd", sandbox.resolve("src").toString()},
-                {"--repo", sandbox.toString(), "--cwd", sandbox.toString()}, {"--cwd", linked.toString()}}) {
+        for (String[] args : new String[][] {
+            {"--cwd", sandbox.toString()},
+            {"--cwd", sandbox.resolve("src").toString()},
+            {"--repo", sandbox.toString(), "--cwd", sandbox.toString()},
+            {"--cwd", linked.toString()}
+        }) {
             String[] all = new String[args.length + 4];
             System.arraycopy(args, 0, all, 0, args.length);
             all[args.length] = "--";
@@ -144,8 +155,9 @@ class PolicyCheckCommandTest {
             all[args.length + 3] = "y";
             Run run = check(all);
             assertThat(run.exit()).as(run.describe()).isZero();
-            assertThat(run.out().lines().toList()).as(String.join(" ", args)).startsWith("deny",
-                    "Bash(touch:*)  (deny list, " + mainPolicy + ")");
+            assertThat(run.out().lines().toList())
+                    .as(String.join(" ", args))
+                    .startsWith("deny", "Bash(touch:*)  (deny list, " + mainPolicy + ")");
         }
     }
 

@@ -45,6 +45,7 @@ class SandboxCommandTest {
     private static ChildJvm serve;
     /** The test's launcher of this build's {@code paddock} (a JVM). */
     private static String paddock;
+
     private static SandboxClient client;
 
     @TempDir
@@ -57,8 +58,11 @@ class SandboxCommandTest {
         home = shared.resolve("home");
         Path bin = paddockScript(shared.resolve("bin"));
         paddock = quote(bin.resolve("paddock").toString());
-        serve = ChildJvm.start(shared.resolve("serve-out"), Map.of("PATH", bin + ":" + System.getenv("PATH")),
-                Paddock.class.getName(), List.of("--home", home.toString(), "serve"));
+        serve = ChildJvm.start(
+                shared.resolve("serve-out"),
+                Map.of("PATH", bin + ":" + System.getenv("PATH")),
+                Paddock.class.getName(),
+                List.of("--home", home.toString(), "serve"));
         serve.awaitStdout("Paddock serving on 127.0.0.1:", WAIT);
         client = new SandboxClient(ApiClient.discover(home.resolve("instance.json"), home.resolve("api-token"))
                 .orElseThrow());
@@ -86,20 +90,33 @@ class SandboxCommandTest {
 
     @Test
     void newListStopAndRetryDriveASandboxThroughTheRunningServer() throws Exception {
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Write the docs", "--cmd", "sleep 300",
-                "--branch", "docs/write", "--lease-minutes", "5", "--retries", "0");
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Write the docs",
+                "--cmd",
+                "sleep 300",
+                "--branch",
+                "docs/write",
+                "--lease-minutes",
+                "5",
+                "--retries",
+                "0");
 
         assertThat(created.exit()).as(created.describe() + serve.report()).isZero();
         String id = created.out().lines().findFirst().orElseThrow().replaceAll("Created sandbox (\\S+) .*", "$1");
         assertThat(id).matches("write-docs-\\d{8}-\\d{3}");
         Path worktree = repo.dir().resolve(".worktrees").resolve(id).resolve("docs/write");
-        assertThat(created.out()).isEqualTo("Created sandbox " + id + " (worktree tier); Paddock starts its agent now.\n"
-                + "  branch    docs/write (from main at " + repo.head().substring(0, 8) + ")\n"
-                + "  worktree  " + worktree + "\n");
+        assertThat(created.out())
+                .isEqualTo("Created sandbox " + id + " (worktree tier); Paddock starts its agent now.\n"
+                        + "  branch    docs/write (from main at " + repo.head().substring(0, 8) + ")\n"
+                        + "  worktree  " + worktree + "\n");
         assertThat(worktree).isDirectory();
 
-        Run json = sandbox("new", "--repo", repo.dir().toString(), "--task", "Check the links", "--cmd", "sleep 300",
-                "--json");
+        Run json = sandbox(
+                "new", "--repo", repo.dir().toString(), "--task", "Check the links", "--cmd", "sleep 300", "--json");
 
         assertThat(json.exit()).as(json.describe()).isZero();
         JsonNode second = json.json();
@@ -122,25 +139,38 @@ class SandboxCommandTest {
 
         assertThat(stop.exit()).as(stop.describe()).isZero();
         assertThat(stop.out()).startsWith("Stopped " + id + "; it is awaiting_human");
-        assertThat(client.list(repo.dir()).stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow().state())
+        assertThat(client.list(repo.dir()).stream()
+                        .filter(s -> s.id().equals(id))
+                        .findFirst()
+                        .orElseThrow()
+                        .state())
                 .isEqualTo("awaiting_human");
         assertThat(stopAgain.exit()).isEqualTo(1);
-        assertThat(stopAgain.err()).isEqualTo("paddock: " + id + " is awaiting_human, not running: there is nothing"
-                + " to stop.\n");
+        assertThat(stopAgain.err())
+                .isEqualTo("paddock: " + id + " is awaiting_human, not running: there is nothing" + " to stop.\n");
 
         Run retry = sandbox("retry", id);
 
         assertThat(retry.exit()).as(retry.describe()).isZero();
         assertThat(retry.out()).isEqualTo("Retrying " + id + " (run 2).\n");
-        assertThat(awaitSandbox(id, s -> s.state().equals("running") && s.iteration() == 2).pid()).isNotNull();
+        assertThat(awaitSandbox(id, s -> s.state().equals("running") && s.iteration() == 2)
+                        .pid())
+                .isNotNull();
     }
 
     @Test
     void removalSaysWhichIgnoredFilesGoWithTheWorktreeInItsPlanAndItsOutput() throws Exception {
-        java.nio.file.Files.writeString(repo.dir().resolve(".git/info/exclude"), "build/\n",
-                java.nio.file.StandardOpenOption.APPEND);
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Build it", "--cmd",
-                "mkdir -p build/classes && echo a > build/classes/A.class && echo jar > build/app.jar", "--json");
+        java.nio.file.Files.writeString(
+                repo.dir().resolve(".git/info/exclude"), "build/\n", java.nio.file.StandardOpenOption.APPEND);
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Build it",
+                "--cmd",
+                "mkdir -p build/classes && echo a > build/classes/A.class && echo jar > build/app.jar",
+                "--json");
         assertThat(created.exit()).as(created.describe()).isZero();
         String id = created.json().get("id").asText();
         awaitSandbox(id, s -> s.state().equals("done"));
@@ -152,14 +182,23 @@ class SandboxCommandTest {
         Run rm = sandbox("rm", id);
 
         assertThat(rm.exit()).as(rm.describe()).isZero();
-        assertThat(rm.out()).isEqualTo("Removed " + id + " (closed); that also deleted " + plan.ignored().summary()
-                + " (git ignores them).\n");
+        assertThat(rm.out())
+                .isEqualTo("Removed " + id + " (closed); that also deleted "
+                        + plan.ignored().summary() + " (git ignores them).\n");
         assertThat(rm.out()).contains(" ignored files in ").contains("build/");
     }
 
     @Test
     void badInputIsRefusedWithTheServersMessageAndExitCode1() throws Exception {
-        Run badBranch = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--branch",
+        Run badBranch = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Bad",
+                "--cmd",
+                "true",
+                "--branch",
                 "no spaces allowed");
         Run badId = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--id", "a/../b");
         Run emptyCmd = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "");
@@ -167,8 +206,9 @@ class SandboxCommandTest {
         Run both = sandbox("rm", "ghost", "--commit", "--force");
 
         assertThat(badBranch.exit()).isEqualTo(1);
-        assertThat(badBranch.err()).isEqualTo("paddock: \"no spaces allowed\" is not a valid branch name"
-                + " (git check-ref-format refuses it).\n");
+        assertThat(badBranch.err())
+                .isEqualTo("paddock: \"no spaces allowed\" is not a valid branch name"
+                        + " (git check-ref-format refuses it).\n");
         assertThat(badId.exit()).isEqualTo(1);
         assertThat(badId.err()).startsWith("paddock: \"a/../b\" is not a valid sandbox id");
         assertThat(emptyCmd.exit()).isEqualTo(1);
@@ -184,21 +224,24 @@ class SandboxCommandTest {
     @Test
     void anUnknownAgentOrACommandWithAPresetIsBadUsageWithExitCode2() throws Exception {
         Run unknown = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--agent", "cursor");
-        Run cmdWithPreset = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--agent", "claude",
-                "--cmd", "claude -p hi");
+        Run cmdWithPreset = sandbox(
+                "new", "--repo", repo.dir().toString(), "--task", "Bad", "--agent", "claude", "--cmd", "claude -p hi");
         Run neither = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad");
-        Run modelWithCustom = sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true",
-                "--model", "gpt-5");
+        Run modelWithCustom =
+                sandbox("new", "--repo", repo.dir().toString(), "--task", "Bad", "--cmd", "true", "--model", "gpt-5");
 
         assertThat(unknown.exit()).as(unknown.describe()).isEqualTo(2);
-        assertThat(unknown.err()).contains("Invalid value for option '--agent': 'cursor' is not one of claude, codex,"
-                + " gemini, aider, custom");
+        assertThat(unknown.err())
+                .contains("Invalid value for option '--agent': 'cursor' is not one of claude, codex,"
+                        + " gemini, aider, custom");
         assertThat(cmdWithPreset.exit()).as(cmdWithPreset.describe()).isEqualTo(2);
-        assertThat(cmdWithPreset.err()).contains("--cmd is for the custom agent only: Paddock builds the claude"
-                + " agent's command line itself. Leave out --cmd, or use --agent custom --cmd CMD.");
+        assertThat(cmdWithPreset.err())
+                .contains("--cmd is for the custom agent only: Paddock builds the claude"
+                        + " agent's command line itself. Leave out --cmd, or use --agent custom --cmd CMD.");
         assertThat(neither.exit()).as(neither.describe()).isEqualTo(2);
-        assertThat(neither.err()).contains("Missing --cmd: the custom agent runs a command line of your own. Give"
-                + " --cmd CMD, or pick an agent with --agent claude|codex|gemini|aider|custom.");
+        assertThat(neither.err())
+                .contains("Missing --cmd: the custom agent runs a command line of your own. Give"
+                        + " --cmd CMD, or pick an agent with --agent claude|codex|gemini|aider|custom.");
         assertThat(modelWithCustom.exit()).as(modelWithCustom.describe()).isEqualTo(2);
         assertThat(modelWithCustom.err()).contains("--model is for an agent preset");
         assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
@@ -207,25 +250,42 @@ class SandboxCommandTest {
 
     @Test
     void aCustomAgentGetsItsTaskInPaddockTaskAndListsAsCustom() throws Exception {
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Echo 'this' task",
-                "--cmd", "printf 'task=%s\\n' \"$PADDOCK_TASK\"", "--json");
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Echo 'this' task",
+                "--cmd",
+                "printf 'task=%s\\n' \"$PADDOCK_TASK\"",
+                "--json");
 
         assertThat(created.exit()).as(created.describe()).isZero();
         String id = created.json().get("id").asText();
         assertThat(created.json().get("agent").asText()).isEqualTo("custom");
         assertThat(created.json().get("model").isNull()).isTrue();
         awaitSandbox(id, s -> s.state().equals("done"));
-        assertThat(client.list(repo.dir())).singleElement().satisfies(s -> assertThat(s.agent()).isEqualTo("custom"));
+        assertThat(client.list(repo.dir()))
+                .singleElement()
+                .satisfies(s -> assertThat(s.agent()).isEqualTo("custom"));
         Run transcript = sandbox("transcript", id);
         assertThat(transcript.exit()).as(transcript.describe()).isZero();
         assertThat(transcript.out()).contains("task=Echo 'this' task\n");
-        Run status = paddock("--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
+        Run status = paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
         assertThat(status.json().get("sandboxes").findValuesAsText("agent")).containsExactly("custom");
     }
 
     @Test
     void anAgentReportsProgressWithPaddockHeartbeat() throws Exception {
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compile things", "--json", "--cmd",
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Compile things",
+                "--json",
+                "--cmd",
                 paddock + " heartbeat compiling — step 1 && sleep 300");
         String id = created.json().get("id").asText();
 
@@ -240,7 +300,14 @@ class SandboxCommandTest {
     @Test
     void anAgentThatCannotReachTheApiLeavesItsProgressInTheHeartbeatFile() throws Exception {
         // As in a namespace sandbox without network: the API's address answers nothing.
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Offline work", "--json", "--cmd",
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Offline work",
+                "--json",
+                "--cmd",
                 "PADDOCK_API=http://127.0.0.1:9 " + paddock + " heartbeat offline, 40 % && sleep 300");
         String id = created.json().get("id").asText();
 
@@ -261,16 +328,19 @@ class SandboxCommandTest {
             bare.put(v, null);
         }
         Map<String, String> unreachable = new HashMap<>(bare);
-        unreachable.putAll(Map.of("PADDOCK_API", "http://127.0.0.1:9", "PADDOCK_TOKEN", "t", "PADDOCK_SANDBOX_ID", "x"));
+        unreachable.putAll(
+                Map.of("PADDOCK_API", "http://127.0.0.1:9", "PADDOCK_TOKEN", "t", "PADDOCK_SANDBOX_ID", "x"));
 
         try (ChildJvm nothing = heartbeat(bare, "hello");
-             ChildJvm noFile = heartbeat(unreachable, "hello")) {
+                ChildJvm noFile = heartbeat(unreachable, "hello")) {
             assertThat(nothing.waitFor(WAIT)).isEqualTo(1);
-            assertThat(nothing.stderr()).isEqualTo("paddock: paddock heartbeat runs inside a sandbox: PADDOCK_API,"
-                    + " PADDOCK_TOKEN and PADDOCK_SANDBOX_ID (or PADDOCK_HEARTBEAT_FILE) are not set. Paddock sets"
-                    + " them for every agent it starts.\n");
+            assertThat(nothing.stderr())
+                    .isEqualTo("paddock: paddock heartbeat runs inside a sandbox: PADDOCK_API,"
+                            + " PADDOCK_TOKEN and PADDOCK_SANDBOX_ID (or PADDOCK_HEARTBEAT_FILE) are not set. Paddock sets"
+                            + " them for every agent it starts.\n");
             assertThat(noFile.waitFor(WAIT)).isEqualTo(1);
-            assertThat(noFile.stderr()).startsWith("paddock: Paddock's API at http://127.0.0.1:9 does not answer")
+            assertThat(noFile.stderr())
+                    .startsWith("paddock: Paddock's API at http://127.0.0.1:9 does not answer")
                     .endsWith("; and PADDOCK_HEARTBEAT_FILE is not set, so the heartbeat was not recorded.\n");
         }
     }
@@ -282,8 +352,17 @@ class SandboxCommandTest {
                 + " (paddock serve).\n";
 
         List<Run> runs = List.of(
-                paddock("--home", idle.toString(), "sandbox", "new", "--repo", repo.dir().toString(), "--task", "T",
-                        "--cmd", "true"),
+                paddock(
+                        "--home",
+                        idle.toString(),
+                        "sandbox",
+                        "new",
+                        "--repo",
+                        repo.dir().toString(),
+                        "--task",
+                        "T",
+                        "--cmd",
+                        "true"),
                 paddock("--home", idle.toString(), "sandbox", "stop", "some-id"),
                 paddock("--home", idle.toString(), "sandbox", "retry", "some-id"),
                 paddock("--home", idle.toString(), "sandbox", "rm", "some-id", "--force"));
@@ -295,37 +374,69 @@ class SandboxCommandTest {
         });
         assertThat(repo.dir().resolve(".worktrees")).doesNotExist();
 
-        Run list = paddock("--home", idle.toString(), "sandbox", "list", "--repo", repo.dir().toString());
-        assertThat(list.exit()).as("list reads the store itself: " + list.describe()).isZero();
+        Run list = paddock(
+                "--home",
+                idle.toString(),
+                "sandbox",
+                "list",
+                "--repo",
+                repo.dir().toString());
+        assertThat(list.exit())
+                .as("list reads the store itself: " + list.describe())
+                .isZero();
         assertThat(list.out()).isEqualTo("No open sandboxes.\n");
     }
 
     @Test
     void aFanOutMakesASandboxPerAgentAndCountInOneGroupThatListAndStatusShow() throws Exception {
-        Run created = sandbox("new", "--repo", repo.dir().toString(), "--task", "Compare the approaches", "--agents",
-                "custom:3", "--cmd", "echo \"$PADDOCK_SANDBOX_ID\"; exit 0", "--retries", "0");
+        Run created = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Compare the approaches",
+                "--agents",
+                "custom:3",
+                "--cmd",
+                "echo \"$PADDOCK_SANDBOX_ID\"; exit 0",
+                "--retries",
+                "0");
 
         assertThat(created.exit()).as(created.describe()).isZero();
-        String group = created.out().lines().findFirst().orElseThrow()
+        String group = created.out()
+                .lines()
+                .findFirst()
+                .orElseThrow()
                 .replaceAll("^Created 3 sandboxes in the group (\\S+); Paddock starts their agents now\\.$", "$1");
         assertThat(group).matches("compare-approaches-\\d{8}-\\d{3}");
-        assertThat(created.out()).containsPattern(group + "-custom-2\\s+custom\\s+worktree\\s+"
-                + "agent/compare-approaches-custom-2\n");
+        assertThat(created.out())
+                .containsPattern(group + "-custom-2\\s+custom\\s+worktree\\s+" + "agent/compare-approaches-custom-2\n");
         Run listJson = sandbox("list", "--repo", repo.dir().toString(), "--json");
         assertThat(listJson.exit()).as(listJson.describe()).isZero();
         JsonNode list = listJson.json().get("sandboxes");
         assertThat(list.findValuesAsText("group")).containsExactly(group, group, group);
-        assertThat(list.findValuesAsText("id")).containsExactlyInAnyOrder(group + "-custom-1", group + "-custom-2",
-                group + "-custom-3");
+        assertThat(list.findValuesAsText("id"))
+                .containsExactlyInAnyOrder(group + "-custom-1", group + "-custom-2", group + "-custom-3");
         for (String id : list.findValuesAsText("id")) {
             awaitSandbox(id, s -> s.state().equals("done"));
         }
-        Run status = paddock("--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
+        Run status = paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString(), "--json");
         assertThat(status.json().get("sandboxes").findValuesAsText("group")).containsExactly(group, group, group);
 
         // The same id again: refused before anything is made, with the server's message.
-        Run again = sandbox("new", "--repo", repo.dir().toString(), "--task", "Again", "--agents", "custom:2", "--cmd",
-                "true", "--id", group);
+        Run again = sandbox(
+                "new",
+                "--repo",
+                repo.dir().toString(),
+                "--task",
+                "Again",
+                "--agents",
+                "custom:2",
+                "--cmd",
+                "true",
+                "--id",
+                group);
         assertThat(again.exit()).as(again.describe()).isEqualTo(1);
         assertThat(again.err()).contains("The fan-out's sandbox " + group + "-custom-1 exists already");
         assertThat(client.list(repo.dir())).hasSize(3);
@@ -333,11 +444,20 @@ class SandboxCommandTest {
 
     @Test
     void anAgentsExtraFlagsAreSetShownAndClearedFromTheCommandLine() {
-        Run set = sandbox("flags", "--repo", repo.dir().toString(), "claude", "--", "--max-turns", "30",
-                "--append-system-prompt", "Answer in one line.");
+        Run set = sandbox(
+                "flags",
+                "--repo",
+                repo.dir().toString(),
+                "claude",
+                "--",
+                "--max-turns",
+                "30",
+                "--append-system-prompt",
+                "Answer in one line.");
         assertThat(set.exit()).as(set.describe()).isZero();
-        assertThat(set.out()).isEqualTo("Sandboxes of claude in " + repo.dir() + " run with the extra flags"
-                + " --max-turns 30 --append-system-prompt 'Answer in one line.' from their next run on.\n");
+        assertThat(set.out())
+                .isEqualTo("Sandboxes of claude in " + repo.dir() + " run with the extra flags"
+                        + " --max-turns 30 --append-system-prompt 'Answer in one line.' from their next run on.\n");
         Run shown = sandbox("flags", "--repo", repo.dir().toString());
         assertThat(shown.out()).isEqualTo("claude: --max-turns 30 --append-system-prompt 'Answer in one line.'\n");
 
@@ -383,7 +503,8 @@ class SandboxCommandTest {
     }
 
     private ChildJvm heartbeat(Map<String, String> env, String progress) {
-        return ChildJvm.start(tmp.resolve("heartbeat-out"), env, Paddock.class.getName(), List.of("heartbeat", progress));
+        return ChildJvm.start(
+                tmp.resolve("heartbeat-out"), env, Paddock.class.getName(), List.of("heartbeat", progress));
     }
 
     /** Polls the server until sandbox {@code id} satisfies {@code condition}; returns it. */
@@ -391,7 +512,10 @@ class SandboxCommandTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         SandboxView last = null;
         while (System.nanoTime() < deadline) {
-            last = client.list(null).stream().filter(s -> s.id().equals(id)).findFirst().orElse(null);
+            last = client.list(null).stream()
+                    .filter(s -> s.id().equals(id))
+                    .findFirst()
+                    .orElse(null);
             if (last != null && condition.test(last)) {
                 return last;
             }
@@ -422,8 +546,10 @@ class SandboxCommandTest {
         Files.createDirectories(bin);
         Path script = bin.resolve("paddock");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Files.writeString(script, "#!/bin/sh\nexec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto -cp "
-                + quote(System.getProperty("java.class.path")) + " " + Paddock.class.getName() + " \"$@\"\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\nexec " + quote(java) + " -XX:TieredStopAtLevel=1 -Xshare:auto -cp "
+                        + quote(System.getProperty("java.class.path")) + " " + Paddock.class.getName() + " \"$@\"\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         return bin;
     }

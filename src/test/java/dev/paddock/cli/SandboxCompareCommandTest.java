@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * through the running Paddock's API, then from the store once it stopped; and a sandbox made on its own is refused.
  */
 class SandboxCompareCommandTest {
-    private static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(git status)\"],"
-            + " \"deny\": [\"Bash(rm -rf:*)\"]}}";
+    private static final String POLICY =
+            "{\"permissions\": {\"allow\": [\"Bash(git status)\"]," + " \"deny\": [\"Bash(rm -rf:*)\"]}}";
 
     @TempDir
     Path temp;
@@ -52,13 +52,25 @@ class SandboxCompareCommandTest {
         try (ScriptedAnthropic api = ScriptedAnthropic.start(SandboxCompareCommandTest::reply)) {
             Host host = Host.start(PaddockHome.resolve(home(), Map.of()), "serve", environment(bin, api));
             try {
-                g = host.wiring().sandboxService().createGroup(NewSandbox.custom(repo.dir(), "Look around.", null)
-                        .tier(Tier.WORKTREE).maxRetries(0).build(), AgentCounts.parse("claude:2"));
-                alone = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Alone", "true")
-                        .tier(Tier.WORKTREE).build()).id();
+                g = host.wiring()
+                        .sandboxService()
+                        .createGroup(
+                                NewSandbox.custom(repo.dir(), "Look around.", null)
+                                        .tier(Tier.WORKTREE)
+                                        .maxRetries(0)
+                                        .build(),
+                                AgentCounts.parse("claude:2"));
+                alone = host.wiring()
+                        .sandboxService()
+                        .create(NewSandbox.custom(repo.dir(), "Alone", "true")
+                                .tier(Tier.WORKTREE)
+                                .build())
+                        .id();
                 long deadline = System.nanoTime() + 120_000_000_000L;
                 while (!g.sandboxes().stream().allMatch(s -> state(host, s) == SandboxState.DONE)) {
-                    assertThat(System.nanoTime()).as("the agents finish in time").isLessThan(deadline);
+                    assertThat(System.nanoTime())
+                            .as("the agents finish in time")
+                            .isLessThan(deadline);
                     Thread.sleep(200);
                 }
                 assertRows(g, g.id(), "through the running Paddock's API");
@@ -84,12 +96,15 @@ class SandboxCompareCommandTest {
         List<String> lines = text.out().lines().toList();
         assertThat(lines.get(0)).as(how).startsWith("Group " + g.id() + ": 2 sandboxes from main at ");
         assertThat(lines.get(1)).isEqualTo("  task: Look around.");
-        assertThat(lines.get(2)).as(how).matches("ID +AGENT +STATE +COMMITS +FILES +LINES +TESTS +MERGE +CALLS +DENIED"
-                + " +ERRORS +TOKENS +COST +TIME");
+        assertThat(lines.get(2))
+                .as(how)
+                .matches("ID +AGENT +STATE +COMMITS +FILES +LINES +TESTS +MERGE +CALLS +DENIED"
+                        + " +ERRORS +TOKENS +COST +TIME");
         assertThat(lines).hasSize(5);
         for (int i = 0; i < 2; i++) {
             String id = g.sandboxes().get(i).id();
-            assertThat(lines.get(3 + i)).as(how + "\n" + text.out())
+            assertThat(lines.get(3 + i))
+                    .as(how + "\n" + text.out())
                     .matches(java.util.regex.Pattern.quote(id) + " +claude +done +0 +0 +\\+0 −0 +– +– +2 +1 +1 +[0-9,]+"
                             + " +\\$[0-9.]+ +[0-9]+s");
         }
@@ -137,7 +152,9 @@ class SandboxCompareCommandTest {
         env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
         env.remove("ANTHROPIC_AUTH_TOKEN");
         env.remove("CLAUDE_CODE_OAUTH_TOKEN");
-        env.put("CLAUDE_CONFIG_DIR", Files.createDirectories(temp.resolve("agent-config")).toString());
+        env.put(
+                "CLAUDE_CONFIG_DIR",
+                Files.createDirectories(temp.resolve("agent-config")).toString());
         env.put("DISABLE_TELEMETRY", "1");
         env.put("DISABLE_ERROR_REPORTING", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");

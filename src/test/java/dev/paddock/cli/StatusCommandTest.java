@@ -118,8 +118,12 @@ class StatusCommandTest {
         assertThat(det.get("locked").asBoolean()).isFalse();
         assertThat(det.get("head").asText()).isEqualTo(repo.head());
         assertThat(s.get("worktrees")).hasSize(3);
-        assertThat(s.get("worktrees").get(0).get("path").asText()).isEqualTo(repo.dir().toString());
-        s.get("counts").fields().forEachRemaining(c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
+        assertThat(s.get("worktrees").get(0).get("path").asText())
+                .isEqualTo(repo.dir().toString());
+        s.get("counts")
+                .fields()
+                .forEachRemaining(
+                        c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
         assertThat(s.get("counts")).hasSize(6);
         assertThat(s.get("counts").has("waitingForYou")).isTrue();
         assertThat(s.get("sandboxes")).isEmpty();
@@ -130,13 +134,15 @@ class StatusCommandTest {
         Run run = statusJson(login.resolve("README.md"));
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(run.json().at("/repository/path").asText()).isEqualTo(repo.dir().toString());
+        assertThat(run.json().at("/repository/path").asText())
+                .isEqualTo(repo.dir().toString());
         assertThat(run.json().get("worktrees")).hasSize(3);
     }
 
     @Test
     void statusAsTextShowsEveryWorktreeForPeople() {
-        Run run = paddock("--home", home.toString(), "status", "--repo", repo.dir().toString());
+        Run run = paddock(
+                "--home", home.toString(), "status", "--repo", repo.dir().toString());
 
         assertThat(run.exit()).as(run.describe()).isZero();
         assertThat(run.out())
@@ -153,17 +159,25 @@ class StatusCommandTest {
         Run alone = statusJson(repo.dir());
         assertThat(alone.exit()).as(alone.describe()).isZero();
 
-        try (ChildJvm serve = ChildJvm.start(tmp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        try (ChildJvm serve = ChildJvm.start(
+                tmp.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve", "--repo", repo.dir().toString()))) {
             ApiClient client = awaitApi(serve, home);
-            assertThat(Json.mapper().readTree(client.get("/v1/health")).get("pid").asLong()).isEqualTo(serve.pid());
+            assertThat(Json.mapper()
+                            .readTree(client.get("/v1/health"))
+                            .get("pid")
+                            .asLong())
+                    .isEqualTo(serve.pid());
 
             // At once: the server may still be opening the repository. This process cannot open the
             // store (the server holds it), so a 0 exit means the answer came through the API.
             Run busy = statusJson(repo.dir());
 
             assertThat(busy.exit()).as(busy.describe() + serve.report()).isZero();
-            assertThat(busy.json().at("/repository/path").asText()).isEqualTo(repo.dir().toString());
+            assertThat(busy.json().at("/repository/path").asText())
+                    .isEqualTo(repo.dir().toString());
             assertThat(worktreeFacts(busy.json())).isEqualTo(worktreeFacts(alone.json()));
 
             serve.awaitStdout("Paddock serving on 127.0.0.1:", Duration.ofSeconds(20));
@@ -179,12 +193,14 @@ class StatusCommandTest {
 
             Run second = paddock("--home", home.toString(), "serve");
             assertThat(second.exit()).as(second.describe()).isEqualTo(1);
-            assertThat(second.err()).contains("Another Paddock (`paddock serve`, pid " + serve.pid()
-                    + ") is running on this home (" + home + ") and holds its store");
+            assertThat(second.err())
+                    .contains("Another Paddock (`paddock serve`, pid " + serve.pid() + ") is running on this home ("
+                            + home + ") and holds its store");
 
             serve.close();
             assertThat(serve.isAlive()).isFalse();
-            assertThat(home.resolve("instance.json")).as("removed by the shutdown hook" + serve.report())
+            assertThat(home.resolve("instance.json"))
+                    .as("removed by the shutdown hook" + serve.report())
                     .doesNotExist();
         }
     }
@@ -242,7 +258,9 @@ class StatusCommandTest {
 
         assertThat(run.exit()).as(run.describe()).isZero();
         JsonNode s = run.json();
-        assertThat(s.at("/repository/path").asText()).isEqualTo(odd.dir().toString()).endsWith("Проекты/My Répo");
+        assertThat(s.at("/repository/path").asText())
+                .isEqualTo(odd.dir().toString())
+                .endsWith("Проекты/My Répo");
         assertThat(s.at("/repository/name").asText()).isEqualTo("My Répo");
         assertThat(worktree(s, wt).get("branch").asText()).isEqualTo("feature/ü-login");
     }
@@ -252,11 +270,14 @@ class StatusCommandTest {
         Path file = Files.writeString(tmp.resolve("plain-file"), "x");
         Path badHome = file.resolve("home");
 
-        Run run = paddock("--home", badHome.toString(), "status", "--repo", repo.dir().toString(), "--json");
+        Run run = paddock(
+                "--home", badHome.toString(), "status", "--repo", repo.dir().toString(), "--json");
 
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).contains("paddock: Paddock home " + badHome + " is not writable").contains("--home DIR");
+        assertThat(run.err())
+                .contains("paddock: Paddock home " + badHome + " is not writable")
+                .contains("--home DIR");
     }
 
     @Test
@@ -272,20 +293,24 @@ class StatusCommandTest {
         Path instance = home.resolve("instance.json");
         Path token = home.resolve("api-token");
         ApiClient[] found = new ApiClient[1];
-        serve.await("instance.json and an answer on /v1/health", () -> {
-            try {
-                Optional<ApiClient> c = InstanceFile.live(instance).isPresent()
-                        ? ApiClient.discover(instance, token) : Optional.empty();
-                if (c.isPresent()) {
-                    c.get().get("/v1/health");
-                    found[0] = c.get();
-                    return true;
-                }
-            } catch (Exception notYet) {
-                // the token file or the port may not be there yet
-            }
-            return false;
-        }, Duration.ofSeconds(30));
+        serve.await(
+                "instance.json and an answer on /v1/health",
+                () -> {
+                    try {
+                        Optional<ApiClient> c = InstanceFile.live(instance).isPresent()
+                                ? ApiClient.discover(instance, token)
+                                : Optional.empty();
+                        if (c.isPresent()) {
+                            c.get().get("/v1/health");
+                            found[0] = c.get();
+                            return true;
+                        }
+                    } catch (Exception notYet) {
+                        // the token file or the port may not be there yet
+                    }
+                    return false;
+                },
+                Duration.ofSeconds(30));
         return found[0];
     }
 
@@ -302,9 +327,16 @@ class StatusCommandTest {
     private static List<String> worktreeFacts(JsonNode status) {
         List<String> out = new ArrayList<>();
         for (JsonNode w : status.get("worktrees")) {
-            out.add(String.join("|", w.get("path").asText(), w.get("branch").asText(), w.get("detached").asText(),
-                    w.get("main").asText(), w.get("head").asText(), w.get("locked").asText(),
-                    w.get("lockedReason").asText(), w.get("prunable").asText()));
+            out.add(String.join(
+                    "|",
+                    w.get("path").asText(),
+                    w.get("branch").asText(),
+                    w.get("detached").asText(),
+                    w.get("main").asText(),
+                    w.get("head").asText(),
+                    w.get("locked").asText(),
+                    w.get("lockedReason").asText(),
+                    w.get("prunable").asText()));
         }
         return out;
     }

@@ -51,7 +51,8 @@ class SubmoduleStatusJsonTest {
         StatusCommandTest.Run run = statusJson();
 
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(byPath(run.json().get("worktrees"), wt).get("dirty").asBoolean()).isFalse();
+        assertThat(byPath(run.json().get("worktrees"), wt).get("dirty").asBoolean())
+                .isFalse();
     }
 
     @Test

@@ -55,15 +55,23 @@ class TranscriptDecisionsCommandTest {
         try (ScriptedAnthropic api = ScriptedAnthropic.start(TranscriptDecisionsCommandTest::reply)) {
             Host host = Host.start(PaddockHome.resolve(homeDir, Map.of()), "serve", environment(bin, api));
             try {
-                SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(),
-                        "Publish the branch.", null).agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
+                SandboxRecord s = host.wiring()
+                        .sandboxService()
+                        .create(NewSandbox.custom(repo.dir(), "Publish the branch.", null)
+                                .agent("claude")
+                                .tier(Tier.WORKTREE)
+                                .maxRetries(0)
+                                .build());
                 id = s.id();
                 Approval push = await("the push to be asked", () -> pending(host, "git push origin HEAD"));
                 host.wiring().approvals().approve(push.id(), "ann");
                 Approval force = await("the force push to be asked", () -> pending(host, "git push --force"));
                 host.wiring().approvals().deny(force.id(), "bob", "no force pushes here");
-                await("the agent to finish", () -> Optional.of(host.wiring().sandboxes().find(s.id()).orElseThrow())
-                        .filter(r -> r.state() == SandboxState.DONE).orElse(null));
+                await(
+                        "the agent to finish",
+                        () -> Optional.of(host.wiring().sandboxes().find(s.id()).orElseThrow())
+                                .filter(r -> r.state() == SandboxState.DONE)
+                                .orElse(null));
 
                 assertDecisions(id, "through the running Paddock's API");
             } finally {
@@ -82,8 +90,13 @@ class TranscriptDecisionsCommandTest {
         assertThat(calls).as(how + "\n" + text.out()).hasSize(4);
         assertThat(calls.get(0)).contains("git status").endsWith("  [allowed]");
         assertThat(calls.get(1)).contains("git push origin HEAD").endsWith("  [asked · approved by ann]");
-        assertThat(calls.get(2)).contains("rm -rf build").contains("  [denied: ").contains("Bash(rm -rf:*)");
-        assertThat(calls.get(3)).contains("git push --force").endsWith("  [asked · denied by bob: no force pushes here]");
+        assertThat(calls.get(2))
+                .contains("rm -rf build")
+                .contains("  [denied: ")
+                .contains("Bash(rm -rf:*)");
+        assertThat(calls.get(3))
+                .contains("git push --force")
+                .endsWith("  [asked · denied by bob: no force pushes here]");
 
         assertThat(json.exit()).as(how + "\n" + json.describe()).isZero();
         List<JsonNode> decisions = new ArrayList<>();
@@ -92,7 +105,9 @@ class TranscriptDecisionsCommandTest {
                 decisions.add(e.get("decision"));
             }
         });
-        assertThat(decisions).extracting(d -> d.get("verdict").asText()).as(how)
+        assertThat(decisions)
+                .extracting(d -> d.get("verdict").asText())
+                .as(how)
                 .containsExactly("allowed", "approved", "denied", "rejected");
         assertThat(decisions.get(1).get("by").asText()).isEqualTo("ann");
         assertThat(decisions.get(1).get("rule").asText()).isEqualTo("Bash(git push:*)");
@@ -102,7 +117,9 @@ class TranscriptDecisionsCommandTest {
 
     private static Approval pending(Host host, String commandStart) throws Exception {
         return host.wiring().approvals().list(ApprovalState.PENDING, 10).stream()
-                .filter(a -> a.request().startsWith(commandStart)).findFirst().orElse(null);
+                .filter(a -> a.request().startsWith(commandStart))
+                .findFirst()
+                .orElse(null);
     }
 
     /** The scripted model: four calls, one per turn, then a last word. */
@@ -123,7 +140,9 @@ class TranscriptDecisionsCommandTest {
         env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
         env.remove("ANTHROPIC_AUTH_TOKEN");
         env.remove("CLAUDE_CODE_OAUTH_TOKEN");
-        env.put("CLAUDE_CONFIG_DIR", Files.createDirectories(temp.resolve("agent-config")).toString());
+        env.put(
+                "CLAUDE_CONFIG_DIR",
+                Files.createDirectories(temp.resolve("agent-config")).toString());
         env.put("DISABLE_TELEMETRY", "1");
         env.put("DISABLE_ERROR_REPORTING", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");

@@ -68,10 +68,12 @@ class PrivateFilesTest {
     @Test
     void aJsonFileKeepsItsModeAndIsOwnerOnlyWhenNewInAPrivateDirectory() throws Exception {
         ObjectNode json = Json.mapper().createObjectNode().put("a", 1);
-        Path privateDir = Files.createDirectory(tmp.resolve("home"), PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
-        Path sharedDir = Files.createDirectory(tmp.resolve("repo"), PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwxr-xr-x")));
+        Path privateDir = Files.createDirectory(
+                tmp.resolve("home"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path sharedDir = Files.createDirectory(
+                tmp.resolve("repo"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path usual = Files.createFile(sharedDir.resolve("usual")); // the process's umask decides
 
         JsonFiles.writeWithBackup(privateDir.resolve("policy.json"), json);
@@ -82,7 +84,9 @@ class PrivateFilesTest {
         JsonFiles.writeWithBackup(chosen, json);
 
         assertThat(mode(privateDir.resolve("policy.json"))).isEqualTo("600");
-        assertThat(mode(sharedDir.resolve("settings.json"))).as("a repository's file").isEqualTo(mode(usual));
+        assertThat(mode(sharedDir.resolve("settings.json")))
+                .as("a repository's file")
+                .isEqualTo(mode(usual));
         assertThat(mode(chosen)).isEqualTo("660");
         assertThat(mode(sharedDir.resolve("policy.json.bak"))).isEqualTo("660");
     }
@@ -93,7 +97,8 @@ class PrivateFilesTest {
         Path repo = Files.createDirectories(tmp.resolve("repo/.paddock"));
         Files.createSymbolicLink(repo.resolve("policy.json.tmp"), victim);
 
-        JsonFiles.writeWithBackup(repo.resolve("policy.json"), Json.mapper().createObjectNode().put("a", 1));
+        JsonFiles.writeWithBackup(
+                repo.resolve("policy.json"), Json.mapper().createObjectNode().put("a", 1));
 
         assertThat(victim).hasContent("keep me");
         assertThat(repo.resolve("policy.json")).content().contains("\"a\" : 1");
@@ -104,8 +109,18 @@ class PrivateFilesTest {
     void aLoosenedHomeIsTightenedExceptWhatIsNotPaddocksAndSymbolicLinks() throws Exception {
         Path home = Files.createDirectory(tmp.resolve("home"));
         Path outside = Files.writeString(tmp.resolve("outside.txt"), "x");
-        for (String f : new String[] {"paddock.mv.db", "paddock.trace.db", "api-token", "instance.json.tmp",
-            "policy.json", "policy.json.bak", "ui.properties", "notes.txt", "logs/paddock.log", "logs/merges/1.log"}) {
+        for (String f : new String[] {
+            "paddock.mv.db",
+            "paddock.trace.db",
+            "api-token",
+            "instance.json.tmp",
+            "policy.json",
+            "policy.json.bak",
+            "ui.properties",
+            "notes.txt",
+            "logs/paddock.log",
+            "logs/merges/1.log"
+        }) {
             Files.createDirectories(home.resolve(f).getParent());
             Files.writeString(home.resolve(f), "x");
         }
@@ -122,17 +137,32 @@ class PrivateFilesTest {
 
         var changes = HomePermissions.tighten(home, tmp.resolve("someone"));
 
-        assertThat(changes).contains("755 → 700 " + home, "644 → 600 " + home.resolve("paddock.mv.db"),
-                "755 → 700 " + home.resolve("bin/paddock-hook-claude"), "644 → 600 " + home.resolve("logs/merges/1.log"));
-        for (String f : new String[] {"paddock.mv.db", "paddock.trace.db", "api-token", "instance.json.tmp",
-            "policy.json", "policy.json.bak", "ui.properties", "logs/paddock.log", "logs/merges/1.log"}) {
+        assertThat(changes)
+                .contains(
+                        "755 → 700 " + home,
+                        "644 → 600 " + home.resolve("paddock.mv.db"),
+                        "755 → 700 " + home.resolve("bin/paddock-hook-claude"),
+                        "644 → 600 " + home.resolve("logs/merges/1.log"));
+        for (String f : new String[] {
+            "paddock.mv.db",
+            "paddock.trace.db",
+            "api-token",
+            "instance.json.tmp",
+            "policy.json",
+            "policy.json.bak",
+            "ui.properties",
+            "logs/paddock.log",
+            "logs/merges/1.log"
+        }) {
             assertThat(mode(home.resolve(f))).as(f).isEqualTo("600");
         }
         assertThat(mode(home.resolve("logs/merges"))).isEqualTo("700");
         assertThat(mode(home.resolve("bin/paddock-hook-claude"))).isEqualTo("700");
         assertThat(mode(home.resolve("notes.txt"))).as("not Paddock's").isEqualTo("644");
         assertThat(mode(outside)).as("reached through a symbolic link").isEqualTo("644");
-        assertThat(HomePermissions.tighten(home, tmp.resolve("someone"))).as("a second time").isEmpty();
+        assertThat(HomePermissions.tighten(home, tmp.resolve("someone")))
+                .as("a second time")
+                .isEmpty();
     }
 
     @Test

@@ -10,8 +10,8 @@ class ThreadsTest {
     @Test
     void daemonThreadsAllCarryTheGivenName() {
         ThreadFactory f = Threads.daemon("supervisor");
-        Thread a = f.newThread(() -> { });
-        Thread b = f.newThread(() -> { });
+        Thread a = f.newThread(() -> {});
+        Thread b = f.newThread(() -> {});
         assertThat(a.getName()).isEqualTo("supervisor");
         assertThat(b.getName()).isEqualTo("supervisor");
         assertThat(a.isDaemon()).isTrue();
@@ -21,11 +21,11 @@ class ThreadsTest {
     @Test
     void numberedThreadsCountFromOnePerFactory() {
         ThreadFactory f = Threads.numbered("api-read");
-        assertThat(f.newThread(() -> { }).getName()).isEqualTo("api-read-1");
-        Thread second = f.newThread(() -> { });
+        assertThat(f.newThread(() -> {}).getName()).isEqualTo("api-read-1");
+        Thread second = f.newThread(() -> {});
         assertThat(second.getName()).isEqualTo("api-read-2");
         assertThat(second.isDaemon()).isTrue();
-        assertThat(Threads.numbered("api-read").newThread(() -> { }).getName()).isEqualTo("api-read-1");
+        assertThat(Threads.numbered("api-read").newThread(() -> {}).getName()).isEqualTo("api-read-1");
     }
 
     @Test

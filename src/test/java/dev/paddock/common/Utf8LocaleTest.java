@@ -47,8 +47,12 @@ class Utf8LocaleTest {
 
     /** Runs {@code paddock --home <temp>/home args...} in {@code dir} under LANG=C; asserts exit 0. */
     private String paddockUnderTheCLocale(Path dir, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home",
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.paddock.Paddock",
+                "--home",
                 temp.resolve("home").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);

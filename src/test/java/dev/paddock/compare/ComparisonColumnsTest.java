@@ -13,18 +13,71 @@ class ComparisonColumnsTest {
 
     @Test
     void aRowWithEveryFigureAndOneWithNone() {
-        MemberResult full = new MemberResult("g-claude-1", "claude", "opus", "merged", "agent/g-claude-1", 2, 3, 1234L,
-                5L, "merged", true, 14, 1, 2, 15_000L, 3_230L, 1.5, 2, 3_723_000L);
-        MemberResult bare = new MemberResult("g-custom-2", "custom", null, "closed", "agent/g-custom-2", null, null,
-                null, null, null, null, 0, 0, 0, null, null, null, 0, null);
+        MemberResult full = new MemberResult(
+                "g-claude-1",
+                "claude",
+                "opus",
+                "merged",
+                "agent/g-claude-1",
+                2,
+                3,
+                1234L,
+                5L,
+                "merged",
+                true,
+                14,
+                1,
+                2,
+                15_000L,
+                3_230L,
+                1.5,
+                2,
+                3_723_000L);
+        MemberResult bare = new MemberResult(
+                "g-custom-2",
+                "custom",
+                null,
+                "closed",
+                "agent/g-custom-2",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0,
+                0,
+                0,
+                null,
+                null,
+                null,
+                0,
+                null);
 
-        assertThat(cells(full)).containsExactly("g-claude-1", "claude opus", "merged", "2", "3", "+1,234 −5", "passed",
-                "merged", "14", "1", "2", "18,230", "$1.50", "1h 02m");
-        assertThat(cells(bare)).containsExactly("g-custom-2", "custom", "closed", "–", "–", "–", "–", "–", "0", "0",
-                "0", "–", "–", "–");
-        assertThat(ComparisonColumns.ALL).extracting(ComparisonColumns.Column::header).containsExactly("ID", "Agent",
-                "State", "Commits", "Files", "Lines", "Tests", "Merge", "Calls", "Denied", "Errors", "Tokens", "Cost",
-                "Time");
+        assertThat(cells(full))
+                .containsExactly(
+                        "g-claude-1",
+                        "claude opus",
+                        "merged",
+                        "2",
+                        "3",
+                        "+1,234 −5",
+                        "passed",
+                        "merged",
+                        "14",
+                        "1",
+                        "2",
+                        "18,230",
+                        "$1.50",
+                        "1h 02m");
+        assertThat(cells(bare))
+                .containsExactly(
+                        "g-custom-2", "custom", "closed", "–", "–", "–", "–", "–", "0", "0", "0", "–", "–", "–");
+        assertThat(ComparisonColumns.ALL)
+                .extracting(ComparisonColumns.Column::header)
+                .containsExactly(
+                        "ID", "Agent", "State", "Commits", "Files", "Lines", "Tests", "Merge", "Calls", "Denied",
+                        "Errors", "Tokens", "Cost", "Time");
     }
 
     @Test

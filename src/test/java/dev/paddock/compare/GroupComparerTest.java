@@ -45,15 +45,25 @@ class GroupComparerTest {
         String start = repo.head();
         try (Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "serve")) {
             host.wiring().merges().configure(repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1);
-            SandboxGroup g = host.wiring().sandboxService().createGroup(NewSandbox.custom(repo.dir(), "Write things",
-                    WORK).tier(Tier.WORKTREE).maxRetries(0).build(), AgentCounts.parse("custom:2"));
+            SandboxGroup g = host.wiring()
+                    .sandboxService()
+                    .createGroup(
+                            NewSandbox.custom(repo.dir(), "Write things", WORK)
+                                    .tier(Tier.WORKTREE)
+                                    .maxRetries(0)
+                                    .build(),
+                            AgentCounts.parse("custom:2"));
             List<String> ids = g.sandboxes().stream().map(SandboxRecord::id).toList();
             GroupComparer comparer = host.wiring().comparisons();
-            await(() -> {
-                GroupComparison c = comparer.compare(g.id());
-                return c.members().stream().allMatch(m -> m.testsPassed() != null
-                        && List.of("merged", "failed").contains(m.mergeState()) && !m.state().equals("merging"));
-            }, () -> comparer.compare(g.id()).toString());
+            await(
+                    () -> {
+                        GroupComparison c = comparer.compare(g.id());
+                        return c.members().stream()
+                                .allMatch(m -> m.testsPassed() != null
+                                        && List.of("merged", "failed").contains(m.mergeState())
+                                        && !m.state().equals("merging"));
+                    },
+                    () -> comparer.compare(g.id()).toString());
 
             GroupComparison c = comparer.compare(g.id());
 
@@ -77,26 +87,39 @@ class GroupComparerTest {
             for (MemberResult m : c.members()) {
                 assertThat(m.runs()).isEqualTo(1);
                 assertThat(m.runMs()).isNotNull().isBetween(0L, 60_000L);
-                assertThat(m.toolCalls()).as("a custom command's log is text: no tool calls").isZero();
+                assertThat(m.toolCalls())
+                        .as("a custom command's log is text: no tool calls")
+                        .isZero();
                 assertThat(m.tokens()).isNull();
                 assertThat(m.costUsd()).isNull();
             }
-            assertThat(comparer.compare(ids.get(1))).as("a sandbox of the group names the group").isEqualTo(c);
+            assertThat(comparer.compare(ids.get(1)))
+                    .as("a sandbox of the group names the group")
+                    .isEqualTo(c);
 
-            SandboxRecord alone = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Alone", "true")
-                    .tier(Tier.WORKTREE).build());
-            assertThatThrownBy(() -> comparer.compare(alone.id())).isInstanceOf(SandboxException.class)
+            SandboxRecord alone = host.wiring()
+                    .sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Alone", "true")
+                            .tier(Tier.WORKTREE)
+                            .build());
+            assertThatThrownBy(() -> comparer.compare(alone.id()))
+                    .isInstanceOf(SandboxException.class)
                     .hasMessageContaining("made on its own, not in a fan-out");
             assertThatThrownBy(() -> comparer.compare("no-such-group")).isInstanceOf(SandboxNotFoundException.class);
 
             // The same through the API (GET /v1/sandboxes/{id}/compare): 400 for a sandbox in no group, 404 for none.
             PaddockHome home = PaddockHome.resolve(tmp.resolve("home"), Map.of());
-            SandboxClient api = new SandboxClient(ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow());
+            SandboxClient api = new SandboxClient(
+                    ApiClient.discover(home.instanceFile(), home.tokenFile()).orElseThrow());
             assertThat(api.compare(ids.get(0))).isEqualTo(comparer.compare(g.id()));
-            assertThatThrownBy(() -> api.compare(alone.id())).isInstanceOfSatisfying(ApiAnswerException.class,
-                    e -> assertThat(e.status()).isEqualTo(400));
-            assertThatThrownBy(() -> api.compare("no-such-group")).isInstanceOfSatisfying(ApiAnswerException.class,
-                    e -> assertThat(e.status()).isEqualTo(404));
+            assertThatThrownBy(() -> api.compare(alone.id()))
+                    .isInstanceOfSatisfying(
+                            ApiAnswerException.class,
+                            e -> assertThat(e.status()).isEqualTo(400));
+            assertThatThrownBy(() -> api.compare("no-such-group"))
+                    .isInstanceOfSatisfying(
+                            ApiAnswerException.class,
+                            e -> assertThat(e.status()).isEqualTo(404));
         }
     }
 

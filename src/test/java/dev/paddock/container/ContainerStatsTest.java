@@ -53,8 +53,16 @@ class ContainerStatsTest {
     }
 
     String start(String name, String script, ResourceLimits limits, List<ContainerSpec.Mount> mounts) throws Exception {
-        return containers.run(new ContainerSpec("paddock-metrics-" + name + "-" + run, DockerTests.GIT_IMAGE,
-                List.of("sh", "-c", script), Map.of(), "/", "0:0", mounts, limits, false,
+        return containers.run(new ContainerSpec(
+                "paddock-metrics-" + name + "-" + run,
+                DockerTests.GIT_IMAGE,
+                List.of("sh", "-c", script),
+                Map.of(),
+                "/",
+                "0:0",
+                mounts,
+                limits,
+                false,
                 Map.of(LABEL, run, DockerContainers.SANDBOX_LABEL, name + "-" + run)));
     }
 
@@ -64,7 +72,9 @@ class ContainerStatsTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(n + 15);
         while (out.size() < n && System.nanoTime() < deadline) {
             ContainerMetrics m = board.current().get(sandboxId);
-            if (m != null && m.running() && (out.isEmpty() || !out.get(out.size() - 1).at().equals(m.at()))) {
+            if (m != null
+                    && m.running()
+                    && (out.isEmpty() || !out.get(out.size() - 1).at().equals(m.at()))) {
                 out.add(m);
             }
             Thread.sleep(200);
@@ -98,19 +108,30 @@ class ContainerStatsTest {
             List<ContainerMetrics> s = samples(sandbox, 6);
             double kernel = (cgroupCpuNanos(id) - cpu0) * 100.0 / (System.nanoTime() - t0);
 
-            double oneCpu = s.stream().mapToDouble(ContainerMetrics::cpuPercentOfOneCpu).average().orElseThrow();
-            double ofLimit = s.stream().mapToDouble(ContainerMetrics::cpuPercentOfLimit).average().orElseThrow();
-            assertThat(oneCpu).as("percent of one CPU against the cgroup's CPU time (%.1f %%), %s", kernel, s)
+            double oneCpu = s.stream()
+                    .mapToDouble(ContainerMetrics::cpuPercentOfOneCpu)
+                    .average()
+                    .orElseThrow();
+            double ofLimit = s.stream()
+                    .mapToDouble(ContainerMetrics::cpuPercentOfLimit)
+                    .average()
+                    .orElseThrow();
+            assertThat(oneCpu)
+                    .as("percent of one CPU against the cgroup's CPU time (%.1f %%), %s", kernel, s)
                     .isCloseTo(kernel, org.assertj.core.api.Assertions.within(5.0));
             if (kernel >= 45) {
-                assertThat(oneCpu).as("percent of one CPU on a host with half a CPU to spare").isBetween(45.0, 55.0);
+                assertThat(oneCpu)
+                        .as("percent of one CPU on a host with half a CPU to spare")
+                        .isBetween(45.0, 55.0);
             }
             assertThat(oneCpu).as("the 0.5-CPU limit holds").isLessThan(55.0);
-            assertThat(ofLimit).as("percent of the 0.5-CPU limit").isCloseTo(2 * oneCpu,
-                    org.assertj.core.api.Assertions.within(0.01));
+            assertThat(ofLimit)
+                    .as("percent of the 0.5-CPU limit")
+                    .isCloseTo(2 * oneCpu, org.assertj.core.api.Assertions.within(0.01));
             ContainerMetrics last = s.get(s.size() - 1);
             int cpus = Runtime.getRuntime().availableProcessors();
-            assertThat(last.cpuPercentOfHost()).as("percent of the host's %d CPUs", cpus)
+            assertThat(last.cpuPercentOfHost())
+                    .as("percent of the host's %d CPUs", cpus)
                     .isCloseTo(last.cpuPercentOfOneCpu() / cpus, org.assertj.core.api.Assertions.within(0.01));
             assertThat(stream.ended()).isFalse();
         }
@@ -118,8 +139,13 @@ class ContainerStatsTest {
 
     /** CPU time the container's cgroup used so far, in ns (cgroup v1 {@code cpuacct.usage}, v2 {@code usage_usec}). */
     static long cgroupCpuNanos(String id) {
-        DockerTests.Result r = DockerTests.docker("exec", id, "sh", "-c", "cat /sys/fs/cgroup/cpuacct/cpuacct.usage"
-                + " 2>/dev/null || echo $(( $(sed -n 's/^usage_usec //p' /sys/fs/cgroup/cpu.stat) * 1000 ))");
+        DockerTests.Result r = DockerTests.docker(
+                "exec",
+                id,
+                "sh",
+                "-c",
+                "cat /sys/fs/cgroup/cpuacct/cpuacct.usage"
+                        + " 2>/dev/null || echo $(( $(sed -n 's/^usage_usec //p' /sys/fs/cgroup/cpu.stat) * 1000 ))");
         assertThat(r.code()).as("reading the cgroup: %s", r.out()).isZero();
         return Long.parseLong(r.out().strip());
     }
@@ -127,16 +153,23 @@ class ContainerStatsTest {
     @Test
     void memoryLeavesOutThePageCacheOfAFileTheContainerWrote() throws Exception {
         String sandbox = "writer-" + run;
-        String id = start("writer", "dd if=/dev/zero of=/work/big bs=1M count=100 && echo written > /work/done"
-                        + " && sleep 300", ResourceLimits.DEFAULTS.withMemoryBytes(512 * ResourceLimits.MIB),
+        String id = start(
+                "writer",
+                "dd if=/dev/zero of=/work/big bs=1M count=100 && echo written > /work/done" + " && sleep 300",
+                ResourceLimits.DEFAULTS.withMemoryBytes(512 * ResourceLimits.MIB),
                 List.of(ContainerSpec.Mount.readWrite(tmp, "/work")));
         await("the container wrote 100 MiB", () -> tmp.resolve("done").toFile().exists(), Duration.ofSeconds(30));
         try (ContainerStatsStream stream = containers.watchStats(sandbox, id, board)) {
             ContainerMetrics m = samples(sandbox, 2).get(1);
             long usage = rawUsage(id);
 
-            assertThat(usage).as("the engine's raw usage counts the file's pages").isGreaterThan(100L << 20);
-            assertThat(m.memoryBytes()).as("memory without page cache").isLessThan(20L << 20).isPositive();
+            assertThat(usage)
+                    .as("the engine's raw usage counts the file's pages")
+                    .isGreaterThan(100L << 20);
+            assertThat(m.memoryBytes())
+                    .as("memory without page cache")
+                    .isLessThan(20L << 20)
+                    .isPositive();
             assertThat(m.memoryLimitBytes()).isEqualTo(512 * ResourceLimits.MIB);
         }
     }
@@ -150,8 +183,13 @@ class ContainerStatsTest {
                 got[0] = s;
             }
         }) {
-            containers.engineForTests().client().statsCmd(id).withNoStream(true).exec(cb).awaitCompletion(10,
-                    TimeUnit.SECONDS);
+            containers
+                    .engineForTests()
+                    .client()
+                    .statsCmd(id)
+                    .withNoStream(true)
+                    .exec(cb)
+                    .awaitCompletion(10, TimeUnit.SECONDS);
         }
         assertThat(got[0]).as("one stats sample").isNotNull();
         return got[0].getMemoryStats().getUsage();
@@ -160,23 +198,30 @@ class ContainerStatsTest {
     @Test
     void aStoppedContainerShowsStoppedWithoutItsLastFigures() throws Exception {
         String sandbox = "stopping-" + run;
-        String id = start("stopping", "while :; do :; done", ResourceLimits.DEFAULTS.withNanoCpus(300_000_000L),
-                List.of());
+        String id =
+                start("stopping", "while :; do :; done", ResourceLimits.DEFAULTS.withNanoCpus(300_000_000L), List.of());
         try (ContainerStatsStream stream = containers.watchStats(sandbox, id, board)) {
             assertThat(samples(sandbox, 2).get(1).cpuPercentOfOneCpu()).isGreaterThan(10);
 
             assertThat(DockerTests.docker("stop", "-t", "1", id).code()).isZero();
 
-            await("the board shows " + sandbox + " stopped", () -> !board.current().get(sandbox).running(),
+            await(
+                    "the board shows " + sandbox + " stopped",
+                    () -> !board.current().get(sandbox).running(),
                     Duration.ofSeconds(15));
             ContainerMetrics m = board.current().get(sandbox);
             assertThat(m.containerId()).isEqualTo(id);
             assertThat(m.cpuPercentOfOneCpu()).isZero();
             assertThat(m.memoryBytes()).isZero();
             assertThat(stream.ended()).isTrue();
-            await("the published snapshot says stopped", () -> board.latest().containsKey(sandbox)
-                    && !board.latest().get(sandbox).running(), Duration.ofSeconds(5));
-            assertThat(board.history(sandbox)).as("the chart keeps the points it had").isNotEmpty()
+            await(
+                    "the published snapshot says stopped",
+                    () -> board.latest().containsKey(sandbox)
+                            && !board.latest().get(sandbox).running(),
+                    Duration.ofSeconds(5));
+            assertThat(board.history(sandbox))
+                    .as("the chart keeps the points it had")
+                    .isNotEmpty()
                     .allMatch(ContainerMetrics::running);
         }
     }

@@ -20,8 +20,10 @@ class DockerEndpointTest {
     private void context(Path configDir, String name, String host) throws Exception {
         Path dir = configDir.resolve("contexts/meta").resolve(DockerEndpoint.sha256(name));
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("meta.json"), "{\"Name\":\"" + name + "\",\"Metadata\":{},"
-                + "\"Endpoints\":{\"docker\":{\"Host\":\"" + host + "\",\"SkipTLSVerify\":false}}}");
+        Files.writeString(
+                dir.resolve("meta.json"),
+                "{\"Name\":\"" + name + "\",\"Metadata\":{}," + "\"Endpoints\":{\"docker\":{\"Host\":\"" + host
+                        + "\",\"SkipTLSVerify\":false}}}");
     }
 
     private void currentContext(Path configDir, String name) throws Exception {
@@ -66,10 +68,11 @@ class DockerEndpointTest {
         context(docker, "other", "unix:///run/other.sock");
         currentContext(docker, "remote");
 
-        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "other"), home).host())
+        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "other"), home)
+                        .host())
                 .isEqualTo("unix:///run/other.sock");
-        DockerEndpoint viaHost = DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "other",
-                "DOCKER_HOST", "tcp://10.0.0.9:2376"), home);
+        DockerEndpoint viaHost =
+                DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "other", "DOCKER_HOST", "tcp://10.0.0.9:2376"), home);
         assertThat(viaHost.host()).isEqualTo("tcp://10.0.0.9:2376");
         assertThat(viaHost.source()).isEqualTo("DOCKER_HOST");
     }
@@ -91,7 +94,8 @@ class DockerEndpointTest {
         context(elsewhere, "ci", "tcp://ci:2375");
         currentContext(elsewhere, "ci");
 
-        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONFIG", elsewhere.toString()), home).host())
+        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONFIG", elsewhere.toString()), home)
+                        .host())
                 .isEqualTo("tcp://ci:2375");
     }
 
@@ -99,10 +103,14 @@ class DockerEndpointTest {
     void aContextWithTlsFilesUsesThem() throws Exception {
         Path docker = home.resolve(".docker");
         context(docker, "secure", "tcp://secure:2376");
-        Path tls = docker.resolve("contexts/tls").resolve(DockerEndpoint.sha256("secure")).resolve("docker");
+        Path tls = docker.resolve("contexts/tls")
+                .resolve(DockerEndpoint.sha256("secure"))
+                .resolve("docker");
         Files.createDirectories(tls);
 
-        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "secure"), home).tlsDir()).isEqualTo(tls);
+        assertThat(DockerEndpoint.resolve(Map.of("DOCKER_CONTEXT", "secure"), home)
+                        .tlsDir())
+                .isEqualTo(tls);
     }
 
     @Test
@@ -112,7 +120,8 @@ class DockerEndpointTest {
 
         DockerEndpoint missing = DockerEndpoint.resolve(Map.of(), home);
         assertThat(missing.host()).isEqualTo(DockerEndpoint.DEFAULT_HOST);
-        assertThat(missing.problem()).startsWith("the docker context gone (from config.json) does not exist: no ")
+        assertThat(missing.problem())
+                .startsWith("the docker context gone (from config.json) does not exist: no ")
                 .contains(DockerEndpoint.sha256("gone"));
 
         Path dir = docker.resolve("contexts/meta").resolve(DockerEndpoint.sha256("gone"));
@@ -139,8 +148,13 @@ class DockerEndpointTest {
             assertThat(s.endpointText()).isEqualTo(sock + " (context local2)");
         }
         currentContext(docker, "missing");
-        try (DockerEngine engine = new DockerEngine(Clock.systemUTC(), new DockerEndpoint(sock, "default socket",
-                null, DockerEndpoint.resolve(Map.of(), home).problem()))) {
+        try (DockerEngine engine = new DockerEngine(
+                Clock.systemUTC(),
+                new DockerEndpoint(
+                        sock,
+                        "default socket",
+                        null,
+                        DockerEndpoint.resolve(Map.of(), home).problem()))) {
             assertThat(engine.check().error()).contains("the docker context missing (from config.json) does not exist");
         }
     }

@@ -24,7 +24,9 @@ class DockerEngineTest {
         try (DockerEngine engine = new DockerEngine(Clock.systemUTC())) {
             EngineStatus status = engine.check();
             if (REQUIRED) {
-                assertThat(status.reachable()).as("PADDOCK_REQUIRE_DOCKER=1 but: %s", status.error()).isTrue();
+                assertThat(status.reachable())
+                        .as("PADDOCK_REQUIRE_DOCKER=1 but: %s", status.error())
+                        .isTrue();
             }
             assumeTrue(status.reachable() || REQUIRED, "no Docker engine here and PADDOCK_REQUIRE_DOCKER is not 1");
             assertThat(status.version()).isNotBlank();

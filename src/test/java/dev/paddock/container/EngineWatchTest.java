@@ -46,9 +46,12 @@ class EngineWatchTest {
             assertThat(first.status().endpoint()).isEqualTo(nowhere);
             assertThat(first.awaySince()).isEqualTo(first.status().checkedAt());
             assertThat(third.awaySince()).isEqualTo(first.awaySince());
-            assertThat(Duration.between(first.status().checkedAt(), first.nextCheckAt())).isEqualTo(Duration.ofSeconds(1));
-            assertThat(Duration.between(second.status().checkedAt(), second.nextCheckAt())).isEqualTo(Duration.ofSeconds(2));
-            assertThat(Duration.between(third.status().checkedAt(), third.nextCheckAt())).isEqualTo(Duration.ofSeconds(4));
+            assertThat(Duration.between(first.status().checkedAt(), first.nextCheckAt()))
+                    .isEqualTo(Duration.ofSeconds(1));
+            assertThat(Duration.between(second.status().checkedAt(), second.nextCheckAt()))
+                    .isEqualTo(Duration.ofSeconds(2));
+            assertThat(Duration.between(third.status().checkedAt(), third.nextCheckAt()))
+                    .isEqualTo(Duration.ofSeconds(4));
             assertThat(told).as("one change: unknown → away").hasSize(1);
             assertThat(told.get(0).status().error()).isNotBlank();
         }
@@ -65,8 +68,10 @@ class EngineWatchTest {
                 Thread.sleep(20);
             }
             // Other tests' hosts in this JVM may still have their own watch thread: every one must be a daemon.
-            assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().equals("docker-engine-watch"))
-                    .isNotEmpty().allSatisfy(t -> assertThat(t.isDaemon()).isTrue());
+            assertThat(Thread.getAllStackTraces().keySet())
+                    .filteredOn(t -> t.getName().equals("docker-engine-watch"))
+                    .isNotEmpty()
+                    .allSatisfy(t -> assertThat(t.isDaemon()).isTrue());
         }
     }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * {@code total_*} keys, no {@code percpu_usage}). The expected figures are worked out from the numbers in each file.
  */
 class StatsFormulaTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     static Statistics sample(String name) throws IOException {
         try (InputStream in = StatsFormulaTest.class.getResourceAsStream(name)) {
@@ -42,7 +42,8 @@ class StatsFormulaTest {
         Statistics first = sample("stats-v1-first-sample.json");
 
         assertThat(StatsFormula.cpuPercentOfOneCpu(first)).isEmpty();
-        assertThat(StatsFormula.metrics("s", "c", 500_000_000L, first, Instant.EPOCH)).isEmpty();
+        assertThat(StatsFormula.metrics("s", "c", 500_000_000L, first, Instant.EPOCH))
+                .isEmpty();
     }
 
     @Test
@@ -50,7 +51,9 @@ class StatsFormulaTest {
         Statistics s = sample("stats-v1-file-cache.json");
 
         assertThat(StatsFormula.memoryUsedBytes(s)).isEqualTo(108240896L - 104857600L);
-        assertThat(s.getMemoryStats().getUsage()).as("the raw usage counts the 100 MiB file").isGreaterThan(100L << 20);
+        assertThat(s.getMemoryStats().getUsage())
+                .as("the raw usage counts the 100 MiB file")
+                .isGreaterThan(100L << 20);
     }
 
     @Test
@@ -58,7 +61,8 @@ class StatsFormulaTest {
         Statistics s = sample("stats-v2-file-cache.json");
         double oneCpu = (9250000000.0 - 8950000000.0) / (1200004000000000.0 - 1200000000000000.0) * 4 * 100;
 
-        ContainerMetrics m = StatsFormula.metrics("fix-auth", "4f1c", 500_000_000L, s, Instant.EPOCH).orElseThrow();
+        ContainerMetrics m = StatsFormula.metrics("fix-auth", "4f1c", 500_000_000L, s, Instant.EPOCH)
+                .orElseThrow();
 
         assertThat(m.cpuPercentOfOneCpu()).isCloseTo(oneCpu, within(1e-9));
         assertThat(m.cpuPercentOfLimit()).as("of a 0.5-CPU limit").isCloseTo(oneCpu / 0.5, within(1e-9));
@@ -71,12 +75,12 @@ class StatsFormulaTest {
     @Test
     void withoutOnlineCpusTheNumberOfPerCpuCountersCounts() throws IOException {
         Statistics s = sample("stats-v1-busy-half-cpu.json");
-        Statistics noOnline = MAPPER.readValue(MAPPER.writeValueAsString(s).replace("\"online_cpus\":2", "\"online_cpus\":0"),
-                Statistics.class);
+        Statistics noOnline = MAPPER.readValue(
+                MAPPER.writeValueAsString(s).replace("\"online_cpus\":2", "\"online_cpus\":0"), Statistics.class);
 
         assertThat(noOnline.getCpuStats().getOnlineCpus()).isZero();
         assertThat(StatsFormula.onlineCpus(noOnline.getCpuStats())).isEqualTo(2);
-        assertThat(StatsFormula.cpuPercentOfOneCpu(noOnline)).hasValueCloseTo(
-                StatsFormula.cpuPercentOfOneCpu(s).getAsDouble(), within(1e-9));
+        assertThat(StatsFormula.cpuPercentOfOneCpu(noOnline))
+                .hasValueCloseTo(StatsFormula.cpuPercentOfOneCpu(s).getAsDouble(), within(1e-9));
     }
 }

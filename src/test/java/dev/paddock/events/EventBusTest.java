@@ -24,7 +24,8 @@ class EventBusTest {
 
     @Test
     void anEventIsPublishedOnlyOnceItsTransactionCommittedAndThenIsReadable() throws Exception {
-        try (Database db = Database.open(tmp.resolve("paddock")); EventBus bus = new EventBus()) {
+        try (Database db = Database.open(tmp.resolve("paddock"));
+                EventBus bus = new EventBus()) {
             EventLog log = new EventLog(db, Clock.systemUTC(), bus);
             BlockingQueue<Event> heard = new LinkedBlockingQueue<>();
             List<Integer> storedWhenHeard = new CopyOnWriteArrayList<>();
@@ -71,15 +72,17 @@ class EventBusTest {
 
     @Test
     void anEventOfATransactionThatRolledBackIsNeverPublished() throws Exception {
-        try (Database db = Database.open(tmp.resolve("paddock")); EventBus bus = new EventBus()) {
+        try (Database db = Database.open(tmp.resolve("paddock"));
+                EventBus bus = new EventBus()) {
             EventLog log = new EventLog(db, Clock.systemUTC(), bus);
             BlockingQueue<Event> heard = new LinkedBlockingQueue<>();
             bus.subscribe(e -> true, heard::add);
 
             assertThatThrownBy(() -> db.jdbc().inTransaction(tx -> {
-                log.append(tx, EventDraft.of(null, "s1", "sandbox.running", "s1 runs", null));
-                throw new SQLException("the change failed");
-            })).isInstanceOf(StoreException.class);
+                        log.append(tx, EventDraft.of(null, "s1", "sandbox.running", "s1 runs", null));
+                        throw new SQLException("the change failed");
+                    }))
+                    .isInstanceOf(StoreException.class);
             log.append(EventDraft.of(null, "s2", "sandbox.stopped", "s2 stopped", null));
 
             Event first = heard.poll(10, TimeUnit.SECONDS);
@@ -122,7 +125,9 @@ class EventBusTest {
             assertThat(deliveredOn).doesNotContain(publisher);
             stuck.countDown();
             for (int i = 1; i <= 100; i++) {
-                assertThat(slowHeard.poll(10, TimeUnit.SECONDS)).extracting(Event::id).isEqualTo((long) i);
+                assertThat(slowHeard.poll(10, TimeUnit.SECONDS))
+                        .extracting(Event::id)
+                        .isEqualTo((long) i);
             }
         }
     }
@@ -134,7 +139,9 @@ class EventBusTest {
             EventBus.Subscription s = bus.subscribe(List.of("approval."), approvals::add);
             bus.publish(event(1, "merge.merged"));
             bus.publish(event(2, "approval.requested"));
-            assertThat(approvals.poll(10, TimeUnit.SECONDS)).extracting(Event::id).isEqualTo(2L);
+            assertThat(approvals.poll(10, TimeUnit.SECONDS))
+                    .extracting(Event::id)
+                    .isEqualTo(2L);
             assertThat(approvals.poll(200, TimeUnit.MILLISECONDS)).isNull();
 
             s.close();

@@ -23,7 +23,10 @@ class EventLogTest {
             events.append(new EventDraft(null, "x", "sandbox.awaiting_human", message, details));
 
             Event e = events.ofSandbox("x").get(0);
-            assertThat(e.message()).hasSize(EventLog.MESSAGE_MAX).startsWith("x needs a person: the error").endsWith("…");
+            assertThat(e.message())
+                    .hasSize(EventLog.MESSAGE_MAX)
+                    .startsWith("x needs a person: the error")
+                    .endsWith("…");
             assertThat(e.details()).isEqualTo(details);
         }
     }

@@ -32,10 +32,11 @@ class EventRetentionTest {
             }
             recent.append(EventDraft.of(null, "sb-1", "test.recent", "recent", Map.of()));
             SettingsStore settings = new SettingsStore(db, new EventLog(db, now));
-            EventRetention retention = new EventRetention(new EventLog(db, now),
-                    () -> get(settings), now);
+            EventRetention retention = new EventRetention(new EventLog(db, now), () -> get(settings), now);
 
-            assertThat(settings.entry("events.retentionDays")).extracting(SettingEntry::value).isEqualTo("365");
+            assertThat(settings.entry("events.retentionDays"))
+                    .extracting(SettingEntry::value)
+                    .isEqualTo("365");
             assertThat(retention.deleteOld()).as("a year: nothing is that old").isZero();
 
             settings.set("events.retentionDays", "30", "the test");
@@ -44,8 +45,12 @@ class EventRetentionTest {
                     .containsExactly("test.recent", "setting.changed");
 
             settings.set("events.retentionDays", "0", "the test");
-            assertThat(new EventRetention(new EventLog(db, now), () -> get(settings),
-                    Clock.fixed(NOW.plus(Duration.ofDays(9_000)), ZoneOffset.UTC)).deleteOld()).as("0 keeps all")
+            assertThat(new EventRetention(
+                                    new EventLog(db, now),
+                                    () -> get(settings),
+                                    Clock.fixed(NOW.plus(Duration.ofDays(9_000)), ZoneOffset.UTC))
+                            .deleteOld())
+                    .as("0 keeps all")
                     .isZero();
         }
     }

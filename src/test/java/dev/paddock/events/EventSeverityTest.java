@@ -12,8 +12,9 @@ class EventSeverityTest {
         assertThat(EventSeverity.of(EventKinds.APPROVAL_EXPIRED)).isEqualTo(EventSeverity.ERROR);
         assertThat(EventSeverity.of("sandbox.engine_unreachable")).isEqualTo(EventSeverity.ERROR);
         assertThat(EventSeverity.of("sandbox.failed")).isEqualTo(EventSeverity.ERROR);
-        assertThat(EventSeverity.of("something.new_failed")).as("a new kind that says it failed").isEqualTo(
-                EventSeverity.ERROR);
+        assertThat(EventSeverity.of("something.new_failed"))
+                .as("a new kind that says it failed")
+                .isEqualTo(EventSeverity.ERROR);
         assertThat(EventSeverity.of(EventKinds.APPROVAL_REQUESTED)).isEqualTo(EventSeverity.WARNING);
         assertThat(EventSeverity.of(EventKinds.MERGE_POLICY_REVIEW)).isEqualTo(EventSeverity.WARNING);
         assertThat(EventSeverity.of("sandbox.awaiting_human")).isEqualTo(EventSeverity.WARNING);

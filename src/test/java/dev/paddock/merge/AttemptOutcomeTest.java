@@ -20,6 +20,7 @@ class AttemptOutcomeTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
 
     @BeforeEach
@@ -49,7 +50,9 @@ class AttemptOutcomeTest {
         assertThat(o).isInstanceOf(AttemptOutcome.Merged.class);
         assertThat(o.isSuccessful()).isTrue();
         AttemptOutcome.Merged merged = (AttemptOutcome.Merged) o;
-        assertThat(merged.commit()).isEqualTo(rig.main()).isEqualTo(rig.entry(e.id()).attempt().mergeCommit());
+        assertThat(merged.commit())
+                .isEqualTo(rig.main())
+                .isEqualTo(rig.entry(e.id()).attempt().mergeCommit());
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.MERGED);
         assertThat(merged.result()).isEqualTo(rig.entry(e.id()).attempt().result());
     }
@@ -84,7 +87,8 @@ class AttemptOutcomeTest {
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(eb.id());
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
-        assertThat(Files.isDirectory(after.attempt().worktree())).as("the merge worktree is kept for a person")
+        assertThat(Files.isDirectory(after.attempt().worktree()))
+                .as("the merge worktree is kept for a person")
                 .isTrue();
     }
 
@@ -98,7 +102,8 @@ class AttemptOutcomeTest {
         AttemptOutcome o = attempt(e);
 
         assertThat(o).isInstanceOf(AttemptOutcome.TestsFailed.class);
-        assertThat(((AttemptOutcome.TestsFailed) o).reason()).contains("3")
+        assertThat(((AttemptOutcome.TestsFailed) o).reason())
+                .contains("3")
                 .isEqualTo(rig.entry(e.id()).attempt().result());
         assertThat(rig.main()).isEqualTo(before);
         MergeEntry after = rig.entry(e.id());
@@ -125,14 +130,20 @@ class AttemptOutcomeTest {
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.CANCELLED);
         assertThat(after.attempt().attempts()).isZero();
-        assertThat(rig.queue.cancelRequested(e.id())).as("the request is used up").isFalse();
+        assertThat(rig.queue.cancelRequested(e.id()))
+                .as("the request is used up")
+                .isFalse();
     }
 
     @Test
     void aBranchThatVanishedFailsAndCounts() throws Exception {
         rig.branch("agent/a", "Calc.java", CODE.replace("a + b", "b + a"));
         MergeEntry e = rig.enqueue("agent/a");
-        rig.repo.git("worktree", "remove", "--force", rig.repo.dir().resolve(".worktrees").resolve("agent-a").toString());
+        rig.repo.git(
+                "worktree",
+                "remove",
+                "--force",
+                rig.repo.dir().resolve(".worktrees").resolve("agent-a").toString());
         rig.repo.git("branch", "-D", "agent/a");
 
         AttemptOutcome o = attempt(e);
@@ -199,10 +210,15 @@ class AttemptOutcomeTest {
         attempt(ea);
         attempt(eb);
         rig.settings("exit 4", 60_000, 3);
-        Files.writeString(rig.entry(eb.id()).attempt().worktree().resolve("Calc.java"), CODE.replace("a + b",
-                "Math.addExact(b, a)"));
-        rig.store.resolve(eb.id(), "Calc.java", "edited", "tester", MergeQueue.event(rig.entry(eb.id()),
-                "merge.resolved", "resolved"));
+        Files.writeString(
+                rig.entry(eb.id()).attempt().worktree().resolve("Calc.java"),
+                CODE.replace("a + b", "Math.addExact(b, a)"));
+        rig.store.resolve(
+                eb.id(),
+                "Calc.java",
+                "edited",
+                "tester",
+                MergeQueue.event(rig.entry(eb.id()), "merge.resolved", "resolved"));
         rig.repo.git("-C", rig.entry(eb.id()).attempt().worktree().toString(), "add", "Calc.java");
         String before = rig.main();
         RepoRecord repo = rig.queue.repos().find(rig.repoId).orElseThrow();
@@ -212,7 +228,9 @@ class AttemptOutcomeTest {
         assertThat(o).isInstanceOf(AttemptOutcome.Conflicted.class);
         AttemptOutcome.Conflicted back = (AttemptOutcome.Conflicted) o;
         assertThat(back.paths()).containsExactly("Calc.java");
-        assertThat(back.reason()).isEqualTo(rig.entry(eb.id()).attempt().result()).contains("4");
+        assertThat(back.reason())
+                .isEqualTo(rig.entry(eb.id()).attempt().result())
+                .contains("4");
         assertThat(rig.entry(eb.id()).state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).isEqualTo(before);
     }

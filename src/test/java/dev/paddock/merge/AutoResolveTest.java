@@ -19,14 +19,38 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AutoResolveTest {
     private static final String PATH = "src/A.java";
-    private static final String BASE = String.join("\n", "package shop;", "", "import java.util.List;",
-            "import java.util.Map;", "", "class A {", "    List<String> items;", "    Map<String, Integer> counts;", "",
-            "    int size() {", "        return items.size();", "    }", "", "    int total() {", "        int t = 0;",
-            "        for (int c : counts.values()) {", "            t += c;", "        }", "        return t;", "    }",
-            "", "    int add(int a, int b) {", "        return a + b;", "    }", "}", "");
+    private static final String BASE = String.join(
+            "\n",
+            "package shop;",
+            "",
+            "import java.util.List;",
+            "import java.util.Map;",
+            "",
+            "class A {",
+            "    List<String> items;",
+            "    Map<String, Integer> counts;",
+            "",
+            "    int size() {",
+            "        return items.size();",
+            "    }",
+            "",
+            "    int total() {",
+            "        int t = 0;",
+            "        for (int c : counts.values()) {",
+            "            t += c;",
+            "        }",
+            "        return t;",
+            "    }",
+            "",
+            "    int add(int a, int b) {",
+            "        return a + b;",
+            "    }",
+            "}",
+            "");
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
     Path testRan;
 
@@ -48,10 +72,13 @@ class AutoResolveTest {
      */
     private String importConflict(String theirsExtra) {
         String theirs = BASE.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.time.Instant;\n")
-                .replace("return items.size();", "return items == null ? 0 : items.size();") + theirsExtra;
+                        .replace("return items.size();", "return items == null ? 0 : items.size();")
+                + theirsExtra;
         String tip = rig.branch("agent/a", PATH, theirs);
-        rig.repo.commitFile(PATH, BASE.replace("import java.util.Map;\n",
-                "import java.util.Map;\nimport java.util.Optional;\n"), "Base imports Optional");
+        rig.repo.commitFile(
+                PATH,
+                BASE.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.util.Optional;\n"),
+                "Base imports Optional");
         return tip;
     }
 
@@ -60,8 +87,8 @@ class AutoResolveTest {
     }
 
     private static final String LOCK = "package-lock.json";
-    private static final String LOCK_BASE = "{\n  \"name\": \"shop\",\n  \"version\": \"1.0.0\",\n"
-            + "  \"lockfileVersion\": 3\n}\n";
+    private static final String LOCK_BASE =
+            "{\n  \"name\": \"shop\",\n  \"version\": \"1.0.0\",\n" + "  \"lockfileVersion\": 3\n}\n";
     private static final String REGENERATE = "echo regenerated >> " + LOCK;
 
     /** Base and the agent's branch each change the lockfile's version line (a conflict); returns the branch tip. */
@@ -73,7 +100,10 @@ class AutoResolveTest {
     }
 
     private Event conflictEvent() throws Exception {
-        return rig.recent().stream().filter(ev -> ev.kind().equals("merge.conflict")).findFirst().orElseThrow();
+        return rig.recent().stream()
+                .filter(ev -> ev.kind().equals("merge.conflict"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -88,16 +118,21 @@ class AutoResolveTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.MERGED);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(after.attempt().mergeCommit(), before, tip);
-        assertThat(rig.repo.git("show", "main:" + LOCK)).as("ours' lockfile, regenerated, never a text merge")
+        assertThat(rig.repo.git("show", "main:" + LOCK))
+                .as("ours' lockfile, regenerated, never a text merge")
                 .isEqualTo(LOCK_BASE.replace("1.0.0", "2.0.0") + "regenerated\n");
         assertThat(testRan).as("the test command ran on the resolved merge").exists();
-        assertThat(rig.store.conflicts(e.id())).extracting(MergeStore.StoredConflict::path,
-                MergeStore.StoredConflict::resolvedBy).containsExactly(org.assertj.core.groups.Tuple.tuple(LOCK,
-                "paddock (auto: lockfile)"));
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.resolved")
-                && ev.message().contains("regenerated with `" + REGENERATE + "`"));
+        assertThat(rig.store.conflicts(e.id()))
+                .extracting(MergeStore.StoredConflict::path, MergeStore.StoredConflict::resolvedBy)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(LOCK, "paddock (auto: lockfile)"));
+        assertThat(rig.recent())
+                .anyMatch(ev -> ev.kind().equals("merge.resolved")
+                        && ev.message().contains("regenerated with `" + REGENERATE + "`"));
         assertThat(conflictEvent().message()).contains("merged only if the tests pass (auto-resolve apply)");
         assertThat(rig.kinds()).contains("merge.testing", "merge.merged");
     }
@@ -116,8 +151,10 @@ class AutoResolveTest {
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).isEqualTo(before);
         assertThat(rig.store.conflicts(e.id()).get(0).resolved()).isFalse();
-        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK))).as("nothing run, nothing written")
-                .contains("<<<<<<<").doesNotContain("regenerated");
+        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK)))
+                .as("nothing run, nothing written")
+                .contains("<<<<<<<")
+                .doesNotContain("regenerated");
         assertThat(conflictEvent().message()).contains("no test command is set");
     }
 
@@ -132,8 +169,9 @@ class AutoResolveTest {
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.CONFLICT);
         assertThat(testRan).doesNotExist();
         assertThat(rig.store.conflicts(e.id()).get(0).conflictClass()).isEqualTo("lockfile");
-        assertThat(conflictEvent().message()).contains(LOCK + " is a lockfile or generated file and no regenerate"
-                + " command is set for it (paddock merge config --regenerate '" + LOCK + "=COMMAND')");
+        assertThat(conflictEvent().message())
+                .contains(LOCK + " is a lockfile or generated file and no regenerate"
+                        + " command is set for it (paddock merge config --regenerate '" + LOCK + "=COMMAND')");
     }
 
     @Test
@@ -150,15 +188,17 @@ class AutoResolveTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(testRan).doesNotExist();
         assertThat(Files.readString(after.attempt().worktree().resolve(PATH))).contains("<<<<<<<");
-        assertThat(conflictEvent().message()).contains("not resolved automatically: hunk 1 of " + PATH
-                + " needs a person");
+        assertThat(conflictEvent().message())
+                .contains("not resolved automatically: hunk 1 of " + PATH + " needs a person");
     }
 
     @Test
     void withProposeTheSameConflictWaitsForAPersonWithItsSuggestion() throws Exception {
         importConflict("");
         rig.service.configure(rig.repo.dir(), null, "touch " + testRan, 60_000L, 3, null);
-        assertThat(rig.store.settings(rig.repoId).autoResolve()).as("the default").isEqualTo(AutoResolveMode.PROPOSE);
+        assertThat(rig.store.settings(rig.repoId).autoResolve())
+                .as("the default")
+                .isEqualTo(AutoResolveMode.PROPOSE);
         String before = rig.main();
         MergeEntry e = rig.enqueue("agent/a");
 
@@ -176,17 +216,24 @@ class AutoResolveTest {
         assertThat(hunk.get("suggested").toString())
                 .isEqualTo("[\"import java.util.Optional;\",\"import java.time.Instant;\"]");
         assertThat(hunk.get("confidence").asDouble()).isBetween(0.01, 0.99);
-        assertThat(Files.readString(after.attempt().worktree().resolve(PATH))).as("nothing applied")
+        assertThat(Files.readString(after.attempt().worktree().resolve(PATH)))
+                .as("nothing applied")
                 .contains("<<<<<<<");
         assertThat(rig.kinds()).doesNotContain("merge.resolved");
     }
 
     @Test
     void aFileWithOneSafeAndOneHumanHunkIsNotTouchedEvenWithApply() throws Exception {
-        rig.branch("agent/a", PATH, BASE.replace("import java.util.Map;\n",
-                "import java.util.Map;\nimport java.time.Instant;\n").replace("return a + b;", "return b + a;"));
-        rig.repo.commitFile(PATH, BASE.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.util.Optional;\n")
-                .replace("return a + b;", "return Math.addExact(a, b);"), "imports and add on main");
+        rig.branch(
+                "agent/a",
+                PATH,
+                BASE.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.time.Instant;\n")
+                        .replace("return a + b;", "return b + a;"));
+        rig.repo.commitFile(
+                PATH,
+                BASE.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.util.Optional;\n")
+                        .replace("return a + b;", "return Math.addExact(a, b);"),
+                "imports and add on main");
         configure("apply", "touch " + testRan);
         String before = rig.main();
         MergeEntry e = rig.enqueue("agent/a");
@@ -200,13 +247,19 @@ class AutoResolveTest {
         MergeStore.StoredConflict file = rig.store.conflicts(e.id()).get(0);
         assertThat(file.conflictClass()).isEqualTo("human");
         assertThat(Json.mapper().readTree(file.hunksJson()).findValuesAsText("hunkClass"))
-                .as("an import block and a hunk for a person").containsExactly("IMPORT_BLOCK", "HUMAN");
+                .as("an import block and a hunk for a person")
+                .containsExactly("IMPORT_BLOCK", "HUMAN");
         assertThat(file.resolved()).isFalse();
         String inWorktree = Files.readString(after.attempt().worktree().resolve(PATH));
-        assertThat(inWorktree).as("not even the import hunk was applied").contains("<<<<<<<")
+        assertThat(inWorktree)
+                .as("not even the import hunk was applied")
+                .contains("<<<<<<<")
                 .doesNotContain("import java.time.Instant;\nimport java.util.Optional;");
         assertThat(rig.kinds()).doesNotContain("merge.resolved");
-        Event conflict = rig.recent().stream().filter(ev -> ev.kind().equals("merge.conflict")).findFirst().orElseThrow();
+        Event conflict = rig.recent().stream()
+                .filter(ev -> ev.kind().equals("merge.conflict"))
+                .findFirst()
+                .orElseThrow();
         assertThat(conflict.message()).contains("not resolved automatically: hunk 1 of " + PATH + " needs a person");
     }
 
@@ -226,27 +279,34 @@ class AutoResolveTest {
         assertThat(testRan).exists();
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
         assertThat(after.attempt().worktree()).isDirectory();
-        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK))).as("the resolution kept for a person")
+        assertThat(Files.readString(after.attempt().worktree().resolve(LOCK)))
+                .as("the resolution kept for a person")
                 .isEqualTo(LOCK_BASE.replace("1.0.0", "2.0.0") + "regenerated\n");
         assertThat(rig.store.conflicts(e.id()).get(0).resolvedBy()).isEqualTo("paddock (auto: lockfile)");
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.failed")
-                && ev.message().contains("could not be finished after its conflicts were resolved"));
+        assertThat(rig.recent())
+                .anyMatch(ev -> ev.kind().equals("merge.failed")
+                        && ev.message().contains("could not be finished after its conflicts were resolved"));
     }
 
     @Test
     void aBadAutoResolveValueIsRefusedNamingTheAllowedOnesAndChangesNothing() throws Exception {
         configure("apply", "true");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> rig.service.configure(rig.repo.dir(), "rebase",
-                        "false", 5_000L, 1, "always"))
-                .isInstanceOf(MergeException.class).hasMessageContaining("\"always\"")
-                .hasMessageContaining("propose").hasMessageContaining("apply");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> rig.service.configure(rig.repo.dir(), "rebase", "false", 5_000L, 1, "always"))
+                .isInstanceOf(MergeException.class)
+                .hasMessageContaining("\"always\"")
+                .hasMessageContaining("propose")
+                .hasMessageContaining("apply");
         MergeSettings s = rig.store.settings(rig.repoId);
         assertThat(s.autoResolve()).isEqualTo(AutoResolveMode.APPLY);
         assertThat(s.strategy()).isEqualTo(MergeStrategy.MERGE);
         assertThat(s.testCommand()).isEqualTo("true");
-        List<Event> changes = rig.recent().stream().filter(ev -> ev.kind().equals("setting.changed")).toList();
-        assertThat(changes).extracting(Event::message).anyMatch(m -> m.startsWith("Merge setting auto-resolve of ")
-                && m.endsWith("propose → apply"));
+        List<Event> changes = rig.recent().stream()
+                .filter(ev -> ev.kind().equals("setting.changed"))
+                .toList();
+        assertThat(changes)
+                .extracting(Event::message)
+                .anyMatch(m -> m.startsWith("Merge setting auto-resolve of ") && m.endsWith("propose → apply"));
     }
 
     @Test
@@ -256,7 +316,8 @@ class AutoResolveTest {
         Files.write(rig.repo.dir().resolve(LOCK), base.getBytes(latin1));
         dev.paddock.testing.TempRepo.commitAll(rig.repo.dir(), "Lockfile in Latin-1");
         rig.repo.git("branch", "agent/a", "main");
-        Path wt = rig.repo.addWorktreeOnBranch(rig.repo.dir().resolve(".worktrees").resolve("agent-a"), "agent/a");
+        Path wt = rig.repo.addWorktreeOnBranch(
+                rig.repo.dir().resolve(".worktrees").resolve("agent-a"), "agent/a");
         Files.write(wt.resolve(LOCK), base.replace("1.0.0", "1.1.0").getBytes(latin1));
         dev.paddock.testing.TempRepo.commitAll(wt, "1.1.0 on agent/a");
         Files.write(rig.repo.dir().resolve(LOCK), base.replace("1.0.0", "2.0.0").getBytes(latin1));
@@ -273,9 +334,12 @@ class AutoResolveTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(testRan).doesNotExist();
         assertThat(rig.store.conflicts(e.id()).get(0).conflictClass()).isEqualTo("lockfile");
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.conflict")
-                && ev.message().contains(LOCK + " is not UTF-8 text"));
-        assertThat(Files.readAllBytes(after.attempt().worktree().resolve(LOCK))).as("bytes untouched").contains(0xE9);
+        assertThat(rig.recent())
+                .anyMatch(
+                        ev -> ev.kind().equals("merge.conflict") && ev.message().contains(LOCK + " is not UTF-8 text"));
+        assertThat(Files.readAllBytes(after.attempt().worktree().resolve(LOCK)))
+                .as("bytes untouched")
+                .contains(0xE9);
     }
 
     @Test
@@ -284,12 +348,18 @@ class AutoResolveTest {
         rig.service.regenerate(rig.repo.dir(), LOCK, REGENERATE);
         rig.service.regenerate(rig.repo.dir(), "yarn.lock", " ");
 
-        assertThat(rig.service.regenerateCommands(rig.repo.dir())).containsExactly(java.util.Map.entry(LOCK, REGENERATE));
+        assertThat(rig.service.regenerateCommands(rig.repo.dir()))
+                .containsExactly(java.util.Map.entry(LOCK, REGENERATE));
         for (String bad : List.of("", "/etc/passwd", "../x.lock", "a/../../b.lock")) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> rig.service.regenerate(rig.repo.dir(), bad, "true"))
-                    .as(bad).isInstanceOf(MergeException.class).hasMessageContaining("FILE=COMMAND");
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> rig.service.regenerate(rig.repo.dir(), bad, "true"))
+                    .as(bad)
+                    .isInstanceOf(MergeException.class)
+                    .hasMessageContaining("FILE=COMMAND");
         }
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("setting.changed")
-                && ev.message().contains("regenerate " + LOCK) && ev.message().endsWith("→ " + REGENERATE));
+        assertThat(rig.recent())
+                .anyMatch(ev -> ev.kind().equals("setting.changed")
+                        && ev.message().contains("regenerate " + LOCK)
+                        && ev.message().endsWith("→ " + REGENERATE));
     }
 }

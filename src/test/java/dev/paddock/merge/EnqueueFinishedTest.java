@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EnqueueFinishedTest {
     @TempDir
     Path tmp;
+
     MergeRig rig;
 
     @BeforeEach
@@ -41,9 +42,12 @@ class EnqueueFinishedTest {
         // the same worktree, so merging its branch now would take work the person has not seen through.
         rig.branch("agent/s1", "a.txt", "one\n");
         SandboxRecords.done(rig, "s1", "agent/s1", Tier.WORKTREE, false, null, null);
-        rig.db.jdbc().update("INSERT INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail,"
-                + " signal_key) VALUES ('s1', 'turn_ended', ?, CURRENT_TIMESTAMP, 'session', 'Done.', 'k')",
-                rig.sandboxes.find("s1").orElseThrow().run().iteration());
+        rig.db
+                .jdbc()
+                .update(
+                        "INSERT INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail,"
+                                + " signal_key) VALUES ('s1', 'turn_ended', ?, CURRENT_TIMESTAMP, 'session', 'Done.', 'k')",
+                        rig.sandboxes.find("s1").orElseThrow().run().iteration());
         assertThat(rig.sandboxes.turns().waiting("s1")).isPresent();
 
         assertThat(rig.queue.enqueueFinished()).isZero();
@@ -52,7 +56,9 @@ class EnqueueFinishedTest {
 
         rig.service.enqueueSandbox("s1", "ann");
         assertThat(rig.sandboxes.find("s1").orElseThrow().state()).isEqualTo(SandboxState.MERGING);
-        assertThat(rig.sandboxes.turns().waiting("s1")).as("the wait ends as the queue takes it").isEmpty();
+        assertThat(rig.sandboxes.turns().waiting("s1"))
+                .as("the wait ends as the queue takes it")
+                .isEmpty();
     }
 
     @Test

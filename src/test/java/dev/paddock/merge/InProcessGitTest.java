@@ -1,10 +1,10 @@
 package dev.paddock.merge;
 
-import dev.paddock.worktree.WorktreeHeads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.testing.TempRepo;
 import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.WorktreeHeads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,31 +34,45 @@ class InProcessGitTest {
         TempRepo.deleteTree(gone); // prunable: git still lists it with its branch
 
         assertThat(WorktreeHeads.find(repo.dir(), "main")).isEqualTo(new WorktreeHeads.Answer(true, repo.dir()));
-        assertThat(WorktreeHeads.find(repo.dir(), "agent/with-slash")).isEqualTo(new WorktreeHeads.Answer(true, linked));
-        assertThat(WorktreeHeads.find(linked, "main")).as("asked from a linked worktree")
+        assertThat(WorktreeHeads.find(repo.dir(), "agent/with-slash"))
+                .isEqualTo(new WorktreeHeads.Answer(true, linked));
+        assertThat(WorktreeHeads.find(linked, "main"))
+                .as("asked from a linked worktree")
                 .isEqualTo(new WorktreeHeads.Answer(true, repo.dir()));
         assertThat(WorktreeHeads.find(repo.dir(), "idle")).isEqualTo(new WorktreeHeads.Answer(true, null));
-        assertThat(WorktreeHeads.find(repo.dir(), "agent")).as("a prefix of a branch is no branch")
+        assertThat(WorktreeHeads.find(repo.dir(), "agent"))
+                .as("a prefix of a branch is no branch")
                 .isEqualTo(new WorktreeHeads.Answer(true, null));
         for (String branch : List.of("main", "agent/with-slash", "agent/gone", "idle", "agent", "nope")) {
-            assertThat(git.checkedOutAt(repo.dir(), branch)).as(branch).isEqualTo(git.checkedOutAtCli(repo.dir(), branch));
+            assertThat(git.checkedOutAt(repo.dir(), branch))
+                    .as(branch)
+                    .isEqualTo(git.checkedOutAtCli(repo.dir(), branch));
         }
         assertThat(detached).isDirectory();
 
         repo.git("checkout", "-q", "--detach"); // main worktree detached: main is checked out nowhere
         assertThat(WorktreeHeads.find(repo.dir(), "main")).isEqualTo(new WorktreeHeads.Answer(true, null));
-        assertThat(git.checkedOutAt(repo.dir(), "main")).isEqualTo(git.checkedOutAtCli(repo.dir(), "main")).isEmpty();
+        assertThat(git.checkedOutAt(repo.dir(), "main"))
+                .isEqualTo(git.checkedOutAtCli(repo.dir(), "main"))
+                .isEmpty();
     }
 
     @Test
     void aLayoutItCannotReadWithCertaintyIsLeftToGit() throws Exception {
         Path work = Files.createDirectories(tmp.resolve("work"));
-        TempRepo.git(work, "init", "-q", "--initial-branch=main", "--separate-git-dir", tmp.resolve("store.git").toString());
+        TempRepo.git(
+                work,
+                "init",
+                "-q",
+                "--initial-branch=main",
+                "--separate-git-dir",
+                tmp.resolve("store.git").toString());
         TempRepo.git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one");
 
         assertThat(WorktreeHeads.find(work, "main").known()).isFalse();
         assertThat(git.checkedOutAt(work, "main")).isEqualTo(git.checkedOutAtCli(work, "main"));
-        assertThat(WorktreeHeads.find(tmp.resolve("nothing-here"), "main").known()).isFalse();
+        assertThat(WorktreeHeads.find(tmp.resolve("nothing-here"), "main").known())
+                .isFalse();
     }
 
     @Test
@@ -78,17 +92,28 @@ class InProcessGitTest {
         assertThat(t.ours()).contains(repo.head());
         assertThat(t.theirs()).contains(sideTip);
         assertThat(t.theirsInOurs()).isFalse();
-        assertThat(InProcessGit.tips(repo.dir(), "refs/heads/main", "refs/heads/agent/old").theirsInOurs()).isTrue();
-        assertThat(InProcessGit.tips(repo.dir(), "refs/heads/main", "refs/heads/main").theirsInOurs()).isTrue();
+        assertThat(InProcessGit.tips(repo.dir(), "refs/heads/main", "refs/heads/agent/old")
+                        .theirsInOurs())
+                .isTrue();
+        assertThat(InProcessGit.tips(repo.dir(), "refs/heads/main", "refs/heads/main")
+                        .theirsInOurs())
+                .isTrue();
         InProcessGit.Tips missing = InProcessGit.tips(repo.dir(), "refs/heads/main", "refs/heads/agent/none");
         assertThat(missing.theirs()).isEmpty();
         assertThat(missing.theirsInOurs()).isFalse();
         assertThat(git.resolve(repo.dir(), "refs/heads/agent/side")).contains(sideTip);
         assertThat(git.resolve(repo.dir(), "refs/heads/agent/none")).isEmpty();
-        for (String[] pair : List.of(new String[] {fork, repo.head()}, new String[] {repo.head(), fork},
-                new String[] {sideTip, repo.head()}, new String[] {fork, sideTip}, new String[] {sideTip, sideTip})) {
-            boolean byGit = TempRepo.run(repo.dir(), "merge-base", "--is-ancestor", pair[0], pair[1]).ok();
-            assertThat(InProcessGit.isAncestor(repo.dir(), pair[0], pair[1])).as(pair[0] + " in " + pair[1]).isEqualTo(byGit);
+        for (String[] pair : List.of(
+                new String[] {fork, repo.head()},
+                new String[] {repo.head(), fork},
+                new String[] {sideTip, repo.head()},
+                new String[] {fork, sideTip},
+                new String[] {sideTip, sideTip})) {
+            boolean byGit = TempRepo.run(repo.dir(), "merge-base", "--is-ancestor", pair[0], pair[1])
+                    .ok();
+            assertThat(InProcessGit.isAncestor(repo.dir(), pair[0], pair[1]))
+                    .as(pair[0] + " in " + pair[1])
+                    .isEqualTo(byGit);
             assertThat(git.isAncestor(repo.dir(), pair[0], pair[1])).isEqualTo(byGit);
         }
     }
@@ -100,9 +125,13 @@ class InProcessGitTest {
         assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent/loose")).isTrue();
         repo.git("pack-refs", "--all");
         assertThat(repo.dir().resolve(".git/refs/heads/agent/loose")).doesNotExist();
-        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent/loose")).as("packed").isTrue();
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent/loose"))
+                .as("packed")
+                .isTrue();
         assertThat(WorktreeHeads.branchFileExists(repo.dir(), "agent")).isFalse();
-        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "../../HEAD")).as("never outside refs").isFalse();
+        assertThat(WorktreeHeads.branchFileExists(repo.dir(), "../../HEAD"))
+                .as("never outside refs")
+                .isFalse();
         assertThat(git.branchExists(repo.dir(), "agent/loose")).isTrue();
         assertThat(git.branchExists(repo.dir(), "agent/none")).isFalse();
     }
@@ -120,14 +149,20 @@ class InProcessGitTest {
 
         List<String> added = InProcessGit.addedPaths(main, from, to).orElseThrow();
         assertThat(added).containsExactlyInAnyOrder("src/new/added.txt", "notes.txt");
-        assertThat(git.addedPaths(main, from, repo.git("rev-parse", to + "^{tree}").strip())).as("a tree id as well")
+        assertThat(git.addedPaths(
+                        main, from, repo.git("rev-parse", to + "^{tree}").strip()))
+                .as("a tree id as well")
                 .containsExactlyInAnyOrderElementsOf(added);
         assertThat(git.followRefRefusal(main, from, to, added)).isNull();
-        assertThat(TempRepo.run(main, "read-tree", "-m", "-u", "-n", from, to).ok()).as("git agrees").isTrue();
+        assertThat(TempRepo.run(main, "read-tree", "-m", "-u", "-n", from, to).ok())
+                .as("git agrees")
+                .isTrue();
 
         Files.writeString(main.resolve("notes.txt"), "my own notes\n"); // untracked where the merge adds a file
         assertThat(InProcessGit.freeOnDisk(main, "notes.txt")).isFalse();
-        assertThat(git.followRefRefusal(main, from, to, added)).as("git's own words").contains("notes.txt");
+        assertThat(git.followRefRefusal(main, from, to, added))
+                .as("git's own words")
+                .contains("notes.txt");
         Files.delete(main.resolve("notes.txt"));
 
         Files.writeString(main.resolve("src/new"), "a file where a folder must go\n");

@@ -19,11 +19,23 @@ class MergeEntryElapsedTest {
     @TempDir
     Path tmp;
 
-    private static MergeEntry entry(MergeState state, MergeStep step, int attempts, Instant started, Instant stepAt,
-                                    Instant finished) {
-        return MergeEntry.builder().id(1).repositoryId(1).sandboxId("sb-1").branch("agent/a").state(state).step(step)
-                .attempts(attempts).strategy(MergeStrategy.MERGE).requestedBy("tester").enqueuedAt(T0)
-                .startedAt(started).stepStartedAt(stepAt).finishedAt(finished).build();
+    private static MergeEntry entry(
+            MergeState state, MergeStep step, int attempts, Instant started, Instant stepAt, Instant finished) {
+        return MergeEntry.builder()
+                .id(1)
+                .repositoryId(1)
+                .sandboxId("sb-1")
+                .branch("agent/a")
+                .state(state)
+                .step(step)
+                .attempts(attempts)
+                .strategy(MergeStrategy.MERGE)
+                .requestedBy("tester")
+                .enqueuedAt(T0)
+                .startedAt(started)
+                .stepStartedAt(stepAt)
+                .finishedAt(finished)
+                .build();
     }
 
     @Test
@@ -47,8 +59,10 @@ class MergeEntryElapsedTest {
 
     @Test
     void finishedEntriesCountFromStartToFinish() {
-        MergeEntry merged = entry(MergeState.MERGED, null, 0, T0.plusSeconds(10), T0.plusSeconds(70), T0.plusSeconds(70));
-        MergeEntry failed = entry(MergeState.FAILED, null, 3, T0.plusSeconds(10), T0.plusSeconds(12), T0.plusSeconds(12));
+        MergeEntry merged =
+                entry(MergeState.MERGED, null, 0, T0.plusSeconds(10), T0.plusSeconds(70), T0.plusSeconds(70));
+        MergeEntry failed =
+                entry(MergeState.FAILED, null, 3, T0.plusSeconds(10), T0.plusSeconds(12), T0.plusSeconds(12));
 
         assertThat(merged.elapsed(T0.plusSeconds(9999))).isEqualTo(Duration.ofSeconds(60));
         assertThat(merged.attemptsMade()).as("the attempt that merged").isEqualTo(1);
@@ -60,13 +74,14 @@ class MergeEntryElapsedTest {
     void cancelledWhileRunningCountsItsAttemptAndCancelledWhileQueuedDoesNot() {
         Instant left = T0.plusSeconds(40);
         MergeEntry whileRunning = entry(MergeState.CANCELLED, null, 0, T0.plusSeconds(10), left, left);
-        MergeEntry whileQueued = entry(MergeState.CANCELLED, null, 1, T0.plusSeconds(10), T0.plusSeconds(20),
-                T0.plusSeconds(300));
+        MergeEntry whileQueued =
+                entry(MergeState.CANCELLED, null, 1, T0.plusSeconds(10), T0.plusSeconds(20), T0.plusSeconds(300));
         MergeEntry neverRan = entry(MergeState.CANCELLED, null, 0, null, null, T0.plusSeconds(5));
 
         assertThat(whileRunning.elapsed(T0.plusSeconds(999))).isEqualTo(Duration.ofSeconds(30));
         assertThat(whileRunning.attemptsMade()).isEqualTo(1);
-        assertThat(whileQueued.elapsed(T0.plusSeconds(999))).as("its last attempt, not the wait after it")
+        assertThat(whileQueued.elapsed(T0.plusSeconds(999)))
+                .as("its last attempt, not the wait after it")
                 .isEqualTo(Duration.ofSeconds(10));
         assertThat(whileQueued.attemptsMade()).isEqualTo(1);
         assertThat(neverRan.elapsed(T0.plusSeconds(999))).isNull();
@@ -103,16 +118,21 @@ class MergeEntryElapsedTest {
             assertThat(conflict.state()).isEqualTo(MergeState.CONFLICT);
             assertThat(merged.attemptsMade()).isEqualTo(1);
             assertThat(merged.elapsed(Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(300));
-            assertThat(merged.attempt().stepStartedAt()).as("left running when it finished")
+            assertThat(merged.attempt().stepStartedAt())
+                    .as("left running when it finished")
                     .isEqualTo(merged.attempt().finishedAt());
             Duration conflictTime = conflict.elapsed(Instant.now());
             assertThat(conflictTime).isNotNull();
             Thread.sleep(1200);
-            assertThat(rig.entry(b.id()).elapsed(Instant.now())).as("no longer counting").isEqualTo(conflictTime);
+            assertThat(rig.entry(b.id()).elapsed(Instant.now()))
+                    .as("no longer counting")
+                    .isEqualTo(conflictTime);
 
             rig.service.cancel(b.id(), "tester");
             MergeEntry cancelled = rig.entry(b.id());
-            assertThat(cancelled.elapsed(Instant.now())).as("still the attempt's length").isEqualTo(conflictTime);
+            assertThat(cancelled.elapsed(Instant.now()))
+                    .as("still the attempt's length")
+                    .isEqualTo(conflictTime);
 
             rig.branch("agent/c", "fail-me", "the test command fails where this file is\n");
             rig.settings("sleep 0.3; test ! -e fail-me", 60_000, 2);
@@ -122,7 +142,9 @@ class MergeEntryElapsedTest {
             assertThat(failed.state()).isEqualTo(MergeState.FAILED);
             assertThat(failed.attemptsMade()).isEqualTo(2);
             Duration failedTime = failed.elapsed(Instant.now());
-            assertThat(failedTime).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(Duration.ofSeconds(60));
+            assertThat(failedTime)
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                    .isLessThan(Duration.ofSeconds(60));
             Thread.sleep(1100);
             assertThat(rig.entry(c.id()).elapsed(Instant.now())).isEqualTo(failedTime);
         }

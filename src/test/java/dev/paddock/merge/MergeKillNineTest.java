@@ -24,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * "Nothing lost": a real {@code paddock serve} merges a finished sandbox through its queue and is killed
@@ -42,10 +42,16 @@ class MergeKillNineTest {
     private static final Duration PATIENCE = Duration.ofSeconds(90);
 
     /** Where the first Paddock is held when it is killed. */
-    enum KillPoint { UPDATING, TESTING, MERGING_BEFORE_CAS, MERGING_AFTER_CAS }
+    enum KillPoint {
+        UPDATING,
+        TESTING,
+        MERGING_BEFORE_CAS,
+        MERGING_AFTER_CAS
+    }
 
     @TempDir
     Path tmp;
+
     private PaddockHome home;
     private TempRepo repo;
     private Path arm;
@@ -74,15 +80,22 @@ class MergeKillNineTest {
         switch (point) {
             case UPDATING -> hook("post-checkout", "case \"$PWD\" in *.worktrees/.merge/*) " + hold + ";; esac");
             case TESTING -> testCommand = hold;
-            case MERGING_BEFORE_CAS -> hook("post-commit", "case \"$PWD\" in *.worktrees/.merge/*) " + hold + ";; esac");
-            case MERGING_AFTER_CAS -> hook("reference-transaction", "[ \"$1\" = committed ] || exit 0;"
-                    + " grep -q ' refs/heads/main$' || exit 0; " + hold);
+            case MERGING_BEFORE_CAS ->
+                hook("post-commit", "case \"$PWD\" in *.worktrees/.merge/*) " + hold + ";; esac");
+            case MERGING_AFTER_CAS ->
+                hook(
+                        "reference-transaction",
+                        "[ \"$1\" = committed ] || exit 0;" + " grep -q ' refs/heads/main$' || exit 0; " + hold);
         }
         String base;
         try (Wiring w = Wiring.open(home)) {
             w.merges().configure(repo.dir(), null, testCommand, 60_000L, 3);
-            w.sandboxService().create(NewSandbox.custom(repo.dir(), "commit one file", AGENT).id(ID).branch(BRANCH)
-                    .maxRetries(0).build());
+            w.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "commit one file", AGENT)
+                            .id(ID)
+                            .branch(BRANCH)
+                            .maxRetries(0)
+                            .build());
             base = repo.head();
         }
         Files.writeString(arm, "held");
@@ -90,17 +103,22 @@ class MergeKillNineTest {
         ChildJvm first = serve();
         first.await("the merge queue to reach " + point, () -> Files.exists(reached), PATIENCE);
         first.process().destroyForcibly();
-        assertThat(first.process().waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(first.process().waitFor(20, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
         Files.delete(arm); // lets the orphaned git or test process end
         Thread.sleep(500);
 
         String tip = TempRepo.revParse(repo.dir(), BRANCH);
         String killedBase = repo.git("rev-parse", "main").strip();
         if (!killedBase.equals(base)) {
-            assertThat(repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
-                    .as("base after the kill is the old commit or the whole merge").containsExactly(killedBase, base, tip);
+            assertThat(repo.git("rev-list", "--parents", "-n", "1", "main")
+                            .strip()
+                            .split(" "))
+                    .as("base after the kill is the old commit or the whole merge")
+                    .containsExactly(killedBase, base, tip);
         }
-        assertThat(point == KillPoint.MERGING_AFTER_CAS ? !killedBase.equals(base) : killedBase.equals(base)).isTrue();
+        assertThat(point == KillPoint.MERGING_AFTER_CAS ? !killedBase.equals(base) : killedBase.equals(base))
+                .isTrue();
 
         ChildJvm second = serve();
         // The entry is recorded as merged first, then its merge worktree is removed: wait for both, or closing
@@ -113,15 +131,22 @@ class MergeKillNineTest {
         MergeEntry e = stored.entries().get(0);
         assertThat(e.state()).isEqualTo(MergeState.MERGED);
         assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(e.attempt().mergeCommit());
-        assertThat(repo.git("rev-list", "--merges", base + "..main").strip().lines().count())
-                .as("merged exactly once").isEqualTo(1);
+        assertThat(repo.git("rev-list", "--merges", base + "..main")
+                        .strip()
+                        .lines()
+                        .count())
+                .as("merged exactly once")
+                .isEqualTo(1);
         assertThat(repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
                 .containsExactly(e.attempt().mergeCommit(), base, tip);
         assertThat(repo.git("show", "main:one.txt")).isEqualTo("one\n");
-        assertThat(Files.readString(repo.dir().resolve("one.txt"), StandardCharsets.UTF_8)).as("main checkout follows")
+        assertThat(Files.readString(repo.dir().resolve("one.txt"), StandardCharsets.UTF_8))
+                .as("main checkout follows")
                 .isEqualTo("one\n");
         assertThat(repo.git("status", "--porcelain", "--untracked-files=no")).isEmpty();
-        assertThat(MergeGit.mergeRoot(repo.dir()).toFile().list()).as("no leftover merge worktree").isNullOrEmpty();
+        assertThat(MergeGit.mergeRoot(repo.dir()).toFile().list())
+                .as("no leftover merge worktree")
+                .isNullOrEmpty();
         assertThat(stored.sandbox().state().id()).isEqualTo("merged");
     }
 
@@ -134,7 +159,10 @@ class MergeKillNineTest {
     }
 
     private ChildJvm serve() {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child"), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.dir().toString(), "serve"));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);
@@ -150,22 +178,26 @@ class MergeKillNineTest {
     private boolean apiSaysMerged() {
         try {
             var api = dev.paddock.api.ApiClient.discover(home.instanceFile(), home.tokenFile());
-            return api.isPresent() && new dev.paddock.api.MergeClient(api.get()).list(repo.dir()).stream()
-                    .anyMatch(v -> v.state().equals("merged"));
+            return api.isPresent()
+                    && new dev.paddock.api.MergeClient(api.get())
+                            .list(repo.dir()).stream().anyMatch(v -> v.state().equals("merged"));
         } catch (dev.paddock.common.PaddockException e) {
             return false;
         }
     }
 
-    record Stored(SandboxRecord sandbox, List<MergeEntry> entries) {
-    }
+    record Stored(SandboxRecord sandbox, List<MergeEntry> entries) {}
 
     private Stored read() throws Exception {
         try (Database db = Database.open(home.databaseBase())) {
             EventLog events = new EventLog(db, Clock.systemUTC());
-            SandboxRecord s = new SandboxStore(db, events, Clock.systemUTC()).find(ID).orElseThrow();
+            SandboxRecord s =
+                    new SandboxStore(db, events, Clock.systemUTC()).find(ID).orElseThrow();
             MergeStore store = new MergeStore(db, events, Clock.systemUTC());
-            long repoId = new RepoStore(db, Clock.systemUTC()).findByPath(repo.dir()).orElseThrow().id();
+            long repoId = new RepoStore(db, Clock.systemUTC())
+                    .findByPath(repo.dir())
+                    .orElseThrow()
+                    .id();
             return new Stored(s, store.list(repoId, 10));
         }
     }

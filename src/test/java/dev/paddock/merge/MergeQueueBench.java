@@ -35,7 +35,8 @@ class MergeQueueBench {
         repo.commitAll(FILES + " files");
         repo.git("checkout", "-q", "-b", "agent/bench");
         for (int i = 0; i < 5; i++) {
-            repo.write("src/pkg" + i + "/File" + (i * 100) + ".java", "class File" + (i * 100) + " { int value = -1; }\n");
+            repo.write(
+                    "src/pkg" + i + "/File" + (i * 100) + ".java", "class File" + (i * 100) + " { int value = -1; }\n");
         }
         repo.commitAll("agent: 5 files");
         repo.git("checkout", "-q", "main");
@@ -65,11 +66,13 @@ class MergeQueueBench {
         queuedWithWorktree.sort(null);
         BenchSupport.report("git merge --no-ff (2,000 files, 5 changed), ms: " + BenchSupport.summary(plain));
         BenchSupport.report("merge queue, no test command, ms: " + BenchSupport.summary(queued));
-        BenchSupport.report(String.format("merge queue / git merge --no-ff, ratio of medians: %.2f",
+        BenchSupport.report(String.format(
+                "merge queue / git merge --no-ff, ratio of medians: %.2f",
                 queued.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
         BenchSupport.report("merge queue with test command 'true' (merge worktree), ms: "
                 + BenchSupport.summary(queuedWithWorktree));
-        BenchSupport.report(String.format("merge queue with 'true' / git merge --no-ff, ratio of medians: %.2f",
+        BenchSupport.report(String.format(
+                "merge queue with 'true' / git merge --no-ff, ratio of medians: %.2f",
                 queuedWithWorktree.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
     }
 
@@ -85,13 +88,16 @@ class MergeQueueBench {
         rig.queue.runNext(repoId);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         if (rig.entry(e.id()).state() != MergeState.MERGED) {
-            throw new IllegalStateException("not merged: " + rig.entry(e.id()).attempt().result());
+            throw new IllegalStateException(
+                    "not merged: " + rig.entry(e.id()).attempt().result());
         }
         return ms;
     }
 
     private static Path copy(Path from, Path to) throws Exception {
-        Process p = new ProcessBuilder("cp", "-a", from.toString(), to.toString()).inheritIO().start();
+        Process p = new ProcessBuilder("cp", "-a", from.toString(), to.toString())
+                .inheritIO()
+                .start();
         if (p.waitFor() != 0) {
             throw new IllegalStateException("cp failed");
         }

@@ -23,6 +23,7 @@ class MergeQueueCleanPathTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
 
     @BeforeEach
@@ -49,14 +50,22 @@ class MergeQueueCleanPathTest {
         assertThat(done.attempt().mainTreePending()).isFalse();
         assertThat(done.attempt().baseBefore()).isEqualTo(before);
         assertThat(done.attempt().theirsCommit()).isEqualTo(tip);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(done.attempt().mergeCommit(), before, tip);
         assertThat(rig.repo.dir().resolve("src/added/New.java")).hasContent("class New {}");
-        assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no")).isEmpty();
-        List<String> kinds = rig.recent().stream().filter(ev -> ev.kind().startsWith("merge."))
-                .sorted(java.util.Comparator.comparingLong(Event::id)).map(Event::kind).toList();
-        assertThat(kinds).as("oldest first").containsExactly("merge.enqueued", "merge.updating", "merge.testing",
-                "merge.merging", "merge.merged");
+        assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no"))
+                .isEmpty();
+        List<String> kinds = rig.recent().stream()
+                .filter(ev -> ev.kind().startsWith("merge."))
+                .sorted(java.util.Comparator.comparingLong(Event::id))
+                .map(Event::kind)
+                .toList();
+        assertThat(kinds)
+                .as("oldest first")
+                .containsExactly("merge.enqueued", "merge.updating", "merge.testing", "merge.merging", "merge.merged");
     }
 
     @Test
@@ -70,9 +79,14 @@ class MergeQueueCleanPathTest {
         }
 
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.QUEUED);
-        long unreachable = rig.repo.git("fsck", "--unreachable", "--no-reflogs").lines()
-                .filter(l -> l.startsWith("unreachable commit")).count();
-        assertThat(unreachable).as("at most the one prepared before the first refusal").isLessThanOrEqualTo(1);
+        long unreachable = rig.repo
+                .git("fsck", "--unreachable", "--no-reflogs")
+                .lines()
+                .filter(l -> l.startsWith("unreachable commit"))
+                .count();
+        assertThat(unreachable)
+                .as("at most the one prepared before the first refusal")
+                .isLessThanOrEqualTo(1);
         assertThat(rig.repo.dir().resolve("README.md")).hasContent("my own unsaved notes");
         rig.repo.git("checkout", "--", "README.md");
         rig.drain();
@@ -86,8 +100,10 @@ class MergeQueueCleanPathTest {
         Path once = tmp.resolve("edited-once");
         // Runs inside `git update-ref` once base has moved: a person saves Calc.java right then, so the files
         // of the checkout cannot follow the merge.
-        hook("reference-transaction", "[ \"$1\" = committed ] || exit 0; [ -e '" + once + "' ] && exit 0;"
-                + " touch '" + once + "'; printf 'my edit\\n' > '" + rig.repo.dir().resolve("Calc.java") + "'");
+        hook(
+                "reference-transaction",
+                "[ \"$1\" = committed ] || exit 0; [ -e '" + once + "' ] && exit 0;" + " touch '" + once
+                        + "'; printf 'my edit\\n' > '" + rig.repo.dir().resolve("Calc.java") + "'");
         MergeEntry e = rig.enqueue("agent/a");
 
         assertThat(rig.queue.runNext(rig.repoId)).isTrue();
@@ -98,8 +114,12 @@ class MergeQueueCleanPathTest {
         assertThat(after.attempt().result()).contains("cannot follow", "moved back");
         assertThat(after.attempt().mergeCommit()).isNull();
         assertThat(rig.main()).as("base is the old commit again").isEqualTo(before);
-        assertThat(rig.repo.dir().resolve("Calc.java")).as("the person's edit is untouched").hasContent("my edit");
-        assertThat(rig.repo.git("diff", "--cached", "--name-only")).as("the index is still base's").isEmpty();
+        assertThat(rig.repo.dir().resolve("Calc.java"))
+                .as("the person's edit is untouched")
+                .hasContent("my edit");
+        assertThat(rig.repo.git("diff", "--cached", "--name-only"))
+                .as("the index is still base's")
+                .isEmpty();
     }
 
     private void hook(String name, String body) throws Exception {

@@ -20,6 +20,7 @@ class MergeQueueTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
 
     @BeforeEach
@@ -46,15 +47,23 @@ class MergeQueueTest {
         MergeEntry doneA = rig.entry(ea.id());
         assertThat(doneA.state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.main()).isEqualTo(doneA.attempt().mergeCommit());
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(doneA.attempt().mergeCommit(), before, a);
         MergeEntry conflictB = rig.entry(eb.id());
         assertThat(conflictB.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(conflictB.attempt().result()).contains("Calc.java");
-        assertThat(Files.isDirectory(conflictB.attempt().worktree())).as("merge worktree kept for a person").isTrue();
-        assertThat(rig.store.conflicts(eb.id())).extracting(MergeStore.StoredConflict::path, MergeStore.StoredConflict::kind)
+        assertThat(Files.isDirectory(conflictB.attempt().worktree()))
+                .as("merge worktree kept for a person")
+                .isTrue();
+        assertThat(rig.store.conflicts(eb.id()))
+                .extracting(MergeStore.StoredConflict::path, MergeStore.StoredConflict::kind)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("Calc.java", "content"));
-        assertThat(rig.main()).as("base untouched by the conflict").isEqualTo(doneA.attempt().mergeCommit());
+        assertThat(rig.main())
+                .as("base untouched by the conflict")
+                .isEqualTo(doneA.attempt().mergeCommit());
         assertThat(rig.kinds()).contains("merge.merged", "merge.conflict");
     }
 
@@ -71,8 +80,11 @@ class MergeQueueTest {
         assertThat(rig.entry(eb.id()).state()).isEqualTo(MergeState.MERGED);
         String merged = rig.repo.git("show", "main:Calc.java");
         assertThat(merged).contains("return b + a;", "return b * a;");
-        assertThat(Files.readString(rig.repo.dir().resolve("Calc.java"))).as("main checkout follows").isEqualTo(merged);
-        assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no")).isEmpty();
+        assertThat(Files.readString(rig.repo.dir().resolve("Calc.java")))
+                .as("main checkout follows")
+                .isEqualTo(merged);
+        assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no"))
+                .isEmpty();
         assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).isNullOrEmpty();
     }
 
@@ -115,7 +127,9 @@ class MergeQueueTest {
         assertThat(after.attempt().result()).contains("timeout");
         assertThat(rig.main()).isEqualTo(before);
         long pid = Long.parseLong(Files.readString(pidFile).strip());
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("test shell killed").isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("test shell killed")
+                .isFalse();
         assertThat(Files.readString(after.attempt().testLog())).contains("killed after the timeout");
     }
 
@@ -174,11 +188,15 @@ class MergeQueueTest {
         MergeEntry after = rig.entry(eb.id());
         assertThat(after.state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(resolved);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(after.attempt().mergeCommit(), baseBefore, b);
         assertThat(rig.store.conflicts(eb.id()).get(0).resolvedBy()).isEqualTo("alice");
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.resolved")
-                && ev.message().startsWith("alice resolved Calc.java"));
+        assertThat(rig.recent())
+                .anyMatch(ev ->
+                        ev.kind().equals("merge.resolved") && ev.message().startsWith("alice resolved Calc.java"));
         assertThat(Files.exists(MergeGit.worktreeOf(rig.repo.dir(), eb.id()))).isFalse();
     }
 
@@ -201,7 +219,8 @@ class MergeQueueTest {
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(after.attempt().worktree()).isNull();
         assertThatThrownBy(() -> rig.resolution.markResolved(eb.id(), "Calc.java", "x", "bob"))
-                .isInstanceOf(MergeException.class).hasMessageContaining("aborted");
+                .isInstanceOf(MergeException.class)
+                .hasMessageContaining("aborted");
         assertThat(rig.kinds()).contains("merge.aborted");
     }
 
@@ -228,10 +247,12 @@ class MergeQueueTest {
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("rev-parse", "agent/a").strip()).isEqualTo(a);
-        List<String> parents = List.of(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "));
+        List<String> parents = List.of(
+                rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "));
         assertThat(parents).hasSize(3);
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("a\n");
-        assertThat(TempRepo.git(rig.repo.dir(), "merge-base", "--is-ancestor", "main~1", parents.get(2))).isEmpty();
+        assertThat(TempRepo.git(rig.repo.dir(), "merge-base", "--is-ancestor", "main~1", parents.get(2)))
+                .isEmpty();
     }
 
     @Test
@@ -244,7 +265,9 @@ class MergeQueueTest {
 
         assertThat(rig.entry(old.id()).state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.entry(old.id()).attempt().result()).startsWith("nothing to merge");
-        assertThat(new dev.paddock.status.CountsQuery(rig.db, java.time.Clock.systemUTC()).of(rig.repoId).merged24h())
+        assertThat(new dev.paddock.status.CountsQuery(rig.db, java.time.Clock.systemUTC())
+                        .of(rig.repoId)
+                        .merged24h())
                 .isEqualTo(1);
     }
 
@@ -265,7 +288,10 @@ class MergeQueueTest {
 
         MergeEntry after = rig.entry(eb.id());
         assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.MERGED);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(after.attempt().mergeCommit(), baseNow, b);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(resolved);
         assertThat(rig.repo.git("show", "main:other.txt")).isEqualTo("c\n");
@@ -278,13 +304,15 @@ class MergeQueueTest {
         rig.settings("touch " + started + "; sleep 300", 120_000, 3);
         String before = rig.main();
         MergeEntry e = rig.enqueue("agent/a");
-        Thread worker = new Thread(() -> {
-            try {
-                rig.queue.runNext(rig.repoId);
-            } catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }, "test-merge-worker");
+        Thread worker = new Thread(
+                () -> {
+                    try {
+                        rig.queue.runNext(rig.repoId);
+                    } catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                },
+                "test-merge-worker");
         worker.start();
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!Files.exists(started) && System.nanoTime() < deadline) {

@@ -48,8 +48,8 @@ final class MergeRig implements AutoCloseable {
 
     /** A rig whose queue classifies conflicts as Wiring's does (hunks, classes, proposals), for auto-resolve. */
     static MergeRig classified(Path tmp) throws Exception {
-        return new MergeRig(tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir(), ContainerAgents.none(),
-                true);
+        return new MergeRig(
+                tmp, TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir(), ContainerAgents.none(), true);
     }
 
     private MergeRig(Path tmp, Path existing, ContainerAgents containers, boolean classified) throws Exception {
@@ -63,9 +63,17 @@ final class MergeRig implements AutoCloseable {
         repoId = repoService.open(repo.dir()).record().id();
         store = new MergeStore(db, events, clock);
         sandboxes = new SandboxStore(db, events, clock);
-        queue = new MergeQueue(store, repos, sandboxes, new MergeGit(git),
-                classified ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
-                        : new MergeTreeConflicts(git), TierTestRunner.create(TestRuntimes.with(containers), null), tmp.resolve("logs"), null);
+        queue = new MergeQueue(
+                store,
+                repos,
+                sandboxes,
+                new MergeGit(git),
+                classified
+                        ? new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))
+                        : new MergeTreeConflicts(git),
+                TierTestRunner.create(TestRuntimes.with(containers), null),
+                tmp.resolve("logs"),
+                null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
     }

@@ -56,7 +56,9 @@ class MergeTestContainerTest {
     }
 
     List<String> printed(MergeEntry e) throws Exception {
-        return Files.readAllLines(rig.queue.logFile(e.id())).stream().filter(l -> !l.startsWith("=== ")).toList();
+        return Files.readAllLines(rig.queue.logFile(e.id())).stream()
+                .filter(l -> !l.startsWith("=== "))
+                .toList();
     }
 
     List<String> leftovers() {
@@ -67,11 +69,14 @@ class MergeTestContainerTest {
     void theTestSeesItIsInTheSandboxsContainerWithItsMemoryLimitAndTheEntryMerges() throws Exception {
         rig.branch("agent/box", "b.txt", "from the box\n");
         SandboxRecords.done(rig, "box-001", "agent/box", Tier.CONTAINER, false, MEMORY, DockerTests.GIT_IMAGE);
-        rig.settings("set -e; test -f /.dockerenv; echo IN-CONTAINER; echo PWD=$(pwd) WT=$PADDOCK_MERGE_WORKTREE;"
-                + " echo MEM:$(cat /sys/fs/cgroup/memory.max 2>/dev/null"
-                + " || cat /sys/fs/cgroup/memory/memory.limit_in_bytes); cat b.txt; echo built > build.out;"
-                + " git status --porcelain | sed 's/^/STATUS:/';"
-                + " cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sed 's/^/NET:/'", 60_000, 1);
+        rig.settings(
+                "set -e; test -f /.dockerenv; echo IN-CONTAINER; echo PWD=$(pwd) WT=$PADDOCK_MERGE_WORKTREE;"
+                        + " echo MEM:$(cat /sys/fs/cgroup/memory.max 2>/dev/null"
+                        + " || cat /sys/fs/cgroup/memory/memory.limit_in_bytes); cat b.txt; echo built > build.out;"
+                        + " git status --porcelain | sed 's/^/STATUS:/';"
+                        + " cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sed 's/^/NET:/'",
+                60_000,
+                1);
         String before = rig.main();
 
         MergeEntry e = rig.service.enqueueSandbox("box-001", "tester");
@@ -79,16 +84,28 @@ class MergeTestContainerTest {
 
         MergeEntry after = rig.entry(e.id());
         List<String> out = printed(after);
-        assertThat(after.state()).as("%s; log: %s", after.attempt().result(), out).isEqualTo(MergeState.MERGED);
-        assertThat(out).contains("IN-CONTAINER", "PWD=/workspace WT=/workspace", "MEM:" + MEMORY, "from the box",
-                "STATUS:A  b.txt", "STATUS:?? build.out");
-        assertThat(out.stream().filter(l -> l.startsWith("NET:"))).as("no network but loopback").containsExactly("NET:lo");
+        assertThat(after.state())
+                .as("%s; log: %s", after.attempt().result(), out)
+                .isEqualTo(MergeState.MERGED);
+        assertThat(out)
+                .contains(
+                        "IN-CONTAINER",
+                        "PWD=/workspace WT=/workspace",
+                        "MEM:" + MEMORY,
+                        "from the box",
+                        "STATUS:A  b.txt",
+                        "STATUS:?? build.out");
+        assertThat(out.stream().filter(l -> l.startsWith("NET:")))
+                .as("no network but loopback")
+                .containsExactly("NET:lo");
         assertThat(rig.repo.git("rev-parse", "main^1").strip()).isEqualTo(before);
         assertThat(rig.repo.git("show", "main:b.txt")).isEqualTo("from the box\n");
         assertThat(after.testRun().engineId()).isNull();
         assertThat(leftovers()).as("the test's container is removed").isEmpty();
-        assertThat(rig.recent()).anySatisfy(ev -> assertThat(ev.message()).contains("running the test command in a"
-                + " container of " + DockerTests.GIT_IMAGE + " (2 CPUs, 96 MiB, 512 processes, no network)"));
+        assertThat(rig.recent())
+                .anySatisfy(ev -> assertThat(ev.message())
+                        .contains("running the test command in a" + " container of " + DockerTests.GIT_IMAGE
+                                + " (2 CPUs, 96 MiB, 512 processes, no network)"));
     }
 
     @Test
@@ -98,13 +115,15 @@ class MergeTestContainerTest {
         rig.settings("echo STARTED; sleep 300", 4_000, 1);
         String before = rig.main();
         MergeEntry e = rig.service.enqueueSandbox("box-002", "tester");
-        Thread worker = new Thread(() -> {
-            try {
-                rig.drain();
-            } catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }, "test-merge-worker");
+        Thread worker = new Thread(
+                () -> {
+                    try {
+                        rig.drain();
+                    } catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                },
+                "test-merge-worker");
         worker.start();
 
         String recorded = null;
@@ -113,11 +132,17 @@ class MergeTestContainerTest {
             recorded = rig.entry(e.id()).testRun().engineId();
             Thread.sleep(50);
         }
-        assertThat(recorded).as("the running container is recorded on the entry").isNotNull();
+        assertThat(recorded)
+                .as("the running container is recorded on the entry")
+                .isNotNull();
         JsonNode c = DockerTests.inspect(recorded);
-        assertThat(c.get("Config").get("Labels").get(DockerContainers.MERGE_LABEL).asText()).isEqualTo(
-                Long.toString(e.id()));
-        assertThat(c.get("Config").get("Labels").has(DockerContainers.SANDBOX_LABEL)).isFalse();
+        assertThat(c.get("Config")
+                        .get("Labels")
+                        .get(DockerContainers.MERGE_LABEL)
+                        .asText())
+                .isEqualTo(Long.toString(e.id()));
+        assertThat(c.get("Config").get("Labels").has(DockerContainers.SANDBOX_LABEL))
+                .isFalse();
         assertThat(c.get("HostConfig").get("Memory").asLong()).isEqualTo(MEMORY);
         assertThat(c.get("HostConfig").get("NetworkMode").asText()).isEqualTo("none");
         worker.join(60_000);
@@ -139,13 +164,15 @@ class MergeTestContainerTest {
         rig.settings("sleep 300", 120_000, 3);
         String before = rig.main();
         MergeEntry e = rig.service.enqueueSandbox("box-004", "tester");
-        Thread worker = new Thread(() -> {
-            try {
-                rig.queue.runNext(rig.repoId);
-            } catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }, "test-merge-worker");
+        Thread worker = new Thread(
+                () -> {
+                    try {
+                        rig.queue.runNext(rig.repoId);
+                    } catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                },
+                "test-merge-worker");
         worker.start();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (rig.entry(e.id()).testRun().engineId() == null && System.nanoTime() < deadline) {
@@ -168,12 +195,25 @@ class MergeTestContainerTest {
         SandboxRecords.done(rig, "box-003", "agent/left", Tier.CONTAINER, false, MEMORY, DockerTests.GIT_IMAGE);
         MergeEntry e = rig.service.enqueueSandbox("box-003", "tester");
         // What a Paddock killed during the testing step leaves: the entry running, its container recorded and alive.
-        DockerTests.Result run = DockerTests.docker("run", "-d", "--label", DockerContainers.MERGE_LABEL + "=" + e.id(),
-                "--label", DockerContainers.REPO_LABEL + "=" + rig.repo.dir(), DockerTests.GIT_IMAGE, "sleep", "300");
+        DockerTests.Result run = DockerTests.docker(
+                "run",
+                "-d",
+                "--label",
+                DockerContainers.MERGE_LABEL + "=" + e.id(),
+                "--label",
+                DockerContainers.REPO_LABEL + "=" + rig.repo.dir(),
+                DockerTests.GIT_IMAGE,
+                "sleep",
+                "300");
         assertThat(run.code()).as(run.out()).isZero();
         String id = run.out().strip();
-        assertThat(rig.store.move(e.id(), MergeState.QUEUED, MergeState.RUNNING, MergeChange.of(MergeChange.STEP,
-                MergeStep.TESTING).set(MergeChange.TEST_CONTAINER, id), EventDraft.of(rig.repoId, "box-003", "merge.testing", "testing", java.util.Map.of()))).isTrue();
+        assertThat(rig.store.move(
+                        e.id(),
+                        MergeState.QUEUED,
+                        MergeState.RUNNING,
+                        MergeChange.of(MergeChange.STEP, MergeStep.TESTING).set(MergeChange.TEST_CONTAINER, id),
+                        EventDraft.of(rig.repoId, "box-003", "merge.testing", "testing", java.util.Map.of())))
+                .isTrue();
 
         rig.queue.recover();
 

@@ -46,7 +46,9 @@ class MergeTestIsolationTest {
 
     /** The test's output: the log without Paddock's own lines. */
     List<String> printed(MergeEntry e) throws Exception {
-        return Files.readAllLines(rig.queue.logFile(e.id())).stream().filter(l -> !l.startsWith("=== ")).toList();
+        return Files.readAllLines(rig.queue.logFile(e.id())).stream()
+                .filter(l -> !l.startsWith("=== "))
+                .toList();
     }
 
     @Test
@@ -68,8 +70,9 @@ class MergeTestIsolationTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(appFile)).isEqualTo("version 1\n");
         assertThat(rig.sandboxes.find("ns-001").orElseThrow().state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        assertThat(rig.recent()).anySatisfy(ev -> assertThat(ev.message())
-                .contains("running the test command in bubblewrap without network"));
+        assertThat(rig.recent())
+                .anySatisfy(ev ->
+                        assertThat(ev.message()).contains("running the test command in bubblewrap without network"));
     }
 
     @Test
@@ -79,27 +82,40 @@ class MergeTestIsolationTest {
         SandboxRecords.done(rig, "ns-002", "agent/ns", Tier.NAMESPACE, false, null, null);
         Path realHome = Path.of(System.getProperty("user.home"));
         Path homeFile = realHome.resolve("paddock-merge-escape-" + UUID.randomUUID());
-        rig.settings("set -e; cat a.txt; echo built > build.out; test \"$(cat build.out)\" = built; echo WT-OK;"
-                + " git status --porcelain | sed 's/^/STATUS:/'; git log -1 --format=LOG:%s MERGE_HEAD;"
-                + " if touch " + homeFile + " 2>/dev/null; then echo WROTE-HOME; fi;"
-                + " if git update-ref refs/heads/main HEAD^ 2>/dev/null; then echo MOVED-BASE; fi;"
-                + " echo HOME=$HOME WT=$PADDOCK_MERGE_WORKTREE;"
-                + " cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sed 's/^/NET:/'", 30_000, 1);
+        rig.settings(
+                "set -e; cat a.txt; echo built > build.out; test \"$(cat build.out)\" = built; echo WT-OK;"
+                        + " git status --porcelain | sed 's/^/STATUS:/'; git log -1 --format=LOG:%s MERGE_HEAD;"
+                        + " if touch " + homeFile + " 2>/dev/null; then echo WROTE-HOME; fi;"
+                        + " if git update-ref refs/heads/main HEAD^ 2>/dev/null; then echo MOVED-BASE; fi;"
+                        + " echo HOME=$HOME WT=$PADDOCK_MERGE_WORKTREE;"
+                        + " cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sed 's/^/NET:/'",
+                30_000,
+                1);
         String before = rig.main();
 
         MergeEntry e = rig.service.enqueueSandbox("ns-002", "tester");
         rig.drain();
 
         MergeEntry after = rig.entry(e.id());
-        assertThat(after.state()).as("%s; log: %s", after.attempt().result(),
-                printed(after)).isEqualTo(MergeState.MERGED);
+        assertThat(after.state())
+                .as("%s; log: %s", after.attempt().result(), printed(after))
+                .isEqualTo(MergeState.MERGED);
         List<String> out = printed(after);
-        assertThat(out).contains("from the branch", "WT-OK", "STATUS:?? build.out", "LOG:edit a.txt on agent/ns",
-                "HOME=/tmp/home WT=" + MergeGit.worktreeOf(rig.repo.dir(), e.id()));
+        assertThat(out)
+                .contains(
+                        "from the branch",
+                        "WT-OK",
+                        "STATUS:?? build.out",
+                        "LOG:edit a.txt on agent/ns",
+                        "HOME=/tmp/home WT=" + MergeGit.worktreeOf(rig.repo.dir(), e.id()));
         assertThat(out).doesNotContain("WROTE-HOME", "MOVED-BASE");
-        assertThat(out.stream().filter(l -> l.startsWith("NET:"))).as("no network but loopback").containsExactly("NET:lo");
+        assertThat(out.stream().filter(l -> l.startsWith("NET:")))
+                .as("no network but loopback")
+                .containsExactly("NET:lo");
         assertThat(Files.exists(homeFile)).as("nothing reached the real home").isFalse();
-        assertThat(rig.repo.git("rev-parse", "main^1").strip()).as("base moved once, by the queue").isEqualTo(before);
+        assertThat(rig.repo.git("rev-parse", "main^1").strip())
+                .as("base moved once, by the queue")
+                .isEqualTo(before);
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("from the branch\n");
         assertThat(after.testRun().pid()).isNull();
     }
@@ -121,9 +137,14 @@ class MergeTestIsolationTest {
         assertThat(after.attempt().result()).contains("ran past its timeout of 3 s and was killed");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(after.testRun().pid()).isNull();
-        assertThat(ProcessHandle.allProcesses().filter(h -> h.info().arguments()
-                .map(a -> String.join(" ", a).contains(marker)).orElse(false)).toList())
-                .as("bwrap and the shell inside are gone").isEmpty();
+        assertThat(ProcessHandle.allProcesses()
+                        .filter(h -> h.info()
+                                .arguments()
+                                .map(a -> String.join(" ", a).contains(marker))
+                                .orElse(false))
+                        .toList())
+                .as("bwrap and the shell inside are gone")
+                .isEmpty();
         assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("STARTED", "killed after the timeout");
     }
 
@@ -138,8 +159,10 @@ class MergeTestIsolationTest {
         rig.drain();
 
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.MERGED);
-        List<String> hostInterfaces = Files.readAllLines(Path.of("/proc/net/dev")).stream().skip(2)
-                .map(l -> "NET:" + l.substring(0, l.indexOf(':')).strip()).toList();
+        List<String> hostInterfaces = Files.readAllLines(Path.of("/proc/net/dev")).stream()
+                .skip(2)
+                .map(l -> "NET:" + l.substring(0, l.indexOf(':')).strip())
+                .toList();
         assertThat(printed(rig.entry(e.id())).stream().filter(l -> l.startsWith("NET:")))
                 .containsExactlyInAnyOrderElementsOf(hostInterfaces);
     }
@@ -162,7 +185,9 @@ class MergeTestIsolationTest {
     void aContainerSandboxsTestWithADeadDockerEngineFailsSayingSoAndBaseIsUntouched() throws Exception {
         String nowhere = "unix://" + tmp.resolve("no-engine.sock");
         deadEngine = new ContainerAgents(() -> new DockerContainers(new DockerEngine(Clock.systemUTC(), nowhere)));
-        Path repoDir = dev.paddock.testing.TempRepo.init(tmp.resolve("repo")).excludeWorktreesDir().dir();
+        Path repoDir = dev.paddock.testing.TempRepo.init(tmp.resolve("repo"))
+                .excludeWorktreesDir()
+                .dir();
         rig = new MergeRig(tmp, repoDir, deadEngine);
         rig.branch("agent/box", "b.txt", "b\n");
         SandboxRecords.done(rig, "box-001", "agent/box", Tier.CONTAINER, false, 128L << 20, "paddock-test:git");
@@ -174,11 +199,14 @@ class MergeTestIsolationTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).isEqualTo(MergeState.FAILED);
-        assertThat(after.attempt().result()).startsWith("Cannot run the test command in a container:")
+        assertThat(after.attempt().result())
+                .startsWith("Cannot run the test command in a container:")
                 .contains("the Docker engine at " + nowhere + " does not answer");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(after.testRun().engineId()).isNull();
-        assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list()).as("no merge worktree left").isNullOrEmpty();
+        assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list())
+                .as("no merge worktree left")
+                .isNullOrEmpty();
         assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("does not answer");
     }
 }

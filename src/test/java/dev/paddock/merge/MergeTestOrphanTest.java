@@ -21,9 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real {@code paddock serve} is killed with SIGKILL while its merge queue runs a test command, again and again at
@@ -41,17 +41,20 @@ class MergeTestOrphanTest {
 
     @TempDir
     Path tmp;
+
     private PaddockHome home;
     private TempRepo repo;
     /** Tags this test's processes: a sleep of 600.NNNN seconds that nothing else on the machine runs. */
     private String tag;
+
     private final List<ChildJvm> servers = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
         home = PaddockHome.resolve(tmp.resolve("home"), Map.of());
         repo = TempRepo.init(tmp.resolve("repo"));
-        tag = "600." + ThreadLocalRandom.current().nextInt(1000, 10000) + ThreadLocalRandom.current().nextInt(1000, 10000);
+        tag = "600." + ThreadLocalRandom.current().nextInt(1000, 10000)
+                + ThreadLocalRandom.current().nextInt(1000, 10000);
     }
 
     @AfterEach
@@ -61,14 +64,26 @@ class MergeTestOrphanTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Tier.class, names = {"WORKTREE", "NAMESPACE"})
+    @EnumSource(
+            value = Tier.class,
+            names = {"WORKTREE", "NAMESPACE"})
     void noTestProcessOutlivesAKilledPaddockOnceTheNextOneRuns(Tier tier) throws Exception {
         try (Wiring w = Wiring.open(home)) {
             // A child, and a grandchild in a session of its own whose parent exits at once (a daemon).
-            w.merges().configure(repo.dir(), null, "sleep " + tag + " & (setsid sleep " + tag + " &); sleep " + tag
-                    + "; wait", 600_000L, 3);
-            w.sandboxService().create(NewSandbox.custom(repo.dir(), "commit one file", AGENT).id(ID)
-                    .branch("agent/orphan").tier(tier).maxRetries(0).build());
+            w.merges()
+                    .configure(
+                            repo.dir(),
+                            null,
+                            "sleep " + tag + " & (setsid sleep " + tag + " &); sleep " + tag + "; wait",
+                            600_000L,
+                            3);
+            w.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "commit one file", AGENT)
+                            .id(ID)
+                            .branch("agent/orphan")
+                            .tier(tier)
+                            .maxRetries(0)
+                            .build());
         }
         Map<ProcessHandle, Instant> left = new LinkedHashMap<>();
         Map<ProcessHandle, Instant> old = new LinkedHashMap<>();
@@ -91,13 +106,17 @@ class MergeTestOrphanTest {
         awaitNewTestProcess(last, old);
         checkGone(left, survivors, "after the last restart");
 
-        assertThat(survivors).as("test processes of killed Paddocks still running").isEmpty();
+        assertThat(survivors)
+                .as("test processes of killed Paddocks still running")
+                .isEmpty();
     }
 
     /** Waits until a tagged process that was not running before appears: the test runs (again). */
     private void awaitNewTestProcess(ChildJvm serve, Map<ProcessHandle, Instant> before) {
-        serve.await("a test command of the merge queue", () -> tagged().entrySet().stream()
-                .anyMatch(e -> !e.getValue().equals(before.get(e.getKey()))), PATIENCE);
+        serve.await(
+                "a test command of the merge queue",
+                () -> tagged().entrySet().stream().anyMatch(e -> !e.getValue().equals(before.get(e.getKey()))),
+                PATIENCE);
     }
 
     /** Notes every process in {@code left} (by pid and start time) that still runs, then forgets them all. */
@@ -125,7 +144,8 @@ class MergeTestOrphanTest {
         Map<ProcessHandle, Instant> found = new LinkedHashMap<>();
         ProcessHandle.allProcesses().forEach(h -> {
             ProcessHandle.Info info = h.info();
-            if (info.commandLine().map(c -> c.contains(tag)).orElse(false) && info.startInstant().isPresent()
+            if (info.commandLine().map(c -> c.contains(tag)).orElse(false)
+                    && info.startInstant().isPresent()
                     && !zombie(h.pid())) {
                 found.put(h, info.startInstant().get());
             }
@@ -134,7 +154,10 @@ class MergeTestOrphanTest {
     }
 
     private ChildJvm serve() {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child"), Map.of(), Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.dir().toString(), "serve"));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);

@@ -33,13 +33,26 @@ class PolicyGateBench {
         repo.commitFile(".paddock/policy.json", "{}\n", FILES + " files and a policy");
         repo.git("checkout", "-q", "-b", "agent/bench");
         for (int i = 0; i < 5; i++) {
-            repo.write("src/pkg" + i + "/File" + (i * 100) + ".java", "class File" + (i * 100) + " { int value = -1; }\n");
+            repo.write(
+                    "src/pkg" + i + "/File" + (i * 100) + ".java", "class File" + (i * 100) + " { int value = -1; }\n");
         }
         String theirs = repo.commitAll("agent: 5 files");
         repo.git("checkout", "-q", "main");
         String ours = repo.commitFile("src/other.txt", "base moved on\n", "base moves on");
-        String candidate = repo.git("commit-tree", repo.git("merge-tree", "--write-tree", ours, theirs).lines()
-                .findFirst().orElseThrow().strip(), "-p", ours, "-p", theirs, "-m", "merge").strip();
+        String candidate = repo.git(
+                        "commit-tree",
+                        repo.git("merge-tree", "--write-tree", ours, theirs)
+                                .lines()
+                                .findFirst()
+                                .orElseThrow()
+                                .strip(),
+                        "-p",
+                        ours,
+                        "-p",
+                        theirs,
+                        "-m",
+                        "merge")
+                .strip();
 
         List<Long> micros = new ArrayList<>();
         try (MergeRig rig = new MergeRig(tmp.resolve("rig"), repo.dir())) {

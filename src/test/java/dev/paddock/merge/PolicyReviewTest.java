@@ -34,6 +34,7 @@ class PolicyReviewTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
     Path paddockHome;
     Path userHome;
@@ -53,14 +54,18 @@ class PolicyReviewTest {
 
     /** What the policy in force decides for {@code command} run in the main worktree. */
     private Decision inForce(String command) {
-        return new PolicyEngine(PolicyFile.loadStandard(paddockHome, rig.repo.dir(), rig.repo.dir(), userHome),
-                new PolicyGuard(paddockHome)).decide(ToolRequest.bash(command, rig.repo.dir()));
+        return new PolicyEngine(
+                        PolicyFile.loadStandard(paddockHome, rig.repo.dir(), rig.repo.dir(), userHome),
+                        new PolicyGuard(paddockHome))
+                .decide(ToolRequest.bash(command, rig.repo.dir()));
     }
 
     private Event lastEvent(String kind) throws Exception {
         java.util.List<String> kinds = rig.kinds();
-        return rig.recent().stream().filter(e -> e.kind().equals(kind)).findFirst().orElseThrow(() ->
-                new AssertionError("no " + kind + " event in " + kinds));
+        return rig.recent().stream()
+                .filter(e -> e.kind().equals(kind))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " event in " + kinds));
     }
 
     @Test
@@ -79,35 +84,43 @@ class PolicyReviewTest {
         assertThat(waiting.attempt().result()).contains(POLICY, "approve or reject");
         assertThat(rig.main()).isEqualTo(before);
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(STRICT);
-        assertThat(inForce("touch pwned").verdict()).as("the policy in force is unchanged").isEqualTo(Verdict.DENY);
+        assertThat(inForce("touch pwned").verdict())
+                .as("the policy in force is unchanged")
+                .isEqualTo(Verdict.DENY);
         Event review = lastEvent("merge.policy_review");
         assertThat(review.message()).contains(POLICY, "waits for a person");
         JsonNode details = Json.mapper().readTree(review.details());
         assertThat(details.path("files").get(0).asText()).isEqualTo(POLICY);
         assertThat(details.path("commit").asText()).isEqualTo(tip);
-        assertThat(rig.queue.runNext(rig.repoId)).as("the queue does not take it again by itself").isFalse();
+        assertThat(rig.queue.runNext(rig.repoId))
+                .as("the queue does not take it again by itself")
+                .isFalse();
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.POLICY_REVIEW);
 
         PolicyDiff diff = rig.service.policyDiff(e.id());
         assertThat(diff.files()).containsExactly(POLICY);
         assertThat(diff.reviewCommit()).isEqualTo(tip);
         assertThat(diff.baseCommit()).isEqualTo(before);
-        assertThat(diff.text()).contains("--- a/" + POLICY, "+++ b/" + POLICY, "-" + STRICT.strip(),
-                "+" + OPEN.strip());
+        assertThat(diff.text())
+                .contains("--- a/" + POLICY, "+++ b/" + POLICY, "-" + STRICT.strip(), "+" + OPEN.strip());
 
         MergeEntry approved = rig.service.approvePolicy(e.id(), "ann", tip.substring(0, 10));
         assertThat(approved.state()).isEqualTo(MergeState.QUEUED);
         assertThat(rig.service.review(e.id()).approvedCommit()).isEqualTo(tip);
         assertThat(rig.service.review(e.id()).approvedBy()).isEqualTo("ann");
         assertThat(lastEvent("merge.policy_approved").message()).contains("ann", POLICY);
-        assertThat(inForce("touch pwned").verdict()).as("approval alone changes no file").isEqualTo(Verdict.DENY);
+        assertThat(inForce("touch pwned").verdict())
+                .as("approval alone changes no file")
+                .isEqualTo(Verdict.DENY);
         rig.drain();
 
         MergeEntry merged = rig.entry(e.id());
         assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.main()).isEqualTo(merged.attempt().mergeCommit());
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(OPEN);
-        assertThat(inForce("touch pwned").verdict()).as("the approved policy applies").isEqualTo(Verdict.ALLOW);
+        assertThat(inForce("touch pwned").verdict())
+                .as("the approved policy applies")
+                .isEqualTo(Verdict.ALLOW);
     }
 
     @Test
@@ -124,12 +137,14 @@ class PolicyReviewTest {
         assertThat(lastEvent("merge.policy_rejected").message()).contains("ann", "unchanged");
         rig.drain();
         assertThat(rig.main()).isEqualTo(before);
-        assertThat(TempRepo.run(rig.repo.dir(), "merge-base", "--is-ancestor", tip, "main").exitCode()).isNotZero();
+        assertThat(TempRepo.run(rig.repo.dir(), "merge-base", "--is-ancestor", tip, "main")
+                        .exitCode())
+                .isNotZero();
         assertThat(Files.readString(rig.repo.dir().resolve(POLICY))).isEqualTo(STRICT);
         assertThat(inForce("touch pwned").verdict()).isEqualTo(Verdict.DENY);
         assertThatThrownBy(() -> rig.service.approvePolicy(e.id(), "ann", null))
-                .isInstanceOfSatisfying(MergeException.class, x -> assertThat(x.kind())
-                        .isEqualTo(MergeException.Kind.CONFLICT));
+                .isInstanceOfSatisfying(
+                        MergeException.class, x -> assertThat(x.kind()).isEqualTo(MergeException.Kind.CONFLICT));
 
         MergeEntry retried = rig.service.retry(e.id(), "ann");
         assertThat(retried.state()).isEqualTo(MergeState.QUEUED);
@@ -156,8 +171,9 @@ class PolicyReviewTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(inForce("touch pwned").verdict()).isEqualTo(Verdict.DENY);
         assertThatThrownBy(() -> rig.service.approvePolicy(e.id(), "ann", first))
-                .as("an approval of what was reviewed before").isInstanceOfSatisfying(MergeException.class,
-                        x -> assertThat(x.getMessage()).contains("look at its diff again"));
+                .as("an approval of what was reviewed before")
+                .isInstanceOfSatisfying(
+                        MergeException.class, x -> assertThat(x.getMessage()).contains("look at its diff again"));
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.POLICY_REVIEW);
 
         rig.service.approvePolicy(e.id(), "ann", second);
@@ -168,8 +184,10 @@ class PolicyReviewTest {
 
     @Test
     void changesToClaudeSettingsWaitForAReviewToo() throws Exception {
-        rig.repo.commitFile(".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\":"
-                + " [{\"type\": \"command\", \"command\": \"/home/me/.paddock/bin/paddock-hook-claude\"}]}]}}\n",
+        rig.repo.commitFile(
+                ".claude/settings.json",
+                "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\":"
+                        + " [{\"type\": \"command\", \"command\": \"/home/me/.paddock/bin/paddock-hook-claude\"}]}]}}\n",
                 "Install the hook");
         String before = rig.main();
         rig.repo.git("branch", "agent/unhook", "main");
@@ -231,7 +249,9 @@ class PolicyReviewTest {
 
         MergeEntry stopped = rig.entry(e.id());
         assertThat(stopped.state()).as(stopped.attempt().result()).isEqualTo(MergeState.POLICY_REVIEW);
-        assertThat(rig.kinds()).as("stopped after the rebase, not before the attempt").contains("merge.updating");
+        assertThat(rig.kinds())
+                .as("stopped after the rebase, not before the attempt")
+                .contains("merge.updating");
         assertThat(stopped.attempt().mergeCommit()).isNull();
         assertThat(stopped.attempt().worktree()).isNull();
         assertThat(rig.main()).isEqualTo(before);
@@ -249,10 +269,14 @@ class PolicyReviewTest {
         String base = "package hooks;\n\nimport java.util.List;\nimport java.util.Map;\n\nclass Guard {\n"
                 + "    List<String> allowed;\n    Map<String, Integer> counts;\n}\n";
         rig.repo.commitFile(hook, base, "Add the hook");
-        String tip = rig.branch("agent/hook", hook, base.replace("import java.util.Map;\n",
-                "import java.util.Map;\nimport java.time.Instant;\n"));
-        rig.repo.commitFile(hook, base.replace("import java.util.Map;\n", "import java.util.Map;\n"
-                + "import java.util.Optional;\n"), "Base imports Optional");
+        String tip = rig.branch(
+                "agent/hook",
+                hook,
+                base.replace("import java.util.Map;\n", "import java.util.Map;\nimport java.time.Instant;\n"));
+        rig.repo.commitFile(
+                hook,
+                base.replace("import java.util.Map;\n", "import java.util.Map;\n" + "import java.util.Optional;\n"),
+                "Base imports Optional");
         rig.service.configure(rig.repo.dir(), null, "", 60_000L, 3, "apply");
         String before = rig.main();
         MergeEntry e = rig.enqueue("agent/hook");
@@ -264,10 +288,12 @@ class PolicyReviewTest {
 
         MergeEntry after = rig.entry(e.id());
         assertThat(after.state()).as(after.attempt().result()).isEqualTo(MergeState.CONFLICT);
-        assertThat(rig.store.conflicts(e.id())).extracting(MergeStore.StoredConflict::path).containsExactly(hook);
+        assertThat(rig.store.conflicts(e.id()))
+                .extracting(MergeStore.StoredConflict::path)
+                .containsExactly(hook);
         assertThat(rig.store.conflicts(e.id())).noneMatch(MergeStore.StoredConflict::resolved);
-        assertThat(lastEvent("merge.conflict").message()).contains("policy or hook configuration, which a person"
-                + " resolves");
+        assertThat(lastEvent("merge.conflict").message())
+                .contains("policy or hook configuration, which a person" + " resolves");
         assertThat(rig.main()).isEqualTo(before);
     }
 
@@ -282,7 +308,8 @@ class PolicyReviewTest {
         MergeEntry e = rig.store.openOf("s1").orElseThrow();
         assertThat(e.state()).isEqualTo(MergeState.POLICY_REVIEW);
         assertThat(rig.sandboxes.find("s1").orElseThrow().state()).isEqualTo(SandboxState.AWAITING_HUMAN);
-        assertThatThrownBy(() -> rig.service.enqueueSandbox("s1", "ann")).as("one open entry per sandbox")
+        assertThatThrownBy(() -> rig.service.enqueueSandbox("s1", "ann"))
+                .as("one open entry per sandbox")
                 .isInstanceOf(MergeException.class);
 
         rig.service.approvePolicy(e.id(), "ann", null);
@@ -310,7 +337,9 @@ class PolicyReviewTest {
         rig = new MergeRig(tmp, rig.repo.dir());
         rig.queue.recover();
         rig.drain();
-        assertThat(rig.entry(e.id()).state()).as("the approval was stored with the commit").isEqualTo(MergeState.MERGED);
+        assertThat(rig.entry(e.id()).state())
+                .as("the approval was stored with the commit")
+                .isEqualTo(MergeState.MERGED);
     }
 
     @Test
@@ -347,7 +376,9 @@ class PolicyReviewTest {
         assertThat(rig.service.policyDiff(e.id()).text()).contains("+" + OPEN.strip());
         rig.service.approvePolicy(e.id(), "ann", tip);
         rig.drain();
-        assertThat(rig.entry(e.id()).state()).as(rig.entry(e.id()).attempt().result()).isEqualTo(MergeState.MERGED);
+        assertThat(rig.entry(e.id()).state())
+                .as(rig.entry(e.id()).attempt().result())
+                .isEqualTo(MergeState.MERGED);
         assertThat(Files.readString(dir.resolve(POLICY))).isEqualTo(OPEN);
     }
 
@@ -360,7 +391,8 @@ class PolicyReviewTest {
 
         assertThat(rig.entry(e.id()).state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.kinds()).doesNotContain("merge.policy_review");
-        assertThatThrownBy(() -> rig.service.policyDiff(e.id())).isInstanceOf(MergeException.class)
+        assertThatThrownBy(() -> rig.service.policyDiff(e.id()))
+                .isInstanceOf(MergeException.class)
                 .hasMessageContaining("nothing to review");
     }
 }

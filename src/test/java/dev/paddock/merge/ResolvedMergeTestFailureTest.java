@@ -18,6 +18,7 @@ class ResolvedMergeTestFailureTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
     MergeEntry conflicted;
     String theirsTip;
@@ -52,7 +53,8 @@ class ResolvedMergeTestFailureTest {
         assertThat(after.attempt().result()).contains("failed with exit code 1");
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
         assertThat(after.attempt().worktree()).as("the merge worktree is kept").isDirectory();
-        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java"))).isEqualTo(wrong);
+        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java")))
+                .isEqualTo(wrong);
         assertThat(rig.kinds()).contains("merge.failed");
         assertThat(rig.entry(conflicted.id()).attempt().lastTestPassed()).isFalse();
 
@@ -62,7 +64,10 @@ class ResolvedMergeTestFailureTest {
         MergeEntry merged = rig.entry(conflicted.id());
         assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(right);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(merged.attempt().mergeCommit(), before, theirsTip);
     }
 
@@ -76,10 +81,12 @@ class ResolvedMergeTestFailureTest {
         assertThat(after.state()).isEqualTo(MergeState.CONFLICT);
         assertThat(rig.main()).as("base untouched").isEqualTo(before);
         assertThat(after.attempt().worktree()).isDirectory();
-        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java"))).contains("Math.addExact(a, b)");
+        assertThat(Files.readString(after.attempt().worktree().resolve("Calc.java")))
+                .contains("Math.addExact(a, b)");
         assertThat(rig.store.conflicts(conflicted.id()).get(0).resolvedBy()).isEqualTo("bob");
-        assertThat(rig.recent()).anyMatch(ev -> ev.kind().equals("merge.failed")
-                && ev.message().contains("could not be finished after its conflicts were resolved"));
+        assertThat(rig.recent())
+                .anyMatch(ev -> ev.kind().equals("merge.failed")
+                        && ev.message().contains("could not be finished after its conflicts were resolved"));
     }
 
     @Test
@@ -94,7 +101,10 @@ class ResolvedMergeTestFailureTest {
         MergeEntry merged = rig.entry(conflicted.id());
         assertThat(merged.state()).as(merged.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rig.repo.git("show", "main:Calc.java")).isEqualTo(rig.repo.git("show", before + ":Calc.java"));
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "main").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "main")
+                        .strip()
+                        .split(" "))
                 .containsExactly(merged.attempt().mergeCommit(), before, theirsTip);
     }
 }

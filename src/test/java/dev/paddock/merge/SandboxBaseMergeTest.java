@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SandboxBaseMergeTest {
     @TempDir
     Path tmp;
+
     private MergeRig rig;
     private String releaseBefore;
     private String mainBefore;
@@ -62,10 +63,14 @@ class SandboxBaseMergeTest {
         assertThat(rig.queue.enqueueFinished()).isEqualTo(1);
         rig.drain();
 
-        MergeEntry e = rig.store.openOf("rx-001").orElse(rig.store.list(rig.repoId, 10).get(0));
+        MergeEntry e =
+                rig.store.openOf("rx-001").orElse(rig.store.list(rig.repoId, 10).get(0));
         assertThat(e.state()).as(e.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(rev("main")).as("the repository's base is untouched").isEqualTo(mainBefore);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "release/x").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "release/x")
+                        .strip()
+                        .split(" "))
                 .containsExactly(e.attempt().mergeCommit(), releaseBefore, tip);
         assertThat(e.attempt().result()).contains("merged into release/x");
         assertThat(rig.sandboxes.find("rx-001").orElseThrow().state()).isEqualTo(SandboxState.MERGED);
@@ -85,7 +90,10 @@ class SandboxBaseMergeTest {
         assertThat(e.state()).as(e.attempt().result()).isEqualTo(MergeState.MERGED);
         assertThat(e.attempt().baseBefore()).isEqualTo(releaseBefore);
         assertThat(rev("main")).isEqualTo(mainBefore);
-        assertThat(rig.repo.git("rev-list", "--parents", "-n", "1", "release/x").strip().split(" "))
+        assertThat(rig.repo
+                        .git("rev-list", "--parents", "-n", "1", "release/x")
+                        .strip()
+                        .split(" "))
                 .containsExactly(e.attempt().mergeCommit(), releaseBefore, tip);
     }
 

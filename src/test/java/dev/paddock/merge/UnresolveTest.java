@@ -22,6 +22,7 @@ class UnresolveTest {
 
     @TempDir
     Path tmp;
+
     MergeRig rig;
     MergeEntry conflicted;
     String before;
@@ -32,7 +33,8 @@ class UnresolveTest {
         rig.repo.commitFile("A.java", A, "Add A");
         rig.repo.commitFile("b.txt", B, "Add b");
         rig.repo.git("branch", "agent/x", "main");
-        Path wt = rig.repo.addWorktreeOnBranch(rig.repo.dir().resolve(".worktrees").resolve("agent-x"), "agent/x");
+        Path wt = rig.repo.addWorktreeOnBranch(
+                rig.repo.dir().resolve(".worktrees").resolve("agent-x"), "agent/x");
         dev.paddock.testing.TempRepo.write(wt, "A.java", A.replace("return 1;", "return 2;"));
         dev.paddock.testing.TempRepo.write(wt, "b.txt", "b = 2\n");
         dev.paddock.testing.TempRepo.commitAll(wt, "agent edits");
@@ -53,8 +55,11 @@ class UnresolveTest {
     void aReopenedFileIsUnresolvedAgainKeepsItsTextAndTheMergeWaitsForIt() throws Exception {
         String mine = A.replace("return 1;", "return 2 + 3;");
         rig.resolution.markResolved(conflicted.id(), "A.java", mine, "alice");
-        assertThat(rig.resolution.resolvedFiles(conflicted.id())).extracting(ResolutionService.ResolvedFile::path,
-                ResolutionService.ResolvedFile::text, ResolutionService.ResolvedFile::by)
+        assertThat(rig.resolution.resolvedFiles(conflicted.id()))
+                .extracting(
+                        ResolutionService.ResolvedFile::path,
+                        ResolutionService.ResolvedFile::text,
+                        ResolutionService.ResolvedFile::by)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("A.java", mine, "alice"));
 
         rig.resolution.unresolve(conflicted.id(), "A.java", "bob");
@@ -62,14 +67,19 @@ class UnresolveTest {
         assertThat(rig.store.conflicts(conflicted.id())).noneMatch(MergeStore.StoredConflict::resolved);
         assertThat(rig.resolution.resolvedFiles(conflicted.id())).isEmpty();
         // Still listed with its three versions; its resolved text stays in the merge worktree; git sees it unmerged.
-        assertThat(rig.resolution.conflicts(conflicted.id()).files()).extracting(ConflictFile::path)
+        assertThat(rig.resolution.conflicts(conflicted.id()).files())
+                .extracting(ConflictFile::path)
                 .containsExactly("A.java", "b.txt");
-        assertThat(Files.readString(conflicted.attempt().worktree().resolve("A.java"))).isEqualTo(mine);
-        assertThat(dev.paddock.testing.TempRepo.run(conflicted.attempt().worktree(), "ls-files", "-u", "--",
-                "A.java").stdout())
+        assertThat(Files.readString(conflicted.attempt().worktree().resolve("A.java")))
+                .isEqualTo(mine);
+        assertThat(dev.paddock.testing.TempRepo.run(conflicted.attempt().worktree(), "ls-files", "-u", "--", "A.java")
+                        .stdout())
                 .isNotBlank();
-        assertThat(rig.recent()).anyMatch(e -> e.kind().equals(EventKinds.MERGE_UNRESOLVED)
-                && e.message().equals("bob reopened A.java in " + conflicted.label() + " (resolved before by alice)"));
+        assertThat(rig.recent())
+                .anyMatch(e -> e.kind().equals(EventKinds.MERGE_UNRESOLVED)
+                        && e.message()
+                                .equals("bob reopened A.java in " + conflicted.label()
+                                        + " (resolved before by alice)"));
 
         // Resolving the other file does not finish the merge: the reopened one waits.
         rig.resolution.markResolved(conflicted.id(), "b.txt", "b = 5\n", "alice");
@@ -93,7 +103,8 @@ class UnresolveTest {
         assertThat(rig.entry(conflicted.id()).attempt().result()).contains("failed with exit code 1");
 
         rig.resolution.unresolve(conflicted.id(), "A.java", "alice");
-        assertThat(rig.resolution.resolvedFiles(conflicted.id())).extracting(ResolutionService.ResolvedFile::path)
+        assertThat(rig.resolution.resolvedFiles(conflicted.id()))
+                .extracting(ResolutionService.ResolvedFile::path)
                 .containsExactly("b.txt");
         rig.resolution.markResolved(conflicted.id(), "A.java", A.replace("return 1;", "return 5;"), "alice");
 
@@ -106,8 +117,13 @@ class UnresolveTest {
     void theFinishOfAMergeWhoseFileWasReopenedMeanwhileSendsItBackInsteadOfMerging() throws Exception {
         // Every file resolved in the store (the finish is due), then one reopened before the queue takes the finish.
         rig.resolution.markResolved(conflicted.id(), "b.txt", "b = 5\n", "alice");
-        rig.store.resolve(conflicted.id(), "A.java", "text", "alice", dev.paddock.events.EventDraft.of(rig.repoId,
-                null, EventKinds.MERGE_RESOLVED, "alice resolved A.java", java.util.Map.of()));
+        rig.store.resolve(
+                conflicted.id(),
+                "A.java",
+                "text",
+                "alice",
+                dev.paddock.events.EventDraft.of(
+                        rig.repoId, null, EventKinds.MERGE_RESOLVED, "alice resolved A.java", java.util.Map.of()));
         rig.resolution.unresolve(conflicted.id(), "A.java", "bob");
 
         rig.queue.completeResolved(rig.queue.repos().find(rig.repoId).orElseThrow(), rig.entry(conflicted.id()));
@@ -122,15 +138,18 @@ class UnresolveTest {
     @Test
     void onlyAResolvedFileOfAMergeWaitingForResolutionsCanBeReopened() throws Exception {
         assertThatThrownBy(() -> rig.resolution.unresolve(conflicted.id(), "A.java", "bob"))
-                .isInstanceOf(MergeException.class).hasMessage("A.java is not resolved in " + conflicted.label());
+                .isInstanceOf(MergeException.class)
+                .hasMessage("A.java is not resolved in " + conflicted.label());
         assertThatThrownBy(() -> rig.resolution.unresolve(conflicted.id(), "nope.txt", "bob"))
-                .isInstanceOf(MergeException.class).hasMessageContaining("is not a conflicted file");
+                .isInstanceOf(MergeException.class)
+                .hasMessageContaining("is not a conflicted file");
         rig.resolution.markResolved(conflicted.id(), "A.java", A, "alice");
         rig.resolution.markResolved(conflicted.id(), "b.txt", B, "alice");
         assertThat(rig.entry(conflicted.id()).state()).isEqualTo(MergeState.MERGED);
 
         assertThatThrownBy(() -> rig.resolution.unresolve(conflicted.id(), "A.java", "bob"))
-                .isInstanceOf(MergeException.class).hasMessageContaining("is merged");
+                .isInstanceOf(MergeException.class)
+                .hasMessageContaining("is merged");
         assertThat(rig.store.conflicts(conflicted.id())).allMatch(MergeStore.StoredConflict::resolved);
     }
 }

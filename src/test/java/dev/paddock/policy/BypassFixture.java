@@ -30,6 +30,7 @@ final class BypassFixture {
     static final String SECRET = "SECRET=hunter2";
     /** What Paddock's home ({@code home/.paddock}) holds in {@code api-token}. */
     static final String TOKEN = "paddock-token-0123";
+
     private static final String TOUCH = "#!/bin/sh\ntouch ../m\n";
 
     private final Path template;
@@ -55,7 +56,9 @@ final class BypassFixture {
         executable(Files.createDirectories(t.resolve("xp")).resolve("git-remote-https"), TOUCH);
         Path np = Files.createDirectories(t.resolve("np"));
         write(np.resolve("x.js"), "require('fs').writeFileSync('../m', '')\n");
-        write(np.resolve("package.json"), "{\"name\": \"np\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"touch ../m\"}}\n");
+        write(
+                np.resolve("package.json"),
+                "{\"name\": \"np\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"touch ../m\"}}\n");
         write(t.resolve("evil.mk"), "test:\n\ttouch ../m\n");
         Files.write(t.resolve("zone"), zone());
 
@@ -67,7 +70,9 @@ final class BypassFixture {
         Path repo = t.resolve("repo");
         git(t, "init", "-q", "--template=", "repo");
         Files.createDirectories(repo.resolve(".git/hooks"));
-        write(repo.resolve("package.json"), "{\"name\": \"r\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"true\"}}\n");
+        write(
+                repo.resolve("package.json"),
+                "{\"name\": \"r\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"true\"}}\n");
         write(repo.resolve("Makefile"), "test:\n\ttrue\n");
         write(Files.createDirectories(repo.resolve("build")).resolve("out.txt"), "built\n");
         git(repo, "add", "package.json", "Makefile");
@@ -80,7 +85,8 @@ final class BypassFixture {
         write(Files.createDirectories(t.resolve("home/.paddock")).resolve("api-token"), TOKEN + "\n");
         Path nested = repo.resolve("nested");
         git(repo, "init", "-q", "--template=", "nested");
-        Files.writeString(nested.resolve(".git/config"), fsmonitor.replace("../m", "../../m"), StandardOpenOption.APPEND);
+        Files.writeString(
+                nested.resolve(".git/config"), fsmonitor.replace("../m", "../../m"), StandardOpenOption.APPEND);
 
         Path stage = Files.createDirectories(dir.resolve("stage/.git/hooks"));
         executable(stage.resolve("pre-commit"), TOUCH);
@@ -105,12 +111,12 @@ final class BypassFixture {
     }
 
     /** What a run printed. */
-    record Result(int exit, String out, String err) {
-    }
+    record Result(int exit, String out, String err) {}
 
     /** Runs {@code command} with {@code /bin/bash -c} in {@code base/repo}, hermetically. */
     static Result bash(Path base, String command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("/bin/bash", "-c", command).directory(base.resolve("repo").toFile());
+        ProcessBuilder pb = new ProcessBuilder("/bin/bash", "-c", command)
+                .directory(base.resolve("repo").toFile());
         Map<String, String> env = pb.environment();
         env.clear();
         env.put("HOME", base.resolve("home").toString());
@@ -127,14 +133,17 @@ final class BypassFixture {
         env.put("NPM_CONFIG_AUDIT", "false");
         Path out = Files.createTempFile(base, "out", ".txt");
         Path err = Files.createTempFile(base, "err", ".txt");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                new java.io.File("/dev/null")));
+        pb.redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process p = pb.start();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("`" + command + "` did not end within 30 s");
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 

@@ -37,6 +37,7 @@ class BypassTableTest {
     private static final String WORK = """
             {"permissions": {"allow": ["Bash", "Read(./**)"], "ask": ["Bash(git push:*)"],
                              "deny": ["Bash(rm -rf:*)", "Read(./.env)", "Edit(./.git/**)"]}}""";
+
     private static final String RMRF = "Bash(rm -rf:*)";
     private static final String ENV = "Read(./.env)";
     private static final String GIT = "Edit(./.git/**)";
@@ -54,9 +55,12 @@ class BypassTableTest {
     static void buildFixture() throws Exception {
         Path check = Files.createDirectories(tmp.resolve("check/repo")).getParent();
         BypassFixture.Result bash = BypassFixture.bash(check, "echo \"${BASH_VERSINFO[0]}\"; command -v rsync");
-        assertThat(bash.out().lines().findFirst().orElse("")).as("the rows are run under bash 5 (%s)", bash)
+        assertThat(bash.out().lines().findFirst().orElse(""))
+                .as("the rows are run under bash 5 (%s)", bash)
                 .matches("[5-9]|[1-9][0-9]+");
-        assertThat(bash.out()).as("rsync is installed (.ci/run installs it): its rows run it").contains("/rsync");
+        assertThat(bash.out())
+                .as("rsync is installed (.ci/run installs it): its rows run it")
+                .contains("/rsync");
         fixture = BypassFixture.build(Files.createDirectories(tmp.resolve("fixture")));
         shared = fixture.copy(Files.createDirectories(tmp.resolve("shared"))).toRealPath();
     }
@@ -87,7 +91,9 @@ class BypassTableTest {
     }
 
     private static Effect deleted(String path) {
-        return new Effect("deletes " + path, (base, r) -> !Files.exists(base.resolve("repo").resolve(path)));
+        return new Effect(
+                "deletes " + path,
+                (base, r) -> !Files.exists(base.resolve("repo").resolve(path)));
     }
 
     private static Effect written(String path) {
@@ -95,7 +101,9 @@ class BypassTableTest {
             Path p = base.resolve("repo").resolve(path.replace("*", ""));
             if (path.endsWith("*")) {
                 try (Stream<Path> s = Files.list(p.getParent())) {
-                    return s.anyMatch(f -> f.getFileName().toString().startsWith(p.getFileName().toString()));
+                    return s.anyMatch(f -> f.getFileName()
+                            .toString()
+                            .startsWith(p.getFileName().toString()));
                 } catch (IOException e) {
                     return false;
                 }
@@ -195,9 +203,16 @@ class BypassTableTest {
                 issue(ask, NO_RULE, "XDG_CONFIG_HOME=../evil git status", marker()),
                 issue(ask, NO_RULE, "GIT_CONFIG_GLOBAL=../evil/.gitconfig git status", marker()),
                 issue(ask, NO_RULE, "GIT_DIR=../other/.git git status", marker()),
-                issue(ask, NO_RULE, "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor"
-                        + " GIT_CONFIG_VALUE_0='touch ../m; false' git status", marker()),
-                issue(ask, NO_RULE, "GIT_CONFIG_PARAMETERS=\"'core.fsmonitor'='touch ../m; false'\" git status",
+                issue(
+                        ask,
+                        NO_RULE,
+                        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor"
+                                + " GIT_CONFIG_VALUE_0='touch ../m; false' git status",
+                        marker()),
+                issue(
+                        ask,
+                        NO_RULE,
+                        "GIT_CONFIG_PARAMETERS=\"'core.fsmonitor'='touch ../m; false'\" git status",
                         marker()),
                 issue(ask, NO_RULE, "env HOME=../evil git status", marker()),
                 issue(ask, NO_RULE, "export HOME=../evil; git status", marker()),
@@ -211,7 +226,11 @@ class BypassTableTest {
                 issue(ask, NO_RULE, "ENV=../rc sh -i -c ls", marker()),
                 issue(ask, NO_RULE, "HOME=../evil bash -lc ls", marker()),
                 issue(ask, NO_RULE, "HOME=../evil bash -ic ls", marker()),
-                open(ask, NO_RULE, "GIT_SSH_COMMAND='touch ../m; false' git ls-remote ssh://example.invalid/r", marker()),
+                open(
+                        ask,
+                        NO_RULE,
+                        "GIT_SSH_COMMAND='touch ../m; false' git ls-remote ssh://example.invalid/r",
+                        marker()),
                 open(ask, NO_RULE, "GIT_EXTERNAL_DIFF='touch ../m; :' git diff HEAD~1", marker()),
                 // variables set otherwise than by NAME=value are judged as assignments
                 open(ask, NO_RULE, "for HOME in ../evil; do git status; done", marker()),
@@ -223,9 +242,15 @@ class BypassTableTest {
                 open(ask, NO_RULE, "readarray -td, PS4 <<< '$(touch ../m),'; set -x; ls", marker()),
                 open(ask, NO_RULE, "cp -r ../evil e; getopts e HOME -e; git status", marker().fresh()),
                 open(ask, NO_RULE, "cp -r ../evil 10; exec {HOME}>/dev/null; git status", marker().fresh()),
-                open(ask, NO_RULE, ": ${CDPATH:=.git}; cd hooks && cp ../../../evilsh pre-commit",
+                open(
+                        ask,
+                        NO_RULE,
+                        ": ${CDPATH:=.git}; cd hooks && cp ../../../evilsh pre-commit",
                         written(".git/hooks/pre-commit")),
-                open(ask, NO_RULE, "unset CDPATH; echo ${CDPATH=.git} && cd hooks && cp ../../../evilsh pre-commit",
+                open(
+                        ask,
+                        NO_RULE,
+                        "unset CDPATH; echo ${CDPATH=.git} && cd hooks && cp ../../../evilsh pre-commit",
                         written(".git/hooks/pre-commit")),
                 open(ask, NO_RULE, "cd ../evilbin && unset PATH && ls", marker()),
                 // TZ names a zone of the system's; a path is a file of the agent's
@@ -251,13 +276,19 @@ class BypassTableTest {
                 open(ask, NO_RULE, "git rebase -x 'touch ../m' HEAD~1", marker().fresh()),
                 open(ask, NO_RULE, "git ls-remote --upload-pack='touch ../m; :' ../other", marker()),
                 open(ask, NO_RULE, "git fetch --upload-pack='touch ../m; :' ../other", marker().fresh()),
-                open(ask, NO_RULE, "git -c core.sshCommand='touch ../m; false' ls-remote ssh://example.invalid/r",
+                open(
+                        ask,
+                        NO_RULE,
+                        "git -c core.sshCommand='touch ../m; false' ls-remote ssh://example.invalid/r",
                         marker()),
                 open(ask, NO_RULE, "make -f ../evil.mk test", marker()),
                 open(ask, NO_RULE, "make test SHELL=../evilsh", marker()),
                 open(ask, NO_RULE, "python3 -c 'open(\"../m\", \"w\")'", marker()),
                 open(ask, NO_RULE, "node -e 'require(\"fs\").writeFileSync(\"../m\", \"\")'", marker()),
-                open(ask, NO_RULE, "tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='touch ../m' package.json",
+                open(
+                        ask,
+                        NO_RULE,
+                        "tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='touch ../m' package.json",
                         marker()),
                 // where git runs: a repository placed there is loaded
                 open(ask, NO_RULE, "cd nested && git status", marker()),
@@ -267,10 +298,17 @@ class BypassTableTest {
                 issue(ask, NO_RULE, "t='1 env HOME=../evil'; timeout $t git status", marker()),
                 issue(ask, NO_RULE, "o=--git-dir=../other/.git; git $o status", marker()),
                 // writes into .git by other programs
-                issue(deny, GIT, "GIT_TRACE=%BASE%/repo/.git/hooks/pre-commit git status",
+                issue(
+                        deny,
+                        GIT,
+                        "GIT_TRACE=%BASE%/repo/.git/hooks/pre-commit git status",
                         written(".git/hooks/pre-commit")),
                 issue(deny, GIT, "GIT_TRACE=.git/hooks/pre-commit git status", complains("unknown trace value")),
-                issue(deny, GIT, "GIT_TRACE_SETUP=%BASE%/repo/.git/hooks/post-x git status", written(".git/hooks/post-x")),
+                issue(
+                        deny,
+                        GIT,
+                        "GIT_TRACE_SETUP=%BASE%/repo/.git/hooks/post-x git status",
+                        written(".git/hooks/post-x")),
                 issue(deny, GIT, "LD_DEBUG=libs LD_DEBUG_OUTPUT=.git/hooks/x ls", written(".git/hooks/x.*")),
                 issue(deny, GIT, "cp -t .git/hooks ../evilsh", written(".git/hooks/evilsh")),
                 issue(deny, GIT, "cp --target-directory=.git/hooks ../evilsh", written(".git/hooks/evilsh")),
@@ -298,13 +336,19 @@ class BypassTableTest {
                 issue(deny, GIT, "env -C .git/hooks tee pre-commit < ../evilsh", written(".git/hooks/pre-commit")),
                 open(deny, GIT, "cd /nonexistent-dir; rm -r .git", deleted(".git")),
                 open(ask, NO_RULE, "find . -delete", deleted(".git")),
-                open(ask, NO_RULE, "printf '[core]\\n\\tfsmonitor = x\\n' >> nested/.git/config",
+                open(
+                        ask,
+                        NO_RULE,
+                        "printf '[core]\\n\\tfsmonitor = x\\n' >> nested/.git/config",
                         contains("nested/.git/config", "fsmonitor = x")),
                 // rsync copies like cp, and runs the programs -e and --rsync-path name
                 open(deny, GIT, "rsync ../evilsh .git/hooks/pre-commit", written(".git/hooks/pre-commit")),
                 open(deny, GIT, "rsync -r ../xp/ .git/hooks/", written(".git/hooks/git-remote-https")),
                 open(deny, GIT, "rsync -a ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
-                open(deny, GIT, "rsync --log-file=.git/hooks/pre-commit package.json copied.json",
+                open(
+                        deny,
+                        GIT,
+                        "rsync --log-file=.git/hooks/pre-commit package.json copied.json",
                         written(".git/hooks/pre-commit")),
                 open(deny, ENV, "rsync .env leak3 && tac leak3", printsSecret().fresh()),
                 open(ask, NO_RULE, "rsync -e 'sh -c \"touch ../m; false\"' package.json h:x", marker()),
@@ -355,18 +399,33 @@ class BypassTableTest {
                 issue(deny, ENV, "cat < /proc/self/cwd/.env", printsSecret()),
                 issue(deny, ENV, "cd build && tac /proc/self/cwd/../.env", printsSecret()),
                 open(deny, GIT, "cp ../evilsh /proc/self/cwd/.git/hooks/pre-commit", written(".git/hooks/pre-commit")),
-                open(deny, GIT, "cp ../evilsh /proc/self/root%BASE%/repo/.git/hooks/pre-commit",
+                open(
+                        deny,
+                        GIT,
+                        "cp ../evilsh /proc/self/root%BASE%/repo/.git/hooks/pre-commit",
                         written(".git/hooks/pre-commit")),
                 issue(deny, NO_RULE, "cat /proc/self/root%BASE%/home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 issue(deny, NO_RULE, "cat /proc/self/cwd/../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
-                work(ask, NO_RULE, "exec 3<.git; cp ../evilsh /dev/fd/3/hooks/pre-commit", written(".git/hooks/pre-commit")),
+                work(
+                        ask,
+                        NO_RULE,
+                        "exec 3<.git; cp ../evilsh /dev/fd/3/hooks/pre-commit",
+                        written(".git/hooks/pre-commit")),
                 work(ask, NO_RULE, "exec 3<build; cat /dev/fd/3/../.env", printsSecret()),
                 work(ask, NO_RULE, "cat /proc/*/cwd/.env", printsSecret()),
                 issue(deny, ENV, "cat notes", printsSecret()),
                 open(deny, ENV, "tac g/../notes", printsSecret()),
                 open(deny, GIT, "cp ../evilsh g/hooks/pre-commit", written(".git/hooks/pre-commit")),
-                open(deny, ENV, "ln -s ../.env build/x && tac build/x", printsSecret().fresh()),
-                open(deny, ENV, "ln -st build ../.env && tac build/.env", printsSecret().fresh()),
+                open(
+                        deny,
+                        ENV,
+                        "ln -s ../.env build/x && tac build/x",
+                        printsSecret().fresh()),
+                open(
+                        deny,
+                        ENV,
+                        "ln -st build ../.env && tac build/.env",
+                        printsSecret().fresh()),
                 // further cases from public reports on Claude Code and Codex permission checks (2025-2026).
                 // A prefix rule matched the whole compound command:
                 // https://github.com/anthropics/claude-code/issues/4956,
@@ -467,11 +526,13 @@ class BypassTableTest {
         PolicyEngine e = ENGINES.get(key);
         if (e == null) {
             Path file = PolicyFile.globalFile(Files.createDirectories(base.resolve("paddock-" + policyName)));
-            Files.writeString(file, switch (policyName) {
-                case "issue" -> ISSUE;
-                case "work" -> WORK;
-                default -> OPEN;
-            });
+            Files.writeString(
+                    file,
+                    switch (policyName) {
+                        case "issue" -> ISSUE;
+                        case "work" -> WORK;
+                        default -> OPEN;
+                    });
             Policy policy = PolicyFile.load(List.of(file), base.resolve("repo"), base.resolve("home"));
             assertThat(policy.broken()).isNull();
             e = new PolicyEngine(policy);
@@ -486,8 +547,9 @@ class BypassTableTest {
 
     @ParameterizedTest(name = "{0}: {3} -> {1} ({4})")
     @MethodSource("table")
-    void decidesAndBashShowsTheEffect(String policyName, Verdict expected, String rule, String command, Effect effect,
-            @TempDir Path dir) throws Exception {
+    void decidesAndBashShowsTheEffect(
+            String policyName, Verdict expected, String rule, String command, Effect effect, @TempDir Path dir)
+            throws Exception {
         Path base = effect.shared() ? shared : fixture.copy(dir).toRealPath();
         Files.deleteIfExists(base.resolve("m"));
         String cmd = command.replace("%BASE%", base.toString());
@@ -495,8 +557,9 @@ class BypassTableTest {
         Decision d = engine(policyName, base).decide(ToolRequest.bash(cmd, base.resolve("repo")));
         BypassFixture.Result run = BypassFixture.bash(base, cmd);
 
-        assertThat(effect.holds().test(base, run)).as("under bash, `%s` %s (exit %d, out %s, err %s)", cmd, effect,
-                run.exit(), run.out(), run.err()).isTrue();
+        assertThat(effect.holds().test(base, run))
+                .as("under bash, `%s` %s (exit %d, out %s, err %s)", cmd, effect, run.exit(), run.out(), run.err())
+                .isTrue();
         assertThat(d.verdict()).as(d.reason()).isEqualTo(expected);
         if (NO_RULE.equals(rule)) {
             assertThat(d.rule()).as(d.reason()).isNull();

@@ -40,8 +40,12 @@ class CommandSuffixTest {
         assertThat(d.rule()).isNull();
         assertThat(d.reason()).contains("may run `rm -rf build`").contains("deny rule Bash(rm -rf:*)");
         assertThat(decide("foo x /usr/bin/git push origin").verdict()).isEqualTo(Verdict.ASK);
-        assertThat(decide("foo x rm -r -f build").verdict()).as("flags in another order").isEqualTo(Verdict.ASK);
-        assertThat(decide("foo x rm -rf $DIR").verdict()).as("a run-time word later").isEqualTo(Verdict.ASK);
+        assertThat(decide("foo x rm -r -f build").verdict())
+                .as("flags in another order")
+                .isEqualTo(Verdict.ASK);
+        assertThat(decide("foo x rm -rf $DIR").verdict())
+                .as("a run-time word later")
+                .isEqualTo(Verdict.ASK);
     }
 
     @Test
@@ -49,13 +53,17 @@ class CommandSuffixTest {
         assertThat(decide("foo -c 'ls; rm -rf build'").verdict()).isEqualTo(Verdict.ASK);
         assertThat(decide("foo --then='git push --force'").verdict()).isEqualTo(Verdict.ASK);
         assertThat(decide("foo 'bar \"$(rm -rf build)\"'").verdict()).isEqualTo(Verdict.ASK);
-        assertThat(decide("foo -c 'sh -c \"rm -rf build\"'").verdict()).as("nested strings").isEqualTo(Verdict.ASK);
+        assertThat(decide("foo -c 'sh -c \"rm -rf build\"'").verdict())
+                .as("nested strings")
+                .isEqualTo(Verdict.ASK);
     }
 
     @Test
     void programsThatNeverRunTheirArgumentsAndHarmlessSuffixesStayAllowed() {
         assertThat(decide("foo build --watch src").verdict()).isEqualTo(Verdict.ALLOW);
-        assertThat(decide("echo rm -rf build").verdict()).as("echo prints its words").isEqualTo(Verdict.ALLOW);
+        assertThat(decide("echo rm -rf build").verdict())
+                .as("echo prints its words")
+                .isEqualTo(Verdict.ALLOW);
         assertThat(decide("cat rm -rf").verdict()).as("cat's words are files").isEqualTo(Verdict.ALLOW);
         assertThat(decide("git status -- 'rm -rf build'").verdict()).isEqualTo(Verdict.ALLOW);
         assertThat(decide("foo 'a b; c d'").verdict()).isEqualTo(Verdict.ALLOW);

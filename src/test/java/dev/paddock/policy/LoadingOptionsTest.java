@@ -49,7 +49,9 @@ class LoadingOptionsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("variables")
     void eachVariableIsFoundByItsOwnEntry(Variable v) {
-        assertThat(LoadingCheck.variable(v.example())).as("an entry before it shadows it").isEqualTo(v);
+        assertThat(LoadingCheck.variable(v.example()))
+                .as("an entry before it shadows it")
+                .isEqualTo(v);
         assertThat(v.reason()).isNotBlank();
     }
 
@@ -61,14 +63,20 @@ class LoadingOptionsTest {
         if (v.effect() == EnvEffect.HARMLESS) {
             assertThat(decide(e, name + "=1 ls").verdict()).isEqualTo(Verdict.ALLOW);
             assertThat(decide(e, "env " + name + "=1 ls").verdict()).isEqualTo(Verdict.ALLOW);
-            assertThat(decide(e, name + "=$X ls").verdict()).as("a value only known at run time").isEqualTo(Verdict.ASK);
+            assertThat(decide(e, name + "=$X ls").verdict())
+                    .as("a value only known at run time")
+                    .isEqualTo(Verdict.ASK);
             assertThat(decide(e, name + "=../x/y.z ls").verdict()).as("a path").isEqualTo(Verdict.ASK);
-            assertThat(decide(e, name + "=/tmp/x ls").verdict()).as("an absolute path").isEqualTo(Verdict.ASK);
-            assertThat(decide(e, name + "=:/tmp/x ls").verdict()).as("an absolute path").isEqualTo(Verdict.ASK);
+            assertThat(decide(e, name + "=/tmp/x ls").verdict())
+                    .as("an absolute path")
+                    .isEqualTo(Verdict.ASK);
+            assertThat(decide(e, name + "=:/tmp/x ls").verdict())
+                    .as("an absolute path")
+                    .isEqualTo(Verdict.ASK);
             return;
         }
-        for (String command : List.of(name + "=x ls", "env " + name + "=x ls", "export " + name + "=x; ls",
-                name + "=x; ls")) {
+        for (String command :
+                List.of(name + "=x ls", "env " + name + "=x ls", "export " + name + "=x; ls", name + "=x; ls")) {
             Decision d = decide(e, command);
             assertThat(d.verdict()).as(command + ": " + d.reason()).isNotEqualTo(Verdict.ALLOW);
             assertThat(e.analyze(command, REPO).problems()).as(command).anyMatch(p -> p.contains(v.reason()));
@@ -114,14 +122,29 @@ class LoadingOptionsTest {
     @Test
     void gitDisplaySettingsAreHarmlessAndEveryOtherKeyIsAsked() {
         PolicyEngine e = engine("Bash(git status:*)");
-        for (String key : List.of("user.name=a", "user.email=a@b", "color.ui=always", "COLOR.status=never",
-                "core.quotePath=false", "advice.statusHints=false")) {
+        for (String key : List.of(
+                "user.name=a",
+                "user.email=a@b",
+                "color.ui=always",
+                "COLOR.status=never",
+                "core.quotePath=false",
+                "advice.statusHints=false")) {
             assertThat(decide(e, "git -c " + key + " status").verdict()).as(key).isEqualTo(Verdict.ALLOW);
         }
-        for (String key : List.of("core.fsmonitor=x", "include.path=f", "includeIf.gitdir:/.path=f", "alias.st=!x",
-                "core.pager=x", "core.hooksPath=h", "core.worktree=/x", "safe.directory=*", "credential.helper=x",
+        for (String key : List.of(
+                "core.fsmonitor=x",
+                "include.path=f",
+                "includeIf.gitdir:/.path=f",
+                "alias.st=!x",
+                "core.pager=x",
+                "core.hooksPath=h",
+                "core.worktree=/x",
+                "safe.directory=*",
+                "credential.helper=x",
                 "diff.external=x")) {
-            assertThat(decide(e, "git -c '" + key + "' status").verdict()).as(key).isEqualTo(Verdict.ASK);
+            assertThat(decide(e, "git -c '" + key + "' status").verdict())
+                    .as(key)
+                    .isEqualTo(Verdict.ASK);
         }
     }
 
@@ -130,14 +153,27 @@ class LoadingOptionsTest {
         PolicyEngine e = engine("Bash");
         for (String name : ShellOptions.HARMLESS_SET) {
             assertThat(decide(e, "set -o " + name + "; ls").verdict()).as(name).isEqualTo(Verdict.ALLOW);
-            assertThat(decide(e, "bash -o " + name + " -c ls").verdict()).as(name).isEqualTo(Verdict.ALLOW);
+            assertThat(decide(e, "bash -o " + name + " -c ls").verdict())
+                    .as(name)
+                    .isEqualTo(Verdict.ALLOW);
         }
         for (String name : ShellOptions.HARMLESS_SHOPT) {
-            assertThat(decide(e, "shopt -s " + name + "; ls").verdict()).as(name).isEqualTo(Verdict.ALLOW);
+            assertThat(decide(e, "shopt -s " + name + "; ls").verdict())
+                    .as(name)
+                    .isEqualTo(Verdict.ALLOW);
         }
         assertThat(decide(e, "set -euo pipefail; ls").verdict()).isEqualTo(Verdict.ALLOW);
-        for (String risky : List.of("set -o history", "set -o posix", "set -o allexport", "set -a", "set -k",
-                "set -H", "shopt -s expand_aliases", "shopt -s extdebug", "shopt -s sourcepath", "bash -O extdebug -c",
+        for (String risky : List.of(
+                "set -o history",
+                "set -o posix",
+                "set -o allexport",
+                "set -a",
+                "set -k",
+                "set -H",
+                "shopt -s expand_aliases",
+                "shopt -s extdebug",
+                "shopt -s sourcepath",
+                "bash -O extdebug -c",
                 "bash -o keyword -c")) {
             assertThat(decide(e, risky + " ls").verdict()).as(risky).isEqualTo(Verdict.ASK);
         }

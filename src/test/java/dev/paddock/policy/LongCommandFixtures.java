@@ -6,8 +6,7 @@ import java.util.List;
 
 /** Long and pathological commands, and the engine they are judged by (shared by a test and a bench). */
 public final class LongCommandFixtures {
-    private LongCommandFixtures() {
-    }
+    private LongCommandFixtures() {}
 
     public static final Path REPO = Path.of("/home/u/repo");
 
@@ -47,8 +46,30 @@ public final class LongCommandFixtures {
     /** Inputs of {@code bytes} made to be deep or slow to read. */
     public static List<String> pathological(int bytes) {
         List<String> out = new ArrayList<>();
-        for (String unit : List.of("$(", "\"$(", "( ", "{ ", "${x:-", "$((", "((", "$[", "`", "'", "\"", "a[",
-                "<<E\n", "x=(", "[[ ", "case x in x) ", "f() { ", "${!", "$((x", "\\\n", "$'\\", "<(", "2>&")) {
+        for (String unit : List.of(
+                "$(",
+                "\"$(",
+                "( ",
+                "{ ",
+                "${x:-",
+                "$((",
+                "((",
+                "$[",
+                "`",
+                "'",
+                "\"",
+                "a[",
+                "<<E\n",
+                "x=(",
+                "[[ ",
+                "case x in x) ",
+                "f() { ",
+                "${!",
+                "$((x",
+                "\\\n",
+                "$'\\",
+                "<(",
+                "2>&")) {
             out.add("ls " + unit.repeat(bytes / unit.length()));
         }
         return out;

@@ -61,8 +61,10 @@ class LongCommandTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aCommandAsLongAsTheHooksInputLimitIsDecided() {
         PolicyEngine engine = engine();
-        assertThat(engine.decide(ToolRequest.bash(commit(1 << 20), REPO)).verdict()).isEqualTo(Verdict.ALLOW);
-        assertThat(engine.decide(ToolRequest.bash(script(1 << 20, "cat .env"), REPO)).verdict())
+        assertThat(engine.decide(ToolRequest.bash(commit(1 << 20), REPO)).verdict())
+                .isEqualTo(Verdict.ALLOW);
+        assertThat(engine.decide(ToolRequest.bash(script(1 << 20, "cat .env"), REPO))
+                        .verdict())
                 .isEqualTo(Verdict.DENY);
     }
 

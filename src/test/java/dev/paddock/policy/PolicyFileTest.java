@@ -29,7 +29,8 @@ class PolicyFileTest {
 
         assertThat(d.verdict()).isEqualTo(Verdict.DENY);
         assertThat(d.rule()).isNull();
-        assertThat(d.reason()).startsWith("the policy cannot be used, so everything is denied until it is fixed: ")
+        assertThat(d.reason())
+                .startsWith("the policy cannot be used, so everything is denied until it is fixed: ")
                 .contains(f + " line 3, column 26: not valid JSON");
     }
 
@@ -40,8 +41,8 @@ class PolicyFileTest {
 
         PolicyFile.Contents c = PolicyFile.read(f);
         assertThat(c.isSound()).isFalse();
-        assertThat(c.errors()).containsExactly(f + " line 3, column 12: rule \"Bash(git push\": missing \")\" at"
-                + " the end");
+        assertThat(c.errors())
+                .containsExactly(f + " line 3, column 12: rule \"Bash(git push\": missing \")\" at" + " the end");
         Decision d = decideWith(f, "ls");
         assertThat(d.verdict()).isEqualTo(Verdict.DENY);
         assertThat(d.reason()).contains("line 3, column 12", "Bash(git push");
@@ -52,10 +53,11 @@ class PolicyFileTest {
         Path f = tmp.resolve("policy.json");
         Files.writeString(f, "{\"permissions\": {\"allow\": \"Bash(ls)\", \"deny\": [42]}, \"unmatched\": \"allow\"}");
 
-        assertThat(PolicyFile.read(f).errors()).containsExactly(
-                f + " line 1, column 27: \"allow\" must be a list of rule strings",
-                f + " line 1, column 48: each entry of \"deny\" must be a string such as \"Bash(npm test)\"",
-                f + " line 1, column 67: \"unmatched\" must be \"ask\" or \"deny\"");
+        assertThat(PolicyFile.read(f).errors())
+                .containsExactly(
+                        f + " line 1, column 27: \"allow\" must be a list of rule strings",
+                        f + " line 1, column 48: each entry of \"deny\" must be a string such as \"Bash(npm test)\"",
+                        f + " line 1, column 67: \"unmatched\" must be \"ask\" or \"deny\"");
         assertThat(decideWith(f, "ls").verdict()).isEqualTo(Verdict.DENY);
     }
 
@@ -92,7 +94,8 @@ class PolicyFileTest {
 
         PolicyFile.Contents c = PolicyFile.read(f);
         assertThat(c.errors()).isEmpty();
-        assertThat(c.rules()).extracting(PolicyRule::describe)
+        assertThat(c.rules())
+                .extracting(PolicyRule::describe)
                 .containsExactly("deny rule Read(./.env) from " + f, "allow rule Bash(ls) from " + f);
     }
 
@@ -114,11 +117,12 @@ class PolicyFileTest {
         assertThat(imported.list(RuleList.ALLOW)).containsExactly("Bash(npm run test:*)", "WebSearch");
         assertThat(imported.list(RuleList.ASK)).containsExactly("Bash(git push:*)");
         assertThat(imported.list(RuleList.DENY)).containsExactly("Read(./.env)");
-        assertThat(imported.skipped()).containsExactly(
-                "line 3, column 39: rule \"Read(.env:*)\": `:*` is for Bash rules; a path rule takes a"
-                        + " gitignore-style pattern such as ./.env, ./.env.* or ./secrets/**",
-                "line 5, column 30: rule \"bash(rm -rf:*)\": unknown tool \"bash\": tool names are case-sensitive;"
-                        + " did you mean \"Bash\"?");
+        assertThat(imported.skipped())
+                .containsExactly(
+                        "line 3, column 39: rule \"Read(.env:*)\": `:*` is for Bash rules; a path rule takes a"
+                                + " gitignore-style pattern such as ./.env, ./.env.* or ./secrets/**",
+                        "line 5, column 30: rule \"bash(rm -rf:*)\": unknown tool \"bash\": tool names are case-sensitive;"
+                                + " did you mean \"Bash\"?");
     }
 
     @Test

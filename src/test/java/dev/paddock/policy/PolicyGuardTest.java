@@ -70,7 +70,8 @@ class PolicyGuardTest {
         assertBuiltInDeny(tool("Write", "~/.claude/settings.json")); // the user's Claude Code settings
         assertBuiltInDeny(tool("Write", "~/.paddock/policy.json")); // the default home
         assertBuiltInDeny(tool("Edit", PolicyFile.globalFile(paddockHome).toString()));
-        assertBuiltInDeny(tool("Write", paddockHome.resolve("bin/paddock-hook-claude").toString()));
+        assertBuiltInDeny(
+                tool("Write", paddockHome.resolve("bin/paddock-hook-claude").toString()));
         assertBuiltInDeny(tool("Write", "src/../.claude/hooks/pre.sh"));
         assertBuiltInDeny(tool("Write", ".CLAUDE/settings.json")); // case-insensitive volumes
         assertBuiltInDeny(tool("Write", ".clau\u200Bde/settings.json")); // an invisible character HFS+ ignores
@@ -121,17 +122,22 @@ class PolicyGuardTest {
         assertBuiltInDeny(tool("Grep", paddockHome.toString()));
         assertBuiltInDeny(bash("cat " + paddockHome.resolve("api-token")));
         assertBuiltInDeny(bash("curl -H \"x: $(cat " + paddockHome.resolve("api-token") + ")\" http://127.0.0.1:1"));
-        assertThat(tool("Read", ".claude/settings.json").verdict()).as("reading a repository's settings is the"
-                + " policy's business").isEqualTo(Verdict.ALLOW);
+        assertThat(tool("Read", ".claude/settings.json").verdict())
+                .as("reading a repository's settings is the" + " policy's business")
+                .isEqualTo(Verdict.ALLOW);
     }
 
     @Test
     void aCommandNamingPolicyOrHookFilesIsAskedEvenWhenAllowed() {
         // git checkout -- PATHS is known to write its paths: denied as any other write (see the deny test)
         assertBuiltInDeny(bash("git checkout HEAD -- .claude"));
-        for (String command : new String[] {"python3 fix.py .paddock/policy.json", "git stash push -- .claude",
-                "node tool.js --config=../../../../.claude/settings.json", "git restore --source=HEAD~1 .claude/",
-                "ls -la " + paddockHome}) {
+        for (String command : new String[] {
+            "python3 fix.py .paddock/policy.json",
+            "git stash push -- .claude",
+            "node tool.js --config=../../../../.claude/settings.json",
+            "git restore --source=HEAD~1 .claude/",
+            "ls -la " + paddockHome
+        }) {
             Decision d = bash(command);
             assertThat(d.verdict()).as(command + ": " + d.reason()).isEqualTo(Verdict.ASK);
             assertThat(d.reason()).contains("a person decides", "built-in rule");
@@ -154,14 +160,21 @@ class PolicyGuardTest {
 
     @Test
     void theBuiltInRuleNeverLoosensWhatThePolicyDenies() throws IOException {
-        Files.writeString(PolicyFile.repositoryFile(repo), "{\"permissions\": {\"deny\": [\"Bash(rm -rf:*)\","
-                + " \"Grep\", \"Edit(//**)\"]}}");
-        PolicyEngine strict = new PolicyEngine(PolicyFile.loadStandard(paddockHome, repo, worktree, home),
-                new PolicyGuard(paddockHome, repo));
+        Files.writeString(
+                PolicyFile.repositoryFile(repo),
+                "{\"permissions\": {\"deny\": [\"Bash(rm -rf:*)\"," + " \"Grep\", \"Edit(//**)\"]}}");
+        PolicyEngine strict = new PolicyEngine(
+                PolicyFile.loadStandard(paddockHome, repo, worktree, home), new PolicyGuard(paddockHome, repo));
 
-        assertThat(strict.decide(ToolRequest.bash("rm -rf ../../../..", worktree)).verdict()).isEqualTo(Verdict.DENY);
-        assertThat(strict.decide(ToolRequest.bash("chmod -R 777 " + repo, worktree)).verdict()).isEqualTo(Verdict.DENY);
-        assertThat(strict.decide(new ToolRequest("Grep", tmp.toString(), worktree)).verdict()).isEqualTo(Verdict.DENY);
+        assertThat(strict.decide(ToolRequest.bash("rm -rf ../../../..", worktree))
+                        .verdict())
+                .isEqualTo(Verdict.DENY);
+        assertThat(strict.decide(ToolRequest.bash("chmod -R 777 " + repo, worktree))
+                        .verdict())
+                .isEqualTo(Verdict.DENY);
+        assertThat(strict.decide(new ToolRequest("Grep", tmp.toString(), worktree))
+                        .verdict())
+                .isEqualTo(Verdict.DENY);
     }
 
     @Test
@@ -191,7 +204,8 @@ class PolicyGuardTest {
 
         Policy fromWorktree = PolicyFile.loadStandard(paddockHome, worktree, worktree, home);
         assertThat(fromWorktree.isBroken()).isTrue();
-        assertThat(fromWorktree.broken()).contains("sandbox folder", PolicyFile.repositoryFile(repo).toString());
+        assertThat(fromWorktree.broken())
+                .contains("sandbox folder", PolicyFile.repositoryFile(repo).toString());
 
         Files.delete(PolicyFile.repositoryFile(repo));
         Files.delete(repo.resolve(".paddock"));
@@ -199,7 +213,9 @@ class PolicyGuardTest {
         Policy linked = PolicyFile.loadStandard(paddockHome, repo, worktree, home);
         assertThat(linked.isBroken()).isTrue();
         assertThat(linked.broken()).contains("link", "sandbox folder");
-        assertThat(new PolicyEngine(linked).decide(ToolRequest.bash("git status", worktree)).verdict())
+        assertThat(new PolicyEngine(linked)
+                        .decide(ToolRequest.bash("git status", worktree))
+                        .verdict())
                 .isEqualTo(Verdict.DENY);
     }
 }

@@ -87,14 +87,17 @@ class PolicyPrecedenceTest {
         write(PolicyFile.repositoryFile(repo), "{\"unmatched\": \"deny\"}");
         assertThat(decide("make").verdict()).isEqualTo(Verdict.DENY);
         assertThat(decide("ls").verdict()).isEqualTo(Verdict.ALLOW);
-        assertThat(decide("eval ls").verdict()).as("unresolvable follows the unmatched setting")
+        assertThat(decide("eval ls").verdict())
+                .as("unresolvable follows the unmatched setting")
                 .isEqualTo(Verdict.DENY);
     }
 
     @Test
     void theStrictestPartDecidesACompoundCommand() throws IOException {
-        write(global, "{\"permissions\": {\"allow\": [\"Bash(ls)\", \"Bash(pwd)\"], \"ask\": [\"Bash(make)\"],"
-                + " \"deny\": [\"Bash(shutdown:*)\"]}}");
+        write(
+                global,
+                "{\"permissions\": {\"allow\": [\"Bash(ls)\", \"Bash(pwd)\"], \"ask\": [\"Bash(make)\"],"
+                        + " \"deny\": [\"Bash(shutdown:*)\"]}}");
 
         Decision all = decide("ls && pwd");
         assertThat(all.verdict()).isEqualTo(Verdict.ALLOW);
@@ -104,7 +107,8 @@ class PolicyPrecedenceTest {
         assertThat(mixed.rule().text()).isEqualTo("Bash(make)");
         Decision denied = decide("make | shutdown now; ls");
         assertThat(denied.verdict()).isEqualTo(Verdict.DENY);
-        assertThat(denied.reason()).contains("`shutdown now` matches the deny rule Bash(shutdown:*)")
+        assertThat(denied.reason())
+                .contains("`shutdown now` matches the deny rule Bash(shutdown:*)")
                 .endsWith("(the strictest of 3 parts)");
     }
 
@@ -113,7 +117,9 @@ class PolicyPrecedenceTest {
         write(global, "{\"permissions\": {\"allow\": [\"Bash\"], \"deny\": [\"Edit(~/.bashrc)\"]}}");
 
         assertThat(decide("anything --at all | goes").verdict()).isEqualTo(Verdict.ALLOW);
-        assertThat(decide("echo x > notes.txt").verdict()).as("the write is an Edit, unmatched").isEqualTo(Verdict.ASK);
+        assertThat(decide("echo x > notes.txt").verdict())
+                .as("the write is an Edit, unmatched")
+                .isEqualTo(Verdict.ASK);
         assertThat(decide("echo 'alias ls=rm' >> ~/.bashrc").verdict()).isEqualTo(Verdict.DENY);
     }
 
@@ -123,8 +129,10 @@ class PolicyPrecedenceTest {
         for (int i = 0; i < 200; i++) {
             allow.append(i == 0 ? "" : ",").append("\"Bash(tool").append(i).append(" sub:*)\"");
         }
-        write(global, "{\"permissions\": {\"allow\": [" + allow + ", \"Bash(git status)\"],"
-                + " \"deny\": [\"Bash(rm -rf:*)\"]}}");
+        write(
+                global,
+                "{\"permissions\": {\"allow\": [" + allow + ", \"Bash(git status)\"],"
+                        + " \"deny\": [\"Bash(rm -rf:*)\"]}}");
         PolicyEngine engine = new PolicyEngine(PolicyFile.load(List.of(global), repo, home));
         ToolRequest req = ToolRequest.bash("cd src && git status | tool199 sub x > /dev/null", repo);
         for (int i = 0; i < 2_000; i++) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Rule syntax: what parses (in Claude Code's notation) and the messages for what does not. */
 class PolicyRuleSyntaxTest {
@@ -68,7 +68,8 @@ class PolicyRuleSyntaxTest {
 
     @Test
     void blankRuleIsRefused() {
-        assertThatThrownBy(() -> RuleParser.parse("  ")).isInstanceOf(RuleSyntaxException.class)
+        assertThatThrownBy(() -> RuleParser.parse("  "))
+                .isInstanceOf(RuleSyntaxException.class)
                 .hasMessage("empty rule");
     }
 
@@ -88,8 +89,8 @@ class PolicyRuleSyntaxTest {
             """)
     void bashPatternsMatchAsDocumented(String rule, String command, boolean matches) throws Exception {
         Rule r = RuleParser.parse(rule);
-        Policy p = Policy.of(java.util.List.of(new PolicyRule(r, RuleList.ALLOW, "test")), Verdict.ASK, null,
-                Path.of("/home/u"));
+        Policy p = Policy.of(
+                java.util.List.of(new PolicyRule(r, RuleList.ALLOW, "test")), Verdict.ASK, null, Path.of("/home/u"));
         Decision d = new PolicyEngine(p).decide(ToolRequest.bash(command, Path.of("/w")));
         assertThat(d.isAllowed()).as(d.reason()).isEqualTo(matches);
     }
@@ -112,8 +113,11 @@ class PolicyRuleSyntaxTest {
             Read(./log[0-9].txt) | /w/log7.txt       | true
             """)
     void pathPatternsFollowGitignore(String rule, String file, boolean matches) throws Exception {
-        Policy p = Policy.of(java.util.List.of(new PolicyRule(RuleParser.parse(rule), RuleList.DENY, "test")),
-                Verdict.ASK, Path.of("/repo"), Path.of("/home/u"));
+        Policy p = Policy.of(
+                java.util.List.of(new PolicyRule(RuleParser.parse(rule), RuleList.DENY, "test")),
+                Verdict.ASK,
+                Path.of("/repo"),
+                Path.of("/home/u"));
         Decision d = new PolicyEngine(p).decide(new ToolRequest("Read", file, Path.of("/w")));
         assertThat(d.verdict() == Verdict.DENY).as(d.reason()).isEqualTo(matches);
     }

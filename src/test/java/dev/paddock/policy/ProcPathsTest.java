@@ -20,7 +20,8 @@ class ProcPathsTest {
         assertThat(plain("/proc/self/task/12/cwd/.git/config")).isEqualTo(Path.of("/home/u/repo/.git/config"));
         assertThat(plain("/proc/self/cwd")).isEqualTo(CWD);
         assertThat(plain("/proc/./self/../self/cwd/x")).isEqualTo(Path.of("/home/u/repo/x"));
-        assertThat(plain("/proc/self/cwd/../repo2/x")).as(".. after cwd leaves the working directory")
+        assertThat(plain("/proc/self/cwd/../repo2/x"))
+                .as(".. after cwd leaves the working directory")
                 .isEqualTo(Path.of("/home/u/repo2/x"));
         assertThat(ProcPaths.of(Path.of("/proc/1234/cwd/x")).otherProcess()).isTrue();
     }

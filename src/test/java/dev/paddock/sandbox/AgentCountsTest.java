@@ -13,8 +13,11 @@ class AgentCountsTest {
     void agentsWithTheirCountsInTheOrderGiven() {
         AgentCounts c = AgentCounts.parse(" Claude:2 , codex:1,gemini");
 
-        assertThat(c.entries()).containsExactly(new AgentCounts.Entry("claude", 2), new AgentCounts.Entry("codex", 1),
-                new AgentCounts.Entry("gemini", 1));
+        assertThat(c.entries())
+                .containsExactly(
+                        new AgentCounts.Entry("claude", 2),
+                        new AgentCounts.Entry("codex", 1),
+                        new AgentCounts.Entry("gemini", 1));
         assertThat(c.total()).isEqualTo(4);
         assertThat(c).hasToString("claude:2,codex:1,gemini:1");
         assertThat(AgentCounts.parse("aider:20").total()).isEqualTo(20);
@@ -30,8 +33,8 @@ class AgentCountsTest {
         assertThatThrownBy(() -> AgentCounts.parse("claude:-1")).hasMessageContaining("a count is a whole number");
         assertThatThrownBy(() -> AgentCounts.parse("claude:1,,codex:1")).hasMessageContaining("has an empty item");
         assertThatThrownBy(() -> AgentCounts.parse("claude:1,")).hasMessageContaining("has an empty item");
-        assertThatThrownBy(() -> AgentCounts.parse(":2")).hasMessage("':2' does not start with an agent's name, e.g."
-                + " claude:2");
+        assertThatThrownBy(() -> AgentCounts.parse(":2"))
+                .hasMessage("':2' does not start with an agent's name, e.g." + " claude:2");
         assertThatThrownBy(() -> AgentCounts.parse("../x:1")).hasMessageContaining("does not start with an agent's");
         assertThatThrownBy(() -> AgentCounts.parse("claude:1,CLAUDE:2"))
                 .hasMessage("'claude:1,CLAUDE:2' names claude twice: give each agent once, with its count");
@@ -51,7 +54,8 @@ class AgentCountsTest {
         // A short task keeps its words; ids of a fan-out's sandboxes count for the next number.
         assertThat(SandboxIds.nextGroup("Fix login", day, List.of("fix-login-20261207-001"), 9))
                 .isEqualTo("fix-login-20261207-002");
-        assertThat(SandboxIds.next("Fix login", day, List.of("fix-login-20261207-002-claude-1",
-                "fix-login-20261207-002-codex-1"))).isEqualTo("fix-login-20261207-003");
+        assertThat(SandboxIds.next(
+                        "Fix login", day, List.of("fix-login-20261207-002-claude-1", "fix-login-20261207-002-codex-1")))
+                .isEqualTo("fix-login-20261207-003");
     }
 }

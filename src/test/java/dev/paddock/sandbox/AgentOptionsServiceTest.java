@@ -23,14 +23,20 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentOptionsServiceTest {
     @TempDir
     Path tmp;
+
     private SandboxRig rig;
     private SandboxService service;
 
     @BeforeEach
     void open() throws Exception {
         rig = new SandboxRig(tmp);
-        PresetPrograms presets = new PresetPrograms(tmp.resolve("home"), tmp, new GitCli(), () -> 60_000,
-                System::getenv, AgentOptions.stored(rig.settings, rig.repoService));
+        PresetPrograms presets = new PresetPrograms(
+                tmp.resolve("home"),
+                tmp,
+                new GitCli(),
+                () -> 60_000,
+                System::getenv,
+                AgentOptions.stored(rig.settings, rig.repoService));
         rig.creator.agentPrograms(presets);
         rig.launcher.agentPrograms(presets);
         service = rig.service();
@@ -42,8 +48,15 @@ class AgentOptionsServiceTest {
     }
 
     private NewSandbox codex(String id) {
-        return NewSandbox.builder().repository(rig.repo.dir()).task("Tidy the README").agent("codex").id(id)
-                .tier(Tier.WORKTREE).branch("agent/" + id).maxRetries(0).build();
+        return NewSandbox.builder()
+                .repository(rig.repo.dir())
+                .task("Tidy the README")
+                .agent("codex")
+                .id(id)
+                .tier(Tier.WORKTREE)
+                .branch("agent/" + id)
+                .maxRetries(0)
+                .build();
     }
 
     @Test
@@ -55,7 +68,8 @@ class AgentOptionsServiceTest {
         rig.settings.set("agents.codex.executable", codex.toString(), "ann");
         Files.delete(codex);
 
-        assertThatThrownBy(() -> service.create(codex("tidy-001"))).isInstanceOf(SandboxException.class)
+        assertThatThrownBy(() -> service.create(codex("tidy-001")))
+                .isInstanceOf(SandboxException.class)
                 .hasMessageStartingWith("Cannot create a codex sandbox: the setting agents.codex.executable names "
                         + codex + ", and there is no such file.");
 
@@ -77,16 +91,20 @@ class AgentOptionsServiceTest {
         assertThat(main).isEqualTo(rig.repo.dir().toRealPath());
         assertThat(service.agentFlags(rig.repo.dir())).isEqualTo(Map.of("claude", List.of("--max-turns", "30")));
         assertThatThrownBy(() -> service.setAgentFlags(rig.repo.dir(), "claude", List.of("--setting-sources", "user")))
-                .isInstanceOf(SandboxException.class).hasMessageContaining("--setting-sources");
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("--setting-sources");
         assertThatThrownBy(() -> service.setAgentFlags(rig.repo.dir(), "cursor", List.of()))
-                .isInstanceOf(SandboxException.class).hasMessageStartingWith("Unknown agent \"cursor\"");
+                .isInstanceOf(SandboxException.class)
+                .hasMessageStartingWith("Unknown agent \"cursor\"");
         assertThat(service.agentFlags(rig.repo.dir())).isEqualTo(Map.of("claude", List.of("--max-turns", "30")));
 
         service.setAgentFlags(rig.repo.dir(), "claude", List.of());
         assertThat(service.agentFlags(rig.repo.dir())).isEmpty();
         long repoId = rig.repoService.registered(rig.repo.dir()).orElseThrow().id();
-        assertThat(rig.events.recent(repoId, 10)).extracting(e -> e.message()).contains(
-                "Sandboxes of claude in " + main + " run with the extra flags --max-turns 30",
-                "Cleared the extra flags of claude in " + main);
+        assertThat(rig.events.recent(repoId, 10))
+                .extracting(e -> e.message())
+                .contains(
+                        "Sandboxes of claude in " + main + " run with the extra flags --max-turns 30",
+                        "Cleared the extra flags of claude in " + main);
     }
 }

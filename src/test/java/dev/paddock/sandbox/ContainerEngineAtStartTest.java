@@ -25,9 +25,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real {@code paddock serve} starts while its Docker engine cannot be reached ({@code DOCKER_HOST} naming a port
@@ -40,10 +40,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ContainerEngineAtStartTest {
     private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final long LEASE_MS = 12_000;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @TempDir
     Path tmp;
+
     private Path home;
     private TempRepo repo;
     private final List<ChildJvm> servers = new ArrayList<>();
@@ -70,13 +72,23 @@ class ContainerEngineAtStartTest {
     @ValueSource(strings = {"refused", "no-socket", "silent"})
     void anEngineUnreachableAtStartIsHandledAsOneLostLater(String how) throws Exception {
         ChildJvm first = serve(Map.of());
-        HttpResponse<String> created = call("POST", "/v1/sandboxes", Json.mapper().createObjectNode()
-                .put("repo", repo.dir().toString()).put("task", "Beat while the engine is away").put("tier", "container")
-                .put("leaseMs", LEASE_MS).put("command", "i=0; while :; do i=$((i+1)); paddock heartbeat beat $i;"
-                        + " sleep 1; done").toString());
+        HttpResponse<String> created = call(
+                "POST",
+                "/v1/sandboxes",
+                Json.mapper()
+                        .createObjectNode()
+                        .put("repo", repo.dir().toString())
+                        .put("task", "Beat while the engine is away")
+                        .put("tier", "container")
+                        .put("leaseMs", LEASE_MS)
+                        .put("command", "i=0; while :; do i=$((i+1)); paddock heartbeat beat $i;" + " sleep 1; done")
+                        .toString());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String id = Json.mapper().readTree(created.body()).get("id").asText();
-        first.await("a heartbeat of the container agent", () -> progress(sandbox(id)).startsWith("beat "), PATIENCE);
+        first.await(
+                "a heartbeat of the container agent",
+                () -> progress(sandbox(id)).startsWith("beat "),
+                PATIENCE);
         first.process().destroyForcibly();
         first.process().waitFor();
 
@@ -90,11 +102,16 @@ class ContainerEngineAtStartTest {
 
             JsonNode firstLook = sandbox(id);
             assertThat(firstLook.get("engineUnreachable").asBoolean())
-                    .as("unknown from the first status on, before the engine's first answer: %s", firstLook).isTrue();
-            second.await("the engine reported unreachable", () -> {
-                JsonNode docker = status().at("/environment/docker");
-                return !docker.get("reachable").asBoolean() && !docker.get("awaySince").isNull();
-            }, Duration.ofSeconds(20));
+                    .as("unknown from the first status on, before the engine's first answer: %s", firstLook)
+                    .isTrue();
+            second.await(
+                    "the engine reported unreachable",
+                    () -> {
+                        JsonNode docker = status().at("/environment/docker");
+                        return !docker.get("reachable").asBoolean()
+                                && !docker.get("awaySince").isNull();
+                    },
+                    Duration.ofSeconds(20));
             assertThat(status().at("/environment/docker/error").asText()).isNotEqualTo("not checked yet");
             assertThat(text()).as("paddock status").containsPattern(id + " +container +unknown");
 
@@ -106,13 +123,17 @@ class ContainerEngineAtStartTest {
             assertThat(after.get("engineUnreachable").asBoolean()).isTrue();
             assertThat(progress(after)).as("heartbeats are still taken").isNotEqualTo(before);
             assertThat(Instant.parse(after.get("lastHeartbeatAt").asText())).isAfter(watchFrom);
-            assertThat(Instant.parse(after.get("leaseExpiresAt").asText())).as("the lease runs on").isAfter(Instant.now());
+            assertThat(Instant.parse(after.get("leaseExpiresAt").asText()))
+                    .as("the lease runs on")
+                    .isAfter(Instant.now());
             assertThat(second.isAlive()).isTrue();
         }
     }
 
     private static String progress(JsonNode sandbox) {
-        return sandbox == null || sandbox.get("progress").isNull() ? "" : sandbox.get("progress").asText();
+        return sandbox == null || sandbox.get("progress").isNull()
+                ? ""
+                : sandbox.get("progress").asText();
     }
 
     /** The sandbox's row of {@code GET /v1/status}, or null. */
@@ -127,9 +148,13 @@ class ContainerEngineAtStartTest {
 
     private JsonNode status() {
         try {
-            HttpResponse<String> r = call("GET", "/v1/status?repo=" + java.net.URLEncoder.encode(repo.dir().toString(),
-                    StandardCharsets.UTF_8), null);
-            return r.statusCode() == 200 ? Json.mapper().readTree(r.body()) : Json.mapper().createObjectNode();
+            HttpResponse<String> r = call(
+                    "GET",
+                    "/v1/status?repo=" + java.net.URLEncoder.encode(repo.dir().toString(), StandardCharsets.UTF_8),
+                    null);
+            return r.statusCode() == 200
+                    ? Json.mapper().readTree(r.body())
+                    : Json.mapper().createObjectNode();
         } catch (Exception e) {
             return Json.mapper().createObjectNode();
         }
@@ -137,15 +162,26 @@ class ContainerEngineAtStartTest {
 
     /** {@code paddock status} as a person runs it, in a process of its own. */
     private String text() {
-        try (ChildJvm cli = ChildJvm.start(tmp.resolve("cli"), Map.of(), Paddock.class.getName(),
-                List.of("--home", home.toString(), "status", "--repo", repo.dir().toString()))) {
+        try (ChildJvm cli = ChildJvm.start(
+                tmp.resolve("cli"),
+                Map.of(),
+                Paddock.class.getName(),
+                List.of(
+                        "--home",
+                        home.toString(),
+                        "status",
+                        "--repo",
+                        repo.dir().toString()))) {
             assertThat(cli.waitFor(Duration.ofSeconds(60))).as(cli.report()).isZero();
             return cli.stdout();
         }
     }
 
     private ChildJvm serve(Map<String, String> env) {
-        ChildJvm serve = ChildJvm.start(tmp.resolve("child"), env, Paddock.class.getName(),
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                env,
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve", "--repo", repo.dir().toString()));
         servers.add(serve);
         serve.awaitStdout("Paddock serving on", PATIENCE);
@@ -153,12 +189,19 @@ class ContainerEngineAtStartTest {
     }
 
     private HttpResponse<String> call(String method, String path, String body) throws Exception {
-        int port = Json.mapper().readTree(home.resolve("instance.json").toFile()).get("port").asInt();
+        int port = Json.mapper()
+                .readTree(home.resolve("instance.json").toFile())
+                .get("port")
+                .asInt();
         String token = Files.readString(home.resolve("api-token")).strip();
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

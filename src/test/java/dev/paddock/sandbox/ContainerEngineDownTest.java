@@ -2,14 +2,14 @@ package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.container.ContainerException;
 import dev.paddock.container.ContainerSpec;
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
 import dev.paddock.container.ResourceLimits;
+import dev.paddock.isolation.container.ContainerAgents;
+import dev.paddock.testing.TestRuntimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,21 +50,31 @@ class ContainerEngineDownTest {
     void theContainerTierIsUnavailableWithTheEnginesAddressAndReason() {
         TierChecks tiers = new TierChecks(TestRuntimes.with(agents));
 
-        assertThat(tiers.unavailable(Tier.CONTAINER)).hasValueSatisfying(why -> assertThat(why)
-                .startsWith("the Docker engine at " + nowhere + " does not answer ("));
+        assertThat(tiers.unavailable(Tier.CONTAINER))
+                .hasValueSatisfying(
+                        why -> assertThat(why).startsWith("the Docker engine at " + nowhere + " does not answer ("));
         assertThat(tiers.unavailable(Tier.WORKTREE)).isEmpty();
-        assertThat(tiers.imageProblem("paddock-test:git")).hasValueSatisfying(why -> assertThat(why)
-                .startsWith("the Docker engine at " + nowhere + " cannot be asked about paddock-test:git"));
+        assertThat(tiers.imageProblem("paddock-test:git"))
+                .hasValueSatisfying(why -> assertThat(why)
+                        .startsWith("the Docker engine at " + nowhere + " cannot be asked about paddock-test:git"));
     }
 
     @Test
     void aContainerSandboxIsRefusedBeforeAnythingIsMadeAndAWorktreeSandboxStillWorks() throws Exception {
-        SandboxCreator creator = new SandboxCreator(rig.repoService, rig.worktrees, rig.store, rig.settings,
-                new TierChecks(TestRuntimes.with(agents)), rig.fingerprints, Clock.systemUTC());
+        SandboxCreator creator = new SandboxCreator(
+                rig.repoService,
+                rig.worktrees,
+                rig.store,
+                rig.settings,
+                new TierChecks(TestRuntimes.with(agents)),
+                rig.fingerprints,
+                Clock.systemUTC());
         String branchesBefore = rig.repo.git("branch", "--list");
 
         assertThatThrownBy(() -> creator.create(NewSandbox.custom(rig.repo.dir(), "In a box", "true")
-                .tier(Tier.CONTAINER).image("paddock-test:git").build()))
+                        .tier(Tier.CONTAINER)
+                        .image("paddock-test:git")
+                        .build()))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageStartingWith("The container tier is not available here: the Docker engine at " + nowhere);
 
@@ -72,20 +82,33 @@ class ContainerEngineDownTest {
         assertThat(rig.repo.git("branch", "--list")).isEqualTo(branchesBefore);
         assertThat(rig.store.listLive()).isEmpty();
         SandboxRecord plain = creator.create(NewSandbox.of(rig.repo.dir(), "On the host", "true"));
-        assertThat(rig.tickUntil(plain.id(), SandboxState.DONE, java.time.Duration.ofSeconds(20)).run().exitCode())
+        assertThat(rig.tickUntil(plain.id(), SandboxState.DONE, java.time.Duration.ofSeconds(20))
+                        .run()
+                        .exitCode())
                 .isZero();
     }
 
     @Test
     void runningAContainerWithoutAnEngineIsAContainerExceptionThatSaysSo() {
         try (DockerContainers containers = new DockerContainers(new DockerEngine(Clock.systemUTC(), nowhere))) {
-            ContainerSpec spec = new ContainerSpec("paddock-test-nowhere", "paddock-test:git", List.of("true"), Map.of(),
-                    "/", "1000:1000", List.of(), ResourceLimits.DEFAULTS, false, Map.of());
+            ContainerSpec spec = new ContainerSpec(
+                    "paddock-test-nowhere",
+                    "paddock-test:git",
+                    List.of("true"),
+                    Map.of(),
+                    "/",
+                    "1000:1000",
+                    List.of(),
+                    ResourceLimits.DEFAULTS,
+                    false,
+                    Map.of());
 
-            assertThatThrownBy(() -> containers.run(spec)).isInstanceOf(ContainerException.class)
+            assertThatThrownBy(() -> containers.run(spec))
+                    .isInstanceOf(ContainerException.class)
                     .hasMessageStartingWith("Cannot create a container from paddock-test:git: the Docker engine at "
                             + nowhere + " does not answer");
-            assertThatThrownBy(containers::labelled).isInstanceOf(ContainerException.class)
+            assertThatThrownBy(containers::labelled)
+                    .isInstanceOf(ContainerException.class)
                     .hasMessageContaining("does not answer");
         }
     }

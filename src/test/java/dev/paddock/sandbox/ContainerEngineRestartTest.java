@@ -1,13 +1,13 @@
 package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.paddock.isolation.RunExit;
 
 import dev.paddock.Wiring;
 import dev.paddock.container.DockerEndpoint;
 import dev.paddock.container.EngineWatch;
 import dev.paddock.container.LabelledContainer;
 import dev.paddock.events.Event;
+import dev.paddock.isolation.RunExit;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.testing.DockerTests;
@@ -52,13 +52,16 @@ class ContainerEngineRestartTest {
     private void startPaddock(boolean liveRestore) throws Exception {
         dockerd = PrivateDockerd.start(liveRestore);
         dockerd.load(IMAGE);
-        wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()),
+        wiring = Wiring.open(
+                PaddockHome.resolve(tmp.resolve("home"), Map.of()),
                 new DockerEndpoint(dockerd.host(), "DOCKER_HOST", null, null));
         wiring.setApiUrl("http://127.0.0.1:1");
         wiring.repoService().setContainerImage(repo.dir(), IMAGE);
         watch = wiring.environment().engineWatch();
         watch.start(Duration.ofHours(1)); // watching, as a panel does; the test asks at the moments it chooses
-        assertThat(watch.checkNow().status().reachable()).as("the private engine answers: %s", dockerd.log()).isTrue();
+        assertThat(watch.checkNow().status().reachable())
+                .as("the private engine answers: %s", dockerd.log())
+                .isTrue();
     }
 
     @AfterEach
@@ -72,8 +75,12 @@ class ContainerEngineRestartTest {
     }
 
     SandboxRecord runContainer(String task, String command) throws Exception {
-        SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command)
-                .tier(Tier.CONTAINER).leaseMs(120_000L).maxRetries(0).build());
+        SandboxRecord s = wiring.sandboxService()
+                .create(NewSandbox.custom(repo.dir(), task, command)
+                        .tier(Tier.CONTAINER)
+                        .leaseMs(120_000L)
+                        .maxRetries(0)
+                        .build());
         return tickUntil(s.id(), SandboxState.RUNNING);
     }
 
@@ -81,8 +88,11 @@ class ContainerEngineRestartTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         SandboxRecord r = find(id);
         while (r.state() != until) {
-            assertThat(System.nanoTime()).as("%s reaches %s; now %s (%s)", id, until.id(), r.state().id(),
-                    r.run().lastError()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "%s reaches %s; now %s (%s)",
+                            id, until.id(), r.state().id(), r.run().lastError())
+                    .isLessThan(deadline);
             wiring.supervisor().tick();
             Thread.sleep(100);
             r = find(id);
@@ -95,8 +105,10 @@ class ContainerEngineRestartTest {
     }
 
     RepositoryStatus.Sandbox row(String id) throws Exception {
-        return wiring.workspace().statusOf(repo.dir()).sandboxes().stream().filter(s -> s.id().equals(id))
-                .findFirst().orElseThrow();
+        return wiring.workspace().statusOf(repo.dir()).sandboxes().stream()
+                .filter(s -> s.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     List<String> kinds(String id) throws Exception {
@@ -108,8 +120,17 @@ class ContainerEngineRestartTest {
         startPaddock(false);
         SandboxRecord exits = runContainer("Runs into the outage", "sleep 600");
         SandboxRecord vanishes = runContainer("Loses its container", "sleep 600");
-        String ghost = dockerd.docker("create", "--label", "paddock.sandbox=ghost-20261130-009", "--label",
-                "paddock.repo=" + repo.dir(), "--label", "paddock.home=" + wiring.home().id(), IMAGE, "true").out()
+        String ghost = dockerd.docker(
+                        "create",
+                        "--label",
+                        "paddock.sandbox=ghost-20261130-009",
+                        "--label",
+                        "paddock.repo=" + repo.dir(),
+                        "--label",
+                        "paddock.home=" + wiring.home().id(),
+                        IMAGE,
+                        "true")
+                .out()
                 .strip();
 
         dockerd.kill(true);
@@ -131,23 +152,31 @@ class ContainerEngineRestartTest {
         assertThat(shown.engineUnreachable()).isTrue();
         assertThat(shown.shownState()).isEqualTo("unknown");
         assertThat(shown.state()).isEqualTo("running");
-        assertThat(wiring.workspace().statusOf(repo.dir()).environment().docker().awaySince())
+        assertThat(wiring.workspace()
+                        .statusOf(repo.dir())
+                        .environment()
+                        .docker()
+                        .awaySince())
                 .isEqualTo(away.awaySince());
         assertThat(wiring.environment().snapshot().docker().reachable()).isFalse();
         assertThat(kinds(exits.id())).endsWith("sandbox.engine_unreachable");
         assertThat(kinds(vanishes.id())).endsWith("sandbox.engine_unreachable");
 
         dockerd.restart(); // without --live-restore the engine stopped the containers when it came back
-        assertThat(dockerd.docker("rm", "-f", vanishes.runRef().engineId()).code()).isZero();
+        assertThat(dockerd.docker("rm", "-f", vanishes.runRef().engineId()).code())
+                .isZero();
         EngineWatch.State back = watch.checkNow();
 
         assertThat(back.away()).isFalse();
         assertThat(back.status().reachable()).isTrue();
         SandboxRecord exited = find(exits.id());
         assertThat(exited.state()).isEqualTo(SandboxState.FAILED);
-        assertThat(exited.run().exitCode()).as("SIGTERM or SIGKILL from the engine's restart").isIn(137, 143);
-        assertThat(exited.run().lastError()).isEqualTo("the agent " + RunExit.of(exited.run().exitCode()).explanation()
-                + " while the engine was away");
+        assertThat(exited.run().exitCode())
+                .as("SIGTERM or SIGKILL from the engine's restart")
+                .isIn(137, 143);
+        assertThat(exited.run().lastError())
+                .isEqualTo("the agent " + RunExit.of(exited.run().exitCode()).explanation()
+                        + " while the engine was away");
         SandboxRecord lost = find(vanishes.id());
         assertThat(lost.state()).isEqualTo(SandboxState.FAILED);
         assertThat(lost.run().lastError()).isEqualTo(ContainerEngineLifecycle.VANISHED);
@@ -157,18 +186,30 @@ class ContainerEngineRestartTest {
 
         // The labelled container without a record is an orphan (the reconciler's settle time set to zero here).
         GitCli git = new GitCli();
-        try (Reconciler reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(),
-                new dev.paddock.worktree.RepositoryLocator(git), new dev.paddock.worktree.WorktreeManager(git),
-                new OrphanScanner(Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(), wiring.events(),
-                wiring.settings(), wiring.runtimes(), Clock.systemUTC())) {
-            assertThat(reconciler.reconcile().orphanContainers()).extracting(LabelledContainer::id)
+        try (Reconciler reconciler = new Reconciler(
+                wiring.sandboxes(),
+                wiring.repoStore(),
+                new dev.paddock.worktree.RepositoryLocator(git),
+                new dev.paddock.worktree.WorktreeManager(git),
+                new OrphanScanner(Clock.systemUTC(), Duration.ZERO),
+                wiring.reclaimer(),
+                wiring.events(),
+                wiring.settings(),
+                wiring.runtimes(),
+                Clock.systemUTC())) {
+            assertThat(reconciler.reconcile().orphanContainers())
+                    .extracting(LabelledContainer::id)
                     .containsExactly(ghost);
         }
         // With no retries left both wait for a person, and their containers are removed.
         tickUntil(exits.id(), SandboxState.AWAITING_HUMAN);
         tickUntil(vanishes.id(), SandboxState.AWAITING_HUMAN);
-        SandboxRig.await("the exited container is removed", () -> dockerd.docker("ps", "-aq", "--filter",
-                "label=paddock.sandbox=" + exits.id()).out().isBlank(), Duration.ofSeconds(30));
+        SandboxRig.await(
+                "the exited container is removed",
+                () -> dockerd.docker("ps", "-aq", "--filter", "label=paddock.sandbox=" + exits.id())
+                        .out()
+                        .isBlank(),
+                Duration.ofSeconds(30));
     }
 
     @Test

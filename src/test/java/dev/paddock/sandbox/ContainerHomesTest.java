@@ -50,9 +50,17 @@ class ContainerHomesTest {
             wiring.setApiUrl("http://127.0.0.1:1");
             wiring.repoService().setContainerImage(repo.dir(), DockerTests.GIT_IMAGE);
             GitCli git = new GitCli();
-            reconciler = new Reconciler(wiring.sandboxes(), wiring.repoStore(), new RepositoryLocator(git),
-                    new WorktreeManager(git), new OrphanScanner(Clock.systemUTC(), Duration.ZERO), wiring.reclaimer(),
-                    wiring.events(), wiring.settings(), wiring.runtimes(), Clock.systemUTC());
+            reconciler = new Reconciler(
+                    wiring.sandboxes(),
+                    wiring.repoStore(),
+                    new RepositoryLocator(git),
+                    new WorktreeManager(git),
+                    new OrphanScanner(Clock.systemUTC(), Duration.ZERO),
+                    wiring.reclaimer(),
+                    wiring.events(),
+                    wiring.settings(),
+                    wiring.runtimes(),
+                    Clock.systemUTC());
         }
 
         String homeId() throws Exception {
@@ -60,8 +68,12 @@ class ContainerHomesTest {
         }
 
         SandboxRecord running(String task) throws Exception {
-            SandboxRecord s = wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, "sleep 120")
-                    .tier(Tier.CONTAINER).leaseMs(120_000L).maxRetries(0).build());
+            SandboxRecord s = wiring.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), task, "sleep 120")
+                            .tier(Tier.CONTAINER)
+                            .leaseMs(120_000L)
+                            .maxRetries(0)
+                            .build());
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (wiring.sandboxService().find(s.id()).state() != SandboxState.RUNNING) {
                 assertThat(System.nanoTime()).as("%s runs", s.id()).isLessThan(deadline);
@@ -72,7 +84,13 @@ class ContainerHomesTest {
         }
 
         List<Event> events() throws Exception {
-            return wiring.events().recent(wiring.repoStore().findByPath(repo.dir()).orElseThrow().id(), 200);
+            return wiring.events()
+                    .recent(
+                            wiring.repoStore()
+                                    .findByPath(repo.dir())
+                                    .orElseThrow()
+                                    .id(),
+                            200);
         }
 
         @Override
@@ -109,17 +127,26 @@ class ContainerHomesTest {
         Reconciler.Report fromA = a.reconciler.reconcile();
         Reconciler.Report fromB = b.reconciler.reconcile();
 
-        assertThat(fromA.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inB.runRef().engineId())
+        assertThat(fromA.orphanContainers())
+                .extracting(LabelledContainer::id)
+                .doesNotContain(inB.runRef().engineId())
                 .isEmpty();
-        assertThat(fromB.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(inA.runRef().engineId())
+        assertThat(fromB.orphanContainers())
+                .extracting(LabelledContainer::id)
+                .doesNotContain(inA.runRef().engineId())
                 .isEmpty();
         assertThat(a.events()).extracting(Event::kind).doesNotContain("sandbox.orphan_container_found");
         assertThat(b.events()).extracting(Event::kind).doesNotContain("sandbox.orphan_container_found");
-        assertThat(DockerTests.containers("paddock.sandbox=" + inB.id())).containsExactly(inB.runRef().engineId());
+        assertThat(DockerTests.containers("paddock.sandbox=" + inB.id()))
+                .containsExactly(inB.runRef().engineId());
         assertThat(a.homeId()).isNotEqualTo(b.homeId());
-        assertThat(DockerTests.inspect(inA.runRef().engineId()).at("/Config/Labels/paddock.home").asText())
+        assertThat(DockerTests.inspect(inA.runRef().engineId())
+                        .at("/Config/Labels/paddock.home")
+                        .asText())
                 .isEqualTo(a.homeId());
-        assertThat(DockerTests.inspect(inB.runRef().engineId()).at("/Config/Labels/paddock.home").asText())
+        assertThat(DockerTests.inspect(inB.runRef().engineId())
+                        .at("/Config/Labels/paddock.home")
+                        .asText())
                 .isEqualTo(b.homeId());
     }
 
@@ -131,16 +158,24 @@ class ContainerHomesTest {
 
         assertThat(inB.id()).isEqualTo(inA.id());
         assertThat(inB.runRef().engineId()).isNotEqualTo(inA.runRef().engineId());
-        assertThat(DockerTests.inspect(inA.runRef().engineId()).at("/Name").asText()).contains(inA.id())
+        assertThat(DockerTests.inspect(inA.runRef().engineId()).at("/Name").asText())
+                .contains(inA.id())
                 .endsWith(a.homeId().substring(0, 8));
-        assertThat(DockerTests.inspect(inB.runRef().engineId()).at("/Name").asText()).contains(inB.id())
+        assertThat(DockerTests.inspect(inB.runRef().engineId()).at("/Name").asText())
+                .contains(inB.id())
                 .endsWith(b.homeId().substring(0, 8));
     }
 
     @Test
     void anUnlabelledContainerOfAnOlderPaddockIsReportedApartWithoutAdviceToRemoveIt() throws Exception {
-        DockerTests.Result old = DockerTests.docker("create", "--label", "paddock.sandbox=old-20261130-001",
-                "--label", "paddock.repo=" + a.repo.dir(), DockerTests.GIT_IMAGE, "true");
+        DockerTests.Result old = DockerTests.docker(
+                "create",
+                "--label",
+                "paddock.sandbox=old-20261130-001",
+                "--label",
+                "paddock.repo=" + a.repo.dir(),
+                DockerTests.GIT_IMAGE,
+                "true");
         assertThat(old.code()).as(old.out()).isZero();
         String oldId = old.out().strip();
         a.running("Something of our own"); // connects A to the engine
@@ -150,10 +185,16 @@ class ContainerHomesTest {
 
         assertThat(report.orphanContainers()).extracting(LabelledContainer::id).doesNotContain(oldId);
         // (Other Paddocks on this engine may have left unlabelled containers too: only this one is looked at.)
-        List<Event> seen = a.events().stream().filter(e -> e.kind().equals("sandbox.unlabelled_container_found")
-                && e.message().contains(oldId.substring(0, 12))).toList();
-        assertThat(seen).singleElement().satisfies(e -> assertThat(e.message())
-                .contains(oldId.substring(0, 12)).contains("maybe another Paddock home's").doesNotContain("docker rm"));
+        List<Event> seen = a.events().stream()
+                .filter(e -> e.kind().equals("sandbox.unlabelled_container_found")
+                        && e.message().contains(oldId.substring(0, 12)))
+                .toList();
+        assertThat(seen)
+                .singleElement()
+                .satisfies(e -> assertThat(e.message())
+                        .contains(oldId.substring(0, 12))
+                        .contains("maybe another Paddock home's")
+                        .doesNotContain("docker rm"));
         assertThat(DockerTests.containers("paddock.sandbox=old-20261130-001")).containsExactly(oldId);
     }
 
@@ -164,16 +205,27 @@ class ContainerHomesTest {
         String theirs = mergeContainer(a.repo.dir(), b.homeId());
         String ours = mergeContainer(a.repo.dir(), a.homeId());
 
-        int removed = a.wiring.containers().removeLabelled(DockerContainers.MERGE_LABEL, "1", a.repo.dir().toString(),
-                Duration.ofSeconds(1));
+        int removed = a.wiring
+                .containers()
+                .removeLabelled(DockerContainers.MERGE_LABEL, "1", a.repo.dir().toString(), Duration.ofSeconds(1));
 
         assertThat(removed).isEqualTo(1);
         assertThat(DockerTests.containers("paddock.merge=1")).contains(theirs).doesNotContain(ours);
     }
 
     private static String mergeContainer(Path repo, String home) {
-        DockerTests.Result r = DockerTests.docker("run", "-d", "--label", "paddock.merge=1", "--label",
-                "paddock.repo=" + repo, "--label", "paddock.home=" + home, DockerTests.GIT_IMAGE, "sleep", "60");
+        DockerTests.Result r = DockerTests.docker(
+                "run",
+                "-d",
+                "--label",
+                "paddock.merge=1",
+                "--label",
+                "paddock.repo=" + repo,
+                "--label",
+                "paddock.home=" + home,
+                DockerTests.GIT_IMAGE,
+                "sleep",
+                "60");
         assertThat(r.code()).as(r.out()).isZero();
         return r.out().strip();
     }

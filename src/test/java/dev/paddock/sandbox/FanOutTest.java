@@ -22,14 +22,20 @@ import org.junit.jupiter.api.io.TempDir;
 class FanOutTest {
     @TempDir
     Path tmp;
+
     private SandboxRig rig;
     private SandboxService service;
 
     @BeforeEach
     void open() throws Exception {
         rig = new SandboxRig(tmp);
-        PresetPrograms presets = new PresetPrograms(tmp.resolve("home"), tmp, new GitCli(), () -> 60_000,
-                System::getenv, AgentOptions.stored(rig.settings, rig.repoService));
+        PresetPrograms presets = new PresetPrograms(
+                tmp.resolve("home"),
+                tmp,
+                new GitCli(),
+                () -> 60_000,
+                System::getenv,
+                AgentOptions.stored(rig.settings, rig.repoService));
         rig.creator.agentPrograms(presets);
         rig.launcher.agentPrograms(presets);
         service = rig.service();
@@ -46,32 +52,41 @@ class FanOutTest {
 
     @Test
     void aFanOutOfThreeMakesThreeSandboxesOnTheirOwnBranchesInOneGroup() throws Exception {
-        SandboxGroup group = service.createGroup(task("Fix the login timeout").build(),
-                AgentCounts.parse("claude:2,codex:1"));
+        SandboxGroup group =
+                service.createGroup(task("Fix the login timeout").build(), AgentCounts.parse("claude:2,codex:1"));
 
         String g = group.id();
         assertThat(g).matches("fix-login-timeout-\\d{8}-001");
-        assertThat(group.sandboxes()).extracting(SandboxRecord::id)
+        assertThat(group.sandboxes())
+                .extracting(SandboxRecord::id)
                 .containsExactly(g + "-claude-1", g + "-claude-2", g + "-codex-1");
-        assertThat(group.sandboxes()).extracting(rec -> rec.workspace().branch()).containsExactly(
-                "agent/fix-login-timeout-claude-1", "agent/fix-login-timeout-claude-2", "agent/fix-login-timeout-codex-1");
-        assertThat(group.sandboxes()).extracting(rec -> rec.spec().agent()).containsExactly("claude", "claude",
-                "codex");
+        assertThat(group.sandboxes())
+                .extracting(rec -> rec.workspace().branch())
+                .containsExactly(
+                        "agent/fix-login-timeout-claude-1",
+                        "agent/fix-login-timeout-claude-2",
+                        "agent/fix-login-timeout-codex-1");
+        assertThat(group.sandboxes())
+                .extracting(rec -> rec.spec().agent())
+                .containsExactly("claude", "claude", "codex");
         // Each agent's own default tier: Claude Code asks Paddock (worktree), Codex does not (namespace).
-        assertThat(group.sandboxes()).extracting(rec -> rec.spec().tier())
+        assertThat(group.sandboxes())
+                .extracting(rec -> rec.spec().tier())
                 .containsExactly(Tier.WORKTREE, Tier.WORKTREE, Tier.NAMESPACE);
         for (SandboxRecord s : group.sandboxes()) {
             rig.awaitFingerprint(s.id());
             SandboxRecord stored = rig.find(s.id());
             assertThat(stored.spec().group()).isEqualTo(g);
             assertThat(stored.state()).isEqualTo(SandboxState.PENDING);
-            assertThat(rig.repo.git("-C", stored.workspace().worktreePath(), "rev-parse", "--abbrev-ref", "HEAD")
-                    .strip())
+            assertThat(rig.repo
+                            .git("-C", stored.workspace().worktreePath(), "rev-parse", "--abbrev-ref", "HEAD")
+                            .strip())
                     .isEqualTo(stored.workspace().branch());
             assertThat(stored.workspace().baseCommit()).isEqualTo(rig.repo.head());
         }
         // A sandbox of the same task made on its own later takes the next number, and no group.
-        SandboxRecord alone = service.create(task("Fix the login timeout").agent("claude").build());
+        SandboxRecord alone =
+                service.create(task("Fix the login timeout").agent("claude").build());
         rig.awaitFingerprint(alone.id());
         assertThat(alone.id()).isEqualTo(g.substring(0, g.length() - 3) + "002");
         assertThat(alone.workspace().branch()).isEqualTo("agent/fix-login-timeout");
@@ -86,28 +101,35 @@ class FanOutTest {
 
     @Test
     void aGivenIdAndBranchNameTheGroupAndTheBaseOfItsBranches() throws Exception {
-        SandboxGroup group = service.createGroup(task("Port the parser").id("port").branch("feature/port")
-                .tier(Tier.WORKTREE).build(), AgentCounts.parse("gemini:1, aider:2"));
+        SandboxGroup group = service.createGroup(
+                task("Port the parser")
+                        .id("port")
+                        .branch("feature/port")
+                        .tier(Tier.WORKTREE)
+                        .build(),
+                AgentCounts.parse("gemini:1, aider:2"));
 
         group.sandboxes().forEach(s -> rig.awaitFingerprint(s.id()));
         assertThat(group.id()).isEqualTo("port");
-        assertThat(group.sandboxes()).extracting(SandboxRecord::id, rec -> rec.workspace().branch()).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("port-gemini-1", "feature/port-gemini-1"),
-                org.assertj.core.groups.Tuple.tuple("port-aider-1", "feature/port-aider-1"),
-                org.assertj.core.groups.Tuple.tuple("port-aider-2", "feature/port-aider-2"));
+        assertThat(group.sandboxes())
+                .extracting(SandboxRecord::id, rec -> rec.workspace().branch())
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("port-gemini-1", "feature/port-gemini-1"),
+                        org.assertj.core.groups.Tuple.tuple("port-aider-1", "feature/port-aider-1"),
+                        org.assertj.core.groups.Tuple.tuple("port-aider-2", "feature/port-aider-2"));
         assertThat(group.sandboxes()).extracting(rec -> rec.spec().tier()).containsOnly(Tier.WORKTREE);
     }
 
     @Test
     void aBranchNameGitRefusesIsRefusedBeforeAnythingIsMade() throws Exception {
-        assertThatThrownBy(() -> service.createGroup(task("Refactor").branch("bad..name").build(),
-                AgentCounts.parse("claude:2")))
+        assertThatThrownBy(() -> service.createGroup(
+                        task("Refactor").branch("bad..name").build(), AgentCounts.parse("claude:2")))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageStartingWith("Git refuses the branch name bad..name-claude-1 of the fan-out's sandbox ")
                 .hasMessageEndingWith("Nothing was created; give another --branch.");
         // A base git takes whose sandboxes' branches it does not (a component starting with a dot).
-        assertThatThrownBy(() -> service.createGroup(task("Refactor").branch("topic/.x").build(),
-                AgentCounts.parse("codex")))
+        assertThatThrownBy(() ->
+                        service.createGroup(task("Refactor").branch("topic/.x").build(), AgentCounts.parse("codex")))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageStartingWith("Git refuses the branch name topic/.x-codex-1 of the fan-out's sandbox ");
         assertNothingMadeBut(0);
@@ -117,19 +139,20 @@ class FanOutTest {
     void aBranchCheckedOutElsewhereOrAModelForTwoAgentsIsRefusedAndNothingIsMade() throws Exception {
         rig.repo.addWorktree(tmp.resolve("elsewhere"), "topic-codex-1");
 
-        assertThatThrownBy(() -> service.createGroup(task("Refactor").branch("topic").build(),
-                AgentCounts.parse("claude:2,codex:1")))
+        assertThatThrownBy(() -> service.createGroup(
+                        task("Refactor").branch("topic").build(), AgentCounts.parse("claude:2,codex:1")))
                 .isInstanceOf(SandboxConflictException.class)
                 .hasMessageContaining("The branch topic-codex-1 of the fan-out's sandbox ")
-                .hasMessageContaining("is checked out in " + tmp.resolve("elsewhere").toRealPath());
-        assertThatThrownBy(() -> service.createGroup(task("Refactor").model("opus").build(),
-                AgentCounts.parse("claude:2,codex:1")))
+                .hasMessageContaining(
+                        "is checked out in " + tmp.resolve("elsewhere").toRealPath());
+        assertThatThrownBy(() -> service.createGroup(
+                        task("Refactor").model("opus").build(), AgentCounts.parse("claude:2,codex:1")))
                 .hasMessage("A model (--model) is one agent's: this fan-out runs claude, codex. Leave the model out,"
                         + " or fan out to one agent.");
         assertThatThrownBy(() -> service.createGroup(task("Refactor").build(), AgentCounts.parse("claude,cursor:2")))
                 .hasMessageStartingWith("Unknown agent \"cursor\"");
-        assertThatThrownBy(() -> service.createGroup(task("Refactor").id("x".repeat(55)).build(),
-                AgentCounts.parse("claude:2,gemini:12")))
+        assertThatThrownBy(() -> service.createGroup(
+                        task("Refactor").id("x".repeat(55)).build(), AgentCounts.parse("claude:2,gemini:12")))
                 .hasMessageStartingWith("The id " + "x".repeat(55) + " is too long for this fan-out")
                 .hasMessageEndingWith("Give an id of at most 54 characters.");
         assertNothingMadeBut(0);
@@ -146,26 +169,32 @@ class FanOutTest {
             }
         };
 
-        FanOutException e = org.junit.jupiter.api.Assertions.assertThrows(FanOutException.class, () -> groups.create(
-                task("Add search").build(), AgentCounts.parse("claude:2,codex:2"), race));
+        FanOutException e = org.junit.jupiter.api.Assertions.assertThrows(
+                FanOutException.class,
+                () -> groups.create(task("Add search").build(), AgentCounts.parse("claude:2,codex:2"), race));
 
         String g = e.group();
         assertThat(e.created()).extracting(SandboxRecord::id).containsExactly(g + "-claude-1", g + "-claude-2");
         assertThat(e.failed().id()).isEqualTo(g + "-codex-1");
         assertThat(e.notTried()).extracting(FanOutException.Member::id).containsExactly(g + "-codex-2");
         assertThat(e.reason()).isInstanceOf(SandboxConflictException.class);
-        assertThat(e.getMessage()).isEqualTo("The fan-out " + g + " made 2 of its 4 sandboxes: " + g + "-codex-1 (codex,"
-                + " branch agent/add-search-codex-1) could not be created: " + e.reason().getMessage()
-                + " Created, and their agents start: " + g + "-claude-1 (claude, branch agent/add-search-claude-1), "
-                + g + "-claude-2 (claude, branch agent/add-search-claude-2). Not tried: " + g + "-codex-2 (codex,"
-                + " branch agent/add-search-codex-2). Keep them, or remove them with paddock sandbox rm ID --force"
-                + " --delete-branch.");
+        assertThat(e.getMessage())
+                .isEqualTo("The fan-out " + g + " made 2 of its 4 sandboxes: " + g + "-codex-1 (codex,"
+                        + " branch agent/add-search-codex-1) could not be created: "
+                        + e.reason().getMessage()
+                        + " Created, and their agents start: " + g
+                        + "-claude-1 (claude, branch agent/add-search-claude-1), "
+                        + g + "-claude-2 (claude, branch agent/add-search-claude-2). Not tried: " + g
+                        + "-codex-2 (codex,"
+                        + " branch agent/add-search-codex-2). Keep them, or remove them with paddock sandbox rm ID --force"
+                        + " --delete-branch.");
         e.created().forEach(s -> rig.awaitFingerprint(s.id()));
         // What the report says is what there is: two sandboxes of the group, nothing of the other two.
-        assertThat(rig.store.listLive()).extracting(SandboxRecord::id, rec -> rec.spec().group())
+        assertThat(rig.store.listLive())
+                .extracting(SandboxRecord::id, rec -> rec.spec().group())
                 .containsExactlyInAnyOrder(
-                org.assertj.core.groups.Tuple.tuple(g + "-claude-1", g),
-                org.assertj.core.groups.Tuple.tuple(g + "-claude-2", g));
+                        org.assertj.core.groups.Tuple.tuple(g + "-claude-1", g),
+                        org.assertj.core.groups.Tuple.tuple(g + "-claude-2", g));
         assertThat(rig.repo.dir().resolve(".worktrees").resolve(g + "-codex-1")).doesNotExist();
         assertThat(rig.repo.git("branch", "--list", "agent/add-search-codex-2")).isBlank();
     }

@@ -32,13 +32,19 @@ class GroupMigrationTest {
         Path base = tmp.resolve("home").resolve("paddock");
         Files.createDirectories(base.getParent());
         String url = "jdbc:h2:file:" + base + ";DB_CLOSE_ON_EXIT=FALSE";
-        Flyway.configure().dataSource(url, "paddock", "").locations("classpath:db/migration")
-                .javaMigrations(new dev.paddock.store.migration.HashSandboxTokens()).target("16").load().migrate();
+        Flyway.configure()
+                .dataSource(url, "paddock", "")
+                .locations("classpath:db/migration")
+                .javaMigrations(new dev.paddock.store.migration.HashSandboxTokens())
+                .target("16")
+                .load()
+                .migrate();
         Instant then = Instant.now().minus(2, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MILLIS);
         try (Connection c = DriverManager.getConnection(url, "paddock", "")) {
-            c.createStatement().execute("INSERT INTO repositories (id, path, name, base_branch, created_at,"
-                    + " last_opened_at) VALUES (1, '/r', 'r', 'main', TIMESTAMP '2026-12-01 10:00:00',"
-                    + " TIMESTAMP '2026-12-01 10:00:00')");
+            c.createStatement()
+                    .execute("INSERT INTO repositories (id, path, name, base_branch, created_at,"
+                            + " last_opened_at) VALUES (1, '/r', 'r', 'main', TIMESTAMP '2026-12-01 10:00:00',"
+                            + " TIMESTAMP '2026-12-01 10:00:00')");
             for (String id : List.of("old-001", "old-002")) {
                 try (var p = c.prepareStatement("INSERT INTO sandboxes (id, repository_id, task, agent_command, tier,"
                         + " branch, base_branch, base_commit, worktree_path, state, version, created_at,"
@@ -67,9 +73,19 @@ class GroupMigrationTest {
             assertThat(store.listLive()).extracting(SandboxRecord::id).containsExactly("old-001", "old-002");
 
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            store.insert(old.toBuilder().id("new-001-claude-1").branch("agent/new-claude-1").group("new-001")
-                    .state(SandboxState.PENDING).createdAt(now).stateChangedAt(now).build(), null, List.of());
-            assertThat(store.find("new-001-claude-1").orElseThrow().spec().group()).isEqualTo("new-001");
+            store.insert(
+                    old.toBuilder()
+                            .id("new-001-claude-1")
+                            .branch("agent/new-claude-1")
+                            .group("new-001")
+                            .state(SandboxState.PENDING)
+                            .createdAt(now)
+                            .stateChangedAt(now)
+                            .build(),
+                    null,
+                    List.of());
+            assertThat(store.find("new-001-claude-1").orElseThrow().spec().group())
+                    .isEqualTo("new-001");
 
             RepoStore repos = new RepoStore(db, Clock.systemUTC());
             repos.setAgentFlags(1, "claude", "[\"--max-turns\",\"30\"]");

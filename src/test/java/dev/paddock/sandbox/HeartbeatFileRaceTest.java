@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HeartbeatFileRaceTest {
     @TempDir
     Path tmp;
+
     private SandboxRig rig;
     private SandboxLayout layout;
 
@@ -33,7 +34,9 @@ class HeartbeatFileRaceTest {
         rig.create("beat-001", "agent/beat", "sleep 300");
         rig.tickUntil("beat-001", SandboxState.RUNNING, Duration.ofSeconds(30));
         layout = new SandboxLayout(rig.repo.dir(), "beat-001", "agent/beat");
-        SandboxRig.await("the agent's commands", () -> Files.isExecutable(layout.binDir().resolve("paddock")),
+        SandboxRig.await(
+                "the agent's commands",
+                () -> Files.isExecutable(layout.binDir().resolve("paddock")),
                 Duration.ofSeconds(10));
     }
 
@@ -44,7 +47,8 @@ class HeartbeatFileRaceTest {
 
     /** Runs the script the agent has on its PATH, as the agent would. */
     private void beat(String progress) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(layout.binDir().resolve("paddock").toString(), "heartbeat", progress)
+        ProcessBuilder pb = new ProcessBuilder(
+                        layout.binDir().resolve("paddock").toString(), "heartbeat", progress)
                 .redirectErrorStream(true);
         pb.environment().put("PADDOCK_HEARTBEAT_FILE", layout.heartbeatFile().toString());
         Process p = pb.start();
@@ -130,7 +134,8 @@ class HeartbeatFileRaceTest {
         rig.tick();
         rig.tick();
 
-        assertThat(rig.find("beat-001").lease().lastHeartbeatAt()).isEqualTo(first.lease().lastHeartbeatAt());
+        assertThat(rig.find("beat-001").lease().lastHeartbeatAt())
+                .isEqualTo(first.lease().lastHeartbeatAt());
         assertThat(Map.of("progress", rig.find("beat-001").lease().progress())).containsEntry("progress", "once");
     }
 }

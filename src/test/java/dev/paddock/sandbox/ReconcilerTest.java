@@ -2,9 +2,9 @@ package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.paddock.isolation.host.ProcessTree;
 
 import dev.paddock.events.Event;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,9 +58,12 @@ class ReconcilerTest {
             assertThat(o.actions()).containsExactly(Orphan.ADOPT, Orphan.REMOVE);
         });
         assertThat(second.orphans()).hasSize(1);
-        assertThat(rig.repositoryEvents()).filteredOn(e -> e.kind().equals("sandbox.orphan_found")).singleElement()
-                .satisfies(e -> assertThat(e.message()).isEqualTo("Orphan .worktrees/stray-001/feature/stray:"
-                        + " worktree on feature/stray; no open sandbox owns it; adopt or remove it"));
+        assertThat(rig.repositoryEvents())
+                .filteredOn(e -> e.kind().equals("sandbox.orphan_found"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.message())
+                        .isEqualTo("Orphan .worktrees/stray-001/feature/stray:"
+                                + " worktree on feature/stray; no open sandbox owns it; adopt or remove it"));
         assertThat(rig.orphans.list(repo.dir())).extracting(Orphan::path).containsExactly(stray);
     }
 
@@ -83,7 +86,8 @@ class ReconcilerTest {
         assertThat(adopted.workspace().worktree()).isEqualTo(stray);
         assertThat(rig.kinds("stray-001")).containsExactly("sandbox.adopted");
         assertThat(TempRepo.git(stray, "config", "user.name").strip()).isEqualTo(SandboxCreator.agentName("stray-001"));
-        assertThat(new SandboxLayout(repo.dir(), "stray-001", "feature/stray").stateFile()).exists();
+        assertThat(new SandboxLayout(repo.dir(), "stray-001", "feature/stray").stateFile())
+                .exists();
         assertThat(rig.reconciler.reconcile().orphans()).isEmpty();
 
         rig.reclaimer.remove("stray-001", RemoveMode.COMMIT, false, "test");
@@ -165,11 +169,16 @@ class ReconcilerTest {
         SandboxRecord owned = rig.create("owned-001", "agent/owned");
         Path elsewhere = repo.addWorktree(tmp.resolve("elsewhere"), "feature/elsewhere");
 
-        for (String path : List.of(owned.workspace().worktreePath(), repo.dir().toString(), elsewhere.toString(),
+        for (String path : List.of(
+                owned.workspace().worktreePath(),
+                repo.dir().toString(),
+                elsewhere.toString(),
                 rig.worktreesRoot().toString())) {
-            assertThatThrownBy(() -> rig.orphans.remove(repo.dir(), path, "test")).as(path)
+            assertThatThrownBy(() -> rig.orphans.remove(repo.dir(), path, "test"))
+                    .as(path)
                     .hasMessageContaining("is not an orphan of " + repo.dir());
-            assertThatThrownBy(() -> rig.orphans.adopt(repo.dir(), path, "test")).as(path)
+            assertThatThrownBy(() -> rig.orphans.adopt(repo.dir(), path, "test"))
+                    .as(path)
                     .hasMessageContaining("is not an orphan of " + repo.dir());
         }
         assertThatThrownBy(() -> rig.orphans.remove(repo.dir(), "relative/path", "test"))
@@ -196,11 +205,13 @@ class ReconcilerTest {
         assertThat(marked.state()).isEqualTo(SandboxState.AWAITING_HUMAN);
         assertThat(marked.run().lastError()).isEqualTo(Reconciler.VANISHED);
         assertThat(marked.runRef().pid()).isNull();
-        assertThat(ProcessTree.isAlive(running.runRef().pid(), running.runRef().startedAt())).as("agent process")
+        assertThat(ProcessTree.isAlive(running.runRef().pid(), running.runRef().startedAt()))
+                .as("agent process")
                 .isFalse();
         assertThat(rig.events.ofSandbox("gone-001")).last().satisfies(e -> {
             assertThat(e.kind()).isEqualTo("sandbox.awaiting_human");
-            assertThat(e.message()).contains("its worktree " + running.workspace().worktreePath() + " vanished")
+            assertThat(e.message())
+                    .contains("its worktree " + running.workspace().worktreePath() + " vanished")
                     .contains("its processes are being killed");
         });
         assertThat(rig.find("gone-002").run().lastError()).isEqualTo(Reconciler.VANISHED);
@@ -221,10 +232,15 @@ class ReconcilerTest {
     void aRemovalAnEarlierPaddockLeftInCleaningIsFinished() throws Exception {
         SandboxRecord s = rig.create("cut-001", "agent/cut");
         TempRepo.write(s.workspace().worktree(), "scratch.txt", "x");
-        rig.store.transition("cut-001", Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
-                .detail("mode", "FORCE").detail("deleteBranch", false));
+        rig.store.transition(
+                "cut-001",
+                Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
+                        .detail("mode", "FORCE")
+                        .detail("deleteBranch", false));
 
-        assertThat(rig.reconciler.reconcile().resumed()).as("a removal of this Paddock, just begun").isEmpty();
+        assertThat(rig.reconciler.reconcile().resumed())
+                .as("a removal of this Paddock, just begun")
+                .isEmpty();
         assertThat(rig.newReconciler().reconcile().resumed()).containsExactly("cut-001");
 
         assertThat(rig.find("cut-001").state()).isEqualTo(SandboxState.CLOSED);

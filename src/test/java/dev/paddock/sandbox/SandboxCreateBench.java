@@ -41,8 +41,18 @@ class SandboxCreateBench {
         repo.excludeWorktreesDir();
         try (Wiring wiring = Wiring.open(PaddockHome.resolve(tmp.resolve("home"), Map.of()))) {
             // Warm both paths once (JIT, page cache).
-            repo.git("worktree", "add", "-q", "-b", "warm/plain", repo.dir().resolve(".worktrees/warm-plain").toString(), "main");
-            wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "warm up", "true").id("warm-up").build());
+            repo.git(
+                    "worktree",
+                    "add",
+                    "-q",
+                    "-b",
+                    "warm/plain",
+                    repo.dir().resolve(".worktrees/warm-plain").toString(),
+                    "main");
+            wiring.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "warm up", "true")
+                            .id("warm-up")
+                            .build());
 
             List<Long> plain = new ArrayList<>();
             List<Long> parallel = new ArrayList<>();
@@ -51,20 +61,40 @@ class SandboxCreateBench {
             for (int i = 0; i < RUNS; i++) {
                 settle();
                 long t0 = System.nanoTime();
-                repo.git("worktree", "add", "-q", "-b", "plain/" + i,
-                        repo.dir().resolve(".worktrees/plain-" + i + "/plain/" + i).toString(), "main");
+                repo.git(
+                        "worktree",
+                        "add",
+                        "-q",
+                        "-b",
+                        "plain/" + i,
+                        repo.dir()
+                                .resolve(".worktrees/plain-" + i + "/plain/" + i)
+                                .toString(),
+                        "main");
                 plain.add((System.nanoTime() - t0) / 1_000_000);
 
                 settle();
                 t0 = System.nanoTime();
-                repo.git("-c", "checkout.workers=0", "worktree", "add", "-q", "-b", "parallel/" + i,
-                        repo.dir().resolve(".worktrees/parallel-" + i + "/parallel/" + i).toString(), "main");
+                repo.git(
+                        "-c",
+                        "checkout.workers=0",
+                        "worktree",
+                        "add",
+                        "-q",
+                        "-b",
+                        "parallel/" + i,
+                        repo.dir()
+                                .resolve(".worktrees/parallel-" + i + "/parallel/" + i)
+                                .toString(),
+                        "main");
                 parallel.add((System.nanoTime() - t0) / 1_000_000);
 
                 settle();
                 t0 = System.nanoTime();
-                wiring.sandboxService().create(NewSandbox.custom(repo.dir(), "bench " + i, "true").id("bench-" + i)
-                        .build());
+                wiring.sandboxService()
+                        .create(NewSandbox.custom(repo.dir(), "bench " + i, "true")
+                                .id("bench-" + i)
+                                .build());
                 paddock.add((System.nanoTime() - t0) / 1_000_000);
                 if (!wiring.fingerprints().await("bench-" + i, java.time.Duration.ofSeconds(60))
                         || wiring.sandboxes().fingerprintOf("bench-" + i).isEmpty()) {
@@ -77,17 +107,20 @@ class SandboxCreateBench {
             paddock.sort(null);
             fingerprinted.sort(null);
             BenchSupport.report("git worktree add on 10,000 files, ms: " + BenchSupport.summary(plain));
-            BenchSupport.report("git -c checkout.workers=0 worktree add on 10,000 files, ms: "
-                    + BenchSupport.summary(parallel));
+            BenchSupport.report(
+                    "git -c checkout.workers=0 worktree add on 10,000 files, ms: " + BenchSupport.summary(parallel));
             BenchSupport.report("sandbox create (worktree tier) on 10,000 files, ms: " + BenchSupport.summary(paddock));
-            BenchSupport.report(String.format("sandbox create / git worktree add, ratio of medians: %.2f",
+            BenchSupport.report(String.format(
+                    "sandbox create / git worktree add, ratio of medians: %.2f",
                     paddock.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
-            BenchSupport.report("sandbox create until its fingerprint is recorded, ms: "
-                    + BenchSupport.summary(fingerprinted));
-            BenchSupport.report(String.format("(create + fingerprint recorded) / git worktree add, ratio of medians: %.2f",
+            BenchSupport.report(
+                    "sandbox create until its fingerprint is recorded, ms: " + BenchSupport.summary(fingerprinted));
+            BenchSupport.report(String.format(
+                    "(create + fingerprint recorded) / git worktree add, ratio of medians: %.2f",
                     fingerprinted.get(RUNS / 2) / (double) plain.get(RUNS / 2)));
-            BenchSupport.report(String.format("sandbox create / git -c checkout.workers=0 worktree add, ratio of"
-                    + " medians: %.2f", paddock.get(RUNS / 2) / (double) parallel.get(RUNS / 2)));
+            BenchSupport.report(String.format(
+                    "sandbox create / git -c checkout.workers=0 worktree add, ratio of" + " medians: %.2f",
+                    paddock.get(RUNS / 2) / (double) parallel.get(RUNS / 2)));
         }
     }
 

@@ -8,12 +8,13 @@ import dev.paddock.store.StoreException;
  * package-private.
  */
 public final class SandboxFixtures {
-    private SandboxFixtures() {
-    }
+    private SandboxFixtures() {}
 
     /** Moves a pending sandbox to running, then done, with an event each ("{id} runs", "{id} is done"). */
     public static void runToDone(SandboxStore store, String id) throws StoreException {
-        store.transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING).message(id + " runs"));
-        store.transition(id, Transition.of(SandboxState.RUNNING, SandboxState.DONE).message(id + " is done"));
+        store.transition(
+                id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING).message(id + " runs"));
+        store.transition(
+                id, Transition.of(SandboxState.RUNNING, SandboxState.DONE).message(id + " is done"));
     }
 }

@@ -42,8 +42,10 @@ class SandboxLifecycleOperationsTest {
     void aSandboxGoesThroughTheMergeQueueWithOneEventPerMove() throws Exception {
         String id = done("lc-001");
 
-        assertThat(lifecycle.markMerging(id, SandboxState.DONE, id + " entered the merge queue")).isTrue();
-        assertThat(lifecycle.markMerged(id, SandboxState.MERGING, id + " is merged into main")).isTrue();
+        assertThat(lifecycle.markMerging(id, SandboxState.DONE, id + " entered the merge queue"))
+                .isTrue();
+        assertThat(lifecycle.markMerged(id, SandboxState.MERGING, id + " is merged into main"))
+                .isTrue();
 
         SandboxRecord s = rig.find(id);
         assertThat(s.state()).isEqualTo(SandboxState.MERGED);
@@ -58,15 +60,18 @@ class SandboxLifecycleOperationsTest {
     void eachOperationMovesToItsState() throws Exception {
         String a = done("lc-002");
         lifecycle.markMerging(a, SandboxState.DONE, "m");
-        assertThat(lifecycle.markConflicted(a, SandboxState.MERGING, a + " conflicts")).isTrue();
+        assertThat(lifecycle.markConflicted(a, SandboxState.MERGING, a + " conflicts"))
+                .isTrue();
         assertThat(rig.find(a).state()).isEqualTo(SandboxState.CONFLICT);
-        assertThat(lifecycle.needsHuman(a, SandboxState.CONFLICT, a + " needs a person")).isTrue();
+        assertThat(lifecycle.needsHuman(a, SandboxState.CONFLICT, a + " needs a person"))
+                .isTrue();
         assertThat(rig.find(a).state()).isEqualTo(SandboxState.AWAITING_HUMAN);
         assertThat(rig.events.ofSandbox(a)).last().extracting(e -> e.kind()).isEqualTo("sandbox.awaiting_human");
 
         String b = done("lc-003");
         lifecycle.markMerging(b, SandboxState.DONE, "m");
-        assertThat(lifecycle.leaveMergeQueue(b, SandboxState.MERGING, b + " left the merge queue")).isTrue();
+        assertThat(lifecycle.leaveMergeQueue(b, SandboxState.MERGING, b + " left the merge queue"))
+                .isTrue();
         assertThat(rig.find(b).state()).isEqualTo(SandboxState.DONE);
         assertThat(rig.events.ofSandbox(b)).last().extracting(e -> e.message()).isEqualTo(b + " left the merge queue");
     }
@@ -77,7 +82,8 @@ class SandboxLifecycleOperationsTest {
         int events = rig.events.ofSandbox(id).size();
 
         assertThat(lifecycle.markMerged(id, SandboxState.MERGING, "stale")).isFalse();
-        assertThat(lifecycle.needsHuman("no-such-sandbox", SandboxState.DONE, "gone")).isFalse();
+        assertThat(lifecycle.needsHuman("no-such-sandbox", SandboxState.DONE, "gone"))
+                .isFalse();
 
         assertThat(rig.find(id).state()).isEqualTo(SandboxState.DONE);
         assertThat(rig.events.ofSandbox(id)).hasSize(events);
@@ -88,7 +94,8 @@ class SandboxLifecycleOperationsTest {
         String id = done("lc-005");
 
         assertThatThrownBy(() -> lifecycle.markMerged(id, SandboxState.DONE, "skips merging"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("done → merged");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("done → merged");
         assertThat(rig.find(id).state()).isEqualTo(SandboxState.DONE);
     }
 }

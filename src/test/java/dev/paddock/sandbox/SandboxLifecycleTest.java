@@ -1,10 +1,10 @@
 package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.paddock.isolation.host.ProcessTree;
 
 import dev.paddock.Wiring;
 import dev.paddock.events.Event;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.settings.PaddockHome;
 import dev.paddock.status.CountsQuery;
 import dev.paddock.testing.TempRepo;
@@ -44,8 +44,12 @@ class SandboxLifecycleTest {
     }
 
     SandboxRecord create(String task, String command, Tier tier, long leaseMs, int retries) throws Exception {
-        return wiring.sandboxService().create(NewSandbox.custom(repo.dir(), task, command).tier(tier)
-                .leaseMs(leaseMs).maxRetries(retries).build());
+        return wiring.sandboxService()
+                .create(NewSandbox.custom(repo.dir(), task, command)
+                        .tier(tier)
+                        .leaseMs(leaseMs)
+                        .maxRetries(retries)
+                        .build());
     }
 
     /** Ticks the supervisor until the sandbox satisfies {@code done} (or 30 s pass). */
@@ -54,9 +58,10 @@ class SandboxLifecycleTest {
         SandboxRecord s = wiring.sandboxService().find(id);
         while (!done.test(s)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting; last state " + s.state().id() + ", error "
-                        + s.run().lastError()
-                        + ", log:\n" + wiring.sandboxService().logTail(id));
+                throw new AssertionError(
+                        "timed out waiting; last state " + s.state().id() + ", error "
+                                + s.run().lastError()
+                                + ", log:\n" + wiring.sandboxService().logTail(id));
             }
             wiring.supervisor().tick();
             Thread.sleep(100);
@@ -75,31 +80,46 @@ class SandboxLifecycleTest {
 
     @Test
     void anAgentThatCommitsAndExitsZeroEndsDoneWithItsWorkOnTheBranch() throws Exception {
-        SandboxRecord s = create("Write the greeting", "echo 'hello from the agent'; paddock heartbeat halfway;"
-                + " sleep 1.5; printf 'hi\\n' > greeting.txt && git add greeting.txt && git commit -q -m 'Add greeting'"
-                + " && paddock heartbeat committed",
-                Tier.WORKTREE, 60_000, 0);
+        SandboxRecord s = create(
+                "Write the greeting",
+                "echo 'hello from the agent'; paddock heartbeat halfway;"
+                        + " sleep 1.5; printf 'hi\\n' > greeting.txt && git add greeting.txt && git commit -q -m 'Add greeting'"
+                        + " && paddock heartbeat committed",
+                Tier.WORKTREE,
+                60_000,
+                0);
         assertThat(s.state()).isEqualTo(SandboxState.PENDING);
-        assertThat(s.workspace().worktree()).isEqualTo(repo.dir().resolve(".worktrees").resolve(s.id())
-                .resolve("agent/write-greeting"));
+        assertThat(s.workspace().worktree())
+                .isEqualTo(repo.dir().resolve(".worktrees").resolve(s.id()).resolve("agent/write-greeting"));
 
         SandboxRecord running = tickUntil(s.id(), in(SandboxState.RUNNING));
         assertThat(running.runRef().pid()).isNotNull();
-        SandboxRecord heartbeat = tickUntil(s.id(), r -> r.lease().progress() != null
-                || r.state() != SandboxState.RUNNING);
+        SandboxRecord heartbeat =
+                tickUntil(s.id(), r -> r.lease().progress() != null || r.state() != SandboxState.RUNNING);
         assertThat(heartbeat.lease().progress()).isEqualTo("halfway");
         SandboxRecord done = tickUntil(s.id(), in(SandboxState.DONE));
 
         assertThat(done.run().exitCode()).isZero();
-        assertThat(done.lease().progress()).as("the heartbeat just before the exit").isEqualTo("committed");
+        assertThat(done.lease().progress())
+                .as("the heartbeat just before the exit")
+                .isEqualTo("committed");
         assertThat(done.run().iteration()).isEqualTo(1);
         assertThat(done.runRef().pid()).isNull();
-        assertThat(kinds(s.id())).containsSubsequence("sandbox.branch_created", "sandbox.worktree_added",
-                "sandbox.identity_set", "sandbox.state_file_written", "sandbox.created", "sandbox.fingerprint_recorded",
-                "sandbox.running", "sandbox.done");
-        assertThat(repo.git("log", "-1", "--format=%an <%ae> %s", "agent/write-greeting").strip())
+        assertThat(kinds(s.id()))
+                .containsSubsequence(
+                        "sandbox.branch_created",
+                        "sandbox.worktree_added",
+                        "sandbox.identity_set",
+                        "sandbox.state_file_written",
+                        "sandbox.created",
+                        "sandbox.fingerprint_recorded",
+                        "sandbox.running",
+                        "sandbox.done");
+        assertThat(repo.git("log", "-1", "--format=%an <%ae> %s", "agent/write-greeting")
+                        .strip())
                 .isEqualTo("Paddock agent " + s.id() + " <" + s.id() + "@agents.paddock.invalid> Add greeting");
-        assertThat(Files.readString(done.workspace().worktree().resolve("greeting.txt"))).isEqualTo("hi\n");
+        assertThat(Files.readString(done.workspace().worktree().resolve("greeting.txt")))
+                .isEqualTo("hi\n");
         assertThat(wiring.sandboxService().logTail(s.id())).contains("hello from the agent");
         assertThat(wiring.sandboxService().changes(s.id()).added()).containsExactly("greeting.txt");
         // The main worktree stays clean: .worktrees/ is excluded.
@@ -108,8 +128,12 @@ class SandboxLifecycleTest {
 
     @Test
     void anAgentThatExitsNonZeroFailsAndIsRetriedUntilItsRetriesAreUsedUp() throws Exception {
-        SandboxRecord s = create("Break the build", "echo broken >> src/app.txt; git commit -qam 'Break it'; exit 3",
-                Tier.WORKTREE, 60_000, 1);
+        SandboxRecord s = create(
+                "Break the build",
+                "echo broken >> src/app.txt; git commit -qam 'Break it'; exit 3",
+                Tier.WORKTREE,
+                60_000,
+                1);
 
         SandboxRecord waiting = tickUntil(s.id(), in(SandboxState.AWAITING_HUMAN));
 
@@ -117,13 +141,23 @@ class SandboxLifecycleTest {
         assertThat(waiting.run().iteration()).isEqualTo(2);
         assertThat(waiting.run().retryCount()).isEqualTo(1);
         assertThat(waiting.run().lastError()).isEqualTo("the agent exited with 3");
-        assertThat(kinds(s.id())).containsSubsequence("sandbox.running", "sandbox.failed", "sandbox.retrying",
-                "sandbox.running", "sandbox.failed", "sandbox.awaiting_human");
+        assertThat(kinds(s.id()))
+                .containsSubsequence(
+                        "sandbox.running",
+                        "sandbox.failed",
+                        "sandbox.retrying",
+                        "sandbox.running",
+                        "sandbox.failed",
+                        "sandbox.awaiting_human");
         assertThat(repo.git("log", "--format=%s", "agent/break-build").lines()).startsWith("Break it", "Break it");
-        assertThat(wiring.sandboxService().history(s.id())).extracting(dev.paddock.events.Event::message)
+        assertThat(wiring.sandboxService().history(s.id()))
+                .extracting(dev.paddock.events.Event::message)
                 .anySatisfy(m -> assertThat(m).contains("needs a person: its 1 retry is used up"));
-        assertThat(new CountsQuery(wiring.database(), wiring.clock()).of(s.repositoryId()).failed24h())
-                .as("the Failed (24 h) tile counts it though it waits for a person now").isEqualTo(1);
+        assertThat(new CountsQuery(wiring.database(), wiring.clock())
+                        .of(s.repositoryId())
+                        .failed24h())
+                .as("the Failed (24 h) tile counts it though it waits for a person now")
+                .isEqualTo(1);
     }
 
     @Test
@@ -140,8 +174,11 @@ class SandboxLifecycleTest {
         long sleeper = Long.parseLong(Files.readString(pids).strip());
         assertThat(ProcessTree.isRunning(sleeper)).as("the agent's child").isFalse();
         assertThat(ProcessTree.isRunning(wrapper)).as("the wrapper").isFalse();
-        assertThat(new CountsQuery(wiring.database(), wiring.clock()).of(s.repositoryId()).failed24h())
-                .as("a timeout counts as a failure of the last 24 h").isEqualTo(1);
+        assertThat(new CountsQuery(wiring.database(), wiring.clock())
+                        .of(s.repositoryId())
+                        .failed24h())
+                .as("a timeout counts as a failure of the last 24 h")
+                .isEqualTo(1);
     }
 
     @Test
@@ -180,8 +217,12 @@ class SandboxLifecycleTest {
         assertThat(wiring.sandboxService().find(s.id()).lease().progress()).startsWith("step 3000 ");
         SandboxRecord stopped = wiring.sandboxService().stop(s.id(), "the test");
         assertThat(stopped.lease().progress()).startsWith("step 3000 ");
-        assertThat(wiring.database().jdbc().queryOne("SELECT progress FROM sandboxes WHERE id = ?",
-                rs -> rs.getString(1), s.id())).get().asString().startsWith("step 3000 ");
+        assertThat(wiring.database()
+                        .jdbc()
+                        .queryOne("SELECT progress FROM sandboxes WHERE id = ?", rs -> rs.getString(1), s.id()))
+                .get()
+                .asString()
+                .startsWith("step 3000 ");
     }
 
     @Test
@@ -190,8 +231,8 @@ class SandboxLifecycleTest {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        SandboxRecord s = create("Serve the docs", "python3 -m http.server " + port + " --bind 127.0.0.1",
-                Tier.WORKTREE, 60_000, 2);
+        SandboxRecord s = create(
+                "Serve the docs", "python3 -m http.server " + port + " --bind 127.0.0.1", Tier.WORKTREE, 60_000, 2);
         tickUntil(s.id(), in(SandboxState.RUNNING));
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!listening(port)) {
@@ -205,7 +246,9 @@ class SandboxLifecycleTest {
         assertThat(stopped.run().lastError()).isEqualTo("stopped by a person");
         assertThat(listening(port)).isFalse();
         wiring.supervisor().tick();
-        assertThat(wiring.sandboxService().find(s.id()).state()).as("not retried").isEqualTo(SandboxState.AWAITING_HUMAN);
+        assertThat(wiring.sandboxService().find(s.id()).state())
+                .as("not retried")
+                .isEqualTo(SandboxState.AWAITING_HUMAN);
     }
 
     private static boolean listening(int port) {

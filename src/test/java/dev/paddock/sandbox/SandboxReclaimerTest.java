@@ -2,9 +2,9 @@ package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.paddock.isolation.host.ProcessTree;
 
 import dev.paddock.events.Event;
+import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.testing.TempRepo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,12 +88,15 @@ class SandboxReclaimerTest {
         SandboxRecord s = rig.create("cap-001", "agent/cap");
         ignoredContent(s.workspace().worktree(), 50);
 
-        IgnoredFiles capped = IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 20);
+        IgnoredFiles capped =
+                IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 20);
 
         assertThat(capped.files()).isEqualTo(20);
         assertThat(capped.more()).isTrue();
         assertThat(capped.summary()).startsWith("more than 20 ignored files in ");
-        assertThat(IgnoredFiles.of(new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 1_000).summary())
+        assertThat(IgnoredFiles.of(
+                                new dev.paddock.worktree.GitCli(), s.workspace().worktree(), 1_000)
+                        .summary())
                 .isEqualTo("55 ignored files in node_modules/, build/");
     }
 
@@ -130,7 +133,8 @@ class SandboxReclaimerTest {
                 .hasMessageContaining("Choose: keep it (do nothing); commit")
                 .hasMessageContaining("or force (removes the worktree with everything in it; the branch agent/dirty"
                         + " is kept unless you also ask to delete it)")
-                .satisfies(e -> assertThat(((RemovalRefusedException) e).plan().uncommitted()).hasSize(2));
+                .satisfies(e -> assertThat(((RemovalRefusedException) e).plan().uncommitted())
+                        .hasSize(2));
 
         assertThat(snapshot("dirty-001")).isEqualTo(before);
     }
@@ -155,8 +159,10 @@ class SandboxReclaimerTest {
 
     @Test
     void strictRemovalOfAMergedSandboxRemovesWorktreeFolderAndBranchClosesTheRecordAndKeepsTheLog() throws Exception {
-        rig.create("merged-001", "agent/merged", "echo working; echo a > a.txt && git add a.txt"
-                + " && git commit -q -m 'Add a'");
+        rig.create(
+                "merged-001",
+                "agent/merged",
+                "echo working; echo a > a.txt && git add a.txt" + " && git commit -q -m 'Add a'");
         rig.tickUntil("merged-001", SandboxState.DONE, Duration.ofSeconds(20));
         rig.repo.git("merge", "--no-ff", "--quiet", "-m", "Merge agent/merged", "agent/merged");
         Path log = rig.supervisor.logFile("merged-001");
@@ -173,8 +179,13 @@ class SandboxReclaimerTest {
         assertThat(rig.repo.git("worktree", "list", "--porcelain")).doesNotContain("merged-001");
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("a\n");
         assertThat(log).as("the agent's log stays").exists();
-        assertThat(rig.kinds("merged-001")).containsSubsequence("sandbox.cleaning", "sandbox.worktree_removed",
-                "sandbox.directory_removed", "sandbox.branch_deleted", "sandbox.closed");
+        assertThat(rig.kinds("merged-001"))
+                .containsSubsequence(
+                        "sandbox.cleaning",
+                        "sandbox.worktree_removed",
+                        "sandbox.directory_removed",
+                        "sandbox.branch_deleted",
+                        "sandbox.closed");
     }
 
     @Test
@@ -183,18 +194,26 @@ class SandboxReclaimerTest {
 
         rig.reclaimer.remove("idle-001", RemoveMode.STRICT, false, "test");
 
-        assertThat(branchExists("agent/idle")).as("a branch with no commits of its own is merged").isFalse();
+        assertThat(branchExists("agent/idle"))
+                .as("a branch with no commits of its own is merged")
+                .isFalse();
         assertThat(rig.find("idle-001").state()).isEqualTo(SandboxState.CLOSED);
     }
 
     @Test
     void aSandboxWhoseBaseBranchWasDeletedIsComparedWithTheCommitItStartedFrom() throws Exception {
         rig.repo.branch("feature");
-        SandboxRecord idle = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "idle", "true").id("gone-001")
-                .branch("agent/gone").baseBranch("feature").build());
+        SandboxRecord idle = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "idle", "true")
+                .id("gone-001")
+                .branch("agent/gone")
+                .baseBranch("feature")
+                .build());
         rig.awaitFingerprint("gone-001");
-        SandboxRecord busy = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy", "true").id("gone-002")
-                .branch("agent/gone2").baseBranch("feature").build());
+        SandboxRecord busy = rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy", "true")
+                .id("gone-002")
+                .branch("agent/gone2")
+                .baseBranch("feature")
+                .build());
         rig.awaitFingerprint("gone-002");
         TempRepo.write(busy.workspace().worktree(), "a.txt", "a");
         String commit = TempRepo.commitAll(busy.workspace().worktree(), "Add a");
@@ -204,14 +223,19 @@ class SandboxReclaimerTest {
                 .isEqualTo("the commit " + idle.workspace().baseCommit().substring(0, 8) + " it started from");
         assertThatThrownBy(() -> rig.reclaimer.remove("gone-002", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
-                .hasMessageContaining("1 commit that the commit " + idle.workspace().baseCommit().substring(0, 8)
-                        + " it started from does not have: " + commit.substring(0, 7) + " Add a");
+                .hasMessageContaining("1 commit that the commit "
+                        + idle.workspace().baseCommit().substring(0, 8) + " it started from does not have: "
+                        + commit.substring(0, 7) + " Add a");
         rig.reclaimer.remove("gone-002", RemoveMode.FORCE, false, "test");
-        assertThat(TempRepo.revParse(rig.repo.dir(), "agent/gone2")).as("kept: not merged").isEqualTo(commit);
+        assertThat(TempRepo.revParse(rig.repo.dir(), "agent/gone2"))
+                .as("kept: not merged")
+                .isEqualTo(commit);
 
         rig.reclaimer.remove("gone-001", RemoveMode.STRICT, false, "test");
         assertThat(rig.find("gone-001").state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(branchExists("agent/gone")).as("no commit of its own since it started").isFalse();
+        assertThat(branchExists("agent/gone"))
+                .as("no commit of its own since it started")
+                .isFalse();
     }
 
     @Test
@@ -219,7 +243,9 @@ class SandboxReclaimerTest {
         SandboxRecord s = rig.create("legacy-001", "agent/legacy");
         for (String legacy : List.of("HEAD", "origin/main", s.workspace().baseCommit())) {
             rig.db.jdbc().update("UPDATE sandboxes SET base_branch = ? WHERE id = ?", legacy, s.id());
-            assertThat(rig.reclaimer.plan("legacy-001").losesNothing()).as(legacy).isTrue();
+            assertThat(rig.reclaimer.plan("legacy-001").losesNothing())
+                    .as(legacy)
+                    .isTrue();
         }
 
         rig.reclaimer.remove("legacy-001", RemoveMode.STRICT, false, "test");
@@ -239,13 +265,20 @@ class SandboxReclaimerTest {
         assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(rig.worktreesRoot().resolve("keep-001")).doesNotExist();
         assertThat(branchExists("agent/keep")).isTrue();
-        assertThat(rig.repo.git("log", "-1", "--format=%an|%ae|%s", "agent/keep").strip())
+        assertThat(rig.repo
+                        .git("log", "-1", "--format=%an|%ae|%s", "agent/keep")
+                        .strip())
                 .isEqualTo(SandboxCreator.agentName("keep-001") + "|" + SandboxCreator.agentEmail("keep-001")
                         + "|Paddock: keep what keep-001 left uncommitted");
         assertThat(rig.repo.git("show", "agent/keep:notes.md")).isEqualTo("scratch");
         assertThat(rig.repo.git("show", "agent/keep:README.md")).isEqualTo("changed\n");
-        assertThat(rig.kinds("keep-001")).containsSubsequence("sandbox.leftovers_committed", "sandbox.cleaning",
-                "sandbox.worktree_removed", "sandbox.branch_kept", "sandbox.closed");
+        assertThat(rig.kinds("keep-001"))
+                .containsSubsequence(
+                        "sandbox.leftovers_committed",
+                        "sandbox.cleaning",
+                        "sandbox.worktree_removed",
+                        "sandbox.branch_kept",
+                        "sandbox.closed");
         assertThat(rig.find("keep-001").state()).isEqualTo(SandboxState.CLOSED);
     }
 
@@ -287,8 +320,10 @@ class SandboxReclaimerTest {
         rig.reclaimer.remove("drop-001", RemoveMode.FORCE, true, "test");
 
         assertThat(branchExists("agent/drop")).isFalse();
-        Event deleted = rig.events.ofSandbox("drop-001").stream().filter(e -> e.kind().equals("sandbox.branch_deleted"))
-                .findFirst().orElseThrow();
+        Event deleted = rig.events.ofSandbox("drop-001").stream()
+                .filter(e -> e.kind().equals("sandbox.branch_deleted"))
+                .findFirst()
+                .orElseThrow();
         assertThat(deleted.details()).contains("\"tip\":\"" + commit + "\"").contains("\"merged\":false");
         assertThat(deleted.message()).contains("on request of test, though not merged");
     }
@@ -304,9 +339,11 @@ class SandboxReclaimerTest {
         SandboxRecord closed = rig.reclaimer.remove("live-001", RemoveMode.STRICT, false, "test");
 
         assertThat(closed.state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(ProcessTree.isAlive(pid, running.runRef().startedAt())).as("agent process").isFalse();
-        assertThat(rig.kinds("live-001")).containsSubsequence("sandbox.running", "sandbox.awaiting_human",
-                "sandbox.cleaning", "sandbox.closed");
+        assertThat(ProcessTree.isAlive(pid, running.runRef().startedAt()))
+                .as("agent process")
+                .isFalse();
+        assertThat(rig.kinds("live-001"))
+                .containsSubsequence("sandbox.running", "sandbox.awaiting_human", "sandbox.cleaning", "sandbox.closed");
     }
 
     @Test
@@ -350,7 +387,8 @@ class SandboxReclaimerTest {
                     TempRepo.write(elsewhere, "precious.txt", "keep me");
                     return elsewhere.toString();
                 }),
-                Arguments.of("the repository root", (PathChoice) (repo, tmp) -> repo.dir().toString()),
+                Arguments.of("the repository root", (PathChoice)
+                        (repo, tmp) -> repo.dir().toString()),
                 Arguments.of(".worktrees itself", (PathChoice) (repo, tmp) -> {
                     TempRepo.write(repo.dir(), ".worktrees/precious.txt", "keep me");
                     return repo.dir().resolve(".worktrees").toString();
@@ -369,16 +407,30 @@ class SandboxReclaimerTest {
         long repoId = rig.repoService.open(rig.repo.dir()).record().id();
         String path = choice.path(rig.repo, tmp);
         Instant now = Instant.now();
-        rig.store.insert(SandboxRecord.builder().id("broken-001").repositoryId(repoId).task("broken")
-                .agentCommand("true").tier(Tier.WORKTREE).branch("main").baseBranch("main").worktreePath(path)
-                .state(SandboxState.AWAITING_HUMAN).createdAt(now).stateChangedAt(now).leaseMs(60_000).build(),
-                null, List.of());
+        rig.store.insert(
+                SandboxRecord.builder()
+                        .id("broken-001")
+                        .repositoryId(repoId)
+                        .task("broken")
+                        .agentCommand("true")
+                        .tier(Tier.WORKTREE)
+                        .branch("main")
+                        .baseBranch("main")
+                        .worktreePath(path)
+                        .state(SandboxState.AWAITING_HUMAN)
+                        .createdAt(now)
+                        .stateChangedAt(now)
+                        .leaseMs(60_000)
+                        .build(),
+                null,
+                List.of());
         List<String> disk = SandboxRig.tree(tmp);
         SandboxRecord before = rig.find("broken-001");
 
         for (RemoveMode mode : RemoveMode.values()) {
             assertThatThrownBy(() -> rig.reclaimer.remove("broken-001", mode, mode == RemoveMode.FORCE, "test"))
-                    .as(mode.name()).isInstanceOf(SandboxException.class)
+                    .as(mode.name())
+                    .isInstanceOf(SandboxException.class)
                     .hasMessageStartingWith("Paddock will not remove broken-001: ")
                     .hasMessageContaining("so nothing was changed");
         }
@@ -394,10 +446,23 @@ class SandboxReclaimerTest {
         SandboxRecord other = rig.create("other-001", "agent/other");
         TempRepo.write(other.workspace().worktree(), "work.txt", "theirs");
         Instant now = Instant.now();
-        rig.store.insert(SandboxRecord.builder().id("intruder-001").repositoryId(other.repositoryId()).task("broken")
-                .agentCommand("true").tier(Tier.WORKTREE).branch("agent/other").baseBranch("main")
-                .worktreePath(other.workspace().worktreePath()).state(SandboxState.AWAITING_HUMAN).createdAt(now)
-                .stateChangedAt(now).leaseMs(60_000).build(), null, List.of());
+        rig.store.insert(
+                SandboxRecord.builder()
+                        .id("intruder-001")
+                        .repositoryId(other.repositoryId())
+                        .task("broken")
+                        .agentCommand("true")
+                        .tier(Tier.WORKTREE)
+                        .branch("agent/other")
+                        .baseBranch("main")
+                        .worktreePath(other.workspace().worktreePath())
+                        .state(SandboxState.AWAITING_HUMAN)
+                        .createdAt(now)
+                        .stateChangedAt(now)
+                        .leaseMs(60_000)
+                        .build(),
+                null,
+                List.of());
 
         assertThatThrownBy(() -> rig.reclaimer.remove("intruder-001", RemoveMode.FORCE, true, "test"))
                 .hasMessageContaining("is not inside " + rig.worktreesRoot().resolve("intruder-001"));
@@ -413,10 +478,11 @@ class SandboxReclaimerTest {
         TempRepo.write(dirty.workspace().worktree(), "notes.md", "scratch");
         rig.create("bulk-003", "agent/bulk-3");
 
-        List<RemovalResult> results = rig.reclaimer.removeAll(List.of("bulk-001", "bulk-002", "nope-001", "bulk-003"),
-                RemoveMode.STRICT, false, "test");
+        List<RemovalResult> results = rig.reclaimer.removeAll(
+                List.of("bulk-001", "bulk-002", "nope-001", "bulk-003"), RemoveMode.STRICT, false, "test");
 
-        assertThat(results).extracting(RemovalResult::sandboxId)
+        assertThat(results)
+                .extracting(RemovalResult::sandboxId)
                 .containsExactly("bulk-001", "bulk-002", "nope-001", "bulk-003");
         assertThat(results).extracting(RemovalResult::removed).containsExactly(true, false, false, true);
         assertThat(results.get(1).error()).contains("would lose work").contains("?? notes.md");
@@ -433,31 +499,41 @@ class SandboxReclaimerTest {
         SandboxRecord strict = rig.create("cut-002", "agent/cut-2");
         TempRepo.write(strict.workspace().worktree(), "notes.md", "appeared after the check");
         // What a kill -9 right after "→ cleaning" leaves behind.
-        rig.store.transition("cut-001", Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
-                .detail("mode", "FORCE").detail("deleteBranch", false));
-        rig.store.transition("cut-002", Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
-                .detail("mode", "STRICT").detail("deleteBranch", false));
+        rig.store.transition(
+                "cut-001",
+                Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
+                        .detail("mode", "FORCE")
+                        .detail("deleteBranch", false));
+        rig.store.transition(
+                "cut-002",
+                Transition.of(SandboxState.PENDING, SandboxState.CLEANING)
+                        .detail("mode", "STRICT")
+                        .detail("deleteBranch", false));
 
         rig.reclaimer.resume("cut-001", "test");
 
         assertThat(rig.find("cut-001").state()).isEqualTo(SandboxState.CLOSED);
         assertThat(forced.workspace().worktree()).doesNotExist();
         assertThatThrownBy(() -> rig.reclaimer.resume("cut-002", "test"))
-                .hasMessageContaining("Could not remove the worktree").hasMessageContaining("stays in cleaning");
+                .hasMessageContaining("Could not remove the worktree")
+                .hasMessageContaining("stays in cleaning");
         assertThat(rig.find("cut-002").state()).isEqualTo(SandboxState.CLEANING);
         assertThat(strict.workspace().worktree().resolve("notes.md")).exists();
     }
 
     private boolean branchExists(String branch) {
-        return TempRepo.run(rig.repo.dir(), "show-ref", "--verify", "--quiet", "refs/heads/" + branch).ok();
+        return TempRepo.run(rig.repo.dir(), "show-ref", "--verify", "--quiet", "refs/heads/" + branch)
+                .ok();
     }
 
     /** Everything a refused removal must leave as it was. */
-    record Snapshot(List<String> disk, SandboxRecord record, int events, String branches, String worktrees) {
-    }
+    record Snapshot(List<String> disk, SandboxRecord record, int events, String branches, String worktrees) {}
 
     private Snapshot snapshot(String id) throws Exception {
-        return new Snapshot(SandboxRig.tree(rig.repo.dir()), rig.find(id), rig.events.ofSandbox(id).size(),
+        return new Snapshot(
+                SandboxRig.tree(rig.repo.dir()),
+                rig.find(id),
+                rig.events.ofSandbox(id).size(),
                 rig.repo.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"),
                 rig.repo.git("worktree", "list", "--porcelain"));
     }

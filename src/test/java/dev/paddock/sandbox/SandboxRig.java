@@ -49,6 +49,7 @@ final class SandboxRig implements AutoCloseable {
     final Path logDir;
     /** The supervisor's launcher: knows the {@code custom} agent alone unless a test gives it the presets. */
     final AgentLauncher launcher = new AgentLauncher(TestRuntimes.local());
+
     private final RepositoryLocator locator;
     private final OrphanScanner scanner;
 
@@ -74,12 +75,12 @@ final class SandboxRig implements AutoCloseable {
         settings.put(SettingsStore.SANDBOX_KILL_GRACE_MS, 500L);
         this.worktrees = new WorktreeManager(git);
         this.fingerprints = new FingerprintRecorder(worktrees, store);
-        this.creator = new SandboxCreator(repoService, worktrees, store, settings, tier -> Optional.empty(),
-                fingerprints, clock);
+        this.creator = new SandboxCreator(
+                repoService, worktrees, store, settings, tier -> Optional.empty(), fingerprints, clock);
         this.logDir = dir.resolve("home").resolve("logs").resolve("sandboxes");
         this.supervisor = newSupervisor(fingerprints, launcher);
-        this.reclaimer = new SandboxReclaimer(store, supervisor, worktrees, new SandboxRepositories(repos, locator),
-                events);
+        this.reclaimer =
+                new SandboxReclaimer(store, supervisor, worktrees, new SandboxRepositories(repos, locator), events);
         this.scanner = new OrphanScanner(clock, Duration.ZERO);
         this.orphans = new OrphanService(repoService, store, worktrees, scanner, events, settings, clock);
         this.reconciler = newReconciler();
@@ -94,20 +95,40 @@ final class SandboxRig implements AutoCloseable {
     }
 
     private Supervisor newSupervisor(FingerprintRecorder recorder, AgentLauncher agents) {
-        return new Supervisor(store, repos, locator, agents, recorder, settings, Clock.systemUTC(), logDir,
+        return new Supervisor(
+                store,
+                repos,
+                locator,
+                agents,
+                recorder,
+                settings,
+                Clock.systemUTC(),
+                logDir,
                 () -> "http://127.0.0.1:9");
     }
 
     /** A reconciler as a freshly started Paddock has it: everything before now was left by an earlier one. */
     Reconciler newReconciler() {
-        return new Reconciler(store, repos, locator, worktrees, scanner, reclaimer, events, settings,
-                TestRuntimes.local(), Clock.systemUTC());
+        return new Reconciler(
+                store,
+                repos,
+                locator,
+                worktrees,
+                scanner,
+                reclaimer,
+                events,
+                settings,
+                TestRuntimes.local(),
+                Clock.systemUTC());
     }
 
     /** Creates a pending sandbox with this id and branch; its agent runs {@code command} once ticked. */
     SandboxRecord create(String id, String branch, String command) throws PaddockException {
-        SandboxRecord s = creator.create(NewSandbox.custom(repo.dir(), "task of " + id, command).id(id)
-                .branch(branch).maxRetries(0).build());
+        SandboxRecord s = creator.create(NewSandbox.custom(repo.dir(), "task of " + id, command)
+                .id(id)
+                .branch(branch)
+                .maxRetries(0)
+                .build());
         awaitFingerprint(id);
         return s;
     }
@@ -223,11 +244,17 @@ final class SandboxRig implements AutoCloseable {
     private void killAgentsOf(SandboxRecord s) {
         String exitFile;
         try {
-            exitFile = new SandboxLayout(repo.dir(), s.id(), s.workspace().branch()).exitCodeFile().toString();
+            exitFile = new SandboxLayout(repo.dir(), s.id(), s.workspace().branch())
+                    .exitCodeFile()
+                    .toString();
         } catch (SandboxException e) {
             return; // a deliberately broken record
         }
-        ProcessHandle.allProcesses().filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile))
-                .orElse(false)).forEach(h -> ProcessTree.kill(h.pid(), Duration.ofMillis(200)));
+        ProcessHandle.allProcesses()
+                .filter(h -> h.info()
+                        .arguments()
+                        .map(a -> List.of(a).contains(exitFile))
+                        .orElse(false))
+                .forEach(h -> ProcessTree.kill(h.pid(), Duration.ofMillis(200)));
     }
 }

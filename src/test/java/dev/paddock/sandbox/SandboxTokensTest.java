@@ -36,14 +36,29 @@ class SandboxTokensTest {
     void open() throws Exception {
         db = Database.open(tmp.resolve("paddock"));
         Clock clock = Clock.systemUTC();
-        long repo = new RepoStore(db, clock).register(tmp.resolve("repo"), "main").repo().id();
+        long repo = new RepoStore(db, clock)
+                .register(tmp.resolve("repo"), "main")
+                .repo()
+                .id();
         store = new SandboxStore(db, new EventLog(db, clock), clock);
         Instant now = Instant.now();
         for (String id : List.of("a-001", "b-001")) {
-            store.insert(SandboxRecord.builder().id(id).repositoryId(repo).task("task").agentCommand("true")
-                    .tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main")
-                    .worktreePath(tmp.resolve(id).toString()).state(SandboxState.PENDING).createdAt(now)
-                    .stateChangedAt(now).leaseMs(60_000).build(), null,
+            store.insert(
+                    SandboxRecord.builder()
+                            .id(id)
+                            .repositoryId(repo)
+                            .task("task")
+                            .agentCommand("true")
+                            .tier(Tier.WORKTREE)
+                            .branch("agent/" + id)
+                            .baseBranch("main")
+                            .worktreePath(tmp.resolve(id).toString())
+                            .state(SandboxState.PENDING)
+                            .createdAt(now)
+                            .stateChangedAt(now)
+                            .leaseMs(60_000)
+                            .build(),
+                    null,
                     List.<EventDraft>of());
         }
     }
@@ -62,7 +77,9 @@ class SandboxTokensTest {
         assertThat(token).hasSize(43).matches("[A-Za-z0-9_-]+");
         assertThat(hashOf("a-001")).isEqualTo(TokenHash.of(token)).hasSize(64);
         assertThat(store.sandboxOfToken(token)).contains("a-001");
-        assertThat(store.sandboxOfToken(TokenHash.of(token))).as("the hash is no token").isEmpty();
+        assertThat(store.sandboxOfToken(TokenHash.of(token)))
+                .as("the hash is no token")
+                .isEmpty();
         assertThat(store.sandboxOfToken(token + "x")).isEmpty();
         assertThat(store.sandboxOfToken("")).isEmpty();
         assertThat(store.sandboxOfToken(null)).isEmpty();
@@ -78,7 +95,9 @@ class SandboxTokensTest {
 
         assertThat(store.sandboxOfToken(first)).isEmpty();
         assertThat(store.sandboxOfToken(second)).contains("a-001");
-        assertThat(store.sandboxOfToken(other)).as("another sandbox's token is untouched").contains("b-001");
+        assertThat(store.sandboxOfToken(other))
+                .as("another sandbox's token is untouched")
+                .contains("b-001");
     }
 
     @Test
@@ -86,8 +105,8 @@ class SandboxTokensTest {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         Set<String> replaced = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
-        java.util.concurrent.atomic.AtomicReference<String> current = new java.util.concurrent.atomic.AtomicReference<>(
-                store.issueToken("a-001"));
+        java.util.concurrent.atomic.AtomicReference<String> current =
+                new java.util.concurrent.atomic.AtomicReference<>(store.issueToken("a-001"));
         CountDownLatch done = new CountDownLatch(3);
         try {
             for (int t = 0; t < 3; t++) {
@@ -124,12 +143,15 @@ class SandboxTokensTest {
 
     @Test
     void noTokenIsIssuedForASandboxThatDoesNotExist() {
-        assertThatThrownBy(() -> store.issueToken("nope-001")).isInstanceOf(SandboxNotFoundException.class)
+        assertThatThrownBy(() -> store.issueToken("nope-001"))
+                .isInstanceOf(SandboxNotFoundException.class)
                 .hasMessage("No sandbox nope-001.");
     }
 
     private String hashOf(String id) throws Exception {
-        return db.jdbc().queryOne("SELECT COALESCE(token_hash, '-') FROM sandboxes WHERE id = ?", rs -> rs.getString(1),
-                id).filter(h -> !h.equals("-")).orElse(null);
+        return db.jdbc()
+                .queryOne("SELECT COALESCE(token_hash, '-') FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id)
+                .filter(h -> !h.equals("-"))
+                .orElse(null);
     }
 }

@@ -2,8 +2,8 @@ package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.paddock.isolation.LinkedWorktree;
 
+import dev.paddock.isolation.LinkedWorktree;
 import dev.paddock.testing.TempRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +48,8 @@ class SubmoduleRemovalTest {
     void aFileInAnUninitialisedSubmoduleFolderIsListedAndStrictRemovalKeepsIt() throws Exception {
         SandboxRecord s = rig.create("uninit-001", "agent/uninit");
         Path notes = TempRepo.write(s.workspace().worktree(), "lib/notes.md", "written by the agent");
-        assertThat(TempRepo.git(s.workspace().worktree(), "status", "--porcelain")).as("git itself does not see it")
+        assertThat(TempRepo.git(s.workspace().worktree(), "status", "--porcelain"))
+                .as("git itself does not see it")
                 .isEmpty();
 
         RemovalPlan plan = rig.reclaimer.plan("uninit-001");
@@ -90,7 +91,8 @@ class SubmoduleRemovalTest {
         assertThat(plan.submoduleCommits()).isEmpty();
         assertThatThrownBy(() -> rig.reclaimer.remove("init-001", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
-                .hasMessageContaining(" M lib/lib.txt").hasMessageContaining("?? lib/new/deep.txt");
+                .hasMessageContaining(" M lib/lib.txt")
+                .hasMessageContaining("?? lib/new/deep.txt");
         assertThat(s.workspace().worktree().resolve("lib/new/deep.txt")).exists();
     }
 
@@ -100,7 +102,9 @@ class SubmoduleRemovalTest {
         SandboxRecord s = rig.create("clean-001", "agent/clean");
         TempRepo.initSubmodules(s.workspace().worktree());
         Path admin = adminDir(s);
-        assertThat(admin.resolve("modules/lib")).as("git 2.39 keeps it in the worktree's admin dir").isDirectory();
+        assertThat(admin.resolve("modules/lib"))
+                .as("git 2.39 keeps it in the worktree's admin dir")
+                .isDirectory();
         Path mainsOwn = rig.repo.dir().resolve(".git/modules/lib"); // made by git submodule add in the main worktree
         List<String> mainsOwnBefore = SandboxRig.tree(mainsOwn);
 
@@ -109,10 +113,12 @@ class SubmoduleRemovalTest {
         assertThat(closed.state()).isEqualTo(SandboxState.CLOSED);
         assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(admin).doesNotExist();
-        assertThat(SandboxRig.tree(mainsOwn)).as("the main worktree's submodule repository").isEqualTo(mainsOwnBefore);
+        assertThat(SandboxRig.tree(mainsOwn))
+                .as("the main worktree's submodule repository")
+                .isEqualTo(mainsOwnBefore);
         assertThat(rig.repo.git("worktree", "list", "--porcelain")).doesNotContain("clean-001");
-        assertThat(rig.kinds("clean-001")).containsSubsequence("sandbox.cleaning", "sandbox.worktree_removed",
-                "sandbox.closed");
+        assertThat(rig.kinds("clean-001"))
+                .containsSubsequence("sandbox.cleaning", "sandbox.worktree_removed", "sandbox.closed");
     }
 
     @Test
@@ -134,7 +140,8 @@ class SubmoduleRemovalTest {
         assertThatThrownBy(() -> rig.reclaimer.remove("subcommit-001", RemoveMode.STRICT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
                 .hasMessageContaining("1 commit in submodules that no remote of theirs has (the submodules'"
-                        + " repositories go with the worktree): lib: " + subCommit.substring(0, 7) + " Fix the library");
+                        + " repositories go with the worktree): lib: " + subCommit.substring(0, 7)
+                        + " Fix the library");
         assertThatThrownBy(() -> rig.reclaimer.remove("subcommit-001", RemoveMode.COMMIT, false, "test"))
                 .isInstanceOf(RemovalRefusedException.class)
                 .hasMessageContaining("1 commit in submodules that no remote of theirs has: lib: ")
@@ -145,7 +152,8 @@ class SubmoduleRemovalTest {
         TempRepo.git(lib, "push", "--quiet", "origin", "HEAD:refs/heads/fix");
         rig.reclaimer.remove("subcommit-001", RemoveMode.STRICT, false, "test");
         assertThat(rig.find("subcommit-001").state()).isEqualTo(SandboxState.CLOSED);
-        assertThat(TempRepo.git(library.dir(), "cat-file", "-t", subCommit).strip()).isEqualTo("commit");
+        assertThat(TempRepo.git(library.dir(), "cat-file", "-t", subCommit).strip())
+                .isEqualTo("commit");
     }
 
     @Test
@@ -165,7 +173,9 @@ class SubmoduleRemovalTest {
         // The superproject's own leftover is kept; the pointer to a commit only this worktree has is not: merged,
         // it would leave base naming a commit nobody has once the worktree goes.
         assertThat(rig.repo.git("show", "agent/dangling:notes.md")).isEqualTo("kept by the commit");
-        assertThat(rig.repo.git("ls-tree", "agent/dangling", "lib")).isEqualTo(before).doesNotContain(subCommit);
+        assertThat(rig.repo.git("ls-tree", "agent/dangling", "lib"))
+                .isEqualTo(before)
+                .doesNotContain(subCommit);
         assertThat(rig.reclaimer.plan("dangling-001").uncommitted()).contains(" M lib");
     }
 
@@ -203,7 +213,9 @@ class SubmoduleRemovalTest {
 
         assertThat(rig.repo.git("show", "agent/mixed:notes.md")).isEqualTo("kept by the commit");
         assertThat(s.workspace().worktree().resolve("lib/lib.txt")).hasContent("changed by the agent");
-        assertThat(rig.kinds("mixed-001")).contains("sandbox.leftovers_committed").doesNotContain("sandbox.cleaning");
+        assertThat(rig.kinds("mixed-001"))
+                .contains("sandbox.leftovers_committed")
+                .doesNotContain("sandbox.cleaning");
     }
 
     @Test
@@ -244,7 +256,8 @@ class SubmoduleRemovalTest {
         TempRepo.write(s.workspace().worktree(), "lib/added.txt", "new");
         Files.delete(s.workspace().worktree().resolve("README.md"));
 
-        var changes = rig.worktrees.changes(s.workspace().worktree(), s.workspace().baseCommit());
+        var changes =
+                rig.worktrees.changes(s.workspace().worktree(), s.workspace().baseCommit());
 
         assertThat(changes.modified()).contains("lib", "lib/lib.txt");
         assertThat(changes.added()).containsExactly("lib/added.txt");

@@ -1,10 +1,10 @@
 package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.paddock.isolation.RunRef;
 import dev.paddock.isolation.host.ProcessTree;
 import dev.paddock.testing.TestRuntimes;
-
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import java.nio.file.Files;
@@ -74,7 +74,8 @@ class SupervisorRestartTest {
         SandboxRecord stillRunning = rig.find("alive-001");
         assertThat(stillRunning.state()).isEqualTo(SandboxState.RUNNING);
         assertThat(stillRunning.runRef().pid()).isEqualTo(alive.runRef().pid());
-        assertThat(ProcessTree.isAlive(alive.runRef().pid(), alive.runRef().startedAt())).isTrue();
+        assertThat(ProcessTree.isAlive(alive.runRef().pid(), alive.runRef().startedAt()))
+                .isTrue();
         assertThat(rig.kinds("alive-001")).endsWith("sandbox.running", "sandbox.adopted_process");
         SandboxRecord failed = rig.find("killed-001");
         assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
@@ -108,17 +109,26 @@ class SupervisorRestartTest {
 
         SandboxRecord running = rig.find("fp-001");
         assertThat(running.state()).isEqualTo(SandboxState.RUNNING);
-        assertThat(rig.store.fingerprintOf("fp-001").orElseThrow()).contains("\"branch\":\"agent/fp\"")
+        assertThat(rig.store.fingerprintOf("fp-001").orElseThrow())
+                .contains("\"branch\":\"agent/fp\"")
                 .contains("\"changedFiles\":1");
-        assertThat(rig.kinds("fp-001")).containsSubsequence("sandbox.created", "sandbox.fingerprint_recorded",
-                "sandbox.fingerprint_recorded", "sandbox.running");
+        assertThat(rig.kinds("fp-001"))
+                .containsSubsequence(
+                        "sandbox.created",
+                        "sandbox.fingerprint_recorded",
+                        "sandbox.fingerprint_recorded",
+                        "sandbox.running");
         assertThat(Files.readString(layout("fp-001", "agent/fp").stateFile())).contains("\"changedFiles\" : 1");
     }
 
     @Test
     void anAdoptedAgentKeepsTheLeaseEndItHad() throws Exception {
-        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "long job", "exec sleep 60").id("keep-001")
-                .branch("agent/keep").maxRetries(0).leaseMs(60_000L).build());
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "long job", "exec sleep 60")
+                .id("keep-001")
+                .branch("agent/keep")
+                .maxRetries(0)
+                .leaseMs(60_000L)
+                .build());
         rig.tickUntil("keep-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         java.time.Instant leaseEnd = rig.find("keep-001").lease().expiresAt();
         rig.supervisor.close();
@@ -136,8 +146,12 @@ class SupervisorRestartTest {
 
     @Test
     void anAgentSilentPastItsLeaseWhilePaddockWasAwayIsTimedOutWhenTakenOver() throws Exception {
-        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "silent job", "exec sleep 60").id("silent-001")
-                .branch("agent/silent").maxRetries(0).leaseMs(1_500L).build());
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "silent job", "exec sleep 60")
+                .id("silent-001")
+                .branch("agent/silent")
+                .maxRetries(0)
+                .leaseMs(1_500L)
+                .build());
         rig.tickUntil("silent-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         long pid = rig.find("silent-001").runRef().pid();
         rig.supervisor.close();
@@ -154,9 +168,14 @@ class SupervisorRestartTest {
 
     @Test
     void anAgentThatWroteHeartbeatsWhilePaddockWasAwayRunsOnWithALeaseFromItsLastOne() throws Exception {
-        String beating = "i=0; while true; do i=$((i+1)); echo \"step $i\" > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 0.2; done";
-        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy job", beating).id("busy-001")
-                .branch("agent/busy").maxRetries(0).leaseMs(1_500L).build());
+        String beating =
+                "i=0; while true; do i=$((i+1)); echo \"step $i\" > \"$PADDOCK_HEARTBEAT_FILE\"; sleep 0.2; done";
+        rig.creator.create(NewSandbox.custom(rig.repo.dir(), "busy job", beating)
+                .id("busy-001")
+                .branch("agent/busy")
+                .maxRetries(0)
+                .leaseMs(1_500L)
+                .build());
         rig.tickUntil("busy-001", SandboxState.RUNNING, Duration.ofSeconds(10));
         rig.supervisor.close();
         Thread.sleep(2_000); // longer than the lease; its heartbeats go to its file meanwhile
@@ -188,16 +207,23 @@ class SupervisorRestartTest {
         assertThat(adopted.state()).isEqualTo(SandboxState.RUNNING);
         assertThat(adopted.runRef().pid()).isEqualTo(pid);
         assertThat(adopted.run().iteration()).isEqualTo(1);
-        assertThat(agentsOf("unrec-001", "agent/unrec")).as("agent processes of unrec-001").isEqualTo(1);
-        assertThat(rig.events.ofSandbox("unrec-001")).last().satisfies(e -> assertThat(e.message())
-                .isEqualTo("unrec-001: run 1 was started by a Paddock that stopped before recording it; its agent"
-                        + " (pid " + pid + ") runs on and is watched again"));
+        assertThat(agentsOf("unrec-001", "agent/unrec"))
+                .as("agent processes of unrec-001")
+                .isEqualTo(1);
+        assertThat(rig.events.ofSandbox("unrec-001"))
+                .last()
+                .satisfies(e -> assertThat(e.message())
+                        .isEqualTo(
+                                "unrec-001: run 1 was started by a Paddock that stopped before recording it; its agent"
+                                        + " (pid " + pid + ") runs on and is watched again"));
         SandboxRecord failed = rig.find("unrec-002");
         assertThat(failed.state()).isEqualTo(SandboxState.FAILED);
         assertThat(failed.run().exitCode()).isEqualTo(3);
         for (String id : new String[] {"unrec-001", "unrec-002"}) {
-            assertThat(Files.readAllLines(rig.supervisor.logFile(id))).as("runs started of " + id)
-                    .filteredOn(l -> l.startsWith("=== ")).hasSize(1);
+            assertThat(Files.readAllLines(rig.supervisor.logFile(id)))
+                    .as("runs started of " + id)
+                    .filteredOn(l -> l.startsWith("=== "))
+                    .hasSize(1);
         }
     }
 
@@ -215,16 +241,27 @@ class SupervisorRestartTest {
     /** Starts a sandbox's agent the way the supervisor does, without recording it. */
     private RunRef launch(SandboxRecord s) throws Exception {
         AgentLauncher launcher = new AgentLauncher(TestRuntimes.local());
-        return launcher.start(new AgentLauncher.Launch(s, layout(s.id(), s.workspace().branch()),
-                new RepositoryLocator(new GitCli()).locate(rig.repo.dir()), rig.store.issueToken(s.id()),
-                "http://127.0.0.1:9", rig.supervisor.logFile(s.id())), () -> { });
+        return launcher.start(
+                new AgentLauncher.Launch(
+                        s,
+                        layout(s.id(), s.workspace().branch()),
+                        new RepositoryLocator(new GitCli()).locate(rig.repo.dir()),
+                        rig.store.issueToken(s.id()),
+                        "http://127.0.0.1:9",
+                        rig.supervisor.logFile(s.id())),
+                () -> {});
     }
 
     /** Live processes whose command line names the sandbox's exit-code file: its agent wrappers. */
     private long agentsOf(String id, String branch) throws SandboxException {
         String exitFile = layout(id, branch).exitCodeFile().toString();
-        return ProcessHandle.allProcesses().filter(ProcessTree::isRunning)
-                .filter(h -> h.info().arguments().map(a -> List.of(a).contains(exitFile)).orElse(false)).count();
+        return ProcessHandle.allProcesses()
+                .filter(ProcessTree::isRunning)
+                .filter(h -> h.info()
+                        .arguments()
+                        .map(a -> List.of(a).contains(exitFile))
+                        .orElse(false))
+                .count();
     }
 
     private SandboxLayout layout(String id, String branch) throws SandboxException {

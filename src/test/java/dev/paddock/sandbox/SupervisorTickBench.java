@@ -36,17 +36,32 @@ class SupervisorTickBench {
             Instant now = Instant.now();
             for (int i = 0; i < SANDBOXES; i++) {
                 String id = String.format("bench-%03d", i);
-                SandboxRecord r = SandboxRecord.builder().id(id).repositoryId(opened.record().id()).task("bench")
-                        .agentCommand("sleep 600").tier(Tier.WORKTREE).branch("agent/" + id).baseBranch("main")
+                SandboxRecord r = SandboxRecord.builder()
+                        .id(id)
+                        .repositoryId(opened.record().id())
+                        .task("bench")
+                        .agentCommand("sleep 600")
+                        .tier(Tier.WORKTREE)
+                        .branch("agent/" + id)
+                        .baseBranch("main")
                         .baseCommit(repo.head())
-                        .worktreePath(repo.dir().resolve(".worktrees/" + id + "/agent/" + id).toString())
-                        .state(SandboxState.PENDING).createdAt(now).stateChangedAt(now).leaseMs(3_600_000L).build();
+                        .worktreePath(repo.dir()
+                                .resolve(".worktrees/" + id + "/agent/" + id)
+                                .toString())
+                        .state(SandboxState.PENDING)
+                        .createdAt(now)
+                        .stateChangedAt(now)
+                        .leaseMs(3_600_000L)
+                        .build();
                 wiring.sandboxes().insert(r, null, List.<EventDraft>of());
-                wiring.sandboxes().transition(id, Transition.of(SandboxState.PENDING, SandboxState.RUNNING)
-                        .set(Transition.Column.PID, sleeper.pid())
-                        .set(Transition.Column.PID_STARTED_AT, sleeperStart)
-                        .set(Transition.Column.STARTED_AT, now)
-                        .set(Transition.Column.LEASE_EXPIRES_AT, now.plusSeconds(3600)));
+                wiring.sandboxes()
+                        .transition(
+                                id,
+                                Transition.of(SandboxState.PENDING, SandboxState.RUNNING)
+                                        .set(Transition.Column.PID, sleeper.pid())
+                                        .set(Transition.Column.PID_STARTED_AT, sleeperStart)
+                                        .set(Transition.Column.STARTED_AT, now)
+                                        .set(Transition.Column.LEASE_EXPIRES_AT, now.plusSeconds(3600)));
             }
             Supervisor supervisor = wiring.supervisor();
             for (int i = 0; i < 30; i++) {
@@ -62,8 +77,9 @@ class SupervisorTickBench {
                 }
             }
             micros.sort(null);
-            BenchSupport.report(String.format("supervisor tick over %d running sandboxes, ms: min %.1f, median %.1f, max %.1f"
-                            + " (n=50)", SANDBOXES, micros.get(0) / 1000.0, micros.get(25) / 1000.0, micros.get(49) / 1000.0));
+            BenchSupport.report(String.format(
+                    "supervisor tick over %d running sandboxes, ms: min %.1f, median %.1f, max %.1f" + " (n=50)",
+                    SANDBOXES, micros.get(0) / 1000.0, micros.get(25) / 1000.0, micros.get(49) / 1000.0));
         } finally {
             sleeper.destroy();
             sleeper.waitFor(5, TimeUnit.SECONDS);

@@ -25,17 +25,19 @@ class WaitingForYouTest {
     /** What the turn hook does with its input: the file beside the heartbeat file, replaced through a rename. */
     private static final String WRITES_TURN_FILE = "d=$(dirname \"$PADDOCK_HEARTBEAT_FILE\"); printf '%s\\n' '" + STOP
             + "' > \"$d/turn.json.tmp\" && mv -f \"$d/turn.json.tmp\" \"$d/turn.json\"";
+
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
     Path tmp;
+
     private SandboxRig rig;
 
     @BeforeEach
     void open() throws Exception {
         rig = new SandboxRig(tmp);
-        rig.launcher.agentPrograms(new PresetPrograms(tmp.resolve("home"), tmp, new GitCli(), () -> 60_000,
-                System::getenv));
+        rig.launcher.agentPrograms(
+                new PresetPrograms(tmp.resolve("home"), tmp, new GitCli(), () -> 60_000, System::getenv));
     }
 
     @AfterEach
@@ -44,7 +46,9 @@ class WaitingForYouTest {
     }
 
     private long turnEnded(String id) throws Exception {
-        return rig.kinds(id).stream().filter(EventKinds.AGENT_TURN_ENDED::equals).count();
+        return rig.kinds(id).stream()
+                .filter(EventKinds.AGENT_TURN_ENDED::equals)
+                .count();
     }
 
     @Test
@@ -59,8 +63,10 @@ class WaitingForYouTest {
         assertThat(w.detail()).isEqualTo("All done.");
         assertThat(w.run()).isEqualTo(1);
         assertThat(turnEnded("wait-001")).isEqualTo(1);
-        assertThat(rig.events.ofSandbox("wait-001")).filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED))
-                .singleElement().satisfies(e -> {
+        assertThat(rig.events.ofSandbox("wait-001"))
+                .filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED))
+                .singleElement()
+                .satisfies(e -> {
                     assertThat(e.sandboxId()).isEqualTo("wait-001");
                     assertThat(e.details()).contains("\"via\":\"file\"");
                 });
@@ -79,24 +85,31 @@ class WaitingForYouTest {
         AgentSignal signal = new AgentSignal(AgentSignal.Kind.TURN_ENDED, "s-1", "All done.", null);
 
         assertThat(rig.supervisor.followUps().signal("wait-002", signal, STOP)).isEqualTo(AgentTurns.Outcome.RECORDED);
-        Path turnFile = new SandboxLayout(rig.repo.dir(), running.id(), running.workspace().branch()).turnFile();
+        Path turnFile = new SandboxLayout(
+                        rig.repo.dir(), running.id(), running.workspace().branch())
+                .turnFile();
         Files.writeString(turnFile, STOP + "\n");
         rig.tick();
         rig.tick();
 
         assertThat(turnEnded("wait-002")).isEqualTo(1);
         assertThat(rig.store.turns().waiting("wait-002")).isPresent();
-        assertThat(rig.events.ofSandbox("wait-002")).filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED))
-                .singleElement().satisfies(e -> assertThat(e.details()).contains("\"via\":\"api\""));
+        assertThat(rig.events.ofSandbox("wait-002"))
+                .filteredOn(e -> e.kind().equals(EventKinds.AGENT_TURN_ENDED))
+                .singleElement()
+                .satisfies(e -> assertThat(e.details()).contains("\"via\":\"api\""));
     }
 
     @Test
     void aRetryEndsTheWaitAndTheNewRunDoesNotInheritTheOldTurnFileAndRemovalEndsItToo() throws Exception {
-        rig.create("wait-003", "agent/wait-3", "if [ -f \"$PADDOCK_WORKTREE/again\" ]; then sleep 60; fi; "
-                + WRITES_TURN_FILE + "; exit 0");
+        rig.create(
+                "wait-003",
+                "agent/wait-3",
+                "if [ -f \"$PADDOCK_WORKTREE/again\" ]; then sleep 60; fi; " + WRITES_TURN_FILE + "; exit 0");
         SandboxRecord done = rig.tickUntil("wait-003", SandboxState.DONE, TIMEOUT);
         assertThat(rig.store.turns().waiting("wait-003")).isPresent();
-        Path turnFile = new SandboxLayout(rig.repo.dir(), done.id(), done.workspace().branch()).turnFile();
+        Path turnFile =
+                new SandboxLayout(rig.repo.dir(), done.id(), done.workspace().branch()).turnFile();
         assertThat(turnFile).exists();
 
         Files.writeString(done.workspace().worktree().resolve("again"), "");
@@ -114,7 +127,8 @@ class WaitingForYouTest {
         Files.delete(done.workspace().worktree().resolve("again"));
         rig.reclaimer.remove("wait-003", RemoveMode.FORCE, true, "the test");
         assertThat(rig.store.turns().waiting("wait-003")).isEmpty();
-        assertThat(rig.db.jdbc().query("SELECT sandbox_id FROM sandbox_waiting", rs -> rs.getString(1))).isEmpty();
+        assertThat(rig.db.jdbc().query("SELECT sandbox_id FROM sandbox_waiting", rs -> rs.getString(1)))
+                .isEmpty();
     }
 
     @Test
@@ -136,12 +150,15 @@ class WaitingForYouTest {
         rig.tickUntil("wait-005", SandboxState.RUNNING, TIMEOUT);
 
         assertThatThrownBy(() -> rig.supervisor.followUps().followUp("wait-005", "and now the tests", "me"))
-                .isInstanceOf(SandboxConflictException.class).hasMessageContaining("still at work");
+                .isInstanceOf(SandboxConflictException.class)
+                .hasMessageContaining("still at work");
         rig.supervisor.stop("wait-005", "the test");
         assertThatThrownBy(() -> rig.supervisor.followUps().followUp("wait-005", "and now the tests", "me"))
-                .isInstanceOf(SandboxException.class).hasMessageContaining("a custom command has no session to resume");
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("a custom command has no session to resume");
         assertThatThrownBy(() -> rig.supervisor.followUps().followUp("wait-005", "  ", "me"))
-                .isInstanceOf(SandboxException.class).hasMessageContaining("The follow-up is empty");
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("The follow-up is empty");
 
         assertThat(rig.find("wait-005").state()).isEqualTo(SandboxState.AWAITING_HUMAN);
         assertThat(rig.store.turns().followUp("wait-005")).isEmpty();

@@ -23,7 +23,8 @@ class PaddockHomeTest {
     @BeforeEach
     void pointUserHomeAtTheTempDir() throws IOException {
         savedUserHome = System.getProperty("user.home");
-        System.setProperty("user.home", Files.createDirectories(tmp.resolve("user")).toString());
+        System.setProperty(
+                "user.home", Files.createDirectories(tmp.resolve("user")).toString());
     }
 
     @AfterEach
@@ -33,8 +34,9 @@ class PaddockHomeTest {
 
     @Test
     void theHomeOptionWinsOverTheEnvironmentVariable() throws PaddockException {
-        PaddockHome home = PaddockHome.resolve(tmp.resolve("explicit"), Map.of(PaddockHome.ENV, tmp.resolve("env")
-                .toString()));
+        PaddockHome home = PaddockHome.resolve(
+                tmp.resolve("explicit"),
+                Map.of(PaddockHome.ENV, tmp.resolve("env").toString()));
 
         assertThat(home.dir()).isEqualTo(tmp.resolve("explicit"));
         assertThat(tmp.resolve("env")).doesNotExist();
@@ -42,7 +44,8 @@ class PaddockHomeTest {
 
     @Test
     void theEnvironmentVariableWinsOverTheUserHome() throws PaddockException {
-        PaddockHome home = PaddockHome.resolve(null, Map.of(PaddockHome.ENV, tmp.resolve("env").toString()));
+        PaddockHome home = PaddockHome.resolve(
+                null, Map.of(PaddockHome.ENV, tmp.resolve("env").toString()));
 
         assertThat(home.dir()).isEqualTo(tmp.resolve("env"));
         assertThat(tmp.resolve("user").resolve(".paddock")).doesNotExist();
@@ -87,7 +90,8 @@ class PaddockHomeTest {
 
     @Test
     void theHomeIsAbsoluteAndNormalised() throws PaddockException {
-        PaddockHome home = PaddockHome.resolve(tmp.resolve("a").resolve("..").resolve("b").resolve("."), Map.of());
+        PaddockHome home =
+                PaddockHome.resolve(tmp.resolve("a").resolve("..").resolve("b").resolve("."), Map.of());
 
         assertThat(home.dir()).isEqualTo(tmp.resolve("b"));
         assertThat(home.dir().isAbsolute()).isTrue();
@@ -110,7 +114,8 @@ class PaddockHomeTest {
     void anUnusableHomeFromTheEnvironmentIsRefusedToo() throws IOException {
         Path file = Files.writeString(tmp.resolve("plain-file"), "not a directory");
 
-        assertThatThrownBy(() -> PaddockHome.resolve(null, Map.of(PaddockHome.ENV, file.resolve("sub").toString())))
+        assertThatThrownBy(() -> PaddockHome.resolve(
+                        null, Map.of(PaddockHome.ENV, file.resolve("sub").toString())))
                 .isInstanceOf(PaddockException.class)
                 .hasMessageContaining(file.resolve("sub").toString())
                 .hasMessageContaining("--home DIR");

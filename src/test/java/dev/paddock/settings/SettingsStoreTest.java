@@ -42,26 +42,51 @@ class SettingsStoreTest {
     void allListsEveryKnownSettingWithItsDefaultUnitAndBounds() throws Exception {
         List<SettingEntry> all = settings.all();
 
-        assertThat(all).extracting(SettingEntry::name).containsExactly("agents.aider.executable",
-                "agents.claude.executable", "agents.codex.executable", "agents.gemini.executable", "approval.timeoutMs",
-                "checkpoints.keep", "events.retentionDays",
-                "reconcile.intervalMs", "sandbox.killGraceMs", "sandbox.leaseMs", "sandbox.maxRetries",
-                "ui.notifications.desktop");
+        assertThat(all)
+                .extracting(SettingEntry::name)
+                .containsExactly(
+                        "agents.aider.executable",
+                        "agents.claude.executable",
+                        "agents.codex.executable",
+                        "agents.gemini.executable",
+                        "approval.timeoutMs",
+                        "checkpoints.keep",
+                        "events.retentionDays",
+                        "reconcile.intervalMs",
+                        "sandbox.killGraceMs",
+                        "sandbox.leaseMs",
+                        "sandbox.maxRetries",
+                        "ui.notifications.desktop");
         assertThat(all).allSatisfy(e -> {
             assertThat(e.isDefault()).isTrue();
             assertThat(e.value()).isEqualTo(e.defaultValue());
             assertThat(e.type()).isEqualTo(e.name().startsWith("agents.") ? "executable" : "integer");
             assertThat(e.description()).isNotBlank();
         });
-        assertThat(all.get(10)).isEqualTo(new SettingEntry("sandbox.maxRetries", "integer", "2", "2", "retries",
-                SettingsStore.SANDBOX_MAX_RETRIES.description(), "a whole number from 0 to 100 (retries)", true));
+        assertThat(all.get(10))
+                .isEqualTo(new SettingEntry(
+                        "sandbox.maxRetries",
+                        "integer",
+                        "2",
+                        "2",
+                        "retries",
+                        SettingsStore.SANDBOX_MAX_RETRIES.description(),
+                        "a whole number from 0 to 100 (retries)",
+                        true));
         assertThat(all.get(9).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
         assertThat(all.get(8).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
         assertThat(all.get(7).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
         assertThat(all.get(4).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
-        assertThat(all.get(1)).isEqualTo(new SettingEntry("agents.claude.executable", "executable", "", "", "",
-                SettingsStore.AGENTS_CLAUDE_EXECUTABLE.description(),
-                "the absolute path of an executable file, or \"\" for none", true));
+        assertThat(all.get(1))
+                .isEqualTo(new SettingEntry(
+                        "agents.claude.executable",
+                        "executable",
+                        "",
+                        "",
+                        "",
+                        SettingsStore.AGENTS_CLAUDE_EXECUTABLE.description(),
+                        "the absolute path of an executable file, or \"\" for none",
+                        true));
     }
 
     @Test
@@ -78,11 +103,11 @@ class SettingsStoreTest {
         assertThat(reset.value()).isEqualTo("2");
         assertThat(reset.isDefault()).isTrue();
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(2);
-        assertThat(events.recent(-1, 10)).extracting(Event::kind, Event::message).containsExactly(
-                tuple("setting.reset",
-                        "Setting sandbox.maxRetries reset 5 → 2 (the default) by bob"),
-                tuple("setting.changed",
-                        "Setting sandbox.maxRetries changed 2 → 5 by ann via the CLI"));
+        assertThat(events.recent(-1, 10))
+                .extracting(Event::kind, Event::message)
+                .containsExactly(
+                        tuple("setting.reset", "Setting sandbox.maxRetries reset 5 → 2 (the default) by bob"),
+                        tuple("setting.changed", "Setting sandbox.maxRetries changed 2 → 5 by ann via the CLI"));
     }
 
     @Test
@@ -91,7 +116,8 @@ class SettingsStoreTest {
         settings.set("sandbox.leaseMs", "60000", "ann");
         settings.reset("sandbox.killGraceMs", "ann");
 
-        assertThat(events.recent(-1, 10)).extracting(Event::message)
+        assertThat(events.recent(-1, 10))
+                .extracting(Event::message)
                 .containsExactly("Setting sandbox.leaseMs changed 900000 → 60000 by ann");
     }
 
@@ -119,7 +145,8 @@ class SettingsStoreTest {
 
         // Digits of other scripts (Arabic-Indic 5, Devanagari 5, full-width 5) and signs are not whole numbers here.
         for (String notAscii : new String[] {"\u0665", "\u096B", "\uFF15", "+5", "\u0031\u0660"}) {
-            assertThatThrownBy(() -> settings.set("sandbox.maxRetries", notAscii, "ann")).as(notAscii)
+            assertThatThrownBy(() -> settings.set("sandbox.maxRetries", notAscii, "ann"))
+                    .as(notAscii)
                     .isInstanceOf(InvalidSettingValueException.class);
         }
 
@@ -176,7 +203,8 @@ class SettingsStoreTest {
         assertThat(set.isDefault()).isFalse();
         assertThat(settings.get(SettingsStore.AGENTS_CLAUDE_EXECUTABLE)).isEqualTo(program.toString());
         String takes = "; it takes the absolute path of an executable file, or \"\" for none.";
-        assertThatThrownBy(() -> settings.set("agents.codex.executable", tmp.resolve("nope").toString(), "ann"))
+        assertThatThrownBy(() -> settings.set(
+                        "agents.codex.executable", tmp.resolve("nope").toString(), "ann"))
                 .isInstanceOf(InvalidSettingValueException.class)
                 .hasMessage("Setting agents.codex.executable cannot be \"" + tmp.resolve("nope")
                         + "\": there is no such file" + takes);
@@ -197,9 +225,11 @@ class SettingsStoreTest {
 
         SettingEntry cleared = settings.set("agents.claude.executable", "", "ann");
         assertThat(cleared.isDefault()).isTrue();
-        assertThat(events.recent(-1, 10)).extracting(Event::message).containsExactly(
-                "Setting agents.claude.executable changed " + program + " → \"\" by ann",
-                "Setting agents.claude.executable changed \"\" → " + program + " by ann");
+        assertThat(events.recent(-1, 10))
+                .extracting(Event::message)
+                .containsExactly(
+                        "Setting agents.claude.executable changed " + program + " → \"\" by ann",
+                        "Setting agents.claude.executable changed \"\" → " + program + " by ann");
     }
 
     @Test
@@ -208,6 +238,7 @@ class SettingsStoreTest {
         db.close();
         db = Database.open(tmp.resolve("paddock"));
 
-        assertThat(new SettingsStore(db).get(SettingsStore.RECONCILE_INTERVAL_MS)).isEqualTo(60_000L);
+        assertThat(new SettingsStore(db).get(SettingsStore.RECONCILE_INTERVAL_MS))
+                .isEqualTo(60_000L);
     }
 }

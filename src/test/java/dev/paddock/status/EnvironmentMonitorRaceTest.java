@@ -29,7 +29,8 @@ class EnvironmentMonitorRaceTest {
         Path slowBwrap = tmp.resolve("bwrap");
         Files.writeString(slowBwrap, "#!/bin/sh\nsleep 3\nexec bwrap \"$@\"\n");
         Files.setPosixFilePermissions(slowBwrap, PosixFilePermissions.fromString("rwx------"));
-        EngineWatch watch = new EngineWatch(() -> new DockerEngine(Clock.systemUTC(), "unix://" + tmp.resolve("no.sock")));
+        EngineWatch watch =
+                new EngineWatch(() -> new DockerEngine(Clock.systemUTC(), "unix://" + tmp.resolve("no.sock")));
         try (EnvironmentMonitor monitor = new EnvironmentMonitor(watch, new BubblewrapProbe(slowBwrap.toString()))) {
             monitor.start(Duration.ZERO);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -39,9 +40,13 @@ class EnvironmentMonitorRaceTest {
             Thread.sleep(200);
 
             EnvironmentMonitor.Snapshot s = monitor.snapshot();
-            assertThat(watch.state().status().checked()).as("the engine was checked").isTrue();
+            assertThat(watch.state().status().checked())
+                    .as("the engine was checked")
+                    .isTrue();
             assertThat(s.bubblewrap().installed()).isTrue();
-            assertThat(s.docker().checked()).as("the snapshot keeps the engine's answer: %s", s.docker()).isTrue();
+            assertThat(s.docker().checked())
+                    .as("the snapshot keeps the engine's answer: %s", s.docker())
+                    .isTrue();
             assertThat(s.docker().reachable()).isFalse();
             assertThat(s.engine().away()).isTrue();
         } finally {

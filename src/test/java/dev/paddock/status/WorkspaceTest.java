@@ -45,7 +45,8 @@ class WorkspaceTest {
 
         assertThat(s.repository().id()).isEqualTo(opened.id());
         assertThat(s.repository().registered()).isTrue();
-        assertThat(s.worktrees()).extracting(RepositoryStatus.Worktree::path)
+        assertThat(s.worktrees())
+                .extracting(RepositoryStatus.Worktree::path)
                 .containsExactlyInAnyOrder(repo.dir().toString(), login.toString(), detached.toString());
         assertThat(s.worktrees().get(0).main()).isTrue();
         assertThat(s.worktrees()).extracting(RepositoryStatus.Worktree::dirty).containsOnly(false);

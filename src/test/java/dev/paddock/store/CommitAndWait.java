@@ -12,8 +12,7 @@ import java.util.Map;
  * {@code COMMITTED} and then waits to be killed.
  */
 public final class CommitAndWait {
-    private CommitAndWait() {
-    }
+    private CommitAndWait() {}
 
     public static void main(String[] args) throws Exception {
         Database db = Database.open(Path.of(args[0]));

@@ -33,8 +33,15 @@ class DatabaseTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T10:15:30.123456Z");
     private static final Clock CLOCK = Clock.fixed(T0, ZoneOffset.UTC);
-    private static final List<String> V1_TABLES = List.of("REPOSITORIES", "SANDBOXES", "EVENTS", "APPROVALS",
-            "MERGE_REQUESTS", "CONFLICTS", "CHECKPOINTS", "WORKTREES_SEEN");
+    private static final List<String> V1_TABLES = List.of(
+            "REPOSITORIES",
+            "SANDBOXES",
+            "EVENTS",
+            "APPROVALS",
+            "MERGE_REQUESTS",
+            "CONFLICTS",
+            "CHECKPOINTS",
+            "WORKTREES_SEEN");
 
     @TempDir
     Path tmp;
@@ -51,17 +58,18 @@ class DatabaseTest {
 
             RepoStore.Registration reg = repos.register(Path.of("/work/shop"), "main");
             long id = reg.repo().id();
-            events.append(EventDraft.of(id, null, EventKinds.REPOSITORY_REGISTERED, "Registered /work/shop",
-                    Map.of("path", "/work/shop")));
+            events.append(EventDraft.of(
+                    id, null, EventKinds.REPOSITORY_REGISTERED, "Registered /work/shop", Map.of("path", "/work/shop")));
             events.append(List.of(
                     EventDraft.of(id, "fix-auth-20261130-001", EventKinds.WORKTREE_ADDED, "Worktree added: ü ✓", null),
                     new EventDraft(null, null, "paddock.started", "no repository", null)));
 
             assertThat(reg.created()).isTrue();
-            assertThat(reg.repo()).isEqualTo(new RepoRecord(id, Path.of("/work/shop"), "shop", "main", "merge",
-                    null, T0, T0));
+            assertThat(reg.repo())
+                    .isEqualTo(new RepoRecord(id, Path.of("/work/shop"), "shop", "main", "merge", null, T0, T0));
             List<Event> recent = events.recent(id, 10);
-            assertThat(recent).extracting(Event::kind)
+            assertThat(recent)
+                    .extracting(Event::kind)
                     .containsExactly("paddock.started", EventKinds.WORKTREE_ADDED, EventKinds.REPOSITORY_REGISTERED);
             Event first = recent.get(2);
             assertThat(first.at()).isEqualTo(T0);
@@ -78,7 +86,10 @@ class DatabaseTest {
     void reopeningTheStoreKeepsEveryRecord() throws Exception {
         long id;
         try (Database db = Database.open(base())) {
-            id = new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "develop").repo().id();
+            id = new RepoStore(db, CLOCK)
+                    .register(Path.of("/work/shop"), "develop")
+                    .repo()
+                    .id();
             EventLog events = new EventLog(db, CLOCK);
             for (int i = 0; i < 50; i++) {
                 events.append(EventDraft.of(id, null, "test.tick", "tick " + i, Map.of("i", i)));
@@ -86,7 +97,8 @@ class DatabaseTest {
         }
         try (Database db = Database.open(base())) {
             RepoStore repos = new RepoStore(db, CLOCK);
-            assertThat(repos.findByPath(Path.of("/work/shop"))).get()
+            assertThat(repos.findByPath(Path.of("/work/shop")))
+                    .get()
                     .extracting(RepoRecord::id, RepoRecord::baseBranch, RepoRecord::createdAt)
                     .containsExactly(id, "develop", T0);
             List<Event> events = new EventLog(db, CLOCK).recent(id, 100);
@@ -101,8 +113,8 @@ class DatabaseTest {
         try (Database db = Database.open(base())) {
             Instant later = T0.plusSeconds(60);
             new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
-            RepoStore.Registration again = new RepoStore(db, Clock.fixed(later, ZoneOffset.UTC))
-                    .register(Path.of("/work/shop"), "other");
+            RepoStore.Registration again =
+                    new RepoStore(db, Clock.fixed(later, ZoneOffset.UTC)).register(Path.of("/work/shop"), "other");
 
             assertThat(again.created()).isFalse();
             assertThat(again.repo().baseBranch()).isEqualTo("main");
@@ -137,12 +149,15 @@ class DatabaseTest {
         try (Database db = Database.open(base())) {
             EventLog events = new EventLog(db, CLOCK);
             assertThatThrownBy(() -> db.jdbc().inTransaction(tx -> {
-                events.append(tx, new EventDraft(null, null, "test.one", "first", null));
-                tx.update("INSERT INTO no_such_table VALUES (1)");
-                return null;
-            })).isInstanceOf(StoreException.class).hasMessageContaining("NO_SUCH_TABLE");
+                        events.append(tx, new EventDraft(null, null, "test.one", "first", null));
+                        tx.update("INSERT INTO no_such_table VALUES (1)");
+                        return null;
+                    }))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("NO_SUCH_TABLE");
 
-            assertThat(db.jdbc().queryOne("SELECT COUNT(*) FROM events", rs -> rs.getLong(1))).contains(0L);
+            assertThat(db.jdbc().queryOne("SELECT COUNT(*) FROM events", rs -> rs.getLong(1)))
+                    .contains(0L);
         }
     }
 
@@ -163,7 +178,9 @@ class DatabaseTest {
         try (ChildJvm holder = ChildJvm.start(tmp.resolve("child"), HoldStore.class, base().toString())) {
             holder.awaitStdout("OPEN", Duration.ofSeconds(20));
             holder.closeStdin();
-            assertThat(holder.waitFor(Duration.ofSeconds(10))).as(holder.report()).isZero();
+            assertThat(holder.waitFor(Duration.ofSeconds(10)))
+                    .as(holder.report())
+                    .isZero();
             assertThat(holder.stdout()).contains("CLOSED");
         }
         try (Database db = Database.open(base())) {
@@ -184,14 +201,15 @@ class DatabaseTest {
 
     @Test
     void aCommitSurvivesTheProcessBeingKilledRightAfterIt() throws Exception {
-        try (ChildJvm writer = ChildJvm.start(tmp.resolve("writer"), CommitAndWait.class, base().toString(),
-                "written just before the kill")) {
+        try (ChildJvm writer = ChildJvm.start(
+                tmp.resolve("writer"), CommitAndWait.class, base().toString(), "written just before the kill")) {
             writer.awaitStdout("COMMITTED", Duration.ofSeconds(30));
             writer.process().destroyForcibly().waitFor();
         }
         try (Database db = Database.open(base())) {
-            assertThat(db.jdbc().query("SELECT message FROM events WHERE kind = 'test.committed'",
-                    rs -> rs.getString(1))).containsExactly("written just before the kill");
+            assertThat(db.jdbc()
+                            .query("SELECT message FROM events WHERE kind = 'test.committed'", rs -> rs.getString(1)))
+                    .containsExactly("written just before the kill");
         }
     }
 
@@ -206,18 +224,24 @@ class DatabaseTest {
     void commitsSurviveRoundsOfKillsEachOnTheStoreTheLastKillLeft() throws Exception {
         int rounds = 6;
         for (int r = 1; r <= rounds; r++) {
-            try (ChildJvm writer = ChildJvm.start(tmp.resolve("writer-" + r), CommitAndWait.class, base().toString(),
-                    "round " + r, "20")) {
+            try (ChildJvm writer = ChildJvm.start(
+                    tmp.resolve("writer-" + r), CommitAndWait.class, base().toString(), "round " + r, "20")) {
                 writer.awaitStdout("COMMITTED", Duration.ofSeconds(60));
                 writer.process().destroyForcibly().waitFor();
             }
-            assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after kill " + r).isFalse();
+            assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db")))
+                    .as("after kill " + r)
+                    .isFalse();
         }
         try (Database db = Database.open(base())) {
-            assertThat(db.jdbc().query("SELECT message FROM events WHERE kind = 'test.committed'",
-                    rs -> rs.getString(1))).hasSize(rounds * 20).contains("round 1 #1", "round " + rounds + " #20");
+            assertThat(db.jdbc()
+                            .query("SELECT message FROM events WHERE kind = 'test.committed'", rs -> rs.getString(1)))
+                    .hasSize(rounds * 20)
+                    .contains("round 1 #1", "round " + rounds + " #20");
         }
-        assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db"))).as("after a normal close").isTrue();
+        assertThat(Database.closedCleanly(tmp.resolve("paddock.mv.db")))
+                .as("after a normal close")
+                .isTrue();
     }
 
     /**
@@ -228,16 +252,22 @@ class DatabaseTest {
     void mergeAndRepositoryIdsGoOnByOneAfterAKill() throws Exception {
         List<String> ids = new java.util.ArrayList<>();
         for (int r = 1; r <= 3; r++) {
-            try (ChildJvm child = ChildJvm.start(tmp.resolve("child-" + r), EnqueueAndWait.class, base().toString(),
-                    "/work/shop-" + r, "agent/" + r)) {
+            try (ChildJvm child = ChildJvm.start(
+                    tmp.resolve("child-" + r),
+                    EnqueueAndWait.class,
+                    base().toString(),
+                    "/work/shop-" + r,
+                    "agent/" + r)) {
                 child.awaitStdout("MERGE ", Duration.ofSeconds(60));
                 child.process().destroyForcibly().waitFor();
-                ids.addAll(child.stdout().lines().filter(l -> l.startsWith("REPOSITORY ") || l.startsWith("MERGE "))
+                ids.addAll(child.stdout()
+                        .lines()
+                        .filter(l -> l.startsWith("REPOSITORY ") || l.startsWith("MERGE "))
                         .toList());
             }
         }
-        assertThat(ids).containsExactly("REPOSITORY 1", "MERGE 1", "REPOSITORY 2", "MERGE 2", "REPOSITORY 3",
-                "MERGE 3");
+        assertThat(ids)
+                .containsExactly("REPOSITORY 1", "MERGE 1", "REPOSITORY 2", "MERGE 2", "REPOSITORY 3", "MERGE 3");
     }
 
     /**
@@ -247,7 +277,10 @@ class DatabaseTest {
     @Test
     void aSparseStoreFileIsCompactedWhileItIsOpen() throws Exception {
         try (Database db = Database.open(base())) {
-            long id = new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main").repo().id();
+            long id = new RepoStore(db, CLOCK)
+                    .register(Path.of("/work/shop"), "main")
+                    .repo()
+                    .id();
             EventLog events = new EventLog(db, CLOCK);
             for (int i = 0; i < 200; i++) {
                 events.append(EventDraft.of(id, null, "test.kept", "kept " + i, Map.of("pad", "x".repeat(500))));
@@ -263,8 +296,10 @@ class DatabaseTest {
             assertThat(compacted).as("compacted from %d bytes", sparse).isLessThan(sparse / 4);
             assertThat(db.jdbc().query("SELECT COUNT(*) FROM events WHERE kind = 'test.kept'", rs -> rs.getLong(1)))
                     .containsExactly(200L);
-            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop"))).get()
-                    .extracting(RepoRecord::testCommand).isEqualTo("make test 2999");
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop")))
+                    .get()
+                    .extracting(RepoRecord::testCommand)
+                    .isEqualTo("make test 2999");
         }
     }
 
@@ -283,7 +318,9 @@ class DatabaseTest {
                         .contains("The backup " + base() + ".mv.db.bak (")
                         .contains("cp '" + base() + ".mv.db.bak' '" + base() + ".mv.db'")
                         .doesNotContain("\n"));
-        assertThat(Files.size(tmp.resolve("paddock.mv.db"))).as("left as it was").isZero();
+        assertThat(Files.size(tmp.resolve("paddock.mv.db")))
+                .as("left as it was")
+                .isZero();
     }
 
     /**
@@ -293,11 +330,16 @@ class DatabaseTest {
      */
     @Test
     void aMigrationThatFailsHalfwayPutsTheStoreBackAndItsBackupStaysBeside() throws Exception {
-        org.flywaydb.core.Flyway.configure().dataSource(Database.url(base().toString()), "paddock", "")
-                .locations("classpath:db/migration").target("4").load().migrate();
+        org.flywaydb.core.Flyway.configure()
+                .dataSource(Database.url(base().toString()), "paddock", "")
+                .locations("classpath:db/migration")
+                .target("4")
+                .load()
+                .migrate();
         try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "")) {
-            c.createStatement().execute("INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
-                    + " VALUES ('/work/shop', 'shop', 'main', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)");
+            c.createStatement()
+                    .execute("INSERT INTO repositories (path, name, base_branch, created_at, last_opened_at)"
+                            + " VALUES ('/work/shop', 'shop', 'main', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)");
             c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
             c.createStatement().execute("SHUTDOWN");
         }
@@ -307,14 +349,15 @@ class DatabaseTest {
                 .satisfies(e -> assertThat(e.getMessage())
                         .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
                         .contains("V5__merge_queue.sql")
-                        .endsWith("The store was put back as it was before the migration, from its backup "
-                                + base() + ".mv.db.bak.")
+                        .endsWith("The store was put back as it was before the migration, from its backup " + base()
+                                + ".mv.db.bak.")
                         .doesNotContain("\n"));
         assertThat(tmp.resolve("paddock.mv.db.bak")).isRegularFile();
 
         try (var c = java.sql.DriverManager.getConnection(Database.url(base().toString()), "paddock", "");
-             var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM information_schema.columns"
-                     + " WHERE table_name = 'MERGE_REQUESTS' AND column_name = 'REQUESTED_BY'")) {
+                var rs = c.createStatement()
+                        .executeQuery("SELECT COUNT(*) FROM information_schema.columns"
+                                + " WHERE table_name = 'MERGE_REQUESTS' AND column_name = 'REQUESTED_BY'")) {
             rs.next();
             assertThat(rs.getInt(1)).as("V5's first column, undone").isZero();
             c.createStatement().execute("DROP INDEX conflicts_by_merge_request");
@@ -322,7 +365,8 @@ class DatabaseTest {
         }
         try (Database db = Database.open(base())) {
             assertThat(history(db)).containsExactlyElementsOf(EVERY_MIGRATION_APPLIED);
-            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop"))).isPresent();
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop")))
+                    .isPresent();
         }
     }
 
@@ -334,18 +378,30 @@ class DatabaseTest {
     void aFailedMigrationIsOneLineOnTheTerminal() throws Exception {
         Path home = tmp.resolve("home");
         String url = Database.url(home.resolve("paddock").toString());
-        org.flywaydb.core.Flyway.configure().dataSource(url, "paddock", "").locations("classpath:db/migration")
-                .target("4").load().migrate();
+        org.flywaydb.core.Flyway.configure()
+                .dataSource(url, "paddock", "")
+                .locations("classpath:db/migration")
+                .target("4")
+                .load()
+                .migrate();
         try (var c = java.sql.DriverManager.getConnection(url, "paddock", "")) {
             c.createStatement().execute("CREATE INDEX conflicts_by_merge_request ON conflicts (path)");
             c.createStatement().execute("SHUTDOWN");
         }
-        try (ChildJvm paddock = ChildJvm.start(tmp.resolve("cli"), Map.of(), dev.paddock.Paddock.class.getName(),
+        try (ChildJvm paddock = ChildJvm.start(
+                tmp.resolve("cli"),
+                Map.of(),
+                dev.paddock.Paddock.class.getName(),
                 List.of("--home", home.toString(), "config"))) {
             assertThat(paddock.waitFor(Duration.ofSeconds(60))).isNotZero();
-            assertThat(paddock.stderr().lines().filter(l -> l.startsWith("paddock:")).toList()).singleElement()
+            assertThat(paddock.stderr()
+                            .lines()
+                            .filter(l -> l.startsWith("paddock:"))
+                            .toList())
+                    .singleElement()
                     .asString()
-                    .startsWith("paddock: The Paddock store " + home.resolve("paddock") + ".mv.db could not be migrated")
+                    .startsWith(
+                            "paddock: The Paddock store " + home.resolve("paddock") + ".mv.db could not be migrated")
                     .endsWith("from its backup " + home.resolve("paddock") + ".mv.db.bak.");
         }
     }
@@ -419,8 +475,9 @@ class DatabaseTest {
                         .startsWith("The Paddock store " + base() + ".mv.db could not be migrated: ")
                         .doesNotContain("\n"));
         try (var c = java.sql.DriverManager.getConnection("jdbc:h2:file:" + base(), "paddock", "");
-             var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM information_schema.tables"
-                     + " WHERE table_schema = 'PUBLIC'")) {
+                var rs = c.createStatement()
+                        .executeQuery(
+                                "SELECT COUNT(*) FROM information_schema.tables" + " WHERE table_schema = 'PUBLIC'")) {
             rs.next();
             assertThat(rs.getInt(1)).as("tables in the foreign file").isEqualTo(1);
         }
@@ -464,25 +521,33 @@ class DatabaseTest {
     }
 
     private static List<String> tables(Database db) throws StoreException {
-        return db.jdbc().query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'PUBLIC'",
-                rs -> rs.getString(1));
+        return db.jdbc()
+                .query(
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'PUBLIC'",
+                        rs -> rs.getString(1));
     }
 
     private static List<String> history(Database db) throws StoreException {
-        return db.jdbc().query("SELECT \"version\", \"success\" FROM \"flyway_schema_history\""
-                + " WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"",
-                rs -> rs.getString(1) + " " + rs.getBoolean(2));
+        return db.jdbc()
+                .query(
+                        "SELECT \"version\", \"success\" FROM \"flyway_schema_history\""
+                                + " WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"",
+                        rs -> rs.getString(1) + " " + rs.getBoolean(2));
     }
 
     /** "VERSION true" of every SQL migration file and of the Java migrations ({@code HashSandboxTokens}), in order. */
     private static java.util.List<String> everyMigrationApplied() {
-        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of("src/main/resources/db/migration"))) {
-            java.util.stream.Stream<org.flywaydb.core.api.MigrationVersion> sql = files.map(f -> f.getFileName().toString())
+        try (java.util.stream.Stream<Path> files =
+                java.nio.file.Files.list(Path.of("src/main/resources/db/migration"))) {
+            java.util.stream.Stream<org.flywaydb.core.api.MigrationVersion> sql = files.map(
+                            f -> f.getFileName().toString())
                     .filter(n -> n.matches("V\\d+(_\\d+)*__.*\\.sql"))
                     .map(n -> org.flywaydb.core.api.MigrationVersion.fromVersion(n.substring(1, n.indexOf("__"))));
-            return java.util.stream.Stream.concat(sql, java.util.stream.Stream.of(
-                            dev.paddock.store.migration.HashSandboxTokens.VERSION)).sorted()
-                    .map(v -> v.getVersion() + " true").toList();
+            return java.util.stream.Stream.concat(
+                            sql, java.util.stream.Stream.of(dev.paddock.store.migration.HashSandboxTokens.VERSION))
+                    .sorted()
+                    .map(v -> v.getVersion() + " true")
+                    .toList();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -16,15 +16,23 @@ import java.util.Map;
  * waits to be killed.
  */
 public final class EnqueueAndWait {
-    private EnqueueAndWait() {
-    }
+    private EnqueueAndWait() {}
 
     public static void main(String[] args) throws Exception {
         Database db = Database.open(Path.of(args[0]));
         EventLog events = new EventLog(db, Clock.systemUTC());
-        long repo = new RepoStore(db, Clock.systemUTC()).register(Path.of(args[1]), "main").repo().id();
-        MergeEntry entry = new MergeStore(db, events, Clock.systemUTC()).insert(repo, null, args[2], MergeStrategy.MERGE,
-                "the test", EventDraft.of(repo, null, "merge.queued", "Queued " + args[2], Map.of()));
+        long repo = new RepoStore(db, Clock.systemUTC())
+                .register(Path.of(args[1]), "main")
+                .repo()
+                .id();
+        MergeEntry entry = new MergeStore(db, events, Clock.systemUTC())
+                .insert(
+                        repo,
+                        null,
+                        args[2],
+                        MergeStrategy.MERGE,
+                        "the test",
+                        EventDraft.of(repo, null, "merge.queued", "Queued " + args[2], Map.of()));
         System.out.println("REPOSITORY " + repo);
         System.out.println("MERGE " + entry.id());
         System.out.flush();

@@ -10,8 +10,7 @@ import java.nio.file.Path;
  * and exits with 3.
  */
 public final class HoldStore {
-    private HoldStore() {
-    }
+    private HoldStore() {}
 
     public static void main(String[] args) throws IOException {
         Database db;

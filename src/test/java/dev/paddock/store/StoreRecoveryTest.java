@@ -37,9 +37,15 @@ class StoreRecoveryTest {
             db.jdbc().update("SET RETENTION_TIME 0");
             EventLog events = new EventLog(db, Clock.systemUTC());
             for (int i = 1; i <= 3_000 && found == 0; i++) {
-                events.append(EventDraft.of(null, i % 3 == 0 ? "sb-" + i % 7 : null, "test.committed", "commit " + i,
+                events.append(EventDraft.of(
+                        null,
+                        i % 3 == 0 ? "sb-" + i % 7 : null,
+                        "test.committed",
+                        "commit " + i,
                         Map.of("pad", "x".repeat(i * 37 % 900))));
-                Files.copy(tmp.resolve("paddock.mv.db"), killed.resolve("paddock.mv.db"),
+                Files.copy(
+                        tmp.resolve("paddock.mv.db"),
+                        killed.resolve("paddock.mv.db"),
                         StandardCopyOption.REPLACE_EXISTING);
                 versions = StoreRecovery.versions(killed.resolve("paddock.mv.db"));
                 if (versions.wouldLose()) {
@@ -47,14 +53,21 @@ class StoreRecoveryTest {
                 }
             }
         }
-        assertThat(found).as("a copy H2's recovery would take back to an older version").isPositive();
+        assertThat(found)
+                .as("a copy H2's recovery would take back to an older version")
+                .isPositive();
 
         try (Database db = Database.open(killed.resolve("paddock"))) {
-            assertThat(db.jdbc().query("SELECT message FROM events WHERE kind = 'test.committed' ORDER BY id DESC"
-                    + " LIMIT 1", rs -> rs.getString(1))).as("H2 would have recovered version %s, the file holds %s",
-                    versions.quick(), versions.scanned()).containsExactly("commit " + found);
-            assertThat(db.jdbc().query("SELECT COUNT(*) FROM events WHERE kind = 'test.committed'",
-                    rs -> rs.getLong(1))).containsExactly((long) found);
+            assertThat(db.jdbc()
+                            .query(
+                                    "SELECT message FROM events WHERE kind = 'test.committed' ORDER BY id DESC"
+                                            + " LIMIT 1",
+                                    rs -> rs.getString(1)))
+                    .as("H2 would have recovered version %s, the file holds %s", versions.quick(), versions.scanned())
+                    .containsExactly("commit " + found);
+            assertThat(db.jdbc()
+                            .query("SELECT COUNT(*) FROM events WHERE kind = 'test.committed'", rs -> rs.getLong(1)))
+                    .containsExactly((long) found);
         }
     }
 }

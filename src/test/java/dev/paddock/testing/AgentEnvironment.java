@@ -17,8 +17,7 @@ import java.util.Map;
  * keeps only the token's hash.
  */
 public final class AgentEnvironment {
-    private AgentEnvironment() {
-    }
+    private AgentEnvironment() {}
 
     /** The variables of process {@code pid} at its start. */
     public static Map<String, String> of(long pid) {
@@ -51,7 +50,8 @@ public final class AgentEnvironment {
                 return token(s);
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("sandbox " + sandboxId + " does not run (" + s.state().id() + ")");
+                throw new AssertionError(
+                        "sandbox " + sandboxId + " does not run (" + s.state().id() + ")");
             }
             Thread.sleep(20);
         }
@@ -64,7 +64,8 @@ public final class AgentEnvironment {
      */
     public static String token(SandboxRecord s) {
         if (s.runRef().pid() == null) {
-            throw new AssertionError("sandbox " + s.id() + " has no agent process (state " + s.state().id() + ")");
+            throw new AssertionError("sandbox " + s.id() + " has no agent process (state "
+                    + s.state().id() + ")");
         }
         // The wrapper may still be between its fork and the exec that gives it the agent's environment.
         long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
@@ -74,14 +75,17 @@ public final class AgentEnvironment {
                 return token;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the agent of " + s.id() + " (pid " + s.runRef().pid()
-                        + ") has no PADDOCK_TOKEN");
+                throw new AssertionError(
+                        "the agent of " + s.id() + " (pid " + s.runRef().pid() + ") has no PADDOCK_TOKEN");
             }
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while reading the environment of pid " + s.runRef().pid(), e);
+                throw new AssertionError(
+                        "interrupted while reading the environment of pid "
+                                + s.runRef().pid(),
+                        e);
             }
         }
     }

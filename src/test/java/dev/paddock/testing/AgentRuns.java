@@ -19,12 +19,10 @@ import java.util.stream.Stream;
  * and looking for a secret in files.
  */
 public final class AgentRuns {
-    private AgentRuns() {
-    }
+    private AgentRuns() {}
 
     /** What a CLI run printed and how it ended. */
-    public record Run(int exit, String out, String err) {
-    }
+    public record Run(int exit, String out, String err) {}
 
     /** Runs the CLI in this JVM (it talks to the server through its API). */
     public static synchronized Run paddock(String... args) {
@@ -48,9 +46,12 @@ public final class AgentRuns {
     public static JsonNode awaitEnd(ServeProcess serve, String id, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            JsonNode s = Json.mapper().readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body()).get("sandbox");
+            JsonNode s = Json.mapper()
+                    .readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body())
+                    .get("sandbox");
             String state = s.get("state").asText();
-            if (List.of("done", "failed", "awaiting_human", "timeout").contains(state) || System.nanoTime() > deadline) {
+            if (List.of("done", "failed", "awaiting_human", "timeout").contains(state)
+                    || System.nanoTime() > deadline) {
                 return s;
             }
             Thread.sleep(100);
@@ -61,13 +62,15 @@ public final class AgentRuns {
     public static List<Path> filesHolding(Path dir, String secret) throws IOException {
         byte[] needle = secret.getBytes(StandardCharsets.UTF_8);
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(f -> {
-                try {
-                    return indexOf(Files.readAllBytes(f), needle) >= 0;
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).toList();
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> {
+                        try {
+                            return indexOf(Files.readAllBytes(f), needle) >= 0;
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .toList();
         }
     }
 

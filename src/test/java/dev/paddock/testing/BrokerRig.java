@@ -34,7 +34,8 @@ import java.util.function.BooleanSupplier;
 public final class BrokerRig implements AutoCloseable {
     public static final String POLICY = "{\"permissions\": {\"allow\": [\"Bash(git status)\"],"
             + " \"deny\": [\"Bash(rm -rf:*)\"], \"ask\": [\"Bash(git push:*)\"]}, \"note\": \"keep me\"}";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final PaddockHome home;
@@ -108,7 +109,10 @@ public final class BrokerRig implements AutoCloseable {
 
     /** Creates a sandbox running {@code command} in {@code repo} and waits until it runs; returns it. */
     public SandboxRecord runningSandbox(TempRepo repo, String task, String command) throws Exception {
-        ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", task)
                 .put("command", command);
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString(), installToken);
         if (r.statusCode() != 201) {
@@ -134,7 +138,8 @@ public final class BrokerRig implements AutoCloseable {
     public void close() {
         try {
             for (SandboxRecord s : host.wiring().sandboxService().list(null)) {
-                if (s.state() == SandboxState.RUNNING || s.state() == SandboxState.PENDING
+                if (s.state() == SandboxState.RUNNING
+                        || s.state() == SandboxState.PENDING
                         || s.state() == SandboxState.RETRYING) {
                     host.wiring().sandboxService().stop(s.id(), "the test's clean-up");
                 }
@@ -158,8 +163,11 @@ public final class BrokerRig implements AutoCloseable {
     public HttpResponse<String> call(String method, String pathAndQuery, String body, String token) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + pathAndQuery))
                 .timeout(Duration.ofSeconds(60))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }

@@ -65,16 +65,17 @@ public final class ChildJvm implements AutoCloseable {
      * path: their {@code logback-test.xml} would replace Paddock's own logging, which writes
      * {@code <home>/logs/paddock.log} (and its main classes are the same).
      */
-    public static ChildJvm startWithOwnLogging(Path outputDir, Map<String, String> env, String mainClass,
-                                               List<String> args) {
-        String classPath = java.util.stream.Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+    public static ChildJvm startWithOwnLogging(
+            Path outputDir, Map<String, String> env, String mainClass, List<String> args) {
+        String classPath = java.util.stream.Stream.of(
+                        System.getProperty("java.class.path").split(java.io.File.pathSeparator))
                 .filter(e -> !Path.of(e).endsWith("test-classes"))
                 .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
         return start(outputDir, env, classPath, mainClass, args);
     }
 
-    private static ChildJvm start(Path outputDir, Map<String, String> env, String classPath, String mainClass,
-                                  List<String> args) {
+    private static ChildJvm start(
+            Path outputDir, Map<String, String> env, String classPath, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:auto");
@@ -87,8 +88,10 @@ public final class ChildJvm implements AutoCloseable {
             Files.createDirectories(outputDir);
             String base = mainClass.substring(mainClass.lastIndexOf('.') + 1);
             Path outFile = Files.createTempFile(outputDir, base + "-", ".out");
-            Path errFile = outFile.resolveSibling(outFile.getFileName().toString().replace(".out", ".err"));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(outFile.toFile()).redirectError(errFile.toFile());
+            Path errFile =
+                    outFile.resolveSibling(outFile.getFileName().toString().replace(".out", ".err"));
+            ProcessBuilder pb =
+                    new ProcessBuilder(cmd).redirectOutput(outFile.toFile()).redirectError(errFile.toFile());
             Map<String, String> childEnv = pb.environment();
             Map<String, String> extra = new LinkedHashMap<>();
             extra.put("LC_ALL", "C.UTF-8");
@@ -190,8 +193,8 @@ public final class ChildJvm implements AutoCloseable {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 close();
-                throw new AssertionError("child " + description + " still running after " + timeout.toMillis()
-                        + " ms" + report());
+                throw new AssertionError(
+                        "child " + description + " still running after " + timeout.toMillis() + " ms" + report());
             }
             return process.exitValue();
         } catch (InterruptedException e) {

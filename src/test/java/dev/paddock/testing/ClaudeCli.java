@@ -1,6 +1,5 @@
 package dev.paddock.testing;
 
-
 import dev.paddock.agent.AgentPreset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,8 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class ClaudeCli {
     private static final RequiredCli CLI = new RequiredCli(AgentPreset.CLAUDE, "CLAUDE", "Claude Code CLI");
 
-    private ClaudeCli() {
-    }
+    private ClaudeCli() {}
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
@@ -35,8 +33,9 @@ public final class ClaudeCli {
      * machine whose kernel refuses bubblewrap its namespaces skips, as the namespace tier's tests do.
      */
     public static void requireSandboxTools() {
-        CLI.need(onPath("bwrap") && onPath("socat"), "Claude Code's sandbox needs bubblewrap and socat (.ci/run"
-                + " installs both)");
+        CLI.need(
+                onPath("bwrap") && onPath("socat"),
+                "Claude Code's sandbox needs bubblewrap and socat (.ci/run" + " installs both)");
         CLI.requireBubblewrap();
     }
 
@@ -53,8 +52,14 @@ public final class ClaudeCli {
      *
      * @param extraEnv more variables (Paddock's, a hook's); may be empty
      */
-    public static Run run(Path bin, Path dir, Path home, ScriptedAnthropic api, Map<String, String> extraEnv,
-            List<String> args, Duration timeout) {
+    public static Run run(
+            Path bin,
+            Path dir,
+            Path home,
+            ScriptedAnthropic api,
+            Map<String, String> extraEnv,
+            List<String> args,
+            Duration timeout) {
         List<String> cmd = new ArrayList<>();
         cmd.add(bin.toString());
         cmd.addAll(args);
@@ -62,14 +67,22 @@ public final class ClaudeCli {
     }
 
     /** Runs a whole command line (from a preset) the same way. */
-    public static Run exec(List<String> cmd, Path dir, Path home, ScriptedAnthropic api, Map<String, String> extraEnv,
+    public static Run exec(
+            List<String> cmd,
+            Path dir,
+            Path home,
+            ScriptedAnthropic api,
+            Map<String, String> extraEnv,
             Duration timeout) {
         try {
             Files.createDirectories(home);
             Path out = Files.createTempFile("claude-out", ".jsonl");
             Path err = Files.createTempFile("claude-err", ".txt");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             Map<String, String> env = pb.environment();
             env.clear();
             env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
@@ -90,7 +103,9 @@ public final class ClaudeCli {
                 throw new AssertionError("claude took longer than " + timeout + "; stderr: "
                         + Files.readString(err, StandardCharsets.UTF_8));
             }
-            Run r = new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Run r = new Run(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

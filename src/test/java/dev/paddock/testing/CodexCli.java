@@ -1,6 +1,5 @@
 package dev.paddock.testing;
 
-
 import dev.paddock.agent.AgentPreset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,8 +24,7 @@ public final class CodexCli {
     /** Two minutes: a run takes 1-3 s here, more on a busy machine. */
     public static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-    private CodexCli() {
-    }
+    private CodexCli() {}
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
@@ -68,8 +66,11 @@ public final class CodexCli {
         try {
             Path out = Files.createTempFile("codex-out", ".jsonl");
             Path err = Files.createTempFile("codex-err", ".txt");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             Map<String, String> env = pb.environment();
             env.clear();
             env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
@@ -86,7 +87,9 @@ public final class CodexCli {
                         + Files.readString(out, StandardCharsets.UTF_8) + "\nstderr: "
                         + Files.readString(err, StandardCharsets.UTF_8));
             }
-            Run r = new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Run r = new Run(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

@@ -28,8 +28,7 @@ import org.eclipse.jgit.merge.MergeResult;
  * classifier lives in {@code dev.paddock.merge.conflict}.
  */
 public final class ConflictRepo {
-    private ConflictRepo() {
-    }
+    private ConflictRepo() {}
 
     /**
      * Merges {@code theirsBranch} into the branch checked out in {@code repo} without committing, and
@@ -71,7 +70,8 @@ public final class ConflictRepo {
             } else if (o == null || t == null) {
                 files.add(new ConflictFile(e.getKey(), FileConflictKind.DELETE_MODIFY, b, o, t, List.of()));
             } else {
-                files.add(textFile(e.getKey(), b == null ? FileConflictKind.ADD_ADD : FileConflictKind.CONTENT, b, o, t));
+                files.add(
+                        textFile(e.getKey(), b == null ? FileConflictKind.ADD_ADD : FileConflictKind.CONTENT, b, o, t));
             }
         }
         return new ConflictReport(ours, theirs, base, files);
@@ -97,7 +97,7 @@ public final class ConflictRepo {
                     pendingOurs = null;
                     pendingBase = null;
                 }
-                default -> { }
+                default -> {}
             }
         }
         return new ConflictFile(path, kind, base, ours, theirs, hunks);
@@ -128,8 +128,8 @@ public final class ConflictRepo {
         return out.isEmpty() ? "" : body + "\n";
     }
 
-    private static ConflictHunk hunk(int index, RawText b, RawText o, RawText t, MergeChunk base, MergeChunk ours,
-                                     MergeChunk theirs) {
+    private static ConflictHunk hunk(
+            int index, RawText b, RawText o, RawText t, MergeChunk base, MergeChunk ours, MergeChunk theirs) {
         if (base == null) {
             throw new IllegalStateException("JGit's merge gave no base range for conflict " + index);
         }
@@ -143,7 +143,9 @@ public final class ConflictRepo {
             cls = HunkClass.WHITESPACE_ONLY;
             proposed = ol;
             why = "the two sides differ only in whitespace";
-        } else if (!ol.isEmpty() && !tl.isEmpty() && ol.stream().allMatch(l -> l.startsWith("import "))
+        } else if (!ol.isEmpty()
+                && !tl.isEmpty()
+                && ol.stream().allMatch(l -> l.startsWith("import "))
                 && tl.stream().allMatch(l -> l.startsWith("import "))) {
             cls = HunkClass.IMPORT_BLOCK;
             TreeSet<String> union = new TreeSet<>(ol);
@@ -155,7 +157,10 @@ public final class ConflictRepo {
     }
 
     private static List<String> strip(List<String> lines) {
-        return lines.stream().map(l -> l.replaceAll("\\s+", "")).filter(l -> !l.isEmpty()).toList();
+        return lines.stream()
+                .map(l -> l.replaceAll("\\s+", ""))
+                .filter(l -> !l.isEmpty())
+                .toList();
     }
 
     private static LineRange range(MergeChunk c) {

@@ -11,8 +11,7 @@ import java.util.function.UnaryOperator;
  * same lines.
  */
 public final class ConflictScenarios {
-    private ConflictScenarios() {
-    }
+    private ConflictScenarios() {}
 
     /** Line {@code i} (0-based) of {@code Service.java}'s base version. */
     public static String serviceLine(int i) {

@@ -13,14 +13,15 @@ import java.util.concurrent.CountDownLatch;
  * -Dexec.mainClass=dev.paddock.testing.DemoModel -Dexec.args=8765}.
  */
 public final class DemoModel {
-    private DemoModel() {
-    }
+    private DemoModel() {}
 
     /** What the model answers in turn {@code t}. */
     static Reply reply(Turn t) {
         if (!firstPrompt(t).equals(t.prompt())) {
-            return t.turnsSincePrompt() == 0 ? Reply.text("You said: “" + t.prompt() + "”. This model only"
-                    + " follows its script, so that is all it says.") : Reply.text("Done.");
+            return t.turnsSincePrompt() == 0
+                    ? Reply.text("You said: “" + t.prompt() + "”. This model only"
+                            + " follows its script, so that is all it says.")
+                    : Reply.text("Done.");
         }
         return switch (t.turnsSincePrompt()) {
             case 0 -> Reply.bash("git status");

@@ -24,28 +24,29 @@ import java.util.concurrent.TimeUnit;
 public final class DockerTests {
     /** The image with busybox and git the container-tier tests run in. */
     public static final String GIT_IMAGE = "paddock-test:git";
+
     private static final boolean REQUIRED = "1".equals(System.getenv("PADDOCK_REQUIRE_DOCKER"));
 
-    private DockerTests() {
-    }
+    private DockerTests() {}
 
     /** Fails (CI) or skips the test when no engine answers; builds the git test image when it is missing. */
     public static void requireEngineWithGitImage() {
         try (DockerEngine engine = new DockerEngine(Clock.systemUTC())) {
             EngineStatus status = engine.check();
             if (REQUIRED) {
-                assertThat(status.reachable()).as("PADDOCK_REQUIRE_DOCKER=1 but: %s", status.error()).isTrue();
+                assertThat(status.reachable())
+                        .as("PADDOCK_REQUIRE_DOCKER=1 but: %s", status.error())
+                        .isTrue();
             }
             assumeTrue(status.reachable(), "no Docker engine here and PADDOCK_REQUIRE_DOCKER is not 1");
         }
-        Result built = run(List.of(Path.of("src/test/docker/build-test-image.sh").toAbsolutePath().toString(),
-                GIT_IMAGE));
+        Result built = run(List.of(
+                Path.of("src/test/docker/build-test-image.sh").toAbsolutePath().toString(), GIT_IMAGE));
         assertThat(built.code()).as("build-test-image.sh: %s", built.out()).isZero();
     }
 
     /** What a docker CLI call printed (stdout and stderr together) and its exit code. */
-    public record Result(int code, String out) {
-    }
+    public record Result(int code, String out) {}
 
     /** Runs {@code docker <args>}. */
     public static Result docker(String... args) {

@@ -1,6 +1,5 @@
 package dev.paddock.testing;
 
-
 import dev.paddock.agent.AgentPreset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,8 +23,7 @@ public final class GeminiCli {
     /** Two minutes: a run takes 2-4 s here, more on a busy machine. */
     public static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-    private GeminiCli() {
-    }
+    private GeminiCli() {}
 
     /** The binary, or a failed / skipped test. */
     public static Path require() {
@@ -44,7 +42,8 @@ public final class GeminiCli {
     public static Path configure(Path home) {
         try {
             Path dir = Files.createDirectories(home.resolve(".gemini"));
-            Files.writeString(dir.resolve("settings.json"), "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}");
+            Files.writeString(
+                    dir.resolve("settings.json"), "{\"security\":{\"auth\":{\"selectedType\":\"gemini-api-key\"}}}");
             return home;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -52,16 +51,18 @@ public final class GeminiCli {
     }
 
     /** What a run printed and how it ended. */
-    public record Run(int exitCode, String stdout, String stderr) {
-    }
+    public record Run(int exitCode, String stdout, String stderr) {}
 
     /** Runs a whole command line (from the preset) in {@code dir}, stdin closed, with {@code home} as HOME. */
     public static Run exec(List<String> cmd, Path dir, Path home, ScriptedGemini api, Map<String, String> extraEnv) {
         try {
             Path out = Files.createTempFile("gemini-out", ".jsonl");
             Path err = Files.createTempFile("gemini-err", ".txt");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             Map<String, String> env = pb.environment();
             env.clear();
             env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
@@ -78,7 +79,9 @@ public final class GeminiCli {
                 throw new AssertionError("gemini took longer than " + TIMEOUT + "; stdout: "
                         + Files.readString(out, StandardCharsets.UTF_8));
             }
-            Run r = new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Run r = new Run(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

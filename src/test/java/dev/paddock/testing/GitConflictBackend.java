@@ -21,8 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class GitConflictBackend implements ConflictBackend {
     /** One recorded resolution: the text handed over ({@code null}: delete), or the side kept. */
-    public record Resolution(long mergeRequestId, String path, String text, Side side, String who) {
-    }
+    public record Resolution(long mergeRequestId, String path, String text, Side side, String who) {}
 
     private final TempRepo repo;
     private final List<ConflictQueueRow> queue = new CopyOnWriteArrayList<>();
@@ -89,7 +88,9 @@ public final class GitConflictBackend implements ConflictBackend {
 
     @Override
     public List<ResolvedFile> resolvedFiles(long mergeRequestId) {
-        return resolved.values().stream().sorted(java.util.Comparator.comparing(ResolvedFile::path)).toList();
+        return resolved.values().stream()
+                .sorted(java.util.Comparator.comparing(ResolvedFile::path))
+                .toList();
     }
 
     /** Puts the file's unmerged stages back ({@code git update-index --unresolve}); its text stays in the work tree. */
@@ -105,7 +106,8 @@ public final class GitConflictBackend implements ConflictBackend {
 
     @Override
     public Progress progress(long mergeRequestId) {
-        return commit != null ? new Progress(Stage.MERGED, commit, null)
+        return commit != null
+                ? new Progress(Stage.MERGED, commit, null)
                 : aborted ? new Progress(Stage.CLOSED, "aborted", null) : new Progress(Stage.RESOLVING, null, null);
     }
 

@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 public final class HookRun {
     /** How the script is run. */
     public enum Shell {
-        BASH("run directly (bash, /dev/tcp)"), SH("under sh (curl)"), NATIVE("native program");
+        BASH("run directly (bash, /dev/tcp)"),
+        SH("under sh (curl)"),
+        NATIVE("native program");
 
         private final String label;
 
@@ -62,8 +64,7 @@ public final class HookRun {
         }
     }
 
-    private HookRun() {
-    }
+    private HookRun() {}
 
     /** An environment with only {@code PATH}, as a start. */
     public static Map<String, String> baseEnv() {
@@ -102,8 +103,8 @@ public final class HookRun {
      * @param args the script's arguments (e.g. {@code --timeout 660})
      * @param limit how long it may run before the test gives up on it (it is then killed and this fails)
      */
-    public static Result run(Path script, Shell shell, Map<String, String> env, String stdin, List<String> args,
-                             Duration limit) {
+    public static Result run(
+            Path script, Shell shell, Map<String, String> env, String stdin, List<String> args, Duration limit) {
         List<String> cmd = new ArrayList<>();
         if (shell == Shell.SH) {
             cmd.add("sh");
@@ -129,8 +130,11 @@ public final class HookRun {
                 throw new AssertionError("the hook still runs after " + limit.toMillis() + " ms");
             }
             Duration took = Duration.ofNanos(System.nanoTime() - t0);
-            return new Result(p.exitValue(), new String(out.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8),
-                    new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8), took);
+            return new Result(
+                    p.exitValue(),
+                    new String(out.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8),
+                    new String(err.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8),
+                    took);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

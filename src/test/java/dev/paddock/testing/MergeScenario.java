@@ -81,8 +81,8 @@ public final class MergeScenario {
 
     /** The paths git itself leaves conflicted when merging agent into main ({@code git merge-tree}), sorted. */
     public String gitConflicts() {
-        TempRepo.Result r = TempRepo.run(repo.dir(), "merge-tree", "--write-tree", "--name-only", "--no-messages",
-                "main", THEIRS);
+        TempRepo.Result r =
+                TempRepo.run(repo.dir(), "merge-tree", "--write-tree", "--name-only", "--no-messages", "main", THEIRS);
         String[] lines = r.stdout().split("\n");
         return String.join("\n", Arrays.asList(lines).subList(1, lines.length)).strip();
     }
@@ -112,9 +112,13 @@ public final class MergeScenario {
      * What must not change: refs and HEAD, the index file's bytes, every working-tree file (path → content
      * digest), {@code git status --porcelain}, and the list of files under {@code .git/objects}.
      */
-    public record State(String refs, String head, String indexDigest, Map<String, String> workTree, String status,
-                        String objectFiles) {
-    }
+    public record State(
+            String refs,
+            String head,
+            String indexDigest,
+            Map<String, String> workTree,
+            String status,
+            String objectFiles) {}
 
     /** The repository's state now. */
     public State state() {
@@ -122,18 +126,26 @@ public final class MergeScenario {
         try {
             Map<String, String> tree = new TreeMap<>();
             try (Stream<Path> walk = Files.walk(repo.dir())) {
-                for (Path p : walk.filter(Files::isRegularFile).filter(p -> !p.startsWith(git)).toList()) {
+                for (Path p : walk.filter(Files::isRegularFile)
+                        .filter(p -> !p.startsWith(git))
+                        .toList()) {
                     tree.put(repo.dir().relativize(p).toString(), digest(Files.readAllBytes(p)));
                 }
             }
             StringBuilder objects = new StringBuilder();
             try (Stream<Path> walk = Files.walk(git.resolve("objects"))) {
-                walk.filter(Files::isRegularFile).map(p -> git.relativize(p).toString()).sorted()
+                walk.filter(Files::isRegularFile)
+                        .map(p -> git.relativize(p).toString())
+                        .sorted()
                         .forEach(p -> objects.append(p).append('\n'));
             }
-            return new State(repo.git("for-each-ref"), Files.readString(git.resolve("HEAD")) + repo.head(),
-                    digest(Files.readAllBytes(git.resolve("index"))), tree,
-                    repo.git("--no-optional-locks", "status", "--porcelain", "--untracked-files=all"), objects.toString());
+            return new State(
+                    repo.git("for-each-ref"),
+                    Files.readString(git.resolve("HEAD")) + repo.head(),
+                    digest(Files.readAllBytes(git.resolve("index"))),
+                    tree,
+                    repo.git("--no-optional-locks", "status", "--porcelain", "--untracked-files=all"),
+                    objects.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -141,7 +153,9 @@ public final class MergeScenario {
 
     private static String digest(byte[] bytes) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -39,11 +39,17 @@ public final class PrivateDockerd implements AutoCloseable {
      */
     public static PrivateDockerd start(boolean liveRestore) throws IOException {
         boolean root = "root".equals(System.getProperty("user.name"));
-        boolean installed = Stream.of("dockerd", "unshare").allMatch(tool -> Stream.of(System.getenv()
-                .getOrDefault("PATH", "").split(":")).anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool))));
+        boolean installed = Stream.of("dockerd", "unshare")
+                .allMatch(tool -> Stream.of(
+                                System.getenv().getOrDefault("PATH", "").split(":"))
+                        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool))));
         if (REQUIRED) {
-            assertThat(root && installed).as("PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s), and dockerd"
-                    + " and unshare on the PATH (%s)", root, installed).isTrue();
+            assertThat(root && installed)
+                    .as(
+                            "PADDOCK_REQUIRE_DOCKER=1: a private dockerd needs root (%s), and dockerd"
+                                    + " and unshare on the PATH (%s)",
+                            root, installed)
+                    .isTrue();
         }
         assumeTrue(root && installed, "a private dockerd needs root, dockerd and unshare on the PATH");
         PrivateDockerd d = new PrivateDockerd(Files.createTempDirectory(Path.of("/tmp"), "pdk"), liveRestore);
@@ -59,14 +65,31 @@ public final class PrivateDockerd implements AutoCloseable {
     private void startEngine() throws IOException {
         // In a network namespace of its own: a dockerd without a bridge deletes the host's docker0 at start
         // (removeDefaultBridgeInterface), which would cut the main engine's containers off their network.
-        List<String> cmd = new ArrayList<>(List.of("unshare", "--net", "--", "dockerd", "--host", host(), "--data-root",
-                dir.resolve("data").toString(), "--exec-root", dir.resolve("x").toString(), "--pidfile",
-                dir.resolve("d.pid").toString(), "--bridge", "none", "--iptables=false", "--ip6tables=false"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "unshare",
+                "--net",
+                "--",
+                "dockerd",
+                "--host",
+                host(),
+                "--data-root",
+                dir.resolve("data").toString(),
+                "--exec-root",
+                dir.resolve("x").toString(),
+                "--pidfile",
+                dir.resolve("d.pid").toString(),
+                "--bridge",
+                "none",
+                "--iptables=false",
+                "--ip6tables=false"));
         if (liveRestore) {
             cmd.add("--live-restore");
         }
-        process = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("dockerd.log").toFile())).start();
+        process = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("dockerd.log").toFile()))
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (docker("version", "--format", "{{.Server.Version}}").code() != 0) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -78,7 +101,9 @@ public final class PrivateDockerd implements AutoCloseable {
 
     /** Starts the engine again after {@link #kill}, on the same folders (its containers and images are kept). */
     public void restart() throws IOException {
-        assertThat(process.isAlive()).as("the private dockerd is stopped before a restart").isFalse();
+        assertThat(process.isAlive())
+                .as("the private dockerd is stopped before a restart")
+                .isFalse();
         startEngine();
     }
 
@@ -92,15 +117,19 @@ public final class PrivateDockerd implements AutoCloseable {
         } else {
             process.destroy();
         }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the private dockerd ended").isTrue();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as("the private dockerd ended")
+                .isTrue();
         // Its containerd: without --live-restore it dies with the engine (parent-death signal), with it it may run
         // on until its next log line hits the dead engine's pipe. Either way it is ended here, as in a crash of the
         // whole engine, and its pid file removed: a dockerd that finds the pid file naming a live (or dying)
         // process waits for that one instead of starting its own, and gives up after a while. The container
         // shims live on without it.
         String containerd = "--config " + dir.resolve("x").resolve("containerd");
-        List<ProcessHandle> left = ProcessHandle.allProcesses().filter(h -> h.info().commandLine()
-                .map(c -> c.contains(containerd)).orElse(false)).toList();
+        List<ProcessHandle> left = ProcessHandle.allProcesses()
+                .filter(h ->
+                        h.info().commandLine().map(c -> c.contains(containerd)).orElse(false))
+                .toList();
         left.forEach(ProcessHandle::destroyForcibly);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (left.stream().anyMatch(h -> h.isAlive() && !zombie(h.pid()))) {
@@ -133,17 +162,21 @@ public final class PrivateDockerd implements AutoCloseable {
     /** Copies {@code image} from the machine's main engine into this one ({@code docker save | docker load}). */
     public void load(String image) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("sh", "-c", "docker save \"$1\" | docker -H \"$2\" load", "load", image, host())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0).as("loading %s: %s", image, out).isTrue();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0)
+                .as("loading %s: %s", image, out)
+                .isTrue();
     }
 
     /** The engine's own log, for failure messages. */
     public String log() {
         try {
             List<String> lines = Files.readAllLines(dir.resolve("dockerd.log")).stream()
-                    .filter(l -> !l.contains("module=grpc")).toList();
+                    .filter(l -> !l.contains("module=grpc"))
+                    .toList();
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
@@ -168,16 +201,25 @@ public final class PrivateDockerd implements AutoCloseable {
             }
         }
         String execRoot = dir.resolve("x").toString();
-        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(execRoot)).orElse(false))
+        ProcessHandle.allProcesses()
+                .filter(h ->
+                        h.info().commandLine().map(c -> c.contains(execRoot)).orElse(false))
                 .forEach(ProcessHandle::destroyForcibly);
         try {
             List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts")).stream()
-                    .map(l -> l.split(" ")[1]).filter(m -> m.startsWith(dir.toString()))
-                    .sorted(Comparator.reverseOrder()).toList();
+                    .map(l -> l.split(" ")[1])
+                    .filter(m -> m.startsWith(dir.toString()))
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
             for (String m : mounts) {
-                new ProcessBuilder("umount", "-l", m).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
+                new ProcessBuilder("umount", "-l", m)
+                        .redirectErrorStream(true)
+                        .start()
+                        .waitFor(10, TimeUnit.SECONDS);
             }
-            new ProcessBuilder("rm", "-rf", dir.toString()).redirectErrorStream(true).start()
+            new ProcessBuilder("rm", "-rf", dir.toString())
+                    .redirectErrorStream(true)
+                    .start()
                     .waitFor(60, TimeUnit.SECONDS);
         } catch (IOException e) {
             System.err.println("Cleaning up " + dir + ": " + e.getMessage());

@@ -23,7 +23,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class RecordingServer implements AutoCloseable {
     /** What it does with a connection. */
-    public enum Mode { NEVER_ANSWER, ALLOW, RELAY, FLOOD }
+    public enum Mode {
+        NEVER_ANSWER,
+        ALLOW,
+        RELAY,
+        FLOOD
+    }
 
     /** The broker's hook answer for an allowed call, as Paddock sends it, with an HTTP/1.0 head. */
     public static final String ALLOW = "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nallow\n"

@@ -26,8 +26,8 @@ record RequiredCli(AgentPreset preset, String name, String label) {
 
     /** The binary, or a failed / skipped test. */
     Path require() {
-        Optional<Path> bin = ExecutableLocator.locate(preset, System.getenv("PADDOCK_" + name + "_BIN"),
-                System.getenv("PATH"));
+        Optional<Path> bin =
+                ExecutableLocator.locate(preset, System.getenv("PADDOCK_" + name + "_BIN"), System.getenv("PATH"));
         String why = "no " + label + " (PADDOCK_" + name + "_BIN or " + preset.executable()
                 + " on PATH; .ci/run installs one)";
         need(bin.isPresent(), why);

@@ -60,16 +60,13 @@ public final class ScriptedAnthropic implements AutoCloseable {
     }
 
     /** A content block of a reply. */
-    public sealed interface Block permits Text, ToolUse {
-    }
+    public sealed interface Block permits Text, ToolUse {}
 
     /** A text block. */
-    public record Text(String text) implements Block {
-    }
+    public record Text(String text) implements Block {}
 
     /** A tool call; its id is given by the server when sent. */
-    public record ToolUse(String name, ObjectNode input) implements Block {
-    }
+    public record ToolUse(String name, ObjectNode input) implements Block {}
 
     /** What the model answers in one turn. */
     public record Reply(List<Block> blocks) {
@@ -84,20 +81,27 @@ public final class ScriptedAnthropic implements AutoCloseable {
 
         /** A Bash call, with a line of text before it. */
         public static Reply bash(String command) {
-            ObjectNode in = Json.mapper().createObjectNode().put("command", command)
-                    .put("description", "Run " + command);
+            ObjectNode in =
+                    Json.mapper().createObjectNode().put("command", command).put("description", "Run " + command);
             return new Reply(List.of(new Text("Running a command."), new ToolUse("Bash", in)));
         }
 
         /** A Write of {@code content} to {@code path}. */
         public static Reply write(String path, String content) {
-            return tool("Write", Json.mapper().createObjectNode().put("file_path", path).put("content", content));
+            return tool(
+                    "Write",
+                    Json.mapper().createObjectNode().put("file_path", path).put("content", content));
         }
 
         /** An Edit replacing {@code oldText} with {@code newText} in {@code path}. */
         public static Reply edit(String path, String oldText, String newText) {
-            return tool("Edit", Json.mapper().createObjectNode().put("file_path", path).put("old_string", oldText)
-                    .put("new_string", newText));
+            return tool(
+                    "Edit",
+                    Json.mapper()
+                            .createObjectNode()
+                            .put("file_path", path)
+                            .put("old_string", oldText)
+                            .put("new_string", newText));
         }
 
         /** A call of any tool. */
@@ -134,7 +138,8 @@ public final class ScriptedAnthropic implements AutoCloseable {
                 }
                 String last = "";
                 for (JsonNode b : c) {
-                    if ("text".equals(b.path("type").asText()) && !b.path("text").asText().startsWith("<system-reminder>")) {
+                    if ("text".equals(b.path("type").asText())
+                            && !b.path("text").asText().startsWith("<system-reminder>")) {
                         last = b.path("text").asText();
                     }
                 }
@@ -269,7 +274,10 @@ public final class ScriptedAnthropic implements AutoCloseable {
             byte[] in = ex.getRequestBody().readAllBytes();
             Map<String, String> headers = new TreeMap<>();
             ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
-            Request r = new Request(ex.getRequestMethod(), ex.getRequestURI().toString(), headers,
+            Request r = new Request(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().toString(),
+                    headers,
                     new String(in, StandardCharsets.UTF_8));
             requests.add(r);
             String path = ex.getRequestURI().getPath();
@@ -289,12 +297,18 @@ public final class ScriptedAnthropic implements AutoCloseable {
 
     private void messages(HttpExchange ex, Request r) throws IOException {
         if (!API_KEY.equals(r.headers().get("x-api-key"))) {
-            json(ex, 401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}}");
+            json(
+                    ex,
+                    401,
+                    "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}}");
             return;
         }
         JsonNode body = r.json();
         if (body == null) {
-            json(ex, 400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"not JSON\"}}");
+            json(
+                    ex,
+                    400,
+                    "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"not JSON\"}}");
             return;
         }
         Reply reply;
@@ -313,7 +327,9 @@ public final class ScriptedAnthropic implements AutoCloseable {
             if (b instanceof Text t) {
                 n.put("type", "text").put("text", t.text());
             } else if (b instanceof ToolUse u) {
-                n.put("type", "tool_use").put("id", "toolu_scripted_" + ids.incrementAndGet()).put("name", u.name())
+                n.put("type", "tool_use")
+                        .put("id", "toolu_scripted_" + ids.incrementAndGet())
+                        .put("name", u.name())
                         .set("input", u.input());
             }
             blocks.add(n);
@@ -322,7 +338,11 @@ public final class ScriptedAnthropic implements AutoCloseable {
         if (body.path("stream").asBoolean(false)) {
             stream(ex, id, model, blocks, reply.stopReason(), outputTokens);
         } else {
-            ObjectNode m = Json.mapper().createObjectNode().put("id", id).put("type", "message").put("role", "assistant")
+            ObjectNode m = Json.mapper()
+                    .createObjectNode()
+                    .put("id", id)
+                    .put("type", "message")
+                    .put("role", "assistant")
                     .put("model", model);
             ArrayNode content = m.putArray("content");
             blocks.forEach(content::add);
@@ -332,14 +352,18 @@ public final class ScriptedAnthropic implements AutoCloseable {
         }
     }
 
-    private static void stream(HttpExchange ex, String id, String model, List<ObjectNode> blocks, String stop,
-            int outputTokens) throws IOException {
+    private static void stream(
+            HttpExchange ex, String id, String model, List<ObjectNode> blocks, String stop, int outputTokens)
+            throws IOException {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
         ObjectNode start = Json.mapper().createObjectNode().put("type", "message_start");
-        ObjectNode msg = start.putObject("message").put("id", id).put("type", "message").put("role", "assistant")
+        ObjectNode msg = start.putObject("message")
+                .put("id", id)
+                .put("type", "message")
+                .put("role", "assistant")
                 .put("model", model);
         msg.putArray("content");
         msg.putNull("stop_reason").putNull("stop_sequence");
@@ -349,11 +373,19 @@ public final class ScriptedAnthropic implements AutoCloseable {
         for (int i = 0; i < blocks.size(); i++) {
             ObjectNode b = blocks.get(i);
             boolean tool = "tool_use".equals(b.path("type").asText());
-            ObjectNode cbs = Json.mapper().createObjectNode().put("type", "content_block_start").put("index", i);
+            ObjectNode cbs = Json.mapper()
+                    .createObjectNode()
+                    .put("type", "content_block_start")
+                    .put("index", i);
             ObjectNode shell = cbs.putObject("content_block");
-            ObjectNode delta = Json.mapper().createObjectNode().put("type", "content_block_delta").put("index", i);
+            ObjectNode delta = Json.mapper()
+                    .createObjectNode()
+                    .put("type", "content_block_delta")
+                    .put("index", i);
             if (tool) {
-                shell.put("type", "tool_use").put("id", b.path("id").asText()).put("name", b.path("name").asText());
+                shell.put("type", "tool_use")
+                        .put("id", b.path("id").asText())
+                        .put("name", b.path("name").asText());
                 shell.putObject("input");
                 String input = Json.mapper().writeValueAsString(b.path("input"));
                 int half = input.length() / 2;
@@ -366,11 +398,18 @@ public final class ScriptedAnthropic implements AutoCloseable {
             } else {
                 shell.put("type", "text").put("text", "");
                 event(out, "content_block_start", cbs);
-                delta.putObject("delta").put("type", "text_delta").put("text", b.path("text").asText());
+                delta.putObject("delta")
+                        .put("type", "text_delta")
+                        .put("text", b.path("text").asText());
                 event(out, "content_block_delta", delta);
             }
-            event(out, "content_block_stop",
-                    Json.mapper().createObjectNode().put("type", "content_block_stop").put("index", i));
+            event(
+                    out,
+                    "content_block_stop",
+                    Json.mapper()
+                            .createObjectNode()
+                            .put("type", "content_block_stop")
+                            .put("index", i));
         }
         ObjectNode md = Json.mapper().createObjectNode().put("type", "message_delta");
         md.putObject("delta").put("stop_reason", stop).putNull("stop_sequence");
@@ -394,7 +433,8 @@ public final class ScriptedAnthropic implements AutoCloseable {
     }
 
     private static boolean isMessages(Request r) {
-        return "POST".equals(r.method()) && r.path().startsWith("/v1/messages")
+        return "POST".equals(r.method())
+                && r.path().startsWith("/v1/messages")
                 && !r.path().startsWith("/v1/messages/count_tokens");
     }
 

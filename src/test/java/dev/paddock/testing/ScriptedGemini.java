@@ -37,8 +37,7 @@ public final class ScriptedGemini implements AutoCloseable {
     public static final String API_KEY = "test-gemini-key";
 
     /** One request as received; header names in lower case. */
-    public record Request(String method, String path, Map<String, String> headers, String body) {
-    }
+    public record Request(String method, String path, Map<String, String> headers, String body) {}
 
     /** What the model is shown in one turn: the request's {@code contents}. */
     public record Turn(JsonNode request) {
@@ -92,7 +91,8 @@ public final class ScriptedGemini implements AutoCloseable {
         public List<String> tools() {
             List<String> out = new ArrayList<>();
             for (JsonNode t : request.path("tools")) {
-                t.path("functionDeclarations").forEach(d -> out.add(d.path("name").asText()));
+                t.path("functionDeclarations")
+                        .forEach(d -> out.add(d.path("name").asText()));
             }
             return out;
         }
@@ -167,7 +167,10 @@ public final class ScriptedGemini implements AutoCloseable {
             byte[] in = ex.getRequestBody().readAllBytes();
             Map<String, String> headers = new TreeMap<>();
             ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
-            Request r = new Request(ex.getRequestMethod(), ex.getRequestURI().toString(), headers,
+            Request r = new Request(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().toString(),
+                    headers,
                     new String(in, StandardCharsets.UTF_8));
             requests.add(r);
             String path = ex.getRequestURI().getPath();
@@ -176,7 +179,10 @@ public final class ScriptedGemini implements AutoCloseable {
                 return;
             }
             if (!API_KEY.equals(headers.get("x-goog-api-key"))) {
-                json(ex, 400, "{\"error\":{\"code\":400,\"message\":\"API key not valid.\",\"status\":\"INVALID_ARGUMENT\"}}");
+                json(
+                        ex,
+                        400,
+                        "{\"error\":{\"code\":400,\"message\":\"API key not valid.\",\"status\":\"INVALID_ARGUMENT\"}}");
                 return;
             }
             if (path.endsWith(":countTokens")) {
@@ -196,7 +202,9 @@ public final class ScriptedGemini implements AutoCloseable {
             ObjectNode cand = chunk.putArray("candidates").addObject();
             cand.putObject("content").put("role", "model").set("parts", parts);
             cand.put("finishReason", "STOP").put("index", 0);
-            chunk.putObject("usageMetadata").put("promptTokenCount", 12).put("candidatesTokenCount", 5)
+            chunk.putObject("usageMetadata")
+                    .put("promptTokenCount", 12)
+                    .put("candidatesTokenCount", 5)
                     .put("totalTokenCount", 17);
             if (path.endsWith(":streamGenerateContent")) {
                 ex.getResponseHeaders().set("Content-Type", "text/event-stream");

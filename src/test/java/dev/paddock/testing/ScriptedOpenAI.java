@@ -64,16 +64,13 @@ public final class ScriptedOpenAI implements AutoCloseable {
     }
 
     /** An output item of a reply. */
-    public sealed interface Item permits Text, Call {
-    }
+    public sealed interface Item permits Text, Call {}
 
     /** An assistant message. */
-    public record Text(String text) implements Item {
-    }
+    public record Text(String text) implements Item {}
 
     /** A function call; its ids are given by the server when sent. */
-    public record Call(String name, ObjectNode arguments) implements Item {
-    }
+    public record Call(String name, ObjectNode arguments) implements Item {}
 
     /** What the model answers in one turn. */
     public record Reply(List<Item> items) {
@@ -88,7 +85,8 @@ public final class ScriptedOpenAI implements AutoCloseable {
 
         /** A shell command, with a line of text before it. */
         public static Reply exec(String command) {
-            return new Reply(List.of(new Text("Running a command."),
+            return new Reply(List.of(
+                    new Text("Running a command."),
                     new Call(SHELL_TOOL, Json.mapper().createObjectNode().put("cmd", command))));
         }
 
@@ -99,7 +97,8 @@ public final class ScriptedOpenAI implements AutoCloseable {
         public static Reply addFile(String path, String line) {
             String patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + path + "\n+" + line
                     + "\n*** End Patch\nEOF\n";
-            return new Reply(List.of(new Call(SHELL_TOOL, Json.mapper().createObjectNode().put("cmd", patch))));
+            return new Reply(List.of(
+                    new Call(SHELL_TOOL, Json.mapper().createObjectNode().put("cmd", patch))));
         }
     }
 
@@ -127,7 +126,8 @@ public final class ScriptedOpenAI implements AutoCloseable {
             int n = 0;
             boolean inRun = false;
             for (int i = lastPrompt() + 1; i < in.size(); i++) {
-                boolean output = "function_call_output".equals(in.get(i).path("type").asText());
+                boolean output =
+                        "function_call_output".equals(in.get(i).path("type").asText());
                 if (output && !inRun) {
                     n++;
                 }
@@ -140,7 +140,11 @@ public final class ScriptedOpenAI implements AutoCloseable {
         public List<String> lastToolResults() {
             List<JsonNode> in = input();
             List<String> out = new ArrayList<>();
-            for (int i = in.size() - 1; i >= 0 && "function_call_output".equals(in.get(i).path("type").asText()); i--) {
+            for (int i = in.size() - 1;
+                    i >= 0
+                            && "function_call_output"
+                                    .equals(in.get(i).path("type").asText());
+                    i--) {
                 out.add(0, in.get(i).path("output").asText());
             }
             return out;
@@ -161,7 +165,8 @@ public final class ScriptedOpenAI implements AutoCloseable {
             List<JsonNode> in = input();
             for (int i = in.size() - 1; i >= 0; i--) {
                 JsonNode m = in.get(i);
-                if ("message".equals(m.path("type").asText()) && "user".equals(m.path("role").asText())
+                if ("message".equals(m.path("type").asText())
+                        && "user".equals(m.path("role").asText())
                         && !text(m).startsWith("<")) {
                     return i;
                 }
@@ -260,7 +265,10 @@ public final class ScriptedOpenAI implements AutoCloseable {
             byte[] in = ex.getRequestBody().readAllBytes();
             Map<String, String> headers = new TreeMap<>();
             ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
-            Request r = new Request(ex.getRequestMethod(), ex.getRequestURI().toString(), headers,
+            Request r = new Request(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().toString(),
+                    headers,
                     new String(in, StandardCharsets.UTF_8));
             requests.add(r);
             String path = ex.getRequestURI().getPath();
@@ -274,8 +282,11 @@ public final class ScriptedOpenAI implements AutoCloseable {
 
     private void responses(HttpExchange ex, Request r) throws IOException {
         if (!("Bearer " + API_KEY).equals(r.headers().get("authorization"))) {
-            json(ex, 401, "{\"error\":{\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\","
-                    + "\"message\":\"Incorrect API key provided\"}}");
+            json(
+                    ex,
+                    401,
+                    "{\"error\":{\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\","
+                            + "\"message\":\"Incorrect API key provided\"}}");
             return;
         }
         JsonNode body = r.json();
@@ -305,19 +316,33 @@ public final class ScriptedOpenAI implements AutoCloseable {
             ObjectNode added;
             if (item instanceof Text t) {
                 String itemId = "msg_scripted_" + ids.incrementAndGet();
-                done.put("type", "message").put("id", itemId).put("role", "assistant").put("status", "completed");
-                done.putArray("content").addObject().put("type", "output_text").put("text", t.text())
+                done.put("type", "message")
+                        .put("id", itemId)
+                        .put("role", "assistant")
+                        .put("status", "completed");
+                done.putArray("content")
+                        .addObject()
+                        .put("type", "output_text")
+                        .put("text", t.text())
                         .putArray("annotations");
                 added = done.deepCopy();
                 added.put("status", "in_progress").putArray("content");
                 event(out, itemEvent("response.output_item.added", i, added));
-                ObjectNode delta = Json.mapper().createObjectNode().put("type", "response.output_text.delta")
-                        .put("item_id", itemId).put("output_index", i).put("content_index", 0).put("delta", t.text());
+                ObjectNode delta = Json.mapper()
+                        .createObjectNode()
+                        .put("type", "response.output_text.delta")
+                        .put("item_id", itemId)
+                        .put("output_index", i)
+                        .put("content_index", 0)
+                        .put("delta", t.text());
                 event(out, delta);
             } else if (item instanceof Call c) {
                 int n = ids.incrementAndGet();
-                done.put("type", "function_call").put("id", "fc_scripted_" + n).put("call_id", "call_scripted_" + n)
-                        .put("name", c.name()).put("arguments", Json.mapper().writeValueAsString(c.arguments()))
+                done.put("type", "function_call")
+                        .put("id", "fc_scripted_" + n)
+                        .put("call_id", "call_scripted_" + n)
+                        .put("name", c.name())
+                        .put("arguments", Json.mapper().writeValueAsString(c.arguments()))
                         .put("status", "completed");
                 added = done.deepCopy();
                 added.put("status", "in_progress").put("arguments", "");
@@ -326,7 +351,10 @@ public final class ScriptedOpenAI implements AutoCloseable {
             event(out, itemEvent("response.output_item.done", i, done));
         }
         ObjectNode completed = Json.mapper().createObjectNode().put("type", "response.completed");
-        ObjectNode resp = completed.putObject("response").put("id", id).put("object", "response")
+        ObjectNode resp = completed
+                .putObject("response")
+                .put("id", id)
+                .put("object", "response")
                 .put("status", "completed");
         int outputTokens = 5 + reply.toString().length() / 8;
         ObjectNode usage = resp.putObject("usage").put("input_tokens", 12);
@@ -345,8 +373,9 @@ public final class ScriptedOpenAI implements AutoCloseable {
     }
 
     private static void event(OutputStream out, ObjectNode data) throws IOException {
-        out.write(("event: " + data.path("type").asText() + "\ndata: " + Json.mapper().writeValueAsString(data)
-                + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.write(("event: " + data.path("type").asText() + "\ndata: "
+                        + Json.mapper().writeValueAsString(data) + "\n\n")
+                .getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 

@@ -24,7 +24,8 @@ import java.util.Map;
  * hooks talk to it. Requests go through its HTTP API with the install token.
  */
 public final class ServeProcess implements AutoCloseable {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private final ChildJvm child;
@@ -40,7 +41,8 @@ public final class ServeProcess implements AutoCloseable {
         this.repo = repo;
         child.awaitStdout("Paddock serving on", PATIENCE);
         try {
-            JsonNode instance = Json.mapper().readTree(home.resolve("instance.json").toFile());
+            JsonNode instance =
+                    Json.mapper().readTree(home.resolve("instance.json").toFile());
             this.port = instance.get("port").asInt();
             this.token = Files.readString(home.resolve("api-token")).strip();
         } catch (IOException e) {
@@ -60,7 +62,10 @@ public final class ServeProcess implements AutoCloseable {
     public static ServeProcess start(Path dir, Map<String, String> env) {
         Path home = dir.resolve("home");
         TempRepo repo = BrokerRig.repoWithPolicy(dir.resolve("repo"));
-        ChildJvm child = ChildJvm.start(dir.resolve("child"), env, Paddock.class.getName(),
+        ChildJvm child = ChildJvm.start(
+                dir.resolve("child"),
+                env,
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve", "--repo", repo.dir().toString()));
         return new ServeProcess(child, home, repo);
     }
@@ -102,7 +107,10 @@ public final class ServeProcess implements AutoCloseable {
 
     /** Creates a sandbox running {@code sleep 300} and waits until it runs; returns its id. */
     public String runningSandbox(String task) throws Exception {
-        ObjectNode n = Json.mapper().createObjectNode().put("repo", repo.dir().toString()).put("task", task)
+        ObjectNode n = Json.mapper()
+                .createObjectNode()
+                .put("repo", repo.dir().toString())
+                .put("task", task)
                 .put("command", "sleep 300");
         HttpResponse<String> r = call("POST", "/v1/sandboxes", n.toString());
         if (r.statusCode() != 201) {
@@ -115,26 +123,33 @@ public final class ServeProcess implements AutoCloseable {
 
     /** The worktree of a sandbox. */
     public Path worktree(String id) throws Exception {
-        return Path.of(Json.mapper().readTree(call("GET", "/v1/sandboxes/" + id, null).body()).at("/sandbox/worktreePath")
+        return Path.of(Json.mapper()
+                .readTree(call("GET", "/v1/sandboxes/" + id, null).body())
+                .at("/sandbox/worktreePath")
                 .asText());
     }
 
     /** The id of the pending approval of {@code sandboxId}, once there is one. */
     public long awaitPending(String sandboxId) {
         long[] id = {0};
-        child.await("a pending approval of " + sandboxId, () -> {
-            try {
-                for (JsonNode a : Json.mapper().readTree(call("GET", "/v1/approvals?state=pending", null).body())
-                        .get("approvals")) {
-                    if (a.get("sandboxId").asText().equals(sandboxId)) {
-                        id[0] = a.get("id").asLong();
+        child.await(
+                "a pending approval of " + sandboxId,
+                () -> {
+                    try {
+                        for (JsonNode a : Json.mapper()
+                                .readTree(call("GET", "/v1/approvals?state=pending", null)
+                                        .body())
+                                .get("approvals")) {
+                            if (a.get("sandboxId").asText().equals(sandboxId)) {
+                                id[0] = a.get("id").asLong();
+                            }
+                        }
+                        return id[0] != 0;
+                    } catch (Exception e) {
+                        return false;
                     }
-                }
-                return id[0] != 0;
-            } catch (Exception e) {
-                return false;
-            }
-        }, PATIENCE);
+                },
+                PATIENCE);
         return id[0];
     }
 
@@ -170,10 +185,11 @@ public final class ServeProcess implements AutoCloseable {
             for (Path d : dirs.toList()) {
                 Path pidFile = d.resolve(".paddock").resolve("agent-pid");
                 if (Files.exists(pidFile)) {
-                    ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(h -> {
-                        h.descendants().forEach(ProcessHandle::destroyForcibly);
-                        h.destroyForcibly();
-                    });
+                    ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                            .ifPresent(h -> {
+                                h.descendants().forEach(ProcessHandle::destroyForcibly);
+                                h.destroyForcibly();
+                            });
                 }
             }
         } catch (IOException | NumberFormatException e) {
@@ -183,7 +199,9 @@ public final class ServeProcess implements AutoCloseable {
 
     private void signal(String name) {
         try {
-            Process p = new ProcessBuilder("kill", "-" + name, Long.toString(child.pid())).inheritIO().start();
+            Process p = new ProcessBuilder("kill", "-" + name, Long.toString(child.pid()))
+                    .inheritIO()
+                    .start();
             if (p.waitFor() != 0) {
                 throw new AssertionError("kill -" + name + " " + child.pid() + " failed");
             }
@@ -198,7 +216,9 @@ public final class ServeProcess implements AutoCloseable {
     private String state(String id) {
         try {
             HttpResponse<String> r = call("GET", "/v1/sandboxes/" + id, null);
-            return r.statusCode() == 200 ? Json.mapper().readTree(r.body()).at("/sandbox/state").asText() : null;
+            return r.statusCode() == 200
+                    ? Json.mapper().readTree(r.body()).at("/sandbox/state").asText()
+                    : null;
         } catch (Exception e) {
             return null;
         }
@@ -207,9 +227,13 @@ public final class ServeProcess implements AutoCloseable {
     /** A request with the install token. */
     public HttpResponse<String> call(String method, String pathAndQuery, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
@@ -221,7 +245,8 @@ public final class ServeProcess implements AutoCloseable {
         }
         try {
             if (child.isAlive()) {
-                JsonNode list = Json.mapper().readTree(call("GET", "/v1/sandboxes", null).body());
+                JsonNode list = Json.mapper()
+                        .readTree(call("GET", "/v1/sandboxes", null).body());
                 for (JsonNode s : list.path("sandboxes")) {
                     if ("running".equals(s.path("state").asText())) {
                         call("POST", "/v1/sandboxes/" + s.get("id").asText() + "/stop", null);

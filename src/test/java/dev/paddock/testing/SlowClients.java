@@ -18,10 +18,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SlowClients implements AutoCloseable {
     private static final String HEADER = "POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
-    private static final String BODY_HEAD = "POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 "
-            + "0".repeat(32) + " " + "0".repeat(64) + "\r\nContent-Length: 100000\r\n\r\n{";
+    private static final String BODY_HEAD =
+            "POST /v1/hooks/claude HTTP/1.1\r\nHost: 127.0.0.1\r\nPaddock-Auth: v1 install 0 " + "0".repeat(32) + " "
+                    + "0".repeat(64) + "\r\nContent-Length: 100000\r\n\r\n{";
 
-    private enum Kind { HEADER, BODY, SILENT }
+    private enum Kind {
+        HEADER,
+        BODY,
+        SILENT
+    }
 
     private final int port;
     private final long intervalMs;
@@ -136,7 +141,9 @@ public final class SlowClients implements AutoCloseable {
 
     /** How many connections are open now. */
     public int open() {
-        return (int) conns.stream().filter(c -> c.socket != null && !c.socket.isClosed()).count();
+        return (int) conns.stream()
+                .filter(c -> c.socket != null && !c.socket.isClosed())
+                .count();
     }
 
     private void drive() {

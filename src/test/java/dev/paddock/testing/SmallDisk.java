@@ -43,8 +43,8 @@ public final class SmallDisk implements AutoCloseable {
     /** Writes a filler file until at most {@code leave} bytes are free (tmpfs counts whole 4 KB pages). */
     public void fill(long leave) throws IOException {
         byte[] block = new byte[4096];
-        try (OutputStream out = Files.newOutputStream(filler(), java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND)) {
+        try (OutputStream out = Files.newOutputStream(
+                filler(), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
             while (freeBytes() > leave) {
                 long chunk = Math.min(freeBytes() - leave, 1024 * 1024);
                 for (long n = 0; n < chunk; n += block.length) {
@@ -77,7 +77,8 @@ public final class SmallDisk implements AutoCloseable {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed (the test needs root): " + out.strip());
+            throw new IllegalStateException(
+                    String.join(" ", command) + " failed (the test needs root): " + out.strip());
         }
     }
 }

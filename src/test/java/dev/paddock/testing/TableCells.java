@@ -4,8 +4,7 @@ import javafx.scene.control.TableCell;
 
 /** Finding a table's cells in a scene the way a person sees them. */
 public final class TableCells {
-    private TableCells() {
-    }
+    private TableCells() {}
 
     /**
      * Whether {@code c} is on screen showing a row of its table: a table keeps spare cells, hidden and still holding
@@ -19,7 +18,10 @@ public final class TableCells {
         var row = c.getTableRow();
         int index = row.getIndex();
         var items = c.getTableView().getItems();
-        return row.isVisible() && !row.isEmpty() && index >= 0 && index < items.size()
+        return row.isVisible()
+                && !row.isEmpty()
+                && index >= 0
+                && index < items.size()
                 && items.get(index) == row.getItem();
     }
 }

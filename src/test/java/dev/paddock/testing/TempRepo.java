@@ -47,11 +47,20 @@ import java.util.stream.Stream;
 public final class TempRepo {
     /** Identity written into every repository this helper creates. */
     public static final String USER_NAME = "Paddock Test";
+
     public static final String USER_EMAIL = "test@paddock.invalid";
 
-    private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
-            "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
-            "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_PREFIX");
+    private static final List<String> REDIRECTING_VARS = List.of(
+            "GIT_DIR",
+            "GIT_WORK_TREE",
+            "GIT_INDEX_FILE",
+            "GIT_OBJECT_DIRECTORY",
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+            "GIT_COMMON_DIR",
+            "GIT_NAMESPACE",
+            "GIT_CEILING_DIRECTORIES",
+            "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+            "GIT_PREFIX");
     private static final long TIMEOUT_S = 30;
 
     private final Path dir;
@@ -245,7 +254,11 @@ public final class TempRepo {
         try {
             Path exclude = dir.resolve(".git/info/exclude");
             Files.createDirectories(exclude.getParent());
-            Files.writeString(exclude, "/.worktrees/\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            Files.writeString(
+                    exclude,
+                    "/.worktrees/\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -259,7 +272,14 @@ public final class TempRepo {
      * file:// submodules by default since 2.38.1; {@code protocol.file.allow=always} is given on this command only.
      */
     public String addSubmodule(TempRepo library, String path) {
-        git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", library.dir().toUri().toString(), path);
+        git(
+                "-c",
+                "protocol.file.allow=always",
+                "submodule",
+                "--quiet",
+                "add",
+                library.dir().toUri().toString(),
+                path);
         git("commit", "--quiet", "-m", "Add submodule " + path);
         return head();
     }

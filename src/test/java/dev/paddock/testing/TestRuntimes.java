@@ -10,8 +10,7 @@ import dev.paddock.isolation.host.HostRuntime;
 
 /** The runtime of each tier as Paddock builds them: the machine's setsid, {@code bwrap} from the PATH. */
 public final class TestRuntimes {
-    private TestRuntimes() {
-    }
+    private TestRuntimes() {}
 
     /** Without a container engine (a container run fails, saying so). */
     public static IsolationRuntimes local() {
@@ -27,7 +26,10 @@ public final class TestRuntimes {
     public static IsolationRuntimes with(BubblewrapProbe probe, ContainerAgents containers) {
         String setsid = HostRuntime.findSetsid();
         ContainerRuntime container = new ContainerRuntime(containers);
-        return new IsolationRuntimes(new HostRuntime(setsid), new BubblewrapRuntime(setsid,
-                new BubblewrapCommand("bwrap"), probe), container, container);
+        return new IsolationRuntimes(
+                new HostRuntime(setsid),
+                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), probe),
+                container,
+                container);
     }
 }

@@ -32,7 +32,8 @@ class BranchStatsTest {
         assertThat(BranchStats.of(new GitCli(), repo.dir(), start, "main").orElseThrow())
                 .isEqualTo(new BranchStats(1, 1, 1, 0));
         assertThat(BranchStats.of(new GitCli(), repo.dir(), start, "gone")).isEmpty();
-        assertThat(BranchStats.of(new GitCli(), repo.dir(), "0".repeat(40), "topic")).isEmpty();
+        assertThat(BranchStats.of(new GitCli(), repo.dir(), "0".repeat(40), "topic"))
+                .isEmpty();
         assertThat(BranchStats.of(new GitCli(), repo.dir(), null, "topic")).isEmpty();
     }
 }

@@ -42,7 +42,8 @@ class GitCliTest {
     void runOkThrowsWithTheCommandDirectoryAndGitsReason() throws Exception {
         Path plain = Files.createDirectories(tmp.resolve("plain"));
 
-        assertThatThrownBy(() -> git.runOk(plain, "status")).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> git.runOk(plain, "status"))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("git status failed in " + plain)
                 .hasMessageContaining("not a git repository");
     }
@@ -52,7 +53,8 @@ class GitCliTest {
         Path plain = Files.createDirectories(tmp.resolve("plain2"));
 
         assertThatThrownBy(() -> git.runOk(plain, "-c", "core.preloadIndex=false", "--no-optional-locks", "status"))
-                .isInstanceOf(GitException.class).hasMessageContaining("git status failed in " + plain);
+                .isInstanceOf(GitException.class)
+                .hasMessageContaining("git status failed in " + plain);
     }
 
     @Test
@@ -79,7 +81,8 @@ class GitCliTest {
     void missingExecutableIsReportedAsGitNotInstalled() {
         GitCli missing = new GitCli(tmp.resolve("no-such-git").toString());
 
-        assertThatThrownBy(() -> missing.run(tmp, "status")).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> missing.run(tmp, "status"))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("Is git installed and on PATH?");
     }
 

@@ -24,13 +24,26 @@ class PorcelainParserTest {
     }
 
     private static String sample(boolean nul) {
-        return porcelain(nul,
-                "worktree /repo", "HEAD " + HEAD_A, "branch refs/heads/main", "",
-                "worktree /repo/.worktrees/a/feature/login", "HEAD " + HEAD_B, "branch refs/heads/feature/login",
-                "locked agent is running", "",
-                "worktree /elsewhere/detached", "HEAD " + HEAD_A, "detached", "",
-                "worktree /gone", "HEAD " + HEAD_B, "branch refs/heads/old",
-                "prunable gitdir file points to non-existent location", "");
+        return porcelain(
+                nul,
+                "worktree /repo",
+                "HEAD " + HEAD_A,
+                "branch refs/heads/main",
+                "",
+                "worktree /repo/.worktrees/a/feature/login",
+                "HEAD " + HEAD_B,
+                "branch refs/heads/feature/login",
+                "locked agent is running",
+                "",
+                "worktree /elsewhere/detached",
+                "HEAD " + HEAD_A,
+                "detached",
+                "",
+                "worktree /gone",
+                "HEAD " + HEAD_B,
+                "branch refs/heads/old",
+                "prunable gitdir file points to non-existent location",
+                "");
     }
 
     @Test
@@ -77,8 +90,18 @@ class PorcelainParserTest {
     @Test
     void lockWithoutReasonIsLockedWithEmptyReason() {
         for (boolean nul : new boolean[] {true, false}) {
-            WorktreeInfo w = PorcelainParser.parse(porcelain(nul, "worktree /r", "HEAD " + HEAD_A, "branch refs/heads/x",
-                    "locked", "prunable", ""), nul).get(0).info();
+            WorktreeInfo w = PorcelainParser.parse(
+                            porcelain(
+                                    nul,
+                                    "worktree /r",
+                                    "HEAD " + HEAD_A,
+                                    "branch refs/heads/x",
+                                    "locked",
+                                    "prunable",
+                                    ""),
+                            nul)
+                    .get(0)
+                    .info();
 
             assertThat(w.locked()).isTrue();
             assertThat(w.lockedReason()).isEmpty();
@@ -90,9 +113,17 @@ class PorcelainParserTest {
     @Test
     void bareMainRepositoryIsMarkedBareAndStillCountsAsMain() {
         for (boolean nul : new boolean[] {true, false}) {
-            List<PorcelainParser.Entry> entries = PorcelainParser.parse(porcelain(nul,
-                    "worktree /srv/project.git", "bare", "",
-                    "worktree /home/me/checkout", "HEAD " + HEAD_A, "branch refs/heads/main", ""), nul);
+            List<PorcelainParser.Entry> entries = PorcelainParser.parse(
+                    porcelain(
+                            nul,
+                            "worktree /srv/project.git",
+                            "bare",
+                            "",
+                            "worktree /home/me/checkout",
+                            "HEAD " + HEAD_A,
+                            "branch refs/heads/main",
+                            ""),
+                    nul);
 
             assertThat(entries).hasSize(2);
             assertThat(entries.get(0).bare()).isTrue();
@@ -106,9 +137,18 @@ class PorcelainParserTest {
     @Test
     void pathWithSpacesAndNewlineSurvivesTheNulForm() {
         String path = "/tmp/My Projects/odd\nname";
-        List<PorcelainParser.Entry> entries = PorcelainParser.parse(porcelain(true,
-                "worktree /repo", "HEAD " + HEAD_A, "branch refs/heads/main", "",
-                "worktree " + path, "HEAD " + HEAD_B, "branch refs/heads/odd", ""), true);
+        List<PorcelainParser.Entry> entries = PorcelainParser.parse(
+                porcelain(
+                        true,
+                        "worktree /repo",
+                        "HEAD " + HEAD_A,
+                        "branch refs/heads/main",
+                        "",
+                        "worktree " + path,
+                        "HEAD " + HEAD_B,
+                        "branch refs/heads/odd",
+                        ""),
+                true);
 
         assertThat(entries).hasSize(2);
         assertThat(entries.get(1).info().path()).isEqualTo(Path.of(path));
@@ -117,9 +157,16 @@ class PorcelainParserTest {
 
     @Test
     void pathWithSpacesParsesInTheNewlineForm() {
-        WorktreeInfo w = PorcelainParser.parse(porcelain(false,
-                "worktree /tmp/My Projects/repo one", "HEAD " + HEAD_A, "branch refs/heads/main", ""), false)
-                .get(0).info();
+        WorktreeInfo w = PorcelainParser.parse(
+                        porcelain(
+                                false,
+                                "worktree /tmp/My Projects/repo one",
+                                "HEAD " + HEAD_A,
+                                "branch refs/heads/main",
+                                ""),
+                        false)
+                .get(0)
+                .info();
 
         assertThat(w.path()).isEqualTo(Path.of("/tmp/My Projects/repo one"));
     }
@@ -127,24 +174,38 @@ class PorcelainParserTest {
     @Test
     void unknownFutureAttributesAreIgnored() {
         for (boolean nul : new boolean[] {true, false}) {
-            List<PorcelainParser.Entry> entries = PorcelainParser.parse(porcelain(nul,
-                    "worktree /repo", "HEAD " + HEAD_A, "sparse-checkout cone", "branch refs/heads/main",
-                    "flag-without-value", "",
-                    "worktree /wt", "HEAD " + HEAD_B, "detached", "relative-gitdir ../.git/worktrees/wt", ""), nul);
+            List<PorcelainParser.Entry> entries = PorcelainParser.parse(
+                    porcelain(
+                            nul,
+                            "worktree /repo",
+                            "HEAD " + HEAD_A,
+                            "sparse-checkout cone",
+                            "branch refs/heads/main",
+                            "flag-without-value",
+                            "",
+                            "worktree /wt",
+                            "HEAD " + HEAD_B,
+                            "detached",
+                            "relative-gitdir ../.git/worktrees/wt",
+                            ""),
+                    nul);
 
             assertThat(entries).hasSize(2);
-            assertThat(entries.get(0).info()).isEqualTo(new WorktreeInfo(Path.of("/repo"), HEAD_A, "main", false, true,
-                    null, null, null, null, 0));
-            assertThat(entries.get(1).info()).isEqualTo(new WorktreeInfo(Path.of("/wt"), HEAD_B, null, true, false,
-                    null, null, null, null, 0));
+            assertThat(entries.get(0).info())
+                    .isEqualTo(
+                            new WorktreeInfo(Path.of("/repo"), HEAD_A, "main", false, true, null, null, null, null, 0));
+            assertThat(entries.get(1).info())
+                    .isEqualTo(new WorktreeInfo(Path.of("/wt"), HEAD_B, null, true, false, null, null, null, null, 0));
         }
     }
 
     @Test
     void unbornBranchHasNullHead() {
         for (boolean nul : new boolean[] {true, false}) {
-            WorktreeInfo w = PorcelainParser.parse(porcelain(nul, "worktree /fresh", "HEAD " + ZEROS,
-                    "branch refs/heads/main", ""), nul).get(0).info();
+            WorktreeInfo w = PorcelainParser.parse(
+                            porcelain(nul, "worktree /fresh", "HEAD " + ZEROS, "branch refs/heads/main", ""), nul)
+                    .get(0)
+                    .info();
 
             assertThat(w.head()).isNull();
             assertThat(w.shortHead()).isEmpty();
@@ -155,16 +216,21 @@ class PorcelainParserTest {
 
     @Test
     void sha256UnbornHeadIsNullToo() {
-        WorktreeInfo w = PorcelainParser.parse(porcelain(true, "worktree /fresh", "HEAD " + "0".repeat(64),
-                "branch refs/heads/main", ""), true).get(0).info();
+        WorktreeInfo w = PorcelainParser.parse(
+                        porcelain(true, "worktree /fresh", "HEAD " + "0".repeat(64), "branch refs/heads/main", ""),
+                        true)
+                .get(0)
+                .info();
 
         assertThat(w.head()).isNull();
     }
 
     @Test
     void lastRecordWithoutTrailingSeparatorIsKept() {
-        List<PorcelainParser.Entry> entries = PorcelainParser.parse("worktree /repo\nHEAD " + HEAD_A
-                + "\nbranch refs/heads/main\n\nworktree /wt\nHEAD " + HEAD_B + "\ndetached", false);
+        List<PorcelainParser.Entry> entries = PorcelainParser.parse(
+                "worktree /repo\nHEAD " + HEAD_A + "\nbranch refs/heads/main\n\nworktree /wt\nHEAD " + HEAD_B
+                        + "\ndetached",
+                false);
 
         assertThat(entries).extracting(e -> e.info().path()).containsExactly(Path.of("/repo"), Path.of("/wt"));
         assertThat(entries.get(1).info().detached()).isTrue();
@@ -196,8 +262,12 @@ class PorcelainParserTest {
         String reason = "agent \\o/ said \"wait\"\tü\nsecond line";
         repo.git("worktree", "lock", "--reason", reason, wt.toString());
 
-        WorktreeInfo viaNewline = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain"), false).get(1).info();
-        WorktreeInfo viaNul = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain", "-z"), true).get(1).info();
+        WorktreeInfo viaNewline = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain"), false)
+                .get(1)
+                .info();
+        WorktreeInfo viaNul = PorcelainParser.parse(repo.git("worktree", "list", "--porcelain", "-z"), true)
+                .get(1)
+                .info();
 
         assertThat(viaNul.lockedReason()).isEqualTo(reason);
         assertThat(viaNewline.lockedReason()).isEqualTo(reason);
@@ -207,8 +277,10 @@ class PorcelainParserTest {
     @Test
     void lockReasonInTheNulFormIsTakenVerbatim() {
         String reason = "\"quoted by the user\" ünï\nline2";
-        WorktreeInfo w = PorcelainParser.parse(porcelain(true, "worktree /wt", "HEAD " + HEAD_A, "detached",
-                "locked " + reason, ""), true).get(0).info();
+        WorktreeInfo w = PorcelainParser.parse(
+                        porcelain(true, "worktree /wt", "HEAD " + HEAD_A, "detached", "locked " + reason, ""), true)
+                .get(0)
+                .info();
 
         assertThat(w.lockedReason()).isEqualTo(reason);
     }

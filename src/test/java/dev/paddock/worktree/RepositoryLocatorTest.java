@@ -46,7 +46,8 @@ class RepositoryLocatorTest {
         // The agent makes a repository of its own inside its worktree and points the worktree's .git file at it.
         TempRepo own = TempRepo.init(sandbox.resolve("own"));
         Files.writeString(sandbox.resolve(".git"), "gitdir: " + own.dir().resolve(".git") + "\n");
-        assertThat(TempRepo.git(sandbox, "rev-parse", "--show-toplevel").strip()).as("git itself is fooled")
+        assertThat(TempRepo.git(sandbox, "rev-parse", "--show-toplevel").strip())
+                .as("git itself is fooled")
                 .isEqualTo(sandbox.toString());
 
         assertThat(locator.locate(sandbox).mainWorktree()).isEqualTo(repo.dir());
@@ -95,14 +96,16 @@ class RepositoryLocatorTest {
     void folderOutsideAnyRepositoryIsRefusedWithAClearMessage() throws Exception {
         Path plain = Files.createDirectories(tmp.resolve("just a folder"));
 
-        assertThatThrownBy(() -> locator.locate(plain)).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> locator.locate(plain))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("not inside a git repository")
                 .hasMessageContaining("git init");
     }
 
     @Test
     void missingPathIsRefusedWithAClearMessage() {
-        assertThatThrownBy(() -> locator.locate(tmp.resolve("nowhere"))).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> locator.locate(tmp.resolve("nowhere")))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("does not exist");
     }
 
@@ -111,10 +114,12 @@ class RepositoryLocatorTest {
         Path bare = tmp.resolve("project.git");
         TempRepo.initBare(bare, false);
 
-        assertThatThrownBy(() -> locator.locate(bare)).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> locator.locate(bare))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("bare")
                 .hasMessageContaining("clone");
-        assertThatThrownBy(() -> locator.locate(bare.resolve("refs"))).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> locator.locate(bare.resolve("refs")))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("bare");
     }
 
@@ -126,14 +131,16 @@ class RepositoryLocatorTest {
         Path wt = tmp.resolve("checkout");
         TempRepo.git(bare, "worktree", "add", "-q", wt.toString(), "main");
 
-        assertThatThrownBy(() -> locator.locate(wt)).isInstanceOf(GitException.class)
+        assertThatThrownBy(() -> locator.locate(wt))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("bare repository");
     }
 
     @Test
     void repositoryUnderNonAsciiPathWithSpacesIsLocatedAndListed() throws Exception {
         assertThat(System.getProperty("sun.jnu.encoding"))
-                .as("file names must be UTF-8 in the test JVM (run with LC_ALL=C.UTF-8)").isEqualTo("UTF-8");
+                .as("file names must be UTF-8 in the test JVM (run with LC_ALL=C.UTF-8)")
+                .isEqualTo("UTF-8");
         TempRepo repo = TempRepo.init(tmp.resolve("Проекты").resolve("My Répo"));
         Path linked = repo.addWorktree(repo.dir().resolve(".worktrees/fix-ünï 001/agent"), "agent/ünï");
         TempRepo.write(linked, "Заметки.txt", "x\n");
@@ -156,8 +163,8 @@ class RepositoryLocatorTest {
 
     private String registeredBaseBranch(Path repoPath) throws PaddockException {
         try (Database db = Database.open(tmp.resolve("store").resolve("paddock"))) {
-            RepoService service = new RepoService(locator, git, new RepoStore(db, Clock.systemUTC()),
-                    new EventLog(db, Clock.systemUTC()));
+            RepoService service = new RepoService(
+                    locator, git, new RepoStore(db, Clock.systemUTC()), new EventLog(db, Clock.systemUTC()));
             return service.open(repoPath).record().baseBranch();
         }
     }
@@ -203,7 +210,8 @@ class RepositoryLocatorTest {
             assertThat(second.record().id()).isEqualTo(first.record().id());
             assertThat(second.record().path()).isEqualTo(repo.dir());
             assertThat(second.record().baseBranch()).isEqualTo("main");
-            assertThat(events.recent(first.record().id(), 10)).extracting(e -> e.kind())
+            assertThat(events.recent(first.record().id(), 10))
+                    .extracting(e -> e.kind())
                     .containsExactly(EventKinds.REPOSITORY_REGISTERED);
         }
     }

@@ -41,7 +41,10 @@ class SubmoduleStatusTest {
     }
 
     private WorktreeInfo status() throws GitException {
-        return lister.list(git).stream().filter(w -> w.path().equals(wt)).findFirst().orElseThrow();
+        return lister.list(git).stream()
+                .filter(w -> w.path().equals(wt))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -110,7 +113,9 @@ class SubmoduleStatusTest {
         Submodules.Work work = submodules.work(wt);
 
         assertThat(work.problems()).singleElement().asString().startsWith("lib: ");
-        assertThat(work.paths()).contains("?? lib/README.md", "?? lib/.gitmodules").doesNotContain("?? lib/.git");
+        assertThat(work.paths())
+                .contains("?? lib/README.md", "?? lib/.gitmodules")
+                .doesNotContain("?? lib/.git");
     }
 
     @Test
@@ -119,7 +124,8 @@ class SubmoduleStatusTest {
         Path marker = tmp.resolve("fsmonitor-ran");
         Path hook = tmp.resolve("fsmonitor.sh");
         java.nio.file.Files.writeString(hook, "#!/bin/sh\necho ran >> '" + marker + "'\nexit 1\n");
-        java.nio.file.Files.setPosixFilePermissions(hook, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        java.nio.file.Files.setPosixFilePermissions(
+                hook, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         // The submodule's config is in the worktree's admin directory: writable by an agent in a namespace or
         // container sandbox.
         TempRepo.git(wt.resolve("lib"), "config", "core.fsmonitor", hook.toString());

@@ -30,23 +30,59 @@ class WorktreeChangesTest {
     }
 
     private static WorktreeInfo withHead(WorktreeInfo w, String head, String subject) {
-        return new WorktreeInfo(w.path(), head, w.branch(), w.detached(), w.main(), w.lockedReason(),
-                w.prunableReason(), subject, w.dirty(), w.changedFiles());
+        return new WorktreeInfo(
+                w.path(),
+                head,
+                w.branch(),
+                w.detached(),
+                w.main(),
+                w.lockedReason(),
+                w.prunableReason(),
+                subject,
+                w.dirty(),
+                w.changedFiles());
     }
 
     private static WorktreeInfo withBranch(WorktreeInfo w, String branch, boolean detached) {
-        return new WorktreeInfo(w.path(), w.head(), branch, detached, w.main(), w.lockedReason(), w.prunableReason(),
-                w.subject(), w.dirty(), w.changedFiles());
+        return new WorktreeInfo(
+                w.path(),
+                w.head(),
+                branch,
+                detached,
+                w.main(),
+                w.lockedReason(),
+                w.prunableReason(),
+                w.subject(),
+                w.dirty(),
+                w.changedFiles());
     }
 
     private static WorktreeInfo withLock(WorktreeInfo w, String reason) {
-        return new WorktreeInfo(w.path(), w.head(), w.branch(), w.detached(), w.main(), reason, w.prunableReason(),
-                w.subject(), w.dirty(), w.changedFiles());
+        return new WorktreeInfo(
+                w.path(),
+                w.head(),
+                w.branch(),
+                w.detached(),
+                w.main(),
+                reason,
+                w.prunableReason(),
+                w.subject(),
+                w.dirty(),
+                w.changedFiles());
     }
 
     private static WorktreeInfo withPrunable(WorktreeInfo w, String reason) {
-        return new WorktreeInfo(w.path(), w.head(), w.branch(), w.detached(), w.main(), w.lockedReason(), reason,
-                w.subject(), w.dirty(), w.changedFiles());
+        return new WorktreeInfo(
+                w.path(),
+                w.head(),
+                w.branch(),
+                w.detached(),
+                w.main(),
+                w.lockedReason(),
+                reason,
+                w.subject(),
+                w.dirty(),
+                w.changedFiles());
     }
 
     private static WorktreeInfo withDirty(WorktreeInfo w, Boolean dirty, int changed) {
@@ -60,11 +96,13 @@ class WorktreeChangesTest {
 
     @Test
     void theMergeQueuesPrivateWorktreesComeAndGoWithoutEvents() {
-        WorktreeInfo merge = new WorktreeInfo(MAIN.resolve(".worktrees/.merge/12"), H2, null, true, false, null, null,
-                "Merge agent/x", false, 0);
+        WorktreeInfo merge = new WorktreeInfo(
+                MAIN.resolve(".worktrees/.merge/12"), H2, null, true, false, null, null, "Merge agent/x", false, 0);
 
-        assertThat(between(List.of(main(), agent()), List.of(main(), agent(), merge))).isEmpty();
-        assertThat(between(List.of(main(), agent(), merge), List.of(main()))).extracting(EventDraft::kind)
+        assertThat(between(List.of(main(), agent()), List.of(main(), agent(), merge)))
+                .isEmpty();
+        assertThat(between(List.of(main(), agent(), merge), List.of(main())))
+                .extracting(EventDraft::kind)
                 .containsExactly(EventKinds.WORKTREE_REMOVED);
     }
 
@@ -82,8 +120,7 @@ class WorktreeChangesTest {
         assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_ADDED);
         assertThat(e.repositoryId()).isEqualTo(REPO);
         assertThat(e.sandboxId()).isNull();
-        assertThat(e.message())
-                .isEqualTo("Worktree added: fix-auth-001 on feature/login at aaaaaaaa");
+        assertThat(e.message()).isEqualTo("Worktree added: fix-auth-001 on feature/login at aaaaaaaa");
         JsonNode details = Json.mapper().readTree(e.details());
         assertThat(details.get("path").asText()).isEqualTo(AGENT.toString());
         assertThat(details.get("branch").asText()).isEqualTo("feature/login");
@@ -95,28 +132,31 @@ class WorktreeChangesTest {
     void addedWorktreeOnAnUnbornBranchHasNoAtPart() {
         WorktreeInfo unborn = withHead(agent(), null, null);
 
-        assertThat(between(List.of(main()), List.of(main(), unborn))).singleElement()
+        assertThat(between(List.of(main()), List.of(main(), unborn)))
+                .singleElement()
                 .extracting(EventDraft::message)
                 .isEqualTo("Worktree added: fix-auth-001 on feature/login");
     }
 
     @Test
     void worktreeOutsideTheRepositoryIsShownWithItsAbsolutePath() {
-        WorktreeInfo outside = new WorktreeInfo(Path.of("/elsewhere/wt"), H2, null, true, false, null, null, null,
-                null, 0);
+        WorktreeInfo outside =
+                new WorktreeInfo(Path.of("/elsewhere/wt"), H2, null, true, false, null, null, null, null, 0);
 
-        assertThat(between(List.of(main()), List.of(main(), outside))).singleElement()
+        assertThat(between(List.of(main()), List.of(main(), outside)))
+                .singleElement()
                 .extracting(EventDraft::message)
                 .isEqualTo("Worktree added: /elsewhere/wt on (detached HEAD) at bbbbbbbb");
     }
 
     @Test
     void missingWorktreeIsRemovedWithTheBranchItWasOn() {
-        assertThat(between(List.of(main(), agent()), List.of(main()))).singleElement().satisfies(e -> {
-            assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_REMOVED);
-            assertThat(e.message()).isEqualTo("Worktree removed: fix-auth-001"
-                    + " (was on feature/login)");
-        });
+        assertThat(between(List.of(main(), agent()), List.of(main())))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_REMOVED);
+                    assertThat(e.message()).isEqualTo("Worktree removed: fix-auth-001" + " (was on feature/login)");
+                });
     }
 
     @Test
@@ -125,14 +165,16 @@ class WorktreeChangesTest {
 
         assertThat(events).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_HEAD_MOVED);
-            assertThat(e.message()).isEqualTo("HEAD moved on feature/login in fix-auth-001:"
-                    + " aaaaaaaa → bbbbbbbb \"Add login form\"");
+            assertThat(e.message())
+                    .isEqualTo(
+                            "HEAD moved on feature/login in fix-auth-001:" + " aaaaaaaa → bbbbbbbb \"Add login form\"");
         });
     }
 
     @Test
     void headMovedWithoutAKnownSubjectHasNoQuotes() {
-        assertThat(between(List.of(main()), List.of(withHead(main(), H2, null)))).singleElement()
+        assertThat(between(List.of(main()), List.of(withHead(main(), H2, null))))
+                .singleElement()
                 .extracting(EventDraft::message)
                 .isEqualTo("HEAD moved on main in main worktree: aaaaaaaa → bbbbbbbb");
     }
@@ -143,8 +185,7 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(agent()), List.of(switched))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_BRANCH_CHANGED);
-            assertThat(e.message()).isEqualTo("Branch changed in fix-auth-001:"
-                    + " feature/login → feature/signup");
+            assertThat(e.message()).isEqualTo("Branch changed in fix-auth-001:" + " feature/login → feature/signup");
         });
     }
 
@@ -156,23 +197,31 @@ class WorktreeChangesTest {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_BRANCH_CHANGED);
             assertThat(e.message()).endsWith("feature/login → (detached HEAD)");
         });
-        assertThat(between(List.of(detached), List.of(agent()))).singleElement()
-                .extracting(EventDraft::message).asString().endsWith("(detached HEAD) → feature/login");
+        assertThat(between(List.of(detached), List.of(agent())))
+                .singleElement()
+                .extracting(EventDraft::message)
+                .asString()
+                .endsWith("(detached HEAD) → feature/login");
     }
 
     @Test
     void cleanToDirtyCountsThePaths() {
-        assertThat(between(List.of(agent()), List.of(withDirty(agent(), true, 3)))).singleElement().satisfies(e -> {
-            assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_DIRTY);
-            assertThat(e.message()).isEqualTo("fix-auth-001 has uncommitted changes (3 paths)");
-        });
-        assertThat(between(List.of(main()), List.of(withDirty(main(), true, 1)))).singleElement()
-                .extracting(EventDraft::message).isEqualTo("main worktree has uncommitted changes (1 path)");
+        assertThat(between(List.of(agent()), List.of(withDirty(agent(), true, 3))))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_DIRTY);
+                    assertThat(e.message()).isEqualTo("fix-auth-001 has uncommitted changes (3 paths)");
+                });
+        assertThat(between(List.of(main()), List.of(withDirty(main(), true, 1))))
+                .singleElement()
+                .extracting(EventDraft::message)
+                .isEqualTo("main worktree has uncommitted changes (1 path)");
     }
 
     @Test
     void dirtyToCleanIsRecorded() {
-        assertThat(between(List.of(withDirty(agent(), true, 2)), List.of(agent()))).singleElement()
+        assertThat(between(List.of(withDirty(agent(), true, 2)), List.of(agent())))
+                .singleElement()
                 .satisfies(e -> {
                     assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_CLEAN);
                     assertThat(e.message()).isEqualTo("fix-auth-001 is clean");
@@ -183,14 +232,17 @@ class WorktreeChangesTest {
     void dirtyStateChangesOnlyCountWhenBothSidesAreKnown() {
         WorktreeInfo unknown = withDirty(agent(), null, 0);
 
-        assertThat(between(List.of(unknown), List.of(withDirty(agent(), true, 1)))).isEmpty();
-        assertThat(between(List.of(withDirty(agent(), true, 1)), List.of(unknown))).isEmpty();
+        assertThat(between(List.of(unknown), List.of(withDirty(agent(), true, 1))))
+                .isEmpty();
+        assertThat(between(List.of(withDirty(agent(), true, 1)), List.of(unknown)))
+                .isEmpty();
         assertThat(between(List.of(unknown), List.of(agent()))).isEmpty();
     }
 
     @Test
     void moreChangedFilesWhileStillDirtyIsNotAnEvent() {
-        assertThat(between(List.of(withDirty(agent(), true, 1)), List.of(withDirty(agent(), true, 5)))).isEmpty();
+        assertThat(between(List.of(withDirty(agent(), true, 1)), List.of(withDirty(agent(), true, 5))))
+                .isEmpty();
     }
 
     @Test
@@ -199,8 +251,7 @@ class WorktreeChangesTest {
 
         assertThat(between(List.of(agent()), List.of(locked))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_LOCKED);
-            assertThat(e.message()).isEqualTo("fix-auth-001 was locked:"
-                    + " agent fix-auth-001 is running");
+            assertThat(e.message()).isEqualTo("fix-auth-001 was locked:" + " agent fix-auth-001 is running");
         });
         assertThat(between(List.of(locked), List.of(agent()))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_UNLOCKED);
@@ -210,23 +261,27 @@ class WorktreeChangesTest {
 
     @Test
     void lockWithoutReasonHasNoColon() {
-        assertThat(between(List.of(agent()), List.of(withLock(agent(), "")))).singleElement()
-                .extracting(EventDraft::message).isEqualTo("fix-auth-001 was locked");
+        assertThat(between(List.of(agent()), List.of(withLock(agent(), ""))))
+                .singleElement()
+                .extracting(EventDraft::message)
+                .isEqualTo("fix-auth-001 was locked");
     }
 
     @Test
     void changingOnlyTheLockReasonIsNotAnEvent() {
-        assertThat(between(List.of(withLock(agent(), "one")), List.of(withLock(agent(), "two")))).isEmpty();
+        assertThat(between(List.of(withLock(agent(), "one")), List.of(withLock(agent(), "two"))))
+                .isEmpty();
     }
 
     @Test
     void becomingPrunableIsRecordedWithGitsReasonButRecoveringIsNot() {
-        WorktreeInfo prunable = withPrunable(withDirty(agent(), null, 0), "gitdir file points to non-existent location");
+        WorktreeInfo prunable =
+                withPrunable(withDirty(agent(), null, 0), "gitdir file points to non-existent location");
 
         assertThat(between(List.of(agent()), List.of(prunable))).singleElement().satisfies(e -> {
             assertThat(e.kind()).isEqualTo(EventKinds.WORKTREE_PRUNABLE);
-            assertThat(e.message()).isEqualTo("fix-auth-001 is prunable:"
-                    + " gitdir file points to non-existent location");
+            assertThat(e.message())
+                    .isEqualTo("fix-auth-001 is prunable:" + " gitdir file points to non-existent location");
             assertThat(e.details()).doesNotContain("\"dirty\"");
         });
         assertThat(between(List.of(prunable), List.of(agent()))).isEmpty();
@@ -236,16 +291,18 @@ class WorktreeChangesTest {
     void severalChangesToOneWorktreeGiveOneEventEachInAFixedOrder() {
         WorktreeInfo after = withLock(withDirty(withHead(agent(), H2, "Next"), true, 1), "busy");
 
-        assertThat(between(List.of(agent()), List.of(after))).extracting(EventDraft::kind).containsExactly(
-                EventKinds.WORKTREE_HEAD_MOVED, EventKinds.WORKTREE_DIRTY, EventKinds.WORKTREE_LOCKED);
+        assertThat(between(List.of(agent()), List.of(after)))
+                .extracting(EventDraft::kind)
+                .containsExactly(EventKinds.WORKTREE_HEAD_MOVED, EventKinds.WORKTREE_DIRTY, EventKinds.WORKTREE_LOCKED);
     }
 
     @Test
     void addedAndRemovedInOneScanAreBothRecorded() {
-        WorktreeInfo other = new WorktreeInfo(MAIN.resolve(".worktrees/b/x"), H2, "x", false, false, null, null, null,
-                false, 0);
+        WorktreeInfo other =
+                new WorktreeInfo(MAIN.resolve(".worktrees/b/x"), H2, "x", false, false, null, null, null, false, 0);
 
-        assertThat(between(List.of(main(), agent()), List.of(main(), other))).extracting(EventDraft::kind)
+        assertThat(between(List.of(main(), agent()), List.of(main(), other)))
+                .extracting(EventDraft::kind)
                 .containsExactly(EventKinds.WORKTREE_ADDED, EventKinds.WORKTREE_REMOVED);
     }
 

@@ -49,7 +49,9 @@ class WorktreeListerTest {
     }
 
     private static WorktreeInfo at(List<WorktreeInfo> list, Path path) {
-        return list.stream().filter(w -> w.path().equals(path)).findFirst()
+        return list.stream()
+                .filter(w -> w.path().equals(path))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(path + " not listed in " + list));
     }
 
@@ -102,13 +104,16 @@ class WorktreeListerTest {
     void subjectIsReadThroughJGitWithoutRunningGitLog() throws IOException, GitException {
         // A real git behind a wrapper that refuses `git log`: the subjects can only come from JGit.
         Path wrapper = tmp.resolve("git-without-log");
-        Files.writeString(wrapper, "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = log ]; then echo 'fatal: no log here' >&2;"
-                + " exit 128; fi\ndone\nexec git \"$@\"\n");
+        Files.writeString(
+                wrapper,
+                "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = log ]; then echo 'fatal: no log here' >&2;"
+                        + " exit 128; fi\ndone\nexec git \"$@\"\n");
         Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
         try (WorktreeLister jgitOnly = new WorktreeLister(new GitCli(wrapper.toString()))) {
             List<WorktreeInfo> list = jgitOnly.listQuick(gitRepo);
 
-            assertThat(list).extracting(WorktreeInfo::subject)
+            assertThat(list)
+                    .extracting(WorktreeInfo::subject)
                     .containsExactly("Add the app", "Initial commit", LOGIN_SUBJECT);
         }
     }
@@ -257,7 +262,8 @@ class WorktreeListerTest {
     void listingAVanishedRepositoryThrowsGitException() {
         TempRepo.deleteTree(repo.dir());
 
-        assertThatCode(() -> lister.listQuick(gitRepo)).isInstanceOf(GitException.class)
+        assertThatCode(() -> lister.listQuick(gitRepo))
+                .isInstanceOf(GitException.class)
                 .hasMessageContaining("Cannot list the worktrees");
     }
 
@@ -265,7 +271,8 @@ class WorktreeListerTest {
     void countStatusEntriesCountsEachChangedPathOnce() {
         assertThat(WorktreeLister.countStatusEntries("")).isZero();
         assertThat(WorktreeLister.countStatusEntries(" M src/a.txt\0?? b\0")).isEqualTo(2);
-        assertThat(WorktreeLister.countStatusEntries("A  new.txt\0 D gone.txt\0MM both.txt\0")).isEqualTo(3);
+        assertThat(WorktreeLister.countStatusEntries("A  new.txt\0 D gone.txt\0MM both.txt\0"))
+                .isEqualTo(3);
     }
 
     /**
@@ -285,22 +292,30 @@ class WorktreeListerTest {
 
         java.nio.file.Files.writeString(wt.resolve(".bashrc"), "export EVIL=1\n");
         java.nio.file.Files.writeString(wt.resolve(".claude/commands"), "mine");
-        assertThat(WorktreeLister.countStatusEntries(wt, z)).as("written by someone: changes").isEqualTo(2);
+        assertThat(WorktreeLister.countStatusEntries(wt, z))
+                .as("written by someone: changes")
+                .isEqualTo(2);
         assertThat(WorktreeLister.countStatusEntries(wt, " M .gitmodules\0?? .mcp.json\0"))
-                .as("a tracked file's change, and a path not there").isEqualTo(2);
+                .as("a tracked file's change, and a path not there")
+                .isEqualTo(2);
     }
 
     @Test
     void countStatusEntriesSkipsTheSourcePathOfRenamesAndCopies() {
-        assertThat(WorktreeLister.countStatusEntries("R  new-name.txt\0old-name.txt\0")).isEqualTo(1);
-        assertThat(WorktreeLister.countStatusEntries("RM new-name.txt\0old-name.txt\0?? x.txt\0")).isEqualTo(2);
-        assertThat(WorktreeLister.countStatusEntries("C  copy.txt\0original.txt\0 M other.txt\0")).isEqualTo(2);
+        assertThat(WorktreeLister.countStatusEntries("R  new-name.txt\0old-name.txt\0"))
+                .isEqualTo(1);
+        assertThat(WorktreeLister.countStatusEntries("RM new-name.txt\0old-name.txt\0?? x.txt\0"))
+                .isEqualTo(2);
+        assertThat(WorktreeLister.countStatusEntries("C  copy.txt\0original.txt\0 M other.txt\0"))
+                .isEqualTo(2);
         assertThat(WorktreeLister.countStatusEntries("R  b\0a\0")).isEqualTo(1);
     }
 
     @Test
     void countStatusEntriesSkipsTheSourcePathOfWorktreeRenames() {
-        assertThat(WorktreeLister.countStatusEntries(" R renamed-long.txt\0long-name.txt\0")).isEqualTo(1);
-        assertThat(WorktreeLister.countStatusEntries(" R new.txt\0old.txt\0?? untracked.txt\0")).isEqualTo(2);
+        assertThat(WorktreeLister.countStatusEntries(" R renamed-long.txt\0long-name.txt\0"))
+                .isEqualTo(1);
+        assertThat(WorktreeLister.countStatusEntries(" R new.txt\0old.txt\0?? untracked.txt\0"))
+                .isEqualTo(2);
     }
 }

@@ -31,7 +31,8 @@ class WorktreeManagerTest {
         GitRepository located = new RepositoryLocator(git).locate(repo.dir());
 
         for (String branch : new String[] {"main", "feature/login", "idle", "nope"}) {
-            assertThat(worktrees.checkedOutIn(located, branch)).as(branch)
+            assertThat(worktrees.checkedOutIn(located, branch))
+                    .as(branch)
                     .isEqualTo(worktrees.checkedOutIn(repo.dir(), branch));
         }
         assertThat(worktrees.checkedOutIn(located, "main")).contains(repo.dir());
@@ -45,7 +46,8 @@ class WorktreeManagerTest {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         repo.commitFile("a.txt", "a\n", "first");
         Path linked = repo.addWorktree(tmp.resolve("one"), "one");
-        TempRepo.git(linked, "worktree", "add", "-q", "-b", "two", tmp.resolve("two").toString());
+        TempRepo.git(
+                linked, "worktree", "add", "-q", "-b", "two", tmp.resolve("two").toString());
         GitRepository located = new RepositoryLocator(git).locate(linked);
         assertThat(worktrees.checkedOutIn(located, "two")).isEqualTo(worktrees.checkedOutIn(repo.dir(), "two"));
         repo.git("worktree", "remove", tmp.resolve("two").toString());
@@ -71,7 +73,8 @@ class WorktreeManagerTest {
                 .isEqualTo("Paddock agent x <x@agents.paddock.invalid>");
 
         worktrees.setIdentity(wt, "Paddock agent y", "y@agents.paddock.invalid"); // again: replaced, not doubled
-        assertThat(TempRepo.git(wt, "config", "--worktree", "--get-all", "user.name").strip())
+        assertThat(TempRepo.git(wt, "config", "--worktree", "--get-all", "user.name")
+                        .strip())
                 .isEqualTo("Paddock agent y");
     }
 
@@ -84,7 +87,8 @@ class WorktreeManagerTest {
         worktrees.setIdentity(wt, "Agent", "agent@x.invalid");
 
         WorktreeManager.Fingerprint clean = worktrees.fingerprint(wt);
-        assertThat(clean.toplevel()).isEqualTo(TempRepo.git(wt, "rev-parse", "--show-toplevel").strip());
+        assertThat(clean.toplevel())
+                .isEqualTo(TempRepo.git(wt, "rev-parse", "--show-toplevel").strip());
         assertThat(clean.branch()).isEqualTo("agent/fp");
         assertThat(clean.head()).isEqualTo(TempRepo.revParse(wt, "HEAD"));
         assertThat(clean.changedFiles()).isZero();
@@ -122,9 +126,12 @@ class WorktreeManagerTest {
         assertThat(worktrees.checkBranchName(repo.dir(), "refs/heads/zz")).isEqualTo("zz");
         assertThat(worktrees.checkBranchName(repo.dir(), "refs/heads/team/zz")).isEqualTo("team/zz");
         assertThat(worktrees.checkBranchName(repo.dir(), "zz")).isEqualTo("zz");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> worktrees.checkBranchName(repo.dir(), "refs/remotes/o/x"))
-                .isInstanceOf(GitException.class).hasMessageContaining("is not a branch name");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> worktrees.checkBranchName(repo.dir(), "refs/remotes/o/x"))
+                .isInstanceOf(GitException.class)
+                .hasMessageContaining("is not a branch name");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> worktrees.checkBranchName(repo.dir(), "refs/heads/"))
-                .isInstanceOf(GitException.class).hasMessageContaining("not a valid branch name");
+                .isInstanceOf(GitException.class)
+                .hasMessageContaining("not a valid branch name");
     }
 }

@@ -44,17 +44,20 @@ class WorktreeMonitorBackOffTest {
     void watchRepositoryWithSlowStatus() throws Exception {
         repo = TempRepo.init(tmp.resolve("repo"));
         Path slowGit = tmp.resolve("slow-status-git");
-        Files.writeString(slowGit, "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = status ]; then sleep 0.4; break; fi\n"
-                + "done\nexec git \"$@\"\n");
+        Files.writeString(
+                slowGit,
+                "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = status ]; then sleep 0.4; break; fi\n"
+                        + "done\nexec git \"$@\"\n");
         Files.setPosixFilePermissions(slowGit, PosixFilePermissions.fromString("rwx------"));
         db = Database.open(tmp.resolve("store").resolve("paddock"));
         events = new EventLog(db, CLOCK);
         GitCli git = new GitCli();
-        RepoService.OpenedRepo opened = new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events)
-                .open(repo.dir());
+        RepoService.OpenedRepo opened =
+                new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events).open(repo.dir());
         repoId = opened.record().id();
         slowLister = new WorktreeLister(new GitCli(slowGit.toString()));
-        monitor = new WorktreeMonitor(opened.git(), repoId, slowLister, new WorktreeSeenStore(db, CLOCK), events, CLOCK);
+        monitor =
+                new WorktreeMonitor(opened.git(), repoId, slowLister, new WorktreeSeenStore(db, CLOCK), events, CLOCK);
         monitor.scan();
         newEvents();
     }
@@ -68,7 +71,8 @@ class WorktreeMonitorBackOffTest {
 
     private List<String> newEvents() throws Exception {
         List<Event> fresh = new ArrayList<>(events.recent(repoId, 1000).stream()
-                .filter(e -> e.id() > lastEventId).toList());
+                .filter(e -> e.id() > lastEventId)
+                .toList());
         fresh.sort(Comparator.comparingLong(Event::id));
         if (!fresh.isEmpty()) {
             lastEventId = fresh.get(fresh.size() - 1).id();

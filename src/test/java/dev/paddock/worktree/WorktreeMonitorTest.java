@@ -53,8 +53,8 @@ class WorktreeMonitorTest {
         seen = new WorktreeSeenStore(db, CLOCK);
         lister = new WorktreeLister(new GitCli());
         GitCli git = new GitCli();
-        RepoService.OpenedRepo opened = new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events)
-                .open(repo.dir());
+        RepoService.OpenedRepo opened =
+                new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events).open(repo.dir());
         repoId = opened.record().id();
         gitRepo = opened.git();
         lastEventId = events.recent(repoId, 1).get(0).id(); // repository.registered
@@ -84,7 +84,8 @@ class WorktreeMonitorTest {
     /** Events written since the last call, oldest first. */
     private List<Event> newEvents() throws Exception {
         List<Event> fresh = new ArrayList<>(events.recent(repoId, 1000).stream()
-                .filter(e -> e.id() > lastEventId).toList());
+                .filter(e -> e.id() > lastEventId)
+                .toList());
         fresh.sort(Comparator.comparingLong(Event::id));
         if (!fresh.isEmpty()) {
             lastEventId = fresh.get(fresh.size() - 1).id();
@@ -115,7 +116,9 @@ class WorktreeMonitorTest {
     }
 
     private WorktreeInfo stored(Path path) throws Exception {
-        return seen.load(repoId).stream().filter(w -> w.path().equals(path)).findFirst()
+        return seen.load(repoId).stream()
+                .filter(w -> w.path().equals(path))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(path + " not in worktrees_seen"));
     }
 
@@ -164,8 +167,7 @@ class WorktreeMonitorTest {
 
         List<Event> written = newEvents();
         assertThat(kinds(written)).containsExactly(EventKinds.WORKTREE_ADDED);
-        assertThat(written.get(0).message()).startsWith(
-                "Worktree added: fix-auth-001 on feature/login at ");
+        assertThat(written.get(0).message()).startsWith("Worktree added: fix-auth-001 on feature/login at ");
         assertThat(written.get(0).details()).contains("\"branch\":\"feature/login\"");
         assertThat(stored(wt).branch()).isEqualTo("feature/login");
         assertThat(m.snapshot().worktrees()).extracting(WorktreeInfo::path).containsExactly(repo.dir(), wt);
@@ -197,7 +199,9 @@ class WorktreeMonitorTest {
 
         List<Event> written = newEvents();
         assertThat(kinds(written)).containsExactly(EventKinds.WORKTREE_HEAD_MOVED);
-        assertThat(written.get(0).message()).contains("on agent/one").contains(head.substring(0, 8))
+        assertThat(written.get(0).message())
+                .contains("on agent/one")
+                .contains(head.substring(0, 8))
                 .endsWith("\"Implement the feature\"");
         assertThat(stored(wt).head()).isEqualTo(head);
     }
@@ -304,10 +308,11 @@ class WorktreeMonitorTest {
         WorktreeMonitor restarted = newMonitor();
         restarted.scan();
 
-        assertThat(kinds(gone)).as("git does not call a locked worktree prunable")
+        assertThat(kinds(gone))
+                .as("git does not call a locked worktree prunable")
                 .containsExactly(EventKinds.WORKTREE_MISSING);
-        assertThat(gone.get(0).message()).isEqualTo("The folder of " + wt + " is missing (git keeps it: the worktree is"
-                + " locked)");
+        assertThat(gone.get(0).message())
+                .isEqualTo("The folder of " + wt + " is missing (git keeps it: the worktree is" + " locked)");
         WorktreeInfo w = m.snapshot().worktrees().get(1);
         assertThat(w.missing()).isTrue();
         assertThat(w.dirty()).as("not \"clean\": nothing is there to be clean").isNull();
@@ -330,11 +335,19 @@ class WorktreeMonitorTest {
         newMonitor().scan();
 
         List<Event> written = newEvents();
-        assertThat(kinds(written)).containsExactlyInAnyOrder(EventKinds.WORKTREE_HEAD_MOVED,
-                EventKinds.WORKTREE_DIRTY, EventKinds.WORKTREE_ADDED, EventKinds.WORKTREE_REMOVED);
-        assertThat(written).filteredOn(e -> e.kind().equals(EventKinds.WORKTREE_ADDED)).singleElement()
+        assertThat(kinds(written))
+                .containsExactlyInAnyOrder(
+                        EventKinds.WORKTREE_HEAD_MOVED,
+                        EventKinds.WORKTREE_DIRTY,
+                        EventKinds.WORKTREE_ADDED,
+                        EventKinds.WORKTREE_REMOVED);
+        assertThat(written)
+                .filteredOn(e -> e.kind().equals(EventKinds.WORKTREE_ADDED))
+                .singleElement()
                 .satisfies(e -> assertThat(e.message()).contains(added.toString()));
-        assertThat(written).filteredOn(e -> e.kind().equals(EventKinds.WORKTREE_REMOVED)).singleElement()
+        assertThat(written)
+                .filteredOn(e -> e.kind().equals(EventKinds.WORKTREE_REMOVED))
+                .singleElement()
                 .satisfies(e -> assertThat(e.message()).contains(old.toString()).endsWith("(was on agent/old)"));
         assertThat(stored(repo.dir()).head()).isEqualTo(head);
     }
@@ -432,7 +445,9 @@ class WorktreeMonitorTest {
             }
         });
         m.start();
-        assertThat(firstScan.await(10, TimeUnit.SECONDS)).as("first scan published").isTrue();
+        assertThat(firstScan.await(10, TimeUnit.SECONDS))
+                .as("first scan published")
+                .isTrue();
 
         repo.addWorktree(wt, "agent/timing");
         long added = System.nanoTime();

@@ -53,24 +53,47 @@ class WorktreeSeenStoreTest {
     @Test
     void storedWorktreesComeBackWithEverythingChangesAreComputedFrom() throws Exception {
         WorktreeInfo main = new WorktreeInfo(MAIN, H1, "main", false, true, null, null, "subject", false, 0);
-        WorktreeInfo detached = new WorktreeInfo(MAIN.resolve(".worktrees/a/x"), H1, null, true, false, null, null,
-                null, true, 3);
-        WorktreeInfo locked = new WorktreeInfo(MAIN.resolve(".worktrees/b/feature/login"), H1, "feature/login", false,
-                false, "agent running", null, null, null, 0);
-        WorktreeInfo prunable = new WorktreeInfo(Path.of("/elsewhere/gone"), H1, "old", false, false, null,
-                "gitdir file points to non-existent location", null, null, 0);
-        WorktreeInfo unborn = new WorktreeInfo(Path.of("/elsewhere/unborn"), null, "fresh", false, false, null, null,
-                null, false, 0);
+        WorktreeInfo detached =
+                new WorktreeInfo(MAIN.resolve(".worktrees/a/x"), H1, null, true, false, null, null, null, true, 3);
+        WorktreeInfo locked = new WorktreeInfo(
+                MAIN.resolve(".worktrees/b/feature/login"),
+                H1,
+                "feature/login",
+                false,
+                false,
+                "agent running",
+                null,
+                null,
+                null,
+                0);
+        WorktreeInfo prunable = new WorktreeInfo(
+                Path.of("/elsewhere/gone"),
+                H1,
+                "old",
+                false,
+                false,
+                null,
+                "gitdir file points to non-existent location",
+                null,
+                null,
+                0);
+        WorktreeInfo unborn =
+                new WorktreeInfo(Path.of("/elsewhere/unborn"), null, "fresh", false, false, null, null, null, false, 0);
         List<WorktreeInfo> all = List.of(main, detached, locked, prunable, unborn);
 
         replace(repoA, all);
         List<WorktreeInfo> loaded = store.load(repoA);
 
         assertThat(loaded).hasSize(5);
-        assertThat(loaded).extracting(WorktreeInfo::path).containsExactlyInAnyOrderElementsOf(
-                all.stream().map(WorktreeInfo::path).toList());
+        assertThat(loaded)
+                .extracting(WorktreeInfo::path)
+                .containsExactlyInAnyOrderElementsOf(
+                        all.stream().map(WorktreeInfo::path).toList());
         for (WorktreeInfo original : all) {
-            WorktreeInfo back = loaded.stream().filter(w -> w.path().equals(original.path())).findFirst().orElseThrow();
+            WorktreeInfo back = loaded.stream()
+                    .filter(w -> w.path().equals(original.path()))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(back.head()).as("head of %s", original.path()).isEqualTo(original.head());
             assertThat(back.branch()).as("branch of %s", original.path()).isEqualTo(original.branch());
             assertThat(back.detached()).as("detached of %s", original.path()).isEqualTo(original.detached());
@@ -78,14 +101,16 @@ class WorktreeSeenStoreTest {
             assertThat(back.prunable()).as("prunable of %s", original.path()).isEqualTo(original.prunable());
             assertThat(back.dirty()).as("dirty of %s", original.path()).isEqualTo(original.dirty());
         }
-        assertThat(WorktreeChanges.between(repoA, MAIN, all, loaded)).as("no change seen after a round trip").isEmpty();
+        assertThat(WorktreeChanges.between(repoA, MAIN, all, loaded))
+                .as("no change seen after a round trip")
+                .isEmpty();
     }
 
     @Test
     void replaceDropsWorktreesNoLongerListedAndLeavesOtherRepositoriesAlone() throws Exception {
         WorktreeInfo a1 = new WorktreeInfo(MAIN, H1, "main", false, true, null, null, null, false, 0);
-        WorktreeInfo a2 = new WorktreeInfo(MAIN.resolve(".worktrees/x/y"), H1, "y", false, false, null, null, null,
-                false, 0);
+        WorktreeInfo a2 =
+                new WorktreeInfo(MAIN.resolve(".worktrees/x/y"), H1, "y", false, false, null, null, null, false, 0);
         WorktreeInfo b1 = new WorktreeInfo(Path.of("/work/other"), H1, "main", false, true, null, null, null, true, 1);
         replace(repoA, List.of(a1, a2));
         replace(repoB, List.of(b1));
@@ -93,6 +118,8 @@ class WorktreeSeenStoreTest {
         replace(repoA, List.of(a1));
 
         assertThat(store.load(repoA)).extracting(WorktreeInfo::path).containsExactly(MAIN);
-        assertThat(store.load(repoB)).singleElement().satisfies(w -> assertThat(w.dirty()).isTrue());
+        assertThat(store.load(repoB))
+                .singleElement()
+                .satisfies(w -> assertThat(w.dirty()).isTrue());
     }
 }

@@ -65,14 +65,16 @@ class WorktreeWatchTest {
         gitLog = tmp.resolve("git.log");
         loggingGit = tmp.resolve("logging-git");
         gitTimes = tmp.resolve("git.times");
-        Files.writeString(loggingGit, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + gitLog + "'\ns=$(date +%s%N)\n"
-                + "git \"$@\"\nrc=$?\necho \"$s $(date +%s%N)\" >> '" + gitTimes + "'\nexit $rc\n");
+        Files.writeString(
+                loggingGit,
+                "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + gitLog + "'\ns=$(date +%s%N)\n"
+                        + "git \"$@\"\nrc=$?\necho \"$s $(date +%s%N)\" >> '" + gitTimes + "'\nexit $rc\n");
         Files.setPosixFilePermissions(loggingGit, PosixFilePermissions.fromString("rwx------"));
         db = Database.open(tmp.resolve("store").resolve("paddock"));
         events = new EventLog(db, CLOCK);
         GitCli git = new GitCli();
-        RepoService.OpenedRepo opened = new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events)
-                .open(repo.dir());
+        RepoService.OpenedRepo opened =
+                new RepoService(new RepositoryLocator(git), git, new RepoStore(db, CLOCK), events).open(repo.dir());
         repoId = opened.record().id();
         gitRepo = opened.git();
         lister = new WorktreeLister(new GitCli(loggingGit.toString()));
@@ -99,7 +101,8 @@ class WorktreeWatchTest {
 
     private List<Event> newEvents() throws Exception {
         List<Event> fresh = new ArrayList<>(events.recent(repoId, 1000).stream()
-                .filter(e -> e.id() > lastEventId).toList());
+                .filter(e -> e.id() > lastEventId)
+                .toList());
         fresh.sort(Comparator.comparingLong(Event::id));
         if (!fresh.isEmpty()) {
             lastEventId = fresh.get(fresh.size() - 1).id();
@@ -169,7 +172,8 @@ class WorktreeWatchTest {
 
         Event dirty = awaitEvent(EventKinds.WORKTREE_DIRTY, two);
         assertThat(dirty.message()).contains("has uncommitted changes (1 path)");
-        List<String> statuses = gitRuns().stream().filter(l -> l.contains(" status ")).toList();
+        List<String> statuses =
+                gitRuns().stream().filter(l -> l.contains(" status ")).toList();
         assertThat(statuses).isNotEmpty().allMatch(l -> l.startsWith("-C " + two + " "));
     }
 
@@ -200,8 +204,12 @@ class WorktreeWatchTest {
         TempRepo.write(two, "new/deeper/file.txt", "x");
 
         awaitEvent(EventKinds.WORKTREE_DIRTY, two);
-        assertThat(monitor.snapshot().worktrees().stream().filter(w -> w.path().equals(two)).findFirst().orElseThrow()
-                .dirty()).isTrue();
+        assertThat(monitor.snapshot().worktrees().stream()
+                        .filter(w -> w.path().equals(two))
+                        .findFirst()
+                        .orElseThrow()
+                        .dirty())
+                .isTrue();
     }
 
     @Test
@@ -233,7 +241,8 @@ class WorktreeWatchTest {
         TempRepo.write(two, "build/classes/App.class", "bytes");
         Thread.sleep(1_000);
 
-        assertThat(gitRuns().stream().filter(l -> l.contains(" status "))).as("nothing git would see changed")
+        assertThat(gitRuns().stream().filter(l -> l.contains(" status ")))
+                .as("nothing git would see changed")
                 .isEmpty();
     }
 
@@ -246,7 +255,8 @@ class WorktreeWatchTest {
         clearGitLog();
 
         Thread.sleep(2_500);
-        long listings = gitRuns().stream().filter(l -> l.contains("worktree list")).count();
+        long listings =
+                gitRuns().stream().filter(l -> l.contains("worktree list")).count();
         TempRepo.write(two, "src/App.java", "class App { int edited; }\n");
 
         assertThat(listings).as("polled: a listing every second").isGreaterThanOrEqualTo(2);
@@ -287,10 +297,16 @@ class WorktreeWatchTest {
 
         // The monitor starts a scan while it is within its budget, so the last one may run past it: allow the
         // longest scan seen (on a loaded machine one git status takes several hundred ms).
-        long budget = (long) (WorktreeMonitor.CHANGE_SCAN_BURST_MS + seconds * 1000 * WorktreeMonitor.CHANGE_SCAN_SHARE);
+        long budget =
+                (long) (WorktreeMonitor.CHANGE_SCAN_BURST_MS + seconds * 1000 * WorktreeMonitor.CHANGE_SCAN_SHARE);
         long longest = longestGitMillis();
-        assertThat(gitMillis()).as("git time over %d s of constant writes (budget %d ms, one scan of %d ms more)",
-                seconds, budget, longest).isLessThan(budget + Math.max(200, longest));
-        assertThat(gitRuns().stream().filter(l -> l.contains(" status "))).as("still looked").isNotEmpty();
+        assertThat(gitMillis())
+                .as(
+                        "git time over %d s of constant writes (budget %d ms, one scan of %d ms more)",
+                        seconds, budget, longest)
+                .isLessThan(budget + Math.max(200, longest));
+        assertThat(gitRuns().stream().filter(l -> l.contains(" status ")))
+                .as("still looked")
+                .isNotEmpty();
     }
 }

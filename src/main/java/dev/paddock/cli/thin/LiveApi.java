@@ -29,8 +29,10 @@ record LiveApi(int port, String token) {
         Path home = home(explicitHome, env);
         Path instance = home.resolve("instance.json");
         Path tokenFile = home.resolve("api-token");
-        if (!Files.isRegularFile(instance) || Files.size(instance) > MAX_FILE_BYTES
-                || !Files.isRegularFile(tokenFile) || Files.size(tokenFile) > MAX_FILE_BYTES) {
+        if (!Files.isRegularFile(instance)
+                || Files.size(instance) > MAX_FILE_BYTES
+                || !Files.isRegularFile(tokenFile)
+                || Files.size(tokenFile) > MAX_FILE_BYTES) {
             return Optional.empty();
         }
         String json = Files.readString(instance, StandardCharsets.UTF_8);
@@ -95,17 +97,29 @@ record LiveApi(int port, String token) {
      */
     static Instant instant(String text) {
         int n = text.length();
-        boolean plain = n >= 20 && n <= 30 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == 'T'
-                && text.charAt(13) == ':' && text.charAt(16) == ':' && text.charAt(n - 1) == 'Z'
+        boolean plain = n >= 20
+                && n <= 30
+                && text.charAt(4) == '-'
+                && text.charAt(7) == '-'
+                && text.charAt(10) == 'T'
+                && text.charAt(13) == ':'
+                && text.charAt(16) == ':'
+                && text.charAt(n - 1) == 'Z'
                 && (n == 20 || text.charAt(19) == '.' && n > 21);
         for (int i = 0; plain && i < n - 1; i++) {
-            plain = i == 4 || i == 7 || i == 10 || i == 13 || i == 16 || i == 19 || Character.isDigit(text.charAt(i))
-                    && text.charAt(i) < 0x80;
+            plain = i == 4
+                    || i == 7
+                    || i == 10
+                    || i == 13
+                    || i == 16
+                    || i == 19
+                    || Character.isDigit(text.charAt(i)) && text.charAt(i) < 0x80;
         }
         if (!plain) {
             return Instant.parse(text);
         }
-        long day = java.time.LocalDate.of(digits(text, 0, 4), digits(text, 5, 7), digits(text, 8, 10)).toEpochDay();
+        long day = java.time.LocalDate.of(digits(text, 0, 4), digits(text, 5, 7), digits(text, 8, 10))
+                .toEpochDay();
         int hour = digits(text, 11, 13);
         int minute = digits(text, 14, 16);
         int second = digits(text, 17, 19);

@@ -22,8 +22,7 @@ final class LoopbackGet {
     /** Longest answer taken; a larger one is left to the full CLI. */
     private static final int MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-    private LoopbackGet() {
-    }
+    private LoopbackGet() {}
 
     /**
      * The body of a {@code 200} answer to {@code GET pathAndQuery} that carries the header {@code header} with
@@ -35,12 +34,18 @@ final class LoopbackGet {
     static byte[] get(LiveApi api, String pathAndQuery, String header, String value) throws IOException {
         byte[] raw;
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), api.port()),
+            s.connect(
+                    new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), api.port()),
                     CONNECT_TIMEOUT_MS);
             s.setSoTimeout(READ_TIMEOUT_MS);
-            String request = new StringBuilder("GET ").append(pathAndQuery).append(" HTTP/1.1\r\nHost: 127.0.0.1:")
-                    .append(api.port()).append("\r\nAuthorization: Bearer ").append(api.token())
-                    .append("\r\nAccept: text/plain\r\nConnection: close\r\n\r\n").toString();
+            String request = new StringBuilder("GET ")
+                    .append(pathAndQuery)
+                    .append(" HTTP/1.1\r\nHost: 127.0.0.1:")
+                    .append(api.port())
+                    .append("\r\nAuthorization: Bearer ")
+                    .append(api.token())
+                    .append("\r\nAccept: text/plain\r\nConnection: close\r\n\r\n")
+                    .toString();
             OutputStream out = s.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));
             out.flush();

@@ -18,7 +18,11 @@ import java.nio.file.Path;
 record ThinArgs(What what, Path home, Path repo, boolean json) {
 
     /** What a command line asks for. */
-    enum What { STATUS, SANDBOXES, VERSION }
+    enum What {
+        STATUS,
+        SANDBOXES,
+        VERSION
+    }
 
     /** The thin client's reading of {@code args}, or null when the full CLI must read them. */
     static ThinArgs parse(String... args) {
@@ -80,7 +84,8 @@ record ThinArgs(What what, Path home, Path repo, boolean json) {
         String value;
         if (args[i].equals(option)) {
             value = i + 1 < args.length ? args[i + 1] : null;
-        } else if (args[i].startsWith(option) && args[i].length() > option.length()
+        } else if (args[i].startsWith(option)
+                && args[i].length() > option.length()
                 && args[i].charAt(option.length()) == '=') {
             value = args[i].substring(option.length() + 1);
         } else {

@@ -32,10 +32,10 @@ public final class ThinCli {
     public static final String ENV = "PADDOCK_THIN_CLI";
     /** The header and value a rendered answer carries ({@code dev.paddock.api.CliText}). */
     static final String RENDER_HEADER = "Paddock-Render";
+
     static final String RENDER_VERSION = "cli-1";
 
-    private ThinCli() {
-    }
+    private ThinCli() {}
 
     /**
      * Answers {@code args} on {@code out} (stdout) when the thin client can.
@@ -72,16 +72,19 @@ public final class ThinCli {
         }
         Path repo = (a.repo() == null ? Path.of("") : a.repo()).toAbsolutePath().normalize();
         StringBuilder q = new StringBuilder(a.what() == ThinArgs.What.STATUS ? "/v1/status" : "/v1/sandboxes")
-                .append("?repo=").append(URLEncoder.encode(repo.toString(), StandardCharsets.UTF_8));
+                .append("?repo=")
+                .append(URLEncoder.encode(repo.toString(), StandardCharsets.UTF_8));
         if (a.json()) {
             q.append("&render=json");
         } else {
-            q.append("&render=text&locale=").append(URLEncoder.encode(
-                    Locale.getDefault(Locale.Category.FORMAT).toLanguageTag(), StandardCharsets.UTF_8));
+            q.append("&render=text&locale=")
+                    .append(URLEncoder.encode(
+                            Locale.getDefault(Locale.Category.FORMAT).toLanguageTag(), StandardCharsets.UTF_8));
             if (a.what() == ThinArgs.What.STATUS) {
                 // The id of ZoneId.systemDefault() (TimeZone.getDefault().toZoneId()), without the zone rules that
                 // ZoneId loads: about half of the client's own time for a status.
-                q.append("&zone=").append(URLEncoder.encode(TimeZone.getDefault().getID(), StandardCharsets.UTF_8));
+                q.append("&zone=")
+                        .append(URLEncoder.encode(TimeZone.getDefault().getID(), StandardCharsets.UTF_8));
             }
         }
         byte[] body = LoopbackGet.get(api.get(), q.toString(), RENDER_HEADER, RENDER_VERSION);
@@ -96,8 +99,13 @@ public final class ThinCli {
         String v = ThinCli.class.getPackage().getImplementationVersion();
         String[] lines = {
             new StringBuilder("Paddock ").append(v == null ? "development" : v).toString(),
-            new StringBuilder("Java ").append(System.getProperty("java.version")).append(" (")
-                    .append(System.getProperty("java.vendor")).append(')').toString()};
+            new StringBuilder("Java ")
+                    .append(System.getProperty("java.version"))
+                    .append(" (")
+                    .append(System.getProperty("java.vendor"))
+                    .append(')')
+                    .toString()
+        };
         StringBuilder b = new StringBuilder();
         for (String line : lines) {
             if (line.indexOf('%') >= 0 || line.contains("@|")) {

@@ -23,8 +23,8 @@ import java.util.List;
  */
 public final class BubblewrapCommand {
     /** Top-level system directories mounted read-only when present (symlinks are recreated as symlinks). */
-    static final List<String> SYSTEM_DIRS = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-            "/etc", "/opt");
+    static final List<String> SYSTEM_DIRS =
+            List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt");
 
     private final String bwrap;
 
@@ -40,8 +40,11 @@ public final class BubblewrapCommand {
      */
     private static Path mainCheckout(LinkedWorktree wt) {
         Path main = wt.commonDir().getParent();
-        if (main == null || main.getNameCount() == 0 || main.equals(Path.of("/tmp"))
-                || !wt.worktree().startsWith(main) || wt.worktree().equals(main)) {
+        if (main == null
+                || main.getNameCount() == 0
+                || main.equals(Path.of("/tmp"))
+                || !wt.worktree().startsWith(main)
+                || wt.worktree().equals(main)) {
             return null;
         }
         return main;
@@ -59,8 +62,9 @@ public final class BubblewrapCommand {
      * @param network whether to keep the host's network
      * @param argv what to run inside
      */
-    public List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
-                                List<String> argv) throws IOException {
+    public List<String> command(
+            LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network, List<String> argv)
+            throws IOException {
         return command(wt, writes, alsoWritable, network, null, argv);
     }
 
@@ -68,8 +72,14 @@ public final class BubblewrapCommand {
      * {@link #command(LinkedWorktree, GitWrites, List, boolean, List)} showing {@code api} read-only: its socket's
      * directory at {@link SandboxApi#SOCKET_DIR} and its programs under {@link SandboxApi#BIN} (null: nothing).
      */
-    public List<String> command(LinkedWorktree wt, GitWrites writes, List<Path> alsoWritable, boolean network,
-                                SandboxApi api, List<String> argv) throws IOException {
+    public List<String> command(
+            LinkedWorktree wt,
+            GitWrites writes,
+            List<Path> alsoWritable,
+            boolean network,
+            SandboxApi api,
+            List<String> argv)
+            throws IOException {
         Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (network) {
@@ -83,8 +93,8 @@ public final class BubblewrapCommand {
                 c.addAll(List.of("--ro-bind", dir, dir));
             }
         }
-        c.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp",
-                "--dir", "/tmp/home"));
+        c.addAll(List.of(
+                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--dir", "/tmp/home"));
         Path main = mainCheckout(wt);
         if (main != null) {
             c.addAll(List.of("--tmpfs", main.toString())); // hides the main checkout's files; read-only below

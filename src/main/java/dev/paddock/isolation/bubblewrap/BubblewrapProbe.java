@@ -63,13 +63,14 @@ public final class BubblewrapProbe {
         return new Status(true, true, v.output.strip(), null);
     }
 
-    private record Run(int exit, String output) {
-    }
+    private record Run(int exit, String output) {}
 
     private static Run run(List<String> cmd) {
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectInput(Processes.NO_INPUT).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectInput(Processes.NO_INPUT)
+                    .start();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(5, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

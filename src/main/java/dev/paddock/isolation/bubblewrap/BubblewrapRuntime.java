@@ -51,9 +51,10 @@ public final class BubblewrapRuntime extends HostRuntime {
 
     @Override
     protected List<String> isolate(RunSpec spec, List<String> argv) throws IOException {
-        List<java.nio.file.Path> writable = spec.id().controlDir() == null ? List.of() : List.of(spec.id().controlDir());
-        return bubblewrap.command(LinkedWorktree.of(spec.workdir()), spec.writes(), writable, spec.network(),
-                spec.api(), argv);
+        List<java.nio.file.Path> writable =
+                spec.id().controlDir() == null ? List.of() : List.of(spec.id().controlDir());
+        return bubblewrap.command(
+                LinkedWorktree.of(spec.workdir()), spec.writes(), writable, spec.network(), spec.api(), argv);
     }
 
     /** Scrubbed as an agent's: the kept variables of Paddock's own, and the task's. */

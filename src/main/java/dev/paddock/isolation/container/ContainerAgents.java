@@ -44,14 +44,15 @@ public final class ContainerAgents implements AutoCloseable {
     private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
     /** When a stats stream that ended was last opened again, by sandbox id (System.nanoTime). */
     private final Map<String, Long> statsRetries = new ConcurrentHashMap<>();
+
     private static final long STATS_RETRY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private DockerContainers containers;
 
     /**
      * A followed container: its log, how it ended, and its stats stream (null while none could be opened).
      */
-    private record Watch(ContainerFollow follow, AtomicReference<ContainerExit> exit,
-                         AtomicReference<ContainerStatsStream> stats) {
+    private record Watch(
+            ContainerFollow follow, AtomicReference<ContainerExit> exit, AtomicReference<ContainerStatsStream> stats) {
         void close() {
             follow.close();
             ContainerStatsStream st = stats.get();
@@ -100,7 +101,10 @@ public final class ContainerAgents implements AutoCloseable {
     /** Whether the engine is watched and its first check has not ended yet. */
     private boolean notKnownYet() {
         EngineWatch w = engineWatch;
-        return w != null && factory != null && w.started() && !w.state().status().checked();
+        return w != null
+                && factory != null
+                && w.started()
+                && !w.state().status().checked();
     }
 
     /**
@@ -182,11 +186,13 @@ public final class ContainerAgents implements AutoCloseable {
     String start(RunSpec spec, Runnable onExit) throws IsolationException {
         String id;
         try {
-            PrivateFiles.append(spec.id().log(), "=== " + Instant.now() + " " + spec.title() + " in " + spec.image()
-                    + ": " + spec.command() + "\n");
+            PrivateFiles.append(
+                    spec.id().log(),
+                    "=== " + Instant.now() + " " + spec.title() + " in " + spec.image() + ": " + spec.command() + "\n");
             id = containers().run(ContainerPlan.spec(spec));
         } catch (IOException | ContainerException e) {
-            throw new IsolationException("Cannot start the container of " + spec.id().key() + ": " + e.getMessage(), e);
+            throw new IsolationException(
+                    "Cannot start the container of " + spec.id().key() + ": " + e.getMessage(), e);
         }
         follow(spec.id().key(), id, spec.id().log(), null, onExit);
         return id;
@@ -215,8 +221,8 @@ public final class ContainerAgents implements AutoCloseable {
                 stats.set(containers().watchStats(sandboxId, containerId, metrics));
             } catch (ContainerException e) {
                 // the agent runs on without figures; the table shows none for it
-                org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).warn("No CPU and memory figures for {}: {}",
-                        sandboxId, e.getMessage());
+                org.slf4j.LoggerFactory.getLogger(ContainerAgents.class)
+                        .warn("No CPU and memory figures for {}: {}", sandboxId, e.getMessage());
             }
             if (exit.get() != null && stats.get() != null) {
                 stats.get().close(); // it ended while the stream opened
@@ -239,8 +245,7 @@ public final class ContainerAgents implements AutoCloseable {
      * does not follow yet (it was started before a restart) is followed from now on; its log continues after
      * what the log file holds already.
      */
-    Optional<RunExit> exitOf(String key, String containerId, Path logFile, Runnable onExit)
-            throws IsolationException {
+    Optional<RunExit> exitOf(String key, String containerId, Path logFile, Runnable onExit) throws IsolationException {
         Watch w = watches.get(key);
         if (w == null || !w.follow().containerId().equals(containerId)) {
             follow(key, containerId, logFile, lastWrite(logFile), onExit);
@@ -269,13 +274,14 @@ public final class ContainerAgents implements AutoCloseable {
         }
         statsRetries.put(sandboxId, now);
         try {
-            ContainerStatsStream fresh = containers().watchStats(sandboxId, w.follow().containerId(), metrics);
+            ContainerStatsStream fresh =
+                    containers().watchStats(sandboxId, w.follow().containerId(), metrics);
             if (!w.stats().compareAndSet(st, fresh) || w.exit().get() != null) {
                 fresh.close();
             }
         } catch (ContainerException | IsolationException ex) {
-            org.slf4j.LoggerFactory.getLogger(ContainerAgents.class).debug("No CPU and memory figures for {} yet: {}",
-                    sandboxId, ex.getMessage());
+            org.slf4j.LoggerFactory.getLogger(ContainerAgents.class)
+                    .debug("No CPU and memory figures for {} yet: {}", sandboxId, ex.getMessage());
         }
     }
 
@@ -323,8 +329,10 @@ public final class ContainerAgents implements AutoCloseable {
         try {
             containers().stopAndRemove(containerId, grace);
         } catch (ContainerException e) {
-            throw new IsolationException("Cannot remove the container " + DockerContainers.shortId(containerId) + " of "
-                    + sandboxId + ": " + e.getMessage(), e);
+            throw new IsolationException(
+                    "Cannot remove the container " + DockerContainers.shortId(containerId) + " of " + sandboxId + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -339,8 +347,13 @@ public final class ContainerAgents implements AutoCloseable {
      *     says why, and nothing is left on the engine
      * @throws PaddockException what {@code started} threw
      */
-    ContainerRunEnd runToEnd(RunSpec run, Path logFile, Duration timeout, Duration grace,
-                             java.util.function.BooleanSupplier cancelled, DockerContainers.Started started)
+    ContainerRunEnd runToEnd(
+            RunSpec run,
+            Path logFile,
+            Duration timeout,
+            Duration grace,
+            java.util.function.BooleanSupplier cancelled,
+            DockerContainers.Started started)
             throws PaddockException {
         ContainerSpec spec;
         try {

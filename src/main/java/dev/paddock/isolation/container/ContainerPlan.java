@@ -58,8 +58,7 @@ final class ContainerPlan {
     /** Where Paddock's control directory of the sandbox appears inside. */
     static final String CONTROL = "/paddock";
 
-    private ContainerPlan() {
-    }
+    private ContainerPlan() {}
 
     /**
      * The container of a run. An agent's ({@link RunSpec.Kind#AGENT}): {@code /bin/sh -c <command>} at its
@@ -102,8 +101,17 @@ final class ContainerPlan {
         run.env().forEach((k, v) -> env.put(k, inside(v, id.controlDir(), agent ? null : wt.worktree())));
         ResourceLimits limits = run.limits() != null ? run.limits() : ResourceLimits.orDefaults(null, null, null, null);
         List<String> argv = agent ? agentArgv(run.command()) : List.of("/bin/sh", "-c", run.command());
-        return new ContainerSpec(id.name(), run.image(), argv, env, agent ? wt.worktree().toString() : WORKSPACE,
-                owner(wt.worktree()), mounts, limits, run.network(), id.labels());
+        return new ContainerSpec(
+                id.name(),
+                run.image(),
+                argv,
+                env,
+                agent ? wt.worktree().toString() : WORKSPACE,
+                owner(wt.worktree()),
+                mounts,
+                limits,
+                run.network(),
+                id.labels());
     }
 
     /** A host path under the control directory or the (aliased) worktree as the container sees it; else as is. */
@@ -156,7 +164,11 @@ final class ContainerPlan {
      * put in front of the image's own PATH, which is kept (an image's PATH may hold its toolchain).
      */
     static List<String> agentArgv(String agentCommand) {
-        return List.of("/bin/sh", "-c", "PATH=\"" + CONTROL + "/bin:$PATH\"; export PATH; exec /bin/sh -c \"$1\"",
-                "paddock-agent", agentCommand);
+        return List.of(
+                "/bin/sh",
+                "-c",
+                "PATH=\"" + CONTROL + "/bin:$PATH\"; export PATH; exec /bin/sh -c \"$1\"",
+                "paddock-agent",
+                agentCommand);
     }
 }

@@ -52,7 +52,9 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
 
     @Override
     public synchronized Optional<String> unavailable() {
-        if (engine == null || System.nanoTime() - engineAt > Duration.ofSeconds(ENGINE_EVERY_S).toNanos()) {
+        if (engine == null
+                || System.nanoTime() - engineAt
+                        > Duration.ofSeconds(ENGINE_EVERY_S).toNanos()) {
             engine = agents.unavailable();
             engineAt = System.nanoTime();
         }
@@ -82,10 +84,13 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
     public Optional<RunRef> unrecorded(RunId id, Instant since, Duration grace) throws IsolationException {
         String found = null;
         for (LabelledContainer c : agents.containersOf(id.key())) {
-            if (found == null && !c.createdAt().isBefore(since.minusSeconds(1))
+            if (found == null
+                    && !c.createdAt().isBefore(since.minusSeconds(1))
                     && c.labels().entrySet().containsAll(id.labels().entrySet())) {
                 found = c.id();
-                LOG.info("Adopting the container {} of {}, started by a Paddock that did not record it", c.id(),
+                LOG.info(
+                        "Adopting the container {} of {}, started by a Paddock that did not record it",
+                        c.id(),
                         id.key());
             } else {
                 agents.remove(id.key(), c.id(), grace);
@@ -141,7 +146,8 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
             throws IsolationException {
         String repo = labels.get(DockerContainers.REPO_LABEL);
         Map.Entry<String, String> label = labels.entrySet().stream()
-                .filter(e -> !e.getKey().equals(DockerContainers.REPO_LABEL)).findFirst()
+                .filter(e -> !e.getKey().equals(DockerContainers.REPO_LABEL))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no label to find leftover containers by"));
         return agents.removeLabelled(label.getKey(), label.getValue(), repo, grace);
     }
@@ -173,8 +179,8 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
         }
         String where = "container " + DockerContainers.shortId(end.containerId());
         if (end.timedOut()) {
-            HostRuntime.note(log, "=== killed after the timeout of " + timeout.toMillis() + " ms; " + where
-                    + " removed");
+            HostRuntime.note(
+                    log, "=== killed after the timeout of " + timeout.toMillis() + " ms; " + where + " removed");
             return new RunEnd(null, true, false, end.elapsed(), false, where);
         }
         if (end.cancelled()) {

@@ -38,8 +38,8 @@ import java.util.function.BooleanSupplier;
  */
 public class HostRuntime implements IsolationRuntime {
     /** Variables kept from Paddock's own environment for an agent; everything else is scrubbed. */
-    static final List<String> KEPT_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL",
-            "LC_CTYPE", "TZ", "TMPDIR", "JAVA_HOME");
+    static final List<String> KEPT_ENV = List.of(
+            "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "JAVA_HOME");
     /**
      * The wrapper: writes its pid to the file named second, runs its other arguments, then writes their exit
      * status to the file named first; both files atomically. POSIX sh; $1 = exit-code file, $2 = pid file, the
@@ -48,8 +48,8 @@ public class HostRuntime implements IsolationRuntime {
     static final String WRAPPER = "f=$1; p=$2; shift 2; echo $$ > \"$p.tmp\" && mv -f \"$p.tmp\" \"$p\";"
             + " \"$@\"; code=$?; printf '%s\\n' \"$code\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\"; exit $code";
     /** Git's variables that would point a task's git at another repository; a host task never inherits them. */
-    private static final List<String> REDIRECTING_VARS = List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
-            "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR");
+    private static final List<String> REDIRECTING_VARS =
+            List.of("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR");
 
     private final String setsid;
     private final Map<String, Process> children = new ConcurrentHashMap<>();
@@ -124,7 +124,12 @@ public class HostRuntime implements IsolationRuntime {
         if (setsid != null) {
             c.add(setsid);
         }
-        c.addAll(List.of("/bin/sh", "-c", WRAPPER, "paddock-agent", spec.id().exitCodeFile().toString(),
+        c.addAll(List.of(
+                "/bin/sh",
+                "-c",
+                WRAPPER,
+                "paddock-agent",
+                spec.id().exitCodeFile().toString(),
                 spec.id().pidFile().toString()));
         c.addAll(isolate(spec, List.of("/bin/sh", "-c", spec.command())));
         return c;
@@ -139,8 +144,10 @@ public class HostRuntime implements IsolationRuntime {
             Files.deleteIfExists(id.pidFile());
             // Owner-only (600, its directory 700): an agent's output may show anything it read.
             PrivateFiles.append(id.log(), "=== " + Instant.now() + " " + spec.title() + ": " + spec.command() + "\n");
-            ProcessBuilder pb = new ProcessBuilder(agentCommand(spec)).directory(spec.workdir().toFile())
-                    .redirectInput(Processes.NO_INPUT).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(agentCommand(spec))
+                    .directory(spec.workdir().toFile())
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(id.log().toFile()));
             pb.environment().clear();
             pb.environment().putAll(agentEnvironment(spec));
@@ -167,12 +174,16 @@ public class HostRuntime implements IsolationRuntime {
             if (since != null && !written.isAfter(since)) {
                 return Optional.empty();
             }
-            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).strip());
+            long pid = Long.parseLong(
+                    Files.readString(pidFile, StandardCharsets.UTF_8).strip());
             Optional<ProcessHandle> h = ProcessHandle.of(pid).filter(ProcessTree::isRunning);
             String exitFile = id.exitCodeFile().toString();
-            boolean ours = h.flatMap(x -> x.info().arguments()).map(a -> List.of(a).contains(exitFile)).orElse(false);
+            boolean ours = h.flatMap(x -> x.info().arguments())
+                    .map(a -> List.of(a).contains(exitFile))
+                    .orElse(false);
             if (ours) {
-                return Optional.of(RunRef.process(pid, h.get().info().startInstant().orElse(written)));
+                return Optional.of(
+                        RunRef.process(pid, h.get().info().startInstant().orElse(written)));
             }
             return Optional.of(new RunRef(null, written, null));
         } catch (NoSuchFileException e) {
@@ -208,8 +219,9 @@ public class HostRuntime implements IsolationRuntime {
             return Optional.empty(); // adopted after a restart: still running
         }
         adopted.remove(id.key());
-        return Optional.of(RunExit.fromFile(exitFile).orElseGet(() -> new RunExit(null,
-                "ended while Paddock was not watching it, without leaving an exit code")));
+        return Optional.of(RunExit.fromFile(exitFile)
+                .orElseGet(() ->
+                        new RunExit(null, "ended while Paddock was not watching it, without leaving an exit code")));
     }
 
     private boolean adoptedAlive(String key, RunRef ref) {
@@ -229,7 +241,8 @@ public class HostRuntime implements IsolationRuntime {
 
     @Override
     public Optional<RunExit> inspect(RunRef ref) {
-        return ref.pid() != null && ProcessTree.isAlive(ref.pid(), ref.startedAt()) ? Optional.empty()
+        return ref.pid() != null && ProcessTree.isAlive(ref.pid(), ref.startedAt())
+                ? Optional.empty()
                 : Optional.of(new RunExit(null, "is gone"));
     }
 
@@ -270,8 +283,8 @@ public class HostRuntime implements IsolationRuntime {
         }
     }
 
-    private RunEnd runMarked(RunSpec spec, Duration timeout, Duration grace, BooleanSupplier cancelled,
-                             Started started) throws PaddockException {
+    private RunEnd runMarked(RunSpec spec, Duration timeout, Duration grace, BooleanSupplier cancelled, Started started)
+            throws PaddockException {
         Path dir = spec.workdir();
         Path log = spec.id().log();
         long t0 = System.nanoTime();
@@ -283,12 +296,16 @@ public class HostRuntime implements IsolationRuntime {
             }
             cmd.addAll(isolate(spec, List.of("/bin/sh", "-c", spec.command())));
             PrivateFiles.append(log, "=== " + Instant.now() + " in " + dir + ": " + spec.title() + "\n");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectInput(Processes.NO_INPUT)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().clear();
             pb.environment().putAll(taskEnvironment(spec));
             if (spec.id().marker() != null) {
-                pb.environment().put(spec.id().marker().name(), spec.id().marker().value());
+                pb.environment()
+                        .put(spec.id().marker().name(), spec.id().marker().value());
             }
             p = pb.start();
         } catch (IOException e) {
@@ -312,8 +329,8 @@ public class HostRuntime implements IsolationRuntime {
                     note(log, "=== killed after the timeout of " + timeout.toMillis() + " ms");
                     return RunEnd.timedOut(Duration.ofNanos(System.nanoTime() - t0));
                 }
-                p.waitFor(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
-                        TimeUnit.MILLISECONDS);
+                p.waitFor(
+                        Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)), TimeUnit.MILLISECONDS);
             }
             // The shell ended: anything it left behind in its group dies with it.
             ProcessTree.kill(p.pid(), Duration.ZERO);

@@ -27,8 +27,7 @@ public final class MarkedProcesses {
     /** Rounds of look and kill: a process may start children while its siblings are being killed. */
     private static final int ROUNDS = 5;
 
-    private MarkedProcesses() {
-    }
+    private MarkedProcesses() {}
 
     /**
      * The live processes (not zombies) whose environment has {@code name} with a value starting with
@@ -38,7 +37,8 @@ public final class MarkedProcesses {
         byte[] wanted = (name + "=" + valuePrefix).getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
         List<ProcessHandle> found = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(PROC, p -> isPid(p.getFileName().toString()))) {
+        try (DirectoryStream<Path> dirs =
+                Files.newDirectoryStream(PROC, p -> isPid(p.getFileName().toString()))) {
             for (Path dir : dirs) {
                 long pid = Long.parseLong(dir.getFileName().toString());
                 if (pid != self && hasEntry(dir.resolve("environ"), wanted)) {
@@ -79,7 +79,10 @@ public final class MarkedProcesses {
         }
         List<ProcessHandle> survivors = find(name, valuePrefix);
         if (!survivors.isEmpty()) {
-            LOG.warn("Processes marked {}={}… survived SIGKILL: {}", name, valuePrefix,
+            LOG.warn(
+                    "Processes marked {}={}… survived SIGKILL: {}",
+                    name,
+                    valuePrefix,
                     survivors.stream().map(ProcessHandle::pid).toList());
         }
         return signalled;

@@ -25,8 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class ProcessTree {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     /** Whether process {@code pid} is alive and is the one that started at {@code startedAt} (±2 s). */
     public static boolean isAlive(long pid, Instant startedAt) {
@@ -38,7 +37,10 @@ public final class ProcessTree {
             return true;
         }
         // The kernel knows the start to the clock tick, Java's boot time to the second.
-        return h.get().info().startInstant().map(s -> Duration.between(s, startedAt).abs().getSeconds() <= 2)
+        return h.get()
+                .info()
+                .startInstant()
+                .map(s -> Duration.between(s, startedAt).abs().getSeconds() <= 2)
                 .orElse(true);
     }
 
@@ -101,14 +103,15 @@ public final class ProcessTree {
                 return isRunning(handle);
             }
             Optional<ProcStat> stat = procStat(handle.pid());
-            return stat.isPresent() && stat.get().startTicks() == startTicks && stat.get().state() != 'Z'
+            return stat.isPresent()
+                    && stat.get().startTicks() == startTicks
+                    && stat.get().state() != 'Z'
                     && stat.get().state() != 'X';
         }
     }
 
     /** The state letter (field 3) and start time in clock ticks since boot (field 22) of /proc/pid/stat. */
-    record ProcStat(char state, long startTicks) {
-    }
+    record ProcStat(char state, long startTicks) {}
 
     /** One read of {@code /proc/<pid>/stat}; empty when the process is gone or there is no such file. */
     static Optional<ProcStat> procStat(long pid) {
@@ -176,8 +179,13 @@ public final class ProcessTree {
         members.forEach(ProcessHandle::destroyForcibly);
         boolean gone = waitGone(members, Duration.ofSeconds(5));
         if (!gone) {
-            LOG.warn("Processes of tree {} survived SIGKILL: {}", pid,
-                    members.stream().filter(ProcessTree::isRunning).map(ProcessHandle::pid).toList());
+            LOG.warn(
+                    "Processes of tree {} survived SIGKILL: {}",
+                    pid,
+                    members.stream()
+                            .filter(ProcessTree::isRunning)
+                            .map(ProcessHandle::pid)
+                            .toList());
         }
         return gone;
     }
@@ -201,8 +209,11 @@ public final class ProcessTree {
     /** {@code kill -s SIG -- -pgid}: the whole process group; no-op where there is no kill(1). */
     private static void signalGroup(long pgid, String signal) {
         try {
-            Process p = new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid).redirectErrorStream(true)
-                    .redirectInput(Processes.NO_INPUT).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid)
+                    .redirectErrorStream(true)
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             p.waitFor(5, TimeUnit.SECONDS);
         } catch (IOException e) {
             LOG.debug("kill -{} -{}: {}", signal, pgid, e.getMessage());

@@ -63,13 +63,23 @@ final class BaseCapturingMerger extends RecursiveMerger {
     }
 
     @Override
-    protected boolean processEntry(CanonicalTreeParser baseTree, CanonicalTreeParser ours, CanonicalTreeParser theirs,
-                                   DirCacheBuildIterator index, WorkingTreeIterator work, boolean ignoreConflicts,
-                                   MergeAttributes attributes) throws IOException {
-        if (!inBase && isFile(ours) && isFile(theirs) && (baseTree == null || isFile(baseTree))
+    protected boolean processEntry(
+            CanonicalTreeParser baseTree,
+            CanonicalTreeParser ours,
+            CanonicalTreeParser theirs,
+            DirCacheBuildIterator index,
+            WorkingTreeIterator work,
+            boolean ignoreConflicts,
+            MergeAttributes attributes)
+            throws IOException {
+        if (!inBase
+                && isFile(ours)
+                && isFile(theirs)
+                && (baseTree == null || isFile(baseTree))
                 && !ours.getEntryObjectId().equals(theirs.getEntryObjectId())
-                && (baseTree == null || (!baseTree.getEntryObjectId().equals(ours.getEntryObjectId())
-                        && !baseTree.getEntryObjectId().equals(theirs.getEntryObjectId())))) {
+                && (baseTree == null
+                        || (!baseTree.getEntryObjectId().equals(ours.getEntryObjectId())
+                                && !baseTree.getEntryObjectId().equals(theirs.getEntryObjectId())))) {
             String path = tw.getPathString();
             long largest = Math.max(size(ours), size(theirs));
             if (TextMergeLimits.skipsTextMerge(path, baseTree == null ? largest : Math.max(largest, size(baseTree)))) {

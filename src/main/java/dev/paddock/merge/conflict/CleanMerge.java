@@ -17,8 +17,7 @@ import org.eclipse.jgit.diff.RawTextComparator;
 public final class CleanMerge {
     private static final DiffAlgorithm DIFF = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM);
 
-    private CleanMerge() {
-    }
+    private CleanMerge() {}
 
     /**
      * Merges one region that git merged cleanly.
@@ -43,7 +42,8 @@ public final class CleanMerge {
         int i = 0;
         int j = 0;
         while (i < eo.size() || j < et.size()) {
-            boolean takeOurs = j >= et.size() || (i < eo.size() && eo.get(i).getBeginA() <= et.get(j).getBeginA());
+            boolean takeOurs = j >= et.size()
+                    || (i < eo.size() && eo.get(i).getBeginA() <= et.get(j).getBeginA());
             Edit e = takeOurs ? eo.get(i++) : et.get(j++);
             if (e.getBeginA() < pos) {
                 return ours;

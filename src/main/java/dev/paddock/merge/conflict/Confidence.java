@@ -25,8 +25,7 @@ final class Confidence {
     /** At most this for a suggestion that touches a signature or a lock (15 of 29): a person checks it. */
     static final double RISKY = 0.52;
 
-    private Confidence() {
-    }
+    private Confidence() {}
 
     /** The confidence of a class's proposal (a lockfile's: that regenerating ours' file gives the right one). */
     static double of(HunkClass c) {

@@ -67,33 +67,49 @@ public final class ConflictClassifier {
             ObjectId oursId = resolve(db, ours, "ours");
             ObjectId theirsId = resolve(db, theirs, "theirs");
             try (MemoryInserter inserter = new MemoryInserter(db);
-                 ObjectReader reader = inserter.newReader();
-                 RevWalk walk = new RevWalk(reader)) {
-                return classify(db, objects, inserter, reader, walk, walk.parseCommit(oursId),
-                        walk.parseCommit(theirsId));
+                    ObjectReader reader = inserter.newReader();
+                    RevWalk walk = new RevWalk(reader)) {
+                return classify(
+                        db, objects, inserter, reader, walk, walk.parseCommit(oursId), walk.parseCommit(theirsId));
             } catch (NoMergeBaseException e) {
-                throw new ConflictClassifyException("cannot find a merge base of " + ours + " and " + theirs + ": "
-                        + e.getMessage(), false, e);
+                throw new ConflictClassifyException(
+                        "cannot find a merge base of " + ours + " and " + theirs + ": " + e.getMessage(), false, e);
             }
         } catch (IOException e) {
             throw new ConflictClassifyException("cannot read the repository " + repo + ": " + e.getMessage(), false, e);
         }
     }
 
-    private ConflictReport classify(Repository db, Path objects, MemoryInserter inserter, ObjectReader reader,
-                                    RevWalk walk, RevCommit ours, RevCommit theirs) throws IOException {
+    private ConflictReport classify(
+            Repository db,
+            Path objects,
+            MemoryInserter inserter,
+            ObjectReader reader,
+            RevWalk walk,
+            RevCommit ours,
+            RevCommit theirs)
+            throws IOException {
         BaseCapturingMerger merger = new BaseCapturingMerger(inserter, db.getConfig());
         boolean clean = merger.merge(ours, theirs);
         RevCommit base = merger.base();
         RevTree baseTree = base == null ? null : base.getTree();
         Sides trees = new Sides(reader, baseTree, ours.getTree(), theirs.getTree());
         DiffConfig diffConfig = db.getConfig().get(DiffConfig.KEY);
-        SideRenames renames = SideRenames.find(reader, diffConfig, baseTree, ours.getTree(), theirs.getTree(),
+        SideRenames renames = SideRenames.find(
+                reader,
+                diffConfig,
+                baseTree,
+                ours.getTree(),
+                theirs.getTree(),
                 new java.util.HashSet<>(merger.getUnmergedPaths()));
         Map<String, String> oursRenames = renames.ours();
         Map<String, String> theirsRenames = renames.theirs();
-        DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig().getEnum(ConfigConstants.CONFIG_DIFF_SECTION,
-                null, ConfigConstants.CONFIG_KEY_ALGORITHM, SupportedAlgorithm.HISTOGRAM));
+        DiffAlgorithm diff = DiffAlgorithm.getAlgorithm(db.getConfig()
+                .getEnum(
+                        ConfigConstants.CONFIG_DIFF_SECTION,
+                        null,
+                        ConfigConstants.CONFIG_KEY_ALGORITHM,
+                        SupportedAlgorithm.HISTOGRAM));
         FileClassifier files = new FileClassifier(new MergeAlgorithm(diff), trees, merger.getMergeResults());
 
         List<ConflictFile> out = new ArrayList<>();
@@ -108,18 +124,24 @@ public final class ConflictClassifier {
             if (merger.getFailingPaths() != null) {
                 paths.addAll(merger.getFailingPaths().keySet());
             }
-            List<String> skipped = merger.skipped().stream().filter(paths::contains).toList();
+            List<String> skipped =
+                    merger.skipped().stream().filter(paths::contains).toList();
             if (!skipped.isEmpty()) {
                 // Not merged as text here (lockfiles, very large files): git's own merge says which conflict.
                 GitConflictedPaths.of(db.getDirectory().toPath(), objects, ours.name(), theirs.name())
-                        .ifPresent(conflicted -> skipped.stream().filter(p -> !conflicted.contains(p))
+                        .ifPresent(conflicted -> skipped.stream()
+                                .filter(p -> !conflicted.contains(p))
                                 .forEach(paths::remove));
             }
             Map<String, String> oursSources = inverse(oursRenames);
             Map<String, String> theirsSources = inverse(theirsRenames);
             for (String path : paths) {
-                ConflictFile f = files.classify(path, oursRenames.get(path), theirsRenames.get(path),
-                        oursSources.get(path), theirsSources.get(path));
+                ConflictFile f = files.classify(
+                        path,
+                        oursRenames.get(path),
+                        theirsRenames.get(path),
+                        oursSources.get(path),
+                        theirsSources.get(path));
                 if (f != null) {
                     out.add(f);
                 }
@@ -141,8 +163,8 @@ public final class ConflictClassifier {
         } else if (RepositoryCache.FileKey.isGitRepository(dir.toFile(), FS.DETECTED)) {
             builder.setGitDir(dir.toFile());
         } else {
-            throw new ConflictClassifyException(dir + " is not a git repository (no .git in it, and not a bare"
-                    + " repository)", true, null);
+            throw new ConflictClassifyException(
+                    dir + " is not a git repository (no .git in it, and not a bare" + " repository)", true, null);
         }
         return builder;
     }
@@ -157,24 +179,32 @@ public final class ConflictClassifier {
     }
 
     /** The commit a revision names. */
-    private static ObjectId resolve(Repository db, String revision, String side) throws ConflictClassifyException,
-            IOException {
+    private static ObjectId resolve(Repository db, String revision, String side)
+            throws ConflictClassifyException, IOException {
         ObjectId id;
         try {
             id = db.resolve(revision + "^{commit}");
         } catch (AmbiguousObjectException e) {
-            throw new ConflictClassifyException("the " + side + " revision \"" + revision + "\" is an ambiguous"
-                    + " abbreviation: give more digits", true, e);
+            throw new ConflictClassifyException(
+                    "the " + side + " revision \"" + revision + "\" is an ambiguous"
+                            + " abbreviation: give more digits",
+                    true,
+                    e);
         } catch (RevisionSyntaxException e) {
-            throw new ConflictClassifyException("the " + side + " revision \"" + revision + "\" is not a valid"
-                    + " revision: " + e.getMessage(), true, e);
+            throw new ConflictClassifyException(
+                    "the " + side + " revision \"" + revision + "\" is not a valid" + " revision: " + e.getMessage(),
+                    true,
+                    e);
         } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException
-                 | org.eclipse.jgit.errors.MissingObjectException e) {
+                | org.eclipse.jgit.errors.MissingObjectException e) {
             id = null;
         }
         if (id == null || !db.getObjectDatabase().has(id)) {
-            throw new ConflictClassifyException("unknown revision \"" + revision + "\" for " + side + ": no branch,"
-                    + " tag or commit of that name in " + db.getIdentifier(), true, null);
+            throw new ConflictClassifyException(
+                    "unknown revision \"" + revision + "\" for " + side + ": no branch,"
+                            + " tag or commit of that name in " + db.getIdentifier(),
+                    true,
+                    null);
         }
         return id;
     }
@@ -186,8 +216,7 @@ public final class ConflictClassifier {
     }
 
     /** The three trees of a merge and the reader to read them. */
-    record Sides(ObjectReader reader, RevTree base, RevTree ours, RevTree theirs) {
-    }
+    record Sides(ObjectReader reader, RevTree base, RevTree ours, RevTree theirs) {}
 
     /** Turns one unmerged path into a {@link ConflictFile}. */
     private static final class FileClassifier {
@@ -198,8 +227,10 @@ public final class ConflictClassifier {
         private final Sides trees;
         private final Map<String, MergeResult<? extends Sequence>> mergerResults;
 
-        FileClassifier(MergeAlgorithm mergeAlgorithm, Sides trees,
-                       Map<String, MergeResult<? extends Sequence>> mergerResults) {
+        FileClassifier(
+                MergeAlgorithm mergeAlgorithm,
+                Sides trees,
+                Map<String, MergeResult<? extends Sequence>> mergerResults) {
             this.mergeAlgorithm = mergeAlgorithm;
             this.trees = trees;
             this.mergerResults = mergerResults == null ? Map.of() : mergerResults;
@@ -209,8 +240,8 @@ public final class ConflictClassifier {
             FileVersion base = FileVersion.read(trees.reader(), trees.base(), basePath);
             FileVersion ours = FileVersion.read(trees.reader(), trees.ours(), oursPath);
             FileVersion theirs = FileVersion.read(trees.reader(), trees.theirs(), theirsPath);
-            return new ConflictFile(oursPath, FileConflictKind.RENAME_RENAME, textOf(base), textOf(ours),
-                    textOf(theirs), List.of());
+            return new ConflictFile(
+                    oursPath, FileConflictKind.RENAME_RENAME, textOf(base), textOf(ours), textOf(theirs), List.of());
         }
 
         /**
@@ -219,10 +250,16 @@ public final class ConflictClassifier {
          * theirsRenamedFrom} the base path a side's file at {@code path} came from. Null when the rename-aware
          * merge is clean or the path is part of a rename/rename already reported.
          */
-        ConflictFile classify(String path, String oursRenamedTo, String theirsRenamedTo, String oursRenamedFrom,
-                              String theirsRenamedFrom) throws IOException {
+        ConflictFile classify(
+                String path,
+                String oursRenamedTo,
+                String theirsRenamedTo,
+                String oursRenamedFrom,
+                String theirsRenamedFrom)
+                throws IOException {
             if (oursRenamedTo != null && theirsRenamedTo != null) {
-                return null; // both sides moved it: a rename/rename (reported) or the same rename (merged at the new path)
+                return null; // both sides moved it: a rename/rename (reported) or the same rename (merged at the new
+                // path)
             }
             String basePath = path;
             String oursPath = path;
@@ -243,8 +280,8 @@ public final class ConflictClassifier {
             FileConflictKind kind = kindOf(base, ours, theirs);
             if (kind == FileConflictKind.CONTENT || kind == FileConflictKind.ADD_ADD) {
                 boolean asMerged = basePath.equals(path) && oursPath.equals(path) && theirsPath.equals(path);
-                List<ConflictHunk> hunks = hunks(reportPath, base, ours, theirs,
-                        asMerged ? mergerResults.get(path) : null);
+                List<ConflictHunk> hunks =
+                        hunks(reportPath, base, ours, theirs, asMerged ? mergerResults.get(path) : null);
                 if (hunks.isEmpty() && (!reportPath.equals(path) || !basePath.equals(path))) {
                     return null; // the rename-aware merge is clean, as git would make it
                 }
@@ -254,14 +291,21 @@ public final class ConflictClassifier {
         }
 
         private static FileConflictKind kindOf(FileVersion base, FileVersion ours, FileVersion theirs) {
-            if (!ours.present() || !theirs.present() || (base.present() && !base.isBlob())
-                    || !ours.isBlob() || !theirs.isBlob()) {
+            if (!ours.present()
+                    || !theirs.present()
+                    || (base.present() && !base.isBlob())
+                    || !ours.isBlob()
+                    || !theirs.isBlob()) {
                 // A side deleted the file, or replaced it with a directory or a submodule.
                 boolean submodule = ours.mode() == FileMode.GITLINK || theirs.mode() == FileMode.GITLINK;
-                return submodule && ours.present() && theirs.present() ? FileConflictKind.BINARY
+                return submodule && ours.present() && theirs.present()
+                        ? FileConflictKind.BINARY
                         : FileConflictKind.DELETE_MODIFY;
             }
-            if (base.isBinary() || ours.isBinary() || theirs.isBinary() || ours.mode() == FileMode.SYMLINK
+            if (base.isBinary()
+                    || ours.isBinary()
+                    || theirs.isBinary()
+                    || ours.mode() == FileMode.SYMLINK
                     || theirs.mode() == FileMode.SYMLINK) {
                 // A symbolic link's target is not text to merge line by line either.
                 return FileConflictKind.BINARY;
@@ -277,20 +321,25 @@ public final class ConflictClassifier {
          * The conflict hunks of a text merge, from JGit's merge chunks (0 = base, 1 = ours, 2 = theirs): the
          * merger's own result for the path when it has one, else a merge of the three versions here.
          */
-        private List<ConflictHunk> hunks(String path, FileVersion base, FileVersion ours, FileVersion theirs,
-                                         MergeResult<? extends Sequence> mergerResult) {
-            long largest = Math.max(base.isBlob() ? base.bytes().length : 0,
-                    Math.max(ours.bytes().length, theirs.bytes().length));
+        private List<ConflictHunk> hunks(
+                String path,
+                FileVersion base,
+                FileVersion ours,
+                FileVersion theirs,
+                MergeResult<? extends Sequence> mergerResult) {
+            long largest = Math.max(
+                    base.isBlob() ? base.bytes().length : 0, Math.max(ours.bytes().length, theirs.bytes().length));
             if (TextMergeLimits.isLarge(largest)) {
                 return List.of(wholeFile(path, base, ours, theirs));
             }
             RawText baseRaw = base.isBlob() ? new RawText(base.bytes()) : RawText.EMPTY_TEXT;
             RawText oursRaw = new RawText(ours.bytes());
             RawText theirsRaw = new RawText(theirs.bytes());
-            MergeResult<? extends Sequence> result = mergerResult != null && mergerResult.getSequences().size() == 3
-                    && mergerResult.getSequences().get(1).size() == oursRaw.size()
-                    && mergerResult.getSequences().get(2).size() == theirsRaw.size()
-                    && mergerResult.getSequences().get(0).size() == baseRaw.size()
+            MergeResult<? extends Sequence> result = mergerResult != null
+                            && mergerResult.getSequences().size() == 3
+                            && mergerResult.getSequences().get(1).size() == oursRaw.size()
+                            && mergerResult.getSequences().get(2).size() == theirsRaw.size()
+                            && mergerResult.getSequences().get(0).size() == baseRaw.size()
                     ? mergerResult
                     : mergeAlgorithm.merge(RawTextComparator.DEFAULT, baseRaw, oursRaw, theirsRaw);
             if (!result.containsConflicts()) {
@@ -314,13 +363,12 @@ public final class ConflictClassifier {
                     case NEXT_CONFLICTING_RANGE -> {
                         LineRange theirsRange = new LineRange(chunk.getBegin(), chunk.getEnd());
                         LineRange b = baseRange == null ? new LineRange(0, 0) : baseRange;
-                        hunks.add(hunk(context, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines,
-                                theirsLines));
+                        hunks.add(hunk(
+                                context, hunks.size(), b, oursRange, theirsRange, baseLines, oursLines, theirsLines));
                         oursRange = null;
                         baseRange = null;
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             return hunks;
@@ -335,24 +383,54 @@ public final class ConflictClassifier {
             List<String> o = Lines.split(ours.text());
             List<String> t = Lines.split(theirs.text());
             FileContext context = FileContext.of(path, b, o, t);
-            HunkClassifier.Judgement j = context.generated() ? HunkClassifier.classify(context, b, o, t, List.of())
-                    : HunkClassifier.tooLarge(Math.max(base.isBlob() ? base.bytes().length : 0,
+            HunkClassifier.Judgement j = context.generated()
+                    ? HunkClassifier.classify(context, b, o, t, List.of())
+                    : HunkClassifier.tooLarge(Math.max(
+                            base.isBlob() ? base.bytes().length : 0,
                             Math.max(ours.bytes().length, theirs.bytes().length)));
-            return new ConflictHunk(0, new LineRange(0, b.size()), new LineRange(0, o.size()),
-                    new LineRange(0, t.size()), b, o, t, j.hunkClass(), j.proposed(), j.why(), j.suggested(),
+            return new ConflictHunk(
+                    0,
+                    new LineRange(0, b.size()),
+                    new LineRange(0, o.size()),
+                    new LineRange(0, t.size()),
+                    b,
+                    o,
+                    t,
+                    j.hunkClass(),
+                    j.proposed(),
+                    j.why(),
+                    j.suggested(),
                     j.confidence());
         }
 
-        private static ConflictHunk hunk(FileContext context, int index, LineRange base, LineRange ours, LineRange theirs,
-                                         List<String> baseLines, List<String> oursLines, List<String> theirsLines) {
-            List<String> b = baseLines.subList(Math.min(base.start(), baseLines.size()),
-                    Math.min(base.end(), baseLines.size()));
+        private static ConflictHunk hunk(
+                FileContext context,
+                int index,
+                LineRange base,
+                LineRange ours,
+                LineRange theirs,
+                List<String> baseLines,
+                List<String> oursLines,
+                List<String> theirsLines) {
+            List<String> b =
+                    baseLines.subList(Math.min(base.start(), baseLines.size()), Math.min(base.end(), baseLines.size()));
             List<String> o = oursLines.subList(ours.start(), ours.end());
             List<String> t = theirsLines.subList(theirs.start(), theirs.end());
             List<String> above = oursLines.subList(Math.max(0, ours.start() - ABOVE), ours.start());
             HunkClassifier.Judgement j = HunkClassifier.classify(context, b, o, t, above);
-            return new ConflictHunk(index, base, ours, theirs, b, o, t, j.hunkClass(), j.proposed(), j.why(),
-                    j.suggested(), j.confidence());
+            return new ConflictHunk(
+                    index,
+                    base,
+                    ours,
+                    theirs,
+                    b,
+                    o,
+                    t,
+                    j.hunkClass(),
+                    j.proposed(),
+                    j.why(),
+                    j.suggested(),
+                    j.confidence());
         }
 
         /** The lines of a side; split from the decoded text, or per RawText line if the counts disagree. */

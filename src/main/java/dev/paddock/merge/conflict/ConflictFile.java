@@ -12,8 +12,13 @@ import java.util.List;
  * @param theirsText the whole theirs version ({@code null} when deleted on theirs or binary)
  * @param hunks      the conflict hunks, in file order (empty unless the kind has text)
  */
-public record ConflictFile(String path, FileConflictKind kind, String baseText, String oursText,
-                           String theirsText, List<ConflictHunk> hunks) {
+public record ConflictFile(
+        String path,
+        FileConflictKind kind,
+        String baseText,
+        String oursText,
+        String theirsText,
+        List<ConflictHunk> hunks) {
     public ConflictFile {
         hunks = List.copyOf(hunks);
     }

@@ -22,10 +22,19 @@ import java.util.List;
  * @param confidence  how likely the first suggestion is what a careful person writes, 0 to 1 (the share of such
  *                    proposals that matched the person's merge in the conflict corpus; see decision record 0010)
  */
-public record ConflictHunk(int index, LineRange base, LineRange ours, LineRange theirs,
-                           List<String> baseLines, List<String> oursLines, List<String> theirsLines,
-                           HunkClass hunkClass, List<String> proposed, String why, List<String> suggested,
-                           double confidence) {
+public record ConflictHunk(
+        int index,
+        LineRange base,
+        LineRange ours,
+        LineRange theirs,
+        List<String> baseLines,
+        List<String> oursLines,
+        List<String> theirsLines,
+        HunkClass hunkClass,
+        List<String> proposed,
+        String why,
+        List<String> suggested,
+        double confidence) {
     public ConflictHunk {
         baseLines = List.copyOf(baseLines);
         oursLines = List.copyOf(oursLines);
@@ -38,10 +47,29 @@ public record ConflictHunk(int index, LineRange base, LineRange ours, LineRange 
     }
 
     /** A hunk whose suggestion is its proposal, with full confidence when there is one. */
-    public ConflictHunk(int index, LineRange base, LineRange ours, LineRange theirs, List<String> baseLines,
-                        List<String> oursLines, List<String> theirsLines, HunkClass hunkClass, List<String> proposed,
-                        String why) {
-        this(index, base, ours, theirs, baseLines, oursLines, theirsLines, hunkClass, proposed, why, proposed,
+    public ConflictHunk(
+            int index,
+            LineRange base,
+            LineRange ours,
+            LineRange theirs,
+            List<String> baseLines,
+            List<String> oursLines,
+            List<String> theirsLines,
+            HunkClass hunkClass,
+            List<String> proposed,
+            String why) {
+        this(
+                index,
+                base,
+                ours,
+                theirs,
+                baseLines,
+                oursLines,
+                theirsLines,
+                hunkClass,
+                proposed,
+                why,
+                proposed,
                 proposed == null ? 0 : 1);
     }
 }

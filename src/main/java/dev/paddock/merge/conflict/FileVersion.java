@@ -29,7 +29,9 @@ record FileVersion(FileMode mode, byte[] bytes) {
             }
             FileMode mode = tw.getFileMode(0);
             boolean blob = mode.getObjectType() == Constants.OBJ_BLOB;
-            return new FileVersion(mode, blob ? reader.open(tw.getObjectId(0), Constants.OBJ_BLOB).getBytes(Integer.MAX_VALUE) : null);
+            return new FileVersion(
+                    mode,
+                    blob ? reader.open(tw.getObjectId(0), Constants.OBJ_BLOB).getBytes(Integer.MAX_VALUE) : null);
         }
     }
 

@@ -22,8 +22,7 @@ import java.util.stream.Stream;
 final class GitConflictedPaths {
     private static final long TIMEOUT_MINUTES = 10;
 
-    private GitConflictedPaths() {
-    }
+    private GitConflictedPaths() {}
 
     /**
      * The conflicted paths of merging {@code theirs} into {@code ours}, or empty when git could not say (not
@@ -36,10 +35,22 @@ final class GitConflictedPaths {
         Path scratch = null;
         try {
             scratch = Files.createTempDirectory("paddock-merge-tree");
-            ProcessBuilder pb = new ProcessBuilder("git", "--git-dir=" + gitDir, "merge-tree", "--write-tree",
-                    "--name-only", "-z", "--no-messages", ours, theirs).redirectError(ProcessBuilder.Redirect.DISCARD);
+            ProcessBuilder pb = new ProcessBuilder(
+                            "git",
+                            "--git-dir=" + gitDir,
+                            "merge-tree",
+                            "--write-tree",
+                            "--name-only",
+                            "-z",
+                            "--no-messages",
+                            ours,
+                            theirs)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
             pb.environment().put("GIT_OBJECT_DIRECTORY", scratch.toString());
-            pb.environment().put("GIT_ALTERNATE_OBJECT_DIRECTORIES", objectsDir.toAbsolutePath().toString());
+            pb.environment()
+                    .put(
+                            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+                            objectsDir.toAbsolutePath().toString());
             Process p = pb.start();
             p.getOutputStream().close();
             byte[] out = readAll(p.getInputStream());

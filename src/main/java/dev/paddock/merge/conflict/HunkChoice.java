@@ -33,8 +33,10 @@ public record HunkChoice(Take take, List<String> custom) {
     public HunkChoice {
         Objects.requireNonNull(take, "take");
         if ((take == Take.CUSTOM) != (custom != null)) {
-            throw new IllegalArgumentException(take == Take.CUSTOM ? "custom lines are required for CUSTOM"
-                    : "custom lines are only for CUSTOM, not " + take);
+            throw new IllegalArgumentException(
+                    take == Take.CUSTOM
+                            ? "custom lines are required for CUSTOM"
+                            : "custom lines are only for CUSTOM, not " + take);
         }
         custom = custom == null ? null : List.copyOf(custom);
     }

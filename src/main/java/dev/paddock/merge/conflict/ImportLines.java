@@ -18,8 +18,10 @@ final class ImportLines {
             Pattern.compile("^import\\s+(static\\s+)?[\\w.$*]+(\\s+as\\s+\\w+)?\\s*;?$"),
             Pattern.compile("^from\\s+[\\w.]+\\s+import\\s+[\\w., *]+$"),
             Pattern.compile("^import\\s+[\\w.]+(\\s+as\\s+\\w+)?(\\s*,\\s*[\\w.]+(\\s+as\\s+\\w+)?)*$"),
-            Pattern.compile("^import\\s+(type\\s+)?([\\w$*{}, ]+(\\s+as\\s+\\w+)?\\s+from\\s+)?['\"][^'\"]+['\"]\\s*;?$"),
-            Pattern.compile("^(export\\s+)?(const|let|var)\\s+[\\w${}, :]+\\s*=\\s*require\\(['\"][^'\"]+['\"]\\)\\s*;?$"),
+            Pattern.compile(
+                    "^import\\s+(type\\s+)?([\\w$*{}, ]+(\\s+as\\s+\\w+)?\\s+from\\s+)?['\"][^'\"]+['\"]\\s*;?$"),
+            Pattern.compile(
+                    "^(export\\s+)?(const|let|var)\\s+[\\w${}, :]+\\s*=\\s*require\\(['\"][^'\"]+['\"]\\)\\s*;?$"),
             Pattern.compile("^using\\s+(static\\s+)?(\\w+\\s*=\\s*)?[\\w.]+\\s*;$"),
             Pattern.compile("^(pub(\\([^)]*\\))?\\s+)?use\\s+[\\w:{}, *\\\\]+(\\s+as\\s+\\w+)?\\s*;$"),
             Pattern.compile("^#\\s*(include|import)\\s*[<\"][^>\"]+[>\"]$"),
@@ -27,8 +29,7 @@ final class ImportLines {
     /** A path line inside a Go {@code import ( ... )} block: {@code "fmt"}, {@code alias "x/y"}, {@code _ "x"}. */
     private static final Pattern GO_BLOCK_LINE = Pattern.compile("^([\\w.]+\\s+)?\"[^\"]+\"$");
 
-    private ImportLines() {
-    }
+    private ImportLines() {}
 
     /** Whether a line (terminators removed) is an import-style line of the file at {@code path}. */
     static boolean isImport(String line, String path) {
@@ -41,7 +42,8 @@ final class ImportLines {
                 return true;
             }
         }
-        return path.toLowerCase(Locale.ROOT).endsWith(".go") && GO_BLOCK_LINE.matcher(t).matches();
+        return path.toLowerCase(Locale.ROOT).endsWith(".go")
+                && GO_BLOCK_LINE.matcher(t).matches();
     }
 
     /** Whether every non-blank line of every side is an import line, and at least one line is. */
@@ -69,8 +71,7 @@ final class ImportLines {
      *               import, which a person combines); otherwise the lines are only a suggestion
      * @param why    what was done, or why it is not certain, in words
      */
-    record Merge(List<String> lines, boolean proven, String why) {
-    }
+    record Merge(List<String> lines, boolean proven, String why) {}
 
     /**
      * Merges an import block line by line, keeping the file's order and grouping: ours' lines in ours' order, less
@@ -98,7 +99,9 @@ final class ImportLines {
             out.add(line);
         }
         boolean together = baseSet.isEmpty(); // both inserted at one place: ours' lines, then theirs' (git's union)
-        boolean sorted = base.stream().filter(l -> !l.isBlank()).count() >= 2 && isSorted(base) && isSorted(ours)
+        boolean sorted = base.stream().filter(l -> !l.isBlank()).count() >= 2
+                && isSorted(base)
+                && isSorted(ours)
                 && isSorted(theirs);
         List<String> added = new ArrayList<>();
         for (int i = 0; i < theirs.size(); i++) {
@@ -122,13 +125,19 @@ final class ImportLines {
         for (String t : added) {
             for (String o : oursAdded) {
                 if (target(o).equals(target(t))) {
-                    return new Merge(ours, false, "both sides added an import of " + target(t) + " (`" + o + "` and `"
-                            + t + "`), which a person combines");
+                    return new Merge(
+                            ours,
+                            false,
+                            "both sides added an import of " + target(t) + " (`" + o + "` and `" + t
+                                    + "`), which a person combines");
                 }
             }
         }
-        return new Merge(out, true, "imports either side added are kept in the block's "
-                + (sorted ? "sorted order" : "existing order") + " and imports either side deleted stay deleted");
+        return new Merge(
+                out,
+                true,
+                "imports either side added are kept in the block's " + (sorted ? "sorted order" : "existing order")
+                        + " and imports either side deleted stay deleted");
     }
 
     private static boolean isSorted(List<String> lines) {

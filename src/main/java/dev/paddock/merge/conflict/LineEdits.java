@@ -16,8 +16,7 @@ import org.eclipse.jgit.diff.SequenceComparator;
 final class LineEdits {
     private static final DiffAlgorithm DIFF = new HistogramDiff();
 
-    private LineEdits() {
-    }
+    private LineEdits() {}
 
     /** Lines as a JGit {@link Sequence}. */
     private static final class StringLines extends Sequence {
@@ -102,10 +101,9 @@ final class LineEdits {
      * Base with both sides' edits applied; requires {@code !anyOverlap(oursEdits, theirsEdits)}. At one base
      * position an insertion goes before a replacement that starts there.
      */
-    static List<String> applyBoth(List<String> base, List<String> ours, EditList oursEdits, List<String> theirs,
-                                  EditList theirsEdits) {
-        record SideEdit(Edit edit, List<String> lines) {
-        }
+    static List<String> applyBoth(
+            List<String> base, List<String> ours, EditList oursEdits, List<String> theirs, EditList theirsEdits) {
+        record SideEdit(Edit edit, List<String> lines) {}
         List<SideEdit> all = new ArrayList<>();
         oursEdits.forEach(e -> all.add(new SideEdit(e, ours)));
         theirsEdits.forEach(e -> all.add(new SideEdit(e, theirs)));
@@ -132,8 +130,10 @@ final class LineEdits {
         for (Edit t : theirsEdits) {
             boolean shared = false;
             for (Edit o : oursEdits) {
-                if (o.getBeginA() == t.getBeginA() && o.getEndA() == t.getEndA() && ours.subList(o.getBeginB(),
-                        o.getEndB()).equals(theirs.subList(t.getBeginB(), t.getEndB()))) {
+                if (o.getBeginA() == t.getBeginA()
+                        && o.getEndA() == t.getEndA()
+                        && ours.subList(o.getBeginB(), o.getEndB())
+                                .equals(theirs.subList(t.getBeginB(), t.getEndB()))) {
                     shared = true;
                     break;
                 }

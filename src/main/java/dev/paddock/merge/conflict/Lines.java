@@ -8,8 +8,7 @@ import java.util.List;
  * without one still counts; empty text has no line) and drops the terminators, {@code \r\n} included.
  */
 final class Lines {
-    private Lines() {
-    }
+    private Lines() {}
 
     /** The lines of {@code text} without terminators; empty for {@code null} or empty text. */
     static List<String> split(String text) {

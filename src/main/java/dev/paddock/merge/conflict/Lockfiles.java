@@ -32,8 +32,7 @@ public final class Lockfiles {
             Map.entry("gradle.lockfile", "gradle dependencies --write-locks"),
             Map.entry("flake.lock", "nix flake lock"));
 
-    private Lockfiles() {
-    }
+    private Lockfiles() {}
 
     /** Whether the file at {@code path} is a lockfile (by its name). */
     public static boolean isLockfile(String path) {

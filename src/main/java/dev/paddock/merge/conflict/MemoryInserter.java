@@ -19,8 +19,7 @@ import org.eclipse.jgit.transport.PackParser;
  * readers see those objects first, then the repository's. One merge's worth of objects; not for pack data.
  */
 final class MemoryInserter extends ObjectInserter {
-    private record Stored(int type, byte[] data) {
-    }
+    private record Stored(int type, byte[] data) {}
 
     private final Repository repository;
     private final Map<ObjectId, Stored> objects = new ConcurrentHashMap<>();
@@ -53,12 +52,10 @@ final class MemoryInserter extends ObjectInserter {
 
     /** Nothing to flush: the objects stay in memory. */
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     /** Reads the inserted objects, then the repository's. */
     private final class Reader extends ObjectReader.Filter {

@@ -12,8 +12,7 @@ import java.util.Map;
  * ends with a terminator when ours' does. Pure logic.
  */
 public final class ResolvedText {
-    private ResolvedText() {
-    }
+    private ResolvedText() {}
 
     /**
      * The merged text.
@@ -42,8 +41,8 @@ public final class ResolvedText {
 
     private static List<String> lines(ConflictFile file, Map<Integer, HunkChoice> choices, boolean terminated) {
         if (file.oursText() == null) {
-            throw new IllegalArgumentException(file.path() + " has no text on ours' side (" + file.kind().id()
-                    + "): a person must decide it as a whole");
+            throw new IllegalArgumentException(file.path() + " has no text on ours' side ("
+                    + file.kind().id() + "): a person must decide it as a whole");
         }
         for (Integer index : choices.keySet()) {
             if (index < 0 || index >= file.hunks().size()) {
@@ -59,7 +58,9 @@ public final class ResolvedText {
         int o = 0;
         int t = 0;
         for (ConflictHunk h : file.hunks()) {
-            out.addAll(CleanMerge.merge(base.subList(b, h.base().start()), ours.subList(o, h.ours().start()),
+            out.addAll(CleanMerge.merge(
+                    base.subList(b, h.base().start()),
+                    ours.subList(o, h.ours().start()),
                     theirs.subList(t, h.theirs().start())));
             HunkChoice c = choices.get(h.index());
             out.addAll(c == null ? markers(h) : c.linesFor(h));
@@ -67,8 +68,8 @@ public final class ResolvedText {
             o = h.ours().end();
             t = h.theirs().end();
         }
-        out.addAll(CleanMerge.merge(base.subList(b, base.size()), ours.subList(o, ours.size()),
-                theirs.subList(t, theirs.size())));
+        out.addAll(CleanMerge.merge(
+                base.subList(b, base.size()), ours.subList(o, ours.size()), theirs.subList(t, theirs.size())));
         if (!terminated) {
             return out;
         }

@@ -16,11 +16,56 @@ import java.util.regex.Pattern;
  */
 public final class RiskyLines {
     /** Words that start statements which look like "Type name(" but are not declarations. */
-    private static final Set<String> NOT_A_TYPE = Set.of("return", "new", "throw", "else", "case", "yield", "await",
-            "goto", "delete", "sizeof", "typeof", "not", "and", "or", "in", "is", "assert", "print", "echo", "import",
-            "package", "using", "raise", "del", "instanceof", "do", "if", "while", "for", "switch", "catch");
-    private static final Set<String> NOT_A_NAME = Set.of("if", "for", "while", "switch", "catch", "return",
-            "sizeof", "synchronized", "foreach", "using", "lock", "with", "elif", "when", "typeof", "new");
+    private static final Set<String> NOT_A_TYPE = Set.of(
+            "return",
+            "new",
+            "throw",
+            "else",
+            "case",
+            "yield",
+            "await",
+            "goto",
+            "delete",
+            "sizeof",
+            "typeof",
+            "not",
+            "and",
+            "or",
+            "in",
+            "is",
+            "assert",
+            "print",
+            "echo",
+            "import",
+            "package",
+            "using",
+            "raise",
+            "del",
+            "instanceof",
+            "do",
+            "if",
+            "while",
+            "for",
+            "switch",
+            "catch");
+
+    private static final Set<String> NOT_A_NAME = Set.of(
+            "if",
+            "for",
+            "while",
+            "switch",
+            "catch",
+            "return",
+            "sizeof",
+            "synchronized",
+            "foreach",
+            "using",
+            "lock",
+            "with",
+            "elif",
+            "when",
+            "typeof",
+            "new");
 
     private static final List<Pattern> KEYWORD_DECLARATIONS = List.of(
             // Python: def name( / async def name(
@@ -28,11 +73,13 @@ public final class RiskyLines {
             // Go: func name( / func (r *T) name(
             Pattern.compile("^func\\s+(\\([^)]*\\)\\s*)?\\w+\\s*[(\\[]"),
             // Rust: [pub[(crate)]] [async] [unsafe] [extern "C"] [const] fn name
-            Pattern.compile("^(pub(\\([^)]*\\))?\\s+)?((async|unsafe|const|default)\\s+)*(extern\\s+\"[^\"]*\"\\s+)?fn\\s+\\w+"),
+            Pattern.compile(
+                    "^(pub(\\([^)]*\\))?\\s+)?((async|unsafe|const|default)\\s+)*(extern\\s+\"[^\"]*\"\\s+)?fn\\s+\\w+"),
             // JavaScript / TypeScript: [export] [default] [async] function [*] [name](
             Pattern.compile("^(export\\s+)?(default\\s+)?(async\\s+)?function\\b\\s*\\*?\\s*\\w*\\s*[(<]"),
             // JS/TS arrow function bound to a name: const name = (a) => / const name = async x =>
-            Pattern.compile("^(export\\s+)?(const|let|var)\\s+\\w+\\s*(:[^=]+)?=\\s*(async\\s+)?(\\([^)]*\\)|\\w+)\\s*(:[^=]+)?=>"),
+            Pattern.compile(
+                    "^(export\\s+)?(const|let|var)\\s+\\w+\\s*(:[^=]+)?=\\s*(async\\s+)?(\\([^)]*\\)|\\w+)\\s*(:[^=]+)?=>"),
             // Kotlin / Scala / Swift: [modifiers] fun|def|func name(
             Pattern.compile("^(\\w+\\s+)*(fun|func)\\s+(<[^>]*>\\s*)?([\\w.]+\\.)?`?\\w+`?\\s*[(<]"),
             // Ruby / Elixir / Perl: def name / sub name
@@ -54,8 +101,7 @@ public final class RiskyLines {
                     + "|\\bsynchronized\\b|mutex|\\bwith\\s+[\\w.\\[\\]()]*lock\\w*\\b|\\block\\s*\\("
                     + "|lock_guard|unique_lock|scoped_lock|shared_lock|semaphore|@synchronized)");
 
-    private RiskyLines() {
-    }
+    private RiskyLines() {}
 
     /** Why a line is risky, or empty when it is not: names the signature or the lock call it found. */
     public static Optional<String> reason(String line) {
@@ -114,8 +160,9 @@ public final class RiskyLines {
                 if (ch == ')') {
                     balance++;
                 } else if (ch == '(' && --balance < 0) {
-                    return isSignature(t) ? Optional.of("it changes the parameters of a method signature (`"
-                            + shorten(t) + "`)") : Optional.empty();
+                    return isSignature(t)
+                            ? Optional.of("it changes the parameters of a method signature (`" + shorten(t) + "`)")
+                            : Optional.empty();
                 }
             }
         }

@@ -28,13 +28,15 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  */
 record SideRenames(Map<String, String> ours, Map<String, String> theirs) {
 
-    static SideRenames find(ObjectReader reader, DiffConfig config, RevTree base, RevTree ours, RevTree theirs,
-                            Set<String> unmerged) throws IOException {
+    static SideRenames find(
+            ObjectReader reader, DiffConfig config, RevTree base, RevTree ours, RevTree theirs, Set<String> unmerged)
+            throws IOException {
         if (base == null) {
             return new SideRenames(Map.of(), Map.of());
         }
         Set<String> bothDeleted = deletedOnBothSides(reader, base, ours, theirs);
-        return new SideRenames(renames(reader, config, base, ours, unmerged, bothDeleted),
+        return new SideRenames(
+                renames(reader, config, base, ours, unmerged, bothDeleted),
                 renames(reader, config, base, theirs, unmerged, bothDeleted));
     }
 
@@ -76,8 +78,14 @@ record SideRenames(Map<String, String> ours, Map<String, String> theirs) {
         return out;
     }
 
-    private static Map<String, String> renames(ObjectReader reader, DiffConfig config, RevTree base, RevTree side,
-                                               Set<String> unmerged, Set<String> bothDeleted) throws IOException {
+    private static Map<String, String> renames(
+            ObjectReader reader,
+            DiffConfig config,
+            RevTree base,
+            RevTree side,
+            Set<String> unmerged,
+            Set<String> bothDeleted)
+            throws IOException {
         Set<String> deleted = new HashSet<>(bothDeleted);
         for (String p : unmerged) {
             if (TreeWalk.forPath(reader, p, base) != null && TreeWalk.forPath(reader, p, side) == null) {

@@ -8,22 +8,30 @@ import java.util.List;
  * see {@link Confidence}).
  */
 final class Suggestions {
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     /** Edits of the two sides that touch (no unchanged line between them) without changing a common line. */
-    static HunkClassifier.Judgement adjacent(List<String> base, List<String> ours, List<String> theirs,
-                                             List<String> both) {
-        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "The sides changed neighbouring lines (no"
-                + " unchanged line between their edits), which often belong together, so a person decides. Suggested:"
-                + " both changes applied.", both, Confidence.ADJACENT);
+    static HunkClassifier.Judgement adjacent(
+            List<String> base, List<String> ours, List<String> theirs, List<String> both) {
+        return new HunkClassifier.Judgement(
+                HunkClass.HUMAN,
+                null,
+                "The sides changed neighbouring lines (no"
+                        + " unchanged line between their edits), which often belong together, so a person decides. Suggested:"
+                        + " both changes applied.",
+                both,
+                Confidence.ADJACENT);
     }
 
     /** Edits of the two sides that change the same base lines, or insert at the same place. */
     static HunkClassifier.Judgement overlapping(List<String> base, List<String> ours, List<String> theirs) {
-        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "Both sides changed the same lines differently."
-                + " Suggested: ours (in real merges people keep ours more often than theirs in such hunks).",
-                ours, Confidence.OVERLAP);
+        return new HunkClassifier.Judgement(
+                HunkClass.HUMAN,
+                null,
+                "Both sides changed the same lines differently."
+                        + " Suggested: ours (in real merges people keep ours more often than theirs in such hunks).",
+                ours,
+                Confidence.OVERLAP);
     }
 
     /**
@@ -32,9 +40,15 @@ final class Suggestions {
      * (a changelog's repeated headings are such lines).
      */
     static HunkClassifier.Judgement addedTwice(String line, List<String> both) {
-        return new HunkClassifier.Judgement(HunkClass.HUMAN, null, "The sides changed different lines, but applying"
-                + " both would write the line \"" + line + "\" more often than either side has it (added by both at"
-                + " different places, or moved), so a person decides. Suggested: both changes applied; check that"
-                + " line.", both, Confidence.ADJACENT);
+        return new HunkClassifier.Judgement(
+                HunkClass.HUMAN,
+                null,
+                "The sides changed different lines, but applying"
+                        + " both would write the line \"" + line
+                        + "\" more often than either side has it (added by both at"
+                        + " different places, or moved), so a person decides. Suggested: both changes applied; check that"
+                        + " line.",
+                both,
+                Confidence.ADJACENT);
     }
 }

@@ -10,8 +10,7 @@ final class TextMergeLimits {
     /** A file above this many bytes on any side is not merged line by line in the JVM. */
     static final long LARGE_BYTES = 1L << 20;
 
-    private TextMergeLimits() {
-    }
+    private TextMergeLimits() {}
 
     /** Whether the file at {@code path}, {@code largestSide} bytes on its largest side, skips JGit's text merge. */
     static boolean skipsTextMerge(String path, long largestSide) {

@@ -20,8 +20,7 @@ public final class Arithmetic {
     /** Deeper nesting of expansions inside one another than this is a problem, not a deep recursion. */
     public static final int MAX_DEPTH = 16;
 
-    private Arithmetic() {
-    }
+    private Arithmetic() {}
 
     /**
      * Checks {@code text}.
@@ -85,7 +84,11 @@ public final class Arithmetic {
                     i = end < 0 ? n : end + 1;
                 } else if (d == '[') {
                     int end = scan.closeBracket(i + 2);
-                    check(end < 0 ? text.substring(i + 2) : text.substring(i + 2, end), shown, subs, problems,
+                    check(
+                            end < 0 ? text.substring(i + 2) : text.substring(i + 2, end),
+                            shown,
+                            subs,
+                            problems,
                             depth + 1);
                     i = end < 0 ? n : end + 1;
                 } else {

@@ -16,8 +16,7 @@ final class Conditionals {
     private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[(@|\\*|-?[0-9]+)])?");
     private static final Pattern LENGTH = Pattern.compile("\\$\\{#[A-Za-z_][A-Za-z0-9_]*(\\[[@*]])?}");
 
-    private Conditionals() {
-    }
+    private Conditionals() {}
 
     /** Checks the words between {@code [[} and {@code ]]}, with each substitution in them handed to {@code substitution}. */
     static void check(List<Token> tokens, Consumer<String> substitution, List<String> problems) {
@@ -41,7 +40,8 @@ final class Conditionals {
             } else {
                 if ("arithmetic".equals(expect)) {
                     arithmeticOperand(w, substitution, problems);
-                } else if ("name".equals(expect) && !(w.isStatic() && VARIABLE_NAME.matcher(w.value()).matches())) {
+                } else if ("name".equals(expect)
+                        && !(w.isStatic() && VARIABLE_NAME.matcher(w.value()).matches())) {
                     problems.add("`[[ -v " + Snippet.of(w.raw()) + " ]]` evaluates the subscript of a name only"
                             + " known at run time as arithmetic");
                 }
@@ -58,7 +58,8 @@ final class Conditionals {
                 Arithmetic.check(w.value(), "[[ " + w.raw() + " ]]", subs, problems, 0);
                 subs.forEach(substitution);
             }
-        } else if (!LENGTH.matcher(w.raw()).matches() && !LENGTH.matcher(w.raw().replace("\"", "")).matches()) {
+        } else if (!LENGTH.matcher(w.raw()).matches()
+                && !LENGTH.matcher(w.raw().replace("\"", "")).matches()) {
             problems.add("`[[ ... " + Snippet.of(w.raw()) + " ... ]]` compares it as a number: bash evaluates its"
                     + " run-time value as arithmetic (an array subscript in it runs `$(...)`)");
         }

@@ -4,8 +4,7 @@ import java.util.List;
 
 /** Finds the expansions in text bash expands later than the command line is read. */
 public final class Expansions {
-    private Expansions() {
-    }
+    private Expansions() {}
 
     /**
      * Finds the expansions in {@code text} that bash performs on it later (an unquoted here-document body, the

@@ -7,11 +7,9 @@ import java.util.function.Consumer;
 /** Reads the bodies of the here-documents opened on a line, after its newline. */
 final class Heredocs {
     /** A here-document waiting for its body: its end marker, whether that was quoted, and {@code <<-}. */
-    record Pending(String delimiter, boolean quoted, boolean stripTabs) {
-    }
+    record Pending(String delimiter, boolean quoted, boolean stripTabs) {}
 
-    private Heredocs() {
-    }
+    private Heredocs() {}
 
     /**
      * Reads the bodies of {@code pending} (emptied) from {@code pos}, a line start; answers the position after

@@ -25,15 +25,14 @@ import java.util.List;
  * that runs, so that the variable is judged as any assignment is.
  */
 final class ParameterExpansion {
-    private ParameterExpansion() {
-    }
+    private ParameterExpansion() {}
 
     /** Checks {@code body} (between <code>${</code> and <code>}</code>); see the class description. */
     static void check(String body, List<String> subs, List<String> problems, int depth) {
         String shown = "${" + body + "}";
         if (depth > Arithmetic.MAX_DEPTH) {
-            problems.add("expansions nested more than " + Arithmetic.MAX_DEPTH + " levels deep in `"
-                    + Snippet.of(shown) + "`");
+            problems.add("expansions nested more than " + Arithmetic.MAX_DEPTH + " levels deep in `" + Snippet.of(shown)
+                    + "`");
             return;
         }
         int n = body.length();
@@ -85,8 +84,8 @@ final class ParameterExpansion {
             boolean names = subscript == null && (rest.equals("*") || rest.equals("@"));
             boolean keys = ("@".equals(subscript) || "*".equals(subscript)) && rest.isEmpty();
             if (!names && !keys) {
-                problems.add("the indirect expansion `" + Snippet.of(shown) + "` expands the variable named by `"
-                        + name + "`'s value, which can run code (an array subscript in it runs `$(...)`)");
+                problems.add("the indirect expansion `" + Snippet.of(shown) + "` expands the variable named by `" + name
+                        + "`'s value, which can run code (an array subscript in it runs `$(...)`)");
             }
             return;
         }
@@ -94,8 +93,7 @@ final class ParameterExpansion {
             // ${x=word} and ${x:=word} assign word to x: listed as the assignment command bash performs, to be
             // judged as any assignment (its value as text; the expansions in it are judged below)
             String word = rest.substring(rest.indexOf('=') + 1);
-            subs.add(name + (subscript == null ? "" : "[" + subscript + "]") + "='" + word.replace("'", "'\\''")
-                    + "'");
+            subs.add(name + (subscript == null ? "" : "[" + subscript + "]") + "='" + word.replace("'", "'\\''") + "'");
         }
         operator(rest, shown, subs, problems, depth);
     }
@@ -118,8 +116,13 @@ final class ParameterExpansion {
             return;
         } else if ("-=?+".indexOf(c) >= 0) {
             word = rest.substring(1);
-        } else if (rest.startsWith("##") || rest.startsWith("%%") || rest.startsWith("//") || rest.startsWith("/#")
-                || rest.startsWith("/%") || rest.startsWith("^^") || rest.startsWith(",,")) {
+        } else if (rest.startsWith("##")
+                || rest.startsWith("%%")
+                || rest.startsWith("//")
+                || rest.startsWith("/#")
+                || rest.startsWith("/%")
+                || rest.startsWith("^^")
+                || rest.startsWith(",,")) {
             word = rest.substring(2);
         } else if ("#%/^,".indexOf(c) >= 0) {
             word = rest.substring(1);
@@ -133,8 +136,8 @@ final class ParameterExpansion {
     /** {@code ${x:offset}} and {@code ${x:offset:length}}: both are arithmetic. */
     private static void substring(String spec, String shown, List<String> subs, List<String> problems, int depth) {
         int colon = topLevelColon(spec);
-        String[] parts = colon < 0 ? new String[] {spec} : new String[] {spec.substring(0, colon),
-            spec.substring(colon + 1)};
+        String[] parts =
+                colon < 0 ? new String[] {spec} : new String[] {spec.substring(0, colon), spec.substring(colon + 1)};
         for (String part : parts) {
             if (!part.isBlank() && !Arithmetic.isLiteralInteger(part)) {
                 Arithmetic.check(part, shown, subs, problems, depth + 1);

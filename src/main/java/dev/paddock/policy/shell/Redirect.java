@@ -24,7 +24,8 @@ public record Redirect(String operator, int fd, Word target) {
     }
 
     private boolean isDescriptor() {
-        return target.value().equals("-") || target.value().chars().allMatch(Character::isDigit)
+        return target.value().equals("-")
+                || target.value().chars().allMatch(Character::isDigit)
                 || target.value().matches("\\d+-");
     }
 }

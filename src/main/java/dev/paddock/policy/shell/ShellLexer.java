@@ -18,8 +18,9 @@ public final class ShellLexer {
     private static final Pattern BRACE_EXPANSION = Pattern.compile("\\{[^{}\\s]*(,|\\.\\.)[^{}\\s]*}");
 
     private static final String[] MULTI_CHAR_OPERATORS = {"&&", "||", "|&", ";;&", ";;", ";&"};
-    private static final String[] REDIRECTIONS = {"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&",
-        ">|", ">"};
+    private static final String[] REDIRECTIONS = {
+        "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">"
+    };
 
     private static final Pattern COMPOUND_TARGET = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=");
 
@@ -27,9 +28,11 @@ public final class ShellLexer {
     private final ShellScan scan;
     /** How deep in other expansions this source is (bounds the checks' recursion). */
     private final int depth;
+
     private int pos;
     /** While reading a word: whether its value starts with an expansion or a glob (could be an option). */
     private boolean dynamicStart;
+
     private boolean inCompound;
     private final List<String> problems = new ArrayList<>();
     private final List<String> heredocSubstitutions = new ArrayList<>();
@@ -63,8 +66,8 @@ public final class ShellLexer {
         skipBlanks();
         if (pos >= s.length()) {
             if (!pendingHeredocs.isEmpty()) {
-                problems.add("here-document without its body or end marker `" + pendingHeredocs.peek().delimiter()
-                        + "`");
+                problems.add("here-document without its body or end marker `"
+                        + pendingHeredocs.peek().delimiter() + "`");
                 pendingHeredocs.clear();
             }
             return new Token(Token.Kind.END, "", null, -1);
@@ -72,7 +75,11 @@ public final class ShellLexer {
         char c = s.charAt(pos);
         if (c == '\n') {
             pos++;
-            pos = Heredocs.read(s, pos, pendingHeredocs, problems,
+            pos = Heredocs.read(
+                    s,
+                    pos,
+                    pendingHeredocs,
+                    problems,
                     body -> Expansions.scan(body, heredocSubstitutions, problems, depth));
             return Token.operator("\n");
         }
@@ -257,13 +264,24 @@ public final class ShellLexer {
                 }
             }
         }
-        if (!inCompound && pos < s.length() && s.charAt(pos) == '('
+        if (!inCompound
+                && pos < s.length()
+                && s.charAt(pos) == '('
                 && COMPOUND_TARGET.matcher(s.substring(start, pos)).matches()) {
             expands |= compound(value, subs);
         }
-        boolean braces = unquotedShape.indexOf("{") >= 0 && BRACE_EXPANSION.matcher(unquotedShape).find();
-        return new Word(value.toString(), s.substring(start, pos), quoted, expands, glob, braces, subs,
-                splits || braces, dynamicStart || braces && s.charAt(start) == '{');
+        boolean braces = unquotedShape.indexOf("{") >= 0
+                && BRACE_EXPANSION.matcher(unquotedShape).find();
+        return new Word(
+                value.toString(),
+                s.substring(start, pos),
+                quoted,
+                expands,
+                glob,
+                braces,
+                subs,
+                splits || braces,
+                dynamicStart || braces && s.charAt(start) == '{');
     }
 
     /**

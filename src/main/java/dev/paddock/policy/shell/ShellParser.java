@@ -22,16 +22,20 @@ public final class ShellParser {
     /** Deeper nesting of subshells, groups and case commands than this is a problem; the rest is read flat. */
     public static final int MAX_NESTING = 100;
 
-    private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=.*",
-            Pattern.DOTALL);
-    private static final Set<String> SKIPPED_KEYWORDS = Set.of("if", "then", "elif", "else", "fi", "do", "done",
-            "while", "until", "!");
-    private static final Set<String> COMPOUND_STARTS = Set.of("if", "while", "until", "for", "select", "case",
-            "[[");
+    private static final Pattern ASSIGNMENT =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\[[^]]*])?\\+?=.*", Pattern.DOTALL);
+    private static final Set<String> SKIPPED_KEYWORDS =
+            Set.of("if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!");
+    private static final Set<String> COMPOUND_STARTS = Set.of("if", "while", "until", "for", "select", "case", "[[");
     /** {@code {NAME}} before a redirection: bash stores the descriptor it opens in variable NAME. */
     private static final Pattern DESCRIPTOR_VARIABLE = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
-    private enum Stop { END, PAREN, BRACE, CASE_ITEM }
+    private enum Stop {
+        END,
+        PAREN,
+        BRACE,
+        CASE_ITEM
+    }
 
     private final ShellLexer lexer;
     private final int depth;
@@ -40,6 +44,7 @@ public final class ShellParser {
     private final List<String> problems = new ArrayList<>();
     /** Whether everything here may run more than once (a substitution inside a loop or function). */
     private final boolean inheritedRepeated;
+
     private int nesting;
     private boolean nestingReported;
     private int loops;
@@ -185,7 +190,9 @@ public final class ShellParser {
             }
             problems.add("unmatched `esac`");
             next();
-        } else if (!t.word().quoted() && !t.word().expands() && SKIPPED_KEYWORDS.contains(t.word().value())) {
+        } else if (!t.word().quoted()
+                && !t.word().expands()
+                && SKIPPED_KEYWORDS.contains(t.word().value())) {
             next();
             String w = t.word().value();
             if (w.equals("while") || w.equals("until")) {
@@ -238,13 +245,25 @@ public final class ShellParser {
             problems.add("`coproc` runs a command in the background with pipes to it");
             next();
             Token name = peek();
-            if (name.kind() == Token.Kind.WORD && !SKIPPED_KEYWORDS.contains(name.word().value())
-                    && (peek(1).isWord("{") || peek(1).isOperator("(") || peek(1).kind() == Token.Kind.ARITHMETIC
-                    || peek(1).kind() == Token.Kind.WORD && COMPOUND_STARTS.contains(peek(1).word().value()))) {
+            if (name.kind() == Token.Kind.WORD
+                    && !SKIPPED_KEYWORDS.contains(name.word().value())
+                    && (peek(1).isWord("{")
+                            || peek(1).isOperator("(")
+                            || peek(1).kind() == Token.Kind.ARITHMETIC
+                            || peek(1).kind() == Token.Kind.WORD
+                                    && COMPOUND_STARTS.contains(peek(1).word().value()))) {
                 next(); // coproc NAME compound-command: NAME (and NAME_PID) are set to its descriptors and pid
                 assigned(name.word(), "coproc " + name.word().raw());
-                assigned(new Word(name.word().value() + "_PID", name.word().raw() + "_PID", false, false, false,
-                        false, List.of()), "coproc " + name.word().raw());
+                assigned(
+                        new Word(
+                                name.word().value() + "_PID",
+                                name.word().raw() + "_PID",
+                                false,
+                                false,
+                                false,
+                                false,
+                                List.of()),
+                        "coproc " + name.word().raw());
             }
         } else {
             if (functionPending) {
@@ -282,19 +301,21 @@ public final class ShellParser {
             if (t.kind() == Token.Kind.WORD) {
                 next();
                 substitutions(t.word());
-                java.util.regex.Matcher fdVariable = DESCRIPTOR_VARIABLE.matcher(t.word().raw());
+                java.util.regex.Matcher fdVariable =
+                        DESCRIPTOR_VARIABLE.matcher(t.word().raw());
                 if (peek().kind() == Token.Kind.REDIRECT && fdVariable.matches()) {
                     assigned(Word.of(fdVariable.group(1)), t.word().raw() + peek().text());
                     continue; // {NAME}>file: not a word of the command
                 }
-                if (words.isEmpty() && t.word().raw().indexOf('=') > 0 && ASSIGNMENT.matcher(t.word().raw()).matches()) {
+                if (words.isEmpty()
+                        && t.word().raw().indexOf('=') > 0
+                        && ASSIGNMENT.matcher(t.word().raw()).matches()) {
                     // NAME=... as written (quotes may follow the =, as in PS4='$(x)'): an assignment
                     assignments.add(t.word());
                 } else {
                     words.add(t.word());
                 }
-                if (words.size() == 1 && assignments.isEmpty() && peek().isOperator("(")
-                        && peek(1).isOperator(")")) {
+                if (words.size() == 1 && assignments.isEmpty() && peek().isOperator("(") && peek(1).isOperator(")")) {
                     skipEmptyParens(); // name() { body; }: the body follows as the next command
                     functionPending = true;
                     return;

@@ -5,8 +5,7 @@ public final class Snippet {
     /** Characters kept of a quoted part; longer parts end in an ellipsis. */
     public static final int MAX = 80;
 
-    private Snippet() {
-    }
+    private Snippet() {}
 
     /** {@code text} with newlines shown as {@code \n}, cut to {@link #MAX} characters. */
     public static String of(String text) {

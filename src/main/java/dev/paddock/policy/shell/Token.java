@@ -12,7 +12,13 @@ package dev.paddock.policy.shell;
  */
 public record Token(Kind kind, String text, Word word, int fd) {
     /** Token kinds. */
-    public enum Kind { WORD, OPERATOR, REDIRECT, ARITHMETIC, END }
+    public enum Kind {
+        WORD,
+        OPERATOR,
+        REDIRECT,
+        ARITHMETIC,
+        END
+    }
 
     static Token operator(String text) {
         return new Token(Kind.OPERATOR, text, null, -1);

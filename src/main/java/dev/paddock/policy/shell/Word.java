@@ -22,15 +22,29 @@ import java.util.List;
  * @param dynamicStart whether its value begins with an expansion or a glob, so that its first character (a
  *     {@code -} making it an option, say) is only known at run time
  */
-public record Word(String value, String raw, boolean quoted, boolean expands, boolean glob, boolean braces,
-        List<String> substitutions, boolean splits, boolean dynamicStart) {
+public record Word(
+        String value,
+        String raw,
+        boolean quoted,
+        boolean expands,
+        boolean glob,
+        boolean braces,
+        List<String> substitutions,
+        boolean splits,
+        boolean dynamicStart) {
 
     public Word {
         substitutions = substitutions.isEmpty() ? List.of() : List.copyOf(substitutions);
     }
 
     /** A word whose splitting and first character are taken as unknown whenever it expands (the safe side). */
-    public Word(String value, String raw, boolean quoted, boolean expands, boolean glob, boolean braces,
+    public Word(
+            String value,
+            String raw,
+            boolean quoted,
+            boolean expands,
+            boolean glob,
+            boolean braces,
             List<String> substitutions) {
         this(value, raw, quoted, expands, glob, braces, substitutions, expands || braces, expands || glob || braces);
     }

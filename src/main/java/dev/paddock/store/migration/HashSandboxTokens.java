@@ -59,7 +59,7 @@ public final class HashSandboxTokens implements JavaMigration {
         }
         Map<String, String> tokens = new LinkedHashMap<>();
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id, token FROM sandboxes WHERE token IS NOT NULL")) {
+                ResultSet rs = st.executeQuery("SELECT id, token FROM sandboxes WHERE token IS NOT NULL")) {
             while (rs.next()) {
                 tokens.put(rs.getString(1), rs.getString(2));
             }

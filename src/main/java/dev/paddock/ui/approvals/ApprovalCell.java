@@ -35,6 +35,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
 final class ApprovalCell extends ListCell<Approval> {
     /** Node ids inside a cell (unique per cell, not per scene), for tests. */
     static final String APPROVE = "approval-approve";
+
     static final String DENY = "approval-deny";
     static final String DENY_REASON = "approval-deny-reason-open";
     static final String ALLOW = "approval-allow";
@@ -59,6 +60,7 @@ final class ApprovalCell extends ListCell<Approval> {
     private final Label member = new Label();
     /** Its agent and branch. */
     private final Label who = new Label();
+
     private final Label tool = new Label();
     private final Label sandbox = new Label();
     private final Label left = new Label();
@@ -73,8 +75,11 @@ final class ApprovalCell extends ListCell<Approval> {
     private final VBox box;
 
     /** @param askers who asks, by sandbox id (null when not known): shown beside the sandbox's id */
-    ApprovalCell(ReadOnlyObjectProperty<Instant> now, javafx.collections.ObservableSet<Long> deciding,
-                 java.util.function.Function<String, Asker> askers, Actions actions) {
+    ApprovalCell(
+            ReadOnlyObjectProperty<Instant> now,
+            javafx.collections.ObservableSet<Long> deciding,
+            java.util.function.Function<String, Asker> askers,
+            Actions actions) {
         this.now = now;
         this.deciding = deciding;
         this.askers = askers;
@@ -113,16 +118,36 @@ final class ApprovalCell extends ListCell<Approval> {
         // Long paths keep their end (the interesting part) and the tooltip has them whole.
         cwd.setTextOverrun(javafx.scene.control.OverrunStyle.LEADING_ELLIPSIS);
 
-        approve = button(APPROVE, "Approve", MaterialDesignC.CHECK, "success",
-                "Let the agent run this once (A)", () -> actions.approve(getItem()));
-        deny = button(DENY, "Deny", MaterialDesignC.CLOSE, "danger",
-                "Refuse; the agent is told \"denied by you in the panel\" (D)", () -> actions.deny(getItem()));
-        denyReason = button(DENY_REASON, null, MaterialDesignM.MESSAGE_TEXT_OUTLINE, null,
-                "Deny with a reason for the agent (Shift+D)", null);
+        approve = button(
+                APPROVE,
+                "Approve",
+                MaterialDesignC.CHECK,
+                "success",
+                "Let the agent run this once (A)",
+                () -> actions.approve(getItem()));
+        deny = button(
+                DENY,
+                "Deny",
+                MaterialDesignC.CLOSE,
+                "danger",
+                "Refuse; the agent is told \"denied by you in the panel\" (D)",
+                () -> actions.deny(getItem()));
+        denyReason = button(
+                DENY_REASON,
+                null,
+                MaterialDesignM.MESSAGE_TEXT_OUTLINE,
+                null,
+                "Deny with a reason for the agent (Shift+D)",
+                null);
         denyReason.setOnAction(e -> actions.denyWithReason(getItem(), denyReason));
-        allow = button(ALLOW, "Approve & always allow", MaterialDesignS.SHIELD_CHECK_OUTLINE, null,
+        allow = button(
+                ALLOW,
+                "Approve & always allow",
+                MaterialDesignS.SHIELD_CHECK_OUTLINE,
+                null,
                 "Approve, and write an allow rule for commands like this one to the repository's"
-                        + " .paddock/policy.json, so they no longer ask", () -> actions.approveAndAllow(getItem()));
+                        + " .paddock/policy.json, so they no longer ask",
+                () -> actions.approveAndAllow(getItem()));
         HBox decide = new HBox(0, deny, denyReason);
         decide.getStyleClass().add(Style.APPROVAL_DENY_GROUP);
         FlowPane buttons = new FlowPane(6, 6, approve, decide, allow);
@@ -174,16 +199,18 @@ final class ApprovalCell extends ListCell<Approval> {
         tool.setText(a.tool());
         tool.setGraphic(Icons.of(toolIcon(a.tool()), 14));
         sandbox.setText(a.sandboxId());
-        sandbox.setTooltip(new Tooltip("Sandbox " + a.sandboxId() + (a.sessionId() == null ? ""
-                : "\nClaude Code session " + a.sessionId())));
-        String what = a.request() == null || a.request().isEmpty() ? "(" + a.tool() + " with no command or path)"
+        sandbox.setTooltip(new Tooltip(
+                "Sandbox " + a.sandboxId() + (a.sessionId() == null ? "" : "\nClaude Code session " + a.sessionId())));
+        String what = a.request() == null || a.request().isEmpty()
+                ? "(" + a.tool() + " with no command or path)"
                 : a.request();
         if (!what.equals(command.getText())) {
             command.setText(what);
         }
         cwd.setText(a.cwd());
         cwd.setTooltip(new Tooltip("Working directory: " + a.cwd()));
-        rule.setText(a.matchedRule() == null ? "no rule matched: unlisted commands ask" : "asked by " + a.matchedRule());
+        rule.setText(
+                a.matchedRule() == null ? "no rule matched: unlisted commands ask" : "asked by " + a.matchedRule());
         rule.setTooltip(new Tooltip(a.reason() == null ? rule.getText() : a.reason()));
         showAsker();
         showTimes();
@@ -220,7 +247,8 @@ final class ApprovalCell extends ListCell<Approval> {
             return super.computePrefHeight(width);
         }
         double w = width > 0 ? width : getWidth();
-        return snappedTopInset() + box.prefHeight(Math.max(0, w - snappedLeftInset() - snappedRightInset()))
+        return snappedTopInset()
+                + box.prefHeight(Math.max(0, w - snappedLeftInset() - snappedRightInset()))
                 + snappedBottomInset();
     }
 

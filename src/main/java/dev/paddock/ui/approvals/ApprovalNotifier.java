@@ -41,15 +41,23 @@ final class ApprovalNotifier {
             return;
         }
         for (Approval a : arrived) {
-            String what = a.request() == null || a.request().isBlank() ? a.tool()
-                    : a.tool().equals("Bash") ? a.request().strip() : a.tool() + " " + a.request().strip();
+            String what = a.request() == null || a.request().isBlank()
+                    ? a.tool()
+                    : a.tool().equals("Bash")
+                            ? a.request().strip()
+                            : a.tool() + " " + a.request().strip();
             // At most two short lines: the queue has the rest.
             what = what.lines().findFirst().orElse("");
             if (what.length() > 90) {
                 what = what.substring(0, 89) + "…";
             }
-            stack.show(KEY + a.id(), STYLE, MaterialDesignS.SHIELD_ALERT_OUTLINE, a.sandboxId() + " asks for approval",
-                    what, () -> onOpen.accept(a));
+            stack.show(
+                    KEY + a.id(),
+                    STYLE,
+                    MaterialDesignS.SHIELD_ALERT_OUTLINE,
+                    a.sandboxId() + " asks for approval",
+                    what,
+                    () -> onOpen.accept(a));
         }
     }
 
@@ -62,7 +70,8 @@ final class ApprovalNotifier {
     }
 
     private ToastStack stack() {
-        Window w = owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
+        Window w =
+                owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
         if (w == null || !w.isShowing()) {
             return null;
         }

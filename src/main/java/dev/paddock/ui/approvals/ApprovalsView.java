@@ -32,10 +32,12 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 public final class ApprovalsView extends VBox {
     /** Node ids, for tests and styling. */
     public static final String LIST_ID = "approval-list";
+
     static final String NOTE_ID = "approval-note";
     static final String ELSEWHERE_ID = "approval-elsewhere";
     /** Style classes of the note, by the severity of the decision it tells of. */
     static final String NOTE_SUCCESS = Style.APPROVAL_NOTE_SUCCESS;
+
     static final String NOTE_WARNING = Style.APPROVAL_NOTE_WARNING;
     static final String NOTE_ERROR = Style.APPROVAL_NOTE_ERROR;
     /** How long the note about the last decision shows. */
@@ -84,31 +86,33 @@ public final class ApprovalsView extends VBox {
         list = new ListView<>(vm.rows());
         list.setId(LIST_ID);
         list.getStyleClass().add(Style.APPROVAL_LIST);
-        list.setPlaceholder(new EmptyState(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Nothing to approve",
+        list.setPlaceholder(new EmptyState(
+                MaterialDesignS.SHIELD_CHECK_OUTLINE,
+                "Nothing to approve",
                 "When an agent asks to run a command your policy marks as risky (say, git push), it"
                         + " waits here until you approve (A) or deny (D)."));
-        list.setCellFactory(v -> new ApprovalCell(vm.nowProperty(), vm.deciding(), id -> askers.apply(id),
-                new ApprovalCell.Actions() {
-            @Override
-            public void approve(Approval a) {
-                vm.approve(a);
-            }
+        list.setCellFactory(v ->
+                new ApprovalCell(vm.nowProperty(), vm.deciding(), id -> askers.apply(id), new ApprovalCell.Actions() {
+                    @Override
+                    public void approve(Approval a) {
+                        vm.approve(a);
+                    }
 
-            @Override
-            public void deny(Approval a) {
-                vm.deny(a, null);
-            }
+                    @Override
+                    public void deny(Approval a) {
+                        vm.deny(a, null);
+                    }
 
-            @Override
-            public void denyWithReason(Approval a, Node anchor) {
-                askReason(a, anchor);
-            }
+                    @Override
+                    public void denyWithReason(Approval a, Node anchor) {
+                        askReason(a, anchor);
+                    }
 
-            @Override
-            public void approveAndAllow(Approval a) {
-                vm.approveAndAllow(a);
-            }
-        }));
+                    @Override
+                    public void approveAndAllow(Approval a) {
+                        vm.approveAndAllow(a);
+                    }
+                }));
         list.addEventHandler(KeyEvent.KEY_PRESSED, this::onKey);
         // Shift+D opens the reason field on release: opened on press, the field would get the key's "D".
         list.addEventHandler(KeyEvent.KEY_RELEASED, e -> {
@@ -149,7 +153,7 @@ public final class ApprovalsView extends VBox {
     /** A node of the window notifications go to: this view, unless it is placed in a pane that folds. */
     private Node anchor = this;
     /** Shows this view (unfolds the pane it is in) before a notification's request is revealed. */
-    private Runnable show = () -> { };
+    private Runnable show = () -> {};
 
     /**
      * For a view in a pane that folds (and leaves the scene): {@code anchor} stays in the window and is where
@@ -194,7 +198,8 @@ public final class ApprovalsView extends VBox {
 
     private Node selectedCell() {
         return list.lookupAll(".pd-approval-cell").stream()
-                .filter(n -> n instanceof ApprovalCell c && c.isSelected() && c.getItem() != null).findFirst()
+                .filter(n -> n instanceof ApprovalCell c && c.isSelected() && c.getItem() != null)
+                .findFirst()
                 .orElse(list);
     }
 

@@ -61,12 +61,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
      * ({@link EventSeverity}): an approval a success, a denial an error, a request decided
      * elsewhere a warning (it did not happen as asked).
      */
-    public record Note(String text, EventSeverity severity) {
-    }
+    public record Note(String text, EventSeverity severity) {}
 
     /** One reload: every pending request, the names of their repositories by id, and when it was read. */
-    private record Snapshot(List<Approval> pending, java.util.Map<Long, String> names, Instant at, Exception error) {
-    }
+    private record Snapshot(List<Approval> pending, java.util.Map<Long, String> names, Instant at, Exception error) {}
 
     private final Executor io;
     // Properties
@@ -79,11 +77,13 @@ public final class ApprovalsViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper elsewhereText = new ReadOnlyStringWrapper();
     /** Names of repositories by id, read once each (off the FX thread). */
     private final java.util.Map<Long, String> names = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final ReadOnlyObjectWrapper<Note> note = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ThrottledLoader<Snapshot> loader = new ThrottledLoader<>("approvals-refresh", this::load, this::apply);
+    private final ThrottledLoader<Snapshot> loader =
+            new ThrottledLoader<>("approvals-refresh", this::load, this::apply);
     private final ScheduledExecutorService clockTicks =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("approvals-clock"));
     private final FxCoalescer<Instant> clock = new FxCoalescer<>(t -> now.set(t));
@@ -92,9 +92,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
     private Set<Long> known;
     /** Decided here: kept out of a reload that was read before the decision and applied after it. */
     private final Set<Long> decided = new HashSet<>();
-    private Consumer<List<Approval>> onArrived = a -> { };
-    private Consumer<Set<Long>> onPending = p -> { };
-    private Runnable unsubscribe = () -> { };
+
+    private Consumer<List<Approval>> onArrived = a -> {};
+    private Consumer<Set<Long>> onPending = p -> {};
+    private Runnable unsubscribe = () -> {};
     private ScheduledFuture<?> ticking;
 
     /** @param io where the broker's decisions run */
@@ -169,22 +170,22 @@ public final class ApprovalsViewModel implements AutoCloseable {
             note.set(null);
             error.set(null);
         }
-        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        unsubscribe = b == null ? () -> {} : b.onChange(this::refresh);
         if (ticking == null && !clockTicks.isShutdown()) {
-            ticking = clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
-                    TimeUnit.MILLISECONDS);
+            ticking = clockTicks.scheduleWithFixedDelay(
+                    () -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
         }
         refresh();
     }
 
     /** Called on the FX thread with the requests that arrived since the last reload (in any repository). */
     public void setOnArrived(Consumer<List<Approval>> c) {
-        onArrived = c == null ? a -> { } : c;
+        onArrived = c == null ? a -> {} : c;
     }
 
     /** Called on the FX thread after every reload with the ids of every request still pending (any repository). */
     public void setOnPending(Consumer<Set<Long>> c) {
-        onPending = c == null ? p -> { } : c;
+        onPending = c == null ? p -> {} : c;
     }
 
     /** Reloads soon (from any thread); requests close together make one reload. */
@@ -204,8 +205,8 @@ public final class ApprovalsViewModel implements AutoCloseable {
 
     /** The agent of {@code a} is told "allow". */
     public CompletableFuture<Void> approve(Approval a) {
-        return decide(a, "Cannot approve", EventSeverity.SUCCESS, b -> b.approve(a.id()),
-                x -> "Approved " + label(a) + ".");
+        return decide(
+                a, "Cannot approve", EventSeverity.SUCCESS, b -> b.approve(a.id()), x -> "Approved " + label(a) + ".");
     }
 
     /**
@@ -215,8 +216,12 @@ public final class ApprovalsViewModel implements AutoCloseable {
      */
     public CompletableFuture<Void> deny(Approval a, String reason) {
         String why = reason == null || reason.isBlank() ? null : reason.strip();
-        return decide(a, "Cannot deny", EventSeverity.ERROR, b -> b.deny(a.id(), why), x -> "Denied " + label(a)
-                + (why == null ? "." : ": " + why));
+        return decide(
+                a,
+                "Cannot deny",
+                EventSeverity.ERROR,
+                b -> b.deny(a.id(), why),
+                x -> "Denied " + label(a) + (why == null ? "." : ": " + why));
     }
 
     /** Approves {@code a} and writes an allow rule for its prefix to its repository's policy file. */
@@ -224,8 +229,10 @@ public final class ApprovalsViewModel implements AutoCloseable {
         return decide(a, "Cannot allow", EventSeverity.SUCCESS, b -> b.approveAndAllow(a.id()), x -> {
             AllowResult r = (AllowResult) x;
             return "Approved " + label(a) + ". From now on the " + r.deciding() + " allows such requests"
-                    + (r.droppedAsks().isEmpty() ? "." : "; the " + String.join(", the ", r.droppedAsks())
-                    + " that asked about them was removed.");
+                    + (r.droppedAsks().isEmpty()
+                            ? "."
+                            : "; the " + String.join(", the ", r.droppedAsks())
+                                    + " that asked about them was removed.");
         });
     }
 
@@ -235,8 +242,12 @@ public final class ApprovalsViewModel implements AutoCloseable {
         Object send(ApprovalBackend b) throws PaddockException;
     }
 
-    private CompletableFuture<Void> decide(Approval a, String failed, EventSeverity severity, Decision d,
-                                           java.util.function.Function<Object, String> said) {
+    private CompletableFuture<Void> decide(
+            Approval a,
+            String failed,
+            EventSeverity severity,
+            Decision d,
+            java.util.function.Function<Object, String> said) {
         ApprovalBackend b = backend;
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (b == null || a == null || !deciding.add(a.id())) {
@@ -263,8 +274,13 @@ public final class ApprovalsViewModel implements AutoCloseable {
         return done;
     }
 
-    private void finished(Approval a, String failed, EventSeverity severity, Object result, Exception failure,
-                          java.util.function.Function<Object, String> said) {
+    private void finished(
+            Approval a,
+            String failed,
+            EventSeverity severity,
+            Object result,
+            Exception failure,
+            java.util.function.Function<Object, String> said) {
         if (failure == null) {
             decided.add(a.id());
             rows.removeIf(x -> x.id() == a.id());
@@ -282,7 +298,9 @@ public final class ApprovalsViewModel implements AutoCloseable {
 
     /** "#12 (git push origin main)": the id and the start of the request, for messages. */
     static String label(Approval a) {
-        String what = a.request() == null || a.request().isBlank() ? a.tool() : a.request().strip();
+        String what = a.request() == null || a.request().isBlank()
+                ? a.tool()
+                : a.request().strip();
         String line = what.lines().findFirst().orElse("");
         if (line.length() > 60 || what.lines().count() > 1) {
             line = line.substring(0, Math.min(line.length(), 57)) + "…";
@@ -320,15 +338,20 @@ public final class ApprovalsViewModel implements AutoCloseable {
         Set<Long> pendingIds = new HashSet<>();
         s.pending().forEach(a -> pendingIds.add(a.id()));
         decided.retainAll(pendingIds);
-        List<Approval> mine = s.pending().stream().filter(a -> !decided.contains(a.id()))
-                .filter(a -> repo == null || repo.equals(a.repositoryId())).toList();
+        List<Approval> mine = s.pending().stream()
+                .filter(a -> !decided.contains(a.id()))
+                .filter(a -> repo == null || repo.equals(a.repositoryId()))
+                .toList();
         KeyedListSync.sync(rows, mine, Approval::id);
-        List<Approval> others = s.pending().stream().filter(a -> repo != null && !repo.equals(a.repositoryId())).toList();
+        List<Approval> others = s.pending().stream()
+                .filter(a -> repo != null && !repo.equals(a.repositoryId()))
+                .toList();
         elsewhere.set(others.size());
         elsewhereText.set(elsewhereText(others, s.names()));
         onPending.accept(pendingIds);
         if (known != null) {
-            List<Approval> arrived = s.pending().stream().filter(a -> !known.contains(a.id())).toList();
+            List<Approval> arrived =
+                    s.pending().stream().filter(a -> !known.contains(a.id())).toList();
             if (!arrived.isEmpty()) {
                 onArrived.accept(arrived);
             }
@@ -344,20 +367,26 @@ public final class ApprovalsViewModel implements AutoCloseable {
         if (others.isEmpty()) {
             return null;
         }
-        java.util.Map<String, Long> byRepo = others.stream().collect(java.util.stream.Collectors.groupingBy(
-                a -> names.getOrDefault(a.repositoryId(), "repository #" + a.repositoryId()),
-                java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        java.util.Map<String, Long> byRepo = others.stream()
+                .collect(java.util.stream.Collectors.groupingBy(
+                        a -> names.getOrDefault(a.repositoryId(), "repository #" + a.repositoryId()),
+                        java.util.TreeMap::new,
+                        java.util.stream.Collectors.counting()));
         List<String> listed = byRepo.entrySet().stream()
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(3)
-                .map(e -> byRepo.size() == 1 ? e.getKey() : e.getKey() + " (" + e.getValue() + ")").toList();
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(3)
+                .map(e -> byRepo.size() == 1 ? e.getKey() : e.getKey() + " (" + e.getValue() + ")")
+                .toList();
         List<String> parts = new java.util.ArrayList<>(listed);
         if (byRepo.size() > listed.size()) {
             int rest = byRepo.size() - listed.size();
             parts.add(rest + (rest == 1 ? " other repository" : " other repositories"));
         }
-        String where = parts.size() == 1 ? parts.get(0)
+        String where = parts.size() == 1
+                ? parts.get(0)
                 : String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
-        return others.size() == 1 ? "1 more request waits in " + where + "."
+        return others.size() == 1
+                ? "1 more request waits in " + where + "."
                 : others.size() + " more requests wait in " + where + ".";
     }
 

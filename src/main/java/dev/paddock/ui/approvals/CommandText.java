@@ -14,6 +14,7 @@ import javafx.scene.text.Text;
 final class CommandText extends TextArea {
     /** Style class, for tests and the theme. */
     static final String STYLE = Style.APPROVAL_COMMAND;
+
     static final int MAX_LINES = 10;
     private final Text measure = new Text();
 
@@ -37,7 +38,8 @@ final class CommandText extends TextArea {
         double w = width > 0 ? width : getWidth() > 0 ? getWidth() : 280;
         Insets in = getInsets();
         // The skin's content area (the theme pads it) holds the text; leave room for a scroll bar too.
-        Insets pad = lookup(".content") instanceof javafx.scene.layout.Region c ? c.getInsets() : new Insets(6, 8, 6, 8);
+        Insets pad =
+                lookup(".content") instanceof javafx.scene.layout.Region c ? c.getInsets() : new Insets(6, 8, 6, 8);
         double textWidth = Math.max(40, w - in.getLeft() - in.getRight() - pad.getLeft() - pad.getRight() - 14);
         measure.setFont(getFont());
         measure.setWrappingWidth(textWidth);

@@ -23,6 +23,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 final class DenyReasonPopOver extends PopOver {
     /** Node ids, for tests. */
     static final String FIELD_ID = "approval-deny-reason";
+
     static final String CONFIRM_ID = "approval-deny-confirm";
 
     /**
@@ -76,7 +77,8 @@ final class DenyReasonPopOver extends PopOver {
      * (the approval queue's side), at its left end beside the left edge, else in its middle.
      */
     void showAt(javafx.scene.Node anchor) {
-        javafx.stage.Window w = anchor.getScene() == null ? null : anchor.getScene().getWindow();
+        javafx.stage.Window w =
+                anchor.getScene() == null ? null : anchor.getScene().getWindow();
         javafx.geometry.Bounds a = anchor.localToScreen(anchor.getBoundsInLocal());
         if (w == null || a == null) {
             show(anchor);
@@ -90,9 +92,12 @@ final class DenyReasonPopOver extends PopOver {
         double x = a.getCenterX();
         boolean right = x + width / 2 > room.getMaxX();
         boolean left = !right && x - width / 2 < room.getMinX();
-        setArrowLocation(below ? (right ? ArrowLocation.TOP_RIGHT : left ? ArrowLocation.TOP_LEFT
-                : ArrowLocation.TOP_CENTER) : (right ? ArrowLocation.BOTTOM_RIGHT : left ? ArrowLocation.BOTTOM_LEFT
-                : ArrowLocation.BOTTOM_CENTER));
+        setArrowLocation(
+                below
+                        ? (right ? ArrowLocation.TOP_RIGHT : left ? ArrowLocation.TOP_LEFT : ArrowLocation.TOP_CENTER)
+                        : (right
+                                ? ArrowLocation.BOTTOM_RIGHT
+                                : left ? ArrowLocation.BOTTOM_LEFT : ArrowLocation.BOTTOM_CENTER));
         show(anchor);
         // Whatever its arrow, nothing of it past the window's or the screen's edge.
         if (getX() + getWidth() > room.getMaxX()) {
@@ -105,16 +110,17 @@ final class DenyReasonPopOver extends PopOver {
 
     /** The part of the screen the pop-over may take: the window's, within the screen's bounds where the anchor is. */
     private static javafx.geometry.Rectangle2D room(javafx.stage.Window w, javafx.geometry.Bounds a) {
-        javafx.geometry.Rectangle2D window = new javafx.geometry.Rectangle2D(w.getX(), w.getY(), w.getWidth(),
-                w.getHeight());
-        var screens = javafx.stage.Screen.getScreensForRectangle(a.getMinX(), a.getMinY(), a.getWidth(),
-                a.getHeight());
-        javafx.geometry.Rectangle2D screen = screens.isEmpty() ? window : screens.get(0).getVisualBounds();
+        javafx.geometry.Rectangle2D window =
+                new javafx.geometry.Rectangle2D(w.getX(), w.getY(), w.getWidth(), w.getHeight());
+        var screens = javafx.stage.Screen.getScreensForRectangle(a.getMinX(), a.getMinY(), a.getWidth(), a.getHeight());
+        javafx.geometry.Rectangle2D screen =
+                screens.isEmpty() ? window : screens.get(0).getVisualBounds();
         double minX = Math.max(window.getMinX(), screen.getMinX());
         double minY = Math.max(window.getMinY(), screen.getMinY());
         double maxX = Math.min(window.getMaxX(), screen.getMaxX());
         double maxY = Math.min(window.getMaxY(), screen.getMaxY());
-        return maxX > minX && maxY > minY ? new javafx.geometry.Rectangle2D(minX, minY, maxX - minX, maxY - minY)
+        return maxX > minX && maxY > minY
+                ? new javafx.geometry.Rectangle2D(minX, minY, maxX - minX, maxY - minY)
                 : window;
     }
 }

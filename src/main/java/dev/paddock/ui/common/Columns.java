@@ -37,16 +37,15 @@ public final class Columns {
     private static final double CELL_PAD = 16;
     /** A chip's text size (of the cell's), and its own padding (paddock.css, .pd-chip). */
     private static final double CHIP_SCALE = 0.85;
+
     private static final double CHIP_PAD = 16;
     /** A chip's 12 px icon and the gap to its text (paddock.css, .pd-chip). */
     private static final double CHIP_ICON = 16;
 
     /** What {@link #fitContent} declared for a column. */
-    private record ContentFit(double upTo, java.util.function.Supplier<List<String>> content) {
-    }
+    private record ContentFit(double upTo, java.util.function.Supplier<List<String>> content) {}
 
-    private Columns() {
-    }
+    private Columns() {}
 
     /**
      * Declares what {@code c} must show whole.
@@ -73,8 +72,8 @@ public final class Columns {
      * @param content the texts its cells show now
      * @return {@code c}
      */
-    public static <S, T> TableColumn<S, T> fitContent(TableColumn<S, T> c, double upTo,
-                                                      java.util.function.Supplier<List<String>> content) {
+    public static <S, T> TableColumn<S, T> fitContent(
+            TableColumn<S, T> c, double upTo, java.util.function.Supplier<List<String>> content) {
         c.getProperties().put(CAP, new ContentFit(upTo, content));
         return c;
     }
@@ -101,13 +100,16 @@ public final class Columns {
      *
      * @param gap the room between two chips of a row, in pixels
      */
-    public static <S, T> TableColumn<S, T> fitChipRows(TableColumn<S, T> c, String tooltip, double gap,
-                                                      List<List<String>> rows) {
+    public static <S, T> TableColumn<S, T> fitChipRows(
+            TableColumn<S, T> c, String tooltip, double gap, List<List<String>> rows) {
         List<String> widest = List.of();
         double most = -1;
         Font f = Font.font(Font.getDefault().getFamily(), Font.getDefault().getSize() * CHIP_SCALE);
         for (List<String> row : rows) {
-            double w = row.stream().mapToDouble(t -> textWidth(t, f) + CHIP_PAD + CHIP_ICON).sum() + gap * row.size();
+            double w = row.stream()
+                            .mapToDouble(t -> textWidth(t, f) + CHIP_PAD + CHIP_ICON)
+                            .sum()
+                    + gap * row.size();
             if (w > most) {
                 most = w;
                 widest = row;
@@ -162,8 +164,12 @@ public final class Columns {
                 h.getProperties().put(TIP, s);
             }
         }
-        Font header = headerFont != null ? headerFont : Font.font(Font.getDefault().getFamily(), FontWeight.BOLD,
-                Font.getDefault().getSize());
+        Font header = headerFont != null
+                ? headerFont
+                : Font.font(
+                        Font.getDefault().getFamily(),
+                        FontWeight.BOLD,
+                        Font.getDefault().getSize());
         Font cell = Font.font(header.getFamily(), FontWeight.NORMAL, header.getSize());
         for (TableColumn<?, ?> col : table.getColumns()) {
             Object samples = col.getProperties().get(SAMPLES);

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DesktopOpener {
     /** Terminals tried on Linux, in this order. */
-    public static final List<String> LINUX_TERMINALS = List.of("x-terminal-emulator", "gnome-terminal", "konsole",
-            "xterm");
+    public static final List<String> LINUX_TERMINALS =
+            List.of("x-terminal-emulator", "gnome-terminal", "konsole", "xterm");
     /** How long a started tool is watched for an immediate failure, in ms. */
     static final long SETTLE_MS = 1_000;
 
@@ -62,8 +62,9 @@ public final class DesktopOpener {
     public String openFolder(Path dir) throws PaddockException {
         requireDirectory(dir);
         String tool = mac ? "open" : "xdg-open";
-        Path exe = find(tool).orElseThrow(() -> new PaddockException("Cannot open the folder: " + tool
-                + " is not installed" + (mac ? "" : " (it comes with xdg-utils)") + ". The folder is " + dir + "."));
+        Path exe = find(tool)
+                .orElseThrow(() -> new PaddockException("Cannot open the folder: " + tool + " is not installed"
+                        + (mac ? "" : " (it comes with xdg-utils)") + ". The folder is " + dir + "."));
         start(List.of(exe.toString(), dir.toString()), dir, tool);
         return tool;
     }
@@ -79,8 +80,9 @@ public final class DesktopOpener {
             throw new PaddockException("The file " + file + " does not exist (any more).");
         }
         String tool = mac ? "open" : "xdg-open";
-        Path exe = find(tool).orElseThrow(() -> new PaddockException("Cannot open the file: " + tool
-                + " is not installed" + (mac ? "" : " (it comes with xdg-utils)") + ". The file is " + file + "."));
+        Path exe = find(tool)
+                .orElseThrow(() -> new PaddockException("Cannot open the file: " + tool + " is not installed"
+                        + (mac ? "" : " (it comes with xdg-utils)") + ". The file is " + file + "."));
         Path dir = file.toAbsolutePath().getParent();
         start(List.of(exe.toString(), file.toString()), dir, tool);
         return tool;
@@ -95,7 +97,8 @@ public final class DesktopOpener {
     public String openTerminal(Path dir) throws PaddockException {
         requireDirectory(dir);
         if (mac) {
-            Path open = find("open").orElseThrow(() -> new PaddockException("Cannot open a terminal: open is missing."));
+            Path open =
+                    find("open").orElseThrow(() -> new PaddockException("Cannot open a terminal: open is missing."));
             start(List.of(open.toString(), "-a", "Terminal", dir.toString()), dir, "Terminal");
             return "Terminal";
         }
@@ -139,8 +142,12 @@ public final class DesktopOpener {
         Path err = null;
         try {
             err = Files.createTempFile("paddock-open", ".err");
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectInput(Processes.NO_INPUT)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(err.toFile())
+                    .start();
             if (p.waitFor(SETTLE_MS, TimeUnit.MILLISECONDS) && p.exitValue() != 0) {
                 String why = Files.readString(err, StandardCharsets.UTF_8).strip();
                 throw new PaddockException(tool + " failed (exit " + p.exitValue() + ")"

@@ -91,6 +91,7 @@ public final class ErrorBox extends VBox {
         message.setText(e == null ? null : e.message());
         details.setText(e == null ? "" : e.details());
         detailsToggle.setSelected(false);
-        detailsToggle.setVisible(e != null && e.details() != null && !e.details().isBlank());
+        detailsToggle.setVisible(
+                e != null && e.details() != null && !e.details().isBlank());
     }
 }

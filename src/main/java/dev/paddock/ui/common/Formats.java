@@ -7,13 +7,12 @@ import java.time.format.DateTimeFormatter;
 
 /** Short, human formats for the panel: ages, clock times, sizes. */
 public final class Formats {
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
-    private static final DateTimeFormatter DAY_CLOCK = DateTimeFormatter.ofPattern("MMM d HH:mm")
-            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter DAY_CLOCK =
+            DateTimeFormatter.ofPattern("MMM d HH:mm").withZone(ZoneId.systemDefault());
 
-    private Formats() {
-    }
+    private Formats() {}
 
     /** "12 s ago", "3 min ago", "2 h ago", "4 d ago"; empty for null. */
     public static String ago(Instant then, Instant now) {
@@ -42,7 +41,8 @@ public final class Formats {
         if (s <= 0) {
             return "expired";
         }
-        return s >= 3600 ? String.format("%d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60)
+        return s >= 3600
+                ? String.format("%d:%02d:%02d left", s / 3600, s / 60 % 60, s % 60)
                 : String.format("%d:%02d left", s / 60, s % 60);
     }
 
@@ -63,7 +63,8 @@ public final class Formats {
             return n / 1024 + " KB";
         }
         double mb = n / (1024.0 * 1024);
-        return mb < 1024 ? String.format(java.util.Locale.ROOT, "%.1f MB", mb)
+        return mb < 1024
+                ? String.format(java.util.Locale.ROOT, "%.1f MB", mb)
                 : String.format(java.util.Locale.ROOT, "%.1f GB", mb / 1024);
     }
 

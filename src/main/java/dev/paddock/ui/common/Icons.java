@@ -6,8 +6,7 @@ import org.kordamp.ikonli.javafx.FontIcon;
 
 /** Ikonli icons, sized in pixels, with a style class for theming. */
 public final class Icons {
-    private Icons() {
-    }
+    private Icons() {}
 
     /** An icon of {@code size} pixels. */
     public static FontIcon of(Ikon ikon, int size) {

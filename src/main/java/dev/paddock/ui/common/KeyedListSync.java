@@ -12,8 +12,7 @@ import javafx.collections.ObservableList;
  * changed, so selection, focus and scroll position survive a refresh. Call on the FX thread.
  */
 public final class KeyedListSync {
-    private KeyedListSync() {
-    }
+    private KeyedListSync() {}
 
     /**
      * Makes {@code target} equal to {@code source} (same order), replacing an element only when it is not

@@ -12,8 +12,7 @@ import javafx.scene.control.ButtonType;
  * other button is never the default, whatever its kind: a person who presses Enter out of habit loses nothing.
  */
 public final class SafeQuestion {
-    private SafeQuestion() {
-    }
+    private SafeQuestion() {}
 
     /**
      * Asks, over the window of {@code from}, and waits for the answer.
@@ -23,8 +22,8 @@ public final class SafeQuestion {
      * @param safe  the answer that keeps everything as it is (its button data should be CANCEL_CLOSE: Escape)
      * @return whether {@code risky} was chosen
      */
-    public static boolean ask(Scene from, String id, String title, String header, String text, ButtonType risky,
-                              ButtonType safe) {
+    public static boolean ask(
+            Scene from, String id, String title, String header, String text, ButtonType risky, ButtonType safe) {
         Alert ask = new Alert(Alert.AlertType.CONFIRMATION, text, risky, safe);
         if (from != null && from.getWindow() != null) {
             ask.initOwner(from.getWindow());

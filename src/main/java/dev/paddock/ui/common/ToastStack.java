@@ -36,9 +36,11 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 public final class ToastStack {
     /** Style class of every toast, and id of the summary, for tests and styling. */
     public static final String STYLE = Style.TOAST;
+
     public static final String SUMMARY_ID = Style.TOAST_SUMMARY;
     /** Toasts shown at once; more are counted in the summary. */
     public static final int MAX_SHOWN = 3;
+
     static final Duration SHOWN_FOR = Duration.seconds(12);
     private static final double WIDTH = 380;
     private static final double GAP = 8;
@@ -53,7 +55,7 @@ public final class ToastStack {
     private final Popup summary = new Popup();
     private final Label summaryText = new Label();
     private final PauseTransition summaryTimer = new PauseTransition(SHOWN_FOR);
-    private Runnable onSummary = () -> { };
+    private Runnable onSummary = () -> {};
 
     private ToastStack(Window owner) {
         this.owner = owner;
@@ -96,7 +98,7 @@ public final class ToastStack {
 
     /** Runs when the summary is clicked (the panel comes to the front). */
     public void setOnSummary(Runnable r) {
-        onSummary = r == null ? () -> { } : r;
+        onSummary = r == null ? () -> {} : r;
     }
 
     /**

@@ -24,13 +24,17 @@ public record UiError(String message, String details) {
      */
     public static UiError of(String doing, Throwable error) {
         String msg = error.getMessage() == null || error.getMessage().isBlank()
-                ? error.getClass().getSimpleName() : error.getMessage();
+                ? error.getClass().getSimpleName()
+                : error.getMessage();
         StringBuilder details = new StringBuilder();
         if (error.getCause() != null) {
             // the chain first: with git or the store behind an error, the cause says the most
             for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                details.append(t == error ? "" : "caused by: ").append(t.getClass().getName()).append(": ")
-                        .append(t.getMessage()).append('\n');
+                details.append(t == error ? "" : "caused by: ")
+                        .append(t.getClass().getName())
+                        .append(": ")
+                        .append(t.getMessage())
+                        .append('\n');
             }
             details.append('\n');
         }

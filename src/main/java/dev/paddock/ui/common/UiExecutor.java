@@ -1,7 +1,6 @@
 package dev.paddock.ui.common;
 
 import dev.paddock.common.Threads;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,8 +14,7 @@ import javafx.application.Platform;
 public final class UiExecutor {
     private static final ExecutorService IO = Executors.newCachedThreadPool(Threads.numbered("ui-io"));
 
-    private UiExecutor() {
-    }
+    private UiExecutor() {}
 
     /** Work that may throw. */
     @FunctionalInterface
@@ -29,23 +27,29 @@ public final class UiExecutor {
      * thread.
      */
     public static <T> CompletableFuture<T> run(Work<T> work, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
-        CompletableFuture<T> f = CompletableFuture.supplyAsync(() -> {
-            try {
-                return work.run();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, IO);
-        f.whenCompleteAsync((value, error) -> {
-            if (error == null) {
-                onSuccess.accept(value);
-            } else {
-                onFailure.accept(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                        ? error.getCause() : error);
-            }
-        }, Platform::runLater);
+        CompletableFuture<T> f = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return work.run();
+                    } catch (RuntimeException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                },
+                IO);
+        f.whenCompleteAsync(
+                (value, error) -> {
+                    if (error == null) {
+                        onSuccess.accept(value);
+                    } else {
+                        onFailure.accept(
+                                error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                                        ? error.getCause()
+                                        : error);
+                    }
+                },
+                Platform::runLater);
         return f;
     }
 

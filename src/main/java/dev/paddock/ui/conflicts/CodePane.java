@@ -76,8 +76,8 @@ final class CodePane extends VBox {
      */
     static Doc document(String text, IntFunction<List<String>> styleOfLine) {
         Collection<String> none = List.of();
-        ReadOnlyStyledDocument<Collection<String>, String, Collection<String>> doc = ReadOnlyStyledDocument
-                .fromString(text == null ? "" : text, none, none, SegmentOps.styledTextOps());
+        ReadOnlyStyledDocument<Collection<String>, String, Collection<String>> doc =
+                ReadOnlyStyledDocument.fromString(text == null ? "" : text, none, none, SegmentOps.styledTextOps());
         int[] line = {0};
         // mapParagraphs visits the paragraphs in order (checked by ThreeWayViewTest's highlight counts)
         return new Doc(doc.mapParagraphs(p -> {

@@ -11,7 +11,10 @@ import java.util.List;
  */
 public interface ConflictBackend {
     /** Which side of a conflict to keep whole (binary files, where there is no text to send). */
-    enum Side { OURS, THEIRS }
+    enum Side {
+        OURS,
+        THEIRS
+    }
 
     /**
      * A conflicted file already resolved.
@@ -19,8 +22,7 @@ public interface ConflictBackend {
      * @param text its resolved text, or null when it was deleted or is not text
      * @param by   who resolved it
      */
-    record ResolvedFile(String path, String text, String by) {
-    }
+    record ResolvedFile(String path, String text, String by) {}
 
     /** Where a merge request shown in the three-way view stands. */
     enum Stage {
@@ -40,8 +42,7 @@ public interface ConflictBackend {
      * @param since  when it last entered or left the merge queue's finishing step, or null (tells a finish that
      *               failed from one not started yet)
      */
-    record Progress(Stage stage, String detail, java.time.Instant since) {
-    }
+    record Progress(Stage stage, String detail, java.time.Instant since) {}
 
     /** Merge requests waiting in the conflict queue of every repository, oldest first. */
     List<ConflictQueueRow> queue() throws PaddockException;

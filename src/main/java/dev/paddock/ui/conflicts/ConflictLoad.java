@@ -19,11 +19,16 @@ import java.util.function.BiFunction;
  * @param prepared per file, what the view prepared for it
  * @param resolved paths of the files resolved before
  */
-record ConflictLoad(ConflictReport report, List<FileResolution> results, List<Object> prepared, Set<String> resolved,
-                    ConflictBackend.Progress progress) {
+record ConflictLoad(
+        ConflictReport report,
+        List<FileResolution> results,
+        List<Object> prepared,
+        Set<String> resolved,
+        ConflictBackend.Progress progress) {
 
-    static ConflictLoad read(ConflictBackend backend, long mergeRequestId,
-                             BiFunction<ConflictFile, FileResolution, Object> preparer) throws PaddockException {
+    static ConflictLoad read(
+            ConflictBackend backend, long mergeRequestId, BiFunction<ConflictFile, FileResolution, Object> preparer)
+            throws PaddockException {
         ConflictReport r = backend.conflicts(mergeRequestId);
         Map<String, ConflictBackend.ResolvedFile> before = new HashMap<>();
         backend.resolvedFiles(mergeRequestId).forEach(f -> before.put(f.path(), f));
@@ -32,8 +37,11 @@ record ConflictLoad(ConflictReport report, List<FileResolution> results, List<Ob
         List<Object> ready = new ArrayList<>();
         for (ConflictFile f : r.files()) {
             ConflictBackend.ResolvedFile was = before.get(f.path());
-            FileResolution res = f.kind().needsHuman() ? null : was != null && was.text() != null
-                    ? FileResolution.reopened(f, was.text()) : new FileResolution(f);
+            FileResolution res = f.kind().needsHuman()
+                    ? null
+                    : was != null && was.text() != null
+                            ? FileResolution.reopened(f, was.text())
+                            : new FileResolution(f);
             built.add(res);
             ready.add(preparer.apply(f, res));
         }
@@ -45,7 +53,8 @@ record ConflictLoad(ConflictReport report, List<FileResolution> results, List<Ob
      * resolving: a test failed, the base moved); null otherwise.
      */
     String unfinished() {
-        if (report.files().isEmpty() || !report.files().stream().allMatch(f -> resolved.contains(f.path()))
+        if (report.files().isEmpty()
+                || !report.files().stream().allMatch(f -> resolved.contains(f.path()))
                 || progress.stage() != ConflictBackend.Stage.RESOLVING) {
             return null;
         }

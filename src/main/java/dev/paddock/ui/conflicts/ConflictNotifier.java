@@ -37,10 +37,16 @@ final class ConflictNotifier {
             return;
         }
         for (ConflictQueueRow r : arrived) {
-            stack.show(KEY + r.mergeRequestId(), STYLE, MaterialDesignS.SOURCE_MERGE, "Merge conflict: "
-                    + (r.sandboxId() == null ? r.branch() : r.sandboxId()), r.branch() + ": " + r.files()
-                    + (r.files() == 1 ? " file" : " files") + ", " + r.humanHunks() + " for a person, " + r.safeHunks()
-                    + " safe. Open it to resolve.", () -> onOpen.accept(r));
+            stack.show(
+                    KEY + r.mergeRequestId(),
+                    STYLE,
+                    MaterialDesignS.SOURCE_MERGE,
+                    "Merge conflict: " + (r.sandboxId() == null ? r.branch() : r.sandboxId()),
+                    r.branch() + ": " + r.files()
+                            + (r.files() == 1 ? " file" : " files") + ", " + r.humanHunks() + " for a person, "
+                            + r.safeHunks()
+                            + " safe. Open it to resolve.",
+                    () -> onOpen.accept(r));
         }
     }
 
@@ -53,7 +59,8 @@ final class ConflictNotifier {
     }
 
     private ToastStack stack() {
-        javafx.stage.Window w = owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
+        javafx.stage.Window w =
+                owner.get().getScene() == null ? null : owner.get().getScene().getWindow();
         return w == null || !w.isShowing() ? null : ToastStack.of(w);
     }
 }

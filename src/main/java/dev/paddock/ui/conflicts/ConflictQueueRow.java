@@ -14,6 +14,11 @@ import java.time.Instant;
  * @param humanHunks     conflict hunks (and files without text) only a person can resolve
  * @param since          when the entry entered the conflict queue (its age is shown from it)
  */
-public record ConflictQueueRow(long mergeRequestId, String sandboxId, String branch, int files, int safeHunks,
-                               int humanHunks, Instant since) {
-}
+public record ConflictQueueRow(
+        long mergeRequestId,
+        String sandboxId,
+        String branch,
+        int files,
+        int safeHunks,
+        int humanHunks,
+        Instant since) {}

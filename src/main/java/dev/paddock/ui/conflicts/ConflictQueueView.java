@@ -38,7 +38,9 @@ public final class ConflictQueueView extends VBox {
 
         list = new ListView<>(vm.rows());
         list.setId(LIST_ID);
-        list.setPlaceholder(new EmptyState(MaterialDesignC.CHECK_CIRCLE_OUTLINE, "No merge conflicts",
+        list.setPlaceholder(new EmptyState(
+                MaterialDesignC.CHECK_CIRCLE_OUTLINE,
+                "No merge conflicts",
                 "When the merge queue cannot merge a finished branch cleanly, its conflicted files wait"
                         + " here for a three-way resolution."));
         list.setCellFactory(v -> new ConflictQueueCell(vm.nowProperty()));
@@ -80,7 +82,9 @@ public final class ConflictQueueView extends VBox {
     public void open(ConflictQueueRow row) {
         ThreeWayViewModel tw = vm.open(row);
         if (tw != null) {
-            ThreeWayWindow.show(anchor.getScene() == null ? null : anchor.getScene().getWindow(), tw,
+            ThreeWayWindow.show(
+                    anchor.getScene() == null ? null : anchor.getScene().getWindow(),
+                    tw,
                     row.branch() + " (" + row.sandboxId() + ")");
         }
     }

@@ -32,8 +32,7 @@ public final class ConflictQueueViewModel implements AutoCloseable {
     public static final long REFRESH_MS = 1_000;
 
     /** One reload: the queue, or why it could not be read. */
-    private record Snapshot(List<ConflictQueueRow> rows, Instant at, Exception error) {
-    }
+    private record Snapshot(List<ConflictQueueRow> rows, Instant at, Exception error) {}
 
     private final Executor io;
     // Properties
@@ -42,14 +41,15 @@ public final class ConflictQueueViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
     private final ReadOnlyObjectWrapper<String> problem = new ReadOnlyObjectWrapper<>();
 
-    private final ThrottledLoader<Snapshot> loader = new ThrottledLoader<>("conflicts-refresh", this::load, this::apply);
+    private final ThrottledLoader<Snapshot> loader =
+            new ThrottledLoader<>("conflicts-refresh", this::load, this::apply);
     private final ScheduledExecutorService clockTicks =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("conflicts-clock"));
     private final FxCoalescer<Instant> clock = new FxCoalescer<>(t -> now.set(t));
     private volatile ConflictBackend backend;
     private Set<Long> known;
-    private Consumer<List<ConflictQueueRow>> onArrived = a -> { };
-    private Runnable unsubscribe = () -> { };
+    private Consumer<List<ConflictQueueRow>> onArrived = a -> {};
+    private Runnable unsubscribe = () -> {};
     private ScheduledFuture<?> ticking;
 
     /** @param io where the three-way views it opens read and send (their backend calls) */
@@ -82,17 +82,17 @@ public final class ConflictQueueViewModel implements AutoCloseable {
         backend = b;
         rows.clear();
         known = null;
-        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        unsubscribe = b == null ? () -> {} : b.onChange(this::refresh);
         if (b != null && ticking == null && !clockTicks.isShutdown()) {
-            ticking = clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
-                    TimeUnit.MILLISECONDS);
+            ticking = clockTicks.scheduleWithFixedDelay(
+                    () -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
         }
         refresh();
     }
 
     /** Called on the FX thread with entries that arrived since the last reload. */
     public void setOnArrived(Consumer<List<ConflictQueueRow>> c) {
-        onArrived = c == null ? a -> { } : c;
+        onArrived = c == null ? a -> {} : c;
     }
 
     /** Reloads soon (from any thread); requests close together make one reload. */
@@ -140,7 +140,9 @@ public final class ConflictQueueViewModel implements AutoCloseable {
         Set<Long> ids = new HashSet<>();
         s.rows().forEach(r -> ids.add(r.mergeRequestId()));
         if (known != null) {
-            List<ConflictQueueRow> arrived = s.rows().stream().filter(r -> !known.contains(r.mergeRequestId())).toList();
+            List<ConflictQueueRow> arrived = s.rows().stream()
+                    .filter(r -> !known.contains(r.mergeRequestId()))
+                    .toList();
             if (!arrived.isEmpty()) {
                 onArrived.accept(arrived);
             }

@@ -17,12 +17,16 @@ final class FileCell extends ListCell<FileRow> {
             setGraphic(null);
             return;
         }
-        String detail = r.resolved() ? "resolved"
-                : !r.isText() ? r.kind().id().replace('_', '/')
-                : r.unresolved() + " of " + r.hunks() + " unresolved";
+        String detail = r.resolved()
+                ? "resolved"
+                : !r.isText() ? r.kind().id().replace('_', '/') : r.unresolved() + " of " + r.hunks() + " unresolved";
         setText(r.path() + "\n" + detail);
-        setGraphic(Icons.of(r.resolved() ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
-                : r.isText() ? MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE : MaterialDesignF.FILE_ALERT_OUTLINE));
+        setGraphic(Icons.of(
+                r.resolved()
+                        ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
+                        : r.isText()
+                                ? MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE
+                                : MaterialDesignF.FILE_ALERT_OUTLINE));
         getStyleClass().add(r.resolved() ? Style.FILE_RESOLVED : Style.FILE_OPEN);
     }
 }

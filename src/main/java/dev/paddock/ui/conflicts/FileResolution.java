@@ -21,8 +21,7 @@ final class FileResolution {
      *
      * @param hunk the hunk it resolves
      */
-    record Splice(int hunk, int from, int to, String text) {
-    }
+    record Splice(int hunk, int from, int to, String text) {}
 
     private final ConflictFile file;
     private final StringBuilder text;
@@ -71,11 +70,14 @@ final class FileResolution {
         Arrays.fill(choices, HunkState.EDITED);
         if (!anchor(s, from, to, start, end)) {
             int prefix = 0;
-            while (prefix < from.size() && prefix < to.size() && from.get(prefix).equals(to.get(prefix))) {
+            while (prefix < from.size()
+                    && prefix < to.size()
+                    && from.get(prefix).equals(to.get(prefix))) {
                 prefix++;
             }
             int suffix = 0;
-            while (suffix < from.size() - prefix && suffix < to.size() - prefix
+            while (suffix < from.size() - prefix
+                    && suffix < to.size() - prefix
                     && from.get(from.size() - 1 - suffix).equals(to.get(to.size() - 1 - suffix))) {
                 suffix++;
             }
@@ -101,7 +103,8 @@ final class FileResolution {
                 found = startsWith(to, 0, gap) ? 0 : -1;
             } else if (h == n) {
                 found = to.size() - gap.size() >= at && startsWith(to, to.size() - gap.size(), gap)
-                        ? to.size() - gap.size() : -1;
+                        ? to.size() - gap.size()
+                        : -1;
             } else {
                 found = indexOf(to, gap, at);
             }
@@ -118,7 +121,9 @@ final class FileResolution {
     }
 
     private static boolean startsWith(List<String> lines, int from, List<String> part) {
-        return from >= 0 && from + part.size() <= lines.size() && lines.subList(from, from + part.size()).equals(part);
+        return from >= 0
+                && from + part.size() <= lines.size()
+                && lines.subList(from, from + part.size()).equals(part);
     }
 
     private static int indexOf(List<String> lines, List<String> part, int from) {

@@ -10,8 +10,8 @@ import java.util.List;
  * @param unresolved hunks not resolved yet (text kinds)
  * @param resolved   whether its resolution was handed to the merge queue
  */
-public record FileRow(String path, FileConflictKind kind, int hunks, int unresolved, boolean resolved,
-                      boolean needsHuman) {
+public record FileRow(
+        String path, FileConflictKind kind, int hunks, int unresolved, boolean resolved, boolean needsHuman) {
     /** Whether the file has text to merge (content or add/add). */
     public boolean isText() {
         return !kind.needsHuman();
@@ -19,8 +19,8 @@ public record FileRow(String path, FileConflictKind kind, int hunks, int unresol
 
     /** The row of {@code f}, with the hunks {@code r} (its starting result; null for kinds without text) leaves. */
     static FileRow of(ConflictFile f, FileResolution r, boolean resolved) {
-        return new FileRow(f.path(), f.kind(), f.hunks().size(), r == null ? 0 : r.unresolved(), resolved,
-                f.needsHuman());
+        return new FileRow(
+                f.path(), f.kind(), f.hunks().size(), r == null ? 0 : r.unresolved(), resolved, f.needsHuman());
     }
 
     /** This row, its resolution handed to the merge queue. */

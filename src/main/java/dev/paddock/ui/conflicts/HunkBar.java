@@ -33,8 +33,9 @@ final class HunkBar extends javafx.scene.layout.VBox {
         Label where = new Label();
         where.setId(ThreeWayView.HUNK_LABEL_ID);
         where.getStyleClass().add(Style.THREEWAY_HUNK);
-        where.textProperty().bind(Bindings.createStringBinding(this::hunkText, vm.hunkProperty(),
-                vm.unresolvedProperty(), vm.fileProperty()));
+        where.textProperty()
+                .bind(Bindings.createStringBinding(
+                        this::hunkText, vm.hunkProperty(), vm.unresolvedProperty(), vm.fileProperty()));
         where.setMinWidth(Region.USE_PREF_SIZE);
         Label why = new Label();
         why.setId("threeway-why");
@@ -49,15 +50,29 @@ final class HunkBar extends javafx.scene.layout.VBox {
         HBox.setHgrow(gap, Priority.ALWAYS);
         HBox row = new HBox(6);
         row.setAlignment(Pos.CENTER_LEFT);
-        row.getChildren().addAll(prev, next, where, gap,
-                choiceButton("Ours", HunkState.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
-                choiceButton("Theirs", HunkState.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
-                choiceButton("Ours + theirs", HunkState.OURS_THEN_THEIRS, "Ours' lines, then theirs' (Alt+B)",
-                        "threeway-take-ours-theirs"),
-                choiceButton("Theirs + ours", HunkState.THEIRS_THEN_OURS, "Theirs' lines, then ours' (Alt+R)",
-                        "threeway-take-theirs-ours"),
-                choiceButton("Apply proposed", HunkState.PROPOSED,
-                        "Apply the resolution proposed for this safe class (Alt+P)", "threeway-take-proposed"));
+        row.getChildren()
+                .addAll(
+                        prev,
+                        next,
+                        where,
+                        gap,
+                        choiceButton("Ours", HunkState.OURS, "Take ours' lines (Alt+O)", "threeway-take-ours"),
+                        choiceButton("Theirs", HunkState.THEIRS, "Take theirs' lines (Alt+T)", "threeway-take-theirs"),
+                        choiceButton(
+                                "Ours + theirs",
+                                HunkState.OURS_THEN_THEIRS,
+                                "Ours' lines, then theirs' (Alt+B)",
+                                "threeway-take-ours-theirs"),
+                        choiceButton(
+                                "Theirs + ours",
+                                HunkState.THEIRS_THEN_OURS,
+                                "Theirs' lines, then ours' (Alt+R)",
+                                "threeway-take-theirs-ours"),
+                        choiceButton(
+                                "Apply proposed",
+                                HunkState.PROPOSED,
+                                "Apply the resolution proposed for this safe class (Alt+P)",
+                                "threeway-take-proposed"));
         getChildren().addAll(row, why);
         setSpacing(2);
         getStyleClass().add(Style.THREEWAY_HUNKBAR);
@@ -78,8 +93,15 @@ final class HunkBar extends javafx.scene.layout.VBox {
         b.setTooltip(new Tooltip(tip));
         b.setMinWidth(Region.USE_PREF_SIZE);
         b.setOnAction(e -> vm.choose(choice));
-        b.disableProperty().bind(Bindings.createBooleanBinding(() -> !vm.canChoose(choice), vm.hunkProperty(),
-                vm.fileProperty(), vm.busyProperty(), vm.files(), vm.progressProperty(), vm.abortedProperty()));
+        b.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> !vm.canChoose(choice),
+                        vm.hunkProperty(),
+                        vm.fileProperty(),
+                        vm.busyProperty(),
+                        vm.files(),
+                        vm.progressProperty(),
+                        vm.abortedProperty()));
         return b;
     }
 
@@ -92,8 +114,8 @@ final class HunkBar extends javafx.scene.layout.VBox {
             return f.kind().needsHuman() ? f.kind().id().replace('_', '/') + ": no hunks" : "No conflict hunks";
         }
         int h = vm.hunkProperty().get();
-        return "Conflict " + (h + 1) + " of " + f.hunks().size() + " · " + vm.unresolvedProperty().get()
-                + " unresolved";
+        return "Conflict " + (h + 1) + " of " + f.hunks().size() + " · "
+                + vm.unresolvedProperty().get() + " unresolved";
     }
 
     private String whyText() {
@@ -102,7 +124,9 @@ final class HunkBar extends javafx.scene.layout.VBox {
             return "";
         }
         HunkState c = vm.choice(h.index());
-        return h.hunkClass().id().replace('_', ' ') + confidenceText(h) + (h.why() == null ? "" : ": " + h.why())
+        return h.hunkClass().id().replace('_', ' ')
+                + confidenceText(h)
+                + (h.why() == null ? "" : ": " + h.why())
                 + (c.isResolved() ? " · resolved: " + c.label() : "");
     }
 
@@ -111,8 +135,6 @@ final class HunkBar extends javafx.scene.layout.VBox {
         if (h.suggested() == null) {
             return "";
         }
-        return (h.proposed() != null ? " · proposal " : " · suggestion ") + Math.round(h.confidence() * 100)
-                + "% sure";
+        return (h.proposed() != null ? " · proposal " : " · suggestion ") + Math.round(h.confidence() * 100) + "% sure";
     }
-
 }

@@ -15,8 +15,7 @@ import java.util.List;
  * each hunk sits in the result, so it can highlight and replace it.
  */
 final class LineMerge {
-    private LineMerge() {
-    }
+    private LineMerge() {}
 
     /**
      * The starting result.
@@ -25,21 +24,23 @@ final class LineMerge {
      * @param trailingNewline whether the result ends with a line break (as ours, or theirs when ours is absent)
      * @param spans per hunk, {start, end} lines of the result it occupies
      */
-    record Start(List<String> lines, boolean trailingNewline, List<int[]> spans) {
-    }
+    record Start(List<String> lines, boolean trailingNewline, List<int[]> spans) {}
 
     /** The starting result of {@code f} (a text kind: content or add/add). */
     static Start start(ConflictFile f) {
         TextLines base = TextLines.of(f.baseText());
         TextLines ours = TextLines.of(f.oursText());
         TextLines theirs = TextLines.of(f.theirsText());
-        List<String> out = new ArrayList<>(Math.max(ours.lines().size(), theirs.lines().size()) + 16);
+        List<String> out =
+                new ArrayList<>(Math.max(ours.lines().size(), theirs.lines().size()) + 16);
         List<int[]> spans = new ArrayList<>();
         int b = 0;
         int o = 0;
         int t = 0;
         for (ConflictHunk h : f.hunks()) {
-            out.addAll(CleanMerge.merge(base.range(b, h.base().start()), ours.range(o, h.ours().start()),
+            out.addAll(CleanMerge.merge(
+                    base.range(b, h.base().start()),
+                    ours.range(o, h.ours().start()),
                     theirs.range(t, h.theirs().start())));
             int start = out.size();
             out.addAll(startingLines(h));
@@ -48,7 +49,9 @@ final class LineMerge {
             o = h.ours().end();
             t = h.theirs().end();
         }
-        out.addAll(CleanMerge.merge(base.range(b, base.lines().size()), ours.range(o, ours.lines().size()),
+        out.addAll(CleanMerge.merge(
+                base.range(b, base.lines().size()),
+                ours.range(o, ours.lines().size()),
                 theirs.range(t, theirs.lines().size())));
         boolean trailing = f.oursText() != null ? ours.trailingNewline() : theirs.trailingNewline();
         return new Start(out, trailing, spans);

@@ -63,10 +63,11 @@ public final class MergeConflictBackend implements ConflictBackend {
                 continue; // every file resolved: the queue is finishing it
             }
             MergeEntry.Attempt a = e.attempt();
-            Instant since = a.stepStartedAt() != null ? a.stepStartedAt()
+            Instant since = a.stepStartedAt() != null
+                    ? a.stepStartedAt()
                     : a.startedAt() != null ? a.startedAt() : e.request().enqueuedAt();
-            rows.add(new ConflictQueueRow(e.id(), e.request().sandboxId(), e.request().branch(), files, safe, human,
-                    since));
+            rows.add(new ConflictQueueRow(
+                    e.id(), e.request().sandboxId(), e.request().branch(), files, safe, human, since));
         }
         rows.sort(java.util.Comparator.comparing(ConflictQueueRow::since));
         return rows;
@@ -76,7 +77,8 @@ public final class MergeConflictBackend implements ConflictBackend {
     static int[] hunkCounts(MergeStore.StoredConflict c) {
         boolean humanKind;
         try {
-            humanKind = FileConflictKind.valueOf(c.kind().toUpperCase(java.util.Locale.ROOT)).needsHuman();
+            humanKind = FileConflictKind.valueOf(c.kind().toUpperCase(java.util.Locale.ROOT))
+                    .needsHuman();
         } catch (IllegalArgumentException unknown) {
             humanKind = true;
         }
@@ -86,7 +88,9 @@ public final class MergeConflictBackend implements ConflictBackend {
             JsonNode hunks = c.hunksJson() == null ? null : Json.mapper().readTree(c.hunksJson());
             if (hunks != null && hunks.isArray()) {
                 for (JsonNode h : hunks) {
-                    if (HunkClass.HUMAN.name().equalsIgnoreCase(h.path("hunkClass").asText(HunkClass.HUMAN.name()))) {
+                    if (HunkClass.HUMAN
+                            .name()
+                            .equalsIgnoreCase(h.path("hunkClass").asText(HunkClass.HUMAN.name()))) {
                         human++;
                     } else {
                         safe++;
@@ -110,7 +114,8 @@ public final class MergeConflictBackend implements ConflictBackend {
     @Override
     public List<ResolvedFile> resolvedFiles(long mergeRequestId) throws PaddockException {
         return resolutions.resolvedFiles(mergeRequestId).stream()
-                .map(f -> new ResolvedFile(f.path(), f.text(), f.by())).toList();
+                .map(f -> new ResolvedFile(f.path(), f.text(), f.by()))
+                .toList();
     }
 
     @Override
@@ -123,12 +128,16 @@ public final class MergeConflictBackend implements ConflictBackend {
         MergeEntry e = merges.get(mergeRequestId);
         MergeEntry.Attempt a = e.attempt();
         return switch (e.state()) {
-            case CONFLICT -> new Progress(a.worktree() == null ? Stage.CLOSED : Stage.RESOLVING, a.result(),
-                    a.stepStartedAt());
-            case RUNNING -> new Progress(Stage.FINISHING, e.step() == null ? null : e.step().id(), a.stepStartedAt());
+            case CONFLICT ->
+                new Progress(a.worktree() == null ? Stage.CLOSED : Stage.RESOLVING, a.result(), a.stepStartedAt());
+            case RUNNING ->
+                new Progress(Stage.FINISHING, e.step() == null ? null : e.step().id(), a.stepStartedAt());
             case MERGED -> new Progress(Stage.MERGED, a.mergeCommit(), a.finishedAt());
-            default -> new Progress(Stage.CLOSED, e.state().id() + (a.result() == null ? "" : ": " + a.result()),
-                    a.stepStartedAt());
+            default ->
+                new Progress(
+                        Stage.CLOSED,
+                        e.state().id() + (a.result() == null ? "" : ": " + a.result()),
+                        a.stepStartedAt());
         };
     }
 

@@ -15,11 +15,12 @@ final class ProgressFollower {
     private final ConflictBackend backend;
     private final long mergeRequestId;
     private final Executor io;
-    private final ReadOnlyObjectWrapper<ConflictBackend.Progress> progress = new ReadOnlyObjectWrapper<>(
-            new ConflictBackend.Progress(ConflictBackend.Stage.RESOLVING, null, null));
+    private final ReadOnlyObjectWrapper<ConflictBackend.Progress> progress =
+            new ReadOnlyObjectWrapper<>(new ConflictBackend.Progress(ConflictBackend.Stage.RESOLVING, null, null));
     /** The last progress seen while files waited for a person: a later one that differs is a failed finish. */
     private ConflictBackend.Progress waiting;
-    private Runnable unsubscribe = () -> { };
+
+    private Runnable unsubscribe = () -> {};
 
     ProgressFollower(ConflictBackend backend, long mergeRequestId, Executor io) {
         this.backend = backend;
@@ -56,7 +57,7 @@ final class ProgressFollower {
     /** Stops following. */
     void stop() {
         unsubscribe.run();
-        unsubscribe = () -> { };
+        unsubscribe = () -> {};
     }
 
     /**
@@ -72,8 +73,8 @@ final class ProgressFollower {
         if (p.stage() != ConflictBackend.Stage.RESOLVING) {
             return false;
         }
-        boolean failed = allResolved && (was.stage() == ConflictBackend.Stage.FINISHING
-                || waiting != null && !p.equals(waiting));
+        boolean failed = allResolved
+                && (was.stage() == ConflictBackend.Stage.FINISHING || waiting != null && !p.equals(waiting));
         if (!allResolved || failed) {
             waiting = p;
         }
@@ -83,11 +84,20 @@ final class ProgressFollower {
     /** What {@code p} means for the person in the three-way view (finishing, merged, closed), or null. */
     static String describe(ConflictBackend.Progress p) {
         return switch (p.stage()) {
-            case MERGED -> "Merged" + (p.detail() == null ? "" : " as " + p.detail().substring(0,
-                    Math.min(12, p.detail().length()))) + ": nothing is left to resolve here.";
+            case MERGED ->
+                "Merged"
+                        + (p.detail() == null
+                                ? ""
+                                : " as "
+                                        + p.detail()
+                                                .substring(
+                                                        0,
+                                                        Math.min(12, p.detail().length())))
+                        + ": nothing is left to resolve here.";
             case CLOSED -> "This merge is no longer in the conflict queue (" + p.detail() + ").";
-            case FINISHING -> "Every file is resolved: the merge queue is "
-                    + (p.detail() == null ? "finishing the merge" : p.detail() + " it") + "…";
+            case FINISHING ->
+                "Every file is resolved: the merge queue is "
+                        + (p.detail() == null ? "finishing the merge" : p.detail() + " it") + "…";
             case RESOLVING -> null;
         };
     }

@@ -24,6 +24,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignU;
 final class ThreeWayHeader extends HBox {
     /** Node ids, for tests and styling. */
     static final String UNRESOLVE_ID = "threeway-unresolve";
+
     static final String CLOSE_ID = "threeway-close";
     static final String STATUS_ID = "threeway-status";
 
@@ -50,7 +51,9 @@ final class ThreeWayHeader extends HBox {
         title.getStyleClass().add(Style.THREEWAY_TITLE);
         title.textProperty().bind(vm.reportProperty().map(this::titleOf).orElse("Reading the conflicts…"));
         title.setTooltip(new Tooltip());
-        title.getTooltip().textProperty().bind(vm.reportProperty().map(this::detailsOf).orElse(""));
+        title.getTooltip()
+                .textProperty()
+                .bind(vm.reportProperty().map(this::detailsOf).orElse(""));
         Label status = new Label();
         status.setId(STATUS_ID);
         status.getStyleClass().add(Style.MUTED);
@@ -63,27 +66,44 @@ final class ThreeWayHeader extends HBox {
         status.setTooltip(statusTip);
         ProgressIndicator progress = new ProgressIndicator();
         progress.setPrefSize(20, 20);
-        progress.visibleProperty().bind(vm.busyProperty().or(javafx.beans.binding.Bindings.createBooleanBinding(() ->
-                vm.progressProperty().get().stage() == ConflictBackend.Stage.FINISHING, vm.progressProperty())));
+        progress.visibleProperty()
+                .bind(vm.busyProperty()
+                        .or(javafx.beans.binding.Bindings.createBooleanBinding(
+                                () -> vm.progressProperty().get().stage() == ConflictBackend.Stage.FINISHING,
+                                vm.progressProperty())));
 
         Button abort = new Button("Abort merge…", Icons.of(MaterialDesignC.CLOSE_OCTAGON_OUTLINE));
         abort.setId(ThreeWayView.ABORT_ID);
         abort.getStyleClass().add(Styles.DANGER);
         abort.setTooltip(new Tooltip("Abandon this merge: everything is restored as it was before it started"));
-        abort.disableProperty().bind(vm.busyProperty().or(vm.finishedProperty()).or(over)
-                .or(vm.reportProperty().isNull()));
+        abort.disableProperty()
+                .bind(vm.busyProperty()
+                        .or(vm.finishedProperty())
+                        .or(over)
+                        .or(vm.reportProperty().isNull()));
         abort.setOnAction(e -> commands.abort());
         Button unresolve = new Button("Unresolve", Icons.of(MaterialDesignU.UNDO_VARIANT));
         unresolve.setId(UNRESOLVE_ID);
         unresolve.setTooltip(new Tooltip("Reopen this resolved file to change its result (Ctrl+U)"));
-        unresolve.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> !vm.canUnresolve(),
-                vm.busyProperty(), vm.fileIndexProperty(), vm.files(), vm.progressProperty(), over));
+        unresolve
+                .disableProperty()
+                .bind(javafx.beans.binding.Bindings.createBooleanBinding(
+                        () -> !vm.canUnresolve(),
+                        vm.busyProperty(),
+                        vm.fileIndexProperty(),
+                        vm.files(),
+                        vm.progressProperty(),
+                        over));
         unresolve.setOnAction(e -> commands.unresolve());
         Button mark = new Button("Mark resolved", Icons.of(MaterialDesignC.CHECK_BOLD));
         mark.setId(ThreeWayView.MARK_ID);
         mark.getStyleClass().add(Styles.ACCENT);
         mark.setTooltip(new Tooltip("Hand this file's result to the merge queue (Ctrl+S or Ctrl+Enter)"));
-        mark.disableProperty().bind(vm.busyProperty().or(vm.fileProperty().isNull()).or(currentDone).or(over));
+        mark.disableProperty()
+                .bind(vm.busyProperty()
+                        .or(vm.fileProperty().isNull())
+                        .or(currentDone)
+                        .or(over));
         mark.setOnAction(e -> commands.markResolved());
         // While the file shown is resolved, Unresolve takes Mark resolved's place.
         unresolve.visibleProperty().bind(currentDone.and(over.not()));
@@ -127,8 +147,8 @@ final class ThreeWayHeader extends HBox {
 
     private String detailsOf(ConflictReport r) {
         return "Merge request #" + vm.mergeRequestId() + "\ntheirs (the agent's branch): " + r.theirs()
-                + "\nours (the base branch): " + r.ours() + "\nbase: " + (r.base() == null ? "none (unrelated histories)"
-                : r.base());
+                + "\nours (the base branch): " + r.ours() + "\nbase: "
+                + (r.base() == null ? "none (unrelated histories)" : r.base());
     }
 
     static String shortId(String id) {

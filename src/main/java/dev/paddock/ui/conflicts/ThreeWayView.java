@@ -42,6 +42,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 public final class ThreeWayView extends BorderPane {
     /** Node ids, for tests and styling. */
     public static final String BASE_ID = "threeway-base";
+
     public static final String OURS_ID = "threeway-ours";
     public static final String THEIRS_ID = "threeway-theirs";
     public static final String RESULT_ID = "threeway-result";
@@ -51,9 +52,11 @@ public final class ThreeWayView extends BorderPane {
     public static final String HUNK_LABEL_ID = "threeway-hunk";
     /** Paragraph style classes of hunk lines. */
     public static final String UNRESOLVED = Style.HUNK_UNRESOLVED;
+
     public static final String RESOLVED = Style.HUNK_RESOLVED;
     public static final String CURRENT = Style.HUNK_CURRENT;
-    private static final String CSS = ThreeWayView.class.getResource("/dev/paddock/ui/conflicts/conflicts.css")
+    private static final String CSS = ThreeWayView.class
+            .getResource("/dev/paddock/ui/conflicts/conflicts.css")
             .toExternalForm();
 
     private final ThreeWayViewModel vm;
@@ -72,6 +75,7 @@ public final class ThreeWayView extends BorderPane {
     private boolean applying;
     /** Set from a key press the view acted on until its key is released: its typed character is dropped. */
     private boolean swallowTyped;
+
     private final javafx.beans.binding.BooleanBinding over;
     private final javafx.beans.binding.BooleanBinding currentDone;
 
@@ -93,7 +97,8 @@ public final class ThreeWayView extends BorderPane {
                 vm.selectFile(i.intValue());
             }
         });
-        vm.fileIndexProperty().addListener((o, a, i) -> fileList.getSelectionModel().select(i.intValue()));
+        vm.fileIndexProperty()
+                .addListener((o, a, i) -> fileList.getSelectionModel().select(i.intValue()));
         Label filesCaption = new Label("Conflicted files");
         filesCaption.getStyleClass().add(Style.CODE_CAPTION);
         filesCaption.setMaxWidth(Double.MAX_VALUE);
@@ -200,7 +205,9 @@ public final class ThreeWayView extends BorderPane {
         boolean text = f != null && !f.kind().needsHuman();
         result.setVisible(f == null || text);
         wholeFile.setVisible(f != null && !text);
-        Prepared ready = f == null ? null : (Prepared) vm.takePrepared(vm.fileIndexProperty().get());
+        Prepared ready = f == null
+                ? null
+                : (Prepared) vm.takePrepared(vm.fileIndexProperty().get());
         if (ready == null && f != null) {
             ready = prepare(f, null);
         }
@@ -236,8 +243,7 @@ public final class ThreeWayView extends BorderPane {
     }
 
     /** The four documents of a file as first shown, built off the FX thread when the conflicts are read. */
-    private record Prepared(CodePane.Doc base, CodePane.Doc ours, CodePane.Doc theirs, CodePane.Doc result) {
-    }
+    private record Prepared(CodePane.Doc base, CodePane.Doc ours, CodePane.Doc theirs, CodePane.Doc result) {}
 
     /**
      * The documents of {@code f} with every hunk styled unresolved and the first outlined (how a file
@@ -258,9 +264,12 @@ public final class ThreeWayView extends BorderPane {
                 };
         List<ConflictHunk> hs = f.hunks();
         return new Prepared(
-                CodePane.document(f.baseText(), styler.apply(h -> range(hs.get(h).base()))),
-                CodePane.document(f.oursText(), styler.apply(h -> range(hs.get(h).ours()))),
-                CodePane.document(f.theirsText(), styler.apply(h -> range(hs.get(h).theirs()))),
+                CodePane.document(
+                        f.baseText(), styler.apply(h -> range(hs.get(h).base()))),
+                CodePane.document(
+                        f.oursText(), styler.apply(h -> range(hs.get(h).ours()))),
+                CodePane.document(
+                        f.theirsText(), styler.apply(h -> range(hs.get(h).theirs()))),
                 r == null ? null : CodePane.document(r.text(), styler.apply(h -> new int[] {r.start(h), r.end(h)})));
     }
 
@@ -277,18 +286,24 @@ public final class ThreeWayView extends BorderPane {
 
     private void describeWholeFile(ConflictFile f) {
         String what = switch (f.kind()) {
-            case DELETE_MODIFY -> (f.oursText() == null ? "Ours deleted " + f.path() + "; theirs changed it."
-                    : "Theirs deleted " + f.path() + "; ours changed it.")
-                    + " Keep the changed version or delete the file.";
+            case DELETE_MODIFY ->
+                (f.oursText() == null
+                                ? "Ours deleted " + f.path() + "; theirs changed it."
+                                : "Theirs deleted " + f.path() + "; ours changed it.")
+                        + " Keep the changed version or delete the file.";
             case RENAME_RENAME -> "Both sides renamed " + f.path() + " differently. Keep one side's version.";
-            case BINARY -> f.path() + " is binary and changed on both sides: there is no text to merge."
-                    + " Keep one side's version, or delete it.";
+            case BINARY ->
+                f.path() + " is binary and changed on both sides: there is no text to merge."
+                        + " Keep one side's version, or delete it.";
             default -> "";
         };
         wholeFileText.setText(what);
-        keepOurs.setText(f.oursText() == null && f.kind() != FileConflictKind.BINARY ? "Keep ours (deleted)" : "Keep ours");
-        keepTheirs.setText(f.theirsText() == null && f.kind() != FileConflictKind.BINARY
-                ? "Keep theirs (deleted)" : "Keep theirs");
+        keepOurs.setText(
+                f.oursText() == null && f.kind() != FileConflictKind.BINARY ? "Keep ours (deleted)" : "Keep ours");
+        keepTheirs.setText(
+                f.theirsText() == null && f.kind() != FileConflictKind.BINARY
+                        ? "Keep theirs (deleted)"
+                        : "Keep theirs");
     }
 
     /** Restyles hunks {@code hunks} (ignoring -1) in the four texts. */
@@ -346,7 +361,8 @@ public final class ThreeWayView extends BorderPane {
         theirs.reveal(h.theirs().start());
         int[] span = vm.resultSpan(h.index());
         result.reveal(span[0]);
-        if (result.area().getCurrentParagraph() != span[0] && span[0] < result.area().getParagraphs().size()) {
+        if (result.area().getCurrentParagraph() != span[0]
+                && span[0] < result.area().getParagraphs().size()) {
             applying = true;
             try {
                 result.area().moveTo(span[0], 0);
@@ -386,9 +402,13 @@ public final class ThreeWayView extends BorderPane {
             return; // the whole-file buttons say what happens to it
         }
         int left = vm.unresolvedProperty().get();
-        if (left > 0 && !confirm("Mark " + f.path() + " resolved?", left + (left == 1 ? " conflict is" : " conflicts are")
-                + " still unresolved: the result keeps their text as it shows now (base's lines, or ours where base"
-                + " has none).", "Mark resolved")) {
+        if (left > 0
+                && !confirm(
+                        "Mark " + f.path() + " resolved?",
+                        left + (left == 1 ? " conflict is" : " conflicts are")
+                                + " still unresolved: the result keeps their text as it shows now (base's lines, or ours where base"
+                                + " has none).",
+                        "Mark resolved")) {
             return;
         }
         vm.markResolved();
@@ -396,10 +416,15 @@ public final class ThreeWayView extends BorderPane {
 
     private void confirmAbort() {
         // Cancel is the default: Enter out of habit must not drop every resolution.
-        if (dev.paddock.ui.common.SafeQuestion.ask(getScene(), "threeway-abort-question", "Paddock", "Abort this merge?",
+        if (dev.paddock.ui.common.SafeQuestion.ask(
+                getScene(),
+                "threeway-abort-question",
+                "Paddock",
+                "Abort this merge?",
                 "Every resolution made here is dropped and everything is restored as it was before the merge started."
-                        + " The branch waits for a human.", new ButtonType("Abort merge",
-                        javafx.scene.control.ButtonBar.ButtonData.OK_DONE), ButtonType.CANCEL)) {
+                        + " The branch waits for a human.",
+                new ButtonType("Abort merge", javafx.scene.control.ButtonBar.ButtonData.OK_DONE),
+                ButtonType.CANCEL)) {
             vm.abort();
         }
     }
@@ -458,5 +483,4 @@ public final class ThreeWayView extends BorderPane {
     public org.fxmisc.richtext.CodeArea resultArea() {
         return result.area();
     }
-
 }

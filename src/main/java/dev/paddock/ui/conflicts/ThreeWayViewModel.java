@@ -53,8 +53,8 @@ public final class ThreeWayViewModel {
     private List<FileResolution> results = List.of();
     private List<Object> prepared = new ArrayList<>();
     private java.util.function.BiFunction<ConflictFile, FileResolution, Object> preparer = (f, r) -> null;
-    private Consumer<FileResolution.Splice> onSplice = s -> { };
-    private Consumer<List<Integer>> onHunksChanged = h -> { };
+    private Consumer<FileResolution.Splice> onSplice = s -> {};
+    private Consumer<List<Integer>> onHunksChanged = h -> {};
 
     /**
      * @param backend        the merge queue's resolution service
@@ -171,12 +171,12 @@ public final class ThreeWayViewModel {
 
     /** Called on the FX thread with each replacement the commands make in the result text. */
     public void setOnSplice(Consumer<FileResolution.Splice> c) {
-        onSplice = c == null ? s -> { } : c;
+        onSplice = c == null ? s -> {} : c;
     }
 
     /** Called on the FX thread with hunks whose choice or result lines changed. */
     public void setOnHunksChanged(Consumer<List<Integer>> c) {
-        onHunksChanged = c == null ? h -> { } : c;
+        onHunksChanged = c == null ? h -> {} : c;
     }
 
     /**
@@ -360,7 +360,9 @@ public final class ThreeWayViewModel {
         }
         String path = r.file().path();
         String text = r.text();
-        return send("Cannot mark " + path + " resolved", path + " resolved",
+        return send(
+                "Cannot mark " + path + " resolved",
+                path + " resolved",
                 () -> backend.markResolved(mergeRequestId, path, text, backend.who()));
     }
 
@@ -375,11 +377,15 @@ public final class ThreeWayViewModel {
         }
         String what = f.path() + ": kept " + (side == ConflictBackend.Side.OURS ? "ours" : "theirs");
         if (f.kind() == FileConflictKind.BINARY) {
-            return send("Cannot resolve " + f.path(), what,
+            return send(
+                    "Cannot resolve " + f.path(),
+                    what,
                     () -> backend.keepSide(mergeRequestId, f.path(), side, backend.who()));
         }
         String text = side == ConflictBackend.Side.OURS ? f.oursText() : f.theirsText();
-        return send("Cannot resolve " + f.path(), what + (text == null ? " (deleted)" : ""),
+        return send(
+                "Cannot resolve " + f.path(),
+                what + (text == null ? " (deleted)" : ""),
                 () -> backend.markResolved(mergeRequestId, f.path(), text, backend.who()));
     }
 
@@ -389,7 +395,9 @@ public final class ThreeWayViewModel {
         if (f == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return send("Cannot delete " + f.path(), f.path() + " deleted",
+        return send(
+                "Cannot delete " + f.path(),
+                f.path() + " deleted",
                 () -> backend.markResolved(mergeRequestId, f.path(), null, backend.who()));
     }
 

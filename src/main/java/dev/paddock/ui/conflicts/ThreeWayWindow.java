@@ -15,8 +15,7 @@ public final class ThreeWayWindow {
     /** How long a merged window stays, so the person sees "Merged as …" before it goes, in ms. */
     static final long LINGER_MS = 2_000;
 
-    private ThreeWayWindow() {
-    }
+    private ThreeWayWindow() {}
 
     /**
      * Shows the three-way view of {@code vm} in a new window and starts loading its conflicts.
@@ -38,15 +37,18 @@ public final class ThreeWayWindow {
         }
         stage.setScene(scene);
         // Closing only closes the window: the merge stays in the conflict queue and opens again from there.
-        scene.getAccelerators().put(new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.W,
-                javafx.scene.input.KeyCombination.SHORTCUT_DOWN), stage::close);
+        scene.getAccelerators()
+                .put(
+                        new javafx.scene.input.KeyCodeCombination(
+                                javafx.scene.input.KeyCode.W, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
+                        stage::close);
         vm.abortedProperty().addListener((o, a, aborted) -> {
             if (aborted) {
                 stage.close();
             }
         });
-        javafx.animation.PauseTransition linger = new javafx.animation.PauseTransition(
-                javafx.util.Duration.millis(LINGER_MS));
+        javafx.animation.PauseTransition linger =
+                new javafx.animation.PauseTransition(javafx.util.Duration.millis(LINGER_MS));
         linger.setOnFinished(e -> stage.close());
         vm.progressProperty().addListener((o, was, now) -> {
             if (now != null && now.stage() == ConflictBackend.Stage.MERGED && stage.isShowing()) {

@@ -32,8 +32,9 @@ final class ContainerCharts {
     static final int MAX_LINES = 8;
     /** The busiest containers are chosen again every this many ticks (not every tick: lines would flicker). */
     static final int RANK_EVERY = 10;
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
+
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final LineChart<Number, Number> chart;
     private final javafx.scene.layout.FlowPane legend = new javafx.scene.layout.FlowPane(10, 2);
@@ -52,8 +53,8 @@ final class ContainerCharts {
      * @param value the figure drawn, in the unit of the y axis
      * @param colours each sandbox's colour, shared with the other chart
      */
-    ContainerCharts(String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value,
-                    SandboxColours colours) {
+    ContainerCharts(
+            String id, String title, String yLabel, ToDoubleFunction<ContainerMetrics> value, SandboxColours colours) {
         this.value = value;
         this.colours = colours;
         this.title = title;
@@ -228,8 +229,10 @@ final class ContainerCharts {
     private java.util.Set<String> busiest(Map<String, ContainerMetrics> latest) {
         return latest.values().stream()
                 .sorted(java.util.Comparator.comparing((ContainerMetrics m) -> !m.running())
-                        .thenComparing(m -> -value.applyAsDouble(m)).thenComparing(ContainerMetrics::sandboxId))
-                .limit(MAX_LINES).map(ContainerMetrics::sandboxId)
+                        .thenComparing(m -> -value.applyAsDouble(m))
+                        .thenComparing(ContainerMetrics::sandboxId))
+                .limit(MAX_LINES)
+                .map(ContainerMetrics::sandboxId)
                 .collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new));
     }
 

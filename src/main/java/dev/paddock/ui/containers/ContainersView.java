@@ -43,6 +43,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 public final class ContainersView extends VBox {
     /** Node ids, for tests. */
     static final String TABLE_ID = "containers-table";
+
     static final String CPU_CHART_ID = "containers-cpu-chart";
     static final String MEMORY_CHART_ID = "containers-memory-chart";
 
@@ -50,10 +51,15 @@ public final class ContainersView extends VBox {
     private final ObservableList<ContainerMetrics> rows = FXCollections.observableArrayList();
     /** One colour per sandbox in both charts, whatever order each chart ranks it in. */
     private final SandboxColours colours = new SandboxColours();
-    private final ContainerCharts cpu = new ContainerCharts(CPU_CHART_ID, "CPU (% of each container's limit)",
-            "% of limit", ContainerMetrics::cpuPercentOfLimit, colours);
-    private final ContainerCharts memory = new ContainerCharts(MEMORY_CHART_ID, "Memory without page cache (MiB)",
-            "MiB", m -> m.memoryBytes() / (1024.0 * 1024), colours);
+
+    private final ContainerCharts cpu = new ContainerCharts(
+            CPU_CHART_ID,
+            "CPU (% of each container's limit)",
+            "% of limit",
+            ContainerMetrics::cpuPercentOfLimit,
+            colours);
+    private final ContainerCharts memory = new ContainerCharts(
+            MEMORY_CHART_ID, "Memory without page cache (MiB)", "MiB", m -> m.memoryBytes() / (1024.0 * 1024), colours);
     private final BooleanProperty active = new SimpleBooleanProperty(true);
 
     public ContainersView(ContainersViewModel vm) {
@@ -66,7 +72,8 @@ public final class ContainersView extends VBox {
             getStylesheets().add(css.toExternalForm());
         }
 
-        HBox totals = new HBox(12,
+        HBox totals = new HBox(
+                12,
                 tile(MaterialDesignC.CUBE_OUTLINE, "containers-running", "Running"),
                 tile(MaterialDesignC.CHIP, "containers-cpu-total", "CPU, all containers"),
                 tile(MaterialDesignM.MEMORY, "containers-memory-total", "Memory, all containers"));
@@ -90,7 +97,9 @@ public final class ContainersView extends VBox {
         split.setDividerPositions(0.4);
         split.getStyleClass().add(Style.BODY);
 
-        EmptyState empty = new EmptyState(MaterialDesignC.CUBE_OUTLINE, "No containers",
+        EmptyState empty = new EmptyState(
+                MaterialDesignC.CUBE_OUTLINE,
+                "No containers",
                 "Container sandboxes show their CPU and memory here while they run: one stats stream per"
                         + " container, a sample a second.");
         StackPane body = new StackPane(split, empty);
@@ -141,11 +150,11 @@ public final class ContainersView extends VBox {
         value("containers-running").setText(Integer.toString(t.running()));
         caption("containers-running").setText(t.stopped() > 0 ? "Running · " + t.stopped() + " stopped" : "Running");
         value("containers-cpu-total").setText(MetricsText.percent(t.cpuPercentOfHost()) + " of host");
-        caption("containers-cpu-total").setText("CPU, all containers: " + MetricsText.percent(t.cpuPercentOfOneCpu())
-                + " of one CPU");
+        caption("containers-cpu-total")
+                .setText("CPU, all containers: " + MetricsText.percent(t.cpuPercentOfOneCpu()) + " of one CPU");
         value("containers-memory-total").setText(MetricsText.bytes(t.memoryBytes()));
-        caption("containers-memory-total").setText("Memory, all containers (limits: "
-                + MetricsText.bytes(t.memoryLimitBytes()) + ")");
+        caption("containers-memory-total")
+                .setText("Memory, all containers (limits: " + MetricsText.bytes(t.memoryLimitBytes()) + ")");
     }
 
     private Label value(String id) {
@@ -177,26 +186,48 @@ public final class ContainersView extends VBox {
         t.setId(TABLE_ID);
         t.getStyleClass().addAll(Style.TABLE, "striped");
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
-        t.getColumns().setAll(List.of(
-                Columns.fit(column("Sandbox", ContainerMetrics::sandboxId, 210), "The container sandbox's id", 0,
-                        "sandbox-00"),
-                Columns.fit(column("Container", m -> MetricsText.shortId(m.containerId()), 100), "The container's id",
-                        0, "0123456789ab"),
-                Columns.fit(figure("CPU (1 CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 90),
-                        "CPU in percent of one CPU (100 % is one CPU busy)", 0, "800.0 %", MetricsText.STOPPED),
-                Columns.fit(figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 85),
-                        "CPU in percent of the container's CPU limit", 0, "100.0 %", MetricsText.STOPPED),
-                Columns.fit(figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 85),
-                        "CPU in percent of every CPU of this machine", 0, "100.0 %", MetricsText.STOPPED),
-                Columns.fit(figure("Memory", m -> MetricsText.memory(m), 150),
-                        "Memory without page cache, of the container's limit", 0, "1023.9 MiB / 4.0 GiB")));
+        t.getColumns()
+                .setAll(List.of(
+                        Columns.fit(
+                                column("Sandbox", ContainerMetrics::sandboxId, 210),
+                                "The container sandbox's id",
+                                0,
+                                "sandbox-00"),
+                        Columns.fit(
+                                column("Container", m -> MetricsText.shortId(m.containerId()), 100),
+                                "The container's id",
+                                0,
+                                "0123456789ab"),
+                        Columns.fit(
+                                figure("CPU (1 CPU)", m -> MetricsText.percent(m.cpuPercentOfOneCpu()), 90),
+                                "CPU in percent of one CPU (100 % is one CPU busy)",
+                                0,
+                                "800.0 %",
+                                MetricsText.STOPPED),
+                        Columns.fit(
+                                figure("CPU (limit)", m -> MetricsText.percent(m.cpuPercentOfLimit()), 85),
+                                "CPU in percent of the container's CPU limit",
+                                0,
+                                "100.0 %",
+                                MetricsText.STOPPED),
+                        Columns.fit(
+                                figure("CPU (host)", m -> MetricsText.percent(m.cpuPercentOfHost()), 85),
+                                "CPU in percent of every CPU of this machine",
+                                0,
+                                "100.0 %",
+                                MetricsText.STOPPED),
+                        Columns.fit(
+                                figure("Memory", m -> MetricsText.memory(m), 150),
+                                "Memory without page cache, of the container's limit",
+                                0,
+                                "1023.9 MiB / 4.0 GiB")));
         Columns.install(t);
         t.setFixedCellSize(30);
         return t;
     }
 
-    private static TableColumn<ContainerMetrics, String> column(String title, Function<ContainerMetrics, String> text,
-                                                                double width) {
+    private static TableColumn<ContainerMetrics, String> column(
+            String title, Function<ContainerMetrics, String> text, double width) {
         TableColumn<ContainerMetrics, String> c = new TableColumn<>(title);
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(f.getValue())));
         c.setPrefWidth(width);
@@ -204,9 +235,8 @@ public final class ContainersView extends VBox {
     }
 
     /** A figure column: "stopped" (muted) for a stopped container, the figure otherwise; the tooltip tells all. */
-    private static TableColumn<ContainerMetrics, ContainerMetrics> figure(String title,
-                                                                          Function<ContainerMetrics, String> text,
-                                                                          double width) {
+    private static TableColumn<ContainerMetrics, ContainerMetrics> figure(
+            String title, Function<ContainerMetrics, String> text, double width) {
         TableColumn<ContainerMetrics, ContainerMetrics> c = new TableColumn<>(title);
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
         c.setPrefWidth(width);

@@ -16,11 +16,11 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 public final class ContainersViewModel implements AutoCloseable {
     // Properties
     private final ReadOnlyObjectWrapper<Map<String, ContainerMetrics>> metrics = new ReadOnlyObjectWrapper<>(Map.of());
-    private final ReadOnlyObjectWrapper<ContainerMetricsBoard.Totals> totals = new ReadOnlyObjectWrapper<>(
-            ContainerMetricsBoard.totals(Map.of()));
+    private final ReadOnlyObjectWrapper<ContainerMetricsBoard.Totals> totals =
+            new ReadOnlyObjectWrapper<>(ContainerMetricsBoard.totals(Map.of()));
     private final FxCoalescer<Map<String, ContainerMetrics>> toFx = new FxCoalescer<>(this::apply);
     private volatile ContainerMetricsBoard board;
-    private Runnable unsubscribe = () -> { };
+    private Runnable unsubscribe = () -> {};
 
     // Properties --------------------------------------------------------------------------------
 
@@ -47,7 +47,7 @@ public final class ContainersViewModel implements AutoCloseable {
         unsubscribe.run();
         board = newBoard;
         if (newBoard == null) {
-            unsubscribe = () -> { };
+            unsubscribe = () -> {};
             apply(Map.of());
             return;
         }
@@ -64,6 +64,6 @@ public final class ContainersViewModel implements AutoCloseable {
     @Override
     public void close() {
         unsubscribe.run();
-        unsubscribe = () -> { };
+        unsubscribe = () -> {};
     }
 }

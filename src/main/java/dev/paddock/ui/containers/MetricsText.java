@@ -11,8 +11,7 @@ public final class MetricsText {
     /** What a stopped container shows instead of figures. */
     public static final String STOPPED = "stopped";
 
-    private MetricsText() {
-    }
+    private MetricsText() {}
 
     /** "0.4 %", "48 %", "180 %". */
     public static String percent(double p) {

@@ -31,6 +31,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 public final class DashboardView extends VBox {
     /** Where the dividers a person moved are kept ({@link dev.paddock.ui.common.LayoutMemory}). */
     static final String SIDE_DIVIDER = "dashboard.sideDivider";
+
     static final String EVENTS_DIVIDER = "dashboard.eventsDivider";
     /** The side (approvals, conflicts) never narrower than a request's buttons need. */
     static final double SIDE_MIN_WIDTH = 380;
@@ -38,6 +39,7 @@ public final class DashboardView extends VBox {
     static final double EVENTS_MIN_HEIGHT = 120;
     /** Style class of the dashboard while it is shorter than {@link #COMPACT_BELOW} px. */
     static final String COMPACT = Style.COMPACT;
+
     static final double COMPACT_BELOW = 760;
     /** Height of one entry of the conflict queue (two lines). */
     private static final double CONFLICT_ROW = 52;
@@ -54,20 +56,44 @@ public final class DashboardView extends VBox {
     public DashboardView(DashboardViewModel vm, dev.paddock.ui.common.LayoutMemory layout) {
         getStyleClass().add(Style.DASHBOARD);
 
-        HBox tiles = new HBox(12,
-                new TileView(MaterialDesignP.PLAY_CIRCLE_OUTLINE, "Active", "accent", vm.activeProperty(),
+        HBox tiles = new HBox(
+                12,
+                new TileView(
+                        MaterialDesignP.PLAY_CIRCLE_OUTLINE,
+                        "Active",
+                        "accent",
+                        vm.activeProperty(),
                         "Sandboxes running, retrying, merging or cleaning up"),
-                new TileView(MaterialDesignC.CLOCK_OUTLINE, "Pending", "neutral", vm.pendingProperty(),
+                new TileView(
+                        MaterialDesignC.CLOCK_OUTLINE,
+                        "Pending",
+                        "neutral",
+                        vm.pendingProperty(),
                         "Sandboxes created and waiting to start"),
-                new TileView(MaterialDesignA.ALERT_CIRCLE_OUTLINE, "Failed (24 h)", "danger", vm.failed24hProperty(),
+                new TileView(
+                        MaterialDesignA.ALERT_CIRCLE_OUTLINE,
+                        "Failed (24 h)",
+                        "danger",
+                        vm.failed24hProperty(),
                         "Sandboxes that failed or timed out in the last 24 hours"),
-                new TileView(MaterialDesignS.SOURCE_MERGE, "Merged (24 h)", "success", vm.merged24hProperty(),
+                new TileView(
+                        MaterialDesignS.SOURCE_MERGE,
+                        "Merged (24 h)",
+                        "success",
+                        vm.merged24hProperty(),
                         "Branches the merge queue brought home in the last 24 hours"),
-                new TileView(MaterialDesignA.ACCOUNT_CLOCK_OUTLINE, "Awaiting human", "warning",
-                        vm.awaitingHumanProperty(), "Sandboxes, conflicts and approvals waiting for you"),
-                new TileView(MaterialDesignM.MESSAGE_REPLY_TEXT_OUTLINE, "Waiting for you", "waiting",
-                        vm.waitingForYouProperty(), "Sandboxes whose agent's turn ended: send a follow-up, merge or"
-                        + " remove them"));
+                new TileView(
+                        MaterialDesignA.ACCOUNT_CLOCK_OUTLINE,
+                        "Awaiting human",
+                        "warning",
+                        vm.awaitingHumanProperty(),
+                        "Sandboxes, conflicts and approvals waiting for you"),
+                new TileView(
+                        MaterialDesignM.MESSAGE_REPLY_TEXT_OUTLINE,
+                        "Waiting for you",
+                        "waiting",
+                        vm.waitingForYouProperty(),
+                        "Sandboxes whose agent's turn ended: send a follow-up, merge or" + " remove them"));
         tiles.getStyleClass().add(Style.TILES);
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 
@@ -80,8 +106,12 @@ public final class DashboardView extends VBox {
         worktreeTab.textProperty().bind(Bindings.size(vm.worktrees()).asString("Worktrees (%d)"));
         worktreeTab.setId("tab-worktrees");
         Tab containerTab = new Tab();
-        containerTab.textProperty().bind(Bindings.createStringBinding(() -> "Containers ("
-                + vm.containers().totalsProperty().get().running() + ")", vm.containers().totalsProperty()));
+        containerTab
+                .textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> "Containers ("
+                                + vm.containers().totalsProperty().get().running() + ")",
+                        vm.containers().totalsProperty()));
         containerTab.setId("tab-containers");
         // Built when first shown: the charts and tables of these two tabs are not needed for the first frame.
         buildWhenSelected(containerTab, () -> {
@@ -113,21 +143,35 @@ public final class DashboardView extends VBox {
 
         ApprovalsView approvalsView = new ApprovalsView(vm.approvals());
         // Each card says which sandbox asks: a fan-out's sandboxes ask the same command for the same task.
-        approvalsView.setAskers(id -> vm.sandboxes().stream().filter(s -> s.id().equals(id)).findFirst()
-                .map(s -> new dev.paddock.ui.approvals.Asker(s.group() != null && id.startsWith(s.group() + "-")
-                        ? id.substring(s.group().length() + 1) : null, s.agent(), s.branch())).orElse(null));
+        approvalsView.setAskers(id -> vm.sandboxes().stream()
+                .filter(s -> s.id().equals(id))
+                .findFirst()
+                .map(s -> new dev.paddock.ui.approvals.Asker(
+                        s.group() != null && id.startsWith(s.group() + "-")
+                                ? id.substring(s.group().length() + 1)
+                                : null,
+                        s.agent(),
+                        s.branch()))
+                .orElse(null));
         Card approvals = new Card(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "Approvals", approvalsView)
                 .withBadge(Bindings.size(vm.approvals().rows()));
         approvals.setId("approvals-pane");
         ConflictQueueView conflictQueue = new ConflictQueueView(vm.conflicts());
         // As tall as its entries (up to three; it scrolls past that), or its empty state: the approval queue above
         // needs the height for a request's command, rule and buttons.
-        conflictQueue.prefHeightProperty().bind(Bindings.createDoubleBinding(() -> vm.conflicts().rows().isEmpty()
-                ? 170 : Math.min(3, vm.conflicts().rows().size()) * CONFLICT_ROW + 10, vm.conflicts().rows()));
+        conflictQueue
+                .prefHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> vm.conflicts().rows().isEmpty()
+                                ? 170
+                                : Math.min(3, vm.conflicts().rows().size()) * CONFLICT_ROW + 10,
+                        vm.conflicts().rows()));
         // While requests wait and no conflict does, the approval queue needs the height more than the
         // conflict queue's empty state: the card shrinks to its header.
-        conflictQueue.visibleProperty().bind(Bindings.isNotEmpty(vm.conflicts().rows())
-                .or(Bindings.isEmpty(vm.approvals().rows())));
+        conflictQueue
+                .visibleProperty()
+                .bind(Bindings.isNotEmpty(vm.conflicts().rows())
+                        .or(Bindings.isEmpty(vm.approvals().rows())));
         conflictQueue.managedProperty().bind(conflictQueue.visibleProperty());
         Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", conflictQueue)
                 .withBadge(Bindings.size(vm.conflicts().rows()));
@@ -141,9 +185,17 @@ public final class DashboardView extends VBox {
 
         side.setMinWidth(SIDE_MIN_WIDTH);
         // While both queues are empty they fold to a rail: the tables get the width (a 1366 px screen needs it).
-        upper = new SideFold(main, side, Bindings.size(vm.approvals().rows()), Bindings.size(vm.conflicts().rows()),
-                vm.approvals().elsewhereProperty().greaterThan(0).or(vm.approvals().noteProperty().isNotNull())
-                        .or(vm.approvals().errorProperty().isNotNull()), layout);
+        upper = new SideFold(
+                main,
+                side,
+                Bindings.size(vm.approvals().rows()),
+                Bindings.size(vm.conflicts().rows()),
+                vm.approvals()
+                        .elsewhereProperty()
+                        .greaterThan(0)
+                        .or(vm.approvals().noteProperty().isNotNull())
+                        .or(vm.approvals().errorProperty().isNotNull()),
+                layout);
         approvals.withActions(foldButton(upper));
         // The queues leave the scene while folded: their notifications belong to the dashboard's window.
         approvalsView.placeIn(this, upper::unfold);
@@ -190,7 +242,8 @@ public final class DashboardView extends VBox {
     private static void buildWhenSelected(Tab tab, java.util.function.Supplier<javafx.scene.Node> build) {
         javafx.beans.value.ChangeListener<Boolean> once = new javafx.beans.value.ChangeListener<>() {
             @Override
-            public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean selected) {
+            public void changed(
+                    javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean selected) {
                 if (selected && tab.getContent() == null) {
                     tab.selectedProperty().removeListener(this);
                     tab.setContent(build.get());
@@ -207,8 +260,8 @@ public final class DashboardView extends VBox {
 
     /** The side's button that folds the queues to a rail. */
     private static javafx.scene.control.Button foldButton(SideFold fold) {
-        javafx.scene.control.Button b = new javafx.scene.control.Button(null,
-                dev.paddock.ui.common.Icons.of(MaterialDesignC.CHEVRON_DOUBLE_RIGHT, 16));
+        javafx.scene.control.Button b = new javafx.scene.control.Button(
+                null, dev.paddock.ui.common.Icons.of(MaterialDesignC.CHEVRON_DOUBLE_RIGHT, 16));
         b.setId("side-fold");
         b.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
         b.setTooltip(new javafx.scene.control.Tooltip("Fold approvals and conflicts to a narrow rail (Ctrl+B); they"

@@ -5,12 +5,12 @@ import dev.paddock.common.Threads;
 import dev.paddock.status.Counts;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.approvals.ApprovalsViewModel;
-import dev.paddock.ui.common.FxCoalescer;
-import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.common.DesktopOpener;
+import dev.paddock.ui.common.FxCoalescer;
 import dev.paddock.ui.common.KeyedListSync;
 import dev.paddock.ui.common.ThrottledLoader;
 import dev.paddock.ui.common.UiExecutor;
+import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.containers.ContainersViewModel;
 import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
@@ -54,7 +54,8 @@ public final class DashboardViewModel implements AutoCloseable {
             FXCollections.unmodifiableObservableList(worktrees);
     private final ObservableList<RepositoryStatus.Sandbox> sandboxesView =
             FXCollections.unmodifiableObservableList(sandboxes);
-    private final ObservableList<RepositoryStatus.EventLine> eventsView = FXCollections.unmodifiableObservableList(events);
+    private final ObservableList<RepositoryStatus.EventLine> eventsView =
+            FXCollections.unmodifiableObservableList(events);
     private final ReadOnlyLongWrapper active = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper pending = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper failed24h = new ReadOnlyLongWrapper();
@@ -67,8 +68,8 @@ public final class DashboardViewModel implements AutoCloseable {
 
     private final ThrottledLoader<Object> loader = new ThrottledLoader<>("dashboard-refresh", this::load, this::apply);
     private final FxCoalescer<Instant> clock = new FxCoalescer<>(now::set);
-    private final SandboxesViewModel sandboxPanel = new SandboxesViewModel(sandboxesView, UiExecutor.io(),
-            new DesktopOpener());
+    private final SandboxesViewModel sandboxPanel =
+            new SandboxesViewModel(sandboxesView, UiExecutor.io(), new DesktopOpener());
 
     private final ApprovalsViewModel approvals = new ApprovalsViewModel(UiExecutor.io());
     private final ConflictQueueViewModel conflicts = new ConflictQueueViewModel(UiExecutor.io());
@@ -81,14 +82,23 @@ public final class DashboardViewModel implements AutoCloseable {
         sandboxPanel.showContainerMetrics(containers.metricsProperty());
         // A running sandbox whose agent waits on a person's approval shows so in the table.
         approvals.rows().addListener((javafx.collections.ListChangeListener<dev.paddock.approval.Approval>) c ->
-                sandboxPanel.showAsking(approvals.rows().stream().filter(a -> a.sandboxId() != null)
-                        .collect(java.util.stream.Collectors.groupingBy(dev.paddock.approval.Approval::sandboxId,
-                                java.util.stream.Collectors.mapping(a -> a.tool() + " " + (a.request() == null ? ""
-                                        : a.request().lines().findFirst().orElse("")),
+                sandboxPanel.showAsking(approvals.rows().stream()
+                        .filter(a -> a.sandboxId() != null)
+                        .collect(java.util.stream.Collectors.groupingBy(
+                                dev.paddock.approval.Approval::sandboxId,
+                                java.util.stream.Collectors.mapping(
+                                        a -> a.tool() + " "
+                                                + (a.request() == null
+                                                        ? ""
+                                                        : a.request()
+                                                                .lines()
+                                                                .findFirst()
+                                                                .orElse("")),
                                         java.util.stream.Collectors.toList())))));
     }
+
     private volatile StatusSource source;
-    private Runnable unsubscribe = () -> { };
+    private Runnable unsubscribe = () -> {};
     private final ScheduledExecutorService clockTicks =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("dashboard-clock"));
     private boolean started;
@@ -187,8 +197,8 @@ public final class DashboardViewModel implements AutoCloseable {
         if (!started && !loader.isClosed()) {
             started = true;
             loader.every(SAFETY_POLL_MS);
-            clockTicks.scheduleWithFixedDelay(() -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS,
-                    TimeUnit.MILLISECONDS);
+            clockTicks.scheduleWithFixedDelay(
+                    () -> clock.publish(Instant.now()), REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
         }
         refresh();
     }
@@ -223,8 +233,8 @@ public final class DashboardViewModel implements AutoCloseable {
         problem.set(s.worktreeError());
         KeyedListSync.sync(worktrees, s.worktrees(), RepositoryStatus.Worktree::path);
         // A fan-out's sandboxes side by side, so their results can be compared.
-        KeyedListSync.sync(sandboxes, dev.paddock.ui.sandboxes.GroupRows.ordered(s.sandboxes()),
-                RepositoryStatus.Sandbox::id);
+        KeyedListSync.sync(
+                sandboxes, dev.paddock.ui.sandboxes.GroupRows.ordered(s.sandboxes()), RepositoryStatus.Sandbox::id);
         KeyedListSync.sync(events, s.recentEvents(), RepositoryStatus.EventLine::id);
         Counts c = s.counts();
         active.set(c.active());

@@ -32,7 +32,9 @@ final class EventList extends ListView<EventLine> {
         super(rows);
         setId(ID);
         getStyleClass().addAll(Style.EVENTS, "dense");
-        setPlaceholder(new EmptyState(MaterialDesignH.HISTORY, "No events yet",
+        setPlaceholder(new EmptyState(
+                MaterialDesignH.HISTORY,
+                "No events yet",
                 "Everything that happens is recorded here, newest first: worktrees added or removed, commits,"
                         + " sandbox state changes, approvals and merges."));
         setCellFactory(v -> new ListCell<>() {

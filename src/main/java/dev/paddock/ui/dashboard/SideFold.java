@@ -28,6 +28,7 @@ final class SideFold extends BorderPane {
 
     /** Whether the queues have something to show (a field: a binding only its listener holds may be collected). */
     private final javafx.beans.binding.BooleanBinding needed;
+
     private final javafx.animation.PauseTransition foldLater = new javafx.animation.PauseTransition(FOLD_DELAY);
     private boolean folded;
     private boolean pinned;
@@ -37,9 +38,13 @@ final class SideFold extends BorderPane {
      * @param more     something else in the queues a person must read (requests waiting in other repositories, the
      *     note about a decision, an error)
      */
-    SideFold(Node main, Node side, javafx.beans.binding.IntegerExpression approvals,
-             javafx.beans.binding.IntegerExpression conflicts, javafx.beans.value.ObservableBooleanValue more,
-             LayoutMemory layout) {
+    SideFold(
+            Node main,
+            Node side,
+            javafx.beans.binding.IntegerExpression approvals,
+            javafx.beans.binding.IntegerExpression conflicts,
+            javafx.beans.value.ObservableBooleanValue more,
+            LayoutMemory layout) {
         this.main = main;
         this.side = side;
         this.layout = layout;

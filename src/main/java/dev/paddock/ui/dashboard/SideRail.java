@@ -26,7 +26,8 @@ final class SideRail extends VBox {
     /**
      * @param unfold what a click on the rail does: show the queues
      */
-    SideRail(ObservableValue<? extends Number> approvals, ObservableValue<? extends Number> conflicts, Runnable unfold) {
+    SideRail(
+            ObservableValue<? extends Number> approvals, ObservableValue<? extends Number> conflicts, Runnable unfold) {
         setId(ID);
         getStyleClass().add(Style.SIDE_RAIL);
         setAlignment(Pos.TOP_CENTER);
@@ -36,21 +37,33 @@ final class SideRail extends VBox {
         setMaxWidth(WIDTH);
         Button open = button(MaterialDesignC.CHEVRON_DOUBLE_LEFT, "Show approvals and conflicts (Ctrl+B)", unfold);
         open.setId("side-unfold");
-        getChildren().addAll(open,
-                queue(MaterialDesignS.SHIELD_ACCOUNT_OUTLINE, "approvals", "requests waiting for a decision",
-                        approvals, unfold),
-                queue(MaterialDesignS.SOURCE_MERGE, "conflicts", "branches waiting for a three-way resolution",
-                        conflicts, unfold));
+        getChildren()
+                .addAll(
+                        open,
+                        queue(
+                                MaterialDesignS.SHIELD_ACCOUNT_OUTLINE,
+                                "approvals",
+                                "requests waiting for a decision",
+                                approvals,
+                                unfold),
+                        queue(
+                                MaterialDesignS.SOURCE_MERGE,
+                                "conflicts",
+                                "branches waiting for a three-way resolution",
+                                conflicts,
+                                unfold));
     }
 
     /** A queue's icon and count: a button that unfolds the queues. */
-    private static VBox queue(Ikon icon, String name, String what, ObservableValue<? extends Number> count,
-                              Runnable unfold) {
+    private static VBox queue(
+            Ikon icon, String name, String what, ObservableValue<? extends Number> count, Runnable unfold) {
         Button b = button(icon, "", unfold);
         b.setId("side-rail-" + name);
-        b.tooltipProperty().bind(count.map(n -> new Tooltip(n.longValue() == 0
-                ? "No " + what + " (Ctrl+B shows the " + name + ")"
-                : n.longValue() + " " + what + " (Ctrl+B shows them)")));
+        b.tooltipProperty()
+                .bind(count.map(n -> new Tooltip(
+                        n.longValue() == 0
+                                ? "No " + what + " (Ctrl+B shows the " + name + ")"
+                                : n.longValue() + " " + what + " (Ctrl+B shows them)")));
         Label n = new Label();
         n.getStyleClass().add(Style.SIDE_RAIL_COUNT);
         n.textProperty().bind(count.map(v -> Long.toString(v.longValue())).orElse("0"));

@@ -26,6 +26,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 final class WorktreeTable extends TableView<Worktree> {
     /** Node id, for tests and styling. */
     static final String ID = "worktree-table";
+
     private static final String CHIP_ROWS = Style.STATE_CHIP_ROWS;
     private static final double CHIP_GAP = 6;
 
@@ -34,7 +35,9 @@ final class WorktreeTable extends TableView<Worktree> {
         setId(ID);
         getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
         setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        setPlaceholder(new EmptyState(MaterialDesignS.SOURCE_BRANCH, "No worktrees listed yet",
+        setPlaceholder(new EmptyState(
+                MaterialDesignS.SOURCE_BRANCH,
+                "No worktrees listed yet",
                 "Every worktree of the repository appears here: the main one and each linked worktree"
                         + " (git worktree add), with its branch, head commit and whether it is dirty."));
 
@@ -73,7 +76,8 @@ final class WorktreeTable extends TableView<Worktree> {
             }
         });
 
-        TableColumn<Worktree, String> head = column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 90);
+        TableColumn<Worktree, String> head =
+                column("Head", w -> w.head() == null ? "" : w.head().substring(0, 8), 90);
         head.setMinWidth(90);
         head.getStyleClass().add(Style.MONO_COLUMN);
 
@@ -92,18 +96,34 @@ final class WorktreeTable extends TableView<Worktree> {
                 }
                 HBox box = new HBox(CHIP_GAP);
                 box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-                box.getChildren().add(w.missing() ? chip("folder missing", Style.CHIP_DANGER,
-                        MaterialDesignA.ALERT_OUTLINE, "The folder " + w.path() + " is not on disk; git still lists"
-                                + " the worktree" + (w.locked() ? " (it is locked, so git keeps it)" : ""))
-                        : dirtyChip(w));
+                box.getChildren()
+                        .add(
+                                w.missing()
+                                        ? chip(
+                                                "folder missing",
+                                                Style.CHIP_DANGER,
+                                                MaterialDesignA.ALERT_OUTLINE,
+                                                "The folder " + w.path() + " is not on disk; git still lists"
+                                                        + " the worktree"
+                                                        + (w.locked() ? " (it is locked, so git keeps it)" : ""))
+                                        : dirtyChip(w));
                 if (w.locked()) {
-                    box.getChildren().add(chip("locked", Style.CHIP_WARNING, MaterialDesignL.LOCK_OUTLINE,
-                            w.lockedReason() == null || w.lockedReason().isEmpty() ? "Locked (git worktree lock)"
-                                    : "Locked: " + w.lockedReason()));
+                    box.getChildren()
+                            .add(chip(
+                                    "locked",
+                                    Style.CHIP_WARNING,
+                                    MaterialDesignL.LOCK_OUTLINE,
+                                    w.lockedReason() == null || w.lockedReason().isEmpty()
+                                            ? "Locked (git worktree lock)"
+                                            : "Locked: " + w.lockedReason()));
                 }
                 if (w.prunable()) {
-                    box.getChildren().add(chip("prunable", Style.CHIP_DANGER, MaterialDesignA.ALERT_OUTLINE,
-                            "git worktree prune would remove it: " + w.prunableReason()));
+                    box.getChildren()
+                            .add(chip(
+                                    "prunable",
+                                    Style.CHIP_DANGER,
+                                    MaterialDesignA.ALERT_OUTLINE,
+                                    "git worktree prune would remove it: " + w.prunableReason()));
                 }
                 setGraphic(box);
             }
@@ -163,7 +183,10 @@ final class WorktreeTable extends TableView<Worktree> {
         }
         if (w.dirty()) {
             String n = w.changedFiles() + (w.changedFiles() == 1 ? " change" : " changes");
-            return chip(n, Style.CHIP_ACCENT, MaterialDesignP.PENCIL_OUTLINE,
+            return chip(
+                    n,
+                    Style.CHIP_ACCENT,
+                    MaterialDesignP.PENCIL_OUTLINE,
                     "Uncommitted changes or untracked files (git status)");
         }
         return chip("clean", Style.CHIP_SUCCESS, MaterialDesignC.CHECK, "Nothing to commit");

@@ -48,17 +48,20 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 public final class MergeQueueView extends VBox {
     /** Keys of the actions. */
     public static final KeyCombination CANCEL = new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN);
+
     public static final KeyCombination CANCEL_DELETE = new KeyCodeCombination(KeyCode.DELETE);
-    public static final KeyCombination RETRY = new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
-            KeyCombination.SHIFT_DOWN);
+    public static final KeyCombination RETRY =
+            new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
     public static final KeyCombination OPEN_LOG = new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN);
     /** Node ids, for tests. */
     static final String CANCEL_ID = "merge-cancel";
+
     static final String RETRY_ID = "merge-retry";
     static final String LOG_ID = "merge-open-log";
     static final String EMPTY_ID = "merge-queue-empty";
     /** Height of a table's column header, px (AtlantaFX's), and the most queued rows shown without scrolling. */
     private static final double HEADER_HEIGHT = 36;
+
     private static final int MAX_QUEUED_ROWS = 5;
 
     private final MergeQueueViewModel vm;
@@ -98,9 +101,17 @@ public final class MergeQueueView extends VBox {
         VBox historyBox = new VBox(4, historyTitle, history);
         // The queue is short most of the time: its table is as tall as its rows (one to five, then it scrolls),
         // and the history takes the rest of the height.
-        queued.prefHeightProperty().bind(Bindings.createDoubleBinding(() -> HEADER_HEIGHT
-                + queued.getFixedCellSize() * Math.max(1, Math.min(MAX_QUEUED_ROWS, vm.queued().size())) + 4,
-                vm.queued()));
+        queued.prefHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> HEADER_HEIGHT
+                                + queued.getFixedCellSize()
+                                        * Math.max(
+                                                1,
+                                                Math.min(
+                                                        MAX_QUEUED_ROWS,
+                                                        vm.queued().size()))
+                                + 4,
+                        vm.queued()));
         queued.setMinHeight(HEADER_HEIGHT + queued.getFixedCellSize() + 4);
         history.setPrefHeight(120); // small: the queue gets its rows first, the history grows into the rest
         VBox.setVgrow(history, Priority.ALWAYS);
@@ -108,14 +119,17 @@ public final class MergeQueueView extends VBox {
         historyBox.setMinHeight(HEADER_HEIGHT + 2 * history.getFixedCellSize() + 24);
 
         VBox content = new VBox(8, review, new RunningCard(vm), queuedBox, historyBox);
-        EmptyState empty = new EmptyState(MaterialDesignS.SOURCE_MERGE, "The merge queue is empty",
+        EmptyState empty = new EmptyState(
+                MaterialDesignS.SOURCE_MERGE,
+                "The merge queue is empty",
                 "Finished sandboxes whose branch has new commits enter the queue by themselves (or run"
                         + " 'paddock merge enqueue'). Here you will see the branch being merged with its step"
                         + " (updating, testing, merging) and elapsed time, the branches waiting in order, and the"
                         + " history of merged, failed, cancelled and conflicted ones.");
         empty.setId(EMPTY_ID);
-        empty.visibleProperty().bind(Bindings.createBooleanBinding(() -> vm.snapshotProperty().get().isEmpty(),
-                vm.snapshotProperty()));
+        empty.visibleProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> vm.snapshotProperty().get().isEmpty(), vm.snapshotProperty()));
         // A small screen scrolls instead of squeezing: the review pane keeps its height, the others their minimum.
         javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(content);
         scroll.setFitToWidth(true);
@@ -168,16 +182,29 @@ public final class MergeQueueView extends VBox {
     }
 
     private HBox toolbar() {
-        Button cancel = tool(CANCEL_ID, MaterialDesignC.CLOSE_CIRCLE_OUTLINE, "Cancel",
+        Button cancel = tool(
+                CANCEL_ID,
+                MaterialDesignC.CLOSE_CIRCLE_OUTLINE,
+                "Cancel",
                 "Take the selected entry out of the queue; a running one stops before it moves base ("
                         + CANCEL_DELETE.getDisplayText() + " or " + CANCEL.getDisplayText() + ")",
-                vm.canCancelProperty(), vm::cancel);
-        Button retry = tool(RETRY_ID, MaterialDesignR.RESTART, "Retry",
-                "Put the selected failed, cancelled or conflicted entry back in the queue ("
-                        + RETRY.getDisplayText() + ")", vm.canRetryProperty(), vm::retry);
-        Button log = tool(LOG_ID, MaterialDesignF.FILE_DOCUMENT_OUTLINE, "Open test log",
+                vm.canCancelProperty(),
+                vm::cancel);
+        Button retry = tool(
+                RETRY_ID,
+                MaterialDesignR.RESTART,
+                "Retry",
+                "Put the selected failed, cancelled or conflicted entry back in the queue (" + RETRY.getDisplayText()
+                        + ")",
+                vm.canRetryProperty(),
+                vm::retry);
+        Button log = tool(
+                LOG_ID,
+                MaterialDesignF.FILE_DOCUMENT_OUTLINE,
+                "Open test log",
                 "Open the selected entry's last test output (" + OPEN_LOG.getDisplayText() + ")",
-                vm.canOpenLogProperty(), vm::openLog);
+                vm.canOpenLogProperty(),
+                vm::openLog);
 
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(16, 16);
@@ -186,8 +213,10 @@ public final class MergeQueueView extends VBox {
         status.getStyleClass().add(Style.MUTED);
         status.setMinWidth(0);
         status.textProperty().bind(vm.noticeProperty());
-        status.graphicProperty().bind(Bindings.when(vm.busyProperty()).<javafx.scene.Node>then(spinner)
-                .otherwise((javafx.scene.Node) null));
+        status.graphicProperty()
+                .bind(Bindings.when(vm.busyProperty())
+                        .<javafx.scene.Node>then(spinner)
+                        .otherwise((javafx.scene.Node) null));
         Region spacer = new Region();
         spacer.setMinWidth(8);
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -197,8 +226,8 @@ public final class MergeQueueView extends VBox {
         return bar;
     }
 
-    private static Button tool(String id, Ikon icon, String text, String help, ReadOnlyBooleanProperty enabled,
-                               Runnable action) {
+    private static Button tool(
+            String id, Ikon icon, String text, String help, ReadOnlyBooleanProperty enabled, Runnable action) {
         Button b = new Button(text, Icons.of(icon, 16));
         b.setId(id);
         b.getStyleClass().add(Styles.FLAT);
@@ -211,20 +240,36 @@ public final class MergeQueueView extends VBox {
 
     private ContextMenu contextMenu() {
         return new ContextMenu(
-                item("Cancel", MaterialDesignC.CLOSE_CIRCLE_OUTLINE, CANCEL_DELETE.getDisplayText() + ", "
-                        + CANCEL.getDisplayText(), vm.canCancelProperty(), vm::cancel),
+                item(
+                        "Cancel",
+                        MaterialDesignC.CLOSE_CIRCLE_OUTLINE,
+                        CANCEL_DELETE.getDisplayText() + ", " + CANCEL.getDisplayText(),
+                        vm.canCancelProperty(),
+                        vm::cancel),
                 item("Retry", MaterialDesignR.RESTART, RETRY.getDisplayText(), vm.canRetryProperty(), vm::retry),
-                item("Open test log", MaterialDesignF.FILE_DOCUMENT_OUTLINE, OPEN_LOG.getDisplayText(),
-                        vm.canOpenLogProperty(), vm::openLog),
-                item("Approve policy change", MaterialDesignC.CHECK_DECAGRAM_OUTLINE,
-                        ReviewPane.APPROVE.getDisplayText(), vm.canApproveProperty(), vm::approve),
-                item("Reject policy change", MaterialDesignC.CLOSE_OCTAGON_OUTLINE, ReviewPane.REJECT.getDisplayText(),
-                        vm.canRejectProperty(), vm::reject));
+                item(
+                        "Open test log",
+                        MaterialDesignF.FILE_DOCUMENT_OUTLINE,
+                        OPEN_LOG.getDisplayText(),
+                        vm.canOpenLogProperty(),
+                        vm::openLog),
+                item(
+                        "Approve policy change",
+                        MaterialDesignC.CHECK_DECAGRAM_OUTLINE,
+                        ReviewPane.APPROVE.getDisplayText(),
+                        vm.canApproveProperty(),
+                        vm::approve),
+                item(
+                        "Reject policy change",
+                        MaterialDesignC.CLOSE_OCTAGON_OUTLINE,
+                        ReviewPane.REJECT.getDisplayText(),
+                        vm.canRejectProperty(),
+                        vm::reject));
     }
 
     /** A menu item showing its keys in its text: an accelerator would take the key from the sandboxes tab. */
-    private static MenuItem item(String text, Ikon icon, String keys, ReadOnlyBooleanProperty enabled,
-                                 Runnable action) {
+    private static MenuItem item(
+            String text, Ikon icon, String keys, ReadOnlyBooleanProperty enabled, Runnable action) {
         MenuItem m = new MenuItem(text + "    (" + keys + ")", Icons.of(icon, 14));
         m.disableProperty().bind(enabled.not());
         m.setOnAction(e -> action.run());
@@ -250,8 +295,9 @@ public final class MergeQueueView extends VBox {
         table.getItems().addListener((ListChangeListener<QueueRow>) c -> Platform.runLater(() -> reselect(table)));
         vm.selectedProperty().addListener((o, was, row) -> {
             if (row == null || table.getItems().stream().noneMatch(r -> r.id() == row.id())) {
-                if (table.getSelectionModel().getSelectedItem() != null && (row == null
-                        || table.getSelectionModel().getSelectedItem().id() != row.id())) {
+                if (table.getSelectionModel().getSelectedItem() != null
+                        && (row == null
+                                || table.getSelectionModel().getSelectedItem().id() != row.id())) {
                     table.getSelectionModel().clearSelection();
                 }
             }

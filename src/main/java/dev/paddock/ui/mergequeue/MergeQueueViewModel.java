@@ -49,8 +49,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     public static final int LIMIT = 200;
 
     /** One read: the snapshot, or why the queue could not be read. */
-    private record Read(QueueSnapshot snapshot, Exception error, Object source) {
-    }
+    private record Read(QueueSnapshot snapshot, Exception error, Object source) {}
 
     private final Executor io;
     private final DesktopOpener desktop;
@@ -64,6 +63,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper canReject = new ReadOnlyBooleanWrapper();
     /** Entry and commit of the diff last asked for, and the number of that request (FX thread only). */
     private String diffAsked;
+
     private long diffRequests;
     private final ObservableList<QueueRow> queued = FXCollections.observableArrayList();
     private final ObservableList<QueueRow> history = FXCollections.observableArrayList();
@@ -73,6 +73,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
     /** Clock ticks so far (refresher thread only). */
     private long ticks;
+
     private final ReadOnlyObjectWrapper<UiError> problem = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
@@ -88,7 +89,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     private volatile MergeQueueBackend backend;
     private volatile Path repo;
     private Long selectedId;
-    private Runnable unsubscribe = () -> { };
+    private Runnable unsubscribe = () -> {};
     private ScheduledFuture<?> ticking;
 
     /**
@@ -202,7 +203,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
         selectedId = null;
         error.set(null);
         apply(new Read(QueueSnapshot.EMPTY, null, null));
-        unsubscribe = b == null ? () -> { } : b.onChange(this::refresh);
+        unsubscribe = b == null ? () -> {} : b.onChange(this::refresh);
         if (b != null && ticking == null && !refresher.isShutdown()) {
             ticking = refresher.scheduleWithFixedDelay(this::tick, 0, REFRESH_MS, TimeUnit.MILLISECONDS);
         } else {
@@ -261,8 +262,10 @@ public final class MergeQueueViewModel implements AutoCloseable {
         if (b == null || !diffShownFor(row, shown)) {
             return CompletableFuture.completedFuture(null);
         }
-        return command("Approving the policy change of " + row.entry().label() + "…", "Cannot approve the policy"
-                + " change of " + row.entry().label(), () -> b.approvePolicy(row.id(), b.who(), shown.reviewCommit()),
+        return command(
+                "Approving the policy change of " + row.entry().label() + "…",
+                "Cannot approve the policy" + " change of " + row.entry().label(),
+                () -> b.approvePolicy(row.id(), b.who(), shown.reviewCommit()),
                 e -> "Approved the policy change of " + e.label() + " at " + QueueText.shortCommit(shown.reviewCommit())
                         + "; it is back in the queue.");
     }
@@ -273,15 +276,21 @@ public final class MergeQueueViewModel implements AutoCloseable {
         if (b == null || row == null || !row.awaitsReview()) {
             return CompletableFuture.completedFuture(null);
         }
-        return command("Rejecting the policy change of " + row.entry().label() + "…", "Cannot reject the policy"
-                + " change of " + row.entry().label(), () -> b.rejectPolicy(row.id(), b.who()),
+        return command(
+                "Rejecting the policy change of " + row.entry().label() + "…",
+                "Cannot reject the policy" + " change of " + row.entry().label(),
+                () -> b.rejectPolicy(row.id(), b.who()),
                 e -> "Rejected the policy change of " + e.label() + "; it is cancelled and base is unchanged.");
     }
 
     /** Whether {@code shown} is the diff of {@code row} as it waits now (same entry, same commit under review). */
     private static boolean diffShownFor(QueueRow row, PolicyDiff shown) {
-        return row != null && row.awaitsReview() && shown != null && shown.entryId() == row.id()
-                && java.util.Objects.equals(shown.reviewCommit(), row.entry().attempt().theirsCommit());
+        return row != null
+                && row.awaitsReview()
+                && shown != null
+                && shown.entryId() == row.id()
+                && java.util.Objects.equals(
+                        shown.reviewCommit(), row.entry().attempt().theirsCommit());
     }
 
     /** Reads the diff of the selected entry when it waits for a review and its diff is not shown or asked yet. */
@@ -303,24 +312,31 @@ public final class MergeQueueViewModel implements AutoCloseable {
         if (b == null) {
             return;
         }
-        CompletableFuture.supplyAsync(() -> {
-            try {
-                return b.policyDiff(row.id());
-            } catch (PaddockException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, io).whenCompleteAsync((d, ex) -> {
-            if (request != diffRequests) {
-                return; // another entry was selected meanwhile
-            }
-            if (ex != null) { // not asked again for the same commit: select the entry again to retry
-                error.set(UiError.of("Cannot show the policy change of " + row.entry().label(),
-                        ex.getCause() != null ? ex.getCause() : ex));
-            } else {
-                diff.set(d);
-            }
-            showSelection();
-        }, Platform::runLater);
+        CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return b.policyDiff(row.id());
+                            } catch (PaddockException e) {
+                                throw new java.util.concurrent.CompletionException(e);
+                            }
+                        },
+                        io)
+                .whenCompleteAsync(
+                        (d, ex) -> {
+                            if (request != diffRequests) {
+                                return; // another entry was selected meanwhile
+                            }
+                            if (ex != null) { // not asked again for the same commit: select the entry again to retry
+                                error.set(UiError.of(
+                                        "Cannot show the policy change of "
+                                                + row.entry().label(),
+                                        ex.getCause() != null ? ex.getCause() : ex));
+                            } else {
+                                diff.set(d);
+                            }
+                            showSelection();
+                        },
+                        Platform::runLater);
     }
 
     /**
@@ -332,9 +348,13 @@ public final class MergeQueueViewModel implements AutoCloseable {
         if (b == null || row == null || !row.cancellable()) {
             return CompletableFuture.completedFuture(null);
         }
-        return command("Cancelling " + row.entry().label() + "…", "Cannot cancel " + row.entry().label(),
-                () -> b.cancel(row.id(), b.who()), e -> e.state() == dev.paddock.merge.MergeState.RUNNING
-                        ? e.label() + " stops before it moves base." : e.label() + " is " + e.state().id() + ".");
+        return command(
+                "Cancelling " + row.entry().label() + "…",
+                "Cannot cancel " + row.entry().label(),
+                () -> b.cancel(row.id(), b.who()),
+                e -> e.state() == dev.paddock.merge.MergeState.RUNNING
+                        ? e.label() + " stops before it moves base."
+                        : e.label() + " is " + e.state().id() + ".");
     }
 
     /** Puts {@code row} back in the queue (failed, cancelled or conflicted); does nothing otherwise. */
@@ -343,8 +363,11 @@ public final class MergeQueueViewModel implements AutoCloseable {
         if (b == null || row == null || !row.retryable()) {
             return CompletableFuture.completedFuture(null);
         }
-        return command("Retrying " + row.entry().label() + "…", "Cannot retry " + row.entry().label(),
-                () -> b.retry(row.id(), b.who()), e -> e.label() + " is back in the queue.");
+        return command(
+                "Retrying " + row.entry().label() + "…",
+                "Cannot retry " + row.entry().label(),
+                () -> b.retry(row.id(), b.who()),
+                e -> e.label() + " is back in the queue.");
     }
 
     /** Opens the test log of {@code row}'s last run in the desktop's application. */
@@ -353,41 +376,52 @@ public final class MergeQueueViewModel implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         Path log = row.entry().attempt().testLog();
-        return command("Opening the test log…", "Cannot open the test log of " + row.entry().label(), () -> {
-            desktop.openFile(log);
-            return row.entry();
-        }, e -> "Opened " + log.getFileName() + ".");
+        return command(
+                "Opening the test log…",
+                "Cannot open the test log of " + row.entry().label(),
+                () -> {
+                    desktop.openFile(log);
+                    return row.entry();
+                },
+                e -> "Opened " + log.getFileName() + ".");
     }
 
     private interface Op {
         MergeEntry run() throws PaddockException;
     }
 
-    private CompletableFuture<Void> command(String progress, String failure, Op op,
-                                            java.util.function.Function<MergeEntry, String> done) {
+    private CompletableFuture<Void> command(
+            String progress, String failure, Op op, java.util.function.Function<MergeEntry, String> done) {
         busy.set(true);
         notice.set(progress);
         error.set(null);
         CompletableFuture<Void> finished = new CompletableFuture<>();
-        CompletableFuture.supplyAsync(() -> {
-            try {
-                return op.run();
-            } catch (PaddockException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, io).whenCompleteAsync((entry, ex) -> {
-            busy.set(false);
-            Throwable cause = ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null
-                    ? ex.getCause() : ex;
-            if (cause != null) {
-                notice.set(null);
-                error.set(UiError.of(failure, cause));
-            } else {
-                notice.set(done.apply(entry));
-            }
-            refresh();
-            finished.complete(null);
-        }, Platform::runLater);
+        CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return op.run();
+                            } catch (PaddockException e) {
+                                throw new java.util.concurrent.CompletionException(e);
+                            }
+                        },
+                        io)
+                .whenCompleteAsync(
+                        (entry, ex) -> {
+                            busy.set(false);
+                            Throwable cause =
+                                    ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null
+                                            ? ex.getCause()
+                                            : ex;
+                            if (cause != null) {
+                                notice.set(null);
+                                error.set(UiError.of(failure, cause));
+                            } else {
+                                notice.set(done.apply(entry));
+                            }
+                            refresh();
+                            finished.complete(null);
+                        },
+                        Platform::runLater);
         return finished;
     }
 
@@ -452,7 +486,7 @@ public final class MergeQueueViewModel implements AutoCloseable {
     @Override
     public void close() {
         unsubscribe.run();
-        unsubscribe = () -> { };
+        unsubscribe = () -> {};
         backend = null;
         loader.close();
         refresher.shutdownNow();

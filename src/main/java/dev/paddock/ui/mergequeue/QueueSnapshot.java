@@ -19,8 +19,8 @@ import java.util.Map;
  * @param history the others (merged, failed, cancelled, conflict), newest first
  * @param at      when it was read (elapsed and waiting times are counted up to it)
  */
-public record QueueSnapshot(QueueRow running, List<QueueRow> review, List<QueueRow> queued, List<QueueRow> history,
-                            Instant at) {
+public record QueueSnapshot(
+        QueueRow running, List<QueueRow> review, List<QueueRow> queued, List<QueueRow> history, Instant at) {
     /** No entries (before the first read). */
     public static final QueueSnapshot EMPTY = new QueueSnapshot(null, List.of(), List.of(), List.of(), Instant.EPOCH);
 
@@ -41,8 +41,12 @@ public record QueueSnapshot(QueueRow running, List<QueueRow> review, List<QueueR
         List<QueueRow> queued = new ArrayList<>();
         List<QueueRow> history = new ArrayList<>();
         for (MergeEntry e : listed) {
-            QueueRow row = new QueueRow(e, positions.get(e.id()), maxAttempts,
-                    e.attempt().testLog() != null && Files.isRegularFile(e.attempt().testLog()));
+            QueueRow row = new QueueRow(
+                    e,
+                    positions.get(e.id()),
+                    maxAttempts,
+                    e.attempt().testLog() != null
+                            && Files.isRegularFile(e.attempt().testLog()));
             if (e.state() == MergeState.RUNNING && running == null) {
                 running = row;
             } else if (e.state() == MergeState.POLICY_REVIEW) {

@@ -26,32 +26,69 @@ import javafx.scene.control.Tooltip;
 final class QueueTables {
     /** Node ids, for tests. */
     static final String QUEUED_ID = "merge-queued-table";
+
     static final String HISTORY_ID = "merge-history-table";
     static final String REVIEW_ID = "merge-review-table";
 
-    private QueueTables() {
-    }
+    private QueueTables() {}
 
     /** The queued entries, position 1 first. */
     static TableView<QueueRow> queued(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
         TableView<QueueRow> t = table(rows, QUEUED_ID);
-        t.getColumns().setAll(List.of(
-                fit(text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
-                        "Position: the order the queue takes them (entries whose last test passed first)", "99"),
-                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
-                fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
-                        r.entry().waitingSince() == null ? null
-                                : java.time.Duration.between(r.entry().waitingSince(), at)), 96),
-                        "How long it has waited in the queue", "59 min 59 s"),
-                fit(text("Last test", "merge-col-last-test", r -> QueueText.lastTest(
-                        r.entry().attempt().lastTestPassed()), 78, 78), "Whether its last test run passed", "not run"),
-                fit(text("Failed", "merge-col-attempts", r -> r.entry().attempt().attempts() + " of " + r.maxAttempts(),
-                        64, 64),
-                        "Failed attempts, of the most before it waits for a person", "3 of 3"),
-                fit(text("Note", "merge-col-note", r -> r.entry().attempt().result() == null ? ""
-                        : r.entry().attempt().result(), 240, 80),
-                        "What the queue last said about it (whole in the tooltip)", "waits for")));
+        t.getColumns()
+                .setAll(List.of(
+                        fit(
+                                text("Pos", "merge-col-position", r -> String.valueOf(r.position()), 44, 44),
+                                "Position: the order the queue takes them (entries whose last test passed first)",
+                                "99"),
+                        fit(
+                                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                                "The merge request's id",
+                                "#9999"),
+                        Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
+                        fit(
+                                ticking(
+                                        "Waiting",
+                                        "merge-col-waiting",
+                                        now,
+                                        (r, at) -> QueueText.span(
+                                                r.entry().waitingSince() == null
+                                                        ? null
+                                                        : java.time.Duration.between(
+                                                                r.entry().waitingSince(), at)),
+                                        96),
+                                "How long it has waited in the queue",
+                                "59 min 59 s"),
+                        fit(
+                                text(
+                                        "Last test",
+                                        "merge-col-last-test",
+                                        r -> QueueText.lastTest(
+                                                r.entry().attempt().lastTestPassed()),
+                                        78,
+                                        78),
+                                "Whether its last test run passed",
+                                "not run"),
+                        fit(
+                                text(
+                                        "Failed",
+                                        "merge-col-attempts",
+                                        r -> r.entry().attempt().attempts() + " of " + r.maxAttempts(),
+                                        64,
+                                        64),
+                                "Failed attempts, of the most before it waits for a person",
+                                "3 of 3"),
+                        fit(
+                                text(
+                                        "Note",
+                                        "merge-col-note",
+                                        r -> r.entry().attempt().result() == null
+                                                ? ""
+                                                : r.entry().attempt().result(),
+                                        240,
+                                        80),
+                                "What the queue last said about it (whole in the tooltip)",
+                                "waits for")));
         Columns.install(t);
         return t;
     }
@@ -59,19 +96,51 @@ final class QueueTables {
     /** The entries waiting for a person to review their policy change: entry, branch, commit, waiting time, note. */
     static TableView<QueueRow> review(ObservableList<QueueRow> rows, ReadOnlyObjectProperty<Instant> now) {
         TableView<QueueRow> t = table(rows, REVIEW_ID);
-        t.getColumns().setAll(List.of(
-                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
-                Columns.fit(mono(text("Commit", "merge-col-commit",
-                        r -> QueueText.shortCommit(r.entry().attempt().theirsCommit()),
-                        98, 98)), "The branch's commit under review", 14, "0123456789"),
-                fit(ticking("Waiting", "merge-col-waiting", now, (r, at) -> QueueText.span(
-                        r.entry().attempt().stepStartedAt() == null ? null
-                                : java.time.Duration.between(r.entry().attempt().stepStartedAt(), at)), 96),
-                        "How long it has waited for your review", "59 min 59 s"),
-                fit(text("Note", "merge-col-note", r -> r.entry().attempt().result() == null ? ""
-                        : r.entry().attempt().result(), 300, 80),
-                        "What the queue last said about it (whole in the tooltip)", "waits for")));
+        t.getColumns()
+                .setAll(List.of(
+                        fit(
+                                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                                "The merge request's id",
+                                "#9999"),
+                        Columns.fit(branchAndSandbox(230), null, BRANCH_BOLD, BRANCH_SAMPLE),
+                        Columns.fit(
+                                mono(text(
+                                        "Commit",
+                                        "merge-col-commit",
+                                        r -> QueueText.shortCommit(
+                                                r.entry().attempt().theirsCommit()),
+                                        98,
+                                        98)),
+                                "The branch's commit under review",
+                                14,
+                                "0123456789"),
+                        fit(
+                                ticking(
+                                        "Waiting",
+                                        "merge-col-waiting",
+                                        now,
+                                        (r, at) -> QueueText.span(
+                                                r.entry().attempt().stepStartedAt() == null
+                                                        ? null
+                                                        : java.time.Duration.between(
+                                                                r.entry()
+                                                                        .attempt()
+                                                                        .stepStartedAt(),
+                                                                at)),
+                                        96),
+                                "How long it has waited for your review",
+                                "59 min 59 s"),
+                        fit(
+                                text(
+                                        "Note",
+                                        "merge-col-note",
+                                        r -> r.entry().attempt().result() == null
+                                                ? ""
+                                                : r.entry().attempt().result(),
+                                        300,
+                                        80),
+                                "What the queue last said about it (whole in the tooltip)",
+                                "waits for")));
         Columns.install(t);
         return t;
     }
@@ -92,24 +161,69 @@ final class QueueTables {
                 setGraphic(empty || r == null ? null : chip(r.entry()));
             }
         });
-        Columns.fitChips(state, "How it ended: merged, failed, cancelled, or a conflict waiting for a person",
-                "cancelled", "conflict");
-        t.getColumns().setAll(List.of(state,
-                fit(text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60), "The merge request's id", "#9999"),
-                // Its start may give way (the end shows): the details need the room more at 1366 px.
-                Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, HISTORY_BRANCH_SAMPLE),
-                fit(wrapping(text("Details", "merge-col-result", r -> r.entry().attempt().result() == null ? ""
-                        : r.entry().attempt().result(), 230, 90)), "What happened (whole in the tooltip)",
-                        DETAILS_LINE),
-                Columns.fit(mono(text("Commit", "merge-col-commit",
-                        r -> QueueText.shortCommit(r.entry().attempt().mergeCommit()),
-                        98, 98)), "The merge commit on base", 14, "0123456789"),
-                fit(ticking("Finished", "merge-col-finished", now, (r, at) -> Formats.clock(finished(r.entry()), at),
-                        82), "When it left the queue (the date when not today)", "Dec 31 23:59"),
-                fit(text("Duration", "merge-col-duration", r -> QueueText.span(r.entry().elapsed(Instant.now())), 96,
-                        90), "How long its last attempt ran", "59 min 59 s"),
-                fit(text("Attempts", "merge-col-attempts", r -> r.entry().attemptsMade() + " of " + r.maxAttempts(),
-                        88, 88), "Attempts made, of the most before it waits for a person", "3 of 3")));
+        Columns.fitChips(
+                state,
+                "How it ended: merged, failed, cancelled, or a conflict waiting for a person",
+                "cancelled",
+                "conflict");
+        t.getColumns()
+                .setAll(List.of(
+                        state,
+                        fit(
+                                text("Entry", "merge-col-id", r -> "#" + r.id(), 60, 60),
+                                "The merge request's id",
+                                "#9999"),
+                        // Its start may give way (the end shows): the details need the room more at 1366 px.
+                        Columns.fit(branchAndSandbox(250), null, BRANCH_BOLD, HISTORY_BRANCH_SAMPLE),
+                        fit(
+                                wrapping(text(
+                                        "Details",
+                                        "merge-col-result",
+                                        r -> r.entry().attempt().result() == null
+                                                ? ""
+                                                : r.entry().attempt().result(),
+                                        230,
+                                        90)),
+                                "What happened (whole in the tooltip)",
+                                DETAILS_LINE),
+                        Columns.fit(
+                                mono(text(
+                                        "Commit",
+                                        "merge-col-commit",
+                                        r -> QueueText.shortCommit(
+                                                r.entry().attempt().mergeCommit()),
+                                        98,
+                                        98)),
+                                "The merge commit on base",
+                                14,
+                                "0123456789"),
+                        fit(
+                                ticking(
+                                        "Finished",
+                                        "merge-col-finished",
+                                        now,
+                                        (r, at) -> Formats.clock(finished(r.entry()), at),
+                                        82),
+                                "When it left the queue (the date when not today)",
+                                "Dec 31 23:59"),
+                        fit(
+                                text(
+                                        "Duration",
+                                        "merge-col-duration",
+                                        r -> QueueText.span(r.entry().elapsed(Instant.now())),
+                                        96,
+                                        90),
+                                "How long its last attempt ran",
+                                "59 min 59 s"),
+                        fit(
+                                text(
+                                        "Attempts",
+                                        "merge-col-attempts",
+                                        r -> r.entry().attemptsMade() + " of " + r.maxAttempts(),
+                                        88,
+                                        88),
+                                "Attempts made, of the most before it waits for a person",
+                                "3 of 3")));
         Columns.install(t);
         return t;
     }
@@ -134,6 +248,7 @@ final class QueueTables {
      */
     /** A branch the branch column shows whole, and the room its bold type takes beyond the cell's usual text. */
     private static final String BRANCH_SAMPLE = "agent/fix-typos-readme";
+
     private static final double BRANCH_BOLD = 24;
     /** The history's branch column may cut a little more: its details need the room. */
     private static final String HISTORY_BRANCH_SAMPLE = "agent/fix-typos-rea";
@@ -171,7 +286,9 @@ final class QueueTables {
                     setTooltip(null);
                     return;
                 }
-                String sb = r.entry().request().sandboxId() == null ? "no sandbox" : r.entry().request().sandboxId();
+                String sb = r.entry().request().sandboxId() == null
+                        ? "no sandbox"
+                        : r.entry().request().sandboxId();
                 branch.setText(r.entry().request().branch());
                 sandbox.setText(sb);
                 setText(null);
@@ -197,8 +314,8 @@ final class QueueTables {
         return t;
     }
 
-    private static TableColumn<QueueRow, String> text(String title, String id, Function<QueueRow, String> text,
-                                                      double width, double min) {
+    private static TableColumn<QueueRow, String> text(
+            String title, String id, Function<QueueRow, String> text, double width, double min) {
         TableColumn<QueueRow, String> c = new TableColumn<>(title);
         c.setId(id);
         c.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(text.apply(f.getValue())));
@@ -251,8 +368,12 @@ final class QueueTables {
     }
 
     /** A column whose text depends on the clock: it re-renders whenever {@code now} changes. */
-    private static TableColumn<QueueRow, String> ticking(String title, String id, ReadOnlyObjectProperty<Instant> now,
-                                                         BiFunction<QueueRow, Instant, String> text, double width) {
+    private static TableColumn<QueueRow, String> ticking(
+            String title,
+            String id,
+            ReadOnlyObjectProperty<Instant> now,
+            BiFunction<QueueRow, Instant, String> text,
+            double width) {
         TableColumn<QueueRow, String> c = new TableColumn<>(title);
         c.setId(id);
         c.setCellValueFactory(f -> {

@@ -8,8 +8,7 @@ public final class QueueText {
     /** Characters of a commit id shown (as {@code git log --oneline} shows at least 7; 10 stays unique longer). */
     public static final int SHORT_COMMIT = 10;
 
-    private QueueText() {
-    }
+    private QueueText() {}
 
     /** "0:07", "12:30", "1:02:03" (hours:minutes:seconds); empty for null. */
     public static String duration(Duration d) {
@@ -17,7 +16,8 @@ public final class QueueText {
             return "";
         }
         long s = Math.max(0, d.getSeconds());
-        return s >= 3600 ? String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        return s >= 3600
+                ? String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
                 : String.format("%d:%02d", s / 60, s % 60);
     }
 

@@ -33,12 +33,14 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 final class ReviewPane extends VBox {
     /** Keys of the actions. */
-    static final KeyCombination APPROVE = new KeyCodeCombination(KeyCode.A, KeyCombination.SHORTCUT_DOWN,
-            KeyCombination.SHIFT_DOWN);
-    static final KeyCombination REJECT = new KeyCodeCombination(KeyCode.X, KeyCombination.SHORTCUT_DOWN,
-            KeyCombination.SHIFT_DOWN);
+    static final KeyCombination APPROVE =
+            new KeyCodeCombination(KeyCode.A, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
+
+    static final KeyCombination REJECT =
+            new KeyCodeCombination(KeyCode.X, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
     /** Node ids, for tests. */
     static final String ID = "merge-review";
+
     static final String TITLE_ID = "merge-review-title";
     static final String FILES_ID = "merge-review-files";
     static final String DIFF_ID = "merge-review-diff";
@@ -46,6 +48,7 @@ final class ReviewPane extends VBox {
     static final String REJECT_ID = "merge-review-reject";
     /** Lines of diff shown without scrolling. */
     private static final int DIFF_ROWS = 9;
+
     private static final double LINE_HEIGHT = 20;
 
     private final TableView<QueueRow> table;
@@ -61,13 +64,20 @@ final class ReviewPane extends VBox {
         title.setGraphic(Icons.of(MaterialDesignS.SHIELD_ALERT_OUTLINE, 18));
         title.setWrapText(true);
         title.setMinHeight(Region.USE_PREF_SIZE);
-        title.textProperty().bind(Bindings.size(vm.review()).asString("Waiting for your review (%d): these branches"
-                + " change policy or hook configuration (.paddock/, .claude/). Nothing of them is merged until you"
-                + " approve the diff."));
+        title.textProperty()
+                .bind(Bindings.size(vm.review())
+                        .asString("Waiting for your review (%d): these branches"
+                                + " change policy or hook configuration (.paddock/, .claude/). Nothing of them is merged until you"
+                                + " approve the diff."));
 
         table = QueueTables.review(vm.review(), vm.nowProperty());
-        table.prefHeightProperty().bind(Bindings.createDoubleBinding(() -> 36 + table.getFixedCellSize()
-                * Math.max(1, Math.min(3, vm.review().size())) + 4, vm.review()));
+        table.prefHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> 36
+                                + table.getFixedCellSize()
+                                        * Math.max(1, Math.min(3, vm.review().size()))
+                                + 4,
+                        vm.review()));
         table.setMinHeight(36 + table.getFixedCellSize() + 4);
 
         Label files = new Label();
@@ -76,8 +86,8 @@ final class ReviewPane extends VBox {
         files.setMinWidth(0);
         files.setWrapText(true);
         files.setMinHeight(Region.USE_PREF_SIZE);
-        files.textProperty().bind(Bindings.createStringBinding(() -> describe(vm), vm.diffProperty(),
-                vm.selectedProperty()));
+        files.textProperty()
+                .bind(Bindings.createStringBinding(() -> describe(vm), vm.diffProperty(), vm.selectedProperty()));
         HBox.setHgrow(files, Priority.ALWAYS);
         files.setMaxWidth(Double.MAX_VALUE);
         Button approve = new Button("Approve policy change", Icons.of(MaterialDesignC.CHECK_DECAGRAM_OUTLINE, 16));
@@ -111,8 +121,14 @@ final class ReviewPane extends VBox {
         none.getStyleClass().add(Style.MUTED);
         diff.setPlaceholder(none);
         // git's own header lines (diff --git, index) say again what the line above the diff says.
-        vm.diffProperty().addListener((o, was, d) -> lines.setAll(d == null ? java.util.List.of()
-                : d.text().lines().filter(l -> !l.startsWith("diff --git ") && !l.startsWith("index ")).toList()));
+        vm.diffProperty()
+                .addListener((o, was, d) -> lines.setAll(
+                        d == null
+                                ? java.util.List.of()
+                                : d.text()
+                                        .lines()
+                                        .filter(l -> !l.startsWith("diff --git ") && !l.startsWith("index "))
+                                        .toList()));
         VBox.setVgrow(diff, Priority.SOMETIMES);
 
         getChildren().addAll(title, table, bar, diff);
@@ -151,8 +167,12 @@ final class ReviewPane extends VBox {
                 return;
             }
             setText(line);
-            if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ")
-                    || line.startsWith("index ") || line.startsWith("new file") || line.startsWith("deleted file")) {
+            if (line.startsWith("+++")
+                    || line.startsWith("---")
+                    || line.startsWith("diff ")
+                    || line.startsWith("index ")
+                    || line.startsWith("new file")
+                    || line.startsWith("deleted file")) {
                 getStyleClass().add(Style.DIFF_META);
             } else if (line.startsWith("+")) {
                 getStyleClass().add(Style.DIFF_ADD);

@@ -28,6 +28,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 final class RunningCard extends HBox {
     /** Node ids, for tests. */
     static final String ID = "merge-running";
+
     static final String STEP_ID = "merge-running-step";
     static final String BRANCH_ID = "merge-running-branch";
     static final String META_ID = "merge-running-meta";
@@ -87,7 +88,8 @@ final class RunningCard extends HBox {
 
         Button cancel = new Button("Cancel", Icons.of(MaterialDesignC.CLOSE_CIRCLE_OUTLINE, 16));
         cancel.setId(CANCEL_ID);
-        cancel.setTooltip(new Tooltip("Stop this merge before it moves base: the test is killed, base stays as it was"));
+        cancel.setTooltip(
+                new Tooltip("Stop this merge before it moves base: the test is killed, base stays as it was"));
         cancel.setOnAction(e -> vm.cancel(vm.runningProperty().get()));
         cancel.setMinWidth(Region.USE_PREF_SIZE);
         Button log = new Button("Test log", Icons.of(MaterialDesignF.FILE_DOCUMENT_OUTLINE, 16));
@@ -95,7 +97,11 @@ final class RunningCard extends HBox {
         log.getStyleClass().add(Styles.FLAT);
         log.setTooltip(new Tooltip("Open the test command's output in the desktop's application"));
         log.setOnAction(e -> vm.openLog(vm.runningProperty().get()));
-        log.disableProperty().bind(vm.runningProperty().map(QueueRow::hasTestLog).orElse(false).map(b -> !b));
+        log.disableProperty()
+                .bind(vm.runningProperty()
+                        .map(QueueRow::hasTestLog)
+                        .orElse(false)
+                        .map(b -> !b));
         log.setMinWidth(Region.USE_PREF_SIZE);
 
         details = new HBox(14, step, who, times, cancel, log);
@@ -136,8 +142,9 @@ final class RunningCard extends HBox {
         step.getStyleClass().setAll("label", Style.CHIP, Style.STEP, Style.STEP_PREFIX + name);
         MergeEntry.Request req = e.request();
         branch.setText(req.branch());
-        meta.setText("entry #" + e.id() + "  ·  " + (req.sandboxId() == null ? "no sandbox" : "sandbox "
-                + req.sandboxId()) + "  ·  " + req.strategy().id() + " strategy");
+        meta.setText(
+                "entry #" + e.id() + "  ·  " + (req.sandboxId() == null ? "no sandbox" : "sandbox " + req.sandboxId())
+                        + "  ·  " + req.strategy().id() + " strategy");
         attempt.setText("  ·  " + QueueText.attemptOf(e, r.maxAttempts()));
         showTimes();
         showSelected();

@@ -29,6 +29,12 @@ public interface MergeSettingsBackend {
      * @throws PaddockException with a message for people when a value is refused (then nothing changed) or the
      *     repository or the store cannot be reached
      */
-    MergeSettings configure(Path repository, MergeStrategy strategy, String testCommand, Duration testTimeout,
-                            Integer maxAttempts, AutoResolveMode autoResolve) throws PaddockException;
+    MergeSettings configure(
+            Path repository,
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            Integer maxAttempts,
+            AutoResolveMode autoResolve)
+            throws PaddockException;
 }

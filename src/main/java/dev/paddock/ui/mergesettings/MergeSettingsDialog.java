@@ -95,8 +95,13 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                 close();
             });
         });
-        getDialogPane().getScene().getAccelerators().put(new javafx.scene.input.KeyCodeCombination(
-                javafx.scene.input.KeyCode.S, javafx.scene.input.KeyCombination.SHORTCUT_DOWN), save::fire);
+        getDialogPane()
+                .getScene()
+                .getAccelerators()
+                .put(
+                        new javafx.scene.input.KeyCodeCombination(
+                                javafx.scene.input.KeyCode.S, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
+                        save::fire);
         Button cancel = (Button) getDialogPane().lookupButton(ButtonType.CANCEL);
         cancel.setId("merge-settings-cancel");
         setResultConverter(b -> null);
@@ -139,9 +144,15 @@ public final class MergeSettingsDialog extends Dialog<Void> {
 
     /** Asks whether unsaved edits may be dropped (Keep editing is the default); true to close and drop them. */
     private boolean confirmDiscard() {
-        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), UNSAVED_ID, "Unsaved merge settings",
-                "The merge settings have unsaved changes", "Your changes to the merge settings of " + vm.repository()
-                        + " are not saved. Close anyway and lose them?", DISCARD, KEEP_EDITING);
+        return dev.paddock.ui.common.SafeQuestion.ask(
+                getDialogPane().getScene(),
+                UNSAVED_ID,
+                "Unsaved merge settings",
+                "The merge settings have unsaved changes",
+                "Your changes to the merge settings of " + vm.repository()
+                        + " are not saved. Close anyway and lose them?",
+                DISCARD,
+                KEEP_EDITING);
     }
 
     private Node content() {
@@ -178,22 +189,56 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         fields.setPrefWidth(590); // wrapped hints are measured at the width they get (the dialog is as wide)
         grid.getColumnConstraints().addAll(labels, fields);
         int row = 0;
-        row = add(grid, row, "Strategy", choices(vm.strategyProperty(),
-                choice("merge-settings-strategy-merge", MergeStrategy.MERGE, "Merge",
-                        "One three-way merge of base and the branch; the branch's commits stay as they are."),
-                choice("merge-settings-strategy-rebase", MergeStrategy.REBASE, "Rebase",
-                        "The branch's commits are replayed onto base first, on a copy: the agent's branch stays.")));
+        row = add(
+                grid,
+                row,
+                "Strategy",
+                choices(
+                        vm.strategyProperty(),
+                        choice(
+                                "merge-settings-strategy-merge",
+                                MergeStrategy.MERGE,
+                                "Merge",
+                                "One three-way merge of base and the branch; the branch's commits stay as they are."),
+                        choice(
+                                "merge-settings-strategy-rebase",
+                                MergeStrategy.REBASE,
+                                "Rebase",
+                                "The branch's commits are replayed onto base first, on a copy: the agent's branch stays.")));
         row = add(grid, row, "Test command", new VBox(3, command, hint(TEST_HINT)));
-        row = add(grid, row, "Test timeout", new VBox(3, withUnit(timeout, "seconds"),
-                fieldMessage("merge-settings-timeout-message", vm.timeoutMessageProperty())));
-        row = add(grid, row, "Max attempts", new VBox(3, withUnit(attempts, "failed attempts before a person is asked"),
-                fieldMessage("merge-settings-attempts-message", vm.attemptsMessageProperty())));
-        add(grid, row, "Auto-resolve", choices(vm.autoResolveProperty(),
-                choice("merge-settings-auto-propose", AutoResolveMode.PROPOSE, "Propose",
-                        "Safe conflicts are proposed, a person confirms."),
-                choice("merge-settings-auto-apply", AutoResolveMode.APPLY, "Apply",
-                        "Safe conflicts — identical changes, one side equal to base, whitespace-only, import unions,"
-                                + " non-overlapping edits — are resolved, tested and merged without a person.")));
+        row = add(
+                grid,
+                row,
+                "Test timeout",
+                new VBox(
+                        3,
+                        withUnit(timeout, "seconds"),
+                        fieldMessage("merge-settings-timeout-message", vm.timeoutMessageProperty())));
+        row = add(
+                grid,
+                row,
+                "Max attempts",
+                new VBox(
+                        3,
+                        withUnit(attempts, "failed attempts before a person is asked"),
+                        fieldMessage("merge-settings-attempts-message", vm.attemptsMessageProperty())));
+        add(
+                grid,
+                row,
+                "Auto-resolve",
+                choices(
+                        vm.autoResolveProperty(),
+                        choice(
+                                "merge-settings-auto-propose",
+                                AutoResolveMode.PROPOSE,
+                                "Propose",
+                                "Safe conflicts are proposed, a person confirms."),
+                        choice(
+                                "merge-settings-auto-apply",
+                                AutoResolveMode.APPLY,
+                                "Apply",
+                                "Safe conflicts — identical changes, one side equal to base, whitespace-only, import unions,"
+                                        + " non-overlapping edits — are resolved, tested and merged without a person.")));
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("merge-settings-error");
@@ -252,8 +297,10 @@ public final class MergeSettingsDialog extends Dialog<Void> {
         for (VBox o : options) {
             ((RadioButton) o.getUserData()).setToggleGroup(group);
         }
-        Runnable select = () -> group.getToggles().stream().filter(t -> t.getUserData() == property.get())
-                .findFirst().ifPresent(group::selectToggle);
+        Runnable select = () -> group.getToggles().stream()
+                .filter(t -> t.getUserData() == property.get())
+                .findFirst()
+                .ifPresent(group::selectToggle);
         property.addListener((o, a, b) -> select.run());
         group.selectedToggleProperty().addListener((o, a, t) -> {
             if (t != null) {

@@ -59,15 +59,15 @@ public final class MergeSettingsViewModel {
         this.repository = repository.toAbsolutePath().normalize();
         this.backend = Objects.requireNonNull(backend, "backend");
         this.io = Objects.requireNonNull(io, "io");
-        timeoutMessage.bind(Bindings.createStringBinding(() -> parseTimeout(timeoutSeconds.get()).problem(),
-                timeoutSeconds));
-        attemptsMessage.bind(Bindings.createStringBinding(() -> parseAttempts(maxAttempts.get()).problem(),
-                maxAttempts));
+        timeoutMessage.bind(Bindings.createStringBinding(
+                () -> parseTimeout(timeoutSeconds.get()).problem(), timeoutSeconds));
+        attemptsMessage.bind(Bindings.createStringBinding(
+                () -> parseAttempts(maxAttempts.get()).problem(), maxAttempts));
         valid = timeoutMessage.isNull().and(attemptsMessage.isNull());
-        unsaved = Bindings.createBooleanBinding(this::differs, saved, strategy, testCommand, timeoutSeconds,
-                maxAttempts, autoResolve);
-        canSave = Bindings.createBooleanBinding(() -> !busy.get() && saved.get() != null && valid.get()
-                && unsaved.get(), busy, saved, valid, unsaved);
+        unsaved = Bindings.createBooleanBinding(
+                this::differs, saved, strategy, testCommand, timeoutSeconds, maxAttempts, autoResolve);
+        canSave = Bindings.createBooleanBinding(
+                () -> !busy.get() && saved.get() != null && valid.get() && unsaved.get(), busy, saved, valid, unsaved);
     }
 
     // Properties --------------------------------------------------------------------------------
@@ -174,7 +174,8 @@ public final class MergeSettingsViewModel {
         int attempts = parseAttempts(maxAttempts.get()).value();
         Integer at = attempts == was.maxAttempts() ? null : attempts;
         AutoResolveMode auto = autoResolve.get() == was.autoResolve() ? null : autoResolve.get();
-        return call(() -> backend.configure(repository, st, cmd, to, at, auto),
+        return call(
+                () -> backend.configure(repository, st, cmd, to, at, auto),
                 "Cannot save the merge settings of " + repository);
     }
 
@@ -221,10 +222,13 @@ public final class MergeSettingsViewModel {
         }
         Parsed<Duration> timeout = parseTimeout(timeoutSeconds.get());
         Parsed<Integer> attempts = parseAttempts(maxAttempts.get());
-        return strategy.get() != s.strategy() || autoResolve.get() != s.autoResolve()
+        return strategy.get() != s.strategy()
+                || autoResolve.get() != s.autoResolve()
                 || !strip(testCommand.get()).equals(strip(s.testCommand()))
-                || timeout.value() == null || !timeout.value().equals(s.testTimeout())
-                || attempts.value() == null || attempts.value() != s.maxAttempts();
+                || timeout.value() == null
+                || !timeout.value().equals(s.testTimeout())
+                || attempts.value() == null
+                || attempts.value() != s.maxAttempts();
     }
 
     // Parsing -----------------------------------------------------------------------------------
@@ -264,7 +268,9 @@ public final class MergeSettingsViewModel {
             return Parsed.bad("The test timeout must be at least 1 second.");
         }
         try {
-            long ms = secs.movePointRight(3).setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+            long ms = secs.movePointRight(3)
+                    .setScale(0, java.math.RoundingMode.HALF_UP)
+                    .longValueExact();
             return Parsed.ok(Duration.ofMillis(ms));
         } catch (ArithmeticException e) {
             return Parsed.bad("\"" + t + "\" seconds is too long.");

@@ -27,10 +27,20 @@ public final class ServiceMergeSettingsBackend implements MergeSettingsBackend {
     }
 
     @Override
-    public MergeSettings configure(Path repository, MergeStrategy strategy, String testCommand, Duration testTimeout,
-                                   Integer maxAttempts, AutoResolveMode autoResolve) throws PaddockException {
-        return merges.configure(repository, strategy == null ? null : strategy.id(), testCommand,
-                testTimeout == null ? null : testTimeout.toMillis(), maxAttempts,
+    public MergeSettings configure(
+            Path repository,
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            Integer maxAttempts,
+            AutoResolveMode autoResolve)
+            throws PaddockException {
+        return merges.configure(
+                repository,
+                strategy == null ? null : strategy.id(),
+                testCommand,
+                testTimeout == null ? null : testTimeout.toMillis(),
+                maxAttempts,
                 autoResolve == null ? null : autoResolve.id());
     }
 }

@@ -63,17 +63,21 @@ public final class DesktopNotifier implements AutoCloseable {
         Optional<Path> program = locate(path.get());
         if (program.isEmpty()) {
             if (saidMissing.compareAndSet(false, true)) {
-                LOG.info("No desktop notifications: there is no {} on PATH (on Debian and Ubuntu it comes with"
-                        + " libnotify-bin).", PROGRAM);
+                LOG.info(
+                        "No desktop notifications: there is no {} on PATH (on Debian and Ubuntu it comes with"
+                                + " libnotify-bin).",
+                        PROGRAM);
             }
             return;
         }
-        List<String> argv = List.of(program.get().toString(), "--app-name=Paddock", "--", summary,
-                body == null ? "" : body);
+        List<String> argv =
+                List.of(program.get().toString(), "--app-name=Paddock", "--", summary, body == null ? "" : body);
         try {
-            Process p = new ProcessBuilder(argv).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(
-                            new File("/dev/null"))).start();
+            Process p = new ProcessBuilder(argv)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             if (!p.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 LOG.warn("{} did not end within {} ms; ended it", PROGRAM, TIMEOUT_MS);

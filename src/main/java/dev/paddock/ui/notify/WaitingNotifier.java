@@ -59,8 +59,13 @@ public final class WaitingNotifier {
 
     /** The first non-blank line of {@code text}, cut to 200 characters; "" for none. */
     static String firstLine(String text) {
-        String line = text == null ? "" : text.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst()
-                .orElse("");
+        String line = text == null
+                ? ""
+                : text.lines()
+                        .map(String::strip)
+                        .filter(l -> !l.isEmpty())
+                        .findFirst()
+                        .orElse("");
         return line.length() > 200 ? line.substring(0, 199) + "…" : line;
     }
 }

@@ -66,7 +66,8 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         save.setId("policy-save");
         save.setGraphic(Icons.of(MaterialDesignC.CONTENT_SAVE_OUTLINE));
         save.getStyleClass().add(Styles.ACCENT);
-        save.setTooltip(new Tooltip("Write " + vm.file() + " (the previous version is kept as policy.json.bak) (Ctrl+S)"));
+        save.setTooltip(
+                new Tooltip("Write " + vm.file() + " (the previous version is kept as policy.json.bak) (Ctrl+S)"));
         save.disableProperty().bind(vm.canSaveProperty().not());
         save.addEventFilter(ActionEvent.ACTION, e -> {
             e.consume(); // the dialog stays open: the result (or the error) is shown here
@@ -74,8 +75,10 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         });
         Button close = (Button) getDialogPane().lookupButton(ButtonType.CLOSE);
         close.setId("policy-close");
-        getDialogPane().getScene().getAccelerators().put(
-                new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), save::fire);
+        getDialogPane()
+                .getScene()
+                .getAccelerators()
+                .put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN), save::fire);
         setResultConverter(b -> null);
         setOnCloseRequest(e -> {
             if (vm.unsavedProperty().get() && !confirmDiscard()) {
@@ -99,9 +102,14 @@ public final class PolicyEditorDialog extends Dialog<Void> {
      * @return true to close and drop them
      */
     private boolean confirmDiscard() {
-        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), UNSAVED_ID, "Unsaved policy",
-                "The policy has unsaved changes", "Your edits to " + vm.file() + " are not saved. Close anyway and"
-                        + " lose them?", DISCARD, KEEP_EDITING);
+        return dev.paddock.ui.common.SafeQuestion.ask(
+                getDialogPane().getScene(),
+                UNSAVED_ID,
+                "Unsaved policy",
+                "The policy has unsaved changes",
+                "Your edits to " + vm.file() + " are not saved. Close anyway and" + " lose them?",
+                DISCARD,
+                KEEP_EDITING);
     }
 
     /** The dialog's ViewModel. */
@@ -152,8 +160,8 @@ public final class PolicyEditorDialog extends Dialog<Void> {
     }
 
     private Node tryBox() {
-        ComboBox<String> tool = new ComboBox<>(javafx.collections.FXCollections.observableArrayList(
-                PolicyEditorViewModel.TOOLS));
+        ComboBox<String> tool =
+                new ComboBox<>(javafx.collections.FXCollections.observableArrayList(PolicyEditorViewModel.TOOLS));
         tool.setId("policy-try-tool");
         tool.valueProperty().bindBidirectional(vm.toolProperty());
         TextField input = new TextField();
@@ -248,12 +256,18 @@ public final class PolicyEditorDialog extends Dialog<Void> {
         verdict.setVisible(true);
         rule.setVisible(true);
         verdict.setText(d.verdict().word());
-        verdict.getStyleClass().addAll(Style.CHIP, switch (d.verdict()) {
-            case ALLOW -> Style.CHIP_SUCCESS;
-            case ASK -> Style.CHIP_WARNING;
-            case DENY -> Style.CHIP_DANGER;
-        });
-        rule.setText(d.rule() == null ? "no rule decided" : d.list().key() + " rule " + d.rule().text());
+        verdict.getStyleClass()
+                .addAll(
+                        Style.CHIP,
+                        switch (d.verdict()) {
+                            case ALLOW -> Style.CHIP_SUCCESS;
+                            case ASK -> Style.CHIP_WARNING;
+                            case DENY -> Style.CHIP_DANGER;
+                        });
+        rule.setText(
+                d.rule() == null
+                        ? "no rule decided"
+                        : d.list().key() + " rule " + d.rule().text());
         reason.setText(d.reason());
     }
 

@@ -45,8 +45,8 @@ public final class PolicyEditorViewModel {
     /** The tools the try box offers. */
     public static final List<String> TOOLS = List.of("Bash", "Read", "Edit", "WebFetch");
     /** The contents of a new policy file. */
-    public static final String TEMPLATE = "{\n  \"permissions\": {\n    \"allow\": [],\n    \"ask\": [],\n"
-            + "    \"deny\": []\n  }\n}\n";
+    public static final String TEMPLATE =
+            "{\n  \"permissions\": {\n    \"allow\": [],\n    \"ask\": [],\n" + "    \"deny\": []\n  }\n}\n";
 
     /** The check of the edited text: its errors (empty when it can be saved) and how many rules it has. */
     public record Validation(List<String> errors, int rules) {
@@ -61,8 +61,7 @@ public final class PolicyEditorViewModel {
     }
 
     /** Result of a check: the validation and the try box's decision (null when the input is empty). */
-    private record Checked(Validation validation, Decision decision) {
-    }
+    private record Checked(Validation validation, Decision decision) {}
 
     private final Path repository;
     private final Path paddockHome;
@@ -84,6 +83,7 @@ public final class PolicyEditorViewModel {
     private final BooleanBinding canSave;
     /** The text as last loaded or saved; null until loaded. */
     private final javafx.beans.property.SimpleStringProperty saved = new javafx.beans.property.SimpleStringProperty();
+
     private final BooleanBinding unsaved;
     private final PauseTransition checkLater = new PauseTransition(Duration.millis(CHECK_DELAY_MS));
     private volatile PolicyFile.Contents global;
@@ -107,10 +107,16 @@ public final class PolicyEditorViewModel {
         tool.addListener((o, a, b) -> scheduleCheck());
         tryInput.addListener((o, a, b) -> scheduleCheck());
         checkLater.setOnFinished(e -> check());
-        unsaved = Bindings.createBooleanBinding(() -> saved.get() != null && !sameText(saved.get(), text.get()),
-                saved, text);
-        canSave = Bindings.createBooleanBinding(() -> !busy.get() && !checking.get() && validation.get() != null
-                && validation.get().isValid(), busy, checking, validation);
+        unsaved = Bindings.createBooleanBinding(
+                () -> saved.get() != null && !sameText(saved.get(), text.get()), saved, text);
+        canSave = Bindings.createBooleanBinding(
+                () -> !busy.get()
+                        && !checking.get()
+                        && validation.get() != null
+                        && validation.get().isValid(),
+                busy,
+                checking,
+                validation);
     }
 
     // Properties --------------------------------------------------------------------------------
@@ -243,8 +249,8 @@ public final class PolicyEditorViewModel {
             return "Also applies: " + g.file() + ", which has errors and makes every request denied: "
                     + String.join("; ", g.errors());
         }
-        return "Also applies: " + g.file() + " (" + g.rules().size() + (g.rules().size() == 1 ? " rule" : " rules")
-                + "); deny beats ask beats allow across both files.";
+        return "Also applies: " + g.file() + " (" + g.rules().size()
+                + (g.rules().size() == 1 ? " rule" : " rules") + "); deny beats ask beats allow across both files.";
     }
 
     /** Checks the text now, skipping the delay (the view calls it before Save). */
@@ -282,7 +288,8 @@ public final class PolicyEditorViewModel {
         if (t == null || t.isBlank()) {
             errors.add("The file is empty: it needs at least {}.");
         }
-        Validation v = new Validation(errors.stream().map(this::shorten).toList(), c.rules().size());
+        Validation v = new Validation(
+                errors.stream().map(this::shorten).toList(), c.rules().size());
         Decision d = null;
         if (in != null && !in.isBlank() && tl != null) {
             PolicyFile.Contents g = global;
@@ -299,7 +306,8 @@ public final class PolicyEditorViewModel {
             if (!v.isValid()) {
                 broken.addAll(v.errors());
             }
-            Policy policy = broken.isEmpty() ? Policy.of(rules, unmatched, repository, userHome)
+            Policy policy = broken.isEmpty()
+                    ? Policy.of(rules, unmatched, repository, userHome)
                     : Policy.broken(String.join("; ", new LinkedHashSet<>(broken)), userHome);
             try {
                 d = new PolicyEngine(policy, new dev.paddock.policy.PolicyGuard(paddockHome, repository))
@@ -328,10 +336,14 @@ public final class PolicyEditorViewModel {
             return result;
         }
         String content = text.get().endsWith("\n") ? text.get() : text.get() + "\n";
-        run(() -> {
-            boolean backup = backend.write(file, content);
-            return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
-        }, "Cannot save the policy", result, file);
+        run(
+                () -> {
+                    boolean backup = backend.write(file, content);
+                    return file + " saved" + (backup ? "; the previous version is kept as policy.json.bak." : ".");
+                },
+                "Cannot save the policy",
+                result,
+                file);
         result.thenRun(() -> saved.set(content)); // completed on the FX thread by run(...)
         return result;
     }

@@ -38,8 +38,8 @@ public final class AgentChoiceViewModel {
     private final ReadOnlyObjectWrapper<String> programError = new ReadOnlyObjectWrapper<>();
     private long lookupSeq;
     private ObjectProperty<Tier> tier = new SimpleObjectProperty<>();
-    private final javafx.beans.property.ReadOnlyBooleanWrapper tierPicked = new javafx.beans.property
-            .ReadOnlyBooleanWrapper();
+    private final javafx.beans.property.ReadOnlyBooleanWrapper tierPicked =
+            new javafx.beans.property.ReadOnlyBooleanWrapper();
     private boolean settingTier;
 
     AgentChoiceViewModel(SandboxBackend backend, Executor io) {
@@ -138,13 +138,17 @@ public final class AgentChoiceViewModel {
 
     /** Whether another agent than the chosen one has a count: the fan-out runs several agents. */
     public boolean severalAgents() {
-        return others.entrySet().stream().anyMatch(e -> !e.getKey().equals(agent.get()) && e.getValue().get() != null
-                && e.getValue().get() > 0);
+        return others.entrySet().stream()
+                .anyMatch(e -> !e.getKey().equals(agent.get())
+                        && e.getValue().get() != null
+                        && e.getValue().get() > 0);
     }
 
     /** The model as the request takes it: null when blank or for a custom command. */
     String requestedModel() {
-        return isCustom() || model.get() == null || model.get().isBlank() ? null : model.get().strip();
+        return isCustom() || model.get() == null || model.get().isBlank()
+                ? null
+                : model.get().strip();
     }
 
     /**
@@ -153,8 +157,9 @@ public final class AgentChoiceViewModel {
      */
     public String problem() {
         if (requestedModel() != null && severalAgents()) {
-            return "A model is one agent's: this fan-out runs " + String.join(", ", counts(1).agents()) + ". Clear the"
-                    + " model, or fan out to " + displayName(agent.get()) + " alone.";
+            return "A model is one agent's: this fan-out runs "
+                    + String.join(", ", counts(1).agents()) + ". Clear the" + " model, or fan out to "
+                    + displayName(agent.get()) + " alone.";
         }
         return null;
     }
@@ -212,14 +217,21 @@ public final class AgentChoiceViewModel {
      * Code on worktree, Codex on namespace"); else null.
      */
     public javafx.beans.binding.StringBinding tierNote() {
-        return javafx.beans.binding.Bindings.createStringBinding(() -> {
-            if (!severalAgents() || tierPicked.get()) {
-                return null;
-            }
-            return "Each agent runs on its own default tier unless you pick one: " + String.join(", ",
-                    counts(1).agents().stream().map(a -> displayName(a) + " on " + defaultTier(a).id()).toList())
-                    + ".";
-        }, dependencies(tierPicked));
+        return javafx.beans.binding.Bindings.createStringBinding(
+                () -> {
+                    if (!severalAgents() || tierPicked.get()) {
+                        return null;
+                    }
+                    return "Each agent runs on its own default tier unless you pick one: "
+                            + String.join(
+                                    ", ",
+                                    counts(1).agents().stream()
+                                            .map(a -> displayName(a) + " on "
+                                                    + defaultTier(a).id())
+                                            .toList())
+                            + ".";
+                },
+                dependencies(tierPicked));
     }
 
     /**
@@ -232,12 +244,15 @@ public final class AgentChoiceViewModel {
             case COMMAND -> "Runs your command with /bin/sh -c in the worktree; the task is in PADDOCK_TASK.";
             case SETTING -> "Runs " + p.program() + " (the setting " + p.setting() + ").";
             case PATH -> "Runs " + p.program() + ", found on Paddock's PATH.";
-            case MISSING -> p.problem() != null
-                    ? "Not found: the setting " + p.setting() + " names a program where " + p.problem() + ". Fix it"
-                    + " with paddock config set " + p.setting() + " /path/to/" + p.executable() + ", or reset it"
-                    + " (paddock config reset " + p.setting() + ") to use " + p.executable() + " on PATH."
-                    : "Not found: no " + p.executable() + " on Paddock's PATH. Install " + name + ", or point the"
-                    + " setting at it: paddock config set " + p.setting() + " /path/to/" + p.executable() + ".";
+            case MISSING ->
+                p.problem() != null
+                        ? "Not found: the setting " + p.setting() + " names a program where " + p.problem() + ". Fix it"
+                                + " with paddock config set " + p.setting() + " /path/to/" + p.executable()
+                                + ", or reset it"
+                                + " (paddock config reset " + p.setting() + ") to use " + p.executable() + " on PATH."
+                        : "Not found: no " + p.executable() + " on Paddock's PATH. Install " + name + ", or point the"
+                                + " setting at it: paddock config set " + p.setting() + " /path/to/" + p.executable()
+                                + ".";
         };
         if (tier == Tier.CONTAINER && p.source() != SandboxBackend.ProgramSource.COMMAND) {
             return "In a container, the image's own " + p.executable() + " runs (found on the image's PATH).";
@@ -251,8 +266,10 @@ public final class AgentChoiceViewModel {
             return "Takes no API keys from Paddock's environment.";
         }
         if (p.passes().isEmpty()) {
-            return "Takes nothing from Paddock's environment: none of its " + p.takes().size() + " variables ("
-                    + String.join(", ", p.takes().subList(0, Math.min(2, p.takes().size()))) + ", …) is set there.";
+            return "Takes nothing from Paddock's environment: none of its "
+                    + p.takes().size() + " variables ("
+                    + String.join(
+                            ", ", p.takes().subList(0, Math.min(2, p.takes().size()))) + ", …) is set there.";
         }
         return "Takes from Paddock's environment: " + String.join(", ", p.passes()) + ".";
     }

@@ -60,15 +60,25 @@ final class AgentFields {
         program.setWrapText(true);
         program.setMinHeight(Region.USE_PREF_SIZE);
         program.getStyleClass().add(Style.FIELD_MESSAGE);
-        StringBinding programText = Bindings.createStringBinding(() -> vm.programErrorProperty().get() != null
-                ? vm.programErrorProperty().get() : vm.programProperty().get() == null ? "Looking for the program…"
-                : AgentChoiceViewModel.programLine(vm.programProperty().get(), tier.getValue()),
-                vm.programProperty(), vm.programErrorProperty(), tier);
+        StringBinding programText = Bindings.createStringBinding(
+                () -> vm.programErrorProperty().get() != null
+                        ? vm.programErrorProperty().get()
+                        : vm.programProperty().get() == null
+                                ? "Looking for the program…"
+                                : AgentChoiceViewModel.programLine(
+                                        vm.programProperty().get(), tier.getValue()),
+                vm.programProperty(),
+                vm.programErrorProperty(),
+                tier);
         program.textProperty().bind(programText);
-        javafx.beans.binding.BooleanBinding missing = Bindings.createBooleanBinding(() -> vm.programErrorProperty()
-                .get() != null || (vm.programProperty().get() != null && tier.getValue() != Tier.CONTAINER
-                && vm.programProperty().get().source() == SandboxBackend.ProgramSource.MISSING),
-                vm.programProperty(), vm.programErrorProperty(), tier);
+        javafx.beans.binding.BooleanBinding missing = Bindings.createBooleanBinding(
+                () -> vm.programErrorProperty().get() != null
+                        || (vm.programProperty().get() != null
+                                && tier.getValue() != Tier.CONTAINER
+                                && vm.programProperty().get().source() == SandboxBackend.ProgramSource.MISSING),
+                vm.programProperty(),
+                vm.programErrorProperty(),
+                tier);
         missing.addListener((o, a, m) -> mark(program, m, vm.programProperty().get() != null));
         vm.programProperty().addListener((o, a, p) -> mark(program, missing.get(), p != null));
         mark(program, missing.get(), vm.programProperty().get() != null);
@@ -85,12 +95,17 @@ final class AgentFields {
         env.setWrapText(true);
         env.setMinHeight(Region.USE_PREF_SIZE);
         env.getStyleClass().add(Style.FIELD_MESSAGE);
-        env.textProperty().bind(vm.programProperty().map(AgentChoiceViewModel::passLine).orElse(""));
+        env.textProperty()
+                .bind(vm.programProperty().map(AgentChoiceViewModel::passLine).orElse(""));
         env.visibleProperty().bind(vm.programProperty().isNotNull());
         env.managedProperty().bind(env.visibleProperty());
-        vm.programProperty().addListener((o, a, p) -> env.setTooltip(p == null || p.takes().isEmpty() ? null
-                : new Tooltip("Variables it takes when set in Paddock's environment (values are never shown or"
-                + " logged):\n" + String.join(", ", p.takes()))));
+        vm.programProperty()
+                .addListener((o, a, p) -> env.setTooltip(
+                        p == null || p.takes().isEmpty()
+                                ? null
+                                : new Tooltip(
+                                        "Variables it takes when set in Paddock's environment (values are never shown or"
+                                                + " logged):\n" + String.join(", ", p.takes()))));
         return watched(new VBox(3, agent, program, again, env));
     }
 

@@ -92,7 +92,8 @@ public final class CompareDialog extends Dialog<String> {
             return row;
         });
         table.setOnKeyPressed(e -> {
-            if (e.getCode() == KeyCode.ENTER && CompareViewModel.canOpen(table.getSelectionModel().getSelectedItem())) {
+            if (e.getCode() == KeyCode.ENTER
+                    && CompareViewModel.canOpen(table.getSelectionModel().getSelectedItem())) {
                 open(table.getSelectionModel().getSelectedItem());
                 e.consume();
             }
@@ -116,10 +117,14 @@ public final class CompareDialog extends Dialog<String> {
         getDialogPane().getButtonTypes().addAll(SHOW, ButtonType.CLOSE);
         Button show = (Button) getDialogPane().lookupButton(SHOW);
         show.setId("compare-show");
-        show.disableProperty().bind(Bindings.createBooleanBinding(() -> !CompareViewModel.canOpen(
-                table.getSelectionModel().getSelectedItem()), table.getSelectionModel().selectedItemProperty()));
+        show.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> !CompareViewModel.canOpen(
+                                table.getSelectionModel().getSelectedItem()),
+                        table.getSelectionModel().selectedItemProperty()));
         setResultConverter(b -> b == SHOW && table.getSelectionModel().getSelectedItem() != null
-                ? table.getSelectionModel().getSelectedItem().id() : null);
+                ? table.getSelectionModel().getSelectedItem().id()
+                : null);
         setOnShown(e -> table.requestFocus());
     }
 
@@ -172,13 +177,14 @@ public final class CompareDialog extends Dialog<String> {
         if (c.numeric()) {
             col.setStyle("-fx-alignment: CENTER-RIGHT;");
         }
-        col.setPrefWidth(switch (c.header()) {
-            case "ID" -> 132;
-            case "State" -> 128;
-            case "Lines" -> 92;
-            case "Tests" -> 76;
-            default -> c.numeric() ? 86 : 84;
-        });
+        col.setPrefWidth(
+                switch (c.header()) {
+                    case "ID" -> 132;
+                    case "State" -> 128;
+                    case "Lines" -> 92;
+                    case "Tests" -> 76;
+                    default -> c.numeric() ? 86 : 84;
+                });
         col.setMinWidth(id ? 110 : 72);
         return col;
     }
@@ -186,7 +192,8 @@ public final class CompareDialog extends Dialog<String> {
     /** The part of a sandbox's id after its group's ({@code claude-2}); the whole id when it has no such start. */
     private String shortId(MemberResult m) {
         String prefix = vm.group() + "-";
-        return m.id().startsWith(prefix) && m.id().length() > prefix.length() ? m.id().substring(prefix.length())
+        return m.id().startsWith(prefix) && m.id().length() > prefix.length()
+                ? m.id().substring(prefix.length())
                 : m.id();
     }
 }

@@ -62,8 +62,10 @@ public final class CompareViewModel {
         loading.set(false);
         error.set(null);
         members.setAll(c.members());
-        String base = c.baseCommit() == null ? "" : " at " + c.baseCommit().substring(0, Math.min(8,
-                c.baseCommit().length()));
+        String base = c.baseCommit() == null
+                ? ""
+                : " at "
+                        + c.baseCommit().substring(0, Math.min(8, c.baseCommit().length()));
         summary.set(c.members().size() + " sandboxes from " + c.baseBranch() + base + " · "
                 + c.task().strip().replaceAll("\\s+", " "));
     }

@@ -21,8 +21,8 @@ public final class ContainerFormViewModel {
     public static final String CONTAINER_CHECKING = "Checking whether a Docker engine answers…";
 
     private static final String DEFAULT_CPUS = LimitFields.cpusText(ResourceLimits.DEFAULTS.nanoCpus());
-    private static final String DEFAULT_MEMORY_MIB = Long.toString(ResourceLimits.DEFAULTS.memoryBytes()
-            / ResourceLimits.MIB);
+    private static final String DEFAULT_MEMORY_MIB =
+            Long.toString(ResourceLimits.DEFAULTS.memoryBytes() / ResourceLimits.MIB);
     private static final String DEFAULT_PIDS = Long.toString(ResourceLimits.DEFAULTS.pids());
 
     private final StringProperty image = new SimpleStringProperty("");
@@ -34,9 +34,17 @@ public final class ContainerFormViewModel {
     private final StringBinding formProblem;
 
     ContainerFormViewModel(ObjectProperty<Tier> tier) {
-        formProblem = Bindings.createStringBinding(() -> tier.get() != Tier.CONTAINER ? null
-                : containerProblem.get() != null ? containerProblem.get() : problem(),
-                tier, containerProblem, image, defaultImage, cpus, memoryMib, pids);
+        formProblem = Bindings.createStringBinding(
+                () -> tier.get() != Tier.CONTAINER
+                        ? null
+                        : containerProblem.get() != null ? containerProblem.get() : problem(),
+                tier,
+                containerProblem,
+                image,
+                defaultImage,
+                cpus,
+                memoryMib,
+                pids);
     }
 
     /** The container tier: the image; the repository's configured image until the person types another. */
@@ -88,7 +96,8 @@ public final class ContainerFormViewModel {
     /** Whether an image other than the repository's, or limits other than the defaults, were typed. */
     boolean edited() {
         return (!isBlank(image.get()) && !image.get().strip().equals(defaultImage.get()))
-                || !DEFAULT_CPUS.equals(cpus.get()) || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
+                || !DEFAULT_CPUS.equals(cpus.get())
+                || !DEFAULT_MEMORY_MIB.equals(memoryMib.get())
                 || !DEFAULT_PIDS.equals(pids.get());
     }
 

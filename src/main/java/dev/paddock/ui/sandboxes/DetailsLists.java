@@ -41,8 +41,8 @@ final class DetailsLists {
 
     ListView<Event> history() {
         // Newest first, like the dashboard's recent events.
-        ListView<Event> list = new ListView<>(new javafx.collections.transformation.SortedList<>(vm.history(),
-                java.util.Comparator.comparingLong(Event::id).reversed()));
+        ListView<Event> list = new ListView<>(new javafx.collections.transformation.SortedList<>(
+                vm.history(), java.util.Comparator.comparingLong(Event::id).reversed()));
         list.setId("sandbox-history");
         list.getStyleClass().addAll(Style.EVENTS, "dense");
         list.setPlaceholder(new Label("No events yet."));
@@ -75,7 +75,9 @@ final class DetailsLists {
                 String k = e.kind().startsWith("sandbox.") ? e.kind().substring("sandbox.".length()) : e.kind();
                 kind.setText(k.replace('_', ' '));
                 kind.getStyleClass().removeIf(c -> c.startsWith(Style.SEVERITY_PREFIX));
-                kind.getStyleClass().add(Style.SEVERITY_PREFIX + dev.paddock.events.EventSeverity.of(e.kind()).id());
+                kind.getStyleClass()
+                        .add(Style.SEVERITY_PREFIX
+                                + dev.paddock.events.EventSeverity.of(e.kind()).id());
                 message.setText(e.message());
                 setTooltip(new Tooltip(e.at() + "\n" + e.message() + (e.details() == null ? "" : "\n" + e.details())));
                 setGraphic(box);
@@ -89,8 +91,8 @@ final class DetailsLists {
     VBox checkpoints() {
         ListView<Checkpoint> list = new ListView<>(vm.checkpoints());
         list.setId("sandbox-checkpoints");
-        list.setPlaceholder(new Label("No checkpoints yet: one is kept when the agent's turn ends or it runs"
-                + " paddock checkpoint."));
+        list.setPlaceholder(new Label(
+                "No checkpoints yet: one is kept when the agent's turn ends or it runs" + " paddock checkpoint."));
         list.setCellFactory(v -> new ListCell<>() {
             @Override
             protected void updateItem(Checkpoint c, boolean empty) {
@@ -107,8 +109,9 @@ final class DetailsLists {
         Label hint = new Label("Roll back from a terminal: paddock sandbox rollback ID N");
         hint.setId("sandbox-checkpoints-hint");
         hint.getStyleClass().add(Style.MUTED);
-        vm.sandboxProperty().addListener((o, a, s) -> hint.setText("Roll back from a terminal: paddock sandbox"
-                + " rollback " + (s == null ? "ID" : s.id()) + " N"));
+        vm.sandboxProperty()
+                .addListener((o, a, s) -> hint.setText("Roll back from a terminal: paddock sandbox" + " rollback "
+                        + (s == null ? "ID" : s.id()) + " N"));
         VBox box = new VBox(6, hint, list);
         VBox.setVgrow(list, Priority.ALWAYS);
         return box;
@@ -118,7 +121,8 @@ final class DetailsLists {
     static String describe(Checkpoint c, Instant now) {
         return "#" + c.number() + "  " + (c.createdAt() == null ? "" : Formats.clock(c.createdAt(), now)) + "  "
                 + c.message() + (c.turn() == null ? "" : " (turn " + c.turn() + ")") + "  ·  "
-                + c.changes().added().size() + " added · " + c.changes().modified().size() + " modified · "
+                + c.changes().added().size() + " added · "
+                + c.changes().modified().size() + " modified · "
                 + c.changes().deleted().size() + " deleted";
     }
 
@@ -127,14 +131,15 @@ final class DetailsLists {
         c.changes().added().forEach(p -> b.append("A ").append(p).append('\n'));
         c.changes().modified().forEach(p -> b.append("M ").append(p).append('\n'));
         c.changes().deleted().forEach(p -> b.append("D ").append(p).append('\n'));
-        return b.isEmpty() ? "No change since the checkpoint before." : b.toString().strip();
+        return b.isEmpty()
+                ? "No change since the checkpoint before."
+                : b.toString().strip();
     }
 
     // Changes -------------------------------------------------------------------------------------
 
     /** One line of the change list. */
-    record Change(char kind, String path) {
-    }
+    record Change(char kind, String path) {}
 
     VBox changes() {
         ObservableList<Change> rows = FXCollections.observableArrayList();
@@ -150,16 +155,20 @@ final class DetailsLists {
                     setGraphic(null);
                     return;
                 }
-                Label chip = new Label(switch (c.kind()) {
-                    case 'A' -> "added";
-                    case 'D' -> "deleted";
-                    default -> "modified";
-                });
-                chip.getStyleClass().addAll(Style.CHIP, switch (c.kind()) {
-                    case 'A' -> Style.CHIP_SUCCESS;
-                    case 'D' -> Style.CHIP_DANGER;
-                    default -> Style.CHIP_ACCENT;
-                });
+                Label chip = new Label(
+                        switch (c.kind()) {
+                            case 'A' -> "added";
+                            case 'D' -> "deleted";
+                            default -> "modified";
+                        });
+                chip.getStyleClass()
+                        .addAll(
+                                Style.CHIP,
+                                switch (c.kind()) {
+                                    case 'A' -> Style.CHIP_SUCCESS;
+                                    case 'D' -> Style.CHIP_DANGER;
+                                    default -> Style.CHIP_ACCENT;
+                                });
                 chip.setMinWidth(64);
                 chip.setAlignment(Pos.CENTER);
                 setGraphic(chip);
@@ -183,7 +192,9 @@ final class DetailsLists {
             rows.setAll(rowsOf(c));
             summary.setText(describe(c));
         });
-        vm.changesAtProperty().addListener((o, a, at) -> summary.setText(describe(vm.changesProperty().get())));
+        vm.changesAtProperty()
+                .addListener((o, a, at) ->
+                        summary.setText(describe(vm.changesProperty().get())));
         VBox box = new VBox(6, bar, list);
         VBox.setVgrow(list, Priority.ALWAYS);
         box.getStyleClass().add(Style.CHANGES);
@@ -195,9 +206,10 @@ final class DetailsLists {
             return "Looking at the worktree…";
         }
         Instant at = vm.changesAtProperty().get();
-        return c.added().size() + " added · " + c.modified().size() + " modified · " + c.deleted().size()
-                + " deleted, against the base commit" + (at == null ? "" : "  (as of " + Formats.clock(at, Instant.now())
-                + ")");
+        return c.added().size() + " added · " + c.modified().size() + " modified · "
+                + c.deleted().size()
+                + " deleted, against the base commit"
+                + (at == null ? "" : "  (as of " + Formats.clock(at, Instant.now()) + ")");
     }
 
     private static List<Change> rowsOf(WorktreeManager.ChangeList c) {

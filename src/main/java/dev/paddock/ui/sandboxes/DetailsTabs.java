@@ -33,16 +33,32 @@ final class DetailsTabs extends StackPane {
     private final Tab logTab;
     private String shownId;
 
-    DetailsTabs(SandboxDetailsViewModel vm, TranscriptPane transcript, Node log, Node history, Node changes,
-                Node checkpoints) {
-        transcriptTab = tab("Transcript", "details-tab-transcript", MaterialDesignM.MESSAGE_TEXT_OUTLINE, transcript,
+    DetailsTabs(
+            SandboxDetailsViewModel vm,
+            TranscriptPane transcript,
+            Node log,
+            Node history,
+            Node changes,
+            Node checkpoints) {
+        transcriptTab = tab(
+                "Transcript",
+                "details-tab-transcript",
+                MaterialDesignM.MESSAGE_TEXT_OUTLINE,
+                transcript,
                 Section.TRANSCRIPT);
         logTab = tab("Log", "details-tab-log", MaterialDesignT.TEXT_BOX_OUTLINE, log, Section.LOG);
-        tabs.getTabs().setAll(logTab, transcriptTab,
-                tab("History", "details-tab-history", MaterialDesignH.HISTORY, history, Section.HISTORY),
-                tab("Changes", "details-tab-changes", MaterialDesignF.FILE_COMPARE, changes, Section.CHANGES),
-                tab("Checkpoints", "details-tab-checkpoints", MaterialDesignH.HISTORY, checkpoints,
-                        Section.CHECKPOINTS));
+        tabs.getTabs()
+                .setAll(
+                        logTab,
+                        transcriptTab,
+                        tab("History", "details-tab-history", MaterialDesignH.HISTORY, history, Section.HISTORY),
+                        tab("Changes", "details-tab-changes", MaterialDesignF.FILE_COMPARE, changes, Section.CHANGES),
+                        tab(
+                                "Checkpoints",
+                                "details-tab-checkpoints",
+                                MaterialDesignH.HISTORY,
+                                checkpoints,
+                                Section.CHECKPOINTS));
         tabs.setId("sandbox-details-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().addAll(Style.DETAILS_TABS, "dense");
@@ -57,12 +73,14 @@ final class DetailsTabs extends StackPane {
         StackPane.setAlignment(summary, Pos.TOP_RIGHT);
         StackPane.setMargin(summary, new Insets(4, 6, 0, 0));
         summary.setMaxHeight(Region.USE_PREF_SIZE);
-        summary.visibleProperty().bind(tabs.getSelectionModel().selectedItemProperty().isEqualTo(transcriptTab));
+        summary.visibleProperty()
+                .bind(tabs.getSelectionModel().selectedItemProperty().isEqualTo(transcriptTab));
         // As wide as the row leaves beside the tabs' names.
         tabs.skinProperty().addListener((o, a, skin) -> {
             Region names = (Region) tabs.lookup(".headers-region");
             if (names != null) {
-                summary.maxWidthProperty().bind(widthProperty().subtract(names.widthProperty()).subtract(24));
+                summary.maxWidthProperty()
+                        .bind(widthProperty().subtract(names.widthProperty()).subtract(24));
             }
         });
     }
@@ -77,7 +95,9 @@ final class DetailsTabs extends StackPane {
 
     /** Shows the tab of {@code section} (a sandbox shown next keeps it: it is not one a sandbox opens on). */
     void select(Section section) {
-        tabs.getTabs().stream().filter(t -> t.getUserData() == section).findFirst()
+        tabs.getTabs().stream()
+                .filter(t -> t.getUserData() == section)
+                .findFirst()
                 .ifPresent(t -> tabs.getSelectionModel().select(t));
     }
 

@@ -15,8 +15,7 @@ final class FieldWidths {
     /** Room beside a field's text for the caret after its last character, in px. */
     static final double CARET_ROOM = 4;
 
-    private FieldWidths() {
-    }
+    private FieldWidths() {}
 
     /**
      * Makes a field exactly as wide as {@code widest} (the widest value a person is likely to type) measured in
@@ -25,11 +24,16 @@ final class FieldWidths {
      */
     static void fitText(TextField field, String widest) {
         Text probe = new Text(widest);
-        DoubleBinding width = Bindings.createDoubleBinding(() -> {
-            probe.setFont(field.getFont());
-            return Math.ceil(probe.getLayoutBounds().getWidth()) + CARET_ROOM + field.snappedLeftInset()
-                    + field.snappedRightInset();
-        }, field.fontProperty(), field.insetsProperty());
+        DoubleBinding width = Bindings.createDoubleBinding(
+                () -> {
+                    probe.setFont(field.getFont());
+                    return Math.ceil(probe.getLayoutBounds().getWidth())
+                            + CARET_ROOM
+                            + field.snappedLeftInset()
+                            + field.snappedRightInset();
+                },
+                field.fontProperty(),
+                field.insetsProperty());
         field.minWidthProperty().bind(width);
         field.prefWidthProperty().bind(width);
         field.maxWidthProperty().bind(width);
@@ -43,9 +47,14 @@ final class FieldWidths {
         fitText(spinner.getEditor(), widest);
         spinner.skinProperty().addListener((o, a, skin) -> {
             if (spinner.lookup(".increment-arrow-button") instanceof Region arrow) {
-                DoubleBinding need = Bindings.createDoubleBinding(() -> spinner.snappedLeftInset()
-                                + spinner.getEditor().prefWidth(-1) + arrow.prefWidth(-1) + spinner.snappedRightInset(),
-                        arrow.widthProperty(), spinner.getEditor().prefWidthProperty(), spinner.insetsProperty());
+                DoubleBinding need = Bindings.createDoubleBinding(
+                        () -> spinner.snappedLeftInset()
+                                + spinner.getEditor().prefWidth(-1)
+                                + arrow.prefWidth(-1)
+                                + spinner.snappedRightInset(),
+                        arrow.widthProperty(),
+                        spinner.getEditor().prefWidthProperty(),
+                        spinner.insetsProperty());
                 spinner.minWidthProperty().bind(need);
                 spinner.prefWidthProperty().bind(need);
             }

@@ -49,8 +49,10 @@ final class FormWindowFit {
         if (mayShrink ? Math.abs(need - scene.getHeight()) < 1 : need <= scene.getHeight() + 0.5) {
             return;
         }
-        Rectangle2D screen = Screen.getScreensForRectangle(w.getX(), w.getY(), w.getWidth(), w.getHeight())
-                .stream().findFirst().orElse(Screen.getPrimary()).getVisualBounds();
+        Rectangle2D screen = Screen.getScreensForRectangle(w.getX(), w.getY(), w.getWidth(), w.getHeight()).stream()
+                .findFirst()
+                .orElse(Screen.getPrimary())
+                .getVisualBounds();
         double frame = w.getHeight() - scene.getHeight(); // title bar and borders, 0 without a window manager
         pane.setPrefHeight(Math.ceil(Math.min(need, screen.getHeight() - frame)));
         pane.setPrefWidth(scene.getWidth()); // as wide as it is (the person may have widened it)

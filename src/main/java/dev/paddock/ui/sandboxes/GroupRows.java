@@ -13,14 +13,14 @@ import java.util.Map;
  * each marked with a fork and {@code 2/3} (the second of three) so their results can be compared row by row.
  */
 public final class GroupRows {
-    private GroupRows() {
-    }
+    private GroupRows() {}
 
     /** {@code rows} (newest first) with each group's sandboxes together, where its newest was. */
     public static List<Sandbox> ordered(List<Sandbox> rows) {
         Map<String, List<Sandbox>> byGroup = new LinkedHashMap<>();
         for (Sandbox s : rows) {
-            byGroup.computeIfAbsent(s.group() == null ? "\0" + s.id() : s.group(), k -> new ArrayList<>()).add(s);
+            byGroup.computeIfAbsent(s.group() == null ? "\0" + s.id() : s.group(), k -> new ArrayList<>())
+                    .add(s);
         }
         List<Sandbox> out = new ArrayList<>(rows.size());
         for (List<Sandbox> members : byGroup.values()) {
@@ -35,7 +35,11 @@ public final class GroupRows {
         if (s.group() == null) {
             return null;
         }
-        List<String> ids = rows.stream().filter(r -> s.group().equals(r.group())).map(Sandbox::id).sorted().toList();
+        List<String> ids = rows.stream()
+                .filter(r -> s.group().equals(r.group()))
+                .map(Sandbox::id)
+                .sorted()
+                .toList();
         return (ids.indexOf(s.id()) + 1) + "/" + ids.size();
     }
 

@@ -2,8 +2,7 @@ package dev.paddock.ui.sandboxes;
 
 /** The New Sandbox form's container limit fields read as numbers, with messages for the person. */
 final class LimitFields {
-    private LimitFields() {
-    }
+    private LimitFields() {}
 
     /**
      * {@code text} as a finite number.
@@ -59,7 +58,8 @@ final class LimitFields {
         long p = whole(pids, "Processes");
         return dev.paddock.container.ResourceLimits.DEFAULTS
                 .withNanoCpus(Math.round(c * dev.paddock.container.ResourceLimits.ONE_CPU))
-                .withMemoryBytes(Math.multiplyExact(mib, dev.paddock.container.ResourceLimits.MIB)).withPids(p);
+                .withMemoryBytes(Math.multiplyExact(mib, dev.paddock.container.ResourceLimits.MIB))
+                .withPids(p);
     }
 
     /**

@@ -59,7 +59,6 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
     /** Stays in the dialog (the question's default, and what Escape answers). */
     public static final ButtonType KEEP_EDITING = new ButtonType("Keep editing", ButtonBar.ButtonData.CANCEL_CLOSE);
 
-
     private final NewSandboxViewModel vm;
     private final ErrorBox errorBox;
     private final javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane();
@@ -105,8 +104,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
                 e.consume();
             }
         });
-        getDialogPane().getScene().getAccelerators().put(
-                new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), create::fire);
+        getDialogPane()
+                .getScene()
+                .getAccelerators()
+                .put(new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN), create::fire);
         vm.createdProperty().addListener((o, a, record) -> {
             if (record != null) {
                 setResult(record);
@@ -117,10 +118,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         // The container part, a warning next to a tier, a message under a field or the error box change the form's
         // height: the window follows, as far as its screen allows (the form scrolls beyond that). It shrinks only
         // after the choices load and when the tier changes, never as the person types.
-        javafx.beans.value.ChangeListener<Object> grow = (o, a, b) -> javafx.application.Platform.runLater(
-                () -> fit.fit(false));
-        javafx.beans.value.ChangeListener<Object> refit = (o, a, b) -> javafx.application.Platform.runLater(
-                () -> fit.fit(true));
+        javafx.beans.value.ChangeListener<Object> grow =
+                (o, a, b) -> javafx.application.Platform.runLater(() -> fit.fit(false));
+        javafx.beans.value.ChangeListener<Object> refit =
+                (o, a, b) -> javafx.application.Platform.runLater(() -> fit.fit(true));
         // The first size is taken before wrapped lines are laid out at their width: fit once it shows.
         setOnShown(e -> javafx.application.Platform.runLater(() -> fit.fit(true)));
         // JavaFX closes a dialog's window on its close box even when the dialog refused to close (HeavyweightDialog
@@ -145,9 +146,14 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
      * @return true to close and drop it
      */
     private boolean confirmDiscard() {
-        return dev.paddock.ui.common.SafeQuestion.ask(getDialogPane().getScene(), DISCARD_ID, "New sandbox",
-                "Discard this new sandbox?", "What you typed for this sandbox (its task, command and settings) will be"
-                        + " lost.", DISCARD, KEEP_EDITING);
+        return dev.paddock.ui.common.SafeQuestion.ask(
+                getDialogPane().getScene(),
+                DISCARD_ID,
+                "New sandbox",
+                "Discard this new sandbox?",
+                "What you typed for this sandbox (its task, command and settings) will be" + " lost.",
+                DISCARD,
+                KEEP_EDITING);
     }
 
     /** The dialog's ViewModel. */
@@ -167,8 +173,16 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         task.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == javafx.scene.input.KeyCode.TAB && !e.isControlDown()) {
                 e.consume();
-                task.fireEvent(new javafx.scene.input.KeyEvent(e.getSource(), e.getTarget(), e.getEventType(),
-                        e.getCharacter(), e.getText(), e.getCode(), e.isShiftDown(), true, e.isAltDown(),
+                task.fireEvent(new javafx.scene.input.KeyEvent(
+                        e.getSource(),
+                        e.getTarget(),
+                        e.getEventType(),
+                        e.getCharacter(),
+                        e.getText(),
+                        e.getCode(),
+                        e.isShiftDown(),
+                        true,
+                        e.isAltDown(),
                         e.isMetaDown()));
             }
         });
@@ -196,8 +210,9 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         branchCheck.getStyleClass().add(Style.FIELD_MESSAGE);
         branchCheck.setMinHeight(Region.USE_PREF_SIZE);
         vm.branchCheckProperty().addListener((o, a, c) -> showCheck(branchCheck, c));
-        vm.branchFollowsTaskProperty().addListener((o, a, follows) -> showCheck(branchCheck,
-                vm.branchCheckProperty().get()));
+        vm.branchFollowsTaskProperty()
+                .addListener((o, a, follows) ->
+                        showCheck(branchCheck, vm.branchCheckProperty().get()));
         showCheck(branchCheck, vm.branchCheckProperty().get());
 
         GridPane grid = new GridPane();
@@ -212,10 +227,10 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         fields.setPrefWidth(520);
         grid.getColumnConstraints().addAll(labels, fields);
         // The agent's lines (its program, the fan-out's notes) change the form's height: the window grows with them.
-        AgentFields agent = new AgentFields(vm.agent(), vm.tierProperty(), () -> javafx.application.Platform.runLater(
-                () -> fit.fit(false)));
-        javafx.beans.binding.BooleanBinding custom = vm.agent().agentProperty().isEqualTo(
-                AgentChoiceViewModel.DEFAULT_AGENT);
+        AgentFields agent = new AgentFields(
+                vm.agent(), vm.tierProperty(), () -> javafx.application.Platform.runLater(() -> fit.fit(false)));
+        javafx.beans.binding.BooleanBinding custom =
+                vm.agent().agentProperty().isEqualTo(AgentChoiceViewModel.DEFAULT_AGENT);
         int row = 0;
         row = add(grid, row, "Agent", agent.picker());
         row = add(grid, row, "Task", task);
@@ -234,9 +249,12 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(18, 18);
         Label working = new Label("", spinner);
-        working.textProperty().bind(vm.countProperty().map(n -> n == null || n <= 1
-                ? "Creating the sandbox: branch, worktree, identity, state file…"
-                : "Creating " + n + " sandboxes, one after the other: branch, worktree, identity, state file…"));
+        working.textProperty()
+                .bind(vm.countProperty()
+                        .map(n -> n == null || n <= 1
+                                ? "Creating the sandbox: branch, worktree, identity, state file…"
+                                : "Creating " + n
+                                        + " sandboxes, one after the other: branch, worktree, identity, state file…"));
         working.setId("new-sandbox-progress");
         working.getStyleClass().add(Style.MUTED);
         working.visibleProperty().bind(vm.busyProperty());
@@ -293,26 +311,30 @@ public final class NewSandboxDialog extends Dialog<SandboxRecord> {
         retries.setEditable(true);
         FieldWidths.fitSpinner(retries, "20"); // the most retries
         retries.setTooltip(new Tooltip("Automatic retries after a failure or timeout before a person is asked"));
-        return new javafx.scene.layout.FlowPane(14, 6, withUnit(lease, "min lease"),
-                withUnit(retries, "automatic retries"));
+        return new javafx.scene.layout.FlowPane(
+                14, 6, withUnit(lease, "min lease"), withUnit(retries, "automatic retries"));
     }
 
     /** How many sandboxes of the task: more than one is a fan-out, each on a branch of its own, in one group. */
     private Node fanOut() {
         Spinner<Integer> count = new Spinner<>();
         count.setId("new-sandbox-count");
-        count.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1,
-                dev.paddock.sandbox.AgentCounts.MAX_COUNT, 1));
+        count.setValueFactory(
+                new SpinnerValueFactory.IntegerSpinnerValueFactory(1, dev.paddock.sandbox.AgentCounts.MAX_COUNT, 1));
         count.getValueFactory().valueProperty().bindBidirectional(vm.countProperty());
         count.setEditable(true);
         FieldWidths.fitSpinner(count, "20");
         count.setTooltip(new Tooltip("Run the task in this many sandboxes at once, each on a branch of its own"
                 + " (<branch>-<agent>-1, -2, ...), grouped in the table so their results can be compared"));
         HBox pair = withUnit(count, "sandboxes");
-        ((Label) pair.getChildren().get(1)).textProperty().bind(vm.agent().agentProperty().map(a -> "with "
-                + AgentChoiceViewModel.displayName(a)));
-        return new VBox(3, pair, hint("More than one runs the task in each at once, on branches of their own"
-                + " (<branch>-<agent>-1, -2, …), side by side in the table; add other agents below."));
+        ((Label) pair.getChildren().get(1))
+                .textProperty()
+                .bind(vm.agent().agentProperty().map(a -> "with " + AgentChoiceViewModel.displayName(a)));
+        return new VBox(
+                3,
+                pair,
+                hint("More than one runs the task in each at once, on branches of their own"
+                        + " (<branch>-<agent>-1, -2, …), side by side in the table; add other agents below."));
     }
 
     private static void showCheck(Label label, NewSandboxViewModel.BranchCheck c) {

@@ -41,11 +41,15 @@ public final class NewSandboxViewModel {
     /** Wait after the last keystroke before the branch name is checked, in ms. */
     static final long CHECK_DELAY_MS = 250;
     /** Where the branch name check stands. */
-    public enum BranchState { CHECKING, VALID, EXISTS, INVALID }
+    public enum BranchState {
+        CHECKING,
+        VALID,
+        EXISTS,
+        INVALID
+    }
 
     /** The inline message under the branch field. */
-    public record BranchCheck(BranchState state, String message) {
-    }
+    public record BranchCheck(BranchState state, String message) {}
 
     private final SandboxBackend backend;
     private final Path repository;
@@ -66,7 +70,8 @@ public final class NewSandboxViewModel {
     private final ObservableList<String> branchesView = FXCollections.unmodifiableObservableList(branches);
     private final ReadOnlyBooleanWrapper branchFollowsTask = new ReadOnlyBooleanWrapper(true);
     private final ReadOnlyObjectWrapper<BranchCheck> branchCheck = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper namespaceProblem = new ReadOnlyStringWrapper("Checking whether bubblewrap works here…");
+    private final ReadOnlyStringWrapper namespaceProblem =
+            new ReadOnlyStringWrapper("Checking whether bubblewrap works here…");
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<SandboxRecord> created = new ReadOnlyObjectWrapper<>();
@@ -117,13 +122,18 @@ public final class NewSandboxViewModel {
             }
         });
         checkLater.setOnFinished(e -> checkBranch());
-        canCreate = Bindings.createBooleanBinding(() -> !busy.get() && !isBlank(task.get())
-                        && (!agents.isCustom() || !isBlank(command.get())) && agents.problem() == null
+        canCreate = Bindings.createBooleanBinding(
+                () -> !busy.get()
+                        && !isBlank(task.get())
+                        && (!agents.isCustom() || !isBlank(command.get()))
+                        && agents.problem() == null
                         && (branchCheck.get() == null || branchCheck.get().state() != BranchState.INVALID)
                         && container.formProblemProperty().get() == null,
                 agents.dependencies(busy, task, command, branchCheck, container.formProblemProperty()));
-        edited = Bindings.createBooleanBinding(this::hasEdits, agents.dependencies(container.dependencies(task, command,
-                branch, branchFollowsTask, leaseMinutes, retries, count)));
+        edited = Bindings.createBooleanBinding(
+                this::hasEdits,
+                agents.dependencies(container.dependencies(
+                        task, command, branch, branchFollowsTask, leaseMinutes, retries, count)));
 
         followTask();
     }
@@ -232,11 +242,13 @@ public final class NewSandboxViewModel {
     }
 
     private boolean hasEdits() {
-        return !isBlank(task.get()) || !isBlank(command.get())
+        return !isBlank(task.get())
+                || !isBlank(command.get())
                 || (!branchFollowsTask.get() && !isBlank(branch.get()))
                 || container.edited()
                 || !java.util.Objects.equals(leaseMinutes.get(), loadedLeaseMinutes)
-                || !java.util.Objects.equals(retries.get(), loadedRetries) || sandboxes() != 1
+                || !java.util.Objects.equals(retries.get(), loadedRetries)
+                || sandboxes() != 1
                 || agents.edited();
     }
 
@@ -251,24 +263,36 @@ public final class NewSandboxViewModel {
     public CompletableFuture<Void> load() {
         agents.lookUp();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        CompletableFuture.supplyAsync(() -> {
-            try {
-                return new Choices(backend.localBranches(repository), backend.defaults(),
-                        backend.tierUnavailable(Tier.NAMESPACE), backend.tierUnavailable(Tier.CONTAINER),
-                        backend.containerImage(repository), null);
-            } catch (Exception e) {
-                return new Choices(List.of(), null, Optional.empty(), Optional.empty(), Optional.empty(), e);
-            }
-        }, io).thenAccept(c -> Platform.runLater(() -> {
-            apply(c);
-            done.complete(null);
-        }));
+        CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return new Choices(
+                                        backend.localBranches(repository),
+                                        backend.defaults(),
+                                        backend.tierUnavailable(Tier.NAMESPACE),
+                                        backend.tierUnavailable(Tier.CONTAINER),
+                                        backend.containerImage(repository),
+                                        null);
+                            } catch (Exception e) {
+                                return new Choices(
+                                        List.of(), null, Optional.empty(), Optional.empty(), Optional.empty(), e);
+                            }
+                        },
+                        io)
+                .thenAccept(c -> Platform.runLater(() -> {
+                    apply(c);
+                    done.complete(null);
+                }));
         return done;
     }
 
-    private record Choices(List<String> branches, SandboxBackend.Defaults defaults, Optional<String> namespace,
-                           Optional<String> container, Optional<String> image, Exception error) {
-    }
+    private record Choices(
+            List<String> branches,
+            SandboxBackend.Defaults defaults,
+            Optional<String> namespace,
+            Optional<String> container,
+            Optional<String> image,
+            Exception error) {}
 
     private void apply(Choices c) {
         if (c.error() != null) {
@@ -291,7 +315,9 @@ public final class NewSandboxViewModel {
         if (tier.get() == Tier.NAMESPACE && c.namespace().isPresent()) {
             agents.setTier(Tier.WORKTREE);
         }
-        container.loaded(c.container().map(NewSandboxViewModel::sentence).orElse(null), c.image().orElse(null));
+        container.loaded(
+                c.container().map(NewSandboxViewModel::sentence).orElse(null),
+                c.image().orElse(null));
         if (tier.get() == Tier.CONTAINER && c.container().isPresent()) {
             agents.setTier(Tier.WORKTREE);
         }
@@ -313,25 +339,32 @@ public final class NewSandboxViewModel {
         AgentCounts counts = agents.counts(sandboxes());
         busy.set(true);
         error.set(null);
-        CompletableFuture.supplyAsync(() -> {
-            try {
-                return counts.total() == 1 ? backend.create(request)
-                        : backend.createGroup(request, counts).sandboxes().get(0);
-            } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, io).whenComplete((record, e) -> Platform.runLater(() -> {
-            busy.set(false);
-            if (e != null) {
-                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                        ? e.getCause() : e;
-                error.set(UiError.of(cause));
-                result.completeExceptionally(cause);
-            } else {
-                created.set(record);
-                result.complete(record);
-            }
-        }));
+        CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return counts.total() == 1
+                                        ? backend.create(request)
+                                        : backend.createGroup(request, counts)
+                                                .sandboxes()
+                                                .get(0);
+                            } catch (Exception e) {
+                                throw new java.util.concurrent.CompletionException(e);
+                            }
+                        },
+                        io)
+                .whenComplete((record, e) -> Platform.runLater(() -> {
+                    busy.set(false);
+                    if (e != null) {
+                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                                ? e.getCause()
+                                : e;
+                        error.set(UiError.of(cause));
+                        result.completeExceptionally(cause);
+                    } else {
+                        created.set(record);
+                        result.complete(record);
+                    }
+                }));
         return result;
     }
 
@@ -354,14 +387,21 @@ public final class NewSandboxViewModel {
         Tier t = tier.get() == null ? Tier.WORKTREE : tier.get();
         boolean custom = agents.isCustom();
         String b = branch.get() == null || branch.get().isBlank() || (fanOut() && branchFollowsTask.get())
-                ? null : branch.get().strip();
+                ? null
+                : branch.get().strip();
         Integer minutes = leaseMinutes.get();
-        NewSandbox.Builder r = NewSandbox.builder().repository(repository).task(task.get().strip())
-                .agent(agents.agentProperty().get()).model(agents.requestedModel())
+        NewSandbox.Builder r = NewSandbox.builder()
+                .repository(repository)
+                .task(task.get().strip())
+                .agent(agents.agentProperty().get())
+                .model(agents.requestedModel())
                 .agentCommand(custom ? command.get().strip() : null)
                 // Several agents on the tier nobody picked: each gets its own default, as with --agents.
-                .tier(agents.severalAgents() && !agents.tierPicked() ? null : t).branch(b).baseBranch(baseBranch.get())
-                .leaseMs(minutes == null ? null : minutes * 60_000L).maxRetries(retries.get())
+                .tier(agents.severalAgents() && !agents.tierPicked() ? null : t)
+                .branch(b)
+                .baseBranch(baseBranch.get())
+                .leaseMs(minutes == null ? null : minutes * 60_000L)
+                .maxRetries(retries.get())
                 .network(t != Tier.WORKTREE && network.get());
         if (t == Tier.CONTAINER) {
             r.image(container.image()).limits(container.limits());
@@ -392,8 +432,10 @@ public final class NewSandboxViewModel {
         String name = branch.get();
         if (isBlank(name)) {
             checkLater.stop();
-            branchCheck.set(isBlank(task.get()) ? null : new BranchCheck(BranchState.VALID,
-                    "A branch named after the task will be created."));
+            branchCheck.set(
+                    isBlank(task.get())
+                            ? null
+                            : new BranchCheck(BranchState.VALID, "A branch named after the task will be created."));
             return;
         }
         branchCheck.set(new BranchCheck(BranchState.CHECKING, "Checking the name…"));

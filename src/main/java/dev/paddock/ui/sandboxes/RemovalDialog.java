@@ -46,6 +46,7 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
     /** The most room a failure takes, in px, and the least (a few lines; the rest scrolls). */
     private static final double ERROR_HEIGHT = 160;
+
     private static final double ERROR_MIN_HEIGHT = 64;
 
     private final RemovalViewModel vm;
@@ -54,7 +55,10 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
     public RemovalDialog(RemovalViewModel vm, Window owner) {
         this.vm = vm;
-        setTitle(vm.ids().size() == 1 ? "Remove " + vm.ids().get(0) : "Remove " + vm.ids().size() + " sandboxes");
+        setTitle(
+                vm.ids().size() == 1
+                        ? "Remove " + vm.ids().get(0)
+                        : "Remove " + vm.ids().size() + " sandboxes");
         if (owner != null) {
             initOwner(owner);
             initModality(Modality.WINDOW_MODAL);
@@ -78,29 +82,42 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
         CheckBox deleteBranch = new CheckBox();
         deleteBranch.setId("removal-delete-branch");
-        deleteBranch.textProperty().bind(Bindings.createStringBinding(() -> vm.allBranchesMergedProperty().get()
-                ? (vm.ids().size() == 1 ? "The branch is merged: it is deleted with the worktree"
-                : "The branches are merged: they are deleted with the worktrees")
-                : vm.ids().size() == 1 ? "Delete the branch too" : "Delete the branches too", vm.allBranchesMergedProperty()));
+        deleteBranch
+                .textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.allBranchesMergedProperty().get()
+                                ? (vm.ids().size() == 1
+                                        ? "The branch is merged: it is deleted with the worktree"
+                                        : "The branches are merged: they are deleted with the worktrees")
+                                : vm.ids().size() == 1 ? "Delete the branch too" : "Delete the branches too",
+                        vm.allBranchesMergedProperty()));
         deleteBranch.selectedProperty().bindBidirectional(vm.deleteBranchProperty());
         // Merged branches go anyway: nothing to choose then.
         deleteBranch.disableProperty().bind(vm.allBranchesMergedProperty());
         deleteBranch.setTooltip(new Tooltip("Unchecked, a branch that is not merged is kept, with its commits."));
-        Label branchWarning = new Label("Commits that are on no other branch are lost with the branch.",
+        Label branchWarning = new Label(
+                "Commits that are on no other branch are lost with the branch.",
                 Icons.of(MaterialDesignA.ALERT_OUTLINE, 14));
         branchWarning.setId("removal-branch-warning");
         branchWarning.getStyleClass().addAll(Style.FIELD_MESSAGE, Style.FIELD_ERROR);
-        branchWarning.visibleProperty().bind(vm.deleteBranchProperty().and(Bindings.createBooleanBinding(
-                () -> vm.plans().stream().anyMatch(p -> !p.unmergedCommits().isEmpty()), vm.plans())));
+        branchWarning
+                .visibleProperty()
+                .bind(vm.deleteBranchProperty()
+                        .and(Bindings.createBooleanBinding(
+                                () -> vm.plans().stream()
+                                        .anyMatch(p -> !p.unmergedCommits().isEmpty()),
+                                vm.plans())));
         branchWarning.managedProperty().bind(branchWarning.visibleProperty());
 
         Label modes = new Label();
         // Commit is offered only where there are uncommitted files: the text names only the buttons shown.
-        modes.textProperty().bind(Bindings.createStringBinding(() -> vm.anyUncommittedProperty().get()
-                ? "Commit and remove commits the uncommitted files on the sandbox's branch and keeps the branch."
-                        + " Force remove deletes the worktree with whatever it holds."
-                : "Force remove deletes the worktree; the branch keeps its commits unless you also delete it.",
-                vm.anyUncommittedProperty()));
+        modes.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.anyUncommittedProperty().get()
+                                ? "Commit and remove commits the uncommitted files on the sandbox's branch and keeps the branch."
+                                        + " Force remove deletes the worktree with whatever it holds."
+                                : "Force remove deletes the worktree; the branch keeps its commits unless you also delete it.",
+                        vm.anyUncommittedProperty()));
         modes.setId("removal-modes");
         modes.setWrapText(true);
         modes.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -113,8 +130,10 @@ public final class RemovalDialog extends Dialog<Boolean> {
         Label working = new Label(null, spinner);
         working.setId("removal-progress");
         working.getStyleClass().add(Style.MUTED);
-        working.textProperty().bind(Bindings.when(vm.loadingProperty()).then("Looking at what would be lost…")
-                .otherwise(vm.progressProperty()));
+        working.textProperty()
+                .bind(Bindings.when(vm.loadingProperty())
+                        .then("Looking at what would be lost…")
+                        .otherwise(vm.progressProperty()));
         working.visibleProperty().bind(vm.loadingProperty().or(vm.busyProperty()));
         working.managedProperty().bind(working.visibleProperty());
 
@@ -187,11 +206,14 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
     private void showPlans() {
         List<RemovalPlan> plans = List.copyOf(vm.plans());
-        tree.getRoot().getChildren().setAll(plans.stream().map(RemovalDialog::item).toList());
+        tree.getRoot()
+                .getChildren()
+                .setAll(plans.stream().map(RemovalDialog::item).toList());
         // What would be lost is shown unfolded; a clean sandbox among several stays folded.
         for (int i = 0; i < plans.size(); i++) {
-            expandAll(tree.getRoot().getChildren().get(i), plans.size() == 1
-                    || !RemovalViewModel.removableStrictly(plans.get(i)));
+            expandAll(
+                    tree.getRoot().getChildren().get(i),
+                    plans.size() == 1 || !RemovalViewModel.removableStrictly(plans.get(i)));
         }
         summary.setText(summaryText(plans));
         buttons(plans);
@@ -202,13 +224,18 @@ public final class RemovalDialog extends Dialog<Boolean> {
             return "Looking at what removing " + String.join(", ", vm.ids()) + " would lose…";
         }
         if (plans.isEmpty()) {
-            return vm.errorProperty().get() != null ? "Paddock could not look at what removing would lose, so"
-                    + " nothing will be removed." : "Nothing left to remove.";
+            return vm.errorProperty().get() != null
+                    ? "Paddock could not look at what removing would lose, so" + " nothing will be removed."
+                    : "Nothing left to remove.";
         }
-        long losing = plans.stream().filter(p -> !RemovalViewModel.removableStrictly(p)).count();
+        long losing = plans.stream()
+                .filter(p -> !RemovalViewModel.removableStrictly(p))
+                .count();
         if (losing == 0) {
-            return plans.size() == 1 ? "Nothing would be lost: the worktree is clean and every commit of its branch"
-                    + " is in the base branch. Its record is kept (closed) with its history." + ignored(plans.get(0))
+            return plans.size() == 1
+                    ? "Nothing would be lost: the worktree is clean and every commit of its branch"
+                            + " is in the base branch. Its record is kept (closed) with its history."
+                            + ignored(plans.get(0))
                     : "Nothing would be lost in any of the " + plans.size() + " sandboxes.";
         }
         if (plans.size() == 1) {
@@ -226,8 +253,9 @@ public final class RemovalDialog extends Dialog<Boolean> {
 
     /** " Removing also deletes 1,204 ignored files in build/ (git ignores them).", or "". */
     private static String ignored(RemovalPlan p) {
-        return p.ignored().files() == 0 ? "" : " Removing also deletes " + p.ignored().summary()
-                + " (git ignores them: build output and the like).";
+        return p.ignored().files() == 0
+                ? ""
+                : " Removing also deletes " + p.ignored().summary() + " (git ignores them: build output and the like).";
     }
 
     private static String lockReason(RemovalPlan p) {
@@ -254,10 +282,19 @@ public final class RemovalDialog extends Dialog<Boolean> {
             return;
         }
         getDialogPane().getButtonTypes().setAll(types);
-        wire(REMOVE, RemoveMode.STRICT, clean == plans.size() ? "Remove" : "Remove the clean ones (" + clean + ")",
-                clean == plans.size(), "Remove what would lose nothing (strict)");
-        wire(COMMIT, RemoveMode.COMMIT, null, false, "Commit the uncommitted files on the sandbox's branch, keep the"
-                + " branch, then remove the worktree (not with \"delete the branch\": that would throw the commit away)");
+        wire(
+                REMOVE,
+                RemoveMode.STRICT,
+                clean == plans.size() ? "Remove" : "Remove the clean ones (" + clean + ")",
+                clean == plans.size(),
+                "Remove what would lose nothing (strict)");
+        wire(
+                COMMIT,
+                RemoveMode.COMMIT,
+                null,
+                false,
+                "Commit the uncommitted files on the sandbox's branch, keep the"
+                        + " branch, then remove the worktree (not with \"delete the branch\": that would throw the commit away)");
         Button commit = (Button) getDialogPane().lookupButton(COMMIT);
         if (commit != null) {
             commit.disableProperty().bind(vm.busyProperty().or(vm.deleteBranchProperty()));
@@ -314,40 +351,52 @@ public final class RemovalDialog extends Dialog<Boolean> {
         if (!p.worktreePresent()) {
             notes.add("its worktree is gone already");
         }
-        TreeItem<String> root = new TreeItem<>(p.sandboxId() + "  —  " + String.join(", ", notes),
-                Icons.of(RemovalViewModel.removableStrictly(p) ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
-                        : MaterialDesignA.ALERT_OUTLINE, 14));
+        TreeItem<String> root = new TreeItem<>(
+                p.sandboxId() + "  —  " + String.join(", ", notes),
+                Icons.of(
+                        RemovalViewModel.removableStrictly(p)
+                                ? MaterialDesignC.CHECK_CIRCLE_OUTLINE
+                                : MaterialDesignA.ALERT_OUTLINE,
+                        14));
         if (p.locked()) {
-            root.getChildren().add(new TreeItem<>("Locked (git worktree lock)" + lockReason(p)
-                    + ": a strict removal refuses it", Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignL.LOCK_OUTLINE,
-                    14)));
+            root.getChildren()
+                    .add(new TreeItem<>(
+                            "Locked (git worktree lock)" + lockReason(p) + ": a strict removal refuses it",
+                            Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignL.LOCK_OUTLINE, 14)));
         }
         if (!p.uncommitted().isEmpty()) {
-            TreeItem<String> files = new TreeItem<>("Uncommitted files (" + p.uncommitted().size() + ")",
+            TreeItem<String> files = new TreeItem<>(
+                    "Uncommitted files (" + p.uncommitted().size() + ")",
                     Icons.of(MaterialDesignF.FILE_DOCUMENT_EDIT_OUTLINE, 14));
             p.uncommitted().forEach(line -> files.getChildren().add(new TreeItem<>(describeStatus(line))));
             root.getChildren().add(files);
         }
         if (!p.unmergedCommits().isEmpty()) {
-            TreeItem<String> commits = new TreeItem<>("Commits not in the base branch (" + p.unmergedCommits().size()
-                    + ")", Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
+            TreeItem<String> commits = new TreeItem<>(
+                    "Commits not in the base branch (" + p.unmergedCommits().size() + ")",
+                    Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
             p.unmergedCommits().forEach(c -> commits.getChildren().add(new TreeItem<>(c)));
             root.getChildren().add(commits);
         }
         if (!p.submoduleCommits().isEmpty()) {
-            TreeItem<String> commits = new TreeItem<>("Commits in submodules that no remote has ("
-                    + p.submoduleCommits().size() + "): their repositories go with the worktree",
+            TreeItem<String> commits = new TreeItem<>(
+                    "Commits in submodules that no remote has ("
+                            + p.submoduleCommits().size() + "): their repositories go with the worktree",
                     Icons.of(MaterialDesignS.SOURCE_COMMIT, 14));
             p.submoduleCommits().forEach(c -> commits.getChildren().add(new TreeItem<>(c)));
             root.getChildren().add(commits);
         }
         if (p.ignored().files() > 0) {
-            root.getChildren().add(new TreeItem<>("Also deletes " + p.ignored().summary() + ": git ignores them (build"
-                    + " output), so they are not counted as work", Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14)));
+            root.getChildren()
+                    .add(new TreeItem<>(
+                            "Also deletes " + p.ignored().summary() + ": git ignores them (build"
+                                    + " output), so they are not counted as work",
+                            Icons.of(MaterialDesignF.FOLDER_OUTLINE, 14)));
         }
         if (p.running()) {
-            root.getChildren().add(new TreeItem<>("The agent is still running; removing stops it first.",
-                    Icons.of(MaterialDesignR.RUN, 14)));
+            root.getChildren()
+                    .add(new TreeItem<>(
+                            "The agent is still running; removing stops it first.", Icons.of(MaterialDesignR.RUN, 14)));
         }
         return root;
     }

@@ -51,17 +51,18 @@ public final class RemovalViewModel {
         this.ids = List.copyOf(ids);
         this.io = io;
         anyLoses = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(p -> !removableStrictly(p)), plans);
-        anyClean = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(RemovalViewModel::removableStrictly),
-                plans);
-        anyUncommitted = Bindings.createBooleanBinding(() -> plans.stream().anyMatch(p -> !p.uncommitted().isEmpty()),
-                plans);
-        allBranchesMerged = Bindings.createBooleanBinding(() -> !plans.isEmpty()
-                && plans.stream().allMatch(RemovalPlan::branchMerged), plans);
+        anyClean = Bindings.createBooleanBinding(
+                () -> plans.stream().anyMatch(RemovalViewModel::removableStrictly), plans);
+        anyUncommitted = Bindings.createBooleanBinding(
+                () -> plans.stream().anyMatch(p -> !p.uncommitted().isEmpty()), plans);
+        allBranchesMerged = Bindings.createBooleanBinding(
+                () -> !plans.isEmpty() && plans.stream().allMatch(RemovalPlan::branchMerged), plans);
     }
 
     /** Removal of sandboxes whose plans are known already (no {@link #load()} needed). */
     public static RemovalViewModel withPlans(SandboxBackend backend, List<RemovalPlan> known, Executor io) {
-        RemovalViewModel vm = new RemovalViewModel(backend, known.stream().map(RemovalPlan::sandboxId).toList(), io);
+        RemovalViewModel vm = new RemovalViewModel(
+                backend, known.stream().map(RemovalPlan::sandboxId).toList(), io);
         vm.plans.setAll(known);
         return vm;
     }
@@ -170,7 +171,8 @@ public final class RemovalViewModel {
      */
     public CompletableFuture<Void> remove(RemoveMode mode) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
-        List<RemovalPlan> targets = plans.stream().filter(p -> mode != RemoveMode.STRICT || removableStrictly(p))
+        List<RemovalPlan> targets = plans.stream()
+                .filter(p -> mode != RemoveMode.STRICT || removableStrictly(p))
                 .toList();
         if (targets.isEmpty() || busy.get()) {
             finished.complete(null);
@@ -186,8 +188,8 @@ public final class RemovalViewModel {
             int n = 0;
             for (RemovalPlan p : targets) {
                 n++;
-                String step = verb(mode) + " " + p.sandboxId() + (targets.size() > 1 ? " (" + n + " of " + targets.size()
-                        + ")" : "") + "…";
+                String step = verb(mode) + " " + p.sandboxId()
+                        + (targets.size() > 1 ? " (" + n + " of " + targets.size() + ")" : "") + "…";
                 Platform.runLater(() -> progress.set(step));
                 try {
                     backend.remove(p.sandboxId(), mode, branches);
@@ -203,8 +205,12 @@ public final class RemovalViewModel {
                 progress.set(null);
                 plans.removeIf(p -> removed.contains(p.sandboxId()));
                 if (cause != null) {
-                    error.set(new UiError((failures.size() == 1 ? "Could not remove " : "Could not remove "
-                            + failures.size() + " sandboxes: ") + String.join("; ", failures), UiError.of(cause).details()));
+                    error.set(new UiError(
+                            (failures.size() == 1
+                                            ? "Could not remove "
+                                            : "Could not remove " + failures.size() + " sandboxes: ")
+                                    + String.join("; ", failures),
+                            UiError.of(cause).details()));
                 }
                 if (plans.isEmpty()) {
                     done.set(true);

@@ -22,8 +22,7 @@ import java.util.Optional;
  */
 public interface SandboxBackend {
     /** Defaults for a new sandbox: lease in ms and automatic retries (from the settings). */
-    record Defaults(long leaseMs, int maxRetries) {
-    }
+    record Defaults(long leaseMs, int maxRetries) {}
 
     /** The lease and retries a new sandbox gets unless the person changes them. */
     Defaults defaults() throws PaddockException;
@@ -79,9 +78,15 @@ public interface SandboxBackend {
      *     never their values
      * @param takes every name it takes when set, in the preset's order
      */
-    record AgentProgram(String agent, String executable, String setting, ProgramSource source, Path program,
-                        String problem, List<String> passes, List<String> takes) {
-    }
+    record AgentProgram(
+            String agent,
+            String executable,
+            String setting,
+            ProgramSource source,
+            Path program,
+            String problem,
+            List<String> passes,
+            List<String> takes) {}
 
     /**
      * Where the program of {@code agent} is (its setting, else PATH) and which variables it would take from Paddock's

@@ -44,6 +44,7 @@ final class SandboxDetailsView extends VBox {
     private final Label lastError = new Label();
     /** What the agent was asked, whole (the table's Task column gives way first on a small screen). */
     private final Label task = new Label();
+
     private final TextField followUp = new TextField();
     private final DetailsTabs tabs;
     private final WaitingLineClock waitingClock;
@@ -86,8 +87,8 @@ final class SandboxDetailsView extends VBox {
         vm.logTextProperty().addListener((o, old, text) -> showLog(old, text));
 
         DetailsLists lists = new DetailsLists(vm);
-        tabs = new DetailsTabs(vm, new TranscriptPane(vm.transcript()), log, lists.history(), lists.changes(),
-                lists.checkpoints());
+        tabs = new DetailsTabs(
+                vm, new TranscriptPane(vm.transcript()), log, lists.history(), lists.changes(), lists.checkpoints());
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
@@ -95,7 +96,9 @@ final class SandboxDetailsView extends VBox {
 
         VBox content = new VBox(6, header, error, tabs);
         VBox.setVgrow(content, Priority.ALWAYS);
-        EmptyState none = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandbox selected",
+        EmptyState none = new EmptyState(
+                MaterialDesignR.ROBOT_OUTLINE,
+                "No sandbox selected",
                 "Select a sandbox above to follow its agent's log, see its state history and what it changed.");
         StackPane stack = new StackPane(content, none);
         VBox.setVgrow(stack, Priority.ALWAYS);
@@ -134,12 +137,15 @@ final class SandboxDetailsView extends VBox {
         title.setText(s.id());
         showState(s);
         // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
-        followUp.setPromptText(s.waitingForYou() ? WaitingLineClock.line(s)
-                : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
-                ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
-                : "A follow-up for the agent: it resumes its session with it (Enter sends)");
+        followUp.setPromptText(
+                s.waitingForYou()
+                        ? WaitingLineClock.line(s)
+                        : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
+                                ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
+                                : "A follow-up for the agent: it resumes its session with it (Enter sends)");
         followUp.setTooltip(s.waitingForYou() ? new Tooltip(StateChips.waitingText(s)) : null);
-        subtitle.setText(s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
+        subtitle.setText(
+                s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         String asked = s.task() == null ? "" : s.task().strip().replaceAll("\\s+", " ");
         task.setText(asked);
@@ -176,7 +182,9 @@ final class SandboxDetailsView extends VBox {
             return;
         }
         stateBox.getChildren().setAll(StateChips.stateChip(s.state()));
-        List<String> asks = asking == null || asking.getValue() == null ? null : asking.getValue().get(s.id());
+        List<String> asks = asking == null || asking.getValue() == null
+                ? null
+                : asking.getValue().get(s.id());
         if (asks != null && !s.engineUnreachable()) {
             Label flag = StateChips.askingChip(s);
             flag.setId("sandbox-details-asking");
@@ -284,5 +292,4 @@ final class SandboxDetailsView extends VBox {
         double viewport = sp.getViewportBounds().getHeight();
         return content <= viewport + 1 || sp.getVvalue() >= sp.getVmax() - 0.001;
     }
-
 }

@@ -10,18 +10,18 @@ import dev.paddock.worktree.WorktreeManager;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import javafx.application.Platform;
-import java.util.concurrent.CompletableFuture;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
-import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -56,7 +56,13 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     static final List<String> FOLLOW_UP_STATES = List.of("done", "failed", "timeout", "awaiting_human");
 
     /** The parts of the pane. */
-    public enum Section { TRANSCRIPT, LOG, HISTORY, CHANGES, CHECKPOINTS }
+    public enum Section {
+        TRANSCRIPT,
+        LOG,
+        HISTORY,
+        CHANGES,
+        CHECKPOINTS
+    }
 
     // Properties (set by the view)
     private final BooleanProperty shown = new SimpleBooleanProperty(true);
@@ -73,16 +79,23 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper sending = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper followUpNotice = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<UiError> followUpProblem = new ReadOnlyObjectWrapper<>();
-    private final BooleanBinding canFollowUp = Bindings.createBooleanBinding(() -> takesFollowUps(sandbox.get()),
-            sandbox);
-    private final BooleanBinding canSend = Bindings.createBooleanBinding(() -> takesFollowUps(sandbox.get())
-            && FOLLOW_UP_STATES.contains(sandbox.get().state()) && !sending.get() && followUpText.get() != null
-            && !followUpText.get().isBlank(), sandbox, sending, followUpText);
-    private Runnable onChanged = () -> { };
+    private final BooleanBinding canFollowUp =
+            Bindings.createBooleanBinding(() -> takesFollowUps(sandbox.get()), sandbox);
+    private final BooleanBinding canSend = Bindings.createBooleanBinding(
+            () -> takesFollowUps(sandbox.get())
+                    && FOLLOW_UP_STATES.contains(sandbox.get().state())
+                    && !sending.get()
+                    && followUpText.get() != null
+                    && !followUpText.get().isBlank(),
+            sandbox,
+            sending,
+            followUpText);
+    private Runnable onChanged = () -> {};
     private final ObservableList<Checkpoint> checkpoints = FXCollections.observableArrayList();
     private final ObservableList<Checkpoint> checkpointsView = FXCollections.unmodifiableObservableList(checkpoints);
 
-    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
+    private final ScheduledExecutorService poller =
+            Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private final TranscriptViewModel transcript = new TranscriptViewModel(poller, this::poke);
     private volatile SandboxBackend backend;
     private volatile String id;
@@ -197,7 +210,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
 
     /** Called after a follow-up was sent (the dashboard refreshes). */
     public void setOnChanged(Runnable r) {
-        onChanged = r == null ? () -> { } : r;
+        onChanged = r == null ? () -> {} : r;
     }
 
     /**
@@ -226,7 +239,8 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
             Platform.runLater(() -> {
                 sending.set(false);
                 if (f == null) {
-                    if (text.equals(followUpText.get() == null ? "" : followUpText.get().strip())) {
+                    if (text.equals(
+                            followUpText.get() == null ? "" : followUpText.get().strip())) {
                         followUpText.set("");
                     }
                     followUpNotice.set("Sent: the agent of " + target + " resumes its session with it.");

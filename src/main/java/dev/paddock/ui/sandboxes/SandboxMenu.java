@@ -41,32 +41,87 @@ final class SandboxMenu {
     static ContextMenu of(SandboxesViewModel vm, BooleanProperty active, Actions view) {
         SandboxMenu m = new SandboxMenu(active);
         ContextMenu menu = new ContextMenu(
-                m.item("menu-stop", "Stop", MaterialDesignS.STOP_CIRCLE_OUTLINE, SandboxesView.STOP,
-                        vm.canStopProperty(), vm::stop, true),
-                m.item("menu-retry", "Retry", MaterialDesignR.RESTART, SandboxesView.RETRY, vm.canRetryProperty(),
-                        vm::retry, true),
-                m.item("menu-remove", "Remove…", MaterialDesignD.DELETE_OUTLINE, SandboxesView.REMOVE,
-                        vm.canRemoveProperty(), view::remove, true),
+                m.item(
+                        "menu-stop",
+                        "Stop",
+                        MaterialDesignS.STOP_CIRCLE_OUTLINE,
+                        SandboxesView.STOP,
+                        vm.canStopProperty(),
+                        vm::stop,
+                        true),
+                m.item(
+                        "menu-retry",
+                        "Retry",
+                        MaterialDesignR.RESTART,
+                        SandboxesView.RETRY,
+                        vm.canRetryProperty(),
+                        vm::retry,
+                        true),
+                m.item(
+                        "menu-remove",
+                        "Remove…",
+                        MaterialDesignD.DELETE_OUTLINE,
+                        SandboxesView.REMOVE,
+                        vm.canRemoveProperty(),
+                        view::remove,
+                        true),
                 new SeparatorMenuItem(),
-                m.item("menu-compare", "Compare group…", MaterialDesignT.TABLE_EYE, SandboxesView.COMPARE,
-                        vm.canCompareProperty(), view::compare, true),
+                m.item(
+                        "menu-compare",
+                        "Compare group…",
+                        MaterialDesignT.TABLE_EYE,
+                        SandboxesView.COMPARE,
+                        vm.canCompareProperty(),
+                        view::compare,
+                        true),
                 new SeparatorMenuItem(),
-                m.item("menu-open-folder", "Open folder", MaterialDesignF.FOLDER_OPEN_OUTLINE,
-                        SandboxesView.OPEN_FOLDER, vm.canOpenProperty(), vm::openFolder, true),
-                m.item("menu-open-terminal", "Open terminal here", MaterialDesignC.CONSOLE, SandboxesView.OPEN_TERMINAL,
-                        vm.canOpenProperty(), vm::openTerminal, true),
+                m.item(
+                        "menu-open-folder",
+                        "Open folder",
+                        MaterialDesignF.FOLDER_OPEN_OUTLINE,
+                        SandboxesView.OPEN_FOLDER,
+                        vm.canOpenProperty(),
+                        vm::openFolder,
+                        true),
+                m.item(
+                        "menu-open-terminal",
+                        "Open terminal here",
+                        MaterialDesignC.CONSOLE,
+                        SandboxesView.OPEN_TERMINAL,
+                        vm.canOpenProperty(),
+                        vm::openTerminal,
+                        true),
                 new SeparatorMenuItem(),
-                m.item("menu-new", "New sandbox…", MaterialDesignP.PLUS, SandboxesView.NEW, vm.canCreateProperty(),
-                        view::newSandbox, false),
-                m.item("menu-details", "Details pane", MaterialDesignP.PAGE_LAYOUT_FOOTER, SandboxesView.DETAILS,
-                        new SimpleBooleanProperty(true), () -> vm.details().shownProperty().set(
-                                !vm.details().shownProperty().get()), true));
+                m.item(
+                        "menu-new",
+                        "New sandbox…",
+                        MaterialDesignP.PLUS,
+                        SandboxesView.NEW,
+                        vm.canCreateProperty(),
+                        view::newSandbox,
+                        false),
+                m.item(
+                        "menu-details",
+                        "Details pane",
+                        MaterialDesignP.PAGE_LAYOUT_FOOTER,
+                        SandboxesView.DETAILS,
+                        new SimpleBooleanProperty(true),
+                        () -> vm.details()
+                                .shownProperty()
+                                .set(!vm.details().shownProperty().get()),
+                        true));
         menu.setId("sandbox-menu");
         return menu;
     }
 
-    private MenuItem item(String id, String text, Ikon icon, KeyCombination key, BooleanExpression enabled,
-                          Runnable action, boolean onlyWhileShown) {
+    private MenuItem item(
+            String id,
+            String text,
+            Ikon icon,
+            KeyCombination key,
+            BooleanExpression enabled,
+            Runnable action,
+            boolean onlyWhileShown) {
         MenuItem m = new MenuItem(text, Icons.of(icon, 14));
         m.setId(id);
         m.setAccelerator(key);

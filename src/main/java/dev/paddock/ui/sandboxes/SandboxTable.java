@@ -31,8 +31,11 @@ final class SandboxTable extends TableView<Sandbox> {
      * @param metrics live CPU and memory of container sandboxes by sandbox id: the CPU and memory cells
      *     re-render when it changes
      */
-    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now,
-                 ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics, javafx.scene.Node placeholder) {
+    SandboxTable(
+            ObservableList<Sandbox> rows,
+            ReadOnlyObjectProperty<Instant> now,
+            ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+            javafx.scene.Node placeholder) {
         this(rows, now, metrics, new javafx.beans.property.SimpleObjectProperty<>(java.util.Map.of()), placeholder);
     }
 
@@ -40,9 +43,12 @@ final class SandboxTable extends TableView<Sandbox> {
      * @param asking the commands of pending approval requests by sandbox id: those sandboxes' state cells say they
      *     wait for an approval (drawn again when it changes)
      */
-    SandboxTable(ObservableList<Sandbox> rows, ReadOnlyObjectProperty<Instant> now,
-                 ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
-                 ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking, javafx.scene.Node placeholder) {
+    SandboxTable(
+            ObservableList<Sandbox> rows,
+            ReadOnlyObjectProperty<Instant> now,
+            ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+            ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking,
+            javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
         getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
@@ -65,10 +71,17 @@ final class SandboxTable extends TableView<Sandbox> {
                 setText(empty ? null : s);
                 setTooltip(empty || s == null ? null : new javafx.scene.control.Tooltip(s));
                 // A fan-out's sandbox: a fork and "2/3" before its id.
-                Sandbox row = empty || getTableRow() == null ? null : getTableRow().getItem();
-                String mark = row == null ? null : GroupRows.marker(row, getTableView().getItems());
-                Label chip = mark == null ? null : new Label(mark, dev.paddock.ui.common.Icons.of(
-                        org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
+                Sandbox row =
+                        empty || getTableRow() == null ? null : getTableRow().getItem();
+                String mark = row == null
+                        ? null
+                        : GroupRows.marker(row, getTableView().getItems());
+                Label chip = mark == null
+                        ? null
+                        : new Label(
+                                mark,
+                                dev.paddock.ui.common.Icons.of(
+                                        org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_FORK, 12));
                 if (chip != null) {
                     chip.getStyleClass().addAll(Style.CHIP, Style.GROUP_MARK);
                     chip.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -113,15 +126,17 @@ final class SandboxTable extends TableView<Sandbox> {
                 // Waiting for you stands in for its state (done, mostly): the row a person acts on next. So does a
                 // pending approval request: its agent is blocked until someone decides.
                 List<String> asks = asking.get().get(s.id());
-                Label shown = asks != null && !s.engineUnreachable() ? StateChips.askingChip(s)
-                        : s.waitingForYou() && !s.engineUnreachable() ? StateChips.waitingChip()
-                        : StateChips.stateChip(s.shownState());
+                Label shown = asks != null && !s.engineUnreachable()
+                        ? StateChips.askingChip(s)
+                        : s.waitingForYou() && !s.engineUnreachable()
+                                ? StateChips.waitingChip()
+                                : StateChips.stateChip(s.shownState());
                 if (s.worktreeMissing()) {
                     Label gone = new Label("folder missing");
                     gone.getStyleClass().addAll(Style.CHIP, Style.CHIP_DANGER);
                     gone.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-                    gone.setTooltip(new javafx.scene.control.Tooltip("The worktree " + s.worktreePath()
-                            + " is not on disk"));
+                    gone.setTooltip(
+                            new javafx.scene.control.Tooltip("The worktree " + s.worktreePath() + " is not on disk"));
                     javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, shown, gone);
                     box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
                     setGraphic(box);
@@ -132,13 +147,21 @@ final class SandboxTable extends TableView<Sandbox> {
                     setTooltip(new javafx.scene.control.Tooltip(StateChips.askingText(s, asks)));
                     return;
                 }
-                setTooltip(s.waitingForYou() && !s.engineUnreachable() ? new javafx.scene.control.Tooltip(
-                        StateChips.waitingText(s)) : s.engineUnreachable() ? new javafx.scene.control.Tooltip(
-                        "The Docker engine does not"
-                        + " answer, so this container's state is unknown (last known: " + s.state().replace('_', ' ')
-                        + "). It is not failed or stopped; Paddock checks again when the engine is back.")
-                        : s.lastError() == null ? null : new javafx.scene.control.Tooltip(StateChips.describeError(s)
-                        + (s.retryCount() > 0 ? "\nRetries used: " + s.retryCount() : "")));
+                setTooltip(
+                        s.waitingForYou() && !s.engineUnreachable()
+                                ? new javafx.scene.control.Tooltip(StateChips.waitingText(s))
+                                : s.engineUnreachable()
+                                        ? new javafx.scene.control.Tooltip(
+                                                "The Docker engine does not"
+                                                        + " answer, so this container's state is unknown (last known: "
+                                                        + s.state().replace('_', ' ')
+                                                        + "). It is not failed or stopped; Paddock checks again when the engine is back.")
+                                        : s.lastError() == null
+                                                ? null
+                                                : new javafx.scene.control.Tooltip(StateChips.describeError(s)
+                                                        + (s.retryCount() > 0
+                                                                ? "\nRetries used: " + s.retryCount()
+                                                                : "")));
             }
         });
         // The cells say "waiting for approval" as soon as a request arrives, and no longer once it is decided.
@@ -173,7 +196,8 @@ final class SandboxTable extends TableView<Sandbox> {
         mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memoryUsed));
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 120);
         heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
-            String ago = sb.lastHeartbeatAt() != null ? Formats.ago(sb.lastHeartbeatAt(), at)
+            String ago = sb.lastHeartbeatAt() != null
+                    ? Formats.ago(sb.lastHeartbeatAt(), at)
                     : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
             return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
         }));
@@ -190,7 +214,9 @@ final class SandboxTable extends TableView<Sandbox> {
         rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
             String[] current = ids(rows);
             // Whole ids and groups: the id column's widest content and a fan-out's mark count too.
-            List<String> branches = rows.stream().map(r -> r.id() + "\0" + r.group() + "\0" + r.branch()).toList();
+            List<String> branches = rows.stream()
+                    .map(r -> r.id() + "\0" + r.group() + "\0" + r.branch())
+                    .toList();
             if (!java.util.Arrays.equals(current, measuredIds) || !branches.equals(measuredBranches)) {
                 measuredIds = current;
                 measuredBranches = branches;
@@ -199,11 +225,13 @@ final class SandboxTable extends TableView<Sandbox> {
             }
         });
         Columns.fit(task, "What the agent was asked to do (whole in the tooltip)", 0, "Fix the");
-        Columns.fit(tier, "Isolation: worktree (a host process), namespace (bubblewrap) or container (Docker);"
-                + " hover a row's icon for its tier", 0);
+        Columns.fit(
+                tier,
+                "Isolation: worktree (a host process), namespace (bubblewrap) or container (Docker);"
+                        + " hover a row's icon for its tier",
+                0);
         fitState(state, !asking.get().isEmpty());
-        Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0,
-                "…/fix-log");
+        Columns.fit(branch, "The sandbox's branch (its end shows when narrow; whole in the tooltip)", 0, "…/fix-log");
         Columns.fit(cpu, "CPU of a container sandbox, in percent of its CPU limit", 0, "100.0 %", "stopped");
         Columns.fit(mem, "Memory of a container sandbox without page cache", 0, "999.9 MiB", "stopped");
         Columns.fit(heartbeat, "When the agent last sent a heartbeat, and its progress text", 0, "59 min ago…");
@@ -212,8 +240,8 @@ final class SandboxTable extends TableView<Sandbox> {
         List.of(tier, state, cpu, mem, lease).forEach(Columns::fixed);
         Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
-        lease.setCellFactory(c -> new LiveCell(now, (sb, at) -> "running".equals(sb.state())
-                ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
+        lease.setCellFactory(c -> new LiveCell(
+                now, (sb, at) -> "running".equals(sb.state()) ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
         // CPU and memory are measured for containers only: their columns show while the repository has
         // container sandboxes (switched when that changes, so a person's own choice in the menu stands).
@@ -236,9 +264,12 @@ final class SandboxTable extends TableView<Sandbox> {
         if (asking) {
             samples.add(StateChips.ASKING);
         }
-        Columns.fitChips(state, "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
-                + " follow-up; \"waiting for approval\": it is blocked on a request in the Approvals queue); hover a"
-                + " failed one for its error", samples.toArray(String[]::new));
+        Columns.fitChips(
+                state,
+                "The sandbox's state (or \"waiting for you\": its agent's turn ended, send it a"
+                        + " follow-up; \"waiting for approval\": it is blocked on a request in the Approvals queue); hover a"
+                        + " failed one for its error",
+                samples.toArray(String[]::new));
     }
 
     /** A tier as an icon, its name and what it means in the tooltip. */
@@ -319,8 +350,9 @@ final class SandboxTable extends TableView<Sandbox> {
         private final javafx.beans.value.ChangeListener<java.util.Map<String, ContainerMetrics>> onSample =
                 (o, a, b) -> render();
 
-        MetricsCell(ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
-                    Function<ContainerMetrics, String> text) {
+        MetricsCell(
+                ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+                Function<ContainerMetrics, String> text) {
             this.metrics = metrics;
             this.text = text;
             metrics.addListener(new javafx.beans.value.WeakChangeListener<>(onSample));
@@ -353,6 +385,7 @@ final class SandboxTable extends TableView<Sandbox> {
     private static final String ID_TIP = "The sandbox's id (its middle gives way when narrow; whole in the tooltip)";
     /** Widest the id and branch columns grow to show their longest content whole, in pixels. */
     static final double ID_UP_TO = 420;
+
     static final double BRANCH_UP_TO = 380;
     /**
      * What an empty table measures its id and branch columns by: as wide as they may grow. The table's constrained
@@ -360,12 +393,14 @@ final class SandboxTable extends TableView<Sandbox> {
      * would stay narrow when its rows arrive; from its widest it narrows to its content.
      */
     private static final String WIDEST_ID = "W".repeat(64);
+
     private static final String WIDEST_BRANCH = "W".repeat(64);
 
     /** The texts of the rows' {@code field}, or {@code whenEmpty} while there are none. */
-    private static List<String> content(ObservableList<Sandbox> rows, Function<Sandbox, String> field,
-                                        String whenEmpty) {
-        List<String> out = rows.stream().map(field).filter(java.util.Objects::nonNull).toList();
+    private static List<String> content(
+            ObservableList<Sandbox> rows, Function<Sandbox, String> field, String whenEmpty) {
+        List<String> out =
+                rows.stream().map(field).filter(java.util.Objects::nonNull).toList();
         return out.isEmpty() ? List.of(whenEmpty) : out;
     }
 
@@ -379,13 +414,20 @@ final class SandboxTable extends TableView<Sandbox> {
 
     /** The ids and branches measured last for the id and branch columns' widths. */
     private String[] measuredIds = new String[0];
+
     private List<String> measuredBranches = List.of();
 
     /** The rows' ids (their first 24 characters), sorted, with a short one for an empty table: samples to measure. */
     private static String[] ids(ObservableList<Sandbox> rows) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of("sandbox-00"), rows.stream().map(Sandbox::id)
-                .filter(java.util.Objects::nonNull).map(v -> v.length() > 24 ? v.substring(0, 24) : v)).distinct()
-                .sorted().toArray(String[]::new);
+        return java.util.stream.Stream.concat(
+                        java.util.stream.Stream.of("sandbox-00"),
+                        rows.stream()
+                                .map(Sandbox::id)
+                                .filter(java.util.Objects::nonNull)
+                                .map(v -> v.length() > 24 ? v.substring(0, 24) : v))
+                .distinct()
+                .sorted()
+                .toArray(String[]::new);
     }
 
     private static <T> TableColumn<Sandbox, T> column(String title, Function<Sandbox, T> value, double width) {

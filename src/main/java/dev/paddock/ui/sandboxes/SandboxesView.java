@@ -51,9 +51,10 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 public final class SandboxesView extends VBox {
     /** Keys of the actions (shown in tooltips and menus). */
     public static final KeyCombination NEW = new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN);
+
     public static final KeyCombination STOP = new KeyCodeCombination(KeyCode.PERIOD, KeyCombination.SHORTCUT_DOWN);
-    public static final KeyCombination RETRY = new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
-            KeyCombination.SHIFT_DOWN);
+    public static final KeyCombination RETRY =
+            new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
     public static final KeyCombination REMOVE = new KeyCodeCombination(KeyCode.DELETE);
     public static final KeyCombination OPEN_FOLDER = new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination OPEN_TERMINAL = new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN);
@@ -86,7 +87,8 @@ public final class SandboxesView extends VBox {
     private final SandboxDetailsView detailsView;
     /** How long the note about an action done stays in the toolbar. */
     static final javafx.util.Duration NOTICE_FOR = javafx.util.Duration.seconds(12);
-    private Runnable beforeNew = () -> { };
+
+    private Runnable beforeNew = () -> {};
 
     /** @param now the time of the dashboard's last refresh: ages and lease countdowns re-render with it */
     public SandboxesView(SandboxesViewModel vm, ReadOnlyObjectProperty<Instant> now) {
@@ -109,18 +111,46 @@ public final class SandboxesView extends VBox {
         create.setOnAction(e -> newSandbox());
         create.disableProperty().bind(vm.canCreateProperty().not());
 
-        Button stop = tool("sandbox-stop", MaterialDesignS.STOP_CIRCLE_OUTLINE, "Stop",
-                "Stop the agent and its whole process tree; the sandbox then waits for you", STOP,
-                vm.canStopProperty(), vm::stop);
-        Button retry = tool("sandbox-retry", MaterialDesignR.RESTART, "Retry", "Run the agent again", RETRY,
-                vm.canRetryProperty(), vm::retry);
-        Button remove = tool("sandbox-remove", MaterialDesignD.DELETE_OUTLINE, "Remove…",
-                "Remove the selected sandboxes (you see what would be lost first)", REMOVE, vm.canRemoveProperty(),
+        Button stop = tool(
+                "sandbox-stop",
+                MaterialDesignS.STOP_CIRCLE_OUTLINE,
+                "Stop",
+                "Stop the agent and its whole process tree; the sandbox then waits for you",
+                STOP,
+                vm.canStopProperty(),
+                vm::stop);
+        Button retry = tool(
+                "sandbox-retry",
+                MaterialDesignR.RESTART,
+                "Retry",
+                "Run the agent again",
+                RETRY,
+                vm.canRetryProperty(),
+                vm::retry);
+        Button remove = tool(
+                "sandbox-remove",
+                MaterialDesignD.DELETE_OUTLINE,
+                "Remove…",
+                "Remove the selected sandboxes (you see what would be lost first)",
+                REMOVE,
+                vm.canRemoveProperty(),
                 this::remove);
-        Button folder = tool("sandbox-open-folder", MaterialDesignF.FOLDER_OPEN_OUTLINE, null,
-                "Open the worktree in the file manager", OPEN_FOLDER, vm.canOpenProperty(), vm::openFolder);
-        Button terminal = tool("sandbox-open-terminal", MaterialDesignC.CONSOLE, null, "Open a terminal in the worktree",
-                OPEN_TERMINAL, vm.canOpenProperty(), vm::openTerminal);
+        Button folder = tool(
+                "sandbox-open-folder",
+                MaterialDesignF.FOLDER_OPEN_OUTLINE,
+                null,
+                "Open the worktree in the file manager",
+                OPEN_FOLDER,
+                vm.canOpenProperty(),
+                vm::openFolder);
+        Button terminal = tool(
+                "sandbox-open-terminal",
+                MaterialDesignC.CONSOLE,
+                null,
+                "Open a terminal in the worktree",
+                OPEN_TERMINAL,
+                vm.canOpenProperty(),
+                vm::openTerminal);
 
         ProgressIndicator spinner = new ProgressIndicator();
         spinner.setPrefSize(16, 16);
@@ -128,8 +158,10 @@ public final class SandboxesView extends VBox {
         status.setId("sandbox-action-status");
         status.getStyleClass().add(Style.MUTED);
         status.setMinWidth(0);
-        status.textProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty()).then(vm.progressProperty())
-                .otherwise(vm.noticeProperty()));
+        status.textProperty()
+                .bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
+                        .then(vm.progressProperty())
+                        .otherwise(vm.noticeProperty()));
         // A note about an action done ("Created …", "Stopped …") goes after a while; an action in progress stays.
         vm.noticeProperty().addListener((o, was, text) -> {
             if (text != null) {
@@ -138,8 +170,10 @@ public final class SandboxesView extends VBox {
                 later.play();
             }
         });
-        status.graphicProperty().bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
-                .<javafx.scene.Node>then(spinner).otherwise((javafx.scene.Node) null));
+        status.graphicProperty()
+                .bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
+                        .<javafx.scene.Node>then(spinner)
+                        .otherwise((javafx.scene.Node) null));
 
         ToggleButton details = new ToggleButton(null, Icons.of(MaterialDesignP.PAGE_LAYOUT_FOOTER, 16));
         details.setId("sandbox-details-toggle");
@@ -149,10 +183,11 @@ public final class SandboxesView extends VBox {
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox toolbar = new HBox(6, create, separator(), stop, retry, remove, separator(), folder, terminal, spacer,
-                status, details);
+        HBox toolbar = new HBox(
+                6, create, separator(), stop, retry, remove, separator(), folder, terminal, spacer, status, details);
         // Only the status text gives way when the tab is narrow.
-        toolbar.getChildren().stream().filter(n -> n != status && n instanceof Region)
+        toolbar.getChildren().stream()
+                .filter(n -> n != status && n instanceof Region)
                 .forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE));
         spacer.setMinWidth(8);
         toolbar.setAlignment(Pos.CENTER_LEFT);
@@ -211,7 +246,8 @@ public final class SandboxesView extends VBox {
         // No details pane while it is switched off, or while no sandbox is selected: the table (or its
         // placeholder, with its New sandbox button) then gets the room.
         Runnable layoutSplit = () -> {
-            boolean want = vm.details().shownProperty().get() && !vm.rows().isEmpty()
+            boolean want = vm.details().shownProperty().get()
+                    && !vm.rows().isEmpty()
                     && !vm.selectedIds().isEmpty();
             if (want && !split.getItems().contains(detailsView)) {
                 // Measured before the details pane takes its part: the table's header and row height.
@@ -250,9 +286,12 @@ public final class SandboxesView extends VBox {
         }
         javafx.scene.Node header = table.lookup(".column-header-background");
         javafx.scene.Node row = table.lookup(".table-row-cell");
-        double headerHeight = header == null || header.getBoundsInLocal().getHeight() <= 0 ? 32
+        double headerHeight = header == null || header.getBoundsInLocal().getHeight() <= 0
+                ? 32
                 : header.getBoundsInLocal().getHeight();
-        double rowHeight = row == null || row.getBoundsInLocal().getHeight() <= 0 ? 28 : row.getBoundsInLocal().getHeight();
+        double rowHeight = row == null || row.getBoundsInLocal().getHeight() <= 0
+                ? 28
+                : row.getBoundsInLocal().getHeight();
         int rows = Math.max(1, Math.min(TABLE_FIRST_ROWS, vm.rows().size()));
         double wanted = Math.max(TABLE_MIN_HEIGHT, headerHeight + rows * rowHeight + 4);
         return Math.min(1, wanted / height);
@@ -265,7 +304,7 @@ public final class SandboxesView extends VBox {
 
     /** Run before the New Sandbox dialog opens (the dashboard shows this tab). */
     public void setOnNewSandbox(Runnable r) {
-        beforeNew = r == null ? () -> { } : r;
+        beforeNew = r == null ? () -> {} : r;
     }
 
     /** Opens the New Sandbox dialog (or brings it to the front). */
@@ -325,8 +364,14 @@ public final class SandboxesView extends VBox {
 
     /** The details pane's Compare button: shown for a sandbox of a fan-out. */
     private Button compareButton() {
-        Button b = tool("sandbox-compare", MaterialDesignT.TABLE_EYE, "Compare group",
-                "Compare the sandboxes of this fan-out side by side", COMPARE, vm.canCompareProperty(), this::compare);
+        Button b = tool(
+                "sandbox-compare",
+                MaterialDesignT.TABLE_EYE,
+                "Compare group",
+                "Compare the sandboxes of this fan-out side by side",
+                COMPARE,
+                vm.canCompareProperty(),
+                this::compare);
         b.visibleProperty().bind(vm.canCompareProperty());
         b.managedProperty().bind(b.visibleProperty());
         return b;
@@ -349,8 +394,14 @@ public final class SandboxesView extends VBox {
         return getScene() == null ? null : getScene().getWindow();
     }
 
-    private Button tool(String id, Ikon icon, String text, String help, KeyCombination key, BooleanExpression enabled,
-                        Runnable action) {
+    private Button tool(
+            String id,
+            Ikon icon,
+            String text,
+            String help,
+            KeyCombination key,
+            BooleanExpression enabled,
+            Runnable action) {
         Button b = new Button(text, Icons.of(icon, 16));
         b.setId(id);
         b.getStyleClass().add(Styles.FLAT);
@@ -364,7 +415,9 @@ public final class SandboxesView extends VBox {
     }
 
     private VBox placeholder() {
-        EmptyState empty = new EmptyState(MaterialDesignR.ROBOT_OUTLINE, "No sandboxes yet",
+        EmptyState empty = new EmptyState(
+                MaterialDesignR.ROBOT_OUTLINE,
+                "No sandboxes yet",
                 "Each agent you start gets a sandbox here: its own worktree and branch, with its state,"
                         + " heartbeat, lease and log. Sandboxes that are removed leave this list.");
         Button create = new Button("New sandbox…", Icons.of(MaterialDesignP.PLUS, 16));
@@ -389,8 +442,10 @@ public final class SandboxesView extends VBox {
         if (restoring || rowsChanging) {
             return;
         }
-        vm.select(table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
-                .map(Sandbox::id).toList());
+        vm.select(table.getSelectionModel().getSelectedItems().stream()
+                .filter(java.util.Objects::nonNull)
+                .map(Sandbox::id)
+                .toList());
     }
 
     /**
@@ -405,8 +460,10 @@ public final class SandboxesView extends VBox {
             want = List.of(created);
             vm.createdShown();
         }
-        List<String> have = table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
-                .map(Sandbox::id).toList();
+        List<String> have = table.getSelectionModel().getSelectedItems().stream()
+                .filter(java.util.Objects::nonNull)
+                .map(Sandbox::id)
+                .toList();
         if (have.equals(want)) {
             if (createdNow) {
                 vm.select(want); // told now: a refresh pending on the FX queue restores what the view model holds
@@ -427,8 +484,10 @@ public final class SandboxesView extends VBox {
         }
         // Told even while rows change (reportSelection waits then): this selection is deliberate, and the refresh
         // pending on the FX queue restores what the view model holds, which would otherwise be the old selection.
-        vm.select(table.getSelectionModel().getSelectedItems().stream().filter(java.util.Objects::nonNull)
-                .map(Sandbox::id).toList());
+        vm.select(table.getSelectionModel().getSelectedItems().stream()
+                .filter(java.util.Objects::nonNull)
+                .map(Sandbox::id)
+                .toList());
         if (target.size() == 1) {
             int i = table.getSelectionModel().getSelectedIndex();
             if (i >= 0) {

@@ -46,15 +46,15 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper createdId = new ReadOnlyStringWrapper();
-    private final ReadOnlyObjectWrapper<java.util.Map<String, dev.paddock.container.ContainerMetrics>> containerMetrics =
-            new ReadOnlyObjectWrapper<>(java.util.Map.of());
+    private final ReadOnlyObjectWrapper<java.util.Map<String, dev.paddock.container.ContainerMetrics>>
+            containerMetrics = new ReadOnlyObjectWrapper<>(java.util.Map.of());
     private final BooleanBinding canStop;
     private final BooleanBinding canRetry;
     private final BooleanBinding canRemove;
     private final BooleanBinding canOpen;
     private final BooleanBinding canCompare;
     private final BooleanBinding canCreate;
-    private Runnable onChanged = () -> { };
+    private Runnable onChanged = () -> {};
     private int running;
 
     /**
@@ -68,21 +68,26 @@ public final class SandboxesViewModel implements AutoCloseable {
         this.desktop = desktop;
         canStop = selectedMatch(SandboxesViewModel::canStop);
         canRetry = selectedMatch(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING));
-        canRemove = Bindings.createBooleanBinding(() -> backend.get() != null && !selectedIds.isEmpty(), backend,
-                selectedIds);
-        canOpen = Bindings.createBooleanBinding(() -> selected().size() == 1 && selected().get(0).worktreePath() != null,
-                selectedIds, rows);
+        canRemove = Bindings.createBooleanBinding(
+                () -> backend.get() != null && !selectedIds.isEmpty(), backend, selectedIds);
+        canOpen = Bindings.createBooleanBinding(
+                () -> selected().size() == 1 && selected().get(0).worktreePath() != null, selectedIds, rows);
         canCreate = backend.isNotNull().and(repository.isNotNull());
-        canCompare = Bindings.createBooleanBinding(() -> backend.get() != null && selected().size() == 1
-                && selected().get(0).group() != null, backend, selectedIds, rows);
+        canCompare = Bindings.createBooleanBinding(
+                () -> backend.get() != null
+                        && selected().size() == 1
+                        && selected().get(0).group() != null,
+                backend,
+                selectedIds,
+                rows);
         details.setOnChanged(() -> onChanged.run());
         rows.addListener((ListChangeListener<Sandbox>) c -> showDetails());
         selectedIds.addListener((ListChangeListener<String>) c -> showDetails());
     }
 
     private BooleanBinding selectedMatch(Predicate<Sandbox> test) {
-        return Bindings.createBooleanBinding(() -> backend.get() != null && selected().stream().anyMatch(test),
-                backend, selectedIds, rows);
+        return Bindings.createBooleanBinding(
+                () -> backend.get() != null && selected().stream().anyMatch(test), backend, selectedIds, rows);
     }
 
     private static boolean canStop(Sandbox s) {
@@ -154,13 +159,14 @@ public final class SandboxesViewModel implements AutoCloseable {
      * Live CPU and memory of container sandboxes, by sandbox id (a stopped container is an entry with
      * {@code running == false}); empty when there are none.
      */
-    public ReadOnlyObjectProperty<java.util.Map<String, dev.paddock.container.ContainerMetrics>> containerMetricsProperty() {
+    public ReadOnlyObjectProperty<java.util.Map<String, dev.paddock.container.ContainerMetrics>>
+            containerMetricsProperty() {
         return containerMetrics.getReadOnlyProperty();
     }
 
     /** Shows the figures of {@code source} (the containers tab's snapshot) in the table. */
-    public void showContainerMetrics(javafx.beans.value.ObservableValue<java.util.Map<String,
-            dev.paddock.container.ContainerMetrics>> source) {
+    public void showContainerMetrics(
+            javafx.beans.value.ObservableValue<java.util.Map<String, dev.paddock.container.ContainerMetrics>> source) {
         containerMetrics.bind(source);
     }
 
@@ -221,7 +227,7 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** Called after every action that changed sandboxes (the dashboard refreshes). */
     public void setOnChanged(Runnable r) {
-        onChanged = r == null ? () -> { } : r;
+        onChanged = r == null ? () -> {} : r;
     }
 
     /** The view reports the table's selection. */
@@ -298,25 +304,32 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** Stops the selected sandboxes that run (their process trees are killed). */
     public CompletableFuture<Void> stop() {
-        List<String> ids = selected().stream().filter(SandboxesViewModel::canStop).map(Sandbox::id).toList();
+        List<String> ids = selected().stream()
+                .filter(SandboxesViewModel::canStop)
+                .map(Sandbox::id)
+                .toList();
         return each(ids, "Stopping", "Cannot stop", (b, id) -> b.stop(id), n -> "Stopped " + n + ".");
     }
 
     /** Runs the selected sandboxes that failed, timed out, are done or wait for a person again. */
     public CompletableFuture<Void> retry() {
         List<String> ids = selected().stream()
-                .filter(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING)).map(Sandbox::id).toList();
+                .filter(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING))
+                .map(Sandbox::id)
+                .toList();
         return each(ids, "Retrying", "Cannot retry", (b, id) -> b.retry(id), n -> "Retrying " + n + ".");
     }
 
     /** Opens the selected sandbox's worktree in the file manager. */
     public CompletableFuture<Void> openFolder() {
-        return open("Cannot open the folder", desktop::openFolder, (tool, dir) -> "Opened " + dir + " with " + tool + ".");
+        return open(
+                "Cannot open the folder", desktop::openFolder, (tool, dir) -> "Opened " + dir + " with " + tool + ".");
     }
 
     /** Opens a terminal in the selected sandbox's worktree. */
     public CompletableFuture<Void> openTerminal() {
-        return open("Cannot open a terminal", desktop::openTerminal, (tool, dir) -> "Opened " + tool + " in " + dir + ".");
+        return open(
+                "Cannot open a terminal", desktop::openTerminal, (tool, dir) -> "Opened " + tool + " in " + dir + ".");
     }
 
     @FunctionalInterface
@@ -329,8 +342,8 @@ public final class SandboxesViewModel implements AutoCloseable {
         String open(Path dir) throws Exception;
     }
 
-    private CompletableFuture<Void> open(String failure, Opener opener,
-                                         java.util.function.BiFunction<String, Path, String> said) {
+    private CompletableFuture<Void> open(
+            String failure, Opener opener, java.util.function.BiFunction<String, Path, String> said) {
         List<Sandbox> sel = selected();
         if (sel.size() != 1 || sel.get(0).worktreePath() == null) {
             return CompletableFuture.completedFuture(null);
@@ -356,8 +369,12 @@ public final class SandboxesViewModel implements AutoCloseable {
         return done;
     }
 
-    private CompletableFuture<Void> each(List<String> ids, String doing, String failure, Action action,
-                                         java.util.function.Function<String, String> said) {
+    private CompletableFuture<Void> each(
+            List<String> ids,
+            String doing,
+            String failure,
+            Action action,
+            java.util.function.Function<String, String> said) {
         SandboxBackend b = backend.get();
         if (b == null || ids.isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -379,11 +396,16 @@ public final class SandboxesViewModel implements AutoCloseable {
             }
             Exception cause = last;
             Platform.runLater(() -> {
-                UiError err = cause == null ? null : failed.size() == 1 ? UiError.of(failure + " " + failedIds.get(0), cause)
-                        : new UiError(failure + " " + failed.size() + " sandboxes: " + String.join("; ", failed),
-                        UiError.of(cause).details());
-                finished(err, cause == null ? said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes")
-                        : null);
+                UiError err = cause == null
+                        ? null
+                        : failed.size() == 1
+                                ? UiError.of(failure + " " + failedIds.get(0), cause)
+                                : new UiError(
+                                        failure + " " + failed.size() + " sandboxes: " + String.join("; ", failed),
+                                        UiError.of(cause).details());
+                finished(
+                        err,
+                        cause == null ? said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes") : null);
                 onChanged.run();
                 done.complete(null);
             });
@@ -415,7 +437,9 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     private void showDetails() {
         String first = selectedIds.isEmpty() ? null : selectedIds.get(0);
-        Sandbox row = first == null ? null : rows.stream().filter(r -> r.id().equals(first)).findFirst().orElse(null);
+        Sandbox row = first == null
+                ? null
+                : rows.stream().filter(r -> r.id().equals(first)).findFirst().orElse(null);
         details.show(row);
     }
 

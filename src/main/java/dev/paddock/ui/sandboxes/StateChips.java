@@ -12,13 +12,14 @@ import javafx.scene.layout.Region;
  * approval queue).
  */
 final class StateChips {
-    private StateChips() {
-    }
+    private StateChips() {}
 
     /** The last error, with the exit code unless the error already says it. */
     static String describeError(Sandbox s) {
         String e = s.lastError() == null ? "" : s.lastError();
-        return s.exitCode() == null || e.contains("exited with " + s.exitCode()) ? e : e + " (exit " + s.exitCode() + ")";
+        return s.exitCode() == null || e.contains("exited with " + s.exitCode())
+                ? e
+                : e + " (exit " + s.exitCode() + ")";
     }
 
     /** The flag of a sandbox whose agent waits on a person's approval of a request. */
@@ -38,9 +39,13 @@ final class StateChips {
     /** What the agent waits on, for the tooltip of its state. */
     static String askingText(Sandbox s, List<String> asks) {
         return "State: " + s.shownState().replace('_', ' ') + ". Its agent is blocked until someone decides "
-                + (asks.size() == 1 ? "its request" : "its "
-                + asks.size() + " requests") + " in the Approvals queue:\n" + String.join("\n", asks.stream()
-                .map(a -> a.length() > 120 ? a.substring(0, 119) + "…" : a).limit(5).toList());
+                + (asks.size() == 1 ? "its request" : "its " + asks.size() + " requests") + " in the Approvals queue:\n"
+                + String.join(
+                        "\n",
+                        asks.stream()
+                                .map(a -> a.length() > 120 ? a.substring(0, 119) + "…" : a)
+                                .limit(5)
+                                .toList());
     }
 
     /** The flag of a sandbox whose agent waits for a person. */
@@ -56,13 +61,18 @@ final class StateChips {
 
     /** What "waiting for you" means for this row, for its tooltip and the details pane. */
     static String waitingText(Sandbox s) {
-        String said = s.waitingDetail() == null || s.waitingDetail().isBlank() ? ""
-                : "\nIts last words: " + (s.waitingDetail().length() > 300 ? s.waitingDetail().substring(0, 300) + "…"
-                : s.waitingDetail());
+        String said = s.waitingDetail() == null || s.waitingDetail().isBlank()
+                ? ""
+                : "\nIts last words: "
+                        + (s.waitingDetail().length() > 300
+                                ? s.waitingDetail().substring(0, 300) + "…"
+                                : s.waitingDetail());
         boolean custom = "custom".equals(s.agent());
-        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): " + (custom
-                ? "merge, retry or remove it (a custom command takes no follow-up)."
-                : "send a follow-up in the details below, or merge or remove it.") + said;
+        return "Its agent's turn ended (state: " + s.state().replace('_', ' ') + "): "
+                + (custom
+                        ? "merge, retry or remove it (a custom command takes no follow-up)."
+                        : "send a follow-up in the details below, or merge or remove it.")
+                + said;
     }
 
     /** A coloured chip for a state ("awaiting human"). */

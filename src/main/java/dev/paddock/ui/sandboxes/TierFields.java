@@ -25,6 +25,7 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 final class TierFields {
     /** The widest values a person is likely to type in the limit fields (CPUs, MiB, processes). */
     private static final String CPUS_SAMPLE = "12.5";
+
     private static final String MEMORY_SAMPLE = "131072";
     private static final String PIDS_SAMPLE = "32768";
 
@@ -37,19 +38,31 @@ final class TierFields {
     /** The tier choices, each with why it cannot run here, the container's options and the network switch. */
     Node node() {
         ToggleGroup group = new ToggleGroup();
-        RadioButton worktree = tierButton(group, Tier.WORKTREE, "Worktree",
+        RadioButton worktree = tierButton(
+                group,
+                Tier.WORKTREE,
+                "Worktree",
                 "A host process in the worktree, in its own process group, with a scrubbed environment.");
-        RadioButton namespace = tierButton(group, Tier.NAMESPACE, "Namespace (bubblewrap)",
+        RadioButton namespace = tierButton(
+                group,
+                Tier.NAMESPACE,
+                "Namespace (bubblewrap)",
                 "System folders read-only, only the worktree writable, a private /tmp, no network unless granted.");
-        RadioButton container = tierButton(group, Tier.CONTAINER, "Container (Docker)",
+        RadioButton container = tierButton(
+                group,
+                Tier.CONTAINER,
+                "Container (Docker)",
                 "A Docker container from the repository's image: only the worktree mounted read-write, no host home,"
                         + " a read-only root with a private /tmp, CPU, memory and process limits, no network unless"
                         + " granted.");
 
         Label namespaceProblem = problemLabel("tier-namespace-problem", vm.namespaceProblemProperty());
         namespace.disableProperty().bind(vm.namespaceProblemProperty().isNotNull());
-        Label containerProblem = problemLabel("tier-container-problem", vm.container().containerProblemProperty());
-        container.disableProperty().bind(vm.container().containerProblemProperty().isNotNull());
+        Label containerProblem =
+                problemLabel("tier-container-problem", vm.container().containerProblemProperty());
+        container
+                .disableProperty()
+                .bind(vm.container().containerProblemProperty().isNotNull());
         Node containerOptions = containerOptions();
         containerOptions.visibleProperty().bind(vm.tierProperty().isEqualTo(Tier.CONTAINER));
         containerOptions.managedProperty().bind(containerOptions.visibleProperty());
@@ -68,8 +81,12 @@ final class TierFields {
         });
         vm.tierProperty().addListener((o, a, t) -> select(group, t));
         select(group, vm.tierProperty().get());
-        return new VBox(8, worktree, new VBox(3, namespace, namespaceProblem),
-                new VBox(3, container, containerProblem, containerOptions), network);
+        return new VBox(
+                8,
+                worktree,
+                new VBox(3, namespace, namespaceProblem),
+                new VBox(3, container, containerProblem, containerOptions),
+                network);
     }
 
     private static Label problemLabel(String id, javafx.beans.value.ObservableStringValue text) {
@@ -91,19 +108,35 @@ final class TierFields {
         image.setId("new-sandbox-image");
         image.getStyleClass().add(Style.MONO);
         image.textProperty().bindBidirectional(vm.container().imageProperty());
-        image.promptTextProperty().bind(vm.container().defaultImageProperty().map(d -> "repository default: " + d)
-                .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
+        image.promptTextProperty()
+                .bind(vm.container()
+                        .defaultImageProperty()
+                        .map(d -> "repository default: " + d)
+                        .orElse("an image the engine has, e.g. node:22 (Paddock pulls nothing)"));
         image.setTooltip(new Tooltip("The image the agent runs in; the repository's (paddock sandbox image) unless"
                 + " changed here. Paddock never pulls: the engine must have it."));
-        TextField cpus = smallField("new-sandbox-cpus", vm.container().cpusProperty(), CPUS_SAMPLE,
+        TextField cpus = smallField(
+                "new-sandbox-cpus",
+                vm.container().cpusProperty(),
+                CPUS_SAMPLE,
                 "CPU time the container may use, in CPUs (docker --cpus): 2, 0.5");
-        TextField memory = smallField("new-sandbox-memory", vm.container().memoryMibProperty(), MEMORY_SAMPLE,
+        TextField memory = smallField(
+                "new-sandbox-memory",
+                vm.container().memoryMibProperty(),
+                MEMORY_SAMPLE,
                 "Memory in MiB, swap included (docker --memory and --memory-swap); at least 6");
-        TextField pids = smallField("new-sandbox-pids", vm.container().pidsProperty(), PIDS_SAMPLE,
+        TextField pids = smallField(
+                "new-sandbox-pids",
+                vm.container().pidsProperty(),
+                PIDS_SAMPLE,
                 "Processes and threads at once (docker --pids-limit)");
         // Each field keeps its unit beside it; a pair that does not fit goes to the next line (never squeezed).
-        javafx.scene.layout.FlowPane limits = new javafx.scene.layout.FlowPane(14, 6, NewSandboxDialog.withUnit(cpus, "CPUs"),
-                NewSandboxDialog.withUnit(memory, "MiB memory"), NewSandboxDialog.withUnit(pids, "processes"));
+        javafx.scene.layout.FlowPane limits = new javafx.scene.layout.FlowPane(
+                14,
+                6,
+                NewSandboxDialog.withUnit(cpus, "CPUs"),
+                NewSandboxDialog.withUnit(memory, "MiB memory"),
+                NewSandboxDialog.withUnit(pids, "processes"));
         Label problem = new Label();
         problem.setId("new-sandbox-container-check");
         problem.setWrapText(true);
@@ -112,8 +145,11 @@ final class TierFields {
         problem.setGraphic(Icons.of(MaterialDesignA.ALERT_CIRCLE_OUTLINE, 14));
         // The engine's absence is said above, next to the tier; here only what the person can fix.
         javafx.beans.binding.StringBinding fixable = javafx.beans.binding.Bindings.createStringBinding(
-                () -> vm.container().containerProblemProperty().get() != null ? null : vm.container().formProblemProperty().get(),
-                vm.container().containerProblemProperty(), vm.container().formProblemProperty());
+                () -> vm.container().containerProblemProperty().get() != null
+                        ? null
+                        : vm.container().formProblemProperty().get(),
+                vm.container().containerProblemProperty(),
+                vm.container().formProblemProperty());
         problem.textProperty().bind(fixable);
         problem.visibleProperty().bind(fixable.isNotNull());
         problem.managedProperty().bind(problem.visibleProperty());
@@ -126,8 +162,8 @@ final class TierFields {
     }
 
     /** A number field as wide as {@link FieldWidths#fitText} makes it for {@code widest}. */
-    private static TextField smallField(String id, javafx.beans.property.StringProperty value, String widest,
-                                        String help) {
+    private static TextField smallField(
+            String id, javafx.beans.property.StringProperty value, String widest, String help) {
         TextField f = new TextField();
         f.setId(id);
         FieldWidths.fitText(f, widest);
@@ -137,7 +173,10 @@ final class TierFields {
     }
 
     private static void select(ToggleGroup group, Tier t) {
-        group.getToggles().stream().filter(x -> x.getUserData() == t).findFirst().ifPresent(group::selectToggle);
+        group.getToggles().stream()
+                .filter(x -> x.getUserData() == t)
+                .findFirst()
+                .ifPresent(group::selectToggle);
     }
 
     private static RadioButton tierButton(ToggleGroup group, Tier tier, String text, String help) {

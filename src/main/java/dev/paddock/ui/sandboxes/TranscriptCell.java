@@ -22,10 +22,21 @@ import javafx.scene.layout.VBox;
  */
 final class TranscriptCell extends ListCell<TranscriptRow> {
     /** Style classes this cell sets by kind and state; removed before each update. */
-    private static final List<String> ROW_STYLES = List.of(Style.TRANSCRIPT_ERROR, Style.TRANSCRIPT_MARKER,
-            Style.TRANSCRIPT_AGENT, Style.TRANSCRIPT_CALL, Style.TRANSCRIPT_RESULT, Style.TRANSCRIPT_QUIET);
-    private static final List<String> CHIP_STYLES = List.of(Style.CHIP_ACCENT, Style.CHIP_SUCCESS, Style.CHIP_DANGER,
-            Style.CHIP_WARNING, Style.CHIP_MUTED, Style.TRANSCRIPT_TOOL);
+    private static final List<String> ROW_STYLES = List.of(
+            Style.TRANSCRIPT_ERROR,
+            Style.TRANSCRIPT_MARKER,
+            Style.TRANSCRIPT_AGENT,
+            Style.TRANSCRIPT_CALL,
+            Style.TRANSCRIPT_RESULT,
+            Style.TRANSCRIPT_QUIET);
+
+    private static final List<String> CHIP_STYLES = List.of(
+            Style.CHIP_ACCENT,
+            Style.CHIP_SUCCESS,
+            Style.CHIP_DANGER,
+            Style.CHIP_WARNING,
+            Style.CHIP_MUTED,
+            Style.TRANSCRIPT_TOOL);
 
     private final Label kind = new Label();
     private final Label body = new Label();
@@ -64,7 +75,9 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         box.setMinWidth(0);
         setPrefWidth(0);
         setOnMouseClicked(e -> {
-            if (e.getButton() == MouseButton.PRIMARY && getItem() != null && getItem().expandable()) {
+            if (e.getButton() == MouseButton.PRIMARY
+                    && getItem() != null
+                    && getItem().expandable()) {
                 toggle.accept(getIndex());
             }
         });
@@ -101,12 +114,14 @@ final class TranscriptCell extends ListCell<TranscriptRow> {
         if (d != null) {
             decision.setText(d.text());
             decision.getStyleClass().removeAll(CHIP_STYLES);
-            decision.getStyleClass().add(switch (d.tone()) {
-                case ALLOWED -> Style.CHIP_SUCCESS;
-                case DENIED -> Style.CHIP_DANGER;
-                case WAITING -> Style.CHIP_WARNING;
-                case NEUTRAL -> Style.CHIP_MUTED;
-            });
+            decision.getStyleClass()
+                    .add(
+                            switch (d.tone()) {
+                                case ALLOWED -> Style.CHIP_SUCCESS;
+                                case DENIED -> Style.CHIP_DANGER;
+                                case WAITING -> Style.CHIP_WARNING;
+                                case NEUTRAL -> Style.CHIP_MUTED;
+                            });
             decisionTip.setText(d.tooltip());
             decision.setTooltip(decisionTip);
             reason.setText(d.reason());

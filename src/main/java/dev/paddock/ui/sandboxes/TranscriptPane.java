@@ -40,8 +40,8 @@ final class TranscriptPane extends VBox {
     static final String LIST_ID = "sandbox-transcript";
 
     private static final long TO_END_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_500);
-    private static final java.util.Set<KeyCode> UP_KEYS = java.util.EnumSet.of(KeyCode.UP, KeyCode.PAGE_UP,
-            KeyCode.HOME, KeyCode.KP_UP);
+    private static final java.util.Set<KeyCode> UP_KEYS =
+            java.util.EnumSet.of(KeyCode.UP, KeyCode.PAGE_UP, KeyCode.HOME, KeyCode.KP_UP);
 
     private final TranscriptViewModel vm;
     private final ListView<TranscriptRow> list;
@@ -55,6 +55,7 @@ final class TranscriptPane extends VBox {
      * may fall short, and new rows take their height a pass or two after they show. Input from the person ends it.
      */
     private long toEndUntil;
+
     private final Runnable afterLayout = this::afterLayout;
 
     TranscriptPane(TranscriptViewModel vm) {
@@ -75,14 +76,21 @@ final class TranscriptPane extends VBox {
         summary.getStyleClass().add(Style.MUTED);
         summary.setMinWidth(0);
         summary.setTextOverrun(OverrunStyle.ELLIPSIS);
-        summary.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
-            String s = vm.summaryProperty().get();
-            String text = s.isEmpty() ? "No transcript yet." : s;
-            return vm.readingProperty().get() ? text + " · reading the log…" : text;
-        }, vm.summaryProperty(), vm.readingProperty()));
+        summary.textProperty()
+                .bind(javafx.beans.binding.Bindings.createStringBinding(
+                        () -> {
+                            String s = vm.summaryProperty().get();
+                            String text = s.isEmpty() ? "No transcript yet." : s;
+                            return vm.readingProperty().get() ? text + " · reading the log…" : text;
+                        },
+                        vm.summaryProperty(),
+                        vm.readingProperty()));
         Tooltip summaryTip = new Tooltip();
-        summaryTip.textProperty().bind(vm.summaryInFullProperty().concat("\nKeys: Enter or a click shows a result,"
-                + " Ctrl+End the latest row, Ctrl+C copies a row."));
+        summaryTip
+                .textProperty()
+                .bind(vm.summaryInFullProperty()
+                        .concat("\nKeys: Enter or a click shows a result,"
+                                + " Ctrl+End the latest row, Ctrl+C copies a row."));
         summary.setTooltip(summaryTip);
         latest.setId("sandbox-transcript-latest");
         latest.setGraphic(Icons.of(MaterialDesignA.ARROW_DOWN, 14));
@@ -327,8 +335,10 @@ final class TranscriptPane extends VBox {
     boolean lastRowShowsWhole() {
         VirtualFlow<?> flow = (VirtualFlow<?>) list.lookup(".virtual-flow");
         IndexedCell<?> last = flow == null ? null : flow.getLastVisibleCell();
-        return list.getItems().isEmpty() || last != null && last.getIndex() == list.getItems().size() - 1
-                && last.getLayoutY() + last.getHeight() <= flow.getHeight() + 0.5;
+        return list.getItems().isEmpty()
+                || last != null
+                        && last.getIndex() == list.getItems().size() - 1
+                        && last.getLayoutY() + last.getHeight() <= flow.getHeight() + 0.5;
     }
 
     private void showLatestButton() {

@@ -15,8 +15,16 @@ package dev.paddock.ui.sandboxes;
  * @param decision what was decided about a tool call, or null where nothing is known
  * @param expanded whether {@code detail} shows
  */
-record TranscriptRow(int index, Kind kind, String label, String text, String detail, String more, boolean error,
-                     Decision decision, boolean expanded) {
+record TranscriptRow(
+        int index,
+        Kind kind,
+        String label,
+        String text,
+        String detail,
+        String more,
+        boolean error,
+        Decision decision,
+        boolean expanded) {
     /** The kinds of rows. */
     enum Kind {
         /** The agent's session began: its id, model and folder. */
@@ -40,7 +48,12 @@ record TranscriptRow(int index, Kind kind, String label, String text, String det
     }
 
     /** How a decision looks. */
-    enum Tone { ALLOWED, DENIED, WAITING, NEUTRAL }
+    enum Tone {
+        ALLOWED,
+        DENIED,
+        WAITING,
+        NEUTRAL
+    }
 
     /**
      * What the policy or a person decided about a tool call.
@@ -51,8 +64,7 @@ record TranscriptRow(int index, Kind kind, String label, String text, String det
      * @param tooltip the whole story: by what rule or whom, why, when
      * @param isFinal whether it can still change (false while a person is asked)
      */
-    record Decision(String text, Tone tone, String reason, String tooltip, boolean isFinal) {
-    }
+    record Decision(String text, Tone tone, String reason, String tooltip, boolean isFinal) {}
 
     /** Whether Enter or a click shows or hides more. */
     boolean expandable() {
@@ -61,7 +73,8 @@ record TranscriptRow(int index, Kind kind, String label, String text, String det
 
     /** The row expanded or collapsed. */
     TranscriptRow withExpanded(boolean on) {
-        return on == expanded || !expandable() ? this
+        return on == expanded || !expandable()
+                ? this
                 : new TranscriptRow(index, kind, label, text, detail, more, error, decision, on);
     }
 

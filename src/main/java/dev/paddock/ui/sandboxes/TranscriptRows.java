@@ -60,8 +60,14 @@ final class TranscriptRows {
         totals = TranscriptTotals.NONE;
         denied = 0;
         if (skippedBytes > 0) {
-            add(Kind.MARKER, "earlier", "The log's first " + Formats.bytes(skippedBytes) + " are not shown here"
-                    + " (the Log tab and paddock sandbox log have them).", null, null, false);
+            add(
+                    Kind.MARKER,
+                    "earlier",
+                    "The log's first " + Formats.bytes(skippedBytes) + " are not shown here"
+                            + " (the Log tab and paddock sandbox log have them).",
+                    null,
+                    null,
+                    false);
         }
     }
 
@@ -73,12 +79,16 @@ final class TranscriptRows {
     int add(List<TranscriptEntry> entries) {
         int first = rows.size();
         for (TranscriptEntry e : entries) {
-            if (e instanceof TranscriptEntry.Message m && m.partial() && m.role().equals(partialRole)
+            if (e instanceof TranscriptEntry.Message m
+                    && m.partial()
+                    && m.role().equals(partialRole)
                     && !rows.isEmpty()) {
                 TranscriptRow last = rows.get(rows.size() - 1);
                 String joined = new TranscriptEntry.Message(m.role(), last.text() + m.text(), true).text();
-                rows.set(last.index(), new TranscriptRow(last.index(), last.kind(), last.label(), joined, null, null,
-                        false, null, false));
+                rows.set(
+                        last.index(),
+                        new TranscriptRow(
+                                last.index(), last.kind(), last.label(), joined, null, null, false, null, false));
                 first = Math.min(first, last.index());
                 continue;
             }
@@ -98,9 +108,14 @@ final class TranscriptRows {
             failedResults.add(r.toolCallId());
         }
         if (e instanceof TranscriptEntry.SessionStarted s) {
-            add(Kind.SESSION, "session", "Session " + (s.sessionId() == null ? "started" : s.sessionId())
-                    + (s.model() == null ? "" : " · " + s.model()) + (s.cwd() == null ? "" : " · " + s.cwd()),
-                    null, null, false);
+            add(
+                    Kind.SESSION,
+                    "session",
+                    "Session " + (s.sessionId() == null ? "started" : s.sessionId())
+                            + (s.model() == null ? "" : " · " + s.model()) + (s.cwd() == null ? "" : " · " + s.cwd()),
+                    null,
+                    null,
+                    false);
         } else if (e instanceof TranscriptEntry.Message m) {
             boolean agent = m.role().equals("assistant");
             add(agent ? Kind.AGENT : Kind.PROMPT, agent ? "agent" : "prompt", m.text(), null, null, false);
@@ -128,8 +143,13 @@ final class TranscriptRows {
         String input = callText(c.name(), c.inputJson());
         String[] lines = input.split("\n", -1);
         if (lines.length > CALL_LINES) {
-            add(Kind.TOOL_CALL, c.name(), String.join("\n", java.util.Arrays.copyOf(lines, CALL_LINES)), input,
-                    (lines.length - CALL_LINES) + " more lines", false);
+            add(
+                    Kind.TOOL_CALL,
+                    c.name(),
+                    String.join("\n", java.util.Arrays.copyOf(lines, CALL_LINES)),
+                    input,
+                    (lines.length - CALL_LINES) + " more lines",
+                    false);
         } else {
             add(Kind.TOOL_CALL, c.name(), input, null, null, false);
         }
@@ -246,7 +266,8 @@ final class TranscriptRows {
         int toolCalls = totals.toolCalls();
         int errors = errors();
         if (toolCalls > 0) {
-            parts.add(number(toolCalls) + (toolCalls == 1 ? " call" : " calls")
+            parts.add(number(toolCalls)
+                    + (toolCalls == 1 ? " call" : " calls")
                     + (denied > 0 ? " (" + number(denied) + " denied)" : ""));
         }
         if (errors > 0) {
@@ -279,7 +300,8 @@ final class TranscriptRows {
         int errors = errors();
         int runs = totals.runs();
         if (toolCalls > 0) {
-            parts.add(number(toolCalls) + (toolCalls == 1 ? " tool call" : " tool calls")
+            parts.add(number(toolCalls)
+                    + (toolCalls == 1 ? " tool call" : " tool calls")
                     + (denied > 0 ? ", " + number(denied) + " denied" : ""));
         }
         if (errors > 0) {
@@ -294,8 +316,9 @@ final class TranscriptRows {
             if (totals.costUsd() != null) {
                 figures.add(dollars(totals.costUsd()));
             }
-            parts.add(runs + (runs == 1 ? " run" : " runs") + (figures.isEmpty() ? "" : ": " + String.join(", ",
-                    figures)));
+            parts.add(runs
+                    + (runs == 1 ? " run" : " runs")
+                    + (figures.isEmpty() ? "" : ": " + String.join(", ", figures)));
         }
         return String.join(" · ", parts);
     }
@@ -320,17 +343,30 @@ final class TranscriptRows {
                 + (d.decidedAt() == null ? "" : ", decided " + Formats.clock(d.decidedAt(), now));
         String label = d.label();
         return switch (d.verdict()) {
-            case APPROVED -> new Decision(label, Tone.ALLOWED, null,
-                    "Asked" + rule + ", then approved by " + who + why + when, true);
+            case APPROVED ->
+                new Decision(
+                        label, Tone.ALLOWED, null, "Asked" + rule + ", then approved by " + who + why + when, true);
             case ALLOWED -> new Decision(label, Tone.ALLOWED, null, "Allowed by the policy" + rule + why + when, true);
-            case REJECTED -> new Decision(label, Tone.DENIED, d.reason(),
-                    "Asked" + rule + ", then denied by " + who + why + when, true);
-            case DENIED -> new Decision(label, Tone.DENIED, d.reason(), "Denied by the policy" + rule + why + when, true);
-            case EXPIRED -> new Decision(label, Tone.DENIED, d.reason(),
-                    "Asked" + rule + "; nobody answered in time, so it was denied" + why + when, true);
+            case REJECTED ->
+                new Decision(
+                        label, Tone.DENIED, d.reason(), "Asked" + rule + ", then denied by " + who + why + when, true);
+            case DENIED ->
+                new Decision(label, Tone.DENIED, d.reason(), "Denied by the policy" + rule + why + when, true);
+            case EXPIRED ->
+                new Decision(
+                        label,
+                        Tone.DENIED,
+                        d.reason(),
+                        "Asked" + rule + "; nobody answered in time, so it was denied" + why + when,
+                        true);
             case CANCELLED -> new Decision(label, Tone.NEUTRAL, d.reason(), "Cancelled" + why + when, true);
-            case WAITING -> new Decision(label, Tone.WAITING, null,
-                    "Asked" + rule + ": approve or deny it in Approvals" + why + when, false);
+            case WAITING ->
+                new Decision(
+                        label,
+                        Tone.WAITING,
+                        null,
+                        "Asked" + rule + ": approve or deny it in Approvals" + why + when,
+                        false);
         };
     }
 
@@ -346,7 +382,8 @@ final class TranscriptRows {
             return inputJson;
         }
         if (in.path("pattern").isTextual()) {
-            return in.path("pattern").asText() + (in.path("path").isTextual() ? "  in " + in.path("path").asText() : "");
+            return in.path("pattern").asText()
+                    + (in.path("path").isTextual() ? "  in " + in.path("path").asText() : "");
         }
         String main = ApprovalRequest.mainInput(tool, in);
         if (!main.isEmpty()) {

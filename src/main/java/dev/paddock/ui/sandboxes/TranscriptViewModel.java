@@ -36,13 +36,18 @@ public final class TranscriptViewModel {
     static final int MAX_APPROVALS = 20_000;
 
     /** The sandbox whose transcript is wanted, and the FX side's count of sandboxes shown so far. */
-    private record Target(String id, long epoch) {
-    }
+    private record Target(String id, long epoch) {}
 
     /** What one read changed, for the FX thread: rows from {@code from} on replaced by {@code tail}, and a few set. */
-    private record Delta(long epoch, boolean reset, int from, List<TranscriptRow> tail, List<TranscriptRow> changed,
-                         String summary, String summaryInFull, boolean reading) {
-    }
+    private record Delta(
+            long epoch,
+            boolean reset,
+            int from,
+            List<TranscriptRow> tail,
+            List<TranscriptRow> changed,
+            String summary,
+            String summaryInFull,
+            boolean reading) {}
 
     private final ScheduledExecutorService thread;
     private final Runnable readAgain;
@@ -154,7 +159,9 @@ public final class TranscriptViewModel {
         boolean behind = follower.behind();
         List<Integer> decided = List.of();
         long now = System.nanoTime();
-        if (!behind && model.undecided() && now - lastApprovalsAt >= TimeUnit.MILLISECONDS.toNanos(APPROVALS_EVERY_MS)) {
+        if (!behind
+                && model.undecided()
+                && now - lastApprovalsAt >= TimeUnit.MILLISECONDS.toNanos(APPROVALS_EVERY_MS)) {
             lastApprovalsAt = now;
             decided = model.decide(b.approvals(id, MAX_APPROVALS), Instant.now());
         }

@@ -38,7 +38,10 @@ final class WaitingLineClock {
     /** Starts the clock while a waiting sandbox shows, stops it otherwise (call when the sandbox shown changes). */
     void update() {
         RepositoryStatus.Sandbox s = shown.get();
-        boolean run = s != null && s.waitingForYou() && s.waitingSince() != null && owner.getScene() != null
+        boolean run = s != null
+                && s.waitingForYou()
+                && s.waitingSince() != null
+                && owner.getScene() != null
                 && owner.isVisible();
         if (run && clock.getStatus() != Animation.Status.RUNNING) {
             clock.play();
@@ -63,6 +66,7 @@ final class WaitingLineClock {
     static String line(RepositoryStatus.Sandbox s) {
         String since = s.waitingSince() == null ? "" : " " + Formats.ago(s.waitingSince(), Instant.now());
         String said = s.waitingDetail() == null ? "" : s.waitingDetail().strip().replaceAll("\\s+", " ");
-        return "Answer here (Enter sends). Its turn ended" + since + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
+        return "Answer here (Enter sends). Its turn ended" + since
+                + (said.isEmpty() ? "." : ": \u201c" + said + "\u201d");
     }
 }

@@ -11,8 +11,7 @@ import javafx.scene.image.ImageView;
 final class AppIcons {
     private static final int[] SIZES = {16, 32, 64, 128, 256};
 
-    private AppIcons() {
-    }
+    private AppIcons() {}
 
     /** The window icons in every size present. */
     static List<Image> windowIcons() {

@@ -27,8 +27,11 @@ final class EngineBanner extends Label {
         setMaxWidth(Double.MAX_VALUE);
         setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wrap the whole text, never cut it short
         setGraphic(Icons.of(MaterialDesignD.DOCKER, 18));
-        StringBinding text = Bindings.createStringBinding(() -> EngineBannerText.message(vm.environmentProperty().get(),
-                vm.dashboard().sandboxes(), ZoneId.systemDefault()), vm.environmentProperty(), vm.dashboard().sandboxes());
+        StringBinding text = Bindings.createStringBinding(
+                () -> EngineBannerText.message(
+                        vm.environmentProperty().get(), vm.dashboard().sandboxes(), ZoneId.systemDefault()),
+                vm.environmentProperty(),
+                vm.dashboard().sandboxes());
         textProperty().bind(text);
         visibleProperty().bind(text.isNotNull());
         managedProperty().bind(visibleProperty());

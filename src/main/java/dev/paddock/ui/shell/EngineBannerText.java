@@ -12,8 +12,7 @@ import java.util.List;
 final class EngineBannerText {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-    private EngineBannerText() {
-    }
+    private EngineBannerText() {}
 
     /**
      * The banner's text, or null when no banner is shown.
@@ -31,24 +30,34 @@ final class EngineBannerText {
         if (docker.reachable()) {
             return null;
         }
-        long containers = sandboxes.stream().filter(s -> "container".equals(s.tier())).count();
-        long unknown = sandboxes.stream().filter(RepositoryStatus.Sandbox::engineUnreachable).count();
+        long containers =
+                sandboxes.stream().filter(s -> "container".equals(s.tier())).count();
+        long unknown = sandboxes.stream()
+                .filter(RepositoryStatus.Sandbox::engineUnreachable)
+                .count();
         if (!docker.checked()) {
             // Before the engine's first answer: only worth a word when container sandboxes wait for it.
-            return unknown == 0 ? null : "Paddock has not heard from the Docker engine yet: "
-                    + (unknown == 1 ? "1 container sandbox is" : unknown + " container sandboxes are")
-                    + " shown as unknown until it answers (not failed, not stopped).";
+            return unknown == 0
+                    ? null
+                    : "Paddock has not heard from the Docker engine yet: "
+                            + (unknown == 1 ? "1 container sandbox is" : unknown + " container sandboxes are")
+                            + " shown as unknown until it answers (not failed, not stopped).";
         }
         boolean chosen = docker.source() != null && !"default socket".equals(docker.source());
         if (containers == 0 && !watch.everReachable() && !chosen) {
             return null;
         }
-        StringBuilder b = new StringBuilder("The Docker engine at ").append(docker.endpointText())
+        StringBuilder b = new StringBuilder("The Docker engine at ")
+                .append(docker.endpointText())
                 .append(" does not answer");
         if (watch.awaySince() != null) {
-            b.append(" (since ").append(TIME.format(watch.awaySince().atZone(zone))).append(")");
+            b.append(" (since ")
+                    .append(TIME.format(watch.awaySince().atZone(zone)))
+                    .append(")");
         }
-        b.append(": ").append(docker.error() == null ? "no reason given" : docker.error()).append(". ");
+        b.append(": ")
+                .append(docker.error() == null ? "no reason given" : docker.error())
+                .append(". ");
         if (unknown > 0) {
             b.append(unknown == 1 ? "1 container sandbox is" : unknown + " container sandboxes are")
                     .append(" shown as unknown: not failed, not stopped. ");

@@ -14,8 +14,7 @@ import javafx.application.Platform;
  * second pulse does not wait and the work may run while the first frame is still being drawn.
  */
 final class FirstFrame {
-    private FirstFrame() {
-    }
+    private FirstFrame() {}
 
     /** Runs {@code action} on the FX thread after the first frame of the window being shown is drawn. */
     static void afterDrawn(Runnable action) {

@@ -53,12 +53,13 @@ public final class MainWindow extends BorderPane {
     private final ShellViewModel vm;
     /** Built when first needed: once the store is open (the first frame shows "Opening Paddock's store…"). */
     private DashboardView dashboard;
+
     private WelcomeView welcome;
     private final StackPane center = new StackPane();
     private final StackPane switcherSlot = new StackPane();
     private final StackPane busySlot = new StackPane();
     private ComboBox<RepoRecord> switcher;
-    private Consumer<Theme> onThemeChange = t -> { };
+    private Consumer<Theme> onThemeChange = t -> {};
     private dev.paddock.ui.common.LayoutMemory layout = dev.paddock.ui.common.LayoutMemory.inMemory();
     private Button themeButton;
     private Theme theme;
@@ -69,15 +70,16 @@ public final class MainWindow extends BorderPane {
     public static final KeyCodeCombination POLICY = new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN);
 
     /** Opens the merge settings of the repository shown: Ctrl+Shift+M. */
-    public static final KeyCodeCombination MERGE_SETTINGS = new KeyCodeCombination(KeyCode.M,
-            KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
+    public static final KeyCodeCombination MERGE_SETTINGS =
+            new KeyCodeCombination(KeyCode.M, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
 
     public MainWindow(ShellViewModel vm, Theme theme) {
         this.vm = vm;
         this.theme = theme;
         getStyleClass().add(Style.ROOT);
         // A sandbox the person looks at (this window focused, it selected) starts waiting without a notification.
-        vm.setWindowFocused(() -> getScene() != null && getScene().getWindow() != null
+        vm.setWindowFocused(() -> getScene() != null
+                && getScene().getWindow() != null
                 && getScene().getWindow().isFocused());
         setTop(header());
         setCenter(center);
@@ -114,7 +116,8 @@ public final class MainWindow extends BorderPane {
 
     /** Keeps the window title on the repository shown: "project — Paddock". */
     public void bindTitle(javafx.stage.Stage stage) {
-        stage.titleProperty().bind(vm.currentProperty().map(r -> r.name() + " — Paddock").orElse("Paddock"));
+        stage.titleProperty()
+                .bind(vm.currentProperty().map(r -> r.name() + " — Paddock").orElse("Paddock"));
     }
 
     /** Installs the keyboard shortcuts on the scene. */
@@ -130,11 +133,20 @@ public final class MainWindow extends BorderPane {
         });
         acc.put(POLICY, this::openPolicy);
         acc.put(MERGE_SETTINGS, this::openMergeSettings);
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(0));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(1));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(2));
-        acc.put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN), () -> dashboard().selectTab(3));
-        acc.put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+        acc.put(
+                new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN),
+                () -> dashboard().selectTab(0));
+        acc.put(
+                new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN),
+                () -> dashboard().selectTab(1));
+        acc.put(
+                new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN),
+                () -> dashboard().selectTab(2));
+        acc.put(
+                new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN),
+                () -> dashboard().selectTab(3));
+        acc.put(
+                new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 this::toggleTheme);
         acc.put(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN), () -> {
             if (vm.currentProperty().get() != null && vm.phaseProperty().get() == ShellViewModel.Phase.READY) {
@@ -170,13 +182,15 @@ public final class MainWindow extends BorderPane {
         Button open = iconButton(MaterialDesignF.FOLDER_OPEN_OUTLINE, "Open repository… (Ctrl+O)", this::chooseFolder);
         open.setId("header-open");
         open.disableProperty().bind(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY));
-        Button policy = iconButton(MaterialDesignS.SHIELD_CHECK_OUTLINE, "Command policy of this repository… (Ctrl+P)",
-                this::openPolicy);
+        Button policy = iconButton(
+                MaterialDesignS.SHIELD_CHECK_OUTLINE, "Command policy of this repository… (Ctrl+P)", this::openPolicy);
         policy.setId("header-policy");
-        policy.disableProperty().bind(vm.currentProperty().isNull()
-                .or(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY)));
-        Button mergeSettings = iconButton(MaterialDesignS.SOURCE_MERGE,
-                "Merge settings of this repository… (Ctrl+Shift+M)", this::openMergeSettings);
+        policy.disableProperty()
+                .bind(vm.currentProperty().isNull().or(vm.phaseProperty().isNotEqualTo(ShellViewModel.Phase.READY)));
+        Button mergeSettings = iconButton(
+                MaterialDesignS.SOURCE_MERGE,
+                "Merge settings of this repository… (Ctrl+Shift+M)",
+                this::openMergeSettings);
         mergeSettings.setId("header-merge-settings");
         mergeSettings.disableProperty().bind(policy.disableProperty());
         Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
@@ -187,7 +201,8 @@ public final class MainWindow extends BorderPane {
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(10, brand, switcherSlot, open, busySlot, spacer, policy, mergeSettings, refresh, themeButton);
+        HBox bar =
+                new HBox(10, brand, switcherSlot, open, busySlot, spacer, policy, mergeSettings, refresh, themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add(Style.HEADER);
         return bar;
@@ -205,7 +220,8 @@ public final class MainWindow extends BorderPane {
         switcher.setCellFactory(v -> new RepoCell());
         switcher.setButtonCell(new RepoCell());
         switcher.getSelectionModel().select(vm.currentProperty().get());
-        vm.currentProperty().addListener((o, a, b) -> switcher.getSelectionModel().select(b));
+        vm.currentProperty()
+                .addListener((o, a, b) -> switcher.getSelectionModel().select(b));
         switcher.setOnAction(e -> {
             RepoRecord picked = switcher.getSelectionModel().getSelectedItem();
             if (picked != null) {
@@ -238,8 +254,9 @@ public final class MainWindow extends BorderPane {
             return;
         }
         policyOpen = true;
-        PolicyEditorDialog dialog = new PolicyEditorDialog(new PolicyEditorViewModel(repo.path(), policies,
-                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
+        PolicyEditorDialog dialog = new PolicyEditorDialog(
+                new PolicyEditorViewModel(repo.path(), policies, UiExecutor.io()),
+                getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> policyOpen = false);
         dialog.show();
     }
@@ -248,13 +265,16 @@ public final class MainWindow extends BorderPane {
     public void openMergeSettings() {
         RepoRecord repo = vm.currentProperty().get();
         dev.paddock.ui.mergesettings.MergeSettingsBackend backend = vm.mergeSettings();
-        if (repo == null || backend == null || vm.phaseProperty().get() != ShellViewModel.Phase.READY
+        if (repo == null
+                || backend == null
+                || vm.phaseProperty().get() != ShellViewModel.Phase.READY
                 || mergeSettingsOpen) {
             return;
         }
         mergeSettingsOpen = true;
-        MergeSettingsDialog dialog = new MergeSettingsDialog(new MergeSettingsViewModel(repo.path(), backend,
-                UiExecutor.io()), getScene() == null ? null : getScene().getWindow());
+        MergeSettingsDialog dialog = new MergeSettingsDialog(
+                new MergeSettingsViewModel(repo.path(), backend, UiExecutor.io()),
+                getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> mergeSettingsOpen = false);
         dialog.show();
     }
@@ -271,8 +291,8 @@ public final class MainWindow extends BorderPane {
     /** The button shows the theme it switches to: a moon in light mode, a sun in dark mode. */
     private void showThemeIcon() {
         if (themeButton != null) {
-            themeButton.setGraphic(Icons.of(theme == Theme.DARK ? MaterialDesignW.WHITE_BALANCE_SUNNY
-                    : MaterialDesignW.WEATHER_NIGHT, 18));
+            themeButton.setGraphic(Icons.of(
+                    theme == Theme.DARK ? MaterialDesignW.WHITE_BALANCE_SUNNY : MaterialDesignW.WEATHER_NIGHT, 18));
         }
     }
 
@@ -283,7 +303,9 @@ public final class MainWindow extends BorderPane {
         DirectoryChooser chooser = new DirectoryChooser();
         chooser.setTitle("Open a git repository");
         RepoRecord cur = vm.currentProperty().get();
-        if (cur != null && cur.path().getParent() != null && cur.path().getParent().toFile().isDirectory()) {
+        if (cur != null
+                && cur.path().getParent() != null
+                && cur.path().getParent().toFile().isDirectory()) {
             chooser.setInitialDirectory(cur.path().getParent().toFile());
         }
         File dir = chooser.showDialog(getScene() == null ? null : getScene().getWindow());

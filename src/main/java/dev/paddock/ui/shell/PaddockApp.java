@@ -89,7 +89,9 @@ public final class PaddockApp extends Application {
         window.setLayoutMemory(prefs);
         // Never larger than the screen (a size saved on a larger one, or the default on a 1366×768 laptop).
         javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
-        Scene scene = new Scene(window, Math.min(prefs.width(screen.getWidth()), screen.getWidth()),
+        Scene scene = new Scene(
+                window,
+                Math.min(prefs.width(screen.getWidth()), screen.getWidth()),
                 Math.min(prefs.height(screen.getHeight()), screen.getHeight()));
         theme.apply(scene);
         window.installShortcuts(scene);

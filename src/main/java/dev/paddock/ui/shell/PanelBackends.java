@@ -17,10 +17,17 @@ import java.nio.file.Path;
  * @param metrics live CPU and memory of Paddock's containers
  * @param stop stops Paddock (API, monitors, store) when the panel closes
  */
-public record PanelBackends(Path home, ShellBackend shell, SandboxBackend sandboxes, ApprovalBackend approvals,
-                            ConflictBackend conflicts, MergeQueueBackend mergeQueue,
-                            MergeSettingsBackend mergeSettings, PolicyEditorBackend policies,
-                            ContainerMetricsBoard metrics, AutoCloseable stop)
+public record PanelBackends(
+        Path home,
+        ShellBackend shell,
+        SandboxBackend sandboxes,
+        ApprovalBackend approvals,
+        ConflictBackend conflicts,
+        MergeQueueBackend mergeQueue,
+        MergeSettingsBackend mergeSettings,
+        PolicyEditorBackend policies,
+        ContainerMetricsBoard metrics,
+        AutoCloseable stop)
         implements AutoCloseable {
 
     /** Starts Paddock for the panel (store, API, probes) and hands its backends over. */

@@ -15,8 +15,7 @@ public final class PanelLauncher {
      */
     private static final Logger JAVAFX_LOG = Logger.getLogger("javafx");
 
-    private PanelLauncher() {
-    }
+    private PanelLauncher() {}
 
     /**
      * Runs the panel until its window closes.

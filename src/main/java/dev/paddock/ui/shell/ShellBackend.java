@@ -21,8 +21,7 @@ public interface ShellBackend {
      * @param recents the registered repositories, most recently opened first
      * @param error why the path is not in a repository (null when it is, or when not asked to say)
      */
-    record Opened(RepoRecord repo, List<RepoRecord> recents, String error) {
-    }
+    record Opened(RepoRecord repo, List<RepoRecord> recents, String error) {}
 
     /**
      * Registers and opens the repository containing {@code path}.

@@ -33,7 +33,11 @@ public final class ShellViewModel implements AutoCloseable {
     }
 
     /** Where the panel is in its start-up. */
-    public enum Phase { STARTING, READY, FAILED }
+    public enum Phase {
+        STARTING,
+        READY,
+        FAILED
+    }
 
     // Properties
     private final ReadOnlyObjectWrapper<Phase> phase = new ReadOnlyObjectWrapper<>(Phase.STARTING);
@@ -53,7 +57,8 @@ public final class ShellViewModel implements AutoCloseable {
     private dev.paddock.ui.notify.DesktopNotifier desktop = new dev.paddock.ui.notify.DesktopNotifier();
     private java.util.function.BooleanSupplier windowFocused = () -> false;
     private final dev.paddock.ui.notify.WaitingNotifier waiting = new dev.paddock.ui.notify.WaitingNotifier(
-            (summary, body, wanted) -> desktop.notify(summary, body, wanted), this::notificationsWanted,
+            (summary, body, wanted) -> desktop.notify(summary, body, wanted),
+            this::notificationsWanted,
             this::lookedAt);
 
     /** @param starter starts Paddock for {@link #start(PaddockHome, Path)} */
@@ -197,24 +202,28 @@ public final class ShellViewModel implements AutoCloseable {
         startingFuture = starting;
         CompletableFuture<Void> done = new CompletableFuture<>();
         Path target = repo != null ? repo : Path.of("").toAbsolutePath();
-        UiExecutor.run(() -> {
-            PanelBackends b = join(starting);
-            backends = b;
-            b.shell().onEnvironment(s -> Platform.runLater(() -> environment.set(s)));
-            return b.shell().open(target, repo != null);
-        }, opened -> {
-            environment.set(backends.shell().environment());
-            dashboard.containers().connect(backends.metrics());
-            phase.set(Phase.READY);
-            showOpened(opened);
-            done.complete(null);
-        }, error -> {
-            // Logback's stderr line reads "paddock: cannot start: another Paddock (...) is running on this home ...".
-            log().error("{}", failureLine(error.getMessage()), error);
-            startupError.set(error.getMessage());
-            phase.set(Phase.FAILED);
-            done.complete(null);
-        });
+        UiExecutor.run(
+                () -> {
+                    PanelBackends b = join(starting);
+                    backends = b;
+                    b.shell().onEnvironment(s -> Platform.runLater(() -> environment.set(s)));
+                    return b.shell().open(target, repo != null);
+                },
+                opened -> {
+                    environment.set(backends.shell().environment());
+                    dashboard.containers().connect(backends.metrics());
+                    phase.set(Phase.READY);
+                    showOpened(opened);
+                    done.complete(null);
+                },
+                error -> {
+                    // Logback's stderr line reads "paddock: cannot start: another Paddock (...) is running on this home
+                    // ...".
+                    log().error("{}", failureLine(error.getMessage()), error);
+                    startupError.set(error.getMessage());
+                    phase.set(Phase.FAILED);
+                    done.complete(null);
+                });
         return done;
     }
 
@@ -227,9 +236,11 @@ public final class ShellViewModel implements AutoCloseable {
         if (reason == null || reason.isBlank()) {
             return "cannot start (no reason given; see the log)";
         }
-        String line = reason.length() > 1 && Character.isUpperCase(reason.charAt(0))
-                && Character.isLowerCase(reason.charAt(1))
-                ? Character.toLowerCase(reason.charAt(0)) + reason.substring(1) : reason;
+        String line = reason.length() > 1
+                        && Character.isUpperCase(reason.charAt(0))
+                        && Character.isLowerCase(reason.charAt(1))
+                ? Character.toLowerCase(reason.charAt(0)) + reason.substring(1)
+                : reason;
         return line.startsWith("cannot start") ? line : "cannot start: " + line;
     }
 
@@ -253,15 +264,18 @@ public final class ShellViewModel implements AutoCloseable {
             return done;
         }
         busy.set(true);
-        UiExecutor.run(() -> b.shell().open(path, true), opened -> {
-            busy.set(false);
-            showOpened(opened);
-            done.complete(null);
-        }, error -> {
-            busy.set(false);
-            openError.set(error.getMessage());
-            done.complete(null);
-        });
+        UiExecutor.run(
+                () -> b.shell().open(path, true),
+                opened -> {
+                    busy.set(false);
+                    showOpened(opened);
+                    done.complete(null);
+                },
+                error -> {
+                    busy.set(false);
+                    openError.set(error.getMessage());
+                    done.complete(null);
+                });
         return done;
     }
 

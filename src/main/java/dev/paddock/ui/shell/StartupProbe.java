@@ -19,8 +19,7 @@ import javafx.scene.Scene;
  * {@code -Dpaddock.bench.exit=true} the panel then quits.
  */
 final class StartupProbe {
-    private StartupProbe() {
-    }
+    private StartupProbe() {}
 
     static void watch(Scene scene, ShellViewModel vm) {
         String file = System.getProperty("paddock.bench.startupFile");
@@ -39,8 +38,11 @@ final class StartupProbe {
                 vm.dashboard().worktrees().removeListener(this);
                 long dashboard = System.currentTimeMillis();
                 try {
-                    Files.writeString(Path.of(file), "firstFrameAt=" + firstFrame[0] + " dashboardAt=" + dashboard
-                            + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    Files.writeString(
+                            Path.of(file),
+                            "firstFrameAt=" + firstFrame[0] + " dashboardAt=" + dashboard + "\n",
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND);
                 } catch (IOException e) {
                     System.err.println("paddock: cannot write " + file + ": " + e.getMessage());
                 }

@@ -24,7 +24,8 @@ final class StatusBarView extends StatusBar {
         Label repo = new Label();
         repo.setId("status-repository");
         repo.setGraphic(Icons.of(MaterialDesignS.SOURCE_BRANCH, 14));
-        repo.textProperty().bind(vm.currentProperty().map(StatusBarView::describe).orElse("No repository open"));
+        repo.textProperty()
+                .bind(vm.currentProperty().map(StatusBarView::describe).orElse("No repository open"));
         setText("");
         getLeftItems().add(repo);
 
@@ -55,7 +56,8 @@ final class StatusBarView extends StatusBar {
         if (d.endpoint() == null) {
             return "no address";
         }
-        if ("default socket".equals(d.source()) && dev.paddock.container.DockerEndpoint.DEFAULT_HOST.equals(d.endpoint())) {
+        if ("default socket".equals(d.source())
+                && dev.paddock.container.DockerEndpoint.DEFAULT_HOST.equals(d.endpoint())) {
             return "local socket";
         }
         return d.source() != null && d.source().startsWith("context ") ? d.endpointText() : d.endpoint();

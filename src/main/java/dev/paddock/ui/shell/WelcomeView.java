@@ -86,7 +86,14 @@ final class WelcomeView extends VBox {
                 openRecent.accept(recent.getSelectionModel().getSelectedItem());
             }
         });
-        getChildren().addAll(Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_BRANCH, 48), title,
-                text, error, open, recentTitle, recent);
+        getChildren()
+                .addAll(
+                        Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignS.SOURCE_BRANCH, 48),
+                        title,
+                        text,
+                        error,
+                        open,
+                        recentTitle,
+                        recent);
     }
 }

@@ -39,6 +39,7 @@ public final class Style {
     public static final String TABS = "pd-tabs";
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String TIER_PREFIX = "pd-tier-";
+
     public static final String TILES = "pd-tiles";
     public static final String TOOLBAR = "pd-toolbar";
     public static final String WAITING = "pd-waiting";
@@ -86,6 +87,7 @@ public final class Style {
     // compare
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String COMPARE_PREFIX = "pd-compare-";
+
     public static final String COMPARE_FAILED = "pd-compare-failed";
     public static final String COMPARE_PASSED = "pd-compare-passed";
 
@@ -180,12 +182,14 @@ public final class Style {
     // sandbox
     /** Prefix of a sandbox's colour class in the charts: {@code pd-sandbox-color0} to {@code 7}. */
     public static final String SANDBOX_COLOR_PREFIX = "pd-sandbox-color";
+
     public static final String SANDBOX_ID = "pd-sandbox-id";
     public static final String SANDBOX_SPLIT = "pd-sandbox-split";
 
     // severity
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String SEVERITY_PREFIX = "pd-severity-";
+
     public static final String SEVERITY_ERROR = "pd-severity-error";
 
     // side
@@ -197,6 +201,7 @@ public final class Style {
     // state
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String STATE_PREFIX = "pd-state-";
+
     public static final String STATE_CHIP_ROWS = "pd-state-chip-rows";
 
     // step
@@ -218,6 +223,7 @@ public final class Style {
     public static final String TILE = "pd-tile";
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String TILE_PREFIX = "pd-tile-";
+
     public static final String TILE_ACCENT = "pd-tile-accent";
     public static final String TILE_ICON = "pd-tile-icon";
     public static final String TILE_LABEL = "pd-tile-label";
@@ -256,6 +262,5 @@ public final class Style {
     public static final String WELCOME_TEXT = "pd-welcome-text";
     public static final String WELCOME_TITLE = "pd-welcome-title";
 
-    private Style() {
-    }
+    private Style() {}
 }

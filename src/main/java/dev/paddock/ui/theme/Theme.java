@@ -10,10 +10,11 @@ import javafx.scene.Scene;
  * {@code paddock.css} (with a {@code .dark} root class for the few colours Paddock sets itself).
  */
 public enum Theme {
-    LIGHT, DARK;
+    LIGHT,
+    DARK;
 
-    private static final String PADDOCK_CSS = Theme.class.getResource("/dev/paddock/ui/theme/paddock.css")
-            .toExternalForm();
+    private static final String PADDOCK_CSS =
+            Theme.class.getResource("/dev/paddock/ui/theme/paddock.css").toExternalForm();
 
     /**
      * Makes this theme the application's user-agent stylesheet. Call it before any control class is first used
@@ -22,8 +23,10 @@ public enum Theme {
      */
     public void useAsUserAgentStylesheet() {
         // The binary stylesheet: parsing the 170 KB CSS text costs ~300 ms before the first frame.
-        Application.setUserAgentStylesheet(this == DARK ? new PrimerDark().getUserAgentStylesheetBSS()
-                : new PrimerLight().getUserAgentStylesheetBSS());
+        Application.setUserAgentStylesheet(
+                this == DARK
+                        ? new PrimerDark().getUserAgentStylesheetBSS()
+                        : new PrimerLight().getUserAgentStylesheetBSS());
     }
 
     /** Applies this theme to the application and to {@code scene}. Call on the FX thread. */
@@ -47,7 +50,9 @@ public enum Theme {
             root.getStylesheets().add(PADDOCK_CSS);
         }
         root.getStyleClass().remove("dark");
-        if (owner != null && owner.getRoot() != null && owner.getRoot().getStyleClass().contains("dark")) {
+        if (owner != null
+                && owner.getRoot() != null
+                && owner.getRoot().getStyleClass().contains("dark")) {
             root.getStyleClass().add("dark");
         }
     }

@@ -23,12 +23,10 @@ import java.util.concurrent.TimeUnit;
  * hunk, its merged lines or null (left to a person).
  */
 final class Baselines {
-    private Baselines() {
-    }
+    private Baselines() {}
 
     /** One hunk's three sides. */
-    record Sides(List<String> base, List<String> ours, List<String> theirs) {
-    }
+    record Sides(List<String> base, List<String> ours, List<String> theirs) {}
 
     /** kdiff3's answer per hunk (null: left to a person); several kdiff3 processes run at once. */
     static List<List<String>> kdiff3(List<Sides> hunks, Path work) throws Exception {
@@ -57,8 +55,16 @@ final class Baselines {
         write(dir.resolve("theirs"), s.theirs());
         Path out = dir.resolve("out");
         Files.deleteIfExists(out);
-        ProcessBuilder pb = new ProcessBuilder("kdiff3", "--auto", "--cs", "ShowInfoDialogs=0", "-o", out.toString(),
-                dir.resolve("base").toString(), dir.resolve("ours").toString(), dir.resolve("theirs").toString())
+        ProcessBuilder pb = new ProcessBuilder(
+                        "kdiff3",
+                        "--auto",
+                        "--cs",
+                        "ShowInfoDialogs=0",
+                        "-o",
+                        out.toString(),
+                        dir.resolve("base").toString(),
+                        dir.resolve("ours").toString(),
+                        dir.resolve("theirs").toString())
                 .redirectErrorStream(true);
         pb.environment().put("QT_QPA_PLATFORM", "offscreen");
         pb.environment().put("XDG_RUNTIME_DIR", dir.toString());
@@ -86,8 +92,8 @@ final class Baselines {
     }
 
     /** git's answer per hunk (null: left to a person), from one merge of every hunk as a file. */
-    static List<List<String>> gitIgnoreSpaceChange(List<Sides> hunks, Path work) throws IOException,
-            InterruptedException {
+    static List<List<String>> gitIgnoreSpaceChange(List<Sides> hunks, Path work)
+            throws IOException, InterruptedException {
         Path repo = work.resolve("git");
         Files.createDirectories(repo);
         git(repo, "init", "-q", "-b", "base");
@@ -109,13 +115,15 @@ final class Baselines {
         }
         commit(repo, "ours");
         run(repo, true, "git", "merge", "-q", "--no-edit", "-X", "ignore-space-change", "-X", "no-renames", "theirs");
-        Set<String> conflicted = new HashSet<>(List.of(run(repo, false, "git", "diff", "--name-only",
-                "--diff-filter=U").split("\n")));
+        Set<String> conflicted = new HashSet<>(List.of(run(repo, false, "git", "diff", "--name-only", "--diff-filter=U")
+                .split("\n")));
         List<List<String>> out = new ArrayList<>();
         for (int i = 0; i < hunks.size(); i++) {
             Path f = repo.resolve(name(i));
-            out.add(conflicted.contains(name(i)) || !Files.exists(f) ? null
-                    : CorpusTexts.split(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)));
+            out.add(
+                    conflicted.contains(name(i)) || !Files.exists(f)
+                            ? null
+                            : CorpusTexts.split(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)));
         }
         return out;
     }
@@ -136,7 +144,10 @@ final class Baselines {
     }
 
     private static String run(Path dir, boolean mayFail, String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0 && !mayFail) {
             throw new IOException(String.join(" ", cmd) + " failed: " + out);

@@ -35,8 +35,7 @@ public final class CorpusBuilder {
     private static final String START = "<<<<<<< ours";
     private static final String END = ">>>>>>> theirs";
 
-    private CorpusBuilder() {
-    }
+    private CorpusBuilder() {}
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
@@ -82,7 +81,9 @@ public final class CorpusBuilder {
             report.files().forEach(f -> byPath.put(f.path(), f));
             for (String[] f : files) {
                 ConflictFile cf = byPath.get(f[5]);
-                if (cf == null || cf.kind() != FileConflictKind.CONTENT || cf.hunks().isEmpty()) {
+                if (cf == null
+                        || cf.kind() != FileConflictKind.CONTENT
+                        || cf.hunks().isEmpty()) {
                     continue;
                 }
                 List<String> merged = texts.lines(m[0], m[1], f[5]);
@@ -125,8 +126,15 @@ public final class CorpusBuilder {
                 continue;
             }
             out.add(new CorpusRow(m[0], m[1], m[2], m[3], m[4], f.path(), h.index(), new int[] {
-                h.base().start(), h.base().end(), h.ours().start(), h.ours().end(), h.theirs().start(),
-                h.theirs().end(), before + 1, after}));
+                h.base().start(),
+                h.base().end(),
+                h.ours().start(),
+                h.ours().end(),
+                h.theirs().start(),
+                h.theirs().end(),
+                before + 1,
+                after
+            }));
         }
         return out;
     }

@@ -22,7 +22,9 @@ import java.util.TreeMap;
 public final class CorpusReplay {
     /** What one tool did with one hunk. */
     public enum Verdict {
-        CORRECT, WRONG, LEFT;
+        CORRECT,
+        WRONG,
+        LEFT;
 
         public static Verdict of(List<String> proposal, List<String> human) {
             return proposal == null ? LEFT : proposal.equals(human) ? CORRECT : WRONG;
@@ -40,16 +42,19 @@ public final class CorpusReplay {
      * @param kdiff3     kdiff3 --auto against the human's text
      * @param git        git merge -X ignore-space-change against the human's text
      */
-    public record Outcome(CorpusRow row, String hunkClass, Verdict paddock, Verdict suggestion, double confidence,
-                          Verdict kdiff3, Verdict git) {
-    }
+    public record Outcome(
+            CorpusRow row,
+            String hunkClass,
+            Verdict paddock,
+            Verdict suggestion,
+            double confidence,
+            Verdict kdiff3,
+            Verdict git) {}
 
     /** The outcomes, and the rows the classifier no longer finds (the corpus needs building again). */
-    public record Result(List<Outcome> outcomes, List<CorpusRow> unmatched) {
-    }
+    public record Result(List<Outcome> outcomes, List<CorpusRow> unmatched) {}
 
-    private CorpusReplay() {
-    }
+    private CorpusReplay() {}
 
     /** The rows of the corpus file in the test resources. */
     public static List<CorpusRow> corpus(Path file) throws java.io.IOException {
@@ -65,7 +70,8 @@ public final class CorpusReplay {
     public static Result replay(List<CorpusRow> rows, CorpusTexts texts, boolean baselines, Path work)
             throws Exception {
         Map<String, List<CorpusRow>> byMerge = new LinkedHashMap<>();
-        rows.forEach(r -> byMerge.computeIfAbsent(r.repo() + " " + r.merge(), k -> new ArrayList<>()).add(r));
+        rows.forEach(r -> byMerge.computeIfAbsent(r.repo() + " " + r.merge(), k -> new ArrayList<>())
+                .add(r));
         List<CorpusRow> kept = new ArrayList<>();
         List<ConflictHunk> hunks = new ArrayList<>();
         List<CorpusRow> unmatched = new ArrayList<>();
@@ -96,8 +102,12 @@ public final class CorpusReplay {
         for (int i = 0; i < kept.size(); i++) {
             ConflictHunk h = hunks.get(i);
             List<String> safe = Proposals.safe(h);
-            out.add(new Outcome(kept.get(i), h.hunkClass().id(), Verdict.of(safe, human.get(i)),
-                    Verdict.of(Proposals.first(h), human.get(i)), Proposals.confidence(h),
+            out.add(new Outcome(
+                    kept.get(i),
+                    h.hunkClass().id(),
+                    Verdict.of(safe, human.get(i)),
+                    Verdict.of(Proposals.first(h), human.get(i)),
+                    Proposals.confidence(h),
                     baselines ? Verdict.of(kdiff3.get(i), human.get(i)) : Verdict.LEFT,
                     baselines ? Verdict.of(git.get(i), human.get(i)) : Verdict.LEFT));
         }
@@ -110,9 +120,12 @@ public final class CorpusReplay {
                 continue;
             }
             for (ConflictHunk h : f.hunks()) {
-                if (h.base().start() == r.baseStart() && h.base().end() == r.baseEnd()
-                        && h.ours().start() == r.oursStart() && h.ours().end() == r.oursEnd()
-                        && h.theirs().start() == r.theirsStart() && h.theirs().end() == r.theirsEnd()) {
+                if (h.base().start() == r.baseStart()
+                        && h.base().end() == r.baseEnd()
+                        && h.ours().start() == r.oursStart()
+                        && h.ours().end() == r.oursEnd()
+                        && h.theirs().start() == r.theirsStart()
+                        && h.theirs().end() == r.theirsEnd()) {
                     return h;
                 }
             }
@@ -149,28 +162,37 @@ public final class CorpusReplay {
     public static String table(Result result, boolean baselines) {
         List<Outcome> all = result.outcomes();
         StringBuilder s = new StringBuilder();
-        String head = String.format("%-22s %5s | %-37s | %-37s", "group", "hunks",
-                "paddock safe: prop  ok  wrong  left  prec", "paddock first suggestion: prop ok wrong");
+        String head = String.format(
+                "%-22s %5s | %-37s | %-37s",
+                "group",
+                "hunks",
+                "paddock safe: prop  ok  wrong  left  prec",
+                "paddock first suggestion: prop ok wrong");
         if (baselines) {
-            head += String.format(" | %-37s | %-37s", "kdiff3 --auto: prop ok wrong left prec",
-                    "git -X ignore-space-change: same");
+            head += String.format(
+                    " | %-37s | %-37s", "kdiff3 --auto: prop ok wrong left prec", "git -X ignore-space-change: same");
         }
         s.append(head).append('\n');
         Map<String, List<Outcome>> groups = new TreeMap<>();
         for (Outcome o : all) {
-            groups.computeIfAbsent("class " + o.hunkClass(), k -> new ArrayList<>()).add(o);
+            groups.computeIfAbsent("class " + o.hunkClass(), k -> new ArrayList<>())
+                    .add(o);
         }
         Map<String, List<Outcome>> families = new TreeMap<>();
         for (Outcome o : all) {
-            families.computeIfAbsent("family " + o.row().family(), k -> new ArrayList<>()).add(o);
+            families.computeIfAbsent("family " + o.row().family(), k -> new ArrayList<>())
+                    .add(o);
         }
         Map<String, List<Outcome>> repos = new TreeMap<>();
         for (Outcome o : all) {
-            repos.computeIfAbsent("repo " + o.row().repo(), k -> new ArrayList<>()).add(o);
+            repos.computeIfAbsent("repo " + o.row().repo(), k -> new ArrayList<>())
+                    .add(o);
         }
         Map<String, List<Outcome>> confidence = new TreeMap<>();
         for (Outcome o : all) {
-            confidence.computeIfAbsent(String.format("confidence %.2f", o.confidence()), k -> new ArrayList<>()).add(o);
+            confidence
+                    .computeIfAbsent(String.format("confidence %.2f", o.confidence()), k -> new ArrayList<>())
+                    .add(o);
         }
         for (Map<String, List<Outcome>> m : List.of(groups, confidence, families, repos, Map.of("all", all))) {
             for (Map.Entry<String, List<Outcome>> e : m.entrySet()) {
@@ -184,10 +206,15 @@ public final class CorpusReplay {
     }
 
     private static String line(String name, List<Outcome> rows, boolean baselines) {
-        String l = String.format("%-22s %5d | %s | %s", name.length() > 22 ? name.substring(0, 22) : name, rows.size(),
-                pad(Tally.of(rows, Outcome::paddock).cells()), pad(Tally.of(rows, Outcome::suggestion).cells()));
+        String l = String.format(
+                "%-22s %5d | %s | %s",
+                name.length() > 22 ? name.substring(0, 22) : name,
+                rows.size(),
+                pad(Tally.of(rows, Outcome::paddock).cells()),
+                pad(Tally.of(rows, Outcome::suggestion).cells()));
         if (baselines) {
-            l += " | " + pad(Tally.of(rows, Outcome::kdiff3).cells()) + " | " + pad(Tally.of(rows, Outcome::git).cells());
+            l += " | " + pad(Tally.of(rows, Outcome::kdiff3).cells()) + " | "
+                    + pad(Tally.of(rows, Outcome::git).cells());
         }
         return l;
     }
@@ -201,8 +228,15 @@ public final class CorpusReplay {
         List<String> out = new ArrayList<>();
         out.add("id\tclass\tpaddock\tsuggestion\tconfidence\tkdiff3\tgit");
         for (Outcome o : result.outcomes()) {
-            out.add(String.join("\t", o.row().id(), o.hunkClass(), o.paddock().name(), o.suggestion().name(),
-                    String.format("%.2f", o.confidence()), o.kdiff3().name(), o.git().name()));
+            out.add(String.join(
+                    "\t",
+                    o.row().id(),
+                    o.hunkClass(),
+                    o.paddock().name(),
+                    o.suggestion().name(),
+                    String.format("%.2f", o.confidence()),
+                    o.kdiff3().name(),
+                    o.git().name()));
         }
         return out;
     }

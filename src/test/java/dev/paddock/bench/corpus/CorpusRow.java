@@ -19,8 +19,8 @@ import java.util.List;
  * @param hunk   the hunk's 0-based index in the file
  * @param ranges base start, base end, ours start, ours end, theirs start, theirs end, merged start, merged end
  */
-public record CorpusRow(String repo, String merge, String ours, String theirs, String base, String path, int hunk,
-                        int[] ranges) {
+public record CorpusRow(
+        String repo, String merge, String ours, String theirs, String base, String path, int hunk, int[] ranges) {
     /** The header line of the corpus file. */
     public static final String HEADER = "repo\tmerge\tours\ttheirs\tbase\tpath\thunk\tbase_start\tbase_end"
             + "\tours_start\tours_end\ttheirs_start\ttheirs_end\tmerged_start\tmerged_end";
@@ -64,8 +64,8 @@ public record CorpusRow(String repo, String merge, String ours, String theirs, S
 
     /** The row as a line of the corpus file. */
     public String toLine() {
-        StringBuilder s = new StringBuilder(String.join("\t", repo, merge, ours, theirs, base, path,
-                Integer.toString(hunk)));
+        StringBuilder s =
+                new StringBuilder(String.join("\t", repo, merge, ours, theirs, base, path, Integer.toString(hunk)));
         for (int r : ranges) {
             s.append('\t').append(r);
         }
@@ -76,7 +76,8 @@ public record CorpusRow(String repo, String merge, String ours, String theirs, S
     public static CorpusRow parse(String line) {
         String[] f = line.split("\t");
         if (f.length != 15) {
-            throw new IllegalArgumentException("a corpus row has 15 tab-separated fields, not " + f.length + ": " + line);
+            throw new IllegalArgumentException(
+                    "a corpus row has 15 tab-separated fields, not " + f.length + ": " + line);
         }
         int[] r = new int[8];
         for (int i = 0; i < 8; i++) {

@@ -63,17 +63,20 @@ public final class CorpusTexts implements AutoCloseable {
     public String text(String repo, String commit, String path) throws IOException {
         Repository db = repository(repo);
         try (RevWalk walk = new RevWalk(db);
-             TreeWalk tw = TreeWalk.forPath(db, path, walk.parseCommit(ObjectId.fromString(commit)).getTree())) {
+                TreeWalk tw = TreeWalk.forPath(
+                        db, path, walk.parseCommit(ObjectId.fromString(commit)).getTree())) {
             if (tw == null) {
                 throw new IOException(path + " is not in " + commit + " of " + repo);
             }
-            return RawParseUtils.decode(db.open(tw.getObjectId(0), Constants.OBJ_BLOB).getBytes(Integer.MAX_VALUE));
+            return RawParseUtils.decode(
+                    db.open(tw.getObjectId(0), Constants.OBJ_BLOB).getBytes(Integer.MAX_VALUE));
         }
     }
 
     /** The base, ours, theirs and merged lines of a row's hunk. */
     public List<List<String>> hunk(CorpusRow r) throws IOException {
-        return List.of(lines(r.repo(), r.base(), r.path()).subList(r.baseStart(), r.baseEnd()),
+        return List.of(
+                lines(r.repo(), r.base(), r.path()).subList(r.baseStart(), r.baseEnd()),
                 lines(r.repo(), r.ours(), r.path()).subList(r.oursStart(), r.oursEnd()),
                 lines(r.repo(), r.theirs(), r.path()).subList(r.theirsStart(), r.theirsEnd()),
                 lines(r.repo(), r.merge(), r.path()).subList(r.mergedStart(), r.mergedEnd()));
@@ -82,7 +85,10 @@ public final class CorpusTexts implements AutoCloseable {
     private Repository repository(String repo) throws IOException {
         Repository db = open.get(repo);
         if (db == null) {
-            db = new FileRepositoryBuilder().setGitDir(gitDir(repo).toFile()).setMustExist(true).build();
+            db = new FileRepositoryBuilder()
+                    .setGitDir(gitDir(repo).toFile())
+                    .setMustExist(true)
+                    .build();
             open.put(repo, db);
         }
         return db;

@@ -5,13 +5,29 @@ import java.util.Set;
 
 /** The language or file family of a corpus path, for the per-family figures. */
 final class Family {
-    private static final Set<String> LOCKFILES = Set.of("package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
-            "pnpm-lock.yaml", "cargo.lock", "poetry.lock", "go.sum", "gemfile.lock", "composer.lock", "pipfile.lock",
-            "uv.lock", "pdm.lock", "requirements.txt", "bun.lock", "flake.lock", "packages.lock.json", "mix.lock",
-            "pubspec.lock", "podfile.lock", "gradle.lockfile");
+    private static final Set<String> LOCKFILES = Set.of(
+            "package-lock.json",
+            "npm-shrinkwrap.json",
+            "yarn.lock",
+            "pnpm-lock.yaml",
+            "cargo.lock",
+            "poetry.lock",
+            "go.sum",
+            "gemfile.lock",
+            "composer.lock",
+            "pipfile.lock",
+            "uv.lock",
+            "pdm.lock",
+            "requirements.txt",
+            "bun.lock",
+            "flake.lock",
+            "packages.lock.json",
+            "mix.lock",
+            "pubspec.lock",
+            "podfile.lock",
+            "gradle.lockfile");
 
-    private Family() {
-    }
+    private Family() {}
 
     static String of(String path) {
         String p = path.toLowerCase(Locale.ROOT);

@@ -5,8 +5,7 @@ import java.util.List;
 
 /** What the classifier proposes for a hunk, as the replay reads it. */
 final class Proposals {
-    private Proposals() {
-    }
+    private Proposals() {}
 
     /** The proposal of a safe hunk; null when a person decides. */
     static List<String> safe(ConflictHunk h) {

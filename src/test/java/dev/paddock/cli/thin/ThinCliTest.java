@@ -64,7 +64,9 @@ class ThinCliTest {
                 new String[] {"--home", home, "status", "--repo", repo.dir().toString(), "--json"},
                 new String[] {"--home", home, "status", "--repo", repo.dir().toString()},
                 new String[] {"--home=" + home, "status", "--json", "--repo=" + linked.resolve("README.md")},
-                new String[] {"--home", home, "sandbox", "list", "--repo", repo.dir().toString()},
+                new String[] {
+                    "--home", home, "sandbox", "list", "--repo", repo.dir().toString()
+                },
                 new String[] {"--home", home, "sandbox", "list", "--json", "--repo", linked.toString()},
                 new String[] {"--version"},
                 new String[] {"-V"});
@@ -72,20 +74,35 @@ class ThinCliTest {
             Run thin = thin(args);
             Run full = full(args);
             assertThat(thin.exit()).as(String.join(" ", args)).isZero();
-            assertThat(full.exit()).as(String.join(" ", args) + ": " + full.err()).isZero();
-            assertThat(withoutSnapshotTime(thin.text())).as(String.join(" ", args))
+            assertThat(full.exit())
+                    .as(String.join(" ", args) + ": " + full.err())
+                    .isZero();
+            assertThat(withoutSnapshotTime(thin.text()))
+                    .as(String.join(" ", args))
                     .isEqualTo(withoutSnapshotTime(full.text()));
             assertThat(thin.out().length).as(String.join(" ", args)).isGreaterThan(20);
         }
         // The table has a row for the running sandbox, so the comparison above covered one.
-        assertThat(thin("--home", home, "sandbox", "list", "--repo", repo.dir().toString()).text().lines())
-                .hasSize(2).last().asString().contains("running");
+        assertThat(thin("--home", home, "sandbox", "list", "--repo", repo.dir().toString())
+                        .text()
+                        .lines())
+                .hasSize(2)
+                .last()
+                .asString()
+                .contains("running");
     }
 
     @Test
     void withoutARunningPaddockTheFullCliAnswers() throws Exception {
         Path emptyHome = Files.createDirectories(shared.resolve("no-paddock-home"));
-        String[] args = {"--home", emptyHome.toString(), "sandbox", "list", "--repo", repo.dir().toString()};
+        String[] args = {
+            "--home",
+            emptyHome.toString(),
+            "sandbox",
+            "list",
+            "--repo",
+            repo.dir().toString()
+        };
 
         assertThat(thin(args).exit()).isEqualTo(ThinCli.NOT_ANSWERED);
         assertThat(thin(args).out()).isEmpty();
@@ -108,7 +125,9 @@ class ThinCliTest {
         Path other = Files.createDirectories(shared.resolve("wrong-token-home"));
         Files.writeString(other.resolve("instance.json"), instanceJson(rig.port()));
         Files.writeString(other.resolve("api-token"), "not-the-token\n");
-        String[] refused = {"--home", other.toString(), "status", "--json", "--repo", repo.dir().toString()};
+        String[] refused = {
+            "--home", other.toString(), "status", "--json", "--repo", repo.dir().toString()
+        };
         assertThat(thin(refused).exit()).isEqualTo(ThinCli.NOT_ANSWERED);
         assertThat(thin(refused).out()).isEmpty();
         Run byFull = capture(() -> Paddock.run(refused));
@@ -130,9 +149,17 @@ class ThinCliTest {
         older.start();
         try {
             Path home = Files.createDirectories(shared.resolve("older-home"));
-            Files.writeString(home.resolve("instance.json"), instanceJson(older.getAddress().getPort()));
+            Files.writeString(
+                    home.resolve("instance.json"),
+                    instanceJson(older.getAddress().getPort()));
             Files.writeString(home.resolve("api-token"), "some-token\n");
-            Run run = thin("--home", home.toString(), "sandbox", "list", "--repo", repo.dir().toString());
+            Run run = thin(
+                    "--home",
+                    home.toString(),
+                    "sandbox",
+                    "list",
+                    "--repo",
+                    repo.dir().toString());
             assertThat(run.exit()).isEqualTo(ThinCli.NOT_ANSWERED);
             assertThat(run.out()).isEmpty();
         } finally {
@@ -142,7 +169,13 @@ class ThinCliTest {
 
     @Test
     void theThinClientIsOffWithPaddockThinCliOff() {
-        String[] args = {"--home", rig.home().dir().toString(), "status", "--repo", repo.dir().toString()};
+        String[] args = {
+            "--home",
+            rig.home().dir().toString(),
+            "status",
+            "--repo",
+            repo.dir().toString()
+        };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit = ThinCli.answer(args, Map.of(ThinCli.ENV, "off"), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(exit).isEqualTo(ThinCli.NOT_ANSWERED);
@@ -159,20 +192,31 @@ class ThinCliTest {
     void aFreshJvmAnswersWithoutLoadingTheLibraries() throws Exception {
         String home = rig.home().dir().toString();
         String at = repo.dir().toString();
-        for (String[] args : List.of(new String[] {"--home", home, "status", "--json", "--repo", at},
+        for (String[] args : List.of(
+                new String[] {"--home", home, "status", "--json", "--repo", at},
                 new String[] {"--home", home, "status", "--repo", at},
-                new String[] {"--home", home, "sandbox", "list", "--repo", at}, new String[] {"--version"})) {
+                new String[] {"--home", home, "sandbox", "list", "--repo", at},
+                new String[] {"--version"})) {
             Path log = Files.createTempFile(shared, "classes-", ".log");
             byte[] thin = freshJvm(args, Map.of(), "-Xlog:class+load=info:file=" + log);
             byte[] full = freshJvm(args, Map.of(ThinCli.ENV, "off"), "-Xshare:auto");
 
             String loaded = Files.readString(log);
             assertThat(loaded).as(String.join(" ", args)).contains("dev.paddock.cli.thin.ThinCli");
-            for (String library : List.of(" picocli.", " com.fasterxml.", " org.slf4j.", " ch.qos.logback.",
-                    " javafx.", " com.github.dockerjava.", " dev.paddock.cli.PaddockCommand ")) {
-                assertThat(loaded).as(String.join(" ", args) + " loads" + library).doesNotContain(library);
+            for (String library : List.of(
+                    " picocli.",
+                    " com.fasterxml.",
+                    " org.slf4j.",
+                    " ch.qos.logback.",
+                    " javafx.",
+                    " com.github.dockerjava.",
+                    " dev.paddock.cli.PaddockCommand ")) {
+                assertThat(loaded)
+                        .as(String.join(" ", args) + " loads" + library)
+                        .doesNotContain(library);
             }
-            assertThat(withoutSnapshotTime(new String(thin, StandardCharsets.UTF_8))).as(String.join(" ", args))
+            assertThat(withoutSnapshotTime(new String(thin, StandardCharsets.UTF_8)))
+                    .as(String.join(" ", args))
                     .isEqualTo(withoutSnapshotTime(new String(full, StandardCharsets.UTF_8)));
             if (args.length == 5 && args[2].equals("status")) {
                 // An event's time, in the zone of the command (UTC+05:30), not of the running Paddock.
@@ -184,12 +228,17 @@ class ThinCliTest {
 
     /** The stdout of Paddock's main class run in a new JVM in the repository, in the zone Asia/Kolkata. */
     private static byte[] freshJvm(String[] args, Map<String, String> env, String jvmOption) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:auto", "-XX:TieredStopAtLevel=1", jvmOption, "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                jvmOption,
+                "-cp",
+                System.getProperty("java.class.path"),
                 Paddock.class.getName()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(repo.dir().toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder pb =
+                new ProcessBuilder(cmd).directory(repo.dir().toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("LC_ALL", "C.UTF-8");
         pb.environment().put("TZ", "Asia/Kolkata");
         pb.environment().remove(ThinCli.ENV);
@@ -206,20 +255,29 @@ class ThinCliTest {
         assertThat(ThinArgs.parse("status")).isEqualTo(new ThinArgs(ThinArgs.What.STATUS, null, null, false));
         assertThat(ThinArgs.parse("--home", "/h", "sandbox", "list", "--json", "--repo=/r"))
                 .isEqualTo(new ThinArgs(ThinArgs.What.SANDBOXES, Path.of("/h"), Path.of("/r"), true));
-        for (String[] args : List.<String[]>of(new String[] {}, new String[] {"--help"}, new String[] {"status", "-h"},
-                new String[] {"status", "--json", "--json"}, new String[] {"--repo", "/r", "status"},
-                new String[] {"status", "--repo"}, new String[] {"status", "--repo", "--json"},
-                new String[] {"status", "--repo="}, new String[] {"--home", "/a", "--home", "/b", "status"},
-                new String[] {"status", "--home", "/h"}, new String[] {"sandbox", "show", "x"},
-                new String[] {"sandbox", "list", "extra"}, new String[] {"--version", "status"},
-                new String[] {"serve"}, new String[] {"status", "--repo", "/a", "--repo", "/b"})) {
+        for (String[] args : List.<String[]>of(
+                new String[] {},
+                new String[] {"--help"},
+                new String[] {"status", "-h"},
+                new String[] {"status", "--json", "--json"},
+                new String[] {"--repo", "/r", "status"},
+                new String[] {"status", "--repo"},
+                new String[] {"status", "--repo", "--json"},
+                new String[] {"status", "--repo="},
+                new String[] {"--home", "/a", "--home", "/b", "status"},
+                new String[] {"status", "--home", "/h"},
+                new String[] {"sandbox", "show", "x"},
+                new String[] {"sandbox", "list", "extra"},
+                new String[] {"--version", "status"},
+                new String[] {"serve"},
+                new String[] {"status", "--repo", "/a", "--repo", "/b"})) {
             assertThat(ThinArgs.parse(args)).as(String.join(" ", args)).isNull();
         }
     }
 
     private static String instanceJson(int port) {
-        return "{\"pid\":" + ProcessHandle.current().pid() + ",\"port\":" + port + ",\"mode\":\"serve\",\"startedAt\":\""
-                + Instant.now() + "\"}";
+        return "{\"pid\":" + ProcessHandle.current().pid() + ",\"port\":" + port
+                + ",\"mode\":\"serve\",\"startedAt\":\"" + Instant.now() + "\"}";
     }
 
     /** The snapshot's own time ({@code generatedAt}) differs from one answer to the next. */

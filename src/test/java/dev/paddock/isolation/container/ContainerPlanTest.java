@@ -28,17 +28,39 @@ class ContainerPlanTest {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path wt = repo.addWorktree(repo.dir().resolve(".worktrees/s-1/agent"), "agent/one");
         Path control = repo.dir().resolve(".worktrees/s-1/.paddock");
-        RunSpec spec = new RunSpec(RunSpec.Kind.AGENT, new RunId("s-1", "paddock-s-1-r1", Map.of("paddock.sandbox",
-                "s-1"), control, tmp.resolve("s-1.log"), null), wt, "echo hi", "run 1 of s-1", GitWrites.COMMIT,
-                Map.of("PADDOCK_HEARTBEAT_FILE", control.resolve("heartbeat").toString(), "PADDOCK_WORKTREE",
-                        wt.toString(), "PADDOCK_TOKEN", "secret"),
-                Map.of("PADDOCK_API", "http://127.0.0.1:9"), null, false, "paddock-test:git");
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.AGENT,
+                new RunId(
+                        "s-1",
+                        "paddock-s-1-r1",
+                        Map.of("paddock.sandbox", "s-1"),
+                        control,
+                        tmp.resolve("s-1.log"),
+                        null),
+                wt,
+                "echo hi",
+                "run 1 of s-1",
+                GitWrites.COMMIT,
+                Map.of(
+                        "PADDOCK_HEARTBEAT_FILE",
+                        control.resolve("heartbeat").toString(),
+                        "PADDOCK_WORKTREE",
+                        wt.toString(),
+                        "PADDOCK_TOKEN",
+                        "secret"),
+                Map.of("PADDOCK_API", "http://127.0.0.1:9"),
+                null,
+                false,
+                "paddock-test:git");
 
         ContainerSpec c = ContainerPlan.spec(spec);
 
-        assertThat(c.env()).containsEntry("PADDOCK_HEARTBEAT_FILE", "/paddock/heartbeat")
-                .containsEntry("PADDOCK_WORKTREE", wt.toString()).containsEntry("PADDOCK_TOKEN", "secret")
-                .containsEntry("HOME", "/tmp").doesNotContainKey("PADDOCK_API");
+        assertThat(c.env())
+                .containsEntry("PADDOCK_HEARTBEAT_FILE", "/paddock/heartbeat")
+                .containsEntry("PADDOCK_WORKTREE", wt.toString())
+                .containsEntry("PADDOCK_TOKEN", "secret")
+                .containsEntry("HOME", "/tmp")
+                .doesNotContainKey("PADDOCK_API");
         assertThat(c.workingDir()).isEqualTo(wt.toString());
         assertThat(c.mounts()).anySatisfy(m -> {
             assertThat(m.host()).isEqualTo(control);
@@ -53,15 +75,24 @@ class ContainerPlanTest {
     void aTaskWorksInWorkspaceAndSeesItsWorktreeThereWithoutAControlDirectory() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path wt = repo.addWorktree(repo.dir().resolve(".worktrees/.merge/7"), "merge-7");
-        RunSpec spec = new RunSpec(RunSpec.Kind.TASK, new RunId("s-1", "paddock-merge-7-x", Map.of("paddock.merge",
-                "7"), null, tmp.resolve("7.log"), null), wt, "make test", "make test", GitWrites.OBJECTS,
-                Map.of("PADDOCK_MERGE_WORKTREE", wt.toString(), "OTHER", wt + "-not-inside"), Map.of(), null, true,
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.TASK,
+                new RunId("s-1", "paddock-merge-7-x", Map.of("paddock.merge", "7"), null, tmp.resolve("7.log"), null),
+                wt,
+                "make test",
+                "make test",
+                GitWrites.OBJECTS,
+                Map.of("PADDOCK_MERGE_WORKTREE", wt.toString(), "OTHER", wt + "-not-inside"),
+                Map.of(),
+                null,
+                true,
                 "paddock-test:git");
 
         ContainerSpec c = ContainerPlan.spec(spec);
 
         assertThat(c.workingDir()).isEqualTo("/workspace");
-        assertThat(c.env()).containsEntry("PADDOCK_MERGE_WORKTREE", "/workspace")
+        assertThat(c.env())
+                .containsEntry("PADDOCK_MERGE_WORKTREE", "/workspace")
                 .containsEntry("OTHER", wt + "-not-inside");
         assertThat(c.command()).containsExactly("/bin/sh", "-c", "make test");
         assertThat(c.mounts()).noneSatisfy(m -> assertThat(m.target()).isEqualTo("/paddock"));
@@ -73,10 +104,21 @@ class ContainerPlanTest {
     void aRunWithoutAnImageIsRefusedSaying() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         Path wt = repo.addWorktree(repo.dir().resolve(".worktrees/.merge/8"), "merge-8");
-        RunSpec spec = new RunSpec(RunSpec.Kind.TASK, new RunId("s-2", "n", Map.of(), null, tmp.resolve("8.log"),
-                null), wt, "true", "true", GitWrites.OBJECTS, Map.of(), Map.of(), null, false, " ");
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.TASK,
+                new RunId("s-2", "n", Map.of(), null, tmp.resolve("8.log"), null),
+                wt,
+                "true",
+                "true",
+                GitWrites.OBJECTS,
+                Map.of(),
+                Map.of(),
+                null,
+                false,
+                " ");
 
-        assertThatThrownBy(() -> ContainerPlan.spec(spec)).isInstanceOf(IsolationException.class)
+        assertThatThrownBy(() -> ContainerPlan.spec(spec))
+                .isInstanceOf(IsolationException.class)
                 .hasMessage("The sandbox s-2 has no container image.");
     }
 }

@@ -30,10 +30,25 @@ class HostRuntimeTest {
     Path tmp;
 
     private RunSpec agent(String key, String command) {
-        RunId id = new RunId(key, "paddock-" + key + "-r1", Map.of(), tmp.resolve(key + "/.paddock"),
-                tmp.resolve(key + ".log"), null);
-        return new RunSpec(RunSpec.Kind.AGENT, id, tmp, command, "run 1 of " + key, GitWrites.COMMIT,
-                Map.of("PADDOCK_SANDBOX_ID", key), Map.of("PADDOCK_API", "http://127.0.0.1:9"), null, false, null);
+        RunId id = new RunId(
+                key,
+                "paddock-" + key + "-r1",
+                Map.of(),
+                tmp.resolve(key + "/.paddock"),
+                tmp.resolve(key + ".log"),
+                null);
+        return new RunSpec(
+                RunSpec.Kind.AGENT,
+                id,
+                tmp,
+                command,
+                "run 1 of " + key,
+                GitWrites.COMMIT,
+                Map.of("PADDOCK_SANDBOX_ID", key),
+                Map.of("PADDOCK_API", "http://127.0.0.1:9"),
+                null,
+                false,
+                null);
     }
 
     @Test
@@ -46,11 +61,14 @@ class HostRuntimeTest {
 
         assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(runtime.attached(spec.id(), ref)).isTrue();
-        assertThat(runtime.exitOf(spec.id(), ref, () -> { })).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(3));
+        assertThat(runtime.exitOf(spec.id(), ref, () -> {}))
+                .hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(3));
         assertThat(Files.readString(spec.id().log())).contains("run 1 of exit3: echo", "exit3 http://127.0.0.1:9");
         IsolationRuntime restarted = new HostRuntime(HostRuntime.findSetsid());
         assertThat(restarted.attached(spec.id(), ref)).isFalse();
-        assertThat(restarted.exitOf(spec.id(), ref, () -> { })).map(RunExit::code).hasValue(3);
+        assertThat(restarted.exitOf(spec.id(), ref, () -> {}))
+                .map(RunExit::code)
+                .hasValue(3);
         assertThat(restarted.remains(ref)).isEqualTo(IsolationRuntime.Remains.NONE);
     }
 
@@ -59,7 +77,7 @@ class HostRuntimeTest {
         IsolationRuntime first = new HostRuntime(HostRuntime.findSetsid());
         RunSpec spec = agent("sleeper", "sleep 60 & echo $! > child.tmp && mv child.tmp child.pid; wait");
         Instant before = Instant.now().minusSeconds(5);
-        RunRef ref = first.start(spec, () -> { });
+        RunRef ref = first.start(spec, () -> {});
         Path childPid = tmp.resolve("child.pid");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!(Files.exists(childPid) && Files.exists(spec.id().pidFile())) && System.nanoTime() < deadline) {
@@ -71,7 +89,9 @@ class HostRuntimeTest {
         Optional<RunRef> unrecorded = restarted.unrecorded(spec.id(), before, Duration.ofMillis(200));
         assertThat(unrecorded).hasValueSatisfying(u -> assertThat(u.pid()).isEqualTo(ref.pid()));
         assertThat(restarted.attached(spec.id(), ref)).isFalse();
-        assertThat(restarted.exitOf(spec.id(), ref, () -> { })).as("still running").isEmpty();
+        assertThat(restarted.exitOf(spec.id(), ref, () -> {}))
+                .as("still running")
+                .isEmpty();
         assertThat(restarted.attached(spec.id(), ref)).as("adopted").isTrue();
         assertThat(restarted.remains(ref)).isEqualTo(IsolationRuntime.Remains.ENDING);
 
@@ -79,25 +99,43 @@ class HostRuntimeTest {
 
         assertThat(ProcessTree.isRunning(ref.pid())).as("the wrapper").isFalse();
         assertThat(ProcessTree.isRunning(child)).as("the agent's child").isFalse();
-        assertThat(restarted.exitOf(spec.id(), ref, () -> { })).hasValueSatisfying(e -> assertThat(e.code()).isNull());
+        assertThat(restarted.exitOf(spec.id(), ref, () -> {}))
+                .hasValueSatisfying(e -> assertThat(e.code()).isNull());
     }
 
     @Test
     void aTaskIsWaitedForAndTakesItsMarkedProcessesWithIt() throws Exception {
         IsolationRuntime runtime = new HostRuntime(HostRuntime.findSetsid());
         String marker = "isolation-test:" + System.nanoTime();
-        RunId id = new RunId("task", "task-1", Map.of(), null, tmp.resolve("task.log"),
+        RunId id = new RunId(
+                "task",
+                "task-1",
+                Map.of(),
+                null,
+                tmp.resolve("task.log"),
                 new RunId.Marker("PADDOCK_TEST_MARK", marker));
-        RunSpec spec = new RunSpec(RunSpec.Kind.TASK, id, tmp, "setsid sleep 60 >/dev/null 2>&1 & echo ran; exit 4",
-                "the task", GitWrites.OBJECTS, Map.of(), Map.of(), null, false, null);
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.TASK,
+                id,
+                tmp,
+                "setsid sleep 60 >/dev/null 2>&1 & echo ran; exit 4",
+                "the task",
+                GitWrites.OBJECTS,
+                Map.of(),
+                Map.of(),
+                null,
+                false,
+                null);
         RunRef[] started = new RunRef[1];
 
-        RunEnd end = runtime.runToEnd(spec, Duration.ofSeconds(20), Duration.ofMillis(500), () -> false,
-                r -> started[0] = r);
+        RunEnd end = runtime.runToEnd(
+                spec, Duration.ofSeconds(20), Duration.ofMillis(500), () -> false, r -> started[0] = r);
 
         assertThat(end.exitCode()).isEqualTo(4);
         assertThat(started[0].pid()).isNotNull();
-        assertThat(MarkedProcesses.find("PADDOCK_TEST_MARK", marker)).as("the child that left the group").isEmpty();
+        assertThat(MarkedProcesses.find("PADDOCK_TEST_MARK", marker))
+                .as("the child that left the group")
+                .isEmpty();
         assertThat(Files.readString(id.log())).contains(": the task", "ran", "=== exit code 4");
     }
 
@@ -105,10 +143,20 @@ class HostRuntimeTest {
     void aTaskPastItsTimeoutIsKilledAndSaysSo() throws Exception {
         IsolationRuntime runtime = new HostRuntime(HostRuntime.findSetsid());
         RunId id = new RunId("slow", "slow-1", Map.of(), null, tmp.resolve("slow.log"), null);
-        RunSpec spec = new RunSpec(RunSpec.Kind.TASK, id, tmp, "sleep 30", "sleep 30", GitWrites.OBJECTS, Map.of(),
-                Map.of(), null, false, null);
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.TASK,
+                id,
+                tmp,
+                "sleep 30",
+                "sleep 30",
+                GitWrites.OBJECTS,
+                Map.of(),
+                Map.of(),
+                null,
+                false,
+                null);
 
-        RunEnd end = runtime.runToEnd(spec, Duration.ofMillis(300), Duration.ofMillis(200), () -> false, r -> { });
+        RunEnd end = runtime.runToEnd(spec, Duration.ofMillis(300), Duration.ofMillis(200), () -> false, r -> {});
 
         assertThat(end.timedOut()).isTrue();
         assertThat(end.exitCode()).isNull();

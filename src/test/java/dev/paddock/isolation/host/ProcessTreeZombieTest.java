@@ -19,21 +19,30 @@ class ProcessTreeZombieTest {
 
     @Test
     void aZombieIsNotAliveThoughJavaSaysItIs() throws Exception {
-        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
+        assertThat(Path.of("/proc/self"))
+                .as("Paddock runs on Linux: /proc is needed")
+                .isDirectory();
         // The shell starts a short child, then becomes `sleep 5`, which never reaps it: a zombie for 5 s.
         Process parent = new ProcessBuilder("/bin/sh", "-c", "sleep 0.1 & echo $!; exec sleep 5")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         try {
             long zombie;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
                 zombie = Long.parseLong(out.readLine().strip());
             }
             awaitZombie(zombie, Duration.ofSeconds(4));
 
-            assertThat(ProcessHandle.of(zombie).map(ProcessHandle::isAlive)).as("what Java says").contains(true);
-            assertThat(ProcessTree.isAlive(zombie, null)).as("what Paddock says").isFalse();
-            assertThat(ProcessTree.isAlive(parent.pid(), null)).as("the live parent").isTrue();
+            assertThat(ProcessHandle.of(zombie).map(ProcessHandle::isAlive))
+                    .as("what Java says")
+                    .contains(true);
+            assertThat(ProcessTree.isAlive(zombie, null))
+                    .as("what Paddock says")
+                    .isFalse();
+            assertThat(ProcessTree.isAlive(parent.pid(), null))
+                    .as("the live parent")
+                    .isTrue();
         } finally {
             parent.destroyForcibly().waitFor();
         }
@@ -41,13 +50,16 @@ class ProcessTreeZombieTest {
 
     @Test
     void aWatchedProcessRunsUntilItBecomesAZombie() throws Exception {
-        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
+        assertThat(Path.of("/proc/self"))
+                .as("Paddock runs on Linux: /proc is needed")
+                .isDirectory();
         Process parent = new ProcessBuilder("/bin/sh", "-c", "sleep 1 & echo $!; exec sleep 6")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         try {
             long child;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
                 child = Long.parseLong(out.readLine().strip());
             }
             ProcessTree.Watched watched = ProcessTree.Watched.of(child).orElseThrow();
@@ -56,25 +68,32 @@ class ProcessTreeZombieTest {
             awaitZombie(child, Duration.ofSeconds(4));
 
             assertThat(watched.running()).as("once it ended, unreaped").isFalse();
-            assertThat(ProcessTree.Watched.of(child)).as("a zombie is not watched").isEmpty();
+            assertThat(ProcessTree.Watched.of(child))
+                    .as("a zombie is not watched")
+                    .isEmpty();
         } finally {
             parent.destroyForcibly().waitFor();
         }
     }
 
     @Test
-    void procStatReadsStateAndStartAfterACommandNameWithSpacesAndParentheses(@org.junit.jupiter.api.io.TempDir
-            Path temp) throws Exception {
-        assertThat(Path.of("/proc/self")).as("Paddock runs on Linux: /proc is needed").isDirectory();
+    void procStatReadsStateAndStartAfterACommandNameWithSpacesAndParentheses(
+            @org.junit.jupiter.api.io.TempDir Path temp) throws Exception {
+        assertThat(Path.of("/proc/self"))
+                .as("Paddock runs on Linux: /proc is needed")
+                .isDirectory();
         Path odd = temp.resolve("a) b (c");
         Files.copy(Path.of("/bin/sleep"), odd);
         odd.toFile().setExecutable(true);
         Process p = new ProcessBuilder(odd.toString(), "5").start();
         try {
             ProcessTree.ProcStat stat = ProcessTree.procStat(p.pid()).orElseThrow();
-            assertThat(Files.readString(Path.of("/proc", Long.toString(p.pid()), "comm")).strip()).isEqualTo("a) b (c");
+            assertThat(Files.readString(Path.of("/proc", Long.toString(p.pid()), "comm"))
+                            .strip())
+                    .isEqualTo("a) b (c");
             assertThat(stat.state()).isIn('S', 'R', 'D');
-            assertThat(stat.startTicks()).isEqualTo(ProcessTree.procStat(p.pid()).orElseThrow().startTicks())
+            assertThat(stat.startTicks())
+                    .isEqualTo(ProcessTree.procStat(p.pid()).orElseThrow().startTicks())
                     .isGreaterThan(ProcessTree.procStat(1).orElseThrow().startTicks() - 1);
             p.destroyForcibly().waitFor();
             assertThat(ProcessTree.procStat(p.pid())).as("gone and reaped").isEmpty();

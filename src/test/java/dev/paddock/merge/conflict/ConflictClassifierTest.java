@@ -47,9 +47,13 @@ class ConflictClassifierTest {
 
     @Test
     void sameLineEditedOnBothSidesGoesToAHuman() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
-                CALC_BASE.replace("int sum = a + b;", "int sum = a + b + 0;"),
-                CALC_BASE.replace("int sum = a + b;", "int sum = b + a;")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("int sum = a + b;", "int sum = a + b + 0;"),
+                        CALC_BASE.replace("int sum = a + b;", "int sum = b + a;"))
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -76,9 +80,13 @@ class ConflictClassifierTest {
 
     @Test
     void whitespaceOnlyDifferenceWithNothingToDecideIsAPersonsWithOursSuggested() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
-                CALC_BASE.replace("        return 2 * x;", "\t\treturn 2 * x;"),
-                CALC_BASE.replace("        return 2 * x;", "        return 2  *  x;   ")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("        return 2 * x;", "\t\treturn 2 * x;"),
+                        CALC_BASE.replace("        return 2 * x;", "        return 2  *  x;   "))
+                .build();
 
         ConflictHunk h = onlyHunk(classify(m));
 
@@ -91,12 +99,17 @@ class ConflictClassifierTest {
 
     @Test
     void importOnlyConflictInAJavaFileSuggestsOursThenTheirsWithoutResorting() throws Exception {
-        String base = lines("package shop;", "", "import java.util.List;", "import java.util.Map;", "",
-                "class Cart {", "}");
-        MergeScenario m = MergeScenario.in(tmp).file("src/Cart.java", base,
-                base.replace("import java.util.Map;", "import java.util.Map;\nimport java.util.Optional;"),
-                base.replace("import java.util.Map;", "import java.util.Map;\nimport java.time.Instant;"
-                        + "\nimport java.util.ArrayList;")).build();
+        String base =
+                lines("package shop;", "", "import java.util.List;", "import java.util.Map;", "", "class Cart {", "}");
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "src/Cart.java",
+                        base,
+                        base.replace("import java.util.Map;", "import java.util.Map;\nimport java.util.Optional;"),
+                        base.replace(
+                                "import java.util.Map;",
+                                "import java.util.Map;\nimport java.time.Instant;" + "\nimport java.util.ArrayList;"))
+                .build();
 
         ConflictReport r = classify(m);
         ConflictHunk h = onlyHunk(r);
@@ -104,16 +117,21 @@ class ConflictClassifierTest {
         assertThat(m.gitConflicts()).isEqualTo("src/Cart.java");
         assertThat(h.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(h.proposed()).isNull();
-        assertThat(h.suggested()).containsExactly("import java.util.Optional;", "import java.time.Instant;",
-                "import java.util.ArrayList;");
+        assertThat(h.suggested())
+                .containsExactly(
+                        "import java.util.Optional;", "import java.time.Instant;", "import java.util.ArrayList;");
         assertThat(r.allSafe()).isFalse();
     }
 
     @Test
     void editsToAdjacentLinesThatGitLeavesConflictedAreAPersonsWithBothSuggested() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
-                CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);"),
-                CALC_BASE.replace("return sum;", "return sum; // never negative here")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);"),
+                        CALC_BASE.replace("return sum;", "return sum; // never negative here"))
+                .build();
 
         ConflictReport r = classify(m);
         ConflictHunk h = onlyHunk(r);
@@ -121,19 +139,29 @@ class ConflictClassifierTest {
         assertThat(m.gitConflicts()).isEqualTo("Calc.java"); // git, too, leaves adjacent edits in one conflict
         assertThat(h.hunkClass()).as(h.why()).isEqualTo(HunkClass.HUMAN);
         assertThat(h.proposed()).isNull();
-        assertThat(h.suggested()).containsExactly("        int sum = Math.addExact(a, b);",
-                "        return sum; // never negative here");
-        assertThat(ResolvedText.resolve(r.files().get(0), java.util.Map.of(0,
-                dev.paddock.merge.conflict.HunkChoice.of(dev.paddock.merge.conflict.HunkChoice.Take.PROPOSED))))
-                .isEqualTo(CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);")
+        assertThat(h.suggested())
+                .containsExactly(
+                        "        int sum = Math.addExact(a, b);", "        return sum; // never negative here");
+        assertThat(ResolvedText.resolve(
+                        r.files().get(0),
+                        java.util.Map.of(
+                                0,
+                                dev.paddock.merge.conflict.HunkChoice.of(
+                                        dev.paddock.merge.conflict.HunkChoice.Take.PROPOSED))))
+                .isEqualTo(CALC_BASE
+                        .replace("int sum = a + b;", "int sum = Math.addExact(a, b);")
                         .replace("return sum;", "return sum; // never negative here"));
     }
 
     @Test
     void editsToDifferentFunctionsMergeCleanlyAndGiveAnEmptyReport() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
-                CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);"),
-                CALC_BASE.replace("return 2 * x;", "return x << 1;")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("int sum = a + b;", "int sum = Math.addExact(a, b);"),
+                        CALC_BASE.replace("return 2 * x;", "return x << 1;"))
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -145,27 +173,41 @@ class ConflictClassifierTest {
 
     @Test
     void aSignatureChangeGoesToAHumanEvenWhenTheEditsDoNotOverlap() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE,
-                CALC_BASE.replace("int add(int a, int b) {", "long add(long a, long b) {"),
-                CALC_BASE.replace("int sum = a + b;", "int sum = b + a;")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("int add(int a, int b) {", "long add(long a, long b) {"),
+                        CALC_BASE.replace("int sum = a + b;", "int sum = b + a;"))
+                .build();
 
         ConflictHunk h = onlyHunk(classify(m));
 
         assertThat(m.gitConflicts()).isEqualTo("Calc.java");
         assertThat(h.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(h.proposed()).isNull();
-        assertThat(h.why()).contains("neighbouring lines").contains("method signature")
+        assertThat(h.why())
+                .contains("neighbouring lines")
+                .contains("method signature")
                 .contains("long add(long a, long b)");
     }
 
     @Test
     void aLockUnlockPairGoesToAHuman() throws Exception {
-        String base = lines("def withdraw(account, amount):", "    balance = account.balance",
-                "    account.balance = balance - amount", "    audit(account)");
-        MergeScenario m = MergeScenario.in(tmp).file("bank.py", base,
-                base.replace("    balance = account.balance", "    account.lock.acquire()\n    balance = account.balance")
-                        + "    account.lock.release()\n",
-                base.replace("    balance = account.balance", "    balance = account.balance_cents"))
+        String base = lines(
+                "def withdraw(account, amount):",
+                "    balance = account.balance",
+                "    account.balance = balance - amount",
+                "    audit(account)");
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "bank.py",
+                        base,
+                        base.replace(
+                                        "    balance = account.balance",
+                                        "    account.lock.acquire()\n    balance = account.balance")
+                                + "    account.lock.release()\n",
+                        base.replace("    balance = account.balance", "    balance = account.balance_cents"))
                 .build();
 
         ConflictHunk h = onlyHunk(classify(m));
@@ -177,8 +219,9 @@ class ConflictClassifierTest {
 
     @Test
     void deleteModifyGoesToAHuman() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Calc.java", CALC_BASE, null,
-                CALC_BASE.replace("return sum;", "return sum + 0;")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("Calc.java", CALC_BASE, null, CALC_BASE.replace("return sum;", "return sum + 0;"))
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -197,7 +240,8 @@ class ConflictClassifierTest {
         MergeScenario m = MergeScenario.in(tmp)
                 .file("Calc.java", CALC_BASE, null, null)
                 .file("math/Calc.java", null, CALC_BASE, null)
-                .file("util/Calc.java", null, null, CALC_BASE).build();
+                .file("util/Calc.java", null, null, CALC_BASE)
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -213,7 +257,8 @@ class ConflictClassifierTest {
     void aRenameOnOneSideAndAnEditOnTheOtherMergeAsGitDoes() throws Exception {
         MergeScenario m = MergeScenario.in(tmp)
                 .file("Calc.java", CALC_BASE, null, CALC_BASE.replace("return 2 * x;", "return x << 1;"))
-                .file("math/Calc.java", null, CALC_BASE, null).build();
+                .file("math/Calc.java", null, CALC_BASE, null)
+                .build();
 
         assertThat(m.gitConflicts()).isEmpty();
         assertThat(classify(m).files()).isEmpty();
@@ -223,7 +268,8 @@ class ConflictClassifierTest {
     void aRenameOnOneSideAndAConflictingEditOnTheOtherIsAContentConflictAtTheNewPath() throws Exception {
         MergeScenario m = MergeScenario.in(tmp)
                 .file("Calc.java", CALC_BASE, null, CALC_BASE.replace("return sum;", "return sum + 1;"))
-                .file("math/Calc.java", null, CALC_BASE.replace("return sum;", "return sum - 1;"), null).build();
+                .file("math/Calc.java", null, CALC_BASE.replace("return sum;", "return sum - 1;"), null)
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -235,8 +281,12 @@ class ConflictClassifierTest {
 
     @Test
     void aBinaryFileChangedOnBothSidesGoesToAHuman() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).bytes("logo.png", new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2},
-                new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 3}, new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 4})
+        MergeScenario m = MergeScenario.in(tmp)
+                .bytes(
+                        "logo.png",
+                        new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2},
+                        new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 3},
+                        new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 4})
                 .build();
 
         ConflictReport r = classify(m);
@@ -251,8 +301,9 @@ class ConflictClassifierTest {
 
     @Test
     void addAddConflictHasHunksAgainstAnEmptyBase() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("NOTES.md", null, lines("# Notes", "ours"),
-                lines("# Notes", "theirs")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("NOTES.md", null, lines("# Notes", "ours"), lines("# Notes", "theirs"))
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -270,8 +321,13 @@ class ConflictClassifierTest {
     @Test
     void nonAsciiPathsAndCrlfFilesWork() throws Exception {
         String base = "Grüße\r\nzeile zwei\r\nende\r\n";
-        MergeScenario m = MergeScenario.in(tmp).file("docs/übersicht é.txt", base,
-                base.replace("zeile zwei", "Zeile 2"), base.replace("zeile zwei", "ligne deux")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "docs/übersicht é.txt",
+                        base,
+                        base.replace("zeile zwei", "Zeile 2"),
+                        base.replace("zeile zwei", "ligne deux"))
+                .build();
 
         ConflictReport r = classify(m);
 
@@ -294,24 +350,30 @@ class ConflictClassifierTest {
             ours.append(i % 10 == 5 ? "ours " + i : "line " + i).append('\n');
             theirs.append(i % 10 == 5 ? "theirs " + i : "line " + i).append('\n');
         }
-        MergeScenario m = MergeScenario.in(tmp).file("a.txt", base.toString(), ours.toString(), theirs.toString())
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("a.txt", base.toString(), ours.toString(), theirs.toString())
                 .build();
 
         List<ConflictHunk> hunks = classify(m).files().get(0).hunks();
 
         assertThat(hunks).extracting(ConflictHunk::index).containsExactly(0, 1, 2);
-        assertThat(hunks).extracting(ConflictHunk::ours).containsExactly(new LineRange(5, 6), new LineRange(15, 16),
-                new LineRange(25, 26));
+        assertThat(hunks)
+                .extracting(ConflictHunk::ours)
+                .containsExactly(new LineRange(5, 6), new LineRange(15, 16), new LineRange(25, 26));
         assertThat(hunks.get(2).theirsLines()).containsExactly("theirs 25");
     }
 
     @Test
     void classifyingNeverChangesTheRepository() throws Exception {
         MergeScenario m = MergeScenario.in(tmp)
-                .file("Calc.java", CALC_BASE, CALC_BASE.replace("return sum;", "return -sum;"),
+                .file(
+                        "Calc.java",
+                        CALC_BASE,
+                        CALC_BASE.replace("return sum;", "return -sum;"),
                         CALC_BASE.replace("return sum;", "return sum * 1;"))
                 .file("clean.txt", "a\n", "a\nb\n", "c\na\n")
-                .file("gone.txt", "x\n", null, "y\n").build();
+                .file("gone.txt", "x\n", null, "y\n")
+                .build();
         TempRepo.write(m.dir(), "untracked.txt", "mine");
         TempRepo.write(m.dir(), "Calc.java", "uncommitted edit\n");
         MergeScenario.State before = m.state();
@@ -353,7 +415,8 @@ class ConflictClassifierTest {
 
     @Test
     void unknownRevisionsAndNonRepositoriesAreBadInput() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
+        MergeScenario m =
+                MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
 
         assertThatThrownBy(() -> classifier.classify(m.dir(), "main", "no-such-branch"))
                 .isInstanceOf(ConflictClassifyException.class)
@@ -373,10 +436,12 @@ class ConflictClassifierTest {
 
     @Test
     void worksInALinkedWorktreeAndWithCommitIds() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
+        MergeScenario m =
+                MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
         Path wt = m.repo().addDetachedWorktree(tmp.resolve("wt"));
 
-        ConflictReport r = classifier.classify(wt, m.repo().head(), TempRepo.revParse(m.dir(), "agent").substring(0, 12));
+        ConflictReport r = classifier.classify(
+                wt, m.repo().head(), TempRepo.revParse(m.dir(), "agent").substring(0, 12));
 
         assertThat(r.files()).extracting(ConflictFile::path).containsExactly("a.txt");
         assertThat(new String(r.files().get(0).oursText().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
@@ -385,7 +450,8 @@ class ConflictClassifierTest {
 
     @Test
     void worksOnABareRepositoryAndOnAFastForward() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
+        MergeScenario m =
+                MergeScenario.in(tmp).file("a.txt", "a\n", "b\n", "c\n").build();
         Path bare = tmp.resolve("bare.git");
         TempRepo.git(tmp, "clone", "--quiet", "--bare", m.dir().toString(), bare.toString());
 
@@ -399,10 +465,22 @@ class ConflictClassifierTest {
 
     @Test
     void parametersOfASignatureSpreadOverLinesGoToAHuman() throws Exception {
-        String base = lines("class Shop {", "    int pay(", "            int amount,", "            int fee,",
-                "            String currency) {", "        return amount + fee;", "    }", "}");
-        MergeScenario m = MergeScenario.in(tmp).file("Shop.java", base,
-                base.replace("int amount,", "long amount,"), base.replace("int fee,", "long fee,")).build();
+        String base = lines(
+                "class Shop {",
+                "    int pay(",
+                "            int amount,",
+                "            int fee,",
+                "            String currency) {",
+                "        return amount + fee;",
+                "    }",
+                "}");
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Shop.java",
+                        base,
+                        base.replace("int amount,", "long amount,"),
+                        base.replace("int fee,", "long fee,"))
+                .build();
 
         ConflictHunk h = onlyHunk(classify(m));
 
@@ -418,15 +496,18 @@ class ConflictClassifierTest {
      */
     @Test
     void aHunkAfterALineBothSidesAppendedStaysInsideTheBaseFile() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("AUTHORS.rst", "- Ann\n- Bob\n", "- Ann\n- Bob\n- Eve\n- Kim\n",
-                "- Ann\n- Bob\n- Eve\n").build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("AUTHORS.rst", "- Ann\n- Bob\n", "- Ann\n- Bob\n- Eve\n- Kim\n", "- Ann\n- Bob\n- Eve\n")
+                .build();
 
         ConflictReport r = classify(m);
 
         assertThat(r.files()).hasSize(1);
         ConflictFile f = r.files().get(0);
         for (ConflictHunk h : f.hunks()) {
-            assertThat(h.base().end()).as("base range %s of a 2-line base", h.base()).isLessThanOrEqualTo(2);
+            assertThat(h.base().end())
+                    .as("base range %s of a 2-line base", h.base())
+                    .isLessThanOrEqualTo(2);
         }
         assertThat(ResolvedText.resolve(f, java.util.Map.of(0, HunkChoice.of(HunkChoice.Take.OURS))))
                 .isEqualTo("- Ann\n- Bob\n- Eve\n- Kim\n");

@@ -23,7 +23,8 @@ class CorpusShapesTest {
     void anImportOneSideDeletedStaysDeletedAndTheBlockIsOnlySuggested() {
         List<String> base = List.of("import org.mockito.internal.InternalMockHandler;");
         List<String> ours = List.of();
-        List<String> theirs = List.of("import org.mockito.exceptions.misusing.PotentialStubbingProblem;",
+        List<String> theirs = List.of(
+                "import org.mockito.exceptions.misusing.PotentialStubbingProblem;",
                 "import org.mockito.exceptions.misusing.UnnecessaryStubbingException;",
                 "import org.mockito.internal.InternalMockHandler;");
 
@@ -31,8 +32,10 @@ class CorpusShapesTest {
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(j.proposed()).isNull();
-        assertThat(j.suggested()).containsExactly("import org.mockito.exceptions.misusing.PotentialStubbingProblem;",
-                "import org.mockito.exceptions.misusing.UnnecessaryStubbingException;");
+        assertThat(j.suggested())
+                .containsExactly(
+                        "import org.mockito.exceptions.misusing.PotentialStubbingProblem;",
+                        "import org.mockito.exceptions.misusing.UnnecessaryStubbingException;");
     }
 
     /*
@@ -47,8 +50,11 @@ class CorpusShapesTest {
 
         Judgement j = HunkClassifier.classify("src/core/lombok/eclipse/EclipseAugments.java", List.of(), ours, theirs);
 
-        assertThat(j.suggested()).containsExactly("import java.util.Map;", "import java.util.List;",
-                "import java.util.concurrent.ConcurrentMap;");
+        assertThat(j.suggested())
+                .containsExactly(
+                        "import java.util.Map;",
+                        "import java.util.List;",
+                        "import java.util.concurrent.ConcurrentMap;");
         assertThat(j.hunkClass().isSafe()).isFalse();
     }
 
@@ -82,8 +88,11 @@ class CorpusShapesTest {
         List<String> base = List.of("```{eval-rst}");
         List<String> ours = List.of();
         List<String> theirs = List.of("");
-        FileContext file = FileContext.of("docs/changes.md", List.of("# Changes", "", "```{eval-rst}"),
-                List.of("# Changes", ""), List.of("# Changes", "", ""));
+        FileContext file = FileContext.of(
+                "docs/changes.md",
+                List.of("# Changes", "", "```{eval-rst}"),
+                List.of("# Changes", ""),
+                List.of("# Changes", "", ""));
 
         Judgement j = HunkClassifier.classify(file, base, ours, theirs, List.of());
 
@@ -121,11 +130,13 @@ class CorpusShapesTest {
      */
     @Test
     void aCommentOfOneSideIsNotGluedToTheCodeOfTheOther() {
-        List<String> base = List.of("      if ([int]$env:nodejs_version.split(\".\")[0] -lt 4) {",
+        List<String> base = List.of(
+                "      if ([int]$env:nodejs_version.split(\".\")[0] -lt 4) {",
                 "        npm install --silent --save-dev mocha@3.5.3",
                 "      } elseif ([int]$env:nodejs_version.split(\".\")[0] -lt 6) {");
         List<String> ours = List.of("      if ([int]$env:nodejs_version.split(\".\")[0] -lt 6) {");
-        List<String> theirs = List.of("      # - use 9.x for Node.js < 14",
+        List<String> theirs = List.of(
+                "      # - use 9.x for Node.js < 14",
                 "      if ([int]$env:nodejs_version.split(\".\")[0] -lt 4) {",
                 "        npm install --silent --save-dev mocha@3.5.3",
                 "      } elseif ([int]$env:nodejs_version.split(\".\")[0] -lt 6) {");
@@ -143,12 +154,15 @@ class CorpusShapesTest {
      */
     @Test
     void aTestSnapshotIsAGeneratedFile() {
-        FileContext file = FileContext.of("test/__snapshots__/StatsTestCases.basictest.js.snap", List.of(), List.of(),
-                List.of());
+        FileContext file =
+                FileContext.of("test/__snapshots__/StatsTestCases.basictest.js.snap", List.of(), List.of(), List.of());
 
-        Judgement j = HunkClassifier.classify(file, List.of("asset 52.mjs 358 bytes [emitted] [javascript module]"),
+        Judgement j = HunkClassifier.classify(
+                file,
+                List.of("asset 52.mjs 358 bytes [emitted] [javascript module]"),
                 List.of("asset 52.mjs 356 bytes [emitted] [javascript module]"),
-                List.of("asset 52.mjs 358 bytes [emitted] [javascript module]"), List.of());
+                List.of("asset 52.mjs 358 bytes [emitted] [javascript module]"),
+                List.of());
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.LOCKFILE);
     }
@@ -179,11 +193,12 @@ class CorpusShapesTest {
      */
     @Test
     void neighbouringVersionBumpsOfTheTwoSidesAreOnlySuggested() {
-        List<String> base = List.of("org-junit-junit-bom = \"org.junit:junit-bom:5.12.1\"",
+        List<String> base = List.of(
+                "org-junit-junit-bom = \"org.junit:junit-bom:5.12.1\"",
                 "org-mariadb-jdbc-mariadb-java-client = \"org.mariadb.jdbc:mariadb-java-client:3.5.7\"");
         List<String> ours = List.of("org-junit-junit-bom = \"org.junit:junit-bom:6.0.0\"", base.get(1));
-        List<String> theirs = List.of(base.get(0),
-                "org-mariadb-jdbc-mariadb-java-client = \"org.mariadb.jdbc:mariadb-java-client:3.5.8\"");
+        List<String> theirs = List.of(
+                base.get(0), "org-mariadb-jdbc-mariadb-java-client = \"org.mariadb.jdbc:mariadb-java-client:3.5.8\"");
 
         Judgement j = HunkClassifier.classify("gradle/libs.versions.toml", base, ours, theirs);
 
@@ -205,8 +220,8 @@ class CorpusShapesTest {
     void aLoneInsertionInsideLinesBothSidesAddedIsOnlySuggested() {
         List<String> ours = List.of("     *", "     * @since 2.8.44");
 
-        Judgement j = HunkClassifier.classify("src/main/java/org/mockito/AdditionalAnswers.java", List.of(), ours,
-                List.of());
+        Judgement j =
+                HunkClassifier.classify("src/main/java/org/mockito/AdditionalAnswers.java", List.of(), ours, List.of());
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(j.proposed()).isNull();
@@ -226,8 +241,9 @@ class CorpusShapesTest {
     void oneSideChangingOnlyWhitespaceNextToTheOthersChangeIsAPersonsDecision() {
         String code = "\t\tString setterName = fluent ? fieldNode.getName() : HandlerUtil.buildAccessorName(\"set\","
                 + " fieldNode.getName());";
-        String changed = "\t\tString setterName = fluent ? paramName.toString() : HandlerUtil.buildAccessorName(\"set\","
-                + " paramName.toString());";
+        String changed =
+                "\t\tString setterName = fluent ? paramName.toString() : HandlerUtil.buildAccessorName(\"set\","
+                        + " paramName.toString());";
         List<String> base = List.of("\t\t", code, "\t\t");
         List<String> ours = List.of("", code, "");
         List<String> theirs = List.of("\t\t", changed, "\t\t");

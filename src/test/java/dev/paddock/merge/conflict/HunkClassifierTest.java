@@ -35,8 +35,11 @@ class HunkClassifierTest {
 
     @Test
     void whitespaceAndLineBreaksOnlyWithNothingToDecideAreLeftToAPersonSuggestingOurs() {
-        Judgement j = classify("Shop.java", List.of("total = price * qty;"),
-                List.of("total = price", "        * qty;"), List.of("total  =  price * qty;  "));
+        Judgement j = classify(
+                "Shop.java",
+                List.of("total = price * qty;"),
+                List.of("total = price", "        * qty;"),
+                List.of("total  =  price * qty;  "));
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
         assertThat(j.proposed()).isNull();
@@ -47,12 +50,14 @@ class HunkClassifierTest {
 
     @Test
     void whitespaceOnlyTakesTheSideThatReformattedTheWholeFile() {
-        List<String> tabs = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "\tx" + i + "();").toList();
+        List<String> tabs = java.util.stream.IntStream.range(0, 12)
+                .mapToObj(i -> "\tx" + i + "();")
+                .toList();
         List<String> spaces = tabs.stream().map(l -> l.replace("\t", "    ")).toList();
         FileContext file = FileContext.of("Shop.java", tabs, tabs, spaces);
 
-        Judgement j = HunkClassifier.classify(file, List.of("\tpay();"), List.of("\tpay(1);"), List.of("    pay(1);"),
-                List.of());
+        Judgement j = HunkClassifier.classify(
+                file, List.of("\tpay();"), List.of("\tpay(1);"), List.of("    pay(1);"), List.of());
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
         assertThat(j.proposed()).containsExactly("    pay(1);");
@@ -61,11 +66,13 @@ class HunkClassifierTest {
 
     @Test
     void whitespaceOnlyTakesTheSideThatFitsTheFilesStyle() {
-        List<String> spaces = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "    x" + i + "();").toList();
+        List<String> spaces = java.util.stream.IntStream.range(0, 12)
+                .mapToObj(i -> "    x" + i + "();")
+                .toList();
         FileContext file = FileContext.of("Shop.java", spaces, spaces, spaces);
 
-        Judgement j = HunkClassifier.classify(file, List.of("    pay();"), List.of("\tpay(1);"), List.of("    pay(1);"),
-                List.of());
+        Judgement j = HunkClassifier.classify(
+                file, List.of("    pay();"), List.of("\tpay(1);"), List.of("    pay(1);"), List.of());
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.WHITESPACE_ONLY);
         assertThat(j.proposed()).containsExactly("    pay(1);");
@@ -74,7 +81,10 @@ class HunkClassifierTest {
 
     @Test
     void indentationIsNotWhitespaceOnlyWherePythonReadsIt() {
-        Judgement j = classify("shop.py", List.of("if x:", "    pay()"), List.of("if x:", "  pay()", "log()"),
+        Judgement j = classify(
+                "shop.py",
+                List.of("if x:", "    pay()"),
+                List.of("if x:", "  pay()", "log()"),
                 List.of("if x:", "pay()", "log()"));
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
@@ -91,8 +101,8 @@ class HunkClassifierTest {
         assertThat(j.hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(j.hunkClass().isSafe()).isFalse();
         assertThat(j.proposed()).isNull();
-        assertThat(j.suggested()).containsExactly("import java.util.List;", "import java.io.File;",
-                "import java.util.Set;");
+        assertThat(j.suggested())
+                .containsExactly("import java.util.List;", "import java.io.File;", "import java.util.Set;");
     }
 
     @Test
@@ -102,27 +112,47 @@ class HunkClassifierTest {
 
         Judgement j = classify("A.java", List.of(), ours, theirs);
 
-        assertThat(j.suggested()).containsExactly("import java.util.List;", "", "import org.slf4j.Logger;",
-                "import java.util.Map;", "", "import org.junit.Test;");
+        assertThat(j.suggested())
+                .containsExactly(
+                        "import java.util.List;",
+                        "",
+                        "import org.slf4j.Logger;",
+                        "import java.util.Map;",
+                        "",
+                        "import org.junit.Test;");
     }
 
     @Test
     void importStylesOfOtherLanguagesAreRecognised() {
-        assertThat(classify("m.py", List.of("import os"), List.of("import os", "import sys"),
-                List.of("import os", "from pathlib import Path")).suggested())
+        assertThat(classify(
+                                "m.py",
+                                List.of("import os"),
+                                List.of("import os", "import sys"),
+                                List.of("import os", "from pathlib import Path"))
+                        .suggested())
                 .containsExactly("import os", "from pathlib import Path", "import sys");
-        assertThat(classify("a.ts", List.of(), List.of("import { a } from './a';"),
-                List.of("import b from \"./b\";")).hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify("a.ts", List.of(), List.of("import { a } from './a';"), List.of("import b from \"./b\";"))
+                        .hunkClass())
+                .isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(classify("a.c", List.of(), List.of("#include <stdio.h>"), List.of("#include \"shop.h\""))
-                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
-        assertThat(classify("a.go", List.of("\t\"fmt\""), List.of("\t\"fmt\"", "\t\"os\""),
-                List.of("\t\"fmt\"", "\tlog \"github.com/x/log\"")).hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+                        .hunkClass())
+                .isEqualTo(HunkClass.IMPORT_BLOCK);
+        assertThat(classify(
+                                "a.go",
+                                List.of("\t\"fmt\""),
+                                List.of("\t\"fmt\"", "\t\"os\""),
+                                List.of("\t\"fmt\"", "\tlog \"github.com/x/log\""))
+                        .hunkClass())
+                .isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(classify("a.rs", List.of(), List.of("use std::io;"), List.of("use crate::shop::{Cart, Item};"))
-                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+                        .hunkClass())
+                .isEqualTo(HunkClass.IMPORT_BLOCK);
         assertThat(classify("A.cs", List.of(), List.of("using System.IO;"), List.of("using System.Linq;"))
-                .hunkClass()).isEqualTo(HunkClass.IMPORT_BLOCK);
+                        .hunkClass())
+                .isEqualTo(HunkClass.IMPORT_BLOCK);
         // A quoted string outside a Go file is not an import.
-        assertThat(classify("a.txt", List.of(), List.of("\"a\""), List.of("\"b\"")).hunkClass())
+        assertThat(classify("a.txt", List.of(), List.of("\"a\""), List.of("\"b\""))
+                        .hunkClass())
                 .isEqualTo(HunkClass.HUMAN);
     }
 
@@ -138,8 +168,8 @@ class HunkClassifierTest {
     @Test
     void aChangeBothSidesMadeIsKeptOnceBesideEachSidesOwnSeparatedChanges() {
         List<String> base = List.of("a", "b", "c", "d", "e", "f", "g");
-        Judgement j = classify("a.txt", base, List.of("a", "B", "c", "d", "E", "f", "g"),
-                List.of("a", "B", "c", "d", "e", "f", "G"));
+        Judgement j = classify(
+                "a.txt", base, List.of("a", "B", "c", "d", "E", "f", "g"), List.of("a", "B", "c", "d", "e", "f", "G"));
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.NON_OVERLAPPING);
         assertThat(j.proposed()).containsExactly("a", "B", "c", "d", "E", "f", "G");
@@ -207,7 +237,10 @@ class HunkClassifierTest {
 
     @Test
     void aLockInAnOtherwiseIdenticalChangeGoesToAHuman() {
-        Judgement j = classify("A.java", List.of("count++;"), List.of("lock.lock();", "count++;"),
+        Judgement j = classify(
+                "A.java",
+                List.of("count++;"),
+                List.of("lock.lock();", "count++;"),
                 List.of("lock.lock();", "count++;"));
 
         assertThat(j.hunkClass()).isEqualTo(HunkClass.HUMAN);
@@ -215,42 +248,94 @@ class HunkClassifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "public static int add(int a, int b) {", "private List<String> names() {", "Foo(int x) {",
-        "public Foo(int x) {", "def total(self, items):", "async def fetch(url):", "func (s *Shop) Pay(amount int) error {",
-        "func main() {", "pub fn parse(input: &str) -> Result<Ast> {", "fn main() {", "function pay(amount) {",
-        "export async function load() {", "const pay = (amount) => {", "export const f = async x => x",
-        "fun pay(amount: Int): Boolean {", "override fun toString(): String =", "static void *worker(void *arg)",
-        "int main(int argc, char **argv)", "public async Task<int> PayAsync(int amount)", "def pay", "private async load(id: string) {"})
+    @ValueSource(
+            strings = {
+                "public static int add(int a, int b) {",
+                "private List<String> names() {",
+                "Foo(int x) {",
+                "public Foo(int x) {",
+                "def total(self, items):",
+                "async def fetch(url):",
+                "func (s *Shop) Pay(amount int) error {",
+                "func main() {",
+                "pub fn parse(input: &str) -> Result<Ast> {",
+                "fn main() {",
+                "function pay(amount) {",
+                "export async function load() {",
+                "const pay = (amount) => {",
+                "export const f = async x => x",
+                "fun pay(amount: Int): Boolean {",
+                "override fun toString(): String =",
+                "static void *worker(void *arg)",
+                "int main(int argc, char **argv)",
+                "public async Task<int> PayAsync(int amount)",
+                "def pay",
+                "private async load(id: string) {"
+            })
     void signaturesAreRisky(String line) {
-        assertThat(RiskyLines.reason("    " + line)).as(line).hasValueSatisfying(r -> assertThat(r).contains("signature"));
+        assertThat(RiskyLines.reason("    " + line))
+                .as(line)
+                .hasValueSatisfying(r -> assertThat(r).contains("signature"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "return add(a, b);", "int x = add(a, b);", "System.out.println(x);", "if (x > 0) {", "} else if (y) {",
-        "for (int i = 0; i < n; i++) {", "while (running()) {", "foo.bar(baz);", "new Thread(r).start();",
-        "throw new IllegalStateException(\"x\");", "x = compute(y)", "print(total)", "// int add(int a, int b) {",
-        "} catch (IOException e) {", "assert valid(x);", "import java.util.List;", "total += price * qty;"})
+    @ValueSource(
+            strings = {
+                "return add(a, b);",
+                "int x = add(a, b);",
+                "System.out.println(x);",
+                "if (x > 0) {",
+                "} else if (y) {",
+                "for (int i = 0; i < n; i++) {",
+                "while (running()) {",
+                "foo.bar(baz);",
+                "new Thread(r).start();",
+                "throw new IllegalStateException(\"x\");",
+                "x = compute(y)",
+                "print(total)",
+                "// int add(int a, int b) {",
+                "} catch (IOException e) {",
+                "assert valid(x);",
+                "import java.util.List;",
+                "total += price * qty;"
+            })
     void callsAndStatementsAreNotSignatures(String line) {
         assertThat(RiskyLines.reason("    " + line)).as(line).isEmpty();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "lock.lock();", "lock.unlock();", "mu.Lock()", "defer mu.Unlock()", "sem.acquire();", "sem.release()",
-        "synchronized (this) {", "with self._lock:", "with lock:", "pthread_mutex_lock(&m);",
-        "std::lock_guard<std::mutex> g(m);", "lock (sync) {", "Monitor.Enter(obj);", "rw.RLock()"})
+    @ValueSource(
+            strings = {
+                "lock.lock();",
+                "lock.unlock();",
+                "mu.Lock()",
+                "defer mu.Unlock()",
+                "sem.acquire();",
+                "sem.release()",
+                "synchronized (this) {",
+                "with self._lock:",
+                "with lock:",
+                "pthread_mutex_lock(&m);",
+                "std::lock_guard<std::mutex> g(m);",
+                "lock (sync) {",
+                "Monitor.Enter(obj);",
+                "rw.RLock()"
+            })
     void lockAndReleaseCallsAreRisky(String line) {
-        assertThat(RiskyLines.reason("    " + line)).as(line).hasValueSatisfying(r -> assertThat(r).contains("lock"));
+        assertThat(RiskyLines.reason("    " + line))
+                .as(line)
+                .hasValueSatisfying(r -> assertThat(r).contains("lock"));
     }
 
     @Test
     void anOpenParameterListAboveMakesAHunkRiskyButACallDoesNot() {
-        assertThat(RiskyLines.openSignature(List.of("}", "", "public int pay(int amount,"))).isPresent();
-        assertThat(RiskyLines.openSignature(List.of("def pay(", "        amount,"))).isPresent();
+        assertThat(RiskyLines.openSignature(List.of("}", "", "public int pay(int amount,")))
+                .isPresent();
+        assertThat(RiskyLines.openSignature(List.of("def pay(", "        amount,")))
+                .isPresent();
         assertThat(RiskyLines.openSignature(List.of("    total = pay(amount,"))).isEmpty();
-        assertThat(RiskyLines.openSignature(List.of("int pay(int a) {", "    int x = 1;"))).isEmpty();
+        assertThat(RiskyLines.openSignature(List.of("int pay(int a) {", "    int x = 1;")))
+                .isEmpty();
         assertThat(RiskyLines.openSignature(List.of())).isEmpty();
     }
 }

@@ -24,7 +24,8 @@ class TextMergeLimitsTest {
     private static String big(int bytes, int at, String edit) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; s.length() < bytes; i++) {
-            s.append(i == at ? edit : "line " + i + " of a long generated listing").append('\n');
+            s.append(i == at ? edit : "line " + i + " of a long generated listing")
+                    .append('\n');
         }
         return s.toString();
     }
@@ -32,16 +33,23 @@ class TextMergeLimitsTest {
     @Test
     void aLockfileBothSidesChangedApartIsCleanAsGitMergesIt() throws Exception {
         String base = "a 1\nb 1\nc 1\nd 1\ne 1\n";
-        MergeScenario m = MergeScenario.in(tmp).file("yarn.lock", base, "a 2\nb 1\nc 1\nd 1\ne 1\n",
-                "a 1\nb 1\nc 1\nd 1\ne 2\n").build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("yarn.lock", base, "a 2\nb 1\nc 1\nd 1\ne 1\n", "a 1\nb 1\nc 1\nd 1\ne 2\n")
+                .build();
 
-        assertThat(classifier.classify(m.dir(), "main", MergeScenario.THEIRS).files()).isEmpty();
+        assertThat(classifier.classify(m.dir(), "main", MergeScenario.THEIRS).files())
+                .isEmpty();
     }
 
     @Test
     void aConflictingLockfileKeepsItsHunksAndIsRegenerated() throws Exception {
-        MergeScenario m = MergeScenario.in(tmp).file("Cargo.lock", "name = \"a\"\nversion = \"1\"\n",
-                "name = \"a\"\nversion = \"2\"\n", "name = \"a\"\nversion = \"3\"\n").build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file(
+                        "Cargo.lock",
+                        "name = \"a\"\nversion = \"1\"\n",
+                        "name = \"a\"\nversion = \"2\"\n",
+                        "name = \"a\"\nversion = \"3\"\n")
+                .build();
 
         ConflictReport r = classifier.classify(m.dir(), "main", MergeScenario.THEIRS);
 
@@ -55,8 +63,9 @@ class TextMergeLimitsTest {
     @Test
     void aLargeFileConflictIsOneWholeFileHunkForAPerson() throws Exception {
         int size = (int) TextMergeLimits.LARGE_BYTES + 100_000;
-        MergeScenario m = MergeScenario.in(tmp).file("data/listing.txt", big(size, -1, ""),
-                big(size, 500, "ours"), big(size, 500, "theirs")).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("data/listing.txt", big(size, -1, ""), big(size, 500, "ours"), big(size, 500, "theirs"))
+                .build();
         long objectsBefore = looseObjects(m);
 
         ConflictReport r = classifier.classify(m.dir(), "main", MergeScenario.THEIRS);
@@ -70,7 +79,9 @@ class TextMergeLimitsTest {
         assertThat(h.ours().end()).isEqualTo(h.oursLines().size()).isGreaterThan(20_000);
         assertThat(h.why()).contains("too large to compare line by line");
         assertThat(h.suggested()).isNull();
-        assertThat(looseObjects(m)).as("git's merge wrote nothing into the repository").isEqualTo(objectsBefore);
+        assertThat(looseObjects(m))
+                .as("git's merge wrote nothing into the repository")
+                .isEqualTo(objectsBefore);
     }
 
     @Test
@@ -79,14 +90,19 @@ class TextMergeLimitsTest {
         String base = big(size, -1, "");
         String ours = base.replace("line 100 of", "line 100 (ours) of");
         String theirs = base.replace("line 20000 of", "line 20000 (theirs) of");
-        MergeScenario m = MergeScenario.in(tmp).file("data/listing.txt", base, ours, theirs).build();
+        MergeScenario m = MergeScenario.in(tmp)
+                .file("data/listing.txt", base, ours, theirs)
+                .build();
 
-        assertThat(classifier.classify(m.dir(), "main", MergeScenario.THEIRS).files()).isEmpty();
+        assertThat(classifier.classify(m.dir(), "main", MergeScenario.THEIRS).files())
+                .isEmpty();
     }
 
     private static long looseObjects(MergeScenario m) {
         String out = TempRepo.run(m.dir(), "count-objects", "-v").stdout();
-        return out.lines().filter(l -> l.startsWith("count:") || l.startsWith("in-pack:"))
-                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).strip())).sum();
+        return out.lines()
+                .filter(l -> l.startsWith("count:") || l.startsWith("in-pack:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).strip()))
+                .sum();
     }
 }

@@ -71,25 +71,31 @@ class ApprovalsViewTest {
         rig.approvalTimeout(120_000);
         sandbox = rig.runningSandbox(repo, "Ship it");
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.show();
-            stage.toFront();
-        }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(rig.host().panel()), repo.dir()).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(rig.host().panel()), repo.dir())
+                .get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(
+                15,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().latestProperty().get() != null));
     }
 
     @AfterEach
     void closePanel() throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            for (Window w : List.copyOf(Window.getWindows())) {
-                w.hide();
-            }
-        }).get(10, TimeUnit.SECONDS);
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        w.hide();
+                    }
+                })
+                .get(10, TimeUnit.SECONDS);
         vm.dashboard().close();
         rig.close();
     }
@@ -101,7 +107,10 @@ class ApprovalsViewTest {
         Approval a = awaitRow(command);
 
         Node cell = cell(robot, a.id());
-        assertThat(robot.from(cell).lookup("." + CommandText.STYLE).queryAs(TextArea.class).getText())
+        assertThat(robot.from(cell)
+                        .lookup("." + CommandText.STYLE)
+                        .queryAs(TextArea.class)
+                        .getText())
                 .isEqualTo(command);
         clickIn(robot, a.id(), ".pd-approval-sandbox");
         robot.type(KeyCode.A);
@@ -121,13 +130,18 @@ class ApprovalsViewTest {
         Approval a = awaitRow("git push origin main");
 
         Node cell = cell(robot, a.id());
-        assertThat(robot.from(cell).lookup("." + CommandText.STYLE).queryAs(TextArea.class).getText())
+        assertThat(robot.from(cell)
+                        .lookup("." + CommandText.STYLE)
+                        .queryAs(TextArea.class)
+                        .getText())
                 .isEqualTo("git push origin main");
-        assertThat(texts(robot, cell)).contains(sandbox.id(), "Bash", "asked by Bash(git push:*)", a.cwd())
+        assertThat(texts(robot, cell))
+                .contains(sandbox.id(), "Bash", "asked by Bash(git push:*)", a.cwd())
                 .anyMatch(t -> t.startsWith("denied in 1:5") || t.startsWith("denied in 2:00"));
         assertThat(badge(robot)).isEqualTo("1");
         java.util.function.Predicate<Node> notification = n -> n.getStyleClass().contains(ApprovalNotifier.STYLE);
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
 
         clickIn(robot, a.id(), ".pd-approval-sandbox");
         robot.type(KeyCode.A);
@@ -137,9 +151,12 @@ class ApprovalsViewTest {
         assertThat(decided.get("reason").asText()).isEqualTo("approved by " + WHO);
         awaitNoRows();
         assertThat(note(robot)).startsWith("Approved #" + a.id() + " (git push origin main)");
-        assertThat(fx(() -> List.copyOf(robot.lookup("#" + ApprovalsView.NOTE_ID).query().getStyleClass())))
-                .contains(ApprovalsView.NOTE_SUCCESS).doesNotContain(ApprovalsView.NOTE_ERROR);
-        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
+        assertThat(fx(() -> List.copyOf(
+                        robot.lookup("#" + ApprovalsView.NOTE_ID).query().getStyleClass())))
+                .contains(ApprovalsView.NOTE_SUCCESS)
+                .doesNotContain(ApprovalsView.NOTE_ERROR);
+        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible()))
+                .isFalse();
     }
 
     @Test
@@ -157,11 +174,13 @@ class ApprovalsViewTest {
         // A denial is no success: the note says so in the error colours, with a "blocked" icon, not a check mark.
         assertThat(note(robot)).startsWith("Denied #" + a.id() + " (make deploy)");
         Label shown = robot.lookup("#" + ApprovalsView.NOTE_ID).queryAs(Label.class);
-        assertThat(fx(() -> List.copyOf(shown.getStyleClass()))).contains(ApprovalsView.NOTE_ERROR)
+        assertThat(fx(() -> List.copyOf(shown.getStyleClass())))
+                .contains(ApprovalsView.NOTE_ERROR)
                 .doesNotContain(ApprovalsView.NOTE_SUCCESS);
         assertThat(fx(() -> ((org.kordamp.ikonli.javafx.FontIcon) shown.getGraphic()).getIconCode()))
                 .isEqualTo(org.kordamp.ikonli.materialdesign2.MaterialDesignC.CANCEL);
-        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.DENIED);
+        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state())
+                .isEqualTo(ApprovalState.DENIED);
     }
 
     @Test
@@ -179,7 +198,8 @@ class ApprovalsViewTest {
 
         JsonNode denied = json(answer.get(15, TimeUnit.SECONDS));
         assertThat(denied.get("decision").asText()).isEqualTo("deny");
-        assertThat(denied.get("reason").asText()).isEqualTo("denied by " + WHO + ": no force pushes, add a commit instead");
+        assertThat(denied.get("reason").asText())
+                .isEqualTo("denied by " + WHO + ": no force pushes, add a commit instead");
         awaitNoRows();
     }
 
@@ -190,7 +210,8 @@ class ApprovalsViewTest {
 
         clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
 
-        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText())
+                .isEqualTo("allow");
         Path policy = repo.dir().resolve(".paddock/policy.json");
         JsonNode written = Json.mapper().readTree(Files.readString(policy));
         assertThat(written.get("permissions").get("allow").toString()).contains("Bash(npm run test:*)");
@@ -198,7 +219,8 @@ class ApprovalsViewTest {
         awaitNoRows();
         assertThat(note(robot)).contains("Bash(npm run test:*)").contains(policy.toString());
         // From now on the policy allows it at once: nothing new in the queue.
-        JsonNode again = json(rig.call("POST", "/v1/decide", body("npm run test -- --ci").toString(), rig.tokenOf(sandbox.id())));
+        JsonNode again = json(
+                rig.call("POST", "/v1/decide", body("npm run test -- --ci").toString(), rig.tokenOf(sandbox.id())));
         assertThat(again.get("decision").asText()).isEqualTo("allow");
         assertThat(again.get("rule").asText()).isEqualTo("Bash(npm run test:*)");
     }
@@ -211,22 +233,24 @@ class ApprovalsViewTest {
 
         clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
 
-        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        assertThat(json(answer.get(15, TimeUnit.SECONDS)).get("decision").asText())
+                .isEqualTo("allow");
         Path policy = repo.dir().resolve(".paddock/policy.json");
         awaitNoRows();
-        assertThat(note(robot)).isEqualTo("Approved #" + a.id() + " (git push origin main). From now on the allow rule"
-                + " Bash(git push:*) from " + policy + " allows such requests; the ask rule Bash(git push:*) from "
-                + policy + " that asked about them was removed.");
+        assertThat(note(robot))
+                .isEqualTo("Approved #" + a.id() + " (git push origin main). From now on the allow rule"
+                        + " Bash(git push:*) from " + policy
+                        + " allows such requests; the ask rule Bash(git push:*) from "
+                        + policy + " that asked about them was removed.");
         // The same request again is allowed at once: nothing new in the queue.
-        JsonNode again = json(rig.call("POST", "/v1/decide", body("git push origin main").toString(),
-                rig.tokenOf(sandbox.id())));
+        JsonNode again = json(
+                rig.call("POST", "/v1/decide", body("git push origin main").toString(), rig.tokenOf(sandbox.id())));
         assertThat(again.get("decision").asText()).isEqualTo("allow");
         assertThat(again.get("rule").asText()).isEqualTo("Bash(git push:*)");
     }
 
     @Test
-    void alwaysAllowingARequestABroaderAskRuleDecidesSaysWhichRuleAndLeavesItWaiting(FxRobot robot)
-            throws Exception {
+    void alwaysAllowingARequestABroaderAskRuleDecidesSaysWhichRuleAndLeavesItWaiting(FxRobot robot) throws Exception {
         Path policy = repo.dir().resolve(".paddock/policy.json");
         Files.writeString(policy, "{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
         CompletableFuture<HttpResponse<String>> answer = ask("git fetch origin");
@@ -234,44 +258,66 @@ class ApprovalsViewTest {
 
         clickIn(robot, a.id(), "#" + ApprovalCell.ALLOW);
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#approval-error").query()
-                .isVisible()));
-        assertThat(fx(() -> robot.lookup("#approval-error .pd-error-message").queryAs(Label.class).getText()))
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#approval-error").query().isVisible()));
+        assertThat(fx(() -> robot.lookup("#approval-error .pd-error-message")
+                        .queryAs(Label.class)
+                        .getText()))
                 .startsWith("Cannot allow #" + a.id() + " (git fetch origin): No allow rule written: the ask rule"
                         + " Bash(git:*) from " + policy + " would still ask about this request");
         assertThat(Files.readString(policy)).isEqualTo("{\"permissions\": {\"ask\": [\"Bash(git:*)\"]}}");
         assertThat(answer).isNotDone();
-        assertThat(fx(() -> vm.dashboard().approvals().rows().stream().anyMatch(x -> x.id() == a.id()))).isTrue();
+        assertThat(fx(() -> vm.dashboard().approvals().rows().stream().anyMatch(x -> x.id() == a.id())))
+                .isTrue();
     }
 
     @Test
     void atMostThreeToastsShowInsideTheWindowWithASummaryAndEachLeavesWhenItsRequestIsDecided(FxRobot robot)
             throws Exception {
-        List<String> commands = List.of("git push origin one", "git push origin two", "git push origin three",
-                "git push origin four", "git push origin five");
+        List<String> commands = List.of(
+                "git push origin one",
+                "git push origin two",
+                "git push origin three",
+                "git push origin four",
+                "git push origin five");
         List<CompletableFuture<HttpResponse<String>>> answers = new java.util.ArrayList<>();
         for (String c : commands) {
             answers.add(ask(c));
             awaitRow(c);
         }
         java.util.function.Predicate<Node> toast = n -> n.getStyleClass().contains(ApprovalNotifier.STYLE)
-                && n.getScene() != null && n.getScene().getWindow() != null && n.getScene().getWindow().isShowing();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(toast).queryAll().size() == 3));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup((Label l) -> "2 more waiting"
-                .equals(l.getText()) && l.getScene() != null && l.getScene().getWindow().isShowing()).tryQuery()
-                .isPresent()));
+                && n.getScene() != null
+                && n.getScene().getWindow() != null
+                && n.getScene().getWindow().isShowing();
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup(toast).queryAll().size() == 3));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup((Label l) -> "2 more waiting".equals(l.getText())
+                                && l.getScene() != null
+                                && l.getScene().getWindow().isShowing())
+                        .tryQuery()
+                        .isPresent()));
         // Inside the panel's window, not over its edge.
-        javafx.geometry.Rectangle2D window = fx(() -> new javafx.geometry.Rectangle2D(stage.getX(), stage.getY(),
-                stage.getWidth(), stage.getHeight()));
+        javafx.geometry.Rectangle2D window = fx(
+                () -> new javafx.geometry.Rectangle2D(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight()));
         for (Node n : fx(() -> List.<Node>copyOf(robot.lookup(toast).queryAll()))) {
             javafx.geometry.Bounds b = fx(() -> n.localToScreen(n.getBoundsInLocal()));
             assertThat(window.contains(b.getMinX(), b.getMinY()) && window.contains(b.getMaxX(), b.getMaxY()))
-                    .as("toast at " + b + " inside the window " + window).isTrue();
+                    .as("toast at " + b + " inside the window " + window)
+                    .isTrue();
             // Its title and text drawn whole (a cut label draws an ellipsis instead of its text).
             for (Node l : fx(() -> List.copyOf(n.lookupAll(".label")))) {
-                String drawn = fx(() -> ((Label) l).getChildrenUnmodifiable().stream()
-                        .filter(c -> c instanceof javafx.scene.text.Text).map(c -> ((javafx.scene.text.Text) c).getText())
-                        .collect(java.util.stream.Collectors.joining()));
+                String drawn = fx(() -> ((Label) l)
+                        .getChildrenUnmodifiable().stream()
+                                .filter(c -> c instanceof javafx.scene.text.Text)
+                                .map(c -> ((javafx.scene.text.Text) c).getText())
+                                .collect(java.util.stream.Collectors.joining()));
                 assertThat(drawn.replace("\n", " ")).as("a toast's label").isEqualTo(fx(((Label) l)::getText));
             }
         }
@@ -280,13 +326,24 @@ class ApprovalsViewTest {
         Approval last = awaitRow(commands.get(4));
         rig.call("POST", "/v1/approvals/" + first.id() + "/approve", "{\"by\": \"ann\"}", rig.installToken());
         rig.call("POST", "/v1/approvals/" + last.id() + "/deny", "{\"by\": \"ann\"}", rig.installToken());
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(toast).queryAll().stream()
-                .noneMatch(n -> texts(n).contains(commands.get(0)))));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup((Label l) -> "1 more waiting"
-                .equals(l.getText()) && l.getScene() != null && l.getScene().getWindow().isShowing()).tryQuery()
-                .isPresent()));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() ->
+                        robot.lookup(toast).queryAll().stream().noneMatch(n -> texts(n).contains(commands.get(0)))));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup((Label l) -> "1 more waiting".equals(l.getText())
+                                && l.getScene() != null
+                                && l.getScene().getWindow().isShowing())
+                        .tryQuery()
+                        .isPresent()));
         assertThat(fx(() -> robot.lookup(toast).queryAll().size())).isEqualTo(2);
-        assertThat(json(answers.get(0).get(15, TimeUnit.SECONDS)).get("decision").asText()).isEqualTo("allow");
+        assertThat(json(answers.get(0).get(15, TimeUnit.SECONDS))
+                        .get("decision")
+                        .asText())
+                .isEqualTo("allow");
     }
 
     /**
@@ -298,22 +355,30 @@ class ApprovalsViewTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} x {1}")
     @org.junit.jupiter.params.provider.CsvSource({"1366, 768", "1440, 900", "1920, 1080"})
     void cardsShowWholeWithoutOverlapAtCommonWindowSizes(int width, int height, FxRobot robot) throws Exception {
-        List<String> commands = List.of("git push origin HEAD:refs/heads/feature-1",
-                "git push origin HEAD:refs/heads/feature-2", "git push origin HEAD:refs/heads/feature-3");
+        List<String> commands = List.of(
+                "git push origin HEAD:refs/heads/feature-1",
+                "git push origin HEAD:refs/heads/feature-2",
+                "git push origin HEAD:refs/heads/feature-3");
         for (String c : commands) {
             ask(c);
             awaitRow(c);
         }
         ListView<?> list = waitFor(robot, "#" + ApprovalsView.LIST_ID, ListView.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.lookupAll(".pd-approval-cell").stream()
-                .filter(n -> n instanceof ApprovalCell c && c.getItem() != null && c.isVisible()).count() >= 2));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> list.lookupAll(".pd-approval-cell").stream()
+                                .filter(n -> n instanceof ApprovalCell c && c.getItem() != null && c.isVisible())
+                                .count()
+                        >= 2));
         // First at another size (a narrower list wraps the buttons to two rows, a wider one does not), then at this.
-        for (int[] size : new int[][] {width < 1920 ? new int[] {1920, 1080} : new int[] {1366, 768},
-                {width, height}}) {
+        for (int[] size :
+                new int[][] {width < 1920 ? new int[] {1920, 1080} : new int[] {1366, 768}, {width, height}}) {
             WaitForAsyncUtils.asyncFx(() -> {
-                stage.setWidth(size[0]);
-                stage.setHeight(size[1]);
-            }).get(10, TimeUnit.SECONDS);
+                        stage.setWidth(size[0]);
+                        stage.setHeight(size[1]);
+                    })
+                    .get(10, TimeUnit.SECONDS);
             WaitForAsyncUtils.waitForFxEvents();
             WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
             WaitForAsyncUtils.waitForFxEvents();
@@ -331,7 +396,8 @@ class ApprovalsViewTest {
         });
         for (double side = 360; side <= 480; side += 3) {
             double w = side;
-            WaitForAsyncUtils.asyncFx(() -> upper.setDividerPositions(1 - w / upper.getWidth())).get(10, TimeUnit.SECONDS);
+            WaitForAsyncUtils.asyncFx(() -> upper.setDividerPositions(1 - w / upper.getWidth()))
+                    .get(10, TimeUnit.SECONDS);
             WaitForAsyncUtils.waitForFxEvents();
             problems.addAll(overlaps(list));
         }
@@ -366,37 +432,47 @@ class ApprovalsViewTest {
             javafx.geometry.Bounds view = clip.localToScene(clip.getLayoutBounds());
             List<ApprovalCell> cells = list.lookupAll(".pd-approval-cell").stream()
                     .filter(n -> n instanceof ApprovalCell c && c.getItem() != null && c.isVisible())
-                    .map(n -> (ApprovalCell) n).toList();
+                    .map(n -> (ApprovalCell) n)
+                    .toList();
             for (ApprovalCell c : cells) {
                 javafx.geometry.Bounds b = c.localToScene(c.getLayoutBounds());
                 // The card proper: its content (the graphic), its own bounds included.
-                javafx.geometry.Bounds content = c.getGraphic().localToScene(c.getGraphic().getBoundsInLocal());
+                javafx.geometry.Bounds content =
+                        c.getGraphic().localToScene(c.getGraphic().getBoundsInLocal());
                 if (content.getMaxY() > b.getMaxY() + 0.5) {
-                    out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": its content reaches " + content.getMaxY()
+                    out.add("list " + list.getWidth() + " px wide: #"
+                            + c.getItem().id() + ": its content reaches " + content.getMaxY()
                             + " past the card's end at " + b.getMaxY());
                 }
                 for (ApprovalCell o : cells) {
                     javafx.geometry.Bounds ob = o.localToScene(o.getLayoutBounds());
-                    if (o != c && c.getIndex() < o.getIndex() && b.getMaxY() > ob.getMinY() + 0.5
+                    if (o != c
+                            && c.getIndex() < o.getIndex()
+                            && b.getMaxY() > ob.getMinY() + 0.5
                             && ob.getMaxY() > b.getMinY() + 0.5) {
-                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + " " + b + " overlaps #" + o.getItem().id() + " " + ob);
+                        out.add("list " + list.getWidth() + " px wide: #"
+                                + c.getItem().id() + " " + b + " overlaps #"
+                                + o.getItem().id() + " " + ob);
                     }
                 }
                 boolean headShows = b.getMinY() >= view.getMinY() - 0.5;
                 if (c.getIndex() == 0 && !headShows) {
-                    out.add("list " + list.getWidth() + " px wide: the first card's top " + b.getMinY() + " is above the list's top " + view.getMinY());
+                    out.add("list " + list.getWidth() + " px wide: the first card's top " + b.getMinY()
+                            + " is above the list's top " + view.getMinY());
                 }
-                for (String id : List.of(ApprovalCell.APPROVE, ApprovalCell.DENY, ApprovalCell.DENY_REASON,
-                        ApprovalCell.ALLOW)) {
+                for (String id : List.of(
+                        ApprovalCell.APPROVE, ApprovalCell.DENY, ApprovalCell.DENY_REASON, ApprovalCell.ALLOW)) {
                     Node button = c.lookup("#" + id);
                     javafx.geometry.Bounds bb = button.localToScene(button.getLayoutBounds());
                     if (bb.getMaxY() > b.getMaxY() + 0.5) {
-                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": " + id + " ends at " + bb.getMaxY()
-                                + ", below its card's end " + b.getMaxY());
+                        out.add("list " + list.getWidth() + " px wide: #"
+                                + c.getItem().id() + ": " + id + " ends at " + bb.getMaxY() + ", below its card's end "
+                                + b.getMaxY());
                     }
-                    if (b.getMaxY() <= view.getMaxY() && !(bb.getMinY() >= view.getMinY() - 0.5
-                            && bb.getMaxY() <= view.getMaxY() + 0.5)) {
-                        out.add("list " + list.getWidth() + " px wide: #" + c.getItem().id() + ": " + id + " at " + bb + " outside the list's view " + view);
+                    if (b.getMaxY() <= view.getMaxY()
+                            && !(bb.getMinY() >= view.getMinY() - 0.5 && bb.getMaxY() <= view.getMaxY() + 0.5)) {
+                        out.add("list " + list.getWidth() + " px wide: #"
+                                + c.getItem().id() + ": " + id + " at " + bb + " outside the list's view " + view);
                     }
                 }
             }
@@ -405,8 +481,11 @@ class ApprovalsViewTest {
     }
 
     private static String texts(Node n) {
-        return n.lookupAll(".label").stream().filter(l -> l instanceof Label).map(l -> ((Label) l).getText())
-                .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.joining("\n"));
+        return n.lookupAll(".label").stream()
+                .filter(l -> l instanceof Label)
+                .map(l -> ((Label) l).getText())
+                .filter(java.util.Objects::nonNull)
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     /**
@@ -428,7 +507,8 @@ class ApprovalsViewTest {
         assertThat(out.get("permissionDecision").asText()).isEqualTo("allow");
         assertThat(out.get("permissionDecisionReason").asText()).contains("approved by " + WHO);
         awaitNoRows();
-        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state()).isEqualTo(ApprovalState.APPROVED);
+        assertThat(rig.host().wiring().approvals().find(a.id()).orElseThrow().state())
+                .isEqualTo(ApprovalState.APPROVED);
     }
 
     /** An ask nobody answers: the hook denies with exit 2 once the approval timeout passes, and the row leaves. */
@@ -443,7 +523,8 @@ class ApprovalsViewTest {
         assertThat(out.get("permissionDecision").asText()).isEqualTo("deny");
         assertThat(r.err()).isNotBlank();
         awaitNoRows();
-        assertThat(rig.host().wiring().approvals().list(ApprovalState.EXPIRED, 10)).extracting(Approval::request)
+        assertThat(rig.host().wiring().approvals().list(ApprovalState.EXPIRED, 10))
+                .extracting(Approval::request)
                 .containsExactly("git push origin main --tags");
     }
 
@@ -454,22 +535,34 @@ class ApprovalsViewTest {
         Approval decidedElsewhere = awaitRow("git push origin release");
         awaitRow("make release");
 
-        HttpResponse<String> r = rig.call("POST", "/v1/approvals/" + decidedElsewhere.id() + "/approve",
-                "{\"by\": \"ann\"}", rig.installToken());
+        HttpResponse<String> r = rig.call(
+                "POST", "/v1/approvals/" + decidedElsewhere.id() + "/approve", "{\"by\": \"ann\"}", rig.installToken());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
 
         long t0 = System.nanoTime();
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().stream()
-                .noneMatch(x -> x.id() == decidedElsewhere.id())));
-        assertThat((System.nanoTime() - t0) / 1_000_000).as("ms until it left the queue").isLessThan(1_500);
-        assertThat(json(viaApi.get(15, TimeUnit.SECONDS)).get("reason").asText()).isEqualTo("approved by ann");
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() ->
+                        vm.dashboard().approvals().rows().stream().noneMatch(x -> x.id() == decidedElsewhere.id())));
+        assertThat((System.nanoTime() - t0) / 1_000_000)
+                .as("ms until it left the queue")
+                .isLessThan(1_500);
+        assertThat(json(viaApi.get(15, TimeUnit.SECONDS)).get("reason").asText())
+                .isEqualTo("approved by ann");
         assertThat(badge(robot)).isEqualTo("1");
 
         // A click that was already on its way when the API decided: a clear note, no error, nothing breaks.
         fx(() -> vm.dashboard().approvals().deny(decidedElsewhere, null)).get(15, TimeUnit.SECONDS);
         assertThat(note(robot)).startsWith("Already decided elsewhere:").contains("approved");
-        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible())).isFalse();
-        assertThat(rig.host().wiring().approvals().find(decidedElsewhere.id()).orElseThrow().state())
+        assertThat(fx(() -> robot.lookup("#approval-error").query().isVisible()))
+                .isFalse();
+        assertThat(rig.host()
+                        .wiring()
+                        .approvals()
+                        .find(decidedElsewhere.id())
+                        .orElseThrow()
+                        .state())
                 .isEqualTo(ApprovalState.APPROVED);
         assertThat(other).isNotDone();
         assertThat(fx(() -> vm.dashboard().approvals().rows().size())).isEqualTo(1);
@@ -486,8 +579,7 @@ class ApprovalsViewTest {
         return n;
     }
 
-    private record HookRun(int exit, String out, String err) {
-    }
+    private record HookRun(int exit, String out, String err) {}
 
     /** Runs {@code <home>/bin/paddock-hook-claude} as Claude Code would, in the sandbox's environment. */
     private CompletableFuture<HookRun> claudeHook(String command) {
@@ -499,7 +591,8 @@ class ApprovalsViewTest {
                 payload.put("hook_event_name", "PreToolUse");
                 payload.put("tool_name", "Bash");
                 payload.putObject("tool_input").put("command", command);
-                ProcessBuilder pb = new ProcessBuilder(dev.paddock.approval.HookScript.path(rig.home().dir()).toString());
+                ProcessBuilder pb = new ProcessBuilder(
+                        dev.paddock.approval.HookScript.path(rig.home().dir()).toString());
                 pb.environment().clear();
                 pb.environment().put("PATH", System.getenv("PATH"));
                 pb.environment().put("PADDOCK_API", "http://127.0.0.1:" + rig.port());
@@ -541,24 +634,40 @@ class ApprovalsViewTest {
     }
 
     private Approval awaitRow(String command) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().stream()
-                .anyMatch(a -> a.request().equals(command))));
-        return fx(() -> vm.dashboard().approvals().rows().stream().filter(a -> a.request().equals(command))
-                .findFirst().orElseThrow());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().approvals().rows().stream()
+                        .anyMatch(a -> a.request().equals(command))));
+        return fx(() -> vm.dashboard().approvals().rows().stream()
+                .filter(a -> a.request().equals(command))
+                .findFirst()
+                .orElseThrow());
     }
 
     private void awaitNoRows() throws Exception {
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().approvals().rows().isEmpty()));
     }
 
     private static Node cell(FxRobot robot, long id) throws Exception {
         ListView<?> list = waitFor(robot, "#" + ApprovalsView.LIST_ID, ListView.class);
         // A cell showing the item whose labels are filled in (a cell can hold its item a pulse before its graphic).
-        java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c && c.getItem() != null
-                && c.getItem().id() == id && c.isVisible() && c.lookupAll(".label").stream()
-                .anyMatch(l -> l instanceof Label t && t.getText() != null && !t.getText().isEmpty());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.from((Node) list).lookup(showsIt)
-                .tryQuery().isPresent()));
+        java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c
+                && c.getItem() != null
+                && c.getItem().id() == id
+                && c.isVisible()
+                && c.lookupAll(".label").stream()
+                        .anyMatch(l -> l instanceof Label t
+                                && t.getText() != null
+                                && !t.getText().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(
+                        () -> robot.from((Node) list).lookup(showsIt).tryQuery().isPresent()));
         return fx(() -> robot.from((Node) list).lookup(showsIt).query());
     }
 
@@ -591,11 +700,15 @@ class ApprovalsViewTest {
     private static List<String> texts(FxRobot robot, Node cell) throws Exception {
         java.util.function.Predicate<Node> label = n -> n instanceof Label;
         return fx(() -> robot.from(cell).lookup(label).queryAllAs(Label.class).stream()
-                .map(Label::getText).filter(t -> t != null).toList());
+                .map(Label::getText)
+                .filter(t -> t != null)
+                .toList());
     }
 
     private static String badge(FxRobot robot) throws Exception {
-        return fx(() -> robot.from(robot.lookup("#approvals-pane").<Node>query()).lookup(".pd-badge").queryAs(Label.class)
+        return fx(() -> robot.from(robot.lookup("#approvals-pane").<Node>query())
+                .lookup(".pd-badge")
+                .queryAs(Label.class)
                 .getText());
     }
 
@@ -606,7 +719,8 @@ class ApprovalsViewTest {
     }
 
     private static <T extends Node> T waitFor(FxRobot robot, String query, Class<T> type) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
         return robot.lookup(query).queryAs(type);
     }
 

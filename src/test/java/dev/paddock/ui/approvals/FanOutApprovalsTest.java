@@ -70,39 +70,57 @@ class FanOutApprovalsTest {
         TempRepo repo = BrokerRig.repoWithPolicy(temp.resolve("project"));
         rig.approvalTimeout(120_000);
         for (int n = 1; n <= 3; n++) {
-            sandboxes.add(rig.host().wiring().sandboxService().create(NewSandbox.custom(repo.dir(),
-                    "Describe the release process", "sleep 300").id(G + "-claude-" + n).group(G)
-                    .branch("agent/describe-release-process-claude-" + n).maxRetries(0).build()));
+            sandboxes.add(rig.host()
+                    .wiring()
+                    .sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Describe the release process", "sleep 300")
+                            .id(G + "-claude-" + n)
+                            .group(G)
+                            .branch("agent/describe-release-process-claude-" + n)
+                            .maxRetries(0)
+                            .build()));
         }
         for (SandboxRecord s : sandboxes) {
             BrokerRig.await(s.id() + " running", () -> {
                 try {
-                    return rig.host().wiring().sandboxes().find(s.id()).orElseThrow().state() == SandboxState.RUNNING;
+                    return rig.host()
+                                    .wiring()
+                                    .sandboxes()
+                                    .find(s.id())
+                                    .orElseThrow()
+                                    .state()
+                            == SandboxState.RUNNING;
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
         }
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1920, 1080);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.setX(0);
-            stage.setY(0);
-            stage.setWidth(1920);
-            stage.setHeight(1080);
-            stage.show();
-            stage.toFront();
-        }).get(30, TimeUnit.SECONDS);
-        vm.start(CompletableFuture.completedFuture(rig.host().panel()), repo.dir()).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1920, 1080);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.setX(0);
+                    stage.setY(0);
+                    stage.setWidth(1920);
+                    stage.setHeight(1080);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(30, TimeUnit.SECONDS);
+        vm.start(CompletableFuture.completedFuture(rig.host().panel()), repo.dir())
+                .get(30, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitFor(
+                15,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().latestProperty().get() != null));
     }
 
     @AfterEach
     void closePanel() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
         vm.dashboard().close();
         rig.close();
     }
@@ -113,24 +131,36 @@ class FanOutApprovalsTest {
         for (SandboxRecord s : sandboxes) {
             answers.add(ask(s));
         }
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().approvals().rows().size() == 3));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().sandboxes().size() == 3));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().approvals().rows().size() == 3));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().sandboxes().size() == 3));
 
         // Their notifications never cover the queue where they are decided.
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> !fx(this::toasts).isEmpty());
-        javafx.geometry.Bounds queue = fx(() -> list(robot).localToScreen(list(robot).getBoundsInLocal()));
-        assertThat(fx(this::toasts)).as("the requests' notifications")
-                .allSatisfy(t -> assertThat(t.intersects(queue)).as(t + " over the queue " + queue).isFalse());
-
+        javafx.geometry.Bounds queue =
+                fx(() -> list(robot).localToScreen(list(robot).getBoundsInLocal()));
+        assertThat(fx(this::toasts))
+                .as("the requests' notifications")
+                .allSatisfy(t -> assertThat(t.intersects(queue))
+                        .as(t + " over the queue " + queue)
+                        .isFalse());
 
         for (int n = 1; n <= 3; n++) {
             String id = G + "-claude-" + n;
-            Approval a = fx(() -> vm.dashboard().approvals().rows().stream().filter(x -> x.sandboxId().equals(id))
-                    .findFirst().orElseThrow());
+            Approval a = fx(() -> vm.dashboard().approvals().rows().stream()
+                    .filter(x -> x.sandboxId().equals(id))
+                    .findFirst()
+                    .orElseThrow());
             Node cell = cell(robot, a.id());
             String tail = "claude-" + n;
-            WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> labels(cell).contains(tail)));
-            assertThat(fx(() -> labels(cell))).as("the card of " + id).contains(tail)
+            WaitForAsyncUtils.waitFor(
+                    5, TimeUnit.SECONDS, () -> fx(() -> labels(cell).contains(tail)));
+            assertThat(fx(() -> labels(cell)))
+                    .as("the card of " + id)
+                    .contains(tail)
                     .anySatisfy(t -> assertThat(t).contains("agent/describe-release-process-" + tail));
             Label sandbox = fx(() -> (Label) cell.lookup(".pd-approval-sandbox"));
             assertThat(fx(() -> drawn(sandbox))).as("the id drawn in the card").endsWith("-" + tail);
@@ -140,7 +170,9 @@ class FanOutApprovalsTest {
             WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> row.lookup(".pd-asking") != null));
             Label asking = fx(() -> (Label) row.lookup(".pd-asking"));
             assertThat(fx(asking::getText)).isEqualTo("waiting for approval");
-            assertThat(fx(() -> ((javafx.scene.control.TableCell<?, ?>) asking.getParent()).getTooltip().getText()))
+            assertThat(fx(() -> ((javafx.scene.control.TableCell<?, ?>) asking.getParent())
+                            .getTooltip()
+                            .getText()))
                     .startsWith("State: running. Its agent is blocked until someone decides its request")
                     .contains("Bash " + COMMAND);
         }
@@ -149,36 +181,60 @@ class FanOutApprovalsTest {
         Approval first = fx(() -> vm.dashboard().approvals().rows().get(0));
         // The details pane's header says so too, beside the state, while the request waits.
         robot.clickOn(tableRow(robot, first.sandboxId()));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#sandbox-details-asking")
-                .tryQuery().filter(Node::isVisible).isPresent()));
-        assertThat(fx(() -> robot.lookup("#sandbox-details-asking").queryAs(Label.class).getText()))
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#sandbox-details-asking")
+                        .tryQuery()
+                        .filter(Node::isVisible)
+                        .isPresent()));
+        assertThat(fx(() -> robot.lookup("#sandbox-details-asking")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("waiting for approval");
         Node firstCell = cell(robot, first.id());
         Node reasonButton = fx(() -> firstCell.lookup("#" + ApprovalCell.DENY_REASON));
         robot.clickOn(reasonButton);
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#" + DenyReasonPopOver.FIELD_ID)
-                .tryQuery().isPresent()));
-        Window pop = fx(() -> robot.lookup("#" + DenyReasonPopOver.FIELD_ID).query().getScene().getWindow());
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#" + DenyReasonPopOver.FIELD_ID)
+                        .tryQuery()
+                        .isPresent()));
+        Window pop = fx(() -> robot.lookup("#" + DenyReasonPopOver.FIELD_ID)
+                .query()
+                .getScene()
+                .getWindow());
         assertThat(pop).isInstanceOf(PopupWindow.class);
         Rectangle2D window = fx(() -> new Rectangle2D(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight()));
         Node field = robot.lookup("#" + DenyReasonPopOver.FIELD_ID).query();
-        javafx.geometry.Bounds box = fx(() -> field.getParent().getParent().localToScreen(
-                field.getParent().getParent().getBoundsInLocal()));
+        javafx.geometry.Bounds box = fx(() -> field.getParent()
+                .getParent()
+                .localToScreen(field.getParent().getParent().getBoundsInLocal()));
         assertThat(window.contains(box.getMinX(), box.getMinY()) && window.contains(box.getMaxX(), box.getMaxY()))
-                .as("the pop-over's content " + box + " inside the window " + window).isTrue();
+                .as("the pop-over's content " + box + " inside the window " + window)
+                .isTrue();
         robot.interact(() -> ((PopupWindow) pop).hide());
 
         // Decided: its sandbox no longer waits.
         rig.call("POST", "/v1/approvals/" + first.id() + "/approve", "{\"by\": \"ann\"}", rig.installToken());
         assertThat(BrokerRig.json(answers.get(sandboxes.indexOf(sandboxes.stream()
-                .filter(s -> s.id().equals(first.sandboxId())).findFirst().orElseThrow())).get(15, TimeUnit.SECONDS))
-                .get("decision").asText()).isEqualTo("allow");
+                                        .filter(s -> s.id().equals(first.sandboxId()))
+                                        .findFirst()
+                                        .orElseThrow()))
+                                .get(15, TimeUnit.SECONDS))
+                        .get("decision")
+                        .asText())
+                .isEqualTo("allow");
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> {
             TableRow<?> row = tableRow(robot, first.sandboxId());
             return fx(() -> row.lookup(".pd-asking") == null);
         });
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#sandbox-details-asking")
-                .tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(
+                        () -> robot.lookup("#sandbox-details-asking").tryQuery().isEmpty()));
     }
 
     private CompletableFuture<HttpResponse<String>> ask(SandboxRecord s) {
@@ -197,15 +253,21 @@ class FanOutApprovalsTest {
     }
 
     private List<javafx.geometry.Bounds> toasts() {
-        return Window.getWindows().stream().filter(w -> w instanceof javafx.stage.Popup p && p.isShowing()
-                && p.getContent().stream().anyMatch(n -> n.getStyleClass().contains(ToastStack.STYLE)))
-                .map(w -> (javafx.geometry.Bounds) new javafx.geometry.BoundingBox(w.getX(), w.getY(), w.getWidth(),
-                        w.getHeight())).toList();
+        return Window.getWindows().stream()
+                .filter(w -> w instanceof javafx.stage.Popup p
+                        && p.isShowing()
+                        && p.getContent().stream()
+                                .anyMatch(n -> n.getStyleClass().contains(ToastStack.STYLE)))
+                .map(w -> (javafx.geometry.Bounds)
+                        new javafx.geometry.BoundingBox(w.getX(), w.getY(), w.getWidth(), w.getHeight()))
+                .toList();
     }
 
     private static List<String> labels(Node cell) {
-        return cell.lookupAll(".label").stream().filter(l -> l instanceof Label && ((Label) l).getText() != null
-                && ((Label) l).isVisible()).map(l -> ((Label) l).getText()).toList();
+        return cell.lookupAll(".label").stream()
+                .filter(l -> l instanceof Label && ((Label) l).getText() != null && ((Label) l).isVisible())
+                .map(l -> ((Label) l).getText())
+                .toList();
     }
 
     private static String drawn(Label l) {
@@ -218,10 +280,16 @@ class FanOutApprovalsTest {
     }
 
     private static Node cell(FxRobot robot, long id) throws Exception {
-        java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c && c.getItem() != null
-                && c.getItem().id() == id && c.isVisible() && c.getGraphic() != null;
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.from(list(robot)).lookup(showsIt)
-                .tryQuery().isPresent()));
+        java.util.function.Predicate<Node> showsIt = n -> n instanceof ApprovalCell c
+                && c.getItem() != null
+                && c.getItem().id() == id
+                && c.isVisible()
+                && c.getGraphic() != null;
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(
+                        () -> robot.from(list(robot)).lookup(showsIt).tryQuery().isPresent()));
         return fx(() -> robot.from(list(robot)).lookup(showsIt).query());
     }
 
@@ -231,9 +299,13 @@ class FanOutApprovalsTest {
 
     private static TableRow<?> tableRow(FxRobot robot, String id) throws Exception {
         java.util.function.Predicate<Node> showsIt = n -> n instanceof TableRow<?> r
-                && r.getItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox s && s.id().equals(id)
+                && r.getItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox s
+                && s.id().equals(id)
                 && n.isVisible();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(showsIt).tryQuery().isPresent()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup(showsIt).tryQuery().isPresent()));
         return fx(() -> (TableRow<?>) robot.lookup(showsIt).query());
     }
 

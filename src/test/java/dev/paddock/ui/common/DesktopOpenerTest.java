@@ -57,7 +57,8 @@ class DesktopOpenerTest {
     void withNoTerminalInstalledItSaysWhichItLookedFor() {
         DesktopOpener opener = new DesktopOpener(false, bin.toString());
 
-        assertThatThrownBy(() -> opener.openTerminal(folder)).isInstanceOf(PaddockException.class)
+        assertThatThrownBy(() -> opener.openTerminal(folder))
+                .isInstanceOf(PaddockException.class)
                 .hasMessageContaining("No terminal found")
                 .hasMessageContaining("x-terminal-emulator, gnome-terminal, konsole, xterm")
                 .hasMessageContaining(folder.toString());
@@ -76,14 +77,16 @@ class DesktopOpenerTest {
     @Test
     void gnomeTerminalIsToldTheWorkingDirectory() throws Exception {
         recorder("gnome-terminal");
-        assertThat(new DesktopOpener(false, bin.toString()).openTerminal(folder)).isEqualTo("gnome-terminal");
+        assertThat(new DesktopOpener(false, bin.toString()).openTerminal(folder))
+                .isEqualTo("gnome-terminal");
         assertThat(recorded()).isEqualTo(folder + "\n--working-directory=" + folder + "\n");
     }
 
     @Test
     void xtermStartsInTheFolder() throws Exception {
         recorder("xterm");
-        assertThat(new DesktopOpener(false, bin.toString()).openTerminal(folder)).isEqualTo("xterm");
+        assertThat(new DesktopOpener(false, bin.toString()).openTerminal(folder))
+                .isEqualTo("xterm");
         assertThat(recorded()).isEqualTo(folder + "\n");
     }
 
@@ -114,7 +117,8 @@ class DesktopOpenerTest {
     @Test
     void withoutXdgOpenItSaysWhatToInstall() {
         assertThatThrownBy(() -> new DesktopOpener(false, bin.toString()).openFolder(folder))
-                .hasMessageContaining("xdg-open is not installed").hasMessageContaining("xdg-utils");
+                .hasMessageContaining("xdg-open is not installed")
+                .hasMessageContaining("xdg-utils");
     }
 
     @Test

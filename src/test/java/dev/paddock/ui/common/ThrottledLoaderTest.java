@@ -31,13 +31,17 @@ class ThrottledLoaderTest {
         List<Integer> applied = new CopyOnWriteArrayList<>();
         List<Boolean> appliedOnFx = new CopyOnWriteArrayList<>();
         CountDownLatch quiet = new CountDownLatch(1);
-        try (ThrottledLoader<Integer> loader = new ThrottledLoader<>("test-loader", 200, () -> {
-            loadedOnFx.add(Platform.isFxApplicationThread());
-            return loads.incrementAndGet();
-        }, v -> {
-            appliedOnFx.add(Platform.isFxApplicationThread());
-            applied.add(v);
-        })) {
+        try (ThrottledLoader<Integer> loader = new ThrottledLoader<>(
+                "test-loader",
+                200,
+                () -> {
+                    loadedOnFx.add(Platform.isFxApplicationThread());
+                    return loads.incrementAndGet();
+                },
+                v -> {
+                    appliedOnFx.add(Platform.isFxApplicationThread());
+                    applied.add(v);
+                })) {
             for (int i = 0; i < 1000; i++) {
                 loader.request();
             }
@@ -55,10 +59,14 @@ class ThrottledLoaderTest {
     @Test
     void twoReloadsStartAtLeastTheMinimumIntervalApart() throws Exception {
         List<Long> starts = new CopyOnWriteArrayList<>();
-        try (ThrottledLoader<Integer> loader = new ThrottledLoader<>("test-loader", 100, () -> {
-            starts.add(System.nanoTime());
-            return 1;
-        }, v -> { })) {
+        try (ThrottledLoader<Integer> loader = new ThrottledLoader<>(
+                "test-loader",
+                100,
+                () -> {
+                    starts.add(System.nanoTime());
+                    return 1;
+                },
+                v -> {})) {
             for (int i = 0; i < 5; i++) {
                 loader.request();
                 Thread.sleep(30);
@@ -66,7 +74,8 @@ class ThrottledLoaderTest {
             waitFor(() -> starts.size() >= 2);
             Thread.sleep(300);
             for (int i = 1; i < starts.size(); i++) {
-                assertThat(TimeUnit.NANOSECONDS.toMillis(starts.get(i) - starts.get(i - 1))).isGreaterThanOrEqualTo(99);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(starts.get(i) - starts.get(i - 1)))
+                        .isGreaterThanOrEqualTo(99);
             }
         }
     }
@@ -74,7 +83,7 @@ class ThrottledLoaderTest {
     @Test
     void theSafetyPollReloadsWithoutRequestsAndNothingRunsOnceClosed() throws Exception {
         AtomicInteger loads = new AtomicInteger();
-        ThrottledLoader<Integer> loader = new ThrottledLoader<>("test-loader", () -> loads.incrementAndGet(), v -> { });
+        ThrottledLoader<Integer> loader = new ThrottledLoader<>("test-loader", () -> loads.incrementAndGet(), v -> {});
         loader.every(50);
         waitFor(() -> loads.get() >= 3);
         loader.close();

@@ -46,21 +46,29 @@ class ToastStackWrapTest {
 
     @AfterEach
     void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
     }
 
     @Test
     void aLongIdInATitleBreaksOnlyBetweenItsParts(FxRobot robot) throws Exception {
-        robot.interact(() -> ToastStack.of(stage).show("k", "test-toast", MaterialDesignS.SHIELD_ALERT_OUTLINE,
-                ID + " asks for approval", "git push origin HEAD", () -> { }));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(".pd-toast-title").tryQuery()
-                .isPresent()));
+        robot.interact(() -> ToastStack.of(stage)
+                .show(
+                        "k",
+                        "test-toast",
+                        MaterialDesignS.SHIELD_ALERT_OUTLINE,
+                        ID + " asks for approval",
+                        "git push origin HEAD",
+                        () -> {}));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup(".pd-toast-title").tryQuery().isPresent()));
         WaitForAsyncUtils.waitForFxEvents();
         Label title = fx(() -> robot.lookup(".pd-toast-title").queryAs(Label.class));
         List<String> lines = fx(() -> lines(title));
         assertThat(lines).as("the title's lines").hasSizeGreaterThan(1);
-        assertThat(String.join("", lines).replace("\u200A", ""))
-                .isEqualTo(ID + " asks for approval");
+        assertThat(String.join("", lines).replace("\u200A", "")).isEqualTo(ID + " asks for approval");
         for (String line : lines.subList(0, lines.size() - 1)) {
             String bare = line.replace("\u200A", "");
             assertThat(bare).as("a line of " + lines).matches(".*[- ]");
@@ -78,7 +86,8 @@ class ToastStackWrapTest {
         }
         String s = text.getText();
         Bounds b = text.getLayoutBounds();
-        double lineHeight = b.getHeight() / Math.max(1, Math.round(b.getHeight() / (text.getFont().getSize() * 1.2)));
+        double lineHeight = b.getHeight()
+                / Math.max(1, Math.round(b.getHeight() / (text.getFont().getSize() * 1.2)));
         List<Integer> starts = new ArrayList<>();
         for (double y = b.getMinY() + lineHeight / 2; y < b.getMaxY(); y += lineHeight) {
             int i = text.hitTest(new Point2D(b.getMinX() + 0.5, y)).getCharIndex();

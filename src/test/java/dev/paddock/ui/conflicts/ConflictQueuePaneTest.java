@@ -56,17 +56,19 @@ class ConflictQueuePaneTest {
         TempRepo repo = ConflictScenarios.serviceAndNotes(temp.resolve("repo"));
         backend = new GitConflictBackend(repo);
         WaitForAsyncUtils.asyncFx(() -> {
-            Scene scene = new Scene(new DashboardView(dashboard), 1280, 800);
-            Theme.LIGHT.apply(scene);
-            stage.setScene(scene);
-            stage.show();
-            stage.toFront();
-        }).get(60, TimeUnit.SECONDS);
+                    Scene scene = new Scene(new DashboardView(dashboard), 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(60, TimeUnit.SECONDS);
     }
 
     @AfterEach
     void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
         dashboard.close();
     }
 
@@ -80,36 +82,64 @@ class ConflictQueuePaneTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(badgeVisible(robot)).isFalse();
         // With no conflict and no request, the queues are folded to the rail, which counts none.
-        assertThat(fx(() -> robot.lookup("#conflicts-pane").tryQuery().isPresent())).isFalse();
+        assertThat(fx(() -> robot.lookup("#conflicts-pane").tryQuery().isPresent()))
+                .isFalse();
         assertThat(fx(() -> robot.lookup("#side-rail .pd-side-rail-count").queryAllAs(Label.class).stream()
-                .map(Label::getText).toList())).containsExactly("0", "0");
+                        .map(Label::getText)
+                        .toList()))
+                .containsExactly("0", "0");
 
-        backend.enqueue(new ConflictQueueRow(7, "sb-42", "agent/b", 2, 2, 3, Instant.now().minus(Duration.ofMinutes(5))));
+        backend.enqueue(new ConflictQueueRow(
+                7, "sb-42", "agent/b", 2, 2, 3, Instant.now().minus(Duration.ofMinutes(5))));
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> dashboard.conflicts().rows().size() == 1));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> dashboard.conflicts().rows().size() == 1));
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(badgeVisible(robot)).isTrue();
-        assertThat(robot.lookup("#conflicts-pane .pd-badge").queryAs(Label.class).getText()).isEqualTo("1");
+        assertThat(robot.lookup("#conflicts-pane .pd-badge")
+                        .queryAs(Label.class)
+                        .getText())
+                .isEqualTo("1");
         Predicate<Node> notification = n -> n.getStyleClass().contains(ConflictNotifier.STYLE);
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
-        Node cell = robot.lookup("#" + ConflictQueueView.LIST_ID + " .pd-conflict-cell").match(n -> n.isVisible()
-                && ((javafx.scene.control.ListCell<?>) n).getItem() != null).query();
-        assertThat(robot.from(cell).lookup(".label").queryAll()).extracting(n -> ((Label) n).getText())
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> robot.lookup(notification).tryQuery().isPresent());
+        Node cell = robot.lookup("#" + ConflictQueueView.LIST_ID + " .pd-conflict-cell")
+                .match(n -> n.isVisible() && ((javafx.scene.control.ListCell<?>) n).getItem() != null)
+                .query();
+        assertThat(robot.from(cell).lookup(".label").queryAll())
+                .extracting(n -> ((Label) n).getText())
                 .contains("agent/b", "sb-42", "2 files", "3 human", "2 safe", "5 min ago");
 
         robot.clickOn(cell);
         robot.type(KeyCode.ENTER);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> Window.getWindows().stream()
-                .anyMatch(w -> w.getScene() != null && w.getScene().getRoot() instanceof ThreeWayView)));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#" + ThreeWayView.FILES_ID)
-                .queryAs(ListView.class).getItems().size() == 2));
-        assertThat(fx(() -> Window.getWindows().stream().filter(w -> w instanceof Stage s
-                && s.getTitle() != null && s.getTitle().startsWith("Resolve conflicts: agent/b (sb-42)")).count()))
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> Window.getWindows().stream()
+                        .anyMatch(w -> w.getScene() != null && w.getScene().getRoot() instanceof ThreeWayView)));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#" + ThreeWayView.FILES_ID)
+                                .queryAs(ListView.class)
+                                .getItems()
+                                .size()
+                        == 2));
+        assertThat(fx(() -> Window.getWindows().stream()
+                        .filter(w -> w instanceof Stage s
+                                && s.getTitle() != null
+                                && s.getTitle().startsWith("Resolve conflicts: agent/b (sb-42)"))
+                        .count()))
                 .isEqualTo(1);
     }
 
     private static boolean badgeVisible(FxRobot robot) throws Exception {
-        return fx(() -> robot.lookup("#conflicts-pane .pd-badge").tryQuery().map(Node::isVisible).orElse(false));
+        return fx(() -> robot.lookup("#conflicts-pane .pd-badge")
+                .tryQuery()
+                .map(Node::isVisible)
+                .orElse(false));
     }
 
     private static <T> T fx(Callable<T> c) throws Exception {

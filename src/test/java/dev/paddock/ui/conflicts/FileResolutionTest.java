@@ -29,8 +29,9 @@ class FileResolutionTest {
     @Test
     void theRealMergeHasFourHunksWithSafeAndHumanClasses() {
         ConflictFile f = service();
-        assertThat(f.hunks()).extracting(h -> h.hunkClass()).containsExactly(HunkClass.IMPORT_BLOCK, HunkClass.HUMAN,
-                HunkClass.WHITESPACE_ONLY, HunkClass.HUMAN);
+        assertThat(f.hunks())
+                .extracting(h -> h.hunkClass())
+                .containsExactly(HunkClass.IMPORT_BLOCK, HunkClass.HUMAN, HunkClass.WHITESPACE_ONLY, HunkClass.HUMAN);
     }
 
     @Test
@@ -43,7 +44,8 @@ class FileResolutionTest {
                 r.choose(h, side == 1 ? HunkState.OURS : HunkState.THEIRS);
             }
             assertThat(r.unresolved()).isZero();
-            assertThat(r.text()).isEqualTo(ConflictRepo.resolvedTaking(f, side))
+            assertThat(r.text())
+                    .isEqualTo(ConflictRepo.resolvedTaking(f, side))
                     .contains("return 20;", "// agent B was here");
         }
     }
@@ -55,9 +57,11 @@ class FileResolutionTest {
         r.choose(0, HunkState.PROPOSED);
         r.choose(1, HunkState.THEIRS_THEN_OURS);
         r.choose(3, HunkState.OURS_THEN_THEIRS);
-        assertThat(r.text()).contains("import java.util.List;\nimport java.util.Optional;\nimport java.util.Set;\n",
-                "        return \"Hi \" + name.strip();\n        return \"Hello, \" + name + \"!\";\n",
-                "        return \"Goodbye \" + name;\n        return \"See you \" + name;\n");
+        assertThat(r.text())
+                .contains(
+                        "import java.util.List;\nimport java.util.Optional;\nimport java.util.Set;\n",
+                        "        return \"Hi \" + name.strip();\n        return \"Hello, \" + name + \"!\";\n",
+                        "        return \"Goodbye \" + name;\n        return \"See you \" + name;\n");
         assertThat(r.choice(2)).isEqualTo(HunkState.UNRESOLVED);
         assertThat(r.text().split("\n")[r.start(2)]).isEqualTo("    int retries = 3;"); // base's text until resolved
         assertThat(r.end(1) - r.start(1)).isEqualTo(2);
@@ -77,21 +81,24 @@ class FileResolutionTest {
         String text = r.text();
         int at = text.indexOf("        return \"Hello \" + name;");
         String old = "        return \"Hello \" + name;";
-        assertThat(r.edited(at, old, "        return \"Hey \" + name;\n        // by hand")).containsExactly(1);
+        assertThat(r.edited(at, old, "        return \"Hey \" + name;\n        // by hand"))
+                .containsExactly(1);
         assertThat(r.choice(1)).isEqualTo(HunkState.EDITED);
         assertThat(r.end(1) - r.start(1)).isEqualTo(2);
         assertThat(r.start(3)).isEqualTo(bye + 3);
         assertThat(r.unresolved()).isEqualTo(3);
         // a later choice still replaces exactly its own lines
         r.choose(3, HunkState.THEIRS);
-        assertThat(r.text()).contains("        return \"Hey \" + name;\n        // by hand\n    }\n")
-                .contains("        return \"See you \" + name;\n    }\n").doesNotContain("Bye \"");
+        assertThat(r.text())
+                .contains("        return \"Hey \" + name;\n        // by hand\n    }\n")
+                .contains("        return \"See you \" + name;\n    }\n")
+                .doesNotContain("Bye \"");
     }
 
     @Test
     void aHunkAtTheEndOfAFileWithoutFinalLineBreakCanBeEmptied() {
-        ConflictFile f = ConflictRepo.textFile("a.txt", FileConflictKind.CONTENT, "one\ntwo\nthree", "one\ntwo\n3",
-                "one\ntwo\nTHREE");
+        ConflictFile f = ConflictRepo.textFile(
+                "a.txt", FileConflictKind.CONTENT, "one\ntwo\nthree", "one\ntwo\n3", "one\ntwo\nTHREE");
         FileResolution r = new FileResolution(f);
         assertThat(r.text()).isEqualTo("one\ntwo\nthree");
         assertThat(r.hunks()).isEqualTo(1);
@@ -115,7 +122,8 @@ class FileResolutionTest {
 
         assertThat(r.text()).isEqualTo(before.text());
         for (int h = 0; h < r.hunks(); h++) {
-            assertThat(new int[] {r.start(h), r.end(h)}).as("hunk " + h)
+            assertThat(new int[] {r.start(h), r.end(h)})
+                    .as("hunk " + h)
                     .containsExactly(before.start(h), before.end(h));
             assertThat(r.choice(h)).isEqualTo(HunkState.EDITED);
         }
@@ -129,7 +137,10 @@ class FileResolutionTest {
         ConflictFile f = service();
         FileResolution start = new FileResolution(f);
         String text = start.text().replace("class Service {", "final class Service {");
-        int changed = (int) start.text().substring(0, start.text().indexOf("class Service {")).lines().count();
+        int changed = (int) start.text()
+                .substring(0, start.text().indexOf("class Service {"))
+                .lines()
+                .count();
 
         FileResolution r = FileResolution.reopened(f, text);
 

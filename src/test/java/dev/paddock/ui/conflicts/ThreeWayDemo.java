@@ -18,8 +18,7 @@ import javafx.stage.Stage;
  * import hunk resolved with the proposed union, theirs taken on the greet hunk (shown).
  */
 public final class ThreeWayDemo {
-    private ThreeWayDemo() {
-    }
+    private ThreeWayDemo() {}
 
     /** Starts the demo window. */
     public static void main(String[] args) {
@@ -41,12 +40,13 @@ public final class ThreeWayDemo {
             stage.setX(10);
             stage.setY(10);
             stage.show();
-            vm.load().thenRun(() -> Platform.runLater(() -> {
-                vm.selectFile(1);
-                vm.choose(HunkState.PROPOSED);
-                vm.next();
-                vm.choose(HunkState.THEIRS);
-            }));
+            vm.load()
+                    .thenRun(() -> Platform.runLater(() -> {
+                        vm.selectFile(1);
+                        vm.choose(HunkState.PROPOSED);
+                        vm.next();
+                        vm.choose(HunkState.THEIRS);
+                    }));
         }
     }
 }

@@ -65,9 +65,13 @@ class ContainerChartColoursTest {
             stage.show();
             return null;
         });
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> lines(ContainersView.CPU_CHART_ID) == 2
-                && lines(ContainersView.MEMORY_CHART_ID) == 2 && legend(ContainersView.CPU_CHART_ID).size() == 2
-                && legend(ContainersView.MEMORY_CHART_ID).size() == 2));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> lines(ContainersView.CPU_CHART_ID) == 2
+                        && lines(ContainersView.MEMORY_CHART_ID) == 2
+                        && legend(ContainersView.CPU_CHART_ID).size() == 2
+                        && legend(ContainersView.MEMORY_CHART_ID).size() == 2));
         WaitForAsyncUtils.waitForFxEvents();
     }
 
@@ -106,14 +110,19 @@ class ContainerChartColoursTest {
                 LineChart<?, ?> c = chart(chartId);
                 Bounds chartBounds = c.localToScene(c.getLayoutBounds());
                 Text last = c.getXAxis().getChildrenUnmodifiable().stream()
-                        .filter(n -> n instanceof Text t && t.isVisible() && !t.getText().isEmpty())
+                        .filter(n -> n instanceof Text t
+                                && t.isVisible()
+                                && !t.getText().isEmpty())
                         .map(n -> (Text) n)
-                        .max(java.util.Comparator.comparingDouble(t -> t.localToScene(t.getBoundsInLocal()).getMaxX()))
+                        .max(java.util.Comparator.comparingDouble(
+                                t -> t.localToScene(t.getBoundsInLocal()).getMaxX()))
                         .orElseThrow();
                 Bounds label = last.localToScene(last.getBoundsInLocal());
-                assertThat(label.getMaxX()).as(chartId + ": right edge of the label \"" + last.getText() + "\"")
+                assertThat(label.getMaxX())
+                        .as(chartId + ": right edge of the label \"" + last.getText() + "\"")
                         .isLessThanOrEqualTo(chartBounds.getMaxX());
-                assertThat(label.getMaxX()).as(chartId + " inside the window")
+                assertThat(label.getMaxX())
+                        .as(chartId + " inside the window")
                         .isLessThanOrEqualTo(stage.getScene().getWidth());
                 return null;
             });
@@ -134,8 +143,8 @@ class ContainerChartColoursTest {
     }
 
     private Map<String, Paint> strokes(String chartId) {
-        return chart(chartId).getData().stream().collect(Collectors.toMap(XYChart.Series::getName,
-                s -> ((Path) s.getNode()).getStroke()));
+        return chart(chartId).getData().stream()
+                .collect(Collectors.toMap(XYChart.Series::getName, s -> ((Path) s.getNode()).getStroke()));
     }
 
     private List<Label> legend(String chartId) {

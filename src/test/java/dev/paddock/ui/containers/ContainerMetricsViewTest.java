@@ -23,8 +23,8 @@ import javafx.scene.Scene;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TabPane;
+import javafx.scene.control.TableCell;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,19 +80,25 @@ class ContainerMetricsViewTest {
 
     /** The text of the sandboxes table's cell in column {@code columnId} of the sandbox's row, if shown. */
     static Optional<String> tableCell(FxRobot robot, String columnId, String sandboxId) throws Exception {
-        return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() != null
-                        && columnId.equals(c.getTableColumn().getId()) && dev.paddock.testing.TableCells.shown(c)
+        return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c
+                        && c.getTableColumn() != null
+                        && columnId.equals(c.getTableColumn().getId())
+                        && dev.paddock.testing.TableCells.shown(c)
                         && c.getTableRow().getItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox s
-                        && s.id().equals(sandboxId)).tryQuery()
+                        && s.id().equals(sandboxId))
+                .tryQuery()
                 .map(n -> ((TableCell<?, ?>) n).getText()));
     }
 
     /** The text of the containers table's cell under the header {@code title} of the sandbox's row. */
     static Optional<String> containersCell(FxRobot robot, String title, String sandboxId) throws Exception {
-        return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() != null
-                        && title.equals(c.getTableColumn().getText()) && dev.paddock.testing.TableCells.shown(c)
+        return fx(() -> robot.lookup(n -> n instanceof TableCell<?, ?> c
+                        && c.getTableColumn() != null
+                        && title.equals(c.getTableColumn().getText())
+                        && dev.paddock.testing.TableCells.shown(c)
                         && c.getTableRow().getItem() instanceof dev.paddock.container.ContainerMetrics m
-                        && m.sandboxId().equals(sandboxId)).tryQuery()
+                        && m.sandboxId().equals(sandboxId))
+                .tryQuery()
                 .map(n -> ((TableCell<?, ?>) n).getText()));
     }
 
@@ -101,68 +107,114 @@ class ContainerMetricsViewTest {
             WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
         } catch (java.util.concurrent.TimeoutException e) {
             var live = host.wiring().sandboxes().listLive();
-            throw new AssertionError("timed out waiting until " + what + "; sandboxes: " + live + "; metrics: "
-                    + host.wiring().containers().metrics().current() + "; log: " + (live.isEmpty() ? ""
-                    : host.wiring().sandboxService().logTail(live.get(0).id())), e);
+            throw new AssertionError(
+                    "timed out waiting until " + what + "; sandboxes: " + live + "; metrics: "
+                            + host.wiring().containers().metrics().current() + "; log: "
+                            + (live.isEmpty()
+                                    ? ""
+                                    : host.wiring()
+                                            .sandboxService()
+                                            .logTail(live.get(0).id())),
+                    e);
         }
     }
 
     @Test
     void theTableAndTheChartsShowARunningContainerAndThenStopped(FxRobot robot) throws Exception {
-        SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Spin",
-                "while :; do :; done").tier(Tier.CONTAINER).leaseMs(300_000L).maxRetries(0)
-                .limits(ResourceLimits.DEFAULTS.withNanoCpus(300_000_000L).withMemoryBytes(128 * ResourceLimits.MIB))
-                .build());
+        SandboxRecord s = host.wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Spin", "while :; do :; done")
+                        .tier(Tier.CONTAINER)
+                        .leaseMs(300_000L)
+                        .maxRetries(0)
+                        .limits(ResourceLimits.DEFAULTS
+                                .withNanoCpus(300_000_000L)
+                                .withMemoryBytes(128 * ResourceLimits.MIB))
+                        .build());
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.show();
-        }).get(60, TimeUnit.SECONDS); // generous: this machine's tests share two cores with other builds
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(60, TimeUnit.SECONDS); // generous: this machine's tests share two cores with other builds
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
 
-        waitFor("the CPU cell shows a figure (" + s.id() + ")", 40, () -> tableCell(robot, "sandbox-cpu", s.id())
-                .filter(t -> t.endsWith("%")).isPresent());
+        waitFor(
+                "the CPU cell shows a figure (" + s.id() + ")",
+                40,
+                () -> tableCell(robot, "sandbox-cpu", s.id())
+                        .filter(t -> t.endsWith("%"))
+                        .isPresent());
         assertThat(tableCell(robot, "sandbox-memory", s.id())).get().asString().matches("[0-9.]+ (KiB|MiB)");
 
         fx(() -> {
             robot.lookup(".tab-pane").queryAs(TabPane.class).getSelectionModel().select(2);
             return null;
         });
-        waitFor("the CPU chart has a few points", 20, () -> fx(() -> points(robot, "#containers-cpu-chart", s.id()) >= 3));
+        waitFor(
+                "the CPU chart has a few points",
+                20,
+                () -> fx(() -> points(robot, "#containers-cpu-chart", s.id()) >= 3));
         double cpu = fx(() -> newest(robot, "#containers-cpu-chart", s.id()));
         assertThat(cpu).as("CPU in percent of the 0.3-CPU limit").isBetween(5.0, 110.0);
-        assertThat(fx(() -> newest(robot, "#containers-memory-chart", s.id()))).as("MiB").isBetween(0.01, 128.0);
+        assertThat(fx(() -> newest(robot, "#containers-memory-chart", s.id())))
+                .as("MiB")
+                .isBetween(0.01, 128.0);
         // The containers table takes the same sample on its own refresh: wait for its row rather than race it.
-        waitFor("the containers table shows the CPU figure", 20, () -> containersCell(robot, "CPU (1 CPU)", s.id())
-                .filter(t -> t.endsWith("%")).isPresent());
-        assertThat(fx(() -> robot.lookup("#containers-running-value").queryAs(Label.class).getText())).isEqualTo("1");
-        assertThat(fx(() -> robot.lookup("#containers-memory-total-value").queryAs(Label.class).getText()))
+        waitFor(
+                "the containers table shows the CPU figure",
+                20,
+                () -> containersCell(robot, "CPU (1 CPU)", s.id())
+                        .filter(t -> t.endsWith("%"))
+                        .isPresent());
+        assertThat(fx(() -> robot.lookup("#containers-running-value")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo("1");
+        assertThat(fx(() -> robot.lookup("#containers-memory-total-value")
+                        .queryAs(Label.class)
+                        .getText()))
                 .matches("[0-9.]+ (KiB|MiB)");
 
         host.wiring().sandboxService().stop(s.id(), "test");
 
-        waitFor("the containers table says stopped", 30, () -> containersCell(robot, "CPU (1 CPU)", s.id())
-                .filter("stopped"::equals).isPresent());
+        waitFor(
+                "the containers table says stopped",
+                30,
+                () -> containersCell(robot, "CPU (1 CPU)", s.id())
+                        .filter("stopped"::equals)
+                        .isPresent());
         assertThat(containersCell(robot, "Memory", s.id())).contains("stopped");
-        assertThat(fx(() -> robot.lookup("#containers-running-value").queryAs(Label.class).getText())).isEqualTo("0");
-        assertThat(fx(() -> robot.lookup("#containers-running-label").queryAs(Label.class).getText()))
+        assertThat(fx(() -> robot.lookup("#containers-running-value")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo("0");
+        assertThat(fx(() -> robot.lookup("#containers-running-label")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("Running · 1 stopped");
         fx(() -> {
             robot.lookup(".tab-pane").queryAs(TabPane.class).getSelectionModel().select(0);
             return null;
         });
-        waitFor("the sandboxes table says stopped", 10, () -> tableCell(robot, "sandbox-cpu", s.id())
-                .filter("stopped"::equals).isPresent());
+        waitFor(
+                "the sandboxes table says stopped",
+                10,
+                () -> tableCell(robot, "sandbox-cpu", s.id())
+                        .filter("stopped"::equals)
+                        .isPresent());
         assertThat(tableCell(robot, "sandbox-memory", s.id())).contains("stopped");
     }
 
     @SuppressWarnings("unchecked")
     private static Optional<XYChart.Series<Number, Number>> series(FxRobot robot, String chart, String sandboxId) {
         LineChart<Number, Number> c = robot.lookup(chart).queryAs(LineChart.class);
-        return c.getData().stream().filter(x -> x.getName().startsWith(sandboxId)).findFirst();
+        return c.getData().stream()
+                .filter(x -> x.getName().startsWith(sandboxId))
+                .findFirst();
     }
 
     private static int points(FxRobot robot, String chart, String sandboxId) {

@@ -41,7 +41,8 @@ class EventListSeverityTest {
 
     @AfterEach
     void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -66,12 +67,14 @@ class EventListSeverityTest {
             lines.add(new EventLine(id++, now, kind, "an event of kind " + kind, null));
         }
         WaitForAsyncUtils.asyncFx(() -> {
-            EventList list = new EventList(FXCollections.observableArrayList(lines), new SimpleObjectProperty<>(now));
-            Scene scene = new Scene(list, 900, 600);
-            Theme.LIGHT.apply(scene);
-            stage.setScene(scene);
-            stage.show();
-        }).get(10, TimeUnit.SECONDS);
+                    EventList list =
+                            new EventList(FXCollections.observableArrayList(lines), new SimpleObjectProperty<>(now));
+                    Scene scene = new Scene(list, 900, 600);
+                    Theme.LIGHT.apply(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(10, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
 
         Map<String, List<String>> styles = fx(() -> {
@@ -79,8 +82,11 @@ class EventListSeverityTest {
             for (Node n : robot.lookup(".list-cell").queryAll()) {
                 if (n instanceof ListCell<?> c && c.getItem() instanceof EventLine e) {
                     Label chip = (Label) c.lookup(".pd-chip");
-                    out.put(e.kind(), chip.getStyleClass().stream().filter(s -> s.startsWith("pd-severity-")
-                            || s.startsWith("pd-kind-")).toList());
+                    out.put(
+                            e.kind(),
+                            chip.getStyleClass().stream()
+                                    .filter(s -> s.startsWith("pd-severity-") || s.startsWith("pd-kind-"))
+                                    .toList());
                 }
             }
             return out;

@@ -61,13 +61,16 @@ class SideFoldTest {
         show();
         assertThat(shown()).isEqualTo("rail");
         assertThat(railCounts(robot)).containsExactly("0", "0");
-        assertThat(fx(() -> main.getWidth())).as("the tables get all but the rail").isGreaterThan(1366 - 60);
+        assertThat(fx(() -> main.getWidth()))
+                .as("the tables get all but the rail")
+                .isGreaterThan(1366 - 60);
 
         run(() -> requests.add("git push"));
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(shown()).isEqualTo("side");
-        assertThat(fx(() -> side.getWidth())).as("the side's first width").isBetween(
-                DashboardView.SIDE_MIN_WIDTH, 561.0);
+        assertThat(fx(() -> side.getWidth()))
+                .as("the side's first width")
+                .isBetween(DashboardView.SIDE_MIN_WIDTH, 561.0);
 
         run(() -> conflicts.add("agent/b"));
         run(() -> requests.clear());
@@ -144,9 +147,14 @@ class SideFoldTest {
         assertThat(shown()).isEqualTo("rail");
         assertThat(railCounts(robot)).containsExactly("2", "0");
         assertThat(fx(() -> robot.lookup("#" + SideRail.ID + " .pd-side-rail-count").queryAllAs(Label.class).stream()
-                .map(l -> l.getStyleClass().contains(SideRail.WAITING)).toList())).as("what waits stands out")
+                        .map(l -> l.getStyleClass().contains(SideRail.WAITING))
+                        .toList()))
+                .as("what waits stands out")
                 .containsExactly(true, false);
-        assertThat(fx(() -> robot.lookup("#side-rail-approvals").queryButton().getTooltip().getText()))
+        assertThat(fx(() -> robot.lookup("#side-rail-approvals")
+                        .queryButton()
+                        .getTooltip()
+                        .getText()))
                 .isEqualTo("2 requests waiting for a decision (Ctrl+B shows them)");
 
         run(() -> conflicts.add("agent/b"));
@@ -161,7 +169,8 @@ class SideFoldTest {
             if (fold.getRight() instanceof SideRail && fold.getCenter() == main) {
                 return "rail";
             }
-            if (fold.getCenter() instanceof SplitPane s && s.getItems().equals(java.util.List.of(main, side))
+            if (fold.getCenter() instanceof SplitPane s
+                    && s.getItems().equals(java.util.List.of(main, side))
                     && fold.getRight() == null) {
                 return "side";
             }
@@ -171,7 +180,8 @@ class SideFoldTest {
 
     private java.util.List<String> railCounts(FxRobot robot) throws Exception {
         return fx(() -> robot.lookup("#" + SideRail.ID + " .pd-side-rail-count").queryAllAs(Label.class).stream()
-                .map(Label::getText).toList());
+                .map(Label::getText)
+                .toList());
     }
 
     private static void run(Runnable r) throws Exception {

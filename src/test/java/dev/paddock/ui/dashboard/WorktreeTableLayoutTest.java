@@ -62,7 +62,9 @@ class WorktreeTableLayoutTest {
         assertThat(cutChips()).isEmpty();
         // At its narrowest (the other columns given the room, by the resize policy or by hand) they still do.
         fx(() -> {
-            var state = table.getColumns().stream().filter(c -> c.getText().equals("State")).findFirst()
+            var state = table.getColumns().stream()
+                    .filter(c -> c.getText().equals("State"))
+                    .findFirst()
                     .orElseThrow();
             table.resizeColumn(state, -state.getWidth());
             return null;
@@ -87,8 +89,8 @@ class WorktreeTableLayoutTest {
                     chips++;
                     String drawn = drawn(l);
                     if (!l.getText().equals(drawn)) {
-                        out.add(l.getText() + " reads \"" + drawn + "\" (" + l.getWidth() + " px of "
-                                + l.prefWidth(-1) + ")");
+                        out.add(l.getText() + " reads \"" + drawn + "\" (" + l.getWidth() + " px of " + l.prefWidth(-1)
+                                + ")");
                     }
                     Node cell = l.getParent();
                     while (cell != null && !(cell instanceof javafx.scene.control.TableCell<?, ?>)) {
@@ -117,11 +119,31 @@ class WorktreeTableLayoutTest {
         return "";
     }
 
-    private static Worktree worktree(String name, String branch, boolean main, boolean dirty, int changed,
-                                     boolean locked, boolean missing, boolean prunable) {
-        return new Worktree("/tmp/gson/.worktrees/" + name, name, branch, false, main, "cf473527aa", "Merge branch '"
-                + branch + "' through the Paddock merge queue", dirty, changed, locked, locked ? "kept by hand" : null,
-                prunable, prunable ? "gitdir file points to non-existent location" : null, null, missing);
+    private static Worktree worktree(
+            String name,
+            String branch,
+            boolean main,
+            boolean dirty,
+            int changed,
+            boolean locked,
+            boolean missing,
+            boolean prunable) {
+        return new Worktree(
+                "/tmp/gson/.worktrees/" + name,
+                name,
+                branch,
+                false,
+                main,
+                "cf473527aa",
+                "Merge branch '" + branch + "' through the Paddock merge queue",
+                dirty,
+                changed,
+                locked,
+                locked ? "kept by hand" : null,
+                prunable,
+                prunable ? "gitdir file points to non-existent location" : null,
+                null,
+                missing);
     }
 
     private static <T> T fx(Callable<T> call) throws Exception {

@@ -47,7 +47,8 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class PolicyReviewViewTest {
-    private static final String STRICT = "{\"permissions\": {\"allow\": [\"Bash(git status)\"]}, \"unmatched\": \"deny\"}\n";
+    private static final String STRICT =
+            "{\"permissions\": {\"allow\": [\"Bash(git status)\"]}, \"unmatched\": \"deny\"}\n";
 
     @TempDir
     Path temp;
@@ -96,7 +97,8 @@ class PolicyReviewViewTest {
         try {
             WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("timed out waiting until " + what + "; entries: " + merges().list(repo.dir(), 20), e);
+            throw new AssertionError(
+                    "timed out waiting until " + what + "; entries: " + merges().list(repo.dir(), 20), e);
         }
     }
 
@@ -105,22 +107,29 @@ class PolicyReviewViewTest {
     }
 
     private static Node reviewRow(FxRobot robot, long id) throws Exception {
-        return fx(() -> robot.lookup("#" + QueueTables.REVIEW_ID).lookup((Node n) -> n instanceof TableCell<?, ?> c
-                && c.getTableColumn() != null && "merge-col-id".equals(c.getTableColumn().getId())
-                && dev.paddock.testing.TableCells.shown(c) && c.getTableRow().getItem() instanceof QueueRow r
-                && r.id() == id).query());
+        return fx(() -> robot.lookup("#" + QueueTables.REVIEW_ID)
+                .lookup((Node n) -> n instanceof TableCell<?, ?> c
+                        && c.getTableColumn() != null
+                        && "merge-col-id".equals(c.getTableColumn().getId())
+                        && dev.paddock.testing.TableCells.shown(c)
+                        && c.getTableRow().getItem() instanceof QueueRow r
+                        && r.id() == id)
+                .query());
     }
 
     @SuppressWarnings("unchecked")
     private static List<String> diffLines(FxRobot robot) throws Exception {
-        return fx(() -> List.copyOf(robot.lookup("#" + ReviewPane.DIFF_ID).queryAs(ListView.class).getItems()));
+        return fx(() -> List.copyOf(
+                robot.lookup("#" + ReviewPane.DIFF_ID).queryAs(ListView.class).getItems()));
     }
 
     private void screenshot(String name) throws Exception {
         String dir = System.getProperty("paddock.screenshots");
         if (dir != null) {
             WaitForAsyncUtils.sleep(800, TimeUnit.MILLISECONDS);
-            new ProcessBuilder("import", "-window", "root", Path.of(dir, name).toString()).inheritIO().start()
+            new ProcessBuilder("import", "-window", "root", Path.of(dir, name).toString())
+                    .inheritIO()
+                    .start()
                     .waitFor(30, TimeUnit.SECONDS);
         }
     }
@@ -128,41 +137,67 @@ class PolicyReviewViewTest {
     @Test
     void aPolicyChangeWaitsInTheTabWithItsDiffAndIsApprovedOrRejectedFromTheKeyboard(FxRobot robot) throws Exception {
         String openTip = branch("agent/open", "{\"permissions\": {\"allow\": [\"Bash\"]}}\n");
-        branch("agent/wider", "{\"permissions\": {\"allow\": [\"Bash(git status)\", \"Bash(curl:*)\"]},"
-                + " \"unmatched\": \"deny\"}\n");
+        branch(
+                "agent/wider",
+                "{\"permissions\": {\"allow\": [\"Bash(git status)\", \"Bash(curl:*)\"]},"
+                        + " \"unmatched\": \"deny\"}\n");
         String before = repo.git("rev-parse", "main").strip();
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            // Monocle's headless screen is 1280x800; a real display for screenshots is the 1366x768 of small laptops.
-            boolean shots = System.getProperty("paddock.screenshots") != null;
-            Scene scene = new Scene(window, shots ? 1366 : 1280, shots ? 768 : 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.setWidth(scene.getWidth()); // the stage is shared: its size is set, not left from the test before
-            stage.setHeight(scene.getHeight());
-            stage.show();
-        }).get(60, TimeUnit.SECONDS);
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    // Monocle's headless screen is 1280x800; a real display for screenshots is the 1366x768 of small
+                    // laptops.
+                    boolean shots = System.getProperty("paddock.screenshots") != null;
+                    Scene scene = new Scene(window, shots ? 1366 : 1280, shots ? 768 : 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.setWidth(
+                            scene.getWidth()); // the stage is shared: its size is set, not left from the test before
+                    stage.setHeight(scene.getHeight());
+                    stage.show();
+                })
+                .get(60, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(90, TimeUnit.SECONDS);
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT4).release(KeyCode.DIGIT4, KeyCode.CONTROL);
 
         MergeEntry open = merges().enqueueBranch(repo.dir(), "agent/open", "tester");
-        waitFor("the review pane shows agent/open", 60, () -> fx(() -> robot.lookup("#" + ReviewPane.ID).query()
-                .isVisible()) && merges().get(open.id()).state() == MergeState.POLICY_REVIEW);
+        waitFor(
+                "the review pane shows agent/open",
+                60,
+                () -> fx(() -> robot.lookup("#" + ReviewPane.ID).query().isVisible())
+                        && merges().get(open.id()).state() == MergeState.POLICY_REVIEW);
         MergeEntry wider = merges().enqueueBranch(repo.dir(), "agent/wider", "tester");
-        waitFor("both wait for a review", 60, () -> fx(() -> robot.lookup("#" + QueueTables.REVIEW_ID)
-                .queryAs(TableView.class).getItems().size()) == 2);
-        assertThat(fx(() -> robot.lookup("#" + ReviewPane.TITLE_ID).queryAs(Label.class).getText()))
+        waitFor(
+                "both wait for a review",
+                60,
+                () -> fx(() -> robot.lookup("#" + QueueTables.REVIEW_ID)
+                                .queryAs(TableView.class)
+                                .getItems()
+                                .size())
+                        == 2);
+        assertThat(fx(() -> robot.lookup("#" + ReviewPane.TITLE_ID)
+                        .queryAs(Label.class)
+                        .getText()))
                 .startsWith("Waiting for your review (2)");
-        assertThat(fx(() -> robot.lookup(".tab-pane").queryAs(javafx.scene.control.TabPane.class).getSelectionModel()
-                .getSelectedItem().getText())).isEqualTo("Merge queue (2)");
-        assertThat(disabled(robot, ReviewPane.APPROVE_ID)).as("nothing selected, no diff").isTrue();
+        assertThat(fx(() -> robot.lookup(".tab-pane")
+                        .queryAs(javafx.scene.control.TabPane.class)
+                        .getSelectionModel()
+                        .getSelectedItem()
+                        .getText()))
+                .isEqualTo("Merge queue (2)");
+        assertThat(disabled(robot, ReviewPane.APPROVE_ID))
+                .as("nothing selected, no diff")
+                .isTrue();
 
         robot.clickOn(reviewRow(robot, open.id()));
-        waitFor("the diff of agent/open shows", 30, () -> diffLines(robot).contains(
-                "+{\"permissions\": {\"allow\": [\"Bash\"]}}"));
+        waitFor(
+                "the diff of agent/open shows",
+                30,
+                () -> diffLines(robot).contains("+{\"permissions\": {\"allow\": [\"Bash\"]}}"));
         assertThat(diffLines(robot)).contains("-" + STRICT.strip(), "+++ b/.paddock/policy.json");
-        assertThat(fx(() -> robot.lookup("#" + ReviewPane.FILES_ID).queryAs(Label.class).getText()))
+        assertThat(fx(() -> robot.lookup("#" + ReviewPane.FILES_ID)
+                        .queryAs(Label.class)
+                        .getText()))
                 .contains(".paddock/policy.json", "agent/open at " + openTip.substring(0, QueueText.SHORT_COMMIT));
         waitFor("approve is enabled", 10, () -> !disabled(robot, ReviewPane.APPROVE_ID));
         assertThat(repo.git("rev-parse", "main").strip()).isEqualTo(before);
@@ -174,8 +209,10 @@ class PolicyReviewViewTest {
         assertThat(Files.readString(repo.dir().resolve(".paddock/policy.json"))).contains("[\"Bash\"]");
 
         robot.clickOn(reviewRow(robot, wider.id()));
-        waitFor("the diff of agent/wider shows", 30, () -> diffLines(robot).stream()
-                .anyMatch(l -> l.startsWith("+") && l.contains("curl")));
+        waitFor(
+                "the diff of agent/wider shows",
+                30,
+                () -> diffLines(robot).stream().anyMatch(l -> l.startsWith("+") && l.contains("curl")));
         String merged = repo.git("rev-parse", "main").strip();
         waitFor("reject is enabled", 10, () -> !disabled(robot, ReviewPane.REJECT_ID));
         Node reject = fx(() -> robot.lookup("#" + ReviewPane.REJECT_ID).query());
@@ -187,8 +224,13 @@ class PolicyReviewViewTest {
 
         waitFor("agent/wider is cancelled", 30, () -> merges().get(wider.id()).state() == MergeState.CANCELLED);
         assertThat(merges().get(wider.id()).attempt().result()).contains("rejected by");
-        assertThat(repo.git("rev-parse", "main").strip()).as("base keeps nothing of it").isEqualTo(merged);
-        waitFor("the review pane is gone", 30, () -> !fx(() -> robot.lookup("#" + ReviewPane.ID).query().isVisible()));
+        assertThat(repo.git("rev-parse", "main").strip())
+                .as("base keeps nothing of it")
+                .isEqualTo(merged);
+        waitFor(
+                "the review pane is gone",
+                30,
+                () -> !fx(() -> robot.lookup("#" + ReviewPane.ID).query().isVisible()));
         screenshot("merge-queue-after-review.png");
     }
 }

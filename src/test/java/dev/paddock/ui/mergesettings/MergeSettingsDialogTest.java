@@ -65,32 +65,37 @@ class MergeSettingsDialogTest {
         repo.commitFile("src/App.java", "class App {}\n", "Add App");
         host = Host.start(PaddockHome.resolve(temp.resolve("home"), Map.of()), "panel");
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.show();
-            stage.toFront();
-        }).get(30, TimeUnit.SECONDS);
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                30, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }
 
     @AfterEach
     void closePanel() throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            for (Window w : List.copyOf(Window.getWindows())) {
-                // Edits a test left unsaved would ask "discard?" and wait for an answer: tear down without it.
-                Node pane = w.getScene() == null ? null : w.getScene().getRoot().lookup("#merge-settings-dialog");
-                if (pane != null && pane.getUserData() instanceof MergeSettingsDialog d) {
-                    d.setOnCloseRequest(null);
-                }
-            }
-            for (Window w : List.copyOf(Window.getWindows())) {
-                w.hide();
-            }
-        }).get(10, TimeUnit.SECONDS);
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        // Edits a test left unsaved would ask "discard?" and wait for an answer: tear down without it.
+                        Node pane = w.getScene() == null
+                                ? null
+                                : w.getScene().getRoot().lookup("#merge-settings-dialog");
+                        if (pane != null && pane.getUserData() instanceof MergeSettingsDialog d) {
+                            d.setOnCloseRequest(null);
+                        }
+                    }
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        w.hide();
+                    }
+                })
+                .get(10, TimeUnit.SECONDS);
         vm.close();
     }
 
@@ -109,12 +114,18 @@ class MergeSettingsDialogTest {
     }
 
     private MergeSettingsViewModel loaded(FxRobot robot) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isPresent());
-        MergeSettingsViewModel model = fx(() -> ((MergeSettingsDialog) robot.lookup("#merge-settings-dialog").query()
-                .getUserData()).viewModel());
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> !model.busyProperty().get()
-                && model.savedProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isPresent());
+        MergeSettingsViewModel model = fx(() -> ((MergeSettingsDialog)
+                        robot.lookup("#merge-settings-dialog").query().getUserData())
+                .viewModel());
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() ->
+                        !model.busyProperty().get() && model.savedProperty().get() != null));
         return model;
     }
 
@@ -132,7 +143,8 @@ class MergeSettingsDialogTest {
     }
 
     private static boolean saveDisabled(FxRobot robot) throws Exception {
-        return fx(() -> robot.lookup("#merge-settings-save").queryAs(Button.class).isDisabled());
+        return fx(
+                () -> robot.lookup("#merge-settings-save").queryAs(Button.class).isDisabled());
     }
 
     private static Label visibleLabel(FxRobot robot, String id) throws Exception {
@@ -146,12 +158,22 @@ class MergeSettingsDialogTest {
     void showsTheStoredSettingsAndSavesEveryChangeWithItsEvent(FxRobot robot) throws Exception {
         MergeSettings before = stored();
         MergeSettingsViewModel model = open(robot);
-        assertThat(fx(() -> robot.lookup("#merge-settings-dialog").query().getScene().getWindow()))
-                .isInstanceOfSatisfying(Stage.class, s -> assertThat(s.getTitle()).contains("project"));
-        assertThat(fx(() -> robot.lookup("#merge-settings-strategy-" + before.strategy().id())
-                .queryAs(RadioButton.class).isSelected())).isTrue();
-        assertThat(fx(() -> robot.lookup("#merge-settings-auto-" + before.autoResolve().id())
-                .queryAs(RadioButton.class).isSelected())).isTrue();
+        assertThat(fx(() -> robot.lookup("#merge-settings-dialog")
+                        .query()
+                        .getScene()
+                        .getWindow()))
+                .isInstanceOfSatisfying(
+                        Stage.class, s -> assertThat(s.getTitle()).contains("project"));
+        assertThat(fx(() -> robot.lookup(
+                                "#merge-settings-strategy-" + before.strategy().id())
+                        .queryAs(RadioButton.class)
+                        .isSelected()))
+                .isTrue();
+        assertThat(fx(() -> robot.lookup(
+                                "#merge-settings-auto-" + before.autoResolve().id())
+                        .queryAs(RadioButton.class)
+                        .isSelected()))
+                .isTrue();
         assertThat(text(robot, "#merge-settings-test-command")).isEqualTo(before.hasTest() ? before.testCommand() : "");
         assertThat(Duration.ofMillis(Math.round(Double.parseDouble(text(robot, "#merge-settings-timeout")) * 1000)))
                 .isEqualTo(before.testTimeout());
@@ -167,21 +189,33 @@ class MergeSettingsDialogTest {
         assertThat(saveDisabled(robot)).isFalse();
 
         robot.clickOn("#merge-settings-save");
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isEmpty());
-        assertThat(robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID).tryQuery()).isEmpty();
-        assertThat(stored()).isEqualTo(new MergeSettings(MergeStrategy.REBASE, "sh ./check.sh --fast",
-                Duration.ofSeconds(30), 2, AutoResolveMode.APPLY));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isEmpty());
+        assertThat(robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID).tryQuery())
+                .isEmpty();
+        assertThat(stored())
+                .isEqualTo(new MergeSettings(
+                        MergeStrategy.REBASE,
+                        "sh ./check.sh --fast",
+                        Duration.ofSeconds(30),
+                        2,
+                        AutoResolveMode.APPLY));
 
         long repoId = host.wiring().repoService().open(repo.dir()).record().id();
         List<Event> changes = host.wiring().events().recent(repoId, 100).stream()
-                .filter(e -> EventKinds.SETTING_CHANGED.equals(e.kind())).toList();
-        assertThat(changes).extracting(Event::details).anySatisfy(d -> assertThat(d).contains("merge.strategy")
-                .contains("rebase"));
-        assertThat(changes).extracting(Event::details).anySatisfy(d -> assertThat(d).contains("merge.test-command")
-                .contains("check.sh"));
-        assertThat(changes).extracting(Event::details).anySatisfy(d -> assertThat(d).contains("merge.auto-resolve")
-                .contains("apply"));
+                .filter(e -> EventKinds.SETTING_CHANGED.equals(e.kind()))
+                .toList();
+        assertThat(changes)
+                .extracting(Event::details)
+                .anySatisfy(d -> assertThat(d).contains("merge.strategy").contains("rebase"));
+        assertThat(changes)
+                .extracting(Event::details)
+                .anySatisfy(d -> assertThat(d).contains("merge.test-command").contains("check.sh"));
+        assertThat(changes)
+                .extracting(Event::details)
+                .anySatisfy(d -> assertThat(d).contains("merge.auto-resolve").contains("apply"));
     }
 
     @Test
@@ -198,8 +232,10 @@ class MergeSettingsDialogTest {
         assertThat(visibleLabel(robot, "#merge-settings-timeout-message")).isNull();
         assertThat(saveDisabled(robot)).isFalse();
         robot.press(KeyCode.CONTROL, KeyCode.S).release(KeyCode.S, KeyCode.CONTROL); // Ctrl+S saves too
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isEmpty());
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isEmpty());
         assertThat(stored().testTimeout()).isEqualTo(Duration.ofMillis(1500));
     }
 
@@ -213,7 +249,9 @@ class MergeSettingsDialogTest {
         assertThat(fx(message::getText)).contains("\"abc\"").contains("whole number");
         assertThat(saveDisabled(robot)).isTrue();
         type(robot, "#merge-settings-attempts", "0");
-        assertThat(fx(() -> robot.lookup("#merge-settings-attempts-message").queryAs(Label.class).getText()))
+        assertThat(fx(() -> robot.lookup("#merge-settings-attempts-message")
+                        .queryAs(Label.class)
+                        .getText()))
                 .contains("At least 1 attempt");
         assertThat(saveDisabled(robot)).isTrue();
         assertThat(stored()).isEqualTo(before);
@@ -226,19 +264,29 @@ class MergeSettingsDialogTest {
         type(robot, "#merge-settings-attempts", "7");
 
         robot.clickOn("#merge-settings-cancel");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
-                .tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
         robot.clickOn(MergeSettingsDialog.KEEP_EDITING.getText());
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(robot.lookup("#merge-settings-dialog").tryQuery()).isPresent();
         assertThat(text(robot, "#merge-settings-attempts")).isEqualTo("7");
 
         robot.clickOn("#merge-settings-cancel");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
-                .tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
         robot.clickOn(MergeSettingsDialog.DISCARD.getText());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isEmpty());
         assertThat(stored()).isEqualTo(before);
     }
 
@@ -249,17 +297,25 @@ class MergeSettingsDialogTest {
         type(robot, "#merge-settings-attempts", "7");
 
         robot.clickOn("#merge-settings-cancel");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
-                .tryQuery().isPresent());
-        javafx.scene.control.DialogPane question = robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
-                .queryAs(javafx.scene.control.DialogPane.class);
-        javafx.scene.control.Button keep = fx(() -> (javafx.scene.control.Button) question.lookupButton(
-                MergeSettingsDialog.KEEP_EDITING));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
+        javafx.scene.control.DialogPane question =
+                robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID).queryAs(javafx.scene.control.DialogPane.class);
+        javafx.scene.control.Button keep =
+                fx(() -> (javafx.scene.control.Button) question.lookupButton(MergeSettingsDialog.KEEP_EDITING));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(keep::isFocused));
         assertThat(fx(keep::isDefaultButton)).isTrue();
         robot.type(javafx.scene.input.KeyCode.ENTER);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
-                .tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isEmpty());
         assertThat(robot.lookup("#merge-settings-dialog").tryQuery()).isPresent();
         assertThat(text(robot, "#merge-settings-attempts")).isEqualTo("7");
         assertThat(stored()).isEqualTo(before);
@@ -270,9 +326,12 @@ class MergeSettingsDialogTest {
         robot.clickOn("#header-merge-settings");
         loaded(robot);
         robot.clickOn("#merge-settings-cancel");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isEmpty());
-        assertThat(robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID).tryQuery()).isEmpty();
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isEmpty());
+        assertThat(robot.lookup("#" + MergeSettingsDialog.UNSAVED_ID).tryQuery())
+                .isEmpty();
     }
 
     @Test
@@ -284,19 +343,27 @@ class MergeSettingsDialogTest {
         Path moved = temp.resolve("moved");
         Files.move(repo.dir(), moved);
         robot.clickOn("#merge-settings-save");
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#merge-settings-error")
-                .query().isVisible()));
-        String shown = fx(() -> robot.lookup("#merge-settings-error .label").queryAs(Label.class).getText());
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#merge-settings-error").query().isVisible()));
+        String shown = fx(() -> robot.lookup("#merge-settings-error .label")
+                .queryAs(Label.class)
+                .getText());
         assertThat(shown).startsWith("Cannot save the merge settings of").contains("project");
         assertThat(robot.lookup("#merge-settings-dialog").tryQuery()).isPresent();
         assertThat(text(robot, "#merge-settings-attempts")).isEqualTo("4");
-        assertThat(fx(() -> robot.lookup("#merge-settings-strategy-rebase").queryAs(RadioButton.class).isSelected()))
+        assertThat(fx(() -> robot.lookup("#merge-settings-strategy-rebase")
+                        .queryAs(RadioButton.class)
+                        .isSelected()))
                 .isTrue();
 
         Files.move(moved, repo.dir()); // back: Save now stores both edits
         robot.clickOn("#merge-settings-save");
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("#merge-settings-dialog").tryQuery()
-                .isEmpty());
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#merge-settings-dialog").tryQuery().isEmpty());
         assertThat(stored().maxAttempts()).isEqualTo(4);
         assertThat(stored().strategy()).isEqualTo(MergeStrategy.REBASE);
     }

@@ -39,12 +39,18 @@ class DesktopNotifierTest {
         Path out = temp.resolve("args");
         recorder(temp.resolve("bin"), out);
         try (DesktopNotifier n = new DesktopNotifier(() -> temp.resolve("bin").toString())) {
-            n.notify("--urgency=critical is waiting for you", "$(touch " + temp.resolve("pwned") + "); `id`",
+            n.notify(
+                    "--urgency=critical is waiting for you",
+                    "$(touch " + temp.resolve("pwned") + "); `id`",
                     () -> true);
             drain(n);
         }
-        assertThat(Files.readAllLines(out)).containsExactly("--app-name=Paddock", "--",
-                "--urgency=critical is waiting for you", "$(touch " + temp.resolve("pwned") + "); `id`");
+        assertThat(Files.readAllLines(out))
+                .containsExactly(
+                        "--app-name=Paddock",
+                        "--",
+                        "--urgency=critical is waiting for you",
+                        "$(touch " + temp.resolve("pwned") + "); `id`");
         assertThat(temp.resolve("pwned")).doesNotExist();
     }
 
@@ -64,6 +70,7 @@ class DesktopNotifierTest {
             drain(n);
         }
         assertThat(out).doesNotExist();
-        assertThat(List.of(DesktopNotifier.locate(null), DesktopNotifier.locate(""))).allMatch(o -> o.isEmpty());
+        assertThat(List.of(DesktopNotifier.locate(null), DesktopNotifier.locate("")))
+                .allMatch(o -> o.isEmpty());
     }
 }

@@ -66,32 +66,37 @@ class PolicyEditorDialogTest {
         home = temp.resolve("home");
         host = Host.start(PaddockHome.resolve(home, Map.of()), "panel");
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            stage.show();
-            stage.toFront();
-        }).get(30, TimeUnit.SECONDS);
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                15, TimeUnit.SECONDS, () -> fx(() -> vm.currentProperty().get() != null));
     }
 
     @AfterEach
     void closePanel() throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            for (Window w : List.copyOf(Window.getWindows())) {
-                // Edits a test left unsaved would ask "discard?" and wait for an answer: tear down without it.
-                javafx.scene.Node pane = w.getScene() == null ? null : w.getScene().getRoot().lookup("#policy-dialog");
-                if (pane != null && pane.getUserData() instanceof PolicyEditorDialog d) {
-                    d.setOnCloseRequest(null);
-                }
-            }
-            for (Window w : List.copyOf(Window.getWindows())) {
-                w.hide();
-            }
-        }).get(10, TimeUnit.SECONDS);
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        // Edits a test left unsaved would ask "discard?" and wait for an answer: tear down without it.
+                        javafx.scene.Node pane = w.getScene() == null
+                                ? null
+                                : w.getScene().getRoot().lookup("#policy-dialog");
+                        if (pane != null && pane.getUserData() instanceof PolicyEditorDialog d) {
+                            d.setOnCloseRequest(null);
+                        }
+                    }
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        w.hide();
+                    }
+                })
+                .get(10, TimeUnit.SECONDS);
         vm.close();
     }
 
@@ -106,11 +111,18 @@ class PolicyEditorDialogTest {
     /** Opens the dialog with Ctrl+P and waits until the file is loaded and checked. */
     private PolicyEditorViewModel open(FxRobot robot) throws Exception {
         robot.press(KeyCode.CONTROL, KeyCode.P).release(KeyCode.P, KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isPresent());
-        PolicyEditorViewModel model = fx(() -> ((PolicyEditorDialog) robot.lookup("#policy-dialog").query()
-                .getUserData()).viewModel());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !model.busyProperty().get()
-                && !model.checkingProperty().get() && model.validationProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#policy-dialog").tryQuery().isPresent());
+        PolicyEditorViewModel model = fx(() ->
+                ((PolicyEditorDialog) robot.lookup("#policy-dialog").query().getUserData()).viewModel());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> !model.busyProperty().get()
+                        && !model.checkingProperty().get()
+                        && model.validationProperty().get() != null));
         return model;
     }
 
@@ -120,27 +132,37 @@ class PolicyEditorDialogTest {
     }
 
     private static void waitChecked(PolicyEditorViewModel model) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !model.checkingProperty().get()));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> !model.checkingProperty().get()));
     }
 
     @Test
     void aMissingFileStartsFromTheTemplateAndNamesTheGlobalFile(FxRobot robot) throws Exception {
         PolicyEditorViewModel model = open(robot);
-        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
                 .isEqualTo(PolicyEditorViewModel.TEMPLATE);
         assertThat(fx(() -> robot.lookup("#policy-global").queryAs(Label.class).getText()))
                 .contains(PolicyFile.globalFile(home).toString());
-        assertThat(fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText())).startsWith("Valid");
-        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isFalse();
+        assertThat(fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText()))
+                .startsWith("Valid");
+        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled()))
+                .isFalse();
         assertThat(model.file()).isEqualTo(policyFile());
     }
 
     @Test
     void theHeaderButtonOpensTheDialogAndCloseClosesIt(FxRobot robot) throws Exception {
         robot.clickOn("#header-policy");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#policy-dialog").tryQuery().isPresent());
         robot.clickOn("#policy-close");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
         open(robot); // and it opens again with Ctrl+P
         assertThat(fx(() -> robot.lookup("#policy-file").queryAs(Label.class).getText()))
                 .isEqualTo(policyFile().toString());
@@ -153,18 +175,31 @@ class PolicyEditorDialogTest {
         assertThat(fx(() -> model.unsavedProperty().get())).isTrue();
 
         robot.clickOn("#policy-close");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
-                .isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
         robot.clickOn(PolicyEditorDialog.KEEP_EDITING.getText());
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(robot.lookup("#policy-dialog").tryQuery()).isPresent();
-        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText())).contains("rm -rf");
+        assertThat(fx(() ->
+                        robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
+                .contains("rm -rf");
 
         robot.clickOn("#policy-close");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
-                .isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
         robot.clickOn(PolicyEditorDialog.DISCARD.getText());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
         assertThat(policyFile()).doesNotExist();
     }
 
@@ -175,22 +210,32 @@ class PolicyEditorDialogTest {
         assertThat(fx(() -> model.unsavedProperty().get())).isTrue();
 
         robot.clickOn("#policy-close");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()
-                .isPresent());
-        javafx.scene.control.DialogPane question = robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
-                .queryAs(javafx.scene.control.DialogPane.class);
-        javafx.scene.control.Button keep = fx(() -> (javafx.scene.control.Button) question.lookupButton(
-                PolicyEditorDialog.KEEP_EDITING));
-        javafx.scene.control.Button discard = fx(() -> (javafx.scene.control.Button) question.lookupButton(
-                PolicyEditorDialog.DISCARD));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isPresent());
+        javafx.scene.control.DialogPane question =
+                robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).queryAs(javafx.scene.control.DialogPane.class);
+        javafx.scene.control.Button keep =
+                fx(() -> (javafx.scene.control.Button) question.lookupButton(PolicyEditorDialog.KEEP_EDITING));
+        javafx.scene.control.Button discard =
+                fx(() -> (javafx.scene.control.Button) question.lookupButton(PolicyEditorDialog.DISCARD));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(keep::isFocused));
         assertThat(fx(keep::isDefaultButton)).isTrue();
         assertThat(fx(discard::isDefaultButton)).isFalse();
         robot.type(KeyCode.ENTER);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
-                .tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID)
+                        .tryQuery()
+                        .isEmpty());
         assertThat(robot.lookup("#policy-dialog").tryQuery()).isPresent();
-        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText())).contains("rm -rf");
+        assertThat(fx(() ->
+                        robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
+                .contains("rm -rf");
         assertThat(policyFile()).doesNotExist();
     }
 
@@ -200,10 +245,14 @@ class PolicyEditorDialogTest {
         setText(robot, "{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}}");
         waitChecked(model);
         robot.clickOn("#policy-save");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !model.unsavedProperty().get()));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> !model.unsavedProperty().get()));
 
         robot.clickOn("#policy-close");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#policy-dialog").tryQuery().isEmpty());
         assertThat(robot.lookup("#" + PolicyEditorDialog.UNSAVED_ID).tryQuery()).isEmpty();
         assertThat(policyFile()).content().contains("Bash(npm test)");
     }
@@ -219,14 +268,18 @@ class PolicyEditorDialogTest {
         robot.interact(() -> editor.positionCaret(at));
         robot.write("\"Bash(rm\"");
         waitChecked(model);
-        String check = fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText());
+        String check =
+                fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText());
         assertThat(check).contains("line 5").contains("Bash(rm").contains("Save is disabled");
-        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isTrue();
+        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled()))
+                .isTrue();
 
         setText(robot, "{\"permissions\": {\"allow\": [\"Bash(ls)\",]}}");
         waitChecked(model);
-        assertThat(fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText())).containsPattern("line 1, column \\d+");
-        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isTrue();
+        assertThat(fx(() -> robot.lookup("#policy-check").queryAs(Label.class).getText()))
+                .containsPattern("line 1, column \\d+");
+        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled()))
+                .isTrue();
         assertThat(policyFile()).doesNotExist();
     }
 
@@ -235,20 +288,30 @@ class PolicyEditorDialogTest {
         Files.createDirectories(policyFile().getParent());
         Files.writeString(policyFile(), "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}\n");
         PolicyEditorViewModel model = open(robot);
-        setText(robot, "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\"],\n"
-                + "    \"deny\": [\"Bash(git push:*)\"]\n  }\n}\n");
+        setText(
+                robot,
+                "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\"],\n"
+                        + "    \"deny\": [\"Bash(git push:*)\"]\n  }\n}\n");
         waitChecked(model);
-        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isFalse();
+        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled()))
+                .isFalse();
         robot.clickOn("#policy-save");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null
-                && model.messageProperty().get().contains("saved")));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> model.messageProperty().get() != null
+                        && model.messageProperty().get().contains("saved")));
 
-        assertThat(Files.readString(policyFile().resolveSibling("policy.json.bak"))).contains("Bash(ls)");
+        assertThat(Files.readString(policyFile().resolveSibling("policy.json.bak")))
+                .contains("Bash(ls)");
         Policy loaded = PolicyFile.load(List.of(policyFile()), repo.dir(), repo.dir());
         assertThat(loaded.isBroken()).isFalse();
         PolicyEngine engine = new PolicyEngine(loaded);
-        assertThat(engine.decide(ToolRequest.bash("git push origin main", repo.dir())).verdict()).isEqualTo(Verdict.DENY);
-        assertThat(engine.decide(ToolRequest.bash("npm test", repo.dir())).verdict()).isEqualTo(Verdict.ALLOW);
+        assertThat(engine.decide(ToolRequest.bash("git push origin main", repo.dir()))
+                        .verdict())
+                .isEqualTo(Verdict.DENY);
+        assertThat(engine.decide(ToolRequest.bash("npm test", repo.dir())).verdict())
+                .isEqualTo(Verdict.ALLOW);
         assertThat(engine.decide(ToolRequest.bash("ls", repo.dir())).verdict()).isEqualTo(Verdict.ASK);
         assertThat(Files.list(policyFile().getParent()).map(p -> p.getFileName().toString()))
                 .containsExactlyInAnyOrder("policy.json", "policy.json.bak");
@@ -263,16 +326,20 @@ class PolicyEditorDialogTest {
         Label verdict = robot.lookup("#policy-try-verdict").queryAs(Label.class);
         assertThat(fx(verdict::getText)).isEqualTo("deny");
         assertThat(fx(() -> verdict.getStyleClass().contains("pd-chip-danger"))).isTrue();
-        assertThat(fx(() -> robot.lookup("#policy-try-rule").queryAs(Label.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#policy-try-rule").queryAs(Label.class).getText()))
                 .isEqualTo("deny rule Bash(rm -rf:*)");
-        assertThat(fx(() -> robot.lookup("#policy-try-reason").queryAs(Label.class).getText())).isNotBlank();
+        assertThat(fx(() ->
+                        robot.lookup("#policy-try-reason").queryAs(Label.class).getText()))
+                .isNotBlank();
 
         // Live: another command, another tool
         TextField input = robot.lookup("#policy-try-input").queryAs(TextField.class);
         robot.interact(() -> input.setText("ls -la src"));
         waitChecked(model);
         assertThat(fx(verdict::getText)).isEqualTo("allow");
-        robot.interact(() -> robot.lookup("#policy-try-tool").queryAs(ComboBox.class).setValue("WebFetch"));
+        robot.interact(
+                () -> robot.lookup("#policy-try-tool").queryAs(ComboBox.class).setValue("WebFetch"));
         robot.interact(() -> input.setText("https://example.com/x"));
         waitChecked(model);
         assertThat(fx(verdict::getText)).isEqualTo("ask");
@@ -297,22 +364,35 @@ class PolicyEditorDialogTest {
         setText(robot, "{\"permissions\": {\"allow\": [\"Bash(npm test)\"], \"ask\": [], \"deny\": []}}");
         waitChecked(model);
         robot.clickOn("#policy-import");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null));
         waitChecked(model);
-        String message = fx(() -> robot.lookup("#policy-message").queryAs(Label.class).getText());
-        assertThat(message).contains("Imported 3 rules").contains("1 already here").contains("skipped 1")
+        String message =
+                fx(() -> robot.lookup("#policy-message").queryAs(Label.class).getText());
+        assertThat(message)
+                .contains("Imported 3 rules")
+                .contains("1 already here")
+                .contains("skipped 1")
                 .contains("line 5");
-        JsonNode merged = Json.mapper().readTree(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText()));
+        JsonNode merged = Json.mapper()
+                .readTree(fx(() ->
+                        robot.lookup("#policy-editor").queryAs(TextArea.class).getText()));
         assertThat(merged.at("/permissions/allow").toString())
                 .isEqualTo("[\"Bash(npm test)\",\"Bash(npm run lint:*)\",\"Read(./src/**)\"]");
         assertThat(merged.at("/permissions/deny").toString()).isEqualTo("[\"Bash(git push:*)\"]");
-        assertThat(fx(() -> robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
-                .contains("\"ask\": []").contains("\"allow\": [\n      \"Bash(npm test)\",\n");
-        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled())).isFalse();
+        assertThat(fx(() ->
+                        robot.lookup("#policy-editor").queryAs(TextArea.class).getText()))
+                .contains("\"ask\": []")
+                .contains("\"allow\": [\n      \"Bash(npm test)\",\n");
+        assertThat(fx(() -> robot.lookup("#policy-save").queryAs(Button.class).isDisabled()))
+                .isFalse();
 
         robot.clickOn("#policy-import"); // twice: nothing more is added
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null
-                && model.messageProperty().get().contains("Imported 0 rules")));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> model.messageProperty().get() != null
+                        && model.messageProperty().get().contains("Imported 0 rules")));
     }
 
     @Test
@@ -322,19 +402,23 @@ class PolicyEditorDialogTest {
         Files.writeString(settings, "{\"model\": \"opus\"}\n");
         PolicyEditorViewModel model = open(robot);
         robot.clickOn("#policy-install-hook");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> model.messageProperty().get() != null));
         assertThat(fx(() -> robot.lookup("#policy-message").queryAs(Label.class).getText()))
-                .contains("Installed the PreToolUse hook").contains(settings.toString());
+                .contains("Installed the PreToolUse hook")
+                .contains(settings.toString());
         JsonNode written = Json.mapper().readTree(settings.toFile());
         assertThat(written.path("model").asText()).isEqualTo("opus");
         assertThat(written.at("/hooks/PreToolUse/0/hooks/0/command").asText())
-                .endsWith("paddock-hook-claude --timeout " + written.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt());
+                .endsWith("paddock-hook-claude --timeout "
+                        + written.at("/hooks/PreToolUse/0/hooks/0/timeout").asInt());
         assertThat(home.resolve("bin/paddock-hook-claude")).isExecutable();
         assertThat(settings.resolveSibling("settings.json.bak")).exists();
 
         Files.writeString(settings, "{\"model\": ");
         robot.clickOn("#policy-install-hook");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> model.errorProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> model.errorProperty().get() != null));
         assertThat(fx(() -> model.errorProperty().get().message())).contains("line");
         assertThat(fx(() -> robot.lookup("#policy-error").query().isVisible())).isTrue();
         assertThat(Files.readString(settings)).isEqualTo("{\"model\": ");

@@ -37,8 +37,8 @@ class PolicyEditorViewModelTest {
 
     private PolicyEditorViewModel editor(TempRepo repo) throws Exception {
         Path home = Files.createDirectories(tmp.resolve("home"));
-        PolicyEditorViewModel vm = fx(() -> new PolicyEditorViewModel(repo.dir(),
-                new FilePolicyEditorBackend(home, () -> 60_000), Runnable::run));
+        PolicyEditorViewModel vm = fx(() ->
+                new PolicyEditorViewModel(repo.dir(), new FilePolicyEditorBackend(home, () -> 60_000), Runnable::run));
         fx(vm::load).get(10, TimeUnit.SECONDS);
         return vm;
     }
@@ -58,7 +58,8 @@ class PolicyEditorViewModelTest {
         waitFor(() -> fx(() -> vm.canSaveProperty().get()));
         Path saved = fx(vm::save).get(10, TimeUnit.SECONDS);
 
-        assertThat(saved).isEqualTo(PolicyFile.repositoryFile(repo.dir().toAbsolutePath().normalize()));
+        assertThat(saved)
+                .isEqualTo(PolicyFile.repositoryFile(repo.dir().toAbsolutePath().normalize()));
         assertThat(Files.readString(saved)).isEqualTo("{\"permissions\": {\"allow\": [\"Bash(git status)\"]}}\n");
         assertThat(fx(() -> vm.unsavedProperty().get())).isFalse();
     }
@@ -72,7 +73,8 @@ class PolicyEditorViewModelTest {
             vm.checkNow();
             return null;
         });
-        waitFor(() -> fx(() -> vm.validationProperty().get() != null && !vm.checkingProperty().get()));
+        waitFor(() -> fx(() ->
+                vm.validationProperty().get() != null && !vm.checkingProperty().get()));
 
         assertThat(fx(() -> vm.validationProperty().get().isValid())).isFalse();
         assertThat(fx(() -> vm.canSaveProperty().get())).isFalse();
@@ -83,8 +85,10 @@ class PolicyEditorViewModelTest {
     @Test
     void importingClaudeSettingsAddsTheirRulesOnceAndSavesNothing() throws Exception {
         TempRepo repo = TempRepo.init(tmp.resolve("project"));
-        repo.write(".claude/settings.json", "{\"permissions\": {\"allow\": [\"Bash(npm test)\", \"Bash(git status)\"],"
-                + " \"deny\": [\"Bash(rm -rf *)\"]}}");
+        repo.write(
+                ".claude/settings.json",
+                "{\"permissions\": {\"allow\": [\"Bash(npm test)\", \"Bash(git status)\"],"
+                        + " \"deny\": [\"Bash(rm -rf *)\"]}}");
         PolicyEditorViewModel vm = editor(repo);
         fx(() -> {
             vm.textProperty().set("{\"permissions\": {\"allow\": [\"Bash(git status)\"], \"ask\": [], \"deny\": []}}");
@@ -105,10 +109,11 @@ class PolicyEditorViewModelTest {
         TempRepo repo = TempRepo.init(tmp.resolve("project"));
         Path sandbox = Files.createDirectories(repo.dir().resolve(".worktrees/spin-1/agent/spin"));
         Path home = Files.createDirectories(tmp.resolve("home"));
-        PolicyEditorViewModel vm = fx(() -> new PolicyEditorViewModel(sandbox,
-                new FilePolicyEditorBackend(home, () -> 60_000), Runnable::run));
+        PolicyEditorViewModel vm = fx(() ->
+                new PolicyEditorViewModel(sandbox, new FilePolicyEditorBackend(home, () -> 60_000), Runnable::run));
 
-        assertThat(vm.file()).isEqualTo(PolicyFile.repositoryFile(repo.dir().toAbsolutePath().normalize()));
+        assertThat(vm.file())
+                .isEqualTo(PolicyFile.repositoryFile(repo.dir().toAbsolutePath().normalize()));
     }
 
     private static <T> T fx(Callable<T> work) throws Exception {

@@ -73,8 +73,7 @@ class ClaudeAgentPanelTest {
     }
 
     @Test
-    void allowedAskedDeniedAndACommitShowInTheTranscriptAndAFollowUpResumesTheSession(FxRobot robot)
-            throws Exception {
+    void allowedAskedDeniedAndACommitShowInTheTranscriptAndAFollowUpResumesTheSession(FxRobot robot) throws Exception {
         Path bin = ClaudeCli.require();
         AtomicReference<Path> worktree = new AtomicReference<>();
         try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> reply(t, worktree.get()))) {
@@ -88,37 +87,82 @@ class ClaudeAgentPanelTest {
             repo.git("commit", "-q", "-m", "Add the policy");
             panel.show(1366, 768);
 
-            SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), TASK, null)
-                    .agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
+            SandboxRecord s = panel.host
+                    .wiring()
+                    .sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), TASK, null)
+                            .agent("claude")
+                            .tier(Tier.WORKTREE)
+                            .maxRetries(0)
+                            .build());
             worktree.set(s.workspace().worktree());
 
             // (b) The push waits in the approval queue; a click on Approve lets Claude Code run it.
-            Approval push = await("the push to wait for a person", 90, () -> panel.host.wiring().approvals()
-                    .list(ApprovalState.PENDING, 10).stream().filter(a -> a.request().startsWith("git push"))
-                    .findFirst().orElse(null));
+            Approval push = await(
+                    "the push to wait for a person",
+                    90,
+                    () -> panel.host.wiring().approvals().list(ApprovalState.PENDING, 10).stream()
+                            .filter(a -> a.request().startsWith("git push"))
+                            .findFirst()
+                            .orElse(null));
             assertThat(push.sandboxId()).isEqualTo(s.id());
             robot.clickOn(approveButton(robot, push.id()));
-            waitFor("the click to approve the push", 20, () -> panel.host.wiring().approvals().find(push.id())
-                    .orElseThrow().state() == ApprovalState.APPROVED, () -> String.valueOf(panel.host.wiring()
-                    .approvals().find(push.id()).orElseThrow()));
-            waitFor("the run to end", 120, () -> !panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state()
-                    .mayHaveProcess(), () -> "model turns: " + api.turns().size() + ", last results: "
-                    + api.turns().get(api.turns().size() - 1).lastToolResults() + "\n--- log ---\n"
-                    + Files.readString(panel.host.wiring().sandboxService().logFile(s.id())));
+            waitFor(
+                    "the click to approve the push",
+                    20,
+                    () -> panel.host
+                                    .wiring()
+                                    .approvals()
+                                    .find(push.id())
+                                    .orElseThrow()
+                                    .state()
+                            == ApprovalState.APPROVED,
+                    () -> String.valueOf(
+                            panel.host.wiring().approvals().find(push.id()).orElseThrow()));
+            waitFor(
+                    "the run to end",
+                    120,
+                    () -> !panel.host
+                            .wiring()
+                            .sandboxes()
+                            .find(s.id())
+                            .orElseThrow()
+                            .state()
+                            .mayHaveProcess(),
+                    () -> "model turns: " + api.turns().size() + ", last results: "
+                            + api.turns().get(api.turns().size() - 1).lastToolResults() + "\n--- log ---\n"
+                            + Files.readString(
+                                    panel.host.wiring().sandboxService().logFile(s.id())));
             panel.waitForState(s.id(), "done", 10);
 
             // The model was given the task, each command's output, and the deny's reason.
             assertThat(api.turns().get(0).prompt()).isEqualTo(TASK);
-            List<String> results = api.turns().stream().flatMap(t -> t.lastToolResults().stream()).toList();
+            List<String> results = api.turns().stream()
+                    .flatMap(t -> t.lastToolResults().stream())
+                    .toList();
             assertThat(results).anySatisfy(r -> assertThat(r).contains("On branch"));
             assertThat(results).anySatisfy(r -> assertThat(r).contains("Bash(rm -rf:*)"));
-            assertThat(TempRepo.run(origin, "rev-parse", "--verify", "refs/heads/" + s.workspace().branch()).exitCode())
-                    .as("the approved push reached origin").isZero();
+            assertThat(TempRepo.run(
+                                    origin,
+                                    "rev-parse",
+                                    "--verify",
+                                    "refs/heads/" + s.workspace().branch())
+                            .exitCode())
+                    .as("the approved push reached origin")
+                    .isZero();
             // (d) The commit holds the notes and nothing Paddock wrote for the hooks, in any commit.
             assertThat(repo.git("show", s.workspace().branch() + ":NOTES.md")).isEqualTo("Release notes\n");
             String everyFile = repo.git("log", "--all", "--name-only", "--format=");
-            assertThat(everyFile).contains("NOTES.md").doesNotContain(".claude/").doesNotContain("turn.json");
-            assertThat(panel.host.wiring().approvals().find(push.id()).orElseThrow().state())
+            assertThat(everyFile)
+                    .contains("NOTES.md")
+                    .doesNotContain(".claude/")
+                    .doesNotContain("turn.json");
+            assertThat(panel.host
+                            .wiring()
+                            .approvals()
+                            .find(push.id())
+                            .orElseThrow()
+                            .state())
                     .isEqualTo(ApprovalState.APPROVED);
 
             // The Transcript tab: each call with what was decided about it.
@@ -126,35 +170,85 @@ class ClaudeAgentPanelTest {
             @SuppressWarnings("unchecked")
             ListView<TranscriptRow> list = node(robot, "#" + TranscriptPane.LIST_ID, ListView.class);
             String who = fx(() -> panel.vm.dashboard().approvals().who());
-            Map<String, String> expected = Map.of("git status", "allowed", "git push origin HEAD",
-                    "asked · approved by " + who, "rm -rf build", "denied", "NOTES.md", "allowed",
-                    "git add NOTES.md && git commit -q -m 'Add release notes'", "allowed");
-            waitFor("the transcript shows every call with its decision", 20, () -> fx(() -> expected.entrySet()
-                    .stream().allMatch(e -> list.getItems().stream().anyMatch(r -> r.kind()
-                            == TranscriptRow.Kind.TOOL_CALL && r.text().contains(e.getKey()) && r.decision() != null
-                            && r.decision().text().equals(e.getValue())))));
-            TranscriptRow denied = fx(() -> list.getItems().stream().filter(r -> r.kind() == TranscriptRow.Kind.TOOL_CALL
-                    && r.text().contains("rm -rf build")).findFirst().orElseThrow());
+            Map<String, String> expected = Map.of(
+                    "git status",
+                    "allowed",
+                    "git push origin HEAD",
+                    "asked · approved by " + who,
+                    "rm -rf build",
+                    "denied",
+                    "NOTES.md",
+                    "allowed",
+                    "git add NOTES.md && git commit -q -m 'Add release notes'",
+                    "allowed");
+            waitFor(
+                    "the transcript shows every call with its decision",
+                    20,
+                    () -> fx(() -> expected.entrySet().stream()
+                            .allMatch(e -> list.getItems().stream()
+                                    .anyMatch(r -> r.kind() == TranscriptRow.Kind.TOOL_CALL
+                                            && r.text().contains(e.getKey())
+                                            && r.decision() != null
+                                            && r.decision().text().equals(e.getValue())))));
+            TranscriptRow denied = fx(() -> list.getItems().stream()
+                    .filter(r ->
+                            r.kind() == TranscriptRow.Kind.TOOL_CALL && r.text().contains("rm -rf build"))
+                    .findFirst()
+                    .orElseThrow());
             assertThat(denied.decision().reason()).contains("Bash(rm -rf:*)");
 
             // The Stop hook: it waits for you, and a follow-up from the details pane resumes the same session.
-            Path turnFile = repo.dir().resolve(".worktrees").resolve(s.id()).resolve(".paddock").resolve("turn.json");
-            waitFor("the sandbox waits for you", 20, () -> panel.row(s.id())
-                    .map(r -> r.waitingForYou()).orElse(false), () -> panel.row(s.id()) + "\nturn file: "
-                    + (Files.exists(turnFile) ? Files.readString(turnFile) : "none"));
-            String session = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().agentSession();
+            Path turnFile = repo.dir()
+                    .resolve(".worktrees")
+                    .resolve(s.id())
+                    .resolve(".paddock")
+                    .resolve("turn.json");
+            waitFor(
+                    "the sandbox waits for you",
+                    20,
+                    () -> panel.row(s.id()).map(r -> r.waitingForYou()).orElse(false),
+                    () -> panel.row(s.id()) + "\nturn file: "
+                            + (Files.exists(turnFile) ? Files.readString(turnFile) : "none"));
+            String session = panel.host
+                    .wiring()
+                    .sandboxes()
+                    .find(s.id())
+                    .orElseThrow()
+                    .run()
+                    .agentSession();
             TextField field = node(robot, "#sandbox-follow-up", TextField.class);
             robot.clickOn(field).write(FOLLOW_UP);
-            waitFor("the follow-up can be sent", 20, () -> fx(() -> !node(robot, "#sandbox-follow-up-send",
-                    Button.class).isDisabled()), () -> fx(field::getText));
+            waitFor(
+                    "the follow-up can be sent",
+                    20,
+                    () -> fx(() -> !node(robot, "#sandbox-follow-up-send", Button.class)
+                            .isDisabled()),
+                    () -> fx(field::getText));
             robot.clickOn("#sandbox-follow-up-send");
-            waitFor("the model is asked the follow-up", 60, () -> api.turns().stream()
-                    .anyMatch(t -> FOLLOW_UP.equals(t.prompt())));
-            Turn resumed = api.turns().stream().filter(t -> FOLLOW_UP.equals(t.prompt())).findFirst().orElseThrow();
-            assertThat(resumed.request().get("messages").toString()).as("the same conversation").contains(TASK);
-            waitFor("the follow-up's turn ends", 60, () -> panel.row(s.id())
-                    .map(r -> "done".equals(r.state()) && r.waitingForYou()).orElse(false));
-            assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().agentSession())
+            waitFor(
+                    "the model is asked the follow-up",
+                    60,
+                    () -> api.turns().stream().anyMatch(t -> FOLLOW_UP.equals(t.prompt())));
+            Turn resumed = api.turns().stream()
+                    .filter(t -> FOLLOW_UP.equals(t.prompt()))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(resumed.request().get("messages").toString())
+                    .as("the same conversation")
+                    .contains(TASK);
+            waitFor(
+                    "the follow-up's turn ends",
+                    60,
+                    () -> panel.row(s.id())
+                            .map(r -> "done".equals(r.state()) && r.waitingForYou())
+                            .orElse(false));
+            assertThat(panel.host
+                            .wiring()
+                            .sandboxes()
+                            .find(s.id())
+                            .orElseThrow()
+                            .run()
+                            .agentSession())
                     .isEqualTo(session);
             assertThat(Files.readString(panel.host.wiring().sandboxService().logFile(s.id())))
                     .doesNotContain(ScriptedAnthropic.API_KEY);
@@ -184,7 +278,9 @@ class ClaudeAgentPanelTest {
         env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
         env.remove("ANTHROPIC_AUTH_TOKEN");
         env.remove("CLAUDE_CODE_OAUTH_TOKEN");
-        env.put("CLAUDE_CONFIG_DIR", Files.createDirectories(temp.resolve("agent-config")).toString());
+        env.put(
+                "CLAUDE_CONFIG_DIR",
+                Files.createDirectories(temp.resolve("agent-config")).toString());
         env.put("DISABLE_TELEMETRY", "1");
         env.put("DISABLE_ERROR_REPORTING", "1");
         env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
@@ -193,11 +289,24 @@ class ClaudeAgentPanelTest {
 
     /** The Approve button of request {@code id} in the approval queue, once its row shows. */
     private static Node approveButton(FxRobot robot, long id) throws Exception {
-        waitFor("the request shows in the approval queue", 20, () -> fx(() -> robot.lookup("#approval-list")
-                .lookup((Node n) -> n instanceof ListCell<?> c && c.isVisible() && c.getItem() instanceof Approval a
-                        && a.id() == id).lookup("#approval-approve").tryQuery().isPresent()));
-        return fx(() -> robot.lookup("#approval-list").lookup((Node n) -> n instanceof ListCell<?> c && c.isVisible()
-                && c.getItem() instanceof Approval a && a.id() == id).lookup("#approval-approve").query());
+        waitFor(
+                "the request shows in the approval queue",
+                20,
+                () -> fx(() -> robot.lookup("#approval-list")
+                        .lookup((Node n) -> n instanceof ListCell<?> c
+                                && c.isVisible()
+                                && c.getItem() instanceof Approval a
+                                && a.id() == id)
+                        .lookup("#approval-approve")
+                        .tryQuery()
+                        .isPresent()));
+        return fx(() -> robot.lookup("#approval-list")
+                .lookup((Node n) -> n instanceof ListCell<?> c
+                        && c.isVisible()
+                        && c.getItem() instanceof Approval a
+                        && a.id() == id)
+                .lookup("#approval-approve")
+                .query());
     }
 
     private static <T> T await(String what, int seconds, Callable<T> value) throws Exception {

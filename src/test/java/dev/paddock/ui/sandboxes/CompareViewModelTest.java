@@ -54,25 +54,38 @@ class CompareViewModelTest {
         AtomicReference<String> readOn = new AtomicReference<>();
         ExecutorService io = Executors.newSingleThreadExecutor(r -> new Thread(r, "compare-test-io"));
         try (Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "panel")) {
-            SandboxGroup g = host.wiring().sandboxService().createGroup(NewSandbox.custom(repo.dir(), "Do nothing",
-                    "true").tier(Tier.WORKTREE).build(), AgentCounts.parse("custom:3"));
+            SandboxGroup g = host.wiring()
+                    .sandboxService()
+                    .createGroup(
+                            NewSandbox.custom(repo.dir(), "Do nothing", "true")
+                                    .tier(Tier.WORKTREE)
+                                    .build(),
+                            AgentCounts.parse("custom:3"));
             SandboxBackend backend = host.wiring().sandboxBackend(host.wiring().tierChecks());
-            CompareViewModel vm = new CompareViewModel(backend, g.id(), r -> io.execute(() -> {
-                readOn.set(Thread.currentThread().getName());
-                r.run();
-            }));
+            CompareViewModel vm = new CompareViewModel(
+                    backend,
+                    g.id(),
+                    r -> io.execute(() -> {
+                        readOn.set(Thread.currentThread().getName());
+                        r.run();
+                    }));
 
             fx(() -> {
                 vm.load();
                 return null;
             });
-            assertThat(fx(() -> vm.loadingProperty().get())).as("loading until the answer arrives").isTrue();
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> !vm.loadingProperty().get()));
+            assertThat(fx(() -> vm.loadingProperty().get()))
+                    .as("loading until the answer arrives")
+                    .isTrue();
+            WaitForAsyncUtils.waitFor(
+                    30, TimeUnit.SECONDS, () -> fx(() -> !vm.loadingProperty().get()));
 
             assertThat(readOn.get()).isEqualTo("compare-test-io");
             assertThat(fx(() -> vm.members().stream().map(MemberResult::id).toList()))
-                    .containsExactlyElementsOf(g.sandboxes().stream().map(SandboxRecord::id).toList());
-            assertThat(fx(() -> vm.summaryProperty().get())).startsWith("3 sandboxes from main at ")
+                    .containsExactlyElementsOf(
+                            g.sandboxes().stream().map(SandboxRecord::id).toList());
+            assertThat(fx(() -> vm.summaryProperty().get()))
+                    .startsWith("3 sandboxes from main at ")
                     .endsWith(" · Do nothing");
             assertThat(fx(() -> vm.errorProperty().get())).isNull();
 
@@ -81,10 +94,13 @@ class CompareViewModelTest {
                 gone.load();
                 return null;
             });
-            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> gone.errorProperty().get() != null));
-            assertThat(fx(() -> gone.errorProperty().get().message())).isEqualTo(
-                    "Comparing no-such-group: No sandbox no-such-group.");
-            assertThat(fx(() -> gone.members().isEmpty() && !gone.loadingProperty().get())).isTrue();
+            WaitForAsyncUtils.waitFor(
+                    30, TimeUnit.SECONDS, () -> fx(() -> gone.errorProperty().get() != null));
+            assertThat(fx(() -> gone.errorProperty().get().message()))
+                    .isEqualTo("Comparing no-such-group: No sandbox no-such-group.");
+            assertThat(fx(() ->
+                            gone.members().isEmpty() && !gone.loadingProperty().get()))
+                    .isTrue();
         } finally {
             io.shutdownNow();
         }

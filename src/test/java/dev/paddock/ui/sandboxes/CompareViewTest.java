@@ -64,11 +64,19 @@ class CompareViewTest {
     @Test
     void ctrlGShowsTheGroupSideBySideAndADoubleClickOpensAMember(FxRobot robot) throws Exception {
         panel = Panel.start(temp, stage);
-        panel.host.wiring().merges().configure(panel.repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L,
-                1);
-        SandboxGroup g = panel.host.wiring().sandboxService().createGroup(NewSandbox.custom(panel.repo.dir(),
-                "Write things", WORK).tier(Tier.WORKTREE).maxRetries(0).build(),
-                AgentCounts.parse("custom:2"));
+        panel.host
+                .wiring()
+                .merges()
+                .configure(panel.repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1);
+        SandboxGroup g = panel.host
+                .wiring()
+                .sandboxService()
+                .createGroup(
+                        NewSandbox.custom(panel.repo.dir(), "Write things", WORK)
+                                .tier(Tier.WORKTREE)
+                                .maxRetries(0)
+                                .build(),
+                        AgentCounts.parse("custom:2"));
         SandboxRecord alone = panel.create("Alone", "true");
         String one = g.sandboxes().get(0).id();
         String two = g.sandboxes().get(1).id();
@@ -86,34 +94,61 @@ class CompareViewTest {
         Node pane = node(robot, "#compare-dialog", Node.class);
         CompareDialog dialog = fx(() -> (CompareDialog) pane.getUserData());
         TableView<MemberResult> table = dialog.table();
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> table.getItems().size() == 2
-                && table.getItems().stream().allMatch(m -> m.testVerdict() != null)));
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> fx(() -> table.getItems().size() == 2
+                        && table.getItems().stream().allMatch(m -> m.testVerdict() != null)));
 
-        assertThat(fx(() -> table.getItems().stream().map(MemberResult::id).toList())).containsExactly(one, two);
+        assertThat(fx(() -> table.getItems().stream().map(MemberResult::id).toList()))
+                .containsExactly(one, two);
         assertThat(cellTexts(robot, table, 0)).contains("custom-1", "custom", "2", "1", "+3 −0", "passed", "merged");
         assertThat(cellTexts(robot, table, 1)).contains("custom-2", "1", "2", "+2 −0", "failed");
-        assertThat(fx(() -> ((javafx.scene.control.Label) robot.lookup("#compare-summary").query()).getText()))
-                .startsWith("2 sandboxes from main at ").endsWith("· Write things");
+        assertThat(fx(() -> ((javafx.scene.control.Label)
+                                robot.lookup("#compare-summary").query())
+                        .getText()))
+                .startsWith("2 sandboxes from main at ")
+                .endsWith("· Write things");
         robot.sleep(300);
         shoot("compare-view");
 
         robot.doubleClickOn(row(robot, table, 1));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.isShowing()));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel()
-                .selectedIds().equals(List.of(two)) && panel.vm.dashboard().sandboxPanel().details().shownProperty()
-                .get()));
-        assertThat(fx(() -> ((javafx.scene.control.TabPane) robot.lookup("#sandbox-details-tabs").query())
-                .getSelectionModel().getSelectedItem().getId())).as("its diff").isEqualTo("details-tab-changes");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds().equals(List.of(two))
+                        && panel.vm
+                                .dashboard()
+                                .sandboxPanel()
+                                .details()
+                                .shownProperty()
+                                .get()));
+        assertThat(fx(() -> ((javafx.scene.control.TabPane)
+                                robot.lookup("#sandbox-details-tabs").query())
+                        .getSelectionModel()
+                        .getSelectedItem()
+                        .getId()))
+                .as("its diff")
+                .isEqualTo("details-tab-changes");
     }
 
     private static List<String> cellTexts(FxRobot robot, TableView<MemberResult> table, int index) throws Exception {
-        return fx(() -> robot.from(row(robot, table, index)).lookup((Node n) -> n instanceof TableCell<?, ?>)
-                .queryAll().stream().map(n -> ((TableCell<?, ?>) n).getText()).filter(t -> t != null).toList());
+        return fx(() ->
+                robot
+                        .from(row(robot, table, index))
+                        .lookup((Node n) -> n instanceof TableCell<?, ?>)
+                        .queryAll()
+                        .stream()
+                        .map(n -> ((TableCell<?, ?>) n).getText())
+                        .filter(t -> t != null)
+                        .toList());
     }
 
     private static TableRow<?> row(FxRobot robot, TableView<MemberResult> table, int index) throws Exception {
-        return fx(() -> robot.from(table).lookup((Node n) -> n instanceof TableRow<?> r && r.getIndex() == index
-                && r.getItem() != null).queryAs(TableRow.class));
+        return fx(() -> robot.from(table)
+                .lookup((Node n) -> n instanceof TableRow<?> r && r.getIndex() == index && r.getItem() != null)
+                .queryAs(TableRow.class));
     }
 
     /** A screenshot of the panel and its dialog when PADDOCK_SHOTS names a folder (for the README). */
@@ -124,8 +159,14 @@ class CompareViewTest {
         }
         if (!Boolean.getBoolean("testfx.headless") && System.getenv("DISPLAY") != null) {
             // On a real display (an Xvfb of the screen's size): the whole screen, the dialog over the panel.
-            new ProcessBuilder("import", "-window", "root", Path.of(dir).resolve(name + ".png").toString())
-                    .inheritIO().start().waitFor();
+            new ProcessBuilder(
+                            "import",
+                            "-window",
+                            "root",
+                            Path.of(dir).resolve(name + ".png").toString())
+                    .inheritIO()
+                    .start()
+                    .waitFor();
             return;
         }
         for (javafx.stage.Window w : fx(() -> List.copyOf(javafx.stage.Window.getWindows()))) {
@@ -133,13 +174,18 @@ class CompareViewTest {
             int width = (int) img.getWidth();
             int height = (int) img.getHeight();
             int[] argb = new int[width * height];
-            img.getPixelReader().getPixels(0, 0, width, height, javafx.scene.image.PixelFormat.getIntArgbInstance(),
-                    argb, 0, width);
-            java.awt.image.BufferedImage b = new java.awt.image.BufferedImage(width, height,
-                    java.awt.image.BufferedImage.TYPE_INT_ARGB);
+            img.getPixelReader()
+                    .getPixels(
+                            0, 0, width, height, javafx.scene.image.PixelFormat.getIntArgbInstance(), argb, 0, width);
+            java.awt.image.BufferedImage b =
+                    new java.awt.image.BufferedImage(width, height, java.awt.image.BufferedImage.TYPE_INT_ARGB);
             b.setRGB(0, 0, width, height, argb, 0, width);
-            javax.imageio.ImageIO.write(b, "png", Path.of(dir).resolve(name + (w == stage ? "-panel" : "-dialog")
-                    + ".png").toFile());
+            javax.imageio.ImageIO.write(
+                    b,
+                    "png",
+                    Path.of(dir)
+                            .resolve(name + (w == stage ? "-panel" : "-dialog") + ".png")
+                            .toFile());
         }
     }
 }

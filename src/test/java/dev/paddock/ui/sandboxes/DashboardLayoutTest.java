@@ -51,7 +51,8 @@ class DashboardLayoutTest {
 
     @AfterEach
     void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
         if (panel != null) {
             panel.close();
         }
@@ -65,10 +66,17 @@ class DashboardLayoutTest {
         TempRepo repo = panel.repo;
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            ids.add(panel.host.wiring().sandboxService().create(NewSandbox.builder().repository(repo.dir())
-                    .task("Rebuild the product search index incrementally, part " + i)
-                    .agentCommand(i < 5 ? "sleep 300" : "exit 3").id(i == 0 ? "login-rate-limit" : null).maxRetries(0)
-                    .build()).id());
+            ids.add(panel.host
+                    .wiring()
+                    .sandboxService()
+                    .create(NewSandbox.builder()
+                            .repository(repo.dir())
+                            .task("Rebuild the product search index incrementally, part " + i)
+                            .agentCommand(i < 5 ? "sleep 300" : "exit 3")
+                            .id(i == 0 ? "login-rate-limit" : null)
+                            .maxRetries(0)
+                            .build())
+                    .id());
         }
         // Merge history: three branches with a commit each, merged by the queue (no test command).
         for (String b : List.of("agent/fix-typos-readme", "agent/round-checkout-totals", "agent/cache-headers")) {
@@ -96,10 +104,17 @@ class DashboardLayoutTest {
         // The details pane of a selected sandbox: the table keeps its first rows whole (the details pane gets the
         // rest of the height; the divider gives the table more).
         robot.clickOn(Panel.tableRow(robot, ids.get(1)));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds()
-                .equals(List.of(ids.get(1)))));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#" + SandboxDetailsView.ID)
-                .tryQuery().map(n -> n.isVisible() && n.getScene() != null).orElse(false)));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds().equals(List.of(ids.get(1)))));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#" + SandboxDetailsView.ID)
+                        .tryQuery()
+                        .map(n -> n.isVisible() && n.getScene() != null)
+                        .orElse(false)));
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         int rows = wholeRows(table);
@@ -110,14 +125,19 @@ class DashboardLayoutTest {
         // The merge queue tab: the history's headers and its result, attempts and finished values.
         robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT4)
                 .release(javafx.scene.input.KeyCode.DIGIT4, javafx.scene.input.KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#merge-history-table")
-                .tryQuery().map(n -> ((TableView<?>) n).getItems().size() == 3).orElse(false)));
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#merge-history-table")
+                        .tryQuery()
+                        .map(n -> ((TableView<?>) n).getItems().size() == 3)
+                        .orElse(false)));
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         TableView<?> history = robot.lookup("#merge-history-table").queryAs(TableView.class);
         // Details: "merged into main as 0123456789ab", whole (on two lines when narrow).
-        problems.addAll(cut(history, List.of("Result", "Entry", "Details", "Commit", "Finished", "Duration",
-                "Attempts")));
+        problems.addAll(
+                cut(history, List.of("Result", "Entry", "Details", "Commit", "Finished", "Duration", "Attempts")));
         assertThat(problems).as("at " + width + " x " + height).isEmpty();
     }
 
@@ -130,15 +150,21 @@ class DashboardLayoutTest {
                     out.add("header " + l.getText() + " reads " + drawn(l));
                 }
             }
-            double sum = table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum();
+            double sum = table.getVisibleLeafColumns().stream()
+                    .mapToDouble(TableColumn::getWidth)
+                    .sum();
             if (sum > table.getWidth()) {
                 out.add("the columns take " + sum + " px of a table " + table.getWidth() + " px wide: "
-                        + table.getVisibleLeafColumns().stream().map(c -> c.getText() + " " + c.getWidth() + " (min "
-                        + c.getMinWidth() + ")").toList());
+                        + table.getVisibleLeafColumns().stream()
+                                .map(c -> c.getText() + " " + c.getWidth() + " (min " + c.getMinWidth() + ")")
+                                .toList());
             }
             for (Node n : table.lookupAll(".table-cell")) {
-                if (n instanceof javafx.scene.control.TableCell<?, ?> c && !c.isEmpty() && c.getItem() != null
-                        && c.getTableColumn() != null && columns.contains(c.getTableColumn().getText())) {
+                if (n instanceof javafx.scene.control.TableCell<?, ?> c
+                        && !c.isEmpty()
+                        && c.getItem() != null
+                        && c.getTableColumn() != null
+                        && columns.contains(c.getTableColumn().getText())) {
                     for (Labeled l : labelsIn(c)) {
                         if (cut(l) && !(c.getTableColumn().getText().equals("Sandbox") && keepsEnds(l))) {
                             out.add(c.getTableColumn().getText() + " value " + l.getText() + " reads " + drawn(l));
@@ -156,7 +182,10 @@ class DashboardLayoutTest {
             out.add(c);
         }
         for (Node n : c.lookupAll(".label")) {
-            if (n instanceof Labeled l && l != c && l.getText() != null && !l.getText().isEmpty()) {
+            if (n instanceof Labeled l
+                    && l != c
+                    && l.getText() != null
+                    && !l.getText().isEmpty()) {
                 out.add(l);
             }
         }

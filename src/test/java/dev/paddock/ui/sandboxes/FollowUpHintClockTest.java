@@ -41,16 +41,38 @@ class FollowUpHintClockTest {
     @Test
     void theTurnsAgeTicksWhileTheSandboxShows(FxRobot robot) throws Exception {
         Instant ended = Instant.now().minusSeconds(7);
-        RepositoryStatus.Sandbox waiting = new RepositoryStatus.Sandbox("notes-20261206-001", "Write the notes",
-                "worktree", "done", "agent/notes", "/w/notes", ended.minusSeconds(60), ended, null, null, 0, 0, null,
-                false, false, "claude", null, true, ended, "All done: the notes are written.", null);
+        RepositoryStatus.Sandbox waiting = new RepositoryStatus.Sandbox(
+                "notes-20261206-001",
+                "Write the notes",
+                "worktree",
+                "done",
+                "agent/notes",
+                "/w/notes",
+                ended.minusSeconds(60),
+                ended,
+                null,
+                null,
+                0,
+                0,
+                null,
+                false,
+                false,
+                "claude",
+                null,
+                true,
+                ended,
+                "All done: the notes are written.",
+                null);
         robot.interact(() -> vm.show(waiting));
         TextField field = robot.lookup("#sandbox-follow-up").queryAs(TextField.class);
         String first = fx(field::getPromptText);
-        assertThat(first).startsWith("Answer here (Enter sends). Its turn ended 7 s ago")
+        assertThat(first)
+                .startsWith("Answer here (Enter sends). Its turn ended 7 s ago")
                 .endsWith("\u201cAll done: the notes are written.\u201d");
 
-        WaitForAsyncUtils.waitFor(4, TimeUnit.SECONDS, () -> fx(() -> !field.getPromptText().equals(first)));
-        assertThat(fx(field::getPromptText)).matches("Answer here \\(Enter sends\\)\\. Its turn ended (8|9|10) s ago: .*");
+        WaitForAsyncUtils.waitFor(
+                4, TimeUnit.SECONDS, () -> fx(() -> !field.getPromptText().equals(first)));
+        assertThat(fx(field::getPromptText))
+                .matches("Answer here \\(Enter sends\\)\\. Its turn ended (8|9|10) s ago: .*");
     }
 }

@@ -3,7 +3,6 @@ package dev.paddock.ui.sandboxes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEngine;
@@ -13,6 +12,7 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.TierChecks;
 import dev.paddock.testing.DockerTests;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.ui.common.UiExecutor;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -93,16 +93,21 @@ class NewContainerSandboxDialogTest {
         NewSandboxViewModel vm = openDialog(robot);
         RadioButton container = robot.lookup("#tier-container").queryAs(RadioButton.class);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> !container.isDisabled()));
-        assertThat(robot.lookup("#tier-container-problem").queryAs(Label.class).isVisible()).isFalse();
+        assertThat(robot.lookup("#tier-container-problem").queryAs(Label.class).isVisible())
+                .isFalse();
         robot.clickOn("#new-sandbox-task").write("Count in a box");
         type(robot, "#new-sandbox-command", "echo counted > counted.txt");
         robot.clickOn(container);
 
         assertThat(fx(() -> vm.tierProperty().get())).isEqualTo(Tier.CONTAINER);
-        assertThat(robot.lookup("#new-sandbox-image").queryAs(TextField.class).getText()).isEqualTo(IMAGE);
-        assertThat(robot.lookup("#new-sandbox-cpus").queryAs(TextField.class).getText()).isEqualTo("2");
-        assertThat(robot.lookup("#new-sandbox-memory").queryAs(TextField.class).getText()).isEqualTo("4096");
-        assertThat(robot.lookup("#new-sandbox-pids").queryAs(TextField.class).getText()).isEqualTo("512");
+        assertThat(robot.lookup("#new-sandbox-image").queryAs(TextField.class).getText())
+                .isEqualTo(IMAGE);
+        assertThat(robot.lookup("#new-sandbox-cpus").queryAs(TextField.class).getText())
+                .isEqualTo("2");
+        assertThat(robot.lookup("#new-sandbox-memory").queryAs(TextField.class).getText())
+                .isEqualTo("4096");
+        assertThat(robot.lookup("#new-sandbox-pids").queryAs(TextField.class).getText())
+                .isEqualTo("512");
         CheckBox network = robot.lookup("#new-sandbox-network").queryAs(CheckBox.class);
         assertThat(network.isDisabled()).isFalse();
         assertThat(network.isSelected()).isFalse();
@@ -130,8 +135,12 @@ class NewContainerSandboxDialogTest {
         robot.clickOn(network);
 
         robot.clickOn(create);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> vm.createdProperty().get() != null));
-        SandboxRecord made = panel.host.wiring().sandboxService().find(fx(() -> vm.createdProperty().get().id()));
+        WaitForAsyncUtils.waitFor(
+                30, TimeUnit.SECONDS, () -> fx(() -> vm.createdProperty().get() != null));
+        SandboxRecord made = panel.host
+                .wiring()
+                .sandboxService()
+                .find(fx(() -> vm.createdProperty().get().id()));
         assertThat(made.spec().tier()).isEqualTo(Tier.CONTAINER);
         assertThat(made.spec().image()).isEqualTo(IMAGE);
         assertThat(made.limits().nanoCpus()).isEqualTo(ResourceLimits.ONE_CPU / 2);
@@ -143,11 +152,17 @@ class NewContainerSandboxDialogTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!java.nio.file.Files.exists(counted)) {
             SandboxRecord now = panel.host.wiring().sandboxService().find(made.id());
-            assertThat(System.nanoTime()).as("the agent wrote %s; the sandbox is %s (%s); events %s; log:%n%s",
-                    counted, now.state().id(), now.run().lastError(), panel.host.wiring().sandboxService()
-                    .history(made.id())
-                            .stream().map(e -> e.kind() + ": " + e.message()).toList(),
-                    panel.host.wiring().sandboxService().logTail(made.id())).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "the agent wrote %s; the sandbox is %s (%s); events %s; log:%n%s",
+                            counted,
+                            now.state().id(),
+                            now.run().lastError(),
+                            panel.host.wiring().sandboxService().history(made.id()).stream()
+                                    .map(e -> e.kind() + ": " + e.message())
+                                    .toList(),
+                            panel.host.wiring().sandboxService().logTail(made.id()))
+                    .isLessThan(deadline);
             Thread.sleep(200);
         }
     }
@@ -155,18 +170,20 @@ class NewContainerSandboxDialogTest {
     @Test
     void withoutAnEngineTheContainerTierIsDisabledAndSaysWhy(FxRobot robot) throws Exception {
         String nowhere = "unix://" + temp.resolve("no-engine.sock");
-        ContainerAgents agents = new ContainerAgents(() -> new DockerContainers(new DockerEngine(Clock.systemUTC(),
-                nowhere)));
+        ContainerAgents agents =
+                new ContainerAgents(() -> new DockerContainers(new DockerEngine(Clock.systemUTC(), nowhere)));
         try {
-            SandboxBackend backend = panel.host.wiring().sandboxBackend(
-                    new TierChecks(TestRuntimes.with(agents)));
+            SandboxBackend backend = panel.host.wiring().sandboxBackend(new TierChecks(TestRuntimes.with(agents)));
             NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());
             robot.interact(() -> new NewSandboxDialog(form, stage).show());
 
             RadioButton container = node(robot, "#tier-container", RadioButton.class);
             Label problem = robot.lookup("#tier-container-problem").queryAs(Label.class);
-            WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> problem.getText() != null
-                    && !problem.getText().startsWith("Checking")));
+            WaitForAsyncUtils.waitFor(
+                    15,
+                    TimeUnit.SECONDS,
+                    () -> fx(() ->
+                            problem.getText() != null && !problem.getText().startsWith("Checking")));
             assertThat(container.isDisabled()).isTrue();
             assertThat(problem.isVisible()).isTrue();
             assertThat(problem.getText()).startsWith("The Docker engine at " + nowhere + " does not answer (");

@@ -77,8 +77,8 @@ class NewSandboxAgentsDialogTest {
         robot.clickOn(box);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(box::isShowing));
         // Down the list to the agent, and Enter, as a person does with the keyboard.
-        int steps = AgentChoiceViewModel.agents().indexOf(agent) - AgentChoiceViewModel.agents().indexOf(
-                fx(box::getValue));
+        int steps = AgentChoiceViewModel.agents().indexOf(agent)
+                - AgentChoiceViewModel.agents().indexOf(fx(box::getValue));
         for (int i = 0; i < Math.abs(steps); i++) {
             robot.type(steps > 0 ? KeyCode.DOWN : KeyCode.UP);
         }
@@ -99,7 +99,10 @@ class NewSandboxAgentsDialogTest {
     }
 
     private List<SandboxRecord> made() throws Exception {
-        return panel.host.wiring().sandboxService().listOpen(panel.vm.currentProperty().get().id());
+        return panel.host
+                .wiring()
+                .sandboxService()
+                .listOpen(panel.vm.currentProperty().get().id());
     }
 
     @Test
@@ -108,8 +111,12 @@ class NewSandboxAgentsDialogTest {
         assertThat(shown(robot, "#new-sandbox-command")).isTrue();
         assertThat(shown(robot, "#new-sandbox-model")).isFalse();
         Label program = node(robot, "#new-sandbox-agent-program", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).equals("Runs your command with"
-                + " /bin/sh -c in the worktree; the task is in PADDOCK_TASK."));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(program::getText)
+                        .equals("Runs your command with"
+                                + " /bin/sh -c in the worktree; the task is in PADDOCK_TASK."));
 
         pick(robot, "claude");
 
@@ -117,14 +124,20 @@ class NewSandboxAgentsDialogTest {
         assertThat(shown(robot, "#new-sandbox-command")).isFalse();
         assertThat(shown(robot, "#new-sandbox-model")).isTrue();
         assertThat(fx(() -> vm.tierProperty().get())).isEqualTo(Tier.WORKTREE);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs /"));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs /"));
         assertThat(fx(program::getText)).isEqualTo("Runs " + claude + " (the setting agents.claude.executable).");
         Label env = node(robot, "#new-sandbox-agent-env", Label.class);
-        List<String> passes = PassThrough.from(AgentPreset.CLAUDE, System.getenv()).names();
-        assertThat(fx(env::getText)).isEqualTo(passes.isEmpty() ? "Takes nothing from Paddock's environment: none of"
-                + " its " + AgentPreset.CLAUDE.passThrough().size() + " variables (ANTHROPIC_API_KEY,"
-                + " ANTHROPIC_AUTH_TOKEN, …) is set there."
-                : "Takes from Paddock's environment: " + String.join(", ", passes) + ".");
+        List<String> passes =
+                PassThrough.from(AgentPreset.CLAUDE, System.getenv()).names();
+        assertThat(fx(env::getText))
+                .isEqualTo(
+                        passes.isEmpty()
+                                ? "Takes nothing from Paddock's environment: none of"
+                                        + " its "
+                                        + AgentPreset.CLAUDE.passThrough().size() + " variables (ANTHROPIC_API_KEY,"
+                                        + " ANTHROPIC_AUTH_TOKEN, …) is set there."
+                                : "Takes from Paddock's environment: " + String.join(", ", passes) + ".");
         for (String name : passes) {
             assertThat(fx(env::getText)).doesNotContain(System.getenv(name));
         }
@@ -135,8 +148,10 @@ class NewSandboxAgentsDialogTest {
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !create.isDisabled()));
         robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery()
-                .isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         SandboxRecord s = made().get(0);
         assertThat(made()).hasSize(1);
         assertThat(s.spec().agent()).isEqualTo("claude");
@@ -148,7 +163,9 @@ class NewSandboxAgentsDialogTest {
         Path args = s.workspace().worktree().resolve("args.txt");
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> Files.exists(args) && Files.size(args) > 0);
         List<String> argv = Files.readAllLines(args);
-        assertThat(argv).startsWith("-p", "--output-format", "stream-json").contains("--model", "sonnet")
+        assertThat(argv)
+                .startsWith("-p", "--output-format", "stream-json")
+                .contains("--model", "sonnet")
                 .endsWith("--", "Explain the build");
     }
 
@@ -158,22 +175,36 @@ class NewSandboxAgentsDialogTest {
         pick(robot, "claude");
         robot.clickOn("#new-sandbox-task").write("Speed up the tests");
         robot.interact(() -> {
-            robot.lookup("#new-sandbox-count").queryAs(Spinner.class).getValueFactory().setValue(2);
-            robot.lookup("#new-sandbox-count-codex").queryAs(Spinner.class).getValueFactory().setValue(1);
+            robot.lookup("#new-sandbox-count")
+                    .queryAs(Spinner.class)
+                    .getValueFactory()
+                    .setValue(2);
+            robot.lookup("#new-sandbox-count-codex")
+                    .queryAs(Spinner.class)
+                    .getValueFactory()
+                    .setValue(1);
         });
         // The chosen agent has no second count.
         assertThat(shown(robot, "#new-sandbox-count-claude")).isFalse();
         assertThat(fx(() -> vm.agent().counts(vm.sandboxes()).toString())).isEqualTo("claude:2,codex:1");
         // Nobody picked a tier: each agent gets its own default, as with --agents.
         assertThat(fx(() -> vm.request().tier())).isNull();
-        assertThat(fx(() -> robot.lookup("#new-sandbox-tier-note").queryAs(Label.class).getText())).isEqualTo("Each"
-                + " agent runs on its own default tier unless you pick one: Claude Code on worktree, Codex on "
-                + AgentPreset.CODEX.defaultTier().id() + ".");
+        assertThat(fx(() -> robot.lookup("#new-sandbox-tier-note")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo("Each"
+                        + " agent runs on its own default tier unless you pick one: Claude Code on worktree, Codex on "
+                        + AgentPreset.CODEX.defaultTier().id() + ".");
         assertThat(shown(robot, "#new-sandbox-tier-note")).isTrue();
         assertThat(fx(() -> vm.request().agentCommand())).isNull();
         Label check = node(robot, "#new-sandbox-branch-check", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(check::getText).equals("3 sandboxes will start at"
-                + " main, each on a branch of its own: agent/speed-up-tests-claude-1 to agent/speed-up-tests-codex-1."));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(check::getText)
+                        .equals(
+                                "3 sandboxes will start at"
+                                        + " main, each on a branch of its own: agent/speed-up-tests-claude-1 to agent/speed-up-tests-codex-1."));
 
         // A model is one agent's: with two agents it keeps Create off and says why.
         robot.clickOn("#new-sandbox-model").write("sonnet");
@@ -182,25 +213,33 @@ class NewSandboxAgentsDialogTest {
         assertThat(fx(problem::getText)).startsWith("A model is one agent's: this fan-out runs claude, codex.");
         Button create = node(robot, "#new-sandbox-create", Button.class);
         assertThat(fx(create::isDisabled)).isTrue();
-        robot.interact(() -> robot.lookup("#new-sandbox-model").queryAs(TextField.class).clear());
+        robot.interact(() ->
+                robot.lookup("#new-sandbox-model").queryAs(TextField.class).clear());
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !create.isDisabled()));
 
         robot.clickOn(create);
 
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery()
-                .isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         List<SandboxRecord> made = made();
         assertThat(made).hasSize(3);
         String group = made.get(0).spec().group();
         assertThat(group).matches("speed-up-tests-\\d{8}-\\d{3}");
         assertThat(made).extracting(rec -> rec.spec().group()).containsOnly(group);
         assertThat(made).extracting(rec -> rec.spec().task()).containsOnly("Speed up the tests");
-        assertThat(made).extracting(SandboxRecord::id).containsExactlyInAnyOrder(group + "-claude-1",
-                group + "-claude-2", group + "-codex-1");
+        assertThat(made)
+                .extracting(SandboxRecord::id)
+                .containsExactlyInAnyOrder(group + "-claude-1", group + "-claude-2", group + "-codex-1");
         assertThat(made).extracting(rec -> rec.spec().agent()).containsExactlyInAnyOrder("claude", "claude", "codex");
-        assertThat(made).filteredOn(s -> s.spec().agent().equals("claude")).extracting(rec -> rec.spec().tier())
+        assertThat(made)
+                .filteredOn(s -> s.spec().agent().equals("claude"))
+                .extracting(rec -> rec.spec().tier())
                 .containsOnly(Tier.WORKTREE);
-        assertThat(made).filteredOn(s -> s.spec().agent().equals("codex")).extracting(rec -> rec.spec().tier())
+        assertThat(made)
+                .filteredOn(s -> s.spec().agent().equals("codex"))
+                .extracting(rec -> rec.spec().tier())
                 .containsOnly(AgentPreset.CODEX.defaultTier());
     }
 
@@ -213,29 +252,38 @@ class NewSandboxAgentsDialogTest {
         pick(robot, "gemini");
         pick(robot, "claude");
         Label program = node(robot, "#new-sandbox-agent-program", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Not found"));
-        assertThat(fx(program::getText)).isEqualTo("Not found: the setting agents.claude.executable names a program"
-                + " where there is no such file. Fix it with paddock config set agents.claude.executable"
-                + " /path/to/claude, or reset it (paddock config reset agents.claude.executable) to use claude on"
-                + " PATH.");
-        assertThat(fx(() -> program.getStyleClass().contains("pd-field-warning"))).isTrue();
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Not found"));
+        assertThat(fx(program::getText))
+                .isEqualTo("Not found: the setting agents.claude.executable names a program"
+                        + " where there is no such file. Fix it with paddock config set agents.claude.executable"
+                        + " /path/to/claude, or reset it (paddock config reset agents.claude.executable) to use claude on"
+                        + " PATH.");
+        assertThat(fx(() -> program.getStyleClass().contains("pd-field-warning")))
+                .isTrue();
         Node again = node(robot, "#new-sandbox-agent-recheck", Node.class);
         assertThat(fx(again::isVisible)).isTrue();
         // The lines added under the agent grow the window (up to its screen) rather than push the form out of view.
-        javafx.scene.control.ScrollPane scroll = robot.lookup(".pd-dialog-scroll")
-                .queryAs(javafx.scene.control.ScrollPane.class);
+        javafx.scene.control.ScrollPane scroll =
+                robot.lookup(".pd-dialog-scroll").queryAs(javafx.scene.control.ScrollPane.class);
         javafx.stage.Window w = fx(() -> scroll.getScene().getWindow());
-        javafx.geometry.Rectangle2D screen = fx(() -> javafx.stage.Screen.getScreensForRectangle(w.getX(), w.getY(),
-                w.getWidth(), w.getHeight()).stream().findFirst().orElse(javafx.stage.Screen.getPrimary())
-                .getVisualBounds());
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> scroll.getViewportBounds().getHeight() + 0.5
-                >= scroll.getContent().getLayoutBounds().getHeight() || w.getY() + w.getHeight() >= screen.getMaxY()
-                - 1));
+        javafx.geometry.Rectangle2D screen = fx(() ->
+                javafx.stage.Screen.getScreensForRectangle(w.getX(), w.getY(), w.getWidth(), w.getHeight()).stream()
+                        .findFirst()
+                        .orElse(javafx.stage.Screen.getPrimary())
+                        .getVisualBounds());
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> scroll.getViewportBounds().getHeight() + 0.5
+                                >= scroll.getContent().getLayoutBounds().getHeight()
+                        || w.getY() + w.getHeight() >= screen.getMaxY() - 1));
 
         Files.move(moved, claude);
         robot.clickOn(again);
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs "));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(program::getText).startsWith("Runs "));
         assertThat(fx(again::isVisible)).isFalse();
         assertThat(fx(() -> program.getStyleClass().contains("pd-field-ok"))).isTrue();
     }
@@ -259,15 +307,24 @@ class NewSandboxAgentsDialogTest {
                 seen.add(id);
             }
         }
-        assertThat(seen).containsSubsequence("new-sandbox-model", "new-sandbox-base", "new-sandbox-branch",
-                "new-sandbox-count", "new-sandbox-count-claude", "new-sandbox-count-gemini", "new-sandbox-count-aider",
-                "new-sandbox-cancel");
+        assertThat(seen)
+                .containsSubsequence(
+                        "new-sandbox-model",
+                        "new-sandbox-base",
+                        "new-sandbox-branch",
+                        "new-sandbox-count",
+                        "new-sandbox-count-claude",
+                        "new-sandbox-count-gemini",
+                        "new-sandbox-count-aider",
+                        "new-sandbox-cancel");
         // Create is off until a task is typed; Tab comes round to the agent.
         assertThat(seen).contains("new-sandbox-agent").doesNotContain("new-sandbox-command", "new-sandbox-count-codex");
 
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery()
-                .isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         assertThat(made()).isEmpty();
     }
 }

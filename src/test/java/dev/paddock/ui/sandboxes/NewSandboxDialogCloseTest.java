@@ -72,21 +72,27 @@ class NewSandboxDialogCloseTest {
 
     @Test
     void escapeWithATypedTaskAsksAndKeepEditingKeepsEveryCharacter(FxRobot robot) throws Exception {
-        int sandboxesBefore = panel.host.wiring().sandboxService().list(panel.repo.dir()).size();
+        int sandboxesBefore =
+                panel.host.wiring().sandboxService().list(panel.repo.dir()).size();
         openDialog(robot);
         robot.clickOn("#new-sandbox-task").write("Fix the flaky login test");
 
         robot.type(KeyCode.ESCAPE);
         waitFor(robot, DISCARD_QUESTION, true);
-        Button keep = fx(() -> (Button) robot.lookup(DISCARD_QUESTION).queryAs(javafx.scene.control.DialogPane.class)
+        Button keep = fx(() -> (Button) robot.lookup(DISCARD_QUESTION)
+                .queryAs(javafx.scene.control.DialogPane.class)
                 .lookupButton(NewSandboxDialog.KEEP_EDITING));
         assertThat(fx(keep::isDefaultButton)).isTrue();
-        assertThat(fx(() -> robot.lookup(DISCARD_QUESTION).queryAs(javafx.scene.control.DialogPane.class)
-                .getHeaderText())).isEqualTo("Discard this new sandbox?");
+        assertThat(fx(() -> robot.lookup(DISCARD_QUESTION)
+                        .queryAs(javafx.scene.control.DialogPane.class)
+                        .getHeaderText()))
+                .isEqualTo("Discard this new sandbox?");
         robot.type(KeyCode.ENTER); // the default answer
         waitFor(robot, DISCARD_QUESTION, false);
         assertThat(present(robot, "#new-sandbox-dialog")).isTrue();
-        assertThat(fx(() -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText()))
+        assertThat(fx(() -> robot.lookup("#new-sandbox-task")
+                        .queryAs(TextArea.class)
+                        .getText()))
                 .isEqualTo("Fix the flaky login test");
 
         robot.type(KeyCode.ESCAPE);

@@ -96,7 +96,9 @@ class NewSandboxDialogLayoutTest {
                 TextField f = robot.lookup(id).queryAs(TextField.class);
                 assertThat(fx(f::isVisible)).as(id).isTrue();
                 double need = fx(() -> textWidth(f));
-                assertThat(fx(() -> room(f))).as("%s showing \"%s\"", id, fx(f::getText)).isGreaterThanOrEqualTo(need);
+                assertThat(fx(() -> room(f)))
+                        .as("%s showing \"%s\"", id, fx(f::getText))
+                        .isGreaterThanOrEqualTo(need);
             }
         }
         // The lease and retries spinners at their largest values (24 h, 20 retries).
@@ -106,8 +108,10 @@ class NewSandboxDialogLayoutTest {
         });
         WaitForAsyncUtils.waitForFxEvents();
         for (String id : new String[] {"#new-sandbox-lease", "#new-sandbox-retries"}) {
-            TextField f = fx(() -> robot.lookup(id).queryAs(javafx.scene.control.Spinner.class).getEditor());
-            assertThat(fx(() -> room(f))).as("%s showing \"%s\"", id, fx(f::getText))
+            TextField f = fx(() ->
+                    robot.lookup(id).queryAs(javafx.scene.control.Spinner.class).getEditor());
+            assertThat(fx(() -> room(f)))
+                    .as("%s showing \"%s\"", id, fx(f::getText))
                     .isGreaterThanOrEqualTo(fx(() -> textWidth(f)));
         }
     }
@@ -128,21 +132,26 @@ class NewSandboxDialogLayoutTest {
             // needs at the width it got, inside the form's right edge.
             Text shown = fx(() -> (Text) problem.lookup(".text"));
             assertThat(fx(shown::getText)).as("window %s px wide", width).isEqualTo(fx(problem::getText));
-            assertThat(fx(problem::getHeight)).as("window %s px wide", width)
+            assertThat(fx(problem::getHeight))
+                    .as("window %s px wide", width)
                     .isGreaterThanOrEqualTo(fx(() -> problem.prefHeight(problem.getWidth())) - 0.5);
             Node form = fx(() -> problem.getScene().lookup(".pd-dialog-form"));
             Bounds f = fx(() -> form.localToScene(form.getLayoutBounds()));
-            assertThat(f.getMaxX()).as("the form, window %s px wide", width)
+            assertThat(f.getMaxX())
+                    .as("the form, window %s px wide", width)
                     .isLessThanOrEqualTo(fx(() -> problem.getScene().getWidth()));
-            for (String id : new String[] {"#new-sandbox-container-check", "#new-sandbox-cpus", "#new-sandbox-memory",
-                "#new-sandbox-pids"}) {
+            for (String id : new String[] {
+                "#new-sandbox-container-check", "#new-sandbox-cpus", "#new-sandbox-memory", "#new-sandbox-pids"
+            }) {
                 Node n = robot.lookup(id).query();
-                assertThat(fx(() -> n.localToScene(n.getLayoutBounds()).getMaxX())).as("%s, window %s px wide", id,
-                        width).isLessThanOrEqualTo(f.getMaxX());
+                assertThat(fx(() -> n.localToScene(n.getLayoutBounds()).getMaxX()))
+                        .as("%s, window %s px wide", id, width)
+                        .isLessThanOrEqualTo(f.getMaxX());
             }
             for (String id : new String[] {"#new-sandbox-cpus", "#new-sandbox-memory", "#new-sandbox-pids"}) {
                 TextField t = robot.lookup(id).queryAs(TextField.class);
-                assertThat(fx(() -> room(t))).as("%s, window %s px wide", id, width)
+                assertThat(fx(() -> room(t)))
+                        .as("%s, window %s px wide", id, width)
                         .isGreaterThanOrEqualTo(fx(() -> textWidth(t)));
             }
         }
@@ -154,10 +163,16 @@ class NewSandboxDialogLayoutTest {
         ScrollPane scroll = robot.lookup(".pd-dialog-scroll").queryAs(ScrollPane.class);
         Window w = fx(() -> scroll.getScene().getWindow());
         // The grown size is applied on a later pulse.
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() ->
-                scroll.getViewportBounds().getHeight() + 0.5 >= scroll.getContent().getLayoutBounds().getHeight()));
-        Rectangle2D screen = fx(() -> Screen.getScreensForRectangle(w.getX(), w.getY(), w.getWidth(), w.getHeight())
-                .stream().findFirst().orElse(Screen.getPrimary()).getVisualBounds());
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> scroll.getViewportBounds().getHeight() + 0.5
+                        >= scroll.getContent().getLayoutBounds().getHeight()));
+        Rectangle2D screen =
+                fx(() -> Screen.getScreensForRectangle(w.getX(), w.getY(), w.getWidth(), w.getHeight()).stream()
+                        .findFirst()
+                        .orElse(Screen.getPrimary())
+                        .getVisualBounds());
         assertThat(fx(w::getY)).isGreaterThanOrEqualTo(screen.getMinY());
         assertThat(fx(() -> w.getY() + w.getHeight())).isLessThanOrEqualTo(screen.getMaxY());
         assertThat(fx(() -> w.getX() + w.getWidth())).isLessThanOrEqualTo(screen.getMaxX());
@@ -176,21 +191,21 @@ class NewSandboxDialogLayoutTest {
         robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
         Node pane = node(robot, "#new-sandbox-dialog", Node.class);
         NewSandboxViewModel vm = fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
-        javafx.scene.control.RadioButton container = robot.lookup("#tier-container")
-                .queryAs(javafx.scene.control.RadioButton.class);
+        javafx.scene.control.RadioButton container =
+                robot.lookup("#tier-container").queryAs(javafx.scene.control.RadioButton.class);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> !container.isDisabled()));
         robot.clickOn(container);
         robot.interact(() -> {
             vm.taskProperty().set("Count the files in a box");
             vm.commandProperty().set("ls | wc -l");
         });
-        javafx.scene.control.Button create = robot.lookup("#new-sandbox-create")
-                .queryAs(javafx.scene.control.Button.class);
+        javafx.scene.control.Button create =
+                robot.lookup("#new-sandbox-create").queryAs(javafx.scene.control.Button.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !create.isDisabled()));
         robot.clickOn(create);
         Label message = robot.lookup("#new-sandbox-error .pd-error-message").queryAs(Label.class);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> message.isVisible()
-                && message.getText() != null));
+        WaitForAsyncUtils.waitFor(
+                30, TimeUnit.SECONDS, () -> fx(() -> message.isVisible() && message.getText() != null));
         assertThat(fx(message::getText)).contains(absent);
         Node buttons = fx(() -> pane.lookup(".button-bar"));
         for (boolean details : new boolean[] {false, true}) {
@@ -198,15 +213,20 @@ class NewSandboxDialogLayoutTest {
                 robot.clickOn("Details");
             }
             // The size grown to is applied on a later pulse.
-            WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> message.getHeight() + 0.5
-                    >= message.prefHeight(message.getWidth())));
+            WaitForAsyncUtils.waitFor(
+                    5,
+                    TimeUnit.SECONDS,
+                    () -> fx(() -> message.getHeight() + 0.5 >= message.prefHeight(message.getWidth())));
             Text shown = fx(() -> (Text) message.lookup(".text"));
             assertThat(fx(shown::getText)).as("details unfolded: %s", details).isEqualTo(fx(message::getText));
-            assertThat(bottom(message)).as("details unfolded: %s", details).isLessThanOrEqualTo(
-                    fx(() -> buttons.localToScene(buttons.getLayoutBounds()).getMinY()));
+            assertThat(bottom(message))
+                    .as("details unfolded: %s", details)
+                    .isLessThanOrEqualTo(fx(() ->
+                            buttons.localToScene(buttons.getLayoutBounds()).getMinY()));
         }
         Node detailsArea = fx(() -> pane.lookup("#new-sandbox-error .text-area"));
-        assertThat(bottom(detailsArea)).isLessThanOrEqualTo(fx(() -> buttons.localToScene(buttons.getLayoutBounds())
-                .getMinY()));
+        assertThat(bottom(detailsArea))
+                .isLessThanOrEqualTo(
+                        fx(() -> buttons.localToScene(buttons.getLayoutBounds()).getMinY()));
     }
 }

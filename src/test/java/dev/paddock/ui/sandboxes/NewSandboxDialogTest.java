@@ -3,14 +3,14 @@ package dev.paddock.ui.sandboxes;
 import static dev.paddock.ui.sandboxes.Panel.fx;
 import static dev.paddock.ui.sandboxes.Panel.node;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.testing.TestRuntimes;
 
 import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
+import dev.paddock.isolation.container.ContainerAgents;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.sandbox.TierChecks;
 import dev.paddock.status.RepositoryStatus;
+import dev.paddock.testing.TestRuntimes;
 import dev.paddock.ui.common.UiExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,9 +80,15 @@ class NewSandboxDialogTest {
 
         robot.clickOn(create);
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
         // the row appears within a second or so (the dashboard refreshes when the supervisor moves it)
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !panel.vm.dashboard().sandboxes().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> !panel.vm.dashboard().sandboxes().isEmpty()));
         String id = fx(() -> panel.vm.dashboard().sandboxes().get(0).id());
         assertThat(id).startsWith("say-hello-");
         panel.waitForState(id, "done", 20);
@@ -92,9 +98,19 @@ class NewSandboxDialogTest {
         assertThat(Files.isDirectory(Path.of(row.worktreePath()))).isTrue();
         // the new row is selected and shown in the table
         TableView<?> table = robot.lookup("#sandbox-table").queryAs(TableView.class);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel().getSelectedItem()
-                instanceof RepositoryStatus.Sandbox s && s.id().equals(id)));
-        assertThat(fx(() -> panel.vm.dashboard().sandboxPanel().details().sandboxProperty().get().id())).isEqualTo(id);
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> table.getSelectionModel().getSelectedItem() instanceof RepositoryStatus.Sandbox s
+                        && s.id().equals(id)));
+        assertThat(fx(() -> panel.vm
+                        .dashboard()
+                        .sandboxPanel()
+                        .details()
+                        .sandboxProperty()
+                        .get()
+                        .id()))
+                .isEqualTo(id);
     }
 
     @Test
@@ -104,12 +120,20 @@ class NewSandboxDialogTest {
         setCommand(robot, "echo \"$PADDOCK_SANDBOX_ID\"; exit 0");
         javafx.scene.control.Spinner<?> count = node(robot, "#new-sandbox-count", javafx.scene.control.Spinner.class);
         assertThat(fx(() -> count.getValue())).isEqualTo(1);
-        robot.interact(() -> robot.lookup("#new-sandbox-count").queryAs(javafx.scene.control.Spinner.class)
-                .getValueFactory().setValue(3));
+        robot.interact(() -> robot.lookup("#new-sandbox-count")
+                .queryAs(javafx.scene.control.Spinner.class)
+                .getValueFactory()
+                .setValue(3));
         Label check = node(robot, "#new-sandbox-branch-check", Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(check::getText).equals("3 sandboxes will start at"
-                + " main, each on a branch of its own: agent/try-three-ways-custom-1 to agent/try-three-ways-custom-3."));
-        NewSandboxDialog dialog = (NewSandboxDialog) fx(() -> robot.lookup("#new-sandbox-dialog").query().getUserData());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(check::getText)
+                        .equals(
+                                "3 sandboxes will start at"
+                                        + " main, each on a branch of its own: agent/try-three-ways-custom-1 to agent/try-three-ways-custom-3."));
+        NewSandboxDialog dialog = (NewSandboxDialog)
+                fx(() -> robot.lookup("#new-sandbox-dialog").query().getUserData());
         // The branch follows the task: Paddock picks the base, so that none of the group's branches exists.
         assertThat(fx(() -> dialog.viewModel().request().branch())).isNull();
         Button create = node(robot, "#new-sandbox-create", Button.class);
@@ -117,26 +141,37 @@ class NewSandboxDialogTest {
 
         robot.clickOn(create);
 
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery()
-                .isEmpty()));
-        java.util.List<SandboxRecord> made = panel.host.wiring().sandboxService()
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
+        java.util.List<SandboxRecord> made = panel.host
+                .wiring()
+                .sandboxService()
                 .listOpen(panel.vm.currentProperty().get().id());
         assertThat(made).hasSize(3);
         String group = made.get(0).spec().group();
         assertThat(group).matches("try-three-ways-\\d{8}-\\d{3}");
-        assertThat(made).extracting(SandboxRecord::id).containsExactlyInAnyOrder(group + "-custom-1",
-                group + "-custom-2", group + "-custom-3");
-        assertThat(made).extracting(rec -> rec.workspace().branch())
-                .containsExactlyInAnyOrder("agent/try-three-ways-custom-1",
-                "agent/try-three-ways-custom-2", "agent/try-three-ways-custom-3");
+        assertThat(made)
+                .extracting(SandboxRecord::id)
+                .containsExactlyInAnyOrder(group + "-custom-1", group + "-custom-2", group + "-custom-3");
+        assertThat(made)
+                .extracting(rec -> rec.workspace().branch())
+                .containsExactlyInAnyOrder(
+                        "agent/try-three-ways-custom-1",
+                        "agent/try-three-ways-custom-2",
+                        "agent/try-three-ways-custom-3");
         assertThat(made).extracting(rec -> rec.spec().group()).containsOnly(group);
         for (SandboxRecord s : made) {
             panel.waitForState(s.id(), "done", 20);
         }
         // The first of them is selected.
         TableView<?> table = node(robot, "#sandbox-table", TableView.class);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel().getSelectedItem()
-                instanceof RepositoryStatus.Sandbox s && s.id().equals(group + "-custom-1")));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> table.getSelectionModel().getSelectedItem() instanceof RepositoryStatus.Sandbox s
+                        && s.id().equals(group + "-custom-1")));
     }
 
     @Test
@@ -158,13 +193,15 @@ class NewSandboxDialogTest {
         robot.clickOn("#new-sandbox-task").write("Fix the auth timeout");
         assertThat(branch.getText()).isEqualTo("agent/fix-auth-timeout");
         robot.write(" in login");
-        assertThat(branch.getText()).isEqualTo("agent/fix-auth-timeout");  // slug keeps three words
-        robot.interact(() -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Speed up search"));
+        assertThat(branch.getText()).isEqualTo("agent/fix-auth-timeout"); // slug keeps three words
+        robot.interact(
+                () -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Speed up search"));
         assertThat(branch.getText()).isEqualTo("agent/speed-up-search");
 
         robot.clickOn(branch).press(KeyCode.END).release(KeyCode.END).write("-v2");
         assertThat(branch.getText()).isEqualTo("agent/speed-up-search-v2");
-        robot.interact(() -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Something else"));
+        robot.interact(
+                () -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Something else"));
         assertThat(branch.getText()).isEqualTo("agent/speed-up-search-v2");
     }
 
@@ -172,7 +209,8 @@ class NewSandboxDialogTest {
     void aSuggestedBranchThatExistsGetsASuffix(FxRobot robot) throws Exception {
         panel.repo.branch("agent/speed-up-search");
         openDialog(robot);
-        robot.interact(() -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Speed up search"));
+        robot.interact(
+                () -> robot.lookup("#new-sandbox-task").queryAs(TextArea.class).setText("Speed up search"));
         assertThat(robot.lookup("#new-sandbox-branch").queryAs(TextField.class).getText())
                 .isEqualTo("agent/speed-up-search-2");
     }
@@ -211,11 +249,14 @@ class NewSandboxDialogTest {
         Button create = robot.lookup("#new-sandbox-create").queryAs(Button.class);
         Label check = robot.lookup("#new-sandbox-branch-check").queryAs(Label.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, create::isDisabled);
-        assertThat(fx(check::getText)).isEqualTo("The branch main is checked out in " + panel.repo.dir()
-                + "; git allows a branch in one worktree only.");
+        assertThat(fx(check::getText))
+                .isEqualTo("The branch main is checked out in " + panel.repo.dir()
+                        + "; git allows a branch in one worktree only.");
         robot.interact(() -> branch.setText("feature/payments"));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(check::getText)
-                .equals("The branch feature/payments exists: the sandbox continues on it."));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(check::getText).equals("The branch feature/payments exists: the sandbox continues on it."));
         assertThat(create.isDisabled()).isFalse();
     }
 
@@ -224,7 +265,9 @@ class NewSandboxDialogTest {
         openDialog(robot);
         robot.clickOn("#new-sandbox-task").write("Build on payments");
         setCommand(robot, "echo hi");
-        robot.interact(() -> robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel()
+        robot.interact(() -> robot.lookup("#new-sandbox-base")
+                .queryAs(ComboBox.class)
+                .getSelectionModel()
                 .select("feature/payments"));
         // the base branch goes away after the dialog listed it
         panel.repo.git("branch", "-D", "feature/payments");
@@ -238,11 +281,18 @@ class NewSandboxDialogTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(box::isVisible));
         assertThat(fx(message::getText)).isEqualTo("\"feature/payments\" names no commit in " + panel.repo.dir() + ".");
         assertThat(robot.lookup("#new-sandbox-dialog").tryQuery()).isPresent();
-        assertThat(robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText()).isEqualTo("Build on payments");
-        assertThat(robot.lookup("#new-sandbox-command").queryAs(TextField.class).getText()).isEqualTo("echo hi");
-        assertThat(panel.host.wiring().sandboxService().listOpen(panel.vm.currentProperty().get().id())).isEmpty();
+        assertThat(robot.lookup("#new-sandbox-task").queryAs(TextArea.class).getText())
+                .isEqualTo("Build on payments");
+        assertThat(robot.lookup("#new-sandbox-command").queryAs(TextField.class).getText())
+                .isEqualTo("echo hi");
+        assertThat(panel.host
+                        .wiring()
+                        .sandboxService()
+                        .listOpen(panel.vm.currentProperty().get().id()))
+                .isEmpty();
         // the whole message shows (the form above it gives way)
-        assertThat(fx(() -> message.getHeight() >= message.prefHeight(message.getWidth()) - 1)).isTrue();
+        assertThat(fx(() -> message.getHeight() >= message.prefHeight(message.getWidth()) - 1))
+                .isTrue();
 
         // the details unfold
         robot.clickOn("#new-sandbox-error .toggle-button");
@@ -251,12 +301,20 @@ class NewSandboxDialogTest {
         assertThat(details.getText()).contains("GitException");
 
         // fixed and tried again
-        robot.interact(() -> robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel()
+        robot.interact(() -> robot.lookup("#new-sandbox-base")
+                .queryAs(ComboBox.class)
+                .getSelectionModel()
                 .select("main"));
         robot.clickOn(create);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxes().stream()
-                .anyMatch(s -> s.branch().equals("agent/build-payments"))));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> panel.vm.dashboard().sandboxes().stream()
+                        .anyMatch(s -> s.branch().equals("agent/build-payments"))));
     }
 
     @Test
@@ -265,14 +323,18 @@ class NewSandboxDialogTest {
         openDialog(robot);
         RadioButton namespace = robot.lookup("#tier-namespace").queryAs(RadioButton.class);
         Label problem = robot.lookup("#tier-namespace-problem").queryAs(Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> problem.getText() == null
-                || !problem.getText().startsWith("Checking")));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> problem.getText() == null || !problem.getText().startsWith("Checking")));
 
         assertThat(namespace.isDisabled()).isEqualTo(!probe.usable());
         assertThat(problem.isVisible()).isEqualTo(!probe.usable());
         if (probe.usable()) {
             robot.clickOn(namespace);
-            assertThat(robot.lookup("#new-sandbox-network").queryAs(javafx.scene.control.CheckBox.class).isDisabled())
+            assertThat(robot.lookup("#new-sandbox-network")
+                            .queryAs(javafx.scene.control.CheckBox.class)
+                            .isDisabled())
                     .isFalse();
         }
     }
@@ -280,15 +342,17 @@ class NewSandboxDialogTest {
     @Test
     void withoutBubblewrapTheNamespaceTierIsDisabledAndSaysWhy(FxRobot robot) throws Exception {
         // The real probe and tier check, pointed at a bwrap that is not there.
-        SandboxBackend backend = panel.host.wiring().sandboxBackend(
-                new TierChecks(TestRuntimes.with(new BubblewrapProbe(temp.resolve("no-such-bwrap").toString()),
-                        ContainerAgents.none())));
+        SandboxBackend backend = panel.host
+                .wiring()
+                .sandboxBackend(new TierChecks(TestRuntimes.with(
+                        new BubblewrapProbe(temp.resolve("no-such-bwrap").toString()), ContainerAgents.none())));
         NewSandboxViewModel form = new NewSandboxViewModel(backend, panel.repo.dir(), "main", UiExecutor.io());
         robot.interact(() -> new NewSandboxDialog(form, stage).show());
 
         RadioButton namespace = node(robot, "#tier-namespace", RadioButton.class);
         Label problem = robot.lookup("#tier-namespace-problem").queryAs(Label.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !problem.getText().startsWith("Checking")));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> !problem.getText().startsWith("Checking")));
         assertThat(namespace.isDisabled()).isTrue();
         assertThat(problem.isVisible()).isTrue();
         assertThat(problem.getText()).contains("bwrap is not installed");
@@ -301,11 +365,21 @@ class NewSandboxDialogTest {
         robot.clickOn("#new-sandbox-task").write("Port the CLI");
         setCommand(robot, "  ./agent.sh  ");
         robot.interact(() -> {
-            robot.lookup("#new-sandbox-base").queryAs(ComboBox.class).getSelectionModel().select("feature/payments");
-            robot.lookup("#new-sandbox-lease").queryAs(javafx.scene.control.Spinner.class).getValueFactory().setValue(5);
-            robot.lookup("#new-sandbox-retries").queryAs(javafx.scene.control.Spinner.class).getValueFactory().setValue(0);
+            robot.lookup("#new-sandbox-base")
+                    .queryAs(ComboBox.class)
+                    .getSelectionModel()
+                    .select("feature/payments");
+            robot.lookup("#new-sandbox-lease")
+                    .queryAs(javafx.scene.control.Spinner.class)
+                    .getValueFactory()
+                    .setValue(5);
+            robot.lookup("#new-sandbox-retries")
+                    .queryAs(javafx.scene.control.Spinner.class)
+                    .getValueFactory()
+                    .setValue(0);
         });
-        NewSandboxDialog dialog = (NewSandboxDialog) robot.lookup("#new-sandbox-dialog").query().getUserData();
+        NewSandboxDialog dialog =
+                (NewSandboxDialog) robot.lookup("#new-sandbox-dialog").query().getUserData();
         var request = fx(() -> dialog.viewModel().request());
         assertThat(request.task()).isEqualTo("Port the CLI");
         assertThat(request.agentCommand()).isEqualTo("./agent.sh");
@@ -317,9 +391,15 @@ class NewSandboxDialogTest {
         assertThat(request.network()).isFalse();
 
         robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
-        SandboxRecord made = panel.host.wiring().sandboxService()
-                .listOpen(panel.vm.currentProperty().get().id()).get(0);
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-dialog").tryQuery().isEmpty()));
+        SandboxRecord made = panel.host
+                .wiring()
+                .sandboxService()
+                .listOpen(panel.vm.currentProperty().get().id())
+                .get(0);
         assertThat(made.workspace().baseBranch()).isEqualTo("feature/payments");
         assertThat(made.lease().ms()).isEqualTo(5 * 60_000L);
         assertThat(made.run().maxRetries()).isZero();

@@ -72,19 +72,23 @@ final class Panel implements AutoCloseable {
     /** {@link #show()} in a window of {@code width} × {@code height}. */
     Panel show(double width, double height) throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, width, height);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            stage.setScene(scene);
-            // The stage is shared with the tests run before: its size is set, not left from theirs.
-            stage.setWidth(width);
-            stage.setHeight(height);
-            stage.show();
-            stage.toFront();
-        }).get(30, TimeUnit.SECONDS);
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, width, height);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    stage.setScene(scene);
+                    // The stage is shared with the tests run before: its size is set, not left from theirs.
+                    stage.setWidth(width);
+                    stage.setHeight(height);
+                    stage.show();
+                    stage.toFront();
+                })
+                .get(30, TimeUnit.SECONDS);
         vm.start(CompletableFuture.completedFuture(host.panel()), repo.dir()).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().latestProperty().get() != null));
+        WaitForAsyncUtils.waitFor(
+                15,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.dashboard().latestProperty().get() != null));
         return this;
     }
 
@@ -95,17 +99,23 @@ final class Panel implements AutoCloseable {
 
     /** The dashboard row of a sandbox, if it is listed. */
     Optional<RepositoryStatus.Sandbox> row(String id) throws Exception {
-        return fx(() -> vm.dashboard().sandboxes().stream().filter(s -> s.id().equals(id)).findFirst());
+        return fx(() -> vm.dashboard().sandboxes().stream()
+                .filter(s -> s.id().equals(id))
+                .findFirst());
     }
 
     /** Waits until the row of {@code id} is in {@code state}. */
     void waitForState(String id, String state, int seconds) throws Exception {
         try {
-            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS,
+            WaitForAsyncUtils.waitFor(
+                    seconds,
+                    TimeUnit.SECONDS,
                     () -> row(id).map(r -> r.state().equals(state)).orElse(false));
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new AssertionError(id + " did not reach " + state + " within " + seconds + " s; it is "
-                    + row(id).map(RepositoryStatus.Sandbox::state).orElse("not listed"), e);
+            throw new AssertionError(
+                    id + " did not reach " + state + " within " + seconds + " s; it is "
+                            + row(id).map(RepositoryStatus.Sandbox::state).orElse("not listed"),
+                    e);
         }
     }
 
@@ -116,27 +126,44 @@ final class Panel implements AutoCloseable {
     static NewSandboxViewModel openNewSandboxDialog(FxRobot robot) throws Exception {
         robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
         Node pane = node(robot, "#new-sandbox-dialog", Node.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#new-sandbox-base")
-                .queryAs(ComboBox.class).getItems().contains("feature/payments")));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#new-sandbox-base")
+                        .queryAs(ComboBox.class)
+                        .getItems()
+                        .contains("feature/payments")));
         return fx(() -> ((NewSandboxDialog) pane.getUserData()).viewModel());
     }
 
     /** Waits for a node to exist and returns it. */
     static <T extends Node> T node(FxRobot robot, String query, Class<T> type) throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> robot.lookup(query).tryQuery().isPresent()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup(query).tryQuery().isPresent()));
         return robot.lookup(query).queryAs(type);
     }
 
     /** The table row (node) showing the sandbox {@code id}. */
     @SuppressWarnings("unchecked")
     static TableRow<RepositoryStatus.Sandbox> tableRow(FxRobot robot, String id) throws Exception {
-        Predicate<Node> showsIt = n -> n instanceof TableRow<?> r && r.getItem() instanceof RepositoryStatus.Sandbox s
-                && s.id().equals(id) && n.isVisible();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#sandbox-table").queryAs(TableView.class)
-                != null && robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class)).lookup(showsIt)
-                .tryQuery().isPresent());
-        return (TableRow<RepositoryStatus.Sandbox>) robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
-                .lookup(showsIt).query();
+        Predicate<Node> showsIt = n -> n instanceof TableRow<?> r
+                && r.getItem() instanceof RepositoryStatus.Sandbox s
+                && s.id().equals(id)
+                && n.isVisible();
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#sandbox-table").queryAs(TableView.class) != null
+                        && robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
+                                .lookup(showsIt)
+                                .tryQuery()
+                                .isPresent());
+        return (TableRow<RepositoryStatus.Sandbox>)
+                robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
+                        .lookup(showsIt)
+                        .query();
     }
 
     /** Clicks the row of {@code id} until it is the one sandbox selected (a click can land while rows are replaced). */
@@ -144,8 +171,11 @@ final class Panel implements AutoCloseable {
         for (int attempt = 0; attempt < 5; attempt++) {
             robot.clickOn(tableRow(robot, id));
             try {
-                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> vm.dashboard().sandboxPanel()
-                        .selectedIds().equals(List.of(id))));
+                WaitForAsyncUtils.waitFor(
+                        2,
+                        TimeUnit.SECONDS,
+                        () -> fx(() ->
+                                vm.dashboard().sandboxPanel().selectedIds().equals(List.of(id))));
                 return;
             } catch (java.util.concurrent.TimeoutException missed) {
                 // clicked while the rows were replaced: again
@@ -156,7 +186,9 @@ final class Panel implements AutoCloseable {
 
     /** Windows other than the main one that show (dialogs, menus). */
     List<Window> otherWindows() throws Exception {
-        return fx(() -> Window.getWindows().stream().filter(w -> w != stage && w.isShowing()).toList());
+        return fx(() -> Window.getWindows().stream()
+                .filter(w -> w != stage && w.isShowing())
+                .toList());
     }
 
     /** A file in the sandbox's worktree. */
@@ -172,13 +204,14 @@ final class Panel implements AutoCloseable {
     @Override
     public void close() throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            for (Window w : List.copyOf(Window.getWindows())) {
-                if (w != stage && w.isShowing()) {
-                    w.hide();
-                }
-            }
-            stage.hide();
-        }).get(10, TimeUnit.SECONDS);
+                    for (Window w : List.copyOf(Window.getWindows())) {
+                        if (w != stage && w.isShowing()) {
+                            w.hide();
+                        }
+                    }
+                    stage.hide();
+                })
+                .get(10, TimeUnit.SECONDS);
         for (var s : host.wiring().sandboxes().listLive()) {
             if (s.state().mayHaveProcess()) {
                 try {

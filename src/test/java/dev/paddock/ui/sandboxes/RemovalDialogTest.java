@@ -33,12 +33,18 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class RemovalDialogTest {
-    private static final RemovalPlan LOSES_WORK = new RemovalPlan("fix-auth-20261130-001", true, true,
-            List.of("?? notes.txt", " M README.md"), List.of("abc1234 Add notes"), false, null);
-    private static final RemovalPlan CLEAN = new RemovalPlan("docs-20261130-001", false, true, List.of(), List.of(),
-            true, null);
-    private static final RemovalPlan LOCKED = new RemovalPlan("locked-20261130-001", false, true, List.of(), List.of(),
-            false, "agent at work");
+    private static final RemovalPlan LOSES_WORK = new RemovalPlan(
+            "fix-auth-20261130-001",
+            true,
+            true,
+            List.of("?? notes.txt", " M README.md"),
+            List.of("abc1234 Add notes"),
+            false,
+            null);
+    private static final RemovalPlan CLEAN =
+            new RemovalPlan("docs-20261130-001", false, true, List.of(), List.of(), true, null);
+    private static final RemovalPlan LOCKED =
+            new RemovalPlan("locked-20261130-001", false, true, List.of(), List.of(), false, "agent at work");
 
     @TempDir
     Path temp;
@@ -63,8 +69,8 @@ class RemovalDialogTest {
     }
 
     private RemovalDialog show(FxRobot robot, RemovalPlan... plans) throws Exception {
-        RemovalViewModel vm = RemovalViewModel.withPlans(panel.host.panel().sandboxes(), List.of(plans),
-                UiExecutor.io());
+        RemovalViewModel vm =
+                RemovalViewModel.withPlans(panel.host.panel().sandboxes(), List.of(plans), UiExecutor.io());
         RemovalDialog dialog = fx(() -> {
             RemovalDialog d = new RemovalDialog(vm, stage);
             d.show();
@@ -92,22 +98,30 @@ class RemovalDialogTest {
     }
 
     private static List<String> buttons(RemovalDialog d) throws Exception {
-        return fx(() -> d.getDialogPane().getButtonTypes().stream().map(ButtonType::getText).toList());
+        return fx(() -> d.getDialogPane().getButtonTypes().stream()
+                .map(ButtonType::getText)
+                .toList());
     }
 
     @Test
     void aRemovalThatWouldLoseWorkListsItAndKeepsByDefault(FxRobot robot) throws Exception {
         RemovalDialog d = show(robot, LOSES_WORK);
 
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
                 .contains("fix-auth-20261130-001 would lose work");
-        assertThat(treeTexts(robot)).contains(
-                "fix-auth-20261130-001  —  2 uncommitted files, 1 commit not in the base branch, its agent runs: it is"
-                        + " stopped first",
-                "Uncommitted files (2)", "notes.txt  (untracked)", "README.md  (modified)",
-                "Commits not in the base branch (1)", "abc1234 Add notes");
+        assertThat(treeTexts(robot))
+                .contains(
+                        "fix-auth-20261130-001  —  2 uncommitted files, 1 commit not in the base branch, its agent runs: it is"
+                                + " stopped first",
+                        "Uncommitted files (2)",
+                        "notes.txt  (untracked)",
+                        "README.md  (modified)",
+                        "Commits not in the base branch (1)",
+                        "abc1234 Add notes");
         assertThat(buttons(d)).containsExactlyInAnyOrder("Force remove", "Commit and remove", "Keep");
-        assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.KEEP)).isDefaultButton())).isTrue();
+        assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.KEEP)).isDefaultButton()))
+                .isTrue();
 
         CheckBox deleteBranch = robot.lookup("#removal-delete-branch").queryAs(CheckBox.class);
         assertThat(deleteBranch.isSelected()).isFalse();
@@ -117,17 +131,21 @@ class RemovalDialogTest {
         assertThat(commit.isDisabled()).isFalse();
         robot.clickOn(deleteBranch);
         assertThat(warning.isVisible()).isTrue();
-        assertThat(commit.isDisabled()).as("commit keeps the work on the branch: not with delete-branch").isTrue();
+        assertThat(commit.isDisabled())
+                .as("commit keeps the work on the branch: not with delete-branch")
+                .isTrue();
     }
 
     @Test
     void aRemovalThatLosesNothingOffersAPlainRemove(FxRobot robot) throws Exception {
         RemovalDialog d = show(robot, CLEAN);
 
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
                 .startsWith("Nothing would be lost");
         assertThat(buttons(d)).containsExactlyInAnyOrder("Remove", "Keep");
-        assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.REMOVE)).isDefaultButton())).isTrue();
+        assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.REMOVE)).isDefaultButton()))
+                .isTrue();
         CheckBox deleteBranch = robot.lookup("#removal-delete-branch").queryAs(CheckBox.class);
         assertThat(deleteBranch.getText()).isEqualTo("The branch is merged: it is deleted with the worktree");
         assertThat(deleteBranch.isDisabled()).as("nothing to choose").isTrue();
@@ -135,17 +153,27 @@ class RemovalDialogTest {
 
     @Test
     void aRemovalSaysWhichIgnoredFilesGoWithTheWorktree(FxRobot robot) throws Exception {
-        RemovalPlan withBuildOutput = new RemovalPlan("build-20261205-001", false, true, List.of(), List.of(), true,
-                null, List.of(), "main", new dev.paddock.sandbox.IgnoredFiles(1204, false,
-                        List.of("node_modules/", "build/"), 0));
+        RemovalPlan withBuildOutput = new RemovalPlan(
+                "build-20261205-001",
+                false,
+                true,
+                List.of(),
+                List.of(),
+                true,
+                null,
+                List.of(),
+                "main",
+                new dev.paddock.sandbox.IgnoredFiles(1204, false, List.of("node_modules/", "build/"), 0));
         show(robot, withBuildOutput);
 
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
                 .startsWith("Nothing would be lost")
                 .endsWith(" Removing also deletes 1,204 ignored files in node_modules/, build/ (git ignores them:"
                         + " build output and the like).");
-        assertThat(treeTexts(robot)).contains("Also deletes 1,204 ignored files in node_modules/, build/: git ignores"
-                + " them (build output), so they are not counted as work");
+        assertThat(treeTexts(robot))
+                .contains("Also deletes 1,204 ignored files in node_modules/, build/: git ignores"
+                        + " them (build output), so they are not counted as work");
     }
 
     @Test
@@ -153,7 +181,8 @@ class RemovalDialogTest {
         RemovalDialog d = show(robot, LOSES_WORK, CLEAN);
 
         assertThat(fx(d::getTitle)).isEqualTo("Remove 2 sandboxes");
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
                 .startsWith("1 of the 2 sandboxes hold work");
         assertThat(fx(() -> ((Button) d.getDialogPane().lookupButton(RemovalDialog.REMOVE)).getText()))
                 .isEqualTo("Remove the clean ones (1)");
@@ -165,12 +194,14 @@ class RemovalDialogTest {
     void aLockedWorktreeIsOnlyForceRemoved(FxRobot robot) throws Exception {
         RemovalDialog d = show(robot, LOCKED);
 
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
-                .isEqualTo("locked-20261130-001 loses nothing, but git has its worktree locked (\"agent at work\"): only"
-                        + " Force remove takes it.");
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+                .isEqualTo(
+                        "locked-20261130-001 loses nothing, but git has its worktree locked (\"agent at work\"): only"
+                                + " Force remove takes it.");
         assertThat(buttons(d)).containsExactlyInAnyOrder("Force remove", "Keep");
-        assertThat(treeTexts(robot)).contains("Locked (git worktree lock) (\"agent at work\"): a strict removal refuses"
-                + " it");
+        assertThat(treeTexts(robot))
+                .contains("Locked (git worktree lock) (\"agent at work\"): a strict removal refuses" + " it");
     }
 
     @Test
@@ -195,13 +226,20 @@ class RemovalDialogTest {
     @Test
     void aLongFailureOfCommitAndRemoveKeepsTheButtonsInViewAndTheMessageWhole(FxRobot robot) throws Exception {
         WaitForAsyncUtils.asyncFx(() -> {
-            stage.setWidth(1366);
-            stage.setHeight(768);
-        }).get(10, TimeUnit.SECONDS);
+                    stage.setWidth(1366);
+                    stage.setHeight(768);
+                })
+                .get(10, TimeUnit.SECONDS);
         List<RemovalPlan> plans = new ArrayList<>();
         for (int i = 1; i <= 8; i++) {
-            plans.add(new RemovalPlan("submodule-edits-20261205-00" + i, false, true,
-                    List.of(" M extern/click/README.md"), List.of(), false, null));
+            plans.add(new RemovalPlan(
+                    "submodule-edits-20261205-00" + i,
+                    false,
+                    true,
+                    List.of(" M extern/click/README.md"),
+                    List.of(),
+                    false,
+                    null));
         }
         RemovalDialog d = show(robot, plans.toArray(RemovalPlan[]::new));
 
@@ -213,7 +251,8 @@ class RemovalDialogTest {
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(fx(message::getText)).startsWith("Could not remove 8 sandboxes: submodule-edits-20261205-001: ")
+        assertThat(fx(message::getText))
+                .startsWith("Could not remove 8 sandboxes: submodule-edits-20261205-001: ")
                 .hasSizeGreaterThan(400);
         List<String> problems = fx(() -> {
             List<String> out = new ArrayList<>();
@@ -226,8 +265,10 @@ class RemovalDialogTest {
                     out.add("button " + t.getText() + " at " + bb + " outside the dialog " + window);
                 }
             }
-            String drawn = message.getChildrenUnmodifiable().stream().filter(c -> c instanceof javafx.scene.text.Text
-                    && c != message.getGraphic()).map(c -> ((javafx.scene.text.Text) c).getText()).collect(java.util.stream.Collectors.joining());
+            String drawn = message.getChildrenUnmodifiable().stream()
+                    .filter(c -> c instanceof javafx.scene.text.Text && c != message.getGraphic())
+                    .map(c -> ((javafx.scene.text.Text) c).getText())
+                    .collect(java.util.stream.Collectors.joining());
             if (!drawn.replace("\n", " ").equals(message.getText().replace("\n", " "))) {
                 out.add("the message is drawn cut: " + drawn);
             }
@@ -236,11 +277,13 @@ class RemovalDialogTest {
                 out.add("the message has " + message.getHeight() + " px of the " + needed + " it needs");
             }
             javafx.geometry.Bounds boxBounds = box.localToScene(box.getLayoutBounds());
-            javafx.geometry.Bounds pane = d.getDialogPane().localToScene(d.getDialogPane().getLayoutBounds());
+            javafx.geometry.Bounds pane =
+                    d.getDialogPane().localToScene(d.getDialogPane().getLayoutBounds());
             javafx.scene.Node bar = d.getDialogPane().lookup(".button-bar");
             javafx.geometry.Bounds barBounds = bar.localToScene(bar.getLayoutBounds());
             if (boxBounds.getMinY() > barBounds.getMinY()) {
-                out.add("the error box starts at " + boxBounds.getMinY() + ", below the buttons at " + barBounds.getMinY());
+                out.add("the error box starts at " + boxBounds.getMinY() + ", below the buttons at "
+                        + barBounds.getMinY());
             }
             if (pane.getMaxY() > scene.getHeight() + 0.5) {
                 out.add("the dialog's pane ends at " + pane.getMaxY() + " past its window's " + scene.getHeight());

@@ -54,12 +54,14 @@ class SandboxDetailsSplitTest {
         panel = Panel.start(temp, stage);
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            ids.add(panel.create("Describe the release process, part " + i, "sleep 300").id());
+            ids.add(panel.create("Describe the release process, part " + i, "sleep 300")
+                    .id());
         }
         panel.show(1366, 768);
         panel.waitForState(ids.get(3), "running", 30);
         panel.select(robot, ids.get(1));
-        javafx.scene.layout.Region details = Panel.node(robot, "#" + SandboxDetailsView.ID, javafx.scene.layout.Region.class);
+        javafx.scene.layout.Region details =
+                Panel.node(robot, "#" + SandboxDetailsView.ID, javafx.scene.layout.Region.class);
         settle();
         TableView<?> table = robot.lookup("#" + SandboxTable.ID).queryAs(TableView.class);
         SplitPane split = fx(() -> (SplitPane) robot.lookup(".pd-sandbox-split").query());
@@ -67,7 +69,8 @@ class SandboxDetailsSplitTest {
         // Four rows: the table keeps three of them whole (the selected one in view) and gives the rest away.
         assertThat(wholeRows(table)).isEqualTo(SandboxesView.TABLE_FIRST_ROWS);
         double first = fx(details::getHeight);
-        assertThat(first).as("the details pane of a split " + splitHeight + " px high")
+        assertThat(first)
+                .as("the details pane of a split " + splitHeight + " px high")
                 .isGreaterThan(SandboxesView.DETAILS_MIN_HEIGHT + 40);
 
         // Dragged up as far as it goes: most of the height is the details pane's, two rows of the table show.
@@ -75,15 +78,19 @@ class SandboxDetailsSplitTest {
         robot.drag(divider, MouseButton.PRIMARY).moveBy(0, -300).release(MouseButton.PRIMARY);
         settle();
         double dragged = fx(details::getHeight);
-        assertThat(dragged).as("the details pane of a split " + splitHeight + " px high, dragged up")
-                .isGreaterThan(SandboxesView.DETAILS_MIN_HEIGHT + 60).isGreaterThan(splitHeight * 0.7);
+        assertThat(dragged)
+                .as("the details pane of a split " + splitHeight + " px high, dragged up")
+                .isGreaterThan(SandboxesView.DETAILS_MIN_HEIGHT + 60)
+                .isGreaterThan(splitHeight * 0.7);
         assertThat(wholeRows(table)).isGreaterThanOrEqualTo(2);
 
         // Kept: another sandbox selected, and the details pane closed and opened again.
         // (Selected through the view model: with two rows showing, the row may be out of view.)
         robot.interact(() -> panel.vm.dashboard().sandboxPanel().select(List.of(ids.get(2))));
-        robot.interact(() -> panel.vm.dashboard().sandboxPanel().details().shownProperty().set(false));
-        robot.interact(() -> panel.vm.dashboard().sandboxPanel().details().shownProperty().set(true));
+        robot.interact(() ->
+                panel.vm.dashboard().sandboxPanel().details().shownProperty().set(false));
+        robot.interact(() ->
+                panel.vm.dashboard().sandboxPanel().details().shownProperty().set(true));
         settle();
         assertThat(fx(details::getHeight)).isCloseTo(dragged, org.assertj.core.data.Offset.offset(4.0));
     }

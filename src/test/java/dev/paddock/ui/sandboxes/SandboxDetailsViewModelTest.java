@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import javafx.application.Platform;
 import javafx.collections.ListChangeListener;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,21 +75,40 @@ class SandboxDetailsViewModelTest {
 
     /** The dashboard's row of a sandbox, as the status service makes it. */
     static RepositoryStatus.Sandbox row(SandboxRecord s) {
-        return new RepositoryStatus.Sandbox(s.id(), s.spec().task(), s.spec().tier().id(), s.state().id(),
+        return new RepositoryStatus.Sandbox(
+                s.id(),
+                s.spec().task(),
+                s.spec().tier().id(),
+                s.state().id(),
                 s.workspace().branch(),
-                s.workspace().worktreePath(), s.createdAt(), s.lease().lastHeartbeatAt(), s.lease().progress(),
-                s.lease().expiresAt(), s.run().retryCount(),
-                s.run().exitCode(), s.run().lastError(), false, false, s.spec().agent(), s.spec().model());
+                s.workspace().worktreePath(),
+                s.createdAt(),
+                s.lease().lastHeartbeatAt(),
+                s.lease().progress(),
+                s.lease().expiresAt(),
+                s.run().retryCount(),
+                s.run().exitCode(),
+                s.run().lastError(),
+                false,
+                false,
+                s.spec().agent(),
+                s.spec().model());
     }
 
     /** A Claude Code sandbox whose (real) agent has already ended, so only the test writes to its log. */
     static SandboxRecord endedClaudeSandbox(Host host, TempRepo repo) throws Exception {
         ClaudeCli.require();
-        SandboxRecord s = host.wiring().sandboxService().create(NewSandbox.custom(repo.dir(), "Fix the totals", null)
-                .agent("claude").tier(Tier.WORKTREE).maxRetries(0).build());
+        SandboxRecord s = host.wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(repo.dir(), "Fix the totals", null)
+                        .agent("claude")
+                        .tier(Tier.WORKTREE)
+                        .maxRetries(0)
+                        .build());
         waitFor(s.id() + " to end", 60, () -> {
             try {
-                SandboxState st = host.wiring().sandboxes().find(s.id()).orElseThrow().state();
+                SandboxState st =
+                        host.wiring().sandboxes().find(s.id()).orElseThrow().state();
                 return st == SandboxState.AWAITING_HUMAN || st == SandboxState.DONE || st == SandboxState.FAILED;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -111,7 +130,7 @@ class SandboxDetailsViewModelTest {
     void streamJsonLinesAppendedToTheLogArriveAsRowsInBatchesWithTheirDecisions() throws Exception {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("project"));
         try (Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "panel");
-             SandboxDetailsViewModel vm = new SandboxDetailsViewModel()) {
+                SandboxDetailsViewModel vm = new SandboxDetailsViewModel()) {
             SandboxRecord s = endedClaudeSandbox(host, repo);
             Path log = host.wiring().sandboxService().logFile(s.id());
             SandboxBackend backend = host.wiring().sandboxBackend(host.wiring().tierChecks());
@@ -130,10 +149,14 @@ class SandboxDetailsViewModelTest {
             List<TranscriptRow> first = rows(transcript);
             String shown = first.stream().map(r -> r.kind() + " " + r.text()).collect(Collectors.joining("\n"));
             assertThat(first).as(shown).extracting(TranscriptRow::kind).startsWith(Kind.MARKER);
-            assertThat(first).as(shown).extracting(TranscriptRow::kind).contains(Kind.SESSION)
+            assertThat(first)
+                    .as(shown)
+                    .extracting(TranscriptRow::kind)
+                    .contains(Kind.SESSION)
                     .doesNotContain(Kind.TOOL_CALL);
             assertThat(first.stream().takeWhile(r -> r.kind() != Kind.SESSION).skip(1))
-                    .as(shown).allMatch(r -> r.kind() == Kind.OUTPUT);
+                    .as(shown)
+                    .allMatch(r -> r.kind() == Kind.OUTPUT);
             int before = rows(transcript).size();
             fx(() -> {
                 transcript.rows().addListener((ListChangeListener<TranscriptRow>) c -> {
@@ -160,28 +183,45 @@ class SandboxDetailsViewModelTest {
             waitFor("all 10,000 events", 30, () -> rows(transcript).size() == expected);
 
             assertThat(removed.get()).as("rows are only appended").isZero();
-            List<Long> flushes = transcript.flushTimes().subList(flushesBefore, transcript.flushTimes().size());
+            List<Long> flushes = transcript
+                    .flushTimes()
+                    .subList(flushesBefore, transcript.flushTimes().size());
             assertThat(flushes.size()).as("in more than one batch").isGreaterThan(1);
             for (int i = 1; i < flushes.size(); i++) {
-                assertThat(flushes.get(i) - flushes.get(i - 1)).as("time between two updates of the FX thread")
+                assertThat(flushes.get(i) - flushes.get(i - 1))
+                        .as("time between two updates of the FX thread")
                         .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(TranscriptViewModel.FLUSH_MS) - 1);
             }
-            assertThat(fx(() -> transcript.summaryProperty().get())).contains(" calls · ").contains(" tokens · $");
-            assertThat(fx(() -> transcript.summaryInFullProperty().get())).startsWith(String.format("%,d entries",
-                    expected)).contains(" runs: ").contains("tokens in");
+            assertThat(fx(() -> transcript.summaryProperty().get()))
+                    .contains(" calls · ")
+                    .contains(" tokens · $");
+            assertThat(fx(() -> transcript.summaryInFullProperty().get()))
+                    .startsWith(String.format("%,d entries", expected))
+                    .contains(" runs: ")
+                    .contains("tokens in");
 
             // Two calls the policy decides: their rows get the decisions.
-            append(log, List.of(agent.text("Let me check the tree, then clean the build."),
-                    agent.bash("toolu_status", "git status"), agent.toolResult("toolu_status", "On branch main", false),
-                    agent.bash("toolu_clean", "rm -rf build"),
-                    agent.toolResult("toolu_clean", "Denied by Paddock: rm -rf is denied", true)));
-            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "git status", s.workspace().worktree(),
-                    agent.session(), "toolu_status"));
-            host.wiring().approvals().decide(new ApprovalRequest(s.id(), "Bash", "rm -rf build",
-                    s.workspace().worktree(),
-                    agent.session(), "toolu_clean"));
-            waitFor("the decisions", 10, () -> decisionOf(transcript, "rm -rf build") != null
-                    && decisionOf(transcript, "git status") != null);
+            append(
+                    log,
+                    List.of(
+                            agent.text("Let me check the tree, then clean the build."),
+                            agent.bash("toolu_status", "git status"),
+                            agent.toolResult("toolu_status", "On branch main", false),
+                            agent.bash("toolu_clean", "rm -rf build"),
+                            agent.toolResult("toolu_clean", "Denied by Paddock: rm -rf is denied", true)));
+            host.wiring()
+                    .approvals()
+                    .decide(new ApprovalRequest(
+                            s.id(), "Bash", "git status", s.workspace().worktree(), agent.session(), "toolu_status"));
+            host.wiring()
+                    .approvals()
+                    .decide(new ApprovalRequest(
+                            s.id(), "Bash", "rm -rf build", s.workspace().worktree(), agent.session(), "toolu_clean"));
+            waitFor(
+                    "the decisions",
+                    10,
+                    () -> decisionOf(transcript, "rm -rf build") != null
+                            && decisionOf(transcript, "git status") != null);
             assertThat(decisionOf(transcript, "git status").text()).isEqualTo("allowed");
             TranscriptRow.Decision denied = decisionOf(transcript, "rm -rf build");
             assertThat(denied.text()).isEqualTo("denied");
@@ -211,7 +251,7 @@ class SandboxDetailsViewModelTest {
             SandboxRecord s = endedClaudeSandbox(host, repo);
             Path log = host.wiring().sandboxService().logFile(s.id());
             SandboxBackend backend = host.wiring().sandboxBackend(host.wiring().tierChecks());
-            TranscriptViewModel transcript = new TranscriptViewModel(timer, () -> { });
+            TranscriptViewModel transcript = new TranscriptViewModel(timer, () -> {});
             fx(() -> {
                 transcript.show(s.id());
                 return null;
@@ -235,16 +275,23 @@ class SandboxDetailsViewModelTest {
                 transcript.poll(backend);
             }
             long took = System.nanoTime() - start;
-            waitFor("the last rows", 10, () -> rows(transcript).stream().filter(r -> r.kind() != Kind.MARKER)
-                    .count() >= 3_000);
+            waitFor(
+                    "the last rows",
+                    10,
+                    () -> rows(transcript).stream()
+                                    .filter(r -> r.kind() != Kind.MARKER)
+                                    .count()
+                            >= 3_000);
 
             List<Long> flushes = transcript.flushTimes();
             assertThat(removed.get()).as("rows are only appended").isZero();
             for (int i = 2; i < flushes.size(); i++) {
-                assertThat(flushes.get(i) - flushes.get(i - 1)).as("time between two updates of the FX thread")
+                assertThat(flushes.get(i) - flushes.get(i - 1))
+                        .as("time between two updates of the FX thread")
                         .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(TranscriptViewModel.FLUSH_MS) - 1);
             }
-            assertThat((long) flushes.size()).as("300 reads in %d ms", took / 1_000_000)
+            assertThat((long) flushes.size())
+                    .as("300 reads in %d ms", took / 1_000_000)
                     .isLessThanOrEqualTo(took / TimeUnit.MILLISECONDS.toNanos(TranscriptViewModel.FLUSH_MS) + 3);
         } finally {
             timer.shutdownNow();
@@ -255,14 +302,15 @@ class SandboxDetailsViewModelTest {
     void anotherSandboxShownStartsItsTranscriptAfreshAndComingBackReadsTheFirstAgain() throws Exception {
         TempRepo repo = BrokerRig.repoWithPolicy(tmp.resolve("project"));
         try (Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "panel");
-             SandboxDetailsViewModel vm = new SandboxDetailsViewModel()) {
+                SandboxDetailsViewModel vm = new SandboxDetailsViewModel()) {
             SandboxRecord claude = endedClaudeSandbox(host, repo);
-            SandboxRecord custom = host.wiring().sandboxService().create(NewSandbox.of(repo.dir(), "Say hi",
-                    "echo 'hi from the custom command'; sleep 300"));
+            SandboxRecord custom = host.wiring()
+                    .sandboxService()
+                    .create(NewSandbox.of(repo.dir(), "Say hi", "echo 'hi from the custom command'; sleep 300"));
             ClaudeStreamLog agent = ClaudeStreamLog.newSession();
-            append(host.wiring().sandboxService().logFile(claude.id()),
-                    agent.conversation(claude.workspace().worktreePath(),
-                    1_000, 3));
+            append(
+                    host.wiring().sandboxService().logFile(claude.id()),
+                    agent.conversation(claude.workspace().worktreePath(), 1_000, 3));
             TranscriptViewModel transcript = vm.transcript();
             fx(() -> {
                 vm.setBackend(host.wiring().sandboxBackend(host.wiring().tierChecks()));
@@ -277,8 +325,11 @@ class SandboxDetailsViewModelTest {
                 vm.show(row(custom));
                 return null;
             });
-            waitFor("the custom command's output", 20, () -> rows(transcript).stream()
-                    .anyMatch(r -> r.kind() == Kind.OUTPUT && r.text().equals("hi from the custom command")));
+            waitFor(
+                    "the custom command's output",
+                    20,
+                    () -> rows(transcript).stream()
+                            .anyMatch(r -> r.kind() == Kind.OUTPUT && r.text().equals("hi from the custom command")));
             assertThat(rows(transcript)).noneMatch(r -> r.kind() == Kind.TOOL_CALL);
 
             fx(() -> {
@@ -300,8 +351,12 @@ class SandboxDetailsViewModelTest {
     }
 
     private static TranscriptRow.Decision decisionOf(TranscriptViewModel t, String command) {
-        return rows(t).stream().filter(r -> r.kind() == Kind.TOOL_CALL && r.text().equals(command))
-                .map(TranscriptRow::decision).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        return rows(t).stream()
+                .filter(r -> r.kind() == Kind.TOOL_CALL && r.text().equals(command))
+                .map(TranscriptRow::decision)
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     @Test

@@ -39,14 +39,36 @@ class SandboxTableFanOutIdsTest {
 
     private static RepositoryStatus.Sandbox row(int n) {
         String id = G + "-claude-" + n;
-        return new RepositoryStatus.Sandbox(id, "Describe the release process", "worktree", "running",
-                "agent/describe-release-process-claude-" + n, "/w/" + id, NOW, NOW, "Bash: git status",
-                NOW.plusSeconds(600), 0, null, null, false, false, "claude", null, false, null, null, G);
+        return new RepositoryStatus.Sandbox(
+                id,
+                "Describe the release process",
+                "worktree",
+                "running",
+                "agent/describe-release-process-claude-" + n,
+                "/w/" + id,
+                NOW,
+                NOW,
+                "Bash: git status",
+                NOW.plusSeconds(600),
+                0,
+                null,
+                null,
+                false,
+                false,
+                "claude",
+                null,
+                false,
+                null,
+                null,
+                G);
     }
 
     @Start
     void start(Stage stage) {
-        table = new SandboxTable(rows, new SimpleObjectProperty<>(NOW), new SimpleObjectProperty<>(java.util.Map.of()),
+        table = new SandboxTable(
+                rows,
+                new SimpleObjectProperty<>(NOW),
+                new SimpleObjectProperty<>(java.util.Map.of()),
                 new Label("none"));
         Scene scene = new Scene(table, 1900, 400);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
@@ -70,9 +92,13 @@ class SandboxTableFanOutIdsTest {
         });
         settle();
         assertThat(cut(true)).as(widths()).isEmpty();
-        assertThat(fx(() -> table.lookupAll(".table-cell").stream().filter(n -> n instanceof TableCell<?, ?> c
-                && !c.isEmpty() && c.getTableColumn() != null && "Sandbox".equals(c.getTableColumn().getText()))
-                .map(n -> ((TableCell<?, ?>) n).getTooltip().getText()).toList()))
+        assertThat(fx(() -> table.lookupAll(".table-cell").stream()
+                        .filter(n -> n instanceof TableCell<?, ?> c
+                                && !c.isEmpty()
+                                && c.getTableColumn() != null
+                                && "Sandbox".equals(c.getTableColumn().getText()))
+                        .map(n -> ((TableCell<?, ?>) n).getTooltip().getText())
+                        .toList()))
                 .allSatisfy(t -> assertThat(t).startsWith(G + "-claude-"));
     }
 
@@ -87,14 +113,19 @@ class SandboxTableFanOutIdsTest {
         return fx(() -> {
             List<String> out = new ArrayList<>();
             for (Node n : table.lookupAll(".table-cell")) {
-                if (n instanceof TableCell<?, ?> c && !c.isEmpty() && c.getText() != null && c.getTableColumn() != null
-                        && List.of("Sandbox", "Branch").contains(c.getTableColumn().getText())) {
+                if (n instanceof TableCell<?, ?> c
+                        && !c.isEmpty()
+                        && c.getText() != null
+                        && c.getTableColumn() != null
+                        && List.of("Sandbox", "Branch")
+                                .contains(c.getTableColumn().getText())) {
                     String t = c.getText();
                     String d = drawn(c);
                     // An id keeps more (its column's minimum is 24 characters besides the mark); a branch at least
                     // its number.
                     int end = "Sandbox".equals(c.getTableColumn().getText()) ? 8 : 3;
-                    boolean ok = endsKept ? d.endsWith(t.substring(t.length() - end)) && d.startsWith(t.substring(0, 3))
+                    boolean ok = endsKept
+                            ? d.endsWith(t.substring(t.length() - end)) && d.startsWith(t.substring(0, 3))
                             : d.equals(t);
                     if (!ok) {
                         out.add(c.getTableColumn().getText() + " " + t + " reads " + d);
@@ -106,7 +137,9 @@ class SandboxTableFanOutIdsTest {
     }
 
     private String widths() throws Exception {
-        return fx(() -> table.getVisibleLeafColumns().stream().map(c -> c.getText() + " " + c.getWidth()).toList()
+        return fx(() -> table.getVisibleLeafColumns().stream()
+                .map(c -> c.getText() + " " + c.getWidth())
+                .toList()
                 .toString());
     }
 

@@ -33,19 +33,45 @@ class SandboxTableGroupTest {
     private ObservableList<RepositoryStatus.Sandbox> rows;
 
     private static RepositoryStatus.Sandbox row(String id, String group, int minutesAgo) {
-        return new RepositoryStatus.Sandbox(id, "Fix login", "worktree", "running", "agent/" + id, "/w/" + id,
-                NOW.minusSeconds(60L * minutesAgo), null, null, NOW.plusSeconds(600), 0, null, null, false, false,
-                "claude", null, false, null, null, group);
+        return new RepositoryStatus.Sandbox(
+                id,
+                "Fix login",
+                "worktree",
+                "running",
+                "agent/" + id,
+                "/w/" + id,
+                NOW.minusSeconds(60L * minutesAgo),
+                null,
+                null,
+                NOW.plusSeconds(600),
+                0,
+                null,
+                null,
+                false,
+                false,
+                "claude",
+                null,
+                false,
+                null,
+                null,
+                group);
     }
 
     @Start
     void start(Stage stage) {
         // Newest first, as the status lists them; another sandbox was made while the group was.
-        List<RepositoryStatus.Sandbox> status = List.of(row(G + "-codex-1", G, 1), row("alone-20261207-001", null, 2),
-                row(G + "-claude-2", G, 3), row(G + "-claude-1", G, 4), row("older-20261207-001", null, 9));
+        List<RepositoryStatus.Sandbox> status = List.of(
+                row(G + "-codex-1", G, 1),
+                row("alone-20261207-001", null, 2),
+                row(G + "-claude-2", G, 3),
+                row(G + "-claude-1", G, 4),
+                row("older-20261207-001", null, 9));
         rows = FXCollections.observableArrayList(GroupRows.ordered(status));
-        SandboxTable table = new SandboxTable(rows, new SimpleObjectProperty<>(NOW),
-                new SimpleObjectProperty<>(java.util.Map.of()), new Label("none"));
+        SandboxTable table = new SandboxTable(
+                rows,
+                new SimpleObjectProperty<>(NOW),
+                new SimpleObjectProperty<>(java.util.Map.of()),
+                new Label("none"));
         Scene scene = new Scene(table, 1100, 300);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
         stage.setScene(scene);
@@ -54,13 +80,16 @@ class SandboxTableGroupTest {
 
     private List<String> marks(FxRobot robot) throws Exception {
         return fx(() -> robot.lookup(".pd-group-mark").queryAllAs(Label.class).stream()
-                .map(l -> ((TableCell<?, ?>) l.getParent()).getText() + " " + l.getText()).sorted().toList());
+                .map(l -> ((TableCell<?, ?>) l.getParent()).getText() + " " + l.getText())
+                .sorted()
+                .toList());
     }
 
     @Test
     void aGroupsSandboxesAreSideBySideAndEachIsMarkedWithItsNumber(FxRobot robot) throws Exception {
-        assertThat(fx(() -> rows.stream().map(RepositoryStatus.Sandbox::id).toList())).containsExactly(
-                G + "-claude-1", G + "-claude-2", G + "-codex-1", "alone-20261207-001", "older-20261207-001");
+        assertThat(fx(() -> rows.stream().map(RepositoryStatus.Sandbox::id).toList()))
+                .containsExactly(
+                        G + "-claude-1", G + "-claude-2", G + "-codex-1", "alone-20261207-001", "older-20261207-001");
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> marks(robot).size() == 3);
         assertThat(marks(robot)).containsExactly(G + "-claude-1 1/3", G + "-claude-2 2/3", G + "-codex-1 3/3");
         Label mark = fx(() -> robot.lookup(".pd-group-mark").queryAs(Label.class));

@@ -25,12 +25,43 @@ class SandboxTableMissingFolderTest {
     @Start
     void start(Stage stage) {
         List<RepositoryStatus.Sandbox> rows = List.of(
-                new RepositoryStatus.Sandbox("gone-20261130-001", "Merged, folder deleted", "worktree", "merged",
-                        "agent/gone", "/w/gone", NOW, null, null, null, 0, 0, null, false, true),
-                new RepositoryStatus.Sandbox("here-20261130-001", "Merged, folder there", "worktree", "merged",
-                        "agent/here", "/w/here", NOW, null, null, null, 0, 0, null, false, false));
-        SandboxTable table = new SandboxTable(FXCollections.observableArrayList(rows),
-                new SimpleObjectProperty<>(NOW), new SimpleObjectProperty<>(java.util.Map.of()), new Label("none"));
+                new RepositoryStatus.Sandbox(
+                        "gone-20261130-001",
+                        "Merged, folder deleted",
+                        "worktree",
+                        "merged",
+                        "agent/gone",
+                        "/w/gone",
+                        NOW,
+                        null,
+                        null,
+                        null,
+                        0,
+                        0,
+                        null,
+                        false,
+                        true),
+                new RepositoryStatus.Sandbox(
+                        "here-20261130-001",
+                        "Merged, folder there",
+                        "worktree",
+                        "merged",
+                        "agent/here",
+                        "/w/here",
+                        NOW,
+                        null,
+                        null,
+                        null,
+                        0,
+                        0,
+                        null,
+                        false,
+                        false));
+        SandboxTable table = new SandboxTable(
+                FXCollections.observableArrayList(rows),
+                new SimpleObjectProperty<>(NOW),
+                new SimpleObjectProperty<>(java.util.Map.of()),
+                new Label("none"));
         Scene scene = new Scene(table, 1100, 300);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
         stage.setScene(scene);
@@ -40,7 +71,8 @@ class SandboxTableMissingFolderTest {
     @Test
     void theStateCellOfASandboxWhoseWorktreeIsGoneSaysFolderMissing(FxRobot robot) throws Exception {
         List<String> chips = fx(() -> robot.lookup(".pd-chip").queryAllAs(Label.class).stream()
-                .map(Label::getText).toList());
+                .map(Label::getText)
+                .toList());
         Label missing = fx(() -> robot.lookup(".pd-chip-danger").queryAs(Label.class));
 
         assertThat(chips).containsExactly("merged", "folder missing", "merged");

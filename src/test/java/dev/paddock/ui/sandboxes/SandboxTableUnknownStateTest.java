@@ -29,12 +29,41 @@ class SandboxTableUnknownStateTest {
     @Start
     void start(Stage stage) {
         List<RepositoryStatus.Sandbox> rows = List.of(
-                new RepositoryStatus.Sandbox("boxed-20261130-001", "In a box", "container", "running", "agent/boxed",
-                        "/w/boxed", NOW, null, null, NOW.plusSeconds(600), 0, null, null, true),
-                new RepositoryStatus.Sandbox("plain-20261130-001", "On the host", "worktree", "running", "agent/plain",
-                        "/w/plain", NOW, null, null, NOW.plusSeconds(600), 0, null, null, false));
-        SandboxTable table = new SandboxTable(FXCollections.observableArrayList(rows),
-                new SimpleObjectProperty<>(NOW), new SimpleObjectProperty<>(java.util.Map.of()), new Label("none"));
+                new RepositoryStatus.Sandbox(
+                        "boxed-20261130-001",
+                        "In a box",
+                        "container",
+                        "running",
+                        "agent/boxed",
+                        "/w/boxed",
+                        NOW,
+                        null,
+                        null,
+                        NOW.plusSeconds(600),
+                        0,
+                        null,
+                        null,
+                        true),
+                new RepositoryStatus.Sandbox(
+                        "plain-20261130-001",
+                        "On the host",
+                        "worktree",
+                        "running",
+                        "agent/plain",
+                        "/w/plain",
+                        NOW,
+                        null,
+                        null,
+                        NOW.plusSeconds(600),
+                        0,
+                        null,
+                        null,
+                        false));
+        SandboxTable table = new SandboxTable(
+                FXCollections.observableArrayList(rows),
+                new SimpleObjectProperty<>(NOW),
+                new SimpleObjectProperty<>(java.util.Map.of()),
+                new Label("none"));
         Scene scene = new Scene(table, 1100, 300);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
         stage.setScene(scene);
@@ -44,12 +73,14 @@ class SandboxTableUnknownStateTest {
     @Test
     void aContainerSandboxIsUnknownWhileTheEngineIsAwayAndOtherTiersShowTheirState(FxRobot robot) throws Exception {
         List<Label> chips = fx(() -> robot.lookup(".pd-chip").queryAllAs(Label.class).stream()
-                .filter(l -> l.getStyleClass().stream().anyMatch(c -> c.startsWith("pd-state-"))).toList());
+                .filter(l -> l.getStyleClass().stream().anyMatch(c -> c.startsWith("pd-state-")))
+                .toList());
 
         assertThat(chips).extracting(Label::getText).containsExactly("unknown", "running");
         assertThat(chips.get(0).getStyleClass()).contains("pd-state-unknown");
         TableCell<?, ?> cell = (TableCell<?, ?>) chips.get(0).getParent();
-        assertThat(fx(() -> cell.getTooltip().getText())).startsWith("The Docker engine does not answer, so this"
-                + " container's state is unknown (last known: running). It is not failed or stopped");
+        assertThat(fx(() -> cell.getTooltip().getText()))
+                .startsWith("The Docker engine does not answer, so this"
+                        + " container's state is unknown (last known: running). It is not failed or stopped");
     }
 }

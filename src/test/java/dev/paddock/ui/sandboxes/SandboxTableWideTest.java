@@ -35,7 +35,10 @@ class SandboxTableWideTest {
 
     @Start
     void start(Stage stage) {
-        table = new SandboxTable(rows, new SimpleObjectProperty<>(NOW), new SimpleObjectProperty<>(java.util.Map.of()),
+        table = new SandboxTable(
+                rows,
+                new SimpleObjectProperty<>(NOW),
+                new SimpleObjectProperty<>(java.util.Map.of()),
                 new Label("none"));
         Scene scene = new Scene(table, 1900, 400);
         dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
@@ -50,11 +53,18 @@ class SandboxTableWideTest {
     void theBranchIsAsWideAsItsLongestAndTheTaskGetsTheRest() throws Exception {
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         fx(() -> rows.setAll(List.of(
-                row("upgrade-logging-library-20261206-001", "Upgrade the logging library to the current release and"
-                        + " fix deprecations", "agent/upgrade-logging-library"),
-                row("document-release-process-20261206-001", "Document the release process",
+                row(
+                        "upgrade-logging-library-20261206-001",
+                        "Upgrade the logging library to the current release and" + " fix deprecations",
+                        "agent/upgrade-logging-library"),
+                row(
+                        "document-release-process-20261206-001",
+                        "Document the release process",
                         "agent/document-release-process"),
-                row("fix-flaky-checkout-20261206-001", "Fix the flaky checkout test", "agent/fix-flaky-checkout",
+                row(
+                        "fix-flaky-checkout-20261206-001",
+                        "Fix the flaky checkout test",
+                        "agent/fix-flaky-checkout",
                         "container"))));
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
@@ -63,7 +73,10 @@ class SandboxTableWideTest {
         List<String> problems = fx(() -> {
             List<String> out = new ArrayList<>();
             for (Node n : table.lookupAll(".table-cell")) {
-                if (n instanceof TableCell<?, ?> c && !c.isEmpty() && c.getText() != null && c.getTableColumn() != null
+                if (n instanceof TableCell<?, ?> c
+                        && !c.isEmpty()
+                        && c.getText() != null
+                        && c.getTableColumn() != null
                         && List.of("Task", "Branch").contains(c.getTableColumn().getText())
                         && !drawn(c).equals(c.getText())) {
                     out.add(c.getTableColumn().getText() + " " + c.getText() + " reads " + drawn(c));
@@ -71,8 +84,12 @@ class SandboxTableWideTest {
             }
             return out;
         });
-        assertThat(problems).as(fx(() -> table.getVisibleLeafColumns().stream()
-                .map(c -> c.getText() + " " + c.getWidth() + "/" + c.getMaxWidth()).toList().toString())).isEmpty();
+        assertThat(problems)
+                .as(fx(() -> table.getVisibleLeafColumns().stream()
+                        .map(c -> c.getText() + " " + c.getWidth() + "/" + c.getMaxWidth())
+                        .toList()
+                        .toString()))
+                .isEmpty();
     }
 
     /** Narrowed (the queues open beside it at 1366 px), every column still fits: the branch gives way too. */
@@ -86,9 +103,15 @@ class SandboxTableWideTest {
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
         WaitForAsyncUtils.waitForFxEvents();
-        double columns = fx(() -> table.getVisibleLeafColumns().stream().mapToDouble(c -> c.getWidth()).sum());
-        assertThat(columns).as(fx(() -> table.getVisibleLeafColumns().stream()
-                .map(c -> c.getText() + " " + c.getWidth()).toList().toString())).isLessThanOrEqualTo(930);
+        double columns = fx(() -> table.getVisibleLeafColumns().stream()
+                .mapToDouble(c -> c.getWidth())
+                .sum());
+        assertThat(columns)
+                .as(fx(() -> table.getVisibleLeafColumns().stream()
+                        .map(c -> c.getText() + " " + c.getWidth())
+                        .toList()
+                        .toString()))
+                .isLessThanOrEqualTo(930);
     }
 
     private static RepositoryStatus.Sandbox row(String id, String task, String branch) {
@@ -97,8 +120,21 @@ class SandboxTableWideTest {
 
     /** A row; a container one shows the CPU and memory columns too. */
     private static RepositoryStatus.Sandbox row(String id, String task, String branch, String tier) {
-        return new RepositoryStatus.Sandbox(id, task, tier, "running", branch, "/w/" + id, NOW, null, null,
-                NOW.plusSeconds(600), 0, null, null, false);
+        return new RepositoryStatus.Sandbox(
+                id,
+                task,
+                tier,
+                "running",
+                branch,
+                "/w/" + id,
+                NOW,
+                null,
+                null,
+                NOW.plusSeconds(600),
+                0,
+                null,
+                null,
+                false);
     }
 
     private static String drawn(TableCell<?, ?> c) {

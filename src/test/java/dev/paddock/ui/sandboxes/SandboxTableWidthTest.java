@@ -44,7 +44,8 @@ class SandboxTableWidthTest {
 
     @AfterEach
     void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> List.copyOf(Window.getWindows()).forEach(Window::hide))
+                .get(10, TimeUnit.SECONDS);
         if (panel != null) {
             panel.close();
         }
@@ -55,9 +56,16 @@ class SandboxTableWidthTest {
         panel = Panel.start(temp, stage);
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ids.add(panel.host.wiring().sandboxService().create(NewSandbox.builder().repository(panel.repo.dir())
-                    .task("Rebuild the product search index incrementally, part " + i).agentCommand("sleep 300")
-                    .maxRetries(0).build()).id());
+            ids.add(panel.host
+                    .wiring()
+                    .sandboxService()
+                    .create(NewSandbox.builder()
+                            .repository(panel.repo.dir())
+                            .task("Rebuild the product search index incrementally, part " + i)
+                            .agentCommand("sleep 300")
+                            .maxRetries(0)
+                            .build())
+                    .id());
         }
         panel.show(1366, 768);
         panel.waitForState(ids.get(0), "running", 30);
@@ -78,20 +86,28 @@ class SandboxTableWidthTest {
                 }
             }
             for (Node n : table.lookupAll(".table-cell")) {
-                if (n instanceof TableCell<?, ?> c && !c.isEmpty() && c.getTableColumn() != null
-                        && "Branch".equals(c.getTableColumn().getText()) && c.getText() != null) {
+                if (n instanceof TableCell<?, ?> c
+                        && !c.isEmpty()
+                        && c.getTableColumn() != null
+                        && "Branch".equals(c.getTableColumn().getText())
+                        && c.getText() != null) {
                     String branch = c.getText();
                     String drawn = drawn(c);
-                    if (!drawn.equals(branch) && !(drawn.startsWith(branch.substring(0, 6))
-                            && drawn.endsWith(branch.substring(branch.length() - 8)))) {
+                    if (!drawn.equals(branch)
+                            && !(drawn.startsWith(branch.substring(0, 6))
+                                    && drawn.endsWith(branch.substring(branch.length() - 8)))) {
                         out.add("branch " + branch + " reads " + drawn);
                     }
                 }
             }
             return out;
         });
-        assertThat(problems).as(fx(() -> table.getVisibleLeafColumns().stream()
-                .map(c -> c.getText() + " " + c.getWidth()).toList().toString())).isEmpty();
+        assertThat(problems)
+                .as(fx(() -> table.getVisibleLeafColumns().stream()
+                        .map(c -> c.getText() + " " + c.getWidth())
+                        .toList()
+                        .toString()))
+                .isEmpty();
     }
 
     /**
@@ -104,14 +120,27 @@ class SandboxTableWidthTest {
         dev.paddock.testing.DockerTests.requireEngineWithGitImage();
         panel = Panel.start(temp, stage);
         try {
-            panel.host.wiring().repoService().setContainerImage(panel.repo.dir(), dev.paddock.testing.DockerTests.GIT_IMAGE);
-            List<String> tasks = List.of("Upgrade the logging library to the current release",
-                    "Rebuild the product search index in the worker", "Fix the flaky checkout test");
+            panel.host
+                    .wiring()
+                    .repoService()
+                    .setContainerImage(panel.repo.dir(), dev.paddock.testing.DockerTests.GIT_IMAGE);
+            List<String> tasks = List.of(
+                    "Upgrade the logging library to the current release",
+                    "Rebuild the product search index in the worker",
+                    "Fix the flaky checkout test");
             List<String> ids = new ArrayList<>();
             for (String task : tasks) {
-                ids.add(panel.host.wiring().sandboxService().create(NewSandbox.builder().repository(panel.repo.dir())
-                        .task(task).agentCommand("sleep 300").tier(dev.paddock.sandbox.Tier.CONTAINER).maxRetries(0)
-                        .build()).id());
+                ids.add(panel.host
+                        .wiring()
+                        .sandboxService()
+                        .create(NewSandbox.builder()
+                                .repository(panel.repo.dir())
+                                .task(task)
+                                .agentCommand("sleep 300")
+                                .tier(dev.paddock.sandbox.Tier.CONTAINER)
+                                .maxRetries(0)
+                                .build())
+                        .id());
             }
             panel.show(1366, 768);
             for (String id : ids) {
@@ -122,8 +151,12 @@ class SandboxTableWidthTest {
             WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
             WaitForAsyncUtils.waitForFxEvents();
 
-            assertThat(fx(() -> robot.lookup("#side-rail").tryQuery().map(Node::isVisible).orElse(false)))
-                    .as("the queues are folded").isTrue();
+            assertThat(fx(() -> robot.lookup("#side-rail")
+                            .tryQuery()
+                            .map(Node::isVisible)
+                            .orElse(false)))
+                    .as("the queues are folded")
+                    .isTrue();
             List<String> problems = fx(() -> {
                 List<String> out = new ArrayList<>();
                 for (Node n : table.lookupAll(".table-cell")) {
@@ -132,18 +165,25 @@ class SandboxTableWidthTest {
                     }
                     String column = c.getTableColumn().getText();
                     String drawn = drawn(c);
-                    if ("Task".equals(column) && c.getText() != null && !drawn.equals(c.getText())
+                    if ("Task".equals(column)
+                            && c.getText() != null
+                            && !drawn.equals(c.getText())
                             && !(drawn.length() > 30 && c.getText().startsWith(drawn.substring(0, 30)))) {
                         out.add("task " + c.getText() + " reads " + drawn);
                     }
                     // A long branch may lose its middle; its start and its distinctive end stay.
-                    if ("Branch".equals(column) && c.getText() != null && !drawn.equals(c.getText())
+                    if ("Branch".equals(column)
+                            && c.getText() != null
+                            && !drawn.equals(c.getText())
                             && !(drawn.startsWith(c.getText().substring(0, 10))
-                            && drawn.endsWith(c.getText().substring(c.getText().length() - 10)))) {
+                                    && drawn.endsWith(
+                                            c.getText().substring(c.getText().length() - 10)))) {
                         out.add("branch " + c.getText() + " reads " + drawn);
                     }
-                    if ("Tier".equals(column) && (c.getGraphic() == null || c.getTooltip() == null
-                            || !c.getTooltip().getText().startsWith("container: "))) {
+                    if ("Tier".equals(column)
+                            && (c.getGraphic() == null
+                                    || c.getTooltip() == null
+                                    || !c.getTooltip().getText().startsWith("container: "))) {
                         out.add("tier cell " + c.getText() + " has no icon or no tooltip");
                     }
                 }
@@ -154,15 +194,23 @@ class SandboxTableWidthTest {
                 }
                 return out;
             });
-            assertThat(problems).as(fx(() -> table.getVisibleLeafColumns().stream()
-                    .map(c -> c.getText() + " " + c.getWidth()).toList().toString())).isEmpty();
+            assertThat(problems)
+                    .as(fx(() -> table.getVisibleLeafColumns().stream()
+                            .map(c -> c.getText() + " " + c.getWidth())
+                            .toList()
+                            .toString()))
+                    .isEmpty();
 
             robot.clickOn(table);
             robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.B)
                     .release(javafx.scene.input.KeyCode.B, javafx.scene.input.KeyCode.CONTROL);
             WaitForAsyncUtils.waitForFxEvents();
-            assertThat(fx(() -> robot.lookup("#approvals-pane").tryQuery().map(Node::isVisible).orElse(false)))
-                    .as("Ctrl+B opens the queues").isTrue();
+            assertThat(fx(() -> robot.lookup("#approvals-pane")
+                            .tryQuery()
+                            .map(Node::isVisible)
+                            .orElse(false)))
+                    .as("Ctrl+B opens the queues")
+                    .isTrue();
         } finally {
             dev.paddock.testing.DockerTests.removeAll("paddock.repo=" + panel.repo.dir());
         }

@@ -55,8 +55,10 @@ class SandboxesViewTest {
 
     private void select(FxRobot robot, String id) throws Exception {
         robot.clickOn(Panel.tableRow(robot, id));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds()
-                .equals(List.of(id))));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds().equals(List.of(id))));
     }
 
     /**
@@ -70,18 +72,33 @@ class SandboxesViewTest {
             double x = b.getMinX() + 20;
             double y = b.getCenterY();
             javafx.geometry.Point2D screen = node.localToScreen(20, b.getHeight() / 2);
-            javafx.event.Event.fireEvent(node, new javafx.scene.input.ContextMenuEvent(
-                    javafx.scene.input.ContextMenuEvent.CONTEXT_MENU_REQUESTED, x, y, screen.getX(), screen.getY(), false,
-                    new javafx.scene.input.PickResult(node, x, y)));
+            javafx.event.Event.fireEvent(
+                    node,
+                    new javafx.scene.input.ContextMenuEvent(
+                            javafx.scene.input.ContextMenuEvent.CONTEXT_MENU_REQUESTED,
+                            x,
+                            y,
+                            screen.getX(),
+                            screen.getY(),
+                            false,
+                            new javafx.scene.input.PickResult(node, x, y)));
         });
     }
 
     /** The item of the open context menu with this text. */
     private static Node menuItem(FxRobot robot, String text) throws Exception {
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(n -> n instanceof Labeled l
-                && text.equals(l.getText()) && n.getScene().getWindow() instanceof PopupWindow).tryQuery().isPresent());
-        return robot.lookup(n -> n instanceof Labeled l && text.equals(l.getText())
-                && n.getScene().getWindow() instanceof PopupWindow).query();
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> robot.lookup(n -> n instanceof Labeled l
+                                && text.equals(l.getText())
+                                && n.getScene().getWindow() instanceof PopupWindow)
+                        .tryQuery()
+                        .isPresent());
+        return robot.lookup(n -> n instanceof Labeled l
+                        && text.equals(l.getText())
+                        && n.getScene().getWindow() instanceof PopupWindow)
+                .query();
     }
 
     @Test
@@ -89,18 +106,29 @@ class SandboxesViewTest {
         SandboxRecord s = panel.create("Wait a long time", "sleep 300");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
-        long pid = panel.host.wiring().sandboxes().find(s.id()).orElseThrow().runRef().pid();
+        long pid = panel.host
+                .wiring()
+                .sandboxes()
+                .find(s.id())
+                .orElseThrow()
+                .runRef()
+                .pid();
 
         openContextMenu(robot, Panel.tableRow(robot, s.id()));
         robot.clickOn(menuItem(robot, "Stop"));
 
         panel.waitForState(s.id(), "awaiting_human", 15);
         assertThat(panel.row(s.id()).orElseThrow().lastError()).startsWith("stopped by");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
         Label status = robot.lookup("#sandbox-action-status").queryAs(Label.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> ("Stopped " + s.id() + ".").equals(status.getText()));
         // The note goes after a while (it would otherwise stay for the rest of the session).
-        WaitForAsyncUtils.waitFor((long) SandboxesView.NOTICE_FOR.toSeconds() + 5, TimeUnit.SECONDS,
+        WaitForAsyncUtils.waitFor(
+                (long) SandboxesView.NOTICE_FOR.toSeconds() + 5,
+                TimeUnit.SECONDS,
                 () -> fx(() -> status.getText() == null || status.getText().isEmpty()));
     }
 
@@ -116,13 +144,22 @@ class SandboxesViewTest {
 
         robot.press(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.R).release(KeyCode.R, KeyCode.SHIFT, KeyCode.CONTROL);
         panel.waitForState(s.id(), "running", 15);
-        assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().run().iteration()).isEqualTo(2);
+        assertThat(panel.host
+                        .wiring()
+                        .sandboxes()
+                        .find(s.id())
+                        .orElseThrow()
+                        .run()
+                        .iteration())
+                .isEqualTo(2);
     }
 
     @Test
     void theDetailsPaneFollowsTheLogAndShowsHistoryAndChanges(FxRobot robot) throws Exception {
-        SandboxRecord s = panel.create("Write notes", "echo 'hello from the agent'; echo notes > notes.txt;"
-                + " echo more >> README.md; rm src/App.java; sleep 1; echo 'second line, later'; sleep 300");
+        SandboxRecord s = panel.create(
+                "Write notes",
+                "echo 'hello from the agent'; echo notes > notes.txt;"
+                        + " echo more >> README.md; rm src/App.java; sleep 1; echo 'second line, later'; sleep 300");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
         select(robot, s.id());
@@ -130,35 +167,50 @@ class SandboxesViewTest {
         TextArea log = node(robot, "#sandbox-log", TextArea.class);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(log::getText).contains("hello from the agent"));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(log::getText).contains("second line, later"));
-        assertThat(fx(() -> robot.lookup("#sandbox-details-title").queryAs(Label.class).getText())).isEqualTo(s.id());
+        assertThat(fx(() -> robot.lookup("#sandbox-details-title")
+                        .queryAs(Label.class)
+                        .getText()))
+                .isEqualTo(s.id());
         // The task shows whole above the tabs (the table's Task column gives way first on a small screen).
         Label task = robot.lookup("#sandbox-details-task").queryAs(Label.class);
         assertThat(fx(task::getText)).isEqualTo("Write notes");
-        assertThat(fx(() -> ((javafx.scene.text.Text) task.lookup(".text")).getText())).as("drawn without an ellipsis")
+        assertThat(fx(() -> ((javafx.scene.text.Text) task.lookup(".text")).getText()))
+                .as("drawn without an ellipsis")
                 .isEqualTo("Write notes");
 
         robot.clickOn("History");
         @SuppressWarnings("unchecked")
         ListView<dev.paddock.events.Event> history = node(robot, "#sandbox-history", ListView.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> history.getItems().stream()
-                .anyMatch(e -> e.kind().equals("sandbox.created"))));
-        assertThat(fx(() -> history.getItems().get(0).id() > history.getItems().get(history.getItems().size() - 1).id()))
-                .as("newest first").isTrue();
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(
+                        () -> history.getItems().stream().anyMatch(e -> e.kind().equals("sandbox.created"))));
+        assertThat(fx(() -> history.getItems().get(0).id()
+                        > history.getItems().get(history.getItems().size() - 1).id()))
+                .as("newest first")
+                .isTrue();
 
         robot.clickOn("Changes");
         @SuppressWarnings("unchecked")
         ListView<DetailsLists.Change> changes = node(robot, "#sandbox-changes", ListView.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 3));
-        assertThat(fx(() -> List.copyOf(changes.getItems()))).containsExactly(
-                new DetailsLists.Change('M', "README.md"), new DetailsLists.Change('A', "notes.txt"),
-                new DetailsLists.Change('D', "src/App.java"));
-        assertThat(fx(() -> robot.lookup("#sandbox-changes-summary").queryAs(Label.class).getText()))
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 3));
+        assertThat(fx(() -> List.copyOf(changes.getItems())))
+                .containsExactly(
+                        new DetailsLists.Change('M', "README.md"),
+                        new DetailsLists.Change('A', "notes.txt"),
+                        new DetailsLists.Change('D', "src/App.java"));
+        assertThat(fx(() -> robot.lookup("#sandbox-changes-summary")
+                        .queryAs(Label.class)
+                        .getText()))
                 .startsWith("1 added · 1 modified · 1 deleted");
 
         // refreshed on demand
         Panel.inWorktree(s, "later.txt").toFile().createNewFile();
         robot.clickOn("#sandbox-changes-refresh");
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 4));
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 4));
     }
 
     @Test
@@ -175,19 +227,26 @@ class SandboxesViewTest {
         robot.clickOn("Checkpoints");
         @SuppressWarnings("unchecked")
         ListView<dev.paddock.checkpoint.Checkpoint> list = node(robot, "#sandbox-checkpoints", ListView.class);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() == 2));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() == 2));
 
-        assertThat(fx(() -> list.getItems().stream().map(c -> c.number()).toList())).containsExactly(2, 1);
+        assertThat(fx(() -> list.getItems().stream().map(c -> c.number()).toList()))
+                .containsExactly(2, 1);
         assertThat(fx(() -> DetailsLists.describe(list.getItems().get(0), java.time.Instant.now())))
-                .startsWith("#2  ").contains("turn ended (turn 2)  ·  1 added · 0 modified · 0 deleted");
-        assertThat(fx(() -> robot.lookup("#sandbox-checkpoints-hint").queryAs(Label.class).getText()))
+                .startsWith("#2  ")
+                .contains("turn ended (turn 2)  ·  1 added · 0 modified · 0 deleted");
+        assertThat(fx(() -> robot.lookup("#sandbox-checkpoints-hint")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("Roll back from a terminal: paddock sandbox rollback " + s.id() + " N");
     }
 
     @Test
     void theLogStaysAtTheBottomUnlessThePersonScrolledUp(FxRobot robot) throws Exception {
-        SandboxRecord s = panel.create("Talk a lot", "i=0; while [ $i -lt 120 ]; do echo \"line $i\"; i=$((i+1)); done;"
-                + " while true; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done");
+        SandboxRecord s = panel.create(
+                "Talk a lot",
+                "i=0; while [ $i -lt 120 ]; do echo \"line $i\"; i=$((i+1)); done;"
+                        + " while true; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
         select(robot, s.id());
@@ -223,20 +282,34 @@ class SandboxesViewTest {
 
         robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
 
-        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        RemovalDialog dialog =
+                (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
         assertThat(fx(dialog::getTitle)).isEqualTo("Remove " + s.id());
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
         assertThat(treeTexts(robot)).contains("Uncommitted files (1)", "notes.txt  (untracked)");
-        assertThat(fx(() -> dialog.getDialogPane().getButtonTypes())).containsExactlyInAnyOrder(RemovalDialog.FORCE,
-                RemovalDialog.COMMIT, RemovalDialog.KEEP);
+        assertThat(fx(() -> dialog.getDialogPane().getButtonTypes()))
+                .containsExactlyInAnyOrder(RemovalDialog.FORCE, RemovalDialog.COMMIT, RemovalDialog.KEEP);
 
         robot.clickOn("#removal-force");
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
         assertThat(s.workspace().worktree()).doesNotExist();
-        assertThat(panel.host.wiring().sandboxes().find(s.id()).orElseThrow().state().id()).isEqualTo("closed");
-        assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
+        assertThat(panel.host
+                        .wiring()
+                        .sandboxes()
+                        .find(s.id())
+                        .orElseThrow()
+                        .state()
+                        .id())
+                .isEqualTo("closed");
+        assertThat(fx(() -> robot.lookup("#sandbox-action-status")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("Removed " + s.id() + ".");
     }
 
@@ -248,11 +321,16 @@ class SandboxesViewTest {
         select(robot, s.id());
 
         robot.clickOn("#sandbox-remove");
-        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
+        RemovalDialog dialog =
+                (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> !dialog.viewModel().plans().isEmpty()));
         robot.clickOn("#removal-commit");
 
-        WaitForAsyncUtils.waitFor(40, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                40,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
         assertThat(s.workspace().worktree()).doesNotExist();
         assertThat(panel.repo.git("show", s.workspace().branch() + ":plan.txt")).isEqualTo("step one\n");
@@ -268,33 +346,46 @@ class SandboxesViewTest {
 
         select(robot, a.id());
         robot.press(KeyCode.CONTROL).clickOn(Panel.tableRow(robot, b.id())).release(KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds()
-                .size() == 2));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds().size() == 2));
         robot.clickOn("#sandbox-remove");
 
-        RemovalDialog dialog = (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
+        RemovalDialog dialog =
+                (RemovalDialog) node(robot, "#removal-dialog", Node.class).getUserData();
         assertThat(fx(dialog::getTitle)).isEqualTo("Remove 2 sandboxes");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(() -> dialog.viewModel().plans().size() == 2));
-        assertThat(fx(() -> robot.lookup("#removal-summary").queryAs(Label.class).getText()))
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> fx(() -> dialog.viewModel().plans().size() == 2));
+        assertThat(fx(() ->
+                        robot.lookup("#removal-summary").queryAs(Label.class).getText()))
                 .isEqualTo("Nothing would be lost in any of the 2 sandboxes.");
         robot.clickOn("#removal-strict");
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.row(a.id()).isEmpty() && panel.row(b.id()).isEmpty());
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#removal-dialog").tryQuery().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> panel.row(a.id()).isEmpty() && panel.row(b.id()).isEmpty());
         assertThat(a.workspace().worktree()).doesNotExist();
         assertThat(b.workspace().worktree()).doesNotExist();
-        assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
+        assertThat(fx(() -> robot.lookup("#sandbox-action-status")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("Removed 2 sandboxes.");
     }
 
     private static List<String> treeTexts(FxRobot robot) throws Exception {
         @SuppressWarnings("unchecked")
-        javafx.scene.control.TreeView<String> tree = robot.lookup("#removal-plan")
-                .queryAs(javafx.scene.control.TreeView.class);
+        javafx.scene.control.TreeView<String> tree =
+                robot.lookup("#removal-plan").queryAs(javafx.scene.control.TreeView.class);
         return fx(() -> {
             List<String> out = new java.util.ArrayList<>();
-            java.util.ArrayDeque<javafx.scene.control.TreeItem<String>> todo = new java.util.ArrayDeque<>(
-                    tree.getRoot().getChildren());
+            java.util.ArrayDeque<javafx.scene.control.TreeItem<String>> todo =
+                    new java.util.ArrayDeque<>(tree.getRoot().getChildren());
             while (!todo.isEmpty()) {
                 javafx.scene.control.TreeItem<String> i = todo.poll();
                 out.add(i.getValue());
@@ -308,8 +399,8 @@ class SandboxesViewTest {
     void theSelectionSurvivesRefreshesThatReplaceItsRow(FxRobot robot) throws Exception {
         // It ends when the test says so (a fixed sleep ended before the panel showed it running on a loaded machine).
         java.nio.file.Path release = panel.repo.dir().getParent().resolve("release-change-state");
-        SandboxRecord s = panel.create("Change state soon", "while [ ! -e '" + release + "' ]; do sleep 0.1; done;"
-                + " exit 0");
+        SandboxRecord s =
+                panel.create("Change state soon", "while [ ! -e '" + release + "' ]; do sleep 0.1; done;" + " exit 0");
         panel.show();
         panel.waitForState(s.id(), "running", 20);
         select(robot, s.id());
@@ -319,9 +410,16 @@ class SandboxesViewTest {
         panel.waitForState(s.id(), "done", 20);
         WaitForAsyncUtils.waitForFxEvents();
         TableView<?> table = robot.lookup("#sandbox-table").queryAs(TableView.class);
-        assertThat(fx(() -> table.getSelectionModel().getSelectedItem())).isNotEqualTo(running)
+        assertThat(fx(() -> table.getSelectionModel().getSelectedItem()))
+                .isNotEqualTo(running)
                 .isEqualTo(panel.row(s.id()).orElseThrow());
-        assertThat(fx(() -> panel.vm.dashboard().sandboxPanel().details().sandboxProperty().get().state()))
+        assertThat(fx(() -> panel.vm
+                        .dashboard()
+                        .sandboxPanel()
+                        .details()
+                        .sandboxProperty()
+                        .get()
+                        .state()))
                 .isEqualTo("done");
     }
 
@@ -330,16 +428,31 @@ class SandboxesViewTest {
         SandboxRecord s = panel.create("Look around", "exit 0");
         Path bin = java.nio.file.Files.createDirectories(temp.resolve("bin"));
         Path record = temp.resolve("terminal-cwd.txt");
-        RepositoryStatus.Sandbox row = new RepositoryStatus.Sandbox(s.id(), s.spec().task(), "worktree", "done",
+        RepositoryStatus.Sandbox row = new RepositoryStatus.Sandbox(
+                s.id(),
+                s.spec().task(),
+                "worktree",
+                "done",
                 s.workspace().branch(),
-                s.workspace().worktreePath(), s.createdAt(), null, null, null, 0, 0, null);
+                s.workspace().worktreePath(),
+                s.createdAt(),
+                null,
+                null,
+                null,
+                0,
+                0,
+                null);
         javafx.collections.ObservableList<RepositoryStatus.Sandbox> rows =
                 javafx.collections.FXCollections.observableArrayList(row);
-        SandboxesViewModel vm = new SandboxesViewModel(rows, dev.paddock.ui.common.UiExecutor.io(),
+        SandboxesViewModel vm = new SandboxesViewModel(
+                rows,
+                dev.paddock.ui.common.UiExecutor.io(),
                 new dev.paddock.ui.common.DesktopOpener(false, bin.toString()));
         robot.interact(() -> {
-            javafx.scene.Scene scene = new javafx.scene.Scene(new SandboxesView(vm,
-                    new javafx.beans.property.SimpleObjectProperty<>(java.time.Instant.now())), 1000, 600);
+            javafx.scene.Scene scene = new javafx.scene.Scene(
+                    new SandboxesView(vm, new javafx.beans.property.SimpleObjectProperty<>(java.time.Instant.now())),
+                    1000,
+                    600);
             dev.paddock.ui.theme.Theme.LIGHT.apply(scene);
             stage.setScene(scene);
             stage.show();
@@ -356,16 +469,20 @@ class SandboxesViewTest {
         java.nio.file.Files.writeString(xterm, "#!/bin/sh\npwd > '" + record + "'\n");
         xterm.toFile().setExecutable(true);
         robot.press(KeyCode.CONTROL, KeyCode.T).release(KeyCode.T, KeyCode.CONTROL);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> java.nio.file.Files.exists(record)
-                && java.nio.file.Files.size(record) > 0);
-        assertThat(java.nio.file.Files.readString(record).strip()).isEqualTo(s.workspace().worktreePath());
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> java.nio.file.Files.exists(record) && java.nio.file.Files.size(record) > 0);
+        assertThat(java.nio.file.Files.readString(record).strip())
+                .isEqualTo(s.workspace().worktreePath());
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !box.isVisible()));
-        assertThat(fx(() -> robot.lookup("#sandbox-action-status").queryAs(Label.class).getText()))
+        assertThat(fx(() -> robot.lookup("#sandbox-action-status")
+                        .queryAs(Label.class)
+                        .getText()))
                 .isEqualTo("Opened xterm in " + s.workspace().worktreePath() + ".");
     }
 
     private void select(FxRobot robot, SandboxesViewModel vm, String id) throws Exception {
         robot.clickOn(Panel.tableRow(robot, id));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> vm.selectedIds().equals(List.of(id))));
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> fx(() -> vm.selectedIds().equals(List.of(id))));
     }
 }

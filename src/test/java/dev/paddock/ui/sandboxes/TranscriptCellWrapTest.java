@@ -32,15 +32,31 @@ class TranscriptCellWrapTest {
         String folder = "/tmp/junit-8615007935366425810/panel/repo/.worktrees/count-forty-five-20261206-001-claude-1"
                 + "/agent/count-forty-five-claude-1";
         rows = List.of(
-                new TranscriptRow(0, Kind.MARKER, "paddock", "2026-12-06T13:23:10.825776759Z run 1 of"
-                        + " count-forty-five-20261206-001-claude-1: exec '/usr/bin/claude' '-p' '--output-format'"
-                        + " 'stream-json' '--verbose' '--session-id' '04463802-bfab-4bfe-b672-540ec45f64e5'", null,
-                        null, false, null, false),
-                new TranscriptRow(1, Kind.SESSION, "session", "Session 04463802-bfab-4bfe-b672-540ec45f64e5 ·"
-                        + " claude-opus-5-5 · " + folder, null, null, false, null, false),
+                new TranscriptRow(
+                        0,
+                        Kind.MARKER,
+                        "paddock",
+                        "2026-12-06T13:23:10.825776759Z run 1 of"
+                                + " count-forty-five-20261206-001-claude-1: exec '/usr/bin/claude' '-p' '--output-format'"
+                                + " 'stream-json' '--verbose' '--session-id' '04463802-bfab-4bfe-b672-540ec45f64e5'",
+                        null,
+                        null,
+                        false,
+                        null,
+                        false),
+                new TranscriptRow(
+                        1,
+                        Kind.SESSION,
+                        "session",
+                        "Session 04463802-bfab-4bfe-b672-540ec45f64e5 ·" + " claude-opus-5-5 · " + folder,
+                        null,
+                        null,
+                        false,
+                        null,
+                        false),
                 new TranscriptRow(2, Kind.AGENT, "agent", "Running a command.", null, null, false, null, false));
         list = new ListView<>(FXCollections.observableArrayList());
-        list.setCellFactory(v -> new TranscriptCell(i -> { }));
+        list.setCellFactory(v -> new TranscriptCell(i -> {}));
         Scene scene = new Scene(list, 1300, 400);
         Theme.LIGHT.apply(scene);
         stage.setScene(scene);
@@ -65,11 +81,13 @@ class TranscriptCellWrapTest {
             double shown = fx(() -> body.getLayoutBounds().getHeight());
             double needed = fx(() -> body.prefHeight(body.getLayoutBounds().getWidth()));
             assertThat(shown).as("row " + i + "'s text height at its width").isGreaterThanOrEqualTo(needed - 0.5);
-            double bodyBottom = fx(() -> body.localToScene(body.getLayoutBounds()).getMaxY());
+            double bodyBottom =
+                    fx(() -> body.localToScene(body.getLayoutBounds()).getMaxY());
             double cellBottom = fx(() -> c.localToScene(c.getLayoutBounds()).getMaxY());
             assertThat(bodyBottom).as("row " + i + "'s text inside its cell").isLessThanOrEqualTo(cellBottom + 0.5);
         }
-        assertThat(fx(() -> cells.get(1).getHeight())).as("the session row wraps onto a second line")
+        assertThat(fx(() -> cells.get(1).getHeight()))
+                .as("the session row wraps onto a second line")
                 .isGreaterThan(fx(() -> cells.get(2).getHeight()) + 5);
     }
 

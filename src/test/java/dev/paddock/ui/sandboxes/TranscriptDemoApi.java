@@ -18,8 +18,7 @@ import java.util.List;
  * sandbox with {@code --agent claude}.
  */
 public final class TranscriptDemoApi {
-    private TranscriptDemoApi() {
-    }
+    private TranscriptDemoApi() {}
 
     /** Starts the API and waits (Ctrl+C ends it). */
     public static void main(String[] args) throws Exception {
@@ -32,20 +31,31 @@ public final class TranscriptDemoApi {
     private static Reply reply(Turn t) {
         return switch (t.turnsSincePrompt()) {
             case 0 -> say("I'll start with the state of the repository.", bash("git status"));
-            case 1 -> say("Clean tree. Let me read the function that computes the total.",
-                    tool("Read", Json.mapper().createObjectNode().put("file_path", "shop/total.py")));
+            case 1 ->
+                say(
+                        "Clean tree. Let me read the function that computes the total.",
+                        tool("Read", Json.mapper().createObjectNode().put("file_path", "shop/total.py")));
             case 2 -> say("Now the tests, to see how it fails.", bash("python3 -m unittest -q test_total"));
-            case 3 -> say("The tax is added twice: once in `taxed` and again in the return. Fixing the return.",
-                    tool("Edit", Json.mapper().createObjectNode().put("file_path", "shop/total.py")
-                            .put("old_string", "    return taxed + subtotal * tax_rate\n")
-                            .put("new_string", "    return taxed\n")));
+            case 3 ->
+                say(
+                        "The tax is added twice: once in `taxed` and again in the return. Fixing the return.",
+                        tool(
+                                "Edit",
+                                Json.mapper()
+                                        .createObjectNode()
+                                        .put("file_path", "shop/total.py")
+                                        .put("old_string", "    return taxed + subtotal * tax_rate\n")
+                                        .put("new_string", "    return taxed\n")));
             case 4 -> say("Running the tests again.", bash("python3 -m unittest -q test_total"));
             case 5 -> say("The tests pass. Removing the build output before committing.", bash("rm -rf build dist"));
-            case 6 -> say("Paddock's policy refuses that; the build folder is ignored anyway. Committing the fix.",
-                    bash("git commit -am 'Add the tax once'"));
+            case 6 ->
+                say(
+                        "Paddock's policy refuses that; the build folder is ignored anyway. Committing the fix.",
+                        bash("git commit -am 'Add the tax once'"));
             case 7 -> say("Pushing the branch so the fix can be reviewed.", bash("git push origin HEAD"));
-            default -> Reply.text("Done: `total()` added the tax twice; it now adds it once, and the tests pass."
-                    + " The commit is on this branch; pushing it is left to you (there is no remote here).");
+            default ->
+                Reply.text("Done: `total()` added the tax twice; it now adds it once, and the tests pass."
+                        + " The commit is on this branch; pushing it is left to you (there is no remote here).");
         };
     }
 
@@ -54,8 +64,8 @@ public final class TranscriptDemoApi {
     }
 
     private static ToolUse bash(String command) {
-        return new ToolUse("Bash", Json.mapper().createObjectNode().put("command", command)
-                .put("description", "Run " + command));
+        return new ToolUse(
+                "Bash", Json.mapper().createObjectNode().put("command", command).put("description", "Run " + command));
     }
 
     private static ToolUse tool(String name, ObjectNode input) {

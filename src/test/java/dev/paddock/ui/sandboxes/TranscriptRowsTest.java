@@ -39,8 +39,9 @@ class TranscriptRowsTest {
         rows.reset(0);
         assertThat(rows.add(parse(realCli()))).isZero();
 
-        assertThat(rows.from(0)).extracting(TranscriptRow::kind).containsExactly(Kind.SESSION, Kind.AGENT,
-                Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.AGENT, Kind.USAGE);
+        assertThat(rows.from(0))
+                .extracting(TranscriptRow::kind)
+                .containsExactly(Kind.SESSION, Kind.AGENT, Kind.TOOL_CALL, Kind.TOOL_RESULT, Kind.AGENT, Kind.USAGE);
         TranscriptRow call = rows.get(2);
         assertThat(call.label()).isEqualTo("Bash");
         assertThat(call.text()).isEqualTo("printf 'hello from bash'");
@@ -48,7 +49,9 @@ class TranscriptRowsTest {
         TranscriptRow result = rows.get(3);
         assertThat(result.text()).isEqualTo("hello from bash");
         assertThat(result.more()).isEqualTo("Bash · 1 line");
-        assertThat(result.expandable()).as("one short line: nothing more to show").isFalse();
+        assertThat(result.expandable())
+                .as("one short line: nothing more to show")
+                .isFalse();
         assertThat(rows.get(5).text()).startsWith("Run ended · 2 turns · 24 tokens in · 33 out · $0.0008");
         assertThat(rows.summary()).isEqualTo("1 call · 57 tokens · $0.0008");
         assertThat(rows.summaryInFull()).isEqualTo("6 entries · 1 tool call · 1 run: 24 tokens in, 33 out, $0.0008");
@@ -60,8 +63,10 @@ class TranscriptRowsTest {
         TranscriptRows rows = new TranscriptRows();
         rows.reset(0);
         String output = "line 1\nline 2\nline 3\n";
-        rows.add(List.of(new TranscriptEntry.ToolCall("t1", "Bash", "{\"command\":\"cat <<EOF > a.txt\\none\\ntwo"
-                        + "\\nthree\\nEOF\"}"), new TranscriptEntry.ToolResult("t1", output, false),
+        rows.add(List.of(
+                new TranscriptEntry.ToolCall(
+                        "t1", "Bash", "{\"command\":\"cat <<EOF > a.txt\\none\\ntwo" + "\\nthree\\nEOF\"}"),
+                new TranscriptEntry.ToolResult("t1", output, false),
                 new TranscriptEntry.ToolResult("t1", "boom\nat Foo.java:3", true),
                 new TranscriptEntry.Error("API error: overloaded")));
 
@@ -85,20 +90,41 @@ class TranscriptRowsTest {
     void toolCallsGetTheirDecisionsAndDeniedOnesTheirReason() {
         TranscriptRows rows = new TranscriptRows();
         rows.reset(0);
-        rows.add(List.of(new TranscriptEntry.SessionStarted("s-1", "claude-opus-5-5", "/w"),
+        rows.add(List.of(
+                new TranscriptEntry.SessionStarted("s-1", "claude-opus-5-5", "/w"),
                 new TranscriptEntry.ToolCall("t1", "Bash", "{\"command\":\"git status\"}"),
                 new TranscriptEntry.ToolCall("t2", "Bash", "{\"command\":\"rm -rf build\"}"),
                 new TranscriptEntry.ToolCall("t3", "Bash", "{\"command\":\"git push\"}"),
                 new TranscriptEntry.ToolCall("t4", "Bash", "{\"command\":\"make deploy\"}")));
-        Approval.Builder base = Approval.builder().sandboxId("s").tool("Bash").sessionId("s-1")
-                .requestedAt(NOW.minusSeconds(60));
-        Approval allowed = base.id(1).toolUseId("t1").request("git status").state(ApprovalState.APPROVED)
-                .decision("allow").decidedBy("policy").matchedRule("Bash(git status)").reason("allowed by rule").build();
-        Approval denied = base.id(2).toolUseId("t2").request("rm -rf build").state(ApprovalState.DENIED)
-                .decision("deny").decidedBy("policy").matchedRule("Bash(rm -rf:*)").reason("rm -rf is denied here")
+        Approval.Builder base =
+                Approval.builder().sandboxId("s").tool("Bash").sessionId("s-1").requestedAt(NOW.minusSeconds(60));
+        Approval allowed = base.id(1)
+                .toolUseId("t1")
+                .request("git status")
+                .state(ApprovalState.APPROVED)
+                .decision("allow")
+                .decidedBy("policy")
+                .matchedRule("Bash(git status)")
+                .reason("allowed by rule")
                 .build();
-        Approval pending = base.id(3).toolUseId("t3").request("git push").state(ApprovalState.PENDING)
-                .decision(null).decidedBy(null).matchedRule("Bash(git push:*)").reason("pushing asks a person").build();
+        Approval denied = base.id(2)
+                .toolUseId("t2")
+                .request("rm -rf build")
+                .state(ApprovalState.DENIED)
+                .decision("deny")
+                .decidedBy("policy")
+                .matchedRule("Bash(rm -rf:*)")
+                .reason("rm -rf is denied here")
+                .build();
+        Approval pending = base.id(3)
+                .toolUseId("t3")
+                .request("git push")
+                .state(ApprovalState.PENDING)
+                .decision(null)
+                .decidedBy(null)
+                .matchedRule("Bash(git push:*)")
+                .reason("pushing asks a person")
+                .build();
 
         assertThat(rows.decide(List.of(allowed, denied, pending), NOW)).containsExactly(1, 2, 3);
 
@@ -114,19 +140,37 @@ class TranscriptRowsTest {
         assertThat(rows.summaryInFull()).isEqualTo("5 entries · 4 tool calls, 1 denied");
 
         // A person answers: only that row changes.
-        Approval approved = pending.toBuilder().state(ApprovalState.APPROVED).decision("allow").decidedBy("human")
-                .decider("ann").reason("approved by ann").decidedAt(NOW).build();
+        Approval approved = pending.toBuilder()
+                .state(ApprovalState.APPROVED)
+                .decision("allow")
+                .decidedBy("human")
+                .decider("ann")
+                .reason("approved by ann")
+                .decidedAt(NOW)
+                .build();
         assertThat(rows.decide(List.of(allowed, denied, approved), NOW)).containsExactly(3);
         assertThat(rows.get(3).decision().text()).isEqualTo("asked · approved by ann");
         assertThat(rows.get(3).decision().isFinal()).isTrue();
 
         // Denied by a person: the chip says who; the line under the call only what they added.
-        Approval deniedByBob = pending.toBuilder().state(ApprovalState.DENIED).decision("deny").decidedBy("human")
-                .decider("bob").reason("denied by bob").decidedAt(NOW).build();
+        Approval deniedByBob = pending.toBuilder()
+                .state(ApprovalState.DENIED)
+                .decision("deny")
+                .decidedBy("human")
+                .decider("bob")
+                .reason("denied by bob")
+                .decidedAt(NOW)
+                .build();
         rows.decide(List.of(allowed, denied, deniedByBob), NOW);
         assertThat(rows.get(3).decision().text()).isEqualTo("asked · denied by bob");
         assertThat(rows.get(3).decision().reason()).isNull();
-        rows.decide(List.of(allowed, denied, deniedByBob.toBuilder().reason("denied by bob: not on Fridays").build()),
+        rows.decide(
+                List.of(
+                        allowed,
+                        denied,
+                        deniedByBob.toBuilder()
+                                .reason("denied by bob: not on Fridays")
+                                .build()),
                 NOW);
         assertThat(rows.get(3).decision().reason()).isEqualTo("not on Fridays");
     }
@@ -135,16 +179,28 @@ class TranscriptRowsTest {
     void theFailedResultOfADeniedCallCountsAsDeniedNotAsAnError() {
         TranscriptRows rows = new TranscriptRows();
         rows.reset(0);
-        rows.add(List.of(new TranscriptEntry.SessionStarted("s-1", "claude-opus-5-5", "/w"),
+        rows.add(List.of(
+                new TranscriptEntry.SessionStarted("s-1", "claude-opus-5-5", "/w"),
                 new TranscriptEntry.ToolCall("t1", "Bash", "{\"command\":\"rm -rf build\"}"),
                 new TranscriptEntry.ToolCall("t2", "Bash", "{\"command\":\"make\"}")));
-        Approval denied = Approval.builder().sandboxId("s").tool("Bash").sessionId("s-1")
-                .requestedAt(NOW.minusSeconds(60)).id(1).toolUseId("t1").request("rm -rf build")
-                .state(ApprovalState.DENIED).decision("deny").decidedBy("policy").matchedRule("Bash(rm -rf:*)")
-                .reason("rm -rf is denied here").build();
+        Approval denied = Approval.builder()
+                .sandboxId("s")
+                .tool("Bash")
+                .sessionId("s-1")
+                .requestedAt(NOW.minusSeconds(60))
+                .id(1)
+                .toolUseId("t1")
+                .request("rm -rf build")
+                .state(ApprovalState.DENIED)
+                .decision("deny")
+                .decidedBy("policy")
+                .matchedRule("Bash(rm -rf:*)")
+                .reason("rm -rf is denied here")
+                .build();
         rows.decide(List.of(denied), NOW);
         // The results come after the decision, as they do from the agent.
-        rows.add(List.of(new TranscriptEntry.ToolResult("t1", "rm -rf is denied here", true),
+        rows.add(List.of(
+                new TranscriptEntry.ToolResult("t1", "rm -rf is denied here", true),
                 new TranscriptEntry.ToolResult("t2", "make: *** No targets.  Stop.", true)));
 
         assertThat(rows.summary()).isEqualTo("2 calls (1 denied) · 1 error");
@@ -158,9 +214,12 @@ class TranscriptRowsTest {
         assertThat(rows.get(0).kind()).isEqualTo(Kind.MARKER);
         assertThat(rows.get(0).text()).startsWith("The log's first 12.0 MB are not shown here");
 
-        assertThat(rows.add(List.of(new TranscriptEntry.Message("assistant", "Hel", true)))).isEqualTo(1);
-        assertThat(rows.add(List.of(new TranscriptEntry.Message("assistant", "lo.", true),
-                new TranscriptEntry.Output("=== 2026-12-05T17:05:00Z exit code 0")))).isEqualTo(1);
+        assertThat(rows.add(List.of(new TranscriptEntry.Message("assistant", "Hel", true))))
+                .isEqualTo(1);
+        assertThat(rows.add(List.of(
+                        new TranscriptEntry.Message("assistant", "lo.", true),
+                        new TranscriptEntry.Output("=== 2026-12-05T17:05:00Z exit code 0"))))
+                .isEqualTo(1);
 
         assertThat(rows.size()).isEqualTo(3);
         assertThat(rows.get(1).text()).isEqualTo("Hello.");
@@ -175,7 +234,8 @@ class TranscriptRowsTest {
         assertThat(rows.summary()).isEmpty();
         rows.add(List.of(new TranscriptEntry.Output("hello")));
         assertThat(rows.summary()).isEqualTo("1 entry");
-        rows.add(List.of(new TranscriptEntry.Usage(false, 612_345L, 46_000L, 2.5, 1000L, 3),
+        rows.add(List.of(
+                new TranscriptEntry.Usage(false, 612_345L, 46_000L, 2.5, 1000L, 3),
                 new TranscriptEntry.Usage(true, 1_000_000L, 1_000L, 0.75, null, null)));
         assertThat(rows.summary()).isEqualTo("1.7M tokens · $3.25");
         assertThat(rows.summaryInFull()).isEqualTo("3 entries · 2 runs: 1,612,345 tokens in, 47,000 out, $3.2500");

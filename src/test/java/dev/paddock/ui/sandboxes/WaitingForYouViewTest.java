@@ -59,55 +59,82 @@ class WaitingForYouViewTest {
 
     @Test
     void aSandboxWhoseTurnEndedShowsWaitingForYouInTheTableTheDetailsAndTheTile(FxRobot robot) throws Exception {
-        SandboxRecord s = panel.create("Write the notes", "d=$(dirname \"$PADDOCK_HEARTBEAT_FILE\"); printf '%s\\n' '"
-                + STOP + "' > \"$d/turn.json\"; exit 0");
+        SandboxRecord s = panel.create(
+                "Write the notes",
+                "d=$(dirname \"$PADDOCK_HEARTBEAT_FILE\"); printf '%s\\n' '" + STOP + "' > \"$d/turn.json\"; exit 0");
         panel.show(1366, 768);
 
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> panel.row(s.id()).map(r -> r.waitingForYou())
-                .orElse(false));
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> panel.row(s.id()).map(r -> r.waitingForYou()).orElse(false));
         Node row = Panel.tableRow(robot, s.id());
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> robot.from(row).lookup(".pd-waiting")
-                .tryQuery().isPresent()));
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.from(row).lookup(".pd-waiting").tryQuery().isPresent()));
         Label chip = fx(() -> robot.from(row).lookup(".pd-waiting").queryAs(Label.class));
         assertThat(fx(chip::getText)).isEqualTo("waiting for you");
-        assertThat(fx(() -> chip.getWidth() >= chip.prefWidth(-1) - 0.5)).as("the chip shows whole").isTrue();
-        Label tile = fx(() -> robot.lookup("#tile-waiting-for-you").lookup(".pd-tile-value").queryAs(Label.class));
+        assertThat(fx(() -> chip.getWidth() >= chip.prefWidth(-1) - 0.5))
+                .as("the chip shows whole")
+                .isTrue();
+        Label tile = fx(() ->
+                robot.lookup("#tile-waiting-for-you").lookup(".pd-tile-value").queryAs(Label.class));
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> "1".equals(tile.getText())));
 
         robot.clickOn(row);
         Label flag = node(robot, "#sandbox-details-waiting", Label.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(flag::isVisible));
         assertThat(fx(flag::getText)).isEqualTo("waiting for you");
-        assertThat(fx(() -> flag.getTooltip().getText())).startsWith("Its agent's turn ended (state: done)")
+        assertThat(fx(() -> flag.getTooltip().getText()))
+                .startsWith("Its agent's turn ended (state: done)")
                 .contains("All done: the notes are written.");
         // A custom command cannot resume: no follow-up field for it.
-        assertThat(fx(() -> robot.lookup("#sandbox-follow-up-bar").query().isVisible())).isFalse();
+        assertThat(fx(() -> robot.lookup("#sandbox-follow-up-bar").query().isVisible()))
+                .isFalse();
     }
 
     @Test
     void sendIsOffWhileTheAgentRunsAndEnterSendsTheFollowUpOnceItsRunEnded(FxRobot robot) throws Exception {
         // The real Gemini CLI, with no key: it starts, refuses, and the sandbox waits for a person.
-        SandboxRecord s = panel.host.wiring().sandboxService().create(NewSandbox.custom(panel.repo.dir(), "Look around",
-                null).agent("gemini").tier(Tier.WORKTREE).maxRetries(0).build());
+        SandboxRecord s = panel.host
+                .wiring()
+                .sandboxService()
+                .create(NewSandbox.custom(panel.repo.dir(), "Look around", null)
+                        .agent("gemini")
+                        .tier(Tier.WORKTREE)
+                        .maxRetries(0)
+                        .build());
         panel.show(1366, 768);
         select(robot, s.id());
         TextField field = node(robot, "#sandbox-follow-up", TextField.class);
         Button send = node(robot, "#sandbox-follow-up-send", Button.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(field::isVisible));
         robot.clickOn(field).write("Try once more, with the key set.");
-        if (List.of("pending", "running").contains(panel.row(s.id()).orElseThrow().state())) {
-            assertThat(fx(send::isDisabled)).as("Send while the agent is at work").isTrue();
+        if (List.of("pending", "running")
+                .contains(panel.row(s.id()).orElseThrow().state())) {
+            assertThat(fx(send::isDisabled))
+                    .as("Send while the agent is at work")
+                    .isTrue();
         }
 
         panel.waitForState(s.id(), "awaiting_human", 60);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !send.isDisabled()));
         robot.clickOn(field).type(KeyCode.ENTER);
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> panel.host.wiring().sandboxService().followUp(s.id())
-                .isPresent());
-        assertThat(panel.host.wiring().sandboxService().followUp(s.id()).orElseThrow().text())
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> panel.host.wiring().sandboxService().followUp(s.id()).isPresent());
+        assertThat(panel.host
+                        .wiring()
+                        .sandboxService()
+                        .followUp(s.id())
+                        .orElseThrow()
+                        .text())
                 .isEqualTo("Try once more, with the key set.");
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> field.getText().isEmpty()));
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> fx(() -> field.getText().isEmpty()));
         assertThat(panel.host.wiring().sandboxService().history(s.id())).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo("sandbox.follow_up");
             assertThat(e.details()).contains("Try once more, with the key set.");
@@ -119,13 +146,17 @@ class WaitingForYouViewTest {
      * rows while the click lands, and a click on a row being replaced can miss.
      */
     private static void select(FxRobot robot, String id) throws Exception {
-        javafx.scene.control.TableView<?> table = robot.lookup("#" + SandboxTable.ID)
-                .queryAs(javafx.scene.control.TableView.class);
+        javafx.scene.control.TableView<?> table =
+                robot.lookup("#" + SandboxTable.ID).queryAs(javafx.scene.control.TableView.class);
         for (int attempt = 0; attempt < 5; attempt++) {
             robot.clickOn(Panel.tableRow(robot, id));
             try {
-                WaitForAsyncUtils.waitFor(2, TimeUnit.SECONDS, () -> fx(() -> table.getSelectionModel()
-                        .getSelectedItem() instanceof dev.paddock.status.RepositoryStatus.Sandbox r && r.id().equals(id)));
+                WaitForAsyncUtils.waitFor(
+                        2,
+                        TimeUnit.SECONDS,
+                        () -> fx(() -> table.getSelectionModel().getSelectedItem()
+                                        instanceof dev.paddock.status.RepositoryStatus.Sandbox r
+                                && r.id().equals(id)));
                 return;
             } catch (java.util.concurrent.TimeoutException missed) {
                 // clicked while the rows were replaced: again

@@ -33,8 +33,8 @@ class WaitingNotificationTest {
     private static final String STOP = "{\"session_id\":\"s-1\",\"hook_event_name\":\"Stop\","
             + "\"last_assistant_message\":\"All done: the notes are written.\\nAnd a second line.\"}";
     /** Ends the agent's turn through the turn file, as Claude Code's turn hook does. */
-    private static final String ENDS_TURN = "d=$(dirname \"$PADDOCK_HEARTBEAT_FILE\"); printf '%s\\n' '" + STOP
-            + "' > \"$d/turn.json\"; exit 0";
+    private static final String ENDS_TURN =
+            "d=$(dirname \"$PADDOCK_HEARTBEAT_FILE\"); printf '%s\\n' '" + STOP + "' > \"$d/turn.json\"; exit 0";
 
     @TempDir
     Path temp;
@@ -56,8 +56,10 @@ class WaitingNotificationTest {
         Files.createDirectories(calls);
         // One file per call, its arguments one to a line.
         Path script = bin.resolve("notify-send");
-        Files.writeString(script, "#!/bin/sh\nf=\"" + calls + "/$(date +%s%N)-$$\"\nprintf '%s\\n' \"$@\" > \"$f.tmp\""
-                + " && mv \"$f.tmp\" \"$f\"\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\nf=\"" + calls + "/$(date +%s%N)-$$\"\nprintf '%s\\n' \"$@\" > \"$f.tmp\""
+                        + " && mv \"$f.tmp\" \"$f\"\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         String path = bin + ":" + System.getenv("PATH");
         WaitForAsyncUtils.asyncFx(() -> panel.vm.useDesktopNotifier(new DesktopNotifier(() -> path)))
@@ -73,19 +75,24 @@ class WaitingNotificationTest {
     /** The calls of notify-send so far, oldest first, each its arguments. */
     private List<List<String>> calls() throws Exception {
         try (var files = Files.list(calls)) {
-            return files.filter(f -> !f.getFileName().toString().endsWith(".tmp")).sorted().map(f -> {
-                try {
-                    return Files.readAllLines(f);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).toList();
+            return files.filter(f -> !f.getFileName().toString().endsWith(".tmp"))
+                    .sorted()
+                    .map(f -> {
+                        try {
+                            return Files.readAllLines(f);
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .toList();
         }
     }
 
     private void waitUntilWaiting(String id) throws Exception {
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> panel.row(id).map(r -> r.waitingForYou())
-                .orElse(false));
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> panel.row(id).map(r -> r.waitingForYou()).orElse(false));
     }
 
     @Test
@@ -94,8 +101,12 @@ class WaitingNotificationTest {
 
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> !calls().isEmpty());
 
-        assertThat(calls()).containsExactly(List.of("--app-name=Paddock", "--", s.id() + " is waiting for you",
-                "All done: the notes are written."));
+        assertThat(calls())
+                .containsExactly(List.of(
+                        "--app-name=Paddock",
+                        "--",
+                        s.id() + " is waiting for you",
+                        "All done: the notes are written."));
         // Later refreshes of the same wait announce nothing more.
         panel.vm.refresh();
         Thread.sleep(1500);
@@ -122,14 +133,23 @@ class WaitingNotificationTest {
         SandboxRecord seen = panel.create("Write the notes", "sleep 8; " + ENDS_TURN);
         TableView<?> table = Panel.node(robot, "#sandbox-table", TableView.class);
         // A click on a row being replaced (the sandbox starts) can miss: again until it is selected.
-        for (int attempt = 0; attempt < 5 && !fx(() -> table.getSelectionModel().getSelectedItem()
-                instanceof dev.paddock.status.RepositoryStatus.Sandbox r && r.id().equals(seen.id())); attempt++) {
+        for (int attempt = 0;
+                attempt < 5
+                        && !fx(() -> table.getSelectionModel().getSelectedItem()
+                                        instanceof dev.paddock.status.RepositoryStatus.Sandbox r
+                                && r.id().equals(seen.id()));
+                attempt++) {
             robot.clickOn(Panel.tableRow(robot, seen.id()));
             WaitForAsyncUtils.waitForFxEvents();
         }
-        assertThat(fx(() -> table.getSelectionModel().getSelectedItem() instanceof
-                dev.paddock.status.RepositoryStatus.Sandbox r && r.id().equals(seen.id()))).as("selected").isTrue();
-        assertThat(panel.row(seen.id()).orElseThrow().waitingForYou()).as("still at work when selected").isFalse();
+        assertThat(fx(() -> table.getSelectionModel().getSelectedItem()
+                                instanceof dev.paddock.status.RepositoryStatus.Sandbox r
+                        && r.id().equals(seen.id())))
+                .as("selected")
+                .isTrue();
+        assertThat(panel.row(seen.id()).orElseThrow().waitingForYou())
+                .as("still at work when selected")
+                .isFalse();
         assertThat(fx(stage::isFocused)).as("the panel's window has the focus").isTrue();
         waitUntilWaiting(seen.id());
 
@@ -137,7 +157,9 @@ class WaitingNotificationTest {
         WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> !calls().isEmpty());
 
         assertThat(calls()).extracting(c -> c.get(2)).containsExactly(other.id() + " is waiting for you");
-        assertThat(fx(() -> table.getSelectionModel().getSelectedItem() instanceof
-                dev.paddock.status.RepositoryStatus.Sandbox r && r.id().equals(seen.id()))).isTrue();
+        assertThat(fx(() -> table.getSelectionModel().getSelectedItem()
+                                instanceof dev.paddock.status.RepositoryStatus.Sandbox r
+                        && r.id().equals(seen.id())))
+                .isTrue();
     }
 }

@@ -38,6 +38,7 @@ class MainWindowTest {
     private Stage stage;
     /** The repository as a user would name it, not resolved to a real path. */
     private Path repo;
+
     private TempRepo project;
     private PaddockHome home;
 
@@ -72,21 +73,25 @@ class MainWindowTest {
         vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         WaitForAsyncUtils.waitForFxEvents();
         WaitForAsyncUtils.asyncFx(() -> {
-            MainWindow window = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window, 1280, 800);
-            Theme.LIGHT.apply(scene);
-            window.installShortcuts(scene);
-            window.bindTitle(stage);
-            stage.setScene(scene);
-            stage.show();
-        }).get(10, TimeUnit.SECONDS);
+                    MainWindow window = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window, 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    window.installShortcuts(scene);
+                    window.bindTitle(stage);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(10, TimeUnit.SECONDS);
         vm.start(home, repoArg).get(30, TimeUnit.SECONDS);
     }
 
     @SuppressWarnings("unchecked")
     private TableView<RepositoryStatus.Worktree> worktreeTable(FxRobot robot) throws TimeoutException {
         // The table lives in a tab: it joins the scene graph once the tab pane's skin exists.
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#worktree-table").tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> robot.lookup("#worktree-table").tryQuery().isPresent());
         return robot.lookup("#worktree-table").queryAs(TableView.class);
     }
 
@@ -100,7 +105,9 @@ class MainWindowTest {
         assertThat(rows.get(0).main()).isTrue();
         assertThat(rows.get(0).branch()).isEqualTo("main");
         assertThat(rows).extracting(RepositoryStatus.Worktree::branch).contains("feature/login");
-        RepositoryStatus.Worktree detached = rows.stream().filter(RepositoryStatus.Worktree::detached).findFirst()
+        RepositoryStatus.Worktree detached = rows.stream()
+                .filter(RepositoryStatus.Worktree::detached)
+                .findFirst()
                 .orElseThrow();
         assertThat(detached.locked()).isTrue();
         assertThat(detached.lockedReason()).isEqualTo("agent at work");
@@ -123,14 +130,22 @@ class MainWindowTest {
         project.addWorktree(added, "agent/fix-42");
 
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 4);
-        assertThat(table.getItems()).extracting(RepositoryStatus.Worktree::branch).contains("agent/fix-42");
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
-                .anyMatch(e -> e.kind().equals("worktree.added") && e.message().contains("agent/fix-42")));
+        assertThat(table.getItems())
+                .extracting(RepositoryStatus.Worktree::branch)
+                .contains("agent/fix-42");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> vm.dashboard().events().stream()
+                        .anyMatch(e ->
+                                e.kind().equals("worktree.added") && e.message().contains("agent/fix-42")));
 
         project.removeWorktree(added, false);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.dashboard().events().stream()
-                .anyMatch(e -> e.kind().equals("worktree.removed")));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> vm.dashboard().events().stream().anyMatch(e -> e.kind().equals("worktree.removed")));
     }
 
     @Test
@@ -146,7 +161,9 @@ class MainWindowTest {
         vm.open(repo).get(30, TimeUnit.SECONDS);
         TableView<RepositoryStatus.Worktree> table = worktreeTable(robot);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
-        assertThat(vm.recents()).extracting(r -> r.path().toString()).contains(repo.toRealPath().toString());
+        assertThat(vm.recents())
+                .extracting(r -> r.path().toString())
+                .contains(repo.toRealPath().toString());
     }
 
     @Test
@@ -161,11 +178,17 @@ class MainWindowTest {
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
 
         vm.open(other).get(30, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 1
-                && "trunk".equals(table.getItems().get(0).branch()));
+        WaitForAsyncUtils.waitFor(
+                15,
+                TimeUnit.SECONDS,
+                () -> table.getItems().size() == 1
+                        && "trunk".equals(table.getItems().get(0).branch()));
         assertThat(vm.recents()).hasSize(2);
 
-        vm.select(vm.recents().stream().filter(r -> r.name().equals("project")).findFirst().orElseThrow())
+        vm.select(vm.recents().stream()
+                        .filter(r -> r.name().equals("project"))
+                        .findFirst()
+                        .orElseThrow())
                 .get(30, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> table.getItems().size() == 3);
     }
@@ -176,21 +199,26 @@ class MainWindowTest {
         vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         MainWindow[] window = new MainWindow[1];
         WaitForAsyncUtils.asyncFx(() -> {
-            window[0] = new MainWindow(vm, Theme.LIGHT);
-            Scene scene = new Scene(window[0], 1280, 800);
-            Theme.LIGHT.apply(scene);
-            stage.setScene(scene);
-            stage.show();
-        }).get(10, TimeUnit.SECONDS);
+                    window[0] = new MainWindow(vm, Theme.LIGHT);
+                    Scene scene = new Scene(window[0], 1280, 800);
+                    Theme.LIGHT.apply(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(10, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         // The first frame: header with a disabled stand-in for the switcher, "Opening Paddock's store…", status bar.
         assertThat(robot.lookup("#starting").tryQuery()).isPresent();
-        assertThat(robot.lookup("#repository-switcher-placeholder").queryButton().isDisabled()).isTrue();
+        assertThat(robot.lookup("#repository-switcher-placeholder")
+                        .queryButton()
+                        .isDisabled())
+                .isTrue();
         assertThat(robot.lookup("#repository-switcher").tryQuery()).isEmpty();
         assertThat(robot.lookup("#status-bar").tryQuery()).isPresent();
         assertThat(robot.lookup("#tab-sandboxes").tryQuery()).isEmpty();
 
-        WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS); // pulses go by: nothing more is built while the store opens
+        WaitForAsyncUtils.sleep(
+                300, TimeUnit.MILLISECONDS); // pulses go by: nothing more is built while the store opens
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(robot.lookup("#repository-switcher").tryQuery()).isEmpty();
         assertThat(robot.lookup("#tab-sandboxes").tryQuery()).isEmpty();
@@ -203,7 +231,9 @@ class MainWindowTest {
         ComboBox<RepoRecord> switcher = robot.lookup("#repository-switcher").queryAs(ComboBox.class);
         assertThat(robot.lookup("#repository-switcher-placeholder").tryQuery()).isEmpty();
         assertThat(switcher.isDisabled()).isFalse();
-        assertThat(switcher.getSelectionModel().getSelectedItem()).extracting(RepoRecord::name).isEqualTo("project");
+        assertThat(switcher.getSelectionModel().getSelectedItem())
+                .extracting(RepoRecord::name)
+                .isEqualTo("project");
     }
 
     @Test
@@ -220,21 +250,28 @@ class MainWindowTest {
     @Test
     void aStoreHeldByAnotherPaddockGivesAClearMessageNamingItAndAFocusedQuitButton(FxRobot robot) throws Exception {
         // LC_ALL=C.UTF-8 (ChildJvm): the server does not relaunch itself, its pid is the child's.
-        try (dev.paddock.testing.ChildJvm other = dev.paddock.testing.ChildJvm.start(home.dir().resolveSibling("other"),
-                Map.of(), "dev.paddock.Paddock", List.of("--home", home.dir().toString(), "serve"))) {
+        try (dev.paddock.testing.ChildJvm other = dev.paddock.testing.ChildJvm.start(
+                home.dir().resolveSibling("other"),
+                Map.of(),
+                "dev.paddock.Paddock",
+                List.of("--home", home.dir().toString(), "serve"))) {
             other.awaitStdout("Paddock serving on", java.time.Duration.ofSeconds(60));
             show(repo);
             assertThat(vm.phaseProperty().get()).isEqualTo(ShellViewModel.Phase.FAILED);
             Label message = robot.lookup("#startup-error").queryAs(Label.class);
-            assertThat(message.getText()).startsWith("Another Paddock (`paddock serve`, pid " + other.pid() + ")"
-                    + " is running on this home (" + home + ")").contains("--home");
+            assertThat(message.getText())
+                    .startsWith("Another Paddock (`paddock serve`, pid " + other.pid() + ")"
+                            + " is running on this home (" + home + ")")
+                    .contains("--home");
             // Nothing else to do but quit: the Quit button has the focus, and Enter as well as Escape press it.
             WaitForAsyncUtils.waitForFxEvents();
-            assertThat(stage.getScene().getFocusOwner()).isSameAs(robot.lookup("#startup-quit").queryButton());
+            assertThat(stage.getScene().getFocusOwner())
+                    .isSameAs(robot.lookup("#startup-quit").queryButton());
             robot.type(javafx.scene.input.KeyCode.ENTER);
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(stage.isShowing()).as("Enter quits").isFalse();
-            assertThat(stage.getScene().getRoot().getStyleClass()).as("Enter did not switch the theme")
+            assertThat(stage.getScene().getRoot().getStyleClass())
+                    .as("Enter did not switch the theme")
                     .doesNotContain("dark");
             robot.interact(stage::show);
             WaitForAsyncUtils.waitForFxEvents();

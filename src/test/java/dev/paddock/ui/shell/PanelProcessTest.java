@@ -38,20 +38,31 @@ class PanelProcessTest {
         repo.addWorktree(temp.resolve("wt-one"), "agent/one");
         Path home = temp.resolve("home");
         Path probe = temp.resolve("startup.txt");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dpaddock.bench.startupFile=" + probe, "-Dpaddock.bench.exit=true",
-                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock",
-                "--home", home.toString(), "--repo", repo.dir().toString());
+        ProcessBuilder pb = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dpaddock.bench.startupFile=" + probe,
+                "-Dpaddock.bench.exit=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.paddock.Paddock",
+                "--home",
+                home.toString(),
+                "--repo",
+                repo.dir().toString());
         pb.environment().put("DISPLAY", BenchSupport.display());
         pb.redirectErrorStream(true).redirectOutput(temp.resolve("panel.log").toFile());
         long launchedAt = System.currentTimeMillis();
         Process panel = pb.start();
         try {
-            assertThat(panel.waitFor(120, TimeUnit.SECONDS)).as("the panel quits after its dashboard").isTrue();
+            assertThat(panel.waitFor(120, TimeUnit.SECONDS))
+                    .as("the panel quits after its dashboard")
+                    .isTrue();
         } finally {
             panel.destroyForcibly();
         }
-        assertThat(panel.exitValue()).as(Files.readString(temp.resolve("panel.log"))).isZero();
+        assertThat(panel.exitValue())
+                .as(Files.readString(temp.resolve("panel.log")))
+                .isZero();
 
         String line = Files.readString(probe).strip();
         long firstFrame = Long.parseLong(line.replaceAll(".*firstFrameAt=(-?\\d+).*", "$1"));
@@ -59,7 +70,9 @@ class PanelProcessTest {
         assertThat(firstFrame).as("first frame drawn").isGreaterThan(launchedAt);
         assertThat(dashboard).as("worktrees shown after the first frame").isGreaterThanOrEqualTo(firstFrame);
         // Paddock started behind the window: its store exists and recorded the repository.
-        List<Path> store = Files.list(home).filter(p -> p.getFileName().toString().startsWith("paddock")).toList();
+        List<Path> store = Files.list(home)
+                .filter(p -> p.getFileName().toString().startsWith("paddock"))
+                .toList();
         assertThat(store).as("store files in " + home).isNotEmpty();
     }
 
@@ -68,17 +81,26 @@ class PanelProcessTest {
             throws Exception {
         Path home = temp.resolve("owned home");
         String display = BenchSupport.display();
-        try (ChildJvm serve = ChildJvm.start(temp.resolve("serve-out"), Map.of(), Paddock.class.getName(),
+        try (ChildJvm serve = ChildJvm.start(
+                temp.resolve("serve-out"),
+                Map.of(),
+                Paddock.class.getName(),
                 List.of("--home", home.toString(), "serve"))) {
             serve.awaitStdout("Paddock serving on", Duration.ofSeconds(60));
             assertThat(InstanceFile.live(home.resolve("instance.json"))).isPresent();
             // Without the test classes: their logback-test.xml would replace Paddock's own logging, which writes
             // the refusal on stderr.
             String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-                    .filter(e -> !Path.of(e).endsWith("test-classes")).collect(Collectors.joining(File.pathSeparator));
+                    .filter(e -> !Path.of(e).endsWith("test-classes"))
+                    .collect(Collectors.joining(File.pathSeparator));
             Path err = temp.resolve("panel.err");
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", classPath, "dev.paddock.Paddock", "--home", home.toString());
+            ProcessBuilder pb = new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    classPath,
+                    "dev.paddock.Paddock",
+                    "--home",
+                    home.toString());
             pb.environment().put("DISPLAY", display);
             pb.environment().put("LC_ALL", "C.UTF-8"); // no relaunch: the window belongs to this pid
             pb.redirectOutput(temp.resolve("panel.out").toFile()).redirectError(err.toFile());
@@ -95,14 +117,23 @@ class PanelProcessTest {
                 xdotool(display, "key", "--window", window, "ctrl+shift+l");
                 xdotool(display, "key", "--window", window, "Return");
 
-                assertThat(panel.waitFor(30, TimeUnit.SECONDS)).as("Enter quits: " + Files.readString(err)).isTrue();
+                assertThat(panel.waitFor(30, TimeUnit.SECONDS))
+                        .as("Enter quits: " + Files.readString(err))
+                        .isTrue();
                 assertThat(panel.exitValue()).isEqualTo(1);
-                List<String> lines = Files.readString(err).lines().filter(l -> l.startsWith("paddock:")).toList();
-                assertThat(lines).containsExactly("paddock: cannot start: another Paddock (`paddock serve`, pid "
-                        + serve.pid() + ") is running on this home (" + home + ") and holds its store "
-                        + home.resolve("paddock.mv.db") + ". Use that one, or start with --home DIR for a separate"
-                        + " store.");
-                assertThat(home.resolve("ui.properties")).as("the refused panel's preferences").doesNotExist();
+                List<String> lines = Files.readString(err)
+                        .lines()
+                        .filter(l -> l.startsWith("paddock:"))
+                        .toList();
+                assertThat(lines)
+                        .containsExactly("paddock: cannot start: another Paddock (`paddock serve`, pid "
+                                + serve.pid() + ") is running on this home (" + home + ") and holds its store "
+                                + home.resolve("paddock.mv.db")
+                                + ". Use that one, or start with --home DIR for a separate"
+                                + " store.");
+                assertThat(home.resolve("ui.properties"))
+                        .as("the refused panel's preferences")
+                        .doesNotExist();
             } finally {
                 panel.destroyForcibly();
             }
@@ -116,9 +147,15 @@ class PanelProcessTest {
         Path home = temp.resolve("home");
         String display = BenchSupport.display();
         Path err = temp.resolve("panel.err");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.paddock.Paddock", "--home", home.toString(),
-                "--repo", repo.dir().toString());
+        ProcessBuilder pb = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.paddock.Paddock",
+                "--home",
+                home.toString(),
+                "--repo",
+                repo.dir().toString());
         pb.environment().put("DISPLAY", display);
         pb.environment().put("LC_ALL", "C.UTF-8"); // no relaunch: SIGTERM goes to the panel itself
         pb.redirectOutput(temp.resolve("panel.out").toFile()).redirectError(err.toFile());
@@ -130,7 +167,9 @@ class PanelProcessTest {
             while (InstanceFile.live(home.resolve("instance.json")).isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertThat(InstanceFile.live(home.resolve("instance.json"))).as(Files.readString(err)).isPresent();
+            assertThat(InstanceFile.live(home.resolve("instance.json")))
+                    .as(Files.readString(err))
+                    .isPresent();
             xdotool(display, "windowsize", window, "1111", "666");
             deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             String geometry = "";
@@ -141,7 +180,9 @@ class PanelProcessTest {
             Thread.sleep(1500); // the panel's FX thread handles the resize
 
             panel.destroy(); // SIGTERM, as systemd, a desktop logout or `kill` sends it
-            assertThat(panel.waitFor(60, TimeUnit.SECONDS)).as("the panel ends on SIGTERM").isTrue();
+            assertThat(panel.waitFor(60, TimeUnit.SECONDS))
+                    .as("the panel ends on SIGTERM")
+                    .isTrue();
         } finally {
             panel.destroyForcibly();
         }
@@ -158,12 +199,13 @@ class PanelProcessTest {
     }
 
     /** The id of the panel's window that shows (its other one is GTK's hidden leader), once it exists. */
-    private static String awaitWindow(Process panel, String display, Path err) throws IOException,
-            InterruptedException {
+    private static String awaitWindow(Process panel, String display, Path err)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline && panel.isAlive()) {
-            ProcessBuilder pb = new ProcessBuilder("xdotool", "search", "--onlyvisible", "--pid",
-                    Long.toString(panel.pid())).redirectErrorStream(true);
+            ProcessBuilder pb = new ProcessBuilder(
+                            "xdotool", "search", "--onlyvisible", "--pid", Long.toString(panel.pid()))
+                    .redirectErrorStream(true);
             pb.environment().put("DISPLAY", display);
             Process search = start(pb);
             String out = new String(search.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -172,8 +214,8 @@ class PanelProcessTest {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no window of the panel (pid " + panel.pid() + ") on " + display + ": "
-                + Files.readString(err));
+        throw new AssertionError(
+                "no window of the panel (pid " + panel.pid() + ") on " + display + ": " + Files.readString(err));
     }
 
     private static void xdotool(String display, String... args) throws IOException, InterruptedException {

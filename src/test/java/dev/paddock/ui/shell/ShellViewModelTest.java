@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ShellViewModelTest {
     @TempDir
     Path tmp;
+
     private final AtomicReference<Host> host = new AtomicReference<>();
     private ShellViewModel vm;
 
@@ -68,12 +69,14 @@ class ShellViewModelTest {
         assertThat(fx(() -> shell.phaseProperty().get())).isEqualTo(ShellViewModel.Phase.READY);
         RepoRecord current = fx(() -> shell.currentProperty().get());
         assertThat(current.path()).isEqualTo(repo.dir().toRealPath());
-        assertThat(fx(() -> shell.recents().stream().map(RepoRecord::id).toList())).containsExactly(current.id());
+        assertThat(fx(() -> shell.recents().stream().map(RepoRecord::id).toList()))
+                .containsExactly(current.id());
         waitFor(() -> fx(() -> shell.dashboard().latestProperty().get()) != null);
         assertThat(fx(() -> shell.dashboard().worktrees().size())).isEqualTo(1);
         assertThat(shell.paddockHome()).isEqualTo(tmp.resolve("home"));
         assertThat(shell.mergeSettings()).isNotNull();
-        assertThat(shell.policies().policyRepository(repo.dir())).isEqualTo(repo.dir().toAbsolutePath().normalize());
+        assertThat(shell.policies().policyRepository(repo.dir()))
+                .isEqualTo(repo.dir().toAbsolutePath().normalize());
     }
 
     @Test
@@ -85,7 +88,9 @@ class ShellViewModelTest {
         // As the CLI or the API would: through the service, not the panel.
         SandboxRecord s = host.get().wiring().sandboxService().create(NewSandbox.of(repo.dir(), "spin", "sleep 30"));
 
-        waitFor(() -> fx(() -> shell.dashboard().sandboxes().stream().map(RepositoryStatus.Sandbox::id).toList())
+        waitFor(() -> fx(() -> shell.dashboard().sandboxes().stream()
+                        .map(RepositoryStatus.Sandbox::id)
+                        .toList())
                 .contains(s.id()));
     }
 

@@ -51,18 +51,19 @@ class StatusBarViewTest {
             throws Exception {
         vm = new ShellViewModel(h -> dev.paddock.Host.start(h, "panel").panel());
         WaitForAsyncUtils.asyncFx(() -> {
-            Scene scene = new Scene(new StatusBarView(vm), 1000, 40);
-            Theme.LIGHT.apply(scene);
-            stage.setScene(scene);
-            stage.show();
-        }).get(10, TimeUnit.SECONDS);
+                    Scene scene = new Scene(new StatusBarView(vm), 1000, 40);
+                    Theme.LIGHT.apply(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                })
+                .get(10, TimeUnit.SECONDS);
         Label docker = robot.lookup("#status-docker").queryAs(Label.class);
         Label bwrap = robot.lookup("#status-bubblewrap").queryAs(Label.class);
         assertThat(docker.getStyleClass()).doesNotContain("pd-ok", "pd-bad");
 
         // What the panel shows once Paddock started and before its first probes (EnvironmentMonitor's first snapshot).
-        EnvironmentMonitor.Snapshot pending = new EnvironmentMonitor.Snapshot(EngineStatus.unknown(),
-                BubblewrapProbe.Status.notChecked());
+        EnvironmentMonitor.Snapshot pending =
+                new EnvironmentMonitor.Snapshot(EngineStatus.unknown(), BubblewrapProbe.Status.notChecked());
         Paint[] pendingColors = new Paint[2];
         robot.interact(() -> {
             StatusBarView.show(pending, docker, bwrap);
@@ -74,8 +75,8 @@ class StatusBarViewTest {
         assertThat(docker.getStyleClass()).doesNotContain("pd-ok", "pd-bad");
         assertThat(bwrap.getStyleClass()).doesNotContain("pd-ok", "pd-bad");
 
-        EnvironmentMonitor.Snapshot failed = new EnvironmentMonitor.Snapshot(new EngineStatus(false, SOCK, null,
-                "Connection refused", Instant.now(), "default socket"),
+        EnvironmentMonitor.Snapshot failed = new EnvironmentMonitor.Snapshot(
+                new EngineStatus(false, SOCK, null, "Connection refused", Instant.now(), "default socket"),
                 new BubblewrapProbe.Status(true, false, "bubblewrap 0.8.0", "cannot create a user namespace"));
         Paint[] failedColors = new Paint[2];
         robot.interact(() -> {
@@ -87,11 +88,16 @@ class StatusBarViewTest {
         assertThat(bwrap.getText()).isEqualTo("bubblewrap unusable");
         assertThat(docker.getStyleClass()).contains("pd-bad");
         assertThat(bwrap.getStyleClass()).contains("pd-bad");
-        assertThat(failedColors[0]).as("red once the check failed, not while pending").isNotEqualTo(pendingColors[0]);
-        assertThat(failedColors[1]).as("red once the check failed, not while pending").isNotEqualTo(pendingColors[1]);
+        assertThat(failedColors[0])
+                .as("red once the check failed, not while pending")
+                .isNotEqualTo(pendingColors[0]);
+        assertThat(failedColors[1])
+                .as("red once the check failed, not while pending")
+                .isNotEqualTo(pendingColors[1]);
 
-        EnvironmentMonitor.Snapshot fine = new EnvironmentMonitor.Snapshot(new EngineStatus(true, SOCK, "27.3.1", null,
-                Instant.now(), "default socket"), new BubblewrapProbe.Status(true, true, "bubblewrap 0.8.0", null));
+        EnvironmentMonitor.Snapshot fine = new EnvironmentMonitor.Snapshot(
+                new EngineStatus(true, SOCK, "27.3.1", null, Instant.now(), "default socket"),
+                new BubblewrapProbe.Status(true, true, "bubblewrap 0.8.0", null));
         robot.interact(() -> StatusBarView.show(fine, docker, bwrap));
         assertThat(docker.getText()).isEqualTo("Docker 27.3.1 · local socket");
         assertThat(docker.getStyleClass()).contains("pd-ok").doesNotContain("pd-bad");

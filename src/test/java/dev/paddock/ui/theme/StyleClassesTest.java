@@ -53,8 +53,10 @@ class StyleClassesTest {
     @Test
     void everyClassASheetStylesIsAConstantOrStartsWithAPrefix() throws IOException {
         Map<String, String> constants = constants();
-        List<String> prefixes = constants.entrySet().stream().filter(e -> e.getKey().endsWith("_PREFIX"))
-                .map(Map.Entry::getValue).toList();
+        List<String> prefixes = constants.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("_PREFIX"))
+                .map(Map.Entry::getValue)
+                .toList();
         TreeSet<String> unknown = new TreeSet<>();
         int seen = 0;
         for (Path sheet : files(SHEETS, ".css")) {
@@ -68,7 +70,9 @@ class StyleClassesTest {
             }
         }
         assertThat(seen).as("the sheets' pd- selectors").isGreaterThan(100);
-        assertThat(unknown).as("rules for classes no view can set (a typo, or a rule left behind)").isEmpty();
+        assertThat(unknown)
+                .as("rules for classes no view can set (a typo, or a rule left behind)")
+                .isEmpty();
     }
 
     @Test
@@ -85,7 +89,9 @@ class StyleClassesTest {
                 }
             }
         }
-        assertThat(found).as("pd- class names written out instead of a Style constant").isEmpty();
+        assertThat(found)
+                .as("pd- class names written out instead of a Style constant")
+                .isEmpty();
     }
 
     @Test
@@ -96,8 +102,12 @@ class StyleClassesTest {
                 code.append(Files.readString(source)).append('\n');
             }
         }
-        List<String> unused = constants().keySet().stream().sorted()
-                .filter(name -> !Pattern.compile("\\bStyle\\." + name + "\\b").matcher(code).find()).toList();
+        List<String> unused = constants().keySet().stream()
+                .sorted()
+                .filter(name -> !Pattern.compile("\\bStyle\\." + name + "\\b")
+                        .matcher(code)
+                        .find())
+                .toList();
         assertThat(unused).as("constants no view uses").isEmpty();
     }
 }
