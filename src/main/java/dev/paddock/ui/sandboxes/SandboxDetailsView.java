@@ -32,8 +32,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  */
 final class SandboxDetailsView extends VBox {
     static final String ID = "sandbox-details";
-    /** Height of one line of the header's text, in pixels (the task shows at most two). */
-    private static final double TASK_LINE = 20;
+    /** How many lines of the task the header shows (the tooltip has it all). */
+    private static final double TASK_LINES = 2;
 
     private final SandboxDetailsViewModel vm;
     private final TextArea log = new TextArea();
@@ -74,8 +74,21 @@ final class SandboxDetailsView extends VBox {
         task.setId("sandbox-details-task");
         task.setMinWidth(0);
         task.setWrapText(true);
-        // At most two lines (a long task keeps its start and says so with an ellipsis; whole in the tooltip).
-        task.setMaxHeight(2 * TASK_LINE);
+        // At most two lines (a long task keeps its start and says so with an ellipsis; whole in the tooltip):
+        // two lines of its font and half a line to spare (a text needing a hair more than its room shows one line
+        // less): a third line would not fit, and the text ends with an ellipsis instead.
+        task.maxHeightProperty().bind(task.fontProperty().map(f -> Math.ceil(f.getSize() * 1.4 * (TASK_LINES + 0.5))));
+        // The header's boxes ask a label its height before its width is known (one line): once it has a width, it
+        // keeps the height of its wrapped lines.
+        javafx.beans.InvalidationListener fit = o -> {
+            double w = task.getWidth();
+            if (w > 0) {
+                task.setMinHeight(Math.min(task.getMaxHeight(), task.prefHeight(w)));
+            }
+        };
+        task.widthProperty().addListener(fit);
+        task.textProperty().addListener(fit);
+        task.fontProperty().addListener(fit);
         VBox header = new VBox(2, firstLine, task, lastError, followUpBar());
         header.getStyleClass().add(Style.DETAILS_HEADER);
 
@@ -149,7 +162,7 @@ final class SandboxDetailsView extends VBox {
         subtitle.setTooltip(new Tooltip(s.worktreePath()));
         String asked = s.task() == null ? "" : s.task().strip().replaceAll("\\s+", " ");
         task.setText(asked);
-        task.setTooltip(asked.isEmpty() ? null : new Tooltip(s.task()));
+        task.setTooltip(asked.isEmpty() ? null : wrapped(s.task()));
         boolean failed = s.lastError() != null && !s.lastError().isBlank();
         // While it runs again (or waits to), the error is the previous run's: said so, and not in red.
         boolean again = List.of("running", "pending", "retrying").contains(s.state());
@@ -161,6 +174,14 @@ final class SandboxDetailsView extends VBox {
             lastError.getStyleClass().add(Style.DETAILS_ERROR);
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
+    }
+
+    /** A tooltip that wraps at a readable width (a long task is one line of several hundred characters). */
+    private static Tooltip wrapped(String text) {
+        Tooltip t = new Tooltip(text);
+        t.setWrapText(true);
+        t.setMaxWidth(600);
+        return t;
     }
 
     /**

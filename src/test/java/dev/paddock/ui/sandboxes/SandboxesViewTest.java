@@ -133,6 +133,29 @@ class SandboxesViewTest {
     }
 
     @Test
+    void aLongTaskShowsOnTwoLinesInTheDetailsHeader(FxRobot robot) throws Exception {
+        String task = "Refactor the JsonReader so that lenient parsing of unquoted names, single-quoted strings and NaN"
+                + " literals is controlled by one Strictness setting instead of three booleans, keep binary"
+                + " compatibility for the deprecated setters, and add tests for each mode, including the odd cases"
+                + " of comments, unquoted values and a top-level value that is not an object or an array";
+        SandboxRecord s = panel.create(task, "sleep 300");
+        panel.show();
+        panel.waitForState(s.id(), "running", 20);
+        select(robot, s.id());
+
+        Label label = node(robot, "#sandbox-details-task", Label.class);
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> task.equals(fx(label::getText)));
+        WaitForAsyncUtils.waitForFxEvents();
+        double line = fx(() -> label.getFont().getSize() * 1.2);
+        assertThat(fx(label::getHeight)).as("two lines of the task").isGreaterThan(1.8 * line);
+        String drawn = fx(() -> ((javafx.scene.text.Text) label.lookup(".text")).getText());
+        assertThat(drawn.length()).as("the drawn text: " + drawn).isGreaterThan(task.length() / 3);
+        assertThat(fx(() -> label.getTooltip().isWrapText()))
+                .as("the tooltip wraps")
+                .isTrue();
+    }
+
+    @Test
     void keysStopAndRetryTheSelectedSandbox(FxRobot robot) throws Exception {
         SandboxRecord s = panel.create("Wait again", "sleep 300");
         panel.show();

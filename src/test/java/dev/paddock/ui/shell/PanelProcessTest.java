@@ -171,13 +171,14 @@ class PanelProcessTest {
                     .as(Files.readString(err))
                     .isPresent();
             xdotool(display, "windowsize", window, "1111", "666");
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             String geometry = "";
             while (!geometry.contains("1111x666") && System.nanoTime() < deadline) {
                 geometry = xdotoolOut(display, "getwindowgeometry", window);
                 Thread.sleep(100);
             }
-            Thread.sleep(1500); // the panel's FX thread handles the resize
+            assertThat(geometry).as("the window took the size a person gave it").contains("1111x666");
+            Thread.sleep(3000); // the panel's FX thread handles the resize (slower on a loaded machine)
 
             panel.destroy(); // SIGTERM, as systemd, a desktop logout or `kill` sends it
             assertThat(panel.waitFor(60, TimeUnit.SECONDS))
