@@ -281,7 +281,7 @@ class ClaudeAgentSandboxTest {
             assertThat(second.get("history").findValuesAsText("kind"))
                     .containsSubsequence(
                             "agent.turn_ended",
-                            "sandbox.retrying",
+                            "sandbox.follow_up",
                             "sandbox.running",
                             "agent.turn_ended",
                             "sandbox.done");

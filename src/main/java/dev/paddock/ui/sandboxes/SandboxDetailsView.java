@@ -150,12 +150,7 @@ final class SandboxDetailsView extends VBox {
         title.setText(s.id());
         showState(s);
         // The agent's last words are the field's prompt while it waits: one line less above the log at 768 px.
-        followUp.setPromptText(
-                s.waitingForYou()
-                        ? WaitingLineClock.line(s)
-                        : !SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(s.state())
-                                ? "Its agent is at work (or its run is over for good): a follow-up goes once its turn ends."
-                                : "A follow-up for the agent: it resumes its session with it (Enter sends)");
+        followUp.setPromptText(s.waitingForYou() ? WaitingLineClock.line(s) : followUpPrompt(s.state()));
         followUp.setTooltip(s.waitingForYou() ? new Tooltip(StateChips.waitingText(s)) : null);
         subtitle.setText(
                 s.tier() + " · " + s.branch() + (s.retryCount() > 0 ? " · retries used: " + s.retryCount() : ""));
@@ -174,6 +169,19 @@ final class SandboxDetailsView extends VBox {
             lastError.getStyleClass().add(Style.DETAILS_ERROR);
         }
         lastError.setTooltip(failed ? new Tooltip(lastError.getText()) : null);
+    }
+
+    /** What the follow-up field says while it takes no follow-up, or how to send one. */
+    static String followUpPrompt(String state) {
+        return switch (state) {
+            case "pending", "running", "retrying" -> "Its agent is at work: a follow-up goes once its turn ends.";
+            case "merging", "conflict" -> "Its branch is in the merge queue: it takes no follow-up there.";
+            case "merged", "cleaning", "closed" -> "Its run is over for good: it takes no follow-up.";
+            default ->
+                SandboxDetailsViewModel.FOLLOW_UP_STATES.contains(state)
+                        ? "A follow-up for the agent: it resumes its session with it (Enter sends)"
+                        : "It takes no follow-up now (" + state.replace('_', ' ') + ").";
+        };
     }
 
     /** A tooltip that wraps at a readable width (a long task is one line of several hundred characters). */
