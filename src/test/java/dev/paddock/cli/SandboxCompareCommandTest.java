@@ -101,11 +101,12 @@ class SandboxCompareCommandTest {
                 .matches("ID +AGENT +STATE +COMMITS +FILES +LINES +TESTS +MERGE +CALLS +DENIED"
                         + " +ERRORS +TOKENS +COST +TIME");
         assertThat(lines).hasSize(5);
+        // Two calls, one denied; the denied call's failed result is its denial, not an error of the run.
         for (int i = 0; i < 2; i++) {
             String id = g.sandboxes().get(i).id();
             assertThat(lines.get(3 + i))
                     .as(how + "\n" + text.out())
-                    .matches(java.util.regex.Pattern.quote(id) + " +claude +done +0 +0 +\\+0 −0 +– +– +2 +1 +1 +[0-9,]+"
+                    .matches(java.util.regex.Pattern.quote(id) + " +claude +done +0 +0 +\\+0 −0 +– +– +2 +1 +0 +[0-9,]+"
                             + " +\\$[0-9.]+ +[0-9]+s");
         }
 
@@ -117,6 +118,7 @@ class SandboxCompareCommandTest {
             assertThat(m.get("agent").asText()).isEqualTo("claude");
             assertThat(m.get("toolCalls").asInt()).isEqualTo(2);
             assertThat(m.get("deniedCalls").asInt()).isEqualTo(1);
+            assertThat(m.get("errors").asInt()).as("the denial is no error").isZero();
             assertThat(m.get("tokensIn").asLong()).isPositive();
             assertThat(m.get("costUsd").isNumber()).isTrue();
             assertThat(m.get("testsPassed").isNull()).isTrue();
