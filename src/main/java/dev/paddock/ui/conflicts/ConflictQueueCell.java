@@ -39,7 +39,18 @@ final class ConflictQueueCell extends ListCell<ConflictQueueRow> {
         HBox top = new HBox(6, branch, spacer, age);
         top.setAlignment(Pos.CENTER_LEFT);
         HBox bottom = new HBox(10, sandbox, files, human, safe);
+        // The cell is as wide as the queue: a long branch or sandbox id loses its middle (whole in the tooltip),
+        // the counts and the age keep their width.
+        for (Label l : new Label[] {branch, sandbox}) {
+            l.setMinWidth(0);
+            l.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+        }
+        for (Label l : new Label[] {age, files, human, safe}) {
+            l.setMinWidth(Region.USE_PREF_SIZE);
+        }
         box = new VBox(2, top, bottom);
+        box.setMinWidth(0);
+        setPrefWidth(0);
         now.addListener((o, a, n) -> showAge());
     }
 
@@ -53,6 +64,7 @@ final class ConflictQueueCell extends ListCell<ConflictQueueRow> {
         }
         branch.setText(r.branch());
         sandbox.setText(r.sandboxId());
+        setTooltip(new javafx.scene.control.Tooltip(r.branch() + "\n" + r.sandboxId()));
         files.setText(r.files() + (r.files() == 1 ? " file" : " files"));
         human.setText(r.humanHunks() + " human");
         safe.setText(r.safeHunks() + " safe");

@@ -176,11 +176,28 @@ public final class DashboardView extends VBox {
         Card conflicts = new Card(MaterialDesignS.SOURCE_MERGE, "Conflicts", conflictQueue)
                 .withBadge(Bindings.size(vm.conflicts().rows()));
         conflicts.setId("conflicts-pane");
+        // While conflicts wait and no request does (nor a note about one), the conflict queue needs the height: the
+        // approval card shrinks to its header, and the conflict card takes the rest.
+        javafx.beans.binding.BooleanBinding approvalsShown = Bindings.isNotEmpty(
+                        vm.approvals().rows())
+                .or(Bindings.isEmpty(vm.conflicts().rows()))
+                .or(vm.approvals().elsewhereProperty().greaterThan(0))
+                .or(vm.approvals().noteProperty().isNotNull())
+                .or(vm.approvals().errorProperty().isNotNull());
+        approvalsView.visibleProperty().bind(approvalsShown);
+        approvalsView.managedProperty().bind(approvalsView.visibleProperty());
         VBox side = new VBox(12, approvals, conflicts);
         side.getStyleClass().add(Style.SIDE);
         // The approval queue gets the height; the conflict queue keeps what its entries need.
         VBox.setVgrow(approvals, Priority.ALWAYS);
         VBox.setVgrow(conflicts, Priority.NEVER);
+        Runnable growTheShown = () -> {
+            VBox.setVgrow(approvals, approvalsShown.get() ? Priority.ALWAYS : Priority.NEVER);
+            VBox.setVgrow(conflicts, approvalsShown.get() ? Priority.NEVER : Priority.ALWAYS);
+            side.requestLayout();
+        };
+        approvalsShown.addListener((o, was, shown) -> growTheShown.run());
+        growTheShown.run();
         conflicts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
 
         side.setMinWidth(SIDE_MIN_WIDTH);

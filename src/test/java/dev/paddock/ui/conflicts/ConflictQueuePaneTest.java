@@ -112,6 +112,39 @@ class ConflictQueuePaneTest {
                 .extracting(n -> ((Label) n).getText())
                 .contains("agent/b", "sb-42", "2 files", "3 human", "2 safe", "5 min ago");
 
+        // No request waits: the approval card shrinks to its header and the conflict queue gets the height.
+        assertThat(fx(() -> robot.lookup("#approvals-pane")
+                                .query()
+                                .getLayoutBounds()
+                                .getHeight()
+                        < robot.lookup("#conflicts-pane")
+                                .query()
+                                .getLayoutBounds()
+                                .getHeight()))
+                .as("the conflict queue is the taller")
+                .isTrue();
+        // A long branch and sandbox id lose their middle: the entry is never wider than the queue.
+        backend.enqueue(new ConflictQueueRow(
+                8,
+                "describe-the-release-process-for-maintainers-20261206-001",
+                "agent/describe-the-release-process-for-maintainers",
+                1,
+                1,
+                0,
+                Instant.now().minus(Duration.ofHours(1))));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> dashboard.conflicts().rows().size() == 2));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx(() -> robot.lookup("#" + ConflictQueueView.LIST_ID + " .scroll-bar").queryAll().stream()
+                        .filter(n -> n instanceof javafx.scene.control.ScrollBar b
+                                && b.getOrientation() == javafx.geometry.Orientation.HORIZONTAL
+                                && b.isVisible())
+                        .count()))
+                .as("a horizontal scroll bar in the conflict queue")
+                .isZero();
+
         robot.clickOn(cell);
         robot.type(KeyCode.ENTER);
         WaitForAsyncUtils.waitFor(
