@@ -245,8 +245,13 @@ final class SandboxTable extends TableView<Sandbox> {
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
         // CPU and memory are measured for containers only: their columns show while the repository has
         // container sandboxes (switched when that changes, so a person's own choice in the menu stands).
+        // ... and while the table has the room: beside the open approval and conflict queues on a 1366 px screen
+        // the task and branch need it more (the Containers tab shows both figures).
         containerColumns = javafx.beans.binding.Bindings.createBooleanBinding(
-                () -> getItems().stream().anyMatch(s -> "container".equals(s.tier())), getItems());
+                () -> getWidth() >= CONTAINER_COLUMNS_FROM
+                        && getItems().stream().anyMatch(s -> "container".equals(s.tier())),
+                getItems(),
+                widthProperty());
         cpu.setVisible(containerColumns.get());
         mem.setVisible(containerColumns.get());
         containerColumns.addListener((o, was, any) -> {
@@ -254,6 +259,9 @@ final class SandboxTable extends TableView<Sandbox> {
             mem.setVisible(any);
         });
     }
+
+    /** The table's width from which the CPU and memory columns show, in pixels. */
+    static final double CONTAINER_COLUMNS_FROM = 1000;
 
     /** Whether some row is a container sandbox (kept in a field: a binding only its listener holds may be collected). */
     private final javafx.beans.binding.BooleanBinding containerColumns;

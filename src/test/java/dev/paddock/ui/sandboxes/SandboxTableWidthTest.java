@@ -117,6 +117,7 @@ class SandboxTableWidthTest {
      */
     @Test
     void withContainerSandboxesTheQueuesFoldAndTaskAndBranchRead(FxRobot robot) throws Exception {
+        // (Beside the open queues, the CPU and memory columns give way to the task: see the end.)
         dev.paddock.testing.DockerTests.requireEngineWithGitImage();
         panel = Panel.start(temp, stage);
         try {
@@ -211,6 +212,26 @@ class SandboxTableWidthTest {
                             .orElse(false)))
                     .as("Ctrl+B opens the queues")
                     .isTrue();
+            // Beside the open queues the table is narrower than CONTAINER_COLUMNS_FROM: CPU and memory give way
+            // (the Containers tab has them), and the task reads its first 20 characters.
+            WaitForAsyncUtils.waitFor(
+                    5,
+                    TimeUnit.SECONDS,
+                    () -> fx(() -> table.getVisibleLeafColumns().stream()
+                            .noneMatch(col -> "CPU".equals(col.getText()) || "Memory".equals(col.getText()))));
+            WaitForAsyncUtils.waitForFxEvents();
+            List<String> tasksRead = fx(() -> table.lookupAll(".table-cell").stream()
+                    .filter(n -> n instanceof TableCell<?, ?> c
+                            && !c.isEmpty()
+                            && c.getTableColumn() != null
+                            && "Task".equals(c.getTableColumn().getText())
+                            && c.getText() != null)
+                    .map(n -> drawn((TableCell<?, ?>) n))
+                    .toList());
+            assertThat(tasksRead)
+                    .isNotEmpty()
+                    .allSatisfy(
+                            t -> assertThat(t.length()).as("task drawn as " + t).isGreaterThanOrEqualTo(20));
         } finally {
             dev.paddock.testing.DockerTests.removeAll("paddock.repo=" + panel.repo.dir());
         }
