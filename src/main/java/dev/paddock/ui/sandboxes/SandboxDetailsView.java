@@ -83,7 +83,7 @@ final class SandboxDetailsView extends VBox {
         javafx.beans.InvalidationListener fit = o -> {
             double w = task.getWidth();
             if (w > 0) {
-                task.setMinHeight(Math.min(task.getMaxHeight(), task.prefHeight(w)));
+                task.setMinHeight(Math.min(task.getMaxHeight(), Math.ceil(task.prefHeight(w)) + 2));
             }
         };
         task.widthProperty().addListener(fit);

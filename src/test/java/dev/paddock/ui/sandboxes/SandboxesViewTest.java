@@ -148,8 +148,12 @@ class SandboxesViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         double line = fx(() -> label.getFont().getSize() * 1.2);
         assertThat(fx(label::getHeight)).as("two lines of the task").isGreaterThan(1.8 * line);
-        String drawn = fx(() -> ((javafx.scene.text.Text) label.lookup(".text")).getText());
-        assertThat(drawn.length()).as("the drawn text: " + drawn).isGreaterThan(task.length() / 3);
+        javafx.scene.text.Text text = fx(() -> (javafx.scene.text.Text) label.lookup(".text"));
+        String drawn = fx(text::getText);
+        double textHeight = fx(() -> text.getLayoutBounds().getHeight());
+        assertThat(textHeight)
+                .as("the drawn text, two lines: " + drawn + " in " + fx(label::getWidth) + "x" + fx(label::getHeight))
+                .isGreaterThan(1.8 * line);
         assertThat(fx(() -> label.getTooltip().isWrapText()))
                 .as("the tooltip wraps")
                 .isTrue();
