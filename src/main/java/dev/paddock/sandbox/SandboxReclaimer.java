@@ -189,6 +189,12 @@ public final class SandboxReclaimer {
             }
             RemovalInspector.Inspection in = inspector.inspect(s, main, worktree);
             refuseIfLosing(s, in, mode, false);
+            if (mode == RemoveMode.COMMIT
+                    && s.state() == SandboxState.RUNNING
+                    && !in.submodules().isEmpty()) {
+                // Known before its agent is stopped: a running agent is not stopped for a removal that cannot be.
+                throw new RemovalRefusedException(RemovalMessages.submoduleWork(s, in.submodules(), null), in.plan());
+            }
             if (stoppable(s.state())) {
                 stop(s.id(), who);
                 s = find(s.id());

@@ -198,6 +198,25 @@ class SubmoduleRemovalTest {
     }
 
     @Test
+    void commitModeRefusesWorkInSubmodulesBeforeItStopsARunningAgent() throws Exception {
+        SandboxRecord s = rig.create("uninit-run", "agent/uninit-run", "sleep 300");
+        SandboxRecord running = rig.tickUntil("uninit-run", SandboxState.RUNNING, java.time.Duration.ofSeconds(30));
+        Path notes = TempRepo.write(s.workspace().worktree(), "lib/notes.md", "written by the agent");
+
+        assertThatThrownBy(() -> rig.reclaimer.remove("uninit-run", RemoveMode.COMMIT, false, "test"))
+                .isInstanceOf(RemovalRefusedException.class)
+                .hasMessageStartingWith("What is inside its submodules cannot be kept by a commit on"
+                        + " agent/uninit-run, so nothing was removed:");
+
+        assertThat(rig.find("uninit-run").state()).as("its agent runs on").isEqualTo(SandboxState.RUNNING);
+        assertThat(ProcessHandle.of(running.runRef().pid())
+                        .map(ProcessHandle::isAlive)
+                        .orElse(false))
+                .isTrue();
+        assertThat(notes).hasContent("written by the agent");
+    }
+
+    @Test
     void commitModeCommitsTheSuperprojectsLeftoversAndRefusesToDropTheSubmodulesEdits() throws Exception {
         SandboxRecord s = rig.create("mixed-001", "agent/mixed");
         TempRepo.initSubmodules(s.workspace().worktree());
