@@ -71,7 +71,17 @@ public final class Host implements AutoCloseable {
             wiring.approvals().start();
             api = ApiServer.start(
                     token,
-                    repo -> status(wiring.workspace(), repo),
+                    new ApiServer.Backend() {
+                        @Override
+                        public RepositoryStatus status(Path repo) throws PaddockException {
+                            return Host.status(wiring.workspace(), repo);
+                        }
+
+                        @Override
+                        public boolean engineAway() {
+                            return !wiring.environment().snapshot().docker().reachable();
+                        }
+                    },
                     wiring.sandboxService(),
                     wiring.settings(),
                     wiring.approvals(),

@@ -62,6 +62,11 @@ public final class ApiServer implements AutoCloseable {
          *     no such repository (answered 404); anything else, such as a store failure, is answered 500
          */
         RepositoryStatus status(Path repo) throws PaddockException;
+
+        /** Whether the Docker engine does not answer, or has not answered yet (a container's state is unknown). */
+        default boolean engineAway() {
+            return false;
+        }
     }
 
     private final HttpServer server;
@@ -110,7 +115,7 @@ public final class ApiServer implements AutoCloseable {
         this.intake = new RequestIntake(server.getAddress().getPort());
         this.gate = new Gate(token, sandboxes, Clock.systemUTC());
         this.backend = backend;
-        this.sandboxRoutes = new SandboxRoutes(sandboxes, approvals);
+        this.sandboxRoutes = new SandboxRoutes(sandboxes, approvals, backend::engineAway);
         this.turnRoutes = new TurnRoutes(sandboxes);
         this.settingsRoutes = new SettingsRoutes(settings);
         this.approvalRoutes = new ApprovalRoutes(approvals);

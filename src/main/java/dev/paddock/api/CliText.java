@@ -67,8 +67,11 @@ public final class CliText {
         String fmt = "%-" + idWidth + "s  %-9s  %-14s  %-" + branchWidth + "s  %s%n";
         StringBuilder b = new StringBuilder(String.format(locale, fmt, "ID", "TIER", "STATE", "BRANCH", "PROGRESS"));
         for (SandboxView s : list) {
-            String note = s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
-            b.append(String.format(locale, fmt, s.id(), s.tier(), s.state(), s.branch(), note));
+            String note = s.engineUnreachable()
+                    ? "(the Docker engine does not answer; last known " + s.state() + ")"
+                    : s.progress() != null ? s.progress() : s.lastError() != null ? "(" + s.lastError() + ")" : "";
+            String state = s.engineUnreachable() ? "unknown" : s.state();
+            b.append(String.format(locale, fmt, s.id(), s.tier(), state, s.branch(), note));
         }
         return b.toString();
     }

@@ -56,10 +56,17 @@ final class SandboxRoutes {
     /** Answers {@code GET .../compare} once the host hands it over ({@link #serveComparisons}); 503 before. */
     private volatile GroupComparer comparer;
 
-    /** @param approvals the decisions a transcript's tool calls are shown with; null: none */
-    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals) {
+    /** Whether the Docker engine does not answer: the list shows a live container sandbox's state as unknown. */
+    private final java.util.function.BooleanSupplier engineAway;
+
+    /**
+     * @param approvals the decisions a transcript's tool calls are shown with; null: none
+     * @param engineAway whether the Docker engine does not answer (or has not yet)
+     */
+    SandboxRoutes(SandboxService sandboxes, ApprovalBroker approvals, java.util.function.BooleanSupplier engineAway) {
         this.sandboxes = sandboxes;
         this.approvals = approvals;
+        this.engineAway = engineAway;
     }
 
     /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on. */
@@ -196,9 +203,10 @@ final class SandboxRoutes {
     private void list(HttpExchange ex) throws ApiError, IOException {
         String repo = HttpIo.query(ex, "repo");
         String render = CliText.asked(ex);
+        boolean away = engineAway.getAsBoolean();
         try {
             List<SandboxView> list = sandboxes.list(repo == null ? null : absolute(repo)).stream()
-                    .map(SandboxView::of)
+                    .map(s -> SandboxView.of(s, away))
                     .toList();
             if (render != null) {
                 CliText.answer(ex, CliText.sandboxes(ex, render, list));

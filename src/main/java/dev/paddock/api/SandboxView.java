@@ -54,10 +54,20 @@ public record SandboxView(
         String agent,
         String model,
         String agentSession,
-        String group) {
+        String group,
+        boolean engineUnreachable) {
 
-    /** The view of a stored sandbox. */
+    /** The view of a stored sandbox, with nothing known of the Docker engine. */
     public static SandboxView of(SandboxRecord s) {
+        return of(s, false);
+    }
+
+    /**
+     * The view of a stored sandbox; {@code engineAway}: the Docker engine does not answer (or has not yet), so a
+     * pending, running or retrying container sandbox's state is not known ({@code engineUnreachable}, as in the
+     * status).
+     */
+    public static SandboxView of(SandboxRecord s, boolean engineAway) {
         SandboxRecord.Spec spec = s.spec();
         SandboxRecord.Workspace ws = s.workspace();
         SandboxRecord.Lease lease = s.lease();
@@ -97,6 +107,11 @@ public record SandboxView(
                 spec.agent(),
                 spec.model(),
                 run.agentSession(),
-                spec.group());
+                spec.group(),
+                engineAway
+                        && s.spec().tier() == dev.paddock.sandbox.Tier.CONTAINER
+                        && (s.state() == dev.paddock.sandbox.SandboxState.PENDING
+                                || s.state() == dev.paddock.sandbox.SandboxState.RUNNING
+                                || s.state() == dev.paddock.sandbox.SandboxState.RETRYING));
     }
 }

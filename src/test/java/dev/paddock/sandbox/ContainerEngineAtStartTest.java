@@ -114,6 +114,10 @@ class ContainerEngineAtStartTest {
                     Duration.ofSeconds(20));
             assertThat(status().at("/environment/docker/error").asText()).isNotEqualTo("not checked yet");
             assertThat(text()).as("paddock status").containsPattern(id + " +container +unknown");
+            assertThat(text("sandbox", "list"))
+                    .as("paddock sandbox list")
+                    .containsPattern(id + " +container +unknown +\\S+ +\\(the Docker engine does not answer; last"
+                            + " known running\\)");
 
             Instant watchFrom = Instant.now();
             String before = progress(sandbox(id));
@@ -162,16 +166,15 @@ class ContainerEngineAtStartTest {
 
     /** {@code paddock status} as a person runs it, in a process of its own. */
     private String text() {
-        try (ChildJvm cli = ChildJvm.start(
-                tmp.resolve("cli"),
-                Map.of(),
-                Paddock.class.getName(),
-                List.of(
-                        "--home",
-                        home.toString(),
-                        "status",
-                        "--repo",
-                        repo.dir().toString()))) {
+        return text("status");
+    }
+
+    /** A read-only command ({@code status}, {@code sandbox list}) as a person runs it, in a process of its own. */
+    private String text(String... command) {
+        List<String> args = new java.util.ArrayList<>(List.of("--home", home.toString()));
+        args.addAll(List.of(command));
+        args.addAll(List.of("--repo", repo.dir().toString()));
+        try (ChildJvm cli = ChildJvm.start(tmp.resolve("cli"), Map.of(), Paddock.class.getName(), args)) {
             assertThat(cli.waitFor(Duration.ofSeconds(60))).as(cli.report()).isZero();
             return cli.stdout();
         }
