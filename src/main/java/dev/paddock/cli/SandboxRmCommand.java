@@ -75,7 +75,7 @@ public final class SandboxRmCommand implements Callable<Integer> {
             // The refusal says what would be lost (files, commits); the command line adds how to go on.
             PrintWriter err = spec.commandLine().getErr();
             err.println("paddock: " + refused.getMessage());
-            err.print(SandboxText.howToGoOn(id));
+            err.print(SandboxText.howToGoOn(id, mode));
             err.flush();
             return 1;
         }

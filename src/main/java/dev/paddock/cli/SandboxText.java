@@ -49,12 +49,17 @@ final class SandboxText {
         return CliText.sandboxTable(list, java.util.Locale.getDefault(java.util.Locale.Category.FORMAT));
     }
 
-    /** The commands that go on from a refused strict removal. */
-    static String howToGoOn(String id) {
-        return "Nothing was removed. To go on:\n"
-                + "  paddock sandbox rm " + id + " --commit   keep the work: commit it on the sandbox's branch (kept),"
-                + " then remove the worktree\n"
-                + "  paddock sandbox rm " + id + " --force    throw the work away\n";
+    /**
+     * The commands that go on from a refused removal: after a strict one, commit or force; after a commit-mode one
+     * (what the commit cannot keep, its message says how to keep), force only.
+     */
+    static String howToGoOn(String id, dev.paddock.sandbox.RemoveMode refused) {
+        String commit = refused == dev.paddock.sandbox.RemoveMode.COMMIT
+                ? ""
+                : "  paddock sandbox rm " + id + " --commit   keep the work: commit it on the sandbox's branch (kept),"
+                        + " then remove the worktree\n";
+        return "Nothing was removed. To go on:\n" + commit + "  paddock sandbox rm " + id
+                + " --force    throw the work away\n";
     }
 
     private static String shortId(String commit) {
