@@ -108,10 +108,6 @@ public record SandboxView(
                 spec.model(),
                 run.agentSession(),
                 spec.group(),
-                engineAway
-                        && s.spec().tier() == dev.paddock.sandbox.Tier.CONTAINER
-                        && (s.state() == dev.paddock.sandbox.SandboxState.PENDING
-                                || s.state() == dev.paddock.sandbox.SandboxState.RUNNING
-                                || s.state() == dev.paddock.sandbox.SandboxState.RETRYING));
+                engineAway && s.stateNeedsTheEngine());
     }
 }

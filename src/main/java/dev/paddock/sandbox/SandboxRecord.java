@@ -126,6 +126,15 @@ public record SandboxRecord(
         runRef = runRef == null ? RunRef.NONE : runRef;
     }
 
+    /**
+     * Whether this sandbox's state is not known while the Docker engine does not answer: a container sandbox that is
+     * pending, running or retrying (its container may have ended meanwhile). Status and lists show it as unknown.
+     */
+    public boolean stateNeedsTheEngine() {
+        return spec().tier() == Tier.CONTAINER
+                && (state == SandboxState.PENDING || state == SandboxState.RUNNING || state == SandboxState.RETRYING);
+    }
+
     /** A builder with every field unset (null, zero or false). */
     public static Builder builder() {
         return new Builder();

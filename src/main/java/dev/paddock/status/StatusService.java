@@ -10,7 +10,6 @@ import dev.paddock.sandbox.Orphan;
 import dev.paddock.sandbox.OrphanScanner;
 import dev.paddock.sandbox.Reconciler;
 import dev.paddock.sandbox.SandboxRecord;
-import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.SandboxStore;
 import dev.paddock.sandbox.WaitingForYou;
 import dev.paddock.store.StoreException;
@@ -185,11 +184,7 @@ public final class StatusService {
                 run.retryCount(),
                 run.exitCode(),
                 run.lastError(),
-                engineAway
-                        && spec.tier() == dev.paddock.sandbox.Tier.CONTAINER
-                        && (s.state() == SandboxState.PENDING
-                                || s.state() == SandboxState.RUNNING
-                                || s.state() == SandboxState.RETRYING),
+                engineAway && s.stateNeedsTheEngine(),
                 ws.worktreePath() != null && !Files.isDirectory(Path.of(ws.worktreePath())),
                 spec.agent(),
                 spec.model(),

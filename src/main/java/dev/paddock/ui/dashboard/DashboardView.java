@@ -178,12 +178,17 @@ public final class DashboardView extends VBox {
         conflicts.setId("conflicts-pane");
         // While conflicts wait and no request does (nor a note about one), the conflict queue needs the height: the
         // approval card shrinks to its header, and the conflict card takes the rest.
+        // Something besides requests in the approval queue a person must read: requests waiting in other
+        // repositories, the note about a decision, an error.
+        javafx.beans.binding.BooleanBinding approvalsSaySomething = vm.approvals()
+                .elsewhereProperty()
+                .greaterThan(0)
+                .or(vm.approvals().noteProperty().isNotNull())
+                .or(vm.approvals().errorProperty().isNotNull());
         javafx.beans.binding.BooleanBinding approvalsShown = Bindings.isNotEmpty(
                         vm.approvals().rows())
                 .or(Bindings.isEmpty(vm.conflicts().rows()))
-                .or(vm.approvals().elsewhereProperty().greaterThan(0))
-                .or(vm.approvals().noteProperty().isNotNull())
-                .or(vm.approvals().errorProperty().isNotNull());
+                .or(approvalsSaySomething);
         approvalsView.visibleProperty().bind(approvalsShown);
         approvalsView.managedProperty().bind(approvalsView.visibleProperty());
         VBox side = new VBox(12, approvals, conflicts);
@@ -207,11 +212,7 @@ public final class DashboardView extends VBox {
                 side,
                 Bindings.size(vm.approvals().rows()),
                 Bindings.size(vm.conflicts().rows()),
-                vm.approvals()
-                        .elsewhereProperty()
-                        .greaterThan(0)
-                        .or(vm.approvals().noteProperty().isNotNull())
-                        .or(vm.approvals().errorProperty().isNotNull()),
+                approvalsSaySomething,
                 layout);
         approvals.withActions(foldButton(upper));
         // The queues leave the scene while folded: their notifications belong to the dashboard's window.
