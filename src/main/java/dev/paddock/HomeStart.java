@@ -5,7 +5,7 @@ import dev.paddock.settings.HomePermissions;
 import dev.paddock.settings.PaddockHome;
 import java.nio.file.Path;
 
-/** What {@link Wiring} does with a Paddock home before it builds the services: its permissions and its id. */
+/** What {@code Wiring} does with a Paddock home before it builds the services: its permissions and its id. */
 final class HomeStart {
     private HomeStart() {}
 
@@ -16,7 +16,7 @@ final class HomeStart {
     static void tighten(PaddockHome home) {
         java.util.List<String> changes = HomePermissions.tighten(home.dir(), Path.of(System.getProperty("user.home")));
         if (!changes.isEmpty()) {
-            org.slf4j.LoggerFactory.getLogger(Wiring.class)
+            org.slf4j.LoggerFactory.getLogger(HomeStart.class)
                     .info(
                             "Made the Paddock home {} owner-only ({} {}): {}",
                             home.dir(),
@@ -31,7 +31,7 @@ final class HomeStart {
         try {
             return home.id();
         } catch (PaddockException e) {
-            org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("{}", e.getMessage());
+            org.slf4j.LoggerFactory.getLogger(HomeStart.class).warn("{}", e.getMessage());
             return null;
         }
     }

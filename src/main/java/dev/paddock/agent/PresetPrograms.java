@@ -384,8 +384,7 @@ public final class PresetPrograms implements AgentPrograms {
                     layout.worktree(),
                     paddockHome);
             // Inside a namespace or a container the hooks are shown at fixed paths (the home is not).
-            boolean inside =
-                    dev.paddock.sandbox.AgentLauncher.throughSocket(s.spec().tier());
+            boolean inside = s.spec().tier().dialsSandboxSocket();
             String hookCommand = inside
                     ? ClaudeHookInstaller.hookCommand(Path.of(SandboxApi.inside(hook)), timeout)
                     : ClaudeHookInstaller.hookCommand(hook, timeout);

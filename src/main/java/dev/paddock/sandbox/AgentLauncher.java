@@ -73,11 +73,6 @@ public final class AgentLauncher {
         this.relays = sockets;
     }
 
-    /** Whether agents of {@code tier} reach Paddock through their sandbox's socket rather than the loopback. */
-    public static boolean throughSocket(Tier tier) {
-        return tier == Tier.NAMESPACE || tier == Tier.CONTAINER;
-    }
-
     /**
      * Keeps the API sockets of these live sandboxes' agents open (opening those of running agents Paddock found
      * after a restart) and closes every other one.
@@ -89,7 +84,7 @@ public final class AgentLauncher {
         }
         java.util.Set<String> keep = new java.util.HashSet<>();
         for (SandboxRecord s : live) {
-            if (!throughSocket(s.spec().tier())
+            if (!s.spec().tier().dialsSandboxSocket()
                     || !(s.state() == SandboxState.RUNNING
                             || s.state() == SandboxState.PENDING
                             || s.state() == SandboxState.RETRYING)) {
@@ -251,7 +246,7 @@ public final class AgentLauncher {
             // An earlier run's turn must not make this one "waiting for you".
             Files.deleteIfExists(l.layout().turnFile());
             ApiRelays r = relays;
-            Path socketDir = r != null && throughSocket(l.sandbox().spec().tier())
+            Path socketDir = r != null && l.sandbox().spec().tier().dialsSandboxSocket()
                     ? r.ensure(l.sandbox().id())
                     : null;
             return runtimeOf(l.sandbox()).start(spec(l, program, socketDir), onEnd);

@@ -27,6 +27,17 @@ public enum Tier {
         };
     }
 
+    /**
+     * Whether this tier's agents reach Paddock's API through their sandbox's own Unix socket (relayed to the
+     * loopback, docs/decisions/0019-hook-channel-per-sandbox-socket.md) rather than the loopback itself.
+     */
+    public boolean dialsSandboxSocket() {
+        return switch (this) {
+            case WORKTREE -> false;
+            case NAMESPACE, CONTAINER -> true;
+        };
+    }
+
     /** Parses a stored name. @throws IllegalArgumentException for an unknown tier */
     public static Tier of(String id) {
         return valueOf(id.toUpperCase(Locale.ROOT));
