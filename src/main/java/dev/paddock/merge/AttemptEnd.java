@@ -96,7 +96,7 @@ final class AttemptEnd {
                 event(e, EventKinds.MERGE_MERGED, e.label() + " " + result));
         String sandbox = e.request().sandboxId();
         queue.sandboxLink().move(sandbox, SandboxState.MERGED, sandbox + " is merged into " + repo.baseBranch());
-        queue.git().removeIfPresent(main, MergeGit.worktreeOf(main, e.id()));
+        queue.keptWorktree().giveBack(main, MergeGit.worktreeOf(main, e.id()));
         return new Merged(commit, result);
     }
 
@@ -106,7 +106,7 @@ final class AttemptEnd {
     }
 
     private AttemptOutcome fail(String why, boolean counts, AttemptOutcome o) throws PaddockException {
-        queue.git().remove(main, MergeGit.worktreeOf(main, e.id()));
+        queue.keptWorktree().giveBack(main, MergeGit.worktreeOf(main, e.id()));
         MergeEntry now = store.find(e.id()).orElseThrow();
         if (queue.takeCancelRequest(e.id())) {
             cancelled(now);

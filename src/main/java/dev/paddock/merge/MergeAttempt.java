@@ -185,13 +185,13 @@ final class MergeAttempt {
                             : "the branch " + e.request().branch() + " does not exist",
                     true);
         }
-        if (mergesInCore(st)) {
-            AttemptOutcome o = inCore(ours.get(), theirs.get(), tips.theirsInOurs(), mergeMessage(e), pre);
+        if (st.strategy() == MergeStrategy.MERGE) {
+            AttemptOutcome o = inCore(st, ours.get(), theirs.get(), tips.theirsInOurs(), wt, pre);
             if (o != null) {
                 return o;
             }
         }
-        git.addWorktree(main, wt, ours.get());
+        queue.keptWorktree().checkOut(main, wt, ours.get());
         String mergeWhat = theirs.get();
         if (st.strategy() == MergeStrategy.REBASE) {
             mergeWhat = git.rebased(wt, ours.get(), theirs.get()).orElse(theirs.get());
@@ -274,17 +274,19 @@ final class MergeAttempt {
     }
 
     /**
-     * Without a test command nobody reads the result's files, so a clean merge is made in core
-     * ({@code git merge-tree --write-tree}, the same ort merge as {@code git merge}) and committed with
-     * {@code git commit-tree -p base -p branch}: no checkout of the whole tree. A conflict (or a git that cannot)
-     * falls back to the merge worktree, which keeps the conflicted state for a person.
+     * A clean merge is made in core ({@code git merge-tree --write-tree}, the same ort merge as {@code git merge})
+     * and committed with {@code git commit-tree -p base -p branch}. Without a test command nobody reads the result's
+     * files: no checkout at all. With one, the merge commit is checked out in the repository's kept merge worktree
+     * ({@link KeptWorktree}: only the files that differ from the last entry's are written) and tested there. A
+     * conflict (or a git that cannot) falls back to the merge worktree, which keeps the conflicted state for a person.
      *
      * @param theirsInOurs whether the branch's tip is already in base (nothing to merge)
+     * @param wt the entry's merge worktree, where the test runs
      * @param pre the same merge made early ({@link EarlyMerge}) from these tips; null: make it now
      * @return how the attempt ended, or null when it goes on in the merge worktree
      */
     private AttemptOutcome inCore(
-            String ours, String theirs, boolean theirsInOurs, String message, EarlyMerge.Result pre)
+            MergeSettings st, String ours, String theirs, boolean theirsInOurs, Path wt, EarlyMerge.Result pre)
             throws PaddockException {
         if (theirsInOurs) {
             return end().merged(
@@ -296,7 +298,17 @@ final class MergeAttempt {
         if (tree.isEmpty() || tree.get().isEmpty()) {
             return null;
         }
-        String candidate = pre != null ? pre.candidate() : git.commitTree(main, tree.get(), message, ours, theirs);
+        String candidate = pre != null && pre.candidate() != null
+                ? pre.candidate()
+                : git.commitTree(main, tree.get(), mergeMessage(e), ours, theirs);
+        if (st.hasTest()) {
+            queue.keptWorktree().checkOut(main, wt, candidate);
+            AttemptOutcome stop = cancelled();
+            if (stop == null) {
+                stop = runTests(st, wt);
+            }
+            return stop != null ? stop : moveBase(ours, candidate, null, List.of(), null);
+        }
         // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
         return moveBase(
                 ours,

@@ -71,6 +71,7 @@ public final class MergeQueue implements AutoCloseable {
     private final SandboxStore sandboxStore;
     private final SandboxLink sandboxes;
     private final MergeGit git;
+    private final KeptWorktree kept;
     private final ConflictAnalysis analysis;
     private final TierTestRunner tests;
     private final Path logDir;
@@ -106,6 +107,7 @@ public final class MergeQueue implements AutoCloseable {
         this.sandboxStore = sandboxes;
         this.sandboxes = new SandboxLink(sandboxes);
         this.git = git;
+        this.kept = new KeptWorktree(git);
         this.analysis = analysis;
         this.tests = tests;
         this.logDir = logDir;
@@ -380,6 +382,11 @@ public final class MergeQueue implements AutoCloseable {
     /** For {@link ResolutionService}: the pieces it shares with the queue. */
     MergeStore store() {
         return store;
+    }
+
+    /** The repositories' kept merge worktrees. */
+    KeptWorktree keptWorktree() {
+        return kept;
     }
 
     MergeGit git() {

@@ -106,7 +106,9 @@ public final class StatusService {
                 owners.put(Path.of(s.workspace().worktreePath()), s.id());
             }
         }
+        Path kept = git.mainWorktree() == null ? null : git.mainWorktree().resolve(WorktreeChanges.KEPT_MERGE_WORKTREE);
         List<RepositoryStatus.Worktree> wts = worktrees.stream()
+                .filter(w -> kept == null || w.path() == null || !w.path().equals(kept))
                 .map(w -> new RepositoryStatus.Worktree(
                         w.path().toString(),
                         WorktreeChanges.shortName(git.mainWorktree(), w.path()),

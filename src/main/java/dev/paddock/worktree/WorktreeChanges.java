@@ -23,6 +23,11 @@ public final class WorktreeChanges {
      * own events for them, so they are not reported here.
      */
     public static final Path MERGE_WORKTREES = Path.of(".worktrees", ".merge");
+    /**
+     * The merge worktree a repository keeps between entries, relative to the main worktree: Paddock's own, idle
+     * between merges, so the dashboard does not list it.
+     */
+    public static final Path KEPT_MERGE_WORKTREE = MERGE_WORKTREES.resolve("kept");
 
     private static List<WorktreeInfo> withoutMergeWorktrees(Path mainWorktree, List<WorktreeInfo> list) {
         if (mainWorktree == null) {

@@ -80,8 +80,13 @@ class MergeKillNineTest {
         switch (point) {
             case UPDATING -> hook("post-checkout", "case \"$PWD\" in *.worktrees/.merge/*) " + hold + ";; esac");
             case TESTING -> testCommand = hold;
+            // The merge commit is made in core: held inside the compare-and-set itself, before git writes the ref,
+            // and aborted when let go (only while armed: the next Paddock's attempt goes through).
             case MERGING_BEFORE_CAS ->
-                hook("post-commit", "case \"$PWD\" in *.worktrees/.merge/*) " + hold + ";; esac");
+                hook(
+                        "reference-transaction",
+                        "[ \"$1\" = prepared ] || exit 0; grep -q ' refs/heads/main$' || exit 0;" + " if [ -e '" + arm
+                                + "' ]; then " + hold + "; exit 1; fi");
             case MERGING_AFTER_CAS ->
                 hook(
                         "reference-transaction",
@@ -123,7 +128,7 @@ class MergeKillNineTest {
         ChildJvm second = serve();
         // The entry is recorded as merged first, then its merge worktree is removed: wait for both, or closing
         // the second Paddock can cut the removal short (the third would clear the leftover; none is started).
-        second.await("the entry to be merged and its merge worktree removed", this::mergedAndCleanedUp, PATIENCE);
+        second.await("the entry to be merged and its own merge worktree removed", this::mergedAndCleanedUp, PATIENCE);
         second.close();
 
         Stored stored = read();
@@ -144,9 +149,10 @@ class MergeKillNineTest {
                 .as("main checkout follows")
                 .isEqualTo("one\n");
         assertThat(repo.git("status", "--porcelain", "--untracked-files=no")).isEmpty();
-        assertThat(MergeGit.mergeRoot(repo.dir()).toFile().list())
-                .as("no leftover merge worktree")
-                .isNullOrEmpty();
+        String[] left = MergeGit.mergeRoot(repo.dir()).toFile().list();
+        assertThat(left == null ? List.<String>of() : List.of(left))
+                .as("no leftover merge worktree of an entry (the repository keeps one, cleaned before each use)")
+                .allMatch("kept"::equals);
         assertThat(stored.sandbox().state().id()).isEqualTo("merged");
     }
 
@@ -172,7 +178,7 @@ class MergeKillNineTest {
     /** Whether the running Paddock's API shows a merged entry. */
     private boolean mergedAndCleanedUp() {
         String[] left = MergeGit.mergeRoot(repo.dir()).toFile().list();
-        return (left == null || left.length == 0) && apiSaysMerged();
+        return (left == null || java.util.Arrays.stream(left).allMatch("kept"::equals)) && apiSaysMerged();
     }
 
     private boolean apiSaysMerged() {

@@ -73,10 +73,9 @@ class MergeTestContainerTest {
                 "set -e; test -f /.dockerenv; echo IN-CONTAINER; echo PWD=$(pwd) WT=$PADDOCK_MERGE_WORKTREE;"
                         + " echo MEM:$(cat /sys/fs/cgroup/memory.max 2>/dev/null"
                         + " || cat /sys/fs/cgroup/memory/memory.limit_in_bytes); cat b.txt; echo built > build.out;"
-                        + " git status --porcelain | sed 's/^/STATUS:/';"
+                        + " git status --porcelain | sed 's/^/STATUS:/'; git log -1 --format=LOG:%s HEAD^2;"
                         + " cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sed 's/^/NET:/'",
-                60_000,
-                1);
+                60_000, 1);
         String before = rig.main();
 
         MergeEntry e = rig.service.enqueueSandbox("box-001", "tester");
@@ -93,8 +92,8 @@ class MergeTestContainerTest {
                         "PWD=/workspace WT=/workspace",
                         "MEM:" + MEMORY,
                         "from the box",
-                        "STATUS:A  b.txt",
-                        "STATUS:?? build.out");
+                        "STATUS:?? build.out",
+                        "LOG:edit b.txt on agent/box");
         assertThat(out.stream().filter(l -> l.startsWith("NET:")))
                 .as("no network but loopback")
                 .containsExactly("NET:lo");

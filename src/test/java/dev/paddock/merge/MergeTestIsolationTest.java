@@ -84,7 +84,7 @@ class MergeTestIsolationTest {
         Path homeFile = realHome.resolve("paddock-merge-escape-" + UUID.randomUUID());
         rig.settings(
                 "set -e; cat a.txt; echo built > build.out; test \"$(cat build.out)\" = built; echo WT-OK;"
-                        + " git status --porcelain | sed 's/^/STATUS:/'; git log -1 --format=LOG:%s MERGE_HEAD;"
+                        + " git status --porcelain | sed 's/^/STATUS:/'; git log -1 --format=LOG:%s HEAD^2;"
                         + " if touch " + homeFile + " 2>/dev/null; then echo WROTE-HOME; fi;"
                         + " if git update-ref refs/heads/main HEAD^ 2>/dev/null; then echo MOVED-BASE; fi;"
                         + " echo HOME=$HOME WT=$PADDOCK_MERGE_WORKTREE;"
@@ -205,8 +205,8 @@ class MergeTestIsolationTest {
         assertThat(rig.main()).isEqualTo(before);
         assertThat(after.testRun().engineId()).isNull();
         assertThat(MergeGit.mergeRoot(rig.repo.dir()).toFile().list())
-                .as("no merge worktree left")
-                .isNullOrEmpty();
+                .as("no merge worktree of the entry left; the one the repository keeps is cleaned before it is used")
+                .containsExactly("kept");
         assertThat(Files.readString(rig.queue.logFile(e.id()))).contains("does not answer");
     }
 }

@@ -53,6 +53,24 @@ class WorkspaceTest {
     }
 
     @Test
+    void theMergeQueuesKeptWorktreeIsNotListedButAnEntrysConflictedOneIs() throws Exception {
+        Path kept =
+                repo.addDetachedWorktree(repo.dir().resolve(dev.paddock.worktree.WorktreeChanges.KEPT_MERGE_WORKTREE));
+        Path entry = repo.addDetachedWorktree(
+                repo.dir().resolve(dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.resolve("7")));
+        Workspace ws = wiring.workspace();
+        ws.open(repo.dir());
+
+        RepositoryStatus s = ws.statusOf(repo.dir());
+
+        assertThat(s.worktrees())
+                .extracting(RepositoryStatus.Worktree::path)
+                .containsExactlyInAnyOrder(
+                        repo.dir().toString(), login.toString(), detached.toString(), entry.toString())
+                .doesNotContain(kept.toString());
+    }
+
+    @Test
     void statusOfARepositoryNobodyOpenedDoesNotRegisterIt() throws Exception {
         Workspace ws = wiring.workspace();
 

@@ -1,0 +1,142 @@
+package dev.paddock.merge;
+
+import dev.paddock.isolation.LinkedWorktree;
+import dev.paddock.worktree.GitCli;
+import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.WorktreeChanges;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one merge worktree a repository keeps between entries ({@code <repo>/.worktrees/.merge/kept}), so an entry
+ * with a test command does not check the whole tree out and delete it again (see
+ * docs/decisions/0021-kept-merge-worktree.md). An attempt takes it: it is moved to the entry's own path
+ * ({@link MergeGit#worktreeOf}), checked out detached and forced at the commit to test, cleaned of every untracked and ignored file, and
+ * then checked: HEAD is that commit, nothing is modified, untracked or ignored, no merge or rebase is under way.
+ * Any doubt, and it is removed and a new one added as before. When the attempt ends its worktree is given back
+ * (moved to {@code kept}) unless one is kept already or a rebase or the like is under way in it; a conflicted entry keeps its worktree for a person.
+ */
+final class KeptWorktree {
+    private static final Logger LOG = LoggerFactory.getLogger(KeptWorktree.class);
+    /** Admin-directory files of work under way that a forced checkout does not end. */
+    private static final List<String> UNDER_WAY =
+            List.of("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG", "sequencer");
+    /** One lock per repository: a person's resolution gives a worktree back while the queue takes one. */
+    private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
+
+    private final MergeGit merge;
+    private final GitCli git;
+
+    KeptWorktree(MergeGit merge) {
+        this.merge = merge;
+        this.git = merge.cli();
+    }
+
+    /** {@code <repo>/.worktrees/.merge/kept}. */
+    static Path of(Path repo) {
+        return repo.resolve(WorktreeChanges.KEPT_MERGE_WORKTREE); // not a number: no entry's
+    }
+
+    /**
+     * Puts a clean worktree detached at {@code commit} at {@code wt}: the kept one when it is whole, else a new one.
+     *
+     * @throws GitException when no worktree can be made
+     */
+    void checkOut(Path repo, Path wt, String commit) throws GitException {
+        synchronized (lock(repo)) {
+            Path kept = of(repo);
+            if (Files.isDirectory(kept)) {
+                merge.removeIfPresent(repo, wt); // a leftover of this entry's id (a killed Paddock's)
+                if (move(repo, kept, wt) && refresh(wt, commit)) {
+                    return;
+                }
+                merge.remove(repo, kept);
+            }
+            merge.addWorktree(repo, wt, commit);
+        }
+    }
+
+    /** Keeps an ended attempt's worktree for the next entry, unless one is kept already; else removes it. */
+    void giveBack(Path repo, Path wt) throws GitException {
+        if (!Files.exists(wt)) {
+            return;
+        }
+        synchronized (lock(repo)) {
+            if (!Files.exists(of(repo)) && !underWay(wt) && move(repo, wt, of(repo))) {
+                return;
+            }
+            merge.remove(repo, wt);
+        }
+    }
+
+    private static Object lock(Path repo) {
+        return LOCKS.computeIfAbsent(repo.toAbsolutePath().normalize(), p -> new Object());
+    }
+
+    /** {@code git worktree move}: false when git refuses (a worktree with submodules, a locked one). */
+    private boolean move(Path repo, Path from, Path to) throws GitException {
+        GitCli.Result r = git.run(repo, "worktree", "move", from.toString(), to.toString());
+        if (!r.ok()) {
+            LOG.info("Cannot move the merge worktree {} to {}: {}", from, to, r.errorLine());
+        }
+        return r.ok();
+    }
+
+    /**
+     * Checks {@code commit} out in {@code wt}, detached and forced (which also ends a merge under way; a branch never
+     * moves, whatever HEAD was), cleans it, and checks it is exactly that commit's tree.
+     */
+    private boolean refresh(Path wt, String commit) throws GitException {
+        if (underWay(wt)
+                || !git.run(wt, List.of("checkout", "-q", "-f", "--detach", commit), GitCli.LONG_TIMEOUT)
+                        .ok()
+                || !git.run(wt, List.of("clean", "-q", "-ffdx"), GitCli.LONG_TIMEOUT)
+                        .ok()) {
+            LOG.info("The kept merge worktree {} cannot be checked out again; a new one is made", wt);
+            return false;
+        }
+        // One look for both: HEAD ("# branch.oid") and any entry at all (modified, untracked, ignored).
+        GitCli.Result status = git.run(
+                wt,
+                List.of(
+                        "status",
+                        "--porcelain=v2",
+                        "--branch",
+                        "--ignored",
+                        "--untracked-files=all",
+                        "--ignore-submodules=none"),
+                GitCli.LONG_TIMEOUT);
+        boolean whole = status.ok()
+                && status.stdout().lines().allMatch(l -> l.startsWith("# "))
+                && status.stdout().lines().anyMatch(l -> l.equals("# branch.oid " + commit))
+                && status.stdout().lines().anyMatch(l -> l.equals("# branch.head (detached)"))
+                && !underWay(wt)
+                && !Files.exists(adminFile(wt, "MERGE_HEAD"));
+        if (!whole) {
+            LOG.info("The kept merge worktree {} is not clean after a checkout; a new one is made", wt);
+        }
+        return whole;
+    }
+
+    /**
+     * Whether a rebase, cherry-pick or the like is under way in {@code wt} (or its admin directory cannot be read).
+     */
+    private static boolean underWay(Path wt) {
+        return UNDER_WAY.stream().anyMatch(f -> Files.exists(adminFile(wt, f)));
+    }
+
+    /** A file of {@code wt}'s admin directory; one that exists when the directory cannot be found (any doubt). */
+    private static Path adminFile(Path wt, String name) {
+        try {
+            return LinkedWorktree.adminDirOf(wt).resolve(name);
+        } catch (IOException | RuntimeException e) {
+            return wt; // exists: taken as work under way
+        }
+    }
+}
