@@ -74,10 +74,18 @@ public final class StatusText {
             b.append("  ! ").append(s.worktreeError()).append('\n');
         }
         b.append("\nSandboxes (").append(s.sandboxes().size()).append(")\n");
+        int idWidth = 2;
+        for (RepositoryStatus.Sandbox x : s.sandboxes()) {
+            idWidth = Math.max(idWidth, x.id().length());
+        }
+        String sandboxFmt = "  %-" + idWidth + "s  %-10s  %-14s  %s%s%s%s%n";
+        if (!s.sandboxes().isEmpty()) {
+            b.append(String.format(locale, sandboxFmt, "ID", "TIER", "STATE", "BRANCH", "", "", ""));
+        }
         for (RepositoryStatus.Sandbox x : s.sandboxes()) {
             b.append(String.format(
                     locale,
-                    "  %-32s  %-10s  %-14s  %s%s%s%s%n",
+                    sandboxFmt,
                     x.id(),
                     x.tier(),
                     x.shownState(),
