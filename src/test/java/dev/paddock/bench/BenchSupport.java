@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Helpers shared by the benchmarks (run with {@code mvn -B -Pbench verify}). */
 public final class BenchSupport {
@@ -25,7 +27,10 @@ public final class BenchSupport {
 
     /** The launcher {@code mvn package} writes next to the jar (see src/main/dist/paddock). */
     static Path launcher() {
-        Path launcher = Path.of("target", "paddock").toAbsolutePath();
+        String other = System.getProperty("paddock.bench.launcher");
+        Path launcher = other != null
+                ? Path.of(other).toAbsolutePath()
+                : Path.of("target", "paddock").toAbsolutePath();
         if (!Files.isExecutable(launcher)) {
             throw new IllegalStateException("target/paddock is missing: run the benchmarks with mvn -Pbench verify");
         }
@@ -111,6 +116,40 @@ public final class BenchSupport {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
         return ticks * 10;
+    }
+
+    /**
+     * CPU time (user + system, clock ticks of 10 ms) of each thread of a process so far, by thread name (Linux
+     * /proc/PID/task; names end in "-N" for numbered threads, summed as one).
+     */
+    static Map<String, Long> threadTicks(long pid) throws IOException {
+        Map<String, Long> out = new HashMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                            .replaceAll("[-#]?[0-9]+$", "-N");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The {@code top} threads of a process by CPU (ms) since {@code before} ({@link #threadTicks}). */
+    static String busiestThreads(long pid, Map<String, Long> before, int top) throws IOException {
+        return threadTicks(pid).entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) * 10))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(top)
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     /** Min, median and max of a list of figures. */
