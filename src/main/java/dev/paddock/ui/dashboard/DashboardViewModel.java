@@ -12,6 +12,7 @@ import dev.paddock.ui.common.ThrottledLoader;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.conflicts.ConflictQueueViewModel;
 import dev.paddock.ui.containers.ContainersViewModel;
+import dev.paddock.ui.sandboxes.LiveRows;
 import dev.paddock.ui.sandboxes.SandboxesViewModel;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -223,18 +224,22 @@ public final class DashboardViewModel implements AutoCloseable {
     }
 
     private void apply(Object value) {
-        now.set(Instant.now());
         if (value instanceof Exception e) {
+            now.set(Instant.now());
             problem.set(e.getMessage());
             return;
         }
         RepositoryStatus s = (RepositoryStatus) value;
+        // A fan-out's sandboxes side by side, so their results can be compared.
+        java.util.List<RepositoryStatus.Sandbox> rows = dev.paddock.ui.sandboxes.GroupRows.ordered(s.sandboxes());
+        // Heartbeats first, then the clock the table's heartbeat and lease cells are drawn against.
+        sandboxPanel.showLatest(LiveRows.byId(rows));
+        now.set(Instant.now());
         latest.set(s);
         problem.set(s.worktreeError());
         KeyedListSync.sync(worktrees, s.worktrees(), RepositoryStatus.Worktree::path);
-        // A fan-out's sandboxes side by side, so their results can be compared.
-        KeyedListSync.sync(
-                sandboxes, dev.paddock.ui.sandboxes.GroupRows.ordered(s.sandboxes()), RepositoryStatus.Sandbox::id);
+        // A row whose heartbeat alone moved is kept: its cells show the newest heartbeat without being rebuilt.
+        KeyedListSync.sync(sandboxes, rows, RepositoryStatus.Sandbox::id, LiveRows::sameBesidesHeartbeat);
         KeyedListSync.sync(events, s.recentEvents(), RepositoryStatus.EventLine::id);
         Counts c = s.counts();
         active.set(c.active());

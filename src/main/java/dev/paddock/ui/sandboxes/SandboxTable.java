@@ -49,6 +49,20 @@ final class SandboxTable extends TableView<Sandbox> {
             ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
             ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking,
             javafx.scene.Node placeholder) {
+        this(rows, new ReadOnlyObjectWrapper<>(java.util.Map.of()), now, metrics, asking, placeholder);
+    }
+
+    /**
+     * @param latest the newest rows by sandbox id: the heartbeat and lease cells show their figures (a row whose
+     *     heartbeat alone moved is kept in {@code rows}, see {@link LiveRows}), drawn again when it changes
+     */
+    SandboxTable(
+            ObservableList<Sandbox> rows,
+            ReadOnlyObjectProperty<java.util.Map<String, Sandbox>> latest,
+            ReadOnlyObjectProperty<Instant> now,
+            ReadOnlyObjectProperty<java.util.Map<String, ContainerMetrics>> metrics,
+            ReadOnlyObjectProperty<java.util.Map<String, List<String>>> asking,
+            javafx.scene.Node placeholder) {
         super(rows);
         setId(ID);
         getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
@@ -195,7 +209,7 @@ final class SandboxTable extends TableView<Sandbox> {
         mem.setId("sandbox-memory");
         mem.setCellFactory(c -> new MetricsCell(metrics, MetricsText::memoryUsed));
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 120);
-        heartbeat.setCellFactory(c -> new LiveCell(now, (sb, at) -> {
+        heartbeat.setCellFactory(c -> new LiveCell(now, latest, (sb, at) -> {
             String ago = sb.lastHeartbeatAt() != null
                     ? Formats.ago(sb.lastHeartbeatAt(), at)
                     : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
@@ -241,7 +255,7 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(
-                now, (sb, at) -> "running".equals(sb.state()) ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
+                now, latest, (sb, at) -> "running".equals(sb.state()) ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
         // CPU and memory are measured for containers only: their columns show while the repository has
         // container sandboxes (switched when that changes, so a person's own choice in the menu stands).
@@ -316,18 +330,29 @@ final class SandboxTable extends TableView<Sandbox> {
         };
     }
 
-    /** A cell whose text depends on the time as well as the row: re-rendered at every refresh. */
+    /**
+     * A cell whose text depends on the time and the row's heartbeat (its newest version): drawn again at every tick
+     * of the clock and with every snapshot.
+     */
     private static final class LiveCell extends TableCell<Sandbox, Sandbox> {
         private final ReadOnlyObjectProperty<Instant> now;
+        private final ReadOnlyObjectProperty<java.util.Map<String, Sandbox>> latest;
         private final java.util.function.BiFunction<Sandbox, Instant, String> text;
 
-        LiveCell(ReadOnlyObjectProperty<Instant> now, java.util.function.BiFunction<Sandbox, Instant, String> text) {
+        LiveCell(
+                ReadOnlyObjectProperty<Instant> now,
+                ReadOnlyObjectProperty<java.util.Map<String, Sandbox>> latest,
+                java.util.function.BiFunction<Sandbox, Instant, String> text) {
             this.now = now;
+            this.latest = latest;
             this.text = text;
             now.addListener(new javafx.beans.value.WeakChangeListener<>(onTick));
+            latest.addListener(new javafx.beans.value.WeakChangeListener<>(onLatest));
         }
 
         private final javafx.beans.value.ChangeListener<Instant> onTick = (o, a, b) -> render();
+        private final javafx.beans.value.ChangeListener<java.util.Map<String, Sandbox>> onLatest =
+                (o, a, b) -> render();
 
         @Override
         protected void updateItem(Sandbox s, boolean empty) {
@@ -338,7 +363,7 @@ final class SandboxTable extends TableView<Sandbox> {
         private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
 
         private void render() {
-            Sandbox s = getItem();
+            Sandbox s = LiveRows.latest(getItem(), latest.get());
             String t = isEmpty() || s == null ? null : text.apply(s, now.get());
             setText(t);
             // the whole text (a long progress line is cut by the column)

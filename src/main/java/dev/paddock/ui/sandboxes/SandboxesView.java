@@ -207,7 +207,13 @@ public final class SandboxesView extends VBox {
                 });
             }
         });
-        table = new SandboxTable(vm.rows(), now, vm.containerMetricsProperty(), vm.askingProperty(), placeholder());
+        table = new SandboxTable(
+                vm.rows(),
+                vm.latestRowsProperty(),
+                now,
+                vm.containerMetricsProperty(),
+                vm.askingProperty(),
+                placeholder());
         table.setContextMenu(SandboxMenu.of(vm, active, new SandboxMenu.Actions() {
             @Override
             public void remove() {

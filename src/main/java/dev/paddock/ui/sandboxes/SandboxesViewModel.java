@@ -32,6 +32,8 @@ import javafx.collections.ObservableList;
  */
 public final class SandboxesViewModel implements AutoCloseable {
     private final ObservableList<Sandbox> rows;
+    private final javafx.beans.property.ReadOnlyObjectWrapper<java.util.Map<String, Sandbox>> latestRows =
+            new javafx.beans.property.ReadOnlyObjectWrapper<>(java.util.Map.of());
     private final Executor io;
     private final DesktopOpener desktop;
     private final SandboxDetailsViewModel details = new SandboxDetailsViewModel();
@@ -162,6 +164,19 @@ public final class SandboxesViewModel implements AutoCloseable {
     public ReadOnlyObjectProperty<java.util.Map<String, dev.paddock.container.ContainerMetrics>>
             containerMetricsProperty() {
         return containerMetrics.getReadOnlyProperty();
+    }
+
+    /**
+     * The newest rows by sandbox id, whose heartbeat, progress and lease the table shows: {@link #rows()} keeps a row
+     * whose heartbeat alone moved ({@link LiveRows}).
+     */
+    public ReadOnlyObjectProperty<java.util.Map<String, Sandbox>> latestRowsProperty() {
+        return latestRows.getReadOnlyProperty();
+    }
+
+    /** Tells the newest rows by id (call on the FX thread, before the rows are brought up to date). */
+    public void showLatest(java.util.Map<String, Sandbox> newest) {
+        latestRows.set(newest);
     }
 
     /** Shows the figures of {@code source} (the containers tab's snapshot) in the table. */
