@@ -30,6 +30,26 @@ final class SandboxMenu {
         void newSandbox();
 
         void compare();
+
+        /** The actions as three commands. */
+        static Actions of(Runnable remove, Runnable newSandbox, Runnable compare) {
+            return new Actions() {
+                @Override
+                public void remove() {
+                    remove.run();
+                }
+
+                @Override
+                public void newSandbox() {
+                    newSandbox.run();
+                }
+
+                @Override
+                public void compare() {
+                    compare.run();
+                }
+            };
+        }
     }
 
     private final BooleanProperty active;

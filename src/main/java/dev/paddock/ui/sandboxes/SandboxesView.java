@@ -214,22 +214,8 @@ public final class SandboxesView extends VBox {
                 vm.containerMetricsProperty(),
                 vm.askingProperty(),
                 placeholder());
-        table.setContextMenu(SandboxMenu.of(vm, active, new SandboxMenu.Actions() {
-            @Override
-            public void remove() {
-                SandboxesView.this.remove();
-            }
-
-            @Override
-            public void newSandbox() {
-                SandboxesView.this.newSandbox();
-            }
-
-            @Override
-            public void compare() {
-                SandboxesView.this.compare();
-            }
-        }));
+        table.setContextMenu(
+                SandboxMenu.of(vm, active, SandboxMenu.Actions.of(this::remove, this::newSandbox, this::compare)));
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<Sandbox>) c -> reportSelection());
         vm.createdIdProperty().addListener((o, a, id) -> keepSelection());
 
@@ -435,6 +421,14 @@ public final class SandboxesView extends VBox {
         return empty;
     }
 
+    /** The ids of the rows selected in the table. */
+    private List<String> tableSelection() {
+        return table.getSelectionModel().getSelectedItems().stream()
+                .filter(java.util.Objects::nonNull)
+                .map(Sandbox::id)
+                .toList();
+    }
+
     private static Separator separator() {
         Separator s = new Separator(Orientation.VERTICAL);
         s.setPrefHeight(20);
@@ -448,10 +442,7 @@ public final class SandboxesView extends VBox {
         if (restoring || rowsChanging) {
             return;
         }
-        vm.select(table.getSelectionModel().getSelectedItems().stream()
-                .filter(java.util.Objects::nonNull)
-                .map(Sandbox::id)
-                .toList());
+        vm.select(tableSelection());
     }
 
     /**
@@ -466,10 +457,7 @@ public final class SandboxesView extends VBox {
             want = List.of(created);
             vm.createdShown();
         }
-        List<String> have = table.getSelectionModel().getSelectedItems().stream()
-                .filter(java.util.Objects::nonNull)
-                .map(Sandbox::id)
-                .toList();
+        List<String> have = tableSelection();
         if (have.equals(want)) {
             if (createdNow) {
                 vm.select(want); // told now: a refresh pending on the FX queue restores what the view model holds
@@ -490,10 +478,7 @@ public final class SandboxesView extends VBox {
         }
         // Told even while rows change (reportSelection waits then): this selection is deliberate, and the refresh
         // pending on the FX queue restores what the view model holds, which would otherwise be the old selection.
-        vm.select(table.getSelectionModel().getSelectedItems().stream()
-                .filter(java.util.Objects::nonNull)
-                .map(Sandbox::id)
-                .toList());
+        vm.select(tableSelection());
         if (target.size() == 1) {
             int i = table.getSelectionModel().getSelectedIndex();
             if (i >= 0) {
