@@ -1,13 +1,10 @@
 package dev.paddock.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.testing.TempRepo;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,57 +25,45 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoreGrowthBench {
     private static final int AGENTS = Integer.getInteger("paddock.bench.agents", 100);
-    private static final Duration WAIT = Duration.ofSeconds(120);
 
     @TempDir
     Path temp;
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private URI base;
-    private String installToken;
 
     @Test
     void heartbeatsDoNotGrowTheStore() throws Exception {
         double minutes = Double.parseDouble(System.getProperty("paddock.bench.minutes", "10"));
         TempRepo repo = TempRepo.init(temp.resolve("repo"));
-        Path home = temp.resolve("home");
-        Path store = home.resolve("paddock.mv.db");
-        ProcessBuilder pb = new ProcessBuilder(
-                        BenchSupport.launcher().toString(),
-                        "--home",
-                        home.toString(),
-                        "serve",
-                        "--repo",
-                        repo.dir().toString())
-                .redirectErrorStream(true)
-                .redirectOutput(temp.resolve("serve.log").toFile());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process serve = pb.start();
-        List<String> ids = new ArrayList<>();
-        try {
-            awaitServer(home);
+        try (ServedPaddock paddock = ServedPaddock.start(temp, repo.dir())) {
+            Path store = paddock.store();
+            List<String> ids = new ArrayList<>();
             for (int i = 1; i <= AGENTS; i++) {
-                ids.add(create(repo.dir(), i));
+                // The agent leaves its own token beside its heartbeat file, then sleeps.
+                ids.add(paddock.create(
+                        "grow-" + i,
+                        "Growth agent " + i + ": a task described in a sentence or two, as people write them",
+                        "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\"; exec sleep 3600"));
             }
             List<String> tokens = new ArrayList<>();
             for (String id : ids) {
-                tokens.add(awaitToken(repo.dir(), id));
+                tokens.add(ServedPaddock.awaitFile(paddock.worktree(id).resolve(".paddock/heartbeat.token")));
             }
             Thread.sleep(5_000);
             long sizeBefore = Files.size(store);
-            long cpuBefore = BenchSupport.cpuMillis(serve.pid());
+            long cpuBefore = BenchSupport.cpuMillis(paddock.pid());
             long sent = Math.round(minutes * 60 * AGENTS);
-            int failures = run(ids, tokens, sent);
-            long cpu = BenchSupport.cpuMillis(serve.pid()) - cpuBefore;
-            long rss = BenchSupport.rssBytes(serve.pid());
+            int failures = run(paddock, ids, tokens, sent);
+            long cpu = BenchSupport.cpuMillis(paddock.pid()) - cpuBefore;
+            long rss = BenchSupport.rssBytes(paddock.pid());
             long sizeEnd = Files.size(store);
-            String last = progressOf(ids.get(0));
-            for (String id : ids) {
-                send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}", installToken);
-            }
-            serve.destroy(); // SIGTERM: a clean stop
-            serve.waitFor(60, TimeUnit.SECONDS);
+            String last = Json.mapper()
+                    .readTree(paddock.send("GET", "/v1/sandboxes/" + ids.get(0), null)
+                            .body())
+                    .at("/sandbox/progress")
+                    .asText();
+            paddock.close(); // stops the sandboxes, then SIGTERM: a clean stop
             long sizeStopped = Files.size(store);
             long grown = sizeEnd - sizeBefore;
             BenchSupport.report(String.format(
@@ -100,15 +85,6 @@ class StoreGrowthBench {
                     cpu,
                     100.0 * cpu / (minutes * 60_000),
                     rss / (1024 * 1024)));
-        } finally {
-            if (serve.isAlive()) {
-                for (String id : ids) {
-                    send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}", installToken);
-                }
-                serve.destroy();
-                serve.waitFor(60, TimeUnit.SECONDS);
-            }
-            killAgents(repo.dir());
         }
     }
 
@@ -117,7 +93,7 @@ class StoreGrowthBench {
     }
 
     /** Sends {@code total} heartbeats, each agent once a second (spread over the second), open loop. */
-    private int run(List<String> ids, List<String> tokens, long total) throws Exception {
+    private int run(ServedPaddock paddock, List<String> ids, List<String> tokens, long total) throws Exception {
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / ids.size();
         AtomicInteger failures = new AtomicInteger();
         List<CompletableFuture<Void>> pending = new ArrayList<>();
@@ -129,7 +105,8 @@ class StoreGrowthBench {
                 LockSupport.parkNanos(wait);
             }
             int k = (int) (i % ids.size());
-            HttpRequest req = HttpRequest.newBuilder(base.resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
+            HttpRequest req = HttpRequest.newBuilder(
+                            paddock.base().resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
                     .timeout(Duration.ofSeconds(10))
                     .header("Authorization", "Bearer " + tokens.get(k))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i / ids.size() + " of agent "
@@ -150,88 +127,5 @@ class StoreGrowthBench {
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         return failures.get();
-    }
-
-    private void awaitServer(Path home) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance =
-                        Json.mapper().readTree(home.resolve("instance.json").toFile());
-                base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
-                installToken = Files.readString(home.resolve("api-token")).strip();
-                try {
-                    if (send("GET", "/v1/health", null, installToken).statusCode() == 200) {
-                        return;
-                    }
-                } catch (java.io.IOException notYet) {
-                    // the API is not listening yet
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("paddock serve did not start within " + WAIT);
-    }
-
-    /** Creates a sandbox whose agent leaves its own token beside its heartbeat file, then sleeps. */
-    private String create(Path repo, int n) throws Exception {
-        String body = Json.mapper()
-                .createObjectNode()
-                .put("repo", repo.toString())
-                .put("task", "Growth agent " + n + ": a task described in a sentence or two, as people write them")
-                .put("id", "grow-" + n)
-                .put(
-                        "command",
-                        "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";" + " exec sleep 3600")
-                .toString();
-        HttpResponse<String> r = send("POST", "/v1/sandboxes", body, installToken);
-        if (r.statusCode() != 201) {
-            throw new AssertionError(r.body());
-        }
-        return Json.mapper().readTree(r.body()).get("id").asText();
-    }
-
-    private String awaitToken(Path repo, String id) throws Exception {
-        Path file = repo.resolve(".worktrees").resolve(id).resolve(".paddock/heartbeat.token");
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file) && Files.size(file) > 0) {
-                return Files.readString(file).strip();
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the agent of " + id + " never wrote its token");
-    }
-
-    private String progressOf(String id) throws Exception {
-        return Json.mapper()
-                .readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
-                .at("/sandbox/progress")
-                .asText();
-    }
-
-    /** The agents sleep for an hour: end them (they outlive a stopped Paddock by design). */
-    private static void killAgents(Path repo) {
-        String marker = repo.resolve(".worktrees").toString();
-        ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
-                .forEach(h -> {
-                    h.descendants().forEach(ProcessHandle::destroyForcibly);
-                    h.destroyForcibly();
-                });
-    }
-
-    private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(Duration.ofSeconds(20))
-                        .header("Authorization", "Bearer " + token)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }
