@@ -24,9 +24,18 @@ import org.slf4j.LoggerFactory;
  */
 final class KeptWorktree {
     private static final Logger LOG = LoggerFactory.getLogger(KeptWorktree.class);
-    /** Admin-directory files of work under way that a forced checkout does not end. */
-    private static final List<String> UNDER_WAY =
-            List.of("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG", "sequencer");
+    /**
+     * Admin-directory files a forced checkout does not undo: work under way, and a worktree's own configuration (a
+     * test may write the admin directory; settings it left there must not reach the next entry's git commands).
+     */
+    private static final List<String> UNDER_WAY = List.of(
+            "rebase-merge",
+            "rebase-apply",
+            "CHERRY_PICK_HEAD",
+            "REVERT_HEAD",
+            "BISECT_LOG",
+            "sequencer",
+            "config.worktree");
     /** One lock per repository: a person's resolution gives a worktree back while the queue takes one. */
     private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
 

@@ -129,6 +129,15 @@ class KeptWorktreeTest {
         assertThat(rig.entry(b.id()).state()).isEqualTo(MergeState.MERGED);
         assertThat(admin.resolve("rebase-merge")).doesNotExist();
 
+        // A worktree configuration left in its admin directory (a test may write there): replaced.
+        rig.branch("agent/d", "d.txt", "d\n");
+        Path planted = LinkedWorktree.adminDirOf(kept()).resolve("config.worktree");
+        Files.writeString(planted, "[core]\n\tfsmonitor = touch /tmp/should-not-run\n");
+        MergeEntry d = rig.enqueue("agent/d");
+        rig.drain();
+        assertThat(rig.entry(d.id()).state()).isEqualTo(MergeState.MERGED);
+        assertThat(planted).doesNotExist();
+
         // Its .git file gone: replaced too.
         Files.delete(kept().resolve(".git"));
         MergeEntry c = rig.enqueue("agent/c");
