@@ -172,6 +172,33 @@ class KeptWorktreeTest {
     }
 
     @Test
+    void aTestThatPointsItsWorktreeAtTheMainRepositoryCannotMoveTheMainCheckout() throws Exception {
+        rig.branch("agent/a", "a.txt", "a\n");
+        rig.branch("agent/b", "b.txt", "b\n");
+        // Entry a's test (the agent's code) makes its worktree's .git name the main repository's git directory, so
+        // that the next git command Paddock runs in that folder would act on the user's checkout.
+        Path mainGit = rig.repo.dir().resolve(".git");
+        rig.settings("test -f b.txt || printf 'gitdir: " + mainGit + "\\n' > .git", 60_000, 1);
+        rig.enqueue("agent/a");
+        rig.drain();
+        String mainHead = Files.readString(mainGit.resolve("HEAD"));
+        assertThat(mainHead).isEqualTo("ref: refs/heads/main\n");
+
+        rig.settings("test -f b.txt", 60_000, 1);
+        MergeEntry b = rig.enqueue("agent/b");
+        rig.drain();
+
+        assertThat(rig.entry(b.id()).state()).isEqualTo(MergeState.MERGED);
+        assertThat(Files.readString(mainGit.resolve("HEAD")))
+                .as("the user's checkout stays on its branch")
+                .isEqualTo(mainHead);
+        assertThat(rig.repo.git("status", "--porcelain", "--untracked-files=no"))
+                .isEmpty();
+        assertThat(rig.repo.git("show", "main:b.txt")).isEqualTo("b\n");
+        assertThat(Files.readString(kept().resolve(".git"))).doesNotContain(mainGit + "\n");
+    }
+
+    @Test
     void aConflictedEntryKeepsItsOwnWorktreeAndTheNextEntryGetsAnother() throws Exception {
         rig.repo.commitFile("shared.txt", "one\n", "shared");
         rig.branch("agent/a", "shared.txt", "a\n");

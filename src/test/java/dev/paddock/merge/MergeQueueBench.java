@@ -29,13 +29,7 @@ class MergeQueueBench {
     @Test
     void queueAgainstPlainMergeNoFf() throws Exception {
         Path template = tmp.resolve("template");
-        TempRepo repo = TempRepo.init(template).excludeWorktreesDir();
-        for (int i = 0; i < FILES; i++) {
-            Path f = repo.dir().resolve("src/pkg" + (i / 100) + "/File" + i + ".java");
-            Files.createDirectories(f.getParent());
-            Files.writeString(f, "class File" + i + " {\n    int value = " + i + ";\n}\n");
-        }
-        repo.commitAll(FILES + " files");
+        TempRepo repo = filesRepository(template);
         repo.git("checkout", "-q", "-b", "agent/bench");
         for (int i = 0; i < 5; i++) {
             repo.write(
@@ -82,13 +76,7 @@ class MergeQueueBench {
     @Test
     void successiveEntriesWithATestCommandInOneRepository() throws Exception {
         Path template = tmp.resolve("template");
-        TempRepo repo = TempRepo.init(template).excludeWorktreesDir();
-        for (int i = 0; i < FILES; i++) {
-            Path f = repo.dir().resolve("src/pkg" + (i / 100) + "/File" + i + ".java");
-            Files.createDirectories(f.getParent());
-            Files.writeString(f, "class File" + i + " {\n    int value = " + i + ";\n}\n");
-        }
-        repo.commitAll(FILES + " files");
+        TempRepo repo = filesRepository(template);
         int entries = RUNS + 3; // the first 3 warm up (JIT, page cache, store, the kept worktree's first checkout)
         for (int n = 0; n < entries; n++) {
             repo.git("checkout", "-q", "-b", "agent/bench-" + n, "main");
@@ -167,6 +155,18 @@ class MergeQueueBench {
                     "not merged: " + rig.entry(e.id()).attempt().result());
         }
         return ms;
+    }
+
+    /** A repository of {@link #FILES} small files in 20 folders, committed on {@code main}. */
+    private static TempRepo filesRepository(Path dir) throws Exception {
+        TempRepo repo = TempRepo.init(dir).excludeWorktreesDir();
+        for (int i = 0; i < FILES; i++) {
+            Path f = repo.dir().resolve("src/pkg" + (i / 100) + "/File" + i + ".java");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "class File" + i + " {\n    int value = " + i + ";\n}\n");
+        }
+        repo.commitAll(FILES + " files");
+        return repo;
     }
 
     private static Path copy(Path from, Path to) throws Exception {

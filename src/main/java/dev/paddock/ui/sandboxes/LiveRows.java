@@ -3,7 +3,6 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.status.RepositoryStatus.Sandbox;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What of a sandbox's row changes with every heartbeat: the time of the last one, its progress text and the lease's
@@ -29,8 +28,7 @@ public final class LiveRows {
 
     /** The newest version of {@code row} in {@code newest} (the row itself when it is not there). */
     static Sandbox latest(Sandbox row, Map<String, Sandbox> newest) {
-        Sandbox s = row == null ? null : newest.get(row.id());
-        return s == null || !Objects.equals(s.id(), row.id()) ? row : s;
+        return row == null ? null : newest.getOrDefault(row.id(), row);
     }
 
     private static Sandbox withoutHeartbeat(Sandbox s) {
