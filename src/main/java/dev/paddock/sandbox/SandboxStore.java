@@ -4,6 +4,7 @@ import dev.paddock.common.TokenHash;
 import dev.paddock.container.ResourceLimits;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
+import dev.paddock.store.Columns;
 import dev.paddock.store.Database;
 import dev.paddock.store.Jdbc;
 import dev.paddock.store.StoreException;
@@ -23,11 +24,45 @@ import java.util.Optional;
  * move a sandbox through {@link SandboxLifecycle}.
  */
 public final class SandboxStore implements AutoCloseable {
-    private static final String COLUMNS = "id, repository_id, task, agent_command, tier, branch, base_branch,"
-            + " base_commit, worktree_path, container_id, state, version, created_at, started_at, finished_at,"
-            + " state_changed_at, last_heartbeat_at, progress, lease_ms, lease_expires_at, iteration, retry_count,"
-            + " max_retries, pid, pid_started_at, exit_code, last_error, network_granted, cpu_limit_nanos,"
-            + " memory_limit_bytes, pids_limit, nofile_limit, image, agent, model, agent_session, group_id";
+    private static final Columns C = Columns.of(
+            "id",
+            "repository_id",
+            "task",
+            "agent_command",
+            "tier",
+            "branch",
+            "base_branch",
+            "base_commit",
+            "worktree_path",
+            "container_id",
+            "state",
+            "version",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "state_changed_at",
+            "last_heartbeat_at",
+            "progress",
+            "lease_ms",
+            "lease_expires_at",
+            "iteration",
+            "retry_count",
+            "max_retries",
+            "pid",
+            "pid_started_at",
+            "exit_code",
+            "last_error",
+            "network_granted",
+            "cpu_limit_nanos",
+            "memory_limit_bytes",
+            "pids_limit",
+            "nofile_limit",
+            "image",
+            "agent",
+            "model",
+            "agent_session",
+            "group_id");
+    private static final String COLUMNS = C.sql();
 
     private final Jdbc jdbc;
     private final EventLog events;
@@ -361,40 +396,40 @@ public final class SandboxStore implements AutoCloseable {
 
     static SandboxRecord map(ResultSet rs) throws SQLException {
         return SandboxRecord.builder()
-                .id(rs.getString("id"))
-                .repositoryId(rs.getLong("repository_id"))
-                .task(rs.getString("task"))
-                .agentCommand(rs.getString("agent_command"))
-                .tier(Tier.of(rs.getString("tier")))
-                .branch(rs.getString("branch"))
-                .baseBranch(rs.getString("base_branch"))
-                .baseCommit(rs.getString("base_commit"))
-                .worktreePath(rs.getString("worktree_path"))
-                .containerId(rs.getString("container_id"))
-                .state(SandboxState.of(rs.getString("state")))
-                .version(rs.getLong("version"))
-                .createdAt(Jdbc.instant(rs, "created_at"))
-                .startedAt(Jdbc.instant(rs, "started_at"))
-                .finishedAt(Jdbc.instant(rs, "finished_at"))
-                .stateChangedAt(Jdbc.instant(rs, "state_changed_at"))
-                .lastHeartbeatAt(Jdbc.instant(rs, "last_heartbeat_at"))
-                .progress(rs.getString("progress"))
-                .leaseMs(rs.getLong("lease_ms"))
-                .leaseExpiresAt(Jdbc.instant(rs, "lease_expires_at"))
-                .iteration(rs.getInt("iteration"))
-                .retryCount(rs.getInt("retry_count"))
-                .maxRetries(rs.getInt("max_retries"))
-                .pid(Jdbc.nullableLong(rs, "pid"))
-                .pidStartedAt(Jdbc.instant(rs, "pid_started_at"))
-                .exitCode(Jdbc.nullableInt(rs, "exit_code"))
-                .lastError(rs.getString("last_error"))
-                .networkGranted(rs.getBoolean("network_granted"))
+                .id(rs.getString(C.at("id")))
+                .repositoryId(rs.getLong(C.at("repository_id")))
+                .task(rs.getString(C.at("task")))
+                .agentCommand(rs.getString(C.at("agent_command")))
+                .tier(Tier.of(rs.getString(C.at("tier"))))
+                .branch(rs.getString(C.at("branch")))
+                .baseBranch(rs.getString(C.at("base_branch")))
+                .baseCommit(rs.getString(C.at("base_commit")))
+                .worktreePath(rs.getString(C.at("worktree_path")))
+                .containerId(rs.getString(C.at("container_id")))
+                .state(SandboxState.of(rs.getString(C.at("state"))))
+                .version(rs.getLong(C.at("version")))
+                .createdAt(Jdbc.instant(rs, C.at("created_at")))
+                .startedAt(Jdbc.instant(rs, C.at("started_at")))
+                .finishedAt(Jdbc.instant(rs, C.at("finished_at")))
+                .stateChangedAt(Jdbc.instant(rs, C.at("state_changed_at")))
+                .lastHeartbeatAt(Jdbc.instant(rs, C.at("last_heartbeat_at")))
+                .progress(rs.getString(C.at("progress")))
+                .leaseMs(rs.getLong(C.at("lease_ms")))
+                .leaseExpiresAt(Jdbc.instant(rs, C.at("lease_expires_at")))
+                .iteration(rs.getInt(C.at("iteration")))
+                .retryCount(rs.getInt(C.at("retry_count")))
+                .maxRetries(rs.getInt(C.at("max_retries")))
+                .pid(Jdbc.nullableLong(rs, C.at("pid")))
+                .pidStartedAt(Jdbc.instant(rs, C.at("pid_started_at")))
+                .exitCode(Jdbc.nullableInt(rs, C.at("exit_code")))
+                .lastError(rs.getString(C.at("last_error")))
+                .networkGranted(rs.getBoolean(C.at("network_granted")))
                 .limits(limits(rs))
-                .image(rs.getString("image"))
-                .agent(rs.getString("agent"))
-                .model(rs.getString("model"))
-                .agentSession(rs.getString("agent_session"))
-                .group(rs.getString("group_id"))
+                .image(rs.getString(C.at("image")))
+                .agent(rs.getString(C.at("agent")))
+                .model(rs.getString(C.at("model")))
+                .agentSession(rs.getString(C.at("agent_session")))
+                .group(rs.getString(C.at("group_id")))
                 .build();
     }
 
@@ -403,10 +438,10 @@ public final class SandboxStore implements AutoCloseable {
      * with {@link ResourceLimits#DEFAULTS} for a missing one.
      */
     private static ResourceLimits limits(ResultSet rs) throws SQLException {
-        Long cpu = Jdbc.nullableLong(rs, "cpu_limit_nanos");
-        Long memory = Jdbc.nullableLong(rs, "memory_limit_bytes");
-        Long pids = Jdbc.nullableLong(rs, "pids_limit");
-        Long nofile = Jdbc.nullableLong(rs, "nofile_limit");
+        Long cpu = Jdbc.nullableLong(rs, C.at("cpu_limit_nanos"));
+        Long memory = Jdbc.nullableLong(rs, C.at("memory_limit_bytes"));
+        Long pids = Jdbc.nullableLong(rs, C.at("pids_limit"));
+        Long nofile = Jdbc.nullableLong(rs, C.at("nofile_limit"));
         return cpu == null && memory == null && pids == null && nofile == null
                 ? null
                 : ResourceLimits.orDefaults(cpu, memory, pids, nofile);

@@ -198,4 +198,22 @@ public final class Jdbc {
         boolean v = rs.getBoolean(column);
         return rs.wasNull() ? null : v;
     }
+
+    /** Reads a {@code TIMESTAMP WITH TIME ZONE} column, by position, as an {@link Instant}, or null. */
+    public static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
+    /** Reads a nullable integer column, by position. */
+    public static Integer nullableInt(ResultSet rs, int column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    /** Reads a nullable long column, by position. */
+    public static Long nullableLong(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
 }
