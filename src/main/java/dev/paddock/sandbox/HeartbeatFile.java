@@ -43,15 +43,21 @@ public final class HeartbeatFile {
      */
     Optional<Beat> poll(SandboxRecord s, Path file) throws IOException {
         String content;
-        Instant modified;
+        // The time first: a file replaced between the two reads then looks newer, never older. In milliseconds, by
+        // java.io.File: 0 is no file, found without an exception (most agents heartbeat by the API: the supervisor
+        // looks at hundreds of missing files a second).
+        long modifiedMs = file.toFile().lastModified();
+        if (modifiedMs == 0) {
+            taken.remove(s.id());
+            return Optional.empty();
+        }
         try {
-            // The time first: a file replaced between the two reads then looks newer, never older.
-            modified = Files.getLastModifiedTime(file).toInstant();
             content = read(file);
         } catch (NoSuchFileException e) {
             taken.remove(s.id());
             return Optional.empty();
         }
+        Instant modified = Instant.ofEpochMilli(modifiedMs);
         Taken last = taken.get(s.id());
         if (last != null && last.run() == s.run().iteration()) {
             return last.content().equals(content) ? Optional.empty() : Optional.of(new Beat(s, content));
