@@ -22,6 +22,9 @@ public final class SandboxLayout {
     private final Path mainWorktree;
     private final String id;
     private final String branch;
+    private final Path sandboxDir;
+    private final Path worktree;
+    private final Path controlDir;
 
     /**
      * @throws SandboxException when the id is not a plain folder name or the branch would lead the
@@ -32,8 +35,12 @@ public final class SandboxLayout {
         this.mainWorktree = mainWorktree.toAbsolutePath().normalize();
         this.id = id;
         this.branch = branch;
-        Path wt = worktree();
-        if (!wt.startsWith(sandboxDir()) || wt.equals(sandboxDir()) || wt.startsWith(controlDir())) {
+        // Computed once: the supervisor builds a layout per running sandbox on every tick.
+        this.sandboxDir = root().resolve(id);
+        this.worktree = sandboxDir.resolve(branch).normalize();
+        this.controlDir = sandboxDir.resolve(CONTROL);
+        Path wt = worktree;
+        if (!wt.startsWith(sandboxDir) || wt.equals(sandboxDir) || wt.startsWith(controlDir)) {
             throw new SandboxException(
                     "The branch \"" + branch + "\" would put the worktree outside " + sandboxDir() + ".");
         }
@@ -51,17 +58,17 @@ public final class SandboxLayout {
 
     /** {@code <repo>/.worktrees/<id>}. */
     public Path sandboxDir() {
-        return root().resolve(id);
+        return sandboxDir;
     }
 
     /** {@code <repo>/.worktrees/<id>/<branch>}: the worktree. */
     public Path worktree() {
-        return sandboxDir().resolve(branch).normalize();
+        return worktree;
     }
 
     /** {@code <repo>/.worktrees/<id>/.paddock}. */
     public Path controlDir() {
-        return sandboxDir().resolve(CONTROL);
+        return controlDir;
     }
 
     /** Paddock's commands for the agent (on its PATH): {@code <control dir>/bin}. */
