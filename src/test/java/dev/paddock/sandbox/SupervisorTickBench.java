@@ -64,11 +64,11 @@ class SupervisorTickBench {
                                         .set(Transition.Column.LEASE_EXPIRES_AT, now.plusSeconds(3600)));
             }
             Supervisor supervisor = wiring.supervisor();
-            for (int i = 0; i < 30; i++) {
+            for (int i = 0; i < 300; i++) {
                 supervisor.tick(); // warm-up
             }
             List<Long> micros = new ArrayList<>();
-            for (int i = 0; i < 50; i++) {
+            for (int i = 0; i < 100; i++) {
                 long t0 = System.nanoTime();
                 int changed = supervisor.tick();
                 micros.add((System.nanoTime() - t0) / 1_000);
@@ -78,8 +78,8 @@ class SupervisorTickBench {
             }
             micros.sort(null);
             BenchSupport.report(String.format(
-                    "supervisor tick over %d running sandboxes, ms: min %.1f, median %.1f, max %.1f" + " (n=50)",
-                    SANDBOXES, micros.get(0) / 1000.0, micros.get(25) / 1000.0, micros.get(49) / 1000.0));
+                    "supervisor tick over %d running sandboxes, ms: min %.1f, median %.1f, max %.1f" + " (n=100)",
+                    SANDBOXES, micros.get(0) / 1000.0, micros.get(50) / 1000.0, micros.get(99) / 1000.0));
         } finally {
             sleeper.destroy();
             sleeper.waitFor(5, TimeUnit.SECONDS);
