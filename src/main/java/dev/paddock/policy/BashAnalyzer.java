@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -40,6 +41,7 @@ import java.util.stream.Collectors;
  * any {@code .git} directory is a problem. Everything {@link ShellParser} reports is a problem too.
  */
 public final class BashAnalyzer {
+    private static final Pattern FIND_EXPRESSION = Pattern.compile("[-(!)].*|,");
     static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
     /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
     private static final Set<Path> SYSTEM_DIRS = Set.of(
@@ -62,7 +64,7 @@ public final class BashAnalyzer {
     private static final Set<String> RUNS_NO_ARGUMENTS =
             Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap", "eval", "source", ".");
     /** Text that may be shell code: blanks, operators, quotes or expansions. */
-    static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("[\\s;|&<>()`$'\"]");
+    static final java.util.regex.Pattern CODE = Pattern.compile("[\\s;|&<>()`$'\"]");
     /** Most carriers and embedded commands kept; past that the command is asked. */
     private static final int MAX_CARRIERS = 2000;
 
@@ -279,7 +281,8 @@ public final class BashAnalyzer {
     private void find(List<Word> words, int depth) {
         List<Word> roots = new ArrayList<>();
         int i = 1;
-        while (i < words.size() && !words.get(i).value().matches("[-(!)].*|,")) {
+        while (i < words.size()
+                && !FIND_EXPRESSION.matcher(words.get(i).value()).matches()) {
             roots.add(words.get(i++));
         }
         if (roots.isEmpty()) {

@@ -19,6 +19,12 @@ import java.util.regex.Pattern;
  * assignments go through the environment rule (see {@link LoadingOptions}).
  */
 final class EvaluatingBuiltins {
+    private static final Pattern ENABLE_LOADING = Pattern.compile("-.*[fnd].*");
+    private static final Pattern COMPGEN_RUNS = Pattern.compile("-[A-Za-z]*[WCF].*");
+    private static final Pattern BIND_RUNS = Pattern.compile("-[A-Za-z]*x.*");
+    private static final Pattern ARRAY_EXPANDS = Pattern.compile("(?s).*[\\[$`].*");
+    private static final Pattern HISTORY_WRITES = Pattern.compile("-[A-Za-z]*[wa][A-Za-z]*");
+    private static final Pattern SHOPT_SET = Pattern.compile("-[A-Za-z]*s[A-Za-z]*");
     /** What the checks report back to the analysis. */
     interface Effects {
         void problem(String problem);
@@ -151,7 +157,8 @@ final class EvaluatingBuiltins {
             }
             case "enable" -> {
                 if (args.stream()
-                        .anyMatch(w -> !w.value().startsWith("-") || w.value().matches("-.*[fnd].*"))) {
+                        .anyMatch(w -> !w.value().startsWith("-")
+                                || ENABLE_LOADING.matcher(w.value()).matches())) {
                     fx.problem("`enable` turns builtins off (the name then runs a program) or loads one from a"
                             + " shared library (-f)");
                 }
@@ -164,12 +171,12 @@ final class EvaluatingBuiltins {
             }
             case "history" -> history(args, fx);
             case "compgen", "complete" -> {
-                if (args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*[WCF].*"))) {
+                if (args.stream().anyMatch(w -> COMPGEN_RUNS.matcher(w.value()).matches())) {
                     fx.problem("`" + name + " -W/-C/-F` expands a word list or runs a command or function");
                 }
             }
             case "bind" -> {
-                if (args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*x.*"))) {
+                if (args.stream().anyMatch(w -> BIND_RUNS.matcher(w.value()).matches())) {
                     fx.problem("`bind -x` binds a key to a shell command");
                 }
             }
@@ -224,7 +231,9 @@ final class EvaluatingBuiltins {
             int eq = v.indexOf('=');
             String target = eq < 0 ? v : v.substring(0, v.charAt(Math.max(eq - 1, 0)) == '+' ? eq - 1 : eq);
             reference(Word.of(target), name, fx);
-            if (eq >= 0 && v.startsWith("(", eq + 1) && v.substring(eq + 1).matches("(?s).*[\\[$`].*")) {
+            if (eq >= 0
+                    && v.startsWith("(", eq + 1)
+                    && ARRAY_EXPANDS.matcher(v.substring(eq + 1)).matches()) {
                 fx.problem("`" + name + " " + Snippet.of(v) + "`: the subscripts of an array value are evaluated"
                         + " as arithmetic");
             }
@@ -278,7 +287,7 @@ final class EvaluatingBuiltins {
     private static void history(List<Word> args, Effects fx) {
         for (int i = 0; i < args.size(); i++) {
             String v = args.get(i).value();
-            if (v.matches("-[A-Za-z]*[wa][A-Za-z]*") && i + 1 < args.size()) {
+            if (HISTORY_WRITES.matcher(v).matches() && i + 1 < args.size()) {
                 fx.write(args.get(i + 1));
             }
         }
@@ -317,7 +326,7 @@ final class EvaluatingBuiltins {
     }
 
     private static void shopt(List<Word> args, Effects fx) {
-        boolean on = args.stream().anyMatch(w -> w.value().matches("-[A-Za-z]*s[A-Za-z]*"));
+        boolean on = args.stream().anyMatch(w -> SHOPT_SET.matcher(w.value()).matches());
         if (!on) {
             return;
         }

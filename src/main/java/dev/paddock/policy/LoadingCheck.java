@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * is reported too, unless it is the value of an option known to take one.
  */
 final class LoadingCheck {
+    private static final Pattern PYTHON = Pattern.compile("python[0-9.]*");
     /** How far a program's options reach. */
     enum Zone {
         ALL,
@@ -95,7 +96,7 @@ final class LoadingCheck {
             case "vi", "nvim", "view", "vimdiff" -> "vim";
             case "gtar", "bsdtar" -> "tar";
             case "gmake" -> "make";
-            default -> program.matches("python[0-9.]*") ? "python" : program;
+            default -> PYTHON.matcher(program).matches() ? "python" : program;
         };
     }
 

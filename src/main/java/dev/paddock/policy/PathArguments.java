@@ -6,6 +6,7 @@ import dev.paddock.policy.shell.Word;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Which arguments of common programs are files they read or write (git's are in {@link GitArguments}, sed's
@@ -15,6 +16,8 @@ import java.util.Set;
  * well as of the name given, since the analysis does not know which of the two exists.
  */
 final class PathArguments {
+    private static final Pattern CHMOD_MODE = Pattern.compile("-[rwxXstugo]*[rwxXst][rwxXstugo]*(,.*)?");
+
     private record Spec(String shortWithValue, Set<String> longWithValue) {}
 
     private static Spec spec(String shortWithValue, String... longWithValue) {
@@ -290,7 +293,7 @@ final class PathArguments {
         }
         for (int i = 0; i < args.size(); i++) {
             String v = args.get(i).value();
-            if (v.matches("-[rwxXstugo]*[rwxXst][rwxXstugo]*(,.*)?")) {
+            if (CHMOD_MODE.matcher(v).matches()) {
                 List<Word> out = new java.util.ArrayList<>(args.subList(0, i));
                 out.add(Word.of("--"));
                 out.addAll(args.subList(i, args.size()));

@@ -7,6 +7,7 @@ import dev.paddock.policy.shell.Word;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The programs {@link BashAnalyzer} looks through to the command they run: {@code eval} and {@code source}
@@ -14,6 +15,11 @@ import java.util.Set;
  * shells ({@link ShellCommand}) and the wrappers of {@link Wrappers}; any other program is judged by itself.
  */
 final class Runners {
+    private static final Pattern WATCH_EXEC = Pattern.compile("-[a-z]*x.*|--exec");
+    private static final Pattern TRAP_LIST_FLAGS = Pattern.compile("-[lpP]+");
+    private static final Pattern PARALLEL_SEPARATOR = Pattern.compile("::::?\\+?");
+    private static final Pattern PARALLEL_ARGUMENTS = Pattern.compile(":::\\+?");
+    private static final Pattern ASSIGNMENT = Pattern.compile("(?s)[A-Za-z_][A-Za-z0-9_]*=.*");
     /** The command a wrapper runs, and whether arguments are added to it at run time. */
     record Step(List<Word> words, boolean openEnded) {}
 
@@ -87,7 +93,8 @@ final class Runners {
             case "watch" -> {
                 int i = Options.skip(args, "bcdeghptx", "nq", Set.of(), Set.of("--interval", "--differences"));
                 wrapperWords(name, args.subList(0, i));
-                if (args.subList(0, i).stream().anyMatch(a -> a.value().matches("-[a-z]*x.*|--exec"))) {
+                if (args.subList(0, i).stream()
+                        .anyMatch(a -> WATCH_EXEC.matcher(a.value()).matches())) {
                     return new Step(args.subList(i, args.size()), openEnded);
                 }
                 a.script(BashAnalyzer.values(args.subList(i, args.size())), depth + 1); // run with sh -c
@@ -185,7 +192,7 @@ final class Runners {
                 i++;
                 break;
             }
-            if (!v.matches("-[lpP]+")) {
+            if (!TRAP_LIST_FLAGS.matcher(v).matches()) {
                 break;
             }
             prints = true;
@@ -244,7 +251,8 @@ final class Runners {
                         "--sshloginfile"));
         wrapperWords(name, args.subList(0, i));
         int end = i;
-        while (end < args.size() && !args.get(end).value().matches("::::?\\+?")) {
+        while (end < args.size()
+                && !PARALLEL_SEPARATOR.matcher(args.get(end).value()).matches()) {
             end++;
         }
         List<Word> command = args.subList(i, end);
@@ -256,7 +264,7 @@ final class Runners {
                 Word x = args.get(j);
                 if (x.value().startsWith("::::")) {
                     a.problems.add("`" + name + " ::::` runs the commands in the files it names");
-                } else if (!x.value().matches(":::\\+?")) {
+                } else if (!PARALLEL_ARGUMENTS.matcher(x.value()).matches()) {
                     if (!x.isStatic()) {
                         a.problems.add("`" + name + "` runs `" + Snippet.of(x.raw()) + "`, a command only known at"
                                 + " run time");
@@ -307,7 +315,7 @@ final class Runners {
                 a.files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
             }
         }
-        while (i < args.size() && args.get(i).value().matches("(?s)[A-Za-z_][A-Za-z0-9_]*=.*")) {
+        while (i < args.size() && ASSIGNMENT.matcher(args.get(i).value()).matches()) {
             Word x = args.get(i++);
             Assignments.check(x, Assignments.name(x), true, a.fx);
         }

@@ -7,6 +7,7 @@ import dev.paddock.policy.shell.Word;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Text tools whose first operand is a pattern or a program, not a file: {@code grep}, {@code rg}, {@code jq},
@@ -17,6 +18,7 @@ import java.util.Set;
  * that: it turns those commands off).
  */
 final class TextPrograms {
+    private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
     private static final Set<String> NAMES =
             Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
 
@@ -232,7 +234,7 @@ final class TextPrograms {
             }
         }
         for (Word f : ops) {
-            if (!(f.isStatic() && f.value().matches("[A-Za-z_][A-Za-z0-9_]*=.*"))) {
+            if (!(f.isStatic() && ASSIGNMENT.matcher(f.value()).matches())) {
                 fx.path(Kind.READ, Scope.FILE, f); // var=value operands are assignments, not files
             }
         }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Programs that run another command given in their arguments ({@code timeout 5 cmd}, {@code flock f cmd},
@@ -23,6 +24,8 @@ import java.util.Set;
  * getopt accepts).
  */
 final class Wrappers {
+    private static final Pattern SHELL_C_FLAG = Pattern.compile("-[a-z]*c");
+    private static final Pattern ROOT_ONLY = Pattern.compile("/+");
     /** What parsing a wrapper reports back to the analysis. */
     interface Effects extends ArgumentEffects {
         /** {@code NAME=value} put into the command's environment. */
@@ -155,7 +158,7 @@ final class Wrappers {
                 if (a.isStatic() && s.scripts().contains(a.value()) && j + 1 < args.size()) {
                     fx.script(args.get(++j));
                     script = true;
-                } else if (a.isStatic() && a.value().matches("-[a-z]*c") && j + 1 < args.size()) {
+                } else if (a.isStatic() && SHELL_C_FLAG.matcher(a.value()).matches() && j + 1 < args.size()) {
                     fx.script(args.get(++j));
                     script = true;
                 }
@@ -204,7 +207,7 @@ final class Wrappers {
                     + s.risky().get(""));
         }
         if (s.name().equals("chroot")) {
-            if (!o.isStatic() || !o.value().matches("/+")) {
+            if (!o.isStatic() || !ROOT_ONLY.matcher(o.value()).matches()) {
                 fx.problem("`chroot " + Snippet.of(o.raw()) + "`: the command sees another root, where the paths"
                         + " it names are other files");
                 fx.directory(null);

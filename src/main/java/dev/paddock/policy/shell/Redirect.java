@@ -1,5 +1,7 @@
 package dev.paddock.policy.shell;
 
+import java.util.regex.Pattern;
+
 /**
  * One redirection of a command.
  *
@@ -9,6 +11,7 @@ package dev.paddock.policy.shell;
  * @param target the file, descriptor, here-document delimiter or here-string word
  */
 public record Redirect(String operator, int fd, Word target) {
+    private static final Pattern FD_CLOSE = Pattern.compile("\\d+-");
     /** Whether this writes to the file named by {@link #target()} (not a descriptor duplication). */
     public boolean writesFile() {
         return switch (operator) {
@@ -26,6 +29,6 @@ public record Redirect(String operator, int fd, Word target) {
     private boolean isDescriptor() {
         return target.value().equals("-")
                 || target.value().chars().allMatch(Character::isDigit)
-                || target.value().matches("\\d+-");
+                || FD_CLOSE.matcher(target.value()).matches();
     }
 }
