@@ -90,6 +90,14 @@ final class MergeAttempt {
         return !st.hasTest() && st.strategy() == MergeStrategy.MERGE;
     }
 
+    /**
+     * Whether the in-core merge can start while the checkout is looked at ({@link EarlyMerge}): for the merge
+     * strategy, with a test command too (its candidate is what the kept merge worktree checks out).
+     */
+    static boolean mergesEarly(MergeSettings st) {
+        return st.strategy() == MergeStrategy.MERGE;
+    }
+
     /** The message of an entry's merge commit. */
     static String mergeMessage(MergeEntry e) {
         MergeEntry.Request r = e.request();
@@ -307,7 +315,9 @@ final class MergeAttempt {
             if (stop == null) {
                 stop = runTests(st, wt);
             }
-            return stop != null ? stop : moveBase(ours, candidate, null, List.of(), null);
+            // Base's checkout is looked at again after the test (git status); the files the merge adds, known from
+            // the early merge, spare git's dry run when nothing is in their way.
+            return stop != null ? stop : moveBase(ours, candidate, null, List.of(), pre != null ? pre.added() : null);
         }
         // The checkout was looked at a few milliseconds ago (no test ran since): no second look.
         return moveBase(

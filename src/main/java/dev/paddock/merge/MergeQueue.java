@@ -272,7 +272,7 @@ public final class MergeQueue implements AutoCloseable {
         // The in-core merge needs nothing from the checkout: start it while git status looks at the checkout. Not
         // while the queue keeps refusing a dirty checkout (each would leave a commit object nobody points at).
         EarlyMerge early =
-                checkedOut.isPresent() && MergeAttempt.mergesInCore(st) && !lastRefusal.containsKey(repositoryId)
+                checkedOut.isPresent() && MergeAttempt.mergesEarly(st) && !lastRefusal.containsKey(repositoryId)
                         ? EarlyMerge.start(
                                 git,
                                 repo.path(),

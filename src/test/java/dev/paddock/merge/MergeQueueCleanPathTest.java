@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The queue's in-core clean path (no test command): the merge prepared beside {@code git status}
- * ({@link EarlyMerge}), its events in order, no pile of unreachable commits while a dirty checkout is refused, and
- * base moved back when the checked-out tree changes between the look and the move and cannot follow.
+ * The queue's in-core clean path: the merge prepared beside {@code git status} ({@link EarlyMerge}), its events in
+ * order, no pile of unreachable commits while a dirty checkout is refused, base moved back when the checked-out
+ * tree changes between the look and the move and cannot follow, and (with a test command) a file put in the merge's
+ * way during the test stopping it before base moves.
  */
 class MergeQueueCleanPathTest {
     private static final String CODE = "class Calc {\n    int add(int a, int b) {\n        return a + b;\n    }\n}\n";
@@ -120,6 +121,25 @@ class MergeQueueCleanPathTest {
         assertThat(rig.repo.git("diff", "--cached", "--name-only"))
                 .as("the index is still base's")
                 .isEmpty();
+    }
+
+    @Test
+    void withATestCommandAFileMadeInTheCheckoutDuringTheTestStopsTheMoveBeforeBaseMoves() throws Exception {
+        String tip = rig.branch("agent/a", "src/added/New.java", "class New {}\n");
+        String before = rig.main();
+        Path mine = rig.repo.dir().resolve("src/added/New.java");
+        // The test runs in the merge worktree while a person makes, in base's checkout, the very file the merge adds.
+        rig.settings("mkdir -p '" + mine.getParent() + "' && printf 'mine\\n' > '" + mine + "'", 60_000L, 3);
+        MergeEntry e = rig.enqueue("agent/a");
+
+        assertThat(rig.queue.runNext(rig.repoId)).isTrue();
+
+        MergeEntry after = rig.entry(e.id());
+        assertThat(after.state()).isEqualTo(MergeState.QUEUED);
+        assertThat(after.attempt().result()).contains("cannot follow", "src/added/New.java");
+        assertThat(rig.main()).as("base never moved").isEqualTo(before);
+        assertThat(rig.repo.git("rev-list", "main")).doesNotContain(tip);
+        assertThat(mine).as("the person's file is untouched").hasContent("mine");
     }
 
     private void hook(String name, String body) throws Exception {
