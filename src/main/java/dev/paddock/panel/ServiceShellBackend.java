@@ -63,7 +63,8 @@ public final class ServiceShellBackend implements ShellBackend {
         return new StatusSource() {
             @Override
             public RepositoryStatus load() throws PaddockException {
-                return workspace.status(repo.id());
+                // Rows first: before the worktree monitor's first scan, without the dirty state it then tells.
+                return workspace.statusNow(repo.id());
             }
 
             @Override

@@ -88,6 +88,22 @@ public final class Workspace implements AutoCloseable {
      * @throws PaddockException when the repository is not watched or the store fails
      */
     public RepositoryStatus status(long repositoryId) throws PaddockException {
+        return status(repositoryId, true);
+    }
+
+    /**
+     * The status of a watched repository as it is known now, without waiting for {@code git status}: before the
+     * monitor's first scan has finished, the worktrees are listed (one git process) with their dirty state not known
+     * yet ({@link dev.paddock.worktree.WorktreeInfo#dirty()} null); that scan then tells the monitor's listeners. What
+     * the panel shows first, so its rows do not wait for a {@code git status} in every worktree.
+     *
+     * @throws PaddockException when the repository is not watched or the store fails
+     */
+    public RepositoryStatus statusNow(long repositoryId) throws PaddockException {
+        return status(repositoryId, false);
+    }
+
+    private RepositoryStatus status(long repositoryId, boolean withDirtyState) throws PaddockException {
         Watched w = watched.get(repositoryId);
         if (w == null) {
             throw new UnknownRepositoryException("Repository " + repositoryId + " is not open in this Paddock.");
@@ -97,10 +113,11 @@ public final class Workspace implements AutoCloseable {
         EnvironmentMonitor.Snapshot env = environment.snapshot();
         if (!monitor.hasSnapshot()) {
             // Just opened, first scan still running: list now rather than answer "no worktrees".
+            GitRepository git = monitor.repository();
             return status.build(
                     record,
-                    monitor.repository(),
-                    lister.list(monitor.repository()),
+                    git,
+                    withDirtyState ? lister.list(git) : lister.listQuick(git),
                     null,
                     env.docker(),
                     env.engine().awaySince(),

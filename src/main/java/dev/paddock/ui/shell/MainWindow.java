@@ -97,6 +97,17 @@ public final class MainWindow extends BorderPane {
         return dashboard;
     }
 
+    /**
+     * Builds the dashboard now, before it is shown (call on the FX thread once the first frame is drawn): while
+     * Paddock starts on another thread the FX thread is idle, and the dashboard then only has to be put in the
+     * window when the store is open. Does nothing once start-up is over or the dashboard was built.
+     */
+    public void prepareDashboard() {
+        if (vm.phaseProperty().get() == ShellViewModel.Phase.STARTING) {
+            dashboard();
+        }
+    }
+
     private WelcomeView welcome() {
         if (welcome == null) {
             welcome = new WelcomeView(vm, this::chooseFolder, vm::select);
@@ -345,13 +356,20 @@ public final class MainWindow extends BorderPane {
         return dashboardWrapper;
     }
 
-    private static Node starting() {
+    private Node startingNode;
+
+    /** "Opening Paddock's store…" with a spinner, while Paddock starts (one node, however often it is asked for). */
+    private Node starting() {
+        if (startingNode != null) {
+            return startingNode;
+        }
         ProgressIndicator p = new ProgressIndicator();
         p.setPrefSize(40, 40);
         Label l = new Label("Opening Paddock's store…");
         VBox box = new VBox(12, p, l);
         box.setId("starting");
         box.setAlignment(Pos.CENTER);
+        startingNode = box;
         return box;
     }
 

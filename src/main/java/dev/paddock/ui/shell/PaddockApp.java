@@ -23,6 +23,9 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
  * never waits for them, nor shares the two cores with them.
  */
 public final class PaddockApp extends Application {
+    /** How long after the first frame the dashboard is built, while Paddock starts (see {@link #start}). */
+    static final long DASHBOARD_AFTER_FIRST_FRAME_MS = 250;
+
     private static volatile PaddockHome home;
     private static volatile Path repo;
     private static volatile boolean startupFailed;
@@ -117,7 +120,8 @@ public final class PaddockApp extends Application {
         // Once the first frame is drawn, Paddock starts and the window icons (five PNGs) are decoded, both off the
         // FX thread. Nothing heavy runs on the FX thread then: GTK shows the window's content only when that thread
         // has handled the window's first expose, which a busy FX thread delays (building the dashboard there kept
-        // the window white for half a second). The dashboard is built when the store is open (MainWindow).
+        // the window white for half a second). The dashboard is built a moment later, while the store opens, and shown
+        // once it is open (MainWindow).
         // Should no second pulse come (nothing animates), Paddock starts after 2 s all the same.
         AtomicBoolean hostStarted = new AtomicBoolean();
         Runnable startHost = () -> {
@@ -138,6 +142,10 @@ public final class PaddockApp extends Application {
                 List<Image> decoded = AppIcons.windowIcons();
                 Platform.runLater(() -> stage.getIcons().setAll(decoded));
             });
+            // The FX thread has nothing else to do while Paddock starts (a second and more): the dashboard is built
+            // meanwhile, a moment after the first frame so that GTK's first expose of the window is handled first.
+            CompletableFuture.delayedExecutor(DASHBOARD_AFTER_FIRST_FRAME_MS, TimeUnit.MILLISECONDS)
+                    .execute(() -> Platform.runLater(window::prepareDashboard));
         });
     }
 

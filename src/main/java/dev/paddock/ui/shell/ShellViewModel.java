@@ -212,8 +212,9 @@ public final class ShellViewModel implements AutoCloseable {
                 opened -> {
                     environment.set(backends.shell().environment());
                     dashboard.containers().connect(backends.metrics());
-                    phase.set(Phase.READY);
+                    // The repository first: its first status is read while the window puts the dashboard in place.
                     showOpened(opened);
+                    phase.set(Phase.READY);
                     done.complete(null);
                 },
                 error -> {
