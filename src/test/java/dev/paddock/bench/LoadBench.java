@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Reports over the measured window: the server JVM's CPU (user + system from {@code /proc}) as a share of one
  * core and its busiest threads, its RSS at the end, the store's growth, heartbeats and hook calls sent and failed,
  * the hook's p50/p90/p99/max, the slowest calls and when they came, and the machine's load average meanwhile.
- * Asserts that every hook call was answered allow or deny and no heartbeat failed; the targets are reported only.
+ * Asserts that every hook call was answered as the policy says and no heartbeat failed; the targets are reported
+ * only.
  */
 class LoadBench {
     private static final int AGENTS = Integer.getInteger("paddock.bench.agents", 100);
@@ -168,6 +169,9 @@ class LoadBench {
                     .as("hook calls not answered allow or deny")
                     .isEmpty();
             assertThat(hooks.failed.get()).isZero();
+            assertThat(hooks.unexpected.get())
+                    .as("hook calls answered otherwise than the policy says")
+                    .isZero();
             assertThat(beats.failures).as("heartbeats not answered 200").isEmpty();
             assertThat(beats.failed.get()).isZero();
             assertThat(hooks.sent.get()).isPositive();
@@ -186,16 +190,16 @@ class LoadBench {
         }
         List<Agent> agents = new ArrayList<>();
         for (String id : ids) {
-            Path wt = paddock.worktree(id);
-            String token = ServedPaddock.awaitFile(wt.resolve(".paddock/heartbeat.token"));
-            String key = ServedPaddock.awaitFile(wt.resolve(".paddock/heartbeat.key"));
+            Path dir = paddock.sandboxDir(id);
+            String token = ServedPaddock.awaitFile(dir.resolve(".paddock/heartbeat.token"));
+            String key = ServedPaddock.awaitFile(dir.resolve(".paddock/heartbeat.key"));
             HookClient hook = new HookClient(
                     paddock.base().toString(),
                     HookAuth.SANDBOX_PREFIX + id,
                     key,
                     Duration.ofSeconds(10),
                     Duration.ofSeconds(5));
-            agents.add(new Agent(id, wt, token, hook));
+            agents.add(new Agent(id, paddock.worktree(id), token, hook));
         }
         return agents;
     }

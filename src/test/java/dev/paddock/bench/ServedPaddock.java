@@ -35,6 +35,7 @@ final class ServedPaddock implements AutoCloseable {
     private final Path home;
     private final Path repo;
     private final List<String> sandboxes = new ArrayList<>();
+    private final java.util.Map<String, Path> worktrees = new java.util.concurrent.ConcurrentHashMap<>();
     private URI base;
     private String installToken;
 
@@ -126,14 +127,21 @@ final class ServedPaddock implements AutoCloseable {
         if (r.statusCode() != 201) {
             throw new AssertionError(r.body());
         }
-        String made = Json.mapper().readTree(r.body()).get("id").asText();
-        sandboxes.add(made);
-        return made;
+        com.fasterxml.jackson.databind.JsonNode made = Json.mapper().readTree(r.body());
+        String madeId = made.get("id").asText();
+        sandboxes.add(madeId);
+        worktrees.put(madeId, Path.of(made.get("worktreePath").asText()));
+        return madeId;
     }
 
-    /** The worktree of sandbox {@code id}. */
-    Path worktree(String id) {
+    /** The directory of sandbox {@code id}, {@code <repo>/.worktrees/<id>}: its worktree and its control directory. */
+    Path sandboxDir(String id) {
         return repo.resolve(".worktrees").resolve(id);
+    }
+
+    /** The worktree of sandbox {@code id} (made by {@link #create}), where its agent works: a hook call's cwd. */
+    Path worktree(String id) {
+        return worktrees.get(id);
     }
 
     /** The text of {@code file} once it exists and is not empty (an agent writes it when it starts). */

@@ -48,7 +48,7 @@ class StoreGrowthBench {
             }
             List<String> tokens = new ArrayList<>();
             for (String id : ids) {
-                tokens.add(ServedPaddock.awaitFile(paddock.worktree(id).resolve(".paddock/heartbeat.token")));
+                tokens.add(ServedPaddock.awaitFile(paddock.sandboxDir(id).resolve(".paddock/heartbeat.token")));
             }
             Thread.sleep(5_000);
             long sizeBefore = Files.size(store);
