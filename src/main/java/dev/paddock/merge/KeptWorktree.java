@@ -36,8 +36,11 @@ final class KeptWorktree {
             "BISECT_LOG",
             "sequencer",
             "config.worktree");
-    /** One lock per repository: a person's resolution gives a worktree back while the queue takes one. */
-    private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
+    /**
+     * One lock per repository: a person's resolution gives a worktree back while the queue takes one (both through
+     * the queue's one instance).
+     */
+    private final Map<Path, Object> locks = new ConcurrentHashMap<>();
 
     private final MergeGit merge;
     private final GitCli git;
@@ -84,8 +87,8 @@ final class KeptWorktree {
         }
     }
 
-    private static Object lock(Path repo) {
-        return LOCKS.computeIfAbsent(repo.toAbsolutePath().normalize(), p -> new Object());
+    private Object lock(Path repo) {
+        return locks.computeIfAbsent(repo.toAbsolutePath().normalize(), p -> new Object());
     }
 
     /** {@code git worktree move}: false when git refuses (a worktree with submodules, a locked one). */

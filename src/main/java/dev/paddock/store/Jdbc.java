@@ -177,20 +177,17 @@ public final class Jdbc {
 
     /** Reads a {@code TIMESTAMP WITH TIME ZONE} column as an {@link Instant}, or null. */
     public static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+        return instant(rs, rs.findColumn(column));
     }
 
     /** Reads a nullable integer column. */
     public static Integer nullableInt(ResultSet rs, String column) throws SQLException {
-        int v = rs.getInt(column);
-        return rs.wasNull() ? null : v;
+        return nullableInt(rs, rs.findColumn(column));
     }
 
     /** Reads a nullable long column. */
     public static Long nullableLong(ResultSet rs, String column) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : v;
+        return nullableLong(rs, rs.findColumn(column));
     }
 
     /** Reads a nullable boolean column. */

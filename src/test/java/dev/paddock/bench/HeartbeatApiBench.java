@@ -2,14 +2,11 @@ package dev.paddock.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.testing.TempRepo;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +40,7 @@ class HeartbeatApiBench {
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private URI base;
-    private String installToken;
+    private LocalApi api;
 
     @Test
     void heartbeatLatencyUnder200PerSecond() throws Exception {
@@ -63,7 +59,7 @@ class HeartbeatApiBench {
         Process serve = pb.start();
         List<String> ids = new ArrayList<>();
         try {
-            awaitServer(home);
+            api = LocalApi.await(home, serve, WAIT, Duration.ofSeconds(20));
             for (int i = 1; i <= SANDBOXES; i++) {
                 ids.add(create(repo.dir(), i));
             }
@@ -106,7 +102,7 @@ class HeartbeatApiBench {
                     loadAverage()));
         } finally {
             for (String id : ids) {
-                send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}", installToken);
+                api.send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}");
             }
             serve.destroy();
             serve.waitFor(20, TimeUnit.SECONDS);
@@ -137,7 +133,7 @@ class HeartbeatApiBench {
             int k = i % ids.size();
             int slot = i;
             long sent = System.nanoTime();
-            HttpRequest req = HttpRequest.newBuilder(base.resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
+            HttpRequest req = HttpRequest.newBuilder(api.base().resolve("/v1/sandboxes/" + ids.get(k) + "/heartbeat"))
                     .timeout(Duration.ofSeconds(10))
                     .header("Authorization", "Bearer " + tokens.get(k))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"progress\": \"beat " + i + "\"}"))
@@ -169,27 +165,6 @@ class HeartbeatApiBench {
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
-    private void awaitServer(Path home) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance =
-                        Json.mapper().readTree(home.resolve("instance.json").toFile());
-                base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
-                installToken = Files.readString(home.resolve("api-token")).strip();
-                try {
-                    if (send("GET", "/v1/health", null, installToken).statusCode() == 200) {
-                        return;
-                    }
-                } catch (java.io.IOException notYet) {
-                    // the API is not listening yet
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("paddock serve did not start within " + WAIT);
-    }
-
     /** Creates a sandbox whose agent leaves its own token beside its heartbeat file, then sleeps. */
     private String create(Path repo, int n) throws Exception {
         String body = Json.mapper()
@@ -199,7 +174,7 @@ class HeartbeatApiBench {
                 .put("id", "bench-" + n)
                 .put("command", "printf %s \"$PADDOCK_TOKEN\" > \"$PADDOCK_HEARTBEAT_FILE.token\";" + " exec sleep 600")
                 .toString();
-        HttpResponse<String> r = send("POST", "/v1/sandboxes", body, installToken);
+        HttpResponse<String> r = api.send("POST", "/v1/sandboxes", body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         return Json.mapper().readTree(r.body()).get("id").asText();
     }
@@ -218,22 +193,8 @@ class HeartbeatApiBench {
 
     private String progressOf(String id) throws Exception {
         return Json.mapper()
-                .readTree(send("GET", "/v1/sandboxes/" + id, null, installToken).body())
+                .readTree(api.send("GET", "/v1/sandboxes/" + id, null).body())
                 .at("/sandbox/progress")
                 .asText();
-    }
-
-    private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(Duration.ofSeconds(20))
-                        .header("Authorization", "Bearer " + token)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

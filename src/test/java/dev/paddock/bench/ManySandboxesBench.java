@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import dev.paddock.testing.DockerTests;
 import dev.paddock.testing.TempRepo;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,10 +41,7 @@ class ManySandboxesBench {
     @TempDir
     Path temp;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private URI base;
-    private String installToken;
+    private LocalApi api;
 
     @Test
     void panelWithManySandboxesAndContainersHeartbeating() throws Exception {
@@ -69,7 +63,7 @@ class ManySandboxesBench {
         Process panel = pb.start();
         List<String> ids = new ArrayList<>();
         try {
-            awaitServer(home);
+            api = LocalApi.await(home, panel, Duration.ofSeconds(90), Duration.ofSeconds(60));
             for (int i = 0; i < SANDBOXES; i++) {
                 String id = String.format(Locale.ROOT, "%s-%03d", run, i);
                 create(repo.dir(), id, i < CONTAINERS ? image : null);
@@ -115,7 +109,9 @@ class ManySandboxesBench {
         } finally {
             for (String id : ids) {
                 try {
-                    send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}");
+                    if (api != null) {
+                        send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}");
+                    }
                 } catch (java.io.IOException ignored) {
                     // the panel is gone: its containers are removed below
                 }
@@ -190,38 +186,7 @@ class ManySandboxesBench {
         return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     }
 
-    private void awaitServer(Path home) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance =
-                        Json.mapper().readTree(home.resolve("instance.json").toFile());
-                base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
-                installToken = Files.readString(home.resolve("api-token")).strip();
-                try {
-                    if (send("GET", "/v1/health", null).statusCode() == 200) {
-                        return;
-                    }
-                } catch (java.io.IOException notYet) {
-                    // the API is not listening yet
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the panel's API did not start");
-    }
-
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(Duration.ofSeconds(60))
-                        .header("Authorization", "Bearer " + installToken)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return api.send(method, path, body);
     }
 }

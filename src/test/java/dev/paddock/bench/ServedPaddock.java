@@ -1,13 +1,9 @@
 package dev.paddock.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.Json;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,15 +25,12 @@ import java.util.stream.Stream;
 final class ServedPaddock implements AutoCloseable {
     static final Duration WAIT = Duration.ofSeconds(120);
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Process serve;
     private final Path home;
     private final Path repo;
     private final List<String> sandboxes = new ArrayList<>();
     private final java.util.Map<String, Path> worktrees = new java.util.concurrent.ConcurrentHashMap<>();
-    private URI base;
-    private String installToken;
+    private LocalApi api;
 
     private ServedPaddock(Process serve, Path home, Path repo) {
         this.serve = serve;
@@ -78,7 +71,7 @@ final class ServedPaddock implements AutoCloseable {
     }
 
     URI base() {
-        return base;
+        return api.base();
     }
 
     /** The store's file. */
@@ -87,27 +80,7 @@ final class ServedPaddock implements AutoCloseable {
     }
 
     private void awaitServer() throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!serve.isAlive()) {
-                throw new AssertionError("paddock serve ended with " + serve.exitValue() + "; see serve.log");
-            }
-            if (Files.exists(home.resolve("instance.json")) && Files.exists(home.resolve("api-token"))) {
-                JsonNode instance =
-                        Json.mapper().readTree(home.resolve("instance.json").toFile());
-                base = URI.create("http://127.0.0.1:" + instance.get("port").asInt());
-                installToken = Files.readString(home.resolve("api-token")).strip();
-                try {
-                    if (send("GET", "/v1/health", null, installToken).statusCode() == 200) {
-                        return;
-                    }
-                } catch (IOException notYet) {
-                    // the API is not listening yet
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("paddock serve did not start within " + WAIT);
+        api = LocalApi.await(home, serve, WAIT, Duration.ofSeconds(20));
     }
 
     /**
@@ -123,7 +96,7 @@ final class ServedPaddock implements AutoCloseable {
                 .put("id", id)
                 .put("command", command)
                 .toString();
-        HttpResponse<String> r = send("POST", "/v1/sandboxes", body, installToken);
+        HttpResponse<String> r = send("POST", "/v1/sandboxes", body);
         if (r.statusCode() != 201) {
             throw new AssertionError(r.body());
         }
@@ -158,21 +131,11 @@ final class ServedPaddock implements AutoCloseable {
 
     /** A request with the install token. */
     HttpResponse<String> send(String method, String path, String body) throws Exception {
-        return send(method, path, body, installToken);
+        return api.send(method, path, body);
     }
 
     HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(base.resolve(path))
-                        .timeout(Duration.ofSeconds(20))
-                        .header("Authorization", "Bearer " + token)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return api.send(method, path, body, token);
     }
 
     /**
@@ -223,7 +186,7 @@ final class ServedPaddock implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            if (serve.isAlive() && base != null) {
+            if (serve.isAlive() && api != null) {
                 for (String id : sandboxes) {
                     try {
                         send("POST", "/v1/sandboxes/" + id + "/stop", "{\"by\": \"the benchmark\"}");
