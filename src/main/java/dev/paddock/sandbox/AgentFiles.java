@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentFiles {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFiles.class);
-    private static final int PROGRESS_MAX = 500;
 
     private final SandboxStore store;
     private final AgentLauncher launcher;
@@ -38,9 +37,7 @@ final class AgentFiles {
             if (beat.isEmpty()) {
                 return false;
             }
-            String progress = beat.get().progress();
-            boolean recorded = store.heartbeat(
-                    s.id(), progress.length() > PROGRESS_MAX ? progress.substring(0, PROGRESS_MAX) : progress);
+            boolean recorded = store.heartbeat(s.id(), beat.get().progress());
             heartbeatFiles.taken(beat.get());
             return recorded;
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -20,17 +21,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * Not its modification time: the file system stamps files from the kernel's coarse clock, which can lag the
  * clock the supervisor records heartbeats with by a few milliseconds, so a heartbeat written just after the
  * previous one was read could carry a time at or before it and was dropped. The sequence number makes two
- * heartbeats with the same progress differ. What was taken is remembered in memory; the first look at a run
- * (after a restart of Paddock, or a file from an older script without {@code seq}) falls back to the time: the
- * file counts when there is no heartbeat yet or it is newer than the last one.
+ * heartbeats with the same progress differ. What was taken is remembered in memory, and so is a look that found no
+ * file: a file that then appears is new. Only the first look at a run that already has a file (after a restart of
+ * Paddock) has no memory to go by: a file whose progress is the recorded one was taken before; another counts when
+ * there is no heartbeat yet or its time is no more than {@link #COARSE_CLOCK} before the last one (an API heartbeat
+ * sent just before the file was written can carry a later time than the file).
  */
 public final class HeartbeatFile {
-    /** At most this much of a file is read (a progress text is cut to 500 characters anyway). */
+    /** At most this much of a file is read (a progress text is cut to {@link #PROGRESS_MAX} characters anyway). */
     static final int MAX_BYTES = 8192;
+
+    /** The longest progress text kept. */
+    static final int PROGRESS_MAX = 500;
+
+    /** How far a file's time can lag the clock heartbeats are recorded with (a few kernel ticks). */
+    static final Duration COARSE_CLOCK = Duration.ofMillis(20);
 
     private static final String SEQ = "seq ";
 
-    /** What was taken last, per sandbox id, with the run it belongs to. */
+    /** What was taken last, per sandbox id, with the run it belongs to; {@code content} null: no file was there. */
     private record Taken(int run, String content) {}
 
     private final Map<String, Taken> taken = new ConcurrentHashMap<>();
@@ -48,26 +57,28 @@ public final class HeartbeatFile {
         // looks at hundreds of missing files a second).
         long modifiedMs = file.toFile().lastModified();
         if (modifiedMs == 0) {
-            taken.remove(s.id());
+            taken.put(s.id(), new Taken(s.run().iteration(), null));
             return Optional.empty();
         }
         try {
             content = read(file);
         } catch (NoSuchFileException e) {
-            taken.remove(s.id());
+            taken.put(s.id(), new Taken(s.run().iteration(), null));
             return Optional.empty();
         }
-        Instant modified = Instant.ofEpochMilli(modifiedMs);
         Taken last = taken.get(s.id());
         if (last != null && last.run() == s.run().iteration()) {
-            return last.content().equals(content) ? Optional.empty() : Optional.of(new Beat(s, content));
+            return content.equals(last.content()) ? Optional.empty() : Optional.of(new Beat(s, content));
         }
+        Beat beat = new Beat(s, content);
         Instant since = s.lease().lastHeartbeatAt();
-        if (since != null && !modified.isAfter(since)) {
+        if (since != null
+                && (beat.progress().equals(s.lease().progress())
+                        || Instant.ofEpochMilli(modifiedMs).isBefore(since.minus(COARSE_CLOCK)))) {
             taken.put(s.id(), new Taken(s.run().iteration(), content)); // taken before this Paddock looked
             return Optional.empty();
         }
-        return Optional.of(new Beat(s, content));
+        return Optional.of(beat);
     }
 
     /** Remembers a heartbeat as taken (recorded, or refused because the sandbox no longer runs). */
@@ -87,10 +98,11 @@ public final class HeartbeatFile {
      * @param content the file's whole content
      */
     record Beat(SandboxRecord sandbox, String content) {
-        /** The first line, stripped. */
+        /** The first line, stripped, cut to {@link #PROGRESS_MAX} characters. */
         String progress() {
             int nl = content.indexOf('\n');
-            return (nl < 0 ? content : content.substring(0, nl)).strip();
+            String line = (nl < 0 ? content : content.substring(0, nl)).strip();
+            return line.length() > PROGRESS_MAX ? line.substring(0, PROGRESS_MAX) : line;
         }
     }
 

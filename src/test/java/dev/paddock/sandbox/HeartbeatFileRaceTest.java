@@ -138,4 +138,63 @@ class HeartbeatFileRaceTest {
                 .isEqualTo(first.lease().lastHeartbeatAt());
         assertThat(Map.of("progress", rig.find("beat-001").lease().progress())).containsEntry("progress", "once");
     }
+
+    @Test
+    void aFileThatAppearsAfterALookWithoutOneCountsWhateverItsTime() throws Exception {
+        rig.tick(); // no file yet
+        rig.store.heartbeat("beat-001", "api 1");
+        Instant api = rig.find("beat-001").lease().lastHeartbeatAt();
+
+        beat("file 1");
+        stamp(api.minusSeconds(1));
+        rig.tick();
+
+        assertThat(rig.find("beat-001").lease().progress()).isEqualTo("file 1");
+    }
+
+    @Test
+    void afterARestartTheFileTakenBeforeIsNotTakenAgain() throws Exception {
+        beat("once");
+        rig.tick();
+        Instant taken = rig.find("beat-001").lease().lastHeartbeatAt();
+        stamp(taken); // as fresh as it can be
+        Thread.sleep(20);
+
+        Supervisor restarted = rig.newSupervisor();
+        restarted.tick();
+        restarted.tick();
+
+        assertThat(rig.find("beat-001").lease().lastHeartbeatAt()).isEqualTo(taken);
+    }
+
+    @Test
+    void afterARestartAFileWrittenJustAfterAnApiHeartbeatCounts() throws Exception {
+        beat("file 1");
+        rig.tick();
+        rig.store.heartbeat("beat-001", "api 2");
+        Instant api = rig.find("beat-001").lease().lastHeartbeatAt();
+        beat("file 2");
+        stamp(api.minusMillis(4)); // one jiffy behind
+
+        rig.newSupervisor().tick();
+
+        assertThat(rig.find("beat-001").lease().progress()).isEqualTo("file 2");
+    }
+
+    @Test
+    void afterARestartAnOlderFileDoesNotHideANewerApiHeartbeat() throws Exception {
+        beat("file 1");
+        rig.tick();
+        rig.store.heartbeat("beat-001", "api 2");
+        Instant api = rig.find("beat-001").lease().lastHeartbeatAt();
+        stamp(api.minusSeconds(1));
+
+        Supervisor restarted = rig.newSupervisor();
+        restarted.tick();
+        restarted.tick();
+
+        SandboxRecord now = rig.find("beat-001");
+        assertThat(now.lease().progress()).isEqualTo("api 2");
+        assertThat(now.lease().lastHeartbeatAt()).isEqualTo(api);
+    }
 }
