@@ -94,6 +94,7 @@ public final class Wiring implements AutoCloseable {
     private final ResolutionService resolutions;
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final dev.paddock.compare.GroupComparer comparisons;
+    private final dev.paddock.diff.DiffService diffs;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
     private final dev.paddock.isolation.ApiRelays relays;
@@ -209,6 +210,7 @@ public final class Wiring implements AutoCloseable {
                 clock);
         this.comparisons = new dev.paddock.compare.GroupComparer(
                 sandboxService, new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
+        this.diffs = new dev.paddock.diff.DiffService(sandboxService, git);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
                 sandboxService,
                 new dev.paddock.checkpoint.CheckpointRepositories(
@@ -392,6 +394,11 @@ public final class Wiring implements AutoCloseable {
     /** Comparing the sandboxes of a fan-out ({@code paddock sandbox compare}, the panel's Compare view). */
     public dev.paddock.compare.GroupComparer comparisons() {
         return comparisons;
+    }
+
+    /** A sandbox's whole change against its base ({@code paddock sandbox diff}, {@code GET .../diff}). */
+    public dev.paddock.diff.DiffService diffs() {
+        return diffs;
     }
 
     /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */

@@ -1,0 +1,123 @@
+package dev.paddock.diff;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jgit.diff.DiffEntry;
+import org.eclipse.jgit.diff.Edit;
+import org.eclipse.jgit.lib.AbbreviatedObjectId;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.patch.FileHeader;
+import org.eclipse.jgit.treewalk.AbstractTreeIterator;
+import org.eclipse.jgit.treewalk.CanonicalTreeParser;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+
+/**
+ * The changed files between two trees, with their line counts: each file's edit list is computed and dropped before
+ * the next one's (no patch text is built), and a file renamed without change is not read at all.
+ */
+final class FileChanges {
+    private FileChanges() {}
+
+    /** A changed file and the JGit entry it came from (to format it later). */
+    record Entry(FileChange change, DiffEntry entry) {}
+
+    /**
+     * The files changed from {@code oldTree} to {@code newTree}, renames detected, in git's order; with
+     * {@code ignoreWhitespace}, files whose only change is whitespace are left out.
+     */
+    static List<Entry> between(Repository repo, ObjectId oldTree, ObjectId newTree, boolean ignoreWhitespace)
+            throws IOException {
+        List<Entry> out = new ArrayList<>();
+        try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
+                ObjectReader reader = repo.newObjectReader()) {
+            for (DiffEntry e : scan(f, reader, oldTree, newTree)) {
+                FileChange c = change(f, reader, e);
+                boolean whitespaceOnly = ignoreWhitespace
+                        && c.kind() == ChangeKind.MODIFIED
+                        && !c.binary()
+                        && c.added() == 0
+                        && c.deleted() == 0
+                        && e.getOldMode().equals(e.getNewMode());
+                if (!whitespaceOnly) {
+                    out.add(new Entry(c, e));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The entries from {@code oldTree} to {@code newTree}, renames detected, without their content read. */
+    static List<DiffEntry> scan(GitPatchFormatter f, ObjectReader reader, ObjectId oldTree, ObjectId newTree)
+            throws IOException {
+        return f.scan(tree(reader, oldTree), tree(reader, newTree));
+    }
+
+    /** A walk over a tree, or over nothing when {@code id} is null. */
+    static AbstractTreeIterator tree(ObjectReader reader, ObjectId id) throws IOException {
+        if (id == null) {
+            return new EmptyTreeIterator();
+        }
+        CanonicalTreeParser p = new CanonicalTreeParser();
+        p.reset(reader, id);
+        return p;
+    }
+
+    /** One entry's change with its counts (reads both sides unless they are the same blob). */
+    static FileChange change(GitPatchFormatter f, ObjectReader reader, DiffEntry e) throws IOException {
+        ChangeKind kind = kind(e.getChangeType());
+        String path = kind == ChangeKind.DELETED ? e.getOldPath() : e.getNewPath();
+        String oldPath = kind == ChangeKind.RENAMED || kind == ChangeKind.COPIED ? e.getOldPath() : null;
+        long size = kind == ChangeKind.DELETED ? 0 : size(reader, e.getNewMode(), e.getNewId());
+        if (sameContent(e)) {
+            return new FileChange(path, oldPath, kind, 0, 0, false, size);
+        }
+        FileHeader h = f.toFileHeader(e);
+        boolean binary = h.getPatchType() != FileHeader.PatchType.UNIFIED;
+        int added = 0;
+        int deleted = 0;
+        for (Edit edit : h.toEditList()) {
+            added += edit.getLengthB();
+            deleted += edit.getLengthA();
+        }
+        return new FileChange(path, oldPath, kind, added, deleted, binary, size);
+    }
+
+    /** Whether both sides are the same blob (a rename or copy without change, a mode change). */
+    static boolean sameContent(DiffEntry e) {
+        AbbreviatedObjectId a = e.getOldId();
+        AbbreviatedObjectId b = e.getNewId();
+        return a != null
+                && b != null
+                && a.isComplete()
+                && b.isComplete()
+                && a.equals(b)
+                && !ObjectId.zeroId().equals(a.toObjectId());
+    }
+
+    /** The size of a blob in bytes; 0 for a submodule or nothing. */
+    static long size(ObjectReader reader, FileMode mode, AbbreviatedObjectId id) throws IOException {
+        if (id == null
+                || !id.isComplete()
+                || mode.getObjectType() != Constants.OBJ_BLOB
+                || ObjectId.zeroId().equals(id.toObjectId())) {
+            return 0;
+        }
+        return reader.getObjectSize(id.toObjectId(), Constants.OBJ_BLOB);
+    }
+
+    static ChangeKind kind(DiffEntry.ChangeType t) {
+        return switch (t) {
+            case ADD -> ChangeKind.ADDED;
+            case MODIFY -> ChangeKind.MODIFIED;
+            case DELETE -> ChangeKind.DELETED;
+            case RENAME -> ChangeKind.RENAMED;
+            case COPY -> ChangeKind.COPIED;
+        };
+    }
+}

@@ -1,0 +1,256 @@
+package dev.paddock.diff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.paddock.sandbox.SandboxNotFoundException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A sandbox's whole change against its base, checked against git's own diff of the same states. */
+class DiffServiceTest {
+    @TempDir
+    Path tmp;
+
+    DiffRig rig;
+
+    @BeforeEach
+    void open() throws Exception {
+        rig = DiffRig.open(tmp, "diff-001", repo -> {
+            repo.write(".gitignore", "*.log\n");
+            repo.write("src/Main.java", javaFile("return 100;"));
+            repo.write("gone.txt", "to be deleted\n");
+            repo.write("ws.txt", "one two\nthree four\n");
+            for (int i = 0; i < 5; i++) {
+                repo.write("lib/part" + i + ".txt", "part " + i + "\n" + "of the library\n".repeat(10));
+            }
+            repo.write("bin.dat", "\0\1\2 binary\n");
+        });
+    }
+
+    @AfterEach
+    void close() {
+        rig.close();
+    }
+
+    @Test
+    void theWholeChangeIsGitsDiffOfTheBaseAgainstTheWorktreeWithUntrackedFiles() throws Exception {
+        makeChanges();
+
+        String patch = rig.diffs().patch("diff-001", DiffOptions.whole());
+
+        assertThat(similarityAside(patch)).isEqualTo(similarityAside(rig.gitDiff()));
+        assertThat(patch).contains("rename from lib/part0.txt", "Binary files a/bin.dat and b/bin.dat differ");
+        SandboxDiff d = rig.diffs().diff("diff-001", DiffOptions.whole());
+        assertThat(d.baseCommit()).isEqualTo(rig.base());
+        assertThat(d.files().stream().map(FileChange::path))
+                .containsExactlyElementsOf(nameOnly(rig.gitDiff("--name-only")));
+        Map<String, String> numstat = numstat(rig.gitDiff("--numstat"));
+        for (FileChange f : d.files()) {
+            String counts = f.binary() ? "-\t-" : f.added() + "\t" + f.deleted();
+            assertThat(counts).as(f.path()).isEqualTo(numstat.get(f.path()));
+        }
+        assertThat(d.totalAdded())
+                .isEqualTo(d.files().stream().mapToInt(FileChange::added).sum());
+    }
+
+    @Test
+    void renamesBinariesUntrackedAndIgnoredFilesAreToldApart() throws Exception {
+        makeChanges();
+
+        Map<String, FileChange> files =
+                byPath(rig.diffs().diff("diff-001", DiffOptions.whole()).files());
+
+        assertThat(files.get("moved/part1.txt").kind()).isEqualTo(ChangeKind.RENAMED);
+        assertThat(files.get("moved/part1.txt").oldPath()).isEqualTo("lib/part1.txt");
+        assertThat(files.get("moved/part3.txt").kind()).isEqualTo(ChangeKind.RENAMED);
+        assertThat(files.get("moved/part3.txt").added()).isEqualTo(1); // renamed and changed, uncommitted
+        assertThat(files.get("bin.dat").binary()).isTrue();
+        assertThat(files.get("bin.dat").newSize()).isEqualTo(Files.size(rig.wt.resolve("bin.dat")));
+        assertThat(files.get("notes/new.txt").kind()).isEqualTo(ChangeKind.ADDED); // untracked
+        assertThat(files.get("gone.txt").kind()).isEqualTo(ChangeKind.DELETED);
+        assertThat(files.get("gone.txt").oldPath()).isNull();
+        assertThat(files.get("src/Main.java").kind()).isEqualTo(ChangeKind.MODIFIED);
+        assertThat(files).doesNotContainKey("debug.log");
+        assertThat(rig.git("status", "--porcelain")).contains("?? notes/"); // the real index is untouched
+    }
+
+    @Test
+    void aFilesHunksCarryLineNumbersAndTheHeaderGitWrites() throws Exception {
+        makeChanges();
+
+        FilePatch p = rig.diffs().file("diff-001", "src/Main.java", DiffOptions.whole());
+
+        assertThat(p.tooLarge()).isFalse();
+        assertThat(p.file().added()).isEqualTo(3);
+        assertThat(p.hunks()).hasSize(2);
+        Hunk first = p.hunks().get(0);
+        assertThat(rig.gitDiff("--", "src/Main.java"))
+                .contains(first.header() + "\n", p.hunks().get(1).header() + "\n");
+        assertThat(p.hunks().get(1).header()).endsWith("@@ public class Main {");
+        DiffLine added = first.lines().stream()
+                .filter(l -> l.kind() == DiffLine.Kind.ADDED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(added.text()).isEqualTo("import java.util.List;");
+        assertThat(added.oldLine()).isZero();
+        assertThat(Files.readAllLines(rig.wt.resolve("src/Main.java")).get(added.newLine() - 1))
+                .isEqualTo(added.text());
+        DiffLine deleted = p.hunks().get(1).lines().stream()
+                .filter(l -> l.kind() == DiffLine.Kind.DELETED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(deleted.text()).isEqualTo("        return 100;");
+        assertThat(javaFile("return 100;").split("\n")[deleted.oldLine() - 1]).isEqualTo(deleted.text());
+        assertThat(rig.diffs().file("diff-001", "bin.dat", DiffOptions.whole()).hunks())
+                .isEmpty();
+    }
+
+    @Test
+    void ignoringWhitespaceLeavesOutFilesWhoseOnlyChangeIsWhitespace() throws Exception {
+        rig.write("ws.txt", "one   two\n\tthree four  \n");
+        rig.write("src/Main.java", javaFile("return 100;").replace("class Main {", "class  Main {") + "// end\n");
+
+        SandboxDiff counted = rig.diffs().diff("diff-001", DiffOptions.whole());
+        SandboxDiff ignored = rig.diffs().diff("diff-001", new DiffOptions(true, null));
+
+        assertThat(byPath(counted.files()).get("ws.txt").added()).isEqualTo(2);
+        assertThat(byPath(counted.files()).get("src/Main.java").added()).isEqualTo(2);
+        assertThat(byPath(ignored.files())).doesNotContainKey("ws.txt");
+        assertThat(byPath(ignored.files()).get("src/Main.java").added()).isEqualTo(1);
+        assertThat(rig.diffs().patch("diff-001", new DiffOptions(true, null)))
+                .doesNotContain("ws.txt")
+                .contains("+// end");
+    }
+
+    @Test
+    void oneCommitIsShownAgainstItsParentAndTheBranchsCommitsAreListed() throws Exception {
+        rig.write("src/Main.java", javaFile("return 2;"));
+        String first = rig.commit("Return two");
+        rig.git("mv", "lib", "moved");
+        String second = rig.commit("Move the library");
+        rig.write("notes.txt", "uncommitted\n");
+
+        SandboxDiff one = rig.diffs().diff("diff-001", new DiffOptions(false, first));
+        SandboxDiff moved = rig.diffs().diff("diff-001", new DiffOptions(false, second.substring(0, 10)));
+
+        assertThat(one.files()).extracting(FileChange::path).containsExactly("src/Main.java");
+        assertThat(one.baseCommit()).isEqualTo(rig.base());
+        assertThat(moved.baseCommit()).isEqualTo(first);
+        assertThat(moved.files()).hasSize(5).allMatch(f -> f.kind() == ChangeKind.RENAMED);
+        assertThat(one.commits()).extracting(CommitSummary::id).containsExactly(second, first);
+        assertThat(one.commits().get(0).subject()).isEqualTo("Move the library");
+        assertThat(rig.diffs().patch("diff-001", new DiffOptions(false, first)))
+                .isEqualTo(rig.git("diff", "-M", first + "^", first));
+    }
+
+    @Test
+    void errorsSayWhatIsWrong() throws Exception {
+        rig.write("a.txt", "a\n");
+        String other = rig.repo.commitFile("main-only.txt", "x\n", "On main, not the sandbox's");
+
+        assertThatThrownBy(() -> rig.diffs().diff("nope-001", DiffOptions.whole()))
+                .isInstanceOf(SandboxNotFoundException.class);
+        assertThatThrownBy(() -> rig.diffs().diff("diff-001", new DiffOptions(false, rig.base())))
+                .isInstanceOf(DiffException.class)
+                .hasMessageContaining("not on the branch of sandbox diff-001");
+        assertThatThrownBy(() -> rig.diffs().diff("diff-001", new DiffOptions(false, other)))
+                .isInstanceOf(DiffException.class)
+                .hasMessageContaining("not on the branch");
+        assertThatThrownBy(() -> rig.diffs().diff("diff-001", new DiffOptions(false, "--all")))
+                .isInstanceOf(DiffException.class)
+                .hasMessageContaining("No commit --all");
+        for (String bad : List.of("../repo/a.txt", "/etc/passwd", "src/../../x", "")) {
+            assertThatThrownBy(() -> rig.diffs().file("diff-001", bad, DiffOptions.whole()))
+                    .as(bad)
+                    .isInstanceOf(DiffException.class)
+                    .isNotInstanceOf(DiffNotFoundException.class);
+        }
+        assertThatThrownBy(() -> rig.diffs().file("diff-001", "ws.txt", DiffOptions.whole()))
+                .isInstanceOf(DiffNotFoundException.class)
+                .hasMessageContaining("does not touch ws.txt");
+        dev.paddock.testing.TempRepo.deleteTree(rig.wt);
+        assertThatThrownBy(() -> rig.diffs().diff("diff-001", DiffOptions.whole()))
+                .isInstanceOf(DiffNotFoundException.class)
+                .hasMessageContaining("The worktree of sandbox diff-001 is gone");
+    }
+
+    /**
+     * Two commits and uncommitted work: a modified file, a folder moved (one file changed after), a deleted file, a
+     * changed binary, an untracked file and an ignored one.
+     */
+    private void makeChanges() throws Exception {
+        rig.write(
+                "src/Main.java",
+                javaFile("return 100;").replace("package demo;\n", "package demo;\n\nimport java.util.List;\n"));
+        rig.commit("Import List");
+        rig.git("mv", "lib", "moved");
+        rig.commit("Move lib");
+        rig.write("moved/part3.txt", "part 3\n" + "of the library\n".repeat(10) + "changed after the move\n");
+        rig.write(
+                "src/Main.java",
+                Files.readString(rig.wt.resolve("src/Main.java")).replace("return 100;", "return 42;"));
+        Files.delete(rig.wt.resolve("gone.txt"));
+        rig.writeBytes("bin.dat", new byte[] {0, 1, 2, 3, 'x', '\n'});
+        rig.write("notes/new.txt", "an untracked file\n");
+        rig.write("debug.log", "ignored\n");
+    }
+
+    /** A Java file long enough that an import and a change at its end are two hunks. */
+    static String javaFile(String returning) {
+        StringBuilder b = new StringBuilder("package demo;\n\npublic class Main {\n");
+        for (int i = 0; i < 12; i++) {
+            b.append("    static int f")
+                    .append(i)
+                    .append("() {\n        return ")
+                    .append(i)
+                    .append(";\n    }\n");
+        }
+        return b.append("    int value() {\n        ")
+                .append(returning)
+                .append("\n    }\n}\n")
+                .toString();
+    }
+
+    /**
+     * A patch with its renames' similarity percentages left out: JGit weighs a 1% share of the names' likeness into
+     * the score of an inexact rename, so it may say 86% where git says 87%. Everything else is compared.
+     */
+    static String similarityAside(String patch) {
+        return patch.replaceAll("(?m)^similarity index \\d+%$", "similarity index N%");
+    }
+
+    private static Map<String, FileChange> byPath(List<FileChange> files) {
+        return files.stream().collect(Collectors.toMap(FileChange::path, Function.identity()));
+    }
+
+    private static List<String> nameOnly(String out) {
+        return out.lines().toList();
+    }
+
+    /** {@code git diff --numstat} by new path ({@code old => new} of a rename reduced to the new path). */
+    private static Map<String, String> numstat(String out) {
+        return out.lines()
+                .map(l -> l.split("\t", 3))
+                .collect(Collectors.toMap(f -> newPath(f[2]), f -> f[0] + "\t" + f[1]));
+    }
+
+    private static String newPath(String p) {
+        int brace = p.indexOf('{');
+        if (brace >= 0) {
+            int arrow = p.indexOf(" => ", brace);
+            int close = p.indexOf('}', arrow);
+            return (p.substring(0, brace) + p.substring(arrow + 4, close) + p.substring(close + 1)).replace("//", "/");
+        }
+        int arrow = p.indexOf(" => ");
+        return arrow < 0 ? p : p.substring(arrow + 4);
+    }
+}
