@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}
  * (with {@code render=json|text}: what {@code paddock status} prints, {@link CliText}); the
- * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
+ * sandbox routes of {@link SandboxRoutes}, {@link CheckpointRoutes} and {@link DiffRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
@@ -90,6 +90,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile MergeRoutes mergeRoutes;
     /** The checkpoint routes, once the host hands them the service ({@link #serveCheckpoints}); 503 before. */
     private volatile CheckpointRoutes checkpointRoutes;
+    /** The diff routes, once the host hands them the service ({@link #serveDiffs}); 503 before. */
+    private volatile DiffRoutes diffRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -214,6 +216,11 @@ public final class ApiServer implements AutoCloseable {
         this.checkpointRoutes = new CheckpointRoutes(checkpoints);
     }
 
+    /** Serves the diff routes ({@link DiffRoutes}) from now on; 503 before. */
+    public void serveDiffs(dev.paddock.diff.DiffService diffs) {
+        this.diffRoutes = new DiffRoutes(diffs);
+    }
+
     /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on; 503 before. */
     public void serveComparisons(dev.paddock.compare.GroupComparer comparer) {
         sandboxRoutes.serveComparisons(comparer);
@@ -284,7 +291,10 @@ public final class ApiServer implements AutoCloseable {
         ex.getResponseHeaders().set("Connection", "close");
         ExecutorService own = ApprovalRoutes.waits(method, path)
                 ? waiting
-                : caller.isInstall() && (SandboxRoutes.isSlow(method, path) || CheckpointRoutes.isSlow(method, path))
+                : caller.isInstall()
+                                && (SandboxRoutes.isSlow(method, path)
+                                        || CheckpointRoutes.isSlow(method, path)
+                                        || DiffRoutes.isSlow(method, path))
                         ? slow
                         : workers;
         try {
@@ -330,6 +340,12 @@ public final class ApiServer implements AutoCloseable {
                 throw new ApiError(503, "checkpoints are not served by this Paddock");
             }
             routes.handle(ex, caller);
+        } else if (DiffRoutes.matches(path)) {
+            DiffRoutes routes = diffRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "diffs are not served by this Paddock");
+            }
+            routes.handle(ex);
         } else if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
         } else if (SettingsRoutes.matches(path)) {

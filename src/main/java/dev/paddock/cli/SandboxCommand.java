@@ -7,7 +7,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|diff}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(
@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
             SandboxTranscriptCommand.class,
             SandboxCompareCommand.class,
             SandboxCheckpointsCommand.class,
-            SandboxRollbackCommand.class
+            SandboxRollbackCommand.class,
+            SandboxDiffCommand.class
         })
 public final class SandboxCommand implements Runnable {
     @ParentCommand
@@ -43,6 +44,6 @@ public final class SandboxCommand implements Runnable {
         throw new ParameterException(
                 spec.commandLine(),
                 "Missing a command: new, list, stop, retry, say, rm, image,"
-                        + " flags, transcript, checkpoints or rollback.");
+                        + " flags, transcript, compare, checkpoints, rollback or diff.");
     }
 }

@@ -116,6 +116,11 @@ public final class DiffService {
             throw new DiffNotFoundException("The worktree of sandbox " + sandboxId + " is gone"
                     + (wt == null ? "" : " (" + wt + ")") + ": its change cannot be read any more.");
         }
+        if (!Files.exists(wt.resolve(".git"))) {
+            // Else git would climb to the repository that holds the folder and diff that one's worktree.
+            throw new DiffNotFoundException("The worktree of sandbox " + sandboxId + " (" + wt
+                    + ") is not a git worktree any more: its change cannot be read.");
+        }
         String base = r.workspace().baseCommit();
         if (base == null || base.isBlank()) {
             throw new DiffNotFoundException("Sandbox " + sandboxId + " records no base commit to compare with.");

@@ -181,6 +181,10 @@ class DiffServiceTest {
         assertThatThrownBy(() -> rig.diffs().diff("diff-001", DiffOptions.whole()))
                 .isInstanceOf(DiffNotFoundException.class)
                 .hasMessageContaining("The worktree of sandbox diff-001 is gone");
+        Files.createDirectories(rig.wt); // a folder inside the main worktree, no worktree of its own
+        assertThatThrownBy(() -> rig.diffs().diff("diff-001", DiffOptions.whole()))
+                .isInstanceOf(DiffNotFoundException.class)
+                .hasMessageContaining("is not a git worktree any more");
     }
 
     /**
