@@ -78,11 +78,11 @@ public final class DiffService {
                             "The change of sandbox " + sandboxId + " does not touch " + path + "."));
             boolean tooLarge = FileChanges.size(reader, e.getOldMode(), e.getOldId()) > MAX_TEXT_BYTES
                     || FileChanges.size(reader, e.getNewMode(), e.getNewId()) > MAX_TEXT_BYTES;
-            FileChange c = FileChanges.change(f, reader, e);
-            if (tooLarge || c.binary() || FileChanges.sameContent(e)) {
-                return new FilePatch(c, List.of(), tooLarge);
+            if (tooLarge || FileChanges.sameContent(e)) {
+                return new FilePatch(FileChanges.change(f, reader, e), List.of(), tooLarge);
             }
-            return new FilePatch(c, HunkCollector.hunks(s.repo(), e, opts.ignoreWhitespace()), false);
+            HunkCollector.Result h = HunkCollector.hunks(s.repo(), e, opts.ignoreWhitespace());
+            return new FilePatch(FileChanges.of(reader, e, h.added(), h.deleted(), h.binary()), h.hunks(), false);
         } catch (IOException e) {
             throw unreadable(sandboxId, e);
         }

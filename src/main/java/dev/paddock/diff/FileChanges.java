@@ -70,21 +70,25 @@ final class FileChanges {
 
     /** One entry's change with its counts (reads both sides unless they are the same blob). */
     static FileChange change(GitPatchFormatter f, ObjectReader reader, DiffEntry e) throws IOException {
-        ChangeKind kind = kind(e.getChangeType());
-        String path = kind == ChangeKind.DELETED ? e.getOldPath() : e.getNewPath();
-        String oldPath = kind == ChangeKind.RENAMED || kind == ChangeKind.COPIED ? e.getOldPath() : null;
-        long size = kind == ChangeKind.DELETED ? 0 : size(reader, e.getNewMode(), e.getNewId());
         if (sameContent(e)) {
-            return new FileChange(path, oldPath, kind, 0, 0, false, size);
+            return of(reader, e, 0, 0, false);
         }
         FileHeader h = f.toFileHeader(e);
-        boolean binary = h.getPatchType() != FileHeader.PatchType.UNIFIED;
         int added = 0;
         int deleted = 0;
         for (Edit edit : h.toEditList()) {
             added += edit.getLengthB();
             deleted += edit.getLengthA();
         }
+        return of(reader, e, added, deleted, h.getPatchType() != FileHeader.PatchType.UNIFIED);
+    }
+
+    /** An entry's change with counts known already. */
+    static FileChange of(ObjectReader reader, DiffEntry e, int added, int deleted, boolean binary) throws IOException {
+        ChangeKind kind = kind(e.getChangeType());
+        String path = kind == ChangeKind.DELETED ? e.getOldPath() : e.getNewPath();
+        String oldPath = kind == ChangeKind.RENAMED || kind == ChangeKind.COPIED ? e.getOldPath() : null;
+        long size = kind == ChangeKind.DELETED ? 0 : size(reader, e.getNewMode(), e.getNewId());
         return new FileChange(path, oldPath, kind, added, deleted, binary, size);
     }
 

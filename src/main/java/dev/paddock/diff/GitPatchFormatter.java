@@ -30,6 +30,10 @@ class GitPatchFormatter extends DiffFormatter {
     private static final Pattern BINARY = Pattern.compile("--- (.*)\n\\+\\+\\+ (.*)\nBinary files differ\n$");
 
     private RawText oldText;
+    /** Where the last hunk's function line search of this file started (-1: none yet), and what it found. */
+    private int searchedFrom = -1;
+
+    private String lastFuncName;
 
     GitPatchFormatter(OutputStream out, Repository repo, boolean ignoreWhitespace) {
         super(out);
@@ -42,6 +46,8 @@ class GitPatchFormatter extends DiffFormatter {
     @Override
     public void format(EditList edits, RawText a, RawText b, DiffDriver driver) throws IOException {
         oldText = a;
+        searchedFrom = -1;
+        lastFuncName = null;
         try {
             super.format(edits, a, b, driver);
         } finally {
@@ -52,16 +58,23 @@ class GitPatchFormatter extends DiffFormatter {
     @Override
     protected void writeHunkHeader(int aStartLine, int aEndLine, int bStartLine, int bEndLine, String funcName)
             throws IOException {
-        String name = funcName != null ? funcName : funcName(oldText, aStartLine);
+        String name = funcName;
+        if (name == null && oldText != null) {
+            // As git: each search stops where the previous hunk's began, and keeps its line when it finds none.
+            String found = funcName(oldText, aStartLine, searchedFrom);
+            searchedFrom = Math.min(aStartLine, oldText.size()) - 1;
+            lastFuncName = found != null ? found : lastFuncName;
+            name = lastFuncName;
+        }
         super.writeHunkHeader(aStartLine, aEndLine, bStartLine, bEndLine, name);
     }
 
-    /** git's default function line for a hunk starting at {@code start} (0-based): the nearest one before it. */
-    static String funcName(RawText a, int start) {
-        if (a == null) {
-            return null;
-        }
-        for (int i = Math.min(start, a.size()) - 1; i >= 0; i--) {
+    /**
+     * git's default function line for a hunk starting at {@code start} (0-based): the nearest one before it and after
+     * line {@code after} (-1: from the file's start); null when there is none.
+     */
+    static String funcName(RawText a, int start, int after) {
+        for (int i = Math.min(start, a.size()) - 1; i > after; i--) {
             String line = a.getString(i);
             if (!line.isEmpty()) {
                 char c = line.charAt(0);
@@ -79,7 +92,7 @@ class GitPatchFormatter extends DiffFormatter {
 
     /**
      * Writes the patch of {@code entries} to {@code out} as {@code git diff} does, one file at a time (only one
-     * file's text is held at once).
+     * file's text is held at once); with {@code ignoreWhitespace}, a file whose only change is whitespace is left out.
      */
     static void writePatch(Repository repo, List<DiffEntry> entries, boolean ignoreWhitespace, OutputStream out)
             throws IOException {
@@ -89,10 +102,22 @@ class GitPatchFormatter extends DiffFormatter {
                 one.reset();
                 f.format(e);
                 f.flush();
-                out.write(gitBinaryLine(one.toByteArray()));
+                byte[] text = one.toByteArray();
+                if (!(ignoreWhitespace && whitespaceOnly(e, text))) {
+                    out.write(gitBinaryLine(text));
+                }
             }
         }
         out.flush();
+    }
+
+    /** Whether a modified file's patch has no hunk and no binary line: its only change was whitespace. */
+    private static boolean whitespaceOnly(DiffEntry e, byte[] text) {
+        if (e.getChangeType() != DiffEntry.ChangeType.MODIFY || !e.getOldMode().equals(e.getNewMode())) {
+            return false;
+        }
+        String s = new String(text, StandardCharsets.ISO_8859_1);
+        return !s.contains("\n@@ ") && !s.endsWith("Binary files differ\n");
     }
 
     /** JGit's {@code --- A / +++ B / Binary files differ} of a binary file as git's one line. */

@@ -30,12 +30,36 @@ final class HunkCollector extends GitPatchFormatter {
         this.out = out;
     }
 
-    /** The hunks of one entry. */
-    static List<Hunk> hunks(Repository repo, DiffEntry entry, boolean ignoreWhitespace) throws IOException {
+    /** One entry's hunks, and whether it is binary (then it has none). */
+    record Result(List<Hunk> hunks, boolean binary) {
+        int added() {
+            return count(DiffLine.Kind.ADDED);
+        }
+
+        int deleted() {
+            return count(DiffLine.Kind.DELETED);
+        }
+
+        private int count(DiffLine.Kind kind) {
+            int n = 0;
+            for (Hunk h : hunks) {
+                for (DiffLine l : h.lines()) {
+                    n += l.kind() == kind ? 1 : 0;
+                }
+            }
+            return n;
+        }
+    }
+
+    /** The hunks of one entry (its text read and diffed once). */
+    static Result hunks(Repository repo, DiffEntry entry, boolean ignoreWhitespace) throws IOException {
         try (HunkCollector c = new HunkCollector(new ByteArrayOutputStream(), repo, ignoreWhitespace)) {
             c.format(entry);
+            c.flush();
             c.finish();
-            return c.hunks;
+            boolean binary = c.hunks.isEmpty()
+                    && c.out.toString(StandardCharsets.ISO_8859_1).endsWith("\nBinary files differ\n");
+            return new Result(c.hunks, binary);
         }
     }
 
