@@ -130,14 +130,16 @@ class ArchitectureTest {
                     + " them over as IsolationRuntimes");
 
     @ArchTest
-    static final ArchRule onlyWorktreeMergeAndCheckpointUseJGit = noClasses()
+    static final ArchRule onlyWorktreeMergeCheckpointAndDiffUseJGit = noClasses()
             .that()
-            .resideOutsideOfPackages("dev.paddock.worktree..", "dev.paddock.merge..", "dev.paddock.checkpoint..")
+            .resideOutsideOfPackages(
+                    "dev.paddock.worktree..", "dev.paddock.merge..", "dev.paddock.checkpoint..", "dev.paddock.diff..")
             .should()
             .dependOnClassesThat()
             .resideInAPackage("org.eclipse.jgit..")
             .because("one owner per library: git access goes through the packages that know JGit's gaps"
-                    + " (no worktree add/list/remove; it checks out a branch used by another worktree)");
+                    + " (no worktree add/list/remove; it checks out a branch used by another worktree); diff uses its"
+                    + " diff machinery and shows only its own values");
 
     @ArchTest
     static final ArchRule onlyTheUiUsesJavaFx = noClasses()
