@@ -14,6 +14,7 @@ import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.util.QuotedString;
 
 /**
  * JGit's {@link DiffFormatter} set up as {@code git diff -M} is, and writing what git writes where JGit differs: a
@@ -97,8 +98,15 @@ class GitPatchFormatter extends DiffFormatter {
     static void writePatch(Repository repo, List<DiffEntry> entries, boolean ignoreWhitespace, OutputStream out)
             throws IOException {
         ByteArrayOutputStream one = new ByteArrayOutputStream();
+        QuotedString quote = repo.getConfig().getBoolean("core", "quotePath", true)
+                ? QuotedString.GIT_PATH
+                : QuotedString.GIT_PATH_MINIMAL;
         try (GitPatchFormatter f = new GitPatchFormatter(one, repo, ignoreWhitespace)) {
             for (DiffEntry e : entries) {
+                if (FileChanges.sameContent(e) && pureMove(e)) {
+                    out.write(moveHeader(e, quote).getBytes(StandardCharsets.UTF_8));
+                    continue;
+                }
                 one.reset();
                 f.format(e);
                 f.flush();
@@ -109,6 +117,21 @@ class GitPatchFormatter extends DiffFormatter {
             }
         }
         out.flush();
+    }
+
+    /** A rename or copy that changed neither content nor mode: JGit would read both sides for nothing. */
+    private static boolean pureMove(DiffEntry e) {
+        return (e.getChangeType() == DiffEntry.ChangeType.RENAME || e.getChangeType() == DiffEntry.ChangeType.COPY)
+                && e.getOldMode().equals(e.getNewMode());
+    }
+
+    /** The whole patch of a pure move, as git (and JGit) write it. */
+    static String moveHeader(DiffEntry e, QuotedString quote) {
+        String verb = e.getChangeType() == DiffEntry.ChangeType.RENAME ? "rename" : "copy";
+        return "diff --git " + quote.quote("a/" + e.getOldPath()) + " " + quote.quote("b/" + e.getNewPath()) + "\n"
+                + "similarity index " + e.getScore() + "%\n"
+                + verb + " from " + quote.quote(e.getOldPath()) + "\n"
+                + verb + " to " + quote.quote(e.getNewPath()) + "\n";
     }
 
     /** Whether a modified file's patch has no hunk and no binary line: its only change was whitespace. */

@@ -33,6 +33,7 @@ class DiffServiceTest {
                 repo.write("lib/part" + i + ".txt", "part " + i + "\n" + "of the library\n".repeat(10));
             }
             repo.write("bin.dat", "\0\1\2 binary\n");
+            repo.write("docs/\u00e4 \"quoted\".txt", "a name git quotes\n");
         });
     }
 
@@ -48,12 +49,17 @@ class DiffServiceTest {
         String patch = rig.diffs().patch("diff-001", DiffOptions.whole());
 
         assertThat(similarityAside(patch)).isEqualTo(similarityAside(rig.gitDiff()));
-        assertThat(patch).contains("rename from lib/part0.txt", "Binary files a/bin.dat and b/bin.dat differ");
+        assertThat(patch)
+                .contains(
+                        "rename from lib/part0.txt",
+                        "Binary files a/bin.dat and b/bin.dat differ",
+                        "rename to \"doc/\\303\\244 \\\"quoted\\\".txt\"");
         SandboxDiff d = rig.diffs().diff("diff-001", DiffOptions.whole());
         assertThat(d.baseCommit()).isEqualTo(rig.base());
         assertThat(d.files().stream().map(FileChange::path))
-                .containsExactlyElementsOf(nameOnly(rig.gitDiff("--name-only")));
-        Map<String, String> numstat = numstat(rig.gitDiff("--numstat"));
+                .containsExactlyElementsOf(
+                        List.of(rig.gitDiff("--name-only", "-z").split("\0")));
+        Map<String, String> numstat = numstat(rig.gitDiff("--numstat", "-z"));
         for (FileChange f : d.files()) {
             String counts = f.binary() ? "-\t-" : f.added() + "\t" + f.deleted();
             assertThat(counts).as(f.path()).isEqualTo(numstat.get(f.path()));
@@ -197,6 +203,7 @@ class DiffServiceTest {
                 javaFile("return 100;").replace("package demo;\n", "package demo;\n\nimport java.util.List;\n"));
         rig.commit("Import List");
         rig.git("mv", "lib", "moved");
+        rig.git("mv", "docs", "doc");
         rig.commit("Move lib");
         rig.write("moved/part3.txt", "part 3\n" + "of the library\n".repeat(10) + "changed after the move\n");
         rig.write(
@@ -236,25 +243,15 @@ class DiffServiceTest {
         return files.stream().collect(Collectors.toMap(FileChange::path, Function.identity()));
     }
 
-    private static List<String> nameOnly(String out) {
-        return out.lines().toList();
-    }
-
-    /** {@code git diff --numstat} by new path ({@code old => new} of a rename reduced to the new path). */
-    private static Map<String, String> numstat(String out) {
-        return out.lines()
-                .map(l -> l.split("\t", 3))
-                .collect(Collectors.toMap(f -> newPath(f[2]), f -> f[0] + "\t" + f[1]));
-    }
-
-    private static String newPath(String p) {
-        int brace = p.indexOf('{');
-        if (brace >= 0) {
-            int arrow = p.indexOf(" => ", brace);
-            int close = p.indexOf('}', arrow);
-            return (p.substring(0, brace) + p.substring(arrow + 4, close) + p.substring(close + 1)).replace("//", "/");
+    /** {@code git diff --numstat -z} by new path: "A\tD\tPATH" or, for a rename, "A\tD\t", OLD, NEW. */
+    private static Map<String, String> numstat(String z) {
+        Map<String, String> out = new java.util.HashMap<>();
+        String[] t = z.split("\0");
+        for (int i = 0; i < t.length; i++) {
+            String[] f = t[i].split("\t", 3);
+            String path = f[2].isEmpty() ? t[i += 2] : f[2];
+            out.put(path, f[0] + "\t" + f[1]);
         }
-        int arrow = p.indexOf(" => ");
-        return arrow < 0 ? p : p.substring(arrow + 4);
+        return out;
     }
 }
