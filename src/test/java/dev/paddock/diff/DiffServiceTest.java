@@ -121,6 +121,24 @@ class DiffServiceTest {
     }
 
     @Test
+    void aFileOverTheLimitGetsItsCountsButNoHunks() throws Exception {
+        String line = "a line of a generated file, long enough to fill megabytes quickly\n";
+        int lines = (int) (DiffService.MAX_TEXT_BYTES / line.length()) + 1_000;
+        rig.write("generated.txt", line.repeat(lines));
+
+        FileChange listed = byPath(
+                        rig.diffs().diff("diff-001", DiffOptions.whole()).files())
+                .get("generated.txt");
+        FilePatch p = rig.diffs().file("diff-001", "generated.txt", DiffOptions.whole());
+
+        assertThat(listed.added()).isEqualTo(lines);
+        assertThat(listed.newSize()).isGreaterThan(DiffService.MAX_TEXT_BYTES);
+        assertThat(p.tooLarge()).isTrue();
+        assertThat(p.hunks()).isEmpty();
+        assertThat(p.file()).isEqualTo(listed);
+    }
+
+    @Test
     void ignoringWhitespaceLeavesOutFilesWhoseOnlyChangeIsWhitespace() throws Exception {
         rig.write("ws.txt", "one   two\n\tthree four  \n");
         rig.write("src/Main.java", javaFile("return 100;").replace("class Main {", "class  Main {") + "// end\n");
