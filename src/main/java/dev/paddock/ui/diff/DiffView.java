@@ -28,7 +28,7 @@ import javafx.scene.layout.VBox;
 /**
  * A sandbox's change: the toolbar (the whole change or one commit, unified or side by side, whitespace), the files as
  * a tree, the file's diff with syntax colours, and the comments. Keys: Alt+Down / Alt+Up the next / previous file,
- * N / P the next / previous hunk, C a comment on the caret's line, Alt+1 unified, Alt+2 side by side, Alt+W
+ * N / P or F7 / Shift+F7 the next / previous hunk, C a comment on the caret's line, Alt+1 unified, Alt+2 side by side, Alt+W
  * whitespace.
  */
 public final class DiffView extends BorderPane {
@@ -200,9 +200,9 @@ public final class DiffView extends BorderPane {
             vm.modeProperty().set(DiffViewModel.Mode.SIDE_BY_SIDE);
         } else if (e.isAltDown() && e.getCode() == KeyCode.W) {
             vm.ignoreWhitespaceProperty().set(!vm.ignoreWhitespaceProperty().get());
-        } else if (plain && e.getCode() == KeyCode.N) {
+        } else if ((plain && e.getCode() == KeyCode.N) || (e.getCode() == KeyCode.F7 && !e.isShiftDown())) {
             shownArea.nextHunk(true);
-        } else if (plain && e.getCode() == KeyCode.P) {
+        } else if ((plain && e.getCode() == KeyCode.P) || (e.getCode() == KeyCode.F7 && e.isShiftDown())) {
             shownArea.nextHunk(false);
         } else if (plain && e.getCode() == KeyCode.C) {
             DiffArea focused = left.area().isFocused() ? left : shownArea;
