@@ -18,9 +18,8 @@ public interface DiffBackend {
     /** The comments on a sandbox's change, oldest first. */
     List<Comment> comments(String sandboxId) throws PaddockException;
 
-    /** Adds a comment; {@code path} null: on the change as a whole. */
-    Comment comment(String sandboxId, String path, int line, boolean oldSide, String quoted, String body)
-            throws PaddockException;
+    /** Adds a comment (the backend quotes the line); {@code path} null: on the change as a whole. */
+    Comment comment(String sandboxId, String path, int line, boolean oldSide, String body) throws PaddockException;
 
     /**
      * A comment.

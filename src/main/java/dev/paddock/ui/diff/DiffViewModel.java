@@ -216,10 +216,9 @@ public final class DiffViewModel implements AutoCloseable {
         boolean oldSide = row != null && row.kind() == DiffDocument.Kind.DELETED;
         String path = row == null || f == null ? null : f.path();
         int line = row == null ? 0 : oldSide ? row.oldLine() : row.newLine();
-        String quoted = row == null ? null : row.text();
         worker.execute(() -> {
             try {
-                backend.comment(id, path, line, oldSide, quoted, body.strip());
+                backend.comment(id, path, line, oldSide, body.strip());
                 List<DiffBackend.Comment> c = backend.comments(id);
                 Platform.runLater(() -> {
                     comments.setAll(c);
