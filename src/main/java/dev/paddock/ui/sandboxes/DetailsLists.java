@@ -184,9 +184,28 @@ final class DetailsLists {
         refresh.getStyleClass().addAll(Styles.FLAT, Styles.BUTTON_ICON, Styles.SMALL);
         refresh.setTooltip(new Tooltip("Look again now (it refreshes every few seconds while shown)"));
         refresh.setOnAction(e -> vm.refreshChanges());
+        Button diff = new Button(
+                "Review diff…", Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignF.FILE_COMPARE, 14));
+        diff.setId("sandbox-changes-diff");
+        diff.getStyleClass().add(Styles.SMALL);
+        diff.setTooltip(new Tooltip(
+                "The whole change, line by line, with comments, in its own window" + " (or double-click a file)"));
+        diff.setOnAction(e -> openDiff(list, null));
+        list.setOnMouseClicked(e -> {
+            Change c = list.getSelectionModel().getSelectedItem();
+            if (e.getClickCount() == 2 && c != null) {
+                openDiff(list, c.path());
+            }
+        });
+        list.setOnKeyPressed(e -> {
+            Change c = list.getSelectionModel().getSelectedItem();
+            if (e.getCode() == javafx.scene.input.KeyCode.ENTER && c != null) {
+                openDiff(list, c.path());
+            }
+        });
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar = new HBox(8, Icons.of(MaterialDesignS.SOURCE_BRANCH, 14), summary, spacer, refresh);
+        HBox bar = new HBox(8, Icons.of(MaterialDesignS.SOURCE_BRANCH, 14), summary, spacer, diff, refresh);
         bar.setAlignment(Pos.CENTER_LEFT);
         vm.changesProperty().addListener((o, a, c) -> {
             rows.setAll(rowsOf(c));
@@ -199,6 +218,21 @@ final class DetailsLists {
         VBox.setVgrow(list, Priority.ALWAYS);
         box.getStyleClass().add(Style.CHANGES);
         return box;
+    }
+
+    /** Opens the diff window of the sandbox shown, at {@code path} (null: its first file). */
+    private void openDiff(javafx.scene.Node from, String path) {
+        dev.paddock.status.RepositoryStatus.Sandbox s = vm.sandboxProperty().get();
+        dev.paddock.ui.diff.DiffBackend diffs = vm.diffs();
+        if (s == null || diffs == null) {
+            return;
+        }
+        dev.paddock.ui.diff.DiffWindow.show(
+                from.getScene() == null ? null : from.getScene().getWindow(),
+                diffs,
+                s.id(),
+                s.branch() + " (" + s.id() + ")",
+                path);
     }
 
     private String describe(WorktreeManager.ChangeList c) {

@@ -159,6 +159,9 @@ public interface SandboxBackend {
     /** What the sandbox's worktree changed against its base commit. */
     WorktreeManager.ChangeList changes(String id) throws PaddockException;
 
+    /** Sandboxes' whole changes as diffs, and the comments on them (the diff window). */
+    dev.paddock.ui.diff.DiffBackend diffs();
+
     /** The sandbox's checkpoints, oldest first (see {@code paddock sandbox checkpoints}). */
     List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException;
 

@@ -254,6 +254,12 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         return done;
     }
 
+    /** The diffs of the backend, or null while Paddock is not running. */
+    public dev.paddock.ui.diff.DiffBackend diffs() {
+        SandboxBackend b = backend;
+        return b == null ? null : b.diffs();
+    }
+
     /** Where the details come from (null while Paddock is not running). */
     public void setBackend(SandboxBackend b) {
         backend = b;

@@ -84,6 +84,33 @@ public final class Style {
     public static final String CODE_CAPTION = "pd-code-caption";
     public static final String CODE_PANE = "pd-code-pane";
 
+    // diff
+    public static final String DIFF_ADDED = "pd-diff-added";
+    public static final String DIFF_AREA = "pd-diff-area";
+    public static final String DIFF_COMMENT = "pd-diff-comment";
+    public static final String DIFF_COMMENTS = "pd-diff-comments";
+    public static final String DIFF_CONTEXT = "pd-diff-context";
+    public static final String DIFF_DELETED = "pd-diff-deleted";
+    public static final String DIFF_FILES = "pd-diff-files";
+    public static final String DIFF_FILLER = "pd-diff-filler";
+    public static final String DIFF_KIND = "pd-diff-kind";
+    /** Prefix of a family of classes whose last part is computed (the sheets list each). */
+    public static final String DIFF_KIND_PREFIX = "pd-diff-kind-";
+
+    public static final String DIFF_MODES = "pd-diff-modes";
+    public static final String DIFF_NOTE = "pd-diff-note";
+    public static final String DIFF_TOOLBAR = "pd-diff-toolbar";
+    public static final String DIFF_VIEW = "pd-diff-view";
+    /** Syntax colours of code (the diff view's token classes). */
+    public static final String SYN_ANNOTATION = "pd-syn-annotation";
+
+    public static final String SYN_COMMENT = "pd-syn-comment";
+    public static final String SYN_FUNCTION = "pd-syn-function";
+    public static final String SYN_KEYWORD = "pd-syn-keyword";
+    public static final String SYN_NUMBER = "pd-syn-number";
+    public static final String SYN_STRING = "pd-syn-string";
+    public static final String SYN_TYPE = "pd-syn-type";
+
     // compare
     /** Prefix of a family of classes whose last part is computed (the sheets list each). */
     public static final String COMPARE_PREFIX = "pd-compare-";
