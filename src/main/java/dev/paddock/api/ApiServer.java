@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}
  * (with {@code render=json|text}: what {@code paddock status} prints, {@link CliText}); the
- * sandbox routes of {@link SandboxRoutes} and {@link CheckpointRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
+ * sandbox routes of {@link SandboxRoutes}, {@link CheckpointRoutes} and {@link PublishRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
@@ -90,6 +90,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile MergeRoutes mergeRoutes;
     /** The checkpoint routes, once the host hands them the service ({@link #serveCheckpoints}); 503 before. */
     private volatile CheckpointRoutes checkpointRoutes;
+    /** The push and pull request routes, once the host hands them the service ({@link #servePublishing}). */
+    private volatile PublishRoutes publishRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -214,6 +216,11 @@ public final class ApiServer implements AutoCloseable {
         this.checkpointRoutes = new CheckpointRoutes(checkpoints);
     }
 
+    /** Serves the push and pull request routes ({@link PublishRoutes}) from now on; 503 before. */
+    public void servePublishing(dev.paddock.publish.PublishService publish) {
+        this.publishRoutes = new PublishRoutes(publish);
+    }
+
     /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on; 503 before. */
     public void serveComparisons(dev.paddock.compare.GroupComparer comparer) {
         sandboxRoutes.serveComparisons(comparer);
@@ -284,7 +291,10 @@ public final class ApiServer implements AutoCloseable {
         ex.getResponseHeaders().set("Connection", "close");
         ExecutorService own = ApprovalRoutes.waits(method, path)
                 ? waiting
-                : caller.isInstall() && (SandboxRoutes.isSlow(method, path) || CheckpointRoutes.isSlow(method, path))
+                : caller.isInstall()
+                                && (SandboxRoutes.isSlow(method, path)
+                                        || CheckpointRoutes.isSlow(method, path)
+                                        || PublishRoutes.isSlow(method, path))
                         ? slow
                         : workers;
         try {
@@ -328,6 +338,12 @@ public final class ApiServer implements AutoCloseable {
             CheckpointRoutes routes = checkpointRoutes;
             if (routes == null) {
                 throw new ApiError(503, "checkpoints are not served by this Paddock");
+            }
+            routes.handle(ex, caller);
+        } else if (PublishRoutes.matches(path)) {
+            PublishRoutes routes = publishRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "pushing is not served by this Paddock");
             }
             routes.handle(ex, caller);
         } else if (SandboxRoutes.matches(path)) {

@@ -6,13 +6,13 @@ import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxRepositories;
 import dev.paddock.sandbox.Tier;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.testing.FakeGh;
 import dev.paddock.testing.TempRepo;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -79,10 +79,7 @@ final class PublishRig implements AutoCloseable {
 
     /** Puts an executable {@code gh} script in {@link #bin}. */
     Path fakeGh(String script) throws IOException {
-        Path gh = bin.resolve("gh");
-        Files.writeString(gh, "#!/bin/sh\n" + script);
-        Files.setPosixFilePermissions(gh, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return gh;
+        return FakeGh.install(bin, script);
     }
 
     /** Every event's message and details, for checking what was written. */

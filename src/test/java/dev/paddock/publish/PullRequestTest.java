@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.paddock.events.EventKinds;
+import dev.paddock.testing.FakeGh;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,15 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
  * real one: a PATH without gh, and a fake {@code gh} script on the PATH that records its arguments.
  */
 class PullRequestTest {
-    /** A gh that is signed in, records {@code pr create}'s arguments one a line and prints a pull request's URL. */
-    static String recordingGh(Path record) {
-        return "if [ \"$1 $2\" = \"auth status\" ]; then exit 0; fi\n"
-                + "pwd > '" + record + ".dir'\n"
-                + "for a in \"$@\"; do printf '%s\\n--\\n' \"$a\"; done > '" + record + "'\n"
-                + "echo 'Creating pull request...' >&2\n"
-                + "echo https://github.com/team/repo/pull/7\n";
-    }
-
     @TempDir
     Path tmp;
 
@@ -61,12 +53,12 @@ class PullRequestTest {
             rig.commit("hello.txt", "hello\n", "Say hello");
             String tip = rig.commit("hello.txt", "hello, world\n", "Greet the world");
             Path record = tmp.resolve("gh-args");
-            rig.fakeGh(recordingGh(record));
+            rig.fakeGh(FakeGh.recording(record));
 
             PublishResult r = rig.service().pullRequest(rig.sandbox.id(), null, true, "tester");
 
-            assertThat(r.pullRequestUrl()).isEqualTo("https://github.com/team/repo/pull/7");
-            assertThat(r.message()).contains("Pull request: https://github.com/team/repo/pull/7");
+            assertThat(r.pullRequestUrl()).isEqualTo(FakeGh.URL);
+            assertThat(r.message()).contains("Pull request: " + FakeGh.URL);
             assertThat(rig.remoteTip(bare, rig.branch()))
                     .as("pushed before gh runs")
                     .isEqualTo(tip);
@@ -85,8 +77,7 @@ class PullRequestTest {
                     .as("gh runs in the sandbox's worktree, where its repository and remotes are")
                     .isEqualTo(rig.worktree().toRealPath());
             assertThat(rig.eventTexts())
-                    .anyMatch(e -> e.startsWith(EventKinds.SANDBOX_PULL_REQUEST_OPENED)
-                            && e.contains("https://github.com/team/repo/pull/7"));
+                    .anyMatch(e -> e.startsWith(EventKinds.SANDBOX_PULL_REQUEST_OPENED) && e.contains(FakeGh.URL));
         }
     }
 
@@ -123,9 +114,9 @@ class PullRequestTest {
             assertThat(noGh.message()).endsWith("No pull request: " + GhCli.MISSING + ".");
 
             Path record = tmp.resolve("gh-args");
-            rig.fakeGh(recordingGh(record));
+            rig.fakeGh(FakeGh.recording(record));
             PublishResult withGh = rig.service().publishApproved(rig.sandbox.id(), "ann");
-            assertThat(withGh.pullRequestUrl()).isEqualTo("https://github.com/team/repo/pull/7");
+            assertThat(withGh.pullRequestUrl()).isEqualTo(FakeGh.URL);
             assertThat(Files.readString(record)).doesNotContain("--draft");
         }
     }
