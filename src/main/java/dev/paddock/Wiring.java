@@ -216,7 +216,8 @@ public final class Wiring implements AutoCloseable {
                 merges,
                 git,
                 new dev.paddock.publish.BranchPush(git, dev.paddock.publish.BranchPush.TIMEOUT),
-                dev.paddock.publish.GhCli.onPath(),
+                new dev.paddock.publish.GhCli(
+                        ownEnvironment.getOrDefault("PATH", ""), dev.paddock.publish.GhCli.TIMEOUT),
                 events);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
                 sandboxService,

@@ -36,11 +36,6 @@ public final class GhCli {
         this.timeout = timeout;
     }
 
-    /** gh as found on this process's {@code PATH}. */
-    public static GhCli onPath() {
-        return new GhCli(System.getenv("PATH"), TIMEOUT);
-    }
-
     /** The gh program on the PATH, if any. */
     public Optional<Path> locate() {
         for (String dir : path.split(File.pathSeparator)) {
