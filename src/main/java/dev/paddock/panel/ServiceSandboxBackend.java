@@ -77,12 +77,12 @@ public final class ServiceSandboxBackend implements SandboxBackend {
 
     @Override
     public String push(String id) throws PaddockException {
-        return publish.push(id, null, who).message();
+        return publish.push(id, null, who).shortMessage();
     }
 
     @Override
     public String openPullRequest(String id) throws PaddockException {
-        return publish.pullRequest(id, null, false, who).message();
+        return publish.pullRequest(id, null, false, who).shortMessage();
     }
 
     @Override

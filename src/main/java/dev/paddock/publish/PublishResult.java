@@ -10,7 +10,16 @@ package dev.paddock.publish;
 public record PublishResult(PushResult push, String pullRequestUrl, String note) {
     /** What a person is told. */
     public String message() {
-        String out = push.message();
+        return with(push.message());
+    }
+
+    /** The message in a few words, for a status line (the pull request's URL, or why there is none, last). */
+    public String shortMessage() {
+        return with(push.shortMessage());
+    }
+
+    private String with(String pushed) {
+        String out = pushed;
         if (pullRequestUrl != null) {
             out += " Pull request: " + pullRequestUrl;
         } else if (note != null) {

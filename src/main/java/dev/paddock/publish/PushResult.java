@@ -23,4 +23,13 @@ public record PushResult(
         }
         return out;
     }
+
+    /** The message in a few words, for a status line: the branch, the remote, and what was not pushed. */
+    public String shortMessage() {
+        return "Pushed " + branch + " to " + remote
+                + (uncommittedFiles == 0
+                        ? "."
+                        : "; " + uncommittedFiles + " uncommitted " + (uncommittedFiles == 1 ? "file" : "files")
+                                + " not pushed.");
+    }
 }

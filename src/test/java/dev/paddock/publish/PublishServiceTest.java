@@ -30,6 +30,8 @@ class PublishServiceTest {
             assertThat(r.message())
                     .startsWith("Pushed " + rig.branch() + " at " + commit.substring(0, 10) + " to origin (" + bare)
                     .contains("1 file has uncommitted changes in the worktree: not pushed");
+            assertThat(r.shortMessage())
+                    .isEqualTo("Pushed " + rig.branch() + " to origin; 1 uncommitted file not pushed.");
             assertThat(TempRepo.open(rig.worktree()).git("status", "--porcelain"))
                     .as("nothing was committed for the push")
                     .contains("draft.txt");

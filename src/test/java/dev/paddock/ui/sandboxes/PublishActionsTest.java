@@ -57,6 +57,25 @@ class PublishActionsTest {
         return panel;
     }
 
+    /** A picture of the panel when PADDOCK_SHOTS names a folder (to judge the layout). */
+    private void shoot(String name) throws Exception {
+        String dir = System.getenv("PADDOCK_SHOTS");
+        if (dir == null) {
+            return;
+        }
+        javafx.scene.image.WritableImage img = fx(() -> stage.getScene().snapshot(null));
+        int width = (int) img.getWidth();
+        int height = (int) img.getHeight();
+        int[] argb = new int[width * height];
+        img.getPixelReader()
+                .getPixels(0, 0, width, height, javafx.scene.image.PixelFormat.getIntArgbInstance(), argb, 0, width);
+        java.awt.image.BufferedImage b =
+                new java.awt.image.BufferedImage(width, height, java.awt.image.BufferedImage.TYPE_INT_ARGB);
+        b.setRGB(0, 0, width, height, argb, 0, width);
+        javax.imageio.ImageIO.write(
+                b, "png", Path.of(dir).resolve(name + ".png").toFile());
+    }
+
     private Label status(FxRobot robot) throws Exception {
         return node(robot, "#sandbox-action-status", Label.class);
     }
@@ -70,7 +89,7 @@ class PublishActionsTest {
         Path bare = TempRepo.initBare(temp.resolve("origin.git"), false);
         panel.repo.git("remote", "add", "origin", bare.toString());
         SandboxRecord s = panel.create("Wait for a push", "sleep 300");
-        panel.show();
+        panel.show(1366, 768);
         panel.waitForState(s.id(), "running", 20);
         panel.select(robot, s.id());
 
@@ -82,13 +101,14 @@ class PublishActionsTest {
                 () -> fx(() -> status(robot).getText() != null
                         && status(robot)
                                 .getText()
-                                .startsWith("Pushed " + s.workspace().branch() + " at ")));
+                                .equals("Pushed " + s.workspace().branch() + " to origin.")));
         assertThat(TempRepo.open(bare)
                         .git(
                                 "ls-remote",
                                 bare.toString(),
                                 "refs/heads/" + s.workspace().branch()))
                 .startsWith(panel.repo.head());
+        shoot("publish-pushed-1366x768");
 
         robot.press(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.O).release(KeyCode.O, KeyCode.SHIFT, KeyCode.CONTROL);
 
