@@ -97,4 +97,30 @@ class PublishServiceTest {
             assertThat(rig.eventTexts()).noneMatch(e -> e.contains("s3cret"));
         }
     }
+
+    @Test
+    void gitsOwnMessageNamingAUrlWithCredentialsIsShownWithoutThem() throws Exception {
+        // git 2.39 already leaves credentials out of "unable to access"; older ones and remote helpers do not. A git
+        // that prints such a URL on a push (and is the real git otherwise) shows that Paddock takes them out itself.
+        Path fakeGit = tmp.resolve("git-printing-credentials");
+        java.nio.file.Files.writeString(
+                fakeGit,
+                "#!/bin/sh\n"
+                        + "for a in \"$@\"; do if [ \"$a\" = push ]; then\n"
+                        + "  echo \"error: failed to push some refs to 'https://alice:s3cret@example.com/r.git'\" >&2\n"
+                        + "  exit 1\n"
+                        + "fi; done\n"
+                        + "exec git \"$@\"\n");
+        fakeGit.toFile().setExecutable(true);
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
+        repo.git("remote", "add", "origin", "https://alice:s3cret@example.com/r.git");
+        dev.paddock.worktree.GitCli git = new dev.paddock.worktree.GitCli(fakeGit.toString());
+        Remote origin = Remote.choose(git, repo.dir(), null);
+
+        assertThatThrownBy(() -> new BranchPush(git, java.time.Duration.ofSeconds(30))
+                        .push("s1", repo.dir(), null, origin, "main"))
+                .isInstanceOf(PublishException.class)
+                .hasMessage("git push of main to origin failed: failed to push some refs to"
+                        + " 'https://***@example.com/r.git'");
+    }
 }
