@@ -66,6 +66,17 @@ class PublishCommandTest {
             assertThat(List.of(set.get("target").asText(), set.get("remote").asText()))
                     .containsExactly("push", "origin");
             assertThat(set.get("pullRequest").asBoolean()).isTrue();
+            Run bad = paddock(
+                    "--home",
+                    home.toString(),
+                    "merge",
+                    "config",
+                    "--repo",
+                    repo.dir().toString(),
+                    "--target",
+                    "github");
+            assertThat(bad.exit()).isNotZero();
+            assertThat(bad.err()).contains("unknown merge target \"github\": use local");
             Run shown = paddock(
                     "--home",
                     home.toString(),
