@@ -116,6 +116,11 @@ public final class PublishService {
         return new PublishResult(pushed, openPullRequest(s, dir, pushed, false, by), null);
     }
 
+    /** {@link #publishApproved(String, String)} attributed to the approval itself. */
+    public PublishResult publishApproved(String sandboxId) throws PaddockException {
+        return publishApproved(sandboxId, "the approval");
+    }
+
     /** The merge target of the sandbox's repository. */
     public MergeTarget target(SandboxRecord s) throws PaddockException {
         return merges.settings(repository(s).path()).target();
