@@ -106,6 +106,7 @@ public final class Host implements AutoCloseable {
             wiring.checkpoints().start();
             api.serveCheckpoints(wiring.checkpoints());
             api.serveDiffs(wiring.diffs());
+            api.servePublishing(wiring.publish());
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

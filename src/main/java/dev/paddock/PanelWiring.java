@@ -46,6 +46,7 @@ final class PanelWiring {
                 w.worktrees(),
                 w.checkpoints(),
                 w.approvals(),
-                w.comparisons());
+                w.comparisons(),
+                w.publish());
     }
 }

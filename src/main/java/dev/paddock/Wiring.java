@@ -95,6 +95,7 @@ public final class Wiring implements AutoCloseable {
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final dev.paddock.compare.GroupComparer comparisons;
     private final dev.paddock.diff.DiffService diffs;
+    private final dev.paddock.publish.PublishService publish;
     private volatile String apiUrl = "http://127.0.0.1:0";
     private final AgentLauncher launcher;
     private final dev.paddock.isolation.ApiRelays relays;
@@ -211,6 +212,15 @@ public final class Wiring implements AutoCloseable {
         this.comparisons = new dev.paddock.compare.GroupComparer(
                 sandboxService, new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
         this.diffs = new dev.paddock.diff.DiffService(sandboxService, git);
+        this.publish = new dev.paddock.publish.PublishService(
+                sandboxService,
+                new SandboxRepositories(repoStore, locator),
+                merges,
+                git,
+                new dev.paddock.publish.BranchPush(git, dev.paddock.publish.BranchPush.TIMEOUT),
+                new dev.paddock.publish.GhCli(
+                        ownEnvironment.getOrDefault("PATH", ""), dev.paddock.publish.GhCli.TIMEOUT),
+                events);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
                 sandboxService,
                 new dev.paddock.checkpoint.CheckpointRepositories(
@@ -389,6 +399,11 @@ public final class Wiring implements AutoCloseable {
      */
     public dev.paddock.checkpoint.CheckpointService checkpoints() {
         return checkpoints;
+    }
+
+    /** Pushing sandboxes' branches and opening pull requests ({@code paddock sandbox push|pr}, the panel). */
+    public dev.paddock.publish.PublishService publish() {
+        return publish;
     }
 
     /** Comparing the sandboxes of a fan-out ({@code paddock sandbox compare}, the panel's Compare view). */

@@ -35,7 +35,8 @@ class ArchitectureTest {
         "dev.paddock.agent..",
         "dev.paddock.isolation..",
         "dev.paddock.compare..",
-        "dev.paddock.diff.."
+        "dev.paddock.diff..",
+        "dev.paddock.publish.."
     };
 
     @ArchTest

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}
  * (with {@code render=json|text}: what {@code paddock status} prints, {@link CliText}); the
- * sandbox routes of {@link SandboxRoutes}, {@link CheckpointRoutes} and {@link DiffRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
+ * sandbox routes of {@link SandboxRoutes}, {@link CheckpointRoutes}, {@link DiffRoutes} and {@link PublishRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
  * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
@@ -92,6 +92,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile CheckpointRoutes checkpointRoutes;
     /** The diff routes, once the host hands them the service ({@link #serveDiffs}); 503 before. */
     private volatile DiffRoutes diffRoutes;
+    /** The push and pull request routes, once the host hands them the service ({@link #servePublishing}). */
+    private volatile PublishRoutes publishRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -221,6 +223,11 @@ public final class ApiServer implements AutoCloseable {
         this.diffRoutes = new DiffRoutes(diffs);
     }
 
+    /** Serves the push and pull request routes ({@link PublishRoutes}) from now on; 503 before. */
+    public void servePublishing(dev.paddock.publish.PublishService publish) {
+        this.publishRoutes = new PublishRoutes(publish);
+    }
+
     /** Serves {@code GET /v1/sandboxes/{id}/compare} from now on; 503 before. */
     public void serveComparisons(dev.paddock.compare.GroupComparer comparer) {
         sandboxRoutes.serveComparisons(comparer);
@@ -294,7 +301,8 @@ public final class ApiServer implements AutoCloseable {
                 : caller.isInstall()
                                 && (SandboxRoutes.isSlow(method, path)
                                         || CheckpointRoutes.isSlow(method, path)
-                                        || DiffRoutes.isSlow(method, path))
+                                        || DiffRoutes.isSlow(method, path)
+                                        || PublishRoutes.isSlow(method, path))
                         ? slow
                         : workers;
         try {
@@ -346,6 +354,12 @@ public final class ApiServer implements AutoCloseable {
                 throw new ApiError(503, "diffs are not served by this Paddock");
             }
             routes.handle(ex);
+        } else if (PublishRoutes.matches(path)) {
+            PublishRoutes routes = publishRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "pushing is not served by this Paddock");
+            }
+            routes.handle(ex, caller);
         } else if (SandboxRoutes.matches(path)) {
             sandboxRoutes.handle(ex, caller);
         } else if (SettingsRoutes.matches(path)) {

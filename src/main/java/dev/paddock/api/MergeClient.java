@@ -81,8 +81,48 @@ public final class MergeClient {
             String autoResolve,
             Map<String, String> regenerate)
             throws PaddockException {
-        String body = write(new MergeRoutes.SettingsRequest(
-                strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate));
+        return configure(
+                repo,
+                new MergeRoutes.SettingsRequest(
+                        strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate));
+    }
+
+    /**
+     * {@code PUT /v1/merges/settings?repo=} with the merge target's fields too; null arguments keep their value.
+     *
+     * @param target {@code local} or {@code push}; null keeps it
+     * @param remote the remote a push target pushes to, {@code ""} for origin or the only remote; null keeps it
+     * @param pullRequest whether a push target opens a pull request; null keeps it
+     * @throws PaddockException with the server's message for a bad value
+     */
+    public MergeRoutes.SettingsView configure(
+            Path repo,
+            String strategy,
+            String testCommand,
+            Long testTimeoutMs,
+            Integer maxAttempts,
+            String autoResolve,
+            Map<String, String> regenerate,
+            String target,
+            String remote,
+            Boolean pullRequest)
+            throws PaddockException {
+        return configure(
+                repo,
+                new MergeRoutes.SettingsRequest(
+                        strategy,
+                        testCommand,
+                        testTimeoutMs,
+                        maxAttempts,
+                        autoResolve,
+                        regenerate,
+                        target,
+                        remote,
+                        pullRequest));
+    }
+
+    private MergeRoutes.SettingsView configure(Path repo, MergeRoutes.SettingsRequest request) throws PaddockException {
+        String body = write(request);
         return Json.mapper()
                 .convertValue(
                         read(api.send(

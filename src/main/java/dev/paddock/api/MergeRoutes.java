@@ -74,6 +74,9 @@ final class MergeRoutes {
      * @param maxAttempts   failed attempts before the entry waits for a person
      * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
      * @param regenerate    lockfile or generated file (name or path) → the command that regenerates it
+     * @param target        where approved work goes: {@code local} (the merge queue) or {@code push} (a remote)
+     * @param remote        the remote a {@code push} target pushes to; null: origin, or the only remote
+     * @param pullRequest   whether a {@code push} target also opens a pull request (with gh)
      */
     public record SettingsView(
             String strategy,
@@ -81,7 +84,10 @@ final class MergeRoutes {
             long testTimeoutMs,
             int maxAttempts,
             String autoResolve,
-            java.util.Map<String, String> regenerate) {
+            java.util.Map<String, String> regenerate,
+            String target,
+            String remote,
+            boolean pullRequest) {
         static SettingsView of(dev.paddock.merge.MergeSettings s, java.util.Map<String, String> regenerate) {
             return new SettingsView(
                     s.strategy().id(),
@@ -89,7 +95,10 @@ final class MergeRoutes {
                     s.testTimeout().toMillis(),
                     s.maxAttempts(),
                     s.autoResolve().id(),
-                    regenerate);
+                    regenerate,
+                    s.target().kind().id(),
+                    s.target().remote(),
+                    s.target().pullRequest());
         }
     }
 
@@ -103,7 +112,26 @@ final class MergeRoutes {
             Long testTimeoutMs,
             Integer maxAttempts,
             String autoResolve,
-            java.util.Map<String, String> regenerate) {}
+            java.util.Map<String, String> regenerate,
+            String target,
+            String remote,
+            Boolean pullRequest) {
+        /** A request without the merge target's fields. */
+        public SettingsRequest(
+                String strategy,
+                String testCommand,
+                Long testTimeoutMs,
+                Integer maxAttempts,
+                String autoResolve,
+                java.util.Map<String, String> regenerate) {
+            this(strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, null, null, null);
+        }
+
+        /** Whether it changes the merge target, its remote or its pull request. */
+        boolean changesTarget() {
+            return target != null || remote != null || pullRequest != null;
+        }
+    }
 
     /**
      * Optional body of cancel, retry, approve and reject.
@@ -113,6 +141,15 @@ final class MergeRoutes {
      * @param reason for reject: why (may be null)
      */
     record ActionRequest(String by, String commit, String reason) {}
+
+    /** A typed merge target checked before anything changes. */
+    private static void checkTarget(String target) throws ApiError {
+        try {
+            dev.paddock.merge.MergeTarget.Kind.of(target);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+        }
+    }
 
     void handle(HttpExchange ex) throws ApiError, IOException {
         String method = ex.getRequestMethod();
@@ -135,13 +172,15 @@ final class MergeRoutes {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
-                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\"} (any of them)");
+                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\", \"target\", \"remote\","
+                                    + " \"pullRequest\"} (any of them)");
                         }
                         java.util.Map<String, String> regen =
                                 req.regenerate() == null ? java.util.Map.of() : req.regenerate();
                         for (String file : regen.keySet()) {
                             dev.paddock.merge.MergeService.regenerateFile(file);
                         }
+                        checkTarget(req.target());
                         dev.paddock.merge.MergeSettings s = merges.configure(
                                 repo,
                                 req.strategy(),
@@ -151,6 +190,9 @@ final class MergeRoutes {
                                 req.autoResolve());
                         for (java.util.Map.Entry<String, String> r : regen.entrySet()) {
                             merges.regenerate(repo, r.getKey(), r.getValue());
+                        }
+                        if (req.changesTarget()) {
+                            s = merges.configureTarget(repo, req.target(), req.remote(), req.pullRequest());
                         }
                         HttpIo.json(ex, 200, SettingsView.of(s, merges.regenerateCommands(repo)));
                     }

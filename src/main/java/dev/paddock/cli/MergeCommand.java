@@ -133,14 +133,16 @@ public final class MergeCommand implements Runnable {
 
     /**
      * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
-     * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--json]}: shows a
-     * repository's merge settings, changing the ones given first.
+     * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--target local|push]
+     * [--remote NAME] [--pull-request true|false] [--json]}: shows a repository's merge settings, changing the ones
+     * given first.
      */
     @Command(
             name = "config",
             mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
-                    + " test timeout, attempts, auto-resolve, lockfile regenerate commands.")
+                    + " test timeout, attempts, auto-resolve, lockfile regenerate commands, and where approved work"
+                    + " goes (merged locally, or pushed to a remote).")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
@@ -192,6 +194,26 @@ public final class MergeCommand implements Runnable {
                         + " merging it as text; FILE= removes it. Repeatable.")
         java.util.List<String> regenerate;
 
+        @picocli.CommandLine.Option(
+                names = "--target",
+                paramLabel = "local|push",
+                description = "Where approved work goes: local (the merge queue merges it into the base branch, the"
+                        + " default) or push (its branch is pushed to --remote instead, and never merged here).")
+        String target;
+
+        @picocli.CommandLine.Option(
+                names = "--remote",
+                paramLabel = "NAME",
+                description = "The remote a push target pushes to; \"\" for origin, or the only remote.")
+        String remote;
+
+        @picocli.CommandLine.Option(
+                names = "--pull-request",
+                paramLabel = "true|false",
+                arity = "1",
+                description = "Whether a push target also opens a pull request (needs gh, signed in).")
+        Boolean pullRequest;
+
         @Mixin
         JsonOption json;
 
@@ -214,10 +236,23 @@ public final class MergeCommand implements Runnable {
                     || testTimeoutMs != null
                     || maxAttempts != null
                     || autoResolve != null
-                    || !regen.isEmpty();
+                    || !regen.isEmpty()
+                    || this.target != null
+                    || remote != null
+                    || pullRequest != null;
             var v = change
                     ? parent.client()
-                            .configure(target, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regen)
+                            .configure(
+                                    target,
+                                    strategy,
+                                    testCommand,
+                                    testTimeoutMs,
+                                    maxAttempts,
+                                    autoResolve,
+                                    regen,
+                                    this.target,
+                                    remote,
+                                    pullRequest)
                     : parent.client().settings(target);
             var out = spec.commandLine().getOut();
             if (json.on()) {
@@ -233,6 +268,9 @@ public final class MergeCommand implements Runnable {
                     out.println("regenerate    (none)");
                 }
                 commands.forEach((file, command) -> out.println("regenerate    " + file + " = " + command));
+                out.println("target        " + v.target());
+                out.println("remote        " + (v.remote() == null ? "(origin, or the only remote)" : v.remote()));
+                out.println("pull request  " + (v.pullRequest() ? "yes (with gh)" : "no"));
             }
             out.flush();
             return 0;

@@ -7,15 +7,15 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|diff}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|diff|push|pr}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(
         name = "sandbox",
         mixinStandardHelpOptions = true,
         description =
-                "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags (through the"
-                        + " running Paddock).",
+                "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags,"
+                        + " push their branches and open pull requests (through the running Paddock).",
         subcommands = {
             SandboxNewCommand.class,
             SandboxListCommand.class,
@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
             SandboxCompareCommand.class,
             SandboxCheckpointsCommand.class,
             SandboxRollbackCommand.class,
-            SandboxDiffCommand.class
+            SandboxDiffCommand.class,
+            SandboxPushCommand.class,
+            SandboxPrCommand.class
         })
 public final class SandboxCommand implements Runnable {
     @ParentCommand
@@ -44,6 +46,6 @@ public final class SandboxCommand implements Runnable {
         throw new ParameterException(
                 spec.commandLine(),
                 "Missing a command: new, list, stop, retry, say, rm, image,"
-                        + " flags, transcript, compare, checkpoints, rollback or diff.");
+                        + " flags, transcript, compare, checkpoints, rollback, diff, push or pr.");
     }
 }

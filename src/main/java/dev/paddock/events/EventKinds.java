@@ -68,6 +68,11 @@ public final class EventKinds {
     /** A person rejected an entry's policy change: it is cancelled, base unchanged. */
     public static final String MERGE_POLICY_REJECTED = "merge.policy_rejected";
 
+    /** A sandbox's branch was pushed to a remote ({@code details.remote}, {@code details.branch}, {@code details.commit}). */
+    public static final String SANDBOX_PUSHED = "sandbox.pushed";
+    /** A pull request was opened for a sandbox's branch ({@code details.url}, {@code details.base}). */
+    public static final String SANDBOX_PULL_REQUEST_OPENED = "sandbox.pull_request_opened";
+
     /**
      * A sandbox's agent ended its turn (Claude Code's Stop hook): it waits for a follow-up ("waiting for you";
      * {@code details.run}, {@code details.session}, {@code details.via}: {@code api} or {@code file}).

@@ -32,6 +32,8 @@ public enum EventSeverity {
             Map.entry(EventKinds.MERGE_FAILED, ERROR),
             Map.entry("sandbox.done", SUCCESS),
             Map.entry("sandbox.merged", SUCCESS),
+            Map.entry("sandbox.pushed", SUCCESS),
+            Map.entry("sandbox.pull_request_opened", SUCCESS),
             Map.entry("sandbox.engine_back", SUCCESS),
             Map.entry("sandbox.awaiting_human", WARNING),
             Map.entry("sandbox.conflict", WARNING),

@@ -196,7 +196,9 @@ public final class MergeQueue implements AutoCloseable {
      * Enqueues every finished sandbox ({@code done}) whose branch has a commit that base lacks and whose run has no
      * entry yet. A done sandbox with nothing new stays done: there is nothing to merge. Nor does one whose agent
      * waits for you (its turn ended, or it asks for attention): your answer may be a follow-up that goes on in the
-     * same worktree, so it enters the queue when a person enqueues it.
+     * same worktree, so it enters the queue when a person enqueues it. Nor does one whose repository's approved work
+     * is pushed ({@link MergeTarget#pushes()}): it stays done for a person to publish (the publish package's
+     * {@code PublishService.publishApproved}), and base is never merged into here.
      *
      * @return how many entered the queue
      */
@@ -219,6 +221,9 @@ public final class MergeQueue implements AutoCloseable {
             }
             Path main = repo.get().path();
             RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
+            if (store.settings(target.id()).target().pushes()) {
+                continue;
+            }
             Optional<String> tip =
                     git.resolve(main, "refs/heads/" + s.workspace().branch());
             Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
@@ -231,10 +236,21 @@ public final class MergeQueue implements AutoCloseable {
         return n;
     }
 
-    /** Inserts a queued entry (and moves its sandbox to merging). */
+    /**
+     * Inserts a queued entry (and moves its sandbox to merging).
+     *
+     * @throws MergeException CONFLICT for a sandbox of a repository whose approved work is pushed, not merged here
+     */
     MergeEntry enqueue(RepoRecord registered, String sandboxId, String branch, String who) throws PaddockException {
         RepoRecord repo = sandboxes.targetOf(registered, sandboxId);
         MergeSettings st = store.settings(repo.id());
+        if (sandboxId != null && st.target().pushes()) {
+            throw new MergeException(
+                    MergeException.Kind.CONFLICT,
+                    "the approved work of " + repo.path() + " is pushed to a remote (merge target push), not merged"
+                            + " into " + repo.baseBranch() + ": push " + sandboxId + " (paddock sandbox push "
+                            + sandboxId + "), or set the target to local (paddock merge config --target local)");
+        }
         MergeEntry e = store.insert(
                 repo.id(),
                 sandboxId,

@@ -10,7 +10,6 @@ import dev.paddock.sandbox.SandboxState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -302,9 +301,35 @@ public final class MergeService {
                 testCommand == null ? cur.testCommand() : testCommand,
                 timeoutMs == null ? cur.testTimeout() : Duration.ofMillis(timeoutMs),
                 maxAttempts == null ? cur.maxAttempts() : maxAttempts,
-                auto);
-        store.setSettings(id, next, changes(record, cur, next));
+                auto,
+                cur.target());
+        store.setSettings(id, next, SettingChanges.of(record, cur, next));
         return store.settings(id);
+    }
+
+    /**
+     * Sets where a repository's approved work goes; null arguments keep the current value, a blank remote means
+     * {@code origin} or the only remote. Writes a {@code setting.changed} event for each value that changes.
+     *
+     * @param target {@code local} or {@code push} ({@link MergeTarget.Kind})
+     * @throws MergeException BAD_REQUEST for an unknown target or a remote name git would refuse (nothing changed)
+     */
+    public MergeSettings configureTarget(Path repo, String target, String remote, Boolean pullRequest)
+            throws PaddockException {
+        RepoRecord record = repos.open(repo).record();
+        MergeSettings cur = store.settings(record.id());
+        MergeTarget next;
+        try {
+            next = new MergeTarget(
+                    target == null ? cur.target().kind() : MergeTarget.Kind.of(target),
+                    remote == null ? cur.target().remote() : SettingChanges.remoteName(remote),
+                    pullRequest == null ? cur.target().pullRequest() : pullRequest);
+        } catch (IllegalArgumentException e) {
+            throw new MergeException(MergeException.Kind.BAD_REQUEST, e.getMessage());
+        }
+        MergeSettings changed = cur.withTarget(next);
+        store.setSettings(record.id(), changed, SettingChanges.of(record, cur, changed));
+        return store.settings(record.id());
     }
 
     /** The commands that regenerate a repository's lockfiles and generated files: file → command, sorted. */
@@ -327,7 +352,8 @@ public final class MergeService {
         String next = command == null || command.isBlank() ? null : command.strip();
         String was = store.regenerateCommands(record.id()).get(f);
         List<EventDraft> events = new java.util.ArrayList<>();
-        change(events, record, "regenerate " + f, was == null ? "(none)" : was, next == null ? "(none)" : next);
+        SettingChanges.add(
+                events, record, "regenerate " + f, was == null ? "(none)" : was, next == null ? "(none)" : next);
         store.setRegenerateCommand(record.id(), f, next, events);
         return store.regenerateCommands(record.id());
     }
@@ -352,51 +378,6 @@ public final class MergeService {
                             + " name (package-lock.json) or a path inside the repository, not \"" + file + "\"");
         }
         return f;
-    }
-
-    /** One {@code setting.changed} event per merge setting whose value differs (names as the CLI options). */
-    private static List<EventDraft> changes(RepoRecord repo, MergeSettings from, MergeSettings to) {
-        List<EventDraft> out = new java.util.ArrayList<>();
-        change(out, repo, "strategy", from.strategy().id(), to.strategy().id());
-        change(
-                out,
-                repo,
-                "test-command",
-                from.hasTest() ? from.testCommand().strip() : "(none)",
-                to.hasTest() ? to.testCommand().strip() : "(none)");
-        change(
-                out,
-                repo,
-                "test-timeout",
-                from.testTimeout().toMillis() + " ms",
-                to.testTimeout().toMillis() + " ms");
-        change(out, repo, "max-attempts", String.valueOf(from.maxAttempts()), String.valueOf(to.maxAttempts()));
-        change(
-                out,
-                repo,
-                "auto-resolve",
-                from.autoResolve().id(),
-                to.autoResolve().id());
-        return out;
-    }
-
-    private static void change(List<EventDraft> out, RepoRecord repo, String name, String from, String to) {
-        if (!from.equals(to)) {
-            out.add(EventDraft.of(
-                    repo.id(),
-                    null,
-                    EventKinds.SETTING_CHANGED,
-                    "Merge setting " + name + " of " + repo.path() + " changed " + from + " → " + to,
-                    Map.of(
-                            "name",
-                            "merge." + name,
-                            "from",
-                            from,
-                            "to",
-                            to,
-                            "repository",
-                            repo.path().toString())));
-        }
     }
 
     /** Entries waiting in the conflict queue (state conflict) of the repository, or of all repositories for null. */

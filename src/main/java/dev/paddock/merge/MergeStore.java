@@ -367,14 +367,16 @@ public final class MergeStore {
     /** A repository's merge settings. @throws StoreException also when there is no such repository */
     public MergeSettings settings(long repositoryId) throws StoreException {
         return jdbc.queryOne(
-                        "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve"
-                                + " FROM repositories WHERE id = ?",
+                        "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve,"
+                                + " merge_target, merge_remote, merge_pull_request FROM repositories WHERE id = ?",
                         rs -> new MergeSettings(
                                 MergeStrategy.of(rs.getString(1)),
                                 rs.getString(2),
                                 Duration.ofMillis(rs.getLong(3)),
                                 rs.getInt(4),
-                                AutoResolveMode.of(rs.getString(5))),
+                                AutoResolveMode.of(rs.getString(5)),
+                                new MergeTarget(
+                                        MergeTarget.Kind.of(rs.getString(6)), rs.getString(7), rs.getBoolean(8))),
                         repositoryId)
                 .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
     }
@@ -389,12 +391,16 @@ public final class MergeStore {
         jdbc.inTransaction(tx -> {
             tx.update(
                     "UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
-                            + " max_merge_attempts = ?, auto_resolve = ? WHERE id = ?",
+                            + " max_merge_attempts = ?, auto_resolve = ?, merge_target = ?, merge_remote = ?,"
+                            + " merge_pull_request = ? WHERE id = ?",
                     s.strategy().id(),
                     s.hasTest() ? s.testCommand().strip() : null,
                     s.testTimeout().toMillis(),
                     s.maxAttempts(),
                     s.autoResolve().id(),
+                    s.target().kind().id(),
+                    s.target().remote(),
+                    s.target().pullRequest(),
                     repositoryId);
             for (EventDraft e : changes) {
                 events.append(tx, e);

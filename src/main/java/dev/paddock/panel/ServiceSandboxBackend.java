@@ -37,6 +37,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final ApprovalBroker approvals;
     private final dev.paddock.compare.GroupComparer comparisons;
+    private final dev.paddock.publish.PublishService publish;
     private final String who;
     private final java.util.function.Supplier<java.util.Map<String, String>> environment;
 
@@ -56,8 +57,10 @@ public final class ServiceSandboxBackend implements SandboxBackend {
             WorktreeManager worktrees,
             dev.paddock.checkpoint.CheckpointService checkpoints,
             ApprovalBroker approvals,
-            dev.paddock.compare.GroupComparer comparisons) {
+            dev.paddock.compare.GroupComparer comparisons,
+            dev.paddock.publish.PublishService publish) {
         this.comparisons = comparisons;
+        this.publish = publish;
         this.checkpoints = checkpoints;
         this.approvals = approvals;
         this.service = service;
@@ -70,6 +73,16 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         // Paddock's own environment, which the presets look programs up in and pass variables from (Wiring).
         this.environment = System::getenv;
         this.who = System.getProperty("user.name", "someone") + " (panel)";
+    }
+
+    @Override
+    public String push(String id) throws PaddockException {
+        return publish.push(id, null, who).shortMessage();
+    }
+
+    @Override
+    public String openPullRequest(String id) throws PaddockException {
+        return publish.pullRequest(id, null, false, who).shortMessage();
     }
 
     @Override

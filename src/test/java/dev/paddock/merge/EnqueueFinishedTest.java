@@ -1,6 +1,7 @@
 package dev.paddock.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.sandbox.Tier;
@@ -74,6 +75,27 @@ class EnqueueFinishedTest {
         assertThat(rig.store.openOf("s1")).isEmpty();
 
         rig.sandboxes.releaseRemoval("s1");
+        assertThat(rig.queue.enqueueFinished()).isEqualTo(1);
+    }
+
+    @Test
+    void aRepositoryWhoseWorkIsPushedKeepsItsDoneSandboxesOutOfTheQueue() throws Exception {
+        // Merge target push: approved work goes to a remote as its branch; base here is never merged into.
+        rig.branch("agent/s1", "a.txt", "one\n");
+        SandboxRecords.done(rig, "s1", "agent/s1", Tier.WORKTREE, false, null, null);
+        rig.service.configureTarget(rig.repo.dir(), "push", "upstream", true);
+
+        assertThat(rig.queue.enqueueFinished()).isZero();
+        assertThat(rig.sandboxes.find("s1").orElseThrow().state()).isEqualTo(SandboxState.DONE);
+        assertThat(rig.store.openOf("s1")).isEmpty();
+        assertThatThrownBy(() -> rig.service.enqueueSandbox("s1", "ann"))
+                .isInstanceOfSatisfying(
+                        MergeException.class, e -> assertThat(e.kind()).isEqualTo(MergeException.Kind.CONFLICT))
+                .hasMessageContaining("pushed to a remote (merge target push)")
+                .hasMessageContaining("paddock sandbox push s1");
+        assertThat(rig.store.openOf("s1")).isEmpty();
+
+        rig.service.configureTarget(rig.repo.dir(), "local", null, null);
         assertThat(rig.queue.enqueueFinished()).isEqualTo(1);
     }
 }

@@ -166,6 +166,25 @@ public interface SandboxBackend {
     List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException;
 
     /**
+     * Pushes the sandbox's branch to its repository's remote (origin, or the only one), as it is. Slow (git over the
+     * network): never on the FX thread.
+     *
+     * @return what to tell the person (where it went, what was not pushed)
+     */
+    default String push(String id) throws PaddockException {
+        throw new PaddockException("This Paddock cannot push branches.");
+    }
+
+    /**
+     * Pushes the sandbox's branch, then opens a pull request of it with the GitHub CLI. Slow: never on the FX thread.
+     *
+     * @return what to tell the person, with the pull request's URL
+     */
+    default String openPullRequest(String id) throws PaddockException {
+        throw new PaddockException("This Paddock cannot open pull requests.");
+    }
+
+    /**
      * The fan-out {@code groupOrId} names (a group, or a sandbox of one), its sandboxes side by side. Slow (git, the
      * logs): never on the FX thread.
      */

@@ -96,6 +96,23 @@ final class SandboxMenu {
                         true),
                 new SeparatorMenuItem(),
                 m.item(
+                        "menu-push",
+                        "Push",
+                        MaterialDesignC.CLOUD_UPLOAD_OUTLINE,
+                        SandboxesView.PUSH,
+                        vm.canPublishProperty(),
+                        vm::push,
+                        true),
+                m.item(
+                        "menu-pull-request",
+                        "Open pull request",
+                        MaterialDesignS.SOURCE_PULL,
+                        SandboxesView.PULL_REQUEST,
+                        vm.canPublishProperty(),
+                        vm::openPullRequest,
+                        true),
+                new SeparatorMenuItem(),
+                m.item(
                         "menu-open-folder",
                         "Open folder",
                         MaterialDesignF.FOLDER_OPEN_OUTLINE,

@@ -60,6 +60,10 @@ public final class SandboxesView extends VBox {
     public static final KeyCombination OPEN_TERMINAL = new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination DETAILS = new KeyCodeCombination(KeyCode.I, KeyCombination.SHORTCUT_DOWN);
     public static final KeyCombination COMPARE = new KeyCodeCombination(KeyCode.G, KeyCombination.SHORTCUT_DOWN);
+    public static final KeyCombination PUSH =
+            new KeyCodeCombination(KeyCode.U, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
+    public static final KeyCombination PULL_REQUEST =
+            new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
     /** Where the divider above the details pane is kept ({@link LayoutMemory}), and its first place. */
     static final String DIVIDER_KEY = "sandboxes.detailsDivider";
     /**
@@ -222,6 +226,18 @@ public final class SandboxesView extends VBox {
         detailsView = new SandboxDetailsView(vm.details());
         detailsView.followAsking(vm.askingProperty());
         detailsView.addHeaderAction(compareButton());
+        detailsView.addHeaderAction(publishButton(
+                "sandbox-push",
+                MaterialDesignC.CLOUD_UPLOAD_OUTLINE,
+                "Push the branch to the repository's remote (origin, or the only one) with your git credentials",
+                PUSH,
+                vm::push));
+        detailsView.addHeaderAction(publishButton(
+                "sandbox-pull-request",
+                MaterialDesignS.SOURCE_PULL,
+                "Push the branch and open a pull request with the GitHub CLI (gh, signed in)",
+                PULL_REQUEST,
+                vm::openPullRequest));
         SplitPane split = new SplitPane(table, detailsView);
         split.setOrientation(Orientation.VERTICAL);
         split.getStyleClass().add(Style.SANDBOX_SPLIT);
@@ -365,6 +381,14 @@ public final class SandboxesView extends VBox {
                 vm.canCompareProperty(),
                 this::compare);
         b.visibleProperty().bind(vm.canCompareProperty());
+        b.managedProperty().bind(b.visibleProperty());
+        return b;
+    }
+
+    /** A details header button that pushes or opens a pull request: shown while the sandbox has a branch. */
+    private Button publishButton(String id, Ikon icon, String help, KeyCombination key, Runnable action) {
+        Button b = tool(id, icon, null, help, key, vm.canPublishProperty(), action);
+        b.visibleProperty().bind(vm.canPublishProperty());
         b.managedProperty().bind(b.visibleProperty());
         return b;
     }

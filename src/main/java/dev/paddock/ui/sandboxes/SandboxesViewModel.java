@@ -55,6 +55,7 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final BooleanBinding canRemove;
     private final BooleanBinding canOpen;
     private final BooleanBinding canCompare;
+    private final BooleanBinding canPublish;
     private final BooleanBinding canCreate;
     private Runnable onChanged = () -> {};
     private int running;
@@ -82,6 +83,13 @@ public final class SandboxesViewModel implements AutoCloseable {
                 backend,
                 selectedIds,
                 rows);
+        canPublish = Bindings.createBooleanBinding(
+                () -> backend.get() != null
+                        && selected().size() == 1
+                        && canPublish(selected().get(0)),
+                backend,
+                selectedIds,
+                rows);
         details.setOnChanged(() -> onChanged.run());
         rows.addListener((ListChangeListener<Sandbox>) c -> showDetails());
         selectedIds.addListener((ListChangeListener<String>) c -> showDetails());
@@ -90,6 +98,12 @@ public final class SandboxesViewModel implements AutoCloseable {
     private BooleanBinding selectedMatch(Predicate<Sandbox> test) {
         return Bindings.createBooleanBinding(
                 () -> backend.get() != null && selected().stream().anyMatch(test), backend, selectedIds, rows);
+    }
+
+    /** Whether the sandbox has a branch to push: made, and not being removed. */
+    private static boolean canPublish(Sandbox s) {
+        SandboxState st = SandboxState.of(s.state());
+        return st != SandboxState.PENDING && st != SandboxState.CLEANING && st != SandboxState.CLOSED;
     }
 
     private static boolean canStop(Sandbox s) {
@@ -212,6 +226,11 @@ public final class SandboxesViewModel implements AutoCloseable {
         return canCompare;
     }
 
+    /** Whether one sandbox with a branch is selected: its branch can be pushed, a pull request opened. */
+    public BooleanBinding canPublishProperty() {
+        return canPublish;
+    }
+
     /** Whether a sandbox can be created (Paddock runs and a repository is open). */
     public BooleanBinding canCreateProperty() {
         return canCreate;
@@ -323,7 +342,15 @@ public final class SandboxesViewModel implements AutoCloseable {
                 .filter(SandboxesViewModel::canStop)
                 .map(Sandbox::id)
                 .toList();
-        return each(ids, "Stopping", "Cannot stop", (b, id) -> b.stop(id), n -> "Stopped " + n + ".");
+        return each(
+                ids,
+                "Stopping",
+                "Cannot stop",
+                (b, id) -> {
+                    b.stop(id);
+                    return null;
+                },
+                n -> "Stopped " + n + ".");
     }
 
     /** Runs the selected sandboxes that failed, timed out, are done or wait for a person again. */
@@ -332,7 +359,34 @@ public final class SandboxesViewModel implements AutoCloseable {
                 .filter(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING))
                 .map(Sandbox::id)
                 .toList();
-        return each(ids, "Retrying", "Cannot retry", (b, id) -> b.retry(id), n -> "Retrying " + n + ".");
+        return each(
+                ids,
+                "Retrying",
+                "Cannot retry",
+                (b, id) -> {
+                    b.retry(id);
+                    return null;
+                },
+                n -> "Retrying " + n + ".");
+    }
+
+    /** Pushes the selected sandbox's branch to its repository's remote; the notice says where it went. */
+    public CompletableFuture<Void> push() {
+        return each(publishable(), "Pushing", "Cannot push", SandboxBackend::push, n -> "Pushed " + n + ".");
+    }
+
+    /** Pushes the selected sandbox's branch and opens a pull request with gh; the notice has its URL. */
+    public CompletableFuture<Void> openPullRequest() {
+        return each(
+                publishable(),
+                "Opening a pull request for",
+                "Cannot open a pull request for",
+                SandboxBackend::openPullRequest,
+                n -> "Opened a pull request for " + n + ".");
+    }
+
+    private List<String> publishable() {
+        return canPublish.get() ? List.of(selected().get(0).id()) : List.of();
     }
 
     /** Opens the selected sandbox's worktree in the file manager. */
@@ -347,9 +401,10 @@ public final class SandboxesViewModel implements AutoCloseable {
                 "Cannot open a terminal", desktop::openTerminal, (tool, dir) -> "Opened " + tool + " in " + dir + ".");
     }
 
+    /** A row action; what it returns (or null) is what a person is told when it was the only one. */
     @FunctionalInterface
     private interface Action {
-        void run(SandboxBackend backend, String id) throws Exception;
+        String run(SandboxBackend backend, String id) throws Exception;
     }
 
     @FunctionalInterface
@@ -400,9 +455,10 @@ public final class SandboxesViewModel implements AutoCloseable {
             List<String> failed = new ArrayList<>();
             List<String> failedIds = new ArrayList<>();
             Exception last = null;
+            String told = null;
             for (String id : ids) {
                 try {
-                    action.run(b, id);
+                    told = action.run(b, id);
                 } catch (Exception e) {
                     failed.add(id + ": " + e.getMessage());
                     failedIds.add(id);
@@ -410,6 +466,7 @@ public final class SandboxesViewModel implements AutoCloseable {
                 }
             }
             Exception cause = last;
+            String tell = ids.size() == 1 ? told : null;
             Platform.runLater(() -> {
                 UiError err = cause == null
                         ? null
@@ -420,7 +477,11 @@ public final class SandboxesViewModel implements AutoCloseable {
                                         UiError.of(cause).details());
                 finished(
                         err,
-                        cause == null ? said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes") : null);
+                        cause != null
+                                ? null
+                                : tell != null
+                                        ? tell
+                                        : said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes"));
                 onChanged.run();
                 done.complete(null);
             });
