@@ -34,7 +34,8 @@ class ArchitectureTest {
         "dev.paddock.checkpoint..",
         "dev.paddock.agent..",
         "dev.paddock.isolation..",
-        "dev.paddock.compare.."
+        "dev.paddock.compare..",
+        "dev.paddock.review.."
     };
 
     @ArchTest

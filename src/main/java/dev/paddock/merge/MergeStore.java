@@ -367,14 +367,16 @@ public final class MergeStore {
     /** A repository's merge settings. @throws StoreException also when there is no such repository */
     public MergeSettings settings(long repositoryId) throws StoreException {
         return jdbc.queryOne(
-                        "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve"
+                        "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve,"
+                                + " merge_review"
                                 + " FROM repositories WHERE id = ?",
                         rs -> new MergeSettings(
                                 MergeStrategy.of(rs.getString(1)),
                                 rs.getString(2),
                                 Duration.ofMillis(rs.getLong(3)),
                                 rs.getInt(4),
-                                AutoResolveMode.of(rs.getString(5))),
+                                AutoResolveMode.of(rs.getString(5)),
+                                ReviewMode.of(rs.getString(6))),
                         repositoryId)
                 .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
     }
@@ -389,12 +391,13 @@ public final class MergeStore {
         jdbc.inTransaction(tx -> {
             tx.update(
                     "UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
-                            + " max_merge_attempts = ?, auto_resolve = ? WHERE id = ?",
+                            + " max_merge_attempts = ?, auto_resolve = ?, merge_review = ? WHERE id = ?",
                     s.strategy().id(),
                     s.hasTest() ? s.testCommand().strip() : null,
                     s.testTimeout().toMillis(),
                     s.maxAttempts(),
                     s.autoResolve().id(),
+                    s.review().id(),
                     repositoryId);
             for (EventDraft e : changes) {
                 events.append(tx, e);
