@@ -81,8 +81,26 @@ public final class MergeClient {
             String autoResolve,
             Map<String, String> regenerate)
             throws PaddockException {
+        return configure(repo, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, null);
+    }
+
+    /**
+     * {@code PUT /v1/merges/settings?repo=} with the review setting too.
+     *
+     * @param review {@code required} or {@code auto}; null keeps it
+     */
+    public MergeRoutes.SettingsView configure(
+            Path repo,
+            String strategy,
+            String testCommand,
+            Long testTimeoutMs,
+            Integer maxAttempts,
+            String autoResolve,
+            Map<String, String> regenerate,
+            String review)
+            throws PaddockException {
         String body = write(new MergeRoutes.SettingsRequest(
-                strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate));
+                strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, review));
         return Json.mapper()
                 .convertValue(
                         read(api.send(

@@ -74,6 +74,7 @@ final class MergeRoutes {
      * @param maxAttempts   failed attempts before the entry waits for a person
      * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
      * @param regenerate    lockfile or generated file (name or path) → the command that regenerates it
+     * @param review        {@code required} (a person approves each finished sandbox's change) or {@code auto}
      */
     public record SettingsView(
             String strategy,
@@ -81,7 +82,8 @@ final class MergeRoutes {
             long testTimeoutMs,
             int maxAttempts,
             String autoResolve,
-            java.util.Map<String, String> regenerate) {
+            java.util.Map<String, String> regenerate,
+            String review) {
         static SettingsView of(dev.paddock.merge.MergeSettings s, java.util.Map<String, String> regenerate) {
             return new SettingsView(
                     s.strategy().id(),
@@ -89,7 +91,8 @@ final class MergeRoutes {
                     s.testTimeout().toMillis(),
                     s.maxAttempts(),
                     s.autoResolve().id(),
-                    regenerate);
+                    regenerate,
+                    s.review().id());
         }
     }
 
@@ -103,7 +106,19 @@ final class MergeRoutes {
             Long testTimeoutMs,
             Integer maxAttempts,
             String autoResolve,
-            java.util.Map<String, String> regenerate) {}
+            java.util.Map<String, String> regenerate,
+            String review) {
+        /** Without the review setting (kept as it is). */
+        public SettingsRequest(
+                String strategy,
+                String testCommand,
+                Long testTimeoutMs,
+                Integer maxAttempts,
+                String autoResolve,
+                java.util.Map<String, String> regenerate) {
+            this(strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, null);
+        }
+    }
 
     /**
      * Optional body of cancel, retry, approve and reject.
@@ -135,7 +150,7 @@ final class MergeRoutes {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
-                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\"} (any of them)");
+                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\", \"review\"} (any of them)");
                         }
                         java.util.Map<String, String> regen =
                                 req.regenerate() == null ? java.util.Map.of() : req.regenerate();
@@ -148,7 +163,8 @@ final class MergeRoutes {
                                 req.testCommand(),
                                 req.testTimeoutMs(),
                                 req.maxAttempts(),
-                                req.autoResolve());
+                                req.autoResolve(),
+                                req.review());
                         for (java.util.Map.Entry<String, String> r : regen.entrySet()) {
                             merges.regenerate(repo, r.getKey(), r.getValue());
                         }

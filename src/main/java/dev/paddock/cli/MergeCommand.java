@@ -133,14 +133,15 @@ public final class MergeCommand implements Runnable {
 
     /**
      * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
-     * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--json]}: shows a
+     * [--max-attempts N] [--auto-resolve propose|apply] [--review required|auto] [--regenerate FILE=COMMAND]...
+     * [--json]}: shows a
      * repository's merge settings, changing the ones given first.
      */
     @Command(
             name = "config",
             mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
-                    + " test timeout, attempts, auto-resolve, lockfile regenerate commands.")
+                    + " test timeout, attempts, auto-resolve, review, lockfile regenerate commands.")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
@@ -185,6 +186,14 @@ public final class MergeCommand implements Runnable {
         String autoResolve;
 
         @picocli.CommandLine.Option(
+                names = "--review",
+                paramLabel = "required|auto",
+                converter = OptionValues.Review.class,
+                description = "required (the default): a finished sandbox's change waits, ready for review, until a"
+                        + " person approves it (paddock sandbox approve); auto: it enters the merge queue at once.")
+        String review;
+
+        @picocli.CommandLine.Option(
                 names = "--regenerate",
                 paramLabel = "FILE=COMMAND",
                 description = "When the lockfile or generated FILE (a name such as package-lock.json, or a path)"
@@ -214,10 +223,19 @@ public final class MergeCommand implements Runnable {
                     || testTimeoutMs != null
                     || maxAttempts != null
                     || autoResolve != null
+                    || review != null
                     || !regen.isEmpty();
             var v = change
                     ? parent.client()
-                            .configure(target, strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regen)
+                            .configure(
+                                    target,
+                                    strategy,
+                                    testCommand,
+                                    testTimeoutMs,
+                                    maxAttempts,
+                                    autoResolve,
+                                    regen,
+                                    review)
                     : parent.client().settings(target);
             var out = spec.commandLine().getOut();
             if (json.on()) {
@@ -228,6 +246,7 @@ public final class MergeCommand implements Runnable {
                 out.println("test timeout  " + v.testTimeoutMs() + " ms");
                 out.println("max attempts  " + v.maxAttempts());
                 out.println("auto-resolve  " + v.autoResolve());
+                out.println("review        " + v.review());
                 var commands = v.regenerate() == null ? java.util.Map.<String, String>of() : v.regenerate();
                 if (commands.isEmpty()) {
                     out.println("regenerate    (none)");

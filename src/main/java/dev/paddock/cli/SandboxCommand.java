@@ -7,14 +7,15 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|comment|comments|
+ * approve|reject|request-changes}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(
         name = "sandbox",
         mixinStandardHelpOptions = true,
         description =
-                "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags (through the"
+                "Create, list, stop, retry, follow up, review and remove sandboxes, set the container image and agents' flags (through the"
                         + " running Paddock).",
         subcommands = {
             SandboxNewCommand.class,
@@ -28,7 +29,12 @@ import picocli.CommandLine.Spec;
             SandboxTranscriptCommand.class,
             SandboxCompareCommand.class,
             SandboxCheckpointsCommand.class,
-            SandboxRollbackCommand.class
+            SandboxRollbackCommand.class,
+            SandboxCommentCommand.class,
+            SandboxCommentsCommand.class,
+            SandboxApproveCommand.class,
+            SandboxRejectCommand.class,
+            SandboxRequestChangesCommand.class
         })
 public final class SandboxCommand implements Runnable {
     @ParentCommand
@@ -43,6 +49,7 @@ public final class SandboxCommand implements Runnable {
         throw new ParameterException(
                 spec.commandLine(),
                 "Missing a command: new, list, stop, retry, say, rm, image,"
-                        + " flags, transcript, checkpoints or rollback.");
+                        + " flags, transcript, checkpoints, rollback, comment, comments, approve, reject or"
+                        + " request-changes.");
     }
 }

@@ -39,11 +39,13 @@ public record ReviewComment(
         NEW;
 
         /** The stored and typed name, lower case. */
+        @com.fasterxml.jackson.annotation.JsonValue
         public String id() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
 
         /** Parses {@code old} or {@code new} (any case); null or blank is {@link #NEW}. */
+        @com.fasterxml.jackson.annotation.JsonCreator
         public static Side of(String id) {
             if (id == null || id.isBlank()) {
                 return NEW;
