@@ -37,15 +37,16 @@ final class PanelWiring {
     /** The sandboxes' backend, with {@code tiers} telling which tiers this machine can run. */
     static SandboxBackend sandboxBackend(Wiring w, TierCheck tiers) {
         return new ServiceSandboxBackend(
-                w.sandboxService(),
-                w.reclaimer(),
-                w.settings(),
-                w.repoService(),
-                tiers,
-                w.git(),
-                w.worktrees(),
-                w.checkpoints(),
-                w.approvals(),
-                w.comparisons());
+                        w.sandboxService(),
+                        w.reclaimer(),
+                        w.settings(),
+                        w.repoService(),
+                        tiers,
+                        w.git(),
+                        w.worktrees(),
+                        w.checkpoints(),
+                        w.approvals(),
+                        w.comparisons())
+                .reviews(w.reviews());
     }
 }
