@@ -45,11 +45,11 @@ final class ReviewRoutes {
 
     /** Whether the request may take seconds: a decision (git, the merge queue, a removal). */
     static boolean isSlow(String method, String path) {
+        if (!matches(path)) {
+            return false; // paths shorter than the prefix too (/v1/health): segments would not cut them
+        }
         List<String> seg = segments(path);
-        return matches(path)
-                && method.equals("POST")
-                && seg.size() == 2
-                && !seg.get(1).equals("comments");
+        return method.equals("POST") && seg.size() == 2 && !seg.get(1).equals("comments");
     }
 
     private static List<String> segments(String path) {

@@ -111,6 +111,11 @@ class ReviewCommandTest {
         Run shown = run("merge", "config", "--repo", repo.dir().toString());
         assertThat(shown.exit()).as(shown.describe()).isZero();
         assertThat(shown.out()).contains("review        required");
+        Run status = run("status", "--repo", repo.dir().toString());
+        assertThat(status.exit())
+                .as("the other routes answer beside the review routes: " + status.describe())
+                .isZero();
+        assertThat(status.out()).contains("ready for review");
         Run bad = run("merge", "config", "--repo", repo.dir().toString(), "--review", "sometimes");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("required", "auto");
