@@ -40,6 +40,10 @@ class PolicyChangeReviewTest {
         rig = BrokerRig.start(tmp.resolve("home"));
         repo = TempRepo.init(tmp.resolve("repo"));
         repo.commitFile(".paddock/policy.json", STRICT + "\n", "The policy");
+        // The policy gate under test, without the review gate before it: a finished sandbox is queued at once.
+        HttpResponse<String> auto =
+                rig.call("PUT", "/v1/merges/settings?repo=" + repo.dir(), "{\"review\": \"auto\"}", rig.installToken());
+        assertThat(auto.statusCode()).as(auto.body()).isEqualTo(200);
     }
 
     @AfterEach
@@ -98,10 +102,6 @@ class PolicyChangeReviewTest {
                         "printf %s \"$PADDOCK_TOKEN\" > '" + tokenFile
                                 + "' && printf '%s\\n' '" + OPEN + "' > .paddock/policy.json"
                                 + " && git add -A && git commit -qm 'Allow everything'");
-        // The policy gate under test, without the review gate before it: the finished sandbox is queued at once.
-        HttpResponse<String> auto =
-                rig.call("PUT", "/v1/merges/settings?repo=" + repo.dir(), "{\"review\": \"auto\"}", rig.installToken());
-        assertThat(auto.statusCode()).as(auto.body()).isEqualTo(200);
         HttpResponse<String> created = rig.call("POST", "/v1/sandboxes", create.toString(), rig.installToken());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String agent = BrokerRig.json(created).get("id").asText();
