@@ -84,4 +84,30 @@ class ReviewPanelTest {
         Label notice = node(robot, "#sandbox-review-notice", Label.class);
         assertThat(fx(notice::getText)).startsWith("Approved: ");
     }
+
+    @Test
+    void discardWithACommentRemovesTheSandboxKeepsItsBranchAndMergesNothing(FxRobot robot) throws Exception {
+        SandboxRecord s = panel.create("Add x", COMMITS);
+        String base = panel.repo.head();
+        panel.show(1366, 768);
+        panel.waitForState(s.id(), "review", 30);
+        String tip = panel.repo.git("rev-parse", s.workspace().branch()).strip();
+
+        panel.select(robot, s.id());
+        javafx.scene.control.TextField comment =
+                node(robot, "#sandbox-review-comment", javafx.scene.control.TextField.class);
+        robot.clickOn(comment).write("Not this way.");
+        robot.clickOn(node(robot, "#sandbox-review-discard", Button.class));
+
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> panel.row(s.id()).isEmpty());
+        assertThat(panel.host.wiring().sandboxService().find(s.id()).state().id())
+                .isEqualTo("closed");
+        assertThat(panel.repo.git("rev-parse", s.workspace().branch()).strip())
+                .as("its branch is kept")
+                .isEqualTo(tip);
+        assertThat(panel.repo.git("rev-parse", "main").strip()).isEqualTo(base);
+        assertThat(panel.host.wiring().reviews().comments(s.id()))
+                .extracting(dev.paddock.review.ReviewComment::body)
+                .containsExactly("Not this way.");
+    }
 }
