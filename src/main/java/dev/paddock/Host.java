@@ -102,6 +102,7 @@ public final class Host implements AutoCloseable {
             wiring.reconciler().start();
             wiring.merges().queue().start();
             api.serveMerges(wiring.merges(), wiring.resolutions());
+            api.serveReviews(wiring.reviews());
             api.serveComparisons(wiring.comparisons());
             wiring.checkpoints().start();
             api.serveCheckpoints(wiring.checkpoints());

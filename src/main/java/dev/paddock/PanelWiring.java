@@ -37,16 +37,18 @@ final class PanelWiring {
     /** The sandboxes' backend, with {@code tiers} telling which tiers this machine can run. */
     static SandboxBackend sandboxBackend(Wiring w, TierCheck tiers) {
         return new ServiceSandboxBackend(
-                w.sandboxService(),
-                w.reclaimer(),
-                w.settings(),
-                w.repoService(),
-                tiers,
-                w.git(),
-                w.worktrees(),
-                w.checkpoints(),
-                w.approvals(),
-                w.comparisons(),
-                w.publish());
+                        w.sandboxService(),
+                        w.reclaimer(),
+                        w.settings(),
+                        w.repoService(),
+                        tiers,
+                        w.git(),
+                        w.worktrees(),
+                        w.checkpoints(),
+                        w.approvals(),
+                        w.comparisons(),
+                        w.publish())
+                .reviews(w.reviews())
+                .diffs(new dev.paddock.panel.ServiceDiffBackend(w.diffs(), w.reviews(), System.getProperty("user.name", "someone") + " (panel)"));
     }
 }

@@ -27,6 +27,8 @@ import dev.paddock.merge.TierTestRunner;
 import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
+import dev.paddock.review.ReviewService;
+import dev.paddock.review.ReviewStore;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.ContainerEngineLifecycle;
 import dev.paddock.sandbox.FingerprintRecorder;
@@ -91,6 +93,7 @@ public final class Wiring implements AutoCloseable {
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
     private final MergeService merges;
+    private final ReviewService reviews;
     private final ResolutionService resolutions;
     private final dev.paddock.checkpoint.CheckpointService checkpoints;
     private final dev.paddock.compare.GroupComparer comparisons;
@@ -201,6 +204,7 @@ public final class Wiring implements AutoCloseable {
                 null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
+        this.reviews = new ReviewService(new ReviewStore(db, events, clock), sandboxService, merges, events, git);
         this.approvals = new ApprovalBroker(
                 new ApprovalStore(db, events, clock),
                 sandboxes,
@@ -391,6 +395,11 @@ public final class Wiring implements AutoCloseable {
     /** The merge queue: list, enqueue, cancel, retry, repository merge settings. */
     public MergeService merges() {
         return merges;
+    }
+
+    /** Review before merge: comments on a sandbox's change, and approving, rejecting or requesting changes. */
+    public ReviewService reviews() {
+        return reviews;
     }
 
     /**

@@ -36,7 +36,8 @@ class ArchitectureTest {
         "dev.paddock.isolation..",
         "dev.paddock.compare..",
         "dev.paddock.diff..",
-        "dev.paddock.publish.."
+        "dev.paddock.publish..",
+        "dev.paddock.review.."
     };
 
     @ArchTest

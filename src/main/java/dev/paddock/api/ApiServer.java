@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Routes: {@code GET /v1/health} (503 with {@code error} while the store cannot write); {@code GET /v1/status[?repo=PATH]} → {@link RepositoryStatus}
  * (with {@code render=json|text}: what {@code paddock status} prints, {@link CliText}); the
  * sandbox routes of {@link SandboxRoutes}, {@link CheckpointRoutes}, {@link DiffRoutes} and {@link PublishRoutes}; the settings routes of {@link SettingsRoutes}; the approval routes
- * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}). Errors are
+ * of {@link ApprovalRoutes}; {@code POST /v1/hooks/claude/turn} ({@link TurnRoutes}); {@code PUT /v1/repositories/container-image} and {@code GET|PUT /v1/repositories/agent-flags} ({@link RepositoryRoutes}); the review routes of {@link ReviewRoutes}. Errors are
  * JSON objects {@code {"error": "..."}} with a 4xx or
  * 5xx status.
  */
@@ -88,6 +88,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile java.util.function.Supplier<java.util.Optional<String>> storeProblem = java.util.Optional::empty;
     /** The merge queue's routes, once the host hands them the services ({@link #serveMerges}); 503 before. */
     private volatile MergeRoutes mergeRoutes;
+    /** The review routes, once the host hands them the service ({@link #serveReviews}); 503 before. */
+    private volatile ReviewRoutes reviewRoutes;
     /** The checkpoint routes, once the host hands them the service ({@link #serveCheckpoints}); 503 before. */
     private volatile CheckpointRoutes checkpointRoutes;
     /** The diff routes, once the host hands them the service ({@link #serveDiffs}); 503 before. */
@@ -233,6 +235,11 @@ public final class ApiServer implements AutoCloseable {
         sandboxRoutes.serveComparisons(comparer);
     }
 
+    /** Serves {@code /v1/reviews} ({@link ReviewRoutes}) from now on; 503 before. */
+    public void serveReviews(dev.paddock.review.ReviewService reviews) {
+        this.reviewRoutes = new ReviewRoutes(reviews);
+    }
+
     /** Serves {@code /v1/merges} and {@code /v1/conflicts} ({@link MergeRoutes}) from now on. */
     public void serveMerges(dev.paddock.merge.MergeService merges, dev.paddock.merge.ResolutionService resolutions) {
         this.mergeRoutes = new MergeRoutes(merges, resolutions);
@@ -302,7 +309,8 @@ public final class ApiServer implements AutoCloseable {
                                 && (SandboxRoutes.isSlow(method, path)
                                         || CheckpointRoutes.isSlow(method, path)
                                         || DiffRoutes.isSlow(method, path)
-                                        || PublishRoutes.isSlow(method, path))
+                                        || PublishRoutes.isSlow(method, path)
+                                        || ReviewRoutes.isSlow(method, path))
                         ? slow
                         : workers;
         try {
@@ -370,6 +378,12 @@ public final class ApiServer implements AutoCloseable {
             MergeRoutes routes = mergeRoutes;
             if (routes == null) {
                 throw new ApiError(503, "the merge queue is not running in this Paddock");
+            }
+            routes.handle(ex);
+        } else if (ReviewRoutes.matches(path)) {
+            ReviewRoutes routes = reviewRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "reviews are not served by this Paddock");
             }
             routes.handle(ex);
         } else if (RepositoryRoutes.matches(path)) {

@@ -88,8 +88,10 @@ public final class MergeClient {
     }
 
     /**
-     * {@code PUT /v1/merges/settings?repo=} with the merge target's fields too; null arguments keep their value.
+     * {@code PUT /v1/merges/settings?repo=} with the review and the merge target's fields too; null arguments keep
+     * their value.
      *
+     * @param review {@code required} or {@code auto}; null keeps it
      * @param target {@code local} or {@code push}; null keeps it
      * @param remote the remote a push target pushes to, {@code ""} for origin or the only remote; null keeps it
      * @param pullRequest whether a push target opens a pull request; null keeps it
@@ -103,6 +105,7 @@ public final class MergeClient {
             Integer maxAttempts,
             String autoResolve,
             Map<String, String> regenerate,
+            String review,
             String target,
             String remote,
             Boolean pullRequest)
@@ -116,6 +119,7 @@ public final class MergeClient {
                         maxAttempts,
                         autoResolve,
                         regenerate,
+                        review,
                         target,
                         remote,
                         pullRequest));

@@ -74,6 +74,7 @@ final class MergeRoutes {
      * @param maxAttempts   failed attempts before the entry waits for a person
      * @param autoResolve   {@code propose} (a person confirms safe proposals) or {@code apply} (the queue applies them)
      * @param regenerate    lockfile or generated file (name or path) → the command that regenerates it
+     * @param review        {@code required} (a person approves each finished sandbox's change) or {@code auto}
      * @param target        where approved work goes: {@code local} (the merge queue) or {@code push} (a remote)
      * @param remote        the remote a {@code push} target pushes to; null: origin, or the only remote
      * @param pullRequest   whether a {@code push} target also opens a pull request (with gh)
@@ -85,6 +86,7 @@ final class MergeRoutes {
             int maxAttempts,
             String autoResolve,
             java.util.Map<String, String> regenerate,
+            String review,
             String target,
             String remote,
             boolean pullRequest) {
@@ -96,6 +98,7 @@ final class MergeRoutes {
                     s.maxAttempts(),
                     s.autoResolve().id(),
                     regenerate,
+                    s.review().id(),
                     s.target().kind().id(),
                     s.target().remote(),
                     s.target().pullRequest());
@@ -113,10 +116,11 @@ final class MergeRoutes {
             Integer maxAttempts,
             String autoResolve,
             java.util.Map<String, String> regenerate,
+            String review,
             String target,
             String remote,
             Boolean pullRequest) {
-        /** A request without the merge target's fields. */
+        /** A request without the review and the merge target's fields (kept as they are). */
         public SettingsRequest(
                 String strategy,
                 String testCommand,
@@ -124,7 +128,7 @@ final class MergeRoutes {
                 Integer maxAttempts,
                 String autoResolve,
                 java.util.Map<String, String> regenerate) {
-            this(strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, null, null, null);
+            this(strategy, testCommand, testTimeoutMs, maxAttempts, autoResolve, regenerate, null, null, null, null);
         }
 
         /** Whether it changes the merge target, its remote or its pull request. */
@@ -172,8 +176,8 @@ final class MergeRoutes {
                         SettingsRequest req = HttpIo.body(ex, SettingsRequest.class);
                         if (req == null) {
                             throw ApiError.badRequest("send {\"strategy\", \"testCommand\", \"testTimeoutMs\","
-                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\", \"target\", \"remote\","
-                                    + " \"pullRequest\"} (any of them)");
+                                    + " \"maxAttempts\", \"autoResolve\", \"regenerate\", \"review\", \"target\","
+                                    + " \"remote\", \"pullRequest\"} (any of them)");
                         }
                         java.util.Map<String, String> regen =
                                 req.regenerate() == null ? java.util.Map.of() : req.regenerate();
@@ -187,7 +191,8 @@ final class MergeRoutes {
                                 req.testCommand(),
                                 req.testTimeoutMs(),
                                 req.maxAttempts(),
-                                req.autoResolve());
+                                req.autoResolve(),
+                                req.review());
                         for (java.util.Map.Entry<String, String> r : regen.entrySet()) {
                             merges.regenerate(repo, r.getKey(), r.getValue());
                         }

@@ -133,16 +133,16 @@ public final class MergeCommand implements Runnable {
 
     /**
      * {@code paddock merge config [--repo PATH] [--strategy merge|rebase] [--test-command CMD] [--test-timeout MS]
-     * [--max-attempts N] [--auto-resolve propose|apply] [--regenerate FILE=COMMAND]... [--target local|push]
-     * [--remote NAME] [--pull-request true|false] [--json]}: shows a repository's merge settings, changing the ones
-     * given first.
+     * [--max-attempts N] [--auto-resolve propose|apply] [--review required|auto] [--regenerate FILE=COMMAND]...
+     * [--target local|push] [--remote NAME] [--pull-request true|false] [--json]}: shows a repository's merge
+     * settings, changing the ones given first.
      */
     @Command(
             name = "config",
             mixinStandardHelpOptions = true,
             description = "Show (and with options, change) a repository's merge settings: strategy, test command,"
-                    + " test timeout, attempts, auto-resolve, lockfile regenerate commands, and where approved work"
-                    + " goes (merged locally, or pushed to a remote).")
+                    + " test timeout, attempts, auto-resolve, review, lockfile regenerate commands, and where approved"
+                    + " work goes (merged locally, or pushed to a remote).")
     static final class Config implements java.util.concurrent.Callable<Integer> {
         @ParentCommand
         MergeCommand parent;
@@ -185,6 +185,14 @@ public final class MergeCommand implements Runnable {
                 description = "What the queue does with a conflict whose every hunk is safe: propose (a person"
                         + " confirms, the default) or apply (resolved, tested and merged automatically).")
         String autoResolve;
+
+        @picocli.CommandLine.Option(
+                names = "--review",
+                paramLabel = "required|auto",
+                converter = OptionValues.Review.class,
+                description = "required (the default): a finished sandbox's change waits, ready for review, until a"
+                        + " person approves it (paddock sandbox approve); auto: it enters the merge queue at once.")
+        String review;
 
         @picocli.CommandLine.Option(
                 names = "--regenerate",
@@ -236,6 +244,7 @@ public final class MergeCommand implements Runnable {
                     || testTimeoutMs != null
                     || maxAttempts != null
                     || autoResolve != null
+                    || review != null
                     || !regen.isEmpty()
                     || this.target != null
                     || remote != null
@@ -250,6 +259,7 @@ public final class MergeCommand implements Runnable {
                                     maxAttempts,
                                     autoResolve,
                                     regen,
+                                    review,
                                     this.target,
                                     remote,
                                     pullRequest)
@@ -263,6 +273,7 @@ public final class MergeCommand implements Runnable {
                 out.println("test timeout  " + v.testTimeoutMs() + " ms");
                 out.println("max attempts  " + v.maxAttempts());
                 out.println("auto-resolve  " + v.autoResolve());
+                out.println("review        " + v.review());
                 var commands = v.regenerate() == null ? java.util.Map.<String, String>of() : v.regenerate();
                 if (commands.isEmpty()) {
                     out.println("regenerate    (none)");

@@ -93,6 +93,13 @@ final class OptionValues {
         }
     }
 
+    /** {@code --review}. */
+    static final class Review extends OneOf {
+        Review() {
+            super("required", "auto");
+        }
+    }
+
     /** {@code --unmatched}. */
     static final class Unmatched extends OneOf {
         Unmatched() {

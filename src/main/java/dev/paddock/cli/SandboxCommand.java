@@ -7,15 +7,16 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|diff|push|pr}: the agents' sandboxes, through the running panel or
+ * {@code paddock sandbox new|list|stop|retry|say|rm|image|flags|transcript|checkpoints|rollback|diff|push|pr|comment|
+ * comments|approve|reject|request-changes}: the agents' sandboxes, through the running panel or
  * server (which runs them).
  */
 @Command(
         name = "sandbox",
         mixinStandardHelpOptions = true,
         description =
-                "Create, list, stop, retry, follow up and remove sandboxes, set the container image and agents' flags,"
-                        + " push their branches and open pull requests (through the running Paddock).",
+                "Create, list, stop, retry, follow up, review and remove sandboxes, set the container image and agents'"
+                        + " flags, push their branches and open pull requests (through the running Paddock).",
         subcommands = {
             SandboxNewCommand.class,
             SandboxListCommand.class,
@@ -31,7 +32,12 @@ import picocli.CommandLine.Spec;
             SandboxRollbackCommand.class,
             SandboxDiffCommand.class,
             SandboxPushCommand.class,
-            SandboxPrCommand.class
+            SandboxPrCommand.class,
+            SandboxCommentCommand.class,
+            SandboxCommentsCommand.class,
+            SandboxApproveCommand.class,
+            SandboxRejectCommand.class,
+            SandboxRequestChangesCommand.class
         })
 public final class SandboxCommand implements Runnable {
     @ParentCommand
@@ -46,6 +52,7 @@ public final class SandboxCommand implements Runnable {
         throw new ParameterException(
                 spec.commandLine(),
                 "Missing a command: new, list, stop, retry, say, rm, image,"
-                        + " flags, transcript, compare, checkpoints, rollback, diff, push or pr.");
+                        + " flags, transcript, compare, checkpoints, rollback, diff, push, pr, comment, comments,"
+                        + " approve, reject or request-changes.");
     }
 }

@@ -87,6 +87,18 @@ public final class EventKinds {
      * that undoes it).
      */
     public static final String CHECKPOINT_ROLLED_BACK = "checkpoint.rolled_back";
+    /** A sandbox's change waits for a person's review (its move {@code done → review}). */
+    public static final String REVIEW_READY = "sandbox.review";
+    /** A person commented on a sandbox's change. */
+    public static final String REVIEW_COMMENTED = "review.commented";
+    /** A person deleted a comment that was not sent yet. */
+    public static final String REVIEW_COMMENT_DELETED = "review.comment_deleted";
+    /** A person approved a sandbox's change: it enters the merge queue. */
+    public static final String REVIEW_APPROVED = "review.approved";
+    /** A person rejected a sandbox's change: the sandbox is removed, its branch kept. */
+    public static final String REVIEW_REJECTED = "review.rejected";
+    /** A person requested changes: the comments went to the agent, which runs again. */
+    public static final String REVIEW_CHANGES_REQUESTED = "review.changes_requested";
 
     private EventKinds() {}
 }

@@ -83,6 +83,7 @@ public final class MergeService {
                 .find(sandboxId)
                 .orElseThrow(() -> new MergeException(MergeException.Kind.NOT_FOUND, "no sandbox " + sandboxId));
         if (s.state() != SandboxState.DONE
+                && s.state() != SandboxState.REVIEW
                 && s.state() != SandboxState.AWAITING_HUMAN
                 && s.state() != SandboxState.MERGING) {
             throw new MergeException(
@@ -279,14 +280,34 @@ public final class MergeService {
     public MergeSettings configure(
             Path repo, String strategy, String testCommand, Long timeoutMs, Integer maxAttempts, String autoResolve)
             throws PaddockException {
+        return configure(repo, strategy, testCommand, timeoutMs, maxAttempts, autoResolve, null);
+    }
+
+    /**
+     * {@link #configure(Path, String, String, Long, Integer, String)} with the review setting too.
+     *
+     * @param review {@code required} or {@code auto} ({@link ReviewMode}); null keeps it
+     * @throws MergeException BAD_REQUEST also for an unknown review mode (nothing changed)
+     */
+    public MergeSettings configure(
+            Path repo,
+            String strategy,
+            String testCommand,
+            Long timeoutMs,
+            Integer maxAttempts,
+            String autoResolve,
+            String review)
+            throws PaddockException {
         RepoRecord record = repos.open(repo).record();
         long id = record.id();
         MergeSettings cur = store.settings(id);
         MergeStrategy st;
         AutoResolveMode auto;
+        ReviewMode rev;
         try {
             st = strategy == null ? cur.strategy() : MergeStrategy.of(strategy);
             auto = autoResolve == null ? cur.autoResolve() : AutoResolveMode.of(autoResolve);
+            rev = review == null ? cur.review() : ReviewMode.of(review);
         } catch (IllegalArgumentException e) {
             throw new MergeException(MergeException.Kind.BAD_REQUEST, e.getMessage());
         }
@@ -302,6 +323,7 @@ public final class MergeService {
                 timeoutMs == null ? cur.testTimeout() : Duration.ofMillis(timeoutMs),
                 maxAttempts == null ? cur.maxAttempts() : maxAttempts,
                 auto,
+                rev,
                 cur.target());
         store.setSettings(id, next, SettingChanges.of(record, cur, next));
         return store.settings(id);

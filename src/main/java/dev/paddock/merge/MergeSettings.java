@@ -11,6 +11,8 @@ import java.time.Duration;
  * @param maxAttempts failed attempts after which the entry leaves the queue for a person (default 3)
  * @param autoResolve whether a conflict whose every hunk is safe is resolved without a person ({@code propose}
  *                    by default: the proposals wait for a person's confirmation)
+ * @param review whether a person approves a finished sandbox's change before it enters the queue
+ *               ({@code required} by default)
  * @param target where approved work goes: merged locally by the queue (the default) or pushed to a remote
  */
 public record MergeSettings(
@@ -19,20 +21,48 @@ public record MergeSettings(
         Duration testTimeout,
         int maxAttempts,
         AutoResolveMode autoResolve,
+        ReviewMode review,
         MergeTarget target) {
     public MergeSettings {
+        review = review == null ? ReviewMode.REQUIRED : review;
         target = target == null ? MergeTarget.LOCAL : target;
     }
 
-    /** Settings whose approved work is merged locally. */
+    /** Settings with the review {@code required} (the default) whose approved work is merged locally. */
     public MergeSettings(
-            MergeStrategy strategy, String testCommand, Duration testTimeout, int maxAttempts, AutoResolveMode auto) {
-        this(strategy, testCommand, testTimeout, maxAttempts, auto, MergeTarget.LOCAL);
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            int maxAttempts,
+            AutoResolveMode autoResolve) {
+        this(strategy, testCommand, testTimeout, maxAttempts, autoResolve, ReviewMode.REQUIRED, MergeTarget.LOCAL);
+    }
+
+    /** Settings with this review whose approved work is merged locally. */
+    public MergeSettings(
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            int maxAttempts,
+            AutoResolveMode autoResolve,
+            ReviewMode review) {
+        this(strategy, testCommand, testTimeout, maxAttempts, autoResolve, review, MergeTarget.LOCAL);
+    }
+
+    /** Settings with the review {@code required} and this target. */
+    public MergeSettings(
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            int maxAttempts,
+            AutoResolveMode autoResolve,
+            MergeTarget target) {
+        this(strategy, testCommand, testTimeout, maxAttempts, autoResolve, ReviewMode.REQUIRED, target);
     }
 
     /** These settings with another target. */
     public MergeSettings withTarget(MergeTarget t) {
-        return new MergeSettings(strategy, testCommand, testTimeout, maxAttempts, autoResolve, t);
+        return new MergeSettings(strategy, testCommand, testTimeout, maxAttempts, autoResolve, review, t);
     }
 
     /** Whether a test command is set. */

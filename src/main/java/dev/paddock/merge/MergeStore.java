@@ -368,15 +368,17 @@ public final class MergeStore {
     public MergeSettings settings(long repositoryId) throws StoreException {
         return jdbc.queryOne(
                         "SELECT merge_strategy, test_command, test_timeout_ms, max_merge_attempts, auto_resolve,"
-                                + " merge_target, merge_remote, merge_pull_request FROM repositories WHERE id = ?",
+                                + " merge_review, merge_target, merge_remote, merge_pull_request"
+                                + " FROM repositories WHERE id = ?",
                         rs -> new MergeSettings(
                                 MergeStrategy.of(rs.getString(1)),
                                 rs.getString(2),
                                 Duration.ofMillis(rs.getLong(3)),
                                 rs.getInt(4),
                                 AutoResolveMode.of(rs.getString(5)),
+                                ReviewMode.of(rs.getString(6)),
                                 new MergeTarget(
-                                        MergeTarget.Kind.of(rs.getString(6)), rs.getString(7), rs.getBoolean(8))),
+                                        MergeTarget.Kind.of(rs.getString(7)), rs.getString(8), rs.getBoolean(9))),
                         repositoryId)
                 .orElseThrow(() -> new StoreException("no repository with id " + repositoryId));
     }
@@ -391,13 +393,14 @@ public final class MergeStore {
         jdbc.inTransaction(tx -> {
             tx.update(
                     "UPDATE repositories SET merge_strategy = ?, test_command = ?, test_timeout_ms = ?,"
-                            + " max_merge_attempts = ?, auto_resolve = ?, merge_target = ?, merge_remote = ?,"
-                            + " merge_pull_request = ? WHERE id = ?",
+                            + " max_merge_attempts = ?, auto_resolve = ?, merge_review = ?, merge_target = ?,"
+                            + " merge_remote = ?, merge_pull_request = ? WHERE id = ?",
                     s.strategy().id(),
                     s.hasTest() ? s.testCommand().strip() : null,
                     s.testTimeout().toMillis(),
                     s.maxAttempts(),
                     s.autoResolve().id(),
+                    s.review().id(),
                     s.target().kind().id(),
                     s.target().remote(),
                     s.target().pullRequest(),

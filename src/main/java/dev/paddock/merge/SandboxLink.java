@@ -95,6 +95,14 @@ final class SandboxLink {
         return false;
     }
 
+    /** {@code done → review}: the sandbox's change waits for a person's review before it may enter the queue. */
+    void readyForReview(String sandboxId, String branch, String base) throws StoreException {
+        lifecycle.readyForReview(
+                sandboxId,
+                sandboxId + " is ready for review: " + branch + " has commits " + base
+                        + " lacks; approve it to merge it, request changes or discard it");
+    }
+
     /** The lifecycle's operation that moves a sandbox of a merge queue entry to {@code to}. */
     private boolean apply(String sandboxId, SandboxState from, SandboxState to, String message) throws StoreException {
         return switch (to) {

@@ -28,6 +28,7 @@ final class SettingChanges {
                 to.testTimeout().toMillis() + " ms");
         add(out, repo, "max-attempts", String.valueOf(from.maxAttempts()), String.valueOf(to.maxAttempts()));
         add(out, repo, "auto-resolve", from.autoResolve().id(), to.autoResolve().id());
+        add(out, repo, "review", from.review().id(), to.review().id());
         add(out, repo, "target", from.target().kind().id(), to.target().kind().id());
         add(out, repo, "remote", from.target().remoteShown(), to.target().remoteShown());
         add(

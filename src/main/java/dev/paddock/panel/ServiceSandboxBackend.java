@@ -40,6 +40,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final dev.paddock.publish.PublishService publish;
     private final String who;
     private final java.util.function.Supplier<java.util.Map<String, String>> environment;
+    private volatile dev.paddock.review.ReviewService reviews;
+    private volatile dev.paddock.ui.diff.DiffBackend diffs;
 
     /**
      * The backend of a running Paddock, built by {@code Wiring}: its services, and the git and worktree manager it
@@ -176,6 +178,53 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public SandboxRecord create(NewSandbox request) throws PaddockException {
         return service.create(request);
+    }
+
+    /** Reviews changes through {@code r} from now on (approve, request changes, reject). */
+    public ServiceSandboxBackend reviews(dev.paddock.review.ReviewService r) {
+        this.reviews = r;
+        return this;
+    }
+
+    /** Shows sandboxes' changes through {@code d} from now on (the diff window). */
+    public ServiceSandboxBackend diffs(dev.paddock.ui.diff.DiffBackend d) {
+        this.diffs = d;
+        return this;
+    }
+
+    @Override
+    public dev.paddock.ui.diff.DiffBackend diffs() {
+        return diffs;
+    }
+
+    private dev.paddock.review.ReviewService reviewService() throws PaddockException {
+        dev.paddock.review.ReviewService r = reviews;
+        if (r == null) {
+            throw new PaddockException("This Paddock does not review changes.");
+        }
+        return r;
+    }
+
+    @Override
+    public String approve(String id) throws PaddockException {
+        dev.paddock.merge.MergeEntry e = reviewService().approve(id, who);
+        return "Approved: " + e.label() + " entered the merge queue.";
+    }
+
+    @Override
+    public String requestChanges(String id, String comment) throws PaddockException {
+        dev.paddock.review.ChangeRequests.Sent s = reviewService().requestChanges(id, comment, who);
+        int n = s.comments().size();
+        return "Sent " + n + (n == 1 ? " comment" : " comments") + " (round " + s.round() + "): "
+                + (s.followUp()
+                        ? "its agent resumes with them."
+                        : "its agent runs again and finds them in " + s.file() + ".");
+    }
+
+    @Override
+    public String reject(String id, String comment) throws PaddockException {
+        SandboxRecord s = reviewService().reject(id, comment, who);
+        return "Discarded " + s.id() + "; its branch " + s.workspace().branch() + " is kept.";
     }
 
     @Override

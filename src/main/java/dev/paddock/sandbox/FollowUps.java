@@ -37,6 +37,11 @@ final class FollowUps {
         return store.turns().record(id, signal, payload, "api");
     }
 
+    /** Why the sandbox's agent cannot take a follow-up (a custom command; no known session), or empty. */
+    Optional<String> refusal(SandboxRecord s) {
+        return launcher.followUpRefusal(s);
+    }
+
     /**
      * Sends a person's follow-up prompt to a sandbox whose agent's run ended: the sandbox moves to {@code retrying}
      * and its next run resumes the agent's session (same worktree, same tier) with {@code text}; it is no longer

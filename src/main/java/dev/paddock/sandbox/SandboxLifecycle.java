@@ -80,6 +80,16 @@ public final class SandboxLifecycle {
         return move(id, from, SandboxState.DONE, message);
     }
 
+    /**
+     * {@code done → review}: its branch has commits its base lacks and its repository wants a person to review the
+     * change before it is merged (docs/decisions/0022-review-gate.md).
+     *
+     * @return whether it moved (false: it is gone or no longer done)
+     */
+    public boolean readyForReview(String id, String message) throws StoreException {
+        return move(id, SandboxState.DONE, SandboxState.REVIEW, message);
+    }
+
     private boolean move(String id, SandboxState from, SandboxState to, String message) throws StoreException {
         return store.transition(id, Transition.of(from, to).message(message));
     }

@@ -121,6 +121,16 @@ public final class SandboxService {
     }
 
     /**
+     * Why the sandbox's agent cannot take a follow-up ({@link #say}): a {@code custom} command cannot resume, nor can
+     * an agent whose session Paddock does not know. Empty when it can.
+     *
+     * @throws SandboxNotFoundException when there is no such sandbox
+     */
+    public Optional<String> followUpRefusal(String id) throws PaddockException {
+        return supervisor.followUps().refusal(find(id));
+    }
+
+    /**
      * Takes a turn signal of the sandbox's agent that came by the API: it is then waiting for you. See
      * {@link FollowUps#signal}.
      */

@@ -16,6 +16,12 @@ import java.util.Set;
  * A finished sandbox whose worktree vanished also goes to a person ({@code done → awaiting_human}): its
  * work can no longer be merged from there.
  *
+ * <p>A repository whose review is {@code required} (docs/decisions/0022-review-gate.md) holds a done sandbox with
+ * new commits for a person ({@code done → review}, shown as "ready for review"): approving it puts it in the merge
+ * queue ({@code review → merging}), a request for changes runs its agent again ({@code review → retrying}), and
+ * discarding removes it ({@code review → cleaning}); its worktree vanishing sends it to a person
+ * ({@code review → awaiting_human}).
+ *
  * <p>The merge queue adds two more: a branch that failed its last merge attempt waits for a person
  * ({@code merging → awaiting_human}), and a person puts it back in the queue ({@code awaiting_human → merging}).
  */
@@ -23,6 +29,7 @@ public enum SandboxState {
     PENDING,
     RUNNING,
     DONE,
+    REVIEW,
     FAILED,
     TIMEOUT,
     RETRYING,
@@ -48,6 +55,11 @@ public enum SandboxState {
         return this == AWAITING_HUMAN || this == CONFLICT;
     }
 
+    /** Whether its change waits for a person's review (the "Ready for review" tile). */
+    public boolean awaitsReview() {
+        return this == REVIEW;
+    }
+
     /** Whether it ended badly and may be retried. */
     public boolean isFailure() {
         return this == FAILED || this == TIMEOUT;
@@ -67,7 +79,8 @@ public enum SandboxState {
         return switch (s) {
             case PENDING -> EnumSet.of(RUNNING, AWAITING_HUMAN, CLEANING, FAILED);
             case RUNNING -> EnumSet.of(DONE, FAILED, TIMEOUT, AWAITING_HUMAN);
-            case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING, AWAITING_HUMAN);
+            case DONE -> EnumSet.of(MERGING, RETRYING, CLEANING, AWAITING_HUMAN, REVIEW);
+            case REVIEW -> EnumSet.of(MERGING, RETRYING, CLEANING, AWAITING_HUMAN);
             case FAILED, TIMEOUT -> EnumSet.of(RETRYING, AWAITING_HUMAN, CLEANING);
             case RETRYING -> EnumSet.of(RUNNING, AWAITING_HUMAN, FAILED, CLEANING);
             case AWAITING_HUMAN -> EnumSet.of(RETRYING, CLEANING, MERGING);
@@ -82,6 +95,11 @@ public enum SandboxState {
     /** The name stored and shown: lower case with underscores, e.g. {@code awaiting_human}. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What people are shown: the id with spaces, and {@code review} as "ready for review". */
+    public String label() {
+        return this == REVIEW ? "ready for review" : id().replace('_', ' ');
     }
 
     /** Parses a stored name. @throws IllegalArgumentException for an unknown state */

@@ -11,12 +11,24 @@ package dev.paddock.status;
  * @param awaitingHuman sandboxes waiting for a person (awaiting_human, conflict) plus pending approvals
  * @param waitingForYou sandboxes whose agent's turn ended or that ask for attention ("waiting for you": they take a
  *     follow-up)
+ * @param readyForReview sandboxes whose change waits for a person's review (state {@code review})
  */
 public record Counts(
-        long active, long pending, long failed24h, long merged24h, long awaitingHuman, long waitingForYou) {
+        long active,
+        long pending,
+        long failed24h,
+        long merged24h,
+        long awaitingHuman,
+        long waitingForYou,
+        long readyForReview) {
 
-    /** Without sandboxes waiting for you. */
+    /** Without sandboxes ready for review. */
+    public Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman, long waitingForYou) {
+        this(active, pending, failed24h, merged24h, awaitingHuman, waitingForYou, 0);
+    }
+
+    /** Without sandboxes waiting for you or ready for review. */
     public Counts(long active, long pending, long failed24h, long merged24h, long awaitingHuman) {
-        this(active, pending, failed24h, merged24h, awaitingHuman, 0);
+        this(active, pending, failed24h, merged24h, awaitingHuman, 0, 0);
     }
 }

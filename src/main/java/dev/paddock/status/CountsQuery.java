@@ -54,6 +54,8 @@ public final class CountsQuery {
                         "SELECT COUNT(*) FROM sandbox_waiting w JOIN sandboxes s ON s.id = w.sandbox_id"
                                 + " AND s.iteration = w.run WHERE s.repository_id = ?"
                                 + " AND s.state IN ('running', 'done', 'failed', 'timeout', 'awaiting_human')",
-                        repositoryId)));
+                        repositoryId),
+                tx.queryLong(
+                        "SELECT COUNT(*) FROM sandboxes WHERE repository_id = ? AND state = 'review'", repositoryId)));
     }
 }

@@ -35,13 +35,14 @@ public final class StatusText {
         b.append(String.format(
                 locale,
                 "Sandboxes   active %d · pending %d · failed 24 h %d · merged 24 h %d · awaiting human %d"
-                        + " · waiting for you %d%n",
+                        + " · waiting for you %d · ready for review %d%n",
                 c.active(),
                 c.pending(),
                 c.failed24h(),
                 c.merged24h(),
                 c.awaitingHuman(),
-                c.waitingForYou()));
+                c.waitingForYou(),
+                c.readyForReview()));
         RepositoryStatus.Environment env = s.environment();
         b.append("Isolation   docker ")
                 .append(

@@ -40,6 +40,10 @@ class PolicyChangeReviewTest {
         rig = BrokerRig.start(tmp.resolve("home"));
         repo = TempRepo.init(tmp.resolve("repo"));
         repo.commitFile(".paddock/policy.json", STRICT + "\n", "The policy");
+        // The policy gate under test, without the review gate before it: a finished sandbox is queued at once.
+        HttpResponse<String> auto =
+                rig.call("PUT", "/v1/merges/settings?repo=" + repo.dir(), "{\"review\": \"auto\"}", rig.installToken());
+        assertThat(auto.statusCode()).as(auto.body()).isEqualTo(200);
     }
 
     @AfterEach

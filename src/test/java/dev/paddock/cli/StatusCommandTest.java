@@ -124,8 +124,9 @@ class StatusCommandTest {
                 .fields()
                 .forEachRemaining(
                         c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
-        assertThat(s.get("counts")).hasSize(6);
+        assertThat(s.get("counts")).hasSize(7);
         assertThat(s.get("counts").has("waitingForYou")).isTrue();
+        assertThat(s.get("counts").has("readyForReview")).isTrue();
         assertThat(s.get("sandboxes")).isEmpty();
     }
 

@@ -44,7 +44,9 @@ class GroupComparerTest {
         TempRepo repo = TempRepo.init(tmp.resolve("repo"));
         String start = repo.head();
         try (Host host = Host.start(PaddockHome.resolve(tmp.resolve("home"), Map.of()), "serve")) {
-            host.wiring().merges().configure(repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1);
+            host.wiring()
+                    .merges()
+                    .configure(repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1, null, "auto");
             SandboxGroup g = host.wiring()
                     .sandboxService()
                     .createGroup(

@@ -94,7 +94,7 @@ class MergeKillNineTest {
         }
         String base;
         try (Wiring w = Wiring.open(home)) {
-            w.merges().configure(repo.dir(), null, testCommand, 60_000L, 3);
+            w.merges().configure(repo.dir(), null, testCommand, 60_000L, 3, null, "auto");
             w.sandboxService()
                     .create(NewSandbox.custom(repo.dir(), "commit one file", AGENT)
                             .id(ID)

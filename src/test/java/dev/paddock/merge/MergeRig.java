@@ -76,11 +76,24 @@ final class MergeRig implements AutoCloseable {
                 null);
         service = new MergeService(queue, repoService);
         resolution = new ResolutionService(queue);
+        // The queue's tests take finished sandboxes at once; the review gate's tests ask for required.
+        review(repoId, ReviewMode.AUTO);
     }
 
-    /** Registers another repository in the same store; returns its id. */
+    /** Sets a repository's review setting, with no event (as if it had always been so). */
+    void review(long repository, ReviewMode mode) throws Exception {
+        MergeSettings s = store.settings(repository);
+        store.setSettings(
+                repository,
+                new MergeSettings(
+                        s.strategy(), s.testCommand(), s.testTimeout(), s.maxAttempts(), s.autoResolve(), mode));
+    }
+
+    /** Registers another repository in the same store (its review {@code auto}, as the rig's); returns its id. */
     long register(Path other) throws Exception {
-        return repoService.open(other).record().id();
+        long id = repoService.open(other).record().id();
+        review(id, ReviewMode.AUTO);
+        return id;
     }
 
     /** A branch from main's tip with one commit writing {@code file}. */

@@ -18,6 +18,7 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignE;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignH;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignM;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
@@ -93,7 +94,14 @@ public final class DashboardView extends VBox {
                         "Waiting for you",
                         "waiting",
                         vm.waitingForYouProperty(),
-                        "Sandboxes whose agent's turn ended: send a follow-up, merge or" + " remove them"));
+                        "Sandboxes whose agent's turn ended: send a follow-up, merge or" + " remove them"),
+                new TileView(
+                        MaterialDesignE.EYE_CHECK_OUTLINE,
+                        "Ready for review",
+                        "warning",
+                        vm.readyForReviewProperty(),
+                        "Finished sandboxes whose change waits for your review: approve it, request changes or"
+                                + " discard it"));
         tiles.getStyleClass().add(Style.TILES);
         tiles.getChildren().forEach(t -> HBox.setHgrow(t, Priority.ALWAYS));
 

@@ -63,6 +63,7 @@ public final class DashboardViewModel implements AutoCloseable {
     private final ReadOnlyLongWrapper merged24h = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper awaitingHuman = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper waitingForYou = new ReadOnlyLongWrapper();
+    private final ReadOnlyLongWrapper readyForReview = new ReadOnlyLongWrapper();
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<RepositoryStatus> latest = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> now = new ReadOnlyObjectWrapper<>(Instant.now());
@@ -141,6 +142,11 @@ public final class DashboardViewModel implements AutoCloseable {
     /** Sandboxes whose agent's turn ended or that ask for attention ("waiting for you"). */
     public ReadOnlyLongProperty waitingForYouProperty() {
         return waitingForYou.getReadOnlyProperty();
+    }
+
+    /** Sandboxes whose change waits for a person's review (the "Ready for review" tile). */
+    public ReadOnlyLongProperty readyForReviewProperty() {
+        return readyForReview.getReadOnlyProperty();
     }
 
     /** The sandboxes tab: selection, row actions, details. */
@@ -248,6 +254,7 @@ public final class DashboardViewModel implements AutoCloseable {
         merged24h.set(c.merged24h());
         awaitingHuman.set(c.awaitingHuman());
         waitingForYou.set(c.waitingForYou());
+        readyForReview.set(c.readyForReview());
     }
 
     /** Stops refreshing. */

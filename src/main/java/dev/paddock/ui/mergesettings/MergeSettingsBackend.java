@@ -37,4 +37,20 @@ public interface MergeSettingsBackend {
             Integer maxAttempts,
             AutoResolveMode autoResolve)
             throws PaddockException;
+
+    /**
+     * {@link #configure(Path, MergeStrategy, String, Duration, Integer, AutoResolveMode)} with the review setting
+     * too ({@code required} or {@code auto}; null keeps it). A backend that does not store it ignores it.
+     */
+    default MergeSettings configure(
+            Path repository,
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            Integer maxAttempts,
+            AutoResolveMode autoResolve,
+            dev.paddock.merge.ReviewMode review)
+            throws PaddockException {
+        return configure(repository, strategy, testCommand, testTimeout, maxAttempts, autoResolve);
+    }
 }

@@ -222,7 +222,7 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                         3,
                         withUnit(attempts, "failed attempts before a person is asked"),
                         fieldMessage("merge-settings-attempts-message", vm.attemptsMessageProperty())));
-        add(
+        row = add(
                 grid,
                 row,
                 "Auto-resolve",
@@ -239,6 +239,22 @@ public final class MergeSettingsDialog extends Dialog<Void> {
                                 "Apply",
                                 "Safe conflicts — identical changes, one side equal to base, whitespace-only, import unions,"
                                         + " non-overlapping edits — are resolved, tested and merged without a person.")));
+        add(
+                grid,
+                row,
+                "Review",
+                choices(
+                        vm.reviewProperty(),
+                        choice(
+                                "merge-settings-review-required",
+                                dev.paddock.merge.ReviewMode.REQUIRED,
+                                "Required",
+                                "A finished sandbox's change waits, ready for review, until a person approves it."),
+                        choice(
+                                "merge-settings-review-auto",
+                                dev.paddock.merge.ReviewMode.AUTO,
+                                "Automatic",
+                                "A finished sandbox's change enters the merge queue at once.")));
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());
         error.setId("merge-settings-error");

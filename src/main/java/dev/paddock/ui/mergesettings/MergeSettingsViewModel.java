@@ -41,6 +41,8 @@ public final class MergeSettingsViewModel {
     private final StringProperty timeoutSeconds = new SimpleStringProperty("");
     private final StringProperty maxAttempts = new SimpleStringProperty("");
     private final ObjectProperty<AutoResolveMode> autoResolve = new SimpleObjectProperty<>(AutoResolveMode.PROPOSE);
+    private final ObjectProperty<dev.paddock.merge.ReviewMode> review =
+            new SimpleObjectProperty<>(dev.paddock.merge.ReviewMode.REQUIRED);
     private final ReadOnlyStringWrapper timeoutMessage = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper attemptsMessage = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<MergeSettings> saved = new ReadOnlyObjectWrapper<>();
@@ -65,7 +67,7 @@ public final class MergeSettingsViewModel {
                 () -> parseAttempts(maxAttempts.get()).problem(), maxAttempts));
         valid = timeoutMessage.isNull().and(attemptsMessage.isNull());
         unsaved = Bindings.createBooleanBinding(
-                this::differs, saved, strategy, testCommand, timeoutSeconds, maxAttempts, autoResolve);
+                this::differs, saved, strategy, testCommand, timeoutSeconds, maxAttempts, autoResolve, review);
         canSave = Bindings.createBooleanBinding(
                 () -> !busy.get() && saved.get() != null && valid.get() && unsaved.get(), busy, saved, valid, unsaved);
     }
@@ -106,6 +108,11 @@ public final class MergeSettingsViewModel {
     /** What happens to a conflict whose every hunk is safe. */
     public ObjectProperty<AutoResolveMode> autoResolveProperty() {
         return autoResolve;
+    }
+
+    /** Whether a person approves each finished sandbox's change before it is merged. */
+    public ObjectProperty<dev.paddock.merge.ReviewMode> reviewProperty() {
+        return review;
     }
 
     /** Why the typed timeout cannot be saved, or null when it can. */
@@ -174,8 +181,9 @@ public final class MergeSettingsViewModel {
         int attempts = parseAttempts(maxAttempts.get()).value();
         Integer at = attempts == was.maxAttempts() ? null : attempts;
         AutoResolveMode auto = autoResolve.get() == was.autoResolve() ? null : autoResolve.get();
+        dev.paddock.merge.ReviewMode rev = review.get() == was.review() ? null : review.get();
         return call(
-                () -> backend.configure(repository, st, cmd, to, at, auto),
+                () -> backend.configure(repository, st, cmd, to, at, auto, rev),
                 "Cannot save the merge settings of " + repository);
     }
 
@@ -212,6 +220,7 @@ public final class MergeSettingsViewModel {
         timeoutSeconds.set(seconds(s.testTimeout()));
         maxAttempts.set(String.valueOf(s.maxAttempts()));
         autoResolve.set(s.autoResolve());
+        review.set(s.review());
         saved.set(s);
     }
 
@@ -224,6 +233,7 @@ public final class MergeSettingsViewModel {
         Parsed<Integer> attempts = parseAttempts(maxAttempts.get());
         return strategy.get() != s.strategy()
                 || autoResolve.get() != s.autoResolve()
+                || review.get() != s.review()
                 || !strip(testCommand.get()).equals(strip(s.testCommand()))
                 || timeout.value() == null
                 || !timeout.value().equals(s.testTimeout())

@@ -35,12 +35,26 @@ public final class ServiceMergeSettingsBackend implements MergeSettingsBackend {
             Integer maxAttempts,
             AutoResolveMode autoResolve)
             throws PaddockException {
+        return configure(repository, strategy, testCommand, testTimeout, maxAttempts, autoResolve, null);
+    }
+
+    @Override
+    public MergeSettings configure(
+            Path repository,
+            MergeStrategy strategy,
+            String testCommand,
+            Duration testTimeout,
+            Integer maxAttempts,
+            AutoResolveMode autoResolve,
+            dev.paddock.merge.ReviewMode review)
+            throws PaddockException {
         return merges.configure(
                 repository,
                 strategy == null ? null : strategy.id(),
                 testCommand,
                 testTimeout == null ? null : testTimeout.toMillis(),
                 maxAttempts,
-                autoResolve == null ? null : autoResolve.id());
+                autoResolve == null ? null : autoResolve.id(),
+                review == null ? null : review.id());
     }
 }

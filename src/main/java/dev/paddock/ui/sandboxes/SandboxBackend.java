@@ -127,6 +127,33 @@ public interface SandboxBackend {
         throw new PaddockException("This Paddock cannot send follow-ups.");
     }
 
+    /**
+     * Approves the change of a sandbox ready for review: its branch enters the merge queue.
+     *
+     * @return what happened, in words for the pane
+     */
+    default String approve(String id) throws PaddockException {
+        throw new PaddockException("This Paddock does not review changes.");
+    }
+
+    /**
+     * Requests changes: the sandbox's unsent review comments (and {@code comment}, unless blank) go to its agent.
+     *
+     * @return what happened, in words for the pane
+     */
+    default String requestChanges(String id, String comment) throws PaddockException {
+        throw new PaddockException("This Paddock does not review changes.");
+    }
+
+    /**
+     * Rejects (discards) the change of a sandbox: it is removed, its branch kept.
+     *
+     * @return what happened, in words for the pane
+     */
+    default String reject(String id, String comment) throws PaddockException {
+        throw new PaddockException("This Paddock does not review changes.");
+    }
+
     /** What removing a sandbox would lose. */
     RemovalPlan plan(String id) throws PaddockException;
 

@@ -89,7 +89,7 @@ final class SandboxDetailsView extends VBox {
         task.widthProperty().addListener(fit);
         task.textProperty().addListener(fit);
         task.fontProperty().addListener(fit);
-        VBox header = new VBox(2, firstLine, task, lastError, followUpBar());
+        VBox header = new VBox(2, firstLine, task, lastError, followUpBar(), new ReviewBar(vm.review()));
         header.getStyleClass().add(Style.DETAILS_HEADER);
 
         log.setId("sandbox-log");

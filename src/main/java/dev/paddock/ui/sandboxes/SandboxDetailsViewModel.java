@@ -97,6 +97,8 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ScheduledExecutorService poller =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("sandbox-details"));
     private final TranscriptViewModel transcript = new TranscriptViewModel(poller, this::poke);
+    private final ReviewActions review =
+            new ReviewActions(() -> this.backend, sandbox.getReadOnlyProperty(), () -> this.onChanged.run());
     private volatile SandboxBackend backend;
     private volatile String id;
     private volatile Section visible = Section.LOG;
@@ -209,6 +211,11 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     // Commands ----------------------------------------------------------------------------------
 
     /** Called after a follow-up was sent (the dashboard refreshes). */
+    /** The decisions on a sandbox ready for review. */
+    public ReviewActions review() {
+        return review;
+    }
+
     public void setOnChanged(Runnable r) {
         onChanged = r == null ? () -> {} : r;
     }

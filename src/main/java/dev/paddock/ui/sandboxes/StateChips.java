@@ -75,9 +75,18 @@ final class StateChips {
                 + said;
     }
 
+    /** A stored state as people read it: "awaiting human", "ready for review" (a known state's label). */
+    static String shown(String state) {
+        try {
+            return dev.paddock.sandbox.SandboxState.of(state).label();
+        } catch (IllegalArgumentException notStored) {
+            return state.replace('_', ' ');
+        }
+    }
+
     /** A coloured chip for a state ("awaiting human"). */
     static Label stateChip(String state) {
-        Label chip = new Label(state.replace('_', ' '));
+        Label chip = new Label(shown(state));
         chip.getStyleClass().addAll(Style.CHIP, Style.STATE_PREFIX + state);
         chip.setMinWidth(Region.USE_PREF_SIZE);
         return chip;

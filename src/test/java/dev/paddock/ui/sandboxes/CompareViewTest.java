@@ -67,7 +67,7 @@ class CompareViewTest {
         panel.host
                 .wiring()
                 .merges()
-                .configure(panel.repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1);
+                .configure(panel.repo.dir(), null, "! grep -rq bad --include='*.txt' .", 60_000L, 1, null, "auto");
         SandboxGroup g = panel.host
                 .wiring()
                 .sandboxService()
