@@ -49,6 +49,7 @@ final class PanelWiring {
                         w.comparisons(),
                         w.publish())
                 .reviews(w.reviews())
-                .diffs(new dev.paddock.panel.ServiceDiffBackend(w.diffs(), w.reviews(), System.getProperty("user.name", "someone") + " (panel)"));
+                .diffs(new dev.paddock.panel.ServiceDiffBackend(
+                        w.diffs(), w.reviews(), System.getProperty("user.name", "someone") + " (panel)"));
     }
 }

@@ -204,7 +204,6 @@ public final class Wiring implements AutoCloseable {
                 null);
         this.merges = new MergeService(mergeQueue, repoService);
         this.resolutions = new ResolutionService(mergeQueue);
-        this.reviews = new ReviewService(new ReviewStore(db, events, clock), sandboxService, merges, events, git);
         this.approvals = new ApprovalBroker(
                 new ApprovalStore(db, events, clock),
                 sandboxes,
@@ -225,6 +224,8 @@ public final class Wiring implements AutoCloseable {
                 new dev.paddock.publish.GhCli(
                         ownEnvironment.getOrDefault("PATH", ""), dev.paddock.publish.GhCli.TIMEOUT),
                 events);
+        this.reviews =
+                new ReviewService(new ReviewStore(db, events, clock), sandboxService, merges, publish, events, git);
         this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
                 sandboxService,
                 new dev.paddock.checkpoint.CheckpointRepositories(

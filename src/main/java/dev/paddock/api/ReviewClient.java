@@ -20,7 +20,13 @@ public final class ReviewClient {
             SandboxView sandbox, int round, List<ReviewComment> comments, String file, boolean followUp) {}
 
     /** What {@code POST .../approve} answers: the sandbox and its new merge queue entry. */
-    public record Approved(String sandbox, MergeView entry) {}
+    /**
+     * What an approval did.
+     *
+     * @param entry the merge queue's entry, or null when the branch was pushed instead (merge target {@code push})
+     * @param message what a person is told
+     */
+    public record Approved(String sandbox, MergeView entry, String message) {}
 
     private final ApiClient api;
 

@@ -2,7 +2,6 @@ package dev.paddock.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.paddock.common.PaddockException;
-import dev.paddock.merge.MergeEntry;
 import dev.paddock.merge.MergeException;
 import dev.paddock.review.ChangeRequests;
 import dev.paddock.review.CommentNotFoundException;
@@ -99,8 +98,12 @@ final class ReviewRoutes {
         String comment = req == null ? null : req.comment();
         switch (action) {
             case "approve" -> {
-                MergeEntry e = reviews.approve(id, by);
-                HttpIo.json(ex, 200, Map.of("sandbox", id, "entry", MergeView.of(e, null, Instant.now())));
+                dev.paddock.review.ReviewService.Approval a = reviews.approve(id, by);
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("sandbox", id);
+                body.put("entry", a.entry() == null ? null : MergeView.of(a.entry(), null, Instant.now()));
+                body.put("message", a.message());
+                HttpIo.json(ex, 200, body);
             }
             case "reject" -> HttpIo.json(ex, 200, SandboxView.of(reviews.reject(id, comment, by)));
             default -> {

@@ -29,8 +29,11 @@ public final class SandboxApproveCommand implements Callable<Integer> {
         ReviewClient.Approved a =
                 new ReviewClient(RunningPaddock.api(parent.root.resolveHome())).approve(id, RunningPaddock.who());
         var out = spec.commandLine().getOut();
-        out.println("Approved " + id + ": entry #" + a.entry().id() + " in the merge queue (paddock merge list"
-                + " shows it).");
+        out.println(
+                a.entry() != null
+                        ? "Approved " + id + ": entry #" + a.entry().id() + " in the merge queue (paddock merge list"
+                                + " shows it)."
+                        : a.message());
         out.flush();
         return 0;
     }

@@ -196,11 +196,11 @@ public final class MergeQueue implements AutoCloseable {
      * Enqueues every finished sandbox ({@code done}) whose branch has a commit that base lacks and whose run has no
      * entry yet. A done sandbox with nothing new stays done: there is nothing to merge. Nor does one whose agent
      * waits for you (its turn ended, or it asks for attention): your answer may be a follow-up that goes on in the
-     * same worktree, so it enters the queue when a person enqueues it. In a repository whose review is
+     * same worktree, so it enters the queue when a person enqueues it. Nor does one whose repository's approved work
+     * is pushed ({@link MergeTarget#pushes()}): it stays done until a person approves it (which pushes it: the review
+     * package) or pushes it, and base is never merged into here. In a repository whose review is
      * {@link ReviewMode#REQUIRED required}, it moves to {@code review} instead and waits for a person's approval
-     * (docs/decisions/0022-review-gate.md), which pushes it when the repository's approved work is pushed. With the
-     * review {@code auto}, one whose repository's approved work is pushed ({@link MergeTarget#pushes()}) stays done
-     * for a person to publish, and base is never merged into here.
+     * (docs/decisions/0022-review-gate.md).
      *
      * @return how many entered the queue
      */
@@ -223,6 +223,9 @@ public final class MergeQueue implements AutoCloseable {
             }
             Path main = repo.get().path();
             RepoRecord target = sandboxes.targetOf(repo.get(), s.id());
+            if (store.settings(target.id()).target().pushes()) {
+                continue;
+            }
             Optional<String> tip =
                     git.resolve(main, "refs/heads/" + s.workspace().branch());
             Optional<String> base = git.resolve(main, "refs/heads/" + target.baseBranch());
@@ -231,9 +234,6 @@ public final class MergeQueue implements AutoCloseable {
             }
             if (store.settings(repo.get().id()).review() == ReviewMode.REQUIRED) {
                 sandboxes.readyForReview(s.id(), s.workspace().branch(), target.baseBranch());
-                continue;
-            }
-            if (store.settings(target.id()).target().pushes()) {
                 continue;
             }
             enqueue(target, s.id(), s.workspace().branch(), "supervisor");

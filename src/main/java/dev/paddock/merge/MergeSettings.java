@@ -60,6 +60,11 @@ public record MergeSettings(
         this(strategy, testCommand, testTimeout, maxAttempts, autoResolve, ReviewMode.REQUIRED, target);
     }
 
+    /** These settings with another review. */
+    public MergeSettings withReview(ReviewMode r) {
+        return new MergeSettings(strategy, testCommand, testTimeout, maxAttempts, autoResolve, r, target);
+    }
+
     /** These settings with another target. */
     public MergeSettings withTarget(MergeTarget t) {
         return new MergeSettings(strategy, testCommand, testTimeout, maxAttempts, autoResolve, review, t);

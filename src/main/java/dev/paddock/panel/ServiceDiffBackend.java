@@ -35,7 +35,9 @@ public final class ServiceDiffBackend implements DiffBackend {
 
     @Override
     public List<Comment> comments(String sandboxId) throws PaddockException {
-        return reviews.comments(sandboxId).stream().map(ServiceDiffBackend::view).toList();
+        return reviews.comments(sandboxId).stream()
+                .map(ServiceDiffBackend::view)
+                .toList();
     }
 
     @Override

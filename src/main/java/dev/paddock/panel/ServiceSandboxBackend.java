@@ -207,8 +207,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
 
     @Override
     public String approve(String id) throws PaddockException {
-        dev.paddock.merge.MergeEntry e = reviewService().approve(id, who);
-        return "Approved: " + e.label() + " entered the merge queue.";
+        return reviewService().approve(id, who).message();
     }
 
     @Override

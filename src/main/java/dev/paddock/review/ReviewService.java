@@ -29,15 +29,22 @@ public final class ReviewService {
     private final ReviewStore store;
     private final SandboxService sandboxes;
     private final MergeService merges;
+    private final dev.paddock.publish.PublishService publish;
     private final EventLog events;
     private final CommentContext context;
     private final ChangeRequests changes;
 
     public ReviewService(
-            ReviewStore store, SandboxService sandboxes, MergeService merges, EventLog events, GitCli git) {
+            ReviewStore store,
+            SandboxService sandboxes,
+            MergeService merges,
+            dev.paddock.publish.PublishService publish,
+            EventLog events,
+            GitCli git) {
         this.store = store;
         this.sandboxes = sandboxes;
         this.merges = merges;
+        this.publish = publish;
         this.events = events;
         this.context = new CommentContext(git);
         this.changes = new ChangeRequests(store, sandboxes, events);
@@ -130,16 +137,28 @@ public final class ReviewService {
 
     /**
      * Approves the sandbox's change: its branch enters the merge queue (the entry names {@code who} as the one who
-     * asked). Allowed while it is ready for review, and for a done sandbox (a repository whose review is
-     * {@code auto}, or one whose entry left the queue).
+     * asked), or, when its repository's approved work is pushed (merge target {@code push}), its branch is pushed to
+     * the target's remote (and a pull request opened when the setting asks for one). Allowed while it is ready for
+     * review, and for a done sandbox (a repository whose review is {@code auto}, one whose approved work is pushed, or
+     * one whose entry left the queue).
      *
      * @throws SandboxConflictException when it is in any other state
      */
-    public MergeEntry approve(String sandboxId, String who) throws PaddockException {
+    public Approval approve(String sandboxId, String who) throws PaddockException {
         SandboxRecord s = sandboxes.find(sandboxId);
         if (s.state() != SandboxState.REVIEW && s.state() != SandboxState.DONE) {
             throw new SandboxConflictException(sandboxId + " is " + s.state().label()
                     + "; only a sandbox ready for review (or done) can be approved.");
+        }
+        if (publish.target(s).pushes()) {
+            dev.paddock.publish.PublishResult r = publish.publishApproved(sandboxId, who);
+            events.append(EventDraft.of(
+                    s.repositoryId(),
+                    sandboxId,
+                    EventKinds.REVIEW_APPROVED,
+                    who + " approved " + sandboxId + "; " + r.shortMessage(),
+                    Map.of("by", who, "branch", s.workspace().branch(), "pushed", true)));
+            return new Approval(null, r);
         }
         MergeEntry e = merges.enqueueSandbox(sandboxId, who);
         events.append(EventDraft.of(
@@ -148,7 +167,22 @@ public final class ReviewService {
                 EventKinds.REVIEW_APPROVED,
                 who + " approved " + sandboxId + "; " + s.workspace().branch() + " entered the merge queue",
                 Map.of("by", who, "branch", s.workspace().branch(), "entry", e.id())));
-        return e;
+        return new Approval(e, null);
+    }
+
+    /**
+     * What an approval did.
+     *
+     * @param entry the merge queue's entry, or null when the branch was pushed instead
+     * @param published what the push (and pull request) did, or null when the branch entered the merge queue
+     */
+    public record Approval(MergeEntry entry, dev.paddock.publish.PublishResult published) {
+        /** What a person is told. */
+        public String message() {
+            return entry != null
+                    ? "Approved: " + entry.label() + " entered the merge queue."
+                    : "Approved: " + published.shortMessage();
+        }
     }
 
     /**

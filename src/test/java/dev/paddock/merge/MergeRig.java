@@ -83,10 +83,7 @@ final class MergeRig implements AutoCloseable {
     /** Sets a repository's review setting, with no event (as if it had always been so). */
     void review(long repository, ReviewMode mode) throws Exception {
         MergeSettings s = store.settings(repository);
-        store.setSettings(
-                repository,
-                new MergeSettings(
-                        s.strategy(), s.testCommand(), s.testTimeout(), s.maxAttempts(), s.autoResolve(), mode));
+        store.setSettings(repository, s.withReview(mode));
     }
 
     /** Registers another repository in the same store (its review {@code auto}, as the rig's); returns its id. */

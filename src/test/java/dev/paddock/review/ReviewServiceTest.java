@@ -91,7 +91,7 @@ class ReviewServiceTest {
                 .isInstanceOf(SandboxException.class)
                 .hasMessageContaining("No comment");
 
-        MergeEntry e = rig.reviews().approve("rev-001", "bob");
+        MergeEntry e = rig.reviews().approve("rev-001", "bob").entry();
         assertThat(e.request().requestedBy()).isEqualTo("bob");
         assertThat(rig.find("rev-001").state()).isEqualTo(SandboxState.MERGING);
         assertThat(last(rig.history("rev-001"), EventKinds.REVIEW_APPROVED).details())
@@ -101,6 +101,31 @@ class ReviewServiceTest {
         assertThat(rig.wiring.merges().get(e.id()).state()).isEqualTo(MergeState.MERGED);
         assertThat(rig.find("rev-001").state()).isEqualTo(SandboxState.MERGED);
         assertThat(rig.repo.git("show", "main:a.txt")).isEqualTo("alpha\nBETA\ngamma\n");
+    }
+
+    @Test
+    void approvingInARepositoryThatPushesPushesTheBranchAndLeavesBaseAlone() throws Exception {
+        Path bare = tmp.resolve("origin.git");
+        TempRepo.git(tmp, "init", "-q", "--bare", bare.toString());
+        rig.repo.git("remote", "add", "origin", bare.toString());
+        rig.wiring.merges().configureTarget(rig.repo.dir(), "push", null, false);
+        rig.custom("rev-004", agent(tmp.resolve("unused.md")));
+        String base = rig.main();
+        SandboxRecord done = rig.finishAndGate("rev-004");
+        assertThat(done.state()).as("the queue never takes it").isEqualTo(SandboxState.DONE);
+        String tip = TempRepo.revParse(rig.repo.dir(), "agent/rev-004");
+
+        ReviewService.Approval a = rig.reviews().approve("rev-004", "bob");
+
+        assertThat(a.entry()).isNull();
+        assertThat(a.message()).contains("Pushed agent/rev-004");
+        assertThat(TempRepo.git(tmp, "--git-dir", bare.toString(), "rev-parse", "refs/heads/agent/rev-004")
+                        .strip())
+                .isEqualTo(tip);
+        assertThat(rig.main()).as("base is not merged into").isEqualTo(base);
+        assertThat(rig.wiring.merges().latestOf("rev-004")).isEmpty();
+        assertThat(last(rig.history("rev-004"), EventKinds.REVIEW_APPROVED).details())
+                .contains("\"pushed\":true");
     }
 
     @Test

@@ -61,6 +61,7 @@ public final class DiffView extends BorderPane {
         caption.getStyleClass().add(Style.CODE_CAPTION);
         caption.setMaxWidth(Double.MAX_VALUE);
         caption.setId("diff-caption");
+        problem.setId("diff-problem");
         problem.getStyleClass().add(Style.PROBLEM);
         problem.setWrapText(true);
         problem.managedProperty().bind(problem.visibleProperty());
