@@ -226,10 +226,12 @@ final class DiffDocument {
         }
 
         Builder hunk(Hunk h) {
-            String text = "@@ -" + h.oldStart() + "," + h.oldCount() + " +" + h.newStart() + "," + h.newCount() + " @@"
-                    + (h.header() == null || h.header().isBlank()
-                            ? ""
-                            : " " + h.header().strip());
+            // The hunk's header is the whole "@@ -a,b +c,d @@ function" line; only its numbers when there is none.
+            String header = h.header() == null ? "" : h.header().strip();
+            String text = header.startsWith("@@")
+                    ? header
+                    : "@@ -" + h.oldStart() + "," + h.oldCount() + " +" + h.newStart() + "," + h.newCount() + " @@"
+                            + (header.isEmpty() ? "" : " " + header);
             plain(new Row(Kind.HUNK, 0, 0, text));
             oldSide.reset();
             newSide.reset();

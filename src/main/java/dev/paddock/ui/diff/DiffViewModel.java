@@ -108,7 +108,7 @@ public final class DiffViewModel implements AutoCloseable {
                         }
                     }
                 });
-            } catch (Exception e) {
+            } catch (Exception | LinkageError e) {
                 fail(gen, "Could not read the change of " + id, e);
             }
         });
@@ -160,7 +160,7 @@ public final class DiffViewModel implements AutoCloseable {
                         loading.set(false);
                     }
                 });
-            } catch (Exception e) {
+            } catch (Exception | LinkageError e) {
                 fail(gen, "Could not read " + f.path(), e);
             }
         });
@@ -177,13 +177,17 @@ public final class DiffViewModel implements AutoCloseable {
         List<DiffBackend.Comment> c = List.copyOf(comments);
         loading.set(true);
         worker.execute(() -> {
-            Shown s = build(p, m, c);
-            Platform.runLater(() -> {
-                if (generation.get() == gen) {
-                    shown.set(s);
-                    loading.set(false);
-                }
-            });
+            try {
+                Shown s = build(p, m, c);
+                Platform.runLater(() -> {
+                    if (generation.get() == gen) {
+                        shown.set(s);
+                        loading.set(false);
+                    }
+                });
+            } catch (RuntimeException | LinkageError e) {
+                fail(gen, "Could not show " + p.file().path(), e);
+            }
         });
     }
 
@@ -200,7 +204,7 @@ public final class DiffViewModel implements AutoCloseable {
     }
 
     private static String noteText(DiffBackend.Comment c) {
-        return "💬 " + c.author() + (c.sent() ? " (sent)" : "") + ": " + c.body();
+        return "» " + c.author() + (c.sent() ? " (sent)" : "") + ": " + c.body();
     }
 
     /**
@@ -225,13 +229,13 @@ public final class DiffViewModel implements AutoCloseable {
                     render();
                     done.accept(null);
                 });
-            } catch (Exception e) {
+            } catch (Exception | LinkageError e) {
                 Platform.runLater(() -> done.accept(UiError.of("Could not store the comment", e)));
             }
         });
     }
 
-    private void fail(long gen, String doing, Exception e) {
+    private void fail(long gen, String doing, Throwable e) {
         Platform.runLater(() -> {
             if (generation.get() == gen) {
                 loading.set(false);

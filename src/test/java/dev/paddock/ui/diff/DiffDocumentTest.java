@@ -32,7 +32,7 @@ class DiffDocumentTest {
                 5,
                 1,
                 5,
-                "class A",
+                "@@ -1,5 +1,5 @@ class A",
                 List.of(
                         ctx(1, 1, "class A {"),
                         del(2, "  int x = 1;"),
@@ -102,8 +102,8 @@ class DiffDocumentTest {
     @Test
     void commentsShowUnderTheirLinesAndSidesStayLevel() {
         List<DiffDocument.Note> notes = List.of(
-                new DiffDocument.Note(false, 3, "💬 me: use a constant"),
-                new DiffDocument.Note(true, 4, "💬 me: why remove g?\nit is used"));
+                new DiffDocument.Note(false, 3, "» me: use a constant"),
+                new DiffDocument.Note(true, 4, "» me: why remove g?\nit is used"));
         DiffDocument u = DiffDocument.unified(patch(), notes);
         int at = u.rows().indexOf(new DiffDocument.Row(DiffDocument.Kind.ADDED, 0, 3, "  String s = \"s\";"));
         assertThat(u.rows().get(at + 1).kind()).isEqualTo(DiffDocument.Kind.COMMENT);
