@@ -14,6 +14,11 @@ import javafx.stage.Window;
 public final class DiffWindow {
     private DiffWindow() {}
 
+    /** The view model of a window {@link #show} made (benchmarks and tests look at it). */
+    public static DiffViewModel modelOf(Stage window) {
+        return (DiffViewModel) window.getProperties().get(DiffViewModel.class);
+    }
+
     /**
      * Shows the change of {@code sandboxId} in a new window.
      *
@@ -37,6 +42,7 @@ public final class DiffWindow {
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN), stage::close);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), vm::reload);
         stage.setOnHidden(e -> vm.close());
+        stage.getProperties().put(DiffViewModel.class, vm);
         if (path != null) {
             vm.files().addListener(new javafx.collections.ListChangeListener<>() {
                 @Override
