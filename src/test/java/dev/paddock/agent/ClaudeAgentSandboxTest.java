@@ -16,9 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +40,7 @@ class ClaudeAgentSandboxTest {
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
         try (ScriptedAnthropic api = ScriptedAnthropic.start(
                         Script.steps(Reply.bash("git status"), Reply.text("The tree is clean.")));
-                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                ServeProcess serve = ServeProcess.start(tmp, ClaudeCli.serveEnvironment(bin, agentHome, api))) {
             Run created = paddock(
                     "--home",
                     serve.home().toString(),
@@ -153,7 +151,7 @@ class ClaudeAgentSandboxTest {
         Path agentHome = Files.createDirectories(tmp.resolve("agent-home"));
         try (ScriptedAnthropic api = ScriptedAnthropic.start(
                         Script.steps(Reply.bash("git status"), Reply.text("The tree is clean.")));
-                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                ServeProcess serve = ServeProcess.start(tmp, ClaudeCli.serveEnvironment(bin, agentHome, api))) {
             Run created = paddock(
                     "--home",
                     serve.home().toString(),
@@ -215,7 +213,7 @@ class ClaudeAgentSandboxTest {
         try (ScriptedAnthropic api = ScriptedAnthropic.start(t -> t.prompt().equals(followUp)
                         ? Reply.text("THE TREE IS CLEAN.")
                         : Reply.text("The tree is clean."));
-                ServeProcess serve = ServeProcess.start(tmp, serveEnvironment(bin, agentHome, api))) {
+                ServeProcess serve = ServeProcess.start(tmp, ClaudeCli.serveEnvironment(bin, agentHome, api))) {
             String home = serve.home().toString();
             Run created = paddock(
                     "--home",
@@ -291,21 +289,6 @@ class ClaudeAgentSandboxTest {
     private static JsonNode detail(ServeProcess serve, String id) throws Exception {
         return Json.mapper()
                 .readTree(serve.call("GET", "/v1/sandboxes/" + id, null).body());
-    }
-
-    /** What {@code paddock serve} has in its environment: Claude Code on PATH, the scripted API, nothing phoning home. */
-    private static Map<String, String> serveEnvironment(Path bin, Path agentHome, ScriptedAnthropic api) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", bin.getParent() + ":/usr/local/bin:/usr/bin:/bin");
-        env.put("HOME", agentHome.toString());
-        env.put("ANTHROPIC_BASE_URL", api.baseUrl());
-        env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
-        env.put("ANTHROPIC_AUTH_TOKEN", null);
-        env.put("CLAUDE_CODE_OAUTH_TOKEN", null);
-        env.put("DISABLE_TELEMETRY", "1");
-        env.put("DISABLE_ERROR_REPORTING", "1");
-        env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
-        return env;
     }
 
     private static String git(Path dir, String... args) throws Exception {

@@ -129,4 +129,22 @@ public final class ClaudeCli {
 
     /** Five minutes: a run takes 2-5 s here, more on a busy machine. */
     public static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+    /**
+     * What a {@code paddock serve} that runs Claude Code against {@code api} has in its environment: the CLI's folder
+     * ({@code bin}'s) on PATH, the scripted API and its key, its own HOME, nothing phoning home.
+     */
+    public static Map<String, String> serveEnvironment(Path bin, Path agentHome, ScriptedAnthropic api) {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("PATH", bin.getParent() + ":/usr/local/bin:/usr/bin:/bin");
+        env.put("HOME", agentHome.toString());
+        env.put("ANTHROPIC_BASE_URL", api.baseUrl());
+        env.put("ANTHROPIC_API_KEY", ScriptedAnthropic.API_KEY);
+        env.put("ANTHROPIC_AUTH_TOKEN", null);
+        env.put("CLAUDE_CODE_OAUTH_TOKEN", null);
+        env.put("DISABLE_TELEMETRY", "1");
+        env.put("DISABLE_ERROR_REPORTING", "1");
+        env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        return env;
+    }
 }
