@@ -141,15 +141,12 @@ public final class PublishService {
 
     private String openPullRequest(SandboxRecord s, Path dir, PushResult pushed, boolean draft, String by)
             throws PaddockException {
+        // NAME=VALUE: a value that starts with a dash (a task may) is never taken for an option.
         List<String> args = new ArrayList<>(List.of(
-                "--head",
-                pushed.branch(),
-                "--base",
-                s.workspace().baseBranch(),
-                "--title",
-                PullRequestText.title(s),
-                "--body",
-                PullRequestText.body(s, commitSubjects(s, dir), lastMessage(s))));
+                "--head=" + pushed.branch(),
+                "--base=" + s.workspace().baseBranch(),
+                "--title=" + PullRequestText.title(s),
+                "--body=" + PullRequestText.body(s, commitSubjects(s, dir), lastMessage(s))));
         if (draft) {
             args.add("--draft");
         }

@@ -129,8 +129,8 @@ class PublishCommandTest {
             assertThat(pr.exit()).as(pr.describe() + serve.report()).isZero();
             assertThat(pr.out()).contains("Pull request: " + FakeGh.URL);
             assertThat(Files.readString(record))
-                    .startsWith("pr\n--\ncreate\n--\n--head\n--\n" + done.branch() + "\n--\n--base\n--\nmain\n--\n"
-                            + "--title\n--\nSay hi\n--\n--body\n--\n")
+                    .startsWith("pr\n--\ncreate\n--\n--head=" + done.branch() + "\n--\n--base=main\n--\n"
+                            + "--title=Say hi\n--\n--body=")
                     .contains("- Say hi\n")
                     .endsWith("--draft\n--\n");
         }
