@@ -121,7 +121,7 @@ final class ReviewRoutes {
 
     private void comment(HttpExchange ex, String id) throws ApiError, IOException, PaddockException {
         CommentRequest req = HttpIo.body(ex, CommentRequest.class);
-        if (req == null || req.text() == null || req.text().isBlank()) {
+        if (req == null) {
             throw ApiError.badRequest("send {\"text\": \"the comment\"} (with \"file\" and \"line\" for a line)");
         }
         ReviewComment c = reviews.comment(id, req.file(), req.line(), req.side(), req.text(), who(req.by()));

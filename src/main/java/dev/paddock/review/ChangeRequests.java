@@ -96,7 +96,7 @@ public final class ChangeRequests {
                         + (unsent.size() == 1 ? " comment" : " comments") + "): "
                         + (refusal.isEmpty()
                                 ? "its agent resumes with them (they are also in " + file + ")"
-                                : "its agent cannot resume (" + refusal.get() + "), so it runs again and finds them"
+                                : "its agent cannot resume a session, so it runs again from the start and finds them"
                                         + " in " + file),
                 d));
         return new Sent(after, round, unsent, file, refusal.isEmpty());

@@ -56,7 +56,7 @@ final class ReviewPrompt {
         }
         b.append(" — ").append(c.author()).append(":\n");
         if (c.quoted() != null) {
-            b.append("  > ").append(c.quoted().strip()).append('\n');
+            b.append("  > ").append(c.quoted().stripTrailing()).append('\n');
         }
         for (String line : c.body().strip().split("\n", -1)) {
             b.append("  ").append(line).append('\n');

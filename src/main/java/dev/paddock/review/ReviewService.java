@@ -56,8 +56,9 @@ public final class ReviewService {
      * @param path the file (relative to the repository); null for a general comment
      * @param line the line in that file, from 1; null for a comment on the whole file (or a general one)
      * @param side {@code old} or {@code new} (null: new); only with a line
-     * @throws SandboxException when the text is empty or too long, a line comes without a file, or the line is not
-     *     a positive number
+     * @throws SandboxException when the text is empty or too long, a line comes without a file, the line is not a
+     *     positive number or not in the file, the file is in neither the worktree nor the base, or the path leaves the
+     *     repository
      * @throws dev.paddock.sandbox.SandboxNotFoundException when there is no such sandbox
      */
     public ReviewComment comment(String sandboxId, String path, Integer line, String side, String body, String who)
@@ -70,7 +71,7 @@ public final class ReviewService {
             throw new SandboxException(
                     "The comment is " + text.length() + " characters long; at most " + BODY_MAX + " are taken.");
         }
-        String file = path == null || path.isBlank() ? null : path.strip().replace('\\', '/');
+        String file = path == null || path.isBlank() ? null : CommentContext.checkedPath(path);
         if (line != null && (file == null || line < 1)) {
             throw new SandboxException(
                     file == null
@@ -85,8 +86,17 @@ public final class ReviewService {
         }
         SandboxRecord sb = sandboxes.find(sandboxId);
         String commit = context.commitOf(sb).orElse(null);
-        String quoted =
-                line == null ? null : context.quote(sb, commit, file, line, s).orElse(null);
+        String quoted = null;
+        if (line != null) {
+            quoted = context.quote(sb, commit, file, line, s)
+                    .orElseThrow(() -> new SandboxException(file + " has no line " + line + " in "
+                            + (s == ReviewComment.Side.OLD
+                                    ? "the sandbox's base (--old is the file before the change)"
+                                    : "the sandbox's change")
+                            + "."));
+        } else if (file != null && !context.exists(sb, file)) {
+            throw new SandboxException(file + " is neither in the sandbox's worktree nor in its base.");
+        }
         ReviewComment c = new ReviewComment(0, sandboxId, commit, file, line, s, quoted, text, who, null, null);
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("where", c.where());

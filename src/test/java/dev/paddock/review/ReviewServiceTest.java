@@ -195,10 +195,40 @@ class ReviewServiceTest {
         assertThatThrownBy(() -> rig.reviews().comment("rev-004", "a.txt", 1, "left", "x", "ann"))
                 .isInstanceOf(SandboxException.class)
                 .hasMessageContaining("old or new");
-        assertThat(rig.reviews()
-                        .comment("rev-004", "a.txt", 99, null, "past the end", "ann")
-                        .quoted())
-                .isNull();
+        assertThatThrownBy(() -> rig.reviews().comment("rev-004", "a.txt", 99, null, "past the end", "ann"))
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("a.txt has no line 99");
+        for (String outside : List.of("../a.txt", "/etc/hostname", ".git/config", "src/../../x")) {
+            assertThatThrownBy(() -> rig.reviews().comment("rev-004", outside, 1, null, "x", "ann"))
+                    .as(outside)
+                    .isInstanceOf(SandboxException.class)
+                    .hasMessageContaining("is not a path inside the repository");
+        }
+        assertThatThrownBy(() -> rig.reviews().comment("rev-004", "nothere.txt", null, null, "x", "ann"))
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("neither in the sandbox's worktree nor in its base");
+        // A folder an agent linked out of its worktree is not read through.
+        Path wt = Path.of(rig.find("rev-004").workspace().worktreePath());
+        Path outsideDir = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outsideDir.resolve("secret.txt"), "the host's secret\n");
+        Files.createSymbolicLink(wt.resolve("linked"), outsideDir);
+        assertThatThrownBy(() -> rig.reviews().comment("rev-004", "linked/secret.txt", 1, null, "x", "ann"))
+                .isInstanceOf(SandboxException.class)
+                .hasMessageContaining("has no line 1");
+        assertThat(rig.reviews().comments("rev-004")).isEmpty();
+    }
+
+    @Test
+    void aLineNotYetCommittedIsQuotedAsTheWorktreeHasIt() throws Exception {
+        rig.custom("rev-005", agent(tmp.resolve("unused.md")));
+        rig.finishAndGate("rev-005");
+        Path wt = Path.of(rig.find("rev-005").workspace().worktreePath());
+        Files.writeString(wt.resolve("draft.txt"), "first\n    second, indented\n");
+
+        ReviewComment c = rig.reviews().comment("rev-005", "./draft.txt", 2, null, "Why indented?", "ann");
+
+        assertThat(c.path()).isEqualTo("draft.txt");
+        assertThat(c.quoted()).isEqualTo("    second, indented");
     }
 
     static Event last(List<Event> events, String kind) {

@@ -80,7 +80,7 @@ public final class MergeQueueView extends VBox {
         }
 
         queued = QueueTables.queued(vm.queued(), vm.nowProperty());
-        queued.setPlaceholder(muted("No entry waits: the next finished branch starts at once."));
+        queued.setPlaceholder(muted("No entry waits: the next approved branch starts at once."));
         history = QueueTables.history(vm.history(), vm.nowProperty());
         history.setPlaceholder(muted("Merged, failed, cancelled and conflicted entries appear here."));
         review = new ReviewPane(vm);
