@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@link Wiring}, the background probes, and the loopback API announced in {@code instance.json}.
  */
 public final class Host implements AutoCloseable {
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
     private static final Logger LOG = LoggerFactory.getLogger(Host.class);
     /** How long the panel waits before probing Docker and bubblewrap (after its first frame). */
     static final Duration PANEL_PROBE_DELAY = Duration.ofMillis(2500);
@@ -183,6 +185,9 @@ public final class Host implements AutoCloseable {
     /** Stops the API, removes {@code instance.json}, stops the services and closes the store. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // once: the panel's backends and whoever started it may both close it
+        }
         // First: requests waiting for a person are released without being cancelled (they stay pending).
         wiring.approvals().close();
         api.close();

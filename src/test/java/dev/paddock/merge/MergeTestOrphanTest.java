@@ -76,7 +76,9 @@ class MergeTestOrphanTest {
                             null,
                             "sleep " + tag + " & (setsid sleep " + tag + " &); sleep " + tag + "; wait",
                             600_000L,
-                            3);
+                            3,
+                            null,
+                            "auto");
             w.sandboxService()
                     .create(NewSandbox.custom(repo.dir(), "commit one file", AGENT)
                             .id(ID)

@@ -203,24 +203,29 @@ final class Panel implements AutoCloseable {
     /** Hides the window and stops Paddock (agents still running are stopped first). */
     @Override
     public void close() throws Exception {
-        WaitForAsyncUtils.asyncFx(() -> {
-                    for (Window w : List.copyOf(Window.getWindows())) {
-                        if (w != stage && w.isShowing()) {
-                            w.hide();
+        // The host is stopped whatever fails before: a panel left running logs into later tests' output.
+        try {
+            WaitForAsyncUtils.asyncFx(() -> {
+                        for (Window w : List.copyOf(Window.getWindows())) {
+                            if (w != stage && w.isShowing()) {
+                                w.hide();
+                            }
                         }
+                        stage.hide();
+                    })
+                    .get(10, TimeUnit.SECONDS);
+            for (var s : host.wiring().sandboxes().listLive()) {
+                if (s.state().mayHaveProcess()) {
+                    try {
+                        host.wiring().sandboxService().stop(s.id(), "test");
+                    } catch (Exception ignored) {
+                        // it ended meanwhile
                     }
-                    stage.hide();
-                })
-                .get(10, TimeUnit.SECONDS);
-        for (var s : host.wiring().sandboxes().listLive()) {
-            if (s.state().mayHaveProcess()) {
-                try {
-                    host.wiring().sandboxService().stop(s.id(), "test");
-                } catch (Exception ignored) {
-                    // it ended meanwhile
                 }
             }
+        } finally {
+            vm.close();
+            host.close(); // also when the panel was never shown (then vm.close() does not reach it)
         }
-        vm.close();
     }
 }
