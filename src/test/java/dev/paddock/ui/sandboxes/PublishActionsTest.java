@@ -117,7 +117,7 @@ class PublishActionsTest {
                 TimeUnit.SECONDS,
                 () -> fx(() -> status(robot).getText() != null
                         && status(robot).getText().endsWith("Pull request: " + FakeGh.URL)));
-        assertThat(Files.readString(record)).contains("--title\n--\nWait for a push\n--\n");
+        assertThat(Files.readString(record)).contains("--title=Wait for a push\n--\n");
     }
 
     @Test

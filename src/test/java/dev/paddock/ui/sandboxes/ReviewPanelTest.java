@@ -58,17 +58,17 @@ class ReviewPanelTest {
         panel.show(1366, 768);
         panel.waitForState(s.id(), "review", 30);
 
+        // The table's rows are recycled: the row of the sandbox is looked up again on each try.
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> {
+            Node r = Panel.tableRow(robot, s.id());
+            return fx(() -> robot.from(r).lookup(".pd-state-review").tryQuery().isPresent());
+        });
         Node row = Panel.tableRow(robot, s.id());
-        WaitForAsyncUtils.waitFor(
-                5,
-                TimeUnit.SECONDS,
-                () -> fx(() ->
-                        robot.from(row).lookup(".pd-state-review").tryQuery().isPresent()));
         Label chip = fx(() -> robot.from(row).lookup(".pd-state-review").queryAs(Label.class));
         assertThat(fx(chip::getText)).isEqualTo("ready for review");
         Label tile = fx(() ->
                 robot.lookup("#tile-ready-for-review").lookup(".pd-tile-value").queryAs(Label.class));
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> "1".equals(tile.getText())));
+        WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> fx(() -> "1".equals(tile.getText())));
         assertThat(panel.repo.git("rev-parse", "main").strip()).isEqualTo(base);
 
         panel.select(robot, s.id());
