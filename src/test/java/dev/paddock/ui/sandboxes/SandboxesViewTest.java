@@ -145,8 +145,10 @@ class SandboxesViewTest {
 
         Label label = node(robot, "#sandbox-details-task", Label.class);
         WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> task.equals(fx(label::getText)));
-        WaitForAsyncUtils.waitForFxEvents();
         double line = fx(() -> label.getFont().getSize() * 1.2);
+        // The label takes its second line once its width is known: a layout pass or two after it shows.
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(label::getHeight) > 1.8 * line);
+        WaitForAsyncUtils.waitForFxEvents();
         assertThat(fx(label::getHeight)).as("two lines of the task").isGreaterThan(1.8 * line);
         javafx.scene.text.Text text = fx(() -> (javafx.scene.text.Text) label.lookup(".text"));
         String drawn = fx(text::getText);
