@@ -208,7 +208,13 @@ class DashboardLayoutTest {
         return drawn != null && l.getText() != null && !drawn.equals(l.getText());
     }
 
+    /**
+     * The text JavaFX drew for {@code l}, after its pending layout pass: a live value (a lease's minutes left) can
+     * change between two pulses, and its text node follows only at the next layout.
+     */
     private static String drawn(Labeled l) {
+        l.applyCss();
+        l.layout();
         for (Node n : l.getChildrenUnmodifiable()) {
             if (n instanceof Text t) {
                 return t.getText();
