@@ -41,6 +41,10 @@ public final class DiffClient {
             q.append(sep).append("commit=").append(ApiClient.encode(o.commit()));
             sep = '&';
         }
+        if (o != null && o.snapshot() != null) {
+            q.append(sep).append("snapshot=").append(ApiClient.encode(o.snapshot()));
+            sep = '&';
+        }
         if (path != null) {
             q.append(sep).append("path=").append(ApiClient.encode(path));
         }

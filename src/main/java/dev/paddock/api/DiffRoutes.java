@@ -19,9 +19,10 @@ import java.util.List;
  *   <li>{@code GET /v1/sandboxes/{id}/diff/file?path=P} → {@link dev.paddock.diff.FilePatch}: one file's hunks</li>
  *   <li>{@code GET /v1/sandboxes/{id}/diff/patch} → the unified patch as text ({@code git diff -M}'s)</li>
  * </ul>
- * Each takes {@code ignoreWhitespace=true} and {@code commit=C} (that commit against its parent). Errors: 400 a bad
- * path or a commit not on the sandbox's branch, 404 no such sandbox, its worktree gone, or a file the diff does not
- * touch, 405 a method other than GET.
+ * Each takes {@code ignoreWhitespace=true} and {@code commit=C} (that commit against its parent); {@code snapshot=S}
+ * (a list's {@code snapshot}) reads that state of the worktree instead of its state now. Errors: 400 a bad path, a
+ * commit not on the sandbox's branch or a snapshot that is no tree id, 404 no such sandbox, its worktree gone, a
+ * snapshot not in its repository, or a file the diff does not touch, 405 a method other than GET.
  */
 final class DiffRoutes {
     static final String DIFF = "diff";
@@ -64,9 +65,11 @@ final class DiffRoutes {
         List<String> seg = segments(path);
         String id = seg.get(0);
         String commit = HttpIo.query(ex, "commit");
+        String snapshot = HttpIo.query(ex, "snapshot");
         DiffOptions o = new DiffOptions(
                 "true".equalsIgnoreCase(HttpIo.query(ex, "ignoreWhitespace")),
-                commit == null || commit.isBlank() ? null : commit);
+                commit == null || commit.isBlank() ? null : commit,
+                snapshot == null || snapshot.isBlank() ? null : snapshot.strip());
         try {
             if (seg.size() == 2) {
                 HttpIo.json(ex, 200, diffs.diff(id, o));

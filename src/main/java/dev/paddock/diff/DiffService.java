@@ -12,7 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.jgit.diff.DiffEntry;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
@@ -20,7 +24,9 @@ import org.eclipse.jgit.lib.ObjectReader;
  * holds beyond them (uncommitted and untracked files, not ignored ones), or one commit of its branch against its
  * parent. The worktree's state is written as a tree through a temporary copy of its index ({@link WorktreeTree}):
  * neither the worktree, its index nor any ref is changed. The file list holds counts, not text; a file's hunks and the
- * whole patch are computed when asked for. Slow (git): never on the FX thread.
+ * whole patch are computed when asked for. Each file is diffed once: the hunks found while counting are kept a while
+ * ({@link DiffCache}), and a file asked with the list's {@link SandboxDiff#snapshot()} reads that state again
+ * without writing the worktree's tree. Slow (git): never on the FX thread.
  */
 public final class DiffService {
     /** A side larger than this gets counts but no hunks ({@link FilePatch#tooLarge()}). */
@@ -28,6 +34,7 @@ public final class DiffService {
 
     private final SandboxService sandboxes;
     private final WorktreeTree trees;
+    private final DiffCache cache = new DiffCache();
 
     public DiffService(SandboxService sandboxes, GitCli git) {
         this.sandboxes = sandboxes;
@@ -44,13 +51,20 @@ public final class DiffService {
     public SandboxDiff diff(String sandboxId, DiffOptions o) throws PaddockException {
         DiffOptions opts = orWhole(o);
         try (DiffSides s = sides(sandboxId, opts)) {
-            List<FileChange> files =
-                    FileChanges.between(s.repo(), s.oldTree(), s.newTree(), opts.ignoreWhitespace()).stream()
-                            .map(FileChanges.Entry::change)
-                            .toList();
+            List<FileChange> files = entries(s, opts.ignoreWhitespace()).stream()
+                    .map(FileChanges.Entry::change)
+                    .toList();
             int added = files.stream().mapToInt(FileChange::added).sum();
             int deleted = files.stream().mapToInt(FileChange::deleted).sum();
-            return new SandboxDiff(sandboxId, s.baseCommit(), s.headDescription(), files, s.commits(), added, deleted);
+            return new SandboxDiff(
+                    sandboxId,
+                    s.baseCommit(),
+                    s.headDescription(),
+                    files,
+                    s.commits(),
+                    added,
+                    deleted,
+                    s.newTree().name());
         } catch (IOException e) {
             throw unreadable(sandboxId, e);
         }
@@ -66,23 +80,35 @@ public final class DiffService {
     public FilePatch file(String sandboxId, String path, DiffOptions o) throws PaddockException {
         DiffOptions opts = orWhole(o);
         RepoPaths.check(path);
-        try (DiffSides s = sides(sandboxId, opts);
-                GitPatchFormatter f =
-                        new GitPatchFormatter(OutputStream.nullOutputStream(), s.repo(), opts.ignoreWhitespace());
-                ObjectReader reader = s.repo().newObjectReader()) {
-            DiffEntry e = FileChanges.scan(f, reader, s.oldTree(), s.newTree()).stream()
-                    .filter(x -> path.equals(
-                            x.getChangeType() == DiffEntry.ChangeType.DELETE ? x.getOldPath() : x.getNewPath()))
-                    .findFirst()
-                    .orElseThrow(() -> new DiffNotFoundException(
-                            "The change of sandbox " + sandboxId + " does not touch " + path + "."));
-            boolean tooLarge = FileChanges.size(reader, e.getOldMode(), e.getOldId()) > MAX_TEXT_BYTES
-                    || FileChanges.size(reader, e.getNewMode(), e.getNewId()) > MAX_TEXT_BYTES;
-            if (tooLarge || FileChanges.sameContent(e)) {
-                return new FilePatch(FileChanges.change(f, reader, e), List.of(), tooLarge);
+        try (DiffSides s = sides(sandboxId, opts)) {
+            DiffCache.Key k = key(s, opts.ignoreWhitespace());
+            FilePatch known = cache.patch(k, path);
+            if (known != null) {
+                return known;
             }
-            HunkCollector.Result h = HunkCollector.hunks(s.repo(), e, opts.ignoreWhitespace());
-            return new FilePatch(FileChanges.of(reader, e, h.added(), h.deleted(), h.binary()), h.hunks(), false);
+            try (GitPatchFormatter f =
+                            new GitPatchFormatter(OutputStream.nullOutputStream(), s.repo(), opts.ignoreWhitespace());
+                    ObjectReader reader = s.repo().newObjectReader()) {
+                List<FileChanges.Entry> listed = cache.list(k);
+                Optional<DiffEntry> e = listed == null
+                        ? Optional.empty()
+                        : listed.stream()
+                                .map(FileChanges.Entry::entry)
+                                .filter(x -> touches(x, path))
+                                .findFirst();
+                if (e.isEmpty()) { // not listed yet, or a change of whitespace alone (left out of the list)
+                    e = FileChanges.scan(f, reader, s.oldTree(), s.newTree()).stream()
+                            .filter(x -> touches(x, path))
+                            .findFirst();
+                }
+                DiffEntry entry = e.orElseThrow(() -> new DiffNotFoundException(
+                        "The change of sandbox " + sandboxId + " does not touch " + path + "."));
+                FilePatch p = FileChanges.patch(s.repo(), f, reader, entry, opts.ignoreWhitespace());
+                if (!p.hunks().isEmpty()) {
+                    cache.putPatch(k, path, p);
+                }
+                return p;
+            }
         } catch (IOException e) {
             throw unreadable(sandboxId, e);
         }
@@ -99,14 +125,46 @@ public final class DiffService {
     public void writePatch(String sandboxId, DiffOptions o, OutputStream out) throws PaddockException {
         DiffOptions opts = orWhole(o);
         try (DiffSides s = sides(sandboxId, opts)) {
-            List<DiffEntry> entries =
-                    FileChanges.between(s.repo(), s.oldTree(), s.newTree(), opts.ignoreWhitespace()).stream()
-                            .map(FileChanges.Entry::entry)
-                            .toList();
+            List<FileChanges.Entry> listed = cache.list(key(s, opts.ignoreWhitespace()));
+            List<DiffEntry> entries;
+            if (listed != null) {
+                entries = listed.stream().map(FileChanges.Entry::entry).toList();
+            } else { // the patch writer leaves out changes of whitespace alone itself
+                try (GitPatchFormatter f = new GitPatchFormatter(
+                                OutputStream.nullOutputStream(), s.repo(), opts.ignoreWhitespace());
+                        ObjectReader reader = s.repo().newObjectReader()) {
+                    entries = FileChanges.scan(f, reader, s.oldTree(), s.newTree());
+                }
+            }
             GitPatchFormatter.writePatch(s.repo(), entries, opts.ignoreWhitespace(), out);
         } catch (IOException e) {
             throw unreadable(sandboxId, e);
         }
+    }
+
+    /** The files of a diff, from the cache or read (their hunks then cached). */
+    private List<FileChanges.Entry> entries(DiffSides s, boolean ignoreWhitespace) throws IOException {
+        DiffCache.Key k = key(s, ignoreWhitespace);
+        List<FileChanges.Entry> known = cache.list(k);
+        if (known != null) {
+            return known;
+        }
+        List<FileChanges.Entry> read = FileChanges.between(
+                s.repo(),
+                s.oldTree(),
+                s.newTree(),
+                ignoreWhitespace,
+                (e, p) -> cache.putPatch(k, p.file().path(), p));
+        cache.putList(k, read);
+        return read;
+    }
+
+    private static DiffCache.Key key(DiffSides s, boolean ignoreWhitespace) {
+        return new DiffCache.Key(s.repo().getDirectory().toPath(), s.oldTree(), s.newTree(), ignoreWhitespace);
+    }
+
+    private static boolean touches(DiffEntry e, String path) {
+        return path.equals(e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath());
     }
 
     private DiffSides sides(String sandboxId, DiffOptions o) throws PaddockException, IOException {
@@ -125,14 +183,34 @@ public final class DiffService {
         if (base == null || base.isBlank()) {
             throw new DiffNotFoundException("Sandbox " + sandboxId + " records no base commit to compare with.");
         }
+        String snapshot = o.commit() == null ? o.snapshot() : null;
+        if (snapshot != null && !ObjectId.isId(snapshot)) {
+            throw new DiffException("A snapshot is a tree id of 40 hex digits, not " + snapshot + ".");
+        }
         WorktreeTree.State state;
         try {
-            state = o.commit() == null ? trees.write(wt) : trees.locate(wt);
+            state = o.commit() == null && snapshot == null
+                    ? trees.write(wt)
+                    : trees.locate(wt).at(snapshot);
         } catch (GitException e) {
             throw new DiffNotFoundException(
                     "The worktree of sandbox " + sandboxId + " (" + wt + ") cannot be read: " + e.getMessage());
         }
-        return DiffSides.open(sandboxId, base, state, o.commit());
+        DiffSides s = DiffSides.open(sandboxId, base, state, o.commit());
+        if (snapshot != null && !isTree(s, snapshot)) {
+            s.close();
+            throw new DiffNotFoundException("The snapshot " + snapshot + " of sandbox " + sandboxId
+                    + " is not a tree of its repository: read its list of files again.");
+        }
+        return s;
+    }
+
+    private static boolean isTree(DiffSides s, String id) throws IOException {
+        try (ObjectReader reader = s.repo().newObjectReader()) {
+            return reader.open(ObjectId.fromString(id)).getType() == Constants.OBJ_TREE;
+        } catch (MissingObjectException e) {
+            return false;
+        }
     }
 
     private static DiffOptions orWhole(DiffOptions o) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.lib.AbbreviatedObjectId;
@@ -18,8 +19,8 @@ import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 
 /**
- * The changed files between two trees, with their line counts: each file's edit list is computed and dropped before
- * the next one's (no patch text is built), and a file renamed without change is not read at all.
+ * The changed files between two trees, with their line counts: each file's text is diffed once, its hunks handed on
+ * before the next file is read (no patch text is built), and a file renamed without change is not read at all.
  */
 final class FileChanges {
     private FileChanges() {}
@@ -29,15 +30,22 @@ final class FileChanges {
 
     /**
      * The files changed from {@code oldTree} to {@code newTree}, renames detected, in git's order; with
-     * {@code ignoreWhitespace}, files whose only change is whitespace are left out.
+     * {@code ignoreWhitespace}, files whose only change is whitespace are left out. Each file's text is diffed once:
+     * its hunks go to {@code patches} (which may keep them) and only its counts stay in the list.
      */
-    static List<Entry> between(Repository repo, ObjectId oldTree, ObjectId newTree, boolean ignoreWhitespace)
+    static List<Entry> between(
+            Repository repo,
+            ObjectId oldTree,
+            ObjectId newTree,
+            boolean ignoreWhitespace,
+            BiConsumer<DiffEntry, FilePatch> patches)
             throws IOException {
         List<Entry> out = new ArrayList<>();
         try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
                 ObjectReader reader = repo.newObjectReader()) {
             for (DiffEntry e : scan(f, reader, oldTree, newTree)) {
-                FileChange c = change(f, reader, e);
+                FilePatch p = patch(repo, f, reader, e, ignoreWhitespace);
+                FileChange c = p.file();
                 boolean whitespaceOnly = ignoreWhitespace
                         && c.kind() == ChangeKind.MODIFIED
                         && !c.binary()
@@ -46,10 +54,32 @@ final class FileChanges {
                         && e.getOldMode().equals(e.getNewMode());
                 if (!whitespaceOnly) {
                     out.add(new Entry(c, e));
+                    if (!p.hunks().isEmpty()) {
+                        patches.accept(e, p);
+                    }
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * One entry's change with its hunks; counts only (no hunks) when a side is over
+     * {@link DiffService#MAX_TEXT_BYTES}, nothing read when both sides are the same blob.
+     */
+    static FilePatch patch(
+            Repository repo, GitPatchFormatter f, ObjectReader reader, DiffEntry e, boolean ignoreWhitespace)
+            throws IOException {
+        if (sameContent(e)) {
+            return new FilePatch(of(reader, e, 0, 0, false), List.of(), false);
+        }
+        boolean tooLarge = size(reader, e.getOldMode(), e.getOldId()) > DiffService.MAX_TEXT_BYTES
+                || size(reader, e.getNewMode(), e.getNewId()) > DiffService.MAX_TEXT_BYTES;
+        if (tooLarge) {
+            return new FilePatch(change(f, reader, e), List.of(), true);
+        }
+        HunkCollector.Result h = HunkCollector.hunks(repo, e, ignoreWhitespace);
+        return new FilePatch(of(reader, e, h.added(), h.deleted(), h.binary()), h.hunks(), false);
     }
 
     /** The entries from {@code oldTree} to {@code newTree}, renames detected, without their content read. */

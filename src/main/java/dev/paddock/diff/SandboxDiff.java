@@ -13,6 +13,8 @@ import java.util.List;
  * @param commits the commits on the branch since the base, newest first
  * @param totalAdded lines added over all files
  * @param totalDeleted lines deleted over all files
+ * @param snapshot the id of the tree the new side was read as (the worktree's state at that moment); a file's patch
+ *     asked with it ({@link DiffOptions#at}) shows that same state
  */
 public record SandboxDiff(
         String sandboxId,
@@ -21,7 +23,8 @@ public record SandboxDiff(
         List<FileChange> files,
         List<CommitSummary> commits,
         int totalAdded,
-        int totalDeleted) {
+        int totalDeleted,
+        String snapshot) {
 
     public SandboxDiff {
         files = List.copyOf(files);

@@ -30,7 +30,12 @@ final class WorktreeTree {
      * @param head its HEAD commit, or null on an unborn branch
      * @param commonDir its repository's common folder (objects and refs)
      */
-    record State(String tree, String head, Path commonDir) {}
+    record State(String tree, String head, Path commonDir) {
+        /** This state with {@code tree} as its files (a tree written before). */
+        State at(String otherTree) {
+            return new State(otherTree, head, commonDir);
+        }
+    }
 
     /** Writes the state of {@code worktree}. */
     State write(Path worktree) throws GitException {

@@ -111,6 +111,21 @@ class DiffApiTest {
         assertThat(client.patch("api-ok-001", new DiffOptions(false, commit)))
                 .contains("+beta")
                 .doesNotContain("new.txt");
+
+        // A file asked at the list's snapshot shows that state, whatever the agent wrote since.
+        TempRepo.write(wt, "a.txt", "alpha\nbeta\ngamma\n");
+        String snapshot = d.get("snapshot").asText();
+        HttpResponse<String> then =
+                get("/v1/sandboxes/api-ok-001/diff/file?path=" + enc("new.txt") + "&snapshot=" + snapshot);
+        assertThat(then.statusCode()).as(then.body()).isEqualTo(200);
+        assertThat(client.file("api-ok-001", "a.txt", DiffOptions.whole().at(snapshot))
+                        .file()
+                        .added())
+                .isEqualTo(1);
+        assertThat(client.file("api-ok-001", "a.txt", DiffOptions.whole())
+                        .file()
+                        .added())
+                .isEqualTo(2);
     }
 
     @Test
@@ -125,6 +140,11 @@ class DiffApiTest {
         assertError(get("/v1/sandboxes/api-bad-001/diff/file?path=" + enc("/etc/passwd")), 400, "not inside");
         assertError(get("/v1/sandboxes/api-bad-001/diff/file"), 400, "say which file");
         assertError(get("/v1/sandboxes/api-bad-001/diff/file?path=a.txt"), 404, "does not touch a.txt");
+        assertError(get("/v1/sandboxes/api-bad-001/diff/file?path=a.txt&snapshot=HEAD"), 400, "40 hex digits");
+        assertError(
+                get("/v1/sandboxes/api-bad-001/diff/file?path=a.txt&snapshot=" + "0".repeat(40)),
+                404,
+                "read its list of files again");
         HttpResponse<String> post = HTTP.send(
                 request("/v1/sandboxes/api-bad-001/diff")
                         .POST(HttpRequest.BodyPublishers.noBody())

@@ -177,6 +177,44 @@ class DiffServiceTest {
     }
 
     @Test
+    void aFileAskedWithItsListsSnapshotShowsTheStateTheListShowed() throws Exception {
+        rig.write("src/Main.java", javaFile("return 1;"));
+        SandboxDiff listed = rig.diffs().diff("diff-001", DiffOptions.whole());
+        rig.write("src/Main.java", javaFile("return 2;"));
+
+        DiffOptions atList = DiffOptions.whole().at(listed.snapshot());
+        FilePatch then = rig.diffs().file("diff-001", "src/Main.java", atList);
+        FilePatch now = rig.diffs().file("diff-001", "src/Main.java", DiffOptions.whole());
+
+        assertThat(listed.snapshot()).matches("[0-9a-f]{40}");
+        assertThat(texts(then, DiffLine.Kind.ADDED)).containsExactly("        return 1;");
+        assertThat(texts(now, DiffLine.Kind.ADDED)).containsExactly("        return 2;");
+        assertThat(then.file()).isEqualTo(byPath(listed.files()).get("src/Main.java"));
+        // Diffed once: the list's reading is kept, and asked again it is the same answer.
+        assertThat(rig.diffs().file("diff-001", "src/Main.java", atList)).isSameAs(then);
+        assertThat(rig.diffs().patch("diff-001", atList))
+                .contains("+        return 1;")
+                .doesNotContain("return 2;");
+
+        String blob = rig.git("rev-parse", rig.base() + ":src/Main.java").strip();
+        for (String missing : List.of("0".repeat(40), blob)) {
+            assertThatThrownBy(() -> rig.diffs()
+                            .file(
+                                    "diff-001",
+                                    "src/Main.java",
+                                    DiffOptions.whole().at(missing)))
+                    .as(missing)
+                    .isInstanceOf(DiffNotFoundException.class)
+                    .hasMessageContaining("read its list of files again");
+        }
+        assertThatThrownBy(() -> rig.diffs()
+                        .file("diff-001", "src/Main.java", DiffOptions.whole().at("HEAD")))
+                .isInstanceOf(DiffException.class)
+                .isNotInstanceOf(DiffNotFoundException.class)
+                .hasMessageContaining("40 hex digits");
+    }
+
+    @Test
     void errorsSayWhatIsWrong() throws Exception {
         rig.write("a.txt", "a\n");
         String other = rig.repo.commitFile("main-only.txt", "x\n", "On main, not the sandbox's");
@@ -255,6 +293,14 @@ class DiffServiceTest {
      */
     static String similarityAside(String patch) {
         return patch.replaceAll("(?m)^similarity index \\d+%$", "similarity index N%");
+    }
+
+    private static List<String> texts(FilePatch p, DiffLine.Kind kind) {
+        return p.hunks().stream()
+                .flatMap(h -> h.lines().stream())
+                .filter(l -> l.kind() == kind)
+                .map(DiffLine::text)
+                .toList();
     }
 
     private static Map<String, FileChange> byPath(List<FileChange> files) {

@@ -59,6 +59,8 @@ public final class DiffViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private String sandboxId;
     private FilePatch patch;
+    /** Set while reload() selects the file it read already (FX thread). */
+    private boolean opening;
 
     public DiffViewModel(DiffBackend backend) {
         this.backend = backend;
@@ -78,7 +80,10 @@ public final class DiffViewModel implements AutoCloseable {
         reload();
     }
 
-    /** Reads the change again (the agent may have written more), keeping the file shown when it is still there. */
+    /**
+     * Reads the change again (the agent may have written more), keeping the file shown when it is still there. The
+     * list and the file it opens on are read in one step and reach the screen in one pulse.
+     */
     public void reload() {
         long gen = generation.incrementAndGet();
         String id = sandboxId;
@@ -88,23 +93,44 @@ public final class DiffViewModel implements AutoCloseable {
         }
         loading.set(true);
         DiffOptions o = options();
+        Mode m = mode.get();
+        String keep = selected.get() == null ? null : selected.get().path();
         worker.execute(() -> {
             try {
                 SandboxDiff d = backend.diff(id, o);
                 List<DiffBackend.Comment> c = backend.comments(id);
+                FileChange first = d.files().stream()
+                        .filter(f -> f.path().equals(keep))
+                        .findFirst()
+                        .orElse(d.files().isEmpty() ? null : d.files().get(0));
+                FilePatch p = null;
+                Shown s = null;
+                UiError fileError = null;
+                if (first != null) {
+                    try {
+                        p = backend.file(id, first.path(), o.at(d.snapshot()));
+                        s = build(p, m, c);
+                    } catch (Exception | LinkageError e) {
+                        fileError = UiError.of("Could not read " + first.path(), e);
+                    }
+                }
+                FilePatch patchRead = p;
+                Shown shownRead = s;
+                UiError failed = fileError;
                 Platform.runLater(() -> {
                     if (generation.get() == gen) {
                         apply(gen, d, c);
-                        String keep =
-                                selected.get() == null ? null : selected.get().path();
-                        FileChange again = d.files().stream()
-                                .filter(f -> f.path().equals(keep))
-                                .findFirst()
-                                .orElse(d.files().isEmpty() ? null : d.files().get(0));
-                        if (Objects.equals(again, selected.get())) {
-                            loadFile();
-                        } else {
-                            selected.set(again);
+                        opening = true;
+                        try {
+                            selected.set(first);
+                        } finally {
+                            opening = false;
+                        }
+                        if (first != null) {
+                            patch = patchRead;
+                            shown.set(shownRead);
+                            loading.set(false);
+                            error.set(failed);
                         }
                     }
                 });
@@ -138,6 +164,9 @@ public final class DiffViewModel implements AutoCloseable {
     }
 
     private void loadFile() {
+        if (opening) {
+            return; // reload() shows the file it read with the list
+        }
         long gen = generation.incrementAndGet();
         FileChange f = selected.get();
         String id = sandboxId;
@@ -146,7 +175,8 @@ public final class DiffViewModel implements AutoCloseable {
             return;
         }
         loading.set(true);
-        DiffOptions o = options();
+        SandboxDiff listed = diff.get();
+        DiffOptions o = listed == null ? options() : options().at(listed.snapshot());
         Mode m = mode.get();
         List<DiffBackend.Comment> c = List.copyOf(comments);
         worker.execute(() -> {
