@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.Edit;
@@ -23,6 +27,9 @@ import org.eclipse.jgit.treewalk.EmptyTreeIterator;
  * before the next file is read (no patch text is built), and a file renamed without change is not read at all.
  */
 final class FileChanges {
+    /** Threads that read a long list's files (the caller's and helpers); more than two cores rarely help git's I/O. */
+    static final int READERS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
     private FileChanges() {}
 
     /** A changed file and the JGit entry it came from (to format it later). */
@@ -31,7 +38,8 @@ final class FileChanges {
     /**
      * The files changed from {@code oldTree} to {@code newTree}, renames detected, in git's order; with
      * {@code ignoreWhitespace}, files whose only change is whitespace are left out. Each file's text is diffed once:
-     * its hunks go to {@code patches} (which may keep them) and only its counts stay in the list.
+     * its hunks go to {@code patches} (which may keep them; called from several threads) and only its counts stay in
+     * the list. The files are read on up to {@link #READERS} threads, each taking the next file not taken yet.
      */
     static List<Entry> between(
             Repository repo,
@@ -40,27 +48,78 @@ final class FileChanges {
             boolean ignoreWhitespace,
             BiConsumer<DiffEntry, FilePatch> patches)
             throws IOException {
-        List<Entry> out = new ArrayList<>();
+        List<DiffEntry> all;
         try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
                 ObjectReader reader = repo.newObjectReader()) {
-            for (DiffEntry e : scan(f, reader, oldTree, newTree)) {
-                FilePatch p = patch(repo, f, reader, e, ignoreWhitespace);
-                FileChange c = p.file();
-                boolean whitespaceOnly = ignoreWhitespace
-                        && c.kind() == ChangeKind.MODIFIED
-                        && !c.binary()
-                        && c.added() == 0
-                        && c.deleted() == 0
-                        && e.getOldMode().equals(e.getNewMode());
-                if (!whitespaceOnly) {
-                    out.add(new Entry(c, e));
-                    if (!p.hunks().isEmpty()) {
-                        patches.accept(e, p);
+            all = scan(f, reader, oldTree, newTree);
+        }
+        FileChange[] changes = new FileChange[all.size()];
+        AtomicInteger next = new AtomicInteger();
+        Callable<Void> reading = () -> {
+            try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
+                    ObjectReader reader = repo.newObjectReader()) {
+                for (int i = next.getAndIncrement(); i < changes.length; i = next.getAndIncrement()) {
+                    DiffEntry e = all.get(i);
+                    FilePatch p = patch(repo, f, reader, e, ignoreWhitespace);
+                    if (!(ignoreWhitespace && whitespaceOnly(p.file(), e))) {
+                        changes[i] = p.file();
+                        if (!p.hunks().isEmpty()) {
+                            patches.accept(e, p);
+                        }
                     }
                 }
             }
+            return null;
+        };
+        int helpers = all.size() < 64 ? 0 : READERS - 1;
+        List<FutureTask<Void>> started = new ArrayList<>();
+        for (int t = 0; t < helpers; t++) {
+            FutureTask<Void> task = new FutureTask<>(reading);
+            Thread th = new Thread(task, "diff-read-" + (t + 1));
+            th.setDaemon(true);
+            th.start();
+            started.add(task);
+        }
+        IOException failed = null;
+        try {
+            reading.call();
+        } catch (IOException e) {
+            failed = e;
+        } catch (Exception e) {
+            failed = new IOException(e.getMessage(), e);
+        }
+        for (FutureTask<Void> task : started) {
+            try {
+                task.get();
+            } catch (ExecutionException e) {
+                if (failed == null) {
+                    failed = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                next.set(changes.length);
+                throw new java.io.InterruptedIOException("interrupted while reading a diff");
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        List<Entry> out = new ArrayList<>();
+        for (int i = 0; i < changes.length; i++) {
+            if (changes[i] != null) {
+                out.add(new Entry(changes[i], all.get(i)));
+            }
         }
         return out;
+    }
+
+    /** A modified file whose only change is whitespace (counted with whitespace ignored: no line changed). */
+    private static boolean whitespaceOnly(FileChange c, DiffEntry e) {
+        return c.kind() == ChangeKind.MODIFIED
+                && !c.binary()
+                && c.added() == 0
+                && c.deleted() == 0
+                && e.getOldMode().equals(e.getNewMode());
     }
 
     /**

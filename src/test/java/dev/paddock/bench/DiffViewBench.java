@@ -35,7 +35,8 @@ import org.testfx.util.WaitForAsyncUtils;
  * lines changed, all uncommitted (the lockfile is the first file, so its diff is what the window opens on). Timed:
  * from {@link DiffWindow#show} to the end of the first pulse that shows the file tree and the lockfile's diff (first
  * paint); from choosing another file to its pulse; a page down in the lockfile's diff to the next pulse (scrolling).
- * Also: the heap the open window keeps. The real diff and review services over a real H2 file; no agent runs.
+ * Also: the heap the open window keeps. Each round first writes the lockfile anew (another 200 lines changed), so no
+ * round opens on a state read before. The real diff and review services over a real H2 file; no agent runs.
  * Figures are reported, not asserted.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -84,6 +85,8 @@ class DiffViewBench {
             List<Long> pageDown = new ArrayList<>();
             long kept = 0;
             for (int i = 0; i <= ROUNDS; i++) {
+                // A new state each round (the agent wrote the lockfile again): nothing of it was read before.
+                Files.writeString(wt.resolve("package-lock.json"), lockfile(300 + i));
                 long before = usedAfterGc();
                 Opened o = open(owner, backend);
                 assertThat(o.vm.files()).hasSize(FILES + 1);

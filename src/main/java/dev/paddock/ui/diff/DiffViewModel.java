@@ -72,12 +72,17 @@ public final class DiffViewModel implements AutoCloseable {
 
     /** Shows the change of {@code id} (null: nothing). */
     public void open(String id) {
+        open(id, null);
+    }
+
+    /** Shows the change of {@code id} (null: nothing) on its file {@code path} (null or not changed: the first). */
+    public void open(String id, String path) {
         if (Objects.equals(id, sandboxId) && diff.get() != null) {
             return;
         }
         sandboxId = id;
         commit.set(null);
-        reload();
+        load(path);
     }
 
     /**
@@ -85,6 +90,10 @@ public final class DiffViewModel implements AutoCloseable {
      * list and the file it opens on are read in one step and reach the screen in one pulse.
      */
     public void reload() {
+        load(selected.get() == null ? null : selected.get().path());
+    }
+
+    private void load(String keep) {
         long gen = generation.incrementAndGet();
         String id = sandboxId;
         if (id == null) {
@@ -94,7 +103,6 @@ public final class DiffViewModel implements AutoCloseable {
         loading.set(true);
         DiffOptions o = options();
         Mode m = mode.get();
-        String keep = selected.get() == null ? null : selected.get().path();
         worker.execute(() -> {
             try {
                 SandboxDiff d = backend.diff(id, o);

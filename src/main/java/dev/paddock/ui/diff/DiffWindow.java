@@ -43,20 +43,8 @@ public final class DiffWindow {
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), vm::reload);
         stage.setOnHidden(e -> vm.close());
         stage.getProperties().put(DiffViewModel.class, vm);
-        if (path != null) {
-            vm.files().addListener(new javafx.collections.ListChangeListener<>() {
-                @Override
-                public void onChanged(Change<? extends dev.paddock.diff.FileChange> c) {
-                    vm.files().stream()
-                            .filter(f -> f.path().equals(path))
-                            .findFirst()
-                            .ifPresent(f -> vm.selectedProperty().set(f));
-                    vm.files().removeListener(this);
-                }
-            });
-        }
         stage.show();
-        vm.open(sandboxId);
+        vm.open(sandboxId, path);
         return stage;
     }
 }
