@@ -79,11 +79,16 @@ final class SandboxDetailsView extends VBox {
         // less): a third line would not fit, and the text ends with an ellipsis instead.
         task.maxHeightProperty().bind(task.fontProperty().map(f -> Math.ceil(f.getSize() * 1.4 * (TASK_LINES + 0.5))));
         // The header's boxes ask a label its height before its width is known (one line): once it has a width, it
-        // keeps the height of its wrapped lines.
+        // keeps the height of its wrapped lines. The width arrives during a layout pass, which may clear the request
+        // a new height makes: the header is asked again after it.
         javafx.beans.InvalidationListener fit = o -> {
             double w = task.getWidth();
             if (w > 0) {
-                task.setMinHeight(Math.min(task.getMaxHeight(), Math.ceil(task.prefHeight(w)) + 2));
+                double h = Math.min(task.getMaxHeight(), Math.ceil(task.prefHeight(w)) + 2);
+                if (h != task.getMinHeight()) {
+                    task.setMinHeight(h);
+                    javafx.application.Platform.runLater(task::requestLayout);
+                }
             }
         };
         task.widthProperty().addListener(fit);
