@@ -49,8 +49,17 @@ public final class DiffView extends BorderPane {
     private final Label problem = new Label();
     private final CommentsPane commentsPane;
 
-    /** @param extra nodes for the toolbar's right end (the details pane's "Open in window") */
+    /** @param extra nodes for the toolbar's right end */
     public DiffView(DiffViewModel vm, javafx.scene.Node... extra) {
+        this(vm, true, extra);
+    }
+
+    /**
+     * @param withComments whether the list of comments shows below the text (the details pane leaves it to the
+     *     window: its few lines of height go to the text, where comments show under their lines anyway)
+     * @param extra nodes for the toolbar's right end (the details pane's "Open in window")
+     */
+    public DiffView(DiffViewModel vm, boolean withComments, javafx.scene.Node... extra) {
         this.vm = vm;
         getStylesheets().add(CSS);
         getStyleClass().add(Style.DIFF_VIEW);
@@ -72,11 +81,15 @@ public final class DiffView extends BorderPane {
         SplitPane split = new SplitPane(tree, right);
         split.setDividerPositions(0.26);
         SplitPane.setResizableWithParent(tree, false);
-        SplitPane vertical = new SplitPane(split, commentsPane);
-        vertical.setOrientation(javafx.geometry.Orientation.VERTICAL);
-        vertical.setDividerPositions(0.82);
-        SplitPane.setResizableWithParent(commentsPane, false);
-        setCenter(vertical);
+        if (withComments) {
+            SplitPane vertical = new SplitPane(split, commentsPane);
+            vertical.setOrientation(javafx.geometry.Orientation.VERTICAL);
+            vertical.setDividerPositions(0.82);
+            SplitPane.setResizableWithParent(commentsPane, false);
+            setCenter(vertical);
+        } else {
+            setCenter(split);
+        }
 
         this.left
                 .area()

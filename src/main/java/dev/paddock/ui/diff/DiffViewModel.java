@@ -97,7 +97,7 @@ public final class DiffViewModel implements AutoCloseable {
         long gen = generation.incrementAndGet();
         String id = sandboxId;
         if (id == null) {
-            apply(gen, null, List.of());
+            apply(gen, null, List.of(), List.of());
             return;
         }
         loading.set(true);
@@ -106,11 +106,12 @@ public final class DiffViewModel implements AutoCloseable {
         worker.execute(() -> {
             try {
                 SandboxDiff d = backend.diff(id, o);
+                List<FileChange> ordered = FileTree.inTreeOrder(d.files());
                 List<DiffBackend.Comment> c = backend.comments(id);
-                FileChange first = d.files().stream()
+                FileChange first = ordered.stream()
                         .filter(f -> f.path().equals(keep))
                         .findFirst()
-                        .orElse(d.files().isEmpty() ? null : d.files().get(0));
+                        .orElse(ordered.isEmpty() ? null : ordered.get(0));
                 FilePatch p = null;
                 Shown s = null;
                 UiError fileError = null;
@@ -127,7 +128,7 @@ public final class DiffViewModel implements AutoCloseable {
                 UiError failed = fileError;
                 Platform.runLater(() -> {
                     if (generation.get() == gen) {
-                        apply(gen, d, c);
+                        apply(gen, d, ordered, c);
                         opening = true;
                         try {
                             selected.set(first);
@@ -148,9 +149,9 @@ public final class DiffViewModel implements AutoCloseable {
         });
     }
 
-    private void apply(long gen, SandboxDiff d, List<DiffBackend.Comment> c) {
+    private void apply(long gen, SandboxDiff d, List<FileChange> ordered, List<DiffBackend.Comment> c) {
         diff.set(d);
-        files.setAll(d == null ? List.of() : d.files());
+        files.setAll(ordered);
         if (commit.get() == null) {
             commits.setAll(d == null ? List.of() : d.commits());
         }
@@ -305,6 +306,7 @@ public final class DiffViewModel implements AutoCloseable {
         return diff.getReadOnlyProperty();
     }
 
+    /** The files of the change in the order the file tree shows them (folders first). */
     public ObservableList<FileChange> files() {
         return files;
     }

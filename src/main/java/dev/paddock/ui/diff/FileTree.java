@@ -46,16 +46,7 @@ final class FileTree extends TreeView<FileTree.Node> {
 
     private void rebuild() {
         TreeItem<Node> root = new TreeItem<>(new Node("", null));
-        Folder top = new Folder();
-        for (FileChange f : vm.files()) {
-            Folder at = top;
-            String[] parts = f.path().split("/");
-            for (int i = 0; i < parts.length - 1; i++) {
-                at = at.folders.computeIfAbsent(parts[i], k -> new Folder());
-            }
-            at.files.add(f);
-        }
-        top.fill(root);
+        folders(vm.files()).fill(root);
         root.setExpanded(true);
         syncing = true;
         try {
@@ -64,6 +55,29 @@ final class FileTree extends TreeView<FileTree.Node> {
             syncing = false;
         }
         reveal(vm.selectedProperty().get());
+    }
+
+    /**
+     * {@code files} in the order the tree shows them: a folder's folders by name (each with all it holds) before its
+     * files, as the change lists them. The first is the file at the top of the tree; the next file is the one below.
+     */
+    static List<FileChange> inTreeOrder(List<FileChange> files) {
+        List<FileChange> out = new ArrayList<>(files.size());
+        folders(files).collect(out);
+        return out;
+    }
+
+    private static Folder folders(List<FileChange> files) {
+        Folder top = new Folder();
+        for (FileChange f : files) {
+            Folder at = top;
+            String[] parts = f.path().split("/");
+            for (int i = 0; i < parts.length - 1; i++) {
+                at = at.folders.computeIfAbsent(parts[i], k -> new Folder());
+            }
+            at.files.add(f);
+        }
+        return top;
     }
 
     private void reveal(FileChange f) {
@@ -122,6 +136,11 @@ final class FileTree extends TreeView<FileTree.Node> {
                 into.getChildren()
                         .add(new TreeItem<>(new Node(c.path().substring(c.path().lastIndexOf('/') + 1), c)));
             }
+        }
+
+        void collect(List<FileChange> out) {
+            folders.values().forEach(f -> f.collect(out));
+            out.addAll(files);
         }
     }
 

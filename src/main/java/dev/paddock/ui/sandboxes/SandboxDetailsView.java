@@ -106,7 +106,12 @@ final class SandboxDetailsView extends VBox {
 
         DetailsLists lists = new DetailsLists(vm);
         tabs = new DetailsTabs(
-                vm, new TranscriptPane(vm.transcript()), log, lists.history(), lists.changes(), lists.checkpoints());
+                vm,
+                new TranscriptPane(vm.transcript()),
+                log,
+                lists.history(),
+                new ChangesPane(vm),
+                lists.checkpoints());
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
         ErrorBox error = new ErrorBox(null).bindTo(vm.errorProperty());

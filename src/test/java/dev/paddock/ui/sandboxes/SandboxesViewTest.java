@@ -220,26 +220,57 @@ class SandboxesViewTest {
                 .as("newest first")
                 .isTrue();
 
+        // The Changes tab: the diff itself, as the diff window shows it.
         robot.clickOn("Changes");
-        @SuppressWarnings("unchecked")
-        ListView<DetailsLists.Change> changes = node(robot, "#sandbox-changes", ListView.class);
+        ChangesPane changes = node(robot, "#" + ChangesPane.ID, ChangesPane.class);
         WaitForAsyncUtils.waitFor(
-                10, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 3));
-        assertThat(fx(() -> List.copyOf(changes.getItems())))
-                .containsExactly(
-                        new DetailsLists.Change('M', "README.md"),
-                        new DetailsLists.Change('A', "notes.txt"),
-                        new DetailsLists.Change('D', "src/App.java"));
-        assertThat(fx(() -> robot.lookup("#sandbox-changes-summary")
-                        .queryAs(Label.class)
-                        .getText()))
-                .startsWith("1 added · 1 modified · 1 deleted");
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> changes.diff() != null && changes.diff().files().size() == 3));
+        assertThat(fx(() -> changes.diff().files().stream()
+                        .map(f -> f.kind() + " " + f.path())
+                        .toList()))
+                .as("in the tree's order: folders first")
+                .containsExactly("DELETED src/App.java", "MODIFIED README.md", "ADDED notes.txt");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> changes.lookup("#diff-caption") instanceof Label l
+                        && l.getText().startsWith("src/App.java")));
+        assertThat(fx(() -> ((Label) changes.lookup("#diff-summary")).getText()))
+                .startsWith("3 files · +");
 
-        // refreshed on demand
+        // Read again when the worktree's set of changed files moves (the details' poll sees it).
         Panel.inWorktree(s, "later.txt").toFile().createNewFile();
-        robot.clickOn("#sandbox-changes-refresh");
         WaitForAsyncUtils.waitFor(
-                5, TimeUnit.SECONDS, () -> fx(() -> changes.getItems().size() == 4));
+                20, TimeUnit.SECONDS, () -> fx(() -> changes.diff().files().size() == 4));
+
+        // "Open in window": the whole review, on the file shown here.
+        robot.clickOn("notes.txt");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> changes.diff().selectedProperty().get() != null
+                        && changes.diff().selectedProperty().get().path().equals("notes.txt")));
+        int windows = fx(() -> javafx.stage.Window.getWindows().size());
+        robot.clickOn("#sandbox-changes-open");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> javafx.stage.Window.getWindows().size() == windows + 1));
+        javafx.stage.Stage window = fx(() -> (javafx.stage.Stage) javafx.stage.Window.getWindows().stream()
+                .filter(w -> w instanceof javafx.stage.Stage st
+                        && st.getTitle() != null
+                        && st.getTitle().startsWith("Changes: "))
+                .findFirst()
+                .orElseThrow());
+        dev.paddock.ui.diff.DiffViewModel opened = dev.paddock.ui.diff.DiffWindow.modelOf(window);
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> opened.selectedProperty().get() != null
+                        && opened.selectedProperty().get().path().equals("notes.txt")));
+        WaitForAsyncUtils.asyncFx(window::close).get(10, TimeUnit.SECONDS);
     }
 
     @Test
