@@ -144,7 +144,8 @@ final class CheckpointGit {
         Files.deleteIfExists(own.resolveSibling(PRIVATE_INDEX + ".lock"));
         if (Files.isRegularFile(index)) {
             Path tmp = own.resolveSibling(PRIVATE_INDEX + ".tmp");
-            Files.copy(index, tmp, StandardCopyOption.REPLACE_EXISTING);
+            // With its time, or git would trust the stat data of a file changed in the second the index was written.
+            Files.copy(index, tmp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
             Files.move(tmp, own, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } else {
             Files.deleteIfExists(own);

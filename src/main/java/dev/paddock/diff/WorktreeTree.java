@@ -67,7 +67,10 @@ final class WorktreeTree {
         Path temp = index.resolveSibling("paddock-diff-index-" + UUID.randomUUID());
         try {
             if (Files.isRegularFile(index)) {
-                Files.copy(index, temp, StandardCopyOption.REPLACE_EXISTING);
+                // With its time: git trusts an entry's stat data only when the file's time is older than the index's
+                // (a file changed in the second the index was written is read again), so a copy made later must not
+                // look newer than the index it copies.
+                Files.copy(index, temp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
             }
             Map<String, String> env = Map.of("GIT_INDEX_FILE", temp.toString());
             ok(worktree, List.of("add", "-A", "--", ":/"), env);
