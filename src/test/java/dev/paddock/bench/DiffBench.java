@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A sandbox whose change is a folder of 5,000 files renamed and a 3 MB lockfile with 200 lines changed, all
  * uncommitted: the time to its file list ({@link SandboxDiff}, with counts), to the lockfile's {@link FilePatch} and to
- * the whole patch, and the heap each call allocates and what its answer keeps. The real services over a real H2 file,
- * as {@link Wiring} builds them; no agent runs.
+ * the whole patch, each on a state not read before (the lockfile written anew before each call), and the lockfile's
+ * patch asked at its list's snapshot (as the diff window asks it); the heap each call allocates and what its answer
+ * keeps. The real services over a real H2 file, as {@link Wiring} builds them; no agent runs.
  */
 class DiffBench {
     private static final int FILES = 5_000;
@@ -62,7 +63,14 @@ class DiffBench {
             long lockSize = Files.size(wt.resolve("package-lock.json"));
             DiffService diffs = wiring.diffs();
 
-            Measured<SandboxDiff> list = measure(() -> diffs.diff(s.id(), DiffOptions.whole()));
+            // Every call but the one "at the list's snapshot" reads a state not read before: the agent wrote the
+            // lockfile again (every 300th line changed, the next time every 301st, ...): nothing is cached.
+            int[] every = {299};
+            Callable<Void> rewrite = () -> {
+                Files.writeString(wt.resolve("package-lock.json"), lockfile(++every[0]));
+                return null;
+            };
+            Measured<SandboxDiff> list = measure(rewrite, () -> diffs.diff(s.id(), DiffOptions.whole()));
             SandboxDiff d = list.value();
             assertThat(d.files()).hasSize(FILES + 1);
             assertThat(d.files().stream().filter(f -> f.kind() == ChangeKind.RENAMED))
@@ -71,14 +79,22 @@ class DiffBench {
                     .filter(f -> f.path().equals("package-lock.json"))
                     .findFirst()
                     .orElseThrow();
-            assertThat(lock.added()).isEqualTo(LOCK_LINES / 300);
-            Measured<FilePatch> file = measure(() -> diffs.file(s.id(), "package-lock.json", DiffOptions.whole()));
-            assertThat(file.value().hunks()).hasSize(LOCK_LINES / 300);
-            Measured<String> patch = measure(() -> diffs.patch(s.id(), DiffOptions.whole()));
+            assertThat(lock.added()).isEqualTo(changed(every[0]));
+            Measured<FilePatch> file =
+                    measure(rewrite, () -> diffs.file(s.id(), "package-lock.json", DiffOptions.whole()));
+            assertThat(file.value().hunks()).hasSize(changed(every[0]));
+            Measured<FilePatch> atList = measure(
+                    () -> null,
+                    () -> diffs.file(
+                            s.id(),
+                            "package-lock.json",
+                            DiffOptions.whole()
+                                    .at(diffs.diff(s.id(), DiffOptions.whole()).snapshot())));
+            Measured<String> patch = measure(rewrite, () -> diffs.patch(s.id(), DiffOptions.whole()));
 
             BenchSupport.report(String.format(
                     "diff, %d files renamed (uncommitted) + a %.1f MB lockfile, %d lines changed: file list median %.0f ms"
-                            + " (max %.0f), allocated %.0f MB a call, kept %.1f MB; %s",
+                            + " (max %.0f), allocated %.0f MB a call (on the calling thread; the list's helpers read too), kept %.1f MB; %s",
                     FILES,
                     lockSize / 1e6,
                     LOCK_LINES / 300,
@@ -96,6 +112,10 @@ class DiffBench {
                     file.max(),
                     file.allocatedMb(),
                     file.keptMb()));
+            BenchSupport.report(String.format(
+                    "diff, the same state read again, its list then the lockfile's FilePatch at the list's snapshot"
+                            + " (the window's way; both together): median %.0f ms (max %.0f)",
+                    atList.median(), atList.max()));
             BenchSupport.report(String.format(
                     "diff, the whole patch (%.1f MB of text): median %.0f ms (max %.0f), allocated %.0f MB a call",
                     patch.value().length() / 1e6, patch.median(), patch.max(), patch.allocatedMb()));
@@ -121,7 +141,17 @@ class DiffBench {
         }
     }
 
-    private static <T> Measured<T> measure(Callable<T> call) throws Exception {
+    /** Lines that {@link #lockfile}{@code (every)} changes. */
+    private static int changed(int every) {
+        int n = 0;
+        for (int i = 0; i < LOCK_LINES; i++) {
+            n += i % every == every / 2 ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static <T> Measured<T> measure(Callable<Void> first, Callable<T> call) throws Exception {
+        first.call();
         call.call();
         long before = usedAfterGc();
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -129,6 +159,7 @@ class DiffBench {
         long allocated = 0;
         T value = null;
         for (int i = 0; i < ROUNDS; i++) {
+            first.call();
             long a0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
             value = call.call();
