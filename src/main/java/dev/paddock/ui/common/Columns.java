@@ -148,6 +148,13 @@ public final class Columns {
 
     /** Applies the measured widths and tooltips now (the table should be styled: shown, or after applyCss). */
     public static void apply(TableView<?> table) {
+        if (table.getScene() != null && table.lookup(".column-header .label") == null) {
+            // The headers' font is measured: styled and laid out first (on a busy machine this may run before the
+            // first pulse, and the default font is a little larger than the table's: every fixed column came out too
+            // wide, and the task was cut).
+            table.applyCss();
+            table.layout();
+        }
         Font headerFont = null;
         for (Node n : table.lookupAll(".column-header")) {
             if (!(n instanceof TableColumnHeader h) || h.getTableColumn() == null) {
