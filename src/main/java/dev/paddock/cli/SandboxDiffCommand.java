@@ -50,7 +50,7 @@ public final class SandboxDiffCommand implements Callable<Integer> {
     @Option(
             names = "--commit",
             paramLabel = "C",
-            description = "Only this commit of the sandbox's branch, against its parent.")
+            description = "Only this commit of the sandbox's branch, against its parent (HEAD, HEAD~1: the sandbox's).")
     String commit;
 
     @Override

@@ -78,7 +78,7 @@ record DiffSides(
                                 + ", uncommitted and untracked files included",
                         commits);
             }
-            RevCommit one = onBranch(repo, walk, sandboxId, c, commits);
+            RevCommit one = onBranch(repo, walk, sandboxId, c, commits, head);
             ObjectId parentTree = one.getParentCount() == 0
                     ? null
                     : walk.parseCommit(one.getParent(0)).getTree();
@@ -117,9 +117,13 @@ record DiffSides(
     }
 
     private static RevCommit onBranch(
-            Repository repo, RevWalk walk, String sandboxId, String asked, List<CommitSummary> commits)
+            Repository repo, RevWalk walk, String sandboxId, String asked, List<CommitSummary> commits, RevCommit head)
             throws IOException, DiffException {
         String c = asked.strip();
+        // HEAD is the sandbox's (its worktree's), not the repository's checked-out branch: HEAD, HEAD~2, HEAD^.
+        if (head != null && (c.equals("HEAD") || c.startsWith("HEAD~") || c.startsWith("HEAD^"))) {
+            c = head.name() + c.substring(4);
+        }
         ObjectId id = c.isEmpty() || c.startsWith("-") ? null : repo.resolve(c + "^{commit}");
         if (id == null) {
             throw new DiffException("No commit " + asked + " in the repository of sandbox " + sandboxId + ".");

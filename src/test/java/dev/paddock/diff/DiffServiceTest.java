@@ -165,8 +165,12 @@ class DiffServiceTest {
 
         SandboxDiff one = rig.diffs().diff("diff-001", new DiffOptions(false, first));
         SandboxDiff moved = rig.diffs().diff("diff-001", new DiffOptions(false, second.substring(0, 10)));
+        SandboxDiff head = rig.diffs().diff("diff-001", new DiffOptions(false, "HEAD"));
+        SandboxDiff before = rig.diffs().diff("diff-001", new DiffOptions(false, "HEAD~1"));
 
         assertThat(one.files()).extracting(FileChange::path).containsExactly("src/Main.java");
+        assertThat(head.baseCommit()).as("HEAD is the sandbox's").isEqualTo(first);
+        assertThat(before.files()).extracting(FileChange::path).containsExactly("src/Main.java");
         assertThat(one.baseCommit()).isEqualTo(rig.base());
         assertThat(moved.baseCommit()).isEqualTo(first);
         assertThat(moved.files()).hasSize(5).allMatch(f -> f.kind() == ChangeKind.RENAMED);
