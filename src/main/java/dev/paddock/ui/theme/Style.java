@@ -203,7 +203,6 @@ public final class Style {
 
     // mono
     public static final String MONO = "pd-mono";
-    public static final String MONO_CELL = "pd-mono-cell";
     public static final String MONO_COLUMN = "pd-mono-column";
 
     // sandbox
