@@ -58,13 +58,20 @@ final class DiffStat {
         return b.toString();
     }
 
-    /** A file's name; a rename's as {@code dir/{old => new}/rest}, its common folders outside the braces. */
+    /**
+     * A file's name; a rename's as {@code dir/{old => new}/rest}, its common folders outside the braces. A name with
+     * control characters, quotes, backslashes or non-ASCII letters is quoted as git quotes it ({@code "a\033b"}):
+     * an agent names the files, and a name must not reach the terminal as escape codes or as a line of its own.
+     */
     static String name(FileChange f) {
         if (f.oldPath() == null) {
-            return f.path();
+            return quote(f.path());
         }
         String a = f.oldPath();
         String b = f.path();
+        if (!quote(a).equals(a) || !quote(b).equals(b)) {
+            return quote(a) + " => " + quote(b);
+        }
         int pre = 0;
         for (int i = 0; i < Math.min(a.length(), b.length()) && a.charAt(i) == b.charAt(i); i++) {
             if (a.charAt(i) == '/') {
@@ -86,6 +93,10 @@ final class DiffStat {
         }
         return a.substring(0, pre) + "{" + a.substring(pre, a.length() - suf) + " => "
                 + b.substring(pre, b.length() - suf) + "}" + a.substring(a.length() - suf);
+    }
+
+    private static String quote(String path) {
+        return dev.paddock.diff.GitQuote.path(path);
     }
 
     private static int scale(int n, int most, int width) {
