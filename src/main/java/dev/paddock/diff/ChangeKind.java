@@ -6,5 +6,7 @@ public enum ChangeKind {
     MODIFIED,
     DELETED,
     RENAMED,
-    COPIED
+    COPIED,
+    /** A file that became a symbolic link (or a link that became a file): the old content deleted, the new added. */
+    TYPE_CHANGED
 }

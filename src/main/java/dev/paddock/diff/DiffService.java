@@ -90,18 +90,18 @@ public final class DiffService {
                             new GitPatchFormatter(OutputStream.nullOutputStream(), s.repo(), opts.ignoreWhitespace());
                     ObjectReader reader = s.repo().newObjectReader()) {
                 List<FileChanges.Entry> listed = cache.list(k);
-                Optional<DiffEntry> e = listed == null
+                Optional<List<DiffEntry>> e = listed == null
                         ? Optional.empty()
                         : listed.stream()
-                                .map(FileChanges.Entry::entry)
-                                .filter(x -> touches(x, path))
+                                .map(FileChanges.Entry::entries)
+                                .filter(x -> touches(x.get(0), path))
                                 .findFirst();
                 if (e.isEmpty()) { // not listed yet, or a change of whitespace alone (left out of the list)
-                    e = FileChanges.scan(f, reader, s.oldTree(), s.newTree()).stream()
-                            .filter(x -> touches(x, path))
+                    e = FileChanges.byFile(FileChanges.scan(f, reader, s.oldTree(), s.newTree())).stream()
+                            .filter(x -> touches(x.get(0), path))
                             .findFirst();
                 }
-                DiffEntry entry = e.orElseThrow(() -> new DiffNotFoundException(
+                List<DiffEntry> entry = e.orElseThrow(() -> new DiffNotFoundException(
                         "The change of sandbox " + sandboxId + " does not touch " + path + "."));
                 FilePatch p = FileChanges.patch(s.repo(), f, reader, entry, opts.ignoreWhitespace());
                 if (!p.hunks().isEmpty()) {
@@ -128,7 +128,7 @@ public final class DiffService {
             List<FileChanges.Entry> listed = cache.list(key(s, opts.ignoreWhitespace()));
             List<DiffEntry> entries;
             if (listed != null) {
-                entries = listed.stream().map(FileChanges.Entry::entry).toList();
+                entries = listed.stream().flatMap(x -> x.entries().stream()).toList();
             } else { // the patch writer leaves out changes of whitespace alone itself
                 try (GitPatchFormatter f = new GitPatchFormatter(
                                 OutputStream.nullOutputStream(), s.repo(), opts.ignoreWhitespace());
@@ -154,7 +154,7 @@ public final class DiffService {
                 s.oldTree(),
                 s.newTree(),
                 ignoreWhitespace,
-                (e, p) -> cache.putPatch(k, p.file().path(), p));
+                p -> cache.putPatch(k, p.file().path(), p));
         cache.putList(k, read);
         return read;
     }

@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.lib.AbbreviatedObjectId;
@@ -32,8 +32,36 @@ final class FileChanges {
 
     private FileChanges() {}
 
-    /** A changed file and the JGit entry it came from (to format it later). */
-    record Entry(FileChange change, DiffEntry entry) {}
+    /**
+     * A changed file and the JGit entries it came from (to format it later): one, or for a type change (a file that
+     * became a symbolic link, or the other way) the deletion and the addition of the same path, as git shows it.
+     */
+    record Entry(FileChange change, List<DiffEntry> entries) {}
+
+    /**
+     * The entries of {@code scanned} by file: a deletion and an addition of the same path (JGit, like git's patch,
+     * breaks a type change in two) are one file, where the deletion was; every other entry is one on its own.
+     */
+    static List<List<DiffEntry>> byFile(List<DiffEntry> scanned) {
+        java.util.Map<String, Integer> added = new java.util.HashMap<>();
+        for (int i = 0; i < scanned.size(); i++) {
+            if (scanned.get(i).getChangeType() == DiffEntry.ChangeType.ADD) {
+                added.put(scanned.get(i).getNewPath(), i);
+            }
+        }
+        java.util.Set<Integer> paired = new java.util.HashSet<>();
+        List<List<DiffEntry>> out = new ArrayList<>(scanned.size());
+        for (int i = 0; i < scanned.size(); i++) {
+            DiffEntry e = scanned.get(i);
+            Integer add = e.getChangeType() == DiffEntry.ChangeType.DELETE ? added.get(e.getOldPath()) : null;
+            if (add != null && paired.add(add)) {
+                out.add(List.of(e, scanned.get(add)));
+            } else if (!paired.contains(i)) {
+                out.add(List.of(e));
+            }
+        }
+        return out;
+    }
 
     /**
      * The files changed from {@code oldTree} to {@code newTree}, renames detected, in git's order; with
@@ -42,16 +70,12 @@ final class FileChanges {
      * the list. The files are read on up to {@link #READERS} threads, each taking the next file not taken yet.
      */
     static List<Entry> between(
-            Repository repo,
-            ObjectId oldTree,
-            ObjectId newTree,
-            boolean ignoreWhitespace,
-            BiConsumer<DiffEntry, FilePatch> patches)
+            Repository repo, ObjectId oldTree, ObjectId newTree, boolean ignoreWhitespace, Consumer<FilePatch> patches)
             throws IOException {
-        List<DiffEntry> all;
+        List<List<DiffEntry>> all;
         try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
                 ObjectReader reader = repo.newObjectReader()) {
-            all = scan(f, reader, oldTree, newTree);
+            all = byFile(scan(f, reader, oldTree, newTree));
         }
         FileChange[] changes = new FileChange[all.size()];
         AtomicInteger next = new AtomicInteger();
@@ -59,12 +83,12 @@ final class FileChanges {
             try (GitPatchFormatter f = new GitPatchFormatter(OutputStream.nullOutputStream(), repo, ignoreWhitespace);
                     ObjectReader reader = repo.newObjectReader()) {
                 for (int i = next.getAndIncrement(); i < changes.length; i = next.getAndIncrement()) {
-                    DiffEntry e = all.get(i);
+                    List<DiffEntry> e = all.get(i);
                     FilePatch p = patch(repo, f, reader, e, ignoreWhitespace);
-                    if (!(ignoreWhitespace && whitespaceOnly(p.file(), e))) {
+                    if (!(ignoreWhitespace && whitespaceOnly(p.file(), e.get(0)))) {
                         changes[i] = p.file();
                         if (!p.hunks().isEmpty()) {
-                            patches.accept(e, p);
+                            patches.accept(p);
                         }
                     }
                 }
@@ -120,6 +144,31 @@ final class FileChanges {
                 && c.added() == 0
                 && c.deleted() == 0
                 && e.getOldMode().equals(e.getNewMode());
+    }
+
+    /**
+     * One file's change with its hunks ({@link #byFile}): a type change's are the old file's lines deleted, then the
+     * new one's added.
+     */
+    static FilePatch patch(
+            Repository repo, GitPatchFormatter f, ObjectReader reader, List<DiffEntry> file, boolean ignoreWhitespace)
+            throws IOException {
+        if (file.size() == 1) {
+            return patch(repo, f, reader, file.get(0), ignoreWhitespace);
+        }
+        FilePatch gone = patch(repo, f, reader, file.get(0), ignoreWhitespace);
+        FilePatch come = patch(repo, f, reader, file.get(1), ignoreWhitespace);
+        List<Hunk> hunks = new ArrayList<>(gone.hunks());
+        hunks.addAll(come.hunks());
+        FileChange c = new FileChange(
+                come.file().path(),
+                null,
+                ChangeKind.TYPE_CHANGED,
+                gone.file().added() + come.file().added(),
+                gone.file().deleted() + come.file().deleted(),
+                gone.file().binary() || come.file().binary(),
+                come.file().newSize());
+        return new FilePatch(c, hunks, gone.tooLarge() || come.tooLarge());
     }
 
     /**

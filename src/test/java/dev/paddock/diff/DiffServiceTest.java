@@ -219,6 +219,24 @@ class DiffServiceTest {
     }
 
     @Test
+    void aFileThatBecameALinkIsOneFileItsOldLinesDeletedAndTheLinksTargetAdded() throws Exception {
+        Files.delete(rig.wt.resolve("gone.txt"));
+        Files.createSymbolicLink(rig.wt.resolve("gone.txt"), Path.of("/etc/hostname"));
+
+        SandboxDiff d = rig.diffs().diff("diff-001", DiffOptions.whole());
+        FilePatch p =
+                rig.diffs().file("diff-001", "gone.txt", DiffOptions.whole().at(d.snapshot()));
+
+        assertThat(d.files()).filteredOn(f -> f.path().equals("gone.txt")).hasSize(1);
+        FileChange f = byPath(d.files()).get("gone.txt");
+        assertThat(f.kind()).isEqualTo(ChangeKind.TYPE_CHANGED);
+        assertThat(f.added() + "\t" + f.deleted()).isEqualTo("1\t1");
+        assertThat(texts(p, DiffLine.Kind.DELETED)).containsExactly("to be deleted");
+        assertThat(texts(p, DiffLine.Kind.ADDED)).containsExactly("/etc/hostname"); // the link's target, not the file
+        assertThat(rig.diffs().patch("diff-001", DiffOptions.whole())).isEqualTo(rig.gitDiff());
+    }
+
+    @Test
     void errorsSayWhatIsWrong() throws Exception {
         rig.write("a.txt", "a\n");
         String other = rig.repo.commitFile("main-only.txt", "x\n", "On main, not the sandbox's");

@@ -18,7 +18,8 @@ import javafx.scene.layout.Region;
 
 /**
  * The files of a change as a tree of folders (a chain of folders with one child each is one node, as
- * {@code src/main/java}), each file with its kind (A added, M modified, D deleted, R renamed, C copied) and its
+ * {@code src/main/java}), each file with its kind (A added, M modified, D deleted, R renamed, C copied, T a file
+ * that became a link or the other way) and its
  * added and deleted line counts. Selecting a file selects it in the view model, and the other way round.
  */
 final class FileTree extends TreeView<FileTree.Node> {
@@ -152,6 +153,7 @@ final class FileTree extends TreeView<FileTree.Node> {
             case DELETED -> "D";
             case RENAMED -> "R";
             case COPIED -> "C";
+            case TYPE_CHANGED -> "T";
         };
     }
 
@@ -197,7 +199,11 @@ final class FileTree extends TreeView<FileTree.Node> {
                                 Style.DIFF_KIND_PREFIX + letter(f).toLowerCase());
                 counts.setText(f.binary() ? "binary" : "+" + f.added() + " −" + f.deleted());
                 setTooltip(new javafx.scene.control.Tooltip(
-                        f.oldPath() == null ? f.path() : f.oldPath() + " → " + f.path()));
+                        (f.oldPath() == null ? f.path() : f.oldPath() + " → " + f.path())
+                                + (f.kind() == dev.paddock.diff.ChangeKind.TYPE_CHANGED
+                                        ? "\nA file that became a symbolic link, or a link that became a file:"
+                                                + " the old content deleted, the new added"
+                                        : "")));
             }
             setGraphic(box);
         }
