@@ -61,6 +61,8 @@ public final class DiffViewModel implements AutoCloseable {
     private FilePatch patch;
     /** Set while reload() selects the file it read already (FX thread). */
     private boolean opening;
+    /** Set while refreshIfChanged() reads (FX thread). */
+    private boolean checking;
 
     public DiffViewModel(DiffBackend backend) {
         this.backend = backend;
@@ -91,6 +93,40 @@ public final class DiffViewModel implements AutoCloseable {
      */
     public void reload() {
         load(selected.get() == null ? null : selected.get().path());
+    }
+
+    /**
+     * Reads the change again in the background, and shows it only when it is not the one shown: the worktree's state
+     * or the branch's commits moved. A quiet check for a view kept live (nothing shows while it reads, and the file
+     * shown keeps its place when nothing moved).
+     */
+    public void refreshIfChanged() {
+        String id = sandboxId;
+        SandboxDiff before = diff.get();
+        if (id == null || before == null || loading.get() || checking) {
+            return;
+        }
+        checking = true;
+        long gen = generation.get();
+        DiffOptions o = options();
+        worker.execute(() -> {
+            SandboxDiff d = null;
+            try {
+                d = backend.diff(id, o);
+            } catch (Exception | LinkageError e) {
+                // the next reload says what is wrong
+            }
+            SandboxDiff now = d;
+            Platform.runLater(() -> {
+                checking = false;
+                boolean moved = now != null
+                        && (!Objects.equals(now.snapshot(), before.snapshot())
+                                || !now.commits().equals(before.commits()));
+                if (moved && generation.get() == gen && diff.get() == before) {
+                    reload();
+                }
+            });
+        });
     }
 
     private void load(String keep) {

@@ -18,8 +18,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignO;
 /**
  * The details pane's Changes tab: the selected sandbox's diff as the diff window shows it (files as a tree with their
  * counts, the text unified or side by side, comments under their lines; C comments on the caret's line), without the
- * window's list of comments. Read when the tab shows, and again when the worktree's set of changed files moves (the
- * details' poll sees it); "Open in window" opens the whole review on the same file.
+ * window's list of comments. Read when the tab shows, and checked again at each look of the details' poll (every few
+ * seconds): shown again when the worktree's state or the branch's commits moved; "Open in window" opens the whole review on the same file.
  */
 final class ChangesPane extends StackPane {
     static final String ID = "sandbox-changes";
@@ -37,9 +37,10 @@ final class ChangesPane extends StackPane {
         vm.sectionProperty().addListener((o, a, s) -> sync(false));
         vm.shownProperty().addListener((o, a, s) -> sync(false));
         vm.sandboxProperty().addListener((o, a, s) -> sync(false));
-        // The set of changed files moved (a file added, deleted, or changed for the first time): read it again.
-        vm.changesProperty().addListener((o, a, c) -> {
-            if (a != null && c != null && !a.equals(c)) {
+        // Each look of the details' poll at the worktree (every few seconds while the tab shows): the change is read
+        // again, and shown again when it moved (a file changed, a commit made).
+        vm.changesAtProperty().addListener((o, a, at) -> {
+            if (at != null) {
                 sync(true);
             }
         });
@@ -67,7 +68,7 @@ final class ChangesPane extends StackPane {
         if (!java.util.Objects.equals(id, diff.sandboxId())) {
             diff.open(id);
         } else if (again) {
-            diff.reload();
+            diff.refreshIfChanged();
         }
     }
 
