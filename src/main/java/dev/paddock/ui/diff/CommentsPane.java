@@ -57,6 +57,6 @@ final class CommentsPane extends BorderPane {
     }
 
     private static String where(DiffBackend.Comment c) {
-        return c.path() == null ? "(whole change)" : c.path() + ":" + c.line();
+        return c.path() == null ? "(whole change)" : c.path() + ":" + c.line() + (c.oldSide() ? " (old)" : "");
     }
 }

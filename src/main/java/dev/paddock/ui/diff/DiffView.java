@@ -116,7 +116,10 @@ public final class DiffView extends BorderPane {
         commits.setPromptText("All changes");
         commits.setButtonCell(new CommitCell());
         commits.setCellFactory(l -> new CommitCell());
-        commits.setMaxWidth(320);
+        // One width whatever it lists: the toolbar does not jump when a commit appears.
+        commits.setPrefWidth(260);
+        commits.setMinWidth(140);
+        commits.setMaxWidth(260);
         commits.setTooltip(new Tooltip("The whole change, or one of its commits"));
         Runnable fill = () -> {
             java.util.List<CommitSummary> items = new java.util.ArrayList<>();

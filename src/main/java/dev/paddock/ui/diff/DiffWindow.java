@@ -10,7 +10,7 @@ import javafx.stage.Screen;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
-/** A sandbox's change in a window of its own (Ctrl+W closes it; F5 reads the change again). */
+/** A sandbox's change in a window of its own (Escape or Ctrl+W closes it; F5 reads the change again). */
 public final class DiffWindow {
     private DiffWindow() {}
 
@@ -33,13 +33,15 @@ public final class DiffWindow {
         Stage stage = new Stage();
         stage.setTitle("Changes: " + what + " · Paddock");
         Rectangle2D screen = Screen.getPrimary().getVisualBounds();
-        Scene scene = new Scene(view, Math.min(1400, screen.getWidth() - 40), Math.min(900, screen.getHeight() - 40));
+        // Room for a window manager's title bar and the desktop's panels: nothing runs off a 768-pixel screen.
+        Scene scene = new Scene(view, Math.min(1400, screen.getWidth() - 40), Math.min(900, screen.getHeight() - 90));
         if (owner != null && owner.getScene() != null) {
             Theme.adopt(view, owner.getScene());
             stage.initOwner(owner);
         }
         stage.setScene(scene);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN), stage::close);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ESCAPE), stage::close);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), vm::reload);
         stage.setOnHidden(e -> vm.close());
         stage.getProperties().put(DiffViewModel.class, vm);

@@ -205,6 +205,23 @@ class DiffViewTest {
     }
 
     @Test
+    void theWindowOpensOnTheFileAskedForAndEscapeClosesIt(FxRobot robot) throws Exception {
+        javafx.stage.Stage window = WaitForAsyncUtils.asyncFx(
+                        () -> DiffWindow.show(null, backend(), "view-001", "agent/view (view-001)", "src/App.java"))
+                .get(10, TimeUnit.SECONDS);
+        DiffViewModel opened = DiffWindow.modelOf(window);
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> opened.shownProperty().get() != null
+                        && opened.shownProperty().get().file().path().equals("src/App.java")));
+
+        robot.targetWindow(window).press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> fx(() -> !window.isShowing()));
+    }
+
+    @Test
     void aSandboxThatIsGoneSaysSo(FxRobot robot) throws Exception {
         fx(() -> {
             vm.open("gone-404");

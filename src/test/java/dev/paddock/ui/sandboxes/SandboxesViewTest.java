@@ -246,8 +246,7 @@ class SandboxesViewTest {
                 20, TimeUnit.SECONDS, () -> fx(() -> changes.diff().files().size() == 4));
         // And when a file already changed changes again (the set of files stays the same).
         int added = fx(() -> changes.diff().diffProperty().get().totalAdded());
-        Files.writeString(
-                Panel.inWorktree(s, "README.md"), "one more line\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(Panel.inWorktree(s, "README.md"), "one more line\n", java.nio.file.StandardOpenOption.APPEND);
         WaitForAsyncUtils.waitFor(
                 20,
                 TimeUnit.SECONDS,
