@@ -35,7 +35,9 @@ final class CommentDialog {
         text.setPrefWidth(560);
         ButtonType store = new ButtonType("Comment", ButtonBar.ButtonData.OK_DONE);
         d.getDialogPane().getButtonTypes().setAll(store, ButtonType.CANCEL);
-        d.getDialogPane().setContent(new VBox(8, what, text));
+        VBox content = new VBox(8, what, text);
+        content.setPadding(new javafx.geometry.Insets(12, 12, 0, 12));
+        d.getDialogPane().setContent(content);
         Node ok = d.getDialogPane().lookupButton(store);
         ok.disableProperty().bind(text.textProperty().isEmpty());
         text.setOnKeyPressed(e -> {
