@@ -719,9 +719,12 @@ class ApprovalsViewTest {
     }
 
     private static <T extends Node> T waitFor(FxRobot robot, String query, Class<T> type) throws Exception {
+        // Looked up on the FX thread: a walk of the scene while it changes can fail.
         WaitForAsyncUtils.waitFor(
-                10, TimeUnit.SECONDS, () -> robot.lookup(query).tryQuery().isPresent());
-        return robot.lookup(query).queryAs(type);
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup(query).tryQuery().isPresent()));
+        return fx(() -> robot.lookup(query).queryAs(type));
     }
 
     private static <T> T fx(Callable<T> c) throws Exception {

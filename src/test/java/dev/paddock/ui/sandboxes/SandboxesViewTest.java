@@ -253,7 +253,16 @@ class SandboxesViewTest {
                 () -> fx(() -> changes.diff().diffProperty().get().totalAdded() == added + 1));
 
         // "Open in window": the whole review, on the file shown here.
-        robot.clickOn("notes.txt");
+        fx(
+                () -> { // (the tree may have scrolled it out of this small pane's view)
+                    changes.diff()
+                            .selectedProperty()
+                            .set(changes.diff().files().stream()
+                                    .filter(f -> f.path().equals("notes.txt"))
+                                    .findFirst()
+                                    .orElseThrow());
+                    return null;
+                });
         WaitForAsyncUtils.waitFor(
                 10,
                 TimeUnit.SECONDS,
