@@ -142,7 +142,7 @@ final class Panel implements AutoCloseable {
                 10,
                 TimeUnit.SECONDS,
                 () -> fx(() -> robot.lookup(query).tryQuery().isPresent()));
-        return robot.lookup(query).queryAs(type);
+        return fx(() -> robot.lookup(query).queryAs(type));
     }
 
     /** The table row (node) showing the sandbox {@code id}. */
@@ -152,18 +152,19 @@ final class Panel implements AutoCloseable {
                 && r.getItem() instanceof RepositoryStatus.Sandbox s
                 && s.id().equals(id)
                 && n.isVisible();
+        // Looked up on the FX thread: a walk of the table while its rows are replaced can fail.
         WaitForAsyncUtils.waitFor(
                 10,
                 TimeUnit.SECONDS,
-                () -> robot.lookup("#sandbox-table").queryAs(TableView.class) != null
+                () -> fx(() -> robot.lookup("#sandbox-table").tryQuery().isPresent()
                         && robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
                                 .lookup(showsIt)
                                 .tryQuery()
-                                .isPresent());
-        return (TableRow<RepositoryStatus.Sandbox>)
+                                .isPresent()));
+        return fx(() -> (TableRow<RepositoryStatus.Sandbox>)
                 robot.from(robot.lookup("#sandbox-table").queryAs(TableView.class))
                         .lookup(showsIt)
-                        .query();
+                        .query());
     }
 
     /** Clicks the row of {@code id} until it is the one sandbox selected (a click can land while rows are replaced). */
