@@ -12,11 +12,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -27,8 +25,8 @@ import javafx.collections.ObservableList;
 
 /**
  * The sandboxes tab: which sandboxes are selected, the row actions (stop, retry, remove, open the
- * folder or a terminal there), their progress and errors, and the details of the selected sandbox.
- * Actions run off the FX thread; properties change on it.
+ * folder or a terminal there; {@link RowActions} runs them), their progress and errors, and the details
+ * of the selected sandbox. Actions run off the FX thread; properties change on it.
  */
 public final class SandboxesViewModel implements AutoCloseable {
     private final ObservableList<Sandbox> rows;
@@ -43,10 +41,7 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<RepoRecord> repository = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> selectedIds = FXCollections.observableArrayList();
     private final ObservableList<String> selectedIdsView = FXCollections.unmodifiableObservableList(selectedIds);
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper progress = new ReadOnlyStringWrapper();
-    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper();
-    private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
+    private final RowActions actions;
     private final ReadOnlyStringWrapper createdId = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<java.util.Map<String, dev.paddock.container.ContainerMetrics>>
             containerMetrics = new ReadOnlyObjectWrapper<>(java.util.Map.of());
@@ -58,7 +53,6 @@ public final class SandboxesViewModel implements AutoCloseable {
     private final BooleanBinding canPublish;
     private final BooleanBinding canCreate;
     private Runnable onChanged = () -> {};
-    private int running;
 
     /**
      * @param rows the dashboard's sandbox rows (kept up to date by the dashboard)
@@ -69,6 +63,7 @@ public final class SandboxesViewModel implements AutoCloseable {
         this.rows = rows;
         this.io = io;
         this.desktop = desktop;
+        this.actions = new RowActions(io, () -> onChanged.run());
         canStop = selectedMatch(SandboxesViewModel::canStop);
         canRetry = selectedMatch(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING));
         canRemove = Bindings.createBooleanBinding(
@@ -153,22 +148,22 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** True while an action runs. */
     public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+        return actions.busyProperty();
     }
 
     /** What the running action does ("Stopping x…"), or null. */
     public ReadOnlyStringProperty progressProperty() {
-        return progress.getReadOnlyProperty();
+        return actions.progressProperty();
     }
 
     /** A short note about the last action that succeeded ("Opened xterm in ..."), or null. */
     public ReadOnlyStringProperty noticeProperty() {
-        return notice.getReadOnlyProperty();
+        return actions.noticeProperty();
     }
 
     /** Why the last action failed, or null. */
     public ReadOnlyObjectProperty<UiError> errorProperty() {
-        return error.getReadOnlyProperty();
+        return actions.errorProperty();
     }
 
     /**
@@ -253,8 +248,7 @@ public final class SandboxesViewModel implements AutoCloseable {
         details.setBackend(b);
         if (!Objects.equals(repository.get() == null ? null : repository.get().id(), repo == null ? null : repo.id())) {
             selectedIds.clear();
-            error.set(null);
-            notice.set(null);
+            actions.clear();
         }
         repository.set(repo);
     }
@@ -273,14 +267,12 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** Clears the note about the last action if it still says {@code text} (the view does, a while after it). */
     public void dismissNotice(String text) {
-        if (Objects.equals(notice.get(), text)) {
-            notice.set(null);
-        }
+        actions.dismissNotice(text);
     }
 
     /** Clears the last error (the close button of the error bar). */
     public void dismissError() {
-        error.set(null);
+        actions.dismissError();
     }
 
     /** A fresh New Sandbox form for the repository shown, or null when none is open. */
@@ -296,7 +288,7 @@ public final class SandboxesViewModel implements AutoCloseable {
     /** Tells that the New Sandbox dialog created {@code id}: the dashboard refreshes and the row gets selected. */
     public void created(String id) {
         createdId.set(id);
-        notice.set("Created " + id + ".");
+        actions.tell("Created " + id + ".");
         onChanged.run();
     }
 
@@ -332,7 +324,7 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** Tells that a removal dialog finished (the dashboard refreshes). */
     public void removed(List<String> ids) {
-        notice.set(ids.size() == 1 ? "Removed " + ids.get(0) + "." : "Removed " + ids.size() + " sandboxes.");
+        actions.tell(ids.size() == 1 ? "Removed " + ids.get(0) + "." : "Removed " + ids.size() + " sandboxes.");
         onChanged.run();
     }
 
@@ -342,7 +334,8 @@ public final class SandboxesViewModel implements AutoCloseable {
                 .filter(SandboxesViewModel::canStop)
                 .map(Sandbox::id)
                 .toList();
-        return each(
+        return actions.each(
+                backend.get(),
                 ids,
                 "Stopping",
                 "Cannot stop",
@@ -359,7 +352,8 @@ public final class SandboxesViewModel implements AutoCloseable {
                 .filter(s -> SandboxState.of(s.state()).canBecome(SandboxState.RETRYING))
                 .map(Sandbox::id)
                 .toList();
-        return each(
+        return actions.each(
+                backend.get(),
                 ids,
                 "Retrying",
                 "Cannot retry",
@@ -372,12 +366,14 @@ public final class SandboxesViewModel implements AutoCloseable {
 
     /** Pushes the selected sandbox's branch to its repository's remote; the notice says where it went. */
     public CompletableFuture<Void> push() {
-        return each(publishable(), "Pushing", "Cannot push", SandboxBackend::push, n -> "Pushed " + n + ".");
+        return actions.each(
+                backend.get(), publishable(), "Pushing", "Cannot push", SandboxBackend::push, n -> "Pushed " + n + ".");
     }
 
     /** Pushes the selected sandbox's branch and opens a pull request with gh; the notice has its URL. */
     public CompletableFuture<Void> openPullRequest() {
-        return each(
+        return actions.each(
+                backend.get(),
                 publishable(),
                 "Opening a pull request for",
                 "Cannot open a pull request for",
@@ -401,114 +397,14 @@ public final class SandboxesViewModel implements AutoCloseable {
                 "Cannot open a terminal", desktop::openTerminal, (tool, dir) -> "Opened " + tool + " in " + dir + ".");
     }
 
-    /** A row action; what it returns (or null) is what a person is told when it was the only one. */
-    @FunctionalInterface
-    private interface Action {
-        String run(SandboxBackend backend, String id) throws Exception;
-    }
-
-    @FunctionalInterface
-    private interface Opener {
-        String open(Path dir) throws Exception;
-    }
-
+    /** Runs {@code opener} on the worktree of the one selected sandbox (nothing when there is none). */
     private CompletableFuture<Void> open(
-            String failure, Opener opener, java.util.function.BiFunction<String, Path, String> said) {
+            String failure, RowActions.Opener opener, java.util.function.BiFunction<String, Path, String> said) {
         List<Sandbox> sel = selected();
         if (sel.size() != 1 || sel.get(0).worktreePath() == null) {
             return CompletableFuture.completedFuture(null);
         }
-        Path dir = Path.of(sel.get(0).worktreePath());
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        started("Opening " + dir.getFileName() + "…");
-        io.execute(() -> {
-            UiError e = null;
-            String tool = null;
-            try {
-                tool = opener.open(dir);
-            } catch (Exception ex) {
-                e = UiError.of(failure, ex);
-            }
-            UiError err = e;
-            String t = tool;
-            Platform.runLater(() -> {
-                finished(err, err == null ? said.apply(t, dir) : null);
-                done.complete(null);
-            });
-        });
-        return done;
-    }
-
-    private CompletableFuture<Void> each(
-            List<String> ids,
-            String doing,
-            String failure,
-            Action action,
-            java.util.function.Function<String, String> said) {
-        SandboxBackend b = backend.get();
-        if (b == null || ids.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        started(doing + " " + (ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes") + "…");
-        io.execute(() -> {
-            List<String> failed = new ArrayList<>();
-            List<String> failedIds = new ArrayList<>();
-            Exception last = null;
-            String told = null;
-            for (String id : ids) {
-                try {
-                    told = action.run(b, id);
-                } catch (Exception e) {
-                    failed.add(id + ": " + e.getMessage());
-                    failedIds.add(id);
-                    last = e;
-                }
-            }
-            Exception cause = last;
-            String tell = ids.size() == 1 ? told : null;
-            Platform.runLater(() -> {
-                UiError err = cause == null
-                        ? null
-                        : failed.size() == 1
-                                ? UiError.of(failure + " " + failedIds.get(0), cause)
-                                : new UiError(
-                                        failure + " " + failed.size() + " sandboxes: " + String.join("; ", failed),
-                                        UiError.of(cause).details());
-                finished(
-                        err,
-                        cause != null
-                                ? null
-                                : tell != null
-                                        ? tell
-                                        : said.apply(ids.size() == 1 ? ids.get(0) : ids.size() + " sandboxes"));
-                onChanged.run();
-                done.complete(null);
-            });
-        });
-        return done;
-    }
-
-    private void started(String what) {
-        running++;
-        busy.set(true);
-        progress.set(what);
-        error.set(null);
-        notice.set(null);
-    }
-
-    private void finished(UiError e, String note) {
-        running = Math.max(0, running - 1);
-        busy.set(running > 0);
-        if (running == 0) {
-            progress.set(null);
-        }
-        if (e != null) {
-            error.set(e);
-        }
-        if (note != null) {
-            notice.set(note);
-        }
+        return actions.open(Path.of(sel.get(0).worktreePath()), failure, opener, said);
     }
 
     private void showDetails() {
