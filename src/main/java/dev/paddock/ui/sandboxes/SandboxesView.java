@@ -1,6 +1,5 @@
 package dev.paddock.ui.sandboxes;
 
-import atlantafx.base.theme.Styles;
 import dev.paddock.status.RepositoryStatus.Sandbox;
 import dev.paddock.ui.common.EmptyState;
 import dev.paddock.ui.common.ErrorBox;
@@ -10,40 +9,30 @@ import dev.paddock.ui.theme.Style;
 import java.time.Instant;
 import java.util.List;
 import javafx.application.Platform;
-import javafx.beans.binding.BooleanExpression;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Orientation;
-import javafx.geometry.Pos;
 import javafx.scene.control.Button;
-import javafx.scene.control.Label;
-import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.Separator;
 import javafx.scene.control.SplitPane;
-import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.Window;
 import org.kordamp.ikonli.Ikon;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignD;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
- * The sandboxes tab: a toolbar (new, stop, retry, remove, open folder, open terminal, details), the
- * table with the same actions in its context menu, and the details pane of the selected sandbox below
+ * The sandboxes tab: a toolbar ({@link SandboxToolbar}: new, stop, retry, remove, open folder, open terminal,
+ * details), the table with the same actions in its context menu, and the details pane of the selected sandbox below
  * it. Keyboard: Ctrl+N new, Ctrl+. stop, Ctrl+Shift+R retry, Delete remove, Ctrl+E open folder,
  * Ctrl+T terminal, Ctrl+I details pane, Ctrl+G compare a fan-out's sandboxes — the row actions only while this tab
  * shows.
@@ -108,94 +97,7 @@ public final class SandboxesView extends VBox {
         getStyleClass().add(Style.SANDBOXES);
         setId("sandboxes-view");
 
-        Button create = new Button("New sandbox", Icons.of(MaterialDesignP.PLUS, 16));
-        create.setId("sandbox-new");
-        create.getStyleClass().add(Styles.ACCENT);
-        create.setTooltip(new Tooltip("Start an agent in a new sandbox (" + NEW.getDisplayText() + ")"));
-        create.setOnAction(e -> newSandbox());
-        create.disableProperty().bind(vm.canCreateProperty().not());
-
-        Button stop = tool(
-                "sandbox-stop",
-                MaterialDesignS.STOP_CIRCLE_OUTLINE,
-                "Stop",
-                "Stop the agent and its whole process tree; the sandbox then waits for you",
-                STOP,
-                vm.canStopProperty(),
-                vm::stop);
-        Button retry = tool(
-                "sandbox-retry",
-                MaterialDesignR.RESTART,
-                "Retry",
-                "Run the agent again",
-                RETRY,
-                vm.canRetryProperty(),
-                vm::retry);
-        Button remove = tool(
-                "sandbox-remove",
-                MaterialDesignD.DELETE_OUTLINE,
-                "Remove…",
-                "Remove the selected sandboxes (you see what would be lost first)",
-                REMOVE,
-                vm.canRemoveProperty(),
-                this::remove);
-        Button folder = tool(
-                "sandbox-open-folder",
-                MaterialDesignF.FOLDER_OPEN_OUTLINE,
-                null,
-                "Open the worktree in the file manager",
-                OPEN_FOLDER,
-                vm.canOpenProperty(),
-                vm::openFolder);
-        Button terminal = tool(
-                "sandbox-open-terminal",
-                MaterialDesignC.CONSOLE,
-                null,
-                "Open a terminal in the worktree",
-                OPEN_TERMINAL,
-                vm.canOpenProperty(),
-                vm::openTerminal);
-
-        ProgressIndicator spinner = new ProgressIndicator();
-        spinner.setPrefSize(16, 16);
-        Label status = new Label();
-        status.setId("sandbox-action-status");
-        status.getStyleClass().add(Style.MUTED);
-        status.setMinWidth(0);
-        status.textProperty()
-                .bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
-                        .then(vm.progressProperty())
-                        .otherwise(vm.noticeProperty()));
-        // A note about an action done ("Created …", "Stopped …") goes after a while; an action in progress stays.
-        vm.noticeProperty().addListener((o, was, text) -> {
-            if (text != null) {
-                javafx.animation.PauseTransition later = new javafx.animation.PauseTransition(NOTICE_FOR);
-                later.setOnFinished(e -> vm.dismissNotice(text));
-                later.play();
-            }
-        });
-        status.graphicProperty()
-                .bind(javafx.beans.binding.Bindings.when(vm.busyProperty())
-                        .<javafx.scene.Node>then(spinner)
-                        .otherwise((javafx.scene.Node) null));
-
-        ToggleButton details = new ToggleButton(null, Icons.of(MaterialDesignP.PAGE_LAYOUT_FOOTER, 16));
-        details.setId("sandbox-details-toggle");
-        details.getStyleClass().addAll(Styles.BUTTON_ICON, Styles.FLAT);
-        details.setTooltip(new Tooltip("Show or hide the details pane (" + DETAILS.getDisplayText() + ")"));
-        details.selectedProperty().bindBidirectional(vm.details().shownProperty());
-
-        Region spacer = new Region();
-        HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox toolbar = new HBox(
-                6, create, separator(), stop, retry, remove, separator(), folder, terminal, spacer, status, details);
-        // Only the status text gives way when the tab is narrow.
-        toolbar.getChildren().stream()
-                .filter(n -> n != status && n instanceof Region)
-                .forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE));
-        spacer.setMinWidth(8);
-        toolbar.setAlignment(Pos.CENTER_LEFT);
-        toolbar.getStyleClass().add(Style.TOOLBAR);
+        SandboxToolbar toolbar = new SandboxToolbar(vm, this::newSandbox, this::remove);
 
         ErrorBox error = new ErrorBox(vm::dismissError).bindTo(vm.errorProperty());
         error.setId("sandbox-action-error");
@@ -372,7 +274,7 @@ public final class SandboxesView extends VBox {
 
     /** The details pane's Compare button: shown for a sandbox of a fan-out. */
     private Button compareButton() {
-        Button b = tool(
+        Button b = SandboxToolbar.tool(
                 "sandbox-compare",
                 MaterialDesignT.TABLE_EYE,
                 "Compare group",
@@ -387,7 +289,7 @@ public final class SandboxesView extends VBox {
 
     /** A details header button that pushes or opens a pull request: shown while the sandbox has a branch. */
     private Button publishButton(String id, Ikon icon, String help, KeyCombination key, Runnable action) {
-        Button b = tool(id, icon, null, help, key, vm.canPublishProperty(), action);
+        Button b = SandboxToolbar.tool(id, icon, null, help, key, vm.canPublishProperty(), action);
         b.visibleProperty().bind(vm.canPublishProperty());
         b.managedProperty().bind(b.visibleProperty());
         return b;
@@ -408,26 +310,6 @@ public final class SandboxesView extends VBox {
 
     private Window window() {
         return getScene() == null ? null : getScene().getWindow();
-    }
-
-    private Button tool(
-            String id,
-            Ikon icon,
-            String text,
-            String help,
-            KeyCombination key,
-            BooleanExpression enabled,
-            Runnable action) {
-        Button b = new Button(text, Icons.of(icon, 16));
-        b.setId(id);
-        b.getStyleClass().add(Styles.FLAT);
-        if (text == null) {
-            b.getStyleClass().add(Styles.BUTTON_ICON);
-        }
-        b.setTooltip(new Tooltip(help + " (" + key.getDisplayText() + ")"));
-        b.disableProperty().bind(enabled.not());
-        b.setOnAction(e -> action.run());
-        return b;
     }
 
     private VBox placeholder() {
@@ -451,12 +333,6 @@ public final class SandboxesView extends VBox {
                 .filter(java.util.Objects::nonNull)
                 .map(Sandbox::id)
                 .toList();
-    }
-
-    private static Separator separator() {
-        Separator s = new Separator(Orientation.VERTICAL);
-        s.setPrefHeight(20);
-        return s;
     }
 
     private boolean restoring;
