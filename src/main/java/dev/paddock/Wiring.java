@@ -3,18 +3,10 @@ package dev.paddock;
 import dev.paddock.approval.ApprovalBroker;
 import dev.paddock.approval.ApprovalStore;
 import dev.paddock.common.PaddockException;
-import dev.paddock.container.DockerContainers;
 import dev.paddock.container.DockerEndpoint;
-import dev.paddock.container.DockerEngine;
-import dev.paddock.container.EngineWatch;
 import dev.paddock.events.EventLog;
 import dev.paddock.isolation.IsolationRuntimes;
-import dev.paddock.isolation.bubblewrap.BubblewrapCommand;
-import dev.paddock.isolation.bubblewrap.BubblewrapProbe;
-import dev.paddock.isolation.bubblewrap.BubblewrapRuntime;
 import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.isolation.container.ContainerRuntime;
-import dev.paddock.isolation.host.HostRuntime;
 import dev.paddock.merge.ClassifiedConflicts;
 import dev.paddock.merge.MergeGit;
 import dev.paddock.merge.MergeQueue;
@@ -60,7 +52,7 @@ import java.time.Clock;
 /**
  * The one place where Paddock's long-lived objects are built and connected. The panel, the server
  * and the CLI commands that need the store all start here; nothing else calls constructors of
- * services.
+ * services (but the parts built for it: {@link IsolationServices}, what agents run in).
  */
 public final class Wiring implements AutoCloseable {
     private final PaddockHome home;
@@ -86,10 +78,7 @@ public final class Wiring implements AutoCloseable {
     private final OrphanService orphans;
     private final Reconciler reconciler;
     private final ApprovalBroker approvals;
-    private final BubblewrapProbe bubblewrap = new BubblewrapProbe();
-    private final ContainerAgents containers;
-    private final IsolationRuntimes runtimes;
-    private final EngineWatch engineWatch;
+    private final IsolationServices isolation;
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
     private final MergeService merges;
@@ -100,8 +89,6 @@ public final class Wiring implements AutoCloseable {
     private final dev.paddock.diff.DiffService diffs;
     private final dev.paddock.publish.PublishService publish;
     private volatile String apiUrl = "http://127.0.0.1:0";
-    private final AgentLauncher launcher;
-    private final dev.paddock.isolation.ApiRelays relays;
 
     private Wiring(
             PaddockHome home,
@@ -127,10 +114,9 @@ public final class Wiring implements AutoCloseable {
                 orphanScanner,
                 () -> reconciler().orphanContainers(),
                 clock);
-        java.util.function.Supplier<DockerEngine> engines =
-                () -> docker == null ? new DockerEngine(clock) : new DockerEngine(clock, docker);
-        this.engineWatch = new EngineWatch(engines);
-        this.environment = new EnvironmentMonitor(engineWatch, bubblewrap);
+        String homeId = HomeStart.idOf(home);
+        this.isolation = new IsolationServices(home, clock, docker, homeId);
+        this.environment = new EnvironmentMonitor(isolation.engineWatch(), isolation.bubblewrap());
         this.workspace = new Workspace(
                 repoService, repoStore, lister, new WorktreeSeenStore(db, clock), events, status, environment, clock);
         this.settings = new SettingsStore(db, events);
@@ -138,20 +124,9 @@ public final class Wiring implements AutoCloseable {
         this.eventRetention = new dev.paddock.events.EventRetention(
                 events, () -> stored(settings, SettingsStore.EVENTS_RETENTION_DAYS, 0), clock);
         this.worktrees = new WorktreeManager(git);
-        // Connected on first use: a Paddock without container sandboxes never loads docker-java.
-        String homeId = HomeStart.idOf(home);
-        this.containers = new ContainerAgents(() -> new DockerContainers(engines.get(), homeId), engineWatch);
         this.fingerprints = new FingerprintRecorder(worktrees, sandboxes);
-        String setsid = HostRuntime.findSetsid();
-        ContainerRuntime containerRuntime = new ContainerRuntime(containers);
-        this.runtimes = new IsolationRuntimes(
-                new HostRuntime(setsid),
-                new BubblewrapRuntime(setsid, new BubblewrapCommand("bwrap"), bubblewrap),
-                containerRuntime,
-                containerRuntime);
-        this.launcher = new AgentLauncher(runtimes);
-        this.relays =
-                new dev.paddock.isolation.ApiRelays(home.dir().resolve("run").resolve("api"));
+        IsolationRuntimes runtimes = isolation.runtimes();
+        AgentLauncher launcher = isolation.launcher();
         this.supervisor = new Supervisor(
                 sandboxes,
                 repoStore,
@@ -191,7 +166,7 @@ public final class Wiring implements AutoCloseable {
             }
             supervisor.poke();
         });
-        engineLifecycle.attach(engineWatch);
+        engineLifecycle.attach(isolation.engineWatch());
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(
                 new MergeStore(db, events, clock),
@@ -375,12 +350,12 @@ public final class Wiring implements AutoCloseable {
 
     /** The agents of container sandboxes (connects to the Docker engine on first use). */
     public ContainerAgents containers() {
-        return containers;
+        return isolation.containers();
     }
 
     /** The runtime of each isolation tier (host process group, bubblewrap, container). */
     public IsolationRuntimes runtimes() {
-        return runtimes;
+        return isolation.runtimes();
     }
 
     /** What container sandboxes go through when the Docker engine goes away and comes back. */
@@ -465,24 +440,17 @@ public final class Wiring implements AutoCloseable {
      * on {@code apiPort}, and shows those agents the Claude Code hooks; the API learns which connections they relay.
      */
     public void serveSandboxSockets(int apiPort, java.util.function.Consumer<dev.paddock.isolation.ApiRelays> api) {
-        relays.apiPort(apiPort);
-        api.accept(relays);
-        launcher.sandboxApi(
-                relays,
-                java.util.List.of(
-                        dev.paddock.approval.HookScript.path(home.dir()),
-                        dev.paddock.approval.HookScript.scriptPath(home.dir()),
-                        dev.paddock.agent.TurnHook.path(home.dir())));
+        isolation.serveSandboxSockets(apiPort, api);
     }
 
     /** The namespace and container agents' API sockets. */
     public dev.paddock.isolation.ApiRelays apiRelays() {
-        return relays;
+        return isolation.relays();
     }
 
     /** Tells the launcher each sandbox's hook key (agents get it as PADDOCK_HOOK_KEY). */
     public void setHookKeys(java.util.function.Function<String, String> keyOfSandbox) {
-        launcher.hookKeys(keyOfSandbox);
+        isolation.launcher().hookKeys(keyOfSandbox);
     }
 
     /** Stops monitors and probes, then closes the store. */
@@ -494,11 +462,11 @@ public final class Wiring implements AutoCloseable {
         reconciler.close();
         merges.queue().close();
         supervisor.close();
-        relays.close();
-        containers.close();
+        isolation.relays().close();
+        isolation.containers().close();
         workspace.close();
         environment.close();
-        engineWatch.close();
+        isolation.engineWatch().close();
         lister.close();
         sandboxes.close();
         db.close();
