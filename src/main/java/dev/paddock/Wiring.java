@@ -7,20 +7,11 @@ import dev.paddock.container.DockerEndpoint;
 import dev.paddock.events.EventLog;
 import dev.paddock.isolation.IsolationRuntimes;
 import dev.paddock.isolation.container.ContainerAgents;
-import dev.paddock.merge.ClassifiedConflicts;
-import dev.paddock.merge.MergeGit;
-import dev.paddock.merge.MergeQueue;
 import dev.paddock.merge.MergeService;
-import dev.paddock.merge.MergeStore;
-import dev.paddock.merge.MergeTreeConflicts;
-import dev.paddock.merge.RememberedConflicts;
 import dev.paddock.merge.ResolutionService;
-import dev.paddock.merge.TierTestRunner;
-import dev.paddock.merge.conflict.ConflictClassifier;
 import dev.paddock.repo.RepoService;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.review.ReviewService;
-import dev.paddock.review.ReviewStore;
 import dev.paddock.sandbox.AgentLauncher;
 import dev.paddock.sandbox.ContainerEngineLifecycle;
 import dev.paddock.sandbox.FingerprintRecorder;
@@ -52,7 +43,8 @@ import java.time.Clock;
 /**
  * The one place where Paddock's long-lived objects are built and connected. The panel, the server
  * and the CLI commands that need the store all start here; nothing else calls constructors of
- * services (but the parts built for it: {@link IsolationServices}, what agents run in).
+ * services but the parts it builds them with: {@link IsolationServices} (what agents run in) and
+ * {@link ChangeServices} (the services over a sandbox's change).
  */
 public final class Wiring implements AutoCloseable {
     private final PaddockHome home;
@@ -81,13 +73,7 @@ public final class Wiring implements AutoCloseable {
     private final IsolationServices isolation;
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
-    private final MergeService merges;
-    private final ReviewService reviews;
-    private final ResolutionService resolutions;
-    private final dev.paddock.checkpoint.CheckpointService checkpoints;
-    private final dev.paddock.compare.GroupComparer comparisons;
-    private final dev.paddock.diff.DiffService diffs;
-    private final dev.paddock.publish.PublishService publish;
+    private final ChangeServices changes;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(
@@ -167,18 +153,6 @@ public final class Wiring implements AutoCloseable {
             supervisor.poke();
         });
         engineLifecycle.attach(isolation.engineWatch());
-        // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
-        MergeQueue mergeQueue = new MergeQueue(
-                new MergeStore(db, events, clock),
-                repoStore,
-                sandboxes,
-                new MergeGit(git),
-                new RememberedConflicts(new ClassifiedConflicts(new ConflictClassifier(), new MergeTreeConflicts(git))),
-                TierTestRunner.create(runtimes, homeId),
-                home.logDir().resolve("merges"),
-                null);
-        this.merges = new MergeService(mergeQueue, repoService);
-        this.resolutions = new ResolutionService(mergeQueue);
         this.approvals = new ApprovalBroker(
                 new ApprovalStore(db, events, clock),
                 sandboxes,
@@ -187,30 +161,23 @@ public final class Wiring implements AutoCloseable {
                 home.dir(),
                 Path.of(System.getProperty("user.home")),
                 clock);
-        this.comparisons = new dev.paddock.compare.GroupComparer(
-                sandboxService, new SandboxRepositories(repoStore, locator), git, merges, approvals, clock);
-        this.diffs = new dev.paddock.diff.DiffService(sandboxService, git);
-        this.publish = new dev.paddock.publish.PublishService(
-                sandboxService,
-                new SandboxRepositories(repoStore, locator),
-                merges,
-                git,
-                new dev.paddock.publish.BranchPush(git, dev.paddock.publish.BranchPush.TIMEOUT),
-                new dev.paddock.publish.GhCli(
-                        ownEnvironment.getOrDefault("PATH", ""), dev.paddock.publish.GhCli.TIMEOUT),
-                events);
-        this.reviews =
-                new ReviewService(new ReviewStore(db, events, clock), sandboxService, merges, publish, events, git);
-        this.checkpoints = new dev.paddock.checkpoint.CheckpointService(
-                sandboxService,
-                new dev.paddock.checkpoint.CheckpointRepositories(
-                        sandboxes, new SandboxRepositories(repoStore, locator), repoStore),
+        this.changes = new ChangeServices(
+                home,
+                homeId,
                 db,
-                git,
                 events,
                 bus,
-                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0),
-                clock); // unreadable: prune nothing
+                clock,
+                git,
+                repoStore,
+                locator,
+                sandboxes,
+                repoService,
+                sandboxService,
+                approvals,
+                runtimes,
+                ownEnvironment.getOrDefault("PATH", ""),
+                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0)); // unreadable: prune nothing
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
@@ -370,12 +337,12 @@ public final class Wiring implements AutoCloseable {
 
     /** The merge queue: list, enqueue, cancel, retry, repository merge settings. */
     public MergeService merges() {
-        return merges;
+        return changes.merges();
     }
 
     /** Review before merge: comments on a sandbox's change, and approving, rejecting or requesting changes. */
     public ReviewService reviews() {
-        return reviews;
+        return changes.reviews();
     }
 
     /**
@@ -383,27 +350,27 @@ public final class Wiring implements AutoCloseable {
      * what a crash left and takes a checkpoint when an agent's turn ends.
      */
     public dev.paddock.checkpoint.CheckpointService checkpoints() {
-        return checkpoints;
+        return changes.checkpoints();
     }
 
     /** Pushing sandboxes' branches and opening pull requests ({@code paddock sandbox push|pr}, the panel). */
     public dev.paddock.publish.PublishService publish() {
-        return publish;
+        return changes.publish();
     }
 
     /** Comparing the sandboxes of a fan-out ({@code paddock sandbox compare}, the panel's Compare view). */
     public dev.paddock.compare.GroupComparer comparisons() {
-        return comparisons;
+        return changes.comparisons();
     }
 
     /** A sandbox's whole change against its base ({@code paddock sandbox diff}, {@code GET .../diff}). */
     public dev.paddock.diff.DiffService diffs() {
-        return diffs;
+        return changes.diffs();
     }
 
     /** The conflict queue's resolutions (the three-way view marks files resolved or aborts). */
     public ResolutionService resolutions() {
-        return resolutions;
+        return changes.resolutions();
     }
 
     /**
@@ -456,11 +423,11 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
-        checkpoints.close();
+        changes.checkpoints().close();
         eventRetention.close();
         approvals.close();
         reconciler.close();
-        merges.queue().close();
+        changes.merges().queue().close();
         supervisor.close();
         isolation.relays().close();
         isolation.containers().close();
