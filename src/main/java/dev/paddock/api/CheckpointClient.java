@@ -37,13 +37,17 @@ public final class CheckpointClient {
                 CheckpointView.class);
     }
 
-    /** {@code POST /v1/sandboxes/{id}/rollback}: stops the agent, checkpoints, restores checkpoint {@code to}. */
-    public CheckpointView.RollbackView rollback(String id, int to, String by) throws PaddockException {
+    /**
+     * {@code POST /v1/sandboxes/{id}/rollback}: stops the agent, checkpoints, restores checkpoint {@code to}, and with
+     * {@code resetBranch} moves the branch back to the commit it named then.
+     */
+    public CheckpointView.RollbackView rollback(String id, int to, String by, boolean resetBranch)
+            throws PaddockException {
         return read(
                 api.send(
                         "POST",
                         path(id) + "/" + CheckpointRoutes.ROLLBACK,
-                        write(Map.of("to", to, "by", by)),
+                        write(Map.of("to", to, "by", by, "resetBranch", resetBranch)),
                         ApiClient.SLOW_TIMEOUT),
                 CheckpointView.RollbackView.class);
     }

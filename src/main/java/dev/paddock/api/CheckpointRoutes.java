@@ -15,7 +15,7 @@ import java.util.Map;
  *   <li>{@code GET /v1/sandboxes/{id}/checkpoints} → {@code {"checkpoints": [CheckpointView...]}}, oldest first</li>
  *   <li>{@code POST /v1/sandboxes/{id}/checkpoints} (body {@code {"message": "...", "by": "who"}}, optional) → 201
  *       {@link CheckpointView}; a sandbox's own token may take its own sandbox's checkpoints</li>
- *   <li>{@code POST /v1/sandboxes/{id}/rollback} (body {@code {"to": N, "by": "who"}}) →
+ *   <li>{@code POST /v1/sandboxes/{id}/rollback} (body {@code {"to": N, "by": "who", "resetBranch": false}}) →
  *       {@link CheckpointView.RollbackView}: stops the agent, checkpoints, restores checkpoint N</li>
  * </ul>
  * Errors: 400 bad input, 404 no such sandbox or checkpoint, 405 wrong method, 409 the sandbox's state refuses it.
@@ -70,7 +70,11 @@ final class CheckpointRoutes {
                 if (req == null || req.to() == null || req.to() < 1) {
                     throw ApiError.badRequest("say which checkpoint to roll back to: {\"to\": N} with N from 1");
                 }
-                HttpIo.json(ex, 200, CheckpointView.RollbackView.of(checkpoints.rollback(id, req.to(), who(req.by()))));
+                HttpIo.json(
+                        ex,
+                        200,
+                        CheckpointView.RollbackView.of(checkpoints.rollback(
+                                id, req.to(), who(req.by()), Boolean.TRUE.equals(req.resetBranch()))));
             } else if (method.equals("GET")) {
                 HttpIo.json(
                         ex,
@@ -109,5 +113,5 @@ final class CheckpointRoutes {
     record CheckpointRequest(String message, String by) {}
 
     /** Body of {@code POST .../rollback}. */
-    record RollbackRequest(Integer to, String by) {}
+    record RollbackRequest(Integer to, String by, Boolean resetBranch) {}
 }

@@ -49,6 +49,8 @@ public record CheckpointView(
      * @param before the checkpoint taken just before (roll back to it to undo)
      * @param stopped whether the agent was stopped for it
      * @param restored paths written back; {@code removed}: paths deleted; {@code kept}: paths to delete left in place
+     * @param branchFrom when the branch was reset too, the commit it named before (else null); {@code branchTo}: the
+     *     commit it names now
      */
     public record RollbackView(
             String sandboxId,
@@ -57,7 +59,9 @@ public record CheckpointView(
             boolean stopped,
             List<String> restored,
             List<String> removed,
-            List<String> kept) {
+            List<String> kept,
+            String branchFrom,
+            String branchTo) {
         public static RollbackView of(Rollback r) {
             return new RollbackView(
                     r.sandboxId(),
@@ -66,7 +70,9 @@ public record CheckpointView(
                     r.stopped(),
                     r.restored(),
                     r.removed(),
-                    r.kept());
+                    r.kept(),
+                    r.branchFrom(),
+                    r.branchTo());
         }
     }
 }

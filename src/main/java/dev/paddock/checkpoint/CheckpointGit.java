@@ -280,6 +280,24 @@ final class CheckpointGit {
         }
     }
 
+    /**
+     * Moves what HEAD names in {@code worktree} (its branch, or HEAD itself when detached) from {@code expected} to
+     * {@code commit}, only if it still names {@code expected} (compare-and-set), then makes the worktree's index that
+     * commit's tree, as {@code git reset --mixed} does. The working tree is not touched.
+     *
+     * @throws CheckpointException when HEAD moved meanwhile (nothing changed then)
+     */
+    void resetBranch(Path worktree, String expected, String commit, String reason)
+            throws GitException, CheckpointException {
+        GitCli.Result moved = git.run(
+                worktree, List.of("update-ref", "-m", reason, "HEAD", commit, expected), TIMEOUT, Map.of(), null);
+        if (!moved.ok()) {
+            throw new CheckpointException("its branch was not reset: HEAD of " + worktree + " no longer names "
+                    + expected + " (" + moved.errorLine() + ").");
+        }
+        ok(worktree, List.of("reset", "-q", "--mixed", "HEAD"), Map.of());
+    }
+
     /** The tree of a commit. */
     String treeOf(Path dir, String commit) throws GitException {
         return ok(dir, List.of("rev-parse", "--verify", commit + "^{tree}"), Map.of())

@@ -185,6 +185,20 @@ public final class CheckpointService implements AutoCloseable {
      * @throws SandboxConflictException when it is being merged, removed or closed
      */
     public Rollback rollback(String sandboxId, int number, String who) throws PaddockException {
+        return rollback(sandboxId, number, who, false);
+    }
+
+    /**
+     * Like {@link #rollback(String, int, String)}; with {@code resetBranch} the sandbox's branch (its worktree's HEAD)
+     * is also moved back to the commit it named when checkpoint {@code number} was taken, and the worktree's index
+     * follows, as {@code git reset --mixed} would. The checkpoint taken first names the branch's commit before the
+     * reset, so rolling back to it with {@code resetBranch} undoes both. Commits left behind stay reachable from that
+     * checkpoint's ref and the branch's reflog.
+     *
+     * @throws CheckpointException with {@code resetBranch}, when checkpoint {@code number} was taken before the
+     *     branch's first commit, or when the branch moved during the rollback
+     */
+    public Rollback rollback(String sandboxId, int number, String who, boolean resetBranch) throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
             Checkpoint target =
@@ -192,6 +206,10 @@ public final class CheckpointService implements AutoCloseable {
             if (s.state() == SandboxState.MERGING) {
                 throw new SandboxConflictException(
                         sandboxId + " is being merged; roll it back once the merge queue" + " is done with it.");
+            }
+            if (resetBranch && target.head() == null) {
+                throw new CheckpointException("Checkpoint " + number + " of " + sandboxId + " was taken before its"
+                        + " branch had a commit: its files can be rolled back, its branch cannot be reset to it.");
             }
             Path worktree = worktreeOf(s);
             String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
@@ -209,6 +227,25 @@ public final class CheckpointService implements AutoCloseable {
                         e);
             }
             store.markRestored(sandboxId, before.number(), targetTree);
+            String branchFrom = null;
+            String branchTo = null;
+            if (resetBranch && !Objects.equals(before.head(), target.head())) {
+                try {
+                    git.resetBranch(
+                            worktree,
+                            before.head(),
+                            target.head(),
+                            "paddock: rollback of " + sandboxId + " to " + number);
+                } catch (PaddockException e) {
+                    throw new CheckpointException(
+                            "The files of " + sandboxId + " are rolled back to checkpoint " + number + ", but "
+                                    + e.getMessage() + " Checkpoint " + before.number() + " holds the files as they"
+                                    + " were: paddock sandbox rollback " + sandboxId + " " + before.number(),
+                            e);
+                }
+                branchFrom = before.head();
+                branchTo = target.head();
+            }
             prune(worktree, sandboxId);
             events.append(EventDraft.of(
                     s.repositoryId(),
@@ -217,7 +254,11 @@ public final class CheckpointService implements AutoCloseable {
                     sandboxId
                             + ": rolled back to checkpoint " + number + " ("
                             + r.restored().size() + " restored, "
-                            + r.removed().size() + " removed; undo with checkpoint " + before.number() + ")",
+                            + r.removed().size() + " removed"
+                            + (branchTo == null
+                                    ? ""
+                                    : "; branch reset from " + abbrev(branchFrom) + " to " + abbrev(branchTo))
+                            + "; undo with checkpoint " + before.number() + ")",
                     Map.of(
                             "to",
                             number,
@@ -228,7 +269,9 @@ public final class CheckpointService implements AutoCloseable {
                             "removed",
                             r.removed().size(),
                             "by",
-                            who)));
+                            who,
+                            "branchReset",
+                            branchTo != null)));
             LOG.info(
                     "Rolled {} back to checkpoint {}: {} restored, {} removed, {} kept",
                     sandboxId,
@@ -236,8 +279,13 @@ public final class CheckpointService implements AutoCloseable {
                     r.restored().size(),
                     r.removed().size(),
                     r.kept().size());
-            return new Rollback(sandboxId, number, before, stopped, r.restored(), r.removed(), r.kept());
+            return new Rollback(
+                    sandboxId, number, before, stopped, r.restored(), r.removed(), r.kept(), branchFrom, branchTo);
         }
+    }
+
+    private static String abbrev(String commit) {
+        return commit == null ? "(none)" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     /** Stops the agent of a sandbox that may run; one that ended meanwhile needs no stop. */

@@ -12,6 +12,8 @@ import java.util.List;
  * @param restored paths written back from the checkpoint (deleted or changed since)
  * @param removed paths deleted (added since)
  * @param kept paths added since that were left in place (non-empty folders such as a submodule's)
+ * @param branchFrom when the branch was reset too: the commit it named before; else null
+ * @param branchTo when the branch was reset too: the commit it names now (the checkpoint's HEAD); else null
  */
 public record Rollback(
         String sandboxId,
@@ -20,4 +22,11 @@ public record Rollback(
         boolean stopped,
         List<String> restored,
         List<String> removed,
-        List<String> kept) {}
+        List<String> kept,
+        String branchFrom,
+        String branchTo) {
+    /** Whether the branch was moved as well as the files. */
+    public boolean branchReset() {
+        return branchTo != null;
+    }
+}

@@ -56,6 +56,15 @@ final class CheckpointText {
         paths(b, "restored", r.restored());
         paths(b, "removed", r.removed());
         paths(b, "kept", r.kept());
+        if (r.branchTo() != null) {
+            b.append("Its branch was reset from ")
+                    .append(abbrev(r.branchFrom()))
+                    .append(" to ")
+                    .append(abbrev(r.branchTo()))
+                    .append(" (the commits left behind are kept in checkpoint ")
+                    .append(r.before().number())
+                    .append(").\n");
+        }
         if (r.stopped()) {
             b.append("Its agent was stopped first; start it again with: paddock sandbox retry ")
                     .append(r.sandboxId())
@@ -65,8 +74,13 @@ final class CheckpointText {
                 .append(r.sandboxId())
                 .append(' ')
                 .append(r.before().number())
+                .append(r.branchTo() != null ? " --reset-branch" : "")
                 .append('\n');
         return b.toString();
+    }
+
+    private static String abbrev(String commit) {
+        return commit == null ? "(none)" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     private static void paths(StringBuilder b, String mark, List<String> paths) {

@@ -96,7 +96,7 @@ class CheckpointKillNineTest {
                         .toList())
                 .containsExactly("refs/paddock/checkpoints/" + ID + "/1", "refs/paddock/checkpoints/" + ID + "/2");
 
-        CheckpointView.RollbackView back = new CheckpointClient(api()).rollback(ID, 1, "test");
+        CheckpointView.RollbackView back = new CheckpointClient(api()).rollback(ID, 1, "test", false);
 
         assertThat(back.removed()).containsExactly("b.txt");
         assertThat(worktree.resolve("a.txt")).hasContent("a");

@@ -150,6 +150,64 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void rollbackWithResetBranchMovesTheBranchBackAndItsUndoBringsTheCommitsBack() throws Exception {
+        String start = git("rev-parse", "HEAD");
+        write("a.txt", "alpha, before the agent's commit\n");
+        Checkpoint first = checkpoints.checkpoint(sandbox.id(), "before commit", null, "test");
+        write("a.txt", "alpha, committed by the agent\n");
+        write("c.txt", "a new committed file\n");
+        git("add", "-A");
+        git("-c", "user.name=agent", "-c", "user.email=agent@x", "commit", "-q", "-m", "agent's commit");
+        String agentCommit = git("rev-parse", "HEAD");
+        write("d.txt", "uncommitted after the commit\n");
+
+        Rollback back = checkpoints.rollback(sandbox.id(), first.number(), "test", true);
+
+        assertThat(back.branchReset()).isTrue();
+        assertThat(back.branchFrom()).isEqualTo(agentCommit);
+        assertThat(back.branchTo()).isEqualTo(start);
+        assertThat(git("rev-parse", "HEAD")).isEqualTo(start);
+        assertThat(git("symbolic-ref", "HEAD")).isEqualTo("refs/heads/agent/files");
+        assertThat(Files.readString(wt.resolve("a.txt"))).isEqualTo("alpha, before the agent's commit\n");
+        assertThat(wt.resolve("c.txt")).doesNotExist();
+        assertThat(wt.resolve("d.txt")).doesNotExist();
+        // The index follows the branch (git reset --mixed): the file's edit shows as unstaged, nothing is staged.
+        assertThat(git("diff", "--cached", "--name-only")).isEmpty();
+        assertThat(git("status", "--porcelain")).isEqualTo("M a.txt");
+        // The agent's commit is still reachable from the checkpoint taken first.
+        assertThat(back.before().head()).isEqualTo(agentCommit);
+        assertThat(git("merge-base", "--is-ancestor", agentCommit, back.before().ref() + "^"))
+                .isEmpty();
+
+        Rollback undo = checkpoints.rollback(sandbox.id(), back.before().number(), "test", true);
+
+        assertThat(undo.branchFrom()).isEqualTo(start);
+        assertThat(undo.branchTo()).isEqualTo(agentCommit);
+        assertThat(git("rev-parse", "HEAD")).isEqualTo(agentCommit);
+        assertThat(Files.readString(wt.resolve("c.txt"))).isEqualTo("a new committed file\n");
+        assertThat(Files.readString(wt.resolve("d.txt"))).isEqualTo("uncommitted after the commit\n");
+        assertThat(git("status", "--porcelain")).isEqualTo("?? d.txt");
+        assertThat(wiring.events().ofSandbox(sandbox.id()))
+                .filteredOn(e -> e.kind().equals("checkpoint.rolled_back"))
+                .anySatisfy(e -> assertThat(e.message()).contains("branch reset from " + agentCommit.substring(0, 12)));
+    }
+
+    @Test
+    void withoutResetBranchTheBranchStaysAndResetToAnUnchangedHeadMovesNothing() throws Exception {
+        write("a.txt", "one\n");
+        Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
+        write("a.txt", "two\n");
+
+        Rollback back = checkpoints.rollback(sandbox.id(), first.number(), "test", true);
+
+        assertThat(back.branchReset())
+                .as("HEAD is where it was at the checkpoint")
+                .isFalse();
+        assertThat(back.branchFrom()).isNull();
+        assertThat(Files.readString(wt.resolve("a.txt"))).isEqualTo("one\n");
+    }
+
+    @Test
     void checkpointsSurviveARestartAndACrashBetweenRefAndRow() throws Exception {
         write("a.txt", "one\n");
         Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
