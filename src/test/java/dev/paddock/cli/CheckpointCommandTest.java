@@ -146,6 +146,20 @@ class CheckpointCommandTest {
                 .isEqualTo("awaiting_human");
         assertThat(sandbox("checkpoints", id).out()).contains("  3  ").contains("before rollback to 1  [no change]");
 
+        // A commit on the branch after checkpoint 1, then a rollback that resets the branch too.
+        String start = TempRepo.git(wt, "rev-parse", "HEAD").strip();
+        TempRepo.git(wt, "add", "-A");
+        TempRepo.git(wt, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "-m", "later");
+        String later = TempRepo.git(wt, "rev-parse", "HEAD").strip();
+        Run reset = sandbox("rollback", id, "1", "--reset-branch");
+
+        assertThat(reset.exit()).as(reset.describe()).isZero();
+        assertThat(reset.out())
+                .contains("Its branch was reset from " + later.substring(0, 12) + " to " + start.substring(0, 12)
+                        + " (the commits left behind are kept in checkpoint 4).\n")
+                .endsWith("Undo with: paddock sandbox rollback " + id + " 4 --reset-branch\n");
+        assertThat(TempRepo.git(wt, "rev-parse", "HEAD").strip()).isEqualTo(start);
+
         Run missing = sandbox("rollback", id, "9");
         Run unknown = sandbox("checkpoints", "nobody-20260101-001");
 
