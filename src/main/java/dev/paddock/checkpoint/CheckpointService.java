@@ -116,12 +116,16 @@ public final class CheckpointService implements AutoCloseable {
         }
     }
 
+    /**
+     * The turn an {@link EventKinds#AGENT_TURN_ENDED} event ended: its {@code run} (the sandbox's run it came from, as
+     * {@code AgentTurns} writes it; a headless agent has one turn per run, a follow-up starts the next), or null.
+     */
     private static Integer turnOf(Event e) {
         if (e.details() == null) {
             return null;
         }
         try {
-            JsonNode turn = Json.mapper().readTree(e.details()).path("turn");
+            JsonNode turn = Json.mapper().readTree(e.details()).path("run");
             return turn.canConvertToInt() ? turn.asInt() : null;
         } catch (IOException ex) {
             return null;

@@ -366,7 +366,7 @@ class CheckpointServiceTest {
                         sandbox.id(),
                         EventKinds.AGENT_TURN_ENDED,
                         sandbox.id() + ": turn " + turn + " ended",
-                        Map.of("turn", turn)));
+                        Map.of("run", turn, "session", "s-1", "via", "file")));
     }
 
     private List<Checkpoint> list() {
