@@ -175,23 +175,54 @@ final class CheckpointGit {
     record Restored(List<String> restored, List<String> removed, List<String> kept) {}
 
     /**
-     * Makes the working state of {@code worktree}, known to be tree {@code currentTree}, tree {@code targetTree}:
-     * paths of the current tree missing from the target are deleted (then folders left empty), paths added or changed
-     * are written from a private index holding the target ({@code git checkout-index -f}, which keeps the executable
-     * bit). Ignored files, {@code .git}, the branch and the real index are left alone.
+     * What making a working state that is tree {@code currentTree} tree {@code targetTree} writes and deletes: the
+     * paths of {@code git diff-tree} from the one to the other, each checked ({@link WorktreePaths#check}). Both a
+     * rollback ({@link #restore}) and its dry run use it, so the dry run lists exactly what the rollback touches.
+     *
+     * @param changes from the current tree to the target: added are paths the target has and the worktree lacks
+     *     (deleted since), modified those that differ (content or mode), deleted those the target lacks (added since)
+     */
+    record Plan(CheckpointChanges changes) {
+        /** The paths written from the target tree (added and modified), sorted. */
+        List<String> writes() {
+            List<String> write = new ArrayList<>(changes.added());
+            write.addAll(changes.modified());
+            return write.stream().sorted().toList();
+        }
+    }
+
+    /**
+     * The paths that making tree {@code currentTree} tree {@code targetTree} touches.
      *
      * @throws CheckpointException when the change list names a path that would leave the worktree
      */
-    Restored restore(Path worktree, String currentTree, String targetTree) throws GitException, CheckpointException {
+    Plan plan(Path worktree, String currentTree, String targetTree) throws GitException, CheckpointException {
         CheckpointChanges c = diff(worktree, currentTree, targetTree);
-        List<String> write = new ArrayList<>(c.added());
-        write.addAll(c.modified());
-        for (String p : write) {
+        for (String p : c.added()) {
+            WorktreePaths.check(p);
+        }
+        for (String p : c.modified()) {
             WorktreePaths.check(p);
         }
         for (String p : c.deleted()) {
             WorktreePaths.check(p);
         }
+        return new Plan(c);
+    }
+
+    /**
+     * Makes the working state of {@code worktree}, known to be tree {@code currentTree}, tree {@code targetTree}:
+     * paths of the current tree missing from the target are deleted (then folders left empty), paths added or changed
+     * are written from a private index holding the target ({@code git checkout-index -f}, which keeps the executable
+     * bit). Ignored files, {@code .git}, the branch and the real index are left alone. The paths are those of
+     * {@link #plan}.
+     *
+     * @throws CheckpointException when the change list names a path that would leave the worktree
+     */
+    Restored restore(Path worktree, String currentTree, String targetTree) throws GitException, CheckpointException {
+        Plan plan = plan(worktree, currentTree, targetTree);
+        CheckpointChanges c = plan.changes();
+        List<String> write = plan.writes();
         Path root;
         try {
             root = worktree.toRealPath();
@@ -223,7 +254,7 @@ final class CheckpointGit {
                 dropTempIndex(temp);
             }
         }
-        return new Restored(write.stream().sorted().toList(), removed, kept);
+        return new Restored(write, removed, kept);
     }
 
     /**

@@ -180,6 +180,48 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     /**
+     * What {@link #rollback} to checkpoint {@code number} would change now, without changing it: the worktree's
+     * working state (written as a tree through Paddock's own index, as a checkpoint is) compared with the
+     * checkpoint's tree exactly as the rollback compares them.
+     *
+     * @throws CheckpointNotFoundException when the sandbox has no such checkpoint
+     * @throws SandboxConflictException when it is being merged, removed or closed
+     */
+    public RollbackPlan planRollback(String sandboxId, int number) throws PaddockException {
+        synchronized (lock(sandboxId)) {
+            SandboxRecord s = sandboxes.find(sandboxId);
+            Checkpoint target = target(s, number);
+            Path worktree = worktreeOf(s);
+            String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
+            CheckpointChanges c = git.plan(worktree, git.workingTree(worktree).tree(), targetTree)
+                    .changes();
+            return new RollbackPlan(
+                    sandboxId,
+                    number,
+                    target.message(),
+                    c.modified(),
+                    c.added(),
+                    c.deleted(),
+                    mayRun(s.state()),
+                    store.highest(sandboxId) + 1);
+        }
+    }
+
+    private Checkpoint target(SandboxRecord s, int number) throws PaddockException {
+        Checkpoint target =
+                store.find(s.id(), number).orElseThrow(() -> new CheckpointNotFoundException(s.id(), number));
+        if (s.state() == SandboxState.MERGING) {
+            throw new SandboxConflictException(
+                    s.id() + " is being merged; roll it back once the merge queue" + " is done with it.");
+        }
+        return target;
+    }
+
+    private static boolean mayRun(SandboxState state) {
+        return state == SandboxState.PENDING || state == SandboxState.RUNNING || state == SandboxState.RETRYING;
+    }
+
+    /**
      * Rolls a sandbox's worktree back to checkpoint {@code number}: stops its agent if it may run, takes a checkpoint
      * "before rollback to N" (rolling back to that one undoes this), then makes the working tree exactly the
      * checkpoint's (paths added since are deleted, deleted and changed ones written back with their mode). The
@@ -205,12 +247,7 @@ public final class CheckpointService implements AutoCloseable {
     public Rollback rollback(String sandboxId, int number, String who, boolean resetBranch) throws PaddockException {
         synchronized (lock(sandboxId)) {
             SandboxRecord s = sandboxes.find(sandboxId);
-            Checkpoint target =
-                    store.find(sandboxId, number).orElseThrow(() -> new CheckpointNotFoundException(sandboxId, number));
-            if (s.state() == SandboxState.MERGING) {
-                throw new SandboxConflictException(
-                        sandboxId + " is being merged; roll it back once the merge queue" + " is done with it.");
-            }
+            Checkpoint target = target(s, number);
             if (resetBranch && target.head() == null) {
                 throw new CheckpointException("Checkpoint " + number + " of " + sandboxId + " was taken before its"
                         + " branch had a commit: its files can be rolled back, its branch cannot be reset to it.");
@@ -294,17 +331,14 @@ public final class CheckpointService implements AutoCloseable {
 
     /** Stops the agent of a sandbox that may run; one that ended meanwhile needs no stop. */
     private boolean stopIfRunning(SandboxRecord s, String who) throws PaddockException {
-        if (s.state() != SandboxState.PENDING
-                && s.state() != SandboxState.RUNNING
-                && s.state() != SandboxState.RETRYING) {
+        if (!mayRun(s.state())) {
             return false;
         }
         try {
             sandboxes.stop(s.id(), who);
             return true;
         } catch (SandboxConflictException e) {
-            SandboxState now = sandboxes.find(s.id()).state();
-            if (now == SandboxState.PENDING || now == SandboxState.RUNNING || now == SandboxState.RETRYING) {
+            if (mayRun(sandboxes.find(s.id()).state())) {
                 throw e;
             }
             return false;

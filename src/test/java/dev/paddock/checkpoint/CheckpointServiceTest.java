@@ -208,6 +208,52 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void theDryRunListsExactlyWhatTheRollbackThenChangesAndWritesNothing() throws Exception {
+        write("notes.txt", "untracked at the first checkpoint\n");
+        Checkpoint first = checkpoints.checkpoint(sandbox.id(), "start", null, "test");
+        Map<String, String> atFirst = disk();
+
+        write("a.txt", "alpha, edited after\n"); // tracked, changed
+        Files.setPosixFilePermissions(wt.resolve("keep.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.delete(wt.resolve("gone.txt")); // tracked, deleted
+        Files.delete(wt.resolve("notes.txt")); // untracked, deleted
+        write("extra.txt", "untracked, added\n");
+        write("new/dir/deep.txt", "in a new directory\n");
+        write("trace.log", "ignored log\n");
+        Map<String, String> before = disk();
+        String index = git("ls-files", "-s");
+
+        RollbackPlan plan = checkpoints.planRollback(sandbox.id(), first.number());
+
+        assertThat(plan.to()).isEqualTo(1);
+        assertThat(plan.message()).isEqualTo("start");
+        assertThat(plan.writtenBack()).containsExactly("a.txt", "keep.sh");
+        assertThat(plan.restored()).containsExactly("gone.txt", "notes.txt");
+        assertThat(plan.removed()).containsExactly("extra.txt", "new/dir/deep.txt");
+        assertThat(plan.size()).isEqualTo(6);
+        assertThat(plan.stopsAgent()).as("a pending sandbox's agent may start").isTrue();
+        assertThat(plan.nextCheckpoint()).isEqualTo(2);
+        assertThat(disk()).as("a dry run writes nothing").isEqualTo(before);
+        assertThat(git("ls-files", "-s")).isEqualTo(index);
+        assertThat(checkpoints.list(sandbox.id())).hasSize(1);
+        assertThat(wiring.sandboxService().find(sandbox.id()).state()).isNotEqualTo(SandboxState.AWAITING_HUMAN);
+
+        Rollback back = checkpoints.rollback(sandbox.id(), first.number(), "test");
+
+        List<String> written = Stream.concat(plan.writtenBack().stream(), plan.restored().stream())
+                .sorted()
+                .toList();
+        assertThat(back.restored()).isEqualTo(written);
+        assertThat(back.removed()).isEqualTo(plan.removed());
+        assertThat(back.before().number()).isEqualTo(plan.nextCheckpoint());
+        assertThat(withoutIgnored(disk())).isEqualTo(atFirst);
+        assertThat(checkpoints.planRollback(sandbox.id(), first.number()).isEmpty())
+                .isTrue();
+        assertThatThrownBy(() -> checkpoints.planRollback(sandbox.id(), 99))
+                .isInstanceOf(CheckpointNotFoundException.class);
+    }
+
+    @Test
     void checkpointsSurviveARestartAndACrashBetweenRefAndRow() throws Exception {
         write("a.txt", "one\n");
         Checkpoint first = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
