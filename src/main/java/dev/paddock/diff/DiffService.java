@@ -26,7 +26,9 @@ import org.eclipse.jgit.lib.ObjectReader;
  * neither the worktree, its index nor any ref is changed. The file list holds counts, not text; a file's hunks and the
  * whole patch are computed when asked for. Each file is diffed once: the hunks found while counting are kept a while
  * ({@link DiffCache}), and a file asked with the list's {@link SandboxDiff#snapshot()} reads that state again
- * without writing the worktree's tree. Slow (git): never on the FX thread.
+ * without writing the worktree's tree. A checkpoint's change (against the one before it, or against another
+ * checkpoint) compares the trees of their refs ({@code refs/paddock/checkpoints/<sandbox>/<n>}), cached the same way.
+ * Slow (git): never on the FX thread.
  */
 public final class DiffService {
     /** A side larger than this gets counts but no hunks ({@link FilePatch#tooLarge()}). */
@@ -182,6 +184,16 @@ public final class DiffService {
         String base = r.workspace().baseCommit();
         if (base == null || base.isBlank()) {
             throw new DiffNotFoundException("Sandbox " + sandboxId + " records no base commit to compare with.");
+        }
+        if (o.ofCheckpoints()) {
+            WorktreeTree.State where;
+            try {
+                where = trees.locate(wt);
+            } catch (GitException e) {
+                throw new DiffNotFoundException(
+                        "The worktree of sandbox " + sandboxId + " (" + wt + ") cannot be read: " + e.getMessage());
+            }
+            return DiffSides.ofCheckpoints(sandboxId, base, where, o.checkpoint(), o.toCheckpoint());
         }
         String snapshot = o.commit() == null ? o.snapshot() : null;
         if (snapshot != null && !ObjectId.isId(snapshot)) {

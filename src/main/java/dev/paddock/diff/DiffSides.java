@@ -1,10 +1,12 @@
 package dev.paddock.diff;
 
+import dev.paddock.checkpoint.CheckpointService;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -52,6 +54,84 @@ record DiffSides(
             repo.close();
             throw e;
         }
+    }
+
+    /**
+     * The sides of a checkpoint's diff: checkpoint {@code from} against the checkpoint before it (the highest number
+     * below it whose ref is still there; the sandbox's base commit when none), or against checkpoint {@code to}. No
+     * commits are listed: a checkpoint is not on the branch.
+     *
+     * @param state where the repository is ({@link WorktreeTree#locate})
+     * @throws DiffNotFoundException when a checkpoint or the base commit is not in the repository
+     */
+    static DiffSides ofCheckpoints(String sandboxId, String base, WorktreeTree.State state, int from, Integer to)
+            throws IOException, DiffException {
+        Repository repo = new FileRepositoryBuilder()
+                .setGitDir(state.commonDir().toFile())
+                .setMustExist(true)
+                .build();
+        try (RevWalk walk = new RevWalk(repo)) {
+            RevCommit fromCommit = checkpoint(repo, walk, sandboxId, from);
+            if (to != null) {
+                RevCommit toCommit = checkpoint(repo, walk, sandboxId, to);
+                return new DiffSides(
+                        repo,
+                        fromCommit.getTree(),
+                        toCommit.getTree(),
+                        fromCommit.name(),
+                        "checkpoint " + to + " of " + sandboxId + " against checkpoint " + from,
+                        List.of());
+            }
+            Integer before = previousCheckpoint(repo, sandboxId, from);
+            RevCommit old;
+            if (before != null) {
+                old = checkpoint(repo, walk, sandboxId, before);
+            } else {
+                ObjectId baseId = repo.resolve(base + "^{commit}");
+                if (baseId == null) {
+                    throw new DiffNotFoundException("The base commit " + base + " of sandbox " + sandboxId
+                            + " is not in its repository any more.");
+                }
+                old = walk.parseCommit(baseId);
+            }
+            return new DiffSides(
+                    repo,
+                    old.getTree(),
+                    fromCommit.getTree(),
+                    old.name(),
+                    "checkpoint " + from + " of " + sandboxId + " against "
+                            + (before == null ? "its base" : "checkpoint " + before),
+                    List.of());
+        } catch (IOException | DiffException | RuntimeException e) {
+            repo.close();
+            throw e;
+        }
+    }
+
+    private static RevCommit checkpoint(Repository repo, RevWalk walk, String sandboxId, int n)
+            throws IOException, DiffException {
+        Ref ref = repo.exactRef(CheckpointService.refName(sandboxId, n));
+        if (ref == null || ref.getObjectId() == null) {
+            throw new DiffNotFoundException("Sandbox " + sandboxId + " has no checkpoint " + n + ".");
+        }
+        return walk.parseCommit(ref.getObjectId());
+    }
+
+    /** The highest checkpoint number below {@code n} whose ref exists, or null. */
+    private static Integer previousCheckpoint(Repository repo, String sandboxId, int n) throws IOException {
+        String prefix = CheckpointService.REF_PREFIX + sandboxId + "/";
+        Integer best = null;
+        for (Ref r : repo.getRefDatabase().getRefsByPrefix(prefix)) {
+            try {
+                int k = Integer.parseInt(r.getName().substring(prefix.length()));
+                if (k < n && (best == null || k > best)) {
+                    best = k;
+                }
+            } catch (NumberFormatException notOurs) {
+                // a ref someone else put there
+            }
+        }
+        return best;
     }
 
     private static DiffSides read(Repository repo, String sandboxId, String base, WorktreeTree.State state, String c)
