@@ -45,6 +45,13 @@ public final class DiffClient {
             q.append(sep).append("snapshot=").append(ApiClient.encode(o.snapshot()));
             sep = '&';
         }
+        if (o != null && o.checkpoint() != null) {
+            q.append(sep).append("checkpoint=").append(o.checkpoint());
+            sep = '&';
+            if (o.toCheckpoint() != null) {
+                q.append(sep).append("to=").append(o.toCheckpoint());
+            }
+        }
         if (path != null) {
             q.append(sep).append("path=").append(ApiClient.encode(path));
         }

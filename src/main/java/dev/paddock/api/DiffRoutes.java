@@ -19,7 +19,8 @@ import java.util.List;
  *   <li>{@code GET /v1/sandboxes/{id}/diff/file?path=P} → {@link dev.paddock.diff.FilePatch}: one file's hunks</li>
  *   <li>{@code GET /v1/sandboxes/{id}/diff/patch} → the unified patch as text ({@code git diff -M}'s)</li>
  * </ul>
- * Each takes {@code ignoreWhitespace=true} and {@code commit=C} (that commit against its parent); {@code snapshot=S}
+ * Each takes {@code ignoreWhitespace=true}, {@code commit=C} (that commit against its parent), {@code checkpoint=N}
+ * (that checkpoint against the one before it) with {@code to=M} (checkpoint N against checkpoint M); {@code snapshot=S}
  * (a list's {@code snapshot}) reads that state of the worktree instead of its state now. Errors: 400 a bad path, a
  * commit not on the sandbox's branch or a snapshot that is no tree id, 404 no such sandbox, its worktree gone, a
  * snapshot not in its repository, or a file the diff does not touch, 405 a method other than GET.
@@ -56,6 +57,23 @@ final class DiffRoutes {
                 .toList();
     }
 
+    /** A positive checkpoint number from the query, or null when absent. */
+    private static Integer number(HttpExchange ex, String name) throws ApiError {
+        String v = HttpIo.query(ex, name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // told below
+        }
+        throw ApiError.badRequest(name + "=" + v + " is not a checkpoint number (1, 2, ...)");
+    }
+
     void handle(HttpExchange ex) throws ApiError, IOException {
         String method = ex.getRequestMethod();
         String path = ex.getRequestURI().getPath();
@@ -69,7 +87,12 @@ final class DiffRoutes {
         DiffOptions o = new DiffOptions(
                 "true".equalsIgnoreCase(HttpIo.query(ex, "ignoreWhitespace")),
                 commit == null || commit.isBlank() ? null : commit,
-                snapshot == null || snapshot.isBlank() ? null : snapshot.strip());
+                snapshot == null || snapshot.isBlank() ? null : snapshot.strip(),
+                number(ex, "checkpoint"),
+                number(ex, "to"));
+        if (o.toCheckpoint() != null && o.checkpoint() == null) {
+            throw ApiError.badRequest("to=M needs checkpoint=N: the diff from checkpoint N to checkpoint M");
+        }
         try {
             if (seg.size() == 2) {
                 HttpIo.json(ex, 200, diffs.diff(id, o));

@@ -17,8 +17,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paddock sandbox diff ID [--stat] [--json] [--ignore-whitespace] [--commit C]}: a sandbox's whole change
- * against its base (its branch's commits and its worktree's uncommitted and untracked files), as a unified patch,
+ * {@code paddock sandbox diff ID [--stat] [--json] [--ignore-whitespace] [--commit C | --checkpoint N [--to M]]}: a
+ * sandbox's whole change against its base (its branch's commits and its worktree's uncommitted and untracked files), as a unified patch,
  * a per-file summary or JSON; through the running Paddock, else from the store.
  */
 @Command(
@@ -53,9 +53,24 @@ public final class SandboxDiffCommand implements Callable<Integer> {
             description = "Only this commit of the sandbox's branch, against its parent (HEAD, HEAD~1: the sandbox's).")
     String commit;
 
+    @Option(
+            names = "--checkpoint",
+            paramLabel = "N",
+            description = "Checkpoint N against the checkpoint before it (the base for the first one).")
+    Integer checkpoint;
+
+    @Option(names = "--to", paramLabel = "M", description = "With --checkpoint N: checkpoint N against checkpoint M.")
+    Integer to;
+
     @Override
     public Integer call() throws PaddockException {
-        DiffOptions o = new DiffOptions(ignoreWhitespace, commit);
+        if (to != null && checkpoint == null) {
+            throw new PaddockException("--to M needs --checkpoint N: the diff from checkpoint N to checkpoint M.");
+        }
+        if (checkpoint != null && commit != null) {
+            throw new PaddockException("Give --commit or --checkpoint, not both.");
+        }
+        DiffOptions o = new DiffOptions(ignoreWhitespace, commit).checkpoints(checkpoint, to);
         PrintWriter out = spec.commandLine().getOut();
         if (json.on() || stat) {
             SandboxDiff d = RunningPaddock.apiElseStore(

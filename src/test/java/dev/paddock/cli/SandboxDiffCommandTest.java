@@ -55,4 +55,25 @@ class SandboxDiffCommandTest {
         assertThat(unknown.exit()).isNotZero();
         assertThat(unknown.err()).contains("No sandbox nope-001");
     }
+
+    @Test
+    void printsACheckpointsChangeAgainstTheOneBeforeOrAnother() throws Exception {
+        try (DiffRig rig = DiffRig.open(tmp, "cli-002", repo -> repo.write("a.txt", "one\n"))) {
+            rig.write("a.txt", "one\ntwo\n");
+            rig.wiring.checkpoints().checkpoint("cli-002", "first", null, "test");
+            rig.write("b.txt", "bee\n");
+            rig.wiring.checkpoints().checkpoint("cli-002", "second", null, "test");
+        }
+        String home = tmp.resolve("home").toString();
+
+        Run first = paddock("--home", home, "sandbox", "diff", "cli-002", "--checkpoint", "1");
+        Run between = paddock("--home", home, "sandbox", "diff", "cli-002", "--checkpoint", "1", "--to", "2", "--stat");
+        Run alone = paddock("--home", home, "sandbox", "diff", "cli-002", "--to", "2");
+
+        assertThat(first.exit()).as(first.describe()).isZero();
+        assertThat(first.out()).contains("a/a.txt").contains("+two").doesNotContain("b.txt");
+        assertThat(between.out()).contains(" b.txt | 1 +").doesNotContain("a.txt");
+        assertThat(alone.exit()).isNotZero();
+        assertThat(alone.err()).contains("--to M needs --checkpoint N");
+    }
 }
