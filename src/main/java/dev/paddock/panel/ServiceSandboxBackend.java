@@ -282,4 +282,14 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     public List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException {
         return checkpoints.list(id);
     }
+
+    @Override
+    public dev.paddock.checkpoint.RollbackPlan planRollback(String id, int number) throws PaddockException {
+        return checkpoints.planRollback(id, number);
+    }
+
+    @Override
+    public dev.paddock.checkpoint.Rollback rollback(String id, int number) throws PaddockException {
+        return checkpoints.rollback(id, number, who);
+    }
 }

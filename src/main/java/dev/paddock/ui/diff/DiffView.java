@@ -48,6 +48,7 @@ public final class DiffView extends BorderPane {
     private final Label caption = new Label();
     private final Label problem = new Label();
     private final CommentsPane commentsPane;
+    private final ComboBox<CommitSummary> commitChoice = new ComboBox<>();
 
     /** @param extra nodes for the toolbar's right end */
     public DiffView(DiffViewModel vm, javafx.scene.Node... extra) {
@@ -110,8 +111,19 @@ public final class DiffView extends BorderPane {
         addEventFilter(KeyEvent.KEY_PRESSED, this::key);
     }
 
+    /**
+     * Hides the choice of one commit (for a diff that is not the branch's: a checkpoint's).
+     *
+     * @return this view
+     */
+    public DiffView withoutCommitChoice() {
+        commitChoice.setVisible(false);
+        commitChoice.setManaged(false);
+        return this;
+    }
+
     private HBox toolbar(javafx.scene.Node... extra) {
-        ComboBox<CommitSummary> commits = new ComboBox<>();
+        ComboBox<CommitSummary> commits = commitChoice;
         commits.setId("diff-commit");
         commits.setPromptText("All changes");
         commits.setButtonCell(new CommitCell());

@@ -5,6 +5,8 @@ import dev.paddock.events.Event;
 import dev.paddock.ui.common.Formats;
 import dev.paddock.ui.theme.Style;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -13,12 +15,11 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
-import javafx.scene.layout.VBox;
 
 /**
  * The lists of the details pane's History and Checkpoints tabs, each fed by the {@link SandboxDetailsViewModel}: the
- * sandbox's events newest first, and its checkpoints with their change lists (the Changes tab is a {@link
- * ChangesPane}).
+ * sandbox's events newest first, and its checkpoints as a timeline with the diff of the ones chosen and a rollback
+ * ({@link CheckpointTimeline}; the Changes tab is a {@link ChangesPane}).
  */
 final class DetailsLists {
     private final SandboxDetailsViewModel vm;
@@ -78,33 +79,9 @@ final class DetailsLists {
 
     // Checkpoints ---------------------------------------------------------------------------------
 
-    VBox checkpoints() {
-        ListView<Checkpoint> list = new ListView<>(vm.checkpoints());
-        list.setId("sandbox-checkpoints");
-        list.setPlaceholder(new Label(
-                "No checkpoints yet: one is kept when the agent's turn ends or it runs" + " paddock checkpoint."));
-        list.setCellFactory(v -> new ListCell<>() {
-            @Override
-            protected void updateItem(Checkpoint c, boolean empty) {
-                super.updateItem(c, empty);
-                if (empty || c == null) {
-                    setText(null);
-                    setTooltip(null);
-                    return;
-                }
-                setText(describe(c, Instant.now()));
-                setTooltip(new Tooltip(paths(c)));
-            }
-        });
-        Label hint = new Label("Roll back from a terminal: paddock sandbox rollback ID N");
-        hint.setId("sandbox-checkpoints-hint");
-        hint.getStyleClass().add(Style.MUTED);
-        vm.sandboxProperty()
-                .addListener((o, a, s) -> hint.setText("Roll back from a terminal: paddock sandbox" + " rollback "
-                        + (s == null ? "ID" : s.id()) + " N"));
-        VBox box = new VBox(6, hint, list);
-        VBox.setVgrow(list, Priority.ALWAYS);
-        return box;
+    /** The Checkpoints tab: the timeline, its diff and its rollback. */
+    CheckpointTimeline checkpoints() {
+        return new CheckpointTimeline(vm);
     }
 
     /** "#3  14:02  turn ended (turn 4)  ·  1 added · 2 modified · 0 deleted". */
@@ -116,7 +93,23 @@ final class DetailsLists {
                 + c.changes().deleted().size() + " deleted";
     }
 
-    private static String paths(Checkpoint c) {
+    /** Its change list counted, compactly: "+1 ~2 −1" (added, modified, deleted), or "no change". */
+    static String counts(Checkpoint c) {
+        List<String> parts = new ArrayList<>();
+        if (!c.changes().added().isEmpty()) {
+            parts.add("+" + c.changes().added().size());
+        }
+        if (!c.changes().modified().isEmpty()) {
+            parts.add("~" + c.changes().modified().size());
+        }
+        if (!c.changes().deleted().isEmpty()) {
+            parts.add("−" + c.changes().deleted().size());
+        }
+        return parts.isEmpty() ? "no change" : String.join(" ", parts);
+    }
+
+    /** Its paths, one a line: "A path", "M path", "D path". */
+    static String paths(Checkpoint c) {
         StringBuilder b = new StringBuilder();
         c.changes().added().forEach(p -> b.append("A ").append(p).append('\n'));
         c.changes().modified().forEach(p -> b.append("M ").append(p).append('\n'));

@@ -193,6 +193,23 @@ public interface SandboxBackend {
     List<dev.paddock.checkpoint.Checkpoint> checkpoints(String id) throws PaddockException;
 
     /**
+     * What rolling the sandbox back to checkpoint {@code number} would change now (a dry run: nothing is written).
+     * Slow (git): never on the FX thread.
+     */
+    default dev.paddock.checkpoint.RollbackPlan planRollback(String id, int number) throws PaddockException {
+        throw new PaddockException("This Paddock cannot roll sandboxes back.");
+    }
+
+    /**
+     * Rolls the sandbox back to checkpoint {@code number}: its agent is stopped, the files as they are kept as a
+     * checkpoint first, then the working files made the checkpoint's (the branch is left alone). Slow: never on the
+     * FX thread.
+     */
+    default dev.paddock.checkpoint.Rollback rollback(String id, int number) throws PaddockException {
+        throw new PaddockException("This Paddock cannot roll sandboxes back.");
+    }
+
+    /**
      * Pushes the sandbox's branch to its repository's remote (origin, or the only one), as it is. Slow (git over the
      * network): never on the FX thread.
      *

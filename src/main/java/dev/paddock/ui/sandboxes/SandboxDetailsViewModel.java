@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The details of one sandbox: its agent's transcript ({@link TranscriptViewModel}) and log followed live, its state
  * history, its worktree's change list
- * against the base, its checkpoints (read-only; the history and checkpoints every second), and the follow-up prompt
+ * against the base, its checkpoints (a timeline: {@link CheckpointTimelineViewModel}; the history and checkpoints every
+ * second), and the follow-up prompt
  * a person sends it once its agent's turn ended. Loads only what is on screen, on the {@code sandbox-details} thread:
  * the transcript or the log every {@link #POLL_MS} ms, the history every second, the changes every
  * {@link #CHANGES_EVERY_MS} ms and on demand. Properties change on the FX thread.
@@ -99,6 +100,8 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final TranscriptViewModel transcript = new TranscriptViewModel(poller, this::poke);
     private final ReviewActions review =
             new ReviewActions(() -> this.backend, sandbox.getReadOnlyProperty(), () -> this.onChanged.run());
+    private final CheckpointTimelineViewModel timeline =
+            new CheckpointTimelineViewModel(() -> this.backend, sandbox.getReadOnlyProperty(), this::checkpointsMoved);
     private volatile SandboxBackend backend;
     private volatile String id;
     private volatile Section visible = Section.LOG;
@@ -259,6 +262,19 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
             });
         });
         return done;
+    }
+
+    /** The Checkpoints tab's choice, its diff and its rollback. */
+    public CheckpointTimelineViewModel timeline() {
+        return timeline;
+    }
+
+    /** A rollback took a checkpoint and changed files: the list is read again now, the panel refreshes. */
+    private void checkpointsMoved() {
+        lastHistoryAt = 0;
+        changesWanted = true;
+        poke();
+        onChanged.run();
     }
 
     /** The diffs of the backend, or null while Paddock is not running. */
@@ -444,5 +460,6 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     @Override
     public void close() {
         poller.shutdownNow();
+        timeline.close();
     }
 }
