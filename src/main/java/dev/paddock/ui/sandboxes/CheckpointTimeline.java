@@ -71,6 +71,7 @@ final class CheckpointTimeline extends SplitPane {
 
         rollBack.setId("sandbox-rollback");
         rollBack.getStyleClass().add(Styles.SMALL);
+        rollBack.setMinWidth(Region.USE_PREF_SIZE);
         rollBack.setTooltip(new Tooltip("Make the sandbox's files those of the checkpoint chosen, after showing what"
                 + " changes (Ctrl+Shift+B)"));
         rollBack.disableProperty().bind(vm.canRollBackProperty().not());
@@ -91,9 +92,12 @@ final class CheckpointTimeline extends SplitPane {
                                 ? vm.progressProperty().get()
                                 : vm.noticeProperty().get() != null
                                         ? vm.noticeProperty().get()
-                                        : "Ctrl-click a second checkpoint to compare the two.",
+                                        : !vm.comparingProperty().get().isEmpty()
+                                                ? vm.comparingProperty().get()
+                                                : "Ctrl-click two checkpoints to compare them.",
                         vm.progressProperty(),
-                        vm.noticeProperty()));
+                        vm.noticeProperty(),
+                        vm.comparingProperty()));
         status.tooltipProperty()
                 .bind(javafx.beans.binding.Bindings.createObjectBinding(
                         () -> new Tooltip(status.getText()), status.textProperty()));
@@ -105,16 +109,12 @@ final class CheckpointTimeline extends SplitPane {
         VBox.setVgrow(list, Priority.ALWAYS);
         left.setMinWidth(260);
 
-        Button open = new Button("Open in window", Icons.of(MaterialDesignO.OPEN_IN_NEW, 14));
+        Button open = new Button(null, Icons.of(MaterialDesignO.OPEN_IN_NEW, 14));
         open.setId("sandbox-checkpoint-open");
-        open.getStyleClass().add(Styles.SMALL);
-        open.setTooltip(new Tooltip("This diff in its own window"));
+        open.getStyleClass().addAll(Styles.SMALL, Styles.BUTTON_ICON);
+        open.setTooltip(new Tooltip("This diff in a window of its own"));
         open.setOnAction(e -> openWindow());
-        Label what = new Label();
-        what.setId("sandbox-checkpoint-comparing");
-        what.textProperty().bind(vm.comparingProperty());
-        what.setMinWidth(Region.USE_PREF_SIZE);
-        DiffView diffView = new DiffView(vm.diff(), false, what, open).withoutCommitChoice();
+        DiffView diffView = new DiffView(vm.diff(), false, open).withoutCommitChoice();
         diffView.setId("sandbox-checkpoint-diff");
         Label none = new Label();
         none.getStyleClass().add(Style.MUTED);
@@ -135,7 +135,7 @@ final class CheckpointTimeline extends SplitPane {
         none.visibleProperty().bind(diffView.visibleProperty().not());
         StackPane right = new StackPane(none, diffView);
         getItems().setAll(left, right);
-        setDividerPositions(0.34);
+        setDividerPositions(0.31);
         SplitPane.setResizableWithParent(left, false);
         addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (ROLL_BACK.match(e)) {

@@ -76,7 +76,7 @@ class CheckpointTimelineTest {
         // One checkpoint: its change against the one before it (checkpoint 2 added more.txt).
         robot.clickOn(cell(robot, list, 0));
         waitForFiles(diff, List.of("more.txt"));
-        assertThat(fx(() -> robot.lookup("#sandbox-checkpoint-comparing")
+        assertThat(fx(() -> robot.lookup("#sandbox-checkpoints-status")
                         .queryAs(Label.class)
                         .getText()))
                 .isEqualTo("Checkpoint 2 against the one before it");
