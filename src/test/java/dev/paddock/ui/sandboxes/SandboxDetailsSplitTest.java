@@ -74,7 +74,11 @@ class SandboxDetailsSplitTest {
                 .isGreaterThan(SandboxesView.DETAILS_MIN_HEIGHT + 40);
 
         // Dragged up as far as it goes: most of the height is the details pane's, two rows of the table show.
-        Node divider = fx(() -> split.lookup(".split-pane-divider"));
+        // The split's own divider: the details pane holds split panes of its own (the checkpoint timeline's).
+        Node divider = fx(() -> split.lookupAll(".split-pane-divider").stream()
+                .filter(n -> n.getParent() == split)
+                .findFirst()
+                .orElseThrow());
         robot.drag(divider, MouseButton.PRIMARY).moveBy(0, -300).release(MouseButton.PRIMARY);
         settle();
         double dragged = fx(details::getHeight);
