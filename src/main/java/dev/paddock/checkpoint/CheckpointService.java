@@ -193,8 +193,8 @@ public final class CheckpointService implements AutoCloseable {
             Checkpoint target = target(s, number);
             Path worktree = worktreeOf(s);
             String targetTree = target.tree() != null ? target.tree() : git.treeOf(worktree, target.commit());
-            CheckpointChanges c = git.plan(worktree, git.workingTree(worktree).tree(), targetTree)
-                    .changes();
+            CheckpointGit.WorkingTree now = git.workingTree(worktree);
+            CheckpointChanges c = git.plan(worktree, now.tree(), targetTree).changes();
             return new RollbackPlan(
                     sandboxId,
                     number,
@@ -203,7 +203,9 @@ public final class CheckpointService implements AutoCloseable {
                     c.added(),
                     c.deleted(),
                     mayRun(s.state()),
-                    store.highest(sandboxId) + 1);
+                    store.highest(sandboxId) + 1,
+                    now.head(),
+                    target.head());
         }
     }
 

@@ -16,6 +16,9 @@ import java.util.List;
  * @param removed paths added since: they are deleted (a non-empty folder such as a submodule's is left)
  * @param stopsAgent whether its agent may be running and would be stopped first
  * @param nextCheckpoint the number the checkpoint taken first ("before rollback to N", which undoes it) would get
+ * @param headNow the commit the worktree's HEAD names now (null on an unborn branch)
+ * @param headThen the commit it named when the checkpoint was taken (null on an unborn branch): where
+ *     {@code --reset-branch} would move the branch
  */
 public record RollbackPlan(
         String sandboxId,
@@ -25,11 +28,18 @@ public record RollbackPlan(
         List<String> restored,
         List<String> removed,
         boolean stopsAgent,
-        int nextCheckpoint) {
+        int nextCheckpoint,
+        String headNow,
+        String headThen) {
     public RollbackPlan {
         writtenBack = List.copyOf(writtenBack);
         restored = List.copyOf(restored);
         removed = List.copyOf(removed);
+    }
+
+    /** Whether the branch could be reset too: it moved since the checkpoint, which knows where it was. */
+    public boolean branchMoved() {
+        return headThen != null && !headThen.equals(headNow);
     }
 
     /** Whether rolling back would change no file. */

@@ -289,7 +289,8 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     }
 
     @Override
-    public dev.paddock.checkpoint.Rollback rollback(String id, int number) throws PaddockException {
-        return checkpoints.rollback(id, number, who);
+    public dev.paddock.checkpoint.Rollback rollback(String id, int number, boolean resetBranch)
+            throws PaddockException {
+        return checkpoints.rollback(id, number, who, resetBranch);
     }
 }

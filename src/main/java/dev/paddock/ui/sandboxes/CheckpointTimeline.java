@@ -197,7 +197,7 @@ final class CheckpointTimeline extends SplitPane {
                 new RollbackDialog(plan, getScene() == null ? null : getScene().getWindow());
         d.resultProperty().addListener((o, a, r) -> {
             if (r == RollbackDialog.ROLL_BACK) {
-                vm.rollback(plan);
+                vm.rollback(plan, d.resetBranch());
             }
         });
         d.show();

@@ -144,8 +144,11 @@ public final class CheckpointTimelineViewModel implements AutoCloseable {
         return done;
     }
 
-    /** Rolls the sandbox back as {@code plan} says; completes on the FX thread with the rollback, or null. */
-    public CompletableFuture<Rollback> rollback(RollbackPlan plan) {
+    /**
+     * Rolls the sandbox back as {@code plan} says, and its branch too with {@code resetBranch}; completes on the FX
+     * thread with the rollback, or null.
+     */
+    public CompletableFuture<Rollback> rollback(RollbackPlan plan, boolean resetBranch) {
         SandboxBackend b = backend.get();
         RepositoryStatus.Sandbox s = sandbox.get();
         if (b == null || s == null || plan == null || busy.get() || !s.id().equals(plan.sandboxId())) {
@@ -155,7 +158,7 @@ public final class CheckpointTimelineViewModel implements AutoCloseable {
                 + (plan.stopsAgent() ? ": stopping its agent, keeping the files as they are…" : "…"));
         CompletableFuture<Rollback> done = new CompletableFuture<>();
         UiExecutor.run(
-                () -> b.rollback(s.id(), plan.to()),
+                () -> b.rollback(s.id(), plan.to(), resetBranch),
                 r -> {
                     end();
                     notice.set(said(r));
@@ -176,8 +179,13 @@ public final class CheckpointTimelineViewModel implements AutoCloseable {
         return "Rolled back to checkpoint " + r.to() + ": " + written + (written == 1 ? " file" : " files")
                 + " written, " + r.removed().size() + " removed"
                 + (r.kept().isEmpty() ? "" : ", " + r.kept().size() + " left (folders that are not empty)")
+                + (r.branchReset() ? "; the branch was reset to " + abbrev(r.branchTo()) : "")
                 + (r.stopped() ? "; its agent was stopped" : "") + ". Undo: roll back to checkpoint "
-                + r.before().number() + ".";
+                + r.before().number() + (r.branchReset() ? " with the branch" : "") + ".";
+    }
+
+    private static String abbrev(String commit) {
+        return commit == null ? "" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     private void begin(String doing) {

@@ -8,6 +8,7 @@ import java.util.List;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
@@ -19,14 +20,19 @@ import javafx.stage.Window;
 /**
  * Asks before a rollback, saying what it changes: the files written back, restored and removed (counted, and listed
  * in a scrolled list of at most {@value #LISTED} paths), that the agent is stopped first, that the files as they are
- * now are kept first as a checkpoint (so the rollback can be undone), and that the branch's commits are left alone.
- * Cancel is the default: Enter does not roll back.
+ * now are kept first as a checkpoint (so the rollback can be undone), and that the branch's commits are left alone
+ * unless the person also asks (a check box, shown when the branch moved since the checkpoint) for the branch to go
+ * back to where it was then. Cancel is the default: Enter does not roll back.
  */
 final class RollbackDialog extends Dialog<ButtonType> {
     static final ButtonType ROLL_BACK = new ButtonType("Roll back", ButtonBar.ButtonData.OK_DONE);
     static final ButtonType CANCEL = new ButtonType("Cancel", ButtonBar.ButtonData.CANCEL_CLOSE);
     /** The most paths listed; the rest are counted. */
     static final int LISTED = 500;
+
+    private final CheckBox resetBranch =
+            new CheckBox("Also move the branch back to where it was at this checkpoint (its later commits are kept"
+                    + " in the new checkpoint)");
 
     RollbackDialog(RollbackPlan plan, Window owner) {
         setTitle("Roll back " + plan.sandboxId() + " to checkpoint " + plan.to());
@@ -62,7 +68,23 @@ final class RollbackDialog extends Dialog<ButtonType> {
         Label branch = wrapped("• The branch and its commits are left alone, and so are ignored files: only the"
                 + " working files change (git status then shows them against the branch).");
         branch.setId("rollback-branch");
-        VBox content = new VBox(8, summary, paths, agent, undo, branch);
+        resetBranch.setId("rollback-reset-branch");
+        resetBranch.setWrapText(true);
+        resetBranch.setMinHeight(Region.USE_PREF_SIZE);
+        resetBranch.setVisible(plan.branchMoved());
+        resetBranch.setManaged(plan.branchMoved());
+        resetBranch
+                .selectedProperty()
+                .addListener((o, was, reset) -> branch.setText(
+                        reset
+                                ? "• The branch goes back to " + abbrev(plan.headThen())
+                                        + ", where it was at checkpoint " + plan.to()
+                                        + " (as git reset --mixed); its commits since stay in checkpoint "
+                                        + plan.nextCheckpoint()
+                                        + ". Ignored files are left alone."
+                                : "• The branch and its commits are left alone, and so are ignored files: only the working files"
+                                        + " change (git status then shows them against the branch)."));
+        VBox content = new VBox(8, summary, paths, agent, undo, branch, resetBranch);
         getDialogPane().setContent(content);
         getDialogPane().getButtonTypes().setAll(CANCEL, ROLL_BACK);
         Button cancel = (Button) getDialogPane().lookupButton(CANCEL);
@@ -72,6 +94,15 @@ final class RollbackDialog extends Dialog<ButtonType> {
         go.setId("rollback-confirm");
         go.getStyleClass().add(atlantafx.base.theme.Styles.DANGER);
         setResultConverter(b -> b);
+    }
+
+    /** Whether the person asked for the branch to be reset too. */
+    boolean resetBranch() {
+        return resetBranch.isSelected();
+    }
+
+    private static String abbrev(String commit) {
+        return commit == null ? "" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     /** "6 files change: 2 written back, 2 restored, 2 removed." */

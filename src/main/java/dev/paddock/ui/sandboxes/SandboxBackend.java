@@ -202,10 +202,11 @@ public interface SandboxBackend {
 
     /**
      * Rolls the sandbox back to checkpoint {@code number}: its agent is stopped, the files as they are kept as a
-     * checkpoint first, then the working files made the checkpoint's (the branch is left alone). Slow: never on the
-     * FX thread.
+     * checkpoint first, then the working files made the checkpoint's; with {@code resetBranch} the branch also goes
+     * back to the commit it named then (else it is left alone). Slow: never on the FX thread.
      */
-    default dev.paddock.checkpoint.Rollback rollback(String id, int number) throws PaddockException {
+    default dev.paddock.checkpoint.Rollback rollback(String id, int number, boolean resetBranch)
+            throws PaddockException {
         throw new PaddockException("This Paddock cannot roll sandboxes back.");
     }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.diff.FileChange;
 import dev.paddock.sandbox.SandboxRecord;
+import dev.paddock.testing.TempRepo;
 import dev.paddock.ui.diff.DiffViewModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,6 +120,9 @@ class CheckpointTimelineTest {
         assertThat(fx(() ->
                         robot.lookup("#rollback-branch").queryAs(Label.class).getText()))
                 .contains("commits are left alone");
+        assertThat(fx(() -> robot.lookup("#rollback-reset-branch").query().isVisible()))
+                .as("the branch has not moved since checkpoint 1: nothing to reset")
+                .isFalse();
         assertThat(dialog.isVisible()).isTrue();
 
         robot.clickOn("#rollback-confirm");
@@ -134,6 +138,41 @@ class CheckpointTimelineTest {
         WaitForAsyncUtils.waitFor(
                 10, TimeUnit.SECONDS, () -> fx(() -> list.getItems().size() == 3));
         panel.waitForState(s.id(), "awaiting_human", 15);
+
+        // A commit on the branch since checkpoint 1: the confirmation offers to move the branch back too.
+        Path wt = Panel.inWorktree(s, ".");
+        String start = TempRepo.git(wt, "rev-parse", "HEAD").strip();
+        Files.writeString(Panel.inWorktree(s, "committed.txt"), "committed after the checkpoints\n");
+        TempRepo.git(wt, "add", "committed.txt");
+        TempRepo.git(wt, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "-m", "later");
+        robot.clickOn(cell(robot, list, 2));
+        WaitForAsyncUtils.waitFor(
+                5, TimeUnit.SECONDS, () -> fx(() -> vm.canRollBackProperty().get()));
+        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.B)
+                .release(
+                        javafx.scene.input.KeyCode.B,
+                        javafx.scene.input.KeyCode.SHIFT,
+                        javafx.scene.input.KeyCode.CONTROL);
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> fx(() -> robot.lookup("#rollback-reset-branch")
+                        .tryQuery()
+                        .map(Node::isVisible)
+                        .orElse(false)));
+        robot.clickOn("#rollback-reset-branch");
+        assertThat(fx(() ->
+                        robot.lookup("#rollback-branch").queryAs(Label.class).getText()))
+                .contains("The branch goes back to " + start.substring(0, 12));
+        robot.clickOn("#rollback-confirm");
+
+        WaitForAsyncUtils.waitFor(
+                20,
+                TimeUnit.SECONDS,
+                () -> fx(() -> vm.noticeProperty().get() != null
+                        && vm.noticeProperty().get().contains("branch was reset")));
+        assertThat(TempRepo.git(wt, "rev-parse", "HEAD").strip()).isEqualTo(start);
+        assertThat(Panel.inWorktree(s, "committed.txt")).doesNotExist();
     }
 
     private static Node cell(FxRobot robot, ListView<Checkpoint> list, int index) throws Exception {
