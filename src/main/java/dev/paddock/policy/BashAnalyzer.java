@@ -41,6 +41,9 @@ import java.util.stream.Collectors;
  * any {@code .git} directory is a problem. Everything {@link ShellParser} reports is a problem too.
  */
 public final class BashAnalyzer {
+    private static final Set<String> TEE_FLAGS = Set.of("--append", "--ignore-interrupts");
+    private static final Set<String> FIND_EXEC = Set.of("-exec", "-execdir", "-ok", "-okdir");
+    private static final Set<String> FIND_PRINT = Set.of("-fprint", "-fprint0", "-fls", "-fprintf");
     private static final Pattern FIND_EXPRESSION = Pattern.compile("[-(!)].*|,");
     static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
     /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
@@ -185,7 +188,7 @@ public final class BashAnalyzer {
             case "find" -> find(words, depth);
             case "cd", "pushd" -> cd(args, repeated);
             case "tee" -> {
-                int i = Options.skip(args, "aip", "", Set.of("--append", "--ignore-interrupts"), Set.of());
+                int i = Options.skip(args, "aip", "", TEE_FLAGS, Set.of());
                 for (Word f : args.subList(i, args.size())) {
                     files.redirect(Kind.WRITE, f);
                 }
@@ -290,7 +293,7 @@ public final class BashAnalyzer {
         }
         for (; i < words.size(); i++) {
             String v = words.get(i).value();
-            if (Set.of("-exec", "-execdir", "-ok", "-okdir").contains(v)) {
+            if (FIND_EXEC.contains(v)) {
                 int j = i + 1;
                 while (j < words.size()
                         && !words.get(j).value().equals(";")
@@ -315,7 +318,7 @@ public final class BashAnalyzer {
                     files.dirs(outerDirs);
                 }
                 i = j;
-            } else if (Set.of("-fprint", "-fprint0", "-fls", "-fprintf").contains(v) && i + 1 < words.size()) {
+            } else if (FIND_PRINT.contains(v) && i + 1 < words.size()) {
                 files.redirect(Kind.WRITE, words.get(i + 1));
             } else if (v.equals("-delete")) {
                 roots.forEach(r -> files.argument(Kind.WRITE, Scope.TREE, r));

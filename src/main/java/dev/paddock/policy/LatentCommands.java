@@ -72,7 +72,7 @@ final class LatentCommands {
 
     /** The first deny, then ask, Bash rule (with a specifier) that matches {@code inv} or could; else null. */
     private Decision strictRule(Invocation inv) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+        for (RuleList list : RuleList.STRICT) {
             for (PolicyRule r : rules.bashRulesFor(list, inv)) {
                 if (r.rule().specifier() != null
                         && (r.rule().matchesCommand(inv, true) || r.rule().couldMatchCommand(inv))) {

@@ -16,6 +16,13 @@ import java.util.regex.Pattern;
  * well as of the name given, since the analysis does not know which of the two exists.
  */
 final class PathArguments {
+    /** Programs whose operands {@link Archives} models. */
+    private static final Set<String> OTHERS_MODELLED = Set.of(
+            "sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip", "less", "split", "patch", "curl", "wget",
+            "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar");
+
+    private static final Set<String> COMPRESSOR_VALUES = Set.of("--suffix");
+    private static final Set<String> OWNERSHIP = Set.of("chmod", "chown", "chgrp");
     private static final Pattern CHMOD_MODE = Pattern.compile("-[rwxXstugo]*[rwxXst][rwxXstugo]*(,.*)?");
 
     private record Spec(String shortWithValue, Set<String> longWithValue) {}
@@ -217,10 +224,7 @@ final class PathArguments {
                 || WRITERS.containsKey(program)
                 || COPIERS.contains(program)
                 || COMPRESSORS.contains(program)
-                || Set.of(
-                                "sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip", "less", "split", "patch",
-                                "curl", "wget", "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar")
-                        .contains(program)
+                || OTHERS_MODELLED.contains(program)
                 || TextPrograms.models(program);
     }
 
@@ -269,7 +273,7 @@ final class PathArguments {
             return;
         }
         if (COMPRESSORS.contains(program)) {
-            Argv a = Argv.parse(args, "S", Set.of("--suffix"));
+            Argv a = Argv.parse(args, "S", COMPRESSOR_VALUES);
             boolean toStdout = a.has("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list");
             Scope scope = a.has("-r", "--recursive") ? Scope.TREE : Scope.FILE;
             for (Word w : a.operands()) {
@@ -309,7 +313,7 @@ final class PathArguments {
     private static void writers(String program, Argv a, ArgumentEffects fx) {
         List<Word> operands = a.operands();
         boolean recursive = a.has("-r", "-R", "--recursive");
-        if (Set.of("chmod", "chown", "chgrp").contains(program) && !a.has("--reference") && !operands.isEmpty()) {
+        if (OWNERSHIP.contains(program) && !a.has("--reference") && !operands.isEmpty()) {
             operands = operands.subList(1, operands.size()); // the mode or owner
         }
         for (Word w : operands) {

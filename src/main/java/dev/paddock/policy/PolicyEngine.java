@@ -197,7 +197,7 @@ public final class PolicyEngine {
 
     /** Whether a rule could judge {@code acc} (an argument: a deny or ask rule of its tool; else any). */
     private boolean hasRules(PathAccess acc) {
-        for (RuleList list : acc.argument() ? List.of(RuleList.DENY, RuleList.ASK) : List.of(RuleList.values())) {
+        for (RuleList list : acc.argument() ? RuleList.STRICT : RuleList.ALL) {
             if (rules.rulesFor(list, acc.kind().tool()).length > 0) {
                 return true;
             }
@@ -244,9 +244,7 @@ public final class PolicyEngine {
         switch (acc.scope()) {
             case FILE -> {
                 BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
-                return acc.argument()
-                        ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
-                        : judge(tool, matches, what);
+                return acc.argument() ? judge(tool, matches, what, RuleList.STRICT) : judge(tool, matches, what);
             }
             case TREE -> {
                 Decision d = judge(
@@ -254,8 +252,7 @@ public final class PolicyEngine {
                         (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
                                 || r.coversAllUnder(acc.path(), cwd, root, home),
                         what + " (and everything under it)",
-                        RuleList.DENY,
-                        RuleList.ASK);
+                        RuleList.STRICT);
                 return d != null
                         ? d
                         : could(
@@ -290,7 +287,7 @@ public final class PolicyEngine {
 
     /** Asks when a deny or ask rule of {@code tool} satisfies {@code could}; else null. */
     private Decision could(String tool, BiPredicate<Rule, Boolean> could, String what, String how) {
-        Decision d = judge(tool, could, what, RuleList.DENY, RuleList.ASK);
+        Decision d = judge(tool, could, what, RuleList.STRICT);
         if (d == null) {
             return null;
         }
@@ -309,7 +306,7 @@ public final class PolicyEngine {
         if (inv.dynamic().isEmpty()) {
             return allowed; // no run-time words: no rule could match once they are known
         }
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+        for (RuleList list : RuleList.STRICT) {
             for (PolicyRule r : rules.list(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
                     return new Decision(
@@ -360,7 +357,7 @@ public final class PolicyEngine {
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */
     private Decision judgeCommand(Invocation inv) {
-        for (RuleList list : RuleList.values()) {
+        for (RuleList list : RuleList.ALL) {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : rules.bashRulesFor(list, inv)) {
                 if (r.rule().matchesCommand(inv, broad)) {
@@ -374,12 +371,12 @@ public final class PolicyEngine {
 
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what) {
-        Decision d = judge(tool, matches, what, RuleList.values());
+        Decision d = judge(tool, matches, what, RuleList.ALL);
         return d != null ? d : unmatched(what);
     }
 
     /** The first rule of {@code order} that matches, or null. */
-    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
+    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, List<RuleList> order) {
         for (RuleList list : order) {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : rules.rulesFor(list, tool)) {

@@ -89,7 +89,7 @@ final class RuleIndex {
 
     /** Whether a deny or ask Bash rule names {@code program}, or may match any program. */
     boolean namedByStrictRule(String program) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+        for (RuleList list : RuleList.STRICT) {
             if (bashByProgram.get(list).containsKey(program) || bashAnyProgram.get(list).length > 0) {
                 return true;
             }
