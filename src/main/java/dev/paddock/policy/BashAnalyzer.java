@@ -66,8 +66,8 @@ public final class BashAnalyzer {
     /** Programs that never run their arguments as a command (beside those whose arguments are modelled). */
     private static final Set<String> RUNS_NO_ARGUMENTS =
             Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap", "eval", "source", ".");
-    /** Text that may be shell code: blanks, operators, quotes or expansions. */
-    static final java.util.regex.Pattern CODE = Pattern.compile("[\\s;|&<>()`$'\"]");
+    /** The characters of text that may be shell code: blanks, operators, quotes or expansions. */
+    private static final String CODE = " \t\n\u000B\f\r;|&<>()`$'\"";
     /** Most carriers and embedded commands kept; past that the command is asked. */
     private static final int MAX_CARRIERS = 2000;
 
@@ -376,15 +376,25 @@ public final class BashAnalyzer {
         carriers.add(invocation(w, false));
         for (Word x : w.subList(1, w.size())) {
             String v = x.value();
-            if (!x.isStatic() || !CODE.matcher(v).find()) {
+            if (!x.isStatic() || !mayBeCode(v, 0)) {
                 continue;
             }
             embedded(v, depth);
             int eq = v.indexOf('=');
-            if (eq > 0 && CODE.matcher(v.substring(eq + 1)).find()) {
+            if (eq > 0 && mayBeCode(v, eq + 1)) {
                 embedded(v.substring(eq + 1), depth); // --cmd='rm -rf x', CMD='rm -rf x'
             }
         }
+    }
+
+    /** Whether {@code text} holds a character of {@link #CODE} from index {@code from} on. */
+    static boolean mayBeCode(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (CODE.indexOf(text.charAt(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The commands in {@code text}, an argument that may be run as shell code: kept as embedded commands. */

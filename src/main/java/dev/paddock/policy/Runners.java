@@ -269,9 +269,7 @@ final class Runners {
             }
             return;
         }
-        if (command.stream()
-                .anyMatch(c ->
-                        c.isStatic() && BashAnalyzer.CODE.matcher(c.value()).find())) {
+        if (command.stream().anyMatch(c -> c.isStatic() && BashAnalyzer.mayBeCode(c.value(), 0))) {
             a.problems.add("`" + name + "` appends its arguments to a command string, where the analysis cannot see"
                     + " which command they reach");
             a.script(BashAnalyzer.values(command), depth + 1);
