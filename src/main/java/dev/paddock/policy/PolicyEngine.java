@@ -243,14 +243,15 @@ public final class PolicyEngine {
         Path home = policy.home();
         switch (acc.scope()) {
             case FILE -> {
-                BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
+                PathPattern.Target file = new PathPattern.Target(acc.path(), cwd, root, home);
+                BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(file);
                 return acc.argument() ? judge(tool, matches, what, RuleList.STRICT) : judge(tool, matches, what);
             }
             case TREE -> {
+                PathPattern.Target dir = new PathPattern.Target(acc.path(), cwd, root, home);
                 Decision d = judge(
                         tool,
-                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
-                                || r.coversAllUnder(acc.path(), cwd, root, home),
+                        (r, broad) -> r.matchesPath(dir) || r.coversAllUnder(dir),
                         what + " (and everything under it)",
                         RuleList.STRICT);
                 return d != null
@@ -269,9 +270,10 @@ public final class PolicyEngine {
                         "could match a file it names");
             }
             case MENTION -> {
+                PathPattern.Target file = new PathPattern.Target(acc.path(), cwd, root, home);
                 return could(
                         tool,
-                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home),
+                        (r, broad) -> r.matchesPath(file),
                         "`"
                                 + Snippet.of(acc.written())
                                 + "`, named in the arguments of a program whose file arguments"
@@ -346,11 +348,9 @@ public final class PolicyEngine {
         if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
             return builtIn;
         }
-        Path normal = file.normalize();
-        Decision d = judge(
-                request.tool(),
-                (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(), policy.home()),
-                request.tool() + " `" + input + "`");
+        PathPattern.Target normal =
+                new PathPattern.Target(file.normalize(), request.cwd(), policy.projectRoot(), policy.home());
+        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal), request.tool() + " `" + input + "`");
         // The built-in rule only makes a decision stricter, never looser than the policy's.
         return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
