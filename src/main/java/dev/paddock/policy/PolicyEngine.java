@@ -103,9 +103,10 @@ public final class PolicyEngine {
         latent.judge(a, parts);
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
-        throughLinks(files, cwd, parts);
+        LinkLookups disk = new LinkLookups();
+        throughLinks(files, cwd, parts, disk);
         for (PathAccess acc : files) {
-            Decision builtIn = guard(acc, cwd);
+            Decision builtIn = guard(acc, cwd, disk);
             if (builtIn != null) {
                 parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
             }
@@ -154,9 +155,9 @@ public final class PolicyEngine {
      * already on the disk, leads elsewhere ({@code notes -> .env}, {@code g -> .git}, a link into
      * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
      * at most {@link #MAX_LINK_LOOKUPS} files (those a rule of the policy could judge); past that the command is
-     * asked.
+     * asked. A name is looked up once per decision ({@code disk}), for these files and for the built-in rule.
      */
-    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts) {
+    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts, LinkLookups disk) {
         int n = files.size();
         int lookups = 0;
         Path dir = cwd.toAbsolutePath().normalize();
@@ -175,7 +176,7 @@ public final class PolicyEngine {
                         null));
                 return;
             }
-            Path real = PolicyGuard.resolveLinks(acc.path(), dir);
+            Path real = PolicyGuard.resolveLinks(acc.path(), dir, disk);
             if (real != null && !real.equals(acc.path())) {
                 files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
                 boolean intoGit = acc.kind() == PathAccess.Kind.WRITE
@@ -212,7 +213,7 @@ public final class PolicyEngine {
      * file named only at run time has no path, and one an unmodelled program mentions is left to
      * {@link PolicyGuard#names}.
      */
-    private Decision guard(PathAccess acc, Path cwd) {
+    private Decision guard(PathAccess acc, Path cwd, LinkLookups disk) {
         if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
             return null;
         }
@@ -222,9 +223,9 @@ public final class PolicyEngine {
         Path asWritten =
                 acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home()) : null;
         Path first = asWritten != null ? asWritten : acc.path();
-        Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+        Decision builtIn = write ? guard.write(first, what, disk) : guard.read(first, what);
         if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
-            builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
+            builtIn = write ? guard.write(acc.path(), what, disk) : guard.read(acc.path(), what);
         }
         return builtIn;
     }

@@ -166,10 +166,15 @@ public final class PolicyGuard {
      * @param what the request in words, for the reason ("writing to `x`", "Edit `x`")
      */
     public Decision write(Path path, String what) {
+        return write(path, what, new LinkLookups());
+    }
+
+    /** {@link #write(Path, String)} with the names already looked up in this decision in {@code disk}. */
+    Decision write(Path path, String what, LinkLookups disk) {
         if (path == null) {
             return null;
         }
-        Set<Path> all = candidates(path);
+        Set<Path> all = candidates(path, disk);
         String why = protectedWrite(all);
         if (why != null) {
             return new Decision(
@@ -333,11 +338,11 @@ public final class PolicyGuard {
      * (links on the way followed, a link before a {@code ..} followed first, a dangling link followed to where the
      * write would create its file).
      */
-    private static Set<Path> candidates(Path path) {
+    private static Set<Path> candidates(Path path, LinkLookups disk) {
         Set<Path> out = new LinkedHashSet<>();
         Path abs = path.toAbsolutePath();
         out.add(abs.normalize());
-        Path resolved = resolveLinks(abs);
+        Path resolved = resolveLinks(abs, null, disk);
         if (resolved != null) {
             out.add(resolved);
         }
@@ -355,7 +360,7 @@ public final class PolicyGuard {
      * every missing name at the end of a path to a new file.
      */
     static Path resolveLinks(Path abs) {
-        return resolveLinks(abs, null);
+        return resolveLinks(abs, null, new LinkLookups());
     }
 
     /**
@@ -364,6 +369,11 @@ public final class PolicyGuard {
      * through a descriptor, such a path cannot be resolved (null): {@code /proc/self} here is Paddock's.
      */
     static Path resolveLinks(Path abs, Path cwd) {
+        return resolveLinks(abs, cwd, new LinkLookups());
+    }
+
+    /** {@link #resolveLinks(Path, Path)} with the names already looked up in this decision in {@code disk}. */
+    static Path resolveLinks(Path abs, Path cwd, LinkLookups disk) {
         Path cur = abs.getRoot();
         if (cur == null) {
             return null;
@@ -388,20 +398,16 @@ public final class PolicyGuard {
                 cur = next;
                 continue;
             }
-            java.nio.file.attribute.BasicFileAttributes attrs;
-            try {
-                attrs = Files.readAttributes(
-                        next,
-                        java.nio.file.attribute.BasicFileAttributes.class,
-                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            } catch (java.nio.file.NoSuchFileException e) {
+            LinkLookups.Kind kind = disk.kind(next);
+            if (kind == LinkLookups.Kind.MISSING) {
                 missing = true;
                 cur = next;
                 continue;
-            } catch (IOException | SecurityException e) {
+            }
+            if (kind == LinkLookups.Kind.FAILED) {
                 return null;
             }
-            if (!attrs.isSymbolicLink()) {
+            if (kind == LinkLookups.Kind.PLAIN) {
                 cur = next;
                 continue;
             }
@@ -424,10 +430,8 @@ public final class PolicyGuard {
                 missing = false;
                 continue;
             }
-            Path target;
-            try {
-                target = Files.readSymbolicLink(next);
-            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            Path target = disk.target(next);
+            if (target == null) {
                 return null;
             }
             java.util.List<Path> parts = new java.util.ArrayList<>();
