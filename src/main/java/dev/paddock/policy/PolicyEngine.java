@@ -181,8 +181,7 @@ public final class PolicyEngine {
                 files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
                 boolean intoGit = acc.kind() == PathAccess.Kind.WRITE
                         && acc.scope() == PathAccess.Scope.FILE
-                        && java.util.stream.StreamSupport.stream(real.spliterator(), false)
-                                .anyMatch(name -> name.toString().equals(".git"));
+                        && FileAccesses.inGitDirectory(real);
                 if (intoGit) {
                     parts.add(new Decision(
                             Verdict.ASK.strictest(policy.unmatched()),
