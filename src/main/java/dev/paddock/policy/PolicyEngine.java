@@ -90,12 +90,13 @@ public final class PolicyEngine {
 
     private Decision bash(ToolRequest request) {
         Path cwd = request.cwd();
+        Path dir = cwd.toAbsolutePath().normalize();
         BashAnalysis a = analyze(request.input(), cwd);
         List<Decision> parts = new ArrayList<>();
         for (Invocation inv : a.invocations()) {
             Decision d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
-            Decision named = guard.names(inv, cwd, policy.home());
+            Decision named = guard.names(inv, cwd, dir, policy.home());
             if (named != null) {
                 parts.add(named);
             }
@@ -104,9 +105,9 @@ public final class PolicyEngine {
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
         LinkLookups disk = new LinkLookups();
-        throughLinks(files, cwd, parts, disk);
+        throughLinks(files, dir, parts, disk);
         for (PathAccess acc : files) {
-            Decision builtIn = guard(acc, cwd, disk);
+            Decision builtIn = guard(acc, cwd, dir, disk);
             if (builtIn != null) {
                 parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
             }
@@ -156,11 +157,11 @@ public final class PolicyEngine {
      * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
      * at most {@link #MAX_LINK_LOOKUPS} files (those a rule of the policy could judge); past that the command is
      * asked. A name is looked up once per decision ({@code disk}), for these files and for the built-in rule.
+     * {@code dir} is the working directory, absolute and normalised.
      */
-    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts, LinkLookups disk) {
+    private void throughLinks(List<PathAccess> files, Path dir, List<Decision> parts, LinkLookups disk) {
         int n = files.size();
         int lookups = 0;
-        Path dir = cwd.toAbsolutePath().normalize();
         for (int i = 0; i < n; i++) {
             PathAccess acc = files.get(i);
             if (acc.path() == null
@@ -212,15 +213,16 @@ public final class PolicyEngine {
      * file named only at run time has no path, and one an unmodelled program mentions is left to
      * {@link PolicyGuard#names}.
      */
-    private Decision guard(PathAccess acc, Path cwd, LinkLookups disk) {
+    private Decision guard(PathAccess acc, Path cwd, Path dir, LinkLookups disk) {
         if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
             return null;
         }
         String what =
                 (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
         boolean write = acc.kind() == PathAccess.Kind.WRITE;
-        Path asWritten =
-                acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home()) : null;
+        Path asWritten = acc.scope() == PathAccess.Scope.FILE
+                ? PolicyGuard.resolve(acc.written(), cwd, dir, policy.home())
+                : null;
         Path first = asWritten != null ? asWritten : acc.path();
         Decision builtIn = write ? guard.write(first, what, disk) : guard.read(first, what);
         if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {

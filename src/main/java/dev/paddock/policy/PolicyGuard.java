@@ -239,9 +239,13 @@ public final class PolicyGuard {
      * @param home the user's home, for {@code ~}
      */
     public Decision names(Invocation inv, Path cwd, Path home) {
+        return names(inv, cwd, cwd.toAbsolutePath().normalize(), home);
+    }
+
+    /** {@link #names(Invocation, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised. */
+    Decision names(Invocation inv, Path cwd, Path dir, Path home) {
         List<String> words = inv.words();
-        boolean inHome =
-                paddockHome != null && inPaddockHome(Set.of(cwd.toAbsolutePath().normalize())) != null;
+        boolean inHome = paddockHome != null && inPaddockHome(Set.of(dir)) != null;
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             for (String candidate : wordPaths(w)) {
@@ -253,7 +257,7 @@ public final class PolicyGuard {
                         && (inHome
                                 || candidate.contains(homeName)
                                 || !realHomeName.isEmpty() && candidate.contains(realHomeName))) {
-                    Path p = resolve(candidate, cwd, home);
+                    Path p = resolve(candidate, cwd, dir, home);
                     why = p == null ? null : inPaddockHome(Set.of(p.normalize()));
                 }
                 if (why != null) {
@@ -279,6 +283,11 @@ public final class PolicyGuard {
      * {@link ProcPaths} rewritten ({@code /proc/self/cwd/x} is {@code x} in {@code cwd}); null if none.
      */
     static Path resolve(String text, Path cwd, Path home) {
+        return resolve(text, cwd, cwd.toAbsolutePath().normalize(), home);
+    }
+
+    /** {@link #resolve(String, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised. */
+    static Path resolve(String text, Path cwd, Path dir, Path home) {
         try {
             Path p;
             if (home != null && (text.equals("~") || text.startsWith("~/"))) {
@@ -286,8 +295,7 @@ public final class PolicyGuard {
             } else {
                 p = cwd.resolve(text);
             }
-            Path plain =
-                    p.isAbsolute() ? ProcPaths.plain(p, cwd.toAbsolutePath().normalize()) : null;
+            Path plain = p.isAbsolute() ? ProcPaths.plain(p, dir) : null;
             return plain != null ? plain : p;
         } catch (InvalidPathException e) {
             return null;
