@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What an agent may never change, whatever its policy says: Paddock's own policy and hook configuration. The one
@@ -166,11 +167,14 @@ public final class PolicyGuard {
      * @param what the request in words, for the reason ("writing to `x`", "Edit `x`")
      */
     public Decision write(Path path, String what) {
-        return write(path, what, new LinkLookups());
+        return write(path, () -> what, new LinkLookups());
     }
 
-    /** {@link #write(Path, String)} with the names already looked up in this decision in {@code disk}. */
-    Decision write(Path path, String what, LinkLookups disk) {
+    /**
+     * {@link #write(Path, String)} with the names already looked up in this decision in {@code disk}, and the
+     * request in words written only for a decision.
+     */
+    Decision write(Path path, Supplier<String> what, LinkLookups disk) {
         if (path == null) {
             return null;
         }
@@ -179,7 +183,7 @@ public final class PolicyGuard {
         if (why != null) {
             return new Decision(
                     Verdict.DENY,
-                    what + " is denied: " + why + "; agents may never change it (" + BUILT_IN + ")",
+                    what.get() + " is denied: " + why + "; agents may never change it (" + BUILT_IN + ")",
                     null);
         }
         Path held = holds(all, roots);
@@ -187,7 +191,7 @@ public final class PolicyGuard {
                 ? null
                 : new Decision(
                         Verdict.ASK,
-                        what + " reaches " + held + ", Paddock's policy or hook"
+                        what.get() + " reaches " + held + ", Paddock's policy or hook"
                                 + " configuration inside it, so a person decides (" + BUILT_IN + ")",
                         null);
     }
@@ -197,13 +201,20 @@ public final class PolicyGuard {
      * holds it, else null.
      */
     public Decision read(Path path, String what) {
+        return read(path, () -> what);
+    }
+
+    /** {@link #read(Path, String)} with the request in words written only for a decision. */
+    Decision read(Path path, Supplier<String> what) {
         // By name only: reads are most requests, and a link that leads into the home has to exist before (its
         // creation, naming the home, is asked), so the disk is not asked here.
         Set<Path> all = Set.of(path.toAbsolutePath().normalize());
         String why = inPaddockHome(all);
         if (why != null) {
             return new Decision(
-                    Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN + ")", null);
+                    Verdict.DENY,
+                    what.get() + " is denied: " + why + "; agents may never read it (" + BUILT_IN + ")",
+                    null);
         }
         Path held = paddockHome == null
                 ? null
@@ -212,7 +223,7 @@ public final class PolicyGuard {
                 ? null
                 : new Decision(
                         Verdict.ASK,
-                        what + " may read into " + held + ", Paddock's home"
+                        what.get() + " may read into " + held + ", Paddock's home"
                                 + " with its install token, so a person decides (" + BUILT_IN + ")",
                         null);
     }
