@@ -74,8 +74,8 @@ final class TextPrograms {
     private static final Set<String> AWK_VALUES =
             Set.of("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec");
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
-    private static final Set<String> NAMES =
-            Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
+    /** The programs modelled here. */
+    static final Set<String> NAMES = Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
 
     private TextPrograms() {}
 
