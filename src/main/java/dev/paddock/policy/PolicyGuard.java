@@ -114,7 +114,7 @@ public final class PolicyGuard {
         int start = 0;
         for (int i = 0; i <= repositoryPath.length(); i++) {
             if (i == repositoryPath.length() || repositoryPath.charAt(i) == '/' || repositoryPath.charAt(i) == '\\') {
-                if (i > start && isConfigName(repositoryPath.substring(start, i))) {
+                if (i > start && isConfigName(repositoryPath, start, i)) {
                     return true;
                 }
                 start = i + 1;
@@ -125,20 +125,24 @@ public final class PolicyGuard {
 
     /** Whether one file name is a {@link #CONFIG_DIRECTORIES} name, once folded (see the class comment). */
     static boolean isConfigName(String name) {
-        int end = name.length();
+        return isConfigName(name, 0, name.length());
+    }
+
+    /** {@link #isConfigName(String)} for the name {@code text} holds from {@code start} to {@code end}. */
+    private static boolean isConfigName(String text, int start, int end) {
         boolean ascii = true;
-        for (int i = 0; i < end && ascii; i++) {
-            ascii = name.charAt(i) < 0x80;
+        for (int i = start; i < end && ascii; i++) {
+            ascii = text.charAt(i) < 0x80;
         }
         if (!ascii) {
-            return CONFIG_DIRECTORIES.contains(fold(name));
+            return CONFIG_DIRECTORIES.contains(fold(text.substring(start, end)));
         }
         // Most names: plain ASCII, where folding is dropping trailing dots and spaces and the case.
-        while (end > 0 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ')) {
+        while (end > start && (text.charAt(end - 1) == '.' || text.charAt(end - 1) == ' ')) {
             end--;
         }
         for (String dir : CONFIG_DIRECTORIES) {
-            if (end == dir.length() && name.regionMatches(true, 0, dir, 0, end)) {
+            if (end - start == dir.length() && text.regionMatches(true, start, dir, 0, dir.length())) {
                 return true;
             }
         }
@@ -330,10 +334,15 @@ public final class PolicyGuard {
         if (home != null) {
             return home;
         }
-        for (Path part : p) {
-            if (isConfigName(part.toString())) {
-                return "it is policy or hook configuration (`" + p + "` is in a " + fold(part.toString())
-                        + " directory)";
+        String text = p.toString(); // its names are the parts between slashes
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '/') {
+                if (i > start && isConfigName(text, start, i)) {
+                    return "it is policy or hook configuration (`" + p + "` is in a " + fold(text.substring(start, i))
+                            + " directory)";
+                }
+                start = i + 1;
             }
         }
         return null;
