@@ -343,9 +343,12 @@ public final class BashAnalyzer {
 
     private static Invocation invocation(List<Word> words, boolean openEnded) {
         List<String> values = new ArrayList<>(words.size());
-        Set<Integer> dynamic = new HashSet<>();
+        Set<Integer> dynamic = Set.of(); // most commands have no such word
         for (Word x : words) {
             if (x.expands() || x.couldBeOption()) {
+                if (dynamic.isEmpty()) {
+                    dynamic = new HashSet<>();
+                }
                 dynamic.add(values.size()); // could become anything, an option included
             }
             values.add(x.value());
