@@ -1,6 +1,8 @@
 package dev.paddock.policy;
 
 import java.io.File;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -270,10 +272,28 @@ final class PathPattern {
     /** {@code file} relative to the pattern's base, or null when the base is above the root or not a parent. */
     private String relativeOf(Path file, Path cwd, Path project, Path home) {
         Path base = base(file, cwd, project, home);
-        if (base == null || !file.startsWith(base)) {
+        if (base == null || !under(file, base)) {
             return null;
         }
         return relative(base, file);
+    }
+
+    /**
+     * {@code file.startsWith(base)}, told from their texts when both are absolute paths of the default file system
+     * (whose texts have no repeated or trailing {@code /}: a name boundary is a {@code /}).
+     */
+    private static boolean under(Path file, Path base) {
+        FileSystem fs = FileSystems.getDefault();
+        if (File.separatorChar != '/'
+                || file.getFileSystem() != fs
+                || base.getFileSystem() != fs
+                || !file.isAbsolute()
+                || !base.isAbsolute()) {
+            return file.startsWith(base);
+        }
+        String f = file.toString();
+        String b = base.toString();
+        return f.startsWith(b) && (f.length() == b.length() || b.length() == 1 || f.charAt(b.length()) == '/');
     }
 
     /** The directory the pattern is relative to, or null (above the root). */
