@@ -265,7 +265,7 @@ public final class BashAnalyzer {
             files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
         }
         Directories dirs = files.dirs();
-        if (p.directories().isEmpty() && (dirs.unknown() || !dirs.all().equals(Set.of(root)))) {
+        if (p.directories().isEmpty() && !dirs.isOnly(root)) {
             problems.add("git runs in "
                     + (dirs.unknown()
                             ? "a directory known only at run time"
