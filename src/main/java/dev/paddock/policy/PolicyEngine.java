@@ -94,10 +94,11 @@ public final class PolicyEngine {
         Path dir = cwd.toAbsolutePath().normalize();
         BashAnalysis a = analyze(request.input(), cwd);
         List<Part> parts = new ArrayList<>();
+        boolean inHome = guard.inHome(dir);
         for (Invocation inv : a.invocations()) {
             Part d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
-            Decision named = guard.names(inv, cwd, dir, policy.home());
+            Decision named = guard.names(inv, cwd, dir, inHome, policy.home());
             if (named != null) {
                 parts.add(Part.of(named));
             }

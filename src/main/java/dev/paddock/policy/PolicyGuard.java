@@ -43,6 +43,9 @@ public final class PolicyGuard {
     /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
     public static final List<String> CONFIG_DIRECTORIES = List.of(".paddock", ".claude", ".codex", ".gemini");
 
+    /** Whether every {@link #CONFIG_DIRECTORIES} name starts with a dot (most names can then be told at once). */
+    private static final boolean ALL_DOTTED = CONFIG_DIRECTORIES.stream().allMatch(d -> d.startsWith("."));
+
     private static final String BUILT_IN = "a built-in rule that no policy can override";
 
     private final Path paddockHome;
@@ -130,6 +133,9 @@ public final class PolicyGuard {
 
     /** {@link #isConfigName(String)} for the name {@code text} holds from {@code start} to {@code end}. */
     private static boolean isConfigName(String text, int start, int end) {
+        if (ALL_DOTTED && start < end && text.charAt(start) < 0x80 && text.charAt(start) != '.') {
+            return false; // folding keeps an ASCII first character, and every configuration name starts with a dot
+        }
         boolean ascii = true;
         for (int i = start; i < end && ascii; i++) {
             ascii = text.charAt(i) < 0x80;
@@ -254,13 +260,21 @@ public final class PolicyGuard {
      * @param home the user's home, for {@code ~}
      */
     public Decision names(Invocation inv, Path cwd, Path home) {
-        return names(inv, cwd, cwd.toAbsolutePath().normalize(), home);
+        Path dir = cwd.toAbsolutePath().normalize();
+        return names(inv, cwd, dir, inHome(dir), home);
     }
 
-    /** {@link #names(Invocation, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised. */
-    Decision names(Invocation inv, Path cwd, Path dir, Path home) {
+    /** Whether {@code dir} (absolute, normalised) is inside the Paddock home. */
+    boolean inHome(Path dir) {
+        return paddockHome != null && inPaddockHome(Set.of(dir)) != null;
+    }
+
+    /**
+     * {@link #names(Invocation, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised, and
+     * {@code inHome}, whether it is inside the Paddock home.
+     */
+    Decision names(Invocation inv, Path cwd, Path dir, boolean inHome, Path home) {
         List<String> words = inv.words();
-        boolean inHome = paddockHome != null && inPaddockHome(Set.of(dir)) != null;
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             for (String candidate : wordPaths(w)) {
