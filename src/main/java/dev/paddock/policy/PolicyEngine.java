@@ -181,7 +181,7 @@ public final class PolicyEngine {
                         null)));
                 return;
             }
-            Path real = PolicyGuard.resolveLinks(acc.path(), dir, disk);
+            Path real = disk.resolve(acc.path(), dir);
             if (real != null && !real.equals(acc.path())) {
                 files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
                 boolean intoGit = acc.kind() == PathAccess.Kind.WRITE

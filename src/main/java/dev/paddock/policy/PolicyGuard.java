@@ -384,108 +384,11 @@ public final class PolicyGuard {
         Set<Path> out = new LinkedHashSet<>();
         Path abs = path.toAbsolutePath();
         out.add(abs.normalize());
-        Path resolved = resolveLinks(abs, null, disk);
+        Path resolved = disk.resolve(abs, null);
         if (resolved != null) {
             out.add(resolved);
         }
         return out;
-    }
-
-    /** Most links followed while resolving one path (the kernel's own limit is 40). */
-    private static final int MAX_LINKS = 40;
-
-    /**
-     * {@code abs} resolved one name at a time as the kernel does, following every symbolic link (also one whose
-     * target does not exist yet: a write creates it there), from the root down to the
-     * first name that does not exist (nothing below it can be a link); null when there are too many links or one
-     * cannot be read. One {@code lstat} per name: chosen over {@code realpath}, which starts again from the root for
-     * every missing name at the end of a path to a new file.
-     */
-    static Path resolveLinks(Path abs) {
-        return resolveLinks(abs, null, new LinkLookups());
-    }
-
-    /**
-     * {@link #resolveLinks(Path)} for a process working in {@code cwd}: a link into {@code /proc/self/cwd} or
-     * {@code /proc/self/root} (see {@link ProcPaths}) is followed as that process would; without {@code cwd}, or
-     * through a descriptor, such a path cannot be resolved (null): {@code /proc/self} here is Paddock's.
-     */
-    static Path resolveLinks(Path abs, Path cwd) {
-        return resolveLinks(abs, cwd, new LinkLookups());
-    }
-
-    /** {@link #resolveLinks(Path, Path)} with the names already looked up in this decision in {@code disk}. */
-    static Path resolveLinks(Path abs, Path cwd, LinkLookups disk) {
-        Path cur = abs.getRoot();
-        if (cur == null) {
-            return null;
-        }
-        java.util.Deque<Path> rest = new java.util.ArrayDeque<>();
-        abs.forEach(rest::addLast);
-        int links = 0;
-        boolean missing = false;
-        while (!rest.isEmpty()) {
-            Path name = rest.pollFirst();
-            String n = name.toString();
-            if (n.equals(".") || n.isEmpty()) {
-                continue;
-            }
-            if (n.equals("..")) {
-                cur = cur.getParent() == null ? cur : cur.getParent();
-                missing = false; // back in a folder that exists (mkdir -p may make the missing one first)
-                continue;
-            }
-            Path next = cur.resolve(name);
-            if (missing) {
-                cur = next;
-                continue;
-            }
-            LinkLookups.Kind kind = disk.kind(next);
-            if (kind == LinkLookups.Kind.MISSING) {
-                missing = true;
-                cur = next;
-                continue;
-            }
-            if (kind == LinkLookups.Kind.FAILED) {
-                return null;
-            }
-            if (kind == LinkLookups.Kind.PLAIN) {
-                cur = next;
-                continue;
-            }
-            if (++links > MAX_LINKS) {
-                return null;
-            }
-            if (next.startsWith("/proc") || next.startsWith("/dev/fd")) {
-                // /proc/self here is this process's, not the agent's: rewrite the rest of the path instead
-                Path lexical = next;
-                for (Path r : rest) {
-                    lexical = lexical.resolve(r);
-                }
-                Path plain = cwd == null ? null : ProcPaths.plain(lexical, cwd);
-                if (plain == null || plain.startsWith("/proc") || plain.startsWith("/dev/fd")) {
-                    return null;
-                }
-                rest.clear();
-                plain.forEach(rest::addLast);
-                cur = plain.getRoot();
-                missing = false;
-                continue;
-            }
-            Path target = disk.target(next);
-            if (target == null) {
-                return null;
-            }
-            java.util.List<Path> parts = new java.util.ArrayList<>();
-            target.forEach(parts::add);
-            for (int i = parts.size() - 1; i >= 0; i--) {
-                rest.addFirst(parts.get(i));
-            }
-            if (target.isAbsolute()) {
-                cur = target.getRoot();
-            }
-        }
-        return cur;
     }
 
     private static Path real(Path p) {
