@@ -73,8 +73,9 @@ final class LatentCommands {
 
     /** The first deny, then ask, Bash rule (with a specifier) that matches {@code inv} or could; else null. */
     private Decision strictRule(Invocation inv) {
+        PolicyRule[][] byList = rules.bashRulesFor(inv);
         for (RuleList list : RuleList.STRICT) {
-            for (PolicyRule r : rules.bashRulesFor(list, inv)) {
+            for (PolicyRule r : byList[list.ordinal()]) {
                 if (r.rule().specifier() != null
                         && (r.rule().matchesCommand(inv, true) || r.rule().couldMatchCommand(inv))) {
                     return new Decision(list.verdict(), r.describe(), r);

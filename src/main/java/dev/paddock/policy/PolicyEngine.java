@@ -368,9 +368,10 @@ public final class PolicyEngine {
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */
     private Part judgeCommand(Invocation inv) {
+        PolicyRule[][] byList = rules.bashRulesFor(inv);
         for (RuleList list : RuleList.ALL) {
             boolean broad = list != RuleList.ALLOW;
-            for (PolicyRule r : rules.bashRulesFor(list, inv)) {
+            for (PolicyRule r : byList[list.ordinal()]) {
                 if (r.rule().matchesCommand(inv, broad)) {
                     return matched(r, () -> "`" + Snippet.of(inv.text()) + "`");
                 }
