@@ -14,6 +14,15 @@ final class ShellScan {
     private static final char BRACE = '{';
     private static final char DOUBLE = '"';
 
+    /** The ASCII characters that may stand in a plain word (any other character may): see {@link #plainWordEnd}. */
+    private static final boolean[] PLAIN = new boolean[128];
+
+    static {
+        for (char c = 0; c < PLAIN.length; c++) {
+            PLAIN[c] = !ShellLexer.isMeta(c) && "\\'\"$`*?[{".indexOf(c) < 0;
+        }
+    }
+
     private final String s;
     private int[] parenMatch;
     private int bracketScanFrom = -1;
@@ -31,7 +40,7 @@ final class ShellScan {
      */
     int plainWordEnd(int from) {
         int end = from;
-        while (end < s.length() && !ShellLexer.isMeta(s.charAt(end)) && "\\'\"$`*?[{".indexOf(s.charAt(end)) < 0) {
+        while (end < s.length() && (s.charAt(end) >= PLAIN.length || PLAIN[s.charAt(end)])) {
             end++;
         }
         boolean atMeta = end == s.length() || ShellLexer.isMeta(s.charAt(end)) && s.charAt(end) != '(';
