@@ -5,9 +5,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * Decides requests against a {@link Policy}: pure logic, no I/O, thread-safe (immutable after
@@ -139,8 +139,10 @@ public final class PolicyEngine {
             return strictest.decision();
         }
         if (strictest.verdict() == Verdict.ALLOW) {
-            String listed =
-                    parts.stream().limit(MAX_LISTED_PARTS).map(Part::reason).collect(Collectors.joining("; "));
+            StringJoiner listed = new StringJoiner("; ");
+            for (int i = 0; i < parts.size() && i < MAX_LISTED_PARTS; i++) {
+                listed.add(parts.get(i).reason());
+            }
             return new Decision(
                     Verdict.ALLOW,
                     "all " + parts.size() + " parts are allowed: " + listed
