@@ -15,26 +15,94 @@ import java.util.Set;
  * downloaders {@code curl}/{@code wget} (their output files, and the files they upload).
  */
 final class Archives {
+    private static final Set<String> SORT_VALUES = Set.of(
+            "--key",
+            "--output",
+            "--field-separator",
+            "--buffer-size",
+            "--temporary-directory",
+            "--files0-from",
+            "--compress-program",
+            "--parallel",
+            "--batch-size",
+            "--sort",
+            "--random-source");
+    private static final Set<String> UNIQ_VALUES =
+            Set.of("--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated");
+    private static final Set<String> XXD_VALUES = Set.of("-cols", "-len", "-seek", "-name");
+    private static final Set<String> BASE64_VALUES = Set.of("--wrap", "--input", "--output");
+    private static final Set<String> ZIP_VALUES = Set.of("--temp-path", "--password", "--exclude");
+    private static final Set<String> CPIO_VALUES = Set.of("--file", "--pattern-file", "--format", "--directory");
+    private static final Set<String> LESS_VALUES = Set.of(
+            "--log-file",
+            "--LOG-FILE",
+            "--lesskey-file",
+            "--tag",
+            "--tag-file",
+            "--pattern",
+            "--prompt",
+            "--shift",
+            "--tabs");
+    private static final Set<String> SPLIT_VALUES = Set.of(
+            "--suffix-length",
+            "--additional-suffix",
+            "--bytes",
+            "--line-bytes",
+            "--lines",
+            "--number",
+            "--separator",
+            "--filter");
+    private static final Set<String> PATCH_VALUES = Set.of(
+            "--input",
+            "--output",
+            "--directory",
+            "--reject-file",
+            "--strip",
+            "--prefix",
+            "--basename-prefix",
+            "--suffix",
+            "--backup-if-mismatch");
+    private static final Set<String> TAR_VALUES = Set.of(
+            "--file",
+            "--directory",
+            "--files-from",
+            "--exclude-from",
+            "--exclude",
+            "--to-command",
+            "--use-compress-program",
+            "--checkpoint-action",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+            "--rmt-command",
+            "--listed-incremental",
+            "--label",
+            "--volno-file",
+            "--format",
+            "--owner",
+            "--group",
+            "--mode",
+            "--mtime",
+            "--newer",
+            "--after-date",
+            "--suffix",
+            "--transform",
+            "--xform",
+            "--blocking-factor",
+            "--record-size",
+            "--tape-length",
+            "--strip-components",
+            "--index-file",
+            "--warning",
+            "--sort",
+            "--quoting-style");
+
     private Archives() {}
 
     static void check(String program, List<Word> args, ArgumentEffects fx) {
         switch (program) {
             case "sort" -> {
-                Argv a = Argv.parse(
-                        args,
-                        "kotST",
-                        Set.of(
-                                "--key",
-                                "--output",
-                                "--field-separator",
-                                "--buffer-size",
-                                "--temporary-directory",
-                                "--files0-from",
-                                "--compress-program",
-                                "--parallel",
-                                "--batch-size",
-                                "--sort",
-                                "--random-source"));
+                Argv a = Argv.parse(args, "kotST", SORT_VALUES);
                 a.operands().forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-o", "--output").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
                 a.values("-T", "--temporary-directory").forEach(w -> fx.path(Kind.WRITE, Scope.TREE, w));
@@ -42,11 +110,8 @@ final class Archives {
             }
             case "uniq", "xxd" -> {
                 Argv a = program.equals("uniq")
-                        ? Argv.parse(
-                                args,
-                                "fsw",
-                                Set.of("--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"))
-                        : Argv.parse(args, "cglosn", Set.of("-cols", "-len", "-seek", "-name"));
+                        ? Argv.parse(args, "fsw", UNIQ_VALUES)
+                        : Argv.parse(args, "cglosn", XXD_VALUES);
                 List<Word> ops = a.operands();
                 if (!ops.isEmpty()) {
                     fx.path(Kind.READ, Scope.FILE, ops.get(0));
@@ -56,7 +121,7 @@ final class Archives {
                 }
             }
             case "base64" -> {
-                Argv a = Argv.parse(args, "wio", Set.of("--wrap", "--input", "--output"));
+                Argv a = Argv.parse(args, "wio", BASE64_VALUES);
                 a.operands().forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-i", "--input").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-o", "--output").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
@@ -95,7 +160,7 @@ final class Archives {
                         .forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             }
             case "zip" -> {
-                Argv a = Argv.parse(args, "bnPtx", Set.of("--temp-path", "--password", "--exclude"));
+                Argv a = Argv.parse(args, "bnPtx", ZIP_VALUES);
                 List<Word> ops = a.operands();
                 if (!ops.isEmpty()) {
                     fx.path(Kind.WRITE, Scope.FILE, ops.get(0));
@@ -121,7 +186,7 @@ final class Archives {
                 }
             }
             case "cpio" -> {
-                Argv a = Argv.parse(args, "FIOEHMRCD", Set.of("--file", "--pattern-file", "--format", "--directory"));
+                Argv a = Argv.parse(args, "FIOEHMRCD", CPIO_VALUES);
                 a.values("-F", "-O", "--file")
                         .forEach(w -> fx.path(a.has("-i", "--extract") ? Kind.READ : Kind.WRITE, Scope.FILE, w));
                 a.values("-I", "-E", "--pattern-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
@@ -136,19 +201,7 @@ final class Archives {
                 }
             }
             case "less" -> {
-                Argv a = Argv.parse(
-                        args,
-                        "bhjkoOpPtTxyz",
-                        Set.of(
-                                "--log-file",
-                                "--LOG-FILE",
-                                "--lesskey-file",
-                                "--tag",
-                                "--tag-file",
-                                "--pattern",
-                                "--prompt",
-                                "--shift",
-                                "--tabs"));
+                Argv a = Argv.parse(args, "bhjkoOpPtTxyz", LESS_VALUES);
                 a.operands().forEach(w -> {
                     if (!w.value().startsWith("+")) {
                         fx.path(Kind.READ, Scope.FILE, w);
@@ -158,18 +211,7 @@ final class Archives {
                 a.values("-T", "--tag-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
             }
             case "split" -> {
-                Argv a = Argv.parse(
-                        args,
-                        "abCdelnt",
-                        Set.of(
-                                "--suffix-length",
-                                "--additional-suffix",
-                                "--bytes",
-                                "--line-bytes",
-                                "--lines",
-                                "--number",
-                                "--separator",
-                                "--filter"));
+                Argv a = Argv.parse(args, "abCdelnt", SPLIT_VALUES);
                 List<Word> ops = a.operands();
                 if (!ops.isEmpty()) {
                     fx.path(Kind.READ, Scope.FILE, ops.get(0));
@@ -182,19 +224,7 @@ final class Archives {
                         new Word(prefix + "*", prefix + "*", false, false, true, false, List.of(), false, false));
             }
             case "patch" -> {
-                Argv a = Argv.parse(
-                        args,
-                        "BdDFgiopPrVYz",
-                        Set.of(
-                                "--input",
-                                "--output",
-                                "--directory",
-                                "--reject-file",
-                                "--strip",
-                                "--prefix",
-                                "--basename-prefix",
-                                "--suffix",
-                                "--backup-if-mismatch"));
+                Argv a = Argv.parse(args, "BdDFgiopPrVYz", PATCH_VALUES);
                 List<Word> ops = a.operands();
                 a.values("-i", "--input").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
                 a.values("-o", "--output", "-r", "--reject-file").forEach(w -> fx.path(Kind.WRITE, Scope.FILE, w));
@@ -223,43 +253,7 @@ final class Archives {
             words = new java.util.ArrayList<>(args);
             words.set(0, Word.of("-" + args.get(0).value()));
         }
-        Argv a = Argv.parse(
-                words,
-                "bCfFgHIKLNTVX",
-                Set.of(
-                        "--file",
-                        "--directory",
-                        "--files-from",
-                        "--exclude-from",
-                        "--exclude",
-                        "--to-command",
-                        "--use-compress-program",
-                        "--checkpoint-action",
-                        "--info-script",
-                        "--new-volume-script",
-                        "--rsh-command",
-                        "--rmt-command",
-                        "--listed-incremental",
-                        "--label",
-                        "--volno-file",
-                        "--format",
-                        "--owner",
-                        "--group",
-                        "--mode",
-                        "--mtime",
-                        "--newer",
-                        "--after-date",
-                        "--suffix",
-                        "--transform",
-                        "--xform",
-                        "--blocking-factor",
-                        "--record-size",
-                        "--tape-length",
-                        "--strip-components",
-                        "--index-file",
-                        "--warning",
-                        "--sort",
-                        "--quoting-style"));
+        Argv a = Argv.parse(words, "bCfFgHIKLNTVX", TAR_VALUES);
         boolean extract = a.has("-x", "--extract", "--get");
         boolean create = a.has("-c", "--create");
         boolean update = a.has("-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete");

@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  */
 final class Assignments {
     private static final Pattern NO_FILE = Pattern.compile("(?i)|[0-9]|true|false|yes|no|on|off");
+    /** A socket prefix before the file of a variable that names one ({@code af_unix:stream:/tmp/s}). */
+    private static final Pattern AF_UNIX = Pattern.compile("^af_unix:((stream|dgram):)?");
+
     private static final String HARMLESS = "only the locale (LANG, LC_*), TZ, terminal (TERM, COLUMNS, LINES), colour"
             + " (NO_COLOR, FORCE_COLOR...) and CI variables are known harmless";
 
@@ -92,7 +95,7 @@ final class Assignments {
             fx.path(Kind.WRITE, Scope.UNKNOWN, LoadingCheck.part(w, w.value().substring(eq + 1)));
             return;
         }
-        String file = value.replaceFirst("^af_unix:((stream|dgram):)?", "");
+        String file = AF_UNIX.matcher(value).replaceFirst("");
         if (!NO_FILE.matcher(file).matches()) {
             fx.path(Kind.WRITE, Scope.FILE, Word.of(file));
         }

@@ -41,6 +41,9 @@ import java.util.stream.Collectors;
  * any {@code .git} directory is a problem. Everything {@link ShellParser} reports is a problem too.
  */
 public final class BashAnalyzer {
+    private static final Set<String> TEE_FLAGS = Set.of("--append", "--ignore-interrupts");
+    private static final Set<String> FIND_EXEC = Set.of("-exec", "-execdir", "-ok", "-okdir");
+    private static final Set<String> FIND_PRINT = Set.of("-fprint", "-fprint0", "-fls", "-fprintf");
     private static final Pattern FIND_EXPRESSION = Pattern.compile("[-(!)].*|,");
     static final Set<String> SHELLS = Set.of("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash");
     /** Directories whose programs are the system's: an absolute path elsewhere may be any program. */
@@ -63,8 +66,10 @@ public final class BashAnalyzer {
     /** Programs that never run their arguments as a command (beside those whose arguments are modelled). */
     private static final Set<String> RUNS_NO_ARGUMENTS =
             Set.of("git", "find", "cd", "pushd", "popd", "tee", "trap", "eval", "source", ".");
-    /** Text that may be shell code: blanks, operators, quotes or expansions. */
-    static final java.util.regex.Pattern CODE = Pattern.compile("[\\s;|&<>()`$'\"]");
+    /** Programs never kept as carriers (see {@link #carrier}), for one lookup instead of five. */
+    private static final Set<String> NOT_CARRIERS = notCarriers();
+    /** The characters of text that may be shell code: blanks, operators, quotes or expansions. */
+    private static final String CODE = " \t\n\u000B\f\r;|&<>()`$'\"";
     /** Most carriers and embedded commands kept; past that the command is asked. */
     private static final int MAX_CARRIERS = 2000;
 
@@ -185,7 +190,7 @@ public final class BashAnalyzer {
             case "find" -> find(words, depth);
             case "cd", "pushd" -> cd(args, repeated);
             case "tee" -> {
-                int i = Options.skip(args, "aip", "", Set.of("--append", "--ignore-interrupts"), Set.of());
+                int i = Options.skip(args, "aip", "", TEE_FLAGS, Set.of());
                 for (Word f : args.subList(i, args.size())) {
                     files.redirect(Kind.WRITE, f);
                 }
@@ -260,7 +265,7 @@ public final class BashAnalyzer {
             files.dirs(Directories.only(to == null || to.size() != 1 ? null : to.get(0)));
         }
         Directories dirs = files.dirs();
-        if (p.directories().isEmpty() && (dirs.unknown() || !dirs.all().equals(Set.of(root)))) {
+        if (p.directories().isEmpty() && !dirs.isOnly(root)) {
             problems.add("git runs in "
                     + (dirs.unknown()
                             ? "a directory known only at run time"
@@ -290,7 +295,7 @@ public final class BashAnalyzer {
         }
         for (; i < words.size(); i++) {
             String v = words.get(i).value();
-            if (Set.of("-exec", "-execdir", "-ok", "-okdir").contains(v)) {
+            if (FIND_EXEC.contains(v)) {
                 int j = i + 1;
                 while (j < words.size()
                         && !words.get(j).value().equals(";")
@@ -315,7 +320,7 @@ public final class BashAnalyzer {
                     files.dirs(outerDirs);
                 }
                 i = j;
-            } else if (Set.of("-fprint", "-fprint0", "-fls", "-fprintf").contains(v) && i + 1 < words.size()) {
+            } else if (FIND_PRINT.contains(v) && i + 1 < words.size()) {
                 files.redirect(Kind.WRITE, words.get(i + 1));
             } else if (v.equals("-delete")) {
                 roots.forEach(r -> files.argument(Kind.WRITE, Scope.TREE, r));
@@ -338,9 +343,12 @@ public final class BashAnalyzer {
 
     private static Invocation invocation(List<Word> words, boolean openEnded) {
         List<String> values = new ArrayList<>(words.size());
-        Set<Integer> dynamic = new HashSet<>();
+        Set<Integer> dynamic = Set.of(); // most commands have no such word
         for (Word x : words) {
             if (x.expands() || x.couldBeOption()) {
+                if (dynamic.isEmpty()) {
+                    dynamic = new HashSet<>();
+                }
                 dynamic.add(values.size()); // could become anything, an option included
             }
             values.add(x.value());
@@ -363,25 +371,40 @@ public final class BashAnalyzer {
             return;
         }
         String name = baseName(w.get(0).value());
-        if (PathArguments.namesOnly(name)
-                || PathArguments.models(name)
-                || RUNS_NO_ARGUMENTS.contains(name)
-                || SHELLS.contains(name)
-                || EvaluatingBuiltins.NAMES.contains(name)) {
+        if (NOT_CARRIERS.contains(name)) {
             return;
         }
         carriers.add(invocation(w, false));
         for (Word x : w.subList(1, w.size())) {
             String v = x.value();
-            if (!x.isStatic() || !CODE.matcher(v).find()) {
+            if (!x.isStatic() || !mayBeCode(v, 0)) {
                 continue;
             }
             embedded(v, depth);
             int eq = v.indexOf('=');
-            if (eq > 0 && CODE.matcher(v.substring(eq + 1)).find()) {
+            if (eq > 0 && mayBeCode(v, eq + 1)) {
                 embedded(v.substring(eq + 1), depth); // --cmd='rm -rf x', CMD='rm -rf x'
             }
         }
+    }
+
+    private static Set<String> notCarriers() {
+        Set<String> all = new HashSet<>(PathArguments.NAMES_ONLY);
+        all.addAll(PathArguments.MODELLED);
+        all.addAll(RUNS_NO_ARGUMENTS);
+        all.addAll(SHELLS);
+        all.addAll(EvaluatingBuiltins.NAMES);
+        return Set.copyOf(all);
+    }
+
+    /** Whether {@code text} holds a character of {@link #CODE} from index {@code from} on. */
+    static boolean mayBeCode(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (CODE.indexOf(text.charAt(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The commands in {@code text}, an argument that may be run as shell code: kept as embedded commands. */

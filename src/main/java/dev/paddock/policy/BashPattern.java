@@ -201,6 +201,14 @@ final class BashPattern {
     }
 
     private static boolean startsWith(List<String> list, List<String> prefix) {
-        return list.size() >= prefix.size() && list.subList(0, prefix.size()).equals(prefix);
+        if (list.size() < prefix.size()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.size(); i++) {
+            if (!list.get(i).equals(prefix.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -16,51 +16,50 @@ import java.util.Set;
  * operands on another host ({@code host:path}) are not local files.
  */
 final class Copiers {
+    /** The long options of cp, mv and ln that take a value. */
+    private static final Set<String> TARGET_VALUES = Set.of("--target-directory", "--suffix");
+
+    private static final Set<String> INSTALL_VALUES =
+            Set.of("--target-directory", "--suffix", "--mode", "--owner", "--group", "--strip-program");
+    private static final Set<String> RSYNC_VALUES = Set.of(
+            "--rsh",
+            "--rsync-path",
+            "--files-from",
+            "--exclude-from",
+            "--include-from",
+            "--log-file",
+            "--backup-dir",
+            "--temp-dir",
+            "--password-file",
+            "--write-batch",
+            "--read-batch",
+            "--only-write-batch",
+            "--compare-dest",
+            "--copy-dest",
+            "--link-dest",
+            "--partial-dir",
+            "--exclude",
+            "--include",
+            "--filter",
+            "--chmod",
+            "--chown",
+            "--suffix",
+            "--out-format",
+            "--max-size",
+            "--min-size",
+            "--timeout",
+            "--bwlimit",
+            "--port");
+
     private Copiers() {}
 
     static void check(String program, List<Word> args, ArgumentEffects fx) {
         Argv a = switch (program) {
-            case "cp" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
-            case "mv" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
-            case "install" ->
-                Argv.parse(
-                        args,
-                        "tSmog",
-                        Set.of("--target-directory", "--suffix", "--mode", "--owner", "--group", "--strip-program"));
-            case "ln" -> Argv.parse(args, "tS", Set.of("--target-directory", "--suffix"));
-            case "rsync" ->
-                Argv.parse(
-                        args,
-                        "eBfTM",
-                        Set.of(
-                                "--rsh",
-                                "--rsync-path",
-                                "--files-from",
-                                "--exclude-from",
-                                "--include-from",
-                                "--log-file",
-                                "--backup-dir",
-                                "--temp-dir",
-                                "--password-file",
-                                "--write-batch",
-                                "--read-batch",
-                                "--only-write-batch",
-                                "--compare-dest",
-                                "--copy-dest",
-                                "--link-dest",
-                                "--partial-dir",
-                                "--exclude",
-                                "--include",
-                                "--filter",
-                                "--chmod",
-                                "--chown",
-                                "--suffix",
-                                "--out-format",
-                                "--max-size",
-                                "--min-size",
-                                "--timeout",
-                                "--bwlimit",
-                                "--port"));
+            case "cp" -> Argv.parse(args, "tS", TARGET_VALUES);
+            case "mv" -> Argv.parse(args, "tS", TARGET_VALUES);
+            case "install" -> Argv.parse(args, "tSmog", INSTALL_VALUES);
+            case "ln" -> Argv.parse(args, "tS", TARGET_VALUES);
+            case "rsync" -> Argv.parse(args, "eBfTM", RSYNC_VALUES);
             default -> Argv.parse(args, "cDFiJloPSX", Set.of());
         };
         boolean remote = program.equals("rsync") || program.equals("scp");

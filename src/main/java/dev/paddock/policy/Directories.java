@@ -42,6 +42,11 @@ final class Directories {
         return unknown;
     }
 
+    /** Whether the directory is known to be {@code dir}, and only it. */
+    boolean isOnly(Path dir) {
+        return !unknown && dirs.size() == 1 && dirs.contains(dir);
+    }
+
     /** The possible directories (empty when unknown). */
     Set<Path> all() {
         return unknown ? Set.of() : Set.copyOf(dirs);

@@ -2,6 +2,7 @@ package dev.paddock.policy;
 
 import java.net.URI;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The specifier of a {@code WebFetch(domain:HOST)} rule (https://code.claude.com/docs/en/permissions,
@@ -9,6 +10,9 @@ import java.util.Locale;
  * {@code domain:*.example.com} for every subdomain of example.com (not example.com itself).
  */
 final class DomainPattern {
+    private static final Pattern HOST_NAME =
+            Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
+    private static final Pattern TRAILING_DOT = Pattern.compile("\\.$");
     private final String host;
     private final boolean subdomains;
 
@@ -25,7 +29,7 @@ final class DomainPattern {
         String h = s.substring("domain:".length()).strip().toLowerCase(Locale.ROOT);
         boolean sub = h.startsWith("*.");
         String bare = sub ? h.substring(2) : h;
-        if (!bare.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")) {
+        if (!HOST_NAME.matcher(bare).matches()) {
             throw new RuleSyntaxException("`" + h + "` is not a host name (write it without scheme, port or path,"
                     + " e.g. domain:docs.example.com)");
         }
@@ -51,7 +55,9 @@ final class DomainPattern {
     static String host(String url) {
         try {
             String h = URI.create(url.strip()).getHost();
-            return h == null ? null : h.toLowerCase(Locale.ROOT).replaceFirst("\\.$", "");
+            return h == null
+                    ? null
+                    : TRAILING_DOT.matcher(h.toLowerCase(Locale.ROOT)).replaceFirst("");
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -156,10 +156,12 @@ final class FileAccesses {
         }
         List<Path> out = new java.util.ArrayList<>(raw.size());
         for (Path p : raw) {
-            String text = p.normalize().toString();
-            if (scope == Scope.PATTERN && (text.startsWith("/proc/") || text.startsWith("/dev/fd"))) {
-                problems.add("it " + verb + " `" + Snippet.of(v) + "`, a glob over the files of processes");
-                return null;
+            if (scope == Scope.PATTERN) {
+                String text = p.normalize().toString();
+                if (text.startsWith("/proc/") || text.startsWith("/dev/fd")) {
+                    problems.add("it " + verb + " `" + Snippet.of(v) + "`, a glob over the files of processes");
+                    return null;
+                }
             }
             ProcPaths.Alias a = ProcPaths.of(p);
             if (a.otherProcess()) {
@@ -198,18 +200,32 @@ final class FileAccesses {
     /** A write inside any .git directory (a nested repository's too) is never allowed automatically. */
     void gitDirectoryWrites() {
         Set<Path> seen = new HashSet<>();
-        List<PathAccess> all = new java.util.ArrayList<>(accesses);
-        all.addAll(arguments);
+        gitDirectoryWrites(accesses, seen);
+        gitDirectoryWrites(arguments, seen);
+    }
+
+    private void gitDirectoryWrites(List<PathAccess> all, Set<Path> seen) {
         for (PathAccess a : all) {
-            if (a.kind() == Kind.WRITE && a.path() != null && a.scope() != Scope.TREE && seen.add(a.path())) {
-                for (Path part : a.path()) {
-                    if (part.toString().equals(".git")) {
-                        problems.add("it writes `" + Snippet.of(a.written()) + "`, inside a .git directory: git"
-                                + " runs hooks and reads configuration (which can run programs) from there");
-                        break;
-                    }
-                }
+            if (a.kind() == Kind.WRITE
+                    && a.path() != null
+                    && a.scope() != Scope.TREE
+                    && inGitDirectory(a.path())
+                    && seen.add(a.path())) {
+                problems.add("it writes `" + Snippet.of(a.written()) + "`, inside a .git directory: git"
+                        + " runs hooks and reads configuration (which can run programs) from there");
             }
         }
+    }
+
+    /** Whether one of the names of {@code path} is {@code .git} (read from its text, where names end at a /). */
+    static boolean inGitDirectory(Path path) {
+        String s = path.toString();
+        for (int i = s.indexOf(".git"); i >= 0; i = s.indexOf(".git", i + 1)) {
+            int end = i + ".git".length();
+            if ((i == 0 || s.charAt(i - 1) == '/') && (end == s.length() || s.charAt(end) == '/')) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What a git command line loads and which files it reads or writes, beyond what its rule matches.
@@ -28,6 +29,8 @@ import java.util.Set;
  * keep its committed content out of those.
  */
 final class GitArguments {
+    /** The value part of a {@code -c name=value} setting. */
+    private static final Pattern CONFIG_VALUE = Pattern.compile("=.*");
     /**
      * A git command line read up to its subcommand.
      *
@@ -159,7 +162,7 @@ final class GitArguments {
         if (!name.equals("-c") || value == null || !value.isStatic()) {
             return name.equals("--exec-path") && value == null;
         }
-        String key = value.value().replaceFirst("=.*", "").toLowerCase(Locale.ROOT);
+        String key = CONFIG_VALUE.matcher(value.value()).replaceFirst("").toLowerCase(Locale.ROOT);
         return key.equals("user.name")
                 || key.equals("user.email")
                 || key.equals("core.quotepath")

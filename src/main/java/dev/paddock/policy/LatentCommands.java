@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The suffix rule of {@link PolicyEngine}: a command whose program may run some of its arguments as a command (see
@@ -25,17 +26,17 @@ final class LatentCommands {
         this.unmatched = unmatched;
     }
 
-    /** Adds to {@code parts} a decision for each latent command of {@code a} a deny or ask rule matches. */
-    void judge(BashAnalysis a, List<Decision> parts) {
+    /** Gives {@code parts} a decision for each latent command of {@code a} a deny or ask rule matches. */
+    void judge(BashAnalysis a, Consumer<Decision> parts) {
         int budget = MAX_LATENT;
         for (Invocation e : a.embedded()) {
             if (--budget < 0) {
-                parts.add(tooManyLatent());
+                parts.accept(tooManyLatent());
                 return;
             }
             Decision d = strictRule(e);
             if (d != null) {
-                parts.add(latent(e, e, d));
+                parts.accept(latent(e, e, d));
             }
         }
         for (Invocation c : a.carriers()) {
@@ -49,7 +50,7 @@ final class LatentCommands {
                     continue;
                 }
                 if (--budget < 0) {
-                    parts.add(tooManyLatent());
+                    parts.accept(tooManyLatent());
                     return;
                 }
                 Set<Integer> dynamic = new HashSet<>();
@@ -63,7 +64,7 @@ final class LatentCommands {
                 Invocation suffix = new Invocation(suffixWords, c.openEnded(), dynamic);
                 Decision d = strictRule(suffix);
                 if (d != null) {
-                    parts.add(latent(c, suffix, d));
+                    parts.accept(latent(c, suffix, d));
                     break;
                 }
             }
@@ -72,8 +73,9 @@ final class LatentCommands {
 
     /** The first deny, then ask, Bash rule (with a specifier) that matches {@code inv} or could; else null. */
     private Decision strictRule(Invocation inv) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
-            for (PolicyRule r : rules.bashRulesFor(list, inv)) {
+        PolicyRule[][] byList = rules.bashRulesFor(inv);
+        for (RuleList list : RuleList.STRICT) {
+            for (PolicyRule r : byList[list.ordinal()]) {
                 if (r.rule().specifier() != null
                         && (r.rule().matchesCommand(inv, true) || r.rule().couldMatchCommand(inv))) {
                     return new Decision(list.verdict(), r.describe(), r);

@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
  * is reported too, unless it is the value of an option known to take one.
  */
 final class LoadingCheck {
-    private static final Pattern PYTHON = Pattern.compile("python[0-9.]*");
     /** How far a program's options reach. */
     enum Zone {
         ALL,
@@ -96,8 +95,22 @@ final class LoadingCheck {
             case "vi", "nvim", "view", "vimdiff" -> "vim";
             case "gtar", "bsdtar" -> "tar";
             case "gmake" -> "make";
-            default -> PYTHON.matcher(program).matches() ? "python" : program;
+            default -> isPython(program) ? "python" : program;
         };
+    }
+
+    /** Whether {@code program} is {@code python} followed only by digits and dots ({@code python3.12}). */
+    private static boolean isPython(String program) {
+        if (!program.startsWith("python")) {
+            return false;
+        }
+        for (int i = "python".length(); i < program.length(); i++) {
+            char c = program.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code key} (see {@link #key}) has entries. */

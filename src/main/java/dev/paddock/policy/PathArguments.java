@@ -16,6 +16,13 @@ import java.util.regex.Pattern;
  * well as of the name given, since the analysis does not know which of the two exists.
  */
 final class PathArguments {
+    /** Programs whose operands {@link Archives} models. */
+    private static final Set<String> OTHERS_MODELLED = Set.of(
+            "sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip", "less", "split", "patch", "curl", "wget",
+            "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar");
+
+    private static final Set<String> COMPRESSOR_VALUES = Set.of("--suffix");
+    private static final Set<String> OWNERSHIP = Set.of("chmod", "chown", "chgrp");
     private static final Pattern CHMOD_MODE = Pattern.compile("-[rwxXstugo]*[rwxXst][rwxXstugo]*(,.*)?");
 
     private record Spec(String shortWithValue, Set<String> longWithValue) {}
@@ -120,7 +127,7 @@ final class PathArguments {
     private PathArguments() {}
 
     /** Programs that use their arguments as names or text, never reading or writing the files they name. */
-    private static final Set<String> NAMES_ONLY = Set.of(
+    static final Set<String> NAMES_ONLY = Set.of(
             "ls",
             "echo",
             "printf",
@@ -183,6 +190,19 @@ final class PathArguments {
             "lsof",
             "pgrep");
 
+    /** Every program whose arguments are modelled ({@link #models}), for one lookup instead of six. */
+    static final Set<String> MODELLED = modelled();
+
+    private static Set<String> modelled() {
+        Set<String> all = new java.util.HashSet<>(READERS.keySet());
+        all.addAll(WRITERS.keySet());
+        all.addAll(COPIERS);
+        all.addAll(COMPRESSORS);
+        all.addAll(OTHERS_MODELLED);
+        all.addAll(TextPrograms.NAMES);
+        return Set.copyOf(all);
+    }
+
     /**
      * The static arguments of a program whose arguments are not modelled here: files it may read or write
      * ({@code bat .env}, {@code openssl enc -in x}), reported as {@link Scope#MENTION}s, the value of a
@@ -206,22 +226,9 @@ final class PathArguments {
         }
     }
 
-    /** Whether {@code program} only takes names or text ({@code echo}, {@code ls}, {@code test}...). */
-    static boolean namesOnly(String program) {
-        return NAMES_ONLY.contains(program);
-    }
-
     /** Whether {@code program}'s arguments are modelled here. */
     static boolean models(String program) {
-        return READERS.containsKey(program)
-                || WRITERS.containsKey(program)
-                || COPIERS.contains(program)
-                || COMPRESSORS.contains(program)
-                || Set.of(
-                                "sort", "uniq", "xxd", "base64", "dd", "tar", "zip", "unzip", "less", "split", "patch",
-                                "curl", "wget", "cpio", "7z", "7za", "7zr", "ar", "jar", "bsdtar", "gtar")
-                        .contains(program)
-                || TextPrograms.models(program);
+        return MODELLED.contains(program);
     }
 
     /** Whether {@code program} reads files (so an unknown operand, as from {@code xargs}, is an unknown read). */
@@ -269,7 +276,7 @@ final class PathArguments {
             return;
         }
         if (COMPRESSORS.contains(program)) {
-            Argv a = Argv.parse(args, "S", Set.of("--suffix"));
+            Argv a = Argv.parse(args, "S", COMPRESSOR_VALUES);
             boolean toStdout = a.has("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list");
             Scope scope = a.has("-r", "--recursive") ? Scope.TREE : Scope.FILE;
             for (Word w : a.operands()) {
@@ -309,7 +316,7 @@ final class PathArguments {
     private static void writers(String program, Argv a, ArgumentEffects fx) {
         List<Word> operands = a.operands();
         boolean recursive = a.has("-r", "-R", "--recursive");
-        if (Set.of("chmod", "chown", "chgrp").contains(program) && !a.has("--reference") && !operands.isEmpty()) {
+        if (OWNERSHIP.contains(program) && !a.has("--reference") && !operands.isEmpty()) {
             operands = operands.subList(1, operands.size()); // the mode or owner
         }
         for (Word w : operands) {

@@ -1,7 +1,10 @@
 package dev.paddock.policy;
 
 import java.io.File;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +36,8 @@ final class PathPattern {
     private final Anchor anchor;
     private final int up;
     private final Pattern regex;
+    /** Whether the pattern is its base alone ({@code ~}, {@code ./}, {@code //}): it matches all under it. */
+    private final boolean matchesAll;
     /** For an anchored pattern, the text every match starts with (up to its first glob character); else null. */
     private final String literalPrefix;
     /** Whether an anchored pattern has no glob character at all (then it matches just its literal). */
@@ -45,6 +50,7 @@ final class PathPattern {
         this.anchor = anchor;
         this.up = up;
         this.regex = regex;
+        this.matchesAll = regex.pattern().isEmpty();
         this.literalPrefix = literalPrefix;
         this.literal = literal;
         this.body = body;
@@ -166,6 +172,58 @@ final class PathPattern {
     }
 
     /**
+     * A file to be judged by many patterns, with its path relative to each pattern's base worked out once (the
+     * bases are few: the root, the home, the project and the working directory). Not thread-safe: one per
+     * question.
+     */
+    static final class Target {
+        private final Path file;
+        private final Path cwd;
+        private final Path project;
+        private final Path home;
+        /** Per anchor (patterns without a leading {@code ../}): the file relative to its base, or null outside. */
+        private final String[] relative = new String[Anchor.values().length];
+        /** Per anchor: whether {@link #relative} holds the answer. */
+        private final boolean[] known = new boolean[Anchor.values().length];
+
+        private Target probe;
+
+        /**
+         * @param file absolute, normalised
+         * @param cwd the request's working directory
+         * @param project the project root for {@code /path} patterns (the working directory when null)
+         * @param home the home directory for {@code ~/path}
+         */
+        Target(Path file, Path cwd, Path project, Path home) {
+            this.file = file;
+            this.cwd = cwd;
+            this.project = project;
+            this.home = home;
+        }
+
+        /** {@code file} relative to {@code p}'s base, or null when it is not under it. */
+        private String relativeFor(PathPattern p) {
+            if (p.up > 0) {
+                return p.relativeOf(file, cwd, project, home);
+            }
+            int i = p.anchor.ordinal();
+            if (!known[i]) {
+                relative[i] = p.relativeOf(file, cwd, project, home);
+                known[i] = true;
+            }
+            return relative[i];
+        }
+
+        /** A name inside {@code file} that no specific pattern names (see {@link #coversAllUnder}). */
+        private Target probe() {
+            if (probe == null) {
+                probe = new Target(file.resolve("\u0001probe"), cwd, project, home);
+            }
+            return probe;
+        }
+    }
+
+    /**
      * Whether {@code file} (absolute, normalised) matches.
      *
      * @param cwd the request's working directory
@@ -173,12 +231,16 @@ final class PathPattern {
      * @param home the home directory for {@code ~/path}
      */
     boolean matches(Path file, Path cwd, Path project, Path home) {
-        Path base = base(file, cwd, project, home);
-        if (base == null || !file.startsWith(base)) {
+        return matches(new Target(file, cwd, project, home));
+    }
+
+    /** Whether the target's file matches. */
+    boolean matches(Target t) {
+        String rel = t.relativeFor(this);
+        if (rel == null) {
             return false;
         }
-        String rel = relative(base, file);
-        if (regex.pattern().isEmpty()) {
+        if (matchesAll) {
             return true;
         }
         if (rel.isEmpty()) {
@@ -194,15 +256,44 @@ final class PathPattern {
             }
         }
         // gitignore: a pattern matching a directory excludes everything inside it
+        Matcher m = null;
         int slash = -1;
         do {
             slash = rel.indexOf('/', slash + 1);
             String prefix = slash < 0 ? rel : rel.substring(0, slash);
-            if (regex.matcher(prefix).matches()) {
+            m = m == null ? regex.matcher(prefix) : m.reset(prefix);
+            if (m.matches()) {
                 return true;
             }
         } while (slash >= 0);
         return false;
+    }
+
+    /** {@code file} relative to the pattern's base, or null when the base is above the root or not a parent. */
+    private String relativeOf(Path file, Path cwd, Path project, Path home) {
+        Path base = base(file, cwd, project, home);
+        if (base == null || !under(file, base)) {
+            return null;
+        }
+        return relative(base, file);
+    }
+
+    /**
+     * {@code file.startsWith(base)}, told from their texts when both are absolute paths of the default file system
+     * (whose texts have no repeated or trailing {@code /}: a name boundary is a {@code /}).
+     */
+    private static boolean under(Path file, Path base) {
+        FileSystem fs = FileSystems.getDefault();
+        if (File.separatorChar != '/'
+                || file.getFileSystem() != fs
+                || base.getFileSystem() != fs
+                || !file.isAbsolute()
+                || !base.isAbsolute()) {
+            return file.startsWith(base);
+        }
+        String f = file.toString();
+        String b = base.toString();
+        return f.startsWith(b) && (f.length() == b.length() || b.length() == 1 || f.charAt(b.length()) == '/');
     }
 
     /** The directory the pattern is relative to, or null (above the root). */
@@ -223,8 +314,8 @@ final class PathPattern {
      * Whether the pattern matches every entry of directory {@code dir} (absolute, normalised), as
      * {@code secrets/**} does for {@code secrets}: probed with a name no specific pattern names.
      */
-    boolean coversAllUnder(Path dir, Path cwd, Path project, Path home) {
-        return matches(dir.resolve("\u0001probe"), cwd, project, home);
+    boolean coversAllUnder(Target dir) {
+        return matches(dir.probe());
     }
 
     /**
@@ -245,7 +336,7 @@ final class PathPattern {
         if (!dir.startsWith(base)) {
             return false;
         }
-        if (regex.pattern().isEmpty() || literalPrefix == null) {
+        if (matchesAll || literalPrefix == null) {
             return true;
         }
         String rel = relative(base, dir) + "/";

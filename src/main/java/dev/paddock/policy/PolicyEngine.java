@@ -5,8 +5,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.function.BiPredicate;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 
 /**
  * Decides requests against a {@link Policy}: pure logic, no I/O, thread-safe (immutable after
@@ -90,39 +91,44 @@ public final class PolicyEngine {
 
     private Decision bash(ToolRequest request) {
         Path cwd = request.cwd();
+        Path dir = cwd.toAbsolutePath().normalize();
         BashAnalysis a = analyze(request.input(), cwd);
-        List<Decision> parts = new ArrayList<>();
+        List<Part> parts = new ArrayList<>();
+        boolean inHome = guard.inHome(dir);
         for (Invocation inv : a.invocations()) {
-            Decision d = judgeCommand(inv);
+            Part d = judgeCommand(inv);
             parts.add(d.verdict() == Verdict.ALLOW ? notCompletable(inv, d) : d);
-            Decision named = guard.names(inv, cwd, policy.home());
+            Decision named = guard.names(inv, cwd, dir, inHome, policy.home());
             if (named != null) {
-                parts.add(named);
+                parts.add(Part.of(named));
             }
         }
-        latent.judge(a, parts);
+        latent.judge(a, d -> parts.add(Part.of(d)));
         List<PathAccess> files = new ArrayList<>(a.accesses());
         files.addAll(a.arguments());
-        throughLinks(files, cwd, parts);
+        LinkLookups disk = new LinkLookups();
+        throughLinks(files, dir, parts, disk);
         for (PathAccess acc : files) {
-            Decision builtIn = guard(acc, cwd);
+            Decision builtIn = guard(acc, cwd, dir, disk);
             if (builtIn != null) {
-                parts.add(builtIn); // the built-in rule only adds: the policy's own deny still counts below
+                parts.add(Part.of(builtIn)); // the built-in rule only adds: the policy's own deny still counts below
             }
-            Decision d = access(acc, cwd);
+            Part d = access(acc, cwd);
             if (d != null) {
                 parts.add(d);
             }
         }
         for (String problem : a.problems()) {
-            parts.add(new Decision(
-                    Verdict.ASK.strictest(policy.unmatched()), "cannot be judged before it runs: " + problem, null));
+            parts.add(new Part(
+                    Verdict.ASK.strictest(policy.unmatched()),
+                    null,
+                    () -> "cannot be judged before it runs: " + problem));
         }
         if (parts.isEmpty()) {
             return unmatched("the empty command");
         }
-        Decision strictest = parts.get(0);
-        for (Decision d : parts) {
+        Part strictest = parts.get(0);
+        for (Part d : parts) {
             // On a tie, a part a rule decided explains more than one no rule matched.
             if (d.verdict().isStricterThan(strictest.verdict())
                     || d.verdict() == strictest.verdict() && strictest.rule() == null && d.rule() != null) {
@@ -130,11 +136,13 @@ public final class PolicyEngine {
             }
         }
         if (parts.size() == 1) {
-            return strictest;
+            return strictest.decision();
         }
         if (strictest.verdict() == Verdict.ALLOW) {
-            String listed =
-                    parts.stream().limit(MAX_LISTED_PARTS).map(Decision::reason).collect(Collectors.joining("; "));
+            StringJoiner listed = new StringJoiner("; ");
+            for (int i = 0; i < parts.size() && i < MAX_LISTED_PARTS; i++) {
+                listed.add(parts.get(i).reason());
+            }
             return new Decision(
                     Verdict.ALLOW,
                     "all " + parts.size() + " parts are allowed: " + listed
@@ -154,12 +162,12 @@ public final class PolicyEngine {
      * already on the disk, leads elsewhere ({@code notes -> .env}, {@code g -> .git}, a link into
      * {@code /proc/self/cwd}): rules and the built-in rule see the real file too. One {@code lstat} per name, for
      * at most {@link #MAX_LINK_LOOKUPS} files (those a rule of the policy could judge); past that the command is
-     * asked.
+     * asked. A name is looked up once per decision ({@code disk}), for these files and for the built-in rule.
+     * {@code dir} is the working directory, absolute and normalised.
      */
-    private void throughLinks(List<PathAccess> files, Path cwd, List<Decision> parts) {
+    private void throughLinks(List<PathAccess> files, Path dir, List<Part> parts, LinkLookups disk) {
         int n = files.size();
         int lookups = 0;
-        Path dir = cwd.toAbsolutePath().normalize();
         for (int i = 0; i < n; i++) {
             PathAccess acc = files.get(i);
             if (acc.path() == null
@@ -168,28 +176,27 @@ public final class PolicyEngine {
                 continue; // no rule could tell the real file from the one named
             }
             if (++lookups > MAX_LINK_LOOKUPS) {
-                parts.add(new Decision(
+                parts.add(Part.of(new Decision(
                         Verdict.ASK.strictest(policy.unmatched()),
                         "cannot be judged before it runs:" + " more than " + MAX_LINK_LOOKUPS
                                 + " files to look up for symbolic links",
-                        null));
+                        null)));
                 return;
             }
-            Path real = PolicyGuard.resolveLinks(acc.path(), dir);
+            Path real = disk.resolve(acc.path(), dir);
             if (real != null && !real.equals(acc.path())) {
                 files.add(new PathAccess(acc.kind(), real, real.toString(), acc.argument(), acc.scope()));
                 boolean intoGit = acc.kind() == PathAccess.Kind.WRITE
                         && acc.scope() == PathAccess.Scope.FILE
-                        && java.util.stream.StreamSupport.stream(real.spliterator(), false)
-                                .anyMatch(name -> name.toString().equals(".git"));
+                        && FileAccesses.inGitDirectory(real);
                 if (intoGit) {
-                    parts.add(new Decision(
+                    parts.add(Part.of(new Decision(
                             Verdict.ASK.strictest(policy.unmatched()),
                             "cannot be judged before it"
                                     + " runs: writing to `" + Snippet.of(acc.written()) + "` reaches " + real
                                     + " through a"
                                     + " symbolic link, inside a .git directory (hooks and configuration run programs)",
-                            null));
+                            null)));
                 }
             }
         }
@@ -197,7 +204,7 @@ public final class PolicyEngine {
 
     /** Whether a rule could judge {@code acc} (an argument: a deny or ask rule of its tool; else any). */
     private boolean hasRules(PathAccess acc) {
-        for (RuleList list : acc.argument() ? List.of(RuleList.DENY, RuleList.ASK) : List.of(RuleList.values())) {
+        for (RuleList list : acc.argument() ? RuleList.STRICT : RuleList.ALL) {
             if (rules.rulesFor(list, acc.kind().tool()).length > 0) {
                 return true;
             }
@@ -212,19 +219,19 @@ public final class PolicyEngine {
      * file named only at run time has no path, and one an unmodelled program mentions is left to
      * {@link PolicyGuard#names}.
      */
-    private Decision guard(PathAccess acc, Path cwd) {
+    private Decision guard(PathAccess acc, Path cwd, Path dir, LinkLookups disk) {
         if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
             return null;
         }
-        String what =
-                (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
+        Supplier<String> what = () -> what(acc);
         boolean write = acc.kind() == PathAccess.Kind.WRITE;
-        Path asWritten =
-                acc.scope() == PathAccess.Scope.FILE ? PolicyGuard.resolve(acc.written(), cwd, policy.home()) : null;
+        Path asWritten = acc.scope() == PathAccess.Scope.FILE
+                ? PolicyGuard.resolve(acc.written(), cwd, dir, policy.home())
+                : null;
         Path first = asWritten != null ? asWritten : acc.path();
-        Decision builtIn = write ? guard.write(first, what) : guard.read(first, what);
+        Decision builtIn = write ? guard.write(first, what, disk) : guard.read(first, what);
         if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
-            builtIn = write ? guard.write(acc.path(), what) : guard.read(acc.path(), what);
+            builtIn = write ? guard.write(acc.path(), what, disk) : guard.read(acc.path(), what);
         }
         return builtIn;
     }
@@ -235,47 +242,45 @@ public final class PolicyEngine {
      * and ask only; a whole tree, a glob or a file named at run time is asked when a deny or ask rule could
      * match a file among them, and takes the rule's verdict when the rule covers every file of the tree.
      */
-    private Decision access(PathAccess acc, Path cwd) {
+    private Part access(PathAccess acc, Path cwd) {
         String tool = acc.kind().tool();
-        String what =
-                (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
         Path root = policy.projectRoot();
         Path home = policy.home();
         switch (acc.scope()) {
             case FILE -> {
-                BiPredicate<Rule, Boolean> matches = (r, broad) -> r.matchesPath(acc.path(), cwd, root, home);
-                return acc.argument()
-                        ? judge(tool, matches, what, RuleList.DENY, RuleList.ASK)
-                        : judge(tool, matches, what);
+                PathPattern.Target file = new PathPattern.Target(acc.path(), cwd, root, home);
+                PolicyRule r = firstMatch(
+                        tool, (rule, broad) -> rule.matchesPath(file), acc.argument() ? RuleList.STRICT : RuleList.ALL);
+                if (r == null) {
+                    return acc.argument() ? null : new Part(policy.unmatched(), null, () -> unmatchedReason(what(acc)));
+                }
+                return matched(r, () -> what(acc));
             }
             case TREE -> {
-                Decision d = judge(
-                        tool,
-                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home)
-                                || r.coversAllUnder(acc.path(), cwd, root, home),
-                        what + " (and everything under it)",
-                        RuleList.DENY,
-                        RuleList.ASK);
-                return d != null
-                        ? d
+                PathPattern.Target dir = new PathPattern.Target(acc.path(), cwd, root, home);
+                PolicyRule r = firstMatch(
+                        tool, (rule, broad) -> rule.matchesPath(dir) || rule.coversAllUnder(dir), RuleList.STRICT);
+                return r != null
+                        ? matched(r, () -> what(acc) + " (and everything under it)")
                         : could(
                                 tool,
-                                (r, broad) -> r.couldMatchUnder(acc.path(), cwd, root, home),
-                                what + " and everything under it",
+                                (rule, broad) -> rule.couldMatchUnder(acc.path(), cwd, root, home),
+                                () -> what(acc) + " and everything under it",
                                 "covers files there");
             }
             case PATTERN -> {
                 return could(
                         tool,
                         (r, broad) -> r.couldMatchGlob(acc.path(), cwd, root, home),
-                        what + " (a glob)",
+                        () -> what(acc) + " (a glob)",
                         "could match a file it names");
             }
             case MENTION -> {
+                PathPattern.Target file = new PathPattern.Target(acc.path(), cwd, root, home);
                 return could(
                         tool,
-                        (r, broad) -> r.matchesPath(acc.path(), cwd, root, home),
-                        "`"
+                        (r, broad) -> r.matchesPath(file),
+                        () -> "`"
                                 + Snippet.of(acc.written())
                                 + "`, named in the arguments of a program whose file arguments"
                                 + " Paddock does not model (it may read or write it)",
@@ -283,40 +288,47 @@ public final class PolicyEngine {
             }
             default -> {
                 return could(
-                        tool, (r, broad) -> true, what + ", a file named only at run time", "could match that file");
+                        tool,
+                        (r, broad) -> true,
+                        () -> what(acc) + ", a file named only at run time",
+                        "could match that file");
             }
         }
     }
 
+    /** A file access in words: {@code writing to `x`}, {@code reading `x`}. */
+    private static String what(PathAccess acc) {
+        return (acc.kind() == PathAccess.Kind.WRITE ? "writing to `" : "reading `") + Snippet.of(acc.written()) + "`";
+    }
+
     /** Asks when a deny or ask rule of {@code tool} satisfies {@code could}; else null. */
-    private Decision could(String tool, BiPredicate<Rule, Boolean> could, String what, String how) {
-        Decision d = judge(tool, could, what, RuleList.DENY, RuleList.ASK);
-        if (d == null) {
+    private Part could(String tool, BiPredicate<Rule, Boolean> could, Supplier<String> what, String how) {
+        PolicyRule r = firstMatch(tool, could, RuleList.STRICT);
+        if (r == null) {
             return null;
         }
-        return new Decision(
+        return new Part(
                 Verdict.ASK.strictest(policy.unmatched()),
-                "cannot be judged before it runs: " + what + ", and the "
-                        + d.rule().describe() + " " + how,
-                null);
+                null,
+                () -> "cannot be judged before it runs: " + what.get() + ", and the " + r.describe() + " " + how);
     }
 
     /**
      * {@code allowed}, unless a deny or ask rule could match {@code inv} once its run-time words are known:
      * then ask (no deciding rule: the rule that could match is named in the reason).
      */
-    private Decision notCompletable(Invocation inv, Decision allowed) {
+    private Part notCompletable(Invocation inv, Part allowed) {
         if (inv.dynamic().isEmpty()) {
             return allowed; // no run-time words: no rule could match once they are known
         }
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+        for (RuleList list : RuleList.STRICT) {
             for (PolicyRule r : rules.list(list)) {
                 if (r.rule().couldMatchCommand(inv)) {
-                    return new Decision(
+                    return new Part(
                             Verdict.ASK,
-                            "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
-                                    + " once its run-time words are known",
-                            null);
+                            null,
+                            () -> "`" + Snippet.of(inv.text()) + "` could match the " + r.describe()
+                                    + " once its run-time words are known");
                 }
             }
         }
@@ -349,53 +361,75 @@ public final class PolicyEngine {
         if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
             return builtIn;
         }
-        Path normal = file.normalize();
-        Decision d = judge(
-                request.tool(),
-                (r, broad) -> r.matchesPath(normal, request.cwd(), policy.projectRoot(), policy.home()),
-                request.tool() + " `" + input + "`");
+        PathPattern.Target normal =
+                new PathPattern.Target(file.normalize(), request.cwd(), policy.projectRoot(), policy.home());
+        Decision d = judge(request.tool(), (r, broad) -> r.matchesPath(normal), request.tool() + " `" + input + "`");
         // The built-in rule only makes a decision stricter, never looser than the policy's.
         return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
     }
 
     /** The first Bash rule matching a program run in deny, ask, allow order, else the unmatched verdict. */
-    private Decision judgeCommand(Invocation inv) {
-        for (RuleList list : RuleList.values()) {
+    private Part judgeCommand(Invocation inv) {
+        PolicyRule[][] byList = rules.bashRulesFor(inv);
+        for (RuleList list : RuleList.ALL) {
             boolean broad = list != RuleList.ALLOW;
-            for (PolicyRule r : rules.bashRulesFor(list, inv)) {
+            for (PolicyRule r : byList[list.ordinal()]) {
                 if (r.rule().matchesCommand(inv, broad)) {
-                    return new Decision(
-                            list.verdict(), "`" + Snippet.of(inv.text()) + "` matches the " + r.describe(), r);
+                    return matched(r, () -> "`" + Snippet.of(inv.text()) + "`");
                 }
             }
         }
-        return unmatched("`" + Snippet.of(inv.text()) + "`");
+        return new Part(policy.unmatched(), null, () -> unmatchedReason("`" + Snippet.of(inv.text()) + "`"));
     }
 
     /** The first matching rule in deny, ask, allow order, else the unmatched verdict. */
     private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what) {
-        Decision d = judge(tool, matches, what, RuleList.values());
-        return d != null ? d : unmatched(what);
+        PolicyRule r = firstMatch(tool, matches, RuleList.ALL);
+        return r != null ? matched(r, () -> what).decision() : unmatched(what);
     }
 
     /** The first rule of {@code order} that matches, or null. */
-    private Decision judge(String tool, BiPredicate<Rule, Boolean> matches, String what, RuleList... order) {
+    private PolicyRule firstMatch(String tool, BiPredicate<Rule, Boolean> matches, List<RuleList> order) {
         for (RuleList list : order) {
             boolean broad = list != RuleList.ALLOW;
             for (PolicyRule r : rules.rulesFor(list, tool)) {
                 if (matches.test(r.rule(), broad)) {
-                    return new Decision(list.verdict(), what + " matches the " + r.describe(), r);
+                    return r;
                 }
             }
         }
         return null;
     }
 
+    /** The decision of rule {@code r} (its list's verdict) about {@code what}. */
+    private static Part matched(PolicyRule r, Supplier<String> what) {
+        return new Part(r.list().verdict(), r, () -> what.get() + " matches the " + r.describe());
+    }
+
     private Decision unmatched(String what) {
-        return new Decision(
-                policy.unmatched(),
-                "no rule matches " + what + "; unmatched requests are "
-                        + (policy.unmatched() == Verdict.DENY ? "denied" : "asked"),
-                null);
+        return new Decision(policy.unmatched(), unmatchedReason(what), null);
+    }
+
+    private String unmatchedReason(String what) {
+        return "no rule matches " + what + "; unmatched requests are "
+                + (policy.unmatched() == Verdict.DENY ? "denied" : "asked");
+    }
+
+    /**
+     * One part of a command's decision (a program run, a file, a problem), whose reason is written only if the
+     * answer shows it: most parts are not the strictest.
+     */
+    private record Part(Verdict verdict, PolicyRule rule, Supplier<String> why) {
+        static Part of(Decision d) {
+            return new Part(d.verdict(), d.rule(), d::reason);
+        }
+
+        String reason() {
+            return why.get();
+        }
+
+        Decision decision() {
+            return new Decision(verdict, reason(), rule);
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What an agent may never change, whatever its policy says: Paddock's own policy and hook configuration. The one
@@ -41,6 +42,9 @@ import java.util.Set;
 public final class PolicyGuard {
     /** Directory names that hold policy or hook configuration, wherever they appear in a path. */
     public static final List<String> CONFIG_DIRECTORIES = List.of(".paddock", ".claude", ".codex", ".gemini");
+
+    /** Whether every {@link #CONFIG_DIRECTORIES} name starts with a dot (most names can then be told at once). */
+    private static final boolean ALL_DOTTED = CONFIG_DIRECTORIES.stream().allMatch(d -> d.startsWith("."));
 
     private static final String BUILT_IN = "a built-in rule that no policy can override";
 
@@ -113,7 +117,7 @@ public final class PolicyGuard {
         int start = 0;
         for (int i = 0; i <= repositoryPath.length(); i++) {
             if (i == repositoryPath.length() || repositoryPath.charAt(i) == '/' || repositoryPath.charAt(i) == '\\') {
-                if (i > start && isConfigName(repositoryPath.substring(start, i))) {
+                if (i > start && isConfigName(repositoryPath, start, i)) {
                     return true;
                 }
                 start = i + 1;
@@ -124,20 +128,27 @@ public final class PolicyGuard {
 
     /** Whether one file name is a {@link #CONFIG_DIRECTORIES} name, once folded (see the class comment). */
     static boolean isConfigName(String name) {
-        int end = name.length();
+        return isConfigName(name, 0, name.length());
+    }
+
+    /** {@link #isConfigName(String)} for the name {@code text} holds from {@code start} to {@code end}. */
+    private static boolean isConfigName(String text, int start, int end) {
+        if (ALL_DOTTED && start < end && text.charAt(start) < 0x80 && text.charAt(start) != '.') {
+            return false; // folding keeps an ASCII first character, and every configuration name starts with a dot
+        }
         boolean ascii = true;
-        for (int i = 0; i < end && ascii; i++) {
-            ascii = name.charAt(i) < 0x80;
+        for (int i = start; i < end && ascii; i++) {
+            ascii = text.charAt(i) < 0x80;
         }
         if (!ascii) {
-            return CONFIG_DIRECTORIES.contains(fold(name));
+            return CONFIG_DIRECTORIES.contains(fold(text.substring(start, end)));
         }
         // Most names: plain ASCII, where folding is dropping trailing dots and spaces and the case.
-        while (end > 0 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ')) {
+        while (end > start && (text.charAt(end - 1) == '.' || text.charAt(end - 1) == ' ')) {
             end--;
         }
         for (String dir : CONFIG_DIRECTORIES) {
-            if (end == dir.length() && name.regionMatches(true, 0, dir, 0, end)) {
+            if (end - start == dir.length() && text.regionMatches(true, start, dir, 0, dir.length())) {
                 return true;
             }
         }
@@ -166,15 +177,23 @@ public final class PolicyGuard {
      * @param what the request in words, for the reason ("writing to `x`", "Edit `x`")
      */
     public Decision write(Path path, String what) {
+        return write(path, () -> what, new LinkLookups());
+    }
+
+    /**
+     * {@link #write(Path, String)} with the names already looked up in this decision in {@code disk}, and the
+     * request in words written only for a decision.
+     */
+    Decision write(Path path, Supplier<String> what, LinkLookups disk) {
         if (path == null) {
             return null;
         }
-        Set<Path> all = candidates(path);
+        Set<Path> all = candidates(path, disk);
         String why = protectedWrite(all);
         if (why != null) {
             return new Decision(
                     Verdict.DENY,
-                    what + " is denied: " + why + "; agents may never change it (" + BUILT_IN + ")",
+                    what.get() + " is denied: " + why + "; agents may never change it (" + BUILT_IN + ")",
                     null);
         }
         Path held = holds(all, roots);
@@ -182,7 +201,7 @@ public final class PolicyGuard {
                 ? null
                 : new Decision(
                         Verdict.ASK,
-                        what + " reaches " + held + ", Paddock's policy or hook"
+                        what.get() + " reaches " + held + ", Paddock's policy or hook"
                                 + " configuration inside it, so a person decides (" + BUILT_IN + ")",
                         null);
     }
@@ -192,13 +211,20 @@ public final class PolicyGuard {
      * holds it, else null.
      */
     public Decision read(Path path, String what) {
+        return read(path, () -> what);
+    }
+
+    /** {@link #read(Path, String)} with the request in words written only for a decision. */
+    Decision read(Path path, Supplier<String> what) {
         // By name only: reads are most requests, and a link that leads into the home has to exist before (its
         // creation, naming the home, is asked), so the disk is not asked here.
         Set<Path> all = Set.of(path.toAbsolutePath().normalize());
         String why = inPaddockHome(all);
         if (why != null) {
             return new Decision(
-                    Verdict.DENY, what + " is denied: " + why + "; agents may never read it (" + BUILT_IN + ")", null);
+                    Verdict.DENY,
+                    what.get() + " is denied: " + why + "; agents may never read it (" + BUILT_IN + ")",
+                    null);
         }
         Path held = paddockHome == null
                 ? null
@@ -207,7 +233,7 @@ public final class PolicyGuard {
                 ? null
                 : new Decision(
                         Verdict.ASK,
-                        what + " may read into " + held + ", Paddock's home"
+                        what.get() + " may read into " + held + ", Paddock's home"
                                 + " with its install token, so a person decides (" + BUILT_IN + ")",
                         null);
     }
@@ -234,9 +260,21 @@ public final class PolicyGuard {
      * @param home the user's home, for {@code ~}
      */
     public Decision names(Invocation inv, Path cwd, Path home) {
+        Path dir = cwd.toAbsolutePath().normalize();
+        return names(inv, cwd, dir, inHome(dir), home);
+    }
+
+    /** Whether {@code dir} (absolute, normalised) is inside the Paddock home. */
+    boolean inHome(Path dir) {
+        return paddockHome != null && inPaddockHome(Set.of(dir)) != null;
+    }
+
+    /**
+     * {@link #names(Invocation, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised, and
+     * {@code inHome}, whether it is inside the Paddock home.
+     */
+    Decision names(Invocation inv, Path cwd, Path dir, boolean inHome, Path home) {
         List<String> words = inv.words();
-        boolean inHome =
-                paddockHome != null && inPaddockHome(Set.of(cwd.toAbsolutePath().normalize())) != null;
         for (int i = 1; i < words.size(); i++) {
             String w = words.get(i);
             for (String candidate : wordPaths(w)) {
@@ -248,7 +286,7 @@ public final class PolicyGuard {
                         && (inHome
                                 || candidate.contains(homeName)
                                 || !realHomeName.isEmpty() && candidate.contains(realHomeName))) {
-                    Path p = resolve(candidate, cwd, home);
+                    Path p = resolve(candidate, cwd, dir, home);
                     why = p == null ? null : inPaddockHome(Set.of(p.normalize()));
                 }
                 if (why != null) {
@@ -274,6 +312,11 @@ public final class PolicyGuard {
      * {@link ProcPaths} rewritten ({@code /proc/self/cwd/x} is {@code x} in {@code cwd}); null if none.
      */
     static Path resolve(String text, Path cwd, Path home) {
+        return resolve(text, cwd, cwd.toAbsolutePath().normalize(), home);
+    }
+
+    /** {@link #resolve(String, Path, Path)} with {@code dir}, {@code cwd} made absolute and normalised. */
+    static Path resolve(String text, Path cwd, Path dir, Path home) {
         try {
             Path p;
             if (home != null && (text.equals("~") || text.startsWith("~/"))) {
@@ -281,8 +324,7 @@ public final class PolicyGuard {
             } else {
                 p = cwd.resolve(text);
             }
-            Path plain =
-                    p.isAbsolute() ? ProcPaths.plain(p, cwd.toAbsolutePath().normalize()) : null;
+            Path plain = p.isAbsolute() ? ProcPaths.plain(p, dir) : null;
             return plain != null ? plain : p;
         } catch (InvalidPathException e) {
             return null;
@@ -306,10 +348,15 @@ public final class PolicyGuard {
         if (home != null) {
             return home;
         }
-        for (Path part : p) {
-            if (isConfigName(part.toString())) {
-                return "it is policy or hook configuration (`" + p + "` is in a " + fold(part.toString())
-                        + " directory)";
+        String text = p.toString(); // its names are the parts between slashes
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '/') {
+                if (i > start && isConfigName(text, start, i)) {
+                    return "it is policy or hook configuration (`" + p + "` is in a " + fold(text.substring(start, i))
+                            + " directory)";
+                }
+                start = i + 1;
             }
         }
         return null;
@@ -333,113 +380,15 @@ public final class PolicyGuard {
      * (links on the way followed, a link before a {@code ..} followed first, a dangling link followed to where the
      * write would create its file).
      */
-    private static Set<Path> candidates(Path path) {
+    private static Set<Path> candidates(Path path, LinkLookups disk) {
         Set<Path> out = new LinkedHashSet<>();
         Path abs = path.toAbsolutePath();
         out.add(abs.normalize());
-        Path resolved = resolveLinks(abs);
+        Path resolved = disk.resolve(abs, null);
         if (resolved != null) {
             out.add(resolved);
         }
         return out;
-    }
-
-    /** Most links followed while resolving one path (the kernel's own limit is 40). */
-    private static final int MAX_LINKS = 40;
-
-    /**
-     * {@code abs} resolved one name at a time as the kernel does, following every symbolic link (also one whose
-     * target does not exist yet: a write creates it there), from the root down to the
-     * first name that does not exist (nothing below it can be a link); null when there are too many links or one
-     * cannot be read. One {@code lstat} per name: chosen over {@code realpath}, which starts again from the root for
-     * every missing name at the end of a path to a new file.
-     */
-    static Path resolveLinks(Path abs) {
-        return resolveLinks(abs, null);
-    }
-
-    /**
-     * {@link #resolveLinks(Path)} for a process working in {@code cwd}: a link into {@code /proc/self/cwd} or
-     * {@code /proc/self/root} (see {@link ProcPaths}) is followed as that process would; without {@code cwd}, or
-     * through a descriptor, such a path cannot be resolved (null): {@code /proc/self} here is Paddock's.
-     */
-    static Path resolveLinks(Path abs, Path cwd) {
-        Path cur = abs.getRoot();
-        if (cur == null) {
-            return null;
-        }
-        java.util.Deque<Path> rest = new java.util.ArrayDeque<>();
-        abs.forEach(rest::addLast);
-        int links = 0;
-        boolean missing = false;
-        while (!rest.isEmpty()) {
-            Path name = rest.pollFirst();
-            String n = name.toString();
-            if (n.equals(".") || n.isEmpty()) {
-                continue;
-            }
-            if (n.equals("..")) {
-                cur = cur.getParent() == null ? cur : cur.getParent();
-                missing = false; // back in a folder that exists (mkdir -p may make the missing one first)
-                continue;
-            }
-            Path next = cur.resolve(name);
-            if (missing) {
-                cur = next;
-                continue;
-            }
-            java.nio.file.attribute.BasicFileAttributes attrs;
-            try {
-                attrs = Files.readAttributes(
-                        next,
-                        java.nio.file.attribute.BasicFileAttributes.class,
-                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            } catch (java.nio.file.NoSuchFileException e) {
-                missing = true;
-                cur = next;
-                continue;
-            } catch (IOException | SecurityException e) {
-                return null;
-            }
-            if (!attrs.isSymbolicLink()) {
-                cur = next;
-                continue;
-            }
-            if (++links > MAX_LINKS) {
-                return null;
-            }
-            if (next.startsWith("/proc") || next.startsWith("/dev/fd")) {
-                // /proc/self here is this process's, not the agent's: rewrite the rest of the path instead
-                Path lexical = next;
-                for (Path r : rest) {
-                    lexical = lexical.resolve(r);
-                }
-                Path plain = cwd == null ? null : ProcPaths.plain(lexical, cwd);
-                if (plain == null || plain.startsWith("/proc") || plain.startsWith("/dev/fd")) {
-                    return null;
-                }
-                rest.clear();
-                plain.forEach(rest::addLast);
-                cur = plain.getRoot();
-                missing = false;
-                continue;
-            }
-            Path target;
-            try {
-                target = Files.readSymbolicLink(next);
-            } catch (IOException | UnsupportedOperationException | SecurityException e) {
-                return null;
-            }
-            java.util.List<Path> parts = new java.util.ArrayList<>();
-            target.forEach(parts::add);
-            for (int i = parts.size() - 1; i >= 0; i--) {
-                rest.addFirst(parts.get(i));
-            }
-            if (target.isAbsolute()) {
-                cur = target.getRoot();
-            }
-        }
-        return cur;
     }
 
     private static Path real(Path p) {

@@ -52,7 +52,7 @@ final class ProcPaths {
         for (int rewrite = 0; rewrite < MAX_REWRITES; rewrite++) {
             String text = p.toString();
             if (!text.contains("proc") && !text.contains("dev")) {
-                return new Alias(Kind.PLAIN, p.normalize(), other);
+                return new Alias(Kind.PLAIN, normal(p, text), other);
             }
             Path prefix = p.getRoot();
             int n = p.getNameCount();
@@ -84,6 +84,14 @@ final class ProcPaths {
             p = p.getRoot().resolve(rest); // root: the rest from /
         }
         return new Alias(Kind.DESCRIPTOR, null, other);
+    }
+
+    /**
+     * {@code p} normalised; {@code text} is its text. An absolute path none of whose names starts with a dot has no
+     * {@code .} or {@code ..} to apply, and is its own normal form (found without the work of {@link Path#normalize}).
+     */
+    private static Path normal(Path p, String text) {
+        return p.isAbsolute() && !text.contains("/.") ? p : p.normalize();
     }
 
     /**

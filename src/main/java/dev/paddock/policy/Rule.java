@@ -102,13 +102,13 @@ public final class Rule {
     }
 
     /** Whether this rule matches a file (absolute, normalised). */
-    boolean matchesPath(Path file, Path cwd, Path project, Path home) {
-        return specifier == null || path != null && path.matches(file, cwd, project, home);
+    boolean matchesPath(PathPattern.Target file) {
+        return specifier == null || path != null && path.matches(file);
     }
 
     /** Whether this rule matches every entry of directory {@code dir} ({@code Read(./secrets/**)} for secrets). */
-    boolean coversAllUnder(Path dir, Path cwd, Path project, Path home) {
-        return specifier == null || path != null && path.coversAllUnder(dir, cwd, project, home);
+    boolean coversAllUnder(PathPattern.Target dir) {
+        return specifier == null || path != null && path.coversAllUnder(dir);
     }
 
     /** Whether this rule could match {@code dir} or a file inside it (see {@link PathPattern#couldMatchUnder}). */

@@ -22,6 +22,13 @@ final class RuleIndex {
     private final Map<RuleList, Map<String, PolicyRule[]>> bashByProgram = new EnumMap<>(RuleList.class);
     /** Per list: the Bash rules that may match any program (bare {@code Bash}, wildcards), in order. */
     private final Map<RuleList, PolicyRule[]> bashAnyProgram = new EnumMap<>(RuleList.class);
+    /**
+     * {@link #bashByProgram} by program, indexed by list ordinal (the any-program rules where a list has none of its
+     * own for the program): one lookup for all three lists.
+     */
+    private final Map<String, PolicyRule[][]> bashByProgramAllLists = new HashMap<>();
+    /** {@link #bashAnyProgram} indexed by list ordinal. */
+    private final PolicyRule[][] bashAnyProgramAllLists = new PolicyRule[RuleList.values().length][];
 
     RuleIndex(Policy policy) {
         for (RuleList l : RuleList.values()) {
@@ -55,6 +62,19 @@ final class RuleIndex {
             bashByProgram.put(l, index);
             bashAnyProgram.put(l, any.toArray(PolicyRule[]::new));
         }
+        for (RuleList l : RuleList.values()) {
+            bashAnyProgramAllLists[l.ordinal()] = bashAnyProgram.get(l);
+            for (String program : bashByProgram.get(l).keySet()) {
+                bashByProgramAllLists.computeIfAbsent(program, p -> {
+                    PolicyRule[][] byList = new PolicyRule[RuleList.values().length][];
+                    for (RuleList k : RuleList.values()) {
+                        PolicyRule[] own = bashByProgram.get(k).get(p);
+                        byList[k.ordinal()] = own != null ? own : bashAnyProgram.get(k);
+                    }
+                    return byList;
+                });
+            }
+        }
     }
 
     /** All the rules of {@code list}, in order. */
@@ -78,18 +98,19 @@ final class RuleIndex {
     }
 
     /**
-     * The Bash rules of {@code list} that could match {@code inv}, in list order: a rule that is not a
-     * wildcard matches only commands running its own program (see {@link BashPattern#matches}).
+     * The Bash rules of each list that could match {@code inv}, indexed by the list's ordinal, in list order: a rule
+     * that is not a wildcard matches only commands running its own program (see {@link BashPattern#matches}). The
+     * arrays are the index's own: read them, never change them.
      */
-    PolicyRule[] bashRulesFor(RuleList list, Invocation inv) {
+    PolicyRule[][] bashRulesFor(Invocation inv) {
         List<String> words = inv.canonicalWords();
-        PolicyRule[] rules = words.isEmpty() ? null : bashByProgram.get(list).get(words.get(0));
-        return rules != null ? rules : bashAnyProgram.get(list);
+        PolicyRule[][] rules = words.isEmpty() ? null : bashByProgramAllLists.get(words.get(0));
+        return rules != null ? rules : bashAnyProgramAllLists;
     }
 
     /** Whether a deny or ask Bash rule names {@code program}, or may match any program. */
     boolean namedByStrictRule(String program) {
-        for (RuleList list : List.of(RuleList.DENY, RuleList.ASK)) {
+        for (RuleList list : RuleList.STRICT) {
             if (bashByProgram.get(list).containsKey(program) || bashAnyProgram.get(list).length > 0) {
                 return true;
             }

@@ -1,5 +1,7 @@
 package dev.paddock.policy;
 
+import java.util.List;
+
 /**
  * The three rule lists of a policy, in the order they are consulted: a request matching a {@code deny}
  * rule is denied whatever else matches, then {@code ask}, then {@code allow} (the precedence of Claude
@@ -9,6 +11,11 @@ public enum RuleList {
     DENY(Verdict.DENY),
     ASK(Verdict.ASK),
     ALLOW(Verdict.ALLOW);
+
+    /** The lists in the order they are consulted. */
+    static final List<RuleList> ALL = List.of(values());
+    /** The lists whose rules may keep a request from running: deny, then ask. */
+    static final List<RuleList> STRICT = List.of(DENY, ASK);
 
     private final Verdict verdict;
 

@@ -15,6 +15,51 @@ import java.util.regex.Pattern;
  * shells ({@link ShellCommand}) and the wrappers of {@link Wrappers}; any other program is judged by itself.
  */
 final class Runners {
+    private static final Set<String> XARGS_VALUES = Set.of(
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--replace",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var");
+    private static final Set<String> WATCH_VALUES = Set.of();
+    private static final Set<String> PARALLEL_VALUES = Set.of(
+            "--arg-file",
+            "--colsep",
+            "--delimiter",
+            "--eof",
+            "--replace",
+            "--jobs",
+            "--max-lines",
+            "--max-args",
+            "--max-chars",
+            "--sshlogin",
+            "--results",
+            "--joblog",
+            "--tmpdir",
+            "--workdir",
+            "--env",
+            "--basefile",
+            "--return",
+            "--transferfile",
+            "--tagstring",
+            "--timeout",
+            "--retries",
+            "--halt",
+            "--memfree",
+            "--load",
+            "--delay",
+            "--ssh",
+            "--block",
+            "--header",
+            "--max-replace-args",
+            "--shebang-wrap",
+            "--sshloginfile");
+    private static final Set<String> ENV_FLAGS = Set.of("--ignore-environment", "--null", "--debug");
+    private static final Set<String> ENV_VALUES = Set.of("--unset", "--chdir", "--split-string");
     private static final Pattern WATCH_EXEC = Pattern.compile("-[a-z]*x.*|--exec");
     private static final Pattern TRAP_LIST_FLAGS = Pattern.compile("-[lpP]+");
     private static final Pattern PARALLEL_SEPARATOR = Pattern.compile("::::?\\+?");
@@ -64,21 +109,7 @@ final class Runners {
                 return new Step(args, openEnded); // busybox APPLET ARGS runs the applet
             }
             case "xargs" -> {
-                int i = Options.skip(
-                        args,
-                        "0prtxile",
-                        "EILnPsda",
-                        Set.of(),
-                        Set.of(
-                                "--arg-file",
-                                "--delimiter",
-                                "--eof",
-                                "--replace",
-                                "--max-lines",
-                                "--max-args",
-                                "--max-procs",
-                                "--max-chars",
-                                "--process-slot-var"));
+                int i = Options.skip(args, "0prtxile", "EILnPsda", Set.of(), XARGS_VALUES);
                 Word file = Options.value(args.subList(0, i), 'a', "--arg-file");
                 if (file != null) {
                     a.files.redirect(Kind.READ, file);
@@ -91,7 +122,7 @@ final class Runners {
                 return null;
             }
             case "watch" -> {
-                int i = Options.skip(args, "bcdeghptx", "nq", Set.of(), Set.of("--interval", "--differences"));
+                int i = Options.skip(args, "bcdeghptx", "nq", WATCH_VALUES, Set.of("--interval", "--differences"));
                 wrapperWords(name, args.subList(0, i));
                 if (args.subList(0, i).stream()
                         .anyMatch(a -> WATCH_EXEC.matcher(a.value()).matches())) {
@@ -212,43 +243,7 @@ final class Runners {
      * which command they reach: a problem.
      */
     private void parallel(String name, List<Word> args, int depth) {
-        int i = Options.skip(
-                args,
-                "0qkuvX",
-                "aCdEIjLlnNSsx",
-                Set.of(),
-                Set.of(
-                        "--arg-file",
-                        "--colsep",
-                        "--delimiter",
-                        "--eof",
-                        "--replace",
-                        "--jobs",
-                        "--max-lines",
-                        "--max-args",
-                        "--max-chars",
-                        "--sshlogin",
-                        "--results",
-                        "--joblog",
-                        "--tmpdir",
-                        "--workdir",
-                        "--env",
-                        "--basefile",
-                        "--return",
-                        "--transferfile",
-                        "--tagstring",
-                        "--timeout",
-                        "--retries",
-                        "--halt",
-                        "--memfree",
-                        "--load",
-                        "--delay",
-                        "--ssh",
-                        "--block",
-                        "--header",
-                        "--max-replace-args",
-                        "--shebang-wrap",
-                        "--sshloginfile"));
+        int i = Options.skip(args, "0qkuvX", "aCdEIjLlnNSsx", Set.of(), PARALLEL_VALUES);
         wrapperWords(name, args.subList(0, i));
         int end = i;
         while (end < args.size()
@@ -274,9 +269,7 @@ final class Runners {
             }
             return;
         }
-        if (command.stream()
-                .anyMatch(c ->
-                        c.isStatic() && BashAnalyzer.CODE.matcher(c.value()).find())) {
+        if (command.stream().anyMatch(c -> c.isStatic() && BashAnalyzer.mayBeCode(c.value(), 0))) {
             a.problems.add("`" + name + "` appends its arguments to a command string, where the analysis cannot see"
                     + " which command they reach");
             a.script(BashAnalyzer.values(command), depth + 1);
@@ -298,12 +291,7 @@ final class Runners {
 
     /** {@code env}'s arguments after options and assignments, or null when it runs nothing (prints). */
     private List<Word> env(List<Word> args) {
-        int i = Options.skip(
-                args,
-                "i0v",
-                "uCS",
-                Set.of("--ignore-environment", "--null", "--debug"),
-                Set.of("--unset", "--chdir", "--split-string"));
+        int i = Options.skip(args, "i0v", "uCS", ENV_FLAGS, ENV_VALUES);
         wrapperWords("env", args.subList(0, i));
         for (LoadingCheck.Found f : LoadingCheck.scan("env", args, 0, i).found()) {
             a.problems.add(

@@ -18,9 +18,64 @@ import java.util.regex.Pattern;
  * that: it turns those commands off).
  */
 final class TextPrograms {
+    private static final Set<String> GREP_VALUES = Set.of(
+            "--regexp",
+            "--file",
+            "--context",
+            "--after-context",
+            "--before-context",
+            "--max-count",
+            "--include",
+            "--exclude",
+            "--exclude-from",
+            "--exclude-dir",
+            "--label",
+            "--devices",
+            "--directories",
+            "--binary-files",
+            "--group-separator");
+    private static final Set<String> RG_VALUES = Set.of(
+            "--regexp",
+            "--file",
+            "--glob",
+            "--iglob",
+            "--type",
+            "--type-not",
+            "--type-add",
+            "--type-clear",
+            "--replace",
+            "--max-count",
+            "--max-depth",
+            "--max-columns",
+            "--encoding",
+            "--threads",
+            "--context",
+            "--after-context",
+            "--before-context",
+            "--pre",
+            "--pre-glob",
+            "--ignore-file",
+            "--path-separator",
+            "--sort",
+            "--sortr",
+            "--colors",
+            "--color",
+            "--context-separator",
+            "--field-match-separator",
+            "--field-context-separator",
+            "--hostname-bin",
+            "--hyperlink-format",
+            "--max-filesize",
+            "--dfa-size-limit",
+            "--regex-size-limit",
+            "--engine",
+            "--generate");
+    private static final Set<String> SED_VALUES = Set.of("--expression", "--file", "--line-length");
+    private static final Set<String> AWK_VALUES =
+            Set.of("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec");
     private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
-    private static final Set<String> NAMES =
-            Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
+    /** The programs modelled here. */
+    static final Set<String> NAMES = Set.of("grep", "egrep", "fgrep", "rg", "jq", "sed", "awk", "gawk", "mawk", "nawk");
 
     private TextPrograms() {}
 
@@ -39,25 +94,7 @@ final class TextPrograms {
     }
 
     private static void grep(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(
-                args,
-                "efABCmdD",
-                Set.of(
-                        "--regexp",
-                        "--file",
-                        "--context",
-                        "--after-context",
-                        "--before-context",
-                        "--max-count",
-                        "--include",
-                        "--exclude",
-                        "--exclude-from",
-                        "--exclude-dir",
-                        "--label",
-                        "--devices",
-                        "--directories",
-                        "--binary-files",
-                        "--group-separator"));
+        Argv a = Argv.parse(args, "efABCmdD", GREP_VALUES);
         a.values("-f", "--file", "--exclude-from").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
         boolean recursive = a.has("-r", "-R", "--recursive", "--dereference-recursive")
                 || a.values("-d", "--directories").stream()
@@ -66,45 +103,7 @@ final class TextPrograms {
     }
 
     private static void rg(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(
-                args,
-                "ABCEefgjMmrtTd",
-                Set.of(
-                        "--regexp",
-                        "--file",
-                        "--glob",
-                        "--iglob",
-                        "--type",
-                        "--type-not",
-                        "--type-add",
-                        "--type-clear",
-                        "--replace",
-                        "--max-count",
-                        "--max-depth",
-                        "--max-columns",
-                        "--encoding",
-                        "--threads",
-                        "--context",
-                        "--after-context",
-                        "--before-context",
-                        "--pre",
-                        "--pre-glob",
-                        "--ignore-file",
-                        "--path-separator",
-                        "--sort",
-                        "--sortr",
-                        "--colors",
-                        "--color",
-                        "--context-separator",
-                        "--field-match-separator",
-                        "--field-context-separator",
-                        "--hostname-bin",
-                        "--hyperlink-format",
-                        "--max-filesize",
-                        "--dfa-size-limit",
-                        "--regex-size-limit",
-                        "--engine",
-                        "--generate"));
+        Argv a = Argv.parse(args, "ABCEefgjMmrtTd", RG_VALUES);
         a.values("-f", "--file", "--ignore-file").forEach(w -> fx.path(Kind.READ, Scope.FILE, w));
         boolean pattern = !a.has("-e", "--regexp", "-f", "--file", "--files", "--type-list");
         searched(a, pattern, true, true, fx);
@@ -161,7 +160,7 @@ final class TextPrograms {
     }
 
     private static void sed(List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(args, "efl", Set.of("--expression", "--file", "--line-length"));
+        Argv a = Argv.parse(args, "efl", SED_VALUES);
         boolean inPlace = a.options().stream()
                 .anyMatch(o -> o.name().equals("-i") || o.name().equals("--in-place"));
         boolean sandbox = a.has("--sandbox");
@@ -199,10 +198,7 @@ final class TextPrograms {
     }
 
     private static void awk(String program, List<Word> args, ArgumentEffects fx) {
-        Argv a = Argv.parse(
-                args,
-                "Ffveilo",
-                Set.of("--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec"));
+        Argv a = Argv.parse(args, "Ffveilo", AWK_VALUES);
         boolean sandbox = a.has("-S", "--sandbox");
         List<Word> sources = a.values("-e", "--source");
         List<Word> programFiles = a.values("-f", "--file", "-E", "--exec", "-i", "--include");

@@ -9,6 +9,8 @@ public enum Verdict {
     /** Refuse it. */
     DENY;
 
+    private final String word = name().toLowerCase(java.util.Locale.ROOT);
+
     /** The stricter of this and {@code other} (deny over ask over allow). */
     public Verdict strictest(Verdict other) {
         return other.ordinal() > ordinal() ? other : this;
@@ -21,6 +23,6 @@ public enum Verdict {
 
     /** The lower-case word printed by the CLI and used in JSON: {@code allow}, {@code ask}, {@code deny}. */
     public String word() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return word;
     }
 }

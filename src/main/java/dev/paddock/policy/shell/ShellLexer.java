@@ -180,6 +180,13 @@ public final class ShellLexer {
 
     /** Reads one word starting at {@code pos}. */
     private Word word() {
+        int plainEnd = scan.plainWordEnd(pos);
+        if (plainEnd >= 0) { // most words: their value is their text
+            String text = s.substring(pos, plainEnd);
+            pos = plainEnd;
+            dynamicStart = false;
+            return new Word(text, text, false, false, false, false, List.of(), false, false);
+        }
         int start = pos;
         StringBuilder value = new StringBuilder();
         StringBuilder unquotedShape = new StringBuilder();

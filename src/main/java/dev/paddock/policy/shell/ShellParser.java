@@ -301,11 +301,13 @@ public final class ShellParser {
             if (t.kind() == Token.Kind.WORD) {
                 next();
                 substitutions(t.word());
-                java.util.regex.Matcher fdVariable =
-                        DESCRIPTOR_VARIABLE.matcher(t.word().raw());
-                if (peek().kind() == Token.Kind.REDIRECT && fdVariable.matches()) {
-                    assigned(Word.of(fdVariable.group(1)), t.word().raw() + peek().text());
-                    continue; // {NAME}>file: not a word of the command
+                if (peek().kind() == Token.Kind.REDIRECT && t.word().raw().startsWith("{")) {
+                    java.util.regex.Matcher fdVariable =
+                            DESCRIPTOR_VARIABLE.matcher(t.word().raw());
+                    if (fdVariable.matches()) {
+                        assigned(Word.of(fdVariable.group(1)), t.word().raw() + peek().text());
+                        continue; // {NAME}>file: not a word of the command
+                    }
                 }
                 if (words.isEmpty()
                         && t.word().raw().indexOf('=') > 0

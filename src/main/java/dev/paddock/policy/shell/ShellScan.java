@@ -3,7 +3,7 @@ package dev.paddock.policy.shell;
 /**
  * Finds where a bracketed construct of a bash source ends: {@code $( )}, {@code ${ }}, a double-quoted part,
  * {@code $[ ]}, and the {@code ))} of an arithmetic command. Quotes, escapes, backticks and nested
- * substitutions are skipped.
+ * substitutions are skipped. Also where a plain word ends, for the lexer's common case.
  *
  * <p>Iterative (an explicit stack, never recursion), so input nested tens of thousands of levels deep
  * costs time linear in its length and cannot overflow the Java stack. The arithmetic end is answered from
@@ -14,6 +14,15 @@ final class ShellScan {
     private static final char BRACE = '{';
     private static final char DOUBLE = '"';
 
+    /** The ASCII characters that may stand in a plain word (any other character may): see {@link #plainWordEnd}. */
+    private static final boolean[] PLAIN = new boolean[128];
+
+    static {
+        for (char c = 0; c < PLAIN.length; c++) {
+            PLAIN[c] = !ShellLexer.isMeta(c) && "\\'\"$`*?[{".indexOf(c) < 0;
+        }
+    }
+
     private final String s;
     private int[] parenMatch;
     private int bracketScanFrom = -1;
@@ -22,6 +31,20 @@ final class ShellScan {
 
     ShellScan(String source) {
         this.s = source;
+    }
+
+    /**
+     * Where the word at {@code from} ends when it is plain, as most words are: no quote, escape, expansion, glob or
+     * brace character in it, and not the name of an array assignment ({@code a=(...)}); then its value is its text.
+     * -1 when it is not plain (or empty).
+     */
+    int plainWordEnd(int from) {
+        int end = from;
+        while (end < s.length() && (s.charAt(end) >= PLAIN.length || PLAIN[s.charAt(end)])) {
+            end++;
+        }
+        boolean atMeta = end == s.length() || ShellLexer.isMeta(s.charAt(end)) && s.charAt(end) != '(';
+        return end > from && atMeta ? end : -1;
     }
 
     /**
