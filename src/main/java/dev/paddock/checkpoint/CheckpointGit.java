@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The git side of checkpoints, through the git CLI: a worktree's working state written as a tree and a commit
@@ -64,17 +65,21 @@ final class CheckpointGit {
 
     /** Like {@link #snapshot(Path, String, String)}, of a working tree written just before. */
     Snapshot snapshot(Path worktree, String baseTree, String message, WorkingTree w) throws GitException {
-        String commit;
-        if (CheckpointObjects.isObjectId(w.tree()) && (w.head() == null || CheckpointObjects.isObjectId(w.head()))) {
-            commit = CheckpointObjects.commit(w.commonDir(), w.tree(), w.head(), message);
-        } else { // a SHA-256 repository: git itself
-            List<String> commitArgs = new ArrayList<>(List.of("commit-tree", w.tree()));
-            if (w.head() != null) {
-                commitArgs.addAll(List.of("-p", w.head()));
-            }
-            commitArgs.addAll(List.of("-m", message));
-            commit = ok(worktree, commitArgs, IDENTITY).strip();
+        String base = baseTree != null ? baseTree : w.head();
+        if (CheckpointObjects.isObjectId(w.tree())
+                && (w.head() == null || CheckpointObjects.isObjectId(w.head()))
+                && (base == null || CheckpointObjects.isObjectId(base))) {
+            CheckpointObjects.Written written =
+                    CheckpointObjects.commitAndChanges(w.commonDir(), w.tree(), w.head(), message, base);
+            return new Snapshot(written.commit(), w.tree(), w.head(), w.commonDir(), written.changes());
         }
+        // A SHA-256 repository: git itself.
+        List<String> commitArgs = new ArrayList<>(List.of("commit-tree", w.tree()));
+        if (w.head() != null) {
+            commitArgs.addAll(List.of("-p", w.head()));
+        }
+        commitArgs.addAll(List.of("-m", message));
+        String commit = ok(worktree, commitArgs, IDENTITY).strip();
         return new Snapshot(commit, w.tree(), w.head(), w.commonDir(), changesSince(worktree, baseTree, w));
     }
 
@@ -98,7 +103,16 @@ final class CheckpointGit {
      * files changed since are read again, however many changes the agent left unstaged.
      */
     WorkingTree workingTree(Path worktree) throws GitException {
-        // One git for both: the index's path and HEAD (a second look only on an unborn branch).
+        Optional<CheckpointObjects.Where> where = CheckpointObjects.where(worktree);
+        if (where.isPresent()) {
+            return write(
+                    worktree,
+                    where.get().commonDir(),
+                    where.get().index(),
+                    where.get().head());
+        }
+        // Not a plain worktree (or a SHA-256 one): git says. One git for both, the index's path and HEAD (a second
+        // look only on an unborn branch).
         GitCli.Result all = git.run(
                 worktree,
                 List.of("rev-parse", "--git-common-dir", "--git-path", "index", "--verify", "-q", "HEAD^{commit}"),
@@ -121,6 +135,11 @@ final class CheckpointGit {
             index = worktree.resolve(paths.get(1).strip());
             headCommit = null;
         }
+        return write(worktree, commonDir, index, headCommit);
+    }
+
+    /** {@link #workingTree}'s writing, once the index's path and HEAD are known. */
+    private WorkingTree write(Path worktree, Path commonDir, Path index, String headCommit) throws GitException {
         Path own = index.resolveSibling(PRIVATE_INDEX);
         try {
             if (!Files.isRegularFile(own)) {
