@@ -105,7 +105,7 @@ class SandboxCompareCommandTest {
         for (int i = 0; i < 2; i++) {
             String id = g.sandboxes().get(i).id();
             assertThat(lines.get(3 + i))
-                    .as(how + "\n" + text.out())
+                    .as(() -> how + "\n" + text.out() + "\n--- transcript of " + id + " ---\n" + transcript(id))
                     .matches(java.util.regex.Pattern.quote(id) + " +claude +done +0 +0 +\\+0 −0 +– +– +2 +1 +0 +[0-9,]+"
                             + " +\\$[0-9.]+ +[0-9]+s");
         }
@@ -123,6 +123,16 @@ class SandboxCompareCommandTest {
             assertThat(m.get("costUsd").isNumber()).isTrue();
             assertThat(m.get("testsPassed").isNull()).isTrue();
             assertThat(m.get("commits").asInt()).isZero();
+        }
+    }
+
+    /** The sandbox's transcript as {@code paddock sandbox transcript} prints it, to say what an error was. */
+    private String transcript(String id) {
+        try {
+            Run t = paddock("--home", home().toString(), "sandbox", "transcript", id);
+            return t.out() + t.err();
+        } catch (Exception e) {
+            return "(the transcript could not be read: " + e + ")";
         }
     }
 
