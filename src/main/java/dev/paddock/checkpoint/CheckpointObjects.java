@@ -81,14 +81,6 @@ final class CheckpointObjects {
     }
 
     /** Writes a commit of {@code tree} with {@code parent} (or none), by Paddock, now. */
-    static String commit(Path commonDir, String tree, String parent, String message) throws GitException {
-        try (Repository repo = open(commonDir)) {
-            return commit(repo, tree, parent, message);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new GitException("Cannot write a checkpoint commit in " + commonDir + ": " + e.getMessage(), e);
-        }
-    }
-
     private static String commit(Repository repo, String tree, String parent, String message) throws IOException {
         try (ObjectInserter inserter = repo.newObjectInserter()) {
             PersonIdent paddock = new PersonIdent(

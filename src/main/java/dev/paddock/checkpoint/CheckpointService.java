@@ -1,6 +1,7 @@
 package dev.paddock.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.paddock.common.CommitIds;
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
 import dev.paddock.events.Event;
@@ -300,7 +301,8 @@ public final class CheckpointService implements AutoCloseable {
                             + r.removed().size() + " removed"
                             + (branchTo == null
                                     ? ""
-                                    : "; branch reset from " + abbrev(branchFrom) + " to " + abbrev(branchTo))
+                                    : "; branch reset from " + CommitIds.shortId(branchFrom) + " to "
+                                            + CommitIds.shortId(branchTo))
                             + "; undo with checkpoint " + before.number() + ")",
                     Map.of(
                             "to",
@@ -325,10 +327,6 @@ public final class CheckpointService implements AutoCloseable {
             return new Rollback(
                     sandboxId, number, before, stopped, r.restored(), r.removed(), r.kept(), branchFrom, branchTo);
         }
-    }
-
-    private static String abbrev(String commit) {
-        return commit == null ? "(none)" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     /** Stops the agent of a sandbox that may run; one that ended meanwhile needs no stop. */

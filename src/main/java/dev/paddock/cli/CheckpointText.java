@@ -1,6 +1,7 @@
 package dev.paddock.cli;
 
 import dev.paddock.api.CheckpointView;
+import dev.paddock.common.CommitIds;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -58,9 +59,9 @@ final class CheckpointText {
         paths(b, "kept", r.kept());
         if (r.branchTo() != null) {
             b.append("Its branch was reset from ")
-                    .append(abbrev(r.branchFrom()))
+                    .append(CommitIds.shortId(r.branchFrom()))
                     .append(" to ")
-                    .append(abbrev(r.branchTo()))
+                    .append(CommitIds.shortId(r.branchTo()))
                     .append(" (the commits left behind are kept in checkpoint ")
                     .append(r.before().number())
                     .append(").\n");
@@ -77,10 +78,6 @@ final class CheckpointText {
                 .append(r.branchTo() != null ? " --reset-branch" : "")
                 .append('\n');
         return b.toString();
-    }
-
-    private static String abbrev(String commit) {
-        return commit == null ? "(none)" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     private static void paths(StringBuilder b, String mark, List<String> paths) {

@@ -189,7 +189,7 @@ class CheckpointServiceTest {
         assertThat(git("status", "--porcelain")).isEqualTo("?? d.txt");
         assertThat(wiring.events().ofSandbox(sandbox.id()))
                 .filteredOn(e -> e.kind().equals("checkpoint.rolled_back"))
-                .anySatisfy(e -> assertThat(e.message()).contains("branch reset from " + agentCommit.substring(0, 12)));
+                .anySatisfy(e -> assertThat(e.message()).contains("branch reset from " + agentCommit.substring(0, 8)));
     }
 
     @Test

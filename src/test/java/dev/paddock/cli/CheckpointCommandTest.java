@@ -155,7 +155,7 @@ class CheckpointCommandTest {
 
         assertThat(reset.exit()).as(reset.describe()).isZero();
         assertThat(reset.out())
-                .contains("Its branch was reset from " + later.substring(0, 12) + " to " + start.substring(0, 12)
+                .contains("Its branch was reset from " + later.substring(0, 8) + " to " + start.substring(0, 8)
                         + " (the commits left behind are kept in checkpoint 4).\n")
                 .endsWith("Undo with: paddock sandbox rollback " + id + " 4 --reset-branch\n");
         assertThat(TempRepo.git(wt, "rev-parse", "HEAD").strip()).isEqualTo(start);

@@ -42,6 +42,7 @@ public final class DiffViewModel implements AutoCloseable {
     /** What the code pane shows: unified alone, or left and right. */
     record Shown(FileChange file, DiffDocument unified, DiffDocument left, DiffDocument right) {}
 
+    private final String nothing;
     private final DiffBackend backend;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(Threads.daemon("diff-view"));
     private final AtomicLong generation = new AtomicLong();
@@ -65,7 +66,16 @@ public final class DiffViewModel implements AutoCloseable {
     private boolean checking;
 
     public DiffViewModel(DiffBackend backend) {
+        this(backend, "No changes against the base");
+    }
+
+    /**
+     * @param nothing what the summary says when the diff lists no file (a checkpoint's diff is not against the
+     *     base)
+     */
+    public DiffViewModel(DiffBackend backend, String nothing) {
         this.backend = backend;
+        this.nothing = nothing;
         selected.addListener((o, a, f) -> loadFile());
         mode.addListener((o, a, m) -> render());
         ignoreWhitespace.addListener((o, a, b) -> reload());
@@ -193,19 +203,17 @@ public final class DiffViewModel implements AutoCloseable {
         }
         comments.setAll(c);
         error.set(null);
-        message.set(d == null ? "" : summary(d));
+        message.set(d == null ? "" : summary(d, nothing));
         if (d == null || d.files().isEmpty()) {
             loading.set(false);
             shown.set(null);
         }
     }
 
-    /** "12 files · +340 −25". */
-    static String summary(SandboxDiff d) {
+    /** "12 files · +340 −25", or {@code nothing} when it lists none. */
+    static String summary(SandboxDiff d, String nothing) {
         int n = d.files().size();
-        return n == 0
-                ? "No changes against the base"
-                : n + (n == 1 ? " file" : " files") + " · +" + d.totalAdded() + " −" + d.totalDeleted();
+        return n == 0 ? nothing : n + (n == 1 ? " file" : " files") + " · +" + d.totalAdded() + " −" + d.totalDeleted();
     }
 
     private void loadFile() {

@@ -3,6 +3,7 @@ package dev.paddock.ui.sandboxes;
 import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.checkpoint.Rollback;
 import dev.paddock.checkpoint.RollbackPlan;
+import dev.paddock.common.CommitIds;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.UiError;
 import dev.paddock.ui.common.UiExecutor;
@@ -59,7 +60,7 @@ public final class CheckpointTimelineViewModel implements AutoCloseable {
             SandboxBackend b = backend.get();
             return b == null ? null : b.diffs();
         });
-        this.diff = new DiffViewModel(diffs);
+        this.diff = new DiffViewModel(diffs, "No file differs");
         this.canRollBack = Bindings.createBooleanBinding(
                 () -> target.get() != null && !busy.get() && sandbox.get() != null, target, busy, sandbox);
         sandbox.addListener((o, a, b) -> {
@@ -179,13 +180,9 @@ public final class CheckpointTimelineViewModel implements AutoCloseable {
         return "Rolled back to checkpoint " + r.to() + ": " + written + (written == 1 ? " file" : " files")
                 + " written, " + r.removed().size() + " removed"
                 + (r.kept().isEmpty() ? "" : ", " + r.kept().size() + " left (folders that are not empty)")
-                + (r.branchReset() ? "; the branch was reset to " + abbrev(r.branchTo()) : "")
+                + (r.branchReset() ? "; the branch was reset to " + CommitIds.shortId(r.branchTo()) : "")
                 + (r.stopped() ? "; its agent was stopped" : "") + ". Undo: roll back to checkpoint "
                 + r.before().number() + (r.branchReset() ? " with the branch" : "") + ".";
-    }
-
-    private static String abbrev(String commit) {
-        return commit == null ? "" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     private void begin(String doing) {

@@ -1,6 +1,7 @@
 package dev.paddock.ui.sandboxes;
 
 import dev.paddock.checkpoint.RollbackPlan;
+import dev.paddock.common.CommitIds;
 import dev.paddock.ui.theme.Style;
 import dev.paddock.ui.theme.Theme;
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ final class RollbackDialog extends Dialog<ButtonType> {
                 .selectedProperty()
                 .addListener((o, was, reset) -> branch.setText(
                         reset
-                                ? "• The branch goes back to " + abbrev(plan.headThen())
+                                ? "• The branch goes back to " + CommitIds.shortId(plan.headThen())
                                         + ", where it was at checkpoint " + plan.to()
                                         + " (as git reset --mixed); its commits since stay in checkpoint "
                                         + plan.nextCheckpoint()
@@ -99,10 +100,6 @@ final class RollbackDialog extends Dialog<ButtonType> {
     /** Whether the person asked for the branch to be reset too. */
     boolean resetBranch() {
         return resetBranch.isSelected();
-    }
-
-    private static String abbrev(String commit) {
-        return commit == null ? "" : commit.substring(0, Math.min(12, commit.length()));
     }
 
     /** "6 files change: 2 written back, 2 restored, 2 removed." */

@@ -163,7 +163,7 @@ class CheckpointTimelineTest {
         robot.clickOn("#rollback-reset-branch");
         assertThat(fx(() ->
                         robot.lookup("#rollback-branch").queryAs(Label.class).getText()))
-                .contains("The branch goes back to " + start.substring(0, 12));
+                .contains("The branch goes back to " + start.substring(0, 8));
         robot.clickOn("#rollback-confirm");
 
         WaitForAsyncUtils.waitFor(
