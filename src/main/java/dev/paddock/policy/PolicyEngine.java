@@ -215,16 +215,24 @@ public final class PolicyEngine {
     /**
      * The built-in rule of {@link PolicyGuard} for one file a command reads or writes, or null. A file is checked
      * as written (a link before a {@code ..} is followed first) and as the analysis resolved it if that differs;
-     * a tree or a glob by its resolved path (a write to a directory that holds the configuration reaches it). A
-     * file named only at run time has no path, and one an unmodelled program mentions is left to
-     * {@link PolicyGuard#names}.
+     * a tree by its resolved path (a write to a directory that holds the configuration reaches it); a glob by
+     * every file it could match ({@link PolicyGuard#writeGlob}); a file named only at run time is asked, since it
+     * could be any; one an unmodelled program mentions is left to {@link PolicyGuard#names}.
      */
     private Decision guard(PathAccess acc, Path cwd, Path dir, LinkLookups disk) {
-        if (acc.path() == null || acc.scope() == PathAccess.Scope.MENTION) {
+        if (acc.scope() == PathAccess.Scope.MENTION) {
             return null;
         }
         Supplier<String> what = () -> what(acc);
         boolean write = acc.kind() == PathAccess.Kind.WRITE;
+        if (acc.path() == null || acc.scope() == PathAccess.Scope.UNKNOWN) {
+            return guard.runTime(what);
+        }
+        if (acc.scope() == PathAccess.Scope.PATTERN) {
+            return write
+                    ? guard.writeGlob(acc.path(), acc.written(), what, disk)
+                    : guard.readGlob(acc.path(), acc.written(), what);
+        }
         Path asWritten = acc.scope() == PathAccess.Scope.FILE
                 ? PolicyGuard.resolve(acc.written(), cwd, dir, policy.home())
                 : null;

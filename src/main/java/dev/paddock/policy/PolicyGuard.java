@@ -238,6 +238,84 @@ public final class PolicyGuard {
                         null);
     }
 
+    /**
+     * The built-in answer to an agent writing the files that shell glob {@code glob} (absolute) may match: deny
+     * when one it matches on the disk now is protected ({@link #write}), ask when one it matches only with
+     * {@code dotglob} on is, or when it could name protected configuration or the Paddock home once created (see
+     * {@link GlobNames}); else null.
+     *
+     * @param written the glob as the command writes it
+     */
+    Decision writeGlob(Path glob, String written, Supplier<String> what, LinkLookups disk) {
+        String g = glob.toAbsolutePath().normalize().toString();
+        if (GlobNames.dotDotAfterPattern(written)) {
+            return ask(what, "has `..` after a glob, so where it lands depends on what the glob matches");
+        }
+        for (boolean dotglob : new boolean[] {false, true}) {
+            List<Path> matches = GlobNames.expand(g, dotglob);
+            if (matches == null) {
+                return ask(what, "matches more files than Paddock reads to check the glob");
+            }
+            for (Path m : matches) {
+                Decision d = write(m, what, disk);
+                if (d != null) {
+                    return d.verdict() == Verdict.DENY && dotglob
+                            ? ask(what, "would match " + m + " with `dotglob` on, which agents may never change")
+                            : d;
+                }
+            }
+        }
+        for (String part : GlobNames.parts(g)) {
+            if (GlobNames.hasPattern(part) && GlobNames.mayNameConfig(part, false)) {
+                return ask(
+                        what,
+                        "could name policy or hook configuration (`" + part + "` may match "
+                                + String.join(", ", CONFIG_DIRECTORIES) + ")");
+            }
+        }
+        for (Path root : roots) {
+            if (GlobNames.reach(g, root, true) != GlobNames.Reach.NONE) {
+                return ask(what, "could reach " + root + ", Paddock's home or its policy or hook configuration");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The built-in answer to an agent reading the files that shell glob {@code glob} (absolute) may match: ask
+     * when it could name the Paddock home, a file in it or a directory that holds it, else null. By name, as
+     * {@link #read} is.
+     */
+    Decision readGlob(Path glob, String written, Supplier<String> what) {
+        if (paddockHome == null) {
+            return null;
+        }
+        String g = glob.toAbsolutePath().normalize().toString();
+        if (GlobNames.dotDotAfterPattern(written)) {
+            return ask(what, "has `..` after a glob, so what it reads depends on what the glob matches");
+        }
+        for (Path h : paddockHomeReal == null ? List.of(paddockHome) : List.of(paddockHome, paddockHomeReal)) {
+            if (GlobNames.reach(g, h, true) != GlobNames.Reach.NONE) {
+                return ask(
+                        what,
+                        "could read Paddock's home " + paddockHome + " (its install token may approve" + " anything)");
+            }
+        }
+        return null;
+    }
+
+    /** The built-in answer to an agent reading or writing a file named only at run time: ask. */
+    Decision runTime(Supplier<String> what) {
+        return ask(
+                what,
+                "names its file only at run time: it could be Paddock's policy or hook"
+                        + " configuration or in its home");
+    }
+
+    private static Decision ask(Supplier<String> what, String why) {
+        return new Decision(Verdict.ASK, what.get() + " " + why + ", so a person decides (" + BUILT_IN + ")", null);
+    }
+
     /** The first of {@code protectedRoots} inside one of the directories {@code all} names, or null. */
     private static Path holds(Set<Path> all, List<Path> protectedRoots) {
         for (Path p : all) {
@@ -281,6 +359,9 @@ public final class PolicyGuard {
                 // By name only, no look at the disk: this runs for every word of every command. A word can reach
                 // the home only by naming its folder (or from a working directory inside it).
                 String why = isConfigPath(candidate) ? "it is policy or hook configuration" : null;
+                if (why == null && GlobNames.hasPattern(candidate)) {
+                    why = globNames(candidate, cwd, dir, home);
+                }
                 if (why == null
                         && paddockHome != null
                         && (inHome
@@ -297,6 +378,20 @@ public final class PolicyGuard {
                             null);
                 }
             }
+        }
+        return null;
+    }
+
+    /** Why glob {@code candidate} could name protected configuration or the Paddock home, or null. */
+    private String globNames(String candidate, Path cwd, Path dir, Path home) {
+        for (String part : GlobNames.parts(candidate)) {
+            if (GlobNames.hasPattern(part) && GlobNames.mayNameConfig(part, false)) {
+                return "as a glob it could name policy or hook configuration";
+            }
+        }
+        Path p = paddockHome == null ? null : resolve(candidate, cwd, dir, home);
+        if (p != null && GlobNames.reach(p.normalize().toString(), paddockHome, true) != GlobNames.Reach.NONE) {
+            return "as a glob it could name Paddock's home " + paddockHome;
         }
         return null;
     }

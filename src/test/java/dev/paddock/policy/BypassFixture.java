@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * A throwaway world for running bypass commands under the real {@code /bin/bash}: a repository {@code repo/}
  * (two commits, the second one committing {@code .env}; {@code build/}, a Makefile, a package.json whose test
  * script is {@code true}; symbolic links {@code notes -> .env} and {@code g -> .git}, as a checkout or an
- * archive could leave them), a {@code home/} holding Paddock's home {@code .paddock/api-token}, and what an attacker would have planted beside it: a home
+ * archive could leave them; Claude Code's settings {@code .claude/settings.json} and a link {@code cfg -> .claude}),
+ * a {@code home/} holding Paddock's home {@code .paddock/api-token}, and what an attacker would have planted beside
+ * it: a home
  * {@code evil/} whose git configuration, {@code .bashrc} and {@code .bash_profile} run {@code touch ../m}, a
  * repository {@code other/} whose configuration does the same (core.fsmonitor), a repository planted inside
  * the worktree ({@code repo/nested/.git}), a start-up file {@code rc}, a shell {@code evilsh}, a directory
@@ -82,6 +84,8 @@ final class BypassFixture {
         git(repo, "commit", "-q", "-m", "two: commits a secret");
         Files.createSymbolicLink(repo.resolve("notes"), Path.of(".env"));
         Files.createSymbolicLink(repo.resolve("g"), Path.of(".git"));
+        write(Files.createDirectories(repo.resolve(".claude")).resolve("settings.json"), "{}\n");
+        Files.createSymbolicLink(repo.resolve("cfg"), Path.of(".claude"));
         write(Files.createDirectories(t.resolve("home/.paddock")).resolve("api-token"), TOKEN + "\n");
         Path nested = repo.resolve("nested");
         git(repo, "init", "-q", "--template=", "nested");

@@ -404,6 +404,40 @@ class BypassTableTest {
                         GIT,
                         "cp ../evilsh /proc/self/root%BASE%/repo/.git/hooks/pre-commit",
                         written(".git/hooks/pre-commit")),
+                // globs and run-time names: judged by every file they could name, not by their letters
+                open(deny, NO_RULE, "cp ../evilsh .cla?de/settings.json", contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "cp ../evilsh .cl[a]ude/settings.json", contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "cp ../evilsh .c*/settings.json", contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "cp ../evilsh cf?/settings.json", contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "cp ../evilsh **/settings.json", contains(".claude/settings.json", "../m")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "shopt -s nocaseglob; cp ../evilsh .CLAUD?/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "rm -r .cl*", deleted(".claude")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "shopt -s dotglob; rm -r *",
+                        deleted(".claude")), // cfg, a link to .claude, matches *
+                open(
+                        ask,
+                        NO_RULE,
+                        "tee .cla{u,x}de/settings.json < ../evilsh",
+                        contains(".claude/settings.json", "../m")),
+                open(
+                        ask,
+                        NO_RULE,
+                        "for d in .claude; do cp ../evilsh $d/settings.json; done",
+                        contains(".claude/settings.json", "../m")),
+                open(deny, NO_RULE, "cp ../evilsh ~/.pad*/api-token", contains("../home/.paddock/api-token", "../m")),
+                open(ask, NO_RULE, "cat ../hom?/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "cat ~/.pad?ock/api-token", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "shopt -s dotglob; cat ~/*/api-token", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "grep -r . ../hom?", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "for f in ~/.paddock/api-token; do cat $f; done", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "f=~/.paddock/api-token; cat $f", prints(BypassFixture.TOKEN)),
                 issue(deny, NO_RULE, "cat /proc/self/root%BASE%/home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 issue(deny, NO_RULE, "cat /proc/self/cwd/../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 work(

@@ -218,4 +218,26 @@ class PolicyGuardTest {
                         .verdict())
                 .isEqualTo(Verdict.DENY);
     }
+
+    @Test
+    void globsAreJudgedByWhatTheyCouldName() throws IOException {
+        Files.createDirectories(worktree.resolve(".claude"));
+        Files.createDirectories(worktree.resolve("build"));
+        assertBuiltInDeny(bash("cp x .cla?de/settings.json"));
+        assertBuiltInDeny(bash("rm -r .c*"));
+        // `*` reaches .claude only with dotglob on, which the agent may turn on: a person decides
+        assertThat(bash("rm -r *").verdict()).isEqualTo(Verdict.ASK);
+        assertThat(bash("rm -r build/*").verdict()).isEqualTo(Verdict.ALLOW);
+        assertThat(bash("cat " + paddockHome.getParent() + "/paddock-stat?/api-token")
+                        .verdict())
+                .isEqualTo(Verdict.ASK);
+        assertThat(bash("cat *.md").verdict()).isEqualTo(Verdict.ALLOW);
+    }
+
+    @Test
+    void aFileNamedOnlyAtRunTimeIsAsked() {
+        Decision d = bash("for d in .claude; do cp x $d/settings.json; done");
+        assertThat(d.verdict()).isEqualTo(Verdict.ASK);
+        assertThat(d.reason()).contains("only at run time");
+    }
 }

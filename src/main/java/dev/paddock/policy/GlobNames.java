@@ -1,0 +1,367 @@
+package dev.paddock.policy;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * What a shell glob could name, for the built-in rule of {@link PolicyGuard}: a glob is judged by every file it
+ * could match, not by its text ({@code .cla?de}, {@code .c*}, {@code .cl[a]ude}, {@code ../hom?} name what their
+ * letters do not spell). Matching is lenient on the side of safety: every option an agent may turn on in its own
+ * command is taken as on ({@code nocaseglob}, {@code extglob}, {@code globstar}, brace expansion), and
+ * {@code dotglob} is a parameter, since it decides whether {@code *} matches {@code .claude}. An extended glob
+ * ({@code @(…)}, {@code !(…)}) is taken to match anything. Names are folded as {@link PolicyGuard#fold} does.
+ * Stateless.
+ */
+final class GlobNames {
+    /** At most this many directory entries are read to expand one glob on the disk; past that it is asked. */
+    static final int MAX_ENTRIES = 20_000;
+
+    /** A glob part longer than this is taken to match anything. */
+    private static final int MAX_PART = 1024;
+
+    /** How a glob path stands to a protected directory. */
+    enum Reach {
+        /** It cannot name the directory or anything in it, nor a directory holding it. */
+        NONE,
+        /** It could name the directory or a file inside it. */
+        INSIDE,
+        /** It could name a directory that holds it ({@code rm -r} of that would reach it). */
+        HOLDER
+    }
+
+    private GlobNames() {}
+
+    /** Whether {@code text} holds a glob or brace character that the shell may expand. */
+    static boolean hasPattern(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == '{') {
+                return true;
+            }
+            if ((c == '@' || c == '!' || c == '+') && i + 1 < text.length() && text.charAt(i + 1) == '(') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether one name-part of a glob could match file name {@code name}. Without {@code dotglob}, a name that
+     * starts with a dot is matched only by a part that spells the dot itself (or could, through braces or an
+     * extended glob), as in bash.
+     */
+    static boolean mayMatch(String glob, String name, boolean dotglob) {
+        if (glob.length() > MAX_PART) {
+            return true; // longer than any file name: not read further (its brackets would take long to pair)
+        }
+        String g = foldGlob(glob);
+        String n = PolicyGuard.fold(name);
+        if (!dotglob && n.startsWith(".") && !g.isEmpty() && "*?[".indexOf(g.charAt(0)) >= 0) {
+            return false;
+        }
+        Pattern p = regex(g);
+        return p == null || p.matcher(n).matches();
+    }
+
+    /** Whether one name-part of a glob could match one of {@link PolicyGuard#CONFIG_DIRECTORIES}. */
+    static boolean mayNameConfig(String glob, boolean dotglob) {
+        for (String dir : PolicyGuard.CONFIG_DIRECTORIES) {
+            if (mayMatch(glob, dir, dotglob)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The parts of an absolute path between its slashes (empty ones and {@code .} left out). */
+    static List<String> parts(String path) {
+        List<String> out = new ArrayList<>();
+        for (String s : path.split("/")) {
+            if (!s.isEmpty() && !s.equals(".")) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** How absolute glob {@code glob} stands to absolute directory {@code dir} (see {@link Reach}). */
+    static Reach reach(String glob, Path dir, boolean dotglob) {
+        List<String> g = parts(glob);
+        List<String> d = parts(dir.toString());
+        for (int i = 0; i < d.size(); i++) {
+            if (i == g.size()) {
+                return Reach.HOLDER;
+            }
+            String part = g.get(i);
+            if (part.equals("**")) {
+                return Reach.HOLDER; // any depth: it may hold the directory, or name it
+            }
+            if (hasPattern(part) ? !mayMatch(part, d.get(i), dotglob) : !part.equals(d.get(i))) {
+                return Reach.NONE;
+            }
+        }
+        return Reach.INSIDE;
+    }
+
+    /**
+     * Whether a glob part is followed by {@code ..} in {@code written}: the kernel resolves {@code ..} after the
+     * directory the glob matched (maybe a link), which the text cannot tell.
+     */
+    static boolean dotDotAfterPattern(String written) {
+        boolean pattern = false;
+        for (String s : written.split("/")) {
+            if (s.equals("..") && pattern) {
+                return true;
+            }
+            pattern |= hasPattern(s);
+        }
+        return false;
+    }
+
+    /**
+     * The files on the disk that absolute glob {@code glob} matches now (a link in the way is followed, as the
+     * shell does; the last part kept when it is no pattern, since a write creates it); null when more than {@link #MAX_ENTRIES} entries would have to be
+     * read or a directory cannot be read.
+     */
+    static List<Path> expand(String glob, boolean dotglob) {
+        List<String> g = parts(glob);
+        List<Path> current = new ArrayList<>(List.of(Path.of("/")));
+        int[] budget = {MAX_ENTRIES};
+        for (int i = 0; i < g.size(); i++) {
+            String part = g.get(i);
+            List<Path> next = new ArrayList<>();
+            for (Path dir : current) {
+                if (part.equals("**")) {
+                    if (!below(dir, next, budget)) {
+                        return null;
+                    }
+                } else if (!hasPattern(part)) {
+                    Path p = dir.resolve(part);
+                    if (i == g.size() - 1 || Files.exists(p)) {
+                        next.add(p);
+                    }
+                } else if (!matching(dir, part, dotglob, next, budget)) {
+                    return null;
+                }
+            }
+            current = next;
+            if (current.isEmpty()) {
+                break;
+            }
+        }
+        return current;
+    }
+
+    /** Adds {@code dir} and every directory below it to {@code out} (the {@code **} of globstar). */
+    private static boolean below(Path dir, List<Path> out, int[] budget) {
+        out.add(dir);
+        if (!Files.isDirectory(dir)) {
+            return true;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                if (--budget[0] < 0) {
+                    return false;
+                }
+                if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !below(p, out, budget)) {
+                    return false;
+                }
+            }
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /** Adds the entries of {@code dir} that {@code part} could match to {@code out}. */
+    private static boolean matching(Path dir, String part, boolean dotglob, List<Path> out, int[] budget) {
+        if (!Files.isDirectory(dir)) {
+            return true;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                if (--budget[0] < 0) {
+                    return false;
+                }
+                if (mayMatch(part, p.getFileName().toString(), dotglob)) {
+                    out.add(p);
+                }
+            }
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /** A glob part as a case-insensitive, normalising file system sees it (see {@link PolicyGuard#fold}). */
+    private static String foldGlob(String glob) {
+        String n = Normalizer.normalize(glob, Normalizer.Form.NFKC);
+        StringBuilder b = new StringBuilder(n.length());
+        n.codePoints().filter(c -> Character.getType(c) != Character.FORMAT).forEach(b::appendCodePoint);
+        int end = b.length();
+        while (end > 0 && (b.charAt(end - 1) == '.' || b.charAt(end - 1) == ' ')) {
+            end--;
+        }
+        return end == 0 ? b.toString() : b.substring(0, end);
+    }
+
+    /** The glob part as a case-insensitive regular expression, or null when it could match anything. */
+    private static Pattern regex(String g) {
+        StringBuilder r = new StringBuilder();
+        if (!append(g, 0, g.length(), r)) {
+            return null;
+        }
+        try {
+            return Pattern.compile(r.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+        } catch (PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    /** Appends the regex of {@code g[from, to)}; false when it could match anything (an extended glob). */
+    private static boolean append(String g, int from, int to, StringBuilder r) {
+        for (int i = from; i < to; i++) {
+            char c = g.charAt(i);
+            if ("@!+*?".indexOf(c) >= 0 && i + 1 < to && g.charAt(i + 1) == '(') {
+                return false;
+            }
+            switch (c) {
+                case '*' -> r.append(".*");
+                case '?' -> r.append('.');
+                case '\\' -> {
+                    if (i + 1 < to) {
+                        r.append(Pattern.quote(String.valueOf(g.charAt(++i))));
+                    }
+                }
+                case '[' -> {
+                    int close = classEnd(g, i, to);
+                    if (close < 0) {
+                        r.append("\\[");
+                    } else {
+                        if (g.indexOf("[:", i + 1) > 0 && g.indexOf("[:", i + 1) < close) {
+                            r.append('.'); // a character class by name: any character will do
+                        } else {
+                            r.append(bracket(g.substring(i + 1, close)));
+                        }
+                        i = close;
+                    }
+                }
+                case '{' -> {
+                    int close = braceEnd(g, i, to);
+                    if (close < 0) {
+                        r.append("\\{");
+                    } else {
+                        if (!alternatives(g, i + 1, close, r)) {
+                            return false;
+                        }
+                        i = close;
+                    }
+                }
+                default -> r.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return true;
+    }
+
+    /** {@code {a,b}} as {@code (?:a|b)}; a sequence {@code {1..3}} or a lone word as anything. */
+    private static boolean alternatives(String g, int from, int to, StringBuilder r) {
+        List<int[]> spans = new ArrayList<>();
+        int depth = 0;
+        int start = from;
+        for (int i = from; i < to; i++) {
+            char c = g.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                spans.add(new int[] {start, i});
+                start = i + 1;
+            }
+        }
+        spans.add(new int[] {start, to});
+        if (spans.size() == 1) {
+            // {1..3}, {a..z}: a sequence, taken as any text; {} or {x} is no expansion, the braces stay
+            String inside = g.substring(from, to);
+            r.append(
+                    inside.contains("..") || inside.contains("{")
+                            ? ".*"
+                            : Pattern.quote(g.substring(from - 1, to + 1)));
+            return true;
+        }
+        r.append("(?:");
+        for (int k = 0; k < spans.size(); k++) {
+            if (k > 0) {
+                r.append('|');
+            }
+            if (!append(g, spans.get(k)[0], spans.get(k)[1], r)) {
+                return false;
+            }
+        }
+        r.append(')');
+        return true;
+    }
+
+    /** The index of the {@code ]} closing the class opened at {@code open}, or -1. */
+    private static int classEnd(String g, int open, int to) {
+        int i = open + 1;
+        if (i < to && (g.charAt(i) == '!' || g.charAt(i) == '^')) {
+            i++;
+        }
+        if (i < to && g.charAt(i) == ']') {
+            i++;
+        }
+        for (; i < to; i++) {
+            if (g.charAt(i) == ']') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The index of the {@code }} closing the brace opened at {@code open}, or -1. */
+    private static int braceEnd(String g, int open, int to) {
+        int depth = 0;
+        for (int i = open; i < to; i++) {
+            char c = g.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A bracket expression's inside as a regex class. */
+    private static String bracket(String inside) {
+        StringBuilder b = new StringBuilder("[");
+        int i = 0;
+        if (!inside.isEmpty() && (inside.charAt(0) == '!' || inside.charAt(0) == '^')) {
+            b.append('^');
+            i = 1;
+        }
+        for (; i < inside.length(); i++) {
+            char c = inside.charAt(i);
+            if (c == '-' && i > 0 && i < inside.length() - 1) {
+                b.append('-');
+            } else if (Character.isLetterOrDigit(c)) {
+                b.append(c);
+            } else {
+                b.append('\\').append(c);
+            }
+        }
+        return b.append(']').toString();
+    }
+}
