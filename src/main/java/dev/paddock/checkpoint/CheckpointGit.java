@@ -98,7 +98,7 @@ final class CheckpointGit {
     /**
      * Writes the working state of {@code worktree} as a tree through Paddock's own index of the worktree
      * ({@value #PRIVATE_INDEX} beside its real index, started as a copy of it): {@code git add -A} with
-     * {@code GIT_INDEX_FILE} on it, then {@code git write-tree}. The real index is only read (once, for the copy). Kept
+     * {@code GIT_INDEX_FILE} on it, then its tree written in this process (or by {@code git write-tree}). The real index is only read (once, for the copy). Kept
      * between checkpoints, Paddock's index knows the stat data of every file as it was at the last checkpoint, so only
      * files changed since are read again, however many changes the agent left unstaged.
      */
@@ -152,7 +152,13 @@ final class CheckpointGit {
                 startFrom(index, own);
                 ok(worktree, List.of("add", "-A", "--", ":/"), env);
             }
-            return new WorkingTree(ok(worktree, List.of("write-tree"), env).strip(), headCommit, commonDir);
+            Optional<String> tree = CheckpointObjects.writeTree(commonDir, own);
+            return new WorkingTree(
+                    tree.isPresent()
+                            ? tree.get()
+                            : ok(worktree, List.of("write-tree"), env).strip(),
+                    headCommit,
+                    commonDir);
         } catch (IOException e) {
             throw new GitException("Cannot copy the index of " + worktree + ": " + e.getMessage(), e);
         }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TimeZone;
+import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -26,7 +27,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The steps of a checkpoint that need no working tree, done in this process with JGit instead of more git processes:
- * writing the commit object, listing what changed since the tree before, and creating its ref (create only: an
+ * writing the tree of Paddock's index and the commit object, listing what changed since the tree before, and creating its ref (create only: an
  * existing ref is never moved). All work on the repository's common folder, shared by all its worktrees.
  */
 final class CheckpointObjects {
@@ -78,6 +79,26 @@ final class CheckpointObjects {
         modified.sort(null);
         deleted.sort(null);
         return new CheckpointChanges(added, modified, deleted);
+    }
+
+    /**
+     * Writes the tree of the index file {@code index} (subtrees its cache still knows are not written again), or
+     * empty when JGit cannot: an index git wrote in a form JGit does not read (a split index), a path with a
+     * conflict, a repository of another hash. Then {@code git write-tree} does it.
+     */
+    static Optional<String> writeTree(Path commonDir, Path index) {
+        try (Repository repo = open(commonDir);
+                ObjectInserter inserter = repo.newObjectInserter()) {
+            if (repo.getConfig().getBoolean("core", "splitIndex", false)) {
+                return Optional.empty();
+            }
+            DirCache dc = DirCache.read(index.toFile(), repo.getFS());
+            ObjectId tree = dc.writeTree(inserter);
+            inserter.flush();
+            return Optional.of(tree.name());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** Writes a commit of {@code tree} with {@code parent} (or none), by Paddock, now. */

@@ -92,4 +92,29 @@ class CheckpointObjectsTest {
     private static String git(Path dir, String... args) {
         return TempRepo.git(dir, args).strip();
     }
+
+    @Test
+    void aTreeWrittenFromAnIndexIsTheTreeGitWrites() throws Exception {
+        TempRepo repo = TempRepo.init(tmp.resolve("repo"));
+        repo.write("keep.txt", "same\n");
+        repo.write("deep/a/b.txt", "deep\n");
+        repo.write("run.sh", "echo\n");
+        repo.commitAll("one");
+        // Staged, unstaged and untracked changes of every kind, then the index as git add -A leaves it.
+        repo.write("deep/a/b.txt", "changed\n");
+        repo.write("new/dir/c.txt", "new\n");
+        Files.setPosixFilePermissions(repo.dir().resolve("run.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createSymbolicLink(repo.dir().resolve("link"), Path.of("keep.txt"));
+        Files.delete(repo.dir().resolve("keep.txt"));
+        repo.git("add", "-A");
+        Path gitDir = repo.dir().resolve(".git");
+        String mine =
+                CheckpointObjects.writeTree(gitDir, gitDir.resolve("index")).orElseThrow();
+        assertThat(mine).isEqualTo(repo.git("write-tree").strip());
+        assertThat(repo.git("cat-file", "-t", mine).strip()).isEqualTo("tree");
+        // An index JGit cannot read: git does it instead.
+        Files.writeString(tmp.resolve("broken-index"), "not an index");
+        assertThat(CheckpointObjects.writeTree(gitDir, tmp.resolve("broken-index")))
+                .isEmpty();
+    }
 }
