@@ -111,7 +111,12 @@ final class Directories {
         List<Path> to = new ArrayList<>();
         for (Path p : raw) {
             if (ProcPaths.of(p).kind() == ProcPaths.Kind.PLAIN) {
-                to.add(p.normalize());
+                Path lexical = p.normalize();
+                to.add(lexical);
+                Path physical = p.toString().contains("/..") ? physical(p) : null;
+                if (physical != null && !physical.equals(lexical)) {
+                    to.add(physical); // cd -P (or set -P): a link before the `..` is followed first
+                }
                 continue;
             }
             for (Path d : dirs) {
@@ -126,6 +131,15 @@ final class Directories {
         dirs.addAll(to);
         if (dirs.size() > MAX) {
             unknown = true;
+        }
+    }
+
+    /** Where the kernel takes {@code p}, links followed before each {@code ..}; null when it does not exist. */
+    private static Path physical(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | SecurityException e) {
+            return null;
         }
     }
 }

@@ -35,6 +35,9 @@ final class FileAccesses {
     private final List<PathAccess> arguments;
     private final List<String> problems;
     private Directories dirs;
+    /** Names looked up on the disk for a {@code ..} after a link, once per analysis. */
+    private final LinkLookups disk = new LinkLookups();
+
     private List<Word> findRoots;
 
     FileAccesses(Path cwd, Path home, List<PathAccess> accesses, List<PathAccess> arguments, List<String> problems) {
@@ -124,6 +127,11 @@ final class FileAccesses {
             }
             return;
         }
+        if (findRoots != null && v.contains("{}")) {
+            // find puts each file's name in place of {} anywhere in a word (.{}, {}.bak): a name made at run time
+            arguments.add(new PathAccess(kind, null, w.raw(), true, Scope.UNKNOWN));
+            return;
+        }
         if (w.isStatic() && EXEMPT_FILES.contains(v)) {
             return;
         }
@@ -168,7 +176,14 @@ final class FileAccesses {
                 problems.add("it " + verb + " `" + Snippet.of(v) + "`, in another process's directory or root");
             }
             switch (a.kind()) {
-                case PLAIN -> out.add(a.path());
+                case PLAIN -> {
+                    out.add(a.path());
+                    // A link before a `..` takes the kernel elsewhere than the names say: both are judged.
+                    Path physical = GlobNames.physical(p, disk);
+                    if (physical != null && !physical.equals(a.path())) {
+                        out.add(physical);
+                    }
+                }
                 case CWD -> {
                     if (dirs.unknown()) {
                         problems.add("it " + verb + " `" + Snippet.of(v) + "`, in the working directory, which is"

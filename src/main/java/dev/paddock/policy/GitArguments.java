@@ -193,7 +193,13 @@ final class GitArguments {
                     fx.path(Kind.WRITE, Scope.FILE, firstOperand(args.subList(1, args.size())));
                 }
             }
-            case "checkout", "restore" -> afterDoubleDash(args, fx, Kind.WRITE);
+            case "checkout" -> afterDoubleDash(args, fx, Kind.WRITE);
+            case "restore" -> restore(args, fx);
+            case "apply", "am" -> {
+                if (sub.equals("am") || !reportsOnly(args)) {
+                    fx.problem("`git " + sub + "` writes the files its patches name, which only the patches say");
+                }
+            }
             case "init" -> {
                 Word dir = firstOperand(args);
                 fx.path(Kind.WRITE, Scope.FILE, Word.of(dir == null ? ".git" : dir.value() + "/.git"));
@@ -341,11 +347,56 @@ final class GitArguments {
         boolean after = false;
         for (Word w : args) {
             if (after) {
-                fx.path(kind, Scope.FILE, w);
+                pathspec(w, fx, kind);
             } else if (w.value().equals("--")) {
                 after = true;
             }
         }
+    }
+
+    /** {@code git restore}: every operand is a pathspec ({@code -s}/{@code --source} take a value). */
+    private static void restore(List<Word> args, ArgumentEffects fx) {
+        boolean after = false;
+        for (int i = 0; i < args.size(); i++) {
+            String v = args.get(i).value();
+            if (!after && v.equals("--")) {
+                after = true;
+            } else if (!after && (v.equals("-s") || v.equals("--source") || v.equals("--pathspec-from-file"))) {
+                if (v.equals("--pathspec-from-file")) {
+                    fx.problem("`git restore --pathspec-from-file` names its paths in a file");
+                }
+                i++;
+            } else if (!after && v.startsWith("--pathspec-from-file=")) {
+                fx.problem("`git restore --pathspec-from-file` names its paths in a file");
+            } else if (after || !v.startsWith("-")) {
+                pathspec(args.get(i), fx, Kind.WRITE);
+            }
+        }
+    }
+
+    /**
+     * One pathspec git matches against the repository's files: a plain path is that file; one with a wildcard
+     * ({@code *} matches across {@code /} and a leading dot: {@code '*.json'} names {@code .claude/settings.json})
+     * or magic ({@code :/}, {@code :(glob)}) could name any file, which cannot be judged here.
+     */
+    private static void pathspec(Word w, ArgumentEffects fx, Kind kind) {
+        String v = w.value();
+        if (v.startsWith(":") || v.indexOf('*') >= 0 || v.indexOf('?') >= 0 || v.indexOf('[') >= 0) {
+            fx.problem("pathspec `" + v + "` may match any file of the repository, its configuration folders too");
+        } else {
+            fx.path(kind, Scope.FILE, w);
+        }
+    }
+
+    /** Whether {@code git apply} only reports on its patches ({@code --check}, {@code --stat}...). */
+    private static boolean reportsOnly(List<Word> args) {
+        for (Word w : args) {
+            String v = w.value();
+            if (v.equals("--check") || v.equals("--stat") || v.equals("--numstat") || v.equals("--summary")) {
+                return !has(args, "--apply");
+            }
+        }
+        return false;
     }
 
     private static Word firstOperand(List<Word> args) {

@@ -67,7 +67,16 @@ final class GlobNames {
             return false;
         }
         Pattern p = regex(g);
-        return p == null || p.matcher(n).matches();
+        if (p == null) {
+            return true;
+        }
+        // Trailing dots and spaces a volume may drop: `.claude?` names `.claude.`, which is `.claude` there.
+        for (String candidate : List.of(n, n + ".", n + " ", n + "..")) {
+            if (p.matcher(candidate).matches()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether one name-part of a glob could match one of {@link PolicyGuard#CONFIG_DIRECTORIES}. */
@@ -108,6 +117,33 @@ final class GlobNames {
             }
         }
         return Reach.INSIDE;
+    }
+
+    /**
+     * Where the kernel takes absolute path {@code raw} (as written: {@code ..} not applied) when it holds a
+     * {@code ..}: links before each {@code ..} followed first ({@code d/../../home} with {@code d -> a/b} is
+     * {@code a/../home}); for a glob, the directories before its first pattern. Null when it holds no {@code ..}
+     * before a pattern, or the disk cannot say.
+     */
+    static Path physical(Path raw, LinkLookups disk) {
+        String text = raw.toString();
+        if (!text.contains("/..")) {
+            return null;
+        }
+        List<String> names = List.of(text.substring(1).split("/"));
+        int first = 0;
+        while (first < names.size() && !hasPattern(names.get(first))) {
+            first++;
+        }
+        if (!names.subList(0, first).contains("..")) {
+            return null;
+        }
+        Path prefix = Path.of("/" + String.join("/", names.subList(0, first)));
+        Path real = disk.resolve(prefix, null);
+        if (real == null || first == names.size()) {
+            return real;
+        }
+        return real.resolve(String.join("/", names.subList(first, names.size())));
     }
 
     /**
@@ -225,7 +261,14 @@ final class GlobNames {
         }
     }
 
-    /** Appends the regex of {@code g[from, to)}; false when it could match anything (an extended glob). */
+    /**
+     * Appends the regex of {@code g[from, to)}; false when it could match anything (an extended glob). The text is a
+     * word's value with its quotes removed, so which characters were quoted is not known: every reading the quotes
+     * could give is matched. A bracket expression or a brace expansion matches any text from its opening to the last
+     * closing character of the part (a quoted {@code ]}, {@code !} or {@code ,} could change where it ends and what
+     * it means; named classes such as {@code [[:alpha:]]} hold brackets of their own); a backslash may be there or
+     * not, and the character after it keeps its meaning as a pattern.
+     */
     private static boolean append(String g, int from, int to, StringBuilder r) {
         for (int i = from; i < to; i++) {
             char c = g.charAt(i);
@@ -235,133 +278,29 @@ final class GlobNames {
             switch (c) {
                 case '*' -> r.append(".*");
                 case '?' -> r.append('.');
-                case '\\' -> {
-                    if (i + 1 < to) {
-                        r.append(Pattern.quote(String.valueOf(g.charAt(++i))));
-                    }
-                }
+                case '\\' -> r.append("\\\\?");
                 case '[' -> {
-                    int close = classEnd(g, i, to);
-                    if (close < 0) {
+                    int close = g.lastIndexOf(']', to - 1);
+                    if (close <= i) {
                         r.append("\\[");
                     } else {
-                        if (g.indexOf("[:", i + 1) > 0 && g.indexOf("[:", i + 1) < close) {
-                            r.append('.'); // a character class by name: any character will do
-                        } else {
-                            r.append(bracket(g.substring(i + 1, close)));
-                        }
+                        r.append(".*");
                         i = close;
                     }
                 }
                 case '{' -> {
-                    int close = braceEnd(g, i, to);
-                    if (close < 0) {
-                        r.append("\\{");
-                    } else {
-                        if (!alternatives(g, i + 1, close, r)) {
-                            return false;
-                        }
+                    int close = g.lastIndexOf('}', to - 1);
+                    String inside = close > i ? g.substring(i + 1, close) : "";
+                    if (close > i && (inside.contains(",") || inside.contains(".."))) {
+                        r.append(".*"); // {a,b} or {1..3}
                         i = close;
+                    } else {
+                        r.append("\\{"); // {} and {x} are no expansion
                     }
                 }
                 default -> r.append(Pattern.quote(String.valueOf(c)));
             }
         }
         return true;
-    }
-
-    /** {@code {a,b}} as {@code (?:a|b)}; a sequence {@code {1..3}} or a lone word as anything. */
-    private static boolean alternatives(String g, int from, int to, StringBuilder r) {
-        List<int[]> spans = new ArrayList<>();
-        int depth = 0;
-        int start = from;
-        for (int i = from; i < to; i++) {
-            char c = g.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == '{') {
-                depth++;
-            } else if (c == '}') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                spans.add(new int[] {start, i});
-                start = i + 1;
-            }
-        }
-        spans.add(new int[] {start, to});
-        if (spans.size() == 1) {
-            // {1..3}, {a..z}: a sequence, taken as any text; {} or {x} is no expansion, the braces stay
-            String inside = g.substring(from, to);
-            r.append(
-                    inside.contains("..") || inside.contains("{")
-                            ? ".*"
-                            : Pattern.quote(g.substring(from - 1, to + 1)));
-            return true;
-        }
-        r.append("(?:");
-        for (int k = 0; k < spans.size(); k++) {
-            if (k > 0) {
-                r.append('|');
-            }
-            if (!append(g, spans.get(k)[0], spans.get(k)[1], r)) {
-                return false;
-            }
-        }
-        r.append(')');
-        return true;
-    }
-
-    /** The index of the {@code ]} closing the class opened at {@code open}, or -1. */
-    private static int classEnd(String g, int open, int to) {
-        int i = open + 1;
-        if (i < to && (g.charAt(i) == '!' || g.charAt(i) == '^')) {
-            i++;
-        }
-        if (i < to && g.charAt(i) == ']') {
-            i++;
-        }
-        for (; i < to; i++) {
-            if (g.charAt(i) == ']') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** The index of the {@code }} closing the brace opened at {@code open}, or -1. */
-    private static int braceEnd(String g, int open, int to) {
-        int depth = 0;
-        for (int i = open; i < to; i++) {
-            char c = g.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == '{') {
-                depth++;
-            } else if (c == '}' && --depth == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** A bracket expression's inside as a regex class. */
-    private static String bracket(String inside) {
-        StringBuilder b = new StringBuilder("[");
-        int i = 0;
-        if (!inside.isEmpty() && (inside.charAt(0) == '!' || inside.charAt(0) == '^')) {
-            b.append('^');
-            i = 1;
-        }
-        for (; i < inside.length(); i++) {
-            char c = inside.charAt(i);
-            if (c == '-' && i > 0 && i < inside.length() - 1) {
-                b.append('-');
-            } else if (Character.isLetterOrDigit(c)) {
-                b.append(c);
-            } else {
-                b.append('\\').append(c);
-            }
-        }
-        return b.append(']').toString();
     }
 }

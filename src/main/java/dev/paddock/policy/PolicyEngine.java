@@ -233,13 +233,14 @@ public final class PolicyEngine {
                     ? guard.writeGlob(acc.path(), acc.written(), what, disk)
                     : guard.readGlob(acc.path(), acc.written(), what);
         }
+        // As written, `..` kept: a link before it is followed first (the analysis's path has it applied).
         Path asWritten = acc.scope() == PathAccess.Scope.FILE
                 ? PolicyGuard.resolve(acc.written(), cwd, dir, policy.home())
                 : null;
         Path first = asWritten != null ? asWritten : acc.path();
-        Decision builtIn = write ? guard.write(first, what, disk) : guard.read(first, what);
+        Decision builtIn = write ? guard.write(first, what, disk) : guard.read(first, what, disk);
         if (builtIn == null && asWritten != null && !asWritten.normalize().equals(acc.path())) {
-            builtIn = write ? guard.write(acc.path(), what, disk) : guard.read(acc.path(), what);
+            builtIn = write ? guard.write(acc.path(), what, disk) : guard.read(acc.path(), what, disk);
         }
         return builtIn;
     }

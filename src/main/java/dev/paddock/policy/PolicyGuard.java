@@ -216,9 +216,25 @@ public final class PolicyGuard {
 
     /** {@link #read(Path, String)} with the request in words written only for a decision. */
     Decision read(Path path, Supplier<String> what) {
+        return read(path, what, null);
+    }
+
+    /**
+     * {@link #read(Path, Supplier)}; with {@code disk}, a path that holds {@code ..} is also taken where the kernel
+     * takes it (a link before the {@code ..} followed first: {@code d/../../home} with {@code d -> a/b}).
+     */
+    Decision read(Path path, Supplier<String> what, LinkLookups disk) {
         // By name only: reads are most requests, and a link that leads into the home has to exist before (its
-        // creation, naming the home, is asked), so the disk is not asked here.
-        Set<Path> all = Set.of(path.toAbsolutePath().normalize());
+        // creation, naming the home, is asked), so the disk is not asked here, but for a `..` after a link.
+        Path abs = path.toAbsolutePath();
+        Set<Path> all = new LinkedHashSet<>();
+        all.add(abs.normalize());
+        if (disk != null && abs.toString().contains("/..")) {
+            Path resolved = disk.resolve(abs, null);
+            if (resolved != null) {
+                all.add(resolved);
+            }
+        }
         String why = inPaddockHome(all);
         if (why != null) {
             return new Decision(
@@ -404,7 +420,8 @@ public final class PolicyGuard {
 
     /**
      * {@code text} as a path: {@code ~} and {@code ~/x} from the home, else against {@code cwd}, with the names of
-     * {@link ProcPaths} rewritten ({@code /proc/self/cwd/x} is {@code x} in {@code cwd}); null if none.
+     * {@link ProcPaths} rewritten ({@code /proc/self/cwd/x} is {@code x} in {@code cwd}; such a path comes back
+     * normalised, any other as written, {@code ..} included); null if none.
      */
     static Path resolve(String text, Path cwd, Path home) {
         return resolve(text, cwd, cwd.toAbsolutePath().normalize(), home);
@@ -420,7 +437,8 @@ public final class PolicyGuard {
                 p = cwd.resolve(text);
             }
             Path plain = p.isAbsolute() ? ProcPaths.plain(p, dir) : null;
-            return plain != null ? plain : p;
+            // Not a /proc or /dev/fd name: kept as written, so a link before a `..` can be followed first.
+            return plain != null && !plain.equals(p.normalize()) ? plain : p;
         } catch (InvalidPathException e) {
             return null;
         }

@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * A throwaway world for running bypass commands under the real {@code /bin/bash}: a repository {@code repo/}
  * (two commits, the second one committing {@code .env}; {@code build/}, a Makefile, a package.json whose test
  * script is {@code true}; symbolic links {@code notes -> .env} and {@code g -> .git}, as a checkout or an
- * archive could leave them; Claude Code's settings {@code .claude/settings.json} and a link {@code cfg -> .claude}),
+ * archive could leave them; Claude Code's settings {@code .claude/settings.json}, a link {@code cfg -> .claude} and
+ * a harmless one {@code d -> build/inner}), a patch {@code cfg.diff} that changes those settings, a folder
+ * {@code paddock/} holding an allow-all {@code policy.json},
  * a {@code home/} holding Paddock's home {@code .paddock/api-token}, and what an attacker would have planted beside
  * it: a home
  * {@code evil/} whose git configuration, {@code .bashrc} and {@code .bash_profile} run {@code touch ../m}, a
@@ -86,6 +88,14 @@ final class BypassFixture {
         Files.createSymbolicLink(repo.resolve("g"), Path.of(".git"));
         write(Files.createDirectories(repo.resolve(".claude")).resolve("settings.json"), "{}\n");
         Files.createSymbolicLink(repo.resolve("cfg"), Path.of(".claude"));
+        Files.createDirectories(repo.resolve("build/inner"));
+        Files.createSymbolicLink(repo.resolve("d"), Path.of("build/inner"));
+        write(
+                t.resolve("cfg.diff"),
+                "--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-{}\n+{\"pwned\": true}\n");
+        write(
+                Files.createDirectories(t.resolve("paddock")).resolve("policy.json"),
+                "{\"permissions\": {\"allow\": [\"Bash\"]}}\n");
         write(Files.createDirectories(t.resolve("home/.paddock")).resolve("api-token"), TOKEN + "\n");
         Path nested = repo.resolve("nested");
         git(repo, "init", "-q", "--template=", "nested");

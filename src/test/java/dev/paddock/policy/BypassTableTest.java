@@ -438,6 +438,54 @@ class BypassTableTest {
                 open(ask, NO_RULE, "grep -r . ../hom?", prints(BypassFixture.TOKEN)),
                 open(ask, NO_RULE, "for f in ~/.paddock/api-token; do cat $f; done", prints(BypassFixture.TOKEN)),
                 open(ask, NO_RULE, "f=~/.paddock/api-token; cat $f", prints(BypassFixture.TOKEN)),
+                // named classes, quotes and lookalikes inside brackets; extended globs
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh .clau[[:alpha:]]e/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh .cl[[=a=]]ude/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh .cl[\"!\"a]ude/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh .cl[a\"]\"x]ude/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh .cl[a\uff3dx]ude/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                open(ask, NO_RULE, "cat ~/.pad[[:alpha:]]ock/api-token", prints(BypassFixture.TOKEN)),
+                open(
+                        ask,
+                        NO_RULE,
+                        "shopt -s extglob\ncp ../evilsh .cla@(u)de/settings.json",
+                        contains(".claude/settings.json", "../m")),
+                // a link before `..`: the kernel follows it first (d -> build/inner)
+                open(deny, NO_RULE, "cat d/../../../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                open(
+                        deny,
+                        NO_RULE,
+                        "cp ../evilsh d/../../../home/.paddock/api-token",
+                        contains("../home/.paddock/api-token", "../m")),
+                open(deny, NO_RULE, "cd -P d/../../.. && cat home/.paddock/api-token", prints(BypassFixture.TOKEN)),
+                open(ask, NO_RULE, "cat d/../../../home/.pad*/api-token", prints(BypassFixture.TOKEN)),
+                // programs that write files they do not name
+                open(ask, NO_RULE, "git apply ../cfg.diff", contains(".claude/settings.json", "pwned")),
+                open(
+                        ask,
+                        NO_RULE,
+                        "cp -r ../paddock paddock && find paddock -maxdepth 0 -exec mv {} .{} \\;",
+                        contains(".paddock/policy.json", "Bash")),
                 issue(deny, NO_RULE, "cat /proc/self/root%BASE%/home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 issue(deny, NO_RULE, "cat /proc/self/cwd/../home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 work(

@@ -23,15 +23,18 @@ class GlobNamesTest {
                 ".c*|.claude|false|true",
                 ".cl[a]ude|.claude|false|true",
                 ".cl[!x]ude|.claude|false|true",
-                ".cl[^a]ude|.claude|false|false",
+                ".cl[^a]ude|.claude|false|true", // the ^ may have been quoted: then it is no negation
                 ".CLAUD?|.claude|false|true", // nocaseglob may be on, and some file systems ignore case
                 ".cla{u,x}de|.claude|false|true",
-                ".cla{x,y}de|.claude|false|false",
+                ".cla{x,y}de|.claude|false|true", // a quoted comma or brace would change the words: any text
                 ".@(claude)|.claude|false|true", // an extended glob is taken to match anything
                 "*|.claude|false|false", // a leading dot is matched only by a dot, unless dotglob is on
                 "*|.claude|true|true",
                 "?claude|.claude|true|true",
                 "[.]claude|.claude|false|false",
+                ".clau[[:alpha:]]e|.claude|false|true", // a named class holds brackets of its own
+                ".cl[a\uff3dx]ude|.claude|false|true", // a fullwidth ] is no closing bracket
+                ".cl\\aude|.claude|false|true",
                 "*.md|.claude|true|false",
                 "{}|.claude|true|false", // no brace expansion: find's {} stays as it is
                 "{1..3}|.claude|true|true",

@@ -81,6 +81,10 @@ class PolicyDecisionTableTest {
         String rmrf = "Bash(rm -rf:*)";
         String force = "Bash(git push --force:*)";
         return Stream.of(
+                // git pathspecs match across folders and dots: a wildcard or magic could name configuration
+                ask("git commit -m x && git checkout HEAD -- '*.json'"),
+                ask("git commit -m x && git checkout HEAD -- :/"),
+                allow("git diff -- '*.json'", "Bash(git diff:*)"),
                 // plain allowed commands and compounds of them
                 allow("git status", "Bash(git status)"),
                 allow("git diff HEAD~1 -- src", "Bash(git diff:*)"),

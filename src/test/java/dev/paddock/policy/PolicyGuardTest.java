@@ -129,13 +129,13 @@ class PolicyGuardTest {
 
     @Test
     void aCommandNamingPolicyOrHookFilesIsAskedEvenWhenAllowed() {
-        // git checkout -- PATHS is known to write its paths: denied as any other write (see the deny test)
+        // git checkout -- PATHS and git restore PATHS are known to write their paths: denied as any other write
         assertBuiltInDeny(bash("git checkout HEAD -- .claude"));
+        assertBuiltInDeny(bash("git restore --source=HEAD~1 .claude/"));
         for (String command : new String[] {
             "python3 fix.py .paddock/policy.json",
             "git stash push -- .claude",
             "node tool.js --config=../../../../.claude/settings.json",
-            "git restore --source=HEAD~1 .claude/",
             "ls -la " + paddockHome
         }) {
             Decision d = bash(command);
