@@ -40,9 +40,20 @@ final class GlobNames {
 
     /** Whether {@code text} holds a glob or brace character that the shell may expand. */
     static boolean hasPattern(String text) {
+        int brace = text.indexOf('{');
+        if (brace >= 0) {
+            int close = text.lastIndexOf('}');
+            if (close > brace) {
+                String inside = text.substring(brace + 1, close);
+                if (inside.indexOf(',') >= 0 || inside.contains("..")) {
+                    return true; // {a,b} or {1..3}: brace expansion; a lone {, {} or {x} is none
+                }
+            }
+        }
+        int close = text.lastIndexOf(']');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c == '*' || c == '?' || c == '[' || c == '{') {
+            if (c == '*' || c == '?' || c == '[' && close > i) { // a [ that nothing closes is a plain [
                 return true;
             }
             if ((c == '@' || c == '!' || c == '+') && i + 1 < text.length() && text.charAt(i + 1) == '(') {
@@ -63,8 +74,16 @@ final class GlobNames {
         }
         String g = foldGlob(glob);
         String n = PolicyGuard.fold(name);
-        if (!dotglob && n.startsWith(".") && !g.isEmpty() && "*?[".indexOf(g.charAt(0)) >= 0) {
+        if (!dotglob && n.startsWith(".") && !mayStartWithDot(g)) {
             return false;
+        }
+        if (!g.isEmpty()
+                && !n.isEmpty()
+                && Character.isLetterOrDigit(g.charAt(0))
+                && Character.isLetterOrDigit(n.charAt(0))
+                && Character.toLowerCase(g.charAt(0)) != Character.toLowerCase(n.charAt(0))
+                && !(g.length() > 1 && g.charAt(1) == '(')) {
+            return false; // a literal first letter that is not the name's
         }
         Pattern p = regex(g);
         if (p == null) {
@@ -77,6 +96,18 @@ final class GlobNames {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a glob part (folded) could match a name that starts with a dot without {@code dotglob}: only a dot
+     * spelled out matches one, maybe behind a backslash, inside braces or an extended glob.
+     */
+    private static boolean mayStartWithDot(String g) {
+        if (g.isEmpty()) {
+            return false;
+        }
+        char c = g.charAt(0);
+        return c == '.' || c == '\\' || c == '{' || "@!+*?".indexOf(c) >= 0 && g.length() > 1 && g.charAt(1) == '(';
     }
 
     /** Whether one name-part of a glob could match one of {@link PolicyGuard#CONFIG_DIRECTORIES}. */
