@@ -83,6 +83,7 @@ public final class BashAnalyzer {
     private final List<PathAccess> arguments = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
     final FileAccesses files;
+    private final Reshapes reshapes = new Reshapes();
     /** Quoted text that holds {@code $(}, backticks or <code>${</code>: code if bash expands it later. */
     private final List<String> latent = new ArrayList<>();
 
@@ -103,7 +104,7 @@ public final class BashAnalyzer {
         this.start = cwd;
         this.home = home;
         this.root = root;
-        this.files = new FileAccesses(cwd, home, accesses, arguments, problems);
+        this.files = new FileAccesses(cwd, home, accesses, arguments, problems, reshapes);
     }
 
     /** {@link #analyze(String, Path, Path, Path)} with the working directory as the project root. */
@@ -124,6 +125,10 @@ public final class BashAnalyzer {
         a.script(command, 0);
         a.latentCode();
         a.files.gitDirectoryWrites();
+        String reshaped = a.reshapes.problem();
+        if (reshaped != null) {
+            a.problems.add(reshaped);
+        }
         if (a.carriers.size() + a.embedded.size() > MAX_CARRIERS) {
             a.problems.add("more than " + MAX_CARRIERS + " commands whose arguments may hold a command to judge");
         }
@@ -139,6 +144,7 @@ public final class BashAnalyzer {
     }
 
     private void simple(SimpleCommand c, int depth) {
+        reshapes.at(invocations.size());
         for (Word w : c.words()) {
             noteLatent(w);
         }
@@ -185,6 +191,11 @@ public final class BashAnalyzer {
         words.set(0, Word.of(name));
         List<Word> args = words.subList(1, words.size());
         String key = LoadingCheck.key(name);
+        reshapes.program(name, args);
+        String editor = Editors.problem(name, key, args);
+        if (editor != null) {
+            problems.add(editor);
+        }
         switch (name) {
             case "git" -> words = git(words);
             case "find" -> find(words, depth);
@@ -330,6 +341,9 @@ public final class BashAnalyzer {
 
     private void cd(List<Word> args, boolean repeated) {
         int i = Options.skip(args, "LPe@", "", Set.of(), Set.of());
+        if (i < args.size() && args.get(i).value().contains("..")) {
+            reshapes.dotDot();
+        }
         if (i >= args.size()) {
             files.dirs().cd("", repeated, home);
         } else {

@@ -38,9 +38,18 @@ final class FileAccesses {
     /** Names looked up on the disk for a {@code ..} after a link, once per analysis. */
     private final LinkLookups disk = new LinkLookups();
 
+    private final Reshapes reshapes;
+
     private List<Word> findRoots;
 
-    FileAccesses(Path cwd, Path home, List<PathAccess> accesses, List<PathAccess> arguments, List<String> problems) {
+    FileAccesses(
+            Path cwd,
+            Path home,
+            List<PathAccess> accesses,
+            List<PathAccess> arguments,
+            List<String> problems,
+            Reshapes reshapes) {
+        this.reshapes = reshapes;
         this.dirs = new Directories(cwd);
         this.home = home;
         this.accesses = accesses;
@@ -69,6 +78,9 @@ final class FileAccesses {
      * {@link ProcPaths} rewritten; null when unknown.
      */
     List<Path> resolve(String v) {
+        if (v.contains("..")) {
+            reshapes.dotDot();
+        }
         List<Path> raw = dirs.resolveRaw(v, home);
         if (raw == null) {
             return null;
@@ -163,6 +175,9 @@ final class FileAccesses {
             return null;
         }
         List<Path> out = new java.util.ArrayList<>(raw.size());
+        if (v.contains("..")) {
+            reshapes.dotDot();
+        }
         for (Path p : raw) {
             if (scope == Scope.PATTERN) {
                 String text = p.normalize().toString();

@@ -81,7 +81,7 @@ final class LoadingCheck {
         GRAMMARS.put("curl", new Grammar(true, false, false, Zone.ALL, "AbcCdDeEFHKmoOQrTuUwXxYyz", ""));
         GRAMMARS.put("wget", new Grammar(true, true, false, Zone.ALL, "eoaOPTtwQiBUYlAR", ""));
         GRAMMARS.put("zip", new Grammar(false, false, false, Zone.ALL, "", ""));
-        GRAMMARS.put("vim", new Grammar(false, false, false, Zone.ALL, "cSuU", ""));
+        GRAMMARS.put("vim", new Grammar(false, false, false, Zone.ALL, "cSsuU", ""));
         GRAMMARS.put("install", new Grammar(true, true, false, Zone.ALL, "mogSt", ""));
     }
 
@@ -92,7 +92,23 @@ final class LoadingCheck {
         return switch (program) {
             case "sh", "dash", "zsh", "ksh", "mksh", "ash", "bash" -> "bash";
             case "nodejs" -> "node";
-            case "vi", "nvim", "view", "vimdiff" -> "vim";
+            case "vi",
+                    "nvim",
+                    "view",
+                    "vimdiff",
+                    "rvim",
+                    "rview",
+                    "gvim",
+                    "gview",
+                    "evim",
+                    "vimx",
+                    "vim.basic",
+                    "vim.tiny",
+                    "vim.nox",
+                    "vim.gtk",
+                    "vim.gtk3",
+                    "ex",
+                    "nex" -> "vim";
             case "gtar", "bsdtar" -> "tar";
             case "gmake" -> "make";
             default -> isPython(program) ? "python" : program;

@@ -445,6 +445,7 @@ final class LoadingOptions {
             opt("vim", "+", Style.PREFIX, "runs an editor command", "vim '+!x' f"),
             reads("vim", "-S", "runs the commands of this file", "vim -S ./s.vim f"),
             reads("vim", "-u", "reads this file as the vimrc", "vim -u ./rc f"),
+            reads("vim", "-s", "types the keys of this file (commands included)", "vim -s ./keys f"),
             opt("install", "--strip-program", V, "runs this program on each file",
                     "install --strip-program=./x -s f d"));
     // spotless:on

@@ -363,10 +363,22 @@ public final class PolicyEngine {
                     "`" + input + "` is not a path: " + e.getMessage(),
                     null);
         }
+        // /proc/self/cwd/x and /proc/self/root/x are x in the agent's directory and /x (its tool runs there).
+        Path abs = file.toAbsolutePath();
+        if (abs.toString().startsWith("/proc/") || abs.toString().startsWith("/dev/")) {
+            Path plain = ProcPaths.plain(abs, request.cwd().toAbsolutePath().normalize());
+            if (plain == null || ProcPaths.of(abs).otherProcess()) {
+                return new Decision(
+                        Verdict.ASK.strictest(policy.unmatched()),
+                        "`" + input + "` is reached through a file descriptor or another process, which cannot be"
+                                + " judged before it runs",
+                        null);
+            }
+            file = plain;
+        }
         boolean edits = Rule.EDIT_TOOLS.contains(request.tool());
-        Decision builtIn = edits
-                ? guard.write(file, request.tool() + " `" + input + "`")
-                : guard.read(file, request.tool() + " `" + input + "`");
+        String what = request.tool() + " `" + input + "`";
+        Decision builtIn = edits ? guard.write(file, what) : guard.read(file, () -> what, new LinkLookups());
         if (builtIn != null && builtIn.verdict() == Verdict.DENY) {
             return builtIn;
         }

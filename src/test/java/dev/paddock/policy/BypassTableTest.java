@@ -479,6 +479,22 @@ class BypassTableTest {
                         contains("../home/.paddock/api-token", "../m")),
                 open(deny, NO_RULE, "cd -P d/../../.. && cat home/.paddock/api-token", prints(BypassFixture.TOKEN)),
                 open(ask, NO_RULE, "cat d/../../../home/.pad*/api-token", prints(BypassFixture.TOKEN)),
+                // a link made, or a folder above the working directory moved, by the same command line
+                open(
+                        ask,
+                        NO_RULE,
+                        "mkdir -p a/b; ln -s a/b e; cat e/../../../home/.paddock/api-token",
+                        prints(BypassFixture.TOKEN).fresh()), // it makes files
+                open(
+                        ask,
+                        NO_RULE,
+                        "mkdir -p a/b; ln -s a/b e; cd e; cat ../../../home/.paddock/api-token",
+                        prints(BypassFixture.TOKEN).fresh()), // it makes files
+                open(
+                        ask,
+                        NO_RULE,
+                        "mkdir -p s/t; cd s/t; mv ../../s ../../../s2; cat ../../home/.paddock/api-token",
+                        prints(BypassFixture.TOKEN).fresh()), // it makes files
                 // programs that write files they do not name
                 open(ask, NO_RULE, "git apply ../cfg.diff", contains(".claude/settings.json", "pwned")),
                 open(

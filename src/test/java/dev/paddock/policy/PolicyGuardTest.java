@@ -240,4 +240,21 @@ class PolicyGuardTest {
         assertThat(d.verdict()).isEqualTo(Verdict.ASK);
         assertThat(d.reason()).contains("only at run time");
     }
+
+    @Test
+    void fileToolsReachingTheHomeThroughProcNamesAreDenied() {
+        String token = paddockHome.resolve("api-token").toString();
+        assertBuiltInDeny(tool("Read", "/proc/self/root" + token));
+        assertBuiltInDeny(tool("Write", "/proc/thread-self/root" + token));
+        assertThat(tool("Read", "/proc/1/cwd/x").verdict()).isEqualTo(Verdict.ASK);
+    }
+
+    @Test
+    void editorsThatReadTheirCommandsAreAsked() {
+        for (String command : new String[] {
+            "ed -s x <<< 'w .claude/x'", "ex -sc 'w! .claude/x|q' x", "vim -es x <<< 'w! .claude/x'", "vim -s keys x"
+        }) {
+            assertThat(bash(command).verdict()).as(command).isEqualTo(Verdict.ASK);
+        }
+    }
 }

@@ -1,0 +1,43 @@
+package dev.paddock.policy;
+
+import dev.paddock.policy.shell.Word;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Editors that take their commands from somewhere the analysis cannot read: {@code ed} and {@code ex} read editing
+ * commands from their standard input ({@code ed -s f <<< 'w .claude/x'}), and so does vim in Ex mode
+ * ({@code -e}, {@code -E}, {@code -es}). An editor command may write or read any file, or run a program. The
+ * other ways vim runs commands ({@code -c}, {@code +cmd}, {@code -S}, {@code -s keys}) are {@link LoadingOptions}'
+ * entries.
+ */
+final class Editors {
+    /** Line editors: their commands always come from their input. */
+    private static final Set<String> LINE_EDITORS = Set.of("ed", "red", "ex", "exim", "nex");
+    /** vim's options that make it read commands from its input or a file of keys. */
+    private static final Set<String> VIM_SCRIPTED = Set.of("-e", "-E", "-es", "-Es");
+
+    private Editors() {}
+
+    /** Why this run of an editor cannot be judged, or null. */
+    static String problem(String name, String key, List<Word> args) {
+        if (LINE_EDITORS.contains(name)) {
+            return "`" + name + "` runs the editing commands it reads from its standard input, which may write or"
+                    + " read any file";
+        }
+        if (!key.equals("vim")) {
+            return null;
+        }
+        for (Word w : args) {
+            String v = w.value();
+            if (v.equals("--")) {
+                return null;
+            }
+            if (VIM_SCRIPTED.contains(v)) {
+                return "`" + name + " " + v + "` runs editing commands it reads from its input or a file, which may"
+                        + " write or read any file";
+            }
+        }
+        return null;
+    }
+}
