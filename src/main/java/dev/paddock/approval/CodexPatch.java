@@ -10,12 +10,13 @@ import java.util.regex.Pattern;
  * Codex's file edits as its PreToolUse hook shows them (Codex CLI 0.171.0): a Bash "command"
  * {@code apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\nEOF}, which Codex
  * applies itself rather than through a shell. A patch of one file is judged as an edit of that file; one of several
- * files (or a move) stays a shell command, which the policy does not allow by a file rule.
+ * files (or a move) stays a shell command, which is asked ({@code apply_patch} writes the files its patch names).
+ * Codex trims each line of a patch, so an indented header counts too.
  */
 final class CodexPatch {
     private static final Pattern START = Pattern.compile("\\Aapply_patch\\s*<<\\s*'?EOF'?\\n\\*\\*\\* Begin Patch\\n");
-    private static final Pattern FILE =
-            Pattern.compile("^\\*\\*\\* (Add|Update|Delete) File: (.+)$|^\\*\\*\\* Move to: (.+)$", Pattern.MULTILINE);
+    private static final Pattern FILE = Pattern.compile(
+            "^[ \\t]*\\*\\*\\* (Add|Update|Delete) File: (.+)$|^[ \\t]*\\*\\*\\* Move to: (.+)$", Pattern.MULTILINE);
 
     private CodexPatch() {}
 

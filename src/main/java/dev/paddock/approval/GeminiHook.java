@@ -56,7 +56,10 @@ public final class GeminiHook {
         if (as != null) {
             name = as[0];
             JsonNode v = input.get(as[1]);
-            if (v != null && !v.isNull()) {
+            if (v != null && v.isTextual() && v.asText().startsWith("@") && !tool.equals("run_shell_command")) {
+                // Gemini CLI drops a leading @ from a path that does not exist as written: the file it then uses
+                judged.put(as[2], v.asText().substring(1));
+            } else if (v != null && !v.isNull()) {
                 judged.set(as[2], v);
             }
         } else if (tool.equals("web_fetch")) {

@@ -345,9 +345,12 @@ public final class PolicyEngine {
     }
 
     private Decision file(ToolRequest request) {
-        String input = request.input().strip();
+        String input = trim(request.input());
         if (input.isEmpty()) {
-            return judge(request.tool(), (r, broad) -> r.specifier() == null, request.tool());
+            // No path: Grep, Glob and LS work in the working directory, which may hold the Paddock home.
+            Decision builtIn = guard.read(request.cwd(), request.tool() + " in " + request.cwd());
+            Decision d = judge(request.tool(), (r, broad) -> r.specifier() == null, request.tool());
+            return builtIn != null && builtIn.verdict().isStricterThan(d.verdict()) ? builtIn : d;
         }
         Path file;
         try {
@@ -452,5 +455,25 @@ public final class PolicyEngine {
         Decision decision() {
             return new Decision(verdict, reason(), rule);
         }
+    }
+
+    /**
+     * A tool's path without the white space around it, as the agents' JavaScript {@code trim()} drops it: no-break
+     * spaces and the byte order mark too, which {@link String#strip()} keeps.
+     */
+    static String trim(String s) {
+        int from = 0;
+        int to = s.length();
+        while (from < to && blank(s.charAt(from))) {
+            from++;
+        }
+        while (to > from && blank(s.charAt(to - 1))) {
+            to--;
+        }
+        return s.substring(from, to);
+    }
+
+    private static boolean blank(char c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\uFEFF';
     }
 }

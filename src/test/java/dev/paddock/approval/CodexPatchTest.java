@@ -32,6 +32,13 @@ class CodexPatchTest {
                         + "*** End Patch\nEOF\n"))
                 .isEmpty();
         assertThat(CodexPatch.onlyFile("echo hi; " + ADD)).isEmpty();
+        // Codex trims each line: an indented header is a second file, so the patch is no edit of x.txt alone
+        assertThat(CodexPatch.onlyFile("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.txt\n+hi\n"
+                        + " *** Add File: .claude/evil.json\n+{}\n*** End Patch\nEOF\n"))
+                .isEmpty();
+        assertThat(CodexPatch.onlyFile("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.txt\n+hi\n"
+                        + "\t*** Add File: .claude/evil.json\n+{}\n*** End Patch\nEOF\n"))
+                .isEmpty();
     }
 
     @Test

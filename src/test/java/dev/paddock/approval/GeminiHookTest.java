@@ -75,6 +75,22 @@ class GeminiHookTest {
     }
 
     @Test
+    void aPathGeminiReadsWithoutItsLeadingAtIsJudgedSo() throws Exception {
+        // Gemini CLI drops the @ of a path that does not exist as written
+        assertThat(parse(
+                                "write_file",
+                                input().put("file_path", "@.gemini/settings.json")
+                                        .put("content", "x"))
+                        .toRequest("s")
+                        .input())
+                .isEqualTo(".gemini/settings.json");
+        assertThat(parse("read_file", input().put("file_path", "@../home/api-token"))
+                        .toRequest("s")
+                        .input())
+                .isEqualTo("../home/api-token");
+    }
+
+    @Test
     void theAnswerIsInGeminisFormat() {
         assertThat(GeminiHook.output(false, "Paddock: no"))
                 .isEqualTo("{\"decision\":\"deny\",\"reason\":\"Paddock: no\"}");

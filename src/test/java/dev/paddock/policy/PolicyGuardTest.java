@@ -257,4 +257,30 @@ class PolicyGuardTest {
             assertThat(bash(command).verdict()).as(command).isEqualTo(Verdict.ASK);
         }
     }
+
+    @Test
+    void aToolPathIsTrimmedAsTheAgentsTrimIt() {
+        // JavaScript's trim() drops no-break spaces and the byte order mark; String.strip() keeps them
+        assertBuiltInDeny(tool("Grep", "\u00a0" + paddockHome));
+        assertBuiltInDeny(tool("Grep", "\ufeff" + paddockHome + "\u202f"));
+        assertThat(PolicyEngine.trim("\u00a0 x \u3000")).isEqualTo("x");
+    }
+
+    @Test
+    void aSearchWithoutAPathSearchesTheWorkingDirectory() {
+        Decision d = engine.decide(new ToolRequest("Grep", "", paddockHome.getParent()));
+        assertThat(d.verdict()).as(d.reason()).isEqualTo(Verdict.ASK);
+        assertThat(engine.decide(new ToolRequest("Grep", "", worktree)).verdict())
+                .isEqualTo(Verdict.ALLOW);
+    }
+
+    @Test
+    void patchProgramsAreAsked() {
+        for (String command : new String[] {
+            "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: .claude/x\n+{}\n*** End Patch\nPATCH\n",
+            "patch -p1 < fix.diff"
+        }) {
+            assertThat(bash(command).verdict()).as(command).isEqualTo(Verdict.ASK);
+        }
+    }
 }
