@@ -4,7 +4,9 @@ import dev.paddock.isolation.LinkedWorktree;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.WorktreeChanges;
+import dev.paddock.worktree.WorktreeHeads;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,11 +18,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The one merge worktree a repository keeps between entries ({@code <repo>/.worktrees/.merge/kept}), so an entry
  * with a test command does not check the whole tree out and delete it again (see
- * docs/decisions/0021-kept-merge-worktree.md). An attempt takes it: it is moved to the entry's own path
- * ({@link MergeGit#worktreeOf}), checked out detached and forced at the commit to test, cleaned of every untracked and ignored file, and
- * then checked: HEAD is that commit, nothing is modified, untracked or ignored, no merge or rebase is under way.
- * Any doubt, and it is removed and a new one added as before. When the attempt ends its worktree is given back
- * (moved to {@code kept}) unless one is kept already or a rebase or the like is under way in it; a conflicted entry keeps its worktree for a person.
+ * docs/decisions/0021-kept-merge-worktree.md). A clean merge's test takes it where it is
+ * ({@link #checkOutInPlace}); an attempt that merges in the worktree (conflicts, the rebase strategy) takes it to
+ * the entry's own path ({@link MergeGit#worktreeOf}, {@link #checkOut}). Either way it is checked out detached and
+ * forced at the commit to test, cleaned of every untracked and ignored file, and then checked: HEAD is that commit,
+ * nothing is modified, untracked or ignored, no merge or rebase is under way. Any doubt, and it is removed and a new
+ * one added. When an attempt at the entry's path ends its worktree is given back (moved to {@code kept}) unless one
+ * is kept already or a rebase or the like is under way in it; a conflicted entry keeps its worktree for a person.
  */
 final class KeptWorktree {
     private static final Logger LOG = LoggerFactory.getLogger(KeptWorktree.class);
@@ -56,7 +60,9 @@ final class KeptWorktree {
     }
 
     /**
-     * Puts a clean worktree detached at {@code commit} at {@code wt}: the kept one when it is whole, else a new one.
+     * Puts a clean worktree detached at {@code commit} at {@code wt} (the entry's own path, for a merge made in the
+     * worktree): the kept one moved there when it is whole ({@code git worktree move} refuses one whose {@code .git}
+     * and admin directory do not name each other), else a new one.
      *
      * @throws GitException when no worktree can be made
      */
@@ -71,6 +77,56 @@ final class KeptWorktree {
                 merge.remove(repo, kept);
             }
             merge.addWorktree(repo, wt, commit);
+        }
+    }
+
+    /**
+     * Makes the kept worktree itself clean and detached at {@code commit}, where it is (no move: nothing of a clean
+     * merge's test needs the entry's own path), and returns it. It is used only when its {@code .git} file and its
+     * admin directory still name each other in this repository ({@link #linkedHere}): every git command that follows
+     * runs in it, and one whose {@code .git} a test pointed elsewhere would act there. Otherwise, or when it cannot
+     * be made clean, it is removed and a new one added at the same path.
+     *
+     * @throws GitException when no worktree can be made
+     */
+    Path checkOutInPlace(Path repo, String commit) throws GitException {
+        synchronized (lock(repo)) {
+            Path kept = of(repo);
+            if (Files.isDirectory(kept)) {
+                if (linkedHere(repo, kept) && refresh(kept, commit)) {
+                    return kept;
+                }
+                LOG.info("The kept merge worktree {} is replaced", kept);
+                merge.remove(repo, kept);
+            }
+            merge.addWorktree(repo, kept, commit);
+            return kept;
+        }
+    }
+
+    /**
+     * Whether {@code wt} is a linked worktree of {@code repo} whose {@code .git} file names an admin directory
+     * {@code <common dir>/worktrees/<name>} of this repository that names {@code wt} back (its {@code gitdir} file)
+     * and shares this repository's common directory: what {@code git worktree move} checks before it moves one.
+     * Read in this process; false on any doubt.
+     */
+    static boolean linkedHere(Path repo, Path wt) {
+        try {
+            Path repoGitDir = WorktreeHeads.gitDirOf(repo);
+            if (repoGitDir == null) {
+                return false;
+            }
+            Path common = WorktreeHeads.commonDirOf(repoGitDir).toRealPath();
+            Path admin = LinkedWorktree.adminDirOf(wt).toRealPath();
+            if (!common.resolve("worktrees").equals(admin.getParent())
+                    || !WorktreeHeads.commonDirOf(admin).toRealPath().equals(common)) {
+                return false;
+            }
+            Path back = Path.of(Files.readString(admin.resolve("gitdir"), StandardCharsets.UTF_8)
+                    .strip());
+            return admin.resolve(back).toRealPath().equals(wt.resolve(".git").toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -194,7 +194,7 @@ final class MergeAttempt {
                     true);
         }
         if (st.strategy() == MergeStrategy.MERGE) {
-            AttemptOutcome o = inCore(st, ours.get(), theirs.get(), tips.theirsInOurs(), wt, pre);
+            AttemptOutcome o = inCore(st, ours.get(), theirs.get(), tips.theirsInOurs(), pre);
             if (o != null) {
                 return o;
             }
@@ -285,16 +285,16 @@ final class MergeAttempt {
      * A clean merge is made in core ({@code git merge-tree --write-tree}, the same ort merge as {@code git merge})
      * and committed with {@code git commit-tree -p base -p branch}. Without a test command nobody reads the result's
      * files: no checkout at all. With one, the merge commit is checked out in the repository's kept merge worktree
-     * ({@link KeptWorktree}: only the files that differ from the last entry's are written) and tested there. A
-     * conflict (or a git that cannot) falls back to the merge worktree, which keeps the conflicted state for a person.
+     * where it is ({@link KeptWorktree#checkOutInPlace}: only the files that differ from the last entry's are written,
+     * no move to the entry's path) and tested there. A conflict (or a git that cannot) falls back to the entry's own
+     * merge worktree, which keeps the conflicted state for a person.
      *
      * @param theirsInOurs whether the branch's tip is already in base (nothing to merge)
-     * @param wt the entry's merge worktree, where the test runs
      * @param pre the same merge made early ({@link EarlyMerge}) from these tips; null: make it now
      * @return how the attempt ended, or null when it goes on in the merge worktree
      */
     private AttemptOutcome inCore(
-            MergeSettings st, String ours, String theirs, boolean theirsInOurs, Path wt, EarlyMerge.Result pre)
+            MergeSettings st, String ours, String theirs, boolean theirsInOurs, EarlyMerge.Result pre)
             throws PaddockException {
         if (theirsInOurs) {
             return end().merged(
@@ -310,10 +310,10 @@ final class MergeAttempt {
                 ? pre.candidate()
                 : git.commitTree(main, tree.get(), mergeMessage(e), ours, theirs);
         if (st.hasTest()) {
-            queue.keptWorktree().checkOut(main, wt, candidate);
+            Path testIn = queue.keptWorktree().checkOutInPlace(main, candidate);
             AttemptOutcome stop = cancelled();
             if (stop == null) {
-                stop = runTests(st, wt);
+                stop = runTests(st, testIn);
             }
             // Base's checkout is looked at again after the test (git status); the files the merge adds, known from
             // the early merge, spare git's dry run when nothing is in their way.
@@ -347,7 +347,7 @@ final class MergeAttempt {
                 e.label() + ": running the test command " + isolation.describe() + " (timeout "
                         + st.testTimeout().toSeconds() + " s)",
                 List.of(),
-                MergeChange.of());
+                MergeChange.of(WORKTREE, wt));
         if (stop != null) {
             return stop;
         }

@@ -199,6 +199,37 @@ class KeptWorktreeTest {
     }
 
     @Test
+    void aTestThatPointsItsWorktreeAtAnotherWorktreeCannotTouchThatOne() throws Exception {
+        rig.branch("agent/a", "a.txt", "a\n");
+        rig.branch("agent/b", "b.txt", "b\n");
+        // A worktree of the user's own, on its own branch, with a file git does not track.
+        Path other = tmp.resolve("other");
+        rig.repo.git("worktree", "add", "-q", "-b", "someone", other.toString(), "main");
+        TempRepo.write(other, "mine.txt", "mine\n");
+        String someone = rig.repo.git("rev-parse", "someone").strip();
+        Path otherAdmin = LinkedWorktree.adminDirOf(other);
+        // Entry a's test points the kept worktree's .git at that worktree's admin directory: git run in the kept
+        // folder would then check out and clean the user's worktree.
+        rig.settings("test -f b.txt || printf 'gitdir: " + otherAdmin + "\\n' > .git", 60_000, 1);
+        rig.enqueue("agent/a");
+        rig.drain();
+        assertThat(KeptWorktree.linkedHere(rig.repo.dir(), kept())).isFalse();
+
+        rig.settings("test -f b.txt", 60_000, 1);
+        MergeEntry b = rig.enqueue("agent/b");
+        rig.drain();
+
+        assertThat(rig.entry(b.id()).state()).isEqualTo(MergeState.MERGED);
+        assertThat(Files.readString(otherAdmin.resolve("HEAD"))).isEqualTo("ref: refs/heads/someone\n");
+        assertThat(rig.repo.git("rev-parse", "someone").strip()).isEqualTo(someone);
+        assertThat(other.resolve("mine.txt")).hasContent("mine\n");
+        assertThat(other.resolve("b.txt")).doesNotExist();
+        assertThat(KeptWorktree.linkedHere(rig.repo.dir(), kept()))
+                .as("replaced by a worktree of its own")
+                .isTrue();
+    }
+
+    @Test
     void aConflictedEntryKeepsItsOwnWorktreeAndTheNextEntryGetsAnother() throws Exception {
         rig.repo.commitFile("shared.txt", "one\n", "shared");
         rig.branch("agent/a", "shared.txt", "a\n");

@@ -107,7 +107,7 @@ class MergeTestIsolationTest {
                         "WT-OK",
                         "STATUS:?? build.out",
                         "LOG:edit a.txt on agent/ns",
-                        "HOME=/tmp/home WT=" + MergeGit.worktreeOf(rig.repo.dir(), e.id()));
+                        "HOME=/tmp/home WT=" + KeptWorktree.of(rig.repo.dir()));
         assertThat(out).doesNotContain("WROTE-HOME", "MOVED-BASE");
         assertThat(out.stream().filter(l -> l.startsWith("NET:")))
                 .as("no network but loopback")
