@@ -332,8 +332,11 @@ public class HostRuntime implements IsolationRuntime {
                 p.waitFor(
                         Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)), TimeUnit.MILLISECONDS);
             }
-            // The shell ended: anything it left behind in its group dies with it.
-            ProcessTree.kill(p.pid(), Duration.ZERO);
+            // The shell ended: anything it left behind in its group dies with it (kill(1) only when something
+            // of the group still runs).
+            if (ProcessTree.groupRuns(p.pid())) {
+                ProcessTree.kill(p.pid(), Duration.ZERO);
+            }
             int code = p.exitValue();
             note(log, "=== exit code " + code);
             return RunEnd.exited(code, Duration.ofNanos(System.nanoTime() - t0));

@@ -110,8 +110,11 @@ public final class ProcessTree {
         }
     }
 
-    /** The state letter (field 3) and start time in clock ticks since boot (field 22) of /proc/pid/stat. */
-    record ProcStat(char state, long startTicks) {}
+    /**
+     * The state letter (field 3), process group (field 5) and start time in clock ticks since boot (field 22) of
+     * /proc/pid/stat.
+     */
+    record ProcStat(char state, long group, long startTicks) {}
 
     /** One read of {@code /proc/<pid>/stat}; empty when the process is gone or there is no such file. */
     static Optional<ProcStat> procStat(long pid) {
@@ -138,10 +141,41 @@ public final class ProcessTree {
             return Optional.empty();
         }
         try {
-            // fields[0] is field 3 (state); field 22 (starttime) is fields[19].
-            return Optional.of(new ProcStat(fields[0].charAt(0), Long.parseLong(fields[19])));
+            // fields[0] is field 3 (state), fields[2] field 5 (pgrp); field 22 (starttime) is fields[19].
+            return Optional.of(
+                    new ProcStat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[19])));
         } catch (NumberFormatException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether a process of group {@code pgid} still runs (not a zombie): one read of {@code /proc/<pid>/stat} per
+     * process. True when that cannot be told (no {@code /proc}, or it cannot be listed): signal the group then.
+     * Nothing joins a group that has no process left, so a false answer stays true.
+     */
+    public static boolean groupRuns(long pgid) {
+        Path proc = Path.of("/proc");
+        if (!Files.isDirectory(proc.resolve("self"))) {
+            return true;
+        }
+        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(proc)) {
+            for (Path dir : dirs) {
+                String name = dir.getFileName().toString();
+                if (name.isEmpty() || !name.chars().allMatch(c -> c >= '0' && c <= '9') || name.length() > 10) {
+                    continue;
+                }
+                Optional<ProcStat> stat = procStat(Long.parseLong(name));
+                if (stat.isPresent()
+                        && stat.get().group() == pgid
+                        && stat.get().state() != 'Z'
+                        && stat.get().state() != 'X') {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return true;
         }
     }
 

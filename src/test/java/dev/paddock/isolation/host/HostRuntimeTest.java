@@ -140,6 +140,60 @@ class HostRuntimeTest {
     }
 
     @Test
+    void aTaskTakesTheUnmarkedProcessesLeftInItsGroupWithIt() throws Exception {
+        IsolationRuntime runtime = new HostRuntime(HostRuntime.findSetsid());
+        RunId id = new RunId(
+                "task",
+                "task-2",
+                Map.of(),
+                null,
+                tmp.resolve("task2.log"),
+                new RunId.Marker("PADDOCK_TEST_MARK", "isolation-test:" + System.nanoTime()));
+        Path pidFile = tmp.resolve("child.pid");
+        // A child without the marker (its environment cleared), still in the task's process group.
+        RunSpec spec = new RunSpec(
+                RunSpec.Kind.TASK,
+                id,
+                tmp,
+                "env -i /bin/sleep 60 >/dev/null 2>&1 & echo $! > " + pidFile + "; exit 0",
+                "the task",
+                GitWrites.OBJECTS,
+                Map.of(),
+                Map.of(),
+                null,
+                false,
+                null);
+
+        RunEnd end = runtime.runToEnd(spec, Duration.ofSeconds(20), Duration.ofMillis(500), () -> false, r -> {});
+
+        assertThat(end.exitCode()).isZero();
+        long child = Long.parseLong(Files.readString(pidFile).strip());
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (ProcessTree.isRunning(child) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(ProcessTree.isRunning(child))
+                .as("the child left in the group")
+                .isFalse();
+        assertThat(ProcessTree.groupRuns(child)).isFalse();
+    }
+
+    @Test
+    void theGroupOfALiveProcessRunsAndThatOfNoneDoesNot() throws Exception {
+        Process p = new ProcessBuilder(HostRuntime.findSetsid(), "sleep", "30").start();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!ProcessTree.groupRuns(p.pid()) && System.nanoTime() < deadline) {
+                Thread.sleep(10); // setsid(1) makes the group a moment after the start
+            }
+            assertThat(ProcessTree.groupRuns(p.pid())).isTrue();
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        assertThat(ProcessTree.groupRuns(p.pid())).isFalse();
+    }
+
+    @Test
     void aTaskPastItsTimeoutIsKilledAndSaysSo() throws Exception {
         IsolationRuntime runtime = new HostRuntime(HostRuntime.findSetsid());
         RunId id = new RunId("slow", "slow-1", Map.of(), null, tmp.resolve("slow.log"), null);
