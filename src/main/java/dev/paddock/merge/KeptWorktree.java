@@ -11,7 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +53,21 @@ final class KeptWorktree {
      */
     private final Map<Path, Object> locks = new ConcurrentHashMap<>();
 
+    /**
+     * The {@code git clean} started in a repository's kept worktree when a test in it ended ({@link #cleanAfterTest});
+     * true when it ran and succeeded. The next take waits for it and then runs no clean of its own.
+     */
+    private final Map<Path, Future<Boolean>> cleans = new ConcurrentHashMap<>();
+
     private final MergeGit merge;
     private final GitCli git;
+    /** Where {@link #cleanAfterTest} runs (beside the queue's thread). */
+    private final ExecutorService background;
 
-    KeptWorktree(MergeGit merge) {
+    KeptWorktree(MergeGit merge, ExecutorService background) {
         this.merge = merge;
         this.git = merge.cli();
+        this.background = background;
     }
 
     /** {@code <repo>/.worktrees/.merge/kept}. */
@@ -67,11 +83,12 @@ final class KeptWorktree {
      * @throws GitException when no worktree can be made
      */
     void checkOut(Path repo, Path wt, String commit) throws GitException {
+        boolean cleaned = awaitClean(repo);
         synchronized (lock(repo)) {
             Path kept = of(repo);
             if (Files.isDirectory(kept)) {
                 merge.removeIfPresent(repo, wt); // a leftover of this entry's id (a killed Paddock's)
-                if (move(repo, kept, wt) && refresh(wt, commit)) {
+                if (move(repo, kept, wt) && refresh(wt, commit, cleaned)) {
                     return;
                 }
                 merge.remove(repo, kept);
@@ -90,10 +107,11 @@ final class KeptWorktree {
      * @throws GitException when no worktree can be made
      */
     Path checkOutInPlace(Path repo, String commit) throws GitException {
+        boolean cleaned = awaitClean(repo);
         synchronized (lock(repo)) {
             Path kept = of(repo);
             if (Files.isDirectory(kept)) {
-                if (linkedHere(repo, kept) && refresh(kept, commit)) {
+                if (linkedHere(repo, kept) && refresh(kept, commit, cleaned)) {
                     return kept;
                 }
                 LOG.info("The kept merge worktree {} is replaced", kept);
@@ -130,6 +148,46 @@ final class KeptWorktree {
         }
     }
 
+    /**
+     * Starts {@code git clean -ffdx} in the kept worktree once a test in it has ended (every process of the test is
+     * gone by then), beside the queue's thread: what the test left is deleted while base moves, and the next take
+     * ({@link #checkOutInPlace}, {@link #checkOut}) waits for it instead of cleaning. That take still checks the
+     * worktree with {@code git status} and cleans again when it lists anything. Nothing when {@code wt} is not the
+     * kept worktree.
+     */
+    void cleanAfterTest(Path repo, Path wt) {
+        if (!wt.equals(of(repo))) {
+            return;
+        }
+        try {
+            Future<Boolean> clean = background.submit(() -> linkedHere(repo, wt)
+                    && git.run(wt, List.of("clean", "-q", "-ffdx"), GitCli.LONG_TIMEOUT)
+                            .ok());
+            Future<Boolean> before = cleans.put(key(repo), clean);
+            if (before != null) {
+                before.cancel(false); // not waited for by anyone: the next take waits for the newer one
+            }
+        } catch (RejectedExecutionException e) {
+            LOG.debug("The queue is closing: the next take cleans {}", wt);
+        }
+    }
+
+    /** Waits for the clean {@link #cleanAfterTest} started in {@code repo}'s kept worktree: whether it succeeded. */
+    private boolean awaitClean(Path repo) {
+        Future<Boolean> clean = cleans.remove(key(repo));
+        if (clean == null) {
+            return false;
+        }
+        try {
+            return clean.get(GitCli.LONG_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | CancellationException e) {
+            return false;
+        }
+    }
+
     /** Keeps an ended attempt's worktree for the next entry, unless one is kept already; else removes it. */
     void giveBack(Path repo, Path wt) throws GitException {
         if (!Files.exists(wt)) {
@@ -144,7 +202,11 @@ final class KeptWorktree {
     }
 
     private Object lock(Path repo) {
-        return locks.computeIfAbsent(repo.toAbsolutePath().normalize(), p -> new Object());
+        return locks.computeIfAbsent(key(repo), p -> new Object());
+    }
+
+    private static Path key(Path repo) {
+        return repo.toAbsolutePath().normalize();
     }
 
     /** {@code git worktree move}: false when git refuses (a worktree with submodules, a locked one). */
@@ -159,16 +221,35 @@ final class KeptWorktree {
     /**
      * Checks {@code commit} out in {@code wt}, detached and forced (which also ends a merge under way; a branch never
      * moves, whatever HEAD was), cleans it, and checks it is exactly that commit's tree.
+     *
+     * @param cleaned whether {@code wt} was cleaned after the last test in it ended ({@link #cleanAfterTest}): no
+     *     clean before the check then, and one (with a second check) only when the check lists untracked or ignored
+     *     files
      */
-    private boolean refresh(Path wt, String commit) throws GitException {
+    private boolean refresh(Path wt, String commit, boolean cleaned) throws GitException {
         if (underWay(wt)
                 || !git.run(wt, List.of("checkout", "-q", "-f", "--detach", commit), GitCli.LONG_TIMEOUT)
                         .ok()
-                || !git.run(wt, List.of("clean", "-q", "-ffdx"), GitCli.LONG_TIMEOUT)
-                        .ok()) {
+                || !cleaned && !clean(wt)) {
             LOG.info("The kept merge worktree {} cannot be checked out again; a new one is made", wt);
             return false;
         }
+        boolean whole = whole(wt, commit);
+        if (!whole && cleaned) { // something appeared after the clean that followed the last test: cleaned here
+            whole = clean(wt) && whole(wt, commit);
+        }
+        if (!whole) {
+            LOG.info("The kept merge worktree {} is not clean after a checkout; a new one is made", wt);
+        }
+        return whole;
+    }
+
+    private boolean clean(Path wt) throws GitException {
+        return git.run(wt, List.of("clean", "-q", "-ffdx"), GitCli.LONG_TIMEOUT).ok();
+    }
+
+    /** Whether {@code wt} is exactly {@code commit}'s tree, detached: HEAD, index, files, nothing untracked. */
+    private boolean whole(Path wt, String commit) throws GitException {
         // One look for both: HEAD ("# branch.oid") and any entry at all (modified, untracked, ignored).
         GitCli.Result status = git.run(
                 wt,
@@ -180,16 +261,12 @@ final class KeptWorktree {
                         "--untracked-files=all",
                         "--ignore-submodules=none"),
                 GitCli.LONG_TIMEOUT);
-        boolean whole = status.ok()
+        return status.ok()
                 && status.stdout().lines().allMatch(l -> l.startsWith("# "))
                 && status.stdout().lines().anyMatch(l -> l.equals("# branch.oid " + commit))
                 && status.stdout().lines().anyMatch(l -> l.equals("# branch.head (detached)"))
                 && !underWay(wt)
                 && !Files.exists(adminFile(wt, "MERGE_HEAD"));
-        if (!whole) {
-            LOG.info("The kept merge worktree {} is not clean after a checkout; a new one is made", wt);
-        }
-        return whole;
     }
 
     /**

@@ -314,6 +314,7 @@ final class MergeAttempt {
             AttemptOutcome stop = cancelled();
             if (stop == null) {
                 stop = runTests(st, testIn);
+                queue.keptWorktree().cleanAfterTest(main, testIn); // while base moves; the test has ended
             }
             // Base's checkout is looked at again after the test (git status); the files the merge adds, known from
             // the early merge, spare git's dry run when nothing is in their way.

@@ -83,7 +83,7 @@ public final class MergeQueue implements AutoCloseable {
     private final Map<Long, String> lastRefusal = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Threads.daemon("merge-queue"));
-    /** Runs {@link EarlyMerge}s beside the queue threads. */
+    /** Runs {@link EarlyMerge}s and the kept merge worktrees' cleans after a test beside the queue threads. */
     private final ExecutorService prepare = Executors.newCachedThreadPool(Threads.daemon("merge-queue-prepare"));
 
     private volatile boolean started;
@@ -107,7 +107,7 @@ public final class MergeQueue implements AutoCloseable {
         this.sandboxStore = sandboxes;
         this.sandboxes = new SandboxLink(sandboxes);
         this.git = git;
-        this.kept = new KeptWorktree(git);
+        this.kept = new KeptWorktree(git, prepare);
         this.analysis = analysis;
         this.tests = tests;
         this.logDir = logDir;

@@ -80,6 +80,41 @@ class KeptWorktreeTest {
     }
 
     @Test
+    void whatAppearsAfterTheCleanThatFollowsATestIsCleanedBeforeTheNextTest() throws Exception {
+        rig.branch("agent/a", "a.txt", "a\n");
+        rig.branch("agent/b", "b.txt", "b\n");
+        rig.settings(
+                "test -f b.txt || { echo junk > untracked.txt; mkdir -p build && echo o > build/out; }", 60_000, 1);
+        MergeEntry a = rig.enqueue("agent/a");
+        rig.drain();
+        assertThat(rig.entry(a.id()).state()).isEqualTo(MergeState.MERGED);
+        // The clean after a's test runs beside the queue: wait until it is done.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while ((Files.exists(kept().resolve("build")) || Files.exists(kept().resolve("untracked.txt")))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(200);
+        assertThat(kept().resolve("build")).doesNotExist();
+        // Then something (a person, a process that escaped) writes into it before the next entry takes it.
+        TempRepo.write(kept(), "late.txt", "late\n");
+        TempRepo.write(kept(), "build/late.out", "late\n");
+        Files.createDirectories(kept().resolve("empty/inside"));
+        TempRepo.write(kept(), "keep.txt", "edited late\n");
+
+        Path seen = tmp.resolve("seen.txt");
+        rig.settings(
+                "{ git status --porcelain --ignored --untracked-files=all; ls -A; cat keep.txt; } > " + seen,
+                60_000,
+                1);
+        MergeEntry b = rig.enqueue("agent/b");
+        rig.drain();
+
+        assertThat(rig.entry(b.id()).state()).isEqualTo(MergeState.MERGED);
+        assertThat(Files.readString(seen)).isEqualTo(".git\n.gitignore\nREADME.md\na.txt\nb.txt\nkeep.txt\nkept\n");
+    }
+
+    @Test
     void successiveEntriesTestTheirOwnMergeCommitInTheSameWorktree() throws Exception {
         rig.branch("agent/a", "a.txt", "a\n");
         rig.branch("agent/b", "b.txt", "b\n");
