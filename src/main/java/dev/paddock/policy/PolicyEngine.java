@@ -216,7 +216,7 @@ public final class PolicyEngine {
      * The built-in rule of {@link PolicyGuard} for one file a command reads or writes, or null. A file is checked
      * as written (a link before a {@code ..} is followed first) and as the analysis resolved it if that differs;
      * a tree by its resolved path (a write to a directory that holds the configuration reaches it); a glob by
-     * every file it could match ({@link PolicyGuard#writeGlob}); a file named only at run time is asked, since it
+     * every file it could match ({@link GlobGuard#write}); a file named only at run time is asked, since it
      * could be any; one an unmodelled program mentions is left to {@link PolicyGuard#names}.
      */
     private Decision guard(PathAccess acc, Path cwd, Path dir, LinkLookups disk) {
@@ -230,8 +230,8 @@ public final class PolicyEngine {
         }
         if (acc.scope() == PathAccess.Scope.PATTERN) {
             return write
-                    ? guard.writeGlob(acc.path(), acc.written(), what, disk)
-                    : guard.readGlob(acc.path(), acc.written(), what);
+                    ? GlobGuard.write(guard, acc.path(), acc.written(), what, disk)
+                    : GlobGuard.read(guard, acc.path(), acc.written(), what);
         }
         // As written, `..` kept: a link before it is followed first (the analysis's path has it applied).
         Path asWritten = acc.scope() == PathAccess.Scope.FILE

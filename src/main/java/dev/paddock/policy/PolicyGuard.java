@@ -254,70 +254,16 @@ public final class PolicyGuard {
                         null);
     }
 
-    /**
-     * The built-in answer to an agent writing the files that shell glob {@code glob} (absolute) may match: deny
-     * when one it matches on the disk now is protected ({@link #write}), ask when one it matches only with
-     * {@code dotglob} on is, or when it could name protected configuration or the Paddock home once created (see
-     * {@link GlobNames}); else null.
-     *
-     * @param written the glob as the command writes it
-     */
-    Decision writeGlob(Path glob, String written, Supplier<String> what, LinkLookups disk) {
-        String g = glob.toAbsolutePath().normalize().toString();
-        if (GlobNames.dotDotAfterPattern(written)) {
-            return ask(what, "has `..` after a glob, so where it lands depends on what the glob matches");
-        }
-        for (boolean dotglob : new boolean[] {false, true}) {
-            List<Path> matches = GlobNames.expand(g, dotglob);
-            if (matches == null) {
-                return ask(what, "matches more files than Paddock reads to check the glob");
-            }
-            for (Path m : matches) {
-                Decision d = write(m, what, disk);
-                if (d != null) {
-                    return d.verdict() == Verdict.DENY && dotglob
-                            ? ask(what, "would match " + m + " with `dotglob` on, which agents may never change")
-                            : d;
-                }
-            }
-        }
-        for (String part : GlobNames.parts(g)) {
-            if (GlobNames.hasPattern(part) && GlobNames.mayNameConfig(part, false)) {
-                return ask(
-                        what,
-                        "could name policy or hook configuration (`" + part + "` may match "
-                                + String.join(", ", CONFIG_DIRECTORIES) + ")");
-            }
-        }
-        for (Path root : roots) {
-            if (GlobNames.reach(g, root, true) != GlobNames.Reach.NONE) {
-                return ask(what, "could reach " + root + ", Paddock's home or its policy or hook configuration");
-            }
-        }
-        return null;
+    /** The home and the repository's configuration folders, as written and resolved: what a parent holds. */
+    List<Path> roots() {
+        return roots;
     }
 
-    /**
-     * The built-in answer to an agent reading the files that shell glob {@code glob} (absolute) may match: ask
-     * when it could name the Paddock home, a file in it or a directory that holds it, else null. By name, as
-     * {@link #read} is.
-     */
-    Decision readGlob(Path glob, String written, Supplier<String> what) {
-        if (paddockHome == null) {
-            return null;
-        }
-        String g = glob.toAbsolutePath().normalize().toString();
-        if (GlobNames.dotDotAfterPattern(written)) {
-            return ask(what, "has `..` after a glob, so what it reads depends on what the glob matches");
-        }
-        for (Path h : paddockHomeReal == null ? List.of(paddockHome) : List.of(paddockHome, paddockHomeReal)) {
-            if (GlobNames.reach(g, h, true) != GlobNames.Reach.NONE) {
-                return ask(
-                        what,
-                        "could read Paddock's home " + paddockHome + " (its install token may approve" + " anything)");
-            }
-        }
-        return null;
+    /** The Paddock home as written and resolved (empty when unknown). */
+    List<Path> homes() {
+        return paddockHome == null
+                ? List.of()
+                : paddockHomeReal == null ? List.of(paddockHome) : List.of(paddockHome, paddockHomeReal);
     }
 
     /** The built-in answer to an agent reading or writing a file named only at run time: ask. */
@@ -328,7 +274,7 @@ public final class PolicyGuard {
                         + " configuration or in its home");
     }
 
-    private static Decision ask(Supplier<String> what, String why) {
+    static Decision ask(Supplier<String> what, String why) {
         return new Decision(Verdict.ASK, what.get() + " " + why + ", so a person decides (" + BUILT_IN + ")", null);
     }
 

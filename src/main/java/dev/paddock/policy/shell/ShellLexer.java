@@ -172,20 +172,6 @@ public final class ShellLexer {
         return null;
     }
 
-    /**
-     * A word that ends in {@code ? * + @ !} right before a {@code (}: with {@code shopt -s extglob} on, bash reads
-     * {@code .cla@(u)de} as one pattern where this lexer would see a word and a subshell, so the command is not judged.
-     */
-    private void extendedGlob(String text) {
-        if (pos < s.length()
-                && s.charAt(pos) == '('
-                && !text.isEmpty()
-                && "?*+@!".indexOf(text.charAt(text.length() - 1)) >= 0) {
-            problems.add("`" + Snippet.of(text) + "(` may be an extended glob (shopt -s extglob), which this analysis"
-                    + " does not read");
-        }
-    }
-
     /** Characters that end a word. A carriage return is not one (bash keeps it in the word). */
     static boolean isMeta(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
@@ -199,7 +185,7 @@ public final class ShellLexer {
             String text = s.substring(pos, plainEnd);
             pos = plainEnd;
             dynamicStart = false;
-            extendedGlob(text);
+            ShellScan.extendedGlob(s, pos, text, problems);
             return new Word(text, text, false, false, false, false, List.of(), false, false);
         }
         int start = pos;
@@ -292,7 +278,7 @@ public final class ShellLexer {
                 && COMPOUND_TARGET.matcher(s.substring(start, pos)).matches()) {
             expands |= compound(value, subs);
         }
-        extendedGlob(s.substring(start, pos));
+        ShellScan.extendedGlob(s, pos, s.substring(start, pos), problems);
         boolean braces = unquotedShape.indexOf("{") >= 0
                 && BRACE_EXPANSION.matcher(unquotedShape).find();
         return new Word(

@@ -1,9 +1,11 @@
 package dev.paddock.policy.shell;
 
+import java.util.List;
+
 /**
  * Finds where a bracketed construct of a bash source ends: {@code $( )}, {@code ${ }}, a double-quoted part,
  * {@code $[ ]}, and the {@code ))} of an arithmetic command. Quotes, escapes, backticks and nested
- * substitutions are skipped. Also where a plain word ends, for the lexer's common case.
+ * substitutions are skipped. Also where a plain word ends, for the lexer's common case, and whether a word may be an extended glob.
  *
  * <p>Iterative (an explicit stack, never recursion), so input nested tens of thousands of levels deep
  * costs time linear in its length and cannot overflow the Java stack. The arithmetic end is answered from
@@ -318,5 +320,20 @@ final class ShellScan {
             }
         }
         return p >= s.length() ? -1 : p + 1;
+    }
+
+    /**
+     * Adds a problem when {@code text}, a word ending at {@code pos} in {@code s}, ends in {@code ? * + @ !} right
+     * before a {@code (}: with {@code shopt -s extglob} on, bash reads {@code .cla@(u)de} as one pattern where the
+     * lexer would see a word and a subshell, so the command is not judged.
+     */
+    static void extendedGlob(String s, int pos, String text, List<String> problems) {
+        if (pos < s.length()
+                && s.charAt(pos) == '('
+                && !text.isEmpty()
+                && "?*+@!".indexOf(text.charAt(text.length() - 1)) >= 0) {
+            problems.add("`" + Snippet.of(text) + "(` may be an extended glob (shopt -s extglob), which this analysis"
+                    + " does not read");
+        }
     }
 }
