@@ -192,7 +192,7 @@ public final class BashAnalyzer {
         List<Word> args = words.subList(1, words.size());
         String key = LoadingCheck.key(name);
         reshapes.program(name, args);
-        String editor = Editors.problem(name, key, args);
+        String editor = Editors.problem(name);
         if (editor != null) {
             problems.add(editor);
         }
@@ -270,6 +270,7 @@ public final class BashAnalyzer {
     /** git: its options and files, and where it runs; answers the words rules match. */
     private List<Word> git(List<Word> words) {
         GitArguments.Parsed p = GitArguments.parse(words, fx);
+        reshapes.git(p.subcommand());
         Directories outer = files.dirs();
         for (Word d : p.directories()) {
             List<Path> to = d.isStatic() ? files.resolve(d.value()) : null;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -72,7 +71,7 @@ final class GlobNames {
         if (glob.length() > MAX_PART) {
             return true; // longer than any file name: not read further (its brackets would take long to pair)
         }
-        String g = foldGlob(glob);
+        String g = PolicyGuard.fold(glob); // lower case: its pattern ignores case anyway
         String n = PolicyGuard.fold(name);
         if (!dotglob && n.startsWith(".") && !mayStartWithDot(g)) {
             return false;
@@ -265,18 +264,6 @@ final class GlobNames {
             return false;
         }
         return true;
-    }
-
-    /** A glob part as a case-insensitive, normalising file system sees it (see {@link PolicyGuard#fold}). */
-    private static String foldGlob(String glob) {
-        String n = Normalizer.normalize(glob, Normalizer.Form.NFKC);
-        StringBuilder b = new StringBuilder(n.length());
-        n.codePoints().filter(c -> Character.getType(c) != Character.FORMAT).forEach(b::appendCodePoint);
-        int end = b.length();
-        while (end > 0 && (b.charAt(end - 1) == '.' || b.charAt(end - 1) == ' ')) {
-            end--;
-        }
-        return end == 0 ? b.toString() : b.substring(0, end);
     }
 
     /** The glob part as a case-insensitive regular expression, or null when it could match anything. */

@@ -446,6 +446,10 @@ final class LoadingOptions {
             reads("vim", "-S", "runs the commands of this file", "vim -S ./s.vim f"),
             reads("vim", "-u", "reads this file as the vimrc", "vim -u ./rc f"),
             reads("vim", "-s", "types the keys of this file (commands included)", "vim -s ./keys f"),
+            opt("vim", "-e", Style.FLAG, "reads editor commands from its input", "vim -e f <<< 'w! x'"),
+            opt("vim", "-E", Style.FLAG, "reads editor commands from its input", "vim -E f <<< 'w! x'"),
+            opt("vim", "-es", Style.FLAG, "reads editor commands from its input", "vim -es f <<< 'w! x'"),
+            opt("vim", "-Es", Style.FLAG, "reads editor commands from its input", "vim -Es f <<< 'w! x'"),
             opt("install", "--strip-program", V, "runs this program on each file",
                     "install --strip-program=./x -s f d"));
     // spotless:on

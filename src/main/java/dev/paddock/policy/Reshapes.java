@@ -47,14 +47,22 @@ final class Reshapes {
 
     /** A program run by the current command, with its arguments after the name. */
     void program(String name, List<Word> args) {
-        boolean reshapes = PROGRAMS.contains(name)
-                || name.equals("cp") && copiesLinks(args)
-                || name.equals("git") && !args.isEmpty() && GIT.contains(firstOperand(args));
-        if (reshapes) {
-            reshaping.add(current);
-            if (first == null) {
-                first = name;
-            }
+        if (PROGRAMS.contains(name) || name.equals("cp") && copiesLinks(args)) {
+            reshaping(name);
+        }
+    }
+
+    /** A git subcommand run by the current command ({@link GitArguments.Parsed#subcommand()}; null when none). */
+    void git(String subcommand) {
+        if (subcommand != null && GIT.contains(subcommand)) {
+            reshaping("git " + subcommand);
+        }
+    }
+
+    private void reshaping(String program) {
+        reshaping.add(current);
+        if (first == null) {
+            first = program;
         }
     }
 
@@ -100,17 +108,5 @@ final class Reshapes {
             }
         }
         return false;
-    }
-
-    private static String firstOperand(List<Word> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String v = args.get(i).value();
-            if (v.equals("-C") || v.equals("-c")) {
-                i++; // git -C dir, git -c k=v
-            } else if (!v.startsWith("-")) {
-                return v;
-            }
-        }
-        return "";
     }
 }
