@@ -29,6 +29,7 @@ public final class Columns {
     private static final String INSTALLED = "paddock.columns.installed";
     private static final String CAP = "paddock.columns.capAtContent";
     private static final String FIXED = "paddock.columns.fixedContent";
+    private static final String WEIGHT = "paddock.columns.givesWay";
     /** Room a column of fixed content gets beyond its measured minimum. */
     private static final double FIXED_AIR = 12;
     /** Room around a header's text: the header's padding, and a little air. */
@@ -85,6 +86,21 @@ public final class Columns {
     public static <S, T> TableColumn<S, T> fixed(TableColumn<S, T> c) {
         c.getProperties().put(FIXED, Boolean.TRUE);
         return c;
+    }
+
+    /**
+     * How readily {@code c} gives way when the table is too narrow for every preferred width, under
+     * {@link FitColumnsPolicy}: 1 is the usual, 2 gives twice as many pixels per pixel of room above its minimum
+     * (a column cut in its middle, whose ends still tell its rows apart), 0 never.
+     */
+    public static <S, T> TableColumn<S, T> givesWay(TableColumn<S, T> c, double weight) {
+        c.getProperties().put(WEIGHT, weight);
+        return c;
+    }
+
+    /** What {@link #givesWay} declared for {@code c}, or 1. */
+    static double weight(TableColumn<?, ?> c) {
+        return c.getProperties().get(WEIGHT) instanceof Double d ? d : 1;
     }
 
     /** {@link #fit} for a column whose cells show their text in a chip (smaller type, its own padding). */

@@ -66,7 +66,7 @@ final class SandboxTable extends TableView<Sandbox> {
         super(rows);
         setId(ID);
         getStyleClass().addAll(Style.TABLE, "striped", "dense"); // rows of 2em: more of them at 768 px
-        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_ALL_COLUMNS);
+        setColumnResizePolicy(dev.paddock.ui.common.FitColumnsPolicy.INSTANCE);
         getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         setPlaceholder(placeholder);
 
@@ -221,10 +221,14 @@ final class SandboxTable extends TableView<Sandbox> {
         // Ids keep at least 24 characters (besides a fan-out's mark; longer ones lose their middle, whole in the
         // tooltip); where the table is wide the column is as wide as its longest id (up to ID_UP_TO px): measured
         // again when the set of ids changes.
-        Columns.fitContent(id, ID_UP_TO, () -> content(rows, Sandbox::id, WIDEST_ID));
+        Columns.fitContent(id, ID_UP_TO, () -> content(rows, Sandbox::id));
         // The branch column is as wide as its longest branch (up to BRANCH_UP_TO px; a longer one loses its middle):
         // the rest goes to the task.
-        Columns.fitContent(branch, BRANCH_UP_TO, () -> content(rows, Sandbox::branch, WIDEST_BRANCH));
+        Columns.fitContent(branch, BRANCH_UP_TO, () -> content(rows, Sandbox::branch));
+        // Cut in their middle, ids and branches still tell the rows apart: where room is short they give way
+        // before the task.
+        Columns.givesWay(id, 2);
+        Columns.givesWay(branch, 2);
         rows.addListener((javafx.collections.ListChangeListener<Sandbox>) c -> {
             String[] current = ids(rows);
             // Whole ids and groups: the id column's widest content and a fan-out's mark count too.
@@ -420,21 +424,9 @@ final class SandboxTable extends TableView<Sandbox> {
     static final double ID_UP_TO = 420;
 
     static final double BRANCH_UP_TO = 380;
-    /**
-     * What an empty table measures its id and branch columns by: as wide as they may grow. The table's constrained
-     * resize policy scales the columns' widths from where they are, so a column first laid out narrow (no rows yet)
-     * would stay narrow when its rows arrive; from its widest it narrows to its content.
-     */
-    private static final String WIDEST_ID = "W".repeat(64);
-
-    private static final String WIDEST_BRANCH = "W".repeat(64);
-
-    /** The texts of the rows' {@code field}, or {@code whenEmpty} while there are none. */
-    private static List<String> content(
-            ObservableList<Sandbox> rows, Function<Sandbox, String> field, String whenEmpty) {
-        List<String> out =
-                rows.stream().map(field).filter(java.util.Objects::nonNull).toList();
-        return out.isEmpty() ? List.of(whenEmpty) : out;
+    /** The texts of the rows' {@code field} (none for an empty table: its columns keep their minimum). */
+    private static List<String> content(ObservableList<Sandbox> rows, Function<Sandbox, String> field) {
+        return rows.stream().map(field).filter(java.util.Objects::nonNull).toList();
     }
 
     /** Room a fan-out's mark (a fork and "2/3", a chip) takes before the id, and the gap after it. */
