@@ -101,6 +101,28 @@ public final class BenchSupport {
     }
 
     /** Resident set size of a process in bytes (Linux /proc). */
+    /**
+     * With {@code -Dpaddock.bench.jfr=FILE}, starts a flight recording (profile settings) of process {@code pid}: the
+     * measured window only, for finding where its CPU goes. Close the result to write FILE.
+     */
+    static AutoCloseable recording(long pid) throws IOException, InterruptedException {
+        String file = System.getProperty("paddock.bench.jfr");
+        if (file == null) {
+            return () -> {};
+        }
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        new ProcessBuilder(jcmd, Long.toString(pid), "JFR.start", "name=bench", "settings=profile")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        return () -> new ProcessBuilder(jcmd, Long.toString(pid), "JFR.stop", "name=bench", "filename=" + file)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     static long rssBytes(long pid) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
             if (line.startsWith("VmRSS:")) {

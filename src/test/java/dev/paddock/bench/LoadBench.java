@@ -137,9 +137,11 @@ class LoadBench {
             long sizeBefore = Files.size(paddock.store());
             long windowEnd = windowStart + TimeUnit.MILLISECONDS.toNanos(measuredMs);
             List<Double> load = new ArrayList<>();
-            while (System.nanoTime() < windowEnd) {
-                load.add(loadAverage());
-                sleepUntil(Math.min(windowEnd, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)));
+            try (AutoCloseable recording = BenchSupport.recording(paddock.pid())) {
+                while (System.nanoTime() < windowEnd) {
+                    load.add(loadAverage());
+                    sleepUntil(Math.min(windowEnd, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)));
+                }
             }
             long cpu = BenchSupport.cpuMillis(paddock.pid()) - cpuBefore;
             long children = paddock.childCpuMillis() - childrenBefore;

@@ -77,7 +77,9 @@ class ManySandboxesBench {
             Map<String, Long> threads0 = BenchSupport.threadTicks(pid);
             long cpu0 = BenchSupport.cpuMillis(pid);
             long t0 = System.nanoTime();
-            Thread.sleep(MEASURE_S * 1000L);
+            try (AutoCloseable recording = BenchSupport.recording(pid)) {
+                Thread.sleep(MEASURE_S * 1000L);
+            }
             double cpu = (BenchSupport.cpuMillis(pid) - cpu0) * 100.0 / ((System.nanoTime() - t0) / 1e6);
             long rssMb = BenchSupport.rssBytes(pid) / (1024 * 1024);
             String busiest = BenchSupport.busiestThreads(pid, threads0, 8);

@@ -32,6 +32,38 @@ public final class Formats {
         return s / 86_400 + " d ago";
     }
 
+    /**
+     * {@link #ago} for a table of many live rows, in steps that change at most every 10 s: "just now" under 10 s,
+     * "20 s ago" under a minute. (An agent beating every few seconds then reads the same, and the table is not
+     * redrawn at every tick of the clock.)
+     */
+    public static String agoInSteps(Instant then, Instant now) {
+        if (then == null) {
+            return "";
+        }
+        long s = Math.max(0, Duration.between(then, now).getSeconds());
+        if (s < 10) {
+            return "just now";
+        }
+        return s < 60 ? s / 10 * 10 + " s ago" : ago(then, now);
+    }
+
+    /**
+     * {@link #left} for a table of many live rows: whole minutes while two or more are left ("15 min left", rounded
+     * up), whole hours from 100 minutes ("3 h left"), minutes and seconds in the last two.
+     */
+    public static String leftInSteps(Instant until, Instant now) {
+        if (until == null) {
+            return "";
+        }
+        long s = Duration.between(now, until).getSeconds();
+        if (s < 120) {
+            return left(until, now);
+        }
+        long min = (s + 59) / 60;
+        return min >= 100 ? (min + 59) / 60 + " h left" : min + " min left";
+    }
+
     /** "4:05 left", "expired"; empty for null. */
     public static String left(Instant until, Instant now) {
         if (until == null) {

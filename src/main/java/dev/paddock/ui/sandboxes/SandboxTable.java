@@ -211,7 +211,7 @@ final class SandboxTable extends TableView<Sandbox> {
         TableColumn<Sandbox, Sandbox> heartbeat = column("Heartbeat", s -> s, 120);
         heartbeat.setCellFactory(c -> new LiveCell(now, latest, (sb, at) -> {
             String ago = sb.lastHeartbeatAt() != null
-                    ? Formats.ago(sb.lastHeartbeatAt(), at)
+                    ? Formats.agoInSteps(sb.lastHeartbeatAt(), at)
                     : "running".equals(sb.state()) || "pending".equals(sb.state()) ? "none yet" : "—";
             return sb.progress() == null || sb.progress().isBlank() ? ago : ago + " · " + sb.progress();
         }));
@@ -253,13 +253,15 @@ final class SandboxTable extends TableView<Sandbox> {
         Columns.fit(cpu, "CPU of a container sandbox, in percent of its CPU limit", 0, "100.0 %", "stopped");
         Columns.fit(mem, "Memory of a container sandbox without page cache", 0, "999.9 MiB", "stopped");
         Columns.fit(heartbeat, "When the agent last sent a heartbeat, and its progress text", 0, "59 min ago…");
-        Columns.fit(lease, "Time left before an agent without heartbeats is stopped", 0, "14:52 left");
+        Columns.fit(lease, "Time left before an agent without heartbeats is stopped", 0, "99 min left");
         // Fixed content: on a wide screen the width goes to task, id and heartbeat.
         List.of(tier, state, cpu, mem, lease).forEach(Columns::fixed);
         Columns.install(this);
         // A lease only means something while the agent runs (the record may keep the last expiry).
         lease.setCellFactory(c -> new LiveCell(
-                now, latest, (sb, at) -> "running".equals(sb.state()) ? Formats.left(sb.leaseExpiresAt(), at) : "—"));
+                now,
+                latest,
+                (sb, at) -> "running".equals(sb.state()) ? Formats.leftInSteps(sb.leaseExpiresAt(), at) : "—"));
         getColumns().setAll(List.of(id, task, tier, state, branch, cpu, mem, heartbeat, lease));
         // CPU and memory are measured for containers only: their columns show while the repository has
         // container sandboxes (switched when that changes, so a person's own choice in the menu stands).
