@@ -70,6 +70,7 @@ public final class SandboxStore implements AutoCloseable {
     private final SandboxTokens.Cache tokens = new SandboxTokens.Cache();
     private final java.util.Set<String> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final HeartbeatBuffer beats = new HeartbeatBuffer(this::writeBeats);
+    private final RunningStates runningStates = new RunningStates();
     private final AgentTurns turns;
 
     public SandboxStore(Database db, EventLog events, Clock clock) {
@@ -174,12 +175,25 @@ public final class SandboxStore implements AutoCloseable {
         params.add(id);
         params.add(t.from());
         java.util.Optional<HeartbeatBuffer.Beat> beat = beats.pending(id);
-        boolean moved = jdbc.inTransaction(tx -> {
+        boolean moved;
+        try {
+            moved = moveIn(id, t, sql.toString(), params, beat);
+        } finally {
+            runningStates.forget(id);
+        }
+        beat.ifPresent(b -> beats.written(id, b));
+        return moved;
+    }
+
+    private boolean moveIn(
+            String id, Transition t, String sql, List<Object> params, java.util.Optional<HeartbeatBuffer.Beat> beat)
+            throws StoreException {
+        return jdbc.inTransaction(tx -> {
             // The sandbox's last heartbeat (its progress: "done", say) is written before it leaves running.
             if (beat.isPresent()) {
                 writeBeat(tx, id, beat.get());
             }
-            if (tx.update(sql.toString(), params.toArray()) != 1) {
+            if (tx.update(sql, params.toArray()) != 1) {
                 return false;
             }
             AgentTurns.clearIn(tx, id, t.to());
@@ -193,8 +207,6 @@ public final class SandboxStore implements AutoCloseable {
             events.append(tx, EventDraft.of(repositoryId, id, t.eventKind(), t.eventMessage(id), details));
             return true;
         });
-        beat.ifPresent(b -> beats.written(id, b));
-        return moved;
     }
 
     /**
@@ -207,9 +219,16 @@ public final class SandboxStore implements AutoCloseable {
      */
     public boolean heartbeat(String id, String progress) throws StoreException {
         Instant now = clock.instant();
-        boolean running = jdbc.queryOne("SELECT state FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id)
-                .map(SandboxState.RUNNING.id()::equals)
-                .orElse(false);
+        boolean running = runningStates.knownRunning(id);
+        if (!running) {
+            long readAt = runningStates.generation();
+            running = jdbc.queryOne("SELECT state FROM sandboxes WHERE id = ?", rs -> rs.getString(1), id)
+                    .map(SandboxState.RUNNING.id()::equals)
+                    .orElse(false);
+            if (running) {
+                runningStates.running(id, readAt);
+            }
+        }
         if (running) {
             beats.put(id, new HeartbeatBuffer.Beat(now, progress));
         }

@@ -355,12 +355,25 @@ class SandboxApiTest {
     void aHeartbeatForASandboxThatIsNotRunningIs409AndForNoSandbox404() throws Exception {
         // The agent keeps its token where the test finds it after the agent ended (the store has its hash only).
         Path kept = tmp.resolve("token");
-        String id = json(create(request("Quick job", "printf %s \"$PADDOCK_TOKEN\" > '" + kept + "'; exit 0")))
+        Path go = tmp.resolve("go");
+        String id = json(create(request(
+                        "Quick job",
+                        "printf %s \"$PADDOCK_TOKEN\" > '" + kept + ".part'; mv '" + kept + ".part' '" + kept
+                                + "'; while [ ! -e '" + go + "' ]; do sleep 0.1; done; exit 0")))
                 .get("id")
                 .asText();
-        awaitState(id, "done");
+        for (int i = 0; i < 300 && !Files.exists(kept); i++) {
+            Thread.sleep(100);
+        }
         String token = Files.readString(kept);
+        // A heartbeat while it runs is taken (and the store remembers that it runs) ...
+        assertThat(call("POST", "/v1/sandboxes/" + id + "/heartbeat", progress("early"), token)
+                        .statusCode())
+                .isEqualTo(200);
+        Files.writeString(go, "");
+        awaitState(id, "done");
 
+        // ... and one after it ended is not: its transition made the store forget.
         HttpResponse<String> late = call("POST", "/v1/sandboxes/" + id + "/heartbeat", progress("late"), token);
         HttpResponse<String> nobody =
                 call("POST", "/v1/sandboxes/no-such-thing/heartbeat", progress("x"), installToken);
@@ -368,7 +381,7 @@ class SandboxApiTest {
         assertThat(late.statusCode()).isEqualTo(409);
         assertThat(json(late).get("error").asText())
                 .isEqualTo(id + " is done, not running: the heartbeat was not" + " recorded.");
-        assertThat(detail(id).at("/sandbox/progress").isNull()).isTrue();
+        assertThat(detail(id).at("/sandbox/progress").asText()).isEqualTo("early");
         assertThat(nobody.statusCode()).isEqualTo(404);
         assertThat(json(nobody).get("error").asText()).isEqualTo("No sandbox no-such-thing.");
     }
