@@ -23,6 +23,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,7 +51,7 @@ class SandboxCompareCommandTest {
         repo.git("commit", "-q", "-m", "Add the policy");
         SandboxGroup g;
         String alone;
-        try (ScriptedAnthropic api = ScriptedAnthropic.start(SandboxCompareCommandTest::reply)) {
+        try (ScriptedAnthropic api = ScriptedAnthropic.start(this::reply)) {
             Host host = Host.start(PaddockHome.resolve(home(), Map.of()), "serve", environment(bin, api));
             try {
                 g = host.wiring()
@@ -148,13 +150,33 @@ class SandboxCompareCommandTest {
         }
     }
 
+    /**
+     * One agent's sandboxed command at a time: Claude Code's own bubblewrap sandbox makes, mounts over and then
+     * deletes placeholder files in the repository's shared {@code .git} ({@code config.lock} among them), so two
+     * agents' commands that overlap can fail with "bwrap: Can't get type of source …/.git/config.lock" (Claude
+     * Code 2.1.x, seen here); this test counts calls and errors, not that race.
+     */
+    private final Semaphore sandboxedCommand = new Semaphore(1);
+
     /** The scripted model: a command the policy allows, one it denies, then a last word. */
-    private static Reply reply(Turn t) {
-        return switch (t.turnsSincePrompt()) {
-            case 0 -> Reply.bash("git status");
-            case 1 -> Reply.bash("rm -rf build");
-            default -> Reply.text("Looked around.");
-        };
+    private Reply reply(Turn t) {
+        switch (t.turnsSincePrompt()) {
+            case 0 -> {
+                try {
+                    sandboxedCommand.tryAcquire(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Reply.bash("git status");
+            }
+            case 1 -> {
+                sandboxedCommand.release();
+                return Reply.bash("rm -rf build");
+            }
+            default -> {
+                return Reply.text("Looked around.");
+            }
+        }
     }
 
     private Map<String, String> environment(Path bin, ScriptedAnthropic api) throws Exception {

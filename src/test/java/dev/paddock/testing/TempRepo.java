@@ -341,6 +341,9 @@ public final class TempRepo {
         // branch, autocrlf...) cannot change what a test builds. Paddock's own git calls still read them.
         env.put("GIT_CONFIG_NOSYSTEM", "1");
         env.put("GIT_CONFIG_GLOBAL", "/dev/null");
+        // A test reads a worktree while its agent may be committing in it: like Paddock's own reads, it
+        // must never take the index lock (`git status` refreshes the index when it can).
+        env.put("GIT_OPTIONAL_LOCKS", "0");
         try {
             Process p = pb.start();
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
