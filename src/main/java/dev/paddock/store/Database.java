@@ -45,7 +45,12 @@ public final class Database implements AutoCloseable {
         maintenance.start();
     }
 
-    /** Compacts the file now if it is sparse (what the background maintenance does); for tests and benchmarks. */
+    /** One period of the background maintenance; returns the file's sizes when it shrank, else null. */
+    long[] maintainOnce() {
+        return maintenance.maintain(false);
+    }
+
+    /** Compacts the file now if it is sparse, even while commits go on; for tests and benchmarks. */
     public void compactIfSparse() {
         maintenance.compactIfSparse();
     }

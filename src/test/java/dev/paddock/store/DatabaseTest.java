@@ -303,6 +303,39 @@ class DatabaseTest {
         }
     }
 
+    /**
+     * The background maintenance moves no chunk while commits go on (every commit would wait for it): it rewrites the
+     * sparse chunks only, and shrinks the file once a whole period passed without a commit.
+     */
+    @Test
+    void theFileShrinksOnlyOnceNothingWasCommittedForAPeriod() throws Exception {
+        try (Database db = Database.open(base())) {
+            long id = new RepoStore(db, CLOCK)
+                    .register(Path.of("/work/shop"), "main")
+                    .repo()
+                    .id();
+            for (int i = 0; i < 3_000; i++) {
+                db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make test " + i, id);
+            }
+            long sparse = Files.size(db.file());
+
+            assertThat(db.maintainOnce())
+                    .as("the first period: commits went on before it")
+                    .isNull();
+            db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make check", id);
+            assertThat(db.maintainOnce()).as("a commit during the period").isNull();
+            assertThat(Files.size(db.file())).isGreaterThan(sparse / 4);
+            long[] shrunk = db.maintainOnce();
+
+            assertThat(shrunk).as("a period without commits").isNotNull();
+            assertThat(Files.size(db.file())).as("shrunk from %d bytes", sparse).isLessThan(sparse / 4);
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop")))
+                    .get()
+                    .extracting(RepoRecord::testCommand)
+                    .isEqualTo("make check");
+        }
+    }
+
     @Test
     void anEmptyStoreFileIsRefusedNotReplacedByANewStore() throws Exception {
         try (Database db = Database.open(base())) {
