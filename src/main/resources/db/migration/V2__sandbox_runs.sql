@@ -1,4 +1,4 @@
--- Issue 3: running sandboxes. What the supervisor needs to find a sandbox's process again after a
+-- Running sandboxes. What the supervisor needs to find a sandbox's process again after a
 -- restart, the per-sandbox API token, the health fingerprint taken at creation, and settings.
 
 ALTER TABLE sandboxes ADD COLUMN token VARCHAR(64);            -- bearer token of this sandbox alone

@@ -1,4 +1,4 @@
--- Issue 6: the merge queue. What an entry needs beyond V1's merge_requests: who asked, the strategy used,
+-- The merge queue. What an entry needs beyond V1's merge_requests: who asked, the strategy used,
 -- the private merge worktree (kept while a conflict waits for a person), the branch tip being merged, the
 -- test run's log and process (killed after a restart), and a flag saying the main working tree's files still
 -- have to follow a moved base (crash between moving the ref and updating the files).

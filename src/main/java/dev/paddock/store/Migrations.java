@@ -1,6 +1,10 @@
 package dev.paddock.store;
 
 import dev.paddock.store.migration.HashSandboxTokens;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -13,6 +17,16 @@ import org.flywaydb.core.api.exception.FlywayValidateException;
  * backup back when a migration fails.
  */
 final class Migrations {
+    /**
+     * Migrations whose first comment lines were reworded after stores applied them (they cited documents outside the
+     * repository; the SQL is the same): version → {checksum Flyway recorded before, checksum now}.
+     */
+    static final Map<String, int[]> REWORDED = Map.of(
+            "1", new int[] {-357209057, -14239141},
+            "2", new int[] {-1341769613, -1136774152},
+            "4", new int[] {-1831360384, 946343602},
+            "5", new int[] {-1961635784, 1261498702});
+
     private final String file;
     private final HashSandboxTokens hashTokens = new HashSandboxTokens();
 
@@ -40,6 +54,38 @@ final class Migrations {
     }
 
     /**
+     * Records the new checksum of each {@link #REWORDED} migration in a store that has its old one, so Flyway's
+     * validation takes the reworded comments; any other checksum is left for Flyway to refuse.
+     */
+    private void acceptReworded(DataSource pool) throws StoreException {
+        try (Connection c = pool.getConnection();
+                PreparedStatement history = c.prepareStatement("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
+                        + " WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME = 'flyway_schema_history'")) {
+            try (java.sql.ResultSet rs = history.executeQuery()) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return;
+                }
+            }
+            try (PreparedStatement align = c.prepareStatement("UPDATE \"flyway_schema_history\" SET \"checksum\" = ?"
+                    + " WHERE \"version\" = ? AND \"checksum\" = ?")) {
+                for (Map.Entry<String, int[]> m : REWORDED.entrySet()) {
+                    align.setInt(1, m.getValue()[1]);
+                    align.setString(2, m.getKey());
+                    align.setInt(3, m.getValue()[0]);
+                    align.executeUpdate();
+                }
+            }
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            throw new StoreException(
+                    "The Paddock store " + file + " could not be migrated: " + StoreErrors.firstLine(e.getMessage()),
+                    e);
+        }
+    }
+
+    /**
      * Applies the pending migrations.
      *
      * @return whether sandbox tokens were hashed just now ({@link HashSandboxTokens}): the file still holds them
@@ -47,6 +93,7 @@ final class Migrations {
      */
     boolean migrate(DataSource pool) throws StoreException {
         try {
+            acceptReworded(pool);
             flyway(pool).migrate();
             return hashTokens.hashed() > 0;
         } catch (FlywayValidateException e) {

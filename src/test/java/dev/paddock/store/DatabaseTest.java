@@ -285,10 +285,7 @@ class DatabaseTest {
             for (int i = 0; i < 200; i++) {
                 events.append(EventDraft.of(id, null, "test.kept", "kept " + i, Map.of("pad", "x".repeat(500))));
             }
-            for (int i = 0; i < 3_000; i++) {
-                db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make test " + i, id);
-            }
-            long sparse = Files.size(db.file());
+            long sparse = makeSparse(db, id);
 
             db.compactIfSparse();
 
@@ -314,10 +311,7 @@ class DatabaseTest {
                     .register(Path.of("/work/shop"), "main")
                     .repo()
                     .id();
-            for (int i = 0; i < 3_000; i++) {
-                db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make test " + i, id);
-            }
-            long sparse = Files.size(db.file());
+            long sparse = makeSparse(db, id);
 
             assertThat(db.maintainOnce())
                     .as("the first period: commits went on before it")
@@ -334,6 +328,14 @@ class DatabaseTest {
                     .extracting(RepoRecord::testCommand)
                     .isEqualTo("make check");
         }
+    }
+
+    /** Updates repository {@code id}'s row 3,000 times (a chunk each); returns the file's size then. */
+    private static long makeSparse(Database db, long id) throws Exception {
+        for (int i = 0; i < 3_000; i++) {
+            db.jdbc().update("UPDATE repositories SET test_command = ? WHERE id = ?", "make test " + i, id);
+        }
+        return Files.size(db.file());
     }
 
     @Test
@@ -530,6 +532,44 @@ class DatabaseTest {
                         .contains("checksum mismatch for migration version 1")
                         .contains("--home DIR")
                         .doesNotContain("\n"));
+    }
+
+    /**
+     * Some migrations' first comment lines were reworded after stores applied them (they cited documents outside the
+     * repository): a store that recorded the old checksums still opens, and records the new ones, which are those a
+     * fresh store records.
+     */
+    @Test
+    void aStoreMadeBeforeMigrationCommentsWereRewordedStillOpens() throws Exception {
+        try (Database db = Database.open(base())) {
+            for (var m : Migrations.REWORDED.entrySet()) {
+                assertThat(checksum(db, m.getKey())).as("V" + m.getKey()).isEqualTo(m.getValue()[1]);
+                db.jdbc()
+                        .update(
+                                "UPDATE \"flyway_schema_history\" SET \"checksum\" = ? WHERE \"version\" = ?",
+                                m.getValue()[0],
+                                m.getKey());
+            }
+            new RepoStore(db, CLOCK).register(Path.of("/work/shop"), "main");
+        }
+
+        try (Database db = Database.open(base())) {
+            for (var m : Migrations.REWORDED.entrySet()) {
+                assertThat(checksum(db, m.getKey())).as("V" + m.getKey()).isEqualTo(m.getValue()[1]);
+            }
+            assertThat(history(db)).containsExactlyElementsOf(EVERY_MIGRATION_APPLIED);
+            assertThat(new RepoStore(db, CLOCK).findByPath(Path.of("/work/shop")))
+                    .isPresent();
+        }
+    }
+
+    private static int checksum(Database db, String version) throws Exception {
+        return db.jdbc()
+                .query(
+                        "SELECT \"checksum\" FROM \"flyway_schema_history\" WHERE \"version\" = ?",
+                        rs -> rs.getInt(1),
+                        version)
+                .get(0);
     }
 
     @Test
