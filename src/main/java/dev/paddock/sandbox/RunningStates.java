@@ -1,20 +1,21 @@
 package dev.paddock.sandbox;
 
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Which sandboxes are running, as last read from the store (only those: the map stays as small as the running set), for {@link SandboxStore#heartbeat}: heartbeats are the
- * API's most frequent request (one a second per agent), and each read the sandbox's state again although it changes
- * only with a transition. Every transition and insertion goes through {@link SandboxStore}, which forgets the sandbox
- * here once it committed; so this holds while the process is the store's only writer, as with the embedded store
- * (like {@link SandboxTokens.Cache}).
+ * Which sandboxes are running, as last read from the store (only those: the set stays as small as the running set),
+ * for {@link SandboxStore#heartbeat}: heartbeats are the API's most frequent request (one a second per agent), and
+ * each read the sandbox's state again although it changes only with a transition. Every transition goes through
+ * {@link SandboxStore}, which forgets the sandbox here once it committed; so this holds while the process is the
+ * store's only writer, as with the embedded store (like {@link SandboxTokens.Cache}).
  *
  * <p>A read that raced a transition is not kept: each forget moves a generation on, and an answer read under an
  * older generation is dropped.
  */
 final class RunningStates {
-    private final java.util.Set<String> running = ConcurrentHashMap.newKeySet();
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final AtomicLong generation = new AtomicLong();
 
     /** Whether {@code id} is known to be running (false: not known, ask the store). */

@@ -1,6 +1,7 @@
 package dev.paddock.ui.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,14 +43,14 @@ class FitColumnsDragTest {
     void aDraggedWidthStaysWhenTheWindowResizes() throws Exception {
         WaitForAsyncUtils.waitForFxEvents();
         double before = fx(() -> table.getColumns().get(0).getWidth());
-        assertThat(fx(this::sum)).isCloseTo(fx(this::content), org.assertj.core.data.Offset.offset(2.0));
+        assertThat(fx(this::sum)).isCloseTo(fx(this::content), offset(2.0));
 
         WaitForAsyncUtils.asyncFx(() -> table.resizeColumn(table.getColumns().get(0), 60))
                 .get(10, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         double dragged = fx(() -> table.getColumns().get(0).getWidth());
         assertThat(dragged).isGreaterThan(before + 30);
-        assertThat(fx(this::sum)).isCloseTo(fx(this::content), org.assertj.core.data.Offset.offset(2.0));
+        assertThat(fx(this::sum)).isCloseTo(fx(this::content), offset(2.0));
 
         WaitForAsyncUtils.asyncFx(() -> stage.setWidth(stage.getWidth() + 150)).get(10, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
@@ -58,7 +59,7 @@ class FitColumnsDragTest {
         double b = fx(() -> table.getColumns().get(1).getWidth());
         assertThat(a).isGreaterThan(dragged);
         assertThat(a).isGreaterThan(b);
-        assertThat(fx(this::sum)).isCloseTo(fx(this::content), org.assertj.core.data.Offset.offset(2.0));
+        assertThat(fx(this::sum)).isCloseTo(fx(this::content), offset(2.0));
     }
 
     private double sum() {
