@@ -110,6 +110,10 @@ public final class Host implements AutoCloseable {
             api.serveCheckpoints(wiring.checkpoints());
             api.serveDiffs(wiring.diffs());
             api.servePublishing(wiring.publish());
+            api.serveLayers(wiring.layers(), wiring.sandboxService());
+            Thread reclaim = new Thread(wiring::reclaimLayers, "layers-reclaim");
+            reclaim.setDaemon(true);
+            reclaim.start();
             LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
             return new Host(wiring, api, instance);
         } catch (IOException e) {

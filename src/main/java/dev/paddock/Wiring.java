@@ -74,6 +74,7 @@ public final class Wiring implements AutoCloseable {
     private final ContainerEngineLifecycle engineLifecycle;
     private final TierChecks tierChecks;
     private final ChangeServices changes;
+    private final dev.paddock.layer.SharedLayers layers;
     private volatile String apiUrl = "http://127.0.0.1:0";
 
     private Wiring(
@@ -135,6 +136,12 @@ public final class Wiring implements AutoCloseable {
                 () -> ownEnvironment,
                 dev.paddock.agent.AgentOptions.stored(settings, repoService));
         launcher.agentPrograms(presets);
+        this.layers = new dev.paddock.layer.SharedLayers(
+                new dev.paddock.layer.LayerStore(db),
+                repoService,
+                events,
+                () -> stored(settings, SettingsStore.LAYERS_CAP_MB, 0) * 1024L * 1024L);
+        launcher.sharedLayers(layers);
         creator.agentPrograms(presets);
         this.reclaimer = new SandboxReclaimer(
                 sandboxes, supervisor, worktrees, new SandboxRepositories(repoStore, locator), events);
@@ -364,6 +371,26 @@ public final class Wiring implements AutoCloseable {
     }
 
     /** A sandbox's whole change against its base ({@code paddock sandbox diff}, {@code GET .../diff}). */
+    public dev.paddock.layer.SharedLayers layers() {
+        return layers;
+    }
+
+    /**
+     * Deletes, in every registered repository, the shared layer generations no sandbox uses and what an interrupted
+     * refresh left; a failure is logged, never thrown (it is tidying).
+     */
+    public void reclaimLayers() {
+        try {
+            for (dev.paddock.repo.RepoRecord r : repoStore.recent()) {
+                if (java.nio.file.Files.isDirectory(r.path())) {
+                    layers.reclaim(r.path());
+                }
+            }
+        } catch (PaddockException e) {
+            org.slf4j.LoggerFactory.getLogger(Wiring.class).warn("Reclaiming shared layers: {}", e.getMessage());
+        }
+    }
+
     public dev.paddock.diff.DiffService diffs() {
         return changes.diffs();
     }

@@ -37,7 +37,8 @@ class ArchitectureTest {
         "dev.paddock.compare..",
         "dev.paddock.diff..",
         "dev.paddock.publish..",
-        "dev.paddock.review.."
+        "dev.paddock.review..",
+        "dev.paddock.layer.."
     };
 
     @ArchTest

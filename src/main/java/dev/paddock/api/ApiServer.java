@@ -96,6 +96,8 @@ public final class ApiServer implements AutoCloseable {
     private volatile DiffRoutes diffRoutes;
     /** The push and pull request routes, once the host hands them the service ({@link #servePublishing}). */
     private volatile PublishRoutes publishRoutes;
+    /** The shared layer routes, once the host hands them the service ({@link #serveLayers}); 503 before. */
+    private volatile LayerRoutes layerRoutes;
     /**
      * Threads for slow requests of the install token: as many as there are at once (each waits on git or a
      * dying process; only the install's owner can send them).
@@ -225,6 +227,11 @@ public final class ApiServer implements AutoCloseable {
         this.diffRoutes = new DiffRoutes(diffs);
     }
 
+    /** Serves the shared layer routes ({@link LayerRoutes}) from now on; 503 before. */
+    public void serveLayers(dev.paddock.layer.SharedLayers layers, dev.paddock.sandbox.SandboxService sandboxes) {
+        this.layerRoutes = new LayerRoutes(layers, sandboxes);
+    }
+
     /** Serves the push and pull request routes ({@link PublishRoutes}) from now on; 503 before. */
     public void servePublishing(dev.paddock.publish.PublishService publish) {
         this.publishRoutes = new PublishRoutes(publish);
@@ -310,6 +317,7 @@ public final class ApiServer implements AutoCloseable {
                                         || CheckpointRoutes.isSlow(method, path)
                                         || DiffRoutes.isSlow(method, path)
                                         || PublishRoutes.isSlow(method, path)
+                                        || LayerRoutes.isSlow(method, path)
                                         || ReviewRoutes.isSlow(method, path))
                         ? slow
                         : workers;
@@ -362,6 +370,12 @@ public final class ApiServer implements AutoCloseable {
                 throw new ApiError(503, "diffs are not served by this Paddock");
             }
             routes.handle(ex);
+        } else if (LayerRoutes.matches(path)) {
+            LayerRoutes routes = layerRoutes;
+            if (routes == null) {
+                throw new ApiError(503, "shared layers are not served by this Paddock");
+            }
+            routes.handle(ex, caller);
         } else if (PublishRoutes.matches(path)) {
             PublishRoutes routes = publishRoutes;
             if (routes == null) {

@@ -139,6 +139,7 @@ public final class PaddockCommand implements Callable<Integer> {
         m.put("config", ConfigCommand.class);
         m.put("hook", HookCommand.class);
         m.put("conflicts", ConflictsCommand.class);
+        m.put("layers", LayersCommand.class);
         return Collections.unmodifiableMap(m);
     }
 

@@ -24,6 +24,7 @@ import java.util.Map;
  * @param image the container image, or null
  * @param api what of Paddock a namespace or container run is shown read-only (its API socket and hook programs),
  *     or null for nothing
+ * @param layers shared read-only folders shown through an overlay (the namespace tier alone; others refuse them)
  */
 public record RunSpec(
         Kind kind,
@@ -37,10 +38,29 @@ public record RunSpec(
         ResourceLimits limits,
         boolean network,
         String image,
-        SandboxApi api) {
+        SandboxApi api,
+        java.util.List<LayerMount> layers) {
     public RunSpec {
         env = Map.copyOf(env);
         hostEnv = Map.copyOf(hostEnv);
+        layers = layers == null ? java.util.List.of() : java.util.List.copyOf(layers);
+    }
+
+    /** A run with no shared layers. */
+    public RunSpec(
+            Kind kind,
+            RunId id,
+            Path workdir,
+            String command,
+            String title,
+            GitWrites writes,
+            Map<String, String> env,
+            Map<String, String> hostEnv,
+            ResourceLimits limits,
+            boolean network,
+            String image,
+            SandboxApi api) {
+        this(kind, id, workdir, command, title, writes, env, hostEnv, limits, network, image, api, null);
     }
 
     /** A run shown nothing of Paddock. */
@@ -56,7 +76,7 @@ public record RunSpec(
             ResourceLimits limits,
             boolean network,
             String image) {
-        this(kind, id, workdir, command, title, writes, env, hostEnv, limits, network, image, null);
+        this(kind, id, workdir, command, title, writes, env, hostEnv, limits, network, image, null, null);
     }
 
     /** An agent runs on its own and is watched; a task is waited for. */

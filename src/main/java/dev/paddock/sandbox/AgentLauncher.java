@@ -47,6 +47,8 @@ public final class AgentLauncher {
     private volatile ApiRelays relays;
 
     private volatile List<Path> hookPrograms = List.of();
+    /** The repositories' shared layers, once wired; null before (namespace agents get none). */
+    private volatile dev.paddock.layer.SharedLayers layers;
     /** Sandboxes whose socket could not be opened again (warned about once). */
     private final java.util.Set<String> socketFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -107,6 +109,11 @@ public final class AgentLauncher {
         }
         socketFailures.retainAll(keep);
         r.retain(keep);
+    }
+
+    /** Shows namespace agents started from now on their repository's shared layers. */
+    public void sharedLayers(dev.paddock.layer.SharedLayers l) {
+        this.layers = l;
     }
 
     /** Runs agents by these presets from now on (the default knows {@code custom} alone). */
@@ -187,6 +194,12 @@ public final class AgentLauncher {
 
     /** The run's description. */
     RunSpec spec(Launch l, AgentPrograms.Program program, Path socketDir) {
+        return spec(l, program, socketDir, List.of());
+    }
+
+    /** The run's description with the shared layers it mounts. */
+    RunSpec spec(
+            Launch l, AgentPrograms.Program program, Path socketDir, List<dev.paddock.isolation.LayerMount> mounts) {
         SandboxRecord s = l.sandbox();
         Map<String, String> env = new LinkedHashMap<>(program.env());
         env.put("PADDOCK_SANDBOX_ID", s.id());
@@ -221,7 +234,8 @@ public final class AgentLauncher {
                 limits,
                 s.spec().networkGranted(),
                 s.spec().image(),
-                api);
+                api,
+                mounts);
     }
 
     /**
@@ -249,7 +263,16 @@ public final class AgentLauncher {
             Path socketDir = r != null && l.sandbox().spec().tier().dialsSandboxSocket()
                     ? r.ensure(l.sandbox().id())
                     : null;
-            return runtimeOf(l.sandbox()).start(spec(l, program, socketDir), onEnd);
+            dev.paddock.layer.SharedLayers shared = layers;
+            List<dev.paddock.isolation.LayerMount> mounts =
+                    shared == null || l.sandbox().spec().tier() != Tier.NAMESPACE
+                            ? List.of()
+                            : shared.mounts(
+                                    l.sandbox().repositoryId(),
+                                    l.layout().mainWorktree(),
+                                    l.layout().sandboxDir(),
+                                    l.layout().worktree());
+            return runtimeOf(l.sandbox()).start(spec(l, program, socketDir, mounts), onEnd);
         } catch (IOException e) {
             throw new SandboxException(
                     "Cannot start the agent of " + l.sandbox().id() + ": " + e.getMessage(), e);

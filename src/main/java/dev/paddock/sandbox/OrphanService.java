@@ -2,6 +2,7 @@ package dev.paddock.sandbox;
 
 import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Trees;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoService;

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Trees;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
 import dev.paddock.worktree.Submodules;

@@ -235,6 +235,11 @@ public final class SandboxService {
         return supervisor.logFile(id);
     }
 
+    /** Where the sandbox lives on disk (its worktree, its own folder). */
+    public SandboxLayout layout(String id) throws PaddockException {
+        return supervisor.layout(find(id));
+    }
+
     /** What the sandbox's worktree changed since its base commit (added / modified / deleted). */
     public WorktreeManager.ChangeList changes(String id) throws PaddockException {
         SandboxRecord s = find(id);

@@ -438,7 +438,7 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    private SandboxLayout layout(SandboxRecord s) throws PaddockException {
+    SandboxLayout layout(SandboxRecord s) throws PaddockException {
         return new SandboxLayout(gitOf(s).mainWorktree(), s.id(), s.workspace().branch());
     }
 

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import dev.paddock.common.PaddockException;
+import dev.paddock.common.Trees;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.worktree.GitException;

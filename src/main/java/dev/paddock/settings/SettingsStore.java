@@ -105,6 +105,20 @@ public final class SettingsStore {
             "checkpoints",
             "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
 
+    /**
+     * The most a namespace sandbox may write into each shared layer, in MiB (0, the default: no cap, the writes are
+     * kept on disk). With a cap the writes go to a size-limited tmpfs that lasts as long as the run; a write past it
+     * fails with "No space left on device".
+     */
+    public static final Setting<Integer> LAYERS_CAP_MB = Setting.ofInt(
+            "layers.cap-mb",
+            0,
+            0,
+            1_048_576,
+            "MiB",
+            "The most a sandbox may write into each shared layer (0: no cap; a cap keeps the writes in memory for"
+                    + " the run).");
+
     /** Claude Code's program: an absolute path, or empty to look for {@code claude} on Paddock's PATH. */
     public static final Setting<String> AGENTS_CLAUDE_EXECUTABLE = agentExecutable("claude", "Claude Code");
 
@@ -138,6 +152,7 @@ public final class SettingsStore {
             APPROVAL_TIMEOUT_MS,
             CHECKPOINTS_KEEP,
             EVENTS_RETENTION_DAYS,
+            LAYERS_CAP_MB,
             RECONCILE_INTERVAL_MS,
             SANDBOX_KILL_GRACE_MS,
             SANDBOX_LEASE_MS,

@@ -1,6 +1,7 @@
 package dev.paddock.isolation.bubblewrap;
 
 import dev.paddock.isolation.GitWrites;
+import dev.paddock.isolation.LayerMount;
 import dev.paddock.isolation.LinkedWorktree;
 import dev.paddock.isolation.SandboxApi;
 import java.io.IOException;
@@ -80,8 +81,29 @@ public final class BubblewrapCommand {
             SandboxApi api,
             List<String> argv)
             throws IOException {
+        return command(wt, writes, alsoWritable, network, api, List.of(), argv);
+    }
+
+    /**
+     * {@link #command(LinkedWorktree, GitWrites, List, boolean, SandboxApi, List)} with shared layers: when there are
+     * any, bwrap runs inside a user and mount namespace of its own ({@link LayerMounts}) where each layer's overlay
+     * is mounted first, and each merged folder is bound at its target; the run keeps the caller's uid and gid.
+     */
+    public List<String> command(
+            LinkedWorktree wt,
+            GitWrites writes,
+            List<Path> alsoWritable,
+            boolean network,
+            SandboxApi api,
+            List<LayerMount> layers,
+            List<String> argv)
+            throws IOException {
         Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
+        if (!layers.isEmpty()) {
+            LayerMounts.Ids ids = LayerMounts.Ids.own();
+            c.addAll(List.of("--uid", Integer.toString(ids.uid()), "--gid", Integer.toString(ids.gid())));
+        }
         if (network) {
             c.add("--share-net");
         }
@@ -111,6 +133,9 @@ public final class BubblewrapCommand {
         for (Path p : alsoWritable) {
             c.addAll(List.of("--bind", p.toString(), p.toString()));
         }
+        for (LayerMount l : layers) {
+            c.addAll(List.of("--bind", l.dir().resolve(LayerMounts.MERGED).toString(), l.target()));
+        }
         if (api != null) {
             c.addAll(List.of("--ro-bind", api.socketDir().toString(), SandboxApi.SOCKET_DIR));
             for (Path p : api.programs()) {
@@ -124,6 +149,6 @@ public final class BubblewrapCommand {
         c.addAll(List.of("--setenv", "HOME", "/tmp/home", "--setenv", "TMPDIR", "/tmp"));
         c.addAll(List.of("--chdir", wt.worktree().toString(), "--"));
         c.addAll(argv);
-        return c;
+        return layers.isEmpty() ? c : LayerMounts.wrap(layers, c);
     }
 }

@@ -54,7 +54,13 @@ public final class BubblewrapRuntime extends HostRuntime {
         List<java.nio.file.Path> writable =
                 spec.id().controlDir() == null ? List.of() : List.of(spec.id().controlDir());
         return bubblewrap.command(
-                LinkedWorktree.of(spec.workdir()), spec.writes(), writable, spec.network(), spec.api(), argv);
+                LinkedWorktree.of(spec.workdir()),
+                spec.writes(),
+                writable,
+                spec.network(),
+                spec.api(),
+                spec.layers(),
+                argv);
     }
 
     /** Scrubbed as an agent's: the kept variables of Paddock's own, and the task's. */

@@ -101,6 +101,9 @@ public final class ContainerRuntime implements IsolationRuntime, LabelledRuns {
 
     @Override
     public RunRef start(RunSpec spec, Runnable onEnd) throws IsolationException {
+        if (!spec.layers().isEmpty()) {
+            throw new IsolationException("Shared layers need the namespace tier; a container cannot be given them.");
+        }
         return RunRef.engine(agents.start(spec, onEnd));
     }
 

@@ -96,6 +96,9 @@ public class HostRuntime implements IsolationRuntime {
 
     /** What runs {@code argv} with this runtime's isolation; the host runs it as it is. */
     protected List<String> isolate(RunSpec spec, List<String> argv) throws IOException {
+        if (!spec.layers().isEmpty()) {
+            throw new IOException("shared layers need the namespace tier; a host process sees the real folders");
+        }
         return argv;
     }
 

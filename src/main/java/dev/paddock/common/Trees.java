@@ -1,4 +1,4 @@
-package dev.paddock.sandbox;
+package dev.paddock.common;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
@@ -12,20 +12,32 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Deleting and listing folder trees without ever following a symbolic link out of them. */
-final class Trees {
+public final class Trees {
     private Trees() {}
 
     /**
      * Deletes {@code dir} and everything in it. A symbolic link is deleted as a link, never followed (also
-     * when {@code dir} itself is one).
+     * when {@code dir} itself is one). A folder its owner may not read (overlayfs leaves {@code work/work} with mode
+     * 000) is opened to its owner first.
      *
      * @throws IOException when something cannot be deleted (what could be is gone)
      */
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+                if (!(e instanceof java.nio.file.AccessDeniedException)
+                        || !Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
+                    throw e;
+                }
+                Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+                delete(f);
+                return FileVisitResult.CONTINUE;
+            }
+
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 Files.delete(file);
@@ -44,7 +56,7 @@ final class Trees {
     }
 
     /** Up to {@code max} files under {@code dir}, relative to it, sorted; links are listed, not followed. */
-    static List<String> files(Path dir, int max) throws IOException {
+    public static List<String> files(Path dir, int max) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))

@@ -1,0 +1,202 @@
+package dev.paddock.layer;
+
+import dev.paddock.common.PrivateFiles;
+import dev.paddock.common.Processes;
+import dev.paddock.common.Trees;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Builds a new generation of a repository's shared layer: with a setup command, in a fresh detached checkout of the
+ * base branch ({@code build-N}, a linked worktree removed afterwards) where the command runs on the host with the
+ * user's environment (its home is {@code build-N/.home} when a folder lies in the home); without one, by copying the
+ * folders from the main checkout (and the user's home). Each folder is then moved into {@code gen-N/}, which is
+ * published as current only when every folder is there. Output goes to {@code .shared/refresh.log}.
+ */
+final class LayerBuilder {
+    private static final String HOME = ".home";
+
+    private final Duration timeout;
+
+    LayerBuilder(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /** A generation built. */
+    record Built(int generation, long files, Duration took) {}
+
+    Built build(Path main, String baseBranch, LayerConfig config, Consumer<String> progress) throws LayerException {
+        Instant start = Instant.now();
+        Path shared = LayerDirs.shared(main);
+        Path log = LayerDirs.log(main);
+        int n;
+        Path gen;
+        Path build;
+        try {
+            Files.createDirectories(shared);
+            n = LayerDirs.next(main);
+            gen = LayerDirs.generation(main, n);
+            build = LayerDirs.build(main, n);
+            Files.createDirectories(gen);
+            PrivateFiles.append(log, "=== " + Instant.now() + " generation " + n + "\n");
+        } catch (IOException e) {
+            throw new LayerException("Cannot prepare " + shared + ": " + e.getMessage(), e);
+        }
+        try {
+            Path from;
+            Path home;
+            if (config.setupCommand() != null) {
+                progress.accept("Checking out " + baseBranch + " for the setup command…");
+                run(
+                        List.of(
+                                "git",
+                                "-C",
+                                main.toString(),
+                                "worktree",
+                                "add",
+                                "--detach",
+                                build.toString(),
+                                baseBranch),
+                        main,
+                        Map.of(),
+                        log,
+                        "checking out " + baseBranch);
+                home = build.resolve(HOME);
+                boolean ownHome = config.folders().stream().anyMatch(LayerFolders::inHome);
+                if (ownHome) {
+                    Files.createDirectories(home);
+                }
+                progress.accept("Running " + config.setupCommand() + "…");
+                run(
+                        List.of("/bin/sh", "-c", config.setupCommand()),
+                        build,
+                        ownHome ? Map.of("HOME", home.toString()) : Map.of(),
+                        log,
+                        "the setup command");
+                from = build;
+            } else {
+                from = main;
+                home = Path.of(System.getProperty("user.home"));
+            }
+            long files = 0;
+            for (String folder : config.folders()) {
+                Path src = LayerFolders.inHome(folder) ? home.resolve(folder.substring(2)) : from.resolve(folder);
+                Path dst = gen.resolve(LayerFolders.fileName(folder));
+                if (!Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new LayerException((config.setupCommand() == null
+                                    ? "There is no folder " + src + " to share"
+                                    : "The setup command made no folder " + folder)
+                            + "; nothing was changed (see " + log + ").");
+                }
+                progress.accept((from == main ? "Copying " : "Moving ") + folder + "…");
+                if (from == main) {
+                    run(
+                            List.of("cp", "-a", "--reflink=auto", "--", src.toString(), dst.toString()),
+                            main,
+                            Map.of(),
+                            log,
+                            "copying " + folder);
+                } else {
+                    Files.move(src, dst);
+                }
+                files += LayerDirs.countFiles(dst);
+            }
+            LayerDirs.publish(main, n);
+            progress.accept("Generation " + n + " is the shared layer now (" + files + " files).");
+            return new Built(n, files, Duration.between(start, Instant.now()));
+        } catch (IOException e) {
+            throw new LayerException("Cannot build the shared layer: " + e.getMessage(), e);
+        } finally {
+            removeBuild(main, build, log);
+            if (LayerDirs.current(main).orElse(-1) != n) {
+                try {
+                    Trees.delete(gen);
+                } catch (IOException e) {
+                    note(log, "could not delete the unfinished " + gen + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void removeBuild(Path main, Path build, Path log) {
+        if (!Files.exists(build, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            run(
+                    List.of("git", "-C", main.toString(), "worktree", "remove", "--force", build.toString()),
+                    main,
+                    Map.of(),
+                    log,
+                    "removing the checkout");
+        } catch (LayerException e) {
+            note(log, e.getMessage());
+        }
+        try {
+            Trees.delete(build);
+            run(List.of("git", "-C", main.toString(), "worktree", "prune"), main, Map.of(), log, "pruning");
+        } catch (IOException | LayerException e) {
+            note(log, "could not delete " + build + ": " + e.getMessage());
+        }
+    }
+
+    private void run(List<String> cmd, Path dir, Map<String, String> env, Path log, String what) throws LayerException {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new LayerException(
+                        "Gave up " + what + " after " + timeout.toMinutes() + " min; see " + log + ".");
+            }
+            if (p.exitValue() != 0) {
+                throw new LayerException("Failed " + what + " (exit " + p.exitValue() + "): " + tail(log)
+                        + " (all of it in " + log + ")");
+            }
+        } catch (IOException e) {
+            throw new LayerException("Cannot run " + what + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LayerException("Interrupted while " + what + ".", e);
+        }
+    }
+
+    /** The log's last line with words in it. */
+    private static String tail(Path log) {
+        try {
+            List<String> lines = new ArrayList<>(Files.readAllLines(log, StandardCharsets.UTF_8));
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) {
+                    return lines.get(i).strip();
+                }
+            }
+        } catch (IOException e) {
+            return "";
+        }
+        return "";
+    }
+
+    private static void note(Path log, String line) {
+        try {
+            PrivateFiles.append(log, line + "\n");
+        } catch (IOException ignored) {
+            // The log is for people; the build's outcome does not depend on it.
+        }
+    }
+}
