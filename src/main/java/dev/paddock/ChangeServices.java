@@ -33,7 +33,6 @@ import dev.paddock.store.Database;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.RepositoryLocator;
 import java.time.Clock;
-import java.util.function.IntSupplier;
 
 /**
  * The services over a sandbox's change, what its agent wrote, built together for {@link Wiring}: the merge queue and
@@ -48,11 +47,12 @@ final class ChangeServices {
     private final PublishService publish;
     private final ReviewService reviews;
     private final CheckpointService checkpoints;
+    private final dev.paddock.checkpoint.TimedCheckpoints timedCheckpoints;
 
     /**
      * @param homeId the home's id (the merge queue's test containers carry it), or null
      * @param ghPath the {@code PATH} the GitHub CLI is looked up on
-     * @param checkpointsToKeep how many checkpoints a sandbox keeps (0: prune nothing)
+     * @param checkpointRules how many checkpoints a sandbox keeps, for how long, and how often more are taken
      */
     ChangeServices(
             PaddockHome home,
@@ -70,7 +70,7 @@ final class ChangeServices {
             ApprovalBroker approvals,
             IsolationRuntimes runtimes,
             String ghPath,
-            IntSupplier checkpointsToKeep) {
+            java.util.function.Supplier<dev.paddock.checkpoint.CheckpointRules> checkpointRules) {
         // The conflict port: merge.conflict's classifier for hunks and classes, checked against git's own paths.
         MergeQueue mergeQueue = new MergeQueue(
                 new MergeStore(db, events, clock),
@@ -103,8 +103,27 @@ final class ChangeServices {
                 git,
                 events,
                 bus,
-                checkpointsToKeep,
+                checkpointRules,
                 clock);
+        this.timedCheckpoints = new dev.paddock.checkpoint.TimedCheckpoints(
+                checkpoints,
+                () -> {
+                    try {
+                        return sandboxes.listLive().stream()
+                                .filter(s -> s.state() == dev.paddock.sandbox.SandboxState.RUNNING)
+                                .map(dev.paddock.sandbox.SandboxRecord::id)
+                                .toList();
+                    } catch (dev.paddock.store.StoreException e) {
+                        return java.util.List.of();
+                    }
+                },
+                checkpointRules,
+                clock);
+    }
+
+    /** Checkpoints of running sandboxes on a timer (a setting; off by default). */
+    dev.paddock.checkpoint.TimedCheckpoints timedCheckpoints() {
+        return timedCheckpoints;
     }
 
     /** The merge queue: list, enqueue, cancel, retry, repository merge settings. */

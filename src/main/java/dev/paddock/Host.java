@@ -107,6 +107,7 @@ public final class Host implements AutoCloseable {
             api.serveReviews(wiring.reviews());
             api.serveComparisons(wiring.comparisons());
             wiring.checkpoints().start();
+            wiring.timedCheckpoints().start();
             api.serveCheckpoints(wiring.checkpoints());
             api.serveDiffs(wiring.diffs());
             api.servePublishing(wiring.publish());

@@ -184,7 +184,10 @@ public final class Wiring implements AutoCloseable {
                 approvals,
                 runtimes,
                 ownEnvironment.getOrDefault("PATH", ""),
-                () -> stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0)); // unreadable: prune nothing
+                () -> new dev.paddock.checkpoint.CheckpointRules( // unreadable: prune nothing, take none
+                        stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0),
+                        stored(settings, SettingsStore.CHECKPOINTS_RETENTION_DAYS, 0),
+                        stored(settings, SettingsStore.CHECKPOINTS_EVERY_S, 0)));
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */
@@ -356,6 +359,10 @@ public final class Wiring implements AutoCloseable {
      * Checkpoints of sandboxes' working state and rollbacks to them; {@code start()} (the host calls it) recovers
      * what a crash left and takes a checkpoint when an agent's turn ends.
      */
+    public dev.paddock.checkpoint.TimedCheckpoints timedCheckpoints() {
+        return changes.timedCheckpoints();
+    }
+
     public dev.paddock.checkpoint.CheckpointService checkpoints() {
         return changes.checkpoints();
     }
@@ -450,6 +457,7 @@ public final class Wiring implements AutoCloseable {
     /** Stops monitors and probes, then closes the store. */
     @Override
     public void close() {
+        changes.timedCheckpoints().close();
         changes.checkpoints().close();
         eventRetention.close();
         approvals.close();

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,14 +56,14 @@ public final class CheckpointService implements AutoCloseable {
     private final CheckpointGit git;
     private final EventLog events;
     private final EventBus bus;
-    private final IntSupplier keep;
+    private final Supplier<CheckpointRules> rules;
     private final Clock clock;
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private volatile EventBus.Subscription subscription;
 
     /**
      * @param repos where a sandbox's repository is on disk (its refs outlive its worktree)
-     * @param keep how many checkpoints a sandbox keeps (0: all); older ones are pruned after each new one
+     * @param rules how many checkpoints a sandbox keeps and for how long (asked at each prune)
      */
     public CheckpointService(
             SandboxService sandboxes,
@@ -72,7 +72,7 @@ public final class CheckpointService implements AutoCloseable {
             GitCli git,
             EventLog events,
             EventBus bus,
-            IntSupplier keep,
+            Supplier<CheckpointRules> rules,
             Clock clock) {
         this.sandboxes = sandboxes;
         this.repos = repos;
@@ -80,7 +80,7 @@ public final class CheckpointService implements AutoCloseable {
         this.git = new CheckpointGit(git);
         this.events = events;
         this.bus = bus;
-        this.keep = keep;
+        this.rules = rules;
         this.clock = clock;
     }
 
@@ -442,16 +442,23 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     /**
-     * Deletes the oldest checkpoints past the number to keep: refs first, then rows (a crash between leaves rows
-     * whose refs are gone, which {@link #recover()} deletes).
+     * Deletes the oldest checkpoints past the number to keep and those older than the retention (never the newest):
+     * refs first, then rows (a crash between leaves rows whose refs are gone, which {@link #recover()} deletes).
      */
     private void prune(Path worktree, String sandboxId) throws PaddockException {
-        int limit = keep.getAsInt();
-        if (limit <= 0) {
+        CheckpointRules r = rules.get();
+        if (r.keep() <= 0 && r.retentionDays() <= 0) {
             return;
         }
         List<Checkpoint> all = store.list(sandboxId);
-        List<Checkpoint> old = all.subList(0, Math.max(0, all.size() - limit));
+        int past = r.keep() <= 0 ? 0 : Math.max(0, all.size() - r.keep());
+        if (r.retentionDays() > 0) {
+            java.time.Instant cutoff = clock.instant().minus(java.time.Duration.ofDays(r.retentionDays()));
+            while (past < all.size() - 1 && all.get(past).createdAt().isBefore(cutoff)) {
+                past++;
+            }
+        }
+        List<Checkpoint> old = all.subList(0, past);
         if (old.isEmpty()) {
             return;
         }

@@ -39,7 +39,7 @@ public final class SharedLayers {
     private final Map<Long, Object> refreshing = new ConcurrentHashMap<>();
 
     /**
-     * @param capBytes the cap on each upper layer now ({@code layers.cap-mb}), 0 for none
+     * @param capBytes the cap on each upper layer now ({@code layers.capMb}), 0 for none
      */
     public SharedLayers(LayerStore store, RepoService repos, EventLog events, LongSupplier capBytes) {
         this(store, repos, events, capBytes, SETUP_TIMEOUT);

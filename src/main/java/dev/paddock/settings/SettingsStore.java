@@ -105,13 +105,31 @@ public final class SettingsStore {
             "checkpoints",
             "Checkpoints each sandbox keeps; older ones are deleted (0 keeps them all).");
 
+    /** How long a checkpoint is kept, in days (0, the default: for good); never a sandbox's newest one. */
+    public static final Setting<Integer> CHECKPOINTS_RETENTION_DAYS = Setting.ofInt(
+            "checkpoints.retentionDays",
+            0,
+            0,
+            36_500,
+            "days",
+            "Checkpoints older than this are deleted, never a sandbox's newest (0 keeps them for good).");
+
+    /** How often a running sandbox is checkpointed when its worktree changed, in seconds (0, the default: never). */
+    public static final Setting<Integer> CHECKPOINTS_EVERY_S = Setting.ofInt(
+            "checkpoints.everySeconds",
+            0,
+            0,
+            86_400,
+            "s",
+            "Checkpoint running sandboxes whose files changed this often (0: only at the end of each turn).");
+
     /**
      * The most a namespace sandbox may write into each shared layer, in MiB (0, the default: no cap, the writes are
      * kept on disk). With a cap the writes go to a size-limited tmpfs that lasts as long as the run; a write past it
      * fails with "No space left on device".
      */
     public static final Setting<Integer> LAYERS_CAP_MB = Setting.ofInt(
-            "layers.cap-mb",
+            "layers.capMb",
             0,
             0,
             1_048_576,
@@ -150,7 +168,9 @@ public final class SettingsStore {
             AGENTS_CODEX_EXECUTABLE,
             AGENTS_GEMINI_EXECUTABLE,
             APPROVAL_TIMEOUT_MS,
+            CHECKPOINTS_EVERY_S,
             CHECKPOINTS_KEEP,
+            CHECKPOINTS_RETENTION_DAYS,
             EVENTS_RETENTION_DAYS,
             LAYERS_CAP_MB,
             RECONCILE_INTERVAL_MS,

@@ -173,7 +173,7 @@ class SharedLayerSandboxTest {
     void aCappedLayerRefusesWritesPastItsCap() throws Exception {
         wiring.layers().configure(repo.dir(), List.of("node_modules"), null);
         wiring.layers().refresh(repo.dir(), step -> {});
-        wiring.settings().set("layers.cap-mb", "1", "test");
+        wiring.settings().set("layers.capMb", "1", "test");
 
         SandboxRecord s = run(
                 "Fill the layer",

@@ -50,8 +50,11 @@ class SettingsStoreTest {
                         "agents.codex.executable",
                         "agents.gemini.executable",
                         "approval.timeoutMs",
+                        "checkpoints.everySeconds",
                         "checkpoints.keep",
+                        "checkpoints.retentionDays",
                         "events.retentionDays",
+                        "layers.capMb",
                         "reconcile.intervalMs",
                         "sandbox.killGraceMs",
                         "sandbox.leaseMs",
@@ -63,7 +66,7 @@ class SettingsStoreTest {
             assertThat(e.type()).isEqualTo(e.name().startsWith("agents.") ? "executable" : "integer");
             assertThat(e.description()).isNotBlank();
         });
-        assertThat(all.get(10))
+        assertThat(all.get(13))
                 .isEqualTo(new SettingEntry(
                         "sandbox.maxRetries",
                         "integer",
@@ -73,9 +76,13 @@ class SettingsStoreTest {
                         SettingsStore.SANDBOX_MAX_RETRIES.description(),
                         "a whole number from 0 to 100 (retries)",
                         true));
-        assertThat(all.get(9).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
-        assertThat(all.get(8).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
-        assertThat(all.get(7).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+        assertThat(all.get(12).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
+        assertThat(all.get(11).allowed()).isEqualTo("a whole number from 0 to 600000 (ms)");
+        assertThat(all.get(10).allowed()).isEqualTo("a whole number from 10000 to 86400000 (ms)");
+        assertThat(all.get(9).allowed()).isEqualTo("a whole number from 0 to 1048576 (MiB)");
+        assertThat(all.get(5))
+                .extracting(SettingEntry::name, SettingEntry::value)
+                .containsExactly("checkpoints.everySeconds", "0");
         assertThat(all.get(4).allowed()).isEqualTo("a whole number from 1000 to 86400000 (ms)");
         assertThat(all.get(1))
                 .isEqualTo(new SettingEntry(
@@ -151,14 +158,15 @@ class SettingsStoreTest {
         }
 
         assertThat(settings.get(SettingsStore.SANDBOX_MAX_RETRIES)).isEqualTo(7);
-        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(11);
+        assertThat(settings.all()).filteredOn(SettingEntry::isDefault).hasSize(14);
         assertThat(events.recent(-1, 10)).hasSize(1);
     }
 
     @Test
     void unknownNamesAreRefusedListingTheKnownOnes() throws Exception {
         String known = "Known settings: agents.aider.executable, agents.claude.executable, agents.codex.executable,"
-                + " agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs,"
+                + " agents.gemini.executable, approval.timeoutMs, checkpoints.everySeconds, checkpoints.keep,"
+                + " checkpoints.retentionDays, events.retentionDays, layers.capMb, reconcile.intervalMs,"
                 + " sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries, ui.notifications.desktop.";
 
         assertThatThrownBy(() -> settings.set("sandbox.maxretries", "5", "ann"))
