@@ -34,7 +34,8 @@ class SettingsApiTest {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final String KNOWN = "Known settings: agents.aider.executable, agents.claude.executable,"
-            + " agents.codex.executable, agents.gemini.executable, approval.timeoutMs, checkpoints.keep, events.retentionDays,"
+            + " agents.codex.executable, agents.gemini.executable, approval.timeoutMs, checkpoints.everySeconds, checkpoints.keep, checkpoints.retentionDays,"
+            + " events.retentionDays, layers.capMb,"
             + " reconcile.intervalMs, sandbox.killGraceMs, sandbox.leaseMs, sandbox.maxRetries, ui.notifications.desktop.";
 
     @TempDir
@@ -85,14 +86,17 @@ class SettingsApiTest {
                         "agents.codex.executable",
                         "agents.gemini.executable",
                         "approval.timeoutMs",
+                        "checkpoints.everySeconds",
                         "checkpoints.keep",
+                        "checkpoints.retentionDays",
                         "events.retentionDays",
+                        "layers.capMb",
                         "reconcile.intervalMs",
                         "sandbox.killGraceMs",
                         "sandbox.leaseMs",
                         "sandbox.maxRetries",
                         "ui.notifications.desktop");
-        JsonNode retries = json(list).get("settings").get(10);
+        JsonNode retries = json(list).get("settings").get(13);
         assertThat(retries.get("value").asText()).isEqualTo("2");
         assertThat(retries.get("defaultValue").asText()).isEqualTo("2");
         assertThat(retries.get("unit").asText()).isEqualTo("retries");

@@ -54,7 +54,7 @@ class ConfigCommandTest {
         Run list = config(home);
 
         assertThat(list.exit()).as(list.describe()).isZero();
-        assertThat(list.out().lines().toList()).hasSize(13);
+        assertThat(list.out().lines().toList()).hasSize(16);
         assertThat(list.out())
                 .startsWith("NAME ")
                 .contains("VALUE", "DEFAULT", "DESCRIPTION")
@@ -69,7 +69,7 @@ class ConfigCommandTest {
         assertThat(set.exit()).as(set.describe()).isZero();
         assertThat(set.out()).isEqualTo("sandbox.maxRetries is now 5 retries (default 2 retries).\n");
         assertThat(get.out()).isEqualTo("5\n");
-        JsonNode retries = listJson.json().get("settings").get(10);
+        JsonNode retries = listJson.json().get("settings").get(13);
         assertThat(retries.get("name").asText()).isEqualTo("sandbox.maxRetries");
         assertThat(retries.get("value").asText()).isEqualTo("5");
         assertThat(retries.get("isDefault").asBoolean()).isFalse();
@@ -106,7 +106,8 @@ class ConfigCommandTest {
         assertThat(said(unknown))
                 .containsExactly("paddock: There is no setting \"sandbox.lease\". Known settings:"
                         + " agents.aider.executable, agents.claude.executable, agents.codex.executable, agents.gemini.executable,"
-                        + " approval.timeoutMs, checkpoints.keep, events.retentionDays, reconcile.intervalMs, sandbox.killGraceMs,"
+                        + " approval.timeoutMs, checkpoints.everySeconds, checkpoints.keep, checkpoints.retentionDays,"
+                        + " events.retentionDays, layers.capMb, reconcile.intervalMs, sandbox.killGraceMs,"
                         + " sandbox.leaseMs,"
                         + " sandbox.maxRetries, ui.notifications.desktop.");
         assertThat(unknownGet.exit()).isEqualTo(1);
