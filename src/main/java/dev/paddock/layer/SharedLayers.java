@@ -257,9 +257,26 @@ public final class SharedLayers {
      */
     public List<Path> reclaim(Path main) throws LayerException {
         try {
-            return LayerDirs.reclaim(main, refreshing.isEmpty());
+            List<Path> deleted = LayerDirs.reclaim(main, refreshing.isEmpty());
+            if (deleted.stream().anyMatch(p -> p.getFileName().toString().startsWith("build-"))) {
+                prune(main); // git forgets the interrupted refresh's checkout
+            }
+            return deleted;
         } catch (IOException e) {
             throw new LayerException("Cannot reclaim the shared layers of " + main + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void prune(Path main) throws IOException {
+        try {
+            new ProcessBuilder("git", "-C", main.toString(), "worktree", "prune")
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -71,8 +71,8 @@ public final class OrphanScanner {
             }
             String name = root.relativize(p).getName(0).toString();
             withWorktree.add(name);
-            if (MERGE_DIR.equals(name)) {
-                continue; // the merge queue's own worktrees (merge package): it cleans them itself
+            if (MERGE_DIR.equals(name) || dev.paddock.layer.LayerDirs.SHARED.equals(name)) {
+                continue; // the merge queue's own worktrees, a shared layer's build: their packages clean them
             }
             if (owned.contains(name) || INITIALIZING.equals(w.lockedReason()) || young(root.resolve(name))) {
                 continue;
@@ -93,6 +93,7 @@ public final class OrphanScanner {
             if (!withWorktree.contains(name)
                     && !owned.contains(name)
                     && !MERGE_DIR.equals(name)
+                    && !dev.paddock.layer.LayerDirs.SHARED.equals(name)
                     && !young(root.resolve(name))) {
                 out.add(new Orphan(
                         root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null, false));

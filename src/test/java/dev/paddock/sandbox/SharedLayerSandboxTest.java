@@ -156,6 +156,28 @@ class SharedLayerSandboxTest {
     }
 
     @Test
+    void theSharedLayersFolderAndARefreshsCheckoutAreNoOrphans() throws Exception {
+        wiring.layers().configure(repo.dir(), List.of("node_modules"), null);
+        wiring.layers().refresh(repo.dir(), step -> {});
+        repo.git(
+                "worktree",
+                "add",
+                "--detach",
+                repo.dir().resolve(".worktrees/.shared/build-9").toString());
+
+        List<Orphan> orphans = new OrphanScanner(java.time.Clock.systemUTC(), Duration.ZERO)
+                .scan(
+                        repo.dir(),
+                        new dev.paddock.worktree.WorktreeManager(new dev.paddock.worktree.GitCli()).list(repo.dir()),
+                        List.of());
+
+        assertThat(orphans).isEmpty();
+        assertThat(wiring.layers().reclaim(repo.dir()))
+                .containsExactly(repo.dir().resolve(".worktrees/.shared/build-9"));
+        assertThat(repo.git("worktree", "list")).doesNotContain("build-9");
+    }
+
+    @Test
     void aFailedSetupCommandChangesNothingAndSaysWhy() throws Exception {
         wiring.layers().configure(repo.dir(), List.of("node_modules"), "echo 'npm ERR! no network' >&2; exit 3");
 
