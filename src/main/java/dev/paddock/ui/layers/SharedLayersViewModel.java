@@ -114,7 +114,7 @@ public final class SharedLayersViewModel {
         return saved.getReadOnlyProperty();
     }
 
-    /** The current generation in words ("3, built 14:03:07 (2 min ago)", "none yet ..."). */
+    /** The current generation in words ("Generation 3, built 14:03:07", "None built yet ..."). */
     public StringBinding generationProperty() {
         return generation;
     }
@@ -179,6 +179,7 @@ public final class SharedLayersViewModel {
         if (!canSave.get()) {
             throw new IllegalStateException("nothing to save");
         }
+        steps.clear(); // they told how the stored settings were built
         List<String> list = parseFolders(folders.get());
         String cmd = setupCommand.get() == null || setupCommand.get().isBlank()
                 ? null
@@ -292,9 +293,12 @@ public final class SharedLayersViewModel {
                     ? "None: nothing is shared."
                     : "None built yet: until a refresh, sandboxes use their own folders.";
         }
-        return s.builtAt() == null
-                ? "Generation " + s.generation()
-                : "Generation " + s.generation() + ", built " + Formats.clock(s.builtAt(), now) + " ("
-                        + Formats.ago(s.builtAt(), now) + ")";
+        if (s.builtAt() == null) {
+            return "Generation " + s.generation();
+        }
+        // The age only once it is hours: a dialog left open would otherwise show "12 s ago" for minutes.
+        boolean old = java.time.Duration.between(s.builtAt(), now).toHours() >= 1;
+        return "Generation " + s.generation() + ", built " + Formats.clock(s.builtAt(), now)
+                + (old ? " (" + Formats.ago(s.builtAt(), now) + ")" : "");
     }
 }

@@ -29,6 +29,10 @@ class SharedLayersViewModelTest {
                         new SharedLayers.Status(List.of("node_modules"), "npm ci", 3, now.minus(Duration.ofMinutes(5))),
                         now))
                 .startsWith("Generation 3, built ")
-                .endsWith("(5 min ago)");
+                .doesNotContain("ago");
+        assertThat(SharedLayersViewModel.generationText(
+                        new SharedLayers.Status(List.of("node_modules"), null, 4, now.minus(Duration.ofDays(2))), now))
+                .startsWith("Generation 4, built ")
+                .endsWith("(2 d ago)");
     }
 }
