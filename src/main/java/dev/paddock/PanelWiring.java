@@ -51,6 +51,7 @@ final class PanelWiring {
                         w.comparisons(),
                         w.publish())
                 .reviews(w.reviews())
+                .layers(w.layers())
                 .diffs(new dev.paddock.panel.ServiceDiffBackend(
                         w.diffs(), w.reviews(), System.getProperty("user.name", "someone") + " (panel)"));
     }
