@@ -6,6 +6,7 @@ import dev.paddock.panel.ServiceShellBackend;
 import dev.paddock.sandbox.TierCheck;
 import dev.paddock.ui.approvals.BrokerApprovalBackend;
 import dev.paddock.ui.conflicts.MergeConflictBackend;
+import dev.paddock.ui.layers.ServiceSharedLayersBackend;
 import dev.paddock.ui.mergequeue.ServiceMergeQueueBackend;
 import dev.paddock.ui.mergesettings.ServiceMergeSettingsBackend;
 import dev.paddock.ui.sandboxes.SandboxBackend;
@@ -29,6 +30,7 @@ final class PanelWiring {
                 new MergeConflictBackend(w.merges(), w.resolutions(), w.bus(), who),
                 new ServiceMergeQueueBackend(w.merges(), w.bus(), who),
                 new ServiceMergeSettingsBackend(w.merges()),
+                new ServiceSharedLayersBackend(w.layers()),
                 new FilePolicyEditorBackend(w.home().dir(), w::approvalTimeoutMs),
                 w.containers().metrics(),
                 stop);
@@ -49,6 +51,7 @@ final class PanelWiring {
                         w.comparisons(),
                         w.publish())
                 .reviews(w.reviews())
+                .layers(w.layers())
                 .diffs(new dev.paddock.panel.ServiceDiffBackend(
                         w.diffs(), w.reviews(), System.getProperty("user.name", "someone") + " (panel)"));
     }

@@ -42,6 +42,7 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     private final java.util.function.Supplier<java.util.Map<String, String>> environment;
     private volatile dev.paddock.review.ReviewService reviews;
     private volatile dev.paddock.ui.diff.DiffBackend diffs;
+    private volatile dev.paddock.layer.SharedLayers layers;
 
     /**
      * The backend of a running Paddock, built by {@code Wiring}: its services, and the git and worktree manager it
@@ -192,6 +193,12 @@ public final class ServiceSandboxBackend implements SandboxBackend {
         return this;
     }
 
+    /** Reads sandboxes' changes in the shared layers through {@code l} from now on. */
+    public ServiceSandboxBackend layers(dev.paddock.layer.SharedLayers l) {
+        this.layers = l;
+        return this;
+    }
+
     @Override
     public dev.paddock.ui.diff.DiffBackend diffs() {
         return diffs;
@@ -276,6 +283,20 @@ public final class ServiceSandboxBackend implements SandboxBackend {
     @Override
     public WorktreeManager.ChangeList changes(String id) throws PaddockException {
         return service.changes(id);
+    }
+
+    @Override
+    public List<dev.paddock.layer.LayerChange> layerChanges(String id) throws PaddockException {
+        dev.paddock.layer.SharedLayers l = layers;
+        if (l == null) {
+            return List.of();
+        }
+        SandboxRecord s = service.find(id);
+        dev.paddock.sandbox.SandboxLayout at = service.layout(id);
+        Long pid = s.state() == dev.paddock.sandbox.SandboxState.RUNNING && s.runRef() != null
+                ? s.runRef().pid()
+                : null;
+        return l.changes(s.repositoryId(), at.mainWorktree(), at.sandboxDir(), pid);
     }
 
     @Override

@@ -186,6 +186,14 @@ public interface SandboxBackend {
     /** What the sandbox's worktree changed against its base commit. */
     WorktreeManager.ChangeList changes(String id) throws PaddockException;
 
+    /**
+     * What the sandbox changed in its repository's shared layers (folders git ignores, so not in {@link #changes}),
+     * read from its own upper layers; none when it shares nothing or ran no namespace run.
+     */
+    default List<dev.paddock.layer.LayerChange> layerChanges(String id) throws PaddockException {
+        return List.of();
+    }
+
     /** Sandboxes' whole changes as diffs, and the comments on them (the diff window). */
     dev.paddock.ui.diff.DiffBackend diffs();
 

@@ -4,6 +4,7 @@ import dev.paddock.agent.LogFollower;
 import dev.paddock.checkpoint.Checkpoint;
 import dev.paddock.common.Threads;
 import dev.paddock.events.Event;
+import dev.paddock.layer.LayerChange;
 import dev.paddock.status.RepositoryStatus;
 import dev.paddock.ui.common.UiError;
 import dev.paddock.worktree.WorktreeManager;
@@ -75,6 +76,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     private final ObservableList<Event> historyView = FXCollections.unmodifiableObservableList(history);
     private final ReadOnlyObjectWrapper<WorktreeManager.ChangeList> changes = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Instant> changesAt = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<List<LayerChange>> layerChanges = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<UiError> error = new ReadOnlyObjectWrapper<>();
     private final StringProperty followUpText = new SimpleStringProperty("");
     private final ReadOnlyBooleanWrapper sending = new ReadOnlyBooleanWrapper();
@@ -165,6 +167,11 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
     /** What the worktree changed against the base commit, or null before the first look. */
     public ReadOnlyObjectProperty<WorktreeManager.ChangeList> changesProperty() {
         return changes.getReadOnlyProperty();
+    }
+
+    /** What the sandbox changed in the shared layers (folders git ignores), read with the change list. */
+    public ReadOnlyObjectProperty<List<LayerChange>> layerChangesProperty() {
+        return layerChanges.getReadOnlyProperty();
     }
 
     /** When the change list was computed. */
@@ -312,6 +319,7 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         checkpoints.clear();
         changes.set(null);
         changesAt.set(null);
+        layerChanges.set(List.of());
         error.set(null);
         lastHistoryAt = 0;
         changesWanted = true;
@@ -442,9 +450,19 @@ public final class SandboxDetailsViewModel implements AutoCloseable {
         changesWanted = false;
         lastChangesAt = now;
         WorktreeManager.ChangeList list = b.changes(current);
+        List<LayerChange> inLayers;
+        try {
+            inLayers = b.layerChanges(current);
+        } catch (dev.paddock.common.PaddockException e) {
+            inLayers = null; // the worktree's change list still shows; the shared layers' stays as it was
+        }
+        List<LayerChange> layered = inLayers;
         Instant at = Instant.now();
         Platform.runLater(() -> {
             if (current.equals(id)) {
+                if (layered != null && !layerChanges.get().equals(layered)) {
+                    layerChanges.set(List.copyOf(layered));
+                }
                 changes.set(list);
                 changesAt.set(at);
                 clearError();

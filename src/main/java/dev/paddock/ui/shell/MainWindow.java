@@ -5,6 +5,8 @@ import dev.paddock.repo.RepoRecord;
 import dev.paddock.ui.common.Icons;
 import dev.paddock.ui.common.UiExecutor;
 import dev.paddock.ui.dashboard.DashboardView;
+import dev.paddock.ui.layers.SharedLayersDialog;
+import dev.paddock.ui.layers.SharedLayersViewModel;
 import dev.paddock.ui.mergesettings.MergeSettingsDialog;
 import dev.paddock.ui.mergesettings.MergeSettingsViewModel;
 import dev.paddock.ui.policy.PolicyEditorDialog;
@@ -36,6 +38,7 @@ import javafx.stage.DirectoryChooser;
 import javafx.stage.Window;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
@@ -44,7 +47,8 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignW;
  * The main window's content: a header (repository switcher, open, refresh, theme), the dashboard or
  * the welcome page, and the status bar. Keyboard: Ctrl+O open, F5 refresh, Ctrl+1/Ctrl+2/Ctrl+3/Ctrl+4 sandboxes,
  * worktrees, containers or merge queue (its keys: see {@link dev.paddock.ui.mergequeue.MergeQueueView}), Ctrl+N new
- * sandbox, Ctrl+P the repository's policy, Ctrl+Shift+M its merge settings, Ctrl+Shift+L light/dark, Ctrl+Q quit
+ * sandbox, Ctrl+P the repository's policy, Ctrl+Shift+M its merge settings, Ctrl+Shift+D its shared layers,
+ * Ctrl+Shift+L light/dark, Ctrl+Q quit
  * (the sandboxes tab adds its row
  * actions' keys, see {@link SandboxesView}; the approval list has A / D / Shift+D while it has the focus,
  * see {@link dev.paddock.ui.approvals.ApprovalsView}).
@@ -65,6 +69,7 @@ public final class MainWindow extends BorderPane {
     private Theme theme;
     private boolean policyOpen;
     private boolean mergeSettingsOpen;
+    private boolean sharedLayersOpen;
 
     /** Opens the policy editor of the repository shown: Ctrl+P. */
     public static final KeyCodeCombination POLICY = new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN);
@@ -72,6 +77,10 @@ public final class MainWindow extends BorderPane {
     /** Opens the merge settings of the repository shown: Ctrl+Shift+M. */
     public static final KeyCodeCombination MERGE_SETTINGS =
             new KeyCodeCombination(KeyCode.M, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
+
+    /** Opens the shared layers (dependency folders) of the repository shown: Ctrl+Shift+D. */
+    public static final KeyCodeCombination SHARED_LAYERS =
+            new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN);
 
     public MainWindow(ShellViewModel vm, Theme theme) {
         this.vm = vm;
@@ -144,6 +153,7 @@ public final class MainWindow extends BorderPane {
         });
         acc.put(POLICY, this::openPolicy);
         acc.put(MERGE_SETTINGS, this::openMergeSettings);
+        acc.put(SHARED_LAYERS, this::openSharedLayers);
         acc.put(
                 new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN),
                 () -> dashboard().selectTab(0));
@@ -204,6 +214,12 @@ public final class MainWindow extends BorderPane {
                 this::openMergeSettings);
         mergeSettings.setId("header-merge-settings");
         mergeSettings.disableProperty().bind(policy.disableProperty());
+        Button sharedLayers = iconButton(
+                MaterialDesignL.LAYERS_OUTLINE,
+                "Shared layers (dependency folders) of this repository… (Ctrl+Shift+D)",
+                this::openSharedLayers);
+        sharedLayers.setId("header-shared-layers");
+        sharedLayers.disableProperty().bind(policy.disableProperty());
         Button refresh = iconButton(MaterialDesignR.REFRESH, "Refresh now (F5)", vm::refresh);
         refresh.disableProperty().bind(vm.currentProperty().isNull());
         themeButton = iconButton(MaterialDesignW.WEATHER_NIGHT, "Light / dark (Ctrl+Shift+L)", this::toggleTheme);
@@ -212,8 +228,18 @@ public final class MainWindow extends BorderPane {
 
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        HBox bar =
-                new HBox(10, brand, switcherSlot, open, busySlot, spacer, policy, mergeSettings, refresh, themeButton);
+        HBox bar = new HBox(
+                10,
+                brand,
+                switcherSlot,
+                open,
+                busySlot,
+                spacer,
+                policy,
+                mergeSettings,
+                sharedLayers,
+                refresh,
+                themeButton);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add(Style.HEADER);
         return bar;
@@ -287,6 +313,24 @@ public final class MainWindow extends BorderPane {
                 new MergeSettingsViewModel(repo.path(), backend, UiExecutor.io()),
                 getScene() == null ? null : getScene().getWindow());
         dialog.setOnHidden(e -> mergeSettingsOpen = false);
+        dialog.show();
+    }
+
+    /** Opens the Shared layers dialog for the repository shown (nothing when none is, or one is already open). */
+    public void openSharedLayers() {
+        RepoRecord repo = vm.currentProperty().get();
+        dev.paddock.ui.layers.SharedLayersBackend backend = vm.sharedLayers();
+        if (repo == null
+                || backend == null
+                || vm.phaseProperty().get() != ShellViewModel.Phase.READY
+                || sharedLayersOpen) {
+            return;
+        }
+        sharedLayersOpen = true;
+        SharedLayersDialog dialog = new SharedLayersDialog(
+                new SharedLayersViewModel(repo.path(), backend, UiExecutor.io()),
+                getScene() == null ? null : getScene().getWindow());
+        dialog.setOnHidden(e -> sharedLayersOpen = false);
         dialog.show();
     }
 

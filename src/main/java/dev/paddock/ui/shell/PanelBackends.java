@@ -3,6 +3,7 @@ package dev.paddock.ui.shell;
 import dev.paddock.container.ContainerMetricsBoard;
 import dev.paddock.ui.approvals.ApprovalBackend;
 import dev.paddock.ui.conflicts.ConflictBackend;
+import dev.paddock.ui.layers.SharedLayersBackend;
 import dev.paddock.ui.mergequeue.MergeQueueBackend;
 import dev.paddock.ui.mergesettings.MergeSettingsBackend;
 import dev.paddock.ui.policy.PolicyEditorBackend;
@@ -25,6 +26,7 @@ public record PanelBackends(
         ConflictBackend conflicts,
         MergeQueueBackend mergeQueue,
         MergeSettingsBackend mergeSettings,
+        SharedLayersBackend sharedLayers,
         PolicyEditorBackend policies,
         ContainerMetricsBoard metrics,
         AutoCloseable stop)

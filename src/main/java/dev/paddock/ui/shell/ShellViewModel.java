@@ -160,6 +160,12 @@ public final class ShellViewModel implements AutoCloseable {
         return b == null ? null : b.mergeSettings();
     }
 
+    /** The shared layers of the repositories, once Paddock started; else null. */
+    public dev.paddock.ui.layers.SharedLayersBackend sharedLayers() {
+        PanelBackends b = backends;
+        return b == null ? null : b.sharedLayers();
+    }
+
     /** The dashboard's ViewModel. */
     public DashboardViewModel dashboard() {
         return dashboard;
