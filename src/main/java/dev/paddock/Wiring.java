@@ -139,6 +139,7 @@ public final class Wiring implements AutoCloseable {
         this.layers = new dev.paddock.layer.SharedLayers(
                 new dev.paddock.layer.LayerStore(db),
                 repoService,
+                new WorktreeManager(git),
                 events,
                 () -> stored(settings, SettingsStore.LAYERS_CAP_MB, 0) * 1024L * 1024L);
         launcher.sharedLayers(layers);

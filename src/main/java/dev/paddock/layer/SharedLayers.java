@@ -33,6 +33,7 @@ public final class SharedLayers {
 
     private final LayerStore store;
     private final RepoService repos;
+    private final dev.paddock.worktree.WorktreeManager worktrees;
     private final EventLog events;
     private final LongSupplier capBytes;
     private final LayerBuilder builder;
@@ -41,13 +42,25 @@ public final class SharedLayers {
     /**
      * @param capBytes the cap on each upper layer now ({@code layers.capMb}), 0 for none
      */
-    public SharedLayers(LayerStore store, RepoService repos, EventLog events, LongSupplier capBytes) {
-        this(store, repos, events, capBytes, SETUP_TIMEOUT);
+    public SharedLayers(
+            LayerStore store,
+            RepoService repos,
+            dev.paddock.worktree.WorktreeManager worktrees,
+            EventLog events,
+            LongSupplier capBytes) {
+        this(store, repos, worktrees, events, capBytes, SETUP_TIMEOUT);
     }
 
-    SharedLayers(LayerStore store, RepoService repos, EventLog events, LongSupplier capBytes, Duration timeout) {
+    SharedLayers(
+            LayerStore store,
+            RepoService repos,
+            dev.paddock.worktree.WorktreeManager worktrees,
+            EventLog events,
+            LongSupplier capBytes,
+            Duration timeout) {
         this.store = store;
         this.repos = repos;
+        this.worktrees = worktrees;
         this.events = events;
         this.capBytes = capBytes;
         this.builder = new LayerBuilder(timeout);
@@ -135,6 +148,7 @@ public final class SharedLayers {
         }
         Path main = r.git().mainWorktree();
         try {
+            worktrees.excludeWorktreesDir(r.git()); // .worktrees/.shared is no change of the main checkout
             LayerBuilder.Built b = builder.build(main, r.record().baseBranch(), c, progress);
             events.append(EventDraft.of(
                     id,

@@ -96,6 +96,20 @@ class SharedLayerSandboxTest {
     }
 
     @Test
+    void aRefreshLeavesTheMainCheckoutClean() throws Exception {
+        TempRepo fresh = TempRepo.init(tmp.resolve("fresh"));
+        fresh.commitFile(".gitignore", "node_modules/\n", "Ignore the dependencies");
+        fresh.write("node_modules/x/y.js", "y\n");
+        wiring.layers().configure(fresh.dir(), List.of("node_modules"), null);
+
+        wiring.layers().refresh(fresh.dir(), step -> {});
+
+        assertThat(fresh.dir().resolve(".worktrees/.shared/gen-1/node_modules/x/y.js"))
+                .exists();
+        assertThat(fresh.git("status", "--porcelain")).isEmpty();
+    }
+
+    @Test
     void theSharedLayerItselfCannotBeWrittenFromInside() throws Exception {
         wiring.layers().configure(repo.dir(), List.of("node_modules"), null);
         wiring.layers().refresh(repo.dir(), step -> {});
