@@ -18,7 +18,20 @@ class LayerFoldersTest {
     @Test
     void foldersThatLeaveTheWorktreeOrBelongToGitOrPaddockAreRefused() {
         for (String bad : List.of(
-                "", " ", "/etc", "../up", "a/../../b", ".", "./", "~/", "~/..", ".git", ".git/hooks", ".paddock")) {
+                "",
+                " ",
+                "/etc",
+                "../up",
+                "a/../../b",
+                ".",
+                "./",
+                "~/",
+                "~/..",
+                ".git",
+                ".git/hooks",
+                ".paddock",
+                ".worktrees",
+                "./.worktrees/.shared")) {
             assertThatThrownBy(() -> LayerFolders.check(bad)).as(bad).isInstanceOf(LayerException.class);
         }
     }
