@@ -202,12 +202,7 @@ public final class SharedLayers {
                     continue; // named after that generation was built
                 }
                 if (!LayerFolders.inHome(f)) {
-                    Path place = worktree.resolve(f);
-                    if (Files.exists(place, LinkOption.NOFOLLOW_LINKS)
-                            && !Files.isDirectory(place, LinkOption.NOFOLLOW_LINKS)) {
-                        throw new LayerException(place + " is not a folder, so the shared layer " + f
-                                + " cannot be shown there; remove it and start the sandbox again.");
-                    }
+                    checkPlace(worktree, f);
                 }
                 Path dir = LayerDirs.own(sandboxDir).resolve(LayerFolders.fileName(f));
                 Files.createDirectories(dir);
@@ -218,6 +213,28 @@ public final class SharedLayers {
             throw new LayerException("Cannot prepare the shared layers of " + sandboxDir + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new LayerException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a shared folder's place in the worktree when it, or a folder above it, is a file or a link: bubblewrap
+     * makes the folders of a place it binds at following links, while the host's file system is still reachable to
+     * it ({@code /oldroot}), so a link the agent left in its worktree ({@code web -> /oldroot/home/me}) would have
+     * a later run make folders on the host. Nothing runs in the worktree meanwhile: the run that could change it
+     * ended.
+     */
+    private static void checkPlace(Path worktree, String folder) throws LayerException {
+        Path place = worktree;
+        for (Path part : Path.of(folder)) {
+            place = place.resolve(part.toString());
+            if (!Files.exists(place, LinkOption.NOFOLLOW_LINKS)) {
+                return; // bubblewrap makes it and what lies below it, in a real folder of the worktree
+            }
+            if (!Files.isDirectory(place, LinkOption.NOFOLLOW_LINKS)) {
+                throw new LayerException(place + " is " + (Files.isSymbolicLink(place) ? "a link" : "not a folder")
+                        + ", so the shared layer " + folder
+                        + " cannot be shown there; remove it and start the sandbox again.");
+            }
         }
     }
 
