@@ -20,6 +20,8 @@ import java.util.List;
  */
 final class LayerChanges {
     private static final String OPAQUE = "overlay.opaque";
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFCHR = 0020000;
 
     private LayerChanges() {}
 
@@ -68,9 +70,11 @@ final class LayerChanges {
         return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
     }
 
+    /** A character device 0/0 (a fifo or a socket has device number 0 too, and is a write like any file). */
     private static boolean whiteout(Path p) throws IOException {
+        Object mode = Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
         Object rdev = Files.getAttribute(p, "unix:rdev", LinkOption.NOFOLLOW_LINKS);
-        return rdev instanceof Long l && l == 0L;
+        return mode instanceof Integer m && (m & S_IFMT) == S_IFCHR && rdev instanceof Long l && l == 0L;
     }
 
     private static boolean opaque(Path dir) {
