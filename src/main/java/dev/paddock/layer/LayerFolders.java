@@ -21,6 +21,9 @@ public final class LayerFolders {
     /** The home folder inside a namespace sandbox (its private {@code /tmp}). */
     static final String SANDBOX_HOME = "/tmp/home";
 
+    /** Top folders of a worktree that belong to git or Paddock (the main checkout's holds every sandbox). */
+    private static final java.util.Set<String> PADDOCKS = java.util.Set.of(".git", ".paddock", ".worktrees");
+
     private LayerFolders() {}
 
     /** The folders, each checked and written in one form ({@code ./a//b/} is {@code a/b}), without repeats. */
@@ -62,7 +65,7 @@ public final class LayerFolders {
             }
         }
         String norm = String.join("/", parts);
-        if (!home && (parts.get(0).equals(".git") || parts.get(0).equals(".paddock"))) {
+        if (!home && PADDOCKS.contains(parts.get(0))) {
             throw new LayerException("\"" + folder + "\" cannot be a shared folder: it belongs to git or Paddock.");
         }
         return home ? "~/" + norm : norm;
