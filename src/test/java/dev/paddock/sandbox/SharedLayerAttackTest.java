@@ -83,6 +83,34 @@ class SharedLayerAttackTest {
         assertThat(log(other)).contains("a.txt").doesNotContain("node_modules");
     }
 
+    /**
+     * A hostile repository tracks {@code web} as a link out of it: a refresh must neither move the folder it leads
+     * to (with a setup command the folders are moved into the generation, which is deleted once stale) nor copy it.
+     */
+    @Test
+    void aRefreshNeverTakesAFolderThroughALinkTheRepositoryTracks() throws Exception {
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere/node_modules"));
+        Files.writeString(elsewhere.resolve("precious.txt"), "precious\n");
+        TempRepo.deleteTree(repo.dir().resolve("web"));
+        Files.createSymbolicLink(repo.dir().resolve("web"), elsewhere.getParent());
+        repo.git("add", "web");
+        repo.git("commit", "-m", "Link web elsewhere");
+
+        wiring.layers().configure(repo.dir(), List.of("web/node_modules"), "true");
+        Throwable withSetup = org.assertj.core.api.Assertions.catchThrowable(
+                () -> wiring.layers().refresh(repo.dir(), step -> {}));
+        wiring.layers().configure(repo.dir(), List.of("web/node_modules"), null);
+        Throwable copied = org.assertj.core.api.Assertions.catchThrowable(
+                () -> wiring.layers().refresh(repo.dir(), step -> {}));
+
+        assertThat(elsewhere.resolve("precious.txt")).hasContent("precious");
+        assertThat(withSetup).as("refresh with a setup command").isNotNull();
+        assertThat(copied).as("refresh by a copy").isNotNull();
+        try (Stream<Path> gens = Files.list(repo.dir().resolve(".worktrees/.shared"))) {
+            assertThat(gens.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("gen-"));
+        }
+    }
+
     /** The shared folder's own place replaced by a link: the run is refused, nothing is bound there. */
     @Test
     void aSharedFolderReplacedByALinkToTheHostIsRefused() throws Exception {
