@@ -90,8 +90,17 @@ final class LayerBuilder {
             }
             long files = 0;
             for (String folder : config.folders()) {
-                Path src = LayerFolders.inHome(folder) ? home.resolve(folder.substring(2)) : from.resolve(folder);
+                Path root = LayerFolders.inHome(folder) ? home : from;
+                String rel = LayerFolders.inHome(folder) ? folder.substring(2) : folder;
+                Path src = root.resolve(rel);
                 Path dst = gen.resolve(LayerFolders.fileName(folder));
+                // A link the repository tracks would take a folder from elsewhere (the home is the user's own).
+                java.util.Optional<Path> link =
+                        LayerFolders.inHome(folder) ? java.util.Optional.empty() : LayerFolders.notAFolder(root, rel);
+                if (link.isPresent()) {
+                    throw new LayerException(link.get() + " is a link or a file, not a folder, so " + folder
+                            + " is not shared from it; nothing was changed.");
+                }
                 if (!Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS)) {
                     throw new LayerException((config.setupCommand() == null
                                     ? "There is no folder " + src + " to share"

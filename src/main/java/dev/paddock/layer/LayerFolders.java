@@ -3,6 +3,8 @@ package dev.paddock.layer;
 import dev.paddock.isolation.LayerMount;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -86,6 +88,24 @@ public final class LayerFolders {
             any |= !p.isEmpty() && !p.equals(".");
         }
         return any ? Optional.empty() : Optional.of("it is the worktree itself.");
+    }
+
+    /**
+     * The first part of {@code root/relative} that exists but is not a real folder (a file, or a link: what lies
+     * below it would be somewhere else), if any. Parts that do not exist are not looked at further.
+     */
+    static Optional<Path> notAFolder(Path root, String relative) {
+        Path place = root;
+        for (Path part : Path.of(relative)) {
+            place = place.resolve(part.toString());
+            if (!Files.exists(place, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.empty();
+            }
+            if (!Files.isDirectory(place, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.of(place);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether the folder lies in the sandbox's home rather than its worktree. */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -224,17 +225,11 @@ public final class SharedLayers {
      * ended.
      */
     private static void checkPlace(Path worktree, String folder) throws LayerException {
-        Path place = worktree;
-        for (Path part : Path.of(folder)) {
-            place = place.resolve(part.toString());
-            if (!Files.exists(place, LinkOption.NOFOLLOW_LINKS)) {
-                return; // bubblewrap makes it and what lies below it, in a real folder of the worktree
-            }
-            if (!Files.isDirectory(place, LinkOption.NOFOLLOW_LINKS)) {
-                throw new LayerException(place + " is " + (Files.isSymbolicLink(place) ? "a link" : "not a folder")
-                        + ", so the shared layer " + folder
-                        + " cannot be shown there; remove it and start the sandbox again.");
-            }
+        Optional<Path> odd = LayerFolders.notAFolder(worktree, folder);
+        if (odd.isPresent()) {
+            throw new LayerException(odd.get() + " is " + (Files.isSymbolicLink(odd.get()) ? "a link" : "not a folder")
+                    + ", so the shared layer " + folder
+                    + " cannot be shown there; remove it and start the sandbox again.");
         }
     }
 
