@@ -129,6 +129,36 @@ class SandboxSocketAttackTest {
                 .startsWith("HTTP/1.1 403");
     }
 
+    /** A setup command runs on the host: an agent must not set one nor start a refresh, by socket or loopback. */
+    @Test
+    void aSandboxTokenCanNeitherReadNorSetNorRefreshSharedLayers() throws Exception {
+        String token = rig.tokenOf(a.id());
+        String repo = rig.host()
+                .wiring()
+                .sandboxService()
+                .layout(a.id())
+                .mainWorktree()
+                .toString();
+        String put =
+                "{\"repo\": \"" + repo + "\", \"folders\": [\"node_modules\"], \"setupCommand\": \"touch /tmp/x\"}";
+        List<String> answers = new ArrayList<>();
+        for (String[] r : new String[][] {
+            {"PUT", "/v1/layers", put}, {"POST", "/v1/layers/refresh", "{\"repo\": \"" + repo + "\"}"},
+            {"GET", "/v1/layers?repo=" + repo, null}, {"GET", "/v1/layers/changes?sandbox=" + a.id(), null}
+        }) {
+            String body = r[2] == null ? "" : r[2];
+            answers.add(raw(
+                    socketOf(a),
+                    r[0] + " " + r[1] + " HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer " + token
+                            + "\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body));
+            answers.add("HTTP/1.1 " + rig.call(r[0], r[1], r[2], token).statusCode());
+        }
+
+        assertThat(answers).allSatisfy(x -> assertThat(x).startsWith("HTTP/1.1 403"));
+        assertThat(rig.host().wiring().layers().status(Path.of(repo)).folders()).isEmpty();
+    }
+
     @Test
     void aHookSigningForTheLoopbackIsRefusedOnTheSocketAndTheOtherWayRound() throws Exception {
         // The hook signs "unix" on the socket; the same key signing the loopback's address through the socket, or
