@@ -111,6 +111,29 @@ class SharedLayerAttackTest {
         }
     }
 
+    /**
+     * A refresh runs the setup command on the host in a checkout of the base branch, whose ref an agent may move (the
+     * refs are writable inside, for its own commits): the agent's own setup script must not run on the host then.
+     */
+    @Test
+    void anAgentMovingBaseGetsNoCodeRunOnTheHostByTheNextRefresh() throws Exception {
+        repo.commitFile("setup.sh", "mkdir -p node_modules/pkg && echo v > node_modules/pkg/v\n", "A setup script");
+        String base = repo.git("branch", "--show-current").strip();
+        Path pwned = tmp.resolve("pwned");
+        wiring.layers().configure(repo.dir(), List.of("node_modules"), "sh setup.sh");
+        wiring.layers().refresh(repo.dir(), step -> {});
+
+        SandboxRecord s = run(
+                "Move base",
+                "echo 'touch " + pwned + "; mkdir -p node_modules' > setup.sh"
+                        + " && git add setup.sh && git -c user.name=a -c user.email=a@b commit -qm deps"
+                        + " && git update-ref refs/heads/" + base + " HEAD && echo MOVED");
+        assertThat(log(s)).contains("MOVED");
+        org.assertj.core.api.Assertions.catchThrowable(() -> wiring.layers().refresh(repo.dir(), step -> {}));
+
+        assertThat(pwned).as("made on the host by the agent's setup script").doesNotExist();
+    }
+
     /** The shared folder's own place replaced by a link: the run is refused, nothing is bound there. */
     @Test
     void aSharedFolderReplacedByALinkToTheHostIsRefused() throws Exception {
