@@ -101,8 +101,7 @@ public final class BubblewrapCommand {
         Path commonDir = wt.commonDir();
         List<String> c = new ArrayList<>(List.of(bwrap, "--die-with-parent", "--new-session", "--unshare-all"));
         if (!layers.isEmpty()) {
-            LayerMounts.Ids ids = LayerMounts.Ids.own();
-            c.addAll(List.of("--uid", Integer.toString(ids.uid()), "--gid", Integer.toString(ids.gid())));
+            c.addAll(LayerMounts.identity(LayerMounts.Ids.own()));
         }
         if (network) {
             c.add("--share-net");

@@ -33,6 +33,19 @@ final class LayerMounts {
         }
     }
 
+    /**
+     * bwrap's options that keep the caller's identity. Started as uid 0 of unshare's namespace, bwrap takes itself for
+     * root and keeps the full bounding set it finds there; a caller that is not root gets none, as without layers.
+     */
+    static List<String> identity(Ids ids) {
+        List<String> c =
+                new ArrayList<>(List.of("--uid", Integer.toString(ids.uid()), "--gid", Integer.toString(ids.gid())));
+        if (ids.uid() != 0) {
+            c.addAll(List.of("--cap-drop", "ALL"));
+        }
+        return c;
+    }
+
     /** {@code bwrapCommand} run after the layers are mounted in a namespace of its own. */
     static List<String> wrap(List<LayerMount> layers, List<String> bwrapCommand) {
         List<String> c = new ArrayList<>(List.of(
