@@ -226,6 +226,29 @@ class SharedLayerAttackTest {
         assertThat(changes).hasSize(1);
     }
 
+    /** A tree deeper than a path may be long, in the upper layer: the sandbox can still be removed. */
+    @Test
+    void aSandboxWithATooDeepUpperLayerCanStillBeRemoved() throws Exception {
+        wiring.layers().configure(repo.dir(), List.of("node_modules"), null);
+        wiring.layers().refresh(repo.dir(), step -> {});
+        SandboxRecord s = run(
+                "Dig too deep",
+                "cd node_modules && i=0; while [ $i -lt 1990 ]; do mkdir d && cd d || break; i=$((i+1)); done;"
+                        + " echo DUG $i");
+        Path dir = wiring.sandboxService().layout(s.id()).sandboxDir();
+        try {
+            assertThat(log(s)).contains("DUG 1990");
+            Throwable listed = org.assertj.core.api.Assertions.catchThrowable(() -> changes(s, null));
+            Throwable removed = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> wiring.sandboxService().remove(s.id(), RemoveMode.FORCE, true, "test"));
+            System.out.println("TOO-DEEP: changes " + listed + "; remove " + removed);
+            assertThat(removed).isNull();
+            assertThat(dir).doesNotExist();
+        } finally {
+            new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor();
+        }
+    }
+
     /** A capped layer's change list, read while the run runs (its upper layer lives in the run's memory). */
     @Test
     void aCappedLayersChangesAreReadWhileItRuns() throws Exception {
