@@ -141,7 +141,8 @@ public final class Wiring implements AutoCloseable {
                 repoService,
                 new WorktreeManager(git),
                 events,
-                () -> stored(settings, SettingsStore.LAYERS_CAP_MB, 0) * 1024L * 1024L);
+                () -> stored(settings, SettingsStore.LAYERS_CAP_MB, 0) * 1024L * 1024L,
+                runtimes.bubblewrap());
         launcher.sharedLayers(layers);
         creator.agentPrograms(presets);
         this.reclaimer = new SandboxReclaimer(

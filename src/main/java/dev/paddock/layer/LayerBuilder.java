@@ -18,18 +18,22 @@ import java.util.function.Consumer;
 
 /**
  * Builds a new generation of a repository's shared layer: with a setup command, in a fresh detached checkout of the
- * base branch ({@code build-N}, a linked worktree removed afterwards) where the command runs on the host with the
- * user's environment (its home is {@code build-N/.home} when a folder lies in the home); without one, by copying the
- * folders from the main checkout (and the user's home). Each folder is then moved into {@code gen-N/}, which is
+ * base branch ({@code build-N}, a linked worktree removed afterwards) where the command runs in a namespace sandbox
+ * (bubblewrap, with the network; its checkout writable, the rest of the system read-only, its home
+ * {@code build-N/.home}): the base branch holds what agents merged, or moved there, so its scripts never run on the
+ * host. Without one, by copying the folders from the main checkout (and the user's home). Each folder is then moved into {@code gen-N/}, which is
  * published as current only when every folder is there. Output goes to {@code .shared/refresh.log}.
  */
 final class LayerBuilder {
     private static final String HOME = ".home";
 
     private final Duration timeout;
+    private final dev.paddock.isolation.IsolationRuntime sandbox;
 
-    LayerBuilder(Duration timeout) {
+    /** @param sandbox the namespace tier's runtime, which runs setup commands */
+    LayerBuilder(Duration timeout, dev.paddock.isolation.IsolationRuntime sandbox) {
         this.timeout = timeout;
+        this.sandbox = sandbox;
     }
 
     /** A generation built. */
@@ -72,17 +76,9 @@ final class LayerBuilder {
                         log,
                         "checking out " + baseBranch);
                 home = build.resolve(HOME);
-                boolean ownHome = config.folders().stream().anyMatch(LayerFolders::inHome);
-                if (ownHome) {
-                    Files.createDirectories(home);
-                }
-                progress.accept("Running " + config.setupCommand() + "…");
-                run(
-                        List.of("/bin/sh", "-c", config.setupCommand()),
-                        build,
-                        ownHome ? Map.of("HOME", home.toString()) : Map.of(),
-                        log,
-                        "the setup command");
+                Files.createDirectories(home);
+                progress.accept("Running " + config.setupCommand() + " in a namespace sandbox…");
+                runSandboxed(build, home, config.setupCommand(), log, n);
                 from = build;
             } else {
                 from = main;
@@ -137,6 +133,47 @@ final class LayerBuilder {
         }
     }
 
+    /** Runs the setup command in the namespace tier, in the checkout {@code build}, with {@code home} as its home. */
+    private void runSandboxed(Path build, Path home, String command, Path log, int n) throws LayerException {
+        java.util.Optional<String> why = sandbox.unavailable();
+        if (why.isPresent()) {
+            throw new LayerException("A setup command runs in a namespace sandbox, which cannot run here: " + why.get()
+                    + " Nothing was changed.");
+        }
+        dev.paddock.isolation.RunSpec spec = new dev.paddock.isolation.RunSpec(
+                dev.paddock.isolation.RunSpec.Kind.TASK,
+                new dev.paddock.isolation.RunId(
+                        "layers-" + n,
+                        "paddock-layers-" + n,
+                        Map.of(),
+                        null,
+                        log,
+                        new dev.paddock.isolation.RunId.Marker("PADDOCK_LAYER_BUILD", build + ":" + System.nanoTime())),
+                build,
+                "HOME=" + "'" + home.toString().replace("'", "'\\''") + "'" + "; export HOME; " + command,
+                "setup of the shared layer: " + command,
+                dev.paddock.isolation.GitWrites.OBJECTS,
+                Map.of(),
+                Map.of(),
+                null,
+                true,
+                null);
+        dev.paddock.isolation.RunEnd end;
+        try {
+            end = sandbox.runToEnd(spec, timeout, Duration.ofSeconds(3), () -> false, ref -> {});
+        } catch (dev.paddock.common.PaddockException e) {
+            throw new LayerException("Cannot run the setup command: " + e.getMessage() + " Nothing was changed.", e);
+        }
+        if (end.timedOut()) {
+            throw new LayerException(
+                    "Gave up the setup command after " + timeout.toMinutes() + " min; see " + log + ".");
+        }
+        if (end.exitCode() == null || end.exitCode() != 0) {
+            throw new LayerException("Failed the setup command (exit " + end.exitCode() + "): " + tail(log)
+                    + " (all of it in " + log + ")");
+        }
+    }
+
     private void removeBuild(Path main, Path build, Path log) {
         if (!Files.exists(build, LinkOption.NOFOLLOW_LINKS)) {
             return;
@@ -186,12 +223,12 @@ final class LayerBuilder {
         }
     }
 
-    /** The log's last line with words in it. */
+    /** The log's last line with words in it that the command wrote. */
     private static String tail(Path log) {
         try {
             List<String> lines = new ArrayList<>(Files.readAllLines(log, StandardCharsets.UTF_8));
             for (int i = lines.size() - 1; i >= 0; i--) {
-                if (!lines.get(i).isBlank()) {
+                if (!lines.get(i).isBlank() && !lines.get(i).startsWith("=== ")) { // not the runtime's own lines
                     return lines.get(i).strip();
                 }
             }

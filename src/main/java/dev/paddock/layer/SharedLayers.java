@@ -39,17 +39,22 @@ public final class SharedLayers {
     private final LongSupplier capBytes;
     private final LayerBuilder builder;
     private final Map<Long, Object> refreshing = new ConcurrentHashMap<>();
+    /** Per main worktree: a first start's pin and a reclaim, never at once (a reclaim would take a generation
+     * that a sandbox just read as current and is about to pin). */
+    private final Map<String, Object> pinning = new ConcurrentHashMap<>();
 
     /**
      * @param capBytes the cap on each upper layer now ({@code layers.capMb}), 0 for none
+     * @param namespace the namespace tier's runtime: setup commands run in it
      */
     public SharedLayers(
             LayerStore store,
             RepoService repos,
             dev.paddock.worktree.WorktreeManager worktrees,
             EventLog events,
-            LongSupplier capBytes) {
-        this(store, repos, worktrees, events, capBytes, SETUP_TIMEOUT);
+            LongSupplier capBytes,
+            dev.paddock.isolation.IsolationRuntime namespace) {
+        this(store, repos, worktrees, events, capBytes, namespace, SETUP_TIMEOUT);
     }
 
     SharedLayers(
@@ -58,13 +63,14 @@ public final class SharedLayers {
             dev.paddock.worktree.WorktreeManager worktrees,
             EventLog events,
             LongSupplier capBytes,
+            dev.paddock.isolation.IsolationRuntime namespace,
             Duration timeout) {
         this.store = store;
         this.repos = repos;
         this.worktrees = worktrees;
         this.events = events;
         this.capBytes = capBytes;
-        this.builder = new LayerBuilder(timeout);
+        this.builder = new LayerBuilder(timeout, namespace);
     }
 
     /**
@@ -189,11 +195,13 @@ public final class SharedLayers {
         OptionalInt gen = LayerDirs.pinned(sandboxDir);
         try {
             if (gen.isEmpty()) {
-                gen = LayerDirs.current(main);
-                if (gen.isEmpty()) {
-                    return List.of();
+                synchronized (pinLock(main)) {
+                    gen = LayerDirs.current(main);
+                    if (gen.isEmpty()) {
+                        return List.of();
+                    }
+                    LayerDirs.pin(sandboxDir, gen.getAsInt());
                 }
-                LayerDirs.pin(sandboxDir, gen.getAsInt());
             }
             List<LayerMount> out = new ArrayList<>();
             long cap = capBytes.getAsLong();
@@ -283,7 +291,10 @@ public final class SharedLayers {
      */
     public List<Path> reclaim(Path main) throws LayerException {
         try {
-            List<Path> deleted = LayerDirs.reclaim(main, refreshing.isEmpty());
+            List<Path> deleted;
+            synchronized (pinLock(main)) {
+                deleted = LayerDirs.reclaim(main, refreshing.isEmpty());
+            }
             if (deleted.stream().anyMatch(p -> p.getFileName().toString().startsWith("build-"))) {
                 prune(main); // git forgets the interrupted refresh's checkout
             }
@@ -291,6 +302,10 @@ public final class SharedLayers {
         } catch (IOException e) {
             throw new LayerException("Cannot reclaim the shared layers of " + main + ": " + e.getMessage(), e);
         }
+    }
+
+    private Object pinLock(Path main) {
+        return pinning.computeIfAbsent(main.toAbsolutePath().normalize().toString(), k -> new Object());
     }
 
     private static void prune(Path main) throws IOException {

@@ -125,13 +125,19 @@ class SharedLayerAttackTest {
 
         SandboxRecord s = run(
                 "Move base",
-                "echo 'touch " + pwned + "; mkdir -p node_modules' > setup.sh"
+                "echo 'touch " + pwned + " " + repo.dir().resolve("pwned") + "; mkdir -p node_modules' > setup.sh"
                         + " && git add setup.sh && git -c user.name=a -c user.email=a@b commit -qm deps"
                         + " && git update-ref refs/heads/" + base + " HEAD && echo MOVED");
         assertThat(log(s)).contains("MOVED");
         org.assertj.core.api.Assertions.catchThrowable(() -> wiring.layers().refresh(repo.dir(), step -> {}));
 
         assertThat(pwned).as("made on the host by the agent's setup script").doesNotExist();
+        assertThat(repo.dir().resolve("pwned"))
+                .as("made in the main checkout by it")
+                .doesNotExist();
+        assertThat(Files.readString(repo.dir().resolve(".worktrees/.shared/refresh.log")))
+                .as("the script ran, in the sandbox")
+                .contains("touch: cannot touch");
     }
 
     /** The shared folder's own place replaced by a link: the run is refused, nothing is bound there. */
