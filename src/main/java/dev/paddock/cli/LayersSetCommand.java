@@ -34,8 +34,10 @@ public final class LayersSetCommand implements Callable<Integer> {
     @Option(
             names = "--setup",
             paramLabel = "COMMAND",
-            description = "Shell command that builds the folders in a fresh checkout of the base branch (npm ci);"
-                    + " without it, refresh copies them from the main checkout.")
+            description =
+                    "Shell command that builds the folders in a namespace sandbox, in a fresh checkout of the base"
+                            + " branch (npm ci);"
+                            + " without it, refresh copies them from the main checkout.")
     String setup;
 
     @Option(names = "--none", description = "Share nothing.")

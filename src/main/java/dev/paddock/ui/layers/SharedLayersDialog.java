@@ -59,8 +59,8 @@ public final class SharedLayersDialog extends Dialog<Void> {
             + " .venv, web/node_modules) or folders of the sandbox's home (~/.m2). Namespace sandboxes see them"
             + " read-only; what a sandbox writes there stays its own.";
     /** Hint under the setup command. */
-    static final String SETUP_HINT = "Runs in a fresh checkout of the base branch to build the folders (npm ci);"
-            + " empty: they are copied from the main checkout.";
+    static final String SETUP_HINT = "Runs in a namespace sandbox, in a fresh checkout of the base branch, to build"
+            + " the folders (npm ci); empty: they are copied from the main checkout.";
 
     private final SharedLayersViewModel vm;
     private TextArea firstField;
@@ -169,8 +169,10 @@ public final class SharedLayersDialog extends Dialog<Void> {
         setup.getStyleClass().add(Style.MONO);
         setup.setPromptText("npm ci");
         setup.textProperty().bindBidirectional(vm.setupCommandProperty());
-        setup.setTooltip(new Tooltip("Run with /bin/sh -c in a fresh checkout of the base branch; its output goes to"
-                + " .worktrees/.shared/refresh.log"));
+        setup.setTooltip(
+                new Tooltip("Run with /bin/sh -c in a namespace sandbox (network kept, a home of its own), in a"
+                        + " fresh checkout of the base branch; its output goes to"
+                        + " .worktrees/.shared/refresh.log"));
 
         Label generation = new Label();
         generation.setId("shared-layers-generation");
