@@ -1,10 +1,7 @@
 package dev.paddock.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.paddock.common.CommitIds;
-import dev.paddock.common.Json;
 import dev.paddock.common.PaddockException;
-import dev.paddock.events.Event;
 import dev.paddock.events.EventBus;
 import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventKinds;
@@ -16,7 +13,6 @@ import dev.paddock.sandbox.SandboxState;
 import dev.paddock.store.Database;
 import dev.paddock.worktree.GitCli;
 import dev.paddock.worktree.GitException;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,7 +44,8 @@ public final class CheckpointService implements AutoCloseable {
     public static final String TURN_ENDED = "turn ended";
 
     static final int MESSAGE_MAX = 1000;
-    private static final String CLOSED_EVENT = "sandbox." + SandboxState.CLOSED.id();
+    /** The message of a checkpoint taken when a run ended. */
+    public static final String RUN_ENDED = "run ended";
 
     private final SandboxService sandboxes;
     private final CheckpointRepositories repos;
@@ -91,7 +88,7 @@ public final class CheckpointService implements AutoCloseable {
 
     /**
      * Recovers what a crash left half-written ({@link #recover()}), then takes a checkpoint whenever an agent's turn
-     * ends and forgets a sandbox's checkpoints once it is closed.
+     * or run ends (when its files changed since the last one) and forgets a sandbox's checkpoints once it is closed.
      */
     public void start() {
         try {
@@ -99,38 +96,7 @@ public final class CheckpointService implements AutoCloseable {
         } catch (PaddockException | RuntimeException e) {
             LOG.warn("Recovering checkpoints failed: {}", e.getMessage());
         }
-        subscription = bus.subscribe(List.of(EventKinds.AGENT_TURN_ENDED, CLOSED_EVENT), this::onEvent);
-    }
-
-    private void onEvent(Event e) {
-        if (e.sandboxId() == null) {
-            return;
-        }
-        try {
-            if (e.kind().equals(CLOSED_EVENT)) {
-                forget(e.sandboxId());
-            } else if (e.kind().equals(EventKinds.AGENT_TURN_ENDED)) {
-                checkpointIfChanged(e.sandboxId(), TURN_ENDED, turnOf(e), "Paddock");
-            }
-        } catch (PaddockException ex) {
-            LOG.warn("Checkpoint of {} after {}: {}", e.sandboxId(), e.kind(), ex.getMessage());
-        }
-    }
-
-    /**
-     * The turn an {@link EventKinds#AGENT_TURN_ENDED} event ended: its {@code run} (the sandbox's run it came from, as
-     * {@code AgentTurns} writes it; a headless agent has one turn per run, a follow-up starts the next), or null.
-     */
-    private static Integer turnOf(Event e) {
-        if (e.details() == null) {
-            return null;
-        }
-        try {
-            JsonNode turn = Json.mapper().readTree(e.details()).path("run");
-            return turn.canConvertToInt() ? turn.asInt() : null;
-        } catch (IOException ex) {
-            return null;
-        }
+        subscription = CheckpointTriggers.subscribe(bus, this);
     }
 
     /**
@@ -152,7 +118,8 @@ public final class CheckpointService implements AutoCloseable {
     }
 
     /**
-     * Like {@link #checkpoint}, but takes none when the worktree holds exactly what the newest checkpoint holds.
+     * Like {@link #checkpoint}, but takes none when the worktree holds exactly what the newest checkpoint holds (with
+     * none yet: exactly its base commit, on it).
      *
      * @return the new checkpoint, or empty when nothing changed
      */
@@ -163,12 +130,14 @@ public final class CheckpointService implements AutoCloseable {
             Path worktree = worktreeOf(s);
             Optional<Checkpoint> latest = store.latest(sandboxId);
             CheckpointGit.WorkingTree now = null;
-            if (latest.isPresent()) {
-                now = git.workingTree(worktree);
-                if (now.tree().equals(store.lastKnownTree(sandboxId).orElse(null))
-                        && Objects.equals(now.head(), latest.get().head())) {
-                    return Optional.empty();
-                }
+            now = git.workingTree(worktree);
+            if (latest.isPresent()
+                    ? now.tree().equals(store.lastKnownTree(sandboxId).orElse(null))
+                            && Objects.equals(now.head(), latest.get().head())
+                    : now.head() != null
+                            && now.head().equals(s.workspace().baseCommit())
+                            && now.tree().equals(git.treeOf(worktree, now.head()))) {
+                return Optional.empty(); // as at the last checkpoint, or (the first) as the sandbox started
             }
             return Optional.of(take(s, worktree, message, turn, who, true, now));
         }

@@ -16,7 +16,8 @@ import java.util.List;
  * What a sandbox changed in a shared folder, read from its overlay's upper layer alone: a walk of what it wrote, never
  * of the shared layer (one existence check there per path written). In the upper layer a regular file or link is a
  * write (added when the shared layer has no such path, else modified), a character device 0/0 is a whiteout (the
- * path was deleted), and a folder marked {@code user.overlay.opaque} replaced the shared folder of that name.
+ * path was deleted), and a folder marked {@code user.overlay.opaque} replaced the shared folder of that name; a
+ * path whose kind changed (a folder below, a file now, or the other way round) is replaced too.
  */
 final class LayerChanges {
     private static final String OPAQUE = "overlay.opaque";
@@ -38,10 +39,13 @@ final class LayerChanges {
         Files.walkFileTree(upper, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                if (!dir.equals(upper)
-                        && opaque(dir)
-                        && exists(lower.resolve(upper.relativize(dir).toString()))) {
-                    out.add(new LayerChange(name(dir), LayerChange.Kind.REPLACED));
+                if (!dir.equals(upper)) {
+                    Path below = lower.resolve(upper.relativize(dir).toString());
+                    boolean replacedFolder = opaque(dir) && exists(below);
+                    boolean replacedFile = exists(below) && !Files.isDirectory(below, LinkOption.NOFOLLOW_LINKS);
+                    if (replacedFolder || replacedFile) {
+                        out.add(new LayerChange(name(dir), LayerChange.Kind.REPLACED));
+                    }
                 }
                 return FileVisitResult.CONTINUE;
             }
@@ -51,6 +55,8 @@ final class LayerChanges {
                 Path below = lower.resolve(upper.relativize(file).toString());
                 if (attrs.isOther() && whiteout(file)) {
                     out.add(new LayerChange(name(file), LayerChange.Kind.DELETED));
+                } else if (Files.isDirectory(below, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(new LayerChange(name(file), LayerChange.Kind.REPLACED)); // a folder below, a file now
                 } else {
                     out.add(new LayerChange(
                             name(file), exists(below) ? LayerChange.Kind.MODIFIED : LayerChange.Kind.ADDED));

@@ -28,14 +28,21 @@ public final class WorktreeChanges {
      * between merges, so the dashboard does not list it.
      */
     public static final Path KEPT_MERGE_WORKTREE = MERGE_WORKTREES.resolve("kept");
+    /**
+     * Where a shared layer's refresh checks out the base branch for a moment, relative to the main worktree: the
+     * refresh writes its own event, so its checkout is not reported here.
+     */
+    public static final Path SHARED_LAYER_WORKTREES = Path.of(".worktrees", ".shared");
 
     private static List<WorktreeInfo> withoutMergeWorktrees(Path mainWorktree, List<WorktreeInfo> list) {
         if (mainWorktree == null) {
             return list;
         }
         Path dir = mainWorktree.resolve(MERGE_WORKTREES);
+        Path shared = mainWorktree.resolve(SHARED_LAYER_WORKTREES);
         return list.stream()
-                .filter(w -> w.path() == null || !w.path().startsWith(dir))
+                .filter(w -> w.path() == null
+                        || !(w.path().startsWith(dir) || w.path().startsWith(shared)))
                 .toList();
     }
 

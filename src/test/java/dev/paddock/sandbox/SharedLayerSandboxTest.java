@@ -133,12 +133,24 @@ class SharedLayerSandboxTest {
         SandboxRecord s = run(
                 "Reinstall a package",
                 "rm -rf node_modules/pkg && mkdir node_modules/pkg && echo fresh > node_modules/pkg/z.txt && echo OK");
+        SandboxRecord kinds = run(
+                "Change kinds",
+                "rm -rf node_modules/.bin && echo now-a-file > node_modules/.bin"
+                        + " && rm node_modules/pkg/a.txt && mkdir node_modules/pkg/a.txt"
+                        + " && echo in > node_modules/pkg/a.txt/in && echo KINDS");
 
         assertThat(log(s)).contains("OK");
         assertThat(changes(s))
                 .containsExactly(
                         new LayerChange("node_modules/pkg", LayerChange.Kind.REPLACED),
                         new LayerChange("node_modules/pkg/z.txt", LayerChange.Kind.ADDED));
+        assertThat(log(kinds)).contains("KINDS");
+        assertThat(changes(kinds))
+                .as("a folder now a file, a file now a folder")
+                .containsExactly(
+                        new LayerChange("node_modules/.bin", LayerChange.Kind.REPLACED),
+                        new LayerChange("node_modules/pkg/a.txt", LayerChange.Kind.REPLACED),
+                        new LayerChange("node_modules/pkg/a.txt/in", LayerChange.Kind.ADDED));
     }
 
     @Test
