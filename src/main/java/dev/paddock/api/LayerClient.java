@@ -40,12 +40,13 @@ public final class LayerClient {
                 SharedLayers.Status.class);
     }
 
-    public List<LayerChange> changes(String sandbox) throws PaddockException {
-        return read(api.get(LayerRoutes.CHANGES + "?sandbox=" + ApiClient.encode(sandbox)), Changes.class)
-                .changes();
+    /** What the sandbox changed in its shared folders, and whether it is a namespace sandbox (the only kind with them). */
+    public Changes changes(String sandbox) throws PaddockException {
+        return read(api.get(LayerRoutes.CHANGES + "?sandbox=" + ApiClient.encode(sandbox)), Changes.class);
     }
 
-    record Changes(String sandbox, List<LayerChange> changes) {}
+    /** The answer of {@code GET /v1/layers/changes}. */
+    public record Changes(String sandbox, boolean namespace, List<LayerChange> changes) {}
 
     private static String write(Object body) throws PaddockException {
         try {

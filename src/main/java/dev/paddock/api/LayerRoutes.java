@@ -22,7 +22,7 @@ import java.util.Map;
  *   <li>{@code PUT /v1/layers} (body {@code {"repo", "folders": ["node_modules"], "setupCommand": "npm ci"}}) →
  *       the status after it</li>
  *   <li>{@code POST /v1/layers/refresh} (body {@code {"repo"}}) → the status after a new generation was built</li>
- *   <li>{@code GET /v1/layers/changes?sandbox=ID} → {@code {"sandbox", "changes": [{"path", "kind"}]}}: what the
+ *   <li>{@code GET /v1/layers/changes?sandbox=ID} → {@code {"sandbox", "namespace", "changes": [{"path", "kind"}]}} (only a namespace sandbox sees shared folders): what the
  *       sandbox changed in its shared folders</li>
  * </ul>
  * Errors: 400 a folder that cannot be shared, nothing to refresh, a failed build (its message); 403 another caller;
@@ -93,6 +93,7 @@ final class LayerRoutes {
         List<LayerChange> changes = layers.changes(s.repositoryId(), l.mainWorktree(), l.sandboxDir(), pid);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("sandbox", id);
+        body.put("namespace", s.spec().tier() == dev.paddock.sandbox.Tier.NAMESPACE);
         body.put("changes", changes);
         return body;
     }

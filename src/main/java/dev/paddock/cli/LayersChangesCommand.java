@@ -5,7 +5,6 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.layer.LayerChange;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,10 +34,13 @@ public final class LayersChangesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws PaddockException {
-        List<LayerChange> changes = new LayerClient(RunningPaddock.api(parent.root.resolveHome())).changes(id);
+        LayerClient.Changes answer = new LayerClient(RunningPaddock.api(parent.root.resolveHome())).changes(id);
+        List<LayerChange> changes = answer.changes();
         PrintWriter out = spec.commandLine().getOut();
         if (json.on()) {
-            out.println(SandboxText.json(Map.of("sandbox", id, "changes", changes)));
+            out.println(SandboxText.json(answer));
+        } else if (!answer.namespace()) {
+            out.println(id + " is not a namespace sandbox: only namespace sandboxes see shared folders.");
         } else if (changes.isEmpty()) {
             out.println(id + " changed nothing in its shared folders.");
         } else {

@@ -30,7 +30,7 @@ public final class LayersRefreshCommand implements Callable<Integer> {
     @Override
     public Integer call() throws PaddockException {
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Building the shared layer (the setup command's output goes to .worktrees/.shared/refresh.log)…");
+        out.println("Building a new generation of the shared layer…");
         out.flush();
         SharedLayers.Status s =
                 new LayerClient(RunningPaddock.api(parent.root.resolveHome())).refresh(repo.orCurrentDirectory());

@@ -50,7 +50,9 @@ public final class LayersSetCommand implements Callable<Integer> {
     public Integer call() throws PaddockException {
         boolean any = folders != null && !folders.isEmpty();
         if (any == none) {
-            throw new ParameterException(spec.commandLine(), "Give the FOLDERs to share, or --none.");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    any ? "Give the FOLDERs to share or --none, not both." : "Give the FOLDERs to share, or --none.");
         }
         SharedLayers.Status s = new LayerClient(RunningPaddock.api(parent.root.resolveHome()))
                 .configure(repo.orCurrentDirectory(), none ? List.of() : folders, setup);

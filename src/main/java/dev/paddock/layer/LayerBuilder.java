@@ -117,7 +117,7 @@ final class LayerBuilder {
                 files += LayerDirs.countFiles(dst);
             }
             LayerDirs.publish(main, n);
-            progress.accept("Generation " + n + " is the shared layer now (" + files + " files).");
+            progress.accept("Generation " + n + " is the shared layer now (" + files(files) + ").");
             return new Built(n, files, Duration.between(start, Instant.now()));
         } catch (IOException e) {
             throw new LayerException("Cannot build the shared layer: " + e.getMessage(), e);
@@ -165,12 +165,12 @@ final class LayerBuilder {
             throw new LayerException("Cannot run the setup command: " + e.getMessage() + " Nothing was changed.", e);
         }
         if (end.timedOut()) {
-            throw new LayerException(
-                    "Gave up the setup command after " + timeout.toMinutes() + " min; see " + log + ".");
+            throw new LayerException("The setup command did not finish within " + timeout.toMinutes()
+                    + " min and was stopped; the current generation stays (its output is in " + log + ").");
         }
         if (end.exitCode() == null || end.exitCode() != 0) {
-            throw new LayerException("Failed the setup command (exit " + end.exitCode() + "): " + tail(log)
-                    + " (all of it in " + log + ")");
+            throw new LayerException("The setup command failed (exit " + end.exitCode() + "): " + tail(log)
+                    + ". The current generation stays (all of the output is in " + log + ").");
         }
     }
 
@@ -208,12 +208,12 @@ final class LayerBuilder {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                throw new LayerException(
-                        "Gave up " + what + " after " + timeout.toMinutes() + " min; see " + log + ".");
+                throw new LayerException(capital(what) + " did not finish within " + timeout.toMinutes()
+                        + " min and was stopped; the current generation stays (see " + log + ").");
             }
             if (p.exitValue() != 0) {
-                throw new LayerException("Failed " + what + " (exit " + p.exitValue() + "): " + tail(log)
-                        + " (all of it in " + log + ")");
+                throw new LayerException(capital(what) + " failed (exit " + p.exitValue() + "): " + tail(log)
+                        + ". The current generation stays (all of the output is in " + log + ").");
             }
         } catch (IOException e) {
             throw new LayerException("Cannot run " + what + ": " + e.getMessage(), e);
@@ -221,6 +221,15 @@ final class LayerBuilder {
             Thread.currentThread().interrupt();
             throw new LayerException("Interrupted while " + what + ".", e);
         }
+    }
+
+    /** "1 file", "3 files". */
+    static String files(long n) {
+        return n == 1 ? "1 file" : n + " files";
+    }
+
+    private static String capital(String what) {
+        return what.isEmpty() ? what : Character.toUpperCase(what.charAt(0)) + what.substring(1);
     }
 
     /** The log's last line with words in it that the command wrote. */

@@ -74,6 +74,11 @@ public final class LayerDirs {
         Files.move(tmp, shared(mainWorktree).resolve("current"), StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** No generation is current any more (the repository shares nothing): each is reclaimed once no sandbox uses it. */
+    static void unpublish(Path mainWorktree) throws IOException {
+        Files.deleteIfExists(shared(mainWorktree).resolve("current"));
+    }
+
     /** The number a new generation takes: one more than any generation or build folder there is. */
     static int next(Path mainWorktree) throws IOException {
         int max = 0;

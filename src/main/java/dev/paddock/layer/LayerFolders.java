@@ -83,7 +83,7 @@ public final class LayerFolders {
         boolean any = false;
         for (String p : rel.split("/")) {
             if (p.equals("..")) {
-                return Optional.of("it leaves the worktree.");
+                return Optional.of("it has a \"..\" in it (name the folder itself, inside the worktree or the home).");
             }
             any |= !p.isEmpty() && !p.equals(".");
         }

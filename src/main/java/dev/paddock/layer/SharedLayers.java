@@ -103,8 +103,9 @@ public final class SharedLayers {
     }
 
     /**
-     * Sets what the repository containing {@code path} shares (no folder: nothing), with an event. Sandboxes started
-     * from now on see them once a generation is built ({@link #refresh}).
+     * Sets what the repository containing {@code path} shares (no folder: nothing, and its generations are deleted
+     * once no sandbox uses them), with an event. Sandboxes started from now on see them once a generation is built
+     * ({@link #refresh}).
      *
      * @throws LayerException when a folder cannot be shared (see {@link LayerFolders}) or git tracks files in it
      */
@@ -119,6 +120,16 @@ public final class SharedLayers {
             }
         }
         store.set(r.record().id(), c);
+        if (c.folders().isEmpty()) {
+            try {
+                synchronized (pinLock(main)) {
+                    LayerDirs.unpublish(main);
+                }
+            } catch (IOException e) {
+                throw new LayerException("Cannot put the shared layer of " + main + " aside: " + e.getMessage(), e);
+            }
+            reclaim(main); // what no sandbox uses goes now; the rest when its last sandbox is removed
+        }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("folders", c.folders());
         details.put("setupCommand", c.setupCommand());
@@ -161,8 +172,8 @@ public final class SharedLayers {
                     id,
                     null,
                     "layers.refreshed",
-                    "Built generation " + b.generation() + " of the shared layer of " + main + " (" + b.files()
-                            + " files, " + b.took().toMillis() + " ms)",
+                    "Built generation " + b.generation() + " of the shared layer of " + main + " ("
+                            + LayerBuilder.files(b.files()) + ", " + b.took().toMillis() + " ms)",
                     Map.of(
                             "generation",
                             b.generation(),

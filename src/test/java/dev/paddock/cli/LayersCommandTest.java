@@ -56,17 +56,17 @@ class LayersCommandTest {
 
     @Test
     void setRefreshAndListWhatASandboxChanged() throws Exception {
-        Run none = layers("--repo", repo.dir().toString());
+        Run nothing = layers("--repo", repo.dir().toString());
         Run tracked = layers("set", "--repo", repo.dir().toString(), "vendor");
         Run escape = layers("set", "--repo", repo.dir().toString(), "../outside");
         Run set = layers("set", "--repo", repo.dir().toString(), "node_modules");
         Run refresh = layers("refresh", "--repo", repo.dir().toString());
 
-        assertThat(none.out()).contains("share no folders");
+        assertThat(nothing.out()).contains("share no folders");
         assertThat(tracked.exit()).as(tracked.describe()).isEqualTo(1);
         assertThat(tracked.err()).contains("git tracks files in vendor");
         assertThat(escape.exit()).isEqualTo(1);
-        assertThat(escape.err()).contains("it leaves the worktree");
+        assertThat(escape.err()).contains("has a \"..\" in it");
         assertThat(set.exit()).as(set.describe()).isZero();
         assertThat(set.out()).contains("Shared folders: node_modules", "Generation:     none yet");
         assertThat(refresh.exit()).as(refresh.describe()).isZero();
@@ -89,6 +89,17 @@ class LayersCommandTest {
         assertThat(changes.exit()).as(changes.describe()).isZero();
         assertThat(changes.out()).isEqualTo("A node_modules/added.js\nM node_modules/pkg/index.js\n");
         assertThat(json.json().get("changes").findValuesAsText("kind")).containsExactly("ADDED", "MODIFIED");
+
+        Run none = layers("set", "--repo", repo.dir().toString(), "--none");
+        assertThat(none.exit()).as(none.describe()).isZero();
+        assertThat(repo.dir().resolve(".worktrees/.shared/gen-1"))
+                .as("pinned by the sandbox")
+                .isDirectory();
+        host.wiring().sandboxService().remove(s.id(), dev.paddock.sandbox.RemoveMode.FORCE, true, "the test");
+        host.wiring().layers().reclaim(repo.dir());
+        assertThat(repo.dir().resolve(".worktrees/.shared/gen-1"))
+                .as("no sandbox uses it")
+                .doesNotExist();
     }
 
     @Test
@@ -113,6 +124,8 @@ class LayersCommandTest {
                     .allSatisfy(r -> assertThat(r.statusCode()).as(r.body()).isEqualTo(expected));
         }
         assertThat(host.wiring().layers().status(repo.dir()).folders()).isEmpty();
+        assertThat(layers("changes", s.id()).out())
+                .isEqualTo(s.id() + " is not a namespace sandbox: only namespace sandboxes see shared folders.\n");
         HttpResponse<String> own = call(
                 "PUT",
                 "/v1/layers",
