@@ -118,6 +118,10 @@ public final class SharedLayers {
                 throw new LayerException("git tracks files in " + f + "; a shared layer is for folders git ignores"
                         + " (dependencies, virtual environments, build caches). Nothing was changed.");
             }
+            if (!LayerFolders.inHome(f) && !ignored(main, f)) {
+                throw new LayerException("git does not ignore " + f + ": an agent's git add -A would commit the shared"
+                        + " files. Add " + f + "/ to .gitignore first. Nothing was changed.");
+            }
         }
         store.set(r.record().id(), c);
         if (c.folders().isEmpty()) {
@@ -329,6 +333,23 @@ public final class SharedLayers {
                     .waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether git's ignore rules (.gitignore, info/exclude, the user's) ignore the folder. */
+    private static boolean ignored(Path main, String folder) throws LayerException {
+        try {
+            Process p = new ProcessBuilder("git", "-C", main.toString(), "check-ignore", "-q", "--", folder + "/")
+                    .redirectInput(Processes.NO_INPUT)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return p.waitFor() == 0;
+        } catch (IOException e) {
+            throw new LayerException("Cannot ask git about " + folder + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LayerException("Interrupted while asking git about " + folder + ".", e);
         }
     }
 

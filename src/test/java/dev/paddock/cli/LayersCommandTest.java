@@ -59,12 +59,15 @@ class LayersCommandTest {
         Run nothing = layers("--repo", repo.dir().toString());
         Run tracked = layers("set", "--repo", repo.dir().toString(), "vendor");
         Run escape = layers("set", "--repo", repo.dir().toString(), "../outside");
+        Run notIgnored = layers("set", "--repo", repo.dir().toString(), "build");
         Run set = layers("set", "--repo", repo.dir().toString(), "node_modules");
         Run refresh = layers("refresh", "--repo", repo.dir().toString());
 
         assertThat(nothing.out()).contains("share no folders");
         assertThat(tracked.exit()).as(tracked.describe()).isEqualTo(1);
         assertThat(tracked.err()).contains("git tracks files in vendor");
+        assertThat(notIgnored.exit()).isEqualTo(1);
+        assertThat(notIgnored.err()).contains("git does not ignore build: an agent's git add -A would commit");
         assertThat(escape.exit()).isEqualTo(1);
         assertThat(escape.err()).contains("has a \"..\" in it");
         assertThat(set.exit()).as(set.describe()).isZero();

@@ -1,6 +1,7 @@
 package dev.paddock.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.paddock.Wiring;
 import dev.paddock.layer.LayerChange;
@@ -91,15 +92,26 @@ class SharedLayerAttackTest {
     void aRefreshNeverTakesAFolderThroughALinkTheRepositoryTracks() throws Exception {
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere/node_modules"));
         Files.writeString(elsewhere.resolve("precious.txt"), "precious\n");
+        // Configured while web is a folder (a link there is refused at once: git does not call it ignored).
+        wiring.layers().configure(repo.dir(), List.of("web/node_modules"), "true");
         TempRepo.deleteTree(repo.dir().resolve("web"));
         Files.createSymbolicLink(repo.dir().resolve("web"), elsewhere.getParent());
         repo.git("add", "web");
         repo.git("commit", "-m", "Link web elsewhere");
+        assertThatThrownBy(() -> wiring.layers().configure(repo.dir(), List.of("web/node_modules"), null))
+                .hasMessageContaining("git does not ignore web/node_modules");
 
-        wiring.layers().configure(repo.dir(), List.of("web/node_modules"), "true");
         Throwable withSetup = org.assertj.core.api.Assertions.catchThrowable(
                 () -> wiring.layers().refresh(repo.dir(), step -> {}));
+        wiring.layers().configure(repo.dir(), List.of(), null);
+        Path link = repo.dir().resolve("web");
+        Files.delete(link);
+        Files.createDirectories(link.resolve("node_modules"));
         wiring.layers().configure(repo.dir(), List.of("web/node_modules"), null);
+        Files.walk(link)
+                .sorted(java.util.Comparator.reverseOrder())
+                .forEach(p -> p.toFile().delete());
+        Files.createSymbolicLink(link, elsewhere.getParent());
         Throwable copied = org.assertj.core.api.Assertions.catchThrowable(
                 () -> wiring.layers().refresh(repo.dir(), step -> {}));
 
