@@ -99,6 +99,23 @@ class CheckpointRulesTest {
     }
 
     @Test
+    void gitGcKeepsEveryCheckpointAndARollbackStillRestoresIt() throws Exception {
+        Files.writeString(wt.resolve("a.txt"), "kept through gc\n");
+        Files.writeString(wt.resolve("new.txt"), "untracked\n");
+        Checkpoint first = wiring.checkpoints().checkpoint(sandbox.id(), "before gc", null, "test");
+        Files.writeString(wt.resolve("a.txt"), "after\n");
+        Files.delete(wt.resolve("new.txt"));
+
+        repo.git("gc", "--prune=now", "--quiet");
+        repo.git("fsck", "--no-dangling");
+
+        assertThat(repo.git("cat-file", "-t", first.commit()).strip()).isEqualTo("commit");
+        wiring.checkpoints().rollback(sandbox.id(), first.number(), "test");
+        assertThat(Files.readString(wt.resolve("a.txt"))).isEqualTo("kept through gc\n");
+        assertThat(Files.readString(wt.resolve("new.txt"))).isEqualTo("untracked\n");
+    }
+
+    @Test
     void checkpointsOlderThanTheRetentionArePrunedButNeverTheNewest() throws Exception {
         for (int i = 1; i <= 3; i++) {
             Files.writeString(wt.resolve("a.txt"), "version " + i + "\n");
