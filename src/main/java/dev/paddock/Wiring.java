@@ -190,6 +190,8 @@ public final class Wiring implements AutoCloseable {
                         stored(settings, SettingsStore.CHECKPOINTS_KEEP, 0),
                         stored(settings, SettingsStore.CHECKPOINTS_RETENTION_DAYS, 0),
                         stored(settings, SettingsStore.CHECKPOINTS_EVERY_S, 0)));
+        java.util.function.Consumer<String> atRunEnd = changes.checkpoints().atRunEnd();
+        supervisor.onRunEnded(s -> atRunEnd.accept(s.id()));
     }
 
     /** The approval timeout in force, or its default when the store cannot be read. */

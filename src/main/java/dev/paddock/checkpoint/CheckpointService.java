@@ -99,6 +99,11 @@ public final class CheckpointService implements AutoCloseable {
         subscription = CheckpointTriggers.subscribe(bus, this);
     }
 
+    /** What to tell the supervisor to call when a run ends by itself: a checkpoint if the files changed. */
+    public java.util.function.Consumer<String> atRunEnd() {
+        return id -> CheckpointTriggers.runEnded(id, this);
+    }
+
     /**
      * Takes a checkpoint of a sandbox's worktree.
      *

@@ -8,33 +8,37 @@ import dev.paddock.events.EventBus;
 import dev.paddock.events.EventKinds;
 import dev.paddock.sandbox.SandboxState;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The events that take or forget checkpoints: an agent's turn ending ({@link EventKinds#AGENT_TURN_ENDED}, with its
- * turn), a run ending (done, failed, timed out or stopped: an agent without turns of its own, such as a custom command,
- * ends its one turn there; none is taken when the turn's end already took one), and a sandbox closing (its
- * checkpoints are forgotten).
+ * What takes or forgets checkpoints: an agent's turn ending ({@link EventKinds#AGENT_TURN_ENDED}, with its turn), a
+ * run ending by itself (told by the supervisor before the sandbox leaves {@code running}, so the checkpoint is written
+ * before anyone sees the end; none when the turn's end took one already), and a sandbox closing (its checkpoints are
+ * forgotten).
  */
 final class CheckpointTriggers {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointTriggers.class);
     private static final String CLOSED = "sandbox." + SandboxState.CLOSED.id();
-    private static final List<String> RUN_ENDS = List.of(
-            "sandbox." + SandboxState.DONE.id(),
-            "sandbox." + SandboxState.FAILED.id(),
-            "sandbox." + SandboxState.TIMEOUT.id(),
-            "sandbox." + SandboxState.AWAITING_HUMAN.id());
 
     private CheckpointTriggers() {}
 
+    /**
+     * A run that ended by itself (told by the supervisor, on its thread, before the sandbox leaves {@code running}):
+     * a checkpoint when its files changed. An agent without turns of its own, such as a custom command, ends its one
+     * turn there. Never throws.
+     */
+    static void runEnded(String sandboxId, CheckpointService checkpoints) {
+        try {
+            checkpoints.checkpointIfChanged(sandboxId, CheckpointService.RUN_ENDED, null, "Paddock");
+        } catch (PaddockException | RuntimeException ex) {
+            LOG.warn("Checkpoint of {} at the end of its run: {}", sandboxId, ex.getMessage());
+        }
+    }
+
     static EventBus.Subscription subscribe(EventBus bus, CheckpointService checkpoints) {
-        List<String> kinds = new ArrayList<>(RUN_ENDS);
-        kinds.add(EventKinds.AGENT_TURN_ENDED);
-        kinds.add(CLOSED);
-        return bus.subscribe(kinds, e -> on(e, checkpoints));
+        return bus.subscribe(List.of(EventKinds.AGENT_TURN_ENDED, CLOSED), e -> on(e, checkpoints));
     }
 
     private static void on(Event e, CheckpointService checkpoints) {
@@ -46,8 +50,6 @@ final class CheckpointTriggers {
                 checkpoints.forget(e.sandboxId());
             } else if (e.kind().equals(EventKinds.AGENT_TURN_ENDED)) {
                 checkpoints.checkpointIfChanged(e.sandboxId(), CheckpointService.TURN_ENDED, turnOf(e), "Paddock");
-            } else if (RUN_ENDS.contains(e.kind())) {
-                checkpoints.checkpointIfChanged(e.sandboxId(), CheckpointService.RUN_ENDED, null, "Paddock");
             }
         } catch (PaddockException ex) {
             LOG.warn("Checkpoint of {} after {}: {}", e.sandboxId(), e.kind(), ex.getMessage());

@@ -71,6 +71,8 @@ public final class Supervisor implements AutoCloseable {
     private final RunStopper stopper;
     private final FollowUps followUps;
     private volatile boolean ticking;
+    /** Told of each run that ended by itself, before its sandbox leaves {@code running} (a checkpoint of its files). */
+    private volatile java.util.function.Consumer<SandboxRecord> runEnded = s -> {};
 
     /**
      * @param launcher describes agent runs and picks each tier's runtime
@@ -104,6 +106,14 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /** Starts ticking: at once, then every {@link #TICK_MS}. */
+    /**
+     * Tells {@code listener} of each run that ended by itself (done, failed), on this supervisor's thread before the
+     * sandbox leaves {@code running}: what it does is over before anyone sees the run's end. It must not throw.
+     */
+    public void onRunEnded(java.util.function.Consumer<SandboxRecord> listener) {
+        this.runEnded = listener;
+    }
+
     public void start() {
         ticking = true;
         timer.scheduleWithFixedDelay(this::safeTick, 0, TICK_MS, TimeUnit.MILLISECONDS);
@@ -262,6 +272,7 @@ public final class Supervisor implements AutoCloseable {
         Instant now = clock.instant();
         if (exit.isPresent()) {
             agentFiles.atExit(s, layout, exit.get(), logFile(s.id()));
+            runEnded.accept(s);
             boolean ended = lifecycle.agentEnded(s, exit.get(), now);
             if (ended && runtime.remains(ref) == IsolationRuntime.Remains.TO_REMOVE) {
                 stopper.stopLater(runtime, s.id(), ref, "its agent ended");
