@@ -53,12 +53,26 @@ class SandboxesViewTest {
         panel.close();
     }
 
+    /** Clicks the sandbox's row until it alone is selected (a click that lands while the table reloads is lost). */
     private void select(FxRobot robot, String id) throws Exception {
-        robot.clickOn(Panel.tableRow(robot, id));
-        WaitForAsyncUtils.waitFor(
-                5,
-                TimeUnit.SECONDS,
-                () -> fx(() -> panel.vm.dashboard().sandboxPanel().selectedIds().equals(List.of(id))));
+        for (int attempt = 1; ; attempt++) {
+            robot.clickOn(Panel.tableRow(robot, id));
+            try {
+                WaitForAsyncUtils.waitFor(
+                        3,
+                        TimeUnit.SECONDS,
+                        () -> fx(() -> panel.vm
+                                .dashboard()
+                                .sandboxPanel()
+                                .selectedIds()
+                                .equals(List.of(id))));
+                return;
+            } catch (java.util.concurrent.TimeoutException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
