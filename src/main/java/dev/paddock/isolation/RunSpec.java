@@ -46,23 +46,6 @@ public record RunSpec(
         layers = layers == null ? java.util.List.of() : java.util.List.copyOf(layers);
     }
 
-    /** A run with no shared layers. */
-    public RunSpec(
-            Kind kind,
-            RunId id,
-            Path workdir,
-            String command,
-            String title,
-            GitWrites writes,
-            Map<String, String> env,
-            Map<String, String> hostEnv,
-            ResourceLimits limits,
-            boolean network,
-            String image,
-            SandboxApi api) {
-        this(kind, id, workdir, command, title, writes, env, hostEnv, limits, network, image, api, null);
-    }
-
     /** A run shown nothing of Paddock. */
     public RunSpec(
             Kind kind,

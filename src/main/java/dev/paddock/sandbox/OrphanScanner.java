@@ -26,9 +26,6 @@ import org.slf4j.LoggerFactory;
  * the settle time is never an orphan. Reads one directory listing; runs no git.
  */
 public final class OrphanScanner {
-    /** The merge queue's folder under {@code .worktrees/} (its private merge worktrees): never an orphan. */
-    static final String MERGE_DIR =
-            dev.paddock.worktree.WorktreeChanges.MERGE_WORKTREES.getFileName().toString();
 
     private static final Logger LOG = LoggerFactory.getLogger(OrphanScanner.class);
     /** Settle time used by Paddock: creation takes a second or two. */
@@ -71,8 +68,8 @@ public final class OrphanScanner {
             }
             String name = root.relativize(p).getName(0).toString();
             withWorktree.add(name);
-            if (MERGE_DIR.equals(name) || dev.paddock.layer.LayerDirs.SHARED.equals(name)) {
-                continue; // the merge queue's own worktrees, a shared layer's build: their packages clean them
+            if (paddocksOwn(name)) {
+                continue; // the merge queue's worktrees, a shared layer's build: their packages clean them
             }
             if (owned.contains(name) || INITIALIZING.equals(w.lockedReason()) || young(root.resolve(name))) {
                 continue;
@@ -92,14 +89,21 @@ public final class OrphanScanner {
         for (String name : folders(root)) {
             if (!withWorktree.contains(name)
                     && !owned.contains(name)
-                    && !MERGE_DIR.equals(name)
-                    && !dev.paddock.layer.LayerDirs.SHARED.equals(name)
+                    && !paddocksOwn(name)
                     && !young(root.resolve(name))) {
                 out.add(new Orphan(
                         root.resolve(name), Orphan.Kind.DIRECTORY, name, main, null, null, null, null, false));
             }
         }
         return out;
+    }
+
+    /**
+     * A folder under {@code .worktrees/} whose name starts with a dot is Paddock's own ({@code .merge}, the merge
+     * queue's; {@code .shared}, the shared layers'): no sandbox id starts with one ({@link SandboxIds}).
+     */
+    static boolean paddocksOwn(String name) {
+        return name.startsWith(".");
     }
 
     private static List<String> folders(Path root) {

@@ -29,20 +29,20 @@ public final class WorktreeChanges {
      */
     public static final Path KEPT_MERGE_WORKTREE = MERGE_WORKTREES.resolve("kept");
     /**
-     * Where a shared layer's refresh checks out the base branch for a moment, relative to the main worktree: the
-     * refresh writes its own event, so its checkout is not reported here.
+     * Leaves out the worktrees in a folder of {@code .worktrees/} whose name starts with a dot: Paddock's own (the
+     * merge queue's {@code .merge}, a shared layer refresh's {@code .shared}), which write their own events. No
+     * sandbox id starts with a dot.
      */
-    public static final Path SHARED_LAYER_WORKTREES = Path.of(".worktrees", ".shared");
-
     private static List<WorktreeInfo> withoutMergeWorktrees(Path mainWorktree, List<WorktreeInfo> list) {
         if (mainWorktree == null) {
             return list;
         }
-        Path dir = mainWorktree.resolve(MERGE_WORKTREES);
-        Path shared = mainWorktree.resolve(SHARED_LAYER_WORKTREES);
+        Path root = mainWorktree.resolve(MERGE_WORKTREES.getParent());
         return list.stream()
                 .filter(w -> w.path() == null
-                        || !(w.path().startsWith(dir) || w.path().startsWith(shared)))
+                        || !w.path().startsWith(root)
+                        || w.path().getNameCount() <= root.getNameCount()
+                        || !w.path().getName(root.getNameCount()).toString().startsWith("."))
                 .toList();
     }
 
