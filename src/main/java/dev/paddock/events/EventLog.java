@@ -117,6 +117,30 @@ public final class EventLog {
                 limit);
     }
 
+    /**
+     * The newest events of a repository (and events with no repository), newest first, without their details
+     * ({@link Event#details()} is null): for lists that show only the line, read often. The details column is a large
+     * object, and H2 keeps each one such a query returns for minutes (its LOB_TIMEOUT): with a dashboard that reloads
+     * its 200 newest events on every change, tens of thousands of them.
+     *
+     * @param limit maximum number of events returned
+     */
+    public List<Event> recentLines(long repositoryId, int limit) throws StoreException {
+        return jdbc.query(
+                "SELECT id, at, repository_id, sandbox_id, kind, message FROM events"
+                        + " WHERE repository_id = ? OR repository_id IS NULL ORDER BY id DESC LIMIT ?",
+                rs -> new Event(
+                        rs.getLong("id"),
+                        Jdbc.instant(rs, "at"),
+                        Jdbc.nullableLong(rs, "repository_id"),
+                        rs.getString("sandbox_id"),
+                        rs.getString("kind"),
+                        rs.getString("message"),
+                        null),
+                repositoryId,
+                limit);
+    }
+
     /** Events of one sandbox, oldest first. */
     public List<Event> ofSandbox(String sandboxId) throws StoreException {
         return jdbc.query(

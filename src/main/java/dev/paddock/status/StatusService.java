@@ -131,7 +131,7 @@ public final class StatusService {
         List<RepositoryStatus.Sandbox> sbs =
                 open.stream().map(s -> sandbox(s, engineAway, waiting)).toList();
         Counts c = record == null ? new Counts(0, 0, 0, 0, 0) : counts.of(record.id());
-        List<Event> recent = record == null ? List.of() : events.recent(record.id(), RECENT_EVENTS);
+        List<Event> recent = record == null ? List.of() : events.recentLines(record.id(), RECENT_EVENTS);
         List<RepositoryStatus.EventLine> lines = recent.stream()
                 .map(e -> new RepositoryStatus.EventLine(e.id(), e.at(), e.kind(), e.message(), e.sandboxId()))
                 .toList();

@@ -30,4 +30,25 @@ class EventLogTest {
             assertThat(e.details()).isEqualTo(details);
         }
     }
+
+    @Test
+    void recentLinesAreTheRecentEventsWithoutTheirDetails() throws Exception {
+        try (Database db = Database.open(tmp.resolve("paddock"))) {
+            EventLog events = new EventLog(db, Clock.systemUTC());
+            for (int i = 0; i < 5; i++) {
+                events.append(new EventDraft(null, "s" + i, "sandbox.heartbeat", "step " + i, "{\"n\": " + i + "}"));
+            }
+
+            var whole = events.recent(-1, 3);
+            var lines = events.recentLines(-1, 3);
+
+            assertThat(lines)
+                    .extracting(Event::id)
+                    .containsExactlyElementsOf(whole.stream().map(Event::id).toList());
+            assertThat(lines).extracting(Event::message).containsExactly("step 4", "step 3", "step 2");
+            assertThat(lines).extracting(Event::sandboxId).containsExactly("s4", "s3", "s2");
+            assertThat(lines).extracting(Event::details).containsOnlyNulls();
+            assertThat(whole).extracting(Event::details).containsExactly("{\"n\": 4}", "{\"n\": 3}", "{\"n\": 2}");
+        }
+    }
 }
