@@ -94,6 +94,70 @@ class LauncherTest {
         assertThat(run.err()).containsOnlyOnce("sun.jnu.encoding");
     }
 
+    @Test
+    void withoutAGpuDeviceOpenGlIsNotLoadedAndPrismDrawsInSoftware() throws Exception {
+        Path launcher = install(tmp.resolve("install"));
+        boolean gpu = gpuDevice();
+
+        Run run = run(
+                launcher,
+                java.util.Map.of("LANG", "C.UTF-8", "JAVA_HOME", fakeJava().toString()));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        if (gpu) {
+            assertThat(run.out()).contains("GDK_GL=unset").doesNotContain("-Dprism.order=sw");
+        } else {
+            assertThat(run.out()).contains("GDK_GL=disable").contains("-Dprism.order=sw");
+        }
+    }
+
+    @Test
+    void aPersonsOwnRenderingChoiceWins() throws Exception {
+        Path launcher = install(tmp.resolve("install"));
+
+        Run run = run(
+                launcher,
+                java.util.Map.of(
+                        "LANG", "C.UTF-8",
+                        "JAVA_HOME", fakeJava().toString(),
+                        "GDK_GL", "always",
+                        "PADDOCK_JAVA_OPTS", "-Dprism.order=es2"));
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("GDK_GL=always");
+        List<String> args = run.out().lines().toList();
+        assertThat(args).contains("-Dprism.order=es2");
+        assertThat(args.lastIndexOf("-Dprism.order=es2"))
+                .as("the last -D of a property is the one the JVM keeps")
+                .isGreaterThan(args.lastIndexOf("-Dprism.order=sw"));
+    }
+
+    /** The devices the launcher takes as a GPU's (see src/main/dist/paddock). */
+    private static boolean gpuDevice() throws IOException {
+        if (Files.exists(Path.of("/dev/nvidiactl")) || Files.exists(Path.of("/dev/dxg"))) {
+            return true;
+        }
+        Path dri = Path.of("/dev/dri");
+        if (!Files.isDirectory(dri)) {
+            return false;
+        }
+        try (Stream<Path> nodes = Files.list(dri)) {
+            return nodes.map(p -> p.getFileName().toString())
+                    .anyMatch(n -> n.startsWith("renderD") || n.startsWith("card"));
+        }
+    }
+
+    /** A JAVA_HOME whose {@code bin/java} prints GDK_GL and then each argument it was given, one a line. */
+    private Path fakeJava() throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve("fake-jdk").resolve("bin"));
+        Path java = Files.writeString(
+                bin.resolve("java"),
+                "#!/bin/sh\necho \"GDK_GL=${GDK_GL-unset}\"\nfor a in \"$@\"; do echo \"$a\"; done\n",
+                StandardCharsets.UTF_8);
+        assertThat(java.toFile().setExecutable(true)).isTrue();
+        return bin.getParent();
+    }
+
     /** Puts the launcher (with no extra JVM options) and a {@code paddock.jar} into {@code dir}. */
     private static Path install(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -138,7 +202,7 @@ class LauncherTest {
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("PADDOCK_JAVA_OPTS");
         if (!env.isEmpty()) {
-            pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG"));
+            pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG") || k.equals("GDK_GL"));
             pb.environment().putAll(env);
         }
         Process p = pb.start();
