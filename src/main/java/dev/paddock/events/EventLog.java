@@ -100,7 +100,11 @@ public final class EventLog {
      * @return how many were deleted
      */
     public int deleteOlderThan(java.time.Instant cutoff, int limit) throws StoreException {
-        return jdbc.update("DELETE FROM events WHERE at < ? LIMIT ?", cutoff, limit);
+        // Not DELETE ... LIMIT: H2 takes it, PostgreSQL does not. The oldest go first.
+        return jdbc.update(
+                "DELETE FROM events WHERE id IN (SELECT id FROM events WHERE at < ? ORDER BY id LIMIT ?)",
+                cutoff,
+                limit);
     }
 
     /**
