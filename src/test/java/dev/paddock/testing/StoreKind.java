@@ -2,6 +2,8 @@ package dev.paddock.testing;
 
 import dev.paddock.store.Database;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The databases a store test can run on, for {@code @ParameterizedClass @EnumSource(StoreKind.class)}: the H2 file
@@ -16,14 +18,21 @@ public enum StoreKind {
             return Database.open(dir.resolve("paddock"));
         }
     },
-    /** A new database on the private PostgreSQL server; the folder is not used. */
+    /** A database on the private PostgreSQL server: a new one for each folder, the same one again for it. */
     POSTGRES {
         @Override
         public Database open(Path dir) throws Exception {
-            return Database.openServer(PrivatePostgres.newDatabase().urlWithLogin());
+            PrivatePostgres.Db db = DATABASES.get(dir);
+            if (db == null) {
+                db = PrivatePostgres.newDatabase();
+                DATABASES.put(dir, db);
+            }
+            return Database.openServer(db.urlWithLogin());
         }
     };
 
-    /** Opens a new, migrated store of this kind. */
+    private static final Map<Path, PrivatePostgres.Db> DATABASES = new ConcurrentHashMap<>();
+
+    /** Opens the migrated store of this kind for {@code dir} (H2: its file there), made when missing. */
     public abstract Database open(Path dir) throws Exception;
 }
