@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Unlike the H2 file there is nothing to back up, recover or compact here: PostgreSQL runs each migration in a
  * transaction (a failed one leaves the database as it was) and Flyway holds an advisory lock while it migrates (two
- * Paddocks starting at once migrate once). The server is the one to watch its disk.
+ * Paddocks starting at once migrate once). The server is the one to watch its disk. What was H2's alone and what is
+ * not done yet: docs/decisions/0025-store-on-postgresql.md.
  */
 final class ServerStore {
     private static final Logger LOG = LoggerFactory.getLogger(ServerStore.class);
