@@ -65,6 +65,31 @@ class PostgresStoreTest {
         return rs.getString(1) + "." + rs.getString(2) + " " + rs.getString(3);
     }
 
+    /** Paddocks that share a new database and start together: Flyway's lock lets one migrate, the others wait. */
+    @Test
+    void paddocksStartingTogetherOnANewDatabaseMigrateItOnce() throws Exception {
+        int paddocks = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(paddocks);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            List<java.util.concurrent.Future<Database>> opened = new java.util.ArrayList<>();
+            for (int i = 0; i < paddocks; i++) {
+                opened.add(pool.submit(() -> {
+                    go.await();
+                    return Database.openServer(pg.urlWithLogin());
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<Database> f : opened) {
+                try (Database db = f.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    assertThat(history(db)).containsExactlyElementsOf(everyMigrationApplied());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void theStoreKeepsRecordsAfterItIsClosedAndTheServerKeepsRunning() throws Exception {
         try (Database db = Database.openServer(pg.urlWithLogin())) {

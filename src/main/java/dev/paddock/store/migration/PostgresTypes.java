@@ -1,8 +1,6 @@
 package dev.paddock.store.migration;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -13,7 +11,8 @@ import org.flywaydb.core.api.callback.Event;
 /**
  * The H2 types the migrations name that PostgreSQL lacks, made PostgreSQL domains before each migrate of a PostgreSQL
  * store (nothing on H2): the migrations' text stays the same for both databases, and so do the checksums the H2
- * stores recorded. Created by a Flyway callback, after Flyway checked that a store without a schema history is empty.
+ * stores recorded. Created by a Flyway callback, after Flyway checked that a store without a schema history is empty
+ * (a domain made before would make Flyway refuse the database as not empty), and before it takes its lock.
  */
 public final class PostgresTypes implements Callback {
     /**
@@ -40,17 +39,12 @@ public final class PostgresTypes implements Callback {
         }
         try {
             for (Map.Entry<String, String> d : DOMAINS.entrySet()) {
-                try (PreparedStatement known = c.prepareStatement(
-                        "SELECT COUNT(*) FROM pg_type WHERE typname = ? AND typnamespace = current_schema()::regnamespace")) {
-                    known.setString(1, d.getKey());
-                    try (ResultSet rs = known.executeQuery()) {
-                        if (rs.next() && rs.getInt(1) > 0) {
-                            continue;
-                        }
-                    }
-                }
+                // Paddocks starting together on a new database each run this before Flyway's lock: the one that
+                // comes second finds the domain made (duplicate_object), or made but not committed yet (it waits,
+                // then unique_violation on the catalog). Caught inside the block, so a transaction goes on.
                 try (Statement create = c.createStatement()) {
-                    create.execute("CREATE DOMAIN " + d.getKey() + " AS " + d.getValue());
+                    create.execute("DO $$ BEGIN CREATE DOMAIN " + d.getKey() + " AS " + d.getValue() + ";"
+                            + " EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$");
                 }
             }
         } catch (SQLException e) {
