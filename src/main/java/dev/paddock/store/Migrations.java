@@ -32,10 +32,20 @@ final class Migrations {
             "13", new int[] {780374371, 553201791});
 
     private final String file;
+    /** What to do with a store whose schema history does not match this build (the end of a sentence). */
+    private final String otherBuildAdvice;
+
     private final HashSandboxTokens hashTokens = new HashSandboxTokens();
 
+    /** Migrations of the H2 file {@code file}. */
     Migrations(String file) {
-        this.file = file;
+        this(file, "move it away, or start with --home DIR for a separate store.");
+    }
+
+    /** Migrations of the store named {@code name} (never holding a password), with its own advice. */
+    Migrations(String name, String otherBuildAdvice) {
+        this.file = name;
+        this.otherBuildAdvice = otherBuildAdvice;
     }
 
     private Flyway flyway(DataSource pool) {
@@ -107,8 +117,7 @@ final class Migrations {
             throw new StoreException(
                     "The Paddock store " + file + " could not be migrated: "
                             + StoreErrors.firstLines(e.getMessage(), 2)
-                            + ". Its schema history does not match this build of"
-                            + " Paddock: move it away, or start with --home DIR for a separate store.",
+                            + ". Its schema history does not match this build of Paddock: " + otherBuildAdvice,
                     e);
         } catch (FlywayException e) {
             if (StoreErrors.diskFull(e)) {

@@ -45,7 +45,8 @@ final class ServerStore {
                 throw new StoreException(
                         "Cannot open the Paddock store " + name + ": " + StoreErrors.firstLine(e.getMessage()), e);
             }
-            new Migrations(name).migrate(pool);
+            new Migrations(name, "open it with the build that made it, or give this one a database of its own.")
+                    .migrate(pool);
         } catch (StoreException e) {
             pool.dispose();
             throw e;

@@ -102,6 +102,22 @@ class PostgresStoreTest {
     }
 
     @Test
+    void aDatabaseMigratedByADifferentBuildSaysWhichMigrationDiffersAndWhatToDo() throws Exception {
+        try (Database db = Database.openServer(pg.urlWithLogin())) {
+            db.jdbc().update("UPDATE \"flyway_schema_history\" SET \"checksum\" = 12345 WHERE \"version\" = '13'");
+        }
+
+        assertThatThrownBy(() -> Database.openServer(pg.urlWithLogin()))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("The Paddock store " + pg.url() + " could not be migrated: ")
+                        .contains("checksum mismatch for migration version 13")
+                        .endsWith("give this one a database of its own.")
+                        .doesNotContain(pg.password())
+                        .doesNotContain("\n"));
+    }
+
+    @Test
     void aUrlThatIsNotPostgresOrAServerThatRefusesTheLoginIsOneLineWithoutThePassword() throws Exception {
         assertThatThrownBy(() -> Database.openServer("jdbc:h2:mem:x"))
                 .isInstanceOf(StoreException.class)
