@@ -113,17 +113,29 @@ public final class AgentTurns {
                 return Optional.of(Outcome.DUPLICATE);
             }
             String detail = cut(signal.detail());
-            tx.update(
-                    "MERGE INTO sandbox_waiting (sandbox_id, kind, run, since, session_id, detail, notification_type,"
-                            + " signal_key) KEY (sandbox_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    id,
-                    signal.kind().id(),
-                    run,
-                    now,
-                    cut(signal.sessionId(), 128),
-                    detail,
-                    cut(signal.notificationType(), 64),
-                    key);
+            Object[] row = {
+                signal.kind().id(),
+                run,
+                now,
+                cut(signal.sessionId(), 128),
+                detail,
+                cut(signal.notificationType(), 64),
+                key,
+                id
+            };
+            // Replace or add (not H2's MERGE ... KEY, which PostgreSQL lacks). This method is synchronized, so within
+            // one Paddock nothing adds the row in between; a second Paddock on a shared store that did would make the
+            // INSERT fail on the primary key (this transaction rolls back), never leave two rows.
+            if (tx.update(
+                            "UPDATE sandbox_waiting SET kind = ?, run = ?, since = ?, session_id = ?, detail = ?,"
+                                    + " notification_type = ?, signal_key = ? WHERE sandbox_id = ?",
+                            row)
+                    == 0) {
+                tx.update(
+                        "INSERT INTO sandbox_waiting (kind, run, since, session_id, detail, notification_type,"
+                                + " signal_key, sandbox_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        row);
+            }
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("run", run);
             details.put("session", signal.sessionId());
@@ -194,13 +206,21 @@ public final class AgentTurns {
 
     /** Stores the follow-up prompt {@code text} of sandbox {@code id} (replacing one sent before). */
     static void putFollowUp(Jdbc.Tx tx, String id, String text, String by, Instant at) throws SQLException {
-        tx.update(
-                "MERGE INTO sandbox_follow_ups (sandbox_id, text, asked_by, asked_at) KEY (sandbox_id)"
-                        + " VALUES (?, ?, ?, ?)",
-                id,
-                text,
-                cut(by, 256),
-                at);
+        // Replace or add: not H2's MERGE ... KEY, which PostgreSQL lacks.
+        if (tx.update(
+                        "UPDATE sandbox_follow_ups SET text = ?, asked_by = ?, asked_at = ? WHERE sandbox_id = ?",
+                        text,
+                        cut(by, 256),
+                        at,
+                        id)
+                == 0) {
+            tx.update(
+                    "INSERT INTO sandbox_follow_ups (text, asked_by, asked_at, sandbox_id) VALUES (?, ?, ?, ?)",
+                    text,
+                    cut(by, 256),
+                    at,
+                    id);
+        }
     }
 
     /** Forgets the follow-up prompt of sandbox {@code id}: its next start runs the task anew. */

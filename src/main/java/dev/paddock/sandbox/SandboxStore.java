@@ -248,7 +248,8 @@ public final class SandboxStore implements AutoCloseable {
     private static void writeBeat(Jdbc.Tx tx, String id, HeartbeatBuffer.Beat b) throws SQLException {
         tx.update(
                 "UPDATE sandboxes SET last_heartbeat_at = ?, progress = ?,"
-                        + " lease_expires_at = DATEADD(MILLISECOND, lease_ms, CAST(? AS TIMESTAMP WITH TIME ZONE))"
+                        // Interval arithmetic H2 and PostgreSQL both take (not H2's DATEADD).
+                        + " lease_expires_at = CAST(? AS TIMESTAMP WITH TIME ZONE) + lease_ms * INTERVAL '0.001' SECOND"
                         + " WHERE id = ? AND state = 'running'",
                 b.at(),
                 b.progress(),

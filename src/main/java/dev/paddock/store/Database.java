@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One process owns the file at a time (H2's file lock). Another Paddock that tries to open it
  * gets a {@link DatabaseInUseException}; CLI commands then talk to the owner's API instead.
+ *
+ * <p>{@link #openServer} opens a store on a PostgreSQL server instead, with the same migrations.
  */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -29,12 +31,13 @@ public final class Database implements AutoCloseable {
     private final StoreMaintenance maintenance;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
+    /** A store in an H2 file ({@code file}), or on a database server ({@code file} null: see {@link ServerStore}). */
+    Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
         this.file = file;
         this.pool = pool;
         this.health = health;
         this.jdbc = new Jdbc(pool, health);
-        this.maintenance = new StoreMaintenance(pool);
+        this.maintenance = file == null ? null : new StoreMaintenance(pool);
     }
 
     /**
@@ -42,17 +45,21 @@ public final class Database implements AutoCloseable {
      * that keeps the store open (the panel, {@code paddock serve}).
      */
     public void startMaintenance() {
-        maintenance.start();
+        if (maintenance != null) {
+            maintenance.start();
+        }
     }
 
     /** One period of the background maintenance; returns the file's sizes when it shrank, else null. */
     long[] maintainOnce() {
-        return maintenance.maintain(false);
+        return maintenance == null ? null : maintenance.maintain(false);
     }
 
     /** Compacts the file now if it is sparse, even while commits go on; for tests and benchmarks. */
     public void compactIfSparse() {
-        maintenance.compactIfSparse();
+        if (maintenance != null) {
+            maintenance.compactIfSparse();
+        }
     }
 
     /**
@@ -98,6 +105,18 @@ public final class Database implements AutoCloseable {
         }
         LOG.info("Opened store {}", path);
         return new Database(files.file(), o.pool, health);
+    }
+
+    /**
+     * Opens the store in the PostgreSQL database at {@code url} ({@code jdbc:postgresql://host:port/db}, user and
+     * password as its {@code user} and {@code password} parameters) and applies pending migrations; see
+     * {@link ServerStore}.
+     *
+     * @throws StoreException when the URL is not a PostgreSQL one, the server cannot be reached or refuses the login,
+     *     or a migration fails (each said in one line naming the server, never the password)
+     */
+    public static Database openServer(String url) throws StoreException {
+        return ServerStore.open(url);
     }
 
     /**
@@ -315,14 +334,14 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** The database file on disk ({@code ....mv.db}). */
+    /** The database file on disk ({@code ....mv.db}); null for a store on a database server. */
     public Path file() {
         return file;
     }
 
-    /** Whether the file exists on disk. */
+    /** Whether the file exists on disk (a store on a database server: always). */
     public boolean exists() {
-        return Files.exists(file);
+        return file == null || Files.exists(file);
     }
 
     /** Whether the store can write (see {@link StoreHealth}). */
@@ -336,12 +355,16 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Closes the pool and the database; H2 writes its last changes and releases the file lock. Safe to
-     * call more than once (later calls do nothing).
+     * Closes the pool and the database; H2 writes its last changes and releases the file lock (a store on a server:
+     * only the pool's connections are closed). Safe to call more than once (later calls do nothing).
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (maintenance == null) {
+            pool.dispose(); // a server's database stays up for the other Paddocks that share it
             return;
         }
         maintenance.close();

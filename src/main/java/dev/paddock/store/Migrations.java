@@ -1,6 +1,7 @@
 package dev.paddock.store;
 
 import dev.paddock.store.migration.HashSandboxTokens;
+import dev.paddock.store.migration.PostgresTypes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -18,20 +19,33 @@ import org.flywaydb.core.api.exception.FlywayValidateException;
  */
 final class Migrations {
     /**
-     * Migrations whose first comment lines were reworded after stores applied them (they cited documents outside the
-     * repository; the SQL is the same): version → {checksum Flyway recorded before, checksum now}.
+     * Migrations whose text changed after stores applied them, each without changing what it does on H2: version →
+     * {checksum Flyway recorded before, checksum now}. V1, V2, V4 and V5: their first comment lines were reworded
+     * (they cited documents outside the repository; the SQL is the same). V13: {@code SET NO CACHE} became {@code SET
+     * CACHE 1}, which H2 records alike (an identity cache of 1, checked by DatabaseTest) and PostgreSQL takes too.
      */
     static final Map<String, int[]> REWORDED = Map.of(
             "1", new int[] {-357209057, -14239141},
             "2", new int[] {-1341769613, -1136774152},
             "4", new int[] {-1831360384, 946343602},
-            "5", new int[] {-1961635784, 1261498702});
+            "5", new int[] {-1961635784, 1261498702},
+            "13", new int[] {780374371, 553201791});
 
     private final String file;
+    /** What to do with a store whose schema history does not match this build (the end of a sentence). */
+    private final String otherBuildAdvice;
+
     private final HashSandboxTokens hashTokens = new HashSandboxTokens();
 
+    /** Migrations of the H2 file {@code file}. */
     Migrations(String file) {
-        this.file = file;
+        this(file, "move it away, or start with --home DIR for a separate store.");
+    }
+
+    /** Migrations of the store named {@code name} (never holding a password), with its own advice. */
+    Migrations(String name, String otherBuildAdvice) {
+        this.file = name;
+        this.otherBuildAdvice = otherBuildAdvice;
     }
 
     private Flyway flyway(DataSource pool) {
@@ -39,6 +53,7 @@ final class Migrations {
                 .dataSource(pool)
                 .locations("classpath:db/migration")
                 .javaMigrations(hashTokens)
+                .callbacks(new PostgresTypes())
                 .validateMigrationNaming(true)
                 .load();
     }
@@ -102,8 +117,7 @@ final class Migrations {
             throw new StoreException(
                     "The Paddock store " + file + " could not be migrated: "
                             + StoreErrors.firstLines(e.getMessage(), 2)
-                            + ". Its schema history does not match this build of"
-                            + " Paddock: move it away, or start with --home DIR for a separate store.",
+                            + ". Its schema history does not match this build of Paddock: " + otherBuildAdvice,
                     e);
         } catch (FlywayException e) {
             if (StoreErrors.diskFull(e)) {

@@ -11,6 +11,9 @@ import org.slf4j.LoggerFactory;
  * Whether the store can write. H2 closes a database whose file could not be written (a full disk, an I/O error):
  * every later statement then fails with "The database has been closed". The first such failure is kept here, in
  * plain words, so {@code GET /v1/health} answers 503 with it instead of 200 while nothing can be recorded.
+ *
+ * <p>A store on a database server ({@link #ofServer}) has no file here: a failed statement there is the server's
+ * (or the network's) and does not close Paddock's store, and the free space is the server's to watch.
  */
 public final class StoreHealth {
     private static final Logger LOG = LoggerFactory.getLogger(StoreHealth.class);
@@ -24,9 +27,14 @@ public final class StoreHealth {
         this.file = file;
     }
 
+    /** The health of a store on a database server: no file, so never a problem this class can see. */
+    static StoreHealth ofServer() {
+        return new StoreHealth(null);
+    }
+
     /** Notes a failed statement; one that left the store unusable makes {@link #problem} answer from now on. */
     void failed(SQLException e) {
-        if (!StoreErrors.storeUnusable(e)) {
+        if (file == null || !StoreErrors.storeUnusable(e)) {
             return;
         }
         String why = StoreErrors.diskFull(e, file.getParent())
@@ -47,7 +55,7 @@ public final class StoreHealth {
         if (f != null) {
             return Optional.of(f);
         }
-        if (StoreErrors.freeBytes(file.getParent()) < MIN_FREE_BYTES) {
+        if (file != null && StoreErrors.freeBytes(file.getParent()) < MIN_FREE_BYTES) {
             return Optional.of(StoreErrors.diskFullMessage(file.getParent(), MIN_FREE_BYTES));
         }
         return Optional.empty();

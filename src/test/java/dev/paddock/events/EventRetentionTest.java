@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.paddock.settings.SettingEntry;
 import dev.paddock.settings.SettingsStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.StoreKind;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,17 +14,27 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Old events are deleted after {@code events.retentionDays}, on a real store. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(StoreKind.class)
 class EventRetentionTest {
     private static final Instant NOW = Instant.parse("2026-12-05T12:00:00Z");
 
     @TempDir
     Path tmp;
 
+    private final StoreKind kind;
+
+    EventRetentionTest(StoreKind kind) {
+        this.kind = kind;
+    }
+
     @Test
     void eventsOlderThanTheRetentionAreDeletedAndNewerOnesKept() throws Exception {
-        try (Database db = Database.open(tmp.resolve("paddock"))) {
+        try (Database db = kind.open(tmp)) {
             Clock now = Clock.fixed(NOW, ZoneOffset.UTC);
             EventLog old = new EventLog(db, Clock.fixed(NOW.minus(Duration.ofDays(40)), ZoneOffset.UTC));
             EventLog recent = new EventLog(db, Clock.fixed(NOW.minus(Duration.ofDays(20)), ZoneOffset.UTC));

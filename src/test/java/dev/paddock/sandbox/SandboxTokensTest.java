@@ -8,6 +8,7 @@ import dev.paddock.events.EventDraft;
 import dev.paddock.events.EventLog;
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.StoreKind;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,18 +24,31 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Sandbox tokens in a real H2 store: only their hash is kept, each new one replaces the last, lookups follow. */
+/**
+ * Sandbox tokens in a real store, an H2 file and a PostgreSQL database: only their hash is kept, each new one
+ * replaces the last, lookups follow.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(StoreKind.class)
 class SandboxTokensTest {
     @TempDir
     Path tmp;
 
+    private final StoreKind kind;
+
     private Database db;
     private SandboxStore store;
 
+    SandboxTokensTest(StoreKind kind) {
+        this.kind = kind;
+    }
+
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(tmp.resolve("paddock"));
+        db = kind.open(tmp);
         Clock clock = Clock.systemUTC();
         long repo = new RepoStore(db, clock)
                 .register(tmp.resolve("repo"), "main")

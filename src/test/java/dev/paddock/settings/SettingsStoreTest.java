@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.paddock.events.Event;
 import dev.paddock.events.EventLog;
 import dev.paddock.store.Database;
+import dev.paddock.testing.StoreKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -16,11 +17,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The settings registry over a real H2 file: listing, changing, resetting, refusing bad input. */
+/** The settings registry over a real store (an H2 file, a PostgreSQL database): listing, changing, resetting, refusing bad input. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(StoreKind.class)
 class SettingsStoreTest {
     @TempDir
     Path tmp;
+
+    private final StoreKind kind;
+
+    SettingsStoreTest(StoreKind kind) {
+        this.kind = kind;
+    }
 
     private Database db;
     private EventLog events;
@@ -28,7 +39,7 @@ class SettingsStoreTest {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(tmp.resolve("paddock"));
+        db = kind.open(tmp);
         events = new EventLog(db, Clock.systemUTC());
         settings = new SettingsStore(db, events);
     }
@@ -244,7 +255,7 @@ class SettingsStoreTest {
     void aChangeSurvivesReopeningTheStore() throws Exception {
         settings.set("reconcile.intervalMs", "60000", "ann");
         db.close();
-        db = Database.open(tmp.resolve("paddock"));
+        db = kind.open(tmp);
 
         assertThat(new SettingsStore(db).get(SettingsStore.RECONCILE_INTERVAL_MS))
                 .isEqualTo(60_000L);

@@ -563,6 +563,33 @@ class DatabaseTest {
         }
     }
 
+    /**
+     * V13 once said {@code SET NO CACHE} and now says {@code SET CACHE 1} (which PostgreSQL takes too): H2 records
+     * both as an identity cache of 1, so a store migrated by either text has the same dense ids.
+     */
+    @Test
+    void denseIdsHaveAnIdentityCacheOfOneWhicheverTextOfV13MadeThem() throws Exception {
+        String cacheOfId = "SELECT TABLE_NAME, IDENTITY_CACHE FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = 'PUBLIC' AND COLUMN_NAME = 'ID' AND IDENTITY_CACHE IS NOT NULL ORDER BY 1";
+        List<String> dense = List.of(
+                "APPROVALS 1",
+                "CHECKPOINTS 1",
+                "CONFLICTS 1",
+                "EVENTS 32",
+                "MERGE_REQUESTS 1",
+                "REPOSITORIES 1",
+                "REVIEW_COMMENTS 32");
+        try (Database db = Database.open(base())) {
+            assertThat(db.jdbc().query(cacheOfId, rs -> rs.getString(1) + " " + rs.getLong(2)))
+                    .containsExactlyElementsOf(dense);
+            for (String table : List.of("repositories", "approvals", "merge_requests", "conflicts", "checkpoints")) {
+                db.jdbc().update("ALTER TABLE " + table + " ALTER COLUMN id SET NO CACHE"); // the text before
+            }
+            assertThat(db.jdbc().query(cacheOfId, rs -> rs.getString(1) + " " + rs.getLong(2)))
+                    .containsExactlyElementsOf(dense);
+        }
+    }
+
     private static int checksum(Database db, String version) throws Exception {
         return db.jdbc()
                 .query(

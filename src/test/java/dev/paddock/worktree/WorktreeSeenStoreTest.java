@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.paddock.repo.RepoStore;
 import dev.paddock.store.Database;
+import dev.paddock.testing.StoreKind;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -11,13 +12,23 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass(name = "{0}")
+@EnumSource(StoreKind.class)
 class WorktreeSeenStoreTest {
     private static final String H1 = "aaaaaaaa11111111111111111111111111111111";
     private static final Path MAIN = Path.of("/work/Проекты/My Répo");
 
     @TempDir
     Path tmp;
+
+    private final StoreKind kind;
+
+    WorktreeSeenStoreTest(StoreKind kind) {
+        this.kind = kind;
+    }
 
     private Database db;
     private WorktreeSeenStore store;
@@ -26,7 +37,7 @@ class WorktreeSeenStoreTest {
 
     @BeforeEach
     void openStore() throws Exception {
-        db = Database.open(tmp.resolve("paddock"));
+        db = kind.open(tmp);
         store = new WorktreeSeenStore(db, Clock.systemUTC());
         RepoStore repos = new RepoStore(db, Clock.systemUTC());
         repoA = repos.register(MAIN, "main").repo().id();

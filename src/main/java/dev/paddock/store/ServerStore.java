@@ -1,0 +1,66 @@
+package dev.paddock.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.h2.jdbcx.JdbcConnectionPool;
+import org.postgresql.ds.PGConnectionPoolDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Paddock store in a PostgreSQL database, which several Paddocks may share: the schema comes from the same
+ * migrations as an H2 file's ({@link Migrations}, with {@link dev.paddock.store.migration.PostgresTypes} for the H2 types
+ * PostgreSQL lacks).
+ *
+ * <p>Unlike the H2 file there is nothing to back up, recover or compact here: PostgreSQL runs each migration in a
+ * transaction (a failed one leaves the database as it was) and Flyway holds an advisory lock while it migrates (two
+ * Paddocks starting at once migrate once). The server is the one to watch its disk. What was H2's alone and what is
+ * not done yet: docs/decisions/0025-store-on-postgresql.md.
+ */
+final class ServerStore {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerStore.class);
+    /** The URLs this class takes. */
+    static final String PREFIX = "jdbc:postgresql:";
+
+    private ServerStore() {}
+
+    static Database open(String url) throws StoreException {
+        if (url == null || !url.startsWith(PREFIX)) {
+            throw new StoreException("Not a PostgreSQL store URL: " + redacted(url)
+                    + ". A shared store is named by a URL such as jdbc:postgresql://HOST:PORT/DATABASE?user=NAME.");
+        }
+        String name = redacted(url);
+        PGConnectionPoolDataSource source = new PGConnectionPoolDataSource();
+        try {
+            source.setURL(url);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("The store URL " + name + " is not valid: " + e.getMessage(), e);
+        }
+        JdbcConnectionPool pool = JdbcConnectionPool.create(source);
+        pool.setMaxConnections(16);
+        try {
+            try (Connection c = pool.getConnection()) {
+                LOG.debug("Connected to {} ({})", name, c.getMetaData().getDatabaseProductVersion());
+            } catch (SQLException e) {
+                throw new StoreException(
+                        "Cannot open the Paddock store " + name + ": " + StoreErrors.firstLine(e.getMessage()), e);
+            }
+            new Migrations(name, "open it with the build that made it, or give this one a database of its own.")
+                    .migrate(pool);
+        } catch (StoreException e) {
+            pool.dispose();
+            throw e;
+        }
+        LOG.info("Opened store {}", name);
+        return new Database(null, pool, StoreHealth.ofServer());
+    }
+
+    /** The URL without its parameters (they may hold the password), for messages and logs. */
+    static String redacted(String url) {
+        if (url == null) {
+            return "(none)";
+        }
+        int q = url.indexOf('?');
+        return q < 0 ? url : url.substring(0, q);
+    }
+}
