@@ -44,7 +44,7 @@ class EventLogTest {
 
     @Test
     void recentLinesAreTheRecentEventsWithoutTheirDetails() throws Exception {
-        try (Database db = Database.open(tmp.resolve("paddock"))) {
+        try (Database db = kind.open(tmp)) {
             EventLog events = new EventLog(db, Clock.systemUTC());
             for (int i = 0; i < 5; i++) {
                 events.append(new EventDraft(null, "s" + i, "sandbox.heartbeat", "step " + i, "{\"n\": " + i + "}"));
