@@ -159,11 +159,8 @@ public final class StoreLease {
      * once (on that thread) when it is lost.
      */
     void start(Runnable onLost) {
-        ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "store-lease");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService s =
+                Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-lease"));
         synchronized (lock) {
             renewer = s;
         }
