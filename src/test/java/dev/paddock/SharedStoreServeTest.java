@@ -134,6 +134,26 @@ class SharedStoreServeTest {
         }
     }
 
+    /** The password can stay out of the URL, and so out of the process list: the driver reads a pgpass file. */
+    @Test
+    void thePasswordMayComeFromAPgpassFileInsteadOfTheUrl() throws Exception {
+        java.net.URI server = java.net.URI.create(pg.url().substring("jdbc:".length()));
+        Path pgpass = tmp.resolve("pgpass");
+        java.nio.file.Files.writeString(
+                pgpass, server.getHost() + ":" + server.getPort() + ":*:" + pg.user() + ":" + pg.password() + "\n");
+        java.nio.file.Files.setPosixFilePermissions(
+                pgpass, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        ChildJvm serve = ChildJvm.start(
+                tmp.resolve("child"),
+                Map.of("PGPASSFILE", pgpass.toString(), "PADDOCK_STORE", pg.url() + "?user=" + pg.user()),
+                Paddock.class.getName(),
+                List.of("--home", tmp.resolve("home").toString(), "serve"));
+        children.add(serve);
+        serve.await(
+                "serving or failed", () -> serve.stdout().contains("Paddock serving on") || !serve.isAlive(), PATIENCE);
+        assertThat(serve.stdout()).as(serve.report()).contains("store " + pg.url() + ",");
+    }
+
     @Test
     void aStoreThatIsNotPostgresqlIsAUsageErrorOfOneLine() throws Exception {
         ChildJvm option = ChildJvm.start(
