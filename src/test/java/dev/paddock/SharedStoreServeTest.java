@@ -68,6 +68,25 @@ class SharedStoreServeTest {
                         .put("command", "true")
                         .toString());
 
+        // status with --store: through the home's running Paddock, or (another home) on the store itself
+        for (Path home : List.of(homeA, homeB)) {
+            ChildJvm status = ChildJvm.start(
+                    tmp.resolve("child"),
+                    Map.of("PADDOCK_STORE", ""),
+                    Paddock.class.getName(),
+                    List.of(
+                            "--home",
+                            home.toString(),
+                            "--store",
+                            pg.urlWithLogin(),
+                            "status",
+                            "--repo",
+                            repo.dir().toString()));
+            children.add(status);
+            assertThat(status.waitFor(PATIENCE)).as(status.report()).isZero();
+            assertThat(status.stdout()).as(home.toString()).contains(ID);
+        }
+
         ChildJvm second = start(homeB);
         assertThat(second.waitFor(PATIENCE)).as(second.report()).isEqualTo(1);
         assertThat(second.stderr())
