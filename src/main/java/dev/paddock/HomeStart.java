@@ -3,9 +3,13 @@ package dev.paddock;
 import dev.paddock.common.PaddockException;
 import dev.paddock.settings.HomePermissions;
 import dev.paddock.settings.PaddockHome;
+import dev.paddock.store.Database;
 import java.nio.file.Path;
 
-/** What {@code Wiring} does with a Paddock home before it builds the services: its permissions and its id. */
+/**
+ * What {@code Wiring} does with a Paddock home before it builds the services: its permissions, its id and its store
+ * (the home's H2 file, or the server of {@code --store}).
+ */
 final class HomeStart {
     private HomeStart() {}
 
@@ -23,6 +27,33 @@ final class HomeStart {
                             changes.size(),
                             changes.size() == 1 ? "entry" : "entries",
                             String.join("; ", changes));
+        }
+    }
+
+    /**
+     * Opens the home's store: the PostgreSQL database of {@link PaddockHome#store} when there is one, else the H2
+     * file of {@link PaddockHome#databaseBase}.
+     */
+    static Database openStore(PaddockHome home) throws PaddockException {
+        return home.store() != null ? Database.openServer(home.store()) : Database.open(home.databaseBase());
+    }
+
+    /**
+     * This machine's name for a store's owner row ({@code /etc/hostname}, else Java's, else "unknown"); read without
+     * a DNS lookup where the file is there.
+     */
+    static String hostName() {
+        try {
+            Path etc = Path.of("/etc/hostname");
+            if (java.nio.file.Files.isReadable(etc)) {
+                String name = java.nio.file.Files.readString(etc).strip();
+                if (!name.isEmpty()) {
+                    return name;
+                }
+            }
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
         }
     }
 

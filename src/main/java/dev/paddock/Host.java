@@ -36,6 +36,7 @@ public final class Host implements AutoCloseable {
     private final Wiring wiring;
     private final ApiServer api;
     private final InstanceFile instance;
+    private volatile Runnable whenStoreLost = () -> {};
 
     private Host(Wiring wiring, ApiServer api, InstanceFile instance) {
         this.wiring = wiring;
@@ -46,6 +47,8 @@ public final class Host implements AutoCloseable {
     /**
      * Opens the store, starts the environment probes and the API, writes {@code instance.json}, and
      * starts the sandbox supervisor, then the reconciler (orphans, vanished worktrees, removals to finish).
+     * A store on a server is taken for this Paddock first ({@code Database.takeOwnership}): another Paddock that
+     * owns it makes the start fail ({@code StoreOwnedException}, naming it), and losing it later stops this one.
      *
      * @param mode {@code panel} or {@code serve}
      * @throws PaddockException when the store is held by another Paddock or cannot be opened, or the
@@ -67,7 +70,19 @@ public final class Host implements AutoCloseable {
             throw heldBy(home, e);
         }
         ApiServer api = null;
+        java.util.concurrent.atomic.AtomicReference<Host> started = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean lostEarly = new java.util.concurrent.atomic.AtomicBoolean();
         try {
+            // A store on a server: this Paddock alone supervises its sandboxes and runs its merge queue (an H2 file:
+            // its lock did that already, and this does nothing).
+            wiring.database().takeOwnership(HomeStart.hostName(), () -> {
+                Host h = started.get();
+                if (h == null) {
+                    lostEarly.set(true);
+                } else {
+                    h.stopAfterLosingStore();
+                }
+            });
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             wiring.approvals().start();
@@ -115,8 +130,20 @@ public final class Host implements AutoCloseable {
             Thread reclaim = new Thread(wiring::reclaimLayers, "layers-reclaim");
             reclaim.setDaemon(true);
             reclaim.start();
-            LOG.info("Paddock {} started: home {}, API 127.0.0.1:{}", mode, home, instance.port());
-            return new Host(wiring, api, instance);
+            Host host = new Host(wiring, api, instance);
+            started.set(host);
+            if (lostEarly.get()) {
+                host.stopAfterLosingStore();
+                throw new PaddockException("This Paddock lost the store "
+                        + wiring.database().name() + " to another Paddock while starting; it stopped.");
+            }
+            LOG.info(
+                    "Paddock {} started: home {}, store {}, API 127.0.0.1:{}",
+                    mode,
+                    home,
+                    wiring.database().name(),
+                    instance.port());
+            return host;
         } catch (IOException e) {
             closeAfterFailedStart(api, wiring);
             throw new PaddockException("Cannot start Paddock's local API: " + e.getMessage(), e);
@@ -185,6 +212,25 @@ public final class Host implements AutoCloseable {
     /** The loopback port of the API. */
     public int apiPort() {
         return instance.port();
+    }
+
+    /**
+     * Runs {@code action} after this Paddock stopped because another one owns its store on a server now (see
+     * {@code store.StoreLease}); {@code paddock serve} then exits with code 1, the panel's process too.
+     */
+    public void whenStoreLost(Runnable action) {
+        whenStoreLost = action;
+    }
+
+    /** The lease on the store is lost: stop supervising at once (close), then tell whoever started this Paddock. */
+    private void stopAfterLosingStore() {
+        LOG.error(
+                "Another Paddock owns the store {} now: this Paddock ({}) stops so that one alone supervises its"
+                        + " sandboxes and runs its merge queue",
+                wiring.database().name(),
+                instance.mode());
+        close();
+        whenStoreLost.run();
     }
 
     /** Stops the API, removes {@code instance.json}, stops the services and closes the store. */

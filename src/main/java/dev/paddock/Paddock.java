@@ -51,11 +51,19 @@ public final class Paddock {
 
     /** Runs the panel on {@code home}: its Paddock is a {@link Host} whose backends it is given. */
     private static int panel(dev.paddock.settings.PaddockHome home, java.nio.file.Path repo) {
-        return PanelLauncher.run(home, repo, h -> Host.start(h, "panel").panel());
+        return PanelLauncher.run(home, repo, h -> {
+            Host host = Host.start(h, "panel");
+            host.whenStoreLost(() -> System.exit(1)); // it stopped: its window must not stay on a closed Paddock
+            return host.panel();
+        });
     }
 
-    /** Reports a command's failure on {@code err} and returns its exit code (1). */
+    /** Reports a command's failure on {@code err} and returns its exit code (1; 2 for a usage error). */
     private static int failure(Exception e, PrintWriter err) {
+        if (e instanceof dev.paddock.common.UsageException) {
+            err.println("paddock: " + e.getMessage());
+            return 2;
+        }
         if (e instanceof PaddockException) {
             err.println("paddock: " + e.getMessage());
             return 1;

@@ -209,7 +209,8 @@ public final class Wiring implements AutoCloseable {
     }
 
     /**
-     * Opens the store in {@code home} and builds every service. Background work (monitors, probes)
+     * Opens the store of {@code home} (its H2 file, or the server of {@link PaddockHome#store}) and builds every
+     * service. Background work (monitors, probes)
      * starts only when asked.
      *
      * @throws PaddockException when the store cannot be opened (another Paddock holds it, the file is
@@ -227,8 +228,7 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home, java.util.Map<String, String> environment) throws PaddockException {
         HomeStart.tighten(home);
-        return new Wiring(
-                home, Database.open(home.databaseBase()), Clock.systemUTC(), null, java.util.Map.copyOf(environment));
+        return new Wiring(home, HomeStart.openStore(home), Clock.systemUTC(), null, java.util.Map.copyOf(environment));
     }
 
     /**
@@ -239,7 +239,7 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring open(PaddockHome home, DockerEndpoint docker) throws PaddockException {
         HomeStart.tighten(home);
-        return new Wiring(home, Database.open(home.databaseBase()), Clock.systemUTC(), docker, System.getenv());
+        return new Wiring(home, HomeStart.openStore(home), Clock.systemUTC(), docker, System.getenv());
     }
 
     public PaddockHome home() {

@@ -47,6 +47,15 @@ public final class PaddockCommand implements Callable<Integer> {
     Path home;
 
     @Option(
+            names = "--store",
+            scope = ScopeType.INHERIT,
+            paramLabel = "URL",
+            description =
+                    "Shared store on a PostgreSQL server (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME&password=..."
+                            + ") instead of the home's own; default $PADDOCK_STORE.")
+    String store;
+
+    @Option(
             names = "--repo",
             paramLabel = "PATH",
             description = "Repository to open (default: the one containing the current directory).")
@@ -72,7 +81,7 @@ public final class PaddockCommand implements Callable<Integer> {
                 value = args[++i];
             } else if (a.startsWith("--home=")) {
                 value = a.substring("--home=".length());
-            } else if (a.equals("--repo")) {
+            } else if (a.equals("--repo") || a.equals("--store")) {
                 i++;
                 continue;
             } else if (!a.startsWith("-")) {
@@ -91,8 +100,8 @@ public final class PaddockCommand implements Callable<Integer> {
     }
 
     /**
-     * The command for arguments that only open the panel: none, or only {@code --home DIR} and
-     * {@code --repo PATH} (either form, each with its value). The panel starts without picocli: building its
+     * The command for arguments that only open the panel: none, or only {@code --home DIR}, {@code --repo PATH}
+     * and {@code --store URL} (either form, each with its value). The panel starts without picocli: building its
      * model (type converters, every subcommand's annotations) takes about 0.3 s of a 2-core machine's start,
      * which the panel's first frame would wait for.
      *
@@ -105,17 +114,21 @@ public final class PaddockCommand implements Callable<Integer> {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 String value;
-                if (a.equals("--home") || a.equals("--repo")) {
+                if (a.equals("--home") || a.equals("--repo") || a.equals("--store")) {
                     if (i + 1 >= args.length || args[i + 1].startsWith("-")) {
                         return null;
                     }
                     value = args[++i];
                 } else if (a.startsWith("--home=") || a.startsWith("--repo=")) {
                     value = a.substring(7);
+                } else if (a.startsWith("--store=")) {
+                    value = a.substring(8);
                 } else {
                     return null;
                 }
-                if (a.startsWith("--home")) {
+                if (a.startsWith("--store")) {
+                    c.store = value;
+                } else if (a.startsWith("--home")) {
                     c.home = Path.of(value);
                 } else {
                     c.repo = Path.of(value);
@@ -164,7 +177,7 @@ public final class PaddockCommand implements Callable<Integer> {
     static String commandName(String... args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--home") || a.equals("--repo")) {
+            if (a.equals("--home") || a.equals("--repo") || a.equals("--store")) {
                 i++;
             } else if (!a.startsWith("-")) {
                 return a;
@@ -179,11 +192,13 @@ public final class PaddockCommand implements Callable<Integer> {
     }
 
     /**
-     * Resolves the home directory and tells the logging configuration where it is. Must run before
-     * anything logs.
+     * Resolves the home directory (with the store of {@code --store} or {@code PADDOCK_STORE}, if any) and tells the
+     * logging configuration where it is. Must run before anything logs.
+     *
+     * @throws dev.paddock.common.UsageException when the store named is not a PostgreSQL URL
      */
     PaddockHome resolveHome() throws PaddockException {
-        PaddockHome h = PaddockHome.resolve(home, System.getenv());
+        PaddockHome h = PaddockHome.resolve(home, store, System.getenv());
         System.setProperty("paddock.home", h.dir().toString());
         return h;
     }

@@ -41,6 +41,11 @@ public final class ServeCommand implements Callable<Integer> {
         PaddockHome home = root.resolveHome();
         Host host = Host.start(home, "serve");
         CountDownLatch stopped = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean storeLost = new java.util.concurrent.atomic.AtomicBoolean();
+        host.whenStoreLost(() -> {
+            storeLost.set(true);
+            stopped.countDown();
+        });
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
@@ -63,11 +68,17 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         var out = spec.commandLine().getOut();
-        out.println("Paddock serving on 127.0.0.1:" + host.apiPort() + " (home " + home + ", " + toWatch.size()
+        out.println("Paddock serving on 127.0.0.1:" + host.apiPort() + " (home " + home
+                + (home.store() != null ? ", store " + host.wiring().database().name() : "") + ", " + toWatch.size()
                 + (toWatch.size() == 1 ? " repository" : " repositories") + "). Stop with Ctrl+C.");
         out.flush();
         err.flush();
         stopped.await();
+        if (storeLost.get()) {
+            err.println("paddock: another Paddock owns the store now; this one stopped (see the log).");
+            err.flush();
+            return 1;
+        }
         return 0;
     }
 }

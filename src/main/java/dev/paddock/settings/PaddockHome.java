@@ -2,6 +2,8 @@ package dev.paddock.settings;
 
 import dev.paddock.common.PaddockException;
 import dev.paddock.common.PrivateFiles;
+import dev.paddock.common.UsageException;
+import dev.paddock.store.Database;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +11,8 @@ import java.util.Map;
 
 /**
  * The directory where Paddock keeps its state: the H2 database, the API token, the instance file
- * of the running panel or server, and the logs.
+ * of the running panel or server, and the logs. With a store on a PostgreSQL server ({@link #store}: {@code --store
+ * URL} or {@code PADDOCK_STORE}) the records are there instead of in the H2 file; everything else stays here.
  *
  * <p>Resolution order: {@code --home DIR}, then the {@code PADDOCK_HOME} environment variable,
  * then {@code ~/.paddock}.
@@ -20,11 +23,37 @@ import java.util.Map;
 public final class PaddockHome {
     /** Environment variable that moves the home directory. */
     public static final String ENV = "PADDOCK_HOME";
+    /** Environment variable naming a store on a PostgreSQL server instead of the home's H2 file ({@link #store}). */
+    public static final String STORE_ENV = "PADDOCK_STORE";
 
     private final Path dir;
+    private final String store;
 
-    private PaddockHome(Path dir) {
+    private PaddockHome(Path dir, String store) {
         this.dir = dir;
+        this.store = store;
+    }
+
+    /**
+     * {@link #resolve(Path, Map)}, with the store on a server that {@code --store URL} names ({@code explicit
+     * Store}), else the {@code PADDOCK_STORE} environment variable, else none (the home's H2 file).
+     *
+     * @throws UsageException when the store's URL is not a {@code jdbc:postgresql:} one (a usage error: the message
+     *     names the URL without its parameters)
+     */
+    public static PaddockHome resolve(Path explicit, String explicitStore, Map<String, String> env)
+            throws PaddockException {
+        String store = explicitStore;
+        String from = "--store";
+        if (store == null && env.get(STORE_ENV) != null && !env.get(STORE_ENV).isBlank()) {
+            store = env.get(STORE_ENV).strip();
+            from = STORE_ENV;
+        }
+        if (store != null && !Database.isServerUrl(store)) {
+            throw new UsageException(from + " takes a PostgreSQL URL (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME),"
+                    + " not " + (store.isBlank() ? "an empty one" : Database.redacted(store)) + ".");
+        }
+        return new PaddockHome(resolve(explicit, env).dir, store);
     }
 
     /**
@@ -59,7 +88,7 @@ public final class PaddockHome {
                             + " environment variable.",
                     e);
         }
-        return new PaddockHome(dir);
+        return new PaddockHome(dir, null);
     }
 
     /**
@@ -81,6 +110,14 @@ public final class PaddockHome {
     /** The home directory itself (absolute, normalised). */
     public Path dir() {
         return dir;
+    }
+
+    /**
+     * The URL of the store on a PostgreSQL server this Paddock uses instead of the H2 file of {@link #databaseBase},
+     * or null (the H2 file). It may hold a password: show it through {@code Database.redacted}.
+     */
+    public String store() {
+        return store;
     }
 
     /** H2 database path prefix ({@code paddock} → {@code paddock.mv.db} on disk). */

@@ -30,10 +30,18 @@ public final class Database implements AutoCloseable {
     private final StoreHealth health;
     private final StoreMaintenance maintenance;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final String name;
+    private volatile StoreLease lease;
 
     /** A store in an H2 file ({@code file}), or on a database server ({@code file} null: see {@link ServerStore}). */
     Database(Path file, JdbcConnectionPool pool, StoreHealth health) {
+        this(file, file == null ? "(server)" : file.toString(), pool, health);
+    }
+
+    /** {@code name}: the file, or the server's URL without its parameters, for messages. */
+    Database(Path file, String name, JdbcConnectionPool pool, StoreHealth health) {
         this.file = file;
+        this.name = name;
         this.pool = pool;
         this.health = health;
         this.jdbc = new Jdbc(pool, health);
@@ -117,6 +125,16 @@ public final class Database implements AutoCloseable {
      */
     public static Database openServer(String url) throws StoreException {
         return ServerStore.open(url);
+    }
+
+    /** Whether {@code url} names a store {@link #openServer} takes (a {@code jdbc:postgresql:} URL). */
+    public static boolean isServerUrl(String url) {
+        return url != null && url.startsWith(ServerStore.PREFIX);
+    }
+
+    /** {@code url} without its parameters (they may hold the password), for messages and logs. */
+    public static String redacted(String url) {
+        return ServerStore.redacted(url);
     }
 
     /**
@@ -349,6 +367,43 @@ public final class Database implements AutoCloseable {
         return health;
     }
 
+    /** The store for messages: its file, or its server's URL without parameters (never a password). */
+    public String name() {
+        return name;
+    }
+
+    /** Whether the store is on a database server (several Paddocks could reach it), not in an H2 file. */
+    public boolean onServer() {
+        return file == null;
+    }
+
+    /** A connection of the pool, for {@link StoreLease}. */
+    Connection connection() throws SQLException {
+        return pool.getConnection();
+    }
+
+    /**
+     * Makes this process the one Paddock that owns the store, for as long as it is open ({@link StoreLease}: renewed
+     * in the background, given up by {@link #close}); an H2 file's lock does that already, and this does nothing there.
+     *
+     * @param onLost runs once, on the lease's thread, when another Paddock owns the store after all (the caller must
+     *     stop supervising and close)
+     * @throws StoreOwnedException when another Paddock's lease is live, naming it
+     */
+    public void takeOwnership(String host, Runnable onLost) throws StoreException {
+        takeOwnership(host, StoreLease.LENGTH, onLost);
+    }
+
+    /** {@link #takeOwnership(String, Runnable)} with a lease of {@code length}; for tests. */
+    public void takeOwnership(String host, java.time.Duration length, Runnable onLost) throws StoreException {
+        if (!onServer() || lease != null) {
+            return;
+        }
+        StoreLease l = StoreLease.take(this, host, ProcessHandle.current().pid(), length);
+        lease = l;
+        l.start(onLost);
+    }
+
     /** Query and transaction helper over this database's pool. */
     public Jdbc jdbc() {
         return jdbc;
@@ -364,6 +419,10 @@ public final class Database implements AutoCloseable {
             return;
         }
         if (maintenance == null) {
+            StoreLease l = lease;
+            if (l != null) {
+                l.release(); // last, once everything that wrote on the store's behalf has stopped
+            }
             pool.dispose(); // a server's database stays up for the other Paddocks that share it
             return;
         }

@@ -52,7 +52,7 @@ final class ServerStore {
             throw e;
         }
         LOG.info("Opened store {}", name);
-        return new Database(null, pool, StoreHealth.ofServer());
+        return new Database(null, name, pool, StoreHealth.ofServer());
     }
 
     /** The URL without its parameters (they may hold the password), for messages and logs. */

@@ -35,6 +35,8 @@ class PaddockCommandLineTest {
                 .isEqualTo("sandbox");
         assertThat(PaddockCommand.commandName("--home", "serve")).isNull();
         assertThat(PaddockCommand.commandName("--home=/h", "merge", "list")).isEqualTo("merge");
+        assertThat(PaddockCommand.commandName("--store", "jdbc:postgresql://db/p", "serve"))
+                .isEqualTo("serve");
     }
 
     @Test

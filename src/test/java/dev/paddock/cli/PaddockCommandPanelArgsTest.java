@@ -43,6 +43,36 @@ class PaddockCommandPanelArgsTest {
     }
 
     @Test
+    void aStoreInEitherFormOpensThePanelOnThatStore() throws Exception {
+        Path home = temp.resolve("home");
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--store", "jdbc:postgresql://db/p", "--home", home.toString())
+                        .call())
+                .isZero();
+        assertThat(PaddockCommand.forPanelOnly(recorder, "--store=jdbc:postgresql://db/q", "--home=" + home)
+                        .call())
+                .isZero();
+        assertThat(homes)
+                .extracting(PaddockHome::store)
+                .containsExactly("jdbc:postgresql://db/p", "jdbc:postgresql://db/q");
+    }
+
+    @Test
+    void aStoreThatIsNotPostgresqlIsBadUsageBeforeThePanelOpens() {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Paddock.runFull(new String[] {"--home", temp.resolve("h").toString(), "--store", "x"}))
+                    .isEqualTo(2);
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8).strip())
+                .isEqualTo("paddock: --store takes a PostgreSQL URL (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME),"
+                        + " not x.");
+    }
+
+    @Test
     void noArgumentsOpenThePanelOnTheCurrentDirectorysRepository() throws Exception {
         assertThat(PaddockCommand.forPanelOnly(recorder)).isNotNull();
     }

@@ -33,6 +33,36 @@ class PaddockHomeTest {
     }
 
     @Test
+    void theStoreOptionWinsOverItsVariableAndTheHomeStaysForTheRest() throws PaddockException {
+        PaddockHome home = PaddockHome.resolve(
+                tmp.resolve("h"),
+                "jdbc:postgresql://db:5432/paddock?user=a&password=s",
+                Map.of(PaddockHome.STORE_ENV, "jdbc:postgresql://other/x"));
+
+        assertThat(home.store()).isEqualTo("jdbc:postgresql://db:5432/paddock?user=a&password=s");
+        assertThat(home.dir()).isEqualTo(tmp.resolve("h"));
+        assertThat(PaddockHome.resolve(tmp.resolve("h"), null, Map.of(PaddockHome.STORE_ENV, " jdbc:postgresql://o/x "))
+                        .store())
+                .isEqualTo("jdbc:postgresql://o/x");
+        assertThat(PaddockHome.resolve(tmp.resolve("h"), null, Map.of()).store())
+                .isNull();
+    }
+
+    @Test
+    void aStoreThatIsNotAPostgresqlUrlIsAUsageErrorThatShowsNoPassword() {
+        assertThatThrownBy(() -> PaddockHome.resolve(tmp.resolve("h"), "jdbc:h2:/tmp/x?password=secret", Map.of()))
+                .isInstanceOf(dev.paddock.common.UsageException.class)
+                .hasMessage("--store takes a PostgreSQL URL (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME), not"
+                        + " jdbc:h2:/tmp/x.");
+        assertThatThrownBy(
+                        () -> PaddockHome.resolve(tmp.resolve("h"), null, Map.of(PaddockHome.STORE_ENV, "mysql://x")))
+                .isInstanceOf(dev.paddock.common.UsageException.class)
+                .hasMessageStartingWith("PADDOCK_STORE takes a PostgreSQL URL");
+        assertThatThrownBy(() -> PaddockHome.resolve(tmp.resolve("h"), "", Map.of()))
+                .hasMessageEndingWith("not an empty one.");
+    }
+
+    @Test
     void theHomeOptionWinsOverTheEnvironmentVariable() throws PaddockException {
         PaddockHome home = PaddockHome.resolve(
                 tmp.resolve("explicit"),

@@ -1,0 +1,259 @@
+package dev.paddock.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.HexFormat;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one Paddock that owns a store on a database server: the server's counterpart of an H2 file's lock, until
+ * sandboxes have leases of their own. The row of {@code store_owner} (V23) names the owner (host, pid and a random
+ * part), when it took the store, and when its lease expires; the owner renews it every {@link #RENEW_EVERY}, for
+ * {@link #LENGTH} from the server's clock (hosts' clocks play no part).
+ *
+ * <p>Taking it is a compare-and-set: an update of a row that expired (or is this owner's), else an insert of the
+ * row, which the primary key lets one Paddock alone make. A Paddock that finds the row live refuses to start
+ * ({@link StoreOwnedException}, naming the holder). A holder killed with {@code kill -9} leaves its row: the store
+ * can be taken again once it expired, {@link #LENGTH} after its last renewal. A renewal that finds another owner
+ * (or that cannot reach the server for longer than a lease) has lost the store: {@code onLost} runs once, and the
+ * Paddock must stop.
+ */
+public final class StoreLease {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreLease.class);
+    /** How long a lease lasts after its last renewal: how long a store waits after its owner was killed. */
+    public static final Duration LENGTH = Duration.ofSeconds(15);
+    /** How often the owner renews it: a third of {@link #LENGTH}, so two renewals may fail before it expires. */
+    static final Duration RENEW_EVERY = Duration.ofSeconds(5);
+
+    private static final String EXPIRES = "CURRENT_TIMESTAMP + CAST(? AS INTEGER) * INTERVAL '0.001' SECOND";
+
+    private final Database db;
+    private final String owner;
+    private final Duration length;
+    private final Object lock = new Object();
+    private ScheduledExecutorService renewer;
+    private long renewedAt; // System.nanoTime() of the last renewal that succeeded
+    private boolean lost;
+    private boolean released;
+
+    private StoreLease(Database db, String owner, Duration length) {
+        this.db = db;
+        this.owner = owner;
+        this.length = length;
+        this.renewedAt = System.nanoTime();
+    }
+
+    /** Who this process is, for the row: host, pid and a random part (two Paddocks never share it). */
+    static String newOwner(String host, long pid) {
+        byte[] raw = new byte[6];
+        new java.security.SecureRandom().nextBytes(raw);
+        return host + ":" + pid + ":" + HexFormat.of().formatHex(raw);
+    }
+
+    /**
+     * Takes the store of {@code db} for this process, for {@link #LENGTH}.
+     *
+     * @throws StoreOwnedException when another Paddock's lease is live, naming it
+     * @throws StoreException when the server cannot be asked
+     */
+    static StoreLease take(Database db, String host, long pid, Duration length) throws StoreException {
+        StoreLease lease = new StoreLease(db, newOwner(host, pid), length);
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try (Connection c = db.connection()) {
+                if (lease.takeOver(c, host, pid) || lease.insert(c, host, pid)) {
+                    LOG.info(
+                            "Owner of the store {} ({}) for {} s at a time",
+                            db.name(),
+                            lease.owner,
+                            length.toSeconds());
+                    return lease;
+                }
+                Holder h = holder(c);
+                if (h != null && h.live()) {
+                    throw new StoreOwnedException(h.describe(db.name()));
+                }
+                // it expired or was released since: try again
+            } catch (SQLException e) {
+                throw new StoreException(
+                        "Cannot take the store " + db.name() + " for this Paddock: "
+                                + StoreErrors.firstLine(e.getMessage()),
+                        e);
+            }
+        }
+        throw new StoreException("Cannot take the store " + db.name() + " for this Paddock: its owner keeps changing.");
+    }
+
+    private boolean takeOver(Connection c, String host, long pid) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE store_owner SET owner = ?, host = ?, pid = ?,"
+                + " since = CURRENT_TIMESTAMP, heartbeat = CURRENT_TIMESTAMP, expires = " + EXPIRES
+                + " WHERE id = 1 AND (expires < CURRENT_TIMESTAMP OR owner = ?)")) {
+            s.setString(1, owner);
+            s.setString(2, host);
+            s.setLong(3, pid);
+            s.setLong(4, length.toMillis());
+            s.setString(5, owner);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    private boolean insert(Connection c, String host, long pid) throws SQLException {
+        if (holder(c) != null) {
+            return false;
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO store_owner (id, owner, host, pid, since, heartbeat,"
+                + " expires) VALUES (1, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, " + EXPIRES + ")")) {
+            s.setString(1, owner);
+            s.setString(2, host);
+            s.setLong(3, pid);
+            s.setLong(4, length.toMillis());
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            if (holder(c) != null) {
+                return false; // another Paddock inserted it first
+            }
+            throw e;
+        }
+    }
+
+    /** The owner's row, or null when there is none. */
+    static Holder holder(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT host, pid, since, heartbeat, expires,"
+                        + " CASE WHEN expires < CURRENT_TIMESTAMP THEN 0 ELSE 1 END AS live FROM store_owner"
+                        + " WHERE id = 1");
+                ResultSet rs = s.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            return new Holder(
+                    rs.getString(1),
+                    rs.getLong(2),
+                    rs.getObject(3, OffsetDateTime.class).toInstant(),
+                    rs.getObject(4, OffsetDateTime.class).toInstant(),
+                    rs.getObject(5, OffsetDateTime.class).toInstant(),
+                    rs.getInt(6) == 1);
+        }
+    }
+
+    /** The row of a store's owner. */
+    record Holder(String host, long pid, Instant since, Instant heartbeat, Instant expires, boolean live) {
+        String describe(String store) {
+            return "The Paddock store " + store + " is owned by another Paddock (host " + host + ", pid " + pid
+                    + ", since " + since.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ", last renewed "
+                    + heartbeat.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                    + "). Use that one; if it was killed, its lease expires at "
+                    + expires.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " and the store can be taken then.";
+        }
+    }
+
+    /**
+     * Renews the lease every {@link #RENEW_EVERY} on a thread of its own until {@link #release}; {@code onLost} runs
+     * once (on that thread) when it is lost.
+     */
+    void start(Runnable onLost) {
+        ScheduledExecutorService s =
+                Executors.newSingleThreadScheduledExecutor(dev.paddock.common.Threads.daemon("store-lease"));
+        synchronized (lock) {
+            renewer = s;
+        }
+        long every = Math.min(RENEW_EVERY.toMillis(), Math.max(100, length.toMillis() / 3));
+        s.scheduleWithFixedDelay(
+                () -> {
+                    if (!renew()) {
+                        s.shutdown();
+                        onLost.run();
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Renews the lease once; false when it is lost: another Paddock owns the store now, or the server could not be
+     * reached for longer than a lease (another may have taken it meanwhile). A failure within a lease is logged and
+     * tried again at the next renewal.
+     */
+    boolean renew() {
+        synchronized (lock) {
+            if (lost || released) {
+                return !lost;
+            }
+            try (Connection c = db.connection();
+                    PreparedStatement s = c.prepareStatement("UPDATE store_owner SET heartbeat = CURRENT_TIMESTAMP,"
+                            + " expires = " + EXPIRES + " WHERE id = 1 AND owner = ?")) {
+                s.setLong(1, length.toMillis());
+                s.setString(2, owner);
+                if (s.executeUpdate() == 1) {
+                    renewedAt = System.nanoTime();
+                    return true;
+                }
+                Holder h = holder(c);
+                LOG.error(
+                        "This Paddock lost the store {}: {}",
+                        db.name(),
+                        h == null
+                                ? "its owner's row was removed"
+                                : "it is owned by host " + h.host() + ", pid " + h.pid());
+                lost = true;
+                return false;
+            } catch (SQLException e) {
+                long since = System.nanoTime() - renewedAt;
+                if (since >= length.toNanos()) {
+                    LOG.error(
+                            "This Paddock lost the store {}: its lease could not be renewed for {} s ({})",
+                            db.name(),
+                            since / 1_000_000_000L,
+                            StoreErrors.firstLine(e.getMessage()));
+                    lost = true;
+                    return false;
+                }
+                LOG.warn(
+                        "Cannot renew the lease on the store {}: {}", db.name(), StoreErrors.firstLine(e.getMessage()));
+                return true;
+            }
+        }
+    }
+
+    /** Stops renewing and gives the store up (a lost lease is left to its new owner). Safe to call more than once. */
+    void release() {
+        ScheduledExecutorService s;
+        synchronized (lock) {
+            if (released) {
+                return;
+            }
+            released = true;
+            s = renewer;
+            if (!lost) {
+                try (Connection c = db.connection();
+                        PreparedStatement d =
+                                c.prepareStatement("DELETE FROM store_owner WHERE id = 1 AND owner = ?")) {
+                    d.setString(1, owner);
+                    d.executeUpdate();
+                    LOG.info("Gave up the store {}", db.name());
+                } catch (SQLException e) {
+                    LOG.warn(
+                            "Cannot give up the store {} (it is free once the lease expires): {}",
+                            db.name(),
+                            StoreErrors.firstLine(e.getMessage()));
+                }
+            }
+        }
+        if (s != null) {
+            s.shutdownNow();
+        }
+    }
+
+    /** This process's owner id (host:pid:random). */
+    String owner() {
+        return owner;
+    }
+}
