@@ -4,6 +4,7 @@ import dev.paddock.common.PaddockException;
 import dev.paddock.sandbox.SandboxRecord;
 import dev.paddock.sandbox.SandboxState;
 import dev.paddock.worktree.GitException;
+import dev.paddock.worktree.MainWorktree;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Brings refs and rows back in line after a crash. A checkpoint's ref is written before its row, so a crash between
  * them leaves a ref without a row: the row is rebuilt from the commit (its message carries the number, the turn and
  * the text). A row without a ref (a prune cut short, a ref deleted by hand) is deleted. Sandboxes that are closed or
- * unknown lose both.
+ * unknown lose both, except an unknown one whose folder is still under the repository's {@code .worktrees}: a
+ * sandbox of another Paddock home on the same repository, whose checkpoints are that home's.
  */
 final class CheckpointRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointRecovery.class);
@@ -76,9 +78,18 @@ final class CheckpointRecovery {
             }
         }
         TreeSet<String> ids = new TreeSet<>(refsBySandbox.keySet());
-        ids.addAll(store.sandboxes());
+        List<String> indexed = store.sandboxes();
+        ids.addAll(indexed);
         for (String id : ids) {
             Optional<SandboxRecord> s = repos.sandbox(id);
+            if (s.isEmpty() && !indexed.contains(id) && anotherHomes(dirOf.get(id), id)) {
+                LOG.info(
+                        "Left the checkpoints of {} alone: this Paddock does not know it, but its folder is there"
+                                + " (a sandbox of another Paddock home on {})",
+                        id,
+                        dirOf.get(id));
+                continue;
+            }
             if (s.isEmpty() || s.get().state() == SandboxState.CLOSED) {
                 Path dir = dirOf.get(id);
                 if (dir != null) {
@@ -95,6 +106,17 @@ final class CheckpointRecovery {
             }
             settle(id, dirOf.get(id), refsBySandbox.getOrDefault(id, Map.of()));
         }
+    }
+
+    /**
+     * Whether checkpoint refs of a sandbox this store has no record of belong to a sandbox that still lives: its
+     * folder under the repository's sandboxes folder is there. Another Paddock home on the same repository (another
+     * H2 file, or a PostgreSQL store) keeps its sandboxes there too; their refs are that home's to delete.
+     */
+    private static boolean anotherHomes(Path dir, String id) {
+        return dir != null
+                && java.nio.file.Files.isDirectory(
+                        dir.resolve(MainWorktree.SANDBOXES).resolve(id));
     }
 
     private void settle(String id, Path dir, Map<Integer, String> refs) throws PaddockException {

@@ -293,6 +293,29 @@ class CheckpointServiceTest {
     }
 
     @Test
+    void anotherHomeOnTheSameRepositoryLeavesThisHomesCheckpointsAlone() throws Exception {
+        write("a.txt", "one\n");
+        Checkpoint mine = checkpoints.checkpoint(sandbox.id(), "one", null, "test");
+        // A sandbox nobody has any more: a ref left behind, no folder.
+        git("update-ref", "refs/paddock/checkpoints/gone-001/1", mine.commit());
+        try (Wiring other = Wiring.open(PaddockHome.resolve(tmp.resolve("other-home"), Map.of()))) {
+            other.sandboxService()
+                    .create(NewSandbox.custom(repo.dir(), "Another home's", "sleep 60")
+                            .id("theirs-001")
+                            .branch("agent/theirs")
+                            .maxRetries(0)
+                            .build());
+
+            other.checkpoints().recover();
+
+            assertThat(git("for-each-ref", "--format=%(refname)", "refs/paddock/checkpoints/"))
+                    .contains(mine.ref())
+                    .doesNotContain("gone-001");
+        }
+        assertThat(checkpoints.list(sandbox.id())).containsExactly(mine);
+    }
+
+    @Test
     void aFolderReplacedByALinkOutOfTheWorktreeIsRestoredWithoutWritingThroughTheLink() throws Exception {
         Checkpoint first = checkpoints.checkpoint(sandbox.id(), "with dir", null, "test");
         Path outside = Files.createDirectories(tmp.resolve("outside"));
