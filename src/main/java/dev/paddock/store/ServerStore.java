@@ -55,12 +55,24 @@ final class ServerStore {
         return new Database(null, name, pool, StoreHealth.ofServer());
     }
 
-    /** The URL without its parameters (they may hold the password), for messages and logs. */
+    /** The URL without its parameters or a user:password@ (either may hold the password), for messages and logs. */
     static String redacted(String url) {
         if (url == null) {
             return "(none)";
         }
-        int q = url.indexOf('?');
-        return q < 0 ? url : url.substring(0, q);
+        // Parameters (?user=…&password=…, H2's ;PASSWORD=…) and user:password@ before the host both go.
+        String shown = url;
+        for (char c : new char[] {'?', ';', '&', '#'}) {
+            int at = shown.indexOf(c);
+            if (at >= 0) {
+                shown = shown.substring(0, at);
+            }
+        }
+        int authority = shown.indexOf("//");
+        int user = shown.lastIndexOf('@');
+        if (authority >= 0 && user > authority) {
+            shown = shown.substring(0, authority + 2) + shown.substring(user + 1);
+        }
+        return shown;
     }
 }
