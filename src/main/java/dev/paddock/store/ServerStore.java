@@ -34,7 +34,10 @@ final class ServerStore {
         try {
             source.setURL(url);
         } catch (IllegalArgumentException e) {
-            throw new StoreException("The store URL " + name + " is not valid: " + e.getMessage(), e);
+            // Not the driver's message, nor it as the cause: it quotes the whole URL, password included.
+            throw new StoreException("The store URL " + name + " is not valid: the PostgreSQL driver refused it (a"
+                    + " bad port or % escape?). A shared store is named by a URL such as"
+                    + " jdbc:postgresql://HOST:PORT/DATABASE?user=NAME.");
         }
         JdbcConnectionPool pool = JdbcConnectionPool.create(source);
         pool.setMaxConnections(16);

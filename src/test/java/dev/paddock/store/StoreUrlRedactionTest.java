@@ -1,7 +1,9 @@
 package dev.paddock.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,5 +27,16 @@ class StoreUrlRedactionTest {
                 .isEqualTo(shown)
                 .doesNotContain("SECRET")
                 .doesNotContain("CR@ET");
+    }
+
+    @Test
+    void aUrlTheDriverRefusesIsNotQuotedWhole() {
+        String url = "jdbc:postgresql://127.0.0.1:99999/paddock?user=paddock&password=SECRET";
+
+        assertThatThrownBy(() -> Database.openServer(url))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("jdbc:postgresql://127.0.0.1:99999/paddock is not valid")
+                .hasMessageNotContaining("SECRET")
+                .hasNoCause();
     }
 }
