@@ -51,8 +51,8 @@ public final class PaddockCommand implements Callable<Integer> {
             scope = ScopeType.INHERIT,
             paramLabel = "URL",
             description =
-                    "Shared store on a PostgreSQL server (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME&password=..."
-                            + ") instead of the home's own; default $PADDOCK_STORE.")
+                    "Shared store on a PostgreSQL server (jdbc:postgresql://HOST:PORT/DATABASE?user=NAME; the password"
+                            + " in ~/.pgpass) instead of the home's own; default $PADDOCK_STORE.")
     String store;
 
     @Option(
