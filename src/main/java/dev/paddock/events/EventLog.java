@@ -138,14 +138,7 @@ public final class EventLog {
         return jdbc.query(
                 "SELECT id, at, repository_id, sandbox_id, kind, message FROM events"
                         + " WHERE repository_id = ? OR repository_id IS NULL ORDER BY id DESC LIMIT ?",
-                rs -> new Event(
-                        rs.getLong("id"),
-                        Jdbc.instant(rs, "at"),
-                        Jdbc.nullableLong(rs, "repository_id"),
-                        rs.getString("sandbox_id"),
-                        rs.getString("kind"),
-                        rs.getString("message"),
-                        null),
+                rs -> map(rs, false),
                 repositoryId,
                 limit);
     }
@@ -157,6 +150,11 @@ public final class EventLog {
     }
 
     private static Event map(ResultSet rs) throws SQLException {
+        return map(rs, true);
+    }
+
+    /** @param details whether the row has a details column (else the event's details are null) */
+    private static Event map(ResultSet rs, boolean details) throws SQLException {
         return new Event(
                 rs.getLong("id"),
                 Jdbc.instant(rs, "at"),
@@ -164,6 +162,6 @@ public final class EventLog {
                 rs.getString("sandbox_id"),
                 rs.getString("kind"),
                 rs.getString("message"),
-                rs.getString("details"));
+                details ? rs.getString("details") : null);
     }
 }
