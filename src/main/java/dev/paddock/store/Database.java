@@ -132,6 +132,18 @@ public final class Database implements AutoCloseable {
         return url != null && url.startsWith(ServerStore.PREFIX);
     }
 
+    /**
+     * Why {@code url} is not taken as a store URL given as {@code from} ({@code --store}: an option, seen by every
+     * user in the process list, may not carry a password), or null when it is.
+     */
+    public static String serverUrlProblem(String url, boolean option) {
+        if (option && StoreUrlParameters.hasPassword(url)) {
+            return "--store would show the password to every user of this machine in the process list: put it in"
+                    + " ~/.pgpass (or give the URL in PADDOCK_STORE).";
+        }
+        return StoreUrlParameters.problem(url).orElse(null);
+    }
+
     /** {@code url} without its parameters (they may hold the password), for messages and logs. */
     public static String redacted(String url) {
         return ServerStore.redacted(url);

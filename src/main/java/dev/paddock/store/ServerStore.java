@@ -30,6 +30,10 @@ final class ServerStore {
                     + ". A shared store is named by a URL such as jdbc:postgresql://HOST:PORT/DATABASE?user=NAME.");
         }
         String name = redacted(url);
+        java.util.Optional<String> refused = StoreUrlParameters.problem(url);
+        if (refused.isPresent()) {
+            throw new StoreException(refused.get());
+        }
         PGConnectionPoolDataSource source = new PGConnectionPoolDataSource();
         try {
             source.setURL(url);
