@@ -37,13 +37,14 @@ public final class WorkspaceVolumes {
     /**
      * Creates the volume (empty) unless it exists.
      *
+     * @return whether it was made now (false: it existed)
      * @throws ContainerException when the engine does not answer or refuses
      */
-    public void create(String volume, Map<String, String> labels) throws ContainerException {
+    public boolean create(String volume, Map<String, String> labels) throws ContainerException {
         DockerClient c = engine.client();
         try {
             c.inspectVolumeCmd(volume).exec();
-            return;
+            return false;
         } catch (NotFoundException e) {
             // make it
         } catch (RuntimeException e) {
@@ -53,6 +54,7 @@ public final class WorkspaceVolumes {
             Map<String, String> all = new java.util.LinkedHashMap<>(labels);
             all.put(VOLUME_LABEL, volume);
             c.createVolumeCmd().withName(volume).withLabels(all).exec();
+            return true;
         } catch (RuntimeException e) {
             throw failure("create the volume " + volume, e);
         }

@@ -50,8 +50,8 @@ public final class RemoteWorkspace {
     public record Delivered(int files, long bytes, long tarBytes, String head, Duration took) {}
 
     /**
-     * Creates the volume (unless it exists) and puts the workspace into it, every entry owned by
-     * {@code uid:gid} (the agent's user in its container).
+     * Creates the volume and puts the workspace into it, every entry owned by {@code uid:gid} (the agent's user in
+     * its container). A volume that exists already is refused (its files would stay beside the new ones).
      *
      * @param image an image on the engine (for the helper container, never started); the agent's will do
      * @throws PaddockException when git or the engine fails
@@ -68,7 +68,11 @@ public final class RemoteWorkspace {
             try (OutputStream out = Files.newOutputStream(tar)) {
                 s = new WorkspaceTar(git).write(worktree, branch, uid, gid, WorkspaceVolumes.TOP, out);
             }
-            volumes.create(volume, labels);
+            if (!volumes.create(volume, labels)) {
+                throw new PaddockException("The volume " + volume + " exists already on the engine: it holds an earlier"
+                        + " run's workspace, whose files would stay beside the new ones. Bring it back or remove it"
+                        + " first.");
+            }
             try (InputStream in = Files.newInputStream(tar)) {
                 volumes.put(volume, image, in);
             }
@@ -83,6 +87,9 @@ public final class RemoteWorkspace {
      * Copies the volume's workspace out and takes it into {@code worktree} ({@link WorkspaceReturn}): its branch
      * moves when the workspace's is a fast-forward of it, else the outcome says it diverged and nothing local
      * changed (the commits stay on {@link WorkspaceReturn#REF_PREFIX}{@code <sandboxId>}).
+     *
+     * <p>A running agent may be writing meanwhile: a copy taken mid-commit (a lock file, a ref not yet written) can
+     * make the fetch fail; nothing local changed then, and a later call takes a settled copy.
      *
      * @throws dev.paddock.worktree.WorkspaceRefused when the copy holds an entry outside the workspace, a link
      *     leading out, or more than the limits; nothing local changed then

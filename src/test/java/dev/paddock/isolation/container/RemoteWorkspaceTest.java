@@ -171,9 +171,43 @@ class RemoteWorkspaceTest {
     }
 
     @Test
-    void deliveringThisRepository() throws Exception {
-        Path self = Path.of("").toAbsolutePath();
-        String branch = TempRepo.git(self, "rev-parse", "--abbrev-ref", "HEAD").strip();
+    void anExistingVolumeIsNotDeliveredInto() throws Exception {
+        String v = volume();
+        workspace.deliver(v, DockerTests.GIT_IMAGE, wt, "sb", 1000, 1000, Map.of());
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> workspace.deliver(v, DockerTests.GIT_IMAGE, wt, "sb", 1000, 1000, Map.of()))
+                .hasMessageContaining("exists already");
+    }
+
+    @Test
+    void aTarEscapingTheWorkspaceIsRefusedAndChangesNothing() throws Exception {
+        String v = volume();
+        workspace.deliver(v, DockerTests.GIT_IMAGE, wt, "sb", 1000, 1000, Map.of());
+        DockerTests.Result work = inContainer(DockerTests.GIT_IMAGE, v, "ln -s /etc escape && echo x >> README.md");
+        assertThat(work.code()).as(work.out()).isZero();
+        String before = TempRepo.git(wt, "status", "--porcelain");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> workspace.bringBack(v, DockerTests.GIT_IMAGE, wt, "sb", "sb-1"))
+                .isInstanceOf(dev.paddock.worktree.WorkspaceRefused.class)
+                .hasMessageContaining("link leading out");
+        assertThat(TempRepo.git(wt, "status", "--porcelain")).isEqualTo(before);
+        assertThat(wt.resolve("escape")).doesNotExist();
+    }
+
+    @Test
+    void deliveringThisRepositoryAndBringingACommitBack() throws Exception {
+        Path here = Path.of("").toAbsolutePath();
+        TempRepo.git(
+                tmp,
+                "clone",
+                "--quiet",
+                "--no-hardlinks",
+                here.toString(),
+                tmp.resolve("self").toString());
+        TempRepo copy = TempRepo.open(tmp.resolve("self"));
+        Path self = copy.addWorktree(tmp.resolve("self-wt"), "sb-self");
+        String branch = "sb-self";
         String v = volume();
         RemoteWorkspace.Delivered d = workspace.deliver(v, DockerTests.GIT_IMAGE, self, branch, 1000, 1000, Map.of());
         System.out.println("BENCH remote-workspace deliver (this repository: " + d.files() + " files, "
@@ -183,5 +217,17 @@ class RemoteWorkspaceTest {
         DockerTests.Result log = inContainer(DockerTests.GIT_IMAGE, v, "git log --oneline | wc -l");
         assertThat(log.code()).as(log.out()).isZero();
         assertThat(Integer.parseInt(log.out().strip())).isGreaterThan(1);
+
+        DockerTests.Result work = inContainer(
+                DockerTests.GIT_IMAGE,
+                v,
+                "echo more >> README.md && git -c user.name=Agent -c user.email=a@x.invalid commit -qam more");
+        assertThat(work.code()).as(work.out()).isZero();
+        long t0 = System.nanoTime();
+        WorkspaceReturn.Outcome o = workspace.bringBack(v, DockerTests.GIT_IMAGE, self, branch, "sb-self");
+        System.out.println("BENCH remote-workspace bring-back (this repository, one commit): "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        assertThat(o.moved()).isTrue();
+        assertThat(TempRepo.git(self, "status", "--porcelain")).isEmpty();
     }
 }
