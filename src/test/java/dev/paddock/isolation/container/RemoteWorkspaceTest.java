@@ -87,6 +87,10 @@ class RemoteWorkspaceTest {
 
     @Test
     void aCommitAndEditsMadeInTheContainerComeBackOntoTheBranchAndTheWorktree() throws Exception {
+        // What the local repository knows and must stay here: a remote with a token, a credential helper, a user.
+        repo.git("remote", "add", "origin", "https://alice:secret-token@git.example.invalid/r.git");
+        repo.git("config", "credential.helper", "store --file /home/alice/.git-credentials");
+        repo.git("config", "user.email", "alice@example.invalid");
         String v = volume();
         RemoteWorkspace.Delivered d =
                 workspace.deliver(v, DockerTests.GIT_IMAGE, wt, "sb", 1000, 1000, Map.of("paddock.test", "1"));
@@ -98,7 +102,14 @@ class RemoteWorkspaceTest {
                 "cat README.md notes/untracked.txt && cat .git/config && git status --porcelain && git log --format=%s");
         assertThat(seen.code()).as(seen.out()).isZero();
         assertThat(seen.out()).contains("hello, uncommitted", "untracked", "sandbox commit", "first");
-        assertThat(seen.out()).doesNotContain("origin", "url =", tmp.toString());
+        assertThat(seen.out()).doesNotContain("origin", "url =", tmp.toString(), "secret-token", "credential", "alice");
+        DockerTests.Result everything = inContainer(
+                DockerTests.GIT_IMAGE,
+                v,
+                "grep -rl -e secret-token -e git-credentials -e alice@ -e '" + tmp + "' .git; true");
+        assertThat(everything.out().strip())
+                .as("files of .git naming local things")
+                .isEmpty();
         assertThat(seen.out()).contains(" M README.md", "?? notes/");
 
         DockerTests.Result work = inContainer(
