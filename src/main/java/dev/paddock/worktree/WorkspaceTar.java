@@ -167,6 +167,21 @@ public final class WorkspaceTar {
         return files.stream().distinct().toList();
     }
 
+    /**
+     * The symbolic links among a worktree's listed files ({@link #listed(GitCli, Path)}), path → target as written:
+     * those a copy brought back may have too, whatever they lead to.
+     */
+    public static Map<String, String> links(GitCli git, Path worktree) throws GitException, IOException {
+        Map<String, String> links = new java.util.HashMap<>();
+        for (String f : listed(git, worktree)) {
+            Path p = worktree.resolve(f);
+            if (Files.isSymbolicLink(p)) {
+                links.put(f, Files.readSymbolicLink(p).toString());
+            }
+        }
+        return links;
+    }
+
     private List<String> listed(Path worktree) throws GitException {
         return listed(git, worktree);
     }

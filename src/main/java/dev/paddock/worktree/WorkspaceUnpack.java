@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
@@ -30,6 +31,17 @@ public final class WorkspaceUnpack {
      *     be deleted
      */
     public static void unpack(InputStream in, String root, Path into, long maxBytes, int maxEntries)
+            throws IOException, WorkspaceRefused {
+        unpack(in, root, into, maxBytes, maxEntries, Map.of());
+    }
+
+    /**
+     * Like {@link #unpack(InputStream, String, Path, long, int)}, but a link leading out is taken when
+     * {@code knownLinks} has the same link (its path below {@code root/} → its target): one the sandbox's worktree
+     * has already, so bringing it back gives the agent nothing it did not have.
+     */
+    public static void unpack(
+            InputStream in, String root, Path into, long maxBytes, int maxEntries, Map<String, String> knownLinks)
             throws IOException, WorkspaceRefused {
         Path base = into.toAbsolutePath().normalize();
         long bytes = 0;
@@ -64,7 +76,8 @@ public final class WorkspaceUnpack {
             } else if (e.isSymbolicLink()) {
                 String link = e.getLinkName();
                 Path to = target.getParent().resolve(link).normalize();
-                if (link.isEmpty() || link.startsWith("/") || link.indexOf('\0') >= 0 || !to.startsWith(base)) {
+                boolean out = link.startsWith("/") || !to.startsWith(base);
+                if (link.isEmpty() || link.indexOf('\0') >= 0 || (out && !link.equals(knownLinks.get(rel)))) {
                     throw new WorkspaceRefused(
                             "The workspace holds a link leading out of it: " + e.getName() + " -> " + link);
                 }

@@ -102,6 +102,37 @@ class WorkspaceUnpackTest {
     }
 
     @Test
+    void aLinkLeadingOutIsTakenOnlyWhenTheWorktreeHasThatVeryLink() throws Exception {
+        Path into = Files.createDirectories(tmp.resolve("into"));
+        WorkspaceUnpack.unpack(
+                new ByteArrayInputStream(tar("top/hosts", "->/etc/hosts")),
+                "top",
+                into,
+                1 << 20,
+                10,
+                java.util.Map.of("hosts", "/etc/hosts"));
+        assertThat(Files.readSymbolicLink(into.resolve("hosts"))).isEqualTo(Path.of("/etc/hosts"));
+
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        assertThatThrownBy(() -> WorkspaceUnpack.unpack(
+                        new ByteArrayInputStream(tar("top/hosts", "->/etc/shadow")),
+                        "top",
+                        other,
+                        1 << 20,
+                        10,
+                        java.util.Map.of("hosts", "/etc/hosts")))
+                .isInstanceOf(WorkspaceRefused.class);
+        assertThatThrownBy(() -> WorkspaceUnpack.unpack(
+                        new ByteArrayInputStream(tar("top/elsewhere", "->/etc/hosts")),
+                        "top",
+                        other,
+                        1 << 20,
+                        10,
+                        java.util.Map.of("hosts", "/etc/hosts")))
+                .isInstanceOf(WorkspaceRefused.class);
+    }
+
+    @Test
     void aWorkspaceLargerThanTheCapIsRefused() throws Exception {
         assertThatThrownBy(() -> unpack(tar("top/a", "12345", "top/b", "67890"), 8))
                 .isInstanceOf(WorkspaceRefused.class)

@@ -103,10 +103,11 @@ public final class RemoteWorkspace {
             PrivateFiles.restrict(tmp, PrivateFiles.DIR);
             Path copy = Files.createDirectory(tmp.resolve("copy"));
             String top = WorkspaceVolumes.TOP;
+            Map<String, String> knownLinks = WorkspaceTar.links(git, worktree);
             try {
                 volumes.get(volume, image, in -> {
                     try {
-                        WorkspaceUnpack.unpack(in, top, copy, maxBytes, maxEntries);
+                        WorkspaceUnpack.unpack(in, top, copy, maxBytes, maxEntries, knownLinks);
                         return null;
                     } catch (dev.paddock.worktree.WorkspaceRefused e) {
                         throw new Refused(e);

@@ -44,6 +44,12 @@ class RemoteWorkspaceTest {
         repo.commitFile("gone.txt", "to be deleted\n", "second");
         wt = repo.addWorktree(tmp.resolve("wt"), "sb");
         TempRepo.write(wt, "src/Main.java", "class Main {}\n");
+        try {
+            // A link leading out that the branch has: it comes back as it went.
+            Files.createSymbolicLink(wt.resolve("hosts"), Path.of("/etc/hosts"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         TempRepo.commitAll(wt, "sandbox commit");
         TempRepo.write(wt, "README.md", "hello, uncommitted\n");
         TempRepo.write(wt, "notes/untracked.txt", "untracked\n");
@@ -134,6 +140,7 @@ class RemoteWorkspaceTest {
         assertThat(wt.resolve("notes/untracked.txt")).doesNotExist();
         assertThat(wt.resolve("notes")).doesNotExist();
         assertThat(Files.readString(wt.resolve("fresh.txt"))).isEqualTo("new\n");
+        assertThat(Files.readSymbolicLink(wt.resolve("hosts"))).isEqualTo(Path.of("/etc/hosts"));
         assertThat(Files.readString(wt.resolve("README.md"))).isEqualTo("hello, uncommitted\n");
         // commit -a took README.md's uncommitted change along; fresh.txt was made after the commit.
         assertThat(TempRepo.git(wt, "show", "HEAD:README.md")).isEqualTo("hello, uncommitted\n");
