@@ -84,6 +84,7 @@ public final class Host implements AutoCloseable {
                 }
             });
             wiring.environment().start("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
+            wiring.engines().watchAll("panel".equals(mode) ? PANEL_PROBE_DELAY : Duration.ZERO);
             ApiToken token = ApiToken.loadOrCreate(home.tokenFile());
             wiring.approvals().start();
             api = ApiServer.start(

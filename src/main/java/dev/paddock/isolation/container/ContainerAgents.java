@@ -41,7 +41,8 @@ public final class ContainerAgents implements AutoCloseable {
     private final EngineWatch engineWatch;
     private volatile boolean reconciling;
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
-    private final ContainerMetricsBoard metrics = new ContainerMetricsBoard(java.time.Clock.systemUTC());
+    private final ContainerMetricsBoard metrics;
+    private final boolean ownsMetrics;
     /** When a stats stream that ended was last opened again, by sandbox id (System.nanoTime). */
     private final Map<String, Long> statsRetries = new ConcurrentHashMap<>();
 
@@ -72,8 +73,18 @@ public final class ContainerAgents implements AutoCloseable {
      * @param engineWatch tells whether the engine answers, or null (then it is taken to answer until a call fails)
      */
     public ContainerAgents(Supplier<DockerContainers> factory, EngineWatch engineWatch) {
+        this(factory, engineWatch, null);
+    }
+
+    /**
+     * @param metrics where the figures of its containers go: another engine's board, so the figures of every engine
+     *     are in one (sandbox ids are unique across engines)
+     */
+    ContainerAgents(Supplier<DockerContainers> factory, EngineWatch engineWatch, ContainerMetricsBoard metrics) {
         this.factory = factory;
         this.engineWatch = engineWatch;
+        this.ownsMetrics = metrics == null;
+        this.metrics = metrics != null ? metrics : new ContainerMetricsBoard(java.time.Clock.systemUTC());
     }
 
     /**
@@ -418,7 +429,9 @@ public final class ContainerAgents implements AutoCloseable {
     public synchronized void close() {
         watches.values().forEach(Watch::close);
         watches.clear();
-        metrics.close();
+        if (ownsMetrics) {
+            metrics.close();
+        }
         if (containers != null) {
             containers.close();
         }

@@ -1,0 +1,238 @@
+package dev.paddock.isolation.container;
+
+import dev.paddock.container.ContainerException;
+import dev.paddock.container.DockerContainers;
+import dev.paddock.container.DockerEngine;
+import dev.paddock.container.EngineEntry;
+import dev.paddock.container.EngineRegistry;
+import dev.paddock.container.EngineReport;
+import dev.paddock.container.EngineWatch;
+import dev.paddock.container.LabelledContainer;
+import dev.paddock.container.ResourceLimits;
+import dev.paddock.isolation.Engines;
+import dev.paddock.isolation.IsolationException;
+import dev.paddock.isolation.IsolationRuntime;
+import dev.paddock.isolation.LabelledRuns;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The container tier on several Docker engines: the local one (the docker CLI's choice) and those of the home's
+ * {@link EngineRegistry}, each with its own connection, {@link EngineWatch} and {@link ContainerRuntime}, made when
+ * first needed (or all at once by {@link #watchAll}). The figures of every engine's containers go to the local
+ * one's {@link ContainerAgents#metrics() board}. Placement ({@link #place}) asks each candidate engine for its
+ * {@link dev.paddock.container.EngineLoad} when a sandbox is made.
+ */
+public final class ContainerEngines implements Engines, LabelledRuns, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ContainerEngines.class);
+
+    /**
+     * One registered engine's part of the container tier.
+     *
+     * @param entry the engine
+     * @param runtime its runtime
+     * @param watch its watch
+     */
+    public record Engine(EngineEntry entry, ContainerRuntime runtime, EngineWatch watch) {}
+
+    private final EngineRegistry registry;
+    private final ContainerRuntime local;
+    private final Clock clock;
+    private final String homeId;
+    private final Map<String, Engine> engines = new ConcurrentHashMap<>();
+    private final List<Consumer<Engine>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Duration watching;
+
+    /**
+     * @param registry the home's engines
+     * @param local the local engine's runtime (its watch is its owner's)
+     * @param homeId labels every container made ({@link DockerContainers#HOME_LABEL}), or null
+     */
+    public ContainerEngines(EngineRegistry registry, ContainerRuntime local, Clock clock, String homeId) {
+        this.registry = registry;
+        this.local = local;
+        this.clock = clock;
+        this.homeId = homeId;
+    }
+
+    /** Tells {@code listener} of every registered engine's part as it is made (for its loss and return). */
+    public void onEngine(Consumer<Engine> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Starts watching every registered engine (after {@code delay}), and each one made later at once: a panel or a
+     * server does, a CLI command does not.
+     */
+    public void watchAll(Duration delay) {
+        watching = delay;
+        engines.values().forEach(e -> startWatch(e, delay));
+        for (EngineEntry e : registeredOrNone()) {
+            engine(e.name());
+        }
+    }
+
+    private void startWatch(Engine e, Duration delay) {
+        if (!e.watch().started()) {
+            e.watch().start(delay);
+        }
+    }
+
+    /** The registered engines' parts made so far. */
+    public List<Engine> engines() {
+        return List.copyOf(engines.values());
+    }
+
+    @Override
+    public IsolationRuntime runtime(String name) {
+        if (Engines.isLocal(name)) {
+            return local;
+        }
+        Engine e = engine(name);
+        return e == null ? new ContainerRuntime(ContainerAgents.none()) : e.runtime();
+    }
+
+    /** The part of the registered engine {@code name}, made now if needed; null when the registry has no such. */
+    public synchronized Engine engine(String name) {
+        Engine made = engines.get(name);
+        if (made != null) {
+            return made;
+        }
+        Optional<EngineEntry> entry;
+        try {
+            entry = registry.find(name);
+        } catch (ContainerException ex) {
+            LOG.warn("{}", ex.getMessage());
+            return null;
+        }
+        if (entry.isEmpty() || entry.get().isLocal()) {
+            return null;
+        }
+        EngineEntry en = entry.get();
+        EngineWatch watch = new EngineWatch(() -> new DockerEngine(clock, en.endpoint()));
+        ContainerAgents agents = new ContainerAgents(
+                () -> new DockerContainers(new DockerEngine(clock, en.endpoint()), homeId),
+                watch,
+                local.agents().metrics());
+        Engine e = new Engine(en, new ContainerRuntime(agents, en.isRemote()), watch);
+        engines.put(name, e);
+        listeners.forEach(l -> l.accept(e));
+        Duration d = watching;
+        if (d != null) {
+            startWatch(e, d);
+        }
+        return e;
+    }
+
+    @Override
+    public String place(String pinned, Map<String, String> labels, ResourceLimits limits) throws IsolationException {
+        List<EngineEntry> all;
+        try {
+            if (pinned != null) {
+                EngineEntry e = registry.require(pinned);
+                return e.isLocal() ? null : e.name();
+            }
+            all = registry.all();
+        } catch (ContainerException e) {
+            throw new IsolationException(e.getMessage(), e);
+        }
+        if (all.size() == 1 && labels.isEmpty()) {
+            return null; // local alone: nothing to choose, nothing to ask
+        }
+        List<EngineEntry> labelled =
+                all.stream().filter(e -> e.hasLabels(labels)).toList();
+        if (labelled.isEmpty()) {
+            throw new IsolationException("No Docker engine has the labels " + labels + " (paddock engine list).");
+        }
+        List<EngineReport> reports = EngineReport.all(labelled, clock);
+        EngineReport best = best(reports, limits)
+                .orElseThrow(() -> new IsolationException("No Docker engine"
+                        + (labels.isEmpty() ? "" : " with the labels " + labels) + " answers: "
+                        + String.join(
+                                "; ", reports.stream().map(EngineReport::line).toList())));
+        LOG.info(
+                "Placing a sandbox of {} CPUs and {} MiB on {}; engines: {}",
+                limits.nanoCpus() / (double) ResourceLimits.ONE_CPU,
+                limits.memoryBytes() / ResourceLimits.MIB,
+                best.entry().name(),
+                reports.stream().map(EngineReport::line).toList());
+        return best.entry().isLocal() ? null : best.entry().name();
+    }
+
+    /**
+     * Among the engines that answer, the one with the most room after {@code limits}: room is the smaller of the
+     * CPU and memory fractions left free; an engine where the limits fit comes before one where they do not (limits
+     * are caps, not reservations, so a full engine still runs it, it is only the last choice).
+     */
+    static Optional<EngineReport> best(List<EngineReport> reports, ResourceLimits limits) {
+        return reports.stream()
+                .filter(EngineReport::healthy)
+                .max(Comparator.comparing((EngineReport r) -> fits(r, limits))
+                        .thenComparingDouble(r -> room(r, limits)));
+    }
+
+    static boolean fits(EngineReport r, ResourceLimits limits) {
+        long[] after = r.load().freeAfter(limits);
+        return after[0] >= 0 && after[1] >= 0;
+    }
+
+    static double room(EngineReport r, ResourceLimits limits) {
+        long[] after = r.load().freeAfter(limits);
+        double cpu = r.load().cpus() == 0 ? -1 : after[0] / (double) (r.load().cpus() * ResourceLimits.ONE_CPU);
+        double mem =
+                r.load().memoryBytes() == 0 ? -1 : after[1] / (double) r.load().memoryBytes();
+        return Math.min(cpu, mem);
+    }
+
+    /** Every engine's containers under Paddock's label: the local one's, then each registered engine's. */
+    @Override
+    public List<LabelledContainer> labelledRuns(boolean connect) throws IsolationException {
+        List<LabelledContainer> out = new ArrayList<>(local.labelledRuns(connect));
+        if (connect) {
+            registeredOrNone().forEach(e -> engine(e.name()));
+        }
+        for (Engine e : engines.values()) {
+            if (e.runtime().agents().engineAway().isPresent()) {
+                continue; // its containers are not known now
+            }
+            try {
+                out.addAll(e.runtime().labelledRuns(connect));
+            } catch (IsolationException ex) {
+                LOG.debug(
+                        "Not looking at the containers of engine {}: {}",
+                        e.entry().name(),
+                        ex.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private List<EngineEntry> registeredOrNone() {
+        try {
+            return registry.all().stream().filter(e -> !e.isLocal()).toList();
+        } catch (ContainerException e) {
+            LOG.warn("{}", e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** Stops watching the registered engines and following their containers (which run on). */
+    @Override
+    public void close() {
+        for (Engine e : engines.values()) {
+            e.runtime().agents().close();
+            e.watch().close();
+        }
+        engines.clear();
+    }
+}
